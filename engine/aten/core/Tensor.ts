@@ -1,0 +1,165 @@
+// Tensor: the handle users hold (at::Tensor / torch.Tensor). All state lives in its TensorImpl;
+// a Tensor adds the user-facing methods. Operator methods (add, view, ...) are attached by generated code.
+
+import { TensorImpl } from "../../c10/TensorImpl.js";
+import type { Storage } from "../../c10/Storage.js";
+import type { device } from "../../c10/Device.js";
+import type { dtype } from "../../c10/ScalarType.js";
+import type { DispatchKeySet } from "../../c10/DispatchKeySet.js";
+import { maybe_wrap_dim } from "../../c10/WrapDimMinimal.js";
+import { NotImplementedError, RuntimeError, ValueError } from "../../c10/Errors.js";
+import { fromRaw, offsetOf, typedView } from "../../c10/ElementAccess.js";
+import { Size } from "./Size.js";
+
+export type Scalar = number | boolean;
+export type NestedList = Scalar | NestedList[];
+
+export class Tensor {
+  constructor(readonly _impl: TensorImpl) {}
+
+  // ---- metadata ----
+
+  get shape(): Size {
+    return Size.from_(this._impl.sizes());
+  }
+
+  /** size() -> torch.Size; size(dim) -> that dim's size (negative dims count from the end). */
+  size(): Size;
+  size(dim: number): number;
+  size(dim?: number): Size | number {
+    if (dim === undefined) return this.shape;
+    return this._impl.sizes()[maybe_wrap_dim(dim, this._impl.dim(), false)];
+  }
+
+  stride(): number[];
+  stride(dim: number): number;
+  stride(dim?: number): number[] | number {
+    if (dim === undefined) return [...this._impl.strides()];
+    return this._impl.strides()[maybe_wrap_dim(dim, this._impl.dim(), false)];
+  }
+
+  dim(): number {
+    return this._impl.dim();
+  }
+
+  get ndim(): number {
+    return this._impl.dim();
+  }
+
+  numel(): number {
+    return this._impl.numel();
+  }
+
+  nelement(): number {
+    return this._impl.numel();
+  }
+
+  element_size(): number {
+    return this._impl.itemsize();
+  }
+
+  storage_offset(): number {
+    return this._impl.storage_offset();
+  }
+
+  is_contiguous(): boolean {
+    return this._impl.is_contiguous();
+  }
+
+  get dtype(): dtype {
+    return this._impl.dtype;
+  }
+
+  get device(): device {
+    return this._impl.device;
+  }
+
+  get is_meta(): boolean {
+    return this._impl.device.type === "meta";
+  }
+
+  get is_cpu(): boolean {
+    return this._impl.device.type === "cpu";
+  }
+
+  get is_cuda(): boolean {
+    return this._impl.device.type === "cuda";
+  }
+
+  is_floating_point(): boolean {
+    return this._impl.dtype.is_floating_point;
+  }
+
+  is_complex(): boolean {
+    return this._impl.dtype.is_complex;
+  }
+
+  /** The untyped Storage shared with every view of this tensor. */
+  untyped_storage(): Storage {
+    return this._impl.storage;
+  }
+
+  /** Address of the first element: equal for tensors that alias the same memory. */
+  data_ptr(): number {
+    return this._impl.data_ptr();
+  }
+
+  /** The version counter shared with views; in-place ops bump it. */
+  get _version(): number {
+    return this._impl.version_counter.version;
+  }
+
+  /** The dispatch keys this tensor contributes to every call (torch._C._dispatch_keys). */
+  _dispatch_keys(): DispatchKeySet {
+    return this._impl.key_set;
+  }
+
+  // ---- autograd flag ----
+
+  get requires_grad(): boolean {
+    return this._impl.requires_grad();
+  }
+
+  set requires_grad(value: boolean) {
+    this.requires_grad_(value);
+  }
+
+  requires_grad_(requiresGrad = true): this {
+    const dt = this._impl.dtype;
+    if (requiresGrad && !(dt.is_floating_point || dt.is_complex)) {
+      throw new RuntimeError("only Tensors of floating point dtype can require gradients", { op: "requires_grad_" });
+    }
+    this._impl.set_requires_grad(requiresGrad);
+    return this;
+  }
+
+  // ---- data out ----
+
+  /** The single value of a one-element tensor (number, or boolean for bool tensors). */
+  item(): Scalar {
+    if (this._impl.numel() !== 1) throw new ValueError("only one element tensors can be converted to Python scalars", { op: "item" });
+    if (this.is_meta) throw new NotImplementedError("Cannot copy out of meta tensor; no data!", { op: "item" });
+    return this._element(0);
+  }
+
+  /** Nested arrays of numbers/booleans; a 0-dim tensor gives its scalar. */
+  tolist(): NestedList {
+    if (this.is_meta) throw new NotImplementedError("Cannot copy out of meta tensor; no data!", { op: "tolist" });
+    const sizes = this._impl.sizes();
+    let flat = 0;
+    const build = (d: number): NestedList => {
+      if (d === sizes.length) return this._element(flat++);
+      const out: NestedList[] = [];
+      for (let i = 0; i < sizes[d]; i++) out.push(build(d + 1));
+      return out;
+    };
+    return build(0);
+  }
+
+  /** Element at a row-major flat index, read through sizes/strides/offset. */
+  _element(flatIndex: number): Scalar {
+    const impl = this._impl;
+    const view = typedView(impl.storage, impl.dtype);
+    return fromRaw(impl.dtype.scalarType, view[offsetOf(impl, flatIndex)]);
+  }
+}

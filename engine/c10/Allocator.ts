@@ -1,0 +1,51 @@
+// Allocators per device type (c10/core/Allocator.h, c10/core/CPUAllocator.cpp).
+// A DataPtr carries the memory and a stable fake address, so data_ptr() can show aliasing the way PyTorch's pointers do.
+
+import { RuntimeError } from "./Errors.js";
+import type { DeviceType } from "./Device.js";
+
+export interface DataPtr {
+  /** The bytes; null for meta tensors, which have no data. */
+  buffer: ArrayBuffer | null;
+  /** A unique address for this allocation (never reused), like a pointer value. */
+  address: number;
+}
+
+export interface Allocator {
+  allocate(nbytes: number): DataPtr;
+}
+
+const alignment = 64; // c10's gAlignment
+let nextAddress = 0x7f0000000000 / 1024; // looks like a heap pointer, stays a safe integer
+
+class CPUAllocator implements Allocator {
+  allocate(nbytes: number): DataPtr {
+    const address = nextAddress;
+    nextAddress += Math.ceil(Math.max(nbytes, 1) / alignment) * alignment;
+    return { buffer: new ArrayBuffer(nbytes), address };
+  }
+}
+
+/** Meta tensors carry shapes and dtypes only: data_ptr() is 0, as in PyTorch. */
+class MetaAllocator implements Allocator {
+  allocate(): DataPtr {
+    return { buffer: null, address: 0 };
+  }
+}
+
+const allocators = new Map<DeviceType, Allocator>([
+  ["cpu", new CPUAllocator()],
+  ["meta", new MetaAllocator()],
+]);
+
+/** Backends (the CUDA addon) install their allocator here when they load. */
+export function SetAllocator(type: DeviceType, allocator: Allocator): void {
+  allocators.set(type, allocator);
+}
+
+export function GetAllocator(type: DeviceType): Allocator {
+  const a = allocators.get(type);
+  if (a) return a;
+  if (type === "cuda") throw new RuntimeError("Torch not compiled with CUDA enabled");
+  throw new RuntimeError(`Could not allocate memory on device type '${type}': no allocator is registered for it`);
+}

@@ -1,0 +1,57 @@
+// The exception types PyTorch raises, so a learner sees the same kind and text as in Python.
+// `op` names the operator that raised (PyTorch puts it in the traceback; we carry it on the error).
+
+export interface TorchErrorOptions {
+  op?: string;
+}
+
+function init(err: Error & { op?: string }, name: string, opts?: TorchErrorOptions): void {
+  err.name = name;
+  if (opts?.op) err.op = opts.op;
+}
+
+export class RuntimeError extends Error {
+  op?: string;
+  constructor(message: string, opts?: TorchErrorOptions) {
+    super(message);
+    init(this, "RuntimeError", opts);
+  }
+}
+
+export class IndexError extends Error {
+  op?: string;
+  constructor(message: string, opts?: TorchErrorOptions) {
+    super(message);
+    init(this, "IndexError", opts);
+  }
+}
+
+export class ValueError extends Error {
+  op?: string;
+  constructor(message: string, opts?: TorchErrorOptions) {
+    super(message);
+    init(this, "ValueError", opts);
+  }
+}
+
+/** Python's TypeError; also an instance of JavaScript's TypeError. */
+export class TypeError_ extends TypeError {
+  op?: string;
+  constructor(message: string, opts?: TorchErrorOptions) {
+    super(message);
+    init(this, "TypeError", opts);
+  }
+}
+
+export class NotImplementedError extends Error {
+  op?: string;
+  constructor(message: string, opts?: TorchErrorOptions) {
+    super(message);
+    init(this, "NotImplementedError", opts);
+  }
+}
+
+/** TORCH_CHECK: throws a RuntimeError with the message when the condition fails. */
+export function TORCH_CHECK(cond: unknown, message: string | (() => string), opts?: TorchErrorOptions): asserts cond {
+  if (!cond) throw new RuntimeError(typeof message === "string" ? message : message(), opts);
+}

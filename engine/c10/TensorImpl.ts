@@ -1,0 +1,131 @@
+// TensorImpl (c10/core/TensorImpl.h): the one object behind every tensor.
+// A tensor is a window onto a Storage: (sizes, strides, storage_offset) say which elements, dtype says how to read them.
+
+import { BackendComponent } from "./DispatchKey.js";
+import { DispatchKeySet, tensorKeySetFor } from "./DispatchKeySet.js";
+import type { device } from "./Device.js";
+import type { dtype } from "./ScalarType.js";
+import type { Storage } from "./Storage.js";
+import { computeContiguous, computeNumel, computeStorageNumelNeeded, contiguousStrides } from "./Contiguity.js";
+import { RuntimeError } from "./Errors.js";
+import { GetAutogradMetaFactory } from "./AutogradMetaFactory.js";
+
+/** VariableVersion: bumped by every in-place op; shared by a tensor and all its views. */
+export class VariableVersion {
+  version = 0;
+  bump(): void {
+    this.version++;
+  }
+}
+
+/** What autograd keeps per tensor. The autograd layer defines the real shape; c10 only holds the slot. */
+export interface AutogradMetaInterface {
+  requires_grad(): boolean;
+  set_requires_grad(requiresGrad: boolean): void;
+  /** Name of the Node that made this tensor (MulBackward0), if any: printing shows it. */
+  grad_fn_name?(): string | undefined;
+}
+
+export function backendComponentFor(d: device): BackendComponent {
+  switch (d.type) {
+    case "cpu":
+      return BackendComponent.CPUBit;
+    case "cuda":
+      return BackendComponent.CUDABit;
+    case "meta":
+      return BackendComponent.MetaBit;
+    default:
+      throw new RuntimeError(`Glasstorch has no backend for device type '${d.type}'`);
+  }
+}
+
+export class TensorImpl {
+  private sizes_: number[];
+  private strides_: number[];
+  private numel_: number;
+  private isContiguous_: boolean;
+  key_set: DispatchKeySet;
+  /** A tensor made from a JS number for an op (wrapped number): it takes part in type promotion as a scalar. */
+  is_wrapped_number = false;
+  autograd_meta: AutogradMetaInterface | null = null;
+
+  constructor(
+    readonly storage: Storage,
+    readonly dtype: dtype,
+    sizes: readonly number[],
+    strides: readonly number[] | null = null,
+    private storageOffset_ = 0,
+    readonly version_counter = new VariableVersion(),
+    keySet?: DispatchKeySet,
+  ) {
+    this.sizes_ = [...sizes];
+    this.strides_ = strides ? [...strides] : contiguousStrides(sizes);
+    this.numel_ = computeNumel(this.sizes_);
+    this.isContiguous_ = computeContiguous(this.sizes_, this.strides_);
+    this.key_set = keySet ?? tensorKeySetFor(backendComponentFor(storage.device));
+  }
+
+  get device(): device {
+    return this.storage.device;
+  }
+
+  sizes(): readonly number[] {
+    return this.sizes_;
+  }
+
+  strides(): readonly number[] {
+    return this.strides_;
+  }
+
+  dim(): number {
+    return this.sizes_.length;
+  }
+
+  numel(): number {
+    return this.numel_;
+  }
+
+  storage_offset(): number {
+    return this.storageOffset_;
+  }
+
+  itemsize(): number {
+    return this.dtype.itemsize;
+  }
+
+  is_contiguous(): boolean {
+    return this.isContiguous_;
+  }
+
+  /** set_sizes_and_strides: reshapes this window in place (views are new TensorImpls; this is for resize_/as_strided_). */
+  set_sizes_and_strides(sizes: readonly number[], strides: readonly number[], storageOffset = this.storageOffset_): void {
+    const needed = computeStorageNumelNeeded(sizes, strides, storageOffset) * this.itemsize();
+    if (needed > this.storage.nbytes()) {
+      throw new RuntimeError(
+        `setStorage: sizes [${sizes.join(", ")}], strides [${strides.join(", ")}], storage offset ${storageOffset}, and itemsize ${this.itemsize()} ` +
+          `requiring a storage size of ${needed} are out of bounds for storage of size ${this.storage.nbytes()}`,
+      );
+    }
+    this.sizes_ = [...sizes];
+    this.strides_ = [...strides];
+    this.storageOffset_ = storageOffset;
+    this.numel_ = computeNumel(this.sizes_);
+    this.isContiguous_ = computeContiguous(this.sizes_, this.strides_);
+  }
+
+  requires_grad(): boolean {
+    return this.autograd_meta?.requires_grad() ?? false;
+  }
+
+  /** The metadata is created lazily, as in PyTorch: most tensors never need it. */
+  set_requires_grad(requiresGrad: boolean): void {
+    if (this.autograd_meta) this.autograd_meta.set_requires_grad(requiresGrad);
+    else if (requiresGrad) this.autograd_meta = GetAutogradMetaFactory().make(true);
+  }
+
+  /** Address of the first element, as data_ptr() reports it: storage address + offset * itemsize. */
+  data_ptr(): number {
+    const base = this.storage.address();
+    return base === 0 ? 0 : base + this.storageOffset_ * this.itemsize();
+  }
+}

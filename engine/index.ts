@@ -1,0 +1,28 @@
+// The `torch` namespace: `import * as torch from "glasstorch"`.
+
+export {
+  dtype, float32, float64, float16, bfloat16, int8, uint8, int16, int32, int64, bool,
+  float32 as float, float64 as double, float16 as half, int16 as short, int32 as int, int64 as long,
+} from "./c10/ScalarType.js";
+export { device } from "./c10/Device.js";
+export { get_default_dtype, set_default_dtype } from "./c10/DefaultDtype.js";
+export { RuntimeError, IndexError, ValueError, TypeError_ as TypeError, NotImplementedError } from "./c10/Errors.js";
+export { DispatchKeySet } from "./c10/DispatchKeySet.js";
+export { Tensor } from "./aten/core/Tensor.js";
+export { Size } from "./aten/core/Size.js";
+export type { TensorOptions } from "./aten/core/TensorOptions.js";
+export { result_type, promote_types, can_cast } from "./aten/TypeProperties.js";
+export { broadcast_shapes } from "./aten/ExpandUtils.js";
+export { empty, zeros, ones, full, eye, empty_like, zeros_like, ones_like, full_like } from "./aten/TensorFactories.js";
+export { arange, linspace, logspace } from "./aten/RangeFactories.js";
+export { tensor } from "./aten/tensor_new.js";
+
+import { Tensor } from "./aten/core/Tensor.js";
+
+export function is_tensor(obj: unknown): obj is Tensor {
+  return obj instanceof Tensor;
+}
+
+export function numel(t: Tensor): number {
+  return t.numel();
+}
