@@ -22,9 +22,14 @@ export function infer_size(a: readonly number[], b: readonly number[]): number[]
   return out;
 }
 
-/** torch.broadcast_shapes: folds infer_size over any number of shapes. */
+/** torch.broadcast_shapes: folds infer_size over any number of shapes (torch/functional.py has its own error text). */
 export function broadcast_shapes(...shapes: (readonly number[] | number)[]): number[] {
   let out: number[] = [];
-  for (const s of shapes) out = infer_size(out, typeof s === "number" ? [s] : s);
+  try {
+    for (const s of shapes) out = infer_size(out, typeof s === "number" ? [s] : s);
+  } catch (e) {
+    if (e instanceof RuntimeError) throw new RuntimeError("Shape mismatch: objects cannot be broadcast to a single shape", { op: "broadcast_shapes" });
+    throw e;
+  }
   return out;
 }

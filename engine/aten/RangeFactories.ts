@@ -10,7 +10,7 @@ import { Tensor } from "./core/Tensor.js";
 import { isOptionsObject, pythonTypeName, resolveOptions, type TensorOptions } from "./core/TensorOptions.js";
 import { fill_kernel, write_values_kernel } from "./cpu/FillKernel.js";
 import { applyRequiresGrad } from "./TensorFactories.js";
-import { roundToScalarType } from "./cpu/ScalarArithmetic.js";
+import { arange_kernel, linspace_kernel, logspace_kernel } from "./cpu/RangeFactoriesKernel.js";
 
 function checkNumber(op: string, name: string, v: unknown): asserts v is number {
   if (typeof v !== "number") throw new TypeError_(`${op}(): argument '${name}' must be Number, not ${pythonTypeName(v)}`, { op });
@@ -30,28 +30,28 @@ export function arange(...args: (number | TensorOptions | undefined)[]): Tensor 
   const o = resolveOptions("arange", options, inferred);
   const t = o.dtype.scalarType;
 
+  // Integral dtypes accumulate in int64: start, end and step are truncated first (RangeFactories.cpp)
+  const integral = !o.dtype.is_floating_point;
+  const [xstart, xend, xstep] = integral ? [Math.trunc(start), Math.trunc(end), Math.trunc(step)] : [start, end, step];
   let sizeD: number;
   if (t === ScalarType.Long) {
-    const sgn = Math.sign(step);
-    sizeD = Math.ceil(Math.trunc((end - start + step - sgn) / step));
+    const sgn = Math.sign(xstep);
+    sizeD = Math.ceil(Math.trunc((xend - xstart + xstep - sgn) / xstep));
   } else {
     sizeD = Math.ceil((end - start) / step);
   }
-  if (step === 0) throw new RuntimeError("step must be nonzero", { op: "arange" });
+  if (xstep === 0) throw new RuntimeError("step must be nonzero", { op: "arange" });
   if (!Number.isFinite(start) || !Number.isFinite(end)) {
     throw new RuntimeError(`unsupported range: ${pyNum(start)} -> ${pyNum(end)}`, { op: "arange" });
   }
-  if (!((step > 0 && end >= start) || (step < 0 && end <= start))) {
+  if (!((xstep > 0 && xend >= xstart) || (xstep < 0 && xend <= xstart))) {
     throw new RuntimeError("upper bound and larger bound inconsistent with step sign", { op: "arange" });
   }
   if (!(sizeD >= 0 && sizeD <= 2 ** 63)) throw new RuntimeError("invalid size, possible overflow?", { op: "arange" });
 
   const size = sizeD;
   const impl = empty_impl([size], o.dtype, o.device);
-  const values = new Float64Array(size);
-  // start + step * idx in the accumulate type (double for floating dtypes on CPU), then cast
-  for (let i = 0; i < size; i++) values[i] = start + step * i;
-  write_values_kernel(impl, values);
+  write_values_kernel(impl, arange_kernel(t, xstart, xstep, size));
   return applyRequiresGrad(wrap(impl), o.requires_grad, "arange");
 }
 
@@ -66,38 +66,13 @@ function checkSteps(op: string, steps: unknown): asserts steps is number {
   if (steps < 0) throw new RuntimeError("number of steps must be non-negative", { op });
 }
 
-/**
- * The halfway-symmetric formula of linspace: the first half counts up from start, the second half
- * counts down from end, so both endpoints are exact. `step` is computed in the dtype's own arithmetic
- * (double for integral dtypes).
- */
-function linspaceValues(start: number, end: number, steps: number, t: ScalarType, map: (x: number) => number): Float64Array {
-  const out = new Float64Array(steps);
-  if (steps === 0) return out;
-  const integral = ![ScalarType.Float, ScalarType.Double, ScalarType.Half, ScalarType.BFloat16].includes(t);
-  const round = integral ? (x: number) => x : (x: number) => roundToScalarType(t, x);
-  const s = integral ? Math.trunc(start) : round(start);
-  const e = integral ? Math.trunc(end) : round(end);
-  if (steps === 1) {
-    out[0] = map(s);
-    return out;
-  }
-  const step = round((e - s) / (steps - 1));
-  const halfway = Math.floor(steps / 2);
-  for (let idx = 0; idx < steps; idx++) {
-    const x = idx < halfway ? round(s + round(step * idx)) : round(e - round(step * (steps - idx - 1)));
-    out[idx] = map(x);
-  }
-  return out;
-}
-
 export function linspace(start: number, end: number, steps: number, options?: TensorOptions): Tensor {
   checkNumber("linspace", "start", start);
   checkNumber("linspace", "end", end);
   checkSteps("linspace", steps);
   const o = resolveOptions("linspace", options, get_default_dtype());
   const impl = empty_impl([steps], o.dtype, o.device);
-  write_values_kernel(impl, linspaceValues(start, end, steps, o.dtype.scalarType, (x) => x));
+  if (steps > 0) write_values_kernel(impl, linspace_kernel(o.dtype.scalarType, start, end, steps));
   return applyRequiresGrad(wrap(impl), o.requires_grad, "linspace");
 }
 
@@ -116,7 +91,7 @@ export function logspace(start: number, end: number, steps: number, base?: numbe
   if (steps === 1) {
     fill_kernel(impl, Math.pow(b, start));
   } else {
-    write_values_kernel(impl, linspaceValues(start, end, steps, o.dtype.scalarType, (x) => Math.pow(b, x)));
+    write_values_kernel(impl, logspace_kernel(o.dtype.scalarType, start, end, steps, b));
   }
   return applyRequiresGrad(wrap(impl), o.requires_grad, "logspace");
 }

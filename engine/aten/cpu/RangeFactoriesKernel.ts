@@ -1,0 +1,106 @@
+// arange / linspace element values on CPU (aten/src/ATen/native/cpu/RangeFactoriesKernel.cpp, PyTorch 1.13).
+//
+// PyTorch fills these with cpu_serial_kernel_vec: chunks of 2 vectors take a vectorized path
+// (a base value, then base + j*step per lane), and the tail takes the scalar path. The AVX2 build
+// rounds differently on the two paths (fma for the base, separate multiply and add in the lanes), so we
+// model the vector width per dtype to give PyTorch's numbers bit for bit.
+
+import { ScalarType } from "../../c10/ScalarType.js";
+import { fma32, fma64 } from "./FusedMultiplyAdd.js";
+import { roundToScalarType } from "./ScalarArithmetic.js";
+
+/** Lanes of a 256-bit Vectorized<scalar_t> (AVX2 build). */
+function vectorLanes(t: ScalarType): number {
+  switch (t) {
+    case ScalarType.Double:
+    case ScalarType.Long: return 4;
+    case ScalarType.Float:
+    case ScalarType.Int: return 8;
+    case ScalarType.Short:
+    case ScalarType.Half:
+    case ScalarType.BFloat16: return 16;
+    default: return 32; // int8, uint8
+  }
+}
+
+const isFloatType = (t: ScalarType) =>
+  t === ScalarType.Float || t === ScalarType.Double || t === ScalarType.Half || t === ScalarType.BFloat16;
+
+/**
+ * Runs PyTorch's vectorized-then-scalar loop: `scalarAt(i)` is the scalar lambda,
+ * `lane(base, j)` the value of lane j of Vectorized::arange(base, step).
+ */
+function serialKernelVec(n: number, lanes: number, scalarAt: (i: number) => number, lane: (base: number, j: number) => number): Float64Array {
+  const out = new Float64Array(n);
+  let i = 0;
+  // each step of the vectorized loop handles two whole vectors; what is left goes through the scalar lambda
+  for (; i + 2 * lanes <= n; i += 2 * lanes) {
+    for (const first of [i, i + lanes]) {
+      const base = scalarAt(first);
+      for (let j = 0; j < lanes; j++) out[first + j] = lane(base, j);
+    }
+  }
+  for (; i < n; i++) out[i] = scalarAt(i);
+  return out;
+}
+
+/** arange: start + step * idx in the accumulate type (double for floating, int64 for integral), then cast. */
+export function arange_kernel(t: ScalarType, start: number, step: number, size: number): Float64Array {
+  const cast = (x: number) => (isFloatType(t) ? roundToScalarType(t, x) : Math.trunc(x));
+  if (t === ScalarType.Half || t === ScalarType.BFloat16) {
+    // the accumulate type of half and bfloat16 is float
+    const [start32, step32] = [Math.fround(start), Math.fround(step)];
+    return serialKernelVec(size, vectorLanes(t), (i) => cast(fma32(step32, i, start32)), (base, j) => cast(fma32(j, step32, base)));
+  }
+  return serialKernelVec(
+    size,
+    vectorLanes(t),
+    (i) => cast(fma64(step, i, start)),
+    // Vectorized<T>::arange(T base, acc step): base + j*step computed in the accumulate type, then narrowed
+    (base, j) => cast(fma64(j, step, base)),
+  );
+}
+
+/**
+ * linspace: the first half counts up from start, the second half down from end, so both ends are exact.
+ * step is computed in the dtype itself (double for integral dtypes).
+ */
+export function linspace_kernel(t: ScalarType, start: number, end: number, steps: number): Float64Array {
+  const integral = !isFloatType(t);
+  const round = (x: number) => (integral ? x : roundToScalarType(t, x));
+  const s = integral ? Math.trunc(start) : round(start);
+  const e = integral ? Math.trunc(end) : round(end);
+  if (steps === 1) return Float64Array.of(s);
+  const step = round(round(e - s) / (steps - 1));
+  const halfway = Math.floor(steps / 2);
+  const cast = (x: number) => (integral ? Math.trunc(x) : round(x));
+  if (t === ScalarType.Half || t === ScalarType.BFloat16) {
+    // c10::Half / c10::BFloat16 round after every operator
+    const at = (i: number) => (i < halfway ? round(s + round(step * i)) : round(e - round(step * (steps - i - 1))));
+    return serialKernelVec(steps, vectorLanes(t), at, (base, j) => round(base + round(j * step)));
+  }
+  const fma = t === ScalarType.Float ? fma32 : fma64;
+  const scalarAt = (idx: number) => cast(idx < halfway ? fma(step, idx, s) : fma(-step, steps - idx - 1, e));
+  // lanes: j*step rounded, then added and rounded (no contraction here in PyTorch's build)
+  return serialKernelVec(steps, vectorLanes(t), scalarAt, (base, j) => cast(round(base + round(j * step))));
+}
+
+/**
+ * logspace: base ** (the linspace exponent), with the exponent's step in double and pow in double
+ * (RangeFactories.cpp logspace_out); integral dtypes take the base as float first.
+ */
+export function logspace_kernel(t: ScalarType, start: number, end: number, steps: number, base: number): Float64Array {
+  const integral = !isFloatType(t);
+  const s = integral ? Math.trunc(start) : roundToScalarType(t, start);
+  const e = integral ? Math.trunc(end) : roundToScalarType(t, end);
+  const b = integral ? Math.fround(base) : base;
+  const step = (e - s) / (steps - 1);
+  const halfway = Math.floor(steps / 2);
+  const out = new Float64Array(steps);
+  for (let i = 0; i < steps; i++) {
+    const exponent = i < halfway ? fma64(step, i, s) : fma64(-step, steps - i - 1, e);
+    const v = Math.pow(b, exponent);
+    out[i] = integral ? Math.trunc(v) : roundToScalarType(t, v);
+  }
+  return out;
+}
