@@ -10,6 +10,7 @@ export { RuntimeError, IndexError, ValueError, TypeError_ as TypeError, NotImple
 export { DispatchKeySet } from "./c10/DispatchKeySet.js";
 export { Tensor } from "./aten/core/Tensor.js";
 export { Size } from "./aten/core/Size.js";
+export { set_printoptions } from "./aten/core/tensor_str.js";
 export type { TensorOptions } from "./aten/core/TensorOptions.js";
 export { result_type, promote_types, can_cast } from "./aten/TypeProperties.js";
 export { broadcast_shapes } from "./aten/ExpandUtils.js";

@@ -10,6 +10,9 @@ import { maybe_wrap_dim } from "../../c10/WrapDimMinimal.js";
 import { NotImplementedError, RuntimeError, ValueError } from "../../c10/Errors.js";
 import { fromRaw, offsetOf, typedView } from "../../c10/ElementAccess.js";
 import { Size } from "./Size.js";
+import { tensorRepr, type ReprDtype, type ReprInput, type ReprScalar } from "./tensor_str.js";
+import { get_default_dtype } from "../../c10/DefaultDtype.js";
+import { ScalarType } from "../../c10/ScalarType.js";
 
 export type Scalar = number | boolean;
 export type NestedList = Scalar | NestedList[];
@@ -161,5 +164,36 @@ export class Tensor {
     const impl = this._impl;
     const view = typedView(impl.storage, impl.dtype);
     return fromRaw(impl.dtype.scalarType, view[offsetOf(impl, flatIndex)]);
+  }
+
+  // ---- printing ----
+
+  /** PyTorch's repr, character for character: tensor([[1., 2.]], dtype=torch.float64) */
+  toString(): string {
+    return tensorRepr(this._reprInput(), { defaultDtype: get_default_dtype().name as ReprDtype });
+  }
+
+  [Symbol.for("nodejs.util.inspect.custom")](): string {
+    return this.toString();
+  }
+
+  private _reprInput(): ReprInput {
+    const impl = this._impl;
+    const st = impl.dtype.scalarType;
+    const view = impl.storage.hasData() ? typedView(impl.storage, impl.dtype) : null;
+    return {
+      sizes: impl.sizes(),
+      dtype: impl.dtype.name as ReprDtype,
+      get: (i: number): ReprScalar => {
+        const raw = view![offsetOf(impl, i)];
+        // int64 beyond 2^53 prints exactly, as Python's ints do
+        if (st === ScalarType.Long && !Number.isSafeInteger(Number(raw))) return raw as bigint;
+        return fromRaw(st, raw);
+      },
+      device: String(impl.device),
+      isMeta: this.is_meta,
+      requiresGrad: impl.requires_grad(),
+      gradFnName: impl.autograd_meta?.grad_fn_name?.(),
+    };
   }
 }
