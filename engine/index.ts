@@ -17,6 +17,8 @@ export { broadcast_shapes } from "./aten/ExpandUtils.js";
 export { empty, zeros, ones, full, eye, empty_like, zeros_like, ones_like, full_like } from "./aten/TensorFactories.js";
 export { arange, linspace, logspace } from "./aten/RangeFactories.js";
 export { tensor } from "./aten/tensor_new.js";
+export { Generator, default_generator, manual_seed, initial_seed, seed, get_rng_state, set_rng_state } from "./aten/Generator.js";
+export { rand, randn, randint, randperm, normal, bernoulli, multinomial, rand_like, randn_like, randint_like } from "./aten/Distributions.js";
 
 import { Tensor } from "./aten/core/Tensor.js";
 

@@ -8,7 +8,7 @@ import type { dtype } from "../../c10/ScalarType.js";
 import type { DispatchKeySet } from "../../c10/DispatchKeySet.js";
 import { maybe_wrap_dim } from "../../c10/WrapDimMinimal.js";
 import { NotImplementedError, RuntimeError, ValueError } from "../../c10/Errors.js";
-import { fromRaw, offsetOf, typedView } from "../../c10/ElementAccess.js";
+import { forEachOffset, fromRaw, offsetOf, readNumber, typedView } from "../../c10/ElementAccess.js";
 import { Size } from "./Size.js";
 import { tensorRepr, type ReprDtype, type ReprInput, type ReprScalar } from "./tensor_str.js";
 import { get_default_dtype } from "../../c10/DefaultDtype.js";
@@ -157,6 +157,15 @@ export class Tensor {
       return out;
     };
     return build(0);
+  }
+
+  /** Every element in row-major order as numbers (bool as 0/1), for kernels that take flat input. */
+  _flatNumbers(): Float64Array {
+    const impl = this._impl;
+    const out = new Float64Array(impl.numel());
+    const view = typedView(impl.storage, impl.dtype);
+    forEachOffset(impl, (offset, i) => (out[i] = readNumber(view, impl.dtype.scalarType, offset)));
+    return out;
   }
 
   /** Element at a row-major flat index, read through sizes/strides/offset. */

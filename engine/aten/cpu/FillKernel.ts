@@ -2,6 +2,9 @@
 
 import type { TensorImpl } from "../../c10/TensorImpl.js";
 import { forEachOffset, toRaw, typedView } from "../../c10/ElementAccess.js";
+import { ScalarType } from "../../c10/ScalarType.js";
+
+const fastCopyTypes = new Set([ScalarType.Float, ScalarType.Double, ScalarType.Char, ScalarType.Byte, ScalarType.Short, ScalarType.Int]);
 
 export function fill_kernel(self: TensorImpl, value: number): void {
   if (!self.storage.hasData() || self.numel() === 0) return; // meta: nothing to write
@@ -21,6 +24,11 @@ export function write_values_kernel(self: TensorImpl, values: ArrayLike<number>)
   if (!self.storage.hasData()) return;
   const view = typedView(self.storage, self.dtype) as unknown as (number | bigint)[];
   const t = self.dtype.scalarType;
+  // Typed-array copies convert exactly as static_cast does for these types (float rounding, int truncation and wrap)
+  if (self.is_contiguous() && fastCopyTypes.has(t)) {
+    (view as unknown as Float32Array).set(values, self.storage_offset());
+    return;
+  }
   forEachOffset(self, (offset, i) => {
     view[offset] = toRaw(t, values[i]);
   });

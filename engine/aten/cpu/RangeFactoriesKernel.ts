@@ -6,7 +6,7 @@
 // model the vector width per dtype to give PyTorch's numbers bit for bit.
 
 import { ScalarType } from "../../c10/ScalarType.js";
-import { fma32, fma64 } from "./FusedMultiplyAdd.js";
+import { fma, fmaf } from "../../c10/util/FusedMultiplyAdd.js";
 import { roundToScalarType } from "./ScalarArithmetic.js";
 
 /** Lanes of a 256-bit Vectorized<scalar_t> (AVX2 build). */
@@ -50,14 +50,14 @@ export function arange_kernel(t: ScalarType, start: number, step: number, size: 
   if (t === ScalarType.Half || t === ScalarType.BFloat16) {
     // the accumulate type of half and bfloat16 is float
     const [start32, step32] = [Math.fround(start), Math.fround(step)];
-    return serialKernelVec(size, vectorLanes(t), (i) => cast(fma32(step32, i, start32)), (base, j) => cast(fma32(j, step32, base)));
+    return serialKernelVec(size, vectorLanes(t), (i) => cast(fmaf(step32, i, start32)), (base, j) => cast(fmaf(j, step32, base)));
   }
   return serialKernelVec(
     size,
     vectorLanes(t),
-    (i) => cast(fma64(step, i, start)),
+    (i) => cast(fma(step, i, start)),
     // Vectorized<T>::arange(T base, acc step): base + j*step computed in the accumulate type, then narrowed
-    (base, j) => cast(fma64(j, step, base)),
+    (base, j) => cast(fma(j, step, base)),
   );
 }
 
@@ -79,8 +79,8 @@ export function linspace_kernel(t: ScalarType, start: number, end: number, steps
     const at = (i: number) => (i < halfway ? round(s + round(step * i)) : round(e - round(step * (steps - i - 1))));
     return serialKernelVec(steps, vectorLanes(t), at, (base, j) => round(base + round(j * step)));
   }
-  const fma = t === ScalarType.Float ? fma32 : fma64;
-  const scalarAt = (idx: number) => cast(idx < halfway ? fma(step, idx, s) : fma(-step, steps - idx - 1, e));
+  const fmaT = t === ScalarType.Float ? fmaf : fma;
+  const scalarAt = (idx: number) => cast(idx < halfway ? fmaT(step, idx, s) : fmaT(-step, steps - idx - 1, e));
   // lanes: j*step rounded, then added and rounded (no contraction here in PyTorch's build)
   return serialKernelVec(steps, vectorLanes(t), scalarAt, (base, j) => cast(round(base + round(j * step))));
 }
@@ -98,7 +98,7 @@ export function logspace_kernel(t: ScalarType, start: number, end: number, steps
   const halfway = Math.floor(steps / 2);
   const out = new Float64Array(steps);
   for (let i = 0; i < steps; i++) {
-    const exponent = i < halfway ? fma64(step, i, s) : fma64(-step, steps - i - 1, e);
+    const exponent = i < halfway ? fma(step, i, s) : fma(-step, steps - i - 1, e);
     const v = Math.pow(b, exponent);
     out[i] = integral ? Math.trunc(v) : roundToScalarType(t, v);
   }

@@ -1,0 +1,15 @@
+// The benchmark cases: each names one operation and says how Glasstorch, PyTorch and TF.js run it.
+// Keep the three versions doing the same work (same sizes, dtypes, and a fresh result each run).
+export const cases = [
+  { name: "zeros 1e6 float32", gt: (t) => t.zeros(1_000_000), py: "torch.zeros(1_000_000)", tf: (tf) => tf.zeros([1_000_000]) },
+  { name: "full 1000x1000 float32", gt: (t) => t.full([1000, 1000], 1.5), py: "torch.full((1000, 1000), 1.5)", tf: (tf) => tf.fill([1000, 1000], 1.5) },
+  { name: "arange 1e6 float32", gt: (t) => t.arange(0, 1_000_000, 1, { dtype: t.float32 }), py: "torch.arange(0, 1_000_000, 1, dtype=torch.float32)", tf: (tf) => tf.range(0, 1_000_000, 1, "float32") },
+  { name: "linspace 1e6 float32", gt: (t) => t.linspace(0, 1, 1_000_000), py: "torch.linspace(0, 1, 1_000_000)", tf: (tf) => tf.linspace(0, 1, 1_000_000) },
+  { name: "rand 1e6 float32", gt: (t) => t.rand(1_000_000), py: "torch.rand(1_000_000)", tf: (tf) => tf.randomUniform([1_000_000]) },
+  { name: "randn 1e6 float32", gt: (t) => t.randn(1_000_000), py: "torch.randn(1_000_000)", tf: (tf) => tf.randomNormal([1_000_000]) },
+  { name: "randint 1e6 int64", gt: (t) => t.randint(0, 100, [1_000_000]), py: "torch.randint(0, 100, (1_000_000,))", tf: null },
+  { name: "randperm 1e5", gt: (t) => t.randperm(100_000), py: "torch.randperm(100_000)", tf: null },
+  { name: "tensor from 1000x1000 nested array", setup: () => Array.from({ length: 1000 }, (_, i) => Array.from({ length: 1000 }, (_, j) => i + j * 0.5)),
+    gt: (t, data) => t.tensor(data), py: "torch.tensor(data)", pySetup: "data = [[i + j * 0.5 for j in range(1000)] for i in range(1000)]", tf: (tf, data) => tf.tensor(data) },
+  { name: "repr of 1000x1000 (summarized)", setup: null, gtSetup: (t) => t.rand(1000, 1000), gt: (t, _d, x) => String(x), py: "repr(x)", pySetup: "x = torch.rand(1000, 1000)", tf: null },
+];

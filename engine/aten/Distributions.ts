@@ -1,0 +1,187 @@
+// The random ops users call (aten/src/ATen/native/Distributions.cpp, TensorFactories.cpp): torch.rand,
+// randn, randint, randperm, normal, bernoulli, multinomial, and the in-place Tensor methods
+// (normal_, uniform_, random_, bernoulli_, exponential_). Values come from the CPU kernels in
+// cpu/DistributionKernels.ts, which reproduce PyTorch's streams for the same seed.
+
+import * as K from "./cpu/DistributionKernels.js";
+import type { RandomDtype } from "./core/DistributionsHelper.js";
+import { get_default_dtype } from "../c10/DefaultDtype.js";
+import { RuntimeError, TypeError_ } from "../c10/Errors.js";
+import { int64, type dtype } from "../c10/ScalarType.js";
+import { typedView, forEachOffset } from "../c10/ElementAccess.js";
+import { empty_impl, wrap } from "./core/empty.js";
+import { parseSizeArgs } from "./core/SizeArgs.js";
+import { Tensor } from "./core/Tensor.js";
+import { isOptionsObject, resolveOptions, type TensorOptions } from "./core/TensorOptions.js";
+import { write_values_kernel } from "./cpu/FillKernel.js";
+import { applyRequiresGrad } from "./TensorFactories.js";
+import { Generator, default_generator } from "./Generator.js";
+import type { CPUGeneratorImpl } from "./core/CPUGeneratorImpl.js";
+
+export interface RandomOptions extends TensorOptions {
+  generator?: Generator | null;
+}
+
+function gen(opts?: { generator?: Generator | null }): CPUGeneratorImpl {
+  const g = opts?.generator ?? default_generator;
+  if (!(g instanceof Generator)) throw new TypeError_(`argument 'generator' must be torch.Generator`);
+  return g._impl;
+}
+
+const name = (d: dtype) => d.name as RandomDtype;
+
+/** Writes kernel output into a tensor, bumping its version (these are in-place ops). */
+function writeInPlace(self: Tensor, values: Float64Array | BigInt64Array): Tensor {
+  const impl = self._impl;
+  if (impl.storage.hasData()) {
+    if (values instanceof BigInt64Array) {
+      const view = typedView(impl.storage, impl.dtype) as BigInt64Array;
+      forEachOffset(impl, (offset, i) => (view[offset] = values[i]));
+    } else {
+      write_values_kernel(impl, values);
+    }
+  }
+  impl.version_counter.bump();
+  return self;
+}
+
+function fresh(op: string, args: unknown[], defaultDtype: dtype): { t: Tensor; opts: RandomOptions } {
+  const { sizes, options } = parseSizeArgs<RandomOptions>(op, args);
+  const o = resolveOptions(op, options, defaultDtype);
+  return { t: wrap(empty_impl(sizes, o.dtype, o.device)), opts: { ...options, ...o } };
+}
+
+const count = (t: Tensor) => (t.is_meta ? 0 : t.numel());
+
+// ---- in-place Tensor methods ----
+
+export function uniform_(self: Tensor, from = 0, to = 1, opts?: { generator?: Generator | null }): Tensor {
+  return writeInPlace(self, K.uniform_(gen(opts), count(self), name(self.dtype), from, to));
+}
+
+export function normal_(self: Tensor, mean = 0, std = 1, opts?: { generator?: Generator | null }): Tensor {
+  return writeInPlace(self, K.normal_(gen(opts), count(self), name(self.dtype), mean, std, self.is_contiguous()));
+}
+
+export function exponential_(self: Tensor, lambd = 1, opts?: { generator?: Generator | null }): Tensor {
+  return writeInPlace(self, K.exponential_(gen(opts), count(self), name(self.dtype), lambd));
+}
+
+/** random_() | random_(to) | random_(from, to), as Tensor.random_ accepts them. */
+export function random_(self: Tensor, a?: number | { generator?: Generator | null }, b?: number | null | { generator?: Generator | null }, c?: { generator?: Generator | null }): Tensor {
+  const opts = [a, b, c].find((x) => isOptionsObject(x)) as { generator?: Generator | null } | undefined;
+  const nums = [a, b].filter((x) => typeof x === "number" || x === null) as (number | null)[];
+  const g = gen(opts), n = count(self), dt = name(self.dtype);
+  const isLong = self.dtype === int64;
+  if (nums.length === 0) return writeInPlace(self, isLong ? K.random_int64(g, n) : K.random_(g, n, dt));
+  if (nums.length === 1) return writeInPlace(self, K.random_to(g, n, dt, nums[0] as number));
+  const [from, to] = nums as [number, number | null];
+  if (to === null) return writeInPlace(self, isLong ? K.random_from_int64(g, n, from) : K.random_from(g, n, dt, from));
+  return writeInPlace(self, isLong ? K.random_from_to_int64(g, n, from, to) : K.random_from_to(g, n, dt, from, to));
+}
+
+/** bernoulli_(p): p a probability or a tensor of probabilities (same number of elements). */
+export function bernoulli_(self: Tensor, p: number | Tensor = 0.5, opts?: { generator?: Generator | null }): Tensor {
+  if (p instanceof Tensor) {
+    if (p.numel() !== self.numel()) throw new RuntimeError(`bernoulli_: expected p to have ${self.numel()} elements, got ${p.numel()}`);
+    const probs = p._flatNumbers();
+    return writeInPlace(self, K.bernoulli_tensor(gen(opts), probs, name(p.dtype), name(self.dtype)));
+  }
+  return writeInPlace(self, K.bernoulli_scalar(gen(opts), count(self), name(self.dtype), p));
+}
+
+// ---- torch.* functions ----
+
+export function rand(...args: (number | readonly number[] | RandomOptions | undefined)[]): Tensor {
+  const { t, opts } = fresh("rand", args, get_default_dtype());
+  return applyRequiresGrad(uniform_(t, 0, 1, opts), !!opts.requires_grad, "rand");
+}
+
+export function randn(...args: (number | readonly number[] | RandomOptions | undefined)[]): Tensor {
+  const { t, opts } = fresh("randn", args, get_default_dtype());
+  return applyRequiresGrad(normal_(t, 0, 1, opts), !!opts.requires_grad, "randn");
+}
+
+/** randint(high, size, options?) | randint(low, high, size, options?) */
+export function randint(...args: (number | readonly number[] | RandomOptions | undefined)[]): Tensor {
+  const sizeAt = args.findIndex((a) => Array.isArray(a));
+  if (sizeAt !== 1 && sizeAt !== 2) throw new TypeError_("randint() received an invalid combination of arguments - expected (int high, tuple of ints size, ...) or (int low, int high, tuple of ints size, ...)");
+  const [low, high] = sizeAt === 1 ? [0, args[0] as number] : [args[0] as number, args[1] as number];
+  const { t, opts } = fresh("randint", [args[sizeAt], args[sizeAt + 1]], int64);
+  return random_(t, low, high, opts);
+}
+
+export function randperm(n: number, options?: RandomOptions): Tensor {
+  if (!Number.isInteger(n)) throw new TypeError_(`randperm(): argument 'n' (position 1) must be int, not float`);
+  if (n < 0) throw new RuntimeError(`n must be non-negative, got${n}`);
+  const o = resolveOptions("randperm", options, int64);
+  const t = wrap(empty_impl([n], o.dtype, o.device));
+  if (!t.is_meta) write_values_kernel(t._impl, K.randperm(gen(options), n));
+  return applyRequiresGrad(t, o.requires_grad, "randperm");
+}
+
+/** torch.normal(mean, std, size, options?): the float-mean, float-std overload. */
+export function normal(mean: number, std: number, size: readonly number[], options?: RandomOptions): Tensor {
+  const { t, opts } = fresh("normal", [size, options], get_default_dtype());
+  return applyRequiresGrad(normal_(t, mean, std, opts), !!opts.requires_grad, "normal");
+}
+
+export function bernoulli(input: Tensor, opts?: { generator?: Generator | null }): Tensor {
+  const out = wrap(empty_impl([...input.shape], input.dtype, input.device));
+  return bernoulli_(out, input, opts);
+}
+
+export function multinomial(input: Tensor, num_samples: number, replacement: boolean | { generator?: Generator | null } = false, opts?: { generator?: Generator | null }): Tensor {
+  if (typeof replacement === "object") {
+    opts = replacement;
+    replacement = false;
+  }
+  const dim = input.dim();
+  if (dim !== 1 && dim !== 2) throw new RuntimeError("prob_dist must be 1 or 2 dim");
+  const rows = dim === 1 ? 1 : input.size(0);
+  const categories = input.size(-1);
+  const probs = input._flatNumbers();
+  const values = K.multinomial(gen(opts), probs, rows, categories, num_samples, replacement, name(input.dtype));
+  const out = wrap(empty_impl(dim === 1 ? [num_samples] : [rows, num_samples], int64, input.device));
+  write_values_kernel(out._impl, values);
+  return out;
+}
+
+export function rand_like(input: Tensor, options?: RandomOptions): Tensor {
+  return rand([...input.shape], { dtype: input.dtype, device: input.device, ...options });
+}
+
+export function randn_like(input: Tensor, options?: RandomOptions): Tensor {
+  return randn([...input.shape], { dtype: input.dtype, device: input.device, ...options });
+}
+
+/** randint_like(input, high) | randint_like(input, low, high) */
+export function randint_like(input: Tensor, a: number, b?: number | RandomOptions, options?: RandomOptions): Tensor {
+  if (typeof b === "object") [options, b] = [b, undefined];
+  const [low, high] = b === undefined ? [0, a] : [a, b];
+  return randint(low, high, [...input.shape], { dtype: input.dtype, device: input.device, ...options });
+}
+
+// ---- attach the in-place methods to Tensor (the codegen will generate these bindings) ----
+
+declare module "./core/Tensor.js" {
+  interface Tensor {
+    uniform_(from?: number, to?: number, opts?: { generator?: Generator | null }): Tensor;
+    normal_(mean?: number, std?: number, opts?: { generator?: Generator | null }): Tensor;
+    exponential_(lambd?: number, opts?: { generator?: Generator | null }): Tensor;
+    random_(a?: number | { generator?: Generator | null }, b?: number | null | { generator?: Generator | null }, c?: { generator?: Generator | null }): Tensor;
+    bernoulli_(p?: number | Tensor, opts?: { generator?: Generator | null }): Tensor;
+    bernoulli(opts?: { generator?: Generator | null }): Tensor;
+    multinomial(num_samples: number, replacement?: boolean, opts?: { generator?: Generator | null }): Tensor;
+  }
+}
+
+Object.assign(Tensor.prototype, {
+  uniform_(this: Tensor, from?: number, to?: number, opts?: { generator?: Generator | null }) { return uniform_(this, from, to, opts); },
+  normal_(this: Tensor, mean?: number, std?: number, opts?: { generator?: Generator | null }) { return normal_(this, mean, std, opts); },
+  exponential_(this: Tensor, lambd?: number, opts?: { generator?: Generator | null }) { return exponential_(this, lambd, opts); },
+  random_(this: Tensor, a?: any, b?: any, c?: any) { return random_(this, a, b, c); },
+  bernoulli_(this: Tensor, p?: number | Tensor, opts?: { generator?: Generator | null }) { return bernoulli_(this, p, opts); },
+  bernoulli(this: Tensor, opts?: { generator?: Generator | null }) { return bernoulli(this, opts); },
+  multinomial(this: Tensor, n: number, replacement?: boolean, opts?: { generator?: Generator | null }) { return multinomial(this, n, replacement, opts); },
+});
