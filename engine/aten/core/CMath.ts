@@ -7,35 +7,19 @@
 // unevaluated sum hi + lo of two doubles) and round once. That reproduces glibc's double results
 // — and so PyTorch's float64 randn / normal_ / exponential_ — in all but those rare cases.
 
+// twoSum (a + b === s + e exactly) and twoProd (a * b === p + e exactly) are shared with fma.
+import { twoSum, twoProduct as twoProd } from "../../c10/util/FusedMultiplyAdd.js";
+
 /** A double-double: the exact value is hi + lo, with |lo| <= ulp(hi) / 2. */
 type DD = [number, number];
 
 // ---------------------------------------------------------------------------------------------
 // Error-free transformations and double-double arithmetic (Dekker, Knuth, Bailey's QD library).
 
-/** a + b === s + e exactly. */
-function twoSum(a: number, b: number): DD {
-  const s = a + b;
-  const bb = s - a;
-  return [s, a - (s - bb) + (b - bb)];
-}
-
 /** a + b === s + e exactly, given |a| >= |b|. */
 function quickTwoSum(a: number, b: number): DD {
   const s = a + b;
   return [s, b - (s - a)];
-}
-
-/** a * b === p + e exactly (Veltkamp splitting; no overflow assumed). */
-function twoProd(a: number, b: number): DD {
-  const p = a * b;
-  const ta = 134217729 * a;
-  const ah = ta - (ta - a);
-  const al = a - ah;
-  const tb = 134217729 * b;
-  const bh = tb - (tb - b);
-  const bl = b - bh;
-  return [p, ah * bh - p + ah * bl + al * bh + al * bl];
 }
 
 function add(a: DD, b: DD): DD {

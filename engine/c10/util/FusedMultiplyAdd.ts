@@ -23,14 +23,14 @@ function nextFloat(x: number, up: boolean): number {
 }
 
 /** Error-free transformation: a + b === s + t exactly (Knuth's TwoSum). */
-function twoSum(a: number, b: number): [number, number] {
+export function twoSum(a: number, b: number): [number, number] {
   const s = a + b;
   const bb = s - a;
   return [s, a - (s - bb) + (b - bb)];
 }
 
 /** Dekker's exact product: a * b === p + e exactly (no overflow / underflow assumed). */
-function twoProduct(a: number, b: number): [number, number] {
+export function twoProduct(a: number, b: number): [number, number] {
   const p = a * b;
   const ta = 134217729 * a; // 2^27 + 1 splits a double into two 26-bit halves
   const ah = ta - (ta - a);
