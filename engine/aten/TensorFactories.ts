@@ -26,7 +26,9 @@ export function applyRequiresGrad(t: Tensor, requiresGrad: boolean, op: string):
 
 function create(op: string, sizes: number[], o: ResolvedOptions, fill?: number): Tensor {
   const t = wrap(empty_impl(sizes, o.dtype, o.device));
-  if (fill !== undefined) fill_kernel(t._impl, fill);
+  // a CPU allocation starts zeroed (ArrayBuffer memory is 0), so filling it with +0 would be work done twice
+  const alreadyZero = Object.is(fill, 0) && t._impl.storage.allocatedZeroed();
+  if (fill !== undefined && !alreadyZero) fill_kernel(t._impl, fill);
   return applyRequiresGrad(t, o.requires_grad, op);
 }
 

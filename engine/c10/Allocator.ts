@@ -9,6 +9,8 @@ export interface DataPtr {
   buffer: ArrayBuffer | null;
   /** A unique address for this allocation (never reused), like a pointer value. */
   address: number;
+  /** True when the allocator hands out zeroed memory (new ArrayBuffers are), so zeros() need not fill. */
+  zeroed?: boolean;
 }
 
 export interface Allocator {
@@ -22,7 +24,7 @@ class CPUAllocator implements Allocator {
   allocate(nbytes: number): DataPtr {
     const address = nextAddress;
     nextAddress += Math.ceil(Math.max(nbytes, 1) / alignment) * alignment;
-    return { buffer: new ArrayBuffer(nbytes), address };
+    return { buffer: new ArrayBuffer(nbytes), address, zeroed: true };
   }
 }
 

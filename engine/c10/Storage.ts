@@ -34,6 +34,11 @@ export class Storage {
     return this.dataPtr_.buffer !== null;
   }
 
+  /** Whether the allocation started zeroed (valid until the first write). */
+  allocatedZeroed(): boolean {
+    return this.dataPtr_.zeroed === true;
+  }
+
   /** The allocation's address, like StorageImpl::data() cast to an integer. */
   address(): number {
     return this.dataPtr_.address;
