@@ -47,7 +47,7 @@ function writeInPlace(self: Tensor, values: Float64Array | BigInt64Array): Tenso
 
 function fresh(op: string, args: unknown[], defaultDtype: dtype): { t: Tensor; opts: RandomOptions } {
   const { sizes, options } = parseSizeArgs<RandomOptions>(op, args);
-  const o = resolveOptions(op, options, defaultDtype);
+  const o = resolveOptions(op, options, defaultDtype, ["generator"]);
   return { t: wrap(empty_impl(sizes, o.dtype, o.device)), opts: { ...options, ...o } };
 }
 
@@ -114,7 +114,7 @@ export function randint(...args: (number | readonly number[] | RandomOptions | u
 export function randperm(n: number, options?: RandomOptions): Tensor {
   if (!Number.isInteger(n)) throw new TypeError_(`randperm(): argument 'n' (position 1) must be int, not float`);
   if (n < 0) throw new RuntimeError(`n must be non-negative, got${n}`);
-  const o = resolveOptions("randperm", options, int64);
+  const o = resolveOptions("randperm", options, int64, ["generator"]);
   const t = wrap(empty_impl([n], o.dtype, o.device));
   if (!t.is_meta) write_values_kernel(t._impl, K.randperm(gen(options), n));
   return applyRequiresGrad(t, o.requires_grad, "randperm");

@@ -68,6 +68,16 @@ describe("size arguments are checked as PyTorch checks them", () => {
   it("requires_grad on an integer tensor", () => {
     expect(outcome(() => torch.tensor([1, 2], { requires_grad: true }))).toEqual(errors.tensor_int_requires_grad);
   });
+  it("a misspelt option is an error, not silently ignored", () => {
+    expect(() => torch.zeros(2, { dtpye: torch.float64 } as any)).toThrow("zeros() got an unexpected keyword argument 'dtpye'");
+    expect(() => torch.rand(2, { generater: null } as any)).toThrow(torch.TypeError);
+  });
+  it("a dtype or device of the wrong type is a TypeError", () => {
+    // PyTorch 1.13: tensor(): argument 'dtype' must be torch.dtype, not int
+    expect(outcome(() => torch.tensor([1], { dtype: 5 as any }))).toEqual({ error: "TypeError", message: "tensor(): argument 'dtype' must be torch.dtype, not int" });
+    expect(() => torch.zeros(2, { device: 3.5 as any })).toThrow("zeros(): argument 'device' must be torch.device, not float");
+    expect(() => torch.zeros(2, { device: "gpu" })).toThrow(/Expected one of cpu, cuda/);
+  });
   it("requires_grad on a float factory", () => {
     expect(torch.ones(2, { requires_grad: true }).requires_grad).toBe(true);
   });

@@ -16,9 +16,22 @@ export interface ResolvedOptions {
   requires_grad: boolean;
 }
 
-/** Fills in defaults and checks the types of the options a user passed. */
-export function resolveOptions(op: string, opts: TensorOptions | undefined, defaultDtype: dtype): ResolvedOptions {
+const tensorOptionKeys = ["dtype", "device", "requires_grad"];
+
+/**
+ * Fills in defaults and checks the options a user passed. A misspelt key is an error, as a wrong
+ * keyword is in Python: in JavaScript it would otherwise be silently ignored.
+ */
+export function resolveOptions(op: string, opts: TensorOptions | undefined, defaultDtype: dtype, extraKeys: readonly string[] = []): ResolvedOptions {
   const o = opts ?? {};
+  for (const key of Object.keys(o)) {
+    if (!tensorOptionKeys.includes(key) && !extraKeys.includes(key)) {
+      throw new TypeError_(`${op}() got an unexpected keyword argument '${key}'`, { op });
+    }
+  }
+  if (o.device != null && typeof o.device !== "string" && !(o.device instanceof device)) {
+    throw new TypeError_(`${op}(): argument 'device' must be torch.device, not ${pythonTypeName(o.device)}`, { op });
+  }
   if (o.dtype != null && !(o.dtype instanceof dtype)) {
     throw new TypeError_(`${op}(): argument 'dtype' must be torch.dtype, not ${pythonTypeName(o.dtype)}`, { op });
   }
