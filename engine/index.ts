@@ -14,11 +14,26 @@ export { set_printoptions } from "./aten/core/tensor_str.js";
 export type { TensorOptions } from "./aten/core/TensorOptions.js";
 export { result_type, promote_types, can_cast } from "./aten/TypeProperties.js";
 export { broadcast_shapes } from "./aten/ExpandUtils.js";
-export { empty, zeros, ones, full, eye, empty_like, zeros_like, ones_like, full_like } from "./aten/TensorFactories.js";
+export { zeros, full, eye, empty_like, zeros_like, ones_like, full_like } from "./aten/TensorFactories.js";
 export { arange, linspace, logspace } from "./aten/RangeFactories.js";
 export { tensor } from "./aten/tensor_new.js";
 export { Generator, default_generator, manual_seed, initial_seed, seed, get_rng_state, set_rng_state } from "./aten/Generator.js";
 export { rand, randn, randint, randperm, normal, bernoulli, multinomial, rand_like, randn_like, randint_like } from "./aten/Distributions.js";
+
+// Operators: the backend fallbacks first, then every op generated from engine/ops/native_functions.yaml
+// (registering its kernels and installing its Tensor methods).
+import "./aten/core/fallbacks.js";
+export { empty, ones, fill_, add, mul, sum } from "./generated/index.js";
+export { ops } from "./aten/core/ops_namespace.js";
+export * as library from "./aten/library_namespace.js";
+export * as _C from "./aten/_C.js";
+
+// The dispatch trace: attached to the dispatcher, recording only when asked (or GLASSTORCH_SHOW_DISPATCH_TRACE=1).
+import { setDispatchObserver } from "./dispatcher/index.js";
+import { attachTo, installIfEnv } from "./trace/index.js";
+attachTo(setDispatchObserver);
+installIfEnv();
+export * as trace from "./trace/api.js";
 
 import { Tensor } from "./aten/core/Tensor.js";
 

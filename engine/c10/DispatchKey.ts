@@ -1,6 +1,8 @@
 // DispatchKey and BackendComponent (c10/core/DispatchKey.h), trimmed to the keys Glasstorch implements,
 // in PyTorch 1.13's relative order. Order is priority: a higher value is handled first.
 
+import { RuntimeError } from "./Errors.js";
+
 /** Which device a per-backend functionality applies to. InvalidBit has no bit in a key set. */
 export enum BackendComponent {
   InvalidBit = 0,
@@ -18,6 +20,7 @@ export enum DispatchKey {
   Undefined = 0,
   // ---- functionality keys, lowest priority first ----
   Dense, // per-backend: CPU, CUDA, Meta
+  FPGA, // a backend without its own bit or Autograd key: its autograd is AutogradOther (kept so that rule is visible)
   BackendSelect,
   Python,
   ADInplaceOrView,
@@ -26,6 +29,7 @@ export enum DispatchKey {
   AutocastCPU,
   AutocastCUDA,
   PythonTLSSnapshot,
+  PythonDispatcher, // the top key; FULL_AFTER(k) always keeps it
   EndOfFunctionalityKeys,
   // ---- runtime keys of per-backend functionalities ----
   StartOfDenseBackends,
@@ -44,8 +48,10 @@ export enum DispatchKey {
 }
 
 export const numFunctionalityKeys = DispatchKey.EndOfFunctionalityKeys;
-/** A const, not an enum member, so DispatchKey[value] keeps printing 'AutogradMeta'. */
+/** Consts, not enum members, so DispatchKey[value] keeps printing 'AutogradMeta', 'Autograd', ... */
 export const EndOfRuntimeBackendKeys = DispatchKey.AutogradMeta;
+export const StartOfAliasKeys = DispatchKey.Autograd;
+export const EndOfAliasKeys = DispatchKey.CompositeExplicitAutogradNonFunctional;
 
 const perBackendStarts = new Map<DispatchKey, DispatchKey>([
   [DispatchKey.Dense, DispatchKey.StartOfDenseBackends],
@@ -57,7 +63,7 @@ export function isPerBackendFunctionalityKey(k: DispatchKey): boolean {
 }
 
 export function isAliasDispatchKey(k: DispatchKey): boolean {
-  return k >= DispatchKey.Autograd && k <= DispatchKey.CompositeExplicitAutogradNonFunctional;
+  return k >= StartOfAliasKeys && k <= EndOfAliasKeys;
 }
 
 export function isRuntimePerBackendKey(k: DispatchKey): boolean {
@@ -93,7 +99,9 @@ export function toRuntimePerBackendFunctionalityKey(functionality: DispatchKey, 
   return start + backend;
 }
 
+/** CPUBit -> AutogradCPU; a key without a backend bit (FPGA) has AutogradOther. */
 export function getAutogradKeyFromBackend(b: BackendComponent): DispatchKey {
+  if (b === BackendComponent.InvalidBit) return DispatchKey.AutogradOther;
   return toRuntimePerBackendFunctionalityKey(DispatchKey.AutogradFunctionality, b);
 }
 
@@ -111,4 +119,13 @@ export function dispatchKeyName(k: DispatchKey): string {
 
 export function backendComponentName(b: BackendComponent): string {
   return BackendComponent[b];
+}
+
+/** 'AutogradCPU' -> DispatchKey.AutogradCPU (parseDispatchKey in c10/core/DispatchKey.cpp). Only names a
+ * registration may use: functionality keys, runtime keys and alias keys (not the block markers). */
+export function parseDispatchKey(name: string): DispatchKey {
+  if (name === "CatchAll") return DispatchKey.Undefined;
+  const k = (DispatchKey as unknown as Record<string, number | undefined>)[name];
+  if (k === undefined || /^(StartOf|EndOf)/.test(name)) throw new RuntimeError(`could not parse dispatch key: ${name}`);
+  return k as DispatchKey;
 }

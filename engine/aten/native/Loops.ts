@@ -1,0 +1,52 @@
+// cpu_kernel for binary pointwise ops (aten/src/ATen/native/cpu/Loops.h): read each input converted
+// to the common dtype, apply the scalar function, store into the output's dtype. int64 is computed
+// with BigInt so it wraps exactly as C++ does.
+
+import { ScalarType } from "../../c10/ScalarType.js";
+import { typedView, toRaw, readNumber } from "../../c10/ElementAccess.js";
+import { roundToScalarType } from "../cpu/ScalarArithmetic.js";
+import type { TensorIterator } from "./TensorIterator.js";
+
+export interface BinaryScalarOp {
+  /** The op on numbers already in the common dtype (floats, or integers that wrap on store). */
+  number(a: number, b: number): number;
+  /** The op on int64 values. */
+  bigint(a: bigint, b: bigint): bigint;
+}
+
+/** static_cast<common>(value): what an input element becomes when computed in the common dtype. */
+function toCommon(t: ScalarType, v: number): number {
+  switch (t) {
+    case ScalarType.Float:
+    case ScalarType.Half:
+    case ScalarType.BFloat16:
+    case ScalarType.Double:
+      return roundToScalarType(t, v);
+    case ScalarType.Bool:
+      return v !== 0 ? 1 : 0;
+    default:
+      return Math.trunc(v);
+  }
+}
+
+export function cpu_kernel_binary(iter: TensorIterator, op: BinaryScalarOp): void {
+  const out = iter.output._impl;
+  if (!out.storage.hasData()) return; // meta: shapes and dtypes only
+  const [a, b] = iter.inputs.map((t) => t._impl);
+  const common = iter.commonDtype.scalarType;
+  const outView = typedView(out.storage, out.dtype) as unknown as (number | bigint)[];
+  const aView = typedView(a.storage, a.dtype), bView = typedView(b.storage, b.dtype);
+  const [at, bt, ot] = [a.dtype.scalarType, b.dtype.scalarType, out.dtype.scalarType];
+  if (common === ScalarType.Long) {
+    const big = (view: typeof aView, t: ScalarType, off: number) => (t === ScalarType.Long ? (view[off] as bigint) : BigInt(Math.trunc(readNumber(view, t, off))));
+    iter.forEach((o, x, y) => {
+      const r = BigInt.asIntN(64, op.bigint(big(aView, at, x), big(bView, bt, y)));
+      outView[o] = ot === ScalarType.Long ? r : toRaw(ot, Number(r));
+    });
+    return;
+  }
+  iter.forEach((o, x, y) => {
+    const r = op.number(toCommon(common, readNumber(aView, at, x)), toCommon(common, readNumber(bView, bt, y)));
+    outView[o] = toRaw(ot, roundToScalarType(common, r));
+  });
+}

@@ -1,0 +1,9 @@
+// at::native: every kernel native_functions.yaml names in a `dispatch:` entry, by that name.
+// The generated registrations look kernels up here.
+
+export { empty_cpu, empty_meta } from "./EmptyTensor.js";
+export { ones } from "./TensorFactories.js";
+export { fill_ } from "./Fill.js";
+export { add_out, mul_out } from "./BinaryOps.js";
+export { sum, sum_IntList_out } from "./ReduceOps.js";
+export { view } from "./TensorShape.js";
