@@ -25,6 +25,8 @@ export { rand, randn, randint, randperm, normal, bernoulli, multinomial, rand_li
 import "./aten/core/fallbacks.js";
 export { empty, ones, fill_, add, mul, sum } from "./generated/index.js";
 export { ops } from "./aten/core/ops_namespace.js";
+export * as utils from "./aten/utils_namespace.js";
+export * as testing from "./aten/testing_namespace.js";
 export * as library from "./aten/library_namespace.js";
 export * as _C from "./aten/_C.js";
 
