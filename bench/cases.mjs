@@ -11,5 +11,10 @@ export const cases = [
   { name: "randperm 1e5", gt: (t) => t.randperm(100_000), py: "torch.randperm(100_000)", tf: null },
   { name: "tensor from 1000x1000 nested array", setup: () => Array.from({ length: 1000 }, (_, i) => Array.from({ length: 1000 }, (_, j) => i + j * 0.5)),
     gt: (t, data) => t.tensor(data), py: "torch.tensor(data)", pySetup: "data = [[i + j * 0.5 for j in range(1000)] for i in range(1000)]", tf: (tf, data) => tf.tensor(data) },
+  // Dispatcher overhead: a 1-element add is almost all binding + dispatch + allocation (PyTorch: about 4 µs here)
+  { name: "add 1-element (per-op overhead)", gtSetup: (t) => [t.ones(1), t.ones(1)], gt: (t, _d, [a, b]) => t.add(a, b),
+    pySetup: "a = torch.ones(1); b = torch.ones(1)", py: "torch.add(a, b)", tfSetup: (tf) => [tf.ones([1]), tf.ones([1])], tf: (tf, _d, [a, b]) => tf.add(a, b) },
+  { name: "add 1-element, tracing on", gtSetup: (t) => { t.trace.startRecording({ callSites: false, capacity: 1000 }); return [t.ones(1), t.ones(1)]; },
+    gt: (t, _d, [a, b]) => t.add(a, b), gtTeardown: (t) => t.trace.stopRecording(), py: null, tf: null },
   { name: "repr of 1000x1000 (summarized)", setup: null, gtSetup: (t) => t.rand(1000, 1000), gt: (t, _d, x) => String(x), py: "repr(x)", pySetup: "x = torch.rand(1000, 1000)", tf: null },
 ];

@@ -11,15 +11,25 @@ const filter = args.includes("--filter") ? args[args.indexOf("--filter") + 1] : 
 const jsonOut = args.includes("--json") ? args[args.indexOf("--json") + 1] : "";
 const selected = cases.filter((c) => c.name.includes(filter));
 
-/** Median milliseconds of `fn` over repeated runs (after a warm-up), at least 5 runs or 0.5 s. */
+/**
+ * Median milliseconds per call of `fn`. Fast calls are timed in batches (each sample at least ~1 ms)
+ * so timer resolution and per-sample overhead do not dominate; at least 5 samples or 0.5 s.
+ */
 function timeIt(fn) {
-  fn();
+  for (let i = 0; i < 3; i++) fn();
+  let batch = 1;
+  for (;;) {
+    const t0 = performance.now();
+    for (let i = 0; i < batch; i++) fn();
+    if (performance.now() - t0 >= 1 || batch >= 1 << 20) break;
+    batch *= 2;
+  }
   const times = [];
   const start = performance.now();
   while (times.length < 5 || (performance.now() - start < 500 && times.length < 50)) {
     const t0 = performance.now();
-    fn();
-    times.push(performance.now() - t0);
+    for (let i = 0; i < batch; i++) fn();
+    times.push((performance.now() - t0) / batch);
   }
   times.sort((a, b) => a - b);
   return times[Math.floor(times.length / 2)];
@@ -42,12 +52,20 @@ function runPyTorch(list) {
     "import json, statistics, sys, time, torch",
     "torch.set_num_threads(1)",
     "out = {}",
-    ...list.flatMap((c) => [
+    ...list.filter((c) => c.py).flatMap((c) => [
       `${c.pySetup ?? "pass"}`,
       `def f(): return ${c.py}`,
-      "f(); ts = []; s = time.perf_counter()",
+      "f(); f(); f(); batch = 1",
+      "while True:",
+      "    t0 = time.perf_counter()",
+      "    for _ in range(batch): f()",
+      "    if time.perf_counter() - t0 >= 0.001 or batch >= 1 << 20: break",
+      "    batch *= 2",
+      "ts = []; s = time.perf_counter()",
       "while len(ts) < 5 or (time.perf_counter() - s < 0.5 and len(ts) < 50):",
-      "    t0 = time.perf_counter(); f(); ts.append((time.perf_counter() - t0) * 1000)",
+      "    t0 = time.perf_counter()",
+      "    for _ in range(batch): f()",
+      "    ts.append((time.perf_counter() - t0) * 1000 / batch)",
       `out[${JSON.stringify(c.name)}] = statistics.median(ts)`,
     ]),
     "print(json.dumps(out))",
@@ -64,12 +82,16 @@ for (const c of selected) {
   const data = c.setup ? c.setup() : undefined;
   const x = c.gtSetup ? c.gtSetup(torch) : undefined;
   const gt = timeIt(() => c.gt(torch, data, x));
+  c.gtTeardown?.(torch);
   let tfMs = null;
-  if (tf && c.tf) tfMs = timeIt(() => tf.tidy(() => c.tf(tf, data)));
+  if (tf && c.tf) {
+    const tx = c.tfSetup ? c.tfSetup(tf) : undefined;
+    tfMs = timeIt(() => tf.tidy(() => c.tf(tf, data, tx)));
+  }
   rows.push({ case: c.name, glasstorch_ms: gt, pytorch_ms: pyTimes?.[c.name] ?? null, tfjs_ms: tfMs });
 }
 
-const fmt = (v) => (v == null ? "—" : v < 10 ? v.toFixed(3) : v.toFixed(1));
+const fmt = (v) => (v == null ? "—" : v < 0.1 ? v.toFixed(4) : v < 10 ? v.toFixed(3) : v.toFixed(1));
 const ratio = (a, b) => (a == null || b == null ? "—" : (a / b).toFixed(2) + "x");
 console.log(`Glasstorch vs PyTorch ${pyTimes ? "(1 thread)" : "(not installed)"} vs TF.js ${tf ? "(tfjs-backend-cpu)" : "(not installed)"}; median ms; ratio = Glasstorch / other (lower is better)`);
 console.log(["case".padEnd(36), "glasstorch", "pytorch", "tfjs", "vs pytorch", "vs tfjs"].join("  "));

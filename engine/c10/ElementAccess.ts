@@ -9,20 +9,15 @@ import type { TensorImpl } from "./TensorImpl.js";
 export type TypedView =
   | Float32Array | Float64Array | Uint16Array | Int8Array | Uint8Array | Int16Array | Int32Array | BigInt64Array;
 
-const viewCache = new WeakMap<ArrayBuffer, Map<ScalarType, TypedView>>();
-
 /** The storage's bytes seen as an array of `dt` elements (float16/bfloat16 as their uint16 bits). */
 export function typedView(storage: Storage, dt: dtype): TypedView {
+  // one cached view per storage (the common case: a storage read as one dtype); rebuilt if read otherwise
+  const cached = storage.viewCache;
+  if (cached !== null && cached.type === dt.scalarType && cached.view.buffer === storage.buffer()) return cached.view;
   const buffer = storage.buffer();
-  let perType = viewCache.get(buffer);
-  if (!perType) viewCache.set(buffer, (perType = new Map()));
-  let v = perType.get(dt.scalarType);
-  if (!v) {
-    const n = Math.floor(buffer.byteLength / dt.itemsize);
-    v = makeView(buffer, dt.scalarType, n);
-    perType.set(dt.scalarType, v);
-  }
-  return v;
+  const view = makeView(buffer, dt.scalarType, Math.floor(buffer.byteLength / dt.itemsize));
+  storage.viewCache = { type: dt.scalarType, view };
+  return view;
 }
 
 function makeView(buffer: ArrayBuffer, t: ScalarType, n: number): TypedView {

@@ -4,10 +4,13 @@
 import type { Allocator, DataPtr } from "./Allocator.js";
 import type { device } from "./Device.js";
 import { RuntimeError } from "./Errors.js";
+import type { TypedView } from "./ElementAccess.js";
 
 export class Storage {
   private dataPtr_: DataPtr;
   private nbytes_: number;
+  /** The last typed view made of these bytes (ElementAccess.typedView), so kernels do not rebuild it. */
+  viewCache: { type: number; view: TypedView } | null = null;
 
   constructor(
     nbytes: number,
