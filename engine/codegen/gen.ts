@@ -55,6 +55,10 @@ class Emitter {
   text(): string {
     return this.lines.join("\n") + "\n";
   }
+  /** 'engine/generated/<file>:<line>' of the next line to be written. */
+  here(): string {
+    return JSON.stringify(`engine/generated/${this.file}:${this.lines.length + 1}`);
+  }
 }
 
 const argNames = (args: readonly Argument[]) => args.map((a) => a.name).join(", ");
@@ -94,31 +98,32 @@ function emitOp(e: Emitter, f: NativeFunction, byName: Map<string, NativeFunctio
   for (const w of kernelWrappers(f, byName)) {
     e.piece("kernel", `${f.func.fullName().replace(/^aten::/, "")} @ ${w.key}`, w.from.loc.line, () => {
       const origin = w.from === f ? "" : ` (structured_delegate: ${w.from.func.fullName().replace(/^aten::/, "")})`;
-      e.line(`registerKernel(${v}, "${w.key}", ${w.body}, "native.${w.kernel}", ${JSON.stringify(`${w.from.loc.file}:${w.from.loc.line}`)});${origin ? " //" + origin : ""}`);
+      e.line(`registerKernel(${v}, "${w.key}", ${w.body}, "native.${w.kernel}", ${JSON.stringify(`${w.from.loc.file}:${w.from.loc.line}`)}, ${e.here()});${origin ? " //" + origin : ""}`);
     });
   }
   const args = argNames(f.func.arguments);
   if (needsBackendSelect(f)) {
     e.piece("kernel", `${f.func.fullName().replace(/^aten::/, "")} @ BackendSelect`, f.loc.line, () => {
       e.line(`// BackendSelect: no tensor argument says which backend, so the device option does (RegisterBackendSelect.cpp)`);
-      e.line(`registerKernel(${v}, "BackendSelect", (ks, ${args}) => ${v}.redispatch(backendSelectKeySet(device), ${args}), "backend select", ${JSON.stringify(where)});`);
+      e.line(`registerKernel(${v}, "BackendSelect", (ks, ${args}) => ${v}.redispatch(backendSelectKeySet(device), ${args}), "backend select", ${JSON.stringify(where)}, ${e.here()});`);
     });
   }
   e.piece("kernel", `${f.func.fullName().replace(/^aten::/, "")} @ Autograd`, f.loc.line, () => {
     e.line(`// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).`);
     e.line(`// Recording history for backward comes with the op's derivatives.yaml entry.`);
-    e.line(`registerKernel(${v}, "Autograd", (ks, ${args}) => ${v}.redispatch(ks.and(after_autograd_keyset), ${args}), "VariableType::${opVar(f)}", ${JSON.stringify(where)});`);
+    e.line(`registerKernel(${v}, "Autograd", (ks, ${args}) => ${v}.redispatch(ks.and(after_autograd_keyset), ${args}), "VariableType::${opVar(f)}", ${JSON.stringify(where)}, ${e.here()});`);
   });
   const kind = f.func.kind();
   if (kind === "inplace" || kind === "out") {
     const written = f.func.arguments.filter((a) => a.is_write).map((a) => a.name);
     e.piece("kernel", `${f.func.fullName().replace(/^aten::/, "")} @ ADInplaceOrView`, f.loc.line, () => {
       e.line(`// ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)`);
+      const at = e.here();
       e.line(`registerKernel(${v}, "ADInplaceOrView", (ks, ${args}) => {`);
       e.line(`  const result = ${v}.redispatch(ks.and(after_ADInplaceOrView_keyset), ${args});`);
       for (const w of written) e.line(`  increment_version(${w});`);
       e.line(`  return result;`);
-      e.line(`}, "ADInplaceOrView", ${JSON.stringify(where)});`);
+      e.line(`}, "ADInplaceOrView", ${JSON.stringify(where)}, ${at});`);
     });
   }
   e.line();

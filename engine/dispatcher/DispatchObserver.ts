@@ -17,6 +17,8 @@ export interface KernelDebugInfo {
   /** 'file:line' of the registration; '' for the built-in missing/ambiguous kernels. */
   registeredAt: string;
   kind: "kernel" | "fallback" | "fallthrough";
+  /** 'file:line' of the generated code that registered the kernel, when it came from engine/generated/. */
+  generatedAt?: string;
 }
 
 export interface DispatchEvent {

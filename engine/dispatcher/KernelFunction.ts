@@ -117,6 +117,8 @@ export interface KernelRegistrationInfo {
   registeredAt?: string;
   /** The inferred signature PyTorch prints in _dispatch_dump ('(Tensor _0) -> Tensor _0'); '(none)' if absent. */
   signature?: string;
+  /** 'file:line' of the generated code that registered it (engine/generated/...), for the trace. */
+  generatedAt?: string;
 }
 
 export class AnnotatedKernel {
@@ -127,6 +129,7 @@ export class AnnotatedKernel {
     readonly name: string,
     readonly registeredAt: string,
     readonly inferred_function_schema: string | null = null,
+    readonly generatedAt: string | null = null,
   ) {}
 
   static fromRegistration(kernel: KernelFunction, info: KernelRegistrationInfo | string | undefined): AnnotatedKernel {
@@ -134,7 +137,7 @@ export class AnnotatedKernel {
     const where = i.registeredAt ?? registrationSite();
     const fn = kernel.unboxed ?? kernel.boxed;
     const name = i.name ?? (kernel.isFallthrough() ? "fallthrough" : fn?.name || "(anonymous)");
-    return new AnnotatedKernel(kernel, `registered at ${where}`, name, where, i.signature ?? null);
+    return new AnnotatedKernel(kernel, `registered at ${where}`, name, where, i.signature ?? null, i.generatedAt ?? null);
   }
 }
 

@@ -200,6 +200,7 @@ export class OperatorEntry {
         provenance,
         registeredAt: annotated.registeredAt,
         kind: annotated.kernel.isFallthrough() ? "fallthrough" : provenance === "backend fallback" ? "fallback" : "kernel",
+        ...(annotated.generatedAt ? { generatedAt: annotated.generatedAt } : {}),
       };
       this.dispatchKeyExtractor_.setOperatorHasFallthroughForKey(k, annotated.kernel.isFallthrough());
     }

@@ -9,13 +9,13 @@ import * as native from "../aten/native/index.js";
 // ---- empty.memory_format (engine/ops/native_functions.yaml:13) ----
 // tags: core
 export const empty_memory_format = defineOp("aten::empty.memory_format(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor", "engine/ops/native_functions.yaml:13");
-registerKernel(empty_memory_format, "CPU", (ks, size, dtype, layout, device, pin_memory, memory_format) => native.empty_cpu(size, dtype, layout, device, pin_memory, memory_format), "native.empty_cpu", "engine/ops/native_functions.yaml:13");
-registerKernel(empty_memory_format, "Meta", (ks, size, dtype, layout, device, pin_memory, memory_format) => native.empty_meta(size, dtype, layout, device, pin_memory, memory_format), "native.empty_meta", "engine/ops/native_functions.yaml:13");
+registerKernel(empty_memory_format, "CPU", (ks, size, dtype, layout, device, pin_memory, memory_format) => native.empty_cpu(size, dtype, layout, device, pin_memory, memory_format), "native.empty_cpu", "engine/ops/native_functions.yaml:13", "engine/generated/empty.ts:12");
+registerKernel(empty_memory_format, "Meta", (ks, size, dtype, layout, device, pin_memory, memory_format) => native.empty_meta(size, dtype, layout, device, pin_memory, memory_format), "native.empty_meta", "engine/ops/native_functions.yaml:13", "engine/generated/empty.ts:13");
 // BackendSelect: no tensor argument says which backend, so the device option does (RegisterBackendSelect.cpp)
-registerKernel(empty_memory_format, "BackendSelect", (ks, size, dtype, layout, device, pin_memory, memory_format) => empty_memory_format.redispatch(backendSelectKeySet(device), size, dtype, layout, device, pin_memory, memory_format), "backend select", "engine/ops/native_functions.yaml:13");
+registerKernel(empty_memory_format, "BackendSelect", (ks, size, dtype, layout, device, pin_memory, memory_format) => empty_memory_format.redispatch(backendSelectKeySet(device), size, dtype, layout, device, pin_memory, memory_format), "backend select", "engine/ops/native_functions.yaml:13", "engine/generated/empty.ts:15");
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(empty_memory_format, "Autograd", (ks, size, dtype, layout, device, pin_memory, memory_format) => empty_memory_format.redispatch(ks.and(after_autograd_keyset), size, dtype, layout, device, pin_memory, memory_format), "VariableType::empty_memory_format", "engine/ops/native_functions.yaml:13");
+registerKernel(empty_memory_format, "Autograd", (ks, size, dtype, layout, device, pin_memory, memory_format) => empty_memory_format.redispatch(ks.and(after_autograd_keyset), size, dtype, layout, device, pin_memory, memory_format), "VariableType::empty_memory_format", "engine/ops/native_functions.yaml:13", "engine/generated/empty.ts:18");
 
 // torch.empty: empty.memory_format
 const empty_parser = new PythonArgParser(["empty(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None, bool? requires_grad=False)"]);

@@ -1,6 +1,8 @@
 // The trace of real dispatches: c = a.add(b) with a.requires_grad passes AutogradCPU, then CPU.
 import { describe, it, expect } from "vitest";
 import * as torch from "../../engine/index.js";
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 
 describe("tracing c = a.add(b)", () => {
   it("shows AutogradCPU then CPU, with provenance, kernels, source locations and PyTorch files", () => {
@@ -15,7 +17,7 @@ describe("tracing c = a.add(b)", () => {
     expect(call.op).toBe("aten::add");
     expect(call.overload).toBe("Tensor");
     expect(call.callSite.file).toMatch(/dispatch_integration\.test\.ts$/);
-    expect(call.callSite.line).toBe(9);
+    expect(call.callSite.line).toBe(11);
     expect(steps.map((s: any) => s.key)).toEqual(["AutogradCPU", "CPU"]);
     const [autograd, cpu]: any[] = steps;
     expect(autograd.kernel.provenance).toBe("autograd kernel");
@@ -25,6 +27,10 @@ describe("tracing c = a.add(b)", () => {
     expect(cpu.kernel.name).toBe("native.add_out");
     expect(cpu.kernel.provenance).toBe("kernel");
     expect(cpu.kernel.pytorchRef).toMatch(/BinaryOps/);
+    // the generated line that registered the kernel: open it and find the registration there
+    const [genFile, genLine] = cpu.kernel.generatedAt.split(":");
+    const text = readFileSync(fileURLToPath(new URL(`../../${genFile}`, import.meta.url)), "utf8").split("\n");
+    expect(text[Number(genLine) - 1]).toContain('registerKernel(add_Tensor, "CPU"');
   });
 
   it("prints in TORCH_SHOW_DISPATCH_TRACE's style", () => {

@@ -24,10 +24,13 @@ export function defineOp(schemaText: string, where: string): OperatorHandle {
   return dispatcher.findSchemaOrThrow(schema.name, schema.overload_name);
 }
 
-/** m.impl(op, key, kernel): `name` is what the trace shows, `where` the yaml line that asked for it. */
-export function registerKernel(op: OperatorHandle, key: string, kernel: UnboxedKernel, name: string, where: string): void {
+/**
+ * m.impl(op, key, kernel): `name` is what the trace shows, `where` the yaml line that asked for it,
+ * `generatedAt` the line of the generated file doing the registration.
+ */
+export function registerKernel(op: OperatorHandle, key: string, kernel: UnboxedKernel, name: string, where: string, generatedAt?: string): void {
   const s = op.schema();
-  Dispatcher.singleton().registerImpl({ name: s.name, overload_name: s.overload_name }, key, kernel, { name, registeredAt: where });
+  Dispatcher.singleton().registerImpl({ name: s.name, overload_name: s.overload_name }, key, kernel, { name, registeredAt: where, generatedAt });
 }
 
 const backendKeyOf: Record<string, DispatchKey> = { cpu: DispatchKey.CPU, cuda: DispatchKey.CUDA, meta: DispatchKey.Meta };
