@@ -6,6 +6,7 @@
 import type { Argument } from "../dispatcher/schema/FunctionSchema.js";
 import type { NativeFunction } from "./model.js";
 import { computeBindings, numbersAsTensors, type Binding } from "./python_signatures.js";
+import { tsOverloads } from "./ts_types.js";
 
 export interface GeneratedPiece {
   kind: "def" | "kernel" | "binding" | "method";
@@ -139,6 +140,7 @@ function emitBinding(e: Emitter, b: Binding): void {
     const numbers = numbersAsTensors.has(b.name);
     e.line(`// ${label}: ${b.overloads.map((o) => o.fn.func.fullName().replace(/^aten::/, "") + (o.out ? " / " + o.out.func.fullName().replace(/^aten::/, "") : "")).join(", ")}`);
     e.line(`const ${fnName}_parser = new PythonArgParser([${sigs}]${numbers ? ", true" : ""});`);
+    if (!isMethod) for (const o of tsOverloads(b.overloads, false, numbers)) e.line(`export function ${fnName}${o};`);
     e.line(isMethod ? `function ${fnName}(this: Tensor, ...args: unknown[]): any {` : `export function ${fnName}(...args: unknown[]): any {`);
     e.line(`  const r = ${fnName}_parser.parse(args);`);
     e.line(`  switch (r.index) {`);
@@ -180,6 +182,8 @@ export function generate(fns: readonly NativeFunction[], yamlPath: string): Gene
     e.line(`import { defineOp, registerKernel, backendSelectKeySet, after_autograd_keyset, after_ADInplaceOrView_keyset, increment_version, wrapped_scalar_tensor, apply_requires_grad } from "../aten/core/OpRegistration.js";`);
     e.line(`import { PythonArgParser } from "../aten/python_arg_parser.js";`);
     e.line(`import { Tensor } from "../aten/core/Tensor.js";`);
+    e.line(`import type { dtype } from "../c10/ScalarType.js";`);
+    e.line(`import type { device } from "../c10/Device.js";`);
     e.line(`import * as native from "../aten/native/index.js";`);
     e.line();
     for (const f of fns.filter((f) => family(f) === fam)) emitOp(e, f, byName);
@@ -196,7 +200,8 @@ export function generate(fns: readonly NativeFunction[], yamlPath: string): Gene
   // index.ts: the op handles (at::_ops), the torch.* functions, and the Tensor methods
   const idx: string[] = [HEADER(yamlPath)];
   for (const fam of families) idx.push(`import * as ${fam} from "./${fam}.js";`);
-  idx.push(`import { Tensor } from "../aten/core/Tensor.js";`, "");
+  idx.push(`import { Tensor } from "../aten/core/Tensor.js";`);
+  idx.push(`import type { dtype } from "../c10/ScalarType.js";`, `import type { device } from "../c10/Device.js";`, "");
   idx.push(`/** at::_ops: one handle per overload, with .call and .redispatch. */`);
   idx.push(`export const ops = { ${fns.map((f) => `${opVar(f)}: ${family(f)}.${opVar(f)}`).join(", ")} };`, "");
   idx.push(...functions, "");
@@ -204,7 +209,9 @@ export function generate(fns: readonly NativeFunction[], yamlPath: string): Gene
   idx.push(`const methods = { ${methods.join(", ")} };`);
   idx.push(`Object.assign(Tensor.prototype, methods);`, "");
   idx.push(`declare module "../aten/core/Tensor.js" {`, `  interface Tensor {`);
-  for (const m of bindings.filter((b) => b.variant === "method")) idx.push(`    ${m.name}(...args: unknown[]): any;`);
+  for (const m of bindings.filter((b) => b.variant === "method")) {
+    for (const o of tsOverloads(m.overloads, true, numbersAsTensors.has(m.name))) idx.push(`    ${m.name}${o};`);
+  }
   idx.push(`  }`, `}`);
   files.set("index.ts", idx.join("\n") + "\n");
   return { files, pieces };

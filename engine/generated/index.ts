@@ -9,6 +9,8 @@ import * as mul from "./mul.js";
 import * as sum from "./sum.js";
 import * as view from "./view.js";
 import { Tensor } from "../aten/core/Tensor.js";
+import type { dtype } from "../c10/ScalarType.js";
+import type { device } from "../c10/Device.js";
 
 /** at::_ops: one handle per overload, with .call and .redispatch. */
 export const ops = { empty_memory_format: empty.empty_memory_format, ones_default: ones.ones_default, fill__Scalar: fill.fill__Scalar, add_Tensor: add.add_Tensor, add__Tensor: add.add__Tensor, add_out: add.add_out, mul_Tensor: mul.mul_Tensor, mul__Tensor: mul.mul__Tensor, mul_out: mul.mul_out, sum_default: sum.sum_default, sum_dim_IntList: sum.sum_dim_IntList, sum_IntList_out: sum.sum_IntList_out, view_default: view.view_default };
@@ -26,12 +28,15 @@ Object.assign(Tensor.prototype, methods);
 
 declare module "../aten/core/Tensor.js" {
   interface Tensor {
-    fill_(...args: unknown[]): any;
-    add(...args: unknown[]): any;
-    add_(...args: unknown[]): any;
-    mul(...args: unknown[]): any;
-    mul_(...args: unknown[]): any;
-    sum(...args: unknown[]): any;
-    view(...args: unknown[]): any;
+    fill_(value: number | boolean): Tensor;
+    add(other: Tensor | number | boolean, options?: { alpha?: number | boolean }): Tensor;
+    add_(other: Tensor | number | boolean, options?: { alpha?: number | boolean }): Tensor;
+    mul(other: Tensor | number | boolean): Tensor;
+    mul_(other: Tensor | number | boolean): Tensor;
+    sum(options?: { dtype?: dtype | null }): Tensor;
+    sum(dim: number | number[] | null, options?: { keepdim?: boolean; dtype?: dtype | null }): Tensor;
+    sum(dim: number | number[] | null, keepdim: boolean, options?: { keepdim?: boolean; dtype?: dtype | null }): Tensor;
+    view(...size: number[]): Tensor;
+    view(size: number[]): Tensor;
   }
 }

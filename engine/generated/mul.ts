@@ -4,49 +4,52 @@
 import { defineOp, registerKernel, backendSelectKeySet, after_autograd_keyset, after_ADInplaceOrView_keyset, increment_version, wrapped_scalar_tensor, apply_requires_grad } from "../aten/core/OpRegistration.js";
 import { PythonArgParser } from "../aten/python_arg_parser.js";
 import { Tensor } from "../aten/core/Tensor.js";
+import type { dtype } from "../c10/ScalarType.js";
+import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
 // ---- mul.Tensor (engine/ops/native_functions.yaml:45) ----
 // tags: core, pointwise
 export const mul_Tensor = defineOp("aten::mul.Tensor(Tensor self, Tensor other) -> Tensor", "engine/ops/native_functions.yaml:45");
-registerKernel(mul_Tensor, "CPU", (ks, self, other) => native.mul_out(self, other, null, "functional"), "native.mul_out", "engine/ops/native_functions.yaml:55", "engine/generated/mul.ts:12"); // (structured_delegate: mul.out)
-registerKernel(mul_Tensor, "Meta", (ks, self, other) => native.mul_out(self, other, null, "functional"), "native.mul_out", "engine/ops/native_functions.yaml:55", "engine/generated/mul.ts:13"); // (structured_delegate: mul.out)
+registerKernel(mul_Tensor, "CPU", (ks, self, other) => native.mul_out(self, other, null, "functional"), "native.mul_out", "engine/ops/native_functions.yaml:55", "engine/generated/mul.ts:14"); // (structured_delegate: mul.out)
+registerKernel(mul_Tensor, "Meta", (ks, self, other) => native.mul_out(self, other, null, "functional"), "native.mul_out", "engine/ops/native_functions.yaml:55", "engine/generated/mul.ts:15"); // (structured_delegate: mul.out)
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(mul_Tensor, "Autograd", (ks, self, other) => mul_Tensor.redispatch(ks.and(after_autograd_keyset), self, other), "VariableType::mul_Tensor", "engine/ops/native_functions.yaml:45", "engine/generated/mul.ts:16");
+registerKernel(mul_Tensor, "Autograd", (ks, self, other) => mul_Tensor.redispatch(ks.and(after_autograd_keyset), self, other), "VariableType::mul_Tensor", "engine/ops/native_functions.yaml:45", "engine/generated/mul.ts:18");
 
 // ---- mul_.Tensor (engine/ops/native_functions.yaml:50) ----
 // tags: pointwise
 export const mul__Tensor = defineOp("aten::mul_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", "engine/ops/native_functions.yaml:50");
-registerKernel(mul__Tensor, "CPU", (ks, self, other) => native.mul_out(self, other, null, "inplace"), "native.mul_out", "engine/ops/native_functions.yaml:55", "engine/generated/mul.ts:21"); // (structured_delegate: mul.out)
-registerKernel(mul__Tensor, "Meta", (ks, self, other) => native.mul_out(self, other, null, "inplace"), "native.mul_out", "engine/ops/native_functions.yaml:55", "engine/generated/mul.ts:22"); // (structured_delegate: mul.out)
+registerKernel(mul__Tensor, "CPU", (ks, self, other) => native.mul_out(self, other, null, "inplace"), "native.mul_out", "engine/ops/native_functions.yaml:55", "engine/generated/mul.ts:23"); // (structured_delegate: mul.out)
+registerKernel(mul__Tensor, "Meta", (ks, self, other) => native.mul_out(self, other, null, "inplace"), "native.mul_out", "engine/ops/native_functions.yaml:55", "engine/generated/mul.ts:24"); // (structured_delegate: mul.out)
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(mul__Tensor, "Autograd", (ks, self, other) => mul__Tensor.redispatch(ks.and(after_autograd_keyset), self, other), "VariableType::mul__Tensor", "engine/ops/native_functions.yaml:50", "engine/generated/mul.ts:25");
+registerKernel(mul__Tensor, "Autograd", (ks, self, other) => mul__Tensor.redispatch(ks.and(after_autograd_keyset), self, other), "VariableType::mul__Tensor", "engine/ops/native_functions.yaml:50", "engine/generated/mul.ts:27");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(mul__Tensor, "ADInplaceOrView", (ks, self, other) => {
   const result = mul__Tensor.redispatch(ks.and(after_ADInplaceOrView_keyset), self, other);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions.yaml:50", "engine/generated/mul.ts:27");
+}, "ADInplaceOrView", "engine/ops/native_functions.yaml:50", "engine/generated/mul.ts:29");
 
 // ---- mul.out (engine/ops/native_functions.yaml:55) ----
 // tags: pointwise
 export const mul_out = defineOp("aten::mul.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions.yaml:55");
-registerKernel(mul_out, "CPU", (ks, self, other, out) => native.mul_out(self, other, out, "out"), "native.mul_out", "engine/ops/native_functions.yaml:55", "engine/generated/mul.ts:36");
-registerKernel(mul_out, "Meta", (ks, self, other, out) => native.mul_out(self, other, out, "out"), "native.mul_out", "engine/ops/native_functions.yaml:55", "engine/generated/mul.ts:37");
+registerKernel(mul_out, "CPU", (ks, self, other, out) => native.mul_out(self, other, out, "out"), "native.mul_out", "engine/ops/native_functions.yaml:55", "engine/generated/mul.ts:38");
+registerKernel(mul_out, "Meta", (ks, self, other, out) => native.mul_out(self, other, out, "out"), "native.mul_out", "engine/ops/native_functions.yaml:55", "engine/generated/mul.ts:39");
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(mul_out, "Autograd", (ks, self, other, out) => mul_out.redispatch(ks.and(after_autograd_keyset), self, other, out), "VariableType::mul_out", "engine/ops/native_functions.yaml:55", "engine/generated/mul.ts:40");
+registerKernel(mul_out, "Autograd", (ks, self, other, out) => mul_out.redispatch(ks.and(after_autograd_keyset), self, other, out), "VariableType::mul_out", "engine/ops/native_functions.yaml:55", "engine/generated/mul.ts:42");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(mul_out, "ADInplaceOrView", (ks, self, other, out) => {
   const result = mul_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, other, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions.yaml:55", "engine/generated/mul.ts:42");
+}, "ADInplaceOrView", "engine/ops/native_functions.yaml:55", "engine/generated/mul.ts:44");
 
 // torch.mul: mul.Tensor / mul.out
 const mul_parser = new PythonArgParser(["mul(Tensor input, Tensor other, *, Tensor? out=None)"], true);
+export function mul(input: Tensor | number | boolean, other: Tensor | number | boolean, options?: { out?: Tensor | null }): Tensor;
 export function mul(...args: unknown[]): any {
   const r = mul_parser.parse(args);
   switch (r.index) {
