@@ -146,7 +146,7 @@ export function parseDerivatives(
 ): { infos: DifferentiabilityInfo[]; problems: YamlError[] } {
   const src = new YamlSource(text, displayPath);
   const doc = parseDocument(text, { lineCounter: src.lineCounter });
-  for (const e of doc.errors) src.problem(e.message.split("\n")[0], e.pos[0]);
+  for (const e of doc.errors) src.problem(e.message.split("\n")[0].replace(/ at line \d+, column \d+:?$/, ""), e.pos[0]);
   if (doc.errors.length) return { infos: [], problems: src.problems };
   const infos: DifferentiabilityInfo[] = [];
   if (doc.contents === null) return { infos, problems: src.problems };
@@ -169,7 +169,7 @@ export function parseDerivatives(
     }
     infos.push(info);
   }
-  return { infos, problems: src.problems };
+  return { infos, problems: src.sorted() };
 }
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
@@ -201,11 +201,11 @@ function loadEntry(item: Node, src: YamlSource, bySchema: Map<string, NativeFunc
   const outputDifferentiability = odNode === undefined ? null : readOutputDifferentiability(odNode as Node, fn.func, src);
   entry.setDifferentiability(outputDifferentiability);
   const derivatives: Derivative[] = [];
-  const forward: { names: string[]; value: Scalar; keyLoc: Loc }[] = [];
+  const forward: { names: string[]; value: Scalar }[] = [];
   const nonDifferentiable: string[] = [];
   const defined = new Set<string>();
-  // PyTorch processes the keys sorted (it fixes the order of saved fields); so do we.
-  const pairs = [...item.items].sort((a, b) => keyText(a.key).localeCompare(keyText(b.key)));
+  // PyTorch processes the keys sorted (Python's code-point order; it fixes the order of saved fields); so do we.
+  const pairs = [...item.items].sort((a, b) => (keyText(a.key) < keyText(b.key) ? -1 : keyText(a.key) > keyText(b.key) ? 1 : 0));
   for (const pair of pairs) {
     const key = keyText(pair.key);
     const keyNode = pair.key as Scalar;
@@ -233,22 +233,23 @@ function loadEntry(item: Node, src: YamlSource, bySchema: Map<string, NativeFunc
           ok = false;
         }
       }
-      if (ok) forward.push({ names: names.map((n) => n.name), value, keyLoc: src.at(keyNode, 0) });
+      if (ok) forward.push({ names: names.map((n) => n.name), value });
       continue;
     }
+    const nonDiff = valueText.trim().toLowerCase() === "non_differentiable";
     let ok = true;
     for (const n of names) {
       const arg = fn.func.argument(n.name);
       const where = src.at(keyNode, n.offset);
       if (!arg) src.problemAt(`'${n.name}' is not an input of ${fn.func.fullName()} (${fn.func.arguments.map((a) => a.name).join(", ")})`, where);
-      else if (!arg.type.isTensorLike()) src.problemAt(`'${n.name}' is a ${arg.type}: only Tensor inputs have gradients`, where);
+      else if (!nonDiff && !arg.type.isTensorLike()) src.problemAt(`'${n.name}' is a ${arg.type}: only Tensor inputs have gradients`, where);
       else if (defined.has(n.name)) src.problemAt(`'${n.name}' has two formulas`, where);
       else continue;
       ok = false;
     }
     if (!ok) continue;
     names.forEach((n) => defined.add(n.name));
-    if (valueText.trim().toLowerCase() === "non_differentiable") {
+    if (nonDiff) {
       nonDifferentiable.push(...names.map((n) => n.name));
       continue;
     }
@@ -256,7 +257,8 @@ function loadEntry(item: Node, src: YamlSource, bySchema: Map<string, NativeFunc
     if (d) derivatives.push(d);
   }
 
-  const argsWithDerivatives = fn.func.arguments.map((a) => a.name).filter((n) => derivatives.some((d) => d.varNames.includes(n)));
+  // From the keys, not the formulas that parsed: one bad formula should not make the forward ones fail too.
+  const argsWithDerivatives = fn.func.arguments.map((a) => a.name).filter((n) => defined.has(n) && !nonDifferentiable.includes(n));
   checkGradUsage(derivatives, fn.func, src, nameLoc);
   const forwardDerivatives = forward
     .map((f) => parseForward(f.value, f.names, entry, argsWithDerivatives, derivatives, forward.length, src))
@@ -565,14 +567,16 @@ function parseFormula(text: string, value: Scalar, src: YamlSource): { expr: ts.
     else if (ts.isNumericLiteral(node) || ts.isStringLiteral(node)) return;
     else if (node.kind === ts.SyntaxKind.TrueKeyword || node.kind === ts.SyntaxKind.FalseKeyword || node.kind === ts.SyntaxKind.NullKeyword) return;
     else if (ts.isPropertyAccessExpression(node)) {
-      if (node.questionDotToken || !ts.isIdentifier(node.name)) return reject(node, "optional chaining or a private name");
+      if (node.questionDotToken) return reject(node.questionDotToken, "optional chaining '?.'");
+      if (!ts.isIdentifier(node.name)) return reject(node.name, "a private name");
       visit(node.expression); // the member name is not a free name
     } else if (ts.isElementAccessExpression(node)) {
-      if (node.questionDotToken) return reject(node, "optional chaining");
+      if (node.questionDotToken) return reject(node.questionDotToken, "optional chaining '?.'");
       visit(node.expression);
       visit(node.argumentExpression);
     } else if (ts.isCallExpression(node)) {
-      if (node.questionDotToken || node.typeArguments) return reject(node, "optional chaining or a type argument");
+      if (node.questionDotToken) return reject(node.questionDotToken, "optional chaining '?.'");
+      if (node.typeArguments) return reject(node.typeArguments[0], "a type argument");
       visit(node.expression);
       node.arguments.forEach(visit);
     } else if (ts.isParenthesizedExpression(node)) visit(node.expression);
@@ -636,6 +640,10 @@ class YamlSource {
   }
   problemAt(message: string, loc: Loc): void {
     this.problems.push(new YamlError(message, loc));
+  }
+  /** In file order (entries' keys are visited sorted, as PyTorch does). */
+  sorted(): YamlError[] {
+    return [...this.problems].sort((a, b) => a.loc.line - b.loc.line || a.loc.column - b.loc.column);
   }
 
   /** The scalar as written in the file, quotes included. */

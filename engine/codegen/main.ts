@@ -7,6 +7,7 @@ import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { loadNativeFunctions } from "./model.js";
 import { generate } from "./gen.js";
+import { loadDerivatives, findDerivative } from "./derivatives.js";
 
 /** The repository root: the nearest folder above this file with package.json (works from engine/ and dist/engine/). */
 function findRoot(): string {
@@ -21,10 +22,13 @@ function findRoot(): string {
 
 const root = findRoot();
 const yamlRel = "engine/ops/native_functions.yaml";
+const derivativesRel = "engine/ops/derivatives.yaml";
 const outDir = join(root, "engine/generated");
 
 export function generatedFiles(): Map<string, string> {
   const fns = loadNativeFunctions(join(root, yamlRel), yamlRel);
+  // derivatives.yaml is loaded and checked on every build, so a bad formula fails it at its yaml line
+  const derivatives = loadDerivatives(join(root, derivativesRel), derivativesRel, fns);
   const { files, pieces } = generate(fns, yamlRel);
   // index.json: each op's yaml line and the line range of every generated piece (the extension reads it)
   const index = {
@@ -33,6 +37,10 @@ export function generatedFiles(): Map<string, string> {
     ops: fns.map((f) => ({
       name: f.func.fullName().replace(/^aten::/, ""),
       yaml: { line: f.loc.line, endLine: f.endLine },
+      derivative: (() => {
+        const d = findDerivative(f, derivatives);
+        return d ? { file: derivativesRel, line: d.info.loc.line, node: d.info.op, exact: d.exact } : null;
+      })(),
       pieces: pieces
         .filter((p) => p.label === f.func.fullName().replace(/^aten::/, "") || p.label.startsWith(f.func.fullName().replace(/^aten::/, "") + " @"))
         .map((p) => ({ kind: p.kind, label: p.label, file: `engine/generated/${p.file}`, startLine: p.startLine, endLine: p.endLine })),
