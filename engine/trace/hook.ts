@@ -32,6 +32,10 @@ export interface KernelDebugInfo {
   provenance: string;
   registeredAt: string;
   kind: "kernel" | "fallback" | "fallthrough";
+  /** 'file:line' of the generated code that registered it (engine/generated/...). */
+  generatedAt?: string;
+  /** The PyTorch file of the same step, when the registration knows it better than pytorchRefFor. */
+  pytorchRef?: string;
 }
 
 export interface DispatchEvent {

@@ -213,7 +213,7 @@ export class TraceRecorder implements DispatchObserver {
     const first = !e.redispatch || call === undefined;
     if (first) call = this.openCall(e, op, ts);
     const key = dispatchKeyName(e.key);
-    const k = e.kernel as typeof e.kernel & { generatedAt?: string; pytorchRef?: string };
+    const k = e.kernel;
     const seq = this.nextSeq++;
     const step: DispatchStepEvent = {
       type: "dispatch",
