@@ -142,6 +142,7 @@ function emitBinding(e: Emitter, b: Binding): void {
     e.line(`const ${fnName}_parser = new PythonArgParser([${sigs}]${numbers ? ", true" : ""});`);
     if (!isMethod) for (const o of tsOverloads(b.overloads, false, numbers)) e.line(`export function ${fnName}${o};`);
     e.line(isMethod ? `function ${fnName}(this: Tensor, ...args: unknown[]): any {` : `export function ${fnName}(...args: unknown[]): any {`);
+    e.line(`  if (isTracing()) noteApiBinding("${label}");`);
     e.line(`  const r = ${fnName}_parser.parse(args);`);
     e.line(`  switch (r.index) {`);
     b.overloads.forEach((o, i) => {
@@ -181,6 +182,7 @@ export function generate(fns: readonly NativeFunction[], yamlPath: string): Gene
     e.line(HEADER(yamlPath));
     e.line(`import { defineOp, registerKernel, backendSelectKeySet, after_autograd_keyset, after_ADInplaceOrView_keyset, increment_version, wrapped_scalar_tensor, apply_requires_grad } from "../aten/core/OpRegistration.js";`);
     e.line(`import { PythonArgParser } from "../aten/python_arg_parser.js";`);
+    e.line(`import { isTracing, noteApiBinding } from "../trace/session.js";`);
     e.line(`import { Tensor } from "../aten/core/Tensor.js";`);
     e.line(`import type { dtype } from "../c10/ScalarType.js";`);
     e.line(`import type { device } from "../c10/Device.js";`);

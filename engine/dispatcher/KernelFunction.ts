@@ -154,10 +154,10 @@ export const ambiguousAutogradOtherAnnotatedKernel = new AnnotatedKernel(
 const dispatcherDir = decodeURIComponent(new URL(".", import.meta.url).pathname);
 
 /**
- * 'file:line' of the first stack frame outside engine/dispatcher/ (PyTorch records __FILE__:__LINE__ of
+ * 'file:line' of the first stack frame outside engine/dispatcher/ (and the `skip` patterns) (PyTorch records __FILE__:__LINE__ of
  * the TORCH_LIBRARY block). Relative to the working directory when it lies inside it.
  */
-export function registrationSite(): string {
+export function registrationSite(skip: readonly RegExp[] = []): string {
   const saved = Error.stackTraceLimit;
   Error.stackTraceLimit = 50;
   const stack = new Error().stack ?? "";
@@ -168,6 +168,7 @@ export function registrationSite(): string {
     let file = m[1].startsWith("file://") ? decodeURIComponent(new URL(m[1]).pathname) : m[1];
     // Skip the dispatcher itself, compiled (dist/) or source-mapped (engine/dispatcher/*.ts).
     if (file.startsWith(dispatcherDir) || /\/engine\/dispatcher\/[^/]+\.[jt]s$/.test(file) || file.startsWith("node:")) continue;
+    if (skip.some((re) => re.test(file))) continue; // e.g. torch.library's own file: report the user's line
     const cwd = typeof process !== "undefined" ? process.cwd() + "/" : "";
     if (cwd && file.startsWith(cwd)) file = file.slice(cwd.length);
     return `${file}:${m[2]}`;

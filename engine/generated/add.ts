@@ -3,6 +3,7 @@
 
 import { defineOp, registerKernel, backendSelectKeySet, after_autograd_keyset, after_ADInplaceOrView_keyset, increment_version, wrapped_scalar_tensor, apply_requires_grad } from "../aten/core/OpRegistration.js";
 import { PythonArgParser } from "../aten/python_arg_parser.js";
+import { isTracing, noteApiBinding } from "../trace/session.js";
 import { Tensor } from "../aten/core/Tensor.js";
 import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
@@ -11,46 +12,47 @@ import * as native from "../aten/native/index.js";
 // ---- add.Tensor (engine/ops/native_functions.yaml:28) ----
 // tags: core, pointwise
 export const add_Tensor = defineOp("aten::add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor", "engine/ops/native_functions.yaml:28");
-registerKernel(add_Tensor, "CPU", (ks, self, other, alpha) => native.add_out(self, other, alpha, null, "functional"), "native.add_out", "engine/ops/native_functions.yaml:38", "engine/generated/add.ts:14"); // (structured_delegate: add.out)
-registerKernel(add_Tensor, "Meta", (ks, self, other, alpha) => native.add_out(self, other, alpha, null, "functional"), "native.add_out", "engine/ops/native_functions.yaml:38", "engine/generated/add.ts:15"); // (structured_delegate: add.out)
+registerKernel(add_Tensor, "CPU", (ks, self, other, alpha) => native.add_out(self, other, alpha, null, "functional"), "native.add_out", "engine/ops/native_functions.yaml:38", "engine/generated/add.ts:15"); // (structured_delegate: add.out)
+registerKernel(add_Tensor, "Meta", (ks, self, other, alpha) => native.add_out(self, other, alpha, null, "functional"), "native.add_out", "engine/ops/native_functions.yaml:38", "engine/generated/add.ts:16"); // (structured_delegate: add.out)
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(add_Tensor, "Autograd", (ks, self, other, alpha) => add_Tensor.redispatch(ks.and(after_autograd_keyset), self, other, alpha), "VariableType::add_Tensor", "engine/ops/native_functions.yaml:28", "engine/generated/add.ts:18");
+registerKernel(add_Tensor, "Autograd", (ks, self, other, alpha) => add_Tensor.redispatch(ks.and(after_autograd_keyset), self, other, alpha), "VariableType::add_Tensor", "engine/ops/native_functions.yaml:28", "engine/generated/add.ts:19");
 
 // ---- add_.Tensor (engine/ops/native_functions.yaml:33) ----
 // tags: pointwise
 export const add__Tensor = defineOp("aten::add_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)", "engine/ops/native_functions.yaml:33");
-registerKernel(add__Tensor, "CPU", (ks, self, other, alpha) => native.add_out(self, other, alpha, null, "inplace"), "native.add_out", "engine/ops/native_functions.yaml:38", "engine/generated/add.ts:23"); // (structured_delegate: add.out)
-registerKernel(add__Tensor, "Meta", (ks, self, other, alpha) => native.add_out(self, other, alpha, null, "inplace"), "native.add_out", "engine/ops/native_functions.yaml:38", "engine/generated/add.ts:24"); // (structured_delegate: add.out)
+registerKernel(add__Tensor, "CPU", (ks, self, other, alpha) => native.add_out(self, other, alpha, null, "inplace"), "native.add_out", "engine/ops/native_functions.yaml:38", "engine/generated/add.ts:24"); // (structured_delegate: add.out)
+registerKernel(add__Tensor, "Meta", (ks, self, other, alpha) => native.add_out(self, other, alpha, null, "inplace"), "native.add_out", "engine/ops/native_functions.yaml:38", "engine/generated/add.ts:25"); // (structured_delegate: add.out)
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(add__Tensor, "Autograd", (ks, self, other, alpha) => add__Tensor.redispatch(ks.and(after_autograd_keyset), self, other, alpha), "VariableType::add__Tensor", "engine/ops/native_functions.yaml:33", "engine/generated/add.ts:27");
+registerKernel(add__Tensor, "Autograd", (ks, self, other, alpha) => add__Tensor.redispatch(ks.and(after_autograd_keyset), self, other, alpha), "VariableType::add__Tensor", "engine/ops/native_functions.yaml:33", "engine/generated/add.ts:28");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(add__Tensor, "ADInplaceOrView", (ks, self, other, alpha) => {
   const result = add__Tensor.redispatch(ks.and(after_ADInplaceOrView_keyset), self, other, alpha);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions.yaml:33", "engine/generated/add.ts:29");
+}, "ADInplaceOrView", "engine/ops/native_functions.yaml:33", "engine/generated/add.ts:30");
 
 // ---- add.out (engine/ops/native_functions.yaml:38) ----
 // tags: pointwise
 export const add_out = defineOp("aten::add.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions.yaml:38");
-registerKernel(add_out, "CPU", (ks, self, other, alpha, out) => native.add_out(self, other, alpha, out, "out"), "native.add_out", "engine/ops/native_functions.yaml:38", "engine/generated/add.ts:38");
-registerKernel(add_out, "Meta", (ks, self, other, alpha, out) => native.add_out(self, other, alpha, out, "out"), "native.add_out", "engine/ops/native_functions.yaml:38", "engine/generated/add.ts:39");
+registerKernel(add_out, "CPU", (ks, self, other, alpha, out) => native.add_out(self, other, alpha, out, "out"), "native.add_out", "engine/ops/native_functions.yaml:38", "engine/generated/add.ts:39");
+registerKernel(add_out, "Meta", (ks, self, other, alpha, out) => native.add_out(self, other, alpha, out, "out"), "native.add_out", "engine/ops/native_functions.yaml:38", "engine/generated/add.ts:40");
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(add_out, "Autograd", (ks, self, other, alpha, out) => add_out.redispatch(ks.and(after_autograd_keyset), self, other, alpha, out), "VariableType::add_out", "engine/ops/native_functions.yaml:38", "engine/generated/add.ts:42");
+registerKernel(add_out, "Autograd", (ks, self, other, alpha, out) => add_out.redispatch(ks.and(after_autograd_keyset), self, other, alpha, out), "VariableType::add_out", "engine/ops/native_functions.yaml:38", "engine/generated/add.ts:43");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(add_out, "ADInplaceOrView", (ks, self, other, alpha, out) => {
   const result = add_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, other, alpha, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions.yaml:38", "engine/generated/add.ts:44");
+}, "ADInplaceOrView", "engine/ops/native_functions.yaml:38", "engine/generated/add.ts:45");
 
 // torch.add: add.Tensor / add.out
 const add_parser = new PythonArgParser(["add(Tensor input, Tensor other, *, Scalar alpha=1, Tensor? out=None)"], true);
 export function add(input: Tensor | number | boolean, other: Tensor | number | boolean, options?: { alpha?: number | boolean; out?: Tensor | null }): Tensor;
 export function add(...args: unknown[]): any {
+  if (isTracing()) noteApiBinding("torch.add");
   const r = add_parser.parse(args);
   switch (r.index) {
     case 0: {
@@ -63,6 +65,7 @@ export function add(...args: unknown[]): any {
 // Tensor.add: add.Tensor
 const Tensor_add_parser = new PythonArgParser(["add(Tensor other, *, Scalar alpha=1)"], true);
 function Tensor_add(this: Tensor, ...args: unknown[]): any {
+  if (isTracing()) noteApiBinding("Tensor.add");
   const r = Tensor_add_parser.parse(args);
   switch (r.index) {
     case 0: {
@@ -75,6 +78,7 @@ function Tensor_add(this: Tensor, ...args: unknown[]): any {
 // Tensor.add_: add_.Tensor
 const Tensor_add__parser = new PythonArgParser(["add_(Tensor other, *, Scalar alpha=1)"], true);
 function Tensor_add_(this: Tensor, ...args: unknown[]): any {
+  if (isTracing()) noteApiBinding("Tensor.add_");
   const r = Tensor_add__parser.parse(args);
   switch (r.index) {
     case 0: {

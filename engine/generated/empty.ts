@@ -3,6 +3,7 @@
 
 import { defineOp, registerKernel, backendSelectKeySet, after_autograd_keyset, after_ADInplaceOrView_keyset, increment_version, wrapped_scalar_tensor, apply_requires_grad } from "../aten/core/OpRegistration.js";
 import { PythonArgParser } from "../aten/python_arg_parser.js";
+import { isTracing, noteApiBinding } from "../trace/session.js";
 import { Tensor } from "../aten/core/Tensor.js";
 import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
@@ -11,19 +12,20 @@ import * as native from "../aten/native/index.js";
 // ---- empty.memory_format (engine/ops/native_functions.yaml:13) ----
 // tags: core
 export const empty_memory_format = defineOp("aten::empty.memory_format(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor", "engine/ops/native_functions.yaml:13");
-registerKernel(empty_memory_format, "CPU", (ks, size, dtype, layout, device, pin_memory, memory_format) => native.empty_cpu(size, dtype, layout, device, pin_memory, memory_format), "native.empty_cpu", "engine/ops/native_functions.yaml:13", "engine/generated/empty.ts:14");
-registerKernel(empty_memory_format, "Meta", (ks, size, dtype, layout, device, pin_memory, memory_format) => native.empty_meta(size, dtype, layout, device, pin_memory, memory_format), "native.empty_meta", "engine/ops/native_functions.yaml:13", "engine/generated/empty.ts:15");
+registerKernel(empty_memory_format, "CPU", (ks, size, dtype, layout, device, pin_memory, memory_format) => native.empty_cpu(size, dtype, layout, device, pin_memory, memory_format), "native.empty_cpu", "engine/ops/native_functions.yaml:13", "engine/generated/empty.ts:15");
+registerKernel(empty_memory_format, "Meta", (ks, size, dtype, layout, device, pin_memory, memory_format) => native.empty_meta(size, dtype, layout, device, pin_memory, memory_format), "native.empty_meta", "engine/ops/native_functions.yaml:13", "engine/generated/empty.ts:16");
 // BackendSelect: no tensor argument says which backend, so the device option does (RegisterBackendSelect.cpp)
-registerKernel(empty_memory_format, "BackendSelect", (ks, size, dtype, layout, device, pin_memory, memory_format) => empty_memory_format.redispatch(backendSelectKeySet(device), size, dtype, layout, device, pin_memory, memory_format), "backend select", "engine/ops/native_functions.yaml:13", "engine/generated/empty.ts:17");
+registerKernel(empty_memory_format, "BackendSelect", (ks, size, dtype, layout, device, pin_memory, memory_format) => empty_memory_format.redispatch(backendSelectKeySet(device), size, dtype, layout, device, pin_memory, memory_format), "backend select", "engine/ops/native_functions.yaml:13", "engine/generated/empty.ts:18");
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(empty_memory_format, "Autograd", (ks, size, dtype, layout, device, pin_memory, memory_format) => empty_memory_format.redispatch(ks.and(after_autograd_keyset), size, dtype, layout, device, pin_memory, memory_format), "VariableType::empty_memory_format", "engine/ops/native_functions.yaml:13", "engine/generated/empty.ts:20");
+registerKernel(empty_memory_format, "Autograd", (ks, size, dtype, layout, device, pin_memory, memory_format) => empty_memory_format.redispatch(ks.and(after_autograd_keyset), size, dtype, layout, device, pin_memory, memory_format), "VariableType::empty_memory_format", "engine/ops/native_functions.yaml:13", "engine/generated/empty.ts:21");
 
 // torch.empty: empty.memory_format
 const empty_parser = new PythonArgParser(["empty(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None, bool? requires_grad=False)"]);
 export function empty(...size: number[]): Tensor;
 export function empty(size: number[], options?: { dtype?: dtype | null; layout?: unknown | null; device?: device | string | null; pin_memory?: boolean | null; memory_format?: unknown | null; requires_grad?: boolean }): Tensor;
 export function empty(...args: unknown[]): any {
+  if (isTracing()) noteApiBinding("torch.empty");
   const r = empty_parser.parse(args);
   switch (r.index) {
     case 0: {

@@ -3,6 +3,7 @@
 
 import { defineOp, registerKernel, backendSelectKeySet, after_autograd_keyset, after_ADInplaceOrView_keyset, increment_version, wrapped_scalar_tensor, apply_requires_grad } from "../aten/core/OpRegistration.js";
 import { PythonArgParser } from "../aten/python_arg_parser.js";
+import { isTracing, noteApiBinding } from "../trace/session.js";
 import { Tensor } from "../aten/core/Tensor.js";
 import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
@@ -10,22 +11,23 @@ import * as native from "../aten/native/index.js";
 
 // ---- fill_.Scalar (engine/ops/native_functions.yaml:23) ----
 export const fill__Scalar = defineOp("aten::fill_.Scalar(Tensor(a!) self, Scalar value) -> Tensor(a!)", "engine/ops/native_functions.yaml:23");
-registerKernel(fill__Scalar, "CPU", (ks, self, value) => native.fill_(self, value), "native.fill_", "engine/ops/native_functions.yaml:23", "engine/generated/fill.ts:13");
-registerKernel(fill__Scalar, "Meta", (ks, self, value) => native.fill_(self, value), "native.fill_", "engine/ops/native_functions.yaml:23", "engine/generated/fill.ts:14");
+registerKernel(fill__Scalar, "CPU", (ks, self, value) => native.fill_(self, value), "native.fill_", "engine/ops/native_functions.yaml:23", "engine/generated/fill.ts:14");
+registerKernel(fill__Scalar, "Meta", (ks, self, value) => native.fill_(self, value), "native.fill_", "engine/ops/native_functions.yaml:23", "engine/generated/fill.ts:15");
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(fill__Scalar, "Autograd", (ks, self, value) => fill__Scalar.redispatch(ks.and(after_autograd_keyset), self, value), "VariableType::fill__Scalar", "engine/ops/native_functions.yaml:23", "engine/generated/fill.ts:17");
+registerKernel(fill__Scalar, "Autograd", (ks, self, value) => fill__Scalar.redispatch(ks.and(after_autograd_keyset), self, value), "VariableType::fill__Scalar", "engine/ops/native_functions.yaml:23", "engine/generated/fill.ts:18");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(fill__Scalar, "ADInplaceOrView", (ks, self, value) => {
   const result = fill__Scalar.redispatch(ks.and(after_ADInplaceOrView_keyset), self, value);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions.yaml:23", "engine/generated/fill.ts:19");
+}, "ADInplaceOrView", "engine/ops/native_functions.yaml:23", "engine/generated/fill.ts:20");
 
 // torch.fill_: fill_.Scalar
 const fill__parser = new PythonArgParser(["fill_(Tensor input, Scalar value)"]);
 export function fill_(input: Tensor, value: number | boolean): Tensor;
 export function fill_(...args: unknown[]): any {
+  if (isTracing()) noteApiBinding("torch.fill_");
   const r = fill__parser.parse(args);
   switch (r.index) {
     case 0: {
@@ -38,6 +40,7 @@ export function fill_(...args: unknown[]): any {
 // Tensor.fill_: fill_.Scalar
 const Tensor_fill__parser = new PythonArgParser(["fill_(Scalar value)"]);
 function Tensor_fill_(this: Tensor, ...args: unknown[]): any {
+  if (isTracing()) noteApiBinding("Tensor.fill_");
   const r = Tensor_fill__parser.parse(args);
   switch (r.index) {
     case 0: {

@@ -3,6 +3,7 @@
 
 import { defineOp, registerKernel, backendSelectKeySet, after_autograd_keyset, after_ADInplaceOrView_keyset, increment_version, wrapped_scalar_tensor, apply_requires_grad } from "../aten/core/OpRegistration.js";
 import { PythonArgParser } from "../aten/python_arg_parser.js";
+import { isTracing, noteApiBinding } from "../trace/session.js";
 import { Tensor } from "../aten/core/Tensor.js";
 import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
@@ -11,46 +12,47 @@ import * as native from "../aten/native/index.js";
 // ---- mul.Tensor (engine/ops/native_functions.yaml:45) ----
 // tags: core, pointwise
 export const mul_Tensor = defineOp("aten::mul.Tensor(Tensor self, Tensor other) -> Tensor", "engine/ops/native_functions.yaml:45");
-registerKernel(mul_Tensor, "CPU", (ks, self, other) => native.mul_out(self, other, null, "functional"), "native.mul_out", "engine/ops/native_functions.yaml:55", "engine/generated/mul.ts:14"); // (structured_delegate: mul.out)
-registerKernel(mul_Tensor, "Meta", (ks, self, other) => native.mul_out(self, other, null, "functional"), "native.mul_out", "engine/ops/native_functions.yaml:55", "engine/generated/mul.ts:15"); // (structured_delegate: mul.out)
+registerKernel(mul_Tensor, "CPU", (ks, self, other) => native.mul_out(self, other, null, "functional"), "native.mul_out", "engine/ops/native_functions.yaml:55", "engine/generated/mul.ts:15"); // (structured_delegate: mul.out)
+registerKernel(mul_Tensor, "Meta", (ks, self, other) => native.mul_out(self, other, null, "functional"), "native.mul_out", "engine/ops/native_functions.yaml:55", "engine/generated/mul.ts:16"); // (structured_delegate: mul.out)
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(mul_Tensor, "Autograd", (ks, self, other) => mul_Tensor.redispatch(ks.and(after_autograd_keyset), self, other), "VariableType::mul_Tensor", "engine/ops/native_functions.yaml:45", "engine/generated/mul.ts:18");
+registerKernel(mul_Tensor, "Autograd", (ks, self, other) => mul_Tensor.redispatch(ks.and(after_autograd_keyset), self, other), "VariableType::mul_Tensor", "engine/ops/native_functions.yaml:45", "engine/generated/mul.ts:19");
 
 // ---- mul_.Tensor (engine/ops/native_functions.yaml:50) ----
 // tags: pointwise
 export const mul__Tensor = defineOp("aten::mul_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", "engine/ops/native_functions.yaml:50");
-registerKernel(mul__Tensor, "CPU", (ks, self, other) => native.mul_out(self, other, null, "inplace"), "native.mul_out", "engine/ops/native_functions.yaml:55", "engine/generated/mul.ts:23"); // (structured_delegate: mul.out)
-registerKernel(mul__Tensor, "Meta", (ks, self, other) => native.mul_out(self, other, null, "inplace"), "native.mul_out", "engine/ops/native_functions.yaml:55", "engine/generated/mul.ts:24"); // (structured_delegate: mul.out)
+registerKernel(mul__Tensor, "CPU", (ks, self, other) => native.mul_out(self, other, null, "inplace"), "native.mul_out", "engine/ops/native_functions.yaml:55", "engine/generated/mul.ts:24"); // (structured_delegate: mul.out)
+registerKernel(mul__Tensor, "Meta", (ks, self, other) => native.mul_out(self, other, null, "inplace"), "native.mul_out", "engine/ops/native_functions.yaml:55", "engine/generated/mul.ts:25"); // (structured_delegate: mul.out)
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(mul__Tensor, "Autograd", (ks, self, other) => mul__Tensor.redispatch(ks.and(after_autograd_keyset), self, other), "VariableType::mul__Tensor", "engine/ops/native_functions.yaml:50", "engine/generated/mul.ts:27");
+registerKernel(mul__Tensor, "Autograd", (ks, self, other) => mul__Tensor.redispatch(ks.and(after_autograd_keyset), self, other), "VariableType::mul__Tensor", "engine/ops/native_functions.yaml:50", "engine/generated/mul.ts:28");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(mul__Tensor, "ADInplaceOrView", (ks, self, other) => {
   const result = mul__Tensor.redispatch(ks.and(after_ADInplaceOrView_keyset), self, other);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions.yaml:50", "engine/generated/mul.ts:29");
+}, "ADInplaceOrView", "engine/ops/native_functions.yaml:50", "engine/generated/mul.ts:30");
 
 // ---- mul.out (engine/ops/native_functions.yaml:55) ----
 // tags: pointwise
 export const mul_out = defineOp("aten::mul.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions.yaml:55");
-registerKernel(mul_out, "CPU", (ks, self, other, out) => native.mul_out(self, other, out, "out"), "native.mul_out", "engine/ops/native_functions.yaml:55", "engine/generated/mul.ts:38");
-registerKernel(mul_out, "Meta", (ks, self, other, out) => native.mul_out(self, other, out, "out"), "native.mul_out", "engine/ops/native_functions.yaml:55", "engine/generated/mul.ts:39");
+registerKernel(mul_out, "CPU", (ks, self, other, out) => native.mul_out(self, other, out, "out"), "native.mul_out", "engine/ops/native_functions.yaml:55", "engine/generated/mul.ts:39");
+registerKernel(mul_out, "Meta", (ks, self, other, out) => native.mul_out(self, other, out, "out"), "native.mul_out", "engine/ops/native_functions.yaml:55", "engine/generated/mul.ts:40");
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(mul_out, "Autograd", (ks, self, other, out) => mul_out.redispatch(ks.and(after_autograd_keyset), self, other, out), "VariableType::mul_out", "engine/ops/native_functions.yaml:55", "engine/generated/mul.ts:42");
+registerKernel(mul_out, "Autograd", (ks, self, other, out) => mul_out.redispatch(ks.and(after_autograd_keyset), self, other, out), "VariableType::mul_out", "engine/ops/native_functions.yaml:55", "engine/generated/mul.ts:43");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(mul_out, "ADInplaceOrView", (ks, self, other, out) => {
   const result = mul_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, other, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions.yaml:55", "engine/generated/mul.ts:44");
+}, "ADInplaceOrView", "engine/ops/native_functions.yaml:55", "engine/generated/mul.ts:45");
 
 // torch.mul: mul.Tensor / mul.out
 const mul_parser = new PythonArgParser(["mul(Tensor input, Tensor other, *, Tensor? out=None)"], true);
 export function mul(input: Tensor | number | boolean, other: Tensor | number | boolean, options?: { out?: Tensor | null }): Tensor;
 export function mul(...args: unknown[]): any {
+  if (isTracing()) noteApiBinding("torch.mul");
   const r = mul_parser.parse(args);
   switch (r.index) {
     case 0: {
@@ -63,6 +65,7 @@ export function mul(...args: unknown[]): any {
 // Tensor.mul: mul.Tensor
 const Tensor_mul_parser = new PythonArgParser(["mul(Tensor other)"], true);
 function Tensor_mul(this: Tensor, ...args: unknown[]): any {
+  if (isTracing()) noteApiBinding("Tensor.mul");
   const r = Tensor_mul_parser.parse(args);
   switch (r.index) {
     case 0: {
@@ -75,6 +78,7 @@ function Tensor_mul(this: Tensor, ...args: unknown[]): any {
 // Tensor.mul_: mul_.Tensor
 const Tensor_mul__parser = new PythonArgParser(["mul_(Tensor other)"], true);
 function Tensor_mul_(this: Tensor, ...args: unknown[]): any {
+  if (isTracing()) noteApiBinding("Tensor.mul_");
   const r = Tensor_mul__parser.parse(args);
   switch (r.index) {
     case 0: {

@@ -3,6 +3,7 @@
 
 import { defineOp, registerKernel, backendSelectKeySet, after_autograd_keyset, after_ADInplaceOrView_keyset, increment_version, wrapped_scalar_tensor, apply_requires_grad } from "../aten/core/OpRegistration.js";
 import { PythonArgParser } from "../aten/python_arg_parser.js";
+import { isTracing, noteApiBinding } from "../trace/session.js";
 import { Tensor } from "../aten/core/Tensor.js";
 import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
@@ -10,18 +11,19 @@ import * as native from "../aten/native/index.js";
 
 // ---- ones (engine/ops/native_functions.yaml:19) ----
 export const ones_default = defineOp("aten::ones(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor", "engine/ops/native_functions.yaml:19");
-registerKernel(ones_default, "CompositeExplicitAutograd", (ks, size, dtype, layout, device, pin_memory) => native.ones(size, dtype, layout, device, pin_memory), "native.ones", "engine/ops/native_functions.yaml:19", "engine/generated/ones.ts:13");
+registerKernel(ones_default, "CompositeExplicitAutograd", (ks, size, dtype, layout, device, pin_memory) => native.ones(size, dtype, layout, device, pin_memory), "native.ones", "engine/ops/native_functions.yaml:19", "engine/generated/ones.ts:14");
 // BackendSelect: no tensor argument says which backend, so the device option does (RegisterBackendSelect.cpp)
-registerKernel(ones_default, "BackendSelect", (ks, size, dtype, layout, device, pin_memory) => ones_default.redispatch(backendSelectKeySet(device), size, dtype, layout, device, pin_memory), "backend select", "engine/ops/native_functions.yaml:19", "engine/generated/ones.ts:15");
+registerKernel(ones_default, "BackendSelect", (ks, size, dtype, layout, device, pin_memory) => ones_default.redispatch(backendSelectKeySet(device), size, dtype, layout, device, pin_memory), "backend select", "engine/ops/native_functions.yaml:19", "engine/generated/ones.ts:16");
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(ones_default, "Autograd", (ks, size, dtype, layout, device, pin_memory) => ones_default.redispatch(ks.and(after_autograd_keyset), size, dtype, layout, device, pin_memory), "VariableType::ones_default", "engine/ops/native_functions.yaml:19", "engine/generated/ones.ts:18");
+registerKernel(ones_default, "Autograd", (ks, size, dtype, layout, device, pin_memory) => ones_default.redispatch(ks.and(after_autograd_keyset), size, dtype, layout, device, pin_memory), "VariableType::ones_default", "engine/ops/native_functions.yaml:19", "engine/generated/ones.ts:19");
 
 // torch.ones: ones
 const ones_parser = new PythonArgParser(["ones(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, bool? requires_grad=False)"]);
 export function ones(...size: number[]): Tensor;
 export function ones(size: number[], options?: { dtype?: dtype | null; layout?: unknown | null; device?: device | string | null; pin_memory?: boolean | null; requires_grad?: boolean }): Tensor;
 export function ones(...args: unknown[]): any {
+  if (isTracing()) noteApiBinding("torch.ones");
   const r = ones_parser.parse(args);
   switch (r.index) {
     case 0: {

@@ -3,6 +3,7 @@
 
 import { defineOp, registerKernel, backendSelectKeySet, after_autograd_keyset, after_ADInplaceOrView_keyset, increment_version, wrapped_scalar_tensor, apply_requires_grad } from "../aten/core/OpRegistration.js";
 import { PythonArgParser } from "../aten/python_arg_parser.js";
+import { isTracing, noteApiBinding } from "../trace/session.js";
 import { Tensor } from "../aten/core/Tensor.js";
 import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
@@ -10,33 +11,33 @@ import * as native from "../aten/native/index.js";
 
 // ---- sum (engine/ops/native_functions.yaml:62) ----
 export const sum_default = defineOp("aten::sum(Tensor self, *, ScalarType? dtype=None) -> Tensor", "engine/ops/native_functions.yaml:62");
-registerKernel(sum_default, "CompositeExplicitAutograd", (ks, self, dtype) => native.sum(self, dtype), "native.sum", "engine/ops/native_functions.yaml:62", "engine/generated/sum.ts:13");
+registerKernel(sum_default, "CompositeExplicitAutograd", (ks, self, dtype) => native.sum(self, dtype), "native.sum", "engine/ops/native_functions.yaml:62", "engine/generated/sum.ts:14");
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(sum_default, "Autograd", (ks, self, dtype) => sum_default.redispatch(ks.and(after_autograd_keyset), self, dtype), "VariableType::sum_default", "engine/ops/native_functions.yaml:62", "engine/generated/sum.ts:16");
+registerKernel(sum_default, "Autograd", (ks, self, dtype) => sum_default.redispatch(ks.and(after_autograd_keyset), self, dtype), "VariableType::sum_default", "engine/ops/native_functions.yaml:62", "engine/generated/sum.ts:17");
 
 // ---- sum.dim_IntList (engine/ops/native_functions.yaml:67) ----
 // tags: core
 export const sum_dim_IntList = defineOp("aten::sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor", "engine/ops/native_functions.yaml:67");
-registerKernel(sum_dim_IntList, "CPU", (ks, self, dim, keepdim, dtype) => native.sum_IntList_out(self, dim, keepdim, dtype, null, "functional"), "native.sum_IntList_out", "engine/ops/native_functions.yaml:72", "engine/generated/sum.ts:21"); // (structured_delegate: sum.IntList_out)
-registerKernel(sum_dim_IntList, "Meta", (ks, self, dim, keepdim, dtype) => native.sum_IntList_out(self, dim, keepdim, dtype, null, "functional"), "native.sum_IntList_out", "engine/ops/native_functions.yaml:72", "engine/generated/sum.ts:22"); // (structured_delegate: sum.IntList_out)
+registerKernel(sum_dim_IntList, "CPU", (ks, self, dim, keepdim, dtype) => native.sum_IntList_out(self, dim, keepdim, dtype, null, "functional"), "native.sum_IntList_out", "engine/ops/native_functions.yaml:72", "engine/generated/sum.ts:22"); // (structured_delegate: sum.IntList_out)
+registerKernel(sum_dim_IntList, "Meta", (ks, self, dim, keepdim, dtype) => native.sum_IntList_out(self, dim, keepdim, dtype, null, "functional"), "native.sum_IntList_out", "engine/ops/native_functions.yaml:72", "engine/generated/sum.ts:23"); // (structured_delegate: sum.IntList_out)
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(sum_dim_IntList, "Autograd", (ks, self, dim, keepdim, dtype) => sum_dim_IntList.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, dtype), "VariableType::sum_dim_IntList", "engine/ops/native_functions.yaml:67", "engine/generated/sum.ts:25");
+registerKernel(sum_dim_IntList, "Autograd", (ks, self, dim, keepdim, dtype) => sum_dim_IntList.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, dtype), "VariableType::sum_dim_IntList", "engine/ops/native_functions.yaml:67", "engine/generated/sum.ts:26");
 
 // ---- sum.IntList_out (engine/ops/native_functions.yaml:72) ----
 export const sum_IntList_out = defineOp("aten::sum.IntList_out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions.yaml:72");
-registerKernel(sum_IntList_out, "CPU", (ks, self, dim, keepdim, dtype, out) => native.sum_IntList_out(self, dim, keepdim, dtype, out, "out"), "native.sum_IntList_out", "engine/ops/native_functions.yaml:72", "engine/generated/sum.ts:29");
-registerKernel(sum_IntList_out, "Meta", (ks, self, dim, keepdim, dtype, out) => native.sum_IntList_out(self, dim, keepdim, dtype, out, "out"), "native.sum_IntList_out", "engine/ops/native_functions.yaml:72", "engine/generated/sum.ts:30");
+registerKernel(sum_IntList_out, "CPU", (ks, self, dim, keepdim, dtype, out) => native.sum_IntList_out(self, dim, keepdim, dtype, out, "out"), "native.sum_IntList_out", "engine/ops/native_functions.yaml:72", "engine/generated/sum.ts:30");
+registerKernel(sum_IntList_out, "Meta", (ks, self, dim, keepdim, dtype, out) => native.sum_IntList_out(self, dim, keepdim, dtype, out, "out"), "native.sum_IntList_out", "engine/ops/native_functions.yaml:72", "engine/generated/sum.ts:31");
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(sum_IntList_out, "Autograd", (ks, self, dim, keepdim, dtype, out) => sum_IntList_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, dtype, out), "VariableType::sum_IntList_out", "engine/ops/native_functions.yaml:72", "engine/generated/sum.ts:33");
+registerKernel(sum_IntList_out, "Autograd", (ks, self, dim, keepdim, dtype, out) => sum_IntList_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, dtype, out), "VariableType::sum_IntList_out", "engine/ops/native_functions.yaml:72", "engine/generated/sum.ts:34");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(sum_IntList_out, "ADInplaceOrView", (ks, self, dim, keepdim, dtype, out) => {
   const result = sum_IntList_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, dim, keepdim, dtype, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions.yaml:72", "engine/generated/sum.ts:35");
+}, "ADInplaceOrView", "engine/ops/native_functions.yaml:72", "engine/generated/sum.ts:36");
 
 // torch.sum: sum, sum.dim_IntList / sum.IntList_out
 const sum_parser = new PythonArgParser(["sum(Tensor input, *, ScalarType? dtype=None)", "sum(Tensor input, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor? out=None)"]);
@@ -44,6 +45,7 @@ export function sum(input: Tensor, options?: { dtype?: dtype | null }): Tensor;
 export function sum(input: Tensor, dim: number | number[] | null, options?: { keepdim?: boolean; dtype?: dtype | null; out?: Tensor | null }): Tensor;
 export function sum(input: Tensor, dim: number | number[] | null, keepdim: boolean, options?: { keepdim?: boolean; dtype?: dtype | null; out?: Tensor | null }): Tensor;
 export function sum(...args: unknown[]): any {
+  if (isTracing()) noteApiBinding("torch.sum");
   const r = sum_parser.parse(args);
   switch (r.index) {
     case 0: {
@@ -60,6 +62,7 @@ export function sum(...args: unknown[]): any {
 // Tensor.sum: sum, sum.dim_IntList
 const Tensor_sum_parser = new PythonArgParser(["sum(*, ScalarType? dtype=None)", "sum(int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None)"]);
 function Tensor_sum(this: Tensor, ...args: unknown[]): any {
+  if (isTracing()) noteApiBinding("Tensor.sum");
   const r = Tensor_sum_parser.parse(args);
   switch (r.index) {
     case 0: {

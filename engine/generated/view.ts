@@ -3,6 +3,7 @@
 
 import { defineOp, registerKernel, backendSelectKeySet, after_autograd_keyset, after_ADInplaceOrView_keyset, increment_version, wrapped_scalar_tensor, apply_requires_grad } from "../aten/core/OpRegistration.js";
 import { PythonArgParser } from "../aten/python_arg_parser.js";
+import { isTracing, noteApiBinding } from "../trace/session.js";
 import { Tensor } from "../aten/core/Tensor.js";
 import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
@@ -11,15 +12,16 @@ import * as native from "../aten/native/index.js";
 // ---- view (engine/ops/native_functions.yaml:77) ----
 // tags: core
 export const view_default = defineOp("aten::view(Tensor(a) self, SymInt[] size) -> Tensor(a)", "engine/ops/native_functions.yaml:77");
-registerKernel(view_default, "CPU", (ks, self, size) => native.view(self, size), "native.view", "engine/ops/native_functions.yaml:77", "engine/generated/view.ts:14");
-registerKernel(view_default, "Meta", (ks, self, size) => native.view(self, size), "native.view", "engine/ops/native_functions.yaml:77", "engine/generated/view.ts:15");
+registerKernel(view_default, "CPU", (ks, self, size) => native.view(self, size), "native.view", "engine/ops/native_functions.yaml:77", "engine/generated/view.ts:15");
+registerKernel(view_default, "Meta", (ks, self, size) => native.view(self, size), "native.view", "engine/ops/native_functions.yaml:77", "engine/generated/view.ts:16");
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(view_default, "Autograd", (ks, self, size) => view_default.redispatch(ks.and(after_autograd_keyset), self, size), "VariableType::view_default", "engine/ops/native_functions.yaml:77", "engine/generated/view.ts:18");
+registerKernel(view_default, "Autograd", (ks, self, size) => view_default.redispatch(ks.and(after_autograd_keyset), self, size), "VariableType::view_default", "engine/ops/native_functions.yaml:77", "engine/generated/view.ts:19");
 
 // Tensor.view: view
 const Tensor_view_parser = new PythonArgParser(["view(SymInt[] size)"]);
 function Tensor_view(this: Tensor, ...args: unknown[]): any {
+  if (isTracing()) noteApiBinding("Tensor.view");
   const r = Tensor_view_parser.parse(args);
   switch (r.index) {
     case 0: {

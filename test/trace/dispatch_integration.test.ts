@@ -16,6 +16,7 @@ describe("tracing c = a.add(b)", () => {
     const call: any = calls[0];
     expect(call.op).toBe("aten::add");
     expect(call.overload).toBe("Tensor");
+    expect(call.apiBinding).toBe("Tensor.add"); // the binding the user called
     expect(call.callSite.file).toMatch(/dispatch_integration\.test\.ts$/);
     expect(call.callSite.line).toBe(11);
     expect(steps.map((s: any) => s.key)).toEqual(["AutogradCPU", "CPU"]);

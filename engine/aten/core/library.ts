@@ -18,6 +18,9 @@ export const fallthrough_kernel = KernelFunction.makeFallthrough();
 
 const definedNamespaces = new Set<string>(["aten"]);
 
+// A registration is reported at the user's line, not at this file's (PyTorch shows the TORCH_LIBRARY block).
+const userSite = () => registrationSite([/\/engine\/aten\/core\/library\.[jt]s$/]);
+
 export class Library implements Disposable {
   private handles: RegistrationHandleRAII[] = [];
 
@@ -37,7 +40,7 @@ export class Library implements Disposable {
   define(schema: string): string {
     if (this.kind === "IMPL") throw new RuntimeError("define() is not allowed on an IMPL library");
     const s = parseSchema(schema.includes("::") ? schema : `${this.ns}::${schema}`);
-    this.handles.push(Dispatcher.singleton().registerDef(s, registrationSite()));
+    this.handles.push(Dispatcher.singleton().registerDef(s, userSite()));
     return s.fullName().split("::")[1];
   }
 
@@ -49,14 +52,14 @@ export class Library implements Disposable {
     const name = opName instanceof OpOverload ? opName._schema.fullName() : opName.includes("::") ? opName : `${this.ns}::${opName}`;
     const key = dispatch_key || "CompositeImplicitAutograd";
     const kernel = fn instanceof KernelFunction ? fn : KernelFunction.makeFromUnboxedFunction((_ks: DispatchKeySet, ...args: unknown[]) => fn(...args));
-    this.handles.push(Dispatcher.singleton().registerImpl(name, key, kernel, { name: fn instanceof KernelFunction ? "fallthrough" : fn.name || name, registeredAt: registrationSite() }));
+    this.handles.push(Dispatcher.singleton().registerImpl(name, key, kernel, { name: fn instanceof KernelFunction ? "fallthrough" : fn.name || name, registeredAt: userSite() }));
   }
 
   /** fallback(fn, "CPU"): one boxed kernel for every operator at this key; fn(op, keySet, args). */
   fallback(fn: ((op: unknown, ks: DispatchKeySet, args: unknown[]) => unknown) | KernelFunction, dispatch_key = this.dispatch_key): void {
     if (this.ns !== "_") throw new RuntimeError(`fallback() must be registered on the '_' namespace, got '${this.ns}'`);
     const kernel = fn instanceof KernelFunction ? fn : KernelFunction.makeFromBoxedFunction(fn as never);
-    this.handles.push(Dispatcher.singleton().registerFallback(dispatch_key, kernel, registrationSite()));
+    this.handles.push(Dispatcher.singleton().registerFallback(dispatch_key, kernel, userSite()));
   }
 
   /** Removes everything this library registered (Python's Library.__del__ / _destroy). */

@@ -9,6 +9,7 @@ import type { Tensor } from "../core/Tensor.js";
 import { empty_impl, wrap } from "../core/empty.js";
 import { resize_output } from "./Resize.js";
 import type { StructuredMode } from "./BinaryOps.js";
+import { sum_dim_IntList } from "../../generated/sum.js";
 
 /** get_dtype_from_self: the result dtype of sum when none is requested. */
 function sumDtype(self: Tensor, requested: dtype | null): dtype {
@@ -42,9 +43,9 @@ export function sum_IntList_out(self: Tensor, dim: readonly number[] | null, kee
   return out;
 }
 
-/** sum(self, dtype): CompositeExplicitAutograd, the full reduction through the dim overload. */
+/** sum(self, dtype): CompositeExplicitAutograd, the full reduction by calling the dim overload (through the dispatcher, as at::sum does). */
 export function sum(self: Tensor, dt: dtype | null): Tensor {
-  return sum_IntList_out(self, null, false, dt, null, "functional");
+  return sum_dim_IntList.call(self, null, false, dt) as Tensor;
 }
 
 /** Accumulates each output element (int64 in BigInt; floats in double, rounded once at the end). */

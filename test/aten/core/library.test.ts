@@ -10,6 +10,8 @@ describe("torch.library.Library", () => {
     const y = torch.ops.gt_test.double_it.default.call(torch.ones(2)) as torch.Tensor;
     expect(y.tolist()).toEqual([2, 2]);
     expect(String(torch.ops.gt_test.double_it.default._schema)).toBe("gt_test::double_it(Tensor x) -> Tensor");
+    // registrations are reported at the user's line, as PyTorch reports the TORCH_LIBRARY block
+    expect(torch._C._dispatch_dump("gt_test::double_it")).toMatch(/CPU: registered at .*library\.test\.ts:\d+/);
   });
 
   it("user ops are traced like built-ins, and missing kernels get PyTorch's error", () => {
