@@ -8,6 +8,7 @@ import { fma, fmaf } from "../../c10/util/FusedMultiplyAdd.js";
 import type { Tensor, Scalar } from "../core/Tensor.js";
 import { TensorIterator } from "./TensorIterator.js";
 import { cpu_kernel_binary } from "./Loops.js";
+import { DispatchStub } from "./DispatchStub.js";
 
 /** alpha_check: alpha must fit the result's kind. */
 function alpha_check(t: ScalarType, alpha: Scalar): void {
@@ -35,16 +36,25 @@ const mulOp = (t: ScalarType) =>
     ? { number: (a: number, b: number) => (a && b ? 1 : 0), bigint: () => 0n }
     : { number: (a: number, b: number) => a * b, bigint: (a: bigint, b: bigint) => a * b };
 
+// The stubs and their TypeScript kernels (aten/src/ATen/native/cpu/BinaryOpsKernel.cpp)
+export const add_stub = new DispatchStub<(iter: TensorIterator, alpha: Scalar) => void>("add_stub", "aten/src/ATen/native/cpu/BinaryOpsKernel.cpp");
+add_stub.register("ts", (iter, alpha) => cpu_kernel_binary(iter, addOp(iter.commonDtype.scalarType, alpha)));
+export const mul_stub = new DispatchStub<(iter: TensorIterator) => void>("mul_stub", "aten/src/ATen/native/cpu/BinaryOpsKernel.cpp");
+mul_stub.register("ts", (iter) => cpu_kernel_binary(iter, mulOp(iter.commonDtype.scalarType)));
+
+/** Meta tensors stop after the iterator: it has computed the output's shape and dtype, which is all they hold. */
+const hasData = (iter: TensorIterator) => iter.output._impl.storage.hasData();
+
 function add_impl(self: Tensor, other: Tensor, alpha: Scalar, out: Tensor | null, inplace: boolean): Tensor {
   const iter = TensorIterator.binary_op(self, other, { out, isInplace: inplace });
   alpha_check(iter.output.dtype.scalarType, alpha);
-  cpu_kernel_binary(iter, addOp(iter.commonDtype.scalarType, alpha));
+  if (hasData(iter)) add_stub.call(iter.output.device.type, iter, alpha);
   return iter.output;
 }
 
 function mul_impl(self: Tensor, other: Tensor, out: Tensor | null, inplace: boolean): Tensor {
   const iter = TensorIterator.binary_op(self, other, { out, isInplace: inplace });
-  cpu_kernel_binary(iter, mulOp(iter.commonDtype.scalarType));
+  if (hasData(iter)) mul_stub.call(iter.output.device.type, iter);
   return iter.output;
 }
 

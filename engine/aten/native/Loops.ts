@@ -50,3 +50,33 @@ export function cpu_kernel_binary(iter: TensorIterator, op: BinaryScalarOp): voi
     outView[o] = toRaw(ot, roundToScalarType(common, r));
   });
 }
+
+export interface UnaryScalarOp {
+  number(a: number): number;
+  /** int64 inputs computed exactly (neg, abs...); without it int64 values go through number. */
+  bigint?(a: bigint): bigint;
+}
+
+/** cpu_kernel for unary ops: out[i] = op(input[i]) with the input converted to the common dtype. */
+export function cpu_kernel_unary(iter: TensorIterator, op: UnaryScalarOp): void {
+  const out = iter.output._impl;
+  if (!out.storage.hasData()) return;
+  const a = iter.inputs[0]._impl;
+  const common = iter.commonDtype.scalarType;
+  const outView = typedView(out.storage, out.dtype) as unknown as (number | bigint)[];
+  const aView = typedView(a.storage, a.dtype);
+  const at = a.dtype.scalarType, ot = out.dtype.scalarType;
+  if (common === ScalarType.Long && op.bigint) {
+    const big = op.bigint;
+    iter.forEachOffsets((o) => {
+      const x = at === ScalarType.Long ? (aView[o[1]] as bigint) : BigInt(Math.trunc(readNumber(aView, at, o[1])));
+      const r = BigInt.asIntN(64, big(x));
+      outView[o[0]] = ot === ScalarType.Long ? r : toRaw(ot, Number(r));
+    });
+    return;
+  }
+  iter.forEachOffsets((o) => {
+    const r = op.number(toCommon(common, readNumber(aView, at, o[1])));
+    outView[o[0]] = toRaw(ot, roundToScalarType(common, r));
+  });
+}

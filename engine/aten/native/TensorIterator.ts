@@ -1,59 +1,97 @@
 // TensorIterator (aten/src/ATen/TensorIterator.cpp), the part pointwise ops need: broadcast the
-// operands, find the common dtype, check devices, allocate or check the output, then walk every
-// output element with each operand's storage offset.
+// operands, find the common dtype, check devices and memory overlap, allocate or check the output,
+// then walk every output element with each operand's storage offset.
+//
+// The build_* helpers mirror PyTorch's TensorIteratorBase::build_*_op configurations: which dtype the
+// op computes in, which dtype it returns, and whether integer inputs are promoted to float first.
 
 import { RuntimeError } from "../../c10/Errors.js";
-import { dtypeOf, type dtype } from "../../c10/ScalarType.js";
+import { dtypeOf, isIntegralType, bool, type dtype } from "../../c10/ScalarType.js";
 import { canCast } from "../../c10/PromoteTypes.js";
 import { scalarTypeName } from "../../c10/ScalarType.js";
+import { get_default_dtype } from "../../c10/DefaultDtype.js";
 import { infer_size } from "../ExpandUtils.js";
 import { resultTypeOf } from "../TypeProperties.js";
 import { Tensor } from "../core/Tensor.js";
 import { empty_impl, wrap } from "../core/empty.js";
 import { resize_output } from "./Resize.js";
+import { assert_no_internal_overlap, assert_no_partial_overlap } from "./MemoryOverlap.js";
 
-export interface BinaryOpConfig {
+export interface TensorIteratorConfig {
   /** The out= tensor or, for in-place ops, self; null allocates a fresh output. */
   out: Tensor | null;
   isInplace: boolean;
-  /** Comparison ops produce bool whatever the inputs are. */
+  inputs: readonly Tensor[];
+  /** A fixed result dtype (comparisons give bool); by default the common dtype. */
+  outputDtype?: dtype;
+  /** true division, sqrt, sigmoid...: integer (and bool) inputs compute in the default float dtype. */
+  promoteIntegerInputsToFloat?: boolean;
+}
+
+export interface BinaryOpConfig {
+  out: Tensor | null;
+  isInplace: boolean;
   outputDtype?: dtype;
 }
 
 export class TensorIterator {
-  readonly shape: number[];
-  readonly commonDtype: dtype;
-  readonly output: Tensor;
-  readonly inputs: readonly Tensor[];
+  private constructor(
+    readonly shape: number[],
+    /** The dtype the kernel computes in (inputs are converted to it). */
+    readonly commonDtype: dtype,
+    readonly output: Tensor,
+    readonly inputs: readonly Tensor[],
+  ) {}
 
-  private constructor(shape: number[], commonDtype: dtype, output: Tensor, inputs: Tensor[]) {
-    this.shape = shape;
-    this.commonDtype = commonDtype;
-    this.output = output;
-    this.inputs = inputs;
+  static build(config: TensorIteratorConfig): TensorIterator {
+    const { inputs, isInplace } = config;
+    checkSameDevice([config.out, ...inputs]);
+    let shape: number[] = [];
+    for (const t of inputs) shape = infer_size(shape, t._impl.sizes());
+    let common = dtypeOf(resultTypeOf(inputs));
+    if (config.promoteIntegerInputsToFloat && isIntegralType(common.scalarType, true)) common = get_default_dtype();
+    const resultDtype = config.outputDtype ?? common;
+    let out = config.out;
+    if (out) {
+      if (isInplace && !sameShape(out._impl.sizes(), shape)) {
+        throw new RuntimeError(`output with shape [${out._impl.sizes().join(", ")}] doesn't match the broadcast shape [${shape.join(", ")}]`);
+      }
+      // an out= or in-place result must be able to hold what the op computes
+      if (!canCast(resultDtype.scalarType, out.dtype.scalarType)) {
+        throw new RuntimeError(`result type ${scalarTypeName(resultDtype.scalarType)} can't be cast to the desired output type ${scalarTypeName(out.dtype.scalarType)}`);
+      }
+      if (!isInplace) resize_output(out, shape);
+      assert_no_internal_overlap(out);
+      for (const t of inputs) assert_no_partial_overlap(out, t);
+    } else {
+      out = wrap(empty_impl(shape, resultDtype, deviceOf(inputs)));
+    }
+    return new TensorIterator(shape, common, out, [...inputs]);
   }
 
   /** build_borrowing_binary_op: out = op(a, b) with broadcasting and type promotion. */
   static binary_op(a: Tensor, b: Tensor, config: BinaryOpConfig): TensorIterator {
-    checkSameDevice([config.out, a, b]);
-    const shape = infer_size(a._impl.sizes(), b._impl.sizes());
-    const common = dtypeOf(resultTypeOf([a, b]));
-    let out = config.out;
-    if (out && config.isInplace) {
-      if (!sameShape(out._impl.sizes(), shape)) {
-        throw new RuntimeError(`output with shape [${out._impl.sizes().join(", ")}] doesn't match the broadcast shape [${shape.join(", ")}]`);
-      }
-    }
-    const resultDtype = config.outputDtype ?? common;
-    if (out) {
-      if (!canCast(common.scalarType, out.dtype.scalarType)) {
-        throw new RuntimeError(`result type ${scalarTypeName(common.scalarType)} can't be cast to the desired output type ${scalarTypeName(out.dtype.scalarType)}`);
-      }
-      if (!config.isInplace) resize_output(out, shape);
-    } else {
-      out = wrap(empty_impl(shape, resultDtype, a.device.type === "cpu" && a._impl.is_wrapped_number ? b.device : a.device));
-    }
-    return new TensorIterator(shape, common, out, [a, b]);
+    return TensorIterator.build({ ...config, inputs: [a, b] });
+  }
+
+  /** build_borrowing_binary_float_op: true division and friends (int / int -> float). */
+  static binary_float_op(a: Tensor, b: Tensor, config: BinaryOpConfig): TensorIterator {
+    return TensorIterator.build({ ...config, inputs: [a, b], promoteIntegerInputsToFloat: true });
+  }
+
+  /** build_borrowing_comparison_op: compute in the common dtype, return bool (or the out= dtype). */
+  static comparison_op(a: Tensor, b: Tensor, config: BinaryOpConfig): TensorIterator {
+    return TensorIterator.build({ ...config, inputs: [a, b], outputDtype: config.out?.dtype ?? bool });
+  }
+
+  /** build_borrowing_unary_op: out = op(a) in a's dtype. */
+  static unary_op(a: Tensor, config: BinaryOpConfig): TensorIterator {
+    return TensorIterator.build({ ...config, inputs: [a] });
+  }
+
+  /** build_borrowing_unary_float_op: exp, sqrt, sin...: integer inputs give the default float dtype. */
+  static unary_float_op(a: Tensor, config: BinaryOpConfig): TensorIterator {
+    return TensorIterator.build({ ...config, inputs: [a], promoteIntegerInputsToFloat: true });
   }
 
   numel(): number {
@@ -62,24 +100,34 @@ export class TensorIterator {
     return n;
   }
 
-  /** Calls fn(outOffset, offset of each input) for every element, in row-major order of the output. */
-  forEach(fn: (outOffset: number, aOffset: number, bOffset: number) => void): void {
+  /**
+   * Calls fn(offsets) for every element, in row-major order of the output. offsets[0] is the output's
+   * storage index, offsets[1..] the inputs'. The array is reused between calls: read it, don't keep it.
+   */
+  forEachOffsets(fn: (offsets: readonly number[]) => void): void {
     const n = this.numel();
     if (n === 0) return;
+    const operands = [this.output, ...this.inputs];
+    const k = operands.length;
     const dims = this.shape.length;
-    const operands = [this.output, ...this.inputs].map((t) => broadcastStrides(t, this.shape));
-    const offsets = [this.output, ...this.inputs].map((t) => t._impl.storage_offset());
+    const strides = operands.map((t) => broadcastStrides(t, this.shape));
+    const offsets = operands.map((t) => t._impl.storage_offset());
     const counter = new Array<number>(dims).fill(0);
     for (let i = 0; i < n; i++) {
-      fn(offsets[0], offsets[1], offsets[2]);
+      fn(offsets);
       for (let d = dims - 1; d >= 0; d--) {
         counter[d]++;
-        for (let k = 0; k < 3; k++) offsets[k] += operands[k][d];
+        for (let j = 0; j < k; j++) offsets[j] += strides[j][d];
         if (counter[d] < this.shape[d]) break;
-        for (let k = 0; k < 3; k++) offsets[k] -= operands[k][d] * this.shape[d];
+        for (let j = 0; j < k; j++) offsets[j] -= strides[j][d] * this.shape[d];
         counter[d] = 0;
       }
     }
+  }
+
+  /** The binary case of forEachOffsets, kept for the existing kernels: fn(out, a, b). */
+  forEach(fn: (outOffset: number, aOffset: number, bOffset: number) => void): void {
+    this.forEachOffsets((o) => fn(o[0], o[1], o[2]));
   }
 }
 
@@ -97,6 +145,12 @@ function broadcastStrides(t: Tensor, shape: readonly number[]): number[] {
 
 function sameShape(a: readonly number[], b: readonly number[]): boolean {
   return a.length === b.length && a.every((v, i) => v === b[i]);
+}
+
+/** The result's device: the first operand that is not a CPU scalar (a wrapped number goes anywhere). */
+function deviceOf(inputs: readonly Tensor[]) {
+  const t = inputs.find((x) => !(x.device.type === "cpu" && x.dim() === 0)) ?? inputs[0];
+  return t.device;
 }
 
 /** All tensors on one device, except CPU zero-dim tensors (wrapped numbers), which go anywhere. */
