@@ -179,7 +179,8 @@ export function generate(fns: readonly NativeFunction[], yamlPath: string): Gene
   for (const fam of families) {
     const file = `${fam}.ts`;
     const e = new Emitter(file, pieces);
-    e.line(HEADER(yamlPath));
+    const famFns = fns.filter((f) => family(f) === fam);
+    e.line(HEADER([...new Set(famFns.map((f) => f.loc.file))].join(", ")));
     e.line(`import { defineOp, registerKernel, backendSelectKeySet, after_autograd_keyset, after_ADInplaceOrView_keyset, increment_version, wrapped_scalar_tensor, apply_requires_grad } from "../aten/core/OpRegistration.js";`);
     e.line(`import { PythonArgParser } from "../aten/python_arg_parser.js";`);
     e.line(`import { isTracing, noteApiBinding } from "../trace/session.js";`);
@@ -188,7 +189,7 @@ export function generate(fns: readonly NativeFunction[], yamlPath: string): Gene
     e.line(`import type { device } from "../c10/Device.js";`);
     e.line(`import * as native from "../aten/native/index.js";`);
     e.line();
-    for (const f of fns.filter((f) => family(f) === fam)) emitOp(e, f, byName);
+    for (const f of famFns) emitOp(e, f, byName);
     for (const b of bindings.filter((b) => b.overloads.some((o) => family(o.fn) === fam))) {
       emitBinding(e, b);
       if (b.variant === "method") methods.push(`${b.name}: ${fam}.Tensor_${b.name}`);
@@ -200,7 +201,7 @@ export function generate(fns: readonly NativeFunction[], yamlPath: string): Gene
   }
 
   // index.ts: the op handles (at::_ops), the torch.* functions, and the Tensor methods
-  const idx: string[] = [HEADER(yamlPath)];
+  const idx: string[] = [HEADER(`${yamlPath} and engine/ops/native_functions/*.yaml`)];
   for (const fam of families) idx.push(`import * as ${fam} from "./${fam}.js";`);
   idx.push(`import { Tensor } from "../aten/core/Tensor.js";`);
   idx.push(`import type { dtype } from "../c10/ScalarType.js";`, `import type { device } from "../c10/Device.js";`, "");

@@ -26,7 +26,17 @@ const derivativesRel = "engine/ops/derivatives.yaml";
 const outDir = join(root, "engine/generated");
 
 export function generatedFiles(): Map<string, string> {
-  const fns = loadNativeFunctions(join(root, yamlRel), yamlRel);
+  // native_functions.yaml, then one file per operator family in native_functions/ (PyTorch keeps one
+  // 2,500-entry file; split by family, each stays readable)
+  const familyDir = "engine/ops/native_functions";
+  const familyFiles = existsSync(join(root, familyDir)) ? readdirSync(join(root, familyDir)).filter((f) => f.endsWith(".yaml")).sort() : [];
+  const fns = [yamlRel, ...familyFiles.map((f) => `${familyDir}/${f}`)].flatMap((rel) => loadNativeFunctions(join(root, rel), rel));
+  const seen = new Map<string, string>();
+  for (const f of fns) {
+    const name = f.func.fullName();
+    if (seen.has(name)) throw new Error(`${f.loc.file}:${f.loc.line}: ${name} is declared twice (first at ${seen.get(name)})`);
+    seen.set(name, `${f.loc.file}:${f.loc.line}`);
+  }
   // derivatives.yaml is loaded and checked on every build, so a bad formula fails it at its yaml line
   const derivatives = loadDerivatives(join(root, derivativesRel), derivativesRel, fns);
   const { files, pieces } = generate(fns, yamlRel);
@@ -36,7 +46,7 @@ export function generatedFiles(): Map<string, string> {
     yaml: yamlRel,
     ops: fns.map((f) => ({
       name: f.func.fullName().replace(/^aten::/, ""),
-      yaml: { line: f.loc.line, endLine: f.endLine },
+      yaml: { file: f.loc.file, line: f.loc.line, endLine: f.endLine },
       derivative: (() => {
         const d = findDerivative(f, derivatives);
         return d ? { file: derivativesRel, line: d.info.loc.line, node: d.info.op, exact: d.exact } : null;

@@ -1,0 +1,2 @@
+// Kernels of the unary operator family, re-exported into at::native (../index.ts).
+export {};
