@@ -179,12 +179,19 @@ export class DispatchKeySet {
 /** Every key a fresh tensor on this backend carries (TensorImpl.cpp): the backend's Dense key plus
  * ADInplaceOrView, Autograd<backend> and Autocast<backend>, whether or not it requires grad. */
 export function tensorKeySetFor(b: BackendComponent, inferenceMode = false): DispatchKeySet {
-  let ks = DispatchKeySet.of(toRuntimePerBackendFunctionalityKey(DispatchKey.Dense, b));
+  // every tensor asks this on creation; the answer per (backend, inference) never changes, so compute it once
+  const cacheKey = b * 2 + (inferenceMode ? 1 : 0);
+  let ks = tensorKeySetCache.get(cacheKey);
+  if (ks) return ks;
+  ks = DispatchKeySet.of(toRuntimePerBackendFunctionalityKey(DispatchKey.Dense, b));
   const autocast = getAutocastKeyFromBackend(b);
   if (autocast !== undefined) ks = ks.add(autocast);
   if (!inferenceMode) ks = ks.add(DispatchKey.ADInplaceOrView).add(getAutogradKeyFromBackend(b));
+  tensorKeySetCache.set(cacheKey, ks);
   return ks;
 }
+
+const tensorKeySetCache = new Map<number, DispatchKeySet>();
 
 // ---- the runtime table layout (DispatchKeySet.h: offsetsAndMasks) ----
 // Slot 0 is Undefined; each functionality key gets one slot, a per-backend functionality one per backend.
