@@ -14,7 +14,7 @@ export { set_printoptions } from "./aten/core/tensor_str.js";
 export type { TensorOptions } from "./aten/core/TensorOptions.js";
 export { result_type, promote_types, can_cast } from "./aten/TypeProperties.js";
 export { broadcast_shapes } from "./aten/ExpandUtils.js";
-export { zeros, full, eye, empty_like, zeros_like, ones_like, full_like } from "./aten/TensorFactories.js";
+export { eye } from "./aten/TensorFactories.js";
 export { arange, linspace, logspace } from "./aten/RangeFactories.js";
 export { tensor } from "./aten/tensor_new.js";
 export { Generator, default_generator, manual_seed, initial_seed, seed, get_rng_state, set_rng_state } from "./aten/Generator.js";
@@ -23,7 +23,8 @@ export { rand, randn, randint, randperm, normal, bernoulli, multinomial, rand_li
 // Operators: the backend fallbacks first, then every op generated from engine/ops/native_functions.yaml
 // (registering its kernels and installing its Tensor methods).
 import "./aten/core/fallbacks.js";
-export { empty, ones, fill_, add, mul, sum } from "./generated/index.js";
+import "./generated/index.js"; // registers every op and installs the Tensor methods
+export * from "./generated/torch_functions.js";
 export { ops } from "./aten/core/ops_namespace.js";
 export * as utils from "./aten/utils_namespace.js";
 export * as testing from "./aten/testing_namespace.js";

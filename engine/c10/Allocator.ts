@@ -45,6 +45,10 @@ export function SetAllocator(type: DeviceType, allocator: Allocator): void {
   allocators.set(type, allocator);
 }
 
+export function hasAllocator(type: DeviceType): boolean {
+  return allocators.has(type);
+}
+
 export function GetAllocator(type: DeviceType): Allocator {
   const a = allocators.get(type);
   if (a) return a;

@@ -5,7 +5,7 @@
 
 import type { Argument } from "../dispatcher/schema/FunctionSchema.js";
 import type { NativeFunction } from "./model.js";
-import { computeBindings, numbersAsTensors, type Binding } from "./python_signatures.js";
+import { computeBindings, isHiddenFromTorch, numbersAsTensors, type Binding } from "./python_signatures.js";
 import { tsOverloads } from "./ts_types.js";
 
 export interface GeneratedPiece {
@@ -111,8 +111,9 @@ function emitOp(e: Emitter, f: NativeFunction, byName: Map<string, NativeFunctio
   }
   e.piece("kernel", `${f.func.fullName().replace(/^aten::/, "")} @ Autograd`, f.loc.line, () => {
     e.line(`// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).`);
+    e.line(`// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.`);
     e.line(`// Recording history for backward comes with the op's derivatives.yaml entry.`);
-    e.line(`registerKernel(${v}, "Autograd", (ks, ${args}) => ${v}.redispatch(ks.and(after_autograd_keyset), ${args}), "VariableType::${opVar(f)}", ${JSON.stringify(where)}, ${e.here()});`);
+    e.line(`registerKernel(${v}, "Autograd", (ks, ${args}) => below_autograd(() => ${v}.redispatch(ks.and(after_autograd_keyset), ${args})), "VariableType::${opVar(f)}", ${JSON.stringify(where)}, ${e.here()});`);
   });
   const kind = f.func.kind();
   if (kind === "inplace" || kind === "out") {
@@ -157,7 +158,13 @@ function emitBinding(e: Emitter, b: Binding): void {
       });
       const call = `${opVar(o.fn)}.call(${callArgs.join(", ")})`;
       const result = o.out ? `_out === null ? ${call} : ${opVar(o.out)}.call(${[...callArgs, "_out"].join(", ")})` : call;
-      if (o.isFactory) e.line(`      return apply_requires_grad(${result}, _requires_grad, "${b.name}");`);
+      // torch:: factories run below autograd (torch/csrc/autograd/generated/variable_factories.h), so
+      // the ops they call (zeros' zero_) bump no version; requires_grad is set on the result afterwards
+      if (o.isFactory) {
+        // a CPU-only build answers a cuda device before dispatch, as torch's maybe_initialize_cuda does
+        e.line(`      maybe_initialize_device(_device);`);
+        e.line(`      return apply_requires_grad(below_autograd(() => ${result}), _requires_grad, "${b.name}");`);
+      }
       else e.line(`      return ${result};`);
       e.line(`    }`);
     });
@@ -181,7 +188,7 @@ export function generate(fns: readonly NativeFunction[], yamlPath: string): Gene
     const e = new Emitter(file, pieces);
     const famFns = fns.filter((f) => family(f) === fam);
     e.line(HEADER([...new Set(famFns.map((f) => f.loc.file))].join(", ")));
-    e.line(`import { defineOp, registerKernel, backendSelectKeySet, after_autograd_keyset, after_ADInplaceOrView_keyset, increment_version, wrapped_scalar_tensor, apply_requires_grad } from "../aten/core/OpRegistration.js";`);
+    e.line(`import { defineOp, registerKernel, backendSelectKeySet, below_autograd, maybe_initialize_device, after_autograd_keyset, after_ADInplaceOrView_keyset, increment_version, wrapped_scalar_tensor, apply_requires_grad } from "../aten/core/OpRegistration.js";`);
     e.line(`import { PythonArgParser } from "../aten/python_arg_parser.js";`);
     e.line(`import { isTracing, noteApiBinding } from "../trace/session.js";`);
     e.line(`import { Tensor } from "../aten/core/Tensor.js";`);
@@ -217,5 +224,14 @@ export function generate(fns: readonly NativeFunction[], yamlPath: string): Gene
   }
   idx.push(`  }`, `}`);
   files.set("index.ts", idx.join("\n") + "\n");
+
+  // torch_functions.ts: what `torch.*` exposes (engine/index.ts re-exports it)
+  const pub = bindings.filter((b) => b.variant === "function" && !isHiddenFromTorch(b.name));
+  const tf = [HEADER(`${yamlPath} and engine/ops/native_functions/*.yaml`), "// The torch.* functions: every function variant, minus the names PyTorch keeps private.", ""];
+  for (const fam of families) {
+    const names = pub.filter((b) => family(b.overloads[0].fn) === fam).map((b) => b.name);
+    if (names.length) tf.push(`export { ${names.join(", ")} } from "./${fam}.js";`);
+  }
+  files.set("torch_functions.ts", tf.join("\n") + "\n");
   return { files, pieces };
 }

@@ -9,7 +9,10 @@ import type { Argument, FunctionSchema } from "../dispatcher/schema/FunctionSche
 import type { NativeFunction, Variant } from "./model.js";
 
 /** PyTorch lets numbers stand for tensors in these functions (python_arg_parser.cpp should_allow_numbers_as_tensors). */
-export const numbersAsTensors = new Set(["add", "add_", "sub", "sub_", "mul", "mul_", "div", "div_", "eq", "ne", "lt", "le", "gt", "ge", "remainder", "fmod", "pow"]);
+export const numbersAsTensors = new Set([
+  "add", "add_", "add_out", "div", "div_", "div_out", "mul", "mul_", "mul_out", "sub", "sub_", "sub_out",
+  "true_divide", "true_divide_", "true_divide_out", "floor_divide", "floor_divide_", "floor_divide_out",
+]);
 
 const tensorOptionNames = ["dtype", "layout", "device", "pin_memory"];
 
@@ -42,8 +45,17 @@ function sameArgs(a: readonly Argument[], b: readonly Argument[]): boolean {
   return a.length === b.length && a.every((x, i) => x.name === b[i].name && x.type.toString() === b[i].type.toString());
 }
 
+/**
+ * A factory takes TensorOptions (dtype, layout, device, pin_memory): zeros, empty_like, full_like...
+ * PyTorch's bindings give these requires_grad and run them as torch:: variable factories.
+ */
 function isFactory(s: FunctionSchema): boolean {
-  return !s.arguments.some((a) => a.type.toString().startsWith("Tensor")) && tensorOptionNames.every((n) => s.argument(n) !== undefined);
+  return tensorOptionNames.every((n) => s.argument(n) !== undefined);
+}
+
+/** Names PyTorch keeps out of torch.* (gen_python_functions.py SKIP_PYTHON_BINDINGS, and private names). */
+export function isHiddenFromTorch(name: string): boolean {
+  return name.startsWith("_") || ["slice", "alias"].includes(name);
 }
 
 function bindingOf(name: string, variant: Variant, fn: NativeFunction, out: NativeFunction | null): BindingOverload {

@@ -69,9 +69,7 @@ describe.concurrent("glasstorch trace <file.ts>", () => {
       " [redispatch] op=[aten::ones], key=[CPU]",
       "  [call] op=[aten::empty.memory_format], key=[BackendSelect]",
       "   [redispatch] op=[aten::empty.memory_format], key=[CPU]",
-      "  [call] op=[aten::fill_.Scalar], key=[AutogradCPU]",
-      "   [redispatch] op=[aten::fill_.Scalar], key=[ADInplaceOrView]",
-      "    [redispatch] op=[aten::fill_.Scalar], key=[CPU]",
+      "  [call] op=[aten::fill_.Scalar], key=[CPU]", // torch.ones runs below autograd, as torch:: factories do
       "[call] op=[aten::add.Tensor], key=[AutogradCPU]",
       " [redispatch] op=[aten::add.Tensor], key=[CPU]",
       "[call] op=[aten::mul.Tensor], key=[AutogradCPU]",
@@ -80,8 +78,7 @@ describe.concurrent("glasstorch trace <file.ts>", () => {
       " [redispatch] op=[aten::view], key=[CPU]",
       "[call] op=[aten::sum], key=[AutogradCPU]",
       " [redispatch] op=[aten::sum], key=[CPU]",
-      "  [call] op=[aten::sum.dim_IntList], key=[AutogradCPU]",
-      "   [redispatch] op=[aten::sum.dim_IntList], key=[CPU]",
+      "  [call] op=[aten::sum.dim_IntList], key=[CPU]", // the autograd kernel excluded autograd for nested calls
       "[call] op=[cli_fixture::twice], key=[CPU]",
       " [call] op=[aten::add.Tensor], key=[AutogradCPU]",
       "  [redispatch] op=[aten::add.Tensor], key=[CPU]",

@@ -6,10 +6,12 @@ import { Dispatcher, type OperatorHandle, type UnboxedKernel } from "../../dispa
 import { parseSchema } from "../../dispatcher/schema/SchemaParser.js";
 import { DispatchKey } from "../../c10/DispatchKey.js";
 import { DispatchKeySet } from "../../c10/DispatchKeySet.js";
-import { tls_local_dispatch_key_set } from "../../c10/impl/LocalDispatchKeySet.js";
+import { tls_local_dispatch_key_set, withExcluded } from "../../c10/impl/LocalDispatchKeySet.js";
+import { autograd_dispatch_keyset_with_ADInplaceOrView } from "../../c10/DispatchKeySet.js";
 import { toDevice, type DeviceLike } from "../../c10/Device.js";
 import { float64, int64, bool } from "../../c10/ScalarType.js";
 import { RuntimeError } from "../../c10/Errors.js";
+import { hasAllocator } from "../../c10/Allocator.js";
 import { Tensor } from "./Tensor.js";
 import { empty_impl } from "./empty.js";
 import { fill_kernel } from "../cpu/FillKernel.js";
@@ -48,6 +50,14 @@ export function backendSelectKeySet(device: DeviceLike | null | undefined): Disp
   return DispatchKeySet.of(key).or(tls.included_).minus(tls.excluded_).and(afterBackendSelect);
 }
 
+/**
+ * at::AutoDispatchBelowADInplaceOrView for the length of fn: what an autograd kernel holds while it runs
+ * the op, so nested calls (a composite's inner ops) skip the autograd and ADInplaceOrView keys.
+ */
+export function below_autograd<T>(fn: () => T): T {
+  return withExcluded(autograd_dispatch_keyset_with_ADInplaceOrView, fn);
+}
+
 /** In-place ops and out= bump the written tensor's version counter (shared with its views). */
 export function increment_version(t: unknown): void {
   if (t instanceof Tensor) t._impl.version_counter.bump();
@@ -64,6 +74,13 @@ export function wrapped_scalar_tensor(v: unknown): unknown {
   fill_kernel(impl, Number(v));
   impl.is_wrapped_number = true;
   return new Tensor(impl);
+}
+
+/** torch::utils::maybe_initialize_cuda: a device with no backend loaded is refused before dispatch. */
+export function maybe_initialize_device(device: unknown): void {
+  if (device == null) return;
+  const type = toDevice(device as DeviceLike).type;
+  if (type === "cuda" && !hasAllocator("cuda")) throw new RuntimeError("Torch not compiled with CUDA enabled");
 }
 
 /** A factory's requires_grad=True, with PyTorch's wording for non-floating results. */

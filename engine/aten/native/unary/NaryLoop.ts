@@ -1,0 +1,61 @@
+// cpu_kernel for any number of inputs computed in a chosen dtype (aten/src/ATen/native/cpu/Loops.h).
+// clamp needs it: clamp(int, 0.5) computes in float although its input is int (self.to(result_type)
+// in PyTorch), and clamp.Tensor has three inputs. Loops.ts covers one and two inputs computed in
+// the iterator's common dtype.
+
+import { ScalarType } from "../../../c10/ScalarType.js";
+import { typedView, toRaw, readNumber, type TypedView } from "../../../c10/ElementAccess.js";
+import { roundToScalarType } from "../../cpu/ScalarArithmetic.js";
+import type { TensorIterator } from "../TensorIterator.js";
+
+export interface NaryScalarOp {
+  /** The op on values already converted to the compute dtype. */
+  number(...xs: number[]): number;
+  /** The op on int64 values (used when computing in int64). */
+  bigint(...xs: bigint[]): bigint;
+}
+
+/** static_cast<compute>(value) for a value read as a number. */
+function toCompute(t: ScalarType, v: number): number {
+  switch (t) {
+    case ScalarType.Float:
+    case ScalarType.Half:
+    case ScalarType.BFloat16:
+    case ScalarType.Double:
+      return roundToScalarType(t, v);
+    case ScalarType.Bool:
+      return v !== 0 ? 1 : 0;
+    default:
+      return Math.trunc(v);
+  }
+}
+
+function readBig(view: TypedView, t: ScalarType, i: number): bigint {
+  return t === ScalarType.Long ? (view[i] as bigint) : BigInt(Math.trunc(readNumber(view, t, i)));
+}
+
+/** out[i] = op(in0[i], in1[i], ...) with every input converted to `compute`, the result cast to out's dtype. */
+export function cpu_kernel_nary(iter: TensorIterator, compute: ScalarType, op: NaryScalarOp): void {
+  const out = iter.output._impl;
+  if (!out.storage.hasData()) return;
+  const ins = iter.inputs.map((t) => t._impl);
+  const views = ins.map((t) => typedView(t.storage, t.dtype));
+  const types = ins.map((t) => t.dtype.scalarType);
+  const outView = typedView(out.storage, out.dtype) as unknown as (number | bigint)[];
+  const ot = out.dtype.scalarType;
+  const k = ins.length;
+  if (compute === ScalarType.Long) {
+    const xs = new Array<bigint>(k);
+    iter.forEachOffsets((o) => {
+      for (let j = 0; j < k; j++) xs[j] = readBig(views[j], types[j], o[j + 1]);
+      const r = BigInt.asIntN(64, op.bigint(...xs));
+      outView[o[0]] = ot === ScalarType.Long ? r : toRaw(ot, Number(r));
+    });
+    return;
+  }
+  const xs = new Array<number>(k);
+  iter.forEachOffsets((o) => {
+    for (let j = 0; j < k; j++) xs[j] = toCompute(compute, readNumber(views[j], types[j], o[j + 1]));
+    outView[o[0]] = toRaw(ot, toCompute(compute, op.number(...xs)));
+  });
+}
