@@ -71,11 +71,13 @@ function kernelWrappers(f: NativeFunction, byName: Map<string, NativeFunction>):
     const delegate = byName.get(f.structuredDelegate);
     if (!delegate) throw new Error(`${f.loc.file}:${f.loc.line}: structured_delegate '${f.structuredDelegate}' is not in the yaml`);
     const mode = f.func.kind() === "inplace" ? "inplace" : "functional";
+    // the out kernel's out arguments are absent here: one null each (max.dim has two: values, indices)
+    const nulls = delegate.func.outArguments().map(() => "null").join(", ");
     return delegate.dispatch.map((d) => ({
       key: d.key,
       kernel: d.kernel,
       from: delegate,
-      body: `(ks, ${args}) => native.${d.kernel}(${args}, null, "${mode}")`,
+      body: `(ks, ${args}) => native.${d.kernel}(${args}, ${nulls}, "${mode}")`,
     }));
   }
   const structuredOut = f.structured ? `, "out"` : "";
@@ -152,12 +154,18 @@ function emitBinding(e: Emitter, b: Binding): void {
       e.line(`    case ${i}: {`);
       e.line(`      const [${bindNames.join(", ")}] = r.values as any[];`);
       const callArgs = o.fn.func.arguments.map((a) => {
-        if (a.name === "self") return isMethod ? "this" : numbers ? "wrapped_scalar_tensor(_input)" : "_input";
+        if (a.name === "self") {
+          if (isMethod) return "this";
+          const v = a.type.toString() === "Tensor" ? "_input" : "_self"; // the binding's name for self
+          return numbers && a.type.toString() === "Tensor" ? `wrapped_scalar_tensor(${v})` : v;
+        }
         const v = `_${a.name}`;
         return numbers && a.type.toString() === "Tensor" ? `wrapped_scalar_tensor(${v})` : v;
       });
       const call = `${opVar(o.fn)}.call(${callArgs.join(", ")})`;
-      const result = o.out ? `_out === null ? ${call} : ${opVar(o.out)}.call(${[...callArgs, "_out"].join(", ")})` : call;
+      // several out tensors (max.dim: values, indices) come as one list, spread into the out overload
+      const outArgs = o.out && o.out.func.outArguments().length > 1 ? "..._out" : "_out";
+      const result = o.out ? `_out === null ? ${call} : ${opVar(o.out)}.call(${[...callArgs, outArgs].join(", ")})` : call;
       // torch:: factories run below autograd (torch/csrc/autograd/generated/variable_factories.h), so
       // the ops they call (zeros' zero_) bump no version; requires_grad is set on the result afterwards
       if (o.isFactory) {

@@ -53,6 +53,16 @@ function isFactory(s: FunctionSchema): boolean {
   return tensorOptionNames.every((n) => s.argument(n) !== undefined);
 }
 
+/**
+ * Overloads PyTorch gives no Python binding (gen_python_functions.py SKIP_PYTHON_BINDINGS_SIGNATURES):
+ * numbers reach the Tensor overloads as wrapped numbers instead.
+ */
+const skippedOverloads = new Set(["add.Scalar", "add_.Scalar", "sub.Scalar", "sub_.Scalar", "mul.Scalar", "mul_.Scalar", "div.Scalar", "div_.Scalar"]);
+
+export function isSkippedOverload(fullName: string): boolean {
+  return skippedOverloads.has(fullName.replace(/^aten::/, ""));
+}
+
 /** Names PyTorch keeps out of torch.* (gen_python_functions.py SKIP_PYTHON_BINDINGS, and private names). */
 export function isHiddenFromTorch(name: string): boolean {
   return name.startsWith("_") || ["slice", "alias"].includes(name);
@@ -69,13 +79,14 @@ function bindingOf(name: string, variant: Variant, fn: NativeFunction, out: Nati
       pieces.push("*");
       star = true;
     }
-    const rename = a.name === "self" ? "input" : null;
+    // torch.add(input, ...): a Tensor self is called input; a Scalar self keeps its name (pow(Number self, ...))
+    const rename = a.name === "self" && a.type.toString() === "Tensor" ? "input" : null;
     pieces.push(param(a, rename));
     params.push(rename ?? a.name);
   }
   const factory = isFactory(s);
   const extras: string[] = [];
-  if (out) extras.push("Tensor? out=None");
+  if (out) extras.push(out.func.outArguments().length > 1 ? "Tensor[] out=None" : "Tensor? out=None");
   if (factory) extras.push("bool? requires_grad=False");
   if (extras.length && !star) pieces.push("*");
   pieces.push(...extras);
@@ -89,7 +100,7 @@ export function computeBindings(fns: readonly NativeFunction[]): Binding[] {
   for (const variant of ["function", "method"] as const) {
     const byName = new Map<string, NativeFunction[]>();
     for (const f of fns) {
-      if (!f.variants.has(variant) || f.func.isOut()) continue;
+      if (!f.variants.has(variant) || f.func.isOut() || isSkippedOverload(f.func.fullName())) continue;
       const name = f.func.name.replace(/^aten::/, "");
       byName.set(name, [...(byName.get(name) ?? []), f]);
     }

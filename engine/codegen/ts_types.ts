@@ -45,7 +45,7 @@ function paramsOf(o: BindingOverload, isMethod: boolean, numbers: boolean): Para
       required: a.default === null, // "int[1]? dim" without a default is required (it may be None)
       keywordOnly: a.kwarg_only,
     }));
-  if (o.out) args.push({ name: "out", type: "Tensor | null", required: false, keywordOnly: true });
+  if (o.out) args.push({ name: "out", type: o.out.func.outArguments().length > 1 ? "Tensor[] | null" : "Tensor | null", required: false, keywordOnly: true });
   if (o.isFactory) args.push({ name: "requires_grad", type: "boolean", required: false, keywordOnly: true });
   return args;
 }

@@ -93,7 +93,7 @@ registerKernel(bitwise_and__Scalar, "ADInplaceOrView", (ks, self, other) => {
 }, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:625", "engine/generated/bitwise_and.ts:89");
 
 // torch.bitwise_and: bitwise_and.Tensor / bitwise_and.Tensor_out, bitwise_and.Scalar / bitwise_and.Scalar_out, bitwise_and.Scalar_Tensor
-const bitwise_and_parser = new PythonArgParser(["bitwise_and(Tensor input, Tensor other, *, Tensor? out=None)", "bitwise_and(Tensor input, Scalar other, *, Tensor? out=None)", "bitwise_and(Scalar input, Tensor other)"]);
+const bitwise_and_parser = new PythonArgParser(["bitwise_and(Tensor input, Tensor other, *, Tensor? out=None)", "bitwise_and(Tensor input, Scalar other, *, Tensor? out=None)", "bitwise_and(Scalar self, Tensor other)"]);
 export function bitwise_and(input: Tensor, other: Tensor, options?: { out?: Tensor | null }): Tensor;
 export function bitwise_and(input: Tensor, other: number | boolean, options?: { out?: Tensor | null }): Tensor;
 export function bitwise_and(input: number | boolean, other: Tensor): Tensor;
@@ -110,8 +110,8 @@ export function bitwise_and(...args: unknown[]): any {
       return _out === null ? bitwise_and_Scalar.call(_input, _other) : bitwise_and_Scalar_out.call(_input, _other, _out);
     }
     case 2: {
-      const [_input, _other] = r.values as any[];
-      return bitwise_and_Scalar_Tensor.call(_input, _other);
+      const [_self, _other] = r.values as any[];
+      return bitwise_and_Scalar_Tensor.call(_self, _other);
     }
   }
 }

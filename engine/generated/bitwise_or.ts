@@ -93,7 +93,7 @@ registerKernel(bitwise_or__Scalar, "ADInplaceOrView", (ks, self, other) => {
 }, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:661", "engine/generated/bitwise_or.ts:89");
 
 // torch.bitwise_or: bitwise_or.Tensor / bitwise_or.Tensor_out, bitwise_or.Scalar / bitwise_or.Scalar_out, bitwise_or.Scalar_Tensor
-const bitwise_or_parser = new PythonArgParser(["bitwise_or(Tensor input, Tensor other, *, Tensor? out=None)", "bitwise_or(Tensor input, Scalar other, *, Tensor? out=None)", "bitwise_or(Scalar input, Tensor other)"]);
+const bitwise_or_parser = new PythonArgParser(["bitwise_or(Tensor input, Tensor other, *, Tensor? out=None)", "bitwise_or(Tensor input, Scalar other, *, Tensor? out=None)", "bitwise_or(Scalar self, Tensor other)"]);
 export function bitwise_or(input: Tensor, other: Tensor, options?: { out?: Tensor | null }): Tensor;
 export function bitwise_or(input: Tensor, other: number | boolean, options?: { out?: Tensor | null }): Tensor;
 export function bitwise_or(input: number | boolean, other: Tensor): Tensor;
@@ -110,8 +110,8 @@ export function bitwise_or(...args: unknown[]): any {
       return _out === null ? bitwise_or_Scalar.call(_input, _other) : bitwise_or_Scalar_out.call(_input, _other, _out);
     }
     case 2: {
-      const [_input, _other] = r.values as any[];
-      return bitwise_or_Scalar_Tensor.call(_input, _other);
+      const [_self, _other] = r.values as any[];
+      return bitwise_or_Scalar_Tensor.call(_self, _other);
     }
   }
 }

@@ -93,7 +93,7 @@ registerKernel(bitwise_xor__Scalar, "ADInplaceOrView", (ks, self, other) => {
 }, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:697", "engine/generated/bitwise_xor.ts:89");
 
 // torch.bitwise_xor: bitwise_xor.Tensor / bitwise_xor.Tensor_out, bitwise_xor.Scalar / bitwise_xor.Scalar_out, bitwise_xor.Scalar_Tensor
-const bitwise_xor_parser = new PythonArgParser(["bitwise_xor(Tensor input, Tensor other, *, Tensor? out=None)", "bitwise_xor(Tensor input, Scalar other, *, Tensor? out=None)", "bitwise_xor(Scalar input, Tensor other)"]);
+const bitwise_xor_parser = new PythonArgParser(["bitwise_xor(Tensor input, Tensor other, *, Tensor? out=None)", "bitwise_xor(Tensor input, Scalar other, *, Tensor? out=None)", "bitwise_xor(Scalar self, Tensor other)"]);
 export function bitwise_xor(input: Tensor, other: Tensor, options?: { out?: Tensor | null }): Tensor;
 export function bitwise_xor(input: Tensor, other: number | boolean, options?: { out?: Tensor | null }): Tensor;
 export function bitwise_xor(input: number | boolean, other: Tensor): Tensor;
@@ -110,8 +110,8 @@ export function bitwise_xor(...args: unknown[]): any {
       return _out === null ? bitwise_xor_Scalar.call(_input, _other) : bitwise_xor_Scalar_out.call(_input, _other, _out);
     }
     case 2: {
-      const [_input, _other] = r.values as any[];
-      return bitwise_xor_Scalar_Tensor.call(_input, _other);
+      const [_self, _other] = r.values as any[];
+      return bitwise_xor_Scalar_Tensor.call(_self, _other);
     }
   }
 }

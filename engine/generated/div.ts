@@ -131,8 +131,8 @@ registerKernel(div__Scalar_mode, "ADInplaceOrView", (ks, self, other, rounding_m
   return result;
 }, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:103", "engine/generated/div.ts:128");
 
-// torch.div: div.Tensor / div.out, div.Tensor_mode / div.out_mode, div.Scalar, div.Scalar_mode
-const div_parser = new PythonArgParser(["div(Tensor input, Tensor other, *, Tensor? out=None)", "div(Tensor input, Tensor other, *, str? rounding_mode, Tensor? out=None)", "div(Tensor input, Scalar other)", "div(Tensor input, Scalar other, *, str? rounding_mode)"], true);
+// torch.div: div.Tensor / div.out, div.Tensor_mode / div.out_mode, div.Scalar_mode
+const div_parser = new PythonArgParser(["div(Tensor input, Tensor other, *, Tensor? out=None)", "div(Tensor input, Tensor other, *, str? rounding_mode, Tensor? out=None)", "div(Tensor input, Scalar other, *, str? rounding_mode)"], true);
 export function div(input: Tensor | number | boolean, other: Tensor | number | boolean, options?: { out?: Tensor | null }): Tensor;
 export function div(input: Tensor | number | boolean, other: number | boolean): Tensor;
 export function div(...args: unknown[]): any {
@@ -148,18 +148,14 @@ export function div(...args: unknown[]): any {
       return _out === null ? div_Tensor_mode.call(wrapped_scalar_tensor(_input), wrapped_scalar_tensor(_other), _rounding_mode) : div_out_mode.call(wrapped_scalar_tensor(_input), wrapped_scalar_tensor(_other), _rounding_mode, _out);
     }
     case 2: {
-      const [_input, _other] = r.values as any[];
-      return div_Scalar.call(wrapped_scalar_tensor(_input), _other);
-    }
-    case 3: {
       const [_input, _other, _rounding_mode] = r.values as any[];
       return div_Scalar_mode.call(wrapped_scalar_tensor(_input), _other, _rounding_mode);
     }
   }
 }
 
-// Tensor.div: div.Tensor, div.Tensor_mode, div.Scalar, div.Scalar_mode
-const Tensor_div_parser = new PythonArgParser(["div(Tensor other)", "div(Tensor other, *, str? rounding_mode)", "div(Scalar other)", "div(Scalar other, *, str? rounding_mode)"], true);
+// Tensor.div: div.Tensor, div.Tensor_mode, div.Scalar_mode
+const Tensor_div_parser = new PythonArgParser(["div(Tensor other)", "div(Tensor other, *, str? rounding_mode)", "div(Scalar other, *, str? rounding_mode)"], true);
 function Tensor_div(this: Tensor, ...args: unknown[]): any {
   if (isTracing()) noteApiBinding("Tensor.div");
   const r = Tensor_div_parser.parse(args);
@@ -173,18 +169,14 @@ function Tensor_div(this: Tensor, ...args: unknown[]): any {
       return div_Tensor_mode.call(this, wrapped_scalar_tensor(_other), _rounding_mode);
     }
     case 2: {
-      const [_other] = r.values as any[];
-      return div_Scalar.call(this, _other);
-    }
-    case 3: {
       const [_other, _rounding_mode] = r.values as any[];
       return div_Scalar_mode.call(this, _other, _rounding_mode);
     }
   }
 }
 
-// Tensor.div_: div_.Tensor, div_.Tensor_mode, div_.Scalar, div_.Scalar_mode
-const Tensor_div__parser = new PythonArgParser(["div_(Tensor other)", "div_(Tensor other, *, str? rounding_mode)", "div_(Scalar other)", "div_(Scalar other, *, str? rounding_mode)"], true);
+// Tensor.div_: div_.Tensor, div_.Tensor_mode, div_.Scalar_mode
+const Tensor_div__parser = new PythonArgParser(["div_(Tensor other)", "div_(Tensor other, *, str? rounding_mode)", "div_(Scalar other, *, str? rounding_mode)"], true);
 function Tensor_div_(this: Tensor, ...args: unknown[]): any {
   if (isTracing()) noteApiBinding("Tensor.div_");
   const r = Tensor_div__parser.parse(args);
@@ -198,10 +190,6 @@ function Tensor_div_(this: Tensor, ...args: unknown[]): any {
       return div__Tensor_mode.call(this, wrapped_scalar_tensor(_other), _rounding_mode);
     }
     case 2: {
-      const [_other] = r.values as any[];
-      return div__Scalar.call(this, _other);
-    }
-    case 3: {
       const [_other, _rounding_mode] = r.values as any[];
       return div__Scalar_mode.call(this, _other, _rounding_mode);
     }

@@ -112,7 +112,7 @@ registerKernel(pow__Scalar, "ADInplaceOrView", (ks, self, exponent) => {
 }, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:256", "engine/generated/pow.ts:108");
 
 // torch.pow: pow.Tensor_Tensor / pow.Tensor_Tensor_out, pow.Scalar / pow.Scalar_out, pow.Tensor_Scalar / pow.Tensor_Scalar_out
-const pow_parser = new PythonArgParser(["pow(Tensor input, Tensor exponent, *, Tensor? out=None)", "pow(Scalar input, Tensor exponent, *, Tensor? out=None)", "pow(Tensor input, Scalar exponent, *, Tensor? out=None)"]);
+const pow_parser = new PythonArgParser(["pow(Tensor input, Tensor exponent, *, Tensor? out=None)", "pow(Scalar self, Tensor exponent, *, Tensor? out=None)", "pow(Tensor input, Scalar exponent, *, Tensor? out=None)"]);
 export function pow(input: Tensor, exponent: Tensor, options?: { out?: Tensor | null }): Tensor;
 export function pow(input: number | boolean, exponent: Tensor, options?: { out?: Tensor | null }): Tensor;
 export function pow(input: Tensor, exponent: number | boolean, options?: { out?: Tensor | null }): Tensor;
@@ -125,8 +125,8 @@ export function pow(...args: unknown[]): any {
       return _out === null ? pow_Tensor_Tensor.call(_input, _exponent) : pow_Tensor_Tensor_out.call(_input, _exponent, _out);
     }
     case 1: {
-      const [_input, _exponent, _out] = r.values as any[];
-      return _out === null ? pow_Scalar.call(_input, _exponent) : pow_Scalar_out.call(_input, _exponent, _out);
+      const [_self, _exponent, _out] = r.values as any[];
+      return _out === null ? pow_Scalar.call(_self, _exponent) : pow_Scalar_out.call(_self, _exponent, _out);
     }
     case 2: {
       const [_input, _exponent, _out] = r.values as any[];

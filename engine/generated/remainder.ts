@@ -94,7 +94,7 @@ registerKernel(remainder_Scalar_Tensor, "Meta", (ks, self, other) => native.rema
 registerKernel(remainder_Scalar_Tensor, "Autograd", (ks, self, other) => below_autograd(() => remainder_Scalar_Tensor.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::remainder_Scalar_Tensor", "engine/ops/native_functions/binary.yaml:188", "engine/generated/remainder.ts:94");
 
 // torch.remainder: remainder.Tensor / remainder.Tensor_out, remainder.Scalar / remainder.Scalar_out, remainder.Scalar_Tensor
-const remainder_parser = new PythonArgParser(["remainder(Tensor input, Tensor other, *, Tensor? out=None)", "remainder(Tensor input, Scalar other, *, Tensor? out=None)", "remainder(Scalar input, Tensor other)"]);
+const remainder_parser = new PythonArgParser(["remainder(Tensor input, Tensor other, *, Tensor? out=None)", "remainder(Tensor input, Scalar other, *, Tensor? out=None)", "remainder(Scalar self, Tensor other)"]);
 export function remainder(input: Tensor, other: Tensor, options?: { out?: Tensor | null }): Tensor;
 export function remainder(input: Tensor, other: number | boolean, options?: { out?: Tensor | null }): Tensor;
 export function remainder(input: number | boolean, other: Tensor): Tensor;
@@ -111,8 +111,8 @@ export function remainder(...args: unknown[]): any {
       return _out === null ? remainder_Scalar.call(_input, _other) : remainder_Scalar_out.call(_input, _other, _out);
     }
     case 2: {
-      const [_input, _other] = r.values as any[];
-      return remainder_Scalar_Tensor.call(_input, _other);
+      const [_self, _other] = r.values as any[];
+      return remainder_Scalar_Tensor.call(_self, _other);
     }
   }
 }

@@ -70,11 +70,9 @@ registerKernel(sub__Scalar, "ADInplaceOrView", (ks, self, other, alpha) => {
   return result;
 }, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:37", "engine/generated/sub.ts:67");
 
-// torch.sub: sub.Tensor / sub.out, sub.Scalar
-const sub_parser = new PythonArgParser(["sub(Tensor input, Tensor other, *, Scalar alpha=1, Tensor? out=None)", "sub(Tensor input, Scalar other, Scalar alpha=1)"], true);
+// torch.sub: sub.Tensor / sub.out
+const sub_parser = new PythonArgParser(["sub(Tensor input, Tensor other, *, Scalar alpha=1, Tensor? out=None)"], true);
 export function sub(input: Tensor | number | boolean, other: Tensor | number | boolean, options?: { alpha?: number | boolean; out?: Tensor | null }): Tensor;
-export function sub(input: Tensor | number | boolean, other: number | boolean, options?: { alpha?: number | boolean }): Tensor;
-export function sub(input: Tensor | number | boolean, other: number | boolean, alpha: number | boolean, options?: { alpha?: number | boolean }): Tensor;
 export function sub(...args: unknown[]): any {
   if (isTracing()) noteApiBinding("torch.sub");
   const r = sub_parser.parse(args);
@@ -83,15 +81,11 @@ export function sub(...args: unknown[]): any {
       const [_input, _other, _alpha, _out] = r.values as any[];
       return _out === null ? sub_Tensor.call(wrapped_scalar_tensor(_input), wrapped_scalar_tensor(_other), _alpha) : sub_out.call(wrapped_scalar_tensor(_input), wrapped_scalar_tensor(_other), _alpha, _out);
     }
-    case 1: {
-      const [_input, _other, _alpha] = r.values as any[];
-      return sub_Scalar.call(wrapped_scalar_tensor(_input), _other, _alpha);
-    }
   }
 }
 
-// Tensor.sub: sub.Tensor, sub.Scalar
-const Tensor_sub_parser = new PythonArgParser(["sub(Tensor other, *, Scalar alpha=1)", "sub(Scalar other, Scalar alpha=1)"], true);
+// Tensor.sub: sub.Tensor
+const Tensor_sub_parser = new PythonArgParser(["sub(Tensor other, *, Scalar alpha=1)"], true);
 function Tensor_sub(this: Tensor, ...args: unknown[]): any {
   if (isTracing()) noteApiBinding("Tensor.sub");
   const r = Tensor_sub_parser.parse(args);
@@ -100,15 +94,11 @@ function Tensor_sub(this: Tensor, ...args: unknown[]): any {
       const [_other, _alpha] = r.values as any[];
       return sub_Tensor.call(this, wrapped_scalar_tensor(_other), _alpha);
     }
-    case 1: {
-      const [_other, _alpha] = r.values as any[];
-      return sub_Scalar.call(this, _other, _alpha);
-    }
   }
 }
 
-// Tensor.sub_: sub_.Tensor, sub_.Scalar
-const Tensor_sub__parser = new PythonArgParser(["sub_(Tensor other, *, Scalar alpha=1)", "sub_(Scalar other, Scalar alpha=1)"], true);
+// Tensor.sub_: sub_.Tensor
+const Tensor_sub__parser = new PythonArgParser(["sub_(Tensor other, *, Scalar alpha=1)"], true);
 function Tensor_sub_(this: Tensor, ...args: unknown[]): any {
   if (isTracing()) noteApiBinding("Tensor.sub_");
   const r = Tensor_sub__parser.parse(args);
@@ -116,10 +106,6 @@ function Tensor_sub_(this: Tensor, ...args: unknown[]): any {
     case 0: {
       const [_other, _alpha] = r.values as any[];
       return sub__Tensor.call(this, wrapped_scalar_tensor(_other), _alpha);
-    }
-    case 1: {
-      const [_other, _alpha] = r.values as any[];
-      return sub__Scalar.call(this, _other, _alpha);
     }
   }
 }

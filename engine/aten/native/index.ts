@@ -10,3 +10,5 @@ export { view } from "./TensorShape.js";
 export * from "./unary/index.js";
 export * from "./binary/index.js";
 export * from "./shape/index.js";
+export * from "./reduce/index.js";
+export * from "./join/index.js";
