@@ -15,7 +15,7 @@ export interface BinaryScalarOp {
 }
 
 /** static_cast<common>(value): what an input element becomes when computed in the common dtype. */
-function toCommon(t: ScalarType, v: number): number {
+export function toCommon(t: ScalarType, v: number): number {
   switch (t) {
     case ScalarType.Float:
     case ScalarType.Half:

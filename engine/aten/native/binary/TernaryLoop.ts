@@ -2,6 +2,7 @@
 // addcdiv. Each input is read converted to the common dtype; the result is stored in the output's dtype.
 
 import { ScalarType } from "../../../c10/ScalarType.js";
+import { toCommon } from "../Loops.js";
 import { typedView, toRaw, readNumber, type TypedView } from "../../../c10/ElementAccess.js";
 import { roundToScalarType } from "../../cpu/ScalarArithmetic.js";
 import type { TensorIterator } from "../TensorIterator.js";
@@ -13,20 +14,6 @@ export interface TernaryScalarOp {
   bigint?(a: bigint, b: bigint, c: bigint): bigint;
 }
 
-/** static_cast<common>(value). */
-function toCommon(t: ScalarType, v: number): number {
-  switch (t) {
-    case ScalarType.Float:
-    case ScalarType.Half:
-    case ScalarType.BFloat16:
-    case ScalarType.Double:
-      return roundToScalarType(t, v);
-    case ScalarType.Bool:
-      return v !== 0 ? 1 : 0;
-    default:
-      return Math.trunc(v);
-  }
-}
 
 export function cpu_kernel_ternary(iter: TensorIterator, op: TernaryScalarOp): void {
   const out = iter.output._impl;

@@ -4,8 +4,8 @@
 // the iterator's common dtype.
 
 import { ScalarType } from "../../../c10/ScalarType.js";
+import { toCommon } from "../Loops.js";
 import { typedView, toRaw, readNumber, type TypedView } from "../../../c10/ElementAccess.js";
-import { roundToScalarType } from "../../cpu/ScalarArithmetic.js";
 import type { TensorIterator } from "../TensorIterator.js";
 
 export interface NaryScalarOp {
@@ -15,20 +15,6 @@ export interface NaryScalarOp {
   bigint(...xs: bigint[]): bigint;
 }
 
-/** static_cast<compute>(value) for a value read as a number. */
-function toCompute(t: ScalarType, v: number): number {
-  switch (t) {
-    case ScalarType.Float:
-    case ScalarType.Half:
-    case ScalarType.BFloat16:
-    case ScalarType.Double:
-      return roundToScalarType(t, v);
-    case ScalarType.Bool:
-      return v !== 0 ? 1 : 0;
-    default:
-      return Math.trunc(v);
-  }
-}
 
 function readBig(view: TypedView, t: ScalarType, i: number): bigint {
   return t === ScalarType.Long ? (view[i] as bigint) : BigInt(Math.trunc(readNumber(view, t, i)));
@@ -55,7 +41,7 @@ export function cpu_kernel_nary(iter: TensorIterator, compute: ScalarType, op: N
   }
   const xs = new Array<number>(k);
   iter.forEachOffsets((o) => {
-    for (let j = 0; j < k; j++) xs[j] = toCompute(compute, readNumber(views[j], types[j], o[j + 1]));
-    outView[o[0]] = toRaw(ot, toCompute(compute, op.number(...xs)));
+    for (let j = 0; j < k; j++) xs[j] = toCommon(compute, readNumber(views[j], types[j], o[j + 1]));
+    outView[o[0]] = toRaw(ot, toCommon(compute, op.number(...xs)));
   });
 }
