@@ -9,27 +9,15 @@ import { TensorImpl } from "../../../engine/c10/TensorImpl.js";
 import { typedView } from "../../../engine/c10/ElementAccess.js";
 import type { CallEvent, TraceEvent } from "../../../engine/trace/events.js";
 import { loadFixture, dec, outcome } from "../../support/fixtures.js";
+import { buildWindow, type WindowSpec } from "../../support/windows.js";
 
 const F = loadFixture("shape.json");
 const T = torch as any;
 const fns = G as any;
 const dt = (n: string) => T[n] as torch.dtype;
 
-interface Spec {
-  base: (number | boolean)[];
-  dtype: string;
-  sizes: number[];
-  strides: number[];
-  offset: number;
-}
-
-/** A window onto a 1-D base, made with the TensorImpl constructor (not with the ops under test). */
-function build(spec: Spec, device = "cpu"): Tensor {
-  const base: Tensor =
-    device === "meta" ? torch.empty([spec.base.length], { dtype: dt(spec.dtype), device: "meta" }) : torch.tensor(spec.base, { dtype: dt(spec.dtype) });
-  const b = base._impl;
-  return new Tensor(new TensorImpl(b.storage, b.dtype, spec.sizes, spec.strides, spec.offset, b.version_counter));
-}
+type Spec = WindowSpec;
+const build = buildWindow;
 
 function decodeArg(v: any, device: string): any {
   if (v && typeof v === "object" && "tensor" in v) return build(v.tensor, device);

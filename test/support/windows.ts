@@ -1,0 +1,25 @@
+// Tensors described by fixtures as windows onto a 1-D base (non-contiguous, offset, expanded inputs),
+// rebuilt with the TensorImpl constructor so the ops under test are not used to make their own inputs.
+import * as torch from "../../engine/index.js";
+import { Tensor } from "../../engine/aten/core/Tensor.js";
+import { TensorImpl } from "../../engine/c10/TensorImpl.js";
+
+export interface WindowSpec {
+  base: (number | boolean)[];
+  dtype: string;
+  sizes: number[];
+  strides: number[];
+  offset: number;
+}
+
+export const dtypeNamed = (n: string) => (torch as any)[n] as torch.dtype;
+
+/** The window `spec` describes, on a fresh base tensor (data on CPU, shapes only on meta). */
+export function buildWindow(spec: WindowSpec, device = "cpu"): Tensor {
+  const base: Tensor =
+    device === "meta"
+      ? torch.empty([spec.base.length], { dtype: dtypeNamed(spec.dtype), device: "meta" })
+      : torch.tensor(spec.base, { dtype: dtypeNamed(spec.dtype) });
+  const b = base._impl;
+  return new Tensor(new TensorImpl(b.storage, b.dtype, spec.sizes, spec.strides, spec.offset, b.version_counter));
+}
