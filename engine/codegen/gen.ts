@@ -73,12 +73,17 @@ function kernelWrappers(f: NativeFunction, byName: Map<string, NativeFunction>):
     const mode = f.func.kind() === "inplace" ? "inplace" : "functional";
     // the out kernel's out arguments are absent here: one null each (max.dim has two: values, indices)
     const nulls = delegate.func.outArguments().map(() => "null").join(", ");
-    return delegate.dispatch.map((d) => ({
+    const perKey = delegate.dispatch.map((d) => ({
       key: d.key,
       kernel: d.kernel,
       from: delegate,
       body: `(ks, ${args}) => native.${d.kernel}(${args}, ${nulls}, "${mode}")`,
     }));
+    // PyTorch also registers a structured op's functional and in-place forms as
+    // CompositeExplicitAutogradNonFunctional (RegisterCompositeExplicitAutogradNonFunctional.cpp): the
+    // "default backend kernel" for every other key, Undefined included (torch.cat([]) reaches cat's check)
+    const first = perKey[0];
+    return first ? [...perKey, { ...first, key: "CompositeExplicitAutogradNonFunctional" }] : perKey;
   }
   const structuredOut = f.structured ? `, "out"` : "";
   return f.dispatch.map((d) => ({ key: d.key, kernel: d.kernel, from: f, body: `(ks, ${args}) => native.${d.kernel}(${args}${structuredOut})` }));

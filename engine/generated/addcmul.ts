@@ -28,25 +28,27 @@ registerKernel(addcmul_out, "ADInplaceOrView", (ks, self, tensor1, tensor2, valu
 export const addcmul_default = defineOp("aten::addcmul(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor", "engine/ops/native_functions/binary.yaml:740");
 registerKernel(addcmul_default, "CPU", (ks, self, tensor1, tensor2, value) => native.addcmul_out(self, tensor1, tensor2, value, null, "functional"), "native.addcmul_out", "engine/ops/native_functions/binary.yaml:734", "engine/generated/addcmul.ts:29"); // (structured_delegate: addcmul.out)
 registerKernel(addcmul_default, "Meta", (ks, self, tensor1, tensor2, value) => native.addcmul_out(self, tensor1, tensor2, value, null, "functional"), "native.addcmul_out", "engine/ops/native_functions/binary.yaml:734", "engine/generated/addcmul.ts:30"); // (structured_delegate: addcmul.out)
+registerKernel(addcmul_default, "CompositeExplicitAutogradNonFunctional", (ks, self, tensor1, tensor2, value) => native.addcmul_out(self, tensor1, tensor2, value, null, "functional"), "native.addcmul_out", "engine/ops/native_functions/binary.yaml:734", "engine/generated/addcmul.ts:31"); // (structured_delegate: addcmul.out)
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(addcmul_default, "Autograd", (ks, self, tensor1, tensor2, value) => below_autograd(() => addcmul_default.redispatch(ks.and(after_autograd_keyset), self, tensor1, tensor2, value)), "VariableType::addcmul_default", "engine/ops/native_functions/binary.yaml:740", "engine/generated/addcmul.ts:34");
+registerKernel(addcmul_default, "Autograd", (ks, self, tensor1, tensor2, value) => below_autograd(() => addcmul_default.redispatch(ks.and(after_autograd_keyset), self, tensor1, tensor2, value)), "VariableType::addcmul_default", "engine/ops/native_functions/binary.yaml:740", "engine/generated/addcmul.ts:35");
 
 // ---- addcmul_ (engine/ops/native_functions/binary.yaml:744) ----
 export const addcmul__default = defineOp("aten::addcmul_(Tensor(a!) self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor(a!)", "engine/ops/native_functions/binary.yaml:744");
-registerKernel(addcmul__default, "CPU", (ks, self, tensor1, tensor2, value) => native.addcmul_out(self, tensor1, tensor2, value, null, "inplace"), "native.addcmul_out", "engine/ops/native_functions/binary.yaml:734", "engine/generated/addcmul.ts:38"); // (structured_delegate: addcmul.out)
-registerKernel(addcmul__default, "Meta", (ks, self, tensor1, tensor2, value) => native.addcmul_out(self, tensor1, tensor2, value, null, "inplace"), "native.addcmul_out", "engine/ops/native_functions/binary.yaml:734", "engine/generated/addcmul.ts:39"); // (structured_delegate: addcmul.out)
+registerKernel(addcmul__default, "CPU", (ks, self, tensor1, tensor2, value) => native.addcmul_out(self, tensor1, tensor2, value, null, "inplace"), "native.addcmul_out", "engine/ops/native_functions/binary.yaml:734", "engine/generated/addcmul.ts:39"); // (structured_delegate: addcmul.out)
+registerKernel(addcmul__default, "Meta", (ks, self, tensor1, tensor2, value) => native.addcmul_out(self, tensor1, tensor2, value, null, "inplace"), "native.addcmul_out", "engine/ops/native_functions/binary.yaml:734", "engine/generated/addcmul.ts:40"); // (structured_delegate: addcmul.out)
+registerKernel(addcmul__default, "CompositeExplicitAutogradNonFunctional", (ks, self, tensor1, tensor2, value) => native.addcmul_out(self, tensor1, tensor2, value, null, "inplace"), "native.addcmul_out", "engine/ops/native_functions/binary.yaml:734", "engine/generated/addcmul.ts:41"); // (structured_delegate: addcmul.out)
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(addcmul__default, "Autograd", (ks, self, tensor1, tensor2, value) => below_autograd(() => addcmul__default.redispatch(ks.and(after_autograd_keyset), self, tensor1, tensor2, value)), "VariableType::addcmul__default", "engine/ops/native_functions/binary.yaml:744", "engine/generated/addcmul.ts:43");
+registerKernel(addcmul__default, "Autograd", (ks, self, tensor1, tensor2, value) => below_autograd(() => addcmul__default.redispatch(ks.and(after_autograd_keyset), self, tensor1, tensor2, value)), "VariableType::addcmul__default", "engine/ops/native_functions/binary.yaml:744", "engine/generated/addcmul.ts:45");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(addcmul__default, "ADInplaceOrView", (ks, self, tensor1, tensor2, value) => {
   const result = addcmul__default.redispatch(ks.and(after_ADInplaceOrView_keyset), self, tensor1, tensor2, value);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:744", "engine/generated/addcmul.ts:45");
+}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:744", "engine/generated/addcmul.ts:47");
 
 // torch.addcmul: addcmul / addcmul.out
 const addcmul_parser = new PythonArgParser(["addcmul(Tensor input, Tensor tensor1, Tensor tensor2, *, Scalar value=1, Tensor? out=None)"]);

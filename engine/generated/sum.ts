@@ -22,25 +22,26 @@ registerKernel(sum_default, "Autograd", (ks, self, dtype) => below_autograd(() =
 export const sum_dim_IntList = defineOp("aten::sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor", "engine/ops/native_functions.yaml:67");
 registerKernel(sum_dim_IntList, "CPU", (ks, self, dim, keepdim, dtype) => native.sum_IntList_out(self, dim, keepdim, dtype, null, "functional"), "native.sum_IntList_out", "engine/ops/native_functions.yaml:72", "engine/generated/sum.ts:23"); // (structured_delegate: sum.IntList_out)
 registerKernel(sum_dim_IntList, "Meta", (ks, self, dim, keepdim, dtype) => native.sum_IntList_out(self, dim, keepdim, dtype, null, "functional"), "native.sum_IntList_out", "engine/ops/native_functions.yaml:72", "engine/generated/sum.ts:24"); // (structured_delegate: sum.IntList_out)
+registerKernel(sum_dim_IntList, "CompositeExplicitAutogradNonFunctional", (ks, self, dim, keepdim, dtype) => native.sum_IntList_out(self, dim, keepdim, dtype, null, "functional"), "native.sum_IntList_out", "engine/ops/native_functions.yaml:72", "engine/generated/sum.ts:25"); // (structured_delegate: sum.IntList_out)
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(sum_dim_IntList, "Autograd", (ks, self, dim, keepdim, dtype) => below_autograd(() => sum_dim_IntList.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, dtype)), "VariableType::sum_dim_IntList", "engine/ops/native_functions.yaml:67", "engine/generated/sum.ts:28");
+registerKernel(sum_dim_IntList, "Autograd", (ks, self, dim, keepdim, dtype) => below_autograd(() => sum_dim_IntList.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, dtype)), "VariableType::sum_dim_IntList", "engine/ops/native_functions.yaml:67", "engine/generated/sum.ts:29");
 
 // ---- sum.IntList_out (engine/ops/native_functions.yaml:72) ----
 export const sum_IntList_out = defineOp("aten::sum.IntList_out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions.yaml:72");
-registerKernel(sum_IntList_out, "CPU", (ks, self, dim, keepdim, dtype, out) => native.sum_IntList_out(self, dim, keepdim, dtype, out, "out"), "native.sum_IntList_out", "engine/ops/native_functions.yaml:72", "engine/generated/sum.ts:32");
-registerKernel(sum_IntList_out, "Meta", (ks, self, dim, keepdim, dtype, out) => native.sum_IntList_out(self, dim, keepdim, dtype, out, "out"), "native.sum_IntList_out", "engine/ops/native_functions.yaml:72", "engine/generated/sum.ts:33");
+registerKernel(sum_IntList_out, "CPU", (ks, self, dim, keepdim, dtype, out) => native.sum_IntList_out(self, dim, keepdim, dtype, out, "out"), "native.sum_IntList_out", "engine/ops/native_functions.yaml:72", "engine/generated/sum.ts:33");
+registerKernel(sum_IntList_out, "Meta", (ks, self, dim, keepdim, dtype, out) => native.sum_IntList_out(self, dim, keepdim, dtype, out, "out"), "native.sum_IntList_out", "engine/ops/native_functions.yaml:72", "engine/generated/sum.ts:34");
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(sum_IntList_out, "Autograd", (ks, self, dim, keepdim, dtype, out) => below_autograd(() => sum_IntList_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, dtype, out)), "VariableType::sum_IntList_out", "engine/ops/native_functions.yaml:72", "engine/generated/sum.ts:37");
+registerKernel(sum_IntList_out, "Autograd", (ks, self, dim, keepdim, dtype, out) => below_autograd(() => sum_IntList_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, dtype, out)), "VariableType::sum_IntList_out", "engine/ops/native_functions.yaml:72", "engine/generated/sum.ts:38");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(sum_IntList_out, "ADInplaceOrView", (ks, self, dim, keepdim, dtype, out) => {
   const result = sum_IntList_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, dim, keepdim, dtype, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions.yaml:72", "engine/generated/sum.ts:39");
+}, "ADInplaceOrView", "engine/ops/native_functions.yaml:72", "engine/generated/sum.ts:40");
 
 // torch.sum: sum, sum.dim_IntList / sum.IntList_out
 const sum_parser = new PythonArgParser(["sum(Tensor input, *, ScalarType? dtype=None)", "sum(Tensor input, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor? out=None)"]);

@@ -28,25 +28,27 @@ registerKernel(tril_out, "ADInplaceOrView", (ks, self, diagonal, out) => {
 export const tril_default = defineOp("aten::tril(Tensor self, int diagonal=0) -> Tensor", "engine/ops/native_functions/join.yaml:111");
 registerKernel(tril_default, "CPU", (ks, self, diagonal) => native.tril_cpu(self, diagonal, null, "functional"), "native.tril_cpu", "engine/ops/native_functions/join.yaml:106", "engine/generated/tril.ts:29"); // (structured_delegate: tril.out)
 registerKernel(tril_default, "Meta", (ks, self, diagonal) => native.tril_cpu(self, diagonal, null, "functional"), "native.tril_cpu", "engine/ops/native_functions/join.yaml:106", "engine/generated/tril.ts:30"); // (structured_delegate: tril.out)
+registerKernel(tril_default, "CompositeExplicitAutogradNonFunctional", (ks, self, diagonal) => native.tril_cpu(self, diagonal, null, "functional"), "native.tril_cpu", "engine/ops/native_functions/join.yaml:106", "engine/generated/tril.ts:31"); // (structured_delegate: tril.out)
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(tril_default, "Autograd", (ks, self, diagonal) => below_autograd(() => tril_default.redispatch(ks.and(after_autograd_keyset), self, diagonal)), "VariableType::tril_default", "engine/ops/native_functions/join.yaml:111", "engine/generated/tril.ts:34");
+registerKernel(tril_default, "Autograd", (ks, self, diagonal) => below_autograd(() => tril_default.redispatch(ks.and(after_autograd_keyset), self, diagonal)), "VariableType::tril_default", "engine/ops/native_functions/join.yaml:111", "engine/generated/tril.ts:35");
 
 // ---- tril_ (engine/ops/native_functions/join.yaml:115) ----
 export const tril__default = defineOp("aten::tril_(Tensor(a!) self, int diagonal=0) -> Tensor(a!)", "engine/ops/native_functions/join.yaml:115");
-registerKernel(tril__default, "CPU", (ks, self, diagonal) => native.tril_cpu(self, diagonal, null, "inplace"), "native.tril_cpu", "engine/ops/native_functions/join.yaml:106", "engine/generated/tril.ts:38"); // (structured_delegate: tril.out)
-registerKernel(tril__default, "Meta", (ks, self, diagonal) => native.tril_cpu(self, diagonal, null, "inplace"), "native.tril_cpu", "engine/ops/native_functions/join.yaml:106", "engine/generated/tril.ts:39"); // (structured_delegate: tril.out)
+registerKernel(tril__default, "CPU", (ks, self, diagonal) => native.tril_cpu(self, diagonal, null, "inplace"), "native.tril_cpu", "engine/ops/native_functions/join.yaml:106", "engine/generated/tril.ts:39"); // (structured_delegate: tril.out)
+registerKernel(tril__default, "Meta", (ks, self, diagonal) => native.tril_cpu(self, diagonal, null, "inplace"), "native.tril_cpu", "engine/ops/native_functions/join.yaml:106", "engine/generated/tril.ts:40"); // (structured_delegate: tril.out)
+registerKernel(tril__default, "CompositeExplicitAutogradNonFunctional", (ks, self, diagonal) => native.tril_cpu(self, diagonal, null, "inplace"), "native.tril_cpu", "engine/ops/native_functions/join.yaml:106", "engine/generated/tril.ts:41"); // (structured_delegate: tril.out)
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(tril__default, "Autograd", (ks, self, diagonal) => below_autograd(() => tril__default.redispatch(ks.and(after_autograd_keyset), self, diagonal)), "VariableType::tril__default", "engine/ops/native_functions/join.yaml:115", "engine/generated/tril.ts:43");
+registerKernel(tril__default, "Autograd", (ks, self, diagonal) => below_autograd(() => tril__default.redispatch(ks.and(after_autograd_keyset), self, diagonal)), "VariableType::tril__default", "engine/ops/native_functions/join.yaml:115", "engine/generated/tril.ts:45");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(tril__default, "ADInplaceOrView", (ks, self, diagonal) => {
   const result = tril__default.redispatch(ks.and(after_ADInplaceOrView_keyset), self, diagonal);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/join.yaml:115", "engine/generated/tril.ts:45");
+}, "ADInplaceOrView", "engine/ops/native_functions/join.yaml:115", "engine/generated/tril.ts:47");
 
 // torch.tril: tril / tril.out
 const tril_parser = new PythonArgParser(["tril(Tensor input, int diagonal=0, *, Tensor? out=None)"]);

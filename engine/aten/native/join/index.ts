@@ -6,3 +6,5 @@ export { stack, stack_out, atleast_1d, atleast_2d, atleast_3d, hstack, hstack_ou
 export { flip, flip_meta, roll_cpu, roll_meta } from "./Reorder.js";
 export { tril_cpu, triu_cpu } from "./Triangular.js";
 export { repeat, tile } from "./Repeat.js";
+export { where, where_self_out, where_scalar_self, where_scalar_other, where_scalar } from "./Where.js";
+export { sort_stable_out, sort_out, sort, argsort, argsort_stable } from "./Sort.js";
