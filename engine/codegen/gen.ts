@@ -41,6 +41,12 @@ export function family(f: NativeFunction): string {
   return f.func.name.replace(/^aten::/, "").replace(/_+$/, "");
 }
 
+/** JavaScript's reserved words cannot name a function or a namespace: torch.var is written var_ in code. */
+const reserved = new Set(["break", "case", "catch", "class", "const", "continue", "debugger", "default", "delete", "do", "else", "enum", "export", "extends", "false", "finally", "for", "function", "if", "import", "in", "instanceof", "new", "null", "return", "super", "switch", "this", "throw", "true", "try", "typeof", "var", "void", "while", "with", "yield", "let", "static", "implements", "interface", "package", "private", "protected", "public", "await"]);
+export function jsName(name: string): string {
+  return reserved.has(name) ? `${name}_` : name;
+}
+
 /** Writes lines and remembers where each piece starts and ends. */
 class Emitter {
   private lines: string[] = [];
@@ -141,7 +147,7 @@ function emitOp(e: Emitter, f: NativeFunction, byName: Map<string, NativeFunctio
 /** torch.add / Tensor.add: parse the call, then call the op (or its out= twin). */
 function emitBinding(e: Emitter, b: Binding): void {
   const isMethod = b.variant === "method";
-  const fnName = isMethod ? `Tensor_${b.name}` : b.name;
+  const fnName = isMethod ? `Tensor_${b.name}` : jsName(b.name);
   const label = isMethod ? `Tensor.${b.name}` : `torch.${b.name}`;
   e.piece(isMethod ? "method" : "binding", label, b.overloads[0].fn.loc.line, () => {
     const sigs = b.overloads.map((o) => JSON.stringify(o.signature)).join(", ");
@@ -212,8 +218,8 @@ export function generate(fns: readonly NativeFunction[], yamlPath: string): Gene
     for (const f of famFns) emitOp(e, f, byName);
     for (const b of bindings.filter((b) => b.overloads.some((o) => family(o.fn) === fam))) {
       emitBinding(e, b);
-      if (b.variant === "method") methods.push(`${b.name}: ${fam}.Tensor_${b.name}`);
-      else functions.push(`export { ${b.name} } from "./${fam}.js";`);
+      if (b.variant === "method") methods.push(`${b.name}: ${jsName(fam)}.Tensor_${b.name}`);
+      else functions.push(`export { ${jsName(b.name) === b.name ? b.name : `${jsName(b.name)} as ${b.name}`} } from "./${fam}.js";`);
     }
     const famMethods = bindings.filter((b) => b.variant === "method" && family(b.overloads[0].fn) === fam);
     if (famMethods.length) e.line(`export { ${famMethods.map((b) => `Tensor_${b.name}`).join(", ")} };`);
@@ -222,11 +228,11 @@ export function generate(fns: readonly NativeFunction[], yamlPath: string): Gene
 
   // index.ts: the op handles (at::_ops), the torch.* functions, and the Tensor methods
   const idx: string[] = [HEADER(`${yamlPath} and engine/ops/native_functions/*.yaml`)];
-  for (const fam of families) idx.push(`import * as ${fam} from "./${fam}.js";`);
+  for (const fam of families) idx.push(`import * as ${jsName(fam)} from "./${fam}.js";`);
   idx.push(`import { Tensor } from "../aten/core/Tensor.js";`);
   idx.push(`import type { dtype } from "../c10/ScalarType.js";`, `import type { device } from "../c10/Device.js";`, "");
   idx.push(`/** at::_ops: one handle per overload, with .call and .redispatch. */`);
-  idx.push(`export const ops = { ${fns.map((f) => `${opVar(f)}: ${family(f)}.${opVar(f)}`).join(", ")} };`, "");
+  idx.push(`export const ops = { ${fns.map((f) => `${opVar(f)}: ${jsName(family(f))}.${opVar(f)}`).join(", ")} };`, "");
   idx.push(...functions, "");
   idx.push(`/** The Tensor methods, installed on Tensor.prototype. */`);
   idx.push(`const methods = { ${methods.join(", ")} };`);
@@ -242,7 +248,7 @@ export function generate(fns: readonly NativeFunction[], yamlPath: string): Gene
   const pub = bindings.filter((b) => b.variant === "function" && !isHiddenFromTorch(b.name));
   const tf = [HEADER(`${yamlPath} and engine/ops/native_functions/*.yaml`), "// The torch.* functions: every function variant, minus the names PyTorch keeps private.", ""];
   for (const fam of families) {
-    const names = pub.filter((b) => family(b.overloads[0].fn) === fam).map((b) => b.name);
+    const names = pub.filter((b) => family(b.overloads[0].fn) === fam).map((b) => (jsName(b.name) === b.name ? b.name : `${jsName(b.name)} as ${b.name}`));
     if (names.length) tf.push(`export { ${names.join(", ")} } from "./${fam}.js";`);
   }
   files.set("torch_functions.ts", tf.join("\n") + "\n");

@@ -68,6 +68,7 @@ export { prod } from "./prod.js";
 export { count_nonzero } from "./count_nonzero.js";
 export { std } from "./std.js";
 export { std_mean } from "./std_mean.js";
+export { var_ as var } from "./var.js";
 export { var_mean } from "./var_mean.js";
 export { where } from "./where.js";
 export { sort } from "./sort.js";

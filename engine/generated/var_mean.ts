@@ -9,30 +9,30 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- var_mean (engine/ops/native_functions/reduce2.yaml:69) ----
-export const var_mean_default = defineOp("aten::var_mean(Tensor self, bool unbiased=True) -> (Tensor, Tensor)", "engine/ops/native_functions/reduce2.yaml:69");
-registerKernel(var_mean_default, "CompositeImplicitAutograd", (ks, self, unbiased) => native.var_mean_unbiased(self, unbiased), "native.var_mean_unbiased", "engine/ops/native_functions/reduce2.yaml:69", "engine/generated/var_mean.ts:14");
+// ---- var_mean (engine/ops/native_functions/reduce2.yaml:88) ----
+export const var_mean_default = defineOp("aten::var_mean(Tensor self, bool unbiased=True) -> (Tensor, Tensor)", "engine/ops/native_functions/reduce2.yaml:88");
+registerKernel(var_mean_default, "CompositeImplicitAutograd", (ks, self, unbiased) => native.var_mean_unbiased(self, unbiased), "native.var_mean_unbiased", "engine/ops/native_functions/reduce2.yaml:88", "engine/generated/var_mean.ts:14");
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(var_mean_default, "Autograd", (ks, self, unbiased) => below_autograd(() => var_mean_default.redispatch(ks.and(after_autograd_keyset), self, unbiased)), "VariableType::var_mean_default", "engine/ops/native_functions/reduce2.yaml:69", "engine/generated/var_mean.ts:18");
+registerKernel(var_mean_default, "Autograd", (ks, self, unbiased) => below_autograd(() => var_mean_default.redispatch(ks.and(after_autograd_keyset), self, unbiased)), "VariableType::var_mean_default", "engine/ops/native_functions/reduce2.yaml:88", "engine/generated/var_mean.ts:18");
 
-// ---- var_mean.dim (engine/ops/native_functions/reduce2.yaml:74) ----
-export const var_mean_dim = defineOp("aten::var_mean.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> (Tensor, Tensor)", "engine/ops/native_functions/reduce2.yaml:74");
-registerKernel(var_mean_dim, "CompositeImplicitAutograd", (ks, self, dim, unbiased, keepdim) => native.var_mean_dim(self, dim, unbiased, keepdim), "native.var_mean_dim", "engine/ops/native_functions/reduce2.yaml:74", "engine/generated/var_mean.ts:22");
+// ---- var_mean.dim (engine/ops/native_functions/reduce2.yaml:93) ----
+export const var_mean_dim = defineOp("aten::var_mean.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> (Tensor, Tensor)", "engine/ops/native_functions/reduce2.yaml:93");
+registerKernel(var_mean_dim, "CompositeImplicitAutograd", (ks, self, dim, unbiased, keepdim) => native.var_mean_dim(self, dim, unbiased, keepdim), "native.var_mean_dim", "engine/ops/native_functions/reduce2.yaml:93", "engine/generated/var_mean.ts:22");
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(var_mean_dim, "Autograd", (ks, self, dim, unbiased, keepdim) => below_autograd(() => var_mean_dim.redispatch(ks.and(after_autograd_keyset), self, dim, unbiased, keepdim)), "VariableType::var_mean_dim", "engine/ops/native_functions/reduce2.yaml:74", "engine/generated/var_mean.ts:26");
+registerKernel(var_mean_dim, "Autograd", (ks, self, dim, unbiased, keepdim) => below_autograd(() => var_mean_dim.redispatch(ks.and(after_autograd_keyset), self, dim, unbiased, keepdim)), "VariableType::var_mean_dim", "engine/ops/native_functions/reduce2.yaml:93", "engine/generated/var_mean.ts:26");
 
-// ---- var_mean.correction (engine/ops/native_functions/reduce2.yaml:79) ----
-export const var_mean_correction = defineOp("aten::var_mean.correction(Tensor self, int[1]? dim, *, int? correction, bool keepdim=False) -> (Tensor, Tensor)", "engine/ops/native_functions/reduce2.yaml:79");
-registerKernel(var_mean_correction, "CPU", (ks, self, dim, correction, keepdim) => native.var_mean(self, dim, correction, keepdim), "native.var_mean", "engine/ops/native_functions/reduce2.yaml:79", "engine/generated/var_mean.ts:30");
-registerKernel(var_mean_correction, "Meta", (ks, self, dim, correction, keepdim) => native.var_mean(self, dim, correction, keepdim), "native.var_mean", "engine/ops/native_functions/reduce2.yaml:79", "engine/generated/var_mean.ts:31");
+// ---- var_mean.correction (engine/ops/native_functions/reduce2.yaml:98) ----
+export const var_mean_correction = defineOp("aten::var_mean.correction(Tensor self, int[1]? dim, *, int? correction, bool keepdim=False) -> (Tensor, Tensor)", "engine/ops/native_functions/reduce2.yaml:98");
+registerKernel(var_mean_correction, "CPU", (ks, self, dim, correction, keepdim) => native.var_mean(self, dim, correction, keepdim), "native.var_mean", "engine/ops/native_functions/reduce2.yaml:98", "engine/generated/var_mean.ts:30");
+registerKernel(var_mean_correction, "Meta", (ks, self, dim, correction, keepdim) => native.var_mean(self, dim, correction, keepdim), "native.var_mean", "engine/ops/native_functions/reduce2.yaml:98", "engine/generated/var_mean.ts:31");
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(var_mean_correction, "Autograd", (ks, self, dim, correction, keepdim) => below_autograd(() => var_mean_correction.redispatch(ks.and(after_autograd_keyset), self, dim, correction, keepdim)), "VariableType::var_mean_correction", "engine/ops/native_functions/reduce2.yaml:79", "engine/generated/var_mean.ts:35");
+registerKernel(var_mean_correction, "Autograd", (ks, self, dim, correction, keepdim) => below_autograd(() => var_mean_correction.redispatch(ks.and(after_autograd_keyset), self, dim, correction, keepdim)), "VariableType::var_mean_correction", "engine/ops/native_functions/reduce2.yaml:98", "engine/generated/var_mean.ts:35");
 
 // torch.var_mean: var_mean, var_mean.dim, var_mean.correction
 const var_mean_parser = new PythonArgParser(["var_mean(Tensor input, bool unbiased=True)", "var_mean(Tensor input, int[1]? dim, bool unbiased=True, bool keepdim=False)", "var_mean(Tensor input, int[1]? dim, *, int? correction, bool keepdim=False)"]);

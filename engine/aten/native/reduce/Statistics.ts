@@ -16,6 +16,7 @@ import { int64, isFloatingType, isComplexType } from "../../../c10/ScalarType.js
 import type { Tensor } from "../../core/Tensor.js";
 import { var_mean_correction } from "../../../generated/var_mean.js";
 import { std_correction, std_correction_out } from "../../../generated/std.js";
+import { var_correction, var_correction_out } from "../../../generated/var.js";
 import { std_mean_correction } from "../../../generated/std_mean.js";
 import { count_nonzero_dim_IntList } from "../../../generated/count_nonzero.js";
 import { dimMask, reducedShape, structuredOutput, hasData, gather, writeAll, roundTo, type Value } from "./ReduceUtils.js";
@@ -83,8 +84,11 @@ export function std_mean(self: Tensor, dim: readonly number[] | null, correction
 // ---- CompositeImplicitAutograd: `unbiased` forms call the .correction overloads through the dispatcher ----
 
 const corrOf = (unbiased: boolean): number => (unbiased ? 1 : 0);
-// var_unbiased / var_dim / var_dim_out (var, var.dim, var.out) wait for var.correction's generated
-// binding (see reduce2.yaml: `var` is a reserved word for the codegen).
+export const var_unbiased = (self: Tensor, unbiased: boolean): Tensor => var_correction.call(self, null, corrOf(unbiased), false) as Tensor;
+export const var_dim = (self: Tensor, dim: readonly number[] | null, unbiased: boolean, keepdim: boolean): Tensor =>
+  var_correction.call(self, dim, corrOf(unbiased), keepdim) as Tensor;
+export const var_dim_out = (self: Tensor, dim: readonly number[] | null, unbiased: boolean, keepdim: boolean, out: Tensor): Tensor =>
+  var_correction_out.call(self, dim, corrOf(unbiased), keepdim, out) as Tensor;
 export const std_unbiased = (self: Tensor, unbiased: boolean): Tensor => std_correction.call(self, null, corrOf(unbiased), false) as Tensor;
 export const std_dim = (self: Tensor, dim: readonly number[] | null, unbiased: boolean, keepdim: boolean): Tensor =>
   std_correction.call(self, dim, corrOf(unbiased), keepdim) as Tensor;
