@@ -3,6 +3,7 @@
 import * as torch from "../../engine/index.js";
 import { Tensor } from "../../engine/aten/core/Tensor.js";
 import { TensorImpl } from "../../engine/c10/TensorImpl.js";
+import { dec } from "./fixtures.js";
 
 export interface WindowSpec {
   base: (number | boolean)[];
@@ -19,7 +20,7 @@ export function buildWindow(spec: WindowSpec, device = "cpu"): Tensor {
   const base: Tensor =
     device === "meta"
       ? torch.empty([spec.base.length], { dtype: dtypeNamed(spec.dtype), device: "meta" })
-      : torch.tensor(spec.base, { dtype: dtypeNamed(spec.dtype) });
+      : torch.tensor(dec(spec.base) as (number | boolean)[], { dtype: dtypeNamed(spec.dtype) }); // "nan", "inf", "-0.0" decoded
   const b = base._impl;
   return new Tensor(new TensorImpl(b.storage, b.dtype, spec.sizes, spec.strides, spec.offset, b.version_counter));
 }

@@ -8,6 +8,7 @@ import * as G from "../../../engine/generated/index.js";
 import { Tensor } from "../../../engine/aten/core/Tensor.js";
 import { TensorImpl } from "../../../engine/c10/TensorImpl.js";
 import { loadFixture, dec, outcome } from "../../support/fixtures.js";
+import { buildWindow } from "../../support/windows.js";
 
 const F = loadFixture("select.json");
 const T = torch as any;
@@ -23,12 +24,7 @@ interface Spec {
 }
 
 /** A window onto a 1-D base, made with the TensorImpl constructor (not with the ops under test). */
-function build(spec: Spec, device = "cpu"): Tensor {
-  const base: Tensor =
-    device === "meta" ? torch.empty([spec.base.length], { dtype: dt(spec.dtype), device: "meta" }) : torch.tensor(spec.base, { dtype: dt(spec.dtype) });
-  const b = base._impl;
-  return new Tensor(new TensorImpl(b.storage, b.dtype, spec.sizes, spec.strides, spec.offset, b.version_counter));
-}
+const build = buildWindow;
 
 function decodeArg(v: any, device: string): any {
   if (v && typeof v === "object" && "tensor" in v) return build(v.tensor, device);
@@ -65,11 +61,10 @@ function decodeValues(e: any): any {
  * (torch/_refs) with its own error texts; 1.13's where.self_out with a wrong out dtype fails an
  * internal assert in Loops.h, where Glasstorch raises "Expected out type to be ...".
  */
-// OPEN (not yet diagnosed, left for the next pass): sort_nan* (NaN inputs: the fixture's "nan" base
-// values may not be decoded by build()); where_scalar_* on meta (the wrapped scalar is a CPU tensor
+// OPEN (left for the next pass): where_scalar_* on meta (the wrapped scalar is a CPU tensor
 // and Glasstorch's device check refuses cpu+meta, PyTorch allows a CPU 0-dim operand);
 // where_noncontig / where_uint8_cond / argsort_stable on meta (different error or result).
-const KNOWN = new Set(["err_where_out_dtype", "sort_nan", "sort_nan_desc"]);
+const KNOWN = new Set(["err_where_out_dtype"]);
 const KNOWN_META = new Set([
   "err_where_cond_float", "err_where_broadcast", "err_where_out_dtype", "where_noncontig", "where_scalar_self_int",
   "where_scalar_both", "where_scalar_both_int", "where_uint8_cond", "argsort_stable",
