@@ -60,7 +60,9 @@ export function tsOverloads(overloads: readonly BindingOverload[], isMethod: boo
     const opts = options.length ? `options?: { ${options.map((p) => `${p.name}?: ${p.type}`).join("; ")} }` : null;
     // a lone int-list parameter also takes varargs: view(2, 3)
     if (positional.length === 1 && positional[0].type === "number[]") {
-      out.push(`(...${positional[0].name}: number[]): ${ret}`);
+      // torch.zeros(2, 3) and torch.zeros(2, 3, {dtype}): the sizes as varargs, options last
+      const rest = opts ? `[...number[], ${opts.replace(/^options\?: /, "")}] | number[]` : "number[]";
+      out.push(`(...${positional[0].name}: ${rest}): ${ret}`);
     }
     // each optional positional may be left out: emit one overload per prefix
     const firstOptional = positional.findIndex((p) => !p.required);

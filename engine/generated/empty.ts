@@ -23,7 +23,7 @@ registerKernel(empty_memory_format, "Autograd", (ks, size, dtype, layout, device
 
 // torch.empty: empty.memory_format
 const empty_parser = new PythonArgParser(["empty(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None, bool? requires_grad=False)"]);
-export function empty(...size: number[]): Tensor;
+export function empty(...size: [...number[], { dtype?: dtype | null; layout?: unknown | null; device?: device | string | null; pin_memory?: boolean | null; memory_format?: unknown | null; requires_grad?: boolean }] | number[]): Tensor;
 export function empty(size: number[], options?: { dtype?: dtype | null; layout?: unknown | null; device?: device | string | null; pin_memory?: boolean | null; memory_format?: unknown | null; requires_grad?: boolean }): Tensor;
 export function empty(...args: unknown[]): any {
   if (isTracing()) noteApiBinding("torch.empty");

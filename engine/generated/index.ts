@@ -567,7 +567,7 @@ declare module "../aten/core/Tensor.js" {
     movedim(source: number, destination: number): Tensor;
     moveaxis(source: number[], destination: number[]): Tensor;
     moveaxis(source: number, destination: number): Tensor;
-    expand(...size: number[]): Tensor;
+    expand(...size: [...number[], { implicit?: boolean }] | number[]): Tensor;
     expand(size: number[], options?: { implicit?: boolean }): Tensor;
     expand_as(other: Tensor): Tensor;
     narrow(dim: number, start: number, length: number): Tensor;

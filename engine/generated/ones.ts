@@ -21,7 +21,7 @@ registerKernel(ones_default, "Autograd", (ks, size, dtype, layout, device, pin_m
 
 // torch.ones: ones
 const ones_parser = new PythonArgParser(["ones(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, bool? requires_grad=False)"]);
-export function ones(...size: number[]): Tensor;
+export function ones(...size: [...number[], { dtype?: dtype | null; layout?: unknown | null; device?: device | string | null; pin_memory?: boolean | null; requires_grad?: boolean }] | number[]): Tensor;
 export function ones(size: number[], options?: { dtype?: dtype | null; layout?: unknown | null; device?: device | string | null; pin_memory?: boolean | null; requires_grad?: boolean }): Tensor;
 export function ones(...args: unknown[]): any {
   if (isTracing()) noteApiBinding("torch.ones");

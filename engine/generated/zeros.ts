@@ -21,7 +21,7 @@ registerKernel(zeros_default, "Autograd", (ks, size, dtype, layout, device, pin_
 
 // torch.zeros: zeros
 const zeros_parser = new PythonArgParser(["zeros(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, bool? requires_grad=False)"]);
-export function zeros(...size: number[]): Tensor;
+export function zeros(...size: [...number[], { dtype?: dtype | null; layout?: unknown | null; device?: device | string | null; pin_memory?: boolean | null; requires_grad?: boolean }] | number[]): Tensor;
 export function zeros(size: number[], options?: { dtype?: dtype | null; layout?: unknown | null; device?: device | string | null; pin_memory?: boolean | null; requires_grad?: boolean }): Tensor;
 export function zeros(...args: unknown[]): any {
   if (isTracing()) noteApiBinding("torch.zeros");
