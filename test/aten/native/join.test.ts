@@ -6,7 +6,7 @@ import { describe, it, expect } from "vitest";
 import * as torch from "../../../engine/index.js";
 import * as G from "../../../engine/generated/index.js";
 import { Tensor } from "../../../engine/aten/core/Tensor.js";
-import type { CallEvent, TraceEvent } from "../../../engine/trace/events.js";
+import { callTree } from "../../support/call_tree.js";
 import { loadFixture } from "../../support/fixtures.js";
 import { describeOpCases } from "../../support/op_cases.js";
 
@@ -28,24 +28,11 @@ describe("decompositions run the ops PyTorch's do, nested the same way (profiler
     roll_multi: () => { const a = a23(); return () => fns.roll(a, [1, 1], [0, 1]); },
     roll_flat: () => { const a = a23(); return () => fns.roll(a, 1); },
   };
-  type Node = { op: string; children: Node[] };
-  const tree = (events: TraceEvent[]): Node[] => {
-    const nodes = new Map<number, Node>();
-    const roots: Node[] = [];
-    for (const e of events) {
-      if (e.type !== "call") continue;
-      const c = e as CallEvent;
-      const n: Node = { op: c.op, children: [] };
-      nodes.set(c.id, n);
-      (c.parent === null ? roots : nodes.get(c.parent)!.children).push(n);
-    }
-    return roots;
-  };
   for (const d of F.trees) {
     it(d.name, () => {
       const fn = calls[d.name]();
       const { events } = torch.trace.record(fn);
-      expect(tree(events)).toEqual(d.tree);
+      expect(callTree(events)).toEqual(d.tree);
     });
   }
   it("every decomposition in the fixture is exercised", () => {

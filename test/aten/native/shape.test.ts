@@ -7,7 +7,7 @@ import * as G from "../../../engine/generated/index.js";
 import { Tensor } from "../../../engine/aten/core/Tensor.js";
 import { TensorImpl } from "../../../engine/c10/TensorImpl.js";
 import { typedView } from "../../../engine/c10/ElementAccess.js";
-import type { CallEvent, TraceEvent } from "../../../engine/trace/events.js";
+import { callTree } from "../../support/call_tree.js";
 import { loadFixture, dec, outcome } from "../../support/fixtures.js";
 import { buildWindow, type WindowSpec } from "../../support/windows.js";
 
@@ -273,25 +273,12 @@ describe("each call runs the ops PyTorch's does, nested the same way (profiler t
     zeros: () => fns.zeros(2, 3),
     full: () => fns.full([2, 3], 7),
   };
-  type Node = { op: string; children: Node[] };
-  const tree = (events: TraceEvent[]): Node[] => {
-    const nodes = new Map<number, Node>();
-    const roots: Node[] = [];
-    for (const e of events) {
-      if (e.type !== "call") continue;
-      const c = e as CallEvent;
-      const n: Node = { op: c.op, children: [] };
-      nodes.set(c.id, n);
-      (c.parent === null ? roots : nodes.get(c.parent)!.children).push(n);
-    }
-    return roots;
-  };
   for (const d of F.decompositions) {
     it(d.name, () => {
       const x = build(d.input);
       const o = d.other ? build(d.other) : null;
       const { events } = torch.trace.record(() => calls[d.name](x, o));
-      expect(tree(events)).toEqual(d.tree);
+      expect(callTree(events)).toEqual(d.tree);
     });
   }
   it("every decomposition in the fixture is exercised", () => {
