@@ -30,6 +30,9 @@ export * as utils from "./aten/utils_namespace.js";
 export * as testing from "./aten/testing_namespace.js";
 export * as library from "./aten/library_namespace.js";
 export * as _C from "./aten/_C.js";
+export * as linalg from "./aten/linalg_namespace.js";
+export * as special from "./aten/special_namespace.js";
+export * as nn from "./nn/index.js";
 
 // The dispatch trace: attached to the dispatcher, recording only when asked (or GLASSTORCH_SHOW_DISPATCH_TRACE=1).
 import { setDispatchObserver } from "./dispatcher/index.js";

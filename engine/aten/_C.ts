@@ -26,3 +26,6 @@ export function _dispatch_tls_local_include_set(): DispatchKeySet {
 export function _dispatch_tls_local_exclude_set(): DispatchKeySet {
   return tls_local_dispatch_key_set().excluded_;
 }
+
+/** torch._C._nn: the ops native_functions.yaml marks `python_module: nn`. */
+export * as _nn from "../generated/torch_nn_functions.js";

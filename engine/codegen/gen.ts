@@ -193,6 +193,15 @@ function emitBinding(e: Emitter, b: Binding): void {
   e.line();
 }
 
+/** The python modules torchgen binds apart from torch.* (tools/autograd/gen_python_functions.py). */
+const PYTHON_MODULES = ["linalg", "nn", "special", "fft"] as const;
+const PYTHON_MODULE_DOC: Record<string, string> = {
+  linalg: "// torch.linalg: the ops with `python_module: linalg`, their `linalg_` prefix dropped (linalg_solve -> torch.linalg.solve).",
+  nn: "// torch._C._nn: the ops with `python_module: nn` (torch.nn.functional calls these).",
+  special: "// torch.special: the ops with `python_module: special`, their `special_` prefix dropped.",
+  fft: "// torch.fft: the ops with `python_module: fft`, their `fft_` prefix dropped.",
+};
+
 export function generate(fns: readonly NativeFunction[], yamlPath: string): GeneratedOutput {
   const files = new Map<string, string>();
   const pieces: GeneratedPiece[] = [];
@@ -244,13 +253,24 @@ export function generate(fns: readonly NativeFunction[], yamlPath: string): Gene
   idx.push(`  }`, `}`);
   files.set("index.ts", idx.join("\n") + "\n");
 
-  // torch_functions.ts: what `torch.*` exposes (engine/index.ts re-exports it)
-  const pub = bindings.filter((b) => b.variant === "function" && !isHiddenFromTorch(b.name));
+  // torch_functions.ts: what `torch.*` exposes (engine/index.ts re-exports it); ops with a
+  // `python_module:` go to torch_<module>_functions.ts instead, as torch/_C/_<module> holds them
+  const moduleOf = (b: Binding): string | null => b.overloads[0].fn.pythonModule;
+  const pub = bindings.filter((b) => b.variant === "function" && !isHiddenFromTorch(b.name) && moduleOf(b) === null);
   const tf = [HEADER(`${yamlPath} and engine/ops/native_functions/*.yaml`), "// The torch.* functions: every function variant, minus the names PyTorch keeps private.", ""];
   for (const fam of families) {
     const names = pub.filter((b) => family(b.overloads[0].fn) === fam).map((b) => (jsName(b.name) === b.name ? b.name : `${jsName(b.name)} as ${b.name}`));
     if (names.length) tf.push(`export { ${names.join(", ")} } from "./${fam}.js";`);
   }
   files.set("torch_functions.ts", tf.join("\n") + "\n");
+  for (const mod of PYTHON_MODULES) {
+    const lines = [HEADER(`${yamlPath} and engine/ops/native_functions/*.yaml`), PYTHON_MODULE_DOC[mod], ""];
+    for (const b of bindings.filter((b) => b.variant === "function" && moduleOf(b) === mod)) {
+      const pyName = mod === "nn" ? b.name : b.name.replace(new RegExp(`^${mod}_`), "");
+      lines.push(`export { ${jsName(b.name) === pyName ? pyName : `${jsName(b.name)} as ${pyName}`} } from "./${family(b.overloads[0].fn)}.js";`);
+    }
+    if (lines.length === 3) lines.push("export {};");
+    files.set(`torch_${mod}_functions.ts`, lines.join("\n") + "\n");
+  }
   return { files, pieces };
 }

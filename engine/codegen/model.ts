@@ -32,6 +32,8 @@ export interface NativeFunction {
   structuredDelegate: string | null;
   structuredInherits: string | null;
   tags: string[];
+  /** `python_module:` (linalg, nn, special, fft): the binding lives in torch.<module> (torch._C._nn for nn), not torch.*. */
+  pythonModule: string | null;
 }
 
 export class YamlError extends Error {
@@ -92,6 +94,7 @@ export function loadNativeFunctions(path: string, displayPath: string): NativeFu
       structuredDelegate: scalarString(item.get("structured_delegate", true)),
       structuredInherits: scalarString(item.get("structured_inherits", true)),
       tags,
+      pythonModule: scalarString(item.get("python_module", true)),
     });
   }
   return out;

@@ -1,0 +1,4 @@
+// torch.linalg: the ops native_functions.yaml marks `python_module: linalg`, named without their
+// `linalg_` prefix (aten::linalg_solve is torch.linalg.solve), as torch/linalg/__init__.py binds them.
+
+export * from "../generated/torch_linalg_functions.js";

@@ -1,0 +1,3 @@
+// torch.nn: modules (a later issue) and torch.nn.functional.
+
+export * as functional from "./functional/index.js";
