@@ -91,8 +91,34 @@ function kernelWrappers(f: NativeFunction, byName: Map<string, NativeFunction>):
     const first = perKey[0];
     return first ? [...perKey, { ...first, key: "CompositeExplicitAutogradNonFunctional" }] : perKey;
   }
+  if (f.autogenFrom) return [{ key: "CompositeExplicitAutograd", kernel: f.dispatch[0].kernel, from: f.autogenFrom.from, body: autogenBody(f, byName) }];
   const structuredOut = f.structured ? `, "out"` : "";
   return f.dispatch.map((d) => ({ key: d.key, kernel: d.kernel, from: f, body: `(ks, ${args}) => native.${d.kernel}(${args}${structuredOut})` }));
+}
+
+/** The kernel of an autogen'd overload (autogen.ts): run the functional op, copy into out; or run the in-place op on a clone. */
+function autogenBody(f: NativeFunction, byName: Map<string, NativeFunction>): string {
+  const src = f.autogenFrom!;
+  const args = argNames(f.func.arguments);
+  if (src.kind === "functional") {
+    const rest = f.func.arguments.slice(1).map((a) => a.name);
+    return `(ks, ${args}) => { const self_clone = native.autogen_clone_arg(self); ${opVar(src.from)}.call(${["self_clone", ...rest].join(", ")}); return self_clone; }`;
+  }
+  const outs = f.func.outArguments().map((a) => a.name);
+  const functional = byName.get(src.functional);
+  if (!functional) {
+    // no functional form declared (copy_ -> copy.out without copy): the in-place op runs on a clone of self
+    if (src.from.func.kind() !== "inplace") throw new Error(`${f.loc.file}:${f.loc.line}: autogen ${f.func.fullName()} needs ${src.functional} in the yaml`);
+    const inArgs = src.from.func.arguments.map((a) => (a.name === "self" ? "self_clone" : a.name));
+    return `(ks, ${args}) => { const self_clone = native.autogen_clone_arg(self); return native.autogen_copy_out(${outs[0]}, ${opVar(src.from)}.call(${inArgs.join(", ")}) as any); }`;
+  }
+  const have = new Set(f.func.arguments.map((a) => a.name));
+  const fromOut: Record<string, string> = { dtype: `${outs[0]}.dtype`, device: `${outs[0]}.device` };
+  const callArgs = functional.func.arguments.map((a) => (have.has(a.name) ? a.name : fromOut[a.name] ?? "null"));
+  const call = `(${opVar(functional)}.call(${callArgs.join(", ")}) as any)`;
+  if (f.func.returns.length === 0) return `(ks, ${args}) => native.autogen_copy_out_list(${outs[0]}, ${call})`;
+  if (outs.length === 1) return `(ks, ${args}) => native.autogen_copy_out(${outs[0]}, ${call})`;
+  return `(ks, ${args}) => { const tmp = ${call}; return [${outs.map((o, i) => `native.autogen_copy_out(${o}, tmp[${i}])`).join(", ")}]; }`;
 }
 
 /** Factory ops (TensorOptions, no tensor input) get a BackendSelect kernel that picks the backend from device. */
@@ -111,7 +137,8 @@ function emitOp(e: Emitter, f: NativeFunction, byName: Map<string, NativeFunctio
   });
   for (const w of kernelWrappers(f, byName)) {
     e.piece("kernel", `${f.func.fullName().replace(/^aten::/, "")} @ ${w.key}`, w.from.loc.line, () => {
-      const origin = w.from === f ? "" : ` (structured_delegate: ${w.from.func.fullName().replace(/^aten::/, "")})`;
+      const fromName = w.from.func.fullName().replace(/^aten::/, "");
+      const origin = w.from === f ? "" : f.autogenFrom ? ` (autogen: derived from ${fromName})` : ` (structured_delegate: ${fromName})`;
       e.line(`registerKernel(${v}, "${w.key}", ${w.body}, "native.${w.kernel}", ${JSON.stringify(`${w.from.loc.file}:${w.from.loc.line}`)}, ${e.here()});${origin ? " //" + origin : ""}`);
     });
   }

@@ -2,6 +2,7 @@
 // With --check, write nothing and fail if any generated file differs from what is on disk
 // (stale or hand-edited): CI runs the build, then this check.
 
+import { expandAutogen } from "./autogen.js";
 import { mkdirSync, readFileSync, readdirSync, writeFileSync, existsSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -30,7 +31,8 @@ export function generatedFiles(): Map<string, string> {
   // 2,500-entry file; split by family, each stays readable)
   const familyDir = "engine/ops/native_functions";
   const familyFiles = existsSync(join(root, familyDir)) ? readdirSync(join(root, familyDir)).filter((f) => f.endsWith(".yaml")).sort() : [];
-  const fns = [yamlRel, ...familyFiles.map((f) => `${familyDir}/${f}`)].flatMap((rel) => loadNativeFunctions(join(root, rel), rel));
+  const declared = [yamlRel, ...familyFiles.map((f) => `${familyDir}/${f}`)].flatMap((rel) => loadNativeFunctions(join(root, rel), rel));
+  const fns = [...declared, ...expandAutogen(declared)];
   const seen = new Map<string, string>();
   for (const f of fns) {
     const name = f.func.fullName();

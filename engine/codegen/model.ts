@@ -5,6 +5,7 @@ import { readFileSync } from "node:fs";
 import { LineCounter, parseDocument, isMap, isSeq, isScalar, type Node } from "yaml";
 import { parseSchema } from "../dispatcher/schema/SchemaParser.js";
 import type { FunctionSchema } from "../dispatcher/schema/FunctionSchema.js";
+import type { AutogenSource } from "./autogen.js";
 
 export interface Loc {
   file: string;
@@ -34,6 +35,10 @@ export interface NativeFunction {
   tags: string[];
   /** `python_module:` (linalg, nn, special, fft): the binding lives in torch.<module> (torch._C._nn for nn), not torch.*. */
   pythonModule: string | null;
+  /** `autogen:` names: overloads derived from this one (flip -> flip.out); see autogen.ts. */
+  autogen: string[];
+  /** Set on an overload the codegen derived from another entry's `autogen:`. */
+  autogenFrom?: AutogenSource;
 }
 
 export class YamlError extends Error {
@@ -95,6 +100,7 @@ export function loadNativeFunctions(path: string, displayPath: string): NativeFu
       structuredInherits: scalarString(item.get("structured_inherits", true)),
       tags,
       pythonModule: scalarString(item.get("python_module", true)),
+      autogen: (scalarString(item.get("autogen", true)) ?? "").split(",").map((a) => a.trim()).filter(Boolean),
     });
   }
   return out;

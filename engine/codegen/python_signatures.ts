@@ -106,7 +106,7 @@ export function computeBindings(fns: readonly NativeFunction[]): Binding[] {
     }
     for (const [name, list] of byName) {
       const overloads = list.map((fn) => {
-        const twin = fns.find((o) => o.func.isOut() && o.func.name === fn.func.name && sameArgs(nonOut(o.func), fn.func.arguments));
+        const twin = fns.find((o) => o.func.isOut() && o.variants.has("function") && o.func.name === fn.func.name && sameArgs(nonOut(o.func), fn.func.arguments));
         return bindingOf(name, variant, fn, variant === "function" ? twin ?? null : null);
       });
       bindings.push({ name, variant, overloads });

@@ -94,6 +94,20 @@ registerKernel(bitwise_and__Scalar, "ADInplaceOrView", (ks, self, other) => {
   return result;
 }, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:625", "engine/generated/bitwise_and.ts:91");
 
+// ---- bitwise_and.Scalar_Tensor_out (engine/ops/native_functions/binary.yaml:619) ----
+export const bitwise_and_Scalar_Tensor_out = defineOp("aten::bitwise_and.Scalar_Tensor_out(Scalar self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/binary.yaml:619");
+registerKernel(bitwise_and_Scalar_Tensor_out, "CompositeExplicitAutograd", (ks, self, other, out) => native.autogen_copy_out(out, (bitwise_and_Scalar_Tensor.call(self, other) as any)), "native.autogen_copy_out(bitwise_and.Scalar_Tensor)", "engine/ops/native_functions/binary.yaml:619", "engine/generated/bitwise_and.ts:99"); // (autogen: derived from bitwise_and.Scalar_Tensor)
+// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
+// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
+// Recording history for backward comes with the op's derivatives.yaml entry.
+registerKernel(bitwise_and_Scalar_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => bitwise_and_Scalar_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::bitwise_and_Scalar_Tensor_out", "engine/ops/native_functions/binary.yaml:619", "engine/generated/bitwise_and.ts:103");
+// ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
+registerKernel(bitwise_and_Scalar_Tensor_out, "ADInplaceOrView", (ks, self, other, out) => {
+  const result = bitwise_and_Scalar_Tensor_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, other, out);
+  increment_version(out);
+  return result;
+}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:619", "engine/generated/bitwise_and.ts:105");
+
 // torch.bitwise_and: bitwise_and.Tensor / bitwise_and.Tensor_out, bitwise_and.Scalar / bitwise_and.Scalar_out, bitwise_and.Scalar_Tensor
 const bitwise_and_parser = new PythonArgParser(["bitwise_and(Tensor input, Tensor other, *, Tensor? out=None)", "bitwise_and(Tensor input, Scalar other, *, Tensor? out=None)", "bitwise_and(Scalar self, Tensor other)"]);
 export function bitwise_and(input: Tensor, other: Tensor, options?: { out?: Tensor | null }): Tensor;

@@ -94,6 +94,20 @@ registerKernel(bitwise_or__Scalar, "ADInplaceOrView", (ks, self, other) => {
   return result;
 }, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:661", "engine/generated/bitwise_or.ts:91");
 
+// ---- bitwise_or.Scalar_Tensor_out (engine/ops/native_functions/binary.yaml:655) ----
+export const bitwise_or_Scalar_Tensor_out = defineOp("aten::bitwise_or.Scalar_Tensor_out(Scalar self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/binary.yaml:655");
+registerKernel(bitwise_or_Scalar_Tensor_out, "CompositeExplicitAutograd", (ks, self, other, out) => native.autogen_copy_out(out, (bitwise_or_Scalar_Tensor.call(self, other) as any)), "native.autogen_copy_out(bitwise_or.Scalar_Tensor)", "engine/ops/native_functions/binary.yaml:655", "engine/generated/bitwise_or.ts:99"); // (autogen: derived from bitwise_or.Scalar_Tensor)
+// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
+// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
+// Recording history for backward comes with the op's derivatives.yaml entry.
+registerKernel(bitwise_or_Scalar_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => bitwise_or_Scalar_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::bitwise_or_Scalar_Tensor_out", "engine/ops/native_functions/binary.yaml:655", "engine/generated/bitwise_or.ts:103");
+// ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
+registerKernel(bitwise_or_Scalar_Tensor_out, "ADInplaceOrView", (ks, self, other, out) => {
+  const result = bitwise_or_Scalar_Tensor_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, other, out);
+  increment_version(out);
+  return result;
+}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:655", "engine/generated/bitwise_or.ts:105");
+
 // torch.bitwise_or: bitwise_or.Tensor / bitwise_or.Tensor_out, bitwise_or.Scalar / bitwise_or.Scalar_out, bitwise_or.Scalar_Tensor
 const bitwise_or_parser = new PythonArgParser(["bitwise_or(Tensor input, Tensor other, *, Tensor? out=None)", "bitwise_or(Tensor input, Scalar other, *, Tensor? out=None)", "bitwise_or(Scalar self, Tensor other)"]);
 export function bitwise_or(input: Tensor, other: Tensor, options?: { out?: Tensor | null }): Tensor;

@@ -94,6 +94,20 @@ registerKernel(bitwise_xor__Scalar, "ADInplaceOrView", (ks, self, other) => {
   return result;
 }, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:697", "engine/generated/bitwise_xor.ts:91");
 
+// ---- bitwise_xor.Scalar_Tensor_out (engine/ops/native_functions/binary.yaml:691) ----
+export const bitwise_xor_Scalar_Tensor_out = defineOp("aten::bitwise_xor.Scalar_Tensor_out(Scalar self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/binary.yaml:691");
+registerKernel(bitwise_xor_Scalar_Tensor_out, "CompositeExplicitAutograd", (ks, self, other, out) => native.autogen_copy_out(out, (bitwise_xor_Scalar_Tensor.call(self, other) as any)), "native.autogen_copy_out(bitwise_xor.Scalar_Tensor)", "engine/ops/native_functions/binary.yaml:691", "engine/generated/bitwise_xor.ts:99"); // (autogen: derived from bitwise_xor.Scalar_Tensor)
+// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
+// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
+// Recording history for backward comes with the op's derivatives.yaml entry.
+registerKernel(bitwise_xor_Scalar_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => bitwise_xor_Scalar_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::bitwise_xor_Scalar_Tensor_out", "engine/ops/native_functions/binary.yaml:691", "engine/generated/bitwise_xor.ts:103");
+// ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
+registerKernel(bitwise_xor_Scalar_Tensor_out, "ADInplaceOrView", (ks, self, other, out) => {
+  const result = bitwise_xor_Scalar_Tensor_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, other, out);
+  increment_version(out);
+  return result;
+}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:691", "engine/generated/bitwise_xor.ts:105");
+
 // torch.bitwise_xor: bitwise_xor.Tensor / bitwise_xor.Tensor_out, bitwise_xor.Scalar / bitwise_xor.Scalar_out, bitwise_xor.Scalar_Tensor
 const bitwise_xor_parser = new PythonArgParser(["bitwise_xor(Tensor input, Tensor other, *, Tensor? out=None)", "bitwise_xor(Tensor input, Scalar other, *, Tensor? out=None)", "bitwise_xor(Scalar self, Tensor other)"]);
 export function bitwise_xor(input: Tensor, other: Tensor, options?: { out?: Tensor | null }): Tensor;

@@ -135,6 +135,34 @@ registerKernel(div__Scalar_mode, "ADInplaceOrView", (ks, self, other, rounding_m
   return result;
 }, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:103", "engine/generated/div.ts:132");
 
+// ---- div.Scalar_out (engine/ops/native_functions/binary.yaml:92) ----
+export const div_Scalar_out = defineOp("aten::div.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/binary.yaml:92");
+registerKernel(div_Scalar_out, "CompositeExplicitAutograd", (ks, self, other, out) => native.autogen_copy_out(out, (div_Scalar.call(self, other) as any)), "native.autogen_copy_out(div.Scalar)", "engine/ops/native_functions/binary.yaml:92", "engine/generated/div.ts:140"); // (autogen: derived from div_.Scalar)
+// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
+// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
+// Recording history for backward comes with the op's derivatives.yaml entry.
+registerKernel(div_Scalar_out, "Autograd", (ks, self, other, out) => below_autograd(() => div_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::div_Scalar_out", "engine/ops/native_functions/binary.yaml:92", "engine/generated/div.ts:144");
+// ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
+registerKernel(div_Scalar_out, "ADInplaceOrView", (ks, self, other, out) => {
+  const result = div_Scalar_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, other, out);
+  increment_version(out);
+  return result;
+}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:92", "engine/generated/div.ts:146");
+
+// ---- div.Scalar_mode_out (engine/ops/native_functions/binary.yaml:103) ----
+export const div_Scalar_mode_out = defineOp("aten::div.Scalar_mode_out(Tensor self, Scalar other, *, str? rounding_mode, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/binary.yaml:103");
+registerKernel(div_Scalar_mode_out, "CompositeExplicitAutograd", (ks, self, other, rounding_mode, out) => native.autogen_copy_out(out, (div_Scalar_mode.call(self, other, rounding_mode) as any)), "native.autogen_copy_out(div.Scalar_mode)", "engine/ops/native_functions/binary.yaml:103", "engine/generated/div.ts:154"); // (autogen: derived from div_.Scalar_mode)
+// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
+// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
+// Recording history for backward comes with the op's derivatives.yaml entry.
+registerKernel(div_Scalar_mode_out, "Autograd", (ks, self, other, rounding_mode, out) => below_autograd(() => div_Scalar_mode_out.redispatch(ks.and(after_autograd_keyset), self, other, rounding_mode, out)), "VariableType::div_Scalar_mode_out", "engine/ops/native_functions/binary.yaml:103", "engine/generated/div.ts:158");
+// ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
+registerKernel(div_Scalar_mode_out, "ADInplaceOrView", (ks, self, other, rounding_mode, out) => {
+  const result = div_Scalar_mode_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, other, rounding_mode, out);
+  increment_version(out);
+  return result;
+}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:103", "engine/generated/div.ts:160");
+
 // torch.div: div.Tensor / div.out, div.Tensor_mode / div.out_mode, div.Scalar_mode
 const div_parser = new PythonArgParser(["div(Tensor input, Tensor other, *, Tensor? out=None)", "div(Tensor input, Tensor other, *, str? rounding_mode, Tensor? out=None)", "div(Tensor input, Scalar other, *, str? rounding_mode)"], true);
 export function div(input: Tensor | number | boolean, other: Tensor | number | boolean, options?: { out?: Tensor | null }): Tensor;

@@ -43,6 +43,20 @@ registerKernel(prod_int_out, "ADInplaceOrView", (ks, self, dim, keepdim, dtype, 
   return result;
 }, "ADInplaceOrView", "engine/ops/native_functions/reduce.yaml:114", "engine/generated/prod.ts:40");
 
+// ---- prod.out (engine/ops/native_functions/reduce.yaml:104) ----
+export const prod_out = defineOp("aten::prod.out(Tensor self, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/reduce.yaml:104");
+registerKernel(prod_out, "CompositeExplicitAutograd", (ks, self, dtype, out) => native.autogen_copy_out(out, (prod_default.call(self, dtype) as any)), "native.autogen_copy_out(prod)", "engine/ops/native_functions/reduce.yaml:104", "engine/generated/prod.ts:48"); // (autogen: derived from prod)
+// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
+// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
+// Recording history for backward comes with the op's derivatives.yaml entry.
+registerKernel(prod_out, "Autograd", (ks, self, dtype, out) => below_autograd(() => prod_out.redispatch(ks.and(after_autograd_keyset), self, dtype, out)), "VariableType::prod_out", "engine/ops/native_functions/reduce.yaml:104", "engine/generated/prod.ts:52");
+// ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
+registerKernel(prod_out, "ADInplaceOrView", (ks, self, dtype, out) => {
+  const result = prod_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, dtype, out);
+  increment_version(out);
+  return result;
+}, "ADInplaceOrView", "engine/ops/native_functions/reduce.yaml:104", "engine/generated/prod.ts:54");
+
 // torch.prod: prod, prod.dim_int / prod.int_out
 const prod_parser = new PythonArgParser(["prod(Tensor input, *, ScalarType? dtype=None)", "prod(Tensor input, int dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor? out=None)"]);
 export function prod(input: Tensor, options?: { dtype?: dtype | null }): Tensor;

@@ -95,6 +95,20 @@ registerKernel(remainder_Scalar_Tensor, "Meta", (ks, self, other) => native.rema
 // Recording history for backward comes with the op's derivatives.yaml entry.
 registerKernel(remainder_Scalar_Tensor, "Autograd", (ks, self, other) => below_autograd(() => remainder_Scalar_Tensor.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::remainder_Scalar_Tensor", "engine/ops/native_functions/binary.yaml:188", "engine/generated/remainder.ts:96");
 
+// ---- remainder.Scalar_Tensor_out (engine/ops/native_functions/binary.yaml:188) ----
+export const remainder_Scalar_Tensor_out = defineOp("aten::remainder.Scalar_Tensor_out(Scalar self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/binary.yaml:188");
+registerKernel(remainder_Scalar_Tensor_out, "CompositeExplicitAutograd", (ks, self, other, out) => native.autogen_copy_out(out, (remainder_Scalar_Tensor.call(self, other) as any)), "native.autogen_copy_out(remainder.Scalar_Tensor)", "engine/ops/native_functions/binary.yaml:188", "engine/generated/remainder.ts:100"); // (autogen: derived from remainder.Scalar_Tensor)
+// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
+// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
+// Recording history for backward comes with the op's derivatives.yaml entry.
+registerKernel(remainder_Scalar_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => remainder_Scalar_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::remainder_Scalar_Tensor_out", "engine/ops/native_functions/binary.yaml:188", "engine/generated/remainder.ts:104");
+// ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
+registerKernel(remainder_Scalar_Tensor_out, "ADInplaceOrView", (ks, self, other, out) => {
+  const result = remainder_Scalar_Tensor_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, other, out);
+  increment_version(out);
+  return result;
+}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:188", "engine/generated/remainder.ts:106");
+
 // torch.remainder: remainder.Tensor / remainder.Tensor_out, remainder.Scalar / remainder.Scalar_out, remainder.Scalar_Tensor
 const remainder_parser = new PythonArgParser(["remainder(Tensor input, Tensor other, *, Tensor? out=None)", "remainder(Tensor input, Scalar other, *, Tensor? out=None)", "remainder(Scalar self, Tensor other)"]);
 export function remainder(input: Tensor, other: Tensor, options?: { out?: Tensor | null }): Tensor;

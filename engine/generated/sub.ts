@@ -72,6 +72,20 @@ registerKernel(sub__Scalar, "ADInplaceOrView", (ks, self, other, alpha) => {
   return result;
 }, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:37", "engine/generated/sub.ts:69");
 
+// ---- sub.Scalar_out (engine/ops/native_functions/binary.yaml:37) ----
+export const sub_Scalar_out = defineOp("aten::sub.Scalar_out(Tensor self, Scalar other, Scalar alpha=1, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/binary.yaml:37");
+registerKernel(sub_Scalar_out, "CompositeExplicitAutograd", (ks, self, other, alpha, out) => native.autogen_copy_out(out, (sub_Scalar.call(self, other, alpha) as any)), "native.autogen_copy_out(sub.Scalar)", "engine/ops/native_functions/binary.yaml:37", "engine/generated/sub.ts:77"); // (autogen: derived from sub_.Scalar)
+// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
+// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
+// Recording history for backward comes with the op's derivatives.yaml entry.
+registerKernel(sub_Scalar_out, "Autograd", (ks, self, other, alpha, out) => below_autograd(() => sub_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, alpha, out)), "VariableType::sub_Scalar_out", "engine/ops/native_functions/binary.yaml:37", "engine/generated/sub.ts:81");
+// ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
+registerKernel(sub_Scalar_out, "ADInplaceOrView", (ks, self, other, alpha, out) => {
+  const result = sub_Scalar_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, other, alpha, out);
+  increment_version(out);
+  return result;
+}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:37", "engine/generated/sub.ts:83");
+
 // torch.sub: sub.Tensor / sub.out
 const sub_parser = new PythonArgParser(["sub(Tensor input, Tensor other, *, Scalar alpha=1, Tensor? out=None)"], true);
 export function sub(input: Tensor | number | boolean, other: Tensor | number | boolean, options?: { alpha?: number | boolean; out?: Tensor | null }): Tensor;

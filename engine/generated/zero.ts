@@ -24,6 +24,28 @@ registerKernel(zero__default, "ADInplaceOrView", (ks, self) => {
   return result;
 }, "ADInplaceOrView", "engine/ops/native_functions/shape.yaml:263", "engine/generated/zero.ts:21");
 
+// ---- zero (engine/ops/native_functions/shape.yaml:263) ----
+export const zero_default = defineOp("aten::zero(Tensor self) -> Tensor", "engine/ops/native_functions/shape.yaml:263");
+registerKernel(zero_default, "CompositeExplicitAutograd", (ks, self) => { const self_clone = native.autogen_clone_arg(self); zero__default.call(self_clone); return self_clone; }, "native.autogen_clone_arg + zero_", "engine/ops/native_functions/shape.yaml:263", "engine/generated/zero.ts:29"); // (autogen: derived from zero_)
+// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
+// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
+// Recording history for backward comes with the op's derivatives.yaml entry.
+registerKernel(zero_default, "Autograd", (ks, self) => below_autograd(() => zero_default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::zero_default", "engine/ops/native_functions/shape.yaml:263", "engine/generated/zero.ts:33");
+
+// ---- zero.out (engine/ops/native_functions/shape.yaml:263) ----
+export const zero_out = defineOp("aten::zero.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/shape.yaml:263");
+registerKernel(zero_out, "CompositeExplicitAutograd", (ks, self, out) => native.autogen_copy_out(out, (zero_default.call(self) as any)), "native.autogen_copy_out(zero)", "engine/ops/native_functions/shape.yaml:263", "engine/generated/zero.ts:37"); // (autogen: derived from zero_)
+// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
+// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
+// Recording history for backward comes with the op's derivatives.yaml entry.
+registerKernel(zero_out, "Autograd", (ks, self, out) => below_autograd(() => zero_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::zero_out", "engine/ops/native_functions/shape.yaml:263", "engine/generated/zero.ts:41");
+// ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
+registerKernel(zero_out, "ADInplaceOrView", (ks, self, out) => {
+  const result = zero_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, out);
+  increment_version(out);
+  return result;
+}, "ADInplaceOrView", "engine/ops/native_functions/shape.yaml:263", "engine/generated/zero.ts:43");
+
 // torch.zero_: zero_
 const zero__parser = new PythonArgParser(["zero_(Tensor input)"]);
 export function zero_(input: Tensor): Tensor;

@@ -17,6 +17,20 @@ registerKernel(zeros_like_default, "CompositeExplicitAutograd", (ks, self, dtype
 // Recording history for backward comes with the op's derivatives.yaml entry.
 registerKernel(zeros_like_default, "Autograd", (ks, self, dtype, layout, device, pin_memory, memory_format) => below_autograd(() => zeros_like_default.redispatch(ks.and(after_autograd_keyset), self, dtype, layout, device, pin_memory, memory_format)), "VariableType::zeros_like_default", "engine/ops/native_functions/shape.yaml:287", "engine/generated/zeros_like.ts:18");
 
+// ---- zeros_like.out (engine/ops/native_functions/shape.yaml:287) ----
+export const zeros_like_out = defineOp("aten::zeros_like.out(Tensor self, *, MemoryFormat? memory_format=None, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/shape.yaml:287");
+registerKernel(zeros_like_out, "CompositeExplicitAutograd", (ks, self, memory_format, out) => native.autogen_copy_out(out, (zeros_like_default.call(self, out.dtype, null, out.device, null, memory_format) as any)), "native.autogen_copy_out(zeros_like)", "engine/ops/native_functions/shape.yaml:287", "engine/generated/zeros_like.ts:22"); // (autogen: derived from zeros_like)
+// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
+// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
+// Recording history for backward comes with the op's derivatives.yaml entry.
+registerKernel(zeros_like_out, "Autograd", (ks, self, memory_format, out) => below_autograd(() => zeros_like_out.redispatch(ks.and(after_autograd_keyset), self, memory_format, out)), "VariableType::zeros_like_out", "engine/ops/native_functions/shape.yaml:287", "engine/generated/zeros_like.ts:26");
+// ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
+registerKernel(zeros_like_out, "ADInplaceOrView", (ks, self, memory_format, out) => {
+  const result = zeros_like_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, memory_format, out);
+  increment_version(out);
+  return result;
+}, "ADInplaceOrView", "engine/ops/native_functions/shape.yaml:287", "engine/generated/zeros_like.ts:28");
+
 // torch.zeros_like: zeros_like
 const zeros_like_parser = new PythonArgParser(["zeros_like(Tensor input, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None, bool? requires_grad=False)"]);
 export function zeros_like(input: Tensor, options?: { dtype?: dtype | null; layout?: unknown | null; device?: device | string | null; pin_memory?: boolean | null; memory_format?: unknown | null; requires_grad?: boolean }): Tensor;

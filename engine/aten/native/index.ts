@@ -7,6 +7,7 @@ export { fill_ } from "./Fill.js";
 export { add_out, mul_out } from "./BinaryOps.js";
 export { sum, sum_IntList_out } from "./ReduceOps.js";
 export { view } from "./TensorShape.js";
+export { autogen_copy_out, autogen_copy_out_list, autogen_clone_arg } from "./Autogen.js";
 export * from "./unary/index.js";
 export * from "./binary/index.js";
 export * from "./shape/index.js";
