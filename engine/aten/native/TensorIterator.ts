@@ -13,7 +13,8 @@ import { get_default_dtype } from "../../c10/DefaultDtype.js";
 import { infer_size } from "../ExpandUtils.js";
 import { resultTypeOf } from "../TypeProperties.js";
 import { Tensor } from "../core/Tensor.js";
-import { empty_impl, wrap } from "../core/empty.js";
+import { empty_strided_impl, wrap } from "../core/empty.js";
+import { iterator_output_strides } from "./OutputLayout.js";
 import { resize_output } from "./Resize.js";
 import { assert_no_internal_overlap, assert_no_partial_overlap } from "./MemoryOverlap.js";
 
@@ -60,11 +61,14 @@ export class TensorIterator {
       if (!canCast(resultDtype.scalarType, out.dtype.scalarType)) {
         throw new RuntimeError(`result type ${scalarTypeName(resultDtype.scalarType)} can't be cast to the desired output type ${scalarTypeName(out.dtype.scalarType)}`);
       }
-      if (!isInplace) resize_output(out, shape);
+      // an out= tensor that had to be resized takes the layout a fresh output would have
+      // (set_output_raw_strided: resize_output, then as_strided_ to the computed strides)
+      if (!isInplace && resize_output(out, shape)) out._impl.set_sizes_and_strides(shape, iterator_output_strides(shape, inputs));
       assert_no_internal_overlap(out);
       for (const t of inputs) assert_no_partial_overlap(out, t);
     } else {
-      out = wrap(empty_impl(shape, resultDtype, deviceOf(inputs)));
+      // a fresh output is laid out like the inputs (exp(x.t()) is transposed like x.t())
+      out = wrap(empty_strided_impl(shape, iterator_output_strides(shape, inputs), resultDtype, deviceOf(inputs)));
     }
     return new TensorIterator(shape, common, out, [...inputs]);
   }

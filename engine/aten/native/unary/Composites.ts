@@ -9,7 +9,7 @@ import { abs_out } from "../../../generated/abs.js";
 import { logical_not_out } from "../../../generated/logical_not.js";
 import { nan_to_num_out } from "../../../generated/nan_to_num.js";
 import { below_ADInplaceOrView } from "./Nested.js";
-import { preserve_format_strides } from "./OutputLayout.js";
+import { preserve_format_strides } from "../OutputLayout.js";
 
 /** at::empty({0}, self.options()): an out= tensor the out kernel resizes (and lays out like self). */
 const emptyOf = (self: Tensor, dt = self.dtype) => wrap(empty_impl([0], dt, self.device));

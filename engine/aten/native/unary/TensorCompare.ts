@@ -12,7 +12,7 @@ import { cpu_kernel_unary } from "../Loops.js";
 import { fill__Scalar } from "../../../generated/fill.js";
 import { build_unary, hasData } from "./UnaryIterator.js";
 import { below_ADInplaceOrView } from "./Nested.js";
-import { preserve_format_strides } from "./OutputLayout.js";
+import { preserve_format_strides } from "../OutputLayout.js";
 
 function predicate(self: Tensor, test: (x: number) => boolean): Tensor {
   const iter = build_unary({ config: "force_boolean", inputs: [self], out: null, mode: "functional" });

@@ -21,7 +21,7 @@ import type { Tensor } from "../../core/Tensor.js";
 import { TensorIterator } from "../TensorIterator.js";
 import { resize_output } from "../Resize.js";
 import type { StructuredMode } from "../BinaryOps.js";
-import { iterator_output_strides } from "./OutputLayout.js";
+import { iterator_output_strides } from "../OutputLayout.js";
 
 export type { StructuredMode };
 

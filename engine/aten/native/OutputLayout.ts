@@ -3,11 +3,10 @@
 // MemoryFormat::Preserve (aten/src/ATen/native/TensorFactories.cpp). An elementwise result keeps its
 // inputs' layout: exp(x.t()) is transposed like x.t(), so it can be walked in the same order.
 //
-// The shared TensorIterator allocates outputs contiguous; the unary kernels compute the layout here
-// and hand TensorIterator the output, until TensorIterator does this itself.
+// TensorIterator.build and the unary family's iterator (unary/UnaryIterator.ts) both allocate with it.
 
-import { contiguousStrides } from "../../../c10/Contiguity.js";
-import type { Tensor } from "../../core/Tensor.js";
+import { contiguousStrides } from "../../c10/Contiguity.js";
+import type { Tensor } from "../core/Tensor.js";
 
 /** TensorImpl::compute_non_overlapping_and_dense: the elements fill a block of storage exactly once. */
 export function is_non_overlapping_and_dense(sizes: readonly number[], strides: readonly number[]): boolean {
