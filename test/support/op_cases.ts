@@ -43,8 +43,20 @@ function decodeValues(e: any): any {
   return e && "values" in e ? { ...e, values: dec(e.values) } : e;
 }
 
-/** One `it` per case and dtype on CPU and one on meta; names in `skip` / `skipMeta` are known differences. */
-export function describeOpCases(title: string, fixture: any, known: { skip?: Set<string>; skipMeta?: Set<string> } = {}): void {
+/** The CPU result as a meta result: sizes, strides and dtype (or the same error). */
+function cpuAsMeta(cpu: any): any {
+  if ("error" in cpu) return cpu;
+  if ("list" in cpu) return { list: cpu.list.map(cpuAsMeta) };
+  return { sizes: cpu.sizes, strides: cpu.strides, dtype: cpu.dtype };
+}
+
+/**
+ * One `it` per case and dtype on CPU and one on meta; names in `skip` / `skipMeta` are known differences.
+ * Names in `metaLikeCpu` are cases where PyTorch 1.13's own meta path disagrees with its CPU result (a Python
+ * meta registration with other texts or a contiguous layout, or no Meta kernel at all): there Glasstorch's meta
+ * result is held to the real (CPU) result, as the issue asks.
+ */
+export function describeOpCases(title: string, fixture: any, known: { skip?: Set<string>; skipMeta?: Set<string>; metaLikeCpu?: Set<string> } = {}): void {
   describe(title, () => {
     for (const c of fixture.cases) {
       for (const r of c.results) {
@@ -58,8 +70,9 @@ export function describeOpCases(title: string, fixture: any, known: { skip?: Set
         });
         (known.skipMeta?.has(c.name) ? it.skip : it)(`${c.name} [${r.dtype}] on meta`, () => {
           const got = outcome(() => metaSummary(call(c, r, "meta").value));
-          if ("error" in r.meta) expect({ error: got.error, message: got.message }).toEqual(r.meta);
-          else expect(got.error ? got : got.value).toEqual(r.meta);
+          const want = known.metaLikeCpu?.has(c.name) ? cpuAsMeta(r.cpu) : r.meta;
+          if ("error" in want) expect({ error: got.error, message: got.message }).toEqual(want);
+          else expect(got.error ? got : got.value).toEqual(want);
         });
       }
     }

@@ -1,7 +1,7 @@
 // where (aten/src/ATen/native/TensorCompare.cpp): where.self / where.self_out and the Scalar overloads.
 // The result dtype is result_type(self, other); out= must have exactly that dtype; the condition
 // must be bool (uint8 is accepted, as PyTorch 1.13 does with a deprecation warning). The three
-// operands broadcast together (TensorIterator); the result is laid out contiguously.
+// operands broadcast together (TensorIterator), which lays the result out like them.
 
 import { RuntimeError } from "../../../c10/Errors.js";
 import { ScalarType, dtypeOf, scalarTypeName } from "../../../c10/ScalarType.js";
@@ -46,7 +46,9 @@ export function where_self_out(condition: Tensor, self: Tensor, other: Tensor, o
 
 export function where(condition: Tensor, self: Tensor, other: Tensor): Tensor {
   const rt = dtypeOf(resultTypeOf([self, other]));
-  return where_self_out(condition, self, other, wrap(empty_impl([0], rt, self.device)));
+  // out_device: the first operand not on the CPU (a wrapped scalar is a CPU tensor), else the CPU
+  const device = [condition, self, other].find((t) => t.device.type !== "cpu")?.device ?? self.device;
+  return where_self_out(condition, self, other, wrap(empty_impl([0], rt, device)));
 }
 
 // where.ScalarSelf / ScalarOther / Scalar: wrapped_scalar_tensor(scalar) and where.self.
