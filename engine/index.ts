@@ -5,6 +5,8 @@ export {
   float32 as float, float64 as double, float16 as half, int16 as short, int32 as int, int64 as long,
 } from "./c10/ScalarType.js";
 export { device } from "./c10/Device.js";
+export { layout, strided, sparse_coo, sparse_csr, sparse_csc, sparse_bsr, sparse_bsc, _mkldnn } from "./c10/Layout.js";
+export { memory_format, contiguous_format, preserve_format, channels_last, channels_last_3d } from "./c10/MemoryFormat.js";
 export { get_default_dtype, set_default_dtype } from "./c10/DefaultDtype.js";
 export { RuntimeError, IndexError, ValueError, TypeError_ as TypeError, NotImplementedError } from "./c10/Errors.js";
 export { DispatchKeySet } from "./c10/DispatchKeySet.js";
@@ -24,6 +26,7 @@ export { rand, randn, randint, randperm, normal, bernoulli, multinomial, rand_li
 // (registering its kernels and installing its Tensor methods).
 import "./aten/core/fallbacks.js";
 import "./generated/index.js"; // registers every op and installs the Tensor methods
+import "./aten/python_variable_methods.js"; // the methods PyTorch binds by hand (Tensor.to)
 export * from "./generated/torch_functions.js";
 export { ops } from "./aten/core/ops_namespace.js";
 export * as utils from "./aten/utils_namespace.js";

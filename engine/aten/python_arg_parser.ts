@@ -9,6 +9,8 @@
 import { TypeError_ } from "../c10/Errors.js";
 import { dtype as DType } from "../c10/ScalarType.js";
 import { device as Device } from "../c10/Device.js";
+import { layout as Layout } from "../c10/Layout.js";
+import { memory_format as MemoryFormatValue } from "../c10/MemoryFormat.js";
 import { Tensor } from "./core/Tensor.js";
 import { isOptionsObject } from "./core/TensorOptions.js";
 
@@ -50,6 +52,8 @@ export function pyTypeName(v: unknown): string {
   if (Array.isArray(v)) return "list";
   if (v instanceof DType) return "torch.dtype";
   if (v instanceof Device) return "torch.device";
+  if (v instanceof Layout) return "torch.layout";
+  if (v instanceof MemoryFormatValue) return "torch.memory_format";
   if (typeof v === "function") return "function";
   const name = (v as object).constructor?.name;
   return name === "Generator" ? "torch.Generator" : name && name !== "Object" ? name : "dict";
@@ -90,6 +94,10 @@ function check(p: FunctionParameter, v: unknown, allowNumbersAsTensors: boolean)
       return v instanceof Device || typeof v === "string" || isInt(v);
     case "Generator":
       return pyTypeName(v) === "torch.Generator";
+    case "Layout":
+      return v instanceof Layout;
+    case "MemoryFormat":
+      return v instanceof MemoryFormatValue;
     default:
       return false;
   }

@@ -63,6 +63,9 @@ export function isSkippedOverload(fullName: string): boolean {
   return skippedOverloads.has(fullName.replace(/^aten::/, ""));
 }
 
+/** Tensor methods PyTorch binds by hand (SKIP_PYTHON_BINDINGS; python_variable_methods.cpp): engine/aten/python_variable_methods.ts. */
+export const handWrittenMethods = new Set(["to"]);
+
 /** Names PyTorch keeps out of torch.* (gen_python_functions.py SKIP_PYTHON_BINDINGS, and private names). */
 export function isHiddenFromTorch(name: string): boolean {
   return name.startsWith("_") || ["slice", "alias"].includes(name);
@@ -102,6 +105,7 @@ export function computeBindings(fns: readonly NativeFunction[]): Binding[] {
     for (const f of fns) {
       if (!f.variants.has(variant) || f.func.isOut() || isSkippedOverload(f.func.fullName())) continue;
       const name = f.func.name.replace(/^aten::/, "");
+      if (variant === "method" && handWrittenMethods.has(name)) continue;
       byName.set(name, [...(byName.get(name) ?? []), f]);
     }
     for (const [name, list] of byName) {

@@ -41,30 +41,3 @@ registerKernel(to_other, "CompositeImplicitAutograd", (ks, self, other, non_bloc
 // Recording history for backward comes with the op's derivatives.yaml entry.
 registerKernel(to_other, "Autograd", (ks, self, other, non_blocking, copy, memory_format) => below_autograd(() => to_other.redispatch(ks.and(after_autograd_keyset), self, other, non_blocking, copy, memory_format)), "VariableType::to_other", "engine/ops/native_functions/shape.yaml:255", "engine/generated/to.ts:42");
 
-// Tensor.to: to.dtype_layout, to.device, to.dtype, to.other
-const Tensor_to_parser = new PythonArgParser(["to(*, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, bool non_blocking=False, bool copy=False, MemoryFormat? memory_format=None, bool? requires_grad=False)", "to(Device device, ScalarType dtype, bool non_blocking=False, bool copy=False, MemoryFormat? memory_format=None)", "to(ScalarType dtype, bool non_blocking=False, bool copy=False, MemoryFormat? memory_format=None)", "to(Tensor other, bool non_blocking=False, bool copy=False, MemoryFormat? memory_format=None)"]);
-function Tensor_to(this: Tensor, ...args: unknown[]): any {
-  if (isTracing()) noteApiBinding("Tensor.to");
-  const r = Tensor_to_parser.parse(args);
-  switch (r.index) {
-    case 0: {
-      const [_dtype, _layout, _device, _pin_memory, _non_blocking, _copy, _memory_format, _requires_grad] = r.values as any[];
-      maybe_initialize_device(_device);
-      return apply_requires_grad(below_autograd(() => to_dtype_layout.call(this, _dtype, _layout, _device, _pin_memory, _non_blocking, _copy, _memory_format)), _requires_grad, "to");
-    }
-    case 1: {
-      const [_device, _dtype, _non_blocking, _copy, _memory_format] = r.values as any[];
-      return to_device.call(this, _device, _dtype, _non_blocking, _copy, _memory_format);
-    }
-    case 2: {
-      const [_dtype, _non_blocking, _copy, _memory_format] = r.values as any[];
-      return to_dtype.call(this, _dtype, _non_blocking, _copy, _memory_format);
-    }
-    case 3: {
-      const [_other, _non_blocking, _copy, _memory_format] = r.values as any[];
-      return to_other.call(this, _other, _non_blocking, _copy, _memory_format);
-    }
-  }
-}
-
-export { Tensor_to };

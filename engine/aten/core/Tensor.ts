@@ -7,6 +7,7 @@ import type { device } from "../../c10/Device.js";
 import type { dtype } from "../../c10/ScalarType.js";
 import type { DispatchKeySet } from "../../c10/DispatchKeySet.js";
 import { maybe_wrap_dim } from "../../c10/WrapDimMinimal.js";
+import { strided, type layout } from "../../c10/Layout.js";
 import { NotImplementedError, RuntimeError, ValueError } from "../../c10/Errors.js";
 import { forEachOffset, fromRaw, offsetOf, readNumber, typedView } from "../../c10/ElementAccess.js";
 import { Size } from "./Size.js";
@@ -75,6 +76,11 @@ export class Tensor {
 
   get device(): device {
     return this._impl.device;
+  }
+
+  /** torch.strided: every Glasstorch tensor is strided. */
+  get layout(): layout {
+    return strided;
   }
 
   get is_meta(): boolean {

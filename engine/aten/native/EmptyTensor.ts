@@ -1,5 +1,6 @@
 // empty on each backend (aten/src/ATen/EmptyTensor.cpp): the allocation every factory starts from.
 
+import { isStrided } from "../../c10/Layout.js";
 import { get_default_dtype } from "../../c10/DefaultDtype.js";
 import { RuntimeError } from "../../c10/Errors.js";
 import { toDevice, type DeviceLike } from "../../c10/Device.js";
@@ -8,7 +9,7 @@ import { empty_impl, wrap } from "../core/empty.js";
 import type { Tensor } from "../core/Tensor.js";
 
 function checkLayoutAndPin(layout: unknown, pinMemory: boolean | null): void {
-  if (layout != null && layout !== "strided") throw new RuntimeError(`empty: only the strided layout is supported, got ${String(layout)}`);
+  if (!isStrided(layout)) throw new RuntimeError(`empty: only the strided layout is supported, got ${String(layout)}`);
   if (pinMemory) throw new RuntimeError("Cannot pin memory: Glasstorch has no pinned-memory allocator yet");
 }
 

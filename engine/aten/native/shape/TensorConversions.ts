@@ -3,6 +3,7 @@
 // device and dtype with self's layout (empty_strided) and copies into it.
 // C++ overloads one name `to` four times; here each overload has its own kernel (to_dtype, ...).
 
+import { isStrided } from "../../../c10/Layout.js";
 import { RuntimeError } from "../../../c10/Errors.js";
 import { device as Device, toDevice } from "../../../c10/Device.js";
 import type { dtype } from "../../../c10/ScalarType.js";
@@ -22,7 +23,7 @@ export function deviceArg(d: unknown): Device | null {
 }
 
 export function checkLayout(layout: unknown, what: string): void {
-  if (layout != null && layout !== "strided" && !(typeof layout === "object" && (layout as { value?: unknown }).value === 0)) {
+  if (!isStrided(layout)) {
     throw new RuntimeError(`${what}: only the strided layout is supported, got ${String(layout)}`);
   }
 }
@@ -50,7 +51,7 @@ function to_impl(self: Tensor, dtype: dtype | null, layout: unknown, device: Dev
   const format = memoryFormatOf(memory_format) ?? "preserve_format";
   const alias =
     (dtype === null || dtype === self.dtype) &&
-    layout == null &&
+    isStrided(layout) && // self.layout() is strided
     (device === null || device.equals(self.device)) &&
     !copy &&
     // suggest_memory_format() is contiguous_format for every layout Glasstorch has
