@@ -27,6 +27,12 @@ export { rand, randn, randint, randperm, normal, bernoulli, multinomial, rand_li
 import "./aten/core/fallbacks.js";
 import "./generated/index.js"; // registers every op and installs the Tensor methods
 import "./aten/python_variable_methods.js"; // the methods PyTorch binds by hand (Tensor.to)
+
+// Autograd: the Autograd kernels generated from derivatives.yaml, and the autograd side of Tensor
+import "./generated/VariableType.js";
+import "./autograd/python_variable.js";
+export * as autograd from "./autograd/index.js";
+export { no_grad, enable_grad, set_grad_enabled, is_grad_enabled } from "./autograd/grad_mode.js";
 export * from "./generated/torch_functions.js";
 export { ops } from "./aten/core/ops_namespace.js";
 export * as utils from "./aten/utils_namespace.js";

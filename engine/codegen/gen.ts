@@ -48,7 +48,7 @@ export function jsName(name: string): string {
 }
 
 /** Writes lines and remembers where each piece starts and ends. */
-class Emitter {
+export class Emitter {
   private lines: string[] = [];
   constructor(readonly file: string, readonly pieces: GeneratedPiece[]) {}
   line(s = ""): void {
@@ -149,12 +149,7 @@ function emitOp(e: Emitter, f: NativeFunction, byName: Map<string, NativeFunctio
       e.line(`registerKernel(${v}, "BackendSelect", (ks, ${args}) => ${v}.redispatch(backendSelectKeySet(device), ${args}), "backend select", ${JSON.stringify(where)}, ${e.here()});`);
     });
   }
-  e.piece("kernel", `${f.func.fullName().replace(/^aten::/, "")} @ Autograd`, f.loc.line, () => {
-    e.line(`// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).`);
-    e.line(`// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.`);
-    e.line(`// Recording history for backward comes with the op's derivatives.yaml entry.`);
-    e.line(`registerKernel(${v}, "Autograd", (ks, ${args}) => below_autograd(() => ${v}.redispatch(ks.and(after_autograd_keyset), ${args})), "VariableType::${opVar(f)}", ${JSON.stringify(where)}, ${e.here()});`);
-  });
+  // the Autograd kernel is generated with the op's derivatives (gen_autograd.ts -> VariableType.ts)
   const kind = f.func.kind();
   if (kind === "inplace" || kind === "out") {
     const written = f.func.arguments.filter((a) => a.is_write).map((a) => a.name);

@@ -8,6 +8,7 @@ import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { loadNativeFunctions } from "./model.js";
 import { generate } from "./gen.js";
+import { generateAutograd } from "./gen_autograd.js";
 import { loadDerivatives, findDerivative } from "./derivatives.js";
 
 /** The repository root: the nearest folder above this file with package.json (works from engine/ and dist/engine/). */
@@ -42,6 +43,7 @@ export function generatedFiles(): Map<string, string> {
   // derivatives.yaml is loaded and checked on every build, so a bad formula fails it at its yaml line
   const derivatives = loadDerivatives(join(root, derivativesRel), derivativesRel, fns);
   const { files, pieces } = generate(fns, yamlRel);
+  for (const [name, text] of generateAutograd(fns, derivatives, pieces)) files.set(name, text);
   // index.json: each op's yaml line and the line range of every generated piece (the extension reads it)
   const index = {
     version: 1,

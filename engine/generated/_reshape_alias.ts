@@ -13,10 +13,6 @@ import * as native from "../aten/native/index.js";
 export const _reshape_alias_default = defineOp("aten::_reshape_alias(Tensor(a) self, SymInt[] size, SymInt[] stride) -> Tensor(a)", "engine/ops/native_functions/shape.yaml:40");
 registerKernel(_reshape_alias_default, "CPU", (ks, self, size, stride) => native._reshape_alias(self, size, stride), "native._reshape_alias", "engine/ops/native_functions/shape.yaml:40", "engine/generated/_reshape_alias.ts:14");
 registerKernel(_reshape_alias_default, "Meta", (ks, self, size, stride) => native._reshape_alias(self, size, stride), "native._reshape_alias", "engine/ops/native_functions/shape.yaml:40", "engine/generated/_reshape_alias.ts:15");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(_reshape_alias_default, "Autograd", (ks, self, size, stride) => below_autograd(() => _reshape_alias_default.redispatch(ks.and(after_autograd_keyset), self, size, stride)), "VariableType::_reshape_alias_default", "engine/ops/native_functions/shape.yaml:40", "engine/generated/_reshape_alias.ts:19");
 
 // torch._reshape_alias: _reshape_alias
 const _reshape_alias_parser = new PythonArgParser(["_reshape_alias(Tensor input, SymInt[] size, SymInt[] stride)"]);

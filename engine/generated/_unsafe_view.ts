@@ -12,24 +12,16 @@ import * as native from "../aten/native/index.js";
 // ---- _unsafe_view (engine/ops/native_functions/shape.yaml:46) ----
 export const _unsafe_view_default = defineOp("aten::_unsafe_view(Tensor self, SymInt[] size) -> Tensor", "engine/ops/native_functions/shape.yaml:46");
 registerKernel(_unsafe_view_default, "CompositeExplicitAutograd", (ks, self, size) => native._unsafe_view(self, size), "native._unsafe_view", "engine/ops/native_functions/shape.yaml:46", "engine/generated/_unsafe_view.ts:14");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(_unsafe_view_default, "Autograd", (ks, self, size) => below_autograd(() => _unsafe_view_default.redispatch(ks.and(after_autograd_keyset), self, size)), "VariableType::_unsafe_view_default", "engine/ops/native_functions/shape.yaml:46", "engine/generated/_unsafe_view.ts:18");
 
 // ---- _unsafe_view.out (engine/ops/native_functions/shape.yaml:46) ----
 export const _unsafe_view_out = defineOp("aten::_unsafe_view.out(Tensor self, SymInt[] size, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/shape.yaml:46");
-registerKernel(_unsafe_view_out, "CompositeExplicitAutograd", (ks, self, size, out) => native.autogen_copy_out(out, (_unsafe_view_default.call(self, size) as any)), "native.autogen_copy_out(_unsafe_view)", "engine/ops/native_functions/shape.yaml:46", "engine/generated/_unsafe_view.ts:22"); // (autogen: derived from _unsafe_view)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(_unsafe_view_out, "Autograd", (ks, self, size, out) => below_autograd(() => _unsafe_view_out.redispatch(ks.and(after_autograd_keyset), self, size, out)), "VariableType::_unsafe_view_out", "engine/ops/native_functions/shape.yaml:46", "engine/generated/_unsafe_view.ts:26");
+registerKernel(_unsafe_view_out, "CompositeExplicitAutograd", (ks, self, size, out) => native.autogen_copy_out(out, (_unsafe_view_default.call(self, size) as any)), "native.autogen_copy_out(_unsafe_view)", "engine/ops/native_functions/shape.yaml:46", "engine/generated/_unsafe_view.ts:18"); // (autogen: derived from _unsafe_view)
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(_unsafe_view_out, "ADInplaceOrView", (ks, self, size, out) => {
   const result = _unsafe_view_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, size, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/shape.yaml:46", "engine/generated/_unsafe_view.ts:28");
+}, "ADInplaceOrView", "engine/ops/native_functions/shape.yaml:46", "engine/generated/_unsafe_view.ts:20");
 
 // torch._unsafe_view: _unsafe_view
 const _unsafe_view_parser = new PythonArgParser(["_unsafe_view(Tensor input, SymInt[] size)"]);

@@ -12,39 +12,27 @@ import * as native from "../aten/native/index.js";
 // ---- abs (engine/ops/native_functions/unary.yaml:48) ----
 export const abs_default = defineOp("aten::abs(Tensor self) -> Tensor", "engine/ops/native_functions/unary.yaml:48");
 registerKernel(abs_default, "CompositeExplicitAutograd", (ks, self) => native.abs(self), "native.abs", "engine/ops/native_functions/unary.yaml:48", "engine/generated/abs.ts:14");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(abs_default, "Autograd", (ks, self) => below_autograd(() => abs_default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::abs_default", "engine/ops/native_functions/unary.yaml:48", "engine/generated/abs.ts:18");
 
 // ---- abs_ (engine/ops/native_functions/unary.yaml:53) ----
 export const abs__default = defineOp("aten::abs_(Tensor(a!) self) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:53");
-registerKernel(abs__default, "CompositeExplicitAutograd", (ks, self) => native.abs_(self), "native.abs_", "engine/ops/native_functions/unary.yaml:53", "engine/generated/abs.ts:22");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(abs__default, "Autograd", (ks, self) => below_autograd(() => abs__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::abs__default", "engine/ops/native_functions/unary.yaml:53", "engine/generated/abs.ts:26");
+registerKernel(abs__default, "CompositeExplicitAutograd", (ks, self) => native.abs_(self), "native.abs_", "engine/ops/native_functions/unary.yaml:53", "engine/generated/abs.ts:18");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(abs__default, "ADInplaceOrView", (ks, self) => {
   const result = abs__default.redispatch(ks.and(after_ADInplaceOrView_keyset), self);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:53", "engine/generated/abs.ts:28");
+}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:53", "engine/generated/abs.ts:20");
 
 // ---- abs.out (engine/ops/native_functions/unary.yaml:58) ----
 export const abs_out = defineOp("aten::abs.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:58");
-registerKernel(abs_out, "CPU", (ks, self, out) => native.abs_out(self, out), "native.abs_out", "engine/ops/native_functions/unary.yaml:58", "engine/generated/abs.ts:36");
-registerKernel(abs_out, "Meta", (ks, self, out) => native.abs_out(self, out), "native.abs_out", "engine/ops/native_functions/unary.yaml:58", "engine/generated/abs.ts:37");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(abs_out, "Autograd", (ks, self, out) => below_autograd(() => abs_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::abs_out", "engine/ops/native_functions/unary.yaml:58", "engine/generated/abs.ts:41");
+registerKernel(abs_out, "CPU", (ks, self, out) => native.abs_out(self, out), "native.abs_out", "engine/ops/native_functions/unary.yaml:58", "engine/generated/abs.ts:28");
+registerKernel(abs_out, "Meta", (ks, self, out) => native.abs_out(self, out), "native.abs_out", "engine/ops/native_functions/unary.yaml:58", "engine/generated/abs.ts:29");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(abs_out, "ADInplaceOrView", (ks, self, out) => {
   const result = abs_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:58", "engine/generated/abs.ts:43");
+}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:58", "engine/generated/abs.ts:31");
 
 // torch.abs: abs / abs.out
 const abs_parser = new PythonArgParser(["abs(Tensor input, *, Tensor? out=None)"]);

@@ -12,38 +12,26 @@ import * as native from "../aten/native/index.js";
 // ---- absolute (engine/ops/native_functions/unary.yaml:62) ----
 export const absolute_default = defineOp("aten::absolute(Tensor self) -> Tensor", "engine/ops/native_functions/unary.yaml:62");
 registerKernel(absolute_default, "CompositeImplicitAutograd", (ks, self) => native.absolute(self), "native.absolute", "engine/ops/native_functions/unary.yaml:62", "engine/generated/absolute.ts:14");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(absolute_default, "Autograd", (ks, self) => below_autograd(() => absolute_default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::absolute_default", "engine/ops/native_functions/unary.yaml:62", "engine/generated/absolute.ts:18");
 
 // ---- absolute_ (engine/ops/native_functions/unary.yaml:67) ----
 export const absolute__default = defineOp("aten::absolute_(Tensor(a!) self) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:67");
-registerKernel(absolute__default, "CompositeImplicitAutograd", (ks, self) => native.absolute_(self), "native.absolute_", "engine/ops/native_functions/unary.yaml:67", "engine/generated/absolute.ts:22");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(absolute__default, "Autograd", (ks, self) => below_autograd(() => absolute__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::absolute__default", "engine/ops/native_functions/unary.yaml:67", "engine/generated/absolute.ts:26");
+registerKernel(absolute__default, "CompositeImplicitAutograd", (ks, self) => native.absolute_(self), "native.absolute_", "engine/ops/native_functions/unary.yaml:67", "engine/generated/absolute.ts:18");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(absolute__default, "ADInplaceOrView", (ks, self) => {
   const result = absolute__default.redispatch(ks.and(after_ADInplaceOrView_keyset), self);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:67", "engine/generated/absolute.ts:28");
+}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:67", "engine/generated/absolute.ts:20");
 
 // ---- absolute.out (engine/ops/native_functions/unary.yaml:72) ----
 export const absolute_out = defineOp("aten::absolute.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:72");
-registerKernel(absolute_out, "CompositeImplicitAutograd", (ks, self, out) => native.absolute_out(self, out), "native.absolute_out", "engine/ops/native_functions/unary.yaml:72", "engine/generated/absolute.ts:36");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(absolute_out, "Autograd", (ks, self, out) => below_autograd(() => absolute_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::absolute_out", "engine/ops/native_functions/unary.yaml:72", "engine/generated/absolute.ts:40");
+registerKernel(absolute_out, "CompositeImplicitAutograd", (ks, self, out) => native.absolute_out(self, out), "native.absolute_out", "engine/ops/native_functions/unary.yaml:72", "engine/generated/absolute.ts:28");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(absolute_out, "ADInplaceOrView", (ks, self, out) => {
   const result = absolute_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:72", "engine/generated/absolute.ts:42");
+}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:72", "engine/generated/absolute.ts:30");
 
 // torch.absolute: absolute / absolute.out
 const absolute_parser = new PythonArgParser(["absolute(Tensor input, *, Tensor? out=None)"]);

@@ -14,41 +14,29 @@ export const acos_default = defineOp("aten::acos(Tensor self) -> Tensor", "engin
 registerKernel(acos_default, "CPU", (ks, self) => native.acos_out(self, null, "functional"), "native.acos_out", "engine/ops/native_functions/unary.yaml:340", "engine/generated/acos.ts:14"); // (structured_delegate: acos.out)
 registerKernel(acos_default, "Meta", (ks, self) => native.acos_out(self, null, "functional"), "native.acos_out", "engine/ops/native_functions/unary.yaml:340", "engine/generated/acos.ts:15"); // (structured_delegate: acos.out)
 registerKernel(acos_default, "CompositeExplicitAutogradNonFunctional", (ks, self) => native.acos_out(self, null, "functional"), "native.acos_out", "engine/ops/native_functions/unary.yaml:340", "engine/generated/acos.ts:16"); // (structured_delegate: acos.out)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(acos_default, "Autograd", (ks, self) => below_autograd(() => acos_default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::acos_default", "engine/ops/native_functions/unary.yaml:332", "engine/generated/acos.ts:20");
 
 // ---- acos_ (engine/ops/native_functions/unary.yaml:336) ----
 export const acos__default = defineOp("aten::acos_(Tensor(a!) self) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:336");
-registerKernel(acos__default, "CPU", (ks, self) => native.acos_out(self, null, "inplace"), "native.acos_out", "engine/ops/native_functions/unary.yaml:340", "engine/generated/acos.ts:24"); // (structured_delegate: acos.out)
-registerKernel(acos__default, "Meta", (ks, self) => native.acos_out(self, null, "inplace"), "native.acos_out", "engine/ops/native_functions/unary.yaml:340", "engine/generated/acos.ts:25"); // (structured_delegate: acos.out)
-registerKernel(acos__default, "CompositeExplicitAutogradNonFunctional", (ks, self) => native.acos_out(self, null, "inplace"), "native.acos_out", "engine/ops/native_functions/unary.yaml:340", "engine/generated/acos.ts:26"); // (structured_delegate: acos.out)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(acos__default, "Autograd", (ks, self) => below_autograd(() => acos__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::acos__default", "engine/ops/native_functions/unary.yaml:336", "engine/generated/acos.ts:30");
+registerKernel(acos__default, "CPU", (ks, self) => native.acos_out(self, null, "inplace"), "native.acos_out", "engine/ops/native_functions/unary.yaml:340", "engine/generated/acos.ts:20"); // (structured_delegate: acos.out)
+registerKernel(acos__default, "Meta", (ks, self) => native.acos_out(self, null, "inplace"), "native.acos_out", "engine/ops/native_functions/unary.yaml:340", "engine/generated/acos.ts:21"); // (structured_delegate: acos.out)
+registerKernel(acos__default, "CompositeExplicitAutogradNonFunctional", (ks, self) => native.acos_out(self, null, "inplace"), "native.acos_out", "engine/ops/native_functions/unary.yaml:340", "engine/generated/acos.ts:22"); // (structured_delegate: acos.out)
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(acos__default, "ADInplaceOrView", (ks, self) => {
   const result = acos__default.redispatch(ks.and(after_ADInplaceOrView_keyset), self);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:336", "engine/generated/acos.ts:32");
+}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:336", "engine/generated/acos.ts:24");
 
 // ---- acos.out (engine/ops/native_functions/unary.yaml:340) ----
 export const acos_out = defineOp("aten::acos.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:340");
-registerKernel(acos_out, "CPU", (ks, self, out) => native.acos_out(self, out, "out"), "native.acos_out", "engine/ops/native_functions/unary.yaml:340", "engine/generated/acos.ts:40");
-registerKernel(acos_out, "Meta", (ks, self, out) => native.acos_out(self, out, "out"), "native.acos_out", "engine/ops/native_functions/unary.yaml:340", "engine/generated/acos.ts:41");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(acos_out, "Autograd", (ks, self, out) => below_autograd(() => acos_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::acos_out", "engine/ops/native_functions/unary.yaml:340", "engine/generated/acos.ts:45");
+registerKernel(acos_out, "CPU", (ks, self, out) => native.acos_out(self, out, "out"), "native.acos_out", "engine/ops/native_functions/unary.yaml:340", "engine/generated/acos.ts:32");
+registerKernel(acos_out, "Meta", (ks, self, out) => native.acos_out(self, out, "out"), "native.acos_out", "engine/ops/native_functions/unary.yaml:340", "engine/generated/acos.ts:33");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(acos_out, "ADInplaceOrView", (ks, self, out) => {
   const result = acos_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:340", "engine/generated/acos.ts:47");
+}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:340", "engine/generated/acos.ts:35");
 
 // torch.acos: acos / acos.out
 const acos_parser = new PythonArgParser(["acos(Tensor input, *, Tensor? out=None)"]);

@@ -13,42 +13,30 @@ import * as native from "../aten/native/index.js";
 export const addcdiv_out = defineOp("aten::addcdiv.out(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/binary.yaml:748");
 registerKernel(addcdiv_out, "CPU", (ks, self, tensor1, tensor2, value, out) => native.addcdiv_out(self, tensor1, tensor2, value, out, "out"), "native.addcdiv_out", "engine/ops/native_functions/binary.yaml:748", "engine/generated/addcdiv.ts:14");
 registerKernel(addcdiv_out, "Meta", (ks, self, tensor1, tensor2, value, out) => native.addcdiv_out(self, tensor1, tensor2, value, out, "out"), "native.addcdiv_out", "engine/ops/native_functions/binary.yaml:748", "engine/generated/addcdiv.ts:15");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(addcdiv_out, "Autograd", (ks, self, tensor1, tensor2, value, out) => below_autograd(() => addcdiv_out.redispatch(ks.and(after_autograd_keyset), self, tensor1, tensor2, value, out)), "VariableType::addcdiv_out", "engine/ops/native_functions/binary.yaml:748", "engine/generated/addcdiv.ts:19");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(addcdiv_out, "ADInplaceOrView", (ks, self, tensor1, tensor2, value, out) => {
   const result = addcdiv_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, tensor1, tensor2, value, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:748", "engine/generated/addcdiv.ts:21");
+}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:748", "engine/generated/addcdiv.ts:17");
 
 // ---- addcdiv (engine/ops/native_functions/binary.yaml:754) ----
 export const addcdiv_default = defineOp("aten::addcdiv(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor", "engine/ops/native_functions/binary.yaml:754");
-registerKernel(addcdiv_default, "CPU", (ks, self, tensor1, tensor2, value) => native.addcdiv_out(self, tensor1, tensor2, value, null, "functional"), "native.addcdiv_out", "engine/ops/native_functions/binary.yaml:748", "engine/generated/addcdiv.ts:29"); // (structured_delegate: addcdiv.out)
-registerKernel(addcdiv_default, "Meta", (ks, self, tensor1, tensor2, value) => native.addcdiv_out(self, tensor1, tensor2, value, null, "functional"), "native.addcdiv_out", "engine/ops/native_functions/binary.yaml:748", "engine/generated/addcdiv.ts:30"); // (structured_delegate: addcdiv.out)
-registerKernel(addcdiv_default, "CompositeExplicitAutogradNonFunctional", (ks, self, tensor1, tensor2, value) => native.addcdiv_out(self, tensor1, tensor2, value, null, "functional"), "native.addcdiv_out", "engine/ops/native_functions/binary.yaml:748", "engine/generated/addcdiv.ts:31"); // (structured_delegate: addcdiv.out)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(addcdiv_default, "Autograd", (ks, self, tensor1, tensor2, value) => below_autograd(() => addcdiv_default.redispatch(ks.and(after_autograd_keyset), self, tensor1, tensor2, value)), "VariableType::addcdiv_default", "engine/ops/native_functions/binary.yaml:754", "engine/generated/addcdiv.ts:35");
+registerKernel(addcdiv_default, "CPU", (ks, self, tensor1, tensor2, value) => native.addcdiv_out(self, tensor1, tensor2, value, null, "functional"), "native.addcdiv_out", "engine/ops/native_functions/binary.yaml:748", "engine/generated/addcdiv.ts:25"); // (structured_delegate: addcdiv.out)
+registerKernel(addcdiv_default, "Meta", (ks, self, tensor1, tensor2, value) => native.addcdiv_out(self, tensor1, tensor2, value, null, "functional"), "native.addcdiv_out", "engine/ops/native_functions/binary.yaml:748", "engine/generated/addcdiv.ts:26"); // (structured_delegate: addcdiv.out)
+registerKernel(addcdiv_default, "CompositeExplicitAutogradNonFunctional", (ks, self, tensor1, tensor2, value) => native.addcdiv_out(self, tensor1, tensor2, value, null, "functional"), "native.addcdiv_out", "engine/ops/native_functions/binary.yaml:748", "engine/generated/addcdiv.ts:27"); // (structured_delegate: addcdiv.out)
 
 // ---- addcdiv_ (engine/ops/native_functions/binary.yaml:758) ----
 export const addcdiv__default = defineOp("aten::addcdiv_(Tensor(a!) self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor(a!)", "engine/ops/native_functions/binary.yaml:758");
-registerKernel(addcdiv__default, "CPU", (ks, self, tensor1, tensor2, value) => native.addcdiv_out(self, tensor1, tensor2, value, null, "inplace"), "native.addcdiv_out", "engine/ops/native_functions/binary.yaml:748", "engine/generated/addcdiv.ts:39"); // (structured_delegate: addcdiv.out)
-registerKernel(addcdiv__default, "Meta", (ks, self, tensor1, tensor2, value) => native.addcdiv_out(self, tensor1, tensor2, value, null, "inplace"), "native.addcdiv_out", "engine/ops/native_functions/binary.yaml:748", "engine/generated/addcdiv.ts:40"); // (structured_delegate: addcdiv.out)
-registerKernel(addcdiv__default, "CompositeExplicitAutogradNonFunctional", (ks, self, tensor1, tensor2, value) => native.addcdiv_out(self, tensor1, tensor2, value, null, "inplace"), "native.addcdiv_out", "engine/ops/native_functions/binary.yaml:748", "engine/generated/addcdiv.ts:41"); // (structured_delegate: addcdiv.out)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(addcdiv__default, "Autograd", (ks, self, tensor1, tensor2, value) => below_autograd(() => addcdiv__default.redispatch(ks.and(after_autograd_keyset), self, tensor1, tensor2, value)), "VariableType::addcdiv__default", "engine/ops/native_functions/binary.yaml:758", "engine/generated/addcdiv.ts:45");
+registerKernel(addcdiv__default, "CPU", (ks, self, tensor1, tensor2, value) => native.addcdiv_out(self, tensor1, tensor2, value, null, "inplace"), "native.addcdiv_out", "engine/ops/native_functions/binary.yaml:748", "engine/generated/addcdiv.ts:31"); // (structured_delegate: addcdiv.out)
+registerKernel(addcdiv__default, "Meta", (ks, self, tensor1, tensor2, value) => native.addcdiv_out(self, tensor1, tensor2, value, null, "inplace"), "native.addcdiv_out", "engine/ops/native_functions/binary.yaml:748", "engine/generated/addcdiv.ts:32"); // (structured_delegate: addcdiv.out)
+registerKernel(addcdiv__default, "CompositeExplicitAutogradNonFunctional", (ks, self, tensor1, tensor2, value) => native.addcdiv_out(self, tensor1, tensor2, value, null, "inplace"), "native.addcdiv_out", "engine/ops/native_functions/binary.yaml:748", "engine/generated/addcdiv.ts:33"); // (structured_delegate: addcdiv.out)
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(addcdiv__default, "ADInplaceOrView", (ks, self, tensor1, tensor2, value) => {
   const result = addcdiv__default.redispatch(ks.and(after_ADInplaceOrView_keyset), self, tensor1, tensor2, value);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:758", "engine/generated/addcdiv.ts:47");
+}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:758", "engine/generated/addcdiv.ts:35");
 
 // torch.addcdiv: addcdiv / addcdiv.out
 const addcdiv_parser = new PythonArgParser(["addcdiv(Tensor input, Tensor tensor1, Tensor tensor2, *, Scalar value=1, Tensor? out=None)"]);

@@ -13,42 +13,30 @@ import * as native from "../aten/native/index.js";
 export const addcmul_out = defineOp("aten::addcmul.out(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/binary.yaml:734");
 registerKernel(addcmul_out, "CPU", (ks, self, tensor1, tensor2, value, out) => native.addcmul_out(self, tensor1, tensor2, value, out, "out"), "native.addcmul_out", "engine/ops/native_functions/binary.yaml:734", "engine/generated/addcmul.ts:14");
 registerKernel(addcmul_out, "Meta", (ks, self, tensor1, tensor2, value, out) => native.addcmul_out(self, tensor1, tensor2, value, out, "out"), "native.addcmul_out", "engine/ops/native_functions/binary.yaml:734", "engine/generated/addcmul.ts:15");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(addcmul_out, "Autograd", (ks, self, tensor1, tensor2, value, out) => below_autograd(() => addcmul_out.redispatch(ks.and(after_autograd_keyset), self, tensor1, tensor2, value, out)), "VariableType::addcmul_out", "engine/ops/native_functions/binary.yaml:734", "engine/generated/addcmul.ts:19");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(addcmul_out, "ADInplaceOrView", (ks, self, tensor1, tensor2, value, out) => {
   const result = addcmul_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, tensor1, tensor2, value, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:734", "engine/generated/addcmul.ts:21");
+}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:734", "engine/generated/addcmul.ts:17");
 
 // ---- addcmul (engine/ops/native_functions/binary.yaml:740) ----
 export const addcmul_default = defineOp("aten::addcmul(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor", "engine/ops/native_functions/binary.yaml:740");
-registerKernel(addcmul_default, "CPU", (ks, self, tensor1, tensor2, value) => native.addcmul_out(self, tensor1, tensor2, value, null, "functional"), "native.addcmul_out", "engine/ops/native_functions/binary.yaml:734", "engine/generated/addcmul.ts:29"); // (structured_delegate: addcmul.out)
-registerKernel(addcmul_default, "Meta", (ks, self, tensor1, tensor2, value) => native.addcmul_out(self, tensor1, tensor2, value, null, "functional"), "native.addcmul_out", "engine/ops/native_functions/binary.yaml:734", "engine/generated/addcmul.ts:30"); // (structured_delegate: addcmul.out)
-registerKernel(addcmul_default, "CompositeExplicitAutogradNonFunctional", (ks, self, tensor1, tensor2, value) => native.addcmul_out(self, tensor1, tensor2, value, null, "functional"), "native.addcmul_out", "engine/ops/native_functions/binary.yaml:734", "engine/generated/addcmul.ts:31"); // (structured_delegate: addcmul.out)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(addcmul_default, "Autograd", (ks, self, tensor1, tensor2, value) => below_autograd(() => addcmul_default.redispatch(ks.and(after_autograd_keyset), self, tensor1, tensor2, value)), "VariableType::addcmul_default", "engine/ops/native_functions/binary.yaml:740", "engine/generated/addcmul.ts:35");
+registerKernel(addcmul_default, "CPU", (ks, self, tensor1, tensor2, value) => native.addcmul_out(self, tensor1, tensor2, value, null, "functional"), "native.addcmul_out", "engine/ops/native_functions/binary.yaml:734", "engine/generated/addcmul.ts:25"); // (structured_delegate: addcmul.out)
+registerKernel(addcmul_default, "Meta", (ks, self, tensor1, tensor2, value) => native.addcmul_out(self, tensor1, tensor2, value, null, "functional"), "native.addcmul_out", "engine/ops/native_functions/binary.yaml:734", "engine/generated/addcmul.ts:26"); // (structured_delegate: addcmul.out)
+registerKernel(addcmul_default, "CompositeExplicitAutogradNonFunctional", (ks, self, tensor1, tensor2, value) => native.addcmul_out(self, tensor1, tensor2, value, null, "functional"), "native.addcmul_out", "engine/ops/native_functions/binary.yaml:734", "engine/generated/addcmul.ts:27"); // (structured_delegate: addcmul.out)
 
 // ---- addcmul_ (engine/ops/native_functions/binary.yaml:744) ----
 export const addcmul__default = defineOp("aten::addcmul_(Tensor(a!) self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor(a!)", "engine/ops/native_functions/binary.yaml:744");
-registerKernel(addcmul__default, "CPU", (ks, self, tensor1, tensor2, value) => native.addcmul_out(self, tensor1, tensor2, value, null, "inplace"), "native.addcmul_out", "engine/ops/native_functions/binary.yaml:734", "engine/generated/addcmul.ts:39"); // (structured_delegate: addcmul.out)
-registerKernel(addcmul__default, "Meta", (ks, self, tensor1, tensor2, value) => native.addcmul_out(self, tensor1, tensor2, value, null, "inplace"), "native.addcmul_out", "engine/ops/native_functions/binary.yaml:734", "engine/generated/addcmul.ts:40"); // (structured_delegate: addcmul.out)
-registerKernel(addcmul__default, "CompositeExplicitAutogradNonFunctional", (ks, self, tensor1, tensor2, value) => native.addcmul_out(self, tensor1, tensor2, value, null, "inplace"), "native.addcmul_out", "engine/ops/native_functions/binary.yaml:734", "engine/generated/addcmul.ts:41"); // (structured_delegate: addcmul.out)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(addcmul__default, "Autograd", (ks, self, tensor1, tensor2, value) => below_autograd(() => addcmul__default.redispatch(ks.and(after_autograd_keyset), self, tensor1, tensor2, value)), "VariableType::addcmul__default", "engine/ops/native_functions/binary.yaml:744", "engine/generated/addcmul.ts:45");
+registerKernel(addcmul__default, "CPU", (ks, self, tensor1, tensor2, value) => native.addcmul_out(self, tensor1, tensor2, value, null, "inplace"), "native.addcmul_out", "engine/ops/native_functions/binary.yaml:734", "engine/generated/addcmul.ts:31"); // (structured_delegate: addcmul.out)
+registerKernel(addcmul__default, "Meta", (ks, self, tensor1, tensor2, value) => native.addcmul_out(self, tensor1, tensor2, value, null, "inplace"), "native.addcmul_out", "engine/ops/native_functions/binary.yaml:734", "engine/generated/addcmul.ts:32"); // (structured_delegate: addcmul.out)
+registerKernel(addcmul__default, "CompositeExplicitAutogradNonFunctional", (ks, self, tensor1, tensor2, value) => native.addcmul_out(self, tensor1, tensor2, value, null, "inplace"), "native.addcmul_out", "engine/ops/native_functions/binary.yaml:734", "engine/generated/addcmul.ts:33"); // (structured_delegate: addcmul.out)
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(addcmul__default, "ADInplaceOrView", (ks, self, tensor1, tensor2, value) => {
   const result = addcmul__default.redispatch(ks.and(after_ADInplaceOrView_keyset), self, tensor1, tensor2, value);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:744", "engine/generated/addcmul.ts:47");
+}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:744", "engine/generated/addcmul.ts:35");
 
 // torch.addcmul: addcmul / addcmul.out
 const addcmul_parser = new PythonArgParser(["addcmul(Tensor input, Tensor tensor1, Tensor tensor2, *, Scalar value=1, Tensor? out=None)"]);

@@ -12,10 +12,6 @@ import * as native from "../aten/native/index.js";
 // ---- alias (engine/ops/native_functions/shape.yaml:26) ----
 export const alias_default = defineOp("aten::alias(Tensor(a) self) -> Tensor(a)", "engine/ops/native_functions/shape.yaml:26");
 registerKernel(alias_default, "CompositeExplicitAutograd", (ks, self) => native.alias(self), "native.alias", "engine/ops/native_functions/shape.yaml:26", "engine/generated/alias.ts:14");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(alias_default, "Autograd", (ks, self) => below_autograd(() => alias_default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::alias_default", "engine/ops/native_functions/shape.yaml:26", "engine/generated/alias.ts:18");
 
 // torch.alias: alias
 const alias_parser = new PythonArgParser(["alias(Tensor input)"]);

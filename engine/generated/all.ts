@@ -14,50 +14,34 @@ export const all_dim = defineOp("aten::all.dim(Tensor self, int dim, bool keepdi
 registerKernel(all_dim, "CPU", (ks, self, dim, keepdim) => native.all_out(self, dim, keepdim, null, "functional"), "native.all_out", "engine/ops/native_functions/reduce.yaml:17", "engine/generated/all.ts:14"); // (structured_delegate: all.out)
 registerKernel(all_dim, "Meta", (ks, self, dim, keepdim) => native.all_out(self, dim, keepdim, null, "functional"), "native.all_out", "engine/ops/native_functions/reduce.yaml:17", "engine/generated/all.ts:15"); // (structured_delegate: all.out)
 registerKernel(all_dim, "CompositeExplicitAutogradNonFunctional", (ks, self, dim, keepdim) => native.all_out(self, dim, keepdim, null, "functional"), "native.all_out", "engine/ops/native_functions/reduce.yaml:17", "engine/generated/all.ts:16"); // (structured_delegate: all.out)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(all_dim, "Autograd", (ks, self, dim, keepdim) => below_autograd(() => all_dim.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim)), "VariableType::all_dim", "engine/ops/native_functions/reduce.yaml:13", "engine/generated/all.ts:20");
 
 // ---- all.out (engine/ops/native_functions/reduce.yaml:17) ----
 export const all_out = defineOp("aten::all.out(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/reduce.yaml:17");
-registerKernel(all_out, "CPU", (ks, self, dim, keepdim, out) => native.all_out(self, dim, keepdim, out, "out"), "native.all_out", "engine/ops/native_functions/reduce.yaml:17", "engine/generated/all.ts:24");
-registerKernel(all_out, "Meta", (ks, self, dim, keepdim, out) => native.all_out(self, dim, keepdim, out, "out"), "native.all_out", "engine/ops/native_functions/reduce.yaml:17", "engine/generated/all.ts:25");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(all_out, "Autograd", (ks, self, dim, keepdim, out) => below_autograd(() => all_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, out)), "VariableType::all_out", "engine/ops/native_functions/reduce.yaml:17", "engine/generated/all.ts:29");
+registerKernel(all_out, "CPU", (ks, self, dim, keepdim, out) => native.all_out(self, dim, keepdim, out, "out"), "native.all_out", "engine/ops/native_functions/reduce.yaml:17", "engine/generated/all.ts:20");
+registerKernel(all_out, "Meta", (ks, self, dim, keepdim, out) => native.all_out(self, dim, keepdim, out, "out"), "native.all_out", "engine/ops/native_functions/reduce.yaml:17", "engine/generated/all.ts:21");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(all_out, "ADInplaceOrView", (ks, self, dim, keepdim, out) => {
   const result = all_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, dim, keepdim, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/reduce.yaml:17", "engine/generated/all.ts:31");
+}, "ADInplaceOrView", "engine/ops/native_functions/reduce.yaml:17", "engine/generated/all.ts:23");
 
 // ---- all (engine/ops/native_functions/reduce.yaml:120) ----
 export const all_default = defineOp("aten::all(Tensor self) -> Tensor", "engine/ops/native_functions/reduce.yaml:120");
-registerKernel(all_default, "CPU", (ks, self) => native.all_all_out(self, null, "functional"), "native.all_all_out", "engine/ops/native_functions/reduce.yaml:124", "engine/generated/all.ts:39"); // (structured_delegate: all.all_out)
-registerKernel(all_default, "Meta", (ks, self) => native.all_all_out(self, null, "functional"), "native.all_all_out", "engine/ops/native_functions/reduce.yaml:124", "engine/generated/all.ts:40"); // (structured_delegate: all.all_out)
-registerKernel(all_default, "CompositeExplicitAutogradNonFunctional", (ks, self) => native.all_all_out(self, null, "functional"), "native.all_all_out", "engine/ops/native_functions/reduce.yaml:124", "engine/generated/all.ts:41"); // (structured_delegate: all.all_out)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(all_default, "Autograd", (ks, self) => below_autograd(() => all_default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::all_default", "engine/ops/native_functions/reduce.yaml:120", "engine/generated/all.ts:45");
+registerKernel(all_default, "CPU", (ks, self) => native.all_all_out(self, null, "functional"), "native.all_all_out", "engine/ops/native_functions/reduce.yaml:124", "engine/generated/all.ts:31"); // (structured_delegate: all.all_out)
+registerKernel(all_default, "Meta", (ks, self) => native.all_all_out(self, null, "functional"), "native.all_all_out", "engine/ops/native_functions/reduce.yaml:124", "engine/generated/all.ts:32"); // (structured_delegate: all.all_out)
+registerKernel(all_default, "CompositeExplicitAutogradNonFunctional", (ks, self) => native.all_all_out(self, null, "functional"), "native.all_all_out", "engine/ops/native_functions/reduce.yaml:124", "engine/generated/all.ts:33"); // (structured_delegate: all.all_out)
 
 // ---- all.all_out (engine/ops/native_functions/reduce.yaml:124) ----
 export const all_all_out = defineOp("aten::all.all_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/reduce.yaml:124");
-registerKernel(all_all_out, "CPU", (ks, self, out) => native.all_all_out(self, out, "out"), "native.all_all_out", "engine/ops/native_functions/reduce.yaml:124", "engine/generated/all.ts:49");
-registerKernel(all_all_out, "Meta", (ks, self, out) => native.all_all_out(self, out, "out"), "native.all_all_out", "engine/ops/native_functions/reduce.yaml:124", "engine/generated/all.ts:50");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(all_all_out, "Autograd", (ks, self, out) => below_autograd(() => all_all_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::all_all_out", "engine/ops/native_functions/reduce.yaml:124", "engine/generated/all.ts:54");
+registerKernel(all_all_out, "CPU", (ks, self, out) => native.all_all_out(self, out, "out"), "native.all_all_out", "engine/ops/native_functions/reduce.yaml:124", "engine/generated/all.ts:37");
+registerKernel(all_all_out, "Meta", (ks, self, out) => native.all_all_out(self, out, "out"), "native.all_all_out", "engine/ops/native_functions/reduce.yaml:124", "engine/generated/all.ts:38");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(all_all_out, "ADInplaceOrView", (ks, self, out) => {
   const result = all_all_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/reduce.yaml:124", "engine/generated/all.ts:56");
+}, "ADInplaceOrView", "engine/ops/native_functions/reduce.yaml:124", "engine/generated/all.ts:40");
 
 // torch.all: all.dim / all.out, all / all.all_out
 const all_parser = new PythonArgParser(["all(Tensor input, int dim, bool keepdim=False, *, Tensor? out=None)", "all(Tensor input, *, Tensor? out=None)"]);

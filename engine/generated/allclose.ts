@@ -13,10 +13,6 @@ import * as native from "../aten/native/index.js";
 // tags: data_dependent_output
 export const allclose_default = defineOp("aten::allclose(Tensor self, Tensor other, float rtol=1e-05, float atol=1e-08, bool equal_nan=False) -> bool", "engine/ops/native_functions/binary.yaml:535");
 registerKernel(allclose_default, "CompositeExplicitAutograd", (ks, self, other, rtol, atol, equal_nan) => native.allclose(self, other, rtol, atol, equal_nan), "native.allclose", "engine/ops/native_functions/binary.yaml:535", "engine/generated/allclose.ts:15");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(allclose_default, "Autograd", (ks, self, other, rtol, atol, equal_nan) => below_autograd(() => allclose_default.redispatch(ks.and(after_autograd_keyset), self, other, rtol, atol, equal_nan)), "VariableType::allclose_default", "engine/ops/native_functions/binary.yaml:535", "engine/generated/allclose.ts:19");
 
 // torch.allclose: allclose
 const allclose_parser = new PythonArgParser(["allclose(Tensor input, Tensor other, float rtol=1e-05, float atol=1e-08, bool equal_nan=False)"]);

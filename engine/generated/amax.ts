@@ -14,25 +14,17 @@ export const amax_default = defineOp("aten::amax(Tensor self, int[1] dim=[], boo
 registerKernel(amax_default, "CPU", (ks, self, dim, keepdim) => native.amax_out(self, dim, keepdim, null, "functional"), "native.amax_out", "engine/ops/native_functions/reduce.yaml:64", "engine/generated/amax.ts:14"); // (structured_delegate: amax.out)
 registerKernel(amax_default, "Meta", (ks, self, dim, keepdim) => native.amax_out(self, dim, keepdim, null, "functional"), "native.amax_out", "engine/ops/native_functions/reduce.yaml:64", "engine/generated/amax.ts:15"); // (structured_delegate: amax.out)
 registerKernel(amax_default, "CompositeExplicitAutogradNonFunctional", (ks, self, dim, keepdim) => native.amax_out(self, dim, keepdim, null, "functional"), "native.amax_out", "engine/ops/native_functions/reduce.yaml:64", "engine/generated/amax.ts:16"); // (structured_delegate: amax.out)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(amax_default, "Autograd", (ks, self, dim, keepdim) => below_autograd(() => amax_default.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim)), "VariableType::amax_default", "engine/ops/native_functions/reduce.yaml:60", "engine/generated/amax.ts:20");
 
 // ---- amax.out (engine/ops/native_functions/reduce.yaml:64) ----
 export const amax_out = defineOp("aten::amax.out(Tensor self, int[1] dim=[], bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/reduce.yaml:64");
-registerKernel(amax_out, "CPU", (ks, self, dim, keepdim, out) => native.amax_out(self, dim, keepdim, out, "out"), "native.amax_out", "engine/ops/native_functions/reduce.yaml:64", "engine/generated/amax.ts:24");
-registerKernel(amax_out, "Meta", (ks, self, dim, keepdim, out) => native.amax_out(self, dim, keepdim, out, "out"), "native.amax_out", "engine/ops/native_functions/reduce.yaml:64", "engine/generated/amax.ts:25");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(amax_out, "Autograd", (ks, self, dim, keepdim, out) => below_autograd(() => amax_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, out)), "VariableType::amax_out", "engine/ops/native_functions/reduce.yaml:64", "engine/generated/amax.ts:29");
+registerKernel(amax_out, "CPU", (ks, self, dim, keepdim, out) => native.amax_out(self, dim, keepdim, out, "out"), "native.amax_out", "engine/ops/native_functions/reduce.yaml:64", "engine/generated/amax.ts:20");
+registerKernel(amax_out, "Meta", (ks, self, dim, keepdim, out) => native.amax_out(self, dim, keepdim, out, "out"), "native.amax_out", "engine/ops/native_functions/reduce.yaml:64", "engine/generated/amax.ts:21");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(amax_out, "ADInplaceOrView", (ks, self, dim, keepdim, out) => {
   const result = amax_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, dim, keepdim, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/reduce.yaml:64", "engine/generated/amax.ts:31");
+}, "ADInplaceOrView", "engine/ops/native_functions/reduce.yaml:64", "engine/generated/amax.ts:23");
 
 // torch.amax: amax / amax.out
 const amax_parser = new PythonArgParser(["amax(Tensor input, int[1] dim=[], bool keepdim=False, *, Tensor? out=None)"]);

@@ -14,25 +14,17 @@ export const amin_default = defineOp("aten::amin(Tensor self, int[1] dim=[], boo
 registerKernel(amin_default, "CPU", (ks, self, dim, keepdim) => native.amin_out(self, dim, keepdim, null, "functional"), "native.amin_out", "engine/ops/native_functions/reduce.yaml:98", "engine/generated/amin.ts:14"); // (structured_delegate: amin.out)
 registerKernel(amin_default, "Meta", (ks, self, dim, keepdim) => native.amin_out(self, dim, keepdim, null, "functional"), "native.amin_out", "engine/ops/native_functions/reduce.yaml:98", "engine/generated/amin.ts:15"); // (structured_delegate: amin.out)
 registerKernel(amin_default, "CompositeExplicitAutogradNonFunctional", (ks, self, dim, keepdim) => native.amin_out(self, dim, keepdim, null, "functional"), "native.amin_out", "engine/ops/native_functions/reduce.yaml:98", "engine/generated/amin.ts:16"); // (structured_delegate: amin.out)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(amin_default, "Autograd", (ks, self, dim, keepdim) => below_autograd(() => amin_default.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim)), "VariableType::amin_default", "engine/ops/native_functions/reduce.yaml:94", "engine/generated/amin.ts:20");
 
 // ---- amin.out (engine/ops/native_functions/reduce.yaml:98) ----
 export const amin_out = defineOp("aten::amin.out(Tensor self, int[1] dim=[], bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/reduce.yaml:98");
-registerKernel(amin_out, "CPU", (ks, self, dim, keepdim, out) => native.amin_out(self, dim, keepdim, out, "out"), "native.amin_out", "engine/ops/native_functions/reduce.yaml:98", "engine/generated/amin.ts:24");
-registerKernel(amin_out, "Meta", (ks, self, dim, keepdim, out) => native.amin_out(self, dim, keepdim, out, "out"), "native.amin_out", "engine/ops/native_functions/reduce.yaml:98", "engine/generated/amin.ts:25");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(amin_out, "Autograd", (ks, self, dim, keepdim, out) => below_autograd(() => amin_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, out)), "VariableType::amin_out", "engine/ops/native_functions/reduce.yaml:98", "engine/generated/amin.ts:29");
+registerKernel(amin_out, "CPU", (ks, self, dim, keepdim, out) => native.amin_out(self, dim, keepdim, out, "out"), "native.amin_out", "engine/ops/native_functions/reduce.yaml:98", "engine/generated/amin.ts:20");
+registerKernel(amin_out, "Meta", (ks, self, dim, keepdim, out) => native.amin_out(self, dim, keepdim, out, "out"), "native.amin_out", "engine/ops/native_functions/reduce.yaml:98", "engine/generated/amin.ts:21");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(amin_out, "ADInplaceOrView", (ks, self, dim, keepdim, out) => {
   const result = amin_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, dim, keepdim, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/reduce.yaml:98", "engine/generated/amin.ts:31");
+}, "ADInplaceOrView", "engine/ops/native_functions/reduce.yaml:98", "engine/generated/amin.ts:23");
 
 // torch.amin: amin / amin.out
 const amin_parser = new PythonArgParser(["amin(Tensor input, int[1] dim=[], bool keepdim=False, *, Tensor? out=None)"]);

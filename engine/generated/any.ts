@@ -14,50 +14,34 @@ export const any_dim = defineOp("aten::any.dim(Tensor self, int dim, bool keepdi
 registerKernel(any_dim, "CPU", (ks, self, dim, keepdim) => native.any_out(self, dim, keepdim, null, "functional"), "native.any_out", "engine/ops/native_functions/reduce.yaml:26", "engine/generated/any.ts:14"); // (structured_delegate: any.out)
 registerKernel(any_dim, "Meta", (ks, self, dim, keepdim) => native.any_out(self, dim, keepdim, null, "functional"), "native.any_out", "engine/ops/native_functions/reduce.yaml:26", "engine/generated/any.ts:15"); // (structured_delegate: any.out)
 registerKernel(any_dim, "CompositeExplicitAutogradNonFunctional", (ks, self, dim, keepdim) => native.any_out(self, dim, keepdim, null, "functional"), "native.any_out", "engine/ops/native_functions/reduce.yaml:26", "engine/generated/any.ts:16"); // (structured_delegate: any.out)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(any_dim, "Autograd", (ks, self, dim, keepdim) => below_autograd(() => any_dim.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim)), "VariableType::any_dim", "engine/ops/native_functions/reduce.yaml:22", "engine/generated/any.ts:20");
 
 // ---- any.out (engine/ops/native_functions/reduce.yaml:26) ----
 export const any_out = defineOp("aten::any.out(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/reduce.yaml:26");
-registerKernel(any_out, "CPU", (ks, self, dim, keepdim, out) => native.any_out(self, dim, keepdim, out, "out"), "native.any_out", "engine/ops/native_functions/reduce.yaml:26", "engine/generated/any.ts:24");
-registerKernel(any_out, "Meta", (ks, self, dim, keepdim, out) => native.any_out(self, dim, keepdim, out, "out"), "native.any_out", "engine/ops/native_functions/reduce.yaml:26", "engine/generated/any.ts:25");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(any_out, "Autograd", (ks, self, dim, keepdim, out) => below_autograd(() => any_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, out)), "VariableType::any_out", "engine/ops/native_functions/reduce.yaml:26", "engine/generated/any.ts:29");
+registerKernel(any_out, "CPU", (ks, self, dim, keepdim, out) => native.any_out(self, dim, keepdim, out, "out"), "native.any_out", "engine/ops/native_functions/reduce.yaml:26", "engine/generated/any.ts:20");
+registerKernel(any_out, "Meta", (ks, self, dim, keepdim, out) => native.any_out(self, dim, keepdim, out, "out"), "native.any_out", "engine/ops/native_functions/reduce.yaml:26", "engine/generated/any.ts:21");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(any_out, "ADInplaceOrView", (ks, self, dim, keepdim, out) => {
   const result = any_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, dim, keepdim, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/reduce.yaml:26", "engine/generated/any.ts:31");
+}, "ADInplaceOrView", "engine/ops/native_functions/reduce.yaml:26", "engine/generated/any.ts:23");
 
 // ---- any (engine/ops/native_functions/reduce.yaml:129) ----
 export const any_default = defineOp("aten::any(Tensor self) -> Tensor", "engine/ops/native_functions/reduce.yaml:129");
-registerKernel(any_default, "CPU", (ks, self) => native.any_all_out(self, null, "functional"), "native.any_all_out", "engine/ops/native_functions/reduce.yaml:133", "engine/generated/any.ts:39"); // (structured_delegate: any.all_out)
-registerKernel(any_default, "Meta", (ks, self) => native.any_all_out(self, null, "functional"), "native.any_all_out", "engine/ops/native_functions/reduce.yaml:133", "engine/generated/any.ts:40"); // (structured_delegate: any.all_out)
-registerKernel(any_default, "CompositeExplicitAutogradNonFunctional", (ks, self) => native.any_all_out(self, null, "functional"), "native.any_all_out", "engine/ops/native_functions/reduce.yaml:133", "engine/generated/any.ts:41"); // (structured_delegate: any.all_out)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(any_default, "Autograd", (ks, self) => below_autograd(() => any_default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::any_default", "engine/ops/native_functions/reduce.yaml:129", "engine/generated/any.ts:45");
+registerKernel(any_default, "CPU", (ks, self) => native.any_all_out(self, null, "functional"), "native.any_all_out", "engine/ops/native_functions/reduce.yaml:133", "engine/generated/any.ts:31"); // (structured_delegate: any.all_out)
+registerKernel(any_default, "Meta", (ks, self) => native.any_all_out(self, null, "functional"), "native.any_all_out", "engine/ops/native_functions/reduce.yaml:133", "engine/generated/any.ts:32"); // (structured_delegate: any.all_out)
+registerKernel(any_default, "CompositeExplicitAutogradNonFunctional", (ks, self) => native.any_all_out(self, null, "functional"), "native.any_all_out", "engine/ops/native_functions/reduce.yaml:133", "engine/generated/any.ts:33"); // (structured_delegate: any.all_out)
 
 // ---- any.all_out (engine/ops/native_functions/reduce.yaml:133) ----
 export const any_all_out = defineOp("aten::any.all_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/reduce.yaml:133");
-registerKernel(any_all_out, "CPU", (ks, self, out) => native.any_all_out(self, out, "out"), "native.any_all_out", "engine/ops/native_functions/reduce.yaml:133", "engine/generated/any.ts:49");
-registerKernel(any_all_out, "Meta", (ks, self, out) => native.any_all_out(self, out, "out"), "native.any_all_out", "engine/ops/native_functions/reduce.yaml:133", "engine/generated/any.ts:50");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(any_all_out, "Autograd", (ks, self, out) => below_autograd(() => any_all_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::any_all_out", "engine/ops/native_functions/reduce.yaml:133", "engine/generated/any.ts:54");
+registerKernel(any_all_out, "CPU", (ks, self, out) => native.any_all_out(self, out, "out"), "native.any_all_out", "engine/ops/native_functions/reduce.yaml:133", "engine/generated/any.ts:37");
+registerKernel(any_all_out, "Meta", (ks, self, out) => native.any_all_out(self, out, "out"), "native.any_all_out", "engine/ops/native_functions/reduce.yaml:133", "engine/generated/any.ts:38");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(any_all_out, "ADInplaceOrView", (ks, self, out) => {
   const result = any_all_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/reduce.yaml:133", "engine/generated/any.ts:56");
+}, "ADInplaceOrView", "engine/ops/native_functions/reduce.yaml:133", "engine/generated/any.ts:40");
 
 // torch.any: any.dim / any.out, any / any.all_out
 const any_parser = new PythonArgParser(["any(Tensor input, int dim, bool keepdim=False, *, Tensor? out=None)", "any(Tensor input, *, Tensor? out=None)"]);

@@ -12,38 +12,26 @@ import * as native from "../aten/native/index.js";
 // ---- arccos (engine/ops/native_functions/unary.yaml:346) ----
 export const arccos_default = defineOp("aten::arccos(Tensor self) -> Tensor", "engine/ops/native_functions/unary.yaml:346");
 registerKernel(arccos_default, "CompositeImplicitAutograd", (ks, self) => native.arccos(self), "native.arccos", "engine/ops/native_functions/unary.yaml:346", "engine/generated/arccos.ts:14");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(arccos_default, "Autograd", (ks, self) => below_autograd(() => arccos_default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::arccos_default", "engine/ops/native_functions/unary.yaml:346", "engine/generated/arccos.ts:18");
 
 // ---- arccos_ (engine/ops/native_functions/unary.yaml:351) ----
 export const arccos__default = defineOp("aten::arccos_(Tensor(a!) self) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:351");
-registerKernel(arccos__default, "CompositeImplicitAutograd", (ks, self) => native.arccos_(self), "native.arccos_", "engine/ops/native_functions/unary.yaml:351", "engine/generated/arccos.ts:22");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(arccos__default, "Autograd", (ks, self) => below_autograd(() => arccos__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::arccos__default", "engine/ops/native_functions/unary.yaml:351", "engine/generated/arccos.ts:26");
+registerKernel(arccos__default, "CompositeImplicitAutograd", (ks, self) => native.arccos_(self), "native.arccos_", "engine/ops/native_functions/unary.yaml:351", "engine/generated/arccos.ts:18");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(arccos__default, "ADInplaceOrView", (ks, self) => {
   const result = arccos__default.redispatch(ks.and(after_ADInplaceOrView_keyset), self);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:351", "engine/generated/arccos.ts:28");
+}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:351", "engine/generated/arccos.ts:20");
 
 // ---- arccos.out (engine/ops/native_functions/unary.yaml:356) ----
 export const arccos_out = defineOp("aten::arccos.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:356");
-registerKernel(arccos_out, "CompositeImplicitAutograd", (ks, self, out) => native.arccos_out(self, out), "native.arccos_out", "engine/ops/native_functions/unary.yaml:356", "engine/generated/arccos.ts:36");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(arccos_out, "Autograd", (ks, self, out) => below_autograd(() => arccos_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::arccos_out", "engine/ops/native_functions/unary.yaml:356", "engine/generated/arccos.ts:40");
+registerKernel(arccos_out, "CompositeImplicitAutograd", (ks, self, out) => native.arccos_out(self, out), "native.arccos_out", "engine/ops/native_functions/unary.yaml:356", "engine/generated/arccos.ts:28");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(arccos_out, "ADInplaceOrView", (ks, self, out) => {
   const result = arccos_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:356", "engine/generated/arccos.ts:42");
+}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:356", "engine/generated/arccos.ts:30");
 
 // torch.arccos: arccos / arccos.out
 const arccos_parser = new PythonArgParser(["arccos(Tensor input, *, Tensor? out=None)"]);

@@ -12,38 +12,26 @@ import * as native from "../aten/native/index.js";
 // ---- arcsin (engine/ops/native_functions/unary.yaml:318) ----
 export const arcsin_default = defineOp("aten::arcsin(Tensor self) -> Tensor", "engine/ops/native_functions/unary.yaml:318");
 registerKernel(arcsin_default, "CompositeImplicitAutograd", (ks, self) => native.arcsin(self), "native.arcsin", "engine/ops/native_functions/unary.yaml:318", "engine/generated/arcsin.ts:14");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(arcsin_default, "Autograd", (ks, self) => below_autograd(() => arcsin_default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::arcsin_default", "engine/ops/native_functions/unary.yaml:318", "engine/generated/arcsin.ts:18");
 
 // ---- arcsin_ (engine/ops/native_functions/unary.yaml:323) ----
 export const arcsin__default = defineOp("aten::arcsin_(Tensor(a!) self) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:323");
-registerKernel(arcsin__default, "CompositeImplicitAutograd", (ks, self) => native.arcsin_(self), "native.arcsin_", "engine/ops/native_functions/unary.yaml:323", "engine/generated/arcsin.ts:22");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(arcsin__default, "Autograd", (ks, self) => below_autograd(() => arcsin__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::arcsin__default", "engine/ops/native_functions/unary.yaml:323", "engine/generated/arcsin.ts:26");
+registerKernel(arcsin__default, "CompositeImplicitAutograd", (ks, self) => native.arcsin_(self), "native.arcsin_", "engine/ops/native_functions/unary.yaml:323", "engine/generated/arcsin.ts:18");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(arcsin__default, "ADInplaceOrView", (ks, self) => {
   const result = arcsin__default.redispatch(ks.and(after_ADInplaceOrView_keyset), self);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:323", "engine/generated/arcsin.ts:28");
+}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:323", "engine/generated/arcsin.ts:20");
 
 // ---- arcsin.out (engine/ops/native_functions/unary.yaml:328) ----
 export const arcsin_out = defineOp("aten::arcsin.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:328");
-registerKernel(arcsin_out, "CompositeImplicitAutograd", (ks, self, out) => native.arcsin_out(self, out), "native.arcsin_out", "engine/ops/native_functions/unary.yaml:328", "engine/generated/arcsin.ts:36");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(arcsin_out, "Autograd", (ks, self, out) => below_autograd(() => arcsin_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::arcsin_out", "engine/ops/native_functions/unary.yaml:328", "engine/generated/arcsin.ts:40");
+registerKernel(arcsin_out, "CompositeImplicitAutograd", (ks, self, out) => native.arcsin_out(self, out), "native.arcsin_out", "engine/ops/native_functions/unary.yaml:328", "engine/generated/arcsin.ts:28");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(arcsin_out, "ADInplaceOrView", (ks, self, out) => {
   const result = arcsin_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:328", "engine/generated/arcsin.ts:42");
+}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:328", "engine/generated/arcsin.ts:30");
 
 // torch.arcsin: arcsin / arcsin.out
 const arcsin_parser = new PythonArgParser(["arcsin(Tensor input, *, Tensor? out=None)"]);

@@ -12,38 +12,26 @@ import * as native from "../aten/native/index.js";
 // ---- arctan (engine/ops/native_functions/unary.yaml:374) ----
 export const arctan_default = defineOp("aten::arctan(Tensor self) -> Tensor", "engine/ops/native_functions/unary.yaml:374");
 registerKernel(arctan_default, "CompositeImplicitAutograd", (ks, self) => native.arctan(self), "native.arctan", "engine/ops/native_functions/unary.yaml:374", "engine/generated/arctan.ts:14");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(arctan_default, "Autograd", (ks, self) => below_autograd(() => arctan_default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::arctan_default", "engine/ops/native_functions/unary.yaml:374", "engine/generated/arctan.ts:18");
 
 // ---- arctan_ (engine/ops/native_functions/unary.yaml:379) ----
 export const arctan__default = defineOp("aten::arctan_(Tensor(a!) self) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:379");
-registerKernel(arctan__default, "CompositeImplicitAutograd", (ks, self) => native.arctan_(self), "native.arctan_", "engine/ops/native_functions/unary.yaml:379", "engine/generated/arctan.ts:22");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(arctan__default, "Autograd", (ks, self) => below_autograd(() => arctan__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::arctan__default", "engine/ops/native_functions/unary.yaml:379", "engine/generated/arctan.ts:26");
+registerKernel(arctan__default, "CompositeImplicitAutograd", (ks, self) => native.arctan_(self), "native.arctan_", "engine/ops/native_functions/unary.yaml:379", "engine/generated/arctan.ts:18");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(arctan__default, "ADInplaceOrView", (ks, self) => {
   const result = arctan__default.redispatch(ks.and(after_ADInplaceOrView_keyset), self);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:379", "engine/generated/arctan.ts:28");
+}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:379", "engine/generated/arctan.ts:20");
 
 // ---- arctan.out (engine/ops/native_functions/unary.yaml:384) ----
 export const arctan_out = defineOp("aten::arctan.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:384");
-registerKernel(arctan_out, "CompositeImplicitAutograd", (ks, self, out) => native.arctan_out(self, out), "native.arctan_out", "engine/ops/native_functions/unary.yaml:384", "engine/generated/arctan.ts:36");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(arctan_out, "Autograd", (ks, self, out) => below_autograd(() => arctan_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::arctan_out", "engine/ops/native_functions/unary.yaml:384", "engine/generated/arctan.ts:40");
+registerKernel(arctan_out, "CompositeImplicitAutograd", (ks, self, out) => native.arctan_out(self, out), "native.arctan_out", "engine/ops/native_functions/unary.yaml:384", "engine/generated/arctan.ts:28");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(arctan_out, "ADInplaceOrView", (ks, self, out) => {
   const result = arctan_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:384", "engine/generated/arctan.ts:42");
+}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:384", "engine/generated/arctan.ts:30");
 
 // torch.arctan: arctan / arctan.out
 const arctan_parser = new PythonArgParser(["arctan(Tensor input, *, Tensor? out=None)"]);

@@ -14,25 +14,17 @@ export const argmax_default = defineOp("aten::argmax(Tensor self, int? dim=None,
 registerKernel(argmax_default, "CPU", (ks, self, dim, keepdim) => native.argmax_out(self, dim, keepdim, null, "functional"), "native.argmax_out", "engine/ops/native_functions/reduce.yaml:36", "engine/generated/argmax.ts:14"); // (structured_delegate: argmax.out)
 registerKernel(argmax_default, "Meta", (ks, self, dim, keepdim) => native.argmax_out(self, dim, keepdim, null, "functional"), "native.argmax_out", "engine/ops/native_functions/reduce.yaml:36", "engine/generated/argmax.ts:15"); // (structured_delegate: argmax.out)
 registerKernel(argmax_default, "CompositeExplicitAutogradNonFunctional", (ks, self, dim, keepdim) => native.argmax_out(self, dim, keepdim, null, "functional"), "native.argmax_out", "engine/ops/native_functions/reduce.yaml:36", "engine/generated/argmax.ts:16"); // (structured_delegate: argmax.out)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(argmax_default, "Autograd", (ks, self, dim, keepdim) => below_autograd(() => argmax_default.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim)), "VariableType::argmax_default", "engine/ops/native_functions/reduce.yaml:32", "engine/generated/argmax.ts:20");
 
 // ---- argmax.out (engine/ops/native_functions/reduce.yaml:36) ----
 export const argmax_out = defineOp("aten::argmax.out(Tensor self, int? dim=None, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/reduce.yaml:36");
-registerKernel(argmax_out, "CPU", (ks, self, dim, keepdim, out) => native.argmax_out(self, dim, keepdim, out, "out"), "native.argmax_out", "engine/ops/native_functions/reduce.yaml:36", "engine/generated/argmax.ts:24");
-registerKernel(argmax_out, "Meta", (ks, self, dim, keepdim, out) => native.argmax_out(self, dim, keepdim, out, "out"), "native.argmax_out", "engine/ops/native_functions/reduce.yaml:36", "engine/generated/argmax.ts:25");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(argmax_out, "Autograd", (ks, self, dim, keepdim, out) => below_autograd(() => argmax_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, out)), "VariableType::argmax_out", "engine/ops/native_functions/reduce.yaml:36", "engine/generated/argmax.ts:29");
+registerKernel(argmax_out, "CPU", (ks, self, dim, keepdim, out) => native.argmax_out(self, dim, keepdim, out, "out"), "native.argmax_out", "engine/ops/native_functions/reduce.yaml:36", "engine/generated/argmax.ts:20");
+registerKernel(argmax_out, "Meta", (ks, self, dim, keepdim, out) => native.argmax_out(self, dim, keepdim, out, "out"), "native.argmax_out", "engine/ops/native_functions/reduce.yaml:36", "engine/generated/argmax.ts:21");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(argmax_out, "ADInplaceOrView", (ks, self, dim, keepdim, out) => {
   const result = argmax_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, dim, keepdim, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/reduce.yaml:36", "engine/generated/argmax.ts:31");
+}, "ADInplaceOrView", "engine/ops/native_functions/reduce.yaml:36", "engine/generated/argmax.ts:23");
 
 // torch.argmax: argmax / argmax.out
 const argmax_parser = new PythonArgParser(["argmax(Tensor input, int? dim=None, bool keepdim=False, *, Tensor? out=None)"]);

@@ -14,25 +14,17 @@ export const argmin_default = defineOp("aten::argmin(Tensor self, int? dim=None,
 registerKernel(argmin_default, "CPU", (ks, self, dim, keepdim) => native.argmin_out(self, dim, keepdim, null, "functional"), "native.argmin_out", "engine/ops/native_functions/reduce.yaml:45", "engine/generated/argmin.ts:14"); // (structured_delegate: argmin.out)
 registerKernel(argmin_default, "Meta", (ks, self, dim, keepdim) => native.argmin_out(self, dim, keepdim, null, "functional"), "native.argmin_out", "engine/ops/native_functions/reduce.yaml:45", "engine/generated/argmin.ts:15"); // (structured_delegate: argmin.out)
 registerKernel(argmin_default, "CompositeExplicitAutogradNonFunctional", (ks, self, dim, keepdim) => native.argmin_out(self, dim, keepdim, null, "functional"), "native.argmin_out", "engine/ops/native_functions/reduce.yaml:45", "engine/generated/argmin.ts:16"); // (structured_delegate: argmin.out)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(argmin_default, "Autograd", (ks, self, dim, keepdim) => below_autograd(() => argmin_default.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim)), "VariableType::argmin_default", "engine/ops/native_functions/reduce.yaml:41", "engine/generated/argmin.ts:20");
 
 // ---- argmin.out (engine/ops/native_functions/reduce.yaml:45) ----
 export const argmin_out = defineOp("aten::argmin.out(Tensor self, int? dim=None, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/reduce.yaml:45");
-registerKernel(argmin_out, "CPU", (ks, self, dim, keepdim, out) => native.argmin_out(self, dim, keepdim, out, "out"), "native.argmin_out", "engine/ops/native_functions/reduce.yaml:45", "engine/generated/argmin.ts:24");
-registerKernel(argmin_out, "Meta", (ks, self, dim, keepdim, out) => native.argmin_out(self, dim, keepdim, out, "out"), "native.argmin_out", "engine/ops/native_functions/reduce.yaml:45", "engine/generated/argmin.ts:25");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(argmin_out, "Autograd", (ks, self, dim, keepdim, out) => below_autograd(() => argmin_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, out)), "VariableType::argmin_out", "engine/ops/native_functions/reduce.yaml:45", "engine/generated/argmin.ts:29");
+registerKernel(argmin_out, "CPU", (ks, self, dim, keepdim, out) => native.argmin_out(self, dim, keepdim, out, "out"), "native.argmin_out", "engine/ops/native_functions/reduce.yaml:45", "engine/generated/argmin.ts:20");
+registerKernel(argmin_out, "Meta", (ks, self, dim, keepdim, out) => native.argmin_out(self, dim, keepdim, out, "out"), "native.argmin_out", "engine/ops/native_functions/reduce.yaml:45", "engine/generated/argmin.ts:21");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(argmin_out, "ADInplaceOrView", (ks, self, dim, keepdim, out) => {
   const result = argmin_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, dim, keepdim, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/reduce.yaml:45", "engine/generated/argmin.ts:31");
+}, "ADInplaceOrView", "engine/ops/native_functions/reduce.yaml:45", "engine/generated/argmin.ts:23");
 
 // torch.argmin: argmin / argmin.out
 const argmin_parser = new PythonArgParser(["argmin(Tensor input, int? dim=None, bool keepdim=False, *, Tensor? out=None)"]);

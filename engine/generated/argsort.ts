@@ -12,33 +12,21 @@ import * as native from "../aten/native/index.js";
 // ---- argsort (engine/ops/native_functions/select.yaml:60) ----
 export const argsort_default = defineOp("aten::argsort(Tensor self, int dim=-1, bool descending=False) -> Tensor", "engine/ops/native_functions/select.yaml:60");
 registerKernel(argsort_default, "CompositeImplicitAutograd", (ks, self, dim, descending) => native.argsort(self, dim, descending), "native.argsort", "engine/ops/native_functions/select.yaml:60", "engine/generated/argsort.ts:14");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(argsort_default, "Autograd", (ks, self, dim, descending) => below_autograd(() => argsort_default.redispatch(ks.and(after_autograd_keyset), self, dim, descending)), "VariableType::argsort_default", "engine/ops/native_functions/select.yaml:60", "engine/generated/argsort.ts:18");
 
 // ---- argsort.stable (engine/ops/native_functions/select.yaml:66) ----
 export const argsort_stable = defineOp("aten::argsort.stable(Tensor self, *, bool stable, int dim=-1, bool descending=False) -> Tensor", "engine/ops/native_functions/select.yaml:66");
-registerKernel(argsort_stable, "CPU", (ks, self, stable, dim, descending) => native.argsort_stable(self, stable, dim, descending), "native.argsort_stable", "engine/ops/native_functions/select.yaml:66", "engine/generated/argsort.ts:22");
-registerKernel(argsort_stable, "Meta", (ks, self, stable, dim, descending) => native.argsort_stable(self, stable, dim, descending), "native.argsort_stable", "engine/ops/native_functions/select.yaml:66", "engine/generated/argsort.ts:23");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(argsort_stable, "Autograd", (ks, self, stable, dim, descending) => below_autograd(() => argsort_stable.redispatch(ks.and(after_autograd_keyset), self, stable, dim, descending)), "VariableType::argsort_stable", "engine/ops/native_functions/select.yaml:66", "engine/generated/argsort.ts:27");
+registerKernel(argsort_stable, "CPU", (ks, self, stable, dim, descending) => native.argsort_stable(self, stable, dim, descending), "native.argsort_stable", "engine/ops/native_functions/select.yaml:66", "engine/generated/argsort.ts:18");
+registerKernel(argsort_stable, "Meta", (ks, self, stable, dim, descending) => native.argsort_stable(self, stable, dim, descending), "native.argsort_stable", "engine/ops/native_functions/select.yaml:66", "engine/generated/argsort.ts:19");
 
 // ---- argsort.stable_out (engine/ops/native_functions/select.yaml:66) ----
 export const argsort_stable_out = defineOp("aten::argsort.stable_out(Tensor self, *, bool stable, int dim=-1, bool descending=False, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/select.yaml:66");
-registerKernel(argsort_stable_out, "CompositeExplicitAutograd", (ks, self, stable, dim, descending, out) => native.autogen_copy_out(out, (argsort_stable.call(self, stable, dim, descending) as any)), "native.autogen_copy_out(argsort.stable)", "engine/ops/native_functions/select.yaml:66", "engine/generated/argsort.ts:31"); // (autogen: derived from argsort.stable)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(argsort_stable_out, "Autograd", (ks, self, stable, dim, descending, out) => below_autograd(() => argsort_stable_out.redispatch(ks.and(after_autograd_keyset), self, stable, dim, descending, out)), "VariableType::argsort_stable_out", "engine/ops/native_functions/select.yaml:66", "engine/generated/argsort.ts:35");
+registerKernel(argsort_stable_out, "CompositeExplicitAutograd", (ks, self, stable, dim, descending, out) => native.autogen_copy_out(out, (argsort_stable.call(self, stable, dim, descending) as any)), "native.autogen_copy_out(argsort.stable)", "engine/ops/native_functions/select.yaml:66", "engine/generated/argsort.ts:23"); // (autogen: derived from argsort.stable)
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(argsort_stable_out, "ADInplaceOrView", (ks, self, stable, dim, descending, out) => {
   const result = argsort_stable_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, stable, dim, descending, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/select.yaml:66", "engine/generated/argsort.ts:37");
+}, "ADInplaceOrView", "engine/ops/native_functions/select.yaml:66", "engine/generated/argsort.ts:25");
 
 // torch.argsort: argsort, argsort.stable
 const argsort_parser = new PythonArgParser(["argsort(Tensor input, int dim=-1, bool descending=False)", "argsort(Tensor input, *, bool stable, int dim=-1, bool descending=False)"]);

@@ -13,10 +13,6 @@ import * as native from "../aten/native/index.js";
 export const as_strided_default = defineOp("aten::as_strided(Tensor(a) self, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None) -> Tensor(a)", "engine/ops/native_functions/shape.yaml:19");
 registerKernel(as_strided_default, "CPU", (ks, self, size, stride, storage_offset) => native.as_strided_tensorimpl(self, size, stride, storage_offset), "native.as_strided_tensorimpl", "engine/ops/native_functions/shape.yaml:19", "engine/generated/as_strided.ts:14");
 registerKernel(as_strided_default, "Meta", (ks, self, size, stride, storage_offset) => native.as_strided_tensorimpl_meta_symint(self, size, stride, storage_offset), "native.as_strided_tensorimpl_meta_symint", "engine/ops/native_functions/shape.yaml:19", "engine/generated/as_strided.ts:15");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(as_strided_default, "Autograd", (ks, self, size, stride, storage_offset) => below_autograd(() => as_strided_default.redispatch(ks.and(after_autograd_keyset), self, size, stride, storage_offset)), "VariableType::as_strided_default", "engine/ops/native_functions/shape.yaml:19", "engine/generated/as_strided.ts:19");
 
 // torch.as_strided: as_strided
 const as_strided_parser = new PythonArgParser(["as_strided(Tensor input, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None)"]);

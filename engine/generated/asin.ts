@@ -14,41 +14,29 @@ export const asin_default = defineOp("aten::asin(Tensor self) -> Tensor", "engin
 registerKernel(asin_default, "CPU", (ks, self) => native.asin_out(self, null, "functional"), "native.asin_out", "engine/ops/native_functions/unary.yaml:312", "engine/generated/asin.ts:14"); // (structured_delegate: asin.out)
 registerKernel(asin_default, "Meta", (ks, self) => native.asin_out(self, null, "functional"), "native.asin_out", "engine/ops/native_functions/unary.yaml:312", "engine/generated/asin.ts:15"); // (structured_delegate: asin.out)
 registerKernel(asin_default, "CompositeExplicitAutogradNonFunctional", (ks, self) => native.asin_out(self, null, "functional"), "native.asin_out", "engine/ops/native_functions/unary.yaml:312", "engine/generated/asin.ts:16"); // (structured_delegate: asin.out)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(asin_default, "Autograd", (ks, self) => below_autograd(() => asin_default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::asin_default", "engine/ops/native_functions/unary.yaml:304", "engine/generated/asin.ts:20");
 
 // ---- asin_ (engine/ops/native_functions/unary.yaml:308) ----
 export const asin__default = defineOp("aten::asin_(Tensor(a!) self) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:308");
-registerKernel(asin__default, "CPU", (ks, self) => native.asin_out(self, null, "inplace"), "native.asin_out", "engine/ops/native_functions/unary.yaml:312", "engine/generated/asin.ts:24"); // (structured_delegate: asin.out)
-registerKernel(asin__default, "Meta", (ks, self) => native.asin_out(self, null, "inplace"), "native.asin_out", "engine/ops/native_functions/unary.yaml:312", "engine/generated/asin.ts:25"); // (structured_delegate: asin.out)
-registerKernel(asin__default, "CompositeExplicitAutogradNonFunctional", (ks, self) => native.asin_out(self, null, "inplace"), "native.asin_out", "engine/ops/native_functions/unary.yaml:312", "engine/generated/asin.ts:26"); // (structured_delegate: asin.out)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(asin__default, "Autograd", (ks, self) => below_autograd(() => asin__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::asin__default", "engine/ops/native_functions/unary.yaml:308", "engine/generated/asin.ts:30");
+registerKernel(asin__default, "CPU", (ks, self) => native.asin_out(self, null, "inplace"), "native.asin_out", "engine/ops/native_functions/unary.yaml:312", "engine/generated/asin.ts:20"); // (structured_delegate: asin.out)
+registerKernel(asin__default, "Meta", (ks, self) => native.asin_out(self, null, "inplace"), "native.asin_out", "engine/ops/native_functions/unary.yaml:312", "engine/generated/asin.ts:21"); // (structured_delegate: asin.out)
+registerKernel(asin__default, "CompositeExplicitAutogradNonFunctional", (ks, self) => native.asin_out(self, null, "inplace"), "native.asin_out", "engine/ops/native_functions/unary.yaml:312", "engine/generated/asin.ts:22"); // (structured_delegate: asin.out)
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(asin__default, "ADInplaceOrView", (ks, self) => {
   const result = asin__default.redispatch(ks.and(after_ADInplaceOrView_keyset), self);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:308", "engine/generated/asin.ts:32");
+}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:308", "engine/generated/asin.ts:24");
 
 // ---- asin.out (engine/ops/native_functions/unary.yaml:312) ----
 export const asin_out = defineOp("aten::asin.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:312");
-registerKernel(asin_out, "CPU", (ks, self, out) => native.asin_out(self, out, "out"), "native.asin_out", "engine/ops/native_functions/unary.yaml:312", "engine/generated/asin.ts:40");
-registerKernel(asin_out, "Meta", (ks, self, out) => native.asin_out(self, out, "out"), "native.asin_out", "engine/ops/native_functions/unary.yaml:312", "engine/generated/asin.ts:41");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(asin_out, "Autograd", (ks, self, out) => below_autograd(() => asin_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::asin_out", "engine/ops/native_functions/unary.yaml:312", "engine/generated/asin.ts:45");
+registerKernel(asin_out, "CPU", (ks, self, out) => native.asin_out(self, out, "out"), "native.asin_out", "engine/ops/native_functions/unary.yaml:312", "engine/generated/asin.ts:32");
+registerKernel(asin_out, "Meta", (ks, self, out) => native.asin_out(self, out, "out"), "native.asin_out", "engine/ops/native_functions/unary.yaml:312", "engine/generated/asin.ts:33");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(asin_out, "ADInplaceOrView", (ks, self, out) => {
   const result = asin_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:312", "engine/generated/asin.ts:47");
+}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:312", "engine/generated/asin.ts:35");
 
 // torch.asin: asin / asin.out
 const asin_parser = new PythonArgParser(["asin(Tensor input, *, Tensor? out=None)"]);

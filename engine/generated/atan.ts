@@ -14,41 +14,29 @@ export const atan_default = defineOp("aten::atan(Tensor self) -> Tensor", "engin
 registerKernel(atan_default, "CPU", (ks, self) => native.atan_out(self, null, "functional"), "native.atan_out", "engine/ops/native_functions/unary.yaml:368", "engine/generated/atan.ts:14"); // (structured_delegate: atan.out)
 registerKernel(atan_default, "Meta", (ks, self) => native.atan_out(self, null, "functional"), "native.atan_out", "engine/ops/native_functions/unary.yaml:368", "engine/generated/atan.ts:15"); // (structured_delegate: atan.out)
 registerKernel(atan_default, "CompositeExplicitAutogradNonFunctional", (ks, self) => native.atan_out(self, null, "functional"), "native.atan_out", "engine/ops/native_functions/unary.yaml:368", "engine/generated/atan.ts:16"); // (structured_delegate: atan.out)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(atan_default, "Autograd", (ks, self) => below_autograd(() => atan_default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::atan_default", "engine/ops/native_functions/unary.yaml:360", "engine/generated/atan.ts:20");
 
 // ---- atan_ (engine/ops/native_functions/unary.yaml:364) ----
 export const atan__default = defineOp("aten::atan_(Tensor(a!) self) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:364");
-registerKernel(atan__default, "CPU", (ks, self) => native.atan_out(self, null, "inplace"), "native.atan_out", "engine/ops/native_functions/unary.yaml:368", "engine/generated/atan.ts:24"); // (structured_delegate: atan.out)
-registerKernel(atan__default, "Meta", (ks, self) => native.atan_out(self, null, "inplace"), "native.atan_out", "engine/ops/native_functions/unary.yaml:368", "engine/generated/atan.ts:25"); // (structured_delegate: atan.out)
-registerKernel(atan__default, "CompositeExplicitAutogradNonFunctional", (ks, self) => native.atan_out(self, null, "inplace"), "native.atan_out", "engine/ops/native_functions/unary.yaml:368", "engine/generated/atan.ts:26"); // (structured_delegate: atan.out)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(atan__default, "Autograd", (ks, self) => below_autograd(() => atan__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::atan__default", "engine/ops/native_functions/unary.yaml:364", "engine/generated/atan.ts:30");
+registerKernel(atan__default, "CPU", (ks, self) => native.atan_out(self, null, "inplace"), "native.atan_out", "engine/ops/native_functions/unary.yaml:368", "engine/generated/atan.ts:20"); // (structured_delegate: atan.out)
+registerKernel(atan__default, "Meta", (ks, self) => native.atan_out(self, null, "inplace"), "native.atan_out", "engine/ops/native_functions/unary.yaml:368", "engine/generated/atan.ts:21"); // (structured_delegate: atan.out)
+registerKernel(atan__default, "CompositeExplicitAutogradNonFunctional", (ks, self) => native.atan_out(self, null, "inplace"), "native.atan_out", "engine/ops/native_functions/unary.yaml:368", "engine/generated/atan.ts:22"); // (structured_delegate: atan.out)
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(atan__default, "ADInplaceOrView", (ks, self) => {
   const result = atan__default.redispatch(ks.and(after_ADInplaceOrView_keyset), self);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:364", "engine/generated/atan.ts:32");
+}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:364", "engine/generated/atan.ts:24");
 
 // ---- atan.out (engine/ops/native_functions/unary.yaml:368) ----
 export const atan_out = defineOp("aten::atan.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:368");
-registerKernel(atan_out, "CPU", (ks, self, out) => native.atan_out(self, out, "out"), "native.atan_out", "engine/ops/native_functions/unary.yaml:368", "engine/generated/atan.ts:40");
-registerKernel(atan_out, "Meta", (ks, self, out) => native.atan_out(self, out, "out"), "native.atan_out", "engine/ops/native_functions/unary.yaml:368", "engine/generated/atan.ts:41");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(atan_out, "Autograd", (ks, self, out) => below_autograd(() => atan_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::atan_out", "engine/ops/native_functions/unary.yaml:368", "engine/generated/atan.ts:45");
+registerKernel(atan_out, "CPU", (ks, self, out) => native.atan_out(self, out, "out"), "native.atan_out", "engine/ops/native_functions/unary.yaml:368", "engine/generated/atan.ts:32");
+registerKernel(atan_out, "Meta", (ks, self, out) => native.atan_out(self, out, "out"), "native.atan_out", "engine/ops/native_functions/unary.yaml:368", "engine/generated/atan.ts:33");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(atan_out, "ADInplaceOrView", (ks, self, out) => {
   const result = atan_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:368", "engine/generated/atan.ts:47");
+}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:368", "engine/generated/atan.ts:35");
 
 // torch.atan: atan / atan.out
 const atan_parser = new PythonArgParser(["atan(Tensor input, *, Tensor? out=None)"]);

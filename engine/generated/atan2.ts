@@ -13,42 +13,30 @@ import * as native from "../aten/native/index.js";
 export const atan2_out = defineOp("aten::atan2.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/binary.yaml:262");
 registerKernel(atan2_out, "CPU", (ks, self, other, out) => native.atan2_out(self, other, out, "out"), "native.atan2_out", "engine/ops/native_functions/binary.yaml:262", "engine/generated/atan2.ts:14");
 registerKernel(atan2_out, "Meta", (ks, self, other, out) => native.atan2_out(self, other, out, "out"), "native.atan2_out", "engine/ops/native_functions/binary.yaml:262", "engine/generated/atan2.ts:15");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(atan2_out, "Autograd", (ks, self, other, out) => below_autograd(() => atan2_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::atan2_out", "engine/ops/native_functions/binary.yaml:262", "engine/generated/atan2.ts:19");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(atan2_out, "ADInplaceOrView", (ks, self, other, out) => {
   const result = atan2_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, other, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:262", "engine/generated/atan2.ts:21");
+}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:262", "engine/generated/atan2.ts:17");
 
 // ---- atan2_ (engine/ops/native_functions/binary.yaml:268) ----
 export const atan2__default = defineOp("aten::atan2_(Tensor(a!) self, Tensor other) -> Tensor(a!)", "engine/ops/native_functions/binary.yaml:268");
-registerKernel(atan2__default, "CPU", (ks, self, other) => native.atan2_out(self, other, null, "inplace"), "native.atan2_out", "engine/ops/native_functions/binary.yaml:262", "engine/generated/atan2.ts:29"); // (structured_delegate: atan2.out)
-registerKernel(atan2__default, "Meta", (ks, self, other) => native.atan2_out(self, other, null, "inplace"), "native.atan2_out", "engine/ops/native_functions/binary.yaml:262", "engine/generated/atan2.ts:30"); // (structured_delegate: atan2.out)
-registerKernel(atan2__default, "CompositeExplicitAutogradNonFunctional", (ks, self, other) => native.atan2_out(self, other, null, "inplace"), "native.atan2_out", "engine/ops/native_functions/binary.yaml:262", "engine/generated/atan2.ts:31"); // (structured_delegate: atan2.out)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(atan2__default, "Autograd", (ks, self, other) => below_autograd(() => atan2__default.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::atan2__default", "engine/ops/native_functions/binary.yaml:268", "engine/generated/atan2.ts:35");
+registerKernel(atan2__default, "CPU", (ks, self, other) => native.atan2_out(self, other, null, "inplace"), "native.atan2_out", "engine/ops/native_functions/binary.yaml:262", "engine/generated/atan2.ts:25"); // (structured_delegate: atan2.out)
+registerKernel(atan2__default, "Meta", (ks, self, other) => native.atan2_out(self, other, null, "inplace"), "native.atan2_out", "engine/ops/native_functions/binary.yaml:262", "engine/generated/atan2.ts:26"); // (structured_delegate: atan2.out)
+registerKernel(atan2__default, "CompositeExplicitAutogradNonFunctional", (ks, self, other) => native.atan2_out(self, other, null, "inplace"), "native.atan2_out", "engine/ops/native_functions/binary.yaml:262", "engine/generated/atan2.ts:27"); // (structured_delegate: atan2.out)
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(atan2__default, "ADInplaceOrView", (ks, self, other) => {
   const result = atan2__default.redispatch(ks.and(after_ADInplaceOrView_keyset), self, other);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:268", "engine/generated/atan2.ts:37");
+}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:268", "engine/generated/atan2.ts:29");
 
 // ---- atan2 (engine/ops/native_functions/binary.yaml:272) ----
 export const atan2_default = defineOp("aten::atan2(Tensor self, Tensor other) -> Tensor", "engine/ops/native_functions/binary.yaml:272");
-registerKernel(atan2_default, "CPU", (ks, self, other) => native.atan2_out(self, other, null, "functional"), "native.atan2_out", "engine/ops/native_functions/binary.yaml:262", "engine/generated/atan2.ts:45"); // (structured_delegate: atan2.out)
-registerKernel(atan2_default, "Meta", (ks, self, other) => native.atan2_out(self, other, null, "functional"), "native.atan2_out", "engine/ops/native_functions/binary.yaml:262", "engine/generated/atan2.ts:46"); // (structured_delegate: atan2.out)
-registerKernel(atan2_default, "CompositeExplicitAutogradNonFunctional", (ks, self, other) => native.atan2_out(self, other, null, "functional"), "native.atan2_out", "engine/ops/native_functions/binary.yaml:262", "engine/generated/atan2.ts:47"); // (structured_delegate: atan2.out)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(atan2_default, "Autograd", (ks, self, other) => below_autograd(() => atan2_default.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::atan2_default", "engine/ops/native_functions/binary.yaml:272", "engine/generated/atan2.ts:51");
+registerKernel(atan2_default, "CPU", (ks, self, other) => native.atan2_out(self, other, null, "functional"), "native.atan2_out", "engine/ops/native_functions/binary.yaml:262", "engine/generated/atan2.ts:37"); // (structured_delegate: atan2.out)
+registerKernel(atan2_default, "Meta", (ks, self, other) => native.atan2_out(self, other, null, "functional"), "native.atan2_out", "engine/ops/native_functions/binary.yaml:262", "engine/generated/atan2.ts:38"); // (structured_delegate: atan2.out)
+registerKernel(atan2_default, "CompositeExplicitAutogradNonFunctional", (ks, self, other) => native.atan2_out(self, other, null, "functional"), "native.atan2_out", "engine/ops/native_functions/binary.yaml:262", "engine/generated/atan2.ts:39"); // (structured_delegate: atan2.out)
 
 // torch.atan2: atan2 / atan2.out
 const atan2_parser = new PythonArgParser(["atan2(Tensor input, Tensor other, *, Tensor? out=None)"]);

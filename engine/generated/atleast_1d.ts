@@ -12,18 +12,10 @@ import * as native from "../aten/native/index.js";
 // ---- atleast_1d (engine/ops/native_functions/join.yaml:33) ----
 export const atleast_1d_default = defineOp("aten::atleast_1d(Tensor self) -> Tensor", "engine/ops/native_functions/join.yaml:33");
 registerKernel(atleast_1d_default, "CompositeImplicitAutograd", (ks, self) => native.atleast_1d(self), "native.atleast_1d", "engine/ops/native_functions/join.yaml:33", "engine/generated/atleast_1d.ts:14");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(atleast_1d_default, "Autograd", (ks, self) => below_autograd(() => atleast_1d_default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::atleast_1d_default", "engine/ops/native_functions/join.yaml:33", "engine/generated/atleast_1d.ts:18");
 
 // ---- atleast_1d.Sequence (engine/ops/native_functions/join.yaml:38) ----
 export const atleast_1d_Sequence = defineOp("aten::atleast_1d.Sequence(Tensor[] tensors) -> Tensor[]", "engine/ops/native_functions/join.yaml:38");
-registerKernel(atleast_1d_Sequence, "CompositeImplicitAutograd", (ks, tensors) => native.atleast_1d(tensors), "native.atleast_1d", "engine/ops/native_functions/join.yaml:38", "engine/generated/atleast_1d.ts:22");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(atleast_1d_Sequence, "Autograd", (ks, tensors) => below_autograd(() => atleast_1d_Sequence.redispatch(ks.and(after_autograd_keyset), tensors)), "VariableType::atleast_1d_Sequence", "engine/ops/native_functions/join.yaml:38", "engine/generated/atleast_1d.ts:26");
+registerKernel(atleast_1d_Sequence, "CompositeImplicitAutograd", (ks, tensors) => native.atleast_1d(tensors), "native.atleast_1d", "engine/ops/native_functions/join.yaml:38", "engine/generated/atleast_1d.ts:18");
 
 // torch.atleast_1d: atleast_1d, atleast_1d.Sequence
 const atleast_1d_parser = new PythonArgParser(["atleast_1d(Tensor input)", "atleast_1d(Tensor[] tensors)"]);

@@ -12,18 +12,10 @@ import * as native from "../aten/native/index.js";
 // ---- atleast_2d (engine/ops/native_functions/join.yaml:42) ----
 export const atleast_2d_default = defineOp("aten::atleast_2d(Tensor self) -> Tensor", "engine/ops/native_functions/join.yaml:42");
 registerKernel(atleast_2d_default, "CompositeImplicitAutograd", (ks, self) => native.atleast_2d(self), "native.atleast_2d", "engine/ops/native_functions/join.yaml:42", "engine/generated/atleast_2d.ts:14");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(atleast_2d_default, "Autograd", (ks, self) => below_autograd(() => atleast_2d_default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::atleast_2d_default", "engine/ops/native_functions/join.yaml:42", "engine/generated/atleast_2d.ts:18");
 
 // ---- atleast_2d.Sequence (engine/ops/native_functions/join.yaml:47) ----
 export const atleast_2d_Sequence = defineOp("aten::atleast_2d.Sequence(Tensor[] tensors) -> Tensor[]", "engine/ops/native_functions/join.yaml:47");
-registerKernel(atleast_2d_Sequence, "CompositeImplicitAutograd", (ks, tensors) => native.atleast_2d(tensors), "native.atleast_2d", "engine/ops/native_functions/join.yaml:47", "engine/generated/atleast_2d.ts:22");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(atleast_2d_Sequence, "Autograd", (ks, tensors) => below_autograd(() => atleast_2d_Sequence.redispatch(ks.and(after_autograd_keyset), tensors)), "VariableType::atleast_2d_Sequence", "engine/ops/native_functions/join.yaml:47", "engine/generated/atleast_2d.ts:26");
+registerKernel(atleast_2d_Sequence, "CompositeImplicitAutograd", (ks, tensors) => native.atleast_2d(tensors), "native.atleast_2d", "engine/ops/native_functions/join.yaml:47", "engine/generated/atleast_2d.ts:18");
 
 // torch.atleast_2d: atleast_2d, atleast_2d.Sequence
 const atleast_2d_parser = new PythonArgParser(["atleast_2d(Tensor input)", "atleast_2d(Tensor[] tensors)"]);

@@ -12,18 +12,10 @@ import * as native from "../aten/native/index.js";
 // ---- atleast_3d (engine/ops/native_functions/join.yaml:52) ----
 export const atleast_3d_default = defineOp("aten::atleast_3d(Tensor self) -> Tensor", "engine/ops/native_functions/join.yaml:52");
 registerKernel(atleast_3d_default, "CompositeImplicitAutograd", (ks, self) => native.atleast_3d(self), "native.atleast_3d", "engine/ops/native_functions/join.yaml:52", "engine/generated/atleast_3d.ts:14");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(atleast_3d_default, "Autograd", (ks, self) => below_autograd(() => atleast_3d_default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::atleast_3d_default", "engine/ops/native_functions/join.yaml:52", "engine/generated/atleast_3d.ts:18");
 
 // ---- atleast_3d.Sequence (engine/ops/native_functions/join.yaml:57) ----
 export const atleast_3d_Sequence = defineOp("aten::atleast_3d.Sequence(Tensor[] tensors) -> Tensor[]", "engine/ops/native_functions/join.yaml:57");
-registerKernel(atleast_3d_Sequence, "CompositeImplicitAutograd", (ks, tensors) => native.atleast_3d(tensors), "native.atleast_3d", "engine/ops/native_functions/join.yaml:57", "engine/generated/atleast_3d.ts:22");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(atleast_3d_Sequence, "Autograd", (ks, tensors) => below_autograd(() => atleast_3d_Sequence.redispatch(ks.and(after_autograd_keyset), tensors)), "VariableType::atleast_3d_Sequence", "engine/ops/native_functions/join.yaml:57", "engine/generated/atleast_3d.ts:26");
+registerKernel(atleast_3d_Sequence, "CompositeImplicitAutograd", (ks, tensors) => native.atleast_3d(tensors), "native.atleast_3d", "engine/ops/native_functions/join.yaml:57", "engine/generated/atleast_3d.ts:18");
 
 // torch.atleast_3d: atleast_3d, atleast_3d.Sequence
 const atleast_3d_parser = new PythonArgParser(["atleast_3d(Tensor input)", "atleast_3d(Tensor[] tensors)"]);

@@ -13,100 +13,68 @@ import * as native from "../aten/native/index.js";
 export const bitwise_and_Tensor_out = defineOp("aten::bitwise_and.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/binary.yaml:594");
 registerKernel(bitwise_and_Tensor_out, "CPU", (ks, self, other, out) => native.bitwise_and_out(self, other, out, "out"), "native.bitwise_and_out", "engine/ops/native_functions/binary.yaml:594", "engine/generated/bitwise_and.ts:14");
 registerKernel(bitwise_and_Tensor_out, "Meta", (ks, self, other, out) => native.bitwise_and_out(self, other, out, "out"), "native.bitwise_and_out", "engine/ops/native_functions/binary.yaml:594", "engine/generated/bitwise_and.ts:15");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(bitwise_and_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => bitwise_and_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::bitwise_and_Tensor_out", "engine/ops/native_functions/binary.yaml:594", "engine/generated/bitwise_and.ts:19");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(bitwise_and_Tensor_out, "ADInplaceOrView", (ks, self, other, out) => {
   const result = bitwise_and_Tensor_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, other, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:594", "engine/generated/bitwise_and.ts:21");
+}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:594", "engine/generated/bitwise_and.ts:17");
 
 // ---- bitwise_and.Tensor (engine/ops/native_functions/binary.yaml:601) ----
 export const bitwise_and_Tensor = defineOp("aten::bitwise_and.Tensor(Tensor self, Tensor other) -> Tensor", "engine/ops/native_functions/binary.yaml:601");
-registerKernel(bitwise_and_Tensor, "CPU", (ks, self, other) => native.bitwise_and_out(self, other, null, "functional"), "native.bitwise_and_out", "engine/ops/native_functions/binary.yaml:594", "engine/generated/bitwise_and.ts:29"); // (structured_delegate: bitwise_and.Tensor_out)
-registerKernel(bitwise_and_Tensor, "Meta", (ks, self, other) => native.bitwise_and_out(self, other, null, "functional"), "native.bitwise_and_out", "engine/ops/native_functions/binary.yaml:594", "engine/generated/bitwise_and.ts:30"); // (structured_delegate: bitwise_and.Tensor_out)
-registerKernel(bitwise_and_Tensor, "CompositeExplicitAutogradNonFunctional", (ks, self, other) => native.bitwise_and_out(self, other, null, "functional"), "native.bitwise_and_out", "engine/ops/native_functions/binary.yaml:594", "engine/generated/bitwise_and.ts:31"); // (structured_delegate: bitwise_and.Tensor_out)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(bitwise_and_Tensor, "Autograd", (ks, self, other) => below_autograd(() => bitwise_and_Tensor.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::bitwise_and_Tensor", "engine/ops/native_functions/binary.yaml:601", "engine/generated/bitwise_and.ts:35");
+registerKernel(bitwise_and_Tensor, "CPU", (ks, self, other) => native.bitwise_and_out(self, other, null, "functional"), "native.bitwise_and_out", "engine/ops/native_functions/binary.yaml:594", "engine/generated/bitwise_and.ts:25"); // (structured_delegate: bitwise_and.Tensor_out)
+registerKernel(bitwise_and_Tensor, "Meta", (ks, self, other) => native.bitwise_and_out(self, other, null, "functional"), "native.bitwise_and_out", "engine/ops/native_functions/binary.yaml:594", "engine/generated/bitwise_and.ts:26"); // (structured_delegate: bitwise_and.Tensor_out)
+registerKernel(bitwise_and_Tensor, "CompositeExplicitAutogradNonFunctional", (ks, self, other) => native.bitwise_and_out(self, other, null, "functional"), "native.bitwise_and_out", "engine/ops/native_functions/binary.yaml:594", "engine/generated/bitwise_and.ts:27"); // (structured_delegate: bitwise_and.Tensor_out)
 
 // ---- bitwise_and_.Tensor (engine/ops/native_functions/binary.yaml:605) ----
 export const bitwise_and__Tensor = defineOp("aten::bitwise_and_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", "engine/ops/native_functions/binary.yaml:605");
-registerKernel(bitwise_and__Tensor, "CPU", (ks, self, other) => native.bitwise_and_out(self, other, null, "inplace"), "native.bitwise_and_out", "engine/ops/native_functions/binary.yaml:594", "engine/generated/bitwise_and.ts:39"); // (structured_delegate: bitwise_and.Tensor_out)
-registerKernel(bitwise_and__Tensor, "Meta", (ks, self, other) => native.bitwise_and_out(self, other, null, "inplace"), "native.bitwise_and_out", "engine/ops/native_functions/binary.yaml:594", "engine/generated/bitwise_and.ts:40"); // (structured_delegate: bitwise_and.Tensor_out)
-registerKernel(bitwise_and__Tensor, "CompositeExplicitAutogradNonFunctional", (ks, self, other) => native.bitwise_and_out(self, other, null, "inplace"), "native.bitwise_and_out", "engine/ops/native_functions/binary.yaml:594", "engine/generated/bitwise_and.ts:41"); // (structured_delegate: bitwise_and.Tensor_out)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(bitwise_and__Tensor, "Autograd", (ks, self, other) => below_autograd(() => bitwise_and__Tensor.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::bitwise_and__Tensor", "engine/ops/native_functions/binary.yaml:605", "engine/generated/bitwise_and.ts:45");
+registerKernel(bitwise_and__Tensor, "CPU", (ks, self, other) => native.bitwise_and_out(self, other, null, "inplace"), "native.bitwise_and_out", "engine/ops/native_functions/binary.yaml:594", "engine/generated/bitwise_and.ts:31"); // (structured_delegate: bitwise_and.Tensor_out)
+registerKernel(bitwise_and__Tensor, "Meta", (ks, self, other) => native.bitwise_and_out(self, other, null, "inplace"), "native.bitwise_and_out", "engine/ops/native_functions/binary.yaml:594", "engine/generated/bitwise_and.ts:32"); // (structured_delegate: bitwise_and.Tensor_out)
+registerKernel(bitwise_and__Tensor, "CompositeExplicitAutogradNonFunctional", (ks, self, other) => native.bitwise_and_out(self, other, null, "inplace"), "native.bitwise_and_out", "engine/ops/native_functions/binary.yaml:594", "engine/generated/bitwise_and.ts:33"); // (structured_delegate: bitwise_and.Tensor_out)
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(bitwise_and__Tensor, "ADInplaceOrView", (ks, self, other) => {
   const result = bitwise_and__Tensor.redispatch(ks.and(after_ADInplaceOrView_keyset), self, other);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:605", "engine/generated/bitwise_and.ts:47");
+}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:605", "engine/generated/bitwise_and.ts:35");
 
 // ---- bitwise_and.Scalar_out (engine/ops/native_functions/binary.yaml:609) ----
 export const bitwise_and_Scalar_out = defineOp("aten::bitwise_and.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/binary.yaml:609");
-registerKernel(bitwise_and_Scalar_out, "CompositeExplicitAutograd", (ks, self, other, out) => native.bitwise_and_out(self, other, out), "native.bitwise_and_out", "engine/ops/native_functions/binary.yaml:609", "engine/generated/bitwise_and.ts:55");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(bitwise_and_Scalar_out, "Autograd", (ks, self, other, out) => below_autograd(() => bitwise_and_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::bitwise_and_Scalar_out", "engine/ops/native_functions/binary.yaml:609", "engine/generated/bitwise_and.ts:59");
+registerKernel(bitwise_and_Scalar_out, "CompositeExplicitAutograd", (ks, self, other, out) => native.bitwise_and_out(self, other, out), "native.bitwise_and_out", "engine/ops/native_functions/binary.yaml:609", "engine/generated/bitwise_and.ts:43");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(bitwise_and_Scalar_out, "ADInplaceOrView", (ks, self, other, out) => {
   const result = bitwise_and_Scalar_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, other, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:609", "engine/generated/bitwise_and.ts:61");
+}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:609", "engine/generated/bitwise_and.ts:45");
 
 // ---- bitwise_and.Scalar (engine/ops/native_functions/binary.yaml:614) ----
 export const bitwise_and_Scalar = defineOp("aten::bitwise_and.Scalar(Tensor self, Scalar other) -> Tensor", "engine/ops/native_functions/binary.yaml:614");
-registerKernel(bitwise_and_Scalar, "CompositeExplicitAutograd", (ks, self, other) => native.bitwise_and(self, other), "native.bitwise_and", "engine/ops/native_functions/binary.yaml:614", "engine/generated/bitwise_and.ts:69");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(bitwise_and_Scalar, "Autograd", (ks, self, other) => below_autograd(() => bitwise_and_Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::bitwise_and_Scalar", "engine/ops/native_functions/binary.yaml:614", "engine/generated/bitwise_and.ts:73");
+registerKernel(bitwise_and_Scalar, "CompositeExplicitAutograd", (ks, self, other) => native.bitwise_and(self, other), "native.bitwise_and", "engine/ops/native_functions/binary.yaml:614", "engine/generated/bitwise_and.ts:53");
 
 // ---- bitwise_and.Scalar_Tensor (engine/ops/native_functions/binary.yaml:619) ----
 export const bitwise_and_Scalar_Tensor = defineOp("aten::bitwise_and.Scalar_Tensor(Scalar self, Tensor other) -> Tensor", "engine/ops/native_functions/binary.yaml:619");
-registerKernel(bitwise_and_Scalar_Tensor, "CompositeExplicitAutograd", (ks, self, other) => native.bitwise_and(self, other), "native.bitwise_and", "engine/ops/native_functions/binary.yaml:619", "engine/generated/bitwise_and.ts:77");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(bitwise_and_Scalar_Tensor, "Autograd", (ks, self, other) => below_autograd(() => bitwise_and_Scalar_Tensor.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::bitwise_and_Scalar_Tensor", "engine/ops/native_functions/binary.yaml:619", "engine/generated/bitwise_and.ts:81");
+registerKernel(bitwise_and_Scalar_Tensor, "CompositeExplicitAutograd", (ks, self, other) => native.bitwise_and(self, other), "native.bitwise_and", "engine/ops/native_functions/binary.yaml:619", "engine/generated/bitwise_and.ts:57");
 
 // ---- bitwise_and_.Scalar (engine/ops/native_functions/binary.yaml:625) ----
 export const bitwise_and__Scalar = defineOp("aten::bitwise_and_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", "engine/ops/native_functions/binary.yaml:625");
-registerKernel(bitwise_and__Scalar, "CompositeImplicitAutograd", (ks, self, other) => native.bitwise_and_(self, other), "native.bitwise_and_", "engine/ops/native_functions/binary.yaml:625", "engine/generated/bitwise_and.ts:85");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(bitwise_and__Scalar, "Autograd", (ks, self, other) => below_autograd(() => bitwise_and__Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::bitwise_and__Scalar", "engine/ops/native_functions/binary.yaml:625", "engine/generated/bitwise_and.ts:89");
+registerKernel(bitwise_and__Scalar, "CompositeImplicitAutograd", (ks, self, other) => native.bitwise_and_(self, other), "native.bitwise_and_", "engine/ops/native_functions/binary.yaml:625", "engine/generated/bitwise_and.ts:61");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(bitwise_and__Scalar, "ADInplaceOrView", (ks, self, other) => {
   const result = bitwise_and__Scalar.redispatch(ks.and(after_ADInplaceOrView_keyset), self, other);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:625", "engine/generated/bitwise_and.ts:91");
+}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:625", "engine/generated/bitwise_and.ts:63");
 
 // ---- bitwise_and.Scalar_Tensor_out (engine/ops/native_functions/binary.yaml:619) ----
 export const bitwise_and_Scalar_Tensor_out = defineOp("aten::bitwise_and.Scalar_Tensor_out(Scalar self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/binary.yaml:619");
-registerKernel(bitwise_and_Scalar_Tensor_out, "CompositeExplicitAutograd", (ks, self, other, out) => native.autogen_copy_out(out, (bitwise_and_Scalar_Tensor.call(self, other) as any)), "native.autogen_copy_out(bitwise_and.Scalar_Tensor)", "engine/ops/native_functions/binary.yaml:619", "engine/generated/bitwise_and.ts:99"); // (autogen: derived from bitwise_and.Scalar_Tensor)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(bitwise_and_Scalar_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => bitwise_and_Scalar_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::bitwise_and_Scalar_Tensor_out", "engine/ops/native_functions/binary.yaml:619", "engine/generated/bitwise_and.ts:103");
+registerKernel(bitwise_and_Scalar_Tensor_out, "CompositeExplicitAutograd", (ks, self, other, out) => native.autogen_copy_out(out, (bitwise_and_Scalar_Tensor.call(self, other) as any)), "native.autogen_copy_out(bitwise_and.Scalar_Tensor)", "engine/ops/native_functions/binary.yaml:619", "engine/generated/bitwise_and.ts:71"); // (autogen: derived from bitwise_and.Scalar_Tensor)
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(bitwise_and_Scalar_Tensor_out, "ADInplaceOrView", (ks, self, other, out) => {
   const result = bitwise_and_Scalar_Tensor_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, other, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:619", "engine/generated/bitwise_and.ts:105");
+}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:619", "engine/generated/bitwise_and.ts:73");
 
 // torch.bitwise_and: bitwise_and.Tensor / bitwise_and.Tensor_out, bitwise_and.Scalar / bitwise_and.Scalar_out, bitwise_and.Scalar_Tensor
 const bitwise_and_parser = new PythonArgParser(["bitwise_and(Tensor input, Tensor other, *, Tensor? out=None)", "bitwise_and(Tensor input, Scalar other, *, Tensor? out=None)", "bitwise_and(Scalar self, Tensor other)"]);

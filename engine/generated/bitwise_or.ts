@@ -13,100 +13,68 @@ import * as native from "../aten/native/index.js";
 export const bitwise_or_Tensor_out = defineOp("aten::bitwise_or.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/binary.yaml:630");
 registerKernel(bitwise_or_Tensor_out, "CPU", (ks, self, other, out) => native.bitwise_or_out(self, other, out, "out"), "native.bitwise_or_out", "engine/ops/native_functions/binary.yaml:630", "engine/generated/bitwise_or.ts:14");
 registerKernel(bitwise_or_Tensor_out, "Meta", (ks, self, other, out) => native.bitwise_or_out(self, other, out, "out"), "native.bitwise_or_out", "engine/ops/native_functions/binary.yaml:630", "engine/generated/bitwise_or.ts:15");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(bitwise_or_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => bitwise_or_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::bitwise_or_Tensor_out", "engine/ops/native_functions/binary.yaml:630", "engine/generated/bitwise_or.ts:19");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(bitwise_or_Tensor_out, "ADInplaceOrView", (ks, self, other, out) => {
   const result = bitwise_or_Tensor_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, other, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:630", "engine/generated/bitwise_or.ts:21");
+}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:630", "engine/generated/bitwise_or.ts:17");
 
 // ---- bitwise_or.Tensor (engine/ops/native_functions/binary.yaml:637) ----
 export const bitwise_or_Tensor = defineOp("aten::bitwise_or.Tensor(Tensor self, Tensor other) -> Tensor", "engine/ops/native_functions/binary.yaml:637");
-registerKernel(bitwise_or_Tensor, "CPU", (ks, self, other) => native.bitwise_or_out(self, other, null, "functional"), "native.bitwise_or_out", "engine/ops/native_functions/binary.yaml:630", "engine/generated/bitwise_or.ts:29"); // (structured_delegate: bitwise_or.Tensor_out)
-registerKernel(bitwise_or_Tensor, "Meta", (ks, self, other) => native.bitwise_or_out(self, other, null, "functional"), "native.bitwise_or_out", "engine/ops/native_functions/binary.yaml:630", "engine/generated/bitwise_or.ts:30"); // (structured_delegate: bitwise_or.Tensor_out)
-registerKernel(bitwise_or_Tensor, "CompositeExplicitAutogradNonFunctional", (ks, self, other) => native.bitwise_or_out(self, other, null, "functional"), "native.bitwise_or_out", "engine/ops/native_functions/binary.yaml:630", "engine/generated/bitwise_or.ts:31"); // (structured_delegate: bitwise_or.Tensor_out)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(bitwise_or_Tensor, "Autograd", (ks, self, other) => below_autograd(() => bitwise_or_Tensor.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::bitwise_or_Tensor", "engine/ops/native_functions/binary.yaml:637", "engine/generated/bitwise_or.ts:35");
+registerKernel(bitwise_or_Tensor, "CPU", (ks, self, other) => native.bitwise_or_out(self, other, null, "functional"), "native.bitwise_or_out", "engine/ops/native_functions/binary.yaml:630", "engine/generated/bitwise_or.ts:25"); // (structured_delegate: bitwise_or.Tensor_out)
+registerKernel(bitwise_or_Tensor, "Meta", (ks, self, other) => native.bitwise_or_out(self, other, null, "functional"), "native.bitwise_or_out", "engine/ops/native_functions/binary.yaml:630", "engine/generated/bitwise_or.ts:26"); // (structured_delegate: bitwise_or.Tensor_out)
+registerKernel(bitwise_or_Tensor, "CompositeExplicitAutogradNonFunctional", (ks, self, other) => native.bitwise_or_out(self, other, null, "functional"), "native.bitwise_or_out", "engine/ops/native_functions/binary.yaml:630", "engine/generated/bitwise_or.ts:27"); // (structured_delegate: bitwise_or.Tensor_out)
 
 // ---- bitwise_or_.Tensor (engine/ops/native_functions/binary.yaml:641) ----
 export const bitwise_or__Tensor = defineOp("aten::bitwise_or_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", "engine/ops/native_functions/binary.yaml:641");
-registerKernel(bitwise_or__Tensor, "CPU", (ks, self, other) => native.bitwise_or_out(self, other, null, "inplace"), "native.bitwise_or_out", "engine/ops/native_functions/binary.yaml:630", "engine/generated/bitwise_or.ts:39"); // (structured_delegate: bitwise_or.Tensor_out)
-registerKernel(bitwise_or__Tensor, "Meta", (ks, self, other) => native.bitwise_or_out(self, other, null, "inplace"), "native.bitwise_or_out", "engine/ops/native_functions/binary.yaml:630", "engine/generated/bitwise_or.ts:40"); // (structured_delegate: bitwise_or.Tensor_out)
-registerKernel(bitwise_or__Tensor, "CompositeExplicitAutogradNonFunctional", (ks, self, other) => native.bitwise_or_out(self, other, null, "inplace"), "native.bitwise_or_out", "engine/ops/native_functions/binary.yaml:630", "engine/generated/bitwise_or.ts:41"); // (structured_delegate: bitwise_or.Tensor_out)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(bitwise_or__Tensor, "Autograd", (ks, self, other) => below_autograd(() => bitwise_or__Tensor.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::bitwise_or__Tensor", "engine/ops/native_functions/binary.yaml:641", "engine/generated/bitwise_or.ts:45");
+registerKernel(bitwise_or__Tensor, "CPU", (ks, self, other) => native.bitwise_or_out(self, other, null, "inplace"), "native.bitwise_or_out", "engine/ops/native_functions/binary.yaml:630", "engine/generated/bitwise_or.ts:31"); // (structured_delegate: bitwise_or.Tensor_out)
+registerKernel(bitwise_or__Tensor, "Meta", (ks, self, other) => native.bitwise_or_out(self, other, null, "inplace"), "native.bitwise_or_out", "engine/ops/native_functions/binary.yaml:630", "engine/generated/bitwise_or.ts:32"); // (structured_delegate: bitwise_or.Tensor_out)
+registerKernel(bitwise_or__Tensor, "CompositeExplicitAutogradNonFunctional", (ks, self, other) => native.bitwise_or_out(self, other, null, "inplace"), "native.bitwise_or_out", "engine/ops/native_functions/binary.yaml:630", "engine/generated/bitwise_or.ts:33"); // (structured_delegate: bitwise_or.Tensor_out)
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(bitwise_or__Tensor, "ADInplaceOrView", (ks, self, other) => {
   const result = bitwise_or__Tensor.redispatch(ks.and(after_ADInplaceOrView_keyset), self, other);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:641", "engine/generated/bitwise_or.ts:47");
+}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:641", "engine/generated/bitwise_or.ts:35");
 
 // ---- bitwise_or.Scalar_out (engine/ops/native_functions/binary.yaml:645) ----
 export const bitwise_or_Scalar_out = defineOp("aten::bitwise_or.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/binary.yaml:645");
-registerKernel(bitwise_or_Scalar_out, "CompositeExplicitAutograd", (ks, self, other, out) => native.bitwise_or_out(self, other, out), "native.bitwise_or_out", "engine/ops/native_functions/binary.yaml:645", "engine/generated/bitwise_or.ts:55");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(bitwise_or_Scalar_out, "Autograd", (ks, self, other, out) => below_autograd(() => bitwise_or_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::bitwise_or_Scalar_out", "engine/ops/native_functions/binary.yaml:645", "engine/generated/bitwise_or.ts:59");
+registerKernel(bitwise_or_Scalar_out, "CompositeExplicitAutograd", (ks, self, other, out) => native.bitwise_or_out(self, other, out), "native.bitwise_or_out", "engine/ops/native_functions/binary.yaml:645", "engine/generated/bitwise_or.ts:43");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(bitwise_or_Scalar_out, "ADInplaceOrView", (ks, self, other, out) => {
   const result = bitwise_or_Scalar_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, other, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:645", "engine/generated/bitwise_or.ts:61");
+}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:645", "engine/generated/bitwise_or.ts:45");
 
 // ---- bitwise_or.Scalar (engine/ops/native_functions/binary.yaml:650) ----
 export const bitwise_or_Scalar = defineOp("aten::bitwise_or.Scalar(Tensor self, Scalar other) -> Tensor", "engine/ops/native_functions/binary.yaml:650");
-registerKernel(bitwise_or_Scalar, "CompositeImplicitAutograd", (ks, self, other) => native.bitwise_or(self, other), "native.bitwise_or", "engine/ops/native_functions/binary.yaml:650", "engine/generated/bitwise_or.ts:69");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(bitwise_or_Scalar, "Autograd", (ks, self, other) => below_autograd(() => bitwise_or_Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::bitwise_or_Scalar", "engine/ops/native_functions/binary.yaml:650", "engine/generated/bitwise_or.ts:73");
+registerKernel(bitwise_or_Scalar, "CompositeImplicitAutograd", (ks, self, other) => native.bitwise_or(self, other), "native.bitwise_or", "engine/ops/native_functions/binary.yaml:650", "engine/generated/bitwise_or.ts:53");
 
 // ---- bitwise_or.Scalar_Tensor (engine/ops/native_functions/binary.yaml:655) ----
 export const bitwise_or_Scalar_Tensor = defineOp("aten::bitwise_or.Scalar_Tensor(Scalar self, Tensor other) -> Tensor", "engine/ops/native_functions/binary.yaml:655");
-registerKernel(bitwise_or_Scalar_Tensor, "CompositeExplicitAutograd", (ks, self, other) => native.bitwise_or(self, other), "native.bitwise_or", "engine/ops/native_functions/binary.yaml:655", "engine/generated/bitwise_or.ts:77");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(bitwise_or_Scalar_Tensor, "Autograd", (ks, self, other) => below_autograd(() => bitwise_or_Scalar_Tensor.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::bitwise_or_Scalar_Tensor", "engine/ops/native_functions/binary.yaml:655", "engine/generated/bitwise_or.ts:81");
+registerKernel(bitwise_or_Scalar_Tensor, "CompositeExplicitAutograd", (ks, self, other) => native.bitwise_or(self, other), "native.bitwise_or", "engine/ops/native_functions/binary.yaml:655", "engine/generated/bitwise_or.ts:57");
 
 // ---- bitwise_or_.Scalar (engine/ops/native_functions/binary.yaml:661) ----
 export const bitwise_or__Scalar = defineOp("aten::bitwise_or_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", "engine/ops/native_functions/binary.yaml:661");
-registerKernel(bitwise_or__Scalar, "CompositeImplicitAutograd", (ks, self, other) => native.bitwise_or_(self, other), "native.bitwise_or_", "engine/ops/native_functions/binary.yaml:661", "engine/generated/bitwise_or.ts:85");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(bitwise_or__Scalar, "Autograd", (ks, self, other) => below_autograd(() => bitwise_or__Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::bitwise_or__Scalar", "engine/ops/native_functions/binary.yaml:661", "engine/generated/bitwise_or.ts:89");
+registerKernel(bitwise_or__Scalar, "CompositeImplicitAutograd", (ks, self, other) => native.bitwise_or_(self, other), "native.bitwise_or_", "engine/ops/native_functions/binary.yaml:661", "engine/generated/bitwise_or.ts:61");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(bitwise_or__Scalar, "ADInplaceOrView", (ks, self, other) => {
   const result = bitwise_or__Scalar.redispatch(ks.and(after_ADInplaceOrView_keyset), self, other);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:661", "engine/generated/bitwise_or.ts:91");
+}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:661", "engine/generated/bitwise_or.ts:63");
 
 // ---- bitwise_or.Scalar_Tensor_out (engine/ops/native_functions/binary.yaml:655) ----
 export const bitwise_or_Scalar_Tensor_out = defineOp("aten::bitwise_or.Scalar_Tensor_out(Scalar self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/binary.yaml:655");
-registerKernel(bitwise_or_Scalar_Tensor_out, "CompositeExplicitAutograd", (ks, self, other, out) => native.autogen_copy_out(out, (bitwise_or_Scalar_Tensor.call(self, other) as any)), "native.autogen_copy_out(bitwise_or.Scalar_Tensor)", "engine/ops/native_functions/binary.yaml:655", "engine/generated/bitwise_or.ts:99"); // (autogen: derived from bitwise_or.Scalar_Tensor)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(bitwise_or_Scalar_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => bitwise_or_Scalar_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::bitwise_or_Scalar_Tensor_out", "engine/ops/native_functions/binary.yaml:655", "engine/generated/bitwise_or.ts:103");
+registerKernel(bitwise_or_Scalar_Tensor_out, "CompositeExplicitAutograd", (ks, self, other, out) => native.autogen_copy_out(out, (bitwise_or_Scalar_Tensor.call(self, other) as any)), "native.autogen_copy_out(bitwise_or.Scalar_Tensor)", "engine/ops/native_functions/binary.yaml:655", "engine/generated/bitwise_or.ts:71"); // (autogen: derived from bitwise_or.Scalar_Tensor)
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(bitwise_or_Scalar_Tensor_out, "ADInplaceOrView", (ks, self, other, out) => {
   const result = bitwise_or_Scalar_Tensor_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, other, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:655", "engine/generated/bitwise_or.ts:105");
+}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:655", "engine/generated/bitwise_or.ts:73");
 
 // torch.bitwise_or: bitwise_or.Tensor / bitwise_or.Tensor_out, bitwise_or.Scalar / bitwise_or.Scalar_out, bitwise_or.Scalar_Tensor
 const bitwise_or_parser = new PythonArgParser(["bitwise_or(Tensor input, Tensor other, *, Tensor? out=None)", "bitwise_or(Tensor input, Scalar other, *, Tensor? out=None)", "bitwise_or(Scalar self, Tensor other)"]);

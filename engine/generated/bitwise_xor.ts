@@ -13,100 +13,68 @@ import * as native from "../aten/native/index.js";
 export const bitwise_xor_Tensor_out = defineOp("aten::bitwise_xor.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/binary.yaml:666");
 registerKernel(bitwise_xor_Tensor_out, "CPU", (ks, self, other, out) => native.bitwise_xor_out(self, other, out, "out"), "native.bitwise_xor_out", "engine/ops/native_functions/binary.yaml:666", "engine/generated/bitwise_xor.ts:14");
 registerKernel(bitwise_xor_Tensor_out, "Meta", (ks, self, other, out) => native.bitwise_xor_out(self, other, out, "out"), "native.bitwise_xor_out", "engine/ops/native_functions/binary.yaml:666", "engine/generated/bitwise_xor.ts:15");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(bitwise_xor_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => bitwise_xor_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::bitwise_xor_Tensor_out", "engine/ops/native_functions/binary.yaml:666", "engine/generated/bitwise_xor.ts:19");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(bitwise_xor_Tensor_out, "ADInplaceOrView", (ks, self, other, out) => {
   const result = bitwise_xor_Tensor_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, other, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:666", "engine/generated/bitwise_xor.ts:21");
+}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:666", "engine/generated/bitwise_xor.ts:17");
 
 // ---- bitwise_xor.Tensor (engine/ops/native_functions/binary.yaml:673) ----
 export const bitwise_xor_Tensor = defineOp("aten::bitwise_xor.Tensor(Tensor self, Tensor other) -> Tensor", "engine/ops/native_functions/binary.yaml:673");
-registerKernel(bitwise_xor_Tensor, "CPU", (ks, self, other) => native.bitwise_xor_out(self, other, null, "functional"), "native.bitwise_xor_out", "engine/ops/native_functions/binary.yaml:666", "engine/generated/bitwise_xor.ts:29"); // (structured_delegate: bitwise_xor.Tensor_out)
-registerKernel(bitwise_xor_Tensor, "Meta", (ks, self, other) => native.bitwise_xor_out(self, other, null, "functional"), "native.bitwise_xor_out", "engine/ops/native_functions/binary.yaml:666", "engine/generated/bitwise_xor.ts:30"); // (structured_delegate: bitwise_xor.Tensor_out)
-registerKernel(bitwise_xor_Tensor, "CompositeExplicitAutogradNonFunctional", (ks, self, other) => native.bitwise_xor_out(self, other, null, "functional"), "native.bitwise_xor_out", "engine/ops/native_functions/binary.yaml:666", "engine/generated/bitwise_xor.ts:31"); // (structured_delegate: bitwise_xor.Tensor_out)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(bitwise_xor_Tensor, "Autograd", (ks, self, other) => below_autograd(() => bitwise_xor_Tensor.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::bitwise_xor_Tensor", "engine/ops/native_functions/binary.yaml:673", "engine/generated/bitwise_xor.ts:35");
+registerKernel(bitwise_xor_Tensor, "CPU", (ks, self, other) => native.bitwise_xor_out(self, other, null, "functional"), "native.bitwise_xor_out", "engine/ops/native_functions/binary.yaml:666", "engine/generated/bitwise_xor.ts:25"); // (structured_delegate: bitwise_xor.Tensor_out)
+registerKernel(bitwise_xor_Tensor, "Meta", (ks, self, other) => native.bitwise_xor_out(self, other, null, "functional"), "native.bitwise_xor_out", "engine/ops/native_functions/binary.yaml:666", "engine/generated/bitwise_xor.ts:26"); // (structured_delegate: bitwise_xor.Tensor_out)
+registerKernel(bitwise_xor_Tensor, "CompositeExplicitAutogradNonFunctional", (ks, self, other) => native.bitwise_xor_out(self, other, null, "functional"), "native.bitwise_xor_out", "engine/ops/native_functions/binary.yaml:666", "engine/generated/bitwise_xor.ts:27"); // (structured_delegate: bitwise_xor.Tensor_out)
 
 // ---- bitwise_xor_.Tensor (engine/ops/native_functions/binary.yaml:677) ----
 export const bitwise_xor__Tensor = defineOp("aten::bitwise_xor_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", "engine/ops/native_functions/binary.yaml:677");
-registerKernel(bitwise_xor__Tensor, "CPU", (ks, self, other) => native.bitwise_xor_out(self, other, null, "inplace"), "native.bitwise_xor_out", "engine/ops/native_functions/binary.yaml:666", "engine/generated/bitwise_xor.ts:39"); // (structured_delegate: bitwise_xor.Tensor_out)
-registerKernel(bitwise_xor__Tensor, "Meta", (ks, self, other) => native.bitwise_xor_out(self, other, null, "inplace"), "native.bitwise_xor_out", "engine/ops/native_functions/binary.yaml:666", "engine/generated/bitwise_xor.ts:40"); // (structured_delegate: bitwise_xor.Tensor_out)
-registerKernel(bitwise_xor__Tensor, "CompositeExplicitAutogradNonFunctional", (ks, self, other) => native.bitwise_xor_out(self, other, null, "inplace"), "native.bitwise_xor_out", "engine/ops/native_functions/binary.yaml:666", "engine/generated/bitwise_xor.ts:41"); // (structured_delegate: bitwise_xor.Tensor_out)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(bitwise_xor__Tensor, "Autograd", (ks, self, other) => below_autograd(() => bitwise_xor__Tensor.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::bitwise_xor__Tensor", "engine/ops/native_functions/binary.yaml:677", "engine/generated/bitwise_xor.ts:45");
+registerKernel(bitwise_xor__Tensor, "CPU", (ks, self, other) => native.bitwise_xor_out(self, other, null, "inplace"), "native.bitwise_xor_out", "engine/ops/native_functions/binary.yaml:666", "engine/generated/bitwise_xor.ts:31"); // (structured_delegate: bitwise_xor.Tensor_out)
+registerKernel(bitwise_xor__Tensor, "Meta", (ks, self, other) => native.bitwise_xor_out(self, other, null, "inplace"), "native.bitwise_xor_out", "engine/ops/native_functions/binary.yaml:666", "engine/generated/bitwise_xor.ts:32"); // (structured_delegate: bitwise_xor.Tensor_out)
+registerKernel(bitwise_xor__Tensor, "CompositeExplicitAutogradNonFunctional", (ks, self, other) => native.bitwise_xor_out(self, other, null, "inplace"), "native.bitwise_xor_out", "engine/ops/native_functions/binary.yaml:666", "engine/generated/bitwise_xor.ts:33"); // (structured_delegate: bitwise_xor.Tensor_out)
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(bitwise_xor__Tensor, "ADInplaceOrView", (ks, self, other) => {
   const result = bitwise_xor__Tensor.redispatch(ks.and(after_ADInplaceOrView_keyset), self, other);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:677", "engine/generated/bitwise_xor.ts:47");
+}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:677", "engine/generated/bitwise_xor.ts:35");
 
 // ---- bitwise_xor.Scalar_out (engine/ops/native_functions/binary.yaml:681) ----
 export const bitwise_xor_Scalar_out = defineOp("aten::bitwise_xor.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/binary.yaml:681");
-registerKernel(bitwise_xor_Scalar_out, "CompositeExplicitAutograd", (ks, self, other, out) => native.bitwise_xor_out(self, other, out), "native.bitwise_xor_out", "engine/ops/native_functions/binary.yaml:681", "engine/generated/bitwise_xor.ts:55");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(bitwise_xor_Scalar_out, "Autograd", (ks, self, other, out) => below_autograd(() => bitwise_xor_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::bitwise_xor_Scalar_out", "engine/ops/native_functions/binary.yaml:681", "engine/generated/bitwise_xor.ts:59");
+registerKernel(bitwise_xor_Scalar_out, "CompositeExplicitAutograd", (ks, self, other, out) => native.bitwise_xor_out(self, other, out), "native.bitwise_xor_out", "engine/ops/native_functions/binary.yaml:681", "engine/generated/bitwise_xor.ts:43");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(bitwise_xor_Scalar_out, "ADInplaceOrView", (ks, self, other, out) => {
   const result = bitwise_xor_Scalar_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, other, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:681", "engine/generated/bitwise_xor.ts:61");
+}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:681", "engine/generated/bitwise_xor.ts:45");
 
 // ---- bitwise_xor.Scalar (engine/ops/native_functions/binary.yaml:686) ----
 export const bitwise_xor_Scalar = defineOp("aten::bitwise_xor.Scalar(Tensor self, Scalar other) -> Tensor", "engine/ops/native_functions/binary.yaml:686");
-registerKernel(bitwise_xor_Scalar, "CompositeImplicitAutograd", (ks, self, other) => native.bitwise_xor(self, other), "native.bitwise_xor", "engine/ops/native_functions/binary.yaml:686", "engine/generated/bitwise_xor.ts:69");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(bitwise_xor_Scalar, "Autograd", (ks, self, other) => below_autograd(() => bitwise_xor_Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::bitwise_xor_Scalar", "engine/ops/native_functions/binary.yaml:686", "engine/generated/bitwise_xor.ts:73");
+registerKernel(bitwise_xor_Scalar, "CompositeImplicitAutograd", (ks, self, other) => native.bitwise_xor(self, other), "native.bitwise_xor", "engine/ops/native_functions/binary.yaml:686", "engine/generated/bitwise_xor.ts:53");
 
 // ---- bitwise_xor.Scalar_Tensor (engine/ops/native_functions/binary.yaml:691) ----
 export const bitwise_xor_Scalar_Tensor = defineOp("aten::bitwise_xor.Scalar_Tensor(Scalar self, Tensor other) -> Tensor", "engine/ops/native_functions/binary.yaml:691");
-registerKernel(bitwise_xor_Scalar_Tensor, "CompositeExplicitAutograd", (ks, self, other) => native.bitwise_xor(self, other), "native.bitwise_xor", "engine/ops/native_functions/binary.yaml:691", "engine/generated/bitwise_xor.ts:77");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(bitwise_xor_Scalar_Tensor, "Autograd", (ks, self, other) => below_autograd(() => bitwise_xor_Scalar_Tensor.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::bitwise_xor_Scalar_Tensor", "engine/ops/native_functions/binary.yaml:691", "engine/generated/bitwise_xor.ts:81");
+registerKernel(bitwise_xor_Scalar_Tensor, "CompositeExplicitAutograd", (ks, self, other) => native.bitwise_xor(self, other), "native.bitwise_xor", "engine/ops/native_functions/binary.yaml:691", "engine/generated/bitwise_xor.ts:57");
 
 // ---- bitwise_xor_.Scalar (engine/ops/native_functions/binary.yaml:697) ----
 export const bitwise_xor__Scalar = defineOp("aten::bitwise_xor_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", "engine/ops/native_functions/binary.yaml:697");
-registerKernel(bitwise_xor__Scalar, "CompositeImplicitAutograd", (ks, self, other) => native.bitwise_xor_(self, other), "native.bitwise_xor_", "engine/ops/native_functions/binary.yaml:697", "engine/generated/bitwise_xor.ts:85");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(bitwise_xor__Scalar, "Autograd", (ks, self, other) => below_autograd(() => bitwise_xor__Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::bitwise_xor__Scalar", "engine/ops/native_functions/binary.yaml:697", "engine/generated/bitwise_xor.ts:89");
+registerKernel(bitwise_xor__Scalar, "CompositeImplicitAutograd", (ks, self, other) => native.bitwise_xor_(self, other), "native.bitwise_xor_", "engine/ops/native_functions/binary.yaml:697", "engine/generated/bitwise_xor.ts:61");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(bitwise_xor__Scalar, "ADInplaceOrView", (ks, self, other) => {
   const result = bitwise_xor__Scalar.redispatch(ks.and(after_ADInplaceOrView_keyset), self, other);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:697", "engine/generated/bitwise_xor.ts:91");
+}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:697", "engine/generated/bitwise_xor.ts:63");
 
 // ---- bitwise_xor.Scalar_Tensor_out (engine/ops/native_functions/binary.yaml:691) ----
 export const bitwise_xor_Scalar_Tensor_out = defineOp("aten::bitwise_xor.Scalar_Tensor_out(Scalar self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/binary.yaml:691");
-registerKernel(bitwise_xor_Scalar_Tensor_out, "CompositeExplicitAutograd", (ks, self, other, out) => native.autogen_copy_out(out, (bitwise_xor_Scalar_Tensor.call(self, other) as any)), "native.autogen_copy_out(bitwise_xor.Scalar_Tensor)", "engine/ops/native_functions/binary.yaml:691", "engine/generated/bitwise_xor.ts:99"); // (autogen: derived from bitwise_xor.Scalar_Tensor)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(bitwise_xor_Scalar_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => bitwise_xor_Scalar_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::bitwise_xor_Scalar_Tensor_out", "engine/ops/native_functions/binary.yaml:691", "engine/generated/bitwise_xor.ts:103");
+registerKernel(bitwise_xor_Scalar_Tensor_out, "CompositeExplicitAutograd", (ks, self, other, out) => native.autogen_copy_out(out, (bitwise_xor_Scalar_Tensor.call(self, other) as any)), "native.autogen_copy_out(bitwise_xor.Scalar_Tensor)", "engine/ops/native_functions/binary.yaml:691", "engine/generated/bitwise_xor.ts:71"); // (autogen: derived from bitwise_xor.Scalar_Tensor)
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(bitwise_xor_Scalar_Tensor_out, "ADInplaceOrView", (ks, self, other, out) => {
   const result = bitwise_xor_Scalar_Tensor_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, other, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:691", "engine/generated/bitwise_xor.ts:105");
+}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:691", "engine/generated/bitwise_xor.ts:73");
 
 // torch.bitwise_xor: bitwise_xor.Tensor / bitwise_xor.Tensor_out, bitwise_xor.Scalar / bitwise_xor.Scalar_out, bitwise_xor.Scalar_Tensor
 const bitwise_xor_parser = new PythonArgParser(["bitwise_xor(Tensor input, Tensor other, *, Tensor? out=None)", "bitwise_xor(Tensor input, Scalar other, *, Tensor? out=None)", "bitwise_xor(Scalar self, Tensor other)"]);

@@ -14,25 +14,17 @@ export const cat_default = defineOp("aten::cat(Tensor[] tensors, int dim=0) -> T
 registerKernel(cat_default, "CPU", (ks, tensors, dim) => native.cat_out_cpu(tensors, dim, null, "functional"), "native.cat_out_cpu", "engine/ops/native_functions/join.yaml:18", "engine/generated/cat.ts:14"); // (structured_delegate: cat.out)
 registerKernel(cat_default, "Meta", (ks, tensors, dim) => native.cat_out_cpu(tensors, dim, null, "functional"), "native.cat_out_cpu", "engine/ops/native_functions/join.yaml:18", "engine/generated/cat.ts:15"); // (structured_delegate: cat.out)
 registerKernel(cat_default, "CompositeExplicitAutogradNonFunctional", (ks, tensors, dim) => native.cat_out_cpu(tensors, dim, null, "functional"), "native.cat_out_cpu", "engine/ops/native_functions/join.yaml:18", "engine/generated/cat.ts:16"); // (structured_delegate: cat.out)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(cat_default, "Autograd", (ks, tensors, dim) => below_autograd(() => cat_default.redispatch(ks.and(after_autograd_keyset), tensors, dim)), "VariableType::cat_default", "engine/ops/native_functions/join.yaml:15", "engine/generated/cat.ts:20");
 
 // ---- cat.out (engine/ops/native_functions/join.yaml:18) ----
 export const cat_out = defineOp("aten::cat.out(Tensor[] tensors, int dim=0, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/join.yaml:18");
-registerKernel(cat_out, "CPU", (ks, tensors, dim, out) => native.cat_out_cpu(tensors, dim, out, "out"), "native.cat_out_cpu", "engine/ops/native_functions/join.yaml:18", "engine/generated/cat.ts:24");
-registerKernel(cat_out, "Meta", (ks, tensors, dim, out) => native.cat_out_cpu(tensors, dim, out, "out"), "native.cat_out_cpu", "engine/ops/native_functions/join.yaml:18", "engine/generated/cat.ts:25");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(cat_out, "Autograd", (ks, tensors, dim, out) => below_autograd(() => cat_out.redispatch(ks.and(after_autograd_keyset), tensors, dim, out)), "VariableType::cat_out", "engine/ops/native_functions/join.yaml:18", "engine/generated/cat.ts:29");
+registerKernel(cat_out, "CPU", (ks, tensors, dim, out) => native.cat_out_cpu(tensors, dim, out, "out"), "native.cat_out_cpu", "engine/ops/native_functions/join.yaml:18", "engine/generated/cat.ts:20");
+registerKernel(cat_out, "Meta", (ks, tensors, dim, out) => native.cat_out_cpu(tensors, dim, out, "out"), "native.cat_out_cpu", "engine/ops/native_functions/join.yaml:18", "engine/generated/cat.ts:21");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(cat_out, "ADInplaceOrView", (ks, tensors, dim, out) => {
   const result = cat_out.redispatch(ks.and(after_ADInplaceOrView_keyset), tensors, dim, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/join.yaml:18", "engine/generated/cat.ts:31");
+}, "ADInplaceOrView", "engine/ops/native_functions/join.yaml:18", "engine/generated/cat.ts:23");
 
 // torch.cat: cat / cat.out
 const cat_parser = new PythonArgParser(["cat(Tensor[] tensors, int dim=0, *, Tensor? out=None)"]);

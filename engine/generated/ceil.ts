@@ -14,41 +14,29 @@ export const ceil_default = defineOp("aten::ceil(Tensor self) -> Tensor", "engin
 registerKernel(ceil_default, "CPU", (ks, self) => native.ceil_out(self, null, "functional"), "native.ceil_out", "engine/ops/native_functions/unary.yaml:525", "engine/generated/ceil.ts:14"); // (structured_delegate: ceil.out)
 registerKernel(ceil_default, "Meta", (ks, self) => native.ceil_out(self, null, "functional"), "native.ceil_out", "engine/ops/native_functions/unary.yaml:525", "engine/generated/ceil.ts:15"); // (structured_delegate: ceil.out)
 registerKernel(ceil_default, "CompositeExplicitAutogradNonFunctional", (ks, self) => native.ceil_out(self, null, "functional"), "native.ceil_out", "engine/ops/native_functions/unary.yaml:525", "engine/generated/ceil.ts:16"); // (structured_delegate: ceil.out)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(ceil_default, "Autograd", (ks, self) => below_autograd(() => ceil_default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::ceil_default", "engine/ops/native_functions/unary.yaml:517", "engine/generated/ceil.ts:20");
 
 // ---- ceil_ (engine/ops/native_functions/unary.yaml:521) ----
 export const ceil__default = defineOp("aten::ceil_(Tensor(a!) self) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:521");
-registerKernel(ceil__default, "CPU", (ks, self) => native.ceil_out(self, null, "inplace"), "native.ceil_out", "engine/ops/native_functions/unary.yaml:525", "engine/generated/ceil.ts:24"); // (structured_delegate: ceil.out)
-registerKernel(ceil__default, "Meta", (ks, self) => native.ceil_out(self, null, "inplace"), "native.ceil_out", "engine/ops/native_functions/unary.yaml:525", "engine/generated/ceil.ts:25"); // (structured_delegate: ceil.out)
-registerKernel(ceil__default, "CompositeExplicitAutogradNonFunctional", (ks, self) => native.ceil_out(self, null, "inplace"), "native.ceil_out", "engine/ops/native_functions/unary.yaml:525", "engine/generated/ceil.ts:26"); // (structured_delegate: ceil.out)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(ceil__default, "Autograd", (ks, self) => below_autograd(() => ceil__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::ceil__default", "engine/ops/native_functions/unary.yaml:521", "engine/generated/ceil.ts:30");
+registerKernel(ceil__default, "CPU", (ks, self) => native.ceil_out(self, null, "inplace"), "native.ceil_out", "engine/ops/native_functions/unary.yaml:525", "engine/generated/ceil.ts:20"); // (structured_delegate: ceil.out)
+registerKernel(ceil__default, "Meta", (ks, self) => native.ceil_out(self, null, "inplace"), "native.ceil_out", "engine/ops/native_functions/unary.yaml:525", "engine/generated/ceil.ts:21"); // (structured_delegate: ceil.out)
+registerKernel(ceil__default, "CompositeExplicitAutogradNonFunctional", (ks, self) => native.ceil_out(self, null, "inplace"), "native.ceil_out", "engine/ops/native_functions/unary.yaml:525", "engine/generated/ceil.ts:22"); // (structured_delegate: ceil.out)
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(ceil__default, "ADInplaceOrView", (ks, self) => {
   const result = ceil__default.redispatch(ks.and(after_ADInplaceOrView_keyset), self);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:521", "engine/generated/ceil.ts:32");
+}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:521", "engine/generated/ceil.ts:24");
 
 // ---- ceil.out (engine/ops/native_functions/unary.yaml:525) ----
 export const ceil_out = defineOp("aten::ceil.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:525");
-registerKernel(ceil_out, "CPU", (ks, self, out) => native.ceil_out(self, out, "out"), "native.ceil_out", "engine/ops/native_functions/unary.yaml:525", "engine/generated/ceil.ts:40");
-registerKernel(ceil_out, "Meta", (ks, self, out) => native.ceil_out(self, out, "out"), "native.ceil_out", "engine/ops/native_functions/unary.yaml:525", "engine/generated/ceil.ts:41");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(ceil_out, "Autograd", (ks, self, out) => below_autograd(() => ceil_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::ceil_out", "engine/ops/native_functions/unary.yaml:525", "engine/generated/ceil.ts:45");
+registerKernel(ceil_out, "CPU", (ks, self, out) => native.ceil_out(self, out, "out"), "native.ceil_out", "engine/ops/native_functions/unary.yaml:525", "engine/generated/ceil.ts:32");
+registerKernel(ceil_out, "Meta", (ks, self, out) => native.ceil_out(self, out, "out"), "native.ceil_out", "engine/ops/native_functions/unary.yaml:525", "engine/generated/ceil.ts:33");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(ceil_out, "ADInplaceOrView", (ks, self, out) => {
   const result = ceil_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:525", "engine/generated/ceil.ts:47");
+}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:525", "engine/generated/ceil.ts:35");
 
 // torch.ceil: ceil / ceil.out
 const ceil_parser = new PythonArgParser(["ceil(Tensor input, *, Tensor? out=None)"]);

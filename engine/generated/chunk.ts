@@ -12,10 +12,6 @@ import * as native from "../aten/native/index.js";
 // ---- chunk (engine/ops/native_functions/shape.yaml:197) ----
 export const chunk_default = defineOp("aten::chunk(Tensor(a -> *) self, int chunks, int dim=0) -> Tensor(a)[]", "engine/ops/native_functions/shape.yaml:197");
 registerKernel(chunk_default, "CompositeImplicitAutograd", (ks, self, chunks, dim) => native.chunk(self, chunks, dim), "native.chunk", "engine/ops/native_functions/shape.yaml:197", "engine/generated/chunk.ts:14");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(chunk_default, "Autograd", (ks, self, chunks, dim) => below_autograd(() => chunk_default.redispatch(ks.and(after_autograd_keyset), self, chunks, dim)), "VariableType::chunk_default", "engine/ops/native_functions/shape.yaml:197", "engine/generated/chunk.ts:18");
 
 // torch.chunk: chunk
 const chunk_parser = new PythonArgParser(["chunk(Tensor input, int chunks, int dim=0)"]);

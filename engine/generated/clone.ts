@@ -12,24 +12,16 @@ import * as native from "../aten/native/index.js";
 // ---- clone (engine/ops/native_functions/shape.yaml:210) ----
 export const clone_default = defineOp("aten::clone(Tensor self, *, MemoryFormat? memory_format=None) -> Tensor", "engine/ops/native_functions/shape.yaml:210");
 registerKernel(clone_default, "CompositeExplicitAutograd", (ks, self, memory_format) => native.clone(self, memory_format), "native.clone", "engine/ops/native_functions/shape.yaml:210", "engine/generated/clone.ts:14");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(clone_default, "Autograd", (ks, self, memory_format) => below_autograd(() => clone_default.redispatch(ks.and(after_autograd_keyset), self, memory_format)), "VariableType::clone_default", "engine/ops/native_functions/shape.yaml:210", "engine/generated/clone.ts:18");
 
 // ---- clone.out (engine/ops/native_functions/shape.yaml:210) ----
 export const clone_out = defineOp("aten::clone.out(Tensor self, *, MemoryFormat? memory_format=None, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/shape.yaml:210");
-registerKernel(clone_out, "CompositeExplicitAutograd", (ks, self, memory_format, out) => native.autogen_copy_out(out, (clone_default.call(self, memory_format) as any)), "native.autogen_copy_out(clone)", "engine/ops/native_functions/shape.yaml:210", "engine/generated/clone.ts:22"); // (autogen: derived from clone)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(clone_out, "Autograd", (ks, self, memory_format, out) => below_autograd(() => clone_out.redispatch(ks.and(after_autograd_keyset), self, memory_format, out)), "VariableType::clone_out", "engine/ops/native_functions/shape.yaml:210", "engine/generated/clone.ts:26");
+registerKernel(clone_out, "CompositeExplicitAutograd", (ks, self, memory_format, out) => native.autogen_copy_out(out, (clone_default.call(self, memory_format) as any)), "native.autogen_copy_out(clone)", "engine/ops/native_functions/shape.yaml:210", "engine/generated/clone.ts:18"); // (autogen: derived from clone)
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(clone_out, "ADInplaceOrView", (ks, self, memory_format, out) => {
   const result = clone_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, memory_format, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/shape.yaml:210", "engine/generated/clone.ts:28");
+}, "ADInplaceOrView", "engine/ops/native_functions/shape.yaml:210", "engine/generated/clone.ts:20");
 
 // torch.clone: clone
 const clone_parser = new PythonArgParser(["clone(Tensor input, *, MemoryFormat? memory_format=None)"]);

@@ -12,10 +12,6 @@ import * as native from "../aten/native/index.js";
 // ---- contiguous (engine/ops/native_functions/shape.yaml:216) ----
 export const contiguous_default = defineOp("aten::contiguous(Tensor(a) self, *, MemoryFormat memory_format=contiguous_format) -> Tensor(a)", "engine/ops/native_functions/shape.yaml:216");
 registerKernel(contiguous_default, "CompositeImplicitAutograd", (ks, self, memory_format) => native.contiguous(self, memory_format), "native.contiguous", "engine/ops/native_functions/shape.yaml:216", "engine/generated/contiguous.ts:14");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(contiguous_default, "Autograd", (ks, self, memory_format) => below_autograd(() => contiguous_default.redispatch(ks.and(after_autograd_keyset), self, memory_format)), "VariableType::contiguous_default", "engine/ops/native_functions/shape.yaml:216", "engine/generated/contiguous.ts:18");
 
 // Tensor.contiguous: contiguous
 const Tensor_contiguous_parser = new PythonArgParser(["contiguous(*, MemoryFormat memory_format=contiguous_format)"]);

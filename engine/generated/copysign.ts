@@ -13,78 +13,54 @@ import * as native from "../aten/native/index.js";
 export const copysign_out = defineOp("aten::copysign.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/binary.yaml:290");
 registerKernel(copysign_out, "CPU", (ks, self, other, out) => native.copysign_out(self, other, out, "out"), "native.copysign_out", "engine/ops/native_functions/binary.yaml:290", "engine/generated/copysign.ts:14");
 registerKernel(copysign_out, "Meta", (ks, self, other, out) => native.copysign_out(self, other, out, "out"), "native.copysign_out", "engine/ops/native_functions/binary.yaml:290", "engine/generated/copysign.ts:15");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(copysign_out, "Autograd", (ks, self, other, out) => below_autograd(() => copysign_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::copysign_out", "engine/ops/native_functions/binary.yaml:290", "engine/generated/copysign.ts:19");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(copysign_out, "ADInplaceOrView", (ks, self, other, out) => {
   const result = copysign_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, other, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:290", "engine/generated/copysign.ts:21");
+}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:290", "engine/generated/copysign.ts:17");
 
 // ---- copysign.Tensor (engine/ops/native_functions/binary.yaml:296) ----
 export const copysign_Tensor = defineOp("aten::copysign.Tensor(Tensor self, Tensor other) -> Tensor", "engine/ops/native_functions/binary.yaml:296");
-registerKernel(copysign_Tensor, "CPU", (ks, self, other) => native.copysign_out(self, other, null, "functional"), "native.copysign_out", "engine/ops/native_functions/binary.yaml:290", "engine/generated/copysign.ts:29"); // (structured_delegate: copysign.out)
-registerKernel(copysign_Tensor, "Meta", (ks, self, other) => native.copysign_out(self, other, null, "functional"), "native.copysign_out", "engine/ops/native_functions/binary.yaml:290", "engine/generated/copysign.ts:30"); // (structured_delegate: copysign.out)
-registerKernel(copysign_Tensor, "CompositeExplicitAutogradNonFunctional", (ks, self, other) => native.copysign_out(self, other, null, "functional"), "native.copysign_out", "engine/ops/native_functions/binary.yaml:290", "engine/generated/copysign.ts:31"); // (structured_delegate: copysign.out)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(copysign_Tensor, "Autograd", (ks, self, other) => below_autograd(() => copysign_Tensor.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::copysign_Tensor", "engine/ops/native_functions/binary.yaml:296", "engine/generated/copysign.ts:35");
+registerKernel(copysign_Tensor, "CPU", (ks, self, other) => native.copysign_out(self, other, null, "functional"), "native.copysign_out", "engine/ops/native_functions/binary.yaml:290", "engine/generated/copysign.ts:25"); // (structured_delegate: copysign.out)
+registerKernel(copysign_Tensor, "Meta", (ks, self, other) => native.copysign_out(self, other, null, "functional"), "native.copysign_out", "engine/ops/native_functions/binary.yaml:290", "engine/generated/copysign.ts:26"); // (structured_delegate: copysign.out)
+registerKernel(copysign_Tensor, "CompositeExplicitAutogradNonFunctional", (ks, self, other) => native.copysign_out(self, other, null, "functional"), "native.copysign_out", "engine/ops/native_functions/binary.yaml:290", "engine/generated/copysign.ts:27"); // (structured_delegate: copysign.out)
 
 // ---- copysign_.Tensor (engine/ops/native_functions/binary.yaml:300) ----
 export const copysign__Tensor = defineOp("aten::copysign_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", "engine/ops/native_functions/binary.yaml:300");
-registerKernel(copysign__Tensor, "CPU", (ks, self, other) => native.copysign_out(self, other, null, "inplace"), "native.copysign_out", "engine/ops/native_functions/binary.yaml:290", "engine/generated/copysign.ts:39"); // (structured_delegate: copysign.out)
-registerKernel(copysign__Tensor, "Meta", (ks, self, other) => native.copysign_out(self, other, null, "inplace"), "native.copysign_out", "engine/ops/native_functions/binary.yaml:290", "engine/generated/copysign.ts:40"); // (structured_delegate: copysign.out)
-registerKernel(copysign__Tensor, "CompositeExplicitAutogradNonFunctional", (ks, self, other) => native.copysign_out(self, other, null, "inplace"), "native.copysign_out", "engine/ops/native_functions/binary.yaml:290", "engine/generated/copysign.ts:41"); // (structured_delegate: copysign.out)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(copysign__Tensor, "Autograd", (ks, self, other) => below_autograd(() => copysign__Tensor.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::copysign__Tensor", "engine/ops/native_functions/binary.yaml:300", "engine/generated/copysign.ts:45");
+registerKernel(copysign__Tensor, "CPU", (ks, self, other) => native.copysign_out(self, other, null, "inplace"), "native.copysign_out", "engine/ops/native_functions/binary.yaml:290", "engine/generated/copysign.ts:31"); // (structured_delegate: copysign.out)
+registerKernel(copysign__Tensor, "Meta", (ks, self, other) => native.copysign_out(self, other, null, "inplace"), "native.copysign_out", "engine/ops/native_functions/binary.yaml:290", "engine/generated/copysign.ts:32"); // (structured_delegate: copysign.out)
+registerKernel(copysign__Tensor, "CompositeExplicitAutogradNonFunctional", (ks, self, other) => native.copysign_out(self, other, null, "inplace"), "native.copysign_out", "engine/ops/native_functions/binary.yaml:290", "engine/generated/copysign.ts:33"); // (structured_delegate: copysign.out)
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(copysign__Tensor, "ADInplaceOrView", (ks, self, other) => {
   const result = copysign__Tensor.redispatch(ks.and(after_ADInplaceOrView_keyset), self, other);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:300", "engine/generated/copysign.ts:47");
+}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:300", "engine/generated/copysign.ts:35");
 
 // ---- copysign.Scalar (engine/ops/native_functions/binary.yaml:304) ----
 export const copysign_Scalar = defineOp("aten::copysign.Scalar(Tensor self, Scalar other) -> Tensor", "engine/ops/native_functions/binary.yaml:304");
-registerKernel(copysign_Scalar, "CompositeExplicitAutograd", (ks, self, other) => native.copysign(self, other), "native.copysign", "engine/ops/native_functions/binary.yaml:304", "engine/generated/copysign.ts:55");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(copysign_Scalar, "Autograd", (ks, self, other) => below_autograd(() => copysign_Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::copysign_Scalar", "engine/ops/native_functions/binary.yaml:304", "engine/generated/copysign.ts:59");
+registerKernel(copysign_Scalar, "CompositeExplicitAutograd", (ks, self, other) => native.copysign(self, other), "native.copysign", "engine/ops/native_functions/binary.yaml:304", "engine/generated/copysign.ts:43");
 
 // ---- copysign_.Scalar (engine/ops/native_functions/binary.yaml:309) ----
 export const copysign__Scalar = defineOp("aten::copysign_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", "engine/ops/native_functions/binary.yaml:309");
-registerKernel(copysign__Scalar, "CompositeExplicitAutograd", (ks, self, other) => native.copysign_(self, other), "native.copysign_", "engine/ops/native_functions/binary.yaml:309", "engine/generated/copysign.ts:63");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(copysign__Scalar, "Autograd", (ks, self, other) => below_autograd(() => copysign__Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::copysign__Scalar", "engine/ops/native_functions/binary.yaml:309", "engine/generated/copysign.ts:67");
+registerKernel(copysign__Scalar, "CompositeExplicitAutograd", (ks, self, other) => native.copysign_(self, other), "native.copysign_", "engine/ops/native_functions/binary.yaml:309", "engine/generated/copysign.ts:47");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(copysign__Scalar, "ADInplaceOrView", (ks, self, other) => {
   const result = copysign__Scalar.redispatch(ks.and(after_ADInplaceOrView_keyset), self, other);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:309", "engine/generated/copysign.ts:69");
+}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:309", "engine/generated/copysign.ts:49");
 
 // ---- copysign.Scalar_out (engine/ops/native_functions/binary.yaml:314) ----
 export const copysign_Scalar_out = defineOp("aten::copysign.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/binary.yaml:314");
-registerKernel(copysign_Scalar_out, "CompositeExplicitAutograd", (ks, self, other, out) => native.copysign_out(self, other, out), "native.copysign_out", "engine/ops/native_functions/binary.yaml:314", "engine/generated/copysign.ts:77");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(copysign_Scalar_out, "Autograd", (ks, self, other, out) => below_autograd(() => copysign_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::copysign_Scalar_out", "engine/ops/native_functions/binary.yaml:314", "engine/generated/copysign.ts:81");
+registerKernel(copysign_Scalar_out, "CompositeExplicitAutograd", (ks, self, other, out) => native.copysign_out(self, other, out), "native.copysign_out", "engine/ops/native_functions/binary.yaml:314", "engine/generated/copysign.ts:57");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(copysign_Scalar_out, "ADInplaceOrView", (ks, self, other, out) => {
   const result = copysign_Scalar_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, other, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:314", "engine/generated/copysign.ts:83");
+}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:314", "engine/generated/copysign.ts:59");
 
 // torch.copysign: copysign.Tensor / copysign.out, copysign.Scalar / copysign.Scalar_out
 const copysign_parser = new PythonArgParser(["copysign(Tensor input, Tensor other, *, Tensor? out=None)", "copysign(Tensor input, Scalar other, *, Tensor? out=None)"]);

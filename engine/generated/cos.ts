@@ -14,41 +14,29 @@ export const cos_default = defineOp("aten::cos(Tensor self) -> Tensor", "engine/
 registerKernel(cos_default, "CPU", (ks, self) => native.cos_out(self, null, "functional"), "native.cos_out", "engine/ops/native_functions/unary.yaml:284", "engine/generated/cos.ts:14"); // (structured_delegate: cos.out)
 registerKernel(cos_default, "Meta", (ks, self) => native.cos_out(self, null, "functional"), "native.cos_out", "engine/ops/native_functions/unary.yaml:284", "engine/generated/cos.ts:15"); // (structured_delegate: cos.out)
 registerKernel(cos_default, "CompositeExplicitAutogradNonFunctional", (ks, self) => native.cos_out(self, null, "functional"), "native.cos_out", "engine/ops/native_functions/unary.yaml:284", "engine/generated/cos.ts:16"); // (structured_delegate: cos.out)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(cos_default, "Autograd", (ks, self) => below_autograd(() => cos_default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::cos_default", "engine/ops/native_functions/unary.yaml:276", "engine/generated/cos.ts:20");
 
 // ---- cos_ (engine/ops/native_functions/unary.yaml:280) ----
 export const cos__default = defineOp("aten::cos_(Tensor(a!) self) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:280");
-registerKernel(cos__default, "CPU", (ks, self) => native.cos_out(self, null, "inplace"), "native.cos_out", "engine/ops/native_functions/unary.yaml:284", "engine/generated/cos.ts:24"); // (structured_delegate: cos.out)
-registerKernel(cos__default, "Meta", (ks, self) => native.cos_out(self, null, "inplace"), "native.cos_out", "engine/ops/native_functions/unary.yaml:284", "engine/generated/cos.ts:25"); // (structured_delegate: cos.out)
-registerKernel(cos__default, "CompositeExplicitAutogradNonFunctional", (ks, self) => native.cos_out(self, null, "inplace"), "native.cos_out", "engine/ops/native_functions/unary.yaml:284", "engine/generated/cos.ts:26"); // (structured_delegate: cos.out)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(cos__default, "Autograd", (ks, self) => below_autograd(() => cos__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::cos__default", "engine/ops/native_functions/unary.yaml:280", "engine/generated/cos.ts:30");
+registerKernel(cos__default, "CPU", (ks, self) => native.cos_out(self, null, "inplace"), "native.cos_out", "engine/ops/native_functions/unary.yaml:284", "engine/generated/cos.ts:20"); // (structured_delegate: cos.out)
+registerKernel(cos__default, "Meta", (ks, self) => native.cos_out(self, null, "inplace"), "native.cos_out", "engine/ops/native_functions/unary.yaml:284", "engine/generated/cos.ts:21"); // (structured_delegate: cos.out)
+registerKernel(cos__default, "CompositeExplicitAutogradNonFunctional", (ks, self) => native.cos_out(self, null, "inplace"), "native.cos_out", "engine/ops/native_functions/unary.yaml:284", "engine/generated/cos.ts:22"); // (structured_delegate: cos.out)
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(cos__default, "ADInplaceOrView", (ks, self) => {
   const result = cos__default.redispatch(ks.and(after_ADInplaceOrView_keyset), self);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:280", "engine/generated/cos.ts:32");
+}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:280", "engine/generated/cos.ts:24");
 
 // ---- cos.out (engine/ops/native_functions/unary.yaml:284) ----
 export const cos_out = defineOp("aten::cos.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:284");
-registerKernel(cos_out, "CPU", (ks, self, out) => native.cos_out(self, out, "out"), "native.cos_out", "engine/ops/native_functions/unary.yaml:284", "engine/generated/cos.ts:40");
-registerKernel(cos_out, "Meta", (ks, self, out) => native.cos_out(self, out, "out"), "native.cos_out", "engine/ops/native_functions/unary.yaml:284", "engine/generated/cos.ts:41");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(cos_out, "Autograd", (ks, self, out) => below_autograd(() => cos_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::cos_out", "engine/ops/native_functions/unary.yaml:284", "engine/generated/cos.ts:45");
+registerKernel(cos_out, "CPU", (ks, self, out) => native.cos_out(self, out, "out"), "native.cos_out", "engine/ops/native_functions/unary.yaml:284", "engine/generated/cos.ts:32");
+registerKernel(cos_out, "Meta", (ks, self, out) => native.cos_out(self, out, "out"), "native.cos_out", "engine/ops/native_functions/unary.yaml:284", "engine/generated/cos.ts:33");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(cos_out, "ADInplaceOrView", (ks, self, out) => {
   const result = cos_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:284", "engine/generated/cos.ts:47");
+}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:284", "engine/generated/cos.ts:35");
 
 // torch.cos: cos / cos.out
 const cos_parser = new PythonArgParser(["cos(Tensor input, *, Tensor? out=None)"]);

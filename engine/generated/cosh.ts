@@ -14,41 +14,29 @@ export const cosh_default = defineOp("aten::cosh(Tensor self) -> Tensor", "engin
 registerKernel(cosh_default, "CPU", (ks, self) => native.cosh_out(self, null, "functional"), "native.cosh_out", "engine/ops/native_functions/unary.yaml:410", "engine/generated/cosh.ts:14"); // (structured_delegate: cosh.out)
 registerKernel(cosh_default, "Meta", (ks, self) => native.cosh_out(self, null, "functional"), "native.cosh_out", "engine/ops/native_functions/unary.yaml:410", "engine/generated/cosh.ts:15"); // (structured_delegate: cosh.out)
 registerKernel(cosh_default, "CompositeExplicitAutogradNonFunctional", (ks, self) => native.cosh_out(self, null, "functional"), "native.cosh_out", "engine/ops/native_functions/unary.yaml:410", "engine/generated/cosh.ts:16"); // (structured_delegate: cosh.out)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(cosh_default, "Autograd", (ks, self) => below_autograd(() => cosh_default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::cosh_default", "engine/ops/native_functions/unary.yaml:402", "engine/generated/cosh.ts:20");
 
 // ---- cosh_ (engine/ops/native_functions/unary.yaml:406) ----
 export const cosh__default = defineOp("aten::cosh_(Tensor(a!) self) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:406");
-registerKernel(cosh__default, "CPU", (ks, self) => native.cosh_out(self, null, "inplace"), "native.cosh_out", "engine/ops/native_functions/unary.yaml:410", "engine/generated/cosh.ts:24"); // (structured_delegate: cosh.out)
-registerKernel(cosh__default, "Meta", (ks, self) => native.cosh_out(self, null, "inplace"), "native.cosh_out", "engine/ops/native_functions/unary.yaml:410", "engine/generated/cosh.ts:25"); // (structured_delegate: cosh.out)
-registerKernel(cosh__default, "CompositeExplicitAutogradNonFunctional", (ks, self) => native.cosh_out(self, null, "inplace"), "native.cosh_out", "engine/ops/native_functions/unary.yaml:410", "engine/generated/cosh.ts:26"); // (structured_delegate: cosh.out)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(cosh__default, "Autograd", (ks, self) => below_autograd(() => cosh__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::cosh__default", "engine/ops/native_functions/unary.yaml:406", "engine/generated/cosh.ts:30");
+registerKernel(cosh__default, "CPU", (ks, self) => native.cosh_out(self, null, "inplace"), "native.cosh_out", "engine/ops/native_functions/unary.yaml:410", "engine/generated/cosh.ts:20"); // (structured_delegate: cosh.out)
+registerKernel(cosh__default, "Meta", (ks, self) => native.cosh_out(self, null, "inplace"), "native.cosh_out", "engine/ops/native_functions/unary.yaml:410", "engine/generated/cosh.ts:21"); // (structured_delegate: cosh.out)
+registerKernel(cosh__default, "CompositeExplicitAutogradNonFunctional", (ks, self) => native.cosh_out(self, null, "inplace"), "native.cosh_out", "engine/ops/native_functions/unary.yaml:410", "engine/generated/cosh.ts:22"); // (structured_delegate: cosh.out)
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(cosh__default, "ADInplaceOrView", (ks, self) => {
   const result = cosh__default.redispatch(ks.and(after_ADInplaceOrView_keyset), self);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:406", "engine/generated/cosh.ts:32");
+}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:406", "engine/generated/cosh.ts:24");
 
 // ---- cosh.out (engine/ops/native_functions/unary.yaml:410) ----
 export const cosh_out = defineOp("aten::cosh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:410");
-registerKernel(cosh_out, "CPU", (ks, self, out) => native.cosh_out(self, out, "out"), "native.cosh_out", "engine/ops/native_functions/unary.yaml:410", "engine/generated/cosh.ts:40");
-registerKernel(cosh_out, "Meta", (ks, self, out) => native.cosh_out(self, out, "out"), "native.cosh_out", "engine/ops/native_functions/unary.yaml:410", "engine/generated/cosh.ts:41");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(cosh_out, "Autograd", (ks, self, out) => below_autograd(() => cosh_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::cosh_out", "engine/ops/native_functions/unary.yaml:410", "engine/generated/cosh.ts:45");
+registerKernel(cosh_out, "CPU", (ks, self, out) => native.cosh_out(self, out, "out"), "native.cosh_out", "engine/ops/native_functions/unary.yaml:410", "engine/generated/cosh.ts:32");
+registerKernel(cosh_out, "Meta", (ks, self, out) => native.cosh_out(self, out, "out"), "native.cosh_out", "engine/ops/native_functions/unary.yaml:410", "engine/generated/cosh.ts:33");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(cosh_out, "ADInplaceOrView", (ks, self, out) => {
   const result = cosh_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:410", "engine/generated/cosh.ts:47");
+}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:410", "engine/generated/cosh.ts:35");
 
 // torch.cosh: cosh / cosh.out
 const cosh_parser = new PythonArgParser(["cosh(Tensor input, *, Tensor? out=None)"]);

@@ -13,46 +13,30 @@ import * as native from "../aten/native/index.js";
 export const count_nonzero_dim_IntList = defineOp("aten::count_nonzero.dim_IntList(Tensor self, int[] dim) -> Tensor", "engine/ops/native_functions/reduce2.yaml:12");
 registerKernel(count_nonzero_dim_IntList, "CPU", (ks, self, dim) => native.count_nonzero_cpu(self, dim), "native.count_nonzero_cpu", "engine/ops/native_functions/reduce2.yaml:12", "engine/generated/count_nonzero.ts:14");
 registerKernel(count_nonzero_dim_IntList, "Meta", (ks, self, dim) => native.count_nonzero_cpu(self, dim), "native.count_nonzero_cpu", "engine/ops/native_functions/reduce2.yaml:12", "engine/generated/count_nonzero.ts:15");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(count_nonzero_dim_IntList, "Autograd", (ks, self, dim) => below_autograd(() => count_nonzero_dim_IntList.redispatch(ks.and(after_autograd_keyset), self, dim)), "VariableType::count_nonzero_dim_IntList", "engine/ops/native_functions/reduce2.yaml:12", "engine/generated/count_nonzero.ts:19");
 
 // ---- count_nonzero (engine/ops/native_functions/reduce2.yaml:18) ----
 export const count_nonzero_default = defineOp("aten::count_nonzero(Tensor self, int? dim=None) -> Tensor", "engine/ops/native_functions/reduce2.yaml:18");
-registerKernel(count_nonzero_default, "CompositeExplicitAutograd", (ks, self, dim) => native.count_nonzero(self, dim), "native.count_nonzero", "engine/ops/native_functions/reduce2.yaml:18", "engine/generated/count_nonzero.ts:23");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(count_nonzero_default, "Autograd", (ks, self, dim) => below_autograd(() => count_nonzero_default.redispatch(ks.and(after_autograd_keyset), self, dim)), "VariableType::count_nonzero_default", "engine/ops/native_functions/reduce2.yaml:18", "engine/generated/count_nonzero.ts:27");
+registerKernel(count_nonzero_default, "CompositeExplicitAutograd", (ks, self, dim) => native.count_nonzero(self, dim), "native.count_nonzero", "engine/ops/native_functions/reduce2.yaml:18", "engine/generated/count_nonzero.ts:19");
 
 // ---- count_nonzero.dim_IntList_out (engine/ops/native_functions/reduce2.yaml:12) ----
 export const count_nonzero_dim_IntList_out = defineOp("aten::count_nonzero.dim_IntList_out(Tensor self, int[] dim, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/reduce2.yaml:12");
-registerKernel(count_nonzero_dim_IntList_out, "CompositeExplicitAutograd", (ks, self, dim, out) => native.autogen_copy_out(out, (count_nonzero_dim_IntList.call(self, dim) as any)), "native.autogen_copy_out(count_nonzero.dim_IntList)", "engine/ops/native_functions/reduce2.yaml:12", "engine/generated/count_nonzero.ts:31"); // (autogen: derived from count_nonzero.dim_IntList)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(count_nonzero_dim_IntList_out, "Autograd", (ks, self, dim, out) => below_autograd(() => count_nonzero_dim_IntList_out.redispatch(ks.and(after_autograd_keyset), self, dim, out)), "VariableType::count_nonzero_dim_IntList_out", "engine/ops/native_functions/reduce2.yaml:12", "engine/generated/count_nonzero.ts:35");
+registerKernel(count_nonzero_dim_IntList_out, "CompositeExplicitAutograd", (ks, self, dim, out) => native.autogen_copy_out(out, (count_nonzero_dim_IntList.call(self, dim) as any)), "native.autogen_copy_out(count_nonzero.dim_IntList)", "engine/ops/native_functions/reduce2.yaml:12", "engine/generated/count_nonzero.ts:23"); // (autogen: derived from count_nonzero.dim_IntList)
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(count_nonzero_dim_IntList_out, "ADInplaceOrView", (ks, self, dim, out) => {
   const result = count_nonzero_dim_IntList_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, dim, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/reduce2.yaml:12", "engine/generated/count_nonzero.ts:37");
+}, "ADInplaceOrView", "engine/ops/native_functions/reduce2.yaml:12", "engine/generated/count_nonzero.ts:25");
 
 // ---- count_nonzero.out (engine/ops/native_functions/reduce2.yaml:18) ----
 export const count_nonzero_out = defineOp("aten::count_nonzero.out(Tensor self, int? dim=None, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/reduce2.yaml:18");
-registerKernel(count_nonzero_out, "CompositeExplicitAutograd", (ks, self, dim, out) => native.autogen_copy_out(out, (count_nonzero_default.call(self, dim) as any)), "native.autogen_copy_out(count_nonzero)", "engine/ops/native_functions/reduce2.yaml:18", "engine/generated/count_nonzero.ts:45"); // (autogen: derived from count_nonzero)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(count_nonzero_out, "Autograd", (ks, self, dim, out) => below_autograd(() => count_nonzero_out.redispatch(ks.and(after_autograd_keyset), self, dim, out)), "VariableType::count_nonzero_out", "engine/ops/native_functions/reduce2.yaml:18", "engine/generated/count_nonzero.ts:49");
+registerKernel(count_nonzero_out, "CompositeExplicitAutograd", (ks, self, dim, out) => native.autogen_copy_out(out, (count_nonzero_default.call(self, dim) as any)), "native.autogen_copy_out(count_nonzero)", "engine/ops/native_functions/reduce2.yaml:18", "engine/generated/count_nonzero.ts:33"); // (autogen: derived from count_nonzero)
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(count_nonzero_out, "ADInplaceOrView", (ks, self, dim, out) => {
   const result = count_nonzero_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, dim, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/reduce2.yaml:18", "engine/generated/count_nonzero.ts:51");
+}, "ADInplaceOrView", "engine/ops/native_functions/reduce2.yaml:18", "engine/generated/count_nonzero.ts:35");
 
 // torch.count_nonzero: count_nonzero.dim_IntList, count_nonzero
 const count_nonzero_parser = new PythonArgParser(["count_nonzero(Tensor input, int[] dim)", "count_nonzero(Tensor input, int? dim=None)"]);

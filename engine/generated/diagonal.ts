@@ -12,10 +12,6 @@ import * as native from "../aten/native/index.js";
 // ---- diagonal (engine/ops/native_functions/shape.yaml:173) ----
 export const diagonal_default = defineOp("aten::diagonal(Tensor(a) self, int offset=0, int dim1=0, int dim2=1) -> Tensor(a)", "engine/ops/native_functions/shape.yaml:173");
 registerKernel(diagonal_default, "CompositeExplicitAutograd", (ks, self, offset, dim1, dim2) => native.diagonal(self, offset, dim1, dim2), "native.diagonal", "engine/ops/native_functions/shape.yaml:173", "engine/generated/diagonal.ts:14");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(diagonal_default, "Autograd", (ks, self, offset, dim1, dim2) => below_autograd(() => diagonal_default.redispatch(ks.and(after_autograd_keyset), self, offset, dim1, dim2)), "VariableType::diagonal_default", "engine/ops/native_functions/shape.yaml:173", "engine/generated/diagonal.ts:18");
 
 // torch.diagonal: diagonal
 const diagonal_parser = new PythonArgParser(["diagonal(Tensor input, int offset=0, int dim1=0, int dim2=1)"]);

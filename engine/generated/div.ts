@@ -14,154 +14,106 @@ export const div_Tensor = defineOp("aten::div.Tensor(Tensor self, Tensor other) 
 registerKernel(div_Tensor, "CPU", (ks, self, other) => native.div_out(self, other, null, "functional"), "native.div_out", "engine/ops/native_functions/binary.yaml:66", "engine/generated/div.ts:14"); // (structured_delegate: div.out)
 registerKernel(div_Tensor, "Meta", (ks, self, other) => native.div_out(self, other, null, "functional"), "native.div_out", "engine/ops/native_functions/binary.yaml:66", "engine/generated/div.ts:15"); // (structured_delegate: div.out)
 registerKernel(div_Tensor, "CompositeExplicitAutogradNonFunctional", (ks, self, other) => native.div_out(self, other, null, "functional"), "native.div_out", "engine/ops/native_functions/binary.yaml:66", "engine/generated/div.ts:16"); // (structured_delegate: div.out)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(div_Tensor, "Autograd", (ks, self, other) => below_autograd(() => div_Tensor.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::div_Tensor", "engine/ops/native_functions/binary.yaml:58", "engine/generated/div.ts:20");
 
 // ---- div_.Tensor (engine/ops/native_functions/binary.yaml:62) ----
 export const div__Tensor = defineOp("aten::div_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", "engine/ops/native_functions/binary.yaml:62");
-registerKernel(div__Tensor, "CPU", (ks, self, other) => native.div_out(self, other, null, "inplace"), "native.div_out", "engine/ops/native_functions/binary.yaml:66", "engine/generated/div.ts:24"); // (structured_delegate: div.out)
-registerKernel(div__Tensor, "Meta", (ks, self, other) => native.div_out(self, other, null, "inplace"), "native.div_out", "engine/ops/native_functions/binary.yaml:66", "engine/generated/div.ts:25"); // (structured_delegate: div.out)
-registerKernel(div__Tensor, "CompositeExplicitAutogradNonFunctional", (ks, self, other) => native.div_out(self, other, null, "inplace"), "native.div_out", "engine/ops/native_functions/binary.yaml:66", "engine/generated/div.ts:26"); // (structured_delegate: div.out)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(div__Tensor, "Autograd", (ks, self, other) => below_autograd(() => div__Tensor.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::div__Tensor", "engine/ops/native_functions/binary.yaml:62", "engine/generated/div.ts:30");
+registerKernel(div__Tensor, "CPU", (ks, self, other) => native.div_out(self, other, null, "inplace"), "native.div_out", "engine/ops/native_functions/binary.yaml:66", "engine/generated/div.ts:20"); // (structured_delegate: div.out)
+registerKernel(div__Tensor, "Meta", (ks, self, other) => native.div_out(self, other, null, "inplace"), "native.div_out", "engine/ops/native_functions/binary.yaml:66", "engine/generated/div.ts:21"); // (structured_delegate: div.out)
+registerKernel(div__Tensor, "CompositeExplicitAutogradNonFunctional", (ks, self, other) => native.div_out(self, other, null, "inplace"), "native.div_out", "engine/ops/native_functions/binary.yaml:66", "engine/generated/div.ts:22"); // (structured_delegate: div.out)
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(div__Tensor, "ADInplaceOrView", (ks, self, other) => {
   const result = div__Tensor.redispatch(ks.and(after_ADInplaceOrView_keyset), self, other);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:62", "engine/generated/div.ts:32");
+}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:62", "engine/generated/div.ts:24");
 
 // ---- div.out (engine/ops/native_functions/binary.yaml:66) ----
 export const div_out = defineOp("aten::div.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/binary.yaml:66");
-registerKernel(div_out, "CPU", (ks, self, other, out) => native.div_out(self, other, out, "out"), "native.div_out", "engine/ops/native_functions/binary.yaml:66", "engine/generated/div.ts:40");
-registerKernel(div_out, "Meta", (ks, self, other, out) => native.div_out(self, other, out, "out"), "native.div_out", "engine/ops/native_functions/binary.yaml:66", "engine/generated/div.ts:41");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(div_out, "Autograd", (ks, self, other, out) => below_autograd(() => div_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::div_out", "engine/ops/native_functions/binary.yaml:66", "engine/generated/div.ts:45");
+registerKernel(div_out, "CPU", (ks, self, other, out) => native.div_out(self, other, out, "out"), "native.div_out", "engine/ops/native_functions/binary.yaml:66", "engine/generated/div.ts:32");
+registerKernel(div_out, "Meta", (ks, self, other, out) => native.div_out(self, other, out, "out"), "native.div_out", "engine/ops/native_functions/binary.yaml:66", "engine/generated/div.ts:33");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(div_out, "ADInplaceOrView", (ks, self, other, out) => {
   const result = div_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, other, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:66", "engine/generated/div.ts:47");
+}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:66", "engine/generated/div.ts:35");
 
 // ---- div.Tensor_mode (engine/ops/native_functions/binary.yaml:72) ----
 export const div_Tensor_mode = defineOp("aten::div.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode) -> Tensor", "engine/ops/native_functions/binary.yaml:72");
-registerKernel(div_Tensor_mode, "CPU", (ks, self, other, rounding_mode) => native.div_out_mode(self, other, rounding_mode, null, "functional"), "native.div_out_mode", "engine/ops/native_functions/binary.yaml:80", "engine/generated/div.ts:55"); // (structured_delegate: div.out_mode)
-registerKernel(div_Tensor_mode, "Meta", (ks, self, other, rounding_mode) => native.div_out_mode(self, other, rounding_mode, null, "functional"), "native.div_out_mode", "engine/ops/native_functions/binary.yaml:80", "engine/generated/div.ts:56"); // (structured_delegate: div.out_mode)
-registerKernel(div_Tensor_mode, "CompositeExplicitAutogradNonFunctional", (ks, self, other, rounding_mode) => native.div_out_mode(self, other, rounding_mode, null, "functional"), "native.div_out_mode", "engine/ops/native_functions/binary.yaml:80", "engine/generated/div.ts:57"); // (structured_delegate: div.out_mode)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(div_Tensor_mode, "Autograd", (ks, self, other, rounding_mode) => below_autograd(() => div_Tensor_mode.redispatch(ks.and(after_autograd_keyset), self, other, rounding_mode)), "VariableType::div_Tensor_mode", "engine/ops/native_functions/binary.yaml:72", "engine/generated/div.ts:61");
+registerKernel(div_Tensor_mode, "CPU", (ks, self, other, rounding_mode) => native.div_out_mode(self, other, rounding_mode, null, "functional"), "native.div_out_mode", "engine/ops/native_functions/binary.yaml:80", "engine/generated/div.ts:43"); // (structured_delegate: div.out_mode)
+registerKernel(div_Tensor_mode, "Meta", (ks, self, other, rounding_mode) => native.div_out_mode(self, other, rounding_mode, null, "functional"), "native.div_out_mode", "engine/ops/native_functions/binary.yaml:80", "engine/generated/div.ts:44"); // (structured_delegate: div.out_mode)
+registerKernel(div_Tensor_mode, "CompositeExplicitAutogradNonFunctional", (ks, self, other, rounding_mode) => native.div_out_mode(self, other, rounding_mode, null, "functional"), "native.div_out_mode", "engine/ops/native_functions/binary.yaml:80", "engine/generated/div.ts:45"); // (structured_delegate: div.out_mode)
 
 // ---- div_.Tensor_mode (engine/ops/native_functions/binary.yaml:76) ----
 export const div__Tensor_mode = defineOp("aten::div_.Tensor_mode(Tensor(a!) self, Tensor other, *, str? rounding_mode) -> Tensor(a!)", "engine/ops/native_functions/binary.yaml:76");
-registerKernel(div__Tensor_mode, "CPU", (ks, self, other, rounding_mode) => native.div_out_mode(self, other, rounding_mode, null, "inplace"), "native.div_out_mode", "engine/ops/native_functions/binary.yaml:80", "engine/generated/div.ts:65"); // (structured_delegate: div.out_mode)
-registerKernel(div__Tensor_mode, "Meta", (ks, self, other, rounding_mode) => native.div_out_mode(self, other, rounding_mode, null, "inplace"), "native.div_out_mode", "engine/ops/native_functions/binary.yaml:80", "engine/generated/div.ts:66"); // (structured_delegate: div.out_mode)
-registerKernel(div__Tensor_mode, "CompositeExplicitAutogradNonFunctional", (ks, self, other, rounding_mode) => native.div_out_mode(self, other, rounding_mode, null, "inplace"), "native.div_out_mode", "engine/ops/native_functions/binary.yaml:80", "engine/generated/div.ts:67"); // (structured_delegate: div.out_mode)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(div__Tensor_mode, "Autograd", (ks, self, other, rounding_mode) => below_autograd(() => div__Tensor_mode.redispatch(ks.and(after_autograd_keyset), self, other, rounding_mode)), "VariableType::div__Tensor_mode", "engine/ops/native_functions/binary.yaml:76", "engine/generated/div.ts:71");
+registerKernel(div__Tensor_mode, "CPU", (ks, self, other, rounding_mode) => native.div_out_mode(self, other, rounding_mode, null, "inplace"), "native.div_out_mode", "engine/ops/native_functions/binary.yaml:80", "engine/generated/div.ts:49"); // (structured_delegate: div.out_mode)
+registerKernel(div__Tensor_mode, "Meta", (ks, self, other, rounding_mode) => native.div_out_mode(self, other, rounding_mode, null, "inplace"), "native.div_out_mode", "engine/ops/native_functions/binary.yaml:80", "engine/generated/div.ts:50"); // (structured_delegate: div.out_mode)
+registerKernel(div__Tensor_mode, "CompositeExplicitAutogradNonFunctional", (ks, self, other, rounding_mode) => native.div_out_mode(self, other, rounding_mode, null, "inplace"), "native.div_out_mode", "engine/ops/native_functions/binary.yaml:80", "engine/generated/div.ts:51"); // (structured_delegate: div.out_mode)
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(div__Tensor_mode, "ADInplaceOrView", (ks, self, other, rounding_mode) => {
   const result = div__Tensor_mode.redispatch(ks.and(after_ADInplaceOrView_keyset), self, other, rounding_mode);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:76", "engine/generated/div.ts:73");
+}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:76", "engine/generated/div.ts:53");
 
 // ---- div.out_mode (engine/ops/native_functions/binary.yaml:80) ----
 export const div_out_mode = defineOp("aten::div.out_mode(Tensor self, Tensor other, *, str? rounding_mode, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/binary.yaml:80");
-registerKernel(div_out_mode, "CPU", (ks, self, other, rounding_mode, out) => native.div_out_mode(self, other, rounding_mode, out, "out"), "native.div_out_mode", "engine/ops/native_functions/binary.yaml:80", "engine/generated/div.ts:81");
-registerKernel(div_out_mode, "Meta", (ks, self, other, rounding_mode, out) => native.div_out_mode(self, other, rounding_mode, out, "out"), "native.div_out_mode", "engine/ops/native_functions/binary.yaml:80", "engine/generated/div.ts:82");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(div_out_mode, "Autograd", (ks, self, other, rounding_mode, out) => below_autograd(() => div_out_mode.redispatch(ks.and(after_autograd_keyset), self, other, rounding_mode, out)), "VariableType::div_out_mode", "engine/ops/native_functions/binary.yaml:80", "engine/generated/div.ts:86");
+registerKernel(div_out_mode, "CPU", (ks, self, other, rounding_mode, out) => native.div_out_mode(self, other, rounding_mode, out, "out"), "native.div_out_mode", "engine/ops/native_functions/binary.yaml:80", "engine/generated/div.ts:61");
+registerKernel(div_out_mode, "Meta", (ks, self, other, rounding_mode, out) => native.div_out_mode(self, other, rounding_mode, out, "out"), "native.div_out_mode", "engine/ops/native_functions/binary.yaml:80", "engine/generated/div.ts:62");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(div_out_mode, "ADInplaceOrView", (ks, self, other, rounding_mode, out) => {
   const result = div_out_mode.redispatch(ks.and(after_ADInplaceOrView_keyset), self, other, rounding_mode, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:80", "engine/generated/div.ts:88");
+}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:80", "engine/generated/div.ts:64");
 
 // ---- div.Scalar (engine/ops/native_functions/binary.yaml:87) ----
 export const div_Scalar = defineOp("aten::div.Scalar(Tensor self, Scalar other) -> Tensor", "engine/ops/native_functions/binary.yaml:87");
-registerKernel(div_Scalar, "CompositeExplicitAutograd", (ks, self, other) => native.div(self, other), "native.div", "engine/ops/native_functions/binary.yaml:87", "engine/generated/div.ts:96");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(div_Scalar, "Autograd", (ks, self, other) => below_autograd(() => div_Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::div_Scalar", "engine/ops/native_functions/binary.yaml:87", "engine/generated/div.ts:100");
+registerKernel(div_Scalar, "CompositeExplicitAutograd", (ks, self, other) => native.div(self, other), "native.div", "engine/ops/native_functions/binary.yaml:87", "engine/generated/div.ts:72");
 
 // ---- div_.Scalar (engine/ops/native_functions/binary.yaml:92) ----
 export const div__Scalar = defineOp("aten::div_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", "engine/ops/native_functions/binary.yaml:92");
-registerKernel(div__Scalar, "CompositeExplicitAutograd", (ks, self, other) => native.div_(self, other), "native.div_", "engine/ops/native_functions/binary.yaml:92", "engine/generated/div.ts:104");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(div__Scalar, "Autograd", (ks, self, other) => below_autograd(() => div__Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::div__Scalar", "engine/ops/native_functions/binary.yaml:92", "engine/generated/div.ts:108");
+registerKernel(div__Scalar, "CompositeExplicitAutograd", (ks, self, other) => native.div_(self, other), "native.div_", "engine/ops/native_functions/binary.yaml:92", "engine/generated/div.ts:76");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(div__Scalar, "ADInplaceOrView", (ks, self, other) => {
   const result = div__Scalar.redispatch(ks.and(after_ADInplaceOrView_keyset), self, other);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:92", "engine/generated/div.ts:110");
+}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:92", "engine/generated/div.ts:78");
 
 // ---- div.Scalar_mode (engine/ops/native_functions/binary.yaml:98) ----
 export const div_Scalar_mode = defineOp("aten::div.Scalar_mode(Tensor self, Scalar other, *, str? rounding_mode) -> Tensor", "engine/ops/native_functions/binary.yaml:98");
-registerKernel(div_Scalar_mode, "CompositeExplicitAutograd", (ks, self, other, rounding_mode) => native.div(self, other, rounding_mode), "native.div", "engine/ops/native_functions/binary.yaml:98", "engine/generated/div.ts:118");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(div_Scalar_mode, "Autograd", (ks, self, other, rounding_mode) => below_autograd(() => div_Scalar_mode.redispatch(ks.and(after_autograd_keyset), self, other, rounding_mode)), "VariableType::div_Scalar_mode", "engine/ops/native_functions/binary.yaml:98", "engine/generated/div.ts:122");
+registerKernel(div_Scalar_mode, "CompositeExplicitAutograd", (ks, self, other, rounding_mode) => native.div(self, other, rounding_mode), "native.div", "engine/ops/native_functions/binary.yaml:98", "engine/generated/div.ts:86");
 
 // ---- div_.Scalar_mode (engine/ops/native_functions/binary.yaml:103) ----
 export const div__Scalar_mode = defineOp("aten::div_.Scalar_mode(Tensor(a!) self, Scalar other, *, str? rounding_mode) -> Tensor(a!)", "engine/ops/native_functions/binary.yaml:103");
-registerKernel(div__Scalar_mode, "CompositeExplicitAutograd", (ks, self, other, rounding_mode) => native.div_(self, other, rounding_mode), "native.div_", "engine/ops/native_functions/binary.yaml:103", "engine/generated/div.ts:126");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(div__Scalar_mode, "Autograd", (ks, self, other, rounding_mode) => below_autograd(() => div__Scalar_mode.redispatch(ks.and(after_autograd_keyset), self, other, rounding_mode)), "VariableType::div__Scalar_mode", "engine/ops/native_functions/binary.yaml:103", "engine/generated/div.ts:130");
+registerKernel(div__Scalar_mode, "CompositeExplicitAutograd", (ks, self, other, rounding_mode) => native.div_(self, other, rounding_mode), "native.div_", "engine/ops/native_functions/binary.yaml:103", "engine/generated/div.ts:90");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(div__Scalar_mode, "ADInplaceOrView", (ks, self, other, rounding_mode) => {
   const result = div__Scalar_mode.redispatch(ks.and(after_ADInplaceOrView_keyset), self, other, rounding_mode);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:103", "engine/generated/div.ts:132");
+}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:103", "engine/generated/div.ts:92");
 
 // ---- div.Scalar_out (engine/ops/native_functions/binary.yaml:92) ----
 export const div_Scalar_out = defineOp("aten::div.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/binary.yaml:92");
-registerKernel(div_Scalar_out, "CompositeExplicitAutograd", (ks, self, other, out) => native.autogen_copy_out(out, (div_Scalar.call(self, other) as any)), "native.autogen_copy_out(div.Scalar)", "engine/ops/native_functions/binary.yaml:92", "engine/generated/div.ts:140"); // (autogen: derived from div_.Scalar)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(div_Scalar_out, "Autograd", (ks, self, other, out) => below_autograd(() => div_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::div_Scalar_out", "engine/ops/native_functions/binary.yaml:92", "engine/generated/div.ts:144");
+registerKernel(div_Scalar_out, "CompositeExplicitAutograd", (ks, self, other, out) => native.autogen_copy_out(out, (div_Scalar.call(self, other) as any)), "native.autogen_copy_out(div.Scalar)", "engine/ops/native_functions/binary.yaml:92", "engine/generated/div.ts:100"); // (autogen: derived from div_.Scalar)
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(div_Scalar_out, "ADInplaceOrView", (ks, self, other, out) => {
   const result = div_Scalar_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, other, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:92", "engine/generated/div.ts:146");
+}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:92", "engine/generated/div.ts:102");
 
 // ---- div.Scalar_mode_out (engine/ops/native_functions/binary.yaml:103) ----
 export const div_Scalar_mode_out = defineOp("aten::div.Scalar_mode_out(Tensor self, Scalar other, *, str? rounding_mode, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/binary.yaml:103");
-registerKernel(div_Scalar_mode_out, "CompositeExplicitAutograd", (ks, self, other, rounding_mode, out) => native.autogen_copy_out(out, (div_Scalar_mode.call(self, other, rounding_mode) as any)), "native.autogen_copy_out(div.Scalar_mode)", "engine/ops/native_functions/binary.yaml:103", "engine/generated/div.ts:154"); // (autogen: derived from div_.Scalar_mode)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(div_Scalar_mode_out, "Autograd", (ks, self, other, rounding_mode, out) => below_autograd(() => div_Scalar_mode_out.redispatch(ks.and(after_autograd_keyset), self, other, rounding_mode, out)), "VariableType::div_Scalar_mode_out", "engine/ops/native_functions/binary.yaml:103", "engine/generated/div.ts:158");
+registerKernel(div_Scalar_mode_out, "CompositeExplicitAutograd", (ks, self, other, rounding_mode, out) => native.autogen_copy_out(out, (div_Scalar_mode.call(self, other, rounding_mode) as any)), "native.autogen_copy_out(div.Scalar_mode)", "engine/ops/native_functions/binary.yaml:103", "engine/generated/div.ts:110"); // (autogen: derived from div_.Scalar_mode)
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(div_Scalar_mode_out, "ADInplaceOrView", (ks, self, other, rounding_mode, out) => {
   const result = div_Scalar_mode_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, other, rounding_mode, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:103", "engine/generated/div.ts:160");
+}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:103", "engine/generated/div.ts:112");
 
 // torch.div: div.Tensor / div.out, div.Tensor_mode / div.out_mode, div.Scalar_mode
 const div_parser = new PythonArgParser(["div(Tensor input, Tensor other, *, Tensor? out=None)", "div(Tensor input, Tensor other, *, str? rounding_mode, Tensor? out=None)", "div(Tensor input, Scalar other, *, str? rounding_mode)"], true);

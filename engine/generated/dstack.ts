@@ -12,24 +12,16 @@ import * as native from "../aten/native/index.js";
 // ---- dstack (engine/ops/native_functions/join.yaml:78) ----
 export const dstack_default = defineOp("aten::dstack(Tensor[] tensors) -> Tensor", "engine/ops/native_functions/join.yaml:78");
 registerKernel(dstack_default, "CompositeImplicitAutograd", (ks, tensors) => native.dstack(tensors), "native.dstack", "engine/ops/native_functions/join.yaml:78", "engine/generated/dstack.ts:14");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(dstack_default, "Autograd", (ks, tensors) => below_autograd(() => dstack_default.redispatch(ks.and(after_autograd_keyset), tensors)), "VariableType::dstack_default", "engine/ops/native_functions/join.yaml:78", "engine/generated/dstack.ts:18");
 
 // ---- dstack.out (engine/ops/native_functions/join.yaml:82) ----
 export const dstack_out = defineOp("aten::dstack.out(Tensor[] tensors, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/join.yaml:82");
-registerKernel(dstack_out, "CompositeImplicitAutograd", (ks, tensors, out) => native.dstack_out(tensors, out), "native.dstack_out", "engine/ops/native_functions/join.yaml:82", "engine/generated/dstack.ts:22");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(dstack_out, "Autograd", (ks, tensors, out) => below_autograd(() => dstack_out.redispatch(ks.and(after_autograd_keyset), tensors, out)), "VariableType::dstack_out", "engine/ops/native_functions/join.yaml:82", "engine/generated/dstack.ts:26");
+registerKernel(dstack_out, "CompositeImplicitAutograd", (ks, tensors, out) => native.dstack_out(tensors, out), "native.dstack_out", "engine/ops/native_functions/join.yaml:82", "engine/generated/dstack.ts:18");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(dstack_out, "ADInplaceOrView", (ks, tensors, out) => {
   const result = dstack_out.redispatch(ks.and(after_ADInplaceOrView_keyset), tensors, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/join.yaml:82", "engine/generated/dstack.ts:28");
+}, "ADInplaceOrView", "engine/ops/native_functions/join.yaml:82", "engine/generated/dstack.ts:20");
 
 // torch.dstack: dstack / dstack.out
 const dstack_parser = new PythonArgParser(["dstack(Tensor[] tensors, *, Tensor? out=None)"]);

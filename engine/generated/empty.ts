@@ -16,10 +16,6 @@ registerKernel(empty_memory_format, "CPU", (ks, size, dtype, layout, device, pin
 registerKernel(empty_memory_format, "Meta", (ks, size, dtype, layout, device, pin_memory, memory_format) => native.empty_meta(size, dtype, layout, device, pin_memory, memory_format), "native.empty_meta", "engine/ops/native_functions.yaml:13", "engine/generated/empty.ts:16");
 // BackendSelect: no tensor argument says which backend, so the device option does (RegisterBackendSelect.cpp)
 registerKernel(empty_memory_format, "BackendSelect", (ks, size, dtype, layout, device, pin_memory, memory_format) => empty_memory_format.redispatch(backendSelectKeySet(device), size, dtype, layout, device, pin_memory, memory_format), "backend select", "engine/ops/native_functions.yaml:13", "engine/generated/empty.ts:18");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(empty_memory_format, "Autograd", (ks, size, dtype, layout, device, pin_memory, memory_format) => below_autograd(() => empty_memory_format.redispatch(ks.and(after_autograd_keyset), size, dtype, layout, device, pin_memory, memory_format)), "VariableType::empty_memory_format", "engine/ops/native_functions.yaml:13", "engine/generated/empty.ts:22");
 
 // torch.empty: empty.memory_format
 const empty_parser = new PythonArgParser(["empty(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None, bool? requires_grad=False)"]);

@@ -15,24 +15,16 @@ registerKernel(empty_strided_default, "CPU", (ks, size, stride, dtype, layout, d
 registerKernel(empty_strided_default, "Meta", (ks, size, stride, dtype, layout, device, pin_memory) => native.empty_strided_meta_symint(size, stride, dtype, layout, device, pin_memory), "native.empty_strided_meta_symint", "engine/ops/native_functions/shape.yaml:271", "engine/generated/empty_strided.ts:15");
 // BackendSelect: no tensor argument says which backend, so the device option does (RegisterBackendSelect.cpp)
 registerKernel(empty_strided_default, "BackendSelect", (ks, size, stride, dtype, layout, device, pin_memory) => empty_strided_default.redispatch(backendSelectKeySet(device), size, stride, dtype, layout, device, pin_memory), "backend select", "engine/ops/native_functions/shape.yaml:271", "engine/generated/empty_strided.ts:17");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(empty_strided_default, "Autograd", (ks, size, stride, dtype, layout, device, pin_memory) => below_autograd(() => empty_strided_default.redispatch(ks.and(after_autograd_keyset), size, stride, dtype, layout, device, pin_memory)), "VariableType::empty_strided_default", "engine/ops/native_functions/shape.yaml:271", "engine/generated/empty_strided.ts:21");
 
 // ---- empty_strided.out (engine/ops/native_functions/shape.yaml:271) ----
 export const empty_strided_out = defineOp("aten::empty_strided.out(SymInt[] size, SymInt[] stride, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/shape.yaml:271");
-registerKernel(empty_strided_out, "CompositeExplicitAutograd", (ks, size, stride, out) => native.autogen_copy_out(out, (empty_strided_default.call(size, stride, out.dtype, null, out.device, null) as any)), "native.autogen_copy_out(empty_strided)", "engine/ops/native_functions/shape.yaml:271", "engine/generated/empty_strided.ts:25"); // (autogen: derived from empty_strided)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(empty_strided_out, "Autograd", (ks, size, stride, out) => below_autograd(() => empty_strided_out.redispatch(ks.and(after_autograd_keyset), size, stride, out)), "VariableType::empty_strided_out", "engine/ops/native_functions/shape.yaml:271", "engine/generated/empty_strided.ts:29");
+registerKernel(empty_strided_out, "CompositeExplicitAutograd", (ks, size, stride, out) => native.autogen_copy_out(out, (empty_strided_default.call(size, stride, out.dtype, null, out.device, null) as any)), "native.autogen_copy_out(empty_strided)", "engine/ops/native_functions/shape.yaml:271", "engine/generated/empty_strided.ts:21"); // (autogen: derived from empty_strided)
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(empty_strided_out, "ADInplaceOrView", (ks, size, stride, out) => {
   const result = empty_strided_out.redispatch(ks.and(after_ADInplaceOrView_keyset), size, stride, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/shape.yaml:271", "engine/generated/empty_strided.ts:31");
+}, "ADInplaceOrView", "engine/ops/native_functions/shape.yaml:271", "engine/generated/empty_strided.ts:23");
 
 // torch.empty_strided: empty_strided
 const empty_strided_parser = new PythonArgParser(["empty_strided(SymInt[] size, SymInt[] stride, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, bool? requires_grad=False)"]);

@@ -13,83 +13,59 @@ import * as native from "../aten/native/index.js";
 export const eq_Tensor_out = defineOp("aten::eq.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/binary.yaml:362");
 registerKernel(eq_Tensor_out, "CPU", (ks, self, other, out) => native.eq_Tensor_out(self, other, out, "out"), "native.eq_Tensor_out", "engine/ops/native_functions/binary.yaml:362", "engine/generated/eq.ts:14");
 registerKernel(eq_Tensor_out, "Meta", (ks, self, other, out) => native.eq_Tensor_out(self, other, out, "out"), "native.eq_Tensor_out", "engine/ops/native_functions/binary.yaml:362", "engine/generated/eq.ts:15");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(eq_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => eq_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::eq_Tensor_out", "engine/ops/native_functions/binary.yaml:362", "engine/generated/eq.ts:19");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(eq_Tensor_out, "ADInplaceOrView", (ks, self, other, out) => {
   const result = eq_Tensor_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, other, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:362", "engine/generated/eq.ts:21");
+}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:362", "engine/generated/eq.ts:17");
 
 // ---- eq.Tensor (engine/ops/native_functions/binary.yaml:368) ----
 export const eq_Tensor = defineOp("aten::eq.Tensor(Tensor self, Tensor other) -> Tensor", "engine/ops/native_functions/binary.yaml:368");
-registerKernel(eq_Tensor, "CPU", (ks, self, other) => native.eq_Tensor_out(self, other, null, "functional"), "native.eq_Tensor_out", "engine/ops/native_functions/binary.yaml:362", "engine/generated/eq.ts:29"); // (structured_delegate: eq.Tensor_out)
-registerKernel(eq_Tensor, "Meta", (ks, self, other) => native.eq_Tensor_out(self, other, null, "functional"), "native.eq_Tensor_out", "engine/ops/native_functions/binary.yaml:362", "engine/generated/eq.ts:30"); // (structured_delegate: eq.Tensor_out)
-registerKernel(eq_Tensor, "CompositeExplicitAutogradNonFunctional", (ks, self, other) => native.eq_Tensor_out(self, other, null, "functional"), "native.eq_Tensor_out", "engine/ops/native_functions/binary.yaml:362", "engine/generated/eq.ts:31"); // (structured_delegate: eq.Tensor_out)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(eq_Tensor, "Autograd", (ks, self, other) => below_autograd(() => eq_Tensor.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::eq_Tensor", "engine/ops/native_functions/binary.yaml:368", "engine/generated/eq.ts:35");
+registerKernel(eq_Tensor, "CPU", (ks, self, other) => native.eq_Tensor_out(self, other, null, "functional"), "native.eq_Tensor_out", "engine/ops/native_functions/binary.yaml:362", "engine/generated/eq.ts:25"); // (structured_delegate: eq.Tensor_out)
+registerKernel(eq_Tensor, "Meta", (ks, self, other) => native.eq_Tensor_out(self, other, null, "functional"), "native.eq_Tensor_out", "engine/ops/native_functions/binary.yaml:362", "engine/generated/eq.ts:26"); // (structured_delegate: eq.Tensor_out)
+registerKernel(eq_Tensor, "CompositeExplicitAutogradNonFunctional", (ks, self, other) => native.eq_Tensor_out(self, other, null, "functional"), "native.eq_Tensor_out", "engine/ops/native_functions/binary.yaml:362", "engine/generated/eq.ts:27"); // (structured_delegate: eq.Tensor_out)
 
 // ---- eq_.Tensor (engine/ops/native_functions/binary.yaml:372) ----
 export const eq__Tensor = defineOp("aten::eq_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", "engine/ops/native_functions/binary.yaml:372");
-registerKernel(eq__Tensor, "CPU", (ks, self, other) => native.eq_Tensor_out(self, other, null, "inplace"), "native.eq_Tensor_out", "engine/ops/native_functions/binary.yaml:362", "engine/generated/eq.ts:39"); // (structured_delegate: eq.Tensor_out)
-registerKernel(eq__Tensor, "Meta", (ks, self, other) => native.eq_Tensor_out(self, other, null, "inplace"), "native.eq_Tensor_out", "engine/ops/native_functions/binary.yaml:362", "engine/generated/eq.ts:40"); // (structured_delegate: eq.Tensor_out)
-registerKernel(eq__Tensor, "CompositeExplicitAutogradNonFunctional", (ks, self, other) => native.eq_Tensor_out(self, other, null, "inplace"), "native.eq_Tensor_out", "engine/ops/native_functions/binary.yaml:362", "engine/generated/eq.ts:41"); // (structured_delegate: eq.Tensor_out)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(eq__Tensor, "Autograd", (ks, self, other) => below_autograd(() => eq__Tensor.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::eq__Tensor", "engine/ops/native_functions/binary.yaml:372", "engine/generated/eq.ts:45");
+registerKernel(eq__Tensor, "CPU", (ks, self, other) => native.eq_Tensor_out(self, other, null, "inplace"), "native.eq_Tensor_out", "engine/ops/native_functions/binary.yaml:362", "engine/generated/eq.ts:31"); // (structured_delegate: eq.Tensor_out)
+registerKernel(eq__Tensor, "Meta", (ks, self, other) => native.eq_Tensor_out(self, other, null, "inplace"), "native.eq_Tensor_out", "engine/ops/native_functions/binary.yaml:362", "engine/generated/eq.ts:32"); // (structured_delegate: eq.Tensor_out)
+registerKernel(eq__Tensor, "CompositeExplicitAutogradNonFunctional", (ks, self, other) => native.eq_Tensor_out(self, other, null, "inplace"), "native.eq_Tensor_out", "engine/ops/native_functions/binary.yaml:362", "engine/generated/eq.ts:33"); // (structured_delegate: eq.Tensor_out)
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(eq__Tensor, "ADInplaceOrView", (ks, self, other) => {
   const result = eq__Tensor.redispatch(ks.and(after_ADInplaceOrView_keyset), self, other);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:372", "engine/generated/eq.ts:47");
+}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:372", "engine/generated/eq.ts:35");
 
 // ---- eq.Scalar_out (engine/ops/native_functions/binary.yaml:376) ----
 export const eq_Scalar_out = defineOp("aten::eq.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/binary.yaml:376");
-registerKernel(eq_Scalar_out, "CPU", (ks, self, other, out) => native.eq_Scalar_out(self, other, out, "out"), "native.eq_Scalar_out", "engine/ops/native_functions/binary.yaml:376", "engine/generated/eq.ts:55");
-registerKernel(eq_Scalar_out, "Meta", (ks, self, other, out) => native.eq_Scalar_out(self, other, out, "out"), "native.eq_Scalar_out", "engine/ops/native_functions/binary.yaml:376", "engine/generated/eq.ts:56");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(eq_Scalar_out, "Autograd", (ks, self, other, out) => below_autograd(() => eq_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::eq_Scalar_out", "engine/ops/native_functions/binary.yaml:376", "engine/generated/eq.ts:60");
+registerKernel(eq_Scalar_out, "CPU", (ks, self, other, out) => native.eq_Scalar_out(self, other, out, "out"), "native.eq_Scalar_out", "engine/ops/native_functions/binary.yaml:376", "engine/generated/eq.ts:43");
+registerKernel(eq_Scalar_out, "Meta", (ks, self, other, out) => native.eq_Scalar_out(self, other, out, "out"), "native.eq_Scalar_out", "engine/ops/native_functions/binary.yaml:376", "engine/generated/eq.ts:44");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(eq_Scalar_out, "ADInplaceOrView", (ks, self, other, out) => {
   const result = eq_Scalar_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, other, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:376", "engine/generated/eq.ts:62");
+}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:376", "engine/generated/eq.ts:46");
 
 // ---- eq.Scalar (engine/ops/native_functions/binary.yaml:382) ----
 export const eq_Scalar = defineOp("aten::eq.Scalar(Tensor self, Scalar other) -> Tensor", "engine/ops/native_functions/binary.yaml:382");
-registerKernel(eq_Scalar, "CPU", (ks, self, other) => native.eq_Scalar_out(self, other, null, "functional"), "native.eq_Scalar_out", "engine/ops/native_functions/binary.yaml:376", "engine/generated/eq.ts:70"); // (structured_delegate: eq.Scalar_out)
-registerKernel(eq_Scalar, "Meta", (ks, self, other) => native.eq_Scalar_out(self, other, null, "functional"), "native.eq_Scalar_out", "engine/ops/native_functions/binary.yaml:376", "engine/generated/eq.ts:71"); // (structured_delegate: eq.Scalar_out)
-registerKernel(eq_Scalar, "CompositeExplicitAutogradNonFunctional", (ks, self, other) => native.eq_Scalar_out(self, other, null, "functional"), "native.eq_Scalar_out", "engine/ops/native_functions/binary.yaml:376", "engine/generated/eq.ts:72"); // (structured_delegate: eq.Scalar_out)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(eq_Scalar, "Autograd", (ks, self, other) => below_autograd(() => eq_Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::eq_Scalar", "engine/ops/native_functions/binary.yaml:382", "engine/generated/eq.ts:76");
+registerKernel(eq_Scalar, "CPU", (ks, self, other) => native.eq_Scalar_out(self, other, null, "functional"), "native.eq_Scalar_out", "engine/ops/native_functions/binary.yaml:376", "engine/generated/eq.ts:54"); // (structured_delegate: eq.Scalar_out)
+registerKernel(eq_Scalar, "Meta", (ks, self, other) => native.eq_Scalar_out(self, other, null, "functional"), "native.eq_Scalar_out", "engine/ops/native_functions/binary.yaml:376", "engine/generated/eq.ts:55"); // (structured_delegate: eq.Scalar_out)
+registerKernel(eq_Scalar, "CompositeExplicitAutogradNonFunctional", (ks, self, other) => native.eq_Scalar_out(self, other, null, "functional"), "native.eq_Scalar_out", "engine/ops/native_functions/binary.yaml:376", "engine/generated/eq.ts:56"); // (structured_delegate: eq.Scalar_out)
 
 // ---- eq_.Scalar (engine/ops/native_functions/binary.yaml:386) ----
 export const eq__Scalar = defineOp("aten::eq_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", "engine/ops/native_functions/binary.yaml:386");
-registerKernel(eq__Scalar, "CPU", (ks, self, other) => native.eq_Scalar_out(self, other, null, "inplace"), "native.eq_Scalar_out", "engine/ops/native_functions/binary.yaml:376", "engine/generated/eq.ts:80"); // (structured_delegate: eq.Scalar_out)
-registerKernel(eq__Scalar, "Meta", (ks, self, other) => native.eq_Scalar_out(self, other, null, "inplace"), "native.eq_Scalar_out", "engine/ops/native_functions/binary.yaml:376", "engine/generated/eq.ts:81"); // (structured_delegate: eq.Scalar_out)
-registerKernel(eq__Scalar, "CompositeExplicitAutogradNonFunctional", (ks, self, other) => native.eq_Scalar_out(self, other, null, "inplace"), "native.eq_Scalar_out", "engine/ops/native_functions/binary.yaml:376", "engine/generated/eq.ts:82"); // (structured_delegate: eq.Scalar_out)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(eq__Scalar, "Autograd", (ks, self, other) => below_autograd(() => eq__Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::eq__Scalar", "engine/ops/native_functions/binary.yaml:386", "engine/generated/eq.ts:86");
+registerKernel(eq__Scalar, "CPU", (ks, self, other) => native.eq_Scalar_out(self, other, null, "inplace"), "native.eq_Scalar_out", "engine/ops/native_functions/binary.yaml:376", "engine/generated/eq.ts:60"); // (structured_delegate: eq.Scalar_out)
+registerKernel(eq__Scalar, "Meta", (ks, self, other) => native.eq_Scalar_out(self, other, null, "inplace"), "native.eq_Scalar_out", "engine/ops/native_functions/binary.yaml:376", "engine/generated/eq.ts:61"); // (structured_delegate: eq.Scalar_out)
+registerKernel(eq__Scalar, "CompositeExplicitAutogradNonFunctional", (ks, self, other) => native.eq_Scalar_out(self, other, null, "inplace"), "native.eq_Scalar_out", "engine/ops/native_functions/binary.yaml:376", "engine/generated/eq.ts:62"); // (structured_delegate: eq.Scalar_out)
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(eq__Scalar, "ADInplaceOrView", (ks, self, other) => {
   const result = eq__Scalar.redispatch(ks.and(after_ADInplaceOrView_keyset), self, other);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:386", "engine/generated/eq.ts:88");
+}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:386", "engine/generated/eq.ts:64");
 
 // torch.eq: eq.Tensor / eq.Tensor_out, eq.Scalar / eq.Scalar_out
 const eq_parser = new PythonArgParser(["eq(Tensor input, Tensor other, *, Tensor? out=None)", "eq(Tensor input, Scalar other, *, Tensor? out=None)"]);

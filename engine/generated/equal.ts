@@ -13,10 +13,6 @@ import * as native from "../aten/native/index.js";
 // tags: data_dependent_output
 export const equal_default = defineOp("aten::equal(Tensor self, Tensor other) -> bool", "engine/ops/native_functions/binary.yaml:542");
 registerKernel(equal_default, "CPU", (ks, self, other) => native.cpu_equal(self, other), "native.cpu_equal", "engine/ops/native_functions/binary.yaml:542", "engine/generated/equal.ts:15");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(equal_default, "Autograd", (ks, self, other) => below_autograd(() => equal_default.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::equal_default", "engine/ops/native_functions/binary.yaml:542", "engine/generated/equal.ts:19");
 
 // torch.equal: equal
 const equal_parser = new PythonArgParser(["equal(Tensor input, Tensor other)"]);

@@ -14,41 +14,29 @@ export const erfc_default = defineOp("aten::erfc(Tensor self) -> Tensor", "engin
 registerKernel(erfc_default, "CPU", (ks, self) => native.erfc_out(self, null, "functional"), "native.erfc_out", "engine/ops/native_functions/unary.yaml:482", "engine/generated/erfc.ts:14"); // (structured_delegate: erfc.out)
 registerKernel(erfc_default, "Meta", (ks, self) => native.erfc_out(self, null, "functional"), "native.erfc_out", "engine/ops/native_functions/unary.yaml:482", "engine/generated/erfc.ts:15"); // (structured_delegate: erfc.out)
 registerKernel(erfc_default, "CompositeExplicitAutogradNonFunctional", (ks, self) => native.erfc_out(self, null, "functional"), "native.erfc_out", "engine/ops/native_functions/unary.yaml:482", "engine/generated/erfc.ts:16"); // (structured_delegate: erfc.out)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(erfc_default, "Autograd", (ks, self) => below_autograd(() => erfc_default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::erfc_default", "engine/ops/native_functions/unary.yaml:474", "engine/generated/erfc.ts:20");
 
 // ---- erfc_ (engine/ops/native_functions/unary.yaml:478) ----
 export const erfc__default = defineOp("aten::erfc_(Tensor(a!) self) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:478");
-registerKernel(erfc__default, "CPU", (ks, self) => native.erfc_out(self, null, "inplace"), "native.erfc_out", "engine/ops/native_functions/unary.yaml:482", "engine/generated/erfc.ts:24"); // (structured_delegate: erfc.out)
-registerKernel(erfc__default, "Meta", (ks, self) => native.erfc_out(self, null, "inplace"), "native.erfc_out", "engine/ops/native_functions/unary.yaml:482", "engine/generated/erfc.ts:25"); // (structured_delegate: erfc.out)
-registerKernel(erfc__default, "CompositeExplicitAutogradNonFunctional", (ks, self) => native.erfc_out(self, null, "inplace"), "native.erfc_out", "engine/ops/native_functions/unary.yaml:482", "engine/generated/erfc.ts:26"); // (structured_delegate: erfc.out)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(erfc__default, "Autograd", (ks, self) => below_autograd(() => erfc__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::erfc__default", "engine/ops/native_functions/unary.yaml:478", "engine/generated/erfc.ts:30");
+registerKernel(erfc__default, "CPU", (ks, self) => native.erfc_out(self, null, "inplace"), "native.erfc_out", "engine/ops/native_functions/unary.yaml:482", "engine/generated/erfc.ts:20"); // (structured_delegate: erfc.out)
+registerKernel(erfc__default, "Meta", (ks, self) => native.erfc_out(self, null, "inplace"), "native.erfc_out", "engine/ops/native_functions/unary.yaml:482", "engine/generated/erfc.ts:21"); // (structured_delegate: erfc.out)
+registerKernel(erfc__default, "CompositeExplicitAutogradNonFunctional", (ks, self) => native.erfc_out(self, null, "inplace"), "native.erfc_out", "engine/ops/native_functions/unary.yaml:482", "engine/generated/erfc.ts:22"); // (structured_delegate: erfc.out)
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(erfc__default, "ADInplaceOrView", (ks, self) => {
   const result = erfc__default.redispatch(ks.and(after_ADInplaceOrView_keyset), self);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:478", "engine/generated/erfc.ts:32");
+}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:478", "engine/generated/erfc.ts:24");
 
 // ---- erfc.out (engine/ops/native_functions/unary.yaml:482) ----
 export const erfc_out = defineOp("aten::erfc.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:482");
-registerKernel(erfc_out, "CPU", (ks, self, out) => native.erfc_out(self, out, "out"), "native.erfc_out", "engine/ops/native_functions/unary.yaml:482", "engine/generated/erfc.ts:40");
-registerKernel(erfc_out, "Meta", (ks, self, out) => native.erfc_out(self, out, "out"), "native.erfc_out", "engine/ops/native_functions/unary.yaml:482", "engine/generated/erfc.ts:41");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(erfc_out, "Autograd", (ks, self, out) => below_autograd(() => erfc_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::erfc_out", "engine/ops/native_functions/unary.yaml:482", "engine/generated/erfc.ts:45");
+registerKernel(erfc_out, "CPU", (ks, self, out) => native.erfc_out(self, out, "out"), "native.erfc_out", "engine/ops/native_functions/unary.yaml:482", "engine/generated/erfc.ts:32");
+registerKernel(erfc_out, "Meta", (ks, self, out) => native.erfc_out(self, out, "out"), "native.erfc_out", "engine/ops/native_functions/unary.yaml:482", "engine/generated/erfc.ts:33");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(erfc_out, "ADInplaceOrView", (ks, self, out) => {
   const result = erfc_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:482", "engine/generated/erfc.ts:47");
+}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:482", "engine/generated/erfc.ts:35");
 
 // torch.erfc: erfc / erfc.out
 const erfc_parser = new PythonArgParser(["erfc(Tensor input, *, Tensor? out=None)"]);

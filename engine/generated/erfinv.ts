@@ -14,41 +14,29 @@ export const erfinv_default = defineOp("aten::erfinv(Tensor self) -> Tensor", "e
 registerKernel(erfinv_default, "CPU", (ks, self) => native.erfinv_out(self, null, "functional"), "native.erfinv_out", "engine/ops/native_functions/unary.yaml:496", "engine/generated/erfinv.ts:14"); // (structured_delegate: erfinv.out)
 registerKernel(erfinv_default, "Meta", (ks, self) => native.erfinv_out(self, null, "functional"), "native.erfinv_out", "engine/ops/native_functions/unary.yaml:496", "engine/generated/erfinv.ts:15"); // (structured_delegate: erfinv.out)
 registerKernel(erfinv_default, "CompositeExplicitAutogradNonFunctional", (ks, self) => native.erfinv_out(self, null, "functional"), "native.erfinv_out", "engine/ops/native_functions/unary.yaml:496", "engine/generated/erfinv.ts:16"); // (structured_delegate: erfinv.out)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(erfinv_default, "Autograd", (ks, self) => below_autograd(() => erfinv_default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::erfinv_default", "engine/ops/native_functions/unary.yaml:488", "engine/generated/erfinv.ts:20");
 
 // ---- erfinv_ (engine/ops/native_functions/unary.yaml:492) ----
 export const erfinv__default = defineOp("aten::erfinv_(Tensor(a!) self) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:492");
-registerKernel(erfinv__default, "CPU", (ks, self) => native.erfinv_out(self, null, "inplace"), "native.erfinv_out", "engine/ops/native_functions/unary.yaml:496", "engine/generated/erfinv.ts:24"); // (structured_delegate: erfinv.out)
-registerKernel(erfinv__default, "Meta", (ks, self) => native.erfinv_out(self, null, "inplace"), "native.erfinv_out", "engine/ops/native_functions/unary.yaml:496", "engine/generated/erfinv.ts:25"); // (structured_delegate: erfinv.out)
-registerKernel(erfinv__default, "CompositeExplicitAutogradNonFunctional", (ks, self) => native.erfinv_out(self, null, "inplace"), "native.erfinv_out", "engine/ops/native_functions/unary.yaml:496", "engine/generated/erfinv.ts:26"); // (structured_delegate: erfinv.out)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(erfinv__default, "Autograd", (ks, self) => below_autograd(() => erfinv__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::erfinv__default", "engine/ops/native_functions/unary.yaml:492", "engine/generated/erfinv.ts:30");
+registerKernel(erfinv__default, "CPU", (ks, self) => native.erfinv_out(self, null, "inplace"), "native.erfinv_out", "engine/ops/native_functions/unary.yaml:496", "engine/generated/erfinv.ts:20"); // (structured_delegate: erfinv.out)
+registerKernel(erfinv__default, "Meta", (ks, self) => native.erfinv_out(self, null, "inplace"), "native.erfinv_out", "engine/ops/native_functions/unary.yaml:496", "engine/generated/erfinv.ts:21"); // (structured_delegate: erfinv.out)
+registerKernel(erfinv__default, "CompositeExplicitAutogradNonFunctional", (ks, self) => native.erfinv_out(self, null, "inplace"), "native.erfinv_out", "engine/ops/native_functions/unary.yaml:496", "engine/generated/erfinv.ts:22"); // (structured_delegate: erfinv.out)
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(erfinv__default, "ADInplaceOrView", (ks, self) => {
   const result = erfinv__default.redispatch(ks.and(after_ADInplaceOrView_keyset), self);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:492", "engine/generated/erfinv.ts:32");
+}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:492", "engine/generated/erfinv.ts:24");
 
 // ---- erfinv.out (engine/ops/native_functions/unary.yaml:496) ----
 export const erfinv_out = defineOp("aten::erfinv.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:496");
-registerKernel(erfinv_out, "CPU", (ks, self, out) => native.erfinv_out(self, out, "out"), "native.erfinv_out", "engine/ops/native_functions/unary.yaml:496", "engine/generated/erfinv.ts:40");
-registerKernel(erfinv_out, "Meta", (ks, self, out) => native.erfinv_out(self, out, "out"), "native.erfinv_out", "engine/ops/native_functions/unary.yaml:496", "engine/generated/erfinv.ts:41");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(erfinv_out, "Autograd", (ks, self, out) => below_autograd(() => erfinv_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::erfinv_out", "engine/ops/native_functions/unary.yaml:496", "engine/generated/erfinv.ts:45");
+registerKernel(erfinv_out, "CPU", (ks, self, out) => native.erfinv_out(self, out, "out"), "native.erfinv_out", "engine/ops/native_functions/unary.yaml:496", "engine/generated/erfinv.ts:32");
+registerKernel(erfinv_out, "Meta", (ks, self, out) => native.erfinv_out(self, out, "out"), "native.erfinv_out", "engine/ops/native_functions/unary.yaml:496", "engine/generated/erfinv.ts:33");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(erfinv_out, "ADInplaceOrView", (ks, self, out) => {
   const result = erfinv_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:496", "engine/generated/erfinv.ts:47");
+}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:496", "engine/generated/erfinv.ts:35");
 
 // torch.erfinv: erfinv / erfinv.out
 const erfinv_parser = new PythonArgParser(["erfinv(Tensor input, *, Tensor? out=None)"]);

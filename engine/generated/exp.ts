@@ -14,41 +14,29 @@ export const exp_default = defineOp("aten::exp(Tensor self) -> Tensor", "engine/
 registerKernel(exp_default, "CPU", (ks, self) => native.exp_out(self, null, "functional"), "native.exp_out", "engine/ops/native_functions/unary.yaml:114", "engine/generated/exp.ts:14"); // (structured_delegate: exp.out)
 registerKernel(exp_default, "Meta", (ks, self) => native.exp_out(self, null, "functional"), "native.exp_out", "engine/ops/native_functions/unary.yaml:114", "engine/generated/exp.ts:15"); // (structured_delegate: exp.out)
 registerKernel(exp_default, "CompositeExplicitAutogradNonFunctional", (ks, self) => native.exp_out(self, null, "functional"), "native.exp_out", "engine/ops/native_functions/unary.yaml:114", "engine/generated/exp.ts:16"); // (structured_delegate: exp.out)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(exp_default, "Autograd", (ks, self) => below_autograd(() => exp_default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::exp_default", "engine/ops/native_functions/unary.yaml:106", "engine/generated/exp.ts:20");
 
 // ---- exp_ (engine/ops/native_functions/unary.yaml:110) ----
 export const exp__default = defineOp("aten::exp_(Tensor(a!) self) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:110");
-registerKernel(exp__default, "CPU", (ks, self) => native.exp_out(self, null, "inplace"), "native.exp_out", "engine/ops/native_functions/unary.yaml:114", "engine/generated/exp.ts:24"); // (structured_delegate: exp.out)
-registerKernel(exp__default, "Meta", (ks, self) => native.exp_out(self, null, "inplace"), "native.exp_out", "engine/ops/native_functions/unary.yaml:114", "engine/generated/exp.ts:25"); // (structured_delegate: exp.out)
-registerKernel(exp__default, "CompositeExplicitAutogradNonFunctional", (ks, self) => native.exp_out(self, null, "inplace"), "native.exp_out", "engine/ops/native_functions/unary.yaml:114", "engine/generated/exp.ts:26"); // (structured_delegate: exp.out)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(exp__default, "Autograd", (ks, self) => below_autograd(() => exp__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::exp__default", "engine/ops/native_functions/unary.yaml:110", "engine/generated/exp.ts:30");
+registerKernel(exp__default, "CPU", (ks, self) => native.exp_out(self, null, "inplace"), "native.exp_out", "engine/ops/native_functions/unary.yaml:114", "engine/generated/exp.ts:20"); // (structured_delegate: exp.out)
+registerKernel(exp__default, "Meta", (ks, self) => native.exp_out(self, null, "inplace"), "native.exp_out", "engine/ops/native_functions/unary.yaml:114", "engine/generated/exp.ts:21"); // (structured_delegate: exp.out)
+registerKernel(exp__default, "CompositeExplicitAutogradNonFunctional", (ks, self) => native.exp_out(self, null, "inplace"), "native.exp_out", "engine/ops/native_functions/unary.yaml:114", "engine/generated/exp.ts:22"); // (structured_delegate: exp.out)
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(exp__default, "ADInplaceOrView", (ks, self) => {
   const result = exp__default.redispatch(ks.and(after_ADInplaceOrView_keyset), self);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:110", "engine/generated/exp.ts:32");
+}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:110", "engine/generated/exp.ts:24");
 
 // ---- exp.out (engine/ops/native_functions/unary.yaml:114) ----
 export const exp_out = defineOp("aten::exp.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:114");
-registerKernel(exp_out, "CPU", (ks, self, out) => native.exp_out(self, out, "out"), "native.exp_out", "engine/ops/native_functions/unary.yaml:114", "engine/generated/exp.ts:40");
-registerKernel(exp_out, "Meta", (ks, self, out) => native.exp_out(self, out, "out"), "native.exp_out", "engine/ops/native_functions/unary.yaml:114", "engine/generated/exp.ts:41");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(exp_out, "Autograd", (ks, self, out) => below_autograd(() => exp_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::exp_out", "engine/ops/native_functions/unary.yaml:114", "engine/generated/exp.ts:45");
+registerKernel(exp_out, "CPU", (ks, self, out) => native.exp_out(self, out, "out"), "native.exp_out", "engine/ops/native_functions/unary.yaml:114", "engine/generated/exp.ts:32");
+registerKernel(exp_out, "Meta", (ks, self, out) => native.exp_out(self, out, "out"), "native.exp_out", "engine/ops/native_functions/unary.yaml:114", "engine/generated/exp.ts:33");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(exp_out, "ADInplaceOrView", (ks, self, out) => {
   const result = exp_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:114", "engine/generated/exp.ts:47");
+}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:114", "engine/generated/exp.ts:35");
 
 // torch.exp: exp / exp.out
 const exp_parser = new PythonArgParser(["exp(Tensor input, *, Tensor? out=None)"]);

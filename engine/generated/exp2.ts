@@ -14,41 +14,29 @@ export const exp2_default = defineOp("aten::exp2(Tensor self) -> Tensor", "engin
 registerKernel(exp2_default, "CPU", (ks, self) => native.exp2_out(self, null, "functional"), "native.exp2_out", "engine/ops/native_functions/unary.yaml:128", "engine/generated/exp2.ts:14"); // (structured_delegate: exp2.out)
 registerKernel(exp2_default, "Meta", (ks, self) => native.exp2_out(self, null, "functional"), "native.exp2_out", "engine/ops/native_functions/unary.yaml:128", "engine/generated/exp2.ts:15"); // (structured_delegate: exp2.out)
 registerKernel(exp2_default, "CompositeExplicitAutogradNonFunctional", (ks, self) => native.exp2_out(self, null, "functional"), "native.exp2_out", "engine/ops/native_functions/unary.yaml:128", "engine/generated/exp2.ts:16"); // (structured_delegate: exp2.out)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(exp2_default, "Autograd", (ks, self) => below_autograd(() => exp2_default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::exp2_default", "engine/ops/native_functions/unary.yaml:120", "engine/generated/exp2.ts:20");
 
 // ---- exp2_ (engine/ops/native_functions/unary.yaml:124) ----
 export const exp2__default = defineOp("aten::exp2_(Tensor(a!) self) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:124");
-registerKernel(exp2__default, "CPU", (ks, self) => native.exp2_out(self, null, "inplace"), "native.exp2_out", "engine/ops/native_functions/unary.yaml:128", "engine/generated/exp2.ts:24"); // (structured_delegate: exp2.out)
-registerKernel(exp2__default, "Meta", (ks, self) => native.exp2_out(self, null, "inplace"), "native.exp2_out", "engine/ops/native_functions/unary.yaml:128", "engine/generated/exp2.ts:25"); // (structured_delegate: exp2.out)
-registerKernel(exp2__default, "CompositeExplicitAutogradNonFunctional", (ks, self) => native.exp2_out(self, null, "inplace"), "native.exp2_out", "engine/ops/native_functions/unary.yaml:128", "engine/generated/exp2.ts:26"); // (structured_delegate: exp2.out)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(exp2__default, "Autograd", (ks, self) => below_autograd(() => exp2__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::exp2__default", "engine/ops/native_functions/unary.yaml:124", "engine/generated/exp2.ts:30");
+registerKernel(exp2__default, "CPU", (ks, self) => native.exp2_out(self, null, "inplace"), "native.exp2_out", "engine/ops/native_functions/unary.yaml:128", "engine/generated/exp2.ts:20"); // (structured_delegate: exp2.out)
+registerKernel(exp2__default, "Meta", (ks, self) => native.exp2_out(self, null, "inplace"), "native.exp2_out", "engine/ops/native_functions/unary.yaml:128", "engine/generated/exp2.ts:21"); // (structured_delegate: exp2.out)
+registerKernel(exp2__default, "CompositeExplicitAutogradNonFunctional", (ks, self) => native.exp2_out(self, null, "inplace"), "native.exp2_out", "engine/ops/native_functions/unary.yaml:128", "engine/generated/exp2.ts:22"); // (structured_delegate: exp2.out)
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(exp2__default, "ADInplaceOrView", (ks, self) => {
   const result = exp2__default.redispatch(ks.and(after_ADInplaceOrView_keyset), self);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:124", "engine/generated/exp2.ts:32");
+}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:124", "engine/generated/exp2.ts:24");
 
 // ---- exp2.out (engine/ops/native_functions/unary.yaml:128) ----
 export const exp2_out = defineOp("aten::exp2.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:128");
-registerKernel(exp2_out, "CPU", (ks, self, out) => native.exp2_out(self, out, "out"), "native.exp2_out", "engine/ops/native_functions/unary.yaml:128", "engine/generated/exp2.ts:40");
-registerKernel(exp2_out, "Meta", (ks, self, out) => native.exp2_out(self, out, "out"), "native.exp2_out", "engine/ops/native_functions/unary.yaml:128", "engine/generated/exp2.ts:41");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(exp2_out, "Autograd", (ks, self, out) => below_autograd(() => exp2_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::exp2_out", "engine/ops/native_functions/unary.yaml:128", "engine/generated/exp2.ts:45");
+registerKernel(exp2_out, "CPU", (ks, self, out) => native.exp2_out(self, out, "out"), "native.exp2_out", "engine/ops/native_functions/unary.yaml:128", "engine/generated/exp2.ts:32");
+registerKernel(exp2_out, "Meta", (ks, self, out) => native.exp2_out(self, out, "out"), "native.exp2_out", "engine/ops/native_functions/unary.yaml:128", "engine/generated/exp2.ts:33");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(exp2_out, "ADInplaceOrView", (ks, self, out) => {
   const result = exp2_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:128", "engine/generated/exp2.ts:47");
+}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:128", "engine/generated/exp2.ts:35");
 
 // torch.exp2: exp2 / exp2.out
 const exp2_parser = new PythonArgParser(["exp2(Tensor input, *, Tensor? out=None)"]);

@@ -12,10 +12,6 @@ import * as native from "../aten/native/index.js";
 // ---- expand (engine/ops/native_functions/shape.yaml:129) ----
 export const expand_default = defineOp("aten::expand(Tensor(a) self, SymInt[] size, *, bool implicit=False) -> Tensor(a)", "engine/ops/native_functions/shape.yaml:129");
 registerKernel(expand_default, "CompositeExplicitAutograd", (ks, self, size, implicit) => native.expand(self, size, implicit), "native.expand", "engine/ops/native_functions/shape.yaml:129", "engine/generated/expand.ts:14");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(expand_default, "Autograd", (ks, self, size, implicit) => below_autograd(() => expand_default.redispatch(ks.and(after_autograd_keyset), self, size, implicit)), "VariableType::expand_default", "engine/ops/native_functions/shape.yaml:129", "engine/generated/expand.ts:18");
 
 // Tensor.expand: expand
 const Tensor_expand_parser = new PythonArgParser(["expand(SymInt[] size, *, bool implicit=False)"]);

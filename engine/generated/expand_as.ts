@@ -12,10 +12,6 @@ import * as native from "../aten/native/index.js";
 // ---- expand_as (engine/ops/native_functions/shape.yaml:135) ----
 export const expand_as_default = defineOp("aten::expand_as(Tensor(a) self, Tensor other) -> Tensor(a)", "engine/ops/native_functions/shape.yaml:135");
 registerKernel(expand_as_default, "CompositeImplicitAutograd", (ks, self, other) => native.expand_as(self, other), "native.expand_as", "engine/ops/native_functions/shape.yaml:135", "engine/generated/expand_as.ts:14");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(expand_as_default, "Autograd", (ks, self, other) => below_autograd(() => expand_as_default.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::expand_as_default", "engine/ops/native_functions/shape.yaml:135", "engine/generated/expand_as.ts:18");
 
 // Tensor.expand_as: expand_as
 const Tensor_expand_as_parser = new PythonArgParser(["expand_as(Tensor other)"]);

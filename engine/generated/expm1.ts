@@ -14,41 +14,29 @@ export const expm1_default = defineOp("aten::expm1(Tensor self) -> Tensor", "eng
 registerKernel(expm1_default, "CPU", (ks, self) => native.expm1_out(self, null, "functional"), "native.expm1_out", "engine/ops/native_functions/unary.yaml:142", "engine/generated/expm1.ts:14"); // (structured_delegate: expm1.out)
 registerKernel(expm1_default, "Meta", (ks, self) => native.expm1_out(self, null, "functional"), "native.expm1_out", "engine/ops/native_functions/unary.yaml:142", "engine/generated/expm1.ts:15"); // (structured_delegate: expm1.out)
 registerKernel(expm1_default, "CompositeExplicitAutogradNonFunctional", (ks, self) => native.expm1_out(self, null, "functional"), "native.expm1_out", "engine/ops/native_functions/unary.yaml:142", "engine/generated/expm1.ts:16"); // (structured_delegate: expm1.out)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(expm1_default, "Autograd", (ks, self) => below_autograd(() => expm1_default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::expm1_default", "engine/ops/native_functions/unary.yaml:134", "engine/generated/expm1.ts:20");
 
 // ---- expm1_ (engine/ops/native_functions/unary.yaml:138) ----
 export const expm1__default = defineOp("aten::expm1_(Tensor(a!) self) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:138");
-registerKernel(expm1__default, "CPU", (ks, self) => native.expm1_out(self, null, "inplace"), "native.expm1_out", "engine/ops/native_functions/unary.yaml:142", "engine/generated/expm1.ts:24"); // (structured_delegate: expm1.out)
-registerKernel(expm1__default, "Meta", (ks, self) => native.expm1_out(self, null, "inplace"), "native.expm1_out", "engine/ops/native_functions/unary.yaml:142", "engine/generated/expm1.ts:25"); // (structured_delegate: expm1.out)
-registerKernel(expm1__default, "CompositeExplicitAutogradNonFunctional", (ks, self) => native.expm1_out(self, null, "inplace"), "native.expm1_out", "engine/ops/native_functions/unary.yaml:142", "engine/generated/expm1.ts:26"); // (structured_delegate: expm1.out)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(expm1__default, "Autograd", (ks, self) => below_autograd(() => expm1__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::expm1__default", "engine/ops/native_functions/unary.yaml:138", "engine/generated/expm1.ts:30");
+registerKernel(expm1__default, "CPU", (ks, self) => native.expm1_out(self, null, "inplace"), "native.expm1_out", "engine/ops/native_functions/unary.yaml:142", "engine/generated/expm1.ts:20"); // (structured_delegate: expm1.out)
+registerKernel(expm1__default, "Meta", (ks, self) => native.expm1_out(self, null, "inplace"), "native.expm1_out", "engine/ops/native_functions/unary.yaml:142", "engine/generated/expm1.ts:21"); // (structured_delegate: expm1.out)
+registerKernel(expm1__default, "CompositeExplicitAutogradNonFunctional", (ks, self) => native.expm1_out(self, null, "inplace"), "native.expm1_out", "engine/ops/native_functions/unary.yaml:142", "engine/generated/expm1.ts:22"); // (structured_delegate: expm1.out)
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(expm1__default, "ADInplaceOrView", (ks, self) => {
   const result = expm1__default.redispatch(ks.and(after_ADInplaceOrView_keyset), self);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:138", "engine/generated/expm1.ts:32");
+}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:138", "engine/generated/expm1.ts:24");
 
 // ---- expm1.out (engine/ops/native_functions/unary.yaml:142) ----
 export const expm1_out = defineOp("aten::expm1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:142");
-registerKernel(expm1_out, "CPU", (ks, self, out) => native.expm1_out(self, out, "out"), "native.expm1_out", "engine/ops/native_functions/unary.yaml:142", "engine/generated/expm1.ts:40");
-registerKernel(expm1_out, "Meta", (ks, self, out) => native.expm1_out(self, out, "out"), "native.expm1_out", "engine/ops/native_functions/unary.yaml:142", "engine/generated/expm1.ts:41");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(expm1_out, "Autograd", (ks, self, out) => below_autograd(() => expm1_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::expm1_out", "engine/ops/native_functions/unary.yaml:142", "engine/generated/expm1.ts:45");
+registerKernel(expm1_out, "CPU", (ks, self, out) => native.expm1_out(self, out, "out"), "native.expm1_out", "engine/ops/native_functions/unary.yaml:142", "engine/generated/expm1.ts:32");
+registerKernel(expm1_out, "Meta", (ks, self, out) => native.expm1_out(self, out, "out"), "native.expm1_out", "engine/ops/native_functions/unary.yaml:142", "engine/generated/expm1.ts:33");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(expm1_out, "ADInplaceOrView", (ks, self, out) => {
   const result = expm1_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:142", "engine/generated/expm1.ts:47");
+}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:142", "engine/generated/expm1.ts:35");
 
 // torch.expm1: expm1 / expm1.out
 const expm1_parser = new PythonArgParser(["expm1(Tensor input, *, Tensor? out=None)"]);

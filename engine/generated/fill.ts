@@ -13,16 +13,12 @@ import * as native from "../aten/native/index.js";
 export const fill__Scalar = defineOp("aten::fill_.Scalar(Tensor(a!) self, Scalar value) -> Tensor(a!)", "engine/ops/native_functions.yaml:23");
 registerKernel(fill__Scalar, "CPU", (ks, self, value) => native.fill_(self, value), "native.fill_", "engine/ops/native_functions.yaml:23", "engine/generated/fill.ts:14");
 registerKernel(fill__Scalar, "Meta", (ks, self, value) => native.fill_(self, value), "native.fill_", "engine/ops/native_functions.yaml:23", "engine/generated/fill.ts:15");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(fill__Scalar, "Autograd", (ks, self, value) => below_autograd(() => fill__Scalar.redispatch(ks.and(after_autograd_keyset), self, value)), "VariableType::fill__Scalar", "engine/ops/native_functions.yaml:23", "engine/generated/fill.ts:19");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(fill__Scalar, "ADInplaceOrView", (ks, self, value) => {
   const result = fill__Scalar.redispatch(ks.and(after_ADInplaceOrView_keyset), self, value);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions.yaml:23", "engine/generated/fill.ts:21");
+}, "ADInplaceOrView", "engine/ops/native_functions.yaml:23", "engine/generated/fill.ts:17");
 
 // torch.fill_: fill_.Scalar
 const fill__parser = new PythonArgParser(["fill_(Tensor input, Scalar value)"]);

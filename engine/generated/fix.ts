@@ -12,38 +12,26 @@ import * as native from "../aten/native/index.js";
 // ---- fix (engine/ops/native_functions/unary.yaml:573) ----
 export const fix_default = defineOp("aten::fix(Tensor self) -> Tensor", "engine/ops/native_functions/unary.yaml:573");
 registerKernel(fix_default, "CompositeImplicitAutograd", (ks, self) => native.fix(self), "native.fix", "engine/ops/native_functions/unary.yaml:573", "engine/generated/fix.ts:14");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(fix_default, "Autograd", (ks, self) => below_autograd(() => fix_default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::fix_default", "engine/ops/native_functions/unary.yaml:573", "engine/generated/fix.ts:18");
 
 // ---- fix_ (engine/ops/native_functions/unary.yaml:578) ----
 export const fix__default = defineOp("aten::fix_(Tensor(a!) self) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:578");
-registerKernel(fix__default, "CompositeImplicitAutograd", (ks, self) => native.fix_(self), "native.fix_", "engine/ops/native_functions/unary.yaml:578", "engine/generated/fix.ts:22");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(fix__default, "Autograd", (ks, self) => below_autograd(() => fix__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::fix__default", "engine/ops/native_functions/unary.yaml:578", "engine/generated/fix.ts:26");
+registerKernel(fix__default, "CompositeImplicitAutograd", (ks, self) => native.fix_(self), "native.fix_", "engine/ops/native_functions/unary.yaml:578", "engine/generated/fix.ts:18");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(fix__default, "ADInplaceOrView", (ks, self) => {
   const result = fix__default.redispatch(ks.and(after_ADInplaceOrView_keyset), self);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:578", "engine/generated/fix.ts:28");
+}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:578", "engine/generated/fix.ts:20");
 
 // ---- fix.out (engine/ops/native_functions/unary.yaml:583) ----
 export const fix_out = defineOp("aten::fix.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:583");
-registerKernel(fix_out, "CompositeImplicitAutograd", (ks, self, out) => native.fix_out(self, out), "native.fix_out", "engine/ops/native_functions/unary.yaml:583", "engine/generated/fix.ts:36");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(fix_out, "Autograd", (ks, self, out) => below_autograd(() => fix_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::fix_out", "engine/ops/native_functions/unary.yaml:583", "engine/generated/fix.ts:40");
+registerKernel(fix_out, "CompositeImplicitAutograd", (ks, self, out) => native.fix_out(self, out), "native.fix_out", "engine/ops/native_functions/unary.yaml:583", "engine/generated/fix.ts:28");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(fix_out, "ADInplaceOrView", (ks, self, out) => {
   const result = fix_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:583", "engine/generated/fix.ts:42");
+}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:583", "engine/generated/fix.ts:30");
 
 // torch.fix: fix / fix.out
 const fix_parser = new PythonArgParser(["fix(Tensor input, *, Tensor? out=None)"]);

@@ -12,10 +12,6 @@ import * as native from "../aten/native/index.js";
 // ---- flatten.using_ints (engine/ops/native_functions/shape.yaml:51) ----
 export const flatten_using_ints = defineOp("aten::flatten.using_ints(Tensor(a) self, int start_dim=0, int end_dim=-1) -> Tensor(a)", "engine/ops/native_functions/shape.yaml:51");
 registerKernel(flatten_using_ints, "CompositeImplicitAutograd", (ks, self, start_dim, end_dim) => native.flatten(self, start_dim, end_dim), "native.flatten", "engine/ops/native_functions/shape.yaml:51", "engine/generated/flatten.ts:14");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(flatten_using_ints, "Autograd", (ks, self, start_dim, end_dim) => below_autograd(() => flatten_using_ints.redispatch(ks.and(after_autograd_keyset), self, start_dim, end_dim)), "VariableType::flatten_using_ints", "engine/ops/native_functions/shape.yaml:51", "engine/generated/flatten.ts:18");
 
 // torch.flatten: flatten.using_ints
 const flatten_parser = new PythonArgParser(["flatten(Tensor input, int start_dim=0, int end_dim=-1)"]);

@@ -13,24 +13,16 @@ import * as native from "../aten/native/index.js";
 export const flip_default = defineOp("aten::flip(Tensor self, int[] dims) -> Tensor", "engine/ops/native_functions/join.yaml:90");
 registerKernel(flip_default, "CPU", (ks, self, dims) => native.flip(self, dims), "native.flip", "engine/ops/native_functions/join.yaml:90", "engine/generated/flip.ts:14");
 registerKernel(flip_default, "Meta", (ks, self, dims) => native.flip_meta(self, dims), "native.flip_meta", "engine/ops/native_functions/join.yaml:90", "engine/generated/flip.ts:15");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(flip_default, "Autograd", (ks, self, dims) => below_autograd(() => flip_default.redispatch(ks.and(after_autograd_keyset), self, dims)), "VariableType::flip_default", "engine/ops/native_functions/join.yaml:90", "engine/generated/flip.ts:19");
 
 // ---- flip.out (engine/ops/native_functions/join.yaml:90) ----
 export const flip_out = defineOp("aten::flip.out(Tensor self, int[] dims, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/join.yaml:90");
-registerKernel(flip_out, "CompositeExplicitAutograd", (ks, self, dims, out) => native.autogen_copy_out(out, (flip_default.call(self, dims) as any)), "native.autogen_copy_out(flip)", "engine/ops/native_functions/join.yaml:90", "engine/generated/flip.ts:23"); // (autogen: derived from flip)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(flip_out, "Autograd", (ks, self, dims, out) => below_autograd(() => flip_out.redispatch(ks.and(after_autograd_keyset), self, dims, out)), "VariableType::flip_out", "engine/ops/native_functions/join.yaml:90", "engine/generated/flip.ts:27");
+registerKernel(flip_out, "CompositeExplicitAutograd", (ks, self, dims, out) => native.autogen_copy_out(out, (flip_default.call(self, dims) as any)), "native.autogen_copy_out(flip)", "engine/ops/native_functions/join.yaml:90", "engine/generated/flip.ts:19"); // (autogen: derived from flip)
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(flip_out, "ADInplaceOrView", (ks, self, dims, out) => {
   const result = flip_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, dims, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/join.yaml:90", "engine/generated/flip.ts:29");
+}, "ADInplaceOrView", "engine/ops/native_functions/join.yaml:90", "engine/generated/flip.ts:21");
 
 // torch.flip: flip
 const flip_parser = new PythonArgParser(["flip(Tensor input, int[] dims)"]);

@@ -13,62 +13,42 @@ import * as native from "../aten/native/index.js";
 export const floor_divide_default = defineOp("aten::floor_divide(Tensor self, Tensor other) -> Tensor", "engine/ops/native_functions/binary.yaml:134");
 registerKernel(floor_divide_default, "CPU", (ks, self, other) => native.floor_divide(self, other), "native.floor_divide", "engine/ops/native_functions/binary.yaml:134", "engine/generated/floor_divide.ts:14");
 registerKernel(floor_divide_default, "Meta", (ks, self, other) => native.floor_divide(self, other), "native.floor_divide", "engine/ops/native_functions/binary.yaml:134", "engine/generated/floor_divide.ts:15");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(floor_divide_default, "Autograd", (ks, self, other) => below_autograd(() => floor_divide_default.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::floor_divide_default", "engine/ops/native_functions/binary.yaml:134", "engine/generated/floor_divide.ts:19");
 
 // ---- floor_divide_.Tensor (engine/ops/native_functions/binary.yaml:139) ----
 export const floor_divide__Tensor = defineOp("aten::floor_divide_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", "engine/ops/native_functions/binary.yaml:139");
-registerKernel(floor_divide__Tensor, "CPU", (ks, self, other) => native.floor_divide_(self, other), "native.floor_divide_", "engine/ops/native_functions/binary.yaml:139", "engine/generated/floor_divide.ts:23");
-registerKernel(floor_divide__Tensor, "Meta", (ks, self, other) => native.floor_divide_(self, other), "native.floor_divide_", "engine/ops/native_functions/binary.yaml:139", "engine/generated/floor_divide.ts:24");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(floor_divide__Tensor, "Autograd", (ks, self, other) => below_autograd(() => floor_divide__Tensor.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::floor_divide__Tensor", "engine/ops/native_functions/binary.yaml:139", "engine/generated/floor_divide.ts:28");
+registerKernel(floor_divide__Tensor, "CPU", (ks, self, other) => native.floor_divide_(self, other), "native.floor_divide_", "engine/ops/native_functions/binary.yaml:139", "engine/generated/floor_divide.ts:19");
+registerKernel(floor_divide__Tensor, "Meta", (ks, self, other) => native.floor_divide_(self, other), "native.floor_divide_", "engine/ops/native_functions/binary.yaml:139", "engine/generated/floor_divide.ts:20");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(floor_divide__Tensor, "ADInplaceOrView", (ks, self, other) => {
   const result = floor_divide__Tensor.redispatch(ks.and(after_ADInplaceOrView_keyset), self, other);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:139", "engine/generated/floor_divide.ts:30");
+}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:139", "engine/generated/floor_divide.ts:22");
 
 // ---- floor_divide.out (engine/ops/native_functions/binary.yaml:144) ----
 export const floor_divide_out = defineOp("aten::floor_divide.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/binary.yaml:144");
-registerKernel(floor_divide_out, "CPU", (ks, self, other, out) => native.floor_divide_out(self, other, out), "native.floor_divide_out", "engine/ops/native_functions/binary.yaml:144", "engine/generated/floor_divide.ts:38");
-registerKernel(floor_divide_out, "Meta", (ks, self, other, out) => native.floor_divide_out(self, other, out), "native.floor_divide_out", "engine/ops/native_functions/binary.yaml:144", "engine/generated/floor_divide.ts:39");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(floor_divide_out, "Autograd", (ks, self, other, out) => below_autograd(() => floor_divide_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::floor_divide_out", "engine/ops/native_functions/binary.yaml:144", "engine/generated/floor_divide.ts:43");
+registerKernel(floor_divide_out, "CPU", (ks, self, other, out) => native.floor_divide_out(self, other, out), "native.floor_divide_out", "engine/ops/native_functions/binary.yaml:144", "engine/generated/floor_divide.ts:30");
+registerKernel(floor_divide_out, "Meta", (ks, self, other, out) => native.floor_divide_out(self, other, out), "native.floor_divide_out", "engine/ops/native_functions/binary.yaml:144", "engine/generated/floor_divide.ts:31");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(floor_divide_out, "ADInplaceOrView", (ks, self, other, out) => {
   const result = floor_divide_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, other, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:144", "engine/generated/floor_divide.ts:45");
+}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:144", "engine/generated/floor_divide.ts:33");
 
 // ---- floor_divide.Scalar (engine/ops/native_functions/binary.yaml:148) ----
 export const floor_divide_Scalar = defineOp("aten::floor_divide.Scalar(Tensor self, Scalar other) -> Tensor", "engine/ops/native_functions/binary.yaml:148");
-registerKernel(floor_divide_Scalar, "CompositeImplicitAutograd", (ks, self, other) => native.floor_divide(self, other), "native.floor_divide", "engine/ops/native_functions/binary.yaml:148", "engine/generated/floor_divide.ts:53");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(floor_divide_Scalar, "Autograd", (ks, self, other) => below_autograd(() => floor_divide_Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::floor_divide_Scalar", "engine/ops/native_functions/binary.yaml:148", "engine/generated/floor_divide.ts:57");
+registerKernel(floor_divide_Scalar, "CompositeImplicitAutograd", (ks, self, other) => native.floor_divide(self, other), "native.floor_divide", "engine/ops/native_functions/binary.yaml:148", "engine/generated/floor_divide.ts:41");
 
 // ---- floor_divide_.Scalar (engine/ops/native_functions/binary.yaml:153) ----
 export const floor_divide__Scalar = defineOp("aten::floor_divide_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", "engine/ops/native_functions/binary.yaml:153");
-registerKernel(floor_divide__Scalar, "CompositeImplicitAutograd", (ks, self, other) => native.floor_divide_(self, other), "native.floor_divide_", "engine/ops/native_functions/binary.yaml:153", "engine/generated/floor_divide.ts:61");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(floor_divide__Scalar, "Autograd", (ks, self, other) => below_autograd(() => floor_divide__Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::floor_divide__Scalar", "engine/ops/native_functions/binary.yaml:153", "engine/generated/floor_divide.ts:65");
+registerKernel(floor_divide__Scalar, "CompositeImplicitAutograd", (ks, self, other) => native.floor_divide_(self, other), "native.floor_divide_", "engine/ops/native_functions/binary.yaml:153", "engine/generated/floor_divide.ts:45");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(floor_divide__Scalar, "ADInplaceOrView", (ks, self, other) => {
   const result = floor_divide__Scalar.redispatch(ks.and(after_ADInplaceOrView_keyset), self, other);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:153", "engine/generated/floor_divide.ts:67");
+}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:153", "engine/generated/floor_divide.ts:47");
 
 // torch.floor_divide: floor_divide / floor_divide.out, floor_divide.Scalar
 const floor_divide_parser = new PythonArgParser(["floor_divide(Tensor input, Tensor other, *, Tensor? out=None)", "floor_divide(Tensor input, Scalar other)"], true);

@@ -14,25 +14,17 @@ export const fmax_default = defineOp("aten::fmax(Tensor self, Tensor other) -> T
 registerKernel(fmax_default, "CPU", (ks, self, other) => native.fmax_out(self, other, null, "functional"), "native.fmax_out", "engine/ops/native_functions/binary.yaml:334", "engine/generated/fmax.ts:14"); // (structured_delegate: fmax.out)
 registerKernel(fmax_default, "Meta", (ks, self, other) => native.fmax_out(self, other, null, "functional"), "native.fmax_out", "engine/ops/native_functions/binary.yaml:334", "engine/generated/fmax.ts:15"); // (structured_delegate: fmax.out)
 registerKernel(fmax_default, "CompositeExplicitAutogradNonFunctional", (ks, self, other) => native.fmax_out(self, other, null, "functional"), "native.fmax_out", "engine/ops/native_functions/binary.yaml:334", "engine/generated/fmax.ts:16"); // (structured_delegate: fmax.out)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(fmax_default, "Autograd", (ks, self, other) => below_autograd(() => fmax_default.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::fmax_default", "engine/ops/native_functions/binary.yaml:330", "engine/generated/fmax.ts:20");
 
 // ---- fmax.out (engine/ops/native_functions/binary.yaml:334) ----
 export const fmax_out = defineOp("aten::fmax.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/binary.yaml:334");
-registerKernel(fmax_out, "CPU", (ks, self, other, out) => native.fmax_out(self, other, out, "out"), "native.fmax_out", "engine/ops/native_functions/binary.yaml:334", "engine/generated/fmax.ts:24");
-registerKernel(fmax_out, "Meta", (ks, self, other, out) => native.fmax_out(self, other, out, "out"), "native.fmax_out", "engine/ops/native_functions/binary.yaml:334", "engine/generated/fmax.ts:25");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(fmax_out, "Autograd", (ks, self, other, out) => below_autograd(() => fmax_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::fmax_out", "engine/ops/native_functions/binary.yaml:334", "engine/generated/fmax.ts:29");
+registerKernel(fmax_out, "CPU", (ks, self, other, out) => native.fmax_out(self, other, out, "out"), "native.fmax_out", "engine/ops/native_functions/binary.yaml:334", "engine/generated/fmax.ts:20");
+registerKernel(fmax_out, "Meta", (ks, self, other, out) => native.fmax_out(self, other, out, "out"), "native.fmax_out", "engine/ops/native_functions/binary.yaml:334", "engine/generated/fmax.ts:21");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(fmax_out, "ADInplaceOrView", (ks, self, other, out) => {
   const result = fmax_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, other, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:334", "engine/generated/fmax.ts:31");
+}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:334", "engine/generated/fmax.ts:23");
 
 // torch.fmax: fmax / fmax.out
 const fmax_parser = new PythonArgParser(["fmax(Tensor input, Tensor other, *, Tensor? out=None)"]);

@@ -14,25 +14,17 @@ export const fmin_default = defineOp("aten::fmin(Tensor self, Tensor other) -> T
 registerKernel(fmin_default, "CPU", (ks, self, other) => native.fmin_out(self, other, null, "functional"), "native.fmin_out", "engine/ops/native_functions/binary.yaml:324", "engine/generated/fmin.ts:14"); // (structured_delegate: fmin.out)
 registerKernel(fmin_default, "Meta", (ks, self, other) => native.fmin_out(self, other, null, "functional"), "native.fmin_out", "engine/ops/native_functions/binary.yaml:324", "engine/generated/fmin.ts:15"); // (structured_delegate: fmin.out)
 registerKernel(fmin_default, "CompositeExplicitAutogradNonFunctional", (ks, self, other) => native.fmin_out(self, other, null, "functional"), "native.fmin_out", "engine/ops/native_functions/binary.yaml:324", "engine/generated/fmin.ts:16"); // (structured_delegate: fmin.out)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(fmin_default, "Autograd", (ks, self, other) => below_autograd(() => fmin_default.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::fmin_default", "engine/ops/native_functions/binary.yaml:320", "engine/generated/fmin.ts:20");
 
 // ---- fmin.out (engine/ops/native_functions/binary.yaml:324) ----
 export const fmin_out = defineOp("aten::fmin.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/binary.yaml:324");
-registerKernel(fmin_out, "CPU", (ks, self, other, out) => native.fmin_out(self, other, out, "out"), "native.fmin_out", "engine/ops/native_functions/binary.yaml:324", "engine/generated/fmin.ts:24");
-registerKernel(fmin_out, "Meta", (ks, self, other, out) => native.fmin_out(self, other, out, "out"), "native.fmin_out", "engine/ops/native_functions/binary.yaml:324", "engine/generated/fmin.ts:25");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(fmin_out, "Autograd", (ks, self, other, out) => below_autograd(() => fmin_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::fmin_out", "engine/ops/native_functions/binary.yaml:324", "engine/generated/fmin.ts:29");
+registerKernel(fmin_out, "CPU", (ks, self, other, out) => native.fmin_out(self, other, out, "out"), "native.fmin_out", "engine/ops/native_functions/binary.yaml:324", "engine/generated/fmin.ts:20");
+registerKernel(fmin_out, "Meta", (ks, self, other, out) => native.fmin_out(self, other, out, "out"), "native.fmin_out", "engine/ops/native_functions/binary.yaml:324", "engine/generated/fmin.ts:21");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(fmin_out, "ADInplaceOrView", (ks, self, other, out) => {
   const result = fmin_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, other, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:324", "engine/generated/fmin.ts:31");
+}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:324", "engine/generated/fmin.ts:23");
 
 // torch.fmin: fmin / fmin.out
 const fmin_parser = new PythonArgParser(["fmin(Tensor input, Tensor other, *, Tensor? out=None)"]);

@@ -13,78 +13,54 @@ import * as native from "../aten/native/index.js";
 export const fmod_Tensor_out = defineOp("aten::fmod.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/binary.yaml:194");
 registerKernel(fmod_Tensor_out, "CPU", (ks, self, other, out) => native.fmod_out(self, other, out, "out"), "native.fmod_out", "engine/ops/native_functions/binary.yaml:194", "engine/generated/fmod.ts:14");
 registerKernel(fmod_Tensor_out, "Meta", (ks, self, other, out) => native.fmod_out(self, other, out, "out"), "native.fmod_out", "engine/ops/native_functions/binary.yaml:194", "engine/generated/fmod.ts:15");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(fmod_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => fmod_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::fmod_Tensor_out", "engine/ops/native_functions/binary.yaml:194", "engine/generated/fmod.ts:19");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(fmod_Tensor_out, "ADInplaceOrView", (ks, self, other, out) => {
   const result = fmod_Tensor_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, other, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:194", "engine/generated/fmod.ts:21");
+}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:194", "engine/generated/fmod.ts:17");
 
 // ---- fmod.Tensor (engine/ops/native_functions/binary.yaml:200) ----
 export const fmod_Tensor = defineOp("aten::fmod.Tensor(Tensor self, Tensor other) -> Tensor", "engine/ops/native_functions/binary.yaml:200");
-registerKernel(fmod_Tensor, "CPU", (ks, self, other) => native.fmod_out(self, other, null, "functional"), "native.fmod_out", "engine/ops/native_functions/binary.yaml:194", "engine/generated/fmod.ts:29"); // (structured_delegate: fmod.Tensor_out)
-registerKernel(fmod_Tensor, "Meta", (ks, self, other) => native.fmod_out(self, other, null, "functional"), "native.fmod_out", "engine/ops/native_functions/binary.yaml:194", "engine/generated/fmod.ts:30"); // (structured_delegate: fmod.Tensor_out)
-registerKernel(fmod_Tensor, "CompositeExplicitAutogradNonFunctional", (ks, self, other) => native.fmod_out(self, other, null, "functional"), "native.fmod_out", "engine/ops/native_functions/binary.yaml:194", "engine/generated/fmod.ts:31"); // (structured_delegate: fmod.Tensor_out)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(fmod_Tensor, "Autograd", (ks, self, other) => below_autograd(() => fmod_Tensor.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::fmod_Tensor", "engine/ops/native_functions/binary.yaml:200", "engine/generated/fmod.ts:35");
+registerKernel(fmod_Tensor, "CPU", (ks, self, other) => native.fmod_out(self, other, null, "functional"), "native.fmod_out", "engine/ops/native_functions/binary.yaml:194", "engine/generated/fmod.ts:25"); // (structured_delegate: fmod.Tensor_out)
+registerKernel(fmod_Tensor, "Meta", (ks, self, other) => native.fmod_out(self, other, null, "functional"), "native.fmod_out", "engine/ops/native_functions/binary.yaml:194", "engine/generated/fmod.ts:26"); // (structured_delegate: fmod.Tensor_out)
+registerKernel(fmod_Tensor, "CompositeExplicitAutogradNonFunctional", (ks, self, other) => native.fmod_out(self, other, null, "functional"), "native.fmod_out", "engine/ops/native_functions/binary.yaml:194", "engine/generated/fmod.ts:27"); // (structured_delegate: fmod.Tensor_out)
 
 // ---- fmod_.Tensor (engine/ops/native_functions/binary.yaml:204) ----
 export const fmod__Tensor = defineOp("aten::fmod_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", "engine/ops/native_functions/binary.yaml:204");
-registerKernel(fmod__Tensor, "CPU", (ks, self, other) => native.fmod_out(self, other, null, "inplace"), "native.fmod_out", "engine/ops/native_functions/binary.yaml:194", "engine/generated/fmod.ts:39"); // (structured_delegate: fmod.Tensor_out)
-registerKernel(fmod__Tensor, "Meta", (ks, self, other) => native.fmod_out(self, other, null, "inplace"), "native.fmod_out", "engine/ops/native_functions/binary.yaml:194", "engine/generated/fmod.ts:40"); // (structured_delegate: fmod.Tensor_out)
-registerKernel(fmod__Tensor, "CompositeExplicitAutogradNonFunctional", (ks, self, other) => native.fmod_out(self, other, null, "inplace"), "native.fmod_out", "engine/ops/native_functions/binary.yaml:194", "engine/generated/fmod.ts:41"); // (structured_delegate: fmod.Tensor_out)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(fmod__Tensor, "Autograd", (ks, self, other) => below_autograd(() => fmod__Tensor.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::fmod__Tensor", "engine/ops/native_functions/binary.yaml:204", "engine/generated/fmod.ts:45");
+registerKernel(fmod__Tensor, "CPU", (ks, self, other) => native.fmod_out(self, other, null, "inplace"), "native.fmod_out", "engine/ops/native_functions/binary.yaml:194", "engine/generated/fmod.ts:31"); // (structured_delegate: fmod.Tensor_out)
+registerKernel(fmod__Tensor, "Meta", (ks, self, other) => native.fmod_out(self, other, null, "inplace"), "native.fmod_out", "engine/ops/native_functions/binary.yaml:194", "engine/generated/fmod.ts:32"); // (structured_delegate: fmod.Tensor_out)
+registerKernel(fmod__Tensor, "CompositeExplicitAutogradNonFunctional", (ks, self, other) => native.fmod_out(self, other, null, "inplace"), "native.fmod_out", "engine/ops/native_functions/binary.yaml:194", "engine/generated/fmod.ts:33"); // (structured_delegate: fmod.Tensor_out)
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(fmod__Tensor, "ADInplaceOrView", (ks, self, other) => {
   const result = fmod__Tensor.redispatch(ks.and(after_ADInplaceOrView_keyset), self, other);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:204", "engine/generated/fmod.ts:47");
+}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:204", "engine/generated/fmod.ts:35");
 
 // ---- fmod.Scalar_out (engine/ops/native_functions/binary.yaml:208) ----
 export const fmod_Scalar_out = defineOp("aten::fmod.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/binary.yaml:208");
-registerKernel(fmod_Scalar_out, "CompositeExplicitAutograd", (ks, self, other, out) => native.fmod_out(self, other, out), "native.fmod_out", "engine/ops/native_functions/binary.yaml:208", "engine/generated/fmod.ts:55");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(fmod_Scalar_out, "Autograd", (ks, self, other, out) => below_autograd(() => fmod_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::fmod_Scalar_out", "engine/ops/native_functions/binary.yaml:208", "engine/generated/fmod.ts:59");
+registerKernel(fmod_Scalar_out, "CompositeExplicitAutograd", (ks, self, other, out) => native.fmod_out(self, other, out), "native.fmod_out", "engine/ops/native_functions/binary.yaml:208", "engine/generated/fmod.ts:43");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(fmod_Scalar_out, "ADInplaceOrView", (ks, self, other, out) => {
   const result = fmod_Scalar_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, other, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:208", "engine/generated/fmod.ts:61");
+}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:208", "engine/generated/fmod.ts:45");
 
 // ---- fmod.Scalar (engine/ops/native_functions/binary.yaml:212) ----
 export const fmod_Scalar = defineOp("aten::fmod.Scalar(Tensor self, Scalar other) -> Tensor", "engine/ops/native_functions/binary.yaml:212");
-registerKernel(fmod_Scalar, "CompositeExplicitAutograd", (ks, self, other) => native.fmod(self, other), "native.fmod", "engine/ops/native_functions/binary.yaml:212", "engine/generated/fmod.ts:69");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(fmod_Scalar, "Autograd", (ks, self, other) => below_autograd(() => fmod_Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::fmod_Scalar", "engine/ops/native_functions/binary.yaml:212", "engine/generated/fmod.ts:73");
+registerKernel(fmod_Scalar, "CompositeExplicitAutograd", (ks, self, other) => native.fmod(self, other), "native.fmod", "engine/ops/native_functions/binary.yaml:212", "engine/generated/fmod.ts:53");
 
 // ---- fmod_.Scalar (engine/ops/native_functions/binary.yaml:217) ----
 export const fmod__Scalar = defineOp("aten::fmod_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", "engine/ops/native_functions/binary.yaml:217");
-registerKernel(fmod__Scalar, "CompositeExplicitAutograd", (ks, self, other) => native.fmod_(self, other), "native.fmod_", "engine/ops/native_functions/binary.yaml:217", "engine/generated/fmod.ts:77");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(fmod__Scalar, "Autograd", (ks, self, other) => below_autograd(() => fmod__Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::fmod__Scalar", "engine/ops/native_functions/binary.yaml:217", "engine/generated/fmod.ts:81");
+registerKernel(fmod__Scalar, "CompositeExplicitAutograd", (ks, self, other) => native.fmod_(self, other), "native.fmod_", "engine/ops/native_functions/binary.yaml:217", "engine/generated/fmod.ts:57");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(fmod__Scalar, "ADInplaceOrView", (ks, self, other) => {
   const result = fmod__Scalar.redispatch(ks.and(after_ADInplaceOrView_keyset), self, other);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:217", "engine/generated/fmod.ts:83");
+}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:217", "engine/generated/fmod.ts:59");
 
 // torch.fmod: fmod.Tensor / fmod.Tensor_out, fmod.Scalar / fmod.Scalar_out
 const fmod_parser = new PythonArgParser(["fmod(Tensor input, Tensor other, *, Tensor? out=None)", "fmod(Tensor input, Scalar other, *, Tensor? out=None)"]);

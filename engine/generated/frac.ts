@@ -14,41 +14,29 @@ export const frac_default = defineOp("aten::frac(Tensor self) -> Tensor", "engin
 registerKernel(frac_default, "CPU", (ks, self) => native.frac_out(self, null, "functional"), "native.frac_out", "engine/ops/native_functions/unary.yaml:595", "engine/generated/frac.ts:14"); // (structured_delegate: frac.out)
 registerKernel(frac_default, "Meta", (ks, self) => native.frac_out(self, null, "functional"), "native.frac_out", "engine/ops/native_functions/unary.yaml:595", "engine/generated/frac.ts:15"); // (structured_delegate: frac.out)
 registerKernel(frac_default, "CompositeExplicitAutogradNonFunctional", (ks, self) => native.frac_out(self, null, "functional"), "native.frac_out", "engine/ops/native_functions/unary.yaml:595", "engine/generated/frac.ts:16"); // (structured_delegate: frac.out)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(frac_default, "Autograd", (ks, self) => below_autograd(() => frac_default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::frac_default", "engine/ops/native_functions/unary.yaml:587", "engine/generated/frac.ts:20");
 
 // ---- frac_ (engine/ops/native_functions/unary.yaml:591) ----
 export const frac__default = defineOp("aten::frac_(Tensor(a!) self) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:591");
-registerKernel(frac__default, "CPU", (ks, self) => native.frac_out(self, null, "inplace"), "native.frac_out", "engine/ops/native_functions/unary.yaml:595", "engine/generated/frac.ts:24"); // (structured_delegate: frac.out)
-registerKernel(frac__default, "Meta", (ks, self) => native.frac_out(self, null, "inplace"), "native.frac_out", "engine/ops/native_functions/unary.yaml:595", "engine/generated/frac.ts:25"); // (structured_delegate: frac.out)
-registerKernel(frac__default, "CompositeExplicitAutogradNonFunctional", (ks, self) => native.frac_out(self, null, "inplace"), "native.frac_out", "engine/ops/native_functions/unary.yaml:595", "engine/generated/frac.ts:26"); // (structured_delegate: frac.out)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(frac__default, "Autograd", (ks, self) => below_autograd(() => frac__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::frac__default", "engine/ops/native_functions/unary.yaml:591", "engine/generated/frac.ts:30");
+registerKernel(frac__default, "CPU", (ks, self) => native.frac_out(self, null, "inplace"), "native.frac_out", "engine/ops/native_functions/unary.yaml:595", "engine/generated/frac.ts:20"); // (structured_delegate: frac.out)
+registerKernel(frac__default, "Meta", (ks, self) => native.frac_out(self, null, "inplace"), "native.frac_out", "engine/ops/native_functions/unary.yaml:595", "engine/generated/frac.ts:21"); // (structured_delegate: frac.out)
+registerKernel(frac__default, "CompositeExplicitAutogradNonFunctional", (ks, self) => native.frac_out(self, null, "inplace"), "native.frac_out", "engine/ops/native_functions/unary.yaml:595", "engine/generated/frac.ts:22"); // (structured_delegate: frac.out)
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(frac__default, "ADInplaceOrView", (ks, self) => {
   const result = frac__default.redispatch(ks.and(after_ADInplaceOrView_keyset), self);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:591", "engine/generated/frac.ts:32");
+}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:591", "engine/generated/frac.ts:24");
 
 // ---- frac.out (engine/ops/native_functions/unary.yaml:595) ----
 export const frac_out = defineOp("aten::frac.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:595");
-registerKernel(frac_out, "CPU", (ks, self, out) => native.frac_out(self, out, "out"), "native.frac_out", "engine/ops/native_functions/unary.yaml:595", "engine/generated/frac.ts:40");
-registerKernel(frac_out, "Meta", (ks, self, out) => native.frac_out(self, out, "out"), "native.frac_out", "engine/ops/native_functions/unary.yaml:595", "engine/generated/frac.ts:41");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(frac_out, "Autograd", (ks, self, out) => below_autograd(() => frac_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::frac_out", "engine/ops/native_functions/unary.yaml:595", "engine/generated/frac.ts:45");
+registerKernel(frac_out, "CPU", (ks, self, out) => native.frac_out(self, out, "out"), "native.frac_out", "engine/ops/native_functions/unary.yaml:595", "engine/generated/frac.ts:32");
+registerKernel(frac_out, "Meta", (ks, self, out) => native.frac_out(self, out, "out"), "native.frac_out", "engine/ops/native_functions/unary.yaml:595", "engine/generated/frac.ts:33");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(frac_out, "ADInplaceOrView", (ks, self, out) => {
   const result = frac_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:595", "engine/generated/frac.ts:47");
+}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:595", "engine/generated/frac.ts:35");
 
 // torch.frac: frac / frac.out
 const frac_parser = new PythonArgParser(["frac(Tensor input, *, Tensor? out=None)"]);

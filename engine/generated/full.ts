@@ -14,10 +14,6 @@ export const full_default = defineOp("aten::full(SymInt[] size, Scalar fill_valu
 registerKernel(full_default, "CompositeExplicitAutograd", (ks, size, fill_value, dtype, layout, device, pin_memory) => native.full(size, fill_value, dtype, layout, device, pin_memory), "native.full", "engine/ops/native_functions/shape.yaml:301", "engine/generated/full.ts:14");
 // BackendSelect: no tensor argument says which backend, so the device option does (RegisterBackendSelect.cpp)
 registerKernel(full_default, "BackendSelect", (ks, size, fill_value, dtype, layout, device, pin_memory) => full_default.redispatch(backendSelectKeySet(device), size, fill_value, dtype, layout, device, pin_memory), "backend select", "engine/ops/native_functions/shape.yaml:301", "engine/generated/full.ts:16");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(full_default, "Autograd", (ks, size, fill_value, dtype, layout, device, pin_memory) => below_autograd(() => full_default.redispatch(ks.and(after_autograd_keyset), size, fill_value, dtype, layout, device, pin_memory)), "VariableType::full_default", "engine/ops/native_functions/shape.yaml:301", "engine/generated/full.ts:20");
 
 // torch.full: full
 const full_parser = new PythonArgParser(["full(SymInt[] size, Scalar fill_value, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, bool? requires_grad=False)"]);

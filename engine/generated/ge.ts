@@ -13,83 +13,59 @@ import * as native from "../aten/native/index.js";
 export const ge_Tensor_out = defineOp("aten::ge.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/binary.yaml:502");
 registerKernel(ge_Tensor_out, "CPU", (ks, self, other, out) => native.ge_Tensor_out(self, other, out, "out"), "native.ge_Tensor_out", "engine/ops/native_functions/binary.yaml:502", "engine/generated/ge.ts:14");
 registerKernel(ge_Tensor_out, "Meta", (ks, self, other, out) => native.ge_Tensor_out(self, other, out, "out"), "native.ge_Tensor_out", "engine/ops/native_functions/binary.yaml:502", "engine/generated/ge.ts:15");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(ge_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ge_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::ge_Tensor_out", "engine/ops/native_functions/binary.yaml:502", "engine/generated/ge.ts:19");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(ge_Tensor_out, "ADInplaceOrView", (ks, self, other, out) => {
   const result = ge_Tensor_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, other, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:502", "engine/generated/ge.ts:21");
+}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:502", "engine/generated/ge.ts:17");
 
 // ---- ge.Tensor (engine/ops/native_functions/binary.yaml:508) ----
 export const ge_Tensor = defineOp("aten::ge.Tensor(Tensor self, Tensor other) -> Tensor", "engine/ops/native_functions/binary.yaml:508");
-registerKernel(ge_Tensor, "CPU", (ks, self, other) => native.ge_Tensor_out(self, other, null, "functional"), "native.ge_Tensor_out", "engine/ops/native_functions/binary.yaml:502", "engine/generated/ge.ts:29"); // (structured_delegate: ge.Tensor_out)
-registerKernel(ge_Tensor, "Meta", (ks, self, other) => native.ge_Tensor_out(self, other, null, "functional"), "native.ge_Tensor_out", "engine/ops/native_functions/binary.yaml:502", "engine/generated/ge.ts:30"); // (structured_delegate: ge.Tensor_out)
-registerKernel(ge_Tensor, "CompositeExplicitAutogradNonFunctional", (ks, self, other) => native.ge_Tensor_out(self, other, null, "functional"), "native.ge_Tensor_out", "engine/ops/native_functions/binary.yaml:502", "engine/generated/ge.ts:31"); // (structured_delegate: ge.Tensor_out)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(ge_Tensor, "Autograd", (ks, self, other) => below_autograd(() => ge_Tensor.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::ge_Tensor", "engine/ops/native_functions/binary.yaml:508", "engine/generated/ge.ts:35");
+registerKernel(ge_Tensor, "CPU", (ks, self, other) => native.ge_Tensor_out(self, other, null, "functional"), "native.ge_Tensor_out", "engine/ops/native_functions/binary.yaml:502", "engine/generated/ge.ts:25"); // (structured_delegate: ge.Tensor_out)
+registerKernel(ge_Tensor, "Meta", (ks, self, other) => native.ge_Tensor_out(self, other, null, "functional"), "native.ge_Tensor_out", "engine/ops/native_functions/binary.yaml:502", "engine/generated/ge.ts:26"); // (structured_delegate: ge.Tensor_out)
+registerKernel(ge_Tensor, "CompositeExplicitAutogradNonFunctional", (ks, self, other) => native.ge_Tensor_out(self, other, null, "functional"), "native.ge_Tensor_out", "engine/ops/native_functions/binary.yaml:502", "engine/generated/ge.ts:27"); // (structured_delegate: ge.Tensor_out)
 
 // ---- ge_.Tensor (engine/ops/native_functions/binary.yaml:512) ----
 export const ge__Tensor = defineOp("aten::ge_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", "engine/ops/native_functions/binary.yaml:512");
-registerKernel(ge__Tensor, "CPU", (ks, self, other) => native.ge_Tensor_out(self, other, null, "inplace"), "native.ge_Tensor_out", "engine/ops/native_functions/binary.yaml:502", "engine/generated/ge.ts:39"); // (structured_delegate: ge.Tensor_out)
-registerKernel(ge__Tensor, "Meta", (ks, self, other) => native.ge_Tensor_out(self, other, null, "inplace"), "native.ge_Tensor_out", "engine/ops/native_functions/binary.yaml:502", "engine/generated/ge.ts:40"); // (structured_delegate: ge.Tensor_out)
-registerKernel(ge__Tensor, "CompositeExplicitAutogradNonFunctional", (ks, self, other) => native.ge_Tensor_out(self, other, null, "inplace"), "native.ge_Tensor_out", "engine/ops/native_functions/binary.yaml:502", "engine/generated/ge.ts:41"); // (structured_delegate: ge.Tensor_out)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(ge__Tensor, "Autograd", (ks, self, other) => below_autograd(() => ge__Tensor.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::ge__Tensor", "engine/ops/native_functions/binary.yaml:512", "engine/generated/ge.ts:45");
+registerKernel(ge__Tensor, "CPU", (ks, self, other) => native.ge_Tensor_out(self, other, null, "inplace"), "native.ge_Tensor_out", "engine/ops/native_functions/binary.yaml:502", "engine/generated/ge.ts:31"); // (structured_delegate: ge.Tensor_out)
+registerKernel(ge__Tensor, "Meta", (ks, self, other) => native.ge_Tensor_out(self, other, null, "inplace"), "native.ge_Tensor_out", "engine/ops/native_functions/binary.yaml:502", "engine/generated/ge.ts:32"); // (structured_delegate: ge.Tensor_out)
+registerKernel(ge__Tensor, "CompositeExplicitAutogradNonFunctional", (ks, self, other) => native.ge_Tensor_out(self, other, null, "inplace"), "native.ge_Tensor_out", "engine/ops/native_functions/binary.yaml:502", "engine/generated/ge.ts:33"); // (structured_delegate: ge.Tensor_out)
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(ge__Tensor, "ADInplaceOrView", (ks, self, other) => {
   const result = ge__Tensor.redispatch(ks.and(after_ADInplaceOrView_keyset), self, other);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:512", "engine/generated/ge.ts:47");
+}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:512", "engine/generated/ge.ts:35");
 
 // ---- ge.Scalar_out (engine/ops/native_functions/binary.yaml:516) ----
 export const ge_Scalar_out = defineOp("aten::ge.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/binary.yaml:516");
-registerKernel(ge_Scalar_out, "CPU", (ks, self, other, out) => native.ge_Scalar_out(self, other, out, "out"), "native.ge_Scalar_out", "engine/ops/native_functions/binary.yaml:516", "engine/generated/ge.ts:55");
-registerKernel(ge_Scalar_out, "Meta", (ks, self, other, out) => native.ge_Scalar_out(self, other, out, "out"), "native.ge_Scalar_out", "engine/ops/native_functions/binary.yaml:516", "engine/generated/ge.ts:56");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(ge_Scalar_out, "Autograd", (ks, self, other, out) => below_autograd(() => ge_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::ge_Scalar_out", "engine/ops/native_functions/binary.yaml:516", "engine/generated/ge.ts:60");
+registerKernel(ge_Scalar_out, "CPU", (ks, self, other, out) => native.ge_Scalar_out(self, other, out, "out"), "native.ge_Scalar_out", "engine/ops/native_functions/binary.yaml:516", "engine/generated/ge.ts:43");
+registerKernel(ge_Scalar_out, "Meta", (ks, self, other, out) => native.ge_Scalar_out(self, other, out, "out"), "native.ge_Scalar_out", "engine/ops/native_functions/binary.yaml:516", "engine/generated/ge.ts:44");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(ge_Scalar_out, "ADInplaceOrView", (ks, self, other, out) => {
   const result = ge_Scalar_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, other, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:516", "engine/generated/ge.ts:62");
+}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:516", "engine/generated/ge.ts:46");
 
 // ---- ge.Scalar (engine/ops/native_functions/binary.yaml:522) ----
 export const ge_Scalar = defineOp("aten::ge.Scalar(Tensor self, Scalar other) -> Tensor", "engine/ops/native_functions/binary.yaml:522");
-registerKernel(ge_Scalar, "CPU", (ks, self, other) => native.ge_Scalar_out(self, other, null, "functional"), "native.ge_Scalar_out", "engine/ops/native_functions/binary.yaml:516", "engine/generated/ge.ts:70"); // (structured_delegate: ge.Scalar_out)
-registerKernel(ge_Scalar, "Meta", (ks, self, other) => native.ge_Scalar_out(self, other, null, "functional"), "native.ge_Scalar_out", "engine/ops/native_functions/binary.yaml:516", "engine/generated/ge.ts:71"); // (structured_delegate: ge.Scalar_out)
-registerKernel(ge_Scalar, "CompositeExplicitAutogradNonFunctional", (ks, self, other) => native.ge_Scalar_out(self, other, null, "functional"), "native.ge_Scalar_out", "engine/ops/native_functions/binary.yaml:516", "engine/generated/ge.ts:72"); // (structured_delegate: ge.Scalar_out)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(ge_Scalar, "Autograd", (ks, self, other) => below_autograd(() => ge_Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::ge_Scalar", "engine/ops/native_functions/binary.yaml:522", "engine/generated/ge.ts:76");
+registerKernel(ge_Scalar, "CPU", (ks, self, other) => native.ge_Scalar_out(self, other, null, "functional"), "native.ge_Scalar_out", "engine/ops/native_functions/binary.yaml:516", "engine/generated/ge.ts:54"); // (structured_delegate: ge.Scalar_out)
+registerKernel(ge_Scalar, "Meta", (ks, self, other) => native.ge_Scalar_out(self, other, null, "functional"), "native.ge_Scalar_out", "engine/ops/native_functions/binary.yaml:516", "engine/generated/ge.ts:55"); // (structured_delegate: ge.Scalar_out)
+registerKernel(ge_Scalar, "CompositeExplicitAutogradNonFunctional", (ks, self, other) => native.ge_Scalar_out(self, other, null, "functional"), "native.ge_Scalar_out", "engine/ops/native_functions/binary.yaml:516", "engine/generated/ge.ts:56"); // (structured_delegate: ge.Scalar_out)
 
 // ---- ge_.Scalar (engine/ops/native_functions/binary.yaml:526) ----
 export const ge__Scalar = defineOp("aten::ge_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", "engine/ops/native_functions/binary.yaml:526");
-registerKernel(ge__Scalar, "CPU", (ks, self, other) => native.ge_Scalar_out(self, other, null, "inplace"), "native.ge_Scalar_out", "engine/ops/native_functions/binary.yaml:516", "engine/generated/ge.ts:80"); // (structured_delegate: ge.Scalar_out)
-registerKernel(ge__Scalar, "Meta", (ks, self, other) => native.ge_Scalar_out(self, other, null, "inplace"), "native.ge_Scalar_out", "engine/ops/native_functions/binary.yaml:516", "engine/generated/ge.ts:81"); // (structured_delegate: ge.Scalar_out)
-registerKernel(ge__Scalar, "CompositeExplicitAutogradNonFunctional", (ks, self, other) => native.ge_Scalar_out(self, other, null, "inplace"), "native.ge_Scalar_out", "engine/ops/native_functions/binary.yaml:516", "engine/generated/ge.ts:82"); // (structured_delegate: ge.Scalar_out)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(ge__Scalar, "Autograd", (ks, self, other) => below_autograd(() => ge__Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::ge__Scalar", "engine/ops/native_functions/binary.yaml:526", "engine/generated/ge.ts:86");
+registerKernel(ge__Scalar, "CPU", (ks, self, other) => native.ge_Scalar_out(self, other, null, "inplace"), "native.ge_Scalar_out", "engine/ops/native_functions/binary.yaml:516", "engine/generated/ge.ts:60"); // (structured_delegate: ge.Scalar_out)
+registerKernel(ge__Scalar, "Meta", (ks, self, other) => native.ge_Scalar_out(self, other, null, "inplace"), "native.ge_Scalar_out", "engine/ops/native_functions/binary.yaml:516", "engine/generated/ge.ts:61"); // (structured_delegate: ge.Scalar_out)
+registerKernel(ge__Scalar, "CompositeExplicitAutogradNonFunctional", (ks, self, other) => native.ge_Scalar_out(self, other, null, "inplace"), "native.ge_Scalar_out", "engine/ops/native_functions/binary.yaml:516", "engine/generated/ge.ts:62"); // (structured_delegate: ge.Scalar_out)
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(ge__Scalar, "ADInplaceOrView", (ks, self, other) => {
   const result = ge__Scalar.redispatch(ks.and(after_ADInplaceOrView_keyset), self, other);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:526", "engine/generated/ge.ts:88");
+}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:526", "engine/generated/ge.ts:64");
 
 // torch.ge: ge.Tensor / ge.Tensor_out, ge.Scalar / ge.Scalar_out
 const ge_parser = new PythonArgParser(["ge(Tensor input, Tensor other, *, Tensor? out=None)", "ge(Tensor input, Scalar other, *, Tensor? out=None)"]);

@@ -13,83 +13,59 @@ import * as native from "../aten/native/index.js";
 export const gt_Tensor_out = defineOp("aten::gt.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/binary.yaml:474");
 registerKernel(gt_Tensor_out, "CPU", (ks, self, other, out) => native.gt_Tensor_out(self, other, out, "out"), "native.gt_Tensor_out", "engine/ops/native_functions/binary.yaml:474", "engine/generated/gt.ts:14");
 registerKernel(gt_Tensor_out, "Meta", (ks, self, other, out) => native.gt_Tensor_out(self, other, out, "out"), "native.gt_Tensor_out", "engine/ops/native_functions/binary.yaml:474", "engine/generated/gt.ts:15");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(gt_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => gt_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::gt_Tensor_out", "engine/ops/native_functions/binary.yaml:474", "engine/generated/gt.ts:19");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(gt_Tensor_out, "ADInplaceOrView", (ks, self, other, out) => {
   const result = gt_Tensor_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, other, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:474", "engine/generated/gt.ts:21");
+}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:474", "engine/generated/gt.ts:17");
 
 // ---- gt.Tensor (engine/ops/native_functions/binary.yaml:480) ----
 export const gt_Tensor = defineOp("aten::gt.Tensor(Tensor self, Tensor other) -> Tensor", "engine/ops/native_functions/binary.yaml:480");
-registerKernel(gt_Tensor, "CPU", (ks, self, other) => native.gt_Tensor_out(self, other, null, "functional"), "native.gt_Tensor_out", "engine/ops/native_functions/binary.yaml:474", "engine/generated/gt.ts:29"); // (structured_delegate: gt.Tensor_out)
-registerKernel(gt_Tensor, "Meta", (ks, self, other) => native.gt_Tensor_out(self, other, null, "functional"), "native.gt_Tensor_out", "engine/ops/native_functions/binary.yaml:474", "engine/generated/gt.ts:30"); // (structured_delegate: gt.Tensor_out)
-registerKernel(gt_Tensor, "CompositeExplicitAutogradNonFunctional", (ks, self, other) => native.gt_Tensor_out(self, other, null, "functional"), "native.gt_Tensor_out", "engine/ops/native_functions/binary.yaml:474", "engine/generated/gt.ts:31"); // (structured_delegate: gt.Tensor_out)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(gt_Tensor, "Autograd", (ks, self, other) => below_autograd(() => gt_Tensor.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::gt_Tensor", "engine/ops/native_functions/binary.yaml:480", "engine/generated/gt.ts:35");
+registerKernel(gt_Tensor, "CPU", (ks, self, other) => native.gt_Tensor_out(self, other, null, "functional"), "native.gt_Tensor_out", "engine/ops/native_functions/binary.yaml:474", "engine/generated/gt.ts:25"); // (structured_delegate: gt.Tensor_out)
+registerKernel(gt_Tensor, "Meta", (ks, self, other) => native.gt_Tensor_out(self, other, null, "functional"), "native.gt_Tensor_out", "engine/ops/native_functions/binary.yaml:474", "engine/generated/gt.ts:26"); // (structured_delegate: gt.Tensor_out)
+registerKernel(gt_Tensor, "CompositeExplicitAutogradNonFunctional", (ks, self, other) => native.gt_Tensor_out(self, other, null, "functional"), "native.gt_Tensor_out", "engine/ops/native_functions/binary.yaml:474", "engine/generated/gt.ts:27"); // (structured_delegate: gt.Tensor_out)
 
 // ---- gt_.Tensor (engine/ops/native_functions/binary.yaml:484) ----
 export const gt__Tensor = defineOp("aten::gt_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", "engine/ops/native_functions/binary.yaml:484");
-registerKernel(gt__Tensor, "CPU", (ks, self, other) => native.gt_Tensor_out(self, other, null, "inplace"), "native.gt_Tensor_out", "engine/ops/native_functions/binary.yaml:474", "engine/generated/gt.ts:39"); // (structured_delegate: gt.Tensor_out)
-registerKernel(gt__Tensor, "Meta", (ks, self, other) => native.gt_Tensor_out(self, other, null, "inplace"), "native.gt_Tensor_out", "engine/ops/native_functions/binary.yaml:474", "engine/generated/gt.ts:40"); // (structured_delegate: gt.Tensor_out)
-registerKernel(gt__Tensor, "CompositeExplicitAutogradNonFunctional", (ks, self, other) => native.gt_Tensor_out(self, other, null, "inplace"), "native.gt_Tensor_out", "engine/ops/native_functions/binary.yaml:474", "engine/generated/gt.ts:41"); // (structured_delegate: gt.Tensor_out)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(gt__Tensor, "Autograd", (ks, self, other) => below_autograd(() => gt__Tensor.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::gt__Tensor", "engine/ops/native_functions/binary.yaml:484", "engine/generated/gt.ts:45");
+registerKernel(gt__Tensor, "CPU", (ks, self, other) => native.gt_Tensor_out(self, other, null, "inplace"), "native.gt_Tensor_out", "engine/ops/native_functions/binary.yaml:474", "engine/generated/gt.ts:31"); // (structured_delegate: gt.Tensor_out)
+registerKernel(gt__Tensor, "Meta", (ks, self, other) => native.gt_Tensor_out(self, other, null, "inplace"), "native.gt_Tensor_out", "engine/ops/native_functions/binary.yaml:474", "engine/generated/gt.ts:32"); // (structured_delegate: gt.Tensor_out)
+registerKernel(gt__Tensor, "CompositeExplicitAutogradNonFunctional", (ks, self, other) => native.gt_Tensor_out(self, other, null, "inplace"), "native.gt_Tensor_out", "engine/ops/native_functions/binary.yaml:474", "engine/generated/gt.ts:33"); // (structured_delegate: gt.Tensor_out)
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(gt__Tensor, "ADInplaceOrView", (ks, self, other) => {
   const result = gt__Tensor.redispatch(ks.and(after_ADInplaceOrView_keyset), self, other);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:484", "engine/generated/gt.ts:47");
+}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:484", "engine/generated/gt.ts:35");
 
 // ---- gt.Scalar_out (engine/ops/native_functions/binary.yaml:488) ----
 export const gt_Scalar_out = defineOp("aten::gt.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/binary.yaml:488");
-registerKernel(gt_Scalar_out, "CPU", (ks, self, other, out) => native.gt_Scalar_out(self, other, out, "out"), "native.gt_Scalar_out", "engine/ops/native_functions/binary.yaml:488", "engine/generated/gt.ts:55");
-registerKernel(gt_Scalar_out, "Meta", (ks, self, other, out) => native.gt_Scalar_out(self, other, out, "out"), "native.gt_Scalar_out", "engine/ops/native_functions/binary.yaml:488", "engine/generated/gt.ts:56");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(gt_Scalar_out, "Autograd", (ks, self, other, out) => below_autograd(() => gt_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::gt_Scalar_out", "engine/ops/native_functions/binary.yaml:488", "engine/generated/gt.ts:60");
+registerKernel(gt_Scalar_out, "CPU", (ks, self, other, out) => native.gt_Scalar_out(self, other, out, "out"), "native.gt_Scalar_out", "engine/ops/native_functions/binary.yaml:488", "engine/generated/gt.ts:43");
+registerKernel(gt_Scalar_out, "Meta", (ks, self, other, out) => native.gt_Scalar_out(self, other, out, "out"), "native.gt_Scalar_out", "engine/ops/native_functions/binary.yaml:488", "engine/generated/gt.ts:44");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(gt_Scalar_out, "ADInplaceOrView", (ks, self, other, out) => {
   const result = gt_Scalar_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, other, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:488", "engine/generated/gt.ts:62");
+}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:488", "engine/generated/gt.ts:46");
 
 // ---- gt.Scalar (engine/ops/native_functions/binary.yaml:494) ----
 export const gt_Scalar = defineOp("aten::gt.Scalar(Tensor self, Scalar other) -> Tensor", "engine/ops/native_functions/binary.yaml:494");
-registerKernel(gt_Scalar, "CPU", (ks, self, other) => native.gt_Scalar_out(self, other, null, "functional"), "native.gt_Scalar_out", "engine/ops/native_functions/binary.yaml:488", "engine/generated/gt.ts:70"); // (structured_delegate: gt.Scalar_out)
-registerKernel(gt_Scalar, "Meta", (ks, self, other) => native.gt_Scalar_out(self, other, null, "functional"), "native.gt_Scalar_out", "engine/ops/native_functions/binary.yaml:488", "engine/generated/gt.ts:71"); // (structured_delegate: gt.Scalar_out)
-registerKernel(gt_Scalar, "CompositeExplicitAutogradNonFunctional", (ks, self, other) => native.gt_Scalar_out(self, other, null, "functional"), "native.gt_Scalar_out", "engine/ops/native_functions/binary.yaml:488", "engine/generated/gt.ts:72"); // (structured_delegate: gt.Scalar_out)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(gt_Scalar, "Autograd", (ks, self, other) => below_autograd(() => gt_Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::gt_Scalar", "engine/ops/native_functions/binary.yaml:494", "engine/generated/gt.ts:76");
+registerKernel(gt_Scalar, "CPU", (ks, self, other) => native.gt_Scalar_out(self, other, null, "functional"), "native.gt_Scalar_out", "engine/ops/native_functions/binary.yaml:488", "engine/generated/gt.ts:54"); // (structured_delegate: gt.Scalar_out)
+registerKernel(gt_Scalar, "Meta", (ks, self, other) => native.gt_Scalar_out(self, other, null, "functional"), "native.gt_Scalar_out", "engine/ops/native_functions/binary.yaml:488", "engine/generated/gt.ts:55"); // (structured_delegate: gt.Scalar_out)
+registerKernel(gt_Scalar, "CompositeExplicitAutogradNonFunctional", (ks, self, other) => native.gt_Scalar_out(self, other, null, "functional"), "native.gt_Scalar_out", "engine/ops/native_functions/binary.yaml:488", "engine/generated/gt.ts:56"); // (structured_delegate: gt.Scalar_out)
 
 // ---- gt_.Scalar (engine/ops/native_functions/binary.yaml:498) ----
 export const gt__Scalar = defineOp("aten::gt_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", "engine/ops/native_functions/binary.yaml:498");
-registerKernel(gt__Scalar, "CPU", (ks, self, other) => native.gt_Scalar_out(self, other, null, "inplace"), "native.gt_Scalar_out", "engine/ops/native_functions/binary.yaml:488", "engine/generated/gt.ts:80"); // (structured_delegate: gt.Scalar_out)
-registerKernel(gt__Scalar, "Meta", (ks, self, other) => native.gt_Scalar_out(self, other, null, "inplace"), "native.gt_Scalar_out", "engine/ops/native_functions/binary.yaml:488", "engine/generated/gt.ts:81"); // (structured_delegate: gt.Scalar_out)
-registerKernel(gt__Scalar, "CompositeExplicitAutogradNonFunctional", (ks, self, other) => native.gt_Scalar_out(self, other, null, "inplace"), "native.gt_Scalar_out", "engine/ops/native_functions/binary.yaml:488", "engine/generated/gt.ts:82"); // (structured_delegate: gt.Scalar_out)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(gt__Scalar, "Autograd", (ks, self, other) => below_autograd(() => gt__Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::gt__Scalar", "engine/ops/native_functions/binary.yaml:498", "engine/generated/gt.ts:86");
+registerKernel(gt__Scalar, "CPU", (ks, self, other) => native.gt_Scalar_out(self, other, null, "inplace"), "native.gt_Scalar_out", "engine/ops/native_functions/binary.yaml:488", "engine/generated/gt.ts:60"); // (structured_delegate: gt.Scalar_out)
+registerKernel(gt__Scalar, "Meta", (ks, self, other) => native.gt_Scalar_out(self, other, null, "inplace"), "native.gt_Scalar_out", "engine/ops/native_functions/binary.yaml:488", "engine/generated/gt.ts:61"); // (structured_delegate: gt.Scalar_out)
+registerKernel(gt__Scalar, "CompositeExplicitAutogradNonFunctional", (ks, self, other) => native.gt_Scalar_out(self, other, null, "inplace"), "native.gt_Scalar_out", "engine/ops/native_functions/binary.yaml:488", "engine/generated/gt.ts:62"); // (structured_delegate: gt.Scalar_out)
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(gt__Scalar, "ADInplaceOrView", (ks, self, other) => {
   const result = gt__Scalar.redispatch(ks.and(after_ADInplaceOrView_keyset), self, other);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:498", "engine/generated/gt.ts:88");
+}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:498", "engine/generated/gt.ts:64");
 
 // torch.gt: gt.Tensor / gt.Tensor_out, gt.Scalar / gt.Scalar_out
 const gt_parser = new PythonArgParser(["gt(Tensor input, Tensor other, *, Tensor? out=None)", "gt(Tensor input, Scalar other, *, Tensor? out=None)"]);

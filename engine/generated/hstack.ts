@@ -12,24 +12,16 @@ import * as native from "../aten/native/index.js";
 // ---- hstack (engine/ops/native_functions/join.yaml:62) ----
 export const hstack_default = defineOp("aten::hstack(Tensor[] tensors) -> Tensor", "engine/ops/native_functions/join.yaml:62");
 registerKernel(hstack_default, "CompositeImplicitAutograd", (ks, tensors) => native.hstack(tensors), "native.hstack", "engine/ops/native_functions/join.yaml:62", "engine/generated/hstack.ts:14");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(hstack_default, "Autograd", (ks, tensors) => below_autograd(() => hstack_default.redispatch(ks.and(after_autograd_keyset), tensors)), "VariableType::hstack_default", "engine/ops/native_functions/join.yaml:62", "engine/generated/hstack.ts:18");
 
 // ---- hstack.out (engine/ops/native_functions/join.yaml:66) ----
 export const hstack_out = defineOp("aten::hstack.out(Tensor[] tensors, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/join.yaml:66");
-registerKernel(hstack_out, "CompositeImplicitAutograd", (ks, tensors, out) => native.hstack_out(tensors, out), "native.hstack_out", "engine/ops/native_functions/join.yaml:66", "engine/generated/hstack.ts:22");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(hstack_out, "Autograd", (ks, tensors, out) => below_autograd(() => hstack_out.redispatch(ks.and(after_autograd_keyset), tensors, out)), "VariableType::hstack_out", "engine/ops/native_functions/join.yaml:66", "engine/generated/hstack.ts:26");
+registerKernel(hstack_out, "CompositeImplicitAutograd", (ks, tensors, out) => native.hstack_out(tensors, out), "native.hstack_out", "engine/ops/native_functions/join.yaml:66", "engine/generated/hstack.ts:18");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(hstack_out, "ADInplaceOrView", (ks, tensors, out) => {
   const result = hstack_out.redispatch(ks.and(after_ADInplaceOrView_keyset), tensors, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/join.yaml:66", "engine/generated/hstack.ts:28");
+}, "ADInplaceOrView", "engine/ops/native_functions/join.yaml:66", "engine/generated/hstack.ts:20");
 
 // torch.hstack: hstack / hstack.out
 const hstack_parser = new PythonArgParser(["hstack(Tensor[] tensors, *, Tensor? out=None)"]);

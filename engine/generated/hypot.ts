@@ -13,42 +13,30 @@ import * as native from "../aten/native/index.js";
 export const hypot_out = defineOp("aten::hypot.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/binary.yaml:276");
 registerKernel(hypot_out, "CPU", (ks, self, other, out) => native.hypot_out(self, other, out, "out"), "native.hypot_out", "engine/ops/native_functions/binary.yaml:276", "engine/generated/hypot.ts:14");
 registerKernel(hypot_out, "Meta", (ks, self, other, out) => native.hypot_out(self, other, out, "out"), "native.hypot_out", "engine/ops/native_functions/binary.yaml:276", "engine/generated/hypot.ts:15");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(hypot_out, "Autograd", (ks, self, other, out) => below_autograd(() => hypot_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::hypot_out", "engine/ops/native_functions/binary.yaml:276", "engine/generated/hypot.ts:19");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(hypot_out, "ADInplaceOrView", (ks, self, other, out) => {
   const result = hypot_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, other, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:276", "engine/generated/hypot.ts:21");
+}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:276", "engine/generated/hypot.ts:17");
 
 // ---- hypot (engine/ops/native_functions/binary.yaml:282) ----
 export const hypot_default = defineOp("aten::hypot(Tensor self, Tensor other) -> Tensor", "engine/ops/native_functions/binary.yaml:282");
-registerKernel(hypot_default, "CPU", (ks, self, other) => native.hypot_out(self, other, null, "functional"), "native.hypot_out", "engine/ops/native_functions/binary.yaml:276", "engine/generated/hypot.ts:29"); // (structured_delegate: hypot.out)
-registerKernel(hypot_default, "Meta", (ks, self, other) => native.hypot_out(self, other, null, "functional"), "native.hypot_out", "engine/ops/native_functions/binary.yaml:276", "engine/generated/hypot.ts:30"); // (structured_delegate: hypot.out)
-registerKernel(hypot_default, "CompositeExplicitAutogradNonFunctional", (ks, self, other) => native.hypot_out(self, other, null, "functional"), "native.hypot_out", "engine/ops/native_functions/binary.yaml:276", "engine/generated/hypot.ts:31"); // (structured_delegate: hypot.out)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(hypot_default, "Autograd", (ks, self, other) => below_autograd(() => hypot_default.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::hypot_default", "engine/ops/native_functions/binary.yaml:282", "engine/generated/hypot.ts:35");
+registerKernel(hypot_default, "CPU", (ks, self, other) => native.hypot_out(self, other, null, "functional"), "native.hypot_out", "engine/ops/native_functions/binary.yaml:276", "engine/generated/hypot.ts:25"); // (structured_delegate: hypot.out)
+registerKernel(hypot_default, "Meta", (ks, self, other) => native.hypot_out(self, other, null, "functional"), "native.hypot_out", "engine/ops/native_functions/binary.yaml:276", "engine/generated/hypot.ts:26"); // (structured_delegate: hypot.out)
+registerKernel(hypot_default, "CompositeExplicitAutogradNonFunctional", (ks, self, other) => native.hypot_out(self, other, null, "functional"), "native.hypot_out", "engine/ops/native_functions/binary.yaml:276", "engine/generated/hypot.ts:27"); // (structured_delegate: hypot.out)
 
 // ---- hypot_ (engine/ops/native_functions/binary.yaml:286) ----
 export const hypot__default = defineOp("aten::hypot_(Tensor(a!) self, Tensor other) -> Tensor(a!)", "engine/ops/native_functions/binary.yaml:286");
-registerKernel(hypot__default, "CPU", (ks, self, other) => native.hypot_out(self, other, null, "inplace"), "native.hypot_out", "engine/ops/native_functions/binary.yaml:276", "engine/generated/hypot.ts:39"); // (structured_delegate: hypot.out)
-registerKernel(hypot__default, "Meta", (ks, self, other) => native.hypot_out(self, other, null, "inplace"), "native.hypot_out", "engine/ops/native_functions/binary.yaml:276", "engine/generated/hypot.ts:40"); // (structured_delegate: hypot.out)
-registerKernel(hypot__default, "CompositeExplicitAutogradNonFunctional", (ks, self, other) => native.hypot_out(self, other, null, "inplace"), "native.hypot_out", "engine/ops/native_functions/binary.yaml:276", "engine/generated/hypot.ts:41"); // (structured_delegate: hypot.out)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(hypot__default, "Autograd", (ks, self, other) => below_autograd(() => hypot__default.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::hypot__default", "engine/ops/native_functions/binary.yaml:286", "engine/generated/hypot.ts:45");
+registerKernel(hypot__default, "CPU", (ks, self, other) => native.hypot_out(self, other, null, "inplace"), "native.hypot_out", "engine/ops/native_functions/binary.yaml:276", "engine/generated/hypot.ts:31"); // (structured_delegate: hypot.out)
+registerKernel(hypot__default, "Meta", (ks, self, other) => native.hypot_out(self, other, null, "inplace"), "native.hypot_out", "engine/ops/native_functions/binary.yaml:276", "engine/generated/hypot.ts:32"); // (structured_delegate: hypot.out)
+registerKernel(hypot__default, "CompositeExplicitAutogradNonFunctional", (ks, self, other) => native.hypot_out(self, other, null, "inplace"), "native.hypot_out", "engine/ops/native_functions/binary.yaml:276", "engine/generated/hypot.ts:33"); // (structured_delegate: hypot.out)
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(hypot__default, "ADInplaceOrView", (ks, self, other) => {
   const result = hypot__default.redispatch(ks.and(after_ADInplaceOrView_keyset), self, other);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:286", "engine/generated/hypot.ts:47");
+}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:286", "engine/generated/hypot.ts:35");
 
 // torch.hypot: hypot / hypot.out
 const hypot_parser = new PythonArgParser(["hypot(Tensor input, Tensor other, *, Tensor? out=None)"]);

@@ -12,10 +12,6 @@ import * as native from "../aten/native/index.js";
 // ---- isclose (engine/ops/native_functions/binary.yaml:530) ----
 export const isclose_default = defineOp("aten::isclose(Tensor self, Tensor other, float rtol=1e-05, float atol=1e-08, bool equal_nan=False) -> Tensor", "engine/ops/native_functions/binary.yaml:530");
 registerKernel(isclose_default, "CompositeImplicitAutograd", (ks, self, other, rtol, atol, equal_nan) => native.isclose(self, other, rtol, atol, equal_nan), "native.isclose", "engine/ops/native_functions/binary.yaml:530", "engine/generated/isclose.ts:14");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(isclose_default, "Autograd", (ks, self, other, rtol, atol, equal_nan) => below_autograd(() => isclose_default.redispatch(ks.and(after_autograd_keyset), self, other, rtol, atol, equal_nan)), "VariableType::isclose_default", "engine/ops/native_functions/binary.yaml:530", "engine/generated/isclose.ts:18");
 
 // torch.isclose: isclose
 const isclose_parser = new PythonArgParser(["isclose(Tensor input, Tensor other, float rtol=1e-05, float atol=1e-08, bool equal_nan=False)"]);

@@ -12,10 +12,6 @@ import * as native from "../aten/native/index.js";
 // ---- isfinite (engine/ops/native_functions/unary.yaml:727) ----
 export const isfinite_default = defineOp("aten::isfinite(Tensor self) -> Tensor", "engine/ops/native_functions/unary.yaml:727");
 registerKernel(isfinite_default, "CompositeImplicitAutograd", (ks, self) => native.isfinite(self), "native.isfinite", "engine/ops/native_functions/unary.yaml:727", "engine/generated/isfinite.ts:14");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(isfinite_default, "Autograd", (ks, self) => below_autograd(() => isfinite_default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::isfinite_default", "engine/ops/native_functions/unary.yaml:727", "engine/generated/isfinite.ts:18");
 
 // torch.isfinite: isfinite
 const isfinite_parser = new PythonArgParser(["isfinite(Tensor input)"]);

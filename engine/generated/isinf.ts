@@ -12,24 +12,16 @@ import * as native from "../aten/native/index.js";
 // ---- isinf (engine/ops/native_functions/unary.yaml:721) ----
 export const isinf_default = defineOp("aten::isinf(Tensor self) -> Tensor", "engine/ops/native_functions/unary.yaml:721");
 registerKernel(isinf_default, "CompositeExplicitAutograd", (ks, self) => native.isinf(self), "native.isinf", "engine/ops/native_functions/unary.yaml:721", "engine/generated/isinf.ts:14");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(isinf_default, "Autograd", (ks, self) => below_autograd(() => isinf_default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::isinf_default", "engine/ops/native_functions/unary.yaml:721", "engine/generated/isinf.ts:18");
 
 // ---- isinf.out (engine/ops/native_functions/unary.yaml:721) ----
 export const isinf_out = defineOp("aten::isinf.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:721");
-registerKernel(isinf_out, "CompositeExplicitAutograd", (ks, self, out) => native.autogen_copy_out(out, (isinf_default.call(self) as any)), "native.autogen_copy_out(isinf)", "engine/ops/native_functions/unary.yaml:721", "engine/generated/isinf.ts:22"); // (autogen: derived from isinf)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(isinf_out, "Autograd", (ks, self, out) => below_autograd(() => isinf_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::isinf_out", "engine/ops/native_functions/unary.yaml:721", "engine/generated/isinf.ts:26");
+registerKernel(isinf_out, "CompositeExplicitAutograd", (ks, self, out) => native.autogen_copy_out(out, (isinf_default.call(self) as any)), "native.autogen_copy_out(isinf)", "engine/ops/native_functions/unary.yaml:721", "engine/generated/isinf.ts:18"); // (autogen: derived from isinf)
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(isinf_out, "ADInplaceOrView", (ks, self, out) => {
   const result = isinf_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:721", "engine/generated/isinf.ts:28");
+}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:721", "engine/generated/isinf.ts:20");
 
 // torch.isinf: isinf
 const isinf_parser = new PythonArgParser(["isinf(Tensor input)"]);

@@ -13,83 +13,59 @@ import * as native from "../aten/native/index.js";
 export const le_Tensor_out = defineOp("aten::le.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/binary.yaml:446");
 registerKernel(le_Tensor_out, "CPU", (ks, self, other, out) => native.le_Tensor_out(self, other, out, "out"), "native.le_Tensor_out", "engine/ops/native_functions/binary.yaml:446", "engine/generated/le.ts:14");
 registerKernel(le_Tensor_out, "Meta", (ks, self, other, out) => native.le_Tensor_out(self, other, out, "out"), "native.le_Tensor_out", "engine/ops/native_functions/binary.yaml:446", "engine/generated/le.ts:15");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(le_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => le_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::le_Tensor_out", "engine/ops/native_functions/binary.yaml:446", "engine/generated/le.ts:19");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(le_Tensor_out, "ADInplaceOrView", (ks, self, other, out) => {
   const result = le_Tensor_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, other, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:446", "engine/generated/le.ts:21");
+}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:446", "engine/generated/le.ts:17");
 
 // ---- le.Tensor (engine/ops/native_functions/binary.yaml:452) ----
 export const le_Tensor = defineOp("aten::le.Tensor(Tensor self, Tensor other) -> Tensor", "engine/ops/native_functions/binary.yaml:452");
-registerKernel(le_Tensor, "CPU", (ks, self, other) => native.le_Tensor_out(self, other, null, "functional"), "native.le_Tensor_out", "engine/ops/native_functions/binary.yaml:446", "engine/generated/le.ts:29"); // (structured_delegate: le.Tensor_out)
-registerKernel(le_Tensor, "Meta", (ks, self, other) => native.le_Tensor_out(self, other, null, "functional"), "native.le_Tensor_out", "engine/ops/native_functions/binary.yaml:446", "engine/generated/le.ts:30"); // (structured_delegate: le.Tensor_out)
-registerKernel(le_Tensor, "CompositeExplicitAutogradNonFunctional", (ks, self, other) => native.le_Tensor_out(self, other, null, "functional"), "native.le_Tensor_out", "engine/ops/native_functions/binary.yaml:446", "engine/generated/le.ts:31"); // (structured_delegate: le.Tensor_out)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(le_Tensor, "Autograd", (ks, self, other) => below_autograd(() => le_Tensor.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::le_Tensor", "engine/ops/native_functions/binary.yaml:452", "engine/generated/le.ts:35");
+registerKernel(le_Tensor, "CPU", (ks, self, other) => native.le_Tensor_out(self, other, null, "functional"), "native.le_Tensor_out", "engine/ops/native_functions/binary.yaml:446", "engine/generated/le.ts:25"); // (structured_delegate: le.Tensor_out)
+registerKernel(le_Tensor, "Meta", (ks, self, other) => native.le_Tensor_out(self, other, null, "functional"), "native.le_Tensor_out", "engine/ops/native_functions/binary.yaml:446", "engine/generated/le.ts:26"); // (structured_delegate: le.Tensor_out)
+registerKernel(le_Tensor, "CompositeExplicitAutogradNonFunctional", (ks, self, other) => native.le_Tensor_out(self, other, null, "functional"), "native.le_Tensor_out", "engine/ops/native_functions/binary.yaml:446", "engine/generated/le.ts:27"); // (structured_delegate: le.Tensor_out)
 
 // ---- le_.Tensor (engine/ops/native_functions/binary.yaml:456) ----
 export const le__Tensor = defineOp("aten::le_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", "engine/ops/native_functions/binary.yaml:456");
-registerKernel(le__Tensor, "CPU", (ks, self, other) => native.le_Tensor_out(self, other, null, "inplace"), "native.le_Tensor_out", "engine/ops/native_functions/binary.yaml:446", "engine/generated/le.ts:39"); // (structured_delegate: le.Tensor_out)
-registerKernel(le__Tensor, "Meta", (ks, self, other) => native.le_Tensor_out(self, other, null, "inplace"), "native.le_Tensor_out", "engine/ops/native_functions/binary.yaml:446", "engine/generated/le.ts:40"); // (structured_delegate: le.Tensor_out)
-registerKernel(le__Tensor, "CompositeExplicitAutogradNonFunctional", (ks, self, other) => native.le_Tensor_out(self, other, null, "inplace"), "native.le_Tensor_out", "engine/ops/native_functions/binary.yaml:446", "engine/generated/le.ts:41"); // (structured_delegate: le.Tensor_out)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(le__Tensor, "Autograd", (ks, self, other) => below_autograd(() => le__Tensor.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::le__Tensor", "engine/ops/native_functions/binary.yaml:456", "engine/generated/le.ts:45");
+registerKernel(le__Tensor, "CPU", (ks, self, other) => native.le_Tensor_out(self, other, null, "inplace"), "native.le_Tensor_out", "engine/ops/native_functions/binary.yaml:446", "engine/generated/le.ts:31"); // (structured_delegate: le.Tensor_out)
+registerKernel(le__Tensor, "Meta", (ks, self, other) => native.le_Tensor_out(self, other, null, "inplace"), "native.le_Tensor_out", "engine/ops/native_functions/binary.yaml:446", "engine/generated/le.ts:32"); // (structured_delegate: le.Tensor_out)
+registerKernel(le__Tensor, "CompositeExplicitAutogradNonFunctional", (ks, self, other) => native.le_Tensor_out(self, other, null, "inplace"), "native.le_Tensor_out", "engine/ops/native_functions/binary.yaml:446", "engine/generated/le.ts:33"); // (structured_delegate: le.Tensor_out)
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(le__Tensor, "ADInplaceOrView", (ks, self, other) => {
   const result = le__Tensor.redispatch(ks.and(after_ADInplaceOrView_keyset), self, other);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:456", "engine/generated/le.ts:47");
+}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:456", "engine/generated/le.ts:35");
 
 // ---- le.Scalar_out (engine/ops/native_functions/binary.yaml:460) ----
 export const le_Scalar_out = defineOp("aten::le.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/binary.yaml:460");
-registerKernel(le_Scalar_out, "CPU", (ks, self, other, out) => native.le_Scalar_out(self, other, out, "out"), "native.le_Scalar_out", "engine/ops/native_functions/binary.yaml:460", "engine/generated/le.ts:55");
-registerKernel(le_Scalar_out, "Meta", (ks, self, other, out) => native.le_Scalar_out(self, other, out, "out"), "native.le_Scalar_out", "engine/ops/native_functions/binary.yaml:460", "engine/generated/le.ts:56");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(le_Scalar_out, "Autograd", (ks, self, other, out) => below_autograd(() => le_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::le_Scalar_out", "engine/ops/native_functions/binary.yaml:460", "engine/generated/le.ts:60");
+registerKernel(le_Scalar_out, "CPU", (ks, self, other, out) => native.le_Scalar_out(self, other, out, "out"), "native.le_Scalar_out", "engine/ops/native_functions/binary.yaml:460", "engine/generated/le.ts:43");
+registerKernel(le_Scalar_out, "Meta", (ks, self, other, out) => native.le_Scalar_out(self, other, out, "out"), "native.le_Scalar_out", "engine/ops/native_functions/binary.yaml:460", "engine/generated/le.ts:44");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(le_Scalar_out, "ADInplaceOrView", (ks, self, other, out) => {
   const result = le_Scalar_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, other, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:460", "engine/generated/le.ts:62");
+}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:460", "engine/generated/le.ts:46");
 
 // ---- le.Scalar (engine/ops/native_functions/binary.yaml:466) ----
 export const le_Scalar = defineOp("aten::le.Scalar(Tensor self, Scalar other) -> Tensor", "engine/ops/native_functions/binary.yaml:466");
-registerKernel(le_Scalar, "CPU", (ks, self, other) => native.le_Scalar_out(self, other, null, "functional"), "native.le_Scalar_out", "engine/ops/native_functions/binary.yaml:460", "engine/generated/le.ts:70"); // (structured_delegate: le.Scalar_out)
-registerKernel(le_Scalar, "Meta", (ks, self, other) => native.le_Scalar_out(self, other, null, "functional"), "native.le_Scalar_out", "engine/ops/native_functions/binary.yaml:460", "engine/generated/le.ts:71"); // (structured_delegate: le.Scalar_out)
-registerKernel(le_Scalar, "CompositeExplicitAutogradNonFunctional", (ks, self, other) => native.le_Scalar_out(self, other, null, "functional"), "native.le_Scalar_out", "engine/ops/native_functions/binary.yaml:460", "engine/generated/le.ts:72"); // (structured_delegate: le.Scalar_out)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(le_Scalar, "Autograd", (ks, self, other) => below_autograd(() => le_Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::le_Scalar", "engine/ops/native_functions/binary.yaml:466", "engine/generated/le.ts:76");
+registerKernel(le_Scalar, "CPU", (ks, self, other) => native.le_Scalar_out(self, other, null, "functional"), "native.le_Scalar_out", "engine/ops/native_functions/binary.yaml:460", "engine/generated/le.ts:54"); // (structured_delegate: le.Scalar_out)
+registerKernel(le_Scalar, "Meta", (ks, self, other) => native.le_Scalar_out(self, other, null, "functional"), "native.le_Scalar_out", "engine/ops/native_functions/binary.yaml:460", "engine/generated/le.ts:55"); // (structured_delegate: le.Scalar_out)
+registerKernel(le_Scalar, "CompositeExplicitAutogradNonFunctional", (ks, self, other) => native.le_Scalar_out(self, other, null, "functional"), "native.le_Scalar_out", "engine/ops/native_functions/binary.yaml:460", "engine/generated/le.ts:56"); // (structured_delegate: le.Scalar_out)
 
 // ---- le_.Scalar (engine/ops/native_functions/binary.yaml:470) ----
 export const le__Scalar = defineOp("aten::le_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", "engine/ops/native_functions/binary.yaml:470");
-registerKernel(le__Scalar, "CPU", (ks, self, other) => native.le_Scalar_out(self, other, null, "inplace"), "native.le_Scalar_out", "engine/ops/native_functions/binary.yaml:460", "engine/generated/le.ts:80"); // (structured_delegate: le.Scalar_out)
-registerKernel(le__Scalar, "Meta", (ks, self, other) => native.le_Scalar_out(self, other, null, "inplace"), "native.le_Scalar_out", "engine/ops/native_functions/binary.yaml:460", "engine/generated/le.ts:81"); // (structured_delegate: le.Scalar_out)
-registerKernel(le__Scalar, "CompositeExplicitAutogradNonFunctional", (ks, self, other) => native.le_Scalar_out(self, other, null, "inplace"), "native.le_Scalar_out", "engine/ops/native_functions/binary.yaml:460", "engine/generated/le.ts:82"); // (structured_delegate: le.Scalar_out)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(le__Scalar, "Autograd", (ks, self, other) => below_autograd(() => le__Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::le__Scalar", "engine/ops/native_functions/binary.yaml:470", "engine/generated/le.ts:86");
+registerKernel(le__Scalar, "CPU", (ks, self, other) => native.le_Scalar_out(self, other, null, "inplace"), "native.le_Scalar_out", "engine/ops/native_functions/binary.yaml:460", "engine/generated/le.ts:60"); // (structured_delegate: le.Scalar_out)
+registerKernel(le__Scalar, "Meta", (ks, self, other) => native.le_Scalar_out(self, other, null, "inplace"), "native.le_Scalar_out", "engine/ops/native_functions/binary.yaml:460", "engine/generated/le.ts:61"); // (structured_delegate: le.Scalar_out)
+registerKernel(le__Scalar, "CompositeExplicitAutogradNonFunctional", (ks, self, other) => native.le_Scalar_out(self, other, null, "inplace"), "native.le_Scalar_out", "engine/ops/native_functions/binary.yaml:460", "engine/generated/le.ts:62"); // (structured_delegate: le.Scalar_out)
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(le__Scalar, "ADInplaceOrView", (ks, self, other) => {
   const result = le__Scalar.redispatch(ks.and(after_ADInplaceOrView_keyset), self, other);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:470", "engine/generated/le.ts:88");
+}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:470", "engine/generated/le.ts:64");
 
 // torch.le: le.Tensor / le.Tensor_out, le.Scalar / le.Scalar_out
 const le_parser = new PythonArgParser(["le(Tensor input, Tensor other, *, Tensor? out=None)", "le(Tensor input, Scalar other, *, Tensor? out=None)"]);

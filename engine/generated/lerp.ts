@@ -13,83 +13,59 @@ import * as native from "../aten/native/index.js";
 export const lerp_Tensor_out = defineOp("aten::lerp.Tensor_out(Tensor self, Tensor end, Tensor weight, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/binary.yaml:704");
 registerKernel(lerp_Tensor_out, "CPU", (ks, self, end, weight, out) => native.lerp_Tensor(self, end, weight, out, "out"), "native.lerp_Tensor", "engine/ops/native_functions/binary.yaml:704", "engine/generated/lerp.ts:14");
 registerKernel(lerp_Tensor_out, "Meta", (ks, self, end, weight, out) => native.lerp_Tensor(self, end, weight, out, "out"), "native.lerp_Tensor", "engine/ops/native_functions/binary.yaml:704", "engine/generated/lerp.ts:15");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(lerp_Tensor_out, "Autograd", (ks, self, end, weight, out) => below_autograd(() => lerp_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, end, weight, out)), "VariableType::lerp_Tensor_out", "engine/ops/native_functions/binary.yaml:704", "engine/generated/lerp.ts:19");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(lerp_Tensor_out, "ADInplaceOrView", (ks, self, end, weight, out) => {
   const result = lerp_Tensor_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, end, weight, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:704", "engine/generated/lerp.ts:21");
+}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:704", "engine/generated/lerp.ts:17");
 
 // ---- lerp.Tensor (engine/ops/native_functions/binary.yaml:710) ----
 export const lerp_Tensor = defineOp("aten::lerp.Tensor(Tensor self, Tensor end, Tensor weight) -> Tensor", "engine/ops/native_functions/binary.yaml:710");
-registerKernel(lerp_Tensor, "CPU", (ks, self, end, weight) => native.lerp_Tensor(self, end, weight, null, "functional"), "native.lerp_Tensor", "engine/ops/native_functions/binary.yaml:704", "engine/generated/lerp.ts:29"); // (structured_delegate: lerp.Tensor_out)
-registerKernel(lerp_Tensor, "Meta", (ks, self, end, weight) => native.lerp_Tensor(self, end, weight, null, "functional"), "native.lerp_Tensor", "engine/ops/native_functions/binary.yaml:704", "engine/generated/lerp.ts:30"); // (structured_delegate: lerp.Tensor_out)
-registerKernel(lerp_Tensor, "CompositeExplicitAutogradNonFunctional", (ks, self, end, weight) => native.lerp_Tensor(self, end, weight, null, "functional"), "native.lerp_Tensor", "engine/ops/native_functions/binary.yaml:704", "engine/generated/lerp.ts:31"); // (structured_delegate: lerp.Tensor_out)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(lerp_Tensor, "Autograd", (ks, self, end, weight) => below_autograd(() => lerp_Tensor.redispatch(ks.and(after_autograd_keyset), self, end, weight)), "VariableType::lerp_Tensor", "engine/ops/native_functions/binary.yaml:710", "engine/generated/lerp.ts:35");
+registerKernel(lerp_Tensor, "CPU", (ks, self, end, weight) => native.lerp_Tensor(self, end, weight, null, "functional"), "native.lerp_Tensor", "engine/ops/native_functions/binary.yaml:704", "engine/generated/lerp.ts:25"); // (structured_delegate: lerp.Tensor_out)
+registerKernel(lerp_Tensor, "Meta", (ks, self, end, weight) => native.lerp_Tensor(self, end, weight, null, "functional"), "native.lerp_Tensor", "engine/ops/native_functions/binary.yaml:704", "engine/generated/lerp.ts:26"); // (structured_delegate: lerp.Tensor_out)
+registerKernel(lerp_Tensor, "CompositeExplicitAutogradNonFunctional", (ks, self, end, weight) => native.lerp_Tensor(self, end, weight, null, "functional"), "native.lerp_Tensor", "engine/ops/native_functions/binary.yaml:704", "engine/generated/lerp.ts:27"); // (structured_delegate: lerp.Tensor_out)
 
 // ---- lerp_.Tensor (engine/ops/native_functions/binary.yaml:714) ----
 export const lerp__Tensor = defineOp("aten::lerp_.Tensor(Tensor(a!) self, Tensor end, Tensor weight) -> Tensor(a!)", "engine/ops/native_functions/binary.yaml:714");
-registerKernel(lerp__Tensor, "CPU", (ks, self, end, weight) => native.lerp_Tensor(self, end, weight, null, "inplace"), "native.lerp_Tensor", "engine/ops/native_functions/binary.yaml:704", "engine/generated/lerp.ts:39"); // (structured_delegate: lerp.Tensor_out)
-registerKernel(lerp__Tensor, "Meta", (ks, self, end, weight) => native.lerp_Tensor(self, end, weight, null, "inplace"), "native.lerp_Tensor", "engine/ops/native_functions/binary.yaml:704", "engine/generated/lerp.ts:40"); // (structured_delegate: lerp.Tensor_out)
-registerKernel(lerp__Tensor, "CompositeExplicitAutogradNonFunctional", (ks, self, end, weight) => native.lerp_Tensor(self, end, weight, null, "inplace"), "native.lerp_Tensor", "engine/ops/native_functions/binary.yaml:704", "engine/generated/lerp.ts:41"); // (structured_delegate: lerp.Tensor_out)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(lerp__Tensor, "Autograd", (ks, self, end, weight) => below_autograd(() => lerp__Tensor.redispatch(ks.and(after_autograd_keyset), self, end, weight)), "VariableType::lerp__Tensor", "engine/ops/native_functions/binary.yaml:714", "engine/generated/lerp.ts:45");
+registerKernel(lerp__Tensor, "CPU", (ks, self, end, weight) => native.lerp_Tensor(self, end, weight, null, "inplace"), "native.lerp_Tensor", "engine/ops/native_functions/binary.yaml:704", "engine/generated/lerp.ts:31"); // (structured_delegate: lerp.Tensor_out)
+registerKernel(lerp__Tensor, "Meta", (ks, self, end, weight) => native.lerp_Tensor(self, end, weight, null, "inplace"), "native.lerp_Tensor", "engine/ops/native_functions/binary.yaml:704", "engine/generated/lerp.ts:32"); // (structured_delegate: lerp.Tensor_out)
+registerKernel(lerp__Tensor, "CompositeExplicitAutogradNonFunctional", (ks, self, end, weight) => native.lerp_Tensor(self, end, weight, null, "inplace"), "native.lerp_Tensor", "engine/ops/native_functions/binary.yaml:704", "engine/generated/lerp.ts:33"); // (structured_delegate: lerp.Tensor_out)
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(lerp__Tensor, "ADInplaceOrView", (ks, self, end, weight) => {
   const result = lerp__Tensor.redispatch(ks.and(after_ADInplaceOrView_keyset), self, end, weight);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:714", "engine/generated/lerp.ts:47");
+}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:714", "engine/generated/lerp.ts:35");
 
 // ---- lerp.Scalar_out (engine/ops/native_functions/binary.yaml:718) ----
 export const lerp_Scalar_out = defineOp("aten::lerp.Scalar_out(Tensor self, Tensor end, Scalar weight, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/binary.yaml:718");
-registerKernel(lerp_Scalar_out, "CPU", (ks, self, end, weight, out) => native.lerp_Scalar(self, end, weight, out, "out"), "native.lerp_Scalar", "engine/ops/native_functions/binary.yaml:718", "engine/generated/lerp.ts:55");
-registerKernel(lerp_Scalar_out, "Meta", (ks, self, end, weight, out) => native.lerp_Scalar(self, end, weight, out, "out"), "native.lerp_Scalar", "engine/ops/native_functions/binary.yaml:718", "engine/generated/lerp.ts:56");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(lerp_Scalar_out, "Autograd", (ks, self, end, weight, out) => below_autograd(() => lerp_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, end, weight, out)), "VariableType::lerp_Scalar_out", "engine/ops/native_functions/binary.yaml:718", "engine/generated/lerp.ts:60");
+registerKernel(lerp_Scalar_out, "CPU", (ks, self, end, weight, out) => native.lerp_Scalar(self, end, weight, out, "out"), "native.lerp_Scalar", "engine/ops/native_functions/binary.yaml:718", "engine/generated/lerp.ts:43");
+registerKernel(lerp_Scalar_out, "Meta", (ks, self, end, weight, out) => native.lerp_Scalar(self, end, weight, out, "out"), "native.lerp_Scalar", "engine/ops/native_functions/binary.yaml:718", "engine/generated/lerp.ts:44");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(lerp_Scalar_out, "ADInplaceOrView", (ks, self, end, weight, out) => {
   const result = lerp_Scalar_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, end, weight, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:718", "engine/generated/lerp.ts:62");
+}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:718", "engine/generated/lerp.ts:46");
 
 // ---- lerp.Scalar (engine/ops/native_functions/binary.yaml:724) ----
 export const lerp_Scalar = defineOp("aten::lerp.Scalar(Tensor self, Tensor end, Scalar weight) -> Tensor", "engine/ops/native_functions/binary.yaml:724");
-registerKernel(lerp_Scalar, "CPU", (ks, self, end, weight) => native.lerp_Scalar(self, end, weight, null, "functional"), "native.lerp_Scalar", "engine/ops/native_functions/binary.yaml:718", "engine/generated/lerp.ts:70"); // (structured_delegate: lerp.Scalar_out)
-registerKernel(lerp_Scalar, "Meta", (ks, self, end, weight) => native.lerp_Scalar(self, end, weight, null, "functional"), "native.lerp_Scalar", "engine/ops/native_functions/binary.yaml:718", "engine/generated/lerp.ts:71"); // (structured_delegate: lerp.Scalar_out)
-registerKernel(lerp_Scalar, "CompositeExplicitAutogradNonFunctional", (ks, self, end, weight) => native.lerp_Scalar(self, end, weight, null, "functional"), "native.lerp_Scalar", "engine/ops/native_functions/binary.yaml:718", "engine/generated/lerp.ts:72"); // (structured_delegate: lerp.Scalar_out)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(lerp_Scalar, "Autograd", (ks, self, end, weight) => below_autograd(() => lerp_Scalar.redispatch(ks.and(after_autograd_keyset), self, end, weight)), "VariableType::lerp_Scalar", "engine/ops/native_functions/binary.yaml:724", "engine/generated/lerp.ts:76");
+registerKernel(lerp_Scalar, "CPU", (ks, self, end, weight) => native.lerp_Scalar(self, end, weight, null, "functional"), "native.lerp_Scalar", "engine/ops/native_functions/binary.yaml:718", "engine/generated/lerp.ts:54"); // (structured_delegate: lerp.Scalar_out)
+registerKernel(lerp_Scalar, "Meta", (ks, self, end, weight) => native.lerp_Scalar(self, end, weight, null, "functional"), "native.lerp_Scalar", "engine/ops/native_functions/binary.yaml:718", "engine/generated/lerp.ts:55"); // (structured_delegate: lerp.Scalar_out)
+registerKernel(lerp_Scalar, "CompositeExplicitAutogradNonFunctional", (ks, self, end, weight) => native.lerp_Scalar(self, end, weight, null, "functional"), "native.lerp_Scalar", "engine/ops/native_functions/binary.yaml:718", "engine/generated/lerp.ts:56"); // (structured_delegate: lerp.Scalar_out)
 
 // ---- lerp_.Scalar (engine/ops/native_functions/binary.yaml:728) ----
 export const lerp__Scalar = defineOp("aten::lerp_.Scalar(Tensor(a!) self, Tensor end, Scalar weight) -> Tensor(a!)", "engine/ops/native_functions/binary.yaml:728");
-registerKernel(lerp__Scalar, "CPU", (ks, self, end, weight) => native.lerp_Scalar(self, end, weight, null, "inplace"), "native.lerp_Scalar", "engine/ops/native_functions/binary.yaml:718", "engine/generated/lerp.ts:80"); // (structured_delegate: lerp.Scalar_out)
-registerKernel(lerp__Scalar, "Meta", (ks, self, end, weight) => native.lerp_Scalar(self, end, weight, null, "inplace"), "native.lerp_Scalar", "engine/ops/native_functions/binary.yaml:718", "engine/generated/lerp.ts:81"); // (structured_delegate: lerp.Scalar_out)
-registerKernel(lerp__Scalar, "CompositeExplicitAutogradNonFunctional", (ks, self, end, weight) => native.lerp_Scalar(self, end, weight, null, "inplace"), "native.lerp_Scalar", "engine/ops/native_functions/binary.yaml:718", "engine/generated/lerp.ts:82"); // (structured_delegate: lerp.Scalar_out)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(lerp__Scalar, "Autograd", (ks, self, end, weight) => below_autograd(() => lerp__Scalar.redispatch(ks.and(after_autograd_keyset), self, end, weight)), "VariableType::lerp__Scalar", "engine/ops/native_functions/binary.yaml:728", "engine/generated/lerp.ts:86");
+registerKernel(lerp__Scalar, "CPU", (ks, self, end, weight) => native.lerp_Scalar(self, end, weight, null, "inplace"), "native.lerp_Scalar", "engine/ops/native_functions/binary.yaml:718", "engine/generated/lerp.ts:60"); // (structured_delegate: lerp.Scalar_out)
+registerKernel(lerp__Scalar, "Meta", (ks, self, end, weight) => native.lerp_Scalar(self, end, weight, null, "inplace"), "native.lerp_Scalar", "engine/ops/native_functions/binary.yaml:718", "engine/generated/lerp.ts:61"); // (structured_delegate: lerp.Scalar_out)
+registerKernel(lerp__Scalar, "CompositeExplicitAutogradNonFunctional", (ks, self, end, weight) => native.lerp_Scalar(self, end, weight, null, "inplace"), "native.lerp_Scalar", "engine/ops/native_functions/binary.yaml:718", "engine/generated/lerp.ts:62"); // (structured_delegate: lerp.Scalar_out)
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(lerp__Scalar, "ADInplaceOrView", (ks, self, end, weight) => {
   const result = lerp__Scalar.redispatch(ks.and(after_ADInplaceOrView_keyset), self, end, weight);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:728", "engine/generated/lerp.ts:88");
+}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:728", "engine/generated/lerp.ts:64");
 
 // torch.lerp: lerp.Tensor / lerp.Tensor_out, lerp.Scalar / lerp.Scalar_out
 const lerp_parser = new PythonArgParser(["lerp(Tensor input, Tensor end, Tensor weight, *, Tensor? out=None)", "lerp(Tensor input, Tensor end, Scalar weight, *, Tensor? out=None)"]);

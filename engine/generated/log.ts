@@ -14,41 +14,29 @@ export const log_default = defineOp("aten::log(Tensor self) -> Tensor", "engine/
 registerKernel(log_default, "CPU", (ks, self) => native.log_out(self, null, "functional"), "native.log_out", "engine/ops/native_functions/unary.yaml:156", "engine/generated/log.ts:14"); // (structured_delegate: log.out)
 registerKernel(log_default, "Meta", (ks, self) => native.log_out(self, null, "functional"), "native.log_out", "engine/ops/native_functions/unary.yaml:156", "engine/generated/log.ts:15"); // (structured_delegate: log.out)
 registerKernel(log_default, "CompositeExplicitAutogradNonFunctional", (ks, self) => native.log_out(self, null, "functional"), "native.log_out", "engine/ops/native_functions/unary.yaml:156", "engine/generated/log.ts:16"); // (structured_delegate: log.out)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(log_default, "Autograd", (ks, self) => below_autograd(() => log_default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::log_default", "engine/ops/native_functions/unary.yaml:148", "engine/generated/log.ts:20");
 
 // ---- log_ (engine/ops/native_functions/unary.yaml:152) ----
 export const log__default = defineOp("aten::log_(Tensor(a!) self) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:152");
-registerKernel(log__default, "CPU", (ks, self) => native.log_out(self, null, "inplace"), "native.log_out", "engine/ops/native_functions/unary.yaml:156", "engine/generated/log.ts:24"); // (structured_delegate: log.out)
-registerKernel(log__default, "Meta", (ks, self) => native.log_out(self, null, "inplace"), "native.log_out", "engine/ops/native_functions/unary.yaml:156", "engine/generated/log.ts:25"); // (structured_delegate: log.out)
-registerKernel(log__default, "CompositeExplicitAutogradNonFunctional", (ks, self) => native.log_out(self, null, "inplace"), "native.log_out", "engine/ops/native_functions/unary.yaml:156", "engine/generated/log.ts:26"); // (structured_delegate: log.out)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(log__default, "Autograd", (ks, self) => below_autograd(() => log__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::log__default", "engine/ops/native_functions/unary.yaml:152", "engine/generated/log.ts:30");
+registerKernel(log__default, "CPU", (ks, self) => native.log_out(self, null, "inplace"), "native.log_out", "engine/ops/native_functions/unary.yaml:156", "engine/generated/log.ts:20"); // (structured_delegate: log.out)
+registerKernel(log__default, "Meta", (ks, self) => native.log_out(self, null, "inplace"), "native.log_out", "engine/ops/native_functions/unary.yaml:156", "engine/generated/log.ts:21"); // (structured_delegate: log.out)
+registerKernel(log__default, "CompositeExplicitAutogradNonFunctional", (ks, self) => native.log_out(self, null, "inplace"), "native.log_out", "engine/ops/native_functions/unary.yaml:156", "engine/generated/log.ts:22"); // (structured_delegate: log.out)
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(log__default, "ADInplaceOrView", (ks, self) => {
   const result = log__default.redispatch(ks.and(after_ADInplaceOrView_keyset), self);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:152", "engine/generated/log.ts:32");
+}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:152", "engine/generated/log.ts:24");
 
 // ---- log.out (engine/ops/native_functions/unary.yaml:156) ----
 export const log_out = defineOp("aten::log.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:156");
-registerKernel(log_out, "CPU", (ks, self, out) => native.log_out(self, out, "out"), "native.log_out", "engine/ops/native_functions/unary.yaml:156", "engine/generated/log.ts:40");
-registerKernel(log_out, "Meta", (ks, self, out) => native.log_out(self, out, "out"), "native.log_out", "engine/ops/native_functions/unary.yaml:156", "engine/generated/log.ts:41");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(log_out, "Autograd", (ks, self, out) => below_autograd(() => log_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::log_out", "engine/ops/native_functions/unary.yaml:156", "engine/generated/log.ts:45");
+registerKernel(log_out, "CPU", (ks, self, out) => native.log_out(self, out, "out"), "native.log_out", "engine/ops/native_functions/unary.yaml:156", "engine/generated/log.ts:32");
+registerKernel(log_out, "Meta", (ks, self, out) => native.log_out(self, out, "out"), "native.log_out", "engine/ops/native_functions/unary.yaml:156", "engine/generated/log.ts:33");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(log_out, "ADInplaceOrView", (ks, self, out) => {
   const result = log_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:156", "engine/generated/log.ts:47");
+}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:156", "engine/generated/log.ts:35");
 
 // torch.log: log / log.out
 const log_parser = new PythonArgParser(["log(Tensor input, *, Tensor? out=None)"]);

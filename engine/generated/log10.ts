@@ -14,41 +14,29 @@ export const log10_default = defineOp("aten::log10(Tensor self) -> Tensor", "eng
 registerKernel(log10_default, "CPU", (ks, self) => native.log10_out(self, null, "functional"), "native.log10_out", "engine/ops/native_functions/unary.yaml:184", "engine/generated/log10.ts:14"); // (structured_delegate: log10.out)
 registerKernel(log10_default, "Meta", (ks, self) => native.log10_out(self, null, "functional"), "native.log10_out", "engine/ops/native_functions/unary.yaml:184", "engine/generated/log10.ts:15"); // (structured_delegate: log10.out)
 registerKernel(log10_default, "CompositeExplicitAutogradNonFunctional", (ks, self) => native.log10_out(self, null, "functional"), "native.log10_out", "engine/ops/native_functions/unary.yaml:184", "engine/generated/log10.ts:16"); // (structured_delegate: log10.out)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(log10_default, "Autograd", (ks, self) => below_autograd(() => log10_default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::log10_default", "engine/ops/native_functions/unary.yaml:176", "engine/generated/log10.ts:20");
 
 // ---- log10_ (engine/ops/native_functions/unary.yaml:180) ----
 export const log10__default = defineOp("aten::log10_(Tensor(a!) self) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:180");
-registerKernel(log10__default, "CPU", (ks, self) => native.log10_out(self, null, "inplace"), "native.log10_out", "engine/ops/native_functions/unary.yaml:184", "engine/generated/log10.ts:24"); // (structured_delegate: log10.out)
-registerKernel(log10__default, "Meta", (ks, self) => native.log10_out(self, null, "inplace"), "native.log10_out", "engine/ops/native_functions/unary.yaml:184", "engine/generated/log10.ts:25"); // (structured_delegate: log10.out)
-registerKernel(log10__default, "CompositeExplicitAutogradNonFunctional", (ks, self) => native.log10_out(self, null, "inplace"), "native.log10_out", "engine/ops/native_functions/unary.yaml:184", "engine/generated/log10.ts:26"); // (structured_delegate: log10.out)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(log10__default, "Autograd", (ks, self) => below_autograd(() => log10__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::log10__default", "engine/ops/native_functions/unary.yaml:180", "engine/generated/log10.ts:30");
+registerKernel(log10__default, "CPU", (ks, self) => native.log10_out(self, null, "inplace"), "native.log10_out", "engine/ops/native_functions/unary.yaml:184", "engine/generated/log10.ts:20"); // (structured_delegate: log10.out)
+registerKernel(log10__default, "Meta", (ks, self) => native.log10_out(self, null, "inplace"), "native.log10_out", "engine/ops/native_functions/unary.yaml:184", "engine/generated/log10.ts:21"); // (structured_delegate: log10.out)
+registerKernel(log10__default, "CompositeExplicitAutogradNonFunctional", (ks, self) => native.log10_out(self, null, "inplace"), "native.log10_out", "engine/ops/native_functions/unary.yaml:184", "engine/generated/log10.ts:22"); // (structured_delegate: log10.out)
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(log10__default, "ADInplaceOrView", (ks, self) => {
   const result = log10__default.redispatch(ks.and(after_ADInplaceOrView_keyset), self);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:180", "engine/generated/log10.ts:32");
+}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:180", "engine/generated/log10.ts:24");
 
 // ---- log10.out (engine/ops/native_functions/unary.yaml:184) ----
 export const log10_out = defineOp("aten::log10.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:184");
-registerKernel(log10_out, "CPU", (ks, self, out) => native.log10_out(self, out, "out"), "native.log10_out", "engine/ops/native_functions/unary.yaml:184", "engine/generated/log10.ts:40");
-registerKernel(log10_out, "Meta", (ks, self, out) => native.log10_out(self, out, "out"), "native.log10_out", "engine/ops/native_functions/unary.yaml:184", "engine/generated/log10.ts:41");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(log10_out, "Autograd", (ks, self, out) => below_autograd(() => log10_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::log10_out", "engine/ops/native_functions/unary.yaml:184", "engine/generated/log10.ts:45");
+registerKernel(log10_out, "CPU", (ks, self, out) => native.log10_out(self, out, "out"), "native.log10_out", "engine/ops/native_functions/unary.yaml:184", "engine/generated/log10.ts:32");
+registerKernel(log10_out, "Meta", (ks, self, out) => native.log10_out(self, out, "out"), "native.log10_out", "engine/ops/native_functions/unary.yaml:184", "engine/generated/log10.ts:33");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(log10_out, "ADInplaceOrView", (ks, self, out) => {
   const result = log10_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:184", "engine/generated/log10.ts:47");
+}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:184", "engine/generated/log10.ts:35");
 
 // torch.log10: log10 / log10.out
 const log10_parser = new PythonArgParser(["log10(Tensor input, *, Tensor? out=None)"]);

@@ -14,41 +14,29 @@ export const log1p_default = defineOp("aten::log1p(Tensor self) -> Tensor", "eng
 registerKernel(log1p_default, "CPU", (ks, self) => native.log1p_out(self, null, "functional"), "native.log1p_out", "engine/ops/native_functions/unary.yaml:198", "engine/generated/log1p.ts:14"); // (structured_delegate: log1p.out)
 registerKernel(log1p_default, "Meta", (ks, self) => native.log1p_out(self, null, "functional"), "native.log1p_out", "engine/ops/native_functions/unary.yaml:198", "engine/generated/log1p.ts:15"); // (structured_delegate: log1p.out)
 registerKernel(log1p_default, "CompositeExplicitAutogradNonFunctional", (ks, self) => native.log1p_out(self, null, "functional"), "native.log1p_out", "engine/ops/native_functions/unary.yaml:198", "engine/generated/log1p.ts:16"); // (structured_delegate: log1p.out)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(log1p_default, "Autograd", (ks, self) => below_autograd(() => log1p_default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::log1p_default", "engine/ops/native_functions/unary.yaml:190", "engine/generated/log1p.ts:20");
 
 // ---- log1p_ (engine/ops/native_functions/unary.yaml:194) ----
 export const log1p__default = defineOp("aten::log1p_(Tensor(a!) self) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:194");
-registerKernel(log1p__default, "CPU", (ks, self) => native.log1p_out(self, null, "inplace"), "native.log1p_out", "engine/ops/native_functions/unary.yaml:198", "engine/generated/log1p.ts:24"); // (structured_delegate: log1p.out)
-registerKernel(log1p__default, "Meta", (ks, self) => native.log1p_out(self, null, "inplace"), "native.log1p_out", "engine/ops/native_functions/unary.yaml:198", "engine/generated/log1p.ts:25"); // (structured_delegate: log1p.out)
-registerKernel(log1p__default, "CompositeExplicitAutogradNonFunctional", (ks, self) => native.log1p_out(self, null, "inplace"), "native.log1p_out", "engine/ops/native_functions/unary.yaml:198", "engine/generated/log1p.ts:26"); // (structured_delegate: log1p.out)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(log1p__default, "Autograd", (ks, self) => below_autograd(() => log1p__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::log1p__default", "engine/ops/native_functions/unary.yaml:194", "engine/generated/log1p.ts:30");
+registerKernel(log1p__default, "CPU", (ks, self) => native.log1p_out(self, null, "inplace"), "native.log1p_out", "engine/ops/native_functions/unary.yaml:198", "engine/generated/log1p.ts:20"); // (structured_delegate: log1p.out)
+registerKernel(log1p__default, "Meta", (ks, self) => native.log1p_out(self, null, "inplace"), "native.log1p_out", "engine/ops/native_functions/unary.yaml:198", "engine/generated/log1p.ts:21"); // (structured_delegate: log1p.out)
+registerKernel(log1p__default, "CompositeExplicitAutogradNonFunctional", (ks, self) => native.log1p_out(self, null, "inplace"), "native.log1p_out", "engine/ops/native_functions/unary.yaml:198", "engine/generated/log1p.ts:22"); // (structured_delegate: log1p.out)
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(log1p__default, "ADInplaceOrView", (ks, self) => {
   const result = log1p__default.redispatch(ks.and(after_ADInplaceOrView_keyset), self);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:194", "engine/generated/log1p.ts:32");
+}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:194", "engine/generated/log1p.ts:24");
 
 // ---- log1p.out (engine/ops/native_functions/unary.yaml:198) ----
 export const log1p_out = defineOp("aten::log1p.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:198");
-registerKernel(log1p_out, "CPU", (ks, self, out) => native.log1p_out(self, out, "out"), "native.log1p_out", "engine/ops/native_functions/unary.yaml:198", "engine/generated/log1p.ts:40");
-registerKernel(log1p_out, "Meta", (ks, self, out) => native.log1p_out(self, out, "out"), "native.log1p_out", "engine/ops/native_functions/unary.yaml:198", "engine/generated/log1p.ts:41");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(log1p_out, "Autograd", (ks, self, out) => below_autograd(() => log1p_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::log1p_out", "engine/ops/native_functions/unary.yaml:198", "engine/generated/log1p.ts:45");
+registerKernel(log1p_out, "CPU", (ks, self, out) => native.log1p_out(self, out, "out"), "native.log1p_out", "engine/ops/native_functions/unary.yaml:198", "engine/generated/log1p.ts:32");
+registerKernel(log1p_out, "Meta", (ks, self, out) => native.log1p_out(self, out, "out"), "native.log1p_out", "engine/ops/native_functions/unary.yaml:198", "engine/generated/log1p.ts:33");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(log1p_out, "ADInplaceOrView", (ks, self, out) => {
   const result = log1p_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:198", "engine/generated/log1p.ts:47");
+}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:198", "engine/generated/log1p.ts:35");
 
 // torch.log1p: log1p / log1p.out
 const log1p_parser = new PythonArgParser(["log1p(Tensor input, *, Tensor? out=None)"]);

@@ -14,41 +14,29 @@ export const log2_default = defineOp("aten::log2(Tensor self) -> Tensor", "engin
 registerKernel(log2_default, "CPU", (ks, self) => native.log2_out(self, null, "functional"), "native.log2_out", "engine/ops/native_functions/unary.yaml:170", "engine/generated/log2.ts:14"); // (structured_delegate: log2.out)
 registerKernel(log2_default, "Meta", (ks, self) => native.log2_out(self, null, "functional"), "native.log2_out", "engine/ops/native_functions/unary.yaml:170", "engine/generated/log2.ts:15"); // (structured_delegate: log2.out)
 registerKernel(log2_default, "CompositeExplicitAutogradNonFunctional", (ks, self) => native.log2_out(self, null, "functional"), "native.log2_out", "engine/ops/native_functions/unary.yaml:170", "engine/generated/log2.ts:16"); // (structured_delegate: log2.out)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(log2_default, "Autograd", (ks, self) => below_autograd(() => log2_default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::log2_default", "engine/ops/native_functions/unary.yaml:162", "engine/generated/log2.ts:20");
 
 // ---- log2_ (engine/ops/native_functions/unary.yaml:166) ----
 export const log2__default = defineOp("aten::log2_(Tensor(a!) self) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:166");
-registerKernel(log2__default, "CPU", (ks, self) => native.log2_out(self, null, "inplace"), "native.log2_out", "engine/ops/native_functions/unary.yaml:170", "engine/generated/log2.ts:24"); // (structured_delegate: log2.out)
-registerKernel(log2__default, "Meta", (ks, self) => native.log2_out(self, null, "inplace"), "native.log2_out", "engine/ops/native_functions/unary.yaml:170", "engine/generated/log2.ts:25"); // (structured_delegate: log2.out)
-registerKernel(log2__default, "CompositeExplicitAutogradNonFunctional", (ks, self) => native.log2_out(self, null, "inplace"), "native.log2_out", "engine/ops/native_functions/unary.yaml:170", "engine/generated/log2.ts:26"); // (structured_delegate: log2.out)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(log2__default, "Autograd", (ks, self) => below_autograd(() => log2__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::log2__default", "engine/ops/native_functions/unary.yaml:166", "engine/generated/log2.ts:30");
+registerKernel(log2__default, "CPU", (ks, self) => native.log2_out(self, null, "inplace"), "native.log2_out", "engine/ops/native_functions/unary.yaml:170", "engine/generated/log2.ts:20"); // (structured_delegate: log2.out)
+registerKernel(log2__default, "Meta", (ks, self) => native.log2_out(self, null, "inplace"), "native.log2_out", "engine/ops/native_functions/unary.yaml:170", "engine/generated/log2.ts:21"); // (structured_delegate: log2.out)
+registerKernel(log2__default, "CompositeExplicitAutogradNonFunctional", (ks, self) => native.log2_out(self, null, "inplace"), "native.log2_out", "engine/ops/native_functions/unary.yaml:170", "engine/generated/log2.ts:22"); // (structured_delegate: log2.out)
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(log2__default, "ADInplaceOrView", (ks, self) => {
   const result = log2__default.redispatch(ks.and(after_ADInplaceOrView_keyset), self);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:166", "engine/generated/log2.ts:32");
+}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:166", "engine/generated/log2.ts:24");
 
 // ---- log2.out (engine/ops/native_functions/unary.yaml:170) ----
 export const log2_out = defineOp("aten::log2.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:170");
-registerKernel(log2_out, "CPU", (ks, self, out) => native.log2_out(self, out, "out"), "native.log2_out", "engine/ops/native_functions/unary.yaml:170", "engine/generated/log2.ts:40");
-registerKernel(log2_out, "Meta", (ks, self, out) => native.log2_out(self, out, "out"), "native.log2_out", "engine/ops/native_functions/unary.yaml:170", "engine/generated/log2.ts:41");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(log2_out, "Autograd", (ks, self, out) => below_autograd(() => log2_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::log2_out", "engine/ops/native_functions/unary.yaml:170", "engine/generated/log2.ts:45");
+registerKernel(log2_out, "CPU", (ks, self, out) => native.log2_out(self, out, "out"), "native.log2_out", "engine/ops/native_functions/unary.yaml:170", "engine/generated/log2.ts:32");
+registerKernel(log2_out, "Meta", (ks, self, out) => native.log2_out(self, out, "out"), "native.log2_out", "engine/ops/native_functions/unary.yaml:170", "engine/generated/log2.ts:33");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(log2_out, "ADInplaceOrView", (ks, self, out) => {
   const result = log2_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:170", "engine/generated/log2.ts:47");
+}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:170", "engine/generated/log2.ts:35");
 
 // torch.log2: log2 / log2.out
 const log2_parser = new PythonArgParser(["log2(Tensor input, *, Tensor? out=None)"]);

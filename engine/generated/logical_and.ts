@@ -12,39 +12,27 @@ import * as native from "../aten/native/index.js";
 // ---- logical_and (engine/ops/native_functions/binary.yaml:564) ----
 export const logical_and_default = defineOp("aten::logical_and(Tensor self, Tensor other) -> Tensor", "engine/ops/native_functions/binary.yaml:564");
 registerKernel(logical_and_default, "CompositeExplicitAutograd", (ks, self, other) => native.logical_and(self, other), "native.logical_and", "engine/ops/native_functions/binary.yaml:564", "engine/generated/logical_and.ts:14");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(logical_and_default, "Autograd", (ks, self, other) => below_autograd(() => logical_and_default.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::logical_and_default", "engine/ops/native_functions/binary.yaml:564", "engine/generated/logical_and.ts:18");
 
 // ---- logical_and_ (engine/ops/native_functions/binary.yaml:569) ----
 export const logical_and__default = defineOp("aten::logical_and_(Tensor(a!) self, Tensor other) -> Tensor(a!)", "engine/ops/native_functions/binary.yaml:569");
-registerKernel(logical_and__default, "CompositeExplicitAutograd", (ks, self, other) => native.logical_and_(self, other), "native.logical_and_", "engine/ops/native_functions/binary.yaml:569", "engine/generated/logical_and.ts:22");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(logical_and__default, "Autograd", (ks, self, other) => below_autograd(() => logical_and__default.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::logical_and__default", "engine/ops/native_functions/binary.yaml:569", "engine/generated/logical_and.ts:26");
+registerKernel(logical_and__default, "CompositeExplicitAutograd", (ks, self, other) => native.logical_and_(self, other), "native.logical_and_", "engine/ops/native_functions/binary.yaml:569", "engine/generated/logical_and.ts:18");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(logical_and__default, "ADInplaceOrView", (ks, self, other) => {
   const result = logical_and__default.redispatch(ks.and(after_ADInplaceOrView_keyset), self, other);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:569", "engine/generated/logical_and.ts:28");
+}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:569", "engine/generated/logical_and.ts:20");
 
 // ---- logical_and.out (engine/ops/native_functions/binary.yaml:574) ----
 export const logical_and_out = defineOp("aten::logical_and.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/binary.yaml:574");
-registerKernel(logical_and_out, "CPU", (ks, self, other, out) => native.logical_and_out(self, other, out), "native.logical_and_out", "engine/ops/native_functions/binary.yaml:574", "engine/generated/logical_and.ts:36");
-registerKernel(logical_and_out, "Meta", (ks, self, other, out) => native.logical_and_out(self, other, out), "native.logical_and_out", "engine/ops/native_functions/binary.yaml:574", "engine/generated/logical_and.ts:37");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(logical_and_out, "Autograd", (ks, self, other, out) => below_autograd(() => logical_and_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::logical_and_out", "engine/ops/native_functions/binary.yaml:574", "engine/generated/logical_and.ts:41");
+registerKernel(logical_and_out, "CPU", (ks, self, other, out) => native.logical_and_out(self, other, out), "native.logical_and_out", "engine/ops/native_functions/binary.yaml:574", "engine/generated/logical_and.ts:28");
+registerKernel(logical_and_out, "Meta", (ks, self, other, out) => native.logical_and_out(self, other, out), "native.logical_and_out", "engine/ops/native_functions/binary.yaml:574", "engine/generated/logical_and.ts:29");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(logical_and_out, "ADInplaceOrView", (ks, self, other, out) => {
   const result = logical_and_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, other, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:574", "engine/generated/logical_and.ts:43");
+}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:574", "engine/generated/logical_and.ts:31");
 
 // torch.logical_and: logical_and / logical_and.out
 const logical_and_parser = new PythonArgParser(["logical_and(Tensor input, Tensor other, *, Tensor? out=None)"]);

@@ -12,39 +12,27 @@ import * as native from "../aten/native/index.js";
 // ---- logical_not (engine/ops/native_functions/unary.yaml:747) ----
 export const logical_not_default = defineOp("aten::logical_not(Tensor self) -> Tensor", "engine/ops/native_functions/unary.yaml:747");
 registerKernel(logical_not_default, "CompositeExplicitAutograd", (ks, self) => native.logical_not(self), "native.logical_not", "engine/ops/native_functions/unary.yaml:747", "engine/generated/logical_not.ts:14");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(logical_not_default, "Autograd", (ks, self) => below_autograd(() => logical_not_default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::logical_not_default", "engine/ops/native_functions/unary.yaml:747", "engine/generated/logical_not.ts:18");
 
 // ---- logical_not_ (engine/ops/native_functions/unary.yaml:752) ----
 export const logical_not__default = defineOp("aten::logical_not_(Tensor(a!) self) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:752");
-registerKernel(logical_not__default, "CompositeExplicitAutograd", (ks, self) => native.logical_not_(self), "native.logical_not_", "engine/ops/native_functions/unary.yaml:752", "engine/generated/logical_not.ts:22");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(logical_not__default, "Autograd", (ks, self) => below_autograd(() => logical_not__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::logical_not__default", "engine/ops/native_functions/unary.yaml:752", "engine/generated/logical_not.ts:26");
+registerKernel(logical_not__default, "CompositeExplicitAutograd", (ks, self) => native.logical_not_(self), "native.logical_not_", "engine/ops/native_functions/unary.yaml:752", "engine/generated/logical_not.ts:18");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(logical_not__default, "ADInplaceOrView", (ks, self) => {
   const result = logical_not__default.redispatch(ks.and(after_ADInplaceOrView_keyset), self);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:752", "engine/generated/logical_not.ts:28");
+}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:752", "engine/generated/logical_not.ts:20");
 
 // ---- logical_not.out (engine/ops/native_functions/unary.yaml:757) ----
 export const logical_not_out = defineOp("aten::logical_not.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:757");
-registerKernel(logical_not_out, "CPU", (ks, self, out) => native.logical_not_out(self, out), "native.logical_not_out", "engine/ops/native_functions/unary.yaml:757", "engine/generated/logical_not.ts:36");
-registerKernel(logical_not_out, "Meta", (ks, self, out) => native.logical_not_out(self, out), "native.logical_not_out", "engine/ops/native_functions/unary.yaml:757", "engine/generated/logical_not.ts:37");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(logical_not_out, "Autograd", (ks, self, out) => below_autograd(() => logical_not_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::logical_not_out", "engine/ops/native_functions/unary.yaml:757", "engine/generated/logical_not.ts:41");
+registerKernel(logical_not_out, "CPU", (ks, self, out) => native.logical_not_out(self, out), "native.logical_not_out", "engine/ops/native_functions/unary.yaml:757", "engine/generated/logical_not.ts:28");
+registerKernel(logical_not_out, "Meta", (ks, self, out) => native.logical_not_out(self, out), "native.logical_not_out", "engine/ops/native_functions/unary.yaml:757", "engine/generated/logical_not.ts:29");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(logical_not_out, "ADInplaceOrView", (ks, self, out) => {
   const result = logical_not_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:757", "engine/generated/logical_not.ts:43");
+}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:757", "engine/generated/logical_not.ts:31");
 
 // torch.logical_not: logical_not / logical_not.out
 const logical_not_parser = new PythonArgParser(["logical_not(Tensor input, *, Tensor? out=None)"]);

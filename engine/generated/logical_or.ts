@@ -12,39 +12,27 @@ import * as native from "../aten/native/index.js";
 // ---- logical_or (engine/ops/native_functions/binary.yaml:578) ----
 export const logical_or_default = defineOp("aten::logical_or(Tensor self, Tensor other) -> Tensor", "engine/ops/native_functions/binary.yaml:578");
 registerKernel(logical_or_default, "CompositeExplicitAutograd", (ks, self, other) => native.logical_or(self, other), "native.logical_or", "engine/ops/native_functions/binary.yaml:578", "engine/generated/logical_or.ts:14");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(logical_or_default, "Autograd", (ks, self, other) => below_autograd(() => logical_or_default.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::logical_or_default", "engine/ops/native_functions/binary.yaml:578", "engine/generated/logical_or.ts:18");
 
 // ---- logical_or_ (engine/ops/native_functions/binary.yaml:583) ----
 export const logical_or__default = defineOp("aten::logical_or_(Tensor(a!) self, Tensor other) -> Tensor(a!)", "engine/ops/native_functions/binary.yaml:583");
-registerKernel(logical_or__default, "CompositeExplicitAutograd", (ks, self, other) => native.logical_or_(self, other), "native.logical_or_", "engine/ops/native_functions/binary.yaml:583", "engine/generated/logical_or.ts:22");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(logical_or__default, "Autograd", (ks, self, other) => below_autograd(() => logical_or__default.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::logical_or__default", "engine/ops/native_functions/binary.yaml:583", "engine/generated/logical_or.ts:26");
+registerKernel(logical_or__default, "CompositeExplicitAutograd", (ks, self, other) => native.logical_or_(self, other), "native.logical_or_", "engine/ops/native_functions/binary.yaml:583", "engine/generated/logical_or.ts:18");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(logical_or__default, "ADInplaceOrView", (ks, self, other) => {
   const result = logical_or__default.redispatch(ks.and(after_ADInplaceOrView_keyset), self, other);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:583", "engine/generated/logical_or.ts:28");
+}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:583", "engine/generated/logical_or.ts:20");
 
 // ---- logical_or.out (engine/ops/native_functions/binary.yaml:588) ----
 export const logical_or_out = defineOp("aten::logical_or.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/binary.yaml:588");
-registerKernel(logical_or_out, "CPU", (ks, self, other, out) => native.logical_or_out(self, other, out), "native.logical_or_out", "engine/ops/native_functions/binary.yaml:588", "engine/generated/logical_or.ts:36");
-registerKernel(logical_or_out, "Meta", (ks, self, other, out) => native.logical_or_out(self, other, out), "native.logical_or_out", "engine/ops/native_functions/binary.yaml:588", "engine/generated/logical_or.ts:37");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(logical_or_out, "Autograd", (ks, self, other, out) => below_autograd(() => logical_or_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::logical_or_out", "engine/ops/native_functions/binary.yaml:588", "engine/generated/logical_or.ts:41");
+registerKernel(logical_or_out, "CPU", (ks, self, other, out) => native.logical_or_out(self, other, out), "native.logical_or_out", "engine/ops/native_functions/binary.yaml:588", "engine/generated/logical_or.ts:28");
+registerKernel(logical_or_out, "Meta", (ks, self, other, out) => native.logical_or_out(self, other, out), "native.logical_or_out", "engine/ops/native_functions/binary.yaml:588", "engine/generated/logical_or.ts:29");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(logical_or_out, "ADInplaceOrView", (ks, self, other, out) => {
   const result = logical_or_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, other, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:588", "engine/generated/logical_or.ts:43");
+}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:588", "engine/generated/logical_or.ts:31");
 
 // torch.logical_or: logical_or / logical_or.out
 const logical_or_parser = new PythonArgParser(["logical_or(Tensor input, Tensor other, *, Tensor? out=None)"]);

@@ -12,39 +12,27 @@ import * as native from "../aten/native/index.js";
 // ---- logical_xor (engine/ops/native_functions/binary.yaml:550) ----
 export const logical_xor_default = defineOp("aten::logical_xor(Tensor self, Tensor other) -> Tensor", "engine/ops/native_functions/binary.yaml:550");
 registerKernel(logical_xor_default, "CompositeExplicitAutograd", (ks, self, other) => native.logical_xor(self, other), "native.logical_xor", "engine/ops/native_functions/binary.yaml:550", "engine/generated/logical_xor.ts:14");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(logical_xor_default, "Autograd", (ks, self, other) => below_autograd(() => logical_xor_default.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::logical_xor_default", "engine/ops/native_functions/binary.yaml:550", "engine/generated/logical_xor.ts:18");
 
 // ---- logical_xor_ (engine/ops/native_functions/binary.yaml:555) ----
 export const logical_xor__default = defineOp("aten::logical_xor_(Tensor(a!) self, Tensor other) -> Tensor(a!)", "engine/ops/native_functions/binary.yaml:555");
-registerKernel(logical_xor__default, "CompositeExplicitAutograd", (ks, self, other) => native.logical_xor_(self, other), "native.logical_xor_", "engine/ops/native_functions/binary.yaml:555", "engine/generated/logical_xor.ts:22");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(logical_xor__default, "Autograd", (ks, self, other) => below_autograd(() => logical_xor__default.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::logical_xor__default", "engine/ops/native_functions/binary.yaml:555", "engine/generated/logical_xor.ts:26");
+registerKernel(logical_xor__default, "CompositeExplicitAutograd", (ks, self, other) => native.logical_xor_(self, other), "native.logical_xor_", "engine/ops/native_functions/binary.yaml:555", "engine/generated/logical_xor.ts:18");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(logical_xor__default, "ADInplaceOrView", (ks, self, other) => {
   const result = logical_xor__default.redispatch(ks.and(after_ADInplaceOrView_keyset), self, other);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:555", "engine/generated/logical_xor.ts:28");
+}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:555", "engine/generated/logical_xor.ts:20");
 
 // ---- logical_xor.out (engine/ops/native_functions/binary.yaml:560) ----
 export const logical_xor_out = defineOp("aten::logical_xor.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/binary.yaml:560");
-registerKernel(logical_xor_out, "CPU", (ks, self, other, out) => native.logical_xor_out(self, other, out), "native.logical_xor_out", "engine/ops/native_functions/binary.yaml:560", "engine/generated/logical_xor.ts:36");
-registerKernel(logical_xor_out, "Meta", (ks, self, other, out) => native.logical_xor_out(self, other, out), "native.logical_xor_out", "engine/ops/native_functions/binary.yaml:560", "engine/generated/logical_xor.ts:37");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(logical_xor_out, "Autograd", (ks, self, other, out) => below_autograd(() => logical_xor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::logical_xor_out", "engine/ops/native_functions/binary.yaml:560", "engine/generated/logical_xor.ts:41");
+registerKernel(logical_xor_out, "CPU", (ks, self, other, out) => native.logical_xor_out(self, other, out), "native.logical_xor_out", "engine/ops/native_functions/binary.yaml:560", "engine/generated/logical_xor.ts:28");
+registerKernel(logical_xor_out, "Meta", (ks, self, other, out) => native.logical_xor_out(self, other, out), "native.logical_xor_out", "engine/ops/native_functions/binary.yaml:560", "engine/generated/logical_xor.ts:29");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(logical_xor_out, "ADInplaceOrView", (ks, self, other, out) => {
   const result = logical_xor_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, other, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:560", "engine/generated/logical_xor.ts:43");
+}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:560", "engine/generated/logical_xor.ts:31");
 
 // torch.logical_xor: logical_xor / logical_xor.out
 const logical_xor_parser = new PythonArgParser(["logical_xor(Tensor input, Tensor other, *, Tensor? out=None)"]);

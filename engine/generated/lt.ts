@@ -13,83 +13,59 @@ import * as native from "../aten/native/index.js";
 export const lt_Tensor_out = defineOp("aten::lt.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/binary.yaml:418");
 registerKernel(lt_Tensor_out, "CPU", (ks, self, other, out) => native.lt_Tensor_out(self, other, out, "out"), "native.lt_Tensor_out", "engine/ops/native_functions/binary.yaml:418", "engine/generated/lt.ts:14");
 registerKernel(lt_Tensor_out, "Meta", (ks, self, other, out) => native.lt_Tensor_out(self, other, out, "out"), "native.lt_Tensor_out", "engine/ops/native_functions/binary.yaml:418", "engine/generated/lt.ts:15");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(lt_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => lt_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::lt_Tensor_out", "engine/ops/native_functions/binary.yaml:418", "engine/generated/lt.ts:19");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(lt_Tensor_out, "ADInplaceOrView", (ks, self, other, out) => {
   const result = lt_Tensor_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, other, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:418", "engine/generated/lt.ts:21");
+}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:418", "engine/generated/lt.ts:17");
 
 // ---- lt.Tensor (engine/ops/native_functions/binary.yaml:424) ----
 export const lt_Tensor = defineOp("aten::lt.Tensor(Tensor self, Tensor other) -> Tensor", "engine/ops/native_functions/binary.yaml:424");
-registerKernel(lt_Tensor, "CPU", (ks, self, other) => native.lt_Tensor_out(self, other, null, "functional"), "native.lt_Tensor_out", "engine/ops/native_functions/binary.yaml:418", "engine/generated/lt.ts:29"); // (structured_delegate: lt.Tensor_out)
-registerKernel(lt_Tensor, "Meta", (ks, self, other) => native.lt_Tensor_out(self, other, null, "functional"), "native.lt_Tensor_out", "engine/ops/native_functions/binary.yaml:418", "engine/generated/lt.ts:30"); // (structured_delegate: lt.Tensor_out)
-registerKernel(lt_Tensor, "CompositeExplicitAutogradNonFunctional", (ks, self, other) => native.lt_Tensor_out(self, other, null, "functional"), "native.lt_Tensor_out", "engine/ops/native_functions/binary.yaml:418", "engine/generated/lt.ts:31"); // (structured_delegate: lt.Tensor_out)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(lt_Tensor, "Autograd", (ks, self, other) => below_autograd(() => lt_Tensor.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::lt_Tensor", "engine/ops/native_functions/binary.yaml:424", "engine/generated/lt.ts:35");
+registerKernel(lt_Tensor, "CPU", (ks, self, other) => native.lt_Tensor_out(self, other, null, "functional"), "native.lt_Tensor_out", "engine/ops/native_functions/binary.yaml:418", "engine/generated/lt.ts:25"); // (structured_delegate: lt.Tensor_out)
+registerKernel(lt_Tensor, "Meta", (ks, self, other) => native.lt_Tensor_out(self, other, null, "functional"), "native.lt_Tensor_out", "engine/ops/native_functions/binary.yaml:418", "engine/generated/lt.ts:26"); // (structured_delegate: lt.Tensor_out)
+registerKernel(lt_Tensor, "CompositeExplicitAutogradNonFunctional", (ks, self, other) => native.lt_Tensor_out(self, other, null, "functional"), "native.lt_Tensor_out", "engine/ops/native_functions/binary.yaml:418", "engine/generated/lt.ts:27"); // (structured_delegate: lt.Tensor_out)
 
 // ---- lt_.Tensor (engine/ops/native_functions/binary.yaml:428) ----
 export const lt__Tensor = defineOp("aten::lt_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", "engine/ops/native_functions/binary.yaml:428");
-registerKernel(lt__Tensor, "CPU", (ks, self, other) => native.lt_Tensor_out(self, other, null, "inplace"), "native.lt_Tensor_out", "engine/ops/native_functions/binary.yaml:418", "engine/generated/lt.ts:39"); // (structured_delegate: lt.Tensor_out)
-registerKernel(lt__Tensor, "Meta", (ks, self, other) => native.lt_Tensor_out(self, other, null, "inplace"), "native.lt_Tensor_out", "engine/ops/native_functions/binary.yaml:418", "engine/generated/lt.ts:40"); // (structured_delegate: lt.Tensor_out)
-registerKernel(lt__Tensor, "CompositeExplicitAutogradNonFunctional", (ks, self, other) => native.lt_Tensor_out(self, other, null, "inplace"), "native.lt_Tensor_out", "engine/ops/native_functions/binary.yaml:418", "engine/generated/lt.ts:41"); // (structured_delegate: lt.Tensor_out)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(lt__Tensor, "Autograd", (ks, self, other) => below_autograd(() => lt__Tensor.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::lt__Tensor", "engine/ops/native_functions/binary.yaml:428", "engine/generated/lt.ts:45");
+registerKernel(lt__Tensor, "CPU", (ks, self, other) => native.lt_Tensor_out(self, other, null, "inplace"), "native.lt_Tensor_out", "engine/ops/native_functions/binary.yaml:418", "engine/generated/lt.ts:31"); // (structured_delegate: lt.Tensor_out)
+registerKernel(lt__Tensor, "Meta", (ks, self, other) => native.lt_Tensor_out(self, other, null, "inplace"), "native.lt_Tensor_out", "engine/ops/native_functions/binary.yaml:418", "engine/generated/lt.ts:32"); // (structured_delegate: lt.Tensor_out)
+registerKernel(lt__Tensor, "CompositeExplicitAutogradNonFunctional", (ks, self, other) => native.lt_Tensor_out(self, other, null, "inplace"), "native.lt_Tensor_out", "engine/ops/native_functions/binary.yaml:418", "engine/generated/lt.ts:33"); // (structured_delegate: lt.Tensor_out)
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(lt__Tensor, "ADInplaceOrView", (ks, self, other) => {
   const result = lt__Tensor.redispatch(ks.and(after_ADInplaceOrView_keyset), self, other);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:428", "engine/generated/lt.ts:47");
+}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:428", "engine/generated/lt.ts:35");
 
 // ---- lt.Scalar_out (engine/ops/native_functions/binary.yaml:432) ----
 export const lt_Scalar_out = defineOp("aten::lt.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/binary.yaml:432");
-registerKernel(lt_Scalar_out, "CPU", (ks, self, other, out) => native.lt_Scalar_out(self, other, out, "out"), "native.lt_Scalar_out", "engine/ops/native_functions/binary.yaml:432", "engine/generated/lt.ts:55");
-registerKernel(lt_Scalar_out, "Meta", (ks, self, other, out) => native.lt_Scalar_out(self, other, out, "out"), "native.lt_Scalar_out", "engine/ops/native_functions/binary.yaml:432", "engine/generated/lt.ts:56");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(lt_Scalar_out, "Autograd", (ks, self, other, out) => below_autograd(() => lt_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::lt_Scalar_out", "engine/ops/native_functions/binary.yaml:432", "engine/generated/lt.ts:60");
+registerKernel(lt_Scalar_out, "CPU", (ks, self, other, out) => native.lt_Scalar_out(self, other, out, "out"), "native.lt_Scalar_out", "engine/ops/native_functions/binary.yaml:432", "engine/generated/lt.ts:43");
+registerKernel(lt_Scalar_out, "Meta", (ks, self, other, out) => native.lt_Scalar_out(self, other, out, "out"), "native.lt_Scalar_out", "engine/ops/native_functions/binary.yaml:432", "engine/generated/lt.ts:44");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(lt_Scalar_out, "ADInplaceOrView", (ks, self, other, out) => {
   const result = lt_Scalar_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, other, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:432", "engine/generated/lt.ts:62");
+}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:432", "engine/generated/lt.ts:46");
 
 // ---- lt.Scalar (engine/ops/native_functions/binary.yaml:438) ----
 export const lt_Scalar = defineOp("aten::lt.Scalar(Tensor self, Scalar other) -> Tensor", "engine/ops/native_functions/binary.yaml:438");
-registerKernel(lt_Scalar, "CPU", (ks, self, other) => native.lt_Scalar_out(self, other, null, "functional"), "native.lt_Scalar_out", "engine/ops/native_functions/binary.yaml:432", "engine/generated/lt.ts:70"); // (structured_delegate: lt.Scalar_out)
-registerKernel(lt_Scalar, "Meta", (ks, self, other) => native.lt_Scalar_out(self, other, null, "functional"), "native.lt_Scalar_out", "engine/ops/native_functions/binary.yaml:432", "engine/generated/lt.ts:71"); // (structured_delegate: lt.Scalar_out)
-registerKernel(lt_Scalar, "CompositeExplicitAutogradNonFunctional", (ks, self, other) => native.lt_Scalar_out(self, other, null, "functional"), "native.lt_Scalar_out", "engine/ops/native_functions/binary.yaml:432", "engine/generated/lt.ts:72"); // (structured_delegate: lt.Scalar_out)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(lt_Scalar, "Autograd", (ks, self, other) => below_autograd(() => lt_Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::lt_Scalar", "engine/ops/native_functions/binary.yaml:438", "engine/generated/lt.ts:76");
+registerKernel(lt_Scalar, "CPU", (ks, self, other) => native.lt_Scalar_out(self, other, null, "functional"), "native.lt_Scalar_out", "engine/ops/native_functions/binary.yaml:432", "engine/generated/lt.ts:54"); // (structured_delegate: lt.Scalar_out)
+registerKernel(lt_Scalar, "Meta", (ks, self, other) => native.lt_Scalar_out(self, other, null, "functional"), "native.lt_Scalar_out", "engine/ops/native_functions/binary.yaml:432", "engine/generated/lt.ts:55"); // (structured_delegate: lt.Scalar_out)
+registerKernel(lt_Scalar, "CompositeExplicitAutogradNonFunctional", (ks, self, other) => native.lt_Scalar_out(self, other, null, "functional"), "native.lt_Scalar_out", "engine/ops/native_functions/binary.yaml:432", "engine/generated/lt.ts:56"); // (structured_delegate: lt.Scalar_out)
 
 // ---- lt_.Scalar (engine/ops/native_functions/binary.yaml:442) ----
 export const lt__Scalar = defineOp("aten::lt_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", "engine/ops/native_functions/binary.yaml:442");
-registerKernel(lt__Scalar, "CPU", (ks, self, other) => native.lt_Scalar_out(self, other, null, "inplace"), "native.lt_Scalar_out", "engine/ops/native_functions/binary.yaml:432", "engine/generated/lt.ts:80"); // (structured_delegate: lt.Scalar_out)
-registerKernel(lt__Scalar, "Meta", (ks, self, other) => native.lt_Scalar_out(self, other, null, "inplace"), "native.lt_Scalar_out", "engine/ops/native_functions/binary.yaml:432", "engine/generated/lt.ts:81"); // (structured_delegate: lt.Scalar_out)
-registerKernel(lt__Scalar, "CompositeExplicitAutogradNonFunctional", (ks, self, other) => native.lt_Scalar_out(self, other, null, "inplace"), "native.lt_Scalar_out", "engine/ops/native_functions/binary.yaml:432", "engine/generated/lt.ts:82"); // (structured_delegate: lt.Scalar_out)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(lt__Scalar, "Autograd", (ks, self, other) => below_autograd(() => lt__Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::lt__Scalar", "engine/ops/native_functions/binary.yaml:442", "engine/generated/lt.ts:86");
+registerKernel(lt__Scalar, "CPU", (ks, self, other) => native.lt_Scalar_out(self, other, null, "inplace"), "native.lt_Scalar_out", "engine/ops/native_functions/binary.yaml:432", "engine/generated/lt.ts:60"); // (structured_delegate: lt.Scalar_out)
+registerKernel(lt__Scalar, "Meta", (ks, self, other) => native.lt_Scalar_out(self, other, null, "inplace"), "native.lt_Scalar_out", "engine/ops/native_functions/binary.yaml:432", "engine/generated/lt.ts:61"); // (structured_delegate: lt.Scalar_out)
+registerKernel(lt__Scalar, "CompositeExplicitAutogradNonFunctional", (ks, self, other) => native.lt_Scalar_out(self, other, null, "inplace"), "native.lt_Scalar_out", "engine/ops/native_functions/binary.yaml:432", "engine/generated/lt.ts:62"); // (structured_delegate: lt.Scalar_out)
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(lt__Scalar, "ADInplaceOrView", (ks, self, other) => {
   const result = lt__Scalar.redispatch(ks.and(after_ADInplaceOrView_keyset), self, other);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:442", "engine/generated/lt.ts:88");
+}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:442", "engine/generated/lt.ts:64");
 
 // torch.lt: lt.Tensor / lt.Tensor_out, lt.Scalar / lt.Scalar_out
 const lt_parser = new PythonArgParser(["lt(Tensor input, Tensor other, *, Tensor? out=None)", "lt(Tensor input, Scalar other, *, Tensor? out=None)"]);

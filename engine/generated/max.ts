@@ -14,35 +14,23 @@ export const max_dim = defineOp("aten::max.dim(Tensor self, int dim, bool keepdi
 registerKernel(max_dim, "CPU", (ks, self, dim, keepdim) => native.max_out(self, dim, keepdim, null, null, "functional"), "native.max_out", "engine/ops/native_functions/reduce.yaml:55", "engine/generated/max.ts:14"); // (structured_delegate: max.dim_max)
 registerKernel(max_dim, "Meta", (ks, self, dim, keepdim) => native.max_out(self, dim, keepdim, null, null, "functional"), "native.max_out", "engine/ops/native_functions/reduce.yaml:55", "engine/generated/max.ts:15"); // (structured_delegate: max.dim_max)
 registerKernel(max_dim, "CompositeExplicitAutogradNonFunctional", (ks, self, dim, keepdim) => native.max_out(self, dim, keepdim, null, null, "functional"), "native.max_out", "engine/ops/native_functions/reduce.yaml:55", "engine/generated/max.ts:16"); // (structured_delegate: max.dim_max)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(max_dim, "Autograd", (ks, self, dim, keepdim) => below_autograd(() => max_dim.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim)), "VariableType::max_dim", "engine/ops/native_functions/reduce.yaml:51", "engine/generated/max.ts:20");
 
 // ---- max.dim_max (engine/ops/native_functions/reduce.yaml:55) ----
 export const max_dim_max = defineOp("aten::max.dim_max(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) max, Tensor(b!) max_values) -> (Tensor(a!) values, Tensor(b!) indices)", "engine/ops/native_functions/reduce.yaml:55");
-registerKernel(max_dim_max, "CPU", (ks, self, dim, keepdim, max, max_values) => native.max_out(self, dim, keepdim, max, max_values, "out"), "native.max_out", "engine/ops/native_functions/reduce.yaml:55", "engine/generated/max.ts:24");
-registerKernel(max_dim_max, "Meta", (ks, self, dim, keepdim, max, max_values) => native.max_out(self, dim, keepdim, max, max_values, "out"), "native.max_out", "engine/ops/native_functions/reduce.yaml:55", "engine/generated/max.ts:25");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(max_dim_max, "Autograd", (ks, self, dim, keepdim, max, max_values) => below_autograd(() => max_dim_max.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, max, max_values)), "VariableType::max_dim_max", "engine/ops/native_functions/reduce.yaml:55", "engine/generated/max.ts:29");
+registerKernel(max_dim_max, "CPU", (ks, self, dim, keepdim, max, max_values) => native.max_out(self, dim, keepdim, max, max_values, "out"), "native.max_out", "engine/ops/native_functions/reduce.yaml:55", "engine/generated/max.ts:20");
+registerKernel(max_dim_max, "Meta", (ks, self, dim, keepdim, max, max_values) => native.max_out(self, dim, keepdim, max, max_values, "out"), "native.max_out", "engine/ops/native_functions/reduce.yaml:55", "engine/generated/max.ts:21");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(max_dim_max, "ADInplaceOrView", (ks, self, dim, keepdim, max, max_values) => {
   const result = max_dim_max.redispatch(ks.and(after_ADInplaceOrView_keyset), self, dim, keepdim, max, max_values);
   increment_version(max);
   increment_version(max_values);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/reduce.yaml:55", "engine/generated/max.ts:31");
+}, "ADInplaceOrView", "engine/ops/native_functions/reduce.yaml:55", "engine/generated/max.ts:23");
 
 // ---- max (engine/ops/native_functions/reduce.yaml:144) ----
 export const max_default = defineOp("aten::max(Tensor self) -> Tensor", "engine/ops/native_functions/reduce.yaml:144");
-registerKernel(max_default, "CPU", (ks, self) => native.max(self), "native.max", "engine/ops/native_functions/reduce.yaml:144", "engine/generated/max.ts:40");
-registerKernel(max_default, "Meta", (ks, self) => native.max(self), "native.max", "engine/ops/native_functions/reduce.yaml:144", "engine/generated/max.ts:41");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(max_default, "Autograd", (ks, self) => below_autograd(() => max_default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::max_default", "engine/ops/native_functions/reduce.yaml:144", "engine/generated/max.ts:45");
+registerKernel(max_default, "CPU", (ks, self) => native.max(self), "native.max", "engine/ops/native_functions/reduce.yaml:144", "engine/generated/max.ts:32");
+registerKernel(max_default, "Meta", (ks, self) => native.max(self), "native.max", "engine/ops/native_functions/reduce.yaml:144", "engine/generated/max.ts:33");
 
 // torch.max: max.dim / max.dim_max, max
 const max_parser = new PythonArgParser(["max(Tensor input, int dim, bool keepdim=False, *, Tensor[] out=None)", "max(Tensor input)"]);

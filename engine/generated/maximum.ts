@@ -14,25 +14,17 @@ export const maximum_default = defineOp("aten::maximum(Tensor self, Tensor other
 registerKernel(maximum_default, "CPU", (ks, self, other) => native.maximum_out(self, other, null, "functional"), "native.maximum_out", "engine/ops/native_functions/binary.yaml:344", "engine/generated/maximum.ts:14"); // (structured_delegate: maximum.out)
 registerKernel(maximum_default, "Meta", (ks, self, other) => native.maximum_out(self, other, null, "functional"), "native.maximum_out", "engine/ops/native_functions/binary.yaml:344", "engine/generated/maximum.ts:15"); // (structured_delegate: maximum.out)
 registerKernel(maximum_default, "CompositeExplicitAutogradNonFunctional", (ks, self, other) => native.maximum_out(self, other, null, "functional"), "native.maximum_out", "engine/ops/native_functions/binary.yaml:344", "engine/generated/maximum.ts:16"); // (structured_delegate: maximum.out)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(maximum_default, "Autograd", (ks, self, other) => below_autograd(() => maximum_default.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::maximum_default", "engine/ops/native_functions/binary.yaml:340", "engine/generated/maximum.ts:20");
 
 // ---- maximum.out (engine/ops/native_functions/binary.yaml:344) ----
 export const maximum_out = defineOp("aten::maximum.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/binary.yaml:344");
-registerKernel(maximum_out, "CPU", (ks, self, other, out) => native.maximum_out(self, other, out, "out"), "native.maximum_out", "engine/ops/native_functions/binary.yaml:344", "engine/generated/maximum.ts:24");
-registerKernel(maximum_out, "Meta", (ks, self, other, out) => native.maximum_out(self, other, out, "out"), "native.maximum_out", "engine/ops/native_functions/binary.yaml:344", "engine/generated/maximum.ts:25");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(maximum_out, "Autograd", (ks, self, other, out) => below_autograd(() => maximum_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::maximum_out", "engine/ops/native_functions/binary.yaml:344", "engine/generated/maximum.ts:29");
+registerKernel(maximum_out, "CPU", (ks, self, other, out) => native.maximum_out(self, other, out, "out"), "native.maximum_out", "engine/ops/native_functions/binary.yaml:344", "engine/generated/maximum.ts:20");
+registerKernel(maximum_out, "Meta", (ks, self, other, out) => native.maximum_out(self, other, out, "out"), "native.maximum_out", "engine/ops/native_functions/binary.yaml:344", "engine/generated/maximum.ts:21");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(maximum_out, "ADInplaceOrView", (ks, self, other, out) => {
   const result = maximum_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, other, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:344", "engine/generated/maximum.ts:31");
+}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:344", "engine/generated/maximum.ts:23");
 
 // torch.maximum: maximum / maximum.out
 const maximum_parser = new PythonArgParser(["maximum(Tensor input, Tensor other, *, Tensor? out=None)"]);

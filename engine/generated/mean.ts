@@ -12,35 +12,23 @@ import * as native from "../aten/native/index.js";
 // ---- mean (engine/ops/native_functions/reduce.yaml:70) ----
 export const mean_default = defineOp("aten::mean(Tensor self, *, ScalarType? dtype=None) -> Tensor", "engine/ops/native_functions/reduce.yaml:70");
 registerKernel(mean_default, "CompositeExplicitAutograd", (ks, self, dtype) => native.mean(self, dtype), "native.mean", "engine/ops/native_functions/reduce.yaml:70", "engine/generated/mean.ts:14");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(mean_default, "Autograd", (ks, self, dtype) => below_autograd(() => mean_default.redispatch(ks.and(after_autograd_keyset), self, dtype)), "VariableType::mean_default", "engine/ops/native_functions/reduce.yaml:70", "engine/generated/mean.ts:18");
 
 // ---- mean.dim (engine/ops/native_functions/reduce.yaml:75) ----
 export const mean_dim = defineOp("aten::mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor", "engine/ops/native_functions/reduce.yaml:75");
-registerKernel(mean_dim, "CPU", (ks, self, dim, keepdim, dtype) => native.mean_out(self, dim, keepdim, dtype, null, "functional"), "native.mean_out", "engine/ops/native_functions/reduce.yaml:79", "engine/generated/mean.ts:22"); // (structured_delegate: mean.out)
-registerKernel(mean_dim, "Meta", (ks, self, dim, keepdim, dtype) => native.mean_out(self, dim, keepdim, dtype, null, "functional"), "native.mean_out", "engine/ops/native_functions/reduce.yaml:79", "engine/generated/mean.ts:23"); // (structured_delegate: mean.out)
-registerKernel(mean_dim, "CompositeExplicitAutogradNonFunctional", (ks, self, dim, keepdim, dtype) => native.mean_out(self, dim, keepdim, dtype, null, "functional"), "native.mean_out", "engine/ops/native_functions/reduce.yaml:79", "engine/generated/mean.ts:24"); // (structured_delegate: mean.out)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(mean_dim, "Autograd", (ks, self, dim, keepdim, dtype) => below_autograd(() => mean_dim.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, dtype)), "VariableType::mean_dim", "engine/ops/native_functions/reduce.yaml:75", "engine/generated/mean.ts:28");
+registerKernel(mean_dim, "CPU", (ks, self, dim, keepdim, dtype) => native.mean_out(self, dim, keepdim, dtype, null, "functional"), "native.mean_out", "engine/ops/native_functions/reduce.yaml:79", "engine/generated/mean.ts:18"); // (structured_delegate: mean.out)
+registerKernel(mean_dim, "Meta", (ks, self, dim, keepdim, dtype) => native.mean_out(self, dim, keepdim, dtype, null, "functional"), "native.mean_out", "engine/ops/native_functions/reduce.yaml:79", "engine/generated/mean.ts:19"); // (structured_delegate: mean.out)
+registerKernel(mean_dim, "CompositeExplicitAutogradNonFunctional", (ks, self, dim, keepdim, dtype) => native.mean_out(self, dim, keepdim, dtype, null, "functional"), "native.mean_out", "engine/ops/native_functions/reduce.yaml:79", "engine/generated/mean.ts:20"); // (structured_delegate: mean.out)
 
 // ---- mean.out (engine/ops/native_functions/reduce.yaml:79) ----
 export const mean_out = defineOp("aten::mean.out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/reduce.yaml:79");
-registerKernel(mean_out, "CPU", (ks, self, dim, keepdim, dtype, out) => native.mean_out(self, dim, keepdim, dtype, out, "out"), "native.mean_out", "engine/ops/native_functions/reduce.yaml:79", "engine/generated/mean.ts:32");
-registerKernel(mean_out, "Meta", (ks, self, dim, keepdim, dtype, out) => native.mean_out(self, dim, keepdim, dtype, out, "out"), "native.mean_out", "engine/ops/native_functions/reduce.yaml:79", "engine/generated/mean.ts:33");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(mean_out, "Autograd", (ks, self, dim, keepdim, dtype, out) => below_autograd(() => mean_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, dtype, out)), "VariableType::mean_out", "engine/ops/native_functions/reduce.yaml:79", "engine/generated/mean.ts:37");
+registerKernel(mean_out, "CPU", (ks, self, dim, keepdim, dtype, out) => native.mean_out(self, dim, keepdim, dtype, out, "out"), "native.mean_out", "engine/ops/native_functions/reduce.yaml:79", "engine/generated/mean.ts:24");
+registerKernel(mean_out, "Meta", (ks, self, dim, keepdim, dtype, out) => native.mean_out(self, dim, keepdim, dtype, out, "out"), "native.mean_out", "engine/ops/native_functions/reduce.yaml:79", "engine/generated/mean.ts:25");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(mean_out, "ADInplaceOrView", (ks, self, dim, keepdim, dtype, out) => {
   const result = mean_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, dim, keepdim, dtype, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/reduce.yaml:79", "engine/generated/mean.ts:39");
+}, "ADInplaceOrView", "engine/ops/native_functions/reduce.yaml:79", "engine/generated/mean.ts:27");
 
 // torch.mean: mean, mean.dim / mean.out
 const mean_parser = new PythonArgParser(["mean(Tensor input, *, ScalarType? dtype=None)", "mean(Tensor input, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor? out=None)"]);

@@ -14,35 +14,23 @@ export const min_dim = defineOp("aten::min.dim(Tensor self, int dim, bool keepdi
 registerKernel(min_dim, "CPU", (ks, self, dim, keepdim) => native.min_out(self, dim, keepdim, null, null, "functional"), "native.min_out", "engine/ops/native_functions/reduce.yaml:89", "engine/generated/min.ts:14"); // (structured_delegate: min.dim_min)
 registerKernel(min_dim, "Meta", (ks, self, dim, keepdim) => native.min_out(self, dim, keepdim, null, null, "functional"), "native.min_out", "engine/ops/native_functions/reduce.yaml:89", "engine/generated/min.ts:15"); // (structured_delegate: min.dim_min)
 registerKernel(min_dim, "CompositeExplicitAutogradNonFunctional", (ks, self, dim, keepdim) => native.min_out(self, dim, keepdim, null, null, "functional"), "native.min_out", "engine/ops/native_functions/reduce.yaml:89", "engine/generated/min.ts:16"); // (structured_delegate: min.dim_min)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(min_dim, "Autograd", (ks, self, dim, keepdim) => below_autograd(() => min_dim.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim)), "VariableType::min_dim", "engine/ops/native_functions/reduce.yaml:85", "engine/generated/min.ts:20");
 
 // ---- min.dim_min (engine/ops/native_functions/reduce.yaml:89) ----
 export const min_dim_min = defineOp("aten::min.dim_min(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) min, Tensor(b!) min_indices) -> (Tensor(a!) values, Tensor(b!) indices)", "engine/ops/native_functions/reduce.yaml:89");
-registerKernel(min_dim_min, "CPU", (ks, self, dim, keepdim, min, min_indices) => native.min_out(self, dim, keepdim, min, min_indices, "out"), "native.min_out", "engine/ops/native_functions/reduce.yaml:89", "engine/generated/min.ts:24");
-registerKernel(min_dim_min, "Meta", (ks, self, dim, keepdim, min, min_indices) => native.min_out(self, dim, keepdim, min, min_indices, "out"), "native.min_out", "engine/ops/native_functions/reduce.yaml:89", "engine/generated/min.ts:25");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(min_dim_min, "Autograd", (ks, self, dim, keepdim, min, min_indices) => below_autograd(() => min_dim_min.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, min, min_indices)), "VariableType::min_dim_min", "engine/ops/native_functions/reduce.yaml:89", "engine/generated/min.ts:29");
+registerKernel(min_dim_min, "CPU", (ks, self, dim, keepdim, min, min_indices) => native.min_out(self, dim, keepdim, min, min_indices, "out"), "native.min_out", "engine/ops/native_functions/reduce.yaml:89", "engine/generated/min.ts:20");
+registerKernel(min_dim_min, "Meta", (ks, self, dim, keepdim, min, min_indices) => native.min_out(self, dim, keepdim, min, min_indices, "out"), "native.min_out", "engine/ops/native_functions/reduce.yaml:89", "engine/generated/min.ts:21");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(min_dim_min, "ADInplaceOrView", (ks, self, dim, keepdim, min, min_indices) => {
   const result = min_dim_min.redispatch(ks.and(after_ADInplaceOrView_keyset), self, dim, keepdim, min, min_indices);
   increment_version(min);
   increment_version(min_indices);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/reduce.yaml:89", "engine/generated/min.ts:31");
+}, "ADInplaceOrView", "engine/ops/native_functions/reduce.yaml:89", "engine/generated/min.ts:23");
 
 // ---- min (engine/ops/native_functions/reduce.yaml:139) ----
 export const min_default = defineOp("aten::min(Tensor self) -> Tensor", "engine/ops/native_functions/reduce.yaml:139");
-registerKernel(min_default, "CPU", (ks, self) => native.min(self), "native.min", "engine/ops/native_functions/reduce.yaml:139", "engine/generated/min.ts:40");
-registerKernel(min_default, "Meta", (ks, self) => native.min(self), "native.min", "engine/ops/native_functions/reduce.yaml:139", "engine/generated/min.ts:41");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(min_default, "Autograd", (ks, self) => below_autograd(() => min_default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::min_default", "engine/ops/native_functions/reduce.yaml:139", "engine/generated/min.ts:45");
+registerKernel(min_default, "CPU", (ks, self) => native.min(self), "native.min", "engine/ops/native_functions/reduce.yaml:139", "engine/generated/min.ts:32");
+registerKernel(min_default, "Meta", (ks, self) => native.min(self), "native.min", "engine/ops/native_functions/reduce.yaml:139", "engine/generated/min.ts:33");
 
 // torch.min: min.dim / min.dim_min, min
 const min_parser = new PythonArgParser(["min(Tensor input, int dim, bool keepdim=False, *, Tensor[] out=None)", "min(Tensor input)"]);

@@ -14,25 +14,17 @@ export const minimum_default = defineOp("aten::minimum(Tensor self, Tensor other
 registerKernel(minimum_default, "CPU", (ks, self, other) => native.minimum_out(self, other, null, "functional"), "native.minimum_out", "engine/ops/native_functions/binary.yaml:354", "engine/generated/minimum.ts:14"); // (structured_delegate: minimum.out)
 registerKernel(minimum_default, "Meta", (ks, self, other) => native.minimum_out(self, other, null, "functional"), "native.minimum_out", "engine/ops/native_functions/binary.yaml:354", "engine/generated/minimum.ts:15"); // (structured_delegate: minimum.out)
 registerKernel(minimum_default, "CompositeExplicitAutogradNonFunctional", (ks, self, other) => native.minimum_out(self, other, null, "functional"), "native.minimum_out", "engine/ops/native_functions/binary.yaml:354", "engine/generated/minimum.ts:16"); // (structured_delegate: minimum.out)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(minimum_default, "Autograd", (ks, self, other) => below_autograd(() => minimum_default.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::minimum_default", "engine/ops/native_functions/binary.yaml:350", "engine/generated/minimum.ts:20");
 
 // ---- minimum.out (engine/ops/native_functions/binary.yaml:354) ----
 export const minimum_out = defineOp("aten::minimum.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/binary.yaml:354");
-registerKernel(minimum_out, "CPU", (ks, self, other, out) => native.minimum_out(self, other, out, "out"), "native.minimum_out", "engine/ops/native_functions/binary.yaml:354", "engine/generated/minimum.ts:24");
-registerKernel(minimum_out, "Meta", (ks, self, other, out) => native.minimum_out(self, other, out, "out"), "native.minimum_out", "engine/ops/native_functions/binary.yaml:354", "engine/generated/minimum.ts:25");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(minimum_out, "Autograd", (ks, self, other, out) => below_autograd(() => minimum_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::minimum_out", "engine/ops/native_functions/binary.yaml:354", "engine/generated/minimum.ts:29");
+registerKernel(minimum_out, "CPU", (ks, self, other, out) => native.minimum_out(self, other, out, "out"), "native.minimum_out", "engine/ops/native_functions/binary.yaml:354", "engine/generated/minimum.ts:20");
+registerKernel(minimum_out, "Meta", (ks, self, other, out) => native.minimum_out(self, other, out, "out"), "native.minimum_out", "engine/ops/native_functions/binary.yaml:354", "engine/generated/minimum.ts:21");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(minimum_out, "ADInplaceOrView", (ks, self, other, out) => {
   const result = minimum_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, other, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:354", "engine/generated/minimum.ts:31");
+}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:354", "engine/generated/minimum.ts:23");
 
 // torch.minimum: minimum / minimum.out
 const minimum_parser = new PythonArgParser(["minimum(Tensor input, Tensor other, *, Tensor? out=None)"]);

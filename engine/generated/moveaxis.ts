@@ -12,18 +12,10 @@ import * as native from "../aten/native/index.js";
 // ---- moveaxis.intlist (engine/ops/native_functions/shape.yaml:117) ----
 export const moveaxis_intlist = defineOp("aten::moveaxis.intlist(Tensor(a) self, int[] source, int[] destination) -> Tensor(a)", "engine/ops/native_functions/shape.yaml:117");
 registerKernel(moveaxis_intlist, "CompositeImplicitAutograd", (ks, self, source, destination) => native.moveaxis(self, source, destination), "native.moveaxis", "engine/ops/native_functions/shape.yaml:117", "engine/generated/moveaxis.ts:14");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(moveaxis_intlist, "Autograd", (ks, self, source, destination) => below_autograd(() => moveaxis_intlist.redispatch(ks.and(after_autograd_keyset), self, source, destination)), "VariableType::moveaxis_intlist", "engine/ops/native_functions/shape.yaml:117", "engine/generated/moveaxis.ts:18");
 
 // ---- moveaxis.int (engine/ops/native_functions/shape.yaml:122) ----
 export const moveaxis_int = defineOp("aten::moveaxis.int(Tensor(a) self, int source, int destination) -> Tensor(a)", "engine/ops/native_functions/shape.yaml:122");
-registerKernel(moveaxis_int, "CompositeImplicitAutograd", (ks, self, source, destination) => native.moveaxis(self, source, destination), "native.moveaxis", "engine/ops/native_functions/shape.yaml:122", "engine/generated/moveaxis.ts:22");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(moveaxis_int, "Autograd", (ks, self, source, destination) => below_autograd(() => moveaxis_int.redispatch(ks.and(after_autograd_keyset), self, source, destination)), "VariableType::moveaxis_int", "engine/ops/native_functions/shape.yaml:122", "engine/generated/moveaxis.ts:26");
+registerKernel(moveaxis_int, "CompositeImplicitAutograd", (ks, self, source, destination) => native.moveaxis(self, source, destination), "native.moveaxis", "engine/ops/native_functions/shape.yaml:122", "engine/generated/moveaxis.ts:18");
 
 // torch.moveaxis: moveaxis.intlist, moveaxis.int
 const moveaxis_parser = new PythonArgParser(["moveaxis(Tensor input, int[] source, int[] destination)", "moveaxis(Tensor input, int source, int destination)"]);

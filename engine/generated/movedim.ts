@@ -12,18 +12,10 @@ import * as native from "../aten/native/index.js";
 // ---- movedim.intlist (engine/ops/native_functions/shape.yaml:106) ----
 export const movedim_intlist = defineOp("aten::movedim.intlist(Tensor(a) self, int[] source, int[] destination) -> Tensor(a)", "engine/ops/native_functions/shape.yaml:106");
 registerKernel(movedim_intlist, "CompositeImplicitAutograd", (ks, self, source, destination) => native.movedim(self, source, destination), "native.movedim", "engine/ops/native_functions/shape.yaml:106", "engine/generated/movedim.ts:14");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(movedim_intlist, "Autograd", (ks, self, source, destination) => below_autograd(() => movedim_intlist.redispatch(ks.and(after_autograd_keyset), self, source, destination)), "VariableType::movedim_intlist", "engine/ops/native_functions/shape.yaml:106", "engine/generated/movedim.ts:18");
 
 // ---- movedim.int (engine/ops/native_functions/shape.yaml:111) ----
 export const movedim_int = defineOp("aten::movedim.int(Tensor(a) self, int source, int destination) -> Tensor(a)", "engine/ops/native_functions/shape.yaml:111");
-registerKernel(movedim_int, "CompositeImplicitAutograd", (ks, self, source, destination) => native.movedim(self, source, destination), "native.movedim", "engine/ops/native_functions/shape.yaml:111", "engine/generated/movedim.ts:22");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(movedim_int, "Autograd", (ks, self, source, destination) => below_autograd(() => movedim_int.redispatch(ks.and(after_autograd_keyset), self, source, destination)), "VariableType::movedim_int", "engine/ops/native_functions/shape.yaml:111", "engine/generated/movedim.ts:26");
+registerKernel(movedim_int, "CompositeImplicitAutograd", (ks, self, source, destination) => native.movedim(self, source, destination), "native.movedim", "engine/ops/native_functions/shape.yaml:111", "engine/generated/movedim.ts:18");
 
 // torch.movedim: movedim.intlist, movedim.int
 const movedim_parser = new PythonArgParser(["movedim(Tensor input, int[] source, int[] destination)", "movedim(Tensor input, int source, int destination)"]);

@@ -15,43 +15,31 @@ export const mul_Tensor = defineOp("aten::mul.Tensor(Tensor self, Tensor other) 
 registerKernel(mul_Tensor, "CPU", (ks, self, other) => native.mul_out(self, other, null, "functional"), "native.mul_out", "engine/ops/native_functions.yaml:55", "engine/generated/mul.ts:15"); // (structured_delegate: mul.out)
 registerKernel(mul_Tensor, "Meta", (ks, self, other) => native.mul_out(self, other, null, "functional"), "native.mul_out", "engine/ops/native_functions.yaml:55", "engine/generated/mul.ts:16"); // (structured_delegate: mul.out)
 registerKernel(mul_Tensor, "CompositeExplicitAutogradNonFunctional", (ks, self, other) => native.mul_out(self, other, null, "functional"), "native.mul_out", "engine/ops/native_functions.yaml:55", "engine/generated/mul.ts:17"); // (structured_delegate: mul.out)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(mul_Tensor, "Autograd", (ks, self, other) => below_autograd(() => mul_Tensor.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::mul_Tensor", "engine/ops/native_functions.yaml:45", "engine/generated/mul.ts:21");
 
 // ---- mul_.Tensor (engine/ops/native_functions.yaml:50) ----
 // tags: pointwise
 export const mul__Tensor = defineOp("aten::mul_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", "engine/ops/native_functions.yaml:50");
-registerKernel(mul__Tensor, "CPU", (ks, self, other) => native.mul_out(self, other, null, "inplace"), "native.mul_out", "engine/ops/native_functions.yaml:55", "engine/generated/mul.ts:26"); // (structured_delegate: mul.out)
-registerKernel(mul__Tensor, "Meta", (ks, self, other) => native.mul_out(self, other, null, "inplace"), "native.mul_out", "engine/ops/native_functions.yaml:55", "engine/generated/mul.ts:27"); // (structured_delegate: mul.out)
-registerKernel(mul__Tensor, "CompositeExplicitAutogradNonFunctional", (ks, self, other) => native.mul_out(self, other, null, "inplace"), "native.mul_out", "engine/ops/native_functions.yaml:55", "engine/generated/mul.ts:28"); // (structured_delegate: mul.out)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(mul__Tensor, "Autograd", (ks, self, other) => below_autograd(() => mul__Tensor.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::mul__Tensor", "engine/ops/native_functions.yaml:50", "engine/generated/mul.ts:32");
+registerKernel(mul__Tensor, "CPU", (ks, self, other) => native.mul_out(self, other, null, "inplace"), "native.mul_out", "engine/ops/native_functions.yaml:55", "engine/generated/mul.ts:22"); // (structured_delegate: mul.out)
+registerKernel(mul__Tensor, "Meta", (ks, self, other) => native.mul_out(self, other, null, "inplace"), "native.mul_out", "engine/ops/native_functions.yaml:55", "engine/generated/mul.ts:23"); // (structured_delegate: mul.out)
+registerKernel(mul__Tensor, "CompositeExplicitAutogradNonFunctional", (ks, self, other) => native.mul_out(self, other, null, "inplace"), "native.mul_out", "engine/ops/native_functions.yaml:55", "engine/generated/mul.ts:24"); // (structured_delegate: mul.out)
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(mul__Tensor, "ADInplaceOrView", (ks, self, other) => {
   const result = mul__Tensor.redispatch(ks.and(after_ADInplaceOrView_keyset), self, other);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions.yaml:50", "engine/generated/mul.ts:34");
+}, "ADInplaceOrView", "engine/ops/native_functions.yaml:50", "engine/generated/mul.ts:26");
 
 // ---- mul.out (engine/ops/native_functions.yaml:55) ----
 // tags: pointwise
 export const mul_out = defineOp("aten::mul.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions.yaml:55");
-registerKernel(mul_out, "CPU", (ks, self, other, out) => native.mul_out(self, other, out, "out"), "native.mul_out", "engine/ops/native_functions.yaml:55", "engine/generated/mul.ts:43");
-registerKernel(mul_out, "Meta", (ks, self, other, out) => native.mul_out(self, other, out, "out"), "native.mul_out", "engine/ops/native_functions.yaml:55", "engine/generated/mul.ts:44");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(mul_out, "Autograd", (ks, self, other, out) => below_autograd(() => mul_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::mul_out", "engine/ops/native_functions.yaml:55", "engine/generated/mul.ts:48");
+registerKernel(mul_out, "CPU", (ks, self, other, out) => native.mul_out(self, other, out, "out"), "native.mul_out", "engine/ops/native_functions.yaml:55", "engine/generated/mul.ts:35");
+registerKernel(mul_out, "Meta", (ks, self, other, out) => native.mul_out(self, other, out, "out"), "native.mul_out", "engine/ops/native_functions.yaml:55", "engine/generated/mul.ts:36");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(mul_out, "ADInplaceOrView", (ks, self, other, out) => {
   const result = mul_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, other, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions.yaml:55", "engine/generated/mul.ts:50");
+}, "ADInplaceOrView", "engine/ops/native_functions.yaml:55", "engine/generated/mul.ts:38");
 
 // torch.mul: mul.Tensor / mul.out
 const mul_parser = new PythonArgParser(["mul(Tensor input, Tensor other, *, Tensor? out=None)"], true);

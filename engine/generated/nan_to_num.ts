@@ -12,39 +12,27 @@ import * as native from "../aten/native/index.js";
 // ---- nan_to_num (engine/ops/native_functions/unary.yaml:732) ----
 export const nan_to_num_default = defineOp("aten::nan_to_num(Tensor self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor", "engine/ops/native_functions/unary.yaml:732");
 registerKernel(nan_to_num_default, "CompositeExplicitAutograd", (ks, self, nan, posinf, neginf) => native.nan_to_num(self, nan, posinf, neginf), "native.nan_to_num", "engine/ops/native_functions/unary.yaml:732", "engine/generated/nan_to_num.ts:14");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(nan_to_num_default, "Autograd", (ks, self, nan, posinf, neginf) => below_autograd(() => nan_to_num_default.redispatch(ks.and(after_autograd_keyset), self, nan, posinf, neginf)), "VariableType::nan_to_num_default", "engine/ops/native_functions/unary.yaml:732", "engine/generated/nan_to_num.ts:18");
 
 // ---- nan_to_num_ (engine/ops/native_functions/unary.yaml:737) ----
 export const nan_to_num__default = defineOp("aten::nan_to_num_(Tensor(a!) self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:737");
-registerKernel(nan_to_num__default, "CompositeExplicitAutograd", (ks, self, nan, posinf, neginf) => native.nan_to_num_(self, nan, posinf, neginf), "native.nan_to_num_", "engine/ops/native_functions/unary.yaml:737", "engine/generated/nan_to_num.ts:22");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(nan_to_num__default, "Autograd", (ks, self, nan, posinf, neginf) => below_autograd(() => nan_to_num__default.redispatch(ks.and(after_autograd_keyset), self, nan, posinf, neginf)), "VariableType::nan_to_num__default", "engine/ops/native_functions/unary.yaml:737", "engine/generated/nan_to_num.ts:26");
+registerKernel(nan_to_num__default, "CompositeExplicitAutograd", (ks, self, nan, posinf, neginf) => native.nan_to_num_(self, nan, posinf, neginf), "native.nan_to_num_", "engine/ops/native_functions/unary.yaml:737", "engine/generated/nan_to_num.ts:18");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(nan_to_num__default, "ADInplaceOrView", (ks, self, nan, posinf, neginf) => {
   const result = nan_to_num__default.redispatch(ks.and(after_ADInplaceOrView_keyset), self, nan, posinf, neginf);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:737", "engine/generated/nan_to_num.ts:28");
+}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:737", "engine/generated/nan_to_num.ts:20");
 
 // ---- nan_to_num.out (engine/ops/native_functions/unary.yaml:742) ----
 export const nan_to_num_out = defineOp("aten::nan_to_num.out(Tensor self, float? nan=None, float? posinf=None, float? neginf=None, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:742");
-registerKernel(nan_to_num_out, "CPU", (ks, self, nan, posinf, neginf, out) => native.nan_to_num_out(self, nan, posinf, neginf, out), "native.nan_to_num_out", "engine/ops/native_functions/unary.yaml:742", "engine/generated/nan_to_num.ts:36");
-registerKernel(nan_to_num_out, "Meta", (ks, self, nan, posinf, neginf, out) => native.nan_to_num_out(self, nan, posinf, neginf, out), "native.nan_to_num_out", "engine/ops/native_functions/unary.yaml:742", "engine/generated/nan_to_num.ts:37");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(nan_to_num_out, "Autograd", (ks, self, nan, posinf, neginf, out) => below_autograd(() => nan_to_num_out.redispatch(ks.and(after_autograd_keyset), self, nan, posinf, neginf, out)), "VariableType::nan_to_num_out", "engine/ops/native_functions/unary.yaml:742", "engine/generated/nan_to_num.ts:41");
+registerKernel(nan_to_num_out, "CPU", (ks, self, nan, posinf, neginf, out) => native.nan_to_num_out(self, nan, posinf, neginf, out), "native.nan_to_num_out", "engine/ops/native_functions/unary.yaml:742", "engine/generated/nan_to_num.ts:28");
+registerKernel(nan_to_num_out, "Meta", (ks, self, nan, posinf, neginf, out) => native.nan_to_num_out(self, nan, posinf, neginf, out), "native.nan_to_num_out", "engine/ops/native_functions/unary.yaml:742", "engine/generated/nan_to_num.ts:29");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(nan_to_num_out, "ADInplaceOrView", (ks, self, nan, posinf, neginf, out) => {
   const result = nan_to_num_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, nan, posinf, neginf, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:742", "engine/generated/nan_to_num.ts:43");
+}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:742", "engine/generated/nan_to_num.ts:31");
 
 // torch.nan_to_num: nan_to_num / nan_to_num.out
 const nan_to_num_parser = new PythonArgParser(["nan_to_num(Tensor input, float? nan=None, float? posinf=None, float? neginf=None, *, Tensor? out=None)"]);

@@ -12,18 +12,10 @@ import * as native from "../aten/native/index.js";
 // ---- narrow (engine/ops/native_functions/shape.yaml:143) ----
 export const narrow_default = defineOp("aten::narrow(Tensor(a) self, int dim, int start, int length) -> Tensor(a)", "engine/ops/native_functions/shape.yaml:143");
 registerKernel(narrow_default, "CompositeImplicitAutograd", (ks, self, dim, start, length) => native.narrow(self, dim, start, length), "native.narrow", "engine/ops/native_functions/shape.yaml:143", "engine/generated/narrow.ts:14");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(narrow_default, "Autograd", (ks, self, dim, start, length) => below_autograd(() => narrow_default.redispatch(ks.and(after_autograd_keyset), self, dim, start, length)), "VariableType::narrow_default", "engine/ops/native_functions/shape.yaml:143", "engine/generated/narrow.ts:18");
 
 // ---- narrow.Tensor (engine/ops/native_functions/shape.yaml:149) ----
 export const narrow_Tensor = defineOp("aten::narrow.Tensor(Tensor(a) self, int dim, Tensor start, int length) -> Tensor(a)", "engine/ops/native_functions/shape.yaml:149");
-registerKernel(narrow_Tensor, "CompositeImplicitAutograd", (ks, self, dim, start, length) => native.narrow(self, dim, start, length), "native.narrow", "engine/ops/native_functions/shape.yaml:149", "engine/generated/narrow.ts:22");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(narrow_Tensor, "Autograd", (ks, self, dim, start, length) => below_autograd(() => narrow_Tensor.redispatch(ks.and(after_autograd_keyset), self, dim, start, length)), "VariableType::narrow_Tensor", "engine/ops/native_functions/shape.yaml:149", "engine/generated/narrow.ts:26");
+registerKernel(narrow_Tensor, "CompositeImplicitAutograd", (ks, self, dim, start, length) => native.narrow(self, dim, start, length), "native.narrow", "engine/ops/native_functions/shape.yaml:149", "engine/generated/narrow.ts:18");
 
 // torch.narrow: narrow, narrow.Tensor
 const narrow_parser = new PythonArgParser(["narrow(Tensor input, int dim, int start, int length)", "narrow(Tensor input, int dim, Tensor start, int length)"]);

@@ -13,83 +13,59 @@ import * as native from "../aten/native/index.js";
 export const ne_Tensor_out = defineOp("aten::ne.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/binary.yaml:390");
 registerKernel(ne_Tensor_out, "CPU", (ks, self, other, out) => native.ne_Tensor_out(self, other, out, "out"), "native.ne_Tensor_out", "engine/ops/native_functions/binary.yaml:390", "engine/generated/ne.ts:14");
 registerKernel(ne_Tensor_out, "Meta", (ks, self, other, out) => native.ne_Tensor_out(self, other, out, "out"), "native.ne_Tensor_out", "engine/ops/native_functions/binary.yaml:390", "engine/generated/ne.ts:15");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(ne_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ne_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::ne_Tensor_out", "engine/ops/native_functions/binary.yaml:390", "engine/generated/ne.ts:19");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(ne_Tensor_out, "ADInplaceOrView", (ks, self, other, out) => {
   const result = ne_Tensor_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, other, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:390", "engine/generated/ne.ts:21");
+}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:390", "engine/generated/ne.ts:17");
 
 // ---- ne.Tensor (engine/ops/native_functions/binary.yaml:396) ----
 export const ne_Tensor = defineOp("aten::ne.Tensor(Tensor self, Tensor other) -> Tensor", "engine/ops/native_functions/binary.yaml:396");
-registerKernel(ne_Tensor, "CPU", (ks, self, other) => native.ne_Tensor_out(self, other, null, "functional"), "native.ne_Tensor_out", "engine/ops/native_functions/binary.yaml:390", "engine/generated/ne.ts:29"); // (structured_delegate: ne.Tensor_out)
-registerKernel(ne_Tensor, "Meta", (ks, self, other) => native.ne_Tensor_out(self, other, null, "functional"), "native.ne_Tensor_out", "engine/ops/native_functions/binary.yaml:390", "engine/generated/ne.ts:30"); // (structured_delegate: ne.Tensor_out)
-registerKernel(ne_Tensor, "CompositeExplicitAutogradNonFunctional", (ks, self, other) => native.ne_Tensor_out(self, other, null, "functional"), "native.ne_Tensor_out", "engine/ops/native_functions/binary.yaml:390", "engine/generated/ne.ts:31"); // (structured_delegate: ne.Tensor_out)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(ne_Tensor, "Autograd", (ks, self, other) => below_autograd(() => ne_Tensor.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::ne_Tensor", "engine/ops/native_functions/binary.yaml:396", "engine/generated/ne.ts:35");
+registerKernel(ne_Tensor, "CPU", (ks, self, other) => native.ne_Tensor_out(self, other, null, "functional"), "native.ne_Tensor_out", "engine/ops/native_functions/binary.yaml:390", "engine/generated/ne.ts:25"); // (structured_delegate: ne.Tensor_out)
+registerKernel(ne_Tensor, "Meta", (ks, self, other) => native.ne_Tensor_out(self, other, null, "functional"), "native.ne_Tensor_out", "engine/ops/native_functions/binary.yaml:390", "engine/generated/ne.ts:26"); // (structured_delegate: ne.Tensor_out)
+registerKernel(ne_Tensor, "CompositeExplicitAutogradNonFunctional", (ks, self, other) => native.ne_Tensor_out(self, other, null, "functional"), "native.ne_Tensor_out", "engine/ops/native_functions/binary.yaml:390", "engine/generated/ne.ts:27"); // (structured_delegate: ne.Tensor_out)
 
 // ---- ne_.Tensor (engine/ops/native_functions/binary.yaml:400) ----
 export const ne__Tensor = defineOp("aten::ne_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", "engine/ops/native_functions/binary.yaml:400");
-registerKernel(ne__Tensor, "CPU", (ks, self, other) => native.ne_Tensor_out(self, other, null, "inplace"), "native.ne_Tensor_out", "engine/ops/native_functions/binary.yaml:390", "engine/generated/ne.ts:39"); // (structured_delegate: ne.Tensor_out)
-registerKernel(ne__Tensor, "Meta", (ks, self, other) => native.ne_Tensor_out(self, other, null, "inplace"), "native.ne_Tensor_out", "engine/ops/native_functions/binary.yaml:390", "engine/generated/ne.ts:40"); // (structured_delegate: ne.Tensor_out)
-registerKernel(ne__Tensor, "CompositeExplicitAutogradNonFunctional", (ks, self, other) => native.ne_Tensor_out(self, other, null, "inplace"), "native.ne_Tensor_out", "engine/ops/native_functions/binary.yaml:390", "engine/generated/ne.ts:41"); // (structured_delegate: ne.Tensor_out)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(ne__Tensor, "Autograd", (ks, self, other) => below_autograd(() => ne__Tensor.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::ne__Tensor", "engine/ops/native_functions/binary.yaml:400", "engine/generated/ne.ts:45");
+registerKernel(ne__Tensor, "CPU", (ks, self, other) => native.ne_Tensor_out(self, other, null, "inplace"), "native.ne_Tensor_out", "engine/ops/native_functions/binary.yaml:390", "engine/generated/ne.ts:31"); // (structured_delegate: ne.Tensor_out)
+registerKernel(ne__Tensor, "Meta", (ks, self, other) => native.ne_Tensor_out(self, other, null, "inplace"), "native.ne_Tensor_out", "engine/ops/native_functions/binary.yaml:390", "engine/generated/ne.ts:32"); // (structured_delegate: ne.Tensor_out)
+registerKernel(ne__Tensor, "CompositeExplicitAutogradNonFunctional", (ks, self, other) => native.ne_Tensor_out(self, other, null, "inplace"), "native.ne_Tensor_out", "engine/ops/native_functions/binary.yaml:390", "engine/generated/ne.ts:33"); // (structured_delegate: ne.Tensor_out)
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(ne__Tensor, "ADInplaceOrView", (ks, self, other) => {
   const result = ne__Tensor.redispatch(ks.and(after_ADInplaceOrView_keyset), self, other);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:400", "engine/generated/ne.ts:47");
+}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:400", "engine/generated/ne.ts:35");
 
 // ---- ne.Scalar_out (engine/ops/native_functions/binary.yaml:404) ----
 export const ne_Scalar_out = defineOp("aten::ne.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/binary.yaml:404");
-registerKernel(ne_Scalar_out, "CPU", (ks, self, other, out) => native.ne_Scalar_out(self, other, out, "out"), "native.ne_Scalar_out", "engine/ops/native_functions/binary.yaml:404", "engine/generated/ne.ts:55");
-registerKernel(ne_Scalar_out, "Meta", (ks, self, other, out) => native.ne_Scalar_out(self, other, out, "out"), "native.ne_Scalar_out", "engine/ops/native_functions/binary.yaml:404", "engine/generated/ne.ts:56");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(ne_Scalar_out, "Autograd", (ks, self, other, out) => below_autograd(() => ne_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::ne_Scalar_out", "engine/ops/native_functions/binary.yaml:404", "engine/generated/ne.ts:60");
+registerKernel(ne_Scalar_out, "CPU", (ks, self, other, out) => native.ne_Scalar_out(self, other, out, "out"), "native.ne_Scalar_out", "engine/ops/native_functions/binary.yaml:404", "engine/generated/ne.ts:43");
+registerKernel(ne_Scalar_out, "Meta", (ks, self, other, out) => native.ne_Scalar_out(self, other, out, "out"), "native.ne_Scalar_out", "engine/ops/native_functions/binary.yaml:404", "engine/generated/ne.ts:44");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(ne_Scalar_out, "ADInplaceOrView", (ks, self, other, out) => {
   const result = ne_Scalar_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, other, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:404", "engine/generated/ne.ts:62");
+}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:404", "engine/generated/ne.ts:46");
 
 // ---- ne.Scalar (engine/ops/native_functions/binary.yaml:410) ----
 export const ne_Scalar = defineOp("aten::ne.Scalar(Tensor self, Scalar other) -> Tensor", "engine/ops/native_functions/binary.yaml:410");
-registerKernel(ne_Scalar, "CPU", (ks, self, other) => native.ne_Scalar_out(self, other, null, "functional"), "native.ne_Scalar_out", "engine/ops/native_functions/binary.yaml:404", "engine/generated/ne.ts:70"); // (structured_delegate: ne.Scalar_out)
-registerKernel(ne_Scalar, "Meta", (ks, self, other) => native.ne_Scalar_out(self, other, null, "functional"), "native.ne_Scalar_out", "engine/ops/native_functions/binary.yaml:404", "engine/generated/ne.ts:71"); // (structured_delegate: ne.Scalar_out)
-registerKernel(ne_Scalar, "CompositeExplicitAutogradNonFunctional", (ks, self, other) => native.ne_Scalar_out(self, other, null, "functional"), "native.ne_Scalar_out", "engine/ops/native_functions/binary.yaml:404", "engine/generated/ne.ts:72"); // (structured_delegate: ne.Scalar_out)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(ne_Scalar, "Autograd", (ks, self, other) => below_autograd(() => ne_Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::ne_Scalar", "engine/ops/native_functions/binary.yaml:410", "engine/generated/ne.ts:76");
+registerKernel(ne_Scalar, "CPU", (ks, self, other) => native.ne_Scalar_out(self, other, null, "functional"), "native.ne_Scalar_out", "engine/ops/native_functions/binary.yaml:404", "engine/generated/ne.ts:54"); // (structured_delegate: ne.Scalar_out)
+registerKernel(ne_Scalar, "Meta", (ks, self, other) => native.ne_Scalar_out(self, other, null, "functional"), "native.ne_Scalar_out", "engine/ops/native_functions/binary.yaml:404", "engine/generated/ne.ts:55"); // (structured_delegate: ne.Scalar_out)
+registerKernel(ne_Scalar, "CompositeExplicitAutogradNonFunctional", (ks, self, other) => native.ne_Scalar_out(self, other, null, "functional"), "native.ne_Scalar_out", "engine/ops/native_functions/binary.yaml:404", "engine/generated/ne.ts:56"); // (structured_delegate: ne.Scalar_out)
 
 // ---- ne_.Scalar (engine/ops/native_functions/binary.yaml:414) ----
 export const ne__Scalar = defineOp("aten::ne_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", "engine/ops/native_functions/binary.yaml:414");
-registerKernel(ne__Scalar, "CPU", (ks, self, other) => native.ne_Scalar_out(self, other, null, "inplace"), "native.ne_Scalar_out", "engine/ops/native_functions/binary.yaml:404", "engine/generated/ne.ts:80"); // (structured_delegate: ne.Scalar_out)
-registerKernel(ne__Scalar, "Meta", (ks, self, other) => native.ne_Scalar_out(self, other, null, "inplace"), "native.ne_Scalar_out", "engine/ops/native_functions/binary.yaml:404", "engine/generated/ne.ts:81"); // (structured_delegate: ne.Scalar_out)
-registerKernel(ne__Scalar, "CompositeExplicitAutogradNonFunctional", (ks, self, other) => native.ne_Scalar_out(self, other, null, "inplace"), "native.ne_Scalar_out", "engine/ops/native_functions/binary.yaml:404", "engine/generated/ne.ts:82"); // (structured_delegate: ne.Scalar_out)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(ne__Scalar, "Autograd", (ks, self, other) => below_autograd(() => ne__Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::ne__Scalar", "engine/ops/native_functions/binary.yaml:414", "engine/generated/ne.ts:86");
+registerKernel(ne__Scalar, "CPU", (ks, self, other) => native.ne_Scalar_out(self, other, null, "inplace"), "native.ne_Scalar_out", "engine/ops/native_functions/binary.yaml:404", "engine/generated/ne.ts:60"); // (structured_delegate: ne.Scalar_out)
+registerKernel(ne__Scalar, "Meta", (ks, self, other) => native.ne_Scalar_out(self, other, null, "inplace"), "native.ne_Scalar_out", "engine/ops/native_functions/binary.yaml:404", "engine/generated/ne.ts:61"); // (structured_delegate: ne.Scalar_out)
+registerKernel(ne__Scalar, "CompositeExplicitAutogradNonFunctional", (ks, self, other) => native.ne_Scalar_out(self, other, null, "inplace"), "native.ne_Scalar_out", "engine/ops/native_functions/binary.yaml:404", "engine/generated/ne.ts:62"); // (structured_delegate: ne.Scalar_out)
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(ne__Scalar, "ADInplaceOrView", (ks, self, other) => {
   const result = ne__Scalar.redispatch(ks.and(after_ADInplaceOrView_keyset), self, other);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:414", "engine/generated/ne.ts:88");
+}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:414", "engine/generated/ne.ts:64");
 
 // torch.ne: ne.Tensor / ne.Tensor_out, ne.Scalar / ne.Scalar_out
 const ne_parser = new PythonArgParser(["ne(Tensor input, Tensor other, *, Tensor? out=None)", "ne(Tensor input, Scalar other, *, Tensor? out=None)"]);

@@ -14,41 +14,29 @@ export const neg_default = defineOp("aten::neg(Tensor self) -> Tensor", "engine/
 registerKernel(neg_default, "CPU", (ks, self) => native.neg_out(self, null, "functional"), "native.neg_out", "engine/ops/native_functions/unary.yaml:27", "engine/generated/neg.ts:14"); // (structured_delegate: neg.out)
 registerKernel(neg_default, "Meta", (ks, self) => native.neg_out(self, null, "functional"), "native.neg_out", "engine/ops/native_functions/unary.yaml:27", "engine/generated/neg.ts:15"); // (structured_delegate: neg.out)
 registerKernel(neg_default, "CompositeExplicitAutogradNonFunctional", (ks, self) => native.neg_out(self, null, "functional"), "native.neg_out", "engine/ops/native_functions/unary.yaml:27", "engine/generated/neg.ts:16"); // (structured_delegate: neg.out)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(neg_default, "Autograd", (ks, self) => below_autograd(() => neg_default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::neg_default", "engine/ops/native_functions/unary.yaml:19", "engine/generated/neg.ts:20");
 
 // ---- neg_ (engine/ops/native_functions/unary.yaml:23) ----
 export const neg__default = defineOp("aten::neg_(Tensor(a!) self) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:23");
-registerKernel(neg__default, "CPU", (ks, self) => native.neg_out(self, null, "inplace"), "native.neg_out", "engine/ops/native_functions/unary.yaml:27", "engine/generated/neg.ts:24"); // (structured_delegate: neg.out)
-registerKernel(neg__default, "Meta", (ks, self) => native.neg_out(self, null, "inplace"), "native.neg_out", "engine/ops/native_functions/unary.yaml:27", "engine/generated/neg.ts:25"); // (structured_delegate: neg.out)
-registerKernel(neg__default, "CompositeExplicitAutogradNonFunctional", (ks, self) => native.neg_out(self, null, "inplace"), "native.neg_out", "engine/ops/native_functions/unary.yaml:27", "engine/generated/neg.ts:26"); // (structured_delegate: neg.out)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(neg__default, "Autograd", (ks, self) => below_autograd(() => neg__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::neg__default", "engine/ops/native_functions/unary.yaml:23", "engine/generated/neg.ts:30");
+registerKernel(neg__default, "CPU", (ks, self) => native.neg_out(self, null, "inplace"), "native.neg_out", "engine/ops/native_functions/unary.yaml:27", "engine/generated/neg.ts:20"); // (structured_delegate: neg.out)
+registerKernel(neg__default, "Meta", (ks, self) => native.neg_out(self, null, "inplace"), "native.neg_out", "engine/ops/native_functions/unary.yaml:27", "engine/generated/neg.ts:21"); // (structured_delegate: neg.out)
+registerKernel(neg__default, "CompositeExplicitAutogradNonFunctional", (ks, self) => native.neg_out(self, null, "inplace"), "native.neg_out", "engine/ops/native_functions/unary.yaml:27", "engine/generated/neg.ts:22"); // (structured_delegate: neg.out)
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(neg__default, "ADInplaceOrView", (ks, self) => {
   const result = neg__default.redispatch(ks.and(after_ADInplaceOrView_keyset), self);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:23", "engine/generated/neg.ts:32");
+}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:23", "engine/generated/neg.ts:24");
 
 // ---- neg.out (engine/ops/native_functions/unary.yaml:27) ----
 export const neg_out = defineOp("aten::neg.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:27");
-registerKernel(neg_out, "CPU", (ks, self, out) => native.neg_out(self, out, "out"), "native.neg_out", "engine/ops/native_functions/unary.yaml:27", "engine/generated/neg.ts:40");
-registerKernel(neg_out, "Meta", (ks, self, out) => native.neg_out(self, out, "out"), "native.neg_out", "engine/ops/native_functions/unary.yaml:27", "engine/generated/neg.ts:41");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(neg_out, "Autograd", (ks, self, out) => below_autograd(() => neg_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::neg_out", "engine/ops/native_functions/unary.yaml:27", "engine/generated/neg.ts:45");
+registerKernel(neg_out, "CPU", (ks, self, out) => native.neg_out(self, out, "out"), "native.neg_out", "engine/ops/native_functions/unary.yaml:27", "engine/generated/neg.ts:32");
+registerKernel(neg_out, "Meta", (ks, self, out) => native.neg_out(self, out, "out"), "native.neg_out", "engine/ops/native_functions/unary.yaml:27", "engine/generated/neg.ts:33");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(neg_out, "ADInplaceOrView", (ks, self, out) => {
   const result = neg_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:27", "engine/generated/neg.ts:47");
+}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:27", "engine/generated/neg.ts:35");
 
 // torch.neg: neg / neg.out
 const neg_parser = new PythonArgParser(["neg(Tensor input, *, Tensor? out=None)"]);

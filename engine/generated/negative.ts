@@ -12,38 +12,26 @@ import * as native from "../aten/native/index.js";
 // ---- negative (engine/ops/native_functions/unary.yaml:33) ----
 export const negative_default = defineOp("aten::negative(Tensor self) -> Tensor", "engine/ops/native_functions/unary.yaml:33");
 registerKernel(negative_default, "CompositeImplicitAutograd", (ks, self) => native.negative(self), "native.negative", "engine/ops/native_functions/unary.yaml:33", "engine/generated/negative.ts:14");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(negative_default, "Autograd", (ks, self) => below_autograd(() => negative_default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::negative_default", "engine/ops/native_functions/unary.yaml:33", "engine/generated/negative.ts:18");
 
 // ---- negative_ (engine/ops/native_functions/unary.yaml:38) ----
 export const negative__default = defineOp("aten::negative_(Tensor(a!) self) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:38");
-registerKernel(negative__default, "CompositeImplicitAutograd", (ks, self) => native.negative_(self), "native.negative_", "engine/ops/native_functions/unary.yaml:38", "engine/generated/negative.ts:22");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(negative__default, "Autograd", (ks, self) => below_autograd(() => negative__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::negative__default", "engine/ops/native_functions/unary.yaml:38", "engine/generated/negative.ts:26");
+registerKernel(negative__default, "CompositeImplicitAutograd", (ks, self) => native.negative_(self), "native.negative_", "engine/ops/native_functions/unary.yaml:38", "engine/generated/negative.ts:18");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(negative__default, "ADInplaceOrView", (ks, self) => {
   const result = negative__default.redispatch(ks.and(after_ADInplaceOrView_keyset), self);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:38", "engine/generated/negative.ts:28");
+}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:38", "engine/generated/negative.ts:20");
 
 // ---- negative.out (engine/ops/native_functions/unary.yaml:43) ----
 export const negative_out = defineOp("aten::negative.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:43");
-registerKernel(negative_out, "CompositeImplicitAutograd", (ks, self, out) => native.negative_out(self, out), "native.negative_out", "engine/ops/native_functions/unary.yaml:43", "engine/generated/negative.ts:36");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(negative_out, "Autograd", (ks, self, out) => below_autograd(() => negative_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::negative_out", "engine/ops/native_functions/unary.yaml:43", "engine/generated/negative.ts:40");
+registerKernel(negative_out, "CompositeImplicitAutograd", (ks, self, out) => native.negative_out(self, out), "native.negative_out", "engine/ops/native_functions/unary.yaml:43", "engine/generated/negative.ts:28");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(negative_out, "ADInplaceOrView", (ks, self, out) => {
   const result = negative_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:43", "engine/generated/negative.ts:42");
+}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:43", "engine/generated/negative.ts:30");
 
 // torch.negative: negative / negative.out
 const negative_parser = new PythonArgParser(["negative(Tensor input, *, Tensor? out=None)"]);

@@ -14,10 +14,6 @@ export const ones_default = defineOp("aten::ones(SymInt[] size, *, ScalarType? d
 registerKernel(ones_default, "CompositeExplicitAutograd", (ks, size, dtype, layout, device, pin_memory) => native.ones(size, dtype, layout, device, pin_memory), "native.ones", "engine/ops/native_functions.yaml:19", "engine/generated/ones.ts:14");
 // BackendSelect: no tensor argument says which backend, so the device option does (RegisterBackendSelect.cpp)
 registerKernel(ones_default, "BackendSelect", (ks, size, dtype, layout, device, pin_memory) => ones_default.redispatch(backendSelectKeySet(device), size, dtype, layout, device, pin_memory), "backend select", "engine/ops/native_functions.yaml:19", "engine/generated/ones.ts:16");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(ones_default, "Autograd", (ks, size, dtype, layout, device, pin_memory) => below_autograd(() => ones_default.redispatch(ks.and(after_autograd_keyset), size, dtype, layout, device, pin_memory)), "VariableType::ones_default", "engine/ops/native_functions.yaml:19", "engine/generated/ones.ts:20");
 
 // torch.ones: ones
 const ones_parser = new PythonArgParser(["ones(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, bool? requires_grad=False)"]);

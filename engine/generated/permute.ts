@@ -12,10 +12,6 @@ import * as native from "../aten/native/index.js";
 // ---- permute (engine/ops/native_functions/shape.yaml:101) ----
 export const permute_default = defineOp("aten::permute(Tensor(a) self, int[] dims) -> Tensor(a)", "engine/ops/native_functions/shape.yaml:101");
 registerKernel(permute_default, "CompositeExplicitAutograd", (ks, self, dims) => native.permute(self, dims), "native.permute", "engine/ops/native_functions/shape.yaml:101", "engine/generated/permute.ts:14");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(permute_default, "Autograd", (ks, self, dims) => below_autograd(() => permute_default.redispatch(ks.and(after_autograd_keyset), self, dims)), "VariableType::permute_default", "engine/ops/native_functions/shape.yaml:101", "engine/generated/permute.ts:18");
 
 // torch.permute: permute
 const permute_parser = new PythonArgParser(["permute(Tensor input, int[] dims)"]);

@@ -13,108 +13,76 @@ import * as native from "../aten/native/index.js";
 export const pow_Tensor_Tensor_out = defineOp("aten::pow.Tensor_Tensor_out(Tensor self, Tensor exponent, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/binary.yaml:224");
 registerKernel(pow_Tensor_Tensor_out, "CPU", (ks, self, exponent, out) => native.pow_Tensor_Tensor_out(self, exponent, out, "out"), "native.pow_Tensor_Tensor_out", "engine/ops/native_functions/binary.yaml:224", "engine/generated/pow.ts:14");
 registerKernel(pow_Tensor_Tensor_out, "Meta", (ks, self, exponent, out) => native.pow_Tensor_Tensor_out(self, exponent, out, "out"), "native.pow_Tensor_Tensor_out", "engine/ops/native_functions/binary.yaml:224", "engine/generated/pow.ts:15");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(pow_Tensor_Tensor_out, "Autograd", (ks, self, exponent, out) => below_autograd(() => pow_Tensor_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, exponent, out)), "VariableType::pow_Tensor_Tensor_out", "engine/ops/native_functions/binary.yaml:224", "engine/generated/pow.ts:19");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(pow_Tensor_Tensor_out, "ADInplaceOrView", (ks, self, exponent, out) => {
   const result = pow_Tensor_Tensor_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, exponent, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:224", "engine/generated/pow.ts:21");
+}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:224", "engine/generated/pow.ts:17");
 
 // ---- pow.Tensor_Tensor (engine/ops/native_functions/binary.yaml:230) ----
 export const pow_Tensor_Tensor = defineOp("aten::pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor", "engine/ops/native_functions/binary.yaml:230");
-registerKernel(pow_Tensor_Tensor, "CPU", (ks, self, exponent) => native.pow_Tensor_Tensor_out(self, exponent, null, "functional"), "native.pow_Tensor_Tensor_out", "engine/ops/native_functions/binary.yaml:224", "engine/generated/pow.ts:29"); // (structured_delegate: pow.Tensor_Tensor_out)
-registerKernel(pow_Tensor_Tensor, "Meta", (ks, self, exponent) => native.pow_Tensor_Tensor_out(self, exponent, null, "functional"), "native.pow_Tensor_Tensor_out", "engine/ops/native_functions/binary.yaml:224", "engine/generated/pow.ts:30"); // (structured_delegate: pow.Tensor_Tensor_out)
-registerKernel(pow_Tensor_Tensor, "CompositeExplicitAutogradNonFunctional", (ks, self, exponent) => native.pow_Tensor_Tensor_out(self, exponent, null, "functional"), "native.pow_Tensor_Tensor_out", "engine/ops/native_functions/binary.yaml:224", "engine/generated/pow.ts:31"); // (structured_delegate: pow.Tensor_Tensor_out)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(pow_Tensor_Tensor, "Autograd", (ks, self, exponent) => below_autograd(() => pow_Tensor_Tensor.redispatch(ks.and(after_autograd_keyset), self, exponent)), "VariableType::pow_Tensor_Tensor", "engine/ops/native_functions/binary.yaml:230", "engine/generated/pow.ts:35");
+registerKernel(pow_Tensor_Tensor, "CPU", (ks, self, exponent) => native.pow_Tensor_Tensor_out(self, exponent, null, "functional"), "native.pow_Tensor_Tensor_out", "engine/ops/native_functions/binary.yaml:224", "engine/generated/pow.ts:25"); // (structured_delegate: pow.Tensor_Tensor_out)
+registerKernel(pow_Tensor_Tensor, "Meta", (ks, self, exponent) => native.pow_Tensor_Tensor_out(self, exponent, null, "functional"), "native.pow_Tensor_Tensor_out", "engine/ops/native_functions/binary.yaml:224", "engine/generated/pow.ts:26"); // (structured_delegate: pow.Tensor_Tensor_out)
+registerKernel(pow_Tensor_Tensor, "CompositeExplicitAutogradNonFunctional", (ks, self, exponent) => native.pow_Tensor_Tensor_out(self, exponent, null, "functional"), "native.pow_Tensor_Tensor_out", "engine/ops/native_functions/binary.yaml:224", "engine/generated/pow.ts:27"); // (structured_delegate: pow.Tensor_Tensor_out)
 
 // ---- pow_.Tensor (engine/ops/native_functions/binary.yaml:234) ----
 export const pow__Tensor = defineOp("aten::pow_.Tensor(Tensor(a!) self, Tensor exponent) -> Tensor(a!)", "engine/ops/native_functions/binary.yaml:234");
-registerKernel(pow__Tensor, "CPU", (ks, self, exponent) => native.pow_Tensor_Tensor_out(self, exponent, null, "inplace"), "native.pow_Tensor_Tensor_out", "engine/ops/native_functions/binary.yaml:224", "engine/generated/pow.ts:39"); // (structured_delegate: pow.Tensor_Tensor_out)
-registerKernel(pow__Tensor, "Meta", (ks, self, exponent) => native.pow_Tensor_Tensor_out(self, exponent, null, "inplace"), "native.pow_Tensor_Tensor_out", "engine/ops/native_functions/binary.yaml:224", "engine/generated/pow.ts:40"); // (structured_delegate: pow.Tensor_Tensor_out)
-registerKernel(pow__Tensor, "CompositeExplicitAutogradNonFunctional", (ks, self, exponent) => native.pow_Tensor_Tensor_out(self, exponent, null, "inplace"), "native.pow_Tensor_Tensor_out", "engine/ops/native_functions/binary.yaml:224", "engine/generated/pow.ts:41"); // (structured_delegate: pow.Tensor_Tensor_out)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(pow__Tensor, "Autograd", (ks, self, exponent) => below_autograd(() => pow__Tensor.redispatch(ks.and(after_autograd_keyset), self, exponent)), "VariableType::pow__Tensor", "engine/ops/native_functions/binary.yaml:234", "engine/generated/pow.ts:45");
+registerKernel(pow__Tensor, "CPU", (ks, self, exponent) => native.pow_Tensor_Tensor_out(self, exponent, null, "inplace"), "native.pow_Tensor_Tensor_out", "engine/ops/native_functions/binary.yaml:224", "engine/generated/pow.ts:31"); // (structured_delegate: pow.Tensor_Tensor_out)
+registerKernel(pow__Tensor, "Meta", (ks, self, exponent) => native.pow_Tensor_Tensor_out(self, exponent, null, "inplace"), "native.pow_Tensor_Tensor_out", "engine/ops/native_functions/binary.yaml:224", "engine/generated/pow.ts:32"); // (structured_delegate: pow.Tensor_Tensor_out)
+registerKernel(pow__Tensor, "CompositeExplicitAutogradNonFunctional", (ks, self, exponent) => native.pow_Tensor_Tensor_out(self, exponent, null, "inplace"), "native.pow_Tensor_Tensor_out", "engine/ops/native_functions/binary.yaml:224", "engine/generated/pow.ts:33"); // (structured_delegate: pow.Tensor_Tensor_out)
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(pow__Tensor, "ADInplaceOrView", (ks, self, exponent) => {
   const result = pow__Tensor.redispatch(ks.and(after_ADInplaceOrView_keyset), self, exponent);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:234", "engine/generated/pow.ts:47");
+}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:234", "engine/generated/pow.ts:35");
 
 // ---- pow.Scalar_out (engine/ops/native_functions/binary.yaml:238) ----
 export const pow_Scalar_out = defineOp("aten::pow.Scalar_out(Scalar self, Tensor exponent, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/binary.yaml:238");
-registerKernel(pow_Scalar_out, "CPU", (ks, self, exponent, out) => native.pow_Scalar_out(self, exponent, out, "out"), "native.pow_Scalar_out", "engine/ops/native_functions/binary.yaml:238", "engine/generated/pow.ts:55");
-registerKernel(pow_Scalar_out, "Meta", (ks, self, exponent, out) => native.pow_Scalar_out(self, exponent, out, "out"), "native.pow_Scalar_out", "engine/ops/native_functions/binary.yaml:238", "engine/generated/pow.ts:56");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(pow_Scalar_out, "Autograd", (ks, self, exponent, out) => below_autograd(() => pow_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, exponent, out)), "VariableType::pow_Scalar_out", "engine/ops/native_functions/binary.yaml:238", "engine/generated/pow.ts:60");
+registerKernel(pow_Scalar_out, "CPU", (ks, self, exponent, out) => native.pow_Scalar_out(self, exponent, out, "out"), "native.pow_Scalar_out", "engine/ops/native_functions/binary.yaml:238", "engine/generated/pow.ts:43");
+registerKernel(pow_Scalar_out, "Meta", (ks, self, exponent, out) => native.pow_Scalar_out(self, exponent, out, "out"), "native.pow_Scalar_out", "engine/ops/native_functions/binary.yaml:238", "engine/generated/pow.ts:44");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(pow_Scalar_out, "ADInplaceOrView", (ks, self, exponent, out) => {
   const result = pow_Scalar_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, exponent, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:238", "engine/generated/pow.ts:62");
+}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:238", "engine/generated/pow.ts:46");
 
 // ---- pow.Scalar (engine/ops/native_functions/binary.yaml:243) ----
 export const pow_Scalar = defineOp("aten::pow.Scalar(Scalar self, Tensor exponent) -> Tensor", "engine/ops/native_functions/binary.yaml:243");
-registerKernel(pow_Scalar, "CPU", (ks, self, exponent) => native.pow_Scalar_out(self, exponent, null, "functional"), "native.pow_Scalar_out", "engine/ops/native_functions/binary.yaml:238", "engine/generated/pow.ts:70"); // (structured_delegate: pow.Scalar_out)
-registerKernel(pow_Scalar, "Meta", (ks, self, exponent) => native.pow_Scalar_out(self, exponent, null, "functional"), "native.pow_Scalar_out", "engine/ops/native_functions/binary.yaml:238", "engine/generated/pow.ts:71"); // (structured_delegate: pow.Scalar_out)
-registerKernel(pow_Scalar, "CompositeExplicitAutogradNonFunctional", (ks, self, exponent) => native.pow_Scalar_out(self, exponent, null, "functional"), "native.pow_Scalar_out", "engine/ops/native_functions/binary.yaml:238", "engine/generated/pow.ts:72"); // (structured_delegate: pow.Scalar_out)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(pow_Scalar, "Autograd", (ks, self, exponent) => below_autograd(() => pow_Scalar.redispatch(ks.and(after_autograd_keyset), self, exponent)), "VariableType::pow_Scalar", "engine/ops/native_functions/binary.yaml:243", "engine/generated/pow.ts:76");
+registerKernel(pow_Scalar, "CPU", (ks, self, exponent) => native.pow_Scalar_out(self, exponent, null, "functional"), "native.pow_Scalar_out", "engine/ops/native_functions/binary.yaml:238", "engine/generated/pow.ts:54"); // (structured_delegate: pow.Scalar_out)
+registerKernel(pow_Scalar, "Meta", (ks, self, exponent) => native.pow_Scalar_out(self, exponent, null, "functional"), "native.pow_Scalar_out", "engine/ops/native_functions/binary.yaml:238", "engine/generated/pow.ts:55"); // (structured_delegate: pow.Scalar_out)
+registerKernel(pow_Scalar, "CompositeExplicitAutogradNonFunctional", (ks, self, exponent) => native.pow_Scalar_out(self, exponent, null, "functional"), "native.pow_Scalar_out", "engine/ops/native_functions/binary.yaml:238", "engine/generated/pow.ts:56"); // (structured_delegate: pow.Scalar_out)
 
 // ---- pow.Tensor_Scalar_out (engine/ops/native_functions/binary.yaml:246) ----
 export const pow_Tensor_Scalar_out = defineOp("aten::pow.Tensor_Scalar_out(Tensor self, Scalar exponent, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/binary.yaml:246");
-registerKernel(pow_Tensor_Scalar_out, "CPU", (ks, self, exponent, out) => native.pow_Tensor_Scalar_out(self, exponent, out, "out"), "native.pow_Tensor_Scalar_out", "engine/ops/native_functions/binary.yaml:246", "engine/generated/pow.ts:80");
-registerKernel(pow_Tensor_Scalar_out, "Meta", (ks, self, exponent, out) => native.pow_Tensor_Scalar_out(self, exponent, out, "out"), "native.pow_Tensor_Scalar_out", "engine/ops/native_functions/binary.yaml:246", "engine/generated/pow.ts:81");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(pow_Tensor_Scalar_out, "Autograd", (ks, self, exponent, out) => below_autograd(() => pow_Tensor_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, exponent, out)), "VariableType::pow_Tensor_Scalar_out", "engine/ops/native_functions/binary.yaml:246", "engine/generated/pow.ts:85");
+registerKernel(pow_Tensor_Scalar_out, "CPU", (ks, self, exponent, out) => native.pow_Tensor_Scalar_out(self, exponent, out, "out"), "native.pow_Tensor_Scalar_out", "engine/ops/native_functions/binary.yaml:246", "engine/generated/pow.ts:60");
+registerKernel(pow_Tensor_Scalar_out, "Meta", (ks, self, exponent, out) => native.pow_Tensor_Scalar_out(self, exponent, out, "out"), "native.pow_Tensor_Scalar_out", "engine/ops/native_functions/binary.yaml:246", "engine/generated/pow.ts:61");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(pow_Tensor_Scalar_out, "ADInplaceOrView", (ks, self, exponent, out) => {
   const result = pow_Tensor_Scalar_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, exponent, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:246", "engine/generated/pow.ts:87");
+}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:246", "engine/generated/pow.ts:63");
 
 // ---- pow.Tensor_Scalar (engine/ops/native_functions/binary.yaml:252) ----
 export const pow_Tensor_Scalar = defineOp("aten::pow.Tensor_Scalar(Tensor self, Scalar exponent) -> Tensor", "engine/ops/native_functions/binary.yaml:252");
-registerKernel(pow_Tensor_Scalar, "CPU", (ks, self, exponent) => native.pow_Tensor_Scalar_out(self, exponent, null, "functional"), "native.pow_Tensor_Scalar_out", "engine/ops/native_functions/binary.yaml:246", "engine/generated/pow.ts:95"); // (structured_delegate: pow.Tensor_Scalar_out)
-registerKernel(pow_Tensor_Scalar, "Meta", (ks, self, exponent) => native.pow_Tensor_Scalar_out(self, exponent, null, "functional"), "native.pow_Tensor_Scalar_out", "engine/ops/native_functions/binary.yaml:246", "engine/generated/pow.ts:96"); // (structured_delegate: pow.Tensor_Scalar_out)
-registerKernel(pow_Tensor_Scalar, "CompositeExplicitAutogradNonFunctional", (ks, self, exponent) => native.pow_Tensor_Scalar_out(self, exponent, null, "functional"), "native.pow_Tensor_Scalar_out", "engine/ops/native_functions/binary.yaml:246", "engine/generated/pow.ts:97"); // (structured_delegate: pow.Tensor_Scalar_out)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(pow_Tensor_Scalar, "Autograd", (ks, self, exponent) => below_autograd(() => pow_Tensor_Scalar.redispatch(ks.and(after_autograd_keyset), self, exponent)), "VariableType::pow_Tensor_Scalar", "engine/ops/native_functions/binary.yaml:252", "engine/generated/pow.ts:101");
+registerKernel(pow_Tensor_Scalar, "CPU", (ks, self, exponent) => native.pow_Tensor_Scalar_out(self, exponent, null, "functional"), "native.pow_Tensor_Scalar_out", "engine/ops/native_functions/binary.yaml:246", "engine/generated/pow.ts:71"); // (structured_delegate: pow.Tensor_Scalar_out)
+registerKernel(pow_Tensor_Scalar, "Meta", (ks, self, exponent) => native.pow_Tensor_Scalar_out(self, exponent, null, "functional"), "native.pow_Tensor_Scalar_out", "engine/ops/native_functions/binary.yaml:246", "engine/generated/pow.ts:72"); // (structured_delegate: pow.Tensor_Scalar_out)
+registerKernel(pow_Tensor_Scalar, "CompositeExplicitAutogradNonFunctional", (ks, self, exponent) => native.pow_Tensor_Scalar_out(self, exponent, null, "functional"), "native.pow_Tensor_Scalar_out", "engine/ops/native_functions/binary.yaml:246", "engine/generated/pow.ts:73"); // (structured_delegate: pow.Tensor_Scalar_out)
 
 // ---- pow_.Scalar (engine/ops/native_functions/binary.yaml:256) ----
 export const pow__Scalar = defineOp("aten::pow_.Scalar(Tensor(a!) self, Scalar exponent) -> Tensor(a!)", "engine/ops/native_functions/binary.yaml:256");
-registerKernel(pow__Scalar, "CPU", (ks, self, exponent) => native.pow_Tensor_Scalar_out(self, exponent, null, "inplace"), "native.pow_Tensor_Scalar_out", "engine/ops/native_functions/binary.yaml:246", "engine/generated/pow.ts:105"); // (structured_delegate: pow.Tensor_Scalar_out)
-registerKernel(pow__Scalar, "Meta", (ks, self, exponent) => native.pow_Tensor_Scalar_out(self, exponent, null, "inplace"), "native.pow_Tensor_Scalar_out", "engine/ops/native_functions/binary.yaml:246", "engine/generated/pow.ts:106"); // (structured_delegate: pow.Tensor_Scalar_out)
-registerKernel(pow__Scalar, "CompositeExplicitAutogradNonFunctional", (ks, self, exponent) => native.pow_Tensor_Scalar_out(self, exponent, null, "inplace"), "native.pow_Tensor_Scalar_out", "engine/ops/native_functions/binary.yaml:246", "engine/generated/pow.ts:107"); // (structured_delegate: pow.Tensor_Scalar_out)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(pow__Scalar, "Autograd", (ks, self, exponent) => below_autograd(() => pow__Scalar.redispatch(ks.and(after_autograd_keyset), self, exponent)), "VariableType::pow__Scalar", "engine/ops/native_functions/binary.yaml:256", "engine/generated/pow.ts:111");
+registerKernel(pow__Scalar, "CPU", (ks, self, exponent) => native.pow_Tensor_Scalar_out(self, exponent, null, "inplace"), "native.pow_Tensor_Scalar_out", "engine/ops/native_functions/binary.yaml:246", "engine/generated/pow.ts:77"); // (structured_delegate: pow.Tensor_Scalar_out)
+registerKernel(pow__Scalar, "Meta", (ks, self, exponent) => native.pow_Tensor_Scalar_out(self, exponent, null, "inplace"), "native.pow_Tensor_Scalar_out", "engine/ops/native_functions/binary.yaml:246", "engine/generated/pow.ts:78"); // (structured_delegate: pow.Tensor_Scalar_out)
+registerKernel(pow__Scalar, "CompositeExplicitAutogradNonFunctional", (ks, self, exponent) => native.pow_Tensor_Scalar_out(self, exponent, null, "inplace"), "native.pow_Tensor_Scalar_out", "engine/ops/native_functions/binary.yaml:246", "engine/generated/pow.ts:79"); // (structured_delegate: pow.Tensor_Scalar_out)
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(pow__Scalar, "ADInplaceOrView", (ks, self, exponent) => {
   const result = pow__Scalar.redispatch(ks.and(after_ADInplaceOrView_keyset), self, exponent);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:256", "engine/generated/pow.ts:113");
+}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:256", "engine/generated/pow.ts:81");
 
 // torch.pow: pow.Tensor_Tensor / pow.Tensor_Tensor_out, pow.Scalar / pow.Scalar_out, pow.Tensor_Scalar / pow.Tensor_Scalar_out
 const pow_parser = new PythonArgParser(["pow(Tensor input, Tensor exponent, *, Tensor? out=None)", "pow(Scalar self, Tensor exponent, *, Tensor? out=None)", "pow(Tensor input, Scalar exponent, *, Tensor? out=None)"]);

@@ -13,49 +13,33 @@ import * as native from "../aten/native/index.js";
 export const prod_default = defineOp("aten::prod(Tensor self, *, ScalarType? dtype=None) -> Tensor", "engine/ops/native_functions/reduce.yaml:104");
 registerKernel(prod_default, "CPU", (ks, self, dtype) => native.prod(self, dtype), "native.prod", "engine/ops/native_functions/reduce.yaml:104", "engine/generated/prod.ts:14");
 registerKernel(prod_default, "Meta", (ks, self, dtype) => native.prod(self, dtype), "native.prod", "engine/ops/native_functions/reduce.yaml:104", "engine/generated/prod.ts:15");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(prod_default, "Autograd", (ks, self, dtype) => below_autograd(() => prod_default.redispatch(ks.and(after_autograd_keyset), self, dtype)), "VariableType::prod_default", "engine/ops/native_functions/reduce.yaml:104", "engine/generated/prod.ts:19");
 
 // ---- prod.dim_int (engine/ops/native_functions/reduce.yaml:110) ----
 export const prod_dim_int = defineOp("aten::prod.dim_int(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor", "engine/ops/native_functions/reduce.yaml:110");
-registerKernel(prod_dim_int, "CPU", (ks, self, dim, keepdim, dtype) => native.prod_out(self, dim, keepdim, dtype, null, "functional"), "native.prod_out", "engine/ops/native_functions/reduce.yaml:114", "engine/generated/prod.ts:23"); // (structured_delegate: prod.int_out)
-registerKernel(prod_dim_int, "Meta", (ks, self, dim, keepdim, dtype) => native.prod_out(self, dim, keepdim, dtype, null, "functional"), "native.prod_out", "engine/ops/native_functions/reduce.yaml:114", "engine/generated/prod.ts:24"); // (structured_delegate: prod.int_out)
-registerKernel(prod_dim_int, "CompositeExplicitAutogradNonFunctional", (ks, self, dim, keepdim, dtype) => native.prod_out(self, dim, keepdim, dtype, null, "functional"), "native.prod_out", "engine/ops/native_functions/reduce.yaml:114", "engine/generated/prod.ts:25"); // (structured_delegate: prod.int_out)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(prod_dim_int, "Autograd", (ks, self, dim, keepdim, dtype) => below_autograd(() => prod_dim_int.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, dtype)), "VariableType::prod_dim_int", "engine/ops/native_functions/reduce.yaml:110", "engine/generated/prod.ts:29");
+registerKernel(prod_dim_int, "CPU", (ks, self, dim, keepdim, dtype) => native.prod_out(self, dim, keepdim, dtype, null, "functional"), "native.prod_out", "engine/ops/native_functions/reduce.yaml:114", "engine/generated/prod.ts:19"); // (structured_delegate: prod.int_out)
+registerKernel(prod_dim_int, "Meta", (ks, self, dim, keepdim, dtype) => native.prod_out(self, dim, keepdim, dtype, null, "functional"), "native.prod_out", "engine/ops/native_functions/reduce.yaml:114", "engine/generated/prod.ts:20"); // (structured_delegate: prod.int_out)
+registerKernel(prod_dim_int, "CompositeExplicitAutogradNonFunctional", (ks, self, dim, keepdim, dtype) => native.prod_out(self, dim, keepdim, dtype, null, "functional"), "native.prod_out", "engine/ops/native_functions/reduce.yaml:114", "engine/generated/prod.ts:21"); // (structured_delegate: prod.int_out)
 
 // ---- prod.int_out (engine/ops/native_functions/reduce.yaml:114) ----
 export const prod_int_out = defineOp("aten::prod.int_out(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/reduce.yaml:114");
-registerKernel(prod_int_out, "CPU", (ks, self, dim, keepdim, dtype, out) => native.prod_out(self, dim, keepdim, dtype, out, "out"), "native.prod_out", "engine/ops/native_functions/reduce.yaml:114", "engine/generated/prod.ts:33");
-registerKernel(prod_int_out, "Meta", (ks, self, dim, keepdim, dtype, out) => native.prod_out(self, dim, keepdim, dtype, out, "out"), "native.prod_out", "engine/ops/native_functions/reduce.yaml:114", "engine/generated/prod.ts:34");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(prod_int_out, "Autograd", (ks, self, dim, keepdim, dtype, out) => below_autograd(() => prod_int_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, dtype, out)), "VariableType::prod_int_out", "engine/ops/native_functions/reduce.yaml:114", "engine/generated/prod.ts:38");
+registerKernel(prod_int_out, "CPU", (ks, self, dim, keepdim, dtype, out) => native.prod_out(self, dim, keepdim, dtype, out, "out"), "native.prod_out", "engine/ops/native_functions/reduce.yaml:114", "engine/generated/prod.ts:25");
+registerKernel(prod_int_out, "Meta", (ks, self, dim, keepdim, dtype, out) => native.prod_out(self, dim, keepdim, dtype, out, "out"), "native.prod_out", "engine/ops/native_functions/reduce.yaml:114", "engine/generated/prod.ts:26");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(prod_int_out, "ADInplaceOrView", (ks, self, dim, keepdim, dtype, out) => {
   const result = prod_int_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, dim, keepdim, dtype, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/reduce.yaml:114", "engine/generated/prod.ts:40");
+}, "ADInplaceOrView", "engine/ops/native_functions/reduce.yaml:114", "engine/generated/prod.ts:28");
 
 // ---- prod.out (engine/ops/native_functions/reduce.yaml:104) ----
 export const prod_out = defineOp("aten::prod.out(Tensor self, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/reduce.yaml:104");
-registerKernel(prod_out, "CompositeExplicitAutograd", (ks, self, dtype, out) => native.autogen_copy_out(out, (prod_default.call(self, dtype) as any)), "native.autogen_copy_out(prod)", "engine/ops/native_functions/reduce.yaml:104", "engine/generated/prod.ts:48"); // (autogen: derived from prod)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(prod_out, "Autograd", (ks, self, dtype, out) => below_autograd(() => prod_out.redispatch(ks.and(after_autograd_keyset), self, dtype, out)), "VariableType::prod_out", "engine/ops/native_functions/reduce.yaml:104", "engine/generated/prod.ts:52");
+registerKernel(prod_out, "CompositeExplicitAutograd", (ks, self, dtype, out) => native.autogen_copy_out(out, (prod_default.call(self, dtype) as any)), "native.autogen_copy_out(prod)", "engine/ops/native_functions/reduce.yaml:104", "engine/generated/prod.ts:36"); // (autogen: derived from prod)
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(prod_out, "ADInplaceOrView", (ks, self, dtype, out) => {
   const result = prod_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, dtype, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/reduce.yaml:104", "engine/generated/prod.ts:54");
+}, "ADInplaceOrView", "engine/ops/native_functions/reduce.yaml:104", "engine/generated/prod.ts:38");
 
 // torch.prod: prod, prod.dim_int / prod.int_out
 const prod_parser = new PythonArgParser(["prod(Tensor input, *, ScalarType? dtype=None)", "prod(Tensor input, int dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor? out=None)"]);

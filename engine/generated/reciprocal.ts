@@ -14,41 +14,29 @@ export const reciprocal_default = defineOp("aten::reciprocal(Tensor self) -> Ten
 registerKernel(reciprocal_default, "CPU", (ks, self) => native.reciprocal_out(self, null, "functional"), "native.reciprocal_out", "engine/ops/native_functions/unary.yaml:240", "engine/generated/reciprocal.ts:14"); // (structured_delegate: reciprocal.out)
 registerKernel(reciprocal_default, "Meta", (ks, self) => native.reciprocal_out(self, null, "functional"), "native.reciprocal_out", "engine/ops/native_functions/unary.yaml:240", "engine/generated/reciprocal.ts:15"); // (structured_delegate: reciprocal.out)
 registerKernel(reciprocal_default, "CompositeExplicitAutogradNonFunctional", (ks, self) => native.reciprocal_out(self, null, "functional"), "native.reciprocal_out", "engine/ops/native_functions/unary.yaml:240", "engine/generated/reciprocal.ts:16"); // (structured_delegate: reciprocal.out)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(reciprocal_default, "Autograd", (ks, self) => below_autograd(() => reciprocal_default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::reciprocal_default", "engine/ops/native_functions/unary.yaml:232", "engine/generated/reciprocal.ts:20");
 
 // ---- reciprocal_ (engine/ops/native_functions/unary.yaml:236) ----
 export const reciprocal__default = defineOp("aten::reciprocal_(Tensor(a!) self) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:236");
-registerKernel(reciprocal__default, "CPU", (ks, self) => native.reciprocal_out(self, null, "inplace"), "native.reciprocal_out", "engine/ops/native_functions/unary.yaml:240", "engine/generated/reciprocal.ts:24"); // (structured_delegate: reciprocal.out)
-registerKernel(reciprocal__default, "Meta", (ks, self) => native.reciprocal_out(self, null, "inplace"), "native.reciprocal_out", "engine/ops/native_functions/unary.yaml:240", "engine/generated/reciprocal.ts:25"); // (structured_delegate: reciprocal.out)
-registerKernel(reciprocal__default, "CompositeExplicitAutogradNonFunctional", (ks, self) => native.reciprocal_out(self, null, "inplace"), "native.reciprocal_out", "engine/ops/native_functions/unary.yaml:240", "engine/generated/reciprocal.ts:26"); // (structured_delegate: reciprocal.out)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(reciprocal__default, "Autograd", (ks, self) => below_autograd(() => reciprocal__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::reciprocal__default", "engine/ops/native_functions/unary.yaml:236", "engine/generated/reciprocal.ts:30");
+registerKernel(reciprocal__default, "CPU", (ks, self) => native.reciprocal_out(self, null, "inplace"), "native.reciprocal_out", "engine/ops/native_functions/unary.yaml:240", "engine/generated/reciprocal.ts:20"); // (structured_delegate: reciprocal.out)
+registerKernel(reciprocal__default, "Meta", (ks, self) => native.reciprocal_out(self, null, "inplace"), "native.reciprocal_out", "engine/ops/native_functions/unary.yaml:240", "engine/generated/reciprocal.ts:21"); // (structured_delegate: reciprocal.out)
+registerKernel(reciprocal__default, "CompositeExplicitAutogradNonFunctional", (ks, self) => native.reciprocal_out(self, null, "inplace"), "native.reciprocal_out", "engine/ops/native_functions/unary.yaml:240", "engine/generated/reciprocal.ts:22"); // (structured_delegate: reciprocal.out)
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(reciprocal__default, "ADInplaceOrView", (ks, self) => {
   const result = reciprocal__default.redispatch(ks.and(after_ADInplaceOrView_keyset), self);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:236", "engine/generated/reciprocal.ts:32");
+}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:236", "engine/generated/reciprocal.ts:24");
 
 // ---- reciprocal.out (engine/ops/native_functions/unary.yaml:240) ----
 export const reciprocal_out = defineOp("aten::reciprocal.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:240");
-registerKernel(reciprocal_out, "CPU", (ks, self, out) => native.reciprocal_out(self, out, "out"), "native.reciprocal_out", "engine/ops/native_functions/unary.yaml:240", "engine/generated/reciprocal.ts:40");
-registerKernel(reciprocal_out, "Meta", (ks, self, out) => native.reciprocal_out(self, out, "out"), "native.reciprocal_out", "engine/ops/native_functions/unary.yaml:240", "engine/generated/reciprocal.ts:41");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(reciprocal_out, "Autograd", (ks, self, out) => below_autograd(() => reciprocal_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::reciprocal_out", "engine/ops/native_functions/unary.yaml:240", "engine/generated/reciprocal.ts:45");
+registerKernel(reciprocal_out, "CPU", (ks, self, out) => native.reciprocal_out(self, out, "out"), "native.reciprocal_out", "engine/ops/native_functions/unary.yaml:240", "engine/generated/reciprocal.ts:32");
+registerKernel(reciprocal_out, "Meta", (ks, self, out) => native.reciprocal_out(self, out, "out"), "native.reciprocal_out", "engine/ops/native_functions/unary.yaml:240", "engine/generated/reciprocal.ts:33");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(reciprocal_out, "ADInplaceOrView", (ks, self, out) => {
   const result = reciprocal_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:240", "engine/generated/reciprocal.ts:47");
+}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:240", "engine/generated/reciprocal.ts:35");
 
 // torch.reciprocal: reciprocal / reciprocal.out
 const reciprocal_parser = new PythonArgParser(["reciprocal(Tensor input, *, Tensor? out=None)"]);

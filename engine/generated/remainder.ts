@@ -13,101 +13,69 @@ import * as native from "../aten/native/index.js";
 export const remainder_Tensor_out = defineOp("aten::remainder.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/binary.yaml:160");
 registerKernel(remainder_Tensor_out, "CPU", (ks, self, other, out) => native.remainder_out(self, other, out, "out"), "native.remainder_out", "engine/ops/native_functions/binary.yaml:160", "engine/generated/remainder.ts:14");
 registerKernel(remainder_Tensor_out, "Meta", (ks, self, other, out) => native.remainder_out(self, other, out, "out"), "native.remainder_out", "engine/ops/native_functions/binary.yaml:160", "engine/generated/remainder.ts:15");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(remainder_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => remainder_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::remainder_Tensor_out", "engine/ops/native_functions/binary.yaml:160", "engine/generated/remainder.ts:19");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(remainder_Tensor_out, "ADInplaceOrView", (ks, self, other, out) => {
   const result = remainder_Tensor_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, other, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:160", "engine/generated/remainder.ts:21");
+}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:160", "engine/generated/remainder.ts:17");
 
 // ---- remainder.Tensor (engine/ops/native_functions/binary.yaml:166) ----
 export const remainder_Tensor = defineOp("aten::remainder.Tensor(Tensor self, Tensor other) -> Tensor", "engine/ops/native_functions/binary.yaml:166");
-registerKernel(remainder_Tensor, "CPU", (ks, self, other) => native.remainder_out(self, other, null, "functional"), "native.remainder_out", "engine/ops/native_functions/binary.yaml:160", "engine/generated/remainder.ts:29"); // (structured_delegate: remainder.Tensor_out)
-registerKernel(remainder_Tensor, "Meta", (ks, self, other) => native.remainder_out(self, other, null, "functional"), "native.remainder_out", "engine/ops/native_functions/binary.yaml:160", "engine/generated/remainder.ts:30"); // (structured_delegate: remainder.Tensor_out)
-registerKernel(remainder_Tensor, "CompositeExplicitAutogradNonFunctional", (ks, self, other) => native.remainder_out(self, other, null, "functional"), "native.remainder_out", "engine/ops/native_functions/binary.yaml:160", "engine/generated/remainder.ts:31"); // (structured_delegate: remainder.Tensor_out)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(remainder_Tensor, "Autograd", (ks, self, other) => below_autograd(() => remainder_Tensor.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::remainder_Tensor", "engine/ops/native_functions/binary.yaml:166", "engine/generated/remainder.ts:35");
+registerKernel(remainder_Tensor, "CPU", (ks, self, other) => native.remainder_out(self, other, null, "functional"), "native.remainder_out", "engine/ops/native_functions/binary.yaml:160", "engine/generated/remainder.ts:25"); // (structured_delegate: remainder.Tensor_out)
+registerKernel(remainder_Tensor, "Meta", (ks, self, other) => native.remainder_out(self, other, null, "functional"), "native.remainder_out", "engine/ops/native_functions/binary.yaml:160", "engine/generated/remainder.ts:26"); // (structured_delegate: remainder.Tensor_out)
+registerKernel(remainder_Tensor, "CompositeExplicitAutogradNonFunctional", (ks, self, other) => native.remainder_out(self, other, null, "functional"), "native.remainder_out", "engine/ops/native_functions/binary.yaml:160", "engine/generated/remainder.ts:27"); // (structured_delegate: remainder.Tensor_out)
 
 // ---- remainder_.Tensor (engine/ops/native_functions/binary.yaml:170) ----
 export const remainder__Tensor = defineOp("aten::remainder_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", "engine/ops/native_functions/binary.yaml:170");
-registerKernel(remainder__Tensor, "CPU", (ks, self, other) => native.remainder_out(self, other, null, "inplace"), "native.remainder_out", "engine/ops/native_functions/binary.yaml:160", "engine/generated/remainder.ts:39"); // (structured_delegate: remainder.Tensor_out)
-registerKernel(remainder__Tensor, "Meta", (ks, self, other) => native.remainder_out(self, other, null, "inplace"), "native.remainder_out", "engine/ops/native_functions/binary.yaml:160", "engine/generated/remainder.ts:40"); // (structured_delegate: remainder.Tensor_out)
-registerKernel(remainder__Tensor, "CompositeExplicitAutogradNonFunctional", (ks, self, other) => native.remainder_out(self, other, null, "inplace"), "native.remainder_out", "engine/ops/native_functions/binary.yaml:160", "engine/generated/remainder.ts:41"); // (structured_delegate: remainder.Tensor_out)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(remainder__Tensor, "Autograd", (ks, self, other) => below_autograd(() => remainder__Tensor.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::remainder__Tensor", "engine/ops/native_functions/binary.yaml:170", "engine/generated/remainder.ts:45");
+registerKernel(remainder__Tensor, "CPU", (ks, self, other) => native.remainder_out(self, other, null, "inplace"), "native.remainder_out", "engine/ops/native_functions/binary.yaml:160", "engine/generated/remainder.ts:31"); // (structured_delegate: remainder.Tensor_out)
+registerKernel(remainder__Tensor, "Meta", (ks, self, other) => native.remainder_out(self, other, null, "inplace"), "native.remainder_out", "engine/ops/native_functions/binary.yaml:160", "engine/generated/remainder.ts:32"); // (structured_delegate: remainder.Tensor_out)
+registerKernel(remainder__Tensor, "CompositeExplicitAutogradNonFunctional", (ks, self, other) => native.remainder_out(self, other, null, "inplace"), "native.remainder_out", "engine/ops/native_functions/binary.yaml:160", "engine/generated/remainder.ts:33"); // (structured_delegate: remainder.Tensor_out)
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(remainder__Tensor, "ADInplaceOrView", (ks, self, other) => {
   const result = remainder__Tensor.redispatch(ks.and(after_ADInplaceOrView_keyset), self, other);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:170", "engine/generated/remainder.ts:47");
+}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:170", "engine/generated/remainder.ts:35");
 
 // ---- remainder.Scalar_out (engine/ops/native_functions/binary.yaml:174) ----
 export const remainder_Scalar_out = defineOp("aten::remainder.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/binary.yaml:174");
-registerKernel(remainder_Scalar_out, "CompositeExplicitAutograd", (ks, self, other, out) => native.remainder_out(self, other, out), "native.remainder_out", "engine/ops/native_functions/binary.yaml:174", "engine/generated/remainder.ts:55");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(remainder_Scalar_out, "Autograd", (ks, self, other, out) => below_autograd(() => remainder_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::remainder_Scalar_out", "engine/ops/native_functions/binary.yaml:174", "engine/generated/remainder.ts:59");
+registerKernel(remainder_Scalar_out, "CompositeExplicitAutograd", (ks, self, other, out) => native.remainder_out(self, other, out), "native.remainder_out", "engine/ops/native_functions/binary.yaml:174", "engine/generated/remainder.ts:43");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(remainder_Scalar_out, "ADInplaceOrView", (ks, self, other, out) => {
   const result = remainder_Scalar_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, other, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:174", "engine/generated/remainder.ts:61");
+}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:174", "engine/generated/remainder.ts:45");
 
 // ---- remainder.Scalar (engine/ops/native_functions/binary.yaml:178) ----
 export const remainder_Scalar = defineOp("aten::remainder.Scalar(Tensor self, Scalar other) -> Tensor", "engine/ops/native_functions/binary.yaml:178");
-registerKernel(remainder_Scalar, "CompositeExplicitAutograd", (ks, self, other) => native.remainder(self, other), "native.remainder", "engine/ops/native_functions/binary.yaml:178", "engine/generated/remainder.ts:69");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(remainder_Scalar, "Autograd", (ks, self, other) => below_autograd(() => remainder_Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::remainder_Scalar", "engine/ops/native_functions/binary.yaml:178", "engine/generated/remainder.ts:73");
+registerKernel(remainder_Scalar, "CompositeExplicitAutograd", (ks, self, other) => native.remainder(self, other), "native.remainder", "engine/ops/native_functions/binary.yaml:178", "engine/generated/remainder.ts:53");
 
 // ---- remainder_.Scalar (engine/ops/native_functions/binary.yaml:183) ----
 export const remainder__Scalar = defineOp("aten::remainder_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", "engine/ops/native_functions/binary.yaml:183");
-registerKernel(remainder__Scalar, "CompositeExplicitAutograd", (ks, self, other) => native.remainder_(self, other), "native.remainder_", "engine/ops/native_functions/binary.yaml:183", "engine/generated/remainder.ts:77");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(remainder__Scalar, "Autograd", (ks, self, other) => below_autograd(() => remainder__Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::remainder__Scalar", "engine/ops/native_functions/binary.yaml:183", "engine/generated/remainder.ts:81");
+registerKernel(remainder__Scalar, "CompositeExplicitAutograd", (ks, self, other) => native.remainder_(self, other), "native.remainder_", "engine/ops/native_functions/binary.yaml:183", "engine/generated/remainder.ts:57");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(remainder__Scalar, "ADInplaceOrView", (ks, self, other) => {
   const result = remainder__Scalar.redispatch(ks.and(after_ADInplaceOrView_keyset), self, other);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:183", "engine/generated/remainder.ts:83");
+}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:183", "engine/generated/remainder.ts:59");
 
 // ---- remainder.Scalar_Tensor (engine/ops/native_functions/binary.yaml:188) ----
 export const remainder_Scalar_Tensor = defineOp("aten::remainder.Scalar_Tensor(Scalar self, Tensor other) -> Tensor", "engine/ops/native_functions/binary.yaml:188");
-registerKernel(remainder_Scalar_Tensor, "CPU", (ks, self, other) => native.remainder(self, other), "native.remainder", "engine/ops/native_functions/binary.yaml:188", "engine/generated/remainder.ts:91");
-registerKernel(remainder_Scalar_Tensor, "Meta", (ks, self, other) => native.remainder(self, other), "native.remainder", "engine/ops/native_functions/binary.yaml:188", "engine/generated/remainder.ts:92");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(remainder_Scalar_Tensor, "Autograd", (ks, self, other) => below_autograd(() => remainder_Scalar_Tensor.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::remainder_Scalar_Tensor", "engine/ops/native_functions/binary.yaml:188", "engine/generated/remainder.ts:96");
+registerKernel(remainder_Scalar_Tensor, "CPU", (ks, self, other) => native.remainder(self, other), "native.remainder", "engine/ops/native_functions/binary.yaml:188", "engine/generated/remainder.ts:67");
+registerKernel(remainder_Scalar_Tensor, "Meta", (ks, self, other) => native.remainder(self, other), "native.remainder", "engine/ops/native_functions/binary.yaml:188", "engine/generated/remainder.ts:68");
 
 // ---- remainder.Scalar_Tensor_out (engine/ops/native_functions/binary.yaml:188) ----
 export const remainder_Scalar_Tensor_out = defineOp("aten::remainder.Scalar_Tensor_out(Scalar self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/binary.yaml:188");
-registerKernel(remainder_Scalar_Tensor_out, "CompositeExplicitAutograd", (ks, self, other, out) => native.autogen_copy_out(out, (remainder_Scalar_Tensor.call(self, other) as any)), "native.autogen_copy_out(remainder.Scalar_Tensor)", "engine/ops/native_functions/binary.yaml:188", "engine/generated/remainder.ts:100"); // (autogen: derived from remainder.Scalar_Tensor)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(remainder_Scalar_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => remainder_Scalar_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::remainder_Scalar_Tensor_out", "engine/ops/native_functions/binary.yaml:188", "engine/generated/remainder.ts:104");
+registerKernel(remainder_Scalar_Tensor_out, "CompositeExplicitAutograd", (ks, self, other, out) => native.autogen_copy_out(out, (remainder_Scalar_Tensor.call(self, other) as any)), "native.autogen_copy_out(remainder.Scalar_Tensor)", "engine/ops/native_functions/binary.yaml:188", "engine/generated/remainder.ts:72"); // (autogen: derived from remainder.Scalar_Tensor)
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(remainder_Scalar_Tensor_out, "ADInplaceOrView", (ks, self, other, out) => {
   const result = remainder_Scalar_Tensor_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, other, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:188", "engine/generated/remainder.ts:106");
+}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:188", "engine/generated/remainder.ts:74");
 
 // torch.remainder: remainder.Tensor / remainder.Tensor_out, remainder.Scalar / remainder.Scalar_out, remainder.Scalar_Tensor
 const remainder_parser = new PythonArgParser(["remainder(Tensor input, Tensor other, *, Tensor? out=None)", "remainder(Tensor input, Scalar other, *, Tensor? out=None)", "remainder(Scalar self, Tensor other)"]);

@@ -12,24 +12,16 @@ import * as native from "../aten/native/index.js";
 // ---- repeat (engine/ops/native_functions/join.yaml:134) ----
 export const repeat_default = defineOp("aten::repeat(Tensor self, SymInt[] repeats) -> Tensor", "engine/ops/native_functions/join.yaml:134");
 registerKernel(repeat_default, "CompositeExplicitAutograd", (ks, self, repeats) => native.repeat(self, repeats), "native.repeat", "engine/ops/native_functions/join.yaml:134", "engine/generated/repeat.ts:14");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(repeat_default, "Autograd", (ks, self, repeats) => below_autograd(() => repeat_default.redispatch(ks.and(after_autograd_keyset), self, repeats)), "VariableType::repeat_default", "engine/ops/native_functions/join.yaml:134", "engine/generated/repeat.ts:18");
 
 // ---- repeat.out (engine/ops/native_functions/join.yaml:134) ----
 export const repeat_out = defineOp("aten::repeat.out(Tensor self, SymInt[] repeats, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/join.yaml:134");
-registerKernel(repeat_out, "CompositeExplicitAutograd", (ks, self, repeats, out) => native.autogen_copy_out(out, (repeat_default.call(self, repeats) as any)), "native.autogen_copy_out(repeat)", "engine/ops/native_functions/join.yaml:134", "engine/generated/repeat.ts:22"); // (autogen: derived from repeat)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(repeat_out, "Autograd", (ks, self, repeats, out) => below_autograd(() => repeat_out.redispatch(ks.and(after_autograd_keyset), self, repeats, out)), "VariableType::repeat_out", "engine/ops/native_functions/join.yaml:134", "engine/generated/repeat.ts:26");
+registerKernel(repeat_out, "CompositeExplicitAutograd", (ks, self, repeats, out) => native.autogen_copy_out(out, (repeat_default.call(self, repeats) as any)), "native.autogen_copy_out(repeat)", "engine/ops/native_functions/join.yaml:134", "engine/generated/repeat.ts:18"); // (autogen: derived from repeat)
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(repeat_out, "ADInplaceOrView", (ks, self, repeats, out) => {
   const result = repeat_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, repeats, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/join.yaml:134", "engine/generated/repeat.ts:28");
+}, "ADInplaceOrView", "engine/ops/native_functions/join.yaml:134", "engine/generated/repeat.ts:20");
 
 // Tensor.repeat: repeat
 const Tensor_repeat_parser = new PythonArgParser(["repeat(SymInt[] repeats)"]);

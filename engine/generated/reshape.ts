@@ -12,10 +12,6 @@ import * as native from "../aten/native/index.js";
 // ---- reshape (engine/ops/native_functions/shape.yaml:33) ----
 export const reshape_default = defineOp("aten::reshape(Tensor(a) self, SymInt[] shape) -> Tensor(a)", "engine/ops/native_functions/shape.yaml:33");
 registerKernel(reshape_default, "CompositeImplicitAutograd", (ks, self, shape) => native.reshape_symint(self, shape), "native.reshape_symint", "engine/ops/native_functions/shape.yaml:33", "engine/generated/reshape.ts:14");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(reshape_default, "Autograd", (ks, self, shape) => below_autograd(() => reshape_default.redispatch(ks.and(after_autograd_keyset), self, shape)), "VariableType::reshape_default", "engine/ops/native_functions/shape.yaml:33", "engine/generated/reshape.ts:18");
 
 // torch.reshape: reshape
 const reshape_parser = new PythonArgParser(["reshape(Tensor input, SymInt[] shape)"]);

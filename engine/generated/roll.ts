@@ -13,24 +13,16 @@ import * as native from "../aten/native/index.js";
 export const roll_default = defineOp("aten::roll(Tensor self, int[1] shifts, int[1] dims=[]) -> Tensor", "engine/ops/native_functions/join.yaml:97");
 registerKernel(roll_default, "CPU", (ks, self, shifts, dims) => native.roll_cpu(self, shifts, dims), "native.roll_cpu", "engine/ops/native_functions/join.yaml:97", "engine/generated/roll.ts:14");
 registerKernel(roll_default, "Meta", (ks, self, shifts, dims) => native.roll_meta(self, shifts, dims), "native.roll_meta", "engine/ops/native_functions/join.yaml:97", "engine/generated/roll.ts:15");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(roll_default, "Autograd", (ks, self, shifts, dims) => below_autograd(() => roll_default.redispatch(ks.and(after_autograd_keyset), self, shifts, dims)), "VariableType::roll_default", "engine/ops/native_functions/join.yaml:97", "engine/generated/roll.ts:19");
 
 // ---- roll.out (engine/ops/native_functions/join.yaml:97) ----
 export const roll_out = defineOp("aten::roll.out(Tensor self, int[1] shifts, int[1] dims=[], *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/join.yaml:97");
-registerKernel(roll_out, "CompositeExplicitAutograd", (ks, self, shifts, dims, out) => native.autogen_copy_out(out, (roll_default.call(self, shifts, dims) as any)), "native.autogen_copy_out(roll)", "engine/ops/native_functions/join.yaml:97", "engine/generated/roll.ts:23"); // (autogen: derived from roll)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(roll_out, "Autograd", (ks, self, shifts, dims, out) => below_autograd(() => roll_out.redispatch(ks.and(after_autograd_keyset), self, shifts, dims, out)), "VariableType::roll_out", "engine/ops/native_functions/join.yaml:97", "engine/generated/roll.ts:27");
+registerKernel(roll_out, "CompositeExplicitAutograd", (ks, self, shifts, dims, out) => native.autogen_copy_out(out, (roll_default.call(self, shifts, dims) as any)), "native.autogen_copy_out(roll)", "engine/ops/native_functions/join.yaml:97", "engine/generated/roll.ts:19"); // (autogen: derived from roll)
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(roll_out, "ADInplaceOrView", (ks, self, shifts, dims, out) => {
   const result = roll_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, shifts, dims, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/join.yaml:97", "engine/generated/roll.ts:29");
+}, "ADInplaceOrView", "engine/ops/native_functions/join.yaml:97", "engine/generated/roll.ts:21");
 
 // torch.roll: roll
 const roll_parser = new PythonArgParser(["roll(Tensor input, int[1] shifts, int[1] dims=[])"]);

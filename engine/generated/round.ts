@@ -14,82 +14,58 @@ export const round_default = defineOp("aten::round(Tensor self) -> Tensor", "eng
 registerKernel(round_default, "CPU", (ks, self) => native.round_out(self, null, "functional"), "native.round_out", "engine/ops/native_functions/unary.yaml:539", "engine/generated/round.ts:14"); // (structured_delegate: round.out)
 registerKernel(round_default, "Meta", (ks, self) => native.round_out(self, null, "functional"), "native.round_out", "engine/ops/native_functions/unary.yaml:539", "engine/generated/round.ts:15"); // (structured_delegate: round.out)
 registerKernel(round_default, "CompositeExplicitAutogradNonFunctional", (ks, self) => native.round_out(self, null, "functional"), "native.round_out", "engine/ops/native_functions/unary.yaml:539", "engine/generated/round.ts:16"); // (structured_delegate: round.out)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(round_default, "Autograd", (ks, self) => below_autograd(() => round_default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::round_default", "engine/ops/native_functions/unary.yaml:531", "engine/generated/round.ts:20");
 
 // ---- round_ (engine/ops/native_functions/unary.yaml:535) ----
 export const round__default = defineOp("aten::round_(Tensor(a!) self) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:535");
-registerKernel(round__default, "CPU", (ks, self) => native.round_out(self, null, "inplace"), "native.round_out", "engine/ops/native_functions/unary.yaml:539", "engine/generated/round.ts:24"); // (structured_delegate: round.out)
-registerKernel(round__default, "Meta", (ks, self) => native.round_out(self, null, "inplace"), "native.round_out", "engine/ops/native_functions/unary.yaml:539", "engine/generated/round.ts:25"); // (structured_delegate: round.out)
-registerKernel(round__default, "CompositeExplicitAutogradNonFunctional", (ks, self) => native.round_out(self, null, "inplace"), "native.round_out", "engine/ops/native_functions/unary.yaml:539", "engine/generated/round.ts:26"); // (structured_delegate: round.out)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(round__default, "Autograd", (ks, self) => below_autograd(() => round__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::round__default", "engine/ops/native_functions/unary.yaml:535", "engine/generated/round.ts:30");
+registerKernel(round__default, "CPU", (ks, self) => native.round_out(self, null, "inplace"), "native.round_out", "engine/ops/native_functions/unary.yaml:539", "engine/generated/round.ts:20"); // (structured_delegate: round.out)
+registerKernel(round__default, "Meta", (ks, self) => native.round_out(self, null, "inplace"), "native.round_out", "engine/ops/native_functions/unary.yaml:539", "engine/generated/round.ts:21"); // (structured_delegate: round.out)
+registerKernel(round__default, "CompositeExplicitAutogradNonFunctional", (ks, self) => native.round_out(self, null, "inplace"), "native.round_out", "engine/ops/native_functions/unary.yaml:539", "engine/generated/round.ts:22"); // (structured_delegate: round.out)
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(round__default, "ADInplaceOrView", (ks, self) => {
   const result = round__default.redispatch(ks.and(after_ADInplaceOrView_keyset), self);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:535", "engine/generated/round.ts:32");
+}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:535", "engine/generated/round.ts:24");
 
 // ---- round.out (engine/ops/native_functions/unary.yaml:539) ----
 export const round_out = defineOp("aten::round.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:539");
-registerKernel(round_out, "CPU", (ks, self, out) => native.round_out(self, out, "out"), "native.round_out", "engine/ops/native_functions/unary.yaml:539", "engine/generated/round.ts:40");
-registerKernel(round_out, "Meta", (ks, self, out) => native.round_out(self, out, "out"), "native.round_out", "engine/ops/native_functions/unary.yaml:539", "engine/generated/round.ts:41");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(round_out, "Autograd", (ks, self, out) => below_autograd(() => round_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::round_out", "engine/ops/native_functions/unary.yaml:539", "engine/generated/round.ts:45");
+registerKernel(round_out, "CPU", (ks, self, out) => native.round_out(self, out, "out"), "native.round_out", "engine/ops/native_functions/unary.yaml:539", "engine/generated/round.ts:32");
+registerKernel(round_out, "Meta", (ks, self, out) => native.round_out(self, out, "out"), "native.round_out", "engine/ops/native_functions/unary.yaml:539", "engine/generated/round.ts:33");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(round_out, "ADInplaceOrView", (ks, self, out) => {
   const result = round_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:539", "engine/generated/round.ts:47");
+}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:539", "engine/generated/round.ts:35");
 
 // ---- round.decimals (engine/ops/native_functions/unary.yaml:545) ----
 export const round_decimals = defineOp("aten::round.decimals(Tensor self, *, int decimals) -> Tensor", "engine/ops/native_functions/unary.yaml:545");
-registerKernel(round_decimals, "CPU", (ks, self, decimals) => native.round_decimals_out(self, decimals, null, "functional"), "native.round_decimals_out", "engine/ops/native_functions/unary.yaml:553", "engine/generated/round.ts:55"); // (structured_delegate: round.decimals_out)
-registerKernel(round_decimals, "Meta", (ks, self, decimals) => native.round_decimals_out(self, decimals, null, "functional"), "native.round_decimals_out", "engine/ops/native_functions/unary.yaml:553", "engine/generated/round.ts:56"); // (structured_delegate: round.decimals_out)
-registerKernel(round_decimals, "CompositeExplicitAutogradNonFunctional", (ks, self, decimals) => native.round_decimals_out(self, decimals, null, "functional"), "native.round_decimals_out", "engine/ops/native_functions/unary.yaml:553", "engine/generated/round.ts:57"); // (structured_delegate: round.decimals_out)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(round_decimals, "Autograd", (ks, self, decimals) => below_autograd(() => round_decimals.redispatch(ks.and(after_autograd_keyset), self, decimals)), "VariableType::round_decimals", "engine/ops/native_functions/unary.yaml:545", "engine/generated/round.ts:61");
+registerKernel(round_decimals, "CPU", (ks, self, decimals) => native.round_decimals_out(self, decimals, null, "functional"), "native.round_decimals_out", "engine/ops/native_functions/unary.yaml:553", "engine/generated/round.ts:43"); // (structured_delegate: round.decimals_out)
+registerKernel(round_decimals, "Meta", (ks, self, decimals) => native.round_decimals_out(self, decimals, null, "functional"), "native.round_decimals_out", "engine/ops/native_functions/unary.yaml:553", "engine/generated/round.ts:44"); // (structured_delegate: round.decimals_out)
+registerKernel(round_decimals, "CompositeExplicitAutogradNonFunctional", (ks, self, decimals) => native.round_decimals_out(self, decimals, null, "functional"), "native.round_decimals_out", "engine/ops/native_functions/unary.yaml:553", "engine/generated/round.ts:45"); // (structured_delegate: round.decimals_out)
 
 // ---- round_.decimals (engine/ops/native_functions/unary.yaml:549) ----
 export const round__decimals = defineOp("aten::round_.decimals(Tensor(a!) self, *, int decimals) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:549");
-registerKernel(round__decimals, "CPU", (ks, self, decimals) => native.round_decimals_out(self, decimals, null, "inplace"), "native.round_decimals_out", "engine/ops/native_functions/unary.yaml:553", "engine/generated/round.ts:65"); // (structured_delegate: round.decimals_out)
-registerKernel(round__decimals, "Meta", (ks, self, decimals) => native.round_decimals_out(self, decimals, null, "inplace"), "native.round_decimals_out", "engine/ops/native_functions/unary.yaml:553", "engine/generated/round.ts:66"); // (structured_delegate: round.decimals_out)
-registerKernel(round__decimals, "CompositeExplicitAutogradNonFunctional", (ks, self, decimals) => native.round_decimals_out(self, decimals, null, "inplace"), "native.round_decimals_out", "engine/ops/native_functions/unary.yaml:553", "engine/generated/round.ts:67"); // (structured_delegate: round.decimals_out)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(round__decimals, "Autograd", (ks, self, decimals) => below_autograd(() => round__decimals.redispatch(ks.and(after_autograd_keyset), self, decimals)), "VariableType::round__decimals", "engine/ops/native_functions/unary.yaml:549", "engine/generated/round.ts:71");
+registerKernel(round__decimals, "CPU", (ks, self, decimals) => native.round_decimals_out(self, decimals, null, "inplace"), "native.round_decimals_out", "engine/ops/native_functions/unary.yaml:553", "engine/generated/round.ts:49"); // (structured_delegate: round.decimals_out)
+registerKernel(round__decimals, "Meta", (ks, self, decimals) => native.round_decimals_out(self, decimals, null, "inplace"), "native.round_decimals_out", "engine/ops/native_functions/unary.yaml:553", "engine/generated/round.ts:50"); // (structured_delegate: round.decimals_out)
+registerKernel(round__decimals, "CompositeExplicitAutogradNonFunctional", (ks, self, decimals) => native.round_decimals_out(self, decimals, null, "inplace"), "native.round_decimals_out", "engine/ops/native_functions/unary.yaml:553", "engine/generated/round.ts:51"); // (structured_delegate: round.decimals_out)
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(round__decimals, "ADInplaceOrView", (ks, self, decimals) => {
   const result = round__decimals.redispatch(ks.and(after_ADInplaceOrView_keyset), self, decimals);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:549", "engine/generated/round.ts:73");
+}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:549", "engine/generated/round.ts:53");
 
 // ---- round.decimals_out (engine/ops/native_functions/unary.yaml:553) ----
 export const round_decimals_out = defineOp("aten::round.decimals_out(Tensor self, *, int decimals, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:553");
-registerKernel(round_decimals_out, "CPU", (ks, self, decimals, out) => native.round_decimals_out(self, decimals, out, "out"), "native.round_decimals_out", "engine/ops/native_functions/unary.yaml:553", "engine/generated/round.ts:81");
-registerKernel(round_decimals_out, "Meta", (ks, self, decimals, out) => native.round_decimals_out(self, decimals, out, "out"), "native.round_decimals_out", "engine/ops/native_functions/unary.yaml:553", "engine/generated/round.ts:82");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(round_decimals_out, "Autograd", (ks, self, decimals, out) => below_autograd(() => round_decimals_out.redispatch(ks.and(after_autograd_keyset), self, decimals, out)), "VariableType::round_decimals_out", "engine/ops/native_functions/unary.yaml:553", "engine/generated/round.ts:86");
+registerKernel(round_decimals_out, "CPU", (ks, self, decimals, out) => native.round_decimals_out(self, decimals, out, "out"), "native.round_decimals_out", "engine/ops/native_functions/unary.yaml:553", "engine/generated/round.ts:61");
+registerKernel(round_decimals_out, "Meta", (ks, self, decimals, out) => native.round_decimals_out(self, decimals, out, "out"), "native.round_decimals_out", "engine/ops/native_functions/unary.yaml:553", "engine/generated/round.ts:62");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(round_decimals_out, "ADInplaceOrView", (ks, self, decimals, out) => {
   const result = round_decimals_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, decimals, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:553", "engine/generated/round.ts:88");
+}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:553", "engine/generated/round.ts:64");
 
 // torch.round: round / round.out, round.decimals / round.decimals_out
 const round_parser = new PythonArgParser(["round(Tensor input, *, Tensor? out=None)", "round(Tensor input, *, int decimals, Tensor? out=None)"]);

@@ -14,41 +14,29 @@ export const rsqrt_default = defineOp("aten::rsqrt(Tensor self) -> Tensor", "eng
 registerKernel(rsqrt_default, "CPU", (ks, self) => native.rsqrt_out(self, null, "functional"), "native.rsqrt_out", "engine/ops/native_functions/unary.yaml:226", "engine/generated/rsqrt.ts:14"); // (structured_delegate: rsqrt.out)
 registerKernel(rsqrt_default, "Meta", (ks, self) => native.rsqrt_out(self, null, "functional"), "native.rsqrt_out", "engine/ops/native_functions/unary.yaml:226", "engine/generated/rsqrt.ts:15"); // (structured_delegate: rsqrt.out)
 registerKernel(rsqrt_default, "CompositeExplicitAutogradNonFunctional", (ks, self) => native.rsqrt_out(self, null, "functional"), "native.rsqrt_out", "engine/ops/native_functions/unary.yaml:226", "engine/generated/rsqrt.ts:16"); // (structured_delegate: rsqrt.out)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(rsqrt_default, "Autograd", (ks, self) => below_autograd(() => rsqrt_default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::rsqrt_default", "engine/ops/native_functions/unary.yaml:218", "engine/generated/rsqrt.ts:20");
 
 // ---- rsqrt_ (engine/ops/native_functions/unary.yaml:222) ----
 export const rsqrt__default = defineOp("aten::rsqrt_(Tensor(a!) self) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:222");
-registerKernel(rsqrt__default, "CPU", (ks, self) => native.rsqrt_out(self, null, "inplace"), "native.rsqrt_out", "engine/ops/native_functions/unary.yaml:226", "engine/generated/rsqrt.ts:24"); // (structured_delegate: rsqrt.out)
-registerKernel(rsqrt__default, "Meta", (ks, self) => native.rsqrt_out(self, null, "inplace"), "native.rsqrt_out", "engine/ops/native_functions/unary.yaml:226", "engine/generated/rsqrt.ts:25"); // (structured_delegate: rsqrt.out)
-registerKernel(rsqrt__default, "CompositeExplicitAutogradNonFunctional", (ks, self) => native.rsqrt_out(self, null, "inplace"), "native.rsqrt_out", "engine/ops/native_functions/unary.yaml:226", "engine/generated/rsqrt.ts:26"); // (structured_delegate: rsqrt.out)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(rsqrt__default, "Autograd", (ks, self) => below_autograd(() => rsqrt__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::rsqrt__default", "engine/ops/native_functions/unary.yaml:222", "engine/generated/rsqrt.ts:30");
+registerKernel(rsqrt__default, "CPU", (ks, self) => native.rsqrt_out(self, null, "inplace"), "native.rsqrt_out", "engine/ops/native_functions/unary.yaml:226", "engine/generated/rsqrt.ts:20"); // (structured_delegate: rsqrt.out)
+registerKernel(rsqrt__default, "Meta", (ks, self) => native.rsqrt_out(self, null, "inplace"), "native.rsqrt_out", "engine/ops/native_functions/unary.yaml:226", "engine/generated/rsqrt.ts:21"); // (structured_delegate: rsqrt.out)
+registerKernel(rsqrt__default, "CompositeExplicitAutogradNonFunctional", (ks, self) => native.rsqrt_out(self, null, "inplace"), "native.rsqrt_out", "engine/ops/native_functions/unary.yaml:226", "engine/generated/rsqrt.ts:22"); // (structured_delegate: rsqrt.out)
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(rsqrt__default, "ADInplaceOrView", (ks, self) => {
   const result = rsqrt__default.redispatch(ks.and(after_ADInplaceOrView_keyset), self);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:222", "engine/generated/rsqrt.ts:32");
+}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:222", "engine/generated/rsqrt.ts:24");
 
 // ---- rsqrt.out (engine/ops/native_functions/unary.yaml:226) ----
 export const rsqrt_out = defineOp("aten::rsqrt.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:226");
-registerKernel(rsqrt_out, "CPU", (ks, self, out) => native.rsqrt_out(self, out, "out"), "native.rsqrt_out", "engine/ops/native_functions/unary.yaml:226", "engine/generated/rsqrt.ts:40");
-registerKernel(rsqrt_out, "Meta", (ks, self, out) => native.rsqrt_out(self, out, "out"), "native.rsqrt_out", "engine/ops/native_functions/unary.yaml:226", "engine/generated/rsqrt.ts:41");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(rsqrt_out, "Autograd", (ks, self, out) => below_autograd(() => rsqrt_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::rsqrt_out", "engine/ops/native_functions/unary.yaml:226", "engine/generated/rsqrt.ts:45");
+registerKernel(rsqrt_out, "CPU", (ks, self, out) => native.rsqrt_out(self, out, "out"), "native.rsqrt_out", "engine/ops/native_functions/unary.yaml:226", "engine/generated/rsqrt.ts:32");
+registerKernel(rsqrt_out, "Meta", (ks, self, out) => native.rsqrt_out(self, out, "out"), "native.rsqrt_out", "engine/ops/native_functions/unary.yaml:226", "engine/generated/rsqrt.ts:33");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(rsqrt_out, "ADInplaceOrView", (ks, self, out) => {
   const result = rsqrt_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:226", "engine/generated/rsqrt.ts:47");
+}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:226", "engine/generated/rsqrt.ts:35");
 
 // torch.rsqrt: rsqrt / rsqrt.out
 const rsqrt_parser = new PythonArgParser(["rsqrt(Tensor input, *, Tensor? out=None)"]);

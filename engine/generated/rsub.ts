@@ -13,46 +13,30 @@ import * as native from "../aten/native/index.js";
 export const rsub_Tensor = defineOp("aten::rsub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor", "engine/ops/native_functions/binary.yaml:43");
 registerKernel(rsub_Tensor, "CPU", (ks, self, other, alpha) => native.rsub(self, other, alpha), "native.rsub", "engine/ops/native_functions/binary.yaml:43", "engine/generated/rsub.ts:14");
 registerKernel(rsub_Tensor, "Meta", (ks, self, other, alpha) => native.rsub(self, other, alpha), "native.rsub", "engine/ops/native_functions/binary.yaml:43", "engine/generated/rsub.ts:15");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(rsub_Tensor, "Autograd", (ks, self, other, alpha) => below_autograd(() => rsub_Tensor.redispatch(ks.and(after_autograd_keyset), self, other, alpha)), "VariableType::rsub_Tensor", "engine/ops/native_functions/binary.yaml:43", "engine/generated/rsub.ts:19");
 
 // ---- rsub.Scalar (engine/ops/native_functions/binary.yaml:50) ----
 export const rsub_Scalar = defineOp("aten::rsub.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor", "engine/ops/native_functions/binary.yaml:50");
-registerKernel(rsub_Scalar, "CompositeExplicitAutograd", (ks, self, other, alpha) => native.rsub(self, other, alpha), "native.rsub", "engine/ops/native_functions/binary.yaml:50", "engine/generated/rsub.ts:23");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(rsub_Scalar, "Autograd", (ks, self, other, alpha) => below_autograd(() => rsub_Scalar.redispatch(ks.and(after_autograd_keyset), self, other, alpha)), "VariableType::rsub_Scalar", "engine/ops/native_functions/binary.yaml:50", "engine/generated/rsub.ts:27");
+registerKernel(rsub_Scalar, "CompositeExplicitAutograd", (ks, self, other, alpha) => native.rsub(self, other, alpha), "native.rsub", "engine/ops/native_functions/binary.yaml:50", "engine/generated/rsub.ts:19");
 
 // ---- rsub.Tensor_out (engine/ops/native_functions/binary.yaml:43) ----
 export const rsub_Tensor_out = defineOp("aten::rsub.Tensor_out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/binary.yaml:43");
-registerKernel(rsub_Tensor_out, "CompositeExplicitAutograd", (ks, self, other, alpha, out) => native.autogen_copy_out(out, (rsub_Tensor.call(self, other, alpha) as any)), "native.autogen_copy_out(rsub.Tensor)", "engine/ops/native_functions/binary.yaml:43", "engine/generated/rsub.ts:31"); // (autogen: derived from rsub.Tensor)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(rsub_Tensor_out, "Autograd", (ks, self, other, alpha, out) => below_autograd(() => rsub_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, alpha, out)), "VariableType::rsub_Tensor_out", "engine/ops/native_functions/binary.yaml:43", "engine/generated/rsub.ts:35");
+registerKernel(rsub_Tensor_out, "CompositeExplicitAutograd", (ks, self, other, alpha, out) => native.autogen_copy_out(out, (rsub_Tensor.call(self, other, alpha) as any)), "native.autogen_copy_out(rsub.Tensor)", "engine/ops/native_functions/binary.yaml:43", "engine/generated/rsub.ts:23"); // (autogen: derived from rsub.Tensor)
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(rsub_Tensor_out, "ADInplaceOrView", (ks, self, other, alpha, out) => {
   const result = rsub_Tensor_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, other, alpha, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:43", "engine/generated/rsub.ts:37");
+}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:43", "engine/generated/rsub.ts:25");
 
 // ---- rsub.Scalar_out (engine/ops/native_functions/binary.yaml:50) ----
 export const rsub_Scalar_out = defineOp("aten::rsub.Scalar_out(Tensor self, Scalar other, Scalar alpha=1, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/binary.yaml:50");
-registerKernel(rsub_Scalar_out, "CompositeExplicitAutograd", (ks, self, other, alpha, out) => native.autogen_copy_out(out, (rsub_Scalar.call(self, other, alpha) as any)), "native.autogen_copy_out(rsub.Scalar)", "engine/ops/native_functions/binary.yaml:50", "engine/generated/rsub.ts:45"); // (autogen: derived from rsub.Scalar)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(rsub_Scalar_out, "Autograd", (ks, self, other, alpha, out) => below_autograd(() => rsub_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, alpha, out)), "VariableType::rsub_Scalar_out", "engine/ops/native_functions/binary.yaml:50", "engine/generated/rsub.ts:49");
+registerKernel(rsub_Scalar_out, "CompositeExplicitAutograd", (ks, self, other, alpha, out) => native.autogen_copy_out(out, (rsub_Scalar.call(self, other, alpha) as any)), "native.autogen_copy_out(rsub.Scalar)", "engine/ops/native_functions/binary.yaml:50", "engine/generated/rsub.ts:33"); // (autogen: derived from rsub.Scalar)
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(rsub_Scalar_out, "ADInplaceOrView", (ks, self, other, alpha, out) => {
   const result = rsub_Scalar_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, other, alpha, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:50", "engine/generated/rsub.ts:51");
+}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:50", "engine/generated/rsub.ts:35");
 
 // torch.rsub: rsub.Tensor, rsub.Scalar
 const rsub_parser = new PythonArgParser(["rsub(Tensor input, Tensor other, *, Scalar alpha=1)", "rsub(Tensor input, Scalar other, Scalar alpha=1)"]);

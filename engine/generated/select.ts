@@ -12,10 +12,6 @@ import * as native from "../aten/native/index.js";
 // ---- select.int (engine/ops/native_functions/shape.yaml:155) ----
 export const select_int = defineOp("aten::select.int(Tensor(a) self, int dim, int index) -> Tensor(a)", "engine/ops/native_functions/shape.yaml:155");
 registerKernel(select_int, "CompositeExplicitAutograd", (ks, self, dim, index) => native.select(self, dim, index), "native.select", "engine/ops/native_functions/shape.yaml:155", "engine/generated/select.ts:14");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(select_int, "Autograd", (ks, self, dim, index) => below_autograd(() => select_int.redispatch(ks.and(after_autograd_keyset), self, dim, index)), "VariableType::select_int", "engine/ops/native_functions/shape.yaml:155", "engine/generated/select.ts:18");
 
 // torch.select: select.int
 const select_parser = new PythonArgParser(["select(Tensor input, int dim, int index)"]);

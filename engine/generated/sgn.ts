@@ -14,41 +14,29 @@ export const sgn_default = defineOp("aten::sgn(Tensor self) -> Tensor", "engine/
 registerKernel(sgn_default, "CPU", (ks, self) => native.sgn_out(self, null, "functional"), "native.sgn_out", "engine/ops/native_functions/unary.yaml:99", "engine/generated/sgn.ts:14"); // (structured_delegate: sgn.out)
 registerKernel(sgn_default, "Meta", (ks, self) => native.sgn_out(self, null, "functional"), "native.sgn_out", "engine/ops/native_functions/unary.yaml:99", "engine/generated/sgn.ts:15"); // (structured_delegate: sgn.out)
 registerKernel(sgn_default, "CompositeExplicitAutogradNonFunctional", (ks, self) => native.sgn_out(self, null, "functional"), "native.sgn_out", "engine/ops/native_functions/unary.yaml:99", "engine/generated/sgn.ts:16"); // (structured_delegate: sgn.out)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(sgn_default, "Autograd", (ks, self) => below_autograd(() => sgn_default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::sgn_default", "engine/ops/native_functions/unary.yaml:91", "engine/generated/sgn.ts:20");
 
 // ---- sgn_ (engine/ops/native_functions/unary.yaml:95) ----
 export const sgn__default = defineOp("aten::sgn_(Tensor(a!) self) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:95");
-registerKernel(sgn__default, "CPU", (ks, self) => native.sgn_out(self, null, "inplace"), "native.sgn_out", "engine/ops/native_functions/unary.yaml:99", "engine/generated/sgn.ts:24"); // (structured_delegate: sgn.out)
-registerKernel(sgn__default, "Meta", (ks, self) => native.sgn_out(self, null, "inplace"), "native.sgn_out", "engine/ops/native_functions/unary.yaml:99", "engine/generated/sgn.ts:25"); // (structured_delegate: sgn.out)
-registerKernel(sgn__default, "CompositeExplicitAutogradNonFunctional", (ks, self) => native.sgn_out(self, null, "inplace"), "native.sgn_out", "engine/ops/native_functions/unary.yaml:99", "engine/generated/sgn.ts:26"); // (structured_delegate: sgn.out)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(sgn__default, "Autograd", (ks, self) => below_autograd(() => sgn__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::sgn__default", "engine/ops/native_functions/unary.yaml:95", "engine/generated/sgn.ts:30");
+registerKernel(sgn__default, "CPU", (ks, self) => native.sgn_out(self, null, "inplace"), "native.sgn_out", "engine/ops/native_functions/unary.yaml:99", "engine/generated/sgn.ts:20"); // (structured_delegate: sgn.out)
+registerKernel(sgn__default, "Meta", (ks, self) => native.sgn_out(self, null, "inplace"), "native.sgn_out", "engine/ops/native_functions/unary.yaml:99", "engine/generated/sgn.ts:21"); // (structured_delegate: sgn.out)
+registerKernel(sgn__default, "CompositeExplicitAutogradNonFunctional", (ks, self) => native.sgn_out(self, null, "inplace"), "native.sgn_out", "engine/ops/native_functions/unary.yaml:99", "engine/generated/sgn.ts:22"); // (structured_delegate: sgn.out)
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(sgn__default, "ADInplaceOrView", (ks, self) => {
   const result = sgn__default.redispatch(ks.and(after_ADInplaceOrView_keyset), self);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:95", "engine/generated/sgn.ts:32");
+}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:95", "engine/generated/sgn.ts:24");
 
 // ---- sgn.out (engine/ops/native_functions/unary.yaml:99) ----
 export const sgn_out = defineOp("aten::sgn.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:99");
-registerKernel(sgn_out, "CPU", (ks, self, out) => native.sgn_out(self, out, "out"), "native.sgn_out", "engine/ops/native_functions/unary.yaml:99", "engine/generated/sgn.ts:40");
-registerKernel(sgn_out, "Meta", (ks, self, out) => native.sgn_out(self, out, "out"), "native.sgn_out", "engine/ops/native_functions/unary.yaml:99", "engine/generated/sgn.ts:41");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(sgn_out, "Autograd", (ks, self, out) => below_autograd(() => sgn_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::sgn_out", "engine/ops/native_functions/unary.yaml:99", "engine/generated/sgn.ts:45");
+registerKernel(sgn_out, "CPU", (ks, self, out) => native.sgn_out(self, out, "out"), "native.sgn_out", "engine/ops/native_functions/unary.yaml:99", "engine/generated/sgn.ts:32");
+registerKernel(sgn_out, "Meta", (ks, self, out) => native.sgn_out(self, out, "out"), "native.sgn_out", "engine/ops/native_functions/unary.yaml:99", "engine/generated/sgn.ts:33");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(sgn_out, "ADInplaceOrView", (ks, self, out) => {
   const result = sgn_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:99", "engine/generated/sgn.ts:47");
+}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:99", "engine/generated/sgn.ts:35");
 
 // torch.sgn: sgn / sgn.out
 const sgn_parser = new PythonArgParser(["sgn(Tensor input, *, Tensor? out=None)"]);

@@ -14,41 +14,29 @@ export const sign_default = defineOp("aten::sign(Tensor self) -> Tensor", "engin
 registerKernel(sign_default, "CPU", (ks, self) => native.sign_out(self, null, "functional"), "native.sign_out", "engine/ops/native_functions/unary.yaml:85", "engine/generated/sign.ts:14"); // (structured_delegate: sign.out)
 registerKernel(sign_default, "Meta", (ks, self) => native.sign_out(self, null, "functional"), "native.sign_out", "engine/ops/native_functions/unary.yaml:85", "engine/generated/sign.ts:15"); // (structured_delegate: sign.out)
 registerKernel(sign_default, "CompositeExplicitAutogradNonFunctional", (ks, self) => native.sign_out(self, null, "functional"), "native.sign_out", "engine/ops/native_functions/unary.yaml:85", "engine/generated/sign.ts:16"); // (structured_delegate: sign.out)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(sign_default, "Autograd", (ks, self) => below_autograd(() => sign_default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::sign_default", "engine/ops/native_functions/unary.yaml:77", "engine/generated/sign.ts:20");
 
 // ---- sign_ (engine/ops/native_functions/unary.yaml:81) ----
 export const sign__default = defineOp("aten::sign_(Tensor(a!) self) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:81");
-registerKernel(sign__default, "CPU", (ks, self) => native.sign_out(self, null, "inplace"), "native.sign_out", "engine/ops/native_functions/unary.yaml:85", "engine/generated/sign.ts:24"); // (structured_delegate: sign.out)
-registerKernel(sign__default, "Meta", (ks, self) => native.sign_out(self, null, "inplace"), "native.sign_out", "engine/ops/native_functions/unary.yaml:85", "engine/generated/sign.ts:25"); // (structured_delegate: sign.out)
-registerKernel(sign__default, "CompositeExplicitAutogradNonFunctional", (ks, self) => native.sign_out(self, null, "inplace"), "native.sign_out", "engine/ops/native_functions/unary.yaml:85", "engine/generated/sign.ts:26"); // (structured_delegate: sign.out)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(sign__default, "Autograd", (ks, self) => below_autograd(() => sign__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::sign__default", "engine/ops/native_functions/unary.yaml:81", "engine/generated/sign.ts:30");
+registerKernel(sign__default, "CPU", (ks, self) => native.sign_out(self, null, "inplace"), "native.sign_out", "engine/ops/native_functions/unary.yaml:85", "engine/generated/sign.ts:20"); // (structured_delegate: sign.out)
+registerKernel(sign__default, "Meta", (ks, self) => native.sign_out(self, null, "inplace"), "native.sign_out", "engine/ops/native_functions/unary.yaml:85", "engine/generated/sign.ts:21"); // (structured_delegate: sign.out)
+registerKernel(sign__default, "CompositeExplicitAutogradNonFunctional", (ks, self) => native.sign_out(self, null, "inplace"), "native.sign_out", "engine/ops/native_functions/unary.yaml:85", "engine/generated/sign.ts:22"); // (structured_delegate: sign.out)
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(sign__default, "ADInplaceOrView", (ks, self) => {
   const result = sign__default.redispatch(ks.and(after_ADInplaceOrView_keyset), self);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:81", "engine/generated/sign.ts:32");
+}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:81", "engine/generated/sign.ts:24");
 
 // ---- sign.out (engine/ops/native_functions/unary.yaml:85) ----
 export const sign_out = defineOp("aten::sign.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:85");
-registerKernel(sign_out, "CPU", (ks, self, out) => native.sign_out(self, out, "out"), "native.sign_out", "engine/ops/native_functions/unary.yaml:85", "engine/generated/sign.ts:40");
-registerKernel(sign_out, "Meta", (ks, self, out) => native.sign_out(self, out, "out"), "native.sign_out", "engine/ops/native_functions/unary.yaml:85", "engine/generated/sign.ts:41");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(sign_out, "Autograd", (ks, self, out) => below_autograd(() => sign_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::sign_out", "engine/ops/native_functions/unary.yaml:85", "engine/generated/sign.ts:45");
+registerKernel(sign_out, "CPU", (ks, self, out) => native.sign_out(self, out, "out"), "native.sign_out", "engine/ops/native_functions/unary.yaml:85", "engine/generated/sign.ts:32");
+registerKernel(sign_out, "Meta", (ks, self, out) => native.sign_out(self, out, "out"), "native.sign_out", "engine/ops/native_functions/unary.yaml:85", "engine/generated/sign.ts:33");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(sign_out, "ADInplaceOrView", (ks, self, out) => {
   const result = sign_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:85", "engine/generated/sign.ts:47");
+}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:85", "engine/generated/sign.ts:35");
 
 // torch.sign: sign / sign.out
 const sign_parser = new PythonArgParser(["sign(Tensor input, *, Tensor? out=None)"]);

@@ -14,41 +14,29 @@ export const sin_default = defineOp("aten::sin(Tensor self) -> Tensor", "engine/
 registerKernel(sin_default, "CPU", (ks, self) => native.sin_out(self, null, "functional"), "native.sin_out", "engine/ops/native_functions/unary.yaml:270", "engine/generated/sin.ts:14"); // (structured_delegate: sin.out)
 registerKernel(sin_default, "Meta", (ks, self) => native.sin_out(self, null, "functional"), "native.sin_out", "engine/ops/native_functions/unary.yaml:270", "engine/generated/sin.ts:15"); // (structured_delegate: sin.out)
 registerKernel(sin_default, "CompositeExplicitAutogradNonFunctional", (ks, self) => native.sin_out(self, null, "functional"), "native.sin_out", "engine/ops/native_functions/unary.yaml:270", "engine/generated/sin.ts:16"); // (structured_delegate: sin.out)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(sin_default, "Autograd", (ks, self) => below_autograd(() => sin_default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::sin_default", "engine/ops/native_functions/unary.yaml:262", "engine/generated/sin.ts:20");
 
 // ---- sin_ (engine/ops/native_functions/unary.yaml:266) ----
 export const sin__default = defineOp("aten::sin_(Tensor(a!) self) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:266");
-registerKernel(sin__default, "CPU", (ks, self) => native.sin_out(self, null, "inplace"), "native.sin_out", "engine/ops/native_functions/unary.yaml:270", "engine/generated/sin.ts:24"); // (structured_delegate: sin.out)
-registerKernel(sin__default, "Meta", (ks, self) => native.sin_out(self, null, "inplace"), "native.sin_out", "engine/ops/native_functions/unary.yaml:270", "engine/generated/sin.ts:25"); // (structured_delegate: sin.out)
-registerKernel(sin__default, "CompositeExplicitAutogradNonFunctional", (ks, self) => native.sin_out(self, null, "inplace"), "native.sin_out", "engine/ops/native_functions/unary.yaml:270", "engine/generated/sin.ts:26"); // (structured_delegate: sin.out)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(sin__default, "Autograd", (ks, self) => below_autograd(() => sin__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::sin__default", "engine/ops/native_functions/unary.yaml:266", "engine/generated/sin.ts:30");
+registerKernel(sin__default, "CPU", (ks, self) => native.sin_out(self, null, "inplace"), "native.sin_out", "engine/ops/native_functions/unary.yaml:270", "engine/generated/sin.ts:20"); // (structured_delegate: sin.out)
+registerKernel(sin__default, "Meta", (ks, self) => native.sin_out(self, null, "inplace"), "native.sin_out", "engine/ops/native_functions/unary.yaml:270", "engine/generated/sin.ts:21"); // (structured_delegate: sin.out)
+registerKernel(sin__default, "CompositeExplicitAutogradNonFunctional", (ks, self) => native.sin_out(self, null, "inplace"), "native.sin_out", "engine/ops/native_functions/unary.yaml:270", "engine/generated/sin.ts:22"); // (structured_delegate: sin.out)
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(sin__default, "ADInplaceOrView", (ks, self) => {
   const result = sin__default.redispatch(ks.and(after_ADInplaceOrView_keyset), self);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:266", "engine/generated/sin.ts:32");
+}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:266", "engine/generated/sin.ts:24");
 
 // ---- sin.out (engine/ops/native_functions/unary.yaml:270) ----
 export const sin_out = defineOp("aten::sin.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:270");
-registerKernel(sin_out, "CPU", (ks, self, out) => native.sin_out(self, out, "out"), "native.sin_out", "engine/ops/native_functions/unary.yaml:270", "engine/generated/sin.ts:40");
-registerKernel(sin_out, "Meta", (ks, self, out) => native.sin_out(self, out, "out"), "native.sin_out", "engine/ops/native_functions/unary.yaml:270", "engine/generated/sin.ts:41");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(sin_out, "Autograd", (ks, self, out) => below_autograd(() => sin_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::sin_out", "engine/ops/native_functions/unary.yaml:270", "engine/generated/sin.ts:45");
+registerKernel(sin_out, "CPU", (ks, self, out) => native.sin_out(self, out, "out"), "native.sin_out", "engine/ops/native_functions/unary.yaml:270", "engine/generated/sin.ts:32");
+registerKernel(sin_out, "Meta", (ks, self, out) => native.sin_out(self, out, "out"), "native.sin_out", "engine/ops/native_functions/unary.yaml:270", "engine/generated/sin.ts:33");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(sin_out, "ADInplaceOrView", (ks, self, out) => {
   const result = sin_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:270", "engine/generated/sin.ts:47");
+}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:270", "engine/generated/sin.ts:35");
 
 // torch.sin: sin / sin.out
 const sin_parser = new PythonArgParser(["sin(Tensor input, *, Tensor? out=None)"]);

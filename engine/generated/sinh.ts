@@ -14,41 +14,29 @@ export const sinh_default = defineOp("aten::sinh(Tensor self) -> Tensor", "engin
 registerKernel(sinh_default, "CPU", (ks, self) => native.sinh_out(self, null, "functional"), "native.sinh_out", "engine/ops/native_functions/unary.yaml:396", "engine/generated/sinh.ts:14"); // (structured_delegate: sinh.out)
 registerKernel(sinh_default, "Meta", (ks, self) => native.sinh_out(self, null, "functional"), "native.sinh_out", "engine/ops/native_functions/unary.yaml:396", "engine/generated/sinh.ts:15"); // (structured_delegate: sinh.out)
 registerKernel(sinh_default, "CompositeExplicitAutogradNonFunctional", (ks, self) => native.sinh_out(self, null, "functional"), "native.sinh_out", "engine/ops/native_functions/unary.yaml:396", "engine/generated/sinh.ts:16"); // (structured_delegate: sinh.out)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(sinh_default, "Autograd", (ks, self) => below_autograd(() => sinh_default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::sinh_default", "engine/ops/native_functions/unary.yaml:388", "engine/generated/sinh.ts:20");
 
 // ---- sinh_ (engine/ops/native_functions/unary.yaml:392) ----
 export const sinh__default = defineOp("aten::sinh_(Tensor(a!) self) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:392");
-registerKernel(sinh__default, "CPU", (ks, self) => native.sinh_out(self, null, "inplace"), "native.sinh_out", "engine/ops/native_functions/unary.yaml:396", "engine/generated/sinh.ts:24"); // (structured_delegate: sinh.out)
-registerKernel(sinh__default, "Meta", (ks, self) => native.sinh_out(self, null, "inplace"), "native.sinh_out", "engine/ops/native_functions/unary.yaml:396", "engine/generated/sinh.ts:25"); // (structured_delegate: sinh.out)
-registerKernel(sinh__default, "CompositeExplicitAutogradNonFunctional", (ks, self) => native.sinh_out(self, null, "inplace"), "native.sinh_out", "engine/ops/native_functions/unary.yaml:396", "engine/generated/sinh.ts:26"); // (structured_delegate: sinh.out)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(sinh__default, "Autograd", (ks, self) => below_autograd(() => sinh__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::sinh__default", "engine/ops/native_functions/unary.yaml:392", "engine/generated/sinh.ts:30");
+registerKernel(sinh__default, "CPU", (ks, self) => native.sinh_out(self, null, "inplace"), "native.sinh_out", "engine/ops/native_functions/unary.yaml:396", "engine/generated/sinh.ts:20"); // (structured_delegate: sinh.out)
+registerKernel(sinh__default, "Meta", (ks, self) => native.sinh_out(self, null, "inplace"), "native.sinh_out", "engine/ops/native_functions/unary.yaml:396", "engine/generated/sinh.ts:21"); // (structured_delegate: sinh.out)
+registerKernel(sinh__default, "CompositeExplicitAutogradNonFunctional", (ks, self) => native.sinh_out(self, null, "inplace"), "native.sinh_out", "engine/ops/native_functions/unary.yaml:396", "engine/generated/sinh.ts:22"); // (structured_delegate: sinh.out)
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(sinh__default, "ADInplaceOrView", (ks, self) => {
   const result = sinh__default.redispatch(ks.and(after_ADInplaceOrView_keyset), self);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:392", "engine/generated/sinh.ts:32");
+}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:392", "engine/generated/sinh.ts:24");
 
 // ---- sinh.out (engine/ops/native_functions/unary.yaml:396) ----
 export const sinh_out = defineOp("aten::sinh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:396");
-registerKernel(sinh_out, "CPU", (ks, self, out) => native.sinh_out(self, out, "out"), "native.sinh_out", "engine/ops/native_functions/unary.yaml:396", "engine/generated/sinh.ts:40");
-registerKernel(sinh_out, "Meta", (ks, self, out) => native.sinh_out(self, out, "out"), "native.sinh_out", "engine/ops/native_functions/unary.yaml:396", "engine/generated/sinh.ts:41");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(sinh_out, "Autograd", (ks, self, out) => below_autograd(() => sinh_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::sinh_out", "engine/ops/native_functions/unary.yaml:396", "engine/generated/sinh.ts:45");
+registerKernel(sinh_out, "CPU", (ks, self, out) => native.sinh_out(self, out, "out"), "native.sinh_out", "engine/ops/native_functions/unary.yaml:396", "engine/generated/sinh.ts:32");
+registerKernel(sinh_out, "Meta", (ks, self, out) => native.sinh_out(self, out, "out"), "native.sinh_out", "engine/ops/native_functions/unary.yaml:396", "engine/generated/sinh.ts:33");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(sinh_out, "ADInplaceOrView", (ks, self, out) => {
   const result = sinh_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:396", "engine/generated/sinh.ts:47");
+}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:396", "engine/generated/sinh.ts:35");
 
 // torch.sinh: sinh / sinh.out
 const sinh_parser = new PythonArgParser(["sinh(Tensor input, *, Tensor? out=None)"]);

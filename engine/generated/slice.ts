@@ -12,10 +12,6 @@ import * as native from "../aten/native/index.js";
 // ---- slice.Tensor (engine/ops/native_functions/shape.yaml:161) ----
 export const slice_Tensor = defineOp("aten::slice.Tensor(Tensor(a) self, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1) -> Tensor(a)", "engine/ops/native_functions/shape.yaml:161");
 registerKernel(slice_Tensor, "CompositeExplicitAutograd", (ks, self, dim, start, end, step) => native.slice(self, dim, start, end, step), "native.slice", "engine/ops/native_functions/shape.yaml:161", "engine/generated/slice.ts:14");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(slice_Tensor, "Autograd", (ks, self, dim, start, end, step) => below_autograd(() => slice_Tensor.redispatch(ks.and(after_autograd_keyset), self, dim, start, end, step)), "VariableType::slice_Tensor", "engine/ops/native_functions/shape.yaml:161", "engine/generated/slice.ts:18");
 
 // torch.slice: slice.Tensor
 const slice_parser = new PythonArgParser(["slice(Tensor input, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1)"]);

@@ -12,51 +12,35 @@ import * as native from "../aten/native/index.js";
 // ---- sort.values (engine/ops/native_functions/select.yaml:40) ----
 export const sort_values = defineOp("aten::sort.values(Tensor self, int dim=-1, bool descending=False, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices)", "engine/ops/native_functions/select.yaml:40");
 registerKernel(sort_values, "CompositeExplicitAutograd", (ks, self, dim, descending, values, indices) => native.sort_out(self, dim, descending, values, indices), "native.sort_out", "engine/ops/native_functions/select.yaml:40", "engine/generated/sort.ts:14");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(sort_values, "Autograd", (ks, self, dim, descending, values, indices) => below_autograd(() => sort_values.redispatch(ks.and(after_autograd_keyset), self, dim, descending, values, indices)), "VariableType::sort_values", "engine/ops/native_functions/select.yaml:40", "engine/generated/sort.ts:18");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(sort_values, "ADInplaceOrView", (ks, self, dim, descending, values, indices) => {
   const result = sort_values.redispatch(ks.and(after_ADInplaceOrView_keyset), self, dim, descending, values, indices);
   increment_version(values);
   increment_version(indices);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/select.yaml:40", "engine/generated/sort.ts:20");
+}, "ADInplaceOrView", "engine/ops/native_functions/select.yaml:40", "engine/generated/sort.ts:16");
 
 // ---- sort.values_stable (engine/ops/native_functions/select.yaml:45) ----
 export const sort_values_stable = defineOp("aten::sort.values_stable(Tensor self, *, bool? stable, int dim=-1, bool descending=False, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices)", "engine/ops/native_functions/select.yaml:45");
-registerKernel(sort_values_stable, "CPU", (ks, self, stable, dim, descending, values, indices) => native.sort_stable_out(self, stable, dim, descending, values, indices, "out"), "native.sort_stable_out", "engine/ops/native_functions/select.yaml:45", "engine/generated/sort.ts:29");
-registerKernel(sort_values_stable, "Meta", (ks, self, stable, dim, descending, values, indices) => native.sort_stable_out(self, stable, dim, descending, values, indices, "out"), "native.sort_stable_out", "engine/ops/native_functions/select.yaml:45", "engine/generated/sort.ts:30");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(sort_values_stable, "Autograd", (ks, self, stable, dim, descending, values, indices) => below_autograd(() => sort_values_stable.redispatch(ks.and(after_autograd_keyset), self, stable, dim, descending, values, indices)), "VariableType::sort_values_stable", "engine/ops/native_functions/select.yaml:45", "engine/generated/sort.ts:34");
+registerKernel(sort_values_stable, "CPU", (ks, self, stable, dim, descending, values, indices) => native.sort_stable_out(self, stable, dim, descending, values, indices, "out"), "native.sort_stable_out", "engine/ops/native_functions/select.yaml:45", "engine/generated/sort.ts:25");
+registerKernel(sort_values_stable, "Meta", (ks, self, stable, dim, descending, values, indices) => native.sort_stable_out(self, stable, dim, descending, values, indices, "out"), "native.sort_stable_out", "engine/ops/native_functions/select.yaml:45", "engine/generated/sort.ts:26");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(sort_values_stable, "ADInplaceOrView", (ks, self, stable, dim, descending, values, indices) => {
   const result = sort_values_stable.redispatch(ks.and(after_ADInplaceOrView_keyset), self, stable, dim, descending, values, indices);
   increment_version(values);
   increment_version(indices);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/select.yaml:45", "engine/generated/sort.ts:36");
+}, "ADInplaceOrView", "engine/ops/native_functions/select.yaml:45", "engine/generated/sort.ts:28");
 
 // ---- sort (engine/ops/native_functions/select.yaml:50) ----
 export const sort_default = defineOp("aten::sort(Tensor self, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices)", "engine/ops/native_functions/select.yaml:50");
-registerKernel(sort_default, "CompositeExplicitAutograd", (ks, self, dim, descending) => native.sort(self, dim, descending), "native.sort", "engine/ops/native_functions/select.yaml:50", "engine/generated/sort.ts:45");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(sort_default, "Autograd", (ks, self, dim, descending) => below_autograd(() => sort_default.redispatch(ks.and(after_autograd_keyset), self, dim, descending)), "VariableType::sort_default", "engine/ops/native_functions/select.yaml:50", "engine/generated/sort.ts:49");
+registerKernel(sort_default, "CompositeExplicitAutograd", (ks, self, dim, descending) => native.sort(self, dim, descending), "native.sort", "engine/ops/native_functions/select.yaml:50", "engine/generated/sort.ts:37");
 
 // ---- sort.stable (engine/ops/native_functions/select.yaml:56) ----
 export const sort_stable = defineOp("aten::sort.stable(Tensor self, *, bool? stable, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices)", "engine/ops/native_functions/select.yaml:56");
-registerKernel(sort_stable, "CPU", (ks, self, stable, dim, descending) => native.sort_stable_out(self, stable, dim, descending, null, null, "functional"), "native.sort_stable_out", "engine/ops/native_functions/select.yaml:45", "engine/generated/sort.ts:53"); // (structured_delegate: sort.values_stable)
-registerKernel(sort_stable, "Meta", (ks, self, stable, dim, descending) => native.sort_stable_out(self, stable, dim, descending, null, null, "functional"), "native.sort_stable_out", "engine/ops/native_functions/select.yaml:45", "engine/generated/sort.ts:54"); // (structured_delegate: sort.values_stable)
-registerKernel(sort_stable, "CompositeExplicitAutogradNonFunctional", (ks, self, stable, dim, descending) => native.sort_stable_out(self, stable, dim, descending, null, null, "functional"), "native.sort_stable_out", "engine/ops/native_functions/select.yaml:45", "engine/generated/sort.ts:55"); // (structured_delegate: sort.values_stable)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(sort_stable, "Autograd", (ks, self, stable, dim, descending) => below_autograd(() => sort_stable.redispatch(ks.and(after_autograd_keyset), self, stable, dim, descending)), "VariableType::sort_stable", "engine/ops/native_functions/select.yaml:56", "engine/generated/sort.ts:59");
+registerKernel(sort_stable, "CPU", (ks, self, stable, dim, descending) => native.sort_stable_out(self, stable, dim, descending, null, null, "functional"), "native.sort_stable_out", "engine/ops/native_functions/select.yaml:45", "engine/generated/sort.ts:41"); // (structured_delegate: sort.values_stable)
+registerKernel(sort_stable, "Meta", (ks, self, stable, dim, descending) => native.sort_stable_out(self, stable, dim, descending, null, null, "functional"), "native.sort_stable_out", "engine/ops/native_functions/select.yaml:45", "engine/generated/sort.ts:42"); // (structured_delegate: sort.values_stable)
+registerKernel(sort_stable, "CompositeExplicitAutogradNonFunctional", (ks, self, stable, dim, descending) => native.sort_stable_out(self, stable, dim, descending, null, null, "functional"), "native.sort_stable_out", "engine/ops/native_functions/select.yaml:45", "engine/generated/sort.ts:43"); // (structured_delegate: sort.values_stable)
 
 // torch.sort: sort / sort.values, sort.stable / sort.values_stable
 const sort_parser = new PythonArgParser(["sort(Tensor input, int dim=-1, bool descending=False, *, Tensor[] out=None)", "sort(Tensor input, *, bool? stable, int dim=-1, bool descending=False, Tensor[] out=None)"]);

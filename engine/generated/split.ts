@@ -12,18 +12,10 @@ import * as native from "../aten/native/index.js";
 // ---- split.Tensor (engine/ops/native_functions/shape.yaml:180) ----
 export const split_Tensor = defineOp("aten::split.Tensor(Tensor(a -> *) self, int split_size, int dim=0) -> Tensor(a)[]", "engine/ops/native_functions/shape.yaml:180");
 registerKernel(split_Tensor, "CompositeExplicitAutograd", (ks, self, split_size, dim) => native.split(self, split_size, dim), "native.split", "engine/ops/native_functions/shape.yaml:180", "engine/generated/split.ts:14");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(split_Tensor, "Autograd", (ks, self, split_size, dim) => below_autograd(() => split_Tensor.redispatch(ks.and(after_autograd_keyset), self, split_size, dim)), "VariableType::split_Tensor", "engine/ops/native_functions/shape.yaml:180", "engine/generated/split.ts:18");
 
 // ---- split.sizes (engine/ops/native_functions/shape.yaml:186) ----
 export const split_sizes = defineOp("aten::split.sizes(Tensor(a -> *) self, int[] split_size, int dim=0) -> Tensor(a)[]", "engine/ops/native_functions/shape.yaml:186");
-registerKernel(split_sizes, "CompositeImplicitAutograd", (ks, self, split_size, dim) => native.split(self, split_size, dim), "native.split", "engine/ops/native_functions/shape.yaml:186", "engine/generated/split.ts:22");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(split_sizes, "Autograd", (ks, self, split_size, dim) => below_autograd(() => split_sizes.redispatch(ks.and(after_autograd_keyset), self, split_size, dim)), "VariableType::split_sizes", "engine/ops/native_functions/shape.yaml:186", "engine/generated/split.ts:26");
+registerKernel(split_sizes, "CompositeImplicitAutograd", (ks, self, split_size, dim) => native.split(self, split_size, dim), "native.split", "engine/ops/native_functions/shape.yaml:186", "engine/generated/split.ts:18");
 
 // torch.split: split.Tensor, split.sizes
 const split_parser = new PythonArgParser(["split(Tensor input, int split_size, int dim=0)", "split(Tensor input, int[] split_size, int dim=0)"]);

@@ -12,10 +12,6 @@ import * as native from "../aten/native/index.js";
 // ---- split_with_sizes (engine/ops/native_functions/shape.yaml:191) ----
 export const split_with_sizes_default = defineOp("aten::split_with_sizes(Tensor(a -> *) self, int[] split_sizes, int dim=0) -> Tensor(a)[]", "engine/ops/native_functions/shape.yaml:191");
 registerKernel(split_with_sizes_default, "CompositeExplicitAutograd", (ks, self, split_sizes, dim) => native.split_with_sizes(self, split_sizes, dim), "native.split_with_sizes", "engine/ops/native_functions/shape.yaml:191", "engine/generated/split_with_sizes.ts:14");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(split_with_sizes_default, "Autograd", (ks, self, split_sizes, dim) => below_autograd(() => split_with_sizes_default.redispatch(ks.and(after_autograd_keyset), self, split_sizes, dim)), "VariableType::split_with_sizes_default", "engine/ops/native_functions/shape.yaml:191", "engine/generated/split_with_sizes.ts:18");
 
 // torch.split_with_sizes: split_with_sizes
 const split_with_sizes_parser = new PythonArgParser(["split_with_sizes(Tensor input, int[] split_sizes, int dim=0)"]);

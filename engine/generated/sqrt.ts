@@ -14,41 +14,29 @@ export const sqrt_default = defineOp("aten::sqrt(Tensor self) -> Tensor", "engin
 registerKernel(sqrt_default, "CPU", (ks, self) => native.sqrt_out(self, null, "functional"), "native.sqrt_out", "engine/ops/native_functions/unary.yaml:212", "engine/generated/sqrt.ts:14"); // (structured_delegate: sqrt.out)
 registerKernel(sqrt_default, "Meta", (ks, self) => native.sqrt_out(self, null, "functional"), "native.sqrt_out", "engine/ops/native_functions/unary.yaml:212", "engine/generated/sqrt.ts:15"); // (structured_delegate: sqrt.out)
 registerKernel(sqrt_default, "CompositeExplicitAutogradNonFunctional", (ks, self) => native.sqrt_out(self, null, "functional"), "native.sqrt_out", "engine/ops/native_functions/unary.yaml:212", "engine/generated/sqrt.ts:16"); // (structured_delegate: sqrt.out)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(sqrt_default, "Autograd", (ks, self) => below_autograd(() => sqrt_default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::sqrt_default", "engine/ops/native_functions/unary.yaml:204", "engine/generated/sqrt.ts:20");
 
 // ---- sqrt_ (engine/ops/native_functions/unary.yaml:208) ----
 export const sqrt__default = defineOp("aten::sqrt_(Tensor(a!) self) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:208");
-registerKernel(sqrt__default, "CPU", (ks, self) => native.sqrt_out(self, null, "inplace"), "native.sqrt_out", "engine/ops/native_functions/unary.yaml:212", "engine/generated/sqrt.ts:24"); // (structured_delegate: sqrt.out)
-registerKernel(sqrt__default, "Meta", (ks, self) => native.sqrt_out(self, null, "inplace"), "native.sqrt_out", "engine/ops/native_functions/unary.yaml:212", "engine/generated/sqrt.ts:25"); // (structured_delegate: sqrt.out)
-registerKernel(sqrt__default, "CompositeExplicitAutogradNonFunctional", (ks, self) => native.sqrt_out(self, null, "inplace"), "native.sqrt_out", "engine/ops/native_functions/unary.yaml:212", "engine/generated/sqrt.ts:26"); // (structured_delegate: sqrt.out)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(sqrt__default, "Autograd", (ks, self) => below_autograd(() => sqrt__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::sqrt__default", "engine/ops/native_functions/unary.yaml:208", "engine/generated/sqrt.ts:30");
+registerKernel(sqrt__default, "CPU", (ks, self) => native.sqrt_out(self, null, "inplace"), "native.sqrt_out", "engine/ops/native_functions/unary.yaml:212", "engine/generated/sqrt.ts:20"); // (structured_delegate: sqrt.out)
+registerKernel(sqrt__default, "Meta", (ks, self) => native.sqrt_out(self, null, "inplace"), "native.sqrt_out", "engine/ops/native_functions/unary.yaml:212", "engine/generated/sqrt.ts:21"); // (structured_delegate: sqrt.out)
+registerKernel(sqrt__default, "CompositeExplicitAutogradNonFunctional", (ks, self) => native.sqrt_out(self, null, "inplace"), "native.sqrt_out", "engine/ops/native_functions/unary.yaml:212", "engine/generated/sqrt.ts:22"); // (structured_delegate: sqrt.out)
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(sqrt__default, "ADInplaceOrView", (ks, self) => {
   const result = sqrt__default.redispatch(ks.and(after_ADInplaceOrView_keyset), self);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:208", "engine/generated/sqrt.ts:32");
+}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:208", "engine/generated/sqrt.ts:24");
 
 // ---- sqrt.out (engine/ops/native_functions/unary.yaml:212) ----
 export const sqrt_out = defineOp("aten::sqrt.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:212");
-registerKernel(sqrt_out, "CPU", (ks, self, out) => native.sqrt_out(self, out, "out"), "native.sqrt_out", "engine/ops/native_functions/unary.yaml:212", "engine/generated/sqrt.ts:40");
-registerKernel(sqrt_out, "Meta", (ks, self, out) => native.sqrt_out(self, out, "out"), "native.sqrt_out", "engine/ops/native_functions/unary.yaml:212", "engine/generated/sqrt.ts:41");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(sqrt_out, "Autograd", (ks, self, out) => below_autograd(() => sqrt_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::sqrt_out", "engine/ops/native_functions/unary.yaml:212", "engine/generated/sqrt.ts:45");
+registerKernel(sqrt_out, "CPU", (ks, self, out) => native.sqrt_out(self, out, "out"), "native.sqrt_out", "engine/ops/native_functions/unary.yaml:212", "engine/generated/sqrt.ts:32");
+registerKernel(sqrt_out, "Meta", (ks, self, out) => native.sqrt_out(self, out, "out"), "native.sqrt_out", "engine/ops/native_functions/unary.yaml:212", "engine/generated/sqrt.ts:33");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(sqrt_out, "ADInplaceOrView", (ks, self, out) => {
   const result = sqrt_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:212", "engine/generated/sqrt.ts:47");
+}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:212", "engine/generated/sqrt.ts:35");
 
 // torch.sqrt: sqrt / sqrt.out
 const sqrt_parser = new PythonArgParser(["sqrt(Tensor input, *, Tensor? out=None)"]);

@@ -12,38 +12,26 @@ import * as native from "../aten/native/index.js";
 // ---- square (engine/ops/native_functions/unary.yaml:247) ----
 export const square_default = defineOp("aten::square(Tensor self) -> Tensor", "engine/ops/native_functions/unary.yaml:247");
 registerKernel(square_default, "CompositeImplicitAutograd", (ks, self) => native.square(self), "native.square", "engine/ops/native_functions/unary.yaml:247", "engine/generated/square.ts:14");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(square_default, "Autograd", (ks, self) => below_autograd(() => square_default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::square_default", "engine/ops/native_functions/unary.yaml:247", "engine/generated/square.ts:18");
 
 // ---- square_ (engine/ops/native_functions/unary.yaml:252) ----
 export const square__default = defineOp("aten::square_(Tensor(a!) self) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:252");
-registerKernel(square__default, "CompositeImplicitAutograd", (ks, self) => native.square_(self), "native.square_", "engine/ops/native_functions/unary.yaml:252", "engine/generated/square.ts:22");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(square__default, "Autograd", (ks, self) => below_autograd(() => square__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::square__default", "engine/ops/native_functions/unary.yaml:252", "engine/generated/square.ts:26");
+registerKernel(square__default, "CompositeImplicitAutograd", (ks, self) => native.square_(self), "native.square_", "engine/ops/native_functions/unary.yaml:252", "engine/generated/square.ts:18");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(square__default, "ADInplaceOrView", (ks, self) => {
   const result = square__default.redispatch(ks.and(after_ADInplaceOrView_keyset), self);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:252", "engine/generated/square.ts:28");
+}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:252", "engine/generated/square.ts:20");
 
 // ---- square.out (engine/ops/native_functions/unary.yaml:257) ----
 export const square_out = defineOp("aten::square.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:257");
-registerKernel(square_out, "CompositeImplicitAutograd", (ks, self, out) => native.square_out(self, out), "native.square_out", "engine/ops/native_functions/unary.yaml:257", "engine/generated/square.ts:36");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(square_out, "Autograd", (ks, self, out) => below_autograd(() => square_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::square_out", "engine/ops/native_functions/unary.yaml:257", "engine/generated/square.ts:40");
+registerKernel(square_out, "CompositeImplicitAutograd", (ks, self, out) => native.square_out(self, out), "native.square_out", "engine/ops/native_functions/unary.yaml:257", "engine/generated/square.ts:28");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(square_out, "ADInplaceOrView", (ks, self, out) => {
   const result = square_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:257", "engine/generated/square.ts:42");
+}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:257", "engine/generated/square.ts:30");
 
 // torch.square: square / square.out
 const square_parser = new PythonArgParser(["square(Tensor input, *, Tensor? out=None)"]);

@@ -12,18 +12,10 @@ import * as native from "../aten/native/index.js";
 // ---- squeeze (engine/ops/native_functions/shape.yaml:69) ----
 export const squeeze_default = defineOp("aten::squeeze(Tensor(a) self) -> Tensor(a)", "engine/ops/native_functions/shape.yaml:69");
 registerKernel(squeeze_default, "CompositeExplicitAutograd", (ks, self) => native.squeeze(self), "native.squeeze", "engine/ops/native_functions/shape.yaml:69", "engine/generated/squeeze.ts:14");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(squeeze_default, "Autograd", (ks, self) => below_autograd(() => squeeze_default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::squeeze_default", "engine/ops/native_functions/shape.yaml:69", "engine/generated/squeeze.ts:18");
 
 // ---- squeeze.dim (engine/ops/native_functions/shape.yaml:75) ----
 export const squeeze_dim = defineOp("aten::squeeze.dim(Tensor(a) self, int dim) -> Tensor(a)", "engine/ops/native_functions/shape.yaml:75");
-registerKernel(squeeze_dim, "CompositeExplicitAutograd", (ks, self, dim) => native.squeeze(self, dim), "native.squeeze", "engine/ops/native_functions/shape.yaml:75", "engine/generated/squeeze.ts:22");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(squeeze_dim, "Autograd", (ks, self, dim) => below_autograd(() => squeeze_dim.redispatch(ks.and(after_autograd_keyset), self, dim)), "VariableType::squeeze_dim", "engine/ops/native_functions/shape.yaml:75", "engine/generated/squeeze.ts:26");
+registerKernel(squeeze_dim, "CompositeExplicitAutograd", (ks, self, dim) => native.squeeze(self, dim), "native.squeeze", "engine/ops/native_functions/shape.yaml:75", "engine/generated/squeeze.ts:18");
 
 // torch.squeeze: squeeze, squeeze.dim
 const squeeze_parser = new PythonArgParser(["squeeze(Tensor input)", "squeeze(Tensor input, int dim)"]);

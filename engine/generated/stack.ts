@@ -12,24 +12,16 @@ import * as native from "../aten/native/index.js";
 // ---- stack (engine/ops/native_functions/join.yaml:25) ----
 export const stack_default = defineOp("aten::stack(Tensor[] tensors, int dim=0) -> Tensor", "engine/ops/native_functions/join.yaml:25");
 registerKernel(stack_default, "CompositeExplicitAutograd", (ks, tensors, dim) => native.stack(tensors, dim), "native.stack", "engine/ops/native_functions/join.yaml:25", "engine/generated/stack.ts:14");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(stack_default, "Autograd", (ks, tensors, dim) => below_autograd(() => stack_default.redispatch(ks.and(after_autograd_keyset), tensors, dim)), "VariableType::stack_default", "engine/ops/native_functions/join.yaml:25", "engine/generated/stack.ts:18");
 
 // ---- stack.out (engine/ops/native_functions/join.yaml:29) ----
 export const stack_out = defineOp("aten::stack.out(Tensor[] tensors, int dim=0, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/join.yaml:29");
-registerKernel(stack_out, "CompositeExplicitAutograd", (ks, tensors, dim, out) => native.stack_out(tensors, dim, out), "native.stack_out", "engine/ops/native_functions/join.yaml:29", "engine/generated/stack.ts:22");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(stack_out, "Autograd", (ks, tensors, dim, out) => below_autograd(() => stack_out.redispatch(ks.and(after_autograd_keyset), tensors, dim, out)), "VariableType::stack_out", "engine/ops/native_functions/join.yaml:29", "engine/generated/stack.ts:26");
+registerKernel(stack_out, "CompositeExplicitAutograd", (ks, tensors, dim, out) => native.stack_out(tensors, dim, out), "native.stack_out", "engine/ops/native_functions/join.yaml:29", "engine/generated/stack.ts:18");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(stack_out, "ADInplaceOrView", (ks, tensors, dim, out) => {
   const result = stack_out.redispatch(ks.and(after_ADInplaceOrView_keyset), tensors, dim, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/join.yaml:29", "engine/generated/stack.ts:28");
+}, "ADInplaceOrView", "engine/ops/native_functions/join.yaml:29", "engine/generated/stack.ts:20");
 
 // torch.stack: stack / stack.out
 const stack_parser = new PythonArgParser(["stack(Tensor[] tensors, int dim=0, *, Tensor? out=None)"]);

@@ -12,56 +12,36 @@ import * as native from "../aten/native/index.js";
 // ---- std (engine/ops/native_functions/reduce2.yaml:25) ----
 export const std_default = defineOp("aten::std(Tensor self, bool unbiased=True) -> Tensor", "engine/ops/native_functions/reduce2.yaml:25");
 registerKernel(std_default, "CompositeImplicitAutograd", (ks, self, unbiased) => native.std_unbiased(self, unbiased), "native.std_unbiased", "engine/ops/native_functions/reduce2.yaml:25", "engine/generated/std.ts:14");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(std_default, "Autograd", (ks, self, unbiased) => below_autograd(() => std_default.redispatch(ks.and(after_autograd_keyset), self, unbiased)), "VariableType::std_default", "engine/ops/native_functions/reduce2.yaml:25", "engine/generated/std.ts:18");
 
 // ---- std.dim (engine/ops/native_functions/reduce2.yaml:30) ----
 export const std_dim = defineOp("aten::std.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> Tensor", "engine/ops/native_functions/reduce2.yaml:30");
-registerKernel(std_dim, "CompositeImplicitAutograd", (ks, self, dim, unbiased, keepdim) => native.std_dim(self, dim, unbiased, keepdim), "native.std_dim", "engine/ops/native_functions/reduce2.yaml:30", "engine/generated/std.ts:22");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(std_dim, "Autograd", (ks, self, dim, unbiased, keepdim) => below_autograd(() => std_dim.redispatch(ks.and(after_autograd_keyset), self, dim, unbiased, keepdim)), "VariableType::std_dim", "engine/ops/native_functions/reduce2.yaml:30", "engine/generated/std.ts:26");
+registerKernel(std_dim, "CompositeImplicitAutograd", (ks, self, dim, unbiased, keepdim) => native.std_dim(self, dim, unbiased, keepdim), "native.std_dim", "engine/ops/native_functions/reduce2.yaml:30", "engine/generated/std.ts:18");
 
 // ---- std.correction (engine/ops/native_functions/reduce2.yaml:35) ----
 export const std_correction = defineOp("aten::std.correction(Tensor self, int[1]? dim, *, int? correction, bool keepdim=False) -> Tensor", "engine/ops/native_functions/reduce2.yaml:35");
-registerKernel(std_correction, "CPU", (ks, self, dim, correction, keepdim) => native.std(self, dim, correction, keepdim), "native.std", "engine/ops/native_functions/reduce2.yaml:35", "engine/generated/std.ts:30");
-registerKernel(std_correction, "Meta", (ks, self, dim, correction, keepdim) => native.std(self, dim, correction, keepdim), "native.std", "engine/ops/native_functions/reduce2.yaml:35", "engine/generated/std.ts:31");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(std_correction, "Autograd", (ks, self, dim, correction, keepdim) => below_autograd(() => std_correction.redispatch(ks.and(after_autograd_keyset), self, dim, correction, keepdim)), "VariableType::std_correction", "engine/ops/native_functions/reduce2.yaml:35", "engine/generated/std.ts:35");
+registerKernel(std_correction, "CPU", (ks, self, dim, correction, keepdim) => native.std(self, dim, correction, keepdim), "native.std", "engine/ops/native_functions/reduce2.yaml:35", "engine/generated/std.ts:22");
+registerKernel(std_correction, "Meta", (ks, self, dim, correction, keepdim) => native.std(self, dim, correction, keepdim), "native.std", "engine/ops/native_functions/reduce2.yaml:35", "engine/generated/std.ts:23");
 
 // ---- std.out (engine/ops/native_functions/reduce2.yaml:56) ----
 export const std_out = defineOp("aten::std.out(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/reduce2.yaml:56");
-registerKernel(std_out, "CompositeImplicitAutograd", (ks, self, dim, unbiased, keepdim, out) => native.std_dim_out(self, dim, unbiased, keepdim, out), "native.std_dim_out", "engine/ops/native_functions/reduce2.yaml:56", "engine/generated/std.ts:39");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(std_out, "Autograd", (ks, self, dim, unbiased, keepdim, out) => below_autograd(() => std_out.redispatch(ks.and(after_autograd_keyset), self, dim, unbiased, keepdim, out)), "VariableType::std_out", "engine/ops/native_functions/reduce2.yaml:56", "engine/generated/std.ts:43");
+registerKernel(std_out, "CompositeImplicitAutograd", (ks, self, dim, unbiased, keepdim, out) => native.std_dim_out(self, dim, unbiased, keepdim, out), "native.std_dim_out", "engine/ops/native_functions/reduce2.yaml:56", "engine/generated/std.ts:27");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(std_out, "ADInplaceOrView", (ks, self, dim, unbiased, keepdim, out) => {
   const result = std_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, dim, unbiased, keepdim, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/reduce2.yaml:56", "engine/generated/std.ts:45");
+}, "ADInplaceOrView", "engine/ops/native_functions/reduce2.yaml:56", "engine/generated/std.ts:29");
 
 // ---- std.correction_out (engine/ops/native_functions/reduce2.yaml:60) ----
 export const std_correction_out = defineOp("aten::std.correction_out(Tensor self, int[1]? dim, *, int? correction, bool keepdim=False, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/reduce2.yaml:60");
-registerKernel(std_correction_out, "CPU", (ks, self, dim, correction, keepdim, out) => native.std_out(self, dim, correction, keepdim, out), "native.std_out", "engine/ops/native_functions/reduce2.yaml:60", "engine/generated/std.ts:53");
-registerKernel(std_correction_out, "Meta", (ks, self, dim, correction, keepdim, out) => native.std_out(self, dim, correction, keepdim, out), "native.std_out", "engine/ops/native_functions/reduce2.yaml:60", "engine/generated/std.ts:54");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(std_correction_out, "Autograd", (ks, self, dim, correction, keepdim, out) => below_autograd(() => std_correction_out.redispatch(ks.and(after_autograd_keyset), self, dim, correction, keepdim, out)), "VariableType::std_correction_out", "engine/ops/native_functions/reduce2.yaml:60", "engine/generated/std.ts:58");
+registerKernel(std_correction_out, "CPU", (ks, self, dim, correction, keepdim, out) => native.std_out(self, dim, correction, keepdim, out), "native.std_out", "engine/ops/native_functions/reduce2.yaml:60", "engine/generated/std.ts:37");
+registerKernel(std_correction_out, "Meta", (ks, self, dim, correction, keepdim, out) => native.std_out(self, dim, correction, keepdim, out), "native.std_out", "engine/ops/native_functions/reduce2.yaml:60", "engine/generated/std.ts:38");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(std_correction_out, "ADInplaceOrView", (ks, self, dim, correction, keepdim, out) => {
   const result = std_correction_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, dim, correction, keepdim, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/reduce2.yaml:60", "engine/generated/std.ts:60");
+}, "ADInplaceOrView", "engine/ops/native_functions/reduce2.yaml:60", "engine/generated/std.ts:40");
 
 // torch.std: std, std.dim / std.out, std.correction / std.correction_out
 const std_parser = new PythonArgParser(["std(Tensor input, bool unbiased=True)", "std(Tensor input, int[1]? dim, bool unbiased=True, bool keepdim=False, *, Tensor? out=None)", "std(Tensor input, int[1]? dim, *, int? correction, bool keepdim=False, Tensor? out=None)"]);

@@ -12,42 +12,26 @@ import * as native from "../aten/native/index.js";
 // ---- std_mean (engine/ops/native_functions/reduce2.yaml:40) ----
 export const std_mean_default = defineOp("aten::std_mean(Tensor self, bool unbiased=True) -> (Tensor, Tensor)", "engine/ops/native_functions/reduce2.yaml:40");
 registerKernel(std_mean_default, "CompositeImplicitAutograd", (ks, self, unbiased) => native.std_mean_unbiased(self, unbiased), "native.std_mean_unbiased", "engine/ops/native_functions/reduce2.yaml:40", "engine/generated/std_mean.ts:14");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(std_mean_default, "Autograd", (ks, self, unbiased) => below_autograd(() => std_mean_default.redispatch(ks.and(after_autograd_keyset), self, unbiased)), "VariableType::std_mean_default", "engine/ops/native_functions/reduce2.yaml:40", "engine/generated/std_mean.ts:18");
 
 // ---- std_mean.dim (engine/ops/native_functions/reduce2.yaml:45) ----
 export const std_mean_dim = defineOp("aten::std_mean.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> (Tensor, Tensor)", "engine/ops/native_functions/reduce2.yaml:45");
-registerKernel(std_mean_dim, "CompositeImplicitAutograd", (ks, self, dim, unbiased, keepdim) => native.std_mean_dim(self, dim, unbiased, keepdim), "native.std_mean_dim", "engine/ops/native_functions/reduce2.yaml:45", "engine/generated/std_mean.ts:22");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(std_mean_dim, "Autograd", (ks, self, dim, unbiased, keepdim) => below_autograd(() => std_mean_dim.redispatch(ks.and(after_autograd_keyset), self, dim, unbiased, keepdim)), "VariableType::std_mean_dim", "engine/ops/native_functions/reduce2.yaml:45", "engine/generated/std_mean.ts:26");
+registerKernel(std_mean_dim, "CompositeImplicitAutograd", (ks, self, dim, unbiased, keepdim) => native.std_mean_dim(self, dim, unbiased, keepdim), "native.std_mean_dim", "engine/ops/native_functions/reduce2.yaml:45", "engine/generated/std_mean.ts:18");
 
 // ---- std_mean.correction (engine/ops/native_functions/reduce2.yaml:50) ----
 export const std_mean_correction = defineOp("aten::std_mean.correction(Tensor self, int[1]? dim, *, int? correction, bool keepdim=False) -> (Tensor, Tensor)", "engine/ops/native_functions/reduce2.yaml:50");
-registerKernel(std_mean_correction, "CPU", (ks, self, dim, correction, keepdim) => native.std_mean(self, dim, correction, keepdim), "native.std_mean", "engine/ops/native_functions/reduce2.yaml:50", "engine/generated/std_mean.ts:30");
-registerKernel(std_mean_correction, "Meta", (ks, self, dim, correction, keepdim) => native.std_mean(self, dim, correction, keepdim), "native.std_mean", "engine/ops/native_functions/reduce2.yaml:50", "engine/generated/std_mean.ts:31");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(std_mean_correction, "Autograd", (ks, self, dim, correction, keepdim) => below_autograd(() => std_mean_correction.redispatch(ks.and(after_autograd_keyset), self, dim, correction, keepdim)), "VariableType::std_mean_correction", "engine/ops/native_functions/reduce2.yaml:50", "engine/generated/std_mean.ts:35");
+registerKernel(std_mean_correction, "CPU", (ks, self, dim, correction, keepdim) => native.std_mean(self, dim, correction, keepdim), "native.std_mean", "engine/ops/native_functions/reduce2.yaml:50", "engine/generated/std_mean.ts:22");
+registerKernel(std_mean_correction, "Meta", (ks, self, dim, correction, keepdim) => native.std_mean(self, dim, correction, keepdim), "native.std_mean", "engine/ops/native_functions/reduce2.yaml:50", "engine/generated/std_mean.ts:23");
 
 // ---- std_mean.correction_out (engine/ops/native_functions/reduce2.yaml:50) ----
 export const std_mean_correction_out = defineOp("aten::std_mean.correction_out(Tensor self, int[1]? dim, *, int? correction, bool keepdim=False, Tensor(a!) out0, Tensor(b!) out1) -> (Tensor(a!), Tensor(b!))", "engine/ops/native_functions/reduce2.yaml:50");
-registerKernel(std_mean_correction_out, "CompositeExplicitAutograd", (ks, self, dim, correction, keepdim, out0, out1) => { const tmp = (std_mean_correction.call(self, dim, correction, keepdim) as any); return [native.autogen_copy_out(out0, tmp[0]), native.autogen_copy_out(out1, tmp[1])]; }, "native.autogen_copy_out(std_mean.correction)", "engine/ops/native_functions/reduce2.yaml:50", "engine/generated/std_mean.ts:39"); // (autogen: derived from std_mean.correction)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(std_mean_correction_out, "Autograd", (ks, self, dim, correction, keepdim, out0, out1) => below_autograd(() => std_mean_correction_out.redispatch(ks.and(after_autograd_keyset), self, dim, correction, keepdim, out0, out1)), "VariableType::std_mean_correction_out", "engine/ops/native_functions/reduce2.yaml:50", "engine/generated/std_mean.ts:43");
+registerKernel(std_mean_correction_out, "CompositeExplicitAutograd", (ks, self, dim, correction, keepdim, out0, out1) => { const tmp = (std_mean_correction.call(self, dim, correction, keepdim) as any); return [native.autogen_copy_out(out0, tmp[0]), native.autogen_copy_out(out1, tmp[1])]; }, "native.autogen_copy_out(std_mean.correction)", "engine/ops/native_functions/reduce2.yaml:50", "engine/generated/std_mean.ts:27"); // (autogen: derived from std_mean.correction)
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(std_mean_correction_out, "ADInplaceOrView", (ks, self, dim, correction, keepdim, out0, out1) => {
   const result = std_mean_correction_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, dim, correction, keepdim, out0, out1);
   increment_version(out0);
   increment_version(out1);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/reduce2.yaml:50", "engine/generated/std_mean.ts:45");
+}, "ADInplaceOrView", "engine/ops/native_functions/reduce2.yaml:50", "engine/generated/std_mean.ts:29");
 
 // torch.std_mean: std_mean, std_mean.dim, std_mean.correction
 const std_mean_parser = new PythonArgParser(["std_mean(Tensor input, bool unbiased=True)", "std_mean(Tensor input, int[1]? dim, bool unbiased=True, bool keepdim=False)", "std_mean(Tensor input, int[1]? dim, *, int? correction, bool keepdim=False)"]);

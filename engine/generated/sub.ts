@@ -13,78 +13,54 @@ import * as native from "../aten/native/index.js";
 export const sub_out = defineOp("aten::sub.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/binary.yaml:17");
 registerKernel(sub_out, "CPU", (ks, self, other, alpha, out) => native.sub_out(self, other, alpha, out, "out"), "native.sub_out", "engine/ops/native_functions/binary.yaml:17", "engine/generated/sub.ts:14");
 registerKernel(sub_out, "Meta", (ks, self, other, alpha, out) => native.sub_out(self, other, alpha, out, "out"), "native.sub_out", "engine/ops/native_functions/binary.yaml:17", "engine/generated/sub.ts:15");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(sub_out, "Autograd", (ks, self, other, alpha, out) => below_autograd(() => sub_out.redispatch(ks.and(after_autograd_keyset), self, other, alpha, out)), "VariableType::sub_out", "engine/ops/native_functions/binary.yaml:17", "engine/generated/sub.ts:19");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(sub_out, "ADInplaceOrView", (ks, self, other, alpha, out) => {
   const result = sub_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, other, alpha, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:17", "engine/generated/sub.ts:21");
+}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:17", "engine/generated/sub.ts:17");
 
 // ---- sub.Tensor (engine/ops/native_functions/binary.yaml:23) ----
 export const sub_Tensor = defineOp("aten::sub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor", "engine/ops/native_functions/binary.yaml:23");
-registerKernel(sub_Tensor, "CPU", (ks, self, other, alpha) => native.sub_out(self, other, alpha, null, "functional"), "native.sub_out", "engine/ops/native_functions/binary.yaml:17", "engine/generated/sub.ts:29"); // (structured_delegate: sub.out)
-registerKernel(sub_Tensor, "Meta", (ks, self, other, alpha) => native.sub_out(self, other, alpha, null, "functional"), "native.sub_out", "engine/ops/native_functions/binary.yaml:17", "engine/generated/sub.ts:30"); // (structured_delegate: sub.out)
-registerKernel(sub_Tensor, "CompositeExplicitAutogradNonFunctional", (ks, self, other, alpha) => native.sub_out(self, other, alpha, null, "functional"), "native.sub_out", "engine/ops/native_functions/binary.yaml:17", "engine/generated/sub.ts:31"); // (structured_delegate: sub.out)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(sub_Tensor, "Autograd", (ks, self, other, alpha) => below_autograd(() => sub_Tensor.redispatch(ks.and(after_autograd_keyset), self, other, alpha)), "VariableType::sub_Tensor", "engine/ops/native_functions/binary.yaml:23", "engine/generated/sub.ts:35");
+registerKernel(sub_Tensor, "CPU", (ks, self, other, alpha) => native.sub_out(self, other, alpha, null, "functional"), "native.sub_out", "engine/ops/native_functions/binary.yaml:17", "engine/generated/sub.ts:25"); // (structured_delegate: sub.out)
+registerKernel(sub_Tensor, "Meta", (ks, self, other, alpha) => native.sub_out(self, other, alpha, null, "functional"), "native.sub_out", "engine/ops/native_functions/binary.yaml:17", "engine/generated/sub.ts:26"); // (structured_delegate: sub.out)
+registerKernel(sub_Tensor, "CompositeExplicitAutogradNonFunctional", (ks, self, other, alpha) => native.sub_out(self, other, alpha, null, "functional"), "native.sub_out", "engine/ops/native_functions/binary.yaml:17", "engine/generated/sub.ts:27"); // (structured_delegate: sub.out)
 
 // ---- sub_.Tensor (engine/ops/native_functions/binary.yaml:27) ----
 export const sub__Tensor = defineOp("aten::sub_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)", "engine/ops/native_functions/binary.yaml:27");
-registerKernel(sub__Tensor, "CPU", (ks, self, other, alpha) => native.sub_out(self, other, alpha, null, "inplace"), "native.sub_out", "engine/ops/native_functions/binary.yaml:17", "engine/generated/sub.ts:39"); // (structured_delegate: sub.out)
-registerKernel(sub__Tensor, "Meta", (ks, self, other, alpha) => native.sub_out(self, other, alpha, null, "inplace"), "native.sub_out", "engine/ops/native_functions/binary.yaml:17", "engine/generated/sub.ts:40"); // (structured_delegate: sub.out)
-registerKernel(sub__Tensor, "CompositeExplicitAutogradNonFunctional", (ks, self, other, alpha) => native.sub_out(self, other, alpha, null, "inplace"), "native.sub_out", "engine/ops/native_functions/binary.yaml:17", "engine/generated/sub.ts:41"); // (structured_delegate: sub.out)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(sub__Tensor, "Autograd", (ks, self, other, alpha) => below_autograd(() => sub__Tensor.redispatch(ks.and(after_autograd_keyset), self, other, alpha)), "VariableType::sub__Tensor", "engine/ops/native_functions/binary.yaml:27", "engine/generated/sub.ts:45");
+registerKernel(sub__Tensor, "CPU", (ks, self, other, alpha) => native.sub_out(self, other, alpha, null, "inplace"), "native.sub_out", "engine/ops/native_functions/binary.yaml:17", "engine/generated/sub.ts:31"); // (structured_delegate: sub.out)
+registerKernel(sub__Tensor, "Meta", (ks, self, other, alpha) => native.sub_out(self, other, alpha, null, "inplace"), "native.sub_out", "engine/ops/native_functions/binary.yaml:17", "engine/generated/sub.ts:32"); // (structured_delegate: sub.out)
+registerKernel(sub__Tensor, "CompositeExplicitAutogradNonFunctional", (ks, self, other, alpha) => native.sub_out(self, other, alpha, null, "inplace"), "native.sub_out", "engine/ops/native_functions/binary.yaml:17", "engine/generated/sub.ts:33"); // (structured_delegate: sub.out)
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(sub__Tensor, "ADInplaceOrView", (ks, self, other, alpha) => {
   const result = sub__Tensor.redispatch(ks.and(after_ADInplaceOrView_keyset), self, other, alpha);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:27", "engine/generated/sub.ts:47");
+}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:27", "engine/generated/sub.ts:35");
 
 // ---- sub.Scalar (engine/ops/native_functions/binary.yaml:32) ----
 export const sub_Scalar = defineOp("aten::sub.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor", "engine/ops/native_functions/binary.yaml:32");
-registerKernel(sub_Scalar, "CompositeExplicitAutograd", (ks, self, other, alpha) => native.sub(self, other, alpha), "native.sub", "engine/ops/native_functions/binary.yaml:32", "engine/generated/sub.ts:55");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(sub_Scalar, "Autograd", (ks, self, other, alpha) => below_autograd(() => sub_Scalar.redispatch(ks.and(after_autograd_keyset), self, other, alpha)), "VariableType::sub_Scalar", "engine/ops/native_functions/binary.yaml:32", "engine/generated/sub.ts:59");
+registerKernel(sub_Scalar, "CompositeExplicitAutograd", (ks, self, other, alpha) => native.sub(self, other, alpha), "native.sub", "engine/ops/native_functions/binary.yaml:32", "engine/generated/sub.ts:43");
 
 // ---- sub_.Scalar (engine/ops/native_functions/binary.yaml:37) ----
 export const sub__Scalar = defineOp("aten::sub_.Scalar(Tensor(a!) self, Scalar other, Scalar alpha=1) -> Tensor(a!)", "engine/ops/native_functions/binary.yaml:37");
-registerKernel(sub__Scalar, "CompositeExplicitAutograd", (ks, self, other, alpha) => native.sub_(self, other, alpha), "native.sub_", "engine/ops/native_functions/binary.yaml:37", "engine/generated/sub.ts:63");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(sub__Scalar, "Autograd", (ks, self, other, alpha) => below_autograd(() => sub__Scalar.redispatch(ks.and(after_autograd_keyset), self, other, alpha)), "VariableType::sub__Scalar", "engine/ops/native_functions/binary.yaml:37", "engine/generated/sub.ts:67");
+registerKernel(sub__Scalar, "CompositeExplicitAutograd", (ks, self, other, alpha) => native.sub_(self, other, alpha), "native.sub_", "engine/ops/native_functions/binary.yaml:37", "engine/generated/sub.ts:47");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(sub__Scalar, "ADInplaceOrView", (ks, self, other, alpha) => {
   const result = sub__Scalar.redispatch(ks.and(after_ADInplaceOrView_keyset), self, other, alpha);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:37", "engine/generated/sub.ts:69");
+}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:37", "engine/generated/sub.ts:49");
 
 // ---- sub.Scalar_out (engine/ops/native_functions/binary.yaml:37) ----
 export const sub_Scalar_out = defineOp("aten::sub.Scalar_out(Tensor self, Scalar other, Scalar alpha=1, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/binary.yaml:37");
-registerKernel(sub_Scalar_out, "CompositeExplicitAutograd", (ks, self, other, alpha, out) => native.autogen_copy_out(out, (sub_Scalar.call(self, other, alpha) as any)), "native.autogen_copy_out(sub.Scalar)", "engine/ops/native_functions/binary.yaml:37", "engine/generated/sub.ts:77"); // (autogen: derived from sub_.Scalar)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(sub_Scalar_out, "Autograd", (ks, self, other, alpha, out) => below_autograd(() => sub_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, alpha, out)), "VariableType::sub_Scalar_out", "engine/ops/native_functions/binary.yaml:37", "engine/generated/sub.ts:81");
+registerKernel(sub_Scalar_out, "CompositeExplicitAutograd", (ks, self, other, alpha, out) => native.autogen_copy_out(out, (sub_Scalar.call(self, other, alpha) as any)), "native.autogen_copy_out(sub.Scalar)", "engine/ops/native_functions/binary.yaml:37", "engine/generated/sub.ts:57"); // (autogen: derived from sub_.Scalar)
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(sub_Scalar_out, "ADInplaceOrView", (ks, self, other, alpha, out) => {
   const result = sub_Scalar_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, other, alpha, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:37", "engine/generated/sub.ts:83");
+}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:37", "engine/generated/sub.ts:59");
 
 // torch.sub: sub.Tensor / sub.out
 const sub_parser = new PythonArgParser(["sub(Tensor input, Tensor other, *, Scalar alpha=1, Tensor? out=None)"], true);

@@ -12,10 +12,6 @@ import * as native from "../aten/native/index.js";
 // ---- t (engine/ops/native_functions/shape.yaml:95) ----
 export const t_default = defineOp("aten::t(Tensor(a) self) -> Tensor(a)", "engine/ops/native_functions/shape.yaml:95");
 registerKernel(t_default, "CompositeExplicitAutograd", (ks, self) => native.t(self), "native.t", "engine/ops/native_functions/shape.yaml:95", "engine/generated/t.ts:14");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(t_default, "Autograd", (ks, self) => below_autograd(() => t_default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::t_default", "engine/ops/native_functions/shape.yaml:95", "engine/generated/t.ts:18");
 
 // torch.t: t
 const t_parser = new PythonArgParser(["t(Tensor input)"]);

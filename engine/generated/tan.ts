@@ -14,41 +14,29 @@ export const tan_default = defineOp("aten::tan(Tensor self) -> Tensor", "engine/
 registerKernel(tan_default, "CPU", (ks, self) => native.tan_out(self, null, "functional"), "native.tan_out", "engine/ops/native_functions/unary.yaml:298", "engine/generated/tan.ts:14"); // (structured_delegate: tan.out)
 registerKernel(tan_default, "Meta", (ks, self) => native.tan_out(self, null, "functional"), "native.tan_out", "engine/ops/native_functions/unary.yaml:298", "engine/generated/tan.ts:15"); // (structured_delegate: tan.out)
 registerKernel(tan_default, "CompositeExplicitAutogradNonFunctional", (ks, self) => native.tan_out(self, null, "functional"), "native.tan_out", "engine/ops/native_functions/unary.yaml:298", "engine/generated/tan.ts:16"); // (structured_delegate: tan.out)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(tan_default, "Autograd", (ks, self) => below_autograd(() => tan_default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::tan_default", "engine/ops/native_functions/unary.yaml:290", "engine/generated/tan.ts:20");
 
 // ---- tan_ (engine/ops/native_functions/unary.yaml:294) ----
 export const tan__default = defineOp("aten::tan_(Tensor(a!) self) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:294");
-registerKernel(tan__default, "CPU", (ks, self) => native.tan_out(self, null, "inplace"), "native.tan_out", "engine/ops/native_functions/unary.yaml:298", "engine/generated/tan.ts:24"); // (structured_delegate: tan.out)
-registerKernel(tan__default, "Meta", (ks, self) => native.tan_out(self, null, "inplace"), "native.tan_out", "engine/ops/native_functions/unary.yaml:298", "engine/generated/tan.ts:25"); // (structured_delegate: tan.out)
-registerKernel(tan__default, "CompositeExplicitAutogradNonFunctional", (ks, self) => native.tan_out(self, null, "inplace"), "native.tan_out", "engine/ops/native_functions/unary.yaml:298", "engine/generated/tan.ts:26"); // (structured_delegate: tan.out)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(tan__default, "Autograd", (ks, self) => below_autograd(() => tan__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::tan__default", "engine/ops/native_functions/unary.yaml:294", "engine/generated/tan.ts:30");
+registerKernel(tan__default, "CPU", (ks, self) => native.tan_out(self, null, "inplace"), "native.tan_out", "engine/ops/native_functions/unary.yaml:298", "engine/generated/tan.ts:20"); // (structured_delegate: tan.out)
+registerKernel(tan__default, "Meta", (ks, self) => native.tan_out(self, null, "inplace"), "native.tan_out", "engine/ops/native_functions/unary.yaml:298", "engine/generated/tan.ts:21"); // (structured_delegate: tan.out)
+registerKernel(tan__default, "CompositeExplicitAutogradNonFunctional", (ks, self) => native.tan_out(self, null, "inplace"), "native.tan_out", "engine/ops/native_functions/unary.yaml:298", "engine/generated/tan.ts:22"); // (structured_delegate: tan.out)
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(tan__default, "ADInplaceOrView", (ks, self) => {
   const result = tan__default.redispatch(ks.and(after_ADInplaceOrView_keyset), self);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:294", "engine/generated/tan.ts:32");
+}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:294", "engine/generated/tan.ts:24");
 
 // ---- tan.out (engine/ops/native_functions/unary.yaml:298) ----
 export const tan_out = defineOp("aten::tan.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:298");
-registerKernel(tan_out, "CPU", (ks, self, out) => native.tan_out(self, out, "out"), "native.tan_out", "engine/ops/native_functions/unary.yaml:298", "engine/generated/tan.ts:40");
-registerKernel(tan_out, "Meta", (ks, self, out) => native.tan_out(self, out, "out"), "native.tan_out", "engine/ops/native_functions/unary.yaml:298", "engine/generated/tan.ts:41");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(tan_out, "Autograd", (ks, self, out) => below_autograd(() => tan_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::tan_out", "engine/ops/native_functions/unary.yaml:298", "engine/generated/tan.ts:45");
+registerKernel(tan_out, "CPU", (ks, self, out) => native.tan_out(self, out, "out"), "native.tan_out", "engine/ops/native_functions/unary.yaml:298", "engine/generated/tan.ts:32");
+registerKernel(tan_out, "Meta", (ks, self, out) => native.tan_out(self, out, "out"), "native.tan_out", "engine/ops/native_functions/unary.yaml:298", "engine/generated/tan.ts:33");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(tan_out, "ADInplaceOrView", (ks, self, out) => {
   const result = tan_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:298", "engine/generated/tan.ts:47");
+}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:298", "engine/generated/tan.ts:35");
 
 // torch.tan: tan / tan.out
 const tan_parser = new PythonArgParser(["tan(Tensor input, *, Tensor? out=None)"]);

@@ -14,41 +14,29 @@ export const tanh_default = defineOp("aten::tanh(Tensor self) -> Tensor", "engin
 registerKernel(tanh_default, "CPU", (ks, self) => native.tanh_out(self, null, "functional"), "native.tanh_out", "engine/ops/native_functions/unary.yaml:424", "engine/generated/tanh.ts:14"); // (structured_delegate: tanh.out)
 registerKernel(tanh_default, "Meta", (ks, self) => native.tanh_out(self, null, "functional"), "native.tanh_out", "engine/ops/native_functions/unary.yaml:424", "engine/generated/tanh.ts:15"); // (structured_delegate: tanh.out)
 registerKernel(tanh_default, "CompositeExplicitAutogradNonFunctional", (ks, self) => native.tanh_out(self, null, "functional"), "native.tanh_out", "engine/ops/native_functions/unary.yaml:424", "engine/generated/tanh.ts:16"); // (structured_delegate: tanh.out)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(tanh_default, "Autograd", (ks, self) => below_autograd(() => tanh_default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::tanh_default", "engine/ops/native_functions/unary.yaml:416", "engine/generated/tanh.ts:20");
 
 // ---- tanh_ (engine/ops/native_functions/unary.yaml:420) ----
 export const tanh__default = defineOp("aten::tanh_(Tensor(a!) self) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:420");
-registerKernel(tanh__default, "CPU", (ks, self) => native.tanh_out(self, null, "inplace"), "native.tanh_out", "engine/ops/native_functions/unary.yaml:424", "engine/generated/tanh.ts:24"); // (structured_delegate: tanh.out)
-registerKernel(tanh__default, "Meta", (ks, self) => native.tanh_out(self, null, "inplace"), "native.tanh_out", "engine/ops/native_functions/unary.yaml:424", "engine/generated/tanh.ts:25"); // (structured_delegate: tanh.out)
-registerKernel(tanh__default, "CompositeExplicitAutogradNonFunctional", (ks, self) => native.tanh_out(self, null, "inplace"), "native.tanh_out", "engine/ops/native_functions/unary.yaml:424", "engine/generated/tanh.ts:26"); // (structured_delegate: tanh.out)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(tanh__default, "Autograd", (ks, self) => below_autograd(() => tanh__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::tanh__default", "engine/ops/native_functions/unary.yaml:420", "engine/generated/tanh.ts:30");
+registerKernel(tanh__default, "CPU", (ks, self) => native.tanh_out(self, null, "inplace"), "native.tanh_out", "engine/ops/native_functions/unary.yaml:424", "engine/generated/tanh.ts:20"); // (structured_delegate: tanh.out)
+registerKernel(tanh__default, "Meta", (ks, self) => native.tanh_out(self, null, "inplace"), "native.tanh_out", "engine/ops/native_functions/unary.yaml:424", "engine/generated/tanh.ts:21"); // (structured_delegate: tanh.out)
+registerKernel(tanh__default, "CompositeExplicitAutogradNonFunctional", (ks, self) => native.tanh_out(self, null, "inplace"), "native.tanh_out", "engine/ops/native_functions/unary.yaml:424", "engine/generated/tanh.ts:22"); // (structured_delegate: tanh.out)
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(tanh__default, "ADInplaceOrView", (ks, self) => {
   const result = tanh__default.redispatch(ks.and(after_ADInplaceOrView_keyset), self);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:420", "engine/generated/tanh.ts:32");
+}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:420", "engine/generated/tanh.ts:24");
 
 // ---- tanh.out (engine/ops/native_functions/unary.yaml:424) ----
 export const tanh_out = defineOp("aten::tanh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:424");
-registerKernel(tanh_out, "CPU", (ks, self, out) => native.tanh_out(self, out, "out"), "native.tanh_out", "engine/ops/native_functions/unary.yaml:424", "engine/generated/tanh.ts:40");
-registerKernel(tanh_out, "Meta", (ks, self, out) => native.tanh_out(self, out, "out"), "native.tanh_out", "engine/ops/native_functions/unary.yaml:424", "engine/generated/tanh.ts:41");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(tanh_out, "Autograd", (ks, self, out) => below_autograd(() => tanh_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::tanh_out", "engine/ops/native_functions/unary.yaml:424", "engine/generated/tanh.ts:45");
+registerKernel(tanh_out, "CPU", (ks, self, out) => native.tanh_out(self, out, "out"), "native.tanh_out", "engine/ops/native_functions/unary.yaml:424", "engine/generated/tanh.ts:32");
+registerKernel(tanh_out, "Meta", (ks, self, out) => native.tanh_out(self, out, "out"), "native.tanh_out", "engine/ops/native_functions/unary.yaml:424", "engine/generated/tanh.ts:33");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(tanh_out, "ADInplaceOrView", (ks, self, out) => {
   const result = tanh_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:424", "engine/generated/tanh.ts:47");
+}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:424", "engine/generated/tanh.ts:35");
 
 // torch.tanh: tanh / tanh.out
 const tanh_parser = new PythonArgParser(["tanh(Tensor input, *, Tensor? out=None)"]);

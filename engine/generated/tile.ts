@@ -12,10 +12,6 @@ import * as native from "../aten/native/index.js";
 // ---- tile (engine/ops/native_functions/join.yaml:140) ----
 export const tile_default = defineOp("aten::tile(Tensor self, int[] dims) -> Tensor", "engine/ops/native_functions/join.yaml:140");
 registerKernel(tile_default, "CompositeImplicitAutograd", (ks, self, dims) => native.tile(self, dims), "native.tile", "engine/ops/native_functions/join.yaml:140", "engine/generated/tile.ts:14");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(tile_default, "Autograd", (ks, self, dims) => below_autograd(() => tile_default.redispatch(ks.and(after_autograd_keyset), self, dims)), "VariableType::tile_default", "engine/ops/native_functions/join.yaml:140", "engine/generated/tile.ts:18");
 
 // torch.tile: tile
 const tile_parser = new PythonArgParser(["tile(Tensor input, int[] dims)"]);

@@ -12,10 +12,6 @@ import * as native from "../aten/native/index.js";
 // ---- transpose.int (engine/ops/native_functions/shape.yaml:89) ----
 export const transpose_int = defineOp("aten::transpose.int(Tensor(a) self, int dim0, int dim1) -> Tensor(a)", "engine/ops/native_functions/shape.yaml:89");
 registerKernel(transpose_int, "CompositeExplicitAutograd", (ks, self, dim0, dim1) => native.transpose(self, dim0, dim1), "native.transpose", "engine/ops/native_functions/shape.yaml:89", "engine/generated/transpose.ts:14");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(transpose_int, "Autograd", (ks, self, dim0, dim1) => below_autograd(() => transpose_int.redispatch(ks.and(after_autograd_keyset), self, dim0, dim1)), "VariableType::transpose_int", "engine/ops/native_functions/shape.yaml:89", "engine/generated/transpose.ts:18");
 
 // torch.transpose: transpose.int
 const transpose_parser = new PythonArgParser(["transpose(Tensor input, int dim0, int dim1)"]);

@@ -13,42 +13,30 @@ import * as native from "../aten/native/index.js";
 export const tril_out = defineOp("aten::tril.out(Tensor self, int diagonal=0, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/join.yaml:106");
 registerKernel(tril_out, "CPU", (ks, self, diagonal, out) => native.tril_cpu(self, diagonal, out, "out"), "native.tril_cpu", "engine/ops/native_functions/join.yaml:106", "engine/generated/tril.ts:14");
 registerKernel(tril_out, "Meta", (ks, self, diagonal, out) => native.tril_cpu(self, diagonal, out, "out"), "native.tril_cpu", "engine/ops/native_functions/join.yaml:106", "engine/generated/tril.ts:15");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(tril_out, "Autograd", (ks, self, diagonal, out) => below_autograd(() => tril_out.redispatch(ks.and(after_autograd_keyset), self, diagonal, out)), "VariableType::tril_out", "engine/ops/native_functions/join.yaml:106", "engine/generated/tril.ts:19");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(tril_out, "ADInplaceOrView", (ks, self, diagonal, out) => {
   const result = tril_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, diagonal, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/join.yaml:106", "engine/generated/tril.ts:21");
+}, "ADInplaceOrView", "engine/ops/native_functions/join.yaml:106", "engine/generated/tril.ts:17");
 
 // ---- tril (engine/ops/native_functions/join.yaml:111) ----
 export const tril_default = defineOp("aten::tril(Tensor self, int diagonal=0) -> Tensor", "engine/ops/native_functions/join.yaml:111");
-registerKernel(tril_default, "CPU", (ks, self, diagonal) => native.tril_cpu(self, diagonal, null, "functional"), "native.tril_cpu", "engine/ops/native_functions/join.yaml:106", "engine/generated/tril.ts:29"); // (structured_delegate: tril.out)
-registerKernel(tril_default, "Meta", (ks, self, diagonal) => native.tril_cpu(self, diagonal, null, "functional"), "native.tril_cpu", "engine/ops/native_functions/join.yaml:106", "engine/generated/tril.ts:30"); // (structured_delegate: tril.out)
-registerKernel(tril_default, "CompositeExplicitAutogradNonFunctional", (ks, self, diagonal) => native.tril_cpu(self, diagonal, null, "functional"), "native.tril_cpu", "engine/ops/native_functions/join.yaml:106", "engine/generated/tril.ts:31"); // (structured_delegate: tril.out)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(tril_default, "Autograd", (ks, self, diagonal) => below_autograd(() => tril_default.redispatch(ks.and(after_autograd_keyset), self, diagonal)), "VariableType::tril_default", "engine/ops/native_functions/join.yaml:111", "engine/generated/tril.ts:35");
+registerKernel(tril_default, "CPU", (ks, self, diagonal) => native.tril_cpu(self, diagonal, null, "functional"), "native.tril_cpu", "engine/ops/native_functions/join.yaml:106", "engine/generated/tril.ts:25"); // (structured_delegate: tril.out)
+registerKernel(tril_default, "Meta", (ks, self, diagonal) => native.tril_cpu(self, diagonal, null, "functional"), "native.tril_cpu", "engine/ops/native_functions/join.yaml:106", "engine/generated/tril.ts:26"); // (structured_delegate: tril.out)
+registerKernel(tril_default, "CompositeExplicitAutogradNonFunctional", (ks, self, diagonal) => native.tril_cpu(self, diagonal, null, "functional"), "native.tril_cpu", "engine/ops/native_functions/join.yaml:106", "engine/generated/tril.ts:27"); // (structured_delegate: tril.out)
 
 // ---- tril_ (engine/ops/native_functions/join.yaml:115) ----
 export const tril__default = defineOp("aten::tril_(Tensor(a!) self, int diagonal=0) -> Tensor(a!)", "engine/ops/native_functions/join.yaml:115");
-registerKernel(tril__default, "CPU", (ks, self, diagonal) => native.tril_cpu(self, diagonal, null, "inplace"), "native.tril_cpu", "engine/ops/native_functions/join.yaml:106", "engine/generated/tril.ts:39"); // (structured_delegate: tril.out)
-registerKernel(tril__default, "Meta", (ks, self, diagonal) => native.tril_cpu(self, diagonal, null, "inplace"), "native.tril_cpu", "engine/ops/native_functions/join.yaml:106", "engine/generated/tril.ts:40"); // (structured_delegate: tril.out)
-registerKernel(tril__default, "CompositeExplicitAutogradNonFunctional", (ks, self, diagonal) => native.tril_cpu(self, diagonal, null, "inplace"), "native.tril_cpu", "engine/ops/native_functions/join.yaml:106", "engine/generated/tril.ts:41"); // (structured_delegate: tril.out)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(tril__default, "Autograd", (ks, self, diagonal) => below_autograd(() => tril__default.redispatch(ks.and(after_autograd_keyset), self, diagonal)), "VariableType::tril__default", "engine/ops/native_functions/join.yaml:115", "engine/generated/tril.ts:45");
+registerKernel(tril__default, "CPU", (ks, self, diagonal) => native.tril_cpu(self, diagonal, null, "inplace"), "native.tril_cpu", "engine/ops/native_functions/join.yaml:106", "engine/generated/tril.ts:31"); // (structured_delegate: tril.out)
+registerKernel(tril__default, "Meta", (ks, self, diagonal) => native.tril_cpu(self, diagonal, null, "inplace"), "native.tril_cpu", "engine/ops/native_functions/join.yaml:106", "engine/generated/tril.ts:32"); // (structured_delegate: tril.out)
+registerKernel(tril__default, "CompositeExplicitAutogradNonFunctional", (ks, self, diagonal) => native.tril_cpu(self, diagonal, null, "inplace"), "native.tril_cpu", "engine/ops/native_functions/join.yaml:106", "engine/generated/tril.ts:33"); // (structured_delegate: tril.out)
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(tril__default, "ADInplaceOrView", (ks, self, diagonal) => {
   const result = tril__default.redispatch(ks.and(after_ADInplaceOrView_keyset), self, diagonal);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/join.yaml:115", "engine/generated/tril.ts:47");
+}, "ADInplaceOrView", "engine/ops/native_functions/join.yaml:115", "engine/generated/tril.ts:35");
 
 // torch.tril: tril / tril.out
 const tril_parser = new PythonArgParser(["tril(Tensor input, int diagonal=0, *, Tensor? out=None)"]);

@@ -13,42 +13,30 @@ import * as native from "../aten/native/index.js";
 export const triu_out = defineOp("aten::triu.out(Tensor self, int diagonal=0, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/join.yaml:119");
 registerKernel(triu_out, "CPU", (ks, self, diagonal, out) => native.triu_cpu(self, diagonal, out, "out"), "native.triu_cpu", "engine/ops/native_functions/join.yaml:119", "engine/generated/triu.ts:14");
 registerKernel(triu_out, "Meta", (ks, self, diagonal, out) => native.triu_cpu(self, diagonal, out, "out"), "native.triu_cpu", "engine/ops/native_functions/join.yaml:119", "engine/generated/triu.ts:15");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(triu_out, "Autograd", (ks, self, diagonal, out) => below_autograd(() => triu_out.redispatch(ks.and(after_autograd_keyset), self, diagonal, out)), "VariableType::triu_out", "engine/ops/native_functions/join.yaml:119", "engine/generated/triu.ts:19");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(triu_out, "ADInplaceOrView", (ks, self, diagonal, out) => {
   const result = triu_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, diagonal, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/join.yaml:119", "engine/generated/triu.ts:21");
+}, "ADInplaceOrView", "engine/ops/native_functions/join.yaml:119", "engine/generated/triu.ts:17");
 
 // ---- triu (engine/ops/native_functions/join.yaml:124) ----
 export const triu_default = defineOp("aten::triu(Tensor self, int diagonal=0) -> Tensor", "engine/ops/native_functions/join.yaml:124");
-registerKernel(triu_default, "CPU", (ks, self, diagonal) => native.triu_cpu(self, diagonal, null, "functional"), "native.triu_cpu", "engine/ops/native_functions/join.yaml:119", "engine/generated/triu.ts:29"); // (structured_delegate: triu.out)
-registerKernel(triu_default, "Meta", (ks, self, diagonal) => native.triu_cpu(self, diagonal, null, "functional"), "native.triu_cpu", "engine/ops/native_functions/join.yaml:119", "engine/generated/triu.ts:30"); // (structured_delegate: triu.out)
-registerKernel(triu_default, "CompositeExplicitAutogradNonFunctional", (ks, self, diagonal) => native.triu_cpu(self, diagonal, null, "functional"), "native.triu_cpu", "engine/ops/native_functions/join.yaml:119", "engine/generated/triu.ts:31"); // (structured_delegate: triu.out)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(triu_default, "Autograd", (ks, self, diagonal) => below_autograd(() => triu_default.redispatch(ks.and(after_autograd_keyset), self, diagonal)), "VariableType::triu_default", "engine/ops/native_functions/join.yaml:124", "engine/generated/triu.ts:35");
+registerKernel(triu_default, "CPU", (ks, self, diagonal) => native.triu_cpu(self, diagonal, null, "functional"), "native.triu_cpu", "engine/ops/native_functions/join.yaml:119", "engine/generated/triu.ts:25"); // (structured_delegate: triu.out)
+registerKernel(triu_default, "Meta", (ks, self, diagonal) => native.triu_cpu(self, diagonal, null, "functional"), "native.triu_cpu", "engine/ops/native_functions/join.yaml:119", "engine/generated/triu.ts:26"); // (structured_delegate: triu.out)
+registerKernel(triu_default, "CompositeExplicitAutogradNonFunctional", (ks, self, diagonal) => native.triu_cpu(self, diagonal, null, "functional"), "native.triu_cpu", "engine/ops/native_functions/join.yaml:119", "engine/generated/triu.ts:27"); // (structured_delegate: triu.out)
 
 // ---- triu_ (engine/ops/native_functions/join.yaml:128) ----
 export const triu__default = defineOp("aten::triu_(Tensor(a!) self, int diagonal=0) -> Tensor(a!)", "engine/ops/native_functions/join.yaml:128");
-registerKernel(triu__default, "CPU", (ks, self, diagonal) => native.triu_cpu(self, diagonal, null, "inplace"), "native.triu_cpu", "engine/ops/native_functions/join.yaml:119", "engine/generated/triu.ts:39"); // (structured_delegate: triu.out)
-registerKernel(triu__default, "Meta", (ks, self, diagonal) => native.triu_cpu(self, diagonal, null, "inplace"), "native.triu_cpu", "engine/ops/native_functions/join.yaml:119", "engine/generated/triu.ts:40"); // (structured_delegate: triu.out)
-registerKernel(triu__default, "CompositeExplicitAutogradNonFunctional", (ks, self, diagonal) => native.triu_cpu(self, diagonal, null, "inplace"), "native.triu_cpu", "engine/ops/native_functions/join.yaml:119", "engine/generated/triu.ts:41"); // (structured_delegate: triu.out)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(triu__default, "Autograd", (ks, self, diagonal) => below_autograd(() => triu__default.redispatch(ks.and(after_autograd_keyset), self, diagonal)), "VariableType::triu__default", "engine/ops/native_functions/join.yaml:128", "engine/generated/triu.ts:45");
+registerKernel(triu__default, "CPU", (ks, self, diagonal) => native.triu_cpu(self, diagonal, null, "inplace"), "native.triu_cpu", "engine/ops/native_functions/join.yaml:119", "engine/generated/triu.ts:31"); // (structured_delegate: triu.out)
+registerKernel(triu__default, "Meta", (ks, self, diagonal) => native.triu_cpu(self, diagonal, null, "inplace"), "native.triu_cpu", "engine/ops/native_functions/join.yaml:119", "engine/generated/triu.ts:32"); // (structured_delegate: triu.out)
+registerKernel(triu__default, "CompositeExplicitAutogradNonFunctional", (ks, self, diagonal) => native.triu_cpu(self, diagonal, null, "inplace"), "native.triu_cpu", "engine/ops/native_functions/join.yaml:119", "engine/generated/triu.ts:33"); // (structured_delegate: triu.out)
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(triu__default, "ADInplaceOrView", (ks, self, diagonal) => {
   const result = triu__default.redispatch(ks.and(after_ADInplaceOrView_keyset), self, diagonal);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/join.yaml:128", "engine/generated/triu.ts:47");
+}, "ADInplaceOrView", "engine/ops/native_functions/join.yaml:128", "engine/generated/triu.ts:35");
 
 // torch.triu: triu / triu.out
 const triu_parser = new PythonArgParser(["triu(Tensor input, int diagonal=0, *, Tensor? out=None)"]);

@@ -12,60 +12,40 @@ import * as native from "../aten/native/index.js";
 // ---- true_divide.Tensor (engine/ops/native_functions/binary.yaml:110) ----
 export const true_divide_Tensor = defineOp("aten::true_divide.Tensor(Tensor self, Tensor other) -> Tensor", "engine/ops/native_functions/binary.yaml:110");
 registerKernel(true_divide_Tensor, "CompositeImplicitAutograd", (ks, self, other) => native.true_divide(self, other), "native.true_divide", "engine/ops/native_functions/binary.yaml:110", "engine/generated/true_divide.ts:14");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(true_divide_Tensor, "Autograd", (ks, self, other) => below_autograd(() => true_divide_Tensor.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::true_divide_Tensor", "engine/ops/native_functions/binary.yaml:110", "engine/generated/true_divide.ts:18");
 
 // ---- true_divide_.Tensor (engine/ops/native_functions/binary.yaml:115) ----
 export const true_divide__Tensor = defineOp("aten::true_divide_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", "engine/ops/native_functions/binary.yaml:115");
-registerKernel(true_divide__Tensor, "CompositeImplicitAutograd", (ks, self, other) => native.true_divide_(self, other), "native.true_divide_", "engine/ops/native_functions/binary.yaml:115", "engine/generated/true_divide.ts:22");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(true_divide__Tensor, "Autograd", (ks, self, other) => below_autograd(() => true_divide__Tensor.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::true_divide__Tensor", "engine/ops/native_functions/binary.yaml:115", "engine/generated/true_divide.ts:26");
+registerKernel(true_divide__Tensor, "CompositeImplicitAutograd", (ks, self, other) => native.true_divide_(self, other), "native.true_divide_", "engine/ops/native_functions/binary.yaml:115", "engine/generated/true_divide.ts:18");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(true_divide__Tensor, "ADInplaceOrView", (ks, self, other) => {
   const result = true_divide__Tensor.redispatch(ks.and(after_ADInplaceOrView_keyset), self, other);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:115", "engine/generated/true_divide.ts:28");
+}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:115", "engine/generated/true_divide.ts:20");
 
 // ---- true_divide.out (engine/ops/native_functions/binary.yaml:120) ----
 export const true_divide_out = defineOp("aten::true_divide.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/binary.yaml:120");
-registerKernel(true_divide_out, "CompositeImplicitAutograd", (ks, self, other, out) => native.true_divide_out(self, other, out), "native.true_divide_out", "engine/ops/native_functions/binary.yaml:120", "engine/generated/true_divide.ts:36");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(true_divide_out, "Autograd", (ks, self, other, out) => below_autograd(() => true_divide_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::true_divide_out", "engine/ops/native_functions/binary.yaml:120", "engine/generated/true_divide.ts:40");
+registerKernel(true_divide_out, "CompositeImplicitAutograd", (ks, self, other, out) => native.true_divide_out(self, other, out), "native.true_divide_out", "engine/ops/native_functions/binary.yaml:120", "engine/generated/true_divide.ts:28");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(true_divide_out, "ADInplaceOrView", (ks, self, other, out) => {
   const result = true_divide_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, other, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:120", "engine/generated/true_divide.ts:42");
+}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:120", "engine/generated/true_divide.ts:30");
 
 // ---- true_divide.Scalar (engine/ops/native_functions/binary.yaml:124) ----
 export const true_divide_Scalar = defineOp("aten::true_divide.Scalar(Tensor self, Scalar other) -> Tensor", "engine/ops/native_functions/binary.yaml:124");
-registerKernel(true_divide_Scalar, "CompositeImplicitAutograd", (ks, self, other) => native.true_divide(self, other), "native.true_divide", "engine/ops/native_functions/binary.yaml:124", "engine/generated/true_divide.ts:50");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(true_divide_Scalar, "Autograd", (ks, self, other) => below_autograd(() => true_divide_Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::true_divide_Scalar", "engine/ops/native_functions/binary.yaml:124", "engine/generated/true_divide.ts:54");
+registerKernel(true_divide_Scalar, "CompositeImplicitAutograd", (ks, self, other) => native.true_divide(self, other), "native.true_divide", "engine/ops/native_functions/binary.yaml:124", "engine/generated/true_divide.ts:38");
 
 // ---- true_divide_.Scalar (engine/ops/native_functions/binary.yaml:129) ----
 export const true_divide__Scalar = defineOp("aten::true_divide_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", "engine/ops/native_functions/binary.yaml:129");
-registerKernel(true_divide__Scalar, "CompositeImplicitAutograd", (ks, self, other) => native.true_divide_(self, other), "native.true_divide_", "engine/ops/native_functions/binary.yaml:129", "engine/generated/true_divide.ts:58");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(true_divide__Scalar, "Autograd", (ks, self, other) => below_autograd(() => true_divide__Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::true_divide__Scalar", "engine/ops/native_functions/binary.yaml:129", "engine/generated/true_divide.ts:62");
+registerKernel(true_divide__Scalar, "CompositeImplicitAutograd", (ks, self, other) => native.true_divide_(self, other), "native.true_divide_", "engine/ops/native_functions/binary.yaml:129", "engine/generated/true_divide.ts:42");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(true_divide__Scalar, "ADInplaceOrView", (ks, self, other) => {
   const result = true_divide__Scalar.redispatch(ks.and(after_ADInplaceOrView_keyset), self, other);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:129", "engine/generated/true_divide.ts:64");
+}, "ADInplaceOrView", "engine/ops/native_functions/binary.yaml:129", "engine/generated/true_divide.ts:44");
 
 // torch.true_divide: true_divide.Tensor / true_divide.out, true_divide.Scalar
 const true_divide_parser = new PythonArgParser(["true_divide(Tensor input, Tensor other, *, Tensor? out=None)", "true_divide(Tensor input, Scalar other)"], true);

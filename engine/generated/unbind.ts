@@ -12,10 +12,6 @@ import * as native from "../aten/native/index.js";
 // ---- unbind.int (engine/ops/native_functions/shape.yaml:203) ----
 export const unbind_int = defineOp("aten::unbind.int(Tensor(a -> *) self, int dim=0) -> Tensor(a)[]", "engine/ops/native_functions/shape.yaml:203");
 registerKernel(unbind_int, "CompositeExplicitAutograd", (ks, self, dim) => native.unbind(self, dim), "native.unbind", "engine/ops/native_functions/shape.yaml:203", "engine/generated/unbind.ts:14");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(unbind_int, "Autograd", (ks, self, dim) => below_autograd(() => unbind_int.redispatch(ks.and(after_autograd_keyset), self, dim)), "VariableType::unbind_int", "engine/ops/native_functions/shape.yaml:203", "engine/generated/unbind.ts:18");
 
 // torch.unbind: unbind.int
 const unbind_parser = new PythonArgParser(["unbind(Tensor input, int dim=0)"]);

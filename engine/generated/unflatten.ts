@@ -12,10 +12,6 @@ import * as native from "../aten/native/index.js";
 // ---- unflatten.int (engine/ops/native_functions/shape.yaml:56) ----
 export const unflatten_int = defineOp("aten::unflatten.int(Tensor(a) self, int dim, int[] sizes) -> Tensor(a)", "engine/ops/native_functions/shape.yaml:56");
 registerKernel(unflatten_int, "CompositeImplicitAutograd", (ks, self, dim, sizes) => native.unflatten(self, dim, sizes), "native.unflatten", "engine/ops/native_functions/shape.yaml:56", "engine/generated/unflatten.ts:14");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(unflatten_int, "Autograd", (ks, self, dim, sizes) => below_autograd(() => unflatten_int.redispatch(ks.and(after_autograd_keyset), self, dim, sizes)), "VariableType::unflatten_int", "engine/ops/native_functions/shape.yaml:56", "engine/generated/unflatten.ts:18");
 
 // torch.unflatten: unflatten.int
 const unflatten_parser = new PythonArgParser(["unflatten(Tensor input, int dim, int[] sizes)"]);

@@ -13,10 +13,6 @@ import * as native from "../aten/native/index.js";
 export const unfold_default = defineOp("aten::unfold(Tensor(a) self, int dimension, int size, int step) -> Tensor(a)", "engine/ops/native_functions/shape.yaml:167");
 registerKernel(unfold_default, "CPU", (ks, self, dimension, size, step) => native.unfold(self, dimension, size, step), "native.unfold", "engine/ops/native_functions/shape.yaml:167", "engine/generated/unfold.ts:14");
 registerKernel(unfold_default, "Meta", (ks, self, dimension, size, step) => native.unfold(self, dimension, size, step), "native.unfold", "engine/ops/native_functions/shape.yaml:167", "engine/generated/unfold.ts:15");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(unfold_default, "Autograd", (ks, self, dimension, size, step) => below_autograd(() => unfold_default.redispatch(ks.and(after_autograd_keyset), self, dimension, size, step)), "VariableType::unfold_default", "engine/ops/native_functions/shape.yaml:167", "engine/generated/unfold.ts:19");
 
 // Tensor.unfold: unfold
 const Tensor_unfold_parser = new PythonArgParser(["unfold(int dimension, int size, int step)"]);

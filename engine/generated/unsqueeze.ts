@@ -12,10 +12,6 @@ import * as native from "../aten/native/index.js";
 // ---- unsqueeze (engine/ops/native_functions/shape.yaml:81) ----
 export const unsqueeze_default = defineOp("aten::unsqueeze(Tensor(a) self, int dim) -> Tensor(a)", "engine/ops/native_functions/shape.yaml:81");
 registerKernel(unsqueeze_default, "CompositeExplicitAutograd", (ks, self, dim) => native.unsqueeze(self, dim), "native.unsqueeze", "engine/ops/native_functions/shape.yaml:81", "engine/generated/unsqueeze.ts:14");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(unsqueeze_default, "Autograd", (ks, self, dim) => below_autograd(() => unsqueeze_default.redispatch(ks.and(after_autograd_keyset), self, dim)), "VariableType::unsqueeze_default", "engine/ops/native_functions/shape.yaml:81", "engine/generated/unsqueeze.ts:18");
 
 // torch.unsqueeze: unsqueeze
 const unsqueeze_parser = new PythonArgParser(["unsqueeze(Tensor input, int dim)"]);

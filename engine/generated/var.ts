@@ -12,56 +12,36 @@ import * as native from "../aten/native/index.js";
 // ---- var (engine/ops/native_functions/reduce2.yaml:65) ----
 export const var_default = defineOp("aten::var(Tensor self, bool unbiased=True) -> Tensor", "engine/ops/native_functions/reduce2.yaml:65");
 registerKernel(var_default, "CompositeImplicitAutograd", (ks, self, unbiased) => native.var_unbiased(self, unbiased), "native.var_unbiased", "engine/ops/native_functions/reduce2.yaml:65", "engine/generated/var.ts:14");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(var_default, "Autograd", (ks, self, unbiased) => below_autograd(() => var_default.redispatch(ks.and(after_autograd_keyset), self, unbiased)), "VariableType::var_default", "engine/ops/native_functions/reduce2.yaml:65", "engine/generated/var.ts:18");
 
 // ---- var.dim (engine/ops/native_functions/reduce2.yaml:70) ----
 export const var_dim = defineOp("aten::var.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> Tensor", "engine/ops/native_functions/reduce2.yaml:70");
-registerKernel(var_dim, "CompositeImplicitAutograd", (ks, self, dim, unbiased, keepdim) => native.var_dim(self, dim, unbiased, keepdim), "native.var_dim", "engine/ops/native_functions/reduce2.yaml:70", "engine/generated/var.ts:22");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(var_dim, "Autograd", (ks, self, dim, unbiased, keepdim) => below_autograd(() => var_dim.redispatch(ks.and(after_autograd_keyset), self, dim, unbiased, keepdim)), "VariableType::var_dim", "engine/ops/native_functions/reduce2.yaml:70", "engine/generated/var.ts:26");
+registerKernel(var_dim, "CompositeImplicitAutograd", (ks, self, dim, unbiased, keepdim) => native.var_dim(self, dim, unbiased, keepdim), "native.var_dim", "engine/ops/native_functions/reduce2.yaml:70", "engine/generated/var.ts:18");
 
 // ---- var.correction (engine/ops/native_functions/reduce2.yaml:75) ----
 export const var_correction = defineOp("aten::var.correction(Tensor self, int[1]? dim, *, int? correction, bool keepdim=False) -> Tensor", "engine/ops/native_functions/reduce2.yaml:75");
-registerKernel(var_correction, "CPU", (ks, self, dim, correction, keepdim) => native.var_(self, dim, correction, keepdim), "native.var_", "engine/ops/native_functions/reduce2.yaml:75", "engine/generated/var.ts:30");
-registerKernel(var_correction, "Meta", (ks, self, dim, correction, keepdim) => native.var_(self, dim, correction, keepdim), "native.var_", "engine/ops/native_functions/reduce2.yaml:75", "engine/generated/var.ts:31");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(var_correction, "Autograd", (ks, self, dim, correction, keepdim) => below_autograd(() => var_correction.redispatch(ks.and(after_autograd_keyset), self, dim, correction, keepdim)), "VariableType::var_correction", "engine/ops/native_functions/reduce2.yaml:75", "engine/generated/var.ts:35");
+registerKernel(var_correction, "CPU", (ks, self, dim, correction, keepdim) => native.var_(self, dim, correction, keepdim), "native.var_", "engine/ops/native_functions/reduce2.yaml:75", "engine/generated/var.ts:22");
+registerKernel(var_correction, "Meta", (ks, self, dim, correction, keepdim) => native.var_(self, dim, correction, keepdim), "native.var_", "engine/ops/native_functions/reduce2.yaml:75", "engine/generated/var.ts:23");
 
 // ---- var.out (engine/ops/native_functions/reduce2.yaml:80) ----
 export const var_out = defineOp("aten::var.out(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/reduce2.yaml:80");
-registerKernel(var_out, "CompositeImplicitAutograd", (ks, self, dim, unbiased, keepdim, out) => native.var_dim_out(self, dim, unbiased, keepdim, out), "native.var_dim_out", "engine/ops/native_functions/reduce2.yaml:80", "engine/generated/var.ts:39");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(var_out, "Autograd", (ks, self, dim, unbiased, keepdim, out) => below_autograd(() => var_out.redispatch(ks.and(after_autograd_keyset), self, dim, unbiased, keepdim, out)), "VariableType::var_out", "engine/ops/native_functions/reduce2.yaml:80", "engine/generated/var.ts:43");
+registerKernel(var_out, "CompositeImplicitAutograd", (ks, self, dim, unbiased, keepdim, out) => native.var_dim_out(self, dim, unbiased, keepdim, out), "native.var_dim_out", "engine/ops/native_functions/reduce2.yaml:80", "engine/generated/var.ts:27");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(var_out, "ADInplaceOrView", (ks, self, dim, unbiased, keepdim, out) => {
   const result = var_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, dim, unbiased, keepdim, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/reduce2.yaml:80", "engine/generated/var.ts:45");
+}, "ADInplaceOrView", "engine/ops/native_functions/reduce2.yaml:80", "engine/generated/var.ts:29");
 
 // ---- var.correction_out (engine/ops/native_functions/reduce2.yaml:84) ----
 export const var_correction_out = defineOp("aten::var.correction_out(Tensor self, int[1]? dim, *, int? correction, bool keepdim=False, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/reduce2.yaml:84");
-registerKernel(var_correction_out, "CPU", (ks, self, dim, correction, keepdim, out) => native.var_out(self, dim, correction, keepdim, out), "native.var_out", "engine/ops/native_functions/reduce2.yaml:84", "engine/generated/var.ts:53");
-registerKernel(var_correction_out, "Meta", (ks, self, dim, correction, keepdim, out) => native.var_out(self, dim, correction, keepdim, out), "native.var_out", "engine/ops/native_functions/reduce2.yaml:84", "engine/generated/var.ts:54");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(var_correction_out, "Autograd", (ks, self, dim, correction, keepdim, out) => below_autograd(() => var_correction_out.redispatch(ks.and(after_autograd_keyset), self, dim, correction, keepdim, out)), "VariableType::var_correction_out", "engine/ops/native_functions/reduce2.yaml:84", "engine/generated/var.ts:58");
+registerKernel(var_correction_out, "CPU", (ks, self, dim, correction, keepdim, out) => native.var_out(self, dim, correction, keepdim, out), "native.var_out", "engine/ops/native_functions/reduce2.yaml:84", "engine/generated/var.ts:37");
+registerKernel(var_correction_out, "Meta", (ks, self, dim, correction, keepdim, out) => native.var_out(self, dim, correction, keepdim, out), "native.var_out", "engine/ops/native_functions/reduce2.yaml:84", "engine/generated/var.ts:38");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(var_correction_out, "ADInplaceOrView", (ks, self, dim, correction, keepdim, out) => {
   const result = var_correction_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, dim, correction, keepdim, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/reduce2.yaml:84", "engine/generated/var.ts:60");
+}, "ADInplaceOrView", "engine/ops/native_functions/reduce2.yaml:84", "engine/generated/var.ts:40");
 
 // torch.var: var, var.dim / var.out, var.correction / var.correction_out
 const var__parser = new PythonArgParser(["var(Tensor input, bool unbiased=True)", "var(Tensor input, int[1]? dim, bool unbiased=True, bool keepdim=False, *, Tensor? out=None)", "var(Tensor input, int[1]? dim, *, int? correction, bool keepdim=False, Tensor? out=None)"]);

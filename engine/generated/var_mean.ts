@@ -12,42 +12,26 @@ import * as native from "../aten/native/index.js";
 // ---- var_mean (engine/ops/native_functions/reduce2.yaml:88) ----
 export const var_mean_default = defineOp("aten::var_mean(Tensor self, bool unbiased=True) -> (Tensor, Tensor)", "engine/ops/native_functions/reduce2.yaml:88");
 registerKernel(var_mean_default, "CompositeImplicitAutograd", (ks, self, unbiased) => native.var_mean_unbiased(self, unbiased), "native.var_mean_unbiased", "engine/ops/native_functions/reduce2.yaml:88", "engine/generated/var_mean.ts:14");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(var_mean_default, "Autograd", (ks, self, unbiased) => below_autograd(() => var_mean_default.redispatch(ks.and(after_autograd_keyset), self, unbiased)), "VariableType::var_mean_default", "engine/ops/native_functions/reduce2.yaml:88", "engine/generated/var_mean.ts:18");
 
 // ---- var_mean.dim (engine/ops/native_functions/reduce2.yaml:93) ----
 export const var_mean_dim = defineOp("aten::var_mean.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> (Tensor, Tensor)", "engine/ops/native_functions/reduce2.yaml:93");
-registerKernel(var_mean_dim, "CompositeImplicitAutograd", (ks, self, dim, unbiased, keepdim) => native.var_mean_dim(self, dim, unbiased, keepdim), "native.var_mean_dim", "engine/ops/native_functions/reduce2.yaml:93", "engine/generated/var_mean.ts:22");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(var_mean_dim, "Autograd", (ks, self, dim, unbiased, keepdim) => below_autograd(() => var_mean_dim.redispatch(ks.and(after_autograd_keyset), self, dim, unbiased, keepdim)), "VariableType::var_mean_dim", "engine/ops/native_functions/reduce2.yaml:93", "engine/generated/var_mean.ts:26");
+registerKernel(var_mean_dim, "CompositeImplicitAutograd", (ks, self, dim, unbiased, keepdim) => native.var_mean_dim(self, dim, unbiased, keepdim), "native.var_mean_dim", "engine/ops/native_functions/reduce2.yaml:93", "engine/generated/var_mean.ts:18");
 
 // ---- var_mean.correction (engine/ops/native_functions/reduce2.yaml:98) ----
 export const var_mean_correction = defineOp("aten::var_mean.correction(Tensor self, int[1]? dim, *, int? correction, bool keepdim=False) -> (Tensor, Tensor)", "engine/ops/native_functions/reduce2.yaml:98");
-registerKernel(var_mean_correction, "CPU", (ks, self, dim, correction, keepdim) => native.var_mean(self, dim, correction, keepdim), "native.var_mean", "engine/ops/native_functions/reduce2.yaml:98", "engine/generated/var_mean.ts:30");
-registerKernel(var_mean_correction, "Meta", (ks, self, dim, correction, keepdim) => native.var_mean(self, dim, correction, keepdim), "native.var_mean", "engine/ops/native_functions/reduce2.yaml:98", "engine/generated/var_mean.ts:31");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(var_mean_correction, "Autograd", (ks, self, dim, correction, keepdim) => below_autograd(() => var_mean_correction.redispatch(ks.and(after_autograd_keyset), self, dim, correction, keepdim)), "VariableType::var_mean_correction", "engine/ops/native_functions/reduce2.yaml:98", "engine/generated/var_mean.ts:35");
+registerKernel(var_mean_correction, "CPU", (ks, self, dim, correction, keepdim) => native.var_mean(self, dim, correction, keepdim), "native.var_mean", "engine/ops/native_functions/reduce2.yaml:98", "engine/generated/var_mean.ts:22");
+registerKernel(var_mean_correction, "Meta", (ks, self, dim, correction, keepdim) => native.var_mean(self, dim, correction, keepdim), "native.var_mean", "engine/ops/native_functions/reduce2.yaml:98", "engine/generated/var_mean.ts:23");
 
 // ---- var_mean.correction_out (engine/ops/native_functions/reduce2.yaml:98) ----
 export const var_mean_correction_out = defineOp("aten::var_mean.correction_out(Tensor self, int[1]? dim, *, int? correction, bool keepdim=False, Tensor(a!) out0, Tensor(b!) out1) -> (Tensor(a!), Tensor(b!))", "engine/ops/native_functions/reduce2.yaml:98");
-registerKernel(var_mean_correction_out, "CompositeExplicitAutograd", (ks, self, dim, correction, keepdim, out0, out1) => { const tmp = (var_mean_correction.call(self, dim, correction, keepdim) as any); return [native.autogen_copy_out(out0, tmp[0]), native.autogen_copy_out(out1, tmp[1])]; }, "native.autogen_copy_out(var_mean.correction)", "engine/ops/native_functions/reduce2.yaml:98", "engine/generated/var_mean.ts:39"); // (autogen: derived from var_mean.correction)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(var_mean_correction_out, "Autograd", (ks, self, dim, correction, keepdim, out0, out1) => below_autograd(() => var_mean_correction_out.redispatch(ks.and(after_autograd_keyset), self, dim, correction, keepdim, out0, out1)), "VariableType::var_mean_correction_out", "engine/ops/native_functions/reduce2.yaml:98", "engine/generated/var_mean.ts:43");
+registerKernel(var_mean_correction_out, "CompositeExplicitAutograd", (ks, self, dim, correction, keepdim, out0, out1) => { const tmp = (var_mean_correction.call(self, dim, correction, keepdim) as any); return [native.autogen_copy_out(out0, tmp[0]), native.autogen_copy_out(out1, tmp[1])]; }, "native.autogen_copy_out(var_mean.correction)", "engine/ops/native_functions/reduce2.yaml:98", "engine/generated/var_mean.ts:27"); // (autogen: derived from var_mean.correction)
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(var_mean_correction_out, "ADInplaceOrView", (ks, self, dim, correction, keepdim, out0, out1) => {
   const result = var_mean_correction_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, dim, correction, keepdim, out0, out1);
   increment_version(out0);
   increment_version(out1);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/reduce2.yaml:98", "engine/generated/var_mean.ts:45");
+}, "ADInplaceOrView", "engine/ops/native_functions/reduce2.yaml:98", "engine/generated/var_mean.ts:29");
 
 // torch.var_mean: var_mean, var_mean.dim, var_mean.correction
 const var_mean_parser = new PythonArgParser(["var_mean(Tensor input, bool unbiased=True)", "var_mean(Tensor input, int[1]? dim, bool unbiased=True, bool keepdim=False)", "var_mean(Tensor input, int[1]? dim, *, int? correction, bool keepdim=False)"]);

@@ -14,10 +14,6 @@ import * as native from "../aten/native/index.js";
 export const view_default = defineOp("aten::view(Tensor(a) self, SymInt[] size) -> Tensor(a)", "engine/ops/native_functions.yaml:77");
 registerKernel(view_default, "CPU", (ks, self, size) => native.view(self, size), "native.view", "engine/ops/native_functions.yaml:77", "engine/generated/view.ts:15");
 registerKernel(view_default, "Meta", (ks, self, size) => native.view(self, size), "native.view", "engine/ops/native_functions.yaml:77", "engine/generated/view.ts:16");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(view_default, "Autograd", (ks, self, size) => below_autograd(() => view_default.redispatch(ks.and(after_autograd_keyset), self, size)), "VariableType::view_default", "engine/ops/native_functions.yaml:77", "engine/generated/view.ts:20");
 
 // Tensor.view: view
 const Tensor_view_parser = new PythonArgParser(["view(SymInt[] size)"]);

@@ -12,10 +12,6 @@ import * as native from "../aten/native/index.js";
 // ---- view_as (engine/ops/native_functions/shape.yaml:61) ----
 export const view_as_default = defineOp("aten::view_as(Tensor(a) self, Tensor other) -> Tensor(a)", "engine/ops/native_functions/shape.yaml:61");
 registerKernel(view_as_default, "CompositeImplicitAutograd", (ks, self, other) => native.view_as(self, other), "native.view_as", "engine/ops/native_functions/shape.yaml:61", "engine/generated/view_as.ts:14");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(view_as_default, "Autograd", (ks, self, other) => below_autograd(() => view_as_default.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::view_as_default", "engine/ops/native_functions/shape.yaml:61", "engine/generated/view_as.ts:18");
 
 // Tensor.view_as: view_as
 const Tensor_view_as_parser = new PythonArgParser(["view_as(Tensor other)"]);

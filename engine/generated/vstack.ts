@@ -12,24 +12,16 @@ import * as native from "../aten/native/index.js";
 // ---- vstack (engine/ops/native_functions/join.yaml:70) ----
 export const vstack_default = defineOp("aten::vstack(Tensor[] tensors) -> Tensor", "engine/ops/native_functions/join.yaml:70");
 registerKernel(vstack_default, "CompositeImplicitAutograd", (ks, tensors) => native.vstack(tensors), "native.vstack", "engine/ops/native_functions/join.yaml:70", "engine/generated/vstack.ts:14");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(vstack_default, "Autograd", (ks, tensors) => below_autograd(() => vstack_default.redispatch(ks.and(after_autograd_keyset), tensors)), "VariableType::vstack_default", "engine/ops/native_functions/join.yaml:70", "engine/generated/vstack.ts:18");
 
 // ---- vstack.out (engine/ops/native_functions/join.yaml:74) ----
 export const vstack_out = defineOp("aten::vstack.out(Tensor[] tensors, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/join.yaml:74");
-registerKernel(vstack_out, "CompositeImplicitAutograd", (ks, tensors, out) => native.vstack_out(tensors, out), "native.vstack_out", "engine/ops/native_functions/join.yaml:74", "engine/generated/vstack.ts:22");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(vstack_out, "Autograd", (ks, tensors, out) => below_autograd(() => vstack_out.redispatch(ks.and(after_autograd_keyset), tensors, out)), "VariableType::vstack_out", "engine/ops/native_functions/join.yaml:74", "engine/generated/vstack.ts:26");
+registerKernel(vstack_out, "CompositeImplicitAutograd", (ks, tensors, out) => native.vstack_out(tensors, out), "native.vstack_out", "engine/ops/native_functions/join.yaml:74", "engine/generated/vstack.ts:18");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(vstack_out, "ADInplaceOrView", (ks, tensors, out) => {
   const result = vstack_out.redispatch(ks.and(after_ADInplaceOrView_keyset), tensors, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/join.yaml:74", "engine/generated/vstack.ts:28");
+}, "ADInplaceOrView", "engine/ops/native_functions/join.yaml:74", "engine/generated/vstack.ts:20");
 
 // torch.vstack: vstack / vstack.out
 const vstack_parser = new PythonArgParser(["vstack(Tensor[] tensors, *, Tensor? out=None)"]);

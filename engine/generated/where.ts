@@ -13,49 +13,29 @@ import * as native from "../aten/native/index.js";
 export const where_self = defineOp("aten::where.self(Tensor condition, Tensor self, Tensor other) -> Tensor", "engine/ops/native_functions/select.yaml:12");
 registerKernel(where_self, "CPU", (ks, condition, self, other) => native.where(condition, self, other), "native.where", "engine/ops/native_functions/select.yaml:12", "engine/generated/where.ts:14");
 registerKernel(where_self, "Meta", (ks, condition, self, other) => native.where(condition, self, other), "native.where", "engine/ops/native_functions/select.yaml:12", "engine/generated/where.ts:15");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(where_self, "Autograd", (ks, condition, self, other) => below_autograd(() => where_self.redispatch(ks.and(after_autograd_keyset), condition, self, other)), "VariableType::where_self", "engine/ops/native_functions/select.yaml:12", "engine/generated/where.ts:19");
 
 // ---- where.self_out (engine/ops/native_functions/select.yaml:18) ----
 export const where_self_out = defineOp("aten::where.self_out(Tensor condition, Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/select.yaml:18");
-registerKernel(where_self_out, "CPU", (ks, condition, self, other, out) => native.where_self_out(condition, self, other, out), "native.where_self_out", "engine/ops/native_functions/select.yaml:18", "engine/generated/where.ts:23");
-registerKernel(where_self_out, "Meta", (ks, condition, self, other, out) => native.where_self_out(condition, self, other, out), "native.where_self_out", "engine/ops/native_functions/select.yaml:18", "engine/generated/where.ts:24");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(where_self_out, "Autograd", (ks, condition, self, other, out) => below_autograd(() => where_self_out.redispatch(ks.and(after_autograd_keyset), condition, self, other, out)), "VariableType::where_self_out", "engine/ops/native_functions/select.yaml:18", "engine/generated/where.ts:28");
+registerKernel(where_self_out, "CPU", (ks, condition, self, other, out) => native.where_self_out(condition, self, other, out), "native.where_self_out", "engine/ops/native_functions/select.yaml:18", "engine/generated/where.ts:19");
+registerKernel(where_self_out, "Meta", (ks, condition, self, other, out) => native.where_self_out(condition, self, other, out), "native.where_self_out", "engine/ops/native_functions/select.yaml:18", "engine/generated/where.ts:20");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(where_self_out, "ADInplaceOrView", (ks, condition, self, other, out) => {
   const result = where_self_out.redispatch(ks.and(after_ADInplaceOrView_keyset), condition, self, other, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/select.yaml:18", "engine/generated/where.ts:30");
+}, "ADInplaceOrView", "engine/ops/native_functions/select.yaml:18", "engine/generated/where.ts:22");
 
 // ---- where.ScalarSelf (engine/ops/native_functions/select.yaml:23) ----
 export const where_ScalarSelf = defineOp("aten::where.ScalarSelf(Tensor condition, Scalar self, Tensor other) -> Tensor", "engine/ops/native_functions/select.yaml:23");
-registerKernel(where_ScalarSelf, "CompositeImplicitAutograd", (ks, condition, self, other) => native.where_scalar_self(condition, self, other), "native.where_scalar_self", "engine/ops/native_functions/select.yaml:23", "engine/generated/where.ts:38");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(where_ScalarSelf, "Autograd", (ks, condition, self, other) => below_autograd(() => where_ScalarSelf.redispatch(ks.and(after_autograd_keyset), condition, self, other)), "VariableType::where_ScalarSelf", "engine/ops/native_functions/select.yaml:23", "engine/generated/where.ts:42");
+registerKernel(where_ScalarSelf, "CompositeImplicitAutograd", (ks, condition, self, other) => native.where_scalar_self(condition, self, other), "native.where_scalar_self", "engine/ops/native_functions/select.yaml:23", "engine/generated/where.ts:30");
 
 // ---- where.ScalarOther (engine/ops/native_functions/select.yaml:28) ----
 export const where_ScalarOther = defineOp("aten::where.ScalarOther(Tensor condition, Tensor self, Scalar other) -> Tensor", "engine/ops/native_functions/select.yaml:28");
-registerKernel(where_ScalarOther, "CompositeImplicitAutograd", (ks, condition, self, other) => native.where_scalar_other(condition, self, other), "native.where_scalar_other", "engine/ops/native_functions/select.yaml:28", "engine/generated/where.ts:46");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(where_ScalarOther, "Autograd", (ks, condition, self, other) => below_autograd(() => where_ScalarOther.redispatch(ks.and(after_autograd_keyset), condition, self, other)), "VariableType::where_ScalarOther", "engine/ops/native_functions/select.yaml:28", "engine/generated/where.ts:50");
+registerKernel(where_ScalarOther, "CompositeImplicitAutograd", (ks, condition, self, other) => native.where_scalar_other(condition, self, other), "native.where_scalar_other", "engine/ops/native_functions/select.yaml:28", "engine/generated/where.ts:34");
 
 // ---- where.Scalar (engine/ops/native_functions/select.yaml:33) ----
 export const where_Scalar = defineOp("aten::where.Scalar(Tensor condition, Scalar self, Scalar other) -> Tensor", "engine/ops/native_functions/select.yaml:33");
-registerKernel(where_Scalar, "CompositeImplicitAutograd", (ks, condition, self, other) => native.where_scalar(condition, self, other), "native.where_scalar", "engine/ops/native_functions/select.yaml:33", "engine/generated/where.ts:54");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(where_Scalar, "Autograd", (ks, condition, self, other) => below_autograd(() => where_Scalar.redispatch(ks.and(after_autograd_keyset), condition, self, other)), "VariableType::where_Scalar", "engine/ops/native_functions/select.yaml:33", "engine/generated/where.ts:58");
+registerKernel(where_Scalar, "CompositeImplicitAutograd", (ks, condition, self, other) => native.where_scalar(condition, self, other), "native.where_scalar", "engine/ops/native_functions/select.yaml:33", "engine/generated/where.ts:38");
 
 // torch.where: where.self / where.self_out, where.ScalarSelf, where.ScalarOther, where.Scalar
 const where_parser = new PythonArgParser(["where(Tensor condition, Tensor input, Tensor other, *, Tensor? out=None)", "where(Tensor condition, Scalar self, Tensor other)", "where(Tensor condition, Tensor input, Scalar other)", "where(Tensor condition, Scalar self, Scalar other)"]);

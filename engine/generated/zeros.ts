@@ -14,10 +14,6 @@ export const zeros_default = defineOp("aten::zeros(SymInt[] size, *, ScalarType?
 registerKernel(zeros_default, "CompositeExplicitAutograd", (ks, size, dtype, layout, device, pin_memory) => native.zeros_symint(size, dtype, layout, device, pin_memory), "native.zeros_symint", "engine/ops/native_functions/shape.yaml:283", "engine/generated/zeros.ts:14");
 // BackendSelect: no tensor argument says which backend, so the device option does (RegisterBackendSelect.cpp)
 registerKernel(zeros_default, "BackendSelect", (ks, size, dtype, layout, device, pin_memory) => zeros_default.redispatch(backendSelectKeySet(device), size, dtype, layout, device, pin_memory), "backend select", "engine/ops/native_functions/shape.yaml:283", "engine/generated/zeros.ts:16");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(zeros_default, "Autograd", (ks, size, dtype, layout, device, pin_memory) => below_autograd(() => zeros_default.redispatch(ks.and(after_autograd_keyset), size, dtype, layout, device, pin_memory)), "VariableType::zeros_default", "engine/ops/native_functions/shape.yaml:283", "engine/generated/zeros.ts:20");
 
 // torch.zeros: zeros
 const zeros_parser = new PythonArgParser(["zeros(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, bool? requires_grad=False)"]);

@@ -12,24 +12,16 @@ import * as native from "../aten/native/index.js";
 // ---- zeros_like (engine/ops/native_functions/shape.yaml:287) ----
 export const zeros_like_default = defineOp("aten::zeros_like(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor", "engine/ops/native_functions/shape.yaml:287");
 registerKernel(zeros_like_default, "CompositeExplicitAutograd", (ks, self, dtype, layout, device, pin_memory, memory_format) => native.zeros_like(self, dtype, layout, device, pin_memory, memory_format), "native.zeros_like", "engine/ops/native_functions/shape.yaml:287", "engine/generated/zeros_like.ts:14");
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(zeros_like_default, "Autograd", (ks, self, dtype, layout, device, pin_memory, memory_format) => below_autograd(() => zeros_like_default.redispatch(ks.and(after_autograd_keyset), self, dtype, layout, device, pin_memory, memory_format)), "VariableType::zeros_like_default", "engine/ops/native_functions/shape.yaml:287", "engine/generated/zeros_like.ts:18");
 
 // ---- zeros_like.out (engine/ops/native_functions/shape.yaml:287) ----
 export const zeros_like_out = defineOp("aten::zeros_like.out(Tensor self, *, MemoryFormat? memory_format=None, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/shape.yaml:287");
-registerKernel(zeros_like_out, "CompositeExplicitAutograd", (ks, self, memory_format, out) => native.autogen_copy_out(out, (zeros_like_default.call(self, out.dtype, null, out.device, null, memory_format) as any)), "native.autogen_copy_out(zeros_like)", "engine/ops/native_functions/shape.yaml:287", "engine/generated/zeros_like.ts:22"); // (autogen: derived from zeros_like)
-// Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
-// AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
-// Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(zeros_like_out, "Autograd", (ks, self, memory_format, out) => below_autograd(() => zeros_like_out.redispatch(ks.and(after_autograd_keyset), self, memory_format, out)), "VariableType::zeros_like_out", "engine/ops/native_functions/shape.yaml:287", "engine/generated/zeros_like.ts:26");
+registerKernel(zeros_like_out, "CompositeExplicitAutograd", (ks, self, memory_format, out) => native.autogen_copy_out(out, (zeros_like_default.call(self, out.dtype, null, out.device, null, memory_format) as any)), "native.autogen_copy_out(zeros_like)", "engine/ops/native_functions/shape.yaml:287", "engine/generated/zeros_like.ts:18"); // (autogen: derived from zeros_like)
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(zeros_like_out, "ADInplaceOrView", (ks, self, memory_format, out) => {
   const result = zeros_like_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, memory_format, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/shape.yaml:287", "engine/generated/zeros_like.ts:28");
+}, "ADInplaceOrView", "engine/ops/native_functions/shape.yaml:287", "engine/generated/zeros_like.ts:20");
 
 // torch.zeros_like: zeros_like
 const zeros_like_parser = new PythonArgParser(["zeros_like(Tensor input, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None, bool? requires_grad=False)"]);

@@ -1,0 +1,252 @@
+// The autograd engine (torch/csrc/autograd/engine.cpp), on one thread: from the root edges, count how
+// many edges point at each Node (compute_dependencies), then run Nodes from a ready queue — the Node
+// created last in the forward pass first (highest sequence_nr) — feeding each output gradient into the
+// InputBuffer of the Node its edge names, and queueing that Node once all its gradients are in.
+// With `outputs` (torch.autograd.grad, backward(inputs=...)) only the Nodes on a path to them run,
+// and the gradients reaching them are captured.
+
+import type { Tensor } from "../aten/core/Tensor.js";
+import { RuntimeError } from "../c10/Errors.js";
+import { AutoGradMode } from "../c10/GradMode.js";
+import { to_dtype } from "../generated/to.js";
+import { isnan_default } from "../generated/isnan.js";
+import { any_default } from "../generated/any.js";
+import type { Edge } from "./edge.js";
+import { Node, type Grad } from "./function.js";
+import { GraphRoot } from "./functions/basic_ops.js";
+import { AccumulateGrad } from "./functions/accumulate_grad.js";
+import { InputBuffer } from "./input_buffer.js";
+import { callTensorHooks } from "./hooks.js";
+import { is_expandable_to, sum_to } from "./sum_to.js";
+import { AnomalyMode } from "./anomaly_mode.js";
+import { engineObserver } from "./engine_observer.js";
+
+export interface ExecuteOptions {
+  keep_graph: boolean;
+  create_graph: boolean;
+  /** Write into leaves' .grad (backward) or only capture (autograd.grad). */
+  accumulate_grad: boolean;
+  /** Edges whose incoming gradients are wanted (autograd.grad) or the only leaves to accumulate (backward(inputs=)). */
+  outputs: Edge[] | null;
+}
+
+interface ExecInfo {
+  needed: boolean;
+  captures: { inputIdx: number; outputIdx: number }[];
+}
+
+/** A max-heap of ready Nodes by sequence_nr (ReadyQueue::CompareNodeTaskTime). */
+class ReadyQueue {
+  private heap: { fn: Node; buffer: InputBuffer }[] = [];
+  push(task: { fn: Node; buffer: InputBuffer }): void {
+    const h = this.heap;
+    h.push(task);
+    for (let i = h.length - 1; i > 0; ) {
+      const p = (i - 1) >> 1;
+      if (h[p].fn.sequence_nr >= h[i].fn.sequence_nr) break;
+      [h[p], h[i]] = [h[i], h[p]];
+      i = p;
+    }
+  }
+  pop(): { fn: Node; buffer: InputBuffer } | undefined {
+    const h = this.heap;
+    if (h.length === 0) return undefined;
+    const top = h[0];
+    const last = h.pop()!;
+    if (h.length) {
+      h[0] = last;
+      for (let i = 0; ; ) {
+        const l = 2 * i + 1, r = l + 1;
+        let m = i;
+        if (l < h.length && h[l].fn.sequence_nr > h[m].fn.sequence_nr) m = l;
+        if (r < h.length && h[r].fn.sequence_nr > h[m].fn.sequence_nr) m = r;
+        if (m === i) break;
+        [h[m], h[i]] = [h[i], h[m]];
+        i = m;
+      }
+    }
+    return top;
+  }
+}
+
+const sizesText = (s: readonly number[]) => `[${s.join(", ")}]`;
+
+/**
+ * validate_outputs: one gradient per edge; a gradient of a broadcast shape is summed down to the
+ * input's (sum_to — how the engine undoes broadcasting), one of another dtype is cast to it.
+ */
+export function validate_outputs(edges: readonly Edge[], grads: Grad[], formatError: (msg: string) => string): void {
+  if (grads.length !== edges.length) {
+    throw new RuntimeError(formatError(`invalid number of gradients - expected ${edges.length}, but got ${grads.length}`));
+  }
+  edges.forEach((edge, i) => {
+    const grad = grads[i];
+    if (!edge.is_valid() || grad === null) return;
+    const meta = edge.function_!.input_metadata[edge.input_nr];
+    if (!meta) return;
+    let g = grad;
+    const sizes = g._impl.sizes();
+    if (sizes.length !== meta.shape.length || sizes.some((s, k) => s !== meta.shape[k])) {
+      if (!is_expandable_to(meta.shape, sizes)) {
+        throw new RuntimeError(formatError(`invalid gradient at index ${i} - got ${sizesText(sizes)} but expected shape compatible with ${sizesText(meta.shape)}`));
+      }
+      g = sum_to(g, meta.shape);
+    }
+    if (g.dtype !== meta.dtype) g = to_dtype.call(g, meta.dtype, false, false, null) as Tensor;
+    if (!g.device.equals(meta.device)) {
+      throw new RuntimeError(formatError(`invalid gradient at index ${i} - expected device ${meta.device} but got ${g.device}`));
+    }
+    grads[i] = g;
+  });
+}
+
+/** The gradients each Node sees, then runs: tensor pre-hooks, Node pre-hooks, apply, post-hooks. */
+function call_function(fn: Node, inputs: Grad[], stealable: (t: Tensor) => boolean): Grad[] {
+  let grads = inputs.map((g, slot) => {
+    const hooks = fn.tensor_pre_hooks.get(slot);
+    return g !== null && hooks?.length ? callTensorHooks(hooks, g) : g;
+  });
+  for (const hook of [...fn.pre_hooks]) {
+    const r = hook(grads);
+    if (r) grads = [...r];
+  }
+  let outputs =
+    fn instanceof AccumulateGrad ? fn.apply(grads, grads[0] !== null && grads[0] === inputs[0] && stealable(grads[0])) : fn.apply([...grads]);
+  validate_outputs(fn.next_edges, outputs, (msg) => `Function ${fn.name()} returned an ${msg}`);
+  for (const hook of [...fn.post_hooks]) {
+    const r = hook(outputs, grads);
+    if (r) outputs = [...r];
+  }
+  return outputs;
+}
+
+/** compute_dependencies: for every Node reachable from the root, how many edges lead to it. */
+function compute_dependencies(root: Node): Map<Node, number> {
+  const deps = new Map<Node, number>();
+  const seen = new Set<Node>([root]);
+  const stack = [root];
+  while (stack.length) {
+    const fn = stack.pop()!;
+    for (const e of fn.next_edges) {
+      const next = e.function_;
+      if (!next) continue;
+      deps.set(next, (deps.get(next) ?? 0) + 1);
+      if (!seen.has(next)) {
+        seen.add(next);
+        stack.push(next);
+      }
+    }
+  }
+  return deps;
+}
+
+/** init_to_execute: mark the Nodes on some path from the root to a wanted edge; capture or accumulate there. */
+function init_to_execute(root: Node, outputs: Edge[], accumulate_grad: boolean): Map<Node, ExecInfo> {
+  const info = new Map<Node, ExecInfo>();
+  const get = (fn: Node) => info.get(fn) ?? (info.set(fn, { needed: false, captures: [] }), info.get(fn)!);
+  outputs.forEach((edge, outputIdx) => {
+    if (!edge.function_) return;
+    if (accumulate_grad) get(edge.function_).needed = true;
+    else get(edge.function_).captures.push({ inputIdx: edge.input_nr, outputIdx });
+  });
+  // a Node is needed when any Node after it is needed or captures (post-order over the graph)
+  const shouldExecute = (fn: Node) => {
+    const i = info.get(fn);
+    return !!i && (i.needed || i.captures.length > 0);
+  };
+  const visited = new Set<Node>();
+  const visit = (fn: Node): void => {
+    visited.add(fn);
+    let needed = false;
+    for (const e of fn.next_edges) {
+      const next = e.function_;
+      if (!next) continue;
+      if (!visited.has(next)) visit(next);
+      if (shouldExecute(next)) needed = true;
+    }
+    if (needed) get(fn).needed = true;
+  };
+  visit(root);
+  return info;
+}
+
+/**
+ * Engine::execute: run backward from `roots` with `inputs` as their gradients. Returns the captured
+ * gradients, one per `outputs` edge (empty for a plain backward).
+ */
+export function execute(roots: Edge[], inputs: Grad[], opts: ExecuteOptions): Grad[] {
+  validate_outputs(roots, inputs, (msg) => msg);
+  const single = roots.length === 1;
+  const root: Node = single ? roots[0].function_! : new GraphRoot(roots, inputs);
+  const rootBuffer = new InputBuffer(single ? root.num_inputs() : 0);
+  if (single) rootBuffer.add(roots[0].input_nr, inputs[0]);
+
+  const deps = compute_dependencies(root);
+  const execInfo = opts.outputs ? init_to_execute(root, opts.outputs, opts.accumulate_grad) : null;
+  const captured: Grad[] = opts.outputs ? opts.outputs.map(() => null) : [];
+  const notReady = new Map<Node, InputBuffer>();
+  const queue = new ReadyQueue();
+  // how many buffer slots hold each gradient tensor: AccumulateGrad may keep one held nowhere else
+  const holders = new Map<Tensor, number>();
+  const userGrads = new Set(inputs.filter((g): g is Tensor => g !== null));
+  const hold = (g: Grad, d: number) => {
+    if (g !== null) holders.set(g, (holders.get(g) ?? 0) + d);
+  };
+  const stealable = (g: Tensor) => !userGrads.has(g) && (holders.get(g) ?? 0) <= 0;
+
+  queue.push({ fn: root, buffer: rootBuffer });
+  using _mode = new AutoGradMode(opts.create_graph);
+  engineObserver?.onBackwardStart(root);
+  for (let task = queue.pop(); task; task = queue.pop()) {
+    const { fn, buffer } = task;
+    const inputsOf = buffer.buffer;
+    inputsOf.forEach((g) => hold(g, -1));
+    if (execInfo) {
+      const i = execInfo.get(fn);
+      for (const c of i?.captures ?? []) captured[c.outputIdx] = inputsOf[c.inputIdx];
+      if (!i?.needed) continue;
+    }
+    engineObserver?.onNodeStart(fn, inputsOf);
+    const outputs = call_function(fn, inputsOf, stealable);
+    engineObserver?.onNodeEnd(fn, outputs);
+    if (!opts.keep_graph) fn.release_variables();
+    if (AnomalyMode.is_enabled()) checkNan(fn, outputs);
+    outputs.forEach((output, i) => {
+      const next = fn.next_edges[i];
+      if (!next?.is_valid()) return;
+      const nextFn = next.function_!;
+      const remaining = (deps.get(nextFn) ?? 0) - 1;
+      if (remaining < 0) throw new RuntimeError(`dependency not found for ${nextFn.name()}`);
+      deps.set(nextFn, remaining);
+      let buf = notReady.get(nextFn);
+      if (!buf) {
+        if (execInfo) {
+          const ni = execInfo.get(nextFn);
+          if (!ni || (!ni.needed && ni.captures.length === 0)) return;
+        }
+        buf = new InputBuffer(nextFn.num_inputs());
+        notReady.set(nextFn, buf);
+      }
+      buf.add(next.input_nr, output);
+      hold(buf.buffer[next.input_nr], 1);
+      if (remaining === 0) {
+        deps.delete(nextFn);
+        notReady.delete(nextFn);
+        queue.push({ fn: nextFn, buffer: buf });
+      }
+    });
+  }
+  engineObserver?.onBackwardEnd(root);
+  return captured;
+}
+
+/** Anomaly mode: a backward output with NaN names the Node that produced it. */
+function checkNan(fn: Node, outputs: Grad[]): void {
+  outputs.forEach((o, i) => {
+    if (o === null) return;
+    const any = any_default.call(isnan_default.call(o)) as Tensor;
+    if (any.item()) throw new RuntimeError(`Function '${fn.name()}' returned nan values in its ${i}th output.`);
+  });
+}
+
+

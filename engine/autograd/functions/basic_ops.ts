@@ -1,0 +1,42 @@
+// The engine's own Nodes (torch/csrc/autograd/functions/basic_ops.h): GraphRoot hands the starting
+// gradients to several roots at once; Error and NotImplemented raise when backward reaches them.
+
+import { RuntimeError } from "../../c10/Errors.js";
+import { Node, type Grad } from "../function.js";
+import type { Edge } from "../edge.js";
+
+export class GraphRoot extends Node {
+  constructor(roots: Edge[], private readonly outputs: Grad[]) {
+    super();
+    this.set_next_edges(roots);
+  }
+  name(): string {
+    return "GraphRoot";
+  }
+  apply(): Grad[] {
+    return this.outputs;
+  }
+}
+
+export class ErrorNode extends Node {
+  constructor(readonly msg: string, edges: Edge[] = []) {
+    super();
+    this.set_next_edges(edges);
+  }
+  name(): string {
+    return "Error";
+  }
+  apply(): Grad[] {
+    throw new RuntimeError(this.msg);
+  }
+}
+
+/** The grad_fn of an op whose derivative is not written (gen_variable_type.py attaches it). */
+export class NotImplemented extends ErrorNode {
+  constructor(forwardFn: string, edges: Edge[] = []) {
+    super(`derivative for ${forwardFn} is not implemented`, edges);
+  }
+  override name(): string {
+    return "NotImplemented";
+  }
+}

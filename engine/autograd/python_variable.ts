@@ -1,0 +1,156 @@
+// The autograd side of torch.Tensor (torch/_tensor.py, torch/csrc/autograd/python_variable.cpp):
+// .grad, .grad_fn, .is_leaf, .backward(), .retain_grad(), .register_hook(), and requires_grad's
+// leaf rule. Installed on Tensor.prototype by the autograd layer, which sits above aten.
+
+import { Tensor } from "../aten/core/Tensor.js";
+import { RuntimeError } from "../c10/Errors.js";
+import { backward, type BackwardOptions } from "./autograd.js";
+import type { Node, TensorPreHook } from "./function.js";
+import { RemovableHandle } from "./function.js";
+import { get_autograd_meta, grad_accumulator, grad_fn, is_leaf, materialize_autograd_meta, output_nr } from "./variable.js";
+
+const NON_LEAF_GRAD_WARNING =
+  "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad attribute won't be populated during autograd.backward(). " +
+  "If you indeed want the .grad field to be populated for a non-leaf Tensor, use .retain_grad() on the non-leaf Tensor. " +
+  "If you access the non-leaf Tensor by mistake, make sure you access the leaf Tensor instead. See github.com/pytorch/pytorch/pull/30531 for more informations.";
+
+/** requires_grad_leaf_error (torch/csrc/autograd/utils/error_messages.h). */
+function requires_grad_leaf_error(requiresGrad: boolean): string {
+  let msg = "you can only change requires_grad flags of leaf variables.";
+  if (!requiresGrad) msg += " If you want to use a computed variable in a subgraph that doesn't require differentiation use var_no_grad = var.detach().";
+  return msg;
+}
+
+type BackwardArgs = Omit<BackwardOptions, "grad_tensors">;
+
+const atenRequiresGrad_ = Tensor.prototype.requires_grad_;
+
+const methods = {
+  /** Tensor.backward(gradient=None, retain_graph=None, create_graph=False, inputs=None). */
+  backward(this: Tensor, gradient?: Tensor | null | BackwardArgs, opts: BackwardArgs = {}): void {
+    if (gradient !== undefined && gradient !== null && !(gradient instanceof Tensor)) [gradient, opts] = [null, gradient];
+    backward(this, { ...opts, grad_tensors: (gradient as Tensor | null | undefined) ?? null });
+  },
+
+  /** Keep this non-leaf's gradient in .grad during backward (a hook on its grad_fn's slot). */
+  retain_grad(this: Tensor): void {
+    if (!this.requires_grad) throw new RuntimeError("can't retain_grad on Tensor that has requires_grad=False");
+    if (is_leaf(this)) return; // leaves keep their gradient anyway
+    const meta = materialize_autograd_meta(this);
+    if (meta.retains_grad_) return;
+    const fn = grad_fn(this)!;
+    const self = this;
+    // the gradient is copied in, or added to what is there, as VariableHooks::retain_grad does
+    fn.add_tensor_pre_hook(output_nr(this), function retain_grad_hook(grad: Tensor) {
+      const m = materialize_autograd_meta(self);
+      m.grad_ = m.grad_ === null ? grad.clone() : m.grad_.add(grad);
+      return undefined;
+    });
+    meta.retains_grad_ = true;
+  },
+
+  /** A hook on this tensor's gradient: fn(grad) may return a replacement. */
+  register_hook(this: Tensor, hook: TensorPreHook): RemovableHandle {
+    if (!this.requires_grad) throw new RuntimeError("cannot register a hook on a tensor that doesn't require gradient");
+    const fn = grad_fn(this);
+    if (fn) return fn.add_tensor_pre_hook(output_nr(this), hook);
+    const hooks = materialize_autograd_meta(this).hooks_;
+    hooks.push(hook);
+    return new RemovableHandle(() => {
+      const i = hooks.indexOf(hook);
+      if (i >= 0) hooks.splice(i, 1);
+    });
+  },
+
+  /** A hook run after the gradient was accumulated into this leaf's .grad. */
+  register_post_accumulate_grad_hook(this: Tensor, hook: (t: Tensor) => void): RemovableHandle {
+    if (!this.requires_grad) throw new RuntimeError("cannot register a hook on a tensor that doesn't require gradient");
+    if (!is_leaf(this)) throw new RuntimeError("post accumulate grad hooks cannot be registered on non-leaf tensors");
+    const hooks = materialize_autograd_meta(this).post_acc_grad_hooks_;
+    hooks.push(hook);
+    return new RemovableHandle(() => {
+      const i = hooks.indexOf(hook);
+      if (i >= 0) hooks.splice(i, 1);
+    });
+  },
+
+  requires_grad_(this: Tensor, requiresGrad = true): Tensor {
+    if (!is_leaf(this) && !requiresGrad) throw new RuntimeError(requires_grad_leaf_error(requiresGrad));
+    return atenRequiresGrad_.call(this, requiresGrad);
+  },
+};
+
+Object.assign(Tensor.prototype, methods);
+
+Object.defineProperties(Tensor.prototype, {
+  grad: {
+    configurable: true,
+    get(this: Tensor): Tensor | null {
+      const meta = get_autograd_meta(this);
+      if (!is_leaf(this) && !meta?.retains_grad_) process.emitWarning(NON_LEAF_GRAD_WARNING, "UserWarning");
+      return meta?.grad_ ?? null;
+    },
+    set(this: Tensor, value: Tensor | null) {
+      if (value !== null) {
+        if (!(value instanceof Tensor)) throw new RuntimeError("assigned grad expected to be a Tensor or None");
+        if (value.dtype !== this.dtype) throw new RuntimeError("assigned grad has data of a different type");
+        if (!value.device.equals(this.device)) throw new RuntimeError("assigned grad has data located on a different device");
+        const a = value._impl.sizes(), b = this._impl.sizes();
+        if (a.length !== b.length || a.some((s, i) => s !== b[i])) throw new RuntimeError("assigned grad has data of a different size");
+      }
+      materialize_autograd_meta(this).grad_ = value;
+    },
+  },
+  grad_fn: {
+    configurable: true,
+    get(this: Tensor): Node | null {
+      return grad_fn(this);
+    },
+  },
+  is_leaf: {
+    configurable: true,
+    get(this: Tensor): boolean {
+      return is_leaf(this);
+    },
+  },
+  retains_grad: {
+    configurable: true,
+    get(this: Tensor): boolean {
+      return get_autograd_meta(this)?.retains_grad_ ?? false;
+    },
+  },
+  output_nr: {
+    configurable: true,
+    get(this: Tensor): number {
+      return output_nr(this);
+    },
+  },
+  requires_grad: {
+    configurable: true,
+    get(this: Tensor): boolean {
+      return this._impl.requires_grad();
+    },
+    set(this: Tensor, value: boolean) {
+      if (!is_leaf(this)) throw new RuntimeError(requires_grad_leaf_error(value));
+      atenRequiresGrad_.call(this, value);
+    },
+  },
+});
+
+/** For AccumulateGrad lookups: grad_fn.next_functions[0][0].variable is the leaf. */
+export { grad_accumulator };
+
+declare module "../aten/core/Tensor.js" {
+  interface Tensor {
+    grad: Tensor | null;
+    readonly grad_fn: Node | null;
+    readonly is_leaf: boolean;
+    readonly retains_grad: boolean;
+    readonly output_nr: number;
+    backward(gradient?: Tensor | null, opts?: BackwardArgs): void;
+    backward(opts: BackwardArgs): void;
+    retain_grad(): void;
+    register_hook(hook: TensorPreHook): RemovableHandle;
+    register_post_accumulate_grad_hook(hook: (t: Tensor) => void): RemovableHandle;
+  }
+}

@@ -1,0 +1,76 @@
+// SavedVariable (torch/csrc/autograd/saved_variable.h/.cpp): a tensor a backward Node keeps from the
+// forward pass, with the tensor's version at save time. If an in-place op changes it before backward
+// needs it, unpack() refuses with PyTorch's message. An output of the Node that saves it is kept as
+// data only (a Node holding its own output would be a reference cycle); unpack rebuilds the tensor
+// with that Node as its grad_fn.
+
+import type { Tensor } from "../aten/core/Tensor.js";
+import { RuntimeError } from "../c10/Errors.js";
+import { tensorTypeString } from "../aten/native/shape/TensorTypeString.js";
+import type { Node } from "./function.js";
+import { grad_fn, is_leaf, output_nr, set_gradient_edge, shallow_copy_and_detach, materialize_autograd_meta } from "./variable.js";
+import { Edge } from "./edge.js";
+import { AnomalyMode } from "./anomaly_mode.js";
+
+export const ERR_BACKWARD_TWICE =
+  "Trying to backward through the graph a second time (or directly access saved tensors after they have already been freed). " +
+  "Saved intermediate values of the graph are freed when you call .backward() or autograd.grad(). " +
+  "Specify retain_graph=True if you need to backward through the graph a second time or if you need to access saved tensors after calling backward.";
+
+export class SavedVariable {
+  private data: Tensor | null = null;
+  private readonly defined: boolean;
+  private readonly savedVersion: number = 0;
+  private readonly outputNr: number = 0;
+  private readonly requiresGrad: boolean = false;
+  private readonly isLeaf: boolean = true;
+  /** The tensor itself was kept (an input, or a leaf), not just its data. */
+  private readonly savedOriginal: boolean = true;
+
+  constructor(t: Tensor | null, readonly is_output: boolean) {
+    this.defined = t !== null;
+    if (t === null) return;
+    this.savedVersion = t._impl.version_counter.version;
+    this.outputNr = output_nr(t);
+    this.requiresGrad = t.requires_grad;
+    this.isLeaf = is_leaf(t);
+    this.savedOriginal = !is_output || this.isLeaf;
+    this.data = this.savedOriginal ? t : shallow_copy_and_detach(t);
+  }
+
+  /** The saved tensor, checked against in-place changes; saved_for is the Node asking (for outputs, their grad_fn). */
+  unpack(saved_for: Node | null = null): Tensor | null {
+    if (!this.defined) return null;
+    const data = this.data;
+    if (data === null) throw new RuntimeError(ERR_BACKWARD_TWICE);
+    const fn = this.savedOriginal ? grad_fn(data) : null;
+    const owner = fn ?? (this.isLeaf ? null : saved_for);
+    const current = data._impl.version_counter.version;
+    if (current !== this.savedVersion) {
+      const sizes = `[${data._impl.sizes().join(", ")}]`;
+      const which = owner ? `, which is output ${this.outputNr} of ${owner.name()},` : "";
+      const hint = AnomalyMode.is_enabled()
+        ? "Hint: the backtrace further above shows the operation that failed to compute its gradient. The variable in question was changed in there or anywhere later. Good luck!"
+        : "Hint: enable anomaly detection to find the operation that failed to compute its gradient, with torch.autograd.set_detect_anomaly(True).";
+      throw new RuntimeError(
+        `one of the variables needed for gradient computation has been modified by an inplace operation: [${tensorTypeString(data)} ${sizes}]${which} ` +
+          `is at version ${current}; expected version ${this.savedVersion} instead. ${hint}`,
+      );
+    }
+    if (this.savedOriginal) return data;
+    // an output: a fresh tensor over the saved data whose history is the Node that saved it
+    const t = shallow_copy_and_detach(data);
+    if (this.requiresGrad && owner) set_gradient_edge(t, new Edge(owner, this.outputNr));
+    else if (this.requiresGrad) materialize_autograd_meta(t).set_requires_grad(true);
+    return t;
+  }
+
+  /** Frees the saved tensor after backward (release_variables). */
+  reset_data(): void {
+    this.data = null;
+  }
+
+  was_released(): boolean {
+    return this.defined && this.data === null;
+  }
+}
