@@ -146,22 +146,22 @@ function emitDifferentiableKernel(e: Emitter, f: NativeFunction, info: Different
   }
   e.line(`  }`);
   const guard = "below_autograd";
-  e.line(`  const result = ${guard}(() => ops.${v}.redispatch(ks.and(after_autograd_keyset), ${args}));`);
+  e.line(`  const _result = ${guard}(() => ops.${v}.redispatch(ks.and(after_autograd_keyset), ${args}));`);
   e.line(`  if (grad_fn) {`);
   if (inplace) e.line(`    rebase_history(self, grad_fn);`);
   else {
     const diff = info.outputDifferentiability;
     if (f.func.returns.length > 1) {
-      const outs = f.func.returns.map((_, i) => (diff && !diff[i] ? "null" : `differentiable((result as any)[${i}])`));
+      const outs = f.func.returns.map((_, i) => (diff && !diff[i] ? "null" : `differentiable((_result as any)[${i}])`));
       e.line(`    set_history([${outs.join(", ")}], grad_fn);`);
-    } else e.line(`    set_history(differentiable(result as Tensor), grad_fn);`);
+    } else e.line(`    set_history(differentiable(_result as Tensor), grad_fn);`);
   }
   for (const s of info.allSavedOutputs) {
-    const out = f.func.returns.length > 1 ? `(result as any)[${info.outputNames.indexOf(s.source)}]` : inplace ? "self" : "result";
+    const out = f.func.returns.length > 1 ? `(_result as any)[${info.outputNames.indexOf(s.source)}]` : inplace ? "self" : "_result";
     e.line(`    grad_fn.${fieldName(s)} = ${saveExpr({ ...s, source: out }, true, false)};`);
   }
   e.line(`  }`);
-  e.line(`  return result;`);
+  e.line(`  return _result;`);
   e.line(`}, "VariableType::${v}", ${JSON.stringify(where)}, ${at});`);
 }
 
@@ -190,10 +190,10 @@ function emitOtherKernel(e: Emitter, f: NativeFunction, infos: readonly Differen
   e.line(`registerKernel(ops.${v}, "Autograd", (ks, ${args}) => {`);
   e.line(`  const grad_fn = compute_requires_grad(${tensorArgs.join(", ")}) ? not_implemented_node("aten::${baseName(f)}${f.func.kind() === "inplace" ? "_" : ""}", ${tensorArgs.join(", ")}) : null;`);
   if (f.func.kind() === "inplace") e.line(`  if (grad_fn) check_inplace(self, true);`);
-  e.line(`  const result = ${redispatch};`);
+  e.line(`  const _result = ${redispatch};`);
   if (f.func.kind() === "inplace") e.line(`  if (grad_fn) rebase_history(self, grad_fn);`);
-  else e.line(`  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);`);
-  e.line(`  return result;`);
+  else e.line(`  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);`);
+  e.line(`  return _result;`);
   e.line(`}, "VariableType::${v}", ${JSON.stringify(where)}, ${at});`);
 }
 

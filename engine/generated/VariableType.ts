@@ -22,11 +22,11 @@ registerKernel(ops.fill__Scalar, "Autograd", (ks, self, value) => {
     grad_fn = new FillBackward0();
     grad_fn.set_next_edges(collect_next_edges(self));
   }
-  const result = below_autograd(() => ops.fill__Scalar.redispatch(ks.and(after_autograd_keyset), self, value));
+  const _result = below_autograd(() => ops.fill__Scalar.redispatch(ks.and(after_autograd_keyset), self, value));
   if (grad_fn) {
     rebase_history(self, grad_fn);
   }
-  return result;
+  return _result;
 }, "VariableType::fill__Scalar", "engine/ops/native_functions.yaml:23", "engine/generated/VariableType.ts:17");
 registerKernel(ops.add_Tensor, "Autograd", (ks, self, other, alpha) => {
   const _any_requires_grad = compute_requires_grad(self, other);
@@ -38,11 +38,11 @@ registerKernel(ops.add_Tensor, "Autograd", (ks, self, other, alpha) => {
     if (grad_fn.should_compute_output(1)) grad_fn.alpha = alpha;
     grad_fn.self_scalar_type = self.dtype.scalarType;
   }
-  const result = below_autograd(() => ops.add_Tensor.redispatch(ks.and(after_autograd_keyset), self, other, alpha));
+  const _result = below_autograd(() => ops.add_Tensor.redispatch(ks.and(after_autograd_keyset), self, other, alpha));
   if (grad_fn) {
-    set_history(differentiable(result as Tensor), grad_fn);
+    set_history(differentiable(_result as Tensor), grad_fn);
   }
-  return result;
+  return _result;
 }, "VariableType::add_Tensor", "engine/ops/native_functions.yaml:28", "engine/generated/VariableType.ts:31");
 registerKernel(ops.add__Tensor, "Autograd", (ks, self, other, alpha) => {
   const _any_requires_grad = compute_requires_grad(self, other);
@@ -55,11 +55,11 @@ registerKernel(ops.add__Tensor, "Autograd", (ks, self, other, alpha) => {
     if (grad_fn.should_compute_output(1)) grad_fn.alpha = alpha;
     grad_fn.self_scalar_type = self.dtype.scalarType;
   }
-  const result = below_autograd(() => ops.add__Tensor.redispatch(ks.and(after_autograd_keyset), self, other, alpha));
+  const _result = below_autograd(() => ops.add__Tensor.redispatch(ks.and(after_autograd_keyset), self, other, alpha));
   if (grad_fn) {
     rebase_history(self, grad_fn);
   }
-  return result;
+  return _result;
 }, "VariableType::add__Tensor", "engine/ops/native_functions.yaml:33", "engine/generated/VariableType.ts:47");
 registerKernel(ops.add_out, "Autograd", (ks, self, other, alpha, out) => {
   if (compute_requires_grad(self, other)) throw_error_out_requires_grad("add");
@@ -76,11 +76,11 @@ registerKernel(ops.mul_Tensor, "Autograd", (ks, self, other) => {
     grad_fn.self_scalar_type = self.dtype.scalarType;
     if (grad_fn.should_compute_output(0)) grad_fn.other_ = new SavedVariable(other, false);
   }
-  const result = below_autograd(() => ops.mul_Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
+  const _result = below_autograd(() => ops.mul_Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
   if (grad_fn) {
-    set_history(differentiable(result as Tensor), grad_fn);
+    set_history(differentiable(_result as Tensor), grad_fn);
   }
-  return result;
+  return _result;
 }, "VariableType::mul_Tensor", "engine/ops/native_functions.yaml:45", "engine/generated/VariableType.ts:68");
 registerKernel(ops.mul__Tensor, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
@@ -94,11 +94,11 @@ registerKernel(ops.mul__Tensor, "Autograd", (ks, self, other) => {
     grad_fn.self_scalar_type = self.dtype.scalarType;
     if (grad_fn.should_compute_output(0)) grad_fn.other_ = new SavedVariable(other, false);
   }
-  const result = below_autograd(() => ops.mul__Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
+  const _result = below_autograd(() => ops.mul__Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
   if (grad_fn) {
     rebase_history(self, grad_fn);
   }
-  return result;
+  return _result;
 }, "VariableType::mul__Tensor", "engine/ops/native_functions.yaml:50", "engine/generated/VariableType.ts:85");
 registerKernel(ops.mul_out, "Autograd", (ks, self, other, out) => {
   if (compute_requires_grad(self, other)) throw_error_out_requires_grad("mul");
@@ -112,11 +112,11 @@ registerKernel(ops.sum_default, "Autograd", (ks, self, dtype) => {
     grad_fn.set_next_edges(collect_next_edges(self));
     grad_fn.self_sym_sizes = [...self._impl.sizes()];
   }
-  const result = below_autograd(() => ops.sum_default.redispatch(ks.and(after_autograd_keyset), self, dtype));
+  const _result = below_autograd(() => ops.sum_default.redispatch(ks.and(after_autograd_keyset), self, dtype));
   if (grad_fn) {
-    set_history(differentiable(result as Tensor), grad_fn);
+    set_history(differentiable(_result as Tensor), grad_fn);
   }
-  return result;
+  return _result;
 }, "VariableType::sum_default", "engine/ops/native_functions.yaml:62", "engine/generated/VariableType.ts:107");
 registerKernel(ops.sum_dim_IntList, "Autograd", (ks, self, dim, keepdim, dtype) => {
   const _any_requires_grad = compute_requires_grad(self);
@@ -128,11 +128,11 @@ registerKernel(ops.sum_dim_IntList, "Autograd", (ks, self, dim, keepdim, dtype) 
     grad_fn.dim = dim;
     grad_fn.keepdim = keepdim;
   }
-  const result = below_autograd(() => ops.sum_dim_IntList.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, dtype));
+  const _result = below_autograd(() => ops.sum_dim_IntList.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, dtype));
   if (grad_fn) {
-    set_history(differentiable(result as Tensor), grad_fn);
+    set_history(differentiable(_result as Tensor), grad_fn);
   }
-  return result;
+  return _result;
 }, "VariableType::sum_dim_IntList", "engine/ops/native_functions.yaml:67", "engine/generated/VariableType.ts:121");
 registerKernel(ops.sum_IntList_out, "Autograd", (ks, self, dim, keepdim, dtype, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("sum");
@@ -146,629 +146,629 @@ registerKernel(ops.view_default, "Autograd", (ks, self, size) => {
     grad_fn.set_next_edges(collect_next_edges(self));
     grad_fn.self_sym_sizes = [...self._impl.sizes()];
   }
-  const result = below_autograd(() => ops.view_default.redispatch(ks.and(after_autograd_keyset), self, size));
+  const _result = below_autograd(() => ops.view_default.redispatch(ks.and(after_autograd_keyset), self, size));
   if (grad_fn) {
-    set_history(differentiable(result as Tensor), grad_fn);
+    set_history(differentiable(_result as Tensor), grad_fn);
   }
-  return result;
+  return _result;
 }, "VariableType::view_default", "engine/ops/native_functions.yaml:77", "engine/generated/VariableType.ts:141");
 registerKernel(ops.sub_out, "Autograd", (ks, self, other, alpha, out) => below_autograd(() => ops.sub_out.redispatch(ks.and(after_autograd_keyset), self, other, alpha, out)), "VariableType::sub_out", "engine/ops/native_functions/binary.yaml:17", "engine/generated/VariableType.ts:155");
 registerKernel(ops.sub_Tensor, "Autograd", (ks, self, other, alpha) => {
   const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::sub", self, other) : null;
-  const result = below_autograd(() => ops.sub_Tensor.redispatch(ks.and(after_autograd_keyset), self, other, alpha));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops.sub_Tensor.redispatch(ks.and(after_autograd_keyset), self, other, alpha));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::sub_Tensor", "engine/ops/native_functions/binary.yaml:23", "engine/generated/VariableType.ts:156");
 registerKernel(ops.sub__Tensor, "Autograd", (ks, self, other, alpha) => {
   const grad_fn = compute_requires_grad(other) ? not_implemented_node("aten::sub_", other) : null;
   if (grad_fn) check_inplace(self, true);
-  const result = below_autograd(() => ops.sub__Tensor.redispatch(ks.and(after_autograd_keyset), self, other, alpha));
+  const _result = below_autograd(() => ops.sub__Tensor.redispatch(ks.and(after_autograd_keyset), self, other, alpha));
   if (grad_fn) rebase_history(self, grad_fn);
-  return result;
+  return _result;
 }, "VariableType::sub__Tensor", "engine/ops/native_functions/binary.yaml:27", "engine/generated/VariableType.ts:162");
 registerKernel(ops.sub_Scalar, "Autograd", (ks, self, other, alpha) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::sub", self) : null;
-  const result = below_autograd(() => ops.sub_Scalar.redispatch(ks.and(after_autograd_keyset), self, other, alpha));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops.sub_Scalar.redispatch(ks.and(after_autograd_keyset), self, other, alpha));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::sub_Scalar", "engine/ops/native_functions/binary.yaml:32", "engine/generated/VariableType.ts:169");
 registerKernel(ops.sub__Scalar, "Autograd", (ks, self, other, alpha) => below_autograd(() => ops.sub__Scalar.redispatch(ks.and(after_autograd_keyset), self, other, alpha)), "VariableType::sub__Scalar", "engine/ops/native_functions/binary.yaml:37", "engine/generated/VariableType.ts:175");
 registerKernel(ops.rsub_Tensor, "Autograd", (ks, self, other, alpha) => {
   const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::rsub", self, other) : null;
-  const result = below_autograd(() => ops.rsub_Tensor.redispatch(ks.and(after_autograd_keyset), self, other, alpha));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops.rsub_Tensor.redispatch(ks.and(after_autograd_keyset), self, other, alpha));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::rsub_Tensor", "engine/ops/native_functions/binary.yaml:43", "engine/generated/VariableType.ts:176");
 registerKernel(ops.rsub_Scalar, "Autograd", (ks, self, other, alpha) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::rsub", self) : null;
-  const result = below_autograd(() => ops.rsub_Scalar.redispatch(ks.and(after_autograd_keyset), self, other, alpha));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops.rsub_Scalar.redispatch(ks.and(after_autograd_keyset), self, other, alpha));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::rsub_Scalar", "engine/ops/native_functions/binary.yaml:50", "engine/generated/VariableType.ts:182");
 registerKernel(ops.div_Tensor, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::div", self, other) : null;
-  const result = below_autograd(() => ops.div_Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops.div_Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::div_Tensor", "engine/ops/native_functions/binary.yaml:58", "engine/generated/VariableType.ts:188");
 registerKernel(ops.div__Tensor, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(other) ? not_implemented_node("aten::div_", other) : null;
   if (grad_fn) check_inplace(self, true);
-  const result = below_autograd(() => ops.div__Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
+  const _result = below_autograd(() => ops.div__Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
   if (grad_fn) rebase_history(self, grad_fn);
-  return result;
+  return _result;
 }, "VariableType::div__Tensor", "engine/ops/native_functions/binary.yaml:62", "engine/generated/VariableType.ts:194");
 registerKernel(ops.div_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.div_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::div_out", "engine/ops/native_functions/binary.yaml:66", "engine/generated/VariableType.ts:201");
 registerKernel(ops.div_Tensor_mode, "Autograd", (ks, self, other, rounding_mode) => {
   const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::div", self, other) : null;
-  const result = below_autograd(() => ops.div_Tensor_mode.redispatch(ks.and(after_autograd_keyset), self, other, rounding_mode));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops.div_Tensor_mode.redispatch(ks.and(after_autograd_keyset), self, other, rounding_mode));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::div_Tensor_mode", "engine/ops/native_functions/binary.yaml:72", "engine/generated/VariableType.ts:202");
 registerKernel(ops.div__Tensor_mode, "Autograd", (ks, self, other, rounding_mode) => {
   const grad_fn = compute_requires_grad(other) ? not_implemented_node("aten::div_", other) : null;
   if (grad_fn) check_inplace(self, true);
-  const result = below_autograd(() => ops.div__Tensor_mode.redispatch(ks.and(after_autograd_keyset), self, other, rounding_mode));
+  const _result = below_autograd(() => ops.div__Tensor_mode.redispatch(ks.and(after_autograd_keyset), self, other, rounding_mode));
   if (grad_fn) rebase_history(self, grad_fn);
-  return result;
+  return _result;
 }, "VariableType::div__Tensor_mode", "engine/ops/native_functions/binary.yaml:76", "engine/generated/VariableType.ts:208");
 registerKernel(ops.div_out_mode, "Autograd", (ks, self, other, rounding_mode, out) => below_autograd(() => ops.div_out_mode.redispatch(ks.and(after_autograd_keyset), self, other, rounding_mode, out)), "VariableType::div_out_mode", "engine/ops/native_functions/binary.yaml:80", "engine/generated/VariableType.ts:215");
 registerKernel(ops.div_Scalar, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::div", self) : null;
-  const result = below_autograd(() => ops.div_Scalar.redispatch(ks.and(after_autograd_keyset), self, other));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops.div_Scalar.redispatch(ks.and(after_autograd_keyset), self, other));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::div_Scalar", "engine/ops/native_functions/binary.yaml:87", "engine/generated/VariableType.ts:216");
 registerKernel(ops.div__Scalar, "Autograd", (ks, self, other) => below_autograd(() => ops.div__Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::div__Scalar", "engine/ops/native_functions/binary.yaml:92", "engine/generated/VariableType.ts:222");
 registerKernel(ops.div_Scalar_mode, "Autograd", (ks, self, other, rounding_mode) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::div", self) : null;
-  const result = below_autograd(() => ops.div_Scalar_mode.redispatch(ks.and(after_autograd_keyset), self, other, rounding_mode));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops.div_Scalar_mode.redispatch(ks.and(after_autograd_keyset), self, other, rounding_mode));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::div_Scalar_mode", "engine/ops/native_functions/binary.yaml:98", "engine/generated/VariableType.ts:223");
 registerKernel(ops.div__Scalar_mode, "Autograd", (ks, self, other, rounding_mode) => below_autograd(() => ops.div__Scalar_mode.redispatch(ks.and(after_autograd_keyset), self, other, rounding_mode)), "VariableType::div__Scalar_mode", "engine/ops/native_functions/binary.yaml:103", "engine/generated/VariableType.ts:229");
 registerKernel(ops.floor_divide_default, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::floor_divide", self, other) : null;
-  const result = below_autograd(() => ops.floor_divide_default.redispatch(ks.and(after_autograd_keyset), self, other));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops.floor_divide_default.redispatch(ks.and(after_autograd_keyset), self, other));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::floor_divide_default", "engine/ops/native_functions/binary.yaml:134", "engine/generated/VariableType.ts:230");
 registerKernel(ops.floor_divide__Tensor, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(other) ? not_implemented_node("aten::floor_divide_", other) : null;
   if (grad_fn) check_inplace(self, true);
-  const result = below_autograd(() => ops.floor_divide__Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
+  const _result = below_autograd(() => ops.floor_divide__Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
   if (grad_fn) rebase_history(self, grad_fn);
-  return result;
+  return _result;
 }, "VariableType::floor_divide__Tensor", "engine/ops/native_functions/binary.yaml:139", "engine/generated/VariableType.ts:236");
 registerKernel(ops.floor_divide_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.floor_divide_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::floor_divide_out", "engine/ops/native_functions/binary.yaml:144", "engine/generated/VariableType.ts:243");
 registerKernel(ops.remainder_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.remainder_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::remainder_Tensor_out", "engine/ops/native_functions/binary.yaml:160", "engine/generated/VariableType.ts:244");
 registerKernel(ops.remainder_Tensor, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::remainder", self, other) : null;
-  const result = below_autograd(() => ops.remainder_Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops.remainder_Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::remainder_Tensor", "engine/ops/native_functions/binary.yaml:166", "engine/generated/VariableType.ts:245");
 registerKernel(ops.remainder__Tensor, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(other) ? not_implemented_node("aten::remainder_", other) : null;
   if (grad_fn) check_inplace(self, true);
-  const result = below_autograd(() => ops.remainder__Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
+  const _result = below_autograd(() => ops.remainder__Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
   if (grad_fn) rebase_history(self, grad_fn);
-  return result;
+  return _result;
 }, "VariableType::remainder__Tensor", "engine/ops/native_functions/binary.yaml:170", "engine/generated/VariableType.ts:251");
 registerKernel(ops.remainder_Scalar_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.remainder_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::remainder_Scalar_out", "engine/ops/native_functions/binary.yaml:174", "engine/generated/VariableType.ts:258");
 registerKernel(ops.remainder_Scalar, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::remainder", self) : null;
-  const result = below_autograd(() => ops.remainder_Scalar.redispatch(ks.and(after_autograd_keyset), self, other));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops.remainder_Scalar.redispatch(ks.and(after_autograd_keyset), self, other));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::remainder_Scalar", "engine/ops/native_functions/binary.yaml:178", "engine/generated/VariableType.ts:259");
 registerKernel(ops.remainder__Scalar, "Autograd", (ks, self, other) => below_autograd(() => ops.remainder__Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::remainder__Scalar", "engine/ops/native_functions/binary.yaml:183", "engine/generated/VariableType.ts:265");
 registerKernel(ops.remainder_Scalar_Tensor, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(other) ? not_implemented_node("aten::remainder", other) : null;
-  const result = below_autograd(() => ops.remainder_Scalar_Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops.remainder_Scalar_Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::remainder_Scalar_Tensor", "engine/ops/native_functions/binary.yaml:188", "engine/generated/VariableType.ts:266");
 registerKernel(ops.fmod_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.fmod_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::fmod_Tensor_out", "engine/ops/native_functions/binary.yaml:194", "engine/generated/VariableType.ts:272");
 registerKernel(ops.fmod_Tensor, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::fmod", self, other) : null;
-  const result = below_autograd(() => ops.fmod_Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops.fmod_Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::fmod_Tensor", "engine/ops/native_functions/binary.yaml:200", "engine/generated/VariableType.ts:273");
 registerKernel(ops.fmod__Tensor, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(other) ? not_implemented_node("aten::fmod_", other) : null;
   if (grad_fn) check_inplace(self, true);
-  const result = below_autograd(() => ops.fmod__Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
+  const _result = below_autograd(() => ops.fmod__Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
   if (grad_fn) rebase_history(self, grad_fn);
-  return result;
+  return _result;
 }, "VariableType::fmod__Tensor", "engine/ops/native_functions/binary.yaml:204", "engine/generated/VariableType.ts:279");
 registerKernel(ops.fmod_Scalar_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.fmod_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::fmod_Scalar_out", "engine/ops/native_functions/binary.yaml:208", "engine/generated/VariableType.ts:286");
 registerKernel(ops.fmod_Scalar, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::fmod", self) : null;
-  const result = below_autograd(() => ops.fmod_Scalar.redispatch(ks.and(after_autograd_keyset), self, other));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops.fmod_Scalar.redispatch(ks.and(after_autograd_keyset), self, other));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::fmod_Scalar", "engine/ops/native_functions/binary.yaml:212", "engine/generated/VariableType.ts:287");
 registerKernel(ops.fmod__Scalar, "Autograd", (ks, self, other) => below_autograd(() => ops.fmod__Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::fmod__Scalar", "engine/ops/native_functions/binary.yaml:217", "engine/generated/VariableType.ts:293");
 registerKernel(ops.pow_Tensor_Tensor_out, "Autograd", (ks, self, exponent, out) => below_autograd(() => ops.pow_Tensor_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, exponent, out)), "VariableType::pow_Tensor_Tensor_out", "engine/ops/native_functions/binary.yaml:224", "engine/generated/VariableType.ts:294");
 registerKernel(ops.pow_Tensor_Tensor, "Autograd", (ks, self, exponent) => {
   const grad_fn = compute_requires_grad(self, exponent) ? not_implemented_node("aten::pow", self, exponent) : null;
-  const result = below_autograd(() => ops.pow_Tensor_Tensor.redispatch(ks.and(after_autograd_keyset), self, exponent));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops.pow_Tensor_Tensor.redispatch(ks.and(after_autograd_keyset), self, exponent));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::pow_Tensor_Tensor", "engine/ops/native_functions/binary.yaml:230", "engine/generated/VariableType.ts:295");
 registerKernel(ops.pow__Tensor, "Autograd", (ks, self, exponent) => {
   const grad_fn = compute_requires_grad(exponent) ? not_implemented_node("aten::pow_", exponent) : null;
   if (grad_fn) check_inplace(self, true);
-  const result = below_autograd(() => ops.pow__Tensor.redispatch(ks.and(after_autograd_keyset), self, exponent));
+  const _result = below_autograd(() => ops.pow__Tensor.redispatch(ks.and(after_autograd_keyset), self, exponent));
   if (grad_fn) rebase_history(self, grad_fn);
-  return result;
+  return _result;
 }, "VariableType::pow__Tensor", "engine/ops/native_functions/binary.yaml:234", "engine/generated/VariableType.ts:301");
 registerKernel(ops.pow_Scalar_out, "Autograd", (ks, self, exponent, out) => below_autograd(() => ops.pow_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, exponent, out)), "VariableType::pow_Scalar_out", "engine/ops/native_functions/binary.yaml:238", "engine/generated/VariableType.ts:308");
 registerKernel(ops.pow_Scalar, "Autograd", (ks, self, exponent) => {
   const grad_fn = compute_requires_grad(exponent) ? not_implemented_node("aten::pow", exponent) : null;
-  const result = below_autograd(() => ops.pow_Scalar.redispatch(ks.and(after_autograd_keyset), self, exponent));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops.pow_Scalar.redispatch(ks.and(after_autograd_keyset), self, exponent));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::pow_Scalar", "engine/ops/native_functions/binary.yaml:243", "engine/generated/VariableType.ts:309");
 registerKernel(ops.pow_Tensor_Scalar_out, "Autograd", (ks, self, exponent, out) => below_autograd(() => ops.pow_Tensor_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, exponent, out)), "VariableType::pow_Tensor_Scalar_out", "engine/ops/native_functions/binary.yaml:246", "engine/generated/VariableType.ts:315");
 registerKernel(ops.pow_Tensor_Scalar, "Autograd", (ks, self, exponent) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::pow", self) : null;
-  const result = below_autograd(() => ops.pow_Tensor_Scalar.redispatch(ks.and(after_autograd_keyset), self, exponent));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops.pow_Tensor_Scalar.redispatch(ks.and(after_autograd_keyset), self, exponent));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::pow_Tensor_Scalar", "engine/ops/native_functions/binary.yaml:252", "engine/generated/VariableType.ts:316");
 registerKernel(ops.pow__Scalar, "Autograd", (ks, self, exponent) => below_autograd(() => ops.pow__Scalar.redispatch(ks.and(after_autograd_keyset), self, exponent)), "VariableType::pow__Scalar", "engine/ops/native_functions/binary.yaml:256", "engine/generated/VariableType.ts:322");
 registerKernel(ops.atan2_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.atan2_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::atan2_out", "engine/ops/native_functions/binary.yaml:262", "engine/generated/VariableType.ts:323");
 registerKernel(ops.atan2__default, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(other) ? not_implemented_node("aten::atan2_", other) : null;
   if (grad_fn) check_inplace(self, true);
-  const result = below_autograd(() => ops.atan2__default.redispatch(ks.and(after_autograd_keyset), self, other));
+  const _result = below_autograd(() => ops.atan2__default.redispatch(ks.and(after_autograd_keyset), self, other));
   if (grad_fn) rebase_history(self, grad_fn);
-  return result;
+  return _result;
 }, "VariableType::atan2__default", "engine/ops/native_functions/binary.yaml:268", "engine/generated/VariableType.ts:324");
 registerKernel(ops.atan2_default, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::atan2", self, other) : null;
-  const result = below_autograd(() => ops.atan2_default.redispatch(ks.and(after_autograd_keyset), self, other));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops.atan2_default.redispatch(ks.and(after_autograd_keyset), self, other));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::atan2_default", "engine/ops/native_functions/binary.yaml:272", "engine/generated/VariableType.ts:331");
 registerKernel(ops.hypot_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.hypot_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::hypot_out", "engine/ops/native_functions/binary.yaml:276", "engine/generated/VariableType.ts:337");
 registerKernel(ops.hypot_default, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::hypot", self, other) : null;
-  const result = below_autograd(() => ops.hypot_default.redispatch(ks.and(after_autograd_keyset), self, other));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops.hypot_default.redispatch(ks.and(after_autograd_keyset), self, other));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::hypot_default", "engine/ops/native_functions/binary.yaml:282", "engine/generated/VariableType.ts:338");
 registerKernel(ops.hypot__default, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(other) ? not_implemented_node("aten::hypot_", other) : null;
   if (grad_fn) check_inplace(self, true);
-  const result = below_autograd(() => ops.hypot__default.redispatch(ks.and(after_autograd_keyset), self, other));
+  const _result = below_autograd(() => ops.hypot__default.redispatch(ks.and(after_autograd_keyset), self, other));
   if (grad_fn) rebase_history(self, grad_fn);
-  return result;
+  return _result;
 }, "VariableType::hypot__default", "engine/ops/native_functions/binary.yaml:286", "engine/generated/VariableType.ts:344");
 registerKernel(ops.copysign_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.copysign_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::copysign_out", "engine/ops/native_functions/binary.yaml:290", "engine/generated/VariableType.ts:351");
 registerKernel(ops.copysign_Tensor, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::copysign", self, other) : null;
-  const result = below_autograd(() => ops.copysign_Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops.copysign_Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::copysign_Tensor", "engine/ops/native_functions/binary.yaml:296", "engine/generated/VariableType.ts:352");
 registerKernel(ops.copysign__Tensor, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(other) ? not_implemented_node("aten::copysign_", other) : null;
   if (grad_fn) check_inplace(self, true);
-  const result = below_autograd(() => ops.copysign__Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
+  const _result = below_autograd(() => ops.copysign__Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
   if (grad_fn) rebase_history(self, grad_fn);
-  return result;
+  return _result;
 }, "VariableType::copysign__Tensor", "engine/ops/native_functions/binary.yaml:300", "engine/generated/VariableType.ts:358");
 registerKernel(ops.copysign_Scalar, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::copysign", self) : null;
-  const result = below_autograd(() => ops.copysign_Scalar.redispatch(ks.and(after_autograd_keyset), self, other));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops.copysign_Scalar.redispatch(ks.and(after_autograd_keyset), self, other));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::copysign_Scalar", "engine/ops/native_functions/binary.yaml:304", "engine/generated/VariableType.ts:365");
 registerKernel(ops.copysign__Scalar, "Autograd", (ks, self, other) => below_autograd(() => ops.copysign__Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::copysign__Scalar", "engine/ops/native_functions/binary.yaml:309", "engine/generated/VariableType.ts:371");
 registerKernel(ops.copysign_Scalar_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.copysign_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::copysign_Scalar_out", "engine/ops/native_functions/binary.yaml:314", "engine/generated/VariableType.ts:372");
 registerKernel(ops.fmin_default, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::fmin", self, other) : null;
-  const result = below_autograd(() => ops.fmin_default.redispatch(ks.and(after_autograd_keyset), self, other));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops.fmin_default.redispatch(ks.and(after_autograd_keyset), self, other));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::fmin_default", "engine/ops/native_functions/binary.yaml:320", "engine/generated/VariableType.ts:373");
 registerKernel(ops.fmin_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.fmin_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::fmin_out", "engine/ops/native_functions/binary.yaml:324", "engine/generated/VariableType.ts:379");
 registerKernel(ops.fmax_default, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::fmax", self, other) : null;
-  const result = below_autograd(() => ops.fmax_default.redispatch(ks.and(after_autograd_keyset), self, other));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops.fmax_default.redispatch(ks.and(after_autograd_keyset), self, other));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::fmax_default", "engine/ops/native_functions/binary.yaml:330", "engine/generated/VariableType.ts:380");
 registerKernel(ops.fmax_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.fmax_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::fmax_out", "engine/ops/native_functions/binary.yaml:334", "engine/generated/VariableType.ts:386");
 registerKernel(ops.maximum_default, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::maximum", self, other) : null;
-  const result = below_autograd(() => ops.maximum_default.redispatch(ks.and(after_autograd_keyset), self, other));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops.maximum_default.redispatch(ks.and(after_autograd_keyset), self, other));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::maximum_default", "engine/ops/native_functions/binary.yaml:340", "engine/generated/VariableType.ts:387");
 registerKernel(ops.maximum_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.maximum_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::maximum_out", "engine/ops/native_functions/binary.yaml:344", "engine/generated/VariableType.ts:393");
 registerKernel(ops.minimum_default, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::minimum", self, other) : null;
-  const result = below_autograd(() => ops.minimum_default.redispatch(ks.and(after_autograd_keyset), self, other));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops.minimum_default.redispatch(ks.and(after_autograd_keyset), self, other));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::minimum_default", "engine/ops/native_functions/binary.yaml:350", "engine/generated/VariableType.ts:394");
 registerKernel(ops.minimum_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.minimum_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::minimum_out", "engine/ops/native_functions/binary.yaml:354", "engine/generated/VariableType.ts:400");
 registerKernel(ops.eq_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.eq_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::eq_Tensor_out", "engine/ops/native_functions/binary.yaml:362", "engine/generated/VariableType.ts:401");
 registerKernel(ops.eq_Tensor, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::eq", self, other) : null;
-  const result = below_autograd(() => ops.eq_Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops.eq_Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::eq_Tensor", "engine/ops/native_functions/binary.yaml:368", "engine/generated/VariableType.ts:402");
 registerKernel(ops.eq__Tensor, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(other) ? not_implemented_node("aten::eq_", other) : null;
   if (grad_fn) check_inplace(self, true);
-  const result = below_autograd(() => ops.eq__Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
+  const _result = below_autograd(() => ops.eq__Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
   if (grad_fn) rebase_history(self, grad_fn);
-  return result;
+  return _result;
 }, "VariableType::eq__Tensor", "engine/ops/native_functions/binary.yaml:372", "engine/generated/VariableType.ts:408");
 registerKernel(ops.eq_Scalar_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.eq_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::eq_Scalar_out", "engine/ops/native_functions/binary.yaml:376", "engine/generated/VariableType.ts:415");
 registerKernel(ops.eq_Scalar, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::eq", self) : null;
-  const result = below_autograd(() => ops.eq_Scalar.redispatch(ks.and(after_autograd_keyset), self, other));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops.eq_Scalar.redispatch(ks.and(after_autograd_keyset), self, other));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::eq_Scalar", "engine/ops/native_functions/binary.yaml:382", "engine/generated/VariableType.ts:416");
 registerKernel(ops.eq__Scalar, "Autograd", (ks, self, other) => below_autograd(() => ops.eq__Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::eq__Scalar", "engine/ops/native_functions/binary.yaml:386", "engine/generated/VariableType.ts:422");
 registerKernel(ops.ne_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.ne_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::ne_Tensor_out", "engine/ops/native_functions/binary.yaml:390", "engine/generated/VariableType.ts:423");
 registerKernel(ops.ne_Tensor, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::ne", self, other) : null;
-  const result = below_autograd(() => ops.ne_Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops.ne_Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::ne_Tensor", "engine/ops/native_functions/binary.yaml:396", "engine/generated/VariableType.ts:424");
 registerKernel(ops.ne__Tensor, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(other) ? not_implemented_node("aten::ne_", other) : null;
   if (grad_fn) check_inplace(self, true);
-  const result = below_autograd(() => ops.ne__Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
+  const _result = below_autograd(() => ops.ne__Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
   if (grad_fn) rebase_history(self, grad_fn);
-  return result;
+  return _result;
 }, "VariableType::ne__Tensor", "engine/ops/native_functions/binary.yaml:400", "engine/generated/VariableType.ts:430");
 registerKernel(ops.ne_Scalar_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.ne_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::ne_Scalar_out", "engine/ops/native_functions/binary.yaml:404", "engine/generated/VariableType.ts:437");
 registerKernel(ops.ne_Scalar, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::ne", self) : null;
-  const result = below_autograd(() => ops.ne_Scalar.redispatch(ks.and(after_autograd_keyset), self, other));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops.ne_Scalar.redispatch(ks.and(after_autograd_keyset), self, other));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::ne_Scalar", "engine/ops/native_functions/binary.yaml:410", "engine/generated/VariableType.ts:438");
 registerKernel(ops.ne__Scalar, "Autograd", (ks, self, other) => below_autograd(() => ops.ne__Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::ne__Scalar", "engine/ops/native_functions/binary.yaml:414", "engine/generated/VariableType.ts:444");
 registerKernel(ops.lt_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.lt_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::lt_Tensor_out", "engine/ops/native_functions/binary.yaml:418", "engine/generated/VariableType.ts:445");
 registerKernel(ops.lt_Tensor, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::lt", self, other) : null;
-  const result = below_autograd(() => ops.lt_Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops.lt_Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::lt_Tensor", "engine/ops/native_functions/binary.yaml:424", "engine/generated/VariableType.ts:446");
 registerKernel(ops.lt__Tensor, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(other) ? not_implemented_node("aten::lt_", other) : null;
   if (grad_fn) check_inplace(self, true);
-  const result = below_autograd(() => ops.lt__Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
+  const _result = below_autograd(() => ops.lt__Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
   if (grad_fn) rebase_history(self, grad_fn);
-  return result;
+  return _result;
 }, "VariableType::lt__Tensor", "engine/ops/native_functions/binary.yaml:428", "engine/generated/VariableType.ts:452");
 registerKernel(ops.lt_Scalar_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.lt_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::lt_Scalar_out", "engine/ops/native_functions/binary.yaml:432", "engine/generated/VariableType.ts:459");
 registerKernel(ops.lt_Scalar, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::lt", self) : null;
-  const result = below_autograd(() => ops.lt_Scalar.redispatch(ks.and(after_autograd_keyset), self, other));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops.lt_Scalar.redispatch(ks.and(after_autograd_keyset), self, other));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::lt_Scalar", "engine/ops/native_functions/binary.yaml:438", "engine/generated/VariableType.ts:460");
 registerKernel(ops.lt__Scalar, "Autograd", (ks, self, other) => below_autograd(() => ops.lt__Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::lt__Scalar", "engine/ops/native_functions/binary.yaml:442", "engine/generated/VariableType.ts:466");
 registerKernel(ops.le_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.le_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::le_Tensor_out", "engine/ops/native_functions/binary.yaml:446", "engine/generated/VariableType.ts:467");
 registerKernel(ops.le_Tensor, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::le", self, other) : null;
-  const result = below_autograd(() => ops.le_Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops.le_Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::le_Tensor", "engine/ops/native_functions/binary.yaml:452", "engine/generated/VariableType.ts:468");
 registerKernel(ops.le__Tensor, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(other) ? not_implemented_node("aten::le_", other) : null;
   if (grad_fn) check_inplace(self, true);
-  const result = below_autograd(() => ops.le__Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
+  const _result = below_autograd(() => ops.le__Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
   if (grad_fn) rebase_history(self, grad_fn);
-  return result;
+  return _result;
 }, "VariableType::le__Tensor", "engine/ops/native_functions/binary.yaml:456", "engine/generated/VariableType.ts:474");
 registerKernel(ops.le_Scalar_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.le_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::le_Scalar_out", "engine/ops/native_functions/binary.yaml:460", "engine/generated/VariableType.ts:481");
 registerKernel(ops.le_Scalar, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::le", self) : null;
-  const result = below_autograd(() => ops.le_Scalar.redispatch(ks.and(after_autograd_keyset), self, other));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops.le_Scalar.redispatch(ks.and(after_autograd_keyset), self, other));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::le_Scalar", "engine/ops/native_functions/binary.yaml:466", "engine/generated/VariableType.ts:482");
 registerKernel(ops.le__Scalar, "Autograd", (ks, self, other) => below_autograd(() => ops.le__Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::le__Scalar", "engine/ops/native_functions/binary.yaml:470", "engine/generated/VariableType.ts:488");
 registerKernel(ops.gt_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.gt_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::gt_Tensor_out", "engine/ops/native_functions/binary.yaml:474", "engine/generated/VariableType.ts:489");
 registerKernel(ops.gt_Tensor, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::gt", self, other) : null;
-  const result = below_autograd(() => ops.gt_Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops.gt_Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::gt_Tensor", "engine/ops/native_functions/binary.yaml:480", "engine/generated/VariableType.ts:490");
 registerKernel(ops.gt__Tensor, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(other) ? not_implemented_node("aten::gt_", other) : null;
   if (grad_fn) check_inplace(self, true);
-  const result = below_autograd(() => ops.gt__Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
+  const _result = below_autograd(() => ops.gt__Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
   if (grad_fn) rebase_history(self, grad_fn);
-  return result;
+  return _result;
 }, "VariableType::gt__Tensor", "engine/ops/native_functions/binary.yaml:484", "engine/generated/VariableType.ts:496");
 registerKernel(ops.gt_Scalar_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.gt_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::gt_Scalar_out", "engine/ops/native_functions/binary.yaml:488", "engine/generated/VariableType.ts:503");
 registerKernel(ops.gt_Scalar, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::gt", self) : null;
-  const result = below_autograd(() => ops.gt_Scalar.redispatch(ks.and(after_autograd_keyset), self, other));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops.gt_Scalar.redispatch(ks.and(after_autograd_keyset), self, other));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::gt_Scalar", "engine/ops/native_functions/binary.yaml:494", "engine/generated/VariableType.ts:504");
 registerKernel(ops.gt__Scalar, "Autograd", (ks, self, other) => below_autograd(() => ops.gt__Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::gt__Scalar", "engine/ops/native_functions/binary.yaml:498", "engine/generated/VariableType.ts:510");
 registerKernel(ops.ge_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.ge_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::ge_Tensor_out", "engine/ops/native_functions/binary.yaml:502", "engine/generated/VariableType.ts:511");
 registerKernel(ops.ge_Tensor, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::ge", self, other) : null;
-  const result = below_autograd(() => ops.ge_Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops.ge_Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::ge_Tensor", "engine/ops/native_functions/binary.yaml:508", "engine/generated/VariableType.ts:512");
 registerKernel(ops.ge__Tensor, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(other) ? not_implemented_node("aten::ge_", other) : null;
   if (grad_fn) check_inplace(self, true);
-  const result = below_autograd(() => ops.ge__Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
+  const _result = below_autograd(() => ops.ge__Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
   if (grad_fn) rebase_history(self, grad_fn);
-  return result;
+  return _result;
 }, "VariableType::ge__Tensor", "engine/ops/native_functions/binary.yaml:512", "engine/generated/VariableType.ts:518");
 registerKernel(ops.ge_Scalar_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.ge_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::ge_Scalar_out", "engine/ops/native_functions/binary.yaml:516", "engine/generated/VariableType.ts:525");
 registerKernel(ops.ge_Scalar, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::ge", self) : null;
-  const result = below_autograd(() => ops.ge_Scalar.redispatch(ks.and(after_autograd_keyset), self, other));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops.ge_Scalar.redispatch(ks.and(after_autograd_keyset), self, other));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::ge_Scalar", "engine/ops/native_functions/binary.yaml:522", "engine/generated/VariableType.ts:526");
 registerKernel(ops.ge__Scalar, "Autograd", (ks, self, other) => below_autograd(() => ops.ge__Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::ge__Scalar", "engine/ops/native_functions/binary.yaml:526", "engine/generated/VariableType.ts:532");
 registerKernel(ops.allclose_default, "Autograd", (ks, self, other, rtol, atol, equal_nan) => {
   const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::allclose", self, other) : null;
-  const result = below_autograd(() => ops.allclose_default.redispatch(ks.and(after_autograd_keyset), self, other, rtol, atol, equal_nan));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops.allclose_default.redispatch(ks.and(after_autograd_keyset), self, other, rtol, atol, equal_nan));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::allclose_default", "engine/ops/native_functions/binary.yaml:535", "engine/generated/VariableType.ts:533");
 registerKernel(ops.equal_default, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::equal", self, other) : null;
-  const result = below_autograd(() => ops.equal_default.redispatch(ks.and(after_autograd_keyset), self, other));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops.equal_default.redispatch(ks.and(after_autograd_keyset), self, other));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::equal_default", "engine/ops/native_functions/binary.yaml:542", "engine/generated/VariableType.ts:539");
 registerKernel(ops.logical_xor_default, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::logical_xor", self, other) : null;
-  const result = below_autograd(() => ops.logical_xor_default.redispatch(ks.and(after_autograd_keyset), self, other));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops.logical_xor_default.redispatch(ks.and(after_autograd_keyset), self, other));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::logical_xor_default", "engine/ops/native_functions/binary.yaml:550", "engine/generated/VariableType.ts:545");
 registerKernel(ops.logical_xor__default, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(other) ? not_implemented_node("aten::logical_xor_", other) : null;
   if (grad_fn) check_inplace(self, true);
-  const result = below_autograd(() => ops.logical_xor__default.redispatch(ks.and(after_autograd_keyset), self, other));
+  const _result = below_autograd(() => ops.logical_xor__default.redispatch(ks.and(after_autograd_keyset), self, other));
   if (grad_fn) rebase_history(self, grad_fn);
-  return result;
+  return _result;
 }, "VariableType::logical_xor__default", "engine/ops/native_functions/binary.yaml:555", "engine/generated/VariableType.ts:551");
 registerKernel(ops.logical_xor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.logical_xor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::logical_xor_out", "engine/ops/native_functions/binary.yaml:560", "engine/generated/VariableType.ts:558");
 registerKernel(ops.logical_and_default, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::logical_and", self, other) : null;
-  const result = below_autograd(() => ops.logical_and_default.redispatch(ks.and(after_autograd_keyset), self, other));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops.logical_and_default.redispatch(ks.and(after_autograd_keyset), self, other));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::logical_and_default", "engine/ops/native_functions/binary.yaml:564", "engine/generated/VariableType.ts:559");
 registerKernel(ops.logical_and__default, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(other) ? not_implemented_node("aten::logical_and_", other) : null;
   if (grad_fn) check_inplace(self, true);
-  const result = below_autograd(() => ops.logical_and__default.redispatch(ks.and(after_autograd_keyset), self, other));
+  const _result = below_autograd(() => ops.logical_and__default.redispatch(ks.and(after_autograd_keyset), self, other));
   if (grad_fn) rebase_history(self, grad_fn);
-  return result;
+  return _result;
 }, "VariableType::logical_and__default", "engine/ops/native_functions/binary.yaml:569", "engine/generated/VariableType.ts:565");
 registerKernel(ops.logical_and_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.logical_and_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::logical_and_out", "engine/ops/native_functions/binary.yaml:574", "engine/generated/VariableType.ts:572");
 registerKernel(ops.logical_or_default, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::logical_or", self, other) : null;
-  const result = below_autograd(() => ops.logical_or_default.redispatch(ks.and(after_autograd_keyset), self, other));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops.logical_or_default.redispatch(ks.and(after_autograd_keyset), self, other));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::logical_or_default", "engine/ops/native_functions/binary.yaml:578", "engine/generated/VariableType.ts:573");
 registerKernel(ops.logical_or__default, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(other) ? not_implemented_node("aten::logical_or_", other) : null;
   if (grad_fn) check_inplace(self, true);
-  const result = below_autograd(() => ops.logical_or__default.redispatch(ks.and(after_autograd_keyset), self, other));
+  const _result = below_autograd(() => ops.logical_or__default.redispatch(ks.and(after_autograd_keyset), self, other));
   if (grad_fn) rebase_history(self, grad_fn);
-  return result;
+  return _result;
 }, "VariableType::logical_or__default", "engine/ops/native_functions/binary.yaml:583", "engine/generated/VariableType.ts:579");
 registerKernel(ops.logical_or_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.logical_or_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::logical_or_out", "engine/ops/native_functions/binary.yaml:588", "engine/generated/VariableType.ts:586");
 registerKernel(ops.bitwise_and_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.bitwise_and_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::bitwise_and_Tensor_out", "engine/ops/native_functions/binary.yaml:594", "engine/generated/VariableType.ts:587");
 registerKernel(ops.bitwise_and_Tensor, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::bitwise_and", self, other) : null;
-  const result = below_autograd(() => ops.bitwise_and_Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops.bitwise_and_Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::bitwise_and_Tensor", "engine/ops/native_functions/binary.yaml:601", "engine/generated/VariableType.ts:588");
 registerKernel(ops.bitwise_and__Tensor, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(other) ? not_implemented_node("aten::bitwise_and_", other) : null;
   if (grad_fn) check_inplace(self, true);
-  const result = below_autograd(() => ops.bitwise_and__Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
+  const _result = below_autograd(() => ops.bitwise_and__Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
   if (grad_fn) rebase_history(self, grad_fn);
-  return result;
+  return _result;
 }, "VariableType::bitwise_and__Tensor", "engine/ops/native_functions/binary.yaml:605", "engine/generated/VariableType.ts:594");
 registerKernel(ops.bitwise_and_Scalar_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.bitwise_and_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::bitwise_and_Scalar_out", "engine/ops/native_functions/binary.yaml:609", "engine/generated/VariableType.ts:601");
 registerKernel(ops.bitwise_and_Scalar, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::bitwise_and", self) : null;
-  const result = below_autograd(() => ops.bitwise_and_Scalar.redispatch(ks.and(after_autograd_keyset), self, other));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops.bitwise_and_Scalar.redispatch(ks.and(after_autograd_keyset), self, other));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::bitwise_and_Scalar", "engine/ops/native_functions/binary.yaml:614", "engine/generated/VariableType.ts:602");
 registerKernel(ops.bitwise_and_Scalar_Tensor, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(other) ? not_implemented_node("aten::bitwise_and", other) : null;
-  const result = below_autograd(() => ops.bitwise_and_Scalar_Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops.bitwise_and_Scalar_Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::bitwise_and_Scalar_Tensor", "engine/ops/native_functions/binary.yaml:619", "engine/generated/VariableType.ts:608");
 registerKernel(ops.bitwise_or_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.bitwise_or_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::bitwise_or_Tensor_out", "engine/ops/native_functions/binary.yaml:630", "engine/generated/VariableType.ts:614");
 registerKernel(ops.bitwise_or_Tensor, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::bitwise_or", self, other) : null;
-  const result = below_autograd(() => ops.bitwise_or_Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops.bitwise_or_Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::bitwise_or_Tensor", "engine/ops/native_functions/binary.yaml:637", "engine/generated/VariableType.ts:615");
 registerKernel(ops.bitwise_or__Tensor, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(other) ? not_implemented_node("aten::bitwise_or_", other) : null;
   if (grad_fn) check_inplace(self, true);
-  const result = below_autograd(() => ops.bitwise_or__Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
+  const _result = below_autograd(() => ops.bitwise_or__Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
   if (grad_fn) rebase_history(self, grad_fn);
-  return result;
+  return _result;
 }, "VariableType::bitwise_or__Tensor", "engine/ops/native_functions/binary.yaml:641", "engine/generated/VariableType.ts:621");
 registerKernel(ops.bitwise_or_Scalar_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.bitwise_or_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::bitwise_or_Scalar_out", "engine/ops/native_functions/binary.yaml:645", "engine/generated/VariableType.ts:628");
 registerKernel(ops.bitwise_or_Scalar_Tensor, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(other) ? not_implemented_node("aten::bitwise_or", other) : null;
-  const result = below_autograd(() => ops.bitwise_or_Scalar_Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops.bitwise_or_Scalar_Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::bitwise_or_Scalar_Tensor", "engine/ops/native_functions/binary.yaml:655", "engine/generated/VariableType.ts:629");
 registerKernel(ops.bitwise_xor_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.bitwise_xor_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::bitwise_xor_Tensor_out", "engine/ops/native_functions/binary.yaml:666", "engine/generated/VariableType.ts:635");
 registerKernel(ops.bitwise_xor_Tensor, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::bitwise_xor", self, other) : null;
-  const result = below_autograd(() => ops.bitwise_xor_Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops.bitwise_xor_Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::bitwise_xor_Tensor", "engine/ops/native_functions/binary.yaml:673", "engine/generated/VariableType.ts:636");
 registerKernel(ops.bitwise_xor__Tensor, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(other) ? not_implemented_node("aten::bitwise_xor_", other) : null;
   if (grad_fn) check_inplace(self, true);
-  const result = below_autograd(() => ops.bitwise_xor__Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
+  const _result = below_autograd(() => ops.bitwise_xor__Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
   if (grad_fn) rebase_history(self, grad_fn);
-  return result;
+  return _result;
 }, "VariableType::bitwise_xor__Tensor", "engine/ops/native_functions/binary.yaml:677", "engine/generated/VariableType.ts:642");
 registerKernel(ops.bitwise_xor_Scalar_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.bitwise_xor_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::bitwise_xor_Scalar_out", "engine/ops/native_functions/binary.yaml:681", "engine/generated/VariableType.ts:649");
 registerKernel(ops.bitwise_xor_Scalar_Tensor, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(other) ? not_implemented_node("aten::bitwise_xor", other) : null;
-  const result = below_autograd(() => ops.bitwise_xor_Scalar_Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops.bitwise_xor_Scalar_Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::bitwise_xor_Scalar_Tensor", "engine/ops/native_functions/binary.yaml:691", "engine/generated/VariableType.ts:650");
 registerKernel(ops.lerp_Tensor_out, "Autograd", (ks, self, end, weight, out) => below_autograd(() => ops.lerp_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, end, weight, out)), "VariableType::lerp_Tensor_out", "engine/ops/native_functions/binary.yaml:704", "engine/generated/VariableType.ts:656");
 registerKernel(ops.lerp_Tensor, "Autograd", (ks, self, end, weight) => {
   const grad_fn = compute_requires_grad(self, end, weight) ? not_implemented_node("aten::lerp", self, end, weight) : null;
-  const result = below_autograd(() => ops.lerp_Tensor.redispatch(ks.and(after_autograd_keyset), self, end, weight));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops.lerp_Tensor.redispatch(ks.and(after_autograd_keyset), self, end, weight));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::lerp_Tensor", "engine/ops/native_functions/binary.yaml:710", "engine/generated/VariableType.ts:657");
 registerKernel(ops.lerp__Tensor, "Autograd", (ks, self, end, weight) => {
   const grad_fn = compute_requires_grad(end, weight) ? not_implemented_node("aten::lerp_", end, weight) : null;
   if (grad_fn) check_inplace(self, true);
-  const result = below_autograd(() => ops.lerp__Tensor.redispatch(ks.and(after_autograd_keyset), self, end, weight));
+  const _result = below_autograd(() => ops.lerp__Tensor.redispatch(ks.and(after_autograd_keyset), self, end, weight));
   if (grad_fn) rebase_history(self, grad_fn);
-  return result;
+  return _result;
 }, "VariableType::lerp__Tensor", "engine/ops/native_functions/binary.yaml:714", "engine/generated/VariableType.ts:663");
 registerKernel(ops.lerp_Scalar_out, "Autograd", (ks, self, end, weight, out) => below_autograd(() => ops.lerp_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, end, weight, out)), "VariableType::lerp_Scalar_out", "engine/ops/native_functions/binary.yaml:718", "engine/generated/VariableType.ts:670");
 registerKernel(ops.lerp_Scalar, "Autograd", (ks, self, end, weight) => {
   const grad_fn = compute_requires_grad(self, end) ? not_implemented_node("aten::lerp", self, end) : null;
-  const result = below_autograd(() => ops.lerp_Scalar.redispatch(ks.and(after_autograd_keyset), self, end, weight));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops.lerp_Scalar.redispatch(ks.and(after_autograd_keyset), self, end, weight));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::lerp_Scalar", "engine/ops/native_functions/binary.yaml:724", "engine/generated/VariableType.ts:671");
 registerKernel(ops.lerp__Scalar, "Autograd", (ks, self, end, weight) => {
   const grad_fn = compute_requires_grad(end) ? not_implemented_node("aten::lerp_", end) : null;
   if (grad_fn) check_inplace(self, true);
-  const result = below_autograd(() => ops.lerp__Scalar.redispatch(ks.and(after_autograd_keyset), self, end, weight));
+  const _result = below_autograd(() => ops.lerp__Scalar.redispatch(ks.and(after_autograd_keyset), self, end, weight));
   if (grad_fn) rebase_history(self, grad_fn);
-  return result;
+  return _result;
 }, "VariableType::lerp__Scalar", "engine/ops/native_functions/binary.yaml:728", "engine/generated/VariableType.ts:677");
 registerKernel(ops.addcmul_out, "Autograd", (ks, self, tensor1, tensor2, value, out) => below_autograd(() => ops.addcmul_out.redispatch(ks.and(after_autograd_keyset), self, tensor1, tensor2, value, out)), "VariableType::addcmul_out", "engine/ops/native_functions/binary.yaml:734", "engine/generated/VariableType.ts:684");
 registerKernel(ops.addcmul_default, "Autograd", (ks, self, tensor1, tensor2, value) => {
   const grad_fn = compute_requires_grad(self, tensor1, tensor2) ? not_implemented_node("aten::addcmul", self, tensor1, tensor2) : null;
-  const result = below_autograd(() => ops.addcmul_default.redispatch(ks.and(after_autograd_keyset), self, tensor1, tensor2, value));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops.addcmul_default.redispatch(ks.and(after_autograd_keyset), self, tensor1, tensor2, value));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::addcmul_default", "engine/ops/native_functions/binary.yaml:740", "engine/generated/VariableType.ts:685");
 registerKernel(ops.addcmul__default, "Autograd", (ks, self, tensor1, tensor2, value) => {
   const grad_fn = compute_requires_grad(tensor1, tensor2) ? not_implemented_node("aten::addcmul_", tensor1, tensor2) : null;
   if (grad_fn) check_inplace(self, true);
-  const result = below_autograd(() => ops.addcmul__default.redispatch(ks.and(after_autograd_keyset), self, tensor1, tensor2, value));
+  const _result = below_autograd(() => ops.addcmul__default.redispatch(ks.and(after_autograd_keyset), self, tensor1, tensor2, value));
   if (grad_fn) rebase_history(self, grad_fn);
-  return result;
+  return _result;
 }, "VariableType::addcmul__default", "engine/ops/native_functions/binary.yaml:744", "engine/generated/VariableType.ts:691");
 registerKernel(ops.addcdiv_out, "Autograd", (ks, self, tensor1, tensor2, value, out) => below_autograd(() => ops.addcdiv_out.redispatch(ks.and(after_autograd_keyset), self, tensor1, tensor2, value, out)), "VariableType::addcdiv_out", "engine/ops/native_functions/binary.yaml:748", "engine/generated/VariableType.ts:698");
 registerKernel(ops.addcdiv_default, "Autograd", (ks, self, tensor1, tensor2, value) => {
   const grad_fn = compute_requires_grad(self, tensor1, tensor2) ? not_implemented_node("aten::addcdiv", self, tensor1, tensor2) : null;
-  const result = below_autograd(() => ops.addcdiv_default.redispatch(ks.and(after_autograd_keyset), self, tensor1, tensor2, value));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops.addcdiv_default.redispatch(ks.and(after_autograd_keyset), self, tensor1, tensor2, value));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::addcdiv_default", "engine/ops/native_functions/binary.yaml:754", "engine/generated/VariableType.ts:699");
 registerKernel(ops.addcdiv__default, "Autograd", (ks, self, tensor1, tensor2, value) => {
   const grad_fn = compute_requires_grad(tensor1, tensor2) ? not_implemented_node("aten::addcdiv_", tensor1, tensor2) : null;
   if (grad_fn) check_inplace(self, true);
-  const result = below_autograd(() => ops.addcdiv__default.redispatch(ks.and(after_autograd_keyset), self, tensor1, tensor2, value));
+  const _result = below_autograd(() => ops.addcdiv__default.redispatch(ks.and(after_autograd_keyset), self, tensor1, tensor2, value));
   if (grad_fn) rebase_history(self, grad_fn);
-  return result;
+  return _result;
 }, "VariableType::addcdiv__default", "engine/ops/native_functions/binary.yaml:758", "engine/generated/VariableType.ts:705");
 registerKernel(ops.cat_default, "Autograd", (ks, tensors, dim) => {
   const grad_fn = compute_requires_grad(tensors) ? not_implemented_node("aten::cat", tensors) : null;
-  const result = below_autograd(() => ops.cat_default.redispatch(ks.and(after_autograd_keyset), tensors, dim));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops.cat_default.redispatch(ks.and(after_autograd_keyset), tensors, dim));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::cat_default", "engine/ops/native_functions/join.yaml:15", "engine/generated/VariableType.ts:712");
 registerKernel(ops.cat_out, "Autograd", (ks, tensors, dim, out) => below_autograd(() => ops.cat_out.redispatch(ks.and(after_autograd_keyset), tensors, dim, out)), "VariableType::cat_out", "engine/ops/native_functions/join.yaml:18", "engine/generated/VariableType.ts:718");
 registerKernel(ops.stack_default, "Autograd", (ks, tensors, dim) => {
   const grad_fn = compute_requires_grad(tensors) ? not_implemented_node("aten::stack", tensors) : null;
-  const result = below_autograd(() => ops.stack_default.redispatch(ks.and(after_autograd_keyset), tensors, dim));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops.stack_default.redispatch(ks.and(after_autograd_keyset), tensors, dim));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::stack_default", "engine/ops/native_functions/join.yaml:25", "engine/generated/VariableType.ts:719");
 registerKernel(ops.stack_out, "Autograd", (ks, tensors, dim, out) => below_autograd(() => ops.stack_out.redispatch(ks.and(after_autograd_keyset), tensors, dim, out)), "VariableType::stack_out", "engine/ops/native_functions/join.yaml:29", "engine/generated/VariableType.ts:725");
 registerKernel(ops.flip_default, "Autograd", (ks, self, dims) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::flip", self) : null;
-  const result = below_autograd(() => ops.flip_default.redispatch(ks.and(after_autograd_keyset), self, dims));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops.flip_default.redispatch(ks.and(after_autograd_keyset), self, dims));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::flip_default", "engine/ops/native_functions/join.yaml:90", "engine/generated/VariableType.ts:726");
 registerKernel(ops.roll_default, "Autograd", (ks, self, shifts, dims) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::roll", self) : null;
-  const result = below_autograd(() => ops.roll_default.redispatch(ks.and(after_autograd_keyset), self, shifts, dims));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops.roll_default.redispatch(ks.and(after_autograd_keyset), self, shifts, dims));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::roll_default", "engine/ops/native_functions/join.yaml:97", "engine/generated/VariableType.ts:732");
 registerKernel(ops.tril_out, "Autograd", (ks, self, diagonal, out) => below_autograd(() => ops.tril_out.redispatch(ks.and(after_autograd_keyset), self, diagonal, out)), "VariableType::tril_out", "engine/ops/native_functions/join.yaml:106", "engine/generated/VariableType.ts:738");
 registerKernel(ops.tril_default, "Autograd", (ks, self, diagonal) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::tril", self) : null;
-  const result = below_autograd(() => ops.tril_default.redispatch(ks.and(after_autograd_keyset), self, diagonal));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops.tril_default.redispatch(ks.and(after_autograd_keyset), self, diagonal));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::tril_default", "engine/ops/native_functions/join.yaml:111", "engine/generated/VariableType.ts:739");
 registerKernel(ops.tril__default, "Autograd", (ks, self, diagonal) => below_autograd(() => ops.tril__default.redispatch(ks.and(after_autograd_keyset), self, diagonal)), "VariableType::tril__default", "engine/ops/native_functions/join.yaml:115", "engine/generated/VariableType.ts:745");
 registerKernel(ops.triu_out, "Autograd", (ks, self, diagonal, out) => below_autograd(() => ops.triu_out.redispatch(ks.and(after_autograd_keyset), self, diagonal, out)), "VariableType::triu_out", "engine/ops/native_functions/join.yaml:119", "engine/generated/VariableType.ts:746");
 registerKernel(ops.triu_default, "Autograd", (ks, self, diagonal) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::triu", self) : null;
-  const result = below_autograd(() => ops.triu_default.redispatch(ks.and(after_autograd_keyset), self, diagonal));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops.triu_default.redispatch(ks.and(after_autograd_keyset), self, diagonal));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::triu_default", "engine/ops/native_functions/join.yaml:124", "engine/generated/VariableType.ts:747");
 registerKernel(ops.triu__default, "Autograd", (ks, self, diagonal) => below_autograd(() => ops.triu__default.redispatch(ks.and(after_autograd_keyset), self, diagonal)), "VariableType::triu__default", "engine/ops/native_functions/join.yaml:128", "engine/generated/VariableType.ts:753");
 registerKernel(ops.repeat_default, "Autograd", (ks, self, repeats) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::repeat", self) : null;
-  const result = below_autograd(() => ops.repeat_default.redispatch(ks.and(after_autograd_keyset), self, repeats));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops.repeat_default.redispatch(ks.and(after_autograd_keyset), self, repeats));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::repeat_default", "engine/ops/native_functions/join.yaml:134", "engine/generated/VariableType.ts:754");
 registerKernel(ops.all_dim, "Autograd", (ks, self, dim, keepdim) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::all", self) : null;
-  const result = below_autograd(() => ops.all_dim.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops.all_dim.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::all_dim", "engine/ops/native_functions/reduce.yaml:13", "engine/generated/VariableType.ts:760");
 registerKernel(ops.all_out, "Autograd", (ks, self, dim, keepdim, out) => below_autograd(() => ops.all_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, out)), "VariableType::all_out", "engine/ops/native_functions/reduce.yaml:17", "engine/generated/VariableType.ts:766");
 registerKernel(ops.any_dim, "Autograd", (ks, self, dim, keepdim) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::any", self) : null;
-  const result = below_autograd(() => ops.any_dim.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops.any_dim.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::any_dim", "engine/ops/native_functions/reduce.yaml:22", "engine/generated/VariableType.ts:767");
 registerKernel(ops.any_out, "Autograd", (ks, self, dim, keepdim, out) => below_autograd(() => ops.any_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, out)), "VariableType::any_out", "engine/ops/native_functions/reduce.yaml:26", "engine/generated/VariableType.ts:773");
 registerKernel(ops.argmax_default, "Autograd", (ks, self, dim, keepdim) => below_autograd(() => ops.argmax_default.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim)), "VariableType::argmax_default", "engine/ops/native_functions/reduce.yaml:32", "engine/generated/VariableType.ts:774");
@@ -777,270 +777,270 @@ registerKernel(ops.argmin_default, "Autograd", (ks, self, dim, keepdim) => below
 registerKernel(ops.argmin_out, "Autograd", (ks, self, dim, keepdim, out) => below_autograd(() => ops.argmin_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, out)), "VariableType::argmin_out", "engine/ops/native_functions/reduce.yaml:45", "engine/generated/VariableType.ts:777");
 registerKernel(ops.max_dim, "Autograd", (ks, self, dim, keepdim) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::max", self) : null;
-  const result = below_autograd(() => ops.max_dim.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops.max_dim.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::max_dim", "engine/ops/native_functions/reduce.yaml:51", "engine/generated/VariableType.ts:778");
 registerKernel(ops.max_dim_max, "Autograd", (ks, self, dim, keepdim, max, max_values) => below_autograd(() => ops.max_dim_max.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, max, max_values)), "VariableType::max_dim_max", "engine/ops/native_functions/reduce.yaml:55", "engine/generated/VariableType.ts:784");
 registerKernel(ops.amax_default, "Autograd", (ks, self, dim, keepdim) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::amax", self) : null;
-  const result = below_autograd(() => ops.amax_default.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops.amax_default.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::amax_default", "engine/ops/native_functions/reduce.yaml:60", "engine/generated/VariableType.ts:785");
 registerKernel(ops.amax_out, "Autograd", (ks, self, dim, keepdim, out) => below_autograd(() => ops.amax_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, out)), "VariableType::amax_out", "engine/ops/native_functions/reduce.yaml:64", "engine/generated/VariableType.ts:791");
 registerKernel(ops.mean_default, "Autograd", (ks, self, dtype) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::mean", self) : null;
-  const result = below_autograd(() => ops.mean_default.redispatch(ks.and(after_autograd_keyset), self, dtype));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops.mean_default.redispatch(ks.and(after_autograd_keyset), self, dtype));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::mean_default", "engine/ops/native_functions/reduce.yaml:70", "engine/generated/VariableType.ts:792");
 registerKernel(ops.mean_dim, "Autograd", (ks, self, dim, keepdim, dtype) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::mean", self) : null;
-  const result = below_autograd(() => ops.mean_dim.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, dtype));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops.mean_dim.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, dtype));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::mean_dim", "engine/ops/native_functions/reduce.yaml:75", "engine/generated/VariableType.ts:798");
 registerKernel(ops.mean_out, "Autograd", (ks, self, dim, keepdim, dtype, out) => below_autograd(() => ops.mean_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, dtype, out)), "VariableType::mean_out", "engine/ops/native_functions/reduce.yaml:79", "engine/generated/VariableType.ts:804");
 registerKernel(ops.min_dim, "Autograd", (ks, self, dim, keepdim) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::min", self) : null;
-  const result = below_autograd(() => ops.min_dim.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops.min_dim.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::min_dim", "engine/ops/native_functions/reduce.yaml:85", "engine/generated/VariableType.ts:805");
 registerKernel(ops.min_dim_min, "Autograd", (ks, self, dim, keepdim, min, min_indices) => below_autograd(() => ops.min_dim_min.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, min, min_indices)), "VariableType::min_dim_min", "engine/ops/native_functions/reduce.yaml:89", "engine/generated/VariableType.ts:811");
 registerKernel(ops.amin_default, "Autograd", (ks, self, dim, keepdim) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::amin", self) : null;
-  const result = below_autograd(() => ops.amin_default.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops.amin_default.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::amin_default", "engine/ops/native_functions/reduce.yaml:94", "engine/generated/VariableType.ts:812");
 registerKernel(ops.amin_out, "Autograd", (ks, self, dim, keepdim, out) => below_autograd(() => ops.amin_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, out)), "VariableType::amin_out", "engine/ops/native_functions/reduce.yaml:98", "engine/generated/VariableType.ts:818");
 registerKernel(ops.prod_default, "Autograd", (ks, self, dtype) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::prod", self) : null;
-  const result = below_autograd(() => ops.prod_default.redispatch(ks.and(after_autograd_keyset), self, dtype));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops.prod_default.redispatch(ks.and(after_autograd_keyset), self, dtype));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::prod_default", "engine/ops/native_functions/reduce.yaml:104", "engine/generated/VariableType.ts:819");
 registerKernel(ops.prod_dim_int, "Autograd", (ks, self, dim, keepdim, dtype) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::prod", self) : null;
-  const result = below_autograd(() => ops.prod_dim_int.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, dtype));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops.prod_dim_int.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, dtype));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::prod_dim_int", "engine/ops/native_functions/reduce.yaml:110", "engine/generated/VariableType.ts:825");
 registerKernel(ops.prod_int_out, "Autograd", (ks, self, dim, keepdim, dtype, out) => below_autograd(() => ops.prod_int_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, dtype, out)), "VariableType::prod_int_out", "engine/ops/native_functions/reduce.yaml:114", "engine/generated/VariableType.ts:831");
 registerKernel(ops.all_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::all", self) : null;
-  const result = below_autograd(() => ops.all_default.redispatch(ks.and(after_autograd_keyset), self));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops.all_default.redispatch(ks.and(after_autograd_keyset), self));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::all_default", "engine/ops/native_functions/reduce.yaml:120", "engine/generated/VariableType.ts:832");
 registerKernel(ops.all_all_out, "Autograd", (ks, self, out) => below_autograd(() => ops.all_all_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::all_all_out", "engine/ops/native_functions/reduce.yaml:124", "engine/generated/VariableType.ts:838");
 registerKernel(ops.any_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::any", self) : null;
-  const result = below_autograd(() => ops.any_default.redispatch(ks.and(after_autograd_keyset), self));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops.any_default.redispatch(ks.and(after_autograd_keyset), self));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::any_default", "engine/ops/native_functions/reduce.yaml:129", "engine/generated/VariableType.ts:839");
 registerKernel(ops.any_all_out, "Autograd", (ks, self, out) => below_autograd(() => ops.any_all_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::any_all_out", "engine/ops/native_functions/reduce.yaml:133", "engine/generated/VariableType.ts:845");
 registerKernel(ops.min_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::min", self) : null;
-  const result = below_autograd(() => ops.min_default.redispatch(ks.and(after_autograd_keyset), self));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops.min_default.redispatch(ks.and(after_autograd_keyset), self));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::min_default", "engine/ops/native_functions/reduce.yaml:139", "engine/generated/VariableType.ts:846");
 registerKernel(ops.max_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::max", self) : null;
-  const result = below_autograd(() => ops.max_default.redispatch(ks.and(after_autograd_keyset), self));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops.max_default.redispatch(ks.and(after_autograd_keyset), self));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::max_default", "engine/ops/native_functions/reduce.yaml:144", "engine/generated/VariableType.ts:852");
 registerKernel(ops.count_nonzero_dim_IntList, "Autograd", (ks, self, dim) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::count_nonzero", self) : null;
-  const result = below_autograd(() => ops.count_nonzero_dim_IntList.redispatch(ks.and(after_autograd_keyset), self, dim));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops.count_nonzero_dim_IntList.redispatch(ks.and(after_autograd_keyset), self, dim));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::count_nonzero_dim_IntList", "engine/ops/native_functions/reduce2.yaml:12", "engine/generated/VariableType.ts:858");
 registerKernel(ops.count_nonzero_default, "Autograd", (ks, self, dim) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::count_nonzero", self) : null;
-  const result = below_autograd(() => ops.count_nonzero_default.redispatch(ks.and(after_autograd_keyset), self, dim));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops.count_nonzero_default.redispatch(ks.and(after_autograd_keyset), self, dim));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::count_nonzero_default", "engine/ops/native_functions/reduce2.yaml:18", "engine/generated/VariableType.ts:864");
 registerKernel(ops.std_correction, "Autograd", (ks, self, dim, correction, keepdim) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::std", self) : null;
-  const result = below_autograd(() => ops.std_correction.redispatch(ks.and(after_autograd_keyset), self, dim, correction, keepdim));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops.std_correction.redispatch(ks.and(after_autograd_keyset), self, dim, correction, keepdim));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::std_correction", "engine/ops/native_functions/reduce2.yaml:35", "engine/generated/VariableType.ts:870");
 registerKernel(ops.std_mean_correction, "Autograd", (ks, self, dim, correction, keepdim) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::std_mean", self) : null;
-  const result = below_autograd(() => ops.std_mean_correction.redispatch(ks.and(after_autograd_keyset), self, dim, correction, keepdim));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops.std_mean_correction.redispatch(ks.and(after_autograd_keyset), self, dim, correction, keepdim));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::std_mean_correction", "engine/ops/native_functions/reduce2.yaml:50", "engine/generated/VariableType.ts:876");
 registerKernel(ops.std_correction_out, "Autograd", (ks, self, dim, correction, keepdim, out) => below_autograd(() => ops.std_correction_out.redispatch(ks.and(after_autograd_keyset), self, dim, correction, keepdim, out)), "VariableType::std_correction_out", "engine/ops/native_functions/reduce2.yaml:60", "engine/generated/VariableType.ts:882");
 registerKernel(ops.var_correction, "Autograd", (ks, self, dim, correction, keepdim) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::var", self) : null;
-  const result = below_autograd(() => ops.var_correction.redispatch(ks.and(after_autograd_keyset), self, dim, correction, keepdim));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops.var_correction.redispatch(ks.and(after_autograd_keyset), self, dim, correction, keepdim));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::var_correction", "engine/ops/native_functions/reduce2.yaml:75", "engine/generated/VariableType.ts:883");
 registerKernel(ops.var_correction_out, "Autograd", (ks, self, dim, correction, keepdim, out) => below_autograd(() => ops.var_correction_out.redispatch(ks.and(after_autograd_keyset), self, dim, correction, keepdim, out)), "VariableType::var_correction_out", "engine/ops/native_functions/reduce2.yaml:84", "engine/generated/VariableType.ts:889");
 registerKernel(ops.var_mean_correction, "Autograd", (ks, self, dim, correction, keepdim) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::var_mean", self) : null;
-  const result = below_autograd(() => ops.var_mean_correction.redispatch(ks.and(after_autograd_keyset), self, dim, correction, keepdim));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops.var_mean_correction.redispatch(ks.and(after_autograd_keyset), self, dim, correction, keepdim));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::var_mean_correction", "engine/ops/native_functions/reduce2.yaml:98", "engine/generated/VariableType.ts:890");
 registerKernel(ops.where_self, "Autograd", (ks, condition, self, other) => {
   const grad_fn = compute_requires_grad(condition, self, other) ? not_implemented_node("aten::where", condition, self, other) : null;
-  const result = below_autograd(() => ops.where_self.redispatch(ks.and(after_autograd_keyset), condition, self, other));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops.where_self.redispatch(ks.and(after_autograd_keyset), condition, self, other));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::where_self", "engine/ops/native_functions/select.yaml:12", "engine/generated/VariableType.ts:896");
 registerKernel(ops.where_self_out, "Autograd", (ks, condition, self, other, out) => below_autograd(() => ops.where_self_out.redispatch(ks.and(after_autograd_keyset), condition, self, other, out)), "VariableType::where_self_out", "engine/ops/native_functions/select.yaml:18", "engine/generated/VariableType.ts:902");
 registerKernel(ops.sort_values, "Autograd", (ks, self, dim, descending, values, indices) => below_autograd(() => ops.sort_values.redispatch(ks.and(after_autograd_keyset), self, dim, descending, values, indices)), "VariableType::sort_values", "engine/ops/native_functions/select.yaml:40", "engine/generated/VariableType.ts:903");
 registerKernel(ops.sort_values_stable, "Autograd", (ks, self, stable, dim, descending, values, indices) => below_autograd(() => ops.sort_values_stable.redispatch(ks.and(after_autograd_keyset), self, stable, dim, descending, values, indices)), "VariableType::sort_values_stable", "engine/ops/native_functions/select.yaml:45", "engine/generated/VariableType.ts:904");
 registerKernel(ops.sort_default, "Autograd", (ks, self, dim, descending) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::sort", self) : null;
-  const result = below_autograd(() => ops.sort_default.redispatch(ks.and(after_autograd_keyset), self, dim, descending));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops.sort_default.redispatch(ks.and(after_autograd_keyset), self, dim, descending));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::sort_default", "engine/ops/native_functions/select.yaml:50", "engine/generated/VariableType.ts:905");
 registerKernel(ops.sort_stable, "Autograd", (ks, self, stable, dim, descending) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::sort", self) : null;
-  const result = below_autograd(() => ops.sort_stable.redispatch(ks.and(after_autograd_keyset), self, stable, dim, descending));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops.sort_stable.redispatch(ks.and(after_autograd_keyset), self, stable, dim, descending));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::sort_stable", "engine/ops/native_functions/select.yaml:56", "engine/generated/VariableType.ts:911");
 registerKernel(ops.argsort_stable, "Autograd", (ks, self, stable, dim, descending) => below_autograd(() => ops.argsort_stable.redispatch(ks.and(after_autograd_keyset), self, stable, dim, descending)), "VariableType::argsort_stable", "engine/ops/native_functions/select.yaml:66", "engine/generated/VariableType.ts:917");
 registerKernel(ops.as_strided_default, "Autograd", (ks, self, size, stride, storage_offset) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::as_strided", self) : null;
-  const result = below_autograd(() => ops.as_strided_default.redispatch(ks.and(after_autograd_keyset), self, size, stride, storage_offset));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops.as_strided_default.redispatch(ks.and(after_autograd_keyset), self, size, stride, storage_offset));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::as_strided_default", "engine/ops/native_functions/shape.yaml:19", "engine/generated/VariableType.ts:918");
 registerKernel(ops.alias_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::alias", self) : null;
-  const result = below_autograd(() => ops.alias_default.redispatch(ks.and(after_autograd_keyset), self));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops.alias_default.redispatch(ks.and(after_autograd_keyset), self));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::alias_default", "engine/ops/native_functions/shape.yaml:26", "engine/generated/VariableType.ts:924");
 registerKernel(ops._reshape_alias_default, "Autograd", (ks, self, size, stride) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::_reshape_alias", self) : null;
-  const result = below_autograd(() => ops._reshape_alias_default.redispatch(ks.and(after_autograd_keyset), self, size, stride));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops._reshape_alias_default.redispatch(ks.and(after_autograd_keyset), self, size, stride));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::_reshape_alias_default", "engine/ops/native_functions/shape.yaml:40", "engine/generated/VariableType.ts:930");
 registerKernel(ops._unsafe_view_default, "Autograd", (ks, self, size) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::_unsafe_view", self) : null;
-  const result = below_autograd(() => ops._unsafe_view_default.redispatch(ks.and(after_autograd_keyset), self, size));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops._unsafe_view_default.redispatch(ks.and(after_autograd_keyset), self, size));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::_unsafe_view_default", "engine/ops/native_functions/shape.yaml:46", "engine/generated/VariableType.ts:936");
 registerKernel(ops.squeeze_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::squeeze", self) : null;
-  const result = below_autograd(() => ops.squeeze_default.redispatch(ks.and(after_autograd_keyset), self));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops.squeeze_default.redispatch(ks.and(after_autograd_keyset), self));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::squeeze_default", "engine/ops/native_functions/shape.yaml:69", "engine/generated/VariableType.ts:942");
 registerKernel(ops.squeeze_dim, "Autograd", (ks, self, dim) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::squeeze", self) : null;
-  const result = below_autograd(() => ops.squeeze_dim.redispatch(ks.and(after_autograd_keyset), self, dim));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops.squeeze_dim.redispatch(ks.and(after_autograd_keyset), self, dim));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::squeeze_dim", "engine/ops/native_functions/shape.yaml:75", "engine/generated/VariableType.ts:948");
 registerKernel(ops.unsqueeze_default, "Autograd", (ks, self, dim) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::unsqueeze", self) : null;
-  const result = below_autograd(() => ops.unsqueeze_default.redispatch(ks.and(after_autograd_keyset), self, dim));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops.unsqueeze_default.redispatch(ks.and(after_autograd_keyset), self, dim));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::unsqueeze_default", "engine/ops/native_functions/shape.yaml:81", "engine/generated/VariableType.ts:954");
 registerKernel(ops.transpose_int, "Autograd", (ks, self, dim0, dim1) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::transpose", self) : null;
-  const result = below_autograd(() => ops.transpose_int.redispatch(ks.and(after_autograd_keyset), self, dim0, dim1));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops.transpose_int.redispatch(ks.and(after_autograd_keyset), self, dim0, dim1));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::transpose_int", "engine/ops/native_functions/shape.yaml:89", "engine/generated/VariableType.ts:960");
 registerKernel(ops.t_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::t", self) : null;
-  const result = below_autograd(() => ops.t_default.redispatch(ks.and(after_autograd_keyset), self));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops.t_default.redispatch(ks.and(after_autograd_keyset), self));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::t_default", "engine/ops/native_functions/shape.yaml:95", "engine/generated/VariableType.ts:966");
 registerKernel(ops.permute_default, "Autograd", (ks, self, dims) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::permute", self) : null;
-  const result = below_autograd(() => ops.permute_default.redispatch(ks.and(after_autograd_keyset), self, dims));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops.permute_default.redispatch(ks.and(after_autograd_keyset), self, dims));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::permute_default", "engine/ops/native_functions/shape.yaml:101", "engine/generated/VariableType.ts:972");
 registerKernel(ops.expand_default, "Autograd", (ks, self, size, implicit) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::expand", self) : null;
-  const result = below_autograd(() => ops.expand_default.redispatch(ks.and(after_autograd_keyset), self, size, implicit));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops.expand_default.redispatch(ks.and(after_autograd_keyset), self, size, implicit));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::expand_default", "engine/ops/native_functions/shape.yaml:129", "engine/generated/VariableType.ts:978");
 registerKernel(ops.select_int, "Autograd", (ks, self, dim, index) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::select", self) : null;
-  const result = below_autograd(() => ops.select_int.redispatch(ks.and(after_autograd_keyset), self, dim, index));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops.select_int.redispatch(ks.and(after_autograd_keyset), self, dim, index));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::select_int", "engine/ops/native_functions/shape.yaml:155", "engine/generated/VariableType.ts:984");
 registerKernel(ops.slice_Tensor, "Autograd", (ks, self, dim, start, end, step) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::slice", self) : null;
-  const result = below_autograd(() => ops.slice_Tensor.redispatch(ks.and(after_autograd_keyset), self, dim, start, end, step));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops.slice_Tensor.redispatch(ks.and(after_autograd_keyset), self, dim, start, end, step));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::slice_Tensor", "engine/ops/native_functions/shape.yaml:161", "engine/generated/VariableType.ts:990");
 registerKernel(ops.unfold_default, "Autograd", (ks, self, dimension, size, step) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::unfold", self) : null;
-  const result = below_autograd(() => ops.unfold_default.redispatch(ks.and(after_autograd_keyset), self, dimension, size, step));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops.unfold_default.redispatch(ks.and(after_autograd_keyset), self, dimension, size, step));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::unfold_default", "engine/ops/native_functions/shape.yaml:167", "engine/generated/VariableType.ts:996");
 registerKernel(ops.diagonal_default, "Autograd", (ks, self, offset, dim1, dim2) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::diagonal", self) : null;
-  const result = below_autograd(() => ops.diagonal_default.redispatch(ks.and(after_autograd_keyset), self, offset, dim1, dim2));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops.diagonal_default.redispatch(ks.and(after_autograd_keyset), self, offset, dim1, dim2));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::diagonal_default", "engine/ops/native_functions/shape.yaml:173", "engine/generated/VariableType.ts:1002");
 registerKernel(ops.split_Tensor, "Autograd", (ks, self, split_size, dim) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::split", self) : null;
-  const result = below_autograd(() => ops.split_Tensor.redispatch(ks.and(after_autograd_keyset), self, split_size, dim));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops.split_Tensor.redispatch(ks.and(after_autograd_keyset), self, split_size, dim));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::split_Tensor", "engine/ops/native_functions/shape.yaml:180", "engine/generated/VariableType.ts:1008");
 registerKernel(ops.split_with_sizes_default, "Autograd", (ks, self, split_sizes, dim) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::split_with_sizes", self) : null;
-  const result = below_autograd(() => ops.split_with_sizes_default.redispatch(ks.and(after_autograd_keyset), self, split_sizes, dim));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops.split_with_sizes_default.redispatch(ks.and(after_autograd_keyset), self, split_sizes, dim));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::split_with_sizes_default", "engine/ops/native_functions/shape.yaml:191", "engine/generated/VariableType.ts:1014");
 registerKernel(ops.unbind_int, "Autograd", (ks, self, dim) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::unbind", self) : null;
-  const result = below_autograd(() => ops.unbind_int.redispatch(ks.and(after_autograd_keyset), self, dim));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops.unbind_int.redispatch(ks.and(after_autograd_keyset), self, dim));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::unbind_int", "engine/ops/native_functions/shape.yaml:203", "engine/generated/VariableType.ts:1020");
 registerKernel(ops.clone_default, "Autograd", (ks, self, memory_format) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::clone", self) : null;
-  const result = below_autograd(() => ops.clone_default.redispatch(ks.and(after_autograd_keyset), self, memory_format));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops.clone_default.redispatch(ks.and(after_autograd_keyset), self, memory_format));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::clone_default", "engine/ops/native_functions/shape.yaml:210", "engine/generated/VariableType.ts:1026");
 registerKernel(ops.copy__default, "Autograd", (ks, self, src, non_blocking) => {
   const grad_fn = compute_requires_grad(src) ? not_implemented_node("aten::copy_", src) : null;
   if (grad_fn) check_inplace(self, true);
-  const result = below_autograd(() => ops.copy__default.redispatch(ks.and(after_autograd_keyset), self, src, non_blocking));
+  const _result = below_autograd(() => ops.copy__default.redispatch(ks.and(after_autograd_keyset), self, src, non_blocking));
   if (grad_fn) rebase_history(self, grad_fn);
-  return result;
+  return _result;
 }, "VariableType::copy__default", "engine/ops/native_functions/shape.yaml:222", "engine/generated/VariableType.ts:1032");
 registerKernel(ops._to_copy_default, "Autograd", (ks, self, dtype, layout, device, pin_memory, non_blocking, memory_format) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::_to_copy", self) : null;
-  const result = below_autograd(() => ops._to_copy_default.redispatch(ks.and(after_autograd_keyset), self, dtype, layout, device, pin_memory, non_blocking, memory_format));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops._to_copy_default.redispatch(ks.and(after_autograd_keyset), self, dtype, layout, device, pin_memory, non_blocking, memory_format));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::_to_copy_default", "engine/ops/native_functions/shape.yaml:229", "engine/generated/VariableType.ts:1039");
 registerKernel(ops.zero__default, "Autograd", (ks, self) => below_autograd(() => ops.zero__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::zero__default", "engine/ops/native_functions/shape.yaml:263", "engine/generated/VariableType.ts:1045");
 registerKernel(ops.empty_strided_default, "Autograd", (ks, size, stride, dtype, layout, device, pin_memory) => below_autograd(() => ops.empty_strided_default.redispatch(ks.and(after_autograd_keyset), size, stride, dtype, layout, device, pin_memory)), "VariableType::empty_strided_default", "engine/ops/native_functions/shape.yaml:271", "engine/generated/VariableType.ts:1046");
@@ -1052,338 +1052,338 @@ registerKernel(ops.full_default, "Autograd", (ks, size, fill_value, dtype, layou
 registerKernel(ops.full_like_default, "Autograd", (ks, self, fill_value, dtype, layout, device, pin_memory, memory_format) => below_autograd(() => ops.full_like_default.redispatch(ks.and(after_autograd_keyset), self, fill_value, dtype, layout, device, pin_memory, memory_format)), "VariableType::full_like_default", "engine/ops/native_functions/shape.yaml:305", "engine/generated/VariableType.ts:1052");
 registerKernel(ops.neg_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::neg", self) : null;
-  const result = below_autograd(() => ops.neg_default.redispatch(ks.and(after_autograd_keyset), self));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops.neg_default.redispatch(ks.and(after_autograd_keyset), self));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::neg_default", "engine/ops/native_functions/unary.yaml:19", "engine/generated/VariableType.ts:1053");
 registerKernel(ops.neg__default, "Autograd", (ks, self) => below_autograd(() => ops.neg__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::neg__default", "engine/ops/native_functions/unary.yaml:23", "engine/generated/VariableType.ts:1059");
 registerKernel(ops.neg_out, "Autograd", (ks, self, out) => below_autograd(() => ops.neg_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::neg_out", "engine/ops/native_functions/unary.yaml:27", "engine/generated/VariableType.ts:1060");
 registerKernel(ops.abs_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::abs", self) : null;
-  const result = below_autograd(() => ops.abs_default.redispatch(ks.and(after_autograd_keyset), self));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops.abs_default.redispatch(ks.and(after_autograd_keyset), self));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::abs_default", "engine/ops/native_functions/unary.yaml:48", "engine/generated/VariableType.ts:1061");
 registerKernel(ops.abs__default, "Autograd", (ks, self) => below_autograd(() => ops.abs__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::abs__default", "engine/ops/native_functions/unary.yaml:53", "engine/generated/VariableType.ts:1067");
 registerKernel(ops.abs_out, "Autograd", (ks, self, out) => below_autograd(() => ops.abs_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::abs_out", "engine/ops/native_functions/unary.yaml:58", "engine/generated/VariableType.ts:1068");
 registerKernel(ops.sign_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::sign", self) : null;
-  const result = below_autograd(() => ops.sign_default.redispatch(ks.and(after_autograd_keyset), self));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops.sign_default.redispatch(ks.and(after_autograd_keyset), self));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::sign_default", "engine/ops/native_functions/unary.yaml:77", "engine/generated/VariableType.ts:1069");
 registerKernel(ops.sign__default, "Autograd", (ks, self) => below_autograd(() => ops.sign__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::sign__default", "engine/ops/native_functions/unary.yaml:81", "engine/generated/VariableType.ts:1075");
 registerKernel(ops.sign_out, "Autograd", (ks, self, out) => below_autograd(() => ops.sign_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::sign_out", "engine/ops/native_functions/unary.yaml:85", "engine/generated/VariableType.ts:1076");
 registerKernel(ops.sgn_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::sgn", self) : null;
-  const result = below_autograd(() => ops.sgn_default.redispatch(ks.and(after_autograd_keyset), self));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops.sgn_default.redispatch(ks.and(after_autograd_keyset), self));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::sgn_default", "engine/ops/native_functions/unary.yaml:91", "engine/generated/VariableType.ts:1077");
 registerKernel(ops.sgn__default, "Autograd", (ks, self) => below_autograd(() => ops.sgn__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::sgn__default", "engine/ops/native_functions/unary.yaml:95", "engine/generated/VariableType.ts:1083");
 registerKernel(ops.sgn_out, "Autograd", (ks, self, out) => below_autograd(() => ops.sgn_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::sgn_out", "engine/ops/native_functions/unary.yaml:99", "engine/generated/VariableType.ts:1084");
 registerKernel(ops.exp_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::exp", self) : null;
-  const result = below_autograd(() => ops.exp_default.redispatch(ks.and(after_autograd_keyset), self));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops.exp_default.redispatch(ks.and(after_autograd_keyset), self));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::exp_default", "engine/ops/native_functions/unary.yaml:106", "engine/generated/VariableType.ts:1085");
 registerKernel(ops.exp__default, "Autograd", (ks, self) => below_autograd(() => ops.exp__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::exp__default", "engine/ops/native_functions/unary.yaml:110", "engine/generated/VariableType.ts:1091");
 registerKernel(ops.exp_out, "Autograd", (ks, self, out) => below_autograd(() => ops.exp_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::exp_out", "engine/ops/native_functions/unary.yaml:114", "engine/generated/VariableType.ts:1092");
 registerKernel(ops.exp2_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::exp2", self) : null;
-  const result = below_autograd(() => ops.exp2_default.redispatch(ks.and(after_autograd_keyset), self));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops.exp2_default.redispatch(ks.and(after_autograd_keyset), self));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::exp2_default", "engine/ops/native_functions/unary.yaml:120", "engine/generated/VariableType.ts:1093");
 registerKernel(ops.exp2__default, "Autograd", (ks, self) => below_autograd(() => ops.exp2__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::exp2__default", "engine/ops/native_functions/unary.yaml:124", "engine/generated/VariableType.ts:1099");
 registerKernel(ops.exp2_out, "Autograd", (ks, self, out) => below_autograd(() => ops.exp2_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::exp2_out", "engine/ops/native_functions/unary.yaml:128", "engine/generated/VariableType.ts:1100");
 registerKernel(ops.expm1_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::expm1", self) : null;
-  const result = below_autograd(() => ops.expm1_default.redispatch(ks.and(after_autograd_keyset), self));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops.expm1_default.redispatch(ks.and(after_autograd_keyset), self));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::expm1_default", "engine/ops/native_functions/unary.yaml:134", "engine/generated/VariableType.ts:1101");
 registerKernel(ops.expm1__default, "Autograd", (ks, self) => below_autograd(() => ops.expm1__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::expm1__default", "engine/ops/native_functions/unary.yaml:138", "engine/generated/VariableType.ts:1107");
 registerKernel(ops.expm1_out, "Autograd", (ks, self, out) => below_autograd(() => ops.expm1_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::expm1_out", "engine/ops/native_functions/unary.yaml:142", "engine/generated/VariableType.ts:1108");
 registerKernel(ops.log_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::log", self) : null;
-  const result = below_autograd(() => ops.log_default.redispatch(ks.and(after_autograd_keyset), self));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops.log_default.redispatch(ks.and(after_autograd_keyset), self));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::log_default", "engine/ops/native_functions/unary.yaml:148", "engine/generated/VariableType.ts:1109");
 registerKernel(ops.log__default, "Autograd", (ks, self) => below_autograd(() => ops.log__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::log__default", "engine/ops/native_functions/unary.yaml:152", "engine/generated/VariableType.ts:1115");
 registerKernel(ops.log_out, "Autograd", (ks, self, out) => below_autograd(() => ops.log_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::log_out", "engine/ops/native_functions/unary.yaml:156", "engine/generated/VariableType.ts:1116");
 registerKernel(ops.log2_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::log2", self) : null;
-  const result = below_autograd(() => ops.log2_default.redispatch(ks.and(after_autograd_keyset), self));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops.log2_default.redispatch(ks.and(after_autograd_keyset), self));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::log2_default", "engine/ops/native_functions/unary.yaml:162", "engine/generated/VariableType.ts:1117");
 registerKernel(ops.log2__default, "Autograd", (ks, self) => below_autograd(() => ops.log2__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::log2__default", "engine/ops/native_functions/unary.yaml:166", "engine/generated/VariableType.ts:1123");
 registerKernel(ops.log2_out, "Autograd", (ks, self, out) => below_autograd(() => ops.log2_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::log2_out", "engine/ops/native_functions/unary.yaml:170", "engine/generated/VariableType.ts:1124");
 registerKernel(ops.log10_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::log10", self) : null;
-  const result = below_autograd(() => ops.log10_default.redispatch(ks.and(after_autograd_keyset), self));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops.log10_default.redispatch(ks.and(after_autograd_keyset), self));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::log10_default", "engine/ops/native_functions/unary.yaml:176", "engine/generated/VariableType.ts:1125");
 registerKernel(ops.log10__default, "Autograd", (ks, self) => below_autograd(() => ops.log10__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::log10__default", "engine/ops/native_functions/unary.yaml:180", "engine/generated/VariableType.ts:1131");
 registerKernel(ops.log10_out, "Autograd", (ks, self, out) => below_autograd(() => ops.log10_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::log10_out", "engine/ops/native_functions/unary.yaml:184", "engine/generated/VariableType.ts:1132");
 registerKernel(ops.log1p_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::log1p", self) : null;
-  const result = below_autograd(() => ops.log1p_default.redispatch(ks.and(after_autograd_keyset), self));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops.log1p_default.redispatch(ks.and(after_autograd_keyset), self));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::log1p_default", "engine/ops/native_functions/unary.yaml:190", "engine/generated/VariableType.ts:1133");
 registerKernel(ops.log1p__default, "Autograd", (ks, self) => below_autograd(() => ops.log1p__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::log1p__default", "engine/ops/native_functions/unary.yaml:194", "engine/generated/VariableType.ts:1139");
 registerKernel(ops.log1p_out, "Autograd", (ks, self, out) => below_autograd(() => ops.log1p_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::log1p_out", "engine/ops/native_functions/unary.yaml:198", "engine/generated/VariableType.ts:1140");
 registerKernel(ops.sqrt_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::sqrt", self) : null;
-  const result = below_autograd(() => ops.sqrt_default.redispatch(ks.and(after_autograd_keyset), self));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops.sqrt_default.redispatch(ks.and(after_autograd_keyset), self));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::sqrt_default", "engine/ops/native_functions/unary.yaml:204", "engine/generated/VariableType.ts:1141");
 registerKernel(ops.sqrt__default, "Autograd", (ks, self) => below_autograd(() => ops.sqrt__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::sqrt__default", "engine/ops/native_functions/unary.yaml:208", "engine/generated/VariableType.ts:1147");
 registerKernel(ops.sqrt_out, "Autograd", (ks, self, out) => below_autograd(() => ops.sqrt_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::sqrt_out", "engine/ops/native_functions/unary.yaml:212", "engine/generated/VariableType.ts:1148");
 registerKernel(ops.rsqrt_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::rsqrt", self) : null;
-  const result = below_autograd(() => ops.rsqrt_default.redispatch(ks.and(after_autograd_keyset), self));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops.rsqrt_default.redispatch(ks.and(after_autograd_keyset), self));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::rsqrt_default", "engine/ops/native_functions/unary.yaml:218", "engine/generated/VariableType.ts:1149");
 registerKernel(ops.rsqrt__default, "Autograd", (ks, self) => below_autograd(() => ops.rsqrt__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::rsqrt__default", "engine/ops/native_functions/unary.yaml:222", "engine/generated/VariableType.ts:1155");
 registerKernel(ops.rsqrt_out, "Autograd", (ks, self, out) => below_autograd(() => ops.rsqrt_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::rsqrt_out", "engine/ops/native_functions/unary.yaml:226", "engine/generated/VariableType.ts:1156");
 registerKernel(ops.reciprocal_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::reciprocal", self) : null;
-  const result = below_autograd(() => ops.reciprocal_default.redispatch(ks.and(after_autograd_keyset), self));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops.reciprocal_default.redispatch(ks.and(after_autograd_keyset), self));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::reciprocal_default", "engine/ops/native_functions/unary.yaml:232", "engine/generated/VariableType.ts:1157");
 registerKernel(ops.reciprocal__default, "Autograd", (ks, self) => below_autograd(() => ops.reciprocal__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::reciprocal__default", "engine/ops/native_functions/unary.yaml:236", "engine/generated/VariableType.ts:1163");
 registerKernel(ops.reciprocal_out, "Autograd", (ks, self, out) => below_autograd(() => ops.reciprocal_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::reciprocal_out", "engine/ops/native_functions/unary.yaml:240", "engine/generated/VariableType.ts:1164");
 registerKernel(ops.sin_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::sin", self) : null;
-  const result = below_autograd(() => ops.sin_default.redispatch(ks.and(after_autograd_keyset), self));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops.sin_default.redispatch(ks.and(after_autograd_keyset), self));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::sin_default", "engine/ops/native_functions/unary.yaml:262", "engine/generated/VariableType.ts:1165");
 registerKernel(ops.sin__default, "Autograd", (ks, self) => below_autograd(() => ops.sin__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::sin__default", "engine/ops/native_functions/unary.yaml:266", "engine/generated/VariableType.ts:1171");
 registerKernel(ops.sin_out, "Autograd", (ks, self, out) => below_autograd(() => ops.sin_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::sin_out", "engine/ops/native_functions/unary.yaml:270", "engine/generated/VariableType.ts:1172");
 registerKernel(ops.cos_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::cos", self) : null;
-  const result = below_autograd(() => ops.cos_default.redispatch(ks.and(after_autograd_keyset), self));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops.cos_default.redispatch(ks.and(after_autograd_keyset), self));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::cos_default", "engine/ops/native_functions/unary.yaml:276", "engine/generated/VariableType.ts:1173");
 registerKernel(ops.cos__default, "Autograd", (ks, self) => below_autograd(() => ops.cos__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::cos__default", "engine/ops/native_functions/unary.yaml:280", "engine/generated/VariableType.ts:1179");
 registerKernel(ops.cos_out, "Autograd", (ks, self, out) => below_autograd(() => ops.cos_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::cos_out", "engine/ops/native_functions/unary.yaml:284", "engine/generated/VariableType.ts:1180");
 registerKernel(ops.tan_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::tan", self) : null;
-  const result = below_autograd(() => ops.tan_default.redispatch(ks.and(after_autograd_keyset), self));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops.tan_default.redispatch(ks.and(after_autograd_keyset), self));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::tan_default", "engine/ops/native_functions/unary.yaml:290", "engine/generated/VariableType.ts:1181");
 registerKernel(ops.tan__default, "Autograd", (ks, self) => below_autograd(() => ops.tan__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::tan__default", "engine/ops/native_functions/unary.yaml:294", "engine/generated/VariableType.ts:1187");
 registerKernel(ops.tan_out, "Autograd", (ks, self, out) => below_autograd(() => ops.tan_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::tan_out", "engine/ops/native_functions/unary.yaml:298", "engine/generated/VariableType.ts:1188");
 registerKernel(ops.asin_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::asin", self) : null;
-  const result = below_autograd(() => ops.asin_default.redispatch(ks.and(after_autograd_keyset), self));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops.asin_default.redispatch(ks.and(after_autograd_keyset), self));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::asin_default", "engine/ops/native_functions/unary.yaml:304", "engine/generated/VariableType.ts:1189");
 registerKernel(ops.asin__default, "Autograd", (ks, self) => below_autograd(() => ops.asin__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::asin__default", "engine/ops/native_functions/unary.yaml:308", "engine/generated/VariableType.ts:1195");
 registerKernel(ops.asin_out, "Autograd", (ks, self, out) => below_autograd(() => ops.asin_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::asin_out", "engine/ops/native_functions/unary.yaml:312", "engine/generated/VariableType.ts:1196");
 registerKernel(ops.acos_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::acos", self) : null;
-  const result = below_autograd(() => ops.acos_default.redispatch(ks.and(after_autograd_keyset), self));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops.acos_default.redispatch(ks.and(after_autograd_keyset), self));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::acos_default", "engine/ops/native_functions/unary.yaml:332", "engine/generated/VariableType.ts:1197");
 registerKernel(ops.acos__default, "Autograd", (ks, self) => below_autograd(() => ops.acos__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::acos__default", "engine/ops/native_functions/unary.yaml:336", "engine/generated/VariableType.ts:1203");
 registerKernel(ops.acos_out, "Autograd", (ks, self, out) => below_autograd(() => ops.acos_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::acos_out", "engine/ops/native_functions/unary.yaml:340", "engine/generated/VariableType.ts:1204");
 registerKernel(ops.atan_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::atan", self) : null;
-  const result = below_autograd(() => ops.atan_default.redispatch(ks.and(after_autograd_keyset), self));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops.atan_default.redispatch(ks.and(after_autograd_keyset), self));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::atan_default", "engine/ops/native_functions/unary.yaml:360", "engine/generated/VariableType.ts:1205");
 registerKernel(ops.atan__default, "Autograd", (ks, self) => below_autograd(() => ops.atan__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::atan__default", "engine/ops/native_functions/unary.yaml:364", "engine/generated/VariableType.ts:1211");
 registerKernel(ops.atan_out, "Autograd", (ks, self, out) => below_autograd(() => ops.atan_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::atan_out", "engine/ops/native_functions/unary.yaml:368", "engine/generated/VariableType.ts:1212");
 registerKernel(ops.sinh_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::sinh", self) : null;
-  const result = below_autograd(() => ops.sinh_default.redispatch(ks.and(after_autograd_keyset), self));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops.sinh_default.redispatch(ks.and(after_autograd_keyset), self));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::sinh_default", "engine/ops/native_functions/unary.yaml:388", "engine/generated/VariableType.ts:1213");
 registerKernel(ops.sinh__default, "Autograd", (ks, self) => below_autograd(() => ops.sinh__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::sinh__default", "engine/ops/native_functions/unary.yaml:392", "engine/generated/VariableType.ts:1219");
 registerKernel(ops.sinh_out, "Autograd", (ks, self, out) => below_autograd(() => ops.sinh_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::sinh_out", "engine/ops/native_functions/unary.yaml:396", "engine/generated/VariableType.ts:1220");
 registerKernel(ops.cosh_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::cosh", self) : null;
-  const result = below_autograd(() => ops.cosh_default.redispatch(ks.and(after_autograd_keyset), self));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops.cosh_default.redispatch(ks.and(after_autograd_keyset), self));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::cosh_default", "engine/ops/native_functions/unary.yaml:402", "engine/generated/VariableType.ts:1221");
 registerKernel(ops.cosh__default, "Autograd", (ks, self) => below_autograd(() => ops.cosh__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::cosh__default", "engine/ops/native_functions/unary.yaml:406", "engine/generated/VariableType.ts:1227");
 registerKernel(ops.cosh_out, "Autograd", (ks, self, out) => below_autograd(() => ops.cosh_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::cosh_out", "engine/ops/native_functions/unary.yaml:410", "engine/generated/VariableType.ts:1228");
 registerKernel(ops.tanh_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::tanh", self) : null;
-  const result = below_autograd(() => ops.tanh_default.redispatch(ks.and(after_autograd_keyset), self));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops.tanh_default.redispatch(ks.and(after_autograd_keyset), self));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::tanh_default", "engine/ops/native_functions/unary.yaml:416", "engine/generated/VariableType.ts:1229");
 registerKernel(ops.tanh__default, "Autograd", (ks, self) => below_autograd(() => ops.tanh__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::tanh__default", "engine/ops/native_functions/unary.yaml:420", "engine/generated/VariableType.ts:1235");
 registerKernel(ops.tanh_out, "Autograd", (ks, self, out) => below_autograd(() => ops.tanh_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::tanh_out", "engine/ops/native_functions/unary.yaml:424", "engine/generated/VariableType.ts:1236");
 registerKernel(ops.sigmoid_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::sigmoid", self) : null;
-  const result = below_autograd(() => ops.sigmoid_default.redispatch(ks.and(after_autograd_keyset), self));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops.sigmoid_default.redispatch(ks.and(after_autograd_keyset), self));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::sigmoid_default", "engine/ops/native_functions/unary.yaml:431", "engine/generated/VariableType.ts:1237");
 registerKernel(ops.sigmoid__default, "Autograd", (ks, self) => below_autograd(() => ops.sigmoid__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::sigmoid__default", "engine/ops/native_functions/unary.yaml:435", "engine/generated/VariableType.ts:1243");
 registerKernel(ops.sigmoid_out, "Autograd", (ks, self, out) => below_autograd(() => ops.sigmoid_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::sigmoid_out", "engine/ops/native_functions/unary.yaml:439", "engine/generated/VariableType.ts:1244");
 registerKernel(ops.logit_default, "Autograd", (ks, self, eps) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::logit", self) : null;
-  const result = below_autograd(() => ops.logit_default.redispatch(ks.and(after_autograd_keyset), self, eps));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops.logit_default.redispatch(ks.and(after_autograd_keyset), self, eps));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::logit_default", "engine/ops/native_functions/unary.yaml:445", "engine/generated/VariableType.ts:1245");
 registerKernel(ops.logit__default, "Autograd", (ks, self, eps) => below_autograd(() => ops.logit__default.redispatch(ks.and(after_autograd_keyset), self, eps)), "VariableType::logit__default", "engine/ops/native_functions/unary.yaml:450", "engine/generated/VariableType.ts:1251");
 registerKernel(ops.logit_out, "Autograd", (ks, self, eps, out) => below_autograd(() => ops.logit_out.redispatch(ks.and(after_autograd_keyset), self, eps, out)), "VariableType::logit_out", "engine/ops/native_functions/unary.yaml:455", "engine/generated/VariableType.ts:1252");
 registerKernel(ops.erf_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::erf", self) : null;
-  const result = below_autograd(() => ops.erf_default.redispatch(ks.and(after_autograd_keyset), self));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops.erf_default.redispatch(ks.and(after_autograd_keyset), self));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::erf_default", "engine/ops/native_functions/unary.yaml:460", "engine/generated/VariableType.ts:1253");
 registerKernel(ops.erf__default, "Autograd", (ks, self) => below_autograd(() => ops.erf__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::erf__default", "engine/ops/native_functions/unary.yaml:464", "engine/generated/VariableType.ts:1259");
 registerKernel(ops.erf_out, "Autograd", (ks, self, out) => below_autograd(() => ops.erf_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::erf_out", "engine/ops/native_functions/unary.yaml:468", "engine/generated/VariableType.ts:1260");
 registerKernel(ops.erfc_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::erfc", self) : null;
-  const result = below_autograd(() => ops.erfc_default.redispatch(ks.and(after_autograd_keyset), self));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops.erfc_default.redispatch(ks.and(after_autograd_keyset), self));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::erfc_default", "engine/ops/native_functions/unary.yaml:474", "engine/generated/VariableType.ts:1261");
 registerKernel(ops.erfc__default, "Autograd", (ks, self) => below_autograd(() => ops.erfc__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::erfc__default", "engine/ops/native_functions/unary.yaml:478", "engine/generated/VariableType.ts:1267");
 registerKernel(ops.erfc_out, "Autograd", (ks, self, out) => below_autograd(() => ops.erfc_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::erfc_out", "engine/ops/native_functions/unary.yaml:482", "engine/generated/VariableType.ts:1268");
 registerKernel(ops.erfinv_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::erfinv", self) : null;
-  const result = below_autograd(() => ops.erfinv_default.redispatch(ks.and(after_autograd_keyset), self));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops.erfinv_default.redispatch(ks.and(after_autograd_keyset), self));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::erfinv_default", "engine/ops/native_functions/unary.yaml:488", "engine/generated/VariableType.ts:1269");
 registerKernel(ops.erfinv__default, "Autograd", (ks, self) => below_autograd(() => ops.erfinv__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::erfinv__default", "engine/ops/native_functions/unary.yaml:492", "engine/generated/VariableType.ts:1275");
 registerKernel(ops.erfinv_out, "Autograd", (ks, self, out) => below_autograd(() => ops.erfinv_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::erfinv_out", "engine/ops/native_functions/unary.yaml:496", "engine/generated/VariableType.ts:1276");
 registerKernel(ops.floor_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::floor", self) : null;
-  const result = below_autograd(() => ops.floor_default.redispatch(ks.and(after_autograd_keyset), self));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops.floor_default.redispatch(ks.and(after_autograd_keyset), self));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::floor_default", "engine/ops/native_functions/unary.yaml:503", "engine/generated/VariableType.ts:1277");
 registerKernel(ops.floor__default, "Autograd", (ks, self) => below_autograd(() => ops.floor__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::floor__default", "engine/ops/native_functions/unary.yaml:507", "engine/generated/VariableType.ts:1283");
 registerKernel(ops.floor_out, "Autograd", (ks, self, out) => below_autograd(() => ops.floor_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::floor_out", "engine/ops/native_functions/unary.yaml:511", "engine/generated/VariableType.ts:1284");
 registerKernel(ops.ceil_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::ceil", self) : null;
-  const result = below_autograd(() => ops.ceil_default.redispatch(ks.and(after_autograd_keyset), self));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops.ceil_default.redispatch(ks.and(after_autograd_keyset), self));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::ceil_default", "engine/ops/native_functions/unary.yaml:517", "engine/generated/VariableType.ts:1285");
 registerKernel(ops.ceil__default, "Autograd", (ks, self) => below_autograd(() => ops.ceil__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::ceil__default", "engine/ops/native_functions/unary.yaml:521", "engine/generated/VariableType.ts:1291");
 registerKernel(ops.ceil_out, "Autograd", (ks, self, out) => below_autograd(() => ops.ceil_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::ceil_out", "engine/ops/native_functions/unary.yaml:525", "engine/generated/VariableType.ts:1292");
 registerKernel(ops.round_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::round", self) : null;
-  const result = below_autograd(() => ops.round_default.redispatch(ks.and(after_autograd_keyset), self));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops.round_default.redispatch(ks.and(after_autograd_keyset), self));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::round_default", "engine/ops/native_functions/unary.yaml:531", "engine/generated/VariableType.ts:1293");
 registerKernel(ops.round__default, "Autograd", (ks, self) => below_autograd(() => ops.round__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::round__default", "engine/ops/native_functions/unary.yaml:535", "engine/generated/VariableType.ts:1299");
 registerKernel(ops.round_out, "Autograd", (ks, self, out) => below_autograd(() => ops.round_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::round_out", "engine/ops/native_functions/unary.yaml:539", "engine/generated/VariableType.ts:1300");
 registerKernel(ops.round_decimals, "Autograd", (ks, self, decimals) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::round", self) : null;
-  const result = below_autograd(() => ops.round_decimals.redispatch(ks.and(after_autograd_keyset), self, decimals));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops.round_decimals.redispatch(ks.and(after_autograd_keyset), self, decimals));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::round_decimals", "engine/ops/native_functions/unary.yaml:545", "engine/generated/VariableType.ts:1301");
 registerKernel(ops.round__decimals, "Autograd", (ks, self, decimals) => below_autograd(() => ops.round__decimals.redispatch(ks.and(after_autograd_keyset), self, decimals)), "VariableType::round__decimals", "engine/ops/native_functions/unary.yaml:549", "engine/generated/VariableType.ts:1307");
 registerKernel(ops.round_decimals_out, "Autograd", (ks, self, decimals, out) => below_autograd(() => ops.round_decimals_out.redispatch(ks.and(after_autograd_keyset), self, decimals, out)), "VariableType::round_decimals_out", "engine/ops/native_functions/unary.yaml:553", "engine/generated/VariableType.ts:1308");
 registerKernel(ops.trunc_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::trunc", self) : null;
-  const result = below_autograd(() => ops.trunc_default.redispatch(ks.and(after_autograd_keyset), self));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops.trunc_default.redispatch(ks.and(after_autograd_keyset), self));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::trunc_default", "engine/ops/native_functions/unary.yaml:559", "engine/generated/VariableType.ts:1309");
 registerKernel(ops.trunc__default, "Autograd", (ks, self) => below_autograd(() => ops.trunc__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::trunc__default", "engine/ops/native_functions/unary.yaml:563", "engine/generated/VariableType.ts:1315");
 registerKernel(ops.trunc_out, "Autograd", (ks, self, out) => below_autograd(() => ops.trunc_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::trunc_out", "engine/ops/native_functions/unary.yaml:567", "engine/generated/VariableType.ts:1316");
 registerKernel(ops.frac_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::frac", self) : null;
-  const result = below_autograd(() => ops.frac_default.redispatch(ks.and(after_autograd_keyset), self));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops.frac_default.redispatch(ks.and(after_autograd_keyset), self));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::frac_default", "engine/ops/native_functions/unary.yaml:587", "engine/generated/VariableType.ts:1317");
 registerKernel(ops.frac__default, "Autograd", (ks, self) => below_autograd(() => ops.frac__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::frac__default", "engine/ops/native_functions/unary.yaml:591", "engine/generated/VariableType.ts:1323");
 registerKernel(ops.frac_out, "Autograd", (ks, self, out) => below_autograd(() => ops.frac_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::frac_out", "engine/ops/native_functions/unary.yaml:595", "engine/generated/VariableType.ts:1324");
 registerKernel(ops.clamp_Tensor, "Autograd", (ks, self, min, max) => {
   const grad_fn = compute_requires_grad(self, min, max) ? not_implemented_node("aten::clamp", self, min, max) : null;
-  const result = below_autograd(() => ops.clamp_Tensor.redispatch(ks.and(after_autograd_keyset), self, min, max));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops.clamp_Tensor.redispatch(ks.and(after_autograd_keyset), self, min, max));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::clamp_Tensor", "engine/ops/native_functions/unary.yaml:602", "engine/generated/VariableType.ts:1325");
 registerKernel(ops.clamp_default, "Autograd", (ks, self, min, max) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::clamp", self) : null;
-  const result = below_autograd(() => ops.clamp_default.redispatch(ks.and(after_autograd_keyset), self, min, max));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops.clamp_default.redispatch(ks.and(after_autograd_keyset), self, min, max));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::clamp_default", "engine/ops/native_functions/unary.yaml:606", "engine/generated/VariableType.ts:1331");
 registerKernel(ops.clamp__Tensor, "Autograd", (ks, self, min, max) => {
   const grad_fn = compute_requires_grad(min, max) ? not_implemented_node("aten::clamp_", min, max) : null;
   if (grad_fn) check_inplace(self, true);
-  const result = below_autograd(() => ops.clamp__Tensor.redispatch(ks.and(after_autograd_keyset), self, min, max));
+  const _result = below_autograd(() => ops.clamp__Tensor.redispatch(ks.and(after_autograd_keyset), self, min, max));
   if (grad_fn) rebase_history(self, grad_fn);
-  return result;
+  return _result;
 }, "VariableType::clamp__Tensor", "engine/ops/native_functions/unary.yaml:610", "engine/generated/VariableType.ts:1337");
 registerKernel(ops.clamp__default, "Autograd", (ks, self, min, max) => below_autograd(() => ops.clamp__default.redispatch(ks.and(after_autograd_keyset), self, min, max)), "VariableType::clamp__default", "engine/ops/native_functions/unary.yaml:614", "engine/generated/VariableType.ts:1344");
 registerKernel(ops.clamp_Tensor_out, "Autograd", (ks, self, min, max, out) => below_autograd(() => ops.clamp_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, min, max, out)), "VariableType::clamp_Tensor_out", "engine/ops/native_functions/unary.yaml:618", "engine/generated/VariableType.ts:1345");
 registerKernel(ops.clamp_out, "Autograd", (ks, self, min, max, out) => below_autograd(() => ops.clamp_out.redispatch(ks.and(after_autograd_keyset), self, min, max, out)), "VariableType::clamp_out", "engine/ops/native_functions/unary.yaml:624", "engine/generated/VariableType.ts:1346");
 registerKernel(ops.clamp_min_Tensor, "Autograd", (ks, self, min) => {
   const grad_fn = compute_requires_grad(self, min) ? not_implemented_node("aten::clamp_min", self, min) : null;
-  const result = below_autograd(() => ops.clamp_min_Tensor.redispatch(ks.and(after_autograd_keyset), self, min));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops.clamp_min_Tensor.redispatch(ks.and(after_autograd_keyset), self, min));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::clamp_min_Tensor", "engine/ops/native_functions/unary.yaml:630", "engine/generated/VariableType.ts:1347");
 registerKernel(ops.clamp_min_default, "Autograd", (ks, self, min) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::clamp_min", self) : null;
-  const result = below_autograd(() => ops.clamp_min_default.redispatch(ks.and(after_autograd_keyset), self, min));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops.clamp_min_default.redispatch(ks.and(after_autograd_keyset), self, min));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::clamp_min_default", "engine/ops/native_functions/unary.yaml:634", "engine/generated/VariableType.ts:1353");
 registerKernel(ops.clamp_min__Tensor, "Autograd", (ks, self, min) => {
   const grad_fn = compute_requires_grad(min) ? not_implemented_node("aten::clamp_min_", min) : null;
   if (grad_fn) check_inplace(self, true);
-  const result = below_autograd(() => ops.clamp_min__Tensor.redispatch(ks.and(after_autograd_keyset), self, min));
+  const _result = below_autograd(() => ops.clamp_min__Tensor.redispatch(ks.and(after_autograd_keyset), self, min));
   if (grad_fn) rebase_history(self, grad_fn);
-  return result;
+  return _result;
 }, "VariableType::clamp_min__Tensor", "engine/ops/native_functions/unary.yaml:638", "engine/generated/VariableType.ts:1359");
 registerKernel(ops.clamp_min__default, "Autograd", (ks, self, min) => below_autograd(() => ops.clamp_min__default.redispatch(ks.and(after_autograd_keyset), self, min)), "VariableType::clamp_min__default", "engine/ops/native_functions/unary.yaml:642", "engine/generated/VariableType.ts:1366");
 registerKernel(ops.clamp_min_Tensor_out, "Autograd", (ks, self, min, out) => below_autograd(() => ops.clamp_min_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, min, out)), "VariableType::clamp_min_Tensor_out", "engine/ops/native_functions/unary.yaml:646", "engine/generated/VariableType.ts:1367");
 registerKernel(ops.clamp_min_out, "Autograd", (ks, self, min, out) => below_autograd(() => ops.clamp_min_out.redispatch(ks.and(after_autograd_keyset), self, min, out)), "VariableType::clamp_min_out", "engine/ops/native_functions/unary.yaml:652", "engine/generated/VariableType.ts:1368");
 registerKernel(ops.clamp_max_Tensor, "Autograd", (ks, self, max) => {
   const grad_fn = compute_requires_grad(self, max) ? not_implemented_node("aten::clamp_max", self, max) : null;
-  const result = below_autograd(() => ops.clamp_max_Tensor.redispatch(ks.and(after_autograd_keyset), self, max));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops.clamp_max_Tensor.redispatch(ks.and(after_autograd_keyset), self, max));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::clamp_max_Tensor", "engine/ops/native_functions/unary.yaml:658", "engine/generated/VariableType.ts:1369");
 registerKernel(ops.clamp_max_default, "Autograd", (ks, self, max) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::clamp_max", self) : null;
-  const result = below_autograd(() => ops.clamp_max_default.redispatch(ks.and(after_autograd_keyset), self, max));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops.clamp_max_default.redispatch(ks.and(after_autograd_keyset), self, max));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::clamp_max_default", "engine/ops/native_functions/unary.yaml:662", "engine/generated/VariableType.ts:1375");
 registerKernel(ops.clamp_max__Tensor, "Autograd", (ks, self, max) => {
   const grad_fn = compute_requires_grad(max) ? not_implemented_node("aten::clamp_max_", max) : null;
   if (grad_fn) check_inplace(self, true);
-  const result = below_autograd(() => ops.clamp_max__Tensor.redispatch(ks.and(after_autograd_keyset), self, max));
+  const _result = below_autograd(() => ops.clamp_max__Tensor.redispatch(ks.and(after_autograd_keyset), self, max));
   if (grad_fn) rebase_history(self, grad_fn);
-  return result;
+  return _result;
 }, "VariableType::clamp_max__Tensor", "engine/ops/native_functions/unary.yaml:666", "engine/generated/VariableType.ts:1381");
 registerKernel(ops.clamp_max__default, "Autograd", (ks, self, max) => below_autograd(() => ops.clamp_max__default.redispatch(ks.and(after_autograd_keyset), self, max)), "VariableType::clamp_max__default", "engine/ops/native_functions/unary.yaml:670", "engine/generated/VariableType.ts:1388");
 registerKernel(ops.clamp_max_Tensor_out, "Autograd", (ks, self, max, out) => below_autograd(() => ops.clamp_max_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, max, out)), "VariableType::clamp_max_Tensor_out", "engine/ops/native_functions/unary.yaml:674", "engine/generated/VariableType.ts:1389");
@@ -1392,25 +1392,25 @@ registerKernel(ops.isnan_default, "Autograd", (ks, self) => below_autograd(() =>
 registerKernel(ops.isinf_default, "Autograd", (ks, self) => below_autograd(() => ops.isinf_default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::isinf_default", "engine/ops/native_functions/unary.yaml:721", "engine/generated/VariableType.ts:1392");
 registerKernel(ops.nan_to_num_default, "Autograd", (ks, self, nan, posinf, neginf) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::nan_to_num", self) : null;
-  const result = below_autograd(() => ops.nan_to_num_default.redispatch(ks.and(after_autograd_keyset), self, nan, posinf, neginf));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops.nan_to_num_default.redispatch(ks.and(after_autograd_keyset), self, nan, posinf, neginf));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::nan_to_num_default", "engine/ops/native_functions/unary.yaml:732", "engine/generated/VariableType.ts:1393");
 registerKernel(ops.nan_to_num__default, "Autograd", (ks, self, nan, posinf, neginf) => below_autograd(() => ops.nan_to_num__default.redispatch(ks.and(after_autograd_keyset), self, nan, posinf, neginf)), "VariableType::nan_to_num__default", "engine/ops/native_functions/unary.yaml:737", "engine/generated/VariableType.ts:1399");
 registerKernel(ops.nan_to_num_out, "Autograd", (ks, self, nan, posinf, neginf, out) => below_autograd(() => ops.nan_to_num_out.redispatch(ks.and(after_autograd_keyset), self, nan, posinf, neginf, out)), "VariableType::nan_to_num_out", "engine/ops/native_functions/unary.yaml:742", "engine/generated/VariableType.ts:1400");
 registerKernel(ops.logical_not_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::logical_not", self) : null;
-  const result = below_autograd(() => ops.logical_not_default.redispatch(ks.and(after_autograd_keyset), self));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops.logical_not_default.redispatch(ks.and(after_autograd_keyset), self));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::logical_not_default", "engine/ops/native_functions/unary.yaml:747", "engine/generated/VariableType.ts:1401");
 registerKernel(ops.logical_not__default, "Autograd", (ks, self) => below_autograd(() => ops.logical_not__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::logical_not__default", "engine/ops/native_functions/unary.yaml:752", "engine/generated/VariableType.ts:1407");
 registerKernel(ops.logical_not_out, "Autograd", (ks, self, out) => below_autograd(() => ops.logical_not_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::logical_not_out", "engine/ops/native_functions/unary.yaml:757", "engine/generated/VariableType.ts:1408");
 registerKernel(ops.bitwise_not_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::bitwise_not", self) : null;
-  const result = below_autograd(() => ops.bitwise_not_default.redispatch(ks.and(after_autograd_keyset), self));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops.bitwise_not_default.redispatch(ks.and(after_autograd_keyset), self));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::bitwise_not_default", "engine/ops/native_functions/unary.yaml:761", "engine/generated/VariableType.ts:1409");
 registerKernel(ops.bitwise_not__default, "Autograd", (ks, self) => below_autograd(() => ops.bitwise_not__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::bitwise_not__default", "engine/ops/native_functions/unary.yaml:765", "engine/generated/VariableType.ts:1415");
 registerKernel(ops.bitwise_not_out, "Autograd", (ks, self, out) => below_autograd(() => ops.bitwise_not_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::bitwise_not_out", "engine/ops/native_functions/unary.yaml:769", "engine/generated/VariableType.ts:1416");
@@ -1438,9 +1438,9 @@ registerKernel(ops.copy_out, "Autograd", (ks, self, src, non_blocking, out) => b
 registerKernel(ops._to_copy_out, "Autograd", (ks, self, non_blocking, memory_format, out) => below_autograd(() => ops._to_copy_out.redispatch(ks.and(after_autograd_keyset), self, non_blocking, memory_format, out)), "VariableType::_to_copy_out", "engine/ops/native_functions/shape.yaml:229", "engine/generated/VariableType.ts:1438");
 registerKernel(ops.zero_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::zero", self) : null;
-  const result = below_autograd(() => ops.zero_default.redispatch(ks.and(after_autograd_keyset), self));
-  if (grad_fn) set_history(differentiable_outputs(result), grad_fn);
-  return result;
+  const _result = below_autograd(() => ops.zero_default.redispatch(ks.and(after_autograd_keyset), self));
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
 }, "VariableType::zero_default", "engine/ops/native_functions/shape.yaml:263", "engine/generated/VariableType.ts:1439");
 registerKernel(ops.zero_out, "Autograd", (ks, self, out) => below_autograd(() => ops.zero_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::zero_out", "engine/ops/native_functions/shape.yaml:263", "engine/generated/VariableType.ts:1445");
 registerKernel(ops.empty_strided_out, "Autograd", (ks, size, stride, out) => below_autograd(() => ops.empty_strided_out.redispatch(ks.and(after_autograd_keyset), size, stride, out)), "VariableType::empty_strided_out", "engine/ops/native_functions/shape.yaml:271", "engine/generated/VariableType.ts:1446");
