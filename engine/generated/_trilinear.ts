@@ -9,13 +9,13 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- _trilinear (engine/ops/native_functions/linalg.yaml:208) ----
-export const _trilinear_default = defineOp("aten::_trilinear(Tensor i1, Tensor i2, Tensor i3, int[] expand1, int[] expand2, int[] expand3, int[] sumdim, int unroll_dim=1) -> Tensor", "engine/ops/native_functions/linalg.yaml:208");
-registerKernel(_trilinear_default, "CompositeExplicitAutogradNonFunctional", (ks, i1, i2, i3, expand1, expand2, expand3, sumdim, unroll_dim) => native._trilinear(i1, i2, i3, expand1, expand2, expand3, sumdim, unroll_dim), "native._trilinear", "engine/ops/native_functions/linalg.yaml:208", "engine/generated/_trilinear.ts:14");
+// ---- _trilinear (engine/ops/native_functions/linalg.yaml:212) ----
+export const _trilinear_default = defineOp("aten::_trilinear(Tensor i1, Tensor i2, Tensor i3, int[] expand1, int[] expand2, int[] expand3, int[] sumdim, int unroll_dim=1) -> Tensor", "engine/ops/native_functions/linalg.yaml:212");
+registerKernel(_trilinear_default, "CompositeExplicitAutogradNonFunctional", (ks, i1, i2, i3, expand1, expand2, expand3, sumdim, unroll_dim) => native._trilinear(i1, i2, i3, expand1, expand2, expand3, sumdim, unroll_dim), "native._trilinear", "engine/ops/native_functions/linalg.yaml:212", "engine/generated/_trilinear.ts:14");
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(_trilinear_default, "Autograd", (ks, i1, i2, i3, expand1, expand2, expand3, sumdim, unroll_dim) => below_autograd(() => _trilinear_default.redispatch(ks.and(after_autograd_keyset), i1, i2, i3, expand1, expand2, expand3, sumdim, unroll_dim)), "VariableType::_trilinear_default", "engine/ops/native_functions/linalg.yaml:208", "engine/generated/_trilinear.ts:18");
+registerKernel(_trilinear_default, "Autograd", (ks, i1, i2, i3, expand1, expand2, expand3, sumdim, unroll_dim) => below_autograd(() => _trilinear_default.redispatch(ks.and(after_autograd_keyset), i1, i2, i3, expand1, expand2, expand3, sumdim, unroll_dim)), "VariableType::_trilinear_default", "engine/ops/native_functions/linalg.yaml:212", "engine/generated/_trilinear.ts:18");
 
 // torch._trilinear: _trilinear
 const _trilinear_parser = new PythonArgParser(["_trilinear(Tensor i1, Tensor i2, Tensor i3, int[] expand1, int[] expand2, int[] expand3, int[] sumdim, int unroll_dim=1)"]);

@@ -9,13 +9,13 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- bilinear (engine/ops/native_functions/linalg.yaml:204) ----
-export const bilinear_default = defineOp("aten::bilinear(Tensor input1, Tensor input2, Tensor weight, Tensor? bias=None) -> Tensor", "engine/ops/native_functions/linalg.yaml:204");
-registerKernel(bilinear_default, "CompositeImplicitAutograd", (ks, input1, input2, weight, bias) => native.bilinear(input1, input2, weight, bias), "native.bilinear", "engine/ops/native_functions/linalg.yaml:204", "engine/generated/bilinear.ts:14");
+// ---- bilinear (engine/ops/native_functions/linalg.yaml:208) ----
+export const bilinear_default = defineOp("aten::bilinear(Tensor input1, Tensor input2, Tensor weight, Tensor? bias=None) -> Tensor", "engine/ops/native_functions/linalg.yaml:208");
+registerKernel(bilinear_default, "CompositeImplicitAutograd", (ks, input1, input2, weight, bias) => native.bilinear(input1, input2, weight, bias), "native.bilinear", "engine/ops/native_functions/linalg.yaml:208", "engine/generated/bilinear.ts:14");
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(bilinear_default, "Autograd", (ks, input1, input2, weight, bias) => below_autograd(() => bilinear_default.redispatch(ks.and(after_autograd_keyset), input1, input2, weight, bias)), "VariableType::bilinear_default", "engine/ops/native_functions/linalg.yaml:204", "engine/generated/bilinear.ts:18");
+registerKernel(bilinear_default, "Autograd", (ks, input1, input2, weight, bias) => below_autograd(() => bilinear_default.redispatch(ks.and(after_autograd_keyset), input1, input2, weight, bias)), "VariableType::bilinear_default", "engine/ops/native_functions/linalg.yaml:208", "engine/generated/bilinear.ts:18");
 
 // torch.bilinear: bilinear
 const bilinear_parser = new PythonArgParser(["bilinear(Tensor input1, Tensor input2, Tensor weight, Tensor? bias=None)"]);

@@ -9,28 +9,28 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- dot (engine/ops/native_functions/linalg.yaml:118) ----
-export const dot_default = defineOp("aten::dot(Tensor self, Tensor tensor) -> Tensor", "engine/ops/native_functions/linalg.yaml:118");
-registerKernel(dot_default, "CPU", (ks, self, tensor) => native.dot(self, tensor), "native.dot", "engine/ops/native_functions/linalg.yaml:118", "engine/generated/dot.ts:14");
-registerKernel(dot_default, "Meta", (ks, self, tensor) => native.dot(self, tensor), "native.dot", "engine/ops/native_functions/linalg.yaml:118", "engine/generated/dot.ts:15");
+// ---- dot (engine/ops/native_functions/linalg.yaml:119) ----
+export const dot_default = defineOp("aten::dot(Tensor self, Tensor tensor) -> Tensor", "engine/ops/native_functions/linalg.yaml:119");
+registerKernel(dot_default, "CPU", (ks, self, tensor) => native.dot(self, tensor), "native.dot", "engine/ops/native_functions/linalg.yaml:119", "engine/generated/dot.ts:14");
+registerKernel(dot_default, "Meta", (ks, self, tensor) => native.dot_meta(self, tensor), "native.dot_meta", "engine/ops/native_functions/linalg.yaml:119", "engine/generated/dot.ts:15");
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(dot_default, "Autograd", (ks, self, tensor) => below_autograd(() => dot_default.redispatch(ks.and(after_autograd_keyset), self, tensor)), "VariableType::dot_default", "engine/ops/native_functions/linalg.yaml:118", "engine/generated/dot.ts:19");
+registerKernel(dot_default, "Autograd", (ks, self, tensor) => below_autograd(() => dot_default.redispatch(ks.and(after_autograd_keyset), self, tensor)), "VariableType::dot_default", "engine/ops/native_functions/linalg.yaml:119", "engine/generated/dot.ts:19");
 
-// ---- dot.out (engine/ops/native_functions/linalg.yaml:123) ----
-export const dot_out = defineOp("aten::dot.out(Tensor self, Tensor tensor, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/linalg.yaml:123");
-registerKernel(dot_out, "CompositeExplicitAutograd", (ks, self, tensor, out) => native.dot_out(self, tensor, out), "native.dot_out", "engine/ops/native_functions/linalg.yaml:123", "engine/generated/dot.ts:23");
+// ---- dot.out (engine/ops/native_functions/linalg.yaml:125) ----
+export const dot_out = defineOp("aten::dot.out(Tensor self, Tensor tensor, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/linalg.yaml:125");
+registerKernel(dot_out, "CompositeExplicitAutograd", (ks, self, tensor, out) => native.dot_out(self, tensor, out), "native.dot_out", "engine/ops/native_functions/linalg.yaml:125", "engine/generated/dot.ts:23");
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(dot_out, "Autograd", (ks, self, tensor, out) => below_autograd(() => dot_out.redispatch(ks.and(after_autograd_keyset), self, tensor, out)), "VariableType::dot_out", "engine/ops/native_functions/linalg.yaml:123", "engine/generated/dot.ts:27");
+registerKernel(dot_out, "Autograd", (ks, self, tensor, out) => below_autograd(() => dot_out.redispatch(ks.and(after_autograd_keyset), self, tensor, out)), "VariableType::dot_out", "engine/ops/native_functions/linalg.yaml:125", "engine/generated/dot.ts:27");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(dot_out, "ADInplaceOrView", (ks, self, tensor, out) => {
   const result = dot_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, tensor, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/linalg.yaml:123", "engine/generated/dot.ts:29");
+}, "ADInplaceOrView", "engine/ops/native_functions/linalg.yaml:125", "engine/generated/dot.ts:29");
 
 // torch.dot: dot / dot.out
 const dot_parser = new PythonArgParser(["dot(Tensor input, Tensor tensor, *, Tensor? out=None)"]);

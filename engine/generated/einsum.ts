@@ -9,13 +9,13 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- einsum (engine/ops/native_functions/linalg.yaml:188) ----
-export const einsum_default = defineOp("aten::einsum(str equation, Tensor[] tensors, *, int[]? path=None) -> Tensor", "engine/ops/native_functions/linalg.yaml:188");
-registerKernel(einsum_default, "CompositeImplicitAutograd", (ks, equation, tensors, path) => native.einsum(equation, tensors, path), "native.einsum", "engine/ops/native_functions/linalg.yaml:188", "engine/generated/einsum.ts:14");
+// ---- einsum (engine/ops/native_functions/linalg.yaml:192) ----
+export const einsum_default = defineOp("aten::einsum(str equation, Tensor[] tensors, *, int[]? path=None) -> Tensor", "engine/ops/native_functions/linalg.yaml:192");
+registerKernel(einsum_default, "CompositeImplicitAutograd", (ks, equation, tensors, path) => native.einsum(equation, tensors, path), "native.einsum", "engine/ops/native_functions/linalg.yaml:192", "engine/generated/einsum.ts:14");
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(einsum_default, "Autograd", (ks, equation, tensors, path) => below_autograd(() => einsum_default.redispatch(ks.and(after_autograd_keyset), equation, tensors, path)), "VariableType::einsum_default", "engine/ops/native_functions/linalg.yaml:188", "engine/generated/einsum.ts:18");
+registerKernel(einsum_default, "Autograd", (ks, equation, tensors, path) => below_autograd(() => einsum_default.redispatch(ks.and(after_autograd_keyset), equation, tensors, path)), "VariableType::einsum_default", "engine/ops/native_functions/linalg.yaml:192", "engine/generated/einsum.ts:18");
 
 // torch.einsum: einsum
 const einsum_parser = new PythonArgParser(["einsum(str equation, Tensor[] tensors, *, int[]? path=None)"]);

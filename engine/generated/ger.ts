@@ -9,27 +9,27 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- ger (engine/ops/native_functions/linalg.yaml:147) ----
-export const ger_default = defineOp("aten::ger(Tensor self, Tensor vec2) -> Tensor", "engine/ops/native_functions/linalg.yaml:147");
-registerKernel(ger_default, "CompositeImplicitAutograd", (ks, self, vec2) => native.ger(self, vec2), "native.ger", "engine/ops/native_functions/linalg.yaml:147", "engine/generated/ger.ts:14");
+// ---- ger (engine/ops/native_functions/linalg.yaml:151) ----
+export const ger_default = defineOp("aten::ger(Tensor self, Tensor vec2) -> Tensor", "engine/ops/native_functions/linalg.yaml:151");
+registerKernel(ger_default, "CompositeImplicitAutograd", (ks, self, vec2) => native.ger(self, vec2), "native.ger", "engine/ops/native_functions/linalg.yaml:151", "engine/generated/ger.ts:14");
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(ger_default, "Autograd", (ks, self, vec2) => below_autograd(() => ger_default.redispatch(ks.and(after_autograd_keyset), self, vec2)), "VariableType::ger_default", "engine/ops/native_functions/linalg.yaml:147", "engine/generated/ger.ts:18");
+registerKernel(ger_default, "Autograd", (ks, self, vec2) => below_autograd(() => ger_default.redispatch(ks.and(after_autograd_keyset), self, vec2)), "VariableType::ger_default", "engine/ops/native_functions/linalg.yaml:151", "engine/generated/ger.ts:18");
 
-// ---- ger.out (engine/ops/native_functions/linalg.yaml:152) ----
-export const ger_out = defineOp("aten::ger.out(Tensor self, Tensor vec2, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/linalg.yaml:152");
-registerKernel(ger_out, "CompositeImplicitAutograd", (ks, self, vec2, out) => native.ger_out(self, vec2, out), "native.ger_out", "engine/ops/native_functions/linalg.yaml:152", "engine/generated/ger.ts:22");
+// ---- ger.out (engine/ops/native_functions/linalg.yaml:156) ----
+export const ger_out = defineOp("aten::ger.out(Tensor self, Tensor vec2, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/linalg.yaml:156");
+registerKernel(ger_out, "CompositeImplicitAutograd", (ks, self, vec2, out) => native.ger_out(self, vec2, out), "native.ger_out", "engine/ops/native_functions/linalg.yaml:156", "engine/generated/ger.ts:22");
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(ger_out, "Autograd", (ks, self, vec2, out) => below_autograd(() => ger_out.redispatch(ks.and(after_autograd_keyset), self, vec2, out)), "VariableType::ger_out", "engine/ops/native_functions/linalg.yaml:152", "engine/generated/ger.ts:26");
+registerKernel(ger_out, "Autograd", (ks, self, vec2, out) => below_autograd(() => ger_out.redispatch(ks.and(after_autograd_keyset), self, vec2, out)), "VariableType::ger_out", "engine/ops/native_functions/linalg.yaml:156", "engine/generated/ger.ts:26");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(ger_out, "ADInplaceOrView", (ks, self, vec2, out) => {
   const result = ger_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, vec2, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/linalg.yaml:152", "engine/generated/ger.ts:28");
+}, "ADInplaceOrView", "engine/ops/native_functions/linalg.yaml:156", "engine/generated/ger.ts:28");
 
 // torch.ger: ger / ger.out
 const ger_parser = new PythonArgParser(["ger(Tensor input, Tensor vec2, *, Tensor? out=None)"]);

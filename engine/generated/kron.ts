@@ -9,27 +9,27 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- kron (engine/ops/native_functions/linalg.yaml:156) ----
-export const kron_default = defineOp("aten::kron(Tensor self, Tensor other) -> Tensor", "engine/ops/native_functions/linalg.yaml:156");
-registerKernel(kron_default, "CompositeImplicitAutograd", (ks, self, other) => native.kron(self, other), "native.kron", "engine/ops/native_functions/linalg.yaml:156", "engine/generated/kron.ts:14");
+// ---- kron (engine/ops/native_functions/linalg.yaml:160) ----
+export const kron_default = defineOp("aten::kron(Tensor self, Tensor other) -> Tensor", "engine/ops/native_functions/linalg.yaml:160");
+registerKernel(kron_default, "CompositeImplicitAutograd", (ks, self, other) => native.kron(self, other), "native.kron", "engine/ops/native_functions/linalg.yaml:160", "engine/generated/kron.ts:14");
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(kron_default, "Autograd", (ks, self, other) => below_autograd(() => kron_default.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::kron_default", "engine/ops/native_functions/linalg.yaml:156", "engine/generated/kron.ts:18");
+registerKernel(kron_default, "Autograd", (ks, self, other) => below_autograd(() => kron_default.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::kron_default", "engine/ops/native_functions/linalg.yaml:160", "engine/generated/kron.ts:18");
 
-// ---- kron.out (engine/ops/native_functions/linalg.yaml:161) ----
-export const kron_out = defineOp("aten::kron.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/linalg.yaml:161");
-registerKernel(kron_out, "CompositeImplicitAutograd", (ks, self, other, out) => native.kron_out(self, other, out), "native.kron_out", "engine/ops/native_functions/linalg.yaml:161", "engine/generated/kron.ts:22");
+// ---- kron.out (engine/ops/native_functions/linalg.yaml:165) ----
+export const kron_out = defineOp("aten::kron.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/linalg.yaml:165");
+registerKernel(kron_out, "CompositeImplicitAutograd", (ks, self, other, out) => native.kron_out(self, other, out), "native.kron_out", "engine/ops/native_functions/linalg.yaml:165", "engine/generated/kron.ts:22");
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(kron_out, "Autograd", (ks, self, other, out) => below_autograd(() => kron_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::kron_out", "engine/ops/native_functions/linalg.yaml:161", "engine/generated/kron.ts:26");
+registerKernel(kron_out, "Autograd", (ks, self, other, out) => below_autograd(() => kron_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::kron_out", "engine/ops/native_functions/linalg.yaml:165", "engine/generated/kron.ts:26");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(kron_out, "ADInplaceOrView", (ks, self, other, out) => {
   const result = kron_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, other, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/linalg.yaml:161", "engine/generated/kron.ts:28");
+}, "ADInplaceOrView", "engine/ops/native_functions/linalg.yaml:165", "engine/generated/kron.ts:28");
 
 // torch.kron: kron / kron.out
 const kron_parser = new PythonArgParser(["kron(Tensor input, Tensor other, *, Tensor? out=None)"]);

@@ -9,27 +9,27 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- linear (engine/ops/native_functions/linalg.yaml:194) ----
-export const linear_default = defineOp("aten::linear(Tensor input, Tensor weight, Tensor? bias=None) -> Tensor", "engine/ops/native_functions/linalg.yaml:194");
-registerKernel(linear_default, "CompositeImplicitAutograd", (ks, input, weight, bias) => native.linear(input, weight, bias), "native.linear", "engine/ops/native_functions/linalg.yaml:194", "engine/generated/linear.ts:14");
+// ---- linear (engine/ops/native_functions/linalg.yaml:198) ----
+export const linear_default = defineOp("aten::linear(Tensor input, Tensor weight, Tensor? bias=None) -> Tensor", "engine/ops/native_functions/linalg.yaml:198");
+registerKernel(linear_default, "CompositeImplicitAutograd", (ks, input, weight, bias) => native.linear(input, weight, bias), "native.linear", "engine/ops/native_functions/linalg.yaml:198", "engine/generated/linear.ts:14");
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(linear_default, "Autograd", (ks, input, weight, bias) => below_autograd(() => linear_default.redispatch(ks.and(after_autograd_keyset), input, weight, bias)), "VariableType::linear_default", "engine/ops/native_functions/linalg.yaml:194", "engine/generated/linear.ts:18");
+registerKernel(linear_default, "Autograd", (ks, input, weight, bias) => below_autograd(() => linear_default.redispatch(ks.and(after_autograd_keyset), input, weight, bias)), "VariableType::linear_default", "engine/ops/native_functions/linalg.yaml:198", "engine/generated/linear.ts:18");
 
-// ---- linear.out (engine/ops/native_functions/linalg.yaml:199) ----
-export const linear_out = defineOp("aten::linear.out(Tensor input, Tensor weight, Tensor? bias=None, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/linalg.yaml:199");
-registerKernel(linear_out, "CompositeExplicitAutograd", (ks, input, weight, bias, out) => native.linear_out(input, weight, bias, out), "native.linear_out", "engine/ops/native_functions/linalg.yaml:199", "engine/generated/linear.ts:22");
+// ---- linear.out (engine/ops/native_functions/linalg.yaml:203) ----
+export const linear_out = defineOp("aten::linear.out(Tensor input, Tensor weight, Tensor? bias=None, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/linalg.yaml:203");
+registerKernel(linear_out, "CompositeExplicitAutograd", (ks, input, weight, bias, out) => native.linear_out(input, weight, bias, out), "native.linear_out", "engine/ops/native_functions/linalg.yaml:203", "engine/generated/linear.ts:22");
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(linear_out, "Autograd", (ks, input, weight, bias, out) => below_autograd(() => linear_out.redispatch(ks.and(after_autograd_keyset), input, weight, bias, out)), "VariableType::linear_out", "engine/ops/native_functions/linalg.yaml:199", "engine/generated/linear.ts:26");
+registerKernel(linear_out, "Autograd", (ks, input, weight, bias, out) => below_autograd(() => linear_out.redispatch(ks.and(after_autograd_keyset), input, weight, bias, out)), "VariableType::linear_out", "engine/ops/native_functions/linalg.yaml:203", "engine/generated/linear.ts:26");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(linear_out, "ADInplaceOrView", (ks, input, weight, bias, out) => {
   const result = linear_out.redispatch(ks.and(after_ADInplaceOrView_keyset), input, weight, bias, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/linalg.yaml:199", "engine/generated/linear.ts:28");
+}, "ADInplaceOrView", "engine/ops/native_functions/linalg.yaml:203", "engine/generated/linear.ts:28");
 
 // torch.linear: linear / linear.out
 const linear_parser = new PythonArgParser(["linear(Tensor input, Tensor weight, Tensor? bias=None, *, Tensor? out=None)"]);

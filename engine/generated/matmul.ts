@@ -9,27 +9,27 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- matmul (engine/ops/native_functions/linalg.yaml:177) ----
-export const matmul_default = defineOp("aten::matmul(Tensor self, Tensor other) -> Tensor", "engine/ops/native_functions/linalg.yaml:177");
-registerKernel(matmul_default, "CompositeImplicitAutograd", (ks, self, other) => native.matmul(self, other), "native.matmul", "engine/ops/native_functions/linalg.yaml:177", "engine/generated/matmul.ts:14");
+// ---- matmul (engine/ops/native_functions/linalg.yaml:181) ----
+export const matmul_default = defineOp("aten::matmul(Tensor self, Tensor other) -> Tensor", "engine/ops/native_functions/linalg.yaml:181");
+registerKernel(matmul_default, "CompositeImplicitAutograd", (ks, self, other) => native.matmul(self, other), "native.matmul", "engine/ops/native_functions/linalg.yaml:181", "engine/generated/matmul.ts:14");
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(matmul_default, "Autograd", (ks, self, other) => below_autograd(() => matmul_default.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::matmul_default", "engine/ops/native_functions/linalg.yaml:177", "engine/generated/matmul.ts:18");
+registerKernel(matmul_default, "Autograd", (ks, self, other) => below_autograd(() => matmul_default.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::matmul_default", "engine/ops/native_functions/linalg.yaml:181", "engine/generated/matmul.ts:18");
 
-// ---- matmul.out (engine/ops/native_functions/linalg.yaml:182) ----
-export const matmul_out = defineOp("aten::matmul.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/linalg.yaml:182");
-registerKernel(matmul_out, "CompositeImplicitAutograd", (ks, self, other, out) => native.matmul_out(self, other, out), "native.matmul_out", "engine/ops/native_functions/linalg.yaml:182", "engine/generated/matmul.ts:22");
+// ---- matmul.out (engine/ops/native_functions/linalg.yaml:186) ----
+export const matmul_out = defineOp("aten::matmul.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/linalg.yaml:186");
+registerKernel(matmul_out, "CompositeImplicitAutograd", (ks, self, other, out) => native.matmul_out(self, other, out), "native.matmul_out", "engine/ops/native_functions/linalg.yaml:186", "engine/generated/matmul.ts:22");
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(matmul_out, "Autograd", (ks, self, other, out) => below_autograd(() => matmul_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::matmul_out", "engine/ops/native_functions/linalg.yaml:182", "engine/generated/matmul.ts:26");
+registerKernel(matmul_out, "Autograd", (ks, self, other, out) => below_autograd(() => matmul_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::matmul_out", "engine/ops/native_functions/linalg.yaml:186", "engine/generated/matmul.ts:26");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(matmul_out, "ADInplaceOrView", (ks, self, other, out) => {
   const result = matmul_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, other, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/linalg.yaml:182", "engine/generated/matmul.ts:28");
+}, "ADInplaceOrView", "engine/ops/native_functions/linalg.yaml:186", "engine/generated/matmul.ts:28");
 
 // torch.matmul: matmul / matmul.out
 const matmul_parser = new PythonArgParser(["matmul(Tensor input, Tensor other, *, Tensor? out=None)"]);

@@ -9,27 +9,27 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- outer (engine/ops/native_functions/linalg.yaml:138) ----
-export const outer_default = defineOp("aten::outer(Tensor self, Tensor vec2) -> Tensor", "engine/ops/native_functions/linalg.yaml:138");
-registerKernel(outer_default, "CompositeImplicitAutograd", (ks, self, vec2) => native.outer(self, vec2), "native.outer", "engine/ops/native_functions/linalg.yaml:138", "engine/generated/outer.ts:14");
+// ---- outer (engine/ops/native_functions/linalg.yaml:142) ----
+export const outer_default = defineOp("aten::outer(Tensor self, Tensor vec2) -> Tensor", "engine/ops/native_functions/linalg.yaml:142");
+registerKernel(outer_default, "CompositeImplicitAutograd", (ks, self, vec2) => native.outer(self, vec2), "native.outer", "engine/ops/native_functions/linalg.yaml:142", "engine/generated/outer.ts:14");
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(outer_default, "Autograd", (ks, self, vec2) => below_autograd(() => outer_default.redispatch(ks.and(after_autograd_keyset), self, vec2)), "VariableType::outer_default", "engine/ops/native_functions/linalg.yaml:138", "engine/generated/outer.ts:18");
+registerKernel(outer_default, "Autograd", (ks, self, vec2) => below_autograd(() => outer_default.redispatch(ks.and(after_autograd_keyset), self, vec2)), "VariableType::outer_default", "engine/ops/native_functions/linalg.yaml:142", "engine/generated/outer.ts:18");
 
-// ---- outer.out (engine/ops/native_functions/linalg.yaml:143) ----
-export const outer_out = defineOp("aten::outer.out(Tensor self, Tensor vec2, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/linalg.yaml:143");
-registerKernel(outer_out, "CompositeImplicitAutograd", (ks, self, vec2, out) => native.outer_out(self, vec2, out), "native.outer_out", "engine/ops/native_functions/linalg.yaml:143", "engine/generated/outer.ts:22");
+// ---- outer.out (engine/ops/native_functions/linalg.yaml:147) ----
+export const outer_out = defineOp("aten::outer.out(Tensor self, Tensor vec2, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/linalg.yaml:147");
+registerKernel(outer_out, "CompositeImplicitAutograd", (ks, self, vec2, out) => native.outer_out(self, vec2, out), "native.outer_out", "engine/ops/native_functions/linalg.yaml:147", "engine/generated/outer.ts:22");
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(outer_out, "Autograd", (ks, self, vec2, out) => below_autograd(() => outer_out.redispatch(ks.and(after_autograd_keyset), self, vec2, out)), "VariableType::outer_out", "engine/ops/native_functions/linalg.yaml:143", "engine/generated/outer.ts:26");
+registerKernel(outer_out, "Autograd", (ks, self, vec2, out) => below_autograd(() => outer_out.redispatch(ks.and(after_autograd_keyset), self, vec2, out)), "VariableType::outer_out", "engine/ops/native_functions/linalg.yaml:147", "engine/generated/outer.ts:26");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(outer_out, "ADInplaceOrView", (ks, self, vec2, out) => {
   const result = outer_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, vec2, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/linalg.yaml:143", "engine/generated/outer.ts:28");
+}, "ADInplaceOrView", "engine/ops/native_functions/linalg.yaml:147", "engine/generated/outer.ts:28");
 
 // torch.outer: outer / outer.out
 const outer_parser = new PythonArgParser(["outer(Tensor input, Tensor vec2, *, Tensor? out=None)"]);

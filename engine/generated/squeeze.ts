@@ -9,19 +9,19 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- squeeze_.dim (engine/ops/native_functions/linalg.yaml:217) ----
-export const squeeze__dim = defineOp("aten::squeeze_.dim(Tensor(a!) self, int dim) -> Tensor(a!)", "engine/ops/native_functions/linalg.yaml:217");
-registerKernel(squeeze__dim, "CompositeExplicitAutograd", (ks, self, dim) => native.squeeze__dim(self, dim), "native.squeeze__dim", "engine/ops/native_functions/linalg.yaml:217", "engine/generated/squeeze.ts:14");
+// ---- squeeze_.dim (engine/ops/native_functions/linalg.yaml:221) ----
+export const squeeze__dim = defineOp("aten::squeeze_.dim(Tensor(a!) self, int dim) -> Tensor(a!)", "engine/ops/native_functions/linalg.yaml:221");
+registerKernel(squeeze__dim, "CompositeExplicitAutograd", (ks, self, dim) => native.squeeze__dim(self, dim), "native.squeeze__dim", "engine/ops/native_functions/linalg.yaml:221", "engine/generated/squeeze.ts:14");
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(squeeze__dim, "Autograd", (ks, self, dim) => below_autograd(() => squeeze__dim.redispatch(ks.and(after_autograd_keyset), self, dim)), "VariableType::squeeze__dim", "engine/ops/native_functions/linalg.yaml:217", "engine/generated/squeeze.ts:18");
+registerKernel(squeeze__dim, "Autograd", (ks, self, dim) => below_autograd(() => squeeze__dim.redispatch(ks.and(after_autograd_keyset), self, dim)), "VariableType::squeeze__dim", "engine/ops/native_functions/linalg.yaml:221", "engine/generated/squeeze.ts:18");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(squeeze__dim, "ADInplaceOrView", (ks, self, dim) => {
   const result = squeeze__dim.redispatch(ks.and(after_ADInplaceOrView_keyset), self, dim);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/linalg.yaml:217", "engine/generated/squeeze.ts:20");
+}, "ADInplaceOrView", "engine/ops/native_functions/linalg.yaml:221", "engine/generated/squeeze.ts:20");
 
 // ---- squeeze (engine/ops/native_functions/shape.yaml:69) ----
 export const squeeze_default = defineOp("aten::squeeze(Tensor(a) self) -> Tensor(a)", "engine/ops/native_functions/shape.yaml:69");

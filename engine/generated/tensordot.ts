@@ -9,28 +9,27 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- tensordot (engine/ops/native_functions/linalg.yaml:165) ----
-export const tensordot_default = defineOp("aten::tensordot(Tensor self, Tensor other, int[] dims_self, int[] dims_other) -> Tensor", "engine/ops/native_functions/linalg.yaml:165");
-registerKernel(tensordot_default, "CompositeImplicitAutograd", (ks, self, other, dims_self, dims_other) => native.tensordot(self, other, dims_self, dims_other), "native.tensordot", "engine/ops/native_functions/linalg.yaml:165", "engine/generated/tensordot.ts:14");
+// ---- tensordot (engine/ops/native_functions/linalg.yaml:169) ----
+export const tensordot_default = defineOp("aten::tensordot(Tensor self, Tensor other, int[] dims_self, int[] dims_other) -> Tensor", "engine/ops/native_functions/linalg.yaml:169");
+registerKernel(tensordot_default, "CompositeImplicitAutograd", (ks, self, other, dims_self, dims_other) => native.tensordot(self, other, dims_self, dims_other), "native.tensordot", "engine/ops/native_functions/linalg.yaml:169", "engine/generated/tensordot.ts:14");
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(tensordot_default, "Autograd", (ks, self, other, dims_self, dims_other) => below_autograd(() => tensordot_default.redispatch(ks.and(after_autograd_keyset), self, other, dims_self, dims_other)), "VariableType::tensordot_default", "engine/ops/native_functions/linalg.yaml:165", "engine/generated/tensordot.ts:18");
+registerKernel(tensordot_default, "Autograd", (ks, self, other, dims_self, dims_other) => below_autograd(() => tensordot_default.redispatch(ks.and(after_autograd_keyset), self, other, dims_self, dims_other)), "VariableType::tensordot_default", "engine/ops/native_functions/linalg.yaml:169", "engine/generated/tensordot.ts:18");
 
-// ---- tensordot.out (engine/ops/native_functions/linalg.yaml:170) ----
-export const tensordot_out = defineOp("aten::tensordot.out(Tensor self, Tensor other, int[] dims_self, int[] dims_other, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/linalg.yaml:170");
-registerKernel(tensordot_out, "CPU", (ks, self, other, dims_self, dims_other, out) => native.tensordot_out(self, other, dims_self, dims_other, out), "native.tensordot_out", "engine/ops/native_functions/linalg.yaml:170", "engine/generated/tensordot.ts:22");
-registerKernel(tensordot_out, "Meta", (ks, self, other, dims_self, dims_other, out) => native.tensordot_out(self, other, dims_self, dims_other, out), "native.tensordot_out", "engine/ops/native_functions/linalg.yaml:170", "engine/generated/tensordot.ts:23");
+// ---- tensordot.out (engine/ops/native_functions/linalg.yaml:174) ----
+export const tensordot_out = defineOp("aten::tensordot.out(Tensor self, Tensor other, int[] dims_self, int[] dims_other, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/linalg.yaml:174");
+registerKernel(tensordot_out, "CPU", (ks, self, other, dims_self, dims_other, out) => native.tensordot_out(self, other, dims_self, dims_other, out), "native.tensordot_out", "engine/ops/native_functions/linalg.yaml:174", "engine/generated/tensordot.ts:22");
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(tensordot_out, "Autograd", (ks, self, other, dims_self, dims_other, out) => below_autograd(() => tensordot_out.redispatch(ks.and(after_autograd_keyset), self, other, dims_self, dims_other, out)), "VariableType::tensordot_out", "engine/ops/native_functions/linalg.yaml:170", "engine/generated/tensordot.ts:27");
+registerKernel(tensordot_out, "Autograd", (ks, self, other, dims_self, dims_other, out) => below_autograd(() => tensordot_out.redispatch(ks.and(after_autograd_keyset), self, other, dims_self, dims_other, out)), "VariableType::tensordot_out", "engine/ops/native_functions/linalg.yaml:174", "engine/generated/tensordot.ts:26");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(tensordot_out, "ADInplaceOrView", (ks, self, other, dims_self, dims_other, out) => {
   const result = tensordot_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, other, dims_self, dims_other, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/linalg.yaml:170", "engine/generated/tensordot.ts:29");
+}, "ADInplaceOrView", "engine/ops/native_functions/linalg.yaml:174", "engine/generated/tensordot.ts:28");
 
 // torch.tensordot: tensordot / tensordot.out
 const tensordot_parser = new PythonArgParser(["tensordot(Tensor input, Tensor other, int[] dims_self, int[] dims_other, *, Tensor? out=None)"]);

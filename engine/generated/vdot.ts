@@ -9,28 +9,28 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- vdot (engine/ops/native_functions/linalg.yaml:127) ----
-export const vdot_default = defineOp("aten::vdot(Tensor self, Tensor other) -> Tensor", "engine/ops/native_functions/linalg.yaml:127");
-registerKernel(vdot_default, "CPU", (ks, self, other) => native.vdot(self, other), "native.vdot", "engine/ops/native_functions/linalg.yaml:127", "engine/generated/vdot.ts:14");
-registerKernel(vdot_default, "Meta", (ks, self, other) => native.vdot(self, other), "native.vdot", "engine/ops/native_functions/linalg.yaml:127", "engine/generated/vdot.ts:15");
+// ---- vdot (engine/ops/native_functions/linalg.yaml:129) ----
+export const vdot_default = defineOp("aten::vdot(Tensor self, Tensor other) -> Tensor", "engine/ops/native_functions/linalg.yaml:129");
+registerKernel(vdot_default, "CPU", (ks, self, other) => native.vdot(self, other), "native.vdot", "engine/ops/native_functions/linalg.yaml:129", "engine/generated/vdot.ts:14");
+registerKernel(vdot_default, "Meta", (ks, self, other) => native.dot_meta(self, other), "native.dot_meta", "engine/ops/native_functions/linalg.yaml:129", "engine/generated/vdot.ts:15");
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(vdot_default, "Autograd", (ks, self, other) => below_autograd(() => vdot_default.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::vdot_default", "engine/ops/native_functions/linalg.yaml:127", "engine/generated/vdot.ts:19");
+registerKernel(vdot_default, "Autograd", (ks, self, other) => below_autograd(() => vdot_default.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::vdot_default", "engine/ops/native_functions/linalg.yaml:129", "engine/generated/vdot.ts:19");
 
-// ---- vdot.out (engine/ops/native_functions/linalg.yaml:132) ----
-export const vdot_out = defineOp("aten::vdot.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/linalg.yaml:132");
-registerKernel(vdot_out, "CompositeExplicitAutograd", (ks, self, other, out) => native.vdot_out(self, other, out), "native.vdot_out", "engine/ops/native_functions/linalg.yaml:132", "engine/generated/vdot.ts:23");
+// ---- vdot.out (engine/ops/native_functions/linalg.yaml:135) ----
+export const vdot_out = defineOp("aten::vdot.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/linalg.yaml:135");
+registerKernel(vdot_out, "CompositeExplicitAutograd", (ks, self, other, out) => native.vdot_out(self, other, out), "native.vdot_out", "engine/ops/native_functions/linalg.yaml:135", "engine/generated/vdot.ts:23");
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(vdot_out, "Autograd", (ks, self, other, out) => below_autograd(() => vdot_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::vdot_out", "engine/ops/native_functions/linalg.yaml:132", "engine/generated/vdot.ts:27");
+registerKernel(vdot_out, "Autograd", (ks, self, other, out) => below_autograd(() => vdot_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::vdot_out", "engine/ops/native_functions/linalg.yaml:135", "engine/generated/vdot.ts:27");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(vdot_out, "ADInplaceOrView", (ks, self, other, out) => {
   const result = vdot_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, other, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/linalg.yaml:132", "engine/generated/vdot.ts:29");
+}, "ADInplaceOrView", "engine/ops/native_functions/linalg.yaml:135", "engine/generated/vdot.ts:29");
 
 // torch.vdot: vdot / vdot.out
 const vdot_parser = new PythonArgParser(["vdot(Tensor input, Tensor other, *, Tensor? out=None)"]);

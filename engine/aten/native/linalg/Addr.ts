@@ -81,9 +81,8 @@ export function addr_(self: Tensor, vec1: Tensor, vec2: Tensor, beta: Scalar, al
   return addr_out(self, vec1, vec2, beta, alpha, self);
 }
 
+/** math_addr checks nothing itself: outer refuses non-vectors, and beta/alpha are not checked. */
 export function math_addr(self: Tensor, vec1: Tensor, vec2: Tensor, beta: Scalar, alpha: Scalar): Tensor {
-  check_1d(vec1, "vec1", "addr");
-  check_1d(vec2, "vec2", "addr");
   const b = Number(beta), a = Number(alpha);
   const o = () => outer_default.call(vec1, vec2) as Tensor;
   const scaled = () => (a === 1 ? o() : (mul_Tensor.call(o(), wrapScalar(alpha)) as Tensor));

@@ -70,6 +70,7 @@ export function addmm_out_cpu(self: Tensor, mat1: Tensor, mat2: Tensor, beta: Sc
   const [a0, a1] = sizesOf(mat1), [b0, b1] = sizesOf(mat2);
   if (a1 !== b0) throw new RuntimeError(`mat1 and mat2 shapes cannot be multiplied (${a0}x${a1} and ${b0}x${b1})`);
   const result = structuredOutput(mat1, [a0, b1], mat1.dtype, out, mode, self);
+  if (!hasData(result)) return result; // the meta function ends here; self is expanded by the impl
   const bSelf = expand_size(self, [a0, b1]);
   addmm_impl_cpu_(result, mode === "inplace" ? result : bSelf, mat1, mat2, beta, alpha);
   return result;
@@ -132,9 +133,9 @@ export function baddbmm_out_cpu(self: Tensor, batch1: Tensor, batch2: Tensor, be
   const self_ = expand_size(self, [batch1.size(0), batch1.size(1), batch2.size(2)]);
   const result = bmm_meta(batch1, batch2, out, mode, self);
   if (scalarValue(beta) !== 0 && mode !== "inplace" && hasData(result)) copyInto(result, self_);
-  if (self.dim() !== 3) throw new RuntimeError("self must be a 3D tensor");
-  if (!sizesOf(self).every((v, i) => v === result._impl.sizes()[i])) {
-    throw new RuntimeError(`Expected an input tensor shape with shape ${list(sizesOf(result))} but got shape: ${list(sizesOf(self))}`);
+  if (self_.dim() !== 3) throw new RuntimeError("self must be a 3D tensor");
+  if (!sizesOf(self_).every((v, i) => v === result._impl.sizes()[i])) {
+    throw new RuntimeError(`Expected an input tensor shape with shape ${list(sizesOf(result))} but got shape: ${list(sizesOf(self_))}`);
   }
   bmm_out_or_baddbmm_(result, batch1, batch2, beta, alpha, false);
   return result;
@@ -251,6 +252,15 @@ export function dot(self: Tensor, other: Tensor): Tensor {
   return result;
 }
 
+/**
+ * dot and vdot on Meta: PyTorch 1.13 has no meta kernel for them; its Python meta registration
+ * checks that both are 1-D and returns an empty 0-dim tensor of self's dtype (no dtype or size check).
+ */
+export function dot_meta(self: Tensor, other: Tensor): Tensor {
+  if (self.dim() !== 1 || other.dim() !== 1) throw new RuntimeError(`1D tensors expected, but got ${self.dim()}D and ${other.dim()}D tensors`);
+  return structuredOutput(self, [], self.dtype, null, "functional");
+}
+
 /** vdot of real tensors is dot (it conjugates self only for complex ones). */
 export function vdot(self: Tensor, other: Tensor): Tensor {
   return dot_default.call(self, other) as Tensor;
@@ -261,7 +271,9 @@ function dotLikeOut(self: Tensor, other: Tensor, result: Tensor, op: (a: Tensor,
   if (result.dtype !== self.dtype) {
     throw new RuntimeError(`result dtype ${scalarTypeName(result.dtype.scalarType)} does not match input dtype ${scalarTypeName(self.dtype.scalarType)}`);
   }
-  return fill__Scalar.call(result, op(self, other).item()) as Tensor; // result.fill_(self.dot(other))
+  const value = op(self, other);
+  if (!hasData(result)) return result;
+  return fill__Scalar.call(result, value.item()) as Tensor; // result.fill_(self.dot(other)): fill_.Scalar here, fill_.Tensor in PyTorch
 }
 
 export function dot_out(self: Tensor, other: Tensor, result: Tensor): Tensor {

@@ -31,7 +31,7 @@ export function sumproduct_pair(left_: Tensor, right_: Tensor, sumDims: readonly
   let lroSize = 1, loSize = 1, roSize = 1, sumSize = 1;
   let left = left_, right = right_;
   for (let i = 0; i < dim; i++) {
-    const sl = left.size(i) > 1, sr = right.size(i) > 1;
+    const sl = left.size(i) !== 1, sr = right.size(i) !== 1; // size 0 counts as present
     if (isSum[i]) {
       if (sl && sr) {
         if (left.size(i) !== right.size(i)) throw new RuntimeError("non-broadcast dimensions must match");

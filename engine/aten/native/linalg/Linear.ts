@@ -26,7 +26,8 @@ export function linear(input: Tensor, weight: Tensor, bias: Tensor | null): Tens
   if (input.dim() === 3 && bias !== null && input.is_contiguous()) {
     // also the fused path for a contiguous 3-D input
     const s = input._impl.sizes();
-    const result = addmm_default.call(bias, view_default.call(input, [s[0] * s[1], s[2]]), t_default.call(weight), 1, 1) as Tensor;
+    const weightT = t_default.call(weight); // gcc evaluates C++ call arguments right to left: weight.t() runs first
+    const result = addmm_default.call(bias, view_default.call(input, [s[0] * s[1], s[2]]), weightT, 1, 1) as Tensor;
     return view_default.call(result, [s[0], s[1], result.size(1)]) as Tensor;
   }
   let output = matmul_default.call(input, t_default.call(weight)) as Tensor;

@@ -25,7 +25,7 @@ import { permute_default } from "../../../generated/permute.js";
 import { sum_dim_IntList } from "../../../generated/sum.js";
 import { copy__default } from "../../../generated/copy.js";
 import { resize_output } from "../Resize.js";
-import { typeMetaName } from "../binary/TypeMeta.js";
+import { scalarTypeName } from "../../../c10/ScalarType.js";
 import { sizesOf } from "./common.js";
 
 const prod = (xs: readonly number[]): number => xs.reduce((a, b) => a * b, 1);
@@ -225,7 +225,7 @@ function dimListToBitset(dims: readonly number[], ndims: number): boolean[] {
 export function tensordot_out(input1: Tensor, input2: Tensor, dims1: readonly number[], dims2: readonly number[], result: Tensor): Tensor {
   const tmp = tensordot(input1, input2, dims1, dims2);
   if (tmp.dtype !== result.dtype) {
-    throw new RuntimeError(`tensordot: Expected the output tensor to have dtype ${typeMetaName(tmp.dtype.scalarType)}, but got an output tensor with dtype ${typeMetaName(result.dtype.scalarType)}`);
+    throw new RuntimeError(`tensordot: Expected the output tensor to have dtype ${scalarTypeName(tmp.dtype.scalarType)}, but got an output tensor with dtype ${scalarTypeName(result.dtype.scalarType)}`);
   }
   resize_output(result, sizesOf(tmp));
   copy__default.call(result, tmp, false);
