@@ -73,6 +73,7 @@ export { matmul } from "./matmul.js";
 export { einsum } from "./einsum.js";
 export { bilinear } from "./bilinear.js";
 export { squeeze } from "./squeeze.js";
+export { det } from "./det.js";
 export { all } from "./all.js";
 export { any } from "./any.js";
 export { argmax } from "./argmax.js";

@@ -7,3 +7,9 @@ export { matmul, matmul_out, outer, outer_out, ger, ger_out, kron, kron_out, ten
 export { einsum } from "./Einsum.js";
 export { linear, linear_out, bilinear, _trilinear } from "./Linear.js";
 export { squeeze__dim } from "./SqueezeInplace.js";
+export { linalg_lu_factor_ex_out, linalg_lu_factor, linalg_lu_factor_out, _linalg_check_errors_op } from "./LuFactor.js";
+export { _linalg_solve_ex_out, linalg_solve_ex, linalg_solve_ex_out, linalg_solve, linalg_solve_out, linalg_inv_ex_out, linalg_inv, linalg_inv_out } from "./Solve.js";
+export { _linalg_det_out, linalg_det, linalg_det_out, det, _linalg_slogdet_out, linalg_slogdet, linalg_slogdet_out } from "./Det.js";
+export { linalg_cholesky_ex_out, linalg_cholesky, linalg_cholesky_out } from "./Cholesky.js";
+export { linalg_qr_out } from "./Qr.js";
+export { _linalg_svd_out, linalg_svd, linalg_svd_out, linalg_svdvals, linalg_svdvals_out } from "./Svd.js";
