@@ -84,39 +84,100 @@ function pack(op: GemmOperand, rows: number, cols: number, kind: Compute, t: Sca
   return out;
 }
 
-const NB = 256; // columns of B per block: one block of packed B stays in cache across all rows of A
+const NB = 256; // columns per block in the integer kernels: one block of packed B stays in cache
 
-/** Float kernels: acc rows in the compute type's array, so each partial sum rounds as BLAS rounds it. */
-function gemmFloat(p: GemmParams, kind: "f32" | "f64"): void {
+/**
+ * The float kernel, once per array type so each stays monomorphic for the JIT. C is computed in 4 x 4
+ * tiles held in sixteen local accumulators: A is packed row-major and B transposed, so both operands
+ * of every dot product are read with stride 1, and each loaded element serves four products. Every
+ * step rounds to the compute type (Math.fround), as a float32 BLAS accumulating with FMA does.
+ */
+function gemmFloat32Array(p: GemmParams): void {
   const { m, n, k, c } = p;
-  const A = pack(p.a, m, k, kind, p.dtype) as Float32Array | Float64Array;
-  const B = pack(p.b, k, n, kind, p.dtype) as Float32Array | Float64Array;
-  const acc = kind === "f32" ? new Float32Array(NB) : new Float64Array(NB);
+  const A = pack(p.a, m, k, "f32", p.dtype) as Float32Array;
+  const Bt = pack({ ...p.b, rs: p.b.cs, cs: p.b.rs }, n, k, "f32", p.dtype) as Float32Array; // B^T, n x k
   const cd = c.data as unknown as { [i: number]: number };
   const read = reader(p.dtype), write = writer(p.dtype);
-  const round = kind === "f32" ? Math.fround : (x: number) => x;
-  const alpha = round(p.alpha), beta = round(p.beta);
-  for (let j0 = 0; j0 < n; j0 += NB) {
-    const nb = Math.min(NB, n - j0);
-    for (let i = 0; i < m; i++) {
-      acc.fill(0);
-      const arow = i * k;
+  const alpha = Math.fround(p.alpha), beta = Math.fround(p.beta);
+  const store = (i: number, j: number, sum: number) => {
+    const o = c.offset + i * c.rs + j * c.cs;
+    let v = alpha === 1 ? sum : Math.fround(alpha * sum);
+    if (beta !== 0) v = Math.fround(v + Math.fround(beta * (read ? read(cd[o]) : cd[o])));
+    cd[o] = write ? write(v) : v;
+  };
+  const m4 = m - (m % 4), n4 = n - (n % 4);
+  for (let i0 = 0; i0 < m4; i0 += 4) {
+    const r0 = i0 * k, r1 = r0 + k, r2 = r1 + k, r3 = r2 + k;
+    for (let j0 = 0; j0 < n4; j0 += 4) {
+      const s0 = j0 * k, s1 = s0 + k, s2 = s1 + k, s3 = s2 + k;
+      let c00 = 0, c01 = 0, c02 = 0, c03 = 0, c10 = 0, c11 = 0, c12 = 0, c13 = 0;
+      let c20 = 0, c21 = 0, c22 = 0, c23 = 0, c30 = 0, c31 = 0, c32 = 0, c33 = 0;
       for (let q = 0; q < k; q++) {
-        const aiq = A[arow + q];
-        const brow = q * n + j0;
-        for (let j = 0; j < nb; j++) acc[j] += aiq * B[brow + j];
+        const a0 = A[r0 + q], a1 = A[r1 + q], a2 = A[r2 + q], a3 = A[r3 + q];
+        const b0 = Bt[s0 + q], b1 = Bt[s1 + q], b2 = Bt[s2 + q], b3 = Bt[s3 + q];
+        c00 = Math.fround(c00 + a0 * b0); c01 = Math.fround(c01 + a0 * b1); c02 = Math.fround(c02 + a0 * b2); c03 = Math.fround(c03 + a0 * b3);
+        c10 = Math.fround(c10 + a1 * b0); c11 = Math.fround(c11 + a1 * b1); c12 = Math.fround(c12 + a1 * b2); c13 = Math.fround(c13 + a1 * b3);
+        c20 = Math.fround(c20 + a2 * b0); c21 = Math.fround(c21 + a2 * b1); c22 = Math.fround(c22 + a2 * b2); c23 = Math.fround(c23 + a2 * b3);
+        c30 = Math.fround(c30 + a3 * b0); c31 = Math.fround(c31 + a3 * b1); c32 = Math.fround(c32 + a3 * b2); c33 = Math.fround(c33 + a3 * b3);
       }
-      let o = c.offset + i * c.rs + j0 * c.cs;
-      for (let j = 0; j < nb; j++, o += c.cs) {
-        let v = alpha === 1 ? acc[j] : round(alpha * acc[j]);
-        if (beta !== 0) {
-          const old = read ? read(cd[o]) : cd[o];
-          v = round(v + round(beta * old));
-        }
-        cd[o] = write ? write(v) : v;
-      }
+      store(i0, j0, c00); store(i0, j0 + 1, c01); store(i0, j0 + 2, c02); store(i0, j0 + 3, c03);
+      store(i0 + 1, j0, c10); store(i0 + 1, j0 + 1, c11); store(i0 + 1, j0 + 2, c12); store(i0 + 1, j0 + 3, c13);
+      store(i0 + 2, j0, c20); store(i0 + 2, j0 + 1, c21); store(i0 + 2, j0 + 2, c22); store(i0 + 2, j0 + 3, c23);
+      store(i0 + 3, j0, c30); store(i0 + 3, j0 + 1, c31); store(i0 + 3, j0 + 2, c32); store(i0 + 3, j0 + 3, c33);
     }
   }
+  // the edges: rows past m4 (every column) and columns past n4 (rows below m4), one dot product each
+  const dot = (i: number, j: number) => {
+    let sum = 0;
+    for (let q = 0, a = i * k, b = j * k; q < k; q++) sum = Math.fround(sum + A[a + q] * Bt[b + q]);
+    store(i, j, sum);
+  };
+  for (let i = 0; i < m4; i++) for (let j = n4; j < n; j++) dot(i, j);
+  for (let i = m4; i < m; i++) for (let j = 0; j < n; j++) dot(i, j);
+}
+
+function gemmFloat64Array(p: GemmParams): void {
+  const { m, n, k, c } = p;
+  const A = pack(p.a, m, k, "f64", p.dtype) as Float64Array;
+  const Bt = pack({ ...p.b, rs: p.b.cs, cs: p.b.rs }, n, k, "f64", p.dtype) as Float64Array; // B^T, n x k
+  const cd = c.data as unknown as { [i: number]: number };
+  const read = reader(p.dtype), write = writer(p.dtype);
+  const alpha = (p.alpha), beta = (p.beta);
+  const store = (i: number, j: number, sum: number) => {
+    const o = c.offset + i * c.rs + j * c.cs;
+    let v = alpha === 1 ? sum : (alpha * sum);
+    if (beta !== 0) v = (v + (beta * (read ? read(cd[o]) : cd[o])));
+    cd[o] = write ? write(v) : v;
+  };
+  const m4 = m - (m % 4), n4 = n - (n % 4);
+  for (let i0 = 0; i0 < m4; i0 += 4) {
+    const r0 = i0 * k, r1 = r0 + k, r2 = r1 + k, r3 = r2 + k;
+    for (let j0 = 0; j0 < n4; j0 += 4) {
+      const s0 = j0 * k, s1 = s0 + k, s2 = s1 + k, s3 = s2 + k;
+      let c00 = 0, c01 = 0, c02 = 0, c03 = 0, c10 = 0, c11 = 0, c12 = 0, c13 = 0;
+      let c20 = 0, c21 = 0, c22 = 0, c23 = 0, c30 = 0, c31 = 0, c32 = 0, c33 = 0;
+      for (let q = 0; q < k; q++) {
+        const a0 = A[r0 + q], a1 = A[r1 + q], a2 = A[r2 + q], a3 = A[r3 + q];
+        const b0 = Bt[s0 + q], b1 = Bt[s1 + q], b2 = Bt[s2 + q], b3 = Bt[s3 + q];
+        c00 = (c00 + a0 * b0); c01 = (c01 + a0 * b1); c02 = (c02 + a0 * b2); c03 = (c03 + a0 * b3);
+        c10 = (c10 + a1 * b0); c11 = (c11 + a1 * b1); c12 = (c12 + a1 * b2); c13 = (c13 + a1 * b3);
+        c20 = (c20 + a2 * b0); c21 = (c21 + a2 * b1); c22 = (c22 + a2 * b2); c23 = (c23 + a2 * b3);
+        c30 = (c30 + a3 * b0); c31 = (c31 + a3 * b1); c32 = (c32 + a3 * b2); c33 = (c33 + a3 * b3);
+      }
+      store(i0, j0, c00); store(i0, j0 + 1, c01); store(i0, j0 + 2, c02); store(i0, j0 + 3, c03);
+      store(i0 + 1, j0, c10); store(i0 + 1, j0 + 1, c11); store(i0 + 1, j0 + 2, c12); store(i0 + 1, j0 + 3, c13);
+      store(i0 + 2, j0, c20); store(i0 + 2, j0 + 1, c21); store(i0 + 2, j0 + 2, c22); store(i0 + 2, j0 + 3, c23);
+      store(i0 + 3, j0, c30); store(i0 + 3, j0 + 1, c31); store(i0 + 3, j0 + 2, c32); store(i0 + 3, j0 + 3, c33);
+    }
+  }
+  // the edges: rows past m4 (every column) and columns past n4 (rows below m4), one dot product each
+  const dot = (i: number, j: number) => {
+    let sum = 0;
+    for (let q = 0, a = i * k, b = j * k; q < k; q++) sum = (sum + A[a + q] * Bt[b + q]);
+    store(i, j, sum);
+  };
+  for (let i = 0; i < m4; i++) for (let j = n4; j < n; j++) dot(i, j);
+  for (let i = m4; i < m; i++) for (let j = 0; j < n; j++) dot(i, j);
 }
 
 /** int8/uint8/int16/int32: 32-bit two's-complement arithmetic; storing wraps to the element type. */
@@ -174,7 +235,8 @@ function gemmInt64(p: GemmParams): void {
 gemm_stub.register("ts", (p) => {
   if (p.m === 0 || p.n === 0) return;
   const kind = computeKind(p.dtype);
-  if (kind === "f32" || kind === "f64") gemmFloat(p, kind);
+  if (kind === "f32") gemmFloat32Array(p);
+  else if (kind === "f64") gemmFloat64Array(p);
   else if (kind === "i32") gemmInt32(p);
   else gemmInt64(p);
 });
