@@ -13,3 +13,4 @@ export { _linalg_det_out, linalg_det, linalg_det_out, det, _linalg_slogdet_out, 
 export { linalg_cholesky_ex_out, linalg_cholesky, linalg_cholesky_out } from "./Cholesky.js";
 export { linalg_qr_out } from "./Qr.js";
 export { _linalg_svd_out, linalg_svd, linalg_svd_out, linalg_svdvals, linalg_svdvals_out } from "./Svd.js";
+export { linalg_multi_dot } from "./MultiDot.js";
