@@ -51,6 +51,17 @@ export class NotImplementedError extends Error {
   }
 }
 
+/**
+ * torch.linalg.LinAlgError (torch._C._LinAlgError): a RuntimeError raised by TORCH_CHECK_LINALG when a
+ * decomposition fails on its input (a singular matrix, a matrix that is not positive-definite).
+ */
+export class LinAlgError extends RuntimeError {
+  constructor(message: string, opts?: TorchErrorOptions) {
+    super(message, opts);
+    this.name = "_LinAlgError";
+  }
+}
+
 /** TORCH_CHECK: throws a RuntimeError with the message when the condition fails. */
 export function TORCH_CHECK(cond: unknown, message: string | (() => string), opts?: TorchErrorOptions): asserts cond {
   if (!cond) throw new RuntimeError(typeof message === "string" ? message : message(), opts);

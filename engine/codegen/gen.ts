@@ -156,10 +156,12 @@ function emitOp(e: Emitter, f: NativeFunction, byName: Map<string, NativeFunctio
     e.piece("kernel", `${f.func.fullName().replace(/^aten::/, "")} @ ADInplaceOrView`, f.loc.line, () => {
       e.line(`// ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)`);
       const at = e.here();
+      // the local is `result` unless an argument has that name (linalg's out= tensors are called result)
+      const local = f.func.arguments.some((a) => a.name === "result") ? "result_" : "result";
       e.line(`registerKernel(${v}, "ADInplaceOrView", (ks, ${args}) => {`);
-      e.line(`  const result = ${v}.redispatch(ks.and(after_ADInplaceOrView_keyset), ${args});`);
+      e.line(`  const ${local} = ${v}.redispatch(ks.and(after_ADInplaceOrView_keyset), ${args});`);
       for (const w of written) e.line(`  increment_version(${w});`);
-      e.line(`  return result;`);
+      e.line(`  return ${local};`);
       e.line(`}, "ADInplaceOrView", ${JSON.stringify(where)}, ${at});`);
     });
   }

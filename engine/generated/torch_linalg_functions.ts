@@ -3,4 +3,17 @@
 
 // torch.linalg: the ops with `python_module: linalg`, their `linalg_` prefix dropped (linalg_solve -> torch.linalg.solve).
 
-export {};
+export { linalg_lu_factor as lu_factor } from "./linalg_lu_factor.js";
+export { linalg_lu_factor_ex as lu_factor_ex } from "./linalg_lu_factor_ex.js";
+export { linalg_det as det } from "./linalg_det.js";
+export { linalg_slogdet as slogdet } from "./linalg_slogdet.js";
+export { linalg_cholesky_ex as cholesky_ex } from "./linalg_cholesky_ex.js";
+export { linalg_cholesky as cholesky } from "./linalg_cholesky.js";
+export { linalg_inv_ex as inv_ex } from "./linalg_inv_ex.js";
+export { linalg_inv as inv } from "./linalg_inv.js";
+export { linalg_qr as qr } from "./linalg_qr.js";
+export { linalg_svd as svd } from "./linalg_svd.js";
+export { linalg_svdvals as svdvals } from "./linalg_svdvals.js";
+export { linalg_solve_ex as solve_ex } from "./linalg_solve_ex.js";
+export { linalg_solve as solve } from "./linalg_solve.js";
+export { linalg_multi_dot as multi_dot } from "./linalg_multi_dot.js";

@@ -13,3 +13,4 @@ export * from "./binary/index.js";
 export * from "./shape/index.js";
 export * from "./reduce/index.js";
 export * from "./join/index.js";
+export * from "./linalg/index.js";

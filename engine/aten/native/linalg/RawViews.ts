@@ -1,0 +1,35 @@
+// Views built directly on a tensor's storage (no dispatcher call), for kernel-internal steps where
+// PyTorch's LAPACK kernels work on raw pointers: A^T for a column-major read, a vector as an n x 1
+// matrix, a broadcast batch.
+
+import { TensorImpl } from "../../../c10/TensorImpl.js";
+import { maybe_wrap_dim } from "../../../c10/WrapDimMinimal.js";
+import { Tensor } from "../../core/Tensor.js";
+import { inferExpandGeometry } from "../shape/Expand.js";
+
+function restride(t: Tensor, sizes: readonly number[], strides: readonly number[]): Tensor {
+  const impl = t._impl;
+  return new Tensor(new TensorImpl(impl.storage, impl.dtype, [...sizes], [...strides], impl.storage_offset(), impl.version_counter));
+}
+
+/** t.mT: the last two dims swapped. */
+export function rawTranspose(t: Tensor): Tensor {
+  const s = [...t._impl.sizes()], st = [...t._impl.strides()], d = s.length;
+  [s[d - 2], s[d - 1]] = [s[d - 1], s[d - 2]];
+  [st[d - 2], st[d - 1]] = [st[d - 1], st[d - 2]];
+  return restride(t, s, st);
+}
+
+export function rawUnsqueeze(t: Tensor, dim: number): Tensor {
+  const d = maybe_wrap_dim(dim, t.dim() + 1);
+  const s = [...t._impl.sizes()], st = [...t._impl.strides()];
+  const stride = d >= s.length ? 1 : s[d] * st[d];
+  s.splice(d, 0, 1);
+  st.splice(d, 0, stride);
+  return restride(t, s, st);
+}
+
+export function rawExpand(t: Tensor, sizes: readonly number[]): Tensor {
+  const g = inferExpandGeometry(t._impl.sizes(), t._impl.strides(), sizes);
+  return restride(t, g.sizes, g.strides);
+}
