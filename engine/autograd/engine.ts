@@ -35,36 +35,56 @@ interface ExecInfo {
   captures: { inputIdx: number; outputIdx: number }[];
 }
 
-/** A max-heap of ready Nodes by sequence_nr (ReadyQueue::CompareNodeTaskTime). */
+type NodeTask = { fn: Node; buffer: InputBuffer };
+
+/**
+ * The ready queue: a std::priority_queue ordered by ReadyQueue::CompareNodeTaskTime (higher
+ * sequence_nr first). Ties (the AccumulateGrads, all UINT64_MAX) come out in the order libstdc++'s
+ * push_heap / pop_heap leave them, so the order Nodes run matches PyTorch's exactly.
+ */
 class ReadyQueue {
-  private heap: { fn: Node; buffer: InputBuffer }[] = [];
-  push(task: { fn: Node; buffer: InputBuffer }): void {
-    const h = this.heap;
-    h.push(task);
-    for (let i = h.length - 1; i > 0; ) {
-      const p = (i - 1) >> 1;
-      if (h[p].fn.sequence_nr >= h[i].fn.sequence_nr) break;
-      [h[p], h[i]] = [h[i], h[p]];
-      i = p;
-    }
+  private heap: NodeTask[] = [];
+  private static less(a: NodeTask, b: NodeTask): boolean {
+    return a.fn.sequence_nr < b.fn.sequence_nr;
   }
-  pop(): { fn: Node; buffer: InputBuffer } | undefined {
+  /** std::__push_heap: move the hole up while the parent is less than the value. */
+  private siftUp(hole: number, top: number, value: NodeTask): void {
+    const h = this.heap;
+    let parent = (hole - 1) >> 1;
+    while (hole > top && ReadyQueue.less(h[parent], value)) {
+      h[hole] = h[parent];
+      hole = parent;
+      parent = (hole - 1) >> 1;
+    }
+    h[hole] = value;
+  }
+  push(task: NodeTask): void {
+    this.heap.push(task);
+    this.siftUp(this.heap.length - 1, 0, task);
+  }
+  /** std::pop_heap (+ __adjust_heap) then pop_back. */
+  pop(): NodeTask | undefined {
     const h = this.heap;
     if (h.length === 0) return undefined;
     const top = h[0];
-    const last = h.pop()!;
-    if (h.length) {
-      h[0] = last;
-      for (let i = 0; ; ) {
-        const l = 2 * i + 1, r = l + 1;
-        let m = i;
-        if (l < h.length && h[l].fn.sequence_nr > h[m].fn.sequence_nr) m = l;
-        if (r < h.length && h[r].fn.sequence_nr > h[m].fn.sequence_nr) m = r;
-        if (m === i) break;
-        [h[m], h[i]] = [h[i], h[m]];
-        i = m;
+    const len = h.length - 1;
+    if (len > 0) {
+      const value = h[len];
+      let hole = 0, child = 0;
+      while (child < (len - 1) >> 1) {
+        child = 2 * (child + 1);
+        if (ReadyQueue.less(h[child], h[child - 1])) child--;
+        h[hole] = h[child];
+        hole = child;
       }
+      if ((len & 1) === 0 && child === (len - 2) >> 1) {
+        child = 2 * (child + 1);
+        h[hole] = h[child - 1];
+        hole = child - 1;
+      }
+      this.siftUp(hole, 0, value);
     }
+    h.length = len;
     return top;
   }
 }
@@ -104,9 +124,12 @@ export function validate_outputs(edges: readonly Edge[], grads: Grad[], formatEr
 function call_function(fn: Node, inputs: Grad[], stealable: (t: Tensor) => boolean): Grad[] {
   let grads = inputs.map((g, slot) => {
     const hooks = fn.tensor_pre_hooks.get(slot);
-    return g !== null && hooks?.length ? callTensorHooks(hooks, g) : g;
+    if (g === null || !hooks?.length) return g;
+    for (const h of hooks) engineObserver?.onHook(fn, h.name === "retain_grad_hook" ? "retain_grad" : "tensor_pre", h.name || null);
+    return callTensorHooks(hooks, g);
   });
   for (const hook of [...fn.pre_hooks]) {
+    engineObserver?.onHook(fn, "pre", hook.name || null);
     const r = hook(grads);
     if (r) grads = [...r];
   }
@@ -114,6 +137,7 @@ function call_function(fn: Node, inputs: Grad[], stealable: (t: Tensor) => boole
     fn instanceof AccumulateGrad ? fn.apply(grads, grads[0] !== null && grads[0] === inputs[0] && stealable(grads[0])) : fn.apply([...grads]);
   validate_outputs(fn.next_edges, outputs, (msg) => `Function ${fn.name()} returned an ${msg}`);
   for (const hook of [...fn.post_hooks]) {
+    engineObserver?.onHook(fn, "post", hook.name || null);
     const r = hook(outputs, grads);
     if (r) outputs = [...r];
   }

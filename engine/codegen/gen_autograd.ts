@@ -160,6 +160,7 @@ function emitDifferentiableKernel(e: Emitter, f: NativeFunction, info: Different
     const out = f.func.returns.length > 1 ? `(_result as any)[${info.outputNames.indexOf(s.source)}]` : inplace ? "self" : "_result";
     e.line(`    grad_fn.${fieldName(s)} = ${saveExpr({ ...s, source: out }, true, false)};`);
   }
+  e.line(`    note_node_created(grad_fn);`);
   e.line(`  }`);
   e.line(`  return _result;`);
   e.line(`}, "VariableType::${v}", ${JSON.stringify(where)}, ${at});`);
@@ -191,6 +192,7 @@ function emitOtherKernel(e: Emitter, f: NativeFunction, infos: readonly Differen
   e.line(`  const grad_fn = compute_requires_grad(${tensorArgs.join(", ")}) ? not_implemented_node("aten::${baseName(f)}${f.func.kind() === "inplace" ? "_" : ""}", ${tensorArgs.join(", ")}) : null;`);
   if (f.func.kind() === "inplace") e.line(`  if (grad_fn) check_inplace(self, true);`);
   e.line(`  const _result = ${redispatch};`);
+  e.line(`  if (grad_fn) note_node_created(grad_fn);`);
   if (f.func.kind() === "inplace") e.line(`  if (grad_fn) rebase_history(self, grad_fn);`);
   else e.line(`  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);`);
   e.line(`  return _result;`);
@@ -222,6 +224,7 @@ export function generateAutograd(fns: readonly NativeFunction[], infos: readonly
   ve.line(`import { ops } from "./index.js";`);
   ve.line(`import { clone_default } from "./clone.js";`);
   ve.line(`import { SavedVariable } from "../autograd/saved_variable.js";`);
+  ve.line(`import { note_node_created } from "../autograd/trace_events.js";`);
   ve.line(`import { compute_requires_grad, collect_next_edges, set_history, rebase_history, check_inplace, differentiable, differentiable_outputs, not_implemented_node, throw_error_out_requires_grad } from "../autograd/VariableTypeUtils.js";`);
   const used = infos.filter((i) => i.op).map((i) => i.op!);
   if (used.length) ve.line(`import { ${used.join(", ")} } from "./Functions.js";`);

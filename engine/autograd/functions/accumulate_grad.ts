@@ -15,6 +15,7 @@ import { contiguous_format } from "../../c10/MemoryFormat.js";
 import { Node, UINT64_MAX, type Grad } from "../function.js";
 import { get_autograd_meta } from "../variable.js";
 import { callTensorHooks } from "../hooks.js";
+import { engineObserver } from "../engine_observer.js";
 
 /** utils::obeys_layout_contract: a stolen gradient must have the leaf's strides (when the leaf is dense) or be contiguous. */
 function obeys_layout_contract(grad: Tensor, variable: Tensor): boolean {
@@ -55,6 +56,7 @@ export class AccumulateGrad extends Node {
     const newGrad = meta.hooks_.length ? callTensorHooks(meta.hooks_, grads[0]) : grads[0];
     if (newGrad !== grads[0]) stealable = false;
     const current = meta.grad_;
+    engineObserver?.onAccumulate(this, this.variable, newGrad, current !== null);
     if (current === null) {
       meta.grad_ = !GradMode.is_enabled() && stealable && obeys_layout_contract(newGrad, this.variable) ? newGrad : clone_obey_contract(newGrad, this.variable);
     } else if (!GradMode.is_enabled()) {
@@ -62,7 +64,10 @@ export class AccumulateGrad extends Node {
     } else {
       meta.grad_ = add_Tensor.call(current, newGrad, 1) as Tensor;
     }
-    for (const hook of meta.post_acc_grad_hooks_) hook(this.variable);
+    for (const hook of meta.post_acc_grad_hooks_) {
+      engineObserver?.onHook(this, "post_accumulate", hook.name || null);
+      hook(this.variable);
+    }
     return [];
   }
 }
