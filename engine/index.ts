@@ -30,6 +30,8 @@ import "./aten/python_variable_methods.js"; // the methods PyTorch binds by hand
 
 // Autograd: the Autograd kernels generated from derivatives.yaml, and the autograd side of Tensor
 import "./generated/VariableType.js";
+import "./generated/ADInplaceOrViewType.js";
+import "./autograd/VariableTypeManual.js";
 import "./autograd/python_variable.js";
 export * as autograd from "./autograd/index.js";
 export { no_grad, enable_grad, set_grad_enabled, is_grad_enabled } from "./autograd/grad_mode.js";

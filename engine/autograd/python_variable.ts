@@ -7,7 +7,8 @@ import { RuntimeError } from "../c10/Errors.js";
 import { backward, type BackwardOptions } from "./autograd.js";
 import type { Node, TensorPreHook } from "./function.js";
 import { RemovableHandle } from "./function.js";
-import { get_autograd_meta, grad_accumulator, grad_fn, is_leaf, materialize_autograd_meta, output_nr } from "./variable.js";
+import { base_of, get_autograd_meta, grad_accumulator, grad_fn, is_leaf, is_view, materialize_autograd_meta, output_nr } from "./variable.js";
+import { TensorImpl } from "../c10/TensorImpl.js";
 
 const NON_LEAF_GRAD_WARNING =
   "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad attribute won't be populated during autograd.backward(). " +
@@ -74,6 +75,11 @@ const methods = {
     });
   },
 
+  /** Is this a differentiable view (made by a view op; detach() and .data are not)? */
+  _is_view(this: Tensor): boolean {
+    return is_view(this);
+  },
+
   requires_grad_(this: Tensor, requiresGrad = true): Tensor {
     if (!is_leaf(this) && !requiresGrad) throw new RuntimeError(requires_grad_leaf_error(requiresGrad));
     return atenRequiresGrad_.call(this, requiresGrad);
@@ -119,6 +125,20 @@ Object.defineProperties(Tensor.prototype, {
       return get_autograd_meta(this)?.retains_grad_ ?? false;
     },
   },
+  _base: {
+    configurable: true,
+    get(this: Tensor): Tensor | null {
+      return base_of(this);
+    },
+  },
+  /** .data: the same data with no history and a version counter of its own, so changes through it are invisible to autograd. */
+  data: {
+    configurable: true,
+    get(this: Tensor): Tensor {
+      const i = this._impl;
+      return new Tensor(new TensorImpl(i.storage, i.dtype, i.sizes(), i.strides(), i.storage_offset()));
+    },
+  },
   output_nr: {
     configurable: true,
     get(this: Tensor): number {
@@ -147,6 +167,9 @@ declare module "../aten/core/Tensor.js" {
     readonly is_leaf: boolean;
     readonly retains_grad: boolean;
     readonly output_nr: number;
+    readonly _base: Tensor | null;
+    readonly data: Tensor;
+    _is_view(): boolean;
     backward(gradient?: Tensor | null, opts?: BackwardArgs): void;
     backward(opts: BackwardArgs): void;
     retain_grad(): void;

@@ -9,6 +9,9 @@ import { SetAutogradMetaFactory } from "../c10/AutogradMetaFactory.js";
 import { Edge } from "./edge.js";
 import type { Node, TensorPreHook } from "./function.js";
 import { AccumulateGrad } from "./functions/accumulate_grad.js";
+import { AsStridedBackward0, geometryOf } from "./functions/tensor.js";
+
+export type CreationMeta = "DEFAULT" | "IN_CUSTOM_FUNCTION" | "MULTI_OUTPUT_NODE" | "NO_GRAD_MODE" | "INFERENCE_MODE";
 
 export class AutogradMeta implements AutogradMetaInterface {
   grad_: Tensor | null = null;
@@ -19,13 +22,20 @@ export class AutogradMeta implements AutogradMetaInterface {
   /** Hooks on a leaf's gradient (run by its AccumulateGrad before accumulating). */
   readonly hooks_: TensorPreHook[] = [];
   readonly post_acc_grad_hooks_: ((t: Tensor) => void)[] = [];
-  /** A view's base (views share the base's version counter); null for a non-view. */
+  // ---- a differentiable view (DifferentiableViewMeta) ----
+  is_view_ = false;
+  /** The view's base, never itself a view (views share the base's version counter). */
   base_: Tensor | null = null;
+  /** How the view was made; in-place changes are refused for all but DEFAULT (handle_view_on_rebase). */
+  creation_meta: CreationMeta = "DEFAULT";
+  /** The version grad_fn_ was made for: after an in-place change the view's grad_fn is regenerated. */
+  attr_version = 0;
 
   constructor(private requires_grad_ = false) {}
 
+  /** A view requires grad when its base does, even if made under no_grad (DifferentiableViewMeta::requires_grad). */
   requires_grad(): boolean {
-    return this.requires_grad_ || this.grad_fn_ !== null;
+    return this.requires_grad_ || this.grad_fn_ !== null || (this.is_view_ && (this.base_?.requires_grad ?? false));
   }
   set_requires_grad(requiresGrad: boolean): void {
     this.requires_grad_ = requiresGrad;
@@ -52,8 +62,50 @@ export function get_autograd_meta(t: Tensor): AutogradMeta | null {
   return m instanceof AutogradMeta ? m : null;
 }
 
+/**
+ * The tensor's grad_fn (VariableHooks::grad_fn). A view changed in place since its grad_fn was made
+ * (its version moved) gets a fresh AsStridedBackward0 that reads its gradient from the base.
+ */
 export function grad_fn(t: Tensor): Node | null {
-  return get_autograd_meta(t)?.grad_fn_ ?? null;
+  const meta = get_autograd_meta(t);
+  if (!meta) return null;
+  if (meta.is_view_ && meta.base_) {
+    const base = meta.base_;
+    if (!meta.grad_fn_ && !base.requires_grad) return null;
+    const current = t._impl.version_counter.version;
+    if (meta.attr_version !== current) {
+      const impl = t._impl;
+      const fn = new AsStridedBackward0(geometryOf(base), [...impl.sizes()], [...impl.strides()], impl.storage_offset());
+      fn.set_next_edges([gradient_edge(base)]);
+      fn.add_input_metadata(t);
+      meta.grad_fn_ = fn;
+      meta.output_nr_ = 0;
+      meta.attr_version = current;
+    }
+  }
+  return meta.grad_fn_;
+}
+
+/** as_view: `view` is a differentiable view of `base` (or of base's own base). */
+export function as_view(base: Tensor, view: Tensor, creation: CreationMeta): Tensor {
+  const baseMeta = get_autograd_meta(base);
+  const root = baseMeta?.is_view_ && baseMeta.base_ ? baseMeta.base_ : base;
+  // a view of a view made under no_grad (or of a multi-output view) keeps that restriction
+  const inherited = baseMeta?.is_view_ && baseMeta.creation_meta !== "DEFAULT" ? baseMeta.creation_meta : creation;
+  const meta = materialize_autograd_meta(view);
+  meta.is_view_ = true;
+  meta.base_ = root;
+  meta.creation_meta = inherited;
+  meta.attr_version = view._impl.version_counter.version;
+  return view;
+}
+
+export function is_view(t: Tensor): boolean {
+  return get_autograd_meta(t)?.is_view_ ?? false;
+}
+
+export function base_of(t: Tensor): Tensor | null {
+  return get_autograd_meta(t)?.base_ ?? null;
 }
 
 export function output_nr(t: Tensor): number {

@@ -21,6 +21,14 @@ const DONT_REQUIRE_DERIVATIVE = new Set([
   "argmax", "argmin", "argsort", "searchsorted", "bucketize", "isnan", "isposinf", "isneginf", "isinf",
 ]);
 
+/** Ops whose Autograd kernel is hand-written (VariableTypeManual.cpp; here autograd/VariableTypeManual.ts). */
+const MANUAL_AUTOGRAD = new Set(["detach", "detach_"]);
+
+/** A view op: a functional op whose output aliases an input without writing it (view, expand, select...). */
+function isViewOp(f: NativeFunction): boolean {
+  return f.func.kind() === "functional" && !isCompositeImplicit(f) && f.func.returns.some((r) => r.alias_info !== null && !r.alias_info.isWrite);
+}
+
 const baseName = (f: NativeFunction) => f.func.name.replace(/^aten::/, "").replace(/_$/, "");
 const fullName = (f: NativeFunction) => f.func.fullName().replace(/^aten::/, "");
 const isTensorArg = (a: Argument) => /^Tensor(\(\w+!?\))?(\?|\[\])?$/.test(String(a.type)) || String(a.type).startsWith("Tensor");
@@ -231,7 +239,7 @@ export function generateAutograd(fns: readonly NativeFunction[], infos: readonly
   ve.line(`void clone_default; void SavedVariable;`);
   ve.line();
   for (const f of fns) {
-    if (isCompositeImplicit(f)) continue;
+    if (isCompositeImplicit(f) || MANUAL_AUTOGRAD.has(fullName(f))) continue;
     const where = `${f.loc.file}:${f.loc.line}`;
     ve.piece("kernel", `${fullName(f)} @ Autograd`, f.loc.line, () => {
       const found = findDerivative(f, infos);
@@ -240,6 +248,28 @@ export function generateAutograd(fns: readonly NativeFunction[], infos: readonly
     });
   }
   files.set("VariableType.ts", ve.text());
+
+  const ie = new Emitter("ADInplaceOrViewType.ts", pieces);
+  ie.line(HEADER);
+  ie.line(`// The ADInplaceOrView kernels of view ops (torch/csrc/autograd/generated/ADInplaceOrViewType.cpp): run the op`);
+  ie.line(`// below this key, then record the output as a view of its input (as_view), which is how in-place changes to`);
+  ie.line(`// a view later reach its base's history. (The in-place ops' version bumps are generated with each op.)`);
+  ie.line(`import { registerKernel, after_ADInplaceOrView_keyset } from "../aten/core/OpRegistration.js";`);
+  ie.line(`import { ops } from "./index.js";`);
+  ie.line(`import { as_view_outputs } from "../autograd/VariableTypeUtils.js";`);
+  ie.line();
+  for (const f of fns) {
+    if (!isViewOp(f) || MANUAL_AUTOGRAD.has(fullName(f))) continue;
+    const v = opVar(f);
+    const args = f.func.arguments.map((a) => a.name).join(", ");
+    const base = f.func.arguments.find((a) => isTensorArg(a))!.name;
+    const multi = f.func.returns.some((r) => String(r.type).endsWith("[]"));
+    ie.piece("kernel", `${fullName(f)} @ ADInplaceOrView`, f.loc.line, () => {
+      const at = ie.here();
+      ie.line(`registerKernel(ops.${v}, "ADInplaceOrView", (ks, ${args}) => as_view_outputs(${base}, ops.${v}.redispatch(ks.and(after_ADInplaceOrView_keyset), ${args}), ${multi}), "ADInplaceOrView::${v}", ${JSON.stringify(`${f.loc.file}:${f.loc.line}`)}, ${at});`);
+    });
+  }
+  files.set("ADInplaceOrViewType.ts", ie.text());
   void family;
   return files;
 }

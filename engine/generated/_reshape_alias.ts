@@ -9,10 +9,10 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- _reshape_alias (engine/ops/native_functions/shape.yaml:40) ----
-export const _reshape_alias_default = defineOp("aten::_reshape_alias(Tensor(a) self, SymInt[] size, SymInt[] stride) -> Tensor(a)", "engine/ops/native_functions/shape.yaml:40");
-registerKernel(_reshape_alias_default, "CPU", (ks, self, size, stride) => native._reshape_alias(self, size, stride), "native._reshape_alias", "engine/ops/native_functions/shape.yaml:40", "engine/generated/_reshape_alias.ts:14");
-registerKernel(_reshape_alias_default, "Meta", (ks, self, size, stride) => native._reshape_alias(self, size, stride), "native._reshape_alias", "engine/ops/native_functions/shape.yaml:40", "engine/generated/_reshape_alias.ts:15");
+// ---- _reshape_alias (engine/ops/native_functions/shape.yaml:53) ----
+export const _reshape_alias_default = defineOp("aten::_reshape_alias(Tensor(a) self, SymInt[] size, SymInt[] stride) -> Tensor(a)", "engine/ops/native_functions/shape.yaml:53");
+registerKernel(_reshape_alias_default, "CPU", (ks, self, size, stride) => native._reshape_alias(self, size, stride), "native._reshape_alias", "engine/ops/native_functions/shape.yaml:53", "engine/generated/_reshape_alias.ts:14");
+registerKernel(_reshape_alias_default, "Meta", (ks, self, size, stride) => native._reshape_alias(self, size, stride), "native._reshape_alias", "engine/ops/native_functions/shape.yaml:53", "engine/generated/_reshape_alias.ts:15");
 
 // torch._reshape_alias: _reshape_alias
 const _reshape_alias_parser = new PythonArgParser(["_reshape_alias(Tensor input, SymInt[] size, SymInt[] stride)"]);

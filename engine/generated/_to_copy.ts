@@ -9,19 +9,19 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- _to_copy (engine/ops/native_functions/shape.yaml:229) ----
-export const _to_copy_default = defineOp("aten::_to_copy(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, bool non_blocking=False, MemoryFormat? memory_format=None) -> Tensor", "engine/ops/native_functions/shape.yaml:229");
-registerKernel(_to_copy_default, "CompositeExplicitAutograd", (ks, self, dtype, layout, device, pin_memory, non_blocking, memory_format) => native._to_copy(self, dtype, layout, device, pin_memory, non_blocking, memory_format), "native._to_copy", "engine/ops/native_functions/shape.yaml:229", "engine/generated/_to_copy.ts:14");
+// ---- _to_copy (engine/ops/native_functions/shape.yaml:242) ----
+export const _to_copy_default = defineOp("aten::_to_copy(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, bool non_blocking=False, MemoryFormat? memory_format=None) -> Tensor", "engine/ops/native_functions/shape.yaml:242");
+registerKernel(_to_copy_default, "CompositeExplicitAutograd", (ks, self, dtype, layout, device, pin_memory, non_blocking, memory_format) => native._to_copy(self, dtype, layout, device, pin_memory, non_blocking, memory_format), "native._to_copy", "engine/ops/native_functions/shape.yaml:242", "engine/generated/_to_copy.ts:14");
 
-// ---- _to_copy.out (engine/ops/native_functions/shape.yaml:229) ----
-export const _to_copy_out = defineOp("aten::_to_copy.out(Tensor self, *, bool non_blocking=False, MemoryFormat? memory_format=None, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/shape.yaml:229");
-registerKernel(_to_copy_out, "CompositeExplicitAutograd", (ks, self, non_blocking, memory_format, out) => native.autogen_copy_out(out, (_to_copy_default.call(self, out.dtype, null, out.device, null, non_blocking, memory_format) as any)), "native.autogen_copy_out(_to_copy)", "engine/ops/native_functions/shape.yaml:229", "engine/generated/_to_copy.ts:18"); // (autogen: derived from _to_copy)
+// ---- _to_copy.out (engine/ops/native_functions/shape.yaml:242) ----
+export const _to_copy_out = defineOp("aten::_to_copy.out(Tensor self, *, bool non_blocking=False, MemoryFormat? memory_format=None, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/shape.yaml:242");
+registerKernel(_to_copy_out, "CompositeExplicitAutograd", (ks, self, non_blocking, memory_format, out) => native.autogen_copy_out(out, (_to_copy_default.call(self, out.dtype, null, out.device, null, non_blocking, memory_format) as any)), "native.autogen_copy_out(_to_copy)", "engine/ops/native_functions/shape.yaml:242", "engine/generated/_to_copy.ts:18"); // (autogen: derived from _to_copy)
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(_to_copy_out, "ADInplaceOrView", (ks, self, non_blocking, memory_format, out) => {
   const result = _to_copy_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, non_blocking, memory_format, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/shape.yaml:229", "engine/generated/_to_copy.ts:20");
+}, "ADInplaceOrView", "engine/ops/native_functions/shape.yaml:242", "engine/generated/_to_copy.ts:20");
 
 // torch._to_copy: _to_copy
 const _to_copy_parser = new PythonArgParser(["_to_copy(Tensor input, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, bool non_blocking=False, MemoryFormat? memory_format=None, bool? requires_grad=False)"]);

@@ -9,19 +9,19 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- _unsafe_view (engine/ops/native_functions/shape.yaml:46) ----
-export const _unsafe_view_default = defineOp("aten::_unsafe_view(Tensor self, SymInt[] size) -> Tensor", "engine/ops/native_functions/shape.yaml:46");
-registerKernel(_unsafe_view_default, "CompositeExplicitAutograd", (ks, self, size) => native._unsafe_view(self, size), "native._unsafe_view", "engine/ops/native_functions/shape.yaml:46", "engine/generated/_unsafe_view.ts:14");
+// ---- _unsafe_view (engine/ops/native_functions/shape.yaml:59) ----
+export const _unsafe_view_default = defineOp("aten::_unsafe_view(Tensor self, SymInt[] size) -> Tensor", "engine/ops/native_functions/shape.yaml:59");
+registerKernel(_unsafe_view_default, "CompositeExplicitAutograd", (ks, self, size) => native._unsafe_view(self, size), "native._unsafe_view", "engine/ops/native_functions/shape.yaml:59", "engine/generated/_unsafe_view.ts:14");
 
-// ---- _unsafe_view.out (engine/ops/native_functions/shape.yaml:46) ----
-export const _unsafe_view_out = defineOp("aten::_unsafe_view.out(Tensor self, SymInt[] size, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/shape.yaml:46");
-registerKernel(_unsafe_view_out, "CompositeExplicitAutograd", (ks, self, size, out) => native.autogen_copy_out(out, (_unsafe_view_default.call(self, size) as any)), "native.autogen_copy_out(_unsafe_view)", "engine/ops/native_functions/shape.yaml:46", "engine/generated/_unsafe_view.ts:18"); // (autogen: derived from _unsafe_view)
+// ---- _unsafe_view.out (engine/ops/native_functions/shape.yaml:59) ----
+export const _unsafe_view_out = defineOp("aten::_unsafe_view.out(Tensor self, SymInt[] size, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/shape.yaml:59");
+registerKernel(_unsafe_view_out, "CompositeExplicitAutograd", (ks, self, size, out) => native.autogen_copy_out(out, (_unsafe_view_default.call(self, size) as any)), "native.autogen_copy_out(_unsafe_view)", "engine/ops/native_functions/shape.yaml:59", "engine/generated/_unsafe_view.ts:18"); // (autogen: derived from _unsafe_view)
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(_unsafe_view_out, "ADInplaceOrView", (ks, self, size, out) => {
   const result = _unsafe_view_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, size, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/shape.yaml:46", "engine/generated/_unsafe_view.ts:20");
+}, "ADInplaceOrView", "engine/ops/native_functions/shape.yaml:59", "engine/generated/_unsafe_view.ts:20");
 
 // torch._unsafe_view: _unsafe_view
 const _unsafe_view_parser = new PythonArgParser(["_unsafe_view(Tensor input, SymInt[] size)"]);

@@ -9,9 +9,9 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- chunk (engine/ops/native_functions/shape.yaml:197) ----
-export const chunk_default = defineOp("aten::chunk(Tensor(a -> *) self, int chunks, int dim=0) -> Tensor(a)[]", "engine/ops/native_functions/shape.yaml:197");
-registerKernel(chunk_default, "CompositeImplicitAutograd", (ks, self, chunks, dim) => native.chunk(self, chunks, dim), "native.chunk", "engine/ops/native_functions/shape.yaml:197", "engine/generated/chunk.ts:14");
+// ---- chunk (engine/ops/native_functions/shape.yaml:210) ----
+export const chunk_default = defineOp("aten::chunk(Tensor(a -> *) self, int chunks, int dim=0) -> Tensor(a)[]", "engine/ops/native_functions/shape.yaml:210");
+registerKernel(chunk_default, "CompositeImplicitAutograd", (ks, self, chunks, dim) => native.chunk(self, chunks, dim), "native.chunk", "engine/ops/native_functions/shape.yaml:210", "engine/generated/chunk.ts:14");
 
 // torch.chunk: chunk
 const chunk_parser = new PythonArgParser(["chunk(Tensor input, int chunks, int dim=0)"]);

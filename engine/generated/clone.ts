@@ -9,19 +9,19 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- clone (engine/ops/native_functions/shape.yaml:210) ----
-export const clone_default = defineOp("aten::clone(Tensor self, *, MemoryFormat? memory_format=None) -> Tensor", "engine/ops/native_functions/shape.yaml:210");
-registerKernel(clone_default, "CompositeExplicitAutograd", (ks, self, memory_format) => native.clone(self, memory_format), "native.clone", "engine/ops/native_functions/shape.yaml:210", "engine/generated/clone.ts:14");
+// ---- clone (engine/ops/native_functions/shape.yaml:223) ----
+export const clone_default = defineOp("aten::clone(Tensor self, *, MemoryFormat? memory_format=None) -> Tensor", "engine/ops/native_functions/shape.yaml:223");
+registerKernel(clone_default, "CompositeExplicitAutograd", (ks, self, memory_format) => native.clone(self, memory_format), "native.clone", "engine/ops/native_functions/shape.yaml:223", "engine/generated/clone.ts:14");
 
-// ---- clone.out (engine/ops/native_functions/shape.yaml:210) ----
-export const clone_out = defineOp("aten::clone.out(Tensor self, *, MemoryFormat? memory_format=None, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/shape.yaml:210");
-registerKernel(clone_out, "CompositeExplicitAutograd", (ks, self, memory_format, out) => native.autogen_copy_out(out, (clone_default.call(self, memory_format) as any)), "native.autogen_copy_out(clone)", "engine/ops/native_functions/shape.yaml:210", "engine/generated/clone.ts:18"); // (autogen: derived from clone)
+// ---- clone.out (engine/ops/native_functions/shape.yaml:223) ----
+export const clone_out = defineOp("aten::clone.out(Tensor self, *, MemoryFormat? memory_format=None, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/shape.yaml:223");
+registerKernel(clone_out, "CompositeExplicitAutograd", (ks, self, memory_format, out) => native.autogen_copy_out(out, (clone_default.call(self, memory_format) as any)), "native.autogen_copy_out(clone)", "engine/ops/native_functions/shape.yaml:223", "engine/generated/clone.ts:18"); // (autogen: derived from clone)
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(clone_out, "ADInplaceOrView", (ks, self, memory_format, out) => {
   const result = clone_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, memory_format, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/shape.yaml:210", "engine/generated/clone.ts:20");
+}, "ADInplaceOrView", "engine/ops/native_functions/shape.yaml:223", "engine/generated/clone.ts:20");
 
 // torch.clone: clone
 const clone_parser = new PythonArgParser(["clone(Tensor input, *, MemoryFormat? memory_format=None)"]);

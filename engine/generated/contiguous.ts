@@ -9,9 +9,9 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- contiguous (engine/ops/native_functions/shape.yaml:216) ----
-export const contiguous_default = defineOp("aten::contiguous(Tensor(a) self, *, MemoryFormat memory_format=contiguous_format) -> Tensor(a)", "engine/ops/native_functions/shape.yaml:216");
-registerKernel(contiguous_default, "CompositeImplicitAutograd", (ks, self, memory_format) => native.contiguous(self, memory_format), "native.contiguous", "engine/ops/native_functions/shape.yaml:216", "engine/generated/contiguous.ts:14");
+// ---- contiguous (engine/ops/native_functions/shape.yaml:229) ----
+export const contiguous_default = defineOp("aten::contiguous(Tensor(a) self, *, MemoryFormat memory_format=contiguous_format) -> Tensor(a)", "engine/ops/native_functions/shape.yaml:229");
+registerKernel(contiguous_default, "CompositeImplicitAutograd", (ks, self, memory_format) => native.contiguous(self, memory_format), "native.contiguous", "engine/ops/native_functions/shape.yaml:229", "engine/generated/contiguous.ts:14");
 
 // Tensor.contiguous: contiguous
 const Tensor_contiguous_parser = new PythonArgParser(["contiguous(*, MemoryFormat memory_format=contiguous_format)"]);

@@ -9,25 +9,25 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- copy_ (engine/ops/native_functions/shape.yaml:222) ----
-export const copy__default = defineOp("aten::copy_(Tensor(a!) self, Tensor src, bool non_blocking=False) -> Tensor(a!)", "engine/ops/native_functions/shape.yaml:222");
-registerKernel(copy__default, "CompositeExplicitAutograd", (ks, self, src, non_blocking) => native.copy_(self, src, non_blocking), "native.copy_", "engine/ops/native_functions/shape.yaml:222", "engine/generated/copy.ts:14");
+// ---- copy_ (engine/ops/native_functions/shape.yaml:235) ----
+export const copy__default = defineOp("aten::copy_(Tensor(a!) self, Tensor src, bool non_blocking=False) -> Tensor(a!)", "engine/ops/native_functions/shape.yaml:235");
+registerKernel(copy__default, "CompositeExplicitAutograd", (ks, self, src, non_blocking) => native.copy_(self, src, non_blocking), "native.copy_", "engine/ops/native_functions/shape.yaml:235", "engine/generated/copy.ts:14");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(copy__default, "ADInplaceOrView", (ks, self, src, non_blocking) => {
   const result = copy__default.redispatch(ks.and(after_ADInplaceOrView_keyset), self, src, non_blocking);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/shape.yaml:222", "engine/generated/copy.ts:16");
+}, "ADInplaceOrView", "engine/ops/native_functions/shape.yaml:235", "engine/generated/copy.ts:16");
 
-// ---- copy.out (engine/ops/native_functions/shape.yaml:222) ----
-export const copy_out = defineOp("aten::copy.out(Tensor self, Tensor src, bool non_blocking=False, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/shape.yaml:222");
-registerKernel(copy_out, "CompositeExplicitAutograd", (ks, self, src, non_blocking, out) => { const self_clone = native.autogen_clone_arg(self); return native.autogen_copy_out(out, copy__default.call(self_clone, src, non_blocking) as any); }, "native.autogen_copy_out(copy)", "engine/ops/native_functions/shape.yaml:222", "engine/generated/copy.ts:24"); // (autogen: derived from copy_)
+// ---- copy.out (engine/ops/native_functions/shape.yaml:235) ----
+export const copy_out = defineOp("aten::copy.out(Tensor self, Tensor src, bool non_blocking=False, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/shape.yaml:235");
+registerKernel(copy_out, "CompositeExplicitAutograd", (ks, self, src, non_blocking, out) => { const self_clone = native.autogen_clone_arg(self); return native.autogen_copy_out(out, copy__default.call(self_clone, src, non_blocking) as any); }, "native.autogen_copy_out(copy)", "engine/ops/native_functions/shape.yaml:235", "engine/generated/copy.ts:24"); // (autogen: derived from copy_)
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(copy_out, "ADInplaceOrView", (ks, self, src, non_blocking, out) => {
   const result = copy_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, src, non_blocking, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/shape.yaml:222", "engine/generated/copy.ts:26");
+}, "ADInplaceOrView", "engine/ops/native_functions/shape.yaml:235", "engine/generated/copy.ts:26");
 
 // Tensor.copy_: copy_
 const Tensor_copy__parser = new PythonArgParser(["copy_(Tensor src, bool non_blocking=False)"]);

@@ -9,9 +9,9 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- diagonal (engine/ops/native_functions/shape.yaml:173) ----
-export const diagonal_default = defineOp("aten::diagonal(Tensor(a) self, int offset=0, int dim1=0, int dim2=1) -> Tensor(a)", "engine/ops/native_functions/shape.yaml:173");
-registerKernel(diagonal_default, "CompositeExplicitAutograd", (ks, self, offset, dim1, dim2) => native.diagonal(self, offset, dim1, dim2), "native.diagonal", "engine/ops/native_functions/shape.yaml:173", "engine/generated/diagonal.ts:14");
+// ---- diagonal (engine/ops/native_functions/shape.yaml:186) ----
+export const diagonal_default = defineOp("aten::diagonal(Tensor(a) self, int offset=0, int dim1=0, int dim2=1) -> Tensor(a)", "engine/ops/native_functions/shape.yaml:186");
+registerKernel(diagonal_default, "CompositeExplicitAutograd", (ks, self, offset, dim1, dim2) => native.diagonal(self, offset, dim1, dim2), "native.diagonal", "engine/ops/native_functions/shape.yaml:186", "engine/generated/diagonal.ts:14");
 
 // torch.diagonal: diagonal
 const diagonal_parser = new PythonArgParser(["diagonal(Tensor input, int offset=0, int dim1=0, int dim2=1)"]);

@@ -9,22 +9,22 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- empty_strided (engine/ops/native_functions/shape.yaml:271) ----
-export const empty_strided_default = defineOp("aten::empty_strided(SymInt[] size, SymInt[] stride, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor", "engine/ops/native_functions/shape.yaml:271");
-registerKernel(empty_strided_default, "CPU", (ks, size, stride, dtype, layout, device, pin_memory) => native.empty_strided_cpu(size, stride, dtype, layout, device, pin_memory), "native.empty_strided_cpu", "engine/ops/native_functions/shape.yaml:271", "engine/generated/empty_strided.ts:14");
-registerKernel(empty_strided_default, "Meta", (ks, size, stride, dtype, layout, device, pin_memory) => native.empty_strided_meta_symint(size, stride, dtype, layout, device, pin_memory), "native.empty_strided_meta_symint", "engine/ops/native_functions/shape.yaml:271", "engine/generated/empty_strided.ts:15");
+// ---- empty_strided (engine/ops/native_functions/shape.yaml:284) ----
+export const empty_strided_default = defineOp("aten::empty_strided(SymInt[] size, SymInt[] stride, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor", "engine/ops/native_functions/shape.yaml:284");
+registerKernel(empty_strided_default, "CPU", (ks, size, stride, dtype, layout, device, pin_memory) => native.empty_strided_cpu(size, stride, dtype, layout, device, pin_memory), "native.empty_strided_cpu", "engine/ops/native_functions/shape.yaml:284", "engine/generated/empty_strided.ts:14");
+registerKernel(empty_strided_default, "Meta", (ks, size, stride, dtype, layout, device, pin_memory) => native.empty_strided_meta_symint(size, stride, dtype, layout, device, pin_memory), "native.empty_strided_meta_symint", "engine/ops/native_functions/shape.yaml:284", "engine/generated/empty_strided.ts:15");
 // BackendSelect: no tensor argument says which backend, so the device option does (RegisterBackendSelect.cpp)
-registerKernel(empty_strided_default, "BackendSelect", (ks, size, stride, dtype, layout, device, pin_memory) => empty_strided_default.redispatch(backendSelectKeySet(device), size, stride, dtype, layout, device, pin_memory), "backend select", "engine/ops/native_functions/shape.yaml:271", "engine/generated/empty_strided.ts:17");
+registerKernel(empty_strided_default, "BackendSelect", (ks, size, stride, dtype, layout, device, pin_memory) => empty_strided_default.redispatch(backendSelectKeySet(device), size, stride, dtype, layout, device, pin_memory), "backend select", "engine/ops/native_functions/shape.yaml:284", "engine/generated/empty_strided.ts:17");
 
-// ---- empty_strided.out (engine/ops/native_functions/shape.yaml:271) ----
-export const empty_strided_out = defineOp("aten::empty_strided.out(SymInt[] size, SymInt[] stride, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/shape.yaml:271");
-registerKernel(empty_strided_out, "CompositeExplicitAutograd", (ks, size, stride, out) => native.autogen_copy_out(out, (empty_strided_default.call(size, stride, out.dtype, null, out.device, null) as any)), "native.autogen_copy_out(empty_strided)", "engine/ops/native_functions/shape.yaml:271", "engine/generated/empty_strided.ts:21"); // (autogen: derived from empty_strided)
+// ---- empty_strided.out (engine/ops/native_functions/shape.yaml:284) ----
+export const empty_strided_out = defineOp("aten::empty_strided.out(SymInt[] size, SymInt[] stride, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/shape.yaml:284");
+registerKernel(empty_strided_out, "CompositeExplicitAutograd", (ks, size, stride, out) => native.autogen_copy_out(out, (empty_strided_default.call(size, stride, out.dtype, null, out.device, null) as any)), "native.autogen_copy_out(empty_strided)", "engine/ops/native_functions/shape.yaml:284", "engine/generated/empty_strided.ts:21"); // (autogen: derived from empty_strided)
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(empty_strided_out, "ADInplaceOrView", (ks, size, stride, out) => {
   const result = empty_strided_out.redispatch(ks.and(after_ADInplaceOrView_keyset), size, stride, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/shape.yaml:271", "engine/generated/empty_strided.ts:23");
+}, "ADInplaceOrView", "engine/ops/native_functions/shape.yaml:284", "engine/generated/empty_strided.ts:23");
 
 // torch.empty_strided: empty_strided
 const empty_strided_parser = new PythonArgParser(["empty_strided(SymInt[] size, SymInt[] stride, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, bool? requires_grad=False)"]);

@@ -9,9 +9,9 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- expand (engine/ops/native_functions/shape.yaml:129) ----
-export const expand_default = defineOp("aten::expand(Tensor(a) self, SymInt[] size, *, bool implicit=False) -> Tensor(a)", "engine/ops/native_functions/shape.yaml:129");
-registerKernel(expand_default, "CompositeExplicitAutograd", (ks, self, size, implicit) => native.expand(self, size, implicit), "native.expand", "engine/ops/native_functions/shape.yaml:129", "engine/generated/expand.ts:14");
+// ---- expand (engine/ops/native_functions/shape.yaml:142) ----
+export const expand_default = defineOp("aten::expand(Tensor(a) self, SymInt[] size, *, bool implicit=False) -> Tensor(a)", "engine/ops/native_functions/shape.yaml:142");
+registerKernel(expand_default, "CompositeExplicitAutograd", (ks, self, size, implicit) => native.expand(self, size, implicit), "native.expand", "engine/ops/native_functions/shape.yaml:142", "engine/generated/expand.ts:14");
 
 // Tensor.expand: expand
 const Tensor_expand_parser = new PythonArgParser(["expand(SymInt[] size, *, bool implicit=False)"]);

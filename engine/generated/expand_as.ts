@@ -9,9 +9,9 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- expand_as (engine/ops/native_functions/shape.yaml:135) ----
-export const expand_as_default = defineOp("aten::expand_as(Tensor(a) self, Tensor other) -> Tensor(a)", "engine/ops/native_functions/shape.yaml:135");
-registerKernel(expand_as_default, "CompositeImplicitAutograd", (ks, self, other) => native.expand_as(self, other), "native.expand_as", "engine/ops/native_functions/shape.yaml:135", "engine/generated/expand_as.ts:14");
+// ---- expand_as (engine/ops/native_functions/shape.yaml:148) ----
+export const expand_as_default = defineOp("aten::expand_as(Tensor(a) self, Tensor other) -> Tensor(a)", "engine/ops/native_functions/shape.yaml:148");
+registerKernel(expand_as_default, "CompositeImplicitAutograd", (ks, self, other) => native.expand_as(self, other), "native.expand_as", "engine/ops/native_functions/shape.yaml:148", "engine/generated/expand_as.ts:14");
 
 // Tensor.expand_as: expand_as
 const Tensor_expand_as_parser = new PythonArgParser(["expand_as(Tensor other)"]);

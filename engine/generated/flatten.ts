@@ -9,9 +9,9 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- flatten.using_ints (engine/ops/native_functions/shape.yaml:51) ----
-export const flatten_using_ints = defineOp("aten::flatten.using_ints(Tensor(a) self, int start_dim=0, int end_dim=-1) -> Tensor(a)", "engine/ops/native_functions/shape.yaml:51");
-registerKernel(flatten_using_ints, "CompositeImplicitAutograd", (ks, self, start_dim, end_dim) => native.flatten(self, start_dim, end_dim), "native.flatten", "engine/ops/native_functions/shape.yaml:51", "engine/generated/flatten.ts:14");
+// ---- flatten.using_ints (engine/ops/native_functions/shape.yaml:64) ----
+export const flatten_using_ints = defineOp("aten::flatten.using_ints(Tensor(a) self, int start_dim=0, int end_dim=-1) -> Tensor(a)", "engine/ops/native_functions/shape.yaml:64");
+registerKernel(flatten_using_ints, "CompositeImplicitAutograd", (ks, self, start_dim, end_dim) => native.flatten(self, start_dim, end_dim), "native.flatten", "engine/ops/native_functions/shape.yaml:64", "engine/generated/flatten.ts:14");
 
 // torch.flatten: flatten.using_ints
 const flatten_parser = new PythonArgParser(["flatten(Tensor input, int start_dim=0, int end_dim=-1)"]);

@@ -9,11 +9,11 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- full (engine/ops/native_functions/shape.yaml:301) ----
-export const full_default = defineOp("aten::full(SymInt[] size, Scalar fill_value, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor", "engine/ops/native_functions/shape.yaml:301");
-registerKernel(full_default, "CompositeExplicitAutograd", (ks, size, fill_value, dtype, layout, device, pin_memory) => native.full(size, fill_value, dtype, layout, device, pin_memory), "native.full", "engine/ops/native_functions/shape.yaml:301", "engine/generated/full.ts:14");
+// ---- full (engine/ops/native_functions/shape.yaml:314) ----
+export const full_default = defineOp("aten::full(SymInt[] size, Scalar fill_value, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor", "engine/ops/native_functions/shape.yaml:314");
+registerKernel(full_default, "CompositeExplicitAutograd", (ks, size, fill_value, dtype, layout, device, pin_memory) => native.full(size, fill_value, dtype, layout, device, pin_memory), "native.full", "engine/ops/native_functions/shape.yaml:314", "engine/generated/full.ts:14");
 // BackendSelect: no tensor argument says which backend, so the device option does (RegisterBackendSelect.cpp)
-registerKernel(full_default, "BackendSelect", (ks, size, fill_value, dtype, layout, device, pin_memory) => full_default.redispatch(backendSelectKeySet(device), size, fill_value, dtype, layout, device, pin_memory), "backend select", "engine/ops/native_functions/shape.yaml:301", "engine/generated/full.ts:16");
+registerKernel(full_default, "BackendSelect", (ks, size, fill_value, dtype, layout, device, pin_memory) => full_default.redispatch(backendSelectKeySet(device), size, fill_value, dtype, layout, device, pin_memory), "backend select", "engine/ops/native_functions/shape.yaml:314", "engine/generated/full.ts:16");
 
 // torch.full: full
 const full_parser = new PythonArgParser(["full(SymInt[] size, Scalar fill_value, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, bool? requires_grad=False)"]);

@@ -9,19 +9,19 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- full_like (engine/ops/native_functions/shape.yaml:305) ----
-export const full_like_default = defineOp("aten::full_like(Tensor self, Scalar fill_value, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor", "engine/ops/native_functions/shape.yaml:305");
-registerKernel(full_like_default, "CompositeExplicitAutograd", (ks, self, fill_value, dtype, layout, device, pin_memory, memory_format) => native.full_like(self, fill_value, dtype, layout, device, pin_memory, memory_format), "native.full_like", "engine/ops/native_functions/shape.yaml:305", "engine/generated/full_like.ts:14");
+// ---- full_like (engine/ops/native_functions/shape.yaml:318) ----
+export const full_like_default = defineOp("aten::full_like(Tensor self, Scalar fill_value, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor", "engine/ops/native_functions/shape.yaml:318");
+registerKernel(full_like_default, "CompositeExplicitAutograd", (ks, self, fill_value, dtype, layout, device, pin_memory, memory_format) => native.full_like(self, fill_value, dtype, layout, device, pin_memory, memory_format), "native.full_like", "engine/ops/native_functions/shape.yaml:318", "engine/generated/full_like.ts:14");
 
-// ---- full_like.out (engine/ops/native_functions/shape.yaml:305) ----
-export const full_like_out = defineOp("aten::full_like.out(Tensor self, Scalar fill_value, *, MemoryFormat? memory_format=None, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/shape.yaml:305");
-registerKernel(full_like_out, "CompositeExplicitAutograd", (ks, self, fill_value, memory_format, out) => native.autogen_copy_out(out, (full_like_default.call(self, fill_value, out.dtype, null, out.device, null, memory_format) as any)), "native.autogen_copy_out(full_like)", "engine/ops/native_functions/shape.yaml:305", "engine/generated/full_like.ts:18"); // (autogen: derived from full_like)
+// ---- full_like.out (engine/ops/native_functions/shape.yaml:318) ----
+export const full_like_out = defineOp("aten::full_like.out(Tensor self, Scalar fill_value, *, MemoryFormat? memory_format=None, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/shape.yaml:318");
+registerKernel(full_like_out, "CompositeExplicitAutograd", (ks, self, fill_value, memory_format, out) => native.autogen_copy_out(out, (full_like_default.call(self, fill_value, out.dtype, null, out.device, null, memory_format) as any)), "native.autogen_copy_out(full_like)", "engine/ops/native_functions/shape.yaml:318", "engine/generated/full_like.ts:18"); // (autogen: derived from full_like)
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(full_like_out, "ADInplaceOrView", (ks, self, fill_value, memory_format, out) => {
   const result = full_like_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, fill_value, memory_format, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/shape.yaml:305", "engine/generated/full_like.ts:20");
+}, "ADInplaceOrView", "engine/ops/native_functions/shape.yaml:318", "engine/generated/full_like.ts:20");
 
 // torch.full_like: full_like
 const full_like_parser = new PythonArgParser(["full_like(Tensor input, Scalar fill_value, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None, bool? requires_grad=False)"]);

@@ -9,13 +9,13 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- moveaxis.intlist (engine/ops/native_functions/shape.yaml:117) ----
-export const moveaxis_intlist = defineOp("aten::moveaxis.intlist(Tensor(a) self, int[] source, int[] destination) -> Tensor(a)", "engine/ops/native_functions/shape.yaml:117");
-registerKernel(moveaxis_intlist, "CompositeImplicitAutograd", (ks, self, source, destination) => native.moveaxis(self, source, destination), "native.moveaxis", "engine/ops/native_functions/shape.yaml:117", "engine/generated/moveaxis.ts:14");
+// ---- moveaxis.intlist (engine/ops/native_functions/shape.yaml:130) ----
+export const moveaxis_intlist = defineOp("aten::moveaxis.intlist(Tensor(a) self, int[] source, int[] destination) -> Tensor(a)", "engine/ops/native_functions/shape.yaml:130");
+registerKernel(moveaxis_intlist, "CompositeImplicitAutograd", (ks, self, source, destination) => native.moveaxis(self, source, destination), "native.moveaxis", "engine/ops/native_functions/shape.yaml:130", "engine/generated/moveaxis.ts:14");
 
-// ---- moveaxis.int (engine/ops/native_functions/shape.yaml:122) ----
-export const moveaxis_int = defineOp("aten::moveaxis.int(Tensor(a) self, int source, int destination) -> Tensor(a)", "engine/ops/native_functions/shape.yaml:122");
-registerKernel(moveaxis_int, "CompositeImplicitAutograd", (ks, self, source, destination) => native.moveaxis(self, source, destination), "native.moveaxis", "engine/ops/native_functions/shape.yaml:122", "engine/generated/moveaxis.ts:18");
+// ---- moveaxis.int (engine/ops/native_functions/shape.yaml:135) ----
+export const moveaxis_int = defineOp("aten::moveaxis.int(Tensor(a) self, int source, int destination) -> Tensor(a)", "engine/ops/native_functions/shape.yaml:135");
+registerKernel(moveaxis_int, "CompositeImplicitAutograd", (ks, self, source, destination) => native.moveaxis(self, source, destination), "native.moveaxis", "engine/ops/native_functions/shape.yaml:135", "engine/generated/moveaxis.ts:18");
 
 // torch.moveaxis: moveaxis.intlist, moveaxis.int
 const moveaxis_parser = new PythonArgParser(["moveaxis(Tensor input, int[] source, int[] destination)", "moveaxis(Tensor input, int source, int destination)"]);

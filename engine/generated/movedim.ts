@@ -9,13 +9,13 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- movedim.intlist (engine/ops/native_functions/shape.yaml:106) ----
-export const movedim_intlist = defineOp("aten::movedim.intlist(Tensor(a) self, int[] source, int[] destination) -> Tensor(a)", "engine/ops/native_functions/shape.yaml:106");
-registerKernel(movedim_intlist, "CompositeImplicitAutograd", (ks, self, source, destination) => native.movedim(self, source, destination), "native.movedim", "engine/ops/native_functions/shape.yaml:106", "engine/generated/movedim.ts:14");
+// ---- movedim.intlist (engine/ops/native_functions/shape.yaml:119) ----
+export const movedim_intlist = defineOp("aten::movedim.intlist(Tensor(a) self, int[] source, int[] destination) -> Tensor(a)", "engine/ops/native_functions/shape.yaml:119");
+registerKernel(movedim_intlist, "CompositeImplicitAutograd", (ks, self, source, destination) => native.movedim(self, source, destination), "native.movedim", "engine/ops/native_functions/shape.yaml:119", "engine/generated/movedim.ts:14");
 
-// ---- movedim.int (engine/ops/native_functions/shape.yaml:111) ----
-export const movedim_int = defineOp("aten::movedim.int(Tensor(a) self, int source, int destination) -> Tensor(a)", "engine/ops/native_functions/shape.yaml:111");
-registerKernel(movedim_int, "CompositeImplicitAutograd", (ks, self, source, destination) => native.movedim(self, source, destination), "native.movedim", "engine/ops/native_functions/shape.yaml:111", "engine/generated/movedim.ts:18");
+// ---- movedim.int (engine/ops/native_functions/shape.yaml:124) ----
+export const movedim_int = defineOp("aten::movedim.int(Tensor(a) self, int source, int destination) -> Tensor(a)", "engine/ops/native_functions/shape.yaml:124");
+registerKernel(movedim_int, "CompositeImplicitAutograd", (ks, self, source, destination) => native.movedim(self, source, destination), "native.movedim", "engine/ops/native_functions/shape.yaml:124", "engine/generated/movedim.ts:18");
 
 // torch.movedim: movedim.intlist, movedim.int
 const movedim_parser = new PythonArgParser(["movedim(Tensor input, int[] source, int[] destination)", "movedim(Tensor input, int source, int destination)"]);

@@ -9,13 +9,13 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- narrow (engine/ops/native_functions/shape.yaml:143) ----
-export const narrow_default = defineOp("aten::narrow(Tensor(a) self, int dim, int start, int length) -> Tensor(a)", "engine/ops/native_functions/shape.yaml:143");
-registerKernel(narrow_default, "CompositeImplicitAutograd", (ks, self, dim, start, length) => native.narrow(self, dim, start, length), "native.narrow", "engine/ops/native_functions/shape.yaml:143", "engine/generated/narrow.ts:14");
+// ---- narrow (engine/ops/native_functions/shape.yaml:156) ----
+export const narrow_default = defineOp("aten::narrow(Tensor(a) self, int dim, int start, int length) -> Tensor(a)", "engine/ops/native_functions/shape.yaml:156");
+registerKernel(narrow_default, "CompositeImplicitAutograd", (ks, self, dim, start, length) => native.narrow(self, dim, start, length), "native.narrow", "engine/ops/native_functions/shape.yaml:156", "engine/generated/narrow.ts:14");
 
-// ---- narrow.Tensor (engine/ops/native_functions/shape.yaml:149) ----
-export const narrow_Tensor = defineOp("aten::narrow.Tensor(Tensor(a) self, int dim, Tensor start, int length) -> Tensor(a)", "engine/ops/native_functions/shape.yaml:149");
-registerKernel(narrow_Tensor, "CompositeImplicitAutograd", (ks, self, dim, start, length) => native.narrow(self, dim, start, length), "native.narrow", "engine/ops/native_functions/shape.yaml:149", "engine/generated/narrow.ts:18");
+// ---- narrow.Tensor (engine/ops/native_functions/shape.yaml:162) ----
+export const narrow_Tensor = defineOp("aten::narrow.Tensor(Tensor(a) self, int dim, Tensor start, int length) -> Tensor(a)", "engine/ops/native_functions/shape.yaml:162");
+registerKernel(narrow_Tensor, "CompositeImplicitAutograd", (ks, self, dim, start, length) => native.narrow(self, dim, start, length), "native.narrow", "engine/ops/native_functions/shape.yaml:162", "engine/generated/narrow.ts:18");
 
 // torch.narrow: narrow, narrow.Tensor
 const narrow_parser = new PythonArgParser(["narrow(Tensor input, int dim, int start, int length)", "narrow(Tensor input, int dim, Tensor start, int length)"]);

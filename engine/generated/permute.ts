@@ -9,9 +9,9 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- permute (engine/ops/native_functions/shape.yaml:101) ----
-export const permute_default = defineOp("aten::permute(Tensor(a) self, int[] dims) -> Tensor(a)", "engine/ops/native_functions/shape.yaml:101");
-registerKernel(permute_default, "CompositeExplicitAutograd", (ks, self, dims) => native.permute(self, dims), "native.permute", "engine/ops/native_functions/shape.yaml:101", "engine/generated/permute.ts:14");
+// ---- permute (engine/ops/native_functions/shape.yaml:114) ----
+export const permute_default = defineOp("aten::permute(Tensor(a) self, int[] dims) -> Tensor(a)", "engine/ops/native_functions/shape.yaml:114");
+registerKernel(permute_default, "CompositeExplicitAutograd", (ks, self, dims) => native.permute(self, dims), "native.permute", "engine/ops/native_functions/shape.yaml:114", "engine/generated/permute.ts:14");
 
 // torch.permute: permute
 const permute_parser = new PythonArgParser(["permute(Tensor input, int[] dims)"]);

@@ -9,9 +9,9 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- reshape (engine/ops/native_functions/shape.yaml:33) ----
-export const reshape_default = defineOp("aten::reshape(Tensor(a) self, SymInt[] shape) -> Tensor(a)", "engine/ops/native_functions/shape.yaml:33");
-registerKernel(reshape_default, "CompositeImplicitAutograd", (ks, self, shape) => native.reshape_symint(self, shape), "native.reshape_symint", "engine/ops/native_functions/shape.yaml:33", "engine/generated/reshape.ts:14");
+// ---- reshape (engine/ops/native_functions/shape.yaml:46) ----
+export const reshape_default = defineOp("aten::reshape(Tensor(a) self, SymInt[] shape) -> Tensor(a)", "engine/ops/native_functions/shape.yaml:46");
+registerKernel(reshape_default, "CompositeImplicitAutograd", (ks, self, shape) => native.reshape_symint(self, shape), "native.reshape_symint", "engine/ops/native_functions/shape.yaml:46", "engine/generated/reshape.ts:14");
 
 // torch.reshape: reshape
 const reshape_parser = new PythonArgParser(["reshape(Tensor input, SymInt[] shape)"]);

@@ -9,9 +9,9 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- select.int (engine/ops/native_functions/shape.yaml:155) ----
-export const select_int = defineOp("aten::select.int(Tensor(a) self, int dim, int index) -> Tensor(a)", "engine/ops/native_functions/shape.yaml:155");
-registerKernel(select_int, "CompositeExplicitAutograd", (ks, self, dim, index) => native.select(self, dim, index), "native.select", "engine/ops/native_functions/shape.yaml:155", "engine/generated/select.ts:14");
+// ---- select.int (engine/ops/native_functions/shape.yaml:168) ----
+export const select_int = defineOp("aten::select.int(Tensor(a) self, int dim, int index) -> Tensor(a)", "engine/ops/native_functions/shape.yaml:168");
+registerKernel(select_int, "CompositeExplicitAutograd", (ks, self, dim, index) => native.select(self, dim, index), "native.select", "engine/ops/native_functions/shape.yaml:168", "engine/generated/select.ts:14");
 
 // torch.select: select.int
 const select_parser = new PythonArgParser(["select(Tensor input, int dim, int index)"]);

@@ -9,9 +9,9 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- slice.Tensor (engine/ops/native_functions/shape.yaml:161) ----
-export const slice_Tensor = defineOp("aten::slice.Tensor(Tensor(a) self, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1) -> Tensor(a)", "engine/ops/native_functions/shape.yaml:161");
-registerKernel(slice_Tensor, "CompositeExplicitAutograd", (ks, self, dim, start, end, step) => native.slice(self, dim, start, end, step), "native.slice", "engine/ops/native_functions/shape.yaml:161", "engine/generated/slice.ts:14");
+// ---- slice.Tensor (engine/ops/native_functions/shape.yaml:174) ----
+export const slice_Tensor = defineOp("aten::slice.Tensor(Tensor(a) self, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1) -> Tensor(a)", "engine/ops/native_functions/shape.yaml:174");
+registerKernel(slice_Tensor, "CompositeExplicitAutograd", (ks, self, dim, start, end, step) => native.slice(self, dim, start, end, step), "native.slice", "engine/ops/native_functions/shape.yaml:174", "engine/generated/slice.ts:14");
 
 // torch.slice: slice.Tensor
 const slice_parser = new PythonArgParser(["slice(Tensor input, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1)"]);

@@ -9,13 +9,13 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- split.Tensor (engine/ops/native_functions/shape.yaml:180) ----
-export const split_Tensor = defineOp("aten::split.Tensor(Tensor(a -> *) self, int split_size, int dim=0) -> Tensor(a)[]", "engine/ops/native_functions/shape.yaml:180");
-registerKernel(split_Tensor, "CompositeExplicitAutograd", (ks, self, split_size, dim) => native.split(self, split_size, dim), "native.split", "engine/ops/native_functions/shape.yaml:180", "engine/generated/split.ts:14");
+// ---- split.Tensor (engine/ops/native_functions/shape.yaml:193) ----
+export const split_Tensor = defineOp("aten::split.Tensor(Tensor(a -> *) self, int split_size, int dim=0) -> Tensor(a)[]", "engine/ops/native_functions/shape.yaml:193");
+registerKernel(split_Tensor, "CompositeExplicitAutograd", (ks, self, split_size, dim) => native.split(self, split_size, dim), "native.split", "engine/ops/native_functions/shape.yaml:193", "engine/generated/split.ts:14");
 
-// ---- split.sizes (engine/ops/native_functions/shape.yaml:186) ----
-export const split_sizes = defineOp("aten::split.sizes(Tensor(a -> *) self, int[] split_size, int dim=0) -> Tensor(a)[]", "engine/ops/native_functions/shape.yaml:186");
-registerKernel(split_sizes, "CompositeImplicitAutograd", (ks, self, split_size, dim) => native.split(self, split_size, dim), "native.split", "engine/ops/native_functions/shape.yaml:186", "engine/generated/split.ts:18");
+// ---- split.sizes (engine/ops/native_functions/shape.yaml:199) ----
+export const split_sizes = defineOp("aten::split.sizes(Tensor(a -> *) self, int[] split_size, int dim=0) -> Tensor(a)[]", "engine/ops/native_functions/shape.yaml:199");
+registerKernel(split_sizes, "CompositeImplicitAutograd", (ks, self, split_size, dim) => native.split(self, split_size, dim), "native.split", "engine/ops/native_functions/shape.yaml:199", "engine/generated/split.ts:18");
 
 // torch.split: split.Tensor, split.sizes
 const split_parser = new PythonArgParser(["split(Tensor input, int split_size, int dim=0)", "split(Tensor input, int[] split_size, int dim=0)"]);

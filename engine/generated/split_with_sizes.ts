@@ -9,9 +9,9 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- split_with_sizes (engine/ops/native_functions/shape.yaml:191) ----
-export const split_with_sizes_default = defineOp("aten::split_with_sizes(Tensor(a -> *) self, int[] split_sizes, int dim=0) -> Tensor(a)[]", "engine/ops/native_functions/shape.yaml:191");
-registerKernel(split_with_sizes_default, "CompositeExplicitAutograd", (ks, self, split_sizes, dim) => native.split_with_sizes(self, split_sizes, dim), "native.split_with_sizes", "engine/ops/native_functions/shape.yaml:191", "engine/generated/split_with_sizes.ts:14");
+// ---- split_with_sizes (engine/ops/native_functions/shape.yaml:204) ----
+export const split_with_sizes_default = defineOp("aten::split_with_sizes(Tensor(a -> *) self, int[] split_sizes, int dim=0) -> Tensor(a)[]", "engine/ops/native_functions/shape.yaml:204");
+registerKernel(split_with_sizes_default, "CompositeExplicitAutograd", (ks, self, split_sizes, dim) => native.split_with_sizes(self, split_sizes, dim), "native.split_with_sizes", "engine/ops/native_functions/shape.yaml:204", "engine/generated/split_with_sizes.ts:14");
 
 // torch.split_with_sizes: split_with_sizes
 const split_with_sizes_parser = new PythonArgParser(["split_with_sizes(Tensor input, int[] split_sizes, int dim=0)"]);

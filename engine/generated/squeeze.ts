@@ -19,13 +19,13 @@ registerKernel(squeeze__dim, "ADInplaceOrView", (ks, self, dim) => {
   return result;
 }, "ADInplaceOrView", "engine/ops/native_functions/linalg.yaml:221", "engine/generated/squeeze.ts:16");
 
-// ---- squeeze (engine/ops/native_functions/shape.yaml:69) ----
-export const squeeze_default = defineOp("aten::squeeze(Tensor(a) self) -> Tensor(a)", "engine/ops/native_functions/shape.yaml:69");
-registerKernel(squeeze_default, "CompositeExplicitAutograd", (ks, self) => native.squeeze(self), "native.squeeze", "engine/ops/native_functions/shape.yaml:69", "engine/generated/squeeze.ts:24");
+// ---- squeeze (engine/ops/native_functions/shape.yaml:82) ----
+export const squeeze_default = defineOp("aten::squeeze(Tensor(a) self) -> Tensor(a)", "engine/ops/native_functions/shape.yaml:82");
+registerKernel(squeeze_default, "CompositeExplicitAutograd", (ks, self) => native.squeeze(self), "native.squeeze", "engine/ops/native_functions/shape.yaml:82", "engine/generated/squeeze.ts:24");
 
-// ---- squeeze.dim (engine/ops/native_functions/shape.yaml:75) ----
-export const squeeze_dim = defineOp("aten::squeeze.dim(Tensor(a) self, int dim) -> Tensor(a)", "engine/ops/native_functions/shape.yaml:75");
-registerKernel(squeeze_dim, "CompositeExplicitAutograd", (ks, self, dim) => native.squeeze(self, dim), "native.squeeze", "engine/ops/native_functions/shape.yaml:75", "engine/generated/squeeze.ts:28");
+// ---- squeeze.dim (engine/ops/native_functions/shape.yaml:88) ----
+export const squeeze_dim = defineOp("aten::squeeze.dim(Tensor(a) self, int dim) -> Tensor(a)", "engine/ops/native_functions/shape.yaml:88");
+registerKernel(squeeze_dim, "CompositeExplicitAutograd", (ks, self, dim) => native.squeeze(self, dim), "native.squeeze", "engine/ops/native_functions/shape.yaml:88", "engine/generated/squeeze.ts:28");
 
 // torch.squeeze: squeeze, squeeze.dim
 const squeeze_parser = new PythonArgParser(["squeeze(Tensor input)", "squeeze(Tensor input, int dim)"]);

@@ -9,9 +9,9 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- t (engine/ops/native_functions/shape.yaml:95) ----
-export const t_default = defineOp("aten::t(Tensor(a) self) -> Tensor(a)", "engine/ops/native_functions/shape.yaml:95");
-registerKernel(t_default, "CompositeExplicitAutograd", (ks, self) => native.t(self), "native.t", "engine/ops/native_functions/shape.yaml:95", "engine/generated/t.ts:14");
+// ---- t (engine/ops/native_functions/shape.yaml:108) ----
+export const t_default = defineOp("aten::t(Tensor(a) self) -> Tensor(a)", "engine/ops/native_functions/shape.yaml:108");
+registerKernel(t_default, "CompositeExplicitAutograd", (ks, self) => native.t(self), "native.t", "engine/ops/native_functions/shape.yaml:108", "engine/generated/t.ts:14");
 
 // torch.t: t
 const t_parser = new PythonArgParser(["t(Tensor input)"]);

@@ -9,19 +9,19 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- to.dtype_layout (engine/ops/native_functions/shape.yaml:237) ----
-export const to_dtype_layout = defineOp("aten::to.dtype_layout(Tensor(a) self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, bool non_blocking=False, bool copy=False, MemoryFormat? memory_format=None) -> Tensor(a)", "engine/ops/native_functions/shape.yaml:237");
-registerKernel(to_dtype_layout, "CompositeImplicitAutograd", (ks, self, dtype, layout, device, pin_memory, non_blocking, copy, memory_format) => native.to_dtype_layout(self, dtype, layout, device, pin_memory, non_blocking, copy, memory_format), "native.to_dtype_layout", "engine/ops/native_functions/shape.yaml:237", "engine/generated/to.ts:14");
+// ---- to.dtype_layout (engine/ops/native_functions/shape.yaml:250) ----
+export const to_dtype_layout = defineOp("aten::to.dtype_layout(Tensor(a) self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, bool non_blocking=False, bool copy=False, MemoryFormat? memory_format=None) -> Tensor(a)", "engine/ops/native_functions/shape.yaml:250");
+registerKernel(to_dtype_layout, "CompositeImplicitAutograd", (ks, self, dtype, layout, device, pin_memory, non_blocking, copy, memory_format) => native.to_dtype_layout(self, dtype, layout, device, pin_memory, non_blocking, copy, memory_format), "native.to_dtype_layout", "engine/ops/native_functions/shape.yaml:250", "engine/generated/to.ts:14");
 
-// ---- to.device (engine/ops/native_functions/shape.yaml:243) ----
-export const to_device = defineOp("aten::to.device(Tensor(a) self, Device device, ScalarType dtype, bool non_blocking=False, bool copy=False, MemoryFormat? memory_format=None) -> Tensor(a)", "engine/ops/native_functions/shape.yaml:243");
-registerKernel(to_device, "CompositeImplicitAutograd", (ks, self, device, dtype, non_blocking, copy, memory_format) => native.to_device(self, device, dtype, non_blocking, copy, memory_format), "native.to_device", "engine/ops/native_functions/shape.yaml:243", "engine/generated/to.ts:18");
+// ---- to.device (engine/ops/native_functions/shape.yaml:256) ----
+export const to_device = defineOp("aten::to.device(Tensor(a) self, Device device, ScalarType dtype, bool non_blocking=False, bool copy=False, MemoryFormat? memory_format=None) -> Tensor(a)", "engine/ops/native_functions/shape.yaml:256");
+registerKernel(to_device, "CompositeImplicitAutograd", (ks, self, device, dtype, non_blocking, copy, memory_format) => native.to_device(self, device, dtype, non_blocking, copy, memory_format), "native.to_device", "engine/ops/native_functions/shape.yaml:256", "engine/generated/to.ts:18");
 
-// ---- to.dtype (engine/ops/native_functions/shape.yaml:249) ----
-export const to_dtype = defineOp("aten::to.dtype(Tensor(a) self, ScalarType dtype, bool non_blocking=False, bool copy=False, MemoryFormat? memory_format=None) -> Tensor(a)", "engine/ops/native_functions/shape.yaml:249");
-registerKernel(to_dtype, "CompositeImplicitAutograd", (ks, self, dtype, non_blocking, copy, memory_format) => native.to_dtype(self, dtype, non_blocking, copy, memory_format), "native.to_dtype", "engine/ops/native_functions/shape.yaml:249", "engine/generated/to.ts:22");
+// ---- to.dtype (engine/ops/native_functions/shape.yaml:262) ----
+export const to_dtype = defineOp("aten::to.dtype(Tensor(a) self, ScalarType dtype, bool non_blocking=False, bool copy=False, MemoryFormat? memory_format=None) -> Tensor(a)", "engine/ops/native_functions/shape.yaml:262");
+registerKernel(to_dtype, "CompositeImplicitAutograd", (ks, self, dtype, non_blocking, copy, memory_format) => native.to_dtype(self, dtype, non_blocking, copy, memory_format), "native.to_dtype", "engine/ops/native_functions/shape.yaml:262", "engine/generated/to.ts:22");
 
-// ---- to.other (engine/ops/native_functions/shape.yaml:255) ----
-export const to_other = defineOp("aten::to.other(Tensor(a) self, Tensor other, bool non_blocking=False, bool copy=False, MemoryFormat? memory_format=None) -> Tensor(a)", "engine/ops/native_functions/shape.yaml:255");
-registerKernel(to_other, "CompositeImplicitAutograd", (ks, self, other, non_blocking, copy, memory_format) => native.to_other(self, other, non_blocking, copy, memory_format), "native.to_other", "engine/ops/native_functions/shape.yaml:255", "engine/generated/to.ts:26");
+// ---- to.other (engine/ops/native_functions/shape.yaml:268) ----
+export const to_other = defineOp("aten::to.other(Tensor(a) self, Tensor other, bool non_blocking=False, bool copy=False, MemoryFormat? memory_format=None) -> Tensor(a)", "engine/ops/native_functions/shape.yaml:268");
+registerKernel(to_other, "CompositeImplicitAutograd", (ks, self, other, non_blocking, copy, memory_format) => native.to_other(self, other, non_blocking, copy, memory_format), "native.to_other", "engine/ops/native_functions/shape.yaml:268", "engine/generated/to.ts:26");
 

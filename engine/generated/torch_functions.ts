@@ -93,6 +93,7 @@ export { where } from "./where.js";
 export { sort } from "./sort.js";
 export { argsort } from "./argsort.js";
 export { as_strided } from "./as_strided.js";
+export { detach, detach_ } from "./detach.js";
 export { reshape } from "./reshape.js";
 export { flatten } from "./flatten.js";
 export { unflatten } from "./unflatten.js";

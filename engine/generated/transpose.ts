@@ -9,9 +9,9 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- transpose.int (engine/ops/native_functions/shape.yaml:89) ----
-export const transpose_int = defineOp("aten::transpose.int(Tensor(a) self, int dim0, int dim1) -> Tensor(a)", "engine/ops/native_functions/shape.yaml:89");
-registerKernel(transpose_int, "CompositeExplicitAutograd", (ks, self, dim0, dim1) => native.transpose(self, dim0, dim1), "native.transpose", "engine/ops/native_functions/shape.yaml:89", "engine/generated/transpose.ts:14");
+// ---- transpose.int (engine/ops/native_functions/shape.yaml:102) ----
+export const transpose_int = defineOp("aten::transpose.int(Tensor(a) self, int dim0, int dim1) -> Tensor(a)", "engine/ops/native_functions/shape.yaml:102");
+registerKernel(transpose_int, "CompositeExplicitAutograd", (ks, self, dim0, dim1) => native.transpose(self, dim0, dim1), "native.transpose", "engine/ops/native_functions/shape.yaml:102", "engine/generated/transpose.ts:14");
 
 // torch.transpose: transpose.int
 const transpose_parser = new PythonArgParser(["transpose(Tensor input, int dim0, int dim1)"]);

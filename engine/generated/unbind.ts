@@ -9,9 +9,9 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- unbind.int (engine/ops/native_functions/shape.yaml:203) ----
-export const unbind_int = defineOp("aten::unbind.int(Tensor(a -> *) self, int dim=0) -> Tensor(a)[]", "engine/ops/native_functions/shape.yaml:203");
-registerKernel(unbind_int, "CompositeExplicitAutograd", (ks, self, dim) => native.unbind(self, dim), "native.unbind", "engine/ops/native_functions/shape.yaml:203", "engine/generated/unbind.ts:14");
+// ---- unbind.int (engine/ops/native_functions/shape.yaml:216) ----
+export const unbind_int = defineOp("aten::unbind.int(Tensor(a -> *) self, int dim=0) -> Tensor(a)[]", "engine/ops/native_functions/shape.yaml:216");
+registerKernel(unbind_int, "CompositeExplicitAutograd", (ks, self, dim) => native.unbind(self, dim), "native.unbind", "engine/ops/native_functions/shape.yaml:216", "engine/generated/unbind.ts:14");
 
 // torch.unbind: unbind.int
 const unbind_parser = new PythonArgParser(["unbind(Tensor input, int dim=0)"]);

@@ -9,9 +9,9 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- unflatten.int (engine/ops/native_functions/shape.yaml:56) ----
-export const unflatten_int = defineOp("aten::unflatten.int(Tensor(a) self, int dim, int[] sizes) -> Tensor(a)", "engine/ops/native_functions/shape.yaml:56");
-registerKernel(unflatten_int, "CompositeImplicitAutograd", (ks, self, dim, sizes) => native.unflatten(self, dim, sizes), "native.unflatten", "engine/ops/native_functions/shape.yaml:56", "engine/generated/unflatten.ts:14");
+// ---- unflatten.int (engine/ops/native_functions/shape.yaml:69) ----
+export const unflatten_int = defineOp("aten::unflatten.int(Tensor(a) self, int dim, int[] sizes) -> Tensor(a)", "engine/ops/native_functions/shape.yaml:69");
+registerKernel(unflatten_int, "CompositeImplicitAutograd", (ks, self, dim, sizes) => native.unflatten(self, dim, sizes), "native.unflatten", "engine/ops/native_functions/shape.yaml:69", "engine/generated/unflatten.ts:14");
 
 // torch.unflatten: unflatten.int
 const unflatten_parser = new PythonArgParser(["unflatten(Tensor input, int dim, int[] sizes)"]);

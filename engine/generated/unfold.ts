@@ -9,10 +9,10 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- unfold (engine/ops/native_functions/shape.yaml:167) ----
-export const unfold_default = defineOp("aten::unfold(Tensor(a) self, int dimension, int size, int step) -> Tensor(a)", "engine/ops/native_functions/shape.yaml:167");
-registerKernel(unfold_default, "CPU", (ks, self, dimension, size, step) => native.unfold(self, dimension, size, step), "native.unfold", "engine/ops/native_functions/shape.yaml:167", "engine/generated/unfold.ts:14");
-registerKernel(unfold_default, "Meta", (ks, self, dimension, size, step) => native.unfold(self, dimension, size, step), "native.unfold", "engine/ops/native_functions/shape.yaml:167", "engine/generated/unfold.ts:15");
+// ---- unfold (engine/ops/native_functions/shape.yaml:180) ----
+export const unfold_default = defineOp("aten::unfold(Tensor(a) self, int dimension, int size, int step) -> Tensor(a)", "engine/ops/native_functions/shape.yaml:180");
+registerKernel(unfold_default, "CPU", (ks, self, dimension, size, step) => native.unfold(self, dimension, size, step), "native.unfold", "engine/ops/native_functions/shape.yaml:180", "engine/generated/unfold.ts:14");
+registerKernel(unfold_default, "Meta", (ks, self, dimension, size, step) => native.unfold(self, dimension, size, step), "native.unfold", "engine/ops/native_functions/shape.yaml:180", "engine/generated/unfold.ts:15");
 
 // Tensor.unfold: unfold
 const Tensor_unfold_parser = new PythonArgParser(["unfold(int dimension, int size, int step)"]);

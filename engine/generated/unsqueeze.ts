@@ -9,9 +9,9 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- unsqueeze (engine/ops/native_functions/shape.yaml:81) ----
-export const unsqueeze_default = defineOp("aten::unsqueeze(Tensor(a) self, int dim) -> Tensor(a)", "engine/ops/native_functions/shape.yaml:81");
-registerKernel(unsqueeze_default, "CompositeExplicitAutograd", (ks, self, dim) => native.unsqueeze(self, dim), "native.unsqueeze", "engine/ops/native_functions/shape.yaml:81", "engine/generated/unsqueeze.ts:14");
+// ---- unsqueeze (engine/ops/native_functions/shape.yaml:94) ----
+export const unsqueeze_default = defineOp("aten::unsqueeze(Tensor(a) self, int dim) -> Tensor(a)", "engine/ops/native_functions/shape.yaml:94");
+registerKernel(unsqueeze_default, "CompositeExplicitAutograd", (ks, self, dim) => native.unsqueeze(self, dim), "native.unsqueeze", "engine/ops/native_functions/shape.yaml:94", "engine/generated/unsqueeze.ts:14");
 
 // torch.unsqueeze: unsqueeze
 const unsqueeze_parser = new PythonArgParser(["unsqueeze(Tensor input, int dim)"]);

@@ -9,9 +9,9 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- view_as (engine/ops/native_functions/shape.yaml:61) ----
-export const view_as_default = defineOp("aten::view_as(Tensor(a) self, Tensor other) -> Tensor(a)", "engine/ops/native_functions/shape.yaml:61");
-registerKernel(view_as_default, "CompositeImplicitAutograd", (ks, self, other) => native.view_as(self, other), "native.view_as", "engine/ops/native_functions/shape.yaml:61", "engine/generated/view_as.ts:14");
+// ---- view_as (engine/ops/native_functions/shape.yaml:74) ----
+export const view_as_default = defineOp("aten::view_as(Tensor(a) self, Tensor other) -> Tensor(a)", "engine/ops/native_functions/shape.yaml:74");
+registerKernel(view_as_default, "CompositeImplicitAutograd", (ks, self, other) => native.view_as(self, other), "native.view_as", "engine/ops/native_functions/shape.yaml:74", "engine/generated/view_as.ts:14");
 
 // Tensor.view_as: view_as
 const Tensor_view_as_parser = new PythonArgParser(["view_as(Tensor other)"]);

@@ -9,30 +9,30 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- zero_ (engine/ops/native_functions/shape.yaml:263) ----
-export const zero__default = defineOp("aten::zero_(Tensor(a!) self) -> Tensor(a!)", "engine/ops/native_functions/shape.yaml:263");
-registerKernel(zero__default, "CPU", (ks, self) => native.zero_(self), "native.zero_", "engine/ops/native_functions/shape.yaml:263", "engine/generated/zero.ts:14");
-registerKernel(zero__default, "Meta", (ks, self) => native.zero_meta_(self), "native.zero_meta_", "engine/ops/native_functions/shape.yaml:263", "engine/generated/zero.ts:15");
+// ---- zero_ (engine/ops/native_functions/shape.yaml:276) ----
+export const zero__default = defineOp("aten::zero_(Tensor(a!) self) -> Tensor(a!)", "engine/ops/native_functions/shape.yaml:276");
+registerKernel(zero__default, "CPU", (ks, self) => native.zero_(self), "native.zero_", "engine/ops/native_functions/shape.yaml:276", "engine/generated/zero.ts:14");
+registerKernel(zero__default, "Meta", (ks, self) => native.zero_meta_(self), "native.zero_meta_", "engine/ops/native_functions/shape.yaml:276", "engine/generated/zero.ts:15");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(zero__default, "ADInplaceOrView", (ks, self) => {
   const result = zero__default.redispatch(ks.and(after_ADInplaceOrView_keyset), self);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/shape.yaml:263", "engine/generated/zero.ts:17");
+}, "ADInplaceOrView", "engine/ops/native_functions/shape.yaml:276", "engine/generated/zero.ts:17");
 
-// ---- zero (engine/ops/native_functions/shape.yaml:263) ----
-export const zero_default = defineOp("aten::zero(Tensor self) -> Tensor", "engine/ops/native_functions/shape.yaml:263");
-registerKernel(zero_default, "CompositeExplicitAutograd", (ks, self) => { const self_clone = native.autogen_clone_arg(self); zero__default.call(self_clone); return self_clone; }, "native.autogen_clone_arg + zero_", "engine/ops/native_functions/shape.yaml:263", "engine/generated/zero.ts:25"); // (autogen: derived from zero_)
+// ---- zero (engine/ops/native_functions/shape.yaml:276) ----
+export const zero_default = defineOp("aten::zero(Tensor self) -> Tensor", "engine/ops/native_functions/shape.yaml:276");
+registerKernel(zero_default, "CompositeExplicitAutograd", (ks, self) => { const self_clone = native.autogen_clone_arg(self); zero__default.call(self_clone); return self_clone; }, "native.autogen_clone_arg + zero_", "engine/ops/native_functions/shape.yaml:276", "engine/generated/zero.ts:25"); // (autogen: derived from zero_)
 
-// ---- zero.out (engine/ops/native_functions/shape.yaml:263) ----
-export const zero_out = defineOp("aten::zero.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/shape.yaml:263");
-registerKernel(zero_out, "CompositeExplicitAutograd", (ks, self, out) => native.autogen_copy_out(out, (zero_default.call(self) as any)), "native.autogen_copy_out(zero)", "engine/ops/native_functions/shape.yaml:263", "engine/generated/zero.ts:29"); // (autogen: derived from zero_)
+// ---- zero.out (engine/ops/native_functions/shape.yaml:276) ----
+export const zero_out = defineOp("aten::zero.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/shape.yaml:276");
+registerKernel(zero_out, "CompositeExplicitAutograd", (ks, self, out) => native.autogen_copy_out(out, (zero_default.call(self) as any)), "native.autogen_copy_out(zero)", "engine/ops/native_functions/shape.yaml:276", "engine/generated/zero.ts:29"); // (autogen: derived from zero_)
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(zero_out, "ADInplaceOrView", (ks, self, out) => {
   const result = zero_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/shape.yaml:263", "engine/generated/zero.ts:31");
+}, "ADInplaceOrView", "engine/ops/native_functions/shape.yaml:276", "engine/generated/zero.ts:31");
 
 // torch.zero_: zero_
 const zero__parser = new PythonArgParser(["zero_(Tensor input)"]);

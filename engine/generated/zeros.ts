@@ -9,11 +9,11 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- zeros (engine/ops/native_functions/shape.yaml:283) ----
-export const zeros_default = defineOp("aten::zeros(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor", "engine/ops/native_functions/shape.yaml:283");
-registerKernel(zeros_default, "CompositeExplicitAutograd", (ks, size, dtype, layout, device, pin_memory) => native.zeros_symint(size, dtype, layout, device, pin_memory), "native.zeros_symint", "engine/ops/native_functions/shape.yaml:283", "engine/generated/zeros.ts:14");
+// ---- zeros (engine/ops/native_functions/shape.yaml:296) ----
+export const zeros_default = defineOp("aten::zeros(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor", "engine/ops/native_functions/shape.yaml:296");
+registerKernel(zeros_default, "CompositeExplicitAutograd", (ks, size, dtype, layout, device, pin_memory) => native.zeros_symint(size, dtype, layout, device, pin_memory), "native.zeros_symint", "engine/ops/native_functions/shape.yaml:296", "engine/generated/zeros.ts:14");
 // BackendSelect: no tensor argument says which backend, so the device option does (RegisterBackendSelect.cpp)
-registerKernel(zeros_default, "BackendSelect", (ks, size, dtype, layout, device, pin_memory) => zeros_default.redispatch(backendSelectKeySet(device), size, dtype, layout, device, pin_memory), "backend select", "engine/ops/native_functions/shape.yaml:283", "engine/generated/zeros.ts:16");
+registerKernel(zeros_default, "BackendSelect", (ks, size, dtype, layout, device, pin_memory) => zeros_default.redispatch(backendSelectKeySet(device), size, dtype, layout, device, pin_memory), "backend select", "engine/ops/native_functions/shape.yaml:296", "engine/generated/zeros.ts:16");
 
 // torch.zeros: zeros
 const zeros_parser = new PythonArgParser(["zeros(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, bool? requires_grad=False)"]);

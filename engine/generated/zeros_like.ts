@@ -9,19 +9,19 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- zeros_like (engine/ops/native_functions/shape.yaml:287) ----
-export const zeros_like_default = defineOp("aten::zeros_like(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor", "engine/ops/native_functions/shape.yaml:287");
-registerKernel(zeros_like_default, "CompositeExplicitAutograd", (ks, self, dtype, layout, device, pin_memory, memory_format) => native.zeros_like(self, dtype, layout, device, pin_memory, memory_format), "native.zeros_like", "engine/ops/native_functions/shape.yaml:287", "engine/generated/zeros_like.ts:14");
+// ---- zeros_like (engine/ops/native_functions/shape.yaml:300) ----
+export const zeros_like_default = defineOp("aten::zeros_like(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor", "engine/ops/native_functions/shape.yaml:300");
+registerKernel(zeros_like_default, "CompositeExplicitAutograd", (ks, self, dtype, layout, device, pin_memory, memory_format) => native.zeros_like(self, dtype, layout, device, pin_memory, memory_format), "native.zeros_like", "engine/ops/native_functions/shape.yaml:300", "engine/generated/zeros_like.ts:14");
 
-// ---- zeros_like.out (engine/ops/native_functions/shape.yaml:287) ----
-export const zeros_like_out = defineOp("aten::zeros_like.out(Tensor self, *, MemoryFormat? memory_format=None, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/shape.yaml:287");
-registerKernel(zeros_like_out, "CompositeExplicitAutograd", (ks, self, memory_format, out) => native.autogen_copy_out(out, (zeros_like_default.call(self, out.dtype, null, out.device, null, memory_format) as any)), "native.autogen_copy_out(zeros_like)", "engine/ops/native_functions/shape.yaml:287", "engine/generated/zeros_like.ts:18"); // (autogen: derived from zeros_like)
+// ---- zeros_like.out (engine/ops/native_functions/shape.yaml:300) ----
+export const zeros_like_out = defineOp("aten::zeros_like.out(Tensor self, *, MemoryFormat? memory_format=None, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/shape.yaml:300");
+registerKernel(zeros_like_out, "CompositeExplicitAutograd", (ks, self, memory_format, out) => native.autogen_copy_out(out, (zeros_like_default.call(self, out.dtype, null, out.device, null, memory_format) as any)), "native.autogen_copy_out(zeros_like)", "engine/ops/native_functions/shape.yaml:300", "engine/generated/zeros_like.ts:18"); // (autogen: derived from zeros_like)
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(zeros_like_out, "ADInplaceOrView", (ks, self, memory_format, out) => {
   const result = zeros_like_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, memory_format, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/shape.yaml:287", "engine/generated/zeros_like.ts:20");
+}, "ADInplaceOrView", "engine/ops/native_functions/shape.yaml:300", "engine/generated/zeros_like.ts:20");
 
 // torch.zeros_like: zeros_like
 const zeros_like_parser = new PythonArgParser(["zeros_like(Tensor input, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None, bool? requires_grad=False)"]);

@@ -174,3 +174,42 @@ describe("errors (PyTorch's texts)", () => {
     expect(() => y.sum().backward()).toThrow("derivative for aten::exp is not implemented");
   });
 });
+
+describe("views, in-place changes and detach (PyTorch 1.13's behaviour)", () => {
+  it("an in-place change to a view reaches the base's history through CopySlices", () => {
+    const x = torch.ones(3, { requires_grad: true });
+    const a = x.mul(2);
+    const v = a.slice(0, 0, 2);
+    expect([v._is_view(), v._base === a]).toEqual([true, true]);
+    v.mul_(3);
+    expect(a.grad_fn!.name()).toBe("CopySlices");
+    expect(v.grad_fn!.name()).toBe("AsStridedBackward0");
+    expect(v.grad_fn!.next_functions[0][0]).toBe(a.grad_fn);
+    a.sum().backward();
+    expect(vals(x.grad)).toEqual([6, 6, 2]);
+  });
+  it("a view of a view has the first base as _base", () => {
+    const s = f32([1, 2, 3]).mul(2);
+    expect(s.view(3).view(3)._base).toBe(s);
+  });
+  it("detach shares data and version counter but no history; .data has its own version counter", () => {
+    const x = torch.ones(3, { requires_grad: true });
+    const d = x.detach();
+    expect([d._is_view(), d._base, d.requires_grad, d.is_leaf]).toEqual([false, null, false, true]);
+    d.add_(1);
+    expect([x._version, vals(x)]).toEqual([1, [2, 2, 2]]);
+    const p = x.data;
+    p.add_(1);
+    expect([x._version, p.requires_grad]).toEqual([1, false]);
+  });
+  const errors: [string, () => unknown, string][] = [
+    ["in-place on one of several views from one op", () => f32([1, 2, 3]).mul(1).unbind(0)[0].mul_(2),
+      "is a view and is being modified inplace. This view is the output of a function that returns multiple views. Such functions do not allow the output views to be modified inplace. You should replace the inplace operation by an out-of-place one."],
+    ["in-place with grad on a view made under no_grad", () => { const b = f32([1, 2, 3]).mul(1); torch.no_grad(() => b.slice(0, 0, 1)).mul_(2); },
+      "A view was created in no_grad mode and is being modified inplace with grad mode enabled. Given that this use case is ambiguous and error-prone, it is forbidden. You can clarify your code by moving both the view and the inplace either both inside the no_grad block (if you don't want the inplace to be tracked) or both outside (if you want the inplace to be tracked)."],
+    ["in-place on a view of a leaf", () => f32([1, 2, 3]).slice(0, 0, 1).mul_(2), "a view of a leaf Variable that requires grad is being used in an in-place operation."],
+    ["detach_ on a view", () => f32([1, 2, 3]).mul(2).slice(0, 0, 2).detach_(),
+      "Can't detach views in-place. Use detach() instead. If you are using DistributedDataParallel (DDP) for training, and gradient_as_bucket_view is set as True, gradients are views of DDP buckets, and hence detach_() cannot be called on these gradients. To fix this error, please refer to the Optimizer.zero_grad() function in torch/optim/optimizer.py as the solution."],
+  ];
+  for (const [name, fn, text] of errors) it(name, () => expect(fn).toThrow(text));
+});

@@ -71,6 +71,19 @@ export function alias(self: Tensor): Tensor {
   return alias_with_sizes_and_strides(self, self._impl.sizes(), self._impl.strides());
 }
 
+/**
+ * detach: a new tensor over the same data and version counter (so the graph still sees in-place
+ * changes to it); the Autograd kernel keeps it out of the graph.
+ */
+export function detach(self: Tensor): Tensor {
+  return alias(self);
+}
+
+/** detach_: the kernel has nothing to do; the Autograd kernel clears self's history. */
+export function detach_(self: Tensor): Tensor {
+  return self;
+}
+
 /** _reshape_alias: reshape's view when computeStride found strides; no checks, reshape did them. */
 export function _reshape_alias(self: Tensor, size: readonly number[], stride: readonly number[]): Tensor {
   return alias_with_sizes_and_strides(self, size, stride);

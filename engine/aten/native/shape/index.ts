@@ -1,7 +1,7 @@
 // Kernels of the shape operator family (engine/ops/native_functions/shape.yaml), re-exported into
 // at::native (../index.ts) under the names the yaml's `dispatch:` entries use.
 
-export { as_strided_tensorimpl, as_strided_tensorimpl_meta_symint, alias, _reshape_alias } from "./AsStrided.js";
+export { as_strided_tensorimpl, as_strided_tensorimpl_meta_symint, alias, _reshape_alias, detach, detach_ } from "./AsStrided.js";
 export { reshape_symint, _unsafe_view, flatten, unflatten, view_as } from "./Reshape.js";
 export { squeeze, unsqueeze } from "./Squeeze.js";
 export { transpose, t, permute, movedim, moveaxis } from "./Permute.js";
