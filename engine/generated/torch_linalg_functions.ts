@@ -3,4 +3,4 @@
 
 // torch.linalg: the ops with `python_module: linalg`, their `linalg_` prefix dropped (linalg_solve -> torch.linalg.solve).
 
-export {};
+export { linalg_vector_norm as vector_norm } from "./linalg_vector_norm.js";

@@ -1,0 +1,125 @@
+// unique and its variants (aten/src/ATen/native/Unique.cpp): _unique2 / _unique (what torch.unique
+// calls without dim), unique_dim (with dim), unique_consecutive and unique_dim_consecutive. CPU only in
+// PyTorch 1.13 (dynamic output shapes have no Meta kernel).
+//
+// _unique2 gathers the distinct values in a std::unordered_set, then sorts them when sorted=True; with
+// sorted=False PyTorch returns the hash set's iteration order, which this kernel does not reproduce
+// (it returns the sorted order then too). Every NaN is distinct (NaN != NaN).
+
+import { RuntimeError } from "../../../c10/Errors.js";
+import { int64 } from "../../../c10/ScalarType.js";
+import { maybe_wrap_dim } from "../../../c10/WrapDimMinimal.js";
+import type { Tensor } from "../../core/Tensor.js";
+import { dimMask, gather, writeAll } from "../reduce/ReduceUtils.js";
+import { emptyLike, emptyStrided, hasData, isNaNValue, type Value } from "./common.js";
+
+type Triple = [Tensor, Tensor, Tensor];
+const flat = (t: Tensor): Value[] => (t.numel() === 0 ? [] : gather(t, dimMask(null, t.dim()))[0]);
+const less = (a: Value, b: Value): boolean => a < b;
+
+function tensorOf(like: Tensor, sizes: readonly number[], dt: typeof int64, vals: readonly Value[]): Tensor {
+  const t = emptyLike(like, sizes, dt);
+  if (hasData(t)) writeAll(t, vals);
+  return t;
+}
+
+/** unique_cpu_template: distinct values sorted (NaNs last, each its own), inverse indices and counts when asked. */
+function uniqueFlat(self: Tensor, returnInverse: boolean, returnCounts: boolean): Triple {
+  const xs = flat(self);
+  const distinct: Value[] = [];
+  const seen = new Set<Value>();
+  for (const v of xs) {
+    if (isNaNValue(v)) distinct.push(v);
+    else if (!seen.has(v)) { seen.add(v); distinct.push(v); }
+  }
+  distinct.sort((a, b) => (isNaNValue(a) ? (isNaNValue(b) ? 0 : 1) : isNaNValue(b) ? -1 : less(a, b) ? -1 : less(b, a) ? 1 : 0));
+  const output = tensorOf(self, [distinct.length], self.dtype, distinct);
+  if (!(returnInverse || returnCounts)) return [output, emptyLike(self, [0], int64), emptyLike(self, [0], int64)];
+  const where = new Map<Value, number>();
+  distinct.forEach((v, i) => { if (!isNaNValue(v)) where.set(v, i); });
+  // a NaN finds no entry in the inverse map; PyTorch then reads past the map (undefined), here -1
+  const inverse = xs.map((v) => BigInt(where.get(v) ?? -1));
+  const counts = new Array<bigint>(distinct.length).fill(0n);
+  for (const i of inverse) if (i >= 0n) counts[Number(i)] += 1n;
+  return [output, tensorOf(self, self._impl.sizes(), int64, inverse), returnCounts ? tensorOf(self, [distinct.length], int64, counts) : emptyLike(self, [0], int64)];
+}
+
+export const _unique2_cpu = (self: Tensor, _sorted: boolean, returnInverse: boolean, returnCounts: boolean): Triple =>
+  uniqueFlat(self, returnInverse, returnCounts);
+
+/** _unique: (output, inverse) of the same template, no counts. */
+export function _unique_cpu(self: Tensor, _sorted: boolean, returnInverse: boolean): [Tensor, Tensor] {
+  const [o, i] = uniqueFlat(self, returnInverse, false);
+  return [o, i];
+}
+
+/** _unique_dim_cpu_template: slices along dim compared lexicographically (sorted unless consecutive), merged when equal. */
+function uniqueDim(self: Tensor, dim: number, consecutive: boolean): Triple {
+  const sizes = self._impl.sizes();
+  const d = maybe_wrap_dim(dim, sizes.length);
+  const zeroDims = sizes.filter((s) => s === 0).length;
+  if (sizes[d] === 0) {
+    if (zeroDims !== 1) throw new RuntimeError("Number of zero sized dimensions is more than one, so unique cannot be applied ");
+    return [emptyLike(self, sizes, self.dtype), emptyLike(self, [0], int64), emptyLike(self, [0], int64)];
+  }
+  if (zeroDims !== 0) throw new RuntimeError("There are 0 sized dimensions, and they aren't selected, so unique cannot be applied");
+  // rows: self.moveaxis(dim, 0) flattened to [size(dim), -1]
+  const n = sizes[d];
+  const rows: Value[][] = Array.from({ length: n }, () => []);
+  const inner = sizes.slice(d + 1).reduce((a, b) => a * b, 1);
+  flat(self).forEach((v, i) => rows[Math.floor(i / inner) % n].push(v));
+  const lex = (a: number, b: number): number => {
+    for (let k = 0; k < rows[a].length; k++) {
+      if (rows[a][k] < rows[b][k]) return -1;
+      if (rows[a][k] > rows[b][k]) return 1;
+    }
+    return 0;
+  };
+  const same = (a: number, b: number): boolean => rows[a].every((v, k) => v === rows[b][k]);
+  const order = rows.map((_, i) => i);
+  if (!consecutive) order.sort((a, b) => lex(a, b) || a - b);
+  const inverse = new Array<bigint>(n);
+  const counts: bigint[] = [];
+  const kept: number[] = [];
+  order.forEach((r) => {
+    if (kept.length === 0 || !same(kept[kept.length - 1], r)) { kept.push(r); counts.push(0n); }
+    inverse[r] = BigInt(kept.length - 1);
+    counts[counts.length - 1] += 1n;
+  });
+  // output: the kept rows stacked, viewed with the moved dim first, then moved back to `dim`
+  const moved = [kept.length, ...sizes.slice(0, d), ...sizes.slice(d + 1)];
+  const movedStrides: number[] = [];
+  let acc = 1;
+  for (let i = moved.length - 1; i >= 0; i--) { movedStrides[i] = acc; acc *= moved[i]; }
+  const outSizes = [...moved.slice(1, d + 1), moved[0], ...moved.slice(d + 1)];
+  const outStrides = [...movedStrides.slice(1, d + 1), movedStrides[0], ...movedStrides.slice(d + 1)];
+  const output = emptyStrided(self, outSizes, outStrides, self.dtype);
+  if (hasData(output)) {
+    // row-major over outSizes: coordinates (outer..., k, inner...) read kept[k]'s element (outer, inner)
+    const vals: Value[] = [];
+    const outerN = sizes.slice(0, d).reduce((a, b) => a * b, 1);
+    for (let o = 0; o < outerN; o++) for (let k = 0; k < kept.length; k++) for (let i = 0; i < inner; i++) vals.push(rows[kept[k]][o * inner + i]);
+    writeAll(output, vals);
+  }
+  return [output, tensorOf(self, [n], int64, inverse), tensorOf(self, [kept.length], int64, counts)];
+}
+
+export const unique_dim_cpu = (self: Tensor, dim: number, _sorted: boolean, _ri: boolean, _rc: boolean): Triple => uniqueDim(self, dim, false);
+export const unique_dim_consecutive_cpu = (self: Tensor, dim: number, _ri: boolean, _rc: boolean): Triple => uniqueDim(self, dim, true);
+
+/** unique_consecutive_cpu: without dim (or dim 0 of a 1-d input) runs of equal elements collapse; else unique_dim_consecutive_cpu. */
+export function unique_consecutive_cpu(self: Tensor, returnInverse: boolean, returnCounts: boolean, dim: number | null): Triple {
+  if (dim !== null && !(dim === 0 && self.dim() === 1)) return unique_dim_consecutive_cpu(self, dim, returnInverse, returnCounts);
+  const xs = flat(self);
+  const out: Value[] = [], inverse: bigint[] = [], counts: bigint[] = [];
+  xs.forEach((v, i) => {
+    if (i === 0 || v !== out[out.length - 1]) { out.push(v); counts.push(0n); }
+    inverse.push(BigInt(out.length - 1));
+    counts[counts.length - 1] += 1n;
+  });
+  return [
+    tensorOf(self, [out.length], self.dtype, out),
+    returnInverse && xs.length > 0 ? tensorOf(self, self._impl.sizes(), int64, inverse) : emptyLike(self, [0], int64),
+    returnCounts && xs.length > 0 ? tensorOf(self, [out.length], int64, counts) : emptyLike(self, [0], int64),
+  ];
+}
