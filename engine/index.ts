@@ -25,6 +25,7 @@ export { rand, randn, randint, randperm, normal, bernoulli, multinomial, rand_li
 import "./aten/core/fallbacks.js";
 import "./generated/index.js"; // registers every op and installs the Tensor methods
 export * from "./generated/torch_functions.js";
+export { norm, unique, unique_consecutive } from "./aten/functional.js"; // torch/functional.py shadows these bindings
 export { ops } from "./aten/core/ops_namespace.js";
 export * as utils from "./aten/utils_namespace.js";
 export * as testing from "./aten/testing_namespace.js";

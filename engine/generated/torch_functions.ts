@@ -55,6 +55,7 @@ export { roll } from "./roll.js";
 export { tril } from "./tril.js";
 export { triu } from "./triu.js";
 export { tile } from "./tile.js";
+export { constant_pad_nd } from "./constant_pad_nd.js";
 export { all } from "./all.js";
 export { any } from "./any.js";
 export { argmax } from "./argmax.js";

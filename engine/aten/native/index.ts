@@ -13,3 +13,4 @@ export * from "./shape/index.js";
 export * from "./reduce/index.js";
 export * from "./join/index.js";
 export * from "./reduce3/index.js";
+export * from "./pad/index.js";

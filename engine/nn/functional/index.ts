@@ -2,4 +2,5 @@
 // checks, defaults and small decompositions — over the aten ops (torch._C._nn and torch.*). Each
 // function lives in the file of its family and is re-exported here.
 
-export {};
+export * from "./padding.js";
+export * from "./distance.js";
