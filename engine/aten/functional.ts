@@ -87,3 +87,19 @@ export function unique_consecutive(input: Tensor, ...args: unknown[]): Tensor | 
   const r = unique_consecutive_default.call(input, a.return_inverse, a.return_counts, a.dim) as Tensor[];
   return pick(r, a.return_inverse, a.return_counts);
 }
+
+// torch/_tensor.py defines Tensor.norm, Tensor.unique and Tensor.unique_consecutive in Python, calling
+// the functions above; they replace the generated methods of the same names (installed earlier, by
+// engine/generated/index.ts).
+type Method = (this: Tensor, ...args: unknown[]) => unknown;
+const proto = Tensor.prototype as unknown as Record<string, Method>;
+proto.norm = function (this: Tensor, ...args: unknown[]) {
+  const a = bind<Omit<NormArgs, "out">>("norm", ["p", "dim", "keepdim", "dtype"], { p: "fro", dim: null, keepdim: false, dtype: null }, args);
+  return norm(this, a.p, a.dim, a.keepdim, { dtype: a.dtype });
+};
+proto.unique = function (this: Tensor, ...args: unknown[]) {
+  return unique(this, ...args);
+};
+proto.unique_consecutive = function (this: Tensor, ...args: unknown[]) {
+  return unique_consecutive(this, ...args);
+};

@@ -29,17 +29,18 @@ registerKernel(nanmedian_dim, "Autograd", (ks, self, dim, keepdim) => below_auto
 // ---- nanmedian.dim_values (engine/ops/native_functions/reduce3.yaml:148) ----
 export const nanmedian_dim_values = defineOp("aten::nanmedian.dim_values(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices)", "engine/ops/native_functions/reduce3.yaml:148");
 registerKernel(nanmedian_dim_values, "CPU", (ks, self, dim, keepdim, values, indices) => native.nanmedian_out_cpu(self, dim, keepdim, values, indices), "native.nanmedian_out_cpu", "engine/ops/native_functions/reduce3.yaml:148", "engine/generated/nanmedian.ts:31");
+registerKernel(nanmedian_dim_values, "Meta", (ks, self, dim, keepdim, values, indices) => native.nanmedian_out_cpu(self, dim, keepdim, values, indices), "native.nanmedian_out_cpu", "engine/ops/native_functions/reduce3.yaml:148", "engine/generated/nanmedian.ts:32");
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(nanmedian_dim_values, "Autograd", (ks, self, dim, keepdim, values, indices) => below_autograd(() => nanmedian_dim_values.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, values, indices)), "VariableType::nanmedian_dim_values", "engine/ops/native_functions/reduce3.yaml:148", "engine/generated/nanmedian.ts:35");
+registerKernel(nanmedian_dim_values, "Autograd", (ks, self, dim, keepdim, values, indices) => below_autograd(() => nanmedian_dim_values.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, values, indices)), "VariableType::nanmedian_dim_values", "engine/ops/native_functions/reduce3.yaml:148", "engine/generated/nanmedian.ts:36");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(nanmedian_dim_values, "ADInplaceOrView", (ks, self, dim, keepdim, values, indices) => {
   const result = nanmedian_dim_values.redispatch(ks.and(after_ADInplaceOrView_keyset), self, dim, keepdim, values, indices);
   increment_version(values);
   increment_version(indices);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/reduce3.yaml:148", "engine/generated/nanmedian.ts:37");
+}, "ADInplaceOrView", "engine/ops/native_functions/reduce3.yaml:148", "engine/generated/nanmedian.ts:38");
 
 // torch.nanmedian: nanmedian, nanmedian.dim / nanmedian.dim_values
 const nanmedian_parser = new PythonArgParser(["nanmedian(Tensor input)", "nanmedian(Tensor input, int dim, bool keepdim=False, *, Tensor[] out=None)"]);

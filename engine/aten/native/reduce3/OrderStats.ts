@@ -15,9 +15,12 @@ import { resize_output } from "../Resize.js";
 import { DispatchStub } from "../DispatchStub.js";
 import { dimMask, reducedShape, gather, writeAll, type StructuredMode } from "../reduce/ReduceUtils.js";
 import { sort_default, sort_values } from "../../../generated/sort.js";
+import { empty_memory_format } from "../../../generated/empty.js";
+import { unsqueeze_default } from "../../../generated/unsqueeze.js";
 import { median_dim_values } from "../../../generated/median.js";
 import { nanmedian_dim_values } from "../../../generated/nanmedian.js";
-import { lanes, castTo, hasData, isNaNValue, emptyLike, checkOutDtype, type Value } from "./common.js";
+import { lanes, castTo, hasData, isNaNValue, emptyLike, checkOutDtype, notImplementedFor, type Value } from "./common.js";
+import { tensorTypeString } from "../shape/TensorTypeString.js";
 import { stdSort, stdNthElement } from "./StdAlgorithms.js";
 
 type ValuesIndices = [Tensor, Tensor] & { values: Tensor; indices: Tensor };
@@ -27,7 +30,9 @@ const named = (v: Tensor, i: Tensor): ValuesIndices => Object.assign([v, i] as [
 const outsAndMode = (second: Tensor | null | StructuredMode, mode: StructuredMode): [Tensor | null, StructuredMode] =>
   typeof second === "string" ? [null, second] : [second, mode];
 
-const notImplemented = (kernel: string, st: ScalarType) => new RuntimeError(`"${kernel}" not implemented for '${scalarTypeName(st)}'`);
+const notImplemented = notImplementedFor;
+/** median's AT_DISPATCH_ALL_TYPES_AND(BFloat16): no float16, no bool. */
+const medianUnsupported = (st: ScalarType): boolean => st === ScalarType.Half || st === ScalarType.Bool;
 
 // ---- median, nanmedian ----
 
@@ -45,13 +50,17 @@ function medianIndex(g: readonly Value[], ignoreNan: boolean): number {
   return order[k];
 }
 
-/** median_impl (median_cpu / nanmedian_cpu): a 0-d result; an empty input gives NaN. */
+/**
+ * median_impl (median_cpu / nanmedian_cpu): a 0-d result; an empty input gives NaN cast to the dtype
+ * (before the dtype dispatch, so any dtype). nanmedian's Meta kernel (a Python meta function in 1.13)
+ * checks nothing.
+ */
 function medianAll(self: Tensor, ignoreNan: boolean): Tensor {
   const st = self.dtype.scalarType;
-  if (st === ScalarType.Bool || st === ScalarType.BFloat16) throw notImplemented("median_cpu", st);
   const result = emptyLike(self, [], self.dtype);
   if (!hasData(result)) return result;
   if (self.numel() === 0) writeAll(result, [castTo(self.dtype, NaN)]);
+  else if (medianUnsupported(st)) throw notImplemented("median_cpu", st);
   else {
     const g = gather(self, dimMask(null, self.dim()))[0];
     writeAll(result, [g[medianIndex(g, ignoreNan)]]);
@@ -64,7 +73,7 @@ export const nanmedian_cpu = (self: Tensor): Tensor => medianAll(self, true);
 type MedianKernel = (values: Tensor, indices: Tensor, self: Tensor, dim: number, ignoreNan: boolean) => void;
 export const median_stub = new DispatchStub<MedianKernel>("median_with_indices", "aten/src/ATen/native/Sorting.cpp");
 median_stub.register("ts", (values, indices, self, dim, ignoreNan) => {
-  const groups = self.dim() === 0 ? [lanes(self, 0).groups[0]] : gather(self, dimMask([dim], self.dim()));
+  const groups = gather(self, dimMask([dim], self.dim()));
   const picks = groups.map((g) => medianIndex(g, ignoreNan));
   writeAll(values, groups.map((g, i) => g[picks[i]]));
   writeAll(indices, picks.map((p) => BigInt(p)));
@@ -74,16 +83,30 @@ median_stub.register("ts", (values, indices, self, dim, ignoreNan) => {
 function medianDim(self: Tensor, dim: number, keepdim: boolean, values: Tensor, indices: Tensor, ignoreNan: boolean): ValuesIndices {
   const sizes = self._impl.sizes();
   const d = maybe_wrap_dim(dim, sizes.length);
-  if (self.numel() === 0) {
-    if (sizes.length === 0 || sizes[d] === 0) throw new IndexError(`median(): Expected reduction dim ${d} to have non-zero size.`);
-  }
-  checkOutDtype(values, self.dtype);
   const shape = sizes.length === 0 ? [] : reducedShape(sizes, dimMask([d], sizes.length), keepdim);
+  if (!hasData(self)) {
+    // nanmedian.dim's Meta kernel (a Python meta function in 1.13): the result shapes, no checks
+    resize_output(values, shape);
+    resize_output(indices, shape);
+    return named(values, indices);
+  }
+  if (self.numel() === 0 && (sizes.length === 0 || sizes[d] === 0)) throw new IndexError(`median(): Expected reduction dim ${d} to have non-zero size.`);
+  if (indices.dtype !== int64) {
+    throw new RuntimeError(`Expected tensor for argument #1 'indices' to have scalar type Long; but got ${tensorTypeString(indices)} instead (while checking arguments for median)`);
+  }
+  if (values.dtype !== self.dtype) {
+    throw new RuntimeError(`Expected tensor for 'values' to have the same type as tensor for argument #2 'self'; but type ${tensorTypeString(values)} does not equal ${tensorTypeString(self)} (while checking arguments for median)`);
+  }
   resize_output(values, shape);
   resize_output(indices, shape);
   const st = self.dtype.scalarType;
-  if (st === ScalarType.Bool || st === ScalarType.BFloat16) throw notImplemented("median_out", st);
-  if (hasData(values) && self.numel() > 0) median_stub.call(self.device.type, values, indices, self, d, ignoreNan);
+  // dim_apply needs one rank for all three: a 0-d input and non-kept outputs are unsqueezed (views the kernel writes through)
+  const input = sizes.length === 0 ? (unsqueeze_default.call(self, 0) as Tensor) : self;
+  const kept = keepdim && sizes.length > 0;
+  const vals = kept ? values : (unsqueeze_default.call(values, d) as Tensor);
+  const inds = kept ? indices : (unsqueeze_default.call(indices, d) as Tensor);
+  if (medianUnsupported(st)) throw notImplemented("median_out", st);
+  if (self.numel() > 0) median_stub.call(self.device.type, vals, inds, input, d, ignoreNan);
   return named(values, indices);
 }
 export const median_out_cpu = (self: Tensor, dim: number, keepdim: boolean, values: Tensor, indices: Tensor): ValuesIndices =>
@@ -92,10 +115,11 @@ export const nanmedian_out_cpu = (self: Tensor, dim: number, keepdim: boolean, v
   medianDim(self, dim, keepdim, values, indices, true);
 
 /** median.dim / nanmedian.dim (CompositeExplicitAutograd): empty outs, then the .dim_values kernel through the dispatcher. */
+const emptyOut = (self: Tensor, dt: typeof int64): Tensor => empty_memory_format.call([0], dt, null, self.device, null, null) as Tensor;
 export const median = (self: Tensor, dim: number, keepdim: boolean): ValuesIndices =>
-  median_dim_values.call(self, dim, keepdim, emptyLike(self, [0], self.dtype), emptyLike(self, [0], int64)) as ValuesIndices;
+  median_dim_values.call(self, dim, keepdim, emptyOut(self, self.dtype), emptyOut(self, int64)) as ValuesIndices;
 export const nanmedian = (self: Tensor, dim: number, keepdim: boolean): ValuesIndices =>
-  nanmedian_dim_values.call(self, dim, keepdim, emptyLike(self, [0], self.dtype), emptyLike(self, [0], int64)) as ValuesIndices;
+  nanmedian_dim_values.call(self, dim, keepdim, emptyOut(self, self.dtype), emptyOut(self, int64)) as ValuesIndices;
 
 // ---- mode ----
 
@@ -125,8 +149,11 @@ mode_stub.register("ts", (values, indices, self, dim) => {
 
 /** mode_out (TensorCompare.cpp): dtype checks, the empty and 0-d shortcuts, then mode_stub. */
 export function mode_out(self: Tensor, dim: number, keepdim: boolean, values: Tensor, indices: Tensor): ValuesIndices {
-  if (self.dtype !== values.dtype) throw new RuntimeError(`mode output values must be ${scalarTypeName(self.dtype.scalarType)} but got ${scalarTypeName(values.dtype.scalarType)}`);
-  if (indices.dtype !== int64) throw new RuntimeError(`mode output indices must be long but got ${scalarTypeName(indices.dtype.scalarType)}`);
+  if (self.device.type !== "cpu" && self.device.type !== "cuda") throw new RuntimeError(`mode only supports CPU AND CUDA device type, got: ${self.device.type}`);
+  if (self.dtype !== values.dtype) {
+    throw new RuntimeError(`expected scalar type '${scalarTypeName(self.dtype.scalarType)}' but got '${scalarTypeName(values.dtype.scalarType)}' for values output`);
+  }
+  if (indices.dtype !== int64) throw new RuntimeError(`expected scalar type 'Long' but got '${scalarTypeName(indices.dtype.scalarType)}' for indices output`);
   const sizes = self._impl.sizes();
   const d = maybe_wrap_dim(dim, sizes.length);
   if (self.numel() === 0) {
@@ -211,7 +238,10 @@ export function topk_out_cpu(self: Tensor, k: number, dim: number, largest: bool
     values = emptyLike(self, shape, self.dtype);
     indices = emptyLike(self, shape, int64);
   }
-  if (!hasData(values) || values.numel() === 0) return named(values, indices);
+  if (!hasData(values)) return named(values, indices);
+  const st = self.dtype.scalarType;
+  if (sizes.length > 0 && (st === ScalarType.Half || st === ScalarType.Bool)) throw notImplemented("topk_cpu", st);
+  if (values.numel() === 0) return named(values, indices);
   if (sizes.length === 0) {
     writeAll(values, lanes(self, 0).groups[0]);
     writeAll(indices, [0n]);
@@ -225,6 +255,6 @@ export function topk_out_cpu(self: Tensor, k: number, dim: number, largest: bool
 export const msort = (self: Tensor): Tensor => (sort_default.call(self, 0, false) as Tensor[])[0];
 /** msort.out: at::sort_out(values, indices, self, 0, false) with a scratch int64 indices tensor. */
 export function msort_out(self: Tensor, out: Tensor): Tensor {
-  sort_values.call(self, 0, false, out, emptyLike(self, [0], int64));
+  sort_values.call(self, 0, false, out, empty_memory_format.call([0], int64, null, self.device, null, null));
   return out;
 }

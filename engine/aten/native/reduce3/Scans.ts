@@ -18,8 +18,11 @@ import { typeMetaName } from "../binary/TypeMeta.js";
 import type { StructuredMode } from "../BinaryOps.js";
 import { _cummax_helper_default } from "../../../generated/_cummax_helper.js";
 import { _cummin_helper_default } from "../../../generated/_cummin_helper.js";
+import { cummax_out as cummax_out_op } from "../../../generated/cummax.js";
+import { cummin_out as cummin_out_op } from "../../../generated/cummin.js";
+import { empty_memory_format } from "../../../generated/empty.js";
 import { _logcumsumexp_default, _logcumsumexp_out } from "../../../generated/_logcumsumexp.js";
-import { lanes, castTo, hasData, asDouble, isNaNValue, emptyLike, checkOutDtype, type Value } from "./common.js";
+import { lanes, castTo, hasData, asDouble, isNaNValue, emptyLike, checkOutDtype, checkScalarTypeEqual, notImplementedFor, type Value } from "./common.js";
 
 const REF = "aten/src/ATen/native/cpu/ReduceOpsKernel.cpp";
 
@@ -61,7 +64,7 @@ cumsum_stub.register("ts", cumKernel(true));
 cumprod_stub.register("ts", cumKernel(false));
 
 /** meta_func_cum_ops + impl_func_cum_ops: integral inputs give int64 unless dtype (or out=) says otherwise. */
-function cumOp(self: Tensor, dim: number, dt: dtype | null, out: Tensor | null, mode: StructuredMode, stub: DispatchStub<CumKernel>): Tensor {
+function cumOp(self: Tensor, dim: number, dt: dtype | null, out: Tensor | null, mode: StructuredMode, stub: DispatchStub<CumKernel>, kernel: string): Tensor {
   const sizes = self._impl.sizes();
   const d = maybe_wrap_dim(dim, sizes.length);
   let result: Tensor;
@@ -78,16 +81,19 @@ function cumOp(self: Tensor, dim: number, dt: dtype | null, out: Tensor | null, 
   } else {
     result = emptyLike(self, sizes, dt ?? (isIntegralType(self.dtype.scalarType, true) ? int64 : self.dtype));
   }
-  if (!hasData(result) || self.numel() === 0) return result;
+  if (!hasData(result)) return result;
+  if (self.numel() === 0) return result; // impl_func_cum_ops: zero_() (0-d inputs are copied: fill_)
+  // the stub's AT_DISPATCH_ALL_TYPES_AND(BFloat16) over the result dtype: no float16 on CPU in 1.13
+  if (result.dtype.scalarType === ScalarType.Half && self.dim() > 0) throw notImplementedFor(kernel, ScalarType.Half);
   stub.call(self.device.type, result, self, d);
   return result;
 }
 
 export function cumsum_out(self: Tensor, dim: number, dt: dtype | null, out: Tensor | null, mode: StructuredMode = "out"): Tensor {
-  return cumOp(self, dim, dt, out, mode, cumsum_stub);
+  return cumOp(self, dim, dt, out, mode, cumsum_stub, "cumsum_out_cpu");
 }
 export function cumprod_out(self: Tensor, dim: number, dt: dtype | null, out: Tensor | null, mode: StructuredMode = "out"): Tensor {
-  return cumOp(self, dim, dt, out, mode, cumprod_stub);
+  return cumOp(self, dim, dt, out, mode, cumprod_stub, "cumprod_out_cpu");
 }
 
 // ---- cummax, cummin ----
@@ -121,19 +127,25 @@ cummin_stub.register("ts", cumExtremeKernel(false));
 
 /** _cummax_helper (CPU): writes values and indices along dim; returns nothing. */
 export function cummax_helper_cpu(self: Tensor, values: Tensor, indices: Tensor, dim: number): void {
+  if (self.dtype.scalarType === ScalarType.Half) throw notImplementedFor("cummax_cpu", ScalarType.Half);
   cummax_stub.call(self.device.type, self, values, indices, dim);
 }
 export function cummin_helper_cpu(self: Tensor, values: Tensor, indices: Tensor, dim: number): void {
+  if (self.dtype.scalarType === ScalarType.Half) throw notImplementedFor("cummin_cpu", ScalarType.Half);
   cummin_stub.call(self.device.type, self, values, indices, dim);
 }
 
 type ValuesIndices = [Tensor, Tensor] & { values: Tensor; indices: Tensor };
 const named = (v: Tensor, i: Tensor): ValuesIndices => Object.assign([v, i] as [Tensor, Tensor], { values: v, indices: i }) as ValuesIndices;
 
-/** cummax_out / cummin_out: checks the outs, fills 0-d results directly, else calls the helper through the dispatcher. */
+/**
+ * cummax_out / cummin_out (CompositeExplicitAutograd): checks the outs (against an empty int64 tensor for
+ * the indices, as PyTorch builds one), resizes them, fills 0-d results directly, else calls
+ * _cummax_helper / _cummin_helper through the dispatcher.
+ */
 function cumExtremeOut(self: Tensor, dim: number, values: Tensor, indices: Tensor, isMax: boolean): ValuesIndices {
-  checkOutDtype(values, self.dtype);
-  checkOutDtype(indices, int64);
+  checkScalarTypeEqual(values, self.dtype);
+  checkScalarTypeEqual(indices, (empty_memory_format.call([0], int64, null, self.device, null, null) as Tensor).dtype);
   const sizes = self._impl.sizes();
   resize_output(values, sizes);
   resize_output(indices, sizes);
@@ -151,10 +163,16 @@ function cumExtremeOut(self: Tensor, dim: number, values: Tensor, indices: Tenso
 
 export const cummax_out = (self: Tensor, dim: number, values: Tensor, indices: Tensor): ValuesIndices => cumExtremeOut(self, dim, values, indices, true);
 export const cummin_out = (self: Tensor, dim: number, values: Tensor, indices: Tensor): ValuesIndices => cumExtremeOut(self, dim, values, indices, false);
-export const cummax = (self: Tensor, dim: number): ValuesIndices =>
-  cumExtremeOut(self, dim, emptyLike(self, self._impl.sizes(), self.dtype), emptyLike(self, self._impl.sizes(), int64), true);
-export const cummin = (self: Tensor, dim: number): ValuesIndices =>
-  cumExtremeOut(self, dim, emptyLike(self, self._impl.sizes(), self.dtype), emptyLike(self, self._impl.sizes(), int64), false);
+
+/** cummax / cummin (CompositeExplicitAutograd): empty outs of self's sizes, then cummax.out through the dispatcher. */
+function cumExtreme(self: Tensor, dim: number, isMax: boolean): ValuesIndices {
+  const sizes = self._impl.sizes();
+  const values = empty_memory_format.call(sizes, self.dtype, null, self.device, null, null) as Tensor;
+  const indices = empty_memory_format.call(sizes, int64, null, self.device, null, null) as Tensor;
+  return (isMax ? cummax_out_op : cummin_out_op).call(self, dim, values, indices) as ValuesIndices;
+}
+export const cummax = (self: Tensor, dim: number): ValuesIndices => cumExtreme(self, dim, true);
+export const cummin = (self: Tensor, dim: number): ValuesIndices => cumExtreme(self, dim, false);
 
 // ---- logcumsumexp ----
 
@@ -170,7 +188,7 @@ type LcseKernel = (result: Tensor, self: Tensor, dim: number) => void;
 export const logcumsumexp_stub = new DispatchStub<LcseKernel>("logcumsumexp_stub", REF);
 logcumsumexp_stub.register("ts", (result, self, dim) => {
   const st = self.dtype.scalarType;
-  if (!isFloatingType(st) || st === ScalarType.Half) throw new RuntimeError(`"logcumsumexp_out_cpu" not implemented for '${typeMetaName(st).replace(/^(.)/, (c) => c.toUpperCase())}'`);
+  if (!isFloatingType(st) || st === ScalarType.Half) throw notImplementedFor("logcumsumexp_out_cpu", st);
   const { groups, at } = lanes(self, self.dim() === 0 ? 0 : maybe_wrap_dim(dim, self.dim()));
   const out: Value[] = new Array(self.numel());
   groups.forEach((g, li) => {
@@ -195,6 +213,6 @@ export const logcumsumexp = (self: Tensor, dim: number): Tensor => _logcumsumexp
 
 /** logcumsumexp.out: out must have self's dtype; at::_logcumsumexp_out(result, self.toType(result dtype), dim). */
 export function logcumsumexp_out(self: Tensor, dim: number, out: Tensor): Tensor {
-  checkOutDtype(out, self.dtype);
+  checkScalarTypeEqual(out, self.dtype);
   return _logcumsumexp_out.call(self, dim, out) as Tensor;
 }

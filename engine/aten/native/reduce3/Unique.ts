@@ -7,11 +7,12 @@
 // (it returns the sorted order then too). Every NaN is distinct (NaN != NaN).
 
 import { RuntimeError } from "../../../c10/Errors.js";
-import { int64 } from "../../../c10/ScalarType.js";
+import { ScalarType, int64 } from "../../../c10/ScalarType.js";
 import { maybe_wrap_dim } from "../../../c10/WrapDimMinimal.js";
 import type { Tensor } from "../../core/Tensor.js";
 import { dimMask, gather, writeAll } from "../reduce/ReduceUtils.js";
-import { emptyLike, emptyStrided, hasData, isNaNValue, type Value } from "./common.js";
+import { emptyLike, hasData, isNaNValue, notImplementedFor, type Value } from "./common.js";
+import { rawWindow } from "../join/common.js";
 
 type Triple = [Tensor, Tensor, Tensor];
 const flat = (t: Tensor): Value[] => (t.numel() === 0 ? [] : gather(t, dimMask(null, t.dim()))[0]);
@@ -25,6 +26,7 @@ function tensorOf(like: Tensor, sizes: readonly number[], dt: typeof int64, vals
 
 /** unique_cpu_template: distinct values sorted (NaNs last, each its own), inverse indices and counts when asked. */
 function uniqueFlat(self: Tensor, returnInverse: boolean, returnCounts: boolean): Triple {
+  if (self.dtype.scalarType === ScalarType.Half) throw notImplementedFor("unique", ScalarType.Half);
   const xs = flat(self);
   const distinct: Value[] = [];
   const seen = new Set<Value>();
@@ -53,7 +55,12 @@ export function _unique_cpu(self: Tensor, _sorted: boolean, returnInverse: boole
   return [o, i];
 }
 
-/** _unique_dim_cpu_template: slices along dim compared lexicographically (sorted unless consecutive), merged when equal. */
+/**
+ * _unique_dim_cpu_template: the slices along dim (rows of self.transpose(0, dim) flattened), compared
+ * lexicographically and sorted unless consecutive, equal neighbours merged. The output is the kept rows
+ * stacked and transposed back, so its strides are those of a transpose (not contiguous for dim > 0).
+ * inverse_indices and counts are always computed.
+ */
 function uniqueDim(self: Tensor, dim: number, consecutive: boolean): Triple {
   const sizes = self._impl.sizes();
   const d = maybe_wrap_dim(dim, sizes.length);
@@ -63,13 +70,30 @@ function uniqueDim(self: Tensor, dim: number, consecutive: boolean): Triple {
     return [emptyLike(self, sizes, self.dtype), emptyLike(self, [0], int64), emptyLike(self, [0], int64)];
   }
   if (zeroDims !== 0) throw new RuntimeError("There are 0 sized dimensions, and they aren't selected, so unique cannot be applied");
-  // rows: self.moveaxis(dim, 0) flattened to [size(dim), -1]
+  if (self.dtype.scalarType === ScalarType.Half) throw notImplementedFor("unique_dim", ScalarType.Half);
+  // the transposed order of dims: dim first, dim 0 in its place
+  const perm = sizes.map((_, i) => (i === 0 ? d : i === d ? 0 : i));
+  const tSizes = perm.map((p) => sizes[p]);
+  const cs: number[] = [];
+  let acc = 1;
+  for (let i = sizes.length - 1; i >= 0; i--) { cs[i] = acc; acc *= sizes[i]; }
+  const xs = flat(self);
   const n = sizes[d];
-  const rows: Value[][] = Array.from({ length: n }, () => []);
-  const inner = sizes.slice(d + 1).reduce((a, b) => a * b, 1);
-  flat(self).forEach((v, i) => rows[Math.floor(i / inner) % n].push(v));
+  const rowLen = tSizes.slice(1).reduce((a, b) => a * b, 1);
+  const rows: Value[][] = Array.from({ length: n }, (_, r) => {
+    const row: Value[] = [];
+    for (let e = 0; e < rowLen; e++) {
+      let rem = e, lin = r * cs[d];
+      for (let j = tSizes.length - 1; j >= 1; j--) {
+        lin += (rem % tSizes[j]) * cs[perm[j]];
+        rem = Math.floor(rem / tSizes[j]);
+      }
+      row.push(xs[lin]);
+    }
+    return row;
+  });
   const lex = (a: number, b: number): number => {
-    for (let k = 0; k < rows[a].length; k++) {
+    for (let k = 0; k < rowLen; k++) {
       if (rows[a][k] < rows[b][k]) return -1;
       if (rows[a][k] > rows[b][k]) return 1;
     }
@@ -86,21 +110,14 @@ function uniqueDim(self: Tensor, dim: number, consecutive: boolean): Triple {
     inverse[r] = BigInt(kept.length - 1);
     counts[counts.length - 1] += 1n;
   });
-  // output: the kept rows stacked, viewed with the moved dim first, then moved back to `dim`
-  const moved = [kept.length, ...sizes.slice(0, d), ...sizes.slice(d + 1)];
-  const movedStrides: number[] = [];
-  let acc = 1;
-  for (let i = moved.length - 1; i >= 0; i--) { movedStrides[i] = acc; acc *= moved[i]; }
-  const outSizes = [...moved.slice(1, d + 1), moved[0], ...moved.slice(d + 1)];
-  const outStrides = [...movedStrides.slice(1, d + 1), movedStrides[0], ...movedStrides.slice(d + 1)];
-  const output = emptyStrided(self, outSizes, outStrides, self.dtype);
-  if (hasData(output)) {
-    // row-major over outSizes: coordinates (outer..., k, inner...) read kept[k]'s element (outer, inner)
-    const vals: Value[] = [];
-    const outerN = sizes.slice(0, d).reduce((a, b) => a * b, 1);
-    for (let o = 0; o < outerN; o++) for (let k = 0; k < kept.length; k++) for (let i = 0; i < inner; i++) vals.push(rows[kept[k]][o * inner + i]);
-    writeAll(output, vals);
-  }
+  // at::stack(kept rows).view(transposed sizes).transpose(0, dim)
+  const stacked = emptyLike(self, [kept.length, ...tSizes.slice(1)], self.dtype);
+  if (hasData(stacked)) writeAll(stacked, kept.flatMap((r) => rows[r]));
+  const st = [...stacked._impl.strides()];
+  [st[0], st[d]] = [st[d], st[0]];
+  const outSizes = [...sizes];
+  outSizes[d] = kept.length;
+  const output = rawWindow(stacked, outSizes, st, 0);
   return [output, tensorOf(self, [n], int64, inverse), tensorOf(self, [kept.length], int64, counts)];
 }
 
@@ -110,6 +127,7 @@ export const unique_dim_consecutive_cpu = (self: Tensor, dim: number, _ri: boole
 /** unique_consecutive_cpu: without dim (or dim 0 of a 1-d input) runs of equal elements collapse; else unique_dim_consecutive_cpu. */
 export function unique_consecutive_cpu(self: Tensor, returnInverse: boolean, returnCounts: boolean, dim: number | null): Triple {
   if (dim !== null && !(dim === 0 && self.dim() === 1)) return unique_dim_consecutive_cpu(self, dim, returnInverse, returnCounts);
+  if (self.dtype.scalarType === ScalarType.Half) throw notImplementedFor("unique", ScalarType.Half);
   const xs = flat(self);
   const out: Value[] = [], inverse: bigint[] = [], counts: bigint[] = [];
   xs.forEach((v, i) => {

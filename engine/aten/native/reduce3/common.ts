@@ -2,7 +2,7 @@
 // sort and topk), value casts as static_cast does them, and output checks several ops share.
 
 import { RuntimeError } from "../../../c10/Errors.js";
-import { ScalarType, type dtype } from "../../../c10/ScalarType.js";
+import { ScalarType, scalarTypeName, type dtype } from "../../../c10/ScalarType.js";
 import type { Tensor } from "../../core/Tensor.js";
 import { empty_impl, empty_strided_impl, wrap } from "../../core/empty.js";
 import { dimMask, gather, roundTo, type Value } from "../reduce/ReduceUtils.js";
@@ -56,4 +56,14 @@ export function checkOutDtype(out: Tensor, want: dtype): void {
   if (out.dtype !== want) {
     throw new RuntimeError(`Expected out tensor to have dtype ${typeMetaName(want.scalarType)}, but got ${typeMetaName(out.dtype.scalarType)} instead`);
   }
+}
+
+/** check_scalar_type_device_layout_equal (cummax_out, logcumsumexp_out): out must have `want`'s dtype. */
+export function checkScalarTypeEqual(out: Tensor, want: dtype): void {
+  if (out.dtype !== want) throw new RuntimeError(`expected scalar_type ${scalarTypeName(want.scalarType)} but found ${scalarTypeName(out.dtype.scalarType)}`);
+}
+
+/** AT_DISPATCH's refusal: "\"cumsum_out_cpu\" not implemented for 'Half'". */
+export function notImplementedFor(kernel: string, st: ScalarType): RuntimeError {
+  return new RuntimeError(`"${kernel}" not implemented for '${scalarTypeName(st)}'`);
 }
