@@ -9,13 +9,13 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- _pad_circular (engine/ops/native_functions/pad.yaml:77) ----
-export const _pad_circular_default = defineOp("aten::_pad_circular(Tensor self, int[] pad) -> Tensor", "engine/ops/native_functions/pad.yaml:77");
-registerKernel(_pad_circular_default, "CompositeImplicitAutograd", (ks, self, pad) => native._pad_circular(self, pad), "native._pad_circular", "engine/ops/native_functions/pad.yaml:77", "engine/generated/_pad_circular.ts:14");
+// ---- _pad_circular (engine/ops/native_functions/pad.yaml:78) ----
+export const _pad_circular_default = defineOp("aten::_pad_circular(Tensor self, int[] pad) -> Tensor", "engine/ops/native_functions/pad.yaml:78");
+registerKernel(_pad_circular_default, "CompositeImplicitAutograd", (ks, self, pad) => native._pad_circular(self, pad), "native._pad_circular", "engine/ops/native_functions/pad.yaml:78", "engine/generated/_pad_circular.ts:14");
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(_pad_circular_default, "Autograd", (ks, self, pad) => below_autograd(() => _pad_circular_default.redispatch(ks.and(after_autograd_keyset), self, pad)), "VariableType::_pad_circular_default", "engine/ops/native_functions/pad.yaml:77", "engine/generated/_pad_circular.ts:18");
+registerKernel(_pad_circular_default, "Autograd", (ks, self, pad) => below_autograd(() => _pad_circular_default.redispatch(ks.and(after_autograd_keyset), self, pad)), "VariableType::_pad_circular_default", "engine/ops/native_functions/pad.yaml:78", "engine/generated/_pad_circular.ts:18");
 
 // torch._pad_circular: _pad_circular
 const _pad_circular_parser = new PythonArgParser(["_pad_circular(Tensor input, int[] pad)"]);

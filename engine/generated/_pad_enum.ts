@@ -9,13 +9,13 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- _pad_enum (engine/ops/native_functions/pad.yaml:82) ----
-export const _pad_enum_default = defineOp("aten::_pad_enum(Tensor self, int[] pad, int mode, float? value=None) -> Tensor", "engine/ops/native_functions/pad.yaml:82");
-registerKernel(_pad_enum_default, "CompositeImplicitAutograd", (ks, self, pad, mode, value) => native._pad_enum(self, pad, mode, value), "native._pad_enum", "engine/ops/native_functions/pad.yaml:82", "engine/generated/_pad_enum.ts:14");
+// ---- _pad_enum (engine/ops/native_functions/pad.yaml:83) ----
+export const _pad_enum_default = defineOp("aten::_pad_enum(Tensor self, int[] pad, int mode, float? value=None) -> Tensor", "engine/ops/native_functions/pad.yaml:83");
+registerKernel(_pad_enum_default, "CompositeImplicitAutograd", (ks, self, pad, mode, value) => native._pad_enum(self, pad, mode, value), "native._pad_enum", "engine/ops/native_functions/pad.yaml:83", "engine/generated/_pad_enum.ts:14");
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(_pad_enum_default, "Autograd", (ks, self, pad, mode, value) => below_autograd(() => _pad_enum_default.redispatch(ks.and(after_autograd_keyset), self, pad, mode, value)), "VariableType::_pad_enum_default", "engine/ops/native_functions/pad.yaml:82", "engine/generated/_pad_enum.ts:18");
+registerKernel(_pad_enum_default, "Autograd", (ks, self, pad, mode, value) => below_autograd(() => _pad_enum_default.redispatch(ks.and(after_autograd_keyset), self, pad, mode, value)), "VariableType::_pad_enum_default", "engine/ops/native_functions/pad.yaml:83", "engine/generated/_pad_enum.ts:18");
 
 // torch._pad_enum: _pad_enum
 const _pad_enum_parser = new PythonArgParser(["_pad_enum(Tensor input, int[] pad, int mode, float? value=None)"]);

@@ -9,13 +9,13 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- constant_pad_nd (engine/ops/native_functions/pad.yaml:11) ----
-export const constant_pad_nd_default = defineOp("aten::constant_pad_nd(Tensor self, int[] pad, Scalar value=0) -> Tensor", "engine/ops/native_functions/pad.yaml:11");
-registerKernel(constant_pad_nd_default, "CompositeExplicitAutograd", (ks, self, pad, value) => native.constant_pad_nd(self, pad, value), "native.constant_pad_nd", "engine/ops/native_functions/pad.yaml:11", "engine/generated/constant_pad_nd.ts:14");
+// ---- constant_pad_nd (engine/ops/native_functions/pad.yaml:12) ----
+export const constant_pad_nd_default = defineOp("aten::constant_pad_nd(Tensor self, int[] pad, Scalar value=0) -> Tensor", "engine/ops/native_functions/pad.yaml:12");
+registerKernel(constant_pad_nd_default, "CompositeExplicitAutograd", (ks, self, pad, value) => native.constant_pad_nd(self, pad, value), "native.constant_pad_nd", "engine/ops/native_functions/pad.yaml:12", "engine/generated/constant_pad_nd.ts:14");
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(constant_pad_nd_default, "Autograd", (ks, self, pad, value) => below_autograd(() => constant_pad_nd_default.redispatch(ks.and(after_autograd_keyset), self, pad, value)), "VariableType::constant_pad_nd_default", "engine/ops/native_functions/pad.yaml:11", "engine/generated/constant_pad_nd.ts:18");
+registerKernel(constant_pad_nd_default, "Autograd", (ks, self, pad, value) => below_autograd(() => constant_pad_nd_default.redispatch(ks.and(after_autograd_keyset), self, pad, value)), "VariableType::constant_pad_nd_default", "engine/ops/native_functions/pad.yaml:12", "engine/generated/constant_pad_nd.ts:18");
 
 // torch.constant_pad_nd: constant_pad_nd
 const constant_pad_nd_parser = new PythonArgParser(["constant_pad_nd(Tensor input, int[] pad, Scalar value=0)"]);

@@ -9,13 +9,13 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- pad (engine/ops/native_functions/pad.yaml:87) ----
-export const pad_default = defineOp("aten::pad(Tensor self, int[] pad, str mode=\"constant\", float? value=None) -> Tensor", "engine/ops/native_functions/pad.yaml:87");
-registerKernel(pad_default, "CompositeImplicitAutograd", (ks, self, pad, mode, value) => native.pad(self, pad, mode, value), "native.pad", "engine/ops/native_functions/pad.yaml:87", "engine/generated/pad.ts:14");
+// ---- pad (engine/ops/native_functions/pad.yaml:88) ----
+export const pad_default = defineOp("aten::pad(Tensor self, int[] pad, str mode=\"constant\", float? value=None) -> Tensor", "engine/ops/native_functions/pad.yaml:88");
+registerKernel(pad_default, "CompositeImplicitAutograd", (ks, self, pad, mode, value) => native.pad(self, pad, mode, value), "native.pad", "engine/ops/native_functions/pad.yaml:88", "engine/generated/pad.ts:14");
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(pad_default, "Autograd", (ks, self, pad, mode, value) => below_autograd(() => pad_default.redispatch(ks.and(after_autograd_keyset), self, pad, mode, value)), "VariableType::pad_default", "engine/ops/native_functions/pad.yaml:87", "engine/generated/pad.ts:18");
+registerKernel(pad_default, "Autograd", (ks, self, pad, mode, value) => below_autograd(() => pad_default.redispatch(ks.and(after_autograd_keyset), self, pad, mode, value)), "VariableType::pad_default", "engine/ops/native_functions/pad.yaml:88", "engine/generated/pad.ts:18");
 
 // torch.pad: pad
 const pad_parser = new PythonArgParser(["pad(Tensor input, int[] pad, str mode=\"constant\", float? value=None)"]);

@@ -9,30 +9,30 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- reflection_pad1d.out (engine/ops/native_functions/pad.yaml:17) ----
-export const reflection_pad1d_out = defineOp("aten::reflection_pad1d.out(Tensor self, int[2] padding, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/pad.yaml:17");
-registerKernel(reflection_pad1d_out, "CPU", (ks, self, padding, out) => native.reflection_pad1d_out_cpu(self, padding, out, "out"), "native.reflection_pad1d_out_cpu", "engine/ops/native_functions/pad.yaml:17", "engine/generated/reflection_pad1d.ts:14");
-registerKernel(reflection_pad1d_out, "Meta", (ks, self, padding, out) => native.reflection_pad1d_out_cpu(self, padding, out, "out"), "native.reflection_pad1d_out_cpu", "engine/ops/native_functions/pad.yaml:17", "engine/generated/reflection_pad1d.ts:15");
+// ---- reflection_pad1d.out (engine/ops/native_functions/pad.yaml:18) ----
+export const reflection_pad1d_out = defineOp("aten::reflection_pad1d.out(Tensor self, int[2] padding, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/pad.yaml:18");
+registerKernel(reflection_pad1d_out, "CPU", (ks, self, padding, out) => native.reflection_pad1d_out_cpu(self, padding, out, "out"), "native.reflection_pad1d_out_cpu", "engine/ops/native_functions/pad.yaml:18", "engine/generated/reflection_pad1d.ts:14");
+registerKernel(reflection_pad1d_out, "Meta", (ks, self, padding, out) => native.reflection_pad1d_out_cpu(self, padding, out, "out"), "native.reflection_pad1d_out_cpu", "engine/ops/native_functions/pad.yaml:18", "engine/generated/reflection_pad1d.ts:15");
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(reflection_pad1d_out, "Autograd", (ks, self, padding, out) => below_autograd(() => reflection_pad1d_out.redispatch(ks.and(after_autograd_keyset), self, padding, out)), "VariableType::reflection_pad1d_out", "engine/ops/native_functions/pad.yaml:17", "engine/generated/reflection_pad1d.ts:19");
+registerKernel(reflection_pad1d_out, "Autograd", (ks, self, padding, out) => below_autograd(() => reflection_pad1d_out.redispatch(ks.and(after_autograd_keyset), self, padding, out)), "VariableType::reflection_pad1d_out", "engine/ops/native_functions/pad.yaml:18", "engine/generated/reflection_pad1d.ts:19");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(reflection_pad1d_out, "ADInplaceOrView", (ks, self, padding, out) => {
   const result = reflection_pad1d_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, padding, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/pad.yaml:17", "engine/generated/reflection_pad1d.ts:21");
+}, "ADInplaceOrView", "engine/ops/native_functions/pad.yaml:18", "engine/generated/reflection_pad1d.ts:21");
 
-// ---- reflection_pad1d (engine/ops/native_functions/pad.yaml:23) ----
-export const reflection_pad1d_default = defineOp("aten::reflection_pad1d(Tensor self, int[2] padding) -> Tensor", "engine/ops/native_functions/pad.yaml:23");
-registerKernel(reflection_pad1d_default, "CPU", (ks, self, padding) => native.reflection_pad1d_out_cpu(self, padding, null, "functional"), "native.reflection_pad1d_out_cpu", "engine/ops/native_functions/pad.yaml:17", "engine/generated/reflection_pad1d.ts:29"); // (structured_delegate: reflection_pad1d.out)
-registerKernel(reflection_pad1d_default, "Meta", (ks, self, padding) => native.reflection_pad1d_out_cpu(self, padding, null, "functional"), "native.reflection_pad1d_out_cpu", "engine/ops/native_functions/pad.yaml:17", "engine/generated/reflection_pad1d.ts:30"); // (structured_delegate: reflection_pad1d.out)
-registerKernel(reflection_pad1d_default, "CompositeExplicitAutogradNonFunctional", (ks, self, padding) => native.reflection_pad1d_out_cpu(self, padding, null, "functional"), "native.reflection_pad1d_out_cpu", "engine/ops/native_functions/pad.yaml:17", "engine/generated/reflection_pad1d.ts:31"); // (structured_delegate: reflection_pad1d.out)
+// ---- reflection_pad1d (engine/ops/native_functions/pad.yaml:24) ----
+export const reflection_pad1d_default = defineOp("aten::reflection_pad1d(Tensor self, int[2] padding) -> Tensor", "engine/ops/native_functions/pad.yaml:24");
+registerKernel(reflection_pad1d_default, "CPU", (ks, self, padding) => native.reflection_pad1d_out_cpu(self, padding, null, "functional"), "native.reflection_pad1d_out_cpu", "engine/ops/native_functions/pad.yaml:18", "engine/generated/reflection_pad1d.ts:29"); // (structured_delegate: reflection_pad1d.out)
+registerKernel(reflection_pad1d_default, "Meta", (ks, self, padding) => native.reflection_pad1d_out_cpu(self, padding, null, "functional"), "native.reflection_pad1d_out_cpu", "engine/ops/native_functions/pad.yaml:18", "engine/generated/reflection_pad1d.ts:30"); // (structured_delegate: reflection_pad1d.out)
+registerKernel(reflection_pad1d_default, "CompositeExplicitAutogradNonFunctional", (ks, self, padding) => native.reflection_pad1d_out_cpu(self, padding, null, "functional"), "native.reflection_pad1d_out_cpu", "engine/ops/native_functions/pad.yaml:18", "engine/generated/reflection_pad1d.ts:31"); // (structured_delegate: reflection_pad1d.out)
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(reflection_pad1d_default, "Autograd", (ks, self, padding) => below_autograd(() => reflection_pad1d_default.redispatch(ks.and(after_autograd_keyset), self, padding)), "VariableType::reflection_pad1d_default", "engine/ops/native_functions/pad.yaml:23", "engine/generated/reflection_pad1d.ts:35");
+registerKernel(reflection_pad1d_default, "Autograd", (ks, self, padding) => below_autograd(() => reflection_pad1d_default.redispatch(ks.and(after_autograd_keyset), self, padding)), "VariableType::reflection_pad1d_default", "engine/ops/native_functions/pad.yaml:24", "engine/generated/reflection_pad1d.ts:35");
 
 // torch.reflection_pad1d: reflection_pad1d / reflection_pad1d.out
 const reflection_pad1d_parser = new PythonArgParser(["reflection_pad1d(Tensor input, int[2] padding, *, Tensor? out=None)"]);

@@ -9,29 +9,28 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- reflection_pad2d.out (engine/ops/native_functions/pad.yaml:27) ----
-export const reflection_pad2d_out = defineOp("aten::reflection_pad2d.out(Tensor self, int[4] padding, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/pad.yaml:27");
-registerKernel(reflection_pad2d_out, "CPU", (ks, self, padding, out) => native.reflection_pad2d_out_cpu(self, padding, out), "native.reflection_pad2d_out_cpu", "engine/ops/native_functions/pad.yaml:27", "engine/generated/reflection_pad2d.ts:14");
-registerKernel(reflection_pad2d_out, "Meta", (ks, self, padding, out) => native.reflection_pad2d_out_cpu(self, padding, out), "native.reflection_pad2d_out_cpu", "engine/ops/native_functions/pad.yaml:27", "engine/generated/reflection_pad2d.ts:15");
+// ---- reflection_pad2d.out (engine/ops/native_functions/pad.yaml:28) ----
+export const reflection_pad2d_out = defineOp("aten::reflection_pad2d.out(Tensor self, int[4] padding, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/pad.yaml:28");
+registerKernel(reflection_pad2d_out, "CPU", (ks, self, padding, out) => native.reflection_pad2d_out_cpu(self, padding, out), "native.reflection_pad2d_out_cpu", "engine/ops/native_functions/pad.yaml:28", "engine/generated/reflection_pad2d.ts:14");
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(reflection_pad2d_out, "Autograd", (ks, self, padding, out) => below_autograd(() => reflection_pad2d_out.redispatch(ks.and(after_autograd_keyset), self, padding, out)), "VariableType::reflection_pad2d_out", "engine/ops/native_functions/pad.yaml:27", "engine/generated/reflection_pad2d.ts:19");
+registerKernel(reflection_pad2d_out, "Autograd", (ks, self, padding, out) => below_autograd(() => reflection_pad2d_out.redispatch(ks.and(after_autograd_keyset), self, padding, out)), "VariableType::reflection_pad2d_out", "engine/ops/native_functions/pad.yaml:28", "engine/generated/reflection_pad2d.ts:18");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(reflection_pad2d_out, "ADInplaceOrView", (ks, self, padding, out) => {
   const result = reflection_pad2d_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, padding, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/pad.yaml:27", "engine/generated/reflection_pad2d.ts:21");
+}, "ADInplaceOrView", "engine/ops/native_functions/pad.yaml:28", "engine/generated/reflection_pad2d.ts:20");
 
-// ---- reflection_pad2d (engine/ops/native_functions/pad.yaml:32) ----
-export const reflection_pad2d_default = defineOp("aten::reflection_pad2d(Tensor self, int[4] padding) -> Tensor", "engine/ops/native_functions/pad.yaml:32");
-registerKernel(reflection_pad2d_default, "CPU", (ks, self, padding) => native.reflection_pad2d_cpu(self, padding), "native.reflection_pad2d_cpu", "engine/ops/native_functions/pad.yaml:32", "engine/generated/reflection_pad2d.ts:29");
-registerKernel(reflection_pad2d_default, "Meta", (ks, self, padding) => native.reflection_pad2d_cpu(self, padding), "native.reflection_pad2d_cpu", "engine/ops/native_functions/pad.yaml:32", "engine/generated/reflection_pad2d.ts:30");
+// ---- reflection_pad2d (engine/ops/native_functions/pad.yaml:33) ----
+export const reflection_pad2d_default = defineOp("aten::reflection_pad2d(Tensor self, int[4] padding) -> Tensor", "engine/ops/native_functions/pad.yaml:33");
+registerKernel(reflection_pad2d_default, "CPU", (ks, self, padding) => native.reflection_pad2d_cpu(self, padding), "native.reflection_pad2d_cpu", "engine/ops/native_functions/pad.yaml:33", "engine/generated/reflection_pad2d.ts:28");
+registerKernel(reflection_pad2d_default, "Meta", (ks, self, padding) => native.reflection_pad2d_cpu(self, padding), "native.reflection_pad2d_cpu", "engine/ops/native_functions/pad.yaml:33", "engine/generated/reflection_pad2d.ts:29");
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(reflection_pad2d_default, "Autograd", (ks, self, padding) => below_autograd(() => reflection_pad2d_default.redispatch(ks.and(after_autograd_keyset), self, padding)), "VariableType::reflection_pad2d_default", "engine/ops/native_functions/pad.yaml:32", "engine/generated/reflection_pad2d.ts:34");
+registerKernel(reflection_pad2d_default, "Autograd", (ks, self, padding) => below_autograd(() => reflection_pad2d_default.redispatch(ks.and(after_autograd_keyset), self, padding)), "VariableType::reflection_pad2d_default", "engine/ops/native_functions/pad.yaml:33", "engine/generated/reflection_pad2d.ts:33");
 
 // torch.reflection_pad2d: reflection_pad2d / reflection_pad2d.out
 const reflection_pad2d_parser = new PythonArgParser(["reflection_pad2d(Tensor input, int[4] padding, *, Tensor? out=None)"]);

@@ -9,30 +9,30 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- reflection_pad3d.out (engine/ops/native_functions/pad.yaml:37) ----
-export const reflection_pad3d_out = defineOp("aten::reflection_pad3d.out(Tensor self, int[6] padding, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/pad.yaml:37");
-registerKernel(reflection_pad3d_out, "CPU", (ks, self, padding, out) => native.reflection_pad3d_out_cpu(self, padding, out, "out"), "native.reflection_pad3d_out_cpu", "engine/ops/native_functions/pad.yaml:37", "engine/generated/reflection_pad3d.ts:14");
-registerKernel(reflection_pad3d_out, "Meta", (ks, self, padding, out) => native.reflection_pad3d_out_cpu(self, padding, out, "out"), "native.reflection_pad3d_out_cpu", "engine/ops/native_functions/pad.yaml:37", "engine/generated/reflection_pad3d.ts:15");
+// ---- reflection_pad3d.out (engine/ops/native_functions/pad.yaml:38) ----
+export const reflection_pad3d_out = defineOp("aten::reflection_pad3d.out(Tensor self, int[6] padding, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/pad.yaml:38");
+registerKernel(reflection_pad3d_out, "CPU", (ks, self, padding, out) => native.reflection_pad3d_out_cpu(self, padding, out, "out"), "native.reflection_pad3d_out_cpu", "engine/ops/native_functions/pad.yaml:38", "engine/generated/reflection_pad3d.ts:14");
+registerKernel(reflection_pad3d_out, "Meta", (ks, self, padding, out) => native.reflection_pad3d_out_cpu(self, padding, out, "out"), "native.reflection_pad3d_out_cpu", "engine/ops/native_functions/pad.yaml:38", "engine/generated/reflection_pad3d.ts:15");
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(reflection_pad3d_out, "Autograd", (ks, self, padding, out) => below_autograd(() => reflection_pad3d_out.redispatch(ks.and(after_autograd_keyset), self, padding, out)), "VariableType::reflection_pad3d_out", "engine/ops/native_functions/pad.yaml:37", "engine/generated/reflection_pad3d.ts:19");
+registerKernel(reflection_pad3d_out, "Autograd", (ks, self, padding, out) => below_autograd(() => reflection_pad3d_out.redispatch(ks.and(after_autograd_keyset), self, padding, out)), "VariableType::reflection_pad3d_out", "engine/ops/native_functions/pad.yaml:38", "engine/generated/reflection_pad3d.ts:19");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(reflection_pad3d_out, "ADInplaceOrView", (ks, self, padding, out) => {
   const result = reflection_pad3d_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, padding, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/pad.yaml:37", "engine/generated/reflection_pad3d.ts:21");
+}, "ADInplaceOrView", "engine/ops/native_functions/pad.yaml:38", "engine/generated/reflection_pad3d.ts:21");
 
-// ---- reflection_pad3d (engine/ops/native_functions/pad.yaml:43) ----
-export const reflection_pad3d_default = defineOp("aten::reflection_pad3d(Tensor self, int[6] padding) -> Tensor", "engine/ops/native_functions/pad.yaml:43");
-registerKernel(reflection_pad3d_default, "CPU", (ks, self, padding) => native.reflection_pad3d_out_cpu(self, padding, null, "functional"), "native.reflection_pad3d_out_cpu", "engine/ops/native_functions/pad.yaml:37", "engine/generated/reflection_pad3d.ts:29"); // (structured_delegate: reflection_pad3d.out)
-registerKernel(reflection_pad3d_default, "Meta", (ks, self, padding) => native.reflection_pad3d_out_cpu(self, padding, null, "functional"), "native.reflection_pad3d_out_cpu", "engine/ops/native_functions/pad.yaml:37", "engine/generated/reflection_pad3d.ts:30"); // (structured_delegate: reflection_pad3d.out)
-registerKernel(reflection_pad3d_default, "CompositeExplicitAutogradNonFunctional", (ks, self, padding) => native.reflection_pad3d_out_cpu(self, padding, null, "functional"), "native.reflection_pad3d_out_cpu", "engine/ops/native_functions/pad.yaml:37", "engine/generated/reflection_pad3d.ts:31"); // (structured_delegate: reflection_pad3d.out)
+// ---- reflection_pad3d (engine/ops/native_functions/pad.yaml:44) ----
+export const reflection_pad3d_default = defineOp("aten::reflection_pad3d(Tensor self, int[6] padding) -> Tensor", "engine/ops/native_functions/pad.yaml:44");
+registerKernel(reflection_pad3d_default, "CPU", (ks, self, padding) => native.reflection_pad3d_out_cpu(self, padding, null, "functional"), "native.reflection_pad3d_out_cpu", "engine/ops/native_functions/pad.yaml:38", "engine/generated/reflection_pad3d.ts:29"); // (structured_delegate: reflection_pad3d.out)
+registerKernel(reflection_pad3d_default, "Meta", (ks, self, padding) => native.reflection_pad3d_out_cpu(self, padding, null, "functional"), "native.reflection_pad3d_out_cpu", "engine/ops/native_functions/pad.yaml:38", "engine/generated/reflection_pad3d.ts:30"); // (structured_delegate: reflection_pad3d.out)
+registerKernel(reflection_pad3d_default, "CompositeExplicitAutogradNonFunctional", (ks, self, padding) => native.reflection_pad3d_out_cpu(self, padding, null, "functional"), "native.reflection_pad3d_out_cpu", "engine/ops/native_functions/pad.yaml:38", "engine/generated/reflection_pad3d.ts:31"); // (structured_delegate: reflection_pad3d.out)
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(reflection_pad3d_default, "Autograd", (ks, self, padding) => below_autograd(() => reflection_pad3d_default.redispatch(ks.and(after_autograd_keyset), self, padding)), "VariableType::reflection_pad3d_default", "engine/ops/native_functions/pad.yaml:43", "engine/generated/reflection_pad3d.ts:35");
+registerKernel(reflection_pad3d_default, "Autograd", (ks, self, padding) => below_autograd(() => reflection_pad3d_default.redispatch(ks.and(after_autograd_keyset), self, padding)), "VariableType::reflection_pad3d_default", "engine/ops/native_functions/pad.yaml:44", "engine/generated/reflection_pad3d.ts:35");
 
 // torch.reflection_pad3d: reflection_pad3d / reflection_pad3d.out
 const reflection_pad3d_parser = new PythonArgParser(["reflection_pad3d(Tensor input, int[6] padding, *, Tensor? out=None)"]);

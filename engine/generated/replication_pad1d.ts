@@ -9,30 +9,30 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- replication_pad1d.out (engine/ops/native_functions/pad.yaml:47) ----
-export const replication_pad1d_out = defineOp("aten::replication_pad1d.out(Tensor self, int[2] padding, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/pad.yaml:47");
-registerKernel(replication_pad1d_out, "CPU", (ks, self, padding, out) => native.replication_pad1d_out_cpu(self, padding, out, "out"), "native.replication_pad1d_out_cpu", "engine/ops/native_functions/pad.yaml:47", "engine/generated/replication_pad1d.ts:14");
-registerKernel(replication_pad1d_out, "Meta", (ks, self, padding, out) => native.replication_pad1d_out_cpu(self, padding, out, "out"), "native.replication_pad1d_out_cpu", "engine/ops/native_functions/pad.yaml:47", "engine/generated/replication_pad1d.ts:15");
+// ---- replication_pad1d.out (engine/ops/native_functions/pad.yaml:48) ----
+export const replication_pad1d_out = defineOp("aten::replication_pad1d.out(Tensor self, int[2] padding, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/pad.yaml:48");
+registerKernel(replication_pad1d_out, "CPU", (ks, self, padding, out) => native.replication_pad1d_out_cpu(self, padding, out, "out"), "native.replication_pad1d_out_cpu", "engine/ops/native_functions/pad.yaml:48", "engine/generated/replication_pad1d.ts:14");
+registerKernel(replication_pad1d_out, "Meta", (ks, self, padding, out) => native.replication_pad1d_out_cpu(self, padding, out, "out"), "native.replication_pad1d_out_cpu", "engine/ops/native_functions/pad.yaml:48", "engine/generated/replication_pad1d.ts:15");
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(replication_pad1d_out, "Autograd", (ks, self, padding, out) => below_autograd(() => replication_pad1d_out.redispatch(ks.and(after_autograd_keyset), self, padding, out)), "VariableType::replication_pad1d_out", "engine/ops/native_functions/pad.yaml:47", "engine/generated/replication_pad1d.ts:19");
+registerKernel(replication_pad1d_out, "Autograd", (ks, self, padding, out) => below_autograd(() => replication_pad1d_out.redispatch(ks.and(after_autograd_keyset), self, padding, out)), "VariableType::replication_pad1d_out", "engine/ops/native_functions/pad.yaml:48", "engine/generated/replication_pad1d.ts:19");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(replication_pad1d_out, "ADInplaceOrView", (ks, self, padding, out) => {
   const result = replication_pad1d_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, padding, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/pad.yaml:47", "engine/generated/replication_pad1d.ts:21");
+}, "ADInplaceOrView", "engine/ops/native_functions/pad.yaml:48", "engine/generated/replication_pad1d.ts:21");
 
-// ---- replication_pad1d (engine/ops/native_functions/pad.yaml:53) ----
-export const replication_pad1d_default = defineOp("aten::replication_pad1d(Tensor self, int[2] padding) -> Tensor", "engine/ops/native_functions/pad.yaml:53");
-registerKernel(replication_pad1d_default, "CPU", (ks, self, padding) => native.replication_pad1d_out_cpu(self, padding, null, "functional"), "native.replication_pad1d_out_cpu", "engine/ops/native_functions/pad.yaml:47", "engine/generated/replication_pad1d.ts:29"); // (structured_delegate: replication_pad1d.out)
-registerKernel(replication_pad1d_default, "Meta", (ks, self, padding) => native.replication_pad1d_out_cpu(self, padding, null, "functional"), "native.replication_pad1d_out_cpu", "engine/ops/native_functions/pad.yaml:47", "engine/generated/replication_pad1d.ts:30"); // (structured_delegate: replication_pad1d.out)
-registerKernel(replication_pad1d_default, "CompositeExplicitAutogradNonFunctional", (ks, self, padding) => native.replication_pad1d_out_cpu(self, padding, null, "functional"), "native.replication_pad1d_out_cpu", "engine/ops/native_functions/pad.yaml:47", "engine/generated/replication_pad1d.ts:31"); // (structured_delegate: replication_pad1d.out)
+// ---- replication_pad1d (engine/ops/native_functions/pad.yaml:54) ----
+export const replication_pad1d_default = defineOp("aten::replication_pad1d(Tensor self, int[2] padding) -> Tensor", "engine/ops/native_functions/pad.yaml:54");
+registerKernel(replication_pad1d_default, "CPU", (ks, self, padding) => native.replication_pad1d_out_cpu(self, padding, null, "functional"), "native.replication_pad1d_out_cpu", "engine/ops/native_functions/pad.yaml:48", "engine/generated/replication_pad1d.ts:29"); // (structured_delegate: replication_pad1d.out)
+registerKernel(replication_pad1d_default, "Meta", (ks, self, padding) => native.replication_pad1d_out_cpu(self, padding, null, "functional"), "native.replication_pad1d_out_cpu", "engine/ops/native_functions/pad.yaml:48", "engine/generated/replication_pad1d.ts:30"); // (structured_delegate: replication_pad1d.out)
+registerKernel(replication_pad1d_default, "CompositeExplicitAutogradNonFunctional", (ks, self, padding) => native.replication_pad1d_out_cpu(self, padding, null, "functional"), "native.replication_pad1d_out_cpu", "engine/ops/native_functions/pad.yaml:48", "engine/generated/replication_pad1d.ts:31"); // (structured_delegate: replication_pad1d.out)
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(replication_pad1d_default, "Autograd", (ks, self, padding) => below_autograd(() => replication_pad1d_default.redispatch(ks.and(after_autograd_keyset), self, padding)), "VariableType::replication_pad1d_default", "engine/ops/native_functions/pad.yaml:53", "engine/generated/replication_pad1d.ts:35");
+registerKernel(replication_pad1d_default, "Autograd", (ks, self, padding) => below_autograd(() => replication_pad1d_default.redispatch(ks.and(after_autograd_keyset), self, padding)), "VariableType::replication_pad1d_default", "engine/ops/native_functions/pad.yaml:54", "engine/generated/replication_pad1d.ts:35");
 
 // torch.replication_pad1d: replication_pad1d / replication_pad1d.out
 const replication_pad1d_parser = new PythonArgParser(["replication_pad1d(Tensor input, int[2] padding, *, Tensor? out=None)"]);

@@ -9,30 +9,30 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- replication_pad2d.out (engine/ops/native_functions/pad.yaml:57) ----
-export const replication_pad2d_out = defineOp("aten::replication_pad2d.out(Tensor self, int[4] padding, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/pad.yaml:57");
-registerKernel(replication_pad2d_out, "CPU", (ks, self, padding, out) => native.replication_pad2d_out_cpu(self, padding, out, "out"), "native.replication_pad2d_out_cpu", "engine/ops/native_functions/pad.yaml:57", "engine/generated/replication_pad2d.ts:14");
-registerKernel(replication_pad2d_out, "Meta", (ks, self, padding, out) => native.replication_pad2d_out_cpu(self, padding, out, "out"), "native.replication_pad2d_out_cpu", "engine/ops/native_functions/pad.yaml:57", "engine/generated/replication_pad2d.ts:15");
+// ---- replication_pad2d.out (engine/ops/native_functions/pad.yaml:58) ----
+export const replication_pad2d_out = defineOp("aten::replication_pad2d.out(Tensor self, int[4] padding, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/pad.yaml:58");
+registerKernel(replication_pad2d_out, "CPU", (ks, self, padding, out) => native.replication_pad2d_out_cpu(self, padding, out, "out"), "native.replication_pad2d_out_cpu", "engine/ops/native_functions/pad.yaml:58", "engine/generated/replication_pad2d.ts:14");
+registerKernel(replication_pad2d_out, "Meta", (ks, self, padding, out) => native.replication_pad2d_out_cpu(self, padding, out, "out"), "native.replication_pad2d_out_cpu", "engine/ops/native_functions/pad.yaml:58", "engine/generated/replication_pad2d.ts:15");
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(replication_pad2d_out, "Autograd", (ks, self, padding, out) => below_autograd(() => replication_pad2d_out.redispatch(ks.and(after_autograd_keyset), self, padding, out)), "VariableType::replication_pad2d_out", "engine/ops/native_functions/pad.yaml:57", "engine/generated/replication_pad2d.ts:19");
+registerKernel(replication_pad2d_out, "Autograd", (ks, self, padding, out) => below_autograd(() => replication_pad2d_out.redispatch(ks.and(after_autograd_keyset), self, padding, out)), "VariableType::replication_pad2d_out", "engine/ops/native_functions/pad.yaml:58", "engine/generated/replication_pad2d.ts:19");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(replication_pad2d_out, "ADInplaceOrView", (ks, self, padding, out) => {
   const result = replication_pad2d_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, padding, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/pad.yaml:57", "engine/generated/replication_pad2d.ts:21");
+}, "ADInplaceOrView", "engine/ops/native_functions/pad.yaml:58", "engine/generated/replication_pad2d.ts:21");
 
-// ---- replication_pad2d (engine/ops/native_functions/pad.yaml:63) ----
-export const replication_pad2d_default = defineOp("aten::replication_pad2d(Tensor self, int[4] padding) -> Tensor", "engine/ops/native_functions/pad.yaml:63");
-registerKernel(replication_pad2d_default, "CPU", (ks, self, padding) => native.replication_pad2d_out_cpu(self, padding, null, "functional"), "native.replication_pad2d_out_cpu", "engine/ops/native_functions/pad.yaml:57", "engine/generated/replication_pad2d.ts:29"); // (structured_delegate: replication_pad2d.out)
-registerKernel(replication_pad2d_default, "Meta", (ks, self, padding) => native.replication_pad2d_out_cpu(self, padding, null, "functional"), "native.replication_pad2d_out_cpu", "engine/ops/native_functions/pad.yaml:57", "engine/generated/replication_pad2d.ts:30"); // (structured_delegate: replication_pad2d.out)
-registerKernel(replication_pad2d_default, "CompositeExplicitAutogradNonFunctional", (ks, self, padding) => native.replication_pad2d_out_cpu(self, padding, null, "functional"), "native.replication_pad2d_out_cpu", "engine/ops/native_functions/pad.yaml:57", "engine/generated/replication_pad2d.ts:31"); // (structured_delegate: replication_pad2d.out)
+// ---- replication_pad2d (engine/ops/native_functions/pad.yaml:64) ----
+export const replication_pad2d_default = defineOp("aten::replication_pad2d(Tensor self, int[4] padding) -> Tensor", "engine/ops/native_functions/pad.yaml:64");
+registerKernel(replication_pad2d_default, "CPU", (ks, self, padding) => native.replication_pad2d_out_cpu(self, padding, null, "functional"), "native.replication_pad2d_out_cpu", "engine/ops/native_functions/pad.yaml:58", "engine/generated/replication_pad2d.ts:29"); // (structured_delegate: replication_pad2d.out)
+registerKernel(replication_pad2d_default, "Meta", (ks, self, padding) => native.replication_pad2d_out_cpu(self, padding, null, "functional"), "native.replication_pad2d_out_cpu", "engine/ops/native_functions/pad.yaml:58", "engine/generated/replication_pad2d.ts:30"); // (structured_delegate: replication_pad2d.out)
+registerKernel(replication_pad2d_default, "CompositeExplicitAutogradNonFunctional", (ks, self, padding) => native.replication_pad2d_out_cpu(self, padding, null, "functional"), "native.replication_pad2d_out_cpu", "engine/ops/native_functions/pad.yaml:58", "engine/generated/replication_pad2d.ts:31"); // (structured_delegate: replication_pad2d.out)
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(replication_pad2d_default, "Autograd", (ks, self, padding) => below_autograd(() => replication_pad2d_default.redispatch(ks.and(after_autograd_keyset), self, padding)), "VariableType::replication_pad2d_default", "engine/ops/native_functions/pad.yaml:63", "engine/generated/replication_pad2d.ts:35");
+registerKernel(replication_pad2d_default, "Autograd", (ks, self, padding) => below_autograd(() => replication_pad2d_default.redispatch(ks.and(after_autograd_keyset), self, padding)), "VariableType::replication_pad2d_default", "engine/ops/native_functions/pad.yaml:64", "engine/generated/replication_pad2d.ts:35");
 
 // torch.replication_pad2d: replication_pad2d / replication_pad2d.out
 const replication_pad2d_parser = new PythonArgParser(["replication_pad2d(Tensor input, int[4] padding, *, Tensor? out=None)"]);

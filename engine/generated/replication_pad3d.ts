@@ -9,30 +9,30 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- replication_pad3d.out (engine/ops/native_functions/pad.yaml:67) ----
-export const replication_pad3d_out = defineOp("aten::replication_pad3d.out(Tensor self, int[6] padding, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/pad.yaml:67");
-registerKernel(replication_pad3d_out, "CPU", (ks, self, padding, out) => native.replication_pad3d_out_cpu(self, padding, out, "out"), "native.replication_pad3d_out_cpu", "engine/ops/native_functions/pad.yaml:67", "engine/generated/replication_pad3d.ts:14");
-registerKernel(replication_pad3d_out, "Meta", (ks, self, padding, out) => native.replication_pad3d_out_cpu(self, padding, out, "out"), "native.replication_pad3d_out_cpu", "engine/ops/native_functions/pad.yaml:67", "engine/generated/replication_pad3d.ts:15");
+// ---- replication_pad3d.out (engine/ops/native_functions/pad.yaml:68) ----
+export const replication_pad3d_out = defineOp("aten::replication_pad3d.out(Tensor self, int[6] padding, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/pad.yaml:68");
+registerKernel(replication_pad3d_out, "CPU", (ks, self, padding, out) => native.replication_pad3d_out_cpu(self, padding, out, "out"), "native.replication_pad3d_out_cpu", "engine/ops/native_functions/pad.yaml:68", "engine/generated/replication_pad3d.ts:14");
+registerKernel(replication_pad3d_out, "Meta", (ks, self, padding, out) => native.replication_pad3d_out_cpu(self, padding, out, "out"), "native.replication_pad3d_out_cpu", "engine/ops/native_functions/pad.yaml:68", "engine/generated/replication_pad3d.ts:15");
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(replication_pad3d_out, "Autograd", (ks, self, padding, out) => below_autograd(() => replication_pad3d_out.redispatch(ks.and(after_autograd_keyset), self, padding, out)), "VariableType::replication_pad3d_out", "engine/ops/native_functions/pad.yaml:67", "engine/generated/replication_pad3d.ts:19");
+registerKernel(replication_pad3d_out, "Autograd", (ks, self, padding, out) => below_autograd(() => replication_pad3d_out.redispatch(ks.and(after_autograd_keyset), self, padding, out)), "VariableType::replication_pad3d_out", "engine/ops/native_functions/pad.yaml:68", "engine/generated/replication_pad3d.ts:19");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(replication_pad3d_out, "ADInplaceOrView", (ks, self, padding, out) => {
   const result = replication_pad3d_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, padding, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/pad.yaml:67", "engine/generated/replication_pad3d.ts:21");
+}, "ADInplaceOrView", "engine/ops/native_functions/pad.yaml:68", "engine/generated/replication_pad3d.ts:21");
 
-// ---- replication_pad3d (engine/ops/native_functions/pad.yaml:73) ----
-export const replication_pad3d_default = defineOp("aten::replication_pad3d(Tensor self, int[6] padding) -> Tensor", "engine/ops/native_functions/pad.yaml:73");
-registerKernel(replication_pad3d_default, "CPU", (ks, self, padding) => native.replication_pad3d_out_cpu(self, padding, null, "functional"), "native.replication_pad3d_out_cpu", "engine/ops/native_functions/pad.yaml:67", "engine/generated/replication_pad3d.ts:29"); // (structured_delegate: replication_pad3d.out)
-registerKernel(replication_pad3d_default, "Meta", (ks, self, padding) => native.replication_pad3d_out_cpu(self, padding, null, "functional"), "native.replication_pad3d_out_cpu", "engine/ops/native_functions/pad.yaml:67", "engine/generated/replication_pad3d.ts:30"); // (structured_delegate: replication_pad3d.out)
-registerKernel(replication_pad3d_default, "CompositeExplicitAutogradNonFunctional", (ks, self, padding) => native.replication_pad3d_out_cpu(self, padding, null, "functional"), "native.replication_pad3d_out_cpu", "engine/ops/native_functions/pad.yaml:67", "engine/generated/replication_pad3d.ts:31"); // (structured_delegate: replication_pad3d.out)
+// ---- replication_pad3d (engine/ops/native_functions/pad.yaml:74) ----
+export const replication_pad3d_default = defineOp("aten::replication_pad3d(Tensor self, int[6] padding) -> Tensor", "engine/ops/native_functions/pad.yaml:74");
+registerKernel(replication_pad3d_default, "CPU", (ks, self, padding) => native.replication_pad3d_out_cpu(self, padding, null, "functional"), "native.replication_pad3d_out_cpu", "engine/ops/native_functions/pad.yaml:68", "engine/generated/replication_pad3d.ts:29"); // (structured_delegate: replication_pad3d.out)
+registerKernel(replication_pad3d_default, "Meta", (ks, self, padding) => native.replication_pad3d_out_cpu(self, padding, null, "functional"), "native.replication_pad3d_out_cpu", "engine/ops/native_functions/pad.yaml:68", "engine/generated/replication_pad3d.ts:30"); // (structured_delegate: replication_pad3d.out)
+registerKernel(replication_pad3d_default, "CompositeExplicitAutogradNonFunctional", (ks, self, padding) => native.replication_pad3d_out_cpu(self, padding, null, "functional"), "native.replication_pad3d_out_cpu", "engine/ops/native_functions/pad.yaml:68", "engine/generated/replication_pad3d.ts:31"); // (structured_delegate: replication_pad3d.out)
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(replication_pad3d_default, "Autograd", (ks, self, padding) => below_autograd(() => replication_pad3d_default.redispatch(ks.and(after_autograd_keyset), self, padding)), "VariableType::replication_pad3d_default", "engine/ops/native_functions/pad.yaml:73", "engine/generated/replication_pad3d.ts:35");
+registerKernel(replication_pad3d_default, "Autograd", (ks, self, padding) => below_autograd(() => replication_pad3d_default.redispatch(ks.and(after_autograd_keyset), self, padding)), "VariableType::replication_pad3d_default", "engine/ops/native_functions/pad.yaml:74", "engine/generated/replication_pad3d.ts:35");
 
 // torch.replication_pad3d: replication_pad3d / replication_pad3d.out
 const replication_pad3d_parser = new PythonArgParser(["replication_pad3d(Tensor input, int[6] padding, *, Tensor? out=None)"]);

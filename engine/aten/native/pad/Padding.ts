@@ -13,6 +13,7 @@ import { resize_output } from "../Resize.js";
 import { DispatchStub } from "../DispatchStub.js";
 import { gather, writeAll, type StructuredMode } from "../reduce/ReduceUtils.js";
 import { cppTensorString } from "./CppPrint.js";
+import { typeMetaName } from "../binary/TypeMeta.js";
 
 const list = (xs: readonly number[]): string => `[${xs.join(", ")}]`;
 
@@ -60,18 +61,24 @@ function checkDtype(input: Tensor, kernel: string): void {
   if (st !== ScalarType.Float && st !== ScalarType.Double) throw new RuntimeError(`"${kernel}" not implemented for '${scalarTypeName(st)}'`);
 }
 
+/** The structured output (set_output_raw_strided): a fresh contiguous tensor, or out= checked and resized. */
 function output(input: Tensor, shape: readonly number[], out: Tensor | null, mode: StructuredMode): Tensor {
   if (shape.some((s) => s < 0)) throw new RuntimeError(`Trying to create tensor with negative dimension ${shape.find((s) => s < 0)}: ${list(shape)}`);
   if (mode === "out" && out !== null) {
+    if (out.dtype !== input.dtype) {
+      throw new RuntimeError(`Expected out tensor to have dtype ${typeMetaName(input.dtype.scalarType)}, but got ${typeMetaName(out.dtype.scalarType)} instead`);
+    }
     resize_output(out, shape);
     return out;
   }
   return wrap(empty_impl(shape, input.dtype, input.device));
 }
 
+/** The CPU kernel: float32/float64 only (checked on CPU; the Meta kernel takes any dtype). */
 function run(input: Tensor, result: Tensor, pads: readonly number[], reflect: boolean, kernel: string): Tensor {
+  if (!result._impl.storage.hasData()) return result;
   checkDtype(input, kernel);
-  if (result._impl.storage.hasData() && result.numel() > 0) pad_stub.call(input.device.type, result, input, pads, reflect);
+  if (result.numel() > 0) pad_stub.call(input.device.type, result, input, pads, reflect);
   return result;
 }
 
@@ -98,13 +105,27 @@ export function reflection_pad1d_out_cpu(input: Tensor, padding: readonly number
   return run(input, output(input, shape, out, mode), [l, r], true, "reflection_pad1d");
 }
 
-/** reflection_pad2d (unstructured): the out= kernel and the functional one share this template. */
+/**
+ * reflection_pad2d (unstructured, CPU): the out= kernel and the functional one share this template. Its
+ * Meta kernel is PyTorch 1.13's Python meta_pad2d: the rank check (the tensor in Python's repr) and the
+ * output shape, none of the padding checks.
+ */
 function reflectionPad2d(input: Tensor, padding: readonly number[], out: Tensor | null): Tensor {
   if (padding.length !== 4) throw new RuntimeError("padding size is expected to be 4");
   const validDims = size(input, 1) !== 0 && size(input, 2) !== 0;
   const nd = input.dim();
+  const meta = !input._impl.storage.hasData();
   if (!((nd === 3 && validDims) || (nd === 4 && validDims && size(input, 3) !== 0))) {
-    throw new RuntimeError(`3D or 4D (batch mode) tensor expected for input, but got: ${cppTensorString(input)}`);
+    throw new RuntimeError(`3D or 4D (batch mode) tensor expected for input, but got: ${meta ? String(input) : cppTensorString(input)}`);
+  }
+  if (out !== null && out.dtype !== input.dtype) {
+    throw new RuntimeError(`expected scalar type ${scalarTypeName(input.dtype.scalarType)} but found ${scalarTypeName(out.dtype.scalarType)}`);
+  }
+  if (meta) {
+    const shape = [...input._impl.sizes()];
+    shape[nd - 1] += padding[0] + padding[1];
+    shape[nd - 2] += padding[2] + padding[3];
+    return output(input, shape, null, "functional");
   }
   const [dimW, dimH] = nd === 4 ? [3, 2] : [2, 1];
   const [l, r, t, b] = padding;
