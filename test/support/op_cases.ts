@@ -19,10 +19,12 @@ function decodeArg(v: any, device: string): any {
 }
 
 /** torch.<op> (the Python-level function where torch/functional.py shadows the binding, as torch.norm), else
- * the generated binding (private ops: _unique2); a dotted name walks from torch ("linalg.vector_norm"). */
+ * the generated binding (private ops: _unique2); a dotted name walks from torch ("linalg.vector_norm"), and
+ * an operator overload ("ops.aten.norm.Scalar") is called through its .call. */
 function resolve(op: string): (...args: unknown[]) => unknown {
-  if (op.includes(".")) return op.split(".").reduce((o: any, k) => o?.[k], T);
-  return T[op] ?? fns[op];
+  if (!op.includes(".")) return T[op] ?? fns[op];
+  const f = op.split(".").reduce((o: any, k) => o?.[k], T);
+  return typeof f === "function" ? f : (...args: unknown[]) => f.call(...args);
 }
 
 /** The call a result records, as torch.<op>(...) or a Tensor method, keyword arguments last. */

@@ -21,7 +21,7 @@ import { median_dim_values } from "../../../generated/median.js";
 import { nanmedian_dim_values } from "../../../generated/nanmedian.js";
 import { lanes, castTo, hasData, isNaNValue, emptyLike, checkOutDtype, notImplementedFor, type Value } from "./common.js";
 import { tensorTypeString } from "../shape/TensorTypeString.js";
-import { stdSort, stdNthElement } from "./StdAlgorithms.js";
+import { stdSort, stdNthElement, stdPartialSort } from "./StdAlgorithms.js";
 
 type ValuesIndices = [Tensor, Tensor] & { values: Tensor; indices: Tensor };
 const named = (v: Tensor, i: Tensor): ValuesIndices => Object.assign([v, i] as [Tensor, Tensor], { values: v, indices: i }) as ValuesIndices;
@@ -200,10 +200,7 @@ topk_stub.register("ts", (values, indices, self, k, dim, largest, sorted) => {
   groups.forEach((g, li) => {
     const q = g.map((v, i) => [v, i] as [Value, number]);
     if (k * 64 <= q.length) {
-      // std::partial_sort: the k best, sorted (heap order ties are not reproduced; see StdAlgorithms.ts)
-      const order = q.map((_, i) => i).sort((a, b) => (comp(q[a], q[b]) ? -1 : comp(q[b], q[a]) ? 1 : a - b));
-      const best = order.slice(0, k).map((i) => q[i]);
-      best.forEach((e, j) => { q[j] = e; });
+      stdPartialSort(q, 0, k, q.length, comp); // few of many: a heap of the k best, sorted
     } else {
       stdNthElement(q, 0, k - 1, q.length, comp);
       if (sorted) stdSort(q, 0, k - 1, comp);

@@ -1,8 +1,7 @@
-// libstdc++'s std::sort and std::nth_element (bits/stl_algo.h), step for step: PyTorch's CPU topk and
-// mode kernels call them with comparators under which equal elements are unordered, so the order of
-// ties (and topk's unsorted output) is whatever these algorithms leave — reproduced here exactly.
-// (The depth-limit fallbacks to heapsort/heap-select, reached only on adversarial inputs, are
-// replaced by the same insertion sort; results then stay correct but ties may order differently.)
+// libstdc++'s std::sort, std::nth_element and std::partial_sort (bits/stl_algo.h, bits/stl_heap.h), step
+// for step: PyTorch's CPU topk and mode kernels call them with comparators under which equal elements are
+// unordered, so the order of ties (and topk's unsorted output) is whatever these algorithms leave —
+// reproduced here exactly, the heap fallbacks of introsort/introselect included.
 
 export type Less<T> = (a: T, b: T) => boolean;
 
@@ -63,10 +62,72 @@ function insertionSort<T>(a: T[], first: number, last: number, comp: Less<T>): v
   }
 }
 
+// ---- heaps (bits/stl_heap.h) ----
+
+function pushHeap<T>(a: T[], first: number, hole: number, top: number, value: T, comp: Less<T>): void {
+  let parent = Math.trunc((hole - 1) / 2);
+  while (hole > top && comp(a[first + parent], value)) {
+    a[first + hole] = a[first + parent];
+    hole = parent;
+    parent = Math.trunc((hole - 1) / 2);
+  }
+  a[first + hole] = value;
+}
+
+function adjustHeap<T>(a: T[], first: number, hole: number, len: number, value: T, comp: Less<T>): void {
+  const top = hole;
+  let child = hole;
+  while (child < Math.trunc((len - 1) / 2)) {
+    child = 2 * (child + 1);
+    if (comp(a[first + child], a[first + child - 1])) child--;
+    a[first + hole] = a[first + child];
+    hole = child;
+  }
+  if ((len & 1) === 0 && child === Math.trunc((len - 2) / 2)) {
+    child = 2 * (child + 1);
+    a[first + hole] = a[first + child - 1];
+    hole = child - 1;
+  }
+  pushHeap(a, first, hole, top, value, comp);
+}
+
+function makeHeap<T>(a: T[], first: number, last: number, comp: Less<T>): void {
+  const len = last - first;
+  if (len < 2) return;
+  for (let parent = Math.trunc((len - 2) / 2); ; parent--) {
+    adjustHeap(a, first, parent, len, a[first + parent], comp);
+    if (parent === 0) return;
+  }
+}
+
+function popHeap<T>(a: T[], first: number, last: number, result: number, comp: Less<T>): void {
+  const value = a[result];
+  a[result] = a[first];
+  adjustHeap(a, first, 0, last - first, value, comp);
+}
+
+function heapSelect<T>(a: T[], first: number, middle: number, last: number, comp: Less<T>): void {
+  makeHeap(a, first, middle, comp);
+  for (let i = middle; i < last; i++) if (comp(a[i], a[first])) popHeap(a, first, middle, i, comp);
+}
+
+function sortHeap<T>(a: T[], first: number, last: number, comp: Less<T>): void {
+  while (last - first > 1) {
+    last--;
+    popHeap(a, first, last, last, comp);
+  }
+}
+
+/** std::partial_sort(a.begin() + first, a.begin() + middle, a.begin() + last, comp). */
+export function stdPartialSort<T>(a: T[], first: number, middle: number, last: number, comp: Less<T>): void {
+  heapSelect(a, first, middle, last, comp);
+  sortHeap(a, first, middle, comp);
+}
+
 function introsortLoop<T>(a: T[], first: number, last: number, depth: number, comp: Less<T>): void {
   while (last - first > 16) {
     if (depth === 0) {
-      insertionSort(a, first, last, comp); // libstdc++: heapsort here
+      stdPartialSort(a, first, last, last, comp); // heapsort
       return;
     }
     depth--;
@@ -91,7 +152,11 @@ export function stdNthElement<T>(a: T[], first: number, nth: number, last: numbe
   if (first === last || nth === last) return;
   let depth = lg(last - first) * 2;
   while (last - first > 3) {
-    if (depth === 0) break; // libstdc++: heap-select here
+    if (depth === 0) {
+      heapSelect(a, first, nth + 1, last, comp);
+      swap(a, first, nth);
+      return;
+    }
     depth--;
     const cut = unguardedPartitionPivot(a, first, last, comp);
     if (cut <= nth) first = cut;

@@ -2,9 +2,8 @@
 // calls without dim), unique_dim (with dim), unique_consecutive and unique_dim_consecutive. CPU only in
 // PyTorch 1.13 (dynamic output shapes have no Meta kernel).
 //
-// _unique2 gathers the distinct values in a std::unordered_set, then sorts them when sorted=True; with
-// sorted=False PyTorch returns the hash set's iteration order, which this kernel does not reproduce
-// (it returns the sorted order then too). Every NaN is distinct (NaN != NaN).
+// _unique2 gathers the distinct values in a std::unordered_set (HashSet.ts reproduces its order, which
+// sorted=False returns), then std::sorts them when sorted=True. Every NaN is distinct (NaN != NaN).
 
 import { RuntimeError } from "../../../c10/Errors.js";
 import { ScalarType, int64 } from "../../../c10/ScalarType.js";
@@ -13,6 +12,8 @@ import type { Tensor } from "../../core/Tensor.js";
 import { dimMask, gather, writeAll } from "../reduce/ReduceUtils.js";
 import { emptyLike, hasData, isNaNValue, notImplementedFor, type Value } from "./common.js";
 import { rawWindow } from "../join/common.js";
+import { unorderedSetOrder, stdHash } from "./HashSet.js";
+import { stdSort } from "./StdAlgorithms.js";
 
 type Triple = [Tensor, Tensor, Tensor];
 const flat = (t: Tensor): Value[] => (t.numel() === 0 ? [] : gather(t, dimMask(null, t.dim()))[0]);
@@ -24,34 +25,36 @@ function tensorOf(like: Tensor, sizes: readonly number[], dt: typeof int64, vals
   return t;
 }
 
-/** unique_cpu_template: distinct values sorted (NaNs last, each its own), inverse indices and counts when asked. */
-function uniqueFlat(self: Tensor, returnInverse: boolean, returnCounts: boolean): Triple {
+/**
+ * unique_cpu_template: the distinct values in std::unordered_set order (sorted=False), or that order
+ * std::sorted; the inverse maps each element to its value's position (a NaN finds no entry in PyTorch's
+ * map, and 1.13 reads 0 there, as here); counts tally the inverse.
+ */
+function uniqueFlat(self: Tensor, sorted: boolean, returnInverse: boolean, returnCounts: boolean): Triple {
   if (self.dtype.scalarType === ScalarType.Half) throw notImplementedFor("unique", ScalarType.Half);
   const xs = flat(self);
-  const distinct: Value[] = [];
-  const seen = new Set<Value>();
-  for (const v of xs) {
-    if (isNaNValue(v)) distinct.push(v);
-    else if (!seen.has(v)) { seen.add(v); distinct.push(v); }
-  }
-  distinct.sort((a, b) => (isNaNValue(a) ? (isNaNValue(b) ? 0 : 1) : isNaNValue(b) ? -1 : less(a, b) ? -1 : less(b, a) ? 1 : 0));
+  const distinct = unorderedSetOrder(xs, self.dtype.scalarType);
+  if (sorted) stdSort(distinct, 0, distinct.length, less);
   const output = tensorOf(self, [distinct.length], self.dtype, distinct);
   if (!(returnInverse || returnCounts)) return [output, emptyLike(self, [0], int64), emptyLike(self, [0], int64)];
-  const where = new Map<Value, number>();
-  distinct.forEach((v, i) => { if (!isNaNValue(v)) where.set(v, i); });
-  // a NaN finds no entry in the inverse map; PyTorch then reads past the map (undefined), here -1
-  const inverse = xs.map((v) => BigInt(where.get(v) ?? -1));
+  // std::unordered_map<scalar_t, int64_t>: found by hash and ==, so float 0.0 and -0.0 share an entry
+  // (their hash is 0) while bfloat16's (hashed by bits) do not; a NaN is never found
+  const st = self.dtype.scalarType;
+  const key = (v: Value) => `${stdHash(v, st)}:${v === 0 ? 0 : v}`;
+  const where = new Map<string, number>();
+  distinct.forEach((v, i) => { if (!isNaNValue(v)) where.set(key(v), i); });
+  const inverse = xs.map((v) => BigInt(isNaNValue(v) ? 0 : where.get(key(v)) ?? 0));
   const counts = new Array<bigint>(distinct.length).fill(0n);
-  for (const i of inverse) if (i >= 0n) counts[Number(i)] += 1n;
+  for (const i of inverse) counts[Number(i)] += 1n;
   return [output, tensorOf(self, self._impl.sizes(), int64, inverse), returnCounts ? tensorOf(self, [distinct.length], int64, counts) : emptyLike(self, [0], int64)];
 }
 
-export const _unique2_cpu = (self: Tensor, _sorted: boolean, returnInverse: boolean, returnCounts: boolean): Triple =>
-  uniqueFlat(self, returnInverse, returnCounts);
+export const _unique2_cpu = (self: Tensor, sorted: boolean, returnInverse: boolean, returnCounts: boolean): Triple =>
+  uniqueFlat(self, sorted, returnInverse, returnCounts);
 
 /** _unique: (output, inverse) of the same template, no counts. */
-export function _unique_cpu(self: Tensor, _sorted: boolean, returnInverse: boolean): [Tensor, Tensor] {
-  const [o, i] = uniqueFlat(self, returnInverse, false);
+export function _unique_cpu(self: Tensor, sorted: boolean, returnInverse: boolean): [Tensor, Tensor] {
+  const [o, i] = uniqueFlat(self, sorted, returnInverse, false);
   return [o, i];
 }
 
