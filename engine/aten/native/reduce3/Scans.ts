@@ -22,7 +22,7 @@ import { cummax_out as cummax_out_op } from "../../../generated/cummax.js";
 import { cummin_out as cummin_out_op } from "../../../generated/cummin.js";
 import { empty_memory_format } from "../../../generated/empty.js";
 import { _logcumsumexp_default, _logcumsumexp_out } from "../../../generated/_logcumsumexp.js";
-import { lanes, castTo, hasData, asDouble, isNaNValue, emptyLike, checkOutDtype, checkScalarTypeEqual, notImplementedFor, type Value } from "./common.js";
+import { lanes, castTo, hasData, asDouble, isNaNValue, emptyLike, checkOutDtype, checkScalarTypeEqual, notImplementedFor, namedPair, type Value, type ValuesIndices } from "./common.js";
 
 const REF = "aten/src/ATen/native/cpu/ReduceOpsKernel.cpp";
 
@@ -135,8 +135,6 @@ export function cummin_helper_cpu(self: Tensor, values: Tensor, indices: Tensor,
   cummin_stub.call(self.device.type, self, values, indices, dim);
 }
 
-type ValuesIndices = [Tensor, Tensor] & { values: Tensor; indices: Tensor };
-const named = (v: Tensor, i: Tensor): ValuesIndices => Object.assign([v, i] as [Tensor, Tensor], { values: v, indices: i }) as ValuesIndices;
 
 /**
  * cummax_out / cummin_out (CompositeExplicitAutograd): checks the outs (against an empty int64 tensor for
@@ -158,7 +156,7 @@ function cumExtremeOut(self: Tensor, dim: number, values: Tensor, indices: Tenso
     const d = maybe_wrap_dim(dim, sizes.length);
     (isMax ? _cummax_helper_default : _cummin_helper_default).call(self, values, indices, d);
   }
-  return named(values, indices);
+  return namedPair(values, indices);
 }
 
 export const cummax_out = (self: Tensor, dim: number, values: Tensor, indices: Tensor): ValuesIndices => cumExtremeOut(self, dim, values, indices, true);

@@ -67,3 +67,11 @@ export function checkScalarTypeEqual(out: Tensor, want: dtype): void {
 export function notImplementedFor(kernel: string, st: ScalarType): RuntimeError {
   return new RuntimeError(`"${kernel}" not implemented for '${scalarTypeName(st)}'`);
 }
+
+/**
+ * torch.return_types.* (values, indices): an array [values, indices] (so `const [v, i] = torch.mode(x)`
+ * works) carrying .values and .indices too, as reduce/ReduceOps.ts's max.dim returns.
+ */
+export type ValuesIndices = [Tensor, Tensor] & { values: Tensor; indices: Tensor };
+export const namedPair = (v: Tensor, i: Tensor): ValuesIndices =>
+  Object.assign([v, i] as [Tensor, Tensor], { values: v, indices: i }) as ValuesIndices;

@@ -6,12 +6,14 @@ export {
   _logcumsumexp_cpu, _logcumsumexp_out_cpu, logcumsumexp, logcumsumexp_out,
 } from "./Scans.js";
 export {
-  linalg_vector_norm_out, norm_out, norm_dtype_out, norm_Scalar, norm_ScalarOpt_dtype,
-  frobenius_norm, frobenius_norm_dim, frobenius_norm_out, logsumexp, logsumexp_out, pairwise_distance, cosine_similarity,
+  linalg_vector_norm_out, norm_out, norm_dtype_out, norm_Scalar, norm_ScalarOpt_dtype, frobenius_norm, frobenius_norm_dim, frobenius_norm_out,
 } from "./Norms.js";
-export {
-  median_cpu, nanmedian_cpu, median, nanmedian, median_out_cpu, nanmedian_out_cpu, mode, mode_out, topk_out_cpu, msort, msort_out,
-} from "./OrderStats.js";
+export { logsumexp, logsumexp_out } from "./LogSumExp.js";
+export { pairwise_distance, cosine_similarity } from "./Distance.js";
+export { median_cpu, nanmedian_cpu, median, nanmedian, median_out_cpu, nanmedian_out_cpu } from "./Median.js";
+export { mode, mode_out } from "./Mode.js";
+export { topk_out_cpu } from "./TopK.js";
+export { msort, msort_out } from "./MSort.js";
 export { _bincount_cpu, histogram_histc_cpu, histogram_histc_cpu_out } from "./Counting.js";
 export { _unique2_cpu, _unique_cpu, unique_dim_cpu, unique_dim_consecutive_cpu, unique_consecutive_cpu } from "./Unique.js";
 export {
