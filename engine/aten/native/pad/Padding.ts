@@ -146,8 +146,8 @@ export function reflection_pad3d_out_cpu(input: Tensor, padding: readonly number
   if (padding.length !== 6) throw new RuntimeError("padding size is expected to be 6");
   const validDims = size(input, 1) !== 0 && size(input, 2) !== 0 && size(input, 3) !== 0;
   const nd = input.dim();
-  if (!((nd === 4 && validDims) || (nd === 5 && validDims && size(input, 4) !== 0))) {
-    throw new RuntimeError(`4D or 5D (batch mode) tensor expected for input, but got: ${cppTensorString(input)}`);
+  if (!((nd === 4 && size(input, 0) !== 0 && validDims) || (nd === 5 && validDims && size(input, 4) !== 0))) {
+    throw new RuntimeError(`Expected 4D or 5D (batch mode) tensor with possibly 0 batch size and other non-zero dimensions for input, but got: ${list(input._impl.sizes())}`);
   }
   const [dimW, dimH, dimD] = nd === 5 ? [4, 3, 2] : [3, 2, 1];
   const [l, r, t, b, f, k] = padding;
@@ -160,7 +160,7 @@ export function reflection_pad3d_out_cpu(input: Tensor, padding: readonly number
   if (!(ow >= 1 || oh >= 1 || od >= 1)) throw new RuntimeError(`input (D: ${d} H: ${h}, W: ${w}) is too small. Calculated output D: ${od} H: ${oh} W: ${ow}`);
   const shape = [...input._impl.sizes()];
   [shape[dimW], shape[dimH], shape[dimD]] = [ow, oh, od];
-  return run(input, output(input, shape, out, mode), padding, true, "reflection_pad3d");
+  return run(input, output(input, shape, out, mode), padding, true, "reflection_pad3d_cpu");
 }
 
 // ---- replication ----
