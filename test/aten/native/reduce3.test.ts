@@ -93,3 +93,27 @@ describe("decompositions run the ops PyTorch's do, nested the same way (profiler
     expect(Object.keys(calls).sort()).toEqual(F.trees.map((d: any) => d.name).sort());
   });
 });
+
+describe("Python-level functions (torch/functional.py, torch/_tensor.py)", () => {
+  const x = () => torch.tensor(new Float32Array([3, 4, 0, 0])).view(2, 2);
+  it("torch.norm and Tensor.norm are the Python functions, not the aten::norm bindings", () => {
+    const T = torch as any;
+    const { events } = torch.trace.record(() => (x() as any).norm());
+    const calls = events.filter((e: any) => e.type === "call" && e.depth === 0).map((e: any) => e.name);
+    expect(calls).toContain("aten::frobenius_norm.dim");
+    expect(T.norm(x(), 1, 0).tolist()).toEqual([3, 4]);
+  });
+  it("torch.norm(p='nuc') needs nuclear_norm (a singular value decomposition), which is absent: it says so", () => {
+    expect(() => (torch as any).norm(x(), "nuc")).toThrow(torch.NotImplementedError);
+  });
+  it("torch.unique returns one tensor, or a tuple as return_inverse / return_counts ask", () => {
+    const T = torch as any;
+    const t = torch.tensor([2, 1, 2]);
+    expect(T.unique(t).tolist()).toEqual([1, 2]);
+    const [u, inv] = T.unique(t, { return_inverse: true });
+    expect([u.tolist(), inv.tolist()]).toEqual([[1, 2], [1, 0, 1]]);
+    const [u2, counts] = T.unique(t, true, false, true);
+    expect([u2.tolist(), counts.tolist()]).toEqual([[1, 2], [1, 2]]);
+    expect(() => T.unique(t, { bogus: 1 })).toThrow("unique() got an unexpected keyword argument 'bogus'");
+  });
+});
