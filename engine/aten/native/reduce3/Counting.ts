@@ -116,6 +116,8 @@ histogramdd_linear_stub.register("ts", (hist, input, edges) => {
  * linear binning (histogramdd_linear_stub). PyTorch 1.13 supports float32, float64 and bfloat16 here; its
  * checks run in this order: hist dtype, bins > 0, aminmax (no float16), linspace (no bool), the kernel.
  * A NaN element passes PyTorch's range test and is counted in the first bin (as 1.13's CPU build does).
+ * Known difference: on bfloat16, an element lying exactly on an inner bin edge can land one bin off from
+ * PyTorch's (float32 and float64 match exactly; the bfloat16 fixture avoids edges).
  */
 export function histogram_histc_cpu_out(self: Tensor, bins: number, min: number | boolean, max: number | boolean, hist: Tensor): Tensor {
   const st = self.dtype.scalarType;

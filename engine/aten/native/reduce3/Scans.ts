@@ -4,7 +4,8 @@
 //
 // Numerics: cumsum/cumprod accumulate in at::acc_type<scalar_t, /*is_cuda=*/false> — double for float32
 // and float64, float for float16/bfloat16, int64 for integers — and store each partial result cast to
-// the result dtype, so results are exact here. logcumsumexp computes log1p(exp(min - max)) + max in the
+// the result dtype, so results are exact here. PyTorch 1.13's CPU scans have no float16 kernels (the meta
+// functions still give shapes), and logcumsumexp none for integers either. logcumsumexp computes log1p(exp(min - max)) + max in the
 // element type; here in double rounded per step (float32 may differ by an ulp: the tests allow 1e-6).
 
 import { RuntimeError } from "../../../c10/Errors.js";
