@@ -37,6 +37,7 @@ export * as autograd from "./autograd/index.js";
 export { no_grad, enable_grad, set_grad_enabled, is_grad_enabled } from "./autograd/grad_mode.js";
 export * from "./generated/torch_functions.js";
 export { einsum, tensordot } from "./aten/functional.js"; // torch/functional.py wrappers over aten::einsum / aten::tensordot
+export { norm, unique, unique_consecutive } from "./aten/functional.js"; // torch/functional.py shadows these bindings
 export { ops } from "./aten/core/ops_namespace.js";
 export * as utils from "./aten/utils_namespace.js";
 export * as testing from "./aten/testing_namespace.js";

@@ -1053,320 +1053,587 @@ registerKernel(ops._linalg_solve_ex_default, "Autograd", (ks, A, B, left, check_
   return _result;
 }, "VariableType::_linalg_solve_ex_default", "engine/ops/native_functions/linalg.yaml:394", "engine/generated/VariableType.ts:1048");
 registerKernel(ops._linalg_solve_ex_result, "Autograd", (ks, A, B, left, check_errors, result, LU, pivots, info) => below_autograd(() => ops._linalg_solve_ex_result.redispatch(ks.and(after_autograd_keyset), A, B, left, check_errors, result, LU, pivots, info)), "VariableType::_linalg_solve_ex_result", "engine/ops/native_functions/linalg.yaml:397", "engine/generated/VariableType.ts:1055");
+registerKernel(ops.constant_pad_nd_default, "Autograd", (ks, self, pad, value) => {
+  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::constant_pad_nd", self) : null;
+  const _result = below_autograd(() => ops.constant_pad_nd_default.redispatch(ks.and(after_autograd_keyset), self, pad, value));
+  if (grad_fn) note_node_created(grad_fn);
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
+}, "VariableType::constant_pad_nd_default", "engine/ops/native_functions/pad.yaml:12", "engine/generated/VariableType.ts:1056");
+registerKernel(ops.reflection_pad1d_out, "Autograd", (ks, self, padding, out) => below_autograd(() => ops.reflection_pad1d_out.redispatch(ks.and(after_autograd_keyset), self, padding, out)), "VariableType::reflection_pad1d_out", "engine/ops/native_functions/pad.yaml:18", "engine/generated/VariableType.ts:1063");
+registerKernel(ops.reflection_pad1d_default, "Autograd", (ks, self, padding) => {
+  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::reflection_pad1d", self) : null;
+  const _result = below_autograd(() => ops.reflection_pad1d_default.redispatch(ks.and(after_autograd_keyset), self, padding));
+  if (grad_fn) note_node_created(grad_fn);
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
+}, "VariableType::reflection_pad1d_default", "engine/ops/native_functions/pad.yaml:24", "engine/generated/VariableType.ts:1064");
+registerKernel(ops.reflection_pad2d_out, "Autograd", (ks, self, padding, out) => below_autograd(() => ops.reflection_pad2d_out.redispatch(ks.and(after_autograd_keyset), self, padding, out)), "VariableType::reflection_pad2d_out", "engine/ops/native_functions/pad.yaml:28", "engine/generated/VariableType.ts:1071");
+registerKernel(ops.reflection_pad2d_default, "Autograd", (ks, self, padding) => {
+  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::reflection_pad2d", self) : null;
+  const _result = below_autograd(() => ops.reflection_pad2d_default.redispatch(ks.and(after_autograd_keyset), self, padding));
+  if (grad_fn) note_node_created(grad_fn);
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
+}, "VariableType::reflection_pad2d_default", "engine/ops/native_functions/pad.yaml:33", "engine/generated/VariableType.ts:1072");
+registerKernel(ops.reflection_pad3d_out, "Autograd", (ks, self, padding, out) => below_autograd(() => ops.reflection_pad3d_out.redispatch(ks.and(after_autograd_keyset), self, padding, out)), "VariableType::reflection_pad3d_out", "engine/ops/native_functions/pad.yaml:38", "engine/generated/VariableType.ts:1079");
+registerKernel(ops.reflection_pad3d_default, "Autograd", (ks, self, padding) => {
+  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::reflection_pad3d", self) : null;
+  const _result = below_autograd(() => ops.reflection_pad3d_default.redispatch(ks.and(after_autograd_keyset), self, padding));
+  if (grad_fn) note_node_created(grad_fn);
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
+}, "VariableType::reflection_pad3d_default", "engine/ops/native_functions/pad.yaml:44", "engine/generated/VariableType.ts:1080");
+registerKernel(ops.replication_pad1d_out, "Autograd", (ks, self, padding, out) => below_autograd(() => ops.replication_pad1d_out.redispatch(ks.and(after_autograd_keyset), self, padding, out)), "VariableType::replication_pad1d_out", "engine/ops/native_functions/pad.yaml:48", "engine/generated/VariableType.ts:1087");
+registerKernel(ops.replication_pad1d_default, "Autograd", (ks, self, padding) => {
+  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::replication_pad1d", self) : null;
+  const _result = below_autograd(() => ops.replication_pad1d_default.redispatch(ks.and(after_autograd_keyset), self, padding));
+  if (grad_fn) note_node_created(grad_fn);
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
+}, "VariableType::replication_pad1d_default", "engine/ops/native_functions/pad.yaml:54", "engine/generated/VariableType.ts:1088");
+registerKernel(ops.replication_pad2d_out, "Autograd", (ks, self, padding, out) => below_autograd(() => ops.replication_pad2d_out.redispatch(ks.and(after_autograd_keyset), self, padding, out)), "VariableType::replication_pad2d_out", "engine/ops/native_functions/pad.yaml:58", "engine/generated/VariableType.ts:1095");
+registerKernel(ops.replication_pad2d_default, "Autograd", (ks, self, padding) => {
+  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::replication_pad2d", self) : null;
+  const _result = below_autograd(() => ops.replication_pad2d_default.redispatch(ks.and(after_autograd_keyset), self, padding));
+  if (grad_fn) note_node_created(grad_fn);
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
+}, "VariableType::replication_pad2d_default", "engine/ops/native_functions/pad.yaml:64", "engine/generated/VariableType.ts:1096");
+registerKernel(ops.replication_pad3d_out, "Autograd", (ks, self, padding, out) => below_autograd(() => ops.replication_pad3d_out.redispatch(ks.and(after_autograd_keyset), self, padding, out)), "VariableType::replication_pad3d_out", "engine/ops/native_functions/pad.yaml:68", "engine/generated/VariableType.ts:1103");
+registerKernel(ops.replication_pad3d_default, "Autograd", (ks, self, padding) => {
+  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::replication_pad3d", self) : null;
+  const _result = below_autograd(() => ops.replication_pad3d_default.redispatch(ks.and(after_autograd_keyset), self, padding));
+  if (grad_fn) note_node_created(grad_fn);
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
+}, "VariableType::replication_pad3d_default", "engine/ops/native_functions/pad.yaml:74", "engine/generated/VariableType.ts:1104");
 registerKernel(ops.all_dim, "Autograd", (ks, self, dim, keepdim) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::all", self) : null;
   const _result = below_autograd(() => ops.all_dim.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::all_dim", "engine/ops/native_functions/reduce.yaml:13", "engine/generated/VariableType.ts:1056");
-registerKernel(ops.all_out, "Autograd", (ks, self, dim, keepdim, out) => below_autograd(() => ops.all_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, out)), "VariableType::all_out", "engine/ops/native_functions/reduce.yaml:17", "engine/generated/VariableType.ts:1063");
+}, "VariableType::all_dim", "engine/ops/native_functions/reduce.yaml:13", "engine/generated/VariableType.ts:1111");
+registerKernel(ops.all_out, "Autograd", (ks, self, dim, keepdim, out) => below_autograd(() => ops.all_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, out)), "VariableType::all_out", "engine/ops/native_functions/reduce.yaml:17", "engine/generated/VariableType.ts:1118");
 registerKernel(ops.any_dim, "Autograd", (ks, self, dim, keepdim) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::any", self) : null;
   const _result = below_autograd(() => ops.any_dim.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::any_dim", "engine/ops/native_functions/reduce.yaml:22", "engine/generated/VariableType.ts:1064");
-registerKernel(ops.any_out, "Autograd", (ks, self, dim, keepdim, out) => below_autograd(() => ops.any_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, out)), "VariableType::any_out", "engine/ops/native_functions/reduce.yaml:26", "engine/generated/VariableType.ts:1071");
-registerKernel(ops.argmax_default, "Autograd", (ks, self, dim, keepdim) => below_autograd(() => ops.argmax_default.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim)), "VariableType::argmax_default", "engine/ops/native_functions/reduce.yaml:32", "engine/generated/VariableType.ts:1072");
-registerKernel(ops.argmax_out, "Autograd", (ks, self, dim, keepdim, out) => below_autograd(() => ops.argmax_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, out)), "VariableType::argmax_out", "engine/ops/native_functions/reduce.yaml:36", "engine/generated/VariableType.ts:1073");
-registerKernel(ops.argmin_default, "Autograd", (ks, self, dim, keepdim) => below_autograd(() => ops.argmin_default.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim)), "VariableType::argmin_default", "engine/ops/native_functions/reduce.yaml:41", "engine/generated/VariableType.ts:1074");
-registerKernel(ops.argmin_out, "Autograd", (ks, self, dim, keepdim, out) => below_autograd(() => ops.argmin_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, out)), "VariableType::argmin_out", "engine/ops/native_functions/reduce.yaml:45", "engine/generated/VariableType.ts:1075");
+}, "VariableType::any_dim", "engine/ops/native_functions/reduce.yaml:22", "engine/generated/VariableType.ts:1119");
+registerKernel(ops.any_out, "Autograd", (ks, self, dim, keepdim, out) => below_autograd(() => ops.any_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, out)), "VariableType::any_out", "engine/ops/native_functions/reduce.yaml:26", "engine/generated/VariableType.ts:1126");
+registerKernel(ops.argmax_default, "Autograd", (ks, self, dim, keepdim) => below_autograd(() => ops.argmax_default.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim)), "VariableType::argmax_default", "engine/ops/native_functions/reduce.yaml:32", "engine/generated/VariableType.ts:1127");
+registerKernel(ops.argmax_out, "Autograd", (ks, self, dim, keepdim, out) => below_autograd(() => ops.argmax_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, out)), "VariableType::argmax_out", "engine/ops/native_functions/reduce.yaml:36", "engine/generated/VariableType.ts:1128");
+registerKernel(ops.argmin_default, "Autograd", (ks, self, dim, keepdim) => below_autograd(() => ops.argmin_default.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim)), "VariableType::argmin_default", "engine/ops/native_functions/reduce.yaml:41", "engine/generated/VariableType.ts:1129");
+registerKernel(ops.argmin_out, "Autograd", (ks, self, dim, keepdim, out) => below_autograd(() => ops.argmin_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, out)), "VariableType::argmin_out", "engine/ops/native_functions/reduce.yaml:45", "engine/generated/VariableType.ts:1130");
 registerKernel(ops.max_dim, "Autograd", (ks, self, dim, keepdim) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::max", self) : null;
   const _result = below_autograd(() => ops.max_dim.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::max_dim", "engine/ops/native_functions/reduce.yaml:51", "engine/generated/VariableType.ts:1076");
-registerKernel(ops.max_dim_max, "Autograd", (ks, self, dim, keepdim, max, max_values) => below_autograd(() => ops.max_dim_max.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, max, max_values)), "VariableType::max_dim_max", "engine/ops/native_functions/reduce.yaml:55", "engine/generated/VariableType.ts:1083");
+}, "VariableType::max_dim", "engine/ops/native_functions/reduce.yaml:51", "engine/generated/VariableType.ts:1131");
+registerKernel(ops.max_dim_max, "Autograd", (ks, self, dim, keepdim, max, max_values) => below_autograd(() => ops.max_dim_max.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, max, max_values)), "VariableType::max_dim_max", "engine/ops/native_functions/reduce.yaml:55", "engine/generated/VariableType.ts:1138");
 registerKernel(ops.amax_default, "Autograd", (ks, self, dim, keepdim) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::amax", self) : null;
   const _result = below_autograd(() => ops.amax_default.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::amax_default", "engine/ops/native_functions/reduce.yaml:60", "engine/generated/VariableType.ts:1084");
-registerKernel(ops.amax_out, "Autograd", (ks, self, dim, keepdim, out) => below_autograd(() => ops.amax_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, out)), "VariableType::amax_out", "engine/ops/native_functions/reduce.yaml:64", "engine/generated/VariableType.ts:1091");
+}, "VariableType::amax_default", "engine/ops/native_functions/reduce.yaml:60", "engine/generated/VariableType.ts:1139");
+registerKernel(ops.amax_out, "Autograd", (ks, self, dim, keepdim, out) => below_autograd(() => ops.amax_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, out)), "VariableType::amax_out", "engine/ops/native_functions/reduce.yaml:64", "engine/generated/VariableType.ts:1146");
 registerKernel(ops.mean_default, "Autograd", (ks, self, dtype) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::mean", self) : null;
   const _result = below_autograd(() => ops.mean_default.redispatch(ks.and(after_autograd_keyset), self, dtype));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::mean_default", "engine/ops/native_functions/reduce.yaml:70", "engine/generated/VariableType.ts:1092");
+}, "VariableType::mean_default", "engine/ops/native_functions/reduce.yaml:70", "engine/generated/VariableType.ts:1147");
 registerKernel(ops.mean_dim, "Autograd", (ks, self, dim, keepdim, dtype) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::mean", self) : null;
   const _result = below_autograd(() => ops.mean_dim.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, dtype));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::mean_dim", "engine/ops/native_functions/reduce.yaml:75", "engine/generated/VariableType.ts:1099");
-registerKernel(ops.mean_out, "Autograd", (ks, self, dim, keepdim, dtype, out) => below_autograd(() => ops.mean_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, dtype, out)), "VariableType::mean_out", "engine/ops/native_functions/reduce.yaml:79", "engine/generated/VariableType.ts:1106");
+}, "VariableType::mean_dim", "engine/ops/native_functions/reduce.yaml:75", "engine/generated/VariableType.ts:1154");
+registerKernel(ops.mean_out, "Autograd", (ks, self, dim, keepdim, dtype, out) => below_autograd(() => ops.mean_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, dtype, out)), "VariableType::mean_out", "engine/ops/native_functions/reduce.yaml:79", "engine/generated/VariableType.ts:1161");
 registerKernel(ops.min_dim, "Autograd", (ks, self, dim, keepdim) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::min", self) : null;
   const _result = below_autograd(() => ops.min_dim.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::min_dim", "engine/ops/native_functions/reduce.yaml:85", "engine/generated/VariableType.ts:1107");
-registerKernel(ops.min_dim_min, "Autograd", (ks, self, dim, keepdim, min, min_indices) => below_autograd(() => ops.min_dim_min.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, min, min_indices)), "VariableType::min_dim_min", "engine/ops/native_functions/reduce.yaml:89", "engine/generated/VariableType.ts:1114");
+}, "VariableType::min_dim", "engine/ops/native_functions/reduce.yaml:85", "engine/generated/VariableType.ts:1162");
+registerKernel(ops.min_dim_min, "Autograd", (ks, self, dim, keepdim, min, min_indices) => below_autograd(() => ops.min_dim_min.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, min, min_indices)), "VariableType::min_dim_min", "engine/ops/native_functions/reduce.yaml:89", "engine/generated/VariableType.ts:1169");
 registerKernel(ops.amin_default, "Autograd", (ks, self, dim, keepdim) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::amin", self) : null;
   const _result = below_autograd(() => ops.amin_default.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::amin_default", "engine/ops/native_functions/reduce.yaml:94", "engine/generated/VariableType.ts:1115");
-registerKernel(ops.amin_out, "Autograd", (ks, self, dim, keepdim, out) => below_autograd(() => ops.amin_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, out)), "VariableType::amin_out", "engine/ops/native_functions/reduce.yaml:98", "engine/generated/VariableType.ts:1122");
+}, "VariableType::amin_default", "engine/ops/native_functions/reduce.yaml:94", "engine/generated/VariableType.ts:1170");
+registerKernel(ops.amin_out, "Autograd", (ks, self, dim, keepdim, out) => below_autograd(() => ops.amin_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, out)), "VariableType::amin_out", "engine/ops/native_functions/reduce.yaml:98", "engine/generated/VariableType.ts:1177");
 registerKernel(ops.prod_default, "Autograd", (ks, self, dtype) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::prod", self) : null;
   const _result = below_autograd(() => ops.prod_default.redispatch(ks.and(after_autograd_keyset), self, dtype));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::prod_default", "engine/ops/native_functions/reduce.yaml:104", "engine/generated/VariableType.ts:1123");
+}, "VariableType::prod_default", "engine/ops/native_functions/reduce.yaml:104", "engine/generated/VariableType.ts:1178");
 registerKernel(ops.prod_dim_int, "Autograd", (ks, self, dim, keepdim, dtype) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::prod", self) : null;
   const _result = below_autograd(() => ops.prod_dim_int.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, dtype));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::prod_dim_int", "engine/ops/native_functions/reduce.yaml:110", "engine/generated/VariableType.ts:1130");
-registerKernel(ops.prod_int_out, "Autograd", (ks, self, dim, keepdim, dtype, out) => below_autograd(() => ops.prod_int_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, dtype, out)), "VariableType::prod_int_out", "engine/ops/native_functions/reduce.yaml:114", "engine/generated/VariableType.ts:1137");
+}, "VariableType::prod_dim_int", "engine/ops/native_functions/reduce.yaml:110", "engine/generated/VariableType.ts:1185");
+registerKernel(ops.prod_int_out, "Autograd", (ks, self, dim, keepdim, dtype, out) => below_autograd(() => ops.prod_int_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, dtype, out)), "VariableType::prod_int_out", "engine/ops/native_functions/reduce.yaml:114", "engine/generated/VariableType.ts:1192");
 registerKernel(ops.all_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::all", self) : null;
   const _result = below_autograd(() => ops.all_default.redispatch(ks.and(after_autograd_keyset), self));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::all_default", "engine/ops/native_functions/reduce.yaml:120", "engine/generated/VariableType.ts:1138");
-registerKernel(ops.all_all_out, "Autograd", (ks, self, out) => below_autograd(() => ops.all_all_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::all_all_out", "engine/ops/native_functions/reduce.yaml:124", "engine/generated/VariableType.ts:1145");
+}, "VariableType::all_default", "engine/ops/native_functions/reduce.yaml:120", "engine/generated/VariableType.ts:1193");
+registerKernel(ops.all_all_out, "Autograd", (ks, self, out) => below_autograd(() => ops.all_all_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::all_all_out", "engine/ops/native_functions/reduce.yaml:124", "engine/generated/VariableType.ts:1200");
 registerKernel(ops.any_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::any", self) : null;
   const _result = below_autograd(() => ops.any_default.redispatch(ks.and(after_autograd_keyset), self));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::any_default", "engine/ops/native_functions/reduce.yaml:129", "engine/generated/VariableType.ts:1146");
-registerKernel(ops.any_all_out, "Autograd", (ks, self, out) => below_autograd(() => ops.any_all_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::any_all_out", "engine/ops/native_functions/reduce.yaml:133", "engine/generated/VariableType.ts:1153");
+}, "VariableType::any_default", "engine/ops/native_functions/reduce.yaml:129", "engine/generated/VariableType.ts:1201");
+registerKernel(ops.any_all_out, "Autograd", (ks, self, out) => below_autograd(() => ops.any_all_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::any_all_out", "engine/ops/native_functions/reduce.yaml:133", "engine/generated/VariableType.ts:1208");
 registerKernel(ops.min_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::min", self) : null;
   const _result = below_autograd(() => ops.min_default.redispatch(ks.and(after_autograd_keyset), self));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::min_default", "engine/ops/native_functions/reduce.yaml:139", "engine/generated/VariableType.ts:1154");
+}, "VariableType::min_default", "engine/ops/native_functions/reduce.yaml:139", "engine/generated/VariableType.ts:1209");
 registerKernel(ops.max_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::max", self) : null;
   const _result = below_autograd(() => ops.max_default.redispatch(ks.and(after_autograd_keyset), self));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::max_default", "engine/ops/native_functions/reduce.yaml:144", "engine/generated/VariableType.ts:1161");
+}, "VariableType::max_default", "engine/ops/native_functions/reduce.yaml:144", "engine/generated/VariableType.ts:1216");
 registerKernel(ops.count_nonzero_dim_IntList, "Autograd", (ks, self, dim) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::count_nonzero", self) : null;
   const _result = below_autograd(() => ops.count_nonzero_dim_IntList.redispatch(ks.and(after_autograd_keyset), self, dim));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::count_nonzero_dim_IntList", "engine/ops/native_functions/reduce2.yaml:12", "engine/generated/VariableType.ts:1168");
+}, "VariableType::count_nonzero_dim_IntList", "engine/ops/native_functions/reduce2.yaml:12", "engine/generated/VariableType.ts:1223");
 registerKernel(ops.count_nonzero_default, "Autograd", (ks, self, dim) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::count_nonzero", self) : null;
   const _result = below_autograd(() => ops.count_nonzero_default.redispatch(ks.and(after_autograd_keyset), self, dim));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::count_nonzero_default", "engine/ops/native_functions/reduce2.yaml:18", "engine/generated/VariableType.ts:1175");
+}, "VariableType::count_nonzero_default", "engine/ops/native_functions/reduce2.yaml:18", "engine/generated/VariableType.ts:1230");
 registerKernel(ops.std_correction, "Autograd", (ks, self, dim, correction, keepdim) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::std", self) : null;
   const _result = below_autograd(() => ops.std_correction.redispatch(ks.and(after_autograd_keyset), self, dim, correction, keepdim));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::std_correction", "engine/ops/native_functions/reduce2.yaml:35", "engine/generated/VariableType.ts:1182");
+}, "VariableType::std_correction", "engine/ops/native_functions/reduce2.yaml:35", "engine/generated/VariableType.ts:1237");
 registerKernel(ops.std_mean_correction, "Autograd", (ks, self, dim, correction, keepdim) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::std_mean", self) : null;
   const _result = below_autograd(() => ops.std_mean_correction.redispatch(ks.and(after_autograd_keyset), self, dim, correction, keepdim));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::std_mean_correction", "engine/ops/native_functions/reduce2.yaml:50", "engine/generated/VariableType.ts:1189");
-registerKernel(ops.std_correction_out, "Autograd", (ks, self, dim, correction, keepdim, out) => below_autograd(() => ops.std_correction_out.redispatch(ks.and(after_autograd_keyset), self, dim, correction, keepdim, out)), "VariableType::std_correction_out", "engine/ops/native_functions/reduce2.yaml:60", "engine/generated/VariableType.ts:1196");
+}, "VariableType::std_mean_correction", "engine/ops/native_functions/reduce2.yaml:50", "engine/generated/VariableType.ts:1244");
+registerKernel(ops.std_correction_out, "Autograd", (ks, self, dim, correction, keepdim, out) => below_autograd(() => ops.std_correction_out.redispatch(ks.and(after_autograd_keyset), self, dim, correction, keepdim, out)), "VariableType::std_correction_out", "engine/ops/native_functions/reduce2.yaml:60", "engine/generated/VariableType.ts:1251");
 registerKernel(ops.var_correction, "Autograd", (ks, self, dim, correction, keepdim) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::var", self) : null;
   const _result = below_autograd(() => ops.var_correction.redispatch(ks.and(after_autograd_keyset), self, dim, correction, keepdim));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::var_correction", "engine/ops/native_functions/reduce2.yaml:75", "engine/generated/VariableType.ts:1197");
-registerKernel(ops.var_correction_out, "Autograd", (ks, self, dim, correction, keepdim, out) => below_autograd(() => ops.var_correction_out.redispatch(ks.and(after_autograd_keyset), self, dim, correction, keepdim, out)), "VariableType::var_correction_out", "engine/ops/native_functions/reduce2.yaml:84", "engine/generated/VariableType.ts:1204");
+}, "VariableType::var_correction", "engine/ops/native_functions/reduce2.yaml:75", "engine/generated/VariableType.ts:1252");
+registerKernel(ops.var_correction_out, "Autograd", (ks, self, dim, correction, keepdim, out) => below_autograd(() => ops.var_correction_out.redispatch(ks.and(after_autograd_keyset), self, dim, correction, keepdim, out)), "VariableType::var_correction_out", "engine/ops/native_functions/reduce2.yaml:84", "engine/generated/VariableType.ts:1259");
 registerKernel(ops.var_mean_correction, "Autograd", (ks, self, dim, correction, keepdim) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::var_mean", self) : null;
   const _result = below_autograd(() => ops.var_mean_correction.redispatch(ks.and(after_autograd_keyset), self, dim, correction, keepdim));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::var_mean_correction", "engine/ops/native_functions/reduce2.yaml:98", "engine/generated/VariableType.ts:1205");
+}, "VariableType::var_mean_correction", "engine/ops/native_functions/reduce2.yaml:98", "engine/generated/VariableType.ts:1260");
+registerKernel(ops.cummax_default, "Autograd", (ks, self, dim) => {
+  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::cummax", self) : null;
+  const _result = below_autograd(() => ops.cummax_default.redispatch(ks.and(after_autograd_keyset), self, dim));
+  if (grad_fn) note_node_created(grad_fn);
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
+}, "VariableType::cummax_default", "engine/ops/native_functions/reduce3.yaml:17", "engine/generated/VariableType.ts:1267");
+registerKernel(ops.cummax_out, "Autograd", (ks, self, dim, values, indices) => below_autograd(() => ops.cummax_out.redispatch(ks.and(after_autograd_keyset), self, dim, values, indices)), "VariableType::cummax_out", "engine/ops/native_functions/reduce3.yaml:23", "engine/generated/VariableType.ts:1274");
+registerKernel(ops._cummax_helper_default, "Autograd", (ks, self, values, indices, dim) => {
+  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::_cummax_helper", self) : null;
+  const _result = below_autograd(() => ops._cummax_helper_default.redispatch(ks.and(after_autograd_keyset), self, values, indices, dim));
+  if (grad_fn) note_node_created(grad_fn);
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
+}, "VariableType::_cummax_helper_default", "engine/ops/native_functions/reduce3.yaml:28", "engine/generated/VariableType.ts:1275");
+registerKernel(ops.cummin_default, "Autograd", (ks, self, dim) => {
+  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::cummin", self) : null;
+  const _result = below_autograd(() => ops.cummin_default.redispatch(ks.and(after_autograd_keyset), self, dim));
+  if (grad_fn) note_node_created(grad_fn);
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
+}, "VariableType::cummin_default", "engine/ops/native_functions/reduce3.yaml:33", "engine/generated/VariableType.ts:1282");
+registerKernel(ops.cummin_out, "Autograd", (ks, self, dim, values, indices) => below_autograd(() => ops.cummin_out.redispatch(ks.and(after_autograd_keyset), self, dim, values, indices)), "VariableType::cummin_out", "engine/ops/native_functions/reduce3.yaml:39", "engine/generated/VariableType.ts:1289");
+registerKernel(ops._cummin_helper_default, "Autograd", (ks, self, values, indices, dim) => {
+  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::_cummin_helper", self) : null;
+  const _result = below_autograd(() => ops._cummin_helper_default.redispatch(ks.and(after_autograd_keyset), self, values, indices, dim));
+  if (grad_fn) note_node_created(grad_fn);
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
+}, "VariableType::_cummin_helper_default", "engine/ops/native_functions/reduce3.yaml:44", "engine/generated/VariableType.ts:1290");
+registerKernel(ops.cumprod_default, "Autograd", (ks, self, dim, dtype) => {
+  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::cumprod", self) : null;
+  const _result = below_autograd(() => ops.cumprod_default.redispatch(ks.and(after_autograd_keyset), self, dim, dtype));
+  if (grad_fn) note_node_created(grad_fn);
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
+}, "VariableType::cumprod_default", "engine/ops/native_functions/reduce3.yaml:50", "engine/generated/VariableType.ts:1297");
+registerKernel(ops.cumprod__default, "Autograd", (ks, self, dim, dtype) => below_autograd(() => ops.cumprod__default.redispatch(ks.and(after_autograd_keyset), self, dim, dtype)), "VariableType::cumprod__default", "engine/ops/native_functions/reduce3.yaml:55", "engine/generated/VariableType.ts:1304");
+registerKernel(ops.cumprod_out, "Autograd", (ks, self, dim, dtype, out) => below_autograd(() => ops.cumprod_out.redispatch(ks.and(after_autograd_keyset), self, dim, dtype, out)), "VariableType::cumprod_out", "engine/ops/native_functions/reduce3.yaml:59", "engine/generated/VariableType.ts:1305");
+registerKernel(ops.cumsum_default, "Autograd", (ks, self, dim, dtype) => {
+  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::cumsum", self) : null;
+  const _result = below_autograd(() => ops.cumsum_default.redispatch(ks.and(after_autograd_keyset), self, dim, dtype));
+  if (grad_fn) note_node_created(grad_fn);
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
+}, "VariableType::cumsum_default", "engine/ops/native_functions/reduce3.yaml:65", "engine/generated/VariableType.ts:1306");
+registerKernel(ops.cumsum__default, "Autograd", (ks, self, dim, dtype) => below_autograd(() => ops.cumsum__default.redispatch(ks.and(after_autograd_keyset), self, dim, dtype)), "VariableType::cumsum__default", "engine/ops/native_functions/reduce3.yaml:70", "engine/generated/VariableType.ts:1313");
+registerKernel(ops.cumsum_out, "Autograd", (ks, self, dim, dtype, out) => below_autograd(() => ops.cumsum_out.redispatch(ks.and(after_autograd_keyset), self, dim, dtype, out)), "VariableType::cumsum_out", "engine/ops/native_functions/reduce3.yaml:74", "engine/generated/VariableType.ts:1314");
+registerKernel(ops._logcumsumexp_default, "Autograd", (ks, self, dim) => {
+  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::_logcumsumexp", self) : null;
+  const _result = below_autograd(() => ops._logcumsumexp_default.redispatch(ks.and(after_autograd_keyset), self, dim));
+  if (grad_fn) note_node_created(grad_fn);
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
+}, "VariableType::_logcumsumexp_default", "engine/ops/native_functions/reduce3.yaml:91", "engine/generated/VariableType.ts:1315");
+registerKernel(ops._logcumsumexp_out, "Autograd", (ks, self, dim, out) => below_autograd(() => ops._logcumsumexp_out.redispatch(ks.and(after_autograd_keyset), self, dim, out)), "VariableType::_logcumsumexp_out", "engine/ops/native_functions/reduce3.yaml:95", "engine/generated/VariableType.ts:1322");
+registerKernel(ops.logcumsumexp_default, "Autograd", (ks, self, dim) => {
+  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::logcumsumexp", self) : null;
+  const _result = below_autograd(() => ops.logcumsumexp_default.redispatch(ks.and(after_autograd_keyset), self, dim));
+  if (grad_fn) note_node_created(grad_fn);
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
+}, "VariableType::logcumsumexp_default", "engine/ops/native_functions/reduce3.yaml:99", "engine/generated/VariableType.ts:1323");
+registerKernel(ops.logcumsumexp_out, "Autograd", (ks, self, dim, out) => below_autograd(() => ops.logcumsumexp_out.redispatch(ks.and(after_autograd_keyset), self, dim, out)), "VariableType::logcumsumexp_out", "engine/ops/native_functions/reduce3.yaml:104", "engine/generated/VariableType.ts:1330");
+registerKernel(ops.logsumexp_default, "Autograd", (ks, self, dim, keepdim) => {
+  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::logsumexp", self) : null;
+  const _result = below_autograd(() => ops.logsumexp_default.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim));
+  if (grad_fn) note_node_created(grad_fn);
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
+}, "VariableType::logsumexp_default", "engine/ops/native_functions/reduce3.yaml:109", "engine/generated/VariableType.ts:1331");
+registerKernel(ops.logsumexp_out, "Autograd", (ks, self, dim, keepdim, out) => below_autograd(() => ops.logsumexp_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, out)), "VariableType::logsumexp_out", "engine/ops/native_functions/reduce3.yaml:115", "engine/generated/VariableType.ts:1338");
+registerKernel(ops.median_default, "Autograd", (ks, self) => {
+  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::median", self) : null;
+  const _result = below_autograd(() => ops.median_default.redispatch(ks.and(after_autograd_keyset), self));
+  if (grad_fn) note_node_created(grad_fn);
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
+}, "VariableType::median_default", "engine/ops/native_functions/reduce3.yaml:122", "engine/generated/VariableType.ts:1339");
+registerKernel(ops.median_dim, "Autograd", (ks, self, dim, keepdim) => {
+  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::median", self) : null;
+  const _result = below_autograd(() => ops.median_dim.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim));
+  if (grad_fn) note_node_created(grad_fn);
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
+}, "VariableType::median_dim", "engine/ops/native_functions/reduce3.yaml:128", "engine/generated/VariableType.ts:1346");
+registerKernel(ops.median_dim_values, "Autograd", (ks, self, dim, keepdim, values, indices) => below_autograd(() => ops.median_dim_values.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, values, indices)), "VariableType::median_dim_values", "engine/ops/native_functions/reduce3.yaml:133", "engine/generated/VariableType.ts:1353");
+registerKernel(ops.nanmedian_default, "Autograd", (ks, self) => {
+  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::nanmedian", self) : null;
+  const _result = below_autograd(() => ops.nanmedian_default.redispatch(ks.and(after_autograd_keyset), self));
+  if (grad_fn) note_node_created(grad_fn);
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
+}, "VariableType::nanmedian_default", "engine/ops/native_functions/reduce3.yaml:137", "engine/generated/VariableType.ts:1354");
+registerKernel(ops.nanmedian_dim, "Autograd", (ks, self, dim, keepdim) => {
+  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::nanmedian", self) : null;
+  const _result = below_autograd(() => ops.nanmedian_dim.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim));
+  if (grad_fn) note_node_created(grad_fn);
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
+}, "VariableType::nanmedian_dim", "engine/ops/native_functions/reduce3.yaml:143", "engine/generated/VariableType.ts:1361");
+registerKernel(ops.nanmedian_dim_values, "Autograd", (ks, self, dim, keepdim, values, indices) => below_autograd(() => ops.nanmedian_dim_values.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, values, indices)), "VariableType::nanmedian_dim_values", "engine/ops/native_functions/reduce3.yaml:148", "engine/generated/VariableType.ts:1368");
+registerKernel(ops.mode_default, "Autograd", (ks, self, dim, keepdim) => {
+  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::mode", self) : null;
+  const _result = below_autograd(() => ops.mode_default.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim));
+  if (grad_fn) note_node_created(grad_fn);
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
+}, "VariableType::mode_default", "engine/ops/native_functions/reduce3.yaml:153", "engine/generated/VariableType.ts:1369");
+registerKernel(ops.mode_values, "Autograd", (ks, self, dim, keepdim, values, indices) => below_autograd(() => ops.mode_values.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, values, indices)), "VariableType::mode_values", "engine/ops/native_functions/reduce3.yaml:158", "engine/generated/VariableType.ts:1376");
+registerKernel(ops._unique_default, "Autograd", (ks, self, sorted, return_inverse) => {
+  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::_unique", self) : null;
+  const _result = below_autograd(() => ops._unique_default.redispatch(ks.and(after_autograd_keyset), self, sorted, return_inverse));
+  if (grad_fn) note_node_created(grad_fn);
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
+}, "VariableType::_unique_default", "engine/ops/native_functions/reduce3.yaml:163", "engine/generated/VariableType.ts:1377");
+registerKernel(ops.unique_dim_default, "Autograd", (ks, self, dim, sorted, return_inverse, return_counts) => {
+  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::unique_dim", self) : null;
+  const _result = below_autograd(() => ops.unique_dim_default.redispatch(ks.and(after_autograd_keyset), self, dim, sorted, return_inverse, return_counts));
+  if (grad_fn) note_node_created(grad_fn);
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
+}, "VariableType::unique_dim_default", "engine/ops/native_functions/reduce3.yaml:169", "engine/generated/VariableType.ts:1384");
+registerKernel(ops.unique_consecutive_default, "Autograd", (ks, self, return_inverse, return_counts, dim) => {
+  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::unique_consecutive", self) : null;
+  const _result = below_autograd(() => ops.unique_consecutive_default.redispatch(ks.and(after_autograd_keyset), self, return_inverse, return_counts, dim));
+  if (grad_fn) note_node_created(grad_fn);
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
+}, "VariableType::unique_consecutive_default", "engine/ops/native_functions/reduce3.yaml:176", "engine/generated/VariableType.ts:1391");
+registerKernel(ops.unique_dim_consecutive_default, "Autograd", (ks, self, dim, return_inverse, return_counts) => {
+  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::unique_dim_consecutive", self) : null;
+  const _result = below_autograd(() => ops.unique_dim_consecutive_default.redispatch(ks.and(after_autograd_keyset), self, dim, return_inverse, return_counts));
+  if (grad_fn) note_node_created(grad_fn);
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
+}, "VariableType::unique_dim_consecutive_default", "engine/ops/native_functions/reduce3.yaml:183", "engine/generated/VariableType.ts:1398");
+registerKernel(ops._unique2_default, "Autograd", (ks, self, sorted, return_inverse, return_counts) => {
+  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::_unique2", self) : null;
+  const _result = below_autograd(() => ops._unique2_default.redispatch(ks.and(after_autograd_keyset), self, sorted, return_inverse, return_counts));
+  if (grad_fn) note_node_created(grad_fn);
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
+}, "VariableType::_unique2_default", "engine/ops/native_functions/reduce3.yaml:190", "engine/generated/VariableType.ts:1405");
+registerKernel(ops.norm_ScalarOpt_dtype, "Autograd", (ks, self, p, dtype) => {
+  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::norm", self) : null;
+  const _result = below_autograd(() => ops.norm_ScalarOpt_dtype.redispatch(ks.and(after_autograd_keyset), self, p, dtype));
+  if (grad_fn) note_node_created(grad_fn);
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
+}, "VariableType::norm_ScalarOpt_dtype", "engine/ops/native_functions/reduce3.yaml:198", "engine/generated/VariableType.ts:1412");
+registerKernel(ops.norm_Scalar, "Autograd", (ks, self, p) => {
+  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::norm", self) : null;
+  const _result = below_autograd(() => ops.norm_Scalar.redispatch(ks.and(after_autograd_keyset), self, p));
+  if (grad_fn) note_node_created(grad_fn);
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
+}, "VariableType::norm_Scalar", "engine/ops/native_functions/reduce3.yaml:205", "engine/generated/VariableType.ts:1419");
+registerKernel(ops.norm_ScalarOpt_dim_dtype, "Autograd", (ks, self, p, dim, keepdim, dtype) => {
+  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::norm", self) : null;
+  const _result = below_autograd(() => ops.norm_ScalarOpt_dim_dtype.redispatch(ks.and(after_autograd_keyset), self, p, dim, keepdim, dtype));
+  if (grad_fn) note_node_created(grad_fn);
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
+}, "VariableType::norm_ScalarOpt_dim_dtype", "engine/ops/native_functions/reduce3.yaml:212", "engine/generated/VariableType.ts:1426");
+registerKernel(ops.norm_ScalarOpt_dim, "Autograd", (ks, self, p, dim, keepdim) => {
+  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::norm", self) : null;
+  const _result = below_autograd(() => ops.norm_ScalarOpt_dim.redispatch(ks.and(after_autograd_keyset), self, p, dim, keepdim));
+  if (grad_fn) note_node_created(grad_fn);
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
+}, "VariableType::norm_ScalarOpt_dim", "engine/ops/native_functions/reduce3.yaml:217", "engine/generated/VariableType.ts:1433");
+registerKernel(ops.norm_dtype_out, "Autograd", (ks, self, p, dim, keepdim, dtype, out) => below_autograd(() => ops.norm_dtype_out.redispatch(ks.and(after_autograd_keyset), self, p, dim, keepdim, dtype, out)), "VariableType::norm_dtype_out", "engine/ops/native_functions/reduce3.yaml:222", "engine/generated/VariableType.ts:1440");
+registerKernel(ops.norm_out, "Autograd", (ks, self, p, dim, keepdim, out) => below_autograd(() => ops.norm_out.redispatch(ks.and(after_autograd_keyset), self, p, dim, keepdim, out)), "VariableType::norm_out", "engine/ops/native_functions/reduce3.yaml:228", "engine/generated/VariableType.ts:1441");
+registerKernel(ops.histc_out, "Autograd", (ks, self, bins, min, max, out) => below_autograd(() => ops.histc_out.redispatch(ks.and(after_autograd_keyset), self, bins, min, max, out)), "VariableType::histc_out", "engine/ops/native_functions/reduce3.yaml:251", "engine/generated/VariableType.ts:1442");
+registerKernel(ops.histc_default, "Autograd", (ks, self, bins, min, max) => {
+  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::histc", self) : null;
+  const _result = below_autograd(() => ops.histc_default.redispatch(ks.and(after_autograd_keyset), self, bins, min, max));
+  if (grad_fn) note_node_created(grad_fn);
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
+}, "VariableType::histc_default", "engine/ops/native_functions/reduce3.yaml:255", "engine/generated/VariableType.ts:1443");
+registerKernel(ops.topk_values, "Autograd", (ks, self, k, dim, largest, sorted, values, indices) => below_autograd(() => ops.topk_values.redispatch(ks.and(after_autograd_keyset), self, k, dim, largest, sorted, values, indices)), "VariableType::topk_values", "engine/ops/native_functions/reduce3.yaml:271", "engine/generated/VariableType.ts:1450");
+registerKernel(ops.topk_default, "Autograd", (ks, self, k, dim, largest, sorted) => {
+  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::topk", self) : null;
+  const _result = below_autograd(() => ops.topk_default.redispatch(ks.and(after_autograd_keyset), self, k, dim, largest, sorted));
+  if (grad_fn) note_node_created(grad_fn);
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
+}, "VariableType::topk_default", "engine/ops/native_functions/reduce3.yaml:276", "engine/generated/VariableType.ts:1451");
+registerKernel(ops.bucketize_Tensor, "Autograd", (ks, self, boundaries, out_int32, right) => below_autograd(() => ops.bucketize_Tensor.redispatch(ks.and(after_autograd_keyset), self, boundaries, out_int32, right)), "VariableType::bucketize_Tensor", "engine/ops/native_functions/reduce3.yaml:281", "engine/generated/VariableType.ts:1458");
+registerKernel(ops.bucketize_Tensor_out, "Autograd", (ks, self, boundaries, out_int32, right, out) => below_autograd(() => ops.bucketize_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, boundaries, out_int32, right, out)), "VariableType::bucketize_Tensor_out", "engine/ops/native_functions/reduce3.yaml:285", "engine/generated/VariableType.ts:1459");
+registerKernel(ops.bucketize_Scalar, "Autograd", (ks, self, boundaries, out_int32, right) => below_autograd(() => ops.bucketize_Scalar.redispatch(ks.and(after_autograd_keyset), self, boundaries, out_int32, right)), "VariableType::bucketize_Scalar", "engine/ops/native_functions/reduce3.yaml:289", "engine/generated/VariableType.ts:1460");
+registerKernel(ops.searchsorted_Tensor, "Autograd", (ks, sorted_sequence, self, out_int32, right, side, sorter) => below_autograd(() => ops.searchsorted_Tensor.redispatch(ks.and(after_autograd_keyset), sorted_sequence, self, out_int32, right, side, sorter)), "VariableType::searchsorted_Tensor", "engine/ops/native_functions/reduce3.yaml:294", "engine/generated/VariableType.ts:1461");
+registerKernel(ops.searchsorted_Tensor_out, "Autograd", (ks, sorted_sequence, self, out_int32, right, side, sorter, out) => below_autograd(() => ops.searchsorted_Tensor_out.redispatch(ks.and(after_autograd_keyset), sorted_sequence, self, out_int32, right, side, sorter, out)), "VariableType::searchsorted_Tensor_out", "engine/ops/native_functions/reduce3.yaml:298", "engine/generated/VariableType.ts:1462");
+registerKernel(ops.searchsorted_Scalar, "Autograd", (ks, sorted_sequence, self, out_int32, right, side, sorter) => below_autograd(() => ops.searchsorted_Scalar.redispatch(ks.and(after_autograd_keyset), sorted_sequence, self, out_int32, right, side, sorter)), "VariableType::searchsorted_Scalar", "engine/ops/native_functions/reduce3.yaml:302", "engine/generated/VariableType.ts:1463");
+registerKernel(ops.bincount_default, "Autograd", (ks, self, weights, minlength) => {
+  const grad_fn = compute_requires_grad(self, weights) ? not_implemented_node("aten::bincount", self, weights) : null;
+  const _result = below_autograd(() => ops.bincount_default.redispatch(ks.and(after_autograd_keyset), self, weights, minlength));
+  if (grad_fn) note_node_created(grad_fn);
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
+}, "VariableType::bincount_default", "engine/ops/native_functions/reduce3.yaml:308", "engine/generated/VariableType.ts:1464");
+registerKernel(ops.linalg_vector_norm_default, "Autograd", (ks, self, ord, dim, keepdim, dtype) => {
+  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::linalg_vector_norm", self) : null;
+  const _result = below_autograd(() => ops.linalg_vector_norm_default.redispatch(ks.and(after_autograd_keyset), self, ord, dim, keepdim, dtype));
+  if (grad_fn) note_node_created(grad_fn);
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
+}, "VariableType::linalg_vector_norm_default", "engine/ops/native_functions/reduce3.yaml:316", "engine/generated/VariableType.ts:1471");
+registerKernel(ops.linalg_vector_norm_out, "Autograd", (ks, self, ord, dim, keepdim, dtype, out) => below_autograd(() => ops.linalg_vector_norm_out.redispatch(ks.and(after_autograd_keyset), self, ord, dim, keepdim, dtype, out)), "VariableType::linalg_vector_norm_out", "engine/ops/native_functions/reduce3.yaml:321", "engine/generated/VariableType.ts:1478");
 registerKernel(ops.where_self, "Autograd", (ks, condition, self, other) => {
   const grad_fn = compute_requires_grad(condition, self, other) ? not_implemented_node("aten::where", condition, self, other) : null;
   const _result = below_autograd(() => ops.where_self.redispatch(ks.and(after_autograd_keyset), condition, self, other));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::where_self", "engine/ops/native_functions/select.yaml:12", "engine/generated/VariableType.ts:1212");
-registerKernel(ops.where_self_out, "Autograd", (ks, condition, self, other, out) => below_autograd(() => ops.where_self_out.redispatch(ks.and(after_autograd_keyset), condition, self, other, out)), "VariableType::where_self_out", "engine/ops/native_functions/select.yaml:18", "engine/generated/VariableType.ts:1219");
-registerKernel(ops.sort_values, "Autograd", (ks, self, dim, descending, values, indices) => below_autograd(() => ops.sort_values.redispatch(ks.and(after_autograd_keyset), self, dim, descending, values, indices)), "VariableType::sort_values", "engine/ops/native_functions/select.yaml:40", "engine/generated/VariableType.ts:1220");
-registerKernel(ops.sort_values_stable, "Autograd", (ks, self, stable, dim, descending, values, indices) => below_autograd(() => ops.sort_values_stable.redispatch(ks.and(after_autograd_keyset), self, stable, dim, descending, values, indices)), "VariableType::sort_values_stable", "engine/ops/native_functions/select.yaml:45", "engine/generated/VariableType.ts:1221");
+}, "VariableType::where_self", "engine/ops/native_functions/select.yaml:12", "engine/generated/VariableType.ts:1479");
+registerKernel(ops.where_self_out, "Autograd", (ks, condition, self, other, out) => below_autograd(() => ops.where_self_out.redispatch(ks.and(after_autograd_keyset), condition, self, other, out)), "VariableType::where_self_out", "engine/ops/native_functions/select.yaml:18", "engine/generated/VariableType.ts:1486");
+registerKernel(ops.sort_values, "Autograd", (ks, self, dim, descending, values, indices) => below_autograd(() => ops.sort_values.redispatch(ks.and(after_autograd_keyset), self, dim, descending, values, indices)), "VariableType::sort_values", "engine/ops/native_functions/select.yaml:40", "engine/generated/VariableType.ts:1487");
+registerKernel(ops.sort_values_stable, "Autograd", (ks, self, stable, dim, descending, values, indices) => below_autograd(() => ops.sort_values_stable.redispatch(ks.and(after_autograd_keyset), self, stable, dim, descending, values, indices)), "VariableType::sort_values_stable", "engine/ops/native_functions/select.yaml:45", "engine/generated/VariableType.ts:1488");
 registerKernel(ops.sort_default, "Autograd", (ks, self, dim, descending) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::sort", self) : null;
   const _result = below_autograd(() => ops.sort_default.redispatch(ks.and(after_autograd_keyset), self, dim, descending));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::sort_default", "engine/ops/native_functions/select.yaml:50", "engine/generated/VariableType.ts:1222");
+}, "VariableType::sort_default", "engine/ops/native_functions/select.yaml:50", "engine/generated/VariableType.ts:1489");
 registerKernel(ops.sort_stable, "Autograd", (ks, self, stable, dim, descending) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::sort", self) : null;
   const _result = below_autograd(() => ops.sort_stable.redispatch(ks.and(after_autograd_keyset), self, stable, dim, descending));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::sort_stable", "engine/ops/native_functions/select.yaml:56", "engine/generated/VariableType.ts:1229");
-registerKernel(ops.argsort_stable, "Autograd", (ks, self, stable, dim, descending) => below_autograd(() => ops.argsort_stable.redispatch(ks.and(after_autograd_keyset), self, stable, dim, descending)), "VariableType::argsort_stable", "engine/ops/native_functions/select.yaml:66", "engine/generated/VariableType.ts:1236");
+}, "VariableType::sort_stable", "engine/ops/native_functions/select.yaml:56", "engine/generated/VariableType.ts:1496");
+registerKernel(ops.argsort_stable, "Autograd", (ks, self, stable, dim, descending) => below_autograd(() => ops.argsort_stable.redispatch(ks.and(after_autograd_keyset), self, stable, dim, descending)), "VariableType::argsort_stable", "engine/ops/native_functions/select.yaml:66", "engine/generated/VariableType.ts:1503");
 registerKernel(ops.as_strided_default, "Autograd", (ks, self, size, stride, storage_offset) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::as_strided", self) : null;
   const _result = below_autograd(() => ops.as_strided_default.redispatch(ks.and(after_autograd_keyset), self, size, stride, storage_offset));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::as_strided_default", "engine/ops/native_functions/shape.yaml:19", "engine/generated/VariableType.ts:1237");
+}, "VariableType::as_strided_default", "engine/ops/native_functions/shape.yaml:19", "engine/generated/VariableType.ts:1504");
 registerKernel(ops.alias_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::alias", self) : null;
   const _result = below_autograd(() => ops.alias_default.redispatch(ks.and(after_autograd_keyset), self));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::alias_default", "engine/ops/native_functions/shape.yaml:26", "engine/generated/VariableType.ts:1244");
+}, "VariableType::alias_default", "engine/ops/native_functions/shape.yaml:26", "engine/generated/VariableType.ts:1511");
 registerKernel(ops._reshape_alias_default, "Autograd", (ks, self, size, stride) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::_reshape_alias", self) : null;
   const _result = below_autograd(() => ops._reshape_alias_default.redispatch(ks.and(after_autograd_keyset), self, size, stride));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::_reshape_alias_default", "engine/ops/native_functions/shape.yaml:53", "engine/generated/VariableType.ts:1251");
+}, "VariableType::_reshape_alias_default", "engine/ops/native_functions/shape.yaml:53", "engine/generated/VariableType.ts:1518");
 registerKernel(ops._unsafe_view_default, "Autograd", (ks, self, size) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::_unsafe_view", self) : null;
   const _result = below_autograd(() => ops._unsafe_view_default.redispatch(ks.and(after_autograd_keyset), self, size));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::_unsafe_view_default", "engine/ops/native_functions/shape.yaml:59", "engine/generated/VariableType.ts:1258");
+}, "VariableType::_unsafe_view_default", "engine/ops/native_functions/shape.yaml:59", "engine/generated/VariableType.ts:1525");
 registerKernel(ops.squeeze_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::squeeze", self) : null;
   const _result = below_autograd(() => ops.squeeze_default.redispatch(ks.and(after_autograd_keyset), self));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::squeeze_default", "engine/ops/native_functions/shape.yaml:82", "engine/generated/VariableType.ts:1265");
+}, "VariableType::squeeze_default", "engine/ops/native_functions/shape.yaml:82", "engine/generated/VariableType.ts:1532");
 registerKernel(ops.squeeze_dim, "Autograd", (ks, self, dim) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::squeeze", self) : null;
   const _result = below_autograd(() => ops.squeeze_dim.redispatch(ks.and(after_autograd_keyset), self, dim));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::squeeze_dim", "engine/ops/native_functions/shape.yaml:88", "engine/generated/VariableType.ts:1272");
+}, "VariableType::squeeze_dim", "engine/ops/native_functions/shape.yaml:88", "engine/generated/VariableType.ts:1539");
 registerKernel(ops.unsqueeze_default, "Autograd", (ks, self, dim) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::unsqueeze", self) : null;
   const _result = below_autograd(() => ops.unsqueeze_default.redispatch(ks.and(after_autograd_keyset), self, dim));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::unsqueeze_default", "engine/ops/native_functions/shape.yaml:94", "engine/generated/VariableType.ts:1279");
+}, "VariableType::unsqueeze_default", "engine/ops/native_functions/shape.yaml:94", "engine/generated/VariableType.ts:1546");
 registerKernel(ops.transpose_int, "Autograd", (ks, self, dim0, dim1) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::transpose", self) : null;
   const _result = below_autograd(() => ops.transpose_int.redispatch(ks.and(after_autograd_keyset), self, dim0, dim1));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::transpose_int", "engine/ops/native_functions/shape.yaml:102", "engine/generated/VariableType.ts:1286");
+}, "VariableType::transpose_int", "engine/ops/native_functions/shape.yaml:102", "engine/generated/VariableType.ts:1553");
 registerKernel(ops.t_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::t", self) : null;
   const _result = below_autograd(() => ops.t_default.redispatch(ks.and(after_autograd_keyset), self));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::t_default", "engine/ops/native_functions/shape.yaml:108", "engine/generated/VariableType.ts:1293");
+}, "VariableType::t_default", "engine/ops/native_functions/shape.yaml:108", "engine/generated/VariableType.ts:1560");
 registerKernel(ops.permute_default, "Autograd", (ks, self, dims) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::permute", self) : null;
   const _result = below_autograd(() => ops.permute_default.redispatch(ks.and(after_autograd_keyset), self, dims));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::permute_default", "engine/ops/native_functions/shape.yaml:114", "engine/generated/VariableType.ts:1300");
+}, "VariableType::permute_default", "engine/ops/native_functions/shape.yaml:114", "engine/generated/VariableType.ts:1567");
 registerKernel(ops.expand_default, "Autograd", (ks, self, size, implicit) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::expand", self) : null;
   const _result = below_autograd(() => ops.expand_default.redispatch(ks.and(after_autograd_keyset), self, size, implicit));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::expand_default", "engine/ops/native_functions/shape.yaml:142", "engine/generated/VariableType.ts:1307");
+}, "VariableType::expand_default", "engine/ops/native_functions/shape.yaml:142", "engine/generated/VariableType.ts:1574");
 registerKernel(ops.select_int, "Autograd", (ks, self, dim, index) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::select", self) : null;
   const _result = below_autograd(() => ops.select_int.redispatch(ks.and(after_autograd_keyset), self, dim, index));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::select_int", "engine/ops/native_functions/shape.yaml:168", "engine/generated/VariableType.ts:1314");
+}, "VariableType::select_int", "engine/ops/native_functions/shape.yaml:168", "engine/generated/VariableType.ts:1581");
 registerKernel(ops.slice_Tensor, "Autograd", (ks, self, dim, start, end, step) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::slice", self) : null;
   const _result = below_autograd(() => ops.slice_Tensor.redispatch(ks.and(after_autograd_keyset), self, dim, start, end, step));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::slice_Tensor", "engine/ops/native_functions/shape.yaml:174", "engine/generated/VariableType.ts:1321");
+}, "VariableType::slice_Tensor", "engine/ops/native_functions/shape.yaml:174", "engine/generated/VariableType.ts:1588");
 registerKernel(ops.unfold_default, "Autograd", (ks, self, dimension, size, step) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::unfold", self) : null;
   const _result = below_autograd(() => ops.unfold_default.redispatch(ks.and(after_autograd_keyset), self, dimension, size, step));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::unfold_default", "engine/ops/native_functions/shape.yaml:180", "engine/generated/VariableType.ts:1328");
+}, "VariableType::unfold_default", "engine/ops/native_functions/shape.yaml:180", "engine/generated/VariableType.ts:1595");
 registerKernel(ops.diagonal_default, "Autograd", (ks, self, offset, dim1, dim2) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::diagonal", self) : null;
   const _result = below_autograd(() => ops.diagonal_default.redispatch(ks.and(after_autograd_keyset), self, offset, dim1, dim2));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::diagonal_default", "engine/ops/native_functions/shape.yaml:186", "engine/generated/VariableType.ts:1335");
+}, "VariableType::diagonal_default", "engine/ops/native_functions/shape.yaml:186", "engine/generated/VariableType.ts:1602");
 registerKernel(ops.split_Tensor, "Autograd", (ks, self, split_size, dim) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::split", self) : null;
   const _result = below_autograd(() => ops.split_Tensor.redispatch(ks.and(after_autograd_keyset), self, split_size, dim));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::split_Tensor", "engine/ops/native_functions/shape.yaml:193", "engine/generated/VariableType.ts:1342");
+}, "VariableType::split_Tensor", "engine/ops/native_functions/shape.yaml:193", "engine/generated/VariableType.ts:1609");
 registerKernel(ops.split_with_sizes_default, "Autograd", (ks, self, split_sizes, dim) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::split_with_sizes", self) : null;
   const _result = below_autograd(() => ops.split_with_sizes_default.redispatch(ks.and(after_autograd_keyset), self, split_sizes, dim));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::split_with_sizes_default", "engine/ops/native_functions/shape.yaml:204", "engine/generated/VariableType.ts:1349");
+}, "VariableType::split_with_sizes_default", "engine/ops/native_functions/shape.yaml:204", "engine/generated/VariableType.ts:1616");
 registerKernel(ops.unbind_int, "Autograd", (ks, self, dim) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::unbind", self) : null;
   const _result = below_autograd(() => ops.unbind_int.redispatch(ks.and(after_autograd_keyset), self, dim));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::unbind_int", "engine/ops/native_functions/shape.yaml:216", "engine/generated/VariableType.ts:1356");
+}, "VariableType::unbind_int", "engine/ops/native_functions/shape.yaml:216", "engine/generated/VariableType.ts:1623");
 registerKernel(ops.clone_default, "Autograd", (ks, self, memory_format) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::clone", self) : null;
   const _result = below_autograd(() => ops.clone_default.redispatch(ks.and(after_autograd_keyset), self, memory_format));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::clone_default", "engine/ops/native_functions/shape.yaml:223", "engine/generated/VariableType.ts:1363");
+}, "VariableType::clone_default", "engine/ops/native_functions/shape.yaml:223", "engine/generated/VariableType.ts:1630");
 registerKernel(ops.copy__default, "Autograd", (ks, self, src, non_blocking) => {
   const grad_fn = compute_requires_grad(src) ? not_implemented_node("aten::copy_", src) : null;
   if (grad_fn) check_inplace(self, true);
@@ -1374,342 +1641,342 @@ registerKernel(ops.copy__default, "Autograd", (ks, self, src, non_blocking) => {
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) rebase_history(self, grad_fn);
   return _result;
-}, "VariableType::copy__default", "engine/ops/native_functions/shape.yaml:235", "engine/generated/VariableType.ts:1370");
+}, "VariableType::copy__default", "engine/ops/native_functions/shape.yaml:235", "engine/generated/VariableType.ts:1637");
 registerKernel(ops._to_copy_default, "Autograd", (ks, self, dtype, layout, device, pin_memory, non_blocking, memory_format) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::_to_copy", self) : null;
   const _result = below_autograd(() => ops._to_copy_default.redispatch(ks.and(after_autograd_keyset), self, dtype, layout, device, pin_memory, non_blocking, memory_format));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::_to_copy_default", "engine/ops/native_functions/shape.yaml:242", "engine/generated/VariableType.ts:1378");
-registerKernel(ops.zero__default, "Autograd", (ks, self) => below_autograd(() => ops.zero__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::zero__default", "engine/ops/native_functions/shape.yaml:276", "engine/generated/VariableType.ts:1385");
-registerKernel(ops.empty_strided_default, "Autograd", (ks, size, stride, dtype, layout, device, pin_memory) => below_autograd(() => ops.empty_strided_default.redispatch(ks.and(after_autograd_keyset), size, stride, dtype, layout, device, pin_memory)), "VariableType::empty_strided_default", "engine/ops/native_functions/shape.yaml:284", "engine/generated/VariableType.ts:1386");
-registerKernel(ops.empty_like_default, "Autograd", (ks, self, dtype, layout, device, pin_memory, memory_format) => below_autograd(() => ops.empty_like_default.redispatch(ks.and(after_autograd_keyset), self, dtype, layout, device, pin_memory, memory_format)), "VariableType::empty_like_default", "engine/ops/native_functions/shape.yaml:290", "engine/generated/VariableType.ts:1387");
-registerKernel(ops.zeros_default, "Autograd", (ks, size, dtype, layout, device, pin_memory) => below_autograd(() => ops.zeros_default.redispatch(ks.and(after_autograd_keyset), size, dtype, layout, device, pin_memory)), "VariableType::zeros_default", "engine/ops/native_functions/shape.yaml:296", "engine/generated/VariableType.ts:1388");
-registerKernel(ops.zeros_like_default, "Autograd", (ks, self, dtype, layout, device, pin_memory, memory_format) => below_autograd(() => ops.zeros_like_default.redispatch(ks.and(after_autograd_keyset), self, dtype, layout, device, pin_memory, memory_format)), "VariableType::zeros_like_default", "engine/ops/native_functions/shape.yaml:300", "engine/generated/VariableType.ts:1389");
-registerKernel(ops.ones_like_default, "Autograd", (ks, self, dtype, layout, device, pin_memory, memory_format) => below_autograd(() => ops.ones_like_default.redispatch(ks.and(after_autograd_keyset), self, dtype, layout, device, pin_memory, memory_format)), "VariableType::ones_like_default", "engine/ops/native_functions/shape.yaml:307", "engine/generated/VariableType.ts:1390");
-registerKernel(ops.full_default, "Autograd", (ks, size, fill_value, dtype, layout, device, pin_memory) => below_autograd(() => ops.full_default.redispatch(ks.and(after_autograd_keyset), size, fill_value, dtype, layout, device, pin_memory)), "VariableType::full_default", "engine/ops/native_functions/shape.yaml:314", "engine/generated/VariableType.ts:1391");
-registerKernel(ops.full_like_default, "Autograd", (ks, self, fill_value, dtype, layout, device, pin_memory, memory_format) => below_autograd(() => ops.full_like_default.redispatch(ks.and(after_autograd_keyset), self, fill_value, dtype, layout, device, pin_memory, memory_format)), "VariableType::full_like_default", "engine/ops/native_functions/shape.yaml:318", "engine/generated/VariableType.ts:1392");
+}, "VariableType::_to_copy_default", "engine/ops/native_functions/shape.yaml:242", "engine/generated/VariableType.ts:1645");
+registerKernel(ops.zero__default, "Autograd", (ks, self) => below_autograd(() => ops.zero__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::zero__default", "engine/ops/native_functions/shape.yaml:276", "engine/generated/VariableType.ts:1652");
+registerKernel(ops.empty_strided_default, "Autograd", (ks, size, stride, dtype, layout, device, pin_memory) => below_autograd(() => ops.empty_strided_default.redispatch(ks.and(after_autograd_keyset), size, stride, dtype, layout, device, pin_memory)), "VariableType::empty_strided_default", "engine/ops/native_functions/shape.yaml:284", "engine/generated/VariableType.ts:1653");
+registerKernel(ops.empty_like_default, "Autograd", (ks, self, dtype, layout, device, pin_memory, memory_format) => below_autograd(() => ops.empty_like_default.redispatch(ks.and(after_autograd_keyset), self, dtype, layout, device, pin_memory, memory_format)), "VariableType::empty_like_default", "engine/ops/native_functions/shape.yaml:290", "engine/generated/VariableType.ts:1654");
+registerKernel(ops.zeros_default, "Autograd", (ks, size, dtype, layout, device, pin_memory) => below_autograd(() => ops.zeros_default.redispatch(ks.and(after_autograd_keyset), size, dtype, layout, device, pin_memory)), "VariableType::zeros_default", "engine/ops/native_functions/shape.yaml:296", "engine/generated/VariableType.ts:1655");
+registerKernel(ops.zeros_like_default, "Autograd", (ks, self, dtype, layout, device, pin_memory, memory_format) => below_autograd(() => ops.zeros_like_default.redispatch(ks.and(after_autograd_keyset), self, dtype, layout, device, pin_memory, memory_format)), "VariableType::zeros_like_default", "engine/ops/native_functions/shape.yaml:300", "engine/generated/VariableType.ts:1656");
+registerKernel(ops.ones_like_default, "Autograd", (ks, self, dtype, layout, device, pin_memory, memory_format) => below_autograd(() => ops.ones_like_default.redispatch(ks.and(after_autograd_keyset), self, dtype, layout, device, pin_memory, memory_format)), "VariableType::ones_like_default", "engine/ops/native_functions/shape.yaml:307", "engine/generated/VariableType.ts:1657");
+registerKernel(ops.full_default, "Autograd", (ks, size, fill_value, dtype, layout, device, pin_memory) => below_autograd(() => ops.full_default.redispatch(ks.and(after_autograd_keyset), size, fill_value, dtype, layout, device, pin_memory)), "VariableType::full_default", "engine/ops/native_functions/shape.yaml:314", "engine/generated/VariableType.ts:1658");
+registerKernel(ops.full_like_default, "Autograd", (ks, self, fill_value, dtype, layout, device, pin_memory, memory_format) => below_autograd(() => ops.full_like_default.redispatch(ks.and(after_autograd_keyset), self, fill_value, dtype, layout, device, pin_memory, memory_format)), "VariableType::full_like_default", "engine/ops/native_functions/shape.yaml:318", "engine/generated/VariableType.ts:1659");
 registerKernel(ops.neg_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::neg", self) : null;
   const _result = below_autograd(() => ops.neg_default.redispatch(ks.and(after_autograd_keyset), self));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::neg_default", "engine/ops/native_functions/unary.yaml:19", "engine/generated/VariableType.ts:1393");
-registerKernel(ops.neg__default, "Autograd", (ks, self) => below_autograd(() => ops.neg__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::neg__default", "engine/ops/native_functions/unary.yaml:23", "engine/generated/VariableType.ts:1400");
-registerKernel(ops.neg_out, "Autograd", (ks, self, out) => below_autograd(() => ops.neg_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::neg_out", "engine/ops/native_functions/unary.yaml:27", "engine/generated/VariableType.ts:1401");
+}, "VariableType::neg_default", "engine/ops/native_functions/unary.yaml:19", "engine/generated/VariableType.ts:1660");
+registerKernel(ops.neg__default, "Autograd", (ks, self) => below_autograd(() => ops.neg__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::neg__default", "engine/ops/native_functions/unary.yaml:23", "engine/generated/VariableType.ts:1667");
+registerKernel(ops.neg_out, "Autograd", (ks, self, out) => below_autograd(() => ops.neg_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::neg_out", "engine/ops/native_functions/unary.yaml:27", "engine/generated/VariableType.ts:1668");
 registerKernel(ops.abs_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::abs", self) : null;
   const _result = below_autograd(() => ops.abs_default.redispatch(ks.and(after_autograd_keyset), self));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::abs_default", "engine/ops/native_functions/unary.yaml:48", "engine/generated/VariableType.ts:1402");
-registerKernel(ops.abs__default, "Autograd", (ks, self) => below_autograd(() => ops.abs__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::abs__default", "engine/ops/native_functions/unary.yaml:53", "engine/generated/VariableType.ts:1409");
-registerKernel(ops.abs_out, "Autograd", (ks, self, out) => below_autograd(() => ops.abs_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::abs_out", "engine/ops/native_functions/unary.yaml:58", "engine/generated/VariableType.ts:1410");
+}, "VariableType::abs_default", "engine/ops/native_functions/unary.yaml:48", "engine/generated/VariableType.ts:1669");
+registerKernel(ops.abs__default, "Autograd", (ks, self) => below_autograd(() => ops.abs__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::abs__default", "engine/ops/native_functions/unary.yaml:53", "engine/generated/VariableType.ts:1676");
+registerKernel(ops.abs_out, "Autograd", (ks, self, out) => below_autograd(() => ops.abs_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::abs_out", "engine/ops/native_functions/unary.yaml:58", "engine/generated/VariableType.ts:1677");
 registerKernel(ops.sign_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::sign", self) : null;
   const _result = below_autograd(() => ops.sign_default.redispatch(ks.and(after_autograd_keyset), self));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::sign_default", "engine/ops/native_functions/unary.yaml:77", "engine/generated/VariableType.ts:1411");
-registerKernel(ops.sign__default, "Autograd", (ks, self) => below_autograd(() => ops.sign__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::sign__default", "engine/ops/native_functions/unary.yaml:81", "engine/generated/VariableType.ts:1418");
-registerKernel(ops.sign_out, "Autograd", (ks, self, out) => below_autograd(() => ops.sign_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::sign_out", "engine/ops/native_functions/unary.yaml:85", "engine/generated/VariableType.ts:1419");
+}, "VariableType::sign_default", "engine/ops/native_functions/unary.yaml:77", "engine/generated/VariableType.ts:1678");
+registerKernel(ops.sign__default, "Autograd", (ks, self) => below_autograd(() => ops.sign__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::sign__default", "engine/ops/native_functions/unary.yaml:81", "engine/generated/VariableType.ts:1685");
+registerKernel(ops.sign_out, "Autograd", (ks, self, out) => below_autograd(() => ops.sign_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::sign_out", "engine/ops/native_functions/unary.yaml:85", "engine/generated/VariableType.ts:1686");
 registerKernel(ops.sgn_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::sgn", self) : null;
   const _result = below_autograd(() => ops.sgn_default.redispatch(ks.and(after_autograd_keyset), self));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::sgn_default", "engine/ops/native_functions/unary.yaml:91", "engine/generated/VariableType.ts:1420");
-registerKernel(ops.sgn__default, "Autograd", (ks, self) => below_autograd(() => ops.sgn__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::sgn__default", "engine/ops/native_functions/unary.yaml:95", "engine/generated/VariableType.ts:1427");
-registerKernel(ops.sgn_out, "Autograd", (ks, self, out) => below_autograd(() => ops.sgn_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::sgn_out", "engine/ops/native_functions/unary.yaml:99", "engine/generated/VariableType.ts:1428");
+}, "VariableType::sgn_default", "engine/ops/native_functions/unary.yaml:91", "engine/generated/VariableType.ts:1687");
+registerKernel(ops.sgn__default, "Autograd", (ks, self) => below_autograd(() => ops.sgn__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::sgn__default", "engine/ops/native_functions/unary.yaml:95", "engine/generated/VariableType.ts:1694");
+registerKernel(ops.sgn_out, "Autograd", (ks, self, out) => below_autograd(() => ops.sgn_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::sgn_out", "engine/ops/native_functions/unary.yaml:99", "engine/generated/VariableType.ts:1695");
 registerKernel(ops.exp_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::exp", self) : null;
   const _result = below_autograd(() => ops.exp_default.redispatch(ks.and(after_autograd_keyset), self));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::exp_default", "engine/ops/native_functions/unary.yaml:106", "engine/generated/VariableType.ts:1429");
-registerKernel(ops.exp__default, "Autograd", (ks, self) => below_autograd(() => ops.exp__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::exp__default", "engine/ops/native_functions/unary.yaml:110", "engine/generated/VariableType.ts:1436");
-registerKernel(ops.exp_out, "Autograd", (ks, self, out) => below_autograd(() => ops.exp_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::exp_out", "engine/ops/native_functions/unary.yaml:114", "engine/generated/VariableType.ts:1437");
+}, "VariableType::exp_default", "engine/ops/native_functions/unary.yaml:106", "engine/generated/VariableType.ts:1696");
+registerKernel(ops.exp__default, "Autograd", (ks, self) => below_autograd(() => ops.exp__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::exp__default", "engine/ops/native_functions/unary.yaml:110", "engine/generated/VariableType.ts:1703");
+registerKernel(ops.exp_out, "Autograd", (ks, self, out) => below_autograd(() => ops.exp_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::exp_out", "engine/ops/native_functions/unary.yaml:114", "engine/generated/VariableType.ts:1704");
 registerKernel(ops.exp2_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::exp2", self) : null;
   const _result = below_autograd(() => ops.exp2_default.redispatch(ks.and(after_autograd_keyset), self));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::exp2_default", "engine/ops/native_functions/unary.yaml:120", "engine/generated/VariableType.ts:1438");
-registerKernel(ops.exp2__default, "Autograd", (ks, self) => below_autograd(() => ops.exp2__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::exp2__default", "engine/ops/native_functions/unary.yaml:124", "engine/generated/VariableType.ts:1445");
-registerKernel(ops.exp2_out, "Autograd", (ks, self, out) => below_autograd(() => ops.exp2_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::exp2_out", "engine/ops/native_functions/unary.yaml:128", "engine/generated/VariableType.ts:1446");
+}, "VariableType::exp2_default", "engine/ops/native_functions/unary.yaml:120", "engine/generated/VariableType.ts:1705");
+registerKernel(ops.exp2__default, "Autograd", (ks, self) => below_autograd(() => ops.exp2__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::exp2__default", "engine/ops/native_functions/unary.yaml:124", "engine/generated/VariableType.ts:1712");
+registerKernel(ops.exp2_out, "Autograd", (ks, self, out) => below_autograd(() => ops.exp2_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::exp2_out", "engine/ops/native_functions/unary.yaml:128", "engine/generated/VariableType.ts:1713");
 registerKernel(ops.expm1_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::expm1", self) : null;
   const _result = below_autograd(() => ops.expm1_default.redispatch(ks.and(after_autograd_keyset), self));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::expm1_default", "engine/ops/native_functions/unary.yaml:134", "engine/generated/VariableType.ts:1447");
-registerKernel(ops.expm1__default, "Autograd", (ks, self) => below_autograd(() => ops.expm1__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::expm1__default", "engine/ops/native_functions/unary.yaml:138", "engine/generated/VariableType.ts:1454");
-registerKernel(ops.expm1_out, "Autograd", (ks, self, out) => below_autograd(() => ops.expm1_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::expm1_out", "engine/ops/native_functions/unary.yaml:142", "engine/generated/VariableType.ts:1455");
+}, "VariableType::expm1_default", "engine/ops/native_functions/unary.yaml:134", "engine/generated/VariableType.ts:1714");
+registerKernel(ops.expm1__default, "Autograd", (ks, self) => below_autograd(() => ops.expm1__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::expm1__default", "engine/ops/native_functions/unary.yaml:138", "engine/generated/VariableType.ts:1721");
+registerKernel(ops.expm1_out, "Autograd", (ks, self, out) => below_autograd(() => ops.expm1_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::expm1_out", "engine/ops/native_functions/unary.yaml:142", "engine/generated/VariableType.ts:1722");
 registerKernel(ops.log_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::log", self) : null;
   const _result = below_autograd(() => ops.log_default.redispatch(ks.and(after_autograd_keyset), self));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::log_default", "engine/ops/native_functions/unary.yaml:148", "engine/generated/VariableType.ts:1456");
-registerKernel(ops.log__default, "Autograd", (ks, self) => below_autograd(() => ops.log__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::log__default", "engine/ops/native_functions/unary.yaml:152", "engine/generated/VariableType.ts:1463");
-registerKernel(ops.log_out, "Autograd", (ks, self, out) => below_autograd(() => ops.log_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::log_out", "engine/ops/native_functions/unary.yaml:156", "engine/generated/VariableType.ts:1464");
+}, "VariableType::log_default", "engine/ops/native_functions/unary.yaml:148", "engine/generated/VariableType.ts:1723");
+registerKernel(ops.log__default, "Autograd", (ks, self) => below_autograd(() => ops.log__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::log__default", "engine/ops/native_functions/unary.yaml:152", "engine/generated/VariableType.ts:1730");
+registerKernel(ops.log_out, "Autograd", (ks, self, out) => below_autograd(() => ops.log_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::log_out", "engine/ops/native_functions/unary.yaml:156", "engine/generated/VariableType.ts:1731");
 registerKernel(ops.log2_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::log2", self) : null;
   const _result = below_autograd(() => ops.log2_default.redispatch(ks.and(after_autograd_keyset), self));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::log2_default", "engine/ops/native_functions/unary.yaml:162", "engine/generated/VariableType.ts:1465");
-registerKernel(ops.log2__default, "Autograd", (ks, self) => below_autograd(() => ops.log2__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::log2__default", "engine/ops/native_functions/unary.yaml:166", "engine/generated/VariableType.ts:1472");
-registerKernel(ops.log2_out, "Autograd", (ks, self, out) => below_autograd(() => ops.log2_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::log2_out", "engine/ops/native_functions/unary.yaml:170", "engine/generated/VariableType.ts:1473");
+}, "VariableType::log2_default", "engine/ops/native_functions/unary.yaml:162", "engine/generated/VariableType.ts:1732");
+registerKernel(ops.log2__default, "Autograd", (ks, self) => below_autograd(() => ops.log2__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::log2__default", "engine/ops/native_functions/unary.yaml:166", "engine/generated/VariableType.ts:1739");
+registerKernel(ops.log2_out, "Autograd", (ks, self, out) => below_autograd(() => ops.log2_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::log2_out", "engine/ops/native_functions/unary.yaml:170", "engine/generated/VariableType.ts:1740");
 registerKernel(ops.log10_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::log10", self) : null;
   const _result = below_autograd(() => ops.log10_default.redispatch(ks.and(after_autograd_keyset), self));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::log10_default", "engine/ops/native_functions/unary.yaml:176", "engine/generated/VariableType.ts:1474");
-registerKernel(ops.log10__default, "Autograd", (ks, self) => below_autograd(() => ops.log10__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::log10__default", "engine/ops/native_functions/unary.yaml:180", "engine/generated/VariableType.ts:1481");
-registerKernel(ops.log10_out, "Autograd", (ks, self, out) => below_autograd(() => ops.log10_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::log10_out", "engine/ops/native_functions/unary.yaml:184", "engine/generated/VariableType.ts:1482");
+}, "VariableType::log10_default", "engine/ops/native_functions/unary.yaml:176", "engine/generated/VariableType.ts:1741");
+registerKernel(ops.log10__default, "Autograd", (ks, self) => below_autograd(() => ops.log10__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::log10__default", "engine/ops/native_functions/unary.yaml:180", "engine/generated/VariableType.ts:1748");
+registerKernel(ops.log10_out, "Autograd", (ks, self, out) => below_autograd(() => ops.log10_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::log10_out", "engine/ops/native_functions/unary.yaml:184", "engine/generated/VariableType.ts:1749");
 registerKernel(ops.log1p_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::log1p", self) : null;
   const _result = below_autograd(() => ops.log1p_default.redispatch(ks.and(after_autograd_keyset), self));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::log1p_default", "engine/ops/native_functions/unary.yaml:190", "engine/generated/VariableType.ts:1483");
-registerKernel(ops.log1p__default, "Autograd", (ks, self) => below_autograd(() => ops.log1p__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::log1p__default", "engine/ops/native_functions/unary.yaml:194", "engine/generated/VariableType.ts:1490");
-registerKernel(ops.log1p_out, "Autograd", (ks, self, out) => below_autograd(() => ops.log1p_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::log1p_out", "engine/ops/native_functions/unary.yaml:198", "engine/generated/VariableType.ts:1491");
+}, "VariableType::log1p_default", "engine/ops/native_functions/unary.yaml:190", "engine/generated/VariableType.ts:1750");
+registerKernel(ops.log1p__default, "Autograd", (ks, self) => below_autograd(() => ops.log1p__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::log1p__default", "engine/ops/native_functions/unary.yaml:194", "engine/generated/VariableType.ts:1757");
+registerKernel(ops.log1p_out, "Autograd", (ks, self, out) => below_autograd(() => ops.log1p_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::log1p_out", "engine/ops/native_functions/unary.yaml:198", "engine/generated/VariableType.ts:1758");
 registerKernel(ops.sqrt_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::sqrt", self) : null;
   const _result = below_autograd(() => ops.sqrt_default.redispatch(ks.and(after_autograd_keyset), self));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::sqrt_default", "engine/ops/native_functions/unary.yaml:204", "engine/generated/VariableType.ts:1492");
-registerKernel(ops.sqrt__default, "Autograd", (ks, self) => below_autograd(() => ops.sqrt__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::sqrt__default", "engine/ops/native_functions/unary.yaml:208", "engine/generated/VariableType.ts:1499");
-registerKernel(ops.sqrt_out, "Autograd", (ks, self, out) => below_autograd(() => ops.sqrt_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::sqrt_out", "engine/ops/native_functions/unary.yaml:212", "engine/generated/VariableType.ts:1500");
+}, "VariableType::sqrt_default", "engine/ops/native_functions/unary.yaml:204", "engine/generated/VariableType.ts:1759");
+registerKernel(ops.sqrt__default, "Autograd", (ks, self) => below_autograd(() => ops.sqrt__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::sqrt__default", "engine/ops/native_functions/unary.yaml:208", "engine/generated/VariableType.ts:1766");
+registerKernel(ops.sqrt_out, "Autograd", (ks, self, out) => below_autograd(() => ops.sqrt_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::sqrt_out", "engine/ops/native_functions/unary.yaml:212", "engine/generated/VariableType.ts:1767");
 registerKernel(ops.rsqrt_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::rsqrt", self) : null;
   const _result = below_autograd(() => ops.rsqrt_default.redispatch(ks.and(after_autograd_keyset), self));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::rsqrt_default", "engine/ops/native_functions/unary.yaml:218", "engine/generated/VariableType.ts:1501");
-registerKernel(ops.rsqrt__default, "Autograd", (ks, self) => below_autograd(() => ops.rsqrt__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::rsqrt__default", "engine/ops/native_functions/unary.yaml:222", "engine/generated/VariableType.ts:1508");
-registerKernel(ops.rsqrt_out, "Autograd", (ks, self, out) => below_autograd(() => ops.rsqrt_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::rsqrt_out", "engine/ops/native_functions/unary.yaml:226", "engine/generated/VariableType.ts:1509");
+}, "VariableType::rsqrt_default", "engine/ops/native_functions/unary.yaml:218", "engine/generated/VariableType.ts:1768");
+registerKernel(ops.rsqrt__default, "Autograd", (ks, self) => below_autograd(() => ops.rsqrt__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::rsqrt__default", "engine/ops/native_functions/unary.yaml:222", "engine/generated/VariableType.ts:1775");
+registerKernel(ops.rsqrt_out, "Autograd", (ks, self, out) => below_autograd(() => ops.rsqrt_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::rsqrt_out", "engine/ops/native_functions/unary.yaml:226", "engine/generated/VariableType.ts:1776");
 registerKernel(ops.reciprocal_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::reciprocal", self) : null;
   const _result = below_autograd(() => ops.reciprocal_default.redispatch(ks.and(after_autograd_keyset), self));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::reciprocal_default", "engine/ops/native_functions/unary.yaml:232", "engine/generated/VariableType.ts:1510");
-registerKernel(ops.reciprocal__default, "Autograd", (ks, self) => below_autograd(() => ops.reciprocal__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::reciprocal__default", "engine/ops/native_functions/unary.yaml:236", "engine/generated/VariableType.ts:1517");
-registerKernel(ops.reciprocal_out, "Autograd", (ks, self, out) => below_autograd(() => ops.reciprocal_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::reciprocal_out", "engine/ops/native_functions/unary.yaml:240", "engine/generated/VariableType.ts:1518");
+}, "VariableType::reciprocal_default", "engine/ops/native_functions/unary.yaml:232", "engine/generated/VariableType.ts:1777");
+registerKernel(ops.reciprocal__default, "Autograd", (ks, self) => below_autograd(() => ops.reciprocal__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::reciprocal__default", "engine/ops/native_functions/unary.yaml:236", "engine/generated/VariableType.ts:1784");
+registerKernel(ops.reciprocal_out, "Autograd", (ks, self, out) => below_autograd(() => ops.reciprocal_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::reciprocal_out", "engine/ops/native_functions/unary.yaml:240", "engine/generated/VariableType.ts:1785");
 registerKernel(ops.sin_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::sin", self) : null;
   const _result = below_autograd(() => ops.sin_default.redispatch(ks.and(after_autograd_keyset), self));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::sin_default", "engine/ops/native_functions/unary.yaml:262", "engine/generated/VariableType.ts:1519");
-registerKernel(ops.sin__default, "Autograd", (ks, self) => below_autograd(() => ops.sin__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::sin__default", "engine/ops/native_functions/unary.yaml:266", "engine/generated/VariableType.ts:1526");
-registerKernel(ops.sin_out, "Autograd", (ks, self, out) => below_autograd(() => ops.sin_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::sin_out", "engine/ops/native_functions/unary.yaml:270", "engine/generated/VariableType.ts:1527");
+}, "VariableType::sin_default", "engine/ops/native_functions/unary.yaml:262", "engine/generated/VariableType.ts:1786");
+registerKernel(ops.sin__default, "Autograd", (ks, self) => below_autograd(() => ops.sin__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::sin__default", "engine/ops/native_functions/unary.yaml:266", "engine/generated/VariableType.ts:1793");
+registerKernel(ops.sin_out, "Autograd", (ks, self, out) => below_autograd(() => ops.sin_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::sin_out", "engine/ops/native_functions/unary.yaml:270", "engine/generated/VariableType.ts:1794");
 registerKernel(ops.cos_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::cos", self) : null;
   const _result = below_autograd(() => ops.cos_default.redispatch(ks.and(after_autograd_keyset), self));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::cos_default", "engine/ops/native_functions/unary.yaml:276", "engine/generated/VariableType.ts:1528");
-registerKernel(ops.cos__default, "Autograd", (ks, self) => below_autograd(() => ops.cos__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::cos__default", "engine/ops/native_functions/unary.yaml:280", "engine/generated/VariableType.ts:1535");
-registerKernel(ops.cos_out, "Autograd", (ks, self, out) => below_autograd(() => ops.cos_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::cos_out", "engine/ops/native_functions/unary.yaml:284", "engine/generated/VariableType.ts:1536");
+}, "VariableType::cos_default", "engine/ops/native_functions/unary.yaml:276", "engine/generated/VariableType.ts:1795");
+registerKernel(ops.cos__default, "Autograd", (ks, self) => below_autograd(() => ops.cos__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::cos__default", "engine/ops/native_functions/unary.yaml:280", "engine/generated/VariableType.ts:1802");
+registerKernel(ops.cos_out, "Autograd", (ks, self, out) => below_autograd(() => ops.cos_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::cos_out", "engine/ops/native_functions/unary.yaml:284", "engine/generated/VariableType.ts:1803");
 registerKernel(ops.tan_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::tan", self) : null;
   const _result = below_autograd(() => ops.tan_default.redispatch(ks.and(after_autograd_keyset), self));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::tan_default", "engine/ops/native_functions/unary.yaml:290", "engine/generated/VariableType.ts:1537");
-registerKernel(ops.tan__default, "Autograd", (ks, self) => below_autograd(() => ops.tan__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::tan__default", "engine/ops/native_functions/unary.yaml:294", "engine/generated/VariableType.ts:1544");
-registerKernel(ops.tan_out, "Autograd", (ks, self, out) => below_autograd(() => ops.tan_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::tan_out", "engine/ops/native_functions/unary.yaml:298", "engine/generated/VariableType.ts:1545");
+}, "VariableType::tan_default", "engine/ops/native_functions/unary.yaml:290", "engine/generated/VariableType.ts:1804");
+registerKernel(ops.tan__default, "Autograd", (ks, self) => below_autograd(() => ops.tan__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::tan__default", "engine/ops/native_functions/unary.yaml:294", "engine/generated/VariableType.ts:1811");
+registerKernel(ops.tan_out, "Autograd", (ks, self, out) => below_autograd(() => ops.tan_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::tan_out", "engine/ops/native_functions/unary.yaml:298", "engine/generated/VariableType.ts:1812");
 registerKernel(ops.asin_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::asin", self) : null;
   const _result = below_autograd(() => ops.asin_default.redispatch(ks.and(after_autograd_keyset), self));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::asin_default", "engine/ops/native_functions/unary.yaml:304", "engine/generated/VariableType.ts:1546");
-registerKernel(ops.asin__default, "Autograd", (ks, self) => below_autograd(() => ops.asin__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::asin__default", "engine/ops/native_functions/unary.yaml:308", "engine/generated/VariableType.ts:1553");
-registerKernel(ops.asin_out, "Autograd", (ks, self, out) => below_autograd(() => ops.asin_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::asin_out", "engine/ops/native_functions/unary.yaml:312", "engine/generated/VariableType.ts:1554");
+}, "VariableType::asin_default", "engine/ops/native_functions/unary.yaml:304", "engine/generated/VariableType.ts:1813");
+registerKernel(ops.asin__default, "Autograd", (ks, self) => below_autograd(() => ops.asin__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::asin__default", "engine/ops/native_functions/unary.yaml:308", "engine/generated/VariableType.ts:1820");
+registerKernel(ops.asin_out, "Autograd", (ks, self, out) => below_autograd(() => ops.asin_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::asin_out", "engine/ops/native_functions/unary.yaml:312", "engine/generated/VariableType.ts:1821");
 registerKernel(ops.acos_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::acos", self) : null;
   const _result = below_autograd(() => ops.acos_default.redispatch(ks.and(after_autograd_keyset), self));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::acos_default", "engine/ops/native_functions/unary.yaml:332", "engine/generated/VariableType.ts:1555");
-registerKernel(ops.acos__default, "Autograd", (ks, self) => below_autograd(() => ops.acos__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::acos__default", "engine/ops/native_functions/unary.yaml:336", "engine/generated/VariableType.ts:1562");
-registerKernel(ops.acos_out, "Autograd", (ks, self, out) => below_autograd(() => ops.acos_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::acos_out", "engine/ops/native_functions/unary.yaml:340", "engine/generated/VariableType.ts:1563");
+}, "VariableType::acos_default", "engine/ops/native_functions/unary.yaml:332", "engine/generated/VariableType.ts:1822");
+registerKernel(ops.acos__default, "Autograd", (ks, self) => below_autograd(() => ops.acos__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::acos__default", "engine/ops/native_functions/unary.yaml:336", "engine/generated/VariableType.ts:1829");
+registerKernel(ops.acos_out, "Autograd", (ks, self, out) => below_autograd(() => ops.acos_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::acos_out", "engine/ops/native_functions/unary.yaml:340", "engine/generated/VariableType.ts:1830");
 registerKernel(ops.atan_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::atan", self) : null;
   const _result = below_autograd(() => ops.atan_default.redispatch(ks.and(after_autograd_keyset), self));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::atan_default", "engine/ops/native_functions/unary.yaml:360", "engine/generated/VariableType.ts:1564");
-registerKernel(ops.atan__default, "Autograd", (ks, self) => below_autograd(() => ops.atan__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::atan__default", "engine/ops/native_functions/unary.yaml:364", "engine/generated/VariableType.ts:1571");
-registerKernel(ops.atan_out, "Autograd", (ks, self, out) => below_autograd(() => ops.atan_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::atan_out", "engine/ops/native_functions/unary.yaml:368", "engine/generated/VariableType.ts:1572");
+}, "VariableType::atan_default", "engine/ops/native_functions/unary.yaml:360", "engine/generated/VariableType.ts:1831");
+registerKernel(ops.atan__default, "Autograd", (ks, self) => below_autograd(() => ops.atan__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::atan__default", "engine/ops/native_functions/unary.yaml:364", "engine/generated/VariableType.ts:1838");
+registerKernel(ops.atan_out, "Autograd", (ks, self, out) => below_autograd(() => ops.atan_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::atan_out", "engine/ops/native_functions/unary.yaml:368", "engine/generated/VariableType.ts:1839");
 registerKernel(ops.sinh_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::sinh", self) : null;
   const _result = below_autograd(() => ops.sinh_default.redispatch(ks.and(after_autograd_keyset), self));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::sinh_default", "engine/ops/native_functions/unary.yaml:388", "engine/generated/VariableType.ts:1573");
-registerKernel(ops.sinh__default, "Autograd", (ks, self) => below_autograd(() => ops.sinh__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::sinh__default", "engine/ops/native_functions/unary.yaml:392", "engine/generated/VariableType.ts:1580");
-registerKernel(ops.sinh_out, "Autograd", (ks, self, out) => below_autograd(() => ops.sinh_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::sinh_out", "engine/ops/native_functions/unary.yaml:396", "engine/generated/VariableType.ts:1581");
+}, "VariableType::sinh_default", "engine/ops/native_functions/unary.yaml:388", "engine/generated/VariableType.ts:1840");
+registerKernel(ops.sinh__default, "Autograd", (ks, self) => below_autograd(() => ops.sinh__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::sinh__default", "engine/ops/native_functions/unary.yaml:392", "engine/generated/VariableType.ts:1847");
+registerKernel(ops.sinh_out, "Autograd", (ks, self, out) => below_autograd(() => ops.sinh_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::sinh_out", "engine/ops/native_functions/unary.yaml:396", "engine/generated/VariableType.ts:1848");
 registerKernel(ops.cosh_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::cosh", self) : null;
   const _result = below_autograd(() => ops.cosh_default.redispatch(ks.and(after_autograd_keyset), self));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::cosh_default", "engine/ops/native_functions/unary.yaml:402", "engine/generated/VariableType.ts:1582");
-registerKernel(ops.cosh__default, "Autograd", (ks, self) => below_autograd(() => ops.cosh__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::cosh__default", "engine/ops/native_functions/unary.yaml:406", "engine/generated/VariableType.ts:1589");
-registerKernel(ops.cosh_out, "Autograd", (ks, self, out) => below_autograd(() => ops.cosh_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::cosh_out", "engine/ops/native_functions/unary.yaml:410", "engine/generated/VariableType.ts:1590");
+}, "VariableType::cosh_default", "engine/ops/native_functions/unary.yaml:402", "engine/generated/VariableType.ts:1849");
+registerKernel(ops.cosh__default, "Autograd", (ks, self) => below_autograd(() => ops.cosh__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::cosh__default", "engine/ops/native_functions/unary.yaml:406", "engine/generated/VariableType.ts:1856");
+registerKernel(ops.cosh_out, "Autograd", (ks, self, out) => below_autograd(() => ops.cosh_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::cosh_out", "engine/ops/native_functions/unary.yaml:410", "engine/generated/VariableType.ts:1857");
 registerKernel(ops.tanh_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::tanh", self) : null;
   const _result = below_autograd(() => ops.tanh_default.redispatch(ks.and(after_autograd_keyset), self));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::tanh_default", "engine/ops/native_functions/unary.yaml:416", "engine/generated/VariableType.ts:1591");
-registerKernel(ops.tanh__default, "Autograd", (ks, self) => below_autograd(() => ops.tanh__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::tanh__default", "engine/ops/native_functions/unary.yaml:420", "engine/generated/VariableType.ts:1598");
-registerKernel(ops.tanh_out, "Autograd", (ks, self, out) => below_autograd(() => ops.tanh_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::tanh_out", "engine/ops/native_functions/unary.yaml:424", "engine/generated/VariableType.ts:1599");
+}, "VariableType::tanh_default", "engine/ops/native_functions/unary.yaml:416", "engine/generated/VariableType.ts:1858");
+registerKernel(ops.tanh__default, "Autograd", (ks, self) => below_autograd(() => ops.tanh__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::tanh__default", "engine/ops/native_functions/unary.yaml:420", "engine/generated/VariableType.ts:1865");
+registerKernel(ops.tanh_out, "Autograd", (ks, self, out) => below_autograd(() => ops.tanh_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::tanh_out", "engine/ops/native_functions/unary.yaml:424", "engine/generated/VariableType.ts:1866");
 registerKernel(ops.sigmoid_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::sigmoid", self) : null;
   const _result = below_autograd(() => ops.sigmoid_default.redispatch(ks.and(after_autograd_keyset), self));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::sigmoid_default", "engine/ops/native_functions/unary.yaml:431", "engine/generated/VariableType.ts:1600");
-registerKernel(ops.sigmoid__default, "Autograd", (ks, self) => below_autograd(() => ops.sigmoid__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::sigmoid__default", "engine/ops/native_functions/unary.yaml:435", "engine/generated/VariableType.ts:1607");
-registerKernel(ops.sigmoid_out, "Autograd", (ks, self, out) => below_autograd(() => ops.sigmoid_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::sigmoid_out", "engine/ops/native_functions/unary.yaml:439", "engine/generated/VariableType.ts:1608");
+}, "VariableType::sigmoid_default", "engine/ops/native_functions/unary.yaml:431", "engine/generated/VariableType.ts:1867");
+registerKernel(ops.sigmoid__default, "Autograd", (ks, self) => below_autograd(() => ops.sigmoid__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::sigmoid__default", "engine/ops/native_functions/unary.yaml:435", "engine/generated/VariableType.ts:1874");
+registerKernel(ops.sigmoid_out, "Autograd", (ks, self, out) => below_autograd(() => ops.sigmoid_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::sigmoid_out", "engine/ops/native_functions/unary.yaml:439", "engine/generated/VariableType.ts:1875");
 registerKernel(ops.logit_default, "Autograd", (ks, self, eps) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::logit", self) : null;
   const _result = below_autograd(() => ops.logit_default.redispatch(ks.and(after_autograd_keyset), self, eps));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::logit_default", "engine/ops/native_functions/unary.yaml:445", "engine/generated/VariableType.ts:1609");
-registerKernel(ops.logit__default, "Autograd", (ks, self, eps) => below_autograd(() => ops.logit__default.redispatch(ks.and(after_autograd_keyset), self, eps)), "VariableType::logit__default", "engine/ops/native_functions/unary.yaml:450", "engine/generated/VariableType.ts:1616");
-registerKernel(ops.logit_out, "Autograd", (ks, self, eps, out) => below_autograd(() => ops.logit_out.redispatch(ks.and(after_autograd_keyset), self, eps, out)), "VariableType::logit_out", "engine/ops/native_functions/unary.yaml:455", "engine/generated/VariableType.ts:1617");
+}, "VariableType::logit_default", "engine/ops/native_functions/unary.yaml:445", "engine/generated/VariableType.ts:1876");
+registerKernel(ops.logit__default, "Autograd", (ks, self, eps) => below_autograd(() => ops.logit__default.redispatch(ks.and(after_autograd_keyset), self, eps)), "VariableType::logit__default", "engine/ops/native_functions/unary.yaml:450", "engine/generated/VariableType.ts:1883");
+registerKernel(ops.logit_out, "Autograd", (ks, self, eps, out) => below_autograd(() => ops.logit_out.redispatch(ks.and(after_autograd_keyset), self, eps, out)), "VariableType::logit_out", "engine/ops/native_functions/unary.yaml:455", "engine/generated/VariableType.ts:1884");
 registerKernel(ops.erf_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::erf", self) : null;
   const _result = below_autograd(() => ops.erf_default.redispatch(ks.and(after_autograd_keyset), self));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::erf_default", "engine/ops/native_functions/unary.yaml:460", "engine/generated/VariableType.ts:1618");
-registerKernel(ops.erf__default, "Autograd", (ks, self) => below_autograd(() => ops.erf__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::erf__default", "engine/ops/native_functions/unary.yaml:464", "engine/generated/VariableType.ts:1625");
-registerKernel(ops.erf_out, "Autograd", (ks, self, out) => below_autograd(() => ops.erf_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::erf_out", "engine/ops/native_functions/unary.yaml:468", "engine/generated/VariableType.ts:1626");
+}, "VariableType::erf_default", "engine/ops/native_functions/unary.yaml:460", "engine/generated/VariableType.ts:1885");
+registerKernel(ops.erf__default, "Autograd", (ks, self) => below_autograd(() => ops.erf__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::erf__default", "engine/ops/native_functions/unary.yaml:464", "engine/generated/VariableType.ts:1892");
+registerKernel(ops.erf_out, "Autograd", (ks, self, out) => below_autograd(() => ops.erf_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::erf_out", "engine/ops/native_functions/unary.yaml:468", "engine/generated/VariableType.ts:1893");
 registerKernel(ops.erfc_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::erfc", self) : null;
   const _result = below_autograd(() => ops.erfc_default.redispatch(ks.and(after_autograd_keyset), self));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::erfc_default", "engine/ops/native_functions/unary.yaml:474", "engine/generated/VariableType.ts:1627");
-registerKernel(ops.erfc__default, "Autograd", (ks, self) => below_autograd(() => ops.erfc__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::erfc__default", "engine/ops/native_functions/unary.yaml:478", "engine/generated/VariableType.ts:1634");
-registerKernel(ops.erfc_out, "Autograd", (ks, self, out) => below_autograd(() => ops.erfc_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::erfc_out", "engine/ops/native_functions/unary.yaml:482", "engine/generated/VariableType.ts:1635");
+}, "VariableType::erfc_default", "engine/ops/native_functions/unary.yaml:474", "engine/generated/VariableType.ts:1894");
+registerKernel(ops.erfc__default, "Autograd", (ks, self) => below_autograd(() => ops.erfc__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::erfc__default", "engine/ops/native_functions/unary.yaml:478", "engine/generated/VariableType.ts:1901");
+registerKernel(ops.erfc_out, "Autograd", (ks, self, out) => below_autograd(() => ops.erfc_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::erfc_out", "engine/ops/native_functions/unary.yaml:482", "engine/generated/VariableType.ts:1902");
 registerKernel(ops.erfinv_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::erfinv", self) : null;
   const _result = below_autograd(() => ops.erfinv_default.redispatch(ks.and(after_autograd_keyset), self));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::erfinv_default", "engine/ops/native_functions/unary.yaml:488", "engine/generated/VariableType.ts:1636");
-registerKernel(ops.erfinv__default, "Autograd", (ks, self) => below_autograd(() => ops.erfinv__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::erfinv__default", "engine/ops/native_functions/unary.yaml:492", "engine/generated/VariableType.ts:1643");
-registerKernel(ops.erfinv_out, "Autograd", (ks, self, out) => below_autograd(() => ops.erfinv_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::erfinv_out", "engine/ops/native_functions/unary.yaml:496", "engine/generated/VariableType.ts:1644");
+}, "VariableType::erfinv_default", "engine/ops/native_functions/unary.yaml:488", "engine/generated/VariableType.ts:1903");
+registerKernel(ops.erfinv__default, "Autograd", (ks, self) => below_autograd(() => ops.erfinv__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::erfinv__default", "engine/ops/native_functions/unary.yaml:492", "engine/generated/VariableType.ts:1910");
+registerKernel(ops.erfinv_out, "Autograd", (ks, self, out) => below_autograd(() => ops.erfinv_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::erfinv_out", "engine/ops/native_functions/unary.yaml:496", "engine/generated/VariableType.ts:1911");
 registerKernel(ops.floor_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::floor", self) : null;
   const _result = below_autograd(() => ops.floor_default.redispatch(ks.and(after_autograd_keyset), self));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::floor_default", "engine/ops/native_functions/unary.yaml:503", "engine/generated/VariableType.ts:1645");
-registerKernel(ops.floor__default, "Autograd", (ks, self) => below_autograd(() => ops.floor__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::floor__default", "engine/ops/native_functions/unary.yaml:507", "engine/generated/VariableType.ts:1652");
-registerKernel(ops.floor_out, "Autograd", (ks, self, out) => below_autograd(() => ops.floor_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::floor_out", "engine/ops/native_functions/unary.yaml:511", "engine/generated/VariableType.ts:1653");
+}, "VariableType::floor_default", "engine/ops/native_functions/unary.yaml:503", "engine/generated/VariableType.ts:1912");
+registerKernel(ops.floor__default, "Autograd", (ks, self) => below_autograd(() => ops.floor__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::floor__default", "engine/ops/native_functions/unary.yaml:507", "engine/generated/VariableType.ts:1919");
+registerKernel(ops.floor_out, "Autograd", (ks, self, out) => below_autograd(() => ops.floor_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::floor_out", "engine/ops/native_functions/unary.yaml:511", "engine/generated/VariableType.ts:1920");
 registerKernel(ops.ceil_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::ceil", self) : null;
   const _result = below_autograd(() => ops.ceil_default.redispatch(ks.and(after_autograd_keyset), self));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::ceil_default", "engine/ops/native_functions/unary.yaml:517", "engine/generated/VariableType.ts:1654");
-registerKernel(ops.ceil__default, "Autograd", (ks, self) => below_autograd(() => ops.ceil__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::ceil__default", "engine/ops/native_functions/unary.yaml:521", "engine/generated/VariableType.ts:1661");
-registerKernel(ops.ceil_out, "Autograd", (ks, self, out) => below_autograd(() => ops.ceil_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::ceil_out", "engine/ops/native_functions/unary.yaml:525", "engine/generated/VariableType.ts:1662");
+}, "VariableType::ceil_default", "engine/ops/native_functions/unary.yaml:517", "engine/generated/VariableType.ts:1921");
+registerKernel(ops.ceil__default, "Autograd", (ks, self) => below_autograd(() => ops.ceil__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::ceil__default", "engine/ops/native_functions/unary.yaml:521", "engine/generated/VariableType.ts:1928");
+registerKernel(ops.ceil_out, "Autograd", (ks, self, out) => below_autograd(() => ops.ceil_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::ceil_out", "engine/ops/native_functions/unary.yaml:525", "engine/generated/VariableType.ts:1929");
 registerKernel(ops.round_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::round", self) : null;
   const _result = below_autograd(() => ops.round_default.redispatch(ks.and(after_autograd_keyset), self));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::round_default", "engine/ops/native_functions/unary.yaml:531", "engine/generated/VariableType.ts:1663");
-registerKernel(ops.round__default, "Autograd", (ks, self) => below_autograd(() => ops.round__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::round__default", "engine/ops/native_functions/unary.yaml:535", "engine/generated/VariableType.ts:1670");
-registerKernel(ops.round_out, "Autograd", (ks, self, out) => below_autograd(() => ops.round_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::round_out", "engine/ops/native_functions/unary.yaml:539", "engine/generated/VariableType.ts:1671");
+}, "VariableType::round_default", "engine/ops/native_functions/unary.yaml:531", "engine/generated/VariableType.ts:1930");
+registerKernel(ops.round__default, "Autograd", (ks, self) => below_autograd(() => ops.round__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::round__default", "engine/ops/native_functions/unary.yaml:535", "engine/generated/VariableType.ts:1937");
+registerKernel(ops.round_out, "Autograd", (ks, self, out) => below_autograd(() => ops.round_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::round_out", "engine/ops/native_functions/unary.yaml:539", "engine/generated/VariableType.ts:1938");
 registerKernel(ops.round_decimals, "Autograd", (ks, self, decimals) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::round", self) : null;
   const _result = below_autograd(() => ops.round_decimals.redispatch(ks.and(after_autograd_keyset), self, decimals));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::round_decimals", "engine/ops/native_functions/unary.yaml:545", "engine/generated/VariableType.ts:1672");
-registerKernel(ops.round__decimals, "Autograd", (ks, self, decimals) => below_autograd(() => ops.round__decimals.redispatch(ks.and(after_autograd_keyset), self, decimals)), "VariableType::round__decimals", "engine/ops/native_functions/unary.yaml:549", "engine/generated/VariableType.ts:1679");
-registerKernel(ops.round_decimals_out, "Autograd", (ks, self, decimals, out) => below_autograd(() => ops.round_decimals_out.redispatch(ks.and(after_autograd_keyset), self, decimals, out)), "VariableType::round_decimals_out", "engine/ops/native_functions/unary.yaml:553", "engine/generated/VariableType.ts:1680");
+}, "VariableType::round_decimals", "engine/ops/native_functions/unary.yaml:545", "engine/generated/VariableType.ts:1939");
+registerKernel(ops.round__decimals, "Autograd", (ks, self, decimals) => below_autograd(() => ops.round__decimals.redispatch(ks.and(after_autograd_keyset), self, decimals)), "VariableType::round__decimals", "engine/ops/native_functions/unary.yaml:549", "engine/generated/VariableType.ts:1946");
+registerKernel(ops.round_decimals_out, "Autograd", (ks, self, decimals, out) => below_autograd(() => ops.round_decimals_out.redispatch(ks.and(after_autograd_keyset), self, decimals, out)), "VariableType::round_decimals_out", "engine/ops/native_functions/unary.yaml:553", "engine/generated/VariableType.ts:1947");
 registerKernel(ops.trunc_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::trunc", self) : null;
   const _result = below_autograd(() => ops.trunc_default.redispatch(ks.and(after_autograd_keyset), self));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::trunc_default", "engine/ops/native_functions/unary.yaml:559", "engine/generated/VariableType.ts:1681");
-registerKernel(ops.trunc__default, "Autograd", (ks, self) => below_autograd(() => ops.trunc__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::trunc__default", "engine/ops/native_functions/unary.yaml:563", "engine/generated/VariableType.ts:1688");
-registerKernel(ops.trunc_out, "Autograd", (ks, self, out) => below_autograd(() => ops.trunc_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::trunc_out", "engine/ops/native_functions/unary.yaml:567", "engine/generated/VariableType.ts:1689");
+}, "VariableType::trunc_default", "engine/ops/native_functions/unary.yaml:559", "engine/generated/VariableType.ts:1948");
+registerKernel(ops.trunc__default, "Autograd", (ks, self) => below_autograd(() => ops.trunc__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::trunc__default", "engine/ops/native_functions/unary.yaml:563", "engine/generated/VariableType.ts:1955");
+registerKernel(ops.trunc_out, "Autograd", (ks, self, out) => below_autograd(() => ops.trunc_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::trunc_out", "engine/ops/native_functions/unary.yaml:567", "engine/generated/VariableType.ts:1956");
 registerKernel(ops.frac_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::frac", self) : null;
   const _result = below_autograd(() => ops.frac_default.redispatch(ks.and(after_autograd_keyset), self));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::frac_default", "engine/ops/native_functions/unary.yaml:587", "engine/generated/VariableType.ts:1690");
-registerKernel(ops.frac__default, "Autograd", (ks, self) => below_autograd(() => ops.frac__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::frac__default", "engine/ops/native_functions/unary.yaml:591", "engine/generated/VariableType.ts:1697");
-registerKernel(ops.frac_out, "Autograd", (ks, self, out) => below_autograd(() => ops.frac_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::frac_out", "engine/ops/native_functions/unary.yaml:595", "engine/generated/VariableType.ts:1698");
+}, "VariableType::frac_default", "engine/ops/native_functions/unary.yaml:587", "engine/generated/VariableType.ts:1957");
+registerKernel(ops.frac__default, "Autograd", (ks, self) => below_autograd(() => ops.frac__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::frac__default", "engine/ops/native_functions/unary.yaml:591", "engine/generated/VariableType.ts:1964");
+registerKernel(ops.frac_out, "Autograd", (ks, self, out) => below_autograd(() => ops.frac_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::frac_out", "engine/ops/native_functions/unary.yaml:595", "engine/generated/VariableType.ts:1965");
 registerKernel(ops.clamp_Tensor, "Autograd", (ks, self, min, max) => {
   const grad_fn = compute_requires_grad(self, min, max) ? not_implemented_node("aten::clamp", self, min, max) : null;
   const _result = below_autograd(() => ops.clamp_Tensor.redispatch(ks.and(after_autograd_keyset), self, min, max));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::clamp_Tensor", "engine/ops/native_functions/unary.yaml:602", "engine/generated/VariableType.ts:1699");
+}, "VariableType::clamp_Tensor", "engine/ops/native_functions/unary.yaml:602", "engine/generated/VariableType.ts:1966");
 registerKernel(ops.clamp_default, "Autograd", (ks, self, min, max) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::clamp", self) : null;
   const _result = below_autograd(() => ops.clamp_default.redispatch(ks.and(after_autograd_keyset), self, min, max));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::clamp_default", "engine/ops/native_functions/unary.yaml:606", "engine/generated/VariableType.ts:1706");
+}, "VariableType::clamp_default", "engine/ops/native_functions/unary.yaml:606", "engine/generated/VariableType.ts:1973");
 registerKernel(ops.clamp__Tensor, "Autograd", (ks, self, min, max) => {
   const grad_fn = compute_requires_grad(min, max) ? not_implemented_node("aten::clamp_", min, max) : null;
   if (grad_fn) check_inplace(self, true);
@@ -1717,24 +1984,24 @@ registerKernel(ops.clamp__Tensor, "Autograd", (ks, self, min, max) => {
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) rebase_history(self, grad_fn);
   return _result;
-}, "VariableType::clamp__Tensor", "engine/ops/native_functions/unary.yaml:610", "engine/generated/VariableType.ts:1713");
-registerKernel(ops.clamp__default, "Autograd", (ks, self, min, max) => below_autograd(() => ops.clamp__default.redispatch(ks.and(after_autograd_keyset), self, min, max)), "VariableType::clamp__default", "engine/ops/native_functions/unary.yaml:614", "engine/generated/VariableType.ts:1721");
-registerKernel(ops.clamp_Tensor_out, "Autograd", (ks, self, min, max, out) => below_autograd(() => ops.clamp_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, min, max, out)), "VariableType::clamp_Tensor_out", "engine/ops/native_functions/unary.yaml:618", "engine/generated/VariableType.ts:1722");
-registerKernel(ops.clamp_out, "Autograd", (ks, self, min, max, out) => below_autograd(() => ops.clamp_out.redispatch(ks.and(after_autograd_keyset), self, min, max, out)), "VariableType::clamp_out", "engine/ops/native_functions/unary.yaml:624", "engine/generated/VariableType.ts:1723");
+}, "VariableType::clamp__Tensor", "engine/ops/native_functions/unary.yaml:610", "engine/generated/VariableType.ts:1980");
+registerKernel(ops.clamp__default, "Autograd", (ks, self, min, max) => below_autograd(() => ops.clamp__default.redispatch(ks.and(after_autograd_keyset), self, min, max)), "VariableType::clamp__default", "engine/ops/native_functions/unary.yaml:614", "engine/generated/VariableType.ts:1988");
+registerKernel(ops.clamp_Tensor_out, "Autograd", (ks, self, min, max, out) => below_autograd(() => ops.clamp_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, min, max, out)), "VariableType::clamp_Tensor_out", "engine/ops/native_functions/unary.yaml:618", "engine/generated/VariableType.ts:1989");
+registerKernel(ops.clamp_out, "Autograd", (ks, self, min, max, out) => below_autograd(() => ops.clamp_out.redispatch(ks.and(after_autograd_keyset), self, min, max, out)), "VariableType::clamp_out", "engine/ops/native_functions/unary.yaml:624", "engine/generated/VariableType.ts:1990");
 registerKernel(ops.clamp_min_Tensor, "Autograd", (ks, self, min) => {
   const grad_fn = compute_requires_grad(self, min) ? not_implemented_node("aten::clamp_min", self, min) : null;
   const _result = below_autograd(() => ops.clamp_min_Tensor.redispatch(ks.and(after_autograd_keyset), self, min));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::clamp_min_Tensor", "engine/ops/native_functions/unary.yaml:630", "engine/generated/VariableType.ts:1724");
+}, "VariableType::clamp_min_Tensor", "engine/ops/native_functions/unary.yaml:630", "engine/generated/VariableType.ts:1991");
 registerKernel(ops.clamp_min_default, "Autograd", (ks, self, min) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::clamp_min", self) : null;
   const _result = below_autograd(() => ops.clamp_min_default.redispatch(ks.and(after_autograd_keyset), self, min));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::clamp_min_default", "engine/ops/native_functions/unary.yaml:634", "engine/generated/VariableType.ts:1731");
+}, "VariableType::clamp_min_default", "engine/ops/native_functions/unary.yaml:634", "engine/generated/VariableType.ts:1998");
 registerKernel(ops.clamp_min__Tensor, "Autograd", (ks, self, min) => {
   const grad_fn = compute_requires_grad(min) ? not_implemented_node("aten::clamp_min_", min) : null;
   if (grad_fn) check_inplace(self, true);
@@ -1742,24 +2009,24 @@ registerKernel(ops.clamp_min__Tensor, "Autograd", (ks, self, min) => {
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) rebase_history(self, grad_fn);
   return _result;
-}, "VariableType::clamp_min__Tensor", "engine/ops/native_functions/unary.yaml:638", "engine/generated/VariableType.ts:1738");
-registerKernel(ops.clamp_min__default, "Autograd", (ks, self, min) => below_autograd(() => ops.clamp_min__default.redispatch(ks.and(after_autograd_keyset), self, min)), "VariableType::clamp_min__default", "engine/ops/native_functions/unary.yaml:642", "engine/generated/VariableType.ts:1746");
-registerKernel(ops.clamp_min_Tensor_out, "Autograd", (ks, self, min, out) => below_autograd(() => ops.clamp_min_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, min, out)), "VariableType::clamp_min_Tensor_out", "engine/ops/native_functions/unary.yaml:646", "engine/generated/VariableType.ts:1747");
-registerKernel(ops.clamp_min_out, "Autograd", (ks, self, min, out) => below_autograd(() => ops.clamp_min_out.redispatch(ks.and(after_autograd_keyset), self, min, out)), "VariableType::clamp_min_out", "engine/ops/native_functions/unary.yaml:652", "engine/generated/VariableType.ts:1748");
+}, "VariableType::clamp_min__Tensor", "engine/ops/native_functions/unary.yaml:638", "engine/generated/VariableType.ts:2005");
+registerKernel(ops.clamp_min__default, "Autograd", (ks, self, min) => below_autograd(() => ops.clamp_min__default.redispatch(ks.and(after_autograd_keyset), self, min)), "VariableType::clamp_min__default", "engine/ops/native_functions/unary.yaml:642", "engine/generated/VariableType.ts:2013");
+registerKernel(ops.clamp_min_Tensor_out, "Autograd", (ks, self, min, out) => below_autograd(() => ops.clamp_min_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, min, out)), "VariableType::clamp_min_Tensor_out", "engine/ops/native_functions/unary.yaml:646", "engine/generated/VariableType.ts:2014");
+registerKernel(ops.clamp_min_out, "Autograd", (ks, self, min, out) => below_autograd(() => ops.clamp_min_out.redispatch(ks.and(after_autograd_keyset), self, min, out)), "VariableType::clamp_min_out", "engine/ops/native_functions/unary.yaml:652", "engine/generated/VariableType.ts:2015");
 registerKernel(ops.clamp_max_Tensor, "Autograd", (ks, self, max) => {
   const grad_fn = compute_requires_grad(self, max) ? not_implemented_node("aten::clamp_max", self, max) : null;
   const _result = below_autograd(() => ops.clamp_max_Tensor.redispatch(ks.and(after_autograd_keyset), self, max));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::clamp_max_Tensor", "engine/ops/native_functions/unary.yaml:658", "engine/generated/VariableType.ts:1749");
+}, "VariableType::clamp_max_Tensor", "engine/ops/native_functions/unary.yaml:658", "engine/generated/VariableType.ts:2016");
 registerKernel(ops.clamp_max_default, "Autograd", (ks, self, max) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::clamp_max", self) : null;
   const _result = below_autograd(() => ops.clamp_max_default.redispatch(ks.and(after_autograd_keyset), self, max));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::clamp_max_default", "engine/ops/native_functions/unary.yaml:662", "engine/generated/VariableType.ts:1756");
+}, "VariableType::clamp_max_default", "engine/ops/native_functions/unary.yaml:662", "engine/generated/VariableType.ts:2023");
 registerKernel(ops.clamp_max__Tensor, "Autograd", (ks, self, max) => {
   const grad_fn = compute_requires_grad(max) ? not_implemented_node("aten::clamp_max_", max) : null;
   if (grad_fn) check_inplace(self, true);
@@ -1767,74 +2034,87 @@ registerKernel(ops.clamp_max__Tensor, "Autograd", (ks, self, max) => {
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) rebase_history(self, grad_fn);
   return _result;
-}, "VariableType::clamp_max__Tensor", "engine/ops/native_functions/unary.yaml:666", "engine/generated/VariableType.ts:1763");
-registerKernel(ops.clamp_max__default, "Autograd", (ks, self, max) => below_autograd(() => ops.clamp_max__default.redispatch(ks.and(after_autograd_keyset), self, max)), "VariableType::clamp_max__default", "engine/ops/native_functions/unary.yaml:670", "engine/generated/VariableType.ts:1771");
-registerKernel(ops.clamp_max_Tensor_out, "Autograd", (ks, self, max, out) => below_autograd(() => ops.clamp_max_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, max, out)), "VariableType::clamp_max_Tensor_out", "engine/ops/native_functions/unary.yaml:674", "engine/generated/VariableType.ts:1772");
-registerKernel(ops.clamp_max_out, "Autograd", (ks, self, max, out) => below_autograd(() => ops.clamp_max_out.redispatch(ks.and(after_autograd_keyset), self, max, out)), "VariableType::clamp_max_out", "engine/ops/native_functions/unary.yaml:680", "engine/generated/VariableType.ts:1773");
-registerKernel(ops.isnan_default, "Autograd", (ks, self) => below_autograd(() => ops.isnan_default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::isnan_default", "engine/ops/native_functions/unary.yaml:715", "engine/generated/VariableType.ts:1774");
-registerKernel(ops.isinf_default, "Autograd", (ks, self) => below_autograd(() => ops.isinf_default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::isinf_default", "engine/ops/native_functions/unary.yaml:721", "engine/generated/VariableType.ts:1775");
+}, "VariableType::clamp_max__Tensor", "engine/ops/native_functions/unary.yaml:666", "engine/generated/VariableType.ts:2030");
+registerKernel(ops.clamp_max__default, "Autograd", (ks, self, max) => below_autograd(() => ops.clamp_max__default.redispatch(ks.and(after_autograd_keyset), self, max)), "VariableType::clamp_max__default", "engine/ops/native_functions/unary.yaml:670", "engine/generated/VariableType.ts:2038");
+registerKernel(ops.clamp_max_Tensor_out, "Autograd", (ks, self, max, out) => below_autograd(() => ops.clamp_max_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, max, out)), "VariableType::clamp_max_Tensor_out", "engine/ops/native_functions/unary.yaml:674", "engine/generated/VariableType.ts:2039");
+registerKernel(ops.clamp_max_out, "Autograd", (ks, self, max, out) => below_autograd(() => ops.clamp_max_out.redispatch(ks.and(after_autograd_keyset), self, max, out)), "VariableType::clamp_max_out", "engine/ops/native_functions/unary.yaml:680", "engine/generated/VariableType.ts:2040");
+registerKernel(ops.isnan_default, "Autograd", (ks, self) => below_autograd(() => ops.isnan_default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::isnan_default", "engine/ops/native_functions/unary.yaml:715", "engine/generated/VariableType.ts:2041");
+registerKernel(ops.isinf_default, "Autograd", (ks, self) => below_autograd(() => ops.isinf_default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::isinf_default", "engine/ops/native_functions/unary.yaml:721", "engine/generated/VariableType.ts:2042");
 registerKernel(ops.nan_to_num_default, "Autograd", (ks, self, nan, posinf, neginf) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::nan_to_num", self) : null;
   const _result = below_autograd(() => ops.nan_to_num_default.redispatch(ks.and(after_autograd_keyset), self, nan, posinf, neginf));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::nan_to_num_default", "engine/ops/native_functions/unary.yaml:732", "engine/generated/VariableType.ts:1776");
-registerKernel(ops.nan_to_num__default, "Autograd", (ks, self, nan, posinf, neginf) => below_autograd(() => ops.nan_to_num__default.redispatch(ks.and(after_autograd_keyset), self, nan, posinf, neginf)), "VariableType::nan_to_num__default", "engine/ops/native_functions/unary.yaml:737", "engine/generated/VariableType.ts:1783");
-registerKernel(ops.nan_to_num_out, "Autograd", (ks, self, nan, posinf, neginf, out) => below_autograd(() => ops.nan_to_num_out.redispatch(ks.and(after_autograd_keyset), self, nan, posinf, neginf, out)), "VariableType::nan_to_num_out", "engine/ops/native_functions/unary.yaml:742", "engine/generated/VariableType.ts:1784");
+}, "VariableType::nan_to_num_default", "engine/ops/native_functions/unary.yaml:732", "engine/generated/VariableType.ts:2043");
+registerKernel(ops.nan_to_num__default, "Autograd", (ks, self, nan, posinf, neginf) => below_autograd(() => ops.nan_to_num__default.redispatch(ks.and(after_autograd_keyset), self, nan, posinf, neginf)), "VariableType::nan_to_num__default", "engine/ops/native_functions/unary.yaml:737", "engine/generated/VariableType.ts:2050");
+registerKernel(ops.nan_to_num_out, "Autograd", (ks, self, nan, posinf, neginf, out) => below_autograd(() => ops.nan_to_num_out.redispatch(ks.and(after_autograd_keyset), self, nan, posinf, neginf, out)), "VariableType::nan_to_num_out", "engine/ops/native_functions/unary.yaml:742", "engine/generated/VariableType.ts:2051");
 registerKernel(ops.logical_not_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::logical_not", self) : null;
   const _result = below_autograd(() => ops.logical_not_default.redispatch(ks.and(after_autograd_keyset), self));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::logical_not_default", "engine/ops/native_functions/unary.yaml:747", "engine/generated/VariableType.ts:1785");
-registerKernel(ops.logical_not__default, "Autograd", (ks, self) => below_autograd(() => ops.logical_not__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::logical_not__default", "engine/ops/native_functions/unary.yaml:752", "engine/generated/VariableType.ts:1792");
-registerKernel(ops.logical_not_out, "Autograd", (ks, self, out) => below_autograd(() => ops.logical_not_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::logical_not_out", "engine/ops/native_functions/unary.yaml:757", "engine/generated/VariableType.ts:1793");
+}, "VariableType::logical_not_default", "engine/ops/native_functions/unary.yaml:747", "engine/generated/VariableType.ts:2052");
+registerKernel(ops.logical_not__default, "Autograd", (ks, self) => below_autograd(() => ops.logical_not__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::logical_not__default", "engine/ops/native_functions/unary.yaml:752", "engine/generated/VariableType.ts:2059");
+registerKernel(ops.logical_not_out, "Autograd", (ks, self, out) => below_autograd(() => ops.logical_not_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::logical_not_out", "engine/ops/native_functions/unary.yaml:757", "engine/generated/VariableType.ts:2060");
 registerKernel(ops.bitwise_not_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::bitwise_not", self) : null;
   const _result = below_autograd(() => ops.bitwise_not_default.redispatch(ks.and(after_autograd_keyset), self));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::bitwise_not_default", "engine/ops/native_functions/unary.yaml:761", "engine/generated/VariableType.ts:1794");
-registerKernel(ops.bitwise_not__default, "Autograd", (ks, self) => below_autograd(() => ops.bitwise_not__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::bitwise_not__default", "engine/ops/native_functions/unary.yaml:765", "engine/generated/VariableType.ts:1801");
-registerKernel(ops.bitwise_not_out, "Autograd", (ks, self, out) => below_autograd(() => ops.bitwise_not_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::bitwise_not_out", "engine/ops/native_functions/unary.yaml:769", "engine/generated/VariableType.ts:1802");
-registerKernel(ops.sub_Scalar_out, "Autograd", (ks, self, other, alpha, out) => below_autograd(() => ops.sub_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, alpha, out)), "VariableType::sub_Scalar_out", "engine/ops/native_functions/binary.yaml:37", "engine/generated/VariableType.ts:1803");
-registerKernel(ops.rsub_Tensor_out, "Autograd", (ks, self, other, alpha, out) => below_autograd(() => ops.rsub_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, alpha, out)), "VariableType::rsub_Tensor_out", "engine/ops/native_functions/binary.yaml:43", "engine/generated/VariableType.ts:1804");
-registerKernel(ops.rsub_Scalar_out, "Autograd", (ks, self, other, alpha, out) => below_autograd(() => ops.rsub_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, alpha, out)), "VariableType::rsub_Scalar_out", "engine/ops/native_functions/binary.yaml:50", "engine/generated/VariableType.ts:1805");
-registerKernel(ops.div_Scalar_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.div_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::div_Scalar_out", "engine/ops/native_functions/binary.yaml:92", "engine/generated/VariableType.ts:1806");
-registerKernel(ops.div_Scalar_mode_out, "Autograd", (ks, self, other, rounding_mode, out) => below_autograd(() => ops.div_Scalar_mode_out.redispatch(ks.and(after_autograd_keyset), self, other, rounding_mode, out)), "VariableType::div_Scalar_mode_out", "engine/ops/native_functions/binary.yaml:103", "engine/generated/VariableType.ts:1807");
-registerKernel(ops.remainder_Scalar_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.remainder_Scalar_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::remainder_Scalar_Tensor_out", "engine/ops/native_functions/binary.yaml:188", "engine/generated/VariableType.ts:1808");
-registerKernel(ops.bitwise_and_Scalar_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.bitwise_and_Scalar_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::bitwise_and_Scalar_Tensor_out", "engine/ops/native_functions/binary.yaml:619", "engine/generated/VariableType.ts:1809");
-registerKernel(ops.bitwise_or_Scalar_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.bitwise_or_Scalar_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::bitwise_or_Scalar_Tensor_out", "engine/ops/native_functions/binary.yaml:655", "engine/generated/VariableType.ts:1810");
-registerKernel(ops.bitwise_xor_Scalar_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.bitwise_xor_Scalar_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::bitwise_xor_Scalar_Tensor_out", "engine/ops/native_functions/binary.yaml:691", "engine/generated/VariableType.ts:1811");
-registerKernel(ops.flip_out, "Autograd", (ks, self, dims, out) => below_autograd(() => ops.flip_out.redispatch(ks.and(after_autograd_keyset), self, dims, out)), "VariableType::flip_out", "engine/ops/native_functions/join.yaml:90", "engine/generated/VariableType.ts:1812");
-registerKernel(ops.roll_out, "Autograd", (ks, self, shifts, dims, out) => below_autograd(() => ops.roll_out.redispatch(ks.and(after_autograd_keyset), self, shifts, dims, out)), "VariableType::roll_out", "engine/ops/native_functions/join.yaml:97", "engine/generated/VariableType.ts:1813");
-registerKernel(ops.repeat_out, "Autograd", (ks, self, repeats, out) => below_autograd(() => ops.repeat_out.redispatch(ks.and(after_autograd_keyset), self, repeats, out)), "VariableType::repeat_out", "engine/ops/native_functions/join.yaml:134", "engine/generated/VariableType.ts:1814");
-registerKernel(ops._trilinear_out, "Autograd", (ks, i1, i2, i3, expand1, expand2, expand3, sumdim, unroll_dim, out) => below_autograd(() => ops._trilinear_out.redispatch(ks.and(after_autograd_keyset), i1, i2, i3, expand1, expand2, expand3, sumdim, unroll_dim, out)), "VariableType::_trilinear_out", "engine/ops/native_functions/linalg.yaml:212", "engine/generated/VariableType.ts:1815");
-registerKernel(ops.prod_out, "Autograd", (ks, self, dtype, out) => below_autograd(() => ops.prod_out.redispatch(ks.and(after_autograd_keyset), self, dtype, out)), "VariableType::prod_out", "engine/ops/native_functions/reduce.yaml:104", "engine/generated/VariableType.ts:1816");
-registerKernel(ops.count_nonzero_dim_IntList_out, "Autograd", (ks, self, dim, out) => below_autograd(() => ops.count_nonzero_dim_IntList_out.redispatch(ks.and(after_autograd_keyset), self, dim, out)), "VariableType::count_nonzero_dim_IntList_out", "engine/ops/native_functions/reduce2.yaml:12", "engine/generated/VariableType.ts:1817");
-registerKernel(ops.count_nonzero_out, "Autograd", (ks, self, dim, out) => below_autograd(() => ops.count_nonzero_out.redispatch(ks.and(after_autograd_keyset), self, dim, out)), "VariableType::count_nonzero_out", "engine/ops/native_functions/reduce2.yaml:18", "engine/generated/VariableType.ts:1818");
-registerKernel(ops.std_mean_correction_out, "Autograd", (ks, self, dim, correction, keepdim, out0, out1) => below_autograd(() => ops.std_mean_correction_out.redispatch(ks.and(after_autograd_keyset), self, dim, correction, keepdim, out0, out1)), "VariableType::std_mean_correction_out", "engine/ops/native_functions/reduce2.yaml:50", "engine/generated/VariableType.ts:1819");
-registerKernel(ops.var_mean_correction_out, "Autograd", (ks, self, dim, correction, keepdim, out0, out1) => below_autograd(() => ops.var_mean_correction_out.redispatch(ks.and(after_autograd_keyset), self, dim, correction, keepdim, out0, out1)), "VariableType::var_mean_correction_out", "engine/ops/native_functions/reduce2.yaml:98", "engine/generated/VariableType.ts:1820");
-registerKernel(ops.argsort_stable_out, "Autograd", (ks, self, stable, dim, descending, out) => below_autograd(() => ops.argsort_stable_out.redispatch(ks.and(after_autograd_keyset), self, stable, dim, descending, out)), "VariableType::argsort_stable_out", "engine/ops/native_functions/select.yaml:66", "engine/generated/VariableType.ts:1821");
-registerKernel(ops._unsafe_view_out, "Autograd", (ks, self, size, out) => below_autograd(() => ops._unsafe_view_out.redispatch(ks.and(after_autograd_keyset), self, size, out)), "VariableType::_unsafe_view_out", "engine/ops/native_functions/shape.yaml:59", "engine/generated/VariableType.ts:1822");
-registerKernel(ops.clone_out, "Autograd", (ks, self, memory_format, out) => below_autograd(() => ops.clone_out.redispatch(ks.and(after_autograd_keyset), self, memory_format, out)), "VariableType::clone_out", "engine/ops/native_functions/shape.yaml:223", "engine/generated/VariableType.ts:1823");
-registerKernel(ops.copy_out, "Autograd", (ks, self, src, non_blocking, out) => below_autograd(() => ops.copy_out.redispatch(ks.and(after_autograd_keyset), self, src, non_blocking, out)), "VariableType::copy_out", "engine/ops/native_functions/shape.yaml:235", "engine/generated/VariableType.ts:1824");
-registerKernel(ops._to_copy_out, "Autograd", (ks, self, non_blocking, memory_format, out) => below_autograd(() => ops._to_copy_out.redispatch(ks.and(after_autograd_keyset), self, non_blocking, memory_format, out)), "VariableType::_to_copy_out", "engine/ops/native_functions/shape.yaml:242", "engine/generated/VariableType.ts:1825");
+}, "VariableType::bitwise_not_default", "engine/ops/native_functions/unary.yaml:761", "engine/generated/VariableType.ts:2061");
+registerKernel(ops.bitwise_not__default, "Autograd", (ks, self) => below_autograd(() => ops.bitwise_not__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::bitwise_not__default", "engine/ops/native_functions/unary.yaml:765", "engine/generated/VariableType.ts:2068");
+registerKernel(ops.bitwise_not_out, "Autograd", (ks, self, out) => below_autograd(() => ops.bitwise_not_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::bitwise_not_out", "engine/ops/native_functions/unary.yaml:769", "engine/generated/VariableType.ts:2069");
+registerKernel(ops.sub_Scalar_out, "Autograd", (ks, self, other, alpha, out) => below_autograd(() => ops.sub_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, alpha, out)), "VariableType::sub_Scalar_out", "engine/ops/native_functions/binary.yaml:37", "engine/generated/VariableType.ts:2070");
+registerKernel(ops.rsub_Tensor_out, "Autograd", (ks, self, other, alpha, out) => below_autograd(() => ops.rsub_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, alpha, out)), "VariableType::rsub_Tensor_out", "engine/ops/native_functions/binary.yaml:43", "engine/generated/VariableType.ts:2071");
+registerKernel(ops.rsub_Scalar_out, "Autograd", (ks, self, other, alpha, out) => below_autograd(() => ops.rsub_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, alpha, out)), "VariableType::rsub_Scalar_out", "engine/ops/native_functions/binary.yaml:50", "engine/generated/VariableType.ts:2072");
+registerKernel(ops.div_Scalar_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.div_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::div_Scalar_out", "engine/ops/native_functions/binary.yaml:92", "engine/generated/VariableType.ts:2073");
+registerKernel(ops.div_Scalar_mode_out, "Autograd", (ks, self, other, rounding_mode, out) => below_autograd(() => ops.div_Scalar_mode_out.redispatch(ks.and(after_autograd_keyset), self, other, rounding_mode, out)), "VariableType::div_Scalar_mode_out", "engine/ops/native_functions/binary.yaml:103", "engine/generated/VariableType.ts:2074");
+registerKernel(ops.remainder_Scalar_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.remainder_Scalar_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::remainder_Scalar_Tensor_out", "engine/ops/native_functions/binary.yaml:188", "engine/generated/VariableType.ts:2075");
+registerKernel(ops.bitwise_and_Scalar_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.bitwise_and_Scalar_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::bitwise_and_Scalar_Tensor_out", "engine/ops/native_functions/binary.yaml:619", "engine/generated/VariableType.ts:2076");
+registerKernel(ops.bitwise_or_Scalar_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.bitwise_or_Scalar_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::bitwise_or_Scalar_Tensor_out", "engine/ops/native_functions/binary.yaml:655", "engine/generated/VariableType.ts:2077");
+registerKernel(ops.bitwise_xor_Scalar_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.bitwise_xor_Scalar_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::bitwise_xor_Scalar_Tensor_out", "engine/ops/native_functions/binary.yaml:691", "engine/generated/VariableType.ts:2078");
+registerKernel(ops.flip_out, "Autograd", (ks, self, dims, out) => below_autograd(() => ops.flip_out.redispatch(ks.and(after_autograd_keyset), self, dims, out)), "VariableType::flip_out", "engine/ops/native_functions/join.yaml:90", "engine/generated/VariableType.ts:2079");
+registerKernel(ops.roll_out, "Autograd", (ks, self, shifts, dims, out) => below_autograd(() => ops.roll_out.redispatch(ks.and(after_autograd_keyset), self, shifts, dims, out)), "VariableType::roll_out", "engine/ops/native_functions/join.yaml:97", "engine/generated/VariableType.ts:2080");
+registerKernel(ops.repeat_out, "Autograd", (ks, self, repeats, out) => below_autograd(() => ops.repeat_out.redispatch(ks.and(after_autograd_keyset), self, repeats, out)), "VariableType::repeat_out", "engine/ops/native_functions/join.yaml:134", "engine/generated/VariableType.ts:2081");
+registerKernel(ops._trilinear_out, "Autograd", (ks, i1, i2, i3, expand1, expand2, expand3, sumdim, unroll_dim, out) => below_autograd(() => ops._trilinear_out.redispatch(ks.and(after_autograd_keyset), i1, i2, i3, expand1, expand2, expand3, sumdim, unroll_dim, out)), "VariableType::_trilinear_out", "engine/ops/native_functions/linalg.yaml:212", "engine/generated/VariableType.ts:2082");
+registerKernel(ops.constant_pad_nd_out, "Autograd", (ks, self, pad, value, out) => below_autograd(() => ops.constant_pad_nd_out.redispatch(ks.and(after_autograd_keyset), self, pad, value, out)), "VariableType::constant_pad_nd_out", "engine/ops/native_functions/pad.yaml:12", "engine/generated/VariableType.ts:2083");
+registerKernel(ops.prod_out, "Autograd", (ks, self, dtype, out) => below_autograd(() => ops.prod_out.redispatch(ks.and(after_autograd_keyset), self, dtype, out)), "VariableType::prod_out", "engine/ops/native_functions/reduce.yaml:104", "engine/generated/VariableType.ts:2084");
+registerKernel(ops.count_nonzero_dim_IntList_out, "Autograd", (ks, self, dim, out) => below_autograd(() => ops.count_nonzero_dim_IntList_out.redispatch(ks.and(after_autograd_keyset), self, dim, out)), "VariableType::count_nonzero_dim_IntList_out", "engine/ops/native_functions/reduce2.yaml:12", "engine/generated/VariableType.ts:2085");
+registerKernel(ops.count_nonzero_out, "Autograd", (ks, self, dim, out) => below_autograd(() => ops.count_nonzero_out.redispatch(ks.and(after_autograd_keyset), self, dim, out)), "VariableType::count_nonzero_out", "engine/ops/native_functions/reduce2.yaml:18", "engine/generated/VariableType.ts:2086");
+registerKernel(ops.std_mean_correction_out, "Autograd", (ks, self, dim, correction, keepdim, out0, out1) => below_autograd(() => ops.std_mean_correction_out.redispatch(ks.and(after_autograd_keyset), self, dim, correction, keepdim, out0, out1)), "VariableType::std_mean_correction_out", "engine/ops/native_functions/reduce2.yaml:50", "engine/generated/VariableType.ts:2087");
+registerKernel(ops.var_mean_correction_out, "Autograd", (ks, self, dim, correction, keepdim, out0, out1) => below_autograd(() => ops.var_mean_correction_out.redispatch(ks.and(after_autograd_keyset), self, dim, correction, keepdim, out0, out1)), "VariableType::var_mean_correction_out", "engine/ops/native_functions/reduce2.yaml:98", "engine/generated/VariableType.ts:2088");
+registerKernel(ops.median_out, "Autograd", (ks, self, out) => below_autograd(() => ops.median_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::median_out", "engine/ops/native_functions/reduce3.yaml:122", "engine/generated/VariableType.ts:2089");
+registerKernel(ops.nanmedian_out, "Autograd", (ks, self, out) => below_autograd(() => ops.nanmedian_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::nanmedian_out", "engine/ops/native_functions/reduce3.yaml:137", "engine/generated/VariableType.ts:2090");
+registerKernel(ops._unique_out, "Autograd", (ks, self, sorted, return_inverse, out0, out1) => below_autograd(() => ops._unique_out.redispatch(ks.and(after_autograd_keyset), self, sorted, return_inverse, out0, out1)), "VariableType::_unique_out", "engine/ops/native_functions/reduce3.yaml:163", "engine/generated/VariableType.ts:2091");
+registerKernel(ops.unique_dim_out, "Autograd", (ks, self, dim, sorted, return_inverse, return_counts, out0, out1, out2) => below_autograd(() => ops.unique_dim_out.redispatch(ks.and(after_autograd_keyset), self, dim, sorted, return_inverse, return_counts, out0, out1, out2)), "VariableType::unique_dim_out", "engine/ops/native_functions/reduce3.yaml:169", "engine/generated/VariableType.ts:2092");
+registerKernel(ops.unique_consecutive_out, "Autograd", (ks, self, return_inverse, return_counts, dim, out0, out1, out2) => below_autograd(() => ops.unique_consecutive_out.redispatch(ks.and(after_autograd_keyset), self, return_inverse, return_counts, dim, out0, out1, out2)), "VariableType::unique_consecutive_out", "engine/ops/native_functions/reduce3.yaml:176", "engine/generated/VariableType.ts:2093");
+registerKernel(ops.unique_dim_consecutive_out, "Autograd", (ks, self, dim, return_inverse, return_counts, out0, out1, out2) => below_autograd(() => ops.unique_dim_consecutive_out.redispatch(ks.and(after_autograd_keyset), self, dim, return_inverse, return_counts, out0, out1, out2)), "VariableType::unique_dim_consecutive_out", "engine/ops/native_functions/reduce3.yaml:183", "engine/generated/VariableType.ts:2094");
+registerKernel(ops._unique2_out, "Autograd", (ks, self, sorted, return_inverse, return_counts, out0, out1, out2) => below_autograd(() => ops._unique2_out.redispatch(ks.and(after_autograd_keyset), self, sorted, return_inverse, return_counts, out0, out1, out2)), "VariableType::_unique2_out", "engine/ops/native_functions/reduce3.yaml:190", "engine/generated/VariableType.ts:2095");
+registerKernel(ops.norm_ScalarOpt_dtype_out, "Autograd", (ks, self, p, dtype, out) => below_autograd(() => ops.norm_ScalarOpt_dtype_out.redispatch(ks.and(after_autograd_keyset), self, p, dtype, out)), "VariableType::norm_ScalarOpt_dtype_out", "engine/ops/native_functions/reduce3.yaml:198", "engine/generated/VariableType.ts:2096");
+registerKernel(ops.norm_Scalar_out, "Autograd", (ks, self, p, out) => below_autograd(() => ops.norm_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, p, out)), "VariableType::norm_Scalar_out", "engine/ops/native_functions/reduce3.yaml:205", "engine/generated/VariableType.ts:2097");
+registerKernel(ops.bucketize_Scalar_out, "Autograd", (ks, self, boundaries, out_int32, right, out) => below_autograd(() => ops.bucketize_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, boundaries, out_int32, right, out)), "VariableType::bucketize_Scalar_out", "engine/ops/native_functions/reduce3.yaml:289", "engine/generated/VariableType.ts:2098");
+registerKernel(ops.searchsorted_Scalar_out, "Autograd", (ks, sorted_sequence, self, out_int32, right, side, sorter, out) => below_autograd(() => ops.searchsorted_Scalar_out.redispatch(ks.and(after_autograd_keyset), sorted_sequence, self, out_int32, right, side, sorter, out)), "VariableType::searchsorted_Scalar_out", "engine/ops/native_functions/reduce3.yaml:302", "engine/generated/VariableType.ts:2099");
+registerKernel(ops.bincount_out, "Autograd", (ks, self, weights, minlength, out) => below_autograd(() => ops.bincount_out.redispatch(ks.and(after_autograd_keyset), self, weights, minlength, out)), "VariableType::bincount_out", "engine/ops/native_functions/reduce3.yaml:308", "engine/generated/VariableType.ts:2100");
+registerKernel(ops.argsort_stable_out, "Autograd", (ks, self, stable, dim, descending, out) => below_autograd(() => ops.argsort_stable_out.redispatch(ks.and(after_autograd_keyset), self, stable, dim, descending, out)), "VariableType::argsort_stable_out", "engine/ops/native_functions/select.yaml:66", "engine/generated/VariableType.ts:2101");
+registerKernel(ops._unsafe_view_out, "Autograd", (ks, self, size, out) => below_autograd(() => ops._unsafe_view_out.redispatch(ks.and(after_autograd_keyset), self, size, out)), "VariableType::_unsafe_view_out", "engine/ops/native_functions/shape.yaml:59", "engine/generated/VariableType.ts:2102");
+registerKernel(ops.clone_out, "Autograd", (ks, self, memory_format, out) => below_autograd(() => ops.clone_out.redispatch(ks.and(after_autograd_keyset), self, memory_format, out)), "VariableType::clone_out", "engine/ops/native_functions/shape.yaml:223", "engine/generated/VariableType.ts:2103");
+registerKernel(ops.copy_out, "Autograd", (ks, self, src, non_blocking, out) => below_autograd(() => ops.copy_out.redispatch(ks.and(after_autograd_keyset), self, src, non_blocking, out)), "VariableType::copy_out", "engine/ops/native_functions/shape.yaml:235", "engine/generated/VariableType.ts:2104");
+registerKernel(ops._to_copy_out, "Autograd", (ks, self, non_blocking, memory_format, out) => below_autograd(() => ops._to_copy_out.redispatch(ks.and(after_autograd_keyset), self, non_blocking, memory_format, out)), "VariableType::_to_copy_out", "engine/ops/native_functions/shape.yaml:242", "engine/generated/VariableType.ts:2105");
 registerKernel(ops.zero_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::zero", self) : null;
   const _result = below_autograd(() => ops.zero_default.redispatch(ks.and(after_autograd_keyset), self));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::zero_default", "engine/ops/native_functions/shape.yaml:276", "engine/generated/VariableType.ts:1826");
-registerKernel(ops.zero_out, "Autograd", (ks, self, out) => below_autograd(() => ops.zero_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::zero_out", "engine/ops/native_functions/shape.yaml:276", "engine/generated/VariableType.ts:1833");
-registerKernel(ops.empty_strided_out, "Autograd", (ks, size, stride, out) => below_autograd(() => ops.empty_strided_out.redispatch(ks.and(after_autograd_keyset), size, stride, out)), "VariableType::empty_strided_out", "engine/ops/native_functions/shape.yaml:284", "engine/generated/VariableType.ts:1834");
-registerKernel(ops.empty_like_out, "Autograd", (ks, self, memory_format, out) => below_autograd(() => ops.empty_like_out.redispatch(ks.and(after_autograd_keyset), self, memory_format, out)), "VariableType::empty_like_out", "engine/ops/native_functions/shape.yaml:290", "engine/generated/VariableType.ts:1835");
-registerKernel(ops.zeros_like_out, "Autograd", (ks, self, memory_format, out) => below_autograd(() => ops.zeros_like_out.redispatch(ks.and(after_autograd_keyset), self, memory_format, out)), "VariableType::zeros_like_out", "engine/ops/native_functions/shape.yaml:300", "engine/generated/VariableType.ts:1836");
-registerKernel(ops.ones_like_out, "Autograd", (ks, self, memory_format, out) => below_autograd(() => ops.ones_like_out.redispatch(ks.and(after_autograd_keyset), self, memory_format, out)), "VariableType::ones_like_out", "engine/ops/native_functions/shape.yaml:307", "engine/generated/VariableType.ts:1837");
-registerKernel(ops.full_like_out, "Autograd", (ks, self, fill_value, memory_format, out) => below_autograd(() => ops.full_like_out.redispatch(ks.and(after_autograd_keyset), self, fill_value, memory_format, out)), "VariableType::full_like_out", "engine/ops/native_functions/shape.yaml:318", "engine/generated/VariableType.ts:1838");
-registerKernel(ops.isnan_out, "Autograd", (ks, self, out) => below_autograd(() => ops.isnan_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::isnan_out", "engine/ops/native_functions/unary.yaml:715", "engine/generated/VariableType.ts:1839");
-registerKernel(ops.isinf_out, "Autograd", (ks, self, out) => below_autograd(() => ops.isinf_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::isinf_out", "engine/ops/native_functions/unary.yaml:721", "engine/generated/VariableType.ts:1840");
+}, "VariableType::zero_default", "engine/ops/native_functions/shape.yaml:276", "engine/generated/VariableType.ts:2106");
+registerKernel(ops.zero_out, "Autograd", (ks, self, out) => below_autograd(() => ops.zero_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::zero_out", "engine/ops/native_functions/shape.yaml:276", "engine/generated/VariableType.ts:2113");
+registerKernel(ops.empty_strided_out, "Autograd", (ks, size, stride, out) => below_autograd(() => ops.empty_strided_out.redispatch(ks.and(after_autograd_keyset), size, stride, out)), "VariableType::empty_strided_out", "engine/ops/native_functions/shape.yaml:284", "engine/generated/VariableType.ts:2114");
+registerKernel(ops.empty_like_out, "Autograd", (ks, self, memory_format, out) => below_autograd(() => ops.empty_like_out.redispatch(ks.and(after_autograd_keyset), self, memory_format, out)), "VariableType::empty_like_out", "engine/ops/native_functions/shape.yaml:290", "engine/generated/VariableType.ts:2115");
+registerKernel(ops.zeros_like_out, "Autograd", (ks, self, memory_format, out) => below_autograd(() => ops.zeros_like_out.redispatch(ks.and(after_autograd_keyset), self, memory_format, out)), "VariableType::zeros_like_out", "engine/ops/native_functions/shape.yaml:300", "engine/generated/VariableType.ts:2116");
+registerKernel(ops.ones_like_out, "Autograd", (ks, self, memory_format, out) => below_autograd(() => ops.ones_like_out.redispatch(ks.and(after_autograd_keyset), self, memory_format, out)), "VariableType::ones_like_out", "engine/ops/native_functions/shape.yaml:307", "engine/generated/VariableType.ts:2117");
+registerKernel(ops.full_like_out, "Autograd", (ks, self, fill_value, memory_format, out) => below_autograd(() => ops.full_like_out.redispatch(ks.and(after_autograd_keyset), self, fill_value, memory_format, out)), "VariableType::full_like_out", "engine/ops/native_functions/shape.yaml:318", "engine/generated/VariableType.ts:2118");
+registerKernel(ops.isnan_out, "Autograd", (ks, self, out) => below_autograd(() => ops.isnan_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::isnan_out", "engine/ops/native_functions/unary.yaml:715", "engine/generated/VariableType.ts:2119");
+registerKernel(ops.isinf_out, "Autograd", (ks, self, out) => below_autograd(() => ops.isinf_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::isinf_out", "engine/ops/native_functions/unary.yaml:721", "engine/generated/VariableType.ts:2120");

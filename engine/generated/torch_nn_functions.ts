@@ -4,3 +4,12 @@
 // torch._C._nn: the ops with `python_module: nn` (torch.nn.functional calls these).
 
 export { linear } from "./linear.js";
+export { reflection_pad1d } from "./reflection_pad1d.js";
+export { reflection_pad2d } from "./reflection_pad2d.js";
+export { reflection_pad3d } from "./reflection_pad3d.js";
+export { replication_pad1d } from "./replication_pad1d.js";
+export { replication_pad2d } from "./replication_pad2d.js";
+export { replication_pad3d } from "./replication_pad3d.js";
+export { _pad_circular } from "./_pad_circular.js";
+export { _pad_enum } from "./_pad_enum.js";
+export { pad } from "./pad.js";

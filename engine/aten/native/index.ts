@@ -14,3 +14,5 @@ export * from "./shape/index.js";
 export * from "./reduce/index.js";
 export * from "./join/index.js";
 export * from "./linalg/index.js";
+export * from "./reduce3/index.js";
+export * from "./pad/index.js";

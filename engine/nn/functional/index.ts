@@ -3,3 +3,5 @@
 // function lives in the file of its family and is re-exported here.
 
 export * from "./linear.js";
+export * from "./padding.js";
+export * from "./distance.js";
