@@ -249,6 +249,7 @@ function parseDefault(text: string | undefined): unknown {
   if (text === undefined || text === "None") return undefined;
   if (text === "True") return true;
   if (text === "False") return false;
+  if (text === "Mean") return 1; // int reduction=Mean: at::Reduction::Mean
   if (text.startsWith("[")) return text.slice(1, -1).split(",").map((s) => s.trim()).filter(Boolean).map(Number);
   if (/^-?(\d+\.?\d*(e-?\d+)?|inf)$/.test(text)) return text.endsWith("inf") ? (text.startsWith("-") ? -Infinity : Infinity) : Number(text);
   return text.replace(/^["']|["']$/g, "");

@@ -3,4 +3,22 @@
 
 // torch._C._nn: the ops with `python_module: nn` (torch.nn.functional calls these).
 
-export {};
+export { relu6 } from "./relu6.js";
+export { relu6_ } from "./relu6.js";
+export { leaky_relu } from "./leaky_relu.js";
+export { leaky_relu_ } from "./leaky_relu.js";
+export { elu } from "./elu.js";
+export { elu_ } from "./elu.js";
+export { gelu_ } from "./gelu.js";
+export { gelu } from "./gelu.js";
+export { silu } from "./silu.js";
+export { silu_ } from "./silu.js";
+export { mish } from "./mish.js";
+export { mish_ } from "./mish.js";
+export { softplus } from "./softplus.js";
+export { hardtanh } from "./hardtanh.js";
+export { hardtanh_ } from "./hardtanh.js";
+export { hardsigmoid } from "./hardsigmoid.js";
+export { hardsigmoid_ } from "./hardsigmoid.js";
+export { hardswish } from "./hardswish.js";
+export { hardswish_ } from "./hardswish.js";
