@@ -63,9 +63,14 @@ export function isSkippedOverload(fullName: string): boolean {
   return skippedOverloads.has(fullName.replace(/^aten::/, ""));
 }
 
+/** gen_python_functions.py SKIP_PYTHON_BINDINGS patterns ".*_forward", ".*_backward": no Python binding anywhere. */
+export function isSkippedPythonBinding(name: string): boolean {
+  return /_(forward|backward)$/.test(name);
+}
+
 /** Names PyTorch keeps out of torch.* (gen_python_functions.py SKIP_PYTHON_BINDINGS, and private names). */
 export function isHiddenFromTorch(name: string): boolean {
-  return name.startsWith("_") || ["slice", "alias"].includes(name);
+  return name.startsWith("_") || ["slice", "alias"].includes(name) || isSkippedPythonBinding(name);
 }
 
 function bindingOf(name: string, variant: Variant, fn: NativeFunction, out: NativeFunction | null): BindingOverload {

@@ -65,6 +65,8 @@ export { roll } from "./roll.js";
 export { tril } from "./tril.js";
 export { triu } from "./triu.js";
 export { tile } from "./tile.js";
+export { binary_cross_entropy_with_logits } from "./binary_cross_entropy_with_logits.js";
+export { kl_div } from "./kl_div.js";
 export { all } from "./all.js";
 export { any } from "./any.js";
 export { argmax } from "./argmax.js";

@@ -13,3 +13,4 @@ export * from "./shape/index.js";
 export * from "./reduce/index.js";
 export * from "./join/index.js";
 export * from "./activation/index.js";
+export * from "./loss/index.js";
