@@ -13,7 +13,8 @@ import { get_default_dtype } from "../../c10/DefaultDtype.js";
 import { infer_size } from "../ExpandUtils.js";
 import { resultTypeOf } from "../TypeProperties.js";
 import { Tensor } from "../core/Tensor.js";
-import { empty_impl, wrap } from "../core/empty.js";
+import { empty_strided_impl, wrap } from "../core/empty.js";
+import { iterator_output_strides } from "./unary/OutputLayout.js";
 import { resize_output } from "./Resize.js";
 import { assert_no_internal_overlap, assert_no_partial_overlap } from "./MemoryOverlap.js";
 
@@ -64,7 +65,8 @@ export class TensorIterator {
       assert_no_internal_overlap(out);
       for (const t of inputs) assert_no_partial_overlap(out, t);
     } else {
-      out = wrap(empty_impl(shape, resultDtype, deviceOf(inputs)));
+      // allocate_or_resize_outputs: the output takes its inputs' layout (x.t() * y is transposed like x.t())
+      out = wrap(empty_strided_impl(shape, iterator_output_strides(shape, inputs), resultDtype, deviceOf(inputs)));
     }
     return new TensorIterator(shape, common, out, [...inputs]);
   }

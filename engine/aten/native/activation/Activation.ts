@@ -67,7 +67,7 @@ export const selu = (self: Tensor): Tensor => elu_default.call(self, SELU_ALPHA,
 export const selu_ = (self: Tensor): Tensor => elu__default.call(self, SELU_ALPHA, SELU_SCALE, 1) as Tensor;
 
 function celuInverse(alpha: Scalar): number {
-  if (Number(alpha) === 0) throw new RuntimeError("ZeroDivisionError");
+  if (Number(alpha) === 0) throw new RuntimeError("ZeroDivisionError: alpha cannot be 0 for CELU");
   return 1 / Number(alpha);
 }
 

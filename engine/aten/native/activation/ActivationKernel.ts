@@ -11,6 +11,7 @@
 
 import { ScalarType } from "../../../c10/ScalarType.js";
 import type { Scalar } from "../../core/Tensor.js";
+import { roundToScalarType } from "../../cpu/ScalarArithmetic.js";
 import { cpu_kernel_unary } from "../Loops.js";
 import { DispatchStub } from "../DispatchStub.js";
 import type { TensorIterator } from "../TensorIterator.js";
@@ -57,20 +58,52 @@ export const elu_stub = stub("elu_stub", (iter: TensorIterator, alpha: Scalar, s
     return (a) => (a <= 0 ? r(r(r(Math.exp(r(a * negiptcoef))) - 1) * negcoef) : r(a * poscoef));
   }));
 
-/** GeluKernelImpl: x * 0.5 * (1 + erf(x / sqrt(2))), or the tanh approximation. */
-export const GeluKernel = stub("GeluKernel", (iter: TensorIterator, approximate: "none" | "tanh") =>
-  floatKernel("GeluKernelImpl", FLOATING_TYPES_AND_BFLOAT16, iter, (r) => {
-    if (approximate === "tanh") {
-      const kBeta = r(Math.SQRT2 * 1.1283791670955126 * 0.5) /* M_SQRT2 * M_2_SQRTPI * 0.5 */, kKappa = r(0.044715);
-      return (x) => {
-        const cube = r(r(x * x) * x);
-        const inner = r(kBeta * r(x + r(kKappa * cube)));
-        return r(r(0.5 * x) * r(1 + r(Math.tanh(inner))));
-      };
-    }
+/**
+ * GeluKernelImpl: x * 0.5 * (1 + erf(x / sqrt(2))), or the tanh approximation. For erf, 1.13's vector
+ * path (taken when every operand is contiguous) computes float32 and bfloat16 in float with
+ * Vectorized<float>::erf, a polynomial; the scalar path (strided operands) calls std::erf and, for
+ * bfloat16, rounds every operation to bfloat16. The tanh form rounds every bfloat16 operation on
+ * both paths. (Observed against PyTorch 1.13's AVX2 build; see activation.json's gelu cases.)
+ */
+export const GeluKernel = stub("GeluKernel", (iter: TensorIterator, approximate: "none" | "tanh") => {
+  const t = iter.commonDtype.scalarType;
+  AT_DISPATCH("GeluKernelImpl", t, FLOATING_TYPES_AND_BFLOAT16);
+  const vectorized = iter.output.is_contiguous() && iter.inputs.every((u) => u.is_contiguous());
+  const bf16Ops = t === ScalarType.BFloat16 && (approximate === "tanh" || !vectorized);
+  const r: Fn = bf16Ops ? (x) => roundToScalarType(t, x) : stepOf(t);
+  let f: Fn;
+  if (approximate === "tanh") {
+    const kBeta = r(Math.SQRT2 * 1.1283791670955126 * 0.5) /* M_SQRT2 * M_2_SQRTPI * 0.5 */, kKappa = r(0.044715);
+    f = (x) => {
+      const cube = r(r(x * x) * x);
+      const inner = r(kBeta * r(x + r(kKappa * cube)));
+      return r(r(0.5 * x) * r(1 + r(Math.tanh(inner))));
+    };
+  } else {
     const kAlpha = r(Math.SQRT1_2);
-    return (x) => r(r(x * 0.5) * r(1 + r(erf(r(x * kAlpha)))));
-  }));
+    const erfOf = t !== ScalarType.Double && vectorized ? vecErfFloat : erf;
+    f = (x) => r(r(x * 0.5) * r(1 + r(erfOf(r(x * kAlpha)))));
+  }
+  cpu_kernel_unary(iter, { number: f });
+});
+
+/** _mm256_fmadd_ps: a * b + c rounded once to float32 (the product of two floats is exact in double). */
+const fmaf = (a: number, b: number, c: number) => Math.fround(a * b + c);
+
+/**
+ * Vectorized<float>::erf (aten/src/ATen/cpu/vec/vec256/vec256_float.h), which GELU runs on every
+ * float32 element: Abramowitz & Stegun 7.1.26, 1 - (a1 t + ... + a5 t^5) exp(-x^2) with
+ * t = 1 / (1 + p |x|), in fused multiply-adds (absolute error up to about 1.5e-7, not std::erf's).
+ */
+function vecErfFloat(x: number): number {
+  const f = Math.fround;
+  const ax = Math.abs(x);
+  const t = f(1 / fmaf(f(0.3275911), ax, 1));
+  const r = fmaf(fmaf(fmaf(fmaf(f(1.061405429), t, f(-1.453152027)), t, f(1.421413741)), t, f(-0.284496736)), t, f(0.254829592));
+  const e = f(Math.exp(-f(x * x)));
+  const y = fmaf(f(-e * t), r, 1);
+  return x < 0 || Object.is(x, -0) ? -y : y;
+}
 
 /** silu: x / (1 + exp(-x)). */
 export const silu_stub = stub("silu_stub", (iter: TensorIterator) =>

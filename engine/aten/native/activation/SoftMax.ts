@@ -40,7 +40,7 @@ function softmaxMeta(input: Tensor, dim: number, half_to_float: boolean, out: Te
 function softmaxImpl(input: Tensor, dim: number, half_to_float: boolean, out: Tensor | null, mode: StructuredMode, log: boolean): Tensor {
   const output = softmaxMeta(input, dim, half_to_float, out, mode);
   if (!output._impl.storage.hasData()) return output;
-  if (half_to_float) throw new RuntimeError(`${log ? "log_softmax" : "softmax"} with half to float conversion is not supported on CPU`);
+  if (half_to_float) throw new RuntimeError("softmax with half to float conversion is not supported on CPU"); // log_softmax's text too
   if (input.numel() === 0) return output;
   const sizes = input.dim() === 0 ? [1] : [...input._impl.sizes()]; // a 0-dim input is viewed as (1)
   const d = maybe_wrap_dim(dim, sizes.length);

@@ -8,6 +8,7 @@
 
 import { ScalarType } from "../../../c10/ScalarType.js";
 import { DispatchStub } from "../DispatchStub.js";
+import { roundToScalarType } from "../../cpu/ScalarArithmetic.js";
 import { AT_DISPATCH, FLOATING_TYPES_AND_BFLOAT16 } from "../unary/Dispatch.js";
 
 const REF = "aten/src/ATen/native/cpu/SoftMaxKernel.cpp";
@@ -26,6 +27,12 @@ type Kernel = (a: SoftmaxArgs) => void;
 const step = (t: ScalarType) => (t === ScalarType.Double ? (x: number) => x : Math.fround);
 /** Vectorized<scalar_t>::size() on AVX2: 8 floats (bfloat16 is computed as float), 4 doubles. */
 const lanes = (t: ScalarType) => (t === ScalarType.Double ? 4 : 8);
+/**
+ * 1.13's last-dim log_softmax runs Vectorized<BFloat16> itself (16 lanes, every operation rounding
+ * to bfloat16), where softmax and the inner-dim kernels compute bfloat16 in float.
+ */
+const logStep = (t: ScalarType) => (t === ScalarType.BFloat16 ? (x: number) => roundToScalarType(t, x) : step(t));
+const logLanes = (t: ScalarType) => (t === ScalarType.BFloat16 ? 16 : lanes(t));
 
 /** vec::reduce_all with +: lane-wise sums over full vectors, the tail added into the first lanes, then lane 0 + lane 1 + ... */
 function reduceAllSum(xs: Float64Array, start: number, size: number, r: (x: number) => number, L: number): number {
@@ -47,7 +54,7 @@ const maxOf = (a: number, b: number) => (Number.isNaN(a) || a > b ? a : b); // v
 
 function lastdim(log: boolean): Kernel {
   return ({ input, output, dtype, outer, dimSize }) => {
-    const r = step(dtype), L = lanes(dtype);
+    const r = log ? logStep(dtype) : step(dtype), L = log ? logLanes(dtype) : lanes(dtype);
     for (let i = 0; i < outer; i++) {
       const base = i * dimSize;
       let max = input[base];
@@ -102,4 +109,5 @@ function kernelStub(name: string, dispatchName: string, k: Kernel): DispatchStub
 export const softmax_lastdim_kernel = kernelStub("softmax_lastdim_kernel", "softmax_lastdim_kernel_impl", lastdim(false));
 export const log_softmax_lastdim_kernel = kernelStub("log_softmax_lastdim_kernel", "log_softmax_lastdim_kernel_impl", lastdim(true));
 export const softmax_kernel = kernelStub("softmax_kernel", "softmax_kernel_impl", innerdim(false));
-export const log_softmax_kernel = kernelStub("log_softmax_kernel", "log_softmax_kernel_impl", innerdim(true));
+// PyTorch 1.13 names the inner-dim log_softmax dispatch "softmax_kernel_impl" too
+export const log_softmax_kernel = kernelStub("log_softmax_kernel", "softmax_kernel_impl", innerdim(true));
