@@ -18,7 +18,8 @@ import { neg_default } from "../../../generated/neg.js";
 import { sum_default, sum_dim_IntList } from "../../../generated/sum.js";
 import { fill__Scalar } from "../../../generated/fill.js";
 import { eq_Scalar } from "../../../generated/eq.js";
-import { where_ScalarSelf } from "../../../generated/where.js";
+import { where_self } from "../../../generated/where.js";
+import { zeros_default } from "../../../generated/zeros.js";
 import { bitwise_not_default } from "../../../generated/bitwise_not.js";
 import { tensor } from "../../tensor_new.js";
 import { Reduction } from "./NLLKernel.js";
@@ -95,7 +96,8 @@ function cross_entropy_loss_label_smoothing(self: Tensor, target: Tensor, weight
       ? neg(sum_dim_IntList.call(mul(input, broadcastWeight(weight, input.dim(), classDim)), [classDim], false, null) as Tensor)
       : neg(sum_dim_IntList.call(input, [classDim], false, null) as Tensor);
   // smooth_loss.index_put_({ignore_mask}, 0.0): Glasstorch has no index_put_ yet; where() gives the same values
-  smooth_loss = where_ScalarSelf.call(ignore_mask, 0, smooth_loss) as Tensor;
+  const zero = zeros_default.call([], smooth_loss.dtype, null, smooth_loss.device, null) as Tensor;
+  smooth_loss = where_self.call(ignore_mask, zero, smooth_loss) as Tensor;
   let ret: Tensor;
   switch (reduction) {
     case Reduction.Mean:

@@ -9,7 +9,10 @@ import { typedView, readNumber, toRaw } from "../../../c10/ElementAccess.js";
 import { canCast } from "../../../c10/PromoteTypes.js";
 import { Tensor } from "../../core/Tensor.js";
 import { empty_impl, wrap } from "../../core/empty.js";
-import { wrapScalar } from "../binary/common.js";
+import { resize_output } from "../Resize.js";
+import { noBigint, wrapScalar } from "../binary/common.js";
+import { cpu_kernel_binary } from "../Loops.js";
+import { roundToScalarType } from "../../cpu/ScalarArithmetic.js";
 import { AT_DISPATCH } from "../unary/Dispatch.js";
 import { build_unary, hasData, type StructuredMode } from "../unary/UnaryIterator.js";
 import { below_ADInplaceOrView } from "../unary/Nested.js";
@@ -19,13 +22,11 @@ import { sub_Tensor, sub__Tensor } from "../../../generated/sub.js";
 import { abs_default } from "../../../generated/abs.js";
 import { neg_default } from "../../../generated/neg.js";
 import { exp_default, exp__default } from "../../../generated/exp.js";
-import { log_default, log__default } from "../../../generated/log.js";
+import { log__default } from "../../../generated/log.js";
 import { clamp_min__default } from "../../../generated/clamp_min.js";
 import { fill__Scalar } from "../../../generated/fill.js";
 import { mul_Tensor, mul__Tensor } from "../../../generated/mul.js";
 import { add__Tensor } from "../../../generated/add.js";
-import { eq_Scalar } from "../../../generated/eq.js";
-import { where_ScalarSelf } from "../../../generated/where.js";
 import { squeeze_default } from "../../../generated/squeeze.js";
 import { copy__default } from "../../../generated/copy.js";
 import { empty_like_default } from "../../../generated/empty_like.js";
@@ -72,7 +73,8 @@ function reducedPointwise(self: Tensor, target: Tensor, reduction: number, out: 
     if (!canCast(loss.dtype.scalarType, out.dtype.scalarType)) {
       throw new RuntimeError(`result type ${scalarTypeName(loss.dtype.scalarType)} can't be cast to the desired output type ${scalarTypeName(out.dtype.scalarType)}`);
     }
-    resizeToScalar(out); // maybe_get_output().resize_({})
+    resize_output(out, [...loss._impl.sizes()]); // build_borrowing_binary_op(maybe_get_output(), ...) sizes it first
+    resizeToScalar(out); // then maybe_get_output().resize_({})
     result = out;
   }
   if (hasData(iter)) run(iter);
@@ -139,7 +141,7 @@ export function binary_cross_entropy_cpu(self: Tensor, target: Tensor, weight: T
 
 /**
  * L = (y - 1) * max(log1p(-x), -100) - y * max(log(x), -100), over squeeze(input) and squeeze(target)
- * in a TensorIterator that wants one dtype; each element is checked to lie in [0, 1] as it is read.
+ * in a TensorIterator that wants one dtype; each input element is checked to lie in [0, 1] as it is read.
  */
 export function binary_cross_entropy_out_cpu(self: Tensor, target: Tensor, weight: Tensor | null, reduction: number, loss: Tensor): Tensor {
   return below_ADInplaceOrView(() => {
@@ -168,8 +170,7 @@ function bceLoop(iter: ReturnType<typeof build_unary>, t: ScalarType): void {
   const xv = typedView(x.storage, x.dtype), yv = typedView(y.storage, y.dtype);
   iter.forEachOffsets((o) => {
     const xi = readNumber(xv, t, o[1]), yi = readNumber(yv, t, o[2]);
-    if (!(xi >= 0 && xi <= 1)) throw new RuntimeError("all elements of input should be between 0 and 1");
-    if (!(yi >= 0 && yi <= 1)) throw new RuntimeError("all elements of target should be between 0 and 1");
+    if (!(xi >= 0 && xi <= 1)) throw new RuntimeError("all elements of input should be between 0 and 1"); // 1.13 checks the input only
     const log1m = Math.max(r(Math.log1p(-xi)), -100), logx = Math.max(r(Math.log(xi)), -100);
     ov[o[0]] = toRaw(t, r(r(r(yi - 1) * log1m) - r(yi * logx))) as number;
   });
@@ -213,11 +214,24 @@ export function binary_cross_entropy_with_logits(self: Tensor, target: Tensor, w
 // ---- kl_div ----
 
 /**
- * kl_div (CompositeImplicitAutograd): exp(target) * (target - input) for a log target, else
- * xlogy(target, target) - target * input, then the reduction. xlogy(t, t) is written as
- * where(t == 0, 0, t * log(t)) — the same values (0 where t is 0, NaN where t is NaN) — because
- * Glasstorch has no xlogy operator yet; the dispatch trace shows those ops in its place.
+ * xlogy(x, y) = x == 0 ? 0 : x * log(y), NaN where y is NaN (BinaryOpsKernel.cpp xlogy_kernel, every
+ * operation in the dtype's own arithmetic). Glasstorch has no aten::xlogy yet, so kl_div computes it
+ * here over a TensorIterator; the dispatch trace shows kl_div without the xlogy call PyTorch makes.
  */
+function xlogy(x: Tensor, y: Tensor): Tensor {
+  const iter = build_unary({ config: "promoting", inputs: [x, y], out: null, mode: "functional" });
+  if (!hasData(iter)) return iter.output;
+  const t = iter.commonDtype.scalarType;
+  AT_DISPATCH("xlogy_cpu", t, [ScalarType.Double, ScalarType.Float, ScalarType.BFloat16, ScalarType.Half]);
+  const r = t === ScalarType.Double ? (v: number) => v : t === ScalarType.Float ? Math.fround : (v: number) => roundToScalarType(t, v);
+  cpu_kernel_binary(iter, {
+    number: (a, b) => (Number.isNaN(b) ? NaN : a === 0 ? 0 : r(a * r(Math.log(b)))),
+    bigint: noBigint,
+  });
+  return iter.output;
+}
+
+/** kl_div (CompositeImplicitAutograd): exp(target) * (target - input) for a log target, else xlogy(target, target) - target * input. */
 export function kl_div(self: Tensor, target: Tensor, reduction: number, log_target: boolean): Tensor {
   if (isIntegralType(self.dtype.scalarType, true) || isIntegralType(target.dtype.scalarType, true)) {
     throw new RuntimeError("kl_div: Integral inputs not supported.");
@@ -228,9 +242,7 @@ export function kl_div(self: Tensor, target: Tensor, reduction: number, log_targ
     output = mul_Tensor.call(exp_default.call(target), diff) as Tensor;
   } else {
     const prod = mul_Tensor.call(target, self) as Tensor;
-    const tlogt = where_ScalarSelf.call(eq_Scalar.call(target, 0), 0, mul_Tensor.call(target, log_default.call(target))) as Tensor;
-    output = sub_Tensor.call(tlogt, prod, 1) as Tensor;
+    output = sub_Tensor.call(xlogy(target, target), prod, 1) as Tensor;
   }
   return apply_loss_reduction(output, reduction);
 }
-

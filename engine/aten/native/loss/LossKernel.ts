@@ -1,7 +1,8 @@
 // The pointwise loss kernels (aten/src/ATen/native/cpu/BinaryOpsKernel.cpp: mse_kernel,
-// smooth_l1_kernel, huber_kernel) behind their DispatchStubs. Each is PyTorch's scalar lambda in
-// scalar_t arithmetic: every operation rounds to the dtype (c10::Half and c10::BFloat16 round after
-// each operation too), so results are exact except where the compiler fused a multiply-add.
+// smooth_l1_kernel, huber_kernel) behind their DispatchStubs. Each is PyTorch's lambda with every
+// operation rounding to the compute type: mse computes half in c10::Half (each operation rounds to
+// half); smooth_l1 and huber round a - b to half (and huber to bfloat16), then std::abs returns a
+// float and the rest is float arithmetic, rounded once on store.
 
 import { ScalarType } from "../../../c10/ScalarType.js";
 import { roundToScalarType } from "../../cpu/ScalarArithmetic.js";
@@ -16,6 +17,8 @@ const { Double, Float, Half } = ScalarType;
 
 /** scalar_t arithmetic: float64 exact, float32 fround, half/bfloat16 rounded after each operation. */
 const stepOf = (t: ScalarType) => (t === Double ? (x: number) => x : t === Float ? Math.fround : (x: number) => roundToScalarType(t, x));
+/** The float arithmetic after std::abs: float for float32, half and bfloat16; double for float64. */
+const opmathOf = (t: ScalarType) => (t === Double ? (x: number) => x : Math.fround);
 
 let mseHalfWarned = false;
 
@@ -24,7 +27,10 @@ mse_stub.register("ts", (iter) => {
   const t = iter.commonDtype.scalarType;
   if (t === Half && !mseHalfWarned) {
     mseHalfWarned = true; // TORCH_WARN_ONCE
-    process.emitWarning("Applying the CPU mse kernel on half-type tensors. This may be slower than using float or double-type tensors.", "UserWarning");
+    process.emitWarning(
+      "Applying the CPU mse kernel on half-type tensors. This may be slower than using float or double-type tensors. (Triggered internally at  ./aten/src/ATen/native/cpu/BinaryOpsKernel.cpp:821.)",
+      "UserWarning",
+    );
   }
   AT_DISPATCH("mse_cpu", t, [Double, Float, Half]);
   const r = stepOf(t);
@@ -36,9 +42,10 @@ export const smooth_l1_stub = new DispatchStub<(iter: TensorIterator, beta: numb
 smooth_l1_stub.register("ts", (iter, beta) => {
   const t = iter.commonDtype.scalarType;
   AT_DISPATCH("smooth_l1_cpu", t, FLOATING_TYPES_AND_HALF);
-  const r = stepOf(t), b = r(beta), halfBeta = r(0.5 * b);
+  // half is not vectorized on 1.13's CPU: a - b rounds to c10::Half; bfloat16's vector path subtracts in float
+  const s = t === Half ? stepOf(t) : opmathOf(t), r = opmathOf(t), b = stepOf(t)(beta), halfBeta = r(0.5 * b);
   cpu_kernel_binary(iter, {
-    number: (x, y) => { const z = Math.abs(r(x - y)); return z < b ? r(r(r(0.5 * z) * z) / b) : r(z - halfBeta); },
+    number: (x, y) => { const z = Math.abs(s(x - y)); return z < b ? r(r(r(0.5 * z) * z) / b) : r(z - halfBeta); },
     bigint: noBigint,
   });
 });
@@ -48,9 +55,9 @@ export const huber_stub = new DispatchStub<(iter: TensorIterator, delta: number)
 huber_stub.register("ts", (iter, delta) => {
   const t = iter.commonDtype.scalarType;
   AT_DISPATCH("huber_cpu", t, FLOATING_TYPES_AND_HALF);
-  const r = stepOf(t), d = r(delta), halfDelta = r(0.5 * d);
+  const s = stepOf(t), r = opmathOf(t), d = s(delta), halfDelta = r(0.5 * d);
   cpu_kernel_binary(iter, {
-    number: (x, y) => { const z = Math.abs(r(x - y)); return z < d ? r(r(0.5 * z) * z) : r(d * r(z - halfDelta)); },
+    number: (x, y) => { const z = Math.abs(s(x - y)); return z < d ? r(r(0.5 * z) * z) : r(d * r(z - halfDelta)); },
     bigint: noBigint,
   });
 });
