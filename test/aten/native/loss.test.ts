@@ -2,7 +2,10 @@
 // binary_cross_entropy (+ with_logits), kl_div) against PyTorch 1.13 (fixtures/loss.json, written by
 // fixtures/gen_loss.py): sizes, strides, dtypes, values, out= results, meta results, error texts.
 // Tolerances: each case's `ulps` (0 = exact); see gen_loss.py.
+import { describe, it, expect } from "vitest";
+import * as torch from "../../../engine/index.js";
 import { loadFixture } from "../../support/fixtures.js";
+import { callTree } from "../../support/call_tree.js";
 import { describeNNCases } from "../../support/nn_cases.js";
 
 const F = loadFixture("loss.json");
@@ -22,3 +25,18 @@ const KNOWN_META = new Set([
 ]);
 
 describeNNCases("loss ops match PyTorch", F.cases, { skipMeta: KNOWN_META });
+
+describe("decompositions run PyTorch's aten ops (the profiler's tree)", () => {
+  const nn = (torch as any)._C._nn;
+  const x = () => torch.ones(3, 5), t = () => torch.tensor([0, 1, 2]);
+  const calls: Record<string, () => () => unknown> = {
+    cross_entropy: () => { const a = x(), b = t(); return () => nn.cross_entropy_loss(a, b, null, 1); },
+    kl_div_log_target: () => { const a = x(); return () => torch.kl_div(a, a, 0, { log_target: true }); },
+  };
+  for (const d of F.trees) {
+    it(d.name, () => {
+      const { events } = torch.trace.record(calls[d.name]());
+      expect(callTree(events)).toEqual(d.tree);
+    });
+  }
+});

@@ -191,8 +191,10 @@ export function nll_loss_nd(self: Tensor, target: Tensor, weight: Tensor | null,
   const [n, c] = sizes;
   const outSize = [n, ...sizes.slice(2)];
   if (list(tsizes.slice(1)) !== list(sizes.slice(2))) throw new RuntimeError(`Expected target size ${list(outSize)}, got ${list(tsizes)}`);
-  let input = contiguous_default.call(self, "contiguous_format") as Tensor;
-  let tgt = contiguous_default.call(target, "contiguous_format") as Tensor;
+  // Tensor::contiguous() dispatches only for a tensor that is not contiguous already
+  const contiguous = (t: Tensor) => (t.is_contiguous() ? t : (contiguous_default.call(t, "contiguous_format") as Tensor));
+  let input = contiguous(self);
+  let tgt = contiguous(target);
   input = view_default.call(input, input.numel() > 0 ? [n, c, 1, -1] : [n, c, 0, 0]) as Tensor;
   tgt = view_default.call(tgt, tgt.numel() > 0 ? [n, 1, -1] : [n, 0, 0]) as Tensor;
   const ret = nll_loss2d_default.call(input, tgt, weight, reduction, ignore_index) as Tensor;
