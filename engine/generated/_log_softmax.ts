@@ -9,30 +9,30 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- _log_softmax (engine/ops/native_functions/activation.yaml:230) ----
-export const _log_softmax_default = defineOp("aten::_log_softmax(Tensor self, int dim, bool half_to_float) -> Tensor", "engine/ops/native_functions/activation.yaml:230");
-registerKernel(_log_softmax_default, "CPU", (ks, self, dim, half_to_float) => native.log_softmax_cpu_out(self, dim, half_to_float, null, "functional"), "native.log_softmax_cpu_out", "engine/ops/native_functions/activation.yaml:233", "engine/generated/_log_softmax.ts:14"); // (structured_delegate: _log_softmax.out)
-registerKernel(_log_softmax_default, "Meta", (ks, self, dim, half_to_float) => native.log_softmax_cpu_out(self, dim, half_to_float, null, "functional"), "native.log_softmax_cpu_out", "engine/ops/native_functions/activation.yaml:233", "engine/generated/_log_softmax.ts:15"); // (structured_delegate: _log_softmax.out)
-registerKernel(_log_softmax_default, "CompositeExplicitAutogradNonFunctional", (ks, self, dim, half_to_float) => native.log_softmax_cpu_out(self, dim, half_to_float, null, "functional"), "native.log_softmax_cpu_out", "engine/ops/native_functions/activation.yaml:233", "engine/generated/_log_softmax.ts:16"); // (structured_delegate: _log_softmax.out)
+// ---- _log_softmax (engine/ops/native_functions/activation.yaml:252) ----
+export const _log_softmax_default = defineOp("aten::_log_softmax(Tensor self, int dim, bool half_to_float) -> Tensor", "engine/ops/native_functions/activation.yaml:252");
+registerKernel(_log_softmax_default, "CPU", (ks, self, dim, half_to_float) => native.log_softmax_cpu_out(self, dim, half_to_float, null, "functional"), "native.log_softmax_cpu_out", "engine/ops/native_functions/activation.yaml:255", "engine/generated/_log_softmax.ts:14"); // (structured_delegate: _log_softmax.out)
+registerKernel(_log_softmax_default, "Meta", (ks, self, dim, half_to_float) => native.log_softmax_cpu_out(self, dim, half_to_float, null, "functional"), "native.log_softmax_cpu_out", "engine/ops/native_functions/activation.yaml:255", "engine/generated/_log_softmax.ts:15"); // (structured_delegate: _log_softmax.out)
+registerKernel(_log_softmax_default, "CompositeExplicitAutogradNonFunctional", (ks, self, dim, half_to_float) => native.log_softmax_cpu_out(self, dim, half_to_float, null, "functional"), "native.log_softmax_cpu_out", "engine/ops/native_functions/activation.yaml:255", "engine/generated/_log_softmax.ts:16"); // (structured_delegate: _log_softmax.out)
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(_log_softmax_default, "Autograd", (ks, self, dim, half_to_float) => below_autograd(() => _log_softmax_default.redispatch(ks.and(after_autograd_keyset), self, dim, half_to_float)), "VariableType::_log_softmax_default", "engine/ops/native_functions/activation.yaml:230", "engine/generated/_log_softmax.ts:20");
+registerKernel(_log_softmax_default, "Autograd", (ks, self, dim, half_to_float) => below_autograd(() => _log_softmax_default.redispatch(ks.and(after_autograd_keyset), self, dim, half_to_float)), "VariableType::_log_softmax_default", "engine/ops/native_functions/activation.yaml:252", "engine/generated/_log_softmax.ts:20");
 
-// ---- _log_softmax.out (engine/ops/native_functions/activation.yaml:233) ----
-export const _log_softmax_out = defineOp("aten::_log_softmax.out(Tensor self, int dim, bool half_to_float, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/activation.yaml:233");
-registerKernel(_log_softmax_out, "CPU", (ks, self, dim, half_to_float, out) => native.log_softmax_cpu_out(self, dim, half_to_float, out, "out"), "native.log_softmax_cpu_out", "engine/ops/native_functions/activation.yaml:233", "engine/generated/_log_softmax.ts:24");
-registerKernel(_log_softmax_out, "Meta", (ks, self, dim, half_to_float, out) => native.log_softmax_cpu_out(self, dim, half_to_float, out, "out"), "native.log_softmax_cpu_out", "engine/ops/native_functions/activation.yaml:233", "engine/generated/_log_softmax.ts:25");
+// ---- _log_softmax.out (engine/ops/native_functions/activation.yaml:255) ----
+export const _log_softmax_out = defineOp("aten::_log_softmax.out(Tensor self, int dim, bool half_to_float, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/activation.yaml:255");
+registerKernel(_log_softmax_out, "CPU", (ks, self, dim, half_to_float, out) => native.log_softmax_cpu_out(self, dim, half_to_float, out, "out"), "native.log_softmax_cpu_out", "engine/ops/native_functions/activation.yaml:255", "engine/generated/_log_softmax.ts:24");
+registerKernel(_log_softmax_out, "Meta", (ks, self, dim, half_to_float, out) => native.log_softmax_cpu_out(self, dim, half_to_float, out, "out"), "native.log_softmax_cpu_out", "engine/ops/native_functions/activation.yaml:255", "engine/generated/_log_softmax.ts:25");
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(_log_softmax_out, "Autograd", (ks, self, dim, half_to_float, out) => below_autograd(() => _log_softmax_out.redispatch(ks.and(after_autograd_keyset), self, dim, half_to_float, out)), "VariableType::_log_softmax_out", "engine/ops/native_functions/activation.yaml:233", "engine/generated/_log_softmax.ts:29");
+registerKernel(_log_softmax_out, "Autograd", (ks, self, dim, half_to_float, out) => below_autograd(() => _log_softmax_out.redispatch(ks.and(after_autograd_keyset), self, dim, half_to_float, out)), "VariableType::_log_softmax_out", "engine/ops/native_functions/activation.yaml:255", "engine/generated/_log_softmax.ts:29");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(_log_softmax_out, "ADInplaceOrView", (ks, self, dim, half_to_float, out) => {
   const result = _log_softmax_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, dim, half_to_float, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/activation.yaml:233", "engine/generated/_log_softmax.ts:31");
+}, "ADInplaceOrView", "engine/ops/native_functions/activation.yaml:255", "engine/generated/_log_softmax.ts:31");
 
 // torch._log_softmax: _log_softmax / _log_softmax.out
 const _log_softmax_parser = new PythonArgParser(["_log_softmax(Tensor input, int dim, bool half_to_float, *, Tensor? out=None)"]);

@@ -9,30 +9,30 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- _softmax (engine/ops/native_functions/activation.yaml:212) ----
-export const _softmax_default = defineOp("aten::_softmax(Tensor self, int dim, bool half_to_float) -> Tensor", "engine/ops/native_functions/activation.yaml:212");
-registerKernel(_softmax_default, "CPU", (ks, self, dim, half_to_float) => native.softmax_cpu_out(self, dim, half_to_float, null, "functional"), "native.softmax_cpu_out", "engine/ops/native_functions/activation.yaml:215", "engine/generated/_softmax.ts:14"); // (structured_delegate: _softmax.out)
-registerKernel(_softmax_default, "Meta", (ks, self, dim, half_to_float) => native.softmax_cpu_out(self, dim, half_to_float, null, "functional"), "native.softmax_cpu_out", "engine/ops/native_functions/activation.yaml:215", "engine/generated/_softmax.ts:15"); // (structured_delegate: _softmax.out)
-registerKernel(_softmax_default, "CompositeExplicitAutogradNonFunctional", (ks, self, dim, half_to_float) => native.softmax_cpu_out(self, dim, half_to_float, null, "functional"), "native.softmax_cpu_out", "engine/ops/native_functions/activation.yaml:215", "engine/generated/_softmax.ts:16"); // (structured_delegate: _softmax.out)
+// ---- _softmax (engine/ops/native_functions/activation.yaml:234) ----
+export const _softmax_default = defineOp("aten::_softmax(Tensor self, int dim, bool half_to_float) -> Tensor", "engine/ops/native_functions/activation.yaml:234");
+registerKernel(_softmax_default, "CPU", (ks, self, dim, half_to_float) => native.softmax_cpu_out(self, dim, half_to_float, null, "functional"), "native.softmax_cpu_out", "engine/ops/native_functions/activation.yaml:237", "engine/generated/_softmax.ts:14"); // (structured_delegate: _softmax.out)
+registerKernel(_softmax_default, "Meta", (ks, self, dim, half_to_float) => native.softmax_cpu_out(self, dim, half_to_float, null, "functional"), "native.softmax_cpu_out", "engine/ops/native_functions/activation.yaml:237", "engine/generated/_softmax.ts:15"); // (structured_delegate: _softmax.out)
+registerKernel(_softmax_default, "CompositeExplicitAutogradNonFunctional", (ks, self, dim, half_to_float) => native.softmax_cpu_out(self, dim, half_to_float, null, "functional"), "native.softmax_cpu_out", "engine/ops/native_functions/activation.yaml:237", "engine/generated/_softmax.ts:16"); // (structured_delegate: _softmax.out)
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(_softmax_default, "Autograd", (ks, self, dim, half_to_float) => below_autograd(() => _softmax_default.redispatch(ks.and(after_autograd_keyset), self, dim, half_to_float)), "VariableType::_softmax_default", "engine/ops/native_functions/activation.yaml:212", "engine/generated/_softmax.ts:20");
+registerKernel(_softmax_default, "Autograd", (ks, self, dim, half_to_float) => below_autograd(() => _softmax_default.redispatch(ks.and(after_autograd_keyset), self, dim, half_to_float)), "VariableType::_softmax_default", "engine/ops/native_functions/activation.yaml:234", "engine/generated/_softmax.ts:20");
 
-// ---- _softmax.out (engine/ops/native_functions/activation.yaml:215) ----
-export const _softmax_out = defineOp("aten::_softmax.out(Tensor self, int dim, bool half_to_float, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/activation.yaml:215");
-registerKernel(_softmax_out, "CPU", (ks, self, dim, half_to_float, out) => native.softmax_cpu_out(self, dim, half_to_float, out, "out"), "native.softmax_cpu_out", "engine/ops/native_functions/activation.yaml:215", "engine/generated/_softmax.ts:24");
-registerKernel(_softmax_out, "Meta", (ks, self, dim, half_to_float, out) => native.softmax_cpu_out(self, dim, half_to_float, out, "out"), "native.softmax_cpu_out", "engine/ops/native_functions/activation.yaml:215", "engine/generated/_softmax.ts:25");
+// ---- _softmax.out (engine/ops/native_functions/activation.yaml:237) ----
+export const _softmax_out = defineOp("aten::_softmax.out(Tensor self, int dim, bool half_to_float, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/activation.yaml:237");
+registerKernel(_softmax_out, "CPU", (ks, self, dim, half_to_float, out) => native.softmax_cpu_out(self, dim, half_to_float, out, "out"), "native.softmax_cpu_out", "engine/ops/native_functions/activation.yaml:237", "engine/generated/_softmax.ts:24");
+registerKernel(_softmax_out, "Meta", (ks, self, dim, half_to_float, out) => native.softmax_cpu_out(self, dim, half_to_float, out, "out"), "native.softmax_cpu_out", "engine/ops/native_functions/activation.yaml:237", "engine/generated/_softmax.ts:25");
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(_softmax_out, "Autograd", (ks, self, dim, half_to_float, out) => below_autograd(() => _softmax_out.redispatch(ks.and(after_autograd_keyset), self, dim, half_to_float, out)), "VariableType::_softmax_out", "engine/ops/native_functions/activation.yaml:215", "engine/generated/_softmax.ts:29");
+registerKernel(_softmax_out, "Autograd", (ks, self, dim, half_to_float, out) => below_autograd(() => _softmax_out.redispatch(ks.and(after_autograd_keyset), self, dim, half_to_float, out)), "VariableType::_softmax_out", "engine/ops/native_functions/activation.yaml:237", "engine/generated/_softmax.ts:29");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(_softmax_out, "ADInplaceOrView", (ks, self, dim, half_to_float, out) => {
   const result = _softmax_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, dim, half_to_float, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/activation.yaml:215", "engine/generated/_softmax.ts:31");
+}, "ADInplaceOrView", "engine/ops/native_functions/activation.yaml:237", "engine/generated/_softmax.ts:31");
 
 // torch._softmax: _softmax / _softmax.out
 const _softmax_parser = new PythonArgParser(["_softmax(Tensor input, int dim, bool half_to_float, *, Tensor? out=None)"]);

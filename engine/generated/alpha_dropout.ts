@@ -9,29 +9,29 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- alpha_dropout (engine/ops/native_functions/activation.yaml:259) ----
+// ---- alpha_dropout (engine/ops/native_functions/activation.yaml:281) ----
 // tags: nondeterministic_seeded
-export const alpha_dropout_default = defineOp("aten::alpha_dropout(Tensor input, float p, bool train) -> Tensor", "engine/ops/native_functions/activation.yaml:259");
-registerKernel(alpha_dropout_default, "CompositeImplicitAutograd", (ks, input, p, train) => native.alpha_dropout(input, p, train), "native.alpha_dropout", "engine/ops/native_functions/activation.yaml:259", "engine/generated/alpha_dropout.ts:15");
+export const alpha_dropout_default = defineOp("aten::alpha_dropout(Tensor input, float p, bool train) -> Tensor", "engine/ops/native_functions/activation.yaml:281");
+registerKernel(alpha_dropout_default, "CompositeImplicitAutograd", (ks, input, p, train) => native.alpha_dropout(input, p, train), "native.alpha_dropout", "engine/ops/native_functions/activation.yaml:281", "engine/generated/alpha_dropout.ts:15");
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(alpha_dropout_default, "Autograd", (ks, input, p, train) => below_autograd(() => alpha_dropout_default.redispatch(ks.and(after_autograd_keyset), input, p, train)), "VariableType::alpha_dropout_default", "engine/ops/native_functions/activation.yaml:259", "engine/generated/alpha_dropout.ts:19");
+registerKernel(alpha_dropout_default, "Autograd", (ks, input, p, train) => below_autograd(() => alpha_dropout_default.redispatch(ks.and(after_autograd_keyset), input, p, train)), "VariableType::alpha_dropout_default", "engine/ops/native_functions/activation.yaml:281", "engine/generated/alpha_dropout.ts:19");
 
-// ---- alpha_dropout_ (engine/ops/native_functions/activation.yaml:264) ----
+// ---- alpha_dropout_ (engine/ops/native_functions/activation.yaml:286) ----
 // tags: nondeterministic_seeded
-export const alpha_dropout__default = defineOp("aten::alpha_dropout_(Tensor(a!) self, float p, bool train) -> Tensor(a!)", "engine/ops/native_functions/activation.yaml:264");
-registerKernel(alpha_dropout__default, "CompositeImplicitAutograd", (ks, self, p, train) => native.alpha_dropout_(self, p, train), "native.alpha_dropout_", "engine/ops/native_functions/activation.yaml:264", "engine/generated/alpha_dropout.ts:24");
+export const alpha_dropout__default = defineOp("aten::alpha_dropout_(Tensor(a!) self, float p, bool train) -> Tensor(a!)", "engine/ops/native_functions/activation.yaml:286");
+registerKernel(alpha_dropout__default, "CompositeImplicitAutograd", (ks, self, p, train) => native.alpha_dropout_(self, p, train), "native.alpha_dropout_", "engine/ops/native_functions/activation.yaml:286", "engine/generated/alpha_dropout.ts:24");
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(alpha_dropout__default, "Autograd", (ks, self, p, train) => below_autograd(() => alpha_dropout__default.redispatch(ks.and(after_autograd_keyset), self, p, train)), "VariableType::alpha_dropout__default", "engine/ops/native_functions/activation.yaml:264", "engine/generated/alpha_dropout.ts:28");
+registerKernel(alpha_dropout__default, "Autograd", (ks, self, p, train) => below_autograd(() => alpha_dropout__default.redispatch(ks.and(after_autograd_keyset), self, p, train)), "VariableType::alpha_dropout__default", "engine/ops/native_functions/activation.yaml:286", "engine/generated/alpha_dropout.ts:28");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(alpha_dropout__default, "ADInplaceOrView", (ks, self, p, train) => {
   const result = alpha_dropout__default.redispatch(ks.and(after_ADInplaceOrView_keyset), self, p, train);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/activation.yaml:264", "engine/generated/alpha_dropout.ts:30");
+}, "ADInplaceOrView", "engine/ops/native_functions/activation.yaml:286", "engine/generated/alpha_dropout.ts:30");
 
 // torch.alpha_dropout: alpha_dropout
 const alpha_dropout_parser = new PythonArgParser(["alpha_dropout(Tensor input, float p, bool train)"]);

@@ -9,27 +9,27 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- celu (engine/ops/native_functions/activation.yaml:72) ----
-export const celu_default = defineOp("aten::celu(Tensor self, Scalar alpha=1.0) -> Tensor", "engine/ops/native_functions/activation.yaml:72");
-registerKernel(celu_default, "CompositeExplicitAutograd", (ks, self, alpha) => native.celu(self, alpha), "native.celu", "engine/ops/native_functions/activation.yaml:72", "engine/generated/celu.ts:14");
+// ---- celu (engine/ops/native_functions/activation.yaml:73) ----
+export const celu_default = defineOp("aten::celu(Tensor self, Scalar alpha=1.0) -> Tensor", "engine/ops/native_functions/activation.yaml:73");
+registerKernel(celu_default, "CompositeExplicitAutograd", (ks, self, alpha) => native.celu(self, alpha), "native.celu", "engine/ops/native_functions/activation.yaml:73", "engine/generated/celu.ts:14");
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(celu_default, "Autograd", (ks, self, alpha) => below_autograd(() => celu_default.redispatch(ks.and(after_autograd_keyset), self, alpha)), "VariableType::celu_default", "engine/ops/native_functions/activation.yaml:72", "engine/generated/celu.ts:18");
+registerKernel(celu_default, "Autograd", (ks, self, alpha) => below_autograd(() => celu_default.redispatch(ks.and(after_autograd_keyset), self, alpha)), "VariableType::celu_default", "engine/ops/native_functions/activation.yaml:73", "engine/generated/celu.ts:18");
 
-// ---- celu_ (engine/ops/native_functions/activation.yaml:76) ----
-export const celu__default = defineOp("aten::celu_(Tensor(a!) self, Scalar alpha=1.0) -> Tensor(a!)", "engine/ops/native_functions/activation.yaml:76");
-registerKernel(celu__default, "CompositeExplicitAutograd", (ks, self, alpha) => native.celu_(self, alpha), "native.celu_", "engine/ops/native_functions/activation.yaml:76", "engine/generated/celu.ts:22");
+// ---- celu_ (engine/ops/native_functions/activation.yaml:77) ----
+export const celu__default = defineOp("aten::celu_(Tensor(a!) self, Scalar alpha=1.0) -> Tensor(a!)", "engine/ops/native_functions/activation.yaml:77");
+registerKernel(celu__default, "CompositeExplicitAutograd", (ks, self, alpha) => native.celu_(self, alpha), "native.celu_", "engine/ops/native_functions/activation.yaml:77", "engine/generated/celu.ts:22");
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(celu__default, "Autograd", (ks, self, alpha) => below_autograd(() => celu__default.redispatch(ks.and(after_autograd_keyset), self, alpha)), "VariableType::celu__default", "engine/ops/native_functions/activation.yaml:76", "engine/generated/celu.ts:26");
+registerKernel(celu__default, "Autograd", (ks, self, alpha) => below_autograd(() => celu__default.redispatch(ks.and(after_autograd_keyset), self, alpha)), "VariableType::celu__default", "engine/ops/native_functions/activation.yaml:77", "engine/generated/celu.ts:26");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(celu__default, "ADInplaceOrView", (ks, self, alpha) => {
   const result = celu__default.redispatch(ks.and(after_ADInplaceOrView_keyset), self, alpha);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/activation.yaml:76", "engine/generated/celu.ts:28");
+}, "ADInplaceOrView", "engine/ops/native_functions/activation.yaml:77", "engine/generated/celu.ts:28");
 
 // torch.celu: celu
 const celu_parser = new PythonArgParser(["celu(Tensor input, Scalar alpha=1.0)"]);

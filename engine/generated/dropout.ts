@@ -9,29 +9,29 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- dropout (engine/ops/native_functions/activation.yaml:239) ----
+// ---- dropout (engine/ops/native_functions/activation.yaml:261) ----
 // tags: nondeterministic_seeded
-export const dropout_default = defineOp("aten::dropout(Tensor input, float p, bool train) -> Tensor", "engine/ops/native_functions/activation.yaml:239");
-registerKernel(dropout_default, "CompositeImplicitAutograd", (ks, input, p, train) => native.dropout(input, p, train), "native.dropout", "engine/ops/native_functions/activation.yaml:239", "engine/generated/dropout.ts:15");
+export const dropout_default = defineOp("aten::dropout(Tensor input, float p, bool train) -> Tensor", "engine/ops/native_functions/activation.yaml:261");
+registerKernel(dropout_default, "CompositeImplicitAutograd", (ks, input, p, train) => native.dropout(input, p, train), "native.dropout", "engine/ops/native_functions/activation.yaml:261", "engine/generated/dropout.ts:15");
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(dropout_default, "Autograd", (ks, input, p, train) => below_autograd(() => dropout_default.redispatch(ks.and(after_autograd_keyset), input, p, train)), "VariableType::dropout_default", "engine/ops/native_functions/activation.yaml:239", "engine/generated/dropout.ts:19");
+registerKernel(dropout_default, "Autograd", (ks, input, p, train) => below_autograd(() => dropout_default.redispatch(ks.and(after_autograd_keyset), input, p, train)), "VariableType::dropout_default", "engine/ops/native_functions/activation.yaml:261", "engine/generated/dropout.ts:19");
 
-// ---- dropout_ (engine/ops/native_functions/activation.yaml:244) ----
+// ---- dropout_ (engine/ops/native_functions/activation.yaml:266) ----
 // tags: nondeterministic_seeded
-export const dropout__default = defineOp("aten::dropout_(Tensor(a!) self, float p, bool train) -> Tensor(a!)", "engine/ops/native_functions/activation.yaml:244");
-registerKernel(dropout__default, "CompositeImplicitAutograd", (ks, self, p, train) => native.dropout_(self, p, train), "native.dropout_", "engine/ops/native_functions/activation.yaml:244", "engine/generated/dropout.ts:24");
+export const dropout__default = defineOp("aten::dropout_(Tensor(a!) self, float p, bool train) -> Tensor(a!)", "engine/ops/native_functions/activation.yaml:266");
+registerKernel(dropout__default, "CompositeImplicitAutograd", (ks, self, p, train) => native.dropout_(self, p, train), "native.dropout_", "engine/ops/native_functions/activation.yaml:266", "engine/generated/dropout.ts:24");
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(dropout__default, "Autograd", (ks, self, p, train) => below_autograd(() => dropout__default.redispatch(ks.and(after_autograd_keyset), self, p, train)), "VariableType::dropout__default", "engine/ops/native_functions/activation.yaml:244", "engine/generated/dropout.ts:28");
+registerKernel(dropout__default, "Autograd", (ks, self, p, train) => below_autograd(() => dropout__default.redispatch(ks.and(after_autograd_keyset), self, p, train)), "VariableType::dropout__default", "engine/ops/native_functions/activation.yaml:266", "engine/generated/dropout.ts:28");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(dropout__default, "ADInplaceOrView", (ks, self, p, train) => {
   const result = dropout__default.redispatch(ks.and(after_ADInplaceOrView_keyset), self, p, train);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/activation.yaml:244", "engine/generated/dropout.ts:30");
+}, "ADInplaceOrView", "engine/ops/native_functions/activation.yaml:266", "engine/generated/dropout.ts:30");
 
 // torch.dropout: dropout
 const dropout_parser = new PythonArgParser(["dropout(Tensor input, float p, bool train)"]);

@@ -9,46 +9,46 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- elu.out (engine/ops/native_functions/activation.yaml:49) ----
-export const elu_out = defineOp("aten::elu.out(Tensor self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/activation.yaml:49");
-registerKernel(elu_out, "CPU", (ks, self, alpha, scale, input_scale, out) => native.elu_out(self, alpha, scale, input_scale, out, "out"), "native.elu_out", "engine/ops/native_functions/activation.yaml:49", "engine/generated/elu.ts:14");
-registerKernel(elu_out, "Meta", (ks, self, alpha, scale, input_scale, out) => native.elu_out(self, alpha, scale, input_scale, out, "out"), "native.elu_out", "engine/ops/native_functions/activation.yaml:49", "engine/generated/elu.ts:15");
+// ---- elu.out (engine/ops/native_functions/activation.yaml:50) ----
+export const elu_out = defineOp("aten::elu.out(Tensor self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/activation.yaml:50");
+registerKernel(elu_out, "CPU", (ks, self, alpha, scale, input_scale, out) => native.elu_out(self, alpha, scale, input_scale, out, "out"), "native.elu_out", "engine/ops/native_functions/activation.yaml:50", "engine/generated/elu.ts:14");
+registerKernel(elu_out, "Meta", (ks, self, alpha, scale, input_scale, out) => native.elu_out(self, alpha, scale, input_scale, out, "out"), "native.elu_out", "engine/ops/native_functions/activation.yaml:50", "engine/generated/elu.ts:15");
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(elu_out, "Autograd", (ks, self, alpha, scale, input_scale, out) => below_autograd(() => elu_out.redispatch(ks.and(after_autograd_keyset), self, alpha, scale, input_scale, out)), "VariableType::elu_out", "engine/ops/native_functions/activation.yaml:49", "engine/generated/elu.ts:19");
+registerKernel(elu_out, "Autograd", (ks, self, alpha, scale, input_scale, out) => below_autograd(() => elu_out.redispatch(ks.and(after_autograd_keyset), self, alpha, scale, input_scale, out)), "VariableType::elu_out", "engine/ops/native_functions/activation.yaml:50", "engine/generated/elu.ts:19");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(elu_out, "ADInplaceOrView", (ks, self, alpha, scale, input_scale, out) => {
   const result = elu_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, alpha, scale, input_scale, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/activation.yaml:49", "engine/generated/elu.ts:21");
+}, "ADInplaceOrView", "engine/ops/native_functions/activation.yaml:50", "engine/generated/elu.ts:21");
 
-// ---- elu (engine/ops/native_functions/activation.yaml:56) ----
-export const elu_default = defineOp("aten::elu(Tensor self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1) -> Tensor", "engine/ops/native_functions/activation.yaml:56");
-registerKernel(elu_default, "CPU", (ks, self, alpha, scale, input_scale) => native.elu_out(self, alpha, scale, input_scale, null, "functional"), "native.elu_out", "engine/ops/native_functions/activation.yaml:49", "engine/generated/elu.ts:29"); // (structured_delegate: elu.out)
-registerKernel(elu_default, "Meta", (ks, self, alpha, scale, input_scale) => native.elu_out(self, alpha, scale, input_scale, null, "functional"), "native.elu_out", "engine/ops/native_functions/activation.yaml:49", "engine/generated/elu.ts:30"); // (structured_delegate: elu.out)
-registerKernel(elu_default, "CompositeExplicitAutogradNonFunctional", (ks, self, alpha, scale, input_scale) => native.elu_out(self, alpha, scale, input_scale, null, "functional"), "native.elu_out", "engine/ops/native_functions/activation.yaml:49", "engine/generated/elu.ts:31"); // (structured_delegate: elu.out)
+// ---- elu (engine/ops/native_functions/activation.yaml:57) ----
+export const elu_default = defineOp("aten::elu(Tensor self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1) -> Tensor", "engine/ops/native_functions/activation.yaml:57");
+registerKernel(elu_default, "CPU", (ks, self, alpha, scale, input_scale) => native.elu_out(self, alpha, scale, input_scale, null, "functional"), "native.elu_out", "engine/ops/native_functions/activation.yaml:50", "engine/generated/elu.ts:29"); // (structured_delegate: elu.out)
+registerKernel(elu_default, "Meta", (ks, self, alpha, scale, input_scale) => native.elu_out(self, alpha, scale, input_scale, null, "functional"), "native.elu_out", "engine/ops/native_functions/activation.yaml:50", "engine/generated/elu.ts:30"); // (structured_delegate: elu.out)
+registerKernel(elu_default, "CompositeExplicitAutogradNonFunctional", (ks, self, alpha, scale, input_scale) => native.elu_out(self, alpha, scale, input_scale, null, "functional"), "native.elu_out", "engine/ops/native_functions/activation.yaml:50", "engine/generated/elu.ts:31"); // (structured_delegate: elu.out)
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(elu_default, "Autograd", (ks, self, alpha, scale, input_scale) => below_autograd(() => elu_default.redispatch(ks.and(after_autograd_keyset), self, alpha, scale, input_scale)), "VariableType::elu_default", "engine/ops/native_functions/activation.yaml:56", "engine/generated/elu.ts:35");
+registerKernel(elu_default, "Autograd", (ks, self, alpha, scale, input_scale) => below_autograd(() => elu_default.redispatch(ks.and(after_autograd_keyset), self, alpha, scale, input_scale)), "VariableType::elu_default", "engine/ops/native_functions/activation.yaml:57", "engine/generated/elu.ts:35");
 
-// ---- elu_ (engine/ops/native_functions/activation.yaml:60) ----
-export const elu__default = defineOp("aten::elu_(Tensor(a!) self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1) -> Tensor(a!)", "engine/ops/native_functions/activation.yaml:60");
-registerKernel(elu__default, "CPU", (ks, self, alpha, scale, input_scale) => native.elu_out(self, alpha, scale, input_scale, null, "inplace"), "native.elu_out", "engine/ops/native_functions/activation.yaml:49", "engine/generated/elu.ts:39"); // (structured_delegate: elu.out)
-registerKernel(elu__default, "Meta", (ks, self, alpha, scale, input_scale) => native.elu_out(self, alpha, scale, input_scale, null, "inplace"), "native.elu_out", "engine/ops/native_functions/activation.yaml:49", "engine/generated/elu.ts:40"); // (structured_delegate: elu.out)
-registerKernel(elu__default, "CompositeExplicitAutogradNonFunctional", (ks, self, alpha, scale, input_scale) => native.elu_out(self, alpha, scale, input_scale, null, "inplace"), "native.elu_out", "engine/ops/native_functions/activation.yaml:49", "engine/generated/elu.ts:41"); // (structured_delegate: elu.out)
+// ---- elu_ (engine/ops/native_functions/activation.yaml:61) ----
+export const elu__default = defineOp("aten::elu_(Tensor(a!) self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1) -> Tensor(a!)", "engine/ops/native_functions/activation.yaml:61");
+registerKernel(elu__default, "CPU", (ks, self, alpha, scale, input_scale) => native.elu_out(self, alpha, scale, input_scale, null, "inplace"), "native.elu_out", "engine/ops/native_functions/activation.yaml:50", "engine/generated/elu.ts:39"); // (structured_delegate: elu.out)
+registerKernel(elu__default, "Meta", (ks, self, alpha, scale, input_scale) => native.elu_out(self, alpha, scale, input_scale, null, "inplace"), "native.elu_out", "engine/ops/native_functions/activation.yaml:50", "engine/generated/elu.ts:40"); // (structured_delegate: elu.out)
+registerKernel(elu__default, "CompositeExplicitAutogradNonFunctional", (ks, self, alpha, scale, input_scale) => native.elu_out(self, alpha, scale, input_scale, null, "inplace"), "native.elu_out", "engine/ops/native_functions/activation.yaml:50", "engine/generated/elu.ts:41"); // (structured_delegate: elu.out)
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(elu__default, "Autograd", (ks, self, alpha, scale, input_scale) => below_autograd(() => elu__default.redispatch(ks.and(after_autograd_keyset), self, alpha, scale, input_scale)), "VariableType::elu__default", "engine/ops/native_functions/activation.yaml:60", "engine/generated/elu.ts:45");
+registerKernel(elu__default, "Autograd", (ks, self, alpha, scale, input_scale) => below_autograd(() => elu__default.redispatch(ks.and(after_autograd_keyset), self, alpha, scale, input_scale)), "VariableType::elu__default", "engine/ops/native_functions/activation.yaml:61", "engine/generated/elu.ts:45");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(elu__default, "ADInplaceOrView", (ks, self, alpha, scale, input_scale) => {
   const result = elu__default.redispatch(ks.and(after_ADInplaceOrView_keyset), self, alpha, scale, input_scale);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/activation.yaml:60", "engine/generated/elu.ts:47");
+}, "ADInplaceOrView", "engine/ops/native_functions/activation.yaml:61", "engine/generated/elu.ts:47");
 
 // torch.elu: elu / elu.out
 const elu_parser = new PythonArgParser(["elu(Tensor input, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1, *, Tensor? out=None)"]);

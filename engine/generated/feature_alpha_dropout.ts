@@ -9,29 +9,29 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- feature_alpha_dropout (engine/ops/native_functions/activation.yaml:269) ----
+// ---- feature_alpha_dropout (engine/ops/native_functions/activation.yaml:291) ----
 // tags: nondeterministic_seeded
-export const feature_alpha_dropout_default = defineOp("aten::feature_alpha_dropout(Tensor input, float p, bool train) -> Tensor", "engine/ops/native_functions/activation.yaml:269");
-registerKernel(feature_alpha_dropout_default, "CompositeImplicitAutograd", (ks, input, p, train) => native.feature_alpha_dropout(input, p, train), "native.feature_alpha_dropout", "engine/ops/native_functions/activation.yaml:269", "engine/generated/feature_alpha_dropout.ts:15");
+export const feature_alpha_dropout_default = defineOp("aten::feature_alpha_dropout(Tensor input, float p, bool train) -> Tensor", "engine/ops/native_functions/activation.yaml:291");
+registerKernel(feature_alpha_dropout_default, "CompositeImplicitAutograd", (ks, input, p, train) => native.feature_alpha_dropout(input, p, train), "native.feature_alpha_dropout", "engine/ops/native_functions/activation.yaml:291", "engine/generated/feature_alpha_dropout.ts:15");
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(feature_alpha_dropout_default, "Autograd", (ks, input, p, train) => below_autograd(() => feature_alpha_dropout_default.redispatch(ks.and(after_autograd_keyset), input, p, train)), "VariableType::feature_alpha_dropout_default", "engine/ops/native_functions/activation.yaml:269", "engine/generated/feature_alpha_dropout.ts:19");
+registerKernel(feature_alpha_dropout_default, "Autograd", (ks, input, p, train) => below_autograd(() => feature_alpha_dropout_default.redispatch(ks.and(after_autograd_keyset), input, p, train)), "VariableType::feature_alpha_dropout_default", "engine/ops/native_functions/activation.yaml:291", "engine/generated/feature_alpha_dropout.ts:19");
 
-// ---- feature_alpha_dropout_ (engine/ops/native_functions/activation.yaml:274) ----
+// ---- feature_alpha_dropout_ (engine/ops/native_functions/activation.yaml:296) ----
 // tags: nondeterministic_seeded
-export const feature_alpha_dropout__default = defineOp("aten::feature_alpha_dropout_(Tensor(a!) self, float p, bool train) -> Tensor(a!)", "engine/ops/native_functions/activation.yaml:274");
-registerKernel(feature_alpha_dropout__default, "CompositeImplicitAutograd", (ks, self, p, train) => native.feature_alpha_dropout_(self, p, train), "native.feature_alpha_dropout_", "engine/ops/native_functions/activation.yaml:274", "engine/generated/feature_alpha_dropout.ts:24");
+export const feature_alpha_dropout__default = defineOp("aten::feature_alpha_dropout_(Tensor(a!) self, float p, bool train) -> Tensor(a!)", "engine/ops/native_functions/activation.yaml:296");
+registerKernel(feature_alpha_dropout__default, "CompositeImplicitAutograd", (ks, self, p, train) => native.feature_alpha_dropout_(self, p, train), "native.feature_alpha_dropout_", "engine/ops/native_functions/activation.yaml:296", "engine/generated/feature_alpha_dropout.ts:24");
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(feature_alpha_dropout__default, "Autograd", (ks, self, p, train) => below_autograd(() => feature_alpha_dropout__default.redispatch(ks.and(after_autograd_keyset), self, p, train)), "VariableType::feature_alpha_dropout__default", "engine/ops/native_functions/activation.yaml:274", "engine/generated/feature_alpha_dropout.ts:28");
+registerKernel(feature_alpha_dropout__default, "Autograd", (ks, self, p, train) => below_autograd(() => feature_alpha_dropout__default.redispatch(ks.and(after_autograd_keyset), self, p, train)), "VariableType::feature_alpha_dropout__default", "engine/ops/native_functions/activation.yaml:296", "engine/generated/feature_alpha_dropout.ts:28");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(feature_alpha_dropout__default, "ADInplaceOrView", (ks, self, p, train) => {
   const result = feature_alpha_dropout__default.redispatch(ks.and(after_ADInplaceOrView_keyset), self, p, train);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/activation.yaml:274", "engine/generated/feature_alpha_dropout.ts:30");
+}, "ADInplaceOrView", "engine/ops/native_functions/activation.yaml:296", "engine/generated/feature_alpha_dropout.ts:30");
 
 // torch.feature_alpha_dropout: feature_alpha_dropout
 const feature_alpha_dropout_parser = new PythonArgParser(["feature_alpha_dropout(Tensor input, float p, bool train)"]);

@@ -9,46 +9,46 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- gelu.out (engine/ops/native_functions/activation.yaml:82) ----
-export const gelu_out = defineOp("aten::gelu.out(Tensor self, *, str approximate='none', Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/activation.yaml:82");
-registerKernel(gelu_out, "CPU", (ks, self, approximate, out) => native.gelu_out_cpu(self, approximate, out, "out"), "native.gelu_out_cpu", "engine/ops/native_functions/activation.yaml:82", "engine/generated/gelu.ts:14");
-registerKernel(gelu_out, "Meta", (ks, self, approximate, out) => native.gelu_out_cpu(self, approximate, out, "out"), "native.gelu_out_cpu", "engine/ops/native_functions/activation.yaml:82", "engine/generated/gelu.ts:15");
+// ---- gelu.out (engine/ops/native_functions/activation.yaml:83) ----
+export const gelu_out = defineOp("aten::gelu.out(Tensor self, *, str approximate='none', Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/activation.yaml:83");
+registerKernel(gelu_out, "CPU", (ks, self, approximate, out) => native.gelu_out_cpu(self, approximate, out, "out"), "native.gelu_out_cpu", "engine/ops/native_functions/activation.yaml:83", "engine/generated/gelu.ts:14");
+registerKernel(gelu_out, "Meta", (ks, self, approximate, out) => native.gelu_out_cpu(self, approximate, out, "out"), "native.gelu_out_cpu", "engine/ops/native_functions/activation.yaml:83", "engine/generated/gelu.ts:15");
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(gelu_out, "Autograd", (ks, self, approximate, out) => below_autograd(() => gelu_out.redispatch(ks.and(after_autograd_keyset), self, approximate, out)), "VariableType::gelu_out", "engine/ops/native_functions/activation.yaml:82", "engine/generated/gelu.ts:19");
+registerKernel(gelu_out, "Autograd", (ks, self, approximate, out) => below_autograd(() => gelu_out.redispatch(ks.and(after_autograd_keyset), self, approximate, out)), "VariableType::gelu_out", "engine/ops/native_functions/activation.yaml:83", "engine/generated/gelu.ts:19");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(gelu_out, "ADInplaceOrView", (ks, self, approximate, out) => {
   const result = gelu_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, approximate, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/activation.yaml:82", "engine/generated/gelu.ts:21");
+}, "ADInplaceOrView", "engine/ops/native_functions/activation.yaml:83", "engine/generated/gelu.ts:21");
 
-// ---- gelu_ (engine/ops/native_functions/activation.yaml:89) ----
-export const gelu__default = defineOp("aten::gelu_(Tensor(a!) self, *, str approximate='none') -> Tensor(a!)", "engine/ops/native_functions/activation.yaml:89");
-registerKernel(gelu__default, "CPU", (ks, self, approximate) => native.gelu_out_cpu(self, approximate, null, "inplace"), "native.gelu_out_cpu", "engine/ops/native_functions/activation.yaml:82", "engine/generated/gelu.ts:29"); // (structured_delegate: gelu.out)
-registerKernel(gelu__default, "Meta", (ks, self, approximate) => native.gelu_out_cpu(self, approximate, null, "inplace"), "native.gelu_out_cpu", "engine/ops/native_functions/activation.yaml:82", "engine/generated/gelu.ts:30"); // (structured_delegate: gelu.out)
-registerKernel(gelu__default, "CompositeExplicitAutogradNonFunctional", (ks, self, approximate) => native.gelu_out_cpu(self, approximate, null, "inplace"), "native.gelu_out_cpu", "engine/ops/native_functions/activation.yaml:82", "engine/generated/gelu.ts:31"); // (structured_delegate: gelu.out)
+// ---- gelu_ (engine/ops/native_functions/activation.yaml:90) ----
+export const gelu__default = defineOp("aten::gelu_(Tensor(a!) self, *, str approximate='none') -> Tensor(a!)", "engine/ops/native_functions/activation.yaml:90");
+registerKernel(gelu__default, "CPU", (ks, self, approximate) => native.gelu_out_cpu(self, approximate, null, "inplace"), "native.gelu_out_cpu", "engine/ops/native_functions/activation.yaml:83", "engine/generated/gelu.ts:29"); // (structured_delegate: gelu.out)
+registerKernel(gelu__default, "Meta", (ks, self, approximate) => native.gelu_out_cpu(self, approximate, null, "inplace"), "native.gelu_out_cpu", "engine/ops/native_functions/activation.yaml:83", "engine/generated/gelu.ts:30"); // (structured_delegate: gelu.out)
+registerKernel(gelu__default, "CompositeExplicitAutogradNonFunctional", (ks, self, approximate) => native.gelu_out_cpu(self, approximate, null, "inplace"), "native.gelu_out_cpu", "engine/ops/native_functions/activation.yaml:83", "engine/generated/gelu.ts:31"); // (structured_delegate: gelu.out)
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(gelu__default, "Autograd", (ks, self, approximate) => below_autograd(() => gelu__default.redispatch(ks.and(after_autograd_keyset), self, approximate)), "VariableType::gelu__default", "engine/ops/native_functions/activation.yaml:89", "engine/generated/gelu.ts:35");
+registerKernel(gelu__default, "Autograd", (ks, self, approximate) => below_autograd(() => gelu__default.redispatch(ks.and(after_autograd_keyset), self, approximate)), "VariableType::gelu__default", "engine/ops/native_functions/activation.yaml:90", "engine/generated/gelu.ts:35");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(gelu__default, "ADInplaceOrView", (ks, self, approximate) => {
   const result = gelu__default.redispatch(ks.and(after_ADInplaceOrView_keyset), self, approximate);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/activation.yaml:89", "engine/generated/gelu.ts:37");
+}, "ADInplaceOrView", "engine/ops/native_functions/activation.yaml:90", "engine/generated/gelu.ts:37");
 
-// ---- gelu (engine/ops/native_functions/activation.yaml:93) ----
-export const gelu_default = defineOp("aten::gelu(Tensor self, *, str approximate='none') -> Tensor", "engine/ops/native_functions/activation.yaml:93");
-registerKernel(gelu_default, "CPU", (ks, self, approximate) => native.gelu_out_cpu(self, approximate, null, "functional"), "native.gelu_out_cpu", "engine/ops/native_functions/activation.yaml:82", "engine/generated/gelu.ts:45"); // (structured_delegate: gelu.out)
-registerKernel(gelu_default, "Meta", (ks, self, approximate) => native.gelu_out_cpu(self, approximate, null, "functional"), "native.gelu_out_cpu", "engine/ops/native_functions/activation.yaml:82", "engine/generated/gelu.ts:46"); // (structured_delegate: gelu.out)
-registerKernel(gelu_default, "CompositeExplicitAutogradNonFunctional", (ks, self, approximate) => native.gelu_out_cpu(self, approximate, null, "functional"), "native.gelu_out_cpu", "engine/ops/native_functions/activation.yaml:82", "engine/generated/gelu.ts:47"); // (structured_delegate: gelu.out)
+// ---- gelu (engine/ops/native_functions/activation.yaml:94) ----
+export const gelu_default = defineOp("aten::gelu(Tensor self, *, str approximate='none') -> Tensor", "engine/ops/native_functions/activation.yaml:94");
+registerKernel(gelu_default, "CPU", (ks, self, approximate) => native.gelu_out_cpu(self, approximate, null, "functional"), "native.gelu_out_cpu", "engine/ops/native_functions/activation.yaml:83", "engine/generated/gelu.ts:45"); // (structured_delegate: gelu.out)
+registerKernel(gelu_default, "Meta", (ks, self, approximate) => native.gelu_out_cpu(self, approximate, null, "functional"), "native.gelu_out_cpu", "engine/ops/native_functions/activation.yaml:83", "engine/generated/gelu.ts:46"); // (structured_delegate: gelu.out)
+registerKernel(gelu_default, "CompositeExplicitAutogradNonFunctional", (ks, self, approximate) => native.gelu_out_cpu(self, approximate, null, "functional"), "native.gelu_out_cpu", "engine/ops/native_functions/activation.yaml:83", "engine/generated/gelu.ts:47"); // (structured_delegate: gelu.out)
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(gelu_default, "Autograd", (ks, self, approximate) => below_autograd(() => gelu_default.redispatch(ks.and(after_autograd_keyset), self, approximate)), "VariableType::gelu_default", "engine/ops/native_functions/activation.yaml:93", "engine/generated/gelu.ts:51");
+registerKernel(gelu_default, "Autograd", (ks, self, approximate) => below_autograd(() => gelu_default.redispatch(ks.and(after_autograd_keyset), self, approximate)), "VariableType::gelu_default", "engine/ops/native_functions/activation.yaml:94", "engine/generated/gelu.ts:51");
 
 // torch.gelu_: gelu_
 const gelu__parser = new PythonArgParser(["gelu_(Tensor input, *, str approximate='none')"]);

@@ -9,46 +9,46 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- hardsigmoid.out (engine/ops/native_functions/activation.yaml:156) ----
-export const hardsigmoid_out = defineOp("aten::hardsigmoid.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/activation.yaml:156");
-registerKernel(hardsigmoid_out, "CPU", (ks, self, out) => native.hardsigmoid_out(self, out, "out"), "native.hardsigmoid_out", "engine/ops/native_functions/activation.yaml:156", "engine/generated/hardsigmoid.ts:14");
-registerKernel(hardsigmoid_out, "Meta", (ks, self, out) => native.hardsigmoid_out(self, out, "out"), "native.hardsigmoid_out", "engine/ops/native_functions/activation.yaml:156", "engine/generated/hardsigmoid.ts:15");
+// ---- hardsigmoid.out (engine/ops/native_functions/activation.yaml:157) ----
+export const hardsigmoid_out = defineOp("aten::hardsigmoid.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/activation.yaml:157");
+registerKernel(hardsigmoid_out, "CPU", (ks, self, out) => native.hardsigmoid_out(self, out, "out"), "native.hardsigmoid_out", "engine/ops/native_functions/activation.yaml:157", "engine/generated/hardsigmoid.ts:14");
+registerKernel(hardsigmoid_out, "Meta", (ks, self, out) => native.hardsigmoid_out(self, out, "out"), "native.hardsigmoid_out", "engine/ops/native_functions/activation.yaml:157", "engine/generated/hardsigmoid.ts:15");
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(hardsigmoid_out, "Autograd", (ks, self, out) => below_autograd(() => hardsigmoid_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::hardsigmoid_out", "engine/ops/native_functions/activation.yaml:156", "engine/generated/hardsigmoid.ts:19");
+registerKernel(hardsigmoid_out, "Autograd", (ks, self, out) => below_autograd(() => hardsigmoid_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::hardsigmoid_out", "engine/ops/native_functions/activation.yaml:157", "engine/generated/hardsigmoid.ts:19");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(hardsigmoid_out, "ADInplaceOrView", (ks, self, out) => {
   const result = hardsigmoid_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/activation.yaml:156", "engine/generated/hardsigmoid.ts:21");
+}, "ADInplaceOrView", "engine/ops/native_functions/activation.yaml:157", "engine/generated/hardsigmoid.ts:21");
 
-// ---- hardsigmoid (engine/ops/native_functions/activation.yaml:163) ----
-export const hardsigmoid_default = defineOp("aten::hardsigmoid(Tensor self) -> Tensor", "engine/ops/native_functions/activation.yaml:163");
-registerKernel(hardsigmoid_default, "CPU", (ks, self) => native.hardsigmoid_out(self, null, "functional"), "native.hardsigmoid_out", "engine/ops/native_functions/activation.yaml:156", "engine/generated/hardsigmoid.ts:29"); // (structured_delegate: hardsigmoid.out)
-registerKernel(hardsigmoid_default, "Meta", (ks, self) => native.hardsigmoid_out(self, null, "functional"), "native.hardsigmoid_out", "engine/ops/native_functions/activation.yaml:156", "engine/generated/hardsigmoid.ts:30"); // (structured_delegate: hardsigmoid.out)
-registerKernel(hardsigmoid_default, "CompositeExplicitAutogradNonFunctional", (ks, self) => native.hardsigmoid_out(self, null, "functional"), "native.hardsigmoid_out", "engine/ops/native_functions/activation.yaml:156", "engine/generated/hardsigmoid.ts:31"); // (structured_delegate: hardsigmoid.out)
+// ---- hardsigmoid (engine/ops/native_functions/activation.yaml:164) ----
+export const hardsigmoid_default = defineOp("aten::hardsigmoid(Tensor self) -> Tensor", "engine/ops/native_functions/activation.yaml:164");
+registerKernel(hardsigmoid_default, "CPU", (ks, self) => native.hardsigmoid_out(self, null, "functional"), "native.hardsigmoid_out", "engine/ops/native_functions/activation.yaml:157", "engine/generated/hardsigmoid.ts:29"); // (structured_delegate: hardsigmoid.out)
+registerKernel(hardsigmoid_default, "Meta", (ks, self) => native.hardsigmoid_out(self, null, "functional"), "native.hardsigmoid_out", "engine/ops/native_functions/activation.yaml:157", "engine/generated/hardsigmoid.ts:30"); // (structured_delegate: hardsigmoid.out)
+registerKernel(hardsigmoid_default, "CompositeExplicitAutogradNonFunctional", (ks, self) => native.hardsigmoid_out(self, null, "functional"), "native.hardsigmoid_out", "engine/ops/native_functions/activation.yaml:157", "engine/generated/hardsigmoid.ts:31"); // (structured_delegate: hardsigmoid.out)
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(hardsigmoid_default, "Autograd", (ks, self) => below_autograd(() => hardsigmoid_default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::hardsigmoid_default", "engine/ops/native_functions/activation.yaml:163", "engine/generated/hardsigmoid.ts:35");
+registerKernel(hardsigmoid_default, "Autograd", (ks, self) => below_autograd(() => hardsigmoid_default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::hardsigmoid_default", "engine/ops/native_functions/activation.yaml:164", "engine/generated/hardsigmoid.ts:35");
 
-// ---- hardsigmoid_ (engine/ops/native_functions/activation.yaml:167) ----
-export const hardsigmoid__default = defineOp("aten::hardsigmoid_(Tensor(a!) self) -> Tensor(a!)", "engine/ops/native_functions/activation.yaml:167");
-registerKernel(hardsigmoid__default, "CPU", (ks, self) => native.hardsigmoid_out(self, null, "inplace"), "native.hardsigmoid_out", "engine/ops/native_functions/activation.yaml:156", "engine/generated/hardsigmoid.ts:39"); // (structured_delegate: hardsigmoid.out)
-registerKernel(hardsigmoid__default, "Meta", (ks, self) => native.hardsigmoid_out(self, null, "inplace"), "native.hardsigmoid_out", "engine/ops/native_functions/activation.yaml:156", "engine/generated/hardsigmoid.ts:40"); // (structured_delegate: hardsigmoid.out)
-registerKernel(hardsigmoid__default, "CompositeExplicitAutogradNonFunctional", (ks, self) => native.hardsigmoid_out(self, null, "inplace"), "native.hardsigmoid_out", "engine/ops/native_functions/activation.yaml:156", "engine/generated/hardsigmoid.ts:41"); // (structured_delegate: hardsigmoid.out)
+// ---- hardsigmoid_ (engine/ops/native_functions/activation.yaml:168) ----
+export const hardsigmoid__default = defineOp("aten::hardsigmoid_(Tensor(a!) self) -> Tensor(a!)", "engine/ops/native_functions/activation.yaml:168");
+registerKernel(hardsigmoid__default, "CPU", (ks, self) => native.hardsigmoid_out(self, null, "inplace"), "native.hardsigmoid_out", "engine/ops/native_functions/activation.yaml:157", "engine/generated/hardsigmoid.ts:39"); // (structured_delegate: hardsigmoid.out)
+registerKernel(hardsigmoid__default, "Meta", (ks, self) => native.hardsigmoid_out(self, null, "inplace"), "native.hardsigmoid_out", "engine/ops/native_functions/activation.yaml:157", "engine/generated/hardsigmoid.ts:40"); // (structured_delegate: hardsigmoid.out)
+registerKernel(hardsigmoid__default, "CompositeExplicitAutogradNonFunctional", (ks, self) => native.hardsigmoid_out(self, null, "inplace"), "native.hardsigmoid_out", "engine/ops/native_functions/activation.yaml:157", "engine/generated/hardsigmoid.ts:41"); // (structured_delegate: hardsigmoid.out)
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(hardsigmoid__default, "Autograd", (ks, self) => below_autograd(() => hardsigmoid__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::hardsigmoid__default", "engine/ops/native_functions/activation.yaml:167", "engine/generated/hardsigmoid.ts:45");
+registerKernel(hardsigmoid__default, "Autograd", (ks, self) => below_autograd(() => hardsigmoid__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::hardsigmoid__default", "engine/ops/native_functions/activation.yaml:168", "engine/generated/hardsigmoid.ts:45");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(hardsigmoid__default, "ADInplaceOrView", (ks, self) => {
   const result = hardsigmoid__default.redispatch(ks.and(after_ADInplaceOrView_keyset), self);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/activation.yaml:167", "engine/generated/hardsigmoid.ts:47");
+}, "ADInplaceOrView", "engine/ops/native_functions/activation.yaml:168", "engine/generated/hardsigmoid.ts:47");
 
 // torch.hardsigmoid: hardsigmoid / hardsigmoid.out
 const hardsigmoid_parser = new PythonArgParser(["hardsigmoid(Tensor input, *, Tensor? out=None)"]);

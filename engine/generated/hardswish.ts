@@ -9,44 +9,44 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- hardswish.out (engine/ops/native_functions/activation.yaml:171) ----
-export const hardswish_out = defineOp("aten::hardswish.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/activation.yaml:171");
-registerKernel(hardswish_out, "CPU", (ks, self, out) => native.hardswish_out(self, out), "native.hardswish_out", "engine/ops/native_functions/activation.yaml:171", "engine/generated/hardswish.ts:14");
-registerKernel(hardswish_out, "Meta", (ks, self, out) => native.hardswish_out(self, out), "native.hardswish_out", "engine/ops/native_functions/activation.yaml:171", "engine/generated/hardswish.ts:15");
+// ---- hardswish.out (engine/ops/native_functions/activation.yaml:172) ----
+export const hardswish_out = defineOp("aten::hardswish.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/activation.yaml:172");
+registerKernel(hardswish_out, "CPU", (ks, self, out) => native.hardswish_out(self, out), "native.hardswish_out", "engine/ops/native_functions/activation.yaml:172", "engine/generated/hardswish.ts:14");
+registerKernel(hardswish_out, "Meta", (ks, self, out) => native.hardswish_out(self, out), "native.hardswish_out", "engine/ops/native_functions/activation.yaml:172", "engine/generated/hardswish.ts:15");
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(hardswish_out, "Autograd", (ks, self, out) => below_autograd(() => hardswish_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::hardswish_out", "engine/ops/native_functions/activation.yaml:171", "engine/generated/hardswish.ts:19");
+registerKernel(hardswish_out, "Autograd", (ks, self, out) => below_autograd(() => hardswish_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::hardswish_out", "engine/ops/native_functions/activation.yaml:172", "engine/generated/hardswish.ts:19");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(hardswish_out, "ADInplaceOrView", (ks, self, out) => {
   const result = hardswish_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/activation.yaml:171", "engine/generated/hardswish.ts:21");
+}, "ADInplaceOrView", "engine/ops/native_functions/activation.yaml:172", "engine/generated/hardswish.ts:21");
 
-// ---- hardswish (engine/ops/native_functions/activation.yaml:176) ----
-export const hardswish_default = defineOp("aten::hardswish(Tensor self) -> Tensor", "engine/ops/native_functions/activation.yaml:176");
-registerKernel(hardswish_default, "CPU", (ks, self) => native.hardswish(self), "native.hardswish", "engine/ops/native_functions/activation.yaml:176", "engine/generated/hardswish.ts:29");
-registerKernel(hardswish_default, "Meta", (ks, self) => native.hardswish(self), "native.hardswish", "engine/ops/native_functions/activation.yaml:176", "engine/generated/hardswish.ts:30");
+// ---- hardswish (engine/ops/native_functions/activation.yaml:177) ----
+export const hardswish_default = defineOp("aten::hardswish(Tensor self) -> Tensor", "engine/ops/native_functions/activation.yaml:177");
+registerKernel(hardswish_default, "CPU", (ks, self) => native.hardswish(self), "native.hardswish", "engine/ops/native_functions/activation.yaml:177", "engine/generated/hardswish.ts:29");
+registerKernel(hardswish_default, "Meta", (ks, self) => native.hardswish(self), "native.hardswish", "engine/ops/native_functions/activation.yaml:177", "engine/generated/hardswish.ts:30");
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(hardswish_default, "Autograd", (ks, self) => below_autograd(() => hardswish_default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::hardswish_default", "engine/ops/native_functions/activation.yaml:176", "engine/generated/hardswish.ts:34");
+registerKernel(hardswish_default, "Autograd", (ks, self) => below_autograd(() => hardswish_default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::hardswish_default", "engine/ops/native_functions/activation.yaml:177", "engine/generated/hardswish.ts:34");
 
-// ---- hardswish_ (engine/ops/native_functions/activation.yaml:181) ----
-export const hardswish__default = defineOp("aten::hardswish_(Tensor(a!) self) -> Tensor(a!)", "engine/ops/native_functions/activation.yaml:181");
-registerKernel(hardswish__default, "CPU", (ks, self) => native.hardswish_(self), "native.hardswish_", "engine/ops/native_functions/activation.yaml:181", "engine/generated/hardswish.ts:38");
-registerKernel(hardswish__default, "Meta", (ks, self) => native.hardswish_(self), "native.hardswish_", "engine/ops/native_functions/activation.yaml:181", "engine/generated/hardswish.ts:39");
+// ---- hardswish_ (engine/ops/native_functions/activation.yaml:182) ----
+export const hardswish__default = defineOp("aten::hardswish_(Tensor(a!) self) -> Tensor(a!)", "engine/ops/native_functions/activation.yaml:182");
+registerKernel(hardswish__default, "CPU", (ks, self) => native.hardswish_(self), "native.hardswish_", "engine/ops/native_functions/activation.yaml:182", "engine/generated/hardswish.ts:38");
+registerKernel(hardswish__default, "Meta", (ks, self) => native.hardswish_(self), "native.hardswish_", "engine/ops/native_functions/activation.yaml:182", "engine/generated/hardswish.ts:39");
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(hardswish__default, "Autograd", (ks, self) => below_autograd(() => hardswish__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::hardswish__default", "engine/ops/native_functions/activation.yaml:181", "engine/generated/hardswish.ts:43");
+registerKernel(hardswish__default, "Autograd", (ks, self) => below_autograd(() => hardswish__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::hardswish__default", "engine/ops/native_functions/activation.yaml:182", "engine/generated/hardswish.ts:43");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(hardswish__default, "ADInplaceOrView", (ks, self) => {
   const result = hardswish__default.redispatch(ks.and(after_ADInplaceOrView_keyset), self);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/activation.yaml:181", "engine/generated/hardswish.ts:45");
+}, "ADInplaceOrView", "engine/ops/native_functions/activation.yaml:182", "engine/generated/hardswish.ts:45");
 
 // torch.hardswish: hardswish / hardswish.out
 const hardswish_parser = new PythonArgParser(["hardswish(Tensor input, *, Tensor? out=None)"]);

@@ -9,44 +9,44 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- hardtanh.out (engine/ops/native_functions/activation.yaml:141) ----
-export const hardtanh_out = defineOp("aten::hardtanh.out(Tensor self, Scalar min_val=-1, Scalar max_val=1, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/activation.yaml:141");
-registerKernel(hardtanh_out, "CPU", (ks, self, min_val, max_val, out) => native.hardtanh_out(self, min_val, max_val, out), "native.hardtanh_out", "engine/ops/native_functions/activation.yaml:141", "engine/generated/hardtanh.ts:14");
-registerKernel(hardtanh_out, "Meta", (ks, self, min_val, max_val, out) => native.hardtanh_out(self, min_val, max_val, out), "native.hardtanh_out", "engine/ops/native_functions/activation.yaml:141", "engine/generated/hardtanh.ts:15");
+// ---- hardtanh.out (engine/ops/native_functions/activation.yaml:142) ----
+export const hardtanh_out = defineOp("aten::hardtanh.out(Tensor self, Scalar min_val=-1, Scalar max_val=1, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/activation.yaml:142");
+registerKernel(hardtanh_out, "CPU", (ks, self, min_val, max_val, out) => native.hardtanh_out(self, min_val, max_val, out), "native.hardtanh_out", "engine/ops/native_functions/activation.yaml:142", "engine/generated/hardtanh.ts:14");
+registerKernel(hardtanh_out, "Meta", (ks, self, min_val, max_val, out) => native.hardtanh_out(self, min_val, max_val, out), "native.hardtanh_out", "engine/ops/native_functions/activation.yaml:142", "engine/generated/hardtanh.ts:15");
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(hardtanh_out, "Autograd", (ks, self, min_val, max_val, out) => below_autograd(() => hardtanh_out.redispatch(ks.and(after_autograd_keyset), self, min_val, max_val, out)), "VariableType::hardtanh_out", "engine/ops/native_functions/activation.yaml:141", "engine/generated/hardtanh.ts:19");
+registerKernel(hardtanh_out, "Autograd", (ks, self, min_val, max_val, out) => below_autograd(() => hardtanh_out.redispatch(ks.and(after_autograd_keyset), self, min_val, max_val, out)), "VariableType::hardtanh_out", "engine/ops/native_functions/activation.yaml:142", "engine/generated/hardtanh.ts:19");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(hardtanh_out, "ADInplaceOrView", (ks, self, min_val, max_val, out) => {
   const result = hardtanh_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, min_val, max_val, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/activation.yaml:141", "engine/generated/hardtanh.ts:21");
+}, "ADInplaceOrView", "engine/ops/native_functions/activation.yaml:142", "engine/generated/hardtanh.ts:21");
 
-// ---- hardtanh (engine/ops/native_functions/activation.yaml:146) ----
-export const hardtanh_default = defineOp("aten::hardtanh(Tensor self, Scalar min_val=-1, Scalar max_val=1) -> Tensor", "engine/ops/native_functions/activation.yaml:146");
-registerKernel(hardtanh_default, "CPU", (ks, self, min_val, max_val) => native.hardtanh(self, min_val, max_val), "native.hardtanh", "engine/ops/native_functions/activation.yaml:146", "engine/generated/hardtanh.ts:29");
-registerKernel(hardtanh_default, "Meta", (ks, self, min_val, max_val) => native.hardtanh(self, min_val, max_val), "native.hardtanh", "engine/ops/native_functions/activation.yaml:146", "engine/generated/hardtanh.ts:30");
+// ---- hardtanh (engine/ops/native_functions/activation.yaml:147) ----
+export const hardtanh_default = defineOp("aten::hardtanh(Tensor self, Scalar min_val=-1, Scalar max_val=1) -> Tensor", "engine/ops/native_functions/activation.yaml:147");
+registerKernel(hardtanh_default, "CPU", (ks, self, min_val, max_val) => native.hardtanh(self, min_val, max_val), "native.hardtanh", "engine/ops/native_functions/activation.yaml:147", "engine/generated/hardtanh.ts:29");
+registerKernel(hardtanh_default, "Meta", (ks, self, min_val, max_val) => native.hardtanh(self, min_val, max_val), "native.hardtanh", "engine/ops/native_functions/activation.yaml:147", "engine/generated/hardtanh.ts:30");
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(hardtanh_default, "Autograd", (ks, self, min_val, max_val) => below_autograd(() => hardtanh_default.redispatch(ks.and(after_autograd_keyset), self, min_val, max_val)), "VariableType::hardtanh_default", "engine/ops/native_functions/activation.yaml:146", "engine/generated/hardtanh.ts:34");
+registerKernel(hardtanh_default, "Autograd", (ks, self, min_val, max_val) => below_autograd(() => hardtanh_default.redispatch(ks.and(after_autograd_keyset), self, min_val, max_val)), "VariableType::hardtanh_default", "engine/ops/native_functions/activation.yaml:147", "engine/generated/hardtanh.ts:34");
 
-// ---- hardtanh_ (engine/ops/native_functions/activation.yaml:151) ----
-export const hardtanh__default = defineOp("aten::hardtanh_(Tensor(a!) self, Scalar min_val=-1, Scalar max_val=1) -> Tensor(a!)", "engine/ops/native_functions/activation.yaml:151");
-registerKernel(hardtanh__default, "CPU", (ks, self, min_val, max_val) => native.hardtanh_(self, min_val, max_val), "native.hardtanh_", "engine/ops/native_functions/activation.yaml:151", "engine/generated/hardtanh.ts:38");
-registerKernel(hardtanh__default, "Meta", (ks, self, min_val, max_val) => native.hardtanh_(self, min_val, max_val), "native.hardtanh_", "engine/ops/native_functions/activation.yaml:151", "engine/generated/hardtanh.ts:39");
+// ---- hardtanh_ (engine/ops/native_functions/activation.yaml:152) ----
+export const hardtanh__default = defineOp("aten::hardtanh_(Tensor(a!) self, Scalar min_val=-1, Scalar max_val=1) -> Tensor(a!)", "engine/ops/native_functions/activation.yaml:152");
+registerKernel(hardtanh__default, "CPU", (ks, self, min_val, max_val) => native.hardtanh_(self, min_val, max_val), "native.hardtanh_", "engine/ops/native_functions/activation.yaml:152", "engine/generated/hardtanh.ts:38");
+registerKernel(hardtanh__default, "Meta", (ks, self, min_val, max_val) => native.hardtanh_(self, min_val, max_val), "native.hardtanh_", "engine/ops/native_functions/activation.yaml:152", "engine/generated/hardtanh.ts:39");
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(hardtanh__default, "Autograd", (ks, self, min_val, max_val) => below_autograd(() => hardtanh__default.redispatch(ks.and(after_autograd_keyset), self, min_val, max_val)), "VariableType::hardtanh__default", "engine/ops/native_functions/activation.yaml:151", "engine/generated/hardtanh.ts:43");
+registerKernel(hardtanh__default, "Autograd", (ks, self, min_val, max_val) => below_autograd(() => hardtanh__default.redispatch(ks.and(after_autograd_keyset), self, min_val, max_val)), "VariableType::hardtanh__default", "engine/ops/native_functions/activation.yaml:152", "engine/generated/hardtanh.ts:43");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(hardtanh__default, "ADInplaceOrView", (ks, self, min_val, max_val) => {
   const result = hardtanh__default.redispatch(ks.and(after_ADInplaceOrView_keyset), self, min_val, max_val);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/activation.yaml:151", "engine/generated/hardtanh.ts:45");
+}, "ADInplaceOrView", "engine/ops/native_functions/activation.yaml:152", "engine/generated/hardtanh.ts:45");
 
 // torch.hardtanh: hardtanh / hardtanh.out
 const hardtanh_parser = new PythonArgParser(["hardtanh(Tensor input, Scalar min_val=-1, Scalar max_val=1, *, Tensor? out=None)"]);

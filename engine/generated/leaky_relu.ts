@@ -9,46 +9,46 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- leaky_relu.out (engine/ops/native_functions/activation.yaml:33) ----
-export const leaky_relu_out = defineOp("aten::leaky_relu.out(Tensor self, Scalar negative_slope=0.01, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/activation.yaml:33");
-registerKernel(leaky_relu_out, "CPU", (ks, self, negative_slope, out) => native.leaky_relu_out(self, negative_slope, out, "out"), "native.leaky_relu_out", "engine/ops/native_functions/activation.yaml:33", "engine/generated/leaky_relu.ts:14");
-registerKernel(leaky_relu_out, "Meta", (ks, self, negative_slope, out) => native.leaky_relu_out(self, negative_slope, out, "out"), "native.leaky_relu_out", "engine/ops/native_functions/activation.yaml:33", "engine/generated/leaky_relu.ts:15");
+// ---- leaky_relu.out (engine/ops/native_functions/activation.yaml:34) ----
+export const leaky_relu_out = defineOp("aten::leaky_relu.out(Tensor self, Scalar negative_slope=0.01, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/activation.yaml:34");
+registerKernel(leaky_relu_out, "CPU", (ks, self, negative_slope, out) => native.leaky_relu_out(self, negative_slope, out, "out"), "native.leaky_relu_out", "engine/ops/native_functions/activation.yaml:34", "engine/generated/leaky_relu.ts:14");
+registerKernel(leaky_relu_out, "Meta", (ks, self, negative_slope, out) => native.leaky_relu_out(self, negative_slope, out, "out"), "native.leaky_relu_out", "engine/ops/native_functions/activation.yaml:34", "engine/generated/leaky_relu.ts:15");
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(leaky_relu_out, "Autograd", (ks, self, negative_slope, out) => below_autograd(() => leaky_relu_out.redispatch(ks.and(after_autograd_keyset), self, negative_slope, out)), "VariableType::leaky_relu_out", "engine/ops/native_functions/activation.yaml:33", "engine/generated/leaky_relu.ts:19");
+registerKernel(leaky_relu_out, "Autograd", (ks, self, negative_slope, out) => below_autograd(() => leaky_relu_out.redispatch(ks.and(after_autograd_keyset), self, negative_slope, out)), "VariableType::leaky_relu_out", "engine/ops/native_functions/activation.yaml:34", "engine/generated/leaky_relu.ts:19");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(leaky_relu_out, "ADInplaceOrView", (ks, self, negative_slope, out) => {
   const result = leaky_relu_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, negative_slope, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/activation.yaml:33", "engine/generated/leaky_relu.ts:21");
+}, "ADInplaceOrView", "engine/ops/native_functions/activation.yaml:34", "engine/generated/leaky_relu.ts:21");
 
-// ---- leaky_relu (engine/ops/native_functions/activation.yaml:40) ----
-export const leaky_relu_default = defineOp("aten::leaky_relu(Tensor self, Scalar negative_slope=0.01) -> Tensor", "engine/ops/native_functions/activation.yaml:40");
-registerKernel(leaky_relu_default, "CPU", (ks, self, negative_slope) => native.leaky_relu_out(self, negative_slope, null, "functional"), "native.leaky_relu_out", "engine/ops/native_functions/activation.yaml:33", "engine/generated/leaky_relu.ts:29"); // (structured_delegate: leaky_relu.out)
-registerKernel(leaky_relu_default, "Meta", (ks, self, negative_slope) => native.leaky_relu_out(self, negative_slope, null, "functional"), "native.leaky_relu_out", "engine/ops/native_functions/activation.yaml:33", "engine/generated/leaky_relu.ts:30"); // (structured_delegate: leaky_relu.out)
-registerKernel(leaky_relu_default, "CompositeExplicitAutogradNonFunctional", (ks, self, negative_slope) => native.leaky_relu_out(self, negative_slope, null, "functional"), "native.leaky_relu_out", "engine/ops/native_functions/activation.yaml:33", "engine/generated/leaky_relu.ts:31"); // (structured_delegate: leaky_relu.out)
+// ---- leaky_relu (engine/ops/native_functions/activation.yaml:41) ----
+export const leaky_relu_default = defineOp("aten::leaky_relu(Tensor self, Scalar negative_slope=0.01) -> Tensor", "engine/ops/native_functions/activation.yaml:41");
+registerKernel(leaky_relu_default, "CPU", (ks, self, negative_slope) => native.leaky_relu_out(self, negative_slope, null, "functional"), "native.leaky_relu_out", "engine/ops/native_functions/activation.yaml:34", "engine/generated/leaky_relu.ts:29"); // (structured_delegate: leaky_relu.out)
+registerKernel(leaky_relu_default, "Meta", (ks, self, negative_slope) => native.leaky_relu_out(self, negative_slope, null, "functional"), "native.leaky_relu_out", "engine/ops/native_functions/activation.yaml:34", "engine/generated/leaky_relu.ts:30"); // (structured_delegate: leaky_relu.out)
+registerKernel(leaky_relu_default, "CompositeExplicitAutogradNonFunctional", (ks, self, negative_slope) => native.leaky_relu_out(self, negative_slope, null, "functional"), "native.leaky_relu_out", "engine/ops/native_functions/activation.yaml:34", "engine/generated/leaky_relu.ts:31"); // (structured_delegate: leaky_relu.out)
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(leaky_relu_default, "Autograd", (ks, self, negative_slope) => below_autograd(() => leaky_relu_default.redispatch(ks.and(after_autograd_keyset), self, negative_slope)), "VariableType::leaky_relu_default", "engine/ops/native_functions/activation.yaml:40", "engine/generated/leaky_relu.ts:35");
+registerKernel(leaky_relu_default, "Autograd", (ks, self, negative_slope) => below_autograd(() => leaky_relu_default.redispatch(ks.and(after_autograd_keyset), self, negative_slope)), "VariableType::leaky_relu_default", "engine/ops/native_functions/activation.yaml:41", "engine/generated/leaky_relu.ts:35");
 
-// ---- leaky_relu_ (engine/ops/native_functions/activation.yaml:44) ----
-export const leaky_relu__default = defineOp("aten::leaky_relu_(Tensor(a!) self, Scalar negative_slope=0.01) -> Tensor(a!)", "engine/ops/native_functions/activation.yaml:44");
-registerKernel(leaky_relu__default, "CPU", (ks, self, negative_slope) => native.leaky_relu_out(self, negative_slope, null, "inplace"), "native.leaky_relu_out", "engine/ops/native_functions/activation.yaml:33", "engine/generated/leaky_relu.ts:39"); // (structured_delegate: leaky_relu.out)
-registerKernel(leaky_relu__default, "Meta", (ks, self, negative_slope) => native.leaky_relu_out(self, negative_slope, null, "inplace"), "native.leaky_relu_out", "engine/ops/native_functions/activation.yaml:33", "engine/generated/leaky_relu.ts:40"); // (structured_delegate: leaky_relu.out)
-registerKernel(leaky_relu__default, "CompositeExplicitAutogradNonFunctional", (ks, self, negative_slope) => native.leaky_relu_out(self, negative_slope, null, "inplace"), "native.leaky_relu_out", "engine/ops/native_functions/activation.yaml:33", "engine/generated/leaky_relu.ts:41"); // (structured_delegate: leaky_relu.out)
+// ---- leaky_relu_ (engine/ops/native_functions/activation.yaml:45) ----
+export const leaky_relu__default = defineOp("aten::leaky_relu_(Tensor(a!) self, Scalar negative_slope=0.01) -> Tensor(a!)", "engine/ops/native_functions/activation.yaml:45");
+registerKernel(leaky_relu__default, "CPU", (ks, self, negative_slope) => native.leaky_relu_out(self, negative_slope, null, "inplace"), "native.leaky_relu_out", "engine/ops/native_functions/activation.yaml:34", "engine/generated/leaky_relu.ts:39"); // (structured_delegate: leaky_relu.out)
+registerKernel(leaky_relu__default, "Meta", (ks, self, negative_slope) => native.leaky_relu_out(self, negative_slope, null, "inplace"), "native.leaky_relu_out", "engine/ops/native_functions/activation.yaml:34", "engine/generated/leaky_relu.ts:40"); // (structured_delegate: leaky_relu.out)
+registerKernel(leaky_relu__default, "CompositeExplicitAutogradNonFunctional", (ks, self, negative_slope) => native.leaky_relu_out(self, negative_slope, null, "inplace"), "native.leaky_relu_out", "engine/ops/native_functions/activation.yaml:34", "engine/generated/leaky_relu.ts:41"); // (structured_delegate: leaky_relu.out)
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(leaky_relu__default, "Autograd", (ks, self, negative_slope) => below_autograd(() => leaky_relu__default.redispatch(ks.and(after_autograd_keyset), self, negative_slope)), "VariableType::leaky_relu__default", "engine/ops/native_functions/activation.yaml:44", "engine/generated/leaky_relu.ts:45");
+registerKernel(leaky_relu__default, "Autograd", (ks, self, negative_slope) => below_autograd(() => leaky_relu__default.redispatch(ks.and(after_autograd_keyset), self, negative_slope)), "VariableType::leaky_relu__default", "engine/ops/native_functions/activation.yaml:45", "engine/generated/leaky_relu.ts:45");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(leaky_relu__default, "ADInplaceOrView", (ks, self, negative_slope) => {
   const result = leaky_relu__default.redispatch(ks.and(after_ADInplaceOrView_keyset), self, negative_slope);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/activation.yaml:44", "engine/generated/leaky_relu.ts:47");
+}, "ADInplaceOrView", "engine/ops/native_functions/activation.yaml:45", "engine/generated/leaky_relu.ts:47");
 
 // torch.leaky_relu: leaky_relu / leaky_relu.out
 const leaky_relu_parser = new PythonArgParser(["leaky_relu(Tensor input, Scalar negative_slope=0.01, *, Tensor? out=None)"]);

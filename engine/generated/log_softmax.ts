@@ -9,27 +9,27 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- log_softmax.int (engine/ops/native_functions/activation.yaml:220) ----
-export const log_softmax_int = defineOp("aten::log_softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor", "engine/ops/native_functions/activation.yaml:220");
-registerKernel(log_softmax_int, "CompositeImplicitAutograd", (ks, self, dim, dtype) => native.log_softmax(self, dim, dtype), "native.log_softmax", "engine/ops/native_functions/activation.yaml:220", "engine/generated/log_softmax.ts:14");
+// ---- log_softmax.int (engine/ops/native_functions/activation.yaml:242) ----
+export const log_softmax_int = defineOp("aten::log_softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor", "engine/ops/native_functions/activation.yaml:242");
+registerKernel(log_softmax_int, "CompositeImplicitAutograd", (ks, self, dim, dtype) => native.log_softmax(self, dim, dtype), "native.log_softmax", "engine/ops/native_functions/activation.yaml:242", "engine/generated/log_softmax.ts:14");
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(log_softmax_int, "Autograd", (ks, self, dim, dtype) => below_autograd(() => log_softmax_int.redispatch(ks.and(after_autograd_keyset), self, dim, dtype)), "VariableType::log_softmax_int", "engine/ops/native_functions/activation.yaml:220", "engine/generated/log_softmax.ts:18");
+registerKernel(log_softmax_int, "Autograd", (ks, self, dim, dtype) => below_autograd(() => log_softmax_int.redispatch(ks.and(after_autograd_keyset), self, dim, dtype)), "VariableType::log_softmax_int", "engine/ops/native_functions/activation.yaml:242", "engine/generated/log_softmax.ts:18");
 
-// ---- log_softmax.int_out (engine/ops/native_functions/activation.yaml:225) ----
-export const log_softmax_int_out = defineOp("aten::log_softmax.int_out(Tensor self, int dim, ScalarType? dtype=None, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/activation.yaml:225");
-registerKernel(log_softmax_int_out, "CompositeExplicitAutograd", (ks, self, dim, dtype, out) => native.log_softmax_out(self, dim, dtype, out), "native.log_softmax_out", "engine/ops/native_functions/activation.yaml:225", "engine/generated/log_softmax.ts:22");
+// ---- log_softmax.int_out (engine/ops/native_functions/activation.yaml:247) ----
+export const log_softmax_int_out = defineOp("aten::log_softmax.int_out(Tensor self, int dim, ScalarType? dtype=None, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/activation.yaml:247");
+registerKernel(log_softmax_int_out, "CompositeExplicitAutograd", (ks, self, dim, dtype, out) => native.log_softmax_out(self, dim, dtype, out), "native.log_softmax_out", "engine/ops/native_functions/activation.yaml:247", "engine/generated/log_softmax.ts:22");
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(log_softmax_int_out, "Autograd", (ks, self, dim, dtype, out) => below_autograd(() => log_softmax_int_out.redispatch(ks.and(after_autograd_keyset), self, dim, dtype, out)), "VariableType::log_softmax_int_out", "engine/ops/native_functions/activation.yaml:225", "engine/generated/log_softmax.ts:26");
+registerKernel(log_softmax_int_out, "Autograd", (ks, self, dim, dtype, out) => below_autograd(() => log_softmax_int_out.redispatch(ks.and(after_autograd_keyset), self, dim, dtype, out)), "VariableType::log_softmax_int_out", "engine/ops/native_functions/activation.yaml:247", "engine/generated/log_softmax.ts:26");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(log_softmax_int_out, "ADInplaceOrView", (ks, self, dim, dtype, out) => {
   const result = log_softmax_int_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, dim, dtype, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/activation.yaml:225", "engine/generated/log_softmax.ts:28");
+}, "ADInplaceOrView", "engine/ops/native_functions/activation.yaml:247", "engine/generated/log_softmax.ts:28");
 
 // torch.log_softmax: log_softmax.int / log_softmax.int_out
 const log_softmax_parser = new PythonArgParser(["log_softmax(Tensor input, int dim, ScalarType? dtype=None, *, Tensor? out=None)"]);

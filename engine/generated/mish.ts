@@ -9,46 +9,46 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- mish (engine/ops/native_functions/activation.yaml:113) ----
-export const mish_default = defineOp("aten::mish(Tensor self) -> Tensor", "engine/ops/native_functions/activation.yaml:113");
-registerKernel(mish_default, "CPU", (ks, self) => native.mish_out(self, null, "functional"), "native.mish_out", "engine/ops/native_functions/activation.yaml:121", "engine/generated/mish.ts:14"); // (structured_delegate: mish.out)
-registerKernel(mish_default, "Meta", (ks, self) => native.mish_out(self, null, "functional"), "native.mish_out", "engine/ops/native_functions/activation.yaml:121", "engine/generated/mish.ts:15"); // (structured_delegate: mish.out)
-registerKernel(mish_default, "CompositeExplicitAutogradNonFunctional", (ks, self) => native.mish_out(self, null, "functional"), "native.mish_out", "engine/ops/native_functions/activation.yaml:121", "engine/generated/mish.ts:16"); // (structured_delegate: mish.out)
+// ---- mish (engine/ops/native_functions/activation.yaml:114) ----
+export const mish_default = defineOp("aten::mish(Tensor self) -> Tensor", "engine/ops/native_functions/activation.yaml:114");
+registerKernel(mish_default, "CPU", (ks, self) => native.mish_out(self, null, "functional"), "native.mish_out", "engine/ops/native_functions/activation.yaml:122", "engine/generated/mish.ts:14"); // (structured_delegate: mish.out)
+registerKernel(mish_default, "Meta", (ks, self) => native.mish_out(self, null, "functional"), "native.mish_out", "engine/ops/native_functions/activation.yaml:122", "engine/generated/mish.ts:15"); // (structured_delegate: mish.out)
+registerKernel(mish_default, "CompositeExplicitAutogradNonFunctional", (ks, self) => native.mish_out(self, null, "functional"), "native.mish_out", "engine/ops/native_functions/activation.yaml:122", "engine/generated/mish.ts:16"); // (structured_delegate: mish.out)
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(mish_default, "Autograd", (ks, self) => below_autograd(() => mish_default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::mish_default", "engine/ops/native_functions/activation.yaml:113", "engine/generated/mish.ts:20");
+registerKernel(mish_default, "Autograd", (ks, self) => below_autograd(() => mish_default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::mish_default", "engine/ops/native_functions/activation.yaml:114", "engine/generated/mish.ts:20");
 
-// ---- mish_ (engine/ops/native_functions/activation.yaml:117) ----
-export const mish__default = defineOp("aten::mish_(Tensor(a!) self) -> Tensor(a!)", "engine/ops/native_functions/activation.yaml:117");
-registerKernel(mish__default, "CPU", (ks, self) => native.mish_out(self, null, "inplace"), "native.mish_out", "engine/ops/native_functions/activation.yaml:121", "engine/generated/mish.ts:24"); // (structured_delegate: mish.out)
-registerKernel(mish__default, "Meta", (ks, self) => native.mish_out(self, null, "inplace"), "native.mish_out", "engine/ops/native_functions/activation.yaml:121", "engine/generated/mish.ts:25"); // (structured_delegate: mish.out)
-registerKernel(mish__default, "CompositeExplicitAutogradNonFunctional", (ks, self) => native.mish_out(self, null, "inplace"), "native.mish_out", "engine/ops/native_functions/activation.yaml:121", "engine/generated/mish.ts:26"); // (structured_delegate: mish.out)
+// ---- mish_ (engine/ops/native_functions/activation.yaml:118) ----
+export const mish__default = defineOp("aten::mish_(Tensor(a!) self) -> Tensor(a!)", "engine/ops/native_functions/activation.yaml:118");
+registerKernel(mish__default, "CPU", (ks, self) => native.mish_out(self, null, "inplace"), "native.mish_out", "engine/ops/native_functions/activation.yaml:122", "engine/generated/mish.ts:24"); // (structured_delegate: mish.out)
+registerKernel(mish__default, "Meta", (ks, self) => native.mish_out(self, null, "inplace"), "native.mish_out", "engine/ops/native_functions/activation.yaml:122", "engine/generated/mish.ts:25"); // (structured_delegate: mish.out)
+registerKernel(mish__default, "CompositeExplicitAutogradNonFunctional", (ks, self) => native.mish_out(self, null, "inplace"), "native.mish_out", "engine/ops/native_functions/activation.yaml:122", "engine/generated/mish.ts:26"); // (structured_delegate: mish.out)
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(mish__default, "Autograd", (ks, self) => below_autograd(() => mish__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::mish__default", "engine/ops/native_functions/activation.yaml:117", "engine/generated/mish.ts:30");
+registerKernel(mish__default, "Autograd", (ks, self) => below_autograd(() => mish__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::mish__default", "engine/ops/native_functions/activation.yaml:118", "engine/generated/mish.ts:30");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(mish__default, "ADInplaceOrView", (ks, self) => {
   const result = mish__default.redispatch(ks.and(after_ADInplaceOrView_keyset), self);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/activation.yaml:117", "engine/generated/mish.ts:32");
+}, "ADInplaceOrView", "engine/ops/native_functions/activation.yaml:118", "engine/generated/mish.ts:32");
 
-// ---- mish.out (engine/ops/native_functions/activation.yaml:121) ----
-export const mish_out = defineOp("aten::mish.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/activation.yaml:121");
-registerKernel(mish_out, "CPU", (ks, self, out) => native.mish_out(self, out, "out"), "native.mish_out", "engine/ops/native_functions/activation.yaml:121", "engine/generated/mish.ts:40");
-registerKernel(mish_out, "Meta", (ks, self, out) => native.mish_out(self, out, "out"), "native.mish_out", "engine/ops/native_functions/activation.yaml:121", "engine/generated/mish.ts:41");
+// ---- mish.out (engine/ops/native_functions/activation.yaml:122) ----
+export const mish_out = defineOp("aten::mish.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/activation.yaml:122");
+registerKernel(mish_out, "CPU", (ks, self, out) => native.mish_out(self, out, "out"), "native.mish_out", "engine/ops/native_functions/activation.yaml:122", "engine/generated/mish.ts:40");
+registerKernel(mish_out, "Meta", (ks, self, out) => native.mish_out(self, out, "out"), "native.mish_out", "engine/ops/native_functions/activation.yaml:122", "engine/generated/mish.ts:41");
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(mish_out, "Autograd", (ks, self, out) => below_autograd(() => mish_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::mish_out", "engine/ops/native_functions/activation.yaml:121", "engine/generated/mish.ts:45");
+registerKernel(mish_out, "Autograd", (ks, self, out) => below_autograd(() => mish_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::mish_out", "engine/ops/native_functions/activation.yaml:122", "engine/generated/mish.ts:45");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(mish_out, "ADInplaceOrView", (ks, self, out) => {
   const result = mish_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/activation.yaml:121", "engine/generated/mish.ts:47");
+}, "ADInplaceOrView", "engine/ops/native_functions/activation.yaml:122", "engine/generated/mish.ts:47");
 
 // torch.mish: mish / mish.out
 const mish_parser = new PythonArgParser(["mish(Tensor input, *, Tensor? out=None)"]);

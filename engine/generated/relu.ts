@@ -9,29 +9,29 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- relu (engine/ops/native_functions/activation.yaml:11) ----
-export const relu_default = defineOp("aten::relu(Tensor self) -> Tensor", "engine/ops/native_functions/activation.yaml:11");
-registerKernel(relu_default, "CPU", (ks, self) => native.relu(self), "native.relu", "engine/ops/native_functions/activation.yaml:11", "engine/generated/relu.ts:14");
-registerKernel(relu_default, "Meta", (ks, self) => native.relu(self), "native.relu", "engine/ops/native_functions/activation.yaml:11", "engine/generated/relu.ts:15");
+// ---- relu (engine/ops/native_functions/activation.yaml:12) ----
+export const relu_default = defineOp("aten::relu(Tensor self) -> Tensor", "engine/ops/native_functions/activation.yaml:12");
+registerKernel(relu_default, "CPU", (ks, self) => native.relu(self), "native.relu", "engine/ops/native_functions/activation.yaml:12", "engine/generated/relu.ts:14");
+registerKernel(relu_default, "Meta", (ks, self) => native.relu(self), "native.relu", "engine/ops/native_functions/activation.yaml:12", "engine/generated/relu.ts:15");
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(relu_default, "Autograd", (ks, self) => below_autograd(() => relu_default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::relu_default", "engine/ops/native_functions/activation.yaml:11", "engine/generated/relu.ts:19");
+registerKernel(relu_default, "Autograd", (ks, self) => below_autograd(() => relu_default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::relu_default", "engine/ops/native_functions/activation.yaml:12", "engine/generated/relu.ts:19");
 
-// ---- relu_ (engine/ops/native_functions/activation.yaml:16) ----
-export const relu__default = defineOp("aten::relu_(Tensor(a!) self) -> Tensor(a!)", "engine/ops/native_functions/activation.yaml:16");
-registerKernel(relu__default, "CPU", (ks, self) => native.relu_(self), "native.relu_", "engine/ops/native_functions/activation.yaml:16", "engine/generated/relu.ts:23");
-registerKernel(relu__default, "Meta", (ks, self) => native.relu_(self), "native.relu_", "engine/ops/native_functions/activation.yaml:16", "engine/generated/relu.ts:24");
+// ---- relu_ (engine/ops/native_functions/activation.yaml:17) ----
+export const relu__default = defineOp("aten::relu_(Tensor(a!) self) -> Tensor(a!)", "engine/ops/native_functions/activation.yaml:17");
+registerKernel(relu__default, "CPU", (ks, self) => native.relu_(self), "native.relu_", "engine/ops/native_functions/activation.yaml:17", "engine/generated/relu.ts:23");
+registerKernel(relu__default, "Meta", (ks, self) => native.relu_(self), "native.relu_", "engine/ops/native_functions/activation.yaml:17", "engine/generated/relu.ts:24");
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(relu__default, "Autograd", (ks, self) => below_autograd(() => relu__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::relu__default", "engine/ops/native_functions/activation.yaml:16", "engine/generated/relu.ts:28");
+registerKernel(relu__default, "Autograd", (ks, self) => below_autograd(() => relu__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::relu__default", "engine/ops/native_functions/activation.yaml:17", "engine/generated/relu.ts:28");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(relu__default, "ADInplaceOrView", (ks, self) => {
   const result = relu__default.redispatch(ks.and(after_ADInplaceOrView_keyset), self);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/activation.yaml:16", "engine/generated/relu.ts:30");
+}, "ADInplaceOrView", "engine/ops/native_functions/activation.yaml:17", "engine/generated/relu.ts:30");
 
 // torch.relu: relu
 const relu_parser = new PythonArgParser(["relu(Tensor input)"]);

@@ -9,27 +9,27 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- relu6 (engine/ops/native_functions/activation.yaml:22) ----
-export const relu6_default = defineOp("aten::relu6(Tensor self) -> Tensor", "engine/ops/native_functions/activation.yaml:22");
-registerKernel(relu6_default, "CompositeImplicitAutograd", (ks, self) => native.relu6(self), "native.relu6", "engine/ops/native_functions/activation.yaml:22", "engine/generated/relu6.ts:14");
+// ---- relu6 (engine/ops/native_functions/activation.yaml:23) ----
+export const relu6_default = defineOp("aten::relu6(Tensor self) -> Tensor", "engine/ops/native_functions/activation.yaml:23");
+registerKernel(relu6_default, "CompositeImplicitAutograd", (ks, self) => native.relu6(self), "native.relu6", "engine/ops/native_functions/activation.yaml:23", "engine/generated/relu6.ts:14");
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(relu6_default, "Autograd", (ks, self) => below_autograd(() => relu6_default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::relu6_default", "engine/ops/native_functions/activation.yaml:22", "engine/generated/relu6.ts:18");
+registerKernel(relu6_default, "Autograd", (ks, self) => below_autograd(() => relu6_default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::relu6_default", "engine/ops/native_functions/activation.yaml:23", "engine/generated/relu6.ts:18");
 
-// ---- relu6_ (engine/ops/native_functions/activation.yaml:27) ----
-export const relu6__default = defineOp("aten::relu6_(Tensor(a!) self) -> Tensor(a!)", "engine/ops/native_functions/activation.yaml:27");
-registerKernel(relu6__default, "CompositeImplicitAutograd", (ks, self) => native.relu6_(self), "native.relu6_", "engine/ops/native_functions/activation.yaml:27", "engine/generated/relu6.ts:22");
+// ---- relu6_ (engine/ops/native_functions/activation.yaml:28) ----
+export const relu6__default = defineOp("aten::relu6_(Tensor(a!) self) -> Tensor(a!)", "engine/ops/native_functions/activation.yaml:28");
+registerKernel(relu6__default, "CompositeImplicitAutograd", (ks, self) => native.relu6_(self), "native.relu6_", "engine/ops/native_functions/activation.yaml:28", "engine/generated/relu6.ts:22");
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(relu6__default, "Autograd", (ks, self) => below_autograd(() => relu6__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::relu6__default", "engine/ops/native_functions/activation.yaml:27", "engine/generated/relu6.ts:26");
+registerKernel(relu6__default, "Autograd", (ks, self) => below_autograd(() => relu6__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::relu6__default", "engine/ops/native_functions/activation.yaml:28", "engine/generated/relu6.ts:26");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(relu6__default, "ADInplaceOrView", (ks, self) => {
   const result = relu6__default.redispatch(ks.and(after_ADInplaceOrView_keyset), self);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/activation.yaml:27", "engine/generated/relu6.ts:28");
+}, "ADInplaceOrView", "engine/ops/native_functions/activation.yaml:28", "engine/generated/relu6.ts:28");
 
 // torch.relu6: relu6
 const relu6_parser = new PythonArgParser(["relu6(Tensor input)"]);

@@ -9,27 +9,27 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- selu (engine/ops/native_functions/activation.yaml:64) ----
-export const selu_default = defineOp("aten::selu(Tensor self) -> Tensor", "engine/ops/native_functions/activation.yaml:64");
-registerKernel(selu_default, "CompositeImplicitAutograd", (ks, self) => native.selu(self), "native.selu", "engine/ops/native_functions/activation.yaml:64", "engine/generated/selu.ts:14");
+// ---- selu (engine/ops/native_functions/activation.yaml:65) ----
+export const selu_default = defineOp("aten::selu(Tensor self) -> Tensor", "engine/ops/native_functions/activation.yaml:65");
+registerKernel(selu_default, "CompositeImplicitAutograd", (ks, self) => native.selu(self), "native.selu", "engine/ops/native_functions/activation.yaml:65", "engine/generated/selu.ts:14");
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(selu_default, "Autograd", (ks, self) => below_autograd(() => selu_default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::selu_default", "engine/ops/native_functions/activation.yaml:64", "engine/generated/selu.ts:18");
+registerKernel(selu_default, "Autograd", (ks, self) => below_autograd(() => selu_default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::selu_default", "engine/ops/native_functions/activation.yaml:65", "engine/generated/selu.ts:18");
 
-// ---- selu_ (engine/ops/native_functions/activation.yaml:68) ----
-export const selu__default = defineOp("aten::selu_(Tensor(a!) self) -> Tensor(a!)", "engine/ops/native_functions/activation.yaml:68");
-registerKernel(selu__default, "CompositeImplicitAutograd", (ks, self) => native.selu_(self), "native.selu_", "engine/ops/native_functions/activation.yaml:68", "engine/generated/selu.ts:22");
+// ---- selu_ (engine/ops/native_functions/activation.yaml:69) ----
+export const selu__default = defineOp("aten::selu_(Tensor(a!) self) -> Tensor(a!)", "engine/ops/native_functions/activation.yaml:69");
+registerKernel(selu__default, "CompositeImplicitAutograd", (ks, self) => native.selu_(self), "native.selu_", "engine/ops/native_functions/activation.yaml:69", "engine/generated/selu.ts:22");
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(selu__default, "Autograd", (ks, self) => below_autograd(() => selu__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::selu__default", "engine/ops/native_functions/activation.yaml:68", "engine/generated/selu.ts:26");
+registerKernel(selu__default, "Autograd", (ks, self) => below_autograd(() => selu__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::selu__default", "engine/ops/native_functions/activation.yaml:69", "engine/generated/selu.ts:26");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(selu__default, "ADInplaceOrView", (ks, self) => {
   const result = selu__default.redispatch(ks.and(after_ADInplaceOrView_keyset), self);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/activation.yaml:68", "engine/generated/selu.ts:28");
+}, "ADInplaceOrView", "engine/ops/native_functions/activation.yaml:69", "engine/generated/selu.ts:28");
 
 // torch.selu: selu
 const selu_parser = new PythonArgParser(["selu(Tensor input)"]);

@@ -9,46 +9,46 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- silu (engine/ops/native_functions/activation.yaml:98) ----
-export const silu_default = defineOp("aten::silu(Tensor self) -> Tensor", "engine/ops/native_functions/activation.yaml:98");
-registerKernel(silu_default, "CPU", (ks, self) => native.silu_out(self, null, "functional"), "native.silu_out", "engine/ops/native_functions/activation.yaml:106", "engine/generated/silu.ts:14"); // (structured_delegate: silu.out)
-registerKernel(silu_default, "Meta", (ks, self) => native.silu_out(self, null, "functional"), "native.silu_out", "engine/ops/native_functions/activation.yaml:106", "engine/generated/silu.ts:15"); // (structured_delegate: silu.out)
-registerKernel(silu_default, "CompositeExplicitAutogradNonFunctional", (ks, self) => native.silu_out(self, null, "functional"), "native.silu_out", "engine/ops/native_functions/activation.yaml:106", "engine/generated/silu.ts:16"); // (structured_delegate: silu.out)
+// ---- silu (engine/ops/native_functions/activation.yaml:99) ----
+export const silu_default = defineOp("aten::silu(Tensor self) -> Tensor", "engine/ops/native_functions/activation.yaml:99");
+registerKernel(silu_default, "CPU", (ks, self) => native.silu_out(self, null, "functional"), "native.silu_out", "engine/ops/native_functions/activation.yaml:107", "engine/generated/silu.ts:14"); // (structured_delegate: silu.out)
+registerKernel(silu_default, "Meta", (ks, self) => native.silu_out(self, null, "functional"), "native.silu_out", "engine/ops/native_functions/activation.yaml:107", "engine/generated/silu.ts:15"); // (structured_delegate: silu.out)
+registerKernel(silu_default, "CompositeExplicitAutogradNonFunctional", (ks, self) => native.silu_out(self, null, "functional"), "native.silu_out", "engine/ops/native_functions/activation.yaml:107", "engine/generated/silu.ts:16"); // (structured_delegate: silu.out)
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(silu_default, "Autograd", (ks, self) => below_autograd(() => silu_default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::silu_default", "engine/ops/native_functions/activation.yaml:98", "engine/generated/silu.ts:20");
+registerKernel(silu_default, "Autograd", (ks, self) => below_autograd(() => silu_default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::silu_default", "engine/ops/native_functions/activation.yaml:99", "engine/generated/silu.ts:20");
 
-// ---- silu_ (engine/ops/native_functions/activation.yaml:102) ----
-export const silu__default = defineOp("aten::silu_(Tensor(a!) self) -> Tensor(a!)", "engine/ops/native_functions/activation.yaml:102");
-registerKernel(silu__default, "CPU", (ks, self) => native.silu_out(self, null, "inplace"), "native.silu_out", "engine/ops/native_functions/activation.yaml:106", "engine/generated/silu.ts:24"); // (structured_delegate: silu.out)
-registerKernel(silu__default, "Meta", (ks, self) => native.silu_out(self, null, "inplace"), "native.silu_out", "engine/ops/native_functions/activation.yaml:106", "engine/generated/silu.ts:25"); // (structured_delegate: silu.out)
-registerKernel(silu__default, "CompositeExplicitAutogradNonFunctional", (ks, self) => native.silu_out(self, null, "inplace"), "native.silu_out", "engine/ops/native_functions/activation.yaml:106", "engine/generated/silu.ts:26"); // (structured_delegate: silu.out)
+// ---- silu_ (engine/ops/native_functions/activation.yaml:103) ----
+export const silu__default = defineOp("aten::silu_(Tensor(a!) self) -> Tensor(a!)", "engine/ops/native_functions/activation.yaml:103");
+registerKernel(silu__default, "CPU", (ks, self) => native.silu_out(self, null, "inplace"), "native.silu_out", "engine/ops/native_functions/activation.yaml:107", "engine/generated/silu.ts:24"); // (structured_delegate: silu.out)
+registerKernel(silu__default, "Meta", (ks, self) => native.silu_out(self, null, "inplace"), "native.silu_out", "engine/ops/native_functions/activation.yaml:107", "engine/generated/silu.ts:25"); // (structured_delegate: silu.out)
+registerKernel(silu__default, "CompositeExplicitAutogradNonFunctional", (ks, self) => native.silu_out(self, null, "inplace"), "native.silu_out", "engine/ops/native_functions/activation.yaml:107", "engine/generated/silu.ts:26"); // (structured_delegate: silu.out)
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(silu__default, "Autograd", (ks, self) => below_autograd(() => silu__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::silu__default", "engine/ops/native_functions/activation.yaml:102", "engine/generated/silu.ts:30");
+registerKernel(silu__default, "Autograd", (ks, self) => below_autograd(() => silu__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::silu__default", "engine/ops/native_functions/activation.yaml:103", "engine/generated/silu.ts:30");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(silu__default, "ADInplaceOrView", (ks, self) => {
   const result = silu__default.redispatch(ks.and(after_ADInplaceOrView_keyset), self);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/activation.yaml:102", "engine/generated/silu.ts:32");
+}, "ADInplaceOrView", "engine/ops/native_functions/activation.yaml:103", "engine/generated/silu.ts:32");
 
-// ---- silu.out (engine/ops/native_functions/activation.yaml:106) ----
-export const silu_out = defineOp("aten::silu.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/activation.yaml:106");
-registerKernel(silu_out, "CPU", (ks, self, out) => native.silu_out(self, out, "out"), "native.silu_out", "engine/ops/native_functions/activation.yaml:106", "engine/generated/silu.ts:40");
-registerKernel(silu_out, "Meta", (ks, self, out) => native.silu_out(self, out, "out"), "native.silu_out", "engine/ops/native_functions/activation.yaml:106", "engine/generated/silu.ts:41");
+// ---- silu.out (engine/ops/native_functions/activation.yaml:107) ----
+export const silu_out = defineOp("aten::silu.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/activation.yaml:107");
+registerKernel(silu_out, "CPU", (ks, self, out) => native.silu_out(self, out, "out"), "native.silu_out", "engine/ops/native_functions/activation.yaml:107", "engine/generated/silu.ts:40");
+registerKernel(silu_out, "Meta", (ks, self, out) => native.silu_out(self, out, "out"), "native.silu_out", "engine/ops/native_functions/activation.yaml:107", "engine/generated/silu.ts:41");
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(silu_out, "Autograd", (ks, self, out) => below_autograd(() => silu_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::silu_out", "engine/ops/native_functions/activation.yaml:106", "engine/generated/silu.ts:45");
+registerKernel(silu_out, "Autograd", (ks, self, out) => below_autograd(() => silu_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::silu_out", "engine/ops/native_functions/activation.yaml:107", "engine/generated/silu.ts:45");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(silu_out, "ADInplaceOrView", (ks, self, out) => {
   const result = silu_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/activation.yaml:106", "engine/generated/silu.ts:47");
+}, "ADInplaceOrView", "engine/ops/native_functions/activation.yaml:107", "engine/generated/silu.ts:47");
 
 // torch.silu: silu / silu.out
 const silu_parser = new PythonArgParser(["silu(Tensor input, *, Tensor? out=None)"]);

@@ -9,27 +9,27 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- softmax.int (engine/ops/native_functions/activation.yaml:202) ----
-export const softmax_int = defineOp("aten::softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor", "engine/ops/native_functions/activation.yaml:202");
-registerKernel(softmax_int, "CompositeImplicitAutograd", (ks, self, dim, dtype) => native.softmax(self, dim, dtype), "native.softmax", "engine/ops/native_functions/activation.yaml:202", "engine/generated/softmax.ts:14");
+// ---- softmax.int (engine/ops/native_functions/activation.yaml:224) ----
+export const softmax_int = defineOp("aten::softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor", "engine/ops/native_functions/activation.yaml:224");
+registerKernel(softmax_int, "CompositeImplicitAutograd", (ks, self, dim, dtype) => native.softmax(self, dim, dtype), "native.softmax", "engine/ops/native_functions/activation.yaml:224", "engine/generated/softmax.ts:14");
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(softmax_int, "Autograd", (ks, self, dim, dtype) => below_autograd(() => softmax_int.redispatch(ks.and(after_autograd_keyset), self, dim, dtype)), "VariableType::softmax_int", "engine/ops/native_functions/activation.yaml:202", "engine/generated/softmax.ts:18");
+registerKernel(softmax_int, "Autograd", (ks, self, dim, dtype) => below_autograd(() => softmax_int.redispatch(ks.and(after_autograd_keyset), self, dim, dtype)), "VariableType::softmax_int", "engine/ops/native_functions/activation.yaml:224", "engine/generated/softmax.ts:18");
 
-// ---- softmax.int_out (engine/ops/native_functions/activation.yaml:207) ----
-export const softmax_int_out = defineOp("aten::softmax.int_out(Tensor self, int dim, ScalarType? dtype=None, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/activation.yaml:207");
-registerKernel(softmax_int_out, "CompositeExplicitAutograd", (ks, self, dim, dtype, out) => native.softmax_out(self, dim, dtype, out), "native.softmax_out", "engine/ops/native_functions/activation.yaml:207", "engine/generated/softmax.ts:22");
+// ---- softmax.int_out (engine/ops/native_functions/activation.yaml:229) ----
+export const softmax_int_out = defineOp("aten::softmax.int_out(Tensor self, int dim, ScalarType? dtype=None, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/activation.yaml:229");
+registerKernel(softmax_int_out, "CompositeExplicitAutograd", (ks, self, dim, dtype, out) => native.softmax_out(self, dim, dtype, out), "native.softmax_out", "engine/ops/native_functions/activation.yaml:229", "engine/generated/softmax.ts:22");
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(softmax_int_out, "Autograd", (ks, self, dim, dtype, out) => below_autograd(() => softmax_int_out.redispatch(ks.and(after_autograd_keyset), self, dim, dtype, out)), "VariableType::softmax_int_out", "engine/ops/native_functions/activation.yaml:207", "engine/generated/softmax.ts:26");
+registerKernel(softmax_int_out, "Autograd", (ks, self, dim, dtype, out) => below_autograd(() => softmax_int_out.redispatch(ks.and(after_autograd_keyset), self, dim, dtype, out)), "VariableType::softmax_int_out", "engine/ops/native_functions/activation.yaml:229", "engine/generated/softmax.ts:26");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(softmax_int_out, "ADInplaceOrView", (ks, self, dim, dtype, out) => {
   const result = softmax_int_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, dim, dtype, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/activation.yaml:207", "engine/generated/softmax.ts:28");
+}, "ADInplaceOrView", "engine/ops/native_functions/activation.yaml:229", "engine/generated/softmax.ts:28");
 
 // torch.softmax: softmax.int / softmax.int_out
 const softmax_parser = new PythonArgParser(["softmax(Tensor input, int dim, ScalarType? dtype=None, *, Tensor? out=None)"]);

@@ -9,30 +9,30 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- softplus.out (engine/ops/native_functions/activation.yaml:129) ----
-export const softplus_out = defineOp("aten::softplus.out(Tensor self, Scalar beta=1, Scalar threshold=20, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/activation.yaml:129");
-registerKernel(softplus_out, "CPU", (ks, self, beta, threshold, out) => native.softplus_out(self, beta, threshold, out, "out"), "native.softplus_out", "engine/ops/native_functions/activation.yaml:129", "engine/generated/softplus.ts:14");
-registerKernel(softplus_out, "Meta", (ks, self, beta, threshold, out) => native.softplus_out(self, beta, threshold, out, "out"), "native.softplus_out", "engine/ops/native_functions/activation.yaml:129", "engine/generated/softplus.ts:15");
+// ---- softplus.out (engine/ops/native_functions/activation.yaml:130) ----
+export const softplus_out = defineOp("aten::softplus.out(Tensor self, Scalar beta=1, Scalar threshold=20, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/activation.yaml:130");
+registerKernel(softplus_out, "CPU", (ks, self, beta, threshold, out) => native.softplus_out(self, beta, threshold, out, "out"), "native.softplus_out", "engine/ops/native_functions/activation.yaml:130", "engine/generated/softplus.ts:14");
+registerKernel(softplus_out, "Meta", (ks, self, beta, threshold, out) => native.softplus_out(self, beta, threshold, out, "out"), "native.softplus_out", "engine/ops/native_functions/activation.yaml:130", "engine/generated/softplus.ts:15");
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(softplus_out, "Autograd", (ks, self, beta, threshold, out) => below_autograd(() => softplus_out.redispatch(ks.and(after_autograd_keyset), self, beta, threshold, out)), "VariableType::softplus_out", "engine/ops/native_functions/activation.yaml:129", "engine/generated/softplus.ts:19");
+registerKernel(softplus_out, "Autograd", (ks, self, beta, threshold, out) => below_autograd(() => softplus_out.redispatch(ks.and(after_autograd_keyset), self, beta, threshold, out)), "VariableType::softplus_out", "engine/ops/native_functions/activation.yaml:130", "engine/generated/softplus.ts:19");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(softplus_out, "ADInplaceOrView", (ks, self, beta, threshold, out) => {
   const result = softplus_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, beta, threshold, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/activation.yaml:129", "engine/generated/softplus.ts:21");
+}, "ADInplaceOrView", "engine/ops/native_functions/activation.yaml:130", "engine/generated/softplus.ts:21");
 
-// ---- softplus (engine/ops/native_functions/activation.yaml:136) ----
-export const softplus_default = defineOp("aten::softplus(Tensor self, Scalar beta=1, Scalar threshold=20) -> Tensor", "engine/ops/native_functions/activation.yaml:136");
-registerKernel(softplus_default, "CPU", (ks, self, beta, threshold) => native.softplus_out(self, beta, threshold, null, "functional"), "native.softplus_out", "engine/ops/native_functions/activation.yaml:129", "engine/generated/softplus.ts:29"); // (structured_delegate: softplus.out)
-registerKernel(softplus_default, "Meta", (ks, self, beta, threshold) => native.softplus_out(self, beta, threshold, null, "functional"), "native.softplus_out", "engine/ops/native_functions/activation.yaml:129", "engine/generated/softplus.ts:30"); // (structured_delegate: softplus.out)
-registerKernel(softplus_default, "CompositeExplicitAutogradNonFunctional", (ks, self, beta, threshold) => native.softplus_out(self, beta, threshold, null, "functional"), "native.softplus_out", "engine/ops/native_functions/activation.yaml:129", "engine/generated/softplus.ts:31"); // (structured_delegate: softplus.out)
+// ---- softplus (engine/ops/native_functions/activation.yaml:137) ----
+export const softplus_default = defineOp("aten::softplus(Tensor self, Scalar beta=1, Scalar threshold=20) -> Tensor", "engine/ops/native_functions/activation.yaml:137");
+registerKernel(softplus_default, "CPU", (ks, self, beta, threshold) => native.softplus_out(self, beta, threshold, null, "functional"), "native.softplus_out", "engine/ops/native_functions/activation.yaml:130", "engine/generated/softplus.ts:29"); // (structured_delegate: softplus.out)
+registerKernel(softplus_default, "Meta", (ks, self, beta, threshold) => native.softplus_out(self, beta, threshold, null, "functional"), "native.softplus_out", "engine/ops/native_functions/activation.yaml:130", "engine/generated/softplus.ts:30"); // (structured_delegate: softplus.out)
+registerKernel(softplus_default, "CompositeExplicitAutogradNonFunctional", (ks, self, beta, threshold) => native.softplus_out(self, beta, threshold, null, "functional"), "native.softplus_out", "engine/ops/native_functions/activation.yaml:130", "engine/generated/softplus.ts:31"); // (structured_delegate: softplus.out)
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(softplus_default, "Autograd", (ks, self, beta, threshold) => below_autograd(() => softplus_default.redispatch(ks.and(after_autograd_keyset), self, beta, threshold)), "VariableType::softplus_default", "engine/ops/native_functions/activation.yaml:136", "engine/generated/softplus.ts:35");
+registerKernel(softplus_default, "Autograd", (ks, self, beta, threshold) => below_autograd(() => softplus_default.redispatch(ks.and(after_autograd_keyset), self, beta, threshold)), "VariableType::softplus_default", "engine/ops/native_functions/activation.yaml:137", "engine/generated/softplus.ts:35");
 
 // torch.softplus: softplus / softplus.out
 const softplus_parser = new PythonArgParser(["softplus(Tensor input, Scalar beta=1, Scalar threshold=20, *, Tensor? out=None)"]);

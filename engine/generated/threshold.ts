@@ -9,46 +9,46 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- threshold (engine/ops/native_functions/activation.yaml:187) ----
-export const threshold_default = defineOp("aten::threshold(Tensor self, Scalar threshold, Scalar value) -> Tensor", "engine/ops/native_functions/activation.yaml:187");
-registerKernel(threshold_default, "CPU", (ks, self, threshold, value) => native.threshold_out(self, threshold, value, null, "functional"), "native.threshold_out", "engine/ops/native_functions/activation.yaml:195", "engine/generated/threshold.ts:14"); // (structured_delegate: threshold.out)
-registerKernel(threshold_default, "Meta", (ks, self, threshold, value) => native.threshold_out(self, threshold, value, null, "functional"), "native.threshold_out", "engine/ops/native_functions/activation.yaml:195", "engine/generated/threshold.ts:15"); // (structured_delegate: threshold.out)
-registerKernel(threshold_default, "CompositeExplicitAutogradNonFunctional", (ks, self, threshold, value) => native.threshold_out(self, threshold, value, null, "functional"), "native.threshold_out", "engine/ops/native_functions/activation.yaml:195", "engine/generated/threshold.ts:16"); // (structured_delegate: threshold.out)
+// ---- threshold (engine/ops/native_functions/activation.yaml:209) ----
+export const threshold_default = defineOp("aten::threshold(Tensor self, Scalar threshold, Scalar value) -> Tensor", "engine/ops/native_functions/activation.yaml:209");
+registerKernel(threshold_default, "CPU", (ks, self, threshold, value) => native.threshold_out(self, threshold, value, null, "functional"), "native.threshold_out", "engine/ops/native_functions/activation.yaml:217", "engine/generated/threshold.ts:14"); // (structured_delegate: threshold.out)
+registerKernel(threshold_default, "Meta", (ks, self, threshold, value) => native.threshold_out(self, threshold, value, null, "functional"), "native.threshold_out", "engine/ops/native_functions/activation.yaml:217", "engine/generated/threshold.ts:15"); // (structured_delegate: threshold.out)
+registerKernel(threshold_default, "CompositeExplicitAutogradNonFunctional", (ks, self, threshold, value) => native.threshold_out(self, threshold, value, null, "functional"), "native.threshold_out", "engine/ops/native_functions/activation.yaml:217", "engine/generated/threshold.ts:16"); // (structured_delegate: threshold.out)
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(threshold_default, "Autograd", (ks, self, threshold, value) => below_autograd(() => threshold_default.redispatch(ks.and(after_autograd_keyset), self, threshold, value)), "VariableType::threshold_default", "engine/ops/native_functions/activation.yaml:187", "engine/generated/threshold.ts:20");
+registerKernel(threshold_default, "Autograd", (ks, self, threshold, value) => below_autograd(() => threshold_default.redispatch(ks.and(after_autograd_keyset), self, threshold, value)), "VariableType::threshold_default", "engine/ops/native_functions/activation.yaml:209", "engine/generated/threshold.ts:20");
 
-// ---- threshold_ (engine/ops/native_functions/activation.yaml:191) ----
-export const threshold__default = defineOp("aten::threshold_(Tensor(a!) self, Scalar threshold, Scalar value) -> Tensor(a!)", "engine/ops/native_functions/activation.yaml:191");
-registerKernel(threshold__default, "CPU", (ks, self, threshold, value) => native.threshold_out(self, threshold, value, null, "inplace"), "native.threshold_out", "engine/ops/native_functions/activation.yaml:195", "engine/generated/threshold.ts:24"); // (structured_delegate: threshold.out)
-registerKernel(threshold__default, "Meta", (ks, self, threshold, value) => native.threshold_out(self, threshold, value, null, "inplace"), "native.threshold_out", "engine/ops/native_functions/activation.yaml:195", "engine/generated/threshold.ts:25"); // (structured_delegate: threshold.out)
-registerKernel(threshold__default, "CompositeExplicitAutogradNonFunctional", (ks, self, threshold, value) => native.threshold_out(self, threshold, value, null, "inplace"), "native.threshold_out", "engine/ops/native_functions/activation.yaml:195", "engine/generated/threshold.ts:26"); // (structured_delegate: threshold.out)
+// ---- threshold_ (engine/ops/native_functions/activation.yaml:213) ----
+export const threshold__default = defineOp("aten::threshold_(Tensor(a!) self, Scalar threshold, Scalar value) -> Tensor(a!)", "engine/ops/native_functions/activation.yaml:213");
+registerKernel(threshold__default, "CPU", (ks, self, threshold, value) => native.threshold_out(self, threshold, value, null, "inplace"), "native.threshold_out", "engine/ops/native_functions/activation.yaml:217", "engine/generated/threshold.ts:24"); // (structured_delegate: threshold.out)
+registerKernel(threshold__default, "Meta", (ks, self, threshold, value) => native.threshold_out(self, threshold, value, null, "inplace"), "native.threshold_out", "engine/ops/native_functions/activation.yaml:217", "engine/generated/threshold.ts:25"); // (structured_delegate: threshold.out)
+registerKernel(threshold__default, "CompositeExplicitAutogradNonFunctional", (ks, self, threshold, value) => native.threshold_out(self, threshold, value, null, "inplace"), "native.threshold_out", "engine/ops/native_functions/activation.yaml:217", "engine/generated/threshold.ts:26"); // (structured_delegate: threshold.out)
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(threshold__default, "Autograd", (ks, self, threshold, value) => below_autograd(() => threshold__default.redispatch(ks.and(after_autograd_keyset), self, threshold, value)), "VariableType::threshold__default", "engine/ops/native_functions/activation.yaml:191", "engine/generated/threshold.ts:30");
+registerKernel(threshold__default, "Autograd", (ks, self, threshold, value) => below_autograd(() => threshold__default.redispatch(ks.and(after_autograd_keyset), self, threshold, value)), "VariableType::threshold__default", "engine/ops/native_functions/activation.yaml:213", "engine/generated/threshold.ts:30");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(threshold__default, "ADInplaceOrView", (ks, self, threshold, value) => {
   const result = threshold__default.redispatch(ks.and(after_ADInplaceOrView_keyset), self, threshold, value);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/activation.yaml:191", "engine/generated/threshold.ts:32");
+}, "ADInplaceOrView", "engine/ops/native_functions/activation.yaml:213", "engine/generated/threshold.ts:32");
 
-// ---- threshold.out (engine/ops/native_functions/activation.yaml:195) ----
-export const threshold_out = defineOp("aten::threshold.out(Tensor self, Scalar threshold, Scalar value, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/activation.yaml:195");
-registerKernel(threshold_out, "CPU", (ks, self, threshold, value, out) => native.threshold_out(self, threshold, value, out, "out"), "native.threshold_out", "engine/ops/native_functions/activation.yaml:195", "engine/generated/threshold.ts:40");
-registerKernel(threshold_out, "Meta", (ks, self, threshold, value, out) => native.threshold_out(self, threshold, value, out, "out"), "native.threshold_out", "engine/ops/native_functions/activation.yaml:195", "engine/generated/threshold.ts:41");
+// ---- threshold.out (engine/ops/native_functions/activation.yaml:217) ----
+export const threshold_out = defineOp("aten::threshold.out(Tensor self, Scalar threshold, Scalar value, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/activation.yaml:217");
+registerKernel(threshold_out, "CPU", (ks, self, threshold, value, out) => native.threshold_out(self, threshold, value, out, "out"), "native.threshold_out", "engine/ops/native_functions/activation.yaml:217", "engine/generated/threshold.ts:40");
+registerKernel(threshold_out, "Meta", (ks, self, threshold, value, out) => native.threshold_out(self, threshold, value, out, "out"), "native.threshold_out", "engine/ops/native_functions/activation.yaml:217", "engine/generated/threshold.ts:41");
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(threshold_out, "Autograd", (ks, self, threshold, value, out) => below_autograd(() => threshold_out.redispatch(ks.and(after_autograd_keyset), self, threshold, value, out)), "VariableType::threshold_out", "engine/ops/native_functions/activation.yaml:195", "engine/generated/threshold.ts:45");
+registerKernel(threshold_out, "Autograd", (ks, self, threshold, value, out) => below_autograd(() => threshold_out.redispatch(ks.and(after_autograd_keyset), self, threshold, value, out)), "VariableType::threshold_out", "engine/ops/native_functions/activation.yaml:217", "engine/generated/threshold.ts:45");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(threshold_out, "ADInplaceOrView", (ks, self, threshold, value, out) => {
   const result = threshold_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, threshold, value, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/activation.yaml:195", "engine/generated/threshold.ts:47");
+}, "ADInplaceOrView", "engine/ops/native_functions/activation.yaml:217", "engine/generated/threshold.ts:47");
 
 // torch.threshold: threshold / threshold.out
 const threshold_parser = new PythonArgParser(["threshold(Tensor input, Scalar threshold, Scalar value, *, Tensor? out=None)"]);

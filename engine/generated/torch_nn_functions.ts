@@ -22,6 +22,7 @@ export { hardsigmoid } from "./hardsigmoid.js";
 export { hardsigmoid_ } from "./hardsigmoid.js";
 export { hardswish } from "./hardswish.js";
 export { hardswish_ } from "./hardswish.js";
+export { log_sigmoid } from "./log_sigmoid.js";
 export { binary_cross_entropy } from "./binary_cross_entropy.js";
 export { cross_entropy_loss } from "./cross_entropy_loss.js";
 export { mse_loss } from "./mse_loss.js";

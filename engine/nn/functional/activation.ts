@@ -119,3 +119,30 @@ function softmaxLike(name: string, negate: boolean, method: "softmax" | "log_sof
 export const softmax = softmaxLike("softmax", false, "softmax");
 export const log_softmax = softmaxLike("log_softmax", false, "log_softmax");
 export const softmin = softmaxLike("softmin", true, "softmax");
+
+// ---- log-sigmoid and the small Python-level ones ----
+
+/** logsigmoid is torch._C._nn.log_sigmoid itself. */
+export const logsigmoid = nn.log_sigmoid;
+
+/** softsign: input / (input.abs() + 1). */
+export function softsign(input: Tensor): Tensor {
+  return T.div(input, T.add((input as any).abs(), 1));
+}
+
+/** tanhshrink: input - input.tanh(). */
+export function tanhshrink(input: Tensor): Tensor {
+  return T.sub(input, (input as any).tanh());
+}
+
+/** sigmoid (deprecated in torch.nn.functional): input.sigmoid(), with PyTorch's warning. */
+export function sigmoid(input: Tensor): Tensor {
+  warn("nn.functional.sigmoid is deprecated. Use torch.sigmoid instead.");
+  return (input as any).sigmoid();
+}
+
+/** tanh (deprecated in torch.nn.functional): input.tanh(), with PyTorch's warning. */
+export function tanh(input: Tensor): Tensor {
+  warn("nn.functional.tanh is deprecated. Use torch.tanh instead.");
+  return (input as any).tanh();
+}
