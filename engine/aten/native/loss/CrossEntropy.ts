@@ -22,7 +22,7 @@ import { where_self } from "../../../generated/where.js";
 import { zeros_default } from "../../../generated/zeros.js";
 import { bitwise_not_default } from "../../../generated/bitwise_not.js";
 import { tensor } from "../../tensor_new.js";
-import { Reduction } from "./NLLKernel.js";
+import { Reduction } from "./Reduction.js";
 import { cppDouble } from "../../cpu/DistributionKernels.js";
 
 const list = (s: readonly number[]) => `[${s.join(", ")}]`;

@@ -31,9 +31,7 @@ import { squeeze_default } from "../../../generated/squeeze.js";
 import { copy__default } from "../../../generated/copy.js";
 import { empty_like_default } from "../../../generated/empty_like.js";
 import * as K from "./LossKernel.js";
-
-/** at::Reduction (aten/src/ATen/core/Reduction.h). */
-export const Reduction = { None: 0, Mean: 1, Sum: 2 } as const;
+import { Reduction } from "./Reduction.js";
 
 /** apply_loss_reduction: unreduced.mean(), unreduced.sum(), or unreduced itself. */
 export function apply_loss_reduction(unreduced: Tensor, reduction: number): Tensor {

@@ -19,7 +19,8 @@ import { nll_loss2d_default } from "../../../generated/nll_loss2d.js";
 import { contiguous_default } from "../../../generated/contiguous.js";
 import { view_default } from "../../../generated/view.js";
 import { empty_memory_format } from "../../../generated/empty.js";
-import { cascadeSum, outOfBounds, Reduction } from "./NLLKernel.js";
+import { cascadeSum, outOfBounds } from "./NLLKernel.js";
+import { Reduction } from "./Reduction.js";
 
 const list = (s: readonly number[]) => `[${s.join(", ")}]`;
 type Pair = [Tensor, Tensor] & { output: Tensor; total_weight: Tensor };

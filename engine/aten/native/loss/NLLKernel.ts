@@ -6,8 +6,7 @@
 import { IndexError } from "../../../c10/Errors.js";
 import { ScalarType } from "../../../c10/ScalarType.js";
 import { roundToScalarType } from "../../cpu/ScalarArithmetic.js";
-
-export const Reduction = { None: 0, Mean: 1, Sum: 2 } as const;
+import { Reduction } from "./Reduction.js";
 
 export const stepOf = (t: ScalarType) =>
   t === ScalarType.Double ? (x: number) => x : t === ScalarType.Float ? Math.fround : (x: number) => roundToScalarType(t, x);
