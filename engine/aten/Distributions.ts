@@ -87,6 +87,9 @@ export function bernoulli_(self: Tensor, p: number | Tensor = 0.5, opts?: { gene
     const probs = p._flatNumbers();
     return writeInPlace(self, K.bernoulli_tensor(gen(opts), probs, name(p.dtype), name(self.dtype)));
   }
+  // a meta tensor holds no data: the p check runs, no kernel (so no dtype check) and no draw
+  if (self.is_meta && !(0 <= p && p <= 1)) throw new RuntimeError(`bernoulli_ expects p to be in [0, 1], but got p=${K.cppDouble(p)}`);
+  if (self.is_meta) return writeInPlace(self, new Float64Array(0));
   return writeInPlace(self, K.bernoulli_scalar(gen(opts), count(self), name(self.dtype), p));
 }
 

@@ -257,6 +257,9 @@ function parseDefault(text: string | undefined): unknown {
   if (text === undefined || text === "None") return undefined;
   if (text === "True") return true;
   if (text === "False") return false;
+  // `int reduction=Mean`: PyTorch's binding writes the default as "at::Reduction::Mean", which its
+  // parser reads with atol() as 0, so torch._C._nn.mse_loss(x, y) does not reduce (F.* always passes it)
+  if (text === "Mean") return 0;
   if (text.startsWith("[")) return text.slice(1, -1).split(",").map((s) => s.trim()).filter(Boolean).map(Number);
   if (/^-?(\d+\.?\d*(e-?\d+)?|inf)$/.test(text)) return text.endsWith("inf") ? (text.startsWith("-") ? -Infinity : Infinity) : Number(text);
   return text.replace(/^["']|["']$/g, "");

@@ -5,7 +5,7 @@
 
 import type { Argument } from "../dispatcher/schema/FunctionSchema.js";
 import type { NativeFunction } from "./model.js";
-import { computeBindings, isHiddenFromTorch, numbersAsTensors, type Binding } from "./python_signatures.js";
+import { computeBindings, isHiddenFromTorch, isSkippedPythonBinding, numbersAsTensors, type Binding } from "./python_signatures.js";
 import { tsOverloads } from "./ts_types.js";
 
 export interface GeneratedPiece {
@@ -289,7 +289,7 @@ export function generate(fns: readonly NativeFunction[], yamlPath: string): Gene
   files.set("torch_functions.ts", tf.join("\n") + "\n");
   for (const mod of PYTHON_MODULES) {
     const lines = [HEADER(`${yamlPath} and engine/ops/native_functions/*.yaml`), PYTHON_MODULE_DOC[mod], ""];
-    for (const b of bindings.filter((b) => b.variant === "function" && moduleOf(b) === mod)) {
+    for (const b of bindings.filter((b) => b.variant === "function" && moduleOf(b) === mod && !isSkippedPythonBinding(b.name))) {
       const pyName = mod === "nn" ? b.name : b.name.replace(new RegExp(`^${mod}_`), "");
       lines.push(`export { ${jsName(b.name) === pyName ? pyName : `${jsName(b.name)} as ${pyName}`} } from "./${family(b.overloads[0].fn)}.js";`);
     }

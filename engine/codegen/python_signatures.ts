@@ -65,10 +65,14 @@ export function isSkippedOverload(fullName: string): boolean {
 
 /** Tensor methods PyTorch binds by hand (SKIP_PYTHON_BINDINGS; python_variable_methods.cpp): engine/aten/python_variable_methods.ts. */
 export const handWrittenMethods = new Set(["to"]);
+/** gen_python_functions.py SKIP_PYTHON_BINDINGS patterns ".*_forward", ".*_backward": no Python binding anywhere. */
+export function isSkippedPythonBinding(name: string): boolean {
+  return /_(forward|backward)$/.test(name);
+}
 
 /** Names PyTorch keeps out of torch.* (gen_python_functions.py SKIP_PYTHON_BINDINGS, and private names). */
 export function isHiddenFromTorch(name: string): boolean {
-  return name.startsWith("_") || ["slice", "alias"].includes(name);
+  return name.startsWith("_") || ["slice", "alias"].includes(name) || isSkippedPythonBinding(name);
 }
 
 function bindingOf(name: string, variant: Variant, fn: NativeFunction, out: NativeFunction | null): BindingOverload {

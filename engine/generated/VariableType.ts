@@ -161,14 +161,145 @@ registerKernel(ops.view_default, "Autograd", (ks, self, size) => {
   }
   return _result;
 }, "VariableType::view_default", "engine/ops/native_functions.yaml:77", "engine/generated/VariableType.ts:149");
-registerKernel(ops.sub_out, "Autograd", (ks, self, other, alpha, out) => below_autograd(() => ops.sub_out.redispatch(ks.and(after_autograd_keyset), self, other, alpha, out)), "VariableType::sub_out", "engine/ops/native_functions/binary.yaml:17", "engine/generated/VariableType.ts:164");
+registerKernel(ops.relu_default, "Autograd", (ks, self) => {
+  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::relu", self) : null;
+  const _result = below_autograd(() => ops.relu_default.redispatch(ks.and(after_autograd_keyset), self));
+  if (grad_fn) note_node_created(grad_fn);
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
+}, "VariableType::relu_default", "engine/ops/native_functions/activation.yaml:12", "engine/generated/VariableType.ts:164");
+registerKernel(ops.relu__default, "Autograd", (ks, self) => below_autograd(() => ops.relu__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::relu__default", "engine/ops/native_functions/activation.yaml:17", "engine/generated/VariableType.ts:171");
+registerKernel(ops.leaky_relu_out, "Autograd", (ks, self, negative_slope, out) => below_autograd(() => ops.leaky_relu_out.redispatch(ks.and(after_autograd_keyset), self, negative_slope, out)), "VariableType::leaky_relu_out", "engine/ops/native_functions/activation.yaml:34", "engine/generated/VariableType.ts:172");
+registerKernel(ops.leaky_relu_default, "Autograd", (ks, self, negative_slope) => {
+  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::leaky_relu", self) : null;
+  const _result = below_autograd(() => ops.leaky_relu_default.redispatch(ks.and(after_autograd_keyset), self, negative_slope));
+  if (grad_fn) note_node_created(grad_fn);
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
+}, "VariableType::leaky_relu_default", "engine/ops/native_functions/activation.yaml:41", "engine/generated/VariableType.ts:173");
+registerKernel(ops.leaky_relu__default, "Autograd", (ks, self, negative_slope) => below_autograd(() => ops.leaky_relu__default.redispatch(ks.and(after_autograd_keyset), self, negative_slope)), "VariableType::leaky_relu__default", "engine/ops/native_functions/activation.yaml:45", "engine/generated/VariableType.ts:180");
+registerKernel(ops.elu_out, "Autograd", (ks, self, alpha, scale, input_scale, out) => below_autograd(() => ops.elu_out.redispatch(ks.and(after_autograd_keyset), self, alpha, scale, input_scale, out)), "VariableType::elu_out", "engine/ops/native_functions/activation.yaml:50", "engine/generated/VariableType.ts:181");
+registerKernel(ops.elu_default, "Autograd", (ks, self, alpha, scale, input_scale) => {
+  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::elu", self) : null;
+  const _result = below_autograd(() => ops.elu_default.redispatch(ks.and(after_autograd_keyset), self, alpha, scale, input_scale));
+  if (grad_fn) note_node_created(grad_fn);
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
+}, "VariableType::elu_default", "engine/ops/native_functions/activation.yaml:57", "engine/generated/VariableType.ts:182");
+registerKernel(ops.elu__default, "Autograd", (ks, self, alpha, scale, input_scale) => below_autograd(() => ops.elu__default.redispatch(ks.and(after_autograd_keyset), self, alpha, scale, input_scale)), "VariableType::elu__default", "engine/ops/native_functions/activation.yaml:61", "engine/generated/VariableType.ts:189");
+registerKernel(ops.celu_default, "Autograd", (ks, self, alpha) => {
+  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::celu", self) : null;
+  const _result = below_autograd(() => ops.celu_default.redispatch(ks.and(after_autograd_keyset), self, alpha));
+  if (grad_fn) note_node_created(grad_fn);
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
+}, "VariableType::celu_default", "engine/ops/native_functions/activation.yaml:73", "engine/generated/VariableType.ts:190");
+registerKernel(ops.celu__default, "Autograd", (ks, self, alpha) => below_autograd(() => ops.celu__default.redispatch(ks.and(after_autograd_keyset), self, alpha)), "VariableType::celu__default", "engine/ops/native_functions/activation.yaml:77", "engine/generated/VariableType.ts:197");
+registerKernel(ops.gelu_out, "Autograd", (ks, self, approximate, out) => below_autograd(() => ops.gelu_out.redispatch(ks.and(after_autograd_keyset), self, approximate, out)), "VariableType::gelu_out", "engine/ops/native_functions/activation.yaml:83", "engine/generated/VariableType.ts:198");
+registerKernel(ops.gelu__default, "Autograd", (ks, self, approximate) => below_autograd(() => ops.gelu__default.redispatch(ks.and(after_autograd_keyset), self, approximate)), "VariableType::gelu__default", "engine/ops/native_functions/activation.yaml:90", "engine/generated/VariableType.ts:199");
+registerKernel(ops.gelu_default, "Autograd", (ks, self, approximate) => {
+  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::gelu", self) : null;
+  const _result = below_autograd(() => ops.gelu_default.redispatch(ks.and(after_autograd_keyset), self, approximate));
+  if (grad_fn) note_node_created(grad_fn);
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
+}, "VariableType::gelu_default", "engine/ops/native_functions/activation.yaml:94", "engine/generated/VariableType.ts:200");
+registerKernel(ops.silu_default, "Autograd", (ks, self) => {
+  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::silu", self) : null;
+  const _result = below_autograd(() => ops.silu_default.redispatch(ks.and(after_autograd_keyset), self));
+  if (grad_fn) note_node_created(grad_fn);
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
+}, "VariableType::silu_default", "engine/ops/native_functions/activation.yaml:99", "engine/generated/VariableType.ts:207");
+registerKernel(ops.silu__default, "Autograd", (ks, self) => below_autograd(() => ops.silu__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::silu__default", "engine/ops/native_functions/activation.yaml:103", "engine/generated/VariableType.ts:214");
+registerKernel(ops.silu_out, "Autograd", (ks, self, out) => below_autograd(() => ops.silu_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::silu_out", "engine/ops/native_functions/activation.yaml:107", "engine/generated/VariableType.ts:215");
+registerKernel(ops.mish_default, "Autograd", (ks, self) => {
+  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::mish", self) : null;
+  const _result = below_autograd(() => ops.mish_default.redispatch(ks.and(after_autograd_keyset), self));
+  if (grad_fn) note_node_created(grad_fn);
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
+}, "VariableType::mish_default", "engine/ops/native_functions/activation.yaml:114", "engine/generated/VariableType.ts:216");
+registerKernel(ops.mish__default, "Autograd", (ks, self) => below_autograd(() => ops.mish__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::mish__default", "engine/ops/native_functions/activation.yaml:118", "engine/generated/VariableType.ts:223");
+registerKernel(ops.mish_out, "Autograd", (ks, self, out) => below_autograd(() => ops.mish_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::mish_out", "engine/ops/native_functions/activation.yaml:122", "engine/generated/VariableType.ts:224");
+registerKernel(ops.softplus_out, "Autograd", (ks, self, beta, threshold, out) => below_autograd(() => ops.softplus_out.redispatch(ks.and(after_autograd_keyset), self, beta, threshold, out)), "VariableType::softplus_out", "engine/ops/native_functions/activation.yaml:130", "engine/generated/VariableType.ts:225");
+registerKernel(ops.softplus_default, "Autograd", (ks, self, beta, threshold) => {
+  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::softplus", self) : null;
+  const _result = below_autograd(() => ops.softplus_default.redispatch(ks.and(after_autograd_keyset), self, beta, threshold));
+  if (grad_fn) note_node_created(grad_fn);
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
+}, "VariableType::softplus_default", "engine/ops/native_functions/activation.yaml:137", "engine/generated/VariableType.ts:226");
+registerKernel(ops.hardtanh_out, "Autograd", (ks, self, min_val, max_val, out) => below_autograd(() => ops.hardtanh_out.redispatch(ks.and(after_autograd_keyset), self, min_val, max_val, out)), "VariableType::hardtanh_out", "engine/ops/native_functions/activation.yaml:142", "engine/generated/VariableType.ts:233");
+registerKernel(ops.hardtanh_default, "Autograd", (ks, self, min_val, max_val) => {
+  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::hardtanh", self) : null;
+  const _result = below_autograd(() => ops.hardtanh_default.redispatch(ks.and(after_autograd_keyset), self, min_val, max_val));
+  if (grad_fn) note_node_created(grad_fn);
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
+}, "VariableType::hardtanh_default", "engine/ops/native_functions/activation.yaml:147", "engine/generated/VariableType.ts:234");
+registerKernel(ops.hardtanh__default, "Autograd", (ks, self, min_val, max_val) => below_autograd(() => ops.hardtanh__default.redispatch(ks.and(after_autograd_keyset), self, min_val, max_val)), "VariableType::hardtanh__default", "engine/ops/native_functions/activation.yaml:152", "engine/generated/VariableType.ts:241");
+registerKernel(ops.hardsigmoid_out, "Autograd", (ks, self, out) => below_autograd(() => ops.hardsigmoid_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::hardsigmoid_out", "engine/ops/native_functions/activation.yaml:157", "engine/generated/VariableType.ts:242");
+registerKernel(ops.hardsigmoid_default, "Autograd", (ks, self) => {
+  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::hardsigmoid", self) : null;
+  const _result = below_autograd(() => ops.hardsigmoid_default.redispatch(ks.and(after_autograd_keyset), self));
+  if (grad_fn) note_node_created(grad_fn);
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
+}, "VariableType::hardsigmoid_default", "engine/ops/native_functions/activation.yaml:164", "engine/generated/VariableType.ts:243");
+registerKernel(ops.hardsigmoid__default, "Autograd", (ks, self) => below_autograd(() => ops.hardsigmoid__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::hardsigmoid__default", "engine/ops/native_functions/activation.yaml:168", "engine/generated/VariableType.ts:250");
+registerKernel(ops.hardswish_out, "Autograd", (ks, self, out) => below_autograd(() => ops.hardswish_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::hardswish_out", "engine/ops/native_functions/activation.yaml:172", "engine/generated/VariableType.ts:251");
+registerKernel(ops.hardswish_default, "Autograd", (ks, self) => {
+  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::hardswish", self) : null;
+  const _result = below_autograd(() => ops.hardswish_default.redispatch(ks.and(after_autograd_keyset), self));
+  if (grad_fn) note_node_created(grad_fn);
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
+}, "VariableType::hardswish_default", "engine/ops/native_functions/activation.yaml:177", "engine/generated/VariableType.ts:252");
+registerKernel(ops.hardswish__default, "Autograd", (ks, self) => below_autograd(() => ops.hardswish__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::hardswish__default", "engine/ops/native_functions/activation.yaml:182", "engine/generated/VariableType.ts:259");
+registerKernel(ops.log_sigmoid_forward_output, "Autograd", (ks, self, output, buffer) => below_autograd(() => ops.log_sigmoid_forward_output.redispatch(ks.and(after_autograd_keyset), self, output, buffer)), "VariableType::log_sigmoid_forward_output", "engine/ops/native_functions/activation.yaml:198", "engine/generated/VariableType.ts:260");
+registerKernel(ops.log_sigmoid_forward_default, "Autograd", (ks, self) => {
+  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::log_sigmoid_forward", self) : null;
+  const _result = below_autograd(() => ops.log_sigmoid_forward_default.redispatch(ks.and(after_autograd_keyset), self));
+  if (grad_fn) note_node_created(grad_fn);
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
+}, "VariableType::log_sigmoid_forward_default", "engine/ops/native_functions/activation.yaml:203", "engine/generated/VariableType.ts:261");
+registerKernel(ops.threshold_default, "Autograd", (ks, self, threshold, value) => {
+  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::threshold", self) : null;
+  const _result = below_autograd(() => ops.threshold_default.redispatch(ks.and(after_autograd_keyset), self, threshold, value));
+  if (grad_fn) note_node_created(grad_fn);
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
+}, "VariableType::threshold_default", "engine/ops/native_functions/activation.yaml:209", "engine/generated/VariableType.ts:268");
+registerKernel(ops.threshold__default, "Autograd", (ks, self, threshold, value) => below_autograd(() => ops.threshold__default.redispatch(ks.and(after_autograd_keyset), self, threshold, value)), "VariableType::threshold__default", "engine/ops/native_functions/activation.yaml:213", "engine/generated/VariableType.ts:275");
+registerKernel(ops.threshold_out, "Autograd", (ks, self, threshold, value, out) => below_autograd(() => ops.threshold_out.redispatch(ks.and(after_autograd_keyset), self, threshold, value, out)), "VariableType::threshold_out", "engine/ops/native_functions/activation.yaml:217", "engine/generated/VariableType.ts:276");
+registerKernel(ops.softmax_int_out, "Autograd", (ks, self, dim, dtype, out) => below_autograd(() => ops.softmax_int_out.redispatch(ks.and(after_autograd_keyset), self, dim, dtype, out)), "VariableType::softmax_int_out", "engine/ops/native_functions/activation.yaml:229", "engine/generated/VariableType.ts:277");
+registerKernel(ops._softmax_default, "Autograd", (ks, self, dim, half_to_float) => {
+  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::_softmax", self) : null;
+  const _result = below_autograd(() => ops._softmax_default.redispatch(ks.and(after_autograd_keyset), self, dim, half_to_float));
+  if (grad_fn) note_node_created(grad_fn);
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
+}, "VariableType::_softmax_default", "engine/ops/native_functions/activation.yaml:234", "engine/generated/VariableType.ts:278");
+registerKernel(ops._softmax_out, "Autograd", (ks, self, dim, half_to_float, out) => below_autograd(() => ops._softmax_out.redispatch(ks.and(after_autograd_keyset), self, dim, half_to_float, out)), "VariableType::_softmax_out", "engine/ops/native_functions/activation.yaml:237", "engine/generated/VariableType.ts:285");
+registerKernel(ops.log_softmax_int_out, "Autograd", (ks, self, dim, dtype, out) => below_autograd(() => ops.log_softmax_int_out.redispatch(ks.and(after_autograd_keyset), self, dim, dtype, out)), "VariableType::log_softmax_int_out", "engine/ops/native_functions/activation.yaml:247", "engine/generated/VariableType.ts:286");
+registerKernel(ops._log_softmax_default, "Autograd", (ks, self, dim, half_to_float) => {
+  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::_log_softmax", self) : null;
+  const _result = below_autograd(() => ops._log_softmax_default.redispatch(ks.and(after_autograd_keyset), self, dim, half_to_float));
+  if (grad_fn) note_node_created(grad_fn);
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
+}, "VariableType::_log_softmax_default", "engine/ops/native_functions/activation.yaml:252", "engine/generated/VariableType.ts:287");
+registerKernel(ops._log_softmax_out, "Autograd", (ks, self, dim, half_to_float, out) => below_autograd(() => ops._log_softmax_out.redispatch(ks.and(after_autograd_keyset), self, dim, half_to_float, out)), "VariableType::_log_softmax_out", "engine/ops/native_functions/activation.yaml:255", "engine/generated/VariableType.ts:294");
+registerKernel(ops.sub_out, "Autograd", (ks, self, other, alpha, out) => below_autograd(() => ops.sub_out.redispatch(ks.and(after_autograd_keyset), self, other, alpha, out)), "VariableType::sub_out", "engine/ops/native_functions/binary.yaml:17", "engine/generated/VariableType.ts:295");
 registerKernel(ops.sub_Tensor, "Autograd", (ks, self, other, alpha) => {
   const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::sub", self, other) : null;
   const _result = below_autograd(() => ops.sub_Tensor.redispatch(ks.and(after_autograd_keyset), self, other, alpha));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::sub_Tensor", "engine/ops/native_functions/binary.yaml:23", "engine/generated/VariableType.ts:165");
+}, "VariableType::sub_Tensor", "engine/ops/native_functions/binary.yaml:23", "engine/generated/VariableType.ts:296");
 registerKernel(ops.sub__Tensor, "Autograd", (ks, self, other, alpha) => {
   const grad_fn = compute_requires_grad(other) ? not_implemented_node("aten::sub_", other) : null;
   if (grad_fn) check_inplace(self, true);
@@ -176,36 +307,36 @@ registerKernel(ops.sub__Tensor, "Autograd", (ks, self, other, alpha) => {
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) rebase_history(self, grad_fn);
   return _result;
-}, "VariableType::sub__Tensor", "engine/ops/native_functions/binary.yaml:27", "engine/generated/VariableType.ts:172");
+}, "VariableType::sub__Tensor", "engine/ops/native_functions/binary.yaml:27", "engine/generated/VariableType.ts:303");
 registerKernel(ops.sub_Scalar, "Autograd", (ks, self, other, alpha) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::sub", self) : null;
   const _result = below_autograd(() => ops.sub_Scalar.redispatch(ks.and(after_autograd_keyset), self, other, alpha));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::sub_Scalar", "engine/ops/native_functions/binary.yaml:32", "engine/generated/VariableType.ts:180");
-registerKernel(ops.sub__Scalar, "Autograd", (ks, self, other, alpha) => below_autograd(() => ops.sub__Scalar.redispatch(ks.and(after_autograd_keyset), self, other, alpha)), "VariableType::sub__Scalar", "engine/ops/native_functions/binary.yaml:37", "engine/generated/VariableType.ts:187");
+}, "VariableType::sub_Scalar", "engine/ops/native_functions/binary.yaml:32", "engine/generated/VariableType.ts:311");
+registerKernel(ops.sub__Scalar, "Autograd", (ks, self, other, alpha) => below_autograd(() => ops.sub__Scalar.redispatch(ks.and(after_autograd_keyset), self, other, alpha)), "VariableType::sub__Scalar", "engine/ops/native_functions/binary.yaml:37", "engine/generated/VariableType.ts:318");
 registerKernel(ops.rsub_Tensor, "Autograd", (ks, self, other, alpha) => {
   const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::rsub", self, other) : null;
   const _result = below_autograd(() => ops.rsub_Tensor.redispatch(ks.and(after_autograd_keyset), self, other, alpha));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::rsub_Tensor", "engine/ops/native_functions/binary.yaml:43", "engine/generated/VariableType.ts:188");
+}, "VariableType::rsub_Tensor", "engine/ops/native_functions/binary.yaml:43", "engine/generated/VariableType.ts:319");
 registerKernel(ops.rsub_Scalar, "Autograd", (ks, self, other, alpha) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::rsub", self) : null;
   const _result = below_autograd(() => ops.rsub_Scalar.redispatch(ks.and(after_autograd_keyset), self, other, alpha));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::rsub_Scalar", "engine/ops/native_functions/binary.yaml:50", "engine/generated/VariableType.ts:195");
+}, "VariableType::rsub_Scalar", "engine/ops/native_functions/binary.yaml:50", "engine/generated/VariableType.ts:326");
 registerKernel(ops.div_Tensor, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::div", self, other) : null;
   const _result = below_autograd(() => ops.div_Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::div_Tensor", "engine/ops/native_functions/binary.yaml:58", "engine/generated/VariableType.ts:202");
+}, "VariableType::div_Tensor", "engine/ops/native_functions/binary.yaml:58", "engine/generated/VariableType.ts:333");
 registerKernel(ops.div__Tensor, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(other) ? not_implemented_node("aten::div_", other) : null;
   if (grad_fn) check_inplace(self, true);
@@ -213,15 +344,15 @@ registerKernel(ops.div__Tensor, "Autograd", (ks, self, other) => {
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) rebase_history(self, grad_fn);
   return _result;
-}, "VariableType::div__Tensor", "engine/ops/native_functions/binary.yaml:62", "engine/generated/VariableType.ts:209");
-registerKernel(ops.div_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.div_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::div_out", "engine/ops/native_functions/binary.yaml:66", "engine/generated/VariableType.ts:217");
+}, "VariableType::div__Tensor", "engine/ops/native_functions/binary.yaml:62", "engine/generated/VariableType.ts:340");
+registerKernel(ops.div_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.div_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::div_out", "engine/ops/native_functions/binary.yaml:66", "engine/generated/VariableType.ts:348");
 registerKernel(ops.div_Tensor_mode, "Autograd", (ks, self, other, rounding_mode) => {
   const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::div", self, other) : null;
   const _result = below_autograd(() => ops.div_Tensor_mode.redispatch(ks.and(after_autograd_keyset), self, other, rounding_mode));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::div_Tensor_mode", "engine/ops/native_functions/binary.yaml:72", "engine/generated/VariableType.ts:218");
+}, "VariableType::div_Tensor_mode", "engine/ops/native_functions/binary.yaml:72", "engine/generated/VariableType.ts:349");
 registerKernel(ops.div__Tensor_mode, "Autograd", (ks, self, other, rounding_mode) => {
   const grad_fn = compute_requires_grad(other) ? not_implemented_node("aten::div_", other) : null;
   if (grad_fn) check_inplace(self, true);
@@ -229,31 +360,31 @@ registerKernel(ops.div__Tensor_mode, "Autograd", (ks, self, other, rounding_mode
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) rebase_history(self, grad_fn);
   return _result;
-}, "VariableType::div__Tensor_mode", "engine/ops/native_functions/binary.yaml:76", "engine/generated/VariableType.ts:225");
-registerKernel(ops.div_out_mode, "Autograd", (ks, self, other, rounding_mode, out) => below_autograd(() => ops.div_out_mode.redispatch(ks.and(after_autograd_keyset), self, other, rounding_mode, out)), "VariableType::div_out_mode", "engine/ops/native_functions/binary.yaml:80", "engine/generated/VariableType.ts:233");
+}, "VariableType::div__Tensor_mode", "engine/ops/native_functions/binary.yaml:76", "engine/generated/VariableType.ts:356");
+registerKernel(ops.div_out_mode, "Autograd", (ks, self, other, rounding_mode, out) => below_autograd(() => ops.div_out_mode.redispatch(ks.and(after_autograd_keyset), self, other, rounding_mode, out)), "VariableType::div_out_mode", "engine/ops/native_functions/binary.yaml:80", "engine/generated/VariableType.ts:364");
 registerKernel(ops.div_Scalar, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::div", self) : null;
   const _result = below_autograd(() => ops.div_Scalar.redispatch(ks.and(after_autograd_keyset), self, other));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::div_Scalar", "engine/ops/native_functions/binary.yaml:87", "engine/generated/VariableType.ts:234");
-registerKernel(ops.div__Scalar, "Autograd", (ks, self, other) => below_autograd(() => ops.div__Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::div__Scalar", "engine/ops/native_functions/binary.yaml:92", "engine/generated/VariableType.ts:241");
+}, "VariableType::div_Scalar", "engine/ops/native_functions/binary.yaml:87", "engine/generated/VariableType.ts:365");
+registerKernel(ops.div__Scalar, "Autograd", (ks, self, other) => below_autograd(() => ops.div__Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::div__Scalar", "engine/ops/native_functions/binary.yaml:92", "engine/generated/VariableType.ts:372");
 registerKernel(ops.div_Scalar_mode, "Autograd", (ks, self, other, rounding_mode) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::div", self) : null;
   const _result = below_autograd(() => ops.div_Scalar_mode.redispatch(ks.and(after_autograd_keyset), self, other, rounding_mode));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::div_Scalar_mode", "engine/ops/native_functions/binary.yaml:98", "engine/generated/VariableType.ts:242");
-registerKernel(ops.div__Scalar_mode, "Autograd", (ks, self, other, rounding_mode) => below_autograd(() => ops.div__Scalar_mode.redispatch(ks.and(after_autograd_keyset), self, other, rounding_mode)), "VariableType::div__Scalar_mode", "engine/ops/native_functions/binary.yaml:103", "engine/generated/VariableType.ts:249");
+}, "VariableType::div_Scalar_mode", "engine/ops/native_functions/binary.yaml:98", "engine/generated/VariableType.ts:373");
+registerKernel(ops.div__Scalar_mode, "Autograd", (ks, self, other, rounding_mode) => below_autograd(() => ops.div__Scalar_mode.redispatch(ks.and(after_autograd_keyset), self, other, rounding_mode)), "VariableType::div__Scalar_mode", "engine/ops/native_functions/binary.yaml:103", "engine/generated/VariableType.ts:380");
 registerKernel(ops.floor_divide_default, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::floor_divide", self, other) : null;
   const _result = below_autograd(() => ops.floor_divide_default.redispatch(ks.and(after_autograd_keyset), self, other));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::floor_divide_default", "engine/ops/native_functions/binary.yaml:134", "engine/generated/VariableType.ts:250");
+}, "VariableType::floor_divide_default", "engine/ops/native_functions/binary.yaml:134", "engine/generated/VariableType.ts:381");
 registerKernel(ops.floor_divide__Tensor, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(other) ? not_implemented_node("aten::floor_divide_", other) : null;
   if (grad_fn) check_inplace(self, true);
@@ -261,16 +392,16 @@ registerKernel(ops.floor_divide__Tensor, "Autograd", (ks, self, other) => {
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) rebase_history(self, grad_fn);
   return _result;
-}, "VariableType::floor_divide__Tensor", "engine/ops/native_functions/binary.yaml:139", "engine/generated/VariableType.ts:257");
-registerKernel(ops.floor_divide_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.floor_divide_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::floor_divide_out", "engine/ops/native_functions/binary.yaml:144", "engine/generated/VariableType.ts:265");
-registerKernel(ops.remainder_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.remainder_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::remainder_Tensor_out", "engine/ops/native_functions/binary.yaml:160", "engine/generated/VariableType.ts:266");
+}, "VariableType::floor_divide__Tensor", "engine/ops/native_functions/binary.yaml:139", "engine/generated/VariableType.ts:388");
+registerKernel(ops.floor_divide_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.floor_divide_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::floor_divide_out", "engine/ops/native_functions/binary.yaml:144", "engine/generated/VariableType.ts:396");
+registerKernel(ops.remainder_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.remainder_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::remainder_Tensor_out", "engine/ops/native_functions/binary.yaml:160", "engine/generated/VariableType.ts:397");
 registerKernel(ops.remainder_Tensor, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::remainder", self, other) : null;
   const _result = below_autograd(() => ops.remainder_Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::remainder_Tensor", "engine/ops/native_functions/binary.yaml:166", "engine/generated/VariableType.ts:267");
+}, "VariableType::remainder_Tensor", "engine/ops/native_functions/binary.yaml:166", "engine/generated/VariableType.ts:398");
 registerKernel(ops.remainder__Tensor, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(other) ? not_implemented_node("aten::remainder_", other) : null;
   if (grad_fn) check_inplace(self, true);
@@ -278,31 +409,31 @@ registerKernel(ops.remainder__Tensor, "Autograd", (ks, self, other) => {
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) rebase_history(self, grad_fn);
   return _result;
-}, "VariableType::remainder__Tensor", "engine/ops/native_functions/binary.yaml:170", "engine/generated/VariableType.ts:274");
-registerKernel(ops.remainder_Scalar_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.remainder_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::remainder_Scalar_out", "engine/ops/native_functions/binary.yaml:174", "engine/generated/VariableType.ts:282");
+}, "VariableType::remainder__Tensor", "engine/ops/native_functions/binary.yaml:170", "engine/generated/VariableType.ts:405");
+registerKernel(ops.remainder_Scalar_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.remainder_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::remainder_Scalar_out", "engine/ops/native_functions/binary.yaml:174", "engine/generated/VariableType.ts:413");
 registerKernel(ops.remainder_Scalar, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::remainder", self) : null;
   const _result = below_autograd(() => ops.remainder_Scalar.redispatch(ks.and(after_autograd_keyset), self, other));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::remainder_Scalar", "engine/ops/native_functions/binary.yaml:178", "engine/generated/VariableType.ts:283");
-registerKernel(ops.remainder__Scalar, "Autograd", (ks, self, other) => below_autograd(() => ops.remainder__Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::remainder__Scalar", "engine/ops/native_functions/binary.yaml:183", "engine/generated/VariableType.ts:290");
+}, "VariableType::remainder_Scalar", "engine/ops/native_functions/binary.yaml:178", "engine/generated/VariableType.ts:414");
+registerKernel(ops.remainder__Scalar, "Autograd", (ks, self, other) => below_autograd(() => ops.remainder__Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::remainder__Scalar", "engine/ops/native_functions/binary.yaml:183", "engine/generated/VariableType.ts:421");
 registerKernel(ops.remainder_Scalar_Tensor, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(other) ? not_implemented_node("aten::remainder", other) : null;
   const _result = below_autograd(() => ops.remainder_Scalar_Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::remainder_Scalar_Tensor", "engine/ops/native_functions/binary.yaml:188", "engine/generated/VariableType.ts:291");
-registerKernel(ops.fmod_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.fmod_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::fmod_Tensor_out", "engine/ops/native_functions/binary.yaml:194", "engine/generated/VariableType.ts:298");
+}, "VariableType::remainder_Scalar_Tensor", "engine/ops/native_functions/binary.yaml:188", "engine/generated/VariableType.ts:422");
+registerKernel(ops.fmod_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.fmod_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::fmod_Tensor_out", "engine/ops/native_functions/binary.yaml:194", "engine/generated/VariableType.ts:429");
 registerKernel(ops.fmod_Tensor, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::fmod", self, other) : null;
   const _result = below_autograd(() => ops.fmod_Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::fmod_Tensor", "engine/ops/native_functions/binary.yaml:200", "engine/generated/VariableType.ts:299");
+}, "VariableType::fmod_Tensor", "engine/ops/native_functions/binary.yaml:200", "engine/generated/VariableType.ts:430");
 registerKernel(ops.fmod__Tensor, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(other) ? not_implemented_node("aten::fmod_", other) : null;
   if (grad_fn) check_inplace(self, true);
@@ -310,24 +441,24 @@ registerKernel(ops.fmod__Tensor, "Autograd", (ks, self, other) => {
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) rebase_history(self, grad_fn);
   return _result;
-}, "VariableType::fmod__Tensor", "engine/ops/native_functions/binary.yaml:204", "engine/generated/VariableType.ts:306");
-registerKernel(ops.fmod_Scalar_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.fmod_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::fmod_Scalar_out", "engine/ops/native_functions/binary.yaml:208", "engine/generated/VariableType.ts:314");
+}, "VariableType::fmod__Tensor", "engine/ops/native_functions/binary.yaml:204", "engine/generated/VariableType.ts:437");
+registerKernel(ops.fmod_Scalar_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.fmod_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::fmod_Scalar_out", "engine/ops/native_functions/binary.yaml:208", "engine/generated/VariableType.ts:445");
 registerKernel(ops.fmod_Scalar, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::fmod", self) : null;
   const _result = below_autograd(() => ops.fmod_Scalar.redispatch(ks.and(after_autograd_keyset), self, other));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::fmod_Scalar", "engine/ops/native_functions/binary.yaml:212", "engine/generated/VariableType.ts:315");
-registerKernel(ops.fmod__Scalar, "Autograd", (ks, self, other) => below_autograd(() => ops.fmod__Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::fmod__Scalar", "engine/ops/native_functions/binary.yaml:217", "engine/generated/VariableType.ts:322");
-registerKernel(ops.pow_Tensor_Tensor_out, "Autograd", (ks, self, exponent, out) => below_autograd(() => ops.pow_Tensor_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, exponent, out)), "VariableType::pow_Tensor_Tensor_out", "engine/ops/native_functions/binary.yaml:224", "engine/generated/VariableType.ts:323");
+}, "VariableType::fmod_Scalar", "engine/ops/native_functions/binary.yaml:212", "engine/generated/VariableType.ts:446");
+registerKernel(ops.fmod__Scalar, "Autograd", (ks, self, other) => below_autograd(() => ops.fmod__Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::fmod__Scalar", "engine/ops/native_functions/binary.yaml:217", "engine/generated/VariableType.ts:453");
+registerKernel(ops.pow_Tensor_Tensor_out, "Autograd", (ks, self, exponent, out) => below_autograd(() => ops.pow_Tensor_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, exponent, out)), "VariableType::pow_Tensor_Tensor_out", "engine/ops/native_functions/binary.yaml:224", "engine/generated/VariableType.ts:454");
 registerKernel(ops.pow_Tensor_Tensor, "Autograd", (ks, self, exponent) => {
   const grad_fn = compute_requires_grad(self, exponent) ? not_implemented_node("aten::pow", self, exponent) : null;
   const _result = below_autograd(() => ops.pow_Tensor_Tensor.redispatch(ks.and(after_autograd_keyset), self, exponent));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::pow_Tensor_Tensor", "engine/ops/native_functions/binary.yaml:230", "engine/generated/VariableType.ts:324");
+}, "VariableType::pow_Tensor_Tensor", "engine/ops/native_functions/binary.yaml:230", "engine/generated/VariableType.ts:455");
 registerKernel(ops.pow__Tensor, "Autograd", (ks, self, exponent) => {
   const grad_fn = compute_requires_grad(exponent) ? not_implemented_node("aten::pow_", exponent) : null;
   if (grad_fn) check_inplace(self, true);
@@ -335,25 +466,25 @@ registerKernel(ops.pow__Tensor, "Autograd", (ks, self, exponent) => {
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) rebase_history(self, grad_fn);
   return _result;
-}, "VariableType::pow__Tensor", "engine/ops/native_functions/binary.yaml:234", "engine/generated/VariableType.ts:331");
-registerKernel(ops.pow_Scalar_out, "Autograd", (ks, self, exponent, out) => below_autograd(() => ops.pow_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, exponent, out)), "VariableType::pow_Scalar_out", "engine/ops/native_functions/binary.yaml:238", "engine/generated/VariableType.ts:339");
+}, "VariableType::pow__Tensor", "engine/ops/native_functions/binary.yaml:234", "engine/generated/VariableType.ts:462");
+registerKernel(ops.pow_Scalar_out, "Autograd", (ks, self, exponent, out) => below_autograd(() => ops.pow_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, exponent, out)), "VariableType::pow_Scalar_out", "engine/ops/native_functions/binary.yaml:238", "engine/generated/VariableType.ts:470");
 registerKernel(ops.pow_Scalar, "Autograd", (ks, self, exponent) => {
   const grad_fn = compute_requires_grad(exponent) ? not_implemented_node("aten::pow", exponent) : null;
   const _result = below_autograd(() => ops.pow_Scalar.redispatch(ks.and(after_autograd_keyset), self, exponent));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::pow_Scalar", "engine/ops/native_functions/binary.yaml:243", "engine/generated/VariableType.ts:340");
-registerKernel(ops.pow_Tensor_Scalar_out, "Autograd", (ks, self, exponent, out) => below_autograd(() => ops.pow_Tensor_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, exponent, out)), "VariableType::pow_Tensor_Scalar_out", "engine/ops/native_functions/binary.yaml:246", "engine/generated/VariableType.ts:347");
+}, "VariableType::pow_Scalar", "engine/ops/native_functions/binary.yaml:243", "engine/generated/VariableType.ts:471");
+registerKernel(ops.pow_Tensor_Scalar_out, "Autograd", (ks, self, exponent, out) => below_autograd(() => ops.pow_Tensor_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, exponent, out)), "VariableType::pow_Tensor_Scalar_out", "engine/ops/native_functions/binary.yaml:246", "engine/generated/VariableType.ts:478");
 registerKernel(ops.pow_Tensor_Scalar, "Autograd", (ks, self, exponent) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::pow", self) : null;
   const _result = below_autograd(() => ops.pow_Tensor_Scalar.redispatch(ks.and(after_autograd_keyset), self, exponent));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::pow_Tensor_Scalar", "engine/ops/native_functions/binary.yaml:252", "engine/generated/VariableType.ts:348");
-registerKernel(ops.pow__Scalar, "Autograd", (ks, self, exponent) => below_autograd(() => ops.pow__Scalar.redispatch(ks.and(after_autograd_keyset), self, exponent)), "VariableType::pow__Scalar", "engine/ops/native_functions/binary.yaml:256", "engine/generated/VariableType.ts:355");
-registerKernel(ops.atan2_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.atan2_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::atan2_out", "engine/ops/native_functions/binary.yaml:262", "engine/generated/VariableType.ts:356");
+}, "VariableType::pow_Tensor_Scalar", "engine/ops/native_functions/binary.yaml:252", "engine/generated/VariableType.ts:479");
+registerKernel(ops.pow__Scalar, "Autograd", (ks, self, exponent) => below_autograd(() => ops.pow__Scalar.redispatch(ks.and(after_autograd_keyset), self, exponent)), "VariableType::pow__Scalar", "engine/ops/native_functions/binary.yaml:256", "engine/generated/VariableType.ts:486");
+registerKernel(ops.atan2_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.atan2_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::atan2_out", "engine/ops/native_functions/binary.yaml:262", "engine/generated/VariableType.ts:487");
 registerKernel(ops.atan2__default, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(other) ? not_implemented_node("aten::atan2_", other) : null;
   if (grad_fn) check_inplace(self, true);
@@ -361,22 +492,22 @@ registerKernel(ops.atan2__default, "Autograd", (ks, self, other) => {
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) rebase_history(self, grad_fn);
   return _result;
-}, "VariableType::atan2__default", "engine/ops/native_functions/binary.yaml:268", "engine/generated/VariableType.ts:357");
+}, "VariableType::atan2__default", "engine/ops/native_functions/binary.yaml:268", "engine/generated/VariableType.ts:488");
 registerKernel(ops.atan2_default, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::atan2", self, other) : null;
   const _result = below_autograd(() => ops.atan2_default.redispatch(ks.and(after_autograd_keyset), self, other));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::atan2_default", "engine/ops/native_functions/binary.yaml:272", "engine/generated/VariableType.ts:365");
-registerKernel(ops.hypot_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.hypot_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::hypot_out", "engine/ops/native_functions/binary.yaml:276", "engine/generated/VariableType.ts:372");
+}, "VariableType::atan2_default", "engine/ops/native_functions/binary.yaml:272", "engine/generated/VariableType.ts:496");
+registerKernel(ops.hypot_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.hypot_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::hypot_out", "engine/ops/native_functions/binary.yaml:276", "engine/generated/VariableType.ts:503");
 registerKernel(ops.hypot_default, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::hypot", self, other) : null;
   const _result = below_autograd(() => ops.hypot_default.redispatch(ks.and(after_autograd_keyset), self, other));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::hypot_default", "engine/ops/native_functions/binary.yaml:282", "engine/generated/VariableType.ts:373");
+}, "VariableType::hypot_default", "engine/ops/native_functions/binary.yaml:282", "engine/generated/VariableType.ts:504");
 registerKernel(ops.hypot__default, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(other) ? not_implemented_node("aten::hypot_", other) : null;
   if (grad_fn) check_inplace(self, true);
@@ -384,15 +515,15 @@ registerKernel(ops.hypot__default, "Autograd", (ks, self, other) => {
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) rebase_history(self, grad_fn);
   return _result;
-}, "VariableType::hypot__default", "engine/ops/native_functions/binary.yaml:286", "engine/generated/VariableType.ts:380");
-registerKernel(ops.copysign_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.copysign_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::copysign_out", "engine/ops/native_functions/binary.yaml:290", "engine/generated/VariableType.ts:388");
+}, "VariableType::hypot__default", "engine/ops/native_functions/binary.yaml:286", "engine/generated/VariableType.ts:511");
+registerKernel(ops.copysign_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.copysign_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::copysign_out", "engine/ops/native_functions/binary.yaml:290", "engine/generated/VariableType.ts:519");
 registerKernel(ops.copysign_Tensor, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::copysign", self, other) : null;
   const _result = below_autograd(() => ops.copysign_Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::copysign_Tensor", "engine/ops/native_functions/binary.yaml:296", "engine/generated/VariableType.ts:389");
+}, "VariableType::copysign_Tensor", "engine/ops/native_functions/binary.yaml:296", "engine/generated/VariableType.ts:520");
 registerKernel(ops.copysign__Tensor, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(other) ? not_implemented_node("aten::copysign_", other) : null;
   if (grad_fn) check_inplace(self, true);
@@ -400,56 +531,56 @@ registerKernel(ops.copysign__Tensor, "Autograd", (ks, self, other) => {
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) rebase_history(self, grad_fn);
   return _result;
-}, "VariableType::copysign__Tensor", "engine/ops/native_functions/binary.yaml:300", "engine/generated/VariableType.ts:396");
+}, "VariableType::copysign__Tensor", "engine/ops/native_functions/binary.yaml:300", "engine/generated/VariableType.ts:527");
 registerKernel(ops.copysign_Scalar, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::copysign", self) : null;
   const _result = below_autograd(() => ops.copysign_Scalar.redispatch(ks.and(after_autograd_keyset), self, other));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::copysign_Scalar", "engine/ops/native_functions/binary.yaml:304", "engine/generated/VariableType.ts:404");
-registerKernel(ops.copysign__Scalar, "Autograd", (ks, self, other) => below_autograd(() => ops.copysign__Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::copysign__Scalar", "engine/ops/native_functions/binary.yaml:309", "engine/generated/VariableType.ts:411");
-registerKernel(ops.copysign_Scalar_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.copysign_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::copysign_Scalar_out", "engine/ops/native_functions/binary.yaml:314", "engine/generated/VariableType.ts:412");
+}, "VariableType::copysign_Scalar", "engine/ops/native_functions/binary.yaml:304", "engine/generated/VariableType.ts:535");
+registerKernel(ops.copysign__Scalar, "Autograd", (ks, self, other) => below_autograd(() => ops.copysign__Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::copysign__Scalar", "engine/ops/native_functions/binary.yaml:309", "engine/generated/VariableType.ts:542");
+registerKernel(ops.copysign_Scalar_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.copysign_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::copysign_Scalar_out", "engine/ops/native_functions/binary.yaml:314", "engine/generated/VariableType.ts:543");
 registerKernel(ops.fmin_default, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::fmin", self, other) : null;
   const _result = below_autograd(() => ops.fmin_default.redispatch(ks.and(after_autograd_keyset), self, other));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::fmin_default", "engine/ops/native_functions/binary.yaml:320", "engine/generated/VariableType.ts:413");
-registerKernel(ops.fmin_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.fmin_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::fmin_out", "engine/ops/native_functions/binary.yaml:324", "engine/generated/VariableType.ts:420");
+}, "VariableType::fmin_default", "engine/ops/native_functions/binary.yaml:320", "engine/generated/VariableType.ts:544");
+registerKernel(ops.fmin_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.fmin_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::fmin_out", "engine/ops/native_functions/binary.yaml:324", "engine/generated/VariableType.ts:551");
 registerKernel(ops.fmax_default, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::fmax", self, other) : null;
   const _result = below_autograd(() => ops.fmax_default.redispatch(ks.and(after_autograd_keyset), self, other));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::fmax_default", "engine/ops/native_functions/binary.yaml:330", "engine/generated/VariableType.ts:421");
-registerKernel(ops.fmax_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.fmax_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::fmax_out", "engine/ops/native_functions/binary.yaml:334", "engine/generated/VariableType.ts:428");
+}, "VariableType::fmax_default", "engine/ops/native_functions/binary.yaml:330", "engine/generated/VariableType.ts:552");
+registerKernel(ops.fmax_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.fmax_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::fmax_out", "engine/ops/native_functions/binary.yaml:334", "engine/generated/VariableType.ts:559");
 registerKernel(ops.maximum_default, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::maximum", self, other) : null;
   const _result = below_autograd(() => ops.maximum_default.redispatch(ks.and(after_autograd_keyset), self, other));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::maximum_default", "engine/ops/native_functions/binary.yaml:340", "engine/generated/VariableType.ts:429");
-registerKernel(ops.maximum_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.maximum_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::maximum_out", "engine/ops/native_functions/binary.yaml:344", "engine/generated/VariableType.ts:436");
+}, "VariableType::maximum_default", "engine/ops/native_functions/binary.yaml:340", "engine/generated/VariableType.ts:560");
+registerKernel(ops.maximum_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.maximum_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::maximum_out", "engine/ops/native_functions/binary.yaml:344", "engine/generated/VariableType.ts:567");
 registerKernel(ops.minimum_default, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::minimum", self, other) : null;
   const _result = below_autograd(() => ops.minimum_default.redispatch(ks.and(after_autograd_keyset), self, other));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::minimum_default", "engine/ops/native_functions/binary.yaml:350", "engine/generated/VariableType.ts:437");
-registerKernel(ops.minimum_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.minimum_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::minimum_out", "engine/ops/native_functions/binary.yaml:354", "engine/generated/VariableType.ts:444");
-registerKernel(ops.eq_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.eq_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::eq_Tensor_out", "engine/ops/native_functions/binary.yaml:362", "engine/generated/VariableType.ts:445");
+}, "VariableType::minimum_default", "engine/ops/native_functions/binary.yaml:350", "engine/generated/VariableType.ts:568");
+registerKernel(ops.minimum_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.minimum_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::minimum_out", "engine/ops/native_functions/binary.yaml:354", "engine/generated/VariableType.ts:575");
+registerKernel(ops.eq_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.eq_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::eq_Tensor_out", "engine/ops/native_functions/binary.yaml:362", "engine/generated/VariableType.ts:576");
 registerKernel(ops.eq_Tensor, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::eq", self, other) : null;
   const _result = below_autograd(() => ops.eq_Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::eq_Tensor", "engine/ops/native_functions/binary.yaml:368", "engine/generated/VariableType.ts:446");
+}, "VariableType::eq_Tensor", "engine/ops/native_functions/binary.yaml:368", "engine/generated/VariableType.ts:577");
 registerKernel(ops.eq__Tensor, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(other) ? not_implemented_node("aten::eq_", other) : null;
   if (grad_fn) check_inplace(self, true);
@@ -457,24 +588,24 @@ registerKernel(ops.eq__Tensor, "Autograd", (ks, self, other) => {
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) rebase_history(self, grad_fn);
   return _result;
-}, "VariableType::eq__Tensor", "engine/ops/native_functions/binary.yaml:372", "engine/generated/VariableType.ts:453");
-registerKernel(ops.eq_Scalar_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.eq_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::eq_Scalar_out", "engine/ops/native_functions/binary.yaml:376", "engine/generated/VariableType.ts:461");
+}, "VariableType::eq__Tensor", "engine/ops/native_functions/binary.yaml:372", "engine/generated/VariableType.ts:584");
+registerKernel(ops.eq_Scalar_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.eq_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::eq_Scalar_out", "engine/ops/native_functions/binary.yaml:376", "engine/generated/VariableType.ts:592");
 registerKernel(ops.eq_Scalar, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::eq", self) : null;
   const _result = below_autograd(() => ops.eq_Scalar.redispatch(ks.and(after_autograd_keyset), self, other));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::eq_Scalar", "engine/ops/native_functions/binary.yaml:382", "engine/generated/VariableType.ts:462");
-registerKernel(ops.eq__Scalar, "Autograd", (ks, self, other) => below_autograd(() => ops.eq__Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::eq__Scalar", "engine/ops/native_functions/binary.yaml:386", "engine/generated/VariableType.ts:469");
-registerKernel(ops.ne_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.ne_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::ne_Tensor_out", "engine/ops/native_functions/binary.yaml:390", "engine/generated/VariableType.ts:470");
+}, "VariableType::eq_Scalar", "engine/ops/native_functions/binary.yaml:382", "engine/generated/VariableType.ts:593");
+registerKernel(ops.eq__Scalar, "Autograd", (ks, self, other) => below_autograd(() => ops.eq__Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::eq__Scalar", "engine/ops/native_functions/binary.yaml:386", "engine/generated/VariableType.ts:600");
+registerKernel(ops.ne_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.ne_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::ne_Tensor_out", "engine/ops/native_functions/binary.yaml:390", "engine/generated/VariableType.ts:601");
 registerKernel(ops.ne_Tensor, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::ne", self, other) : null;
   const _result = below_autograd(() => ops.ne_Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::ne_Tensor", "engine/ops/native_functions/binary.yaml:396", "engine/generated/VariableType.ts:471");
+}, "VariableType::ne_Tensor", "engine/ops/native_functions/binary.yaml:396", "engine/generated/VariableType.ts:602");
 registerKernel(ops.ne__Tensor, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(other) ? not_implemented_node("aten::ne_", other) : null;
   if (grad_fn) check_inplace(self, true);
@@ -482,24 +613,24 @@ registerKernel(ops.ne__Tensor, "Autograd", (ks, self, other) => {
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) rebase_history(self, grad_fn);
   return _result;
-}, "VariableType::ne__Tensor", "engine/ops/native_functions/binary.yaml:400", "engine/generated/VariableType.ts:478");
-registerKernel(ops.ne_Scalar_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.ne_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::ne_Scalar_out", "engine/ops/native_functions/binary.yaml:404", "engine/generated/VariableType.ts:486");
+}, "VariableType::ne__Tensor", "engine/ops/native_functions/binary.yaml:400", "engine/generated/VariableType.ts:609");
+registerKernel(ops.ne_Scalar_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.ne_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::ne_Scalar_out", "engine/ops/native_functions/binary.yaml:404", "engine/generated/VariableType.ts:617");
 registerKernel(ops.ne_Scalar, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::ne", self) : null;
   const _result = below_autograd(() => ops.ne_Scalar.redispatch(ks.and(after_autograd_keyset), self, other));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::ne_Scalar", "engine/ops/native_functions/binary.yaml:410", "engine/generated/VariableType.ts:487");
-registerKernel(ops.ne__Scalar, "Autograd", (ks, self, other) => below_autograd(() => ops.ne__Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::ne__Scalar", "engine/ops/native_functions/binary.yaml:414", "engine/generated/VariableType.ts:494");
-registerKernel(ops.lt_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.lt_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::lt_Tensor_out", "engine/ops/native_functions/binary.yaml:418", "engine/generated/VariableType.ts:495");
+}, "VariableType::ne_Scalar", "engine/ops/native_functions/binary.yaml:410", "engine/generated/VariableType.ts:618");
+registerKernel(ops.ne__Scalar, "Autograd", (ks, self, other) => below_autograd(() => ops.ne__Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::ne__Scalar", "engine/ops/native_functions/binary.yaml:414", "engine/generated/VariableType.ts:625");
+registerKernel(ops.lt_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.lt_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::lt_Tensor_out", "engine/ops/native_functions/binary.yaml:418", "engine/generated/VariableType.ts:626");
 registerKernel(ops.lt_Tensor, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::lt", self, other) : null;
   const _result = below_autograd(() => ops.lt_Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::lt_Tensor", "engine/ops/native_functions/binary.yaml:424", "engine/generated/VariableType.ts:496");
+}, "VariableType::lt_Tensor", "engine/ops/native_functions/binary.yaml:424", "engine/generated/VariableType.ts:627");
 registerKernel(ops.lt__Tensor, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(other) ? not_implemented_node("aten::lt_", other) : null;
   if (grad_fn) check_inplace(self, true);
@@ -507,24 +638,24 @@ registerKernel(ops.lt__Tensor, "Autograd", (ks, self, other) => {
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) rebase_history(self, grad_fn);
   return _result;
-}, "VariableType::lt__Tensor", "engine/ops/native_functions/binary.yaml:428", "engine/generated/VariableType.ts:503");
-registerKernel(ops.lt_Scalar_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.lt_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::lt_Scalar_out", "engine/ops/native_functions/binary.yaml:432", "engine/generated/VariableType.ts:511");
+}, "VariableType::lt__Tensor", "engine/ops/native_functions/binary.yaml:428", "engine/generated/VariableType.ts:634");
+registerKernel(ops.lt_Scalar_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.lt_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::lt_Scalar_out", "engine/ops/native_functions/binary.yaml:432", "engine/generated/VariableType.ts:642");
 registerKernel(ops.lt_Scalar, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::lt", self) : null;
   const _result = below_autograd(() => ops.lt_Scalar.redispatch(ks.and(after_autograd_keyset), self, other));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::lt_Scalar", "engine/ops/native_functions/binary.yaml:438", "engine/generated/VariableType.ts:512");
-registerKernel(ops.lt__Scalar, "Autograd", (ks, self, other) => below_autograd(() => ops.lt__Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::lt__Scalar", "engine/ops/native_functions/binary.yaml:442", "engine/generated/VariableType.ts:519");
-registerKernel(ops.le_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.le_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::le_Tensor_out", "engine/ops/native_functions/binary.yaml:446", "engine/generated/VariableType.ts:520");
+}, "VariableType::lt_Scalar", "engine/ops/native_functions/binary.yaml:438", "engine/generated/VariableType.ts:643");
+registerKernel(ops.lt__Scalar, "Autograd", (ks, self, other) => below_autograd(() => ops.lt__Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::lt__Scalar", "engine/ops/native_functions/binary.yaml:442", "engine/generated/VariableType.ts:650");
+registerKernel(ops.le_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.le_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::le_Tensor_out", "engine/ops/native_functions/binary.yaml:446", "engine/generated/VariableType.ts:651");
 registerKernel(ops.le_Tensor, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::le", self, other) : null;
   const _result = below_autograd(() => ops.le_Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::le_Tensor", "engine/ops/native_functions/binary.yaml:452", "engine/generated/VariableType.ts:521");
+}, "VariableType::le_Tensor", "engine/ops/native_functions/binary.yaml:452", "engine/generated/VariableType.ts:652");
 registerKernel(ops.le__Tensor, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(other) ? not_implemented_node("aten::le_", other) : null;
   if (grad_fn) check_inplace(self, true);
@@ -532,24 +663,24 @@ registerKernel(ops.le__Tensor, "Autograd", (ks, self, other) => {
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) rebase_history(self, grad_fn);
   return _result;
-}, "VariableType::le__Tensor", "engine/ops/native_functions/binary.yaml:456", "engine/generated/VariableType.ts:528");
-registerKernel(ops.le_Scalar_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.le_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::le_Scalar_out", "engine/ops/native_functions/binary.yaml:460", "engine/generated/VariableType.ts:536");
+}, "VariableType::le__Tensor", "engine/ops/native_functions/binary.yaml:456", "engine/generated/VariableType.ts:659");
+registerKernel(ops.le_Scalar_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.le_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::le_Scalar_out", "engine/ops/native_functions/binary.yaml:460", "engine/generated/VariableType.ts:667");
 registerKernel(ops.le_Scalar, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::le", self) : null;
   const _result = below_autograd(() => ops.le_Scalar.redispatch(ks.and(after_autograd_keyset), self, other));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::le_Scalar", "engine/ops/native_functions/binary.yaml:466", "engine/generated/VariableType.ts:537");
-registerKernel(ops.le__Scalar, "Autograd", (ks, self, other) => below_autograd(() => ops.le__Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::le__Scalar", "engine/ops/native_functions/binary.yaml:470", "engine/generated/VariableType.ts:544");
-registerKernel(ops.gt_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.gt_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::gt_Tensor_out", "engine/ops/native_functions/binary.yaml:474", "engine/generated/VariableType.ts:545");
+}, "VariableType::le_Scalar", "engine/ops/native_functions/binary.yaml:466", "engine/generated/VariableType.ts:668");
+registerKernel(ops.le__Scalar, "Autograd", (ks, self, other) => below_autograd(() => ops.le__Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::le__Scalar", "engine/ops/native_functions/binary.yaml:470", "engine/generated/VariableType.ts:675");
+registerKernel(ops.gt_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.gt_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::gt_Tensor_out", "engine/ops/native_functions/binary.yaml:474", "engine/generated/VariableType.ts:676");
 registerKernel(ops.gt_Tensor, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::gt", self, other) : null;
   const _result = below_autograd(() => ops.gt_Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::gt_Tensor", "engine/ops/native_functions/binary.yaml:480", "engine/generated/VariableType.ts:546");
+}, "VariableType::gt_Tensor", "engine/ops/native_functions/binary.yaml:480", "engine/generated/VariableType.ts:677");
 registerKernel(ops.gt__Tensor, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(other) ? not_implemented_node("aten::gt_", other) : null;
   if (grad_fn) check_inplace(self, true);
@@ -557,24 +688,24 @@ registerKernel(ops.gt__Tensor, "Autograd", (ks, self, other) => {
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) rebase_history(self, grad_fn);
   return _result;
-}, "VariableType::gt__Tensor", "engine/ops/native_functions/binary.yaml:484", "engine/generated/VariableType.ts:553");
-registerKernel(ops.gt_Scalar_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.gt_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::gt_Scalar_out", "engine/ops/native_functions/binary.yaml:488", "engine/generated/VariableType.ts:561");
+}, "VariableType::gt__Tensor", "engine/ops/native_functions/binary.yaml:484", "engine/generated/VariableType.ts:684");
+registerKernel(ops.gt_Scalar_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.gt_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::gt_Scalar_out", "engine/ops/native_functions/binary.yaml:488", "engine/generated/VariableType.ts:692");
 registerKernel(ops.gt_Scalar, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::gt", self) : null;
   const _result = below_autograd(() => ops.gt_Scalar.redispatch(ks.and(after_autograd_keyset), self, other));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::gt_Scalar", "engine/ops/native_functions/binary.yaml:494", "engine/generated/VariableType.ts:562");
-registerKernel(ops.gt__Scalar, "Autograd", (ks, self, other) => below_autograd(() => ops.gt__Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::gt__Scalar", "engine/ops/native_functions/binary.yaml:498", "engine/generated/VariableType.ts:569");
-registerKernel(ops.ge_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.ge_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::ge_Tensor_out", "engine/ops/native_functions/binary.yaml:502", "engine/generated/VariableType.ts:570");
+}, "VariableType::gt_Scalar", "engine/ops/native_functions/binary.yaml:494", "engine/generated/VariableType.ts:693");
+registerKernel(ops.gt__Scalar, "Autograd", (ks, self, other) => below_autograd(() => ops.gt__Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::gt__Scalar", "engine/ops/native_functions/binary.yaml:498", "engine/generated/VariableType.ts:700");
+registerKernel(ops.ge_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.ge_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::ge_Tensor_out", "engine/ops/native_functions/binary.yaml:502", "engine/generated/VariableType.ts:701");
 registerKernel(ops.ge_Tensor, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::ge", self, other) : null;
   const _result = below_autograd(() => ops.ge_Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::ge_Tensor", "engine/ops/native_functions/binary.yaml:508", "engine/generated/VariableType.ts:571");
+}, "VariableType::ge_Tensor", "engine/ops/native_functions/binary.yaml:508", "engine/generated/VariableType.ts:702");
 registerKernel(ops.ge__Tensor, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(other) ? not_implemented_node("aten::ge_", other) : null;
   if (grad_fn) check_inplace(self, true);
@@ -582,37 +713,37 @@ registerKernel(ops.ge__Tensor, "Autograd", (ks, self, other) => {
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) rebase_history(self, grad_fn);
   return _result;
-}, "VariableType::ge__Tensor", "engine/ops/native_functions/binary.yaml:512", "engine/generated/VariableType.ts:578");
-registerKernel(ops.ge_Scalar_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.ge_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::ge_Scalar_out", "engine/ops/native_functions/binary.yaml:516", "engine/generated/VariableType.ts:586");
+}, "VariableType::ge__Tensor", "engine/ops/native_functions/binary.yaml:512", "engine/generated/VariableType.ts:709");
+registerKernel(ops.ge_Scalar_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.ge_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::ge_Scalar_out", "engine/ops/native_functions/binary.yaml:516", "engine/generated/VariableType.ts:717");
 registerKernel(ops.ge_Scalar, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::ge", self) : null;
   const _result = below_autograd(() => ops.ge_Scalar.redispatch(ks.and(after_autograd_keyset), self, other));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::ge_Scalar", "engine/ops/native_functions/binary.yaml:522", "engine/generated/VariableType.ts:587");
-registerKernel(ops.ge__Scalar, "Autograd", (ks, self, other) => below_autograd(() => ops.ge__Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::ge__Scalar", "engine/ops/native_functions/binary.yaml:526", "engine/generated/VariableType.ts:594");
+}, "VariableType::ge_Scalar", "engine/ops/native_functions/binary.yaml:522", "engine/generated/VariableType.ts:718");
+registerKernel(ops.ge__Scalar, "Autograd", (ks, self, other) => below_autograd(() => ops.ge__Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::ge__Scalar", "engine/ops/native_functions/binary.yaml:526", "engine/generated/VariableType.ts:725");
 registerKernel(ops.allclose_default, "Autograd", (ks, self, other, rtol, atol, equal_nan) => {
   const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::allclose", self, other) : null;
   const _result = below_autograd(() => ops.allclose_default.redispatch(ks.and(after_autograd_keyset), self, other, rtol, atol, equal_nan));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::allclose_default", "engine/ops/native_functions/binary.yaml:535", "engine/generated/VariableType.ts:595");
+}, "VariableType::allclose_default", "engine/ops/native_functions/binary.yaml:535", "engine/generated/VariableType.ts:726");
 registerKernel(ops.equal_default, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::equal", self, other) : null;
   const _result = below_autograd(() => ops.equal_default.redispatch(ks.and(after_autograd_keyset), self, other));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::equal_default", "engine/ops/native_functions/binary.yaml:542", "engine/generated/VariableType.ts:602");
+}, "VariableType::equal_default", "engine/ops/native_functions/binary.yaml:542", "engine/generated/VariableType.ts:733");
 registerKernel(ops.logical_xor_default, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::logical_xor", self, other) : null;
   const _result = below_autograd(() => ops.logical_xor_default.redispatch(ks.and(after_autograd_keyset), self, other));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::logical_xor_default", "engine/ops/native_functions/binary.yaml:550", "engine/generated/VariableType.ts:609");
+}, "VariableType::logical_xor_default", "engine/ops/native_functions/binary.yaml:550", "engine/generated/VariableType.ts:740");
 registerKernel(ops.logical_xor__default, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(other) ? not_implemented_node("aten::logical_xor_", other) : null;
   if (grad_fn) check_inplace(self, true);
@@ -620,15 +751,15 @@ registerKernel(ops.logical_xor__default, "Autograd", (ks, self, other) => {
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) rebase_history(self, grad_fn);
   return _result;
-}, "VariableType::logical_xor__default", "engine/ops/native_functions/binary.yaml:555", "engine/generated/VariableType.ts:616");
-registerKernel(ops.logical_xor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.logical_xor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::logical_xor_out", "engine/ops/native_functions/binary.yaml:560", "engine/generated/VariableType.ts:624");
+}, "VariableType::logical_xor__default", "engine/ops/native_functions/binary.yaml:555", "engine/generated/VariableType.ts:747");
+registerKernel(ops.logical_xor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.logical_xor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::logical_xor_out", "engine/ops/native_functions/binary.yaml:560", "engine/generated/VariableType.ts:755");
 registerKernel(ops.logical_and_default, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::logical_and", self, other) : null;
   const _result = below_autograd(() => ops.logical_and_default.redispatch(ks.and(after_autograd_keyset), self, other));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::logical_and_default", "engine/ops/native_functions/binary.yaml:564", "engine/generated/VariableType.ts:625");
+}, "VariableType::logical_and_default", "engine/ops/native_functions/binary.yaml:564", "engine/generated/VariableType.ts:756");
 registerKernel(ops.logical_and__default, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(other) ? not_implemented_node("aten::logical_and_", other) : null;
   if (grad_fn) check_inplace(self, true);
@@ -636,15 +767,15 @@ registerKernel(ops.logical_and__default, "Autograd", (ks, self, other) => {
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) rebase_history(self, grad_fn);
   return _result;
-}, "VariableType::logical_and__default", "engine/ops/native_functions/binary.yaml:569", "engine/generated/VariableType.ts:632");
-registerKernel(ops.logical_and_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.logical_and_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::logical_and_out", "engine/ops/native_functions/binary.yaml:574", "engine/generated/VariableType.ts:640");
+}, "VariableType::logical_and__default", "engine/ops/native_functions/binary.yaml:569", "engine/generated/VariableType.ts:763");
+registerKernel(ops.logical_and_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.logical_and_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::logical_and_out", "engine/ops/native_functions/binary.yaml:574", "engine/generated/VariableType.ts:771");
 registerKernel(ops.logical_or_default, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::logical_or", self, other) : null;
   const _result = below_autograd(() => ops.logical_or_default.redispatch(ks.and(after_autograd_keyset), self, other));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::logical_or_default", "engine/ops/native_functions/binary.yaml:578", "engine/generated/VariableType.ts:641");
+}, "VariableType::logical_or_default", "engine/ops/native_functions/binary.yaml:578", "engine/generated/VariableType.ts:772");
 registerKernel(ops.logical_or__default, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(other) ? not_implemented_node("aten::logical_or_", other) : null;
   if (grad_fn) check_inplace(self, true);
@@ -652,16 +783,16 @@ registerKernel(ops.logical_or__default, "Autograd", (ks, self, other) => {
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) rebase_history(self, grad_fn);
   return _result;
-}, "VariableType::logical_or__default", "engine/ops/native_functions/binary.yaml:583", "engine/generated/VariableType.ts:648");
-registerKernel(ops.logical_or_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.logical_or_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::logical_or_out", "engine/ops/native_functions/binary.yaml:588", "engine/generated/VariableType.ts:656");
-registerKernel(ops.bitwise_and_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.bitwise_and_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::bitwise_and_Tensor_out", "engine/ops/native_functions/binary.yaml:594", "engine/generated/VariableType.ts:657");
+}, "VariableType::logical_or__default", "engine/ops/native_functions/binary.yaml:583", "engine/generated/VariableType.ts:779");
+registerKernel(ops.logical_or_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.logical_or_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::logical_or_out", "engine/ops/native_functions/binary.yaml:588", "engine/generated/VariableType.ts:787");
+registerKernel(ops.bitwise_and_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.bitwise_and_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::bitwise_and_Tensor_out", "engine/ops/native_functions/binary.yaml:594", "engine/generated/VariableType.ts:788");
 registerKernel(ops.bitwise_and_Tensor, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::bitwise_and", self, other) : null;
   const _result = below_autograd(() => ops.bitwise_and_Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::bitwise_and_Tensor", "engine/ops/native_functions/binary.yaml:601", "engine/generated/VariableType.ts:658");
+}, "VariableType::bitwise_and_Tensor", "engine/ops/native_functions/binary.yaml:601", "engine/generated/VariableType.ts:789");
 registerKernel(ops.bitwise_and__Tensor, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(other) ? not_implemented_node("aten::bitwise_and_", other) : null;
   if (grad_fn) check_inplace(self, true);
@@ -669,30 +800,30 @@ registerKernel(ops.bitwise_and__Tensor, "Autograd", (ks, self, other) => {
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) rebase_history(self, grad_fn);
   return _result;
-}, "VariableType::bitwise_and__Tensor", "engine/ops/native_functions/binary.yaml:605", "engine/generated/VariableType.ts:665");
-registerKernel(ops.bitwise_and_Scalar_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.bitwise_and_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::bitwise_and_Scalar_out", "engine/ops/native_functions/binary.yaml:609", "engine/generated/VariableType.ts:673");
+}, "VariableType::bitwise_and__Tensor", "engine/ops/native_functions/binary.yaml:605", "engine/generated/VariableType.ts:796");
+registerKernel(ops.bitwise_and_Scalar_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.bitwise_and_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::bitwise_and_Scalar_out", "engine/ops/native_functions/binary.yaml:609", "engine/generated/VariableType.ts:804");
 registerKernel(ops.bitwise_and_Scalar, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::bitwise_and", self) : null;
   const _result = below_autograd(() => ops.bitwise_and_Scalar.redispatch(ks.and(after_autograd_keyset), self, other));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::bitwise_and_Scalar", "engine/ops/native_functions/binary.yaml:614", "engine/generated/VariableType.ts:674");
+}, "VariableType::bitwise_and_Scalar", "engine/ops/native_functions/binary.yaml:614", "engine/generated/VariableType.ts:805");
 registerKernel(ops.bitwise_and_Scalar_Tensor, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(other) ? not_implemented_node("aten::bitwise_and", other) : null;
   const _result = below_autograd(() => ops.bitwise_and_Scalar_Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::bitwise_and_Scalar_Tensor", "engine/ops/native_functions/binary.yaml:619", "engine/generated/VariableType.ts:681");
-registerKernel(ops.bitwise_or_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.bitwise_or_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::bitwise_or_Tensor_out", "engine/ops/native_functions/binary.yaml:630", "engine/generated/VariableType.ts:688");
+}, "VariableType::bitwise_and_Scalar_Tensor", "engine/ops/native_functions/binary.yaml:619", "engine/generated/VariableType.ts:812");
+registerKernel(ops.bitwise_or_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.bitwise_or_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::bitwise_or_Tensor_out", "engine/ops/native_functions/binary.yaml:630", "engine/generated/VariableType.ts:819");
 registerKernel(ops.bitwise_or_Tensor, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::bitwise_or", self, other) : null;
   const _result = below_autograd(() => ops.bitwise_or_Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::bitwise_or_Tensor", "engine/ops/native_functions/binary.yaml:637", "engine/generated/VariableType.ts:689");
+}, "VariableType::bitwise_or_Tensor", "engine/ops/native_functions/binary.yaml:637", "engine/generated/VariableType.ts:820");
 registerKernel(ops.bitwise_or__Tensor, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(other) ? not_implemented_node("aten::bitwise_or_", other) : null;
   if (grad_fn) check_inplace(self, true);
@@ -700,23 +831,23 @@ registerKernel(ops.bitwise_or__Tensor, "Autograd", (ks, self, other) => {
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) rebase_history(self, grad_fn);
   return _result;
-}, "VariableType::bitwise_or__Tensor", "engine/ops/native_functions/binary.yaml:641", "engine/generated/VariableType.ts:696");
-registerKernel(ops.bitwise_or_Scalar_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.bitwise_or_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::bitwise_or_Scalar_out", "engine/ops/native_functions/binary.yaml:645", "engine/generated/VariableType.ts:704");
+}, "VariableType::bitwise_or__Tensor", "engine/ops/native_functions/binary.yaml:641", "engine/generated/VariableType.ts:827");
+registerKernel(ops.bitwise_or_Scalar_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.bitwise_or_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::bitwise_or_Scalar_out", "engine/ops/native_functions/binary.yaml:645", "engine/generated/VariableType.ts:835");
 registerKernel(ops.bitwise_or_Scalar_Tensor, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(other) ? not_implemented_node("aten::bitwise_or", other) : null;
   const _result = below_autograd(() => ops.bitwise_or_Scalar_Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::bitwise_or_Scalar_Tensor", "engine/ops/native_functions/binary.yaml:655", "engine/generated/VariableType.ts:705");
-registerKernel(ops.bitwise_xor_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.bitwise_xor_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::bitwise_xor_Tensor_out", "engine/ops/native_functions/binary.yaml:666", "engine/generated/VariableType.ts:712");
+}, "VariableType::bitwise_or_Scalar_Tensor", "engine/ops/native_functions/binary.yaml:655", "engine/generated/VariableType.ts:836");
+registerKernel(ops.bitwise_xor_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.bitwise_xor_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::bitwise_xor_Tensor_out", "engine/ops/native_functions/binary.yaml:666", "engine/generated/VariableType.ts:843");
 registerKernel(ops.bitwise_xor_Tensor, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::bitwise_xor", self, other) : null;
   const _result = below_autograd(() => ops.bitwise_xor_Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::bitwise_xor_Tensor", "engine/ops/native_functions/binary.yaml:673", "engine/generated/VariableType.ts:713");
+}, "VariableType::bitwise_xor_Tensor", "engine/ops/native_functions/binary.yaml:673", "engine/generated/VariableType.ts:844");
 registerKernel(ops.bitwise_xor__Tensor, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(other) ? not_implemented_node("aten::bitwise_xor_", other) : null;
   if (grad_fn) check_inplace(self, true);
@@ -724,23 +855,23 @@ registerKernel(ops.bitwise_xor__Tensor, "Autograd", (ks, self, other) => {
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) rebase_history(self, grad_fn);
   return _result;
-}, "VariableType::bitwise_xor__Tensor", "engine/ops/native_functions/binary.yaml:677", "engine/generated/VariableType.ts:720");
-registerKernel(ops.bitwise_xor_Scalar_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.bitwise_xor_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::bitwise_xor_Scalar_out", "engine/ops/native_functions/binary.yaml:681", "engine/generated/VariableType.ts:728");
+}, "VariableType::bitwise_xor__Tensor", "engine/ops/native_functions/binary.yaml:677", "engine/generated/VariableType.ts:851");
+registerKernel(ops.bitwise_xor_Scalar_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.bitwise_xor_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::bitwise_xor_Scalar_out", "engine/ops/native_functions/binary.yaml:681", "engine/generated/VariableType.ts:859");
 registerKernel(ops.bitwise_xor_Scalar_Tensor, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(other) ? not_implemented_node("aten::bitwise_xor", other) : null;
   const _result = below_autograd(() => ops.bitwise_xor_Scalar_Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::bitwise_xor_Scalar_Tensor", "engine/ops/native_functions/binary.yaml:691", "engine/generated/VariableType.ts:729");
-registerKernel(ops.lerp_Tensor_out, "Autograd", (ks, self, end, weight, out) => below_autograd(() => ops.lerp_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, end, weight, out)), "VariableType::lerp_Tensor_out", "engine/ops/native_functions/binary.yaml:704", "engine/generated/VariableType.ts:736");
+}, "VariableType::bitwise_xor_Scalar_Tensor", "engine/ops/native_functions/binary.yaml:691", "engine/generated/VariableType.ts:860");
+registerKernel(ops.lerp_Tensor_out, "Autograd", (ks, self, end, weight, out) => below_autograd(() => ops.lerp_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, end, weight, out)), "VariableType::lerp_Tensor_out", "engine/ops/native_functions/binary.yaml:704", "engine/generated/VariableType.ts:867");
 registerKernel(ops.lerp_Tensor, "Autograd", (ks, self, end, weight) => {
   const grad_fn = compute_requires_grad(self, end, weight) ? not_implemented_node("aten::lerp", self, end, weight) : null;
   const _result = below_autograd(() => ops.lerp_Tensor.redispatch(ks.and(after_autograd_keyset), self, end, weight));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::lerp_Tensor", "engine/ops/native_functions/binary.yaml:710", "engine/generated/VariableType.ts:737");
+}, "VariableType::lerp_Tensor", "engine/ops/native_functions/binary.yaml:710", "engine/generated/VariableType.ts:868");
 registerKernel(ops.lerp__Tensor, "Autograd", (ks, self, end, weight) => {
   const grad_fn = compute_requires_grad(end, weight) ? not_implemented_node("aten::lerp_", end, weight) : null;
   if (grad_fn) check_inplace(self, true);
@@ -748,15 +879,15 @@ registerKernel(ops.lerp__Tensor, "Autograd", (ks, self, end, weight) => {
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) rebase_history(self, grad_fn);
   return _result;
-}, "VariableType::lerp__Tensor", "engine/ops/native_functions/binary.yaml:714", "engine/generated/VariableType.ts:744");
-registerKernel(ops.lerp_Scalar_out, "Autograd", (ks, self, end, weight, out) => below_autograd(() => ops.lerp_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, end, weight, out)), "VariableType::lerp_Scalar_out", "engine/ops/native_functions/binary.yaml:718", "engine/generated/VariableType.ts:752");
+}, "VariableType::lerp__Tensor", "engine/ops/native_functions/binary.yaml:714", "engine/generated/VariableType.ts:875");
+registerKernel(ops.lerp_Scalar_out, "Autograd", (ks, self, end, weight, out) => below_autograd(() => ops.lerp_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, end, weight, out)), "VariableType::lerp_Scalar_out", "engine/ops/native_functions/binary.yaml:718", "engine/generated/VariableType.ts:883");
 registerKernel(ops.lerp_Scalar, "Autograd", (ks, self, end, weight) => {
   const grad_fn = compute_requires_grad(self, end) ? not_implemented_node("aten::lerp", self, end) : null;
   const _result = below_autograd(() => ops.lerp_Scalar.redispatch(ks.and(after_autograd_keyset), self, end, weight));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::lerp_Scalar", "engine/ops/native_functions/binary.yaml:724", "engine/generated/VariableType.ts:753");
+}, "VariableType::lerp_Scalar", "engine/ops/native_functions/binary.yaml:724", "engine/generated/VariableType.ts:884");
 registerKernel(ops.lerp__Scalar, "Autograd", (ks, self, end, weight) => {
   const grad_fn = compute_requires_grad(end) ? not_implemented_node("aten::lerp_", end) : null;
   if (grad_fn) check_inplace(self, true);
@@ -764,15 +895,15 @@ registerKernel(ops.lerp__Scalar, "Autograd", (ks, self, end, weight) => {
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) rebase_history(self, grad_fn);
   return _result;
-}, "VariableType::lerp__Scalar", "engine/ops/native_functions/binary.yaml:728", "engine/generated/VariableType.ts:760");
-registerKernel(ops.addcmul_out, "Autograd", (ks, self, tensor1, tensor2, value, out) => below_autograd(() => ops.addcmul_out.redispatch(ks.and(after_autograd_keyset), self, tensor1, tensor2, value, out)), "VariableType::addcmul_out", "engine/ops/native_functions/binary.yaml:734", "engine/generated/VariableType.ts:768");
+}, "VariableType::lerp__Scalar", "engine/ops/native_functions/binary.yaml:728", "engine/generated/VariableType.ts:891");
+registerKernel(ops.addcmul_out, "Autograd", (ks, self, tensor1, tensor2, value, out) => below_autograd(() => ops.addcmul_out.redispatch(ks.and(after_autograd_keyset), self, tensor1, tensor2, value, out)), "VariableType::addcmul_out", "engine/ops/native_functions/binary.yaml:734", "engine/generated/VariableType.ts:899");
 registerKernel(ops.addcmul_default, "Autograd", (ks, self, tensor1, tensor2, value) => {
   const grad_fn = compute_requires_grad(self, tensor1, tensor2) ? not_implemented_node("aten::addcmul", self, tensor1, tensor2) : null;
   const _result = below_autograd(() => ops.addcmul_default.redispatch(ks.and(after_autograd_keyset), self, tensor1, tensor2, value));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::addcmul_default", "engine/ops/native_functions/binary.yaml:740", "engine/generated/VariableType.ts:769");
+}, "VariableType::addcmul_default", "engine/ops/native_functions/binary.yaml:740", "engine/generated/VariableType.ts:900");
 registerKernel(ops.addcmul__default, "Autograd", (ks, self, tensor1, tensor2, value) => {
   const grad_fn = compute_requires_grad(tensor1, tensor2) ? not_implemented_node("aten::addcmul_", tensor1, tensor2) : null;
   if (grad_fn) check_inplace(self, true);
@@ -780,15 +911,15 @@ registerKernel(ops.addcmul__default, "Autograd", (ks, self, tensor1, tensor2, va
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) rebase_history(self, grad_fn);
   return _result;
-}, "VariableType::addcmul__default", "engine/ops/native_functions/binary.yaml:744", "engine/generated/VariableType.ts:776");
-registerKernel(ops.addcdiv_out, "Autograd", (ks, self, tensor1, tensor2, value, out) => below_autograd(() => ops.addcdiv_out.redispatch(ks.and(after_autograd_keyset), self, tensor1, tensor2, value, out)), "VariableType::addcdiv_out", "engine/ops/native_functions/binary.yaml:748", "engine/generated/VariableType.ts:784");
+}, "VariableType::addcmul__default", "engine/ops/native_functions/binary.yaml:744", "engine/generated/VariableType.ts:907");
+registerKernel(ops.addcdiv_out, "Autograd", (ks, self, tensor1, tensor2, value, out) => below_autograd(() => ops.addcdiv_out.redispatch(ks.and(after_autograd_keyset), self, tensor1, tensor2, value, out)), "VariableType::addcdiv_out", "engine/ops/native_functions/binary.yaml:748", "engine/generated/VariableType.ts:915");
 registerKernel(ops.addcdiv_default, "Autograd", (ks, self, tensor1, tensor2, value) => {
   const grad_fn = compute_requires_grad(self, tensor1, tensor2) ? not_implemented_node("aten::addcdiv", self, tensor1, tensor2) : null;
   const _result = below_autograd(() => ops.addcdiv_default.redispatch(ks.and(after_autograd_keyset), self, tensor1, tensor2, value));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::addcdiv_default", "engine/ops/native_functions/binary.yaml:754", "engine/generated/VariableType.ts:785");
+}, "VariableType::addcdiv_default", "engine/ops/native_functions/binary.yaml:754", "engine/generated/VariableType.ts:916");
 registerKernel(ops.addcdiv__default, "Autograd", (ks, self, tensor1, tensor2, value) => {
   const grad_fn = compute_requires_grad(tensor1, tensor2) ? not_implemented_node("aten::addcdiv_", tensor1, tensor2) : null;
   if (grad_fn) check_inplace(self, true);
@@ -796,78 +927,78 @@ registerKernel(ops.addcdiv__default, "Autograd", (ks, self, tensor1, tensor2, va
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) rebase_history(self, grad_fn);
   return _result;
-}, "VariableType::addcdiv__default", "engine/ops/native_functions/binary.yaml:758", "engine/generated/VariableType.ts:792");
+}, "VariableType::addcdiv__default", "engine/ops/native_functions/binary.yaml:758", "engine/generated/VariableType.ts:923");
 registerKernel(ops.cat_default, "Autograd", (ks, tensors, dim) => {
   const grad_fn = compute_requires_grad(tensors) ? not_implemented_node("aten::cat", tensors) : null;
   const _result = below_autograd(() => ops.cat_default.redispatch(ks.and(after_autograd_keyset), tensors, dim));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::cat_default", "engine/ops/native_functions/join.yaml:15", "engine/generated/VariableType.ts:800");
-registerKernel(ops.cat_out, "Autograd", (ks, tensors, dim, out) => below_autograd(() => ops.cat_out.redispatch(ks.and(after_autograd_keyset), tensors, dim, out)), "VariableType::cat_out", "engine/ops/native_functions/join.yaml:18", "engine/generated/VariableType.ts:807");
+}, "VariableType::cat_default", "engine/ops/native_functions/join.yaml:15", "engine/generated/VariableType.ts:931");
+registerKernel(ops.cat_out, "Autograd", (ks, tensors, dim, out) => below_autograd(() => ops.cat_out.redispatch(ks.and(after_autograd_keyset), tensors, dim, out)), "VariableType::cat_out", "engine/ops/native_functions/join.yaml:18", "engine/generated/VariableType.ts:938");
 registerKernel(ops.stack_default, "Autograd", (ks, tensors, dim) => {
   const grad_fn = compute_requires_grad(tensors) ? not_implemented_node("aten::stack", tensors) : null;
   const _result = below_autograd(() => ops.stack_default.redispatch(ks.and(after_autograd_keyset), tensors, dim));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::stack_default", "engine/ops/native_functions/join.yaml:25", "engine/generated/VariableType.ts:808");
-registerKernel(ops.stack_out, "Autograd", (ks, tensors, dim, out) => below_autograd(() => ops.stack_out.redispatch(ks.and(after_autograd_keyset), tensors, dim, out)), "VariableType::stack_out", "engine/ops/native_functions/join.yaml:29", "engine/generated/VariableType.ts:815");
+}, "VariableType::stack_default", "engine/ops/native_functions/join.yaml:25", "engine/generated/VariableType.ts:939");
+registerKernel(ops.stack_out, "Autograd", (ks, tensors, dim, out) => below_autograd(() => ops.stack_out.redispatch(ks.and(after_autograd_keyset), tensors, dim, out)), "VariableType::stack_out", "engine/ops/native_functions/join.yaml:29", "engine/generated/VariableType.ts:946");
 registerKernel(ops.flip_default, "Autograd", (ks, self, dims) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::flip", self) : null;
   const _result = below_autograd(() => ops.flip_default.redispatch(ks.and(after_autograd_keyset), self, dims));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::flip_default", "engine/ops/native_functions/join.yaml:90", "engine/generated/VariableType.ts:816");
+}, "VariableType::flip_default", "engine/ops/native_functions/join.yaml:90", "engine/generated/VariableType.ts:947");
 registerKernel(ops.roll_default, "Autograd", (ks, self, shifts, dims) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::roll", self) : null;
   const _result = below_autograd(() => ops.roll_default.redispatch(ks.and(after_autograd_keyset), self, shifts, dims));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::roll_default", "engine/ops/native_functions/join.yaml:97", "engine/generated/VariableType.ts:823");
-registerKernel(ops.tril_out, "Autograd", (ks, self, diagonal, out) => below_autograd(() => ops.tril_out.redispatch(ks.and(after_autograd_keyset), self, diagonal, out)), "VariableType::tril_out", "engine/ops/native_functions/join.yaml:106", "engine/generated/VariableType.ts:830");
+}, "VariableType::roll_default", "engine/ops/native_functions/join.yaml:97", "engine/generated/VariableType.ts:954");
+registerKernel(ops.tril_out, "Autograd", (ks, self, diagonal, out) => below_autograd(() => ops.tril_out.redispatch(ks.and(after_autograd_keyset), self, diagonal, out)), "VariableType::tril_out", "engine/ops/native_functions/join.yaml:106", "engine/generated/VariableType.ts:961");
 registerKernel(ops.tril_default, "Autograd", (ks, self, diagonal) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::tril", self) : null;
   const _result = below_autograd(() => ops.tril_default.redispatch(ks.and(after_autograd_keyset), self, diagonal));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::tril_default", "engine/ops/native_functions/join.yaml:111", "engine/generated/VariableType.ts:831");
-registerKernel(ops.tril__default, "Autograd", (ks, self, diagonal) => below_autograd(() => ops.tril__default.redispatch(ks.and(after_autograd_keyset), self, diagonal)), "VariableType::tril__default", "engine/ops/native_functions/join.yaml:115", "engine/generated/VariableType.ts:838");
-registerKernel(ops.triu_out, "Autograd", (ks, self, diagonal, out) => below_autograd(() => ops.triu_out.redispatch(ks.and(after_autograd_keyset), self, diagonal, out)), "VariableType::triu_out", "engine/ops/native_functions/join.yaml:119", "engine/generated/VariableType.ts:839");
+}, "VariableType::tril_default", "engine/ops/native_functions/join.yaml:111", "engine/generated/VariableType.ts:962");
+registerKernel(ops.tril__default, "Autograd", (ks, self, diagonal) => below_autograd(() => ops.tril__default.redispatch(ks.and(after_autograd_keyset), self, diagonal)), "VariableType::tril__default", "engine/ops/native_functions/join.yaml:115", "engine/generated/VariableType.ts:969");
+registerKernel(ops.triu_out, "Autograd", (ks, self, diagonal, out) => below_autograd(() => ops.triu_out.redispatch(ks.and(after_autograd_keyset), self, diagonal, out)), "VariableType::triu_out", "engine/ops/native_functions/join.yaml:119", "engine/generated/VariableType.ts:970");
 registerKernel(ops.triu_default, "Autograd", (ks, self, diagonal) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::triu", self) : null;
   const _result = below_autograd(() => ops.triu_default.redispatch(ks.and(after_autograd_keyset), self, diagonal));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::triu_default", "engine/ops/native_functions/join.yaml:124", "engine/generated/VariableType.ts:840");
-registerKernel(ops.triu__default, "Autograd", (ks, self, diagonal) => below_autograd(() => ops.triu__default.redispatch(ks.and(after_autograd_keyset), self, diagonal)), "VariableType::triu__default", "engine/ops/native_functions/join.yaml:128", "engine/generated/VariableType.ts:847");
+}, "VariableType::triu_default", "engine/ops/native_functions/join.yaml:124", "engine/generated/VariableType.ts:971");
+registerKernel(ops.triu__default, "Autograd", (ks, self, diagonal) => below_autograd(() => ops.triu__default.redispatch(ks.and(after_autograd_keyset), self, diagonal)), "VariableType::triu__default", "engine/ops/native_functions/join.yaml:128", "engine/generated/VariableType.ts:978");
 registerKernel(ops.repeat_default, "Autograd", (ks, self, repeats) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::repeat", self) : null;
   const _result = below_autograd(() => ops.repeat_default.redispatch(ks.and(after_autograd_keyset), self, repeats));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::repeat_default", "engine/ops/native_functions/join.yaml:134", "engine/generated/VariableType.ts:848");
+}, "VariableType::repeat_default", "engine/ops/native_functions/join.yaml:134", "engine/generated/VariableType.ts:979");
 registerKernel(ops.mm_default, "Autograd", (ks, self, mat2) => {
   const grad_fn = compute_requires_grad(self, mat2) ? not_implemented_node("aten::mm", self, mat2) : null;
   const _result = below_autograd(() => ops.mm_default.redispatch(ks.and(after_autograd_keyset), self, mat2));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::mm_default", "engine/ops/native_functions/linalg.yaml:12", "engine/generated/VariableType.ts:855");
-registerKernel(ops.mm_out, "Autograd", (ks, self, mat2, out) => below_autograd(() => ops.mm_out.redispatch(ks.and(after_autograd_keyset), self, mat2, out)), "VariableType::mm_out", "engine/ops/native_functions/linalg.yaml:16", "engine/generated/VariableType.ts:862");
-registerKernel(ops.addmm_out, "Autograd", (ks, self, mat1, mat2, beta, alpha, out) => below_autograd(() => ops.addmm_out.redispatch(ks.and(after_autograd_keyset), self, mat1, mat2, beta, alpha, out)), "VariableType::addmm_out", "engine/ops/native_functions/linalg.yaml:21", "engine/generated/VariableType.ts:863");
+}, "VariableType::mm_default", "engine/ops/native_functions/linalg.yaml:12", "engine/generated/VariableType.ts:986");
+registerKernel(ops.mm_out, "Autograd", (ks, self, mat2, out) => below_autograd(() => ops.mm_out.redispatch(ks.and(after_autograd_keyset), self, mat2, out)), "VariableType::mm_out", "engine/ops/native_functions/linalg.yaml:16", "engine/generated/VariableType.ts:993");
+registerKernel(ops.addmm_out, "Autograd", (ks, self, mat1, mat2, beta, alpha, out) => below_autograd(() => ops.addmm_out.redispatch(ks.and(after_autograd_keyset), self, mat1, mat2, beta, alpha, out)), "VariableType::addmm_out", "engine/ops/native_functions/linalg.yaml:21", "engine/generated/VariableType.ts:994");
 registerKernel(ops.addmm_default, "Autograd", (ks, self, mat1, mat2, beta, alpha) => {
   const grad_fn = compute_requires_grad(self, mat1, mat2) ? not_implemented_node("aten::addmm", self, mat1, mat2) : null;
   const _result = below_autograd(() => ops.addmm_default.redispatch(ks.and(after_autograd_keyset), self, mat1, mat2, beta, alpha));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::addmm_default", "engine/ops/native_functions/linalg.yaml:26", "engine/generated/VariableType.ts:864");
+}, "VariableType::addmm_default", "engine/ops/native_functions/linalg.yaml:26", "engine/generated/VariableType.ts:995");
 registerKernel(ops.addmm__default, "Autograd", (ks, self, mat1, mat2, beta, alpha) => {
   const grad_fn = compute_requires_grad(mat1, mat2) ? not_implemented_node("aten::addmm_", mat1, mat2) : null;
   if (grad_fn) check_inplace(self, true);
@@ -875,22 +1006,22 @@ registerKernel(ops.addmm__default, "Autograd", (ks, self, mat1, mat2, beta, alph
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) rebase_history(self, grad_fn);
   return _result;
-}, "VariableType::addmm__default", "engine/ops/native_functions/linalg.yaml:30", "engine/generated/VariableType.ts:871");
+}, "VariableType::addmm__default", "engine/ops/native_functions/linalg.yaml:30", "engine/generated/VariableType.ts:1002");
 registerKernel(ops.bmm_default, "Autograd", (ks, self, mat2) => {
   const grad_fn = compute_requires_grad(self, mat2) ? not_implemented_node("aten::bmm", self, mat2) : null;
   const _result = below_autograd(() => ops.bmm_default.redispatch(ks.and(after_autograd_keyset), self, mat2));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::bmm_default", "engine/ops/native_functions/linalg.yaml:36", "engine/generated/VariableType.ts:879");
-registerKernel(ops.bmm_out, "Autograd", (ks, self, mat2, out) => below_autograd(() => ops.bmm_out.redispatch(ks.and(after_autograd_keyset), self, mat2, out)), "VariableType::bmm_out", "engine/ops/native_functions/linalg.yaml:40", "engine/generated/VariableType.ts:886");
+}, "VariableType::bmm_default", "engine/ops/native_functions/linalg.yaml:36", "engine/generated/VariableType.ts:1010");
+registerKernel(ops.bmm_out, "Autograd", (ks, self, mat2, out) => below_autograd(() => ops.bmm_out.redispatch(ks.and(after_autograd_keyset), self, mat2, out)), "VariableType::bmm_out", "engine/ops/native_functions/linalg.yaml:40", "engine/generated/VariableType.ts:1017");
 registerKernel(ops.baddbmm_default, "Autograd", (ks, self, batch1, batch2, beta, alpha) => {
   const grad_fn = compute_requires_grad(self, batch1, batch2) ? not_implemented_node("aten::baddbmm", self, batch1, batch2) : null;
   const _result = below_autograd(() => ops.baddbmm_default.redispatch(ks.and(after_autograd_keyset), self, batch1, batch2, beta, alpha));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::baddbmm_default", "engine/ops/native_functions/linalg.yaml:46", "engine/generated/VariableType.ts:887");
+}, "VariableType::baddbmm_default", "engine/ops/native_functions/linalg.yaml:46", "engine/generated/VariableType.ts:1018");
 registerKernel(ops.baddbmm__default, "Autograd", (ks, self, batch1, batch2, beta, alpha) => {
   const grad_fn = compute_requires_grad(batch1, batch2) ? not_implemented_node("aten::baddbmm_", batch1, batch2) : null;
   if (grad_fn) check_inplace(self, true);
@@ -898,8 +1029,8 @@ registerKernel(ops.baddbmm__default, "Autograd", (ks, self, batch1, batch2, beta
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) rebase_history(self, grad_fn);
   return _result;
-}, "VariableType::baddbmm__default", "engine/ops/native_functions/linalg.yaml:50", "engine/generated/VariableType.ts:894");
-registerKernel(ops.baddbmm_out, "Autograd", (ks, self, batch1, batch2, beta, alpha, out) => below_autograd(() => ops.baddbmm_out.redispatch(ks.and(after_autograd_keyset), self, batch1, batch2, beta, alpha, out)), "VariableType::baddbmm_out", "engine/ops/native_functions/linalg.yaml:54", "engine/generated/VariableType.ts:902");
+}, "VariableType::baddbmm__default", "engine/ops/native_functions/linalg.yaml:50", "engine/generated/VariableType.ts:1025");
+registerKernel(ops.baddbmm_out, "Autograd", (ks, self, batch1, batch2, beta, alpha, out) => below_autograd(() => ops.baddbmm_out.redispatch(ks.and(after_autograd_keyset), self, batch1, batch2, beta, alpha, out)), "VariableType::baddbmm_out", "engine/ops/native_functions/linalg.yaml:54", "engine/generated/VariableType.ts:1033");
 registerKernel(ops.addbmm__default, "Autograd", (ks, self, batch1, batch2, beta, alpha) => {
   const grad_fn = compute_requires_grad(batch1, batch2) ? not_implemented_node("aten::addbmm_", batch1, batch2) : null;
   if (grad_fn) check_inplace(self, true);
@@ -907,22 +1038,22 @@ registerKernel(ops.addbmm__default, "Autograd", (ks, self, batch1, batch2, beta,
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) rebase_history(self, grad_fn);
   return _result;
-}, "VariableType::addbmm__default", "engine/ops/native_functions/linalg.yaml:60", "engine/generated/VariableType.ts:903");
-registerKernel(ops.addbmm_out, "Autograd", (ks, self, batch1, batch2, beta, alpha, out) => below_autograd(() => ops.addbmm_out.redispatch(ks.and(after_autograd_keyset), self, batch1, batch2, beta, alpha, out)), "VariableType::addbmm_out", "engine/ops/native_functions/linalg.yaml:65", "engine/generated/VariableType.ts:911");
+}, "VariableType::addbmm__default", "engine/ops/native_functions/linalg.yaml:60", "engine/generated/VariableType.ts:1034");
+registerKernel(ops.addbmm_out, "Autograd", (ks, self, batch1, batch2, beta, alpha, out) => below_autograd(() => ops.addbmm_out.redispatch(ks.and(after_autograd_keyset), self, batch1, batch2, beta, alpha, out)), "VariableType::addbmm_out", "engine/ops/native_functions/linalg.yaml:65", "engine/generated/VariableType.ts:1042");
 registerKernel(ops.addbmm_default, "Autograd", (ks, self, batch1, batch2, beta, alpha) => {
   const grad_fn = compute_requires_grad(self, batch1, batch2) ? not_implemented_node("aten::addbmm", self, batch1, batch2) : null;
   const _result = below_autograd(() => ops.addbmm_default.redispatch(ks.and(after_autograd_keyset), self, batch1, batch2, beta, alpha));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::addbmm_default", "engine/ops/native_functions/linalg.yaml:69", "engine/generated/VariableType.ts:912");
+}, "VariableType::addbmm_default", "engine/ops/native_functions/linalg.yaml:69", "engine/generated/VariableType.ts:1043");
 registerKernel(ops.addmv_default, "Autograd", (ks, self, mat, vec, beta, alpha) => {
   const grad_fn = compute_requires_grad(self, mat, vec) ? not_implemented_node("aten::addmv", self, mat, vec) : null;
   const _result = below_autograd(() => ops.addmv_default.redispatch(ks.and(after_autograd_keyset), self, mat, vec, beta, alpha));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::addmv_default", "engine/ops/native_functions/linalg.yaml:76", "engine/generated/VariableType.ts:919");
+}, "VariableType::addmv_default", "engine/ops/native_functions/linalg.yaml:76", "engine/generated/VariableType.ts:1050");
 registerKernel(ops.addmv__default, "Autograd", (ks, self, mat, vec, beta, alpha) => {
   const grad_fn = compute_requires_grad(mat, vec) ? not_implemented_node("aten::addmv_", mat, vec) : null;
   if (grad_fn) check_inplace(self, true);
@@ -930,23 +1061,23 @@ registerKernel(ops.addmv__default, "Autograd", (ks, self, mat, vec, beta, alpha)
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) rebase_history(self, grad_fn);
   return _result;
-}, "VariableType::addmv__default", "engine/ops/native_functions/linalg.yaml:80", "engine/generated/VariableType.ts:926");
-registerKernel(ops.addmv_out, "Autograd", (ks, self, mat, vec, beta, alpha, out) => below_autograd(() => ops.addmv_out.redispatch(ks.and(after_autograd_keyset), self, mat, vec, beta, alpha, out)), "VariableType::addmv_out", "engine/ops/native_functions/linalg.yaml:84", "engine/generated/VariableType.ts:934");
+}, "VariableType::addmv__default", "engine/ops/native_functions/linalg.yaml:80", "engine/generated/VariableType.ts:1057");
+registerKernel(ops.addmv_out, "Autograd", (ks, self, mat, vec, beta, alpha, out) => below_autograd(() => ops.addmv_out.redispatch(ks.and(after_autograd_keyset), self, mat, vec, beta, alpha, out)), "VariableType::addmv_out", "engine/ops/native_functions/linalg.yaml:84", "engine/generated/VariableType.ts:1065");
 registerKernel(ops.mv_default, "Autograd", (ks, self, vec) => {
   const grad_fn = compute_requires_grad(self, vec) ? not_implemented_node("aten::mv", self, vec) : null;
   const _result = below_autograd(() => ops.mv_default.redispatch(ks.and(after_autograd_keyset), self, vec));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::mv_default", "engine/ops/native_functions/linalg.yaml:89", "engine/generated/VariableType.ts:935");
-registerKernel(ops.mv_out, "Autograd", (ks, self, vec, out) => below_autograd(() => ops.mv_out.redispatch(ks.and(after_autograd_keyset), self, vec, out)), "VariableType::mv_out", "engine/ops/native_functions/linalg.yaml:94", "engine/generated/VariableType.ts:942");
+}, "VariableType::mv_default", "engine/ops/native_functions/linalg.yaml:89", "engine/generated/VariableType.ts:1066");
+registerKernel(ops.mv_out, "Autograd", (ks, self, vec, out) => below_autograd(() => ops.mv_out.redispatch(ks.and(after_autograd_keyset), self, vec, out)), "VariableType::mv_out", "engine/ops/native_functions/linalg.yaml:94", "engine/generated/VariableType.ts:1073");
 registerKernel(ops.addr_default, "Autograd", (ks, self, vec1, vec2, beta, alpha) => {
   const grad_fn = compute_requires_grad(self, vec1, vec2) ? not_implemented_node("aten::addr", self, vec1, vec2) : null;
   const _result = below_autograd(() => ops.addr_default.redispatch(ks.and(after_autograd_keyset), self, vec1, vec2, beta, alpha));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::addr_default", "engine/ops/native_functions/linalg.yaml:100", "engine/generated/VariableType.ts:943");
+}, "VariableType::addr_default", "engine/ops/native_functions/linalg.yaml:100", "engine/generated/VariableType.ts:1074");
 registerKernel(ops.addr__default, "Autograd", (ks, self, vec1, vec2, beta, alpha) => {
   const grad_fn = compute_requires_grad(vec1, vec2) ? not_implemented_node("aten::addr_", vec1, vec2) : null;
   if (grad_fn) check_inplace(self, true);
@@ -954,686 +1085,741 @@ registerKernel(ops.addr__default, "Autograd", (ks, self, vec1, vec2, beta, alpha
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) rebase_history(self, grad_fn);
   return _result;
-}, "VariableType::addr__default", "engine/ops/native_functions/linalg.yaml:106", "engine/generated/VariableType.ts:950");
-registerKernel(ops.addr_out, "Autograd", (ks, self, vec1, vec2, beta, alpha, out) => below_autograd(() => ops.addr_out.redispatch(ks.and(after_autograd_keyset), self, vec1, vec2, beta, alpha, out)), "VariableType::addr_out", "engine/ops/native_functions/linalg.yaml:111", "engine/generated/VariableType.ts:958");
+}, "VariableType::addr__default", "engine/ops/native_functions/linalg.yaml:106", "engine/generated/VariableType.ts:1081");
+registerKernel(ops.addr_out, "Autograd", (ks, self, vec1, vec2, beta, alpha, out) => below_autograd(() => ops.addr_out.redispatch(ks.and(after_autograd_keyset), self, vec1, vec2, beta, alpha, out)), "VariableType::addr_out", "engine/ops/native_functions/linalg.yaml:111", "engine/generated/VariableType.ts:1089");
 registerKernel(ops.dot_default, "Autograd", (ks, self, tensor) => {
   const grad_fn = compute_requires_grad(self, tensor) ? not_implemented_node("aten::dot", self, tensor) : null;
   const _result = below_autograd(() => ops.dot_default.redispatch(ks.and(after_autograd_keyset), self, tensor));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::dot_default", "engine/ops/native_functions/linalg.yaml:119", "engine/generated/VariableType.ts:959");
-registerKernel(ops.dot_out, "Autograd", (ks, self, tensor, out) => below_autograd(() => ops.dot_out.redispatch(ks.and(after_autograd_keyset), self, tensor, out)), "VariableType::dot_out", "engine/ops/native_functions/linalg.yaml:125", "engine/generated/VariableType.ts:966");
+}, "VariableType::dot_default", "engine/ops/native_functions/linalg.yaml:119", "engine/generated/VariableType.ts:1090");
+registerKernel(ops.dot_out, "Autograd", (ks, self, tensor, out) => below_autograd(() => ops.dot_out.redispatch(ks.and(after_autograd_keyset), self, tensor, out)), "VariableType::dot_out", "engine/ops/native_functions/linalg.yaml:125", "engine/generated/VariableType.ts:1097");
 registerKernel(ops.vdot_default, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::vdot", self, other) : null;
   const _result = below_autograd(() => ops.vdot_default.redispatch(ks.and(after_autograd_keyset), self, other));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::vdot_default", "engine/ops/native_functions/linalg.yaml:129", "engine/generated/VariableType.ts:967");
-registerKernel(ops.vdot_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.vdot_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::vdot_out", "engine/ops/native_functions/linalg.yaml:135", "engine/generated/VariableType.ts:974");
-registerKernel(ops.tensordot_out, "Autograd", (ks, self, other, dims_self, dims_other, out) => below_autograd(() => ops.tensordot_out.redispatch(ks.and(after_autograd_keyset), self, other, dims_self, dims_other, out)), "VariableType::tensordot_out", "engine/ops/native_functions/linalg.yaml:174", "engine/generated/VariableType.ts:975");
-registerKernel(ops.linear_out, "Autograd", (ks, input, weight, bias, out) => below_autograd(() => ops.linear_out.redispatch(ks.and(after_autograd_keyset), input, weight, bias, out)), "VariableType::linear_out", "engine/ops/native_functions/linalg.yaml:203", "engine/generated/VariableType.ts:976");
+}, "VariableType::vdot_default", "engine/ops/native_functions/linalg.yaml:129", "engine/generated/VariableType.ts:1098");
+registerKernel(ops.vdot_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.vdot_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::vdot_out", "engine/ops/native_functions/linalg.yaml:135", "engine/generated/VariableType.ts:1105");
+registerKernel(ops.tensordot_out, "Autograd", (ks, self, other, dims_self, dims_other, out) => below_autograd(() => ops.tensordot_out.redispatch(ks.and(after_autograd_keyset), self, other, dims_self, dims_other, out)), "VariableType::tensordot_out", "engine/ops/native_functions/linalg.yaml:174", "engine/generated/VariableType.ts:1106");
+registerKernel(ops.linear_out, "Autograd", (ks, input, weight, bias, out) => below_autograd(() => ops.linear_out.redispatch(ks.and(after_autograd_keyset), input, weight, bias, out)), "VariableType::linear_out", "engine/ops/native_functions/linalg.yaml:203", "engine/generated/VariableType.ts:1107");
 registerKernel(ops._trilinear_default, "Autograd", (ks, i1, i2, i3, expand1, expand2, expand3, sumdim, unroll_dim) => {
   const grad_fn = compute_requires_grad(i1, i2, i3) ? not_implemented_node("aten::_trilinear", i1, i2, i3) : null;
   const _result = below_autograd(() => ops._trilinear_default.redispatch(ks.and(after_autograd_keyset), i1, i2, i3, expand1, expand2, expand3, sumdim, unroll_dim));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::_trilinear_default", "engine/ops/native_functions/linalg.yaml:212", "engine/generated/VariableType.ts:977");
-registerKernel(ops.squeeze__dim, "Autograd", (ks, self, dim) => below_autograd(() => ops.squeeze__dim.redispatch(ks.and(after_autograd_keyset), self, dim)), "VariableType::squeeze__dim", "engine/ops/native_functions/linalg.yaml:221", "engine/generated/VariableType.ts:984");
+}, "VariableType::_trilinear_default", "engine/ops/native_functions/linalg.yaml:212", "engine/generated/VariableType.ts:1108");
+registerKernel(ops.squeeze__dim, "Autograd", (ks, self, dim) => below_autograd(() => ops.squeeze__dim.redispatch(ks.and(after_autograd_keyset), self, dim)), "VariableType::squeeze__dim", "engine/ops/native_functions/linalg.yaml:221", "engine/generated/VariableType.ts:1115");
 registerKernel(ops._linalg_check_errors_default, "Autograd", (ks, info, api_name, is_matrix) => {
   const grad_fn = compute_requires_grad(info) ? not_implemented_node("aten::_linalg_check_errors", info) : null;
   const _result = below_autograd(() => ops._linalg_check_errors_default.redispatch(ks.and(after_autograd_keyset), info, api_name, is_matrix));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::_linalg_check_errors_default", "engine/ops/native_functions/linalg.yaml:228", "engine/generated/VariableType.ts:985");
+}, "VariableType::_linalg_check_errors_default", "engine/ops/native_functions/linalg.yaml:228", "engine/generated/VariableType.ts:1116");
 registerKernel(ops.linalg_lu_factor_ex_default, "Autograd", (ks, A, pivot, check_errors) => {
   const grad_fn = compute_requires_grad(A) ? not_implemented_node("aten::linalg_lu_factor_ex", A) : null;
   const _result = below_autograd(() => ops.linalg_lu_factor_ex_default.redispatch(ks.and(after_autograd_keyset), A, pivot, check_errors));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::linalg_lu_factor_ex_default", "engine/ops/native_functions/linalg.yaml:244", "engine/generated/VariableType.ts:992");
-registerKernel(ops.linalg_lu_factor_ex_out, "Autograd", (ks, A, pivot, check_errors, LU, pivots, info) => below_autograd(() => ops.linalg_lu_factor_ex_out.redispatch(ks.and(after_autograd_keyset), A, pivot, check_errors, LU, pivots, info)), "VariableType::linalg_lu_factor_ex_out", "engine/ops/native_functions/linalg.yaml:249", "engine/generated/VariableType.ts:999");
+}, "VariableType::linalg_lu_factor_ex_default", "engine/ops/native_functions/linalg.yaml:244", "engine/generated/VariableType.ts:1123");
+registerKernel(ops.linalg_lu_factor_ex_out, "Autograd", (ks, A, pivot, check_errors, LU, pivots, info) => below_autograd(() => ops.linalg_lu_factor_ex_out.redispatch(ks.and(after_autograd_keyset), A, pivot, check_errors, LU, pivots, info)), "VariableType::linalg_lu_factor_ex_out", "engine/ops/native_functions/linalg.yaml:249", "engine/generated/VariableType.ts:1130");
 registerKernel(ops._linalg_det_default, "Autograd", (ks, A) => {
   const grad_fn = compute_requires_grad(A) ? not_implemented_node("aten::_linalg_det", A) : null;
   const _result = below_autograd(() => ops._linalg_det_default.redispatch(ks.and(after_autograd_keyset), A));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::_linalg_det_default", "engine/ops/native_functions/linalg.yaml:258", "engine/generated/VariableType.ts:1000");
-registerKernel(ops._linalg_det_result, "Autograd", (ks, A, result, LU, pivots) => below_autograd(() => ops._linalg_det_result.redispatch(ks.and(after_autograd_keyset), A, result, LU, pivots)), "VariableType::_linalg_det_result", "engine/ops/native_functions/linalg.yaml:261", "engine/generated/VariableType.ts:1007");
+}, "VariableType::_linalg_det_default", "engine/ops/native_functions/linalg.yaml:258", "engine/generated/VariableType.ts:1131");
+registerKernel(ops._linalg_det_result, "Autograd", (ks, A, result, LU, pivots) => below_autograd(() => ops._linalg_det_result.redispatch(ks.and(after_autograd_keyset), A, result, LU, pivots)), "VariableType::_linalg_det_result", "engine/ops/native_functions/linalg.yaml:261", "engine/generated/VariableType.ts:1138");
 registerKernel(ops._linalg_slogdet_default, "Autograd", (ks, A) => {
   const grad_fn = compute_requires_grad(A) ? not_implemented_node("aten::_linalg_slogdet", A) : null;
   const _result = below_autograd(() => ops._linalg_slogdet_default.redispatch(ks.and(after_autograd_keyset), A));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::_linalg_slogdet_default", "engine/ops/native_functions/linalg.yaml:282", "engine/generated/VariableType.ts:1008");
-registerKernel(ops._linalg_slogdet_sign, "Autograd", (ks, A, sign, logabsdet, LU, pivots) => below_autograd(() => ops._linalg_slogdet_sign.redispatch(ks.and(after_autograd_keyset), A, sign, logabsdet, LU, pivots)), "VariableType::_linalg_slogdet_sign", "engine/ops/native_functions/linalg.yaml:285", "engine/generated/VariableType.ts:1015");
+}, "VariableType::_linalg_slogdet_default", "engine/ops/native_functions/linalg.yaml:282", "engine/generated/VariableType.ts:1139");
+registerKernel(ops._linalg_slogdet_sign, "Autograd", (ks, A, sign, logabsdet, LU, pivots) => below_autograd(() => ops._linalg_slogdet_sign.redispatch(ks.and(after_autograd_keyset), A, sign, logabsdet, LU, pivots)), "VariableType::_linalg_slogdet_sign", "engine/ops/native_functions/linalg.yaml:285", "engine/generated/VariableType.ts:1146");
 registerKernel(ops.linalg_cholesky_ex_default, "Autograd", (ks, self, upper, check_errors) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::linalg_cholesky_ex", self) : null;
   const _result = below_autograd(() => ops.linalg_cholesky_ex_default.redispatch(ks.and(after_autograd_keyset), self, upper, check_errors));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::linalg_cholesky_ex_default", "engine/ops/native_functions/linalg.yaml:302", "engine/generated/VariableType.ts:1016");
-registerKernel(ops.linalg_cholesky_ex_L, "Autograd", (ks, self, upper, check_errors, L, info) => below_autograd(() => ops.linalg_cholesky_ex_L.redispatch(ks.and(after_autograd_keyset), self, upper, check_errors, L, info)), "VariableType::linalg_cholesky_ex_L", "engine/ops/native_functions/linalg.yaml:306", "engine/generated/VariableType.ts:1023");
+}, "VariableType::linalg_cholesky_ex_default", "engine/ops/native_functions/linalg.yaml:302", "engine/generated/VariableType.ts:1147");
+registerKernel(ops.linalg_cholesky_ex_L, "Autograd", (ks, self, upper, check_errors, L, info) => below_autograd(() => ops.linalg_cholesky_ex_L.redispatch(ks.and(after_autograd_keyset), self, upper, check_errors, L, info)), "VariableType::linalg_cholesky_ex_L", "engine/ops/native_functions/linalg.yaml:306", "engine/generated/VariableType.ts:1154");
 registerKernel(ops.linalg_inv_ex_default, "Autograd", (ks, A, check_errors) => {
   const grad_fn = compute_requires_grad(A) ? not_implemented_node("aten::linalg_inv_ex", A) : null;
   const _result = below_autograd(() => ops.linalg_inv_ex_default.redispatch(ks.and(after_autograd_keyset), A, check_errors));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::linalg_inv_ex_default", "engine/ops/native_functions/linalg.yaml:324", "engine/generated/VariableType.ts:1024");
-registerKernel(ops.linalg_inv_ex_inverse, "Autograd", (ks, A, check_errors, inverse, info) => below_autograd(() => ops.linalg_inv_ex_inverse.redispatch(ks.and(after_autograd_keyset), A, check_errors, inverse, info)), "VariableType::linalg_inv_ex_inverse", "engine/ops/native_functions/linalg.yaml:328", "engine/generated/VariableType.ts:1031");
+}, "VariableType::linalg_inv_ex_default", "engine/ops/native_functions/linalg.yaml:324", "engine/generated/VariableType.ts:1155");
+registerKernel(ops.linalg_inv_ex_inverse, "Autograd", (ks, A, check_errors, inverse, info) => below_autograd(() => ops.linalg_inv_ex_inverse.redispatch(ks.and(after_autograd_keyset), A, check_errors, inverse, info)), "VariableType::linalg_inv_ex_inverse", "engine/ops/native_functions/linalg.yaml:328", "engine/generated/VariableType.ts:1162");
 registerKernel(ops.linalg_qr_default, "Autograd", (ks, A, mode) => {
   const grad_fn = compute_requires_grad(A) ? not_implemented_node("aten::linalg_qr", A) : null;
   const _result = below_autograd(() => ops.linalg_qr_default.redispatch(ks.and(after_autograd_keyset), A, mode));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::linalg_qr_default", "engine/ops/native_functions/linalg.yaml:346", "engine/generated/VariableType.ts:1032");
-registerKernel(ops.linalg_qr_out, "Autograd", (ks, A, mode, Q, R) => below_autograd(() => ops.linalg_qr_out.redispatch(ks.and(after_autograd_keyset), A, mode, Q, R)), "VariableType::linalg_qr_out", "engine/ops/native_functions/linalg.yaml:351", "engine/generated/VariableType.ts:1039");
+}, "VariableType::linalg_qr_default", "engine/ops/native_functions/linalg.yaml:346", "engine/generated/VariableType.ts:1163");
+registerKernel(ops.linalg_qr_out, "Autograd", (ks, A, mode, Q, R) => below_autograd(() => ops.linalg_qr_out.redispatch(ks.and(after_autograd_keyset), A, mode, Q, R)), "VariableType::linalg_qr_out", "engine/ops/native_functions/linalg.yaml:351", "engine/generated/VariableType.ts:1170");
 registerKernel(ops._linalg_svd_default, "Autograd", (ks, A, full_matrices, compute_uv, driver) => {
   const grad_fn = compute_requires_grad(A) ? not_implemented_node("aten::_linalg_svd", A) : null;
   const _result = below_autograd(() => ops._linalg_svd_default.redispatch(ks.and(after_autograd_keyset), A, full_matrices, compute_uv, driver));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::_linalg_svd_default", "engine/ops/native_functions/linalg.yaml:359", "engine/generated/VariableType.ts:1040");
-registerKernel(ops._linalg_svd_U, "Autograd", (ks, A, full_matrices, compute_uv, driver, U, S, Vh) => below_autograd(() => ops._linalg_svd_U.redispatch(ks.and(after_autograd_keyset), A, full_matrices, compute_uv, driver, U, S, Vh)), "VariableType::_linalg_svd_U", "engine/ops/native_functions/linalg.yaml:363", "engine/generated/VariableType.ts:1047");
+}, "VariableType::_linalg_svd_default", "engine/ops/native_functions/linalg.yaml:359", "engine/generated/VariableType.ts:1171");
+registerKernel(ops._linalg_svd_U, "Autograd", (ks, A, full_matrices, compute_uv, driver, U, S, Vh) => below_autograd(() => ops._linalg_svd_U.redispatch(ks.and(after_autograd_keyset), A, full_matrices, compute_uv, driver, U, S, Vh)), "VariableType::_linalg_svd_U", "engine/ops/native_functions/linalg.yaml:363", "engine/generated/VariableType.ts:1178");
 registerKernel(ops._linalg_solve_ex_default, "Autograd", (ks, A, B, left, check_errors) => {
   const grad_fn = compute_requires_grad(A, B) ? not_implemented_node("aten::_linalg_solve_ex", A, B) : null;
   const _result = below_autograd(() => ops._linalg_solve_ex_default.redispatch(ks.and(after_autograd_keyset), A, B, left, check_errors));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::_linalg_solve_ex_default", "engine/ops/native_functions/linalg.yaml:394", "engine/generated/VariableType.ts:1048");
-registerKernel(ops._linalg_solve_ex_result, "Autograd", (ks, A, B, left, check_errors, result, LU, pivots, info) => below_autograd(() => ops._linalg_solve_ex_result.redispatch(ks.and(after_autograd_keyset), A, B, left, check_errors, result, LU, pivots, info)), "VariableType::_linalg_solve_ex_result", "engine/ops/native_functions/linalg.yaml:397", "engine/generated/VariableType.ts:1055");
+}, "VariableType::_linalg_solve_ex_default", "engine/ops/native_functions/linalg.yaml:394", "engine/generated/VariableType.ts:1179");
+registerKernel(ops._linalg_solve_ex_result, "Autograd", (ks, A, B, left, check_errors, result, LU, pivots, info) => below_autograd(() => ops._linalg_solve_ex_result.redispatch(ks.and(after_autograd_keyset), A, B, left, check_errors, result, LU, pivots, info)), "VariableType::_linalg_solve_ex_result", "engine/ops/native_functions/linalg.yaml:397", "engine/generated/VariableType.ts:1186");
+registerKernel(ops.binary_cross_entropy_default, "Autograd", (ks, self, target, weight, reduction) => {
+  const grad_fn = compute_requires_grad(self, target, weight) ? not_implemented_node("aten::binary_cross_entropy", self, target, weight) : null;
+  const _result = below_autograd(() => ops.binary_cross_entropy_default.redispatch(ks.and(after_autograd_keyset), self, target, weight, reduction));
+  if (grad_fn) note_node_created(grad_fn);
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
+}, "VariableType::binary_cross_entropy_default", "engine/ops/native_functions/loss.yaml:12", "engine/generated/VariableType.ts:1187");
+registerKernel(ops.binary_cross_entropy_out, "Autograd", (ks, self, target, weight, reduction, out) => below_autograd(() => ops.binary_cross_entropy_out.redispatch(ks.and(after_autograd_keyset), self, target, weight, reduction, out)), "VariableType::binary_cross_entropy_out", "engine/ops/native_functions/loss.yaml:18", "engine/generated/VariableType.ts:1194");
+registerKernel(ops.binary_cross_entropy_with_logits_default, "Autograd", (ks, self, target, weight, pos_weight, reduction) => {
+  const grad_fn = compute_requires_grad(self, target, weight, pos_weight) ? not_implemented_node("aten::binary_cross_entropy_with_logits", self, target, weight, pos_weight) : null;
+  const _result = below_autograd(() => ops.binary_cross_entropy_with_logits_default.redispatch(ks.and(after_autograd_keyset), self, target, weight, pos_weight, reduction));
+  if (grad_fn) note_node_created(grad_fn);
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
+}, "VariableType::binary_cross_entropy_with_logits_default", "engine/ops/native_functions/loss.yaml:24", "engine/generated/VariableType.ts:1195");
+registerKernel(ops.mse_loss_out, "Autograd", (ks, self, target, reduction, out) => below_autograd(() => ops.mse_loss_out.redispatch(ks.and(after_autograd_keyset), self, target, reduction, out)), "VariableType::mse_loss_out", "engine/ops/native_functions/loss.yaml:42", "engine/generated/VariableType.ts:1202");
+registerKernel(ops.mse_loss_default, "Autograd", (ks, self, target, reduction) => {
+  const grad_fn = compute_requires_grad(self, target) ? not_implemented_node("aten::mse_loss", self, target) : null;
+  const _result = below_autograd(() => ops.mse_loss_default.redispatch(ks.and(after_autograd_keyset), self, target, reduction));
+  if (grad_fn) note_node_created(grad_fn);
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
+}, "VariableType::mse_loss_default", "engine/ops/native_functions/loss.yaml:49", "engine/generated/VariableType.ts:1203");
+registerKernel(ops.nll_loss_forward_output, "Autograd", (ks, self, target, weight, reduction, ignore_index, output, total_weight) => below_autograd(() => ops.nll_loss_forward_output.redispatch(ks.and(after_autograd_keyset), self, target, weight, reduction, ignore_index, output, total_weight)), "VariableType::nll_loss_forward_output", "engine/ops/native_functions/loss.yaml:75", "engine/generated/VariableType.ts:1210");
+registerKernel(ops.nll_loss_forward_default, "Autograd", (ks, self, target, weight, reduction, ignore_index) => {
+  const grad_fn = compute_requires_grad(self, target, weight) ? not_implemented_node("aten::nll_loss_forward", self, target, weight) : null;
+  const _result = below_autograd(() => ops.nll_loss_forward_default.redispatch(ks.and(after_autograd_keyset), self, target, weight, reduction, ignore_index));
+  if (grad_fn) note_node_created(grad_fn);
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
+}, "VariableType::nll_loss_forward_default", "engine/ops/native_functions/loss.yaml:81", "engine/generated/VariableType.ts:1211");
+registerKernel(ops.nll_loss2d_forward_output, "Autograd", (ks, self, target, weight, reduction, ignore_index, output, total_weight) => below_autograd(() => ops.nll_loss2d_forward_output.redispatch(ks.and(after_autograd_keyset), self, target, weight, reduction, ignore_index, output, total_weight)), "VariableType::nll_loss2d_forward_output", "engine/ops/native_functions/loss.yaml:95", "engine/generated/VariableType.ts:1218");
+registerKernel(ops.nll_loss2d_forward_default, "Autograd", (ks, self, target, weight, reduction, ignore_index) => {
+  const grad_fn = compute_requires_grad(self, target, weight) ? not_implemented_node("aten::nll_loss2d_forward", self, target, weight) : null;
+  const _result = below_autograd(() => ops.nll_loss2d_forward_default.redispatch(ks.and(after_autograd_keyset), self, target, weight, reduction, ignore_index));
+  if (grad_fn) note_node_created(grad_fn);
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
+}, "VariableType::nll_loss2d_forward_default", "engine/ops/native_functions/loss.yaml:100", "engine/generated/VariableType.ts:1219");
+registerKernel(ops.smooth_l1_loss_out, "Autograd", (ks, self, target, reduction, beta, out) => below_autograd(() => ops.smooth_l1_loss_out.redispatch(ks.and(after_autograd_keyset), self, target, reduction, beta, out)), "VariableType::smooth_l1_loss_out", "engine/ops/native_functions/loss.yaml:106", "engine/generated/VariableType.ts:1226");
+registerKernel(ops.smooth_l1_loss_default, "Autograd", (ks, self, target, reduction, beta) => {
+  const grad_fn = compute_requires_grad(self, target) ? not_implemented_node("aten::smooth_l1_loss", self, target) : null;
+  const _result = below_autograd(() => ops.smooth_l1_loss_default.redispatch(ks.and(after_autograd_keyset), self, target, reduction, beta));
+  if (grad_fn) note_node_created(grad_fn);
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
+}, "VariableType::smooth_l1_loss_default", "engine/ops/native_functions/loss.yaml:113", "engine/generated/VariableType.ts:1227");
+registerKernel(ops.huber_loss_out, "Autograd", (ks, self, target, reduction, delta, out) => below_autograd(() => ops.huber_loss_out.redispatch(ks.and(after_autograd_keyset), self, target, reduction, delta, out)), "VariableType::huber_loss_out", "engine/ops/native_functions/loss.yaml:117", "engine/generated/VariableType.ts:1234");
+registerKernel(ops.huber_loss_default, "Autograd", (ks, self, target, reduction, delta) => {
+  const grad_fn = compute_requires_grad(self, target) ? not_implemented_node("aten::huber_loss", self, target) : null;
+  const _result = below_autograd(() => ops.huber_loss_default.redispatch(ks.and(after_autograd_keyset), self, target, reduction, delta));
+  if (grad_fn) note_node_created(grad_fn);
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
+}, "VariableType::huber_loss_default", "engine/ops/native_functions/loss.yaml:122", "engine/generated/VariableType.ts:1235");
 registerKernel(ops.constant_pad_nd_default, "Autograd", (ks, self, pad, value) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::constant_pad_nd", self) : null;
   const _result = below_autograd(() => ops.constant_pad_nd_default.redispatch(ks.and(after_autograd_keyset), self, pad, value));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::constant_pad_nd_default", "engine/ops/native_functions/pad.yaml:12", "engine/generated/VariableType.ts:1056");
-registerKernel(ops.reflection_pad1d_out, "Autograd", (ks, self, padding, out) => below_autograd(() => ops.reflection_pad1d_out.redispatch(ks.and(after_autograd_keyset), self, padding, out)), "VariableType::reflection_pad1d_out", "engine/ops/native_functions/pad.yaml:18", "engine/generated/VariableType.ts:1063");
+}, "VariableType::constant_pad_nd_default", "engine/ops/native_functions/pad.yaml:12", "engine/generated/VariableType.ts:1242");
+registerKernel(ops.reflection_pad1d_out, "Autograd", (ks, self, padding, out) => below_autograd(() => ops.reflection_pad1d_out.redispatch(ks.and(after_autograd_keyset), self, padding, out)), "VariableType::reflection_pad1d_out", "engine/ops/native_functions/pad.yaml:18", "engine/generated/VariableType.ts:1249");
 registerKernel(ops.reflection_pad1d_default, "Autograd", (ks, self, padding) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::reflection_pad1d", self) : null;
   const _result = below_autograd(() => ops.reflection_pad1d_default.redispatch(ks.and(after_autograd_keyset), self, padding));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::reflection_pad1d_default", "engine/ops/native_functions/pad.yaml:24", "engine/generated/VariableType.ts:1064");
-registerKernel(ops.reflection_pad2d_out, "Autograd", (ks, self, padding, out) => below_autograd(() => ops.reflection_pad2d_out.redispatch(ks.and(after_autograd_keyset), self, padding, out)), "VariableType::reflection_pad2d_out", "engine/ops/native_functions/pad.yaml:28", "engine/generated/VariableType.ts:1071");
+}, "VariableType::reflection_pad1d_default", "engine/ops/native_functions/pad.yaml:24", "engine/generated/VariableType.ts:1250");
+registerKernel(ops.reflection_pad2d_out, "Autograd", (ks, self, padding, out) => below_autograd(() => ops.reflection_pad2d_out.redispatch(ks.and(after_autograd_keyset), self, padding, out)), "VariableType::reflection_pad2d_out", "engine/ops/native_functions/pad.yaml:28", "engine/generated/VariableType.ts:1257");
 registerKernel(ops.reflection_pad2d_default, "Autograd", (ks, self, padding) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::reflection_pad2d", self) : null;
   const _result = below_autograd(() => ops.reflection_pad2d_default.redispatch(ks.and(after_autograd_keyset), self, padding));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::reflection_pad2d_default", "engine/ops/native_functions/pad.yaml:33", "engine/generated/VariableType.ts:1072");
-registerKernel(ops.reflection_pad3d_out, "Autograd", (ks, self, padding, out) => below_autograd(() => ops.reflection_pad3d_out.redispatch(ks.and(after_autograd_keyset), self, padding, out)), "VariableType::reflection_pad3d_out", "engine/ops/native_functions/pad.yaml:38", "engine/generated/VariableType.ts:1079");
+}, "VariableType::reflection_pad2d_default", "engine/ops/native_functions/pad.yaml:33", "engine/generated/VariableType.ts:1258");
+registerKernel(ops.reflection_pad3d_out, "Autograd", (ks, self, padding, out) => below_autograd(() => ops.reflection_pad3d_out.redispatch(ks.and(after_autograd_keyset), self, padding, out)), "VariableType::reflection_pad3d_out", "engine/ops/native_functions/pad.yaml:38", "engine/generated/VariableType.ts:1265");
 registerKernel(ops.reflection_pad3d_default, "Autograd", (ks, self, padding) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::reflection_pad3d", self) : null;
   const _result = below_autograd(() => ops.reflection_pad3d_default.redispatch(ks.and(after_autograd_keyset), self, padding));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::reflection_pad3d_default", "engine/ops/native_functions/pad.yaml:44", "engine/generated/VariableType.ts:1080");
-registerKernel(ops.replication_pad1d_out, "Autograd", (ks, self, padding, out) => below_autograd(() => ops.replication_pad1d_out.redispatch(ks.and(after_autograd_keyset), self, padding, out)), "VariableType::replication_pad1d_out", "engine/ops/native_functions/pad.yaml:48", "engine/generated/VariableType.ts:1087");
+}, "VariableType::reflection_pad3d_default", "engine/ops/native_functions/pad.yaml:44", "engine/generated/VariableType.ts:1266");
+registerKernel(ops.replication_pad1d_out, "Autograd", (ks, self, padding, out) => below_autograd(() => ops.replication_pad1d_out.redispatch(ks.and(after_autograd_keyset), self, padding, out)), "VariableType::replication_pad1d_out", "engine/ops/native_functions/pad.yaml:48", "engine/generated/VariableType.ts:1273");
 registerKernel(ops.replication_pad1d_default, "Autograd", (ks, self, padding) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::replication_pad1d", self) : null;
   const _result = below_autograd(() => ops.replication_pad1d_default.redispatch(ks.and(after_autograd_keyset), self, padding));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::replication_pad1d_default", "engine/ops/native_functions/pad.yaml:54", "engine/generated/VariableType.ts:1088");
-registerKernel(ops.replication_pad2d_out, "Autograd", (ks, self, padding, out) => below_autograd(() => ops.replication_pad2d_out.redispatch(ks.and(after_autograd_keyset), self, padding, out)), "VariableType::replication_pad2d_out", "engine/ops/native_functions/pad.yaml:58", "engine/generated/VariableType.ts:1095");
+}, "VariableType::replication_pad1d_default", "engine/ops/native_functions/pad.yaml:54", "engine/generated/VariableType.ts:1274");
+registerKernel(ops.replication_pad2d_out, "Autograd", (ks, self, padding, out) => below_autograd(() => ops.replication_pad2d_out.redispatch(ks.and(after_autograd_keyset), self, padding, out)), "VariableType::replication_pad2d_out", "engine/ops/native_functions/pad.yaml:58", "engine/generated/VariableType.ts:1281");
 registerKernel(ops.replication_pad2d_default, "Autograd", (ks, self, padding) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::replication_pad2d", self) : null;
   const _result = below_autograd(() => ops.replication_pad2d_default.redispatch(ks.and(after_autograd_keyset), self, padding));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::replication_pad2d_default", "engine/ops/native_functions/pad.yaml:64", "engine/generated/VariableType.ts:1096");
-registerKernel(ops.replication_pad3d_out, "Autograd", (ks, self, padding, out) => below_autograd(() => ops.replication_pad3d_out.redispatch(ks.and(after_autograd_keyset), self, padding, out)), "VariableType::replication_pad3d_out", "engine/ops/native_functions/pad.yaml:68", "engine/generated/VariableType.ts:1103");
+}, "VariableType::replication_pad2d_default", "engine/ops/native_functions/pad.yaml:64", "engine/generated/VariableType.ts:1282");
+registerKernel(ops.replication_pad3d_out, "Autograd", (ks, self, padding, out) => below_autograd(() => ops.replication_pad3d_out.redispatch(ks.and(after_autograd_keyset), self, padding, out)), "VariableType::replication_pad3d_out", "engine/ops/native_functions/pad.yaml:68", "engine/generated/VariableType.ts:1289");
 registerKernel(ops.replication_pad3d_default, "Autograd", (ks, self, padding) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::replication_pad3d", self) : null;
   const _result = below_autograd(() => ops.replication_pad3d_default.redispatch(ks.and(after_autograd_keyset), self, padding));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::replication_pad3d_default", "engine/ops/native_functions/pad.yaml:74", "engine/generated/VariableType.ts:1104");
+}, "VariableType::replication_pad3d_default", "engine/ops/native_functions/pad.yaml:74", "engine/generated/VariableType.ts:1290");
 registerKernel(ops.all_dim, "Autograd", (ks, self, dim, keepdim) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::all", self) : null;
   const _result = below_autograd(() => ops.all_dim.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::all_dim", "engine/ops/native_functions/reduce.yaml:13", "engine/generated/VariableType.ts:1111");
-registerKernel(ops.all_out, "Autograd", (ks, self, dim, keepdim, out) => below_autograd(() => ops.all_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, out)), "VariableType::all_out", "engine/ops/native_functions/reduce.yaml:17", "engine/generated/VariableType.ts:1118");
+}, "VariableType::all_dim", "engine/ops/native_functions/reduce.yaml:13", "engine/generated/VariableType.ts:1297");
+registerKernel(ops.all_out, "Autograd", (ks, self, dim, keepdim, out) => below_autograd(() => ops.all_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, out)), "VariableType::all_out", "engine/ops/native_functions/reduce.yaml:17", "engine/generated/VariableType.ts:1304");
 registerKernel(ops.any_dim, "Autograd", (ks, self, dim, keepdim) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::any", self) : null;
   const _result = below_autograd(() => ops.any_dim.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::any_dim", "engine/ops/native_functions/reduce.yaml:22", "engine/generated/VariableType.ts:1119");
-registerKernel(ops.any_out, "Autograd", (ks, self, dim, keepdim, out) => below_autograd(() => ops.any_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, out)), "VariableType::any_out", "engine/ops/native_functions/reduce.yaml:26", "engine/generated/VariableType.ts:1126");
-registerKernel(ops.argmax_default, "Autograd", (ks, self, dim, keepdim) => below_autograd(() => ops.argmax_default.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim)), "VariableType::argmax_default", "engine/ops/native_functions/reduce.yaml:32", "engine/generated/VariableType.ts:1127");
-registerKernel(ops.argmax_out, "Autograd", (ks, self, dim, keepdim, out) => below_autograd(() => ops.argmax_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, out)), "VariableType::argmax_out", "engine/ops/native_functions/reduce.yaml:36", "engine/generated/VariableType.ts:1128");
-registerKernel(ops.argmin_default, "Autograd", (ks, self, dim, keepdim) => below_autograd(() => ops.argmin_default.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim)), "VariableType::argmin_default", "engine/ops/native_functions/reduce.yaml:41", "engine/generated/VariableType.ts:1129");
-registerKernel(ops.argmin_out, "Autograd", (ks, self, dim, keepdim, out) => below_autograd(() => ops.argmin_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, out)), "VariableType::argmin_out", "engine/ops/native_functions/reduce.yaml:45", "engine/generated/VariableType.ts:1130");
+}, "VariableType::any_dim", "engine/ops/native_functions/reduce.yaml:22", "engine/generated/VariableType.ts:1305");
+registerKernel(ops.any_out, "Autograd", (ks, self, dim, keepdim, out) => below_autograd(() => ops.any_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, out)), "VariableType::any_out", "engine/ops/native_functions/reduce.yaml:26", "engine/generated/VariableType.ts:1312");
+registerKernel(ops.argmax_default, "Autograd", (ks, self, dim, keepdim) => below_autograd(() => ops.argmax_default.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim)), "VariableType::argmax_default", "engine/ops/native_functions/reduce.yaml:32", "engine/generated/VariableType.ts:1313");
+registerKernel(ops.argmax_out, "Autograd", (ks, self, dim, keepdim, out) => below_autograd(() => ops.argmax_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, out)), "VariableType::argmax_out", "engine/ops/native_functions/reduce.yaml:36", "engine/generated/VariableType.ts:1314");
+registerKernel(ops.argmin_default, "Autograd", (ks, self, dim, keepdim) => below_autograd(() => ops.argmin_default.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim)), "VariableType::argmin_default", "engine/ops/native_functions/reduce.yaml:41", "engine/generated/VariableType.ts:1315");
+registerKernel(ops.argmin_out, "Autograd", (ks, self, dim, keepdim, out) => below_autograd(() => ops.argmin_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, out)), "VariableType::argmin_out", "engine/ops/native_functions/reduce.yaml:45", "engine/generated/VariableType.ts:1316");
 registerKernel(ops.max_dim, "Autograd", (ks, self, dim, keepdim) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::max", self) : null;
   const _result = below_autograd(() => ops.max_dim.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::max_dim", "engine/ops/native_functions/reduce.yaml:51", "engine/generated/VariableType.ts:1131");
-registerKernel(ops.max_dim_max, "Autograd", (ks, self, dim, keepdim, max, max_values) => below_autograd(() => ops.max_dim_max.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, max, max_values)), "VariableType::max_dim_max", "engine/ops/native_functions/reduce.yaml:55", "engine/generated/VariableType.ts:1138");
+}, "VariableType::max_dim", "engine/ops/native_functions/reduce.yaml:51", "engine/generated/VariableType.ts:1317");
+registerKernel(ops.max_dim_max, "Autograd", (ks, self, dim, keepdim, max, max_values) => below_autograd(() => ops.max_dim_max.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, max, max_values)), "VariableType::max_dim_max", "engine/ops/native_functions/reduce.yaml:55", "engine/generated/VariableType.ts:1324");
 registerKernel(ops.amax_default, "Autograd", (ks, self, dim, keepdim) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::amax", self) : null;
   const _result = below_autograd(() => ops.amax_default.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::amax_default", "engine/ops/native_functions/reduce.yaml:60", "engine/generated/VariableType.ts:1139");
-registerKernel(ops.amax_out, "Autograd", (ks, self, dim, keepdim, out) => below_autograd(() => ops.amax_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, out)), "VariableType::amax_out", "engine/ops/native_functions/reduce.yaml:64", "engine/generated/VariableType.ts:1146");
+}, "VariableType::amax_default", "engine/ops/native_functions/reduce.yaml:60", "engine/generated/VariableType.ts:1325");
+registerKernel(ops.amax_out, "Autograd", (ks, self, dim, keepdim, out) => below_autograd(() => ops.amax_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, out)), "VariableType::amax_out", "engine/ops/native_functions/reduce.yaml:64", "engine/generated/VariableType.ts:1332");
 registerKernel(ops.mean_default, "Autograd", (ks, self, dtype) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::mean", self) : null;
   const _result = below_autograd(() => ops.mean_default.redispatch(ks.and(after_autograd_keyset), self, dtype));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::mean_default", "engine/ops/native_functions/reduce.yaml:70", "engine/generated/VariableType.ts:1147");
+}, "VariableType::mean_default", "engine/ops/native_functions/reduce.yaml:70", "engine/generated/VariableType.ts:1333");
 registerKernel(ops.mean_dim, "Autograd", (ks, self, dim, keepdim, dtype) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::mean", self) : null;
   const _result = below_autograd(() => ops.mean_dim.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, dtype));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::mean_dim", "engine/ops/native_functions/reduce.yaml:75", "engine/generated/VariableType.ts:1154");
-registerKernel(ops.mean_out, "Autograd", (ks, self, dim, keepdim, dtype, out) => below_autograd(() => ops.mean_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, dtype, out)), "VariableType::mean_out", "engine/ops/native_functions/reduce.yaml:79", "engine/generated/VariableType.ts:1161");
+}, "VariableType::mean_dim", "engine/ops/native_functions/reduce.yaml:75", "engine/generated/VariableType.ts:1340");
+registerKernel(ops.mean_out, "Autograd", (ks, self, dim, keepdim, dtype, out) => below_autograd(() => ops.mean_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, dtype, out)), "VariableType::mean_out", "engine/ops/native_functions/reduce.yaml:79", "engine/generated/VariableType.ts:1347");
 registerKernel(ops.min_dim, "Autograd", (ks, self, dim, keepdim) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::min", self) : null;
   const _result = below_autograd(() => ops.min_dim.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::min_dim", "engine/ops/native_functions/reduce.yaml:85", "engine/generated/VariableType.ts:1162");
-registerKernel(ops.min_dim_min, "Autograd", (ks, self, dim, keepdim, min, min_indices) => below_autograd(() => ops.min_dim_min.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, min, min_indices)), "VariableType::min_dim_min", "engine/ops/native_functions/reduce.yaml:89", "engine/generated/VariableType.ts:1169");
+}, "VariableType::min_dim", "engine/ops/native_functions/reduce.yaml:85", "engine/generated/VariableType.ts:1348");
+registerKernel(ops.min_dim_min, "Autograd", (ks, self, dim, keepdim, min, min_indices) => below_autograd(() => ops.min_dim_min.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, min, min_indices)), "VariableType::min_dim_min", "engine/ops/native_functions/reduce.yaml:89", "engine/generated/VariableType.ts:1355");
 registerKernel(ops.amin_default, "Autograd", (ks, self, dim, keepdim) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::amin", self) : null;
   const _result = below_autograd(() => ops.amin_default.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::amin_default", "engine/ops/native_functions/reduce.yaml:94", "engine/generated/VariableType.ts:1170");
-registerKernel(ops.amin_out, "Autograd", (ks, self, dim, keepdim, out) => below_autograd(() => ops.amin_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, out)), "VariableType::amin_out", "engine/ops/native_functions/reduce.yaml:98", "engine/generated/VariableType.ts:1177");
+}, "VariableType::amin_default", "engine/ops/native_functions/reduce.yaml:94", "engine/generated/VariableType.ts:1356");
+registerKernel(ops.amin_out, "Autograd", (ks, self, dim, keepdim, out) => below_autograd(() => ops.amin_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, out)), "VariableType::amin_out", "engine/ops/native_functions/reduce.yaml:98", "engine/generated/VariableType.ts:1363");
 registerKernel(ops.prod_default, "Autograd", (ks, self, dtype) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::prod", self) : null;
   const _result = below_autograd(() => ops.prod_default.redispatch(ks.and(after_autograd_keyset), self, dtype));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::prod_default", "engine/ops/native_functions/reduce.yaml:104", "engine/generated/VariableType.ts:1178");
+}, "VariableType::prod_default", "engine/ops/native_functions/reduce.yaml:104", "engine/generated/VariableType.ts:1364");
 registerKernel(ops.prod_dim_int, "Autograd", (ks, self, dim, keepdim, dtype) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::prod", self) : null;
   const _result = below_autograd(() => ops.prod_dim_int.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, dtype));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::prod_dim_int", "engine/ops/native_functions/reduce.yaml:110", "engine/generated/VariableType.ts:1185");
-registerKernel(ops.prod_int_out, "Autograd", (ks, self, dim, keepdim, dtype, out) => below_autograd(() => ops.prod_int_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, dtype, out)), "VariableType::prod_int_out", "engine/ops/native_functions/reduce.yaml:114", "engine/generated/VariableType.ts:1192");
+}, "VariableType::prod_dim_int", "engine/ops/native_functions/reduce.yaml:110", "engine/generated/VariableType.ts:1371");
+registerKernel(ops.prod_int_out, "Autograd", (ks, self, dim, keepdim, dtype, out) => below_autograd(() => ops.prod_int_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, dtype, out)), "VariableType::prod_int_out", "engine/ops/native_functions/reduce.yaml:114", "engine/generated/VariableType.ts:1378");
 registerKernel(ops.all_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::all", self) : null;
   const _result = below_autograd(() => ops.all_default.redispatch(ks.and(after_autograd_keyset), self));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::all_default", "engine/ops/native_functions/reduce.yaml:120", "engine/generated/VariableType.ts:1193");
-registerKernel(ops.all_all_out, "Autograd", (ks, self, out) => below_autograd(() => ops.all_all_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::all_all_out", "engine/ops/native_functions/reduce.yaml:124", "engine/generated/VariableType.ts:1200");
+}, "VariableType::all_default", "engine/ops/native_functions/reduce.yaml:120", "engine/generated/VariableType.ts:1379");
+registerKernel(ops.all_all_out, "Autograd", (ks, self, out) => below_autograd(() => ops.all_all_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::all_all_out", "engine/ops/native_functions/reduce.yaml:124", "engine/generated/VariableType.ts:1386");
 registerKernel(ops.any_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::any", self) : null;
   const _result = below_autograd(() => ops.any_default.redispatch(ks.and(after_autograd_keyset), self));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::any_default", "engine/ops/native_functions/reduce.yaml:129", "engine/generated/VariableType.ts:1201");
-registerKernel(ops.any_all_out, "Autograd", (ks, self, out) => below_autograd(() => ops.any_all_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::any_all_out", "engine/ops/native_functions/reduce.yaml:133", "engine/generated/VariableType.ts:1208");
+}, "VariableType::any_default", "engine/ops/native_functions/reduce.yaml:129", "engine/generated/VariableType.ts:1387");
+registerKernel(ops.any_all_out, "Autograd", (ks, self, out) => below_autograd(() => ops.any_all_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::any_all_out", "engine/ops/native_functions/reduce.yaml:133", "engine/generated/VariableType.ts:1394");
 registerKernel(ops.min_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::min", self) : null;
   const _result = below_autograd(() => ops.min_default.redispatch(ks.and(after_autograd_keyset), self));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::min_default", "engine/ops/native_functions/reduce.yaml:139", "engine/generated/VariableType.ts:1209");
+}, "VariableType::min_default", "engine/ops/native_functions/reduce.yaml:139", "engine/generated/VariableType.ts:1395");
 registerKernel(ops.max_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::max", self) : null;
   const _result = below_autograd(() => ops.max_default.redispatch(ks.and(after_autograd_keyset), self));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::max_default", "engine/ops/native_functions/reduce.yaml:144", "engine/generated/VariableType.ts:1216");
+}, "VariableType::max_default", "engine/ops/native_functions/reduce.yaml:144", "engine/generated/VariableType.ts:1402");
 registerKernel(ops.count_nonzero_dim_IntList, "Autograd", (ks, self, dim) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::count_nonzero", self) : null;
   const _result = below_autograd(() => ops.count_nonzero_dim_IntList.redispatch(ks.and(after_autograd_keyset), self, dim));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::count_nonzero_dim_IntList", "engine/ops/native_functions/reduce2.yaml:12", "engine/generated/VariableType.ts:1223");
+}, "VariableType::count_nonzero_dim_IntList", "engine/ops/native_functions/reduce2.yaml:12", "engine/generated/VariableType.ts:1409");
 registerKernel(ops.count_nonzero_default, "Autograd", (ks, self, dim) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::count_nonzero", self) : null;
   const _result = below_autograd(() => ops.count_nonzero_default.redispatch(ks.and(after_autograd_keyset), self, dim));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::count_nonzero_default", "engine/ops/native_functions/reduce2.yaml:18", "engine/generated/VariableType.ts:1230");
+}, "VariableType::count_nonzero_default", "engine/ops/native_functions/reduce2.yaml:18", "engine/generated/VariableType.ts:1416");
 registerKernel(ops.std_correction, "Autograd", (ks, self, dim, correction, keepdim) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::std", self) : null;
   const _result = below_autograd(() => ops.std_correction.redispatch(ks.and(after_autograd_keyset), self, dim, correction, keepdim));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::std_correction", "engine/ops/native_functions/reduce2.yaml:35", "engine/generated/VariableType.ts:1237");
+}, "VariableType::std_correction", "engine/ops/native_functions/reduce2.yaml:35", "engine/generated/VariableType.ts:1423");
 registerKernel(ops.std_mean_correction, "Autograd", (ks, self, dim, correction, keepdim) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::std_mean", self) : null;
   const _result = below_autograd(() => ops.std_mean_correction.redispatch(ks.and(after_autograd_keyset), self, dim, correction, keepdim));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::std_mean_correction", "engine/ops/native_functions/reduce2.yaml:50", "engine/generated/VariableType.ts:1244");
-registerKernel(ops.std_correction_out, "Autograd", (ks, self, dim, correction, keepdim, out) => below_autograd(() => ops.std_correction_out.redispatch(ks.and(after_autograd_keyset), self, dim, correction, keepdim, out)), "VariableType::std_correction_out", "engine/ops/native_functions/reduce2.yaml:60", "engine/generated/VariableType.ts:1251");
+}, "VariableType::std_mean_correction", "engine/ops/native_functions/reduce2.yaml:50", "engine/generated/VariableType.ts:1430");
+registerKernel(ops.std_correction_out, "Autograd", (ks, self, dim, correction, keepdim, out) => below_autograd(() => ops.std_correction_out.redispatch(ks.and(after_autograd_keyset), self, dim, correction, keepdim, out)), "VariableType::std_correction_out", "engine/ops/native_functions/reduce2.yaml:60", "engine/generated/VariableType.ts:1437");
 registerKernel(ops.var_correction, "Autograd", (ks, self, dim, correction, keepdim) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::var", self) : null;
   const _result = below_autograd(() => ops.var_correction.redispatch(ks.and(after_autograd_keyset), self, dim, correction, keepdim));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::var_correction", "engine/ops/native_functions/reduce2.yaml:75", "engine/generated/VariableType.ts:1252");
-registerKernel(ops.var_correction_out, "Autograd", (ks, self, dim, correction, keepdim, out) => below_autograd(() => ops.var_correction_out.redispatch(ks.and(after_autograd_keyset), self, dim, correction, keepdim, out)), "VariableType::var_correction_out", "engine/ops/native_functions/reduce2.yaml:84", "engine/generated/VariableType.ts:1259");
+}, "VariableType::var_correction", "engine/ops/native_functions/reduce2.yaml:75", "engine/generated/VariableType.ts:1438");
+registerKernel(ops.var_correction_out, "Autograd", (ks, self, dim, correction, keepdim, out) => below_autograd(() => ops.var_correction_out.redispatch(ks.and(after_autograd_keyset), self, dim, correction, keepdim, out)), "VariableType::var_correction_out", "engine/ops/native_functions/reduce2.yaml:84", "engine/generated/VariableType.ts:1445");
 registerKernel(ops.var_mean_correction, "Autograd", (ks, self, dim, correction, keepdim) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::var_mean", self) : null;
   const _result = below_autograd(() => ops.var_mean_correction.redispatch(ks.and(after_autograd_keyset), self, dim, correction, keepdim));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::var_mean_correction", "engine/ops/native_functions/reduce2.yaml:98", "engine/generated/VariableType.ts:1260");
+}, "VariableType::var_mean_correction", "engine/ops/native_functions/reduce2.yaml:98", "engine/generated/VariableType.ts:1446");
 registerKernel(ops.cummax_default, "Autograd", (ks, self, dim) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::cummax", self) : null;
   const _result = below_autograd(() => ops.cummax_default.redispatch(ks.and(after_autograd_keyset), self, dim));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::cummax_default", "engine/ops/native_functions/reduce3.yaml:17", "engine/generated/VariableType.ts:1267");
-registerKernel(ops.cummax_out, "Autograd", (ks, self, dim, values, indices) => below_autograd(() => ops.cummax_out.redispatch(ks.and(after_autograd_keyset), self, dim, values, indices)), "VariableType::cummax_out", "engine/ops/native_functions/reduce3.yaml:23", "engine/generated/VariableType.ts:1274");
+}, "VariableType::cummax_default", "engine/ops/native_functions/reduce3.yaml:17", "engine/generated/VariableType.ts:1453");
+registerKernel(ops.cummax_out, "Autograd", (ks, self, dim, values, indices) => below_autograd(() => ops.cummax_out.redispatch(ks.and(after_autograd_keyset), self, dim, values, indices)), "VariableType::cummax_out", "engine/ops/native_functions/reduce3.yaml:23", "engine/generated/VariableType.ts:1460");
 registerKernel(ops._cummax_helper_default, "Autograd", (ks, self, values, indices, dim) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::_cummax_helper", self) : null;
   const _result = below_autograd(() => ops._cummax_helper_default.redispatch(ks.and(after_autograd_keyset), self, values, indices, dim));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::_cummax_helper_default", "engine/ops/native_functions/reduce3.yaml:28", "engine/generated/VariableType.ts:1275");
+}, "VariableType::_cummax_helper_default", "engine/ops/native_functions/reduce3.yaml:28", "engine/generated/VariableType.ts:1461");
 registerKernel(ops.cummin_default, "Autograd", (ks, self, dim) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::cummin", self) : null;
   const _result = below_autograd(() => ops.cummin_default.redispatch(ks.and(after_autograd_keyset), self, dim));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::cummin_default", "engine/ops/native_functions/reduce3.yaml:33", "engine/generated/VariableType.ts:1282");
-registerKernel(ops.cummin_out, "Autograd", (ks, self, dim, values, indices) => below_autograd(() => ops.cummin_out.redispatch(ks.and(after_autograd_keyset), self, dim, values, indices)), "VariableType::cummin_out", "engine/ops/native_functions/reduce3.yaml:39", "engine/generated/VariableType.ts:1289");
+}, "VariableType::cummin_default", "engine/ops/native_functions/reduce3.yaml:33", "engine/generated/VariableType.ts:1468");
+registerKernel(ops.cummin_out, "Autograd", (ks, self, dim, values, indices) => below_autograd(() => ops.cummin_out.redispatch(ks.and(after_autograd_keyset), self, dim, values, indices)), "VariableType::cummin_out", "engine/ops/native_functions/reduce3.yaml:39", "engine/generated/VariableType.ts:1475");
 registerKernel(ops._cummin_helper_default, "Autograd", (ks, self, values, indices, dim) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::_cummin_helper", self) : null;
   const _result = below_autograd(() => ops._cummin_helper_default.redispatch(ks.and(after_autograd_keyset), self, values, indices, dim));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::_cummin_helper_default", "engine/ops/native_functions/reduce3.yaml:44", "engine/generated/VariableType.ts:1290");
+}, "VariableType::_cummin_helper_default", "engine/ops/native_functions/reduce3.yaml:44", "engine/generated/VariableType.ts:1476");
 registerKernel(ops.cumprod_default, "Autograd", (ks, self, dim, dtype) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::cumprod", self) : null;
   const _result = below_autograd(() => ops.cumprod_default.redispatch(ks.and(after_autograd_keyset), self, dim, dtype));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::cumprod_default", "engine/ops/native_functions/reduce3.yaml:50", "engine/generated/VariableType.ts:1297");
-registerKernel(ops.cumprod__default, "Autograd", (ks, self, dim, dtype) => below_autograd(() => ops.cumprod__default.redispatch(ks.and(after_autograd_keyset), self, dim, dtype)), "VariableType::cumprod__default", "engine/ops/native_functions/reduce3.yaml:55", "engine/generated/VariableType.ts:1304");
-registerKernel(ops.cumprod_out, "Autograd", (ks, self, dim, dtype, out) => below_autograd(() => ops.cumprod_out.redispatch(ks.and(after_autograd_keyset), self, dim, dtype, out)), "VariableType::cumprod_out", "engine/ops/native_functions/reduce3.yaml:59", "engine/generated/VariableType.ts:1305");
+}, "VariableType::cumprod_default", "engine/ops/native_functions/reduce3.yaml:50", "engine/generated/VariableType.ts:1483");
+registerKernel(ops.cumprod__default, "Autograd", (ks, self, dim, dtype) => below_autograd(() => ops.cumprod__default.redispatch(ks.and(after_autograd_keyset), self, dim, dtype)), "VariableType::cumprod__default", "engine/ops/native_functions/reduce3.yaml:55", "engine/generated/VariableType.ts:1490");
+registerKernel(ops.cumprod_out, "Autograd", (ks, self, dim, dtype, out) => below_autograd(() => ops.cumprod_out.redispatch(ks.and(after_autograd_keyset), self, dim, dtype, out)), "VariableType::cumprod_out", "engine/ops/native_functions/reduce3.yaml:59", "engine/generated/VariableType.ts:1491");
 registerKernel(ops.cumsum_default, "Autograd", (ks, self, dim, dtype) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::cumsum", self) : null;
   const _result = below_autograd(() => ops.cumsum_default.redispatch(ks.and(after_autograd_keyset), self, dim, dtype));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::cumsum_default", "engine/ops/native_functions/reduce3.yaml:65", "engine/generated/VariableType.ts:1306");
-registerKernel(ops.cumsum__default, "Autograd", (ks, self, dim, dtype) => below_autograd(() => ops.cumsum__default.redispatch(ks.and(after_autograd_keyset), self, dim, dtype)), "VariableType::cumsum__default", "engine/ops/native_functions/reduce3.yaml:70", "engine/generated/VariableType.ts:1313");
-registerKernel(ops.cumsum_out, "Autograd", (ks, self, dim, dtype, out) => below_autograd(() => ops.cumsum_out.redispatch(ks.and(after_autograd_keyset), self, dim, dtype, out)), "VariableType::cumsum_out", "engine/ops/native_functions/reduce3.yaml:74", "engine/generated/VariableType.ts:1314");
+}, "VariableType::cumsum_default", "engine/ops/native_functions/reduce3.yaml:65", "engine/generated/VariableType.ts:1492");
+registerKernel(ops.cumsum__default, "Autograd", (ks, self, dim, dtype) => below_autograd(() => ops.cumsum__default.redispatch(ks.and(after_autograd_keyset), self, dim, dtype)), "VariableType::cumsum__default", "engine/ops/native_functions/reduce3.yaml:70", "engine/generated/VariableType.ts:1499");
+registerKernel(ops.cumsum_out, "Autograd", (ks, self, dim, dtype, out) => below_autograd(() => ops.cumsum_out.redispatch(ks.and(after_autograd_keyset), self, dim, dtype, out)), "VariableType::cumsum_out", "engine/ops/native_functions/reduce3.yaml:74", "engine/generated/VariableType.ts:1500");
 registerKernel(ops._logcumsumexp_default, "Autograd", (ks, self, dim) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::_logcumsumexp", self) : null;
   const _result = below_autograd(() => ops._logcumsumexp_default.redispatch(ks.and(after_autograd_keyset), self, dim));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::_logcumsumexp_default", "engine/ops/native_functions/reduce3.yaml:91", "engine/generated/VariableType.ts:1315");
-registerKernel(ops._logcumsumexp_out, "Autograd", (ks, self, dim, out) => below_autograd(() => ops._logcumsumexp_out.redispatch(ks.and(after_autograd_keyset), self, dim, out)), "VariableType::_logcumsumexp_out", "engine/ops/native_functions/reduce3.yaml:95", "engine/generated/VariableType.ts:1322");
+}, "VariableType::_logcumsumexp_default", "engine/ops/native_functions/reduce3.yaml:91", "engine/generated/VariableType.ts:1501");
+registerKernel(ops._logcumsumexp_out, "Autograd", (ks, self, dim, out) => below_autograd(() => ops._logcumsumexp_out.redispatch(ks.and(after_autograd_keyset), self, dim, out)), "VariableType::_logcumsumexp_out", "engine/ops/native_functions/reduce3.yaml:95", "engine/generated/VariableType.ts:1508");
 registerKernel(ops.logcumsumexp_default, "Autograd", (ks, self, dim) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::logcumsumexp", self) : null;
   const _result = below_autograd(() => ops.logcumsumexp_default.redispatch(ks.and(after_autograd_keyset), self, dim));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::logcumsumexp_default", "engine/ops/native_functions/reduce3.yaml:99", "engine/generated/VariableType.ts:1323");
-registerKernel(ops.logcumsumexp_out, "Autograd", (ks, self, dim, out) => below_autograd(() => ops.logcumsumexp_out.redispatch(ks.and(after_autograd_keyset), self, dim, out)), "VariableType::logcumsumexp_out", "engine/ops/native_functions/reduce3.yaml:104", "engine/generated/VariableType.ts:1330");
+}, "VariableType::logcumsumexp_default", "engine/ops/native_functions/reduce3.yaml:99", "engine/generated/VariableType.ts:1509");
+registerKernel(ops.logcumsumexp_out, "Autograd", (ks, self, dim, out) => below_autograd(() => ops.logcumsumexp_out.redispatch(ks.and(after_autograd_keyset), self, dim, out)), "VariableType::logcumsumexp_out", "engine/ops/native_functions/reduce3.yaml:104", "engine/generated/VariableType.ts:1516");
 registerKernel(ops.logsumexp_default, "Autograd", (ks, self, dim, keepdim) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::logsumexp", self) : null;
   const _result = below_autograd(() => ops.logsumexp_default.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::logsumexp_default", "engine/ops/native_functions/reduce3.yaml:109", "engine/generated/VariableType.ts:1331");
-registerKernel(ops.logsumexp_out, "Autograd", (ks, self, dim, keepdim, out) => below_autograd(() => ops.logsumexp_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, out)), "VariableType::logsumexp_out", "engine/ops/native_functions/reduce3.yaml:115", "engine/generated/VariableType.ts:1338");
+}, "VariableType::logsumexp_default", "engine/ops/native_functions/reduce3.yaml:109", "engine/generated/VariableType.ts:1517");
+registerKernel(ops.logsumexp_out, "Autograd", (ks, self, dim, keepdim, out) => below_autograd(() => ops.logsumexp_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, out)), "VariableType::logsumexp_out", "engine/ops/native_functions/reduce3.yaml:115", "engine/generated/VariableType.ts:1524");
 registerKernel(ops.median_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::median", self) : null;
   const _result = below_autograd(() => ops.median_default.redispatch(ks.and(after_autograd_keyset), self));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::median_default", "engine/ops/native_functions/reduce3.yaml:122", "engine/generated/VariableType.ts:1339");
+}, "VariableType::median_default", "engine/ops/native_functions/reduce3.yaml:122", "engine/generated/VariableType.ts:1525");
 registerKernel(ops.median_dim, "Autograd", (ks, self, dim, keepdim) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::median", self) : null;
   const _result = below_autograd(() => ops.median_dim.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::median_dim", "engine/ops/native_functions/reduce3.yaml:128", "engine/generated/VariableType.ts:1346");
-registerKernel(ops.median_dim_values, "Autograd", (ks, self, dim, keepdim, values, indices) => below_autograd(() => ops.median_dim_values.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, values, indices)), "VariableType::median_dim_values", "engine/ops/native_functions/reduce3.yaml:133", "engine/generated/VariableType.ts:1353");
+}, "VariableType::median_dim", "engine/ops/native_functions/reduce3.yaml:128", "engine/generated/VariableType.ts:1532");
+registerKernel(ops.median_dim_values, "Autograd", (ks, self, dim, keepdim, values, indices) => below_autograd(() => ops.median_dim_values.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, values, indices)), "VariableType::median_dim_values", "engine/ops/native_functions/reduce3.yaml:133", "engine/generated/VariableType.ts:1539");
 registerKernel(ops.nanmedian_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::nanmedian", self) : null;
   const _result = below_autograd(() => ops.nanmedian_default.redispatch(ks.and(after_autograd_keyset), self));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::nanmedian_default", "engine/ops/native_functions/reduce3.yaml:137", "engine/generated/VariableType.ts:1354");
+}, "VariableType::nanmedian_default", "engine/ops/native_functions/reduce3.yaml:137", "engine/generated/VariableType.ts:1540");
 registerKernel(ops.nanmedian_dim, "Autograd", (ks, self, dim, keepdim) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::nanmedian", self) : null;
   const _result = below_autograd(() => ops.nanmedian_dim.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::nanmedian_dim", "engine/ops/native_functions/reduce3.yaml:143", "engine/generated/VariableType.ts:1361");
-registerKernel(ops.nanmedian_dim_values, "Autograd", (ks, self, dim, keepdim, values, indices) => below_autograd(() => ops.nanmedian_dim_values.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, values, indices)), "VariableType::nanmedian_dim_values", "engine/ops/native_functions/reduce3.yaml:148", "engine/generated/VariableType.ts:1368");
+}, "VariableType::nanmedian_dim", "engine/ops/native_functions/reduce3.yaml:143", "engine/generated/VariableType.ts:1547");
+registerKernel(ops.nanmedian_dim_values, "Autograd", (ks, self, dim, keepdim, values, indices) => below_autograd(() => ops.nanmedian_dim_values.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, values, indices)), "VariableType::nanmedian_dim_values", "engine/ops/native_functions/reduce3.yaml:148", "engine/generated/VariableType.ts:1554");
 registerKernel(ops.mode_default, "Autograd", (ks, self, dim, keepdim) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::mode", self) : null;
   const _result = below_autograd(() => ops.mode_default.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::mode_default", "engine/ops/native_functions/reduce3.yaml:153", "engine/generated/VariableType.ts:1369");
-registerKernel(ops.mode_values, "Autograd", (ks, self, dim, keepdim, values, indices) => below_autograd(() => ops.mode_values.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, values, indices)), "VariableType::mode_values", "engine/ops/native_functions/reduce3.yaml:158", "engine/generated/VariableType.ts:1376");
+}, "VariableType::mode_default", "engine/ops/native_functions/reduce3.yaml:153", "engine/generated/VariableType.ts:1555");
+registerKernel(ops.mode_values, "Autograd", (ks, self, dim, keepdim, values, indices) => below_autograd(() => ops.mode_values.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, values, indices)), "VariableType::mode_values", "engine/ops/native_functions/reduce3.yaml:158", "engine/generated/VariableType.ts:1562");
 registerKernel(ops._unique_default, "Autograd", (ks, self, sorted, return_inverse) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::_unique", self) : null;
   const _result = below_autograd(() => ops._unique_default.redispatch(ks.and(after_autograd_keyset), self, sorted, return_inverse));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::_unique_default", "engine/ops/native_functions/reduce3.yaml:163", "engine/generated/VariableType.ts:1377");
+}, "VariableType::_unique_default", "engine/ops/native_functions/reduce3.yaml:163", "engine/generated/VariableType.ts:1563");
 registerKernel(ops.unique_dim_default, "Autograd", (ks, self, dim, sorted, return_inverse, return_counts) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::unique_dim", self) : null;
   const _result = below_autograd(() => ops.unique_dim_default.redispatch(ks.and(after_autograd_keyset), self, dim, sorted, return_inverse, return_counts));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::unique_dim_default", "engine/ops/native_functions/reduce3.yaml:169", "engine/generated/VariableType.ts:1384");
+}, "VariableType::unique_dim_default", "engine/ops/native_functions/reduce3.yaml:169", "engine/generated/VariableType.ts:1570");
 registerKernel(ops.unique_consecutive_default, "Autograd", (ks, self, return_inverse, return_counts, dim) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::unique_consecutive", self) : null;
   const _result = below_autograd(() => ops.unique_consecutive_default.redispatch(ks.and(after_autograd_keyset), self, return_inverse, return_counts, dim));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::unique_consecutive_default", "engine/ops/native_functions/reduce3.yaml:176", "engine/generated/VariableType.ts:1391");
+}, "VariableType::unique_consecutive_default", "engine/ops/native_functions/reduce3.yaml:176", "engine/generated/VariableType.ts:1577");
 registerKernel(ops.unique_dim_consecutive_default, "Autograd", (ks, self, dim, return_inverse, return_counts) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::unique_dim_consecutive", self) : null;
   const _result = below_autograd(() => ops.unique_dim_consecutive_default.redispatch(ks.and(after_autograd_keyset), self, dim, return_inverse, return_counts));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::unique_dim_consecutive_default", "engine/ops/native_functions/reduce3.yaml:183", "engine/generated/VariableType.ts:1398");
+}, "VariableType::unique_dim_consecutive_default", "engine/ops/native_functions/reduce3.yaml:183", "engine/generated/VariableType.ts:1584");
 registerKernel(ops._unique2_default, "Autograd", (ks, self, sorted, return_inverse, return_counts) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::_unique2", self) : null;
   const _result = below_autograd(() => ops._unique2_default.redispatch(ks.and(after_autograd_keyset), self, sorted, return_inverse, return_counts));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::_unique2_default", "engine/ops/native_functions/reduce3.yaml:190", "engine/generated/VariableType.ts:1405");
+}, "VariableType::_unique2_default", "engine/ops/native_functions/reduce3.yaml:190", "engine/generated/VariableType.ts:1591");
 registerKernel(ops.norm_ScalarOpt_dtype, "Autograd", (ks, self, p, dtype) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::norm", self) : null;
   const _result = below_autograd(() => ops.norm_ScalarOpt_dtype.redispatch(ks.and(after_autograd_keyset), self, p, dtype));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::norm_ScalarOpt_dtype", "engine/ops/native_functions/reduce3.yaml:198", "engine/generated/VariableType.ts:1412");
+}, "VariableType::norm_ScalarOpt_dtype", "engine/ops/native_functions/reduce3.yaml:198", "engine/generated/VariableType.ts:1598");
 registerKernel(ops.norm_Scalar, "Autograd", (ks, self, p) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::norm", self) : null;
   const _result = below_autograd(() => ops.norm_Scalar.redispatch(ks.and(after_autograd_keyset), self, p));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::norm_Scalar", "engine/ops/native_functions/reduce3.yaml:205", "engine/generated/VariableType.ts:1419");
+}, "VariableType::norm_Scalar", "engine/ops/native_functions/reduce3.yaml:205", "engine/generated/VariableType.ts:1605");
 registerKernel(ops.norm_ScalarOpt_dim_dtype, "Autograd", (ks, self, p, dim, keepdim, dtype) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::norm", self) : null;
   const _result = below_autograd(() => ops.norm_ScalarOpt_dim_dtype.redispatch(ks.and(after_autograd_keyset), self, p, dim, keepdim, dtype));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::norm_ScalarOpt_dim_dtype", "engine/ops/native_functions/reduce3.yaml:212", "engine/generated/VariableType.ts:1426");
+}, "VariableType::norm_ScalarOpt_dim_dtype", "engine/ops/native_functions/reduce3.yaml:212", "engine/generated/VariableType.ts:1612");
 registerKernel(ops.norm_ScalarOpt_dim, "Autograd", (ks, self, p, dim, keepdim) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::norm", self) : null;
   const _result = below_autograd(() => ops.norm_ScalarOpt_dim.redispatch(ks.and(after_autograd_keyset), self, p, dim, keepdim));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::norm_ScalarOpt_dim", "engine/ops/native_functions/reduce3.yaml:217", "engine/generated/VariableType.ts:1433");
-registerKernel(ops.norm_dtype_out, "Autograd", (ks, self, p, dim, keepdim, dtype, out) => below_autograd(() => ops.norm_dtype_out.redispatch(ks.and(after_autograd_keyset), self, p, dim, keepdim, dtype, out)), "VariableType::norm_dtype_out", "engine/ops/native_functions/reduce3.yaml:222", "engine/generated/VariableType.ts:1440");
-registerKernel(ops.norm_out, "Autograd", (ks, self, p, dim, keepdim, out) => below_autograd(() => ops.norm_out.redispatch(ks.and(after_autograd_keyset), self, p, dim, keepdim, out)), "VariableType::norm_out", "engine/ops/native_functions/reduce3.yaml:228", "engine/generated/VariableType.ts:1441");
-registerKernel(ops.histc_out, "Autograd", (ks, self, bins, min, max, out) => below_autograd(() => ops.histc_out.redispatch(ks.and(after_autograd_keyset), self, bins, min, max, out)), "VariableType::histc_out", "engine/ops/native_functions/reduce3.yaml:251", "engine/generated/VariableType.ts:1442");
+}, "VariableType::norm_ScalarOpt_dim", "engine/ops/native_functions/reduce3.yaml:217", "engine/generated/VariableType.ts:1619");
+registerKernel(ops.norm_dtype_out, "Autograd", (ks, self, p, dim, keepdim, dtype, out) => below_autograd(() => ops.norm_dtype_out.redispatch(ks.and(after_autograd_keyset), self, p, dim, keepdim, dtype, out)), "VariableType::norm_dtype_out", "engine/ops/native_functions/reduce3.yaml:222", "engine/generated/VariableType.ts:1626");
+registerKernel(ops.norm_out, "Autograd", (ks, self, p, dim, keepdim, out) => below_autograd(() => ops.norm_out.redispatch(ks.and(after_autograd_keyset), self, p, dim, keepdim, out)), "VariableType::norm_out", "engine/ops/native_functions/reduce3.yaml:228", "engine/generated/VariableType.ts:1627");
+registerKernel(ops.histc_out, "Autograd", (ks, self, bins, min, max, out) => below_autograd(() => ops.histc_out.redispatch(ks.and(after_autograd_keyset), self, bins, min, max, out)), "VariableType::histc_out", "engine/ops/native_functions/reduce3.yaml:251", "engine/generated/VariableType.ts:1628");
 registerKernel(ops.histc_default, "Autograd", (ks, self, bins, min, max) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::histc", self) : null;
   const _result = below_autograd(() => ops.histc_default.redispatch(ks.and(after_autograd_keyset), self, bins, min, max));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::histc_default", "engine/ops/native_functions/reduce3.yaml:255", "engine/generated/VariableType.ts:1443");
-registerKernel(ops.topk_values, "Autograd", (ks, self, k, dim, largest, sorted, values, indices) => below_autograd(() => ops.topk_values.redispatch(ks.and(after_autograd_keyset), self, k, dim, largest, sorted, values, indices)), "VariableType::topk_values", "engine/ops/native_functions/reduce3.yaml:271", "engine/generated/VariableType.ts:1450");
+}, "VariableType::histc_default", "engine/ops/native_functions/reduce3.yaml:255", "engine/generated/VariableType.ts:1629");
+registerKernel(ops.topk_values, "Autograd", (ks, self, k, dim, largest, sorted, values, indices) => below_autograd(() => ops.topk_values.redispatch(ks.and(after_autograd_keyset), self, k, dim, largest, sorted, values, indices)), "VariableType::topk_values", "engine/ops/native_functions/reduce3.yaml:271", "engine/generated/VariableType.ts:1636");
 registerKernel(ops.topk_default, "Autograd", (ks, self, k, dim, largest, sorted) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::topk", self) : null;
   const _result = below_autograd(() => ops.topk_default.redispatch(ks.and(after_autograd_keyset), self, k, dim, largest, sorted));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::topk_default", "engine/ops/native_functions/reduce3.yaml:276", "engine/generated/VariableType.ts:1451");
-registerKernel(ops.bucketize_Tensor, "Autograd", (ks, self, boundaries, out_int32, right) => below_autograd(() => ops.bucketize_Tensor.redispatch(ks.and(after_autograd_keyset), self, boundaries, out_int32, right)), "VariableType::bucketize_Tensor", "engine/ops/native_functions/reduce3.yaml:281", "engine/generated/VariableType.ts:1458");
-registerKernel(ops.bucketize_Tensor_out, "Autograd", (ks, self, boundaries, out_int32, right, out) => below_autograd(() => ops.bucketize_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, boundaries, out_int32, right, out)), "VariableType::bucketize_Tensor_out", "engine/ops/native_functions/reduce3.yaml:285", "engine/generated/VariableType.ts:1459");
-registerKernel(ops.bucketize_Scalar, "Autograd", (ks, self, boundaries, out_int32, right) => below_autograd(() => ops.bucketize_Scalar.redispatch(ks.and(after_autograd_keyset), self, boundaries, out_int32, right)), "VariableType::bucketize_Scalar", "engine/ops/native_functions/reduce3.yaml:289", "engine/generated/VariableType.ts:1460");
-registerKernel(ops.searchsorted_Tensor, "Autograd", (ks, sorted_sequence, self, out_int32, right, side, sorter) => below_autograd(() => ops.searchsorted_Tensor.redispatch(ks.and(after_autograd_keyset), sorted_sequence, self, out_int32, right, side, sorter)), "VariableType::searchsorted_Tensor", "engine/ops/native_functions/reduce3.yaml:294", "engine/generated/VariableType.ts:1461");
-registerKernel(ops.searchsorted_Tensor_out, "Autograd", (ks, sorted_sequence, self, out_int32, right, side, sorter, out) => below_autograd(() => ops.searchsorted_Tensor_out.redispatch(ks.and(after_autograd_keyset), sorted_sequence, self, out_int32, right, side, sorter, out)), "VariableType::searchsorted_Tensor_out", "engine/ops/native_functions/reduce3.yaml:298", "engine/generated/VariableType.ts:1462");
-registerKernel(ops.searchsorted_Scalar, "Autograd", (ks, sorted_sequence, self, out_int32, right, side, sorter) => below_autograd(() => ops.searchsorted_Scalar.redispatch(ks.and(after_autograd_keyset), sorted_sequence, self, out_int32, right, side, sorter)), "VariableType::searchsorted_Scalar", "engine/ops/native_functions/reduce3.yaml:302", "engine/generated/VariableType.ts:1463");
+}, "VariableType::topk_default", "engine/ops/native_functions/reduce3.yaml:276", "engine/generated/VariableType.ts:1637");
+registerKernel(ops.bucketize_Tensor, "Autograd", (ks, self, boundaries, out_int32, right) => below_autograd(() => ops.bucketize_Tensor.redispatch(ks.and(after_autograd_keyset), self, boundaries, out_int32, right)), "VariableType::bucketize_Tensor", "engine/ops/native_functions/reduce3.yaml:281", "engine/generated/VariableType.ts:1644");
+registerKernel(ops.bucketize_Tensor_out, "Autograd", (ks, self, boundaries, out_int32, right, out) => below_autograd(() => ops.bucketize_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, boundaries, out_int32, right, out)), "VariableType::bucketize_Tensor_out", "engine/ops/native_functions/reduce3.yaml:285", "engine/generated/VariableType.ts:1645");
+registerKernel(ops.bucketize_Scalar, "Autograd", (ks, self, boundaries, out_int32, right) => below_autograd(() => ops.bucketize_Scalar.redispatch(ks.and(after_autograd_keyset), self, boundaries, out_int32, right)), "VariableType::bucketize_Scalar", "engine/ops/native_functions/reduce3.yaml:289", "engine/generated/VariableType.ts:1646");
+registerKernel(ops.searchsorted_Tensor, "Autograd", (ks, sorted_sequence, self, out_int32, right, side, sorter) => below_autograd(() => ops.searchsorted_Tensor.redispatch(ks.and(after_autograd_keyset), sorted_sequence, self, out_int32, right, side, sorter)), "VariableType::searchsorted_Tensor", "engine/ops/native_functions/reduce3.yaml:294", "engine/generated/VariableType.ts:1647");
+registerKernel(ops.searchsorted_Tensor_out, "Autograd", (ks, sorted_sequence, self, out_int32, right, side, sorter, out) => below_autograd(() => ops.searchsorted_Tensor_out.redispatch(ks.and(after_autograd_keyset), sorted_sequence, self, out_int32, right, side, sorter, out)), "VariableType::searchsorted_Tensor_out", "engine/ops/native_functions/reduce3.yaml:298", "engine/generated/VariableType.ts:1648");
+registerKernel(ops.searchsorted_Scalar, "Autograd", (ks, sorted_sequence, self, out_int32, right, side, sorter) => below_autograd(() => ops.searchsorted_Scalar.redispatch(ks.and(after_autograd_keyset), sorted_sequence, self, out_int32, right, side, sorter)), "VariableType::searchsorted_Scalar", "engine/ops/native_functions/reduce3.yaml:302", "engine/generated/VariableType.ts:1649");
 registerKernel(ops.bincount_default, "Autograd", (ks, self, weights, minlength) => {
   const grad_fn = compute_requires_grad(self, weights) ? not_implemented_node("aten::bincount", self, weights) : null;
   const _result = below_autograd(() => ops.bincount_default.redispatch(ks.and(after_autograd_keyset), self, weights, minlength));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::bincount_default", "engine/ops/native_functions/reduce3.yaml:308", "engine/generated/VariableType.ts:1464");
+}, "VariableType::bincount_default", "engine/ops/native_functions/reduce3.yaml:308", "engine/generated/VariableType.ts:1650");
 registerKernel(ops.linalg_vector_norm_default, "Autograd", (ks, self, ord, dim, keepdim, dtype) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::linalg_vector_norm", self) : null;
   const _result = below_autograd(() => ops.linalg_vector_norm_default.redispatch(ks.and(after_autograd_keyset), self, ord, dim, keepdim, dtype));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::linalg_vector_norm_default", "engine/ops/native_functions/reduce3.yaml:316", "engine/generated/VariableType.ts:1471");
-registerKernel(ops.linalg_vector_norm_out, "Autograd", (ks, self, ord, dim, keepdim, dtype, out) => below_autograd(() => ops.linalg_vector_norm_out.redispatch(ks.and(after_autograd_keyset), self, ord, dim, keepdim, dtype, out)), "VariableType::linalg_vector_norm_out", "engine/ops/native_functions/reduce3.yaml:321", "engine/generated/VariableType.ts:1478");
+}, "VariableType::linalg_vector_norm_default", "engine/ops/native_functions/reduce3.yaml:316", "engine/generated/VariableType.ts:1657");
+registerKernel(ops.linalg_vector_norm_out, "Autograd", (ks, self, ord, dim, keepdim, dtype, out) => below_autograd(() => ops.linalg_vector_norm_out.redispatch(ks.and(after_autograd_keyset), self, ord, dim, keepdim, dtype, out)), "VariableType::linalg_vector_norm_out", "engine/ops/native_functions/reduce3.yaml:321", "engine/generated/VariableType.ts:1664");
 registerKernel(ops.where_self, "Autograd", (ks, condition, self, other) => {
   const grad_fn = compute_requires_grad(condition, self, other) ? not_implemented_node("aten::where", condition, self, other) : null;
   const _result = below_autograd(() => ops.where_self.redispatch(ks.and(after_autograd_keyset), condition, self, other));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::where_self", "engine/ops/native_functions/select.yaml:12", "engine/generated/VariableType.ts:1479");
-registerKernel(ops.where_self_out, "Autograd", (ks, condition, self, other, out) => below_autograd(() => ops.where_self_out.redispatch(ks.and(after_autograd_keyset), condition, self, other, out)), "VariableType::where_self_out", "engine/ops/native_functions/select.yaml:18", "engine/generated/VariableType.ts:1486");
-registerKernel(ops.sort_values, "Autograd", (ks, self, dim, descending, values, indices) => below_autograd(() => ops.sort_values.redispatch(ks.and(after_autograd_keyset), self, dim, descending, values, indices)), "VariableType::sort_values", "engine/ops/native_functions/select.yaml:40", "engine/generated/VariableType.ts:1487");
-registerKernel(ops.sort_values_stable, "Autograd", (ks, self, stable, dim, descending, values, indices) => below_autograd(() => ops.sort_values_stable.redispatch(ks.and(after_autograd_keyset), self, stable, dim, descending, values, indices)), "VariableType::sort_values_stable", "engine/ops/native_functions/select.yaml:45", "engine/generated/VariableType.ts:1488");
+}, "VariableType::where_self", "engine/ops/native_functions/select.yaml:12", "engine/generated/VariableType.ts:1665");
+registerKernel(ops.where_self_out, "Autograd", (ks, condition, self, other, out) => below_autograd(() => ops.where_self_out.redispatch(ks.and(after_autograd_keyset), condition, self, other, out)), "VariableType::where_self_out", "engine/ops/native_functions/select.yaml:18", "engine/generated/VariableType.ts:1672");
+registerKernel(ops.sort_values, "Autograd", (ks, self, dim, descending, values, indices) => below_autograd(() => ops.sort_values.redispatch(ks.and(after_autograd_keyset), self, dim, descending, values, indices)), "VariableType::sort_values", "engine/ops/native_functions/select.yaml:40", "engine/generated/VariableType.ts:1673");
+registerKernel(ops.sort_values_stable, "Autograd", (ks, self, stable, dim, descending, values, indices) => below_autograd(() => ops.sort_values_stable.redispatch(ks.and(after_autograd_keyset), self, stable, dim, descending, values, indices)), "VariableType::sort_values_stable", "engine/ops/native_functions/select.yaml:45", "engine/generated/VariableType.ts:1674");
 registerKernel(ops.sort_default, "Autograd", (ks, self, dim, descending) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::sort", self) : null;
   const _result = below_autograd(() => ops.sort_default.redispatch(ks.and(after_autograd_keyset), self, dim, descending));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::sort_default", "engine/ops/native_functions/select.yaml:50", "engine/generated/VariableType.ts:1489");
+}, "VariableType::sort_default", "engine/ops/native_functions/select.yaml:50", "engine/generated/VariableType.ts:1675");
 registerKernel(ops.sort_stable, "Autograd", (ks, self, stable, dim, descending) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::sort", self) : null;
   const _result = below_autograd(() => ops.sort_stable.redispatch(ks.and(after_autograd_keyset), self, stable, dim, descending));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::sort_stable", "engine/ops/native_functions/select.yaml:56", "engine/generated/VariableType.ts:1496");
-registerKernel(ops.argsort_stable, "Autograd", (ks, self, stable, dim, descending) => below_autograd(() => ops.argsort_stable.redispatch(ks.and(after_autograd_keyset), self, stable, dim, descending)), "VariableType::argsort_stable", "engine/ops/native_functions/select.yaml:66", "engine/generated/VariableType.ts:1503");
+}, "VariableType::sort_stable", "engine/ops/native_functions/select.yaml:56", "engine/generated/VariableType.ts:1682");
+registerKernel(ops.argsort_stable, "Autograd", (ks, self, stable, dim, descending) => below_autograd(() => ops.argsort_stable.redispatch(ks.and(after_autograd_keyset), self, stable, dim, descending)), "VariableType::argsort_stable", "engine/ops/native_functions/select.yaml:66", "engine/generated/VariableType.ts:1689");
 registerKernel(ops.as_strided_default, "Autograd", (ks, self, size, stride, storage_offset) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::as_strided", self) : null;
   const _result = below_autograd(() => ops.as_strided_default.redispatch(ks.and(after_autograd_keyset), self, size, stride, storage_offset));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::as_strided_default", "engine/ops/native_functions/shape.yaml:19", "engine/generated/VariableType.ts:1504");
+}, "VariableType::as_strided_default", "engine/ops/native_functions/shape.yaml:19", "engine/generated/VariableType.ts:1690");
 registerKernel(ops.alias_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::alias", self) : null;
   const _result = below_autograd(() => ops.alias_default.redispatch(ks.and(after_autograd_keyset), self));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::alias_default", "engine/ops/native_functions/shape.yaml:26", "engine/generated/VariableType.ts:1511");
+}, "VariableType::alias_default", "engine/ops/native_functions/shape.yaml:26", "engine/generated/VariableType.ts:1697");
 registerKernel(ops._reshape_alias_default, "Autograd", (ks, self, size, stride) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::_reshape_alias", self) : null;
   const _result = below_autograd(() => ops._reshape_alias_default.redispatch(ks.and(after_autograd_keyset), self, size, stride));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::_reshape_alias_default", "engine/ops/native_functions/shape.yaml:53", "engine/generated/VariableType.ts:1518");
+}, "VariableType::_reshape_alias_default", "engine/ops/native_functions/shape.yaml:53", "engine/generated/VariableType.ts:1704");
 registerKernel(ops._unsafe_view_default, "Autograd", (ks, self, size) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::_unsafe_view", self) : null;
   const _result = below_autograd(() => ops._unsafe_view_default.redispatch(ks.and(after_autograd_keyset), self, size));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::_unsafe_view_default", "engine/ops/native_functions/shape.yaml:59", "engine/generated/VariableType.ts:1525");
+}, "VariableType::_unsafe_view_default", "engine/ops/native_functions/shape.yaml:59", "engine/generated/VariableType.ts:1711");
 registerKernel(ops.squeeze_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::squeeze", self) : null;
   const _result = below_autograd(() => ops.squeeze_default.redispatch(ks.and(after_autograd_keyset), self));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::squeeze_default", "engine/ops/native_functions/shape.yaml:82", "engine/generated/VariableType.ts:1532");
+}, "VariableType::squeeze_default", "engine/ops/native_functions/shape.yaml:82", "engine/generated/VariableType.ts:1718");
 registerKernel(ops.squeeze_dim, "Autograd", (ks, self, dim) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::squeeze", self) : null;
   const _result = below_autograd(() => ops.squeeze_dim.redispatch(ks.and(after_autograd_keyset), self, dim));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::squeeze_dim", "engine/ops/native_functions/shape.yaml:88", "engine/generated/VariableType.ts:1539");
+}, "VariableType::squeeze_dim", "engine/ops/native_functions/shape.yaml:88", "engine/generated/VariableType.ts:1725");
 registerKernel(ops.unsqueeze_default, "Autograd", (ks, self, dim) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::unsqueeze", self) : null;
   const _result = below_autograd(() => ops.unsqueeze_default.redispatch(ks.and(after_autograd_keyset), self, dim));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::unsqueeze_default", "engine/ops/native_functions/shape.yaml:94", "engine/generated/VariableType.ts:1546");
+}, "VariableType::unsqueeze_default", "engine/ops/native_functions/shape.yaml:94", "engine/generated/VariableType.ts:1732");
 registerKernel(ops.transpose_int, "Autograd", (ks, self, dim0, dim1) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::transpose", self) : null;
   const _result = below_autograd(() => ops.transpose_int.redispatch(ks.and(after_autograd_keyset), self, dim0, dim1));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::transpose_int", "engine/ops/native_functions/shape.yaml:102", "engine/generated/VariableType.ts:1553");
+}, "VariableType::transpose_int", "engine/ops/native_functions/shape.yaml:102", "engine/generated/VariableType.ts:1739");
 registerKernel(ops.t_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::t", self) : null;
   const _result = below_autograd(() => ops.t_default.redispatch(ks.and(after_autograd_keyset), self));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::t_default", "engine/ops/native_functions/shape.yaml:108", "engine/generated/VariableType.ts:1560");
+}, "VariableType::t_default", "engine/ops/native_functions/shape.yaml:108", "engine/generated/VariableType.ts:1746");
 registerKernel(ops.permute_default, "Autograd", (ks, self, dims) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::permute", self) : null;
   const _result = below_autograd(() => ops.permute_default.redispatch(ks.and(after_autograd_keyset), self, dims));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::permute_default", "engine/ops/native_functions/shape.yaml:114", "engine/generated/VariableType.ts:1567");
+}, "VariableType::permute_default", "engine/ops/native_functions/shape.yaml:114", "engine/generated/VariableType.ts:1753");
 registerKernel(ops.expand_default, "Autograd", (ks, self, size, implicit) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::expand", self) : null;
   const _result = below_autograd(() => ops.expand_default.redispatch(ks.and(after_autograd_keyset), self, size, implicit));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::expand_default", "engine/ops/native_functions/shape.yaml:142", "engine/generated/VariableType.ts:1574");
+}, "VariableType::expand_default", "engine/ops/native_functions/shape.yaml:142", "engine/generated/VariableType.ts:1760");
 registerKernel(ops.select_int, "Autograd", (ks, self, dim, index) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::select", self) : null;
   const _result = below_autograd(() => ops.select_int.redispatch(ks.and(after_autograd_keyset), self, dim, index));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::select_int", "engine/ops/native_functions/shape.yaml:168", "engine/generated/VariableType.ts:1581");
+}, "VariableType::select_int", "engine/ops/native_functions/shape.yaml:168", "engine/generated/VariableType.ts:1767");
 registerKernel(ops.slice_Tensor, "Autograd", (ks, self, dim, start, end, step) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::slice", self) : null;
   const _result = below_autograd(() => ops.slice_Tensor.redispatch(ks.and(after_autograd_keyset), self, dim, start, end, step));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::slice_Tensor", "engine/ops/native_functions/shape.yaml:174", "engine/generated/VariableType.ts:1588");
+}, "VariableType::slice_Tensor", "engine/ops/native_functions/shape.yaml:174", "engine/generated/VariableType.ts:1774");
 registerKernel(ops.unfold_default, "Autograd", (ks, self, dimension, size, step) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::unfold", self) : null;
   const _result = below_autograd(() => ops.unfold_default.redispatch(ks.and(after_autograd_keyset), self, dimension, size, step));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::unfold_default", "engine/ops/native_functions/shape.yaml:180", "engine/generated/VariableType.ts:1595");
+}, "VariableType::unfold_default", "engine/ops/native_functions/shape.yaml:180", "engine/generated/VariableType.ts:1781");
 registerKernel(ops.diagonal_default, "Autograd", (ks, self, offset, dim1, dim2) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::diagonal", self) : null;
   const _result = below_autograd(() => ops.diagonal_default.redispatch(ks.and(after_autograd_keyset), self, offset, dim1, dim2));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::diagonal_default", "engine/ops/native_functions/shape.yaml:186", "engine/generated/VariableType.ts:1602");
+}, "VariableType::diagonal_default", "engine/ops/native_functions/shape.yaml:186", "engine/generated/VariableType.ts:1788");
 registerKernel(ops.split_Tensor, "Autograd", (ks, self, split_size, dim) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::split", self) : null;
   const _result = below_autograd(() => ops.split_Tensor.redispatch(ks.and(after_autograd_keyset), self, split_size, dim));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::split_Tensor", "engine/ops/native_functions/shape.yaml:193", "engine/generated/VariableType.ts:1609");
+}, "VariableType::split_Tensor", "engine/ops/native_functions/shape.yaml:193", "engine/generated/VariableType.ts:1795");
 registerKernel(ops.split_with_sizes_default, "Autograd", (ks, self, split_sizes, dim) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::split_with_sizes", self) : null;
   const _result = below_autograd(() => ops.split_with_sizes_default.redispatch(ks.and(after_autograd_keyset), self, split_sizes, dim));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::split_with_sizes_default", "engine/ops/native_functions/shape.yaml:204", "engine/generated/VariableType.ts:1616");
+}, "VariableType::split_with_sizes_default", "engine/ops/native_functions/shape.yaml:204", "engine/generated/VariableType.ts:1802");
 registerKernel(ops.unbind_int, "Autograd", (ks, self, dim) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::unbind", self) : null;
   const _result = below_autograd(() => ops.unbind_int.redispatch(ks.and(after_autograd_keyset), self, dim));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::unbind_int", "engine/ops/native_functions/shape.yaml:216", "engine/generated/VariableType.ts:1623");
+}, "VariableType::unbind_int", "engine/ops/native_functions/shape.yaml:216", "engine/generated/VariableType.ts:1809");
 registerKernel(ops.clone_default, "Autograd", (ks, self, memory_format) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::clone", self) : null;
   const _result = below_autograd(() => ops.clone_default.redispatch(ks.and(after_autograd_keyset), self, memory_format));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::clone_default", "engine/ops/native_functions/shape.yaml:223", "engine/generated/VariableType.ts:1630");
+}, "VariableType::clone_default", "engine/ops/native_functions/shape.yaml:223", "engine/generated/VariableType.ts:1816");
 registerKernel(ops.copy__default, "Autograd", (ks, self, src, non_blocking) => {
   const grad_fn = compute_requires_grad(src) ? not_implemented_node("aten::copy_", src) : null;
   if (grad_fn) check_inplace(self, true);
@@ -1641,342 +1827,342 @@ registerKernel(ops.copy__default, "Autograd", (ks, self, src, non_blocking) => {
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) rebase_history(self, grad_fn);
   return _result;
-}, "VariableType::copy__default", "engine/ops/native_functions/shape.yaml:235", "engine/generated/VariableType.ts:1637");
+}, "VariableType::copy__default", "engine/ops/native_functions/shape.yaml:235", "engine/generated/VariableType.ts:1823");
 registerKernel(ops._to_copy_default, "Autograd", (ks, self, dtype, layout, device, pin_memory, non_blocking, memory_format) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::_to_copy", self) : null;
   const _result = below_autograd(() => ops._to_copy_default.redispatch(ks.and(after_autograd_keyset), self, dtype, layout, device, pin_memory, non_blocking, memory_format));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::_to_copy_default", "engine/ops/native_functions/shape.yaml:242", "engine/generated/VariableType.ts:1645");
-registerKernel(ops.zero__default, "Autograd", (ks, self) => below_autograd(() => ops.zero__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::zero__default", "engine/ops/native_functions/shape.yaml:276", "engine/generated/VariableType.ts:1652");
-registerKernel(ops.empty_strided_default, "Autograd", (ks, size, stride, dtype, layout, device, pin_memory) => below_autograd(() => ops.empty_strided_default.redispatch(ks.and(after_autograd_keyset), size, stride, dtype, layout, device, pin_memory)), "VariableType::empty_strided_default", "engine/ops/native_functions/shape.yaml:284", "engine/generated/VariableType.ts:1653");
-registerKernel(ops.empty_like_default, "Autograd", (ks, self, dtype, layout, device, pin_memory, memory_format) => below_autograd(() => ops.empty_like_default.redispatch(ks.and(after_autograd_keyset), self, dtype, layout, device, pin_memory, memory_format)), "VariableType::empty_like_default", "engine/ops/native_functions/shape.yaml:290", "engine/generated/VariableType.ts:1654");
-registerKernel(ops.zeros_default, "Autograd", (ks, size, dtype, layout, device, pin_memory) => below_autograd(() => ops.zeros_default.redispatch(ks.and(after_autograd_keyset), size, dtype, layout, device, pin_memory)), "VariableType::zeros_default", "engine/ops/native_functions/shape.yaml:296", "engine/generated/VariableType.ts:1655");
-registerKernel(ops.zeros_like_default, "Autograd", (ks, self, dtype, layout, device, pin_memory, memory_format) => below_autograd(() => ops.zeros_like_default.redispatch(ks.and(after_autograd_keyset), self, dtype, layout, device, pin_memory, memory_format)), "VariableType::zeros_like_default", "engine/ops/native_functions/shape.yaml:300", "engine/generated/VariableType.ts:1656");
-registerKernel(ops.ones_like_default, "Autograd", (ks, self, dtype, layout, device, pin_memory, memory_format) => below_autograd(() => ops.ones_like_default.redispatch(ks.and(after_autograd_keyset), self, dtype, layout, device, pin_memory, memory_format)), "VariableType::ones_like_default", "engine/ops/native_functions/shape.yaml:307", "engine/generated/VariableType.ts:1657");
-registerKernel(ops.full_default, "Autograd", (ks, size, fill_value, dtype, layout, device, pin_memory) => below_autograd(() => ops.full_default.redispatch(ks.and(after_autograd_keyset), size, fill_value, dtype, layout, device, pin_memory)), "VariableType::full_default", "engine/ops/native_functions/shape.yaml:314", "engine/generated/VariableType.ts:1658");
-registerKernel(ops.full_like_default, "Autograd", (ks, self, fill_value, dtype, layout, device, pin_memory, memory_format) => below_autograd(() => ops.full_like_default.redispatch(ks.and(after_autograd_keyset), self, fill_value, dtype, layout, device, pin_memory, memory_format)), "VariableType::full_like_default", "engine/ops/native_functions/shape.yaml:318", "engine/generated/VariableType.ts:1659");
+}, "VariableType::_to_copy_default", "engine/ops/native_functions/shape.yaml:242", "engine/generated/VariableType.ts:1831");
+registerKernel(ops.zero__default, "Autograd", (ks, self) => below_autograd(() => ops.zero__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::zero__default", "engine/ops/native_functions/shape.yaml:276", "engine/generated/VariableType.ts:1838");
+registerKernel(ops.empty_strided_default, "Autograd", (ks, size, stride, dtype, layout, device, pin_memory) => below_autograd(() => ops.empty_strided_default.redispatch(ks.and(after_autograd_keyset), size, stride, dtype, layout, device, pin_memory)), "VariableType::empty_strided_default", "engine/ops/native_functions/shape.yaml:284", "engine/generated/VariableType.ts:1839");
+registerKernel(ops.empty_like_default, "Autograd", (ks, self, dtype, layout, device, pin_memory, memory_format) => below_autograd(() => ops.empty_like_default.redispatch(ks.and(after_autograd_keyset), self, dtype, layout, device, pin_memory, memory_format)), "VariableType::empty_like_default", "engine/ops/native_functions/shape.yaml:290", "engine/generated/VariableType.ts:1840");
+registerKernel(ops.zeros_default, "Autograd", (ks, size, dtype, layout, device, pin_memory) => below_autograd(() => ops.zeros_default.redispatch(ks.and(after_autograd_keyset), size, dtype, layout, device, pin_memory)), "VariableType::zeros_default", "engine/ops/native_functions/shape.yaml:296", "engine/generated/VariableType.ts:1841");
+registerKernel(ops.zeros_like_default, "Autograd", (ks, self, dtype, layout, device, pin_memory, memory_format) => below_autograd(() => ops.zeros_like_default.redispatch(ks.and(after_autograd_keyset), self, dtype, layout, device, pin_memory, memory_format)), "VariableType::zeros_like_default", "engine/ops/native_functions/shape.yaml:300", "engine/generated/VariableType.ts:1842");
+registerKernel(ops.ones_like_default, "Autograd", (ks, self, dtype, layout, device, pin_memory, memory_format) => below_autograd(() => ops.ones_like_default.redispatch(ks.and(after_autograd_keyset), self, dtype, layout, device, pin_memory, memory_format)), "VariableType::ones_like_default", "engine/ops/native_functions/shape.yaml:307", "engine/generated/VariableType.ts:1843");
+registerKernel(ops.full_default, "Autograd", (ks, size, fill_value, dtype, layout, device, pin_memory) => below_autograd(() => ops.full_default.redispatch(ks.and(after_autograd_keyset), size, fill_value, dtype, layout, device, pin_memory)), "VariableType::full_default", "engine/ops/native_functions/shape.yaml:314", "engine/generated/VariableType.ts:1844");
+registerKernel(ops.full_like_default, "Autograd", (ks, self, fill_value, dtype, layout, device, pin_memory, memory_format) => below_autograd(() => ops.full_like_default.redispatch(ks.and(after_autograd_keyset), self, fill_value, dtype, layout, device, pin_memory, memory_format)), "VariableType::full_like_default", "engine/ops/native_functions/shape.yaml:318", "engine/generated/VariableType.ts:1845");
 registerKernel(ops.neg_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::neg", self) : null;
   const _result = below_autograd(() => ops.neg_default.redispatch(ks.and(after_autograd_keyset), self));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::neg_default", "engine/ops/native_functions/unary.yaml:19", "engine/generated/VariableType.ts:1660");
-registerKernel(ops.neg__default, "Autograd", (ks, self) => below_autograd(() => ops.neg__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::neg__default", "engine/ops/native_functions/unary.yaml:23", "engine/generated/VariableType.ts:1667");
-registerKernel(ops.neg_out, "Autograd", (ks, self, out) => below_autograd(() => ops.neg_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::neg_out", "engine/ops/native_functions/unary.yaml:27", "engine/generated/VariableType.ts:1668");
+}, "VariableType::neg_default", "engine/ops/native_functions/unary.yaml:19", "engine/generated/VariableType.ts:1846");
+registerKernel(ops.neg__default, "Autograd", (ks, self) => below_autograd(() => ops.neg__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::neg__default", "engine/ops/native_functions/unary.yaml:23", "engine/generated/VariableType.ts:1853");
+registerKernel(ops.neg_out, "Autograd", (ks, self, out) => below_autograd(() => ops.neg_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::neg_out", "engine/ops/native_functions/unary.yaml:27", "engine/generated/VariableType.ts:1854");
 registerKernel(ops.abs_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::abs", self) : null;
   const _result = below_autograd(() => ops.abs_default.redispatch(ks.and(after_autograd_keyset), self));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::abs_default", "engine/ops/native_functions/unary.yaml:48", "engine/generated/VariableType.ts:1669");
-registerKernel(ops.abs__default, "Autograd", (ks, self) => below_autograd(() => ops.abs__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::abs__default", "engine/ops/native_functions/unary.yaml:53", "engine/generated/VariableType.ts:1676");
-registerKernel(ops.abs_out, "Autograd", (ks, self, out) => below_autograd(() => ops.abs_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::abs_out", "engine/ops/native_functions/unary.yaml:58", "engine/generated/VariableType.ts:1677");
+}, "VariableType::abs_default", "engine/ops/native_functions/unary.yaml:48", "engine/generated/VariableType.ts:1855");
+registerKernel(ops.abs__default, "Autograd", (ks, self) => below_autograd(() => ops.abs__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::abs__default", "engine/ops/native_functions/unary.yaml:53", "engine/generated/VariableType.ts:1862");
+registerKernel(ops.abs_out, "Autograd", (ks, self, out) => below_autograd(() => ops.abs_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::abs_out", "engine/ops/native_functions/unary.yaml:58", "engine/generated/VariableType.ts:1863");
 registerKernel(ops.sign_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::sign", self) : null;
   const _result = below_autograd(() => ops.sign_default.redispatch(ks.and(after_autograd_keyset), self));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::sign_default", "engine/ops/native_functions/unary.yaml:77", "engine/generated/VariableType.ts:1678");
-registerKernel(ops.sign__default, "Autograd", (ks, self) => below_autograd(() => ops.sign__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::sign__default", "engine/ops/native_functions/unary.yaml:81", "engine/generated/VariableType.ts:1685");
-registerKernel(ops.sign_out, "Autograd", (ks, self, out) => below_autograd(() => ops.sign_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::sign_out", "engine/ops/native_functions/unary.yaml:85", "engine/generated/VariableType.ts:1686");
+}, "VariableType::sign_default", "engine/ops/native_functions/unary.yaml:77", "engine/generated/VariableType.ts:1864");
+registerKernel(ops.sign__default, "Autograd", (ks, self) => below_autograd(() => ops.sign__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::sign__default", "engine/ops/native_functions/unary.yaml:81", "engine/generated/VariableType.ts:1871");
+registerKernel(ops.sign_out, "Autograd", (ks, self, out) => below_autograd(() => ops.sign_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::sign_out", "engine/ops/native_functions/unary.yaml:85", "engine/generated/VariableType.ts:1872");
 registerKernel(ops.sgn_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::sgn", self) : null;
   const _result = below_autograd(() => ops.sgn_default.redispatch(ks.and(after_autograd_keyset), self));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::sgn_default", "engine/ops/native_functions/unary.yaml:91", "engine/generated/VariableType.ts:1687");
-registerKernel(ops.sgn__default, "Autograd", (ks, self) => below_autograd(() => ops.sgn__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::sgn__default", "engine/ops/native_functions/unary.yaml:95", "engine/generated/VariableType.ts:1694");
-registerKernel(ops.sgn_out, "Autograd", (ks, self, out) => below_autograd(() => ops.sgn_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::sgn_out", "engine/ops/native_functions/unary.yaml:99", "engine/generated/VariableType.ts:1695");
+}, "VariableType::sgn_default", "engine/ops/native_functions/unary.yaml:91", "engine/generated/VariableType.ts:1873");
+registerKernel(ops.sgn__default, "Autograd", (ks, self) => below_autograd(() => ops.sgn__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::sgn__default", "engine/ops/native_functions/unary.yaml:95", "engine/generated/VariableType.ts:1880");
+registerKernel(ops.sgn_out, "Autograd", (ks, self, out) => below_autograd(() => ops.sgn_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::sgn_out", "engine/ops/native_functions/unary.yaml:99", "engine/generated/VariableType.ts:1881");
 registerKernel(ops.exp_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::exp", self) : null;
   const _result = below_autograd(() => ops.exp_default.redispatch(ks.and(after_autograd_keyset), self));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::exp_default", "engine/ops/native_functions/unary.yaml:106", "engine/generated/VariableType.ts:1696");
-registerKernel(ops.exp__default, "Autograd", (ks, self) => below_autograd(() => ops.exp__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::exp__default", "engine/ops/native_functions/unary.yaml:110", "engine/generated/VariableType.ts:1703");
-registerKernel(ops.exp_out, "Autograd", (ks, self, out) => below_autograd(() => ops.exp_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::exp_out", "engine/ops/native_functions/unary.yaml:114", "engine/generated/VariableType.ts:1704");
+}, "VariableType::exp_default", "engine/ops/native_functions/unary.yaml:106", "engine/generated/VariableType.ts:1882");
+registerKernel(ops.exp__default, "Autograd", (ks, self) => below_autograd(() => ops.exp__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::exp__default", "engine/ops/native_functions/unary.yaml:110", "engine/generated/VariableType.ts:1889");
+registerKernel(ops.exp_out, "Autograd", (ks, self, out) => below_autograd(() => ops.exp_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::exp_out", "engine/ops/native_functions/unary.yaml:114", "engine/generated/VariableType.ts:1890");
 registerKernel(ops.exp2_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::exp2", self) : null;
   const _result = below_autograd(() => ops.exp2_default.redispatch(ks.and(after_autograd_keyset), self));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::exp2_default", "engine/ops/native_functions/unary.yaml:120", "engine/generated/VariableType.ts:1705");
-registerKernel(ops.exp2__default, "Autograd", (ks, self) => below_autograd(() => ops.exp2__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::exp2__default", "engine/ops/native_functions/unary.yaml:124", "engine/generated/VariableType.ts:1712");
-registerKernel(ops.exp2_out, "Autograd", (ks, self, out) => below_autograd(() => ops.exp2_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::exp2_out", "engine/ops/native_functions/unary.yaml:128", "engine/generated/VariableType.ts:1713");
+}, "VariableType::exp2_default", "engine/ops/native_functions/unary.yaml:120", "engine/generated/VariableType.ts:1891");
+registerKernel(ops.exp2__default, "Autograd", (ks, self) => below_autograd(() => ops.exp2__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::exp2__default", "engine/ops/native_functions/unary.yaml:124", "engine/generated/VariableType.ts:1898");
+registerKernel(ops.exp2_out, "Autograd", (ks, self, out) => below_autograd(() => ops.exp2_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::exp2_out", "engine/ops/native_functions/unary.yaml:128", "engine/generated/VariableType.ts:1899");
 registerKernel(ops.expm1_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::expm1", self) : null;
   const _result = below_autograd(() => ops.expm1_default.redispatch(ks.and(after_autograd_keyset), self));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::expm1_default", "engine/ops/native_functions/unary.yaml:134", "engine/generated/VariableType.ts:1714");
-registerKernel(ops.expm1__default, "Autograd", (ks, self) => below_autograd(() => ops.expm1__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::expm1__default", "engine/ops/native_functions/unary.yaml:138", "engine/generated/VariableType.ts:1721");
-registerKernel(ops.expm1_out, "Autograd", (ks, self, out) => below_autograd(() => ops.expm1_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::expm1_out", "engine/ops/native_functions/unary.yaml:142", "engine/generated/VariableType.ts:1722");
+}, "VariableType::expm1_default", "engine/ops/native_functions/unary.yaml:134", "engine/generated/VariableType.ts:1900");
+registerKernel(ops.expm1__default, "Autograd", (ks, self) => below_autograd(() => ops.expm1__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::expm1__default", "engine/ops/native_functions/unary.yaml:138", "engine/generated/VariableType.ts:1907");
+registerKernel(ops.expm1_out, "Autograd", (ks, self, out) => below_autograd(() => ops.expm1_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::expm1_out", "engine/ops/native_functions/unary.yaml:142", "engine/generated/VariableType.ts:1908");
 registerKernel(ops.log_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::log", self) : null;
   const _result = below_autograd(() => ops.log_default.redispatch(ks.and(after_autograd_keyset), self));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::log_default", "engine/ops/native_functions/unary.yaml:148", "engine/generated/VariableType.ts:1723");
-registerKernel(ops.log__default, "Autograd", (ks, self) => below_autograd(() => ops.log__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::log__default", "engine/ops/native_functions/unary.yaml:152", "engine/generated/VariableType.ts:1730");
-registerKernel(ops.log_out, "Autograd", (ks, self, out) => below_autograd(() => ops.log_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::log_out", "engine/ops/native_functions/unary.yaml:156", "engine/generated/VariableType.ts:1731");
+}, "VariableType::log_default", "engine/ops/native_functions/unary.yaml:148", "engine/generated/VariableType.ts:1909");
+registerKernel(ops.log__default, "Autograd", (ks, self) => below_autograd(() => ops.log__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::log__default", "engine/ops/native_functions/unary.yaml:152", "engine/generated/VariableType.ts:1916");
+registerKernel(ops.log_out, "Autograd", (ks, self, out) => below_autograd(() => ops.log_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::log_out", "engine/ops/native_functions/unary.yaml:156", "engine/generated/VariableType.ts:1917");
 registerKernel(ops.log2_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::log2", self) : null;
   const _result = below_autograd(() => ops.log2_default.redispatch(ks.and(after_autograd_keyset), self));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::log2_default", "engine/ops/native_functions/unary.yaml:162", "engine/generated/VariableType.ts:1732");
-registerKernel(ops.log2__default, "Autograd", (ks, self) => below_autograd(() => ops.log2__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::log2__default", "engine/ops/native_functions/unary.yaml:166", "engine/generated/VariableType.ts:1739");
-registerKernel(ops.log2_out, "Autograd", (ks, self, out) => below_autograd(() => ops.log2_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::log2_out", "engine/ops/native_functions/unary.yaml:170", "engine/generated/VariableType.ts:1740");
+}, "VariableType::log2_default", "engine/ops/native_functions/unary.yaml:162", "engine/generated/VariableType.ts:1918");
+registerKernel(ops.log2__default, "Autograd", (ks, self) => below_autograd(() => ops.log2__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::log2__default", "engine/ops/native_functions/unary.yaml:166", "engine/generated/VariableType.ts:1925");
+registerKernel(ops.log2_out, "Autograd", (ks, self, out) => below_autograd(() => ops.log2_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::log2_out", "engine/ops/native_functions/unary.yaml:170", "engine/generated/VariableType.ts:1926");
 registerKernel(ops.log10_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::log10", self) : null;
   const _result = below_autograd(() => ops.log10_default.redispatch(ks.and(after_autograd_keyset), self));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::log10_default", "engine/ops/native_functions/unary.yaml:176", "engine/generated/VariableType.ts:1741");
-registerKernel(ops.log10__default, "Autograd", (ks, self) => below_autograd(() => ops.log10__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::log10__default", "engine/ops/native_functions/unary.yaml:180", "engine/generated/VariableType.ts:1748");
-registerKernel(ops.log10_out, "Autograd", (ks, self, out) => below_autograd(() => ops.log10_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::log10_out", "engine/ops/native_functions/unary.yaml:184", "engine/generated/VariableType.ts:1749");
+}, "VariableType::log10_default", "engine/ops/native_functions/unary.yaml:176", "engine/generated/VariableType.ts:1927");
+registerKernel(ops.log10__default, "Autograd", (ks, self) => below_autograd(() => ops.log10__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::log10__default", "engine/ops/native_functions/unary.yaml:180", "engine/generated/VariableType.ts:1934");
+registerKernel(ops.log10_out, "Autograd", (ks, self, out) => below_autograd(() => ops.log10_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::log10_out", "engine/ops/native_functions/unary.yaml:184", "engine/generated/VariableType.ts:1935");
 registerKernel(ops.log1p_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::log1p", self) : null;
   const _result = below_autograd(() => ops.log1p_default.redispatch(ks.and(after_autograd_keyset), self));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::log1p_default", "engine/ops/native_functions/unary.yaml:190", "engine/generated/VariableType.ts:1750");
-registerKernel(ops.log1p__default, "Autograd", (ks, self) => below_autograd(() => ops.log1p__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::log1p__default", "engine/ops/native_functions/unary.yaml:194", "engine/generated/VariableType.ts:1757");
-registerKernel(ops.log1p_out, "Autograd", (ks, self, out) => below_autograd(() => ops.log1p_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::log1p_out", "engine/ops/native_functions/unary.yaml:198", "engine/generated/VariableType.ts:1758");
+}, "VariableType::log1p_default", "engine/ops/native_functions/unary.yaml:190", "engine/generated/VariableType.ts:1936");
+registerKernel(ops.log1p__default, "Autograd", (ks, self) => below_autograd(() => ops.log1p__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::log1p__default", "engine/ops/native_functions/unary.yaml:194", "engine/generated/VariableType.ts:1943");
+registerKernel(ops.log1p_out, "Autograd", (ks, self, out) => below_autograd(() => ops.log1p_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::log1p_out", "engine/ops/native_functions/unary.yaml:198", "engine/generated/VariableType.ts:1944");
 registerKernel(ops.sqrt_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::sqrt", self) : null;
   const _result = below_autograd(() => ops.sqrt_default.redispatch(ks.and(after_autograd_keyset), self));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::sqrt_default", "engine/ops/native_functions/unary.yaml:204", "engine/generated/VariableType.ts:1759");
-registerKernel(ops.sqrt__default, "Autograd", (ks, self) => below_autograd(() => ops.sqrt__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::sqrt__default", "engine/ops/native_functions/unary.yaml:208", "engine/generated/VariableType.ts:1766");
-registerKernel(ops.sqrt_out, "Autograd", (ks, self, out) => below_autograd(() => ops.sqrt_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::sqrt_out", "engine/ops/native_functions/unary.yaml:212", "engine/generated/VariableType.ts:1767");
+}, "VariableType::sqrt_default", "engine/ops/native_functions/unary.yaml:204", "engine/generated/VariableType.ts:1945");
+registerKernel(ops.sqrt__default, "Autograd", (ks, self) => below_autograd(() => ops.sqrt__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::sqrt__default", "engine/ops/native_functions/unary.yaml:208", "engine/generated/VariableType.ts:1952");
+registerKernel(ops.sqrt_out, "Autograd", (ks, self, out) => below_autograd(() => ops.sqrt_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::sqrt_out", "engine/ops/native_functions/unary.yaml:212", "engine/generated/VariableType.ts:1953");
 registerKernel(ops.rsqrt_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::rsqrt", self) : null;
   const _result = below_autograd(() => ops.rsqrt_default.redispatch(ks.and(after_autograd_keyset), self));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::rsqrt_default", "engine/ops/native_functions/unary.yaml:218", "engine/generated/VariableType.ts:1768");
-registerKernel(ops.rsqrt__default, "Autograd", (ks, self) => below_autograd(() => ops.rsqrt__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::rsqrt__default", "engine/ops/native_functions/unary.yaml:222", "engine/generated/VariableType.ts:1775");
-registerKernel(ops.rsqrt_out, "Autograd", (ks, self, out) => below_autograd(() => ops.rsqrt_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::rsqrt_out", "engine/ops/native_functions/unary.yaml:226", "engine/generated/VariableType.ts:1776");
+}, "VariableType::rsqrt_default", "engine/ops/native_functions/unary.yaml:218", "engine/generated/VariableType.ts:1954");
+registerKernel(ops.rsqrt__default, "Autograd", (ks, self) => below_autograd(() => ops.rsqrt__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::rsqrt__default", "engine/ops/native_functions/unary.yaml:222", "engine/generated/VariableType.ts:1961");
+registerKernel(ops.rsqrt_out, "Autograd", (ks, self, out) => below_autograd(() => ops.rsqrt_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::rsqrt_out", "engine/ops/native_functions/unary.yaml:226", "engine/generated/VariableType.ts:1962");
 registerKernel(ops.reciprocal_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::reciprocal", self) : null;
   const _result = below_autograd(() => ops.reciprocal_default.redispatch(ks.and(after_autograd_keyset), self));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::reciprocal_default", "engine/ops/native_functions/unary.yaml:232", "engine/generated/VariableType.ts:1777");
-registerKernel(ops.reciprocal__default, "Autograd", (ks, self) => below_autograd(() => ops.reciprocal__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::reciprocal__default", "engine/ops/native_functions/unary.yaml:236", "engine/generated/VariableType.ts:1784");
-registerKernel(ops.reciprocal_out, "Autograd", (ks, self, out) => below_autograd(() => ops.reciprocal_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::reciprocal_out", "engine/ops/native_functions/unary.yaml:240", "engine/generated/VariableType.ts:1785");
+}, "VariableType::reciprocal_default", "engine/ops/native_functions/unary.yaml:232", "engine/generated/VariableType.ts:1963");
+registerKernel(ops.reciprocal__default, "Autograd", (ks, self) => below_autograd(() => ops.reciprocal__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::reciprocal__default", "engine/ops/native_functions/unary.yaml:236", "engine/generated/VariableType.ts:1970");
+registerKernel(ops.reciprocal_out, "Autograd", (ks, self, out) => below_autograd(() => ops.reciprocal_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::reciprocal_out", "engine/ops/native_functions/unary.yaml:240", "engine/generated/VariableType.ts:1971");
 registerKernel(ops.sin_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::sin", self) : null;
   const _result = below_autograd(() => ops.sin_default.redispatch(ks.and(after_autograd_keyset), self));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::sin_default", "engine/ops/native_functions/unary.yaml:262", "engine/generated/VariableType.ts:1786");
-registerKernel(ops.sin__default, "Autograd", (ks, self) => below_autograd(() => ops.sin__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::sin__default", "engine/ops/native_functions/unary.yaml:266", "engine/generated/VariableType.ts:1793");
-registerKernel(ops.sin_out, "Autograd", (ks, self, out) => below_autograd(() => ops.sin_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::sin_out", "engine/ops/native_functions/unary.yaml:270", "engine/generated/VariableType.ts:1794");
+}, "VariableType::sin_default", "engine/ops/native_functions/unary.yaml:262", "engine/generated/VariableType.ts:1972");
+registerKernel(ops.sin__default, "Autograd", (ks, self) => below_autograd(() => ops.sin__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::sin__default", "engine/ops/native_functions/unary.yaml:266", "engine/generated/VariableType.ts:1979");
+registerKernel(ops.sin_out, "Autograd", (ks, self, out) => below_autograd(() => ops.sin_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::sin_out", "engine/ops/native_functions/unary.yaml:270", "engine/generated/VariableType.ts:1980");
 registerKernel(ops.cos_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::cos", self) : null;
   const _result = below_autograd(() => ops.cos_default.redispatch(ks.and(after_autograd_keyset), self));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::cos_default", "engine/ops/native_functions/unary.yaml:276", "engine/generated/VariableType.ts:1795");
-registerKernel(ops.cos__default, "Autograd", (ks, self) => below_autograd(() => ops.cos__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::cos__default", "engine/ops/native_functions/unary.yaml:280", "engine/generated/VariableType.ts:1802");
-registerKernel(ops.cos_out, "Autograd", (ks, self, out) => below_autograd(() => ops.cos_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::cos_out", "engine/ops/native_functions/unary.yaml:284", "engine/generated/VariableType.ts:1803");
+}, "VariableType::cos_default", "engine/ops/native_functions/unary.yaml:276", "engine/generated/VariableType.ts:1981");
+registerKernel(ops.cos__default, "Autograd", (ks, self) => below_autograd(() => ops.cos__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::cos__default", "engine/ops/native_functions/unary.yaml:280", "engine/generated/VariableType.ts:1988");
+registerKernel(ops.cos_out, "Autograd", (ks, self, out) => below_autograd(() => ops.cos_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::cos_out", "engine/ops/native_functions/unary.yaml:284", "engine/generated/VariableType.ts:1989");
 registerKernel(ops.tan_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::tan", self) : null;
   const _result = below_autograd(() => ops.tan_default.redispatch(ks.and(after_autograd_keyset), self));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::tan_default", "engine/ops/native_functions/unary.yaml:290", "engine/generated/VariableType.ts:1804");
-registerKernel(ops.tan__default, "Autograd", (ks, self) => below_autograd(() => ops.tan__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::tan__default", "engine/ops/native_functions/unary.yaml:294", "engine/generated/VariableType.ts:1811");
-registerKernel(ops.tan_out, "Autograd", (ks, self, out) => below_autograd(() => ops.tan_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::tan_out", "engine/ops/native_functions/unary.yaml:298", "engine/generated/VariableType.ts:1812");
+}, "VariableType::tan_default", "engine/ops/native_functions/unary.yaml:290", "engine/generated/VariableType.ts:1990");
+registerKernel(ops.tan__default, "Autograd", (ks, self) => below_autograd(() => ops.tan__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::tan__default", "engine/ops/native_functions/unary.yaml:294", "engine/generated/VariableType.ts:1997");
+registerKernel(ops.tan_out, "Autograd", (ks, self, out) => below_autograd(() => ops.tan_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::tan_out", "engine/ops/native_functions/unary.yaml:298", "engine/generated/VariableType.ts:1998");
 registerKernel(ops.asin_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::asin", self) : null;
   const _result = below_autograd(() => ops.asin_default.redispatch(ks.and(after_autograd_keyset), self));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::asin_default", "engine/ops/native_functions/unary.yaml:304", "engine/generated/VariableType.ts:1813");
-registerKernel(ops.asin__default, "Autograd", (ks, self) => below_autograd(() => ops.asin__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::asin__default", "engine/ops/native_functions/unary.yaml:308", "engine/generated/VariableType.ts:1820");
-registerKernel(ops.asin_out, "Autograd", (ks, self, out) => below_autograd(() => ops.asin_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::asin_out", "engine/ops/native_functions/unary.yaml:312", "engine/generated/VariableType.ts:1821");
+}, "VariableType::asin_default", "engine/ops/native_functions/unary.yaml:304", "engine/generated/VariableType.ts:1999");
+registerKernel(ops.asin__default, "Autograd", (ks, self) => below_autograd(() => ops.asin__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::asin__default", "engine/ops/native_functions/unary.yaml:308", "engine/generated/VariableType.ts:2006");
+registerKernel(ops.asin_out, "Autograd", (ks, self, out) => below_autograd(() => ops.asin_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::asin_out", "engine/ops/native_functions/unary.yaml:312", "engine/generated/VariableType.ts:2007");
 registerKernel(ops.acos_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::acos", self) : null;
   const _result = below_autograd(() => ops.acos_default.redispatch(ks.and(after_autograd_keyset), self));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::acos_default", "engine/ops/native_functions/unary.yaml:332", "engine/generated/VariableType.ts:1822");
-registerKernel(ops.acos__default, "Autograd", (ks, self) => below_autograd(() => ops.acos__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::acos__default", "engine/ops/native_functions/unary.yaml:336", "engine/generated/VariableType.ts:1829");
-registerKernel(ops.acos_out, "Autograd", (ks, self, out) => below_autograd(() => ops.acos_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::acos_out", "engine/ops/native_functions/unary.yaml:340", "engine/generated/VariableType.ts:1830");
+}, "VariableType::acos_default", "engine/ops/native_functions/unary.yaml:332", "engine/generated/VariableType.ts:2008");
+registerKernel(ops.acos__default, "Autograd", (ks, self) => below_autograd(() => ops.acos__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::acos__default", "engine/ops/native_functions/unary.yaml:336", "engine/generated/VariableType.ts:2015");
+registerKernel(ops.acos_out, "Autograd", (ks, self, out) => below_autograd(() => ops.acos_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::acos_out", "engine/ops/native_functions/unary.yaml:340", "engine/generated/VariableType.ts:2016");
 registerKernel(ops.atan_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::atan", self) : null;
   const _result = below_autograd(() => ops.atan_default.redispatch(ks.and(after_autograd_keyset), self));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::atan_default", "engine/ops/native_functions/unary.yaml:360", "engine/generated/VariableType.ts:1831");
-registerKernel(ops.atan__default, "Autograd", (ks, self) => below_autograd(() => ops.atan__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::atan__default", "engine/ops/native_functions/unary.yaml:364", "engine/generated/VariableType.ts:1838");
-registerKernel(ops.atan_out, "Autograd", (ks, self, out) => below_autograd(() => ops.atan_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::atan_out", "engine/ops/native_functions/unary.yaml:368", "engine/generated/VariableType.ts:1839");
+}, "VariableType::atan_default", "engine/ops/native_functions/unary.yaml:360", "engine/generated/VariableType.ts:2017");
+registerKernel(ops.atan__default, "Autograd", (ks, self) => below_autograd(() => ops.atan__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::atan__default", "engine/ops/native_functions/unary.yaml:364", "engine/generated/VariableType.ts:2024");
+registerKernel(ops.atan_out, "Autograd", (ks, self, out) => below_autograd(() => ops.atan_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::atan_out", "engine/ops/native_functions/unary.yaml:368", "engine/generated/VariableType.ts:2025");
 registerKernel(ops.sinh_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::sinh", self) : null;
   const _result = below_autograd(() => ops.sinh_default.redispatch(ks.and(after_autograd_keyset), self));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::sinh_default", "engine/ops/native_functions/unary.yaml:388", "engine/generated/VariableType.ts:1840");
-registerKernel(ops.sinh__default, "Autograd", (ks, self) => below_autograd(() => ops.sinh__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::sinh__default", "engine/ops/native_functions/unary.yaml:392", "engine/generated/VariableType.ts:1847");
-registerKernel(ops.sinh_out, "Autograd", (ks, self, out) => below_autograd(() => ops.sinh_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::sinh_out", "engine/ops/native_functions/unary.yaml:396", "engine/generated/VariableType.ts:1848");
+}, "VariableType::sinh_default", "engine/ops/native_functions/unary.yaml:388", "engine/generated/VariableType.ts:2026");
+registerKernel(ops.sinh__default, "Autograd", (ks, self) => below_autograd(() => ops.sinh__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::sinh__default", "engine/ops/native_functions/unary.yaml:392", "engine/generated/VariableType.ts:2033");
+registerKernel(ops.sinh_out, "Autograd", (ks, self, out) => below_autograd(() => ops.sinh_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::sinh_out", "engine/ops/native_functions/unary.yaml:396", "engine/generated/VariableType.ts:2034");
 registerKernel(ops.cosh_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::cosh", self) : null;
   const _result = below_autograd(() => ops.cosh_default.redispatch(ks.and(after_autograd_keyset), self));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::cosh_default", "engine/ops/native_functions/unary.yaml:402", "engine/generated/VariableType.ts:1849");
-registerKernel(ops.cosh__default, "Autograd", (ks, self) => below_autograd(() => ops.cosh__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::cosh__default", "engine/ops/native_functions/unary.yaml:406", "engine/generated/VariableType.ts:1856");
-registerKernel(ops.cosh_out, "Autograd", (ks, self, out) => below_autograd(() => ops.cosh_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::cosh_out", "engine/ops/native_functions/unary.yaml:410", "engine/generated/VariableType.ts:1857");
+}, "VariableType::cosh_default", "engine/ops/native_functions/unary.yaml:402", "engine/generated/VariableType.ts:2035");
+registerKernel(ops.cosh__default, "Autograd", (ks, self) => below_autograd(() => ops.cosh__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::cosh__default", "engine/ops/native_functions/unary.yaml:406", "engine/generated/VariableType.ts:2042");
+registerKernel(ops.cosh_out, "Autograd", (ks, self, out) => below_autograd(() => ops.cosh_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::cosh_out", "engine/ops/native_functions/unary.yaml:410", "engine/generated/VariableType.ts:2043");
 registerKernel(ops.tanh_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::tanh", self) : null;
   const _result = below_autograd(() => ops.tanh_default.redispatch(ks.and(after_autograd_keyset), self));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::tanh_default", "engine/ops/native_functions/unary.yaml:416", "engine/generated/VariableType.ts:1858");
-registerKernel(ops.tanh__default, "Autograd", (ks, self) => below_autograd(() => ops.tanh__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::tanh__default", "engine/ops/native_functions/unary.yaml:420", "engine/generated/VariableType.ts:1865");
-registerKernel(ops.tanh_out, "Autograd", (ks, self, out) => below_autograd(() => ops.tanh_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::tanh_out", "engine/ops/native_functions/unary.yaml:424", "engine/generated/VariableType.ts:1866");
+}, "VariableType::tanh_default", "engine/ops/native_functions/unary.yaml:416", "engine/generated/VariableType.ts:2044");
+registerKernel(ops.tanh__default, "Autograd", (ks, self) => below_autograd(() => ops.tanh__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::tanh__default", "engine/ops/native_functions/unary.yaml:420", "engine/generated/VariableType.ts:2051");
+registerKernel(ops.tanh_out, "Autograd", (ks, self, out) => below_autograd(() => ops.tanh_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::tanh_out", "engine/ops/native_functions/unary.yaml:424", "engine/generated/VariableType.ts:2052");
 registerKernel(ops.sigmoid_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::sigmoid", self) : null;
   const _result = below_autograd(() => ops.sigmoid_default.redispatch(ks.and(after_autograd_keyset), self));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::sigmoid_default", "engine/ops/native_functions/unary.yaml:431", "engine/generated/VariableType.ts:1867");
-registerKernel(ops.sigmoid__default, "Autograd", (ks, self) => below_autograd(() => ops.sigmoid__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::sigmoid__default", "engine/ops/native_functions/unary.yaml:435", "engine/generated/VariableType.ts:1874");
-registerKernel(ops.sigmoid_out, "Autograd", (ks, self, out) => below_autograd(() => ops.sigmoid_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::sigmoid_out", "engine/ops/native_functions/unary.yaml:439", "engine/generated/VariableType.ts:1875");
+}, "VariableType::sigmoid_default", "engine/ops/native_functions/unary.yaml:431", "engine/generated/VariableType.ts:2053");
+registerKernel(ops.sigmoid__default, "Autograd", (ks, self) => below_autograd(() => ops.sigmoid__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::sigmoid__default", "engine/ops/native_functions/unary.yaml:435", "engine/generated/VariableType.ts:2060");
+registerKernel(ops.sigmoid_out, "Autograd", (ks, self, out) => below_autograd(() => ops.sigmoid_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::sigmoid_out", "engine/ops/native_functions/unary.yaml:439", "engine/generated/VariableType.ts:2061");
 registerKernel(ops.logit_default, "Autograd", (ks, self, eps) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::logit", self) : null;
   const _result = below_autograd(() => ops.logit_default.redispatch(ks.and(after_autograd_keyset), self, eps));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::logit_default", "engine/ops/native_functions/unary.yaml:445", "engine/generated/VariableType.ts:1876");
-registerKernel(ops.logit__default, "Autograd", (ks, self, eps) => below_autograd(() => ops.logit__default.redispatch(ks.and(after_autograd_keyset), self, eps)), "VariableType::logit__default", "engine/ops/native_functions/unary.yaml:450", "engine/generated/VariableType.ts:1883");
-registerKernel(ops.logit_out, "Autograd", (ks, self, eps, out) => below_autograd(() => ops.logit_out.redispatch(ks.and(after_autograd_keyset), self, eps, out)), "VariableType::logit_out", "engine/ops/native_functions/unary.yaml:455", "engine/generated/VariableType.ts:1884");
+}, "VariableType::logit_default", "engine/ops/native_functions/unary.yaml:445", "engine/generated/VariableType.ts:2062");
+registerKernel(ops.logit__default, "Autograd", (ks, self, eps) => below_autograd(() => ops.logit__default.redispatch(ks.and(after_autograd_keyset), self, eps)), "VariableType::logit__default", "engine/ops/native_functions/unary.yaml:450", "engine/generated/VariableType.ts:2069");
+registerKernel(ops.logit_out, "Autograd", (ks, self, eps, out) => below_autograd(() => ops.logit_out.redispatch(ks.and(after_autograd_keyset), self, eps, out)), "VariableType::logit_out", "engine/ops/native_functions/unary.yaml:455", "engine/generated/VariableType.ts:2070");
 registerKernel(ops.erf_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::erf", self) : null;
   const _result = below_autograd(() => ops.erf_default.redispatch(ks.and(after_autograd_keyset), self));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::erf_default", "engine/ops/native_functions/unary.yaml:460", "engine/generated/VariableType.ts:1885");
-registerKernel(ops.erf__default, "Autograd", (ks, self) => below_autograd(() => ops.erf__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::erf__default", "engine/ops/native_functions/unary.yaml:464", "engine/generated/VariableType.ts:1892");
-registerKernel(ops.erf_out, "Autograd", (ks, self, out) => below_autograd(() => ops.erf_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::erf_out", "engine/ops/native_functions/unary.yaml:468", "engine/generated/VariableType.ts:1893");
+}, "VariableType::erf_default", "engine/ops/native_functions/unary.yaml:460", "engine/generated/VariableType.ts:2071");
+registerKernel(ops.erf__default, "Autograd", (ks, self) => below_autograd(() => ops.erf__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::erf__default", "engine/ops/native_functions/unary.yaml:464", "engine/generated/VariableType.ts:2078");
+registerKernel(ops.erf_out, "Autograd", (ks, self, out) => below_autograd(() => ops.erf_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::erf_out", "engine/ops/native_functions/unary.yaml:468", "engine/generated/VariableType.ts:2079");
 registerKernel(ops.erfc_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::erfc", self) : null;
   const _result = below_autograd(() => ops.erfc_default.redispatch(ks.and(after_autograd_keyset), self));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::erfc_default", "engine/ops/native_functions/unary.yaml:474", "engine/generated/VariableType.ts:1894");
-registerKernel(ops.erfc__default, "Autograd", (ks, self) => below_autograd(() => ops.erfc__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::erfc__default", "engine/ops/native_functions/unary.yaml:478", "engine/generated/VariableType.ts:1901");
-registerKernel(ops.erfc_out, "Autograd", (ks, self, out) => below_autograd(() => ops.erfc_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::erfc_out", "engine/ops/native_functions/unary.yaml:482", "engine/generated/VariableType.ts:1902");
+}, "VariableType::erfc_default", "engine/ops/native_functions/unary.yaml:474", "engine/generated/VariableType.ts:2080");
+registerKernel(ops.erfc__default, "Autograd", (ks, self) => below_autograd(() => ops.erfc__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::erfc__default", "engine/ops/native_functions/unary.yaml:478", "engine/generated/VariableType.ts:2087");
+registerKernel(ops.erfc_out, "Autograd", (ks, self, out) => below_autograd(() => ops.erfc_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::erfc_out", "engine/ops/native_functions/unary.yaml:482", "engine/generated/VariableType.ts:2088");
 registerKernel(ops.erfinv_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::erfinv", self) : null;
   const _result = below_autograd(() => ops.erfinv_default.redispatch(ks.and(after_autograd_keyset), self));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::erfinv_default", "engine/ops/native_functions/unary.yaml:488", "engine/generated/VariableType.ts:1903");
-registerKernel(ops.erfinv__default, "Autograd", (ks, self) => below_autograd(() => ops.erfinv__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::erfinv__default", "engine/ops/native_functions/unary.yaml:492", "engine/generated/VariableType.ts:1910");
-registerKernel(ops.erfinv_out, "Autograd", (ks, self, out) => below_autograd(() => ops.erfinv_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::erfinv_out", "engine/ops/native_functions/unary.yaml:496", "engine/generated/VariableType.ts:1911");
+}, "VariableType::erfinv_default", "engine/ops/native_functions/unary.yaml:488", "engine/generated/VariableType.ts:2089");
+registerKernel(ops.erfinv__default, "Autograd", (ks, self) => below_autograd(() => ops.erfinv__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::erfinv__default", "engine/ops/native_functions/unary.yaml:492", "engine/generated/VariableType.ts:2096");
+registerKernel(ops.erfinv_out, "Autograd", (ks, self, out) => below_autograd(() => ops.erfinv_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::erfinv_out", "engine/ops/native_functions/unary.yaml:496", "engine/generated/VariableType.ts:2097");
 registerKernel(ops.floor_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::floor", self) : null;
   const _result = below_autograd(() => ops.floor_default.redispatch(ks.and(after_autograd_keyset), self));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::floor_default", "engine/ops/native_functions/unary.yaml:503", "engine/generated/VariableType.ts:1912");
-registerKernel(ops.floor__default, "Autograd", (ks, self) => below_autograd(() => ops.floor__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::floor__default", "engine/ops/native_functions/unary.yaml:507", "engine/generated/VariableType.ts:1919");
-registerKernel(ops.floor_out, "Autograd", (ks, self, out) => below_autograd(() => ops.floor_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::floor_out", "engine/ops/native_functions/unary.yaml:511", "engine/generated/VariableType.ts:1920");
+}, "VariableType::floor_default", "engine/ops/native_functions/unary.yaml:503", "engine/generated/VariableType.ts:2098");
+registerKernel(ops.floor__default, "Autograd", (ks, self) => below_autograd(() => ops.floor__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::floor__default", "engine/ops/native_functions/unary.yaml:507", "engine/generated/VariableType.ts:2105");
+registerKernel(ops.floor_out, "Autograd", (ks, self, out) => below_autograd(() => ops.floor_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::floor_out", "engine/ops/native_functions/unary.yaml:511", "engine/generated/VariableType.ts:2106");
 registerKernel(ops.ceil_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::ceil", self) : null;
   const _result = below_autograd(() => ops.ceil_default.redispatch(ks.and(after_autograd_keyset), self));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::ceil_default", "engine/ops/native_functions/unary.yaml:517", "engine/generated/VariableType.ts:1921");
-registerKernel(ops.ceil__default, "Autograd", (ks, self) => below_autograd(() => ops.ceil__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::ceil__default", "engine/ops/native_functions/unary.yaml:521", "engine/generated/VariableType.ts:1928");
-registerKernel(ops.ceil_out, "Autograd", (ks, self, out) => below_autograd(() => ops.ceil_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::ceil_out", "engine/ops/native_functions/unary.yaml:525", "engine/generated/VariableType.ts:1929");
+}, "VariableType::ceil_default", "engine/ops/native_functions/unary.yaml:517", "engine/generated/VariableType.ts:2107");
+registerKernel(ops.ceil__default, "Autograd", (ks, self) => below_autograd(() => ops.ceil__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::ceil__default", "engine/ops/native_functions/unary.yaml:521", "engine/generated/VariableType.ts:2114");
+registerKernel(ops.ceil_out, "Autograd", (ks, self, out) => below_autograd(() => ops.ceil_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::ceil_out", "engine/ops/native_functions/unary.yaml:525", "engine/generated/VariableType.ts:2115");
 registerKernel(ops.round_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::round", self) : null;
   const _result = below_autograd(() => ops.round_default.redispatch(ks.and(after_autograd_keyset), self));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::round_default", "engine/ops/native_functions/unary.yaml:531", "engine/generated/VariableType.ts:1930");
-registerKernel(ops.round__default, "Autograd", (ks, self) => below_autograd(() => ops.round__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::round__default", "engine/ops/native_functions/unary.yaml:535", "engine/generated/VariableType.ts:1937");
-registerKernel(ops.round_out, "Autograd", (ks, self, out) => below_autograd(() => ops.round_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::round_out", "engine/ops/native_functions/unary.yaml:539", "engine/generated/VariableType.ts:1938");
+}, "VariableType::round_default", "engine/ops/native_functions/unary.yaml:531", "engine/generated/VariableType.ts:2116");
+registerKernel(ops.round__default, "Autograd", (ks, self) => below_autograd(() => ops.round__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::round__default", "engine/ops/native_functions/unary.yaml:535", "engine/generated/VariableType.ts:2123");
+registerKernel(ops.round_out, "Autograd", (ks, self, out) => below_autograd(() => ops.round_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::round_out", "engine/ops/native_functions/unary.yaml:539", "engine/generated/VariableType.ts:2124");
 registerKernel(ops.round_decimals, "Autograd", (ks, self, decimals) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::round", self) : null;
   const _result = below_autograd(() => ops.round_decimals.redispatch(ks.and(after_autograd_keyset), self, decimals));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::round_decimals", "engine/ops/native_functions/unary.yaml:545", "engine/generated/VariableType.ts:1939");
-registerKernel(ops.round__decimals, "Autograd", (ks, self, decimals) => below_autograd(() => ops.round__decimals.redispatch(ks.and(after_autograd_keyset), self, decimals)), "VariableType::round__decimals", "engine/ops/native_functions/unary.yaml:549", "engine/generated/VariableType.ts:1946");
-registerKernel(ops.round_decimals_out, "Autograd", (ks, self, decimals, out) => below_autograd(() => ops.round_decimals_out.redispatch(ks.and(after_autograd_keyset), self, decimals, out)), "VariableType::round_decimals_out", "engine/ops/native_functions/unary.yaml:553", "engine/generated/VariableType.ts:1947");
+}, "VariableType::round_decimals", "engine/ops/native_functions/unary.yaml:545", "engine/generated/VariableType.ts:2125");
+registerKernel(ops.round__decimals, "Autograd", (ks, self, decimals) => below_autograd(() => ops.round__decimals.redispatch(ks.and(after_autograd_keyset), self, decimals)), "VariableType::round__decimals", "engine/ops/native_functions/unary.yaml:549", "engine/generated/VariableType.ts:2132");
+registerKernel(ops.round_decimals_out, "Autograd", (ks, self, decimals, out) => below_autograd(() => ops.round_decimals_out.redispatch(ks.and(after_autograd_keyset), self, decimals, out)), "VariableType::round_decimals_out", "engine/ops/native_functions/unary.yaml:553", "engine/generated/VariableType.ts:2133");
 registerKernel(ops.trunc_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::trunc", self) : null;
   const _result = below_autograd(() => ops.trunc_default.redispatch(ks.and(after_autograd_keyset), self));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::trunc_default", "engine/ops/native_functions/unary.yaml:559", "engine/generated/VariableType.ts:1948");
-registerKernel(ops.trunc__default, "Autograd", (ks, self) => below_autograd(() => ops.trunc__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::trunc__default", "engine/ops/native_functions/unary.yaml:563", "engine/generated/VariableType.ts:1955");
-registerKernel(ops.trunc_out, "Autograd", (ks, self, out) => below_autograd(() => ops.trunc_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::trunc_out", "engine/ops/native_functions/unary.yaml:567", "engine/generated/VariableType.ts:1956");
+}, "VariableType::trunc_default", "engine/ops/native_functions/unary.yaml:559", "engine/generated/VariableType.ts:2134");
+registerKernel(ops.trunc__default, "Autograd", (ks, self) => below_autograd(() => ops.trunc__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::trunc__default", "engine/ops/native_functions/unary.yaml:563", "engine/generated/VariableType.ts:2141");
+registerKernel(ops.trunc_out, "Autograd", (ks, self, out) => below_autograd(() => ops.trunc_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::trunc_out", "engine/ops/native_functions/unary.yaml:567", "engine/generated/VariableType.ts:2142");
 registerKernel(ops.frac_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::frac", self) : null;
   const _result = below_autograd(() => ops.frac_default.redispatch(ks.and(after_autograd_keyset), self));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::frac_default", "engine/ops/native_functions/unary.yaml:587", "engine/generated/VariableType.ts:1957");
-registerKernel(ops.frac__default, "Autograd", (ks, self) => below_autograd(() => ops.frac__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::frac__default", "engine/ops/native_functions/unary.yaml:591", "engine/generated/VariableType.ts:1964");
-registerKernel(ops.frac_out, "Autograd", (ks, self, out) => below_autograd(() => ops.frac_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::frac_out", "engine/ops/native_functions/unary.yaml:595", "engine/generated/VariableType.ts:1965");
+}, "VariableType::frac_default", "engine/ops/native_functions/unary.yaml:587", "engine/generated/VariableType.ts:2143");
+registerKernel(ops.frac__default, "Autograd", (ks, self) => below_autograd(() => ops.frac__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::frac__default", "engine/ops/native_functions/unary.yaml:591", "engine/generated/VariableType.ts:2150");
+registerKernel(ops.frac_out, "Autograd", (ks, self, out) => below_autograd(() => ops.frac_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::frac_out", "engine/ops/native_functions/unary.yaml:595", "engine/generated/VariableType.ts:2151");
 registerKernel(ops.clamp_Tensor, "Autograd", (ks, self, min, max) => {
   const grad_fn = compute_requires_grad(self, min, max) ? not_implemented_node("aten::clamp", self, min, max) : null;
   const _result = below_autograd(() => ops.clamp_Tensor.redispatch(ks.and(after_autograd_keyset), self, min, max));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::clamp_Tensor", "engine/ops/native_functions/unary.yaml:602", "engine/generated/VariableType.ts:1966");
+}, "VariableType::clamp_Tensor", "engine/ops/native_functions/unary.yaml:602", "engine/generated/VariableType.ts:2152");
 registerKernel(ops.clamp_default, "Autograd", (ks, self, min, max) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::clamp", self) : null;
   const _result = below_autograd(() => ops.clamp_default.redispatch(ks.and(after_autograd_keyset), self, min, max));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::clamp_default", "engine/ops/native_functions/unary.yaml:606", "engine/generated/VariableType.ts:1973");
+}, "VariableType::clamp_default", "engine/ops/native_functions/unary.yaml:606", "engine/generated/VariableType.ts:2159");
 registerKernel(ops.clamp__Tensor, "Autograd", (ks, self, min, max) => {
   const grad_fn = compute_requires_grad(min, max) ? not_implemented_node("aten::clamp_", min, max) : null;
   if (grad_fn) check_inplace(self, true);
@@ -1984,24 +2170,24 @@ registerKernel(ops.clamp__Tensor, "Autograd", (ks, self, min, max) => {
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) rebase_history(self, grad_fn);
   return _result;
-}, "VariableType::clamp__Tensor", "engine/ops/native_functions/unary.yaml:610", "engine/generated/VariableType.ts:1980");
-registerKernel(ops.clamp__default, "Autograd", (ks, self, min, max) => below_autograd(() => ops.clamp__default.redispatch(ks.and(after_autograd_keyset), self, min, max)), "VariableType::clamp__default", "engine/ops/native_functions/unary.yaml:614", "engine/generated/VariableType.ts:1988");
-registerKernel(ops.clamp_Tensor_out, "Autograd", (ks, self, min, max, out) => below_autograd(() => ops.clamp_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, min, max, out)), "VariableType::clamp_Tensor_out", "engine/ops/native_functions/unary.yaml:618", "engine/generated/VariableType.ts:1989");
-registerKernel(ops.clamp_out, "Autograd", (ks, self, min, max, out) => below_autograd(() => ops.clamp_out.redispatch(ks.and(after_autograd_keyset), self, min, max, out)), "VariableType::clamp_out", "engine/ops/native_functions/unary.yaml:624", "engine/generated/VariableType.ts:1990");
+}, "VariableType::clamp__Tensor", "engine/ops/native_functions/unary.yaml:610", "engine/generated/VariableType.ts:2166");
+registerKernel(ops.clamp__default, "Autograd", (ks, self, min, max) => below_autograd(() => ops.clamp__default.redispatch(ks.and(after_autograd_keyset), self, min, max)), "VariableType::clamp__default", "engine/ops/native_functions/unary.yaml:614", "engine/generated/VariableType.ts:2174");
+registerKernel(ops.clamp_Tensor_out, "Autograd", (ks, self, min, max, out) => below_autograd(() => ops.clamp_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, min, max, out)), "VariableType::clamp_Tensor_out", "engine/ops/native_functions/unary.yaml:618", "engine/generated/VariableType.ts:2175");
+registerKernel(ops.clamp_out, "Autograd", (ks, self, min, max, out) => below_autograd(() => ops.clamp_out.redispatch(ks.and(after_autograd_keyset), self, min, max, out)), "VariableType::clamp_out", "engine/ops/native_functions/unary.yaml:624", "engine/generated/VariableType.ts:2176");
 registerKernel(ops.clamp_min_Tensor, "Autograd", (ks, self, min) => {
   const grad_fn = compute_requires_grad(self, min) ? not_implemented_node("aten::clamp_min", self, min) : null;
   const _result = below_autograd(() => ops.clamp_min_Tensor.redispatch(ks.and(after_autograd_keyset), self, min));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::clamp_min_Tensor", "engine/ops/native_functions/unary.yaml:630", "engine/generated/VariableType.ts:1991");
+}, "VariableType::clamp_min_Tensor", "engine/ops/native_functions/unary.yaml:630", "engine/generated/VariableType.ts:2177");
 registerKernel(ops.clamp_min_default, "Autograd", (ks, self, min) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::clamp_min", self) : null;
   const _result = below_autograd(() => ops.clamp_min_default.redispatch(ks.and(after_autograd_keyset), self, min));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::clamp_min_default", "engine/ops/native_functions/unary.yaml:634", "engine/generated/VariableType.ts:1998");
+}, "VariableType::clamp_min_default", "engine/ops/native_functions/unary.yaml:634", "engine/generated/VariableType.ts:2184");
 registerKernel(ops.clamp_min__Tensor, "Autograd", (ks, self, min) => {
   const grad_fn = compute_requires_grad(min) ? not_implemented_node("aten::clamp_min_", min) : null;
   if (grad_fn) check_inplace(self, true);
@@ -2009,24 +2195,24 @@ registerKernel(ops.clamp_min__Tensor, "Autograd", (ks, self, min) => {
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) rebase_history(self, grad_fn);
   return _result;
-}, "VariableType::clamp_min__Tensor", "engine/ops/native_functions/unary.yaml:638", "engine/generated/VariableType.ts:2005");
-registerKernel(ops.clamp_min__default, "Autograd", (ks, self, min) => below_autograd(() => ops.clamp_min__default.redispatch(ks.and(after_autograd_keyset), self, min)), "VariableType::clamp_min__default", "engine/ops/native_functions/unary.yaml:642", "engine/generated/VariableType.ts:2013");
-registerKernel(ops.clamp_min_Tensor_out, "Autograd", (ks, self, min, out) => below_autograd(() => ops.clamp_min_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, min, out)), "VariableType::clamp_min_Tensor_out", "engine/ops/native_functions/unary.yaml:646", "engine/generated/VariableType.ts:2014");
-registerKernel(ops.clamp_min_out, "Autograd", (ks, self, min, out) => below_autograd(() => ops.clamp_min_out.redispatch(ks.and(after_autograd_keyset), self, min, out)), "VariableType::clamp_min_out", "engine/ops/native_functions/unary.yaml:652", "engine/generated/VariableType.ts:2015");
+}, "VariableType::clamp_min__Tensor", "engine/ops/native_functions/unary.yaml:638", "engine/generated/VariableType.ts:2191");
+registerKernel(ops.clamp_min__default, "Autograd", (ks, self, min) => below_autograd(() => ops.clamp_min__default.redispatch(ks.and(after_autograd_keyset), self, min)), "VariableType::clamp_min__default", "engine/ops/native_functions/unary.yaml:642", "engine/generated/VariableType.ts:2199");
+registerKernel(ops.clamp_min_Tensor_out, "Autograd", (ks, self, min, out) => below_autograd(() => ops.clamp_min_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, min, out)), "VariableType::clamp_min_Tensor_out", "engine/ops/native_functions/unary.yaml:646", "engine/generated/VariableType.ts:2200");
+registerKernel(ops.clamp_min_out, "Autograd", (ks, self, min, out) => below_autograd(() => ops.clamp_min_out.redispatch(ks.and(after_autograd_keyset), self, min, out)), "VariableType::clamp_min_out", "engine/ops/native_functions/unary.yaml:652", "engine/generated/VariableType.ts:2201");
 registerKernel(ops.clamp_max_Tensor, "Autograd", (ks, self, max) => {
   const grad_fn = compute_requires_grad(self, max) ? not_implemented_node("aten::clamp_max", self, max) : null;
   const _result = below_autograd(() => ops.clamp_max_Tensor.redispatch(ks.and(after_autograd_keyset), self, max));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::clamp_max_Tensor", "engine/ops/native_functions/unary.yaml:658", "engine/generated/VariableType.ts:2016");
+}, "VariableType::clamp_max_Tensor", "engine/ops/native_functions/unary.yaml:658", "engine/generated/VariableType.ts:2202");
 registerKernel(ops.clamp_max_default, "Autograd", (ks, self, max) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::clamp_max", self) : null;
   const _result = below_autograd(() => ops.clamp_max_default.redispatch(ks.and(after_autograd_keyset), self, max));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::clamp_max_default", "engine/ops/native_functions/unary.yaml:662", "engine/generated/VariableType.ts:2023");
+}, "VariableType::clamp_max_default", "engine/ops/native_functions/unary.yaml:662", "engine/generated/VariableType.ts:2209");
 registerKernel(ops.clamp_max__Tensor, "Autograd", (ks, self, max) => {
   const grad_fn = compute_requires_grad(max) ? not_implemented_node("aten::clamp_max_", max) : null;
   if (grad_fn) check_inplace(self, true);
@@ -2034,87 +2220,90 @@ registerKernel(ops.clamp_max__Tensor, "Autograd", (ks, self, max) => {
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) rebase_history(self, grad_fn);
   return _result;
-}, "VariableType::clamp_max__Tensor", "engine/ops/native_functions/unary.yaml:666", "engine/generated/VariableType.ts:2030");
-registerKernel(ops.clamp_max__default, "Autograd", (ks, self, max) => below_autograd(() => ops.clamp_max__default.redispatch(ks.and(after_autograd_keyset), self, max)), "VariableType::clamp_max__default", "engine/ops/native_functions/unary.yaml:670", "engine/generated/VariableType.ts:2038");
-registerKernel(ops.clamp_max_Tensor_out, "Autograd", (ks, self, max, out) => below_autograd(() => ops.clamp_max_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, max, out)), "VariableType::clamp_max_Tensor_out", "engine/ops/native_functions/unary.yaml:674", "engine/generated/VariableType.ts:2039");
-registerKernel(ops.clamp_max_out, "Autograd", (ks, self, max, out) => below_autograd(() => ops.clamp_max_out.redispatch(ks.and(after_autograd_keyset), self, max, out)), "VariableType::clamp_max_out", "engine/ops/native_functions/unary.yaml:680", "engine/generated/VariableType.ts:2040");
-registerKernel(ops.isnan_default, "Autograd", (ks, self) => below_autograd(() => ops.isnan_default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::isnan_default", "engine/ops/native_functions/unary.yaml:715", "engine/generated/VariableType.ts:2041");
-registerKernel(ops.isinf_default, "Autograd", (ks, self) => below_autograd(() => ops.isinf_default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::isinf_default", "engine/ops/native_functions/unary.yaml:721", "engine/generated/VariableType.ts:2042");
+}, "VariableType::clamp_max__Tensor", "engine/ops/native_functions/unary.yaml:666", "engine/generated/VariableType.ts:2216");
+registerKernel(ops.clamp_max__default, "Autograd", (ks, self, max) => below_autograd(() => ops.clamp_max__default.redispatch(ks.and(after_autograd_keyset), self, max)), "VariableType::clamp_max__default", "engine/ops/native_functions/unary.yaml:670", "engine/generated/VariableType.ts:2224");
+registerKernel(ops.clamp_max_Tensor_out, "Autograd", (ks, self, max, out) => below_autograd(() => ops.clamp_max_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, max, out)), "VariableType::clamp_max_Tensor_out", "engine/ops/native_functions/unary.yaml:674", "engine/generated/VariableType.ts:2225");
+registerKernel(ops.clamp_max_out, "Autograd", (ks, self, max, out) => below_autograd(() => ops.clamp_max_out.redispatch(ks.and(after_autograd_keyset), self, max, out)), "VariableType::clamp_max_out", "engine/ops/native_functions/unary.yaml:680", "engine/generated/VariableType.ts:2226");
+registerKernel(ops.isnan_default, "Autograd", (ks, self) => below_autograd(() => ops.isnan_default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::isnan_default", "engine/ops/native_functions/unary.yaml:715", "engine/generated/VariableType.ts:2227");
+registerKernel(ops.isinf_default, "Autograd", (ks, self) => below_autograd(() => ops.isinf_default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::isinf_default", "engine/ops/native_functions/unary.yaml:721", "engine/generated/VariableType.ts:2228");
 registerKernel(ops.nan_to_num_default, "Autograd", (ks, self, nan, posinf, neginf) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::nan_to_num", self) : null;
   const _result = below_autograd(() => ops.nan_to_num_default.redispatch(ks.and(after_autograd_keyset), self, nan, posinf, neginf));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::nan_to_num_default", "engine/ops/native_functions/unary.yaml:732", "engine/generated/VariableType.ts:2043");
-registerKernel(ops.nan_to_num__default, "Autograd", (ks, self, nan, posinf, neginf) => below_autograd(() => ops.nan_to_num__default.redispatch(ks.and(after_autograd_keyset), self, nan, posinf, neginf)), "VariableType::nan_to_num__default", "engine/ops/native_functions/unary.yaml:737", "engine/generated/VariableType.ts:2050");
-registerKernel(ops.nan_to_num_out, "Autograd", (ks, self, nan, posinf, neginf, out) => below_autograd(() => ops.nan_to_num_out.redispatch(ks.and(after_autograd_keyset), self, nan, posinf, neginf, out)), "VariableType::nan_to_num_out", "engine/ops/native_functions/unary.yaml:742", "engine/generated/VariableType.ts:2051");
+}, "VariableType::nan_to_num_default", "engine/ops/native_functions/unary.yaml:732", "engine/generated/VariableType.ts:2229");
+registerKernel(ops.nan_to_num__default, "Autograd", (ks, self, nan, posinf, neginf) => below_autograd(() => ops.nan_to_num__default.redispatch(ks.and(after_autograd_keyset), self, nan, posinf, neginf)), "VariableType::nan_to_num__default", "engine/ops/native_functions/unary.yaml:737", "engine/generated/VariableType.ts:2236");
+registerKernel(ops.nan_to_num_out, "Autograd", (ks, self, nan, posinf, neginf, out) => below_autograd(() => ops.nan_to_num_out.redispatch(ks.and(after_autograd_keyset), self, nan, posinf, neginf, out)), "VariableType::nan_to_num_out", "engine/ops/native_functions/unary.yaml:742", "engine/generated/VariableType.ts:2237");
 registerKernel(ops.logical_not_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::logical_not", self) : null;
   const _result = below_autograd(() => ops.logical_not_default.redispatch(ks.and(after_autograd_keyset), self));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::logical_not_default", "engine/ops/native_functions/unary.yaml:747", "engine/generated/VariableType.ts:2052");
-registerKernel(ops.logical_not__default, "Autograd", (ks, self) => below_autograd(() => ops.logical_not__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::logical_not__default", "engine/ops/native_functions/unary.yaml:752", "engine/generated/VariableType.ts:2059");
-registerKernel(ops.logical_not_out, "Autograd", (ks, self, out) => below_autograd(() => ops.logical_not_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::logical_not_out", "engine/ops/native_functions/unary.yaml:757", "engine/generated/VariableType.ts:2060");
+}, "VariableType::logical_not_default", "engine/ops/native_functions/unary.yaml:747", "engine/generated/VariableType.ts:2238");
+registerKernel(ops.logical_not__default, "Autograd", (ks, self) => below_autograd(() => ops.logical_not__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::logical_not__default", "engine/ops/native_functions/unary.yaml:752", "engine/generated/VariableType.ts:2245");
+registerKernel(ops.logical_not_out, "Autograd", (ks, self, out) => below_autograd(() => ops.logical_not_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::logical_not_out", "engine/ops/native_functions/unary.yaml:757", "engine/generated/VariableType.ts:2246");
 registerKernel(ops.bitwise_not_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::bitwise_not", self) : null;
   const _result = below_autograd(() => ops.bitwise_not_default.redispatch(ks.and(after_autograd_keyset), self));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::bitwise_not_default", "engine/ops/native_functions/unary.yaml:761", "engine/generated/VariableType.ts:2061");
-registerKernel(ops.bitwise_not__default, "Autograd", (ks, self) => below_autograd(() => ops.bitwise_not__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::bitwise_not__default", "engine/ops/native_functions/unary.yaml:765", "engine/generated/VariableType.ts:2068");
-registerKernel(ops.bitwise_not_out, "Autograd", (ks, self, out) => below_autograd(() => ops.bitwise_not_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::bitwise_not_out", "engine/ops/native_functions/unary.yaml:769", "engine/generated/VariableType.ts:2069");
-registerKernel(ops.sub_Scalar_out, "Autograd", (ks, self, other, alpha, out) => below_autograd(() => ops.sub_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, alpha, out)), "VariableType::sub_Scalar_out", "engine/ops/native_functions/binary.yaml:37", "engine/generated/VariableType.ts:2070");
-registerKernel(ops.rsub_Tensor_out, "Autograd", (ks, self, other, alpha, out) => below_autograd(() => ops.rsub_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, alpha, out)), "VariableType::rsub_Tensor_out", "engine/ops/native_functions/binary.yaml:43", "engine/generated/VariableType.ts:2071");
-registerKernel(ops.rsub_Scalar_out, "Autograd", (ks, self, other, alpha, out) => below_autograd(() => ops.rsub_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, alpha, out)), "VariableType::rsub_Scalar_out", "engine/ops/native_functions/binary.yaml:50", "engine/generated/VariableType.ts:2072");
-registerKernel(ops.div_Scalar_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.div_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::div_Scalar_out", "engine/ops/native_functions/binary.yaml:92", "engine/generated/VariableType.ts:2073");
-registerKernel(ops.div_Scalar_mode_out, "Autograd", (ks, self, other, rounding_mode, out) => below_autograd(() => ops.div_Scalar_mode_out.redispatch(ks.and(after_autograd_keyset), self, other, rounding_mode, out)), "VariableType::div_Scalar_mode_out", "engine/ops/native_functions/binary.yaml:103", "engine/generated/VariableType.ts:2074");
-registerKernel(ops.remainder_Scalar_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.remainder_Scalar_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::remainder_Scalar_Tensor_out", "engine/ops/native_functions/binary.yaml:188", "engine/generated/VariableType.ts:2075");
-registerKernel(ops.bitwise_and_Scalar_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.bitwise_and_Scalar_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::bitwise_and_Scalar_Tensor_out", "engine/ops/native_functions/binary.yaml:619", "engine/generated/VariableType.ts:2076");
-registerKernel(ops.bitwise_or_Scalar_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.bitwise_or_Scalar_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::bitwise_or_Scalar_Tensor_out", "engine/ops/native_functions/binary.yaml:655", "engine/generated/VariableType.ts:2077");
-registerKernel(ops.bitwise_xor_Scalar_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.bitwise_xor_Scalar_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::bitwise_xor_Scalar_Tensor_out", "engine/ops/native_functions/binary.yaml:691", "engine/generated/VariableType.ts:2078");
-registerKernel(ops.flip_out, "Autograd", (ks, self, dims, out) => below_autograd(() => ops.flip_out.redispatch(ks.and(after_autograd_keyset), self, dims, out)), "VariableType::flip_out", "engine/ops/native_functions/join.yaml:90", "engine/generated/VariableType.ts:2079");
-registerKernel(ops.roll_out, "Autograd", (ks, self, shifts, dims, out) => below_autograd(() => ops.roll_out.redispatch(ks.and(after_autograd_keyset), self, shifts, dims, out)), "VariableType::roll_out", "engine/ops/native_functions/join.yaml:97", "engine/generated/VariableType.ts:2080");
-registerKernel(ops.repeat_out, "Autograd", (ks, self, repeats, out) => below_autograd(() => ops.repeat_out.redispatch(ks.and(after_autograd_keyset), self, repeats, out)), "VariableType::repeat_out", "engine/ops/native_functions/join.yaml:134", "engine/generated/VariableType.ts:2081");
-registerKernel(ops._trilinear_out, "Autograd", (ks, i1, i2, i3, expand1, expand2, expand3, sumdim, unroll_dim, out) => below_autograd(() => ops._trilinear_out.redispatch(ks.and(after_autograd_keyset), i1, i2, i3, expand1, expand2, expand3, sumdim, unroll_dim, out)), "VariableType::_trilinear_out", "engine/ops/native_functions/linalg.yaml:212", "engine/generated/VariableType.ts:2082");
-registerKernel(ops.constant_pad_nd_out, "Autograd", (ks, self, pad, value, out) => below_autograd(() => ops.constant_pad_nd_out.redispatch(ks.and(after_autograd_keyset), self, pad, value, out)), "VariableType::constant_pad_nd_out", "engine/ops/native_functions/pad.yaml:12", "engine/generated/VariableType.ts:2083");
-registerKernel(ops.prod_out, "Autograd", (ks, self, dtype, out) => below_autograd(() => ops.prod_out.redispatch(ks.and(after_autograd_keyset), self, dtype, out)), "VariableType::prod_out", "engine/ops/native_functions/reduce.yaml:104", "engine/generated/VariableType.ts:2084");
-registerKernel(ops.count_nonzero_dim_IntList_out, "Autograd", (ks, self, dim, out) => below_autograd(() => ops.count_nonzero_dim_IntList_out.redispatch(ks.and(after_autograd_keyset), self, dim, out)), "VariableType::count_nonzero_dim_IntList_out", "engine/ops/native_functions/reduce2.yaml:12", "engine/generated/VariableType.ts:2085");
-registerKernel(ops.count_nonzero_out, "Autograd", (ks, self, dim, out) => below_autograd(() => ops.count_nonzero_out.redispatch(ks.and(after_autograd_keyset), self, dim, out)), "VariableType::count_nonzero_out", "engine/ops/native_functions/reduce2.yaml:18", "engine/generated/VariableType.ts:2086");
-registerKernel(ops.std_mean_correction_out, "Autograd", (ks, self, dim, correction, keepdim, out0, out1) => below_autograd(() => ops.std_mean_correction_out.redispatch(ks.and(after_autograd_keyset), self, dim, correction, keepdim, out0, out1)), "VariableType::std_mean_correction_out", "engine/ops/native_functions/reduce2.yaml:50", "engine/generated/VariableType.ts:2087");
-registerKernel(ops.var_mean_correction_out, "Autograd", (ks, self, dim, correction, keepdim, out0, out1) => below_autograd(() => ops.var_mean_correction_out.redispatch(ks.and(after_autograd_keyset), self, dim, correction, keepdim, out0, out1)), "VariableType::var_mean_correction_out", "engine/ops/native_functions/reduce2.yaml:98", "engine/generated/VariableType.ts:2088");
-registerKernel(ops.median_out, "Autograd", (ks, self, out) => below_autograd(() => ops.median_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::median_out", "engine/ops/native_functions/reduce3.yaml:122", "engine/generated/VariableType.ts:2089");
-registerKernel(ops.nanmedian_out, "Autograd", (ks, self, out) => below_autograd(() => ops.nanmedian_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::nanmedian_out", "engine/ops/native_functions/reduce3.yaml:137", "engine/generated/VariableType.ts:2090");
-registerKernel(ops._unique_out, "Autograd", (ks, self, sorted, return_inverse, out0, out1) => below_autograd(() => ops._unique_out.redispatch(ks.and(after_autograd_keyset), self, sorted, return_inverse, out0, out1)), "VariableType::_unique_out", "engine/ops/native_functions/reduce3.yaml:163", "engine/generated/VariableType.ts:2091");
-registerKernel(ops.unique_dim_out, "Autograd", (ks, self, dim, sorted, return_inverse, return_counts, out0, out1, out2) => below_autograd(() => ops.unique_dim_out.redispatch(ks.and(after_autograd_keyset), self, dim, sorted, return_inverse, return_counts, out0, out1, out2)), "VariableType::unique_dim_out", "engine/ops/native_functions/reduce3.yaml:169", "engine/generated/VariableType.ts:2092");
-registerKernel(ops.unique_consecutive_out, "Autograd", (ks, self, return_inverse, return_counts, dim, out0, out1, out2) => below_autograd(() => ops.unique_consecutive_out.redispatch(ks.and(after_autograd_keyset), self, return_inverse, return_counts, dim, out0, out1, out2)), "VariableType::unique_consecutive_out", "engine/ops/native_functions/reduce3.yaml:176", "engine/generated/VariableType.ts:2093");
-registerKernel(ops.unique_dim_consecutive_out, "Autograd", (ks, self, dim, return_inverse, return_counts, out0, out1, out2) => below_autograd(() => ops.unique_dim_consecutive_out.redispatch(ks.and(after_autograd_keyset), self, dim, return_inverse, return_counts, out0, out1, out2)), "VariableType::unique_dim_consecutive_out", "engine/ops/native_functions/reduce3.yaml:183", "engine/generated/VariableType.ts:2094");
-registerKernel(ops._unique2_out, "Autograd", (ks, self, sorted, return_inverse, return_counts, out0, out1, out2) => below_autograd(() => ops._unique2_out.redispatch(ks.and(after_autograd_keyset), self, sorted, return_inverse, return_counts, out0, out1, out2)), "VariableType::_unique2_out", "engine/ops/native_functions/reduce3.yaml:190", "engine/generated/VariableType.ts:2095");
-registerKernel(ops.norm_ScalarOpt_dtype_out, "Autograd", (ks, self, p, dtype, out) => below_autograd(() => ops.norm_ScalarOpt_dtype_out.redispatch(ks.and(after_autograd_keyset), self, p, dtype, out)), "VariableType::norm_ScalarOpt_dtype_out", "engine/ops/native_functions/reduce3.yaml:198", "engine/generated/VariableType.ts:2096");
-registerKernel(ops.norm_Scalar_out, "Autograd", (ks, self, p, out) => below_autograd(() => ops.norm_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, p, out)), "VariableType::norm_Scalar_out", "engine/ops/native_functions/reduce3.yaml:205", "engine/generated/VariableType.ts:2097");
-registerKernel(ops.bucketize_Scalar_out, "Autograd", (ks, self, boundaries, out_int32, right, out) => below_autograd(() => ops.bucketize_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, boundaries, out_int32, right, out)), "VariableType::bucketize_Scalar_out", "engine/ops/native_functions/reduce3.yaml:289", "engine/generated/VariableType.ts:2098");
-registerKernel(ops.searchsorted_Scalar_out, "Autograd", (ks, sorted_sequence, self, out_int32, right, side, sorter, out) => below_autograd(() => ops.searchsorted_Scalar_out.redispatch(ks.and(after_autograd_keyset), sorted_sequence, self, out_int32, right, side, sorter, out)), "VariableType::searchsorted_Scalar_out", "engine/ops/native_functions/reduce3.yaml:302", "engine/generated/VariableType.ts:2099");
-registerKernel(ops.bincount_out, "Autograd", (ks, self, weights, minlength, out) => below_autograd(() => ops.bincount_out.redispatch(ks.and(after_autograd_keyset), self, weights, minlength, out)), "VariableType::bincount_out", "engine/ops/native_functions/reduce3.yaml:308", "engine/generated/VariableType.ts:2100");
-registerKernel(ops.argsort_stable_out, "Autograd", (ks, self, stable, dim, descending, out) => below_autograd(() => ops.argsort_stable_out.redispatch(ks.and(after_autograd_keyset), self, stable, dim, descending, out)), "VariableType::argsort_stable_out", "engine/ops/native_functions/select.yaml:66", "engine/generated/VariableType.ts:2101");
-registerKernel(ops._unsafe_view_out, "Autograd", (ks, self, size, out) => below_autograd(() => ops._unsafe_view_out.redispatch(ks.and(after_autograd_keyset), self, size, out)), "VariableType::_unsafe_view_out", "engine/ops/native_functions/shape.yaml:59", "engine/generated/VariableType.ts:2102");
-registerKernel(ops.clone_out, "Autograd", (ks, self, memory_format, out) => below_autograd(() => ops.clone_out.redispatch(ks.and(after_autograd_keyset), self, memory_format, out)), "VariableType::clone_out", "engine/ops/native_functions/shape.yaml:223", "engine/generated/VariableType.ts:2103");
-registerKernel(ops.copy_out, "Autograd", (ks, self, src, non_blocking, out) => below_autograd(() => ops.copy_out.redispatch(ks.and(after_autograd_keyset), self, src, non_blocking, out)), "VariableType::copy_out", "engine/ops/native_functions/shape.yaml:235", "engine/generated/VariableType.ts:2104");
-registerKernel(ops._to_copy_out, "Autograd", (ks, self, non_blocking, memory_format, out) => below_autograd(() => ops._to_copy_out.redispatch(ks.and(after_autograd_keyset), self, non_blocking, memory_format, out)), "VariableType::_to_copy_out", "engine/ops/native_functions/shape.yaml:242", "engine/generated/VariableType.ts:2105");
+}, "VariableType::bitwise_not_default", "engine/ops/native_functions/unary.yaml:761", "engine/generated/VariableType.ts:2247");
+registerKernel(ops.bitwise_not__default, "Autograd", (ks, self) => below_autograd(() => ops.bitwise_not__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::bitwise_not__default", "engine/ops/native_functions/unary.yaml:765", "engine/generated/VariableType.ts:2254");
+registerKernel(ops.bitwise_not_out, "Autograd", (ks, self, out) => below_autograd(() => ops.bitwise_not_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::bitwise_not_out", "engine/ops/native_functions/unary.yaml:769", "engine/generated/VariableType.ts:2255");
+registerKernel(ops.relu_out, "Autograd", (ks, self, out) => below_autograd(() => ops.relu_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::relu_out", "engine/ops/native_functions/activation.yaml:17", "engine/generated/VariableType.ts:2256");
+registerKernel(ops.celu_out, "Autograd", (ks, self, alpha, out) => below_autograd(() => ops.celu_out.redispatch(ks.and(after_autograd_keyset), self, alpha, out)), "VariableType::celu_out", "engine/ops/native_functions/activation.yaml:77", "engine/generated/VariableType.ts:2257");
+registerKernel(ops.sub_Scalar_out, "Autograd", (ks, self, other, alpha, out) => below_autograd(() => ops.sub_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, alpha, out)), "VariableType::sub_Scalar_out", "engine/ops/native_functions/binary.yaml:37", "engine/generated/VariableType.ts:2258");
+registerKernel(ops.rsub_Tensor_out, "Autograd", (ks, self, other, alpha, out) => below_autograd(() => ops.rsub_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, alpha, out)), "VariableType::rsub_Tensor_out", "engine/ops/native_functions/binary.yaml:43", "engine/generated/VariableType.ts:2259");
+registerKernel(ops.rsub_Scalar_out, "Autograd", (ks, self, other, alpha, out) => below_autograd(() => ops.rsub_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, alpha, out)), "VariableType::rsub_Scalar_out", "engine/ops/native_functions/binary.yaml:50", "engine/generated/VariableType.ts:2260");
+registerKernel(ops.div_Scalar_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.div_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::div_Scalar_out", "engine/ops/native_functions/binary.yaml:92", "engine/generated/VariableType.ts:2261");
+registerKernel(ops.div_Scalar_mode_out, "Autograd", (ks, self, other, rounding_mode, out) => below_autograd(() => ops.div_Scalar_mode_out.redispatch(ks.and(after_autograd_keyset), self, other, rounding_mode, out)), "VariableType::div_Scalar_mode_out", "engine/ops/native_functions/binary.yaml:103", "engine/generated/VariableType.ts:2262");
+registerKernel(ops.remainder_Scalar_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.remainder_Scalar_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::remainder_Scalar_Tensor_out", "engine/ops/native_functions/binary.yaml:188", "engine/generated/VariableType.ts:2263");
+registerKernel(ops.bitwise_and_Scalar_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.bitwise_and_Scalar_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::bitwise_and_Scalar_Tensor_out", "engine/ops/native_functions/binary.yaml:619", "engine/generated/VariableType.ts:2264");
+registerKernel(ops.bitwise_or_Scalar_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.bitwise_or_Scalar_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::bitwise_or_Scalar_Tensor_out", "engine/ops/native_functions/binary.yaml:655", "engine/generated/VariableType.ts:2265");
+registerKernel(ops.bitwise_xor_Scalar_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.bitwise_xor_Scalar_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::bitwise_xor_Scalar_Tensor_out", "engine/ops/native_functions/binary.yaml:691", "engine/generated/VariableType.ts:2266");
+registerKernel(ops.flip_out, "Autograd", (ks, self, dims, out) => below_autograd(() => ops.flip_out.redispatch(ks.and(after_autograd_keyset), self, dims, out)), "VariableType::flip_out", "engine/ops/native_functions/join.yaml:90", "engine/generated/VariableType.ts:2267");
+registerKernel(ops.roll_out, "Autograd", (ks, self, shifts, dims, out) => below_autograd(() => ops.roll_out.redispatch(ks.and(after_autograd_keyset), self, shifts, dims, out)), "VariableType::roll_out", "engine/ops/native_functions/join.yaml:97", "engine/generated/VariableType.ts:2268");
+registerKernel(ops.repeat_out, "Autograd", (ks, self, repeats, out) => below_autograd(() => ops.repeat_out.redispatch(ks.and(after_autograd_keyset), self, repeats, out)), "VariableType::repeat_out", "engine/ops/native_functions/join.yaml:134", "engine/generated/VariableType.ts:2269");
+registerKernel(ops._trilinear_out, "Autograd", (ks, i1, i2, i3, expand1, expand2, expand3, sumdim, unroll_dim, out) => below_autograd(() => ops._trilinear_out.redispatch(ks.and(after_autograd_keyset), i1, i2, i3, expand1, expand2, expand3, sumdim, unroll_dim, out)), "VariableType::_trilinear_out", "engine/ops/native_functions/linalg.yaml:212", "engine/generated/VariableType.ts:2270");
+registerKernel(ops.binary_cross_entropy_with_logits_out, "Autograd", (ks, self, target, weight, pos_weight, reduction, out) => below_autograd(() => ops.binary_cross_entropy_with_logits_out.redispatch(ks.and(after_autograd_keyset), self, target, weight, pos_weight, reduction, out)), "VariableType::binary_cross_entropy_with_logits_out", "engine/ops/native_functions/loss.yaml:24", "engine/generated/VariableType.ts:2271");
+registerKernel(ops.constant_pad_nd_out, "Autograd", (ks, self, pad, value, out) => below_autograd(() => ops.constant_pad_nd_out.redispatch(ks.and(after_autograd_keyset), self, pad, value, out)), "VariableType::constant_pad_nd_out", "engine/ops/native_functions/pad.yaml:12", "engine/generated/VariableType.ts:2272");
+registerKernel(ops.prod_out, "Autograd", (ks, self, dtype, out) => below_autograd(() => ops.prod_out.redispatch(ks.and(after_autograd_keyset), self, dtype, out)), "VariableType::prod_out", "engine/ops/native_functions/reduce.yaml:104", "engine/generated/VariableType.ts:2273");
+registerKernel(ops.count_nonzero_dim_IntList_out, "Autograd", (ks, self, dim, out) => below_autograd(() => ops.count_nonzero_dim_IntList_out.redispatch(ks.and(after_autograd_keyset), self, dim, out)), "VariableType::count_nonzero_dim_IntList_out", "engine/ops/native_functions/reduce2.yaml:12", "engine/generated/VariableType.ts:2274");
+registerKernel(ops.count_nonzero_out, "Autograd", (ks, self, dim, out) => below_autograd(() => ops.count_nonzero_out.redispatch(ks.and(after_autograd_keyset), self, dim, out)), "VariableType::count_nonzero_out", "engine/ops/native_functions/reduce2.yaml:18", "engine/generated/VariableType.ts:2275");
+registerKernel(ops.std_mean_correction_out, "Autograd", (ks, self, dim, correction, keepdim, out0, out1) => below_autograd(() => ops.std_mean_correction_out.redispatch(ks.and(after_autograd_keyset), self, dim, correction, keepdim, out0, out1)), "VariableType::std_mean_correction_out", "engine/ops/native_functions/reduce2.yaml:50", "engine/generated/VariableType.ts:2276");
+registerKernel(ops.var_mean_correction_out, "Autograd", (ks, self, dim, correction, keepdim, out0, out1) => below_autograd(() => ops.var_mean_correction_out.redispatch(ks.and(after_autograd_keyset), self, dim, correction, keepdim, out0, out1)), "VariableType::var_mean_correction_out", "engine/ops/native_functions/reduce2.yaml:98", "engine/generated/VariableType.ts:2277");
+registerKernel(ops.median_out, "Autograd", (ks, self, out) => below_autograd(() => ops.median_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::median_out", "engine/ops/native_functions/reduce3.yaml:122", "engine/generated/VariableType.ts:2278");
+registerKernel(ops.nanmedian_out, "Autograd", (ks, self, out) => below_autograd(() => ops.nanmedian_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::nanmedian_out", "engine/ops/native_functions/reduce3.yaml:137", "engine/generated/VariableType.ts:2279");
+registerKernel(ops._unique_out, "Autograd", (ks, self, sorted, return_inverse, out0, out1) => below_autograd(() => ops._unique_out.redispatch(ks.and(after_autograd_keyset), self, sorted, return_inverse, out0, out1)), "VariableType::_unique_out", "engine/ops/native_functions/reduce3.yaml:163", "engine/generated/VariableType.ts:2280");
+registerKernel(ops.unique_dim_out, "Autograd", (ks, self, dim, sorted, return_inverse, return_counts, out0, out1, out2) => below_autograd(() => ops.unique_dim_out.redispatch(ks.and(after_autograd_keyset), self, dim, sorted, return_inverse, return_counts, out0, out1, out2)), "VariableType::unique_dim_out", "engine/ops/native_functions/reduce3.yaml:169", "engine/generated/VariableType.ts:2281");
+registerKernel(ops.unique_consecutive_out, "Autograd", (ks, self, return_inverse, return_counts, dim, out0, out1, out2) => below_autograd(() => ops.unique_consecutive_out.redispatch(ks.and(after_autograd_keyset), self, return_inverse, return_counts, dim, out0, out1, out2)), "VariableType::unique_consecutive_out", "engine/ops/native_functions/reduce3.yaml:176", "engine/generated/VariableType.ts:2282");
+registerKernel(ops.unique_dim_consecutive_out, "Autograd", (ks, self, dim, return_inverse, return_counts, out0, out1, out2) => below_autograd(() => ops.unique_dim_consecutive_out.redispatch(ks.and(after_autograd_keyset), self, dim, return_inverse, return_counts, out0, out1, out2)), "VariableType::unique_dim_consecutive_out", "engine/ops/native_functions/reduce3.yaml:183", "engine/generated/VariableType.ts:2283");
+registerKernel(ops._unique2_out, "Autograd", (ks, self, sorted, return_inverse, return_counts, out0, out1, out2) => below_autograd(() => ops._unique2_out.redispatch(ks.and(after_autograd_keyset), self, sorted, return_inverse, return_counts, out0, out1, out2)), "VariableType::_unique2_out", "engine/ops/native_functions/reduce3.yaml:190", "engine/generated/VariableType.ts:2284");
+registerKernel(ops.norm_ScalarOpt_dtype_out, "Autograd", (ks, self, p, dtype, out) => below_autograd(() => ops.norm_ScalarOpt_dtype_out.redispatch(ks.and(after_autograd_keyset), self, p, dtype, out)), "VariableType::norm_ScalarOpt_dtype_out", "engine/ops/native_functions/reduce3.yaml:198", "engine/generated/VariableType.ts:2285");
+registerKernel(ops.norm_Scalar_out, "Autograd", (ks, self, p, out) => below_autograd(() => ops.norm_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, p, out)), "VariableType::norm_Scalar_out", "engine/ops/native_functions/reduce3.yaml:205", "engine/generated/VariableType.ts:2286");
+registerKernel(ops.bucketize_Scalar_out, "Autograd", (ks, self, boundaries, out_int32, right, out) => below_autograd(() => ops.bucketize_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, boundaries, out_int32, right, out)), "VariableType::bucketize_Scalar_out", "engine/ops/native_functions/reduce3.yaml:289", "engine/generated/VariableType.ts:2287");
+registerKernel(ops.searchsorted_Scalar_out, "Autograd", (ks, sorted_sequence, self, out_int32, right, side, sorter, out) => below_autograd(() => ops.searchsorted_Scalar_out.redispatch(ks.and(after_autograd_keyset), sorted_sequence, self, out_int32, right, side, sorter, out)), "VariableType::searchsorted_Scalar_out", "engine/ops/native_functions/reduce3.yaml:302", "engine/generated/VariableType.ts:2288");
+registerKernel(ops.bincount_out, "Autograd", (ks, self, weights, minlength, out) => below_autograd(() => ops.bincount_out.redispatch(ks.and(after_autograd_keyset), self, weights, minlength, out)), "VariableType::bincount_out", "engine/ops/native_functions/reduce3.yaml:308", "engine/generated/VariableType.ts:2289");
+registerKernel(ops.argsort_stable_out, "Autograd", (ks, self, stable, dim, descending, out) => below_autograd(() => ops.argsort_stable_out.redispatch(ks.and(after_autograd_keyset), self, stable, dim, descending, out)), "VariableType::argsort_stable_out", "engine/ops/native_functions/select.yaml:66", "engine/generated/VariableType.ts:2290");
+registerKernel(ops._unsafe_view_out, "Autograd", (ks, self, size, out) => below_autograd(() => ops._unsafe_view_out.redispatch(ks.and(after_autograd_keyset), self, size, out)), "VariableType::_unsafe_view_out", "engine/ops/native_functions/shape.yaml:59", "engine/generated/VariableType.ts:2291");
+registerKernel(ops.clone_out, "Autograd", (ks, self, memory_format, out) => below_autograd(() => ops.clone_out.redispatch(ks.and(after_autograd_keyset), self, memory_format, out)), "VariableType::clone_out", "engine/ops/native_functions/shape.yaml:223", "engine/generated/VariableType.ts:2292");
+registerKernel(ops.copy_out, "Autograd", (ks, self, src, non_blocking, out) => below_autograd(() => ops.copy_out.redispatch(ks.and(after_autograd_keyset), self, src, non_blocking, out)), "VariableType::copy_out", "engine/ops/native_functions/shape.yaml:235", "engine/generated/VariableType.ts:2293");
+registerKernel(ops._to_copy_out, "Autograd", (ks, self, non_blocking, memory_format, out) => below_autograd(() => ops._to_copy_out.redispatch(ks.and(after_autograd_keyset), self, non_blocking, memory_format, out)), "VariableType::_to_copy_out", "engine/ops/native_functions/shape.yaml:242", "engine/generated/VariableType.ts:2294");
 registerKernel(ops.zero_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::zero", self) : null;
   const _result = below_autograd(() => ops.zero_default.redispatch(ks.and(after_autograd_keyset), self));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::zero_default", "engine/ops/native_functions/shape.yaml:276", "engine/generated/VariableType.ts:2106");
-registerKernel(ops.zero_out, "Autograd", (ks, self, out) => below_autograd(() => ops.zero_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::zero_out", "engine/ops/native_functions/shape.yaml:276", "engine/generated/VariableType.ts:2113");
-registerKernel(ops.empty_strided_out, "Autograd", (ks, size, stride, out) => below_autograd(() => ops.empty_strided_out.redispatch(ks.and(after_autograd_keyset), size, stride, out)), "VariableType::empty_strided_out", "engine/ops/native_functions/shape.yaml:284", "engine/generated/VariableType.ts:2114");
-registerKernel(ops.empty_like_out, "Autograd", (ks, self, memory_format, out) => below_autograd(() => ops.empty_like_out.redispatch(ks.and(after_autograd_keyset), self, memory_format, out)), "VariableType::empty_like_out", "engine/ops/native_functions/shape.yaml:290", "engine/generated/VariableType.ts:2115");
-registerKernel(ops.zeros_like_out, "Autograd", (ks, self, memory_format, out) => below_autograd(() => ops.zeros_like_out.redispatch(ks.and(after_autograd_keyset), self, memory_format, out)), "VariableType::zeros_like_out", "engine/ops/native_functions/shape.yaml:300", "engine/generated/VariableType.ts:2116");
-registerKernel(ops.ones_like_out, "Autograd", (ks, self, memory_format, out) => below_autograd(() => ops.ones_like_out.redispatch(ks.and(after_autograd_keyset), self, memory_format, out)), "VariableType::ones_like_out", "engine/ops/native_functions/shape.yaml:307", "engine/generated/VariableType.ts:2117");
-registerKernel(ops.full_like_out, "Autograd", (ks, self, fill_value, memory_format, out) => below_autograd(() => ops.full_like_out.redispatch(ks.and(after_autograd_keyset), self, fill_value, memory_format, out)), "VariableType::full_like_out", "engine/ops/native_functions/shape.yaml:318", "engine/generated/VariableType.ts:2118");
-registerKernel(ops.isnan_out, "Autograd", (ks, self, out) => below_autograd(() => ops.isnan_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::isnan_out", "engine/ops/native_functions/unary.yaml:715", "engine/generated/VariableType.ts:2119");
-registerKernel(ops.isinf_out, "Autograd", (ks, self, out) => below_autograd(() => ops.isinf_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::isinf_out", "engine/ops/native_functions/unary.yaml:721", "engine/generated/VariableType.ts:2120");
+}, "VariableType::zero_default", "engine/ops/native_functions/shape.yaml:276", "engine/generated/VariableType.ts:2295");
+registerKernel(ops.zero_out, "Autograd", (ks, self, out) => below_autograd(() => ops.zero_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::zero_out", "engine/ops/native_functions/shape.yaml:276", "engine/generated/VariableType.ts:2302");
+registerKernel(ops.empty_strided_out, "Autograd", (ks, size, stride, out) => below_autograd(() => ops.empty_strided_out.redispatch(ks.and(after_autograd_keyset), size, stride, out)), "VariableType::empty_strided_out", "engine/ops/native_functions/shape.yaml:284", "engine/generated/VariableType.ts:2303");
+registerKernel(ops.empty_like_out, "Autograd", (ks, self, memory_format, out) => below_autograd(() => ops.empty_like_out.redispatch(ks.and(after_autograd_keyset), self, memory_format, out)), "VariableType::empty_like_out", "engine/ops/native_functions/shape.yaml:290", "engine/generated/VariableType.ts:2304");
+registerKernel(ops.zeros_like_out, "Autograd", (ks, self, memory_format, out) => below_autograd(() => ops.zeros_like_out.redispatch(ks.and(after_autograd_keyset), self, memory_format, out)), "VariableType::zeros_like_out", "engine/ops/native_functions/shape.yaml:300", "engine/generated/VariableType.ts:2305");
+registerKernel(ops.ones_like_out, "Autograd", (ks, self, memory_format, out) => below_autograd(() => ops.ones_like_out.redispatch(ks.and(after_autograd_keyset), self, memory_format, out)), "VariableType::ones_like_out", "engine/ops/native_functions/shape.yaml:307", "engine/generated/VariableType.ts:2306");
+registerKernel(ops.full_like_out, "Autograd", (ks, self, fill_value, memory_format, out) => below_autograd(() => ops.full_like_out.redispatch(ks.and(after_autograd_keyset), self, fill_value, memory_format, out)), "VariableType::full_like_out", "engine/ops/native_functions/shape.yaml:318", "engine/generated/VariableType.ts:2307");
+registerKernel(ops.isnan_out, "Autograd", (ks, self, out) => below_autograd(() => ops.isnan_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::isnan_out", "engine/ops/native_functions/unary.yaml:715", "engine/generated/VariableType.ts:2308");
+registerKernel(ops.isinf_out, "Autograd", (ks, self, out) => below_autograd(() => ops.isinf_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::isinf_out", "engine/ops/native_functions/unary.yaml:721", "engine/generated/VariableType.ts:2309");

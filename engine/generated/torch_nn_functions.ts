@@ -3,7 +3,36 @@
 
 // torch._C._nn: the ops with `python_module: nn` (torch.nn.functional calls these).
 
+export { relu6 } from "./relu6.js";
+export { relu6_ } from "./relu6.js";
+export { leaky_relu } from "./leaky_relu.js";
+export { leaky_relu_ } from "./leaky_relu.js";
+export { elu } from "./elu.js";
+export { elu_ } from "./elu.js";
+export { gelu_ } from "./gelu.js";
+export { gelu } from "./gelu.js";
+export { silu } from "./silu.js";
+export { silu_ } from "./silu.js";
+export { mish } from "./mish.js";
+export { mish_ } from "./mish.js";
+export { softplus } from "./softplus.js";
+export { hardtanh } from "./hardtanh.js";
+export { hardtanh_ } from "./hardtanh.js";
+export { hardsigmoid } from "./hardsigmoid.js";
+export { hardsigmoid_ } from "./hardsigmoid.js";
+export { hardswish } from "./hardswish.js";
+export { hardswish_ } from "./hardswish.js";
+export { log_sigmoid } from "./log_sigmoid.js";
 export { linear } from "./linear.js";
+export { binary_cross_entropy } from "./binary_cross_entropy.js";
+export { cross_entropy_loss } from "./cross_entropy_loss.js";
+export { mse_loss } from "./mse_loss.js";
+export { l1_loss } from "./l1_loss.js";
+export { nll_loss_nd } from "./nll_loss_nd.js";
+export { nll_loss } from "./nll_loss.js";
+export { nll_loss2d } from "./nll_loss2d.js";
+export { smooth_l1_loss } from "./smooth_l1_loss.js";
+export { huber_loss } from "./huber_loss.js";
 export { reflection_pad1d } from "./reflection_pad1d.js";
 export { reflection_pad2d } from "./reflection_pad2d.js";
 export { reflection_pad3d } from "./reflection_pad3d.js";

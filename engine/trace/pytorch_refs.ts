@@ -33,19 +33,20 @@ files("Distributions.cpp", "normal uniform bernoulli random exponential multinom
 files("Copy.cpp", "copy");
 files("Fill.cpp", "fill");
 files("TensorConversions.cpp", "_to_copy to contiguous");
-files("Activation.cpp", "relu gelu threshold hardtanh elu leaky_relu silu softplus");
+files("Activation.cpp", "relu gelu threshold hardtanh elu leaky_relu silu softplus relu6 selu celu mish hardsigmoid hardswish log_sigmoid log_sigmoid_forward");
 files("SoftMax.cpp", "softmax log_softmax _softmax _log_softmax");
 files("Pow.cpp", "pow");
 files("TensorCompare.cpp", "where clamp clamp_min clamp_max isclose allclose");
 files("TensorAdvancedIndexing.cpp", "index index_select gather scatter scatter_add index_put masked_fill");
 files("Embedding.cpp", "embedding");
-files("Dropout.cpp", "dropout");
+files("Dropout.cpp", "dropout feature_dropout alpha_dropout feature_alpha_dropout");
 files("Linear.cpp", "linear einsum bilinear");
 files("Convolution.cpp", "convolution conv1d conv2d conv3d");
 files("layer_norm.cpp", "layer_norm native_layer_norm");
 files("Normalization.cpp", "batch_norm native_batch_norm");
-files("Loss.cpp", "mse_loss binary_cross_entropy");
-files("LossNLL.cpp", "nll_loss cross_entropy");
+files("Loss.cpp", "mse_loss binary_cross_entropy binary_cross_entropy_with_logits l1_loss smooth_l1_loss huber_loss kl_div");
+files("LossNLL.cpp", "nll_loss cross_entropy cross_entropy_loss nll_loss_nd nll_loss_forward");
+files("LossNLL2d.cpp", "nll_loss2d nll_loss2d_forward");
 
 function baseName(opName: string): string {
   const bare = opName.includes("::") ? opName.slice(opName.indexOf("::") + 2) : opName;

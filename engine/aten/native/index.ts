@@ -16,3 +16,5 @@ export * from "./join/index.js";
 export * from "./linalg/index.js";
 export * from "./reduce3/index.js";
 export * from "./pad/index.js";
+export * from "./activation/index.js";
+export * from "./loss/index.js";

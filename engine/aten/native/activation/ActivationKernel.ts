@@ -1,0 +1,137 @@
+// The activation family's DispatchStubs and their TypeScript kernels (aten/src/ATen/native/Activation.h
+// declares the stubs, aten/src/ATen/native/cpu/Activation.cpp implements them).
+//
+// Numerics. Each kernel is written as PyTorch's scalar lambda, every operation rounding to the
+// compute dtype (float32 arithmetic for float32, via Math.fround; double for float64). bfloat16 is
+// computed in float32 and rounded once on store, as the 1.13 kernels convert BFloat16 to float.
+// Transcendental calls (exp, erf, tanh, log1p) are correctly rounded here; PyTorch's AVX2 build runs
+// SLEEF's u10 vector versions on full vectors, so those ops agree within an ulp or two (the tests say
+// how many). Piecewise-linear ops (relu, leaky_relu, hardtanh, hardsigmoid, hardswish, threshold)
+// are exact.
+
+import { ScalarType } from "../../../c10/ScalarType.js";
+import type { Scalar } from "../../core/Tensor.js";
+import { roundToScalarType } from "../../cpu/ScalarArithmetic.js";
+import { cpu_kernel_unary } from "../Loops.js";
+import { DispatchStub } from "../DispatchStub.js";
+import type { TensorIterator } from "../TensorIterator.js";
+import { cpu_kernel_nary } from "../unary/NaryLoop.js";
+import { scalar_to } from "../unary/ScalarConvert.js";
+import { erf } from "../unary/UnaryMath.js";
+import { AT_DISPATCH, FLOATING_TYPES_AND_BFLOAT16, ALL_TYPES_AND_BFLOAT16 } from "../unary/Dispatch.js";
+
+const REF = "aten/src/ATen/native/cpu/Activation.cpp";
+const { Double, Float } = ScalarType;
+const FLOATING_TYPES = [Double, Float] as const;
+type Fn = (x: number) => number;
+
+/** The arithmetic each step rounds to: double for float64, float32 for float32 and bfloat16 (opmath). */
+const stepOf = (t: ScalarType): Fn => (t === Double ? (x) => x : Math.fround);
+
+/** A Scalar argument as the kernel reads it: `s.to<scalar_t>()` (float for bfloat16's float path). */
+const coef = (s: Scalar, t: ScalarType): number => Number(scalar_to(s, t === Double ? Double : Float));
+
+function stub<F extends (iter: TensorIterator, ...a: any[]) => void>(name: string, fn: F): DispatchStub<F> {
+  const s = new DispatchStub<F>(name, REF);
+  s.register("ts", fn);
+  return s;
+}
+
+/** AT_DISPATCH over `types` named `name`, then `make(step, t)` elementwise. */
+function floatKernel(name: string, types: readonly ScalarType[], iter: TensorIterator, make: (r: Fn, t: ScalarType) => Fn): void {
+  const t = iter.commonDtype.scalarType;
+  AT_DISPATCH(name, t, types);
+  cpu_kernel_unary(iter, { number: make(stepOf(t), t) });
+}
+
+/** leaky_relu: a > 0 ? a : a * negval. */
+export const leaky_relu_stub = stub("leaky_relu_stub", (iter: TensorIterator, slope: Scalar) =>
+  floatKernel("leaky_relu_cpu", FLOATING_TYPES_AND_BFLOAT16, iter, (r, t) => {
+    const neg = coef(slope, t);
+    return (a) => (a > 0 ? a : r(a * neg));
+  }));
+
+/** elu: a <= 0 ? (exp(a * input_scale) - 1) * (alpha * scale) : a * scale. */
+export const elu_stub = stub("elu_stub", (iter: TensorIterator, alpha: Scalar, scale: Scalar, inputScale: Scalar) =>
+  floatKernel("elu_cpu", FLOATING_TYPES_AND_BFLOAT16, iter, (r, t) => {
+    const negcoef = r(coef(alpha, t) * coef(scale, t)), poscoef = coef(scale, t), negiptcoef = coef(inputScale, t);
+    return (a) => (a <= 0 ? r(r(r(Math.exp(r(a * negiptcoef))) - 1) * negcoef) : r(a * poscoef));
+  }));
+
+/**
+ * GeluKernelImpl: x * 0.5 * (1 + erf(x / sqrt(2))), or the tanh approximation. For erf, 1.13's vector
+ * path (taken when every operand is contiguous) computes float32 and bfloat16 in float with
+ * Vectorized<float>::erf, a polynomial; the scalar path (strided operands) calls std::erf and, for
+ * bfloat16, rounds every operation to bfloat16. The tanh form rounds every bfloat16 operation on
+ * both paths. (Observed against PyTorch 1.13's AVX2 build; see activation.json's gelu cases.)
+ */
+export const GeluKernel = stub("GeluKernel", (iter: TensorIterator, approximate: "none" | "tanh") => {
+  const t = iter.commonDtype.scalarType;
+  AT_DISPATCH("GeluKernelImpl", t, FLOATING_TYPES_AND_BFLOAT16);
+  const vectorized = iter.output.is_contiguous() && iter.inputs.every((u) => u.is_contiguous());
+  const bf16Ops = t === ScalarType.BFloat16 && (approximate === "tanh" || !vectorized);
+  const r: Fn = bf16Ops ? (x) => roundToScalarType(t, x) : stepOf(t);
+  let f: Fn;
+  if (approximate === "tanh") {
+    const kBeta = r(Math.SQRT2 * 1.1283791670955126 * 0.5) /* M_SQRT2 * M_2_SQRTPI * 0.5 */, kKappa = r(0.044715);
+    f = (x) => {
+      const cube = r(r(x * x) * x);
+      const inner = r(kBeta * r(x + r(kKappa * cube)));
+      return r(r(0.5 * x) * r(1 + r(Math.tanh(inner))));
+    };
+  } else {
+    const kAlpha = r(Math.SQRT1_2);
+    const erfOf = t !== ScalarType.Double && vectorized ? vecErfFloat : erf;
+    f = (x) => r(r(x * 0.5) * r(1 + r(erfOf(r(x * kAlpha)))));
+  }
+  cpu_kernel_unary(iter, { number: f });
+});
+
+/** _mm256_fmadd_ps: a * b + c rounded once to float32 (the product of two floats is exact in double). */
+const fmaf = (a: number, b: number, c: number) => Math.fround(a * b + c);
+
+/**
+ * Vectorized<float>::erf (aten/src/ATen/cpu/vec/vec256/vec256_float.h), which GELU runs on every
+ * float32 element: Abramowitz & Stegun 7.1.26, 1 - (a1 t + ... + a5 t^5) exp(-x^2) with
+ * t = 1 / (1 + p |x|), in fused multiply-adds (absolute error up to about 1.5e-7, not std::erf's).
+ */
+function vecErfFloat(x: number): number {
+  const f = Math.fround;
+  const ax = Math.abs(x);
+  const t = f(1 / fmaf(f(0.3275911), ax, 1));
+  const r = fmaf(fmaf(fmaf(fmaf(f(1.061405429), t, f(-1.453152027)), t, f(1.421413741)), t, f(-0.284496736)), t, f(0.254829592));
+  const e = f(Math.exp(-f(x * x)));
+  const y = fmaf(f(-e * t), r, 1);
+  return x < 0 || Object.is(x, -0) ? -y : y;
+}
+
+/** silu: x / (1 + exp(-x)). */
+export const silu_stub = stub("silu_stub", (iter: TensorIterator) =>
+  floatKernel("silu_cpu", FLOATING_TYPES_AND_BFLOAT16, iter, (r) => (x) => r(x / r(1 + r(Math.exp(-x))))));
+
+/** mish: x * tanh(log1p(exp(x))); float and double only. */
+export const mish_stub = stub("mish_stub", (iter: TensorIterator) =>
+  floatKernel("mish_cpu", FLOATING_TYPES, iter, (r) => (x) => r(x * r(Math.tanh(r(Math.log1p(r(Math.exp(x)))))))));
+
+/** softplus: (a * beta) > threshold ? a : log1p(exp(a * beta)) / beta. */
+export const softplus_stub = stub("softplus_stub", (iter: TensorIterator, beta: Scalar, threshold: Scalar) =>
+  floatKernel("softplus_cpu", FLOATING_TYPES_AND_BFLOAT16, iter, (r, t) => {
+    const b = coef(beta, t), th = coef(threshold, t);
+    return (a) => (r(a * b) > th ? a : r(r(Math.log1p(r(Math.exp(r(a * b))))) / b));
+  }));
+
+/** hardsigmoid: min(max(x + 3, 0), 6) / 6. */
+export const hardsigmoid_stub = stub("hardsigmoid_stub", (iter: TensorIterator) =>
+  floatKernel("hardsigmoid_cpu", FLOATING_TYPES_AND_BFLOAT16, iter, (r) => (x) => r(Math.min(Math.max(r(x + 3), 0), 6) / 6)));
+
+/** hardswish: x * min(max(x + 3, 0), 6) / 6. */
+export const hardswish_stub = stub("hardswish_stub", (iter: TensorIterator) =>
+  floatKernel("hardswish_cpu", FLOATING_TYPES_AND_BFLOAT16, iter, (r) => (x) => r(r(x * Math.min(Math.max(r(x + 3), 0), 6)) / 6)));
+
+/** threshold: x <= threshold ? value : other (other is self again); every real dtype and bfloat16. */
+export const threshold_stub = stub("threshold_stub", (iter: TensorIterator, threshold: Scalar, value: Scalar) => {
+  const t = iter.commonDtype.scalarType;
+  AT_DISPATCH("threshold_cpu", t, ALL_TYPES_AND_BFLOAT16);
+  const th = scalar_to(threshold, t), v = scalar_to(value, t);
+  cpu_kernel_nary(iter, t, { number: (x, other) => (x <= (th as number) ? (v as number) : other), bigint: (x, other) => (x <= (th as bigint) ? (v as bigint) : other) });
+});

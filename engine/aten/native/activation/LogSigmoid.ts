@@ -1,0 +1,80 @@
+// log_sigmoid (aten/src/ATen/native/Activation.cpp, cpu/Activation.cpp log_sigmoid_cpu_kernel):
+// log_sigmoid_forward computes, over input.contiguous(), buffer = exp(-|x|) and
+// output = min(x, 0) - log1p(buffer) (the buffer is what the backward reuses); log_sigmoid and
+// log_sigmoid.out are its first output.
+
+import { RuntimeError } from "../../../c10/Errors.js";
+import { ScalarType } from "../../../c10/ScalarType.js";
+import { contiguousStrides } from "../../../c10/Contiguity.js";
+import type { Tensor } from "../../core/Tensor.js";
+import { empty_strided_impl, wrap } from "../../core/empty.js";
+import { DispatchStub } from "../DispatchStub.js";
+import { writeAll } from "../reduce/ReduceUtils.js";
+import { AT_DISPATCH, FLOATING_TYPES_AND_BFLOAT16 } from "../unary/Dispatch.js";
+import { empty_memory_format } from "../../../generated/empty.js";
+import { log_sigmoid_forward_default, log_sigmoid_forward_output } from "../../../generated/log_sigmoid_forward.js";
+
+type Pair = [Tensor, Tensor] & { output: Tensor; buffer: Tensor };
+const pair = (a: Tensor, b: Tensor): Pair => Object.assign([a, b] as [Tensor, Tensor], { output: a, buffer: b });
+
+type Kernel = (x: Float64Array, t: ScalarType, output: number[], buffer: number[]) => void;
+
+/** Vectorized<float> for float32 and bfloat16 (computed in float, stored rounded), double for float64. */
+export const log_sigmoid_cpu_stub = new DispatchStub<Kernel>("log_sigmoid_cpu_stub", "aten/src/ATen/native/cpu/Activation.cpp");
+log_sigmoid_cpu_stub.register("ts", (x, t, output, buffer) => {
+  AT_DISPATCH("log_sigmoid_cpu", t, FLOATING_TYPES_AND_BFLOAT16);
+  const r = t === ScalarType.Double ? (v: number) => v : Math.fround;
+  for (const v of x) {
+    const min = Number.isNaN(v) || v < 0 ? v : 0; // vec::minimum propagates NaN
+    const buf = r(Math.exp(-Math.abs(v)));
+    buffer.push(buf);
+    output.push(r(min - r(Math.log1p(buf))));
+  }
+});
+
+function run(input: Tensor, result: Tensor, buffer: Tensor): void {
+  if (!result._impl.storage.hasData()) return; // meta: sizes and strides only
+  const output: number[] = [], buf: number[] = [];
+  log_sigmoid_cpu_stub.call(input.device.type, input._flatNumbers(), input.dtype.scalarType, output, buf);
+  writeAll(result, output);
+  writeAll(buffer, buf);
+}
+
+/** log_sigmoid_forward_cpu: result and buffer contiguous, like the input's sizes. */
+export function log_sigmoid_forward_cpu(self: Tensor): Pair {
+  const sizes = [...self._impl.sizes()];
+  const make = () => wrap(empty_strided_impl(sizes, contiguousStrides(sizes), self.dtype, self.device));
+  const result = make(), buffer = make();
+  run(self, result, buffer);
+  return pair(result, buffer);
+}
+
+/** Tensor.resize_as_: same storage (grown if needed), contiguous strides when the sizes change; no warning. */
+function resize_as_(t: Tensor, sizes: number[]): void {
+  const impl = t._impl;
+  const cur = impl.sizes();
+  if (cur.length === sizes.length && cur.every((v, i) => v === sizes[i])) return;
+  const needed = (impl.storage_offset() + sizes.reduce((a, b) => a * b, 1)) * t.element_size();
+  if (impl.storage.nbytes() < needed) impl.storage.resize(needed);
+  impl.set_sizes_and_strides(sizes, contiguousStrides(sizes));
+}
+
+/** log_sigmoid_forward.output: result.resize_as_(input), a contiguous buffer required. */
+export function log_sigmoid_forward_out_cpu(self: Tensor, output: Tensor, buffer: Tensor): Pair {
+  const sizes = [...self._impl.sizes()];
+  resize_as_(output, sizes);
+  resize_as_(buffer, sizes);
+  if (!buffer.is_contiguous()) throw new RuntimeError("Contiguous buffer required for log_sigmoid with out parameter");
+  run(self, output, buffer); // writeAll follows output's own strides, as result.copy_(result_tmp) would
+  return pair(output, buffer);
+}
+
+/** log_sigmoid (CompositeImplicitAutograd): std::get<0>(at::log_sigmoid_forward(self)). */
+export const log_sigmoid = (self: Tensor): Tensor => (log_sigmoid_forward_default.call(self) as Pair)[0];
+
+/** log_sigmoid.out: at::log_sigmoid_forward_out(output, at::empty({0}), self), its first output. */
+export function log_sigmoid_out(self: Tensor, out: Tensor): Tensor {
+  const buffer = empty_memory_format.call([0], self.dtype, null, self.device, null, null) as Tensor;
+  return (log_sigmoid_forward_output.call(self, out, buffer) as Pair)[0];
+}
+

@@ -1,0 +1,12 @@
+// Kernels of the activation family, re-exported into at::native (../index.ts): every name
+// engine/ops/native_functions/activation.yaml puts in a `dispatch:` entry.
+
+export {
+  relu, relu_, relu6, relu6_, leaky_relu_out, elu_out, selu, selu_, celu, celu_, gelu_out_cpu, silu_out, mish_out,
+  softplus_out, hardtanh, hardtanh_, hardtanh_out, hardsigmoid_out, hardswish, hardswish_, hardswish_out, threshold_out,
+} from "./Activation.js";
+export { softmax, log_softmax, softmax_out, log_softmax_out, softmax_cpu_out, log_softmax_cpu_out } from "./SoftMax.js";
+export { log_sigmoid, log_sigmoid_out, log_sigmoid_forward_cpu, log_sigmoid_forward_out_cpu } from "./LogSigmoid.js";
+export {
+  dropout, dropout_, feature_dropout, feature_dropout_, alpha_dropout, alpha_dropout_, feature_alpha_dropout, feature_alpha_dropout_,
+} from "./Dropout.js";
