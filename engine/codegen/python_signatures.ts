@@ -63,6 +63,14 @@ export function isSkippedOverload(fullName: string): boolean {
   return skippedOverloads.has(fullName.replace(/^aten::/, ""));
 }
 
+/**
+ * Ops PyTorch binds to Python by hand or not at all (gen_python_functions.py SKIP_PYTHON_BINDINGS:
+ * "index", "nonzero(_(out|numpy))?", "lift.*"): no generated torch.* function or Tensor method.
+ * torch.nonzero / Tensor.nonzero (with as_tuple) are written by hand, as python_torch_functions_manual.cpp does.
+ */
+const skippedNames = new Set(["index", "nonzero", "nonzero_numpy", "lift_fresh"]);
+
+
 /** Names PyTorch keeps out of torch.* (gen_python_functions.py SKIP_PYTHON_BINDINGS, and private names). */
 export function isHiddenFromTorch(name: string): boolean {
   return name.startsWith("_") || ["slice", "alias"].includes(name);
@@ -102,6 +110,7 @@ export function computeBindings(fns: readonly NativeFunction[]): Binding[] {
     for (const f of fns) {
       if (!f.variants.has(variant) || f.func.isOut() || isSkippedOverload(f.func.fullName())) continue;
       const name = f.func.name.replace(/^aten::/, "");
+      if (skippedNames.has(name)) continue;
       byName.set(name, [...(byName.get(name) ?? []), f]);
     }
     for (const [name, list] of byName) {

@@ -3,4 +3,4 @@
 
 // torch._C._nn: the ops with `python_module: nn` (torch.nn.functional calls these).
 
-export {};
+export { one_hot } from "./one_hot.js";
