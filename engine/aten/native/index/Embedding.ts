@@ -56,3 +56,11 @@ export function one_hot(self: Tensor, numClassesArg: number): Tensor {
 export function lift_fresh(self: Tensor): Tensor {
   return self;
 }
+
+/** empty.names (TensorFactories.cpp, CompositeExplicitAutograd): without names it is at::empty. */
+export function empty_names(
+  size: readonly number[], names: readonly string[] | null, dtype: unknown, layout: unknown, device: unknown, pin_memory: unknown, memory_format: unknown,
+): Tensor {
+  if (names !== null && names !== undefined) throw new RuntimeError("empty.names: named tensors are not supported in Glasstorch (names must be None)");
+  return empty_memory_format.call(size, dtype, layout, device, pin_memory, memory_format) as Tensor;
+}
