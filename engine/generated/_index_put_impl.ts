@@ -9,20 +9,20 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- _index_put_impl_ (engine/ops/native_functions/index.yaml:44) ----
-export const _index_put_impl__default = defineOp("aten::_index_put_impl_(Tensor(a!) self, Tensor?[] indices, Tensor values, bool accumulate=False, bool unsafe=False) -> Tensor(a!)", "engine/ops/native_functions/index.yaml:44");
-registerKernel(_index_put_impl__default, "CPU", (ks, self, indices, values, accumulate, unsafe) => native._index_put_impl_(self, indices, values, accumulate, unsafe), "native._index_put_impl_", "engine/ops/native_functions/index.yaml:44", "engine/generated/_index_put_impl.ts:14");
-registerKernel(_index_put_impl__default, "Meta", (ks, self, indices, values, accumulate, unsafe) => native._index_put_impl_(self, indices, values, accumulate, unsafe), "native._index_put_impl_", "engine/ops/native_functions/index.yaml:44", "engine/generated/_index_put_impl.ts:15");
+// ---- _index_put_impl_ (engine/ops/native_functions/index.yaml:46) ----
+export const _index_put_impl__default = defineOp("aten::_index_put_impl_(Tensor(a!) self, Tensor?[] indices, Tensor values, bool accumulate=False, bool unsafe=False) -> Tensor(a!)", "engine/ops/native_functions/index.yaml:46");
+registerKernel(_index_put_impl__default, "CPU", (ks, self, indices, values, accumulate, unsafe) => native._index_put_impl_(self, indices, values, accumulate, unsafe), "native._index_put_impl_", "engine/ops/native_functions/index.yaml:46", "engine/generated/_index_put_impl.ts:14");
+registerKernel(_index_put_impl__default, "Meta", (ks, self, indices, values, accumulate, unsafe) => native._index_put_impl_(self, indices, values, accumulate, unsafe), "native._index_put_impl_", "engine/ops/native_functions/index.yaml:46", "engine/generated/_index_put_impl.ts:15");
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(_index_put_impl__default, "Autograd", (ks, self, indices, values, accumulate, unsafe) => below_autograd(() => _index_put_impl__default.redispatch(ks.and(after_autograd_keyset), self, indices, values, accumulate, unsafe)), "VariableType::_index_put_impl__default", "engine/ops/native_functions/index.yaml:44", "engine/generated/_index_put_impl.ts:19");
+registerKernel(_index_put_impl__default, "Autograd", (ks, self, indices, values, accumulate, unsafe) => below_autograd(() => _index_put_impl__default.redispatch(ks.and(after_autograd_keyset), self, indices, values, accumulate, unsafe)), "VariableType::_index_put_impl__default", "engine/ops/native_functions/index.yaml:46", "engine/generated/_index_put_impl.ts:19");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(_index_put_impl__default, "ADInplaceOrView", (ks, self, indices, values, accumulate, unsafe) => {
   const result = _index_put_impl__default.redispatch(ks.and(after_ADInplaceOrView_keyset), self, indices, values, accumulate, unsafe);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/index.yaml:44", "engine/generated/_index_put_impl.ts:21");
+}, "ADInplaceOrView", "engine/ops/native_functions/index.yaml:46", "engine/generated/_index_put_impl.ts:21");
 
 // torch._index_put_impl_: _index_put_impl_
 const _index_put_impl__parser = new PythonArgParser(["_index_put_impl_(Tensor input, Tensor?[] indices, Tensor values, bool accumulate=False, bool unsafe=False)"]);

@@ -55,6 +55,7 @@ export { masked_fill } from "./masked_fill.js";
 export { masked_select } from "./masked_select.js";
 export { argwhere } from "./argwhere.js";
 export { embedding } from "./embedding.js";
+export { embedding_renorm_ } from "./embedding_renorm.js";
 export { cat } from "./cat.js";
 export { stack } from "./stack.js";
 export { atleast_1d } from "./atleast_1d.js";

@@ -148,7 +148,14 @@ function advancedIndex(self: Tensor, indices: readonly OptTensor[], indexShape: 
   const indexers = defined.map((t) =>
     restride(t, [...Array(dimsBefore).fill(1), ...indexShape, ...Array(dimsAfter).fill(1)], [...Array(dimsBefore).fill(0), ...t._impl.strides(), ...Array(dimsAfter).fill(0)]),
   );
-  return { self, src, indexValues: defined.map(indexValues), indexShape, indexedSizes, indexedStrides, dimsBefore, dimsAfter, indexers };
+  // the index values are read only when a kernel runs (meta tensors hold none)
+  let values: number[][] | null = null;
+  return {
+    self, src, indexShape, indexedSizes, indexedStrides, dimsBefore, dimsAfter, indexers,
+    get indexValues() {
+      return (values ??= defined.map(indexValues));
+    },
+  };
 }
 
 /**

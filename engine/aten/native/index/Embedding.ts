@@ -15,9 +15,12 @@ import { zeros_default } from "../../../generated/zeros.js";
 import { empty_memory_format } from "../../../generated/empty.js";
 import { unsqueeze_default } from "../../../generated/unsqueeze.js";
 import { scatter__value } from "../../../generated/scatter.js";
+import { DispatchStub } from "../DispatchStub.js";
+import { elements, indexValues, offsetAt } from "./common.js";
 
 /** The legacy type name checkScalarTypes prints (torch.FloatTensor). */
-const legacyName = (t: Tensor): string => `torch.${scalarTypeName(t.dtype.scalarType)}Tensor`;
+const legacyName = (t: Tensor): string =>
+  t.is_meta ? `Meta${scalarTypeName(t.dtype.scalarType)}Type` : `torch.${scalarTypeName(t.dtype.scalarType)}Tensor`;
 
 export function embedding(weight: Tensor, indices: Tensor, _padding_idx: number, _scale_grad_by_freq: boolean, _sparse: boolean): Tensor {
   if (weight.dim() !== 2) throw new RuntimeError("'weight' must be 2-D");
@@ -64,3 +67,46 @@ export function empty_names(
   if (names !== null && names !== undefined) throw new RuntimeError("empty.names: named tensors are not supported in Glasstorch (names must be None)");
   return empty_memory_format.call(size, dtype, layout, device, pin_memory, memory_format) as Tensor;
 }
+
+/**
+ * embedding_renorm_cpu_ (Embedding.cpp): each row of self named in indices (once, in sorted order)
+ * whose norm_type-norm exceeds max_norm is scaled by max_norm / (norm + 1e-7). CPU only, as in PyTorch.
+ */
+export function embedding_renorm_cpu_(self: Tensor, indices: Tensor, max_norm: number, norm_type: number): Tensor {
+  if (self.dim() !== 2) throw new RuntimeError(`Expected 2-dimensional tensor, but got ${self.dim()}-dimensional tensor for argument #1 'self' (while checking arguments for embedding_renorm_)`);
+  const st = indices.dtype.scalarType;
+  if (st !== ScalarType.Long && st !== ScalarType.Int) {
+    throw new RuntimeError(
+      `Expected tensor for argument #2 'indices' to have one of the following scalar types: Long, Int; but got ${legacyName(indices)} instead (while checking arguments for embedding_renorm_)`,
+    );
+  }
+  const rows = [...new Set(indexValues(indices))].sort((a, b) => a - b);
+  embedding_renorm_stub.call(self.device.type, self, rows, max_norm, norm_type);
+  return self;
+}
+
+export const embedding_renorm_stub = new DispatchStub<(self: Tensor, rows: readonly number[], maxNorm: number, normType: number) => void>(
+  "embedding_renorm_cpu_", "aten/src/ATen/native/Embedding.cpp",
+);
+embedding_renorm_stub.register("ts", (self, rows, maxNorm, p) => {
+  const e = elements(self);
+  const round = self.dtype.scalarType === ScalarType.Double ? (x: number) => x : Math.fround;
+  const n = self.size(1);
+  for (const r of rows) {
+    const offs = Array.from({ length: n }, (_, j) => offsetAt(self, [r, j]));
+    const vals = offs.map((o) => Number(e.get(o)));
+    // row.norm(p): accumulated in the row's float type (opmath), as the CPU norm kernel does
+    let norm: number;
+    if (p === Infinity) norm = Math.max(...vals.map(Math.abs));
+    else if (p === 0) norm = vals.filter((v) => v !== 0).length;
+    else {
+      let acc = 0;
+      for (const v of vals) acc = round(acc + round(Math.abs(v) ** p));
+      norm = p === 1 ? acc : p === 2 ? round(Math.sqrt(acc)) : round(acc ** (1 / p));
+    }
+    if (norm > maxNorm) {
+      const scale = round(maxNorm / (norm + 1e-7));
+      offs.forEach((o, j) => e.set(o, vals[j] * scale));
+    }
+  }
+});

@@ -54,7 +54,7 @@ export function index_fill_(self: Tensor, dimArg: number, index: Tensor, source:
   // a 0-dim self is filled as a 1-element 1-D tensor
   const target = self.dim() === 0 ? restride(self, [1], [1]) : self;
   const dim = maybe_wrap_dim(dimArg, target.dim());
-  if (index.dim() > 1) throw new IndexError("Index has to be a vector/scalar");
+  if (index.dim() > 1) throw new RuntimeError("Index has to be a vector/scalar");
   if (!hasData(self)) return self;
   index_fill_stub.call(self.device.type, target, dim, indexValues(index), source);
   return self;
@@ -71,10 +71,12 @@ export function index_fill(self: Tensor, dim: number, index: Tensor, source: Sca
 
 export const masked_fill_stub = new DispatchStub<(self: Tensor, mask: Tensor, value: Scalar) => void>("masked_fill_stub", REF);
 masked_fill_stub.register("ts", (self, mask, value) => {
-  const e = elements(self), m = elements(mask);
+  const e = elements(self);
+  const bytes = new Uint8Array(mask._impl.storage.buffer());
+  const itemsize = mask._impl.dtype.itemsize;
   const v = e.st === ScalarType.Long ? BigInt(Math.trunc(Number(value))) : Number(value);
   forEachIndex(self._impl.sizes(), (idx) => {
-    if (m.get(offsetAt(mask, idx))) e.set(offsetAt(self, idx), v);
+    if (bytes[offsetAt(mask, idx) * itemsize] !== 0) e.set(offsetAt(self, idx), v);
   });
 });
 
@@ -89,10 +91,9 @@ export function masked_fill__cpu(self: Tensor, mask: Tensor, value: Scalar | Ten
 }
 
 function masked_fill_impl(self: Tensor, mask: Tensor, value: Scalar): Tensor {
+  // PyTorch 1.13 does not check the mask's dtype here: a bool mask is read as bool, any other as the
+  // first byte of each element (uint8_t) — a float mask of 1.0 reads as false on little-endian machines
   const mt = mask.dtype.scalarType;
-  if (mt !== ScalarType.Byte && mt !== ScalarType.Bool) {
-    throw new RuntimeError(`masked_fill_ only supports boolean masks, but got dtype ${scalarTypeName(mt)}`);
-  }
   if (mt === ScalarType.Byte) {
     process.emitWarning("masked_fill_ received a mask with dtype torch.uint8, this behavior is now deprecated,please use a mask with dtype torch.bool instead.", "UserWarning");
   }

@@ -13,7 +13,7 @@ import { DispatchStub } from "../DispatchStub.js";
 import type { StructuredMode } from "../BinaryOps.js";
 import { alpha_check } from "../binary/common.js";
 import { copy__default } from "../../../generated/copy.js";
-import { elements, forEachIndex, hasData, indexValues, isIntIndex, offsetAt, scalarTypeName, type Value } from "./common.js";
+import { elements, forEachIndex, hasData, indexValues, isIntIndex, list, offsetAt, scalarTypeName, type Value } from "./common.js";
 
 const REF = "aten/src/ATen/native/TensorAdvancedIndexing.cpp";
 
@@ -48,13 +48,20 @@ export function index_add_cpu_out(
   const dim = maybe_wrap_dim(dimArg, self.dim());
   const func = "index_add";
   const numel = index.numel();
-  if (index.dim() > 1) throw new IndexError(`${func}_(): Index is supposed to be a vector`);
+  if (index.dim() > 1) {
+    throw new IndexError(
+      `${func}_(): Index is supposed to be a vector, but got dim: ${index.dim()} with type: ${scalarTypeName(index.dtype.scalarType)} and size: ${list(index._impl.sizes())}`,
+    );
+  }
   if (!isIntIndex(index)) throw new RuntimeError(`${func}_(): Expected dtype int32/int64 for index`);
   if (self.dtype !== source.dtype) {
     throw new RuntimeError(`${func}_(): self (${scalarTypeName(self.dtype.scalarType)}) and source (${scalarTypeName(source.dtype.scalarType)}) must have the same scalar type`);
   }
   if (!(dim === 0 || dim < source.dim())) throw new IndexError(`${func}_(): Indexing dim ${dim} is out of bounds of tensor`);
-  if (numel !== (source.dim() === 0 ? 1 : source.size(dim))) throw new IndexError(`${func}_(): Number of indices should be equal to self.size(dim)`);
+  const sourceSize = source.dim() === 0 ? 1 : source.size(dim);
+  if (numel !== sourceSize) {
+    throw new RuntimeError(`${func}_(): Number of indices (${numel}) should be equal to source.size(dim): (${sourceSize}), for dim: ${dim}`);
+  }
   const result = mode === "inplace" ? self : mode === "out" && out ? (resize_output(out, self._impl.sizes()), out) : wrap(empty_impl(self._impl.sizes(), self.dtype, self.device));
   if (result !== self) copy__default.call(result, self, false);
   if (!hasData(result)) return result;

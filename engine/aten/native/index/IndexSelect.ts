@@ -30,7 +30,6 @@ export function index_select_out_cpu_(self: Tensor, dimArg: number, index: Tenso
   const dim = maybe_wrap_dim(dimArg, self.dim());
   const numel = index.numel();
   if (index.dim() > 1) throw new IndexError("index_select(): Index is supposed to be a vector");
-  if (self.dim() === 0 && numel !== 1) throw new RuntimeError(`index_select(): Index to scalar can have only 1 value, got ${numel} value(s)`);
   if (!isIntIndex(index)) throw new RuntimeError("index_select(): Expected dtype int32 or int64 for index");
   if (self.dtype !== result.dtype) throw new RuntimeError("index_select(): self and result must have the same scalar type");
   assert_no_internal_overlap(result);

@@ -41,7 +41,10 @@ export function nonzero_out_cpu(self: Tensor, result: Tensor): Tensor {
   assert_no_internal_overlap(result);
   assert_no_overlap(result, self);
   const coords = nonzeroCoords(self);
-  resize_output(result, [coords.length, self.dim()]);
+  // the result is written as (ndim, count) and returned transposed: sizes [count, ndim], strides [1, count]
+  const n = coords.length, nd = self.dim();
+  resize_output(result, [nd, n]);
+  result._impl.set_sizes_and_strides([n, nd], [1, n]);
   if (coords.length && self.dim()) nonzero_stub.call(self.device.type, result, coords);
   return result;
 }

@@ -26,7 +26,7 @@ export type Reduction = "sum" | "prod" | "mean" | "amax" | "amin";
 function get_operator_enum(reduce: string, useNewOptions: boolean): Reduction {
   if (useNewOptions) {
     if (reduce === "sum" || reduce === "prod" || reduce === "mean" || reduce === "amax" || reduce === "amin") return reduce;
-    throw new RuntimeError(`reduce argument must be either sum, prod, mean, amax or amin, got ${reduce}`);
+    throw new RuntimeError("reduce argument must be either sum, prod, mean, amax or amin.");
   }
   if (reduce === "add") return "sum";
   if (reduce === "multiply") return "prod";
@@ -56,11 +56,12 @@ gather_stub.register("ts", (result, self, dim, index) => {
 });
 
 /** scatter_stub / scatter_fill_stub / scatter_add_stub / scatter_reduce*_stub in one: src is a tensor or a Scalar. */
-export const scatter_stub = new DispatchStub<(self: Tensor, dim: number, index: Tensor, src: Tensor | Scalar, op: Reduction | null) => void>("scatter_stub", REF);
+export const scatter_stub = new DispatchStub<(self: Tensor, dim: number, index: Tensor, src: Tensor | Scalar | bigint, op: Reduction | null) => void>("scatter_stub", REF);
 scatter_stub.register("ts", (self, dim, index, src, op) => {
   const out = elements(self);
   const combine = reducer(self.dtype, op);
-  const value = typeof src === "object" ? null : self.dtype.scalarType === ScalarType.Long ? BigInt(Math.trunc(Number(src))) : Number(src);
+  const long = self.dtype.scalarType === ScalarType.Long;
+  const value = typeof src === "object" ? null : typeof src === "bigint" ? src : long ? BigInt(Math.trunc(Number(src))) : Number(src);
   const s = typeof src === "object" ? elements(src) : null;
   walk(index, dim, nonemptySize(self, dim), (idx, at) => {
     const o = offsetAt(self, at);
@@ -180,14 +181,12 @@ function scatter_common(
   if (index.numel() === 0 || !hasData(result)) return result;
   if (op !== null && !includeSelf) {
     // scatter_reduce_exclude_self_helper: the scattered-to positions start at the reduction's identity
-    scatter_stub.call(self.device.type, result, dim, index, identityScalar(result.dtype, op), null);
+    scatter_stub.call(self.device.type, result, dim, index, identity(result.dtype, op), null);
   }
   scatter_stub.call(self.device.type, result, dim, index, src, op);
   if (op === "mean" && srcT) meanDivide(result, dim, index, includeSelf);
   return result;
 }
-
-const identityScalar = (dt: dtype, op: Reduction): Scalar => Number(identity(dt, op));
 
 /** scatter_reduce mean: divide each position by how many values reached it (self included), floor for integers. */
 function meanDivide(result: Tensor, dim: number, index: Tensor, includeSelf: boolean): void {
