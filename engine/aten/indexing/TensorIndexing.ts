@@ -18,6 +18,10 @@ import { select_int } from "../../generated/select.js";
 import { slice_Tensor } from "../../generated/slice.js";
 import { unsqueeze_default } from "../../generated/unsqueeze.js";
 import { view_default } from "../../generated/view.js";
+import { _local_scalar_dense_default } from "../../generated/_local_scalar_dense.js";
+
+/** tensor.item<T>() in C++: a dispatched aten::_local_scalar_dense. */
+const item = (t: Tensor): number | boolean => _local_scalar_dense_default.call(t) as number | boolean;
 
 export const INDEX_MAX = 2 ** 63 - 1; // std::numeric_limits<int64_t>::max(), as near as a JS number gets
 export const INDEX_MIN = -(2 ** 63);
@@ -165,10 +169,10 @@ export function handleDimInMultiDimIndexing(
       const st = t.dtype.scalarType;
       if (t.dim() === 0 && isIntegralType(st, true)) {
         if (st !== ScalarType.Byte && st !== ScalarType.Bool) {
-          result = applySelect(result, dim.v, Number(t.item()), realDim);
+          result = applySelect(result, dim.v, Number(item(t)), realDim);
         } else {
           result = unsqueeze_default.call(result, dim.v) as Tensor;
-          recordTensorIndex(boolToIndexingTensor(result, Number(t.item()) !== 0), outIndices, dim);
+          recordTensorIndex(boolToIndexingTensor(result, Number(item(t)) !== 0), outIndices, dim);
         }
       } else {
         recordTensorIndex(t, outIndices, dim);

@@ -67,6 +67,8 @@ function toTensorIndex(self: Tensor, obj: unknown): TensorIndex {
   if (typeof obj === "boolean") return { kind: "boolean", value: obj };
   if (obj instanceof Tensor) return { kind: "tensor", tensor: obj };
   if (Array.isArray(obj)) return { kind: "tensor", tensor: sequenceToVariable(self, obj) };
+  // any other string is, to Python, a sequence of characters: the tensor constructor refuses it
+  if (typeof obj === "string") throw new TypeError_("new(): invalid data type 'str'");
   invalid_index(obj);
 }
 

@@ -110,3 +110,8 @@ embedding_renorm_stub.register("ts", (self, rows, maxNorm, p) => {
     }
   }
 });
+
+/** _local_scalar_dense_cpu (Scalar.cpp): the one element of self as a Scalar. */
+export function _local_scalar_dense_cpu(self: Tensor): number | boolean {
+  return self.item();
+}

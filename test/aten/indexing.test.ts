@@ -1,0 +1,132 @@
+// t.get(...) / t.set(...) — Python's t[...] and t[...] = v — against PyTorch 1.13 (fixtures/indexing.json,
+// written by fixtures/gen_indexing.py, where every expression sits next to its TypeScript arguments):
+// the result (sizes, strides, storage offset, dtype, values, whether it is a view of the indexed
+// tensor) or the error, and the aten ops dispatched at top level, in order — PyTorch's as a
+// TorchDispatchMode logs them, Glasstorch's from the dispatch trace.
+import { describe, it, expect } from "vitest";
+import * as torch from "../../engine/index.js";
+import type { Tensor } from "../../engine/aten/core/Tensor.js";
+import type { CallEvent } from "../../engine/trace/events.js";
+import { dec, loadFixture, outcome } from "../support/fixtures.js";
+
+const F = loadFixture("indexing.json");
+const T = torch as any;
+
+function buildEnv(spec: Record<string, any>): Record<string, Tensor> {
+  const env: Record<string, Tensor> = {};
+  for (const [name, s] of Object.entries(spec)) {
+    const t = torch.tensor(dec(s.values), { dtype: T[s.dtype] }).reshape(s.sizes); // reshape: an empty list loses its shape
+    env[name] = s.transposed ? t.t() : t;
+  }
+  return env;
+}
+
+/** The fixture's TypeScript arguments: {"t": name} a tensor, {"slice": [...]} a Slice, {"ellipsis": true}. */
+function decodeArg(a: any, env: Record<string, Tensor>): any {
+  if (a && typeof a === "object" && !Array.isArray(a)) {
+    if ("t" in a) return env[a.t];
+    if ("slice" in a) return new torch.indexing.Slice(...(a.slice as [number | null, number | null, number | null]));
+    if ("ellipsis" in a) return torch.indexing.Ellipsis;
+  }
+  return a;
+}
+
+/** The top-level aten calls, spelled as PyTorch's OpOverload prints them: aten.select.int. */
+function topLevelOps(fn: () => void): { ops: string[]; error: any } {
+  let error: any = null;
+  const { events } = torch.trace.record(() => {
+    try {
+      fn();
+    } catch (e) {
+      error = e;
+    }
+  });
+  const ops = events
+    .filter((e): e is CallEvent => e.type === "call" && (e as CallEvent).parent === null)
+    .map((e) => `${e.op.replace("::", ".")}.${e.overload || "default"}`);
+  return { ops, error };
+}
+
+const summary = (r: Tensor, base: Tensor) => ({
+  sizes: [...r.shape], strides: r.stride(), offset: r._impl.storage_offset(), dtype: r.dtype.name,
+  values: r.tolist(), view_of_input: r._impl.storage === base._impl.storage,
+});
+
+const asResult = (e: any) => ({ error: e.name, message: e.message });
+
+describe("t.get(...) is Python's t[...]: same result, same aten ops (PyTorch 1.13)", () => {
+  for (const g of F.get) {
+    for (const [dtype, want] of Object.entries<any>(g.results)) {
+      it(`${g.expr} [${dtype}]`, () => {
+        const env = buildEnv(F.envs[dtype]);
+        const base = env[g.tensor];
+        const args = g.args.map((a: any) => decodeArg(a, env));
+        let r: Tensor | null = null;
+        const { ops, error } = topLevelOps(() => (r = base.get(...args)));
+        if ("error" in want.result) expect(error ? asResult(error) : summary(r!, base)).toEqual(want.result);
+        else {
+          expect(error).toBeNull();
+          expect(summary(r!, base)).toEqual({ ...want.result, values: dec(want.result.values) });
+        }
+        expect(ops).toEqual(want.ops);
+      });
+    }
+  }
+});
+
+describe("t.set(..., value) is Python's t[...] = value: same tensor after, same aten ops (PyTorch 1.13)", () => {
+  for (const s of F.set) {
+    for (const [dtype, want] of Object.entries<any>(s.results)) {
+      it(`${s.stmt} [${dtype}]`, () => {
+        const env = buildEnv(F.envs[dtype]);
+        const y = env[s.tensor].clone();
+        const args = s.args.map((a: any) => decodeArg(a, env));
+        const { ops, error } = topLevelOps(() => y.set(...(args as [number])));
+        if (want.result && typeof want.result === "object" && "error" in want.result) expect(error ? asResult(error) : y.tolist()).toEqual(want.result);
+        else {
+          expect(error).toBeNull();
+          expect(y.tolist()).toEqual(dec(want.result));
+        }
+        expect(ops).toEqual(want.ops);
+      });
+    }
+  }
+});
+
+describe("indexing API details", () => {
+  it("__getitem__ / __setitem__ are get / set", () => {
+    const x = torch.arange(6).reshape(2, 3);
+    expect(x.__getitem__(1, "1:").tolist()).toEqual([4, 5]);
+    x.__setitem__(0, -1, 9);
+    expect(x.tolist()).toEqual([[0, 1, 9], [3, 4, 5]]);
+  });
+
+  it("basic indexing returns views that share storage and the version counter", () => {
+    const x = torch.zeros(3, 4);
+    const row = x.get(1, "::2");
+    row.fill_(1);
+    expect(x.tolist()).toEqual([[0, 0, 0, 0], [1, 0, 1, 0], [0, 0, 0, 0]]);
+    x.set(2, 5);
+    expect(row._version).toBe(x._version);
+  });
+
+  it("advanced indexing copies", () => {
+    const x = torch.zeros(3);
+    const y = x.get([0, 1]);
+    y.fill_(1);
+    expect(x.tolist()).toEqual([0, 0, 0]);
+  });
+
+  it("torch.indexing.None is null and Slice defaults follow the step's sign", () => {
+    expect(torch.indexing.None).toBeNull();
+    const s = new torch.indexing.Slice(null, null, 2);
+    expect([s.start, s.step]).toEqual([0, 2]);
+    expect(outcome(() => new torch.indexing.Slice(0, 1, 0))).toEqual({ error: "ValueError", message: "slice step cannot be zero" });
+  });
+
+  it("get on meta tensors gives the shapes without data", () => {
+    const x = torch.empty([3, 4], { device: "meta" });
+    const r = x.get(torch.tensor([2, 0]), "1:");
+    expect([[...r.shape], r.stride(), r.is_meta]).toEqual([[2, 3], [3, 1], true]);
+  });
+});
