@@ -65,10 +65,10 @@ export function isSkippedOverload(fullName: string): boolean {
 
 /**
  * Ops PyTorch binds to Python by hand or not at all (gen_python_functions.py SKIP_PYTHON_BINDINGS:
- * "index", "nonzero(_(out|numpy))?", "lift.*"): no generated torch.* function or Tensor method.
+ * "index", "nonzero(_(out|numpy))?", "lift.*", "item"): no generated torch.* function or Tensor method.
  * torch.nonzero / Tensor.nonzero (with as_tuple) are written by hand, as python_torch_functions_manual.cpp does.
  */
-const skippedNames = new Set(["index", "nonzero", "nonzero_numpy", "lift_fresh"]);
+const skippedNames = new Set(["index", "nonzero", "nonzero_numpy", "lift_fresh", "item"]);
 
 
 /** Names PyTorch keeps out of torch.* (gen_python_functions.py SKIP_PYTHON_BINDINGS, and private names). */

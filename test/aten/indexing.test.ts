@@ -31,20 +31,42 @@ function decodeArg(a: any, env: Record<string, Tensor>): any {
   return a;
 }
 
-/** The top-level aten calls, spelled as PyTorch's OpOverload prints them: aten.select.int. */
-function topLevelOps(fn: () => void): { ops: string[]; error: any } {
+/** Records each op a TorchDispatchMode sees (at the Python key, below composite-implicit decompositions). */
+class OpLog extends torch.utils.TorchDispatchMode {
+  readonly ops: string[] = [];
+  __torch_dispatch__(func: any, _types: readonly unknown[], args: unknown[], kwargs: Record<string, unknown>): unknown {
+    this.ops.push(String(func));
+    return func.call(...args, kwargs);
+  }
+}
+
+/**
+ * The aten ops fn dispatches, spelled as PyTorch's OpOverload prints them (aten.select.int), seen two
+ * ways: by a TorchDispatchMode, as the fixture's were, and from the dispatch trace — its top-level
+ * calls, a CompositeImplicitAutograd call ("math kernel") replaced by the calls its kernel made, as a
+ * mode sees them.
+ */
+function dispatchedOps(fn: () => void): { ops: string[]; traced: string[]; error: any } {
   let error: any = null;
+  const mode = new OpLog();
   const { events } = torch.trace.record(() => {
+    mode.enter();
     try {
       fn();
     } catch (e) {
       error = e;
+    } finally {
+      mode.exit();
     }
   });
-  const ops = events
-    .filter((e): e is CallEvent => e.type === "call" && (e as CallEvent).parent === null)
-    .map((e) => `${e.op.replace("::", ".")}.${e.overload || "default"}`);
-  return { ops, error };
+  const calls = events.filter((e): e is CallEvent => e.type === "call");
+  const math = new Set(events.filter((e: any) => e.type === "dispatch" && e.kernel?.provenance === "math kernel").map((e: any) => e.call));
+  const name = (c: CallEvent) => `${c.op.replace("::", ".")}.${c.overload || "default"}`;
+  // under a mode every call also passes the Python key's kernel, which redispatches: take the
+  // outermost call of each op (parent null, or a math-kernel parent)
+  const seen = (parent: number | null): string[] =>
+    calls.filter((c) => c.parent === parent).flatMap((c) => (math.has(c.id) ? seen(c.id) : [name(c)]));
+  return { ops: mode.ops, traced: seen(null), error };
 }
 
 const summary = (r: Tensor, base: Tensor) => ({
@@ -62,13 +84,14 @@ describe("t.get(...) is Python's t[...]: same result, same aten ops (PyTorch 1.1
         const base = env[g.tensor];
         const args = g.args.map((a: any) => decodeArg(a, env));
         let r: Tensor | null = null;
-        const { ops, error } = topLevelOps(() => (r = base.get(...args)));
+        const { ops, traced, error } = dispatchedOps(() => (r = base.get(...args)));
         if ("error" in want.result) expect(error ? asResult(error) : summary(r!, base)).toEqual(want.result);
         else {
           expect(error).toBeNull();
           expect(summary(r!, base)).toEqual({ ...want.result, values: dec(want.result.values) });
         }
         expect(ops).toEqual(want.ops);
+        expect(traced).toEqual(want.ops);
       });
     }
   }
@@ -81,13 +104,14 @@ describe("t.set(..., value) is Python's t[...] = value: same tensor after, same 
         const env = buildEnv(F.envs[dtype]);
         const y = env[s.tensor].clone();
         const args = s.args.map((a: any) => decodeArg(a, env));
-        const { ops, error } = topLevelOps(() => y.set(...(args as [number])));
+        const { ops, traced, error } = dispatchedOps(() => y.set(...(args as [number])));
         if (want.result && typeof want.result === "object" && "error" in want.result) expect(error ? asResult(error) : y.tolist()).toEqual(want.result);
         else {
           expect(error).toBeNull();
           expect(y.tolist()).toEqual(dec(want.result));
         }
         expect(ops).toEqual(want.ops);
+        expect(traced).toEqual(want.ops);
       });
     }
   }

@@ -18,10 +18,10 @@ import { select_int } from "../../generated/select.js";
 import { slice_Tensor } from "../../generated/slice.js";
 import { unsqueeze_default } from "../../generated/unsqueeze.js";
 import { view_default } from "../../generated/view.js";
-import { _local_scalar_dense_default } from "../../generated/_local_scalar_dense.js";
+import { item_default } from "../../generated/item.js";
 
-/** tensor.item<T>() in C++: a dispatched aten::_local_scalar_dense. */
-const item = (t: Tensor): number | boolean => _local_scalar_dense_default.call(t) as number | boolean;
+/** tensor.item<T>() in C++: a dispatched aten::item (-> aten::_local_scalar_dense). */
+const item = (t: Tensor): number | boolean => item_default.call(t) as number | boolean;
 
 export const INDEX_MAX = 2 ** 63 - 1; // std::numeric_limits<int64_t>::max(), as near as a JS number gets
 export const INDEX_MIN = -(2 ** 63);

@@ -6,7 +6,8 @@
 //  4. if the non-null indices are not adjacent, self and the indices are transposed to the front
 //     (so x[:, i, :, j] puts the indexed dims first in the result, as NumPy does).
 //  5. the result shape is self's dims before the indexed ones, then the broadcast index shape, then
-//     the dims after; src is self restrided to that shape with stride 0 over the index shape.
+//     the dims after; src is self.as_strided to that shape with stride 0 over the index shape, and
+//     each index is reshaped to line up with it (the views PyTorch dispatches, in its order).
 
 import { IndexError } from "../../../c10/Errors.js";
 import { ScalarType } from "../../../c10/ScalarType.js";
@@ -14,7 +15,11 @@ import type { Tensor } from "../../core/Tensor.js";
 import { broadcast_shapes } from "../../ExpandUtils.js";
 import { nonzero_default } from "../../../generated/nonzero.js";
 import { select_int } from "../../../generated/select.js";
-import { indexValues, list, restride } from "./common.js";
+import { expand_default } from "../../../generated/expand.js";
+import { permute_default } from "../../../generated/permute.js";
+import { as_strided_default } from "../../../generated/as_strided.js";
+import { reshape_default } from "../../../generated/reshape.js";
+import { indexValues, list } from "./common.js";
 
 export type OptTensor = Tensor | null | undefined;
 
@@ -84,14 +89,13 @@ const hasContiguousSubspace = (ix: readonly OptTensor[]): boolean => {
   return true;
 };
 
-/** transposeToFront: the indexed dims first (in order), then the others. */
+/** transposeToFront: self.permute(indexed dims first, in order, then the others). */
 function transposeToFront(self: Tensor, indices: OptTensor[]): [Tensor, OptTensor[]] {
   const dims: number[] = [];
   const tIdx: OptTensor[] = [];
   indices.forEach((t, i) => t && (dims.push(i), tIdx.push(t)));
   indices.forEach((t, i) => !t && (dims.push(i), tIdx.push(null)));
-  const sizes = self._impl.sizes(), strides = self._impl.strides();
-  return [restride(self, dims.map((d) => sizes[d]), dims.map((d) => strides[d])), tIdx];
+  return [permute_default.call(self, dims) as Tensor, tIdx];
 }
 
 /** make_info: checks, mask expansion, broadcasting and transposition; then the AdvancedIndex walk. */
@@ -105,19 +109,13 @@ export function make_info(selfIn: Tensor, orig: readonly OptTensor[]): AdvancedI
   } catch {
     throw new IndexError(`shape mismatch: indexing tensors could not be broadcast together with shapes ${defined.map((t) => list(t._impl.sizes())).join(", ")}`);
   }
-  // broadcast each index tensor to the common shape (a view, stride 0 on broadcast dims)
-  indices = indices.map((t) => (t ? broadcastView(t, indexShape) : null));
+  // expand_outplace: each index tensor whose sizes differ is expanded to the common shape
+  const sameShape = (t: Tensor) => t.dim() === indexShape.length && t._impl.sizes().every((v, i) => v === indexShape[i]);
+  indices = indices.map((t) => (!t ? null : sameShape(t) ? t : (expand_default.call(t, indexShape, false) as Tensor)));
   while (indices.length < selfIn.dim()) indices.push(null);
   let self = selfIn;
   if (!hasContiguousSubspace(indices)) [self, indices] = transposeToFront(self, indices);
   return advancedIndex(self, indices, indexShape);
-}
-
-function broadcastView(t: Tensor, shape: readonly number[]): Tensor {
-  const sizes = t._impl.sizes(), strides = t._impl.strides();
-  const off = shape.length - sizes.length;
-  const st = shape.map((s, i) => (i < off || sizes[i - off] !== s ? 0 : strides[i - off]));
-  return restride(t, shape, st);
 }
 
 function advancedIndex(self: Tensor, indices: readonly OptTensor[], indexShape: number[]): AdvancedIndex {
@@ -142,12 +140,10 @@ function advancedIndex(self: Tensor, indices: readonly OptTensor[], indexShape: 
   const after = dimsBefore + dimsIndexed;
   const srcSizes = [...sizes.slice(0, dimsBefore), ...indexShape, ...sizes.slice(after)];
   const srcStrides = [...strides.slice(0, dimsBefore), ...indexShape.map(() => 0), ...strides.slice(after)];
-  const src = restride(self, srcSizes, srcStrides);
+  const src = as_strided_default.call(self, srcSizes, srcStrides, self._impl.storage_offset()) as Tensor;
   const defined = indices.filter((t): t is Tensor => !!t);
-  // reshape_indexer: the index shape placed between size-1 dims (stride 0 there)
-  const indexers = defined.map((t) =>
-    restride(t, [...Array(dimsBefore).fill(1), ...indexShape, ...Array(dimsAfter).fill(1)], [...Array(dimsBefore).fill(0), ...t._impl.strides(), ...Array(dimsAfter).fill(0)]),
-  );
+  // reshape_indexer: the index shape placed between size-1 dims, for TensorIterator to broadcast
+  const indexers = defined.map((t) => reshape_default.call(t, [...Array(dimsBefore).fill(1), ...indexShape, ...Array(dimsAfter).fill(1)]) as Tensor);
   // the index values are read only when a kernel runs (meta tensors hold none)
   let values: number[][] | null = null;
   return {

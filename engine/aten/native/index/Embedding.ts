@@ -16,6 +16,8 @@ import { empty_memory_format } from "../../../generated/empty.js";
 import { unsqueeze_default } from "../../../generated/unsqueeze.js";
 import { scatter__value } from "../../../generated/scatter.js";
 import { DispatchStub } from "../DispatchStub.js";
+import { _local_scalar_dense_default } from "../../../generated/_local_scalar_dense.js";
+import { item_default } from "../../../generated/item.js";
 import { elements, indexValues, offsetAt } from "./common.js";
 
 /** The legacy type name checkScalarTypes prints (torch.FloatTensor). */
@@ -46,8 +48,8 @@ export function one_hot(self: Tensor, numClassesArg: number): Tensor {
     return empty_memory_format.call([...shape, numClasses], self.dtype, null, self.device, null, null) as Tensor;
   }
   if (self.is_meta) throw new RuntimeError("Can not infer total number of classes from meta tensor.");
-  if (Number((min_default.call(self) as Tensor).item()) < 0) throw new RuntimeError("Class values must be non-negative.");
-  const max = Number((max_default.call(self) as Tensor).item());
+  if (Number(item_default.call(min_default.call(self))) < 0) throw new RuntimeError("Class values must be non-negative.");
+  const max = Number(item_default.call(max_default.call(self)));
   if (numClasses === -1) numClasses = max + 1;
   else if (!(numClasses > max)) throw new RuntimeError("Class values must be smaller than num_classes.");
   const ret = zeros_default.call([...shape, numClasses], self.dtype, null, self.device, null) as Tensor;
@@ -110,6 +112,11 @@ embedding_renorm_stub.register("ts", (self, rows, maxNorm, p) => {
     }
   }
 });
+
+/** item (Scalar.cpp, CompositeImplicitAutograd): at::_local_scalar_dense(self). */
+export function item(self: Tensor): number | boolean {
+  return _local_scalar_dense_default.call(self) as number | boolean;
+}
 
 /** _local_scalar_dense_cpu (Scalar.cpp): the one element of self as a Scalar. */
 export function _local_scalar_dense_cpu(self: Tensor): number | boolean {

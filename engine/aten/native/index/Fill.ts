@@ -13,7 +13,8 @@ import { clone_default } from "../../../generated/clone.js";
 import { expand_default } from "../../../generated/expand.js";
 import { index_fill__int_Scalar, index_fill__int_Tensor } from "../../../generated/index_fill.js";
 import { masked_fill__Scalar, masked_fill__Tensor } from "../../../generated/masked_fill.js";
-import { assert_no_overlap, elements, forEachIndex, hasData, indexValues, list, offsetAt, restride, scalarTypeName } from "./common.js";
+import { item_default } from "../../../generated/item.js";
+import { assert_no_overlap, elements, forEachIndex, hasData, indexValues, list, offsetAt, restride } from "./common.js";
 
 const REF = "aten/src/ATen/native/cpu/IndexKernel.cpp";
 
@@ -41,7 +42,7 @@ export function index_fill_(self: Tensor, dimArg: number, index: Tensor, source:
   if (source instanceof Tensor) {
     if (source.dim() !== 0) throw new RuntimeError(`index_fill_ only supports a 0-dimensional value tensor, but got tensor with ${source.dim()} dimension(s).`);
     if (!hasData(self)) return self;
-    source = source.item();
+    source = item_default.call(source) as Scalar;
   }
   if (index.dtype.scalarType !== ScalarType.Long) throw new IndexError("index_fill_(): Expected dtype int64 for index.");
   assert_no_overlap(self, index);
@@ -85,7 +86,7 @@ export function masked_fill__cpu(self: Tensor, mask: Tensor, value: Scalar | Ten
   if (value instanceof Tensor) {
     if (value.dim() !== 0) throw new RuntimeError(`masked_fill_ only supports a 0-dimensional value tensor, but got tensor with ${value.dim()} dimension(s).`);
     if (!hasData(self)) return masked_fill_impl(self, mask, 0);
-    value = value.item();
+    value = item_default.call(value) as Scalar;
   }
   return masked_fill_impl(self, mask, value);
 }
@@ -122,8 +123,10 @@ function masked_fill_impl(self: Tensor, mask: Tensor, value: Scalar): Tensor {
 export function masked_fill(self: Tensor, mask: Tensor, value: Scalar | Tensor): Tensor {
   const shape = infer_size(mask._impl.sizes(), self._impl.sizes());
   const same = (t: Tensor) => t.dim() === shape.length && t._impl.sizes().every((s, i) => s === shape[i]);
-  if (!same(mask)) expand_default.call(mask, shape, false); // expand_outplace expands both; only self's is used
-  const expanded = same(self) ? self : (expand_default.call(self, shape, false) as Tensor);
+  // expand_outplace(mask, self): both are expanded unless their sizes are already equal
+  const differ = !same(mask) || !same(self);
+  if (differ) expand_default.call(mask, shape, false);
+  const expanded = differ ? (expand_default.call(self, shape, false) as Tensor) : self;
   const result = clone_default.call(expanded, "contiguous_format") as Tensor;
   const op = value instanceof Tensor ? masked_fill__Tensor : masked_fill__Scalar;
   return op.call(result, mask, value) as Tensor;

@@ -13,6 +13,7 @@ import { index_put__default } from "../../../generated/index_put.js";
 import { clone_default } from "../../../generated/clone.js";
 import { masked_fill__Scalar } from "../../../generated/masked_fill.js";
 import { unsqueeze_default } from "../../../generated/unsqueeze.js";
+import { item_default } from "../../../generated/item.js";
 import { make_info, type AdvancedIndex, type OptTensor } from "./AdvancedIndex.js";
 import { forEachIndexed } from "./IndexTensor.js";
 import { arith, assert_no_overlap, elements, hasData, isMask, list, offsetAt, restride } from "./common.js";
@@ -79,7 +80,7 @@ export function _index_put_impl_(self: Tensor, indices: readonly OptTensor[], va
   }
   if (!accumulate) {
     const mask = canDispatchToMaskedFill(self, indices, value);
-    if (mask) return masked_fill__Scalar.call(self, mask, value.item()) as Tensor;
+    if (mask) return masked_fill__Scalar.call(self, mask, item_default.call(value)) as Tensor;
   }
   assert_no_overlap(self, value);
   for (const index of indices) if (index) assert_no_overlap(self, index);
