@@ -27,7 +27,7 @@ registerKernel(fill__Scalar, "ADInplaceOrView", (ks, self, value) => {
 // ---- fill_.Tensor (engine/ops/native_functions/index.yaml:301) ----
 export const fill__Tensor = defineOp("aten::fill_.Tensor(Tensor(a!) self, Tensor value) -> Tensor(a!)", "engine/ops/native_functions/index.yaml:301");
 registerKernel(fill__Tensor, "CPU", (ks, self, value) => native.fill_(self, value), "native.fill_", "engine/ops/native_functions/index.yaml:301", "engine/generated/fill.ts:29");
-registerKernel(fill__Tensor, "Meta", (ks, self, value) => native.fill_(self, value), "native.fill_", "engine/ops/native_functions/index.yaml:301", "engine/generated/fill.ts:30");
+registerKernel(fill__Tensor, "Meta", (ks, self, value) => native.fill_meta_(self, value), "native.fill_meta_", "engine/ops/native_functions/index.yaml:301", "engine/generated/fill.ts:30");
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.

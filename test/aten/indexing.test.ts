@@ -145,7 +145,22 @@ describe("indexing API details", () => {
     expect(torch.indexing.None).toBeNull();
     const s = new torch.indexing.Slice(null, null, 2);
     expect([s.start, s.step]).toEqual([0, 2]);
+    // callable without `new`, like Python's slice() and C++'s Slice
+    const r = torch.indexing.Slice(null, 1, -1);
+    expect(r).toBeInstanceOf(torch.indexing.Slice);
+    expect([r.start, r.stop, r.step]).toEqual([2 ** 63 - 1, 1, -1]);
+    expect(outcome(() => torch.arange(3).get(r))).toEqual({ error: "ValueError", message: "step must be greater than zero" });
     expect(outcome(() => new torch.indexing.Slice(0, 1, 0))).toEqual({ error: "ValueError", message: "slice step cannot be zero" });
+  });
+
+  it("set on meta tensors checks shapes and writes nothing", () => {
+    const x = torch.empty([3, 4], { device: "meta" });
+    x.set(0, 1);
+    x.set("1:", torch.ones(4));
+    expect(outcome(() => x.set(1, torch.ones(3)))).toEqual({
+      error: "RuntimeError",
+      message: "The expanded size of the tensor (4) must match the existing size (3) at non-singleton dimension 0.  Target sizes: [4].  Tensor sizes: [3]",
+    });
   });
 
   it("get on meta tensors gives the shapes without data", () => {

@@ -27,7 +27,7 @@ export const INDEX_MAX = 2 ** 63 - 1; // std::numeric_limits<int64_t>::max(), as
 export const INDEX_MIN = -(2 ** 63);
 
 /** at::indexing::Slice: missing bounds default by the step's sign, as Python's slice does. */
-export class Slice {
+class SliceImpl {
   readonly start: number;
   readonly stop: number;
   readonly step: number;
@@ -42,6 +42,12 @@ export class Slice {
     return `${this.start}:${this.stop}:${this.step}`;
   }
 }
+
+/** Slice(1, 3) or new Slice(1, 3): callable like Python's slice() and C++'s Slice, and an instanceof check. */
+export type Slice = SliceImpl;
+export const Slice = new Proxy(SliceImpl, {
+  apply: (target, _this, args: (number | null)[]) => new target(...args),
+}) as typeof SliceImpl & ((start?: number | null, stop?: number | null, step?: number | null) => SliceImpl);
 
 /** at::indexing::EllipsisIndexType: the one Ellipsis value. */
 export class EllipsisIndexType {

@@ -122,3 +122,11 @@ export function item(self: Tensor): number | boolean {
 export function _local_scalar_dense_cpu(self: Tensor): number | boolean {
   return self.item();
 }
+
+/** fill_meta_ (Fill.cpp): fill_.Tensor on meta checks the value's dim and writes nothing. */
+export function fill_meta_(self: Tensor, value: Tensor | number | boolean): Tensor {
+  if (typeof value === "object" && value.dim() !== 0) {
+    throw new RuntimeError(`fill_ only supports 0-dimension value tensor but got tensor with ${value.dim()} dimensions.`);
+  }
+  return self;
+}
