@@ -10,4 +10,6 @@ export { index_add_cpu_out } from "./IndexAdd.js";
 export { index_fill_, index_fill, masked_fill__cpu, masked_fill } from "./Fill.js";
 export { masked_select_cpu, masked_select_out_cpu } from "./MaskedSelect.js";
 export { nonzero_cpu, nonzero_out_cpu, nonzero_numpy, argwhere } from "./Nonzero.js";
-export { embedding, embedding_renorm_cpu_, one_hot, lift_fresh, empty_names, item, _local_scalar_dense_cpu, fill_meta_ } from "./Embedding.js";
+export { embedding, embedding_renorm_cpu_, embedding_renorm_meta_ } from "./Embedding.js";
+export { one_hot } from "./OneHot.js";
+export { lift_fresh, empty_names, item, _local_scalar_dense_cpu, fill_meta_ } from "./LoweringOps.js";
