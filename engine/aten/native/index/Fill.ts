@@ -76,8 +76,11 @@ masked_fill_stub.register("ts", (self, mask, value) => {
   const bytes = new Uint8Array(mask._impl.storage.buffer());
   const itemsize = mask._impl.dtype.itemsize;
   const v = e.st === ScalarType.Long ? BigInt(Math.trunc(Number(value))) : Number(value);
+  const isBool = mask.dtype.scalarType === ScalarType.Bool;
   forEachIndex(self._impl.sizes(), (idx) => {
-    if (bytes[offsetAt(mask, idx) * itemsize] !== 0) e.set(offsetAt(self, idx), v);
+    const b = bytes[offsetAt(mask, idx) * itemsize];
+    if (!isBool && b > 1) throw new RuntimeError("Mask tensor can take 0 and 1 values only");
+    if (b !== 0) e.set(offsetAt(self, idx), v);
   });
 });
 

@@ -24,9 +24,12 @@ export const masked_select_stub = new DispatchStub<(result: Tensor, self: Tensor
 masked_select_stub.register("ts", (result, self, mask) => {
   const dst = rawView(result), src = rawView(self), m = elements(mask);
   const base = result._impl.storage_offset(), stride = result._impl.strides()[0];
+  const isBool = mask.dtype.scalarType === ScalarType.Bool;
   let k = 0;
   forEachIndex(self._impl.sizes(), (idx) => {
-    if (m.get(offsetAt(mask, idx))) dst[base + stride * k++] = src[offsetAt(self, idx)];
+    const v = m.get(offsetAt(mask, idx));
+    if (!isBool && (v < 0 || v > 1)) throw new RuntimeError("Mask tensor can take 0 and 1 values only");
+    if (v) dst[base + stride * k++] = src[offsetAt(self, idx)];
   });
 });
 
