@@ -125,6 +125,14 @@ describe("indexing API details", () => {
     expect(x.tolist()).toEqual([[0, 1, 9], [3, 4, 5]]);
   });
 
+  it("the trace names the binding: Tensor.__getitem__ / Tensor.__setitem__ on the first call", () => {
+    const x = torch.zeros(3, 4);
+    const get = torch.trace.record(() => x.get(1, "1:")).events.filter((e): e is CallEvent => e.type === "call" && e.parent === null);
+    expect(get.map((c) => [c.name, c.apiBinding])).toEqual([["aten::select.int", "Tensor.__getitem__"], ["aten::slice.Tensor", null]]);
+    const set = torch.trace.record(() => x.set([0, 1], 2)).events.filter((e): e is CallEvent => e.type === "call" && e.parent === null);
+    expect(set[0].apiBinding).toBe("Tensor.__setitem__");
+  });
+
   it("basic indexing returns views that share storage and the version counter", () => {
     const x = torch.zeros(3, 4);
     const row = x.get(1, "::2");

@@ -18,6 +18,7 @@ import { empty_impl, wrap } from "../core/empty.js";
 import { fill_kernel } from "../cpu/FillKernel.js";
 import { tensor as tensorFromData } from "../tensor_new.js";
 import { lift_fresh_default } from "../../generated/lift_fresh.js";
+import { isTracing, noteApiBinding } from "../../trace/session.js";
 import {
   Ellipsis, EllipsisIndexType, Slice, alias, applySlicing, dispatch_index, get_item, set_item, setWithTensors, type TensorIndex,
 } from "./TensorIndexing.js";
@@ -163,11 +164,13 @@ declare module "../core/Tensor.js" {
 }
 
 function set(this: Tensor, ...args: unknown[]): void {
+  if (isTracing()) noteApiBinding("Tensor.__setitem__"); // the trace names the binding on the first call it makes
   if (args.length === 0) throw new TypeError_("set() missing the value to assign: t.set(...indices, value)");
   setitem(this, args.slice(0, -1), args[args.length - 1]);
 }
 
 function get(this: Tensor, ...args: unknown[]): Tensor {
+  if (isTracing()) noteApiBinding("Tensor.__getitem__");
   return getitem(this, args);
 }
 
