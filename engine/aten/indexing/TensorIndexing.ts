@@ -28,6 +28,7 @@ export const INDEX_MIN = -(2 ** 63);
 
 /** at::indexing::Slice: missing bounds default by the step's sign, as Python's slice does. */
 class SliceImpl {
+  private readonly _brand = "Slice"; // a nominal type: a plain {start, stop, step} object is not a Slice
   readonly start: number;
   readonly stop: number;
   readonly step: number;
@@ -51,6 +52,7 @@ export const Slice = new Proxy(SliceImpl, {
 
 /** at::indexing::EllipsisIndexType: the one Ellipsis value. */
 export class EllipsisIndexType {
+  private readonly _brand = "Ellipsis"; // a nominal type: any other object is not Ellipsis
   toString(): string {
     return "...";
   }
