@@ -70,7 +70,6 @@ export function isSkippedOverload(fullName: string): boolean {
  */
 const skippedNames = new Set(["index", "nonzero", "nonzero_numpy", "lift_fresh", "item"]);
 
-
 /** Names PyTorch keeps out of torch.* (gen_python_functions.py SKIP_PYTHON_BINDINGS, and private names). */
 export function isHiddenFromTorch(name: string): boolean {
   return name.startsWith("_") || ["slice", "alias"].includes(name);

@@ -12,7 +12,7 @@ import * as native from "../aten/native/index.js";
 // ---- _index_put_impl_ (engine/ops/native_functions/index.yaml:46) ----
 export const _index_put_impl__default = defineOp("aten::_index_put_impl_(Tensor(a!) self, Tensor?[] indices, Tensor values, bool accumulate=False, bool unsafe=False) -> Tensor(a!)", "engine/ops/native_functions/index.yaml:46");
 registerKernel(_index_put_impl__default, "CPU", (ks, self, indices, values, accumulate, unsafe) => native._index_put_impl_(self, indices, values, accumulate, unsafe), "native._index_put_impl_", "engine/ops/native_functions/index.yaml:46", "engine/generated/_index_put_impl.ts:14");
-registerKernel(_index_put_impl__default, "Meta", (ks, self, indices, values, accumulate, unsafe) => native._index_put_impl_(self, indices, values, accumulate, unsafe), "native._index_put_impl_", "engine/ops/native_functions/index.yaml:46", "engine/generated/_index_put_impl.ts:15");
+registerKernel(_index_put_impl__default, "Meta", (ks, self, indices, values, accumulate, unsafe) => native.inplace_meta_(self, indices, values, accumulate, unsafe), "native.inplace_meta_", "engine/ops/native_functions/index.yaml:46", "engine/generated/_index_put_impl.ts:15");
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.

@@ -9,13 +9,13 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- _local_scalar_dense (engine/ops/native_functions/index.yaml:328) ----
-export const _local_scalar_dense_default = defineOp("aten::_local_scalar_dense(Tensor self) -> Scalar", "engine/ops/native_functions/index.yaml:328");
-registerKernel(_local_scalar_dense_default, "CPU", (ks, self) => native._local_scalar_dense_cpu(self), "native._local_scalar_dense_cpu", "engine/ops/native_functions/index.yaml:328", "engine/generated/_local_scalar_dense.ts:14");
+// ---- _local_scalar_dense (engine/ops/native_functions/index.yaml:332) ----
+export const _local_scalar_dense_default = defineOp("aten::_local_scalar_dense(Tensor self) -> Scalar", "engine/ops/native_functions/index.yaml:332");
+registerKernel(_local_scalar_dense_default, "CPU", (ks, self) => native._local_scalar_dense_cpu(self), "native._local_scalar_dense_cpu", "engine/ops/native_functions/index.yaml:332", "engine/generated/_local_scalar_dense.ts:14");
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(_local_scalar_dense_default, "Autograd", (ks, self) => below_autograd(() => _local_scalar_dense_default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::_local_scalar_dense_default", "engine/ops/native_functions/index.yaml:328", "engine/generated/_local_scalar_dense.ts:18");
+registerKernel(_local_scalar_dense_default, "Autograd", (ks, self) => below_autograd(() => _local_scalar_dense_default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::_local_scalar_dense_default", "engine/ops/native_functions/index.yaml:332", "engine/generated/_local_scalar_dense.ts:18");
 
 // torch._local_scalar_dense: _local_scalar_dense
 const _local_scalar_dense_parser = new PythonArgParser(["_local_scalar_dense(Tensor input)"]);

@@ -9,14 +9,14 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- argwhere (engine/ops/native_functions/index.yaml:268) ----
+// ---- argwhere (engine/ops/native_functions/index.yaml:273) ----
 // tags: dynamic_output_shape
-export const argwhere_default = defineOp("aten::argwhere(Tensor self) -> Tensor", "engine/ops/native_functions/index.yaml:268");
-registerKernel(argwhere_default, "CompositeImplicitAutograd", (ks, self) => native.argwhere(self), "native.argwhere", "engine/ops/native_functions/index.yaml:268", "engine/generated/argwhere.ts:15");
+export const argwhere_default = defineOp("aten::argwhere(Tensor self) -> Tensor", "engine/ops/native_functions/index.yaml:273");
+registerKernel(argwhere_default, "CompositeImplicitAutograd", (ks, self) => native.argwhere(self), "native.argwhere", "engine/ops/native_functions/index.yaml:273", "engine/generated/argwhere.ts:15");
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(argwhere_default, "Autograd", (ks, self) => below_autograd(() => argwhere_default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::argwhere_default", "engine/ops/native_functions/index.yaml:268", "engine/generated/argwhere.ts:19");
+registerKernel(argwhere_default, "Autograd", (ks, self) => below_autograd(() => argwhere_default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::argwhere_default", "engine/ops/native_functions/index.yaml:273", "engine/generated/argwhere.ts:19");
 
 // torch.argwhere: argwhere
 const argwhere_parser = new PythonArgParser(["argwhere(Tensor input)"]);

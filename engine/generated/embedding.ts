@@ -9,13 +9,13 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- embedding (engine/ops/native_functions/index.yaml:276) ----
-export const embedding_default = defineOp("aten::embedding(Tensor weight, Tensor indices, int padding_idx=-1, bool scale_grad_by_freq=False, bool sparse=False) -> Tensor", "engine/ops/native_functions/index.yaml:276");
-registerKernel(embedding_default, "CompositeExplicitAutograd", (ks, weight, indices, padding_idx, scale_grad_by_freq, sparse) => native.embedding(weight, indices, padding_idx, scale_grad_by_freq, sparse), "native.embedding", "engine/ops/native_functions/index.yaml:276", "engine/generated/embedding.ts:14");
+// ---- embedding (engine/ops/native_functions/index.yaml:281) ----
+export const embedding_default = defineOp("aten::embedding(Tensor weight, Tensor indices, int padding_idx=-1, bool scale_grad_by_freq=False, bool sparse=False) -> Tensor", "engine/ops/native_functions/index.yaml:281");
+registerKernel(embedding_default, "CompositeExplicitAutograd", (ks, weight, indices, padding_idx, scale_grad_by_freq, sparse) => native.embedding(weight, indices, padding_idx, scale_grad_by_freq, sparse), "native.embedding", "engine/ops/native_functions/index.yaml:281", "engine/generated/embedding.ts:14");
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(embedding_default, "Autograd", (ks, weight, indices, padding_idx, scale_grad_by_freq, sparse) => below_autograd(() => embedding_default.redispatch(ks.and(after_autograd_keyset), weight, indices, padding_idx, scale_grad_by_freq, sparse)), "VariableType::embedding_default", "engine/ops/native_functions/index.yaml:276", "engine/generated/embedding.ts:18");
+registerKernel(embedding_default, "Autograd", (ks, weight, indices, padding_idx, scale_grad_by_freq, sparse) => below_autograd(() => embedding_default.redispatch(ks.and(after_autograd_keyset), weight, indices, padding_idx, scale_grad_by_freq, sparse)), "VariableType::embedding_default", "engine/ops/native_functions/index.yaml:281", "engine/generated/embedding.ts:18");
 
 // torch.embedding: embedding
 const embedding_parser = new PythonArgParser(["embedding(Tensor weight, Tensor indices, int padding_idx=-1, bool scale_grad_by_freq=False, bool sparse=False)"]);

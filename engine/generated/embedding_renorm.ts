@@ -9,20 +9,20 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- embedding_renorm_ (engine/ops/native_functions/index.yaml:281) ----
-export const embedding_renorm__default = defineOp("aten::embedding_renorm_(Tensor(a!) self, Tensor indices, float max_norm, float norm_type) -> Tensor(a!)", "engine/ops/native_functions/index.yaml:281");
-registerKernel(embedding_renorm__default, "CPU", (ks, self, indices, max_norm, norm_type) => native.embedding_renorm_cpu_(self, indices, max_norm, norm_type), "native.embedding_renorm_cpu_", "engine/ops/native_functions/index.yaml:281", "engine/generated/embedding_renorm.ts:14");
-registerKernel(embedding_renorm__default, "Meta", (ks, self, indices, max_norm, norm_type) => native.embedding_renorm_meta_(self, indices, max_norm, norm_type), "native.embedding_renorm_meta_", "engine/ops/native_functions/index.yaml:281", "engine/generated/embedding_renorm.ts:15");
+// ---- embedding_renorm_ (engine/ops/native_functions/index.yaml:286) ----
+export const embedding_renorm__default = defineOp("aten::embedding_renorm_(Tensor(a!) self, Tensor indices, float max_norm, float norm_type) -> Tensor(a!)", "engine/ops/native_functions/index.yaml:286");
+registerKernel(embedding_renorm__default, "CPU", (ks, self, indices, max_norm, norm_type) => native.embedding_renorm_cpu_(self, indices, max_norm, norm_type), "native.embedding_renorm_cpu_", "engine/ops/native_functions/index.yaml:286", "engine/generated/embedding_renorm.ts:14");
+registerKernel(embedding_renorm__default, "Meta", (ks, self, indices, max_norm, norm_type) => native.inplace_meta_(self, indices, max_norm, norm_type), "native.inplace_meta_", "engine/ops/native_functions/index.yaml:286", "engine/generated/embedding_renorm.ts:15");
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(embedding_renorm__default, "Autograd", (ks, self, indices, max_norm, norm_type) => below_autograd(() => embedding_renorm__default.redispatch(ks.and(after_autograd_keyset), self, indices, max_norm, norm_type)), "VariableType::embedding_renorm__default", "engine/ops/native_functions/index.yaml:281", "engine/generated/embedding_renorm.ts:19");
+registerKernel(embedding_renorm__default, "Autograd", (ks, self, indices, max_norm, norm_type) => below_autograd(() => embedding_renorm__default.redispatch(ks.and(after_autograd_keyset), self, indices, max_norm, norm_type)), "VariableType::embedding_renorm__default", "engine/ops/native_functions/index.yaml:286", "engine/generated/embedding_renorm.ts:19");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(embedding_renorm__default, "ADInplaceOrView", (ks, self, indices, max_norm, norm_type) => {
   const result = embedding_renorm__default.redispatch(ks.and(after_ADInplaceOrView_keyset), self, indices, max_norm, norm_type);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/index.yaml:281", "engine/generated/embedding_renorm.ts:21");
+}, "ADInplaceOrView", "engine/ops/native_functions/index.yaml:286", "engine/generated/embedding_renorm.ts:21");
 
 // torch.embedding_renorm_: embedding_renorm_
 const embedding_renorm__parser = new PythonArgParser(["embedding_renorm_(Tensor input, Tensor indices, float max_norm, float norm_type)"]);

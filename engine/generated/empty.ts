@@ -21,15 +21,15 @@ registerKernel(empty_memory_format, "BackendSelect", (ks, size, dtype, layout, d
 // Recording history for backward comes with the op's derivatives.yaml entry.
 registerKernel(empty_memory_format, "Autograd", (ks, size, dtype, layout, device, pin_memory, memory_format) => below_autograd(() => empty_memory_format.redispatch(ks.and(after_autograd_keyset), size, dtype, layout, device, pin_memory, memory_format)), "VariableType::empty_memory_format", "engine/ops/native_functions.yaml:13", "engine/generated/empty.ts:22");
 
-// ---- empty.names (engine/ops/native_functions/index.yaml:313) ----
-export const empty_names = defineOp("aten::empty.names(int[] size, *, Dimname[]? names, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor", "engine/ops/native_functions/index.yaml:313");
-registerKernel(empty_names, "CompositeExplicitAutograd", (ks, size, names, dtype, layout, device, pin_memory, memory_format) => native.empty_names(size, names, dtype, layout, device, pin_memory, memory_format), "native.empty_names", "engine/ops/native_functions/index.yaml:313", "engine/generated/empty.ts:26");
+// ---- empty.names (engine/ops/native_functions/index.yaml:317) ----
+export const empty_names = defineOp("aten::empty.names(int[] size, *, Dimname[]? names, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor", "engine/ops/native_functions/index.yaml:317");
+registerKernel(empty_names, "CompositeExplicitAutograd", (ks, size, names, dtype, layout, device, pin_memory, memory_format) => native.empty_names(size, names, dtype, layout, device, pin_memory, memory_format), "native.empty_names", "engine/ops/native_functions/index.yaml:317", "engine/generated/empty.ts:26");
 // BackendSelect: no tensor argument says which backend, so the device option does (RegisterBackendSelect.cpp)
-registerKernel(empty_names, "BackendSelect", (ks, size, names, dtype, layout, device, pin_memory, memory_format) => empty_names.redispatch(backendSelectKeySet(device), size, names, dtype, layout, device, pin_memory, memory_format), "backend select", "engine/ops/native_functions/index.yaml:313", "engine/generated/empty.ts:28");
+registerKernel(empty_names, "BackendSelect", (ks, size, names, dtype, layout, device, pin_memory, memory_format) => empty_names.redispatch(backendSelectKeySet(device), size, names, dtype, layout, device, pin_memory, memory_format), "backend select", "engine/ops/native_functions/index.yaml:317", "engine/generated/empty.ts:28");
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(empty_names, "Autograd", (ks, size, names, dtype, layout, device, pin_memory, memory_format) => below_autograd(() => empty_names.redispatch(ks.and(after_autograd_keyset), size, names, dtype, layout, device, pin_memory, memory_format)), "VariableType::empty_names", "engine/ops/native_functions/index.yaml:313", "engine/generated/empty.ts:32");
+registerKernel(empty_names, "Autograd", (ks, size, names, dtype, layout, device, pin_memory, memory_format) => below_autograd(() => empty_names.redispatch(ks.and(after_autograd_keyset), size, names, dtype, layout, device, pin_memory, memory_format)), "VariableType::empty_names", "engine/ops/native_functions/index.yaml:317", "engine/generated/empty.ts:32");
 
 // torch.empty: empty.memory_format, empty.names
 const empty_parser = new PythonArgParser(["empty(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None, bool? requires_grad=False)", "empty(int[] size, *, Dimname[]? names, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None, bool? requires_grad=False)"]);

@@ -24,20 +24,20 @@ registerKernel(fill__Scalar, "ADInplaceOrView", (ks, self, value) => {
   return result;
 }, "ADInplaceOrView", "engine/ops/native_functions.yaml:23", "engine/generated/fill.ts:21");
 
-// ---- fill_.Tensor (engine/ops/native_functions/index.yaml:303) ----
-export const fill__Tensor = defineOp("aten::fill_.Tensor(Tensor(a!) self, Tensor value) -> Tensor(a!)", "engine/ops/native_functions/index.yaml:303");
-registerKernel(fill__Tensor, "CPU", (ks, self, value) => native.fill_(self, value), "native.fill_", "engine/ops/native_functions/index.yaml:303", "engine/generated/fill.ts:29");
-registerKernel(fill__Tensor, "Meta", (ks, self, value) => native.fill_meta_(self, value), "native.fill_meta_", "engine/ops/native_functions/index.yaml:303", "engine/generated/fill.ts:30");
+// ---- fill_.Tensor (engine/ops/native_functions/index.yaml:307) ----
+export const fill__Tensor = defineOp("aten::fill_.Tensor(Tensor(a!) self, Tensor value) -> Tensor(a!)", "engine/ops/native_functions/index.yaml:307");
+registerKernel(fill__Tensor, "CPU", (ks, self, value) => native.fill_(self, value), "native.fill_", "engine/ops/native_functions/index.yaml:307", "engine/generated/fill.ts:29");
+registerKernel(fill__Tensor, "Meta", (ks, self, value) => native.fill_meta_(self, value), "native.fill_meta_", "engine/ops/native_functions/index.yaml:307", "engine/generated/fill.ts:30");
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(fill__Tensor, "Autograd", (ks, self, value) => below_autograd(() => fill__Tensor.redispatch(ks.and(after_autograd_keyset), self, value)), "VariableType::fill__Tensor", "engine/ops/native_functions/index.yaml:303", "engine/generated/fill.ts:34");
+registerKernel(fill__Tensor, "Autograd", (ks, self, value) => below_autograd(() => fill__Tensor.redispatch(ks.and(after_autograd_keyset), self, value)), "VariableType::fill__Tensor", "engine/ops/native_functions/index.yaml:307", "engine/generated/fill.ts:34");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(fill__Tensor, "ADInplaceOrView", (ks, self, value) => {
   const result = fill__Tensor.redispatch(ks.and(after_ADInplaceOrView_keyset), self, value);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/index.yaml:303", "engine/generated/fill.ts:36");
+}, "ADInplaceOrView", "engine/ops/native_functions/index.yaml:307", "engine/generated/fill.ts:36");
 
 // torch.fill_: fill_.Scalar, fill_.Tensor
 const fill__parser = new PythonArgParser(["fill_(Tensor input, Scalar value)", "fill_(Tensor input, Tensor value)"]);

@@ -9,30 +9,30 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- gather.out (engine/ops/native_functions/index.yaml:75) ----
-export const gather_out = defineOp("aten::gather.out(Tensor self, int dim, Tensor index, *, bool sparse_grad=False, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/index.yaml:75");
-registerKernel(gather_out, "CPU", (ks, self, dim, index, sparse_grad, out) => native.gather_out(self, dim, index, sparse_grad, out, "out"), "native.gather_out", "engine/ops/native_functions/index.yaml:75", "engine/generated/gather.ts:14");
-registerKernel(gather_out, "Meta", (ks, self, dim, index, sparse_grad, out) => native.gather_out(self, dim, index, sparse_grad, out, "out"), "native.gather_out", "engine/ops/native_functions/index.yaml:75", "engine/generated/gather.ts:15");
+// ---- gather.out (engine/ops/native_functions/index.yaml:76) ----
+export const gather_out = defineOp("aten::gather.out(Tensor self, int dim, Tensor index, *, bool sparse_grad=False, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/index.yaml:76");
+registerKernel(gather_out, "CPU", (ks, self, dim, index, sparse_grad, out) => native.gather_out(self, dim, index, sparse_grad, out, "out"), "native.gather_out", "engine/ops/native_functions/index.yaml:76", "engine/generated/gather.ts:14");
+registerKernel(gather_out, "Meta", (ks, self, dim, index, sparse_grad, out) => native.gather_out(self, dim, index, sparse_grad, out, "out"), "native.gather_out", "engine/ops/native_functions/index.yaml:76", "engine/generated/gather.ts:15");
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(gather_out, "Autograd", (ks, self, dim, index, sparse_grad, out) => below_autograd(() => gather_out.redispatch(ks.and(after_autograd_keyset), self, dim, index, sparse_grad, out)), "VariableType::gather_out", "engine/ops/native_functions/index.yaml:75", "engine/generated/gather.ts:19");
+registerKernel(gather_out, "Autograd", (ks, self, dim, index, sparse_grad, out) => below_autograd(() => gather_out.redispatch(ks.and(after_autograd_keyset), self, dim, index, sparse_grad, out)), "VariableType::gather_out", "engine/ops/native_functions/index.yaml:76", "engine/generated/gather.ts:19");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(gather_out, "ADInplaceOrView", (ks, self, dim, index, sparse_grad, out) => {
   const result = gather_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, dim, index, sparse_grad, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/index.yaml:75", "engine/generated/gather.ts:21");
+}, "ADInplaceOrView", "engine/ops/native_functions/index.yaml:76", "engine/generated/gather.ts:21");
 
-// ---- gather (engine/ops/native_functions/index.yaml:80) ----
-export const gather_default = defineOp("aten::gather(Tensor self, int dim, Tensor index, *, bool sparse_grad=False) -> Tensor", "engine/ops/native_functions/index.yaml:80");
-registerKernel(gather_default, "CPU", (ks, self, dim, index, sparse_grad) => native.gather_out(self, dim, index, sparse_grad, null, "functional"), "native.gather_out", "engine/ops/native_functions/index.yaml:75", "engine/generated/gather.ts:29"); // (structured_delegate: gather.out)
-registerKernel(gather_default, "Meta", (ks, self, dim, index, sparse_grad) => native.gather_out(self, dim, index, sparse_grad, null, "functional"), "native.gather_out", "engine/ops/native_functions/index.yaml:75", "engine/generated/gather.ts:30"); // (structured_delegate: gather.out)
-registerKernel(gather_default, "CompositeExplicitAutogradNonFunctional", (ks, self, dim, index, sparse_grad) => native.gather_out(self, dim, index, sparse_grad, null, "functional"), "native.gather_out", "engine/ops/native_functions/index.yaml:75", "engine/generated/gather.ts:31"); // (structured_delegate: gather.out)
+// ---- gather (engine/ops/native_functions/index.yaml:81) ----
+export const gather_default = defineOp("aten::gather(Tensor self, int dim, Tensor index, *, bool sparse_grad=False) -> Tensor", "engine/ops/native_functions/index.yaml:81");
+registerKernel(gather_default, "CPU", (ks, self, dim, index, sparse_grad) => native.gather_out(self, dim, index, sparse_grad, null, "functional"), "native.gather_out", "engine/ops/native_functions/index.yaml:76", "engine/generated/gather.ts:29"); // (structured_delegate: gather.out)
+registerKernel(gather_default, "Meta", (ks, self, dim, index, sparse_grad) => native.gather_out(self, dim, index, sparse_grad, null, "functional"), "native.gather_out", "engine/ops/native_functions/index.yaml:76", "engine/generated/gather.ts:30"); // (structured_delegate: gather.out)
+registerKernel(gather_default, "CompositeExplicitAutogradNonFunctional", (ks, self, dim, index, sparse_grad) => native.gather_out(self, dim, index, sparse_grad, null, "functional"), "native.gather_out", "engine/ops/native_functions/index.yaml:76", "engine/generated/gather.ts:31"); // (structured_delegate: gather.out)
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(gather_default, "Autograd", (ks, self, dim, index, sparse_grad) => below_autograd(() => gather_default.redispatch(ks.and(after_autograd_keyset), self, dim, index, sparse_grad)), "VariableType::gather_default", "engine/ops/native_functions/index.yaml:80", "engine/generated/gather.ts:35");
+registerKernel(gather_default, "Autograd", (ks, self, dim, index, sparse_grad) => below_autograd(() => gather_default.redispatch(ks.and(after_autograd_keyset), self, dim, index, sparse_grad)), "VariableType::gather_default", "engine/ops/native_functions/index.yaml:81", "engine/generated/gather.ts:35");
 
 // torch.gather: gather / gather.out
 const gather_parser = new PythonArgParser(["gather(Tensor input, int dim, Tensor index, *, bool sparse_grad=False, Tensor? out=None)"]);

@@ -9,46 +9,46 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- index_add.out (engine/ops/native_functions/index.yaml:170) ----
-export const index_add_out = defineOp("aten::index_add.out(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/index.yaml:170");
-registerKernel(index_add_out, "CPU", (ks, self, dim, index, source, alpha, out) => native.index_add_cpu_out(self, dim, index, source, alpha, out, "out"), "native.index_add_cpu_out", "engine/ops/native_functions/index.yaml:170", "engine/generated/index_add.ts:14");
-registerKernel(index_add_out, "Meta", (ks, self, dim, index, source, alpha, out) => native.index_add_cpu_out(self, dim, index, source, alpha, out, "out"), "native.index_add_cpu_out", "engine/ops/native_functions/index.yaml:170", "engine/generated/index_add.ts:15");
+// ---- index_add.out (engine/ops/native_functions/index.yaml:171) ----
+export const index_add_out = defineOp("aten::index_add.out(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/index.yaml:171");
+registerKernel(index_add_out, "CPU", (ks, self, dim, index, source, alpha, out) => native.index_add_cpu_out(self, dim, index, source, alpha, out, "out"), "native.index_add_cpu_out", "engine/ops/native_functions/index.yaml:171", "engine/generated/index_add.ts:14");
+registerKernel(index_add_out, "Meta", (ks, self, dim, index, source, alpha, out) => native.index_add_cpu_out(self, dim, index, source, alpha, out, "out"), "native.index_add_cpu_out", "engine/ops/native_functions/index.yaml:171", "engine/generated/index_add.ts:15");
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(index_add_out, "Autograd", (ks, self, dim, index, source, alpha, out) => below_autograd(() => index_add_out.redispatch(ks.and(after_autograd_keyset), self, dim, index, source, alpha, out)), "VariableType::index_add_out", "engine/ops/native_functions/index.yaml:170", "engine/generated/index_add.ts:19");
+registerKernel(index_add_out, "Autograd", (ks, self, dim, index, source, alpha, out) => below_autograd(() => index_add_out.redispatch(ks.and(after_autograd_keyset), self, dim, index, source, alpha, out)), "VariableType::index_add_out", "engine/ops/native_functions/index.yaml:171", "engine/generated/index_add.ts:19");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(index_add_out, "ADInplaceOrView", (ks, self, dim, index, source, alpha, out) => {
   const result = index_add_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, dim, index, source, alpha, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/index.yaml:170", "engine/generated/index_add.ts:21");
+}, "ADInplaceOrView", "engine/ops/native_functions/index.yaml:171", "engine/generated/index_add.ts:21");
 
-// ---- index_add_ (engine/ops/native_functions/index.yaml:177) ----
-export const index_add__default = defineOp("aten::index_add_(Tensor(a!) self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor(a!)", "engine/ops/native_functions/index.yaml:177");
-registerKernel(index_add__default, "CPU", (ks, self, dim, index, source, alpha) => native.index_add_cpu_out(self, dim, index, source, alpha, null, "inplace"), "native.index_add_cpu_out", "engine/ops/native_functions/index.yaml:170", "engine/generated/index_add.ts:29"); // (structured_delegate: index_add.out)
-registerKernel(index_add__default, "Meta", (ks, self, dim, index, source, alpha) => native.index_add_cpu_out(self, dim, index, source, alpha, null, "inplace"), "native.index_add_cpu_out", "engine/ops/native_functions/index.yaml:170", "engine/generated/index_add.ts:30"); // (structured_delegate: index_add.out)
-registerKernel(index_add__default, "CompositeExplicitAutogradNonFunctional", (ks, self, dim, index, source, alpha) => native.index_add_cpu_out(self, dim, index, source, alpha, null, "inplace"), "native.index_add_cpu_out", "engine/ops/native_functions/index.yaml:170", "engine/generated/index_add.ts:31"); // (structured_delegate: index_add.out)
+// ---- index_add_ (engine/ops/native_functions/index.yaml:178) ----
+export const index_add__default = defineOp("aten::index_add_(Tensor(a!) self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor(a!)", "engine/ops/native_functions/index.yaml:178");
+registerKernel(index_add__default, "CPU", (ks, self, dim, index, source, alpha) => native.index_add_cpu_out(self, dim, index, source, alpha, null, "inplace"), "native.index_add_cpu_out", "engine/ops/native_functions/index.yaml:171", "engine/generated/index_add.ts:29"); // (structured_delegate: index_add.out)
+registerKernel(index_add__default, "Meta", (ks, self, dim, index, source, alpha) => native.index_add_cpu_out(self, dim, index, source, alpha, null, "inplace"), "native.index_add_cpu_out", "engine/ops/native_functions/index.yaml:171", "engine/generated/index_add.ts:30"); // (structured_delegate: index_add.out)
+registerKernel(index_add__default, "CompositeExplicitAutogradNonFunctional", (ks, self, dim, index, source, alpha) => native.index_add_cpu_out(self, dim, index, source, alpha, null, "inplace"), "native.index_add_cpu_out", "engine/ops/native_functions/index.yaml:171", "engine/generated/index_add.ts:31"); // (structured_delegate: index_add.out)
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(index_add__default, "Autograd", (ks, self, dim, index, source, alpha) => below_autograd(() => index_add__default.redispatch(ks.and(after_autograd_keyset), self, dim, index, source, alpha)), "VariableType::index_add__default", "engine/ops/native_functions/index.yaml:177", "engine/generated/index_add.ts:35");
+registerKernel(index_add__default, "Autograd", (ks, self, dim, index, source, alpha) => below_autograd(() => index_add__default.redispatch(ks.and(after_autograd_keyset), self, dim, index, source, alpha)), "VariableType::index_add__default", "engine/ops/native_functions/index.yaml:178", "engine/generated/index_add.ts:35");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(index_add__default, "ADInplaceOrView", (ks, self, dim, index, source, alpha) => {
   const result = index_add__default.redispatch(ks.and(after_ADInplaceOrView_keyset), self, dim, index, source, alpha);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/index.yaml:177", "engine/generated/index_add.ts:37");
+}, "ADInplaceOrView", "engine/ops/native_functions/index.yaml:178", "engine/generated/index_add.ts:37");
 
-// ---- index_add (engine/ops/native_functions/index.yaml:181) ----
-export const index_add_default = defineOp("aten::index_add(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor", "engine/ops/native_functions/index.yaml:181");
-registerKernel(index_add_default, "CPU", (ks, self, dim, index, source, alpha) => native.index_add_cpu_out(self, dim, index, source, alpha, null, "functional"), "native.index_add_cpu_out", "engine/ops/native_functions/index.yaml:170", "engine/generated/index_add.ts:45"); // (structured_delegate: index_add.out)
-registerKernel(index_add_default, "Meta", (ks, self, dim, index, source, alpha) => native.index_add_cpu_out(self, dim, index, source, alpha, null, "functional"), "native.index_add_cpu_out", "engine/ops/native_functions/index.yaml:170", "engine/generated/index_add.ts:46"); // (structured_delegate: index_add.out)
-registerKernel(index_add_default, "CompositeExplicitAutogradNonFunctional", (ks, self, dim, index, source, alpha) => native.index_add_cpu_out(self, dim, index, source, alpha, null, "functional"), "native.index_add_cpu_out", "engine/ops/native_functions/index.yaml:170", "engine/generated/index_add.ts:47"); // (structured_delegate: index_add.out)
+// ---- index_add (engine/ops/native_functions/index.yaml:182) ----
+export const index_add_default = defineOp("aten::index_add(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor", "engine/ops/native_functions/index.yaml:182");
+registerKernel(index_add_default, "CPU", (ks, self, dim, index, source, alpha) => native.index_add_cpu_out(self, dim, index, source, alpha, null, "functional"), "native.index_add_cpu_out", "engine/ops/native_functions/index.yaml:171", "engine/generated/index_add.ts:45"); // (structured_delegate: index_add.out)
+registerKernel(index_add_default, "Meta", (ks, self, dim, index, source, alpha) => native.index_add_cpu_out(self, dim, index, source, alpha, null, "functional"), "native.index_add_cpu_out", "engine/ops/native_functions/index.yaml:171", "engine/generated/index_add.ts:46"); // (structured_delegate: index_add.out)
+registerKernel(index_add_default, "CompositeExplicitAutogradNonFunctional", (ks, self, dim, index, source, alpha) => native.index_add_cpu_out(self, dim, index, source, alpha, null, "functional"), "native.index_add_cpu_out", "engine/ops/native_functions/index.yaml:171", "engine/generated/index_add.ts:47"); // (structured_delegate: index_add.out)
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(index_add_default, "Autograd", (ks, self, dim, index, source, alpha) => below_autograd(() => index_add_default.redispatch(ks.and(after_autograd_keyset), self, dim, index, source, alpha)), "VariableType::index_add_default", "engine/ops/native_functions/index.yaml:181", "engine/generated/index_add.ts:51");
+registerKernel(index_add_default, "Autograd", (ks, self, dim, index, source, alpha) => below_autograd(() => index_add_default.redispatch(ks.and(after_autograd_keyset), self, dim, index, source, alpha)), "VariableType::index_add_default", "engine/ops/native_functions/index.yaml:182", "engine/generated/index_add.ts:51");
 
 // torch.index_add: index_add / index_add.out
 const index_add_parser = new PythonArgParser(["index_add(Tensor input, int dim, Tensor index, Tensor source, *, Scalar alpha=1, Tensor? out=None)"]);

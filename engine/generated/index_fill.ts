@@ -9,51 +9,51 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- index_fill_.int_Scalar (engine/ops/native_functions/index.yaml:185) ----
-export const index_fill__int_Scalar = defineOp("aten::index_fill_.int_Scalar(Tensor(a!) self, int dim, Tensor index, Scalar value) -> Tensor(a!)", "engine/ops/native_functions/index.yaml:185");
-registerKernel(index_fill__int_Scalar, "CPU", (ks, self, dim, index, value) => native.index_fill_(self, dim, index, value), "native.index_fill_", "engine/ops/native_functions/index.yaml:185", "engine/generated/index_fill.ts:14");
-registerKernel(index_fill__int_Scalar, "Meta", (ks, self, dim, index, value) => native.index_fill_(self, dim, index, value), "native.index_fill_", "engine/ops/native_functions/index.yaml:185", "engine/generated/index_fill.ts:15");
+// ---- index_fill_.int_Scalar (engine/ops/native_functions/index.yaml:186) ----
+export const index_fill__int_Scalar = defineOp("aten::index_fill_.int_Scalar(Tensor(a!) self, int dim, Tensor index, Scalar value) -> Tensor(a!)", "engine/ops/native_functions/index.yaml:186");
+registerKernel(index_fill__int_Scalar, "CPU", (ks, self, dim, index, value) => native.index_fill_(self, dim, index, value), "native.index_fill_", "engine/ops/native_functions/index.yaml:186", "engine/generated/index_fill.ts:14");
+registerKernel(index_fill__int_Scalar, "Meta", (ks, self, dim, index, value) => native.inplace_meta_(self, dim, index, value), "native.inplace_meta_", "engine/ops/native_functions/index.yaml:186", "engine/generated/index_fill.ts:15");
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(index_fill__int_Scalar, "Autograd", (ks, self, dim, index, value) => below_autograd(() => index_fill__int_Scalar.redispatch(ks.and(after_autograd_keyset), self, dim, index, value)), "VariableType::index_fill__int_Scalar", "engine/ops/native_functions/index.yaml:185", "engine/generated/index_fill.ts:19");
+registerKernel(index_fill__int_Scalar, "Autograd", (ks, self, dim, index, value) => below_autograd(() => index_fill__int_Scalar.redispatch(ks.and(after_autograd_keyset), self, dim, index, value)), "VariableType::index_fill__int_Scalar", "engine/ops/native_functions/index.yaml:186", "engine/generated/index_fill.ts:19");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(index_fill__int_Scalar, "ADInplaceOrView", (ks, self, dim, index, value) => {
   const result = index_fill__int_Scalar.redispatch(ks.and(after_ADInplaceOrView_keyset), self, dim, index, value);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/index.yaml:185", "engine/generated/index_fill.ts:21");
+}, "ADInplaceOrView", "engine/ops/native_functions/index.yaml:186", "engine/generated/index_fill.ts:21");
 
-// ---- index_fill.int_Scalar (engine/ops/native_functions/index.yaml:192) ----
-export const index_fill_int_Scalar = defineOp("aten::index_fill.int_Scalar(Tensor self, int dim, Tensor index, Scalar value) -> Tensor", "engine/ops/native_functions/index.yaml:192");
-registerKernel(index_fill_int_Scalar, "CompositeExplicitAutograd", (ks, self, dim, index, value) => native.index_fill(self, dim, index, value), "native.index_fill", "engine/ops/native_functions/index.yaml:192", "engine/generated/index_fill.ts:29");
+// ---- index_fill.int_Scalar (engine/ops/native_functions/index.yaml:194) ----
+export const index_fill_int_Scalar = defineOp("aten::index_fill.int_Scalar(Tensor self, int dim, Tensor index, Scalar value) -> Tensor", "engine/ops/native_functions/index.yaml:194");
+registerKernel(index_fill_int_Scalar, "CompositeExplicitAutograd", (ks, self, dim, index, value) => native.index_fill(self, dim, index, value), "native.index_fill", "engine/ops/native_functions/index.yaml:194", "engine/generated/index_fill.ts:29");
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(index_fill_int_Scalar, "Autograd", (ks, self, dim, index, value) => below_autograd(() => index_fill_int_Scalar.redispatch(ks.and(after_autograd_keyset), self, dim, index, value)), "VariableType::index_fill_int_Scalar", "engine/ops/native_functions/index.yaml:192", "engine/generated/index_fill.ts:33");
+registerKernel(index_fill_int_Scalar, "Autograd", (ks, self, dim, index, value) => below_autograd(() => index_fill_int_Scalar.redispatch(ks.and(after_autograd_keyset), self, dim, index, value)), "VariableType::index_fill_int_Scalar", "engine/ops/native_functions/index.yaml:194", "engine/generated/index_fill.ts:33");
 
-// ---- index_fill_.int_Tensor (engine/ops/native_functions/index.yaml:198) ----
-export const index_fill__int_Tensor = defineOp("aten::index_fill_.int_Tensor(Tensor(a!) self, int dim, Tensor index, Tensor value) -> Tensor(a!)", "engine/ops/native_functions/index.yaml:198");
-registerKernel(index_fill__int_Tensor, "CPU", (ks, self, dim, index, value) => native.index_fill_(self, dim, index, value), "native.index_fill_", "engine/ops/native_functions/index.yaml:198", "engine/generated/index_fill.ts:37");
-registerKernel(index_fill__int_Tensor, "Meta", (ks, self, dim, index, value) => native.index_fill_(self, dim, index, value), "native.index_fill_", "engine/ops/native_functions/index.yaml:198", "engine/generated/index_fill.ts:38");
+// ---- index_fill_.int_Tensor (engine/ops/native_functions/index.yaml:200) ----
+export const index_fill__int_Tensor = defineOp("aten::index_fill_.int_Tensor(Tensor(a!) self, int dim, Tensor index, Tensor value) -> Tensor(a!)", "engine/ops/native_functions/index.yaml:200");
+registerKernel(index_fill__int_Tensor, "CPU", (ks, self, dim, index, value) => native.index_fill_(self, dim, index, value), "native.index_fill_", "engine/ops/native_functions/index.yaml:200", "engine/generated/index_fill.ts:37");
+registerKernel(index_fill__int_Tensor, "Meta", (ks, self, dim, index, value) => native.inplace_meta_(self, dim, index, value), "native.inplace_meta_", "engine/ops/native_functions/index.yaml:200", "engine/generated/index_fill.ts:38");
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(index_fill__int_Tensor, "Autograd", (ks, self, dim, index, value) => below_autograd(() => index_fill__int_Tensor.redispatch(ks.and(after_autograd_keyset), self, dim, index, value)), "VariableType::index_fill__int_Tensor", "engine/ops/native_functions/index.yaml:198", "engine/generated/index_fill.ts:42");
+registerKernel(index_fill__int_Tensor, "Autograd", (ks, self, dim, index, value) => below_autograd(() => index_fill__int_Tensor.redispatch(ks.and(after_autograd_keyset), self, dim, index, value)), "VariableType::index_fill__int_Tensor", "engine/ops/native_functions/index.yaml:200", "engine/generated/index_fill.ts:42");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(index_fill__int_Tensor, "ADInplaceOrView", (ks, self, dim, index, value) => {
   const result = index_fill__int_Tensor.redispatch(ks.and(after_ADInplaceOrView_keyset), self, dim, index, value);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/index.yaml:198", "engine/generated/index_fill.ts:44");
+}, "ADInplaceOrView", "engine/ops/native_functions/index.yaml:200", "engine/generated/index_fill.ts:44");
 
-// ---- index_fill.int_Tensor (engine/ops/native_functions/index.yaml:205) ----
-export const index_fill_int_Tensor = defineOp("aten::index_fill.int_Tensor(Tensor self, int dim, Tensor index, Tensor value) -> Tensor", "engine/ops/native_functions/index.yaml:205");
-registerKernel(index_fill_int_Tensor, "CompositeExplicitAutograd", (ks, self, dim, index, value) => native.index_fill(self, dim, index, value), "native.index_fill", "engine/ops/native_functions/index.yaml:205", "engine/generated/index_fill.ts:52");
+// ---- index_fill.int_Tensor (engine/ops/native_functions/index.yaml:208) ----
+export const index_fill_int_Tensor = defineOp("aten::index_fill.int_Tensor(Tensor self, int dim, Tensor index, Tensor value) -> Tensor", "engine/ops/native_functions/index.yaml:208");
+registerKernel(index_fill_int_Tensor, "CompositeExplicitAutograd", (ks, self, dim, index, value) => native.index_fill(self, dim, index, value), "native.index_fill", "engine/ops/native_functions/index.yaml:208", "engine/generated/index_fill.ts:52");
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(index_fill_int_Tensor, "Autograd", (ks, self, dim, index, value) => below_autograd(() => index_fill_int_Tensor.redispatch(ks.and(after_autograd_keyset), self, dim, index, value)), "VariableType::index_fill_int_Tensor", "engine/ops/native_functions/index.yaml:205", "engine/generated/index_fill.ts:56");
+registerKernel(index_fill_int_Tensor, "Autograd", (ks, self, dim, index, value) => below_autograd(() => index_fill_int_Tensor.redispatch(ks.and(after_autograd_keyset), self, dim, index, value)), "VariableType::index_fill_int_Tensor", "engine/ops/native_functions/index.yaml:208", "engine/generated/index_fill.ts:56");
 
 // torch.index_fill: index_fill.int_Scalar, index_fill.int_Tensor
 const index_fill_parser = new PythonArgParser(["index_fill(Tensor input, int dim, Tensor index, Scalar value)", "index_fill(Tensor input, int dim, Tensor index, Tensor value)"]);

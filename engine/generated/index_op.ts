@@ -9,29 +9,29 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- index.Tensor (engine/ops/native_functions/index.yaml:18) ----
+// ---- index.Tensor (engine/ops/native_functions/index.yaml:20) ----
 // tags: dynamic_output_shape
-export const index_Tensor = defineOp("aten::index.Tensor(Tensor self, Tensor?[] indices) -> Tensor", "engine/ops/native_functions/index.yaml:18");
-registerKernel(index_Tensor, "CPU", (ks, self, indices) => native.index_out(self, indices, null, "functional"), "native.index_out", "engine/ops/native_functions/index.yaml:24", "engine/generated/index_op.ts:15"); // (structured_delegate: index.Tensor_out)
-registerKernel(index_Tensor, "Meta", (ks, self, indices) => native.index_out(self, indices, null, "functional"), "native.index_out", "engine/ops/native_functions/index.yaml:24", "engine/generated/index_op.ts:16"); // (structured_delegate: index.Tensor_out)
-registerKernel(index_Tensor, "CompositeExplicitAutogradNonFunctional", (ks, self, indices) => native.index_out(self, indices, null, "functional"), "native.index_out", "engine/ops/native_functions/index.yaml:24", "engine/generated/index_op.ts:17"); // (structured_delegate: index.Tensor_out)
+export const index_Tensor = defineOp("aten::index.Tensor(Tensor self, Tensor?[] indices) -> Tensor", "engine/ops/native_functions/index.yaml:20");
+registerKernel(index_Tensor, "CPU", (ks, self, indices) => native.index_out(self, indices, null, "functional"), "native.index_out", "engine/ops/native_functions/index.yaml:26", "engine/generated/index_op.ts:15"); // (structured_delegate: index.Tensor_out)
+registerKernel(index_Tensor, "Meta", (ks, self, indices) => native.index_out(self, indices, null, "functional"), "native.index_out", "engine/ops/native_functions/index.yaml:26", "engine/generated/index_op.ts:16"); // (structured_delegate: index.Tensor_out)
+registerKernel(index_Tensor, "CompositeExplicitAutogradNonFunctional", (ks, self, indices) => native.index_out(self, indices, null, "functional"), "native.index_out", "engine/ops/native_functions/index.yaml:26", "engine/generated/index_op.ts:17"); // (structured_delegate: index.Tensor_out)
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(index_Tensor, "Autograd", (ks, self, indices) => below_autograd(() => index_Tensor.redispatch(ks.and(after_autograd_keyset), self, indices)), "VariableType::index_Tensor", "engine/ops/native_functions/index.yaml:18", "engine/generated/index_op.ts:21");
+registerKernel(index_Tensor, "Autograd", (ks, self, indices) => below_autograd(() => index_Tensor.redispatch(ks.and(after_autograd_keyset), self, indices)), "VariableType::index_Tensor", "engine/ops/native_functions/index.yaml:20", "engine/generated/index_op.ts:21");
 
-// ---- index.Tensor_out (engine/ops/native_functions/index.yaml:24) ----
-export const index_Tensor_out = defineOp("aten::index.Tensor_out(Tensor self, Tensor?[] indices, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/index.yaml:24");
-registerKernel(index_Tensor_out, "CPU", (ks, self, indices, out) => native.index_out(self, indices, out, "out"), "native.index_out", "engine/ops/native_functions/index.yaml:24", "engine/generated/index_op.ts:25");
-registerKernel(index_Tensor_out, "Meta", (ks, self, indices, out) => native.index_out(self, indices, out, "out"), "native.index_out", "engine/ops/native_functions/index.yaml:24", "engine/generated/index_op.ts:26");
+// ---- index.Tensor_out (engine/ops/native_functions/index.yaml:26) ----
+export const index_Tensor_out = defineOp("aten::index.Tensor_out(Tensor self, Tensor?[] indices, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/index.yaml:26");
+registerKernel(index_Tensor_out, "CPU", (ks, self, indices, out) => native.index_out(self, indices, out, "out"), "native.index_out", "engine/ops/native_functions/index.yaml:26", "engine/generated/index_op.ts:25");
+registerKernel(index_Tensor_out, "Meta", (ks, self, indices, out) => native.index_out(self, indices, out, "out"), "native.index_out", "engine/ops/native_functions/index.yaml:26", "engine/generated/index_op.ts:26");
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(index_Tensor_out, "Autograd", (ks, self, indices, out) => below_autograd(() => index_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, indices, out)), "VariableType::index_Tensor_out", "engine/ops/native_functions/index.yaml:24", "engine/generated/index_op.ts:30");
+registerKernel(index_Tensor_out, "Autograd", (ks, self, indices, out) => below_autograd(() => index_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, indices, out)), "VariableType::index_Tensor_out", "engine/ops/native_functions/index.yaml:26", "engine/generated/index_op.ts:30");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(index_Tensor_out, "ADInplaceOrView", (ks, self, indices, out) => {
   const result = index_Tensor_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, indices, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/index.yaml:24", "engine/generated/index_op.ts:32");
+}, "ADInplaceOrView", "engine/ops/native_functions/index.yaml:26", "engine/generated/index_op.ts:32");
 

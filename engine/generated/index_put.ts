@@ -9,28 +9,27 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- index_put_ (engine/ops/native_functions/index.yaml:31) ----
-export const index_put__default = defineOp("aten::index_put_(Tensor(a!) self, Tensor?[] indices, Tensor values, bool accumulate=False) -> Tensor(a!)", "engine/ops/native_functions/index.yaml:31");
-registerKernel(index_put__default, "CompositeExplicitAutograd", (ks, self, indices, values, accumulate) => native.index_put_(self, indices, values, accumulate), "native.index_put_", "engine/ops/native_functions/index.yaml:31", "engine/generated/index_put.ts:14");
-registerKernel(index_put__default, "Meta", (ks, self, indices, values, accumulate) => native.index_put__meta(self, indices, values, accumulate), "native.index_put__meta", "engine/ops/native_functions/index.yaml:31", "engine/generated/index_put.ts:15");
+// ---- index_put_ (engine/ops/native_functions/index.yaml:33) ----
+export const index_put__default = defineOp("aten::index_put_(Tensor(a!) self, Tensor?[] indices, Tensor values, bool accumulate=False) -> Tensor(a!)", "engine/ops/native_functions/index.yaml:33");
+registerKernel(index_put__default, "CompositeExplicitAutograd", (ks, self, indices, values, accumulate) => native.index_put_(self, indices, values, accumulate), "native.index_put_", "engine/ops/native_functions/index.yaml:33", "engine/generated/index_put.ts:14");
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(index_put__default, "Autograd", (ks, self, indices, values, accumulate) => below_autograd(() => index_put__default.redispatch(ks.and(after_autograd_keyset), self, indices, values, accumulate)), "VariableType::index_put__default", "engine/ops/native_functions/index.yaml:31", "engine/generated/index_put.ts:19");
+registerKernel(index_put__default, "Autograd", (ks, self, indices, values, accumulate) => below_autograd(() => index_put__default.redispatch(ks.and(after_autograd_keyset), self, indices, values, accumulate)), "VariableType::index_put__default", "engine/ops/native_functions/index.yaml:33", "engine/generated/index_put.ts:18");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(index_put__default, "ADInplaceOrView", (ks, self, indices, values, accumulate) => {
   const result = index_put__default.redispatch(ks.and(after_ADInplaceOrView_keyset), self, indices, values, accumulate);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/index.yaml:31", "engine/generated/index_put.ts:21");
+}, "ADInplaceOrView", "engine/ops/native_functions/index.yaml:33", "engine/generated/index_put.ts:20");
 
 // ---- index_put (engine/ops/native_functions/index.yaml:40) ----
 export const index_put_default = defineOp("aten::index_put(Tensor self, Tensor?[] indices, Tensor values, bool accumulate=False) -> Tensor", "engine/ops/native_functions/index.yaml:40");
-registerKernel(index_put_default, "CompositeExplicitAutograd", (ks, self, indices, values, accumulate) => native.index_put(self, indices, values, accumulate), "native.index_put", "engine/ops/native_functions/index.yaml:40", "engine/generated/index_put.ts:29");
+registerKernel(index_put_default, "CompositeExplicitAutograd", (ks, self, indices, values, accumulate) => native.index_put(self, indices, values, accumulate), "native.index_put", "engine/ops/native_functions/index.yaml:40", "engine/generated/index_put.ts:28");
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(index_put_default, "Autograd", (ks, self, indices, values, accumulate) => below_autograd(() => index_put_default.redispatch(ks.and(after_autograd_keyset), self, indices, values, accumulate)), "VariableType::index_put_default", "engine/ops/native_functions/index.yaml:40", "engine/generated/index_put.ts:33");
+registerKernel(index_put_default, "Autograd", (ks, self, indices, values, accumulate) => below_autograd(() => index_put_default.redispatch(ks.and(after_autograd_keyset), self, indices, values, accumulate)), "VariableType::index_put_default", "engine/ops/native_functions/index.yaml:40", "engine/generated/index_put.ts:32");
 
 // torch.index_put_: index_put_
 const index_put__parser = new PythonArgParser(["index_put_(Tensor input, Tensor?[] indices, Tensor values, bool accumulate=False)"]);

@@ -9,29 +9,29 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- index_select.out (engine/ops/native_functions/index.yaml:55) ----
-export const index_select_out = defineOp("aten::index_select.out(Tensor self, int dim, Tensor index, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/index.yaml:55");
-registerKernel(index_select_out, "CPU", (ks, self, dim, index, out) => native.index_select_out_cpu_(self, dim, index, out), "native.index_select_out_cpu_", "engine/ops/native_functions/index.yaml:55", "engine/generated/index_select.ts:14");
-registerKernel(index_select_out, "Meta", (ks, self, dim, index, out) => native.index_select_out_cpu_(self, dim, index, out), "native.index_select_out_cpu_", "engine/ops/native_functions/index.yaml:55", "engine/generated/index_select.ts:15");
+// ---- index_select.out (engine/ops/native_functions/index.yaml:56) ----
+export const index_select_out = defineOp("aten::index_select.out(Tensor self, int dim, Tensor index, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/index.yaml:56");
+registerKernel(index_select_out, "CPU", (ks, self, dim, index, out) => native.index_select_out_cpu_(self, dim, index, out), "native.index_select_out_cpu_", "engine/ops/native_functions/index.yaml:56", "engine/generated/index_select.ts:14");
+registerKernel(index_select_out, "Meta", (ks, self, dim, index, out) => native.index_select_out_cpu_(self, dim, index, out), "native.index_select_out_cpu_", "engine/ops/native_functions/index.yaml:56", "engine/generated/index_select.ts:15");
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(index_select_out, "Autograd", (ks, self, dim, index, out) => below_autograd(() => index_select_out.redispatch(ks.and(after_autograd_keyset), self, dim, index, out)), "VariableType::index_select_out", "engine/ops/native_functions/index.yaml:55", "engine/generated/index_select.ts:19");
+registerKernel(index_select_out, "Autograd", (ks, self, dim, index, out) => below_autograd(() => index_select_out.redispatch(ks.and(after_autograd_keyset), self, dim, index, out)), "VariableType::index_select_out", "engine/ops/native_functions/index.yaml:56", "engine/generated/index_select.ts:19");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(index_select_out, "ADInplaceOrView", (ks, self, dim, index, out) => {
   const result = index_select_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, dim, index, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/index.yaml:55", "engine/generated/index_select.ts:21");
+}, "ADInplaceOrView", "engine/ops/native_functions/index.yaml:56", "engine/generated/index_select.ts:21");
 
-// ---- index_select (engine/ops/native_functions/index.yaml:59) ----
-export const index_select_default = defineOp("aten::index_select(Tensor self, int dim, Tensor index) -> Tensor", "engine/ops/native_functions/index.yaml:59");
-registerKernel(index_select_default, "CPU", (ks, self, dim, index) => native.index_select_cpu_(self, dim, index), "native.index_select_cpu_", "engine/ops/native_functions/index.yaml:59", "engine/generated/index_select.ts:29");
-registerKernel(index_select_default, "Meta", (ks, self, dim, index) => native.index_select_cpu_(self, dim, index), "native.index_select_cpu_", "engine/ops/native_functions/index.yaml:59", "engine/generated/index_select.ts:30");
+// ---- index_select (engine/ops/native_functions/index.yaml:60) ----
+export const index_select_default = defineOp("aten::index_select(Tensor self, int dim, Tensor index) -> Tensor", "engine/ops/native_functions/index.yaml:60");
+registerKernel(index_select_default, "CPU", (ks, self, dim, index) => native.index_select_cpu_(self, dim, index), "native.index_select_cpu_", "engine/ops/native_functions/index.yaml:60", "engine/generated/index_select.ts:29");
+registerKernel(index_select_default, "Meta", (ks, self, dim, index) => native.index_select_cpu_(self, dim, index), "native.index_select_cpu_", "engine/ops/native_functions/index.yaml:60", "engine/generated/index_select.ts:30");
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(index_select_default, "Autograd", (ks, self, dim, index) => below_autograd(() => index_select_default.redispatch(ks.and(after_autograd_keyset), self, dim, index)), "VariableType::index_select_default", "engine/ops/native_functions/index.yaml:59", "engine/generated/index_select.ts:34");
+registerKernel(index_select_default, "Autograd", (ks, self, dim, index) => below_autograd(() => index_select_default.redispatch(ks.and(after_autograd_keyset), self, dim, index)), "VariableType::index_select_default", "engine/ops/native_functions/index.yaml:60", "engine/generated/index_select.ts:34");
 
 // torch.index_select: index_select / index_select.out
 const index_select_parser = new PythonArgParser(["index_select(Tensor input, int dim, Tensor index, *, Tensor? out=None)"]);

@@ -9,12 +9,12 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- item (engine/ops/native_functions/index.yaml:322) ----
+// ---- item (engine/ops/native_functions/index.yaml:326) ----
 // tags: data_dependent_output
-export const item_default = defineOp("aten::item(Tensor self) -> Scalar", "engine/ops/native_functions/index.yaml:322");
-registerKernel(item_default, "CompositeImplicitAutograd", (ks, self) => native.item(self), "native.item", "engine/ops/native_functions/index.yaml:322", "engine/generated/item.ts:15");
+export const item_default = defineOp("aten::item(Tensor self) -> Scalar", "engine/ops/native_functions/index.yaml:326");
+registerKernel(item_default, "CompositeImplicitAutograd", (ks, self) => native.item(self), "native.item", "engine/ops/native_functions/index.yaml:326", "engine/generated/item.ts:15");
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(item_default, "Autograd", (ks, self) => below_autograd(() => item_default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::item_default", "engine/ops/native_functions/index.yaml:322", "engine/generated/item.ts:19");
+registerKernel(item_default, "Autograd", (ks, self) => below_autograd(() => item_default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::item_default", "engine/ops/native_functions/index.yaml:326", "engine/generated/item.ts:19");
 

@@ -9,11 +9,11 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- lift_fresh (engine/ops/native_functions/index.yaml:299) ----
-export const lift_fresh_default = defineOp("aten::lift_fresh(Tensor(a) self) -> Tensor(a)", "engine/ops/native_functions/index.yaml:299");
-registerKernel(lift_fresh_default, "CompositeExplicitAutograd", (ks, self) => native.lift_fresh(self), "native.lift_fresh", "engine/ops/native_functions/index.yaml:299", "engine/generated/lift_fresh.ts:14");
+// ---- lift_fresh (engine/ops/native_functions/index.yaml:303) ----
+export const lift_fresh_default = defineOp("aten::lift_fresh(Tensor(a) self) -> Tensor(a)", "engine/ops/native_functions/index.yaml:303");
+registerKernel(lift_fresh_default, "CompositeExplicitAutograd", (ks, self) => native.lift_fresh(self), "native.lift_fresh", "engine/ops/native_functions/index.yaml:303", "engine/generated/lift_fresh.ts:14");
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(lift_fresh_default, "Autograd", (ks, self) => below_autograd(() => lift_fresh_default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::lift_fresh_default", "engine/ops/native_functions/index.yaml:299", "engine/generated/lift_fresh.ts:18");
+registerKernel(lift_fresh_default, "Autograd", (ks, self) => below_autograd(() => lift_fresh_default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::lift_fresh_default", "engine/ops/native_functions/index.yaml:303", "engine/generated/lift_fresh.ts:18");
 

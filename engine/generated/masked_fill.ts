@@ -9,51 +9,51 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- masked_fill_.Scalar (engine/ops/native_functions/index.yaml:213) ----
-export const masked_fill__Scalar = defineOp("aten::masked_fill_.Scalar(Tensor(a!) self, Tensor mask, Scalar value) -> Tensor(a!)", "engine/ops/native_functions/index.yaml:213");
-registerKernel(masked_fill__Scalar, "CPU", (ks, self, mask, value) => native.masked_fill__cpu(self, mask, value), "native.masked_fill__cpu", "engine/ops/native_functions/index.yaml:213", "engine/generated/masked_fill.ts:14");
-registerKernel(masked_fill__Scalar, "Meta", (ks, self, mask, value) => native.masked_fill__cpu(self, mask, value), "native.masked_fill__cpu", "engine/ops/native_functions/index.yaml:213", "engine/generated/masked_fill.ts:15");
+// ---- masked_fill_.Scalar (engine/ops/native_functions/index.yaml:216) ----
+export const masked_fill__Scalar = defineOp("aten::masked_fill_.Scalar(Tensor(a!) self, Tensor mask, Scalar value) -> Tensor(a!)", "engine/ops/native_functions/index.yaml:216");
+registerKernel(masked_fill__Scalar, "CPU", (ks, self, mask, value) => native.masked_fill__cpu(self, mask, value), "native.masked_fill__cpu", "engine/ops/native_functions/index.yaml:216", "engine/generated/masked_fill.ts:14");
+registerKernel(masked_fill__Scalar, "Meta", (ks, self, mask, value) => native.inplace_meta_(self, mask, value), "native.inplace_meta_", "engine/ops/native_functions/index.yaml:216", "engine/generated/masked_fill.ts:15");
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(masked_fill__Scalar, "Autograd", (ks, self, mask, value) => below_autograd(() => masked_fill__Scalar.redispatch(ks.and(after_autograd_keyset), self, mask, value)), "VariableType::masked_fill__Scalar", "engine/ops/native_functions/index.yaml:213", "engine/generated/masked_fill.ts:19");
+registerKernel(masked_fill__Scalar, "Autograd", (ks, self, mask, value) => below_autograd(() => masked_fill__Scalar.redispatch(ks.and(after_autograd_keyset), self, mask, value)), "VariableType::masked_fill__Scalar", "engine/ops/native_functions/index.yaml:216", "engine/generated/masked_fill.ts:19");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(masked_fill__Scalar, "ADInplaceOrView", (ks, self, mask, value) => {
   const result = masked_fill__Scalar.redispatch(ks.and(after_ADInplaceOrView_keyset), self, mask, value);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/index.yaml:213", "engine/generated/masked_fill.ts:21");
+}, "ADInplaceOrView", "engine/ops/native_functions/index.yaml:216", "engine/generated/masked_fill.ts:21");
 
-// ---- masked_fill.Scalar (engine/ops/native_functions/index.yaml:220) ----
-export const masked_fill_Scalar = defineOp("aten::masked_fill.Scalar(Tensor self, Tensor mask, Scalar value) -> Tensor", "engine/ops/native_functions/index.yaml:220");
-registerKernel(masked_fill_Scalar, "CompositeExplicitAutograd", (ks, self, mask, value) => native.masked_fill(self, mask, value), "native.masked_fill", "engine/ops/native_functions/index.yaml:220", "engine/generated/masked_fill.ts:29");
+// ---- masked_fill.Scalar (engine/ops/native_functions/index.yaml:224) ----
+export const masked_fill_Scalar = defineOp("aten::masked_fill.Scalar(Tensor self, Tensor mask, Scalar value) -> Tensor", "engine/ops/native_functions/index.yaml:224");
+registerKernel(masked_fill_Scalar, "CompositeExplicitAutograd", (ks, self, mask, value) => native.masked_fill(self, mask, value), "native.masked_fill", "engine/ops/native_functions/index.yaml:224", "engine/generated/masked_fill.ts:29");
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(masked_fill_Scalar, "Autograd", (ks, self, mask, value) => below_autograd(() => masked_fill_Scalar.redispatch(ks.and(after_autograd_keyset), self, mask, value)), "VariableType::masked_fill_Scalar", "engine/ops/native_functions/index.yaml:220", "engine/generated/masked_fill.ts:33");
+registerKernel(masked_fill_Scalar, "Autograd", (ks, self, mask, value) => below_autograd(() => masked_fill_Scalar.redispatch(ks.and(after_autograd_keyset), self, mask, value)), "VariableType::masked_fill_Scalar", "engine/ops/native_functions/index.yaml:224", "engine/generated/masked_fill.ts:33");
 
-// ---- masked_fill_.Tensor (engine/ops/native_functions/index.yaml:226) ----
-export const masked_fill__Tensor = defineOp("aten::masked_fill_.Tensor(Tensor(a!) self, Tensor mask, Tensor value) -> Tensor(a!)", "engine/ops/native_functions/index.yaml:226");
-registerKernel(masked_fill__Tensor, "CPU", (ks, self, mask, value) => native.masked_fill__cpu(self, mask, value), "native.masked_fill__cpu", "engine/ops/native_functions/index.yaml:226", "engine/generated/masked_fill.ts:37");
-registerKernel(masked_fill__Tensor, "Meta", (ks, self, mask, value) => native.masked_fill__cpu(self, mask, value), "native.masked_fill__cpu", "engine/ops/native_functions/index.yaml:226", "engine/generated/masked_fill.ts:38");
+// ---- masked_fill_.Tensor (engine/ops/native_functions/index.yaml:230) ----
+export const masked_fill__Tensor = defineOp("aten::masked_fill_.Tensor(Tensor(a!) self, Tensor mask, Tensor value) -> Tensor(a!)", "engine/ops/native_functions/index.yaml:230");
+registerKernel(masked_fill__Tensor, "CPU", (ks, self, mask, value) => native.masked_fill__cpu(self, mask, value), "native.masked_fill__cpu", "engine/ops/native_functions/index.yaml:230", "engine/generated/masked_fill.ts:37");
+registerKernel(masked_fill__Tensor, "Meta", (ks, self, mask, value) => native.inplace_meta_(self, mask, value), "native.inplace_meta_", "engine/ops/native_functions/index.yaml:230", "engine/generated/masked_fill.ts:38");
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(masked_fill__Tensor, "Autograd", (ks, self, mask, value) => below_autograd(() => masked_fill__Tensor.redispatch(ks.and(after_autograd_keyset), self, mask, value)), "VariableType::masked_fill__Tensor", "engine/ops/native_functions/index.yaml:226", "engine/generated/masked_fill.ts:42");
+registerKernel(masked_fill__Tensor, "Autograd", (ks, self, mask, value) => below_autograd(() => masked_fill__Tensor.redispatch(ks.and(after_autograd_keyset), self, mask, value)), "VariableType::masked_fill__Tensor", "engine/ops/native_functions/index.yaml:230", "engine/generated/masked_fill.ts:42");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(masked_fill__Tensor, "ADInplaceOrView", (ks, self, mask, value) => {
   const result = masked_fill__Tensor.redispatch(ks.and(after_ADInplaceOrView_keyset), self, mask, value);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/index.yaml:226", "engine/generated/masked_fill.ts:44");
+}, "ADInplaceOrView", "engine/ops/native_functions/index.yaml:230", "engine/generated/masked_fill.ts:44");
 
-// ---- masked_fill.Tensor (engine/ops/native_functions/index.yaml:233) ----
-export const masked_fill_Tensor = defineOp("aten::masked_fill.Tensor(Tensor self, Tensor mask, Tensor value) -> Tensor", "engine/ops/native_functions/index.yaml:233");
-registerKernel(masked_fill_Tensor, "CompositeExplicitAutograd", (ks, self, mask, value) => native.masked_fill(self, mask, value), "native.masked_fill", "engine/ops/native_functions/index.yaml:233", "engine/generated/masked_fill.ts:52");
+// ---- masked_fill.Tensor (engine/ops/native_functions/index.yaml:238) ----
+export const masked_fill_Tensor = defineOp("aten::masked_fill.Tensor(Tensor self, Tensor mask, Tensor value) -> Tensor", "engine/ops/native_functions/index.yaml:238");
+registerKernel(masked_fill_Tensor, "CompositeExplicitAutograd", (ks, self, mask, value) => native.masked_fill(self, mask, value), "native.masked_fill", "engine/ops/native_functions/index.yaml:238", "engine/generated/masked_fill.ts:52");
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(masked_fill_Tensor, "Autograd", (ks, self, mask, value) => below_autograd(() => masked_fill_Tensor.redispatch(ks.and(after_autograd_keyset), self, mask, value)), "VariableType::masked_fill_Tensor", "engine/ops/native_functions/index.yaml:233", "engine/generated/masked_fill.ts:56");
+registerKernel(masked_fill_Tensor, "Autograd", (ks, self, mask, value) => below_autograd(() => masked_fill_Tensor.redispatch(ks.and(after_autograd_keyset), self, mask, value)), "VariableType::masked_fill_Tensor", "engine/ops/native_functions/index.yaml:238", "engine/generated/masked_fill.ts:56");
 
 // torch.masked_fill: masked_fill.Scalar, masked_fill.Tensor
 const masked_fill_parser = new PythonArgParser(["masked_fill(Tensor input, Tensor mask, Scalar value)", "masked_fill(Tensor input, Tensor mask, Tensor value)"]);

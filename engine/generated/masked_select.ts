@@ -9,29 +9,29 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- masked_select.out (engine/ops/native_functions/index.yaml:239) ----
+// ---- masked_select.out (engine/ops/native_functions/index.yaml:244) ----
 // tags: dynamic_output_shape
-export const masked_select_out = defineOp("aten::masked_select.out(Tensor self, Tensor mask, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/index.yaml:239");
-registerKernel(masked_select_out, "CPU", (ks, self, mask, out) => native.masked_select_out_cpu(self, mask, out), "native.masked_select_out_cpu", "engine/ops/native_functions/index.yaml:239", "engine/generated/masked_select.ts:15");
+export const masked_select_out = defineOp("aten::masked_select.out(Tensor self, Tensor mask, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/index.yaml:244");
+registerKernel(masked_select_out, "CPU", (ks, self, mask, out) => native.masked_select_out_cpu(self, mask, out), "native.masked_select_out_cpu", "engine/ops/native_functions/index.yaml:244", "engine/generated/masked_select.ts:15");
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(masked_select_out, "Autograd", (ks, self, mask, out) => below_autograd(() => masked_select_out.redispatch(ks.and(after_autograd_keyset), self, mask, out)), "VariableType::masked_select_out", "engine/ops/native_functions/index.yaml:239", "engine/generated/masked_select.ts:19");
+registerKernel(masked_select_out, "Autograd", (ks, self, mask, out) => below_autograd(() => masked_select_out.redispatch(ks.and(after_autograd_keyset), self, mask, out)), "VariableType::masked_select_out", "engine/ops/native_functions/index.yaml:244", "engine/generated/masked_select.ts:19");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(masked_select_out, "ADInplaceOrView", (ks, self, mask, out) => {
   const result = masked_select_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, mask, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/index.yaml:239", "engine/generated/masked_select.ts:21");
+}, "ADInplaceOrView", "engine/ops/native_functions/index.yaml:244", "engine/generated/masked_select.ts:21");
 
-// ---- masked_select (engine/ops/native_functions/index.yaml:244) ----
+// ---- masked_select (engine/ops/native_functions/index.yaml:249) ----
 // tags: dynamic_output_shape
-export const masked_select_default = defineOp("aten::masked_select(Tensor self, Tensor mask) -> Tensor", "engine/ops/native_functions/index.yaml:244");
-registerKernel(masked_select_default, "CPU", (ks, self, mask) => native.masked_select_cpu(self, mask), "native.masked_select_cpu", "engine/ops/native_functions/index.yaml:244", "engine/generated/masked_select.ts:30");
+export const masked_select_default = defineOp("aten::masked_select(Tensor self, Tensor mask) -> Tensor", "engine/ops/native_functions/index.yaml:249");
+registerKernel(masked_select_default, "CPU", (ks, self, mask) => native.masked_select_cpu(self, mask), "native.masked_select_cpu", "engine/ops/native_functions/index.yaml:249", "engine/generated/masked_select.ts:30");
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(masked_select_default, "Autograd", (ks, self, mask) => below_autograd(() => masked_select_default.redispatch(ks.and(after_autograd_keyset), self, mask)), "VariableType::masked_select_default", "engine/ops/native_functions/index.yaml:244", "engine/generated/masked_select.ts:34");
+registerKernel(masked_select_default, "Autograd", (ks, self, mask) => below_autograd(() => masked_select_default.redispatch(ks.and(after_autograd_keyset), self, mask)), "VariableType::masked_select_default", "engine/ops/native_functions/index.yaml:249", "engine/generated/masked_select.ts:34");
 
 // torch.masked_select: masked_select / masked_select.out
 const masked_select_parser = new PythonArgParser(["masked_select(Tensor input, Tensor mask, *, Tensor? out=None)"]);

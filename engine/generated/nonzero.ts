@@ -9,27 +9,27 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- nonzero.out (engine/ops/native_functions/index.yaml:252) ----
+// ---- nonzero.out (engine/ops/native_functions/index.yaml:257) ----
 // tags: dynamic_output_shape
-export const nonzero_out = defineOp("aten::nonzero.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/index.yaml:252");
-registerKernel(nonzero_out, "CPU", (ks, self, out) => native.nonzero_out_cpu(self, out), "native.nonzero_out_cpu", "engine/ops/native_functions/index.yaml:252", "engine/generated/nonzero.ts:15");
+export const nonzero_out = defineOp("aten::nonzero.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/index.yaml:257");
+registerKernel(nonzero_out, "CPU", (ks, self, out) => native.nonzero_out_cpu(self, out), "native.nonzero_out_cpu", "engine/ops/native_functions/index.yaml:257", "engine/generated/nonzero.ts:15");
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(nonzero_out, "Autograd", (ks, self, out) => below_autograd(() => nonzero_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::nonzero_out", "engine/ops/native_functions/index.yaml:252", "engine/generated/nonzero.ts:19");
+registerKernel(nonzero_out, "Autograd", (ks, self, out) => below_autograd(() => nonzero_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::nonzero_out", "engine/ops/native_functions/index.yaml:257", "engine/generated/nonzero.ts:19");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(nonzero_out, "ADInplaceOrView", (ks, self, out) => {
   const result = nonzero_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/index.yaml:252", "engine/generated/nonzero.ts:21");
+}, "ADInplaceOrView", "engine/ops/native_functions/index.yaml:257", "engine/generated/nonzero.ts:21");
 
-// ---- nonzero (engine/ops/native_functions/index.yaml:257) ----
+// ---- nonzero (engine/ops/native_functions/index.yaml:262) ----
 // tags: dynamic_output_shape
-export const nonzero_default = defineOp("aten::nonzero(Tensor self) -> Tensor", "engine/ops/native_functions/index.yaml:257");
-registerKernel(nonzero_default, "CPU", (ks, self) => native.nonzero_cpu(self), "native.nonzero_cpu", "engine/ops/native_functions/index.yaml:257", "engine/generated/nonzero.ts:30");
+export const nonzero_default = defineOp("aten::nonzero(Tensor self) -> Tensor", "engine/ops/native_functions/index.yaml:262");
+registerKernel(nonzero_default, "CPU", (ks, self) => native.nonzero_cpu(self), "native.nonzero_cpu", "engine/ops/native_functions/index.yaml:262", "engine/generated/nonzero.ts:30");
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(nonzero_default, "Autograd", (ks, self) => below_autograd(() => nonzero_default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::nonzero_default", "engine/ops/native_functions/index.yaml:257", "engine/generated/nonzero.ts:34");
+registerKernel(nonzero_default, "Autograd", (ks, self) => below_autograd(() => nonzero_default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::nonzero_default", "engine/ops/native_functions/index.yaml:262", "engine/generated/nonzero.ts:34");
 

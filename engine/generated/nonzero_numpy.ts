@@ -9,11 +9,11 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- nonzero_numpy (engine/ops/native_functions/index.yaml:263) ----
-export const nonzero_numpy_default = defineOp("aten::nonzero_numpy(Tensor self) -> Tensor[]", "engine/ops/native_functions/index.yaml:263");
-registerKernel(nonzero_numpy_default, "CompositeImplicitAutograd", (ks, self) => native.nonzero_numpy(self), "native.nonzero_numpy", "engine/ops/native_functions/index.yaml:263", "engine/generated/nonzero_numpy.ts:14");
+// ---- nonzero_numpy (engine/ops/native_functions/index.yaml:268) ----
+export const nonzero_numpy_default = defineOp("aten::nonzero_numpy(Tensor self) -> Tensor[]", "engine/ops/native_functions/index.yaml:268");
+registerKernel(nonzero_numpy_default, "CompositeImplicitAutograd", (ks, self) => native.nonzero_numpy(self), "native.nonzero_numpy", "engine/ops/native_functions/index.yaml:268", "engine/generated/nonzero_numpy.ts:14");
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(nonzero_numpy_default, "Autograd", (ks, self) => below_autograd(() => nonzero_numpy_default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::nonzero_numpy_default", "engine/ops/native_functions/index.yaml:263", "engine/generated/nonzero_numpy.ts:18");
+registerKernel(nonzero_numpy_default, "Autograd", (ks, self) => below_autograd(() => nonzero_numpy_default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::nonzero_numpy_default", "engine/ops/native_functions/index.yaml:268", "engine/generated/nonzero_numpy.ts:18");
 

@@ -9,14 +9,14 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- one_hot (engine/ops/native_functions/index.yaml:288) ----
+// ---- one_hot (engine/ops/native_functions/index.yaml:292) ----
 // tags: dynamic_output_shape
-export const one_hot_default = defineOp("aten::one_hot(Tensor self, int num_classes=-1) -> Tensor", "engine/ops/native_functions/index.yaml:288");
-registerKernel(one_hot_default, "CompositeImplicitAutograd", (ks, self, num_classes) => native.one_hot(self, num_classes), "native.one_hot", "engine/ops/native_functions/index.yaml:288", "engine/generated/one_hot.ts:15");
+export const one_hot_default = defineOp("aten::one_hot(Tensor self, int num_classes=-1) -> Tensor", "engine/ops/native_functions/index.yaml:292");
+registerKernel(one_hot_default, "CompositeImplicitAutograd", (ks, self, num_classes) => native.one_hot(self, num_classes), "native.one_hot", "engine/ops/native_functions/index.yaml:292", "engine/generated/one_hot.ts:15");
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(one_hot_default, "Autograd", (ks, self, num_classes) => below_autograd(() => one_hot_default.redispatch(ks.and(after_autograd_keyset), self, num_classes)), "VariableType::one_hot_default", "engine/ops/native_functions/index.yaml:288", "engine/generated/one_hot.ts:19");
+registerKernel(one_hot_default, "Autograd", (ks, self, num_classes) => below_autograd(() => one_hot_default.redispatch(ks.and(after_autograd_keyset), self, num_classes)), "VariableType::one_hot_default", "engine/ops/native_functions/index.yaml:292", "engine/generated/one_hot.ts:19");
 
 // torch.one_hot: one_hot
 const one_hot_parser = new PythonArgParser(["one_hot(Tensor input, int num_classes=-1)"]);

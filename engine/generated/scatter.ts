@@ -9,169 +9,169 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- scatter.src (engine/ops/native_functions/index.yaml:84) ----
-export const scatter_src = defineOp("aten::scatter.src(Tensor self, int dim, Tensor index, Tensor src) -> Tensor", "engine/ops/native_functions/index.yaml:84");
-registerKernel(scatter_src, "CPU", (ks, self, dim, index, src) => native.scatter_src_out(self, dim, index, src, null, "functional"), "native.scatter_src_out", "engine/ops/native_functions/index.yaml:92", "engine/generated/scatter.ts:14"); // (structured_delegate: scatter.src_out)
-registerKernel(scatter_src, "Meta", (ks, self, dim, index, src) => native.scatter_src_out(self, dim, index, src, null, "functional"), "native.scatter_src_out", "engine/ops/native_functions/index.yaml:92", "engine/generated/scatter.ts:15"); // (structured_delegate: scatter.src_out)
-registerKernel(scatter_src, "CompositeExplicitAutogradNonFunctional", (ks, self, dim, index, src) => native.scatter_src_out(self, dim, index, src, null, "functional"), "native.scatter_src_out", "engine/ops/native_functions/index.yaml:92", "engine/generated/scatter.ts:16"); // (structured_delegate: scatter.src_out)
+// ---- scatter.src (engine/ops/native_functions/index.yaml:85) ----
+export const scatter_src = defineOp("aten::scatter.src(Tensor self, int dim, Tensor index, Tensor src) -> Tensor", "engine/ops/native_functions/index.yaml:85");
+registerKernel(scatter_src, "CPU", (ks, self, dim, index, src) => native.scatter_src_out(self, dim, index, src, null, "functional"), "native.scatter_src_out", "engine/ops/native_functions/index.yaml:93", "engine/generated/scatter.ts:14"); // (structured_delegate: scatter.src_out)
+registerKernel(scatter_src, "Meta", (ks, self, dim, index, src) => native.scatter_src_out(self, dim, index, src, null, "functional"), "native.scatter_src_out", "engine/ops/native_functions/index.yaml:93", "engine/generated/scatter.ts:15"); // (structured_delegate: scatter.src_out)
+registerKernel(scatter_src, "CompositeExplicitAutogradNonFunctional", (ks, self, dim, index, src) => native.scatter_src_out(self, dim, index, src, null, "functional"), "native.scatter_src_out", "engine/ops/native_functions/index.yaml:93", "engine/generated/scatter.ts:16"); // (structured_delegate: scatter.src_out)
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(scatter_src, "Autograd", (ks, self, dim, index, src) => below_autograd(() => scatter_src.redispatch(ks.and(after_autograd_keyset), self, dim, index, src)), "VariableType::scatter_src", "engine/ops/native_functions/index.yaml:84", "engine/generated/scatter.ts:20");
+registerKernel(scatter_src, "Autograd", (ks, self, dim, index, src) => below_autograd(() => scatter_src.redispatch(ks.and(after_autograd_keyset), self, dim, index, src)), "VariableType::scatter_src", "engine/ops/native_functions/index.yaml:85", "engine/generated/scatter.ts:20");
 
-// ---- scatter_.src (engine/ops/native_functions/index.yaml:88) ----
-export const scatter__src = defineOp("aten::scatter_.src(Tensor(a!) self, int dim, Tensor index, Tensor src) -> Tensor(a!)", "engine/ops/native_functions/index.yaml:88");
-registerKernel(scatter__src, "CPU", (ks, self, dim, index, src) => native.scatter_src_out(self, dim, index, src, null, "inplace"), "native.scatter_src_out", "engine/ops/native_functions/index.yaml:92", "engine/generated/scatter.ts:24"); // (structured_delegate: scatter.src_out)
-registerKernel(scatter__src, "Meta", (ks, self, dim, index, src) => native.scatter_src_out(self, dim, index, src, null, "inplace"), "native.scatter_src_out", "engine/ops/native_functions/index.yaml:92", "engine/generated/scatter.ts:25"); // (structured_delegate: scatter.src_out)
-registerKernel(scatter__src, "CompositeExplicitAutogradNonFunctional", (ks, self, dim, index, src) => native.scatter_src_out(self, dim, index, src, null, "inplace"), "native.scatter_src_out", "engine/ops/native_functions/index.yaml:92", "engine/generated/scatter.ts:26"); // (structured_delegate: scatter.src_out)
+// ---- scatter_.src (engine/ops/native_functions/index.yaml:89) ----
+export const scatter__src = defineOp("aten::scatter_.src(Tensor(a!) self, int dim, Tensor index, Tensor src) -> Tensor(a!)", "engine/ops/native_functions/index.yaml:89");
+registerKernel(scatter__src, "CPU", (ks, self, dim, index, src) => native.scatter_src_out(self, dim, index, src, null, "inplace"), "native.scatter_src_out", "engine/ops/native_functions/index.yaml:93", "engine/generated/scatter.ts:24"); // (structured_delegate: scatter.src_out)
+registerKernel(scatter__src, "Meta", (ks, self, dim, index, src) => native.scatter_src_out(self, dim, index, src, null, "inplace"), "native.scatter_src_out", "engine/ops/native_functions/index.yaml:93", "engine/generated/scatter.ts:25"); // (structured_delegate: scatter.src_out)
+registerKernel(scatter__src, "CompositeExplicitAutogradNonFunctional", (ks, self, dim, index, src) => native.scatter_src_out(self, dim, index, src, null, "inplace"), "native.scatter_src_out", "engine/ops/native_functions/index.yaml:93", "engine/generated/scatter.ts:26"); // (structured_delegate: scatter.src_out)
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(scatter__src, "Autograd", (ks, self, dim, index, src) => below_autograd(() => scatter__src.redispatch(ks.and(after_autograd_keyset), self, dim, index, src)), "VariableType::scatter__src", "engine/ops/native_functions/index.yaml:88", "engine/generated/scatter.ts:30");
+registerKernel(scatter__src, "Autograd", (ks, self, dim, index, src) => below_autograd(() => scatter__src.redispatch(ks.and(after_autograd_keyset), self, dim, index, src)), "VariableType::scatter__src", "engine/ops/native_functions/index.yaml:89", "engine/generated/scatter.ts:30");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(scatter__src, "ADInplaceOrView", (ks, self, dim, index, src) => {
   const result = scatter__src.redispatch(ks.and(after_ADInplaceOrView_keyset), self, dim, index, src);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/index.yaml:88", "engine/generated/scatter.ts:32");
+}, "ADInplaceOrView", "engine/ops/native_functions/index.yaml:89", "engine/generated/scatter.ts:32");
 
-// ---- scatter.src_out (engine/ops/native_functions/index.yaml:92) ----
-export const scatter_src_out = defineOp("aten::scatter.src_out(Tensor self, int dim, Tensor index, Tensor src, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/index.yaml:92");
-registerKernel(scatter_src_out, "CPU", (ks, self, dim, index, src, out) => native.scatter_src_out(self, dim, index, src, out, "out"), "native.scatter_src_out", "engine/ops/native_functions/index.yaml:92", "engine/generated/scatter.ts:40");
-registerKernel(scatter_src_out, "Meta", (ks, self, dim, index, src, out) => native.scatter_src_out(self, dim, index, src, out, "out"), "native.scatter_src_out", "engine/ops/native_functions/index.yaml:92", "engine/generated/scatter.ts:41");
+// ---- scatter.src_out (engine/ops/native_functions/index.yaml:93) ----
+export const scatter_src_out = defineOp("aten::scatter.src_out(Tensor self, int dim, Tensor index, Tensor src, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/index.yaml:93");
+registerKernel(scatter_src_out, "CPU", (ks, self, dim, index, src, out) => native.scatter_src_out(self, dim, index, src, out, "out"), "native.scatter_src_out", "engine/ops/native_functions/index.yaml:93", "engine/generated/scatter.ts:40");
+registerKernel(scatter_src_out, "Meta", (ks, self, dim, index, src, out) => native.scatter_src_out(self, dim, index, src, out, "out"), "native.scatter_src_out", "engine/ops/native_functions/index.yaml:93", "engine/generated/scatter.ts:41");
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(scatter_src_out, "Autograd", (ks, self, dim, index, src, out) => below_autograd(() => scatter_src_out.redispatch(ks.and(after_autograd_keyset), self, dim, index, src, out)), "VariableType::scatter_src_out", "engine/ops/native_functions/index.yaml:92", "engine/generated/scatter.ts:45");
+registerKernel(scatter_src_out, "Autograd", (ks, self, dim, index, src, out) => below_autograd(() => scatter_src_out.redispatch(ks.and(after_autograd_keyset), self, dim, index, src, out)), "VariableType::scatter_src_out", "engine/ops/native_functions/index.yaml:93", "engine/generated/scatter.ts:45");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(scatter_src_out, "ADInplaceOrView", (ks, self, dim, index, src, out) => {
   const result = scatter_src_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, dim, index, src, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/index.yaml:92", "engine/generated/scatter.ts:47");
+}, "ADInplaceOrView", "engine/ops/native_functions/index.yaml:93", "engine/generated/scatter.ts:47");
 
-// ---- scatter.value (engine/ops/native_functions/index.yaml:98) ----
-export const scatter_value = defineOp("aten::scatter.value(Tensor self, int dim, Tensor index, Scalar value) -> Tensor", "engine/ops/native_functions/index.yaml:98");
-registerKernel(scatter_value, "CPU", (ks, self, dim, index, value) => native.scatter_value_out(self, dim, index, value, null, "functional"), "native.scatter_value_out", "engine/ops/native_functions/index.yaml:106", "engine/generated/scatter.ts:55"); // (structured_delegate: scatter.value_out)
-registerKernel(scatter_value, "Meta", (ks, self, dim, index, value) => native.scatter_value_out(self, dim, index, value, null, "functional"), "native.scatter_value_out", "engine/ops/native_functions/index.yaml:106", "engine/generated/scatter.ts:56"); // (structured_delegate: scatter.value_out)
-registerKernel(scatter_value, "CompositeExplicitAutogradNonFunctional", (ks, self, dim, index, value) => native.scatter_value_out(self, dim, index, value, null, "functional"), "native.scatter_value_out", "engine/ops/native_functions/index.yaml:106", "engine/generated/scatter.ts:57"); // (structured_delegate: scatter.value_out)
+// ---- scatter.value (engine/ops/native_functions/index.yaml:99) ----
+export const scatter_value = defineOp("aten::scatter.value(Tensor self, int dim, Tensor index, Scalar value) -> Tensor", "engine/ops/native_functions/index.yaml:99");
+registerKernel(scatter_value, "CPU", (ks, self, dim, index, value) => native.scatter_value_out(self, dim, index, value, null, "functional"), "native.scatter_value_out", "engine/ops/native_functions/index.yaml:107", "engine/generated/scatter.ts:55"); // (structured_delegate: scatter.value_out)
+registerKernel(scatter_value, "Meta", (ks, self, dim, index, value) => native.scatter_value_out(self, dim, index, value, null, "functional"), "native.scatter_value_out", "engine/ops/native_functions/index.yaml:107", "engine/generated/scatter.ts:56"); // (structured_delegate: scatter.value_out)
+registerKernel(scatter_value, "CompositeExplicitAutogradNonFunctional", (ks, self, dim, index, value) => native.scatter_value_out(self, dim, index, value, null, "functional"), "native.scatter_value_out", "engine/ops/native_functions/index.yaml:107", "engine/generated/scatter.ts:57"); // (structured_delegate: scatter.value_out)
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(scatter_value, "Autograd", (ks, self, dim, index, value) => below_autograd(() => scatter_value.redispatch(ks.and(after_autograd_keyset), self, dim, index, value)), "VariableType::scatter_value", "engine/ops/native_functions/index.yaml:98", "engine/generated/scatter.ts:61");
+registerKernel(scatter_value, "Autograd", (ks, self, dim, index, value) => below_autograd(() => scatter_value.redispatch(ks.and(after_autograd_keyset), self, dim, index, value)), "VariableType::scatter_value", "engine/ops/native_functions/index.yaml:99", "engine/generated/scatter.ts:61");
 
-// ---- scatter_.value (engine/ops/native_functions/index.yaml:102) ----
-export const scatter__value = defineOp("aten::scatter_.value(Tensor(a!) self, int dim, Tensor index, Scalar value) -> Tensor(a!)", "engine/ops/native_functions/index.yaml:102");
-registerKernel(scatter__value, "CPU", (ks, self, dim, index, value) => native.scatter_value_out(self, dim, index, value, null, "inplace"), "native.scatter_value_out", "engine/ops/native_functions/index.yaml:106", "engine/generated/scatter.ts:65"); // (structured_delegate: scatter.value_out)
-registerKernel(scatter__value, "Meta", (ks, self, dim, index, value) => native.scatter_value_out(self, dim, index, value, null, "inplace"), "native.scatter_value_out", "engine/ops/native_functions/index.yaml:106", "engine/generated/scatter.ts:66"); // (structured_delegate: scatter.value_out)
-registerKernel(scatter__value, "CompositeExplicitAutogradNonFunctional", (ks, self, dim, index, value) => native.scatter_value_out(self, dim, index, value, null, "inplace"), "native.scatter_value_out", "engine/ops/native_functions/index.yaml:106", "engine/generated/scatter.ts:67"); // (structured_delegate: scatter.value_out)
+// ---- scatter_.value (engine/ops/native_functions/index.yaml:103) ----
+export const scatter__value = defineOp("aten::scatter_.value(Tensor(a!) self, int dim, Tensor index, Scalar value) -> Tensor(a!)", "engine/ops/native_functions/index.yaml:103");
+registerKernel(scatter__value, "CPU", (ks, self, dim, index, value) => native.scatter_value_out(self, dim, index, value, null, "inplace"), "native.scatter_value_out", "engine/ops/native_functions/index.yaml:107", "engine/generated/scatter.ts:65"); // (structured_delegate: scatter.value_out)
+registerKernel(scatter__value, "Meta", (ks, self, dim, index, value) => native.scatter_value_out(self, dim, index, value, null, "inplace"), "native.scatter_value_out", "engine/ops/native_functions/index.yaml:107", "engine/generated/scatter.ts:66"); // (structured_delegate: scatter.value_out)
+registerKernel(scatter__value, "CompositeExplicitAutogradNonFunctional", (ks, self, dim, index, value) => native.scatter_value_out(self, dim, index, value, null, "inplace"), "native.scatter_value_out", "engine/ops/native_functions/index.yaml:107", "engine/generated/scatter.ts:67"); // (structured_delegate: scatter.value_out)
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(scatter__value, "Autograd", (ks, self, dim, index, value) => below_autograd(() => scatter__value.redispatch(ks.and(after_autograd_keyset), self, dim, index, value)), "VariableType::scatter__value", "engine/ops/native_functions/index.yaml:102", "engine/generated/scatter.ts:71");
+registerKernel(scatter__value, "Autograd", (ks, self, dim, index, value) => below_autograd(() => scatter__value.redispatch(ks.and(after_autograd_keyset), self, dim, index, value)), "VariableType::scatter__value", "engine/ops/native_functions/index.yaml:103", "engine/generated/scatter.ts:71");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(scatter__value, "ADInplaceOrView", (ks, self, dim, index, value) => {
   const result = scatter__value.redispatch(ks.and(after_ADInplaceOrView_keyset), self, dim, index, value);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/index.yaml:102", "engine/generated/scatter.ts:73");
+}, "ADInplaceOrView", "engine/ops/native_functions/index.yaml:103", "engine/generated/scatter.ts:73");
 
-// ---- scatter.value_out (engine/ops/native_functions/index.yaml:106) ----
-export const scatter_value_out = defineOp("aten::scatter.value_out(Tensor self, int dim, Tensor index, Scalar value, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/index.yaml:106");
-registerKernel(scatter_value_out, "CPU", (ks, self, dim, index, value, out) => native.scatter_value_out(self, dim, index, value, out, "out"), "native.scatter_value_out", "engine/ops/native_functions/index.yaml:106", "engine/generated/scatter.ts:81");
-registerKernel(scatter_value_out, "Meta", (ks, self, dim, index, value, out) => native.scatter_value_out(self, dim, index, value, out, "out"), "native.scatter_value_out", "engine/ops/native_functions/index.yaml:106", "engine/generated/scatter.ts:82");
+// ---- scatter.value_out (engine/ops/native_functions/index.yaml:107) ----
+export const scatter_value_out = defineOp("aten::scatter.value_out(Tensor self, int dim, Tensor index, Scalar value, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/index.yaml:107");
+registerKernel(scatter_value_out, "CPU", (ks, self, dim, index, value, out) => native.scatter_value_out(self, dim, index, value, out, "out"), "native.scatter_value_out", "engine/ops/native_functions/index.yaml:107", "engine/generated/scatter.ts:81");
+registerKernel(scatter_value_out, "Meta", (ks, self, dim, index, value, out) => native.scatter_value_out(self, dim, index, value, out, "out"), "native.scatter_value_out", "engine/ops/native_functions/index.yaml:107", "engine/generated/scatter.ts:82");
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(scatter_value_out, "Autograd", (ks, self, dim, index, value, out) => below_autograd(() => scatter_value_out.redispatch(ks.and(after_autograd_keyset), self, dim, index, value, out)), "VariableType::scatter_value_out", "engine/ops/native_functions/index.yaml:106", "engine/generated/scatter.ts:86");
+registerKernel(scatter_value_out, "Autograd", (ks, self, dim, index, value, out) => below_autograd(() => scatter_value_out.redispatch(ks.and(after_autograd_keyset), self, dim, index, value, out)), "VariableType::scatter_value_out", "engine/ops/native_functions/index.yaml:107", "engine/generated/scatter.ts:86");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(scatter_value_out, "ADInplaceOrView", (ks, self, dim, index, value, out) => {
   const result = scatter_value_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, dim, index, value, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/index.yaml:106", "engine/generated/scatter.ts:88");
+}, "ADInplaceOrView", "engine/ops/native_functions/index.yaml:107", "engine/generated/scatter.ts:88");
 
-// ---- scatter.reduce (engine/ops/native_functions/index.yaml:112) ----
-export const scatter_reduce = defineOp("aten::scatter.reduce(Tensor self, int dim, Tensor index, Tensor src, *, str reduce) -> Tensor", "engine/ops/native_functions/index.yaml:112");
-registerKernel(scatter_reduce, "CPU", (ks, self, dim, index, src, reduce) => native.scatter_reduce_out(self, dim, index, src, reduce, null, "functional"), "native.scatter_reduce_out", "engine/ops/native_functions/index.yaml:120", "engine/generated/scatter.ts:96"); // (structured_delegate: scatter.reduce_out)
-registerKernel(scatter_reduce, "Meta", (ks, self, dim, index, src, reduce) => native.scatter_reduce_out(self, dim, index, src, reduce, null, "functional"), "native.scatter_reduce_out", "engine/ops/native_functions/index.yaml:120", "engine/generated/scatter.ts:97"); // (structured_delegate: scatter.reduce_out)
-registerKernel(scatter_reduce, "CompositeExplicitAutogradNonFunctional", (ks, self, dim, index, src, reduce) => native.scatter_reduce_out(self, dim, index, src, reduce, null, "functional"), "native.scatter_reduce_out", "engine/ops/native_functions/index.yaml:120", "engine/generated/scatter.ts:98"); // (structured_delegate: scatter.reduce_out)
+// ---- scatter.reduce (engine/ops/native_functions/index.yaml:113) ----
+export const scatter_reduce = defineOp("aten::scatter.reduce(Tensor self, int dim, Tensor index, Tensor src, *, str reduce) -> Tensor", "engine/ops/native_functions/index.yaml:113");
+registerKernel(scatter_reduce, "CPU", (ks, self, dim, index, src, reduce) => native.scatter_reduce_out(self, dim, index, src, reduce, null, "functional"), "native.scatter_reduce_out", "engine/ops/native_functions/index.yaml:121", "engine/generated/scatter.ts:96"); // (structured_delegate: scatter.reduce_out)
+registerKernel(scatter_reduce, "Meta", (ks, self, dim, index, src, reduce) => native.scatter_reduce_out(self, dim, index, src, reduce, null, "functional"), "native.scatter_reduce_out", "engine/ops/native_functions/index.yaml:121", "engine/generated/scatter.ts:97"); // (structured_delegate: scatter.reduce_out)
+registerKernel(scatter_reduce, "CompositeExplicitAutogradNonFunctional", (ks, self, dim, index, src, reduce) => native.scatter_reduce_out(self, dim, index, src, reduce, null, "functional"), "native.scatter_reduce_out", "engine/ops/native_functions/index.yaml:121", "engine/generated/scatter.ts:98"); // (structured_delegate: scatter.reduce_out)
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(scatter_reduce, "Autograd", (ks, self, dim, index, src, reduce) => below_autograd(() => scatter_reduce.redispatch(ks.and(after_autograd_keyset), self, dim, index, src, reduce)), "VariableType::scatter_reduce", "engine/ops/native_functions/index.yaml:112", "engine/generated/scatter.ts:102");
+registerKernel(scatter_reduce, "Autograd", (ks, self, dim, index, src, reduce) => below_autograd(() => scatter_reduce.redispatch(ks.and(after_autograd_keyset), self, dim, index, src, reduce)), "VariableType::scatter_reduce", "engine/ops/native_functions/index.yaml:113", "engine/generated/scatter.ts:102");
 
-// ---- scatter_.reduce (engine/ops/native_functions/index.yaml:116) ----
-export const scatter__reduce = defineOp("aten::scatter_.reduce(Tensor(a!) self, int dim, Tensor index, Tensor src, *, str reduce) -> Tensor(a!)", "engine/ops/native_functions/index.yaml:116");
-registerKernel(scatter__reduce, "CPU", (ks, self, dim, index, src, reduce) => native.scatter_reduce_out(self, dim, index, src, reduce, null, "inplace"), "native.scatter_reduce_out", "engine/ops/native_functions/index.yaml:120", "engine/generated/scatter.ts:106"); // (structured_delegate: scatter.reduce_out)
-registerKernel(scatter__reduce, "Meta", (ks, self, dim, index, src, reduce) => native.scatter_reduce_out(self, dim, index, src, reduce, null, "inplace"), "native.scatter_reduce_out", "engine/ops/native_functions/index.yaml:120", "engine/generated/scatter.ts:107"); // (structured_delegate: scatter.reduce_out)
-registerKernel(scatter__reduce, "CompositeExplicitAutogradNonFunctional", (ks, self, dim, index, src, reduce) => native.scatter_reduce_out(self, dim, index, src, reduce, null, "inplace"), "native.scatter_reduce_out", "engine/ops/native_functions/index.yaml:120", "engine/generated/scatter.ts:108"); // (structured_delegate: scatter.reduce_out)
+// ---- scatter_.reduce (engine/ops/native_functions/index.yaml:117) ----
+export const scatter__reduce = defineOp("aten::scatter_.reduce(Tensor(a!) self, int dim, Tensor index, Tensor src, *, str reduce) -> Tensor(a!)", "engine/ops/native_functions/index.yaml:117");
+registerKernel(scatter__reduce, "CPU", (ks, self, dim, index, src, reduce) => native.scatter_reduce_out(self, dim, index, src, reduce, null, "inplace"), "native.scatter_reduce_out", "engine/ops/native_functions/index.yaml:121", "engine/generated/scatter.ts:106"); // (structured_delegate: scatter.reduce_out)
+registerKernel(scatter__reduce, "Meta", (ks, self, dim, index, src, reduce) => native.scatter_reduce_out(self, dim, index, src, reduce, null, "inplace"), "native.scatter_reduce_out", "engine/ops/native_functions/index.yaml:121", "engine/generated/scatter.ts:107"); // (structured_delegate: scatter.reduce_out)
+registerKernel(scatter__reduce, "CompositeExplicitAutogradNonFunctional", (ks, self, dim, index, src, reduce) => native.scatter_reduce_out(self, dim, index, src, reduce, null, "inplace"), "native.scatter_reduce_out", "engine/ops/native_functions/index.yaml:121", "engine/generated/scatter.ts:108"); // (structured_delegate: scatter.reduce_out)
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(scatter__reduce, "Autograd", (ks, self, dim, index, src, reduce) => below_autograd(() => scatter__reduce.redispatch(ks.and(after_autograd_keyset), self, dim, index, src, reduce)), "VariableType::scatter__reduce", "engine/ops/native_functions/index.yaml:116", "engine/generated/scatter.ts:112");
+registerKernel(scatter__reduce, "Autograd", (ks, self, dim, index, src, reduce) => below_autograd(() => scatter__reduce.redispatch(ks.and(after_autograd_keyset), self, dim, index, src, reduce)), "VariableType::scatter__reduce", "engine/ops/native_functions/index.yaml:117", "engine/generated/scatter.ts:112");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(scatter__reduce, "ADInplaceOrView", (ks, self, dim, index, src, reduce) => {
   const result = scatter__reduce.redispatch(ks.and(after_ADInplaceOrView_keyset), self, dim, index, src, reduce);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/index.yaml:116", "engine/generated/scatter.ts:114");
+}, "ADInplaceOrView", "engine/ops/native_functions/index.yaml:117", "engine/generated/scatter.ts:114");
 
-// ---- scatter.reduce_out (engine/ops/native_functions/index.yaml:120) ----
-export const scatter_reduce_out = defineOp("aten::scatter.reduce_out(Tensor self, int dim, Tensor index, Tensor src, *, str reduce, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/index.yaml:120");
-registerKernel(scatter_reduce_out, "CPU", (ks, self, dim, index, src, reduce, out) => native.scatter_reduce_out(self, dim, index, src, reduce, out, "out"), "native.scatter_reduce_out", "engine/ops/native_functions/index.yaml:120", "engine/generated/scatter.ts:122");
-registerKernel(scatter_reduce_out, "Meta", (ks, self, dim, index, src, reduce, out) => native.scatter_reduce_out(self, dim, index, src, reduce, out, "out"), "native.scatter_reduce_out", "engine/ops/native_functions/index.yaml:120", "engine/generated/scatter.ts:123");
+// ---- scatter.reduce_out (engine/ops/native_functions/index.yaml:121) ----
+export const scatter_reduce_out = defineOp("aten::scatter.reduce_out(Tensor self, int dim, Tensor index, Tensor src, *, str reduce, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/index.yaml:121");
+registerKernel(scatter_reduce_out, "CPU", (ks, self, dim, index, src, reduce, out) => native.scatter_reduce_out(self, dim, index, src, reduce, out, "out"), "native.scatter_reduce_out", "engine/ops/native_functions/index.yaml:121", "engine/generated/scatter.ts:122");
+registerKernel(scatter_reduce_out, "Meta", (ks, self, dim, index, src, reduce, out) => native.scatter_reduce_out(self, dim, index, src, reduce, out, "out"), "native.scatter_reduce_out", "engine/ops/native_functions/index.yaml:121", "engine/generated/scatter.ts:123");
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(scatter_reduce_out, "Autograd", (ks, self, dim, index, src, reduce, out) => below_autograd(() => scatter_reduce_out.redispatch(ks.and(after_autograd_keyset), self, dim, index, src, reduce, out)), "VariableType::scatter_reduce_out", "engine/ops/native_functions/index.yaml:120", "engine/generated/scatter.ts:127");
+registerKernel(scatter_reduce_out, "Autograd", (ks, self, dim, index, src, reduce, out) => below_autograd(() => scatter_reduce_out.redispatch(ks.and(after_autograd_keyset), self, dim, index, src, reduce, out)), "VariableType::scatter_reduce_out", "engine/ops/native_functions/index.yaml:121", "engine/generated/scatter.ts:127");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(scatter_reduce_out, "ADInplaceOrView", (ks, self, dim, index, src, reduce, out) => {
   const result = scatter_reduce_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, dim, index, src, reduce, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/index.yaml:120", "engine/generated/scatter.ts:129");
+}, "ADInplaceOrView", "engine/ops/native_functions/index.yaml:121", "engine/generated/scatter.ts:129");
 
-// ---- scatter.value_reduce (engine/ops/native_functions/index.yaml:126) ----
-export const scatter_value_reduce = defineOp("aten::scatter.value_reduce(Tensor self, int dim, Tensor index, Scalar value, *, str reduce) -> Tensor", "engine/ops/native_functions/index.yaml:126");
-registerKernel(scatter_value_reduce, "CPU", (ks, self, dim, index, value, reduce) => native.scatter_value_reduce_out(self, dim, index, value, reduce, null, "functional"), "native.scatter_value_reduce_out", "engine/ops/native_functions/index.yaml:134", "engine/generated/scatter.ts:137"); // (structured_delegate: scatter.value_reduce_out)
-registerKernel(scatter_value_reduce, "Meta", (ks, self, dim, index, value, reduce) => native.scatter_value_reduce_out(self, dim, index, value, reduce, null, "functional"), "native.scatter_value_reduce_out", "engine/ops/native_functions/index.yaml:134", "engine/generated/scatter.ts:138"); // (structured_delegate: scatter.value_reduce_out)
-registerKernel(scatter_value_reduce, "CompositeExplicitAutogradNonFunctional", (ks, self, dim, index, value, reduce) => native.scatter_value_reduce_out(self, dim, index, value, reduce, null, "functional"), "native.scatter_value_reduce_out", "engine/ops/native_functions/index.yaml:134", "engine/generated/scatter.ts:139"); // (structured_delegate: scatter.value_reduce_out)
+// ---- scatter.value_reduce (engine/ops/native_functions/index.yaml:127) ----
+export const scatter_value_reduce = defineOp("aten::scatter.value_reduce(Tensor self, int dim, Tensor index, Scalar value, *, str reduce) -> Tensor", "engine/ops/native_functions/index.yaml:127");
+registerKernel(scatter_value_reduce, "CPU", (ks, self, dim, index, value, reduce) => native.scatter_value_reduce_out(self, dim, index, value, reduce, null, "functional"), "native.scatter_value_reduce_out", "engine/ops/native_functions/index.yaml:135", "engine/generated/scatter.ts:137"); // (structured_delegate: scatter.value_reduce_out)
+registerKernel(scatter_value_reduce, "Meta", (ks, self, dim, index, value, reduce) => native.scatter_value_reduce_out(self, dim, index, value, reduce, null, "functional"), "native.scatter_value_reduce_out", "engine/ops/native_functions/index.yaml:135", "engine/generated/scatter.ts:138"); // (structured_delegate: scatter.value_reduce_out)
+registerKernel(scatter_value_reduce, "CompositeExplicitAutogradNonFunctional", (ks, self, dim, index, value, reduce) => native.scatter_value_reduce_out(self, dim, index, value, reduce, null, "functional"), "native.scatter_value_reduce_out", "engine/ops/native_functions/index.yaml:135", "engine/generated/scatter.ts:139"); // (structured_delegate: scatter.value_reduce_out)
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(scatter_value_reduce, "Autograd", (ks, self, dim, index, value, reduce) => below_autograd(() => scatter_value_reduce.redispatch(ks.and(after_autograd_keyset), self, dim, index, value, reduce)), "VariableType::scatter_value_reduce", "engine/ops/native_functions/index.yaml:126", "engine/generated/scatter.ts:143");
+registerKernel(scatter_value_reduce, "Autograd", (ks, self, dim, index, value, reduce) => below_autograd(() => scatter_value_reduce.redispatch(ks.and(after_autograd_keyset), self, dim, index, value, reduce)), "VariableType::scatter_value_reduce", "engine/ops/native_functions/index.yaml:127", "engine/generated/scatter.ts:143");
 
-// ---- scatter_.value_reduce (engine/ops/native_functions/index.yaml:130) ----
-export const scatter__value_reduce = defineOp("aten::scatter_.value_reduce(Tensor(a!) self, int dim, Tensor index, Scalar value, *, str reduce) -> Tensor(a!)", "engine/ops/native_functions/index.yaml:130");
-registerKernel(scatter__value_reduce, "CPU", (ks, self, dim, index, value, reduce) => native.scatter_value_reduce_out(self, dim, index, value, reduce, null, "inplace"), "native.scatter_value_reduce_out", "engine/ops/native_functions/index.yaml:134", "engine/generated/scatter.ts:147"); // (structured_delegate: scatter.value_reduce_out)
-registerKernel(scatter__value_reduce, "Meta", (ks, self, dim, index, value, reduce) => native.scatter_value_reduce_out(self, dim, index, value, reduce, null, "inplace"), "native.scatter_value_reduce_out", "engine/ops/native_functions/index.yaml:134", "engine/generated/scatter.ts:148"); // (structured_delegate: scatter.value_reduce_out)
-registerKernel(scatter__value_reduce, "CompositeExplicitAutogradNonFunctional", (ks, self, dim, index, value, reduce) => native.scatter_value_reduce_out(self, dim, index, value, reduce, null, "inplace"), "native.scatter_value_reduce_out", "engine/ops/native_functions/index.yaml:134", "engine/generated/scatter.ts:149"); // (structured_delegate: scatter.value_reduce_out)
+// ---- scatter_.value_reduce (engine/ops/native_functions/index.yaml:131) ----
+export const scatter__value_reduce = defineOp("aten::scatter_.value_reduce(Tensor(a!) self, int dim, Tensor index, Scalar value, *, str reduce) -> Tensor(a!)", "engine/ops/native_functions/index.yaml:131");
+registerKernel(scatter__value_reduce, "CPU", (ks, self, dim, index, value, reduce) => native.scatter_value_reduce_out(self, dim, index, value, reduce, null, "inplace"), "native.scatter_value_reduce_out", "engine/ops/native_functions/index.yaml:135", "engine/generated/scatter.ts:147"); // (structured_delegate: scatter.value_reduce_out)
+registerKernel(scatter__value_reduce, "Meta", (ks, self, dim, index, value, reduce) => native.scatter_value_reduce_out(self, dim, index, value, reduce, null, "inplace"), "native.scatter_value_reduce_out", "engine/ops/native_functions/index.yaml:135", "engine/generated/scatter.ts:148"); // (structured_delegate: scatter.value_reduce_out)
+registerKernel(scatter__value_reduce, "CompositeExplicitAutogradNonFunctional", (ks, self, dim, index, value, reduce) => native.scatter_value_reduce_out(self, dim, index, value, reduce, null, "inplace"), "native.scatter_value_reduce_out", "engine/ops/native_functions/index.yaml:135", "engine/generated/scatter.ts:149"); // (structured_delegate: scatter.value_reduce_out)
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(scatter__value_reduce, "Autograd", (ks, self, dim, index, value, reduce) => below_autograd(() => scatter__value_reduce.redispatch(ks.and(after_autograd_keyset), self, dim, index, value, reduce)), "VariableType::scatter__value_reduce", "engine/ops/native_functions/index.yaml:130", "engine/generated/scatter.ts:153");
+registerKernel(scatter__value_reduce, "Autograd", (ks, self, dim, index, value, reduce) => below_autograd(() => scatter__value_reduce.redispatch(ks.and(after_autograd_keyset), self, dim, index, value, reduce)), "VariableType::scatter__value_reduce", "engine/ops/native_functions/index.yaml:131", "engine/generated/scatter.ts:153");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(scatter__value_reduce, "ADInplaceOrView", (ks, self, dim, index, value, reduce) => {
   const result = scatter__value_reduce.redispatch(ks.and(after_ADInplaceOrView_keyset), self, dim, index, value, reduce);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/index.yaml:130", "engine/generated/scatter.ts:155");
+}, "ADInplaceOrView", "engine/ops/native_functions/index.yaml:131", "engine/generated/scatter.ts:155");
 
-// ---- scatter.value_reduce_out (engine/ops/native_functions/index.yaml:134) ----
-export const scatter_value_reduce_out = defineOp("aten::scatter.value_reduce_out(Tensor self, int dim, Tensor index, Scalar value, *, str reduce, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/index.yaml:134");
-registerKernel(scatter_value_reduce_out, "CPU", (ks, self, dim, index, value, reduce, out) => native.scatter_value_reduce_out(self, dim, index, value, reduce, out, "out"), "native.scatter_value_reduce_out", "engine/ops/native_functions/index.yaml:134", "engine/generated/scatter.ts:163");
-registerKernel(scatter_value_reduce_out, "Meta", (ks, self, dim, index, value, reduce, out) => native.scatter_value_reduce_out(self, dim, index, value, reduce, out, "out"), "native.scatter_value_reduce_out", "engine/ops/native_functions/index.yaml:134", "engine/generated/scatter.ts:164");
+// ---- scatter.value_reduce_out (engine/ops/native_functions/index.yaml:135) ----
+export const scatter_value_reduce_out = defineOp("aten::scatter.value_reduce_out(Tensor self, int dim, Tensor index, Scalar value, *, str reduce, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/index.yaml:135");
+registerKernel(scatter_value_reduce_out, "CPU", (ks, self, dim, index, value, reduce, out) => native.scatter_value_reduce_out(self, dim, index, value, reduce, out, "out"), "native.scatter_value_reduce_out", "engine/ops/native_functions/index.yaml:135", "engine/generated/scatter.ts:163");
+registerKernel(scatter_value_reduce_out, "Meta", (ks, self, dim, index, value, reduce, out) => native.scatter_value_reduce_out(self, dim, index, value, reduce, out, "out"), "native.scatter_value_reduce_out", "engine/ops/native_functions/index.yaml:135", "engine/generated/scatter.ts:164");
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(scatter_value_reduce_out, "Autograd", (ks, self, dim, index, value, reduce, out) => below_autograd(() => scatter_value_reduce_out.redispatch(ks.and(after_autograd_keyset), self, dim, index, value, reduce, out)), "VariableType::scatter_value_reduce_out", "engine/ops/native_functions/index.yaml:134", "engine/generated/scatter.ts:168");
+registerKernel(scatter_value_reduce_out, "Autograd", (ks, self, dim, index, value, reduce, out) => below_autograd(() => scatter_value_reduce_out.redispatch(ks.and(after_autograd_keyset), self, dim, index, value, reduce, out)), "VariableType::scatter_value_reduce_out", "engine/ops/native_functions/index.yaml:135", "engine/generated/scatter.ts:168");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(scatter_value_reduce_out, "ADInplaceOrView", (ks, self, dim, index, value, reduce, out) => {
   const result = scatter_value_reduce_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, dim, index, value, reduce, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/index.yaml:134", "engine/generated/scatter.ts:170");
+}, "ADInplaceOrView", "engine/ops/native_functions/index.yaml:135", "engine/generated/scatter.ts:170");
 
 // torch.scatter: scatter.src / scatter.src_out, scatter.value / scatter.value_out, scatter.reduce / scatter.reduce_out, scatter.value_reduce / scatter.value_reduce_out
 const scatter_parser = new PythonArgParser(["scatter(Tensor input, int dim, Tensor index, Tensor src, *, Tensor? out=None)", "scatter(Tensor input, int dim, Tensor index, Scalar value, *, Tensor? out=None)", "scatter(Tensor input, int dim, Tensor index, Tensor src, *, str reduce, Tensor? out=None)", "scatter(Tensor input, int dim, Tensor index, Scalar value, *, str reduce, Tensor? out=None)"]);

@@ -9,46 +9,46 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- scatter_add (engine/ops/native_functions/index.yaml:140) ----
-export const scatter_add_default = defineOp("aten::scatter_add(Tensor self, int dim, Tensor index, Tensor src) -> Tensor", "engine/ops/native_functions/index.yaml:140");
-registerKernel(scatter_add_default, "CPU", (ks, self, dim, index, src) => native.scatter_add(self, dim, index, src, null, "functional"), "native.scatter_add", "engine/ops/native_functions/index.yaml:148", "engine/generated/scatter_add.ts:14"); // (structured_delegate: scatter_add.out)
-registerKernel(scatter_add_default, "Meta", (ks, self, dim, index, src) => native.scatter_add(self, dim, index, src, null, "functional"), "native.scatter_add", "engine/ops/native_functions/index.yaml:148", "engine/generated/scatter_add.ts:15"); // (structured_delegate: scatter_add.out)
-registerKernel(scatter_add_default, "CompositeExplicitAutogradNonFunctional", (ks, self, dim, index, src) => native.scatter_add(self, dim, index, src, null, "functional"), "native.scatter_add", "engine/ops/native_functions/index.yaml:148", "engine/generated/scatter_add.ts:16"); // (structured_delegate: scatter_add.out)
+// ---- scatter_add (engine/ops/native_functions/index.yaml:141) ----
+export const scatter_add_default = defineOp("aten::scatter_add(Tensor self, int dim, Tensor index, Tensor src) -> Tensor", "engine/ops/native_functions/index.yaml:141");
+registerKernel(scatter_add_default, "CPU", (ks, self, dim, index, src) => native.scatter_add(self, dim, index, src, null, "functional"), "native.scatter_add", "engine/ops/native_functions/index.yaml:149", "engine/generated/scatter_add.ts:14"); // (structured_delegate: scatter_add.out)
+registerKernel(scatter_add_default, "Meta", (ks, self, dim, index, src) => native.scatter_add(self, dim, index, src, null, "functional"), "native.scatter_add", "engine/ops/native_functions/index.yaml:149", "engine/generated/scatter_add.ts:15"); // (structured_delegate: scatter_add.out)
+registerKernel(scatter_add_default, "CompositeExplicitAutogradNonFunctional", (ks, self, dim, index, src) => native.scatter_add(self, dim, index, src, null, "functional"), "native.scatter_add", "engine/ops/native_functions/index.yaml:149", "engine/generated/scatter_add.ts:16"); // (structured_delegate: scatter_add.out)
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(scatter_add_default, "Autograd", (ks, self, dim, index, src) => below_autograd(() => scatter_add_default.redispatch(ks.and(after_autograd_keyset), self, dim, index, src)), "VariableType::scatter_add_default", "engine/ops/native_functions/index.yaml:140", "engine/generated/scatter_add.ts:20");
+registerKernel(scatter_add_default, "Autograd", (ks, self, dim, index, src) => below_autograd(() => scatter_add_default.redispatch(ks.and(after_autograd_keyset), self, dim, index, src)), "VariableType::scatter_add_default", "engine/ops/native_functions/index.yaml:141", "engine/generated/scatter_add.ts:20");
 
-// ---- scatter_add_ (engine/ops/native_functions/index.yaml:144) ----
-export const scatter_add__default = defineOp("aten::scatter_add_(Tensor(a!) self, int dim, Tensor index, Tensor src) -> Tensor(a!)", "engine/ops/native_functions/index.yaml:144");
-registerKernel(scatter_add__default, "CPU", (ks, self, dim, index, src) => native.scatter_add(self, dim, index, src, null, "inplace"), "native.scatter_add", "engine/ops/native_functions/index.yaml:148", "engine/generated/scatter_add.ts:24"); // (structured_delegate: scatter_add.out)
-registerKernel(scatter_add__default, "Meta", (ks, self, dim, index, src) => native.scatter_add(self, dim, index, src, null, "inplace"), "native.scatter_add", "engine/ops/native_functions/index.yaml:148", "engine/generated/scatter_add.ts:25"); // (structured_delegate: scatter_add.out)
-registerKernel(scatter_add__default, "CompositeExplicitAutogradNonFunctional", (ks, self, dim, index, src) => native.scatter_add(self, dim, index, src, null, "inplace"), "native.scatter_add", "engine/ops/native_functions/index.yaml:148", "engine/generated/scatter_add.ts:26"); // (structured_delegate: scatter_add.out)
+// ---- scatter_add_ (engine/ops/native_functions/index.yaml:145) ----
+export const scatter_add__default = defineOp("aten::scatter_add_(Tensor(a!) self, int dim, Tensor index, Tensor src) -> Tensor(a!)", "engine/ops/native_functions/index.yaml:145");
+registerKernel(scatter_add__default, "CPU", (ks, self, dim, index, src) => native.scatter_add(self, dim, index, src, null, "inplace"), "native.scatter_add", "engine/ops/native_functions/index.yaml:149", "engine/generated/scatter_add.ts:24"); // (structured_delegate: scatter_add.out)
+registerKernel(scatter_add__default, "Meta", (ks, self, dim, index, src) => native.scatter_add(self, dim, index, src, null, "inplace"), "native.scatter_add", "engine/ops/native_functions/index.yaml:149", "engine/generated/scatter_add.ts:25"); // (structured_delegate: scatter_add.out)
+registerKernel(scatter_add__default, "CompositeExplicitAutogradNonFunctional", (ks, self, dim, index, src) => native.scatter_add(self, dim, index, src, null, "inplace"), "native.scatter_add", "engine/ops/native_functions/index.yaml:149", "engine/generated/scatter_add.ts:26"); // (structured_delegate: scatter_add.out)
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(scatter_add__default, "Autograd", (ks, self, dim, index, src) => below_autograd(() => scatter_add__default.redispatch(ks.and(after_autograd_keyset), self, dim, index, src)), "VariableType::scatter_add__default", "engine/ops/native_functions/index.yaml:144", "engine/generated/scatter_add.ts:30");
+registerKernel(scatter_add__default, "Autograd", (ks, self, dim, index, src) => below_autograd(() => scatter_add__default.redispatch(ks.and(after_autograd_keyset), self, dim, index, src)), "VariableType::scatter_add__default", "engine/ops/native_functions/index.yaml:145", "engine/generated/scatter_add.ts:30");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(scatter_add__default, "ADInplaceOrView", (ks, self, dim, index, src) => {
   const result = scatter_add__default.redispatch(ks.and(after_ADInplaceOrView_keyset), self, dim, index, src);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/index.yaml:144", "engine/generated/scatter_add.ts:32");
+}, "ADInplaceOrView", "engine/ops/native_functions/index.yaml:145", "engine/generated/scatter_add.ts:32");
 
-// ---- scatter_add.out (engine/ops/native_functions/index.yaml:148) ----
-export const scatter_add_out = defineOp("aten::scatter_add.out(Tensor self, int dim, Tensor index, Tensor src, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/index.yaml:148");
-registerKernel(scatter_add_out, "CPU", (ks, self, dim, index, src, out) => native.scatter_add(self, dim, index, src, out, "out"), "native.scatter_add", "engine/ops/native_functions/index.yaml:148", "engine/generated/scatter_add.ts:40");
-registerKernel(scatter_add_out, "Meta", (ks, self, dim, index, src, out) => native.scatter_add(self, dim, index, src, out, "out"), "native.scatter_add", "engine/ops/native_functions/index.yaml:148", "engine/generated/scatter_add.ts:41");
+// ---- scatter_add.out (engine/ops/native_functions/index.yaml:149) ----
+export const scatter_add_out = defineOp("aten::scatter_add.out(Tensor self, int dim, Tensor index, Tensor src, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/index.yaml:149");
+registerKernel(scatter_add_out, "CPU", (ks, self, dim, index, src, out) => native.scatter_add(self, dim, index, src, out, "out"), "native.scatter_add", "engine/ops/native_functions/index.yaml:149", "engine/generated/scatter_add.ts:40");
+registerKernel(scatter_add_out, "Meta", (ks, self, dim, index, src, out) => native.scatter_add(self, dim, index, src, out, "out"), "native.scatter_add", "engine/ops/native_functions/index.yaml:149", "engine/generated/scatter_add.ts:41");
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(scatter_add_out, "Autograd", (ks, self, dim, index, src, out) => below_autograd(() => scatter_add_out.redispatch(ks.and(after_autograd_keyset), self, dim, index, src, out)), "VariableType::scatter_add_out", "engine/ops/native_functions/index.yaml:148", "engine/generated/scatter_add.ts:45");
+registerKernel(scatter_add_out, "Autograd", (ks, self, dim, index, src, out) => below_autograd(() => scatter_add_out.redispatch(ks.and(after_autograd_keyset), self, dim, index, src, out)), "VariableType::scatter_add_out", "engine/ops/native_functions/index.yaml:149", "engine/generated/scatter_add.ts:45");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(scatter_add_out, "ADInplaceOrView", (ks, self, dim, index, src, out) => {
   const result = scatter_add_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, dim, index, src, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/index.yaml:148", "engine/generated/scatter_add.ts:47");
+}, "ADInplaceOrView", "engine/ops/native_functions/index.yaml:149", "engine/generated/scatter_add.ts:47");
 
 // torch.scatter_add: scatter_add / scatter_add.out
 const scatter_add_parser = new PythonArgParser(["scatter_add(Tensor input, int dim, Tensor index, Tensor src, *, Tensor? out=None)"]);

@@ -9,46 +9,46 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- scatter_reduce.two (engine/ops/native_functions/index.yaml:154) ----
-export const scatter_reduce_two = defineOp("aten::scatter_reduce.two(Tensor self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True) -> Tensor", "engine/ops/native_functions/index.yaml:154");
-registerKernel(scatter_reduce_two, "CPU", (ks, self, dim, index, src, reduce, include_self) => native.scatter_reduce_two(self, dim, index, src, reduce, include_self, null, "functional"), "native.scatter_reduce_two", "engine/ops/native_functions/index.yaml:162", "engine/generated/scatter_reduce.ts:14"); // (structured_delegate: scatter_reduce.two_out)
-registerKernel(scatter_reduce_two, "Meta", (ks, self, dim, index, src, reduce, include_self) => native.scatter_reduce_two(self, dim, index, src, reduce, include_self, null, "functional"), "native.scatter_reduce_two", "engine/ops/native_functions/index.yaml:162", "engine/generated/scatter_reduce.ts:15"); // (structured_delegate: scatter_reduce.two_out)
-registerKernel(scatter_reduce_two, "CompositeExplicitAutogradNonFunctional", (ks, self, dim, index, src, reduce, include_self) => native.scatter_reduce_two(self, dim, index, src, reduce, include_self, null, "functional"), "native.scatter_reduce_two", "engine/ops/native_functions/index.yaml:162", "engine/generated/scatter_reduce.ts:16"); // (structured_delegate: scatter_reduce.two_out)
+// ---- scatter_reduce.two (engine/ops/native_functions/index.yaml:155) ----
+export const scatter_reduce_two = defineOp("aten::scatter_reduce.two(Tensor self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True) -> Tensor", "engine/ops/native_functions/index.yaml:155");
+registerKernel(scatter_reduce_two, "CPU", (ks, self, dim, index, src, reduce, include_self) => native.scatter_reduce_two(self, dim, index, src, reduce, include_self, null, "functional"), "native.scatter_reduce_two", "engine/ops/native_functions/index.yaml:163", "engine/generated/scatter_reduce.ts:14"); // (structured_delegate: scatter_reduce.two_out)
+registerKernel(scatter_reduce_two, "Meta", (ks, self, dim, index, src, reduce, include_self) => native.scatter_reduce_two(self, dim, index, src, reduce, include_self, null, "functional"), "native.scatter_reduce_two", "engine/ops/native_functions/index.yaml:163", "engine/generated/scatter_reduce.ts:15"); // (structured_delegate: scatter_reduce.two_out)
+registerKernel(scatter_reduce_two, "CompositeExplicitAutogradNonFunctional", (ks, self, dim, index, src, reduce, include_self) => native.scatter_reduce_two(self, dim, index, src, reduce, include_self, null, "functional"), "native.scatter_reduce_two", "engine/ops/native_functions/index.yaml:163", "engine/generated/scatter_reduce.ts:16"); // (structured_delegate: scatter_reduce.two_out)
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(scatter_reduce_two, "Autograd", (ks, self, dim, index, src, reduce, include_self) => below_autograd(() => scatter_reduce_two.redispatch(ks.and(after_autograd_keyset), self, dim, index, src, reduce, include_self)), "VariableType::scatter_reduce_two", "engine/ops/native_functions/index.yaml:154", "engine/generated/scatter_reduce.ts:20");
+registerKernel(scatter_reduce_two, "Autograd", (ks, self, dim, index, src, reduce, include_self) => below_autograd(() => scatter_reduce_two.redispatch(ks.and(after_autograd_keyset), self, dim, index, src, reduce, include_self)), "VariableType::scatter_reduce_two", "engine/ops/native_functions/index.yaml:155", "engine/generated/scatter_reduce.ts:20");
 
-// ---- scatter_reduce_.two (engine/ops/native_functions/index.yaml:158) ----
-export const scatter_reduce__two = defineOp("aten::scatter_reduce_.two(Tensor(a!) self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True) -> Tensor(a!)", "engine/ops/native_functions/index.yaml:158");
-registerKernel(scatter_reduce__two, "CPU", (ks, self, dim, index, src, reduce, include_self) => native.scatter_reduce_two(self, dim, index, src, reduce, include_self, null, "inplace"), "native.scatter_reduce_two", "engine/ops/native_functions/index.yaml:162", "engine/generated/scatter_reduce.ts:24"); // (structured_delegate: scatter_reduce.two_out)
-registerKernel(scatter_reduce__two, "Meta", (ks, self, dim, index, src, reduce, include_self) => native.scatter_reduce_two(self, dim, index, src, reduce, include_self, null, "inplace"), "native.scatter_reduce_two", "engine/ops/native_functions/index.yaml:162", "engine/generated/scatter_reduce.ts:25"); // (structured_delegate: scatter_reduce.two_out)
-registerKernel(scatter_reduce__two, "CompositeExplicitAutogradNonFunctional", (ks, self, dim, index, src, reduce, include_self) => native.scatter_reduce_two(self, dim, index, src, reduce, include_self, null, "inplace"), "native.scatter_reduce_two", "engine/ops/native_functions/index.yaml:162", "engine/generated/scatter_reduce.ts:26"); // (structured_delegate: scatter_reduce.two_out)
+// ---- scatter_reduce_.two (engine/ops/native_functions/index.yaml:159) ----
+export const scatter_reduce__two = defineOp("aten::scatter_reduce_.two(Tensor(a!) self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True) -> Tensor(a!)", "engine/ops/native_functions/index.yaml:159");
+registerKernel(scatter_reduce__two, "CPU", (ks, self, dim, index, src, reduce, include_self) => native.scatter_reduce_two(self, dim, index, src, reduce, include_self, null, "inplace"), "native.scatter_reduce_two", "engine/ops/native_functions/index.yaml:163", "engine/generated/scatter_reduce.ts:24"); // (structured_delegate: scatter_reduce.two_out)
+registerKernel(scatter_reduce__two, "Meta", (ks, self, dim, index, src, reduce, include_self) => native.scatter_reduce_two(self, dim, index, src, reduce, include_self, null, "inplace"), "native.scatter_reduce_two", "engine/ops/native_functions/index.yaml:163", "engine/generated/scatter_reduce.ts:25"); // (structured_delegate: scatter_reduce.two_out)
+registerKernel(scatter_reduce__two, "CompositeExplicitAutogradNonFunctional", (ks, self, dim, index, src, reduce, include_self) => native.scatter_reduce_two(self, dim, index, src, reduce, include_self, null, "inplace"), "native.scatter_reduce_two", "engine/ops/native_functions/index.yaml:163", "engine/generated/scatter_reduce.ts:26"); // (structured_delegate: scatter_reduce.two_out)
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(scatter_reduce__two, "Autograd", (ks, self, dim, index, src, reduce, include_self) => below_autograd(() => scatter_reduce__two.redispatch(ks.and(after_autograd_keyset), self, dim, index, src, reduce, include_self)), "VariableType::scatter_reduce__two", "engine/ops/native_functions/index.yaml:158", "engine/generated/scatter_reduce.ts:30");
+registerKernel(scatter_reduce__two, "Autograd", (ks, self, dim, index, src, reduce, include_self) => below_autograd(() => scatter_reduce__two.redispatch(ks.and(after_autograd_keyset), self, dim, index, src, reduce, include_self)), "VariableType::scatter_reduce__two", "engine/ops/native_functions/index.yaml:159", "engine/generated/scatter_reduce.ts:30");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(scatter_reduce__two, "ADInplaceOrView", (ks, self, dim, index, src, reduce, include_self) => {
   const result = scatter_reduce__two.redispatch(ks.and(after_ADInplaceOrView_keyset), self, dim, index, src, reduce, include_self);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/index.yaml:158", "engine/generated/scatter_reduce.ts:32");
+}, "ADInplaceOrView", "engine/ops/native_functions/index.yaml:159", "engine/generated/scatter_reduce.ts:32");
 
-// ---- scatter_reduce.two_out (engine/ops/native_functions/index.yaml:162) ----
-export const scatter_reduce_two_out = defineOp("aten::scatter_reduce.two_out(Tensor self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/index.yaml:162");
-registerKernel(scatter_reduce_two_out, "CPU", (ks, self, dim, index, src, reduce, include_self, out) => native.scatter_reduce_two(self, dim, index, src, reduce, include_self, out, "out"), "native.scatter_reduce_two", "engine/ops/native_functions/index.yaml:162", "engine/generated/scatter_reduce.ts:40");
-registerKernel(scatter_reduce_two_out, "Meta", (ks, self, dim, index, src, reduce, include_self, out) => native.scatter_reduce_two(self, dim, index, src, reduce, include_self, out, "out"), "native.scatter_reduce_two", "engine/ops/native_functions/index.yaml:162", "engine/generated/scatter_reduce.ts:41");
+// ---- scatter_reduce.two_out (engine/ops/native_functions/index.yaml:163) ----
+export const scatter_reduce_two_out = defineOp("aten::scatter_reduce.two_out(Tensor self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/index.yaml:163");
+registerKernel(scatter_reduce_two_out, "CPU", (ks, self, dim, index, src, reduce, include_self, out) => native.scatter_reduce_two(self, dim, index, src, reduce, include_self, out, "out"), "native.scatter_reduce_two", "engine/ops/native_functions/index.yaml:163", "engine/generated/scatter_reduce.ts:40");
+registerKernel(scatter_reduce_two_out, "Meta", (ks, self, dim, index, src, reduce, include_self, out) => native.scatter_reduce_two(self, dim, index, src, reduce, include_self, out, "out"), "native.scatter_reduce_two", "engine/ops/native_functions/index.yaml:163", "engine/generated/scatter_reduce.ts:41");
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(scatter_reduce_two_out, "Autograd", (ks, self, dim, index, src, reduce, include_self, out) => below_autograd(() => scatter_reduce_two_out.redispatch(ks.and(after_autograd_keyset), self, dim, index, src, reduce, include_self, out)), "VariableType::scatter_reduce_two_out", "engine/ops/native_functions/index.yaml:162", "engine/generated/scatter_reduce.ts:45");
+registerKernel(scatter_reduce_two_out, "Autograd", (ks, self, dim, index, src, reduce, include_self, out) => below_autograd(() => scatter_reduce_two_out.redispatch(ks.and(after_autograd_keyset), self, dim, index, src, reduce, include_self, out)), "VariableType::scatter_reduce_two_out", "engine/ops/native_functions/index.yaml:163", "engine/generated/scatter_reduce.ts:45");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(scatter_reduce_two_out, "ADInplaceOrView", (ks, self, dim, index, src, reduce, include_self, out) => {
   const result = scatter_reduce_two_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, dim, index, src, reduce, include_self, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/index.yaml:162", "engine/generated/scatter_reduce.ts:47");
+}, "ADInplaceOrView", "engine/ops/native_functions/index.yaml:163", "engine/generated/scatter_reduce.ts:47");
 
 // torch.scatter_reduce: scatter_reduce.two / scatter_reduce.two_out
 const scatter_reduce_parser = new PythonArgParser(["scatter_reduce(Tensor input, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True, Tensor? out=None)"]);

@@ -9,27 +9,27 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- take.out (engine/ops/native_functions/index.yaml:64) ----
-export const take_out = defineOp("aten::take.out(Tensor self, Tensor index, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/index.yaml:64");
-registerKernel(take_out, "CPU", (ks, self, index, out) => native.take_out(self, index, out), "native.take_out", "engine/ops/native_functions/index.yaml:64", "engine/generated/take.ts:14");
+// ---- take.out (engine/ops/native_functions/index.yaml:65) ----
+export const take_out = defineOp("aten::take.out(Tensor self, Tensor index, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/index.yaml:65");
+registerKernel(take_out, "CPU", (ks, self, index, out) => native.take_out(self, index, out), "native.take_out", "engine/ops/native_functions/index.yaml:65", "engine/generated/take.ts:14");
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(take_out, "Autograd", (ks, self, index, out) => below_autograd(() => take_out.redispatch(ks.and(after_autograd_keyset), self, index, out)), "VariableType::take_out", "engine/ops/native_functions/index.yaml:64", "engine/generated/take.ts:18");
+registerKernel(take_out, "Autograd", (ks, self, index, out) => below_autograd(() => take_out.redispatch(ks.and(after_autograd_keyset), self, index, out)), "VariableType::take_out", "engine/ops/native_functions/index.yaml:65", "engine/generated/take.ts:18");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(take_out, "ADInplaceOrView", (ks, self, index, out) => {
   const result = take_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, index, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/index.yaml:64", "engine/generated/take.ts:20");
+}, "ADInplaceOrView", "engine/ops/native_functions/index.yaml:65", "engine/generated/take.ts:20");
 
-// ---- take (engine/ops/native_functions/index.yaml:68) ----
-export const take_default = defineOp("aten::take(Tensor self, Tensor index) -> Tensor", "engine/ops/native_functions/index.yaml:68");
-registerKernel(take_default, "CPU", (ks, self, index) => native.take(self, index), "native.take", "engine/ops/native_functions/index.yaml:68", "engine/generated/take.ts:28");
+// ---- take (engine/ops/native_functions/index.yaml:69) ----
+export const take_default = defineOp("aten::take(Tensor self, Tensor index) -> Tensor", "engine/ops/native_functions/index.yaml:69");
+registerKernel(take_default, "CPU", (ks, self, index) => native.take(self, index), "native.take", "engine/ops/native_functions/index.yaml:69", "engine/generated/take.ts:28");
 // Autograd (every Autograd<backend> key): step below autograd and run the op (VariableType.cpp).
 // AutoDispatchBelowADInplaceOrView: ops the kernel calls in turn skip autograd and version bumps.
 // Recording history for backward comes with the op's derivatives.yaml entry.
-registerKernel(take_default, "Autograd", (ks, self, index) => below_autograd(() => take_default.redispatch(ks.and(after_autograd_keyset), self, index)), "VariableType::take_default", "engine/ops/native_functions/index.yaml:68", "engine/generated/take.ts:32");
+registerKernel(take_default, "Autograd", (ks, self, index) => below_autograd(() => take_default.redispatch(ks.and(after_autograd_keyset), self, index)), "VariableType::take_default", "engine/ops/native_functions/index.yaml:69", "engine/generated/take.ts:32");
 
 // torch.take: take / take.out
 const take_parser = new PythonArgParser(["take(Tensor input, Tensor index, *, Tensor? out=None)"]);

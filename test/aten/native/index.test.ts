@@ -19,15 +19,12 @@ const couldNotRun = (r: any) => r.meta?.error === "NotImplementedError" && Strin
 const NO_META_KERNEL = new Set<string>(F.cases.filter((c: any) => c.results.some(couldNotRun)).map((c: any) => c.name));
 
 /**
- * Known differences on meta: PyTorch 1.13 runs index_select, index_fill_, masked_fill_ and index_put_
- * on meta through Python meta registrations (torch/_meta_registrations.py) that skip the CPU kernel's
- * checks (and index_select.out's resizes out to self's shape); Glasstorch's meta kernels are the CPU
- * kernels minus the data loop, so they check dtypes and shapes as CPU does.
+ * Known differences on meta: PyTorch 1.13 runs index_select / index_select.out on meta through Python
+ * meta registrations (torch/_meta_registrations.py) that skip the CPU kernel's checks, and its
+ * index_select.out resizes out to self's shape; Glasstorch's index_select meta kernel is the CPU
+ * kernel minus the data loop, so it checks and sizes as CPU does.
  */
-const LOOSER_PYTORCH_META = [
-  "err_index_fill_2d_index", "err_index_fill_int32", "err_index_fill_value_dim", "err_index_select_2d", "err_index_select_float",
-  "err_masked_fill__grow", "err_masked_fill_value_dim", "index_select_out",
-];
+const LOOSER_PYTORCH_META = ["err_index_select_2d", "err_index_select_float", "index_select_out"];
 /**
  * Known difference on CPU: PyTorch 1.13's Python binding of torch.index_put refuses None inside the
  * indices list ("expected Tensor as element 0 ..."); Glasstorch's Tensor?[] parsing accepts it (the

@@ -79,8 +79,3 @@ export function embedding_renorm_cpu_(self: Tensor, indices: Tensor, max_norm: n
   embedding_renorm_stub.call(self.device.type, self, rows, max_norm, norm_type);
   return self;
 }
-
-/** On meta, PyTorch 1.13 runs embedding_renorm_ through a Python registration that returns self unchecked. */
-export function embedding_renorm_meta_(self: Tensor, _indices: Tensor, _max_norm: number, _norm_type: number): Tensor {
-  return self;
-}

@@ -114,8 +114,3 @@ export function index_put(self: Tensor, indices: readonly OptTensor[], values: T
   const copy = clone_default.call(self, "preserve_format") as Tensor;
   return index_put__default.call(copy, indices, values, accumulate) as Tensor;
 }
-
-/** meta_index_put_ (torch/_meta_registrations.py in PyTorch 1.13): on meta, index_put_ returns self unchecked. */
-export function index_put__meta(self: Tensor, _indices: readonly OptTensor[], _values: Tensor, _accumulate: boolean): Tensor {
-  return self;
-}

@@ -1,7 +1,8 @@
 // The small ops Python's t[...] / t[...] = v lowering and the index kernels dispatch, which no other
 // family declares yet (see the end of index.yaml):
 //   lift_fresh (a marker tensor constructors dispatch), empty.names (at::empty with a names argument),
-//   item / _local_scalar_dense (Tensor::item() in C++), fill_meta_ (fill_.Tensor on meta).
+//   item / _local_scalar_dense (Tensor::item() in C++), fill_meta_ (fill_.Tensor on meta); and the
+//   unchecked Meta kernel of the family's in-place ops (inplace_meta_).
 
 import { RuntimeError } from "../../../c10/Errors.js";
 import type { Tensor } from "../../core/Tensor.js";
@@ -36,5 +37,13 @@ export function fill_meta_(self: Tensor, value: Tensor | number | boolean): Tens
   if (typeof value === "object" && value.dim() !== 0) {
     throw new RuntimeError(`fill_ only supports 0-dimension value tensor but got tensor with ${value.dim()} dimensions.`);
   }
+  return self;
+}
+
+/**
+ * The Meta kernel PyTorch 1.13 has for the in-place _index_put_impl_, index_fill_, masked_fill_ and
+ * embedding_renorm_ (RegisterMeta.cpp): self, as it is — none of the CPU kernel's checks run on meta.
+ */
+export function inplace_meta_(self: Tensor, ..._args: unknown[]): Tensor {
   return self;
 }
