@@ -46,6 +46,10 @@ export * as _C from "./aten/_C.js";
 export * as linalg from "./aten/linalg_namespace.js";
 export * as special from "./aten/special_namespace.js";
 export * as nn from "./nn/index.js";
+// t.get(...) / t.set(...) (Python's t[...]), torch.indexing, and the hand-written nonzero binding
+import "./aten/indexing/python_variable_indexing.js";
+export * as indexing from "./aten/indexing/namespace.js";
+export { nonzero } from "./aten/python_torch_functions_manual.js";
 
 // The dispatch trace: attached to the dispatcher, recording only when asked (or GLASSTORCH_SHOW_DISPATCH_TRACE=1).
 import { setDispatchObserver } from "./dispatcher/index.js";

@@ -88,6 +88,7 @@ export function grad_fn(t: Tensor): Node | null {
 
 /** as_view: `view` is a differentiable view of `base` (or of base's own base). */
 export function as_view(base: Tensor, view: Tensor, creation: CreationMeta): Tensor {
+  if (view._impl === base._impl) throw new Error(`as_view: a view op returned its input itself (${view._impl.sizes()})`);
   const baseMeta = get_autograd_meta(base);
   const root = baseMeta?.is_view_ && baseMeta.base_ ? baseMeta.base_ : base;
   // a view of a view made under no_grad (or of a multi-output view) keeps that restriction

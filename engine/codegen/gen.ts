@@ -38,7 +38,9 @@ export function opVar(f: NativeFunction): string {
 
 /** The family an op belongs to (its file): add, add_ and add.out all live in add.ts. */
 export function family(f: NativeFunction): string {
-  return f.func.name.replace(/^aten::/, "").replace(/_+$/, "");
+  const name = f.func.name.replace(/^aten::/, "").replace(/_+$/, "");
+  // aten::index would be written to index.ts, the file that gathers every family
+  return name === "index" ? "index_op" : name;
 }
 
 /** JavaScript's reserved words cannot name a function or a namespace: torch.var is written var_ in code. */

@@ -24,9 +24,16 @@ const DONT_REQUIRE_DERIVATIVE = new Set([
 /** Ops whose Autograd kernel is hand-written (VariableTypeManual.cpp; here autograd/VariableTypeManual.ts). */
 const MANUAL_AUTOGRAD = new Set(["detach", "detach_"]);
 
-/** A view op: a functional op whose output aliases an input without writing it (view, expand, select...). */
+/** gen_inplace_or_view_type.py VIEW_FUNCTIONS (1.13): the ops whose output autograd treats as a view of self. */
+const VIEW_FUNCTIONS = new Set([
+  "numpy_T", "alias", "as_strided", "diagonal", "expand", "permute", "select", "slice", "split", "split_with_sizes", "squeeze", "t",
+  "transpose", "unfold", "unsqueeze", "flatten", "view", "unbind", "_indices", "_values", "indices", "values", "crow_indices",
+  "col_indices", "ccol_indices", "row_indices", "_reshape_alias", "view_as_complex", "view_as_real", "_conj", "_neg_view",
+]);
+
+/** A view op (view, expand, select...): its ADInplaceOrView kernel records the output as a view of self. */
 function isViewOp(f: NativeFunction): boolean {
-  return f.func.kind() === "functional" && !isCompositeImplicit(f) && f.func.returns.some((r) => r.alias_info !== null && !r.alias_info.isWrite);
+  return f.func.kind() === "functional" && !isCompositeImplicit(f) && VIEW_FUNCTIONS.has(f.func.name.replace(/^aten::/, ""));
 }
 
 const baseName = (f: NativeFunction) => f.func.name.replace(/^aten::/, "").replace(/_$/, "");

@@ -69,6 +69,12 @@ export const handWrittenMethods = new Set(["to"]);
 export function isSkippedPythonBinding(name: string): boolean {
   return /_(forward|backward)$/.test(name);
 }
+/**
+ * Ops PyTorch binds to Python by hand or not at all (gen_python_functions.py SKIP_PYTHON_BINDINGS:
+ * "index", "nonzero(_(out|numpy))?", "lift.*", "item"): no generated torch.* function or Tensor method.
+ * torch.nonzero / Tensor.nonzero (with as_tuple) are written by hand, as python_torch_functions_manual.cpp does.
+ */
+const skippedNames = new Set(["index", "nonzero", "nonzero_numpy", "lift_fresh", "item"]);
 
 /** Names PyTorch keeps out of torch.* (gen_python_functions.py SKIP_PYTHON_BINDINGS, and private names). */
 export function isHiddenFromTorch(name: string): boolean {
@@ -110,6 +116,7 @@ export function computeBindings(fns: readonly NativeFunction[]): Binding[] {
       if (!f.variants.has(variant) || f.func.isOut() || isSkippedOverload(f.func.fullName())) continue;
       const name = f.func.name.replace(/^aten::/, "");
       if (variant === "method" && handWrittenMethods.has(name)) continue;
+      if (skippedNames.has(name)) continue;
       byName.set(name, [...(byName.get(name) ?? []), f]);
     }
     for (const [name, list] of byName) {

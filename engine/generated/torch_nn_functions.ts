@@ -23,6 +23,7 @@ export { hardsigmoid_ } from "./hardsigmoid.js";
 export { hardswish } from "./hardswish.js";
 export { hardswish_ } from "./hardswish.js";
 export { log_sigmoid } from "./log_sigmoid.js";
+export { one_hot } from "./one_hot.js";
 export { linear } from "./linear.js";
 export { binary_cross_entropy } from "./binary_cross_entropy.js";
 export { cross_entropy_loss } from "./cross_entropy_loss.js";

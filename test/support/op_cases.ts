@@ -32,7 +32,14 @@ function call(c: any, r: any, device: string): { value: unknown; out: unknown } 
   const args = r.args.map((a: any) => decodeArg(a, device));
   const kw = Object.fromEntries(Object.entries(r.kwargs).map(([k, v]) => [k, decodeArg(v, device)]));
   const tail = Object.keys(kw).length ? [kw] : [];
-  const value = c.variant === "method" ? args[0][c.op](...args.slice(1), ...tail) : resolve(c.op)(...args, ...tail);
+  let value: unknown;
+  if (c.variant === "method") value = args[0][c.op](...args.slice(1), ...tail);
+  else if (c.variant === "aten") {
+    // an op with no Python binding: torch.ops.aten.<name>.<overload>
+    const [name, overload] = c.op.split(".");
+    value = T.ops.aten[name][overload].call(...args, ...tail);
+  } else if (c.variant === "nn") value = T.nn.functional[c.op](...args, ...tail);
+  else value = resolve(c.op)(...args, ...tail);
   return { value, out: kw.out ?? null };
 }
 

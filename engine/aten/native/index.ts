@@ -18,3 +18,4 @@ export * from "./reduce3/index.js";
 export * from "./pad/index.js";
 export * from "./activation/index.js";
 export * from "./loss/index.js";
+export * from "./index/index.js";

@@ -13,3 +13,4 @@ export { dropout, dropout1d, dropout2d, dropout3d, alpha_dropout, feature_alpha_
 export {
   nll_loss, cross_entropy, mse_loss, l1_loss, smooth_l1_loss, huber_loss, binary_cross_entropy, binary_cross_entropy_with_logits, kl_div,
 } from "./loss.js";
+export { embedding, one_hot } from "./sparse.js";

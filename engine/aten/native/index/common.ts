@@ -1,0 +1,130 @@
+// Helpers the index family's kernels share: reading and writing one element by storage offset (int64
+// kept as bigint so large values stay exact), walking a tensor's multi-indices, and the small
+// checks PyTorch repeats across TensorAdvancedIndexing.cpp (ensure_nonempty_dim, sizes printed as [2, 3]).
+
+import { ScalarType, type dtype } from "../../../c10/ScalarType.js";
+import { typedView, toRaw, readNumber, type TypedView } from "../../../c10/ElementAccess.js";
+import { TensorImpl } from "../../../c10/TensorImpl.js";
+import { Tensor } from "../../core/Tensor.js";
+import { RuntimeError } from "../../../c10/Errors.js";
+import { get_overlap_status } from "../MemoryOverlap.js";
+
+export type Value = number | bigint;
+
+export const list = (xs: readonly number[]): string => `[${xs.join(", ")}]`;
+export const hasData = (t: Tensor): boolean => t._impl.storage.hasData();
+
+/** An element accessor over one tensor's storage: get/set by storage offset, values as number or (int64) bigint. */
+export interface Elements {
+  readonly view: TypedView;
+  readonly st: ScalarType;
+  get(off: number): Value;
+  set(off: number, v: Value): void;
+}
+
+export function elements(t: Tensor): Elements {
+  const impl = t._impl;
+  const view = typedView(impl.storage, impl.dtype);
+  const st = impl.dtype.scalarType;
+  const raw = view as unknown as Value[];
+  if (st === ScalarType.Long) {
+    return { view, st, get: (o) => raw[o] as bigint, set: (o, v) => (raw[o] = typeof v === "bigint" ? v : BigInt(Math.trunc(v))) };
+  }
+  return { view, st, get: (o) => readNumber(view, st, o), set: (o, v) => (raw[o] = toRaw(st, Number(v))) };
+}
+
+/** The raw stored element (bits for half/bfloat16): copying raw values between tensors of one dtype is exact. */
+export const rawView = (t: Tensor): Value[] => typedView(t._impl.storage, t._impl.dtype) as unknown as Value[];
+
+/** An index tensor's elements as JS numbers (int32 or int64 index tensors). */
+export function indexValues(index: Tensor): number[] {
+  const impl = index._impl;
+  const out: number[] = [];
+  if (impl.numel() === 0) return out;
+  const view = typedView(impl.storage, impl.dtype);
+  forEachOffsetOf(impl.sizes(), impl.strides(), impl.storage_offset(), (o) => out.push(Number(view[o])));
+  return out;
+}
+
+/** Calls fn with each multi-index of `sizes` in row-major order (the same array, updated in place). */
+export function forEachIndex(sizes: readonly number[], fn: (idx: readonly number[]) => void): void {
+  let n = 1;
+  for (const s of sizes) n *= s;
+  if (n === 0) return;
+  const idx = new Array<number>(sizes.length).fill(0);
+  for (let k = 0; k < n; k++) {
+    fn(idx);
+    for (let d = sizes.length - 1; d >= 0; d--) {
+      if (++idx[d] < sizes[d]) break;
+      idx[d] = 0;
+    }
+  }
+}
+
+/** Storage offset of each element of a (sizes, strides, offset) window, in row-major order. */
+export function forEachOffsetOf(sizes: readonly number[], strides: readonly number[], offset: number, fn: (off: number, k: number) => void): void {
+  let k = 0;
+  forEachIndex(sizes, (idx) => {
+    let o = offset;
+    for (let d = 0; d < idx.length; d++) o += idx[d] * strides[d];
+    fn(o, k++);
+  });
+}
+
+export function offsetAt(t: Tensor, idx: readonly number[]): number {
+  const st = t._impl.strides();
+  let o = t._impl.storage_offset();
+  for (let d = 0; d < idx.length; d++) o += idx[d] * st[d];
+  return o;
+}
+
+/** A window onto t's storage built directly (no dispatcher call), as PyTorch's kernels restride operands. */
+export function restride(t: Tensor, sizes: readonly number[], strides: readonly number[], offset = t._impl.storage_offset()): Tensor {
+  const impl = t._impl;
+  return new Tensor(new TensorImpl(impl.storage, impl.dtype, [...sizes], [...strides], offset, impl.version_counter));
+}
+
+/** ensure_nonempty_dim / ensure_nonempty_size (TensorAdvancedIndexing.h): a 0-dim tensor counts as 1-dim of size 1. */
+export const nonemptyDim = (t: Tensor): number => Math.max(t.dim(), 1);
+export const nonemptySize = (t: Tensor, d: number): number => (t.dim() === 0 ? 1 : t._impl.sizes()[d]);
+
+/** PyTorch's c10::toString(ScalarType): Float, Long, Bool... (as error texts print dtypes). */
+export { scalarTypeName } from "../../../c10/ScalarType.js";
+
+export const isLong = (t: Tensor): boolean => t.dtype.scalarType === ScalarType.Long;
+export const isIntIndex = (t: Tensor): boolean => t.dtype.scalarType === ScalarType.Long || t.dtype.scalarType === ScalarType.Int;
+export const isMask = (t: Tensor): boolean => t.dtype.scalarType === ScalarType.Bool || t.dtype.scalarType === ScalarType.Byte;
+
+/** The arithmetic of one dtype: a + b, a * b, max/min, as PyTorch's kernels compute it (bool: or/and; integers wrap on store). */
+export function arith(dt: dtype) {
+  const st = dt.scalarType;
+  if (st === ScalarType.Long) {
+    return {
+      add: (a: Value, b: Value) => (a as bigint) + (b as bigint),
+      mul: (a: Value, b: Value) => BigInt.asIntN(64, (a as bigint) * (b as bigint)),
+      zero: 0n as Value,
+      one: 1n as Value,
+    };
+  }
+  if (st === ScalarType.Bool) {
+    return { add: (a: Value, b: Value) => (a || b ? 1 : 0), mul: (a: Value, b: Value) => (a && b ? 1 : 0), zero: 0 as Value, one: 1 as Value };
+  }
+  // float32 sums round on store; half/bfloat16 compute in float and round on store
+  const round = st === ScalarType.Double ? (x: number) => x : Math.fround;
+  return {
+    add: (a: Value, b: Value) => round((a as number) + (b as number)),
+    mul: (a: Value, b: Value) => round((a as number) * (b as number)),
+    zero: 0 as Value,
+    one: 1 as Value,
+  };
+}
+
+/** assert_no_overlap (MemoryOverlap.cpp): the written tensor may share no element with an input. */
+export function assert_no_overlap(a: Tensor, b: Tensor): void {
+  const s = get_overlap_status(a, b);
+  if (s === "partial" || s === "full") {
+    throw new RuntimeError(
+      "unsupported operation: some elements of the input tensor and the written-to tensor refer to a single memory location. Please clone() the tensor before performing the operation.",
+    );
+  }
+}
