@@ -3,4 +3,7 @@
 
 // torch._C._nn: the ops with `python_module: nn` (torch.nn.functional calls these).
 
-export {};
+export { thnn_conv2d } from "./thnn_conv2d.js";
+export { _slow_conv2d_forward } from "./_slow_conv2d_forward.js";
+export { slow_conv_dilated2d } from "./slow_conv_dilated2d.js";
+export { slow_conv_transpose2d } from "./slow_conv_transpose2d.js";

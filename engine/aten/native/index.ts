@@ -12,3 +12,4 @@ export * from "./binary/index.js";
 export * from "./shape/index.js";
 export * from "./reduce/index.js";
 export * from "./join/index.js";
+export * from "./conv/index.js";

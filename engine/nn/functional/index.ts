@@ -2,4 +2,4 @@
 // checks, defaults and small decompositions — over the aten ops (torch._C._nn and torch.*). Each
 // function lives in the file of its family and is re-exported here.
 
-export {};
+export { conv1d, conv2d, conv_transpose1d, conv_transpose2d } from "./conv.js";
