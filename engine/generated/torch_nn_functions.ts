@@ -7,3 +7,7 @@ export { thnn_conv2d } from "./thnn_conv2d.js";
 export { _slow_conv2d_forward } from "./_slow_conv2d_forward.js";
 export { slow_conv_dilated2d } from "./slow_conv_dilated2d.js";
 export { slow_conv_transpose2d } from "./slow_conv_transpose2d.js";
+export { max_pool2d_with_indices } from "./max_pool2d_with_indices.js";
+export { avg_pool2d } from "./avg_pool2d.js";
+export { adaptive_avg_pool2d } from "./adaptive_avg_pool2d.js";
+export { adaptive_max_pool2d } from "./adaptive_max_pool2d.js";

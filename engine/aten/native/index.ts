@@ -13,3 +13,4 @@ export * from "./shape/index.js";
 export * from "./reduce/index.js";
 export * from "./join/index.js";
 export * from "./conv/index.js";
+export * from "./pooling/index.js";

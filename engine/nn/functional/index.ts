@@ -3,3 +3,4 @@
 // function lives in the file of its family and is re-exported here.
 
 export { conv1d, conv2d, conv_transpose1d, conv_transpose2d } from "./conv.js";
+export { max_pool1d, max_pool2d, avg_pool1d, avg_pool2d, adaptive_avg_pool2d, adaptive_max_pool2d } from "./pooling.js";
