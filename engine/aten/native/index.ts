@@ -14,3 +14,4 @@ export * from "./reduce/index.js";
 export * from "./join/index.js";
 export * from "./conv/index.js";
 export * from "./pooling/index.js";
+export * from "./normalization/index.js";
