@@ -167,3 +167,5 @@ export { isfinite } from "./isfinite.js";
 export { nan_to_num, nan_to_num_ } from "./nan_to_num.js";
 export { logical_not } from "./logical_not.js";
 export { bitwise_not } from "./bitwise_not.js";
+export { pixel_shuffle } from "./pixel_shuffle.js";
+export { pixel_unshuffle } from "./pixel_unshuffle.js";

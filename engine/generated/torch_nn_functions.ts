@@ -11,3 +11,8 @@ export { max_pool2d_with_indices } from "./max_pool2d_with_indices.js";
 export { avg_pool2d } from "./avg_pool2d.js";
 export { adaptive_avg_pool2d } from "./adaptive_avg_pool2d.js";
 export { adaptive_max_pool2d } from "./adaptive_max_pool2d.js";
+export { upsample_nearest1d } from "./upsample_nearest1d.js";
+export { upsample_nearest2d } from "./upsample_nearest2d.js";
+export { upsample_bilinear2d } from "./upsample_bilinear2d.js";
+export { col2im } from "./col2im.js";
+export { im2col } from "./im2col.js";

@@ -15,3 +15,4 @@ export * from "./join/index.js";
 export * from "./conv/index.js";
 export * from "./pooling/index.js";
 export * from "./normalization/index.js";
+export * from "./vision/index.js";
