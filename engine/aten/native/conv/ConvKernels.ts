@@ -53,15 +53,16 @@ function conv2dDirect(output: Tensor, input: Tensor, weight: Tensor, bias: Tenso
         for (let i = 0; i < KH; i++) {
           for (let j = 0; j < KW; j++) {
             const wv = w[((o * C + c) * KH + i) * KW + j];
+            // the output columns whose input column ix = xo*sw - pw + j*dw lies inside the image
+            const shift = j * dw - pw;
+            const lo = Math.max(0, Math.ceil(-shift / sw));
+            const hi = Math.min(OW, Math.floor((W - 1 - shift) / sw) + 1);
             for (let y = 0; y < OH; y++) {
               const iy = y * sh - ph + i * dh;
               if (iy < 0 || iy >= H) continue;
-              const row = xb + iy * W;
+              const row = xb + iy * W + shift;
               const orow = ob + y * OW;
-              for (let xo = 0; xo < OW; xo++) {
-                const ix = xo * sw - pw + j * dw;
-                if (ix >= 0 && ix < W) out[orow + xo] += x[row + ix] * wv;
-              }
+              for (let xo = lo; xo < hi; xo++) out[orow + xo] += x[row + xo * sw] * wv;
             }
           }
         }
