@@ -29,7 +29,7 @@ export function resolveFn(path: string): (...args: any[]) => any {
 function decodeArg(v: any, device: string): any {
   if (v && typeof v === "object" && "tensor" in v) return buildWindow(v.tensor, device);
   if (v && typeof v === "object" && "list" in v) return v.list.map((x: any) => decodeArg(x, device));
-  if (v && typeof v === "object" && "tuple" in v) return v.tuple;
+  if (v && typeof v === "object" && "tuple" in v) return v.tuple.map((x: any) => decodeArg(x, device));
   return v;
 }
 

@@ -15,6 +15,7 @@ import { AT_DISPATCH, ALL_TYPES_AND_BFLOAT16 } from "../unary/Dispatch.js";
 import { slow_conv2d_stub, slow_conv_dilated2d_stub, slow_conv_transpose2d_stub } from "./ConvKernels.js";
 import { hasData, sizesStr } from "./Dense.js";
 import type { StructuredMode } from "../BinaryOps.js";
+import { typeMetaName } from "../binary/TypeMeta.js";
 
 const { Double, Float, Long } = ScalarType;
 
@@ -190,7 +191,7 @@ export function slow_conv_transpose2d_structured_cpu(self: Tensor, weight: Tenso
   if (mode === "functional" || out === null) output = newTensor(self, sizes);
   else {
     output = out;
-    if (output.dtype !== self.dtype) throw new RuntimeError(`Expected out tensor to have dtype ${self.dtype.name}, but got ${output.dtype.name} instead`);
+    if (output.dtype !== self.dtype) throw new RuntimeError(`Expected out tensor to have dtype ${typeMetaName(self.dtype.scalarType)}, but got ${typeMetaName(output.dtype.scalarType)} instead`);
     resize_output(output, sizes);
   }
   if (!hasData(output)) return output; // the meta function stops here
