@@ -8,20 +8,33 @@ import * as G from "../../generated/index.js";
 import * as nn from "../../generated/torch_nn_functions.js";
 import type { Tensor } from "../../aten/core/Tensor.js";
 import { bindArgs, _list_with_default, type Params } from "./_args.js";
+import { isOptionsObject } from "../../aten/core/TensorOptions.js";
 
 const MAX_POOL: Params = [["input"], ["kernel_size"], ["stride", null], ["padding", 0], ["dilation", 1], ["ceil_mode", false], ["return_indices", false]];
 
+/** boolean_dispatch (torch/_jit_internal.py): the flag by keyword, else at its position, else the default. */
+function dispatchFlag(args: readonly unknown[], name: string, index: number): boolean {
+  const last = args[args.length - 1];
+  const kw = args.length > 0 && isOptionsObject(last) ? last : null;
+  const positional = kw ? args.length - 1 : args.length;
+  if (kw && kw[name] !== undefined) return Boolean(kw[name]);
+  if (index < positional) return Boolean(args[index]);
+  return false;
+}
+
 export function max_pool1d(...args: unknown[]): Tensor | [Tensor, Tensor] {
-  const a = bindArgs("max_pool1d", args, MAX_POOL);
+  const withIndices = dispatchFlag(args, "return_indices", 6);
+  const a = bindArgs(withIndices ? "max_pool1d_with_indices" : "_max_pool1d", args, MAX_POOL);
   const stride = a.stride ?? [];
-  if (a.return_indices) return G.max_pool1d_with_indices(a.input, a.kernel_size, stride, a.padding, a.dilation, a.ceil_mode);
+  if (withIndices) return G.max_pool1d_with_indices(a.input, a.kernel_size, stride, a.padding, a.dilation, a.ceil_mode);
   return G.max_pool1d(a.input, a.kernel_size, stride, a.padding, a.dilation, a.ceil_mode);
 }
 
 export function max_pool2d(...args: unknown[]): Tensor | [Tensor, Tensor] {
-  const a = bindArgs("max_pool2d", args, MAX_POOL);
+  const withIndices = dispatchFlag(args, "return_indices", 6);
+  const a = bindArgs(withIndices ? "max_pool2d_with_indices" : "_max_pool2d", args, MAX_POOL);
   const stride = a.stride ?? [];
-  if (a.return_indices) return nn.max_pool2d_with_indices(a.input, a.kernel_size, stride, a.padding, a.dilation, a.ceil_mode);
+  if (withIndices) return nn.max_pool2d_with_indices(a.input, a.kernel_size, stride, a.padding, a.dilation, a.ceil_mode);
   return G.max_pool2d(a.input, a.kernel_size, stride, a.padding, a.dilation, a.ceil_mode);
 }
 
@@ -34,7 +47,8 @@ export function adaptive_avg_pool2d(...args: unknown[]): Tensor {
 }
 
 export function adaptive_max_pool2d(...args: unknown[]): Tensor | [Tensor, Tensor] {
-  const a = bindArgs("adaptive_max_pool2d", args, [["input"], ["output_size"], ["return_indices", false]]);
+  const withIndices = dispatchFlag(args, "return_indices", 2);
+  const a = bindArgs(withIndices ? "adaptive_max_pool2d_with_indices" : "_adaptive_max_pool2d", args, [["input"], ["output_size"], ["return_indices", false]]);
   const r = nn.adaptive_max_pool2d(a.input, _list_with_default(a.output_size, a.input.shape)) as unknown as [Tensor, Tensor];
-  return a.return_indices ? r : r[0];
+  return withIndices ? r : r[0];
 }
