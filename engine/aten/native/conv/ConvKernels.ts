@@ -116,13 +116,16 @@ function convTranspose2dDirect(output: Tensor, input: Tensor, weight: Tensor, bi
         for (let i = 0; i < KH; i++) {
           for (let j = 0; j < KW; j++) {
             const wv = w[((c * O + o) * KH + i) * KW + j];
+            // the input columns whose output column ox = xi*sw - pw + j*dw lies inside the output
+            const shift = j * dw - pw;
+            const lo = Math.max(0, Math.ceil(-shift / sw));
+            const hi = Math.min(W, Math.floor((OW - 1 - shift) / sw) + 1);
             for (let y = 0; y < H; y++) {
               const oy = y * sh - ph + i * dh;
               if (oy < 0 || oy >= OH) continue;
-              for (let xi = 0; xi < W; xi++) {
-                const ox = xi * sw - pw + j * dw;
-                if (ox >= 0 && ox < OW) out[ob + oy * OW + ox] += x[xb + y * W + xi] * wv;
-              }
+              const orow = ob + oy * OW + shift;
+              const row = xb + y * W;
+              for (let xi = lo; xi < hi; xi++) out[orow + xi * sw] += x[row + xi] * wv;
             }
           }
         }
