@@ -173,7 +173,9 @@ export class FunctionSignature {
         isKwd = true;
       }
       if ((!present && p.optional) || (present && v === null && p.allowNone)) {
-        dst[i] = p.defaultValue === undefined ? null : p.defaultValue;
+        // an int default of a sized list (int[2] stride=1) stands for the whole list, as PyTorch parses it
+        const d = p.defaultValue;
+        dst[i] = d === undefined ? null : p.size > 0 && isInt(d) ? new Array(p.size).fill(d) : d;
       } else if (!present) {
         if (raise) this.missingArgs(i);
         return false;

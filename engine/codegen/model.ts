@@ -47,7 +47,7 @@ export class YamlError extends Error {
   }
 }
 
-const knownFields = new Set(["func", "variants", "dispatch", "structured", "structured_delegate", "structured_inherits", "tags", "python_module", "autogen", "device_check", "manual_cpp_binding"]);
+const knownFields = new Set(["func", "variants", "dispatch", "structured", "structured_delegate", "structured_inherits", "tags", "python_module", "autogen", "device_check", "manual_cpp_binding", "cpp_no_default_args", "precomputed"]);
 
 /** Reads native_functions.yaml; `displayPath` is the path written into generated comments. */
 export function loadNativeFunctions(path: string, displayPath: string): NativeFunction[] {

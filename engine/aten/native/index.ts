@@ -19,3 +19,7 @@ export * from "./pad/index.js";
 export * from "./activation/index.js";
 export * from "./loss/index.js";
 export * from "./index/index.js";
+export * from "./conv/index.js";
+export * from "./pooling/index.js";
+export * from "./normalization/index.js";
+export * from "./vision/index.js";

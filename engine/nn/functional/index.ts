@@ -14,3 +14,7 @@ export {
   nll_loss, cross_entropy, mse_loss, l1_loss, smooth_l1_loss, huber_loss, binary_cross_entropy, binary_cross_entropy_with_logits, kl_div,
 } from "./loss.js";
 export { embedding, one_hot } from "./sparse.js";
+export { conv1d, conv2d, conv_transpose1d, conv_transpose2d } from "./conv.js";
+export { max_pool1d, max_pool2d, avg_pool1d, avg_pool2d, adaptive_avg_pool2d, adaptive_max_pool2d } from "./pooling.js";
+export { batch_norm, instance_norm, layer_norm, group_norm } from "./normalization.js";
+export { interpolate, pixel_shuffle, pixel_unshuffle, unfold, fold } from "./vision.js";
