@@ -13,7 +13,9 @@ const fixtures = fileURLToPath(new URL("./fixtures/", import.meta.url));
 const scratch = mkdtempSync(join(tmpdir(), "glasstorch-cli-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-const TIMEOUT = 30_000;
+// Each test starts the CLI (TypeScript transpile + engine load) once or twice; on a loaded 2-core machine
+// one start has taken 8 s, so the limit leaves room.
+const TIMEOUT = 90_000;
 
 interface Run {
   code: number | null;
@@ -75,7 +77,8 @@ describe.concurrent("glasstorch trace <file.ts>", () => {
       "[call] op=[aten::mul.Tensor], key=[AutogradCPU]",
       " [redispatch] op=[aten::mul.Tensor], key=[CPU]",
       "[call] op=[aten::view], key=[AutogradCPU]",
-      " [redispatch] op=[aten::view], key=[CPU]",
+      " [redispatch] op=[aten::view], key=[ADInplaceOrView]",
+      "  [redispatch] op=[aten::view], key=[CPU]",
       "[call] op=[aten::sum], key=[AutogradCPU]",
       " [redispatch] op=[aten::sum], key=[CPU]",
       "  [call] op=[aten::sum.dim_IntList], key=[CPU]", // the autograd kernel excluded autograd for nested calls
