@@ -5,7 +5,7 @@
 import { describe, it, expect } from "vitest";
 import * as torch from "../../../engine/index.js";
 import { loadFixture } from "../../support/fixtures.js";
-import { callTree } from "../../support/call_tree.js";
+import { itMatchesPyTorchTrees } from "../../support/call_tree.js";
 import { describeNNCases } from "../../support/nn_cases.js";
 
 const F = loadFixture("activation.json");
@@ -34,10 +34,5 @@ describe("decompositions run PyTorch's aten ops (the profiler's tree)", () => {
     softmax_dtype: () => { const a = x(); return () => torch.softmax(a, 1, { dtype: torch.float64 }); },
     log_softmax: () => { const a = x(); return () => torch.log_softmax(a, 1); },
   };
-  for (const d of F.trees) {
-    it(d.name, () => {
-      const { events } = torch.trace.record(calls[d.name]());
-      expect(callTree(events)).toEqual(d.tree);
-    });
-  }
+  itMatchesPyTorchTrees(F.trees, calls);
 });

@@ -6,7 +6,7 @@
 // integer-valued inputs and int64 exact; bfloat16 exact, as the kernel repeats 1.13's bfloat16 GEMM rounding.
 import { describe, it, expect } from "vitest";
 import * as torch from "../../../engine/index.js";
-import { callTree } from "../../support/call_tree.js";
+import { itMatchesPyTorchTrees } from "../../support/call_tree.js";
 import { loadFixture } from "../../support/fixtures.js";
 import { describeNnCases } from "../../support/nn_layer_cases.js";
 
@@ -43,14 +43,5 @@ describe("convolutions run the aten ops PyTorch's do (profiler tree vs dispatch 
   // naive kernels) are loops here, so the trees are compared down to the backend op
   const backends = new Set(["aten::_slow_conv2d_forward", "aten::slow_conv_dilated2d", "aten::slow_conv_transpose2d"]);
   const prune = (nodes: any[]): any[] => nodes.map((n) => ({ op: n.op, children: backends.has(n.op) ? [] : prune(n.children) }));
-  for (const d of F.trees) {
-    it(d.name, () => {
-      const fn = calls[d.name]();
-      const { events } = torch.trace.record(fn);
-      expect(prune(callTree(events))).toEqual(prune(d.tree));
-    });
-  }
-  it("every tree in the fixture is exercised", () => {
-    expect(Object.keys(calls).sort()).toEqual(F.trees.map((d: any) => d.name).sort());
-  });
+  itMatchesPyTorchTrees(F.trees, calls, prune);
 });

@@ -6,7 +6,7 @@ import { describe, it, expect } from "vitest";
 import * as torch from "../../../engine/index.js";
 import { loadFixture } from "../../support/fixtures.js";
 import { describeOpCases } from "../../support/op_cases.js";
-import { callTree, type CallNode } from "../../support/call_tree.js";
+import { itMatchesPyTorchTrees, type CallNode } from "../../support/call_tree.js";
 
 const F = loadFixture("index.json");
 
@@ -94,14 +94,5 @@ describe("composite ops run the ops PyTorch's do (profiler tree vs dispatch trac
    * per row where Glasstorch's computes the norms directly.
    */
   const KNOWN_TREES = new Set(["F_embedding_max_norm"]);
-  for (const d of F.trees) {
-    (KNOWN_TREES.has(d.name) ? it.skip : it)(d.name, () => {
-      const fn = calls[d.name]();
-      const { events } = torch.trace.record(fn);
-      expect(prune(callTree(events), 2)).toEqual(prune(d.tree, 2));
-    });
-  }
-  it("every decomposition in the fixture is exercised", () => {
-    expect(Object.keys(calls).sort()).toEqual(F.trees.map((d: any) => d.name).sort());
-  });
+  itMatchesPyTorchTrees(F.trees, calls, (n) => prune(n, 2), KNOWN_TREES);
 });

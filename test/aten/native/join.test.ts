@@ -6,7 +6,7 @@ import { describe, it, expect } from "vitest";
 import * as torch from "../../../engine/index.js";
 import * as G from "../../../engine/generated/index.js";
 import { Tensor } from "../../../engine/aten/core/Tensor.js";
-import { callTree } from "../../support/call_tree.js";
+import { itMatchesPyTorchTrees } from "../../support/call_tree.js";
 import { loadFixture } from "../../support/fixtures.js";
 import { describeOpCases } from "../../support/op_cases.js";
 
@@ -28,16 +28,7 @@ describe("decompositions run the ops PyTorch's do, nested the same way (profiler
     roll_multi: () => { const a = a23(); return () => fns.roll(a, [1, 1], [0, 1]); },
     roll_flat: () => { const a = a23(); return () => fns.roll(a, 1); },
   };
-  for (const d of F.trees) {
-    it(d.name, () => {
-      const fn = calls[d.name]();
-      const { events } = torch.trace.record(fn);
-      expect(callTree(events)).toEqual(d.tree);
-    });
-  }
-  it("every decomposition in the fixture is exercised", () => {
-    expect(Object.keys(calls).sort()).toEqual(F.trees.map((d: any) => d.name).sort());
-  });
+  itMatchesPyTorchTrees(F.trees, calls);
 });
 
 describe("in-place and aliasing behaviour", () => {

@@ -5,7 +5,7 @@
 import { describe, it, expect } from "vitest";
 import * as torch from "../../../engine/index.js";
 import { loadFixture } from "../../support/fixtures.js";
-import { callTree } from "../../support/call_tree.js";
+import { itMatchesPyTorchTrees } from "../../support/call_tree.js";
 import { describeNNCases } from "../../support/nn_cases.js";
 
 const F = loadFixture("loss.json");
@@ -33,10 +33,5 @@ describe("decompositions run PyTorch's aten ops (the profiler's tree)", () => {
     cross_entropy: () => { const a = x(), b = t(); return () => nn.cross_entropy_loss(a, b, null, 1); },
     kl_div_log_target: () => { const a = x(); return () => torch.kl_div(a, a, 0, { log_target: true }); },
   };
-  for (const d of F.trees) {
-    it(d.name, () => {
-      const { events } = torch.trace.record(calls[d.name]());
-      expect(callTree(events)).toEqual(d.tree);
-    });
-  }
+  itMatchesPyTorchTrees(F.trees, calls);
 });

@@ -9,7 +9,7 @@
 // to bfloat16 from those moments).
 import { describe, it, expect } from "vitest";
 import * as torch from "../../../engine/index.js";
-import { callTree } from "../../support/call_tree.js";
+import { itMatchesPyTorchTrees } from "../../support/call_tree.js";
 import { loadFixture } from "../../support/fixtures.js";
 import { describeNnCases } from "../../support/nn_layer_cases.js";
 
@@ -36,14 +36,5 @@ describe("normalization runs the aten ops PyTorch's does (profiler tree vs dispa
   // mean belong to other families: trees are compared down to those ops
   const leaves = new Set(["aten::native_batch_norm", "aten::native_layer_norm", "aten::native_group_norm", "aten::repeat", "aten::mean", "aten::clone"]);
   const prune = (nodes: any[]): any[] => nodes.map((n) => ({ op: n.op, children: leaves.has(n.op) ? [] : prune(n.children) }));
-  for (const d of F.trees) {
-    it(d.name, () => {
-      const fn = calls[d.name]();
-      const { events } = torch.trace.record(fn);
-      expect(prune(callTree(events))).toEqual(prune(d.tree));
-    });
-  }
-  it("every tree in the fixture is exercised", () => {
-    expect(Object.keys(calls).sort()).toEqual(F.trees.map((d: any) => d.name).sort());
-  });
+  itMatchesPyTorchTrees(F.trees, calls, prune);
 });

@@ -5,7 +5,7 @@
 // ops each decomposition runs.
 import { describe, it, expect } from "vitest";
 import * as torch from "../../../engine/index.js";
-import { callTree } from "../../support/call_tree.js";
+import { itMatchesPyTorchTrees } from "../../support/call_tree.js";
 import { loadFixture } from "../../support/fixtures.js";
 import { describeOpCases } from "../../support/op_cases.js";
 
@@ -38,15 +38,7 @@ describe("decompositions run the ops PyTorch's do, nested the same way (profiler
     circular_negative: () => { const x = x3(); return () => Fn.pad(x, [-1, 2], { mode: "circular" }); },
     pad_enum: () => { const x = x3(); return () => (torch._C._nn as any)._pad_enum(x, [1, 1], 0, null); },
   };
-  for (const d of F.trees) {
-    it(d.name, () => {
-      const { events } = torch.trace.record(calls[d.name]());
-      expect(prune(callTree(events))).toEqual(prune(d.tree));
-    });
-  }
-  it("every decomposition in the fixture is exercised", () => {
-    expect(Object.keys(calls).sort()).toEqual(F.trees.map((d: any) => d.name).sort());
-  });
+  itMatchesPyTorchTrees(F.trees, calls, prune);
 });
 
 describe("torch.nn.functional.pad is the aten::pad binding", () => {

@@ -8,7 +8,7 @@
 // checked within the default tolerance.
 import { describe, it, expect } from "vitest";
 import * as torch from "../../../engine/index.js";
-import { callTree } from "../../support/call_tree.js";
+import { itMatchesPyTorchTrees } from "../../support/call_tree.js";
 import { loadFixture } from "../../support/fixtures.js";
 import { describeNnCases } from "../../support/nn_layer_cases.js";
 
@@ -39,14 +39,5 @@ describe("pooling runs the aten ops PyTorch's does (profiler tree vs dispatch tr
   // reduction family: trees are compared down to those ops
   const leaves = new Set(["aten::_adaptive_avg_pool2d", "aten::mean"]);
   const prune = (nodes: any[]): any[] => nodes.map((n) => ({ op: n.op, children: leaves.has(n.op) ? [] : prune(n.children) }));
-  for (const d of F.trees) {
-    it(d.name, () => {
-      const fn = calls[d.name]();
-      const { events } = torch.trace.record(fn);
-      expect(prune(callTree(events))).toEqual(prune(d.tree));
-    });
-  }
-  it("every tree in the fixture is exercised", () => {
-    expect(Object.keys(calls).sort()).toEqual(F.trees.map((d: any) => d.name).sort());
-  });
+  itMatchesPyTorchTrees(F.trees, calls, prune);
 });

@@ -4,7 +4,7 @@
 // PyTorch's "no Meta kernel" error), error texts, and the aten ops each decomposition runs.
 import { describe, it, expect } from "vitest";
 import * as torch from "../../../engine/index.js";
-import { callTree } from "../../support/call_tree.js";
+import { itMatchesPyTorchTrees } from "../../support/call_tree.js";
 import { loadFixture } from "../../support/fixtures.js";
 import { describeOpCases } from "../../support/op_cases.js";
 
@@ -82,16 +82,7 @@ describe("decompositions run the ops PyTorch's do, nested the same way (profiler
     bincount: () => { const a = i6(); return () => T.bincount(a); },
     histc: () => { const a = a34(); return () => T.histc(a, 4); },
   };
-  for (const d of F.trees) {
-    it(d.name, () => {
-      const fn = calls[d.name]();
-      const { events } = torch.trace.record(fn);
-      expect(prune(callTree(events))).toEqual(prune(d.tree));
-    });
-  }
-  it("every decomposition in the fixture is exercised", () => {
-    expect(Object.keys(calls).sort()).toEqual(F.trees.map((d: any) => d.name).sort());
-  });
+  itMatchesPyTorchTrees(F.trees, calls, prune);
 });
 
 describe("Python-level functions (torch/functional.py, torch/_tensor.py)", () => {

@@ -8,7 +8,7 @@
 // in the last bit on some elements, through fused multiply-adds.
 import { describe, it, expect } from "vitest";
 import * as torch from "../../../engine/index.js";
-import { callTree } from "../../support/call_tree.js";
+import { itMatchesPyTorchTrees } from "../../support/call_tree.js";
 import { loadFixture } from "../../support/fixtures.js";
 import { describeNnCases } from "../../support/nn_layer_cases.js";
 
@@ -38,14 +38,5 @@ describe("vision ops run the aten ops PyTorch's do (profiler tree vs dispatch tr
   const leaves = new Set(["aten::pixel_shuffle", "aten::pixel_unshuffle", "aten::im2col", "aten::col2im", "aten::_adaptive_avg_pool2d"]);
   const prune = (nodes: any[], parent = ""): any[] =>
     nodes.map((n) => ({ op: n.op, children: leaves.has(n.op) || (n.op === parent && n.op.startsWith("aten::upsample")) ? [] : prune(n.children, n.op) }));
-  for (const d of F.trees) {
-    it(d.name, () => {
-      const fn = calls[d.name]();
-      const { events } = torch.trace.record(fn);
-      expect(prune(callTree(events))).toEqual(prune(d.tree));
-    });
-  }
-  it("every tree in the fixture is exercised", () => {
-    expect(Object.keys(calls).sort()).toEqual(F.trees.map((d: any) => d.name).sort());
-  });
+  itMatchesPyTorchTrees(F.trees, calls, prune);
 });
