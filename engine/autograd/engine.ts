@@ -19,6 +19,7 @@ import { InputBuffer } from "./input_buffer.js";
 import { callTensorHooks } from "./hooks.js";
 import { is_expandable_to, sum_to } from "./sum_to.js";
 import { AnomalyMode } from "./anomaly_mode.js";
+import { stdHeapPop, stdHeapPush } from "../c10/util/StdAlgorithms.js";
 import { engineObserver } from "./engine_observer.js";
 
 export interface ExecuteOptions {
@@ -40,52 +41,16 @@ type NodeTask = { fn: Node; buffer: InputBuffer };
 /**
  * The ready queue: a std::priority_queue ordered by ReadyQueue::CompareNodeTaskTime (higher
  * sequence_nr first). Ties (the AccumulateGrads, all UINT64_MAX) come out in the order libstdc++'s
- * push_heap / pop_heap leave them, so the order Nodes run matches PyTorch's exactly.
+ * heap leaves them, so Nodes run in exactly PyTorch's order.
  */
 class ReadyQueue {
-  private heap: NodeTask[] = [];
-  private static less(a: NodeTask, b: NodeTask): boolean {
-    return a.fn.sequence_nr < b.fn.sequence_nr;
-  }
-  /** std::__push_heap: move the hole up while the parent is less than the value. */
-  private siftUp(hole: number, top: number, value: NodeTask): void {
-    const h = this.heap;
-    let parent = (hole - 1) >> 1;
-    while (hole > top && ReadyQueue.less(h[parent], value)) {
-      h[hole] = h[parent];
-      hole = parent;
-      parent = (hole - 1) >> 1;
-    }
-    h[hole] = value;
-  }
+  private readonly heap: NodeTask[] = [];
+  private static readonly less = (a: NodeTask, b: NodeTask): boolean => a.fn.sequence_nr < b.fn.sequence_nr;
   push(task: NodeTask): void {
-    this.heap.push(task);
-    this.siftUp(this.heap.length - 1, 0, task);
+    stdHeapPush(this.heap, task, ReadyQueue.less);
   }
-  /** std::pop_heap (+ __adjust_heap) then pop_back. */
   pop(): NodeTask | undefined {
-    const h = this.heap;
-    if (h.length === 0) return undefined;
-    const top = h[0];
-    const len = h.length - 1;
-    if (len > 0) {
-      const value = h[len];
-      let hole = 0, child = 0;
-      while (child < (len - 1) >> 1) {
-        child = 2 * (child + 1);
-        if (ReadyQueue.less(h[child], h[child - 1])) child--;
-        h[hole] = h[child];
-        hole = child;
-      }
-      if ((len & 1) === 0 && child === (len - 2) >> 1) {
-        child = 2 * (child + 1);
-        h[hole] = h[child - 1];
-        hole = child - 1;
-      }
-      this.siftUp(hole, 0, value);
-    }
-    h.length = len;
-    return top;
+    return stdHeapPop(this.heap, ReadyQueue.less);
   }
 }
 

@@ -11,7 +11,7 @@ import { resize_output } from "../Resize.js";
 import { DispatchStub } from "../DispatchStub.js";
 import { dimMask, reducedShape, gather, writeAll } from "../reduce/ReduceUtils.js";
 import { lanes, hasData, emptyLike, namedPair, type Value, type ValuesIndices } from "./common.js";
-import { stdSort } from "./StdAlgorithms.js";
+import { stdSort } from "../../../c10/util/StdAlgorithms.js";
 
 type ModeKernel = (values: Tensor, indices: Tensor, self: Tensor, dim: number) => void;
 export const mode_stub = new DispatchStub<ModeKernel>("mode_stub", "aten/src/ATen/native/cpu/TensorCompareKernel.cpp");

@@ -11,7 +11,7 @@ import { resize_output } from "../Resize.js";
 import { DispatchStub } from "../DispatchStub.js";
 import { writeAll, type StructuredMode } from "../reduce/ReduceUtils.js";
 import { lanes, hasData, isNaNValue, emptyLike, checkOutDtype, notImplementedFor, namedPair, type Value, type ValuesIndices } from "./common.js";
-import { stdSort, stdNthElement, stdPartialSort } from "./StdAlgorithms.js";
+import { stdSort, stdNthElement, stdPartialSort } from "../../../c10/util/StdAlgorithms.js";
 
 /** The two-output structured registration passes one null for both outs: see reduce/ReduceOps.ts outsAndMode. */
 const outsAndMode = (second: Tensor | null | StructuredMode, mode: StructuredMode): [Tensor | null, StructuredMode] =>

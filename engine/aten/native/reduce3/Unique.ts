@@ -13,7 +13,7 @@ import { dimMask, gather, writeAll } from "../reduce/ReduceUtils.js";
 import { emptyLike, hasData, isNaNValue, notImplementedFor, type Value } from "./common.js";
 import { rawWindow } from "../join/common.js";
 import { unorderedSetOrder, stdHash } from "./HashSet.js";
-import { stdSort } from "./StdAlgorithms.js";
+import { stdSort } from "../../../c10/util/StdAlgorithms.js";
 
 type Triple = [Tensor, Tensor, Tensor];
 const flat = (t: Tensor): Value[] => (t.numel() === 0 ? [] : gather(t, dimMask(null, t.dim()))[0]);

@@ -1,7 +1,8 @@
-// libstdc++'s std::sort, std::nth_element and std::partial_sort (bits/stl_algo.h, bits/stl_heap.h), step
-// for step: PyTorch's CPU topk and mode kernels call them with comparators under which equal elements are
-// unordered, so the order of ties (and topk's unsorted output) is whatever these algorithms leave —
-// reproduced here exactly, the heap fallbacks of introsort/introselect included.
+// libstdc++'s std::sort, std::nth_element, std::partial_sort and std::priority_queue's push/pop
+// (bits/stl_algo.h, bits/stl_heap.h), step for step: PyTorch's CPU topk, mode and multinomial kernels and
+// the autograd engine's ready queue use them with comparators under which equal elements are unordered, so
+// the order of ties (topk's unsorted output, the order equal-priority Nodes run) is whatever these
+// algorithms leave — reproduced here exactly, the heap fallbacks of introsort/introselect included.
 
 export type Less<T> = (a: T, b: T) => boolean;
 
@@ -116,6 +117,21 @@ function sortHeap<T>(a: T[], first: number, last: number, comp: Less<T>): void {
     last--;
     popHeap(a, first, last, last, comp);
   }
+}
+
+/** std::priority_queue::push: append, then std::push_heap. */
+export function stdHeapPush<T>(a: T[], value: T, comp: Less<T>): void {
+  a.push(value);
+  pushHeap(a, 0, a.length - 1, 0, value, comp);
+}
+
+/** std::priority_queue::pop (std::pop_heap, then pop_back): the top element, removed. */
+export function stdHeapPop<T>(a: T[], comp: Less<T>): T | undefined {
+  if (a.length === 0) return undefined;
+  const top = a[0];
+  if (a.length > 1) popHeap(a, 0, a.length - 1, a.length - 1, comp);
+  a.pop();
+  return top;
 }
 
 /** std::partial_sort(a.begin() + first, a.begin() + middle, a.begin() + last, comp). */
