@@ -122,3 +122,18 @@ export function offsetOf(impl: TensorImpl, flatIndex: number): number {
   }
   return offset;
 }
+
+/** Calls fn with each multi-index of `sizes` in row-major order (one array, updated in place: read it, don't keep it). */
+export function forEachIndex(sizes: readonly number[], fn: (idx: readonly number[]) => void): void {
+  let n = 1;
+  for (const s of sizes) n *= s;
+  if (n === 0) return;
+  const idx = new Array<number>(sizes.length).fill(0);
+  for (let k = 0; k < n; k++) {
+    fn(idx);
+    for (let d = sizes.length - 1; d >= 0; d--) {
+      if (++idx[d] < sizes[d]) break;
+      idx[d] = 0;
+    }
+  }
+}

@@ -2,6 +2,8 @@
 // kept as bigint so large values stay exact), walking a tensor's multi-indices, and the small
 // checks PyTorch repeats across TensorAdvancedIndexing.cpp (ensure_nonempty_dim, sizes printed as [2, 3]).
 
+import { forEachIndex } from "../../../c10/ElementAccess.js";
+export { forEachIndex };
 import { ScalarType, type dtype } from "../../../c10/ScalarType.js";
 import { typedView, toRaw, readNumber, type TypedView } from "../../../c10/ElementAccess.js";
 import { TensorImpl } from "../../../c10/TensorImpl.js";
@@ -46,20 +48,6 @@ export function indexValues(index: Tensor): number[] {
   return out;
 }
 
-/** Calls fn with each multi-index of `sizes` in row-major order (the same array, updated in place). */
-export function forEachIndex(sizes: readonly number[], fn: (idx: readonly number[]) => void): void {
-  let n = 1;
-  for (const s of sizes) n *= s;
-  if (n === 0) return;
-  const idx = new Array<number>(sizes.length).fill(0);
-  for (let k = 0; k < n; k++) {
-    fn(idx);
-    for (let d = sizes.length - 1; d >= 0; d--) {
-      if (++idx[d] < sizes[d]) break;
-      idx[d] = 0;
-    }
-  }
-}
 
 /** Storage offset of each element of a (sizes, strides, offset) window, in row-major order. */
 export function forEachOffsetOf(sizes: readonly number[], strides: readonly number[], offset: number, fn: (off: number, k: number) => void): void {

@@ -3,6 +3,8 @@
 // reversed; roll along one dim is cat(narrow(start..), narrow(..start)), several dims roll one at a
 // time, and no dim rolls the flattened tensor.
 
+import { forEachIndex } from "../../../c10/ElementAccess.js";
+export { forEachIndex };
 import { RuntimeError } from "../../../c10/Errors.js";
 import { maybe_wrap_dim } from "../../../c10/WrapDimMinimal.js";
 import { typedView } from "../../../c10/ElementAccess.js";
@@ -17,19 +19,6 @@ import { roll_default } from "../../../generated/roll.js";
 import { cat_default } from "../../../generated/cat.js";
 import { hasData } from "./common.js";
 
-/** Calls fn with each multi-index of `sizes`, in row-major order. */
-export function forEachIndex(sizes: readonly number[], fn: (idx: number[]) => void): void {
-  const n = sizes.reduce((a, b) => a * b, 1);
-  if (n === 0) return;
-  const idx = new Array<number>(sizes.length).fill(0);
-  for (let k = 0; k < n; k++) {
-    fn(idx);
-    for (let d = sizes.length - 1; d >= 0; d--) {
-      if (++idx[d] < sizes[d]) break;
-      idx[d] = 0;
-    }
-  }
-}
 
 const offsetOf = (t: Tensor, idx: readonly number[]): number => {
   const st = t._impl.strides();
