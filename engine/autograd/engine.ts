@@ -18,7 +18,7 @@ import { AccumulateGrad } from "./functions/accumulate_grad.js";
 import { InputBuffer } from "./input_buffer.js";
 import { callTensorHooks } from "./hooks.js";
 import { is_expandable_to, sum_to } from "./sum_to.js";
-import { AnomalyMode } from "./anomaly_mode.js";
+import { AnomalyMode, warnErrorDetected } from "./anomaly_mode.js";
 import { stdHeapPop, stdHeapPush } from "../c10/util/StdAlgorithms.js";
 import { engineObserver } from "./engine_observer.js";
 
@@ -196,10 +196,17 @@ export function execute(roots: Edge[], inputs: Grad[], opts: ExecuteOptions): Gr
       if (!i?.needed) continue;
     }
     engineObserver?.onNodeStart(fn, inputsOf);
-    const outputs = call_function(fn, inputsOf, stealable);
+    let outputs: Grad[];
+    try {
+      outputs = call_function(fn, inputsOf, stealable);
+      if (AnomalyMode.is_enabled()) checkNan(fn, outputs);
+    } catch (err) {
+      // anomaly mode names the forward call that made the failing Node, then the error goes on
+      if (AnomalyMode.is_enabled()) warnErrorDetected(fn.name(), fn.forward_call_site);
+      throw err;
+    }
     engineObserver?.onNodeEnd(fn, outputs);
     if (!opts.keep_graph) fn.release_variables();
-    if (AnomalyMode.is_enabled()) checkNan(fn, outputs);
     outputs.forEach((output, i) => {
       const next = fn.next_edges[i];
       if (!next?.is_valid()) return;

@@ -6,6 +6,8 @@ import type { Tensor } from "../aten/core/Tensor.js";
 import type { device } from "../c10/Device.js";
 import type { dtype } from "../c10/ScalarType.js";
 import { Edge } from "./edge.js";
+import { forwardCallSite } from "./anomaly_mode.js";
+import type { SourceLocation } from "../trace/events.js";
 
 export type Grad = Tensor | null;
 /** A hook on one gradient slot: may return a replacement. */
@@ -51,9 +53,12 @@ export abstract class Node {
   /** grad_fn.metadata: a dict for the user (anomaly mode keeps the forward call site here too). */
   readonly metadata: Record<string, unknown> = {};
   readonly sequence_nr: number;
+  /** Anomaly mode: where in the user's code the forward op that made this Node ran. */
+  readonly forward_call_site: SourceLocation | null;
 
   constructor(sequenceNr?: number) {
     this.sequence_nr = sequenceNr ?? nextSequenceNr++;
+    this.forward_call_site = forwardCallSite();
   }
 
   /** The class name PyTorch prints: MulBackward0, AccumulateGrad. */
