@@ -4,12 +4,17 @@
 
 import type { Tensor } from "../aten/core/Tensor.js";
 import { NotImplementedError } from "../c10/Errors.js";
-import type { ScalarType } from "../c10/ScalarType.js";
+import { dtypeOf, bool as boolDtype, type ScalarType } from "../c10/ScalarType.js";
+import { GradMode } from "../c10/GradMode.js";
 import { maybe_wrap_dim } from "../c10/WrapDimMinimal.js";
 import { mul_Tensor } from "../generated/mul.js";
 import { unsqueeze_default } from "../generated/unsqueeze.js";
 import { expand_default } from "../generated/expand.js";
 import { zeros_like_default } from "../generated/zeros_like.js";
+import { zeros_default } from "../generated/zeros.js";
+import { where } from "../generated/where.js";
+import { tensor } from "../aten/tensor_new.js";
+import { result_type } from "../aten/TypeProperties.js";
 import { wrapped_scalar_tensor } from "../aten/core/OpRegistration.js";
 export { sum_to } from "./sum_to.js";
 
@@ -48,4 +53,308 @@ export function zeros_like(t: Tensor): Tensor {
 /** A derivative that exists in principle but is not written: backward raises. */
 export function not_implemented(reason: string): never {
   throw new NotImplementedError(`the derivative for '${reason}' is not implemented.`);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Elementwise ops. Complex inputs do not exist yet, so PyTorch's conj() calls are left out; the ops run in
+// PyTorch's order (C++ `s * t` with a Scalar s is t.mul(s)), so the values are the same bits.
+
+type Opt<T> = T | null | undefined;
+const zeroScalarLike = 0;
+
+/** log1p_backward: grad / (self + 1). */
+export function log1p_backward(grad: Tensor, self: Tensor): Tensor {
+  return grad.div(self.add(1));
+}
+
+/** sigmoid_backward (the ATen kernel): grad * (1 - y) * y. */
+export function sigmoid_backward(grad: Tensor, output: Tensor): Tensor {
+  return grad.mul(output.neg().add(1)).mul(output);
+}
+
+/** tanh_backward (the ATen kernel): grad * (1 - y * y). */
+export function tanh_backward(grad: Tensor, output: Tensor): Tensor {
+  return grad.mul(output.mul(output).neg().add(1));
+}
+
+/** sgn_backward(x, gx, sgn): (gx - sgn * sgn * gx) / |x|, 0 where x == 0 (zero for real inputs). */
+export function sgn_backward(x: Tensor, gx: Tensor, sgn: Tensor): Tensor {
+  const abs = x.abs();
+  return where(abs.eq(0), zeroScalarLike, gx.sub(sgn.mul(sgn).mul(gx)).div(abs));
+}
+
+/** infinitely_differentiable_logit_backward: grad / (x (1 - x)) inside [eps, 1 - eps], else 0 (NaN without eps). */
+export function infinitely_differentiable_logit_backward(grad: Tensor, self: Tensor, eps: Opt<number>): Tensor {
+  const lo = eps ?? 0, hi = 1 - lo;
+  const inside = self.ge(lo).logical_and(self.le(hi));
+  return where(inside, grad.div(self.mul(self.neg().add(1))), eps === null || eps === undefined ? NaN : 0);
+}
+
+/** clamp_backward: grad where min <= self <= max (the subgradient 1 at the bounds), else 0. */
+export function clamp_backward(grad: Tensor, self: Tensor, min: Opt<number>, max: Opt<number>): Tensor {
+  const hasMin = min !== null && min !== undefined, hasMax = max !== null && max !== undefined;
+  if (hasMin && hasMax) return where(self.ge(min).logical_and(self.le(max)), grad, 0);
+  if (hasMin) return where(self.ge(min), grad, 0);
+  if (hasMax) return where(self.le(max!), grad, 0);
+  return grad;
+}
+
+/** clamp_backward_min_max: the gradients of clamp(self, min, max) with Tensor bounds. */
+export function clamp_backward_min_max(grad: Tensor, self: Tensor, min: Tensor | null, max: Tensor | null, mask: readonly boolean[]): (Tensor | null)[] {
+  const ret: (Tensor | null)[] = [null, null, null];
+  if (max && min) {
+    if (mask[0]) ret[0] = where(self.ge(min).logical_and(self.le(max)), grad, 0);
+    if (mask[1]) ret[1] = where(self.lt(min).logical_and(min.lt(max)), grad, 0);
+    if (mask[2]) ret[2] = where(self.gt(max).logical_or(max.lt(min)), grad, 0);
+  } else if (min) {
+    if (mask[0]) ret[0] = where(self.ge(min), grad, 0);
+    if (mask[1]) ret[1] = where(self.lt(min), grad, 0);
+  } else if (max) {
+    if (mask[0]) ret[0] = where(self.le(max), grad, 0);
+    if (mask[2]) ret[2] = where(self.gt(max), grad, 0);
+  }
+  return ret;
+}
+
+/** atan2_backward: d/dself = other / (self² + other²), d/dother = -self / (self² + other²). */
+export function atan2_backward(grad: Tensor, self: Tensor, other: Tensor, mask: readonly boolean[]): (Tensor | null)[] {
+  const recip = self.mul(self).add(other.mul(other)).reciprocal();
+  return [mask[0] ? grad.mul(other).mul(recip) : null, mask[1] ? grad.mul(self.neg()).mul(recip) : null];
+}
+
+/** copysign_tensor_self_backward: grad * (result / self), 0 where self == 0. */
+export function copysign_tensor_self_backward(grad: Tensor, self: Tensor, result: Tensor): Tensor {
+  const ratio = where(self.eq(0), 0, result.div(self));
+  return grad.mul(ratio);
+}
+
+/** div_tensor_self_backward: grad / other; zero when a rounding mode makes div piecewise constant. */
+export function div_tensor_self_backward(grad: Tensor, other: Tensor | number, self_st: ScalarType, rounding_mode: Opt<string>): Tensor {
+  if (rounding_mode !== null && rounding_mode !== undefined) return zeros_like_dtype(grad, self_st);
+  return handle_r_to_c(self_st, grad.div(other as Tensor));
+}
+
+/** div_tensor_other_backward: -grad * ((self / other) / other). */
+export function div_tensor_other_backward(grad: Tensor, self: Tensor, other: Tensor, rounding_mode: Opt<string>): Tensor {
+  if (rounding_mode !== null && rounding_mode !== undefined) return zeros_like_dtype(grad, other.dtype.scalarType);
+  return handle_r_to_c(other.dtype.scalarType, grad.neg().mul(self.div(other).div(other)));
+}
+
+function zeros_like_dtype(t: Tensor, st: ScalarType): Tensor {
+  return zeros_like_default.call(t, dtypeOf(st), null, null, null, null) as Tensor;
+}
+
+/** pow_backward (Scalar exponent): grad * (exponent * self^(exponent - 1)); zero for exponent 0. */
+export function pow_backward(grad: Tensor, self: Tensor, exponent: number): Tensor {
+  if (Number(exponent) === 0) return zeros_like(self);
+  const e = Number(exponent);
+  return handle_r_to_c(self.dtype.scalarType, grad.mul(self.pow(e - 1).mul(e)));
+}
+
+/** pow_backward_self (Tensor exponent): zero where exponent == 0, else grad * exponent * self^(exponent - 1). */
+export function pow_backward_self(grad: Tensor, self: Tensor, exponent: Tensor): Tensor {
+  const out = where(exponent.eq(0), zeros_0d(grad), grad.mul(exponent.mul(self.pow(exponent.sub(1)))));
+  return handle_r_to_c(self.dtype.scalarType, out);
+}
+
+/**
+ * pow_backward_exponent: grad * result * log(self), and 0 where self == 0 and exponent >= 0 (where
+ * result * log(0) would be 0 * -inf); `self` is a Tensor (pow.Tensor_Tensor) or a number (pow.Scalar).
+ */
+export function pow_backward_exponent(grad: Tensor, self: Tensor | number, exponent: Tensor, result: Tensor): Tensor {
+  if (typeof self === "number" || typeof self === "boolean") {
+    const base = Number(self);
+    const g = result.mul(Math.log(base));
+    if (base === 0) return handle_r_to_c(exponent.dtype.scalarType, grad.mul(where(exponent.ge(0), zeros_0d(grad), g)));
+    return handle_r_to_c(exponent.dtype.scalarType, grad.mul(g));
+  }
+  const self_ = self.to(result_type(self, exponent));
+  const cond = self_.eq(0).logical_and(exponent.ge(0));
+  return handle_r_to_c(exponent.dtype.scalarType, grad.mul(where(cond, zeros_0d(grad), result.mul(self_.log()))));
+}
+
+/** at::zeros({}, grad.options()). */
+function zeros_0d(like: Tensor): Tensor {
+  return zeros_default.call([], like.dtype.scalarType, null, like.device, null) as Tensor;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Reductions
+
+function dimList(dims: readonly number[] | number | null | undefined): number[] {
+  return dims === null || dims === undefined ? [] : typeof dims === "number" ? [dims] : [...dims];
+}
+
+/** _safe_size: the number of elements reduced over `dims` (1 for a 0-d input). */
+export function _safe_size(sizes: readonly number[], dims: readonly number[] | number | null): number {
+  if (sizes.length === 0) return 1;
+  let n = 1;
+  for (const d of dimList(dims)) n *= sizes[maybe_wrap_dim(d, sizes.length)];
+  return n;
+}
+
+/** mean_backward: sum_backward divided by the number of elements averaged. */
+export function mean_backward(grad: Tensor, sizes: readonly number[], dims: readonly number[] | number | null, numel: number, keepdim: boolean): Tensor {
+  const list = dimList(dims);
+  const allReduce = list.length === 0;
+  const n = allReduce ? numel : _safe_size(sizes, list);
+  return sum_backward(grad, sizes, list, keepdim).div(n);
+}
+
+/** restore_reduced_dims: reshape a reduced result so it has size-1 dims where it was reduced. */
+export function restore_reduced_dims(output: Tensor, dims: readonly number[] | number, keepdim: boolean): Tensor {
+  if (keepdim) return output;
+  const list = dimList(dims);
+  const total = output.dim() + list.length;
+  const target = new Array<number>(total).fill(0);
+  for (let i of list) {
+    if (i < 0) i = total + i;
+    target[i] = 1;
+  }
+  let j = 0;
+  for (const s of output.shape) {
+    while (target[j] > 0) j++;
+    target[j++] = s;
+  }
+  return output.reshape(target);
+}
+
+/** scale_grad_by_count: the gradient shared evenly among the elements the mask marks in each reduced slice. */
+export function scale_grad_by_count(grad: Tensor, mask: Tensor, dims: readonly number[] | number): Tensor {
+  return grad.div(mask.sum(dimList(dims), true)).mul(mask);
+}
+
+/** evenly_distribute_backward (the CPU path): grad / count at the elements equal to the value (or NaN if it is NaN). */
+export function evenly_distribute_backward(grad: Tensor, input: Tensor, value: Tensor): Tensor {
+  const mask = value.isnan().item() ? input.isnan() : input.eq(value);
+  return where(mask, grad.div(mask.sum()), 0);
+}
+
+/**
+ * value_selecting_reduction_backward (max.dim, min.dim): the gradient goes to the element the indices
+ * select. PyTorch scatters grad into zeros; the selecting mask is built from the indices (data, not
+ * differentiable) and where() places grad, which gives the same values and stays differentiable in grad.
+ */
+export function value_selecting_reduction_backward(grad: Tensor, dim: number, indices: Tensor, sizes: readonly number[], keepdim: boolean): Tensor {
+  const nd = sizes.length;
+  if (nd === 0) return grad;
+  const d = maybe_wrap_dim(dim, nd);
+  const g = keepdim ? grad : grad.unsqueeze(d);
+  const idx = (keepdim ? indices : indices.unsqueeze(d)).contiguous();
+  const idxVals = idx.reshape([-1]).tolist() as number[];
+  const total = sizes.reduce((a, b) => a * b, 1);
+  const mask = new Array<boolean>(total);
+  // row-major walk over `sizes`; the index slot drops the reduced coordinate
+  const inner = sizes.slice(d + 1).reduce((a, b) => a * b, 1);
+  for (let lin = 0; lin < total; lin++) {
+    const innerPos = lin % inner;
+    const k = Math.floor(lin / inner) % sizes[d];
+    const outer = Math.floor(lin / (inner * sizes[d]));
+    mask[lin] = idxVals[outer * inner + innerPos] === k;
+  }
+  const m = tensor(mask, { dtype: boolDtype, device: grad.device }).reshape([...sizes]);
+  return where(m, g, 0);
+}
+
+/** prod_safe_zeros_backward: the product of the other elements along dim, computed without dividing. */
+function prod_safe_zeros_backward(grad: Tensor, inp: Tensor, dim: number): Tensor {
+  if (inp.numel() === 0) return grad.expand_as(inp);
+  const n = inp.shape[dim];
+  if (n === 1) return grad;
+  // PyTorch multiplies an exclusive cumprod by a reversed one; the product of the slice with element i
+  // replaced by 1 is the same quantity (rounding may differ in the last bits).
+  let others: Tensor | null = null;
+  const shape = inp.shape.map((_, i) => (i === dim ? n : 1));
+  for (let i = 0; i < n; i++) {
+    const onehot = tensor(Array.from({ length: n }, (_, k) => k === i), { dtype: boolDtype, device: inp.device }).reshape(shape);
+    const p = where(onehot, 1, inp).prod(dim, true);
+    const placed = where(onehot, p, 0);
+    others = others === null ? placed : others.add(placed);
+  }
+  return grad.mul(others!);
+}
+
+/** prod_backward: grad * result / input without zeros; else the zero-safe product of the others. */
+export function prod_backward(grad: Tensor, input: Tensor, result: Tensor, dim: number | null, keepdim: boolean): Tensor {
+  if (input.dim() === 0) return grad;
+  if (dim === null) {
+    const zeros = input.eq(0).sum().item() as number;
+    if (zeros === 0) return grad.mul(result.div(input));
+    if (!GradMode.is_enabled() && zeros > 1) return zeros_like(input);
+    return prod_safe_zeros_backward(grad, input.contiguous().view([-1]), 0).view_as(input);
+  }
+  const d = maybe_wrap_dim(dim, input.dim());
+  let g = grad, r = result;
+  if (!keepdim) {
+    g = grad.unsqueeze(d);
+    r = result.unsqueeze(d);
+  }
+  const zeros = input.eq(0).sum().item() as number;
+  if (zeros === 0) return g.mul(r.div(input));
+  return prod_safe_zeros_backward(g, input, d);
+}
+
+/** var_backward: grad * 2 (x - mean) / (N - correction). */
+export function var_backward(grad: Tensor, self: Tensor, dims: readonly number[] | number | null, correction: Opt<number>, keepdim: boolean): Tensor {
+  const corr = correction ?? 1;
+  if (self.dim() === 0 || dims === null || dims === undefined) {
+    const dof = self.numel() - corr;
+    if (dof <= 0) return grad.mul(where(self.eq(self.mean()), NaN, Infinity));
+    return grad.mul(2 / dof).mul(self.sub(self.mean()));
+  }
+  const list = dimList(dims);
+  let g = grad;
+  if (!keepdim && self.dim() > 1) g = unsqueeze_multiple(grad, list, self.dim());
+  const dof = _safe_size(self.shape, list) - corr;
+  return g.mul(2 / dof).mul(self.sub(self.mean(list, true)));
+}
+
+/** std_backward: var_backward of grad / (2 std), 0 where std is 0. */
+export function std_backward(result: Tensor, grad: Tensor, self: Tensor, dims: readonly number[] | number | null, correction: Opt<number>, keepdim: boolean): Tensor {
+  const grad_var = where(result.eq(0), 0, grad.div(result.mul(2)));
+  return var_backward(grad_var, self, dims, correction, keepdim);
+}
+
+/** var_mean_backward: the variance's and the mean's gradients added (either may be undefined). */
+export function var_mean_backward(gvar: Tensor | null, gmean: Tensor | null, self: Tensor, dims: readonly number[] | number | null, correction: Opt<number>, keepdim: boolean): Tensor {
+  let gself: Tensor | null = gvar ? var_backward(gvar, self, dims, correction, keepdim) : null;
+  if (gmean) {
+    const aux = mean_backward(gmean, self.shape, dimList(dims), self.numel(), keepdim);
+    gself = gself ? gself.add(aux) : aux;
+  }
+  return gself!;
+}
+
+/** std_mean_backward: the standard deviation's and the mean's gradients added. */
+export function std_mean_backward(gstd: Tensor | null, gmean: Tensor | null, self: Tensor, std: Tensor, dims: readonly number[] | number | null, correction: Opt<number>, keepdim: boolean): Tensor {
+  let gself: Tensor | null = gstd ? std_backward(std, gstd, self, dims, correction, keepdim) : null;
+  if (gmean) {
+    const aux = mean_backward(gmean, self.shape, dimList(dims), self.numel(), keepdim);
+    gself = gself ? gself.add(aux) : aux;
+  }
+  return gself!;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Views
+
+/** permute_backwards: permute by the inverse permutation. */
+export function permute_backwards(grad: Tensor, fwd_dims: readonly number[]): Tensor {
+  const ndims = fwd_dims.length;
+  const dims = new Array<number>(ndims);
+  for (let i = 0; i < ndims; i++) dims[maybe_wrap_dim(fwd_dims[i], ndims)] = i;
+  return grad.permute(dims);
+}
+
+/** unsqueeze_to: put back the size-1 dims squeeze removed (all of them, or only `dim`). */
+export function unsqueeze_to(grad: Tensor, dim: number | null, sizes: readonly number[]): Tensor {
+  if (dim === null) {
+    let r = grad;
+    sizes.forEach((s, d) => {
+      if (s === 1) r = r.unsqueeze(d);
+    });
+    return r;
+  }
+  const d = maybe_wrap_dim(dim, sizes.length);
+  return sizes.length > 0 && sizes[d] === 1 ? grad.unsqueeze(d) : grad;
 }

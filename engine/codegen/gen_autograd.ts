@@ -157,7 +157,7 @@ function emitDifferentiableKernel(e: Emitter, f: NativeFunction, info: Different
     } else e.line(`    set_history(differentiable(_result as Tensor), grad_fn);`);
   }
   for (const s of info.allSavedOutputs) {
-    const out = f.func.returns.length > 1 ? `(_result as any)[${info.outputNames.indexOf(s.source)}]` : inplace ? "self" : "_result";
+    const out = f.func.returns.length > 1 ? `(_result as any)[${info.outputNames.indexOf(s.source)}]` : inplace ? "self" : "(_result as Tensor)";
     e.line(`    grad_fn.${fieldName(s)} = ${saveExpr({ ...s, source: out }, true, false)};`);
   }
   e.line(`  }`);
@@ -182,7 +182,9 @@ function emitOtherKernel(e: Emitter, f: NativeFunction, infos: readonly Differen
       return;
     }
   }
-  if (f.func.kind() === "out" || DONT_REQUIRE_DERIVATIVE.has(baseName(f)) || tensorArgs.length === 0) {
+  // an entry that differentiates nothing (output_differentiability: [False]): the outputs never require grad
+  const nothingDifferentiable = findDerivative(f, infos)?.info.op === null;
+  if (f.func.kind() === "out" || DONT_REQUIRE_DERIVATIVE.has(baseName(f)) || tensorArgs.length === 0 || nothingDifferentiable) {
     e.line(`registerKernel(ops.${v}, "Autograd", (ks, ${args}) => ${redispatch}, "VariableType::${v}", ${JSON.stringify(where)}, ${at});`);
     return;
   }

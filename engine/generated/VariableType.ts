@@ -9,7 +9,7 @@ import { ops } from "./index.js";
 import { clone_default } from "./clone.js";
 import { SavedVariable } from "../autograd/saved_variable.js";
 import { compute_requires_grad, collect_next_edges, set_history, rebase_history, check_inplace, differentiable, differentiable_outputs, not_implemented_node, throw_error_out_requires_grad } from "../autograd/VariableTypeUtils.js";
-import { AddBackward0, MulBackward0, FillBackward0, SumBackward0, SumBackward1, ViewBackward0 } from "./Functions.js";
+import { AddBackward0, MulBackward0, FillBackward0, SumBackward0, SumBackward1, ViewBackward0, AbsBackward0, AcosBackward0, AsinBackward0, AtanBackward0, CeilBackward0, ClampBackward0, ClampBackward1, ClampMinBackward0, ClampMinBackward1, ClampMaxBackward0, ClampMaxBackward1, CosBackward0, CoshBackward0, ErfBackward0, ErfcBackward0, ErfinvBackward0, ExpBackward0, Exp2Backward0, Expm1Backward0, FloorBackward0, FracBackward0, LogBackward0, Log10Backward0, Log1PBackward0, Log2Backward0, LogitBackward0, NanToNumBackward0, NegBackward0, ReciprocalBackward0, RoundBackward0, RoundBackward1, RsqrtBackward0, SigmoidBackward0, SignBackward0, SgnBackward0, SinBackward0, SinhBackward0, SqrtBackward0, TanBackward0, TanhBackward0, TruncBackward0, AddcdivBackward0, AddcmulBackward0, Atan2Backward0, CopysignBackward0, CopysignBackward1, DivBackward0, DivBackward1, DivBackward2, DivBackward3, EqBackward0, EqBackward1, FmodBackward0, FmodBackward1, GeBackward0, GeBackward1, GtBackward0, GtBackward1, HypotBackward0, LeBackward0, LeBackward1, LerpBackward0, LerpBackward1, LtBackward0, LtBackward1, MaximumBackward0, FmaxBackward0, MinimumBackward0, FminBackward0, NeBackward0, NeBackward1, PowBackward0, PowBackward1, PowBackward2, RemainderBackward0, RemainderBackward1, RsubBackward0, RsubBackward1, SubBackward0, SubBackward1, AmaxBackward0, AminBackward0, MaxBackward0, MaxBackward1, MeanBackward0, MeanBackward1, MinBackward0, MinBackward1, ProdBackward0, ProdBackward1, StdBackward0, StdMeanBackward0, VarBackward0, VarMeanBackward0, WhereBackward0, AliasBackward0, CloneBackward0, ExpandBackward0, PermuteBackward0, ReshapeAliasBackward0, SqueezeBackward0, SqueezeBackward1, TBackward0, TransposeBackward0, UnsafeViewBackward0, UnsqueezeBackward0 } from "./Functions.js";
 void clone_default; void SavedVariable;
 
 registerKernel(ops.empty_memory_format, "Autograd", (ks, size, dtype, layout, device, pin_memory, memory_format) => below_autograd(() => ops.empty_memory_format.redispatch(ks.and(after_autograd_keyset), size, dtype, layout, device, pin_memory, memory_format)), "VariableType::empty_memory_format", "engine/ops/native_functions.yaml:13", "engine/generated/VariableType.ts:15");
@@ -152,1478 +152,3442 @@ registerKernel(ops.view_default, "Autograd", (ks, self, size) => {
   }
   return _result;
 }, "VariableType::view_default", "engine/ops/native_functions.yaml:77", "engine/generated/VariableType.ts:141");
-registerKernel(ops.sub_out, "Autograd", (ks, self, other, alpha, out) => below_autograd(() => ops.sub_out.redispatch(ks.and(after_autograd_keyset), self, other, alpha, out)), "VariableType::sub_out", "engine/ops/native_functions/binary.yaml:17", "engine/generated/VariableType.ts:155");
+registerKernel(ops.sub_out, "Autograd", (ks, self, other, alpha, out) => {
+  if (compute_requires_grad(self, other)) throw_error_out_requires_grad("sub");
+  return below_autograd(() => ops.sub_out.redispatch(ks.and(after_autograd_keyset), self, other, alpha, out));
+}, "VariableType::sub_out", "engine/ops/native_functions/binary.yaml:17", "engine/generated/VariableType.ts:155");
 registerKernel(ops.sub_Tensor, "Autograd", (ks, self, other, alpha) => {
-  const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::sub", self, other) : null;
+  const _any_requires_grad = compute_requires_grad(self, other);
+  let grad_fn: SubBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new SubBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self, other));
+    grad_fn.other_scalar_type = other.dtype.scalarType;
+    if (grad_fn.should_compute_output(1)) grad_fn.alpha = alpha;
+    grad_fn.self_scalar_type = self.dtype.scalarType;
+  }
   const _result = below_autograd(() => ops.sub_Tensor.redispatch(ks.and(after_autograd_keyset), self, other, alpha));
-  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+  }
   return _result;
-}, "VariableType::sub_Tensor", "engine/ops/native_functions/binary.yaml:23", "engine/generated/VariableType.ts:156");
+}, "VariableType::sub_Tensor", "engine/ops/native_functions/binary.yaml:23", "engine/generated/VariableType.ts:159");
 registerKernel(ops.sub__Tensor, "Autograd", (ks, self, other, alpha) => {
-  const grad_fn = compute_requires_grad(other) ? not_implemented_node("aten::sub_", other) : null;
-  if (grad_fn) check_inplace(self, true);
+  const _any_requires_grad = compute_requires_grad(self, other);
+  check_inplace(self, _any_requires_grad);
+  let grad_fn: SubBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new SubBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self, other));
+    grad_fn.other_scalar_type = other.dtype.scalarType;
+    if (grad_fn.should_compute_output(1)) grad_fn.alpha = alpha;
+    grad_fn.self_scalar_type = self.dtype.scalarType;
+  }
   const _result = below_autograd(() => ops.sub__Tensor.redispatch(ks.and(after_autograd_keyset), self, other, alpha));
-  if (grad_fn) rebase_history(self, grad_fn);
+  if (grad_fn) {
+    rebase_history(self, grad_fn);
+  }
   return _result;
-}, "VariableType::sub__Tensor", "engine/ops/native_functions/binary.yaml:27", "engine/generated/VariableType.ts:162");
+}, "VariableType::sub__Tensor", "engine/ops/native_functions/binary.yaml:27", "engine/generated/VariableType.ts:175");
 registerKernel(ops.sub_Scalar, "Autograd", (ks, self, other, alpha) => {
-  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::sub", self) : null;
+  const _any_requires_grad = compute_requires_grad(self);
+  let grad_fn: SubBackward1 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new SubBackward1();
+    grad_fn.set_next_edges(collect_next_edges(self));
+    grad_fn.self_scalar_type = self.dtype.scalarType;
+  }
   const _result = below_autograd(() => ops.sub_Scalar.redispatch(ks.and(after_autograd_keyset), self, other, alpha));
-  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+  }
   return _result;
-}, "VariableType::sub_Scalar", "engine/ops/native_functions/binary.yaml:32", "engine/generated/VariableType.ts:169");
-registerKernel(ops.sub__Scalar, "Autograd", (ks, self, other, alpha) => below_autograd(() => ops.sub__Scalar.redispatch(ks.and(after_autograd_keyset), self, other, alpha)), "VariableType::sub__Scalar", "engine/ops/native_functions/binary.yaml:37", "engine/generated/VariableType.ts:175");
+}, "VariableType::sub_Scalar", "engine/ops/native_functions/binary.yaml:32", "engine/generated/VariableType.ts:192");
+registerKernel(ops.sub__Scalar, "Autograd", (ks, self, other, alpha) => {
+  const _any_requires_grad = compute_requires_grad(self);
+  check_inplace(self, _any_requires_grad);
+  let grad_fn: SubBackward1 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new SubBackward1();
+    grad_fn.set_next_edges(collect_next_edges(self));
+    grad_fn.self_scalar_type = self.dtype.scalarType;
+  }
+  const _result = below_autograd(() => ops.sub__Scalar.redispatch(ks.and(after_autograd_keyset), self, other, alpha));
+  if (grad_fn) {
+    rebase_history(self, grad_fn);
+  }
+  return _result;
+}, "VariableType::sub__Scalar", "engine/ops/native_functions/binary.yaml:37", "engine/generated/VariableType.ts:206");
 registerKernel(ops.rsub_Tensor, "Autograd", (ks, self, other, alpha) => {
-  const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::rsub", self, other) : null;
+  const _any_requires_grad = compute_requires_grad(self, other);
+  let grad_fn: RsubBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new RsubBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self, other));
+    grad_fn.other_scalar_type = other.dtype.scalarType;
+    grad_fn.self_scalar_type = self.dtype.scalarType;
+    if (grad_fn.should_compute_output(0)) grad_fn.alpha = alpha;
+  }
   const _result = below_autograd(() => ops.rsub_Tensor.redispatch(ks.and(after_autograd_keyset), self, other, alpha));
-  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+  }
   return _result;
-}, "VariableType::rsub_Tensor", "engine/ops/native_functions/binary.yaml:43", "engine/generated/VariableType.ts:176");
+}, "VariableType::rsub_Tensor", "engine/ops/native_functions/binary.yaml:43", "engine/generated/VariableType.ts:221");
 registerKernel(ops.rsub_Scalar, "Autograd", (ks, self, other, alpha) => {
-  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::rsub", self) : null;
+  const _any_requires_grad = compute_requires_grad(self);
+  let grad_fn: RsubBackward1 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new RsubBackward1();
+    grad_fn.set_next_edges(collect_next_edges(self));
+    grad_fn.self_scalar_type = self.dtype.scalarType;
+    grad_fn.alpha = alpha;
+  }
   const _result = below_autograd(() => ops.rsub_Scalar.redispatch(ks.and(after_autograd_keyset), self, other, alpha));
-  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+  }
   return _result;
-}, "VariableType::rsub_Scalar", "engine/ops/native_functions/binary.yaml:50", "engine/generated/VariableType.ts:182");
+}, "VariableType::rsub_Scalar", "engine/ops/native_functions/binary.yaml:50", "engine/generated/VariableType.ts:237");
 registerKernel(ops.div_Tensor, "Autograd", (ks, self, other) => {
-  const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::div", self, other) : null;
+  const _any_requires_grad = compute_requires_grad(self, other);
+  let grad_fn: DivBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new DivBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self, other));
+    if (grad_fn.should_compute_output(1)) grad_fn.self_ = new SavedVariable(self, false);
+    grad_fn.other_ = new SavedVariable(other, false);
+    grad_fn.self_scalar_type = self.dtype.scalarType;
+  }
   const _result = below_autograd(() => ops.div_Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
-  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+  }
   return _result;
-}, "VariableType::div_Tensor", "engine/ops/native_functions/binary.yaml:58", "engine/generated/VariableType.ts:188");
+}, "VariableType::div_Tensor", "engine/ops/native_functions/binary.yaml:58", "engine/generated/VariableType.ts:252");
 registerKernel(ops.div__Tensor, "Autograd", (ks, self, other) => {
-  const grad_fn = compute_requires_grad(other) ? not_implemented_node("aten::div_", other) : null;
-  if (grad_fn) check_inplace(self, true);
+  const _any_requires_grad = compute_requires_grad(self, other);
+  check_inplace(self, _any_requires_grad);
+  let grad_fn: DivBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new DivBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self, other));
+    if (grad_fn.should_compute_output(1)) grad_fn.self_ = new SavedVariable(below_autograd(() => clone_default.call(self, null) as Tensor), false);
+    grad_fn.other_ = new SavedVariable(other, false);
+    grad_fn.self_scalar_type = self.dtype.scalarType;
+  }
   const _result = below_autograd(() => ops.div__Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
-  if (grad_fn) rebase_history(self, grad_fn);
+  if (grad_fn) {
+    rebase_history(self, grad_fn);
+  }
   return _result;
-}, "VariableType::div__Tensor", "engine/ops/native_functions/binary.yaml:62", "engine/generated/VariableType.ts:194");
-registerKernel(ops.div_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.div_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::div_out", "engine/ops/native_functions/binary.yaml:66", "engine/generated/VariableType.ts:201");
+}, "VariableType::div__Tensor", "engine/ops/native_functions/binary.yaml:62", "engine/generated/VariableType.ts:268");
+registerKernel(ops.div_out, "Autograd", (ks, self, other, out) => {
+  if (compute_requires_grad(self, other)) throw_error_out_requires_grad("div");
+  return below_autograd(() => ops.div_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
+}, "VariableType::div_out", "engine/ops/native_functions/binary.yaml:66", "engine/generated/VariableType.ts:285");
 registerKernel(ops.div_Tensor_mode, "Autograd", (ks, self, other, rounding_mode) => {
-  const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::div", self, other) : null;
+  const _any_requires_grad = compute_requires_grad(self, other);
+  let grad_fn: DivBackward2 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new DivBackward2();
+    grad_fn.set_next_edges(collect_next_edges(self, other));
+    if (grad_fn.should_compute_output(1)) grad_fn.self_ = new SavedVariable(self, false);
+    grad_fn.other_ = new SavedVariable(other, false);
+    grad_fn.rounding_mode = rounding_mode;
+    grad_fn.self_scalar_type = self.dtype.scalarType;
+  }
   const _result = below_autograd(() => ops.div_Tensor_mode.redispatch(ks.and(after_autograd_keyset), self, other, rounding_mode));
-  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+  }
   return _result;
-}, "VariableType::div_Tensor_mode", "engine/ops/native_functions/binary.yaml:72", "engine/generated/VariableType.ts:202");
+}, "VariableType::div_Tensor_mode", "engine/ops/native_functions/binary.yaml:72", "engine/generated/VariableType.ts:289");
 registerKernel(ops.div__Tensor_mode, "Autograd", (ks, self, other, rounding_mode) => {
-  const grad_fn = compute_requires_grad(other) ? not_implemented_node("aten::div_", other) : null;
-  if (grad_fn) check_inplace(self, true);
+  const _any_requires_grad = compute_requires_grad(self, other);
+  check_inplace(self, _any_requires_grad);
+  let grad_fn: DivBackward2 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new DivBackward2();
+    grad_fn.set_next_edges(collect_next_edges(self, other));
+    if (grad_fn.should_compute_output(1)) grad_fn.self_ = new SavedVariable(below_autograd(() => clone_default.call(self, null) as Tensor), false);
+    grad_fn.other_ = new SavedVariable(other, false);
+    grad_fn.rounding_mode = rounding_mode;
+    grad_fn.self_scalar_type = self.dtype.scalarType;
+  }
   const _result = below_autograd(() => ops.div__Tensor_mode.redispatch(ks.and(after_autograd_keyset), self, other, rounding_mode));
-  if (grad_fn) rebase_history(self, grad_fn);
+  if (grad_fn) {
+    rebase_history(self, grad_fn);
+  }
   return _result;
-}, "VariableType::div__Tensor_mode", "engine/ops/native_functions/binary.yaml:76", "engine/generated/VariableType.ts:208");
-registerKernel(ops.div_out_mode, "Autograd", (ks, self, other, rounding_mode, out) => below_autograd(() => ops.div_out_mode.redispatch(ks.and(after_autograd_keyset), self, other, rounding_mode, out)), "VariableType::div_out_mode", "engine/ops/native_functions/binary.yaml:80", "engine/generated/VariableType.ts:215");
+}, "VariableType::div__Tensor_mode", "engine/ops/native_functions/binary.yaml:76", "engine/generated/VariableType.ts:306");
+registerKernel(ops.div_out_mode, "Autograd", (ks, self, other, rounding_mode, out) => {
+  if (compute_requires_grad(self, other)) throw_error_out_requires_grad("div");
+  return below_autograd(() => ops.div_out_mode.redispatch(ks.and(after_autograd_keyset), self, other, rounding_mode, out));
+}, "VariableType::div_out_mode", "engine/ops/native_functions/binary.yaml:80", "engine/generated/VariableType.ts:324");
 registerKernel(ops.div_Scalar, "Autograd", (ks, self, other) => {
-  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::div", self) : null;
+  const _any_requires_grad = compute_requires_grad(self);
+  let grad_fn: DivBackward1 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new DivBackward1();
+    grad_fn.set_next_edges(collect_next_edges(self));
+    grad_fn.self_scalar_type = self.dtype.scalarType;
+    grad_fn.other = other;
+  }
   const _result = below_autograd(() => ops.div_Scalar.redispatch(ks.and(after_autograd_keyset), self, other));
-  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+  }
   return _result;
-}, "VariableType::div_Scalar", "engine/ops/native_functions/binary.yaml:87", "engine/generated/VariableType.ts:216");
-registerKernel(ops.div__Scalar, "Autograd", (ks, self, other) => below_autograd(() => ops.div__Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::div__Scalar", "engine/ops/native_functions/binary.yaml:92", "engine/generated/VariableType.ts:222");
+}, "VariableType::div_Scalar", "engine/ops/native_functions/binary.yaml:87", "engine/generated/VariableType.ts:328");
+registerKernel(ops.div__Scalar, "Autograd", (ks, self, other) => {
+  const _any_requires_grad = compute_requires_grad(self);
+  check_inplace(self, _any_requires_grad);
+  let grad_fn: DivBackward1 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new DivBackward1();
+    grad_fn.set_next_edges(collect_next_edges(self));
+    grad_fn.self_scalar_type = self.dtype.scalarType;
+    grad_fn.other = other;
+  }
+  const _result = below_autograd(() => ops.div__Scalar.redispatch(ks.and(after_autograd_keyset), self, other));
+  if (grad_fn) {
+    rebase_history(self, grad_fn);
+  }
+  return _result;
+}, "VariableType::div__Scalar", "engine/ops/native_functions/binary.yaml:92", "engine/generated/VariableType.ts:343");
 registerKernel(ops.div_Scalar_mode, "Autograd", (ks, self, other, rounding_mode) => {
-  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::div", self) : null;
+  const _any_requires_grad = compute_requires_grad(self);
+  let grad_fn: DivBackward3 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new DivBackward3();
+    grad_fn.set_next_edges(collect_next_edges(self));
+    grad_fn.self_scalar_type = self.dtype.scalarType;
+    grad_fn.other = other;
+    grad_fn.rounding_mode = rounding_mode;
+  }
   const _result = below_autograd(() => ops.div_Scalar_mode.redispatch(ks.and(after_autograd_keyset), self, other, rounding_mode));
-  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+  }
   return _result;
-}, "VariableType::div_Scalar_mode", "engine/ops/native_functions/binary.yaml:98", "engine/generated/VariableType.ts:223");
-registerKernel(ops.div__Scalar_mode, "Autograd", (ks, self, other, rounding_mode) => below_autograd(() => ops.div__Scalar_mode.redispatch(ks.and(after_autograd_keyset), self, other, rounding_mode)), "VariableType::div__Scalar_mode", "engine/ops/native_functions/binary.yaml:103", "engine/generated/VariableType.ts:229");
+}, "VariableType::div_Scalar_mode", "engine/ops/native_functions/binary.yaml:98", "engine/generated/VariableType.ts:359");
+registerKernel(ops.div__Scalar_mode, "Autograd", (ks, self, other, rounding_mode) => {
+  const _any_requires_grad = compute_requires_grad(self);
+  check_inplace(self, _any_requires_grad);
+  let grad_fn: DivBackward3 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new DivBackward3();
+    grad_fn.set_next_edges(collect_next_edges(self));
+    grad_fn.self_scalar_type = self.dtype.scalarType;
+    grad_fn.other = other;
+    grad_fn.rounding_mode = rounding_mode;
+  }
+  const _result = below_autograd(() => ops.div__Scalar_mode.redispatch(ks.and(after_autograd_keyset), self, other, rounding_mode));
+  if (grad_fn) {
+    rebase_history(self, grad_fn);
+  }
+  return _result;
+}, "VariableType::div__Scalar_mode", "engine/ops/native_functions/binary.yaml:103", "engine/generated/VariableType.ts:375");
 registerKernel(ops.floor_divide_default, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::floor_divide", self, other) : null;
   const _result = below_autograd(() => ops.floor_divide_default.redispatch(ks.and(after_autograd_keyset), self, other));
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::floor_divide_default", "engine/ops/native_functions/binary.yaml:134", "engine/generated/VariableType.ts:230");
+}, "VariableType::floor_divide_default", "engine/ops/native_functions/binary.yaml:134", "engine/generated/VariableType.ts:392");
 registerKernel(ops.floor_divide__Tensor, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(other) ? not_implemented_node("aten::floor_divide_", other) : null;
   if (grad_fn) check_inplace(self, true);
   const _result = below_autograd(() => ops.floor_divide__Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
   if (grad_fn) rebase_history(self, grad_fn);
   return _result;
-}, "VariableType::floor_divide__Tensor", "engine/ops/native_functions/binary.yaml:139", "engine/generated/VariableType.ts:236");
-registerKernel(ops.floor_divide_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.floor_divide_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::floor_divide_out", "engine/ops/native_functions/binary.yaml:144", "engine/generated/VariableType.ts:243");
-registerKernel(ops.remainder_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.remainder_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::remainder_Tensor_out", "engine/ops/native_functions/binary.yaml:160", "engine/generated/VariableType.ts:244");
+}, "VariableType::floor_divide__Tensor", "engine/ops/native_functions/binary.yaml:139", "engine/generated/VariableType.ts:398");
+registerKernel(ops.floor_divide_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.floor_divide_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::floor_divide_out", "engine/ops/native_functions/binary.yaml:144", "engine/generated/VariableType.ts:405");
+registerKernel(ops.remainder_Tensor_out, "Autograd", (ks, self, other, out) => {
+  if (compute_requires_grad(self, other)) throw_error_out_requires_grad("remainder");
+  return below_autograd(() => ops.remainder_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
+}, "VariableType::remainder_Tensor_out", "engine/ops/native_functions/binary.yaml:160", "engine/generated/VariableType.ts:406");
 registerKernel(ops.remainder_Tensor, "Autograd", (ks, self, other) => {
-  const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::remainder", self, other) : null;
+  const _any_requires_grad = compute_requires_grad(self, other);
+  let grad_fn: RemainderBackward1 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new RemainderBackward1();
+    grad_fn.set_next_edges(collect_next_edges(self, other));
+    if (grad_fn.should_compute_output(1)) grad_fn.self_ = new SavedVariable(self, false);
+    if (grad_fn.should_compute_output(1)) grad_fn.other_ = new SavedVariable(other, false);
+  }
   const _result = below_autograd(() => ops.remainder_Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
-  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+  }
   return _result;
-}, "VariableType::remainder_Tensor", "engine/ops/native_functions/binary.yaml:166", "engine/generated/VariableType.ts:245");
+}, "VariableType::remainder_Tensor", "engine/ops/native_functions/binary.yaml:166", "engine/generated/VariableType.ts:410");
 registerKernel(ops.remainder__Tensor, "Autograd", (ks, self, other) => {
-  const grad_fn = compute_requires_grad(other) ? not_implemented_node("aten::remainder_", other) : null;
-  if (grad_fn) check_inplace(self, true);
+  const _any_requires_grad = compute_requires_grad(self, other);
+  check_inplace(self, _any_requires_grad);
+  let grad_fn: RemainderBackward1 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new RemainderBackward1();
+    grad_fn.set_next_edges(collect_next_edges(self, other));
+    if (grad_fn.should_compute_output(1)) grad_fn.self_ = new SavedVariable(below_autograd(() => clone_default.call(self, null) as Tensor), false);
+    if (grad_fn.should_compute_output(1)) grad_fn.other_ = new SavedVariable(other, false);
+  }
   const _result = below_autograd(() => ops.remainder__Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
-  if (grad_fn) rebase_history(self, grad_fn);
+  if (grad_fn) {
+    rebase_history(self, grad_fn);
+  }
   return _result;
-}, "VariableType::remainder__Tensor", "engine/ops/native_functions/binary.yaml:170", "engine/generated/VariableType.ts:251");
-registerKernel(ops.remainder_Scalar_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.remainder_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::remainder_Scalar_out", "engine/ops/native_functions/binary.yaml:174", "engine/generated/VariableType.ts:258");
+}, "VariableType::remainder__Tensor", "engine/ops/native_functions/binary.yaml:170", "engine/generated/VariableType.ts:425");
+registerKernel(ops.remainder_Scalar_out, "Autograd", (ks, self, other, out) => {
+  if (compute_requires_grad(self)) throw_error_out_requires_grad("remainder");
+  return below_autograd(() => ops.remainder_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
+}, "VariableType::remainder_Scalar_out", "engine/ops/native_functions/binary.yaml:174", "engine/generated/VariableType.ts:441");
 registerKernel(ops.remainder_Scalar, "Autograd", (ks, self, other) => {
-  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::remainder", self) : null;
+  const _any_requires_grad = compute_requires_grad(self);
+  let grad_fn: RemainderBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new RemainderBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+  }
   const _result = below_autograd(() => ops.remainder_Scalar.redispatch(ks.and(after_autograd_keyset), self, other));
-  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+  }
   return _result;
-}, "VariableType::remainder_Scalar", "engine/ops/native_functions/binary.yaml:178", "engine/generated/VariableType.ts:259");
-registerKernel(ops.remainder__Scalar, "Autograd", (ks, self, other) => below_autograd(() => ops.remainder__Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::remainder__Scalar", "engine/ops/native_functions/binary.yaml:183", "engine/generated/VariableType.ts:265");
+}, "VariableType::remainder_Scalar", "engine/ops/native_functions/binary.yaml:178", "engine/generated/VariableType.ts:445");
+registerKernel(ops.remainder__Scalar, "Autograd", (ks, self, other) => {
+  const _any_requires_grad = compute_requires_grad(self);
+  check_inplace(self, _any_requires_grad);
+  let grad_fn: RemainderBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new RemainderBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+  }
+  const _result = below_autograd(() => ops.remainder__Scalar.redispatch(ks.and(after_autograd_keyset), self, other));
+  if (grad_fn) {
+    rebase_history(self, grad_fn);
+  }
+  return _result;
+}, "VariableType::remainder__Scalar", "engine/ops/native_functions/binary.yaml:183", "engine/generated/VariableType.ts:458");
 registerKernel(ops.remainder_Scalar_Tensor, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(other) ? not_implemented_node("aten::remainder", other) : null;
   const _result = below_autograd(() => ops.remainder_Scalar_Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::remainder_Scalar_Tensor", "engine/ops/native_functions/binary.yaml:188", "engine/generated/VariableType.ts:266");
-registerKernel(ops.fmod_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.fmod_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::fmod_Tensor_out", "engine/ops/native_functions/binary.yaml:194", "engine/generated/VariableType.ts:272");
+}, "VariableType::remainder_Scalar_Tensor", "engine/ops/native_functions/binary.yaml:188", "engine/generated/VariableType.ts:472");
+registerKernel(ops.fmod_Tensor_out, "Autograd", (ks, self, other, out) => {
+  if (compute_requires_grad(self, other)) throw_error_out_requires_grad("fmod");
+  return below_autograd(() => ops.fmod_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
+}, "VariableType::fmod_Tensor_out", "engine/ops/native_functions/binary.yaml:194", "engine/generated/VariableType.ts:478");
 registerKernel(ops.fmod_Tensor, "Autograd", (ks, self, other) => {
-  const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::fmod", self, other) : null;
+  const _any_requires_grad = compute_requires_grad(self, other);
+  let grad_fn: FmodBackward1 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new FmodBackward1();
+    grad_fn.set_next_edges(collect_next_edges(self, other));
+    if (grad_fn.should_compute_output(1)) grad_fn.self_ = new SavedVariable(self, false);
+    if (grad_fn.should_compute_output(1)) grad_fn.other_ = new SavedVariable(other, false);
+  }
   const _result = below_autograd(() => ops.fmod_Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
-  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+  }
   return _result;
-}, "VariableType::fmod_Tensor", "engine/ops/native_functions/binary.yaml:200", "engine/generated/VariableType.ts:273");
+}, "VariableType::fmod_Tensor", "engine/ops/native_functions/binary.yaml:200", "engine/generated/VariableType.ts:482");
 registerKernel(ops.fmod__Tensor, "Autograd", (ks, self, other) => {
-  const grad_fn = compute_requires_grad(other) ? not_implemented_node("aten::fmod_", other) : null;
-  if (grad_fn) check_inplace(self, true);
+  const _any_requires_grad = compute_requires_grad(self, other);
+  check_inplace(self, _any_requires_grad);
+  let grad_fn: FmodBackward1 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new FmodBackward1();
+    grad_fn.set_next_edges(collect_next_edges(self, other));
+    if (grad_fn.should_compute_output(1)) grad_fn.self_ = new SavedVariable(below_autograd(() => clone_default.call(self, null) as Tensor), false);
+    if (grad_fn.should_compute_output(1)) grad_fn.other_ = new SavedVariable(other, false);
+  }
   const _result = below_autograd(() => ops.fmod__Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
-  if (grad_fn) rebase_history(self, grad_fn);
+  if (grad_fn) {
+    rebase_history(self, grad_fn);
+  }
   return _result;
-}, "VariableType::fmod__Tensor", "engine/ops/native_functions/binary.yaml:204", "engine/generated/VariableType.ts:279");
-registerKernel(ops.fmod_Scalar_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.fmod_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::fmod_Scalar_out", "engine/ops/native_functions/binary.yaml:208", "engine/generated/VariableType.ts:286");
+}, "VariableType::fmod__Tensor", "engine/ops/native_functions/binary.yaml:204", "engine/generated/VariableType.ts:497");
+registerKernel(ops.fmod_Scalar_out, "Autograd", (ks, self, other, out) => {
+  if (compute_requires_grad(self)) throw_error_out_requires_grad("fmod");
+  return below_autograd(() => ops.fmod_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
+}, "VariableType::fmod_Scalar_out", "engine/ops/native_functions/binary.yaml:208", "engine/generated/VariableType.ts:513");
 registerKernel(ops.fmod_Scalar, "Autograd", (ks, self, other) => {
-  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::fmod", self) : null;
+  const _any_requires_grad = compute_requires_grad(self);
+  let grad_fn: FmodBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new FmodBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+  }
   const _result = below_autograd(() => ops.fmod_Scalar.redispatch(ks.and(after_autograd_keyset), self, other));
-  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+  }
   return _result;
-}, "VariableType::fmod_Scalar", "engine/ops/native_functions/binary.yaml:212", "engine/generated/VariableType.ts:287");
-registerKernel(ops.fmod__Scalar, "Autograd", (ks, self, other) => below_autograd(() => ops.fmod__Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::fmod__Scalar", "engine/ops/native_functions/binary.yaml:217", "engine/generated/VariableType.ts:293");
-registerKernel(ops.pow_Tensor_Tensor_out, "Autograd", (ks, self, exponent, out) => below_autograd(() => ops.pow_Tensor_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, exponent, out)), "VariableType::pow_Tensor_Tensor_out", "engine/ops/native_functions/binary.yaml:224", "engine/generated/VariableType.ts:294");
+}, "VariableType::fmod_Scalar", "engine/ops/native_functions/binary.yaml:212", "engine/generated/VariableType.ts:517");
+registerKernel(ops.fmod__Scalar, "Autograd", (ks, self, other) => {
+  const _any_requires_grad = compute_requires_grad(self);
+  check_inplace(self, _any_requires_grad);
+  let grad_fn: FmodBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new FmodBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+  }
+  const _result = below_autograd(() => ops.fmod__Scalar.redispatch(ks.and(after_autograd_keyset), self, other));
+  if (grad_fn) {
+    rebase_history(self, grad_fn);
+  }
+  return _result;
+}, "VariableType::fmod__Scalar", "engine/ops/native_functions/binary.yaml:217", "engine/generated/VariableType.ts:530");
+registerKernel(ops.pow_Tensor_Tensor_out, "Autograd", (ks, self, exponent, out) => {
+  if (compute_requires_grad(self, exponent)) throw_error_out_requires_grad("pow");
+  return below_autograd(() => ops.pow_Tensor_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, exponent, out));
+}, "VariableType::pow_Tensor_Tensor_out", "engine/ops/native_functions/binary.yaml:224", "engine/generated/VariableType.ts:544");
 registerKernel(ops.pow_Tensor_Tensor, "Autograd", (ks, self, exponent) => {
-  const grad_fn = compute_requires_grad(self, exponent) ? not_implemented_node("aten::pow", self, exponent) : null;
+  const _any_requires_grad = compute_requires_grad(self, exponent);
+  let grad_fn: PowBackward1 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new PowBackward1();
+    grad_fn.set_next_edges(collect_next_edges(self, exponent));
+    grad_fn.self_ = new SavedVariable(self, false);
+    grad_fn.exponent_ = new SavedVariable(exponent, false);
+  }
   const _result = below_autograd(() => ops.pow_Tensor_Tensor.redispatch(ks.and(after_autograd_keyset), self, exponent));
-  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+    grad_fn.result_ = new SavedVariable((_result as Tensor), true);
+  }
   return _result;
-}, "VariableType::pow_Tensor_Tensor", "engine/ops/native_functions/binary.yaml:230", "engine/generated/VariableType.ts:295");
+}, "VariableType::pow_Tensor_Tensor", "engine/ops/native_functions/binary.yaml:230", "engine/generated/VariableType.ts:548");
 registerKernel(ops.pow__Tensor, "Autograd", (ks, self, exponent) => {
-  const grad_fn = compute_requires_grad(exponent) ? not_implemented_node("aten::pow_", exponent) : null;
-  if (grad_fn) check_inplace(self, true);
+  const _any_requires_grad = compute_requires_grad(self, exponent);
+  check_inplace(self, _any_requires_grad);
+  let grad_fn: PowBackward1 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new PowBackward1();
+    grad_fn.set_next_edges(collect_next_edges(self, exponent));
+    grad_fn.self_ = new SavedVariable(below_autograd(() => clone_default.call(self, null) as Tensor), false);
+    grad_fn.exponent_ = new SavedVariable(exponent, false);
+  }
   const _result = below_autograd(() => ops.pow__Tensor.redispatch(ks.and(after_autograd_keyset), self, exponent));
-  if (grad_fn) rebase_history(self, grad_fn);
+  if (grad_fn) {
+    rebase_history(self, grad_fn);
+    grad_fn.result_ = new SavedVariable(self, true);
+  }
   return _result;
-}, "VariableType::pow__Tensor", "engine/ops/native_functions/binary.yaml:234", "engine/generated/VariableType.ts:301");
-registerKernel(ops.pow_Scalar_out, "Autograd", (ks, self, exponent, out) => below_autograd(() => ops.pow_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, exponent, out)), "VariableType::pow_Scalar_out", "engine/ops/native_functions/binary.yaml:238", "engine/generated/VariableType.ts:308");
+}, "VariableType::pow__Tensor", "engine/ops/native_functions/binary.yaml:234", "engine/generated/VariableType.ts:564");
+registerKernel(ops.pow_Scalar_out, "Autograd", (ks, self, exponent, out) => {
+  if (compute_requires_grad(exponent)) throw_error_out_requires_grad("pow");
+  return below_autograd(() => ops.pow_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, exponent, out));
+}, "VariableType::pow_Scalar_out", "engine/ops/native_functions/binary.yaml:238", "engine/generated/VariableType.ts:581");
 registerKernel(ops.pow_Scalar, "Autograd", (ks, self, exponent) => {
-  const grad_fn = compute_requires_grad(exponent) ? not_implemented_node("aten::pow", exponent) : null;
+  const _any_requires_grad = compute_requires_grad(exponent);
+  let grad_fn: PowBackward2 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new PowBackward2();
+    grad_fn.set_next_edges(collect_next_edges(exponent));
+    grad_fn.self = self;
+    grad_fn.exponent_ = new SavedVariable(exponent, false);
+  }
   const _result = below_autograd(() => ops.pow_Scalar.redispatch(ks.and(after_autograd_keyset), self, exponent));
-  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+    grad_fn.result_ = new SavedVariable((_result as Tensor), true);
+  }
   return _result;
-}, "VariableType::pow_Scalar", "engine/ops/native_functions/binary.yaml:243", "engine/generated/VariableType.ts:309");
-registerKernel(ops.pow_Tensor_Scalar_out, "Autograd", (ks, self, exponent, out) => below_autograd(() => ops.pow_Tensor_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, exponent, out)), "VariableType::pow_Tensor_Scalar_out", "engine/ops/native_functions/binary.yaml:246", "engine/generated/VariableType.ts:315");
+}, "VariableType::pow_Scalar", "engine/ops/native_functions/binary.yaml:243", "engine/generated/VariableType.ts:585");
+registerKernel(ops.pow_Tensor_Scalar_out, "Autograd", (ks, self, exponent, out) => {
+  if (compute_requires_grad(self)) throw_error_out_requires_grad("pow");
+  return below_autograd(() => ops.pow_Tensor_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, exponent, out));
+}, "VariableType::pow_Tensor_Scalar_out", "engine/ops/native_functions/binary.yaml:246", "engine/generated/VariableType.ts:601");
 registerKernel(ops.pow_Tensor_Scalar, "Autograd", (ks, self, exponent) => {
-  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::pow", self) : null;
+  const _any_requires_grad = compute_requires_grad(self);
+  let grad_fn: PowBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new PowBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+    grad_fn.self_ = new SavedVariable(self, false);
+    grad_fn.exponent = exponent;
+  }
   const _result = below_autograd(() => ops.pow_Tensor_Scalar.redispatch(ks.and(after_autograd_keyset), self, exponent));
-  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+  }
   return _result;
-}, "VariableType::pow_Tensor_Scalar", "engine/ops/native_functions/binary.yaml:252", "engine/generated/VariableType.ts:316");
-registerKernel(ops.pow__Scalar, "Autograd", (ks, self, exponent) => below_autograd(() => ops.pow__Scalar.redispatch(ks.and(after_autograd_keyset), self, exponent)), "VariableType::pow__Scalar", "engine/ops/native_functions/binary.yaml:256", "engine/generated/VariableType.ts:322");
-registerKernel(ops.atan2_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.atan2_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::atan2_out", "engine/ops/native_functions/binary.yaml:262", "engine/generated/VariableType.ts:323");
+}, "VariableType::pow_Tensor_Scalar", "engine/ops/native_functions/binary.yaml:252", "engine/generated/VariableType.ts:605");
+registerKernel(ops.pow__Scalar, "Autograd", (ks, self, exponent) => {
+  const _any_requires_grad = compute_requires_grad(self);
+  check_inplace(self, _any_requires_grad);
+  let grad_fn: PowBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new PowBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+    grad_fn.self_ = new SavedVariable(below_autograd(() => clone_default.call(self, null) as Tensor), false);
+    grad_fn.exponent = exponent;
+  }
+  const _result = below_autograd(() => ops.pow__Scalar.redispatch(ks.and(after_autograd_keyset), self, exponent));
+  if (grad_fn) {
+    rebase_history(self, grad_fn);
+  }
+  return _result;
+}, "VariableType::pow__Scalar", "engine/ops/native_functions/binary.yaml:256", "engine/generated/VariableType.ts:620");
+registerKernel(ops.atan2_out, "Autograd", (ks, self, other, out) => {
+  if (compute_requires_grad(self, other)) throw_error_out_requires_grad("atan2");
+  return below_autograd(() => ops.atan2_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
+}, "VariableType::atan2_out", "engine/ops/native_functions/binary.yaml:262", "engine/generated/VariableType.ts:636");
 registerKernel(ops.atan2__default, "Autograd", (ks, self, other) => {
-  const grad_fn = compute_requires_grad(other) ? not_implemented_node("aten::atan2_", other) : null;
-  if (grad_fn) check_inplace(self, true);
+  const _any_requires_grad = compute_requires_grad(self, other);
+  check_inplace(self, _any_requires_grad);
+  let grad_fn: Atan2Backward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new Atan2Backward0();
+    grad_fn.set_next_edges(collect_next_edges(self, other));
+    grad_fn.self_ = new SavedVariable(below_autograd(() => clone_default.call(self, null) as Tensor), false);
+    grad_fn.other_ = new SavedVariable(other, false);
+  }
   const _result = below_autograd(() => ops.atan2__default.redispatch(ks.and(after_autograd_keyset), self, other));
-  if (grad_fn) rebase_history(self, grad_fn);
+  if (grad_fn) {
+    rebase_history(self, grad_fn);
+  }
   return _result;
-}, "VariableType::atan2__default", "engine/ops/native_functions/binary.yaml:268", "engine/generated/VariableType.ts:324");
+}, "VariableType::atan2__default", "engine/ops/native_functions/binary.yaml:268", "engine/generated/VariableType.ts:640");
 registerKernel(ops.atan2_default, "Autograd", (ks, self, other) => {
-  const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::atan2", self, other) : null;
+  const _any_requires_grad = compute_requires_grad(self, other);
+  let grad_fn: Atan2Backward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new Atan2Backward0();
+    grad_fn.set_next_edges(collect_next_edges(self, other));
+    grad_fn.self_ = new SavedVariable(self, false);
+    grad_fn.other_ = new SavedVariable(other, false);
+  }
   const _result = below_autograd(() => ops.atan2_default.redispatch(ks.and(after_autograd_keyset), self, other));
-  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+  }
   return _result;
-}, "VariableType::atan2_default", "engine/ops/native_functions/binary.yaml:272", "engine/generated/VariableType.ts:331");
-registerKernel(ops.hypot_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.hypot_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::hypot_out", "engine/ops/native_functions/binary.yaml:276", "engine/generated/VariableType.ts:337");
+}, "VariableType::atan2_default", "engine/ops/native_functions/binary.yaml:272", "engine/generated/VariableType.ts:656");
+registerKernel(ops.hypot_out, "Autograd", (ks, self, other, out) => {
+  if (compute_requires_grad(self, other)) throw_error_out_requires_grad("hypot");
+  return below_autograd(() => ops.hypot_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
+}, "VariableType::hypot_out", "engine/ops/native_functions/binary.yaml:276", "engine/generated/VariableType.ts:671");
 registerKernel(ops.hypot_default, "Autograd", (ks, self, other) => {
-  const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::hypot", self, other) : null;
+  const _any_requires_grad = compute_requires_grad(self, other);
+  let grad_fn: HypotBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new HypotBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self, other));
+    if (grad_fn.should_compute_output(1)) grad_fn.other_ = new SavedVariable(other, false);
+    if (grad_fn.should_compute_output(0)) grad_fn.self_ = new SavedVariable(self, false);
+  }
   const _result = below_autograd(() => ops.hypot_default.redispatch(ks.and(after_autograd_keyset), self, other));
-  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+    grad_fn.result_ = new SavedVariable((_result as Tensor), true);
+  }
   return _result;
-}, "VariableType::hypot_default", "engine/ops/native_functions/binary.yaml:282", "engine/generated/VariableType.ts:338");
+}, "VariableType::hypot_default", "engine/ops/native_functions/binary.yaml:282", "engine/generated/VariableType.ts:675");
 registerKernel(ops.hypot__default, "Autograd", (ks, self, other) => {
-  const grad_fn = compute_requires_grad(other) ? not_implemented_node("aten::hypot_", other) : null;
-  if (grad_fn) check_inplace(self, true);
+  const _any_requires_grad = compute_requires_grad(self, other);
+  check_inplace(self, _any_requires_grad);
+  let grad_fn: HypotBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new HypotBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self, other));
+    if (grad_fn.should_compute_output(1)) grad_fn.other_ = new SavedVariable(other, false);
+    if (grad_fn.should_compute_output(0)) grad_fn.self_ = new SavedVariable(below_autograd(() => clone_default.call(self, null) as Tensor), false);
+  }
   const _result = below_autograd(() => ops.hypot__default.redispatch(ks.and(after_autograd_keyset), self, other));
-  if (grad_fn) rebase_history(self, grad_fn);
+  if (grad_fn) {
+    rebase_history(self, grad_fn);
+    grad_fn.result_ = new SavedVariable(self, true);
+  }
   return _result;
-}, "VariableType::hypot__default", "engine/ops/native_functions/binary.yaml:286", "engine/generated/VariableType.ts:344");
-registerKernel(ops.copysign_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.copysign_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::copysign_out", "engine/ops/native_functions/binary.yaml:290", "engine/generated/VariableType.ts:351");
+}, "VariableType::hypot__default", "engine/ops/native_functions/binary.yaml:286", "engine/generated/VariableType.ts:691");
+registerKernel(ops.copysign_out, "Autograd", (ks, self, other, out) => {
+  if (compute_requires_grad(self, other)) throw_error_out_requires_grad("copysign");
+  return below_autograd(() => ops.copysign_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
+}, "VariableType::copysign_out", "engine/ops/native_functions/binary.yaml:290", "engine/generated/VariableType.ts:708");
 registerKernel(ops.copysign_Tensor, "Autograd", (ks, self, other) => {
-  const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::copysign", self, other) : null;
+  const _any_requires_grad = compute_requires_grad(self, other);
+  let grad_fn: CopysignBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new CopysignBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self, other));
+    if (grad_fn.should_compute_output(1)) grad_fn.other_ = new SavedVariable(other, false);
+    if (grad_fn.should_compute_output(0)) grad_fn.self_ = new SavedVariable(self, false);
+  }
   const _result = below_autograd(() => ops.copysign_Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
-  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+    grad_fn.result_ = new SavedVariable((_result as Tensor), true);
+  }
   return _result;
-}, "VariableType::copysign_Tensor", "engine/ops/native_functions/binary.yaml:296", "engine/generated/VariableType.ts:352");
+}, "VariableType::copysign_Tensor", "engine/ops/native_functions/binary.yaml:296", "engine/generated/VariableType.ts:712");
 registerKernel(ops.copysign__Tensor, "Autograd", (ks, self, other) => {
-  const grad_fn = compute_requires_grad(other) ? not_implemented_node("aten::copysign_", other) : null;
-  if (grad_fn) check_inplace(self, true);
+  const _any_requires_grad = compute_requires_grad(self, other);
+  check_inplace(self, _any_requires_grad);
+  let grad_fn: CopysignBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new CopysignBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self, other));
+    if (grad_fn.should_compute_output(1)) grad_fn.other_ = new SavedVariable(other, false);
+    if (grad_fn.should_compute_output(0)) grad_fn.self_ = new SavedVariable(below_autograd(() => clone_default.call(self, null) as Tensor), false);
+  }
   const _result = below_autograd(() => ops.copysign__Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
-  if (grad_fn) rebase_history(self, grad_fn);
+  if (grad_fn) {
+    rebase_history(self, grad_fn);
+    grad_fn.result_ = new SavedVariable(self, true);
+  }
   return _result;
-}, "VariableType::copysign__Tensor", "engine/ops/native_functions/binary.yaml:300", "engine/generated/VariableType.ts:358");
+}, "VariableType::copysign__Tensor", "engine/ops/native_functions/binary.yaml:300", "engine/generated/VariableType.ts:728");
 registerKernel(ops.copysign_Scalar, "Autograd", (ks, self, other) => {
-  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::copysign", self) : null;
+  const _any_requires_grad = compute_requires_grad(self);
+  let grad_fn: CopysignBackward1 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new CopysignBackward1();
+    grad_fn.set_next_edges(collect_next_edges(self));
+    grad_fn.self_ = new SavedVariable(self, false);
+  }
   const _result = below_autograd(() => ops.copysign_Scalar.redispatch(ks.and(after_autograd_keyset), self, other));
-  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+    grad_fn.result_ = new SavedVariable((_result as Tensor), true);
+  }
   return _result;
-}, "VariableType::copysign_Scalar", "engine/ops/native_functions/binary.yaml:304", "engine/generated/VariableType.ts:365");
-registerKernel(ops.copysign__Scalar, "Autograd", (ks, self, other) => below_autograd(() => ops.copysign__Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::copysign__Scalar", "engine/ops/native_functions/binary.yaml:309", "engine/generated/VariableType.ts:371");
-registerKernel(ops.copysign_Scalar_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.copysign_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::copysign_Scalar_out", "engine/ops/native_functions/binary.yaml:314", "engine/generated/VariableType.ts:372");
+}, "VariableType::copysign_Scalar", "engine/ops/native_functions/binary.yaml:304", "engine/generated/VariableType.ts:745");
+registerKernel(ops.copysign__Scalar, "Autograd", (ks, self, other) => {
+  const _any_requires_grad = compute_requires_grad(self);
+  check_inplace(self, _any_requires_grad);
+  let grad_fn: CopysignBackward1 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new CopysignBackward1();
+    grad_fn.set_next_edges(collect_next_edges(self));
+    grad_fn.self_ = new SavedVariable(below_autograd(() => clone_default.call(self, null) as Tensor), false);
+  }
+  const _result = below_autograd(() => ops.copysign__Scalar.redispatch(ks.and(after_autograd_keyset), self, other));
+  if (grad_fn) {
+    rebase_history(self, grad_fn);
+    grad_fn.result_ = new SavedVariable(self, true);
+  }
+  return _result;
+}, "VariableType::copysign__Scalar", "engine/ops/native_functions/binary.yaml:309", "engine/generated/VariableType.ts:760");
+registerKernel(ops.copysign_Scalar_out, "Autograd", (ks, self, other, out) => {
+  if (compute_requires_grad(self)) throw_error_out_requires_grad("copysign");
+  return below_autograd(() => ops.copysign_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
+}, "VariableType::copysign_Scalar_out", "engine/ops/native_functions/binary.yaml:314", "engine/generated/VariableType.ts:776");
 registerKernel(ops.fmin_default, "Autograd", (ks, self, other) => {
-  const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::fmin", self, other) : null;
+  const _any_requires_grad = compute_requires_grad(self, other);
+  let grad_fn: FminBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new FminBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self, other));
+    grad_fn.self_ = new SavedVariable(self, false);
+    grad_fn.other_ = new SavedVariable(other, false);
+  }
   const _result = below_autograd(() => ops.fmin_default.redispatch(ks.and(after_autograd_keyset), self, other));
-  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+  }
   return _result;
-}, "VariableType::fmin_default", "engine/ops/native_functions/binary.yaml:320", "engine/generated/VariableType.ts:373");
-registerKernel(ops.fmin_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.fmin_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::fmin_out", "engine/ops/native_functions/binary.yaml:324", "engine/generated/VariableType.ts:379");
+}, "VariableType::fmin_default", "engine/ops/native_functions/binary.yaml:320", "engine/generated/VariableType.ts:780");
+registerKernel(ops.fmin_out, "Autograd", (ks, self, other, out) => {
+  if (compute_requires_grad(self, other)) throw_error_out_requires_grad("fmin");
+  return below_autograd(() => ops.fmin_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
+}, "VariableType::fmin_out", "engine/ops/native_functions/binary.yaml:324", "engine/generated/VariableType.ts:795");
 registerKernel(ops.fmax_default, "Autograd", (ks, self, other) => {
-  const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::fmax", self, other) : null;
+  const _any_requires_grad = compute_requires_grad(self, other);
+  let grad_fn: FmaxBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new FmaxBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self, other));
+    grad_fn.self_ = new SavedVariable(self, false);
+    grad_fn.other_ = new SavedVariable(other, false);
+  }
   const _result = below_autograd(() => ops.fmax_default.redispatch(ks.and(after_autograd_keyset), self, other));
-  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+  }
   return _result;
-}, "VariableType::fmax_default", "engine/ops/native_functions/binary.yaml:330", "engine/generated/VariableType.ts:380");
-registerKernel(ops.fmax_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.fmax_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::fmax_out", "engine/ops/native_functions/binary.yaml:334", "engine/generated/VariableType.ts:386");
+}, "VariableType::fmax_default", "engine/ops/native_functions/binary.yaml:330", "engine/generated/VariableType.ts:799");
+registerKernel(ops.fmax_out, "Autograd", (ks, self, other, out) => {
+  if (compute_requires_grad(self, other)) throw_error_out_requires_grad("fmax");
+  return below_autograd(() => ops.fmax_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
+}, "VariableType::fmax_out", "engine/ops/native_functions/binary.yaml:334", "engine/generated/VariableType.ts:814");
 registerKernel(ops.maximum_default, "Autograd", (ks, self, other) => {
-  const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::maximum", self, other) : null;
+  const _any_requires_grad = compute_requires_grad(self, other);
+  let grad_fn: MaximumBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new MaximumBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self, other));
+    grad_fn.self_ = new SavedVariable(self, false);
+    grad_fn.other_ = new SavedVariable(other, false);
+  }
   const _result = below_autograd(() => ops.maximum_default.redispatch(ks.and(after_autograd_keyset), self, other));
-  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+  }
   return _result;
-}, "VariableType::maximum_default", "engine/ops/native_functions/binary.yaml:340", "engine/generated/VariableType.ts:387");
-registerKernel(ops.maximum_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.maximum_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::maximum_out", "engine/ops/native_functions/binary.yaml:344", "engine/generated/VariableType.ts:393");
+}, "VariableType::maximum_default", "engine/ops/native_functions/binary.yaml:340", "engine/generated/VariableType.ts:818");
+registerKernel(ops.maximum_out, "Autograd", (ks, self, other, out) => {
+  if (compute_requires_grad(self, other)) throw_error_out_requires_grad("maximum");
+  return below_autograd(() => ops.maximum_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
+}, "VariableType::maximum_out", "engine/ops/native_functions/binary.yaml:344", "engine/generated/VariableType.ts:833");
 registerKernel(ops.minimum_default, "Autograd", (ks, self, other) => {
-  const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::minimum", self, other) : null;
+  const _any_requires_grad = compute_requires_grad(self, other);
+  let grad_fn: MinimumBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new MinimumBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self, other));
+    grad_fn.self_ = new SavedVariable(self, false);
+    grad_fn.other_ = new SavedVariable(other, false);
+  }
   const _result = below_autograd(() => ops.minimum_default.redispatch(ks.and(after_autograd_keyset), self, other));
-  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+  }
   return _result;
-}, "VariableType::minimum_default", "engine/ops/native_functions/binary.yaml:350", "engine/generated/VariableType.ts:394");
-registerKernel(ops.minimum_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.minimum_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::minimum_out", "engine/ops/native_functions/binary.yaml:354", "engine/generated/VariableType.ts:400");
-registerKernel(ops.eq_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.eq_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::eq_Tensor_out", "engine/ops/native_functions/binary.yaml:362", "engine/generated/VariableType.ts:401");
-registerKernel(ops.eq_Tensor, "Autograd", (ks, self, other) => {
-  const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::eq", self, other) : null;
-  const _result = below_autograd(() => ops.eq_Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
-  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
-  return _result;
-}, "VariableType::eq_Tensor", "engine/ops/native_functions/binary.yaml:368", "engine/generated/VariableType.ts:402");
+}, "VariableType::minimum_default", "engine/ops/native_functions/binary.yaml:350", "engine/generated/VariableType.ts:837");
+registerKernel(ops.minimum_out, "Autograd", (ks, self, other, out) => {
+  if (compute_requires_grad(self, other)) throw_error_out_requires_grad("minimum");
+  return below_autograd(() => ops.minimum_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
+}, "VariableType::minimum_out", "engine/ops/native_functions/binary.yaml:354", "engine/generated/VariableType.ts:852");
+registerKernel(ops.eq_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.eq_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::eq_Tensor_out", "engine/ops/native_functions/binary.yaml:362", "engine/generated/VariableType.ts:856");
+registerKernel(ops.eq_Tensor, "Autograd", (ks, self, other) => below_autograd(() => ops.eq_Tensor.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::eq_Tensor", "engine/ops/native_functions/binary.yaml:368", "engine/generated/VariableType.ts:857");
 registerKernel(ops.eq__Tensor, "Autograd", (ks, self, other) => {
-  const grad_fn = compute_requires_grad(other) ? not_implemented_node("aten::eq_", other) : null;
-  if (grad_fn) check_inplace(self, true);
+  const _any_requires_grad = compute_requires_grad(self, other);
+  check_inplace(self, _any_requires_grad);
+  let grad_fn: EqBackward1 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new EqBackward1();
+    grad_fn.set_next_edges(collect_next_edges(self, other));
+    if (grad_fn.should_compute_output(1)) grad_fn.other_ = new SavedVariable(other, false);
+    if (grad_fn.should_compute_output(0)) grad_fn.self_ = new SavedVariable(below_autograd(() => clone_default.call(self, null) as Tensor), false);
+  }
   const _result = below_autograd(() => ops.eq__Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
-  if (grad_fn) rebase_history(self, grad_fn);
+  if (grad_fn) {
+    rebase_history(self, grad_fn);
+  }
   return _result;
-}, "VariableType::eq__Tensor", "engine/ops/native_functions/binary.yaml:372", "engine/generated/VariableType.ts:408");
-registerKernel(ops.eq_Scalar_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.eq_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::eq_Scalar_out", "engine/ops/native_functions/binary.yaml:376", "engine/generated/VariableType.ts:415");
-registerKernel(ops.eq_Scalar, "Autograd", (ks, self, other) => {
-  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::eq", self) : null;
-  const _result = below_autograd(() => ops.eq_Scalar.redispatch(ks.and(after_autograd_keyset), self, other));
-  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+}, "VariableType::eq__Tensor", "engine/ops/native_functions/binary.yaml:372", "engine/generated/VariableType.ts:858");
+registerKernel(ops.eq_Scalar_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.eq_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::eq_Scalar_out", "engine/ops/native_functions/binary.yaml:376", "engine/generated/VariableType.ts:874");
+registerKernel(ops.eq_Scalar, "Autograd", (ks, self, other) => below_autograd(() => ops.eq_Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::eq_Scalar", "engine/ops/native_functions/binary.yaml:382", "engine/generated/VariableType.ts:875");
+registerKernel(ops.eq__Scalar, "Autograd", (ks, self, other) => {
+  const _any_requires_grad = compute_requires_grad(self);
+  check_inplace(self, _any_requires_grad);
+  let grad_fn: EqBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new EqBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+    grad_fn.self_ = new SavedVariable(below_autograd(() => clone_default.call(self, null) as Tensor), false);
+  }
+  const _result = below_autograd(() => ops.eq__Scalar.redispatch(ks.and(after_autograd_keyset), self, other));
+  if (grad_fn) {
+    rebase_history(self, grad_fn);
+  }
   return _result;
-}, "VariableType::eq_Scalar", "engine/ops/native_functions/binary.yaml:382", "engine/generated/VariableType.ts:416");
-registerKernel(ops.eq__Scalar, "Autograd", (ks, self, other) => below_autograd(() => ops.eq__Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::eq__Scalar", "engine/ops/native_functions/binary.yaml:386", "engine/generated/VariableType.ts:422");
-registerKernel(ops.ne_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.ne_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::ne_Tensor_out", "engine/ops/native_functions/binary.yaml:390", "engine/generated/VariableType.ts:423");
-registerKernel(ops.ne_Tensor, "Autograd", (ks, self, other) => {
-  const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::ne", self, other) : null;
-  const _result = below_autograd(() => ops.ne_Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
-  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
-  return _result;
-}, "VariableType::ne_Tensor", "engine/ops/native_functions/binary.yaml:396", "engine/generated/VariableType.ts:424");
+}, "VariableType::eq__Scalar", "engine/ops/native_functions/binary.yaml:386", "engine/generated/VariableType.ts:876");
+registerKernel(ops.ne_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.ne_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::ne_Tensor_out", "engine/ops/native_functions/binary.yaml:390", "engine/generated/VariableType.ts:891");
+registerKernel(ops.ne_Tensor, "Autograd", (ks, self, other) => below_autograd(() => ops.ne_Tensor.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::ne_Tensor", "engine/ops/native_functions/binary.yaml:396", "engine/generated/VariableType.ts:892");
 registerKernel(ops.ne__Tensor, "Autograd", (ks, self, other) => {
-  const grad_fn = compute_requires_grad(other) ? not_implemented_node("aten::ne_", other) : null;
-  if (grad_fn) check_inplace(self, true);
+  const _any_requires_grad = compute_requires_grad(self, other);
+  check_inplace(self, _any_requires_grad);
+  let grad_fn: NeBackward1 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new NeBackward1();
+    grad_fn.set_next_edges(collect_next_edges(self, other));
+    if (grad_fn.should_compute_output(1)) grad_fn.other_ = new SavedVariable(other, false);
+    if (grad_fn.should_compute_output(0)) grad_fn.self_ = new SavedVariable(below_autograd(() => clone_default.call(self, null) as Tensor), false);
+  }
   const _result = below_autograd(() => ops.ne__Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
-  if (grad_fn) rebase_history(self, grad_fn);
+  if (grad_fn) {
+    rebase_history(self, grad_fn);
+  }
   return _result;
-}, "VariableType::ne__Tensor", "engine/ops/native_functions/binary.yaml:400", "engine/generated/VariableType.ts:430");
-registerKernel(ops.ne_Scalar_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.ne_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::ne_Scalar_out", "engine/ops/native_functions/binary.yaml:404", "engine/generated/VariableType.ts:437");
-registerKernel(ops.ne_Scalar, "Autograd", (ks, self, other) => {
-  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::ne", self) : null;
-  const _result = below_autograd(() => ops.ne_Scalar.redispatch(ks.and(after_autograd_keyset), self, other));
-  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+}, "VariableType::ne__Tensor", "engine/ops/native_functions/binary.yaml:400", "engine/generated/VariableType.ts:893");
+registerKernel(ops.ne_Scalar_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.ne_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::ne_Scalar_out", "engine/ops/native_functions/binary.yaml:404", "engine/generated/VariableType.ts:909");
+registerKernel(ops.ne_Scalar, "Autograd", (ks, self, other) => below_autograd(() => ops.ne_Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::ne_Scalar", "engine/ops/native_functions/binary.yaml:410", "engine/generated/VariableType.ts:910");
+registerKernel(ops.ne__Scalar, "Autograd", (ks, self, other) => {
+  const _any_requires_grad = compute_requires_grad(self);
+  check_inplace(self, _any_requires_grad);
+  let grad_fn: NeBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new NeBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+    grad_fn.self_ = new SavedVariable(below_autograd(() => clone_default.call(self, null) as Tensor), false);
+  }
+  const _result = below_autograd(() => ops.ne__Scalar.redispatch(ks.and(after_autograd_keyset), self, other));
+  if (grad_fn) {
+    rebase_history(self, grad_fn);
+  }
   return _result;
-}, "VariableType::ne_Scalar", "engine/ops/native_functions/binary.yaml:410", "engine/generated/VariableType.ts:438");
-registerKernel(ops.ne__Scalar, "Autograd", (ks, self, other) => below_autograd(() => ops.ne__Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::ne__Scalar", "engine/ops/native_functions/binary.yaml:414", "engine/generated/VariableType.ts:444");
-registerKernel(ops.lt_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.lt_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::lt_Tensor_out", "engine/ops/native_functions/binary.yaml:418", "engine/generated/VariableType.ts:445");
-registerKernel(ops.lt_Tensor, "Autograd", (ks, self, other) => {
-  const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::lt", self, other) : null;
-  const _result = below_autograd(() => ops.lt_Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
-  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
-  return _result;
-}, "VariableType::lt_Tensor", "engine/ops/native_functions/binary.yaml:424", "engine/generated/VariableType.ts:446");
+}, "VariableType::ne__Scalar", "engine/ops/native_functions/binary.yaml:414", "engine/generated/VariableType.ts:911");
+registerKernel(ops.lt_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.lt_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::lt_Tensor_out", "engine/ops/native_functions/binary.yaml:418", "engine/generated/VariableType.ts:926");
+registerKernel(ops.lt_Tensor, "Autograd", (ks, self, other) => below_autograd(() => ops.lt_Tensor.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::lt_Tensor", "engine/ops/native_functions/binary.yaml:424", "engine/generated/VariableType.ts:927");
 registerKernel(ops.lt__Tensor, "Autograd", (ks, self, other) => {
-  const grad_fn = compute_requires_grad(other) ? not_implemented_node("aten::lt_", other) : null;
-  if (grad_fn) check_inplace(self, true);
+  const _any_requires_grad = compute_requires_grad(self, other);
+  check_inplace(self, _any_requires_grad);
+  let grad_fn: LtBackward1 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new LtBackward1();
+    grad_fn.set_next_edges(collect_next_edges(self, other));
+    if (grad_fn.should_compute_output(1)) grad_fn.other_ = new SavedVariable(other, false);
+    if (grad_fn.should_compute_output(0)) grad_fn.self_ = new SavedVariable(below_autograd(() => clone_default.call(self, null) as Tensor), false);
+  }
   const _result = below_autograd(() => ops.lt__Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
-  if (grad_fn) rebase_history(self, grad_fn);
+  if (grad_fn) {
+    rebase_history(self, grad_fn);
+  }
   return _result;
-}, "VariableType::lt__Tensor", "engine/ops/native_functions/binary.yaml:428", "engine/generated/VariableType.ts:452");
-registerKernel(ops.lt_Scalar_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.lt_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::lt_Scalar_out", "engine/ops/native_functions/binary.yaml:432", "engine/generated/VariableType.ts:459");
-registerKernel(ops.lt_Scalar, "Autograd", (ks, self, other) => {
-  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::lt", self) : null;
-  const _result = below_autograd(() => ops.lt_Scalar.redispatch(ks.and(after_autograd_keyset), self, other));
-  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+}, "VariableType::lt__Tensor", "engine/ops/native_functions/binary.yaml:428", "engine/generated/VariableType.ts:928");
+registerKernel(ops.lt_Scalar_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.lt_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::lt_Scalar_out", "engine/ops/native_functions/binary.yaml:432", "engine/generated/VariableType.ts:944");
+registerKernel(ops.lt_Scalar, "Autograd", (ks, self, other) => below_autograd(() => ops.lt_Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::lt_Scalar", "engine/ops/native_functions/binary.yaml:438", "engine/generated/VariableType.ts:945");
+registerKernel(ops.lt__Scalar, "Autograd", (ks, self, other) => {
+  const _any_requires_grad = compute_requires_grad(self);
+  check_inplace(self, _any_requires_grad);
+  let grad_fn: LtBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new LtBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+    grad_fn.self_ = new SavedVariable(below_autograd(() => clone_default.call(self, null) as Tensor), false);
+  }
+  const _result = below_autograd(() => ops.lt__Scalar.redispatch(ks.and(after_autograd_keyset), self, other));
+  if (grad_fn) {
+    rebase_history(self, grad_fn);
+  }
   return _result;
-}, "VariableType::lt_Scalar", "engine/ops/native_functions/binary.yaml:438", "engine/generated/VariableType.ts:460");
-registerKernel(ops.lt__Scalar, "Autograd", (ks, self, other) => below_autograd(() => ops.lt__Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::lt__Scalar", "engine/ops/native_functions/binary.yaml:442", "engine/generated/VariableType.ts:466");
-registerKernel(ops.le_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.le_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::le_Tensor_out", "engine/ops/native_functions/binary.yaml:446", "engine/generated/VariableType.ts:467");
-registerKernel(ops.le_Tensor, "Autograd", (ks, self, other) => {
-  const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::le", self, other) : null;
-  const _result = below_autograd(() => ops.le_Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
-  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
-  return _result;
-}, "VariableType::le_Tensor", "engine/ops/native_functions/binary.yaml:452", "engine/generated/VariableType.ts:468");
+}, "VariableType::lt__Scalar", "engine/ops/native_functions/binary.yaml:442", "engine/generated/VariableType.ts:946");
+registerKernel(ops.le_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.le_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::le_Tensor_out", "engine/ops/native_functions/binary.yaml:446", "engine/generated/VariableType.ts:961");
+registerKernel(ops.le_Tensor, "Autograd", (ks, self, other) => below_autograd(() => ops.le_Tensor.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::le_Tensor", "engine/ops/native_functions/binary.yaml:452", "engine/generated/VariableType.ts:962");
 registerKernel(ops.le__Tensor, "Autograd", (ks, self, other) => {
-  const grad_fn = compute_requires_grad(other) ? not_implemented_node("aten::le_", other) : null;
-  if (grad_fn) check_inplace(self, true);
+  const _any_requires_grad = compute_requires_grad(self, other);
+  check_inplace(self, _any_requires_grad);
+  let grad_fn: LeBackward1 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new LeBackward1();
+    grad_fn.set_next_edges(collect_next_edges(self, other));
+    if (grad_fn.should_compute_output(1)) grad_fn.other_ = new SavedVariable(other, false);
+    if (grad_fn.should_compute_output(0)) grad_fn.self_ = new SavedVariable(below_autograd(() => clone_default.call(self, null) as Tensor), false);
+  }
   const _result = below_autograd(() => ops.le__Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
-  if (grad_fn) rebase_history(self, grad_fn);
+  if (grad_fn) {
+    rebase_history(self, grad_fn);
+  }
   return _result;
-}, "VariableType::le__Tensor", "engine/ops/native_functions/binary.yaml:456", "engine/generated/VariableType.ts:474");
-registerKernel(ops.le_Scalar_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.le_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::le_Scalar_out", "engine/ops/native_functions/binary.yaml:460", "engine/generated/VariableType.ts:481");
-registerKernel(ops.le_Scalar, "Autograd", (ks, self, other) => {
-  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::le", self) : null;
-  const _result = below_autograd(() => ops.le_Scalar.redispatch(ks.and(after_autograd_keyset), self, other));
-  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+}, "VariableType::le__Tensor", "engine/ops/native_functions/binary.yaml:456", "engine/generated/VariableType.ts:963");
+registerKernel(ops.le_Scalar_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.le_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::le_Scalar_out", "engine/ops/native_functions/binary.yaml:460", "engine/generated/VariableType.ts:979");
+registerKernel(ops.le_Scalar, "Autograd", (ks, self, other) => below_autograd(() => ops.le_Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::le_Scalar", "engine/ops/native_functions/binary.yaml:466", "engine/generated/VariableType.ts:980");
+registerKernel(ops.le__Scalar, "Autograd", (ks, self, other) => {
+  const _any_requires_grad = compute_requires_grad(self);
+  check_inplace(self, _any_requires_grad);
+  let grad_fn: LeBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new LeBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+    grad_fn.self_ = new SavedVariable(below_autograd(() => clone_default.call(self, null) as Tensor), false);
+  }
+  const _result = below_autograd(() => ops.le__Scalar.redispatch(ks.and(after_autograd_keyset), self, other));
+  if (grad_fn) {
+    rebase_history(self, grad_fn);
+  }
   return _result;
-}, "VariableType::le_Scalar", "engine/ops/native_functions/binary.yaml:466", "engine/generated/VariableType.ts:482");
-registerKernel(ops.le__Scalar, "Autograd", (ks, self, other) => below_autograd(() => ops.le__Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::le__Scalar", "engine/ops/native_functions/binary.yaml:470", "engine/generated/VariableType.ts:488");
-registerKernel(ops.gt_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.gt_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::gt_Tensor_out", "engine/ops/native_functions/binary.yaml:474", "engine/generated/VariableType.ts:489");
-registerKernel(ops.gt_Tensor, "Autograd", (ks, self, other) => {
-  const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::gt", self, other) : null;
-  const _result = below_autograd(() => ops.gt_Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
-  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
-  return _result;
-}, "VariableType::gt_Tensor", "engine/ops/native_functions/binary.yaml:480", "engine/generated/VariableType.ts:490");
+}, "VariableType::le__Scalar", "engine/ops/native_functions/binary.yaml:470", "engine/generated/VariableType.ts:981");
+registerKernel(ops.gt_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.gt_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::gt_Tensor_out", "engine/ops/native_functions/binary.yaml:474", "engine/generated/VariableType.ts:996");
+registerKernel(ops.gt_Tensor, "Autograd", (ks, self, other) => below_autograd(() => ops.gt_Tensor.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::gt_Tensor", "engine/ops/native_functions/binary.yaml:480", "engine/generated/VariableType.ts:997");
 registerKernel(ops.gt__Tensor, "Autograd", (ks, self, other) => {
-  const grad_fn = compute_requires_grad(other) ? not_implemented_node("aten::gt_", other) : null;
-  if (grad_fn) check_inplace(self, true);
+  const _any_requires_grad = compute_requires_grad(self, other);
+  check_inplace(self, _any_requires_grad);
+  let grad_fn: GtBackward1 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new GtBackward1();
+    grad_fn.set_next_edges(collect_next_edges(self, other));
+    if (grad_fn.should_compute_output(1)) grad_fn.other_ = new SavedVariable(other, false);
+    if (grad_fn.should_compute_output(0)) grad_fn.self_ = new SavedVariable(below_autograd(() => clone_default.call(self, null) as Tensor), false);
+  }
   const _result = below_autograd(() => ops.gt__Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
-  if (grad_fn) rebase_history(self, grad_fn);
+  if (grad_fn) {
+    rebase_history(self, grad_fn);
+  }
   return _result;
-}, "VariableType::gt__Tensor", "engine/ops/native_functions/binary.yaml:484", "engine/generated/VariableType.ts:496");
-registerKernel(ops.gt_Scalar_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.gt_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::gt_Scalar_out", "engine/ops/native_functions/binary.yaml:488", "engine/generated/VariableType.ts:503");
-registerKernel(ops.gt_Scalar, "Autograd", (ks, self, other) => {
-  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::gt", self) : null;
-  const _result = below_autograd(() => ops.gt_Scalar.redispatch(ks.and(after_autograd_keyset), self, other));
-  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+}, "VariableType::gt__Tensor", "engine/ops/native_functions/binary.yaml:484", "engine/generated/VariableType.ts:998");
+registerKernel(ops.gt_Scalar_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.gt_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::gt_Scalar_out", "engine/ops/native_functions/binary.yaml:488", "engine/generated/VariableType.ts:1014");
+registerKernel(ops.gt_Scalar, "Autograd", (ks, self, other) => below_autograd(() => ops.gt_Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::gt_Scalar", "engine/ops/native_functions/binary.yaml:494", "engine/generated/VariableType.ts:1015");
+registerKernel(ops.gt__Scalar, "Autograd", (ks, self, other) => {
+  const _any_requires_grad = compute_requires_grad(self);
+  check_inplace(self, _any_requires_grad);
+  let grad_fn: GtBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new GtBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+    grad_fn.self_ = new SavedVariable(below_autograd(() => clone_default.call(self, null) as Tensor), false);
+  }
+  const _result = below_autograd(() => ops.gt__Scalar.redispatch(ks.and(after_autograd_keyset), self, other));
+  if (grad_fn) {
+    rebase_history(self, grad_fn);
+  }
   return _result;
-}, "VariableType::gt_Scalar", "engine/ops/native_functions/binary.yaml:494", "engine/generated/VariableType.ts:504");
-registerKernel(ops.gt__Scalar, "Autograd", (ks, self, other) => below_autograd(() => ops.gt__Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::gt__Scalar", "engine/ops/native_functions/binary.yaml:498", "engine/generated/VariableType.ts:510");
-registerKernel(ops.ge_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.ge_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::ge_Tensor_out", "engine/ops/native_functions/binary.yaml:502", "engine/generated/VariableType.ts:511");
-registerKernel(ops.ge_Tensor, "Autograd", (ks, self, other) => {
-  const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::ge", self, other) : null;
-  const _result = below_autograd(() => ops.ge_Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
-  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
-  return _result;
-}, "VariableType::ge_Tensor", "engine/ops/native_functions/binary.yaml:508", "engine/generated/VariableType.ts:512");
+}, "VariableType::gt__Scalar", "engine/ops/native_functions/binary.yaml:498", "engine/generated/VariableType.ts:1016");
+registerKernel(ops.ge_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.ge_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::ge_Tensor_out", "engine/ops/native_functions/binary.yaml:502", "engine/generated/VariableType.ts:1031");
+registerKernel(ops.ge_Tensor, "Autograd", (ks, self, other) => below_autograd(() => ops.ge_Tensor.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::ge_Tensor", "engine/ops/native_functions/binary.yaml:508", "engine/generated/VariableType.ts:1032");
 registerKernel(ops.ge__Tensor, "Autograd", (ks, self, other) => {
-  const grad_fn = compute_requires_grad(other) ? not_implemented_node("aten::ge_", other) : null;
-  if (grad_fn) check_inplace(self, true);
+  const _any_requires_grad = compute_requires_grad(self, other);
+  check_inplace(self, _any_requires_grad);
+  let grad_fn: GeBackward1 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new GeBackward1();
+    grad_fn.set_next_edges(collect_next_edges(self, other));
+    if (grad_fn.should_compute_output(1)) grad_fn.other_ = new SavedVariable(other, false);
+    if (grad_fn.should_compute_output(0)) grad_fn.self_ = new SavedVariable(below_autograd(() => clone_default.call(self, null) as Tensor), false);
+  }
   const _result = below_autograd(() => ops.ge__Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
-  if (grad_fn) rebase_history(self, grad_fn);
+  if (grad_fn) {
+    rebase_history(self, grad_fn);
+  }
   return _result;
-}, "VariableType::ge__Tensor", "engine/ops/native_functions/binary.yaml:512", "engine/generated/VariableType.ts:518");
-registerKernel(ops.ge_Scalar_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.ge_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::ge_Scalar_out", "engine/ops/native_functions/binary.yaml:516", "engine/generated/VariableType.ts:525");
-registerKernel(ops.ge_Scalar, "Autograd", (ks, self, other) => {
-  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::ge", self) : null;
-  const _result = below_autograd(() => ops.ge_Scalar.redispatch(ks.and(after_autograd_keyset), self, other));
-  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+}, "VariableType::ge__Tensor", "engine/ops/native_functions/binary.yaml:512", "engine/generated/VariableType.ts:1033");
+registerKernel(ops.ge_Scalar_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.ge_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::ge_Scalar_out", "engine/ops/native_functions/binary.yaml:516", "engine/generated/VariableType.ts:1049");
+registerKernel(ops.ge_Scalar, "Autograd", (ks, self, other) => below_autograd(() => ops.ge_Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::ge_Scalar", "engine/ops/native_functions/binary.yaml:522", "engine/generated/VariableType.ts:1050");
+registerKernel(ops.ge__Scalar, "Autograd", (ks, self, other) => {
+  const _any_requires_grad = compute_requires_grad(self);
+  check_inplace(self, _any_requires_grad);
+  let grad_fn: GeBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new GeBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+    grad_fn.self_ = new SavedVariable(below_autograd(() => clone_default.call(self, null) as Tensor), false);
+  }
+  const _result = below_autograd(() => ops.ge__Scalar.redispatch(ks.and(after_autograd_keyset), self, other));
+  if (grad_fn) {
+    rebase_history(self, grad_fn);
+  }
   return _result;
-}, "VariableType::ge_Scalar", "engine/ops/native_functions/binary.yaml:522", "engine/generated/VariableType.ts:526");
-registerKernel(ops.ge__Scalar, "Autograd", (ks, self, other) => below_autograd(() => ops.ge__Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::ge__Scalar", "engine/ops/native_functions/binary.yaml:526", "engine/generated/VariableType.ts:532");
+}, "VariableType::ge__Scalar", "engine/ops/native_functions/binary.yaml:526", "engine/generated/VariableType.ts:1051");
 registerKernel(ops.allclose_default, "Autograd", (ks, self, other, rtol, atol, equal_nan) => {
   const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::allclose", self, other) : null;
   const _result = below_autograd(() => ops.allclose_default.redispatch(ks.and(after_autograd_keyset), self, other, rtol, atol, equal_nan));
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::allclose_default", "engine/ops/native_functions/binary.yaml:535", "engine/generated/VariableType.ts:533");
+}, "VariableType::allclose_default", "engine/ops/native_functions/binary.yaml:535", "engine/generated/VariableType.ts:1066");
 registerKernel(ops.equal_default, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::equal", self, other) : null;
   const _result = below_autograd(() => ops.equal_default.redispatch(ks.and(after_autograd_keyset), self, other));
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::equal_default", "engine/ops/native_functions/binary.yaml:542", "engine/generated/VariableType.ts:539");
+}, "VariableType::equal_default", "engine/ops/native_functions/binary.yaml:542", "engine/generated/VariableType.ts:1072");
 registerKernel(ops.logical_xor_default, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::logical_xor", self, other) : null;
   const _result = below_autograd(() => ops.logical_xor_default.redispatch(ks.and(after_autograd_keyset), self, other));
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::logical_xor_default", "engine/ops/native_functions/binary.yaml:550", "engine/generated/VariableType.ts:545");
+}, "VariableType::logical_xor_default", "engine/ops/native_functions/binary.yaml:550", "engine/generated/VariableType.ts:1078");
 registerKernel(ops.logical_xor__default, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(other) ? not_implemented_node("aten::logical_xor_", other) : null;
   if (grad_fn) check_inplace(self, true);
   const _result = below_autograd(() => ops.logical_xor__default.redispatch(ks.and(after_autograd_keyset), self, other));
   if (grad_fn) rebase_history(self, grad_fn);
   return _result;
-}, "VariableType::logical_xor__default", "engine/ops/native_functions/binary.yaml:555", "engine/generated/VariableType.ts:551");
-registerKernel(ops.logical_xor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.logical_xor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::logical_xor_out", "engine/ops/native_functions/binary.yaml:560", "engine/generated/VariableType.ts:558");
+}, "VariableType::logical_xor__default", "engine/ops/native_functions/binary.yaml:555", "engine/generated/VariableType.ts:1084");
+registerKernel(ops.logical_xor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.logical_xor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::logical_xor_out", "engine/ops/native_functions/binary.yaml:560", "engine/generated/VariableType.ts:1091");
 registerKernel(ops.logical_and_default, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::logical_and", self, other) : null;
   const _result = below_autograd(() => ops.logical_and_default.redispatch(ks.and(after_autograd_keyset), self, other));
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::logical_and_default", "engine/ops/native_functions/binary.yaml:564", "engine/generated/VariableType.ts:559");
+}, "VariableType::logical_and_default", "engine/ops/native_functions/binary.yaml:564", "engine/generated/VariableType.ts:1092");
 registerKernel(ops.logical_and__default, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(other) ? not_implemented_node("aten::logical_and_", other) : null;
   if (grad_fn) check_inplace(self, true);
   const _result = below_autograd(() => ops.logical_and__default.redispatch(ks.and(after_autograd_keyset), self, other));
   if (grad_fn) rebase_history(self, grad_fn);
   return _result;
-}, "VariableType::logical_and__default", "engine/ops/native_functions/binary.yaml:569", "engine/generated/VariableType.ts:565");
-registerKernel(ops.logical_and_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.logical_and_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::logical_and_out", "engine/ops/native_functions/binary.yaml:574", "engine/generated/VariableType.ts:572");
+}, "VariableType::logical_and__default", "engine/ops/native_functions/binary.yaml:569", "engine/generated/VariableType.ts:1098");
+registerKernel(ops.logical_and_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.logical_and_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::logical_and_out", "engine/ops/native_functions/binary.yaml:574", "engine/generated/VariableType.ts:1105");
 registerKernel(ops.logical_or_default, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::logical_or", self, other) : null;
   const _result = below_autograd(() => ops.logical_or_default.redispatch(ks.and(after_autograd_keyset), self, other));
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::logical_or_default", "engine/ops/native_functions/binary.yaml:578", "engine/generated/VariableType.ts:573");
+}, "VariableType::logical_or_default", "engine/ops/native_functions/binary.yaml:578", "engine/generated/VariableType.ts:1106");
 registerKernel(ops.logical_or__default, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(other) ? not_implemented_node("aten::logical_or_", other) : null;
   if (grad_fn) check_inplace(self, true);
   const _result = below_autograd(() => ops.logical_or__default.redispatch(ks.and(after_autograd_keyset), self, other));
   if (grad_fn) rebase_history(self, grad_fn);
   return _result;
-}, "VariableType::logical_or__default", "engine/ops/native_functions/binary.yaml:583", "engine/generated/VariableType.ts:579");
-registerKernel(ops.logical_or_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.logical_or_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::logical_or_out", "engine/ops/native_functions/binary.yaml:588", "engine/generated/VariableType.ts:586");
-registerKernel(ops.bitwise_and_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.bitwise_and_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::bitwise_and_Tensor_out", "engine/ops/native_functions/binary.yaml:594", "engine/generated/VariableType.ts:587");
+}, "VariableType::logical_or__default", "engine/ops/native_functions/binary.yaml:583", "engine/generated/VariableType.ts:1112");
+registerKernel(ops.logical_or_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.logical_or_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::logical_or_out", "engine/ops/native_functions/binary.yaml:588", "engine/generated/VariableType.ts:1119");
+registerKernel(ops.bitwise_and_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.bitwise_and_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::bitwise_and_Tensor_out", "engine/ops/native_functions/binary.yaml:594", "engine/generated/VariableType.ts:1120");
 registerKernel(ops.bitwise_and_Tensor, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::bitwise_and", self, other) : null;
   const _result = below_autograd(() => ops.bitwise_and_Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::bitwise_and_Tensor", "engine/ops/native_functions/binary.yaml:601", "engine/generated/VariableType.ts:588");
+}, "VariableType::bitwise_and_Tensor", "engine/ops/native_functions/binary.yaml:601", "engine/generated/VariableType.ts:1121");
 registerKernel(ops.bitwise_and__Tensor, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(other) ? not_implemented_node("aten::bitwise_and_", other) : null;
   if (grad_fn) check_inplace(self, true);
   const _result = below_autograd(() => ops.bitwise_and__Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
   if (grad_fn) rebase_history(self, grad_fn);
   return _result;
-}, "VariableType::bitwise_and__Tensor", "engine/ops/native_functions/binary.yaml:605", "engine/generated/VariableType.ts:594");
-registerKernel(ops.bitwise_and_Scalar_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.bitwise_and_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::bitwise_and_Scalar_out", "engine/ops/native_functions/binary.yaml:609", "engine/generated/VariableType.ts:601");
+}, "VariableType::bitwise_and__Tensor", "engine/ops/native_functions/binary.yaml:605", "engine/generated/VariableType.ts:1127");
+registerKernel(ops.bitwise_and_Scalar_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.bitwise_and_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::bitwise_and_Scalar_out", "engine/ops/native_functions/binary.yaml:609", "engine/generated/VariableType.ts:1134");
 registerKernel(ops.bitwise_and_Scalar, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::bitwise_and", self) : null;
   const _result = below_autograd(() => ops.bitwise_and_Scalar.redispatch(ks.and(after_autograd_keyset), self, other));
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::bitwise_and_Scalar", "engine/ops/native_functions/binary.yaml:614", "engine/generated/VariableType.ts:602");
+}, "VariableType::bitwise_and_Scalar", "engine/ops/native_functions/binary.yaml:614", "engine/generated/VariableType.ts:1135");
 registerKernel(ops.bitwise_and_Scalar_Tensor, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(other) ? not_implemented_node("aten::bitwise_and", other) : null;
   const _result = below_autograd(() => ops.bitwise_and_Scalar_Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::bitwise_and_Scalar_Tensor", "engine/ops/native_functions/binary.yaml:619", "engine/generated/VariableType.ts:608");
-registerKernel(ops.bitwise_or_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.bitwise_or_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::bitwise_or_Tensor_out", "engine/ops/native_functions/binary.yaml:630", "engine/generated/VariableType.ts:614");
+}, "VariableType::bitwise_and_Scalar_Tensor", "engine/ops/native_functions/binary.yaml:619", "engine/generated/VariableType.ts:1141");
+registerKernel(ops.bitwise_or_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.bitwise_or_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::bitwise_or_Tensor_out", "engine/ops/native_functions/binary.yaml:630", "engine/generated/VariableType.ts:1147");
 registerKernel(ops.bitwise_or_Tensor, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::bitwise_or", self, other) : null;
   const _result = below_autograd(() => ops.bitwise_or_Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::bitwise_or_Tensor", "engine/ops/native_functions/binary.yaml:637", "engine/generated/VariableType.ts:615");
+}, "VariableType::bitwise_or_Tensor", "engine/ops/native_functions/binary.yaml:637", "engine/generated/VariableType.ts:1148");
 registerKernel(ops.bitwise_or__Tensor, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(other) ? not_implemented_node("aten::bitwise_or_", other) : null;
   if (grad_fn) check_inplace(self, true);
   const _result = below_autograd(() => ops.bitwise_or__Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
   if (grad_fn) rebase_history(self, grad_fn);
   return _result;
-}, "VariableType::bitwise_or__Tensor", "engine/ops/native_functions/binary.yaml:641", "engine/generated/VariableType.ts:621");
-registerKernel(ops.bitwise_or_Scalar_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.bitwise_or_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::bitwise_or_Scalar_out", "engine/ops/native_functions/binary.yaml:645", "engine/generated/VariableType.ts:628");
+}, "VariableType::bitwise_or__Tensor", "engine/ops/native_functions/binary.yaml:641", "engine/generated/VariableType.ts:1154");
+registerKernel(ops.bitwise_or_Scalar_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.bitwise_or_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::bitwise_or_Scalar_out", "engine/ops/native_functions/binary.yaml:645", "engine/generated/VariableType.ts:1161");
 registerKernel(ops.bitwise_or_Scalar_Tensor, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(other) ? not_implemented_node("aten::bitwise_or", other) : null;
   const _result = below_autograd(() => ops.bitwise_or_Scalar_Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::bitwise_or_Scalar_Tensor", "engine/ops/native_functions/binary.yaml:655", "engine/generated/VariableType.ts:629");
-registerKernel(ops.bitwise_xor_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.bitwise_xor_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::bitwise_xor_Tensor_out", "engine/ops/native_functions/binary.yaml:666", "engine/generated/VariableType.ts:635");
+}, "VariableType::bitwise_or_Scalar_Tensor", "engine/ops/native_functions/binary.yaml:655", "engine/generated/VariableType.ts:1162");
+registerKernel(ops.bitwise_xor_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.bitwise_xor_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::bitwise_xor_Tensor_out", "engine/ops/native_functions/binary.yaml:666", "engine/generated/VariableType.ts:1168");
 registerKernel(ops.bitwise_xor_Tensor, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::bitwise_xor", self, other) : null;
   const _result = below_autograd(() => ops.bitwise_xor_Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::bitwise_xor_Tensor", "engine/ops/native_functions/binary.yaml:673", "engine/generated/VariableType.ts:636");
+}, "VariableType::bitwise_xor_Tensor", "engine/ops/native_functions/binary.yaml:673", "engine/generated/VariableType.ts:1169");
 registerKernel(ops.bitwise_xor__Tensor, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(other) ? not_implemented_node("aten::bitwise_xor_", other) : null;
   if (grad_fn) check_inplace(self, true);
   const _result = below_autograd(() => ops.bitwise_xor__Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
   if (grad_fn) rebase_history(self, grad_fn);
   return _result;
-}, "VariableType::bitwise_xor__Tensor", "engine/ops/native_functions/binary.yaml:677", "engine/generated/VariableType.ts:642");
-registerKernel(ops.bitwise_xor_Scalar_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.bitwise_xor_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::bitwise_xor_Scalar_out", "engine/ops/native_functions/binary.yaml:681", "engine/generated/VariableType.ts:649");
+}, "VariableType::bitwise_xor__Tensor", "engine/ops/native_functions/binary.yaml:677", "engine/generated/VariableType.ts:1175");
+registerKernel(ops.bitwise_xor_Scalar_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.bitwise_xor_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::bitwise_xor_Scalar_out", "engine/ops/native_functions/binary.yaml:681", "engine/generated/VariableType.ts:1182");
 registerKernel(ops.bitwise_xor_Scalar_Tensor, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(other) ? not_implemented_node("aten::bitwise_xor", other) : null;
   const _result = below_autograd(() => ops.bitwise_xor_Scalar_Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::bitwise_xor_Scalar_Tensor", "engine/ops/native_functions/binary.yaml:691", "engine/generated/VariableType.ts:650");
-registerKernel(ops.lerp_Tensor_out, "Autograd", (ks, self, end, weight, out) => below_autograd(() => ops.lerp_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, end, weight, out)), "VariableType::lerp_Tensor_out", "engine/ops/native_functions/binary.yaml:704", "engine/generated/VariableType.ts:656");
+}, "VariableType::bitwise_xor_Scalar_Tensor", "engine/ops/native_functions/binary.yaml:691", "engine/generated/VariableType.ts:1183");
+registerKernel(ops.lerp_Tensor_out, "Autograd", (ks, self, end, weight, out) => {
+  if (compute_requires_grad(self, end, weight)) throw_error_out_requires_grad("lerp");
+  return below_autograd(() => ops.lerp_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, end, weight, out));
+}, "VariableType::lerp_Tensor_out", "engine/ops/native_functions/binary.yaml:704", "engine/generated/VariableType.ts:1189");
 registerKernel(ops.lerp_Tensor, "Autograd", (ks, self, end, weight) => {
-  const grad_fn = compute_requires_grad(self, end, weight) ? not_implemented_node("aten::lerp", self, end, weight) : null;
+  const _any_requires_grad = compute_requires_grad(self, end, weight);
+  let grad_fn: LerpBackward1 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new LerpBackward1();
+    grad_fn.set_next_edges(collect_next_edges(self, end, weight));
+    if (grad_fn.should_compute_output(1) || grad_fn.should_compute_output(0)) grad_fn.weight_ = new SavedVariable(weight, false);
+    if (grad_fn.should_compute_output(2)) grad_fn.self_ = new SavedVariable(self, false);
+    if (grad_fn.should_compute_output(2)) grad_fn.end_ = new SavedVariable(end, false);
+  }
   const _result = below_autograd(() => ops.lerp_Tensor.redispatch(ks.and(after_autograd_keyset), self, end, weight));
-  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+  }
   return _result;
-}, "VariableType::lerp_Tensor", "engine/ops/native_functions/binary.yaml:710", "engine/generated/VariableType.ts:657");
+}, "VariableType::lerp_Tensor", "engine/ops/native_functions/binary.yaml:710", "engine/generated/VariableType.ts:1193");
 registerKernel(ops.lerp__Tensor, "Autograd", (ks, self, end, weight) => {
-  const grad_fn = compute_requires_grad(end, weight) ? not_implemented_node("aten::lerp_", end, weight) : null;
-  if (grad_fn) check_inplace(self, true);
+  const _any_requires_grad = compute_requires_grad(self, end, weight);
+  check_inplace(self, _any_requires_grad);
+  let grad_fn: LerpBackward1 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new LerpBackward1();
+    grad_fn.set_next_edges(collect_next_edges(self, end, weight));
+    if (grad_fn.should_compute_output(1) || grad_fn.should_compute_output(0)) grad_fn.weight_ = new SavedVariable(weight, false);
+    if (grad_fn.should_compute_output(2)) grad_fn.self_ = new SavedVariable(below_autograd(() => clone_default.call(self, null) as Tensor), false);
+    if (grad_fn.should_compute_output(2)) grad_fn.end_ = new SavedVariable(end, false);
+  }
   const _result = below_autograd(() => ops.lerp__Tensor.redispatch(ks.and(after_autograd_keyset), self, end, weight));
-  if (grad_fn) rebase_history(self, grad_fn);
+  if (grad_fn) {
+    rebase_history(self, grad_fn);
+  }
   return _result;
-}, "VariableType::lerp__Tensor", "engine/ops/native_functions/binary.yaml:714", "engine/generated/VariableType.ts:663");
-registerKernel(ops.lerp_Scalar_out, "Autograd", (ks, self, end, weight, out) => below_autograd(() => ops.lerp_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, end, weight, out)), "VariableType::lerp_Scalar_out", "engine/ops/native_functions/binary.yaml:718", "engine/generated/VariableType.ts:670");
+}, "VariableType::lerp__Tensor", "engine/ops/native_functions/binary.yaml:714", "engine/generated/VariableType.ts:1209");
+registerKernel(ops.lerp_Scalar_out, "Autograd", (ks, self, end, weight, out) => {
+  if (compute_requires_grad(self, end)) throw_error_out_requires_grad("lerp");
+  return below_autograd(() => ops.lerp_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, end, weight, out));
+}, "VariableType::lerp_Scalar_out", "engine/ops/native_functions/binary.yaml:718", "engine/generated/VariableType.ts:1226");
 registerKernel(ops.lerp_Scalar, "Autograd", (ks, self, end, weight) => {
-  const grad_fn = compute_requires_grad(self, end) ? not_implemented_node("aten::lerp", self, end) : null;
+  const _any_requires_grad = compute_requires_grad(self, end);
+  let grad_fn: LerpBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new LerpBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self, end));
+    grad_fn.weight = weight;
+  }
   const _result = below_autograd(() => ops.lerp_Scalar.redispatch(ks.and(after_autograd_keyset), self, end, weight));
-  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+  }
   return _result;
-}, "VariableType::lerp_Scalar", "engine/ops/native_functions/binary.yaml:724", "engine/generated/VariableType.ts:671");
+}, "VariableType::lerp_Scalar", "engine/ops/native_functions/binary.yaml:724", "engine/generated/VariableType.ts:1230");
 registerKernel(ops.lerp__Scalar, "Autograd", (ks, self, end, weight) => {
-  const grad_fn = compute_requires_grad(end) ? not_implemented_node("aten::lerp_", end) : null;
-  if (grad_fn) check_inplace(self, true);
+  const _any_requires_grad = compute_requires_grad(self, end);
+  check_inplace(self, _any_requires_grad);
+  let grad_fn: LerpBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new LerpBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self, end));
+    grad_fn.weight = weight;
+  }
   const _result = below_autograd(() => ops.lerp__Scalar.redispatch(ks.and(after_autograd_keyset), self, end, weight));
-  if (grad_fn) rebase_history(self, grad_fn);
+  if (grad_fn) {
+    rebase_history(self, grad_fn);
+  }
   return _result;
-}, "VariableType::lerp__Scalar", "engine/ops/native_functions/binary.yaml:728", "engine/generated/VariableType.ts:677");
-registerKernel(ops.addcmul_out, "Autograd", (ks, self, tensor1, tensor2, value, out) => below_autograd(() => ops.addcmul_out.redispatch(ks.and(after_autograd_keyset), self, tensor1, tensor2, value, out)), "VariableType::addcmul_out", "engine/ops/native_functions/binary.yaml:734", "engine/generated/VariableType.ts:684");
+}, "VariableType::lerp__Scalar", "engine/ops/native_functions/binary.yaml:728", "engine/generated/VariableType.ts:1244");
+registerKernel(ops.addcmul_out, "Autograd", (ks, self, tensor1, tensor2, value, out) => {
+  if (compute_requires_grad(self, tensor1, tensor2)) throw_error_out_requires_grad("addcmul");
+  return below_autograd(() => ops.addcmul_out.redispatch(ks.and(after_autograd_keyset), self, tensor1, tensor2, value, out));
+}, "VariableType::addcmul_out", "engine/ops/native_functions/binary.yaml:734", "engine/generated/VariableType.ts:1259");
 registerKernel(ops.addcmul_default, "Autograd", (ks, self, tensor1, tensor2, value) => {
-  const grad_fn = compute_requires_grad(self, tensor1, tensor2) ? not_implemented_node("aten::addcmul", self, tensor1, tensor2) : null;
+  const _any_requires_grad = compute_requires_grad(self, tensor1, tensor2);
+  let grad_fn: AddcmulBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new AddcmulBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self, tensor1, tensor2));
+    grad_fn.self_scalar_type = self.dtype.scalarType;
+    grad_fn.tensor1_scalar_type = tensor1.dtype.scalarType;
+    if (grad_fn.should_compute_output(1)) grad_fn.tensor2_ = new SavedVariable(tensor2, false);
+    if (grad_fn.should_compute_output(1) || grad_fn.should_compute_output(2)) grad_fn.value = value;
+    if (grad_fn.should_compute_output(2)) grad_fn.tensor1_ = new SavedVariable(tensor1, false);
+    grad_fn.tensor2_scalar_type = tensor2.dtype.scalarType;
+  }
   const _result = below_autograd(() => ops.addcmul_default.redispatch(ks.and(after_autograd_keyset), self, tensor1, tensor2, value));
-  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+  }
   return _result;
-}, "VariableType::addcmul_default", "engine/ops/native_functions/binary.yaml:740", "engine/generated/VariableType.ts:685");
+}, "VariableType::addcmul_default", "engine/ops/native_functions/binary.yaml:740", "engine/generated/VariableType.ts:1263");
 registerKernel(ops.addcmul__default, "Autograd", (ks, self, tensor1, tensor2, value) => {
-  const grad_fn = compute_requires_grad(tensor1, tensor2) ? not_implemented_node("aten::addcmul_", tensor1, tensor2) : null;
-  if (grad_fn) check_inplace(self, true);
+  const _any_requires_grad = compute_requires_grad(self, tensor1, tensor2);
+  check_inplace(self, _any_requires_grad);
+  let grad_fn: AddcmulBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new AddcmulBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self, tensor1, tensor2));
+    grad_fn.self_scalar_type = self.dtype.scalarType;
+    grad_fn.tensor1_scalar_type = tensor1.dtype.scalarType;
+    if (grad_fn.should_compute_output(1)) grad_fn.tensor2_ = new SavedVariable(tensor2, false);
+    if (grad_fn.should_compute_output(1) || grad_fn.should_compute_output(2)) grad_fn.value = value;
+    if (grad_fn.should_compute_output(2)) grad_fn.tensor1_ = new SavedVariable(tensor1, false);
+    grad_fn.tensor2_scalar_type = tensor2.dtype.scalarType;
+  }
   const _result = below_autograd(() => ops.addcmul__default.redispatch(ks.and(after_autograd_keyset), self, tensor1, tensor2, value));
-  if (grad_fn) rebase_history(self, grad_fn);
+  if (grad_fn) {
+    rebase_history(self, grad_fn);
+  }
   return _result;
-}, "VariableType::addcmul__default", "engine/ops/native_functions/binary.yaml:744", "engine/generated/VariableType.ts:691");
-registerKernel(ops.addcdiv_out, "Autograd", (ks, self, tensor1, tensor2, value, out) => below_autograd(() => ops.addcdiv_out.redispatch(ks.and(after_autograd_keyset), self, tensor1, tensor2, value, out)), "VariableType::addcdiv_out", "engine/ops/native_functions/binary.yaml:748", "engine/generated/VariableType.ts:698");
+}, "VariableType::addcmul__default", "engine/ops/native_functions/binary.yaml:744", "engine/generated/VariableType.ts:1282");
+registerKernel(ops.addcdiv_out, "Autograd", (ks, self, tensor1, tensor2, value, out) => {
+  if (compute_requires_grad(self, tensor1, tensor2)) throw_error_out_requires_grad("addcdiv");
+  return below_autograd(() => ops.addcdiv_out.redispatch(ks.and(after_autograd_keyset), self, tensor1, tensor2, value, out));
+}, "VariableType::addcdiv_out", "engine/ops/native_functions/binary.yaml:748", "engine/generated/VariableType.ts:1302");
 registerKernel(ops.addcdiv_default, "Autograd", (ks, self, tensor1, tensor2, value) => {
-  const grad_fn = compute_requires_grad(self, tensor1, tensor2) ? not_implemented_node("aten::addcdiv", self, tensor1, tensor2) : null;
+  const _any_requires_grad = compute_requires_grad(self, tensor1, tensor2);
+  let grad_fn: AddcdivBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new AddcdivBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self, tensor1, tensor2));
+    grad_fn.self_scalar_type = self.dtype.scalarType;
+    grad_fn.tensor1_scalar_type = tensor1.dtype.scalarType;
+    if (grad_fn.should_compute_output(1) || grad_fn.should_compute_output(2)) grad_fn.tensor2_ = new SavedVariable(tensor2, false);
+    if (grad_fn.should_compute_output(1) || grad_fn.should_compute_output(2)) grad_fn.value = value;
+    if (grad_fn.should_compute_output(2)) grad_fn.tensor1_ = new SavedVariable(tensor1, false);
+    grad_fn.tensor2_scalar_type = tensor2.dtype.scalarType;
+  }
   const _result = below_autograd(() => ops.addcdiv_default.redispatch(ks.and(after_autograd_keyset), self, tensor1, tensor2, value));
-  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+  }
   return _result;
-}, "VariableType::addcdiv_default", "engine/ops/native_functions/binary.yaml:754", "engine/generated/VariableType.ts:699");
+}, "VariableType::addcdiv_default", "engine/ops/native_functions/binary.yaml:754", "engine/generated/VariableType.ts:1306");
 registerKernel(ops.addcdiv__default, "Autograd", (ks, self, tensor1, tensor2, value) => {
-  const grad_fn = compute_requires_grad(tensor1, tensor2) ? not_implemented_node("aten::addcdiv_", tensor1, tensor2) : null;
-  if (grad_fn) check_inplace(self, true);
+  const _any_requires_grad = compute_requires_grad(self, tensor1, tensor2);
+  check_inplace(self, _any_requires_grad);
+  let grad_fn: AddcdivBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new AddcdivBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self, tensor1, tensor2));
+    grad_fn.self_scalar_type = self.dtype.scalarType;
+    grad_fn.tensor1_scalar_type = tensor1.dtype.scalarType;
+    if (grad_fn.should_compute_output(1) || grad_fn.should_compute_output(2)) grad_fn.tensor2_ = new SavedVariable(tensor2, false);
+    if (grad_fn.should_compute_output(1) || grad_fn.should_compute_output(2)) grad_fn.value = value;
+    if (grad_fn.should_compute_output(2)) grad_fn.tensor1_ = new SavedVariable(tensor1, false);
+    grad_fn.tensor2_scalar_type = tensor2.dtype.scalarType;
+  }
   const _result = below_autograd(() => ops.addcdiv__default.redispatch(ks.and(after_autograd_keyset), self, tensor1, tensor2, value));
-  if (grad_fn) rebase_history(self, grad_fn);
+  if (grad_fn) {
+    rebase_history(self, grad_fn);
+  }
   return _result;
-}, "VariableType::addcdiv__default", "engine/ops/native_functions/binary.yaml:758", "engine/generated/VariableType.ts:705");
+}, "VariableType::addcdiv__default", "engine/ops/native_functions/binary.yaml:758", "engine/generated/VariableType.ts:1325");
 registerKernel(ops.cat_default, "Autograd", (ks, tensors, dim) => {
   const grad_fn = compute_requires_grad(tensors) ? not_implemented_node("aten::cat", tensors) : null;
   const _result = below_autograd(() => ops.cat_default.redispatch(ks.and(after_autograd_keyset), tensors, dim));
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::cat_default", "engine/ops/native_functions/join.yaml:15", "engine/generated/VariableType.ts:712");
-registerKernel(ops.cat_out, "Autograd", (ks, tensors, dim, out) => below_autograd(() => ops.cat_out.redispatch(ks.and(after_autograd_keyset), tensors, dim, out)), "VariableType::cat_out", "engine/ops/native_functions/join.yaml:18", "engine/generated/VariableType.ts:718");
+}, "VariableType::cat_default", "engine/ops/native_functions/join.yaml:15", "engine/generated/VariableType.ts:1345");
+registerKernel(ops.cat_out, "Autograd", (ks, tensors, dim, out) => below_autograd(() => ops.cat_out.redispatch(ks.and(after_autograd_keyset), tensors, dim, out)), "VariableType::cat_out", "engine/ops/native_functions/join.yaml:18", "engine/generated/VariableType.ts:1351");
 registerKernel(ops.stack_default, "Autograd", (ks, tensors, dim) => {
   const grad_fn = compute_requires_grad(tensors) ? not_implemented_node("aten::stack", tensors) : null;
   const _result = below_autograd(() => ops.stack_default.redispatch(ks.and(after_autograd_keyset), tensors, dim));
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::stack_default", "engine/ops/native_functions/join.yaml:25", "engine/generated/VariableType.ts:719");
-registerKernel(ops.stack_out, "Autograd", (ks, tensors, dim, out) => below_autograd(() => ops.stack_out.redispatch(ks.and(after_autograd_keyset), tensors, dim, out)), "VariableType::stack_out", "engine/ops/native_functions/join.yaml:29", "engine/generated/VariableType.ts:725");
+}, "VariableType::stack_default", "engine/ops/native_functions/join.yaml:25", "engine/generated/VariableType.ts:1352");
+registerKernel(ops.stack_out, "Autograd", (ks, tensors, dim, out) => below_autograd(() => ops.stack_out.redispatch(ks.and(after_autograd_keyset), tensors, dim, out)), "VariableType::stack_out", "engine/ops/native_functions/join.yaml:29", "engine/generated/VariableType.ts:1358");
 registerKernel(ops.flip_default, "Autograd", (ks, self, dims) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::flip", self) : null;
   const _result = below_autograd(() => ops.flip_default.redispatch(ks.and(after_autograd_keyset), self, dims));
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::flip_default", "engine/ops/native_functions/join.yaml:90", "engine/generated/VariableType.ts:726");
+}, "VariableType::flip_default", "engine/ops/native_functions/join.yaml:90", "engine/generated/VariableType.ts:1359");
 registerKernel(ops.roll_default, "Autograd", (ks, self, shifts, dims) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::roll", self) : null;
   const _result = below_autograd(() => ops.roll_default.redispatch(ks.and(after_autograd_keyset), self, shifts, dims));
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::roll_default", "engine/ops/native_functions/join.yaml:97", "engine/generated/VariableType.ts:732");
-registerKernel(ops.tril_out, "Autograd", (ks, self, diagonal, out) => below_autograd(() => ops.tril_out.redispatch(ks.and(after_autograd_keyset), self, diagonal, out)), "VariableType::tril_out", "engine/ops/native_functions/join.yaml:106", "engine/generated/VariableType.ts:738");
+}, "VariableType::roll_default", "engine/ops/native_functions/join.yaml:97", "engine/generated/VariableType.ts:1365");
+registerKernel(ops.tril_out, "Autograd", (ks, self, diagonal, out) => below_autograd(() => ops.tril_out.redispatch(ks.and(after_autograd_keyset), self, diagonal, out)), "VariableType::tril_out", "engine/ops/native_functions/join.yaml:106", "engine/generated/VariableType.ts:1371");
 registerKernel(ops.tril_default, "Autograd", (ks, self, diagonal) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::tril", self) : null;
   const _result = below_autograd(() => ops.tril_default.redispatch(ks.and(after_autograd_keyset), self, diagonal));
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::tril_default", "engine/ops/native_functions/join.yaml:111", "engine/generated/VariableType.ts:739");
-registerKernel(ops.tril__default, "Autograd", (ks, self, diagonal) => below_autograd(() => ops.tril__default.redispatch(ks.and(after_autograd_keyset), self, diagonal)), "VariableType::tril__default", "engine/ops/native_functions/join.yaml:115", "engine/generated/VariableType.ts:745");
-registerKernel(ops.triu_out, "Autograd", (ks, self, diagonal, out) => below_autograd(() => ops.triu_out.redispatch(ks.and(after_autograd_keyset), self, diagonal, out)), "VariableType::triu_out", "engine/ops/native_functions/join.yaml:119", "engine/generated/VariableType.ts:746");
+}, "VariableType::tril_default", "engine/ops/native_functions/join.yaml:111", "engine/generated/VariableType.ts:1372");
+registerKernel(ops.tril__default, "Autograd", (ks, self, diagonal) => below_autograd(() => ops.tril__default.redispatch(ks.and(after_autograd_keyset), self, diagonal)), "VariableType::tril__default", "engine/ops/native_functions/join.yaml:115", "engine/generated/VariableType.ts:1378");
+registerKernel(ops.triu_out, "Autograd", (ks, self, diagonal, out) => below_autograd(() => ops.triu_out.redispatch(ks.and(after_autograd_keyset), self, diagonal, out)), "VariableType::triu_out", "engine/ops/native_functions/join.yaml:119", "engine/generated/VariableType.ts:1379");
 registerKernel(ops.triu_default, "Autograd", (ks, self, diagonal) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::triu", self) : null;
   const _result = below_autograd(() => ops.triu_default.redispatch(ks.and(after_autograd_keyset), self, diagonal));
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::triu_default", "engine/ops/native_functions/join.yaml:124", "engine/generated/VariableType.ts:747");
-registerKernel(ops.triu__default, "Autograd", (ks, self, diagonal) => below_autograd(() => ops.triu__default.redispatch(ks.and(after_autograd_keyset), self, diagonal)), "VariableType::triu__default", "engine/ops/native_functions/join.yaml:128", "engine/generated/VariableType.ts:753");
+}, "VariableType::triu_default", "engine/ops/native_functions/join.yaml:124", "engine/generated/VariableType.ts:1380");
+registerKernel(ops.triu__default, "Autograd", (ks, self, diagonal) => below_autograd(() => ops.triu__default.redispatch(ks.and(after_autograd_keyset), self, diagonal)), "VariableType::triu__default", "engine/ops/native_functions/join.yaml:128", "engine/generated/VariableType.ts:1386");
 registerKernel(ops.repeat_default, "Autograd", (ks, self, repeats) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::repeat", self) : null;
   const _result = below_autograd(() => ops.repeat_default.redispatch(ks.and(after_autograd_keyset), self, repeats));
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::repeat_default", "engine/ops/native_functions/join.yaml:134", "engine/generated/VariableType.ts:754");
+}, "VariableType::repeat_default", "engine/ops/native_functions/join.yaml:134", "engine/generated/VariableType.ts:1387");
 registerKernel(ops.mm_default, "Autograd", (ks, self, mat2) => {
   const grad_fn = compute_requires_grad(self, mat2) ? not_implemented_node("aten::mm", self, mat2) : null;
   const _result = below_autograd(() => ops.mm_default.redispatch(ks.and(after_autograd_keyset), self, mat2));
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::mm_default", "engine/ops/native_functions/linalg.yaml:12", "engine/generated/VariableType.ts:760");
-registerKernel(ops.mm_out, "Autograd", (ks, self, mat2, out) => below_autograd(() => ops.mm_out.redispatch(ks.and(after_autograd_keyset), self, mat2, out)), "VariableType::mm_out", "engine/ops/native_functions/linalg.yaml:16", "engine/generated/VariableType.ts:766");
-registerKernel(ops.addmm_out, "Autograd", (ks, self, mat1, mat2, beta, alpha, out) => below_autograd(() => ops.addmm_out.redispatch(ks.and(after_autograd_keyset), self, mat1, mat2, beta, alpha, out)), "VariableType::addmm_out", "engine/ops/native_functions/linalg.yaml:21", "engine/generated/VariableType.ts:767");
+}, "VariableType::mm_default", "engine/ops/native_functions/linalg.yaml:12", "engine/generated/VariableType.ts:1393");
+registerKernel(ops.mm_out, "Autograd", (ks, self, mat2, out) => below_autograd(() => ops.mm_out.redispatch(ks.and(after_autograd_keyset), self, mat2, out)), "VariableType::mm_out", "engine/ops/native_functions/linalg.yaml:16", "engine/generated/VariableType.ts:1399");
+registerKernel(ops.addmm_out, "Autograd", (ks, self, mat1, mat2, beta, alpha, out) => below_autograd(() => ops.addmm_out.redispatch(ks.and(after_autograd_keyset), self, mat1, mat2, beta, alpha, out)), "VariableType::addmm_out", "engine/ops/native_functions/linalg.yaml:21", "engine/generated/VariableType.ts:1400");
 registerKernel(ops.addmm_default, "Autograd", (ks, self, mat1, mat2, beta, alpha) => {
   const grad_fn = compute_requires_grad(self, mat1, mat2) ? not_implemented_node("aten::addmm", self, mat1, mat2) : null;
   const _result = below_autograd(() => ops.addmm_default.redispatch(ks.and(after_autograd_keyset), self, mat1, mat2, beta, alpha));
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::addmm_default", "engine/ops/native_functions/linalg.yaml:26", "engine/generated/VariableType.ts:768");
+}, "VariableType::addmm_default", "engine/ops/native_functions/linalg.yaml:26", "engine/generated/VariableType.ts:1401");
 registerKernel(ops.addmm__default, "Autograd", (ks, self, mat1, mat2, beta, alpha) => {
   const grad_fn = compute_requires_grad(mat1, mat2) ? not_implemented_node("aten::addmm_", mat1, mat2) : null;
   if (grad_fn) check_inplace(self, true);
   const _result = below_autograd(() => ops.addmm__default.redispatch(ks.and(after_autograd_keyset), self, mat1, mat2, beta, alpha));
   if (grad_fn) rebase_history(self, grad_fn);
   return _result;
-}, "VariableType::addmm__default", "engine/ops/native_functions/linalg.yaml:30", "engine/generated/VariableType.ts:774");
+}, "VariableType::addmm__default", "engine/ops/native_functions/linalg.yaml:30", "engine/generated/VariableType.ts:1407");
 registerKernel(ops.bmm_default, "Autograd", (ks, self, mat2) => {
   const grad_fn = compute_requires_grad(self, mat2) ? not_implemented_node("aten::bmm", self, mat2) : null;
   const _result = below_autograd(() => ops.bmm_default.redispatch(ks.and(after_autograd_keyset), self, mat2));
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::bmm_default", "engine/ops/native_functions/linalg.yaml:36", "engine/generated/VariableType.ts:781");
-registerKernel(ops.bmm_out, "Autograd", (ks, self, mat2, out) => below_autograd(() => ops.bmm_out.redispatch(ks.and(after_autograd_keyset), self, mat2, out)), "VariableType::bmm_out", "engine/ops/native_functions/linalg.yaml:40", "engine/generated/VariableType.ts:787");
+}, "VariableType::bmm_default", "engine/ops/native_functions/linalg.yaml:36", "engine/generated/VariableType.ts:1414");
+registerKernel(ops.bmm_out, "Autograd", (ks, self, mat2, out) => below_autograd(() => ops.bmm_out.redispatch(ks.and(after_autograd_keyset), self, mat2, out)), "VariableType::bmm_out", "engine/ops/native_functions/linalg.yaml:40", "engine/generated/VariableType.ts:1420");
 registerKernel(ops.baddbmm_default, "Autograd", (ks, self, batch1, batch2, beta, alpha) => {
   const grad_fn = compute_requires_grad(self, batch1, batch2) ? not_implemented_node("aten::baddbmm", self, batch1, batch2) : null;
   const _result = below_autograd(() => ops.baddbmm_default.redispatch(ks.and(after_autograd_keyset), self, batch1, batch2, beta, alpha));
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::baddbmm_default", "engine/ops/native_functions/linalg.yaml:46", "engine/generated/VariableType.ts:788");
+}, "VariableType::baddbmm_default", "engine/ops/native_functions/linalg.yaml:46", "engine/generated/VariableType.ts:1421");
 registerKernel(ops.baddbmm__default, "Autograd", (ks, self, batch1, batch2, beta, alpha) => {
   const grad_fn = compute_requires_grad(batch1, batch2) ? not_implemented_node("aten::baddbmm_", batch1, batch2) : null;
   if (grad_fn) check_inplace(self, true);
   const _result = below_autograd(() => ops.baddbmm__default.redispatch(ks.and(after_autograd_keyset), self, batch1, batch2, beta, alpha));
   if (grad_fn) rebase_history(self, grad_fn);
   return _result;
-}, "VariableType::baddbmm__default", "engine/ops/native_functions/linalg.yaml:50", "engine/generated/VariableType.ts:794");
-registerKernel(ops.baddbmm_out, "Autograd", (ks, self, batch1, batch2, beta, alpha, out) => below_autograd(() => ops.baddbmm_out.redispatch(ks.and(after_autograd_keyset), self, batch1, batch2, beta, alpha, out)), "VariableType::baddbmm_out", "engine/ops/native_functions/linalg.yaml:54", "engine/generated/VariableType.ts:801");
+}, "VariableType::baddbmm__default", "engine/ops/native_functions/linalg.yaml:50", "engine/generated/VariableType.ts:1427");
+registerKernel(ops.baddbmm_out, "Autograd", (ks, self, batch1, batch2, beta, alpha, out) => below_autograd(() => ops.baddbmm_out.redispatch(ks.and(after_autograd_keyset), self, batch1, batch2, beta, alpha, out)), "VariableType::baddbmm_out", "engine/ops/native_functions/linalg.yaml:54", "engine/generated/VariableType.ts:1434");
 registerKernel(ops.addbmm__default, "Autograd", (ks, self, batch1, batch2, beta, alpha) => {
   const grad_fn = compute_requires_grad(batch1, batch2) ? not_implemented_node("aten::addbmm_", batch1, batch2) : null;
   if (grad_fn) check_inplace(self, true);
   const _result = below_autograd(() => ops.addbmm__default.redispatch(ks.and(after_autograd_keyset), self, batch1, batch2, beta, alpha));
   if (grad_fn) rebase_history(self, grad_fn);
   return _result;
-}, "VariableType::addbmm__default", "engine/ops/native_functions/linalg.yaml:60", "engine/generated/VariableType.ts:802");
-registerKernel(ops.addbmm_out, "Autograd", (ks, self, batch1, batch2, beta, alpha, out) => below_autograd(() => ops.addbmm_out.redispatch(ks.and(after_autograd_keyset), self, batch1, batch2, beta, alpha, out)), "VariableType::addbmm_out", "engine/ops/native_functions/linalg.yaml:65", "engine/generated/VariableType.ts:809");
+}, "VariableType::addbmm__default", "engine/ops/native_functions/linalg.yaml:60", "engine/generated/VariableType.ts:1435");
+registerKernel(ops.addbmm_out, "Autograd", (ks, self, batch1, batch2, beta, alpha, out) => below_autograd(() => ops.addbmm_out.redispatch(ks.and(after_autograd_keyset), self, batch1, batch2, beta, alpha, out)), "VariableType::addbmm_out", "engine/ops/native_functions/linalg.yaml:65", "engine/generated/VariableType.ts:1442");
 registerKernel(ops.addbmm_default, "Autograd", (ks, self, batch1, batch2, beta, alpha) => {
   const grad_fn = compute_requires_grad(self, batch1, batch2) ? not_implemented_node("aten::addbmm", self, batch1, batch2) : null;
   const _result = below_autograd(() => ops.addbmm_default.redispatch(ks.and(after_autograd_keyset), self, batch1, batch2, beta, alpha));
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::addbmm_default", "engine/ops/native_functions/linalg.yaml:69", "engine/generated/VariableType.ts:810");
+}, "VariableType::addbmm_default", "engine/ops/native_functions/linalg.yaml:69", "engine/generated/VariableType.ts:1443");
 registerKernel(ops.addmv_default, "Autograd", (ks, self, mat, vec, beta, alpha) => {
   const grad_fn = compute_requires_grad(self, mat, vec) ? not_implemented_node("aten::addmv", self, mat, vec) : null;
   const _result = below_autograd(() => ops.addmv_default.redispatch(ks.and(after_autograd_keyset), self, mat, vec, beta, alpha));
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::addmv_default", "engine/ops/native_functions/linalg.yaml:76", "engine/generated/VariableType.ts:816");
+}, "VariableType::addmv_default", "engine/ops/native_functions/linalg.yaml:76", "engine/generated/VariableType.ts:1449");
 registerKernel(ops.addmv__default, "Autograd", (ks, self, mat, vec, beta, alpha) => {
   const grad_fn = compute_requires_grad(mat, vec) ? not_implemented_node("aten::addmv_", mat, vec) : null;
   if (grad_fn) check_inplace(self, true);
   const _result = below_autograd(() => ops.addmv__default.redispatch(ks.and(after_autograd_keyset), self, mat, vec, beta, alpha));
   if (grad_fn) rebase_history(self, grad_fn);
   return _result;
-}, "VariableType::addmv__default", "engine/ops/native_functions/linalg.yaml:80", "engine/generated/VariableType.ts:822");
-registerKernel(ops.addmv_out, "Autograd", (ks, self, mat, vec, beta, alpha, out) => below_autograd(() => ops.addmv_out.redispatch(ks.and(after_autograd_keyset), self, mat, vec, beta, alpha, out)), "VariableType::addmv_out", "engine/ops/native_functions/linalg.yaml:84", "engine/generated/VariableType.ts:829");
+}, "VariableType::addmv__default", "engine/ops/native_functions/linalg.yaml:80", "engine/generated/VariableType.ts:1455");
+registerKernel(ops.addmv_out, "Autograd", (ks, self, mat, vec, beta, alpha, out) => below_autograd(() => ops.addmv_out.redispatch(ks.and(after_autograd_keyset), self, mat, vec, beta, alpha, out)), "VariableType::addmv_out", "engine/ops/native_functions/linalg.yaml:84", "engine/generated/VariableType.ts:1462");
 registerKernel(ops.mv_default, "Autograd", (ks, self, vec) => {
   const grad_fn = compute_requires_grad(self, vec) ? not_implemented_node("aten::mv", self, vec) : null;
   const _result = below_autograd(() => ops.mv_default.redispatch(ks.and(after_autograd_keyset), self, vec));
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::mv_default", "engine/ops/native_functions/linalg.yaml:89", "engine/generated/VariableType.ts:830");
-registerKernel(ops.mv_out, "Autograd", (ks, self, vec, out) => below_autograd(() => ops.mv_out.redispatch(ks.and(after_autograd_keyset), self, vec, out)), "VariableType::mv_out", "engine/ops/native_functions/linalg.yaml:94", "engine/generated/VariableType.ts:836");
+}, "VariableType::mv_default", "engine/ops/native_functions/linalg.yaml:89", "engine/generated/VariableType.ts:1463");
+registerKernel(ops.mv_out, "Autograd", (ks, self, vec, out) => below_autograd(() => ops.mv_out.redispatch(ks.and(after_autograd_keyset), self, vec, out)), "VariableType::mv_out", "engine/ops/native_functions/linalg.yaml:94", "engine/generated/VariableType.ts:1469");
 registerKernel(ops.addr_default, "Autograd", (ks, self, vec1, vec2, beta, alpha) => {
   const grad_fn = compute_requires_grad(self, vec1, vec2) ? not_implemented_node("aten::addr", self, vec1, vec2) : null;
   const _result = below_autograd(() => ops.addr_default.redispatch(ks.and(after_autograd_keyset), self, vec1, vec2, beta, alpha));
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::addr_default", "engine/ops/native_functions/linalg.yaml:100", "engine/generated/VariableType.ts:837");
+}, "VariableType::addr_default", "engine/ops/native_functions/linalg.yaml:100", "engine/generated/VariableType.ts:1470");
 registerKernel(ops.addr__default, "Autograd", (ks, self, vec1, vec2, beta, alpha) => {
   const grad_fn = compute_requires_grad(vec1, vec2) ? not_implemented_node("aten::addr_", vec1, vec2) : null;
   if (grad_fn) check_inplace(self, true);
   const _result = below_autograd(() => ops.addr__default.redispatch(ks.and(after_autograd_keyset), self, vec1, vec2, beta, alpha));
   if (grad_fn) rebase_history(self, grad_fn);
   return _result;
-}, "VariableType::addr__default", "engine/ops/native_functions/linalg.yaml:106", "engine/generated/VariableType.ts:843");
-registerKernel(ops.addr_out, "Autograd", (ks, self, vec1, vec2, beta, alpha, out) => below_autograd(() => ops.addr_out.redispatch(ks.and(after_autograd_keyset), self, vec1, vec2, beta, alpha, out)), "VariableType::addr_out", "engine/ops/native_functions/linalg.yaml:111", "engine/generated/VariableType.ts:850");
+}, "VariableType::addr__default", "engine/ops/native_functions/linalg.yaml:106", "engine/generated/VariableType.ts:1476");
+registerKernel(ops.addr_out, "Autograd", (ks, self, vec1, vec2, beta, alpha, out) => below_autograd(() => ops.addr_out.redispatch(ks.and(after_autograd_keyset), self, vec1, vec2, beta, alpha, out)), "VariableType::addr_out", "engine/ops/native_functions/linalg.yaml:111", "engine/generated/VariableType.ts:1483");
 registerKernel(ops.dot_default, "Autograd", (ks, self, tensor) => {
   const grad_fn = compute_requires_grad(self, tensor) ? not_implemented_node("aten::dot", self, tensor) : null;
   const _result = below_autograd(() => ops.dot_default.redispatch(ks.and(after_autograd_keyset), self, tensor));
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::dot_default", "engine/ops/native_functions/linalg.yaml:119", "engine/generated/VariableType.ts:851");
-registerKernel(ops.dot_out, "Autograd", (ks, self, tensor, out) => below_autograd(() => ops.dot_out.redispatch(ks.and(after_autograd_keyset), self, tensor, out)), "VariableType::dot_out", "engine/ops/native_functions/linalg.yaml:125", "engine/generated/VariableType.ts:857");
+}, "VariableType::dot_default", "engine/ops/native_functions/linalg.yaml:119", "engine/generated/VariableType.ts:1484");
+registerKernel(ops.dot_out, "Autograd", (ks, self, tensor, out) => below_autograd(() => ops.dot_out.redispatch(ks.and(after_autograd_keyset), self, tensor, out)), "VariableType::dot_out", "engine/ops/native_functions/linalg.yaml:125", "engine/generated/VariableType.ts:1490");
 registerKernel(ops.vdot_default, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::vdot", self, other) : null;
   const _result = below_autograd(() => ops.vdot_default.redispatch(ks.and(after_autograd_keyset), self, other));
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::vdot_default", "engine/ops/native_functions/linalg.yaml:129", "engine/generated/VariableType.ts:858");
-registerKernel(ops.vdot_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.vdot_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::vdot_out", "engine/ops/native_functions/linalg.yaml:135", "engine/generated/VariableType.ts:864");
-registerKernel(ops.tensordot_out, "Autograd", (ks, self, other, dims_self, dims_other, out) => below_autograd(() => ops.tensordot_out.redispatch(ks.and(after_autograd_keyset), self, other, dims_self, dims_other, out)), "VariableType::tensordot_out", "engine/ops/native_functions/linalg.yaml:174", "engine/generated/VariableType.ts:865");
-registerKernel(ops.linear_out, "Autograd", (ks, input, weight, bias, out) => below_autograd(() => ops.linear_out.redispatch(ks.and(after_autograd_keyset), input, weight, bias, out)), "VariableType::linear_out", "engine/ops/native_functions/linalg.yaml:203", "engine/generated/VariableType.ts:866");
+}, "VariableType::vdot_default", "engine/ops/native_functions/linalg.yaml:129", "engine/generated/VariableType.ts:1491");
+registerKernel(ops.vdot_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.vdot_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::vdot_out", "engine/ops/native_functions/linalg.yaml:135", "engine/generated/VariableType.ts:1497");
+registerKernel(ops.tensordot_out, "Autograd", (ks, self, other, dims_self, dims_other, out) => below_autograd(() => ops.tensordot_out.redispatch(ks.and(after_autograd_keyset), self, other, dims_self, dims_other, out)), "VariableType::tensordot_out", "engine/ops/native_functions/linalg.yaml:174", "engine/generated/VariableType.ts:1498");
+registerKernel(ops.linear_out, "Autograd", (ks, input, weight, bias, out) => below_autograd(() => ops.linear_out.redispatch(ks.and(after_autograd_keyset), input, weight, bias, out)), "VariableType::linear_out", "engine/ops/native_functions/linalg.yaml:203", "engine/generated/VariableType.ts:1499");
 registerKernel(ops._trilinear_default, "Autograd", (ks, i1, i2, i3, expand1, expand2, expand3, sumdim, unroll_dim) => {
   const grad_fn = compute_requires_grad(i1, i2, i3) ? not_implemented_node("aten::_trilinear", i1, i2, i3) : null;
   const _result = below_autograd(() => ops._trilinear_default.redispatch(ks.and(after_autograd_keyset), i1, i2, i3, expand1, expand2, expand3, sumdim, unroll_dim));
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::_trilinear_default", "engine/ops/native_functions/linalg.yaml:212", "engine/generated/VariableType.ts:867");
-registerKernel(ops.squeeze__dim, "Autograd", (ks, self, dim) => below_autograd(() => ops.squeeze__dim.redispatch(ks.and(after_autograd_keyset), self, dim)), "VariableType::squeeze__dim", "engine/ops/native_functions/linalg.yaml:221", "engine/generated/VariableType.ts:873");
+}, "VariableType::_trilinear_default", "engine/ops/native_functions/linalg.yaml:212", "engine/generated/VariableType.ts:1500");
+registerKernel(ops.squeeze__dim, "Autograd", (ks, self, dim) => {
+  const _any_requires_grad = compute_requires_grad(self);
+  check_inplace(self, _any_requires_grad);
+  let grad_fn: SqueezeBackward1 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new SqueezeBackward1();
+    grad_fn.set_next_edges(collect_next_edges(self));
+    grad_fn.self_sym_sizes = [...self._impl.sizes()];
+    grad_fn.dim = dim;
+  }
+  const _result = below_autograd(() => ops.squeeze__dim.redispatch(ks.and(after_autograd_keyset), self, dim));
+  if (grad_fn) {
+    rebase_history(self, grad_fn);
+  }
+  return _result;
+}, "VariableType::squeeze__dim", "engine/ops/native_functions/linalg.yaml:221", "engine/generated/VariableType.ts:1506");
 registerKernel(ops._linalg_check_errors_default, "Autograd", (ks, info, api_name, is_matrix) => {
   const grad_fn = compute_requires_grad(info) ? not_implemented_node("aten::_linalg_check_errors", info) : null;
   const _result = below_autograd(() => ops._linalg_check_errors_default.redispatch(ks.and(after_autograd_keyset), info, api_name, is_matrix));
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::_linalg_check_errors_default", "engine/ops/native_functions/linalg.yaml:228", "engine/generated/VariableType.ts:874");
+}, "VariableType::_linalg_check_errors_default", "engine/ops/native_functions/linalg.yaml:228", "engine/generated/VariableType.ts:1522");
 registerKernel(ops.linalg_lu_factor_ex_default, "Autograd", (ks, A, pivot, check_errors) => {
   const grad_fn = compute_requires_grad(A) ? not_implemented_node("aten::linalg_lu_factor_ex", A) : null;
   const _result = below_autograd(() => ops.linalg_lu_factor_ex_default.redispatch(ks.and(after_autograd_keyset), A, pivot, check_errors));
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::linalg_lu_factor_ex_default", "engine/ops/native_functions/linalg.yaml:244", "engine/generated/VariableType.ts:880");
-registerKernel(ops.linalg_lu_factor_ex_out, "Autograd", (ks, A, pivot, check_errors, LU, pivots, info) => below_autograd(() => ops.linalg_lu_factor_ex_out.redispatch(ks.and(after_autograd_keyset), A, pivot, check_errors, LU, pivots, info)), "VariableType::linalg_lu_factor_ex_out", "engine/ops/native_functions/linalg.yaml:249", "engine/generated/VariableType.ts:886");
+}, "VariableType::linalg_lu_factor_ex_default", "engine/ops/native_functions/linalg.yaml:244", "engine/generated/VariableType.ts:1528");
+registerKernel(ops.linalg_lu_factor_ex_out, "Autograd", (ks, A, pivot, check_errors, LU, pivots, info) => below_autograd(() => ops.linalg_lu_factor_ex_out.redispatch(ks.and(after_autograd_keyset), A, pivot, check_errors, LU, pivots, info)), "VariableType::linalg_lu_factor_ex_out", "engine/ops/native_functions/linalg.yaml:249", "engine/generated/VariableType.ts:1534");
 registerKernel(ops._linalg_det_default, "Autograd", (ks, A) => {
   const grad_fn = compute_requires_grad(A) ? not_implemented_node("aten::_linalg_det", A) : null;
   const _result = below_autograd(() => ops._linalg_det_default.redispatch(ks.and(after_autograd_keyset), A));
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::_linalg_det_default", "engine/ops/native_functions/linalg.yaml:258", "engine/generated/VariableType.ts:887");
-registerKernel(ops._linalg_det_result, "Autograd", (ks, A, result, LU, pivots) => below_autograd(() => ops._linalg_det_result.redispatch(ks.and(after_autograd_keyset), A, result, LU, pivots)), "VariableType::_linalg_det_result", "engine/ops/native_functions/linalg.yaml:261", "engine/generated/VariableType.ts:893");
+}, "VariableType::_linalg_det_default", "engine/ops/native_functions/linalg.yaml:258", "engine/generated/VariableType.ts:1535");
+registerKernel(ops._linalg_det_result, "Autograd", (ks, A, result, LU, pivots) => below_autograd(() => ops._linalg_det_result.redispatch(ks.and(after_autograd_keyset), A, result, LU, pivots)), "VariableType::_linalg_det_result", "engine/ops/native_functions/linalg.yaml:261", "engine/generated/VariableType.ts:1541");
 registerKernel(ops._linalg_slogdet_default, "Autograd", (ks, A) => {
   const grad_fn = compute_requires_grad(A) ? not_implemented_node("aten::_linalg_slogdet", A) : null;
   const _result = below_autograd(() => ops._linalg_slogdet_default.redispatch(ks.and(after_autograd_keyset), A));
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::_linalg_slogdet_default", "engine/ops/native_functions/linalg.yaml:282", "engine/generated/VariableType.ts:894");
-registerKernel(ops._linalg_slogdet_sign, "Autograd", (ks, A, sign, logabsdet, LU, pivots) => below_autograd(() => ops._linalg_slogdet_sign.redispatch(ks.and(after_autograd_keyset), A, sign, logabsdet, LU, pivots)), "VariableType::_linalg_slogdet_sign", "engine/ops/native_functions/linalg.yaml:285", "engine/generated/VariableType.ts:900");
+}, "VariableType::_linalg_slogdet_default", "engine/ops/native_functions/linalg.yaml:282", "engine/generated/VariableType.ts:1542");
+registerKernel(ops._linalg_slogdet_sign, "Autograd", (ks, A, sign, logabsdet, LU, pivots) => below_autograd(() => ops._linalg_slogdet_sign.redispatch(ks.and(after_autograd_keyset), A, sign, logabsdet, LU, pivots)), "VariableType::_linalg_slogdet_sign", "engine/ops/native_functions/linalg.yaml:285", "engine/generated/VariableType.ts:1548");
 registerKernel(ops.linalg_cholesky_ex_default, "Autograd", (ks, self, upper, check_errors) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::linalg_cholesky_ex", self) : null;
   const _result = below_autograd(() => ops.linalg_cholesky_ex_default.redispatch(ks.and(after_autograd_keyset), self, upper, check_errors));
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::linalg_cholesky_ex_default", "engine/ops/native_functions/linalg.yaml:302", "engine/generated/VariableType.ts:901");
-registerKernel(ops.linalg_cholesky_ex_L, "Autograd", (ks, self, upper, check_errors, L, info) => below_autograd(() => ops.linalg_cholesky_ex_L.redispatch(ks.and(after_autograd_keyset), self, upper, check_errors, L, info)), "VariableType::linalg_cholesky_ex_L", "engine/ops/native_functions/linalg.yaml:306", "engine/generated/VariableType.ts:907");
+}, "VariableType::linalg_cholesky_ex_default", "engine/ops/native_functions/linalg.yaml:302", "engine/generated/VariableType.ts:1549");
+registerKernel(ops.linalg_cholesky_ex_L, "Autograd", (ks, self, upper, check_errors, L, info) => below_autograd(() => ops.linalg_cholesky_ex_L.redispatch(ks.and(after_autograd_keyset), self, upper, check_errors, L, info)), "VariableType::linalg_cholesky_ex_L", "engine/ops/native_functions/linalg.yaml:306", "engine/generated/VariableType.ts:1555");
 registerKernel(ops.linalg_inv_ex_default, "Autograd", (ks, A, check_errors) => {
   const grad_fn = compute_requires_grad(A) ? not_implemented_node("aten::linalg_inv_ex", A) : null;
   const _result = below_autograd(() => ops.linalg_inv_ex_default.redispatch(ks.and(after_autograd_keyset), A, check_errors));
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::linalg_inv_ex_default", "engine/ops/native_functions/linalg.yaml:324", "engine/generated/VariableType.ts:908");
-registerKernel(ops.linalg_inv_ex_inverse, "Autograd", (ks, A, check_errors, inverse, info) => below_autograd(() => ops.linalg_inv_ex_inverse.redispatch(ks.and(after_autograd_keyset), A, check_errors, inverse, info)), "VariableType::linalg_inv_ex_inverse", "engine/ops/native_functions/linalg.yaml:328", "engine/generated/VariableType.ts:914");
+}, "VariableType::linalg_inv_ex_default", "engine/ops/native_functions/linalg.yaml:324", "engine/generated/VariableType.ts:1556");
+registerKernel(ops.linalg_inv_ex_inverse, "Autograd", (ks, A, check_errors, inverse, info) => below_autograd(() => ops.linalg_inv_ex_inverse.redispatch(ks.and(after_autograd_keyset), A, check_errors, inverse, info)), "VariableType::linalg_inv_ex_inverse", "engine/ops/native_functions/linalg.yaml:328", "engine/generated/VariableType.ts:1562");
 registerKernel(ops.linalg_qr_default, "Autograd", (ks, A, mode) => {
   const grad_fn = compute_requires_grad(A) ? not_implemented_node("aten::linalg_qr", A) : null;
   const _result = below_autograd(() => ops.linalg_qr_default.redispatch(ks.and(after_autograd_keyset), A, mode));
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::linalg_qr_default", "engine/ops/native_functions/linalg.yaml:346", "engine/generated/VariableType.ts:915");
-registerKernel(ops.linalg_qr_out, "Autograd", (ks, A, mode, Q, R) => below_autograd(() => ops.linalg_qr_out.redispatch(ks.and(after_autograd_keyset), A, mode, Q, R)), "VariableType::linalg_qr_out", "engine/ops/native_functions/linalg.yaml:351", "engine/generated/VariableType.ts:921");
+}, "VariableType::linalg_qr_default", "engine/ops/native_functions/linalg.yaml:346", "engine/generated/VariableType.ts:1563");
+registerKernel(ops.linalg_qr_out, "Autograd", (ks, A, mode, Q, R) => below_autograd(() => ops.linalg_qr_out.redispatch(ks.and(after_autograd_keyset), A, mode, Q, R)), "VariableType::linalg_qr_out", "engine/ops/native_functions/linalg.yaml:351", "engine/generated/VariableType.ts:1569");
 registerKernel(ops._linalg_svd_default, "Autograd", (ks, A, full_matrices, compute_uv, driver) => {
   const grad_fn = compute_requires_grad(A) ? not_implemented_node("aten::_linalg_svd", A) : null;
   const _result = below_autograd(() => ops._linalg_svd_default.redispatch(ks.and(after_autograd_keyset), A, full_matrices, compute_uv, driver));
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::_linalg_svd_default", "engine/ops/native_functions/linalg.yaml:359", "engine/generated/VariableType.ts:922");
-registerKernel(ops._linalg_svd_U, "Autograd", (ks, A, full_matrices, compute_uv, driver, U, S, Vh) => below_autograd(() => ops._linalg_svd_U.redispatch(ks.and(after_autograd_keyset), A, full_matrices, compute_uv, driver, U, S, Vh)), "VariableType::_linalg_svd_U", "engine/ops/native_functions/linalg.yaml:363", "engine/generated/VariableType.ts:928");
+}, "VariableType::_linalg_svd_default", "engine/ops/native_functions/linalg.yaml:359", "engine/generated/VariableType.ts:1570");
+registerKernel(ops._linalg_svd_U, "Autograd", (ks, A, full_matrices, compute_uv, driver, U, S, Vh) => below_autograd(() => ops._linalg_svd_U.redispatch(ks.and(after_autograd_keyset), A, full_matrices, compute_uv, driver, U, S, Vh)), "VariableType::_linalg_svd_U", "engine/ops/native_functions/linalg.yaml:363", "engine/generated/VariableType.ts:1576");
 registerKernel(ops._linalg_solve_ex_default, "Autograd", (ks, A, B, left, check_errors) => {
   const grad_fn = compute_requires_grad(A, B) ? not_implemented_node("aten::_linalg_solve_ex", A, B) : null;
   const _result = below_autograd(() => ops._linalg_solve_ex_default.redispatch(ks.and(after_autograd_keyset), A, B, left, check_errors));
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::_linalg_solve_ex_default", "engine/ops/native_functions/linalg.yaml:394", "engine/generated/VariableType.ts:929");
-registerKernel(ops._linalg_solve_ex_result, "Autograd", (ks, A, B, left, check_errors, result, LU, pivots, info) => below_autograd(() => ops._linalg_solve_ex_result.redispatch(ks.and(after_autograd_keyset), A, B, left, check_errors, result, LU, pivots, info)), "VariableType::_linalg_solve_ex_result", "engine/ops/native_functions/linalg.yaml:397", "engine/generated/VariableType.ts:935");
+}, "VariableType::_linalg_solve_ex_default", "engine/ops/native_functions/linalg.yaml:394", "engine/generated/VariableType.ts:1577");
+registerKernel(ops._linalg_solve_ex_result, "Autograd", (ks, A, B, left, check_errors, result, LU, pivots, info) => below_autograd(() => ops._linalg_solve_ex_result.redispatch(ks.and(after_autograd_keyset), A, B, left, check_errors, result, LU, pivots, info)), "VariableType::_linalg_solve_ex_result", "engine/ops/native_functions/linalg.yaml:397", "engine/generated/VariableType.ts:1583");
 registerKernel(ops.all_dim, "Autograd", (ks, self, dim, keepdim) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::all", self) : null;
   const _result = below_autograd(() => ops.all_dim.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim));
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::all_dim", "engine/ops/native_functions/reduce.yaml:13", "engine/generated/VariableType.ts:936");
-registerKernel(ops.all_out, "Autograd", (ks, self, dim, keepdim, out) => below_autograd(() => ops.all_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, out)), "VariableType::all_out", "engine/ops/native_functions/reduce.yaml:17", "engine/generated/VariableType.ts:942");
+}, "VariableType::all_dim", "engine/ops/native_functions/reduce.yaml:13", "engine/generated/VariableType.ts:1584");
+registerKernel(ops.all_out, "Autograd", (ks, self, dim, keepdim, out) => below_autograd(() => ops.all_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, out)), "VariableType::all_out", "engine/ops/native_functions/reduce.yaml:17", "engine/generated/VariableType.ts:1590");
 registerKernel(ops.any_dim, "Autograd", (ks, self, dim, keepdim) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::any", self) : null;
   const _result = below_autograd(() => ops.any_dim.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim));
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::any_dim", "engine/ops/native_functions/reduce.yaml:22", "engine/generated/VariableType.ts:943");
-registerKernel(ops.any_out, "Autograd", (ks, self, dim, keepdim, out) => below_autograd(() => ops.any_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, out)), "VariableType::any_out", "engine/ops/native_functions/reduce.yaml:26", "engine/generated/VariableType.ts:949");
-registerKernel(ops.argmax_default, "Autograd", (ks, self, dim, keepdim) => below_autograd(() => ops.argmax_default.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim)), "VariableType::argmax_default", "engine/ops/native_functions/reduce.yaml:32", "engine/generated/VariableType.ts:950");
-registerKernel(ops.argmax_out, "Autograd", (ks, self, dim, keepdim, out) => below_autograd(() => ops.argmax_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, out)), "VariableType::argmax_out", "engine/ops/native_functions/reduce.yaml:36", "engine/generated/VariableType.ts:951");
-registerKernel(ops.argmin_default, "Autograd", (ks, self, dim, keepdim) => below_autograd(() => ops.argmin_default.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim)), "VariableType::argmin_default", "engine/ops/native_functions/reduce.yaml:41", "engine/generated/VariableType.ts:952");
-registerKernel(ops.argmin_out, "Autograd", (ks, self, dim, keepdim, out) => below_autograd(() => ops.argmin_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, out)), "VariableType::argmin_out", "engine/ops/native_functions/reduce.yaml:45", "engine/generated/VariableType.ts:953");
+}, "VariableType::any_dim", "engine/ops/native_functions/reduce.yaml:22", "engine/generated/VariableType.ts:1591");
+registerKernel(ops.any_out, "Autograd", (ks, self, dim, keepdim, out) => below_autograd(() => ops.any_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, out)), "VariableType::any_out", "engine/ops/native_functions/reduce.yaml:26", "engine/generated/VariableType.ts:1597");
+registerKernel(ops.argmax_default, "Autograd", (ks, self, dim, keepdim) => below_autograd(() => ops.argmax_default.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim)), "VariableType::argmax_default", "engine/ops/native_functions/reduce.yaml:32", "engine/generated/VariableType.ts:1598");
+registerKernel(ops.argmax_out, "Autograd", (ks, self, dim, keepdim, out) => below_autograd(() => ops.argmax_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, out)), "VariableType::argmax_out", "engine/ops/native_functions/reduce.yaml:36", "engine/generated/VariableType.ts:1599");
+registerKernel(ops.argmin_default, "Autograd", (ks, self, dim, keepdim) => below_autograd(() => ops.argmin_default.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim)), "VariableType::argmin_default", "engine/ops/native_functions/reduce.yaml:41", "engine/generated/VariableType.ts:1600");
+registerKernel(ops.argmin_out, "Autograd", (ks, self, dim, keepdim, out) => below_autograd(() => ops.argmin_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, out)), "VariableType::argmin_out", "engine/ops/native_functions/reduce.yaml:45", "engine/generated/VariableType.ts:1601");
 registerKernel(ops.max_dim, "Autograd", (ks, self, dim, keepdim) => {
-  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::max", self) : null;
+  const _any_requires_grad = compute_requires_grad(self);
+  let grad_fn: MaxBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new MaxBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+    grad_fn.self_sym_sizes = [...self._impl.sizes()];
+    grad_fn.dim = dim;
+    grad_fn.keepdim = keepdim;
+  }
   const _result = below_autograd(() => ops.max_dim.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim));
-  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (grad_fn) {
+    set_history([differentiable((_result as any)[0]), null], grad_fn);
+    grad_fn.indices_ = new SavedVariable((_result as any)[1], true);
+  }
   return _result;
-}, "VariableType::max_dim", "engine/ops/native_functions/reduce.yaml:51", "engine/generated/VariableType.ts:954");
-registerKernel(ops.max_dim_max, "Autograd", (ks, self, dim, keepdim, max, max_values) => below_autograd(() => ops.max_dim_max.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, max, max_values)), "VariableType::max_dim_max", "engine/ops/native_functions/reduce.yaml:55", "engine/generated/VariableType.ts:960");
+}, "VariableType::max_dim", "engine/ops/native_functions/reduce.yaml:51", "engine/generated/VariableType.ts:1602");
+registerKernel(ops.max_dim_max, "Autograd", (ks, self, dim, keepdim, max, max_values) => {
+  if (compute_requires_grad(self)) throw_error_out_requires_grad("max");
+  return below_autograd(() => ops.max_dim_max.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, max, max_values));
+}, "VariableType::max_dim_max", "engine/ops/native_functions/reduce.yaml:55", "engine/generated/VariableType.ts:1619");
 registerKernel(ops.amax_default, "Autograd", (ks, self, dim, keepdim) => {
-  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::amax", self) : null;
+  const _any_requires_grad = compute_requires_grad(self);
+  let grad_fn: AmaxBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new AmaxBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+    grad_fn.self_ = new SavedVariable(self, false);
+    grad_fn.dim = dim;
+    grad_fn.keepdim = keepdim;
+  }
   const _result = below_autograd(() => ops.amax_default.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim));
-  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+    grad_fn.result_ = new SavedVariable((_result as Tensor), true);
+  }
   return _result;
-}, "VariableType::amax_default", "engine/ops/native_functions/reduce.yaml:60", "engine/generated/VariableType.ts:961");
-registerKernel(ops.amax_out, "Autograd", (ks, self, dim, keepdim, out) => below_autograd(() => ops.amax_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, out)), "VariableType::amax_out", "engine/ops/native_functions/reduce.yaml:64", "engine/generated/VariableType.ts:967");
+}, "VariableType::amax_default", "engine/ops/native_functions/reduce.yaml:60", "engine/generated/VariableType.ts:1623");
+registerKernel(ops.amax_out, "Autograd", (ks, self, dim, keepdim, out) => {
+  if (compute_requires_grad(self)) throw_error_out_requires_grad("amax");
+  return below_autograd(() => ops.amax_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, out));
+}, "VariableType::amax_out", "engine/ops/native_functions/reduce.yaml:64", "engine/generated/VariableType.ts:1640");
 registerKernel(ops.mean_default, "Autograd", (ks, self, dtype) => {
-  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::mean", self) : null;
+  const _any_requires_grad = compute_requires_grad(self);
+  let grad_fn: MeanBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new MeanBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+    grad_fn.self_sym_sizes = [...self._impl.sizes()];
+    grad_fn.self_sym_numel = self.numel();
+  }
   const _result = below_autograd(() => ops.mean_default.redispatch(ks.and(after_autograd_keyset), self, dtype));
-  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+  }
   return _result;
-}, "VariableType::mean_default", "engine/ops/native_functions/reduce.yaml:70", "engine/generated/VariableType.ts:968");
+}, "VariableType::mean_default", "engine/ops/native_functions/reduce.yaml:70", "engine/generated/VariableType.ts:1644");
 registerKernel(ops.mean_dim, "Autograd", (ks, self, dim, keepdim, dtype) => {
-  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::mean", self) : null;
+  const _any_requires_grad = compute_requires_grad(self);
+  let grad_fn: MeanBackward1 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new MeanBackward1();
+    grad_fn.set_next_edges(collect_next_edges(self));
+    grad_fn.self_sym_sizes = [...self._impl.sizes()];
+    grad_fn.self_sym_numel = self.numel();
+    grad_fn.dim = dim;
+    grad_fn.keepdim = keepdim;
+  }
   const _result = below_autograd(() => ops.mean_dim.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, dtype));
-  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+  }
   return _result;
-}, "VariableType::mean_dim", "engine/ops/native_functions/reduce.yaml:75", "engine/generated/VariableType.ts:974");
-registerKernel(ops.mean_out, "Autograd", (ks, self, dim, keepdim, dtype, out) => below_autograd(() => ops.mean_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, dtype, out)), "VariableType::mean_out", "engine/ops/native_functions/reduce.yaml:79", "engine/generated/VariableType.ts:980");
+}, "VariableType::mean_dim", "engine/ops/native_functions/reduce.yaml:75", "engine/generated/VariableType.ts:1659");
+registerKernel(ops.mean_out, "Autograd", (ks, self, dim, keepdim, dtype, out) => {
+  if (compute_requires_grad(self)) throw_error_out_requires_grad("mean");
+  return below_autograd(() => ops.mean_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, dtype, out));
+}, "VariableType::mean_out", "engine/ops/native_functions/reduce.yaml:79", "engine/generated/VariableType.ts:1676");
 registerKernel(ops.min_dim, "Autograd", (ks, self, dim, keepdim) => {
-  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::min", self) : null;
+  const _any_requires_grad = compute_requires_grad(self);
+  let grad_fn: MinBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new MinBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+    grad_fn.self_sym_sizes = [...self._impl.sizes()];
+    grad_fn.dim = dim;
+    grad_fn.keepdim = keepdim;
+  }
   const _result = below_autograd(() => ops.min_dim.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim));
-  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (grad_fn) {
+    set_history([differentiable((_result as any)[0]), null], grad_fn);
+    grad_fn.indices_ = new SavedVariable((_result as any)[1], true);
+  }
   return _result;
-}, "VariableType::min_dim", "engine/ops/native_functions/reduce.yaml:85", "engine/generated/VariableType.ts:981");
-registerKernel(ops.min_dim_min, "Autograd", (ks, self, dim, keepdim, min, min_indices) => below_autograd(() => ops.min_dim_min.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, min, min_indices)), "VariableType::min_dim_min", "engine/ops/native_functions/reduce.yaml:89", "engine/generated/VariableType.ts:987");
+}, "VariableType::min_dim", "engine/ops/native_functions/reduce.yaml:85", "engine/generated/VariableType.ts:1680");
+registerKernel(ops.min_dim_min, "Autograd", (ks, self, dim, keepdim, min, min_indices) => {
+  if (compute_requires_grad(self)) throw_error_out_requires_grad("min");
+  return below_autograd(() => ops.min_dim_min.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, min, min_indices));
+}, "VariableType::min_dim_min", "engine/ops/native_functions/reduce.yaml:89", "engine/generated/VariableType.ts:1697");
 registerKernel(ops.amin_default, "Autograd", (ks, self, dim, keepdim) => {
-  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::amin", self) : null;
+  const _any_requires_grad = compute_requires_grad(self);
+  let grad_fn: AminBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new AminBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+    grad_fn.self_ = new SavedVariable(self, false);
+    grad_fn.dim = dim;
+    grad_fn.keepdim = keepdim;
+  }
   const _result = below_autograd(() => ops.amin_default.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim));
-  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+    grad_fn.result_ = new SavedVariable((_result as Tensor), true);
+  }
   return _result;
-}, "VariableType::amin_default", "engine/ops/native_functions/reduce.yaml:94", "engine/generated/VariableType.ts:988");
-registerKernel(ops.amin_out, "Autograd", (ks, self, dim, keepdim, out) => below_autograd(() => ops.amin_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, out)), "VariableType::amin_out", "engine/ops/native_functions/reduce.yaml:98", "engine/generated/VariableType.ts:994");
+}, "VariableType::amin_default", "engine/ops/native_functions/reduce.yaml:94", "engine/generated/VariableType.ts:1701");
+registerKernel(ops.amin_out, "Autograd", (ks, self, dim, keepdim, out) => {
+  if (compute_requires_grad(self)) throw_error_out_requires_grad("amin");
+  return below_autograd(() => ops.amin_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, out));
+}, "VariableType::amin_out", "engine/ops/native_functions/reduce.yaml:98", "engine/generated/VariableType.ts:1718");
 registerKernel(ops.prod_default, "Autograd", (ks, self, dtype) => {
-  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::prod", self) : null;
+  const _any_requires_grad = compute_requires_grad(self);
+  let grad_fn: ProdBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new ProdBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+    grad_fn.self_scalar_type = self.dtype.scalarType;
+    grad_fn.self_ = new SavedVariable(self, false);
+  }
   const _result = below_autograd(() => ops.prod_default.redispatch(ks.and(after_autograd_keyset), self, dtype));
-  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+    grad_fn.result_ = new SavedVariable((_result as Tensor), true);
+  }
   return _result;
-}, "VariableType::prod_default", "engine/ops/native_functions/reduce.yaml:104", "engine/generated/VariableType.ts:995");
+}, "VariableType::prod_default", "engine/ops/native_functions/reduce.yaml:104", "engine/generated/VariableType.ts:1722");
 registerKernel(ops.prod_dim_int, "Autograd", (ks, self, dim, keepdim, dtype) => {
-  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::prod", self) : null;
+  const _any_requires_grad = compute_requires_grad(self);
+  let grad_fn: ProdBackward1 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new ProdBackward1();
+    grad_fn.set_next_edges(collect_next_edges(self));
+    grad_fn.self_scalar_type = self.dtype.scalarType;
+    grad_fn.self_ = new SavedVariable(self, false);
+    grad_fn.dim = dim;
+    grad_fn.keepdim = keepdim;
+  }
   const _result = below_autograd(() => ops.prod_dim_int.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, dtype));
-  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+    grad_fn.result_ = new SavedVariable((_result as Tensor), true);
+  }
   return _result;
-}, "VariableType::prod_dim_int", "engine/ops/native_functions/reduce.yaml:110", "engine/generated/VariableType.ts:1001");
-registerKernel(ops.prod_int_out, "Autograd", (ks, self, dim, keepdim, dtype, out) => below_autograd(() => ops.prod_int_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, dtype, out)), "VariableType::prod_int_out", "engine/ops/native_functions/reduce.yaml:114", "engine/generated/VariableType.ts:1007");
+}, "VariableType::prod_dim_int", "engine/ops/native_functions/reduce.yaml:110", "engine/generated/VariableType.ts:1738");
+registerKernel(ops.prod_int_out, "Autograd", (ks, self, dim, keepdim, dtype, out) => {
+  if (compute_requires_grad(self)) throw_error_out_requires_grad("prod");
+  return below_autograd(() => ops.prod_int_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, dtype, out));
+}, "VariableType::prod_int_out", "engine/ops/native_functions/reduce.yaml:114", "engine/generated/VariableType.ts:1756");
 registerKernel(ops.all_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::all", self) : null;
   const _result = below_autograd(() => ops.all_default.redispatch(ks.and(after_autograd_keyset), self));
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::all_default", "engine/ops/native_functions/reduce.yaml:120", "engine/generated/VariableType.ts:1008");
-registerKernel(ops.all_all_out, "Autograd", (ks, self, out) => below_autograd(() => ops.all_all_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::all_all_out", "engine/ops/native_functions/reduce.yaml:124", "engine/generated/VariableType.ts:1014");
+}, "VariableType::all_default", "engine/ops/native_functions/reduce.yaml:120", "engine/generated/VariableType.ts:1760");
+registerKernel(ops.all_all_out, "Autograd", (ks, self, out) => below_autograd(() => ops.all_all_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::all_all_out", "engine/ops/native_functions/reduce.yaml:124", "engine/generated/VariableType.ts:1766");
 registerKernel(ops.any_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::any", self) : null;
   const _result = below_autograd(() => ops.any_default.redispatch(ks.and(after_autograd_keyset), self));
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::any_default", "engine/ops/native_functions/reduce.yaml:129", "engine/generated/VariableType.ts:1015");
-registerKernel(ops.any_all_out, "Autograd", (ks, self, out) => below_autograd(() => ops.any_all_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::any_all_out", "engine/ops/native_functions/reduce.yaml:133", "engine/generated/VariableType.ts:1021");
+}, "VariableType::any_default", "engine/ops/native_functions/reduce.yaml:129", "engine/generated/VariableType.ts:1767");
+registerKernel(ops.any_all_out, "Autograd", (ks, self, out) => below_autograd(() => ops.any_all_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::any_all_out", "engine/ops/native_functions/reduce.yaml:133", "engine/generated/VariableType.ts:1773");
 registerKernel(ops.min_default, "Autograd", (ks, self) => {
-  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::min", self) : null;
+  const _any_requires_grad = compute_requires_grad(self);
+  let grad_fn: MinBackward1 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new MinBackward1();
+    grad_fn.set_next_edges(collect_next_edges(self));
+    grad_fn.self_ = new SavedVariable(self, false);
+  }
   const _result = below_autograd(() => ops.min_default.redispatch(ks.and(after_autograd_keyset), self));
-  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+    grad_fn.result_ = new SavedVariable((_result as Tensor), true);
+  }
   return _result;
-}, "VariableType::min_default", "engine/ops/native_functions/reduce.yaml:139", "engine/generated/VariableType.ts:1022");
+}, "VariableType::min_default", "engine/ops/native_functions/reduce.yaml:139", "engine/generated/VariableType.ts:1774");
 registerKernel(ops.max_default, "Autograd", (ks, self) => {
-  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::max", self) : null;
+  const _any_requires_grad = compute_requires_grad(self);
+  let grad_fn: MaxBackward1 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new MaxBackward1();
+    grad_fn.set_next_edges(collect_next_edges(self));
+    grad_fn.self_ = new SavedVariable(self, false);
+  }
   const _result = below_autograd(() => ops.max_default.redispatch(ks.and(after_autograd_keyset), self));
-  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+    grad_fn.result_ = new SavedVariable((_result as Tensor), true);
+  }
   return _result;
-}, "VariableType::max_default", "engine/ops/native_functions/reduce.yaml:144", "engine/generated/VariableType.ts:1028");
+}, "VariableType::max_default", "engine/ops/native_functions/reduce.yaml:144", "engine/generated/VariableType.ts:1789");
 registerKernel(ops.count_nonzero_dim_IntList, "Autograd", (ks, self, dim) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::count_nonzero", self) : null;
   const _result = below_autograd(() => ops.count_nonzero_dim_IntList.redispatch(ks.and(after_autograd_keyset), self, dim));
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::count_nonzero_dim_IntList", "engine/ops/native_functions/reduce2.yaml:12", "engine/generated/VariableType.ts:1034");
+}, "VariableType::count_nonzero_dim_IntList", "engine/ops/native_functions/reduce2.yaml:12", "engine/generated/VariableType.ts:1804");
 registerKernel(ops.count_nonzero_default, "Autograd", (ks, self, dim) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::count_nonzero", self) : null;
   const _result = below_autograd(() => ops.count_nonzero_default.redispatch(ks.and(after_autograd_keyset), self, dim));
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::count_nonzero_default", "engine/ops/native_functions/reduce2.yaml:18", "engine/generated/VariableType.ts:1040");
+}, "VariableType::count_nonzero_default", "engine/ops/native_functions/reduce2.yaml:18", "engine/generated/VariableType.ts:1810");
 registerKernel(ops.std_correction, "Autograd", (ks, self, dim, correction, keepdim) => {
-  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::std", self) : null;
+  const _any_requires_grad = compute_requires_grad(self);
+  let grad_fn: StdBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new StdBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+    grad_fn.self_ = new SavedVariable(self, false);
+    grad_fn.dim = dim;
+    grad_fn.correction = correction;
+    grad_fn.keepdim = keepdim;
+  }
   const _result = below_autograd(() => ops.std_correction.redispatch(ks.and(after_autograd_keyset), self, dim, correction, keepdim));
-  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+    grad_fn.result_ = new SavedVariable((_result as Tensor), true);
+  }
   return _result;
-}, "VariableType::std_correction", "engine/ops/native_functions/reduce2.yaml:35", "engine/generated/VariableType.ts:1046");
+}, "VariableType::std_correction", "engine/ops/native_functions/reduce2.yaml:35", "engine/generated/VariableType.ts:1816");
 registerKernel(ops.std_mean_correction, "Autograd", (ks, self, dim, correction, keepdim) => {
-  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::std_mean", self) : null;
+  const _any_requires_grad = compute_requires_grad(self);
+  let grad_fn: StdMeanBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new StdMeanBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+    grad_fn.self_ = new SavedVariable(self, false);
+    grad_fn.dim = dim;
+    grad_fn.correction = correction;
+    grad_fn.keepdim = keepdim;
+  }
   const _result = below_autograd(() => ops.std_mean_correction.redispatch(ks.and(after_autograd_keyset), self, dim, correction, keepdim));
-  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (grad_fn) {
+    set_history([differentiable((_result as any)[0]), differentiable((_result as any)[1])], grad_fn);
+    grad_fn.result0_ = new SavedVariable((_result as any)[0], true);
+  }
   return _result;
-}, "VariableType::std_mean_correction", "engine/ops/native_functions/reduce2.yaml:50", "engine/generated/VariableType.ts:1052");
-registerKernel(ops.std_correction_out, "Autograd", (ks, self, dim, correction, keepdim, out) => below_autograd(() => ops.std_correction_out.redispatch(ks.and(after_autograd_keyset), self, dim, correction, keepdim, out)), "VariableType::std_correction_out", "engine/ops/native_functions/reduce2.yaml:60", "engine/generated/VariableType.ts:1058");
+}, "VariableType::std_mean_correction", "engine/ops/native_functions/reduce2.yaml:50", "engine/generated/VariableType.ts:1834");
+registerKernel(ops.std_correction_out, "Autograd", (ks, self, dim, correction, keepdim, out) => {
+  if (compute_requires_grad(self)) throw_error_out_requires_grad("std");
+  return below_autograd(() => ops.std_correction_out.redispatch(ks.and(after_autograd_keyset), self, dim, correction, keepdim, out));
+}, "VariableType::std_correction_out", "engine/ops/native_functions/reduce2.yaml:60", "engine/generated/VariableType.ts:1852");
 registerKernel(ops.var_correction, "Autograd", (ks, self, dim, correction, keepdim) => {
-  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::var", self) : null;
+  const _any_requires_grad = compute_requires_grad(self);
+  let grad_fn: VarBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new VarBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+    grad_fn.self_ = new SavedVariable(self, false);
+    grad_fn.dim = dim;
+    grad_fn.correction = correction;
+    grad_fn.keepdim = keepdim;
+  }
   const _result = below_autograd(() => ops.var_correction.redispatch(ks.and(after_autograd_keyset), self, dim, correction, keepdim));
-  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+  }
   return _result;
-}, "VariableType::var_correction", "engine/ops/native_functions/reduce2.yaml:75", "engine/generated/VariableType.ts:1059");
-registerKernel(ops.var_correction_out, "Autograd", (ks, self, dim, correction, keepdim, out) => below_autograd(() => ops.var_correction_out.redispatch(ks.and(after_autograd_keyset), self, dim, correction, keepdim, out)), "VariableType::var_correction_out", "engine/ops/native_functions/reduce2.yaml:84", "engine/generated/VariableType.ts:1065");
+}, "VariableType::var_correction", "engine/ops/native_functions/reduce2.yaml:75", "engine/generated/VariableType.ts:1856");
+registerKernel(ops.var_correction_out, "Autograd", (ks, self, dim, correction, keepdim, out) => {
+  if (compute_requires_grad(self)) throw_error_out_requires_grad("var");
+  return below_autograd(() => ops.var_correction_out.redispatch(ks.and(after_autograd_keyset), self, dim, correction, keepdim, out));
+}, "VariableType::var_correction_out", "engine/ops/native_functions/reduce2.yaml:84", "engine/generated/VariableType.ts:1873");
 registerKernel(ops.var_mean_correction, "Autograd", (ks, self, dim, correction, keepdim) => {
-  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::var_mean", self) : null;
+  const _any_requires_grad = compute_requires_grad(self);
+  let grad_fn: VarMeanBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new VarMeanBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+    grad_fn.self_ = new SavedVariable(self, false);
+    grad_fn.dim = dim;
+    grad_fn.correction = correction;
+    grad_fn.keepdim = keepdim;
+  }
   const _result = below_autograd(() => ops.var_mean_correction.redispatch(ks.and(after_autograd_keyset), self, dim, correction, keepdim));
-  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (grad_fn) {
+    set_history([differentiable((_result as any)[0]), differentiable((_result as any)[1])], grad_fn);
+  }
   return _result;
-}, "VariableType::var_mean_correction", "engine/ops/native_functions/reduce2.yaml:98", "engine/generated/VariableType.ts:1066");
+}, "VariableType::var_mean_correction", "engine/ops/native_functions/reduce2.yaml:98", "engine/generated/VariableType.ts:1877");
 registerKernel(ops.where_self, "Autograd", (ks, condition, self, other) => {
-  const grad_fn = compute_requires_grad(condition, self, other) ? not_implemented_node("aten::where", condition, self, other) : null;
+  const _any_requires_grad = compute_requires_grad(self, other);
+  let grad_fn: WhereBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new WhereBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self, other));
+    grad_fn.condition_ = new SavedVariable(condition, false);
+  }
   const _result = below_autograd(() => ops.where_self.redispatch(ks.and(after_autograd_keyset), condition, self, other));
-  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+  }
   return _result;
-}, "VariableType::where_self", "engine/ops/native_functions/select.yaml:12", "engine/generated/VariableType.ts:1072");
-registerKernel(ops.where_self_out, "Autograd", (ks, condition, self, other, out) => below_autograd(() => ops.where_self_out.redispatch(ks.and(after_autograd_keyset), condition, self, other, out)), "VariableType::where_self_out", "engine/ops/native_functions/select.yaml:18", "engine/generated/VariableType.ts:1078");
-registerKernel(ops.sort_values, "Autograd", (ks, self, dim, descending, values, indices) => below_autograd(() => ops.sort_values.redispatch(ks.and(after_autograd_keyset), self, dim, descending, values, indices)), "VariableType::sort_values", "engine/ops/native_functions/select.yaml:40", "engine/generated/VariableType.ts:1079");
-registerKernel(ops.sort_values_stable, "Autograd", (ks, self, stable, dim, descending, values, indices) => below_autograd(() => ops.sort_values_stable.redispatch(ks.and(after_autograd_keyset), self, stable, dim, descending, values, indices)), "VariableType::sort_values_stable", "engine/ops/native_functions/select.yaml:45", "engine/generated/VariableType.ts:1080");
+}, "VariableType::where_self", "engine/ops/native_functions/select.yaml:12", "engine/generated/VariableType.ts:1894");
+registerKernel(ops.where_self_out, "Autograd", (ks, condition, self, other, out) => {
+  if (compute_requires_grad(condition, self, other)) throw_error_out_requires_grad("where");
+  return below_autograd(() => ops.where_self_out.redispatch(ks.and(after_autograd_keyset), condition, self, other, out));
+}, "VariableType::where_self_out", "engine/ops/native_functions/select.yaml:18", "engine/generated/VariableType.ts:1908");
+registerKernel(ops.sort_values, "Autograd", (ks, self, dim, descending, values, indices) => below_autograd(() => ops.sort_values.redispatch(ks.and(after_autograd_keyset), self, dim, descending, values, indices)), "VariableType::sort_values", "engine/ops/native_functions/select.yaml:40", "engine/generated/VariableType.ts:1912");
+registerKernel(ops.sort_values_stable, "Autograd", (ks, self, stable, dim, descending, values, indices) => below_autograd(() => ops.sort_values_stable.redispatch(ks.and(after_autograd_keyset), self, stable, dim, descending, values, indices)), "VariableType::sort_values_stable", "engine/ops/native_functions/select.yaml:45", "engine/generated/VariableType.ts:1913");
 registerKernel(ops.sort_default, "Autograd", (ks, self, dim, descending) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::sort", self) : null;
   const _result = below_autograd(() => ops.sort_default.redispatch(ks.and(after_autograd_keyset), self, dim, descending));
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::sort_default", "engine/ops/native_functions/select.yaml:50", "engine/generated/VariableType.ts:1081");
+}, "VariableType::sort_default", "engine/ops/native_functions/select.yaml:50", "engine/generated/VariableType.ts:1914");
 registerKernel(ops.sort_stable, "Autograd", (ks, self, stable, dim, descending) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::sort", self) : null;
   const _result = below_autograd(() => ops.sort_stable.redispatch(ks.and(after_autograd_keyset), self, stable, dim, descending));
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::sort_stable", "engine/ops/native_functions/select.yaml:56", "engine/generated/VariableType.ts:1087");
-registerKernel(ops.argsort_stable, "Autograd", (ks, self, stable, dim, descending) => below_autograd(() => ops.argsort_stable.redispatch(ks.and(after_autograd_keyset), self, stable, dim, descending)), "VariableType::argsort_stable", "engine/ops/native_functions/select.yaml:66", "engine/generated/VariableType.ts:1093");
+}, "VariableType::sort_stable", "engine/ops/native_functions/select.yaml:56", "engine/generated/VariableType.ts:1920");
+registerKernel(ops.argsort_stable, "Autograd", (ks, self, stable, dim, descending) => below_autograd(() => ops.argsort_stable.redispatch(ks.and(after_autograd_keyset), self, stable, dim, descending)), "VariableType::argsort_stable", "engine/ops/native_functions/select.yaml:66", "engine/generated/VariableType.ts:1926");
 registerKernel(ops.as_strided_default, "Autograd", (ks, self, size, stride, storage_offset) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::as_strided", self) : null;
   const _result = below_autograd(() => ops.as_strided_default.redispatch(ks.and(after_autograd_keyset), self, size, stride, storage_offset));
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::as_strided_default", "engine/ops/native_functions/shape.yaml:19", "engine/generated/VariableType.ts:1094");
+}, "VariableType::as_strided_default", "engine/ops/native_functions/shape.yaml:19", "engine/generated/VariableType.ts:1927");
 registerKernel(ops.alias_default, "Autograd", (ks, self) => {
-  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::alias", self) : null;
+  const _any_requires_grad = compute_requires_grad(self);
+  let grad_fn: AliasBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new AliasBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+  }
   const _result = below_autograd(() => ops.alias_default.redispatch(ks.and(after_autograd_keyset), self));
-  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+  }
   return _result;
-}, "VariableType::alias_default", "engine/ops/native_functions/shape.yaml:26", "engine/generated/VariableType.ts:1100");
+}, "VariableType::alias_default", "engine/ops/native_functions/shape.yaml:26", "engine/generated/VariableType.ts:1933");
 registerKernel(ops._reshape_alias_default, "Autograd", (ks, self, size, stride) => {
-  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::_reshape_alias", self) : null;
+  const _any_requires_grad = compute_requires_grad(self);
+  let grad_fn: ReshapeAliasBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new ReshapeAliasBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+    grad_fn.self_sym_sizes = [...self._impl.sizes()];
+  }
   const _result = below_autograd(() => ops._reshape_alias_default.redispatch(ks.and(after_autograd_keyset), self, size, stride));
-  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+  }
   return _result;
-}, "VariableType::_reshape_alias_default", "engine/ops/native_functions/shape.yaml:40", "engine/generated/VariableType.ts:1106");
+}, "VariableType::_reshape_alias_default", "engine/ops/native_functions/shape.yaml:40", "engine/generated/VariableType.ts:1946");
 registerKernel(ops._unsafe_view_default, "Autograd", (ks, self, size) => {
-  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::_unsafe_view", self) : null;
+  const _any_requires_grad = compute_requires_grad(self);
+  let grad_fn: UnsafeViewBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new UnsafeViewBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+    grad_fn.self_sym_sizes = [...self._impl.sizes()];
+  }
   const _result = below_autograd(() => ops._unsafe_view_default.redispatch(ks.and(after_autograd_keyset), self, size));
-  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+  }
   return _result;
-}, "VariableType::_unsafe_view_default", "engine/ops/native_functions/shape.yaml:46", "engine/generated/VariableType.ts:1112");
+}, "VariableType::_unsafe_view_default", "engine/ops/native_functions/shape.yaml:46", "engine/generated/VariableType.ts:1960");
 registerKernel(ops.squeeze_default, "Autograd", (ks, self) => {
-  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::squeeze", self) : null;
+  const _any_requires_grad = compute_requires_grad(self);
+  let grad_fn: SqueezeBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new SqueezeBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+    grad_fn.self_sym_sizes = [...self._impl.sizes()];
+  }
   const _result = below_autograd(() => ops.squeeze_default.redispatch(ks.and(after_autograd_keyset), self));
-  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+  }
   return _result;
-}, "VariableType::squeeze_default", "engine/ops/native_functions/shape.yaml:69", "engine/generated/VariableType.ts:1118");
+}, "VariableType::squeeze_default", "engine/ops/native_functions/shape.yaml:69", "engine/generated/VariableType.ts:1974");
 registerKernel(ops.squeeze_dim, "Autograd", (ks, self, dim) => {
-  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::squeeze", self) : null;
+  const _any_requires_grad = compute_requires_grad(self);
+  let grad_fn: SqueezeBackward1 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new SqueezeBackward1();
+    grad_fn.set_next_edges(collect_next_edges(self));
+    grad_fn.self_sym_sizes = [...self._impl.sizes()];
+    grad_fn.dim = dim;
+  }
   const _result = below_autograd(() => ops.squeeze_dim.redispatch(ks.and(after_autograd_keyset), self, dim));
-  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+  }
   return _result;
-}, "VariableType::squeeze_dim", "engine/ops/native_functions/shape.yaml:75", "engine/generated/VariableType.ts:1124");
+}, "VariableType::squeeze_dim", "engine/ops/native_functions/shape.yaml:75", "engine/generated/VariableType.ts:1988");
 registerKernel(ops.unsqueeze_default, "Autograd", (ks, self, dim) => {
-  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::unsqueeze", self) : null;
+  const _any_requires_grad = compute_requires_grad(self);
+  let grad_fn: UnsqueezeBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new UnsqueezeBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+    grad_fn.dim = dim;
+  }
   const _result = below_autograd(() => ops.unsqueeze_default.redispatch(ks.and(after_autograd_keyset), self, dim));
-  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+  }
   return _result;
-}, "VariableType::unsqueeze_default", "engine/ops/native_functions/shape.yaml:81", "engine/generated/VariableType.ts:1130");
+}, "VariableType::unsqueeze_default", "engine/ops/native_functions/shape.yaml:81", "engine/generated/VariableType.ts:2003");
 registerKernel(ops.transpose_int, "Autograd", (ks, self, dim0, dim1) => {
-  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::transpose", self) : null;
+  const _any_requires_grad = compute_requires_grad(self);
+  let grad_fn: TransposeBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new TransposeBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+    grad_fn.dim0 = dim0;
+    grad_fn.dim1 = dim1;
+  }
   const _result = below_autograd(() => ops.transpose_int.redispatch(ks.and(after_autograd_keyset), self, dim0, dim1));
-  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+  }
   return _result;
-}, "VariableType::transpose_int", "engine/ops/native_functions/shape.yaml:89", "engine/generated/VariableType.ts:1136");
+}, "VariableType::transpose_int", "engine/ops/native_functions/shape.yaml:89", "engine/generated/VariableType.ts:2017");
 registerKernel(ops.t_default, "Autograd", (ks, self) => {
-  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::t", self) : null;
+  const _any_requires_grad = compute_requires_grad(self);
+  let grad_fn: TBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new TBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+  }
   const _result = below_autograd(() => ops.t_default.redispatch(ks.and(after_autograd_keyset), self));
-  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+  }
   return _result;
-}, "VariableType::t_default", "engine/ops/native_functions/shape.yaml:95", "engine/generated/VariableType.ts:1142");
+}, "VariableType::t_default", "engine/ops/native_functions/shape.yaml:95", "engine/generated/VariableType.ts:2032");
 registerKernel(ops.permute_default, "Autograd", (ks, self, dims) => {
-  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::permute", self) : null;
+  const _any_requires_grad = compute_requires_grad(self);
+  let grad_fn: PermuteBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new PermuteBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+    grad_fn.dims = dims;
+  }
   const _result = below_autograd(() => ops.permute_default.redispatch(ks.and(after_autograd_keyset), self, dims));
-  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+  }
   return _result;
-}, "VariableType::permute_default", "engine/ops/native_functions/shape.yaml:101", "engine/generated/VariableType.ts:1148");
+}, "VariableType::permute_default", "engine/ops/native_functions/shape.yaml:101", "engine/generated/VariableType.ts:2045");
 registerKernel(ops.expand_default, "Autograd", (ks, self, size, implicit) => {
-  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::expand", self) : null;
+  const _any_requires_grad = compute_requires_grad(self);
+  let grad_fn: ExpandBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new ExpandBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+    grad_fn.self_sym_sizes = [...self._impl.sizes()];
+  }
   const _result = below_autograd(() => ops.expand_default.redispatch(ks.and(after_autograd_keyset), self, size, implicit));
-  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+  }
   return _result;
-}, "VariableType::expand_default", "engine/ops/native_functions/shape.yaml:129", "engine/generated/VariableType.ts:1154");
+}, "VariableType::expand_default", "engine/ops/native_functions/shape.yaml:129", "engine/generated/VariableType.ts:2059");
 registerKernel(ops.select_int, "Autograd", (ks, self, dim, index) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::select", self) : null;
   const _result = below_autograd(() => ops.select_int.redispatch(ks.and(after_autograd_keyset), self, dim, index));
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::select_int", "engine/ops/native_functions/shape.yaml:155", "engine/generated/VariableType.ts:1160");
+}, "VariableType::select_int", "engine/ops/native_functions/shape.yaml:155", "engine/generated/VariableType.ts:2073");
 registerKernel(ops.slice_Tensor, "Autograd", (ks, self, dim, start, end, step) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::slice", self) : null;
   const _result = below_autograd(() => ops.slice_Tensor.redispatch(ks.and(after_autograd_keyset), self, dim, start, end, step));
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::slice_Tensor", "engine/ops/native_functions/shape.yaml:161", "engine/generated/VariableType.ts:1166");
+}, "VariableType::slice_Tensor", "engine/ops/native_functions/shape.yaml:161", "engine/generated/VariableType.ts:2079");
 registerKernel(ops.unfold_default, "Autograd", (ks, self, dimension, size, step) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::unfold", self) : null;
   const _result = below_autograd(() => ops.unfold_default.redispatch(ks.and(after_autograd_keyset), self, dimension, size, step));
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::unfold_default", "engine/ops/native_functions/shape.yaml:167", "engine/generated/VariableType.ts:1172");
+}, "VariableType::unfold_default", "engine/ops/native_functions/shape.yaml:167", "engine/generated/VariableType.ts:2085");
 registerKernel(ops.diagonal_default, "Autograd", (ks, self, offset, dim1, dim2) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::diagonal", self) : null;
   const _result = below_autograd(() => ops.diagonal_default.redispatch(ks.and(after_autograd_keyset), self, offset, dim1, dim2));
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::diagonal_default", "engine/ops/native_functions/shape.yaml:173", "engine/generated/VariableType.ts:1178");
+}, "VariableType::diagonal_default", "engine/ops/native_functions/shape.yaml:173", "engine/generated/VariableType.ts:2091");
 registerKernel(ops.split_Tensor, "Autograd", (ks, self, split_size, dim) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::split", self) : null;
   const _result = below_autograd(() => ops.split_Tensor.redispatch(ks.and(after_autograd_keyset), self, split_size, dim));
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::split_Tensor", "engine/ops/native_functions/shape.yaml:180", "engine/generated/VariableType.ts:1184");
+}, "VariableType::split_Tensor", "engine/ops/native_functions/shape.yaml:180", "engine/generated/VariableType.ts:2097");
 registerKernel(ops.split_with_sizes_default, "Autograd", (ks, self, split_sizes, dim) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::split_with_sizes", self) : null;
   const _result = below_autograd(() => ops.split_with_sizes_default.redispatch(ks.and(after_autograd_keyset), self, split_sizes, dim));
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::split_with_sizes_default", "engine/ops/native_functions/shape.yaml:191", "engine/generated/VariableType.ts:1190");
+}, "VariableType::split_with_sizes_default", "engine/ops/native_functions/shape.yaml:191", "engine/generated/VariableType.ts:2103");
 registerKernel(ops.unbind_int, "Autograd", (ks, self, dim) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::unbind", self) : null;
   const _result = below_autograd(() => ops.unbind_int.redispatch(ks.and(after_autograd_keyset), self, dim));
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::unbind_int", "engine/ops/native_functions/shape.yaml:203", "engine/generated/VariableType.ts:1196");
+}, "VariableType::unbind_int", "engine/ops/native_functions/shape.yaml:203", "engine/generated/VariableType.ts:2109");
 registerKernel(ops.clone_default, "Autograd", (ks, self, memory_format) => {
-  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::clone", self) : null;
+  const _any_requires_grad = compute_requires_grad(self);
+  let grad_fn: CloneBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new CloneBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+  }
   const _result = below_autograd(() => ops.clone_default.redispatch(ks.and(after_autograd_keyset), self, memory_format));
-  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+  }
   return _result;
-}, "VariableType::clone_default", "engine/ops/native_functions/shape.yaml:210", "engine/generated/VariableType.ts:1202");
+}, "VariableType::clone_default", "engine/ops/native_functions/shape.yaml:210", "engine/generated/VariableType.ts:2115");
 registerKernel(ops.copy__default, "Autograd", (ks, self, src, non_blocking) => {
   const grad_fn = compute_requires_grad(src) ? not_implemented_node("aten::copy_", src) : null;
   if (grad_fn) check_inplace(self, true);
   const _result = below_autograd(() => ops.copy__default.redispatch(ks.and(after_autograd_keyset), self, src, non_blocking));
   if (grad_fn) rebase_history(self, grad_fn);
   return _result;
-}, "VariableType::copy__default", "engine/ops/native_functions/shape.yaml:222", "engine/generated/VariableType.ts:1208");
+}, "VariableType::copy__default", "engine/ops/native_functions/shape.yaml:222", "engine/generated/VariableType.ts:2128");
 registerKernel(ops._to_copy_default, "Autograd", (ks, self, dtype, layout, device, pin_memory, non_blocking, memory_format) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::_to_copy", self) : null;
   const _result = below_autograd(() => ops._to_copy_default.redispatch(ks.and(after_autograd_keyset), self, dtype, layout, device, pin_memory, non_blocking, memory_format));
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::_to_copy_default", "engine/ops/native_functions/shape.yaml:229", "engine/generated/VariableType.ts:1215");
-registerKernel(ops.zero__default, "Autograd", (ks, self) => below_autograd(() => ops.zero__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::zero__default", "engine/ops/native_functions/shape.yaml:263", "engine/generated/VariableType.ts:1221");
-registerKernel(ops.empty_strided_default, "Autograd", (ks, size, stride, dtype, layout, device, pin_memory) => below_autograd(() => ops.empty_strided_default.redispatch(ks.and(after_autograd_keyset), size, stride, dtype, layout, device, pin_memory)), "VariableType::empty_strided_default", "engine/ops/native_functions/shape.yaml:271", "engine/generated/VariableType.ts:1222");
-registerKernel(ops.empty_like_default, "Autograd", (ks, self, dtype, layout, device, pin_memory, memory_format) => below_autograd(() => ops.empty_like_default.redispatch(ks.and(after_autograd_keyset), self, dtype, layout, device, pin_memory, memory_format)), "VariableType::empty_like_default", "engine/ops/native_functions/shape.yaml:277", "engine/generated/VariableType.ts:1223");
-registerKernel(ops.zeros_default, "Autograd", (ks, size, dtype, layout, device, pin_memory) => below_autograd(() => ops.zeros_default.redispatch(ks.and(after_autograd_keyset), size, dtype, layout, device, pin_memory)), "VariableType::zeros_default", "engine/ops/native_functions/shape.yaml:283", "engine/generated/VariableType.ts:1224");
-registerKernel(ops.zeros_like_default, "Autograd", (ks, self, dtype, layout, device, pin_memory, memory_format) => below_autograd(() => ops.zeros_like_default.redispatch(ks.and(after_autograd_keyset), self, dtype, layout, device, pin_memory, memory_format)), "VariableType::zeros_like_default", "engine/ops/native_functions/shape.yaml:287", "engine/generated/VariableType.ts:1225");
-registerKernel(ops.ones_like_default, "Autograd", (ks, self, dtype, layout, device, pin_memory, memory_format) => below_autograd(() => ops.ones_like_default.redispatch(ks.and(after_autograd_keyset), self, dtype, layout, device, pin_memory, memory_format)), "VariableType::ones_like_default", "engine/ops/native_functions/shape.yaml:294", "engine/generated/VariableType.ts:1226");
-registerKernel(ops.full_default, "Autograd", (ks, size, fill_value, dtype, layout, device, pin_memory) => below_autograd(() => ops.full_default.redispatch(ks.and(after_autograd_keyset), size, fill_value, dtype, layout, device, pin_memory)), "VariableType::full_default", "engine/ops/native_functions/shape.yaml:301", "engine/generated/VariableType.ts:1227");
-registerKernel(ops.full_like_default, "Autograd", (ks, self, fill_value, dtype, layout, device, pin_memory, memory_format) => below_autograd(() => ops.full_like_default.redispatch(ks.and(after_autograd_keyset), self, fill_value, dtype, layout, device, pin_memory, memory_format)), "VariableType::full_like_default", "engine/ops/native_functions/shape.yaml:305", "engine/generated/VariableType.ts:1228");
+}, "VariableType::_to_copy_default", "engine/ops/native_functions/shape.yaml:229", "engine/generated/VariableType.ts:2135");
+registerKernel(ops.zero__default, "Autograd", (ks, self) => below_autograd(() => ops.zero__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::zero__default", "engine/ops/native_functions/shape.yaml:263", "engine/generated/VariableType.ts:2141");
+registerKernel(ops.empty_strided_default, "Autograd", (ks, size, stride, dtype, layout, device, pin_memory) => below_autograd(() => ops.empty_strided_default.redispatch(ks.and(after_autograd_keyset), size, stride, dtype, layout, device, pin_memory)), "VariableType::empty_strided_default", "engine/ops/native_functions/shape.yaml:271", "engine/generated/VariableType.ts:2142");
+registerKernel(ops.empty_like_default, "Autograd", (ks, self, dtype, layout, device, pin_memory, memory_format) => below_autograd(() => ops.empty_like_default.redispatch(ks.and(after_autograd_keyset), self, dtype, layout, device, pin_memory, memory_format)), "VariableType::empty_like_default", "engine/ops/native_functions/shape.yaml:277", "engine/generated/VariableType.ts:2143");
+registerKernel(ops.zeros_default, "Autograd", (ks, size, dtype, layout, device, pin_memory) => below_autograd(() => ops.zeros_default.redispatch(ks.and(after_autograd_keyset), size, dtype, layout, device, pin_memory)), "VariableType::zeros_default", "engine/ops/native_functions/shape.yaml:283", "engine/generated/VariableType.ts:2144");
+registerKernel(ops.zeros_like_default, "Autograd", (ks, self, dtype, layout, device, pin_memory, memory_format) => below_autograd(() => ops.zeros_like_default.redispatch(ks.and(after_autograd_keyset), self, dtype, layout, device, pin_memory, memory_format)), "VariableType::zeros_like_default", "engine/ops/native_functions/shape.yaml:287", "engine/generated/VariableType.ts:2145");
+registerKernel(ops.ones_like_default, "Autograd", (ks, self, dtype, layout, device, pin_memory, memory_format) => below_autograd(() => ops.ones_like_default.redispatch(ks.and(after_autograd_keyset), self, dtype, layout, device, pin_memory, memory_format)), "VariableType::ones_like_default", "engine/ops/native_functions/shape.yaml:294", "engine/generated/VariableType.ts:2146");
+registerKernel(ops.full_default, "Autograd", (ks, size, fill_value, dtype, layout, device, pin_memory) => below_autograd(() => ops.full_default.redispatch(ks.and(after_autograd_keyset), size, fill_value, dtype, layout, device, pin_memory)), "VariableType::full_default", "engine/ops/native_functions/shape.yaml:301", "engine/generated/VariableType.ts:2147");
+registerKernel(ops.full_like_default, "Autograd", (ks, self, fill_value, dtype, layout, device, pin_memory, memory_format) => below_autograd(() => ops.full_like_default.redispatch(ks.and(after_autograd_keyset), self, fill_value, dtype, layout, device, pin_memory, memory_format)), "VariableType::full_like_default", "engine/ops/native_functions/shape.yaml:305", "engine/generated/VariableType.ts:2148");
 registerKernel(ops.neg_default, "Autograd", (ks, self) => {
-  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::neg", self) : null;
+  const _any_requires_grad = compute_requires_grad(self);
+  let grad_fn: NegBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new NegBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+  }
   const _result = below_autograd(() => ops.neg_default.redispatch(ks.and(after_autograd_keyset), self));
-  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+  }
   return _result;
-}, "VariableType::neg_default", "engine/ops/native_functions/unary.yaml:19", "engine/generated/VariableType.ts:1229");
-registerKernel(ops.neg__default, "Autograd", (ks, self) => below_autograd(() => ops.neg__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::neg__default", "engine/ops/native_functions/unary.yaml:23", "engine/generated/VariableType.ts:1235");
-registerKernel(ops.neg_out, "Autograd", (ks, self, out) => below_autograd(() => ops.neg_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::neg_out", "engine/ops/native_functions/unary.yaml:27", "engine/generated/VariableType.ts:1236");
+}, "VariableType::neg_default", "engine/ops/native_functions/unary.yaml:19", "engine/generated/VariableType.ts:2149");
+registerKernel(ops.neg__default, "Autograd", (ks, self) => {
+  const _any_requires_grad = compute_requires_grad(self);
+  check_inplace(self, _any_requires_grad);
+  let grad_fn: NegBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new NegBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+  }
+  const _result = below_autograd(() => ops.neg__default.redispatch(ks.and(after_autograd_keyset), self));
+  if (grad_fn) {
+    rebase_history(self, grad_fn);
+  }
+  return _result;
+}, "VariableType::neg__default", "engine/ops/native_functions/unary.yaml:23", "engine/generated/VariableType.ts:2162");
+registerKernel(ops.neg_out, "Autograd", (ks, self, out) => {
+  if (compute_requires_grad(self)) throw_error_out_requires_grad("neg");
+  return below_autograd(() => ops.neg_out.redispatch(ks.and(after_autograd_keyset), self, out));
+}, "VariableType::neg_out", "engine/ops/native_functions/unary.yaml:27", "engine/generated/VariableType.ts:2176");
 registerKernel(ops.abs_default, "Autograd", (ks, self) => {
-  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::abs", self) : null;
+  const _any_requires_grad = compute_requires_grad(self);
+  let grad_fn: AbsBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new AbsBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+    grad_fn.self_ = new SavedVariable(self, false);
+  }
   const _result = below_autograd(() => ops.abs_default.redispatch(ks.and(after_autograd_keyset), self));
-  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+  }
   return _result;
-}, "VariableType::abs_default", "engine/ops/native_functions/unary.yaml:48", "engine/generated/VariableType.ts:1237");
-registerKernel(ops.abs__default, "Autograd", (ks, self) => below_autograd(() => ops.abs__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::abs__default", "engine/ops/native_functions/unary.yaml:53", "engine/generated/VariableType.ts:1243");
-registerKernel(ops.abs_out, "Autograd", (ks, self, out) => below_autograd(() => ops.abs_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::abs_out", "engine/ops/native_functions/unary.yaml:58", "engine/generated/VariableType.ts:1244");
+}, "VariableType::abs_default", "engine/ops/native_functions/unary.yaml:48", "engine/generated/VariableType.ts:2180");
+registerKernel(ops.abs__default, "Autograd", (ks, self) => {
+  const _any_requires_grad = compute_requires_grad(self);
+  check_inplace(self, _any_requires_grad);
+  let grad_fn: AbsBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new AbsBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+    grad_fn.self_ = new SavedVariable(below_autograd(() => clone_default.call(self, null) as Tensor), false);
+  }
+  const _result = below_autograd(() => ops.abs__default.redispatch(ks.and(after_autograd_keyset), self));
+  if (grad_fn) {
+    rebase_history(self, grad_fn);
+  }
+  return _result;
+}, "VariableType::abs__default", "engine/ops/native_functions/unary.yaml:53", "engine/generated/VariableType.ts:2194");
+registerKernel(ops.abs_out, "Autograd", (ks, self, out) => {
+  if (compute_requires_grad(self)) throw_error_out_requires_grad("abs");
+  return below_autograd(() => ops.abs_out.redispatch(ks.and(after_autograd_keyset), self, out));
+}, "VariableType::abs_out", "engine/ops/native_functions/unary.yaml:58", "engine/generated/VariableType.ts:2209");
 registerKernel(ops.sign_default, "Autograd", (ks, self) => {
-  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::sign", self) : null;
+  const _any_requires_grad = compute_requires_grad(self);
+  let grad_fn: SignBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new SignBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+  }
   const _result = below_autograd(() => ops.sign_default.redispatch(ks.and(after_autograd_keyset), self));
-  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+  }
   return _result;
-}, "VariableType::sign_default", "engine/ops/native_functions/unary.yaml:77", "engine/generated/VariableType.ts:1245");
-registerKernel(ops.sign__default, "Autograd", (ks, self) => below_autograd(() => ops.sign__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::sign__default", "engine/ops/native_functions/unary.yaml:81", "engine/generated/VariableType.ts:1251");
-registerKernel(ops.sign_out, "Autograd", (ks, self, out) => below_autograd(() => ops.sign_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::sign_out", "engine/ops/native_functions/unary.yaml:85", "engine/generated/VariableType.ts:1252");
+}, "VariableType::sign_default", "engine/ops/native_functions/unary.yaml:77", "engine/generated/VariableType.ts:2213");
+registerKernel(ops.sign__default, "Autograd", (ks, self) => {
+  const _any_requires_grad = compute_requires_grad(self);
+  check_inplace(self, _any_requires_grad);
+  let grad_fn: SignBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new SignBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+  }
+  const _result = below_autograd(() => ops.sign__default.redispatch(ks.and(after_autograd_keyset), self));
+  if (grad_fn) {
+    rebase_history(self, grad_fn);
+  }
+  return _result;
+}, "VariableType::sign__default", "engine/ops/native_functions/unary.yaml:81", "engine/generated/VariableType.ts:2226");
+registerKernel(ops.sign_out, "Autograd", (ks, self, out) => {
+  if (compute_requires_grad(self)) throw_error_out_requires_grad("sign");
+  return below_autograd(() => ops.sign_out.redispatch(ks.and(after_autograd_keyset), self, out));
+}, "VariableType::sign_out", "engine/ops/native_functions/unary.yaml:85", "engine/generated/VariableType.ts:2240");
 registerKernel(ops.sgn_default, "Autograd", (ks, self) => {
-  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::sgn", self) : null;
+  const _any_requires_grad = compute_requires_grad(self);
+  let grad_fn: SgnBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new SgnBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+    grad_fn.self_ = new SavedVariable(self, false);
+  }
   const _result = below_autograd(() => ops.sgn_default.redispatch(ks.and(after_autograd_keyset), self));
-  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+    grad_fn.result_ = new SavedVariable((_result as Tensor), true);
+  }
   return _result;
-}, "VariableType::sgn_default", "engine/ops/native_functions/unary.yaml:91", "engine/generated/VariableType.ts:1253");
-registerKernel(ops.sgn__default, "Autograd", (ks, self) => below_autograd(() => ops.sgn__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::sgn__default", "engine/ops/native_functions/unary.yaml:95", "engine/generated/VariableType.ts:1259");
-registerKernel(ops.sgn_out, "Autograd", (ks, self, out) => below_autograd(() => ops.sgn_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::sgn_out", "engine/ops/native_functions/unary.yaml:99", "engine/generated/VariableType.ts:1260");
+}, "VariableType::sgn_default", "engine/ops/native_functions/unary.yaml:91", "engine/generated/VariableType.ts:2244");
+registerKernel(ops.sgn__default, "Autograd", (ks, self) => {
+  const _any_requires_grad = compute_requires_grad(self);
+  check_inplace(self, _any_requires_grad);
+  let grad_fn: SgnBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new SgnBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+    grad_fn.self_ = new SavedVariable(below_autograd(() => clone_default.call(self, null) as Tensor), false);
+  }
+  const _result = below_autograd(() => ops.sgn__default.redispatch(ks.and(after_autograd_keyset), self));
+  if (grad_fn) {
+    rebase_history(self, grad_fn);
+    grad_fn.result_ = new SavedVariable(self, true);
+  }
+  return _result;
+}, "VariableType::sgn__default", "engine/ops/native_functions/unary.yaml:95", "engine/generated/VariableType.ts:2259");
+registerKernel(ops.sgn_out, "Autograd", (ks, self, out) => {
+  if (compute_requires_grad(self)) throw_error_out_requires_grad("sgn");
+  return below_autograd(() => ops.sgn_out.redispatch(ks.and(after_autograd_keyset), self, out));
+}, "VariableType::sgn_out", "engine/ops/native_functions/unary.yaml:99", "engine/generated/VariableType.ts:2275");
 registerKernel(ops.exp_default, "Autograd", (ks, self) => {
-  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::exp", self) : null;
+  const _any_requires_grad = compute_requires_grad(self);
+  let grad_fn: ExpBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new ExpBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+  }
   const _result = below_autograd(() => ops.exp_default.redispatch(ks.and(after_autograd_keyset), self));
-  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+    grad_fn.result_ = new SavedVariable((_result as Tensor), true);
+  }
   return _result;
-}, "VariableType::exp_default", "engine/ops/native_functions/unary.yaml:106", "engine/generated/VariableType.ts:1261");
-registerKernel(ops.exp__default, "Autograd", (ks, self) => below_autograd(() => ops.exp__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::exp__default", "engine/ops/native_functions/unary.yaml:110", "engine/generated/VariableType.ts:1267");
-registerKernel(ops.exp_out, "Autograd", (ks, self, out) => below_autograd(() => ops.exp_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::exp_out", "engine/ops/native_functions/unary.yaml:114", "engine/generated/VariableType.ts:1268");
+}, "VariableType::exp_default", "engine/ops/native_functions/unary.yaml:106", "engine/generated/VariableType.ts:2279");
+registerKernel(ops.exp__default, "Autograd", (ks, self) => {
+  const _any_requires_grad = compute_requires_grad(self);
+  check_inplace(self, _any_requires_grad);
+  let grad_fn: ExpBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new ExpBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+  }
+  const _result = below_autograd(() => ops.exp__default.redispatch(ks.and(after_autograd_keyset), self));
+  if (grad_fn) {
+    rebase_history(self, grad_fn);
+    grad_fn.result_ = new SavedVariable(self, true);
+  }
+  return _result;
+}, "VariableType::exp__default", "engine/ops/native_functions/unary.yaml:110", "engine/generated/VariableType.ts:2293");
+registerKernel(ops.exp_out, "Autograd", (ks, self, out) => {
+  if (compute_requires_grad(self)) throw_error_out_requires_grad("exp");
+  return below_autograd(() => ops.exp_out.redispatch(ks.and(after_autograd_keyset), self, out));
+}, "VariableType::exp_out", "engine/ops/native_functions/unary.yaml:114", "engine/generated/VariableType.ts:2308");
 registerKernel(ops.exp2_default, "Autograd", (ks, self) => {
-  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::exp2", self) : null;
+  const _any_requires_grad = compute_requires_grad(self);
+  let grad_fn: Exp2Backward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new Exp2Backward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+  }
   const _result = below_autograd(() => ops.exp2_default.redispatch(ks.and(after_autograd_keyset), self));
-  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+    grad_fn.result_ = new SavedVariable((_result as Tensor), true);
+  }
   return _result;
-}, "VariableType::exp2_default", "engine/ops/native_functions/unary.yaml:120", "engine/generated/VariableType.ts:1269");
-registerKernel(ops.exp2__default, "Autograd", (ks, self) => below_autograd(() => ops.exp2__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::exp2__default", "engine/ops/native_functions/unary.yaml:124", "engine/generated/VariableType.ts:1275");
-registerKernel(ops.exp2_out, "Autograd", (ks, self, out) => below_autograd(() => ops.exp2_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::exp2_out", "engine/ops/native_functions/unary.yaml:128", "engine/generated/VariableType.ts:1276");
+}, "VariableType::exp2_default", "engine/ops/native_functions/unary.yaml:120", "engine/generated/VariableType.ts:2312");
+registerKernel(ops.exp2__default, "Autograd", (ks, self) => {
+  const _any_requires_grad = compute_requires_grad(self);
+  check_inplace(self, _any_requires_grad);
+  let grad_fn: Exp2Backward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new Exp2Backward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+  }
+  const _result = below_autograd(() => ops.exp2__default.redispatch(ks.and(after_autograd_keyset), self));
+  if (grad_fn) {
+    rebase_history(self, grad_fn);
+    grad_fn.result_ = new SavedVariable(self, true);
+  }
+  return _result;
+}, "VariableType::exp2__default", "engine/ops/native_functions/unary.yaml:124", "engine/generated/VariableType.ts:2326");
+registerKernel(ops.exp2_out, "Autograd", (ks, self, out) => {
+  if (compute_requires_grad(self)) throw_error_out_requires_grad("exp2");
+  return below_autograd(() => ops.exp2_out.redispatch(ks.and(after_autograd_keyset), self, out));
+}, "VariableType::exp2_out", "engine/ops/native_functions/unary.yaml:128", "engine/generated/VariableType.ts:2341");
 registerKernel(ops.expm1_default, "Autograd", (ks, self) => {
-  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::expm1", self) : null;
+  const _any_requires_grad = compute_requires_grad(self);
+  let grad_fn: Expm1Backward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new Expm1Backward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+  }
   const _result = below_autograd(() => ops.expm1_default.redispatch(ks.and(after_autograd_keyset), self));
-  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+    grad_fn.result_ = new SavedVariable((_result as Tensor), true);
+  }
   return _result;
-}, "VariableType::expm1_default", "engine/ops/native_functions/unary.yaml:134", "engine/generated/VariableType.ts:1277");
-registerKernel(ops.expm1__default, "Autograd", (ks, self) => below_autograd(() => ops.expm1__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::expm1__default", "engine/ops/native_functions/unary.yaml:138", "engine/generated/VariableType.ts:1283");
-registerKernel(ops.expm1_out, "Autograd", (ks, self, out) => below_autograd(() => ops.expm1_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::expm1_out", "engine/ops/native_functions/unary.yaml:142", "engine/generated/VariableType.ts:1284");
+}, "VariableType::expm1_default", "engine/ops/native_functions/unary.yaml:134", "engine/generated/VariableType.ts:2345");
+registerKernel(ops.expm1__default, "Autograd", (ks, self) => {
+  const _any_requires_grad = compute_requires_grad(self);
+  check_inplace(self, _any_requires_grad);
+  let grad_fn: Expm1Backward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new Expm1Backward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+  }
+  const _result = below_autograd(() => ops.expm1__default.redispatch(ks.and(after_autograd_keyset), self));
+  if (grad_fn) {
+    rebase_history(self, grad_fn);
+    grad_fn.result_ = new SavedVariable(self, true);
+  }
+  return _result;
+}, "VariableType::expm1__default", "engine/ops/native_functions/unary.yaml:138", "engine/generated/VariableType.ts:2359");
+registerKernel(ops.expm1_out, "Autograd", (ks, self, out) => {
+  if (compute_requires_grad(self)) throw_error_out_requires_grad("expm1");
+  return below_autograd(() => ops.expm1_out.redispatch(ks.and(after_autograd_keyset), self, out));
+}, "VariableType::expm1_out", "engine/ops/native_functions/unary.yaml:142", "engine/generated/VariableType.ts:2374");
 registerKernel(ops.log_default, "Autograd", (ks, self) => {
-  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::log", self) : null;
+  const _any_requires_grad = compute_requires_grad(self);
+  let grad_fn: LogBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new LogBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+    grad_fn.self_ = new SavedVariable(self, false);
+  }
   const _result = below_autograd(() => ops.log_default.redispatch(ks.and(after_autograd_keyset), self));
-  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+  }
   return _result;
-}, "VariableType::log_default", "engine/ops/native_functions/unary.yaml:148", "engine/generated/VariableType.ts:1285");
-registerKernel(ops.log__default, "Autograd", (ks, self) => below_autograd(() => ops.log__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::log__default", "engine/ops/native_functions/unary.yaml:152", "engine/generated/VariableType.ts:1291");
-registerKernel(ops.log_out, "Autograd", (ks, self, out) => below_autograd(() => ops.log_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::log_out", "engine/ops/native_functions/unary.yaml:156", "engine/generated/VariableType.ts:1292");
+}, "VariableType::log_default", "engine/ops/native_functions/unary.yaml:148", "engine/generated/VariableType.ts:2378");
+registerKernel(ops.log__default, "Autograd", (ks, self) => {
+  const _any_requires_grad = compute_requires_grad(self);
+  check_inplace(self, _any_requires_grad);
+  let grad_fn: LogBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new LogBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+    grad_fn.self_ = new SavedVariable(below_autograd(() => clone_default.call(self, null) as Tensor), false);
+  }
+  const _result = below_autograd(() => ops.log__default.redispatch(ks.and(after_autograd_keyset), self));
+  if (grad_fn) {
+    rebase_history(self, grad_fn);
+  }
+  return _result;
+}, "VariableType::log__default", "engine/ops/native_functions/unary.yaml:152", "engine/generated/VariableType.ts:2392");
+registerKernel(ops.log_out, "Autograd", (ks, self, out) => {
+  if (compute_requires_grad(self)) throw_error_out_requires_grad("log");
+  return below_autograd(() => ops.log_out.redispatch(ks.and(after_autograd_keyset), self, out));
+}, "VariableType::log_out", "engine/ops/native_functions/unary.yaml:156", "engine/generated/VariableType.ts:2407");
 registerKernel(ops.log2_default, "Autograd", (ks, self) => {
-  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::log2", self) : null;
+  const _any_requires_grad = compute_requires_grad(self);
+  let grad_fn: Log2Backward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new Log2Backward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+    grad_fn.self_ = new SavedVariable(self, false);
+  }
   const _result = below_autograd(() => ops.log2_default.redispatch(ks.and(after_autograd_keyset), self));
-  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+  }
   return _result;
-}, "VariableType::log2_default", "engine/ops/native_functions/unary.yaml:162", "engine/generated/VariableType.ts:1293");
-registerKernel(ops.log2__default, "Autograd", (ks, self) => below_autograd(() => ops.log2__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::log2__default", "engine/ops/native_functions/unary.yaml:166", "engine/generated/VariableType.ts:1299");
-registerKernel(ops.log2_out, "Autograd", (ks, self, out) => below_autograd(() => ops.log2_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::log2_out", "engine/ops/native_functions/unary.yaml:170", "engine/generated/VariableType.ts:1300");
+}, "VariableType::log2_default", "engine/ops/native_functions/unary.yaml:162", "engine/generated/VariableType.ts:2411");
+registerKernel(ops.log2__default, "Autograd", (ks, self) => {
+  const _any_requires_grad = compute_requires_grad(self);
+  check_inplace(self, _any_requires_grad);
+  let grad_fn: Log2Backward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new Log2Backward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+    grad_fn.self_ = new SavedVariable(below_autograd(() => clone_default.call(self, null) as Tensor), false);
+  }
+  const _result = below_autograd(() => ops.log2__default.redispatch(ks.and(after_autograd_keyset), self));
+  if (grad_fn) {
+    rebase_history(self, grad_fn);
+  }
+  return _result;
+}, "VariableType::log2__default", "engine/ops/native_functions/unary.yaml:166", "engine/generated/VariableType.ts:2425");
+registerKernel(ops.log2_out, "Autograd", (ks, self, out) => {
+  if (compute_requires_grad(self)) throw_error_out_requires_grad("log2");
+  return below_autograd(() => ops.log2_out.redispatch(ks.and(after_autograd_keyset), self, out));
+}, "VariableType::log2_out", "engine/ops/native_functions/unary.yaml:170", "engine/generated/VariableType.ts:2440");
 registerKernel(ops.log10_default, "Autograd", (ks, self) => {
-  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::log10", self) : null;
+  const _any_requires_grad = compute_requires_grad(self);
+  let grad_fn: Log10Backward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new Log10Backward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+    grad_fn.self_ = new SavedVariable(self, false);
+  }
   const _result = below_autograd(() => ops.log10_default.redispatch(ks.and(after_autograd_keyset), self));
-  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+  }
   return _result;
-}, "VariableType::log10_default", "engine/ops/native_functions/unary.yaml:176", "engine/generated/VariableType.ts:1301");
-registerKernel(ops.log10__default, "Autograd", (ks, self) => below_autograd(() => ops.log10__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::log10__default", "engine/ops/native_functions/unary.yaml:180", "engine/generated/VariableType.ts:1307");
-registerKernel(ops.log10_out, "Autograd", (ks, self, out) => below_autograd(() => ops.log10_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::log10_out", "engine/ops/native_functions/unary.yaml:184", "engine/generated/VariableType.ts:1308");
+}, "VariableType::log10_default", "engine/ops/native_functions/unary.yaml:176", "engine/generated/VariableType.ts:2444");
+registerKernel(ops.log10__default, "Autograd", (ks, self) => {
+  const _any_requires_grad = compute_requires_grad(self);
+  check_inplace(self, _any_requires_grad);
+  let grad_fn: Log10Backward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new Log10Backward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+    grad_fn.self_ = new SavedVariable(below_autograd(() => clone_default.call(self, null) as Tensor), false);
+  }
+  const _result = below_autograd(() => ops.log10__default.redispatch(ks.and(after_autograd_keyset), self));
+  if (grad_fn) {
+    rebase_history(self, grad_fn);
+  }
+  return _result;
+}, "VariableType::log10__default", "engine/ops/native_functions/unary.yaml:180", "engine/generated/VariableType.ts:2458");
+registerKernel(ops.log10_out, "Autograd", (ks, self, out) => {
+  if (compute_requires_grad(self)) throw_error_out_requires_grad("log10");
+  return below_autograd(() => ops.log10_out.redispatch(ks.and(after_autograd_keyset), self, out));
+}, "VariableType::log10_out", "engine/ops/native_functions/unary.yaml:184", "engine/generated/VariableType.ts:2473");
 registerKernel(ops.log1p_default, "Autograd", (ks, self) => {
-  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::log1p", self) : null;
+  const _any_requires_grad = compute_requires_grad(self);
+  let grad_fn: Log1PBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new Log1PBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+    grad_fn.self_ = new SavedVariable(self, false);
+  }
   const _result = below_autograd(() => ops.log1p_default.redispatch(ks.and(after_autograd_keyset), self));
-  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+  }
   return _result;
-}, "VariableType::log1p_default", "engine/ops/native_functions/unary.yaml:190", "engine/generated/VariableType.ts:1309");
-registerKernel(ops.log1p__default, "Autograd", (ks, self) => below_autograd(() => ops.log1p__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::log1p__default", "engine/ops/native_functions/unary.yaml:194", "engine/generated/VariableType.ts:1315");
-registerKernel(ops.log1p_out, "Autograd", (ks, self, out) => below_autograd(() => ops.log1p_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::log1p_out", "engine/ops/native_functions/unary.yaml:198", "engine/generated/VariableType.ts:1316");
+}, "VariableType::log1p_default", "engine/ops/native_functions/unary.yaml:190", "engine/generated/VariableType.ts:2477");
+registerKernel(ops.log1p__default, "Autograd", (ks, self) => {
+  const _any_requires_grad = compute_requires_grad(self);
+  check_inplace(self, _any_requires_grad);
+  let grad_fn: Log1PBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new Log1PBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+    grad_fn.self_ = new SavedVariable(below_autograd(() => clone_default.call(self, null) as Tensor), false);
+  }
+  const _result = below_autograd(() => ops.log1p__default.redispatch(ks.and(after_autograd_keyset), self));
+  if (grad_fn) {
+    rebase_history(self, grad_fn);
+  }
+  return _result;
+}, "VariableType::log1p__default", "engine/ops/native_functions/unary.yaml:194", "engine/generated/VariableType.ts:2491");
+registerKernel(ops.log1p_out, "Autograd", (ks, self, out) => {
+  if (compute_requires_grad(self)) throw_error_out_requires_grad("log1p");
+  return below_autograd(() => ops.log1p_out.redispatch(ks.and(after_autograd_keyset), self, out));
+}, "VariableType::log1p_out", "engine/ops/native_functions/unary.yaml:198", "engine/generated/VariableType.ts:2506");
 registerKernel(ops.sqrt_default, "Autograd", (ks, self) => {
-  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::sqrt", self) : null;
+  const _any_requires_grad = compute_requires_grad(self);
+  let grad_fn: SqrtBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new SqrtBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+  }
   const _result = below_autograd(() => ops.sqrt_default.redispatch(ks.and(after_autograd_keyset), self));
-  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+    grad_fn.result_ = new SavedVariable((_result as Tensor), true);
+  }
   return _result;
-}, "VariableType::sqrt_default", "engine/ops/native_functions/unary.yaml:204", "engine/generated/VariableType.ts:1317");
-registerKernel(ops.sqrt__default, "Autograd", (ks, self) => below_autograd(() => ops.sqrt__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::sqrt__default", "engine/ops/native_functions/unary.yaml:208", "engine/generated/VariableType.ts:1323");
-registerKernel(ops.sqrt_out, "Autograd", (ks, self, out) => below_autograd(() => ops.sqrt_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::sqrt_out", "engine/ops/native_functions/unary.yaml:212", "engine/generated/VariableType.ts:1324");
+}, "VariableType::sqrt_default", "engine/ops/native_functions/unary.yaml:204", "engine/generated/VariableType.ts:2510");
+registerKernel(ops.sqrt__default, "Autograd", (ks, self) => {
+  const _any_requires_grad = compute_requires_grad(self);
+  check_inplace(self, _any_requires_grad);
+  let grad_fn: SqrtBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new SqrtBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+  }
+  const _result = below_autograd(() => ops.sqrt__default.redispatch(ks.and(after_autograd_keyset), self));
+  if (grad_fn) {
+    rebase_history(self, grad_fn);
+    grad_fn.result_ = new SavedVariable(self, true);
+  }
+  return _result;
+}, "VariableType::sqrt__default", "engine/ops/native_functions/unary.yaml:208", "engine/generated/VariableType.ts:2524");
+registerKernel(ops.sqrt_out, "Autograd", (ks, self, out) => {
+  if (compute_requires_grad(self)) throw_error_out_requires_grad("sqrt");
+  return below_autograd(() => ops.sqrt_out.redispatch(ks.and(after_autograd_keyset), self, out));
+}, "VariableType::sqrt_out", "engine/ops/native_functions/unary.yaml:212", "engine/generated/VariableType.ts:2539");
 registerKernel(ops.rsqrt_default, "Autograd", (ks, self) => {
-  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::rsqrt", self) : null;
+  const _any_requires_grad = compute_requires_grad(self);
+  let grad_fn: RsqrtBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new RsqrtBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+  }
   const _result = below_autograd(() => ops.rsqrt_default.redispatch(ks.and(after_autograd_keyset), self));
-  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+    grad_fn.result_ = new SavedVariable((_result as Tensor), true);
+  }
   return _result;
-}, "VariableType::rsqrt_default", "engine/ops/native_functions/unary.yaml:218", "engine/generated/VariableType.ts:1325");
-registerKernel(ops.rsqrt__default, "Autograd", (ks, self) => below_autograd(() => ops.rsqrt__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::rsqrt__default", "engine/ops/native_functions/unary.yaml:222", "engine/generated/VariableType.ts:1331");
-registerKernel(ops.rsqrt_out, "Autograd", (ks, self, out) => below_autograd(() => ops.rsqrt_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::rsqrt_out", "engine/ops/native_functions/unary.yaml:226", "engine/generated/VariableType.ts:1332");
+}, "VariableType::rsqrt_default", "engine/ops/native_functions/unary.yaml:218", "engine/generated/VariableType.ts:2543");
+registerKernel(ops.rsqrt__default, "Autograd", (ks, self) => {
+  const _any_requires_grad = compute_requires_grad(self);
+  check_inplace(self, _any_requires_grad);
+  let grad_fn: RsqrtBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new RsqrtBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+  }
+  const _result = below_autograd(() => ops.rsqrt__default.redispatch(ks.and(after_autograd_keyset), self));
+  if (grad_fn) {
+    rebase_history(self, grad_fn);
+    grad_fn.result_ = new SavedVariable(self, true);
+  }
+  return _result;
+}, "VariableType::rsqrt__default", "engine/ops/native_functions/unary.yaml:222", "engine/generated/VariableType.ts:2557");
+registerKernel(ops.rsqrt_out, "Autograd", (ks, self, out) => {
+  if (compute_requires_grad(self)) throw_error_out_requires_grad("rsqrt");
+  return below_autograd(() => ops.rsqrt_out.redispatch(ks.and(after_autograd_keyset), self, out));
+}, "VariableType::rsqrt_out", "engine/ops/native_functions/unary.yaml:226", "engine/generated/VariableType.ts:2572");
 registerKernel(ops.reciprocal_default, "Autograd", (ks, self) => {
-  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::reciprocal", self) : null;
+  const _any_requires_grad = compute_requires_grad(self);
+  let grad_fn: ReciprocalBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new ReciprocalBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+  }
   const _result = below_autograd(() => ops.reciprocal_default.redispatch(ks.and(after_autograd_keyset), self));
-  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+    grad_fn.result_ = new SavedVariable((_result as Tensor), true);
+  }
   return _result;
-}, "VariableType::reciprocal_default", "engine/ops/native_functions/unary.yaml:232", "engine/generated/VariableType.ts:1333");
-registerKernel(ops.reciprocal__default, "Autograd", (ks, self) => below_autograd(() => ops.reciprocal__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::reciprocal__default", "engine/ops/native_functions/unary.yaml:236", "engine/generated/VariableType.ts:1339");
-registerKernel(ops.reciprocal_out, "Autograd", (ks, self, out) => below_autograd(() => ops.reciprocal_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::reciprocal_out", "engine/ops/native_functions/unary.yaml:240", "engine/generated/VariableType.ts:1340");
+}, "VariableType::reciprocal_default", "engine/ops/native_functions/unary.yaml:232", "engine/generated/VariableType.ts:2576");
+registerKernel(ops.reciprocal__default, "Autograd", (ks, self) => {
+  const _any_requires_grad = compute_requires_grad(self);
+  check_inplace(self, _any_requires_grad);
+  let grad_fn: ReciprocalBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new ReciprocalBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+  }
+  const _result = below_autograd(() => ops.reciprocal__default.redispatch(ks.and(after_autograd_keyset), self));
+  if (grad_fn) {
+    rebase_history(self, grad_fn);
+    grad_fn.result_ = new SavedVariable(self, true);
+  }
+  return _result;
+}, "VariableType::reciprocal__default", "engine/ops/native_functions/unary.yaml:236", "engine/generated/VariableType.ts:2590");
+registerKernel(ops.reciprocal_out, "Autograd", (ks, self, out) => {
+  if (compute_requires_grad(self)) throw_error_out_requires_grad("reciprocal");
+  return below_autograd(() => ops.reciprocal_out.redispatch(ks.and(after_autograd_keyset), self, out));
+}, "VariableType::reciprocal_out", "engine/ops/native_functions/unary.yaml:240", "engine/generated/VariableType.ts:2605");
 registerKernel(ops.sin_default, "Autograd", (ks, self) => {
-  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::sin", self) : null;
+  const _any_requires_grad = compute_requires_grad(self);
+  let grad_fn: SinBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new SinBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+    grad_fn.self_ = new SavedVariable(self, false);
+  }
   const _result = below_autograd(() => ops.sin_default.redispatch(ks.and(after_autograd_keyset), self));
-  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+  }
   return _result;
-}, "VariableType::sin_default", "engine/ops/native_functions/unary.yaml:262", "engine/generated/VariableType.ts:1341");
-registerKernel(ops.sin__default, "Autograd", (ks, self) => below_autograd(() => ops.sin__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::sin__default", "engine/ops/native_functions/unary.yaml:266", "engine/generated/VariableType.ts:1347");
-registerKernel(ops.sin_out, "Autograd", (ks, self, out) => below_autograd(() => ops.sin_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::sin_out", "engine/ops/native_functions/unary.yaml:270", "engine/generated/VariableType.ts:1348");
+}, "VariableType::sin_default", "engine/ops/native_functions/unary.yaml:262", "engine/generated/VariableType.ts:2609");
+registerKernel(ops.sin__default, "Autograd", (ks, self) => {
+  const _any_requires_grad = compute_requires_grad(self);
+  check_inplace(self, _any_requires_grad);
+  let grad_fn: SinBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new SinBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+    grad_fn.self_ = new SavedVariable(below_autograd(() => clone_default.call(self, null) as Tensor), false);
+  }
+  const _result = below_autograd(() => ops.sin__default.redispatch(ks.and(after_autograd_keyset), self));
+  if (grad_fn) {
+    rebase_history(self, grad_fn);
+  }
+  return _result;
+}, "VariableType::sin__default", "engine/ops/native_functions/unary.yaml:266", "engine/generated/VariableType.ts:2623");
+registerKernel(ops.sin_out, "Autograd", (ks, self, out) => {
+  if (compute_requires_grad(self)) throw_error_out_requires_grad("sin");
+  return below_autograd(() => ops.sin_out.redispatch(ks.and(after_autograd_keyset), self, out));
+}, "VariableType::sin_out", "engine/ops/native_functions/unary.yaml:270", "engine/generated/VariableType.ts:2638");
 registerKernel(ops.cos_default, "Autograd", (ks, self) => {
-  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::cos", self) : null;
+  const _any_requires_grad = compute_requires_grad(self);
+  let grad_fn: CosBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new CosBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+    grad_fn.self_ = new SavedVariable(self, false);
+  }
   const _result = below_autograd(() => ops.cos_default.redispatch(ks.and(after_autograd_keyset), self));
-  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+  }
   return _result;
-}, "VariableType::cos_default", "engine/ops/native_functions/unary.yaml:276", "engine/generated/VariableType.ts:1349");
-registerKernel(ops.cos__default, "Autograd", (ks, self) => below_autograd(() => ops.cos__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::cos__default", "engine/ops/native_functions/unary.yaml:280", "engine/generated/VariableType.ts:1355");
-registerKernel(ops.cos_out, "Autograd", (ks, self, out) => below_autograd(() => ops.cos_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::cos_out", "engine/ops/native_functions/unary.yaml:284", "engine/generated/VariableType.ts:1356");
+}, "VariableType::cos_default", "engine/ops/native_functions/unary.yaml:276", "engine/generated/VariableType.ts:2642");
+registerKernel(ops.cos__default, "Autograd", (ks, self) => {
+  const _any_requires_grad = compute_requires_grad(self);
+  check_inplace(self, _any_requires_grad);
+  let grad_fn: CosBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new CosBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+    grad_fn.self_ = new SavedVariable(below_autograd(() => clone_default.call(self, null) as Tensor), false);
+  }
+  const _result = below_autograd(() => ops.cos__default.redispatch(ks.and(after_autograd_keyset), self));
+  if (grad_fn) {
+    rebase_history(self, grad_fn);
+  }
+  return _result;
+}, "VariableType::cos__default", "engine/ops/native_functions/unary.yaml:280", "engine/generated/VariableType.ts:2656");
+registerKernel(ops.cos_out, "Autograd", (ks, self, out) => {
+  if (compute_requires_grad(self)) throw_error_out_requires_grad("cos");
+  return below_autograd(() => ops.cos_out.redispatch(ks.and(after_autograd_keyset), self, out));
+}, "VariableType::cos_out", "engine/ops/native_functions/unary.yaml:284", "engine/generated/VariableType.ts:2671");
 registerKernel(ops.tan_default, "Autograd", (ks, self) => {
-  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::tan", self) : null;
+  const _any_requires_grad = compute_requires_grad(self);
+  let grad_fn: TanBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new TanBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+  }
   const _result = below_autograd(() => ops.tan_default.redispatch(ks.and(after_autograd_keyset), self));
-  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+    grad_fn.result_ = new SavedVariable((_result as Tensor), true);
+  }
   return _result;
-}, "VariableType::tan_default", "engine/ops/native_functions/unary.yaml:290", "engine/generated/VariableType.ts:1357");
-registerKernel(ops.tan__default, "Autograd", (ks, self) => below_autograd(() => ops.tan__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::tan__default", "engine/ops/native_functions/unary.yaml:294", "engine/generated/VariableType.ts:1363");
-registerKernel(ops.tan_out, "Autograd", (ks, self, out) => below_autograd(() => ops.tan_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::tan_out", "engine/ops/native_functions/unary.yaml:298", "engine/generated/VariableType.ts:1364");
+}, "VariableType::tan_default", "engine/ops/native_functions/unary.yaml:290", "engine/generated/VariableType.ts:2675");
+registerKernel(ops.tan__default, "Autograd", (ks, self) => {
+  const _any_requires_grad = compute_requires_grad(self);
+  check_inplace(self, _any_requires_grad);
+  let grad_fn: TanBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new TanBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+  }
+  const _result = below_autograd(() => ops.tan__default.redispatch(ks.and(after_autograd_keyset), self));
+  if (grad_fn) {
+    rebase_history(self, grad_fn);
+    grad_fn.result_ = new SavedVariable(self, true);
+  }
+  return _result;
+}, "VariableType::tan__default", "engine/ops/native_functions/unary.yaml:294", "engine/generated/VariableType.ts:2689");
+registerKernel(ops.tan_out, "Autograd", (ks, self, out) => {
+  if (compute_requires_grad(self)) throw_error_out_requires_grad("tan");
+  return below_autograd(() => ops.tan_out.redispatch(ks.and(after_autograd_keyset), self, out));
+}, "VariableType::tan_out", "engine/ops/native_functions/unary.yaml:298", "engine/generated/VariableType.ts:2704");
 registerKernel(ops.asin_default, "Autograd", (ks, self) => {
-  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::asin", self) : null;
+  const _any_requires_grad = compute_requires_grad(self);
+  let grad_fn: AsinBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new AsinBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+    grad_fn.self_ = new SavedVariable(self, false);
+  }
   const _result = below_autograd(() => ops.asin_default.redispatch(ks.and(after_autograd_keyset), self));
-  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+  }
   return _result;
-}, "VariableType::asin_default", "engine/ops/native_functions/unary.yaml:304", "engine/generated/VariableType.ts:1365");
-registerKernel(ops.asin__default, "Autograd", (ks, self) => below_autograd(() => ops.asin__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::asin__default", "engine/ops/native_functions/unary.yaml:308", "engine/generated/VariableType.ts:1371");
-registerKernel(ops.asin_out, "Autograd", (ks, self, out) => below_autograd(() => ops.asin_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::asin_out", "engine/ops/native_functions/unary.yaml:312", "engine/generated/VariableType.ts:1372");
+}, "VariableType::asin_default", "engine/ops/native_functions/unary.yaml:304", "engine/generated/VariableType.ts:2708");
+registerKernel(ops.asin__default, "Autograd", (ks, self) => {
+  const _any_requires_grad = compute_requires_grad(self);
+  check_inplace(self, _any_requires_grad);
+  let grad_fn: AsinBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new AsinBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+    grad_fn.self_ = new SavedVariable(below_autograd(() => clone_default.call(self, null) as Tensor), false);
+  }
+  const _result = below_autograd(() => ops.asin__default.redispatch(ks.and(after_autograd_keyset), self));
+  if (grad_fn) {
+    rebase_history(self, grad_fn);
+  }
+  return _result;
+}, "VariableType::asin__default", "engine/ops/native_functions/unary.yaml:308", "engine/generated/VariableType.ts:2722");
+registerKernel(ops.asin_out, "Autograd", (ks, self, out) => {
+  if (compute_requires_grad(self)) throw_error_out_requires_grad("asin");
+  return below_autograd(() => ops.asin_out.redispatch(ks.and(after_autograd_keyset), self, out));
+}, "VariableType::asin_out", "engine/ops/native_functions/unary.yaml:312", "engine/generated/VariableType.ts:2737");
 registerKernel(ops.acos_default, "Autograd", (ks, self) => {
-  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::acos", self) : null;
+  const _any_requires_grad = compute_requires_grad(self);
+  let grad_fn: AcosBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new AcosBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+    grad_fn.self_ = new SavedVariable(self, false);
+  }
   const _result = below_autograd(() => ops.acos_default.redispatch(ks.and(after_autograd_keyset), self));
-  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+  }
   return _result;
-}, "VariableType::acos_default", "engine/ops/native_functions/unary.yaml:332", "engine/generated/VariableType.ts:1373");
-registerKernel(ops.acos__default, "Autograd", (ks, self) => below_autograd(() => ops.acos__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::acos__default", "engine/ops/native_functions/unary.yaml:336", "engine/generated/VariableType.ts:1379");
-registerKernel(ops.acos_out, "Autograd", (ks, self, out) => below_autograd(() => ops.acos_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::acos_out", "engine/ops/native_functions/unary.yaml:340", "engine/generated/VariableType.ts:1380");
+}, "VariableType::acos_default", "engine/ops/native_functions/unary.yaml:332", "engine/generated/VariableType.ts:2741");
+registerKernel(ops.acos__default, "Autograd", (ks, self) => {
+  const _any_requires_grad = compute_requires_grad(self);
+  check_inplace(self, _any_requires_grad);
+  let grad_fn: AcosBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new AcosBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+    grad_fn.self_ = new SavedVariable(below_autograd(() => clone_default.call(self, null) as Tensor), false);
+  }
+  const _result = below_autograd(() => ops.acos__default.redispatch(ks.and(after_autograd_keyset), self));
+  if (grad_fn) {
+    rebase_history(self, grad_fn);
+  }
+  return _result;
+}, "VariableType::acos__default", "engine/ops/native_functions/unary.yaml:336", "engine/generated/VariableType.ts:2755");
+registerKernel(ops.acos_out, "Autograd", (ks, self, out) => {
+  if (compute_requires_grad(self)) throw_error_out_requires_grad("acos");
+  return below_autograd(() => ops.acos_out.redispatch(ks.and(after_autograd_keyset), self, out));
+}, "VariableType::acos_out", "engine/ops/native_functions/unary.yaml:340", "engine/generated/VariableType.ts:2770");
 registerKernel(ops.atan_default, "Autograd", (ks, self) => {
-  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::atan", self) : null;
+  const _any_requires_grad = compute_requires_grad(self);
+  let grad_fn: AtanBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new AtanBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+    grad_fn.self_ = new SavedVariable(self, false);
+  }
   const _result = below_autograd(() => ops.atan_default.redispatch(ks.and(after_autograd_keyset), self));
-  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+  }
   return _result;
-}, "VariableType::atan_default", "engine/ops/native_functions/unary.yaml:360", "engine/generated/VariableType.ts:1381");
-registerKernel(ops.atan__default, "Autograd", (ks, self) => below_autograd(() => ops.atan__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::atan__default", "engine/ops/native_functions/unary.yaml:364", "engine/generated/VariableType.ts:1387");
-registerKernel(ops.atan_out, "Autograd", (ks, self, out) => below_autograd(() => ops.atan_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::atan_out", "engine/ops/native_functions/unary.yaml:368", "engine/generated/VariableType.ts:1388");
+}, "VariableType::atan_default", "engine/ops/native_functions/unary.yaml:360", "engine/generated/VariableType.ts:2774");
+registerKernel(ops.atan__default, "Autograd", (ks, self) => {
+  const _any_requires_grad = compute_requires_grad(self);
+  check_inplace(self, _any_requires_grad);
+  let grad_fn: AtanBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new AtanBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+    grad_fn.self_ = new SavedVariable(below_autograd(() => clone_default.call(self, null) as Tensor), false);
+  }
+  const _result = below_autograd(() => ops.atan__default.redispatch(ks.and(after_autograd_keyset), self));
+  if (grad_fn) {
+    rebase_history(self, grad_fn);
+  }
+  return _result;
+}, "VariableType::atan__default", "engine/ops/native_functions/unary.yaml:364", "engine/generated/VariableType.ts:2788");
+registerKernel(ops.atan_out, "Autograd", (ks, self, out) => {
+  if (compute_requires_grad(self)) throw_error_out_requires_grad("atan");
+  return below_autograd(() => ops.atan_out.redispatch(ks.and(after_autograd_keyset), self, out));
+}, "VariableType::atan_out", "engine/ops/native_functions/unary.yaml:368", "engine/generated/VariableType.ts:2803");
 registerKernel(ops.sinh_default, "Autograd", (ks, self) => {
-  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::sinh", self) : null;
+  const _any_requires_grad = compute_requires_grad(self);
+  let grad_fn: SinhBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new SinhBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+    grad_fn.self_ = new SavedVariable(self, false);
+  }
   const _result = below_autograd(() => ops.sinh_default.redispatch(ks.and(after_autograd_keyset), self));
-  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+  }
   return _result;
-}, "VariableType::sinh_default", "engine/ops/native_functions/unary.yaml:388", "engine/generated/VariableType.ts:1389");
-registerKernel(ops.sinh__default, "Autograd", (ks, self) => below_autograd(() => ops.sinh__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::sinh__default", "engine/ops/native_functions/unary.yaml:392", "engine/generated/VariableType.ts:1395");
-registerKernel(ops.sinh_out, "Autograd", (ks, self, out) => below_autograd(() => ops.sinh_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::sinh_out", "engine/ops/native_functions/unary.yaml:396", "engine/generated/VariableType.ts:1396");
+}, "VariableType::sinh_default", "engine/ops/native_functions/unary.yaml:388", "engine/generated/VariableType.ts:2807");
+registerKernel(ops.sinh__default, "Autograd", (ks, self) => {
+  const _any_requires_grad = compute_requires_grad(self);
+  check_inplace(self, _any_requires_grad);
+  let grad_fn: SinhBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new SinhBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+    grad_fn.self_ = new SavedVariable(below_autograd(() => clone_default.call(self, null) as Tensor), false);
+  }
+  const _result = below_autograd(() => ops.sinh__default.redispatch(ks.and(after_autograd_keyset), self));
+  if (grad_fn) {
+    rebase_history(self, grad_fn);
+  }
+  return _result;
+}, "VariableType::sinh__default", "engine/ops/native_functions/unary.yaml:392", "engine/generated/VariableType.ts:2821");
+registerKernel(ops.sinh_out, "Autograd", (ks, self, out) => {
+  if (compute_requires_grad(self)) throw_error_out_requires_grad("sinh");
+  return below_autograd(() => ops.sinh_out.redispatch(ks.and(after_autograd_keyset), self, out));
+}, "VariableType::sinh_out", "engine/ops/native_functions/unary.yaml:396", "engine/generated/VariableType.ts:2836");
 registerKernel(ops.cosh_default, "Autograd", (ks, self) => {
-  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::cosh", self) : null;
+  const _any_requires_grad = compute_requires_grad(self);
+  let grad_fn: CoshBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new CoshBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+    grad_fn.self_ = new SavedVariable(self, false);
+  }
   const _result = below_autograd(() => ops.cosh_default.redispatch(ks.and(after_autograd_keyset), self));
-  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+  }
   return _result;
-}, "VariableType::cosh_default", "engine/ops/native_functions/unary.yaml:402", "engine/generated/VariableType.ts:1397");
-registerKernel(ops.cosh__default, "Autograd", (ks, self) => below_autograd(() => ops.cosh__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::cosh__default", "engine/ops/native_functions/unary.yaml:406", "engine/generated/VariableType.ts:1403");
-registerKernel(ops.cosh_out, "Autograd", (ks, self, out) => below_autograd(() => ops.cosh_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::cosh_out", "engine/ops/native_functions/unary.yaml:410", "engine/generated/VariableType.ts:1404");
+}, "VariableType::cosh_default", "engine/ops/native_functions/unary.yaml:402", "engine/generated/VariableType.ts:2840");
+registerKernel(ops.cosh__default, "Autograd", (ks, self) => {
+  const _any_requires_grad = compute_requires_grad(self);
+  check_inplace(self, _any_requires_grad);
+  let grad_fn: CoshBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new CoshBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+    grad_fn.self_ = new SavedVariable(below_autograd(() => clone_default.call(self, null) as Tensor), false);
+  }
+  const _result = below_autograd(() => ops.cosh__default.redispatch(ks.and(after_autograd_keyset), self));
+  if (grad_fn) {
+    rebase_history(self, grad_fn);
+  }
+  return _result;
+}, "VariableType::cosh__default", "engine/ops/native_functions/unary.yaml:406", "engine/generated/VariableType.ts:2854");
+registerKernel(ops.cosh_out, "Autograd", (ks, self, out) => {
+  if (compute_requires_grad(self)) throw_error_out_requires_grad("cosh");
+  return below_autograd(() => ops.cosh_out.redispatch(ks.and(after_autograd_keyset), self, out));
+}, "VariableType::cosh_out", "engine/ops/native_functions/unary.yaml:410", "engine/generated/VariableType.ts:2869");
 registerKernel(ops.tanh_default, "Autograd", (ks, self) => {
-  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::tanh", self) : null;
+  const _any_requires_grad = compute_requires_grad(self);
+  let grad_fn: TanhBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new TanhBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+  }
   const _result = below_autograd(() => ops.tanh_default.redispatch(ks.and(after_autograd_keyset), self));
-  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+    grad_fn.result_ = new SavedVariable((_result as Tensor), true);
+  }
   return _result;
-}, "VariableType::tanh_default", "engine/ops/native_functions/unary.yaml:416", "engine/generated/VariableType.ts:1405");
-registerKernel(ops.tanh__default, "Autograd", (ks, self) => below_autograd(() => ops.tanh__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::tanh__default", "engine/ops/native_functions/unary.yaml:420", "engine/generated/VariableType.ts:1411");
-registerKernel(ops.tanh_out, "Autograd", (ks, self, out) => below_autograd(() => ops.tanh_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::tanh_out", "engine/ops/native_functions/unary.yaml:424", "engine/generated/VariableType.ts:1412");
+}, "VariableType::tanh_default", "engine/ops/native_functions/unary.yaml:416", "engine/generated/VariableType.ts:2873");
+registerKernel(ops.tanh__default, "Autograd", (ks, self) => {
+  const _any_requires_grad = compute_requires_grad(self);
+  check_inplace(self, _any_requires_grad);
+  let grad_fn: TanhBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new TanhBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+  }
+  const _result = below_autograd(() => ops.tanh__default.redispatch(ks.and(after_autograd_keyset), self));
+  if (grad_fn) {
+    rebase_history(self, grad_fn);
+    grad_fn.result_ = new SavedVariable(self, true);
+  }
+  return _result;
+}, "VariableType::tanh__default", "engine/ops/native_functions/unary.yaml:420", "engine/generated/VariableType.ts:2887");
+registerKernel(ops.tanh_out, "Autograd", (ks, self, out) => {
+  if (compute_requires_grad(self)) throw_error_out_requires_grad("tanh");
+  return below_autograd(() => ops.tanh_out.redispatch(ks.and(after_autograd_keyset), self, out));
+}, "VariableType::tanh_out", "engine/ops/native_functions/unary.yaml:424", "engine/generated/VariableType.ts:2902");
 registerKernel(ops.sigmoid_default, "Autograd", (ks, self) => {
-  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::sigmoid", self) : null;
+  const _any_requires_grad = compute_requires_grad(self);
+  let grad_fn: SigmoidBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new SigmoidBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+  }
   const _result = below_autograd(() => ops.sigmoid_default.redispatch(ks.and(after_autograd_keyset), self));
-  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+    grad_fn.result_ = new SavedVariable((_result as Tensor), true);
+  }
   return _result;
-}, "VariableType::sigmoid_default", "engine/ops/native_functions/unary.yaml:431", "engine/generated/VariableType.ts:1413");
-registerKernel(ops.sigmoid__default, "Autograd", (ks, self) => below_autograd(() => ops.sigmoid__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::sigmoid__default", "engine/ops/native_functions/unary.yaml:435", "engine/generated/VariableType.ts:1419");
-registerKernel(ops.sigmoid_out, "Autograd", (ks, self, out) => below_autograd(() => ops.sigmoid_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::sigmoid_out", "engine/ops/native_functions/unary.yaml:439", "engine/generated/VariableType.ts:1420");
+}, "VariableType::sigmoid_default", "engine/ops/native_functions/unary.yaml:431", "engine/generated/VariableType.ts:2906");
+registerKernel(ops.sigmoid__default, "Autograd", (ks, self) => {
+  const _any_requires_grad = compute_requires_grad(self);
+  check_inplace(self, _any_requires_grad);
+  let grad_fn: SigmoidBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new SigmoidBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+  }
+  const _result = below_autograd(() => ops.sigmoid__default.redispatch(ks.and(after_autograd_keyset), self));
+  if (grad_fn) {
+    rebase_history(self, grad_fn);
+    grad_fn.result_ = new SavedVariable(self, true);
+  }
+  return _result;
+}, "VariableType::sigmoid__default", "engine/ops/native_functions/unary.yaml:435", "engine/generated/VariableType.ts:2920");
+registerKernel(ops.sigmoid_out, "Autograd", (ks, self, out) => {
+  if (compute_requires_grad(self)) throw_error_out_requires_grad("sigmoid");
+  return below_autograd(() => ops.sigmoid_out.redispatch(ks.and(after_autograd_keyset), self, out));
+}, "VariableType::sigmoid_out", "engine/ops/native_functions/unary.yaml:439", "engine/generated/VariableType.ts:2935");
 registerKernel(ops.logit_default, "Autograd", (ks, self, eps) => {
-  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::logit", self) : null;
+  const _any_requires_grad = compute_requires_grad(self);
+  let grad_fn: LogitBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new LogitBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+    grad_fn.self_ = new SavedVariable(self, false);
+    grad_fn.eps = eps;
+  }
   const _result = below_autograd(() => ops.logit_default.redispatch(ks.and(after_autograd_keyset), self, eps));
-  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+  }
   return _result;
-}, "VariableType::logit_default", "engine/ops/native_functions/unary.yaml:445", "engine/generated/VariableType.ts:1421");
-registerKernel(ops.logit__default, "Autograd", (ks, self, eps) => below_autograd(() => ops.logit__default.redispatch(ks.and(after_autograd_keyset), self, eps)), "VariableType::logit__default", "engine/ops/native_functions/unary.yaml:450", "engine/generated/VariableType.ts:1427");
-registerKernel(ops.logit_out, "Autograd", (ks, self, eps, out) => below_autograd(() => ops.logit_out.redispatch(ks.and(after_autograd_keyset), self, eps, out)), "VariableType::logit_out", "engine/ops/native_functions/unary.yaml:455", "engine/generated/VariableType.ts:1428");
+}, "VariableType::logit_default", "engine/ops/native_functions/unary.yaml:445", "engine/generated/VariableType.ts:2939");
+registerKernel(ops.logit__default, "Autograd", (ks, self, eps) => {
+  const _any_requires_grad = compute_requires_grad(self);
+  check_inplace(self, _any_requires_grad);
+  let grad_fn: LogitBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new LogitBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+    grad_fn.self_ = new SavedVariable(below_autograd(() => clone_default.call(self, null) as Tensor), false);
+    grad_fn.eps = eps;
+  }
+  const _result = below_autograd(() => ops.logit__default.redispatch(ks.and(after_autograd_keyset), self, eps));
+  if (grad_fn) {
+    rebase_history(self, grad_fn);
+  }
+  return _result;
+}, "VariableType::logit__default", "engine/ops/native_functions/unary.yaml:450", "engine/generated/VariableType.ts:2954");
+registerKernel(ops.logit_out, "Autograd", (ks, self, eps, out) => {
+  if (compute_requires_grad(self)) throw_error_out_requires_grad("logit");
+  return below_autograd(() => ops.logit_out.redispatch(ks.and(after_autograd_keyset), self, eps, out));
+}, "VariableType::logit_out", "engine/ops/native_functions/unary.yaml:455", "engine/generated/VariableType.ts:2970");
 registerKernel(ops.erf_default, "Autograd", (ks, self) => {
-  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::erf", self) : null;
+  const _any_requires_grad = compute_requires_grad(self);
+  let grad_fn: ErfBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new ErfBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+    grad_fn.self_ = new SavedVariable(self, false);
+  }
   const _result = below_autograd(() => ops.erf_default.redispatch(ks.and(after_autograd_keyset), self));
-  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+  }
   return _result;
-}, "VariableType::erf_default", "engine/ops/native_functions/unary.yaml:460", "engine/generated/VariableType.ts:1429");
-registerKernel(ops.erf__default, "Autograd", (ks, self) => below_autograd(() => ops.erf__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::erf__default", "engine/ops/native_functions/unary.yaml:464", "engine/generated/VariableType.ts:1435");
-registerKernel(ops.erf_out, "Autograd", (ks, self, out) => below_autograd(() => ops.erf_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::erf_out", "engine/ops/native_functions/unary.yaml:468", "engine/generated/VariableType.ts:1436");
+}, "VariableType::erf_default", "engine/ops/native_functions/unary.yaml:460", "engine/generated/VariableType.ts:2974");
+registerKernel(ops.erf__default, "Autograd", (ks, self) => {
+  const _any_requires_grad = compute_requires_grad(self);
+  check_inplace(self, _any_requires_grad);
+  let grad_fn: ErfBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new ErfBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+    grad_fn.self_ = new SavedVariable(below_autograd(() => clone_default.call(self, null) as Tensor), false);
+  }
+  const _result = below_autograd(() => ops.erf__default.redispatch(ks.and(after_autograd_keyset), self));
+  if (grad_fn) {
+    rebase_history(self, grad_fn);
+  }
+  return _result;
+}, "VariableType::erf__default", "engine/ops/native_functions/unary.yaml:464", "engine/generated/VariableType.ts:2988");
+registerKernel(ops.erf_out, "Autograd", (ks, self, out) => {
+  if (compute_requires_grad(self)) throw_error_out_requires_grad("erf");
+  return below_autograd(() => ops.erf_out.redispatch(ks.and(after_autograd_keyset), self, out));
+}, "VariableType::erf_out", "engine/ops/native_functions/unary.yaml:468", "engine/generated/VariableType.ts:3003");
 registerKernel(ops.erfc_default, "Autograd", (ks, self) => {
-  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::erfc", self) : null;
+  const _any_requires_grad = compute_requires_grad(self);
+  let grad_fn: ErfcBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new ErfcBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+    grad_fn.self_ = new SavedVariable(self, false);
+  }
   const _result = below_autograd(() => ops.erfc_default.redispatch(ks.and(after_autograd_keyset), self));
-  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+  }
   return _result;
-}, "VariableType::erfc_default", "engine/ops/native_functions/unary.yaml:474", "engine/generated/VariableType.ts:1437");
-registerKernel(ops.erfc__default, "Autograd", (ks, self) => below_autograd(() => ops.erfc__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::erfc__default", "engine/ops/native_functions/unary.yaml:478", "engine/generated/VariableType.ts:1443");
-registerKernel(ops.erfc_out, "Autograd", (ks, self, out) => below_autograd(() => ops.erfc_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::erfc_out", "engine/ops/native_functions/unary.yaml:482", "engine/generated/VariableType.ts:1444");
+}, "VariableType::erfc_default", "engine/ops/native_functions/unary.yaml:474", "engine/generated/VariableType.ts:3007");
+registerKernel(ops.erfc__default, "Autograd", (ks, self) => {
+  const _any_requires_grad = compute_requires_grad(self);
+  check_inplace(self, _any_requires_grad);
+  let grad_fn: ErfcBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new ErfcBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+    grad_fn.self_ = new SavedVariable(below_autograd(() => clone_default.call(self, null) as Tensor), false);
+  }
+  const _result = below_autograd(() => ops.erfc__default.redispatch(ks.and(after_autograd_keyset), self));
+  if (grad_fn) {
+    rebase_history(self, grad_fn);
+  }
+  return _result;
+}, "VariableType::erfc__default", "engine/ops/native_functions/unary.yaml:478", "engine/generated/VariableType.ts:3021");
+registerKernel(ops.erfc_out, "Autograd", (ks, self, out) => {
+  if (compute_requires_grad(self)) throw_error_out_requires_grad("erfc");
+  return below_autograd(() => ops.erfc_out.redispatch(ks.and(after_autograd_keyset), self, out));
+}, "VariableType::erfc_out", "engine/ops/native_functions/unary.yaml:482", "engine/generated/VariableType.ts:3036");
 registerKernel(ops.erfinv_default, "Autograd", (ks, self) => {
-  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::erfinv", self) : null;
+  const _any_requires_grad = compute_requires_grad(self);
+  let grad_fn: ErfinvBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new ErfinvBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+    grad_fn.self_ = new SavedVariable(self, false);
+  }
   const _result = below_autograd(() => ops.erfinv_default.redispatch(ks.and(after_autograd_keyset), self));
-  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+  }
   return _result;
-}, "VariableType::erfinv_default", "engine/ops/native_functions/unary.yaml:488", "engine/generated/VariableType.ts:1445");
-registerKernel(ops.erfinv__default, "Autograd", (ks, self) => below_autograd(() => ops.erfinv__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::erfinv__default", "engine/ops/native_functions/unary.yaml:492", "engine/generated/VariableType.ts:1451");
-registerKernel(ops.erfinv_out, "Autograd", (ks, self, out) => below_autograd(() => ops.erfinv_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::erfinv_out", "engine/ops/native_functions/unary.yaml:496", "engine/generated/VariableType.ts:1452");
+}, "VariableType::erfinv_default", "engine/ops/native_functions/unary.yaml:488", "engine/generated/VariableType.ts:3040");
+registerKernel(ops.erfinv__default, "Autograd", (ks, self) => {
+  const _any_requires_grad = compute_requires_grad(self);
+  check_inplace(self, _any_requires_grad);
+  let grad_fn: ErfinvBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new ErfinvBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+    grad_fn.self_ = new SavedVariable(below_autograd(() => clone_default.call(self, null) as Tensor), false);
+  }
+  const _result = below_autograd(() => ops.erfinv__default.redispatch(ks.and(after_autograd_keyset), self));
+  if (grad_fn) {
+    rebase_history(self, grad_fn);
+  }
+  return _result;
+}, "VariableType::erfinv__default", "engine/ops/native_functions/unary.yaml:492", "engine/generated/VariableType.ts:3054");
+registerKernel(ops.erfinv_out, "Autograd", (ks, self, out) => {
+  if (compute_requires_grad(self)) throw_error_out_requires_grad("erfinv");
+  return below_autograd(() => ops.erfinv_out.redispatch(ks.and(after_autograd_keyset), self, out));
+}, "VariableType::erfinv_out", "engine/ops/native_functions/unary.yaml:496", "engine/generated/VariableType.ts:3069");
 registerKernel(ops.floor_default, "Autograd", (ks, self) => {
-  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::floor", self) : null;
+  const _any_requires_grad = compute_requires_grad(self);
+  let grad_fn: FloorBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new FloorBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+  }
   const _result = below_autograd(() => ops.floor_default.redispatch(ks.and(after_autograd_keyset), self));
-  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+  }
   return _result;
-}, "VariableType::floor_default", "engine/ops/native_functions/unary.yaml:503", "engine/generated/VariableType.ts:1453");
-registerKernel(ops.floor__default, "Autograd", (ks, self) => below_autograd(() => ops.floor__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::floor__default", "engine/ops/native_functions/unary.yaml:507", "engine/generated/VariableType.ts:1459");
-registerKernel(ops.floor_out, "Autograd", (ks, self, out) => below_autograd(() => ops.floor_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::floor_out", "engine/ops/native_functions/unary.yaml:511", "engine/generated/VariableType.ts:1460");
+}, "VariableType::floor_default", "engine/ops/native_functions/unary.yaml:503", "engine/generated/VariableType.ts:3073");
+registerKernel(ops.floor__default, "Autograd", (ks, self) => {
+  const _any_requires_grad = compute_requires_grad(self);
+  check_inplace(self, _any_requires_grad);
+  let grad_fn: FloorBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new FloorBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+  }
+  const _result = below_autograd(() => ops.floor__default.redispatch(ks.and(after_autograd_keyset), self));
+  if (grad_fn) {
+    rebase_history(self, grad_fn);
+  }
+  return _result;
+}, "VariableType::floor__default", "engine/ops/native_functions/unary.yaml:507", "engine/generated/VariableType.ts:3086");
+registerKernel(ops.floor_out, "Autograd", (ks, self, out) => {
+  if (compute_requires_grad(self)) throw_error_out_requires_grad("floor");
+  return below_autograd(() => ops.floor_out.redispatch(ks.and(after_autograd_keyset), self, out));
+}, "VariableType::floor_out", "engine/ops/native_functions/unary.yaml:511", "engine/generated/VariableType.ts:3100");
 registerKernel(ops.ceil_default, "Autograd", (ks, self) => {
-  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::ceil", self) : null;
+  const _any_requires_grad = compute_requires_grad(self);
+  let grad_fn: CeilBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new CeilBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+  }
   const _result = below_autograd(() => ops.ceil_default.redispatch(ks.and(after_autograd_keyset), self));
-  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+  }
   return _result;
-}, "VariableType::ceil_default", "engine/ops/native_functions/unary.yaml:517", "engine/generated/VariableType.ts:1461");
-registerKernel(ops.ceil__default, "Autograd", (ks, self) => below_autograd(() => ops.ceil__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::ceil__default", "engine/ops/native_functions/unary.yaml:521", "engine/generated/VariableType.ts:1467");
-registerKernel(ops.ceil_out, "Autograd", (ks, self, out) => below_autograd(() => ops.ceil_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::ceil_out", "engine/ops/native_functions/unary.yaml:525", "engine/generated/VariableType.ts:1468");
+}, "VariableType::ceil_default", "engine/ops/native_functions/unary.yaml:517", "engine/generated/VariableType.ts:3104");
+registerKernel(ops.ceil__default, "Autograd", (ks, self) => {
+  const _any_requires_grad = compute_requires_grad(self);
+  check_inplace(self, _any_requires_grad);
+  let grad_fn: CeilBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new CeilBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+  }
+  const _result = below_autograd(() => ops.ceil__default.redispatch(ks.and(after_autograd_keyset), self));
+  if (grad_fn) {
+    rebase_history(self, grad_fn);
+  }
+  return _result;
+}, "VariableType::ceil__default", "engine/ops/native_functions/unary.yaml:521", "engine/generated/VariableType.ts:3117");
+registerKernel(ops.ceil_out, "Autograd", (ks, self, out) => {
+  if (compute_requires_grad(self)) throw_error_out_requires_grad("ceil");
+  return below_autograd(() => ops.ceil_out.redispatch(ks.and(after_autograd_keyset), self, out));
+}, "VariableType::ceil_out", "engine/ops/native_functions/unary.yaml:525", "engine/generated/VariableType.ts:3131");
 registerKernel(ops.round_default, "Autograd", (ks, self) => {
-  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::round", self) : null;
+  const _any_requires_grad = compute_requires_grad(self);
+  let grad_fn: RoundBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new RoundBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+  }
   const _result = below_autograd(() => ops.round_default.redispatch(ks.and(after_autograd_keyset), self));
-  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+  }
   return _result;
-}, "VariableType::round_default", "engine/ops/native_functions/unary.yaml:531", "engine/generated/VariableType.ts:1469");
-registerKernel(ops.round__default, "Autograd", (ks, self) => below_autograd(() => ops.round__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::round__default", "engine/ops/native_functions/unary.yaml:535", "engine/generated/VariableType.ts:1475");
-registerKernel(ops.round_out, "Autograd", (ks, self, out) => below_autograd(() => ops.round_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::round_out", "engine/ops/native_functions/unary.yaml:539", "engine/generated/VariableType.ts:1476");
+}, "VariableType::round_default", "engine/ops/native_functions/unary.yaml:531", "engine/generated/VariableType.ts:3135");
+registerKernel(ops.round__default, "Autograd", (ks, self) => {
+  const _any_requires_grad = compute_requires_grad(self);
+  check_inplace(self, _any_requires_grad);
+  let grad_fn: RoundBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new RoundBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+  }
+  const _result = below_autograd(() => ops.round__default.redispatch(ks.and(after_autograd_keyset), self));
+  if (grad_fn) {
+    rebase_history(self, grad_fn);
+  }
+  return _result;
+}, "VariableType::round__default", "engine/ops/native_functions/unary.yaml:535", "engine/generated/VariableType.ts:3148");
+registerKernel(ops.round_out, "Autograd", (ks, self, out) => {
+  if (compute_requires_grad(self)) throw_error_out_requires_grad("round");
+  return below_autograd(() => ops.round_out.redispatch(ks.and(after_autograd_keyset), self, out));
+}, "VariableType::round_out", "engine/ops/native_functions/unary.yaml:539", "engine/generated/VariableType.ts:3162");
 registerKernel(ops.round_decimals, "Autograd", (ks, self, decimals) => {
-  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::round", self) : null;
+  const _any_requires_grad = compute_requires_grad(self);
+  let grad_fn: RoundBackward1 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new RoundBackward1();
+    grad_fn.set_next_edges(collect_next_edges(self));
+  }
   const _result = below_autograd(() => ops.round_decimals.redispatch(ks.and(after_autograd_keyset), self, decimals));
-  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+  }
   return _result;
-}, "VariableType::round_decimals", "engine/ops/native_functions/unary.yaml:545", "engine/generated/VariableType.ts:1477");
-registerKernel(ops.round__decimals, "Autograd", (ks, self, decimals) => below_autograd(() => ops.round__decimals.redispatch(ks.and(after_autograd_keyset), self, decimals)), "VariableType::round__decimals", "engine/ops/native_functions/unary.yaml:549", "engine/generated/VariableType.ts:1483");
-registerKernel(ops.round_decimals_out, "Autograd", (ks, self, decimals, out) => below_autograd(() => ops.round_decimals_out.redispatch(ks.and(after_autograd_keyset), self, decimals, out)), "VariableType::round_decimals_out", "engine/ops/native_functions/unary.yaml:553", "engine/generated/VariableType.ts:1484");
+}, "VariableType::round_decimals", "engine/ops/native_functions/unary.yaml:545", "engine/generated/VariableType.ts:3166");
+registerKernel(ops.round__decimals, "Autograd", (ks, self, decimals) => {
+  const _any_requires_grad = compute_requires_grad(self);
+  check_inplace(self, _any_requires_grad);
+  let grad_fn: RoundBackward1 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new RoundBackward1();
+    grad_fn.set_next_edges(collect_next_edges(self));
+  }
+  const _result = below_autograd(() => ops.round__decimals.redispatch(ks.and(after_autograd_keyset), self, decimals));
+  if (grad_fn) {
+    rebase_history(self, grad_fn);
+  }
+  return _result;
+}, "VariableType::round__decimals", "engine/ops/native_functions/unary.yaml:549", "engine/generated/VariableType.ts:3179");
+registerKernel(ops.round_decimals_out, "Autograd", (ks, self, decimals, out) => {
+  if (compute_requires_grad(self)) throw_error_out_requires_grad("round");
+  return below_autograd(() => ops.round_decimals_out.redispatch(ks.and(after_autograd_keyset), self, decimals, out));
+}, "VariableType::round_decimals_out", "engine/ops/native_functions/unary.yaml:553", "engine/generated/VariableType.ts:3193");
 registerKernel(ops.trunc_default, "Autograd", (ks, self) => {
-  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::trunc", self) : null;
+  const _any_requires_grad = compute_requires_grad(self);
+  let grad_fn: TruncBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new TruncBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+  }
   const _result = below_autograd(() => ops.trunc_default.redispatch(ks.and(after_autograd_keyset), self));
-  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+  }
   return _result;
-}, "VariableType::trunc_default", "engine/ops/native_functions/unary.yaml:559", "engine/generated/VariableType.ts:1485");
-registerKernel(ops.trunc__default, "Autograd", (ks, self) => below_autograd(() => ops.trunc__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::trunc__default", "engine/ops/native_functions/unary.yaml:563", "engine/generated/VariableType.ts:1491");
-registerKernel(ops.trunc_out, "Autograd", (ks, self, out) => below_autograd(() => ops.trunc_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::trunc_out", "engine/ops/native_functions/unary.yaml:567", "engine/generated/VariableType.ts:1492");
+}, "VariableType::trunc_default", "engine/ops/native_functions/unary.yaml:559", "engine/generated/VariableType.ts:3197");
+registerKernel(ops.trunc__default, "Autograd", (ks, self) => {
+  const _any_requires_grad = compute_requires_grad(self);
+  check_inplace(self, _any_requires_grad);
+  let grad_fn: TruncBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new TruncBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+  }
+  const _result = below_autograd(() => ops.trunc__default.redispatch(ks.and(after_autograd_keyset), self));
+  if (grad_fn) {
+    rebase_history(self, grad_fn);
+  }
+  return _result;
+}, "VariableType::trunc__default", "engine/ops/native_functions/unary.yaml:563", "engine/generated/VariableType.ts:3210");
+registerKernel(ops.trunc_out, "Autograd", (ks, self, out) => {
+  if (compute_requires_grad(self)) throw_error_out_requires_grad("trunc");
+  return below_autograd(() => ops.trunc_out.redispatch(ks.and(after_autograd_keyset), self, out));
+}, "VariableType::trunc_out", "engine/ops/native_functions/unary.yaml:567", "engine/generated/VariableType.ts:3224");
 registerKernel(ops.frac_default, "Autograd", (ks, self) => {
-  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::frac", self) : null;
+  const _any_requires_grad = compute_requires_grad(self);
+  let grad_fn: FracBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new FracBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+  }
   const _result = below_autograd(() => ops.frac_default.redispatch(ks.and(after_autograd_keyset), self));
-  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+  }
   return _result;
-}, "VariableType::frac_default", "engine/ops/native_functions/unary.yaml:587", "engine/generated/VariableType.ts:1493");
-registerKernel(ops.frac__default, "Autograd", (ks, self) => below_autograd(() => ops.frac__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::frac__default", "engine/ops/native_functions/unary.yaml:591", "engine/generated/VariableType.ts:1499");
-registerKernel(ops.frac_out, "Autograd", (ks, self, out) => below_autograd(() => ops.frac_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::frac_out", "engine/ops/native_functions/unary.yaml:595", "engine/generated/VariableType.ts:1500");
+}, "VariableType::frac_default", "engine/ops/native_functions/unary.yaml:587", "engine/generated/VariableType.ts:3228");
+registerKernel(ops.frac__default, "Autograd", (ks, self) => {
+  const _any_requires_grad = compute_requires_grad(self);
+  check_inplace(self, _any_requires_grad);
+  let grad_fn: FracBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new FracBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+  }
+  const _result = below_autograd(() => ops.frac__default.redispatch(ks.and(after_autograd_keyset), self));
+  if (grad_fn) {
+    rebase_history(self, grad_fn);
+  }
+  return _result;
+}, "VariableType::frac__default", "engine/ops/native_functions/unary.yaml:591", "engine/generated/VariableType.ts:3241");
+registerKernel(ops.frac_out, "Autograd", (ks, self, out) => {
+  if (compute_requires_grad(self)) throw_error_out_requires_grad("frac");
+  return below_autograd(() => ops.frac_out.redispatch(ks.and(after_autograd_keyset), self, out));
+}, "VariableType::frac_out", "engine/ops/native_functions/unary.yaml:595", "engine/generated/VariableType.ts:3255");
 registerKernel(ops.clamp_Tensor, "Autograd", (ks, self, min, max) => {
-  const grad_fn = compute_requires_grad(self, min, max) ? not_implemented_node("aten::clamp", self, min, max) : null;
+  const _any_requires_grad = compute_requires_grad(self, min, max);
+  let grad_fn: ClampBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new ClampBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self, min, max));
+    grad_fn.self_ = new SavedVariable(self, false);
+    grad_fn.min_ = new SavedVariable(min, false);
+    grad_fn.max_ = new SavedVariable(max, false);
+  }
   const _result = below_autograd(() => ops.clamp_Tensor.redispatch(ks.and(after_autograd_keyset), self, min, max));
-  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+  }
   return _result;
-}, "VariableType::clamp_Tensor", "engine/ops/native_functions/unary.yaml:602", "engine/generated/VariableType.ts:1501");
+}, "VariableType::clamp_Tensor", "engine/ops/native_functions/unary.yaml:602", "engine/generated/VariableType.ts:3259");
 registerKernel(ops.clamp_default, "Autograd", (ks, self, min, max) => {
-  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::clamp", self) : null;
+  const _any_requires_grad = compute_requires_grad(self);
+  let grad_fn: ClampBackward1 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new ClampBackward1();
+    grad_fn.set_next_edges(collect_next_edges(self));
+    grad_fn.self_ = new SavedVariable(self, false);
+    grad_fn.min = min;
+    grad_fn.max = max;
+  }
   const _result = below_autograd(() => ops.clamp_default.redispatch(ks.and(after_autograd_keyset), self, min, max));
-  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+  }
   return _result;
-}, "VariableType::clamp_default", "engine/ops/native_functions/unary.yaml:606", "engine/generated/VariableType.ts:1507");
+}, "VariableType::clamp_default", "engine/ops/native_functions/unary.yaml:606", "engine/generated/VariableType.ts:3275");
 registerKernel(ops.clamp__Tensor, "Autograd", (ks, self, min, max) => {
-  const grad_fn = compute_requires_grad(min, max) ? not_implemented_node("aten::clamp_", min, max) : null;
-  if (grad_fn) check_inplace(self, true);
+  const _any_requires_grad = compute_requires_grad(self, min, max);
+  check_inplace(self, _any_requires_grad);
+  let grad_fn: ClampBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new ClampBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self, min, max));
+    grad_fn.self_ = new SavedVariable(below_autograd(() => clone_default.call(self, null) as Tensor), false);
+    grad_fn.min_ = new SavedVariable(min, false);
+    grad_fn.max_ = new SavedVariable(max, false);
+  }
   const _result = below_autograd(() => ops.clamp__Tensor.redispatch(ks.and(after_autograd_keyset), self, min, max));
-  if (grad_fn) rebase_history(self, grad_fn);
+  if (grad_fn) {
+    rebase_history(self, grad_fn);
+  }
   return _result;
-}, "VariableType::clamp__Tensor", "engine/ops/native_functions/unary.yaml:610", "engine/generated/VariableType.ts:1513");
-registerKernel(ops.clamp__default, "Autograd", (ks, self, min, max) => below_autograd(() => ops.clamp__default.redispatch(ks.and(after_autograd_keyset), self, min, max)), "VariableType::clamp__default", "engine/ops/native_functions/unary.yaml:614", "engine/generated/VariableType.ts:1520");
-registerKernel(ops.clamp_Tensor_out, "Autograd", (ks, self, min, max, out) => below_autograd(() => ops.clamp_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, min, max, out)), "VariableType::clamp_Tensor_out", "engine/ops/native_functions/unary.yaml:618", "engine/generated/VariableType.ts:1521");
-registerKernel(ops.clamp_out, "Autograd", (ks, self, min, max, out) => below_autograd(() => ops.clamp_out.redispatch(ks.and(after_autograd_keyset), self, min, max, out)), "VariableType::clamp_out", "engine/ops/native_functions/unary.yaml:624", "engine/generated/VariableType.ts:1522");
+}, "VariableType::clamp__Tensor", "engine/ops/native_functions/unary.yaml:610", "engine/generated/VariableType.ts:3291");
+registerKernel(ops.clamp__default, "Autograd", (ks, self, min, max) => {
+  const _any_requires_grad = compute_requires_grad(self);
+  check_inplace(self, _any_requires_grad);
+  let grad_fn: ClampBackward1 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new ClampBackward1();
+    grad_fn.set_next_edges(collect_next_edges(self));
+    grad_fn.self_ = new SavedVariable(below_autograd(() => clone_default.call(self, null) as Tensor), false);
+    grad_fn.min = min;
+    grad_fn.max = max;
+  }
+  const _result = below_autograd(() => ops.clamp__default.redispatch(ks.and(after_autograd_keyset), self, min, max));
+  if (grad_fn) {
+    rebase_history(self, grad_fn);
+  }
+  return _result;
+}, "VariableType::clamp__default", "engine/ops/native_functions/unary.yaml:614", "engine/generated/VariableType.ts:3308");
+registerKernel(ops.clamp_Tensor_out, "Autograd", (ks, self, min, max, out) => {
+  if (compute_requires_grad(self, min, max)) throw_error_out_requires_grad("clamp");
+  return below_autograd(() => ops.clamp_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, min, max, out));
+}, "VariableType::clamp_Tensor_out", "engine/ops/native_functions/unary.yaml:618", "engine/generated/VariableType.ts:3325");
+registerKernel(ops.clamp_out, "Autograd", (ks, self, min, max, out) => {
+  if (compute_requires_grad(self)) throw_error_out_requires_grad("clamp");
+  return below_autograd(() => ops.clamp_out.redispatch(ks.and(after_autograd_keyset), self, min, max, out));
+}, "VariableType::clamp_out", "engine/ops/native_functions/unary.yaml:624", "engine/generated/VariableType.ts:3329");
 registerKernel(ops.clamp_min_Tensor, "Autograd", (ks, self, min) => {
-  const grad_fn = compute_requires_grad(self, min) ? not_implemented_node("aten::clamp_min", self, min) : null;
+  const _any_requires_grad = compute_requires_grad(self, min);
+  let grad_fn: ClampMinBackward1 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new ClampMinBackward1();
+    grad_fn.set_next_edges(collect_next_edges(self, min));
+    grad_fn.self_ = new SavedVariable(self, false);
+    grad_fn.min_ = new SavedVariable(min, false);
+  }
   const _result = below_autograd(() => ops.clamp_min_Tensor.redispatch(ks.and(after_autograd_keyset), self, min));
-  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+  }
   return _result;
-}, "VariableType::clamp_min_Tensor", "engine/ops/native_functions/unary.yaml:630", "engine/generated/VariableType.ts:1523");
+}, "VariableType::clamp_min_Tensor", "engine/ops/native_functions/unary.yaml:630", "engine/generated/VariableType.ts:3333");
 registerKernel(ops.clamp_min_default, "Autograd", (ks, self, min) => {
-  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::clamp_min", self) : null;
+  const _any_requires_grad = compute_requires_grad(self);
+  let grad_fn: ClampMinBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new ClampMinBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+    grad_fn.self_ = new SavedVariable(self, false);
+    grad_fn.min = min;
+  }
   const _result = below_autograd(() => ops.clamp_min_default.redispatch(ks.and(after_autograd_keyset), self, min));
-  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+  }
   return _result;
-}, "VariableType::clamp_min_default", "engine/ops/native_functions/unary.yaml:634", "engine/generated/VariableType.ts:1529");
+}, "VariableType::clamp_min_default", "engine/ops/native_functions/unary.yaml:634", "engine/generated/VariableType.ts:3348");
 registerKernel(ops.clamp_min__Tensor, "Autograd", (ks, self, min) => {
-  const grad_fn = compute_requires_grad(min) ? not_implemented_node("aten::clamp_min_", min) : null;
-  if (grad_fn) check_inplace(self, true);
+  const _any_requires_grad = compute_requires_grad(self, min);
+  check_inplace(self, _any_requires_grad);
+  let grad_fn: ClampMinBackward1 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new ClampMinBackward1();
+    grad_fn.set_next_edges(collect_next_edges(self, min));
+    grad_fn.self_ = new SavedVariable(below_autograd(() => clone_default.call(self, null) as Tensor), false);
+    grad_fn.min_ = new SavedVariable(min, false);
+  }
   const _result = below_autograd(() => ops.clamp_min__Tensor.redispatch(ks.and(after_autograd_keyset), self, min));
-  if (grad_fn) rebase_history(self, grad_fn);
+  if (grad_fn) {
+    rebase_history(self, grad_fn);
+  }
   return _result;
-}, "VariableType::clamp_min__Tensor", "engine/ops/native_functions/unary.yaml:638", "engine/generated/VariableType.ts:1535");
-registerKernel(ops.clamp_min__default, "Autograd", (ks, self, min) => below_autograd(() => ops.clamp_min__default.redispatch(ks.and(after_autograd_keyset), self, min)), "VariableType::clamp_min__default", "engine/ops/native_functions/unary.yaml:642", "engine/generated/VariableType.ts:1542");
-registerKernel(ops.clamp_min_Tensor_out, "Autograd", (ks, self, min, out) => below_autograd(() => ops.clamp_min_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, min, out)), "VariableType::clamp_min_Tensor_out", "engine/ops/native_functions/unary.yaml:646", "engine/generated/VariableType.ts:1543");
-registerKernel(ops.clamp_min_out, "Autograd", (ks, self, min, out) => below_autograd(() => ops.clamp_min_out.redispatch(ks.and(after_autograd_keyset), self, min, out)), "VariableType::clamp_min_out", "engine/ops/native_functions/unary.yaml:652", "engine/generated/VariableType.ts:1544");
+}, "VariableType::clamp_min__Tensor", "engine/ops/native_functions/unary.yaml:638", "engine/generated/VariableType.ts:3363");
+registerKernel(ops.clamp_min__default, "Autograd", (ks, self, min) => {
+  const _any_requires_grad = compute_requires_grad(self);
+  check_inplace(self, _any_requires_grad);
+  let grad_fn: ClampMinBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new ClampMinBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+    grad_fn.self_ = new SavedVariable(below_autograd(() => clone_default.call(self, null) as Tensor), false);
+    grad_fn.min = min;
+  }
+  const _result = below_autograd(() => ops.clamp_min__default.redispatch(ks.and(after_autograd_keyset), self, min));
+  if (grad_fn) {
+    rebase_history(self, grad_fn);
+  }
+  return _result;
+}, "VariableType::clamp_min__default", "engine/ops/native_functions/unary.yaml:642", "engine/generated/VariableType.ts:3379");
+registerKernel(ops.clamp_min_Tensor_out, "Autograd", (ks, self, min, out) => {
+  if (compute_requires_grad(self, min)) throw_error_out_requires_grad("clamp_min");
+  return below_autograd(() => ops.clamp_min_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, min, out));
+}, "VariableType::clamp_min_Tensor_out", "engine/ops/native_functions/unary.yaml:646", "engine/generated/VariableType.ts:3395");
+registerKernel(ops.clamp_min_out, "Autograd", (ks, self, min, out) => {
+  if (compute_requires_grad(self)) throw_error_out_requires_grad("clamp_min");
+  return below_autograd(() => ops.clamp_min_out.redispatch(ks.and(after_autograd_keyset), self, min, out));
+}, "VariableType::clamp_min_out", "engine/ops/native_functions/unary.yaml:652", "engine/generated/VariableType.ts:3399");
 registerKernel(ops.clamp_max_Tensor, "Autograd", (ks, self, max) => {
-  const grad_fn = compute_requires_grad(self, max) ? not_implemented_node("aten::clamp_max", self, max) : null;
+  const _any_requires_grad = compute_requires_grad(self, max);
+  let grad_fn: ClampMaxBackward1 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new ClampMaxBackward1();
+    grad_fn.set_next_edges(collect_next_edges(self, max));
+    grad_fn.self_ = new SavedVariable(self, false);
+    grad_fn.max_ = new SavedVariable(max, false);
+  }
   const _result = below_autograd(() => ops.clamp_max_Tensor.redispatch(ks.and(after_autograd_keyset), self, max));
-  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+  }
   return _result;
-}, "VariableType::clamp_max_Tensor", "engine/ops/native_functions/unary.yaml:658", "engine/generated/VariableType.ts:1545");
+}, "VariableType::clamp_max_Tensor", "engine/ops/native_functions/unary.yaml:658", "engine/generated/VariableType.ts:3403");
 registerKernel(ops.clamp_max_default, "Autograd", (ks, self, max) => {
-  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::clamp_max", self) : null;
+  const _any_requires_grad = compute_requires_grad(self);
+  let grad_fn: ClampMaxBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new ClampMaxBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+    grad_fn.self_ = new SavedVariable(self, false);
+    grad_fn.max = max;
+  }
   const _result = below_autograd(() => ops.clamp_max_default.redispatch(ks.and(after_autograd_keyset), self, max));
-  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+  }
   return _result;
-}, "VariableType::clamp_max_default", "engine/ops/native_functions/unary.yaml:662", "engine/generated/VariableType.ts:1551");
+}, "VariableType::clamp_max_default", "engine/ops/native_functions/unary.yaml:662", "engine/generated/VariableType.ts:3418");
 registerKernel(ops.clamp_max__Tensor, "Autograd", (ks, self, max) => {
-  const grad_fn = compute_requires_grad(max) ? not_implemented_node("aten::clamp_max_", max) : null;
-  if (grad_fn) check_inplace(self, true);
+  const _any_requires_grad = compute_requires_grad(self, max);
+  check_inplace(self, _any_requires_grad);
+  let grad_fn: ClampMaxBackward1 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new ClampMaxBackward1();
+    grad_fn.set_next_edges(collect_next_edges(self, max));
+    grad_fn.self_ = new SavedVariable(below_autograd(() => clone_default.call(self, null) as Tensor), false);
+    grad_fn.max_ = new SavedVariable(max, false);
+  }
   const _result = below_autograd(() => ops.clamp_max__Tensor.redispatch(ks.and(after_autograd_keyset), self, max));
-  if (grad_fn) rebase_history(self, grad_fn);
+  if (grad_fn) {
+    rebase_history(self, grad_fn);
+  }
   return _result;
-}, "VariableType::clamp_max__Tensor", "engine/ops/native_functions/unary.yaml:666", "engine/generated/VariableType.ts:1557");
-registerKernel(ops.clamp_max__default, "Autograd", (ks, self, max) => below_autograd(() => ops.clamp_max__default.redispatch(ks.and(after_autograd_keyset), self, max)), "VariableType::clamp_max__default", "engine/ops/native_functions/unary.yaml:670", "engine/generated/VariableType.ts:1564");
-registerKernel(ops.clamp_max_Tensor_out, "Autograd", (ks, self, max, out) => below_autograd(() => ops.clamp_max_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, max, out)), "VariableType::clamp_max_Tensor_out", "engine/ops/native_functions/unary.yaml:674", "engine/generated/VariableType.ts:1565");
-registerKernel(ops.clamp_max_out, "Autograd", (ks, self, max, out) => below_autograd(() => ops.clamp_max_out.redispatch(ks.and(after_autograd_keyset), self, max, out)), "VariableType::clamp_max_out", "engine/ops/native_functions/unary.yaml:680", "engine/generated/VariableType.ts:1566");
-registerKernel(ops.isnan_default, "Autograd", (ks, self) => below_autograd(() => ops.isnan_default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::isnan_default", "engine/ops/native_functions/unary.yaml:715", "engine/generated/VariableType.ts:1567");
-registerKernel(ops.isinf_default, "Autograd", (ks, self) => below_autograd(() => ops.isinf_default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::isinf_default", "engine/ops/native_functions/unary.yaml:721", "engine/generated/VariableType.ts:1568");
+}, "VariableType::clamp_max__Tensor", "engine/ops/native_functions/unary.yaml:666", "engine/generated/VariableType.ts:3433");
+registerKernel(ops.clamp_max__default, "Autograd", (ks, self, max) => {
+  const _any_requires_grad = compute_requires_grad(self);
+  check_inplace(self, _any_requires_grad);
+  let grad_fn: ClampMaxBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new ClampMaxBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+    grad_fn.self_ = new SavedVariable(below_autograd(() => clone_default.call(self, null) as Tensor), false);
+    grad_fn.max = max;
+  }
+  const _result = below_autograd(() => ops.clamp_max__default.redispatch(ks.and(after_autograd_keyset), self, max));
+  if (grad_fn) {
+    rebase_history(self, grad_fn);
+  }
+  return _result;
+}, "VariableType::clamp_max__default", "engine/ops/native_functions/unary.yaml:670", "engine/generated/VariableType.ts:3449");
+registerKernel(ops.clamp_max_Tensor_out, "Autograd", (ks, self, max, out) => {
+  if (compute_requires_grad(self, max)) throw_error_out_requires_grad("clamp_max");
+  return below_autograd(() => ops.clamp_max_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, max, out));
+}, "VariableType::clamp_max_Tensor_out", "engine/ops/native_functions/unary.yaml:674", "engine/generated/VariableType.ts:3465");
+registerKernel(ops.clamp_max_out, "Autograd", (ks, self, max, out) => {
+  if (compute_requires_grad(self)) throw_error_out_requires_grad("clamp_max");
+  return below_autograd(() => ops.clamp_max_out.redispatch(ks.and(after_autograd_keyset), self, max, out));
+}, "VariableType::clamp_max_out", "engine/ops/native_functions/unary.yaml:680", "engine/generated/VariableType.ts:3469");
+registerKernel(ops.isnan_default, "Autograd", (ks, self) => below_autograd(() => ops.isnan_default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::isnan_default", "engine/ops/native_functions/unary.yaml:715", "engine/generated/VariableType.ts:3473");
+registerKernel(ops.isinf_default, "Autograd", (ks, self) => below_autograd(() => ops.isinf_default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::isinf_default", "engine/ops/native_functions/unary.yaml:721", "engine/generated/VariableType.ts:3474");
 registerKernel(ops.nan_to_num_default, "Autograd", (ks, self, nan, posinf, neginf) => {
-  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::nan_to_num", self) : null;
+  const _any_requires_grad = compute_requires_grad(self);
+  let grad_fn: NanToNumBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new NanToNumBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+    grad_fn.self_ = new SavedVariable(self, false);
+  }
   const _result = below_autograd(() => ops.nan_to_num_default.redispatch(ks.and(after_autograd_keyset), self, nan, posinf, neginf));
-  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+  }
   return _result;
-}, "VariableType::nan_to_num_default", "engine/ops/native_functions/unary.yaml:732", "engine/generated/VariableType.ts:1569");
-registerKernel(ops.nan_to_num__default, "Autograd", (ks, self, nan, posinf, neginf) => below_autograd(() => ops.nan_to_num__default.redispatch(ks.and(after_autograd_keyset), self, nan, posinf, neginf)), "VariableType::nan_to_num__default", "engine/ops/native_functions/unary.yaml:737", "engine/generated/VariableType.ts:1575");
-registerKernel(ops.nan_to_num_out, "Autograd", (ks, self, nan, posinf, neginf, out) => below_autograd(() => ops.nan_to_num_out.redispatch(ks.and(after_autograd_keyset), self, nan, posinf, neginf, out)), "VariableType::nan_to_num_out", "engine/ops/native_functions/unary.yaml:742", "engine/generated/VariableType.ts:1576");
+}, "VariableType::nan_to_num_default", "engine/ops/native_functions/unary.yaml:732", "engine/generated/VariableType.ts:3475");
+registerKernel(ops.nan_to_num__default, "Autograd", (ks, self, nan, posinf, neginf) => {
+  const _any_requires_grad = compute_requires_grad(self);
+  check_inplace(self, _any_requires_grad);
+  let grad_fn: NanToNumBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new NanToNumBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+    grad_fn.self_ = new SavedVariable(below_autograd(() => clone_default.call(self, null) as Tensor), false);
+  }
+  const _result = below_autograd(() => ops.nan_to_num__default.redispatch(ks.and(after_autograd_keyset), self, nan, posinf, neginf));
+  if (grad_fn) {
+    rebase_history(self, grad_fn);
+  }
+  return _result;
+}, "VariableType::nan_to_num__default", "engine/ops/native_functions/unary.yaml:737", "engine/generated/VariableType.ts:3489");
+registerKernel(ops.nan_to_num_out, "Autograd", (ks, self, nan, posinf, neginf, out) => {
+  if (compute_requires_grad(self)) throw_error_out_requires_grad("nan_to_num");
+  return below_autograd(() => ops.nan_to_num_out.redispatch(ks.and(after_autograd_keyset), self, nan, posinf, neginf, out));
+}, "VariableType::nan_to_num_out", "engine/ops/native_functions/unary.yaml:742", "engine/generated/VariableType.ts:3504");
 registerKernel(ops.logical_not_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::logical_not", self) : null;
   const _result = below_autograd(() => ops.logical_not_default.redispatch(ks.and(after_autograd_keyset), self));
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::logical_not_default", "engine/ops/native_functions/unary.yaml:747", "engine/generated/VariableType.ts:1577");
-registerKernel(ops.logical_not__default, "Autograd", (ks, self) => below_autograd(() => ops.logical_not__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::logical_not__default", "engine/ops/native_functions/unary.yaml:752", "engine/generated/VariableType.ts:1583");
-registerKernel(ops.logical_not_out, "Autograd", (ks, self, out) => below_autograd(() => ops.logical_not_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::logical_not_out", "engine/ops/native_functions/unary.yaml:757", "engine/generated/VariableType.ts:1584");
+}, "VariableType::logical_not_default", "engine/ops/native_functions/unary.yaml:747", "engine/generated/VariableType.ts:3508");
+registerKernel(ops.logical_not__default, "Autograd", (ks, self) => below_autograd(() => ops.logical_not__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::logical_not__default", "engine/ops/native_functions/unary.yaml:752", "engine/generated/VariableType.ts:3514");
+registerKernel(ops.logical_not_out, "Autograd", (ks, self, out) => below_autograd(() => ops.logical_not_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::logical_not_out", "engine/ops/native_functions/unary.yaml:757", "engine/generated/VariableType.ts:3515");
 registerKernel(ops.bitwise_not_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::bitwise_not", self) : null;
   const _result = below_autograd(() => ops.bitwise_not_default.redispatch(ks.and(after_autograd_keyset), self));
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::bitwise_not_default", "engine/ops/native_functions/unary.yaml:761", "engine/generated/VariableType.ts:1585");
-registerKernel(ops.bitwise_not__default, "Autograd", (ks, self) => below_autograd(() => ops.bitwise_not__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::bitwise_not__default", "engine/ops/native_functions/unary.yaml:765", "engine/generated/VariableType.ts:1591");
-registerKernel(ops.bitwise_not_out, "Autograd", (ks, self, out) => below_autograd(() => ops.bitwise_not_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::bitwise_not_out", "engine/ops/native_functions/unary.yaml:769", "engine/generated/VariableType.ts:1592");
-registerKernel(ops.sub_Scalar_out, "Autograd", (ks, self, other, alpha, out) => below_autograd(() => ops.sub_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, alpha, out)), "VariableType::sub_Scalar_out", "engine/ops/native_functions/binary.yaml:37", "engine/generated/VariableType.ts:1593");
-registerKernel(ops.rsub_Tensor_out, "Autograd", (ks, self, other, alpha, out) => below_autograd(() => ops.rsub_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, alpha, out)), "VariableType::rsub_Tensor_out", "engine/ops/native_functions/binary.yaml:43", "engine/generated/VariableType.ts:1594");
-registerKernel(ops.rsub_Scalar_out, "Autograd", (ks, self, other, alpha, out) => below_autograd(() => ops.rsub_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, alpha, out)), "VariableType::rsub_Scalar_out", "engine/ops/native_functions/binary.yaml:50", "engine/generated/VariableType.ts:1595");
-registerKernel(ops.div_Scalar_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.div_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::div_Scalar_out", "engine/ops/native_functions/binary.yaml:92", "engine/generated/VariableType.ts:1596");
-registerKernel(ops.div_Scalar_mode_out, "Autograd", (ks, self, other, rounding_mode, out) => below_autograd(() => ops.div_Scalar_mode_out.redispatch(ks.and(after_autograd_keyset), self, other, rounding_mode, out)), "VariableType::div_Scalar_mode_out", "engine/ops/native_functions/binary.yaml:103", "engine/generated/VariableType.ts:1597");
-registerKernel(ops.remainder_Scalar_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.remainder_Scalar_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::remainder_Scalar_Tensor_out", "engine/ops/native_functions/binary.yaml:188", "engine/generated/VariableType.ts:1598");
-registerKernel(ops.bitwise_and_Scalar_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.bitwise_and_Scalar_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::bitwise_and_Scalar_Tensor_out", "engine/ops/native_functions/binary.yaml:619", "engine/generated/VariableType.ts:1599");
-registerKernel(ops.bitwise_or_Scalar_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.bitwise_or_Scalar_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::bitwise_or_Scalar_Tensor_out", "engine/ops/native_functions/binary.yaml:655", "engine/generated/VariableType.ts:1600");
-registerKernel(ops.bitwise_xor_Scalar_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.bitwise_xor_Scalar_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::bitwise_xor_Scalar_Tensor_out", "engine/ops/native_functions/binary.yaml:691", "engine/generated/VariableType.ts:1601");
-registerKernel(ops.flip_out, "Autograd", (ks, self, dims, out) => below_autograd(() => ops.flip_out.redispatch(ks.and(after_autograd_keyset), self, dims, out)), "VariableType::flip_out", "engine/ops/native_functions/join.yaml:90", "engine/generated/VariableType.ts:1602");
-registerKernel(ops.roll_out, "Autograd", (ks, self, shifts, dims, out) => below_autograd(() => ops.roll_out.redispatch(ks.and(after_autograd_keyset), self, shifts, dims, out)), "VariableType::roll_out", "engine/ops/native_functions/join.yaml:97", "engine/generated/VariableType.ts:1603");
-registerKernel(ops.repeat_out, "Autograd", (ks, self, repeats, out) => below_autograd(() => ops.repeat_out.redispatch(ks.and(after_autograd_keyset), self, repeats, out)), "VariableType::repeat_out", "engine/ops/native_functions/join.yaml:134", "engine/generated/VariableType.ts:1604");
-registerKernel(ops._trilinear_out, "Autograd", (ks, i1, i2, i3, expand1, expand2, expand3, sumdim, unroll_dim, out) => below_autograd(() => ops._trilinear_out.redispatch(ks.and(after_autograd_keyset), i1, i2, i3, expand1, expand2, expand3, sumdim, unroll_dim, out)), "VariableType::_trilinear_out", "engine/ops/native_functions/linalg.yaml:212", "engine/generated/VariableType.ts:1605");
-registerKernel(ops.prod_out, "Autograd", (ks, self, dtype, out) => below_autograd(() => ops.prod_out.redispatch(ks.and(after_autograd_keyset), self, dtype, out)), "VariableType::prod_out", "engine/ops/native_functions/reduce.yaml:104", "engine/generated/VariableType.ts:1606");
-registerKernel(ops.count_nonzero_dim_IntList_out, "Autograd", (ks, self, dim, out) => below_autograd(() => ops.count_nonzero_dim_IntList_out.redispatch(ks.and(after_autograd_keyset), self, dim, out)), "VariableType::count_nonzero_dim_IntList_out", "engine/ops/native_functions/reduce2.yaml:12", "engine/generated/VariableType.ts:1607");
-registerKernel(ops.count_nonzero_out, "Autograd", (ks, self, dim, out) => below_autograd(() => ops.count_nonzero_out.redispatch(ks.and(after_autograd_keyset), self, dim, out)), "VariableType::count_nonzero_out", "engine/ops/native_functions/reduce2.yaml:18", "engine/generated/VariableType.ts:1608");
-registerKernel(ops.std_mean_correction_out, "Autograd", (ks, self, dim, correction, keepdim, out0, out1) => below_autograd(() => ops.std_mean_correction_out.redispatch(ks.and(after_autograd_keyset), self, dim, correction, keepdim, out0, out1)), "VariableType::std_mean_correction_out", "engine/ops/native_functions/reduce2.yaml:50", "engine/generated/VariableType.ts:1609");
-registerKernel(ops.var_mean_correction_out, "Autograd", (ks, self, dim, correction, keepdim, out0, out1) => below_autograd(() => ops.var_mean_correction_out.redispatch(ks.and(after_autograd_keyset), self, dim, correction, keepdim, out0, out1)), "VariableType::var_mean_correction_out", "engine/ops/native_functions/reduce2.yaml:98", "engine/generated/VariableType.ts:1610");
-registerKernel(ops.argsort_stable_out, "Autograd", (ks, self, stable, dim, descending, out) => below_autograd(() => ops.argsort_stable_out.redispatch(ks.and(after_autograd_keyset), self, stable, dim, descending, out)), "VariableType::argsort_stable_out", "engine/ops/native_functions/select.yaml:66", "engine/generated/VariableType.ts:1611");
-registerKernel(ops._unsafe_view_out, "Autograd", (ks, self, size, out) => below_autograd(() => ops._unsafe_view_out.redispatch(ks.and(after_autograd_keyset), self, size, out)), "VariableType::_unsafe_view_out", "engine/ops/native_functions/shape.yaml:46", "engine/generated/VariableType.ts:1612");
-registerKernel(ops.clone_out, "Autograd", (ks, self, memory_format, out) => below_autograd(() => ops.clone_out.redispatch(ks.and(after_autograd_keyset), self, memory_format, out)), "VariableType::clone_out", "engine/ops/native_functions/shape.yaml:210", "engine/generated/VariableType.ts:1613");
-registerKernel(ops.copy_out, "Autograd", (ks, self, src, non_blocking, out) => below_autograd(() => ops.copy_out.redispatch(ks.and(after_autograd_keyset), self, src, non_blocking, out)), "VariableType::copy_out", "engine/ops/native_functions/shape.yaml:222", "engine/generated/VariableType.ts:1614");
-registerKernel(ops._to_copy_out, "Autograd", (ks, self, non_blocking, memory_format, out) => below_autograd(() => ops._to_copy_out.redispatch(ks.and(after_autograd_keyset), self, non_blocking, memory_format, out)), "VariableType::_to_copy_out", "engine/ops/native_functions/shape.yaml:229", "engine/generated/VariableType.ts:1615");
+}, "VariableType::bitwise_not_default", "engine/ops/native_functions/unary.yaml:761", "engine/generated/VariableType.ts:3516");
+registerKernel(ops.bitwise_not__default, "Autograd", (ks, self) => below_autograd(() => ops.bitwise_not__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::bitwise_not__default", "engine/ops/native_functions/unary.yaml:765", "engine/generated/VariableType.ts:3522");
+registerKernel(ops.bitwise_not_out, "Autograd", (ks, self, out) => below_autograd(() => ops.bitwise_not_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::bitwise_not_out", "engine/ops/native_functions/unary.yaml:769", "engine/generated/VariableType.ts:3523");
+registerKernel(ops.sub_Scalar_out, "Autograd", (ks, self, other, alpha, out) => {
+  if (compute_requires_grad(self)) throw_error_out_requires_grad("sub");
+  return below_autograd(() => ops.sub_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, alpha, out));
+}, "VariableType::sub_Scalar_out", "engine/ops/native_functions/binary.yaml:37", "engine/generated/VariableType.ts:3524");
+registerKernel(ops.rsub_Tensor_out, "Autograd", (ks, self, other, alpha, out) => {
+  if (compute_requires_grad(self, other)) throw_error_out_requires_grad("rsub");
+  return below_autograd(() => ops.rsub_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, alpha, out));
+}, "VariableType::rsub_Tensor_out", "engine/ops/native_functions/binary.yaml:43", "engine/generated/VariableType.ts:3528");
+registerKernel(ops.rsub_Scalar_out, "Autograd", (ks, self, other, alpha, out) => {
+  if (compute_requires_grad(self)) throw_error_out_requires_grad("rsub");
+  return below_autograd(() => ops.rsub_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, alpha, out));
+}, "VariableType::rsub_Scalar_out", "engine/ops/native_functions/binary.yaml:50", "engine/generated/VariableType.ts:3532");
+registerKernel(ops.div_Scalar_out, "Autograd", (ks, self, other, out) => {
+  if (compute_requires_grad(self)) throw_error_out_requires_grad("div");
+  return below_autograd(() => ops.div_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
+}, "VariableType::div_Scalar_out", "engine/ops/native_functions/binary.yaml:92", "engine/generated/VariableType.ts:3536");
+registerKernel(ops.div_Scalar_mode_out, "Autograd", (ks, self, other, rounding_mode, out) => {
+  if (compute_requires_grad(self)) throw_error_out_requires_grad("div");
+  return below_autograd(() => ops.div_Scalar_mode_out.redispatch(ks.and(after_autograd_keyset), self, other, rounding_mode, out));
+}, "VariableType::div_Scalar_mode_out", "engine/ops/native_functions/binary.yaml:103", "engine/generated/VariableType.ts:3540");
+registerKernel(ops.remainder_Scalar_Tensor_out, "Autograd", (ks, self, other, out) => {
+  if (compute_requires_grad(other)) throw_error_out_requires_grad("remainder");
+  return below_autograd(() => ops.remainder_Scalar_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
+}, "VariableType::remainder_Scalar_Tensor_out", "engine/ops/native_functions/binary.yaml:188", "engine/generated/VariableType.ts:3544");
+registerKernel(ops.bitwise_and_Scalar_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.bitwise_and_Scalar_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::bitwise_and_Scalar_Tensor_out", "engine/ops/native_functions/binary.yaml:619", "engine/generated/VariableType.ts:3548");
+registerKernel(ops.bitwise_or_Scalar_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.bitwise_or_Scalar_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::bitwise_or_Scalar_Tensor_out", "engine/ops/native_functions/binary.yaml:655", "engine/generated/VariableType.ts:3549");
+registerKernel(ops.bitwise_xor_Scalar_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.bitwise_xor_Scalar_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::bitwise_xor_Scalar_Tensor_out", "engine/ops/native_functions/binary.yaml:691", "engine/generated/VariableType.ts:3550");
+registerKernel(ops.flip_out, "Autograd", (ks, self, dims, out) => below_autograd(() => ops.flip_out.redispatch(ks.and(after_autograd_keyset), self, dims, out)), "VariableType::flip_out", "engine/ops/native_functions/join.yaml:90", "engine/generated/VariableType.ts:3551");
+registerKernel(ops.roll_out, "Autograd", (ks, self, shifts, dims, out) => below_autograd(() => ops.roll_out.redispatch(ks.and(after_autograd_keyset), self, shifts, dims, out)), "VariableType::roll_out", "engine/ops/native_functions/join.yaml:97", "engine/generated/VariableType.ts:3552");
+registerKernel(ops.repeat_out, "Autograd", (ks, self, repeats, out) => below_autograd(() => ops.repeat_out.redispatch(ks.and(after_autograd_keyset), self, repeats, out)), "VariableType::repeat_out", "engine/ops/native_functions/join.yaml:134", "engine/generated/VariableType.ts:3553");
+registerKernel(ops._trilinear_out, "Autograd", (ks, i1, i2, i3, expand1, expand2, expand3, sumdim, unroll_dim, out) => below_autograd(() => ops._trilinear_out.redispatch(ks.and(after_autograd_keyset), i1, i2, i3, expand1, expand2, expand3, sumdim, unroll_dim, out)), "VariableType::_trilinear_out", "engine/ops/native_functions/linalg.yaml:212", "engine/generated/VariableType.ts:3554");
+registerKernel(ops.prod_out, "Autograd", (ks, self, dtype, out) => {
+  if (compute_requires_grad(self)) throw_error_out_requires_grad("prod");
+  return below_autograd(() => ops.prod_out.redispatch(ks.and(after_autograd_keyset), self, dtype, out));
+}, "VariableType::prod_out", "engine/ops/native_functions/reduce.yaml:104", "engine/generated/VariableType.ts:3555");
+registerKernel(ops.count_nonzero_dim_IntList_out, "Autograd", (ks, self, dim, out) => below_autograd(() => ops.count_nonzero_dim_IntList_out.redispatch(ks.and(after_autograd_keyset), self, dim, out)), "VariableType::count_nonzero_dim_IntList_out", "engine/ops/native_functions/reduce2.yaml:12", "engine/generated/VariableType.ts:3559");
+registerKernel(ops.count_nonzero_out, "Autograd", (ks, self, dim, out) => below_autograd(() => ops.count_nonzero_out.redispatch(ks.and(after_autograd_keyset), self, dim, out)), "VariableType::count_nonzero_out", "engine/ops/native_functions/reduce2.yaml:18", "engine/generated/VariableType.ts:3560");
+registerKernel(ops.std_mean_correction_out, "Autograd", (ks, self, dim, correction, keepdim, out0, out1) => {
+  if (compute_requires_grad(self)) throw_error_out_requires_grad("std_mean");
+  return below_autograd(() => ops.std_mean_correction_out.redispatch(ks.and(after_autograd_keyset), self, dim, correction, keepdim, out0, out1));
+}, "VariableType::std_mean_correction_out", "engine/ops/native_functions/reduce2.yaml:50", "engine/generated/VariableType.ts:3561");
+registerKernel(ops.var_mean_correction_out, "Autograd", (ks, self, dim, correction, keepdim, out0, out1) => {
+  if (compute_requires_grad(self)) throw_error_out_requires_grad("var_mean");
+  return below_autograd(() => ops.var_mean_correction_out.redispatch(ks.and(after_autograd_keyset), self, dim, correction, keepdim, out0, out1));
+}, "VariableType::var_mean_correction_out", "engine/ops/native_functions/reduce2.yaml:98", "engine/generated/VariableType.ts:3565");
+registerKernel(ops.argsort_stable_out, "Autograd", (ks, self, stable, dim, descending, out) => below_autograd(() => ops.argsort_stable_out.redispatch(ks.and(after_autograd_keyset), self, stable, dim, descending, out)), "VariableType::argsort_stable_out", "engine/ops/native_functions/select.yaml:66", "engine/generated/VariableType.ts:3569");
+registerKernel(ops._unsafe_view_out, "Autograd", (ks, self, size, out) => {
+  if (compute_requires_grad(self)) throw_error_out_requires_grad("_unsafe_view");
+  return below_autograd(() => ops._unsafe_view_out.redispatch(ks.and(after_autograd_keyset), self, size, out));
+}, "VariableType::_unsafe_view_out", "engine/ops/native_functions/shape.yaml:46", "engine/generated/VariableType.ts:3570");
+registerKernel(ops.clone_out, "Autograd", (ks, self, memory_format, out) => {
+  if (compute_requires_grad(self)) throw_error_out_requires_grad("clone");
+  return below_autograd(() => ops.clone_out.redispatch(ks.and(after_autograd_keyset), self, memory_format, out));
+}, "VariableType::clone_out", "engine/ops/native_functions/shape.yaml:210", "engine/generated/VariableType.ts:3574");
+registerKernel(ops.copy_out, "Autograd", (ks, self, src, non_blocking, out) => below_autograd(() => ops.copy_out.redispatch(ks.and(after_autograd_keyset), self, src, non_blocking, out)), "VariableType::copy_out", "engine/ops/native_functions/shape.yaml:222", "engine/generated/VariableType.ts:3578");
+registerKernel(ops._to_copy_out, "Autograd", (ks, self, non_blocking, memory_format, out) => below_autograd(() => ops._to_copy_out.redispatch(ks.and(after_autograd_keyset), self, non_blocking, memory_format, out)), "VariableType::_to_copy_out", "engine/ops/native_functions/shape.yaml:229", "engine/generated/VariableType.ts:3579");
 registerKernel(ops.zero_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::zero", self) : null;
   const _result = below_autograd(() => ops.zero_default.redispatch(ks.and(after_autograd_keyset), self));
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::zero_default", "engine/ops/native_functions/shape.yaml:263", "engine/generated/VariableType.ts:1616");
-registerKernel(ops.zero_out, "Autograd", (ks, self, out) => below_autograd(() => ops.zero_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::zero_out", "engine/ops/native_functions/shape.yaml:263", "engine/generated/VariableType.ts:1622");
-registerKernel(ops.empty_strided_out, "Autograd", (ks, size, stride, out) => below_autograd(() => ops.empty_strided_out.redispatch(ks.and(after_autograd_keyset), size, stride, out)), "VariableType::empty_strided_out", "engine/ops/native_functions/shape.yaml:271", "engine/generated/VariableType.ts:1623");
-registerKernel(ops.empty_like_out, "Autograd", (ks, self, memory_format, out) => below_autograd(() => ops.empty_like_out.redispatch(ks.and(after_autograd_keyset), self, memory_format, out)), "VariableType::empty_like_out", "engine/ops/native_functions/shape.yaml:277", "engine/generated/VariableType.ts:1624");
-registerKernel(ops.zeros_like_out, "Autograd", (ks, self, memory_format, out) => below_autograd(() => ops.zeros_like_out.redispatch(ks.and(after_autograd_keyset), self, memory_format, out)), "VariableType::zeros_like_out", "engine/ops/native_functions/shape.yaml:287", "engine/generated/VariableType.ts:1625");
-registerKernel(ops.ones_like_out, "Autograd", (ks, self, memory_format, out) => below_autograd(() => ops.ones_like_out.redispatch(ks.and(after_autograd_keyset), self, memory_format, out)), "VariableType::ones_like_out", "engine/ops/native_functions/shape.yaml:294", "engine/generated/VariableType.ts:1626");
-registerKernel(ops.full_like_out, "Autograd", (ks, self, fill_value, memory_format, out) => below_autograd(() => ops.full_like_out.redispatch(ks.and(after_autograd_keyset), self, fill_value, memory_format, out)), "VariableType::full_like_out", "engine/ops/native_functions/shape.yaml:305", "engine/generated/VariableType.ts:1627");
-registerKernel(ops.isnan_out, "Autograd", (ks, self, out) => below_autograd(() => ops.isnan_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::isnan_out", "engine/ops/native_functions/unary.yaml:715", "engine/generated/VariableType.ts:1628");
-registerKernel(ops.isinf_out, "Autograd", (ks, self, out) => below_autograd(() => ops.isinf_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::isinf_out", "engine/ops/native_functions/unary.yaml:721", "engine/generated/VariableType.ts:1629");
+}, "VariableType::zero_default", "engine/ops/native_functions/shape.yaml:263", "engine/generated/VariableType.ts:3580");
+registerKernel(ops.zero_out, "Autograd", (ks, self, out) => below_autograd(() => ops.zero_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::zero_out", "engine/ops/native_functions/shape.yaml:263", "engine/generated/VariableType.ts:3586");
+registerKernel(ops.empty_strided_out, "Autograd", (ks, size, stride, out) => below_autograd(() => ops.empty_strided_out.redispatch(ks.and(after_autograd_keyset), size, stride, out)), "VariableType::empty_strided_out", "engine/ops/native_functions/shape.yaml:271", "engine/generated/VariableType.ts:3587");
+registerKernel(ops.empty_like_out, "Autograd", (ks, self, memory_format, out) => below_autograd(() => ops.empty_like_out.redispatch(ks.and(after_autograd_keyset), self, memory_format, out)), "VariableType::empty_like_out", "engine/ops/native_functions/shape.yaml:277", "engine/generated/VariableType.ts:3588");
+registerKernel(ops.zeros_like_out, "Autograd", (ks, self, memory_format, out) => below_autograd(() => ops.zeros_like_out.redispatch(ks.and(after_autograd_keyset), self, memory_format, out)), "VariableType::zeros_like_out", "engine/ops/native_functions/shape.yaml:287", "engine/generated/VariableType.ts:3589");
+registerKernel(ops.ones_like_out, "Autograd", (ks, self, memory_format, out) => below_autograd(() => ops.ones_like_out.redispatch(ks.and(after_autograd_keyset), self, memory_format, out)), "VariableType::ones_like_out", "engine/ops/native_functions/shape.yaml:294", "engine/generated/VariableType.ts:3590");
+registerKernel(ops.full_like_out, "Autograd", (ks, self, fill_value, memory_format, out) => below_autograd(() => ops.full_like_out.redispatch(ks.and(after_autograd_keyset), self, fill_value, memory_format, out)), "VariableType::full_like_out", "engine/ops/native_functions/shape.yaml:305", "engine/generated/VariableType.ts:3591");
+registerKernel(ops.isnan_out, "Autograd", (ks, self, out) => below_autograd(() => ops.isnan_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::isnan_out", "engine/ops/native_functions/unary.yaml:715", "engine/generated/VariableType.ts:3592");
+registerKernel(ops.isinf_out, "Autograd", (ks, self, out) => below_autograd(() => ops.isinf_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::isinf_out", "engine/ops/native_functions/unary.yaml:721", "engine/generated/VariableType.ts:3593");
