@@ -5,13 +5,12 @@
 import type { Tensor } from "../aten/core/Tensor.js";
 import { NotImplementedError } from "../c10/Errors.js";
 import { dtypeOf, bool as boolDtype, type ScalarType } from "../c10/ScalarType.js";
-import { GradMode } from "../c10/GradMode.js";
 import { maybe_wrap_dim } from "../c10/WrapDimMinimal.js";
 import { mul_Tensor } from "../generated/mul.js";
 import { unsqueeze_default } from "../generated/unsqueeze.js";
 import { expand_default } from "../generated/expand.js";
 import { zeros_like_default } from "../generated/zeros_like.js";
-import { zeros_default } from "../generated/zeros.js";
+import { zeros } from "../generated/zeros.js";
 import { where } from "../generated/where.js";
 import { tensor } from "../aten/tensor_new.js";
 import { result_type } from "../aten/TypeProperties.js";
@@ -77,10 +76,10 @@ export function tanh_backward(grad: Tensor, output: Tensor): Tensor {
   return grad.mul(output.mul(output).neg().add(1));
 }
 
-/** sgn_backward(x, gx, sgn): (gx - sgn * sgn * gx) / |x|, 0 where x == 0 (zero for real inputs). */
-export function sgn_backward(x: Tensor, gx: Tensor, sgn: Tensor): Tensor {
-  const abs = x.abs();
-  return where(abs.eq(0), zeroScalarLike, gx.sub(sgn.mul(sgn).mul(gx)).div(abs));
+/** sgn_backward(result, grad, self): sgn is piecewise constant on real inputs, so PyTorch returns zeros there
+ * (an efficient zero tensor, which never requires grad); the complex formula is not needed yet. */
+export function sgn_backward(_result: Tensor, _grad: Tensor, self: Tensor): Tensor {
+  return zeros_like(self);
 }
 
 /** infinitely_differentiable_logit_backward: grad / (x (1 - x)) inside [eps, 1 - eps], else 0 (NaN without eps). */
@@ -175,7 +174,7 @@ export function pow_backward_exponent(grad: Tensor, self: Tensor | number, expon
 
 /** at::zeros({}, grad.options()). */
 function zeros_0d(like: Tensor): Tensor {
-  return zeros_default.call([], like.dtype.scalarType, null, like.device, null) as Tensor;
+  return zeros([], { dtype: like.dtype, device: like.device });
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -252,7 +251,7 @@ export function value_selecting_reduction_backward(grad: Tensor, dim: number, in
     const outer = Math.floor(lin / (inner * sizes[d]));
     mask[lin] = idxVals[outer * inner + innerPos] === k;
   }
-  const m = tensor(mask, { dtype: boolDtype, device: grad.device }).reshape([...sizes]);
+  const m = tensor(mask, { dtype: boolDtype }).reshape([...sizes]);
   return where(m, g, 0);
 }
 
@@ -266,7 +265,7 @@ function prod_safe_zeros_backward(grad: Tensor, inp: Tensor, dim: number): Tenso
   let others: Tensor | null = null;
   const shape = inp.shape.map((_, i) => (i === dim ? n : 1));
   for (let i = 0; i < n; i++) {
-    const onehot = tensor(Array.from({ length: n }, (_, k) => k === i), { dtype: boolDtype, device: inp.device }).reshape(shape);
+    const onehot = tensor(Array.from({ length: n }, (_, k) => k === i), { dtype: boolDtype }).reshape(shape);
     const p = where(onehot, 1, inp).prod(dim, true);
     const placed = where(onehot, p, 0);
     others = others === null ? placed : others.add(placed);
@@ -280,7 +279,8 @@ export function prod_backward(grad: Tensor, input: Tensor, result: Tensor, dim: 
   if (dim === null) {
     const zeros = input.eq(0).sum().item() as number;
     if (zeros === 0) return grad.mul(result.div(input));
-    if (!GradMode.is_enabled() && zeros > 1) return zeros_like(input);
+    // 1.13 returns zeros for two or more zeros even under create_graph (the result then needs no grad)
+    if (zeros > 1) return zeros_like(input);
     return prod_safe_zeros_backward(grad, input.contiguous().view([-1]), 0).view_as(input);
   }
   const d = maybe_wrap_dim(dim, input.dim());

@@ -1008,7 +1008,7 @@ export class SgnBackward0 extends Node {
     const self: any = this.self_.unpack();
     const result: any = this.result_.unpack(this);
     if (this.should_compute_output(0)) {
-      grad_inputs[0] = any_grad_defined ? (sgn_backward(self, grad, result)) : null;
+      grad_inputs[0] = any_grad_defined ? (sgn_backward(result, grad, self)) : null;
     }
     return grad_inputs;
   }
@@ -2689,7 +2689,6 @@ export class MinBackward1 extends Node {
 
 // ---- ProdBackward0: prod(Tensor self, *, ScalarType? dtype=None) -> Tensor (engine/ops/derivatives.yaml:449) ----
 export class ProdBackward0 extends Node {
-  self_scalar_type: any;
   self_: SavedVariable = new SavedVariable(null, false);
   result_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -2699,20 +2698,16 @@ export class ProdBackward0 extends Node {
     const grad_inputs: Grad[] = new Array(1).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const self_scalar_type: any = this.self_scalar_type;
     const self: any = this.self_.unpack();
     const result: any = this.result_.unpack(this);
     if (this.should_compute_output(0)) {
-      grad_inputs[0] = any_grad_defined ? (prod_backward(grad, self.to(grad.dtype), result, null, false).to(self_scalar_type)) : null;
+      grad_inputs[0] = any_grad_defined ? (prod_backward(grad, self.to(grad.dtype), result, null, false).to(self.dtype)) : null;
     }
     return grad_inputs;
   }
   override release_variables(): void {
     this.self_.reset_data();
     this.result_.reset_data();
-  }
-  get _saved_self_scalar_type(): unknown {
-    return this.self_scalar_type;
   }
   get _saved_self(): unknown {
     return this.self_.unpack();
@@ -2724,7 +2719,6 @@ export class ProdBackward0 extends Node {
 
 // ---- ProdBackward1: prod.dim_int(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor (engine/ops/derivatives.yaml:452) ----
 export class ProdBackward1 extends Node {
-  self_scalar_type: any;
   self_: SavedVariable = new SavedVariable(null, false);
   dim: any;
   keepdim: any;
@@ -2736,22 +2730,18 @@ export class ProdBackward1 extends Node {
     const grad_inputs: Grad[] = new Array(1).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const self_scalar_type: any = this.self_scalar_type;
     const self: any = this.self_.unpack();
     const dim: any = this.dim;
     const keepdim: any = this.keepdim;
     const result: any = this.result_.unpack(this);
     if (this.should_compute_output(0)) {
-      grad_inputs[0] = any_grad_defined ? (prod_backward(grad, self.to(grad.dtype), result, dim, keepdim).to(self_scalar_type)) : null;
+      grad_inputs[0] = any_grad_defined ? (prod_backward(grad, self.to(grad.dtype), result, dim, keepdim).to(self.dtype)) : null;
     }
     return grad_inputs;
   }
   override release_variables(): void {
     this.self_.reset_data();
     this.result_.reset_data();
-  }
-  get _saved_self_scalar_type(): unknown {
-    return this.self_scalar_type;
   }
   get _saved_self(): unknown {
     return this.self_.unpack();
