@@ -12,6 +12,7 @@ import { expand_default } from "../generated/expand.js";
 import { zeros_like_default } from "../generated/zeros_like.js";
 import { zeros } from "../generated/zeros.js";
 import { where } from "../generated/where.js";
+import { cat } from "../generated/cat.js";
 import { tensor } from "../aten/tensor_new.js";
 import { result_type } from "../aten/TypeProperties.js";
 import { wrapped_scalar_tensor } from "../aten/core/OpRegistration.js";
@@ -357,4 +358,92 @@ export function unsqueeze_to(grad: Tensor, dim: number | null, sizes: readonly n
   }
   const d = maybe_wrap_dim(dim, sizes.length);
   return sizes.length > 0 && sizes[d] === 1 ? grad.unsqueeze(d) : grad;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Joins and indexing views
+
+/** legacy_cat_wrap_dim: dim wrapped by the first input that is not the legacy empty [0] tensor. */
+function legacy_cat_wrap_dim(dim: number, sizes: readonly (readonly number[])[]): number {
+  for (const s of sizes) if (!(s.length === 1 && s[0] === 0)) return maybe_wrap_dim(dim, s.length);
+  return dim;
+}
+
+/** cat_tensors_backward: each input's gradient is its slice of grad along dim (an empty [0] input gets zeros([0])). */
+export function cat_tensors_backward(grad: Tensor, sizes: readonly (readonly number[])[], _dtypes: readonly ScalarType[], dim: number): (Tensor | null)[] {
+  const d = legacy_cat_wrap_dim(dim, sizes);
+  let accumulate = 0;
+  return sizes.map((shape) => {
+    if (shape.length === 1 && shape[0] === 0) return zeros([0], { dtype: grad.dtype, device: grad.device });
+    const size = shape[d];
+    accumulate += size;
+    return grad.narrow(d, accumulate - size, size);
+  });
+}
+
+/** stack_tensors_backward: input i's gradient is grad.select(dim, i). */
+export function stack_tensors_backward(grad: Tensor, dim: number, dtypes: readonly ScalarType[]): Tensor[] {
+  return dtypes.map((_, i) => grad.select(dim, i));
+}
+
+/** zeros of `sizes` with size `n` at dim d, in grad's dtype. */
+function zerosAlong(grad: Tensor, sizes: readonly number[], d: number, n: number): Tensor {
+  return zeros(sizes.map((s, i) => (i === d ? n : s)), { dtype: grad.dtype, device: grad.device });
+}
+
+/**
+ * select_backward: zeros of the input's sizes with grad at `index` along dim. PyTorch copies grad into a
+ * zeros tensor; here the zeros before and after are concatenated around it (same values), which keeps the
+ * result differentiable in grad without an in-place copy into a view.
+ */
+export function select_backward(grad: Tensor, sizes: readonly number[], dim: number, index: number): Tensor {
+  const d = maybe_wrap_dim(dim, sizes.length);
+  const n = sizes[d];
+  const i = index < 0 ? index + n : index;
+  const parts: Tensor[] = [];
+  if (i > 0) parts.push(zerosAlong(grad, sizes, d, i));
+  parts.push(grad.unsqueeze(d));
+  if (n - 1 - i > 0) parts.push(zerosAlong(grad, sizes, d, n - 1 - i));
+  return parts.length === 1 ? parts[0] : cat(parts, d);
+}
+
+/**
+ * slice_backward_wrapper / slice_backward: zeros of the input's sizes with grad at start, start + step, ...
+ * along dim (start and end normalized as slice does). With step > 1 each grad entry is followed by step - 1
+ * zeros (a cat on a new dim, then merged), and the zeros before and after are concatenated.
+ */
+export function slice_backward_wrapper(grad: Tensor, sizes: readonly number[], dim: number, start: number | null, end: number | null, step: number): Tensor {
+  const d = maybe_wrap_dim(dim, sizes.length);
+  const n = sizes[d];
+  let s = start ?? 0, e = end ?? Number.MAX_SAFE_INTEGER;
+  if (s < 0) s += n;
+  if (e < 0) e += n;
+  s = s < 0 ? 0 : s >= n ? n : s;
+  e = e < s ? s : e >= n ? n : e;
+  const len = grad.shape[d];
+  if (len === 0) return zeros([...sizes], { dtype: grad.dtype, device: grad.device });
+  let body = grad;
+  if (step > 1) {
+    const gsizes = [...grad.shape];
+    const spread = cat([grad.unsqueeze(d + 1), zeros([...gsizes.slice(0, d + 1), step - 1, ...gsizes.slice(d + 1)], { dtype: grad.dtype, device: grad.device })], d + 1);
+    body = spread.reshape([...gsizes.slice(0, d), len * step, ...gsizes.slice(d + 1)]);
+    body = body.narrow(d, 0, Math.min(len * step, n - s));
+  }
+  const bodyLen = body.shape[d];
+  const parts: Tensor[] = [];
+  if (s > 0) parts.push(zerosAlong(grad, sizes, d, s));
+  parts.push(body);
+  if (n - s - bodyLen > 0) parts.push(zerosAlong(grad, sizes, d, n - s - bodyLen));
+  return parts.length === 1 ? parts[0] : cat(parts, d);
+}
+
+/** _to_copy_backward: grad converted back to the input's dtype (and device). */
+export function _to_copy_backward(grad: Tensor, self_options: { dtype: Tensor["dtype"]; device: Tensor["device"] }): Tensor {
+  return grad.dtype === self_options.dtype ? grad : grad.to(self_options.dtype);
+}
+
+/** roll's backward: roll by the negated shifts, with shifts and dims in reverse order. */
+export function roll_backward(grad: Tensor, shifts: readonly number[] | number, dims: readonly number[] | number): Tensor {
+  const sh = dimList(shifts).reverse().map((s) => -s);
+  return grad.roll(sh, dimList(dims).reverse());
 }

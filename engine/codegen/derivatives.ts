@@ -49,6 +49,12 @@ export const HELPERS: Readonly<Record<string, { readonly args: readonly [number,
   std_mean_backward: { args: [7, 7], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
   permute_backwards: { args: [2, 2], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
   unsqueeze_to: { args: [3, 3], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
+  roll_backward: { args: [3, 3], pytorch: "tools/autograd/derivatives.yaml (roll)" },
+  cat_tensors_backward: { args: [4, 4], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
+  stack_tensors_backward: { args: [3, 3], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
+  select_backward: { args: [4, 4], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
+  slice_backward_wrapper: { args: [6, 6], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
+  _to_copy_backward: { args: [2, 2], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
 };
 
 /**
@@ -64,7 +70,15 @@ export const METADATA = {
   layout: "Layout",
   options: "TensorOptions",
 } as const;
-export type MetadataKind = keyof typeof METADATA;
+/**
+ * Metadata of a Tensor[] argument `ts`, one entry per tensor (PyTorch's to_args_sizes(tensors) and
+ * to_args_scalartypes(tensors), which load_derivatives.py saves as tensors_args_sizes / _args_scalartypes).
+ */
+export const LIST_METADATA = {
+  args_sizes: "SymInt[][]",
+  args_scalartypes: "ScalarType[]",
+} as const;
+export type MetadataKind = keyof typeof METADATA | keyof typeof LIST_METADATA;
 
 // ---------------------------------------------------------------------------------------------------------------
 // The model
@@ -367,6 +381,11 @@ class EntryScope {
     const add = (from: "input" | "output", name: string, type: string) => {
       if (type === "Tensor") {
         for (const [m, t] of Object.entries(METADATA)) {
+          this.saved.set(`${name}_${m}`, { attr: { name: `${name}_${m}`, from, source: name, metadata: m as MetadataKind, type: t }, order: order++ });
+        }
+      }
+      if (type === "Tensor[]") {
+        for (const [m, t] of Object.entries(LIST_METADATA)) {
           this.saved.set(`${name}_${m}`, { attr: { name: `${name}_${m}`, from, source: name, metadata: m as MetadataKind, type: t }, order: order++ });
         }
       }

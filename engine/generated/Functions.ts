@@ -6,7 +6,7 @@ import type { Tensor } from "../aten/core/Tensor.js";
 import { Node, type Grad } from "../autograd/function.js";
 import { SavedVariable } from "../autograd/saved_variable.js";
 import * as torch from "./torch_functions.js";
-import { atan2_backward, clamp_backward, clamp_backward_min_max, copysign_tensor_self_backward, div_tensor_other_backward, div_tensor_self_backward, evenly_distribute_backward, handle_r_to_c, infinitely_differentiable_logit_backward, log1p_backward, maybe_multiply, mean_backward, mul_tensor_backward, permute_backwards, pow_backward, pow_backward_exponent, pow_backward_self, prod_backward, restore_reduced_dims, scale_grad_by_count, sgn_backward, sigmoid_backward, std_backward, std_mean_backward, sum_backward, sum_to, tanh_backward, unsqueeze_to, value_selecting_reduction_backward, var_backward, var_mean_backward, zeros_like } from "../autograd/FunctionsManual.js";
+import { _to_copy_backward, atan2_backward, cat_tensors_backward, clamp_backward, clamp_backward_min_max, copysign_tensor_self_backward, div_tensor_other_backward, div_tensor_self_backward, evenly_distribute_backward, handle_r_to_c, infinitely_differentiable_logit_backward, log1p_backward, maybe_multiply, mean_backward, mul_tensor_backward, permute_backwards, pow_backward, pow_backward_exponent, pow_backward_self, prod_backward, restore_reduced_dims, roll_backward, scale_grad_by_count, select_backward, sgn_backward, sigmoid_backward, slice_backward_wrapper, stack_tensors_backward, std_backward, std_mean_backward, sum_backward, sum_to, tanh_backward, unsqueeze_to, value_selecting_reduction_backward, var_backward, var_mean_backward, zeros_like } from "../autograd/FunctionsManual.js";
 void torch;
 
 // ---- AddBackward0: add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor (engine/ops/derivatives.yaml:62) ----
@@ -3175,6 +3175,247 @@ export class UnsqueezeBackward0 extends Node {
   }
   get _saved_dim(): unknown {
     return this.dim;
+  }
+}
+
+// ---- CatBackward0: cat(Tensor[] tensors, int dim=0) -> Tensor (engine/ops/derivatives.yaml:514) ----
+export class CatBackward0 extends Node {
+  tensors_args_sizes: any;
+  tensors_args_scalartypes: any;
+  dim: any;
+  name(): string {
+    return "CatBackward0";
+  }
+  tensors_size_ = 0;
+  apply(grads: Grad[]): Grad[] {
+    let _n = 0;
+    const _ranges: [number, number][] = [[_n, (_n += this.tensors_size_)]];
+    const grad_inputs: Grad[] = new Array(_n).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const tensors_args_sizes: any = this.tensors_args_sizes;
+    const tensors_args_scalartypes: any = this.tensors_args_scalartypes;
+    const dim: any = this.dim;
+    if (this.should_compute_any_output(_ranges[0]) && any_grad_defined) ((cat_tensors_backward(grad, tensors_args_sizes, tensors_args_scalartypes, dim)) as Grad[]).forEach((g, i) => (grad_inputs[_ranges[0][0] + i] = g));
+    return grad_inputs;
+  }
+  get _saved_tensors_args_sizes(): unknown {
+    return this.tensors_args_sizes;
+  }
+  get _saved_tensors_args_scalartypes(): unknown {
+    return this.tensors_args_scalartypes;
+  }
+  get _saved_dim(): unknown {
+    return this.dim;
+  }
+}
+
+// ---- StackBackward0: stack(Tensor[] tensors, int dim=0) -> Tensor (engine/ops/derivatives.yaml:517) ----
+export class StackBackward0 extends Node {
+  tensors_args_scalartypes: any;
+  dim: any;
+  name(): string {
+    return "StackBackward0";
+  }
+  tensors_size_ = 0;
+  apply(grads: Grad[]): Grad[] {
+    let _n = 0;
+    const _ranges: [number, number][] = [[_n, (_n += this.tensors_size_)]];
+    const grad_inputs: Grad[] = new Array(_n).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const tensors_args_scalartypes: any = this.tensors_args_scalartypes;
+    const dim: any = this.dim;
+    if (this.should_compute_any_output(_ranges[0]) && any_grad_defined) ((stack_tensors_backward(grad, dim, tensors_args_scalartypes)) as Grad[]).forEach((g, i) => (grad_inputs[_ranges[0][0] + i] = g));
+    return grad_inputs;
+  }
+  get _saved_tensors_args_scalartypes(): unknown {
+    return this.tensors_args_scalartypes;
+  }
+  get _saved_dim(): unknown {
+    return this.dim;
+  }
+}
+
+// ---- FlipBackward0: flip(Tensor self, int[] dims) -> Tensor (engine/ops/derivatives.yaml:520) ----
+export class FlipBackward0 extends Node {
+  dims: any;
+  name(): string {
+    return "FlipBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const dims: any = this.dims;
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (grad.flip(dims)) : null;
+    }
+    return grad_inputs;
+  }
+  get _saved_dims(): unknown {
+    return this.dims;
+  }
+}
+
+// ---- RollBackward0: roll(Tensor self, int[1] shifts, int[1] dims=[]) -> Tensor (engine/ops/derivatives.yaml:523) ----
+export class RollBackward0 extends Node {
+  shifts: any;
+  dims: any;
+  name(): string {
+    return "RollBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const shifts: any = this.shifts;
+    const dims: any = this.dims;
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (roll_backward(grad, shifts, dims)) : null;
+    }
+    return grad_inputs;
+  }
+  get _saved_shifts(): unknown {
+    return this.shifts;
+  }
+  get _saved_dims(): unknown {
+    return this.dims;
+  }
+}
+
+// ---- TrilBackward0: tril(Tensor self, int diagonal=0) -> Tensor (engine/ops/derivatives.yaml:526) ----
+export class TrilBackward0 extends Node {
+  diagonal: any;
+  name(): string {
+    return "TrilBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const diagonal: any = this.diagonal;
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (grad.tril(diagonal)) : null;
+    }
+    return grad_inputs;
+  }
+  get _saved_diagonal(): unknown {
+    return this.diagonal;
+  }
+}
+
+// ---- TriuBackward0: triu(Tensor self, int diagonal=0) -> Tensor (engine/ops/derivatives.yaml:529) ----
+export class TriuBackward0 extends Node {
+  diagonal: any;
+  name(): string {
+    return "TriuBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const diagonal: any = this.diagonal;
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (grad.triu(diagonal)) : null;
+    }
+    return grad_inputs;
+  }
+  get _saved_diagonal(): unknown {
+    return this.diagonal;
+  }
+}
+
+// ---- SelectBackward0: select.int(Tensor(a) self, int dim, int index) -> Tensor(a) (engine/ops/derivatives.yaml:535) ----
+export class SelectBackward0 extends Node {
+  self_sym_sizes: any;
+  dim: any;
+  index: any;
+  name(): string {
+    return "SelectBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self_sym_sizes: any = this.self_sym_sizes;
+    const dim: any = this.dim;
+    const index: any = this.index;
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (select_backward(grad, self_sym_sizes, dim, index)) : null;
+    }
+    return grad_inputs;
+  }
+  get _saved_self_sym_sizes(): unknown {
+    return this.self_sym_sizes;
+  }
+  get _saved_dim(): unknown {
+    return this.dim;
+  }
+  get _saved_index(): unknown {
+    return this.index;
+  }
+}
+
+// ---- SliceBackward0: slice.Tensor(Tensor(a) self, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1) -> Tensor(a) (engine/ops/derivatives.yaml:538) ----
+export class SliceBackward0 extends Node {
+  self_sym_sizes: any;
+  dim: any;
+  start: any;
+  end: any;
+  step: any;
+  name(): string {
+    return "SliceBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self_sym_sizes: any = this.self_sym_sizes;
+    const dim: any = this.dim;
+    const start: any = this.start;
+    const end: any = this.end;
+    const step: any = this.step;
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (slice_backward_wrapper(grad, self_sym_sizes, dim, start, end, step)) : null;
+    }
+    return grad_inputs;
+  }
+  get _saved_self_sym_sizes(): unknown {
+    return this.self_sym_sizes;
+  }
+  get _saved_dim(): unknown {
+    return this.dim;
+  }
+  get _saved_start(): unknown {
+    return this.start;
+  }
+  get _saved_end(): unknown {
+    return this.end;
+  }
+  get _saved_step(): unknown {
+    return this.step;
+  }
+}
+
+// ---- ToCopyBackward0: _to_copy(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, bool non_blocking=False, MemoryFormat? memory_format=None) -> Tensor (engine/ops/derivatives.yaml:541) ----
+export class ToCopyBackward0 extends Node {
+  self_options: any;
+  name(): string {
+    return "ToCopyBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self_options: any = this.self_options;
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (_to_copy_backward(grad, self_options)) : null;
+    }
+    return grad_inputs;
+  }
+  get _saved_self_options(): unknown {
+    return this.self_options;
   }
 }
 

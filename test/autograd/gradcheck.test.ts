@@ -151,6 +151,15 @@ const CASES: Case[] = [
   ["_reshape_alias", (a) => a.reshape([3, 2]), () => [X([2, 3])]],
   ["_unsafe_view", (a) => a.t().reshape([6]), () => [X([2, 3])]],
   ["alias", (a) => a.alias(), () => [X([2, 3])]],
+  ["select", (a) => a.select(1, -2), () => [X([2, 3])]],
+  ["slice", (a) => a.slice(1, 1, null, 2), () => [X([2, 6])]],
+  ["narrow (slice)", (a) => a.narrow(0, 1, 2), () => [X([4, 2])]],
+  ["flip", (a) => a.flip([1]), () => [X([2, 3])]],
+  ["roll", (a) => a.roll(1, 1), () => [X([2, 3])]],
+  ["tril", (a) => a.tril(), () => [X([3, 3])]],
+  ["triu", (a) => a.triu(-1), () => [X([3, 3])]],
+  ["cat", (a, b) => torch.cat([a, b], 1), () => [X([2, 3]), X([2, 2], -2, 2, 2)]],
+  ["stack", (a, b) => torch.stack([a, b], -1), () => [X([2, 3]), X([2, 3], -2, 2, 2)]],
 ];
 
 describe("gradcheck over the differentiable ops (float64)", () => {

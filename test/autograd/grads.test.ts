@@ -27,6 +27,8 @@ interface Run {
 function run(c: any, dtype: string): Run {
   const inputs: Tensor[] = [];
   const decode = (a: any): any => {
+    if (a && typeof a === "object" && "list" in a) return a.list.map(decode);
+    if (a && typeof a === "object" && "dtype" in a && !("input" in a)) return dtypeNamed(a.dtype);
     if (a && typeof a === "object" && "input" in a) {
       const t = buildWindow({ ...a.input, dtype: a.input.dtype ?? dtype });
       if (a.grad) {
@@ -40,7 +42,8 @@ function run(c: any, dtype: string): Run {
   const args = c.args.map(decode);
   if (c.clone_self) args[0] = args[0].clone();
   const tail = Object.keys(c.kwargs).length ? [c.kwargs] : [];
-  const out = c.variant === "method" ? args[0][c.op](...args.slice(1), ...tail) : T[c.op](...args, ...tail);
+  // "aten": torch.ops.aten.<op> in the script (slice has no Python binding); Glasstorch's Tensor.<op> here
+  const out = c.variant === "method" || c.variant === "aten" ? args[0][c.op](...args.slice(1), ...tail) : T[c.op](...args, ...tail);
   const outs: Tensor[] = Array.isArray(out) ? [...out] : [out];
   const diff = (c.outs ?? [0]).map((i: number) => outs[i]);
   const dt = dtypeNamed(dtype);
