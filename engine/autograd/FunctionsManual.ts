@@ -231,9 +231,10 @@ export function evenly_distribute_backward(grad: Tensor, input: Tensor, value: T
 }
 
 /**
- * value_selecting_reduction_backward (max.dim, min.dim): the gradient goes to the element the indices
- * select. PyTorch scatters grad into zeros; the selecting mask is built from the indices (data, not
- * differentiable) and where() places grad, which gives the same values and stays differentiable in grad.
+ * value_selecting_reduction_backward (max.dim, min.dim, sort): PyTorch scatters grad into zeros at the
+ * indices along dim. Here a one-hot mask M[.., j, k, ..] = (indices[.., j, ..] == k) (data, not
+ * differentiable) selects grad with where() and the j axis is summed away: each output element receives
+ * one gradient value plus zeros, so the values are the scatter's, and the result stays differentiable in grad.
  */
 export function value_selecting_reduction_backward(grad: Tensor, dim: number, indices: Tensor, sizes: readonly number[], keepdim: boolean): Tensor {
   const nd = sizes.length;
@@ -242,18 +243,19 @@ export function value_selecting_reduction_backward(grad: Tensor, dim: number, in
   const g = keepdim ? grad : grad.unsqueeze(d);
   const idx = (keepdim ? indices : indices.unsqueeze(d)).contiguous();
   const idxVals = idx.reshape([-1]).tolist() as number[];
-  const total = sizes.reduce((a, b) => a * b, 1);
-  const mask = new Array<boolean>(total);
-  // row-major walk over `sizes`; the index slot drops the reduced coordinate
-  const inner = sizes.slice(d + 1).reduce((a, b) => a * b, 1);
-  for (let lin = 0; lin < total; lin++) {
-    const innerPos = lin % inner;
-    const k = Math.floor(lin / inner) % sizes[d];
-    const outer = Math.floor(lin / (inner * sizes[d]));
-    mask[lin] = idxVals[outer * inner + innerPos] === k;
-  }
-  const m = tensor(mask, { dtype: boolDtype }).reshape([...sizes]);
-  return where(m, g, 0);
+  const isz = [...idx.shape];
+  const m = isz[d], n = sizes[d];
+  const outer = isz.slice(0, d).reduce((a, b) => a * b, 1);
+  const inner = isz.slice(d + 1).reduce((a, b) => a * b, 1);
+  // mask of shape [outer.., m, n, inner..] in row-major order
+  const mask = new Array<boolean>(outer * m * n * inner);
+  let w = 0;
+  for (let o = 0; o < outer; o++)
+    for (let j = 0; j < m; j++)
+      for (let k = 0; k < n; k++)
+        for (let i = 0; i < inner; i++) mask[w++] = idxVals[(o * m + j) * inner + i] === k;
+  const M = tensor(mask, { dtype: boolDtype }).reshape([...isz.slice(0, d), m, n, ...isz.slice(d + 1)]);
+  return where(M, g.unsqueeze(d + 1), 0).sum([d], false);
 }
 
 /** prod_safe_zeros_backward: the product of the other elements along dim, computed without dividing. */
@@ -446,4 +448,26 @@ export function _to_copy_backward(grad: Tensor, self_options: { dtype: Tensor["d
 export function roll_backward(grad: Tensor, shifts: readonly number[] | number, dims: readonly number[] | number): Tensor {
   const sh = dimList(shifts).reverse().map((s) => -s);
   return grad.roll(sh, dimList(dims).reverse());
+}
+
+/** repeat_backward: sum the repeated copies back (leading new dims summed, then each repeated dim split and summed). */
+export function repeat_backward(grad: Tensor, repeats: readonly number[], input_shape: readonly number[]): Tensor {
+  if (repeats.includes(0)) return zeros([...input_shape], { dtype: grad.dtype, device: grad.device });
+  const input_dims = input_shape.length;
+  const num_unsqueezed = grad.dim() - input_dims;
+  let g = grad;
+  for (let i = 0; i < num_unsqueezed; i++) g = g.sum([0], false);
+  const grad_size: number[] = [];
+  const sum_dims: number[] = [];
+  for (let dim = 0; dim < input_dims; dim++) {
+    const repeat = repeats[dim + num_unsqueezed];
+    if (repeat !== 1) {
+      grad_size.push(repeat);
+      sum_dims.push(grad_size.length - 1);
+    }
+    grad_size.push(input_shape[dim]);
+  }
+  g = g.reshape(grad_size);
+  if (sum_dims.length) g = g.sum(sum_dims);
+  return g;
 }

@@ -41,7 +41,9 @@ function saveExpr(s: SavedAttribute, isOutput: boolean, inplaceClone: boolean): 
   if (s.metadata === null) {
     if (!s.type.startsWith("Tensor")) return src;
     if (s.type.endsWith("[]")) return `${src}.map((t: Tensor) => new SavedVariable(t, ${isOutput}))`;
-    return `new SavedVariable(${inplaceClone ? `below_autograd(() => clone_default.call(${src}, null) as Tensor)` : src}, ${isOutput})`;
+    // an in-place op's formula that reads self needs self as it was: PyTorch saves original_self = self.clone(),
+    // a clone that is itself recorded (CloneBackward0), so a double backward reaches self's history through it
+    return `new SavedVariable(${inplaceClone ? `clone_default.call(${src}, null) as Tensor` : src}, ${isOutput})`;
   }
   switch (s.metadata) {
     case "sym_sizes":

@@ -160,6 +160,10 @@ const CASES: Case[] = [
   ["triu", (a) => a.triu(-1), () => [X([3, 3])]],
   ["cat", (a, b) => torch.cat([a, b], 1), () => [X([2, 3]), X([2, 2], -2, 2, 2)]],
   ["stack", (a, b) => torch.stack([a, b], -1), () => [X([2, 3]), X([2, 3], -2, 2, 2)]],
+  ["repeat", (a) => a.repeat(2, 1, 2), () => [X([2, 3])]],
+  ["sort", (a) => a.sort(1, true)[0], () => [distinct([2, 4])]],
+  ["sort.stable", (a) => torch.sort(a, { stable: true, dim: 0 })[0], () => [distinct([3, 2])]],
+  ["pow_ (in place on a clone)", (a, b) => a.mul(1).pow_(b), () => [X([2, 3], 0.5, 2), X([3], -1, 2, 2)]],
 ];
 
 describe("gradcheck over the differentiable ops (float64)", () => {
