@@ -471,3 +471,41 @@ export function repeat_backward(grad: Tensor, repeats: readonly number[], input_
   if (sum_dims.length) g = g.sum(sum_dims);
   return g;
 }
+
+/**
+ * diagonal_backward: zeros of the input's sizes with grad on the (offset) diagonal of dims dim1, dim2.
+ * PyTorch copies grad into the diagonal view of a zeros tensor; here a one-hot mask E[k, i, j] (i, j on
+ * the k-th diagonal element) places grad with where() and sums the k axis away (one value plus zeros per
+ * element), then the two dims move back to dim1 and dim2.
+ */
+export function diagonal_backward(grad: Tensor, sizes: readonly number[], offset: number, dim1: number, dim2: number): Tensor {
+  const nd = sizes.length;
+  const d1 = maybe_wrap_dim(dim1, nd), d2 = maybe_wrap_dim(dim2, nd);
+  const n1 = sizes[d1], n2 = sizes[d2];
+  const L = grad.shape[grad.dim() - 1];
+  if (L === 0) return zeros([...sizes], { dtype: grad.dtype, device: grad.device });
+  const i0 = Math.max(-offset, 0), j0 = Math.max(offset, 0);
+  const mask: boolean[] = [];
+  for (let k = 0; k < L; k++) for (let i = 0; i < n1; i++) for (let j = 0; j < n2; j++) mask.push(i === k + i0 && j === k + j0);
+  const E = tensor(mask, { dtype: boolDtype }).reshape([L, n1, n2]);
+  const placed = where(E, grad.unsqueeze(-1).unsqueeze(-1), 0).sum([-3], false);
+  return placed.movedim([-2, -1], [d1, d2]);
+}
+
+/**
+ * unfold_backward: each window's gradient added back at the positions it covered. A one-hot mask
+ * E[w, t, p] = (p == w * step + t) places the windows with where(), and the window axes are summed.
+ */
+export function unfold_backward(grad: Tensor, input_sizes: readonly number[], dim: number, size: number, step: number): Tensor {
+  const nd = input_sizes.length;
+  const d = nd === 0 ? 0 : maybe_wrap_dim(dim, nd);
+  if (nd === 0) return grad.reshape([]);
+  const n = input_sizes[d];
+  const nw = grad.shape[d];
+  const mask: boolean[] = [];
+  for (let w = 0; w < nw; w++) for (let t = 0; t < size; t++) for (let p = 0; p < n; p++) mask.push(p === w * step + t);
+  const shape = [...input_sizes.slice(0, d).map(() => 1), nw, size, n, ...input_sizes.slice(d + 1).map(() => 1)];
+  const E = tensor(mask, { dtype: boolDtype }).reshape(shape);
+  const g = grad.movedim(-1, d + 1).unsqueeze(d + 2);
+  return where(E, g, 0).sum([d, d + 1], false);
+}

@@ -6,7 +6,7 @@ import type { Tensor } from "../aten/core/Tensor.js";
 import { Node, type Grad } from "../autograd/function.js";
 import { SavedVariable } from "../autograd/saved_variable.js";
 import * as torch from "./torch_functions.js";
-import { _to_copy_backward, atan2_backward, cat_tensors_backward, clamp_backward, clamp_backward_min_max, copysign_tensor_self_backward, div_tensor_other_backward, div_tensor_self_backward, evenly_distribute_backward, handle_r_to_c, infinitely_differentiable_logit_backward, log1p_backward, maybe_multiply, mean_backward, mul_tensor_backward, permute_backwards, pow_backward, pow_backward_exponent, pow_backward_self, prod_backward, repeat_backward, restore_reduced_dims, roll_backward, scale_grad_by_count, select_backward, sgn_backward, sigmoid_backward, slice_backward_wrapper, stack_tensors_backward, std_backward, std_mean_backward, sum_backward, sum_to, tanh_backward, unsqueeze_to, value_selecting_reduction_backward, var_backward, var_mean_backward, zeros_like } from "../autograd/FunctionsManual.js";
+import { _to_copy_backward, atan2_backward, cat_tensors_backward, clamp_backward, clamp_backward_min_max, copysign_tensor_self_backward, diagonal_backward, div_tensor_other_backward, div_tensor_self_backward, evenly_distribute_backward, handle_r_to_c, infinitely_differentiable_logit_backward, log1p_backward, maybe_multiply, mean_backward, mul_tensor_backward, permute_backwards, pow_backward, pow_backward_exponent, pow_backward_self, prod_backward, repeat_backward, restore_reduced_dims, roll_backward, scale_grad_by_count, select_backward, sgn_backward, sigmoid_backward, slice_backward_wrapper, stack_tensors_backward, std_backward, std_mean_backward, sum_backward, sum_to, tanh_backward, unfold_backward, unsqueeze_to, value_selecting_reduction_backward, var_backward, var_mean_backward, zeros_like } from "../autograd/FunctionsManual.js";
 void torch;
 
 // ---- AddBackward0: add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor (engine/ops/derivatives.yaml:62) ----
@@ -3510,6 +3510,78 @@ export class SortBackward1 extends Node {
   }
   get _saved_indices(): unknown {
     return this.indices_.unpack(this);
+  }
+}
+
+// ---- DiagonalBackward0: diagonal(Tensor(a) self, int offset=0, int dim1=0, int dim2=1) -> Tensor(a) (engine/ops/derivatives.yaml:558) ----
+export class DiagonalBackward0 extends Node {
+  self_sym_sizes: any;
+  offset: any;
+  dim1: any;
+  dim2: any;
+  name(): string {
+    return "DiagonalBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self_sym_sizes: any = this.self_sym_sizes;
+    const offset: any = this.offset;
+    const dim1: any = this.dim1;
+    const dim2: any = this.dim2;
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (diagonal_backward(grad, self_sym_sizes, offset, dim1, dim2)) : null;
+    }
+    return grad_inputs;
+  }
+  get _saved_self_sym_sizes(): unknown {
+    return this.self_sym_sizes;
+  }
+  get _saved_offset(): unknown {
+    return this.offset;
+  }
+  get _saved_dim1(): unknown {
+    return this.dim1;
+  }
+  get _saved_dim2(): unknown {
+    return this.dim2;
+  }
+}
+
+// ---- UnfoldBackward0: unfold(Tensor(a) self, int dimension, int size, int step) -> Tensor(a) (engine/ops/derivatives.yaml:561) ----
+export class UnfoldBackward0 extends Node {
+  self_sym_sizes: any;
+  dimension: any;
+  size: any;
+  step: any;
+  name(): string {
+    return "UnfoldBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self_sym_sizes: any = this.self_sym_sizes;
+    const dimension: any = this.dimension;
+    const size: any = this.size;
+    const step: any = this.step;
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (unfold_backward(grad, self_sym_sizes, dimension, size, step)) : null;
+    }
+    return grad_inputs;
+  }
+  get _saved_self_sym_sizes(): unknown {
+    return this.self_sym_sizes;
+  }
+  get _saved_dimension(): unknown {
+    return this.dimension;
+  }
+  get _saved_size(): unknown {
+    return this.size;
+  }
+  get _saved_step(): unknown {
+    return this.step;
   }
 }
 

@@ -161,6 +161,8 @@ const CASES: Case[] = [
   ["cat", (a, b) => torch.cat([a, b], 1), () => [X([2, 3]), X([2, 2], -2, 2, 2)]],
   ["stack", (a, b) => torch.stack([a, b], -1), () => [X([2, 3]), X([2, 3], -2, 2, 2)]],
   ["repeat", (a) => a.repeat(2, 1, 2), () => [X([2, 3])]],
+  ["diagonal", (a) => a.diagonal(1, 2, 0), () => [X([3, 2, 4])]],
+  ["unfold", (a) => a.unfold(1, 3, 1), () => [X([2, 5])]],
   ["sort", (a) => a.sort(1, true)[0], () => [distinct([2, 4])]],
   ["sort.stable", (a) => torch.sort(a, { stable: true, dim: 0 })[0], () => [distinct([3, 2])]],
   ["pow_ (in place on a clone)", (a, b) => a.mul(1).pow_(b), () => [X([2, 3], 0.5, 2), X([3], -1, 2, 2)]],
