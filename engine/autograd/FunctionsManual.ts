@@ -13,6 +13,7 @@ import { zeros_like_default } from "../generated/zeros_like.js";
 import { zeros } from "../generated/zeros.js";
 import { where } from "../generated/where.js";
 import { cat } from "../generated/cat.js";
+import { stack } from "../generated/stack.js";
 import { tensor } from "../aten/tensor_new.js";
 import { result_type } from "../aten/TypeProperties.js";
 import { wrapped_scalar_tensor } from "../aten/core/OpRegistration.js";
@@ -508,4 +509,27 @@ export function unfold_backward(grad: Tensor, input_sizes: readonly number[], di
   const E = tensor(mask, { dtype: boolDtype }).reshape(shape);
   const g = grad.movedim(-1, d + 1).unsqueeze(d + 2);
   return where(E, g, 0).sum([d, d + 1], false);
+}
+
+/** split_with_sizes_backward: the outputs' gradients concatenated back (an undefined one as zeros of its piece's size). */
+export function split_with_sizes_backward(grads: readonly (Tensor | null)[], split_sizes: readonly number[], dim: number, sizes: readonly number[], options: { dtype: Tensor["dtype"]; device: Tensor["device"] }): Tensor {
+  const d = maybe_wrap_dim(dim, sizes.length);
+  const all = grads.map((g, j) => g ?? zeros(sizes.map((s, i) => (i === d ? split_sizes[j] : s)), { dtype: options.dtype, device: options.device }));
+  return cat(all, d);
+}
+
+/** split_backward: split_with_sizes_backward with every piece split_size long but the last. */
+export function split_backward(grads: readonly (Tensor | null)[], split_size: number, dim: number, sizes: readonly number[], options: { dtype: Tensor["dtype"]; device: Tensor["device"] }): Tensor {
+  const d = maybe_wrap_dim(dim, sizes.length);
+  const n = grads.length;
+  const split_sizes = new Array<number>(n).fill(split_size);
+  split_sizes[n - 1] = split_size - (split_size * n - sizes[d]);
+  return split_with_sizes_backward(grads, split_sizes, d, sizes, options);
+}
+
+/** unbind_backward: the outputs' gradients stacked back along dim (undefined ones as expanded zeros). */
+export function unbind_backward(grads: readonly (Tensor | null)[], dim: number): Tensor {
+  const like = grads.find((g): g is Tensor => g !== null)!;
+  const all = grads.map((g) => g ?? zeros([], { dtype: like.dtype, device: like.device }).expand([...like.shape]));
+  return stack(all, dim);
 }

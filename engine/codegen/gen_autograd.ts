@@ -184,7 +184,10 @@ function emitDifferentiableKernel(e: Emitter, f: NativeFunction, info: Different
   if (inplace) e.line(`    rebase_history(self, grad_fn);`);
   else {
     const diff = info.outputDifferentiability;
-    if (f.func.returns.length > 1) {
+    if (f.func.returns.length === 1 && String(f.func.returns[0].type).replace(/\(.*\)/, "").startsWith("Tensor[]")) {
+      // a Tensor[] result (split, unbind): each tensor is one output of the Node
+      e.line(`    set_history(differentiable_outputs(_result), grad_fn);`);
+    } else if (f.func.returns.length > 1) {
       const outs = f.func.returns.map((_, i) => (diff && !diff[i] ? "null" : `differentiable((_result as any)[${i}])`));
       e.line(`    set_history([${outs.join(", ")}], grad_fn);`);
     } else e.line(`    set_history(differentiable(_result as Tensor), grad_fn);`);
