@@ -3678,3 +3678,19 @@ export class UnbindBackward0 extends Node {
   }
 }
 
+// ---- ZeroBackward0: zero_(Tensor(a!) self) -> Tensor(a!) (engine/ops/derivatives.yaml:574) ----
+export class ZeroBackward0 extends Node {
+  name(): string {
+    return "ZeroBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (zeros_like(grad)) : null;
+    }
+    return grad_inputs;
+  }
+}
+
