@@ -1307,7 +1307,8 @@ export class Atan2Backward0 extends Node {
 
 // ---- CopysignBackward0: copysign.Tensor(Tensor self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:248) ----
 export class CopysignBackward0 extends Node {
-  other_: SavedVariable = new SavedVariable(null, false);
+  other_sym_sizes: any;
+  other_options: any;
   self_: SavedVariable = new SavedVariable(null, false);
   result_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -1317,11 +1318,12 @@ export class CopysignBackward0 extends Node {
     const grad_inputs: Grad[] = new Array(2).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const other: any = this.other_.unpack();
+    const other_sym_sizes: any = this.other_sym_sizes;
+    const other_options: any = this.other_options;
     const self: any = this.self_.unpack();
     const result: any = this.result_.unpack(this);
     if (this.should_compute_output(1)) {
-      grad_inputs[1] = any_grad_defined ? (zeros_like(other)) : null;
+      grad_inputs[1] = any_grad_defined ? (torch.zeros(other_sym_sizes, other_options)) : null;
     }
     if (this.should_compute_output(0)) {
       grad_inputs[0] = any_grad_defined ? (copysign_tensor_self_backward(grad, self, result)) : null;
@@ -1329,12 +1331,14 @@ export class CopysignBackward0 extends Node {
     return grad_inputs;
   }
   override release_variables(): void {
-    this.other_.reset_data();
     this.self_.reset_data();
     this.result_.reset_data();
   }
-  get _saved_other(): unknown {
-    return this.other_.unpack();
+  get _saved_other_sym_sizes(): unknown {
+    return this.other_sym_sizes;
+  }
+  get _saved_other_options(): unknown {
+    return this.other_options;
   }
   get _saved_self(): unknown {
     return this.self_.unpack();
@@ -1512,9 +1516,10 @@ export class DivBackward3 extends Node {
   }
 }
 
-// ---- EqBackward0: eq_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) (engine/ops/derivatives.yaml:271) ----
+// ---- EqBackward0: eq_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) (engine/ops/derivatives.yaml:273) ----
 export class EqBackward0 extends Node {
-  self_: SavedVariable = new SavedVariable(null, false);
+  self_sym_sizes: any;
+  self_options: any;
   name(): string {
     return "EqBackward0";
   }
@@ -1522,24 +1527,27 @@ export class EqBackward0 extends Node {
     const grad_inputs: Grad[] = new Array(1).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const self: any = this.self_.unpack();
+    const self_sym_sizes: any = this.self_sym_sizes;
+    const self_options: any = this.self_options;
     if (this.should_compute_output(0)) {
-      grad_inputs[0] = any_grad_defined ? (zeros_like(self)) : null;
+      grad_inputs[0] = any_grad_defined ? (torch.zeros(self_sym_sizes, self_options)) : null;
     }
     return grad_inputs;
   }
-  override release_variables(): void {
-    this.self_.reset_data();
+  get _saved_self_sym_sizes(): unknown {
+    return this.self_sym_sizes;
   }
-  get _saved_self(): unknown {
-    return this.self_.unpack();
+  get _saved_self_options(): unknown {
+    return this.self_options;
   }
 }
 
-// ---- EqBackward1: eq_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) (engine/ops/derivatives.yaml:274) ----
+// ---- EqBackward1: eq_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) (engine/ops/derivatives.yaml:276) ----
 export class EqBackward1 extends Node {
-  other_: SavedVariable = new SavedVariable(null, false);
-  self_: SavedVariable = new SavedVariable(null, false);
+  other_sym_sizes: any;
+  other_options: any;
+  self_sym_sizes: any;
+  self_options: any;
   name(): string {
     return "EqBackward1";
   }
@@ -1547,29 +1555,33 @@ export class EqBackward1 extends Node {
     const grad_inputs: Grad[] = new Array(2).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const other: any = this.other_.unpack();
-    const self: any = this.self_.unpack();
+    const other_sym_sizes: any = this.other_sym_sizes;
+    const other_options: any = this.other_options;
+    const self_sym_sizes: any = this.self_sym_sizes;
+    const self_options: any = this.self_options;
     if (this.should_compute_output(1)) {
-      grad_inputs[1] = any_grad_defined ? (zeros_like(other)) : null;
+      grad_inputs[1] = any_grad_defined ? (torch.zeros(other_sym_sizes, other_options)) : null;
     }
     if (this.should_compute_output(0)) {
-      grad_inputs[0] = any_grad_defined ? (zeros_like(self)) : null;
+      grad_inputs[0] = any_grad_defined ? (torch.zeros(self_sym_sizes, self_options)) : null;
     }
     return grad_inputs;
   }
-  override release_variables(): void {
-    this.other_.reset_data();
-    this.self_.reset_data();
+  get _saved_other_sym_sizes(): unknown {
+    return this.other_sym_sizes;
   }
-  get _saved_other(): unknown {
-    return this.other_.unpack();
+  get _saved_other_options(): unknown {
+    return this.other_options;
   }
-  get _saved_self(): unknown {
-    return this.self_.unpack();
+  get _saved_self_sym_sizes(): unknown {
+    return this.self_sym_sizes;
+  }
+  get _saved_self_options(): unknown {
+    return this.self_options;
   }
 }
 
-// ---- FmodBackward0: fmod.Scalar(Tensor self, Scalar other) -> Tensor (engine/ops/derivatives.yaml:284) ----
+// ---- FmodBackward0: fmod.Scalar(Tensor self, Scalar other) -> Tensor (engine/ops/derivatives.yaml:286) ----
 export class FmodBackward0 extends Node {
   name(): string {
     return "FmodBackward0";
@@ -1585,7 +1597,7 @@ export class FmodBackward0 extends Node {
   }
 }
 
-// ---- FmodBackward1: fmod.Tensor(Tensor self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:287) ----
+// ---- FmodBackward1: fmod.Tensor(Tensor self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:289) ----
 export class FmodBackward1 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   other_: SavedVariable = new SavedVariable(null, false);
@@ -1618,9 +1630,10 @@ export class FmodBackward1 extends Node {
   }
 }
 
-// ---- GeBackward0: ge_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) (engine/ops/derivatives.yaml:291) ----
+// ---- GeBackward0: ge_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) (engine/ops/derivatives.yaml:293) ----
 export class GeBackward0 extends Node {
-  self_: SavedVariable = new SavedVariable(null, false);
+  self_sym_sizes: any;
+  self_options: any;
   name(): string {
     return "GeBackward0";
   }
@@ -1628,24 +1641,27 @@ export class GeBackward0 extends Node {
     const grad_inputs: Grad[] = new Array(1).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const self: any = this.self_.unpack();
+    const self_sym_sizes: any = this.self_sym_sizes;
+    const self_options: any = this.self_options;
     if (this.should_compute_output(0)) {
-      grad_inputs[0] = any_grad_defined ? (zeros_like(self)) : null;
+      grad_inputs[0] = any_grad_defined ? (torch.zeros(self_sym_sizes, self_options)) : null;
     }
     return grad_inputs;
   }
-  override release_variables(): void {
-    this.self_.reset_data();
+  get _saved_self_sym_sizes(): unknown {
+    return this.self_sym_sizes;
   }
-  get _saved_self(): unknown {
-    return this.self_.unpack();
+  get _saved_self_options(): unknown {
+    return this.self_options;
   }
 }
 
-// ---- GeBackward1: ge_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) (engine/ops/derivatives.yaml:294) ----
+// ---- GeBackward1: ge_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) (engine/ops/derivatives.yaml:296) ----
 export class GeBackward1 extends Node {
-  other_: SavedVariable = new SavedVariable(null, false);
-  self_: SavedVariable = new SavedVariable(null, false);
+  other_sym_sizes: any;
+  other_options: any;
+  self_sym_sizes: any;
+  self_options: any;
   name(): string {
     return "GeBackward1";
   }
@@ -1653,31 +1669,36 @@ export class GeBackward1 extends Node {
     const grad_inputs: Grad[] = new Array(2).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const other: any = this.other_.unpack();
-    const self: any = this.self_.unpack();
+    const other_sym_sizes: any = this.other_sym_sizes;
+    const other_options: any = this.other_options;
+    const self_sym_sizes: any = this.self_sym_sizes;
+    const self_options: any = this.self_options;
     if (this.should_compute_output(1)) {
-      grad_inputs[1] = any_grad_defined ? (zeros_like(other)) : null;
+      grad_inputs[1] = any_grad_defined ? (torch.zeros(other_sym_sizes, other_options)) : null;
     }
     if (this.should_compute_output(0)) {
-      grad_inputs[0] = any_grad_defined ? (zeros_like(self)) : null;
+      grad_inputs[0] = any_grad_defined ? (torch.zeros(self_sym_sizes, self_options)) : null;
     }
     return grad_inputs;
   }
-  override release_variables(): void {
-    this.other_.reset_data();
-    this.self_.reset_data();
+  get _saved_other_sym_sizes(): unknown {
+    return this.other_sym_sizes;
   }
-  get _saved_other(): unknown {
-    return this.other_.unpack();
+  get _saved_other_options(): unknown {
+    return this.other_options;
   }
-  get _saved_self(): unknown {
-    return this.self_.unpack();
+  get _saved_self_sym_sizes(): unknown {
+    return this.self_sym_sizes;
+  }
+  get _saved_self_options(): unknown {
+    return this.self_options;
   }
 }
 
-// ---- GtBackward0: gt_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) (engine/ops/derivatives.yaml:304) ----
+// ---- GtBackward0: gt_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) (engine/ops/derivatives.yaml:306) ----
 export class GtBackward0 extends Node {
-  self_: SavedVariable = new SavedVariable(null, false);
+  self_sym_sizes: any;
+  self_options: any;
   name(): string {
     return "GtBackward0";
   }
@@ -1685,24 +1706,27 @@ export class GtBackward0 extends Node {
     const grad_inputs: Grad[] = new Array(1).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const self: any = this.self_.unpack();
+    const self_sym_sizes: any = this.self_sym_sizes;
+    const self_options: any = this.self_options;
     if (this.should_compute_output(0)) {
-      grad_inputs[0] = any_grad_defined ? (zeros_like(self)) : null;
+      grad_inputs[0] = any_grad_defined ? (torch.zeros(self_sym_sizes, self_options)) : null;
     }
     return grad_inputs;
   }
-  override release_variables(): void {
-    this.self_.reset_data();
+  get _saved_self_sym_sizes(): unknown {
+    return this.self_sym_sizes;
   }
-  get _saved_self(): unknown {
-    return this.self_.unpack();
+  get _saved_self_options(): unknown {
+    return this.self_options;
   }
 }
 
-// ---- GtBackward1: gt_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) (engine/ops/derivatives.yaml:307) ----
+// ---- GtBackward1: gt_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) (engine/ops/derivatives.yaml:309) ----
 export class GtBackward1 extends Node {
-  other_: SavedVariable = new SavedVariable(null, false);
-  self_: SavedVariable = new SavedVariable(null, false);
+  other_sym_sizes: any;
+  other_options: any;
+  self_sym_sizes: any;
+  self_options: any;
   name(): string {
     return "GtBackward1";
   }
@@ -1710,29 +1734,33 @@ export class GtBackward1 extends Node {
     const grad_inputs: Grad[] = new Array(2).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const other: any = this.other_.unpack();
-    const self: any = this.self_.unpack();
+    const other_sym_sizes: any = this.other_sym_sizes;
+    const other_options: any = this.other_options;
+    const self_sym_sizes: any = this.self_sym_sizes;
+    const self_options: any = this.self_options;
     if (this.should_compute_output(1)) {
-      grad_inputs[1] = any_grad_defined ? (zeros_like(other)) : null;
+      grad_inputs[1] = any_grad_defined ? (torch.zeros(other_sym_sizes, other_options)) : null;
     }
     if (this.should_compute_output(0)) {
-      grad_inputs[0] = any_grad_defined ? (zeros_like(self)) : null;
+      grad_inputs[0] = any_grad_defined ? (torch.zeros(self_sym_sizes, self_options)) : null;
     }
     return grad_inputs;
   }
-  override release_variables(): void {
-    this.other_.reset_data();
-    this.self_.reset_data();
+  get _saved_other_sym_sizes(): unknown {
+    return this.other_sym_sizes;
   }
-  get _saved_other(): unknown {
-    return this.other_.unpack();
+  get _saved_other_options(): unknown {
+    return this.other_options;
   }
-  get _saved_self(): unknown {
-    return this.self_.unpack();
+  get _saved_self_sym_sizes(): unknown {
+    return this.self_sym_sizes;
+  }
+  get _saved_self_options(): unknown {
+    return this.self_options;
   }
 }
 
-// ---- HypotBackward0: hypot(Tensor self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:317) ----
+// ---- HypotBackward0: hypot(Tensor self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:319) ----
 export class HypotBackward0 extends Node {
   other_: SavedVariable = new SavedVariable(null, false);
   self_: SavedVariable = new SavedVariable(null, false);
@@ -1771,9 +1799,10 @@ export class HypotBackward0 extends Node {
   }
 }
 
-// ---- LeBackward0: le_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) (engine/ops/derivatives.yaml:321) ----
+// ---- LeBackward0: le_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) (engine/ops/derivatives.yaml:323) ----
 export class LeBackward0 extends Node {
-  self_: SavedVariable = new SavedVariable(null, false);
+  self_sym_sizes: any;
+  self_options: any;
   name(): string {
     return "LeBackward0";
   }
@@ -1781,24 +1810,27 @@ export class LeBackward0 extends Node {
     const grad_inputs: Grad[] = new Array(1).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const self: any = this.self_.unpack();
+    const self_sym_sizes: any = this.self_sym_sizes;
+    const self_options: any = this.self_options;
     if (this.should_compute_output(0)) {
-      grad_inputs[0] = any_grad_defined ? (zeros_like(self)) : null;
+      grad_inputs[0] = any_grad_defined ? (torch.zeros(self_sym_sizes, self_options)) : null;
     }
     return grad_inputs;
   }
-  override release_variables(): void {
-    this.self_.reset_data();
+  get _saved_self_sym_sizes(): unknown {
+    return this.self_sym_sizes;
   }
-  get _saved_self(): unknown {
-    return this.self_.unpack();
+  get _saved_self_options(): unknown {
+    return this.self_options;
   }
 }
 
-// ---- LeBackward1: le_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) (engine/ops/derivatives.yaml:324) ----
+// ---- LeBackward1: le_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) (engine/ops/derivatives.yaml:326) ----
 export class LeBackward1 extends Node {
-  other_: SavedVariable = new SavedVariable(null, false);
-  self_: SavedVariable = new SavedVariable(null, false);
+  other_sym_sizes: any;
+  other_options: any;
+  self_sym_sizes: any;
+  self_options: any;
   name(): string {
     return "LeBackward1";
   }
@@ -1806,29 +1838,33 @@ export class LeBackward1 extends Node {
     const grad_inputs: Grad[] = new Array(2).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const other: any = this.other_.unpack();
-    const self: any = this.self_.unpack();
+    const other_sym_sizes: any = this.other_sym_sizes;
+    const other_options: any = this.other_options;
+    const self_sym_sizes: any = this.self_sym_sizes;
+    const self_options: any = this.self_options;
     if (this.should_compute_output(1)) {
-      grad_inputs[1] = any_grad_defined ? (zeros_like(other)) : null;
+      grad_inputs[1] = any_grad_defined ? (torch.zeros(other_sym_sizes, other_options)) : null;
     }
     if (this.should_compute_output(0)) {
-      grad_inputs[0] = any_grad_defined ? (zeros_like(self)) : null;
+      grad_inputs[0] = any_grad_defined ? (torch.zeros(self_sym_sizes, self_options)) : null;
     }
     return grad_inputs;
   }
-  override release_variables(): void {
-    this.other_.reset_data();
-    this.self_.reset_data();
+  get _saved_other_sym_sizes(): unknown {
+    return this.other_sym_sizes;
   }
-  get _saved_other(): unknown {
-    return this.other_.unpack();
+  get _saved_other_options(): unknown {
+    return this.other_options;
   }
-  get _saved_self(): unknown {
-    return this.self_.unpack();
+  get _saved_self_sym_sizes(): unknown {
+    return this.self_sym_sizes;
+  }
+  get _saved_self_options(): unknown {
+    return this.self_options;
   }
 }
 
-// ---- LerpBackward0: lerp.Scalar(Tensor self, Tensor end, Scalar weight) -> Tensor (engine/ops/derivatives.yaml:335) ----
+// ---- LerpBackward0: lerp.Scalar(Tensor self, Tensor end, Scalar weight) -> Tensor (engine/ops/derivatives.yaml:337) ----
 export class LerpBackward0 extends Node {
   weight: any;
   name(): string {
@@ -1852,7 +1888,7 @@ export class LerpBackward0 extends Node {
   }
 }
 
-// ---- LerpBackward1: lerp.Tensor(Tensor self, Tensor end, Tensor weight) -> Tensor (engine/ops/derivatives.yaml:340) ----
+// ---- LerpBackward1: lerp.Tensor(Tensor self, Tensor end, Tensor weight) -> Tensor (engine/ops/derivatives.yaml:342) ----
 export class LerpBackward1 extends Node {
   weight_: SavedVariable = new SavedVariable(null, false);
   self_: SavedVariable = new SavedVariable(null, false);
@@ -1894,9 +1930,10 @@ export class LerpBackward1 extends Node {
   }
 }
 
-// ---- LtBackward0: lt_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) (engine/ops/derivatives.yaml:345) ----
+// ---- LtBackward0: lt_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) (engine/ops/derivatives.yaml:347) ----
 export class LtBackward0 extends Node {
-  self_: SavedVariable = new SavedVariable(null, false);
+  self_sym_sizes: any;
+  self_options: any;
   name(): string {
     return "LtBackward0";
   }
@@ -1904,24 +1941,27 @@ export class LtBackward0 extends Node {
     const grad_inputs: Grad[] = new Array(1).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const self: any = this.self_.unpack();
+    const self_sym_sizes: any = this.self_sym_sizes;
+    const self_options: any = this.self_options;
     if (this.should_compute_output(0)) {
-      grad_inputs[0] = any_grad_defined ? (zeros_like(self)) : null;
+      grad_inputs[0] = any_grad_defined ? (torch.zeros(self_sym_sizes, self_options)) : null;
     }
     return grad_inputs;
   }
-  override release_variables(): void {
-    this.self_.reset_data();
+  get _saved_self_sym_sizes(): unknown {
+    return this.self_sym_sizes;
   }
-  get _saved_self(): unknown {
-    return this.self_.unpack();
+  get _saved_self_options(): unknown {
+    return this.self_options;
   }
 }
 
-// ---- LtBackward1: lt_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) (engine/ops/derivatives.yaml:348) ----
+// ---- LtBackward1: lt_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) (engine/ops/derivatives.yaml:350) ----
 export class LtBackward1 extends Node {
-  other_: SavedVariable = new SavedVariable(null, false);
-  self_: SavedVariable = new SavedVariable(null, false);
+  other_sym_sizes: any;
+  other_options: any;
+  self_sym_sizes: any;
+  self_options: any;
   name(): string {
     return "LtBackward1";
   }
@@ -1929,29 +1969,33 @@ export class LtBackward1 extends Node {
     const grad_inputs: Grad[] = new Array(2).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const other: any = this.other_.unpack();
-    const self: any = this.self_.unpack();
+    const other_sym_sizes: any = this.other_sym_sizes;
+    const other_options: any = this.other_options;
+    const self_sym_sizes: any = this.self_sym_sizes;
+    const self_options: any = this.self_options;
     if (this.should_compute_output(1)) {
-      grad_inputs[1] = any_grad_defined ? (zeros_like(other)) : null;
+      grad_inputs[1] = any_grad_defined ? (torch.zeros(other_sym_sizes, other_options)) : null;
     }
     if (this.should_compute_output(0)) {
-      grad_inputs[0] = any_grad_defined ? (zeros_like(self)) : null;
+      grad_inputs[0] = any_grad_defined ? (torch.zeros(self_sym_sizes, self_options)) : null;
     }
     return grad_inputs;
   }
-  override release_variables(): void {
-    this.other_.reset_data();
-    this.self_.reset_data();
+  get _saved_other_sym_sizes(): unknown {
+    return this.other_sym_sizes;
   }
-  get _saved_other(): unknown {
-    return this.other_.unpack();
+  get _saved_other_options(): unknown {
+    return this.other_options;
   }
-  get _saved_self(): unknown {
-    return this.self_.unpack();
+  get _saved_self_sym_sizes(): unknown {
+    return this.self_sym_sizes;
+  }
+  get _saved_self_options(): unknown {
+    return this.self_options;
   }
 }
 
-// ---- MaximumBackward0: maximum(Tensor self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:360) ----
+// ---- MaximumBackward0: maximum(Tensor self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:362) ----
 export class MaximumBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   other_: SavedVariable = new SavedVariable(null, false);
@@ -1984,7 +2028,7 @@ export class MaximumBackward0 extends Node {
   }
 }
 
-// ---- FmaxBackward0: fmax(Tensor self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:364) ----
+// ---- FmaxBackward0: fmax(Tensor self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:366) ----
 export class FmaxBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   other_: SavedVariable = new SavedVariable(null, false);
@@ -2017,7 +2061,7 @@ export class FmaxBackward0 extends Node {
   }
 }
 
-// ---- MinimumBackward0: minimum(Tensor self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:368) ----
+// ---- MinimumBackward0: minimum(Tensor self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:370) ----
 export class MinimumBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   other_: SavedVariable = new SavedVariable(null, false);
@@ -2050,7 +2094,7 @@ export class MinimumBackward0 extends Node {
   }
 }
 
-// ---- FminBackward0: fmin(Tensor self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:372) ----
+// ---- FminBackward0: fmin(Tensor self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:374) ----
 export class FminBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   other_: SavedVariable = new SavedVariable(null, false);
@@ -2083,9 +2127,10 @@ export class FminBackward0 extends Node {
   }
 }
 
-// ---- NeBackward0: ne_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) (engine/ops/derivatives.yaml:376) ----
+// ---- NeBackward0: ne_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) (engine/ops/derivatives.yaml:378) ----
 export class NeBackward0 extends Node {
-  self_: SavedVariable = new SavedVariable(null, false);
+  self_sym_sizes: any;
+  self_options: any;
   name(): string {
     return "NeBackward0";
   }
@@ -2093,24 +2138,27 @@ export class NeBackward0 extends Node {
     const grad_inputs: Grad[] = new Array(1).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const self: any = this.self_.unpack();
+    const self_sym_sizes: any = this.self_sym_sizes;
+    const self_options: any = this.self_options;
     if (this.should_compute_output(0)) {
-      grad_inputs[0] = any_grad_defined ? (zeros_like(self)) : null;
+      grad_inputs[0] = any_grad_defined ? (torch.zeros(self_sym_sizes, self_options)) : null;
     }
     return grad_inputs;
   }
-  override release_variables(): void {
-    this.self_.reset_data();
+  get _saved_self_sym_sizes(): unknown {
+    return this.self_sym_sizes;
   }
-  get _saved_self(): unknown {
-    return this.self_.unpack();
+  get _saved_self_options(): unknown {
+    return this.self_options;
   }
 }
 
-// ---- NeBackward1: ne_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) (engine/ops/derivatives.yaml:379) ----
+// ---- NeBackward1: ne_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) (engine/ops/derivatives.yaml:381) ----
 export class NeBackward1 extends Node {
-  other_: SavedVariable = new SavedVariable(null, false);
-  self_: SavedVariable = new SavedVariable(null, false);
+  other_sym_sizes: any;
+  other_options: any;
+  self_sym_sizes: any;
+  self_options: any;
   name(): string {
     return "NeBackward1";
   }
@@ -2118,29 +2166,33 @@ export class NeBackward1 extends Node {
     const grad_inputs: Grad[] = new Array(2).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const other: any = this.other_.unpack();
-    const self: any = this.self_.unpack();
+    const other_sym_sizes: any = this.other_sym_sizes;
+    const other_options: any = this.other_options;
+    const self_sym_sizes: any = this.self_sym_sizes;
+    const self_options: any = this.self_options;
     if (this.should_compute_output(1)) {
-      grad_inputs[1] = any_grad_defined ? (zeros_like(other)) : null;
+      grad_inputs[1] = any_grad_defined ? (torch.zeros(other_sym_sizes, other_options)) : null;
     }
     if (this.should_compute_output(0)) {
-      grad_inputs[0] = any_grad_defined ? (zeros_like(self)) : null;
+      grad_inputs[0] = any_grad_defined ? (torch.zeros(self_sym_sizes, self_options)) : null;
     }
     return grad_inputs;
   }
-  override release_variables(): void {
-    this.other_.reset_data();
-    this.self_.reset_data();
+  get _saved_other_sym_sizes(): unknown {
+    return this.other_sym_sizes;
   }
-  get _saved_other(): unknown {
-    return this.other_.unpack();
+  get _saved_other_options(): unknown {
+    return this.other_options;
   }
-  get _saved_self(): unknown {
-    return this.self_.unpack();
+  get _saved_self_sym_sizes(): unknown {
+    return this.self_sym_sizes;
+  }
+  get _saved_self_options(): unknown {
+    return this.self_options;
   }
 }
 
-// ---- PowBackward0: pow.Tensor_Scalar(Tensor self, Scalar exponent) -> Tensor (engine/ops/derivatives.yaml:389) ----
+// ---- PowBackward0: pow.Tensor_Scalar(Tensor self, Scalar exponent) -> Tensor (engine/ops/derivatives.yaml:391) ----
 export class PowBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   exponent: any;
@@ -2169,7 +2221,7 @@ export class PowBackward0 extends Node {
   }
 }
 
-// ---- PowBackward1: pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor (engine/ops/derivatives.yaml:392) ----
+// ---- PowBackward1: pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor (engine/ops/derivatives.yaml:394) ----
 export class PowBackward1 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   exponent_: SavedVariable = new SavedVariable(null, false);
@@ -2208,7 +2260,7 @@ export class PowBackward1 extends Node {
   }
 }
 
-// ---- PowBackward2: pow.Scalar(Scalar self, Tensor exponent) -> Tensor (engine/ops/derivatives.yaml:396) ----
+// ---- PowBackward2: pow.Scalar(Scalar self, Tensor exponent) -> Tensor (engine/ops/derivatives.yaml:398) ----
 export class PowBackward2 extends Node {
   self: any;
   exponent_: SavedVariable = new SavedVariable(null, false);
@@ -2243,7 +2295,7 @@ export class PowBackward2 extends Node {
   }
 }
 
-// ---- RemainderBackward0: remainder.Scalar(Tensor self, Scalar other) -> Tensor (engine/ops/derivatives.yaml:399) ----
+// ---- RemainderBackward0: remainder.Scalar(Tensor self, Scalar other) -> Tensor (engine/ops/derivatives.yaml:401) ----
 export class RemainderBackward0 extends Node {
   name(): string {
     return "RemainderBackward0";
@@ -2259,7 +2311,7 @@ export class RemainderBackward0 extends Node {
   }
 }
 
-// ---- RemainderBackward1: remainder.Tensor(Tensor self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:402) ----
+// ---- RemainderBackward1: remainder.Tensor(Tensor self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:404) ----
 export class RemainderBackward1 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   other_: SavedVariable = new SavedVariable(null, false);
@@ -2292,7 +2344,7 @@ export class RemainderBackward1 extends Node {
   }
 }
 
-// ---- RsubBackward0: rsub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor (engine/ops/derivatives.yaml:406) ----
+// ---- RsubBackward0: rsub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor (engine/ops/derivatives.yaml:408) ----
 export class RsubBackward0 extends Node {
   other_scalar_type: any;
   self_scalar_type: any;
@@ -2326,7 +2378,7 @@ export class RsubBackward0 extends Node {
   }
 }
 
-// ---- RsubBackward1: rsub.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor (engine/ops/derivatives.yaml:410) ----
+// ---- RsubBackward1: rsub.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor (engine/ops/derivatives.yaml:412) ----
 export class RsubBackward1 extends Node {
   self_scalar_type: any;
   alpha: any;
@@ -2352,7 +2404,7 @@ export class RsubBackward1 extends Node {
   }
 }
 
-// ---- SubBackward0: sub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor (engine/ops/derivatives.yaml:413) ----
+// ---- SubBackward0: sub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor (engine/ops/derivatives.yaml:415) ----
 export class SubBackward0 extends Node {
   other_scalar_type: any;
   alpha: any;
@@ -2386,7 +2438,7 @@ export class SubBackward0 extends Node {
   }
 }
 
-// ---- SubBackward1: sub.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor (engine/ops/derivatives.yaml:417) ----
+// ---- SubBackward1: sub.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor (engine/ops/derivatives.yaml:419) ----
 export class SubBackward1 extends Node {
   self_scalar_type: any;
   name(): string {
@@ -2407,7 +2459,7 @@ export class SubBackward1 extends Node {
   }
 }
 
-// ---- AmaxBackward0: amax(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor (engine/ops/derivatives.yaml:423) ----
+// ---- AmaxBackward0: amax(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor (engine/ops/derivatives.yaml:425) ----
 export class AmaxBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   dim: any;
@@ -2447,7 +2499,7 @@ export class AmaxBackward0 extends Node {
   }
 }
 
-// ---- AminBackward0: amin(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor (engine/ops/derivatives.yaml:426) ----
+// ---- AminBackward0: amin(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor (engine/ops/derivatives.yaml:428) ----
 export class AminBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   dim: any;
@@ -2487,7 +2539,7 @@ export class AminBackward0 extends Node {
   }
 }
 
-// ---- MaxBackward0: max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices) (engine/ops/derivatives.yaml:429) ----
+// ---- MaxBackward0: max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices) (engine/ops/derivatives.yaml:431) ----
 export class MaxBackward0 extends Node {
   self_sym_sizes: any;
   dim: any;
@@ -2526,7 +2578,7 @@ export class MaxBackward0 extends Node {
   }
 }
 
-// ---- MaxBackward1: max(Tensor self) -> Tensor (engine/ops/derivatives.yaml:433) ----
+// ---- MaxBackward1: max(Tensor self) -> Tensor (engine/ops/derivatives.yaml:435) ----
 export class MaxBackward1 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   result_: SavedVariable = new SavedVariable(null, false);
@@ -2556,7 +2608,7 @@ export class MaxBackward1 extends Node {
   }
 }
 
-// ---- MeanBackward0: mean(Tensor self, *, ScalarType? dtype=None) -> Tensor (engine/ops/derivatives.yaml:436) ----
+// ---- MeanBackward0: mean(Tensor self, *, ScalarType? dtype=None) -> Tensor (engine/ops/derivatives.yaml:438) ----
 export class MeanBackward0 extends Node {
   self_sym_sizes: any;
   self_sym_numel: any;
@@ -2582,7 +2634,7 @@ export class MeanBackward0 extends Node {
   }
 }
 
-// ---- MeanBackward1: mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor (engine/ops/derivatives.yaml:439) ----
+// ---- MeanBackward1: mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor (engine/ops/derivatives.yaml:441) ----
 export class MeanBackward1 extends Node {
   self_sym_sizes: any;
   self_sym_numel: any;
@@ -2618,7 +2670,7 @@ export class MeanBackward1 extends Node {
   }
 }
 
-// ---- MinBackward0: min.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices) (engine/ops/derivatives.yaml:442) ----
+// ---- MinBackward0: min.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices) (engine/ops/derivatives.yaml:444) ----
 export class MinBackward0 extends Node {
   self_sym_sizes: any;
   dim: any;
@@ -2657,7 +2709,7 @@ export class MinBackward0 extends Node {
   }
 }
 
-// ---- MinBackward1: min(Tensor self) -> Tensor (engine/ops/derivatives.yaml:446) ----
+// ---- MinBackward1: min(Tensor self) -> Tensor (engine/ops/derivatives.yaml:448) ----
 export class MinBackward1 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   result_: SavedVariable = new SavedVariable(null, false);
@@ -2687,7 +2739,7 @@ export class MinBackward1 extends Node {
   }
 }
 
-// ---- ProdBackward0: prod(Tensor self, *, ScalarType? dtype=None) -> Tensor (engine/ops/derivatives.yaml:449) ----
+// ---- ProdBackward0: prod(Tensor self, *, ScalarType? dtype=None) -> Tensor (engine/ops/derivatives.yaml:451) ----
 export class ProdBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   result_: SavedVariable = new SavedVariable(null, false);
@@ -2717,7 +2769,7 @@ export class ProdBackward0 extends Node {
   }
 }
 
-// ---- ProdBackward1: prod.dim_int(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor (engine/ops/derivatives.yaml:452) ----
+// ---- ProdBackward1: prod.dim_int(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor (engine/ops/derivatives.yaml:454) ----
 export class ProdBackward1 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   dim: any;
@@ -2757,7 +2809,7 @@ export class ProdBackward1 extends Node {
   }
 }
 
-// ---- StdBackward0: std.correction(Tensor self, int[1]? dim, *, int? correction, bool keepdim=False) -> Tensor (engine/ops/derivatives.yaml:455) ----
+// ---- StdBackward0: std.correction(Tensor self, int[1]? dim, *, int? correction, bool keepdim=False) -> Tensor (engine/ops/derivatives.yaml:457) ----
 export class StdBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   dim: any;
@@ -2802,7 +2854,7 @@ export class StdBackward0 extends Node {
   }
 }
 
-// ---- StdMeanBackward0: std_mean.correction(Tensor self, int[1]? dim, *, int? correction, bool keepdim=False) -> (Tensor, Tensor) (engine/ops/derivatives.yaml:458) ----
+// ---- StdMeanBackward0: std_mean.correction(Tensor self, int[1]? dim, *, int? correction, bool keepdim=False) -> (Tensor, Tensor) (engine/ops/derivatives.yaml:460) ----
 export class StdMeanBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   dim: any;
@@ -2847,7 +2899,7 @@ export class StdMeanBackward0 extends Node {
   }
 }
 
-// ---- VarBackward0: var.correction(Tensor self, int[1]? dim, *, int? correction, bool keepdim=False) -> Tensor (engine/ops/derivatives.yaml:461) ----
+// ---- VarBackward0: var.correction(Tensor self, int[1]? dim, *, int? correction, bool keepdim=False) -> Tensor (engine/ops/derivatives.yaml:463) ----
 export class VarBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   dim: any;
@@ -2886,7 +2938,7 @@ export class VarBackward0 extends Node {
   }
 }
 
-// ---- VarMeanBackward0: var_mean.correction(Tensor self, int[1]? dim, *, int? correction, bool keepdim=False) -> (Tensor, Tensor) (engine/ops/derivatives.yaml:464) ----
+// ---- VarMeanBackward0: var_mean.correction(Tensor self, int[1]? dim, *, int? correction, bool keepdim=False) -> (Tensor, Tensor) (engine/ops/derivatives.yaml:466) ----
 export class VarMeanBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   dim: any;
@@ -2925,7 +2977,7 @@ export class VarMeanBackward0 extends Node {
   }
 }
 
-// ---- WhereBackward0: where.self(Tensor condition, Tensor self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:470) ----
+// ---- WhereBackward0: where.self(Tensor condition, Tensor self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:472) ----
 export class WhereBackward0 extends Node {
   condition_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -2952,7 +3004,7 @@ export class WhereBackward0 extends Node {
   }
 }
 
-// ---- AliasBackward0: alias(Tensor(a) self) -> Tensor(a) (engine/ops/derivatives.yaml:478) ----
+// ---- AliasBackward0: alias(Tensor(a) self) -> Tensor(a) (engine/ops/derivatives.yaml:480) ----
 export class AliasBackward0 extends Node {
   name(): string {
     return "AliasBackward0";
@@ -2968,7 +3020,7 @@ export class AliasBackward0 extends Node {
   }
 }
 
-// ---- CloneBackward0: clone(Tensor self, *, MemoryFormat? memory_format=None) -> Tensor (engine/ops/derivatives.yaml:481) ----
+// ---- CloneBackward0: clone(Tensor self, *, MemoryFormat? memory_format=None) -> Tensor (engine/ops/derivatives.yaml:483) ----
 export class CloneBackward0 extends Node {
   name(): string {
     return "CloneBackward0";
@@ -2984,7 +3036,7 @@ export class CloneBackward0 extends Node {
   }
 }
 
-// ---- ExpandBackward0: expand(Tensor(a) self, SymInt[] size, *, bool implicit=False) -> Tensor(a) (engine/ops/derivatives.yaml:484) ----
+// ---- ExpandBackward0: expand(Tensor(a) self, SymInt[] size, *, bool implicit=False) -> Tensor(a) (engine/ops/derivatives.yaml:486) ----
 export class ExpandBackward0 extends Node {
   self_sym_sizes: any;
   name(): string {
@@ -3005,7 +3057,7 @@ export class ExpandBackward0 extends Node {
   }
 }
 
-// ---- PermuteBackward0: permute(Tensor(a) self, int[] dims) -> Tensor(a) (engine/ops/derivatives.yaml:487) ----
+// ---- PermuteBackward0: permute(Tensor(a) self, int[] dims) -> Tensor(a) (engine/ops/derivatives.yaml:489) ----
 export class PermuteBackward0 extends Node {
   dims: any;
   name(): string {
@@ -3026,7 +3078,7 @@ export class PermuteBackward0 extends Node {
   }
 }
 
-// ---- ReshapeAliasBackward0: _reshape_alias(Tensor(a) self, SymInt[] size, SymInt[] stride) -> Tensor(a) (engine/ops/derivatives.yaml:490) ----
+// ---- ReshapeAliasBackward0: _reshape_alias(Tensor(a) self, SymInt[] size, SymInt[] stride) -> Tensor(a) (engine/ops/derivatives.yaml:492) ----
 export class ReshapeAliasBackward0 extends Node {
   self_sym_sizes: any;
   name(): string {
@@ -3047,7 +3099,7 @@ export class ReshapeAliasBackward0 extends Node {
   }
 }
 
-// ---- SqueezeBackward0: squeeze(Tensor(a) self) -> Tensor(a) (engine/ops/derivatives.yaml:493) ----
+// ---- SqueezeBackward0: squeeze(Tensor(a) self) -> Tensor(a) (engine/ops/derivatives.yaml:495) ----
 export class SqueezeBackward0 extends Node {
   self_sym_sizes: any;
   name(): string {
@@ -3068,7 +3120,7 @@ export class SqueezeBackward0 extends Node {
   }
 }
 
-// ---- SqueezeBackward1: squeeze.dim(Tensor(a) self, int dim) -> Tensor(a) (engine/ops/derivatives.yaml:496) ----
+// ---- SqueezeBackward1: squeeze.dim(Tensor(a) self, int dim) -> Tensor(a) (engine/ops/derivatives.yaml:498) ----
 export class SqueezeBackward1 extends Node {
   self_sym_sizes: any;
   dim: any;
@@ -3094,7 +3146,7 @@ export class SqueezeBackward1 extends Node {
   }
 }
 
-// ---- TBackward0: t(Tensor(a) self) -> Tensor(a) (engine/ops/derivatives.yaml:499) ----
+// ---- TBackward0: t(Tensor(a) self) -> Tensor(a) (engine/ops/derivatives.yaml:501) ----
 export class TBackward0 extends Node {
   name(): string {
     return "TBackward0";
@@ -3110,7 +3162,7 @@ export class TBackward0 extends Node {
   }
 }
 
-// ---- TransposeBackward0: transpose.int(Tensor(a) self, int dim0, int dim1) -> Tensor(a) (engine/ops/derivatives.yaml:502) ----
+// ---- TransposeBackward0: transpose.int(Tensor(a) self, int dim0, int dim1) -> Tensor(a) (engine/ops/derivatives.yaml:504) ----
 export class TransposeBackward0 extends Node {
   dim0: any;
   dim1: any;
@@ -3136,7 +3188,7 @@ export class TransposeBackward0 extends Node {
   }
 }
 
-// ---- UnsafeViewBackward0: _unsafe_view(Tensor self, SymInt[] size) -> Tensor (engine/ops/derivatives.yaml:505) ----
+// ---- UnsafeViewBackward0: _unsafe_view(Tensor self, SymInt[] size) -> Tensor (engine/ops/derivatives.yaml:507) ----
 export class UnsafeViewBackward0 extends Node {
   self_sym_sizes: any;
   name(): string {
@@ -3157,7 +3209,7 @@ export class UnsafeViewBackward0 extends Node {
   }
 }
 
-// ---- UnsqueezeBackward0: unsqueeze(Tensor(a) self, int dim) -> Tensor(a) (engine/ops/derivatives.yaml:508) ----
+// ---- UnsqueezeBackward0: unsqueeze(Tensor(a) self, int dim) -> Tensor(a) (engine/ops/derivatives.yaml:510) ----
 export class UnsqueezeBackward0 extends Node {
   dim: any;
   name(): string {
@@ -3178,7 +3230,7 @@ export class UnsqueezeBackward0 extends Node {
   }
 }
 
-// ---- CatBackward0: cat(Tensor[] tensors, int dim=0) -> Tensor (engine/ops/derivatives.yaml:514) ----
+// ---- CatBackward0: cat(Tensor[] tensors, int dim=0) -> Tensor (engine/ops/derivatives.yaml:516) ----
 export class CatBackward0 extends Node {
   tensors_args_sizes: any;
   tensors_args_scalartypes: any;
@@ -3210,7 +3262,7 @@ export class CatBackward0 extends Node {
   }
 }
 
-// ---- StackBackward0: stack(Tensor[] tensors, int dim=0) -> Tensor (engine/ops/derivatives.yaml:517) ----
+// ---- StackBackward0: stack(Tensor[] tensors, int dim=0) -> Tensor (engine/ops/derivatives.yaml:519) ----
 export class StackBackward0 extends Node {
   tensors_args_scalartypes: any;
   dim: any;
@@ -3237,7 +3289,7 @@ export class StackBackward0 extends Node {
   }
 }
 
-// ---- FlipBackward0: flip(Tensor self, int[] dims) -> Tensor (engine/ops/derivatives.yaml:520) ----
+// ---- FlipBackward0: flip(Tensor self, int[] dims) -> Tensor (engine/ops/derivatives.yaml:522) ----
 export class FlipBackward0 extends Node {
   dims: any;
   name(): string {
@@ -3258,7 +3310,7 @@ export class FlipBackward0 extends Node {
   }
 }
 
-// ---- RollBackward0: roll(Tensor self, int[1] shifts, int[1] dims=[]) -> Tensor (engine/ops/derivatives.yaml:523) ----
+// ---- RollBackward0: roll(Tensor self, int[1] shifts, int[1] dims=[]) -> Tensor (engine/ops/derivatives.yaml:525) ----
 export class RollBackward0 extends Node {
   shifts: any;
   dims: any;
@@ -3284,7 +3336,7 @@ export class RollBackward0 extends Node {
   }
 }
 
-// ---- TrilBackward0: tril(Tensor self, int diagonal=0) -> Tensor (engine/ops/derivatives.yaml:526) ----
+// ---- TrilBackward0: tril(Tensor self, int diagonal=0) -> Tensor (engine/ops/derivatives.yaml:528) ----
 export class TrilBackward0 extends Node {
   diagonal: any;
   name(): string {
@@ -3305,7 +3357,7 @@ export class TrilBackward0 extends Node {
   }
 }
 
-// ---- TriuBackward0: triu(Tensor self, int diagonal=0) -> Tensor (engine/ops/derivatives.yaml:529) ----
+// ---- TriuBackward0: triu(Tensor self, int diagonal=0) -> Tensor (engine/ops/derivatives.yaml:531) ----
 export class TriuBackward0 extends Node {
   diagonal: any;
   name(): string {
@@ -3326,7 +3378,7 @@ export class TriuBackward0 extends Node {
   }
 }
 
-// ---- SelectBackward0: select.int(Tensor(a) self, int dim, int index) -> Tensor(a) (engine/ops/derivatives.yaml:535) ----
+// ---- SelectBackward0: select.int(Tensor(a) self, int dim, int index) -> Tensor(a) (engine/ops/derivatives.yaml:537) ----
 export class SelectBackward0 extends Node {
   self_sym_sizes: any;
   dim: any;
@@ -3357,7 +3409,7 @@ export class SelectBackward0 extends Node {
   }
 }
 
-// ---- SliceBackward0: slice.Tensor(Tensor(a) self, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1) -> Tensor(a) (engine/ops/derivatives.yaml:538) ----
+// ---- SliceBackward0: slice.Tensor(Tensor(a) self, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1) -> Tensor(a) (engine/ops/derivatives.yaml:540) ----
 export class SliceBackward0 extends Node {
   self_sym_sizes: any;
   dim: any;
@@ -3398,7 +3450,7 @@ export class SliceBackward0 extends Node {
   }
 }
 
-// ---- ToCopyBackward0: _to_copy(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, bool non_blocking=False, MemoryFormat? memory_format=None) -> Tensor (engine/ops/derivatives.yaml:541) ----
+// ---- ToCopyBackward0: _to_copy(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, bool non_blocking=False, MemoryFormat? memory_format=None) -> Tensor (engine/ops/derivatives.yaml:543) ----
 export class ToCopyBackward0 extends Node {
   self_options: any;
   name(): string {
@@ -3419,7 +3471,7 @@ export class ToCopyBackward0 extends Node {
   }
 }
 
-// ---- RepeatBackward0: repeat(Tensor self, SymInt[] repeats) -> Tensor (engine/ops/derivatives.yaml:544) ----
+// ---- RepeatBackward0: repeat(Tensor self, SymInt[] repeats) -> Tensor (engine/ops/derivatives.yaml:546) ----
 export class RepeatBackward0 extends Node {
   self_sym_sizes: any;
   repeats: any;
@@ -3445,7 +3497,7 @@ export class RepeatBackward0 extends Node {
   }
 }
 
-// ---- SortBackward0: sort(Tensor self, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices) (engine/ops/derivatives.yaml:550) ----
+// ---- SortBackward0: sort(Tensor self, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices) (engine/ops/derivatives.yaml:552) ----
 export class SortBackward0 extends Node {
   self_sym_sizes: any;
   dim: any;
@@ -3479,7 +3531,7 @@ export class SortBackward0 extends Node {
   }
 }
 
-// ---- SortBackward1: sort.stable(Tensor self, *, bool? stable, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices) (engine/ops/derivatives.yaml:554) ----
+// ---- SortBackward1: sort.stable(Tensor self, *, bool? stable, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices) (engine/ops/derivatives.yaml:556) ----
 export class SortBackward1 extends Node {
   self_sym_sizes: any;
   dim: any;
@@ -3513,7 +3565,7 @@ export class SortBackward1 extends Node {
   }
 }
 
-// ---- DiagonalBackward0: diagonal(Tensor(a) self, int offset=0, int dim1=0, int dim2=1) -> Tensor(a) (engine/ops/derivatives.yaml:558) ----
+// ---- DiagonalBackward0: diagonal(Tensor(a) self, int offset=0, int dim1=0, int dim2=1) -> Tensor(a) (engine/ops/derivatives.yaml:560) ----
 export class DiagonalBackward0 extends Node {
   self_sym_sizes: any;
   offset: any;
@@ -3549,7 +3601,7 @@ export class DiagonalBackward0 extends Node {
   }
 }
 
-// ---- UnfoldBackward0: unfold(Tensor(a) self, int dimension, int size, int step) -> Tensor(a) (engine/ops/derivatives.yaml:561) ----
+// ---- UnfoldBackward0: unfold(Tensor(a) self, int dimension, int size, int step) -> Tensor(a) (engine/ops/derivatives.yaml:563) ----
 export class UnfoldBackward0 extends Node {
   self_sym_sizes: any;
   dimension: any;
@@ -3585,7 +3637,7 @@ export class UnfoldBackward0 extends Node {
   }
 }
 
-// ---- SplitBackward0: split.Tensor(Tensor(a -> *) self, int split_size, int dim=0) -> Tensor(a)[] (engine/ops/derivatives.yaml:565) ----
+// ---- SplitBackward0: split.Tensor(Tensor(a -> *) self, int split_size, int dim=0) -> Tensor(a)[] (engine/ops/derivatives.yaml:567) ----
 export class SplitBackward0 extends Node {
   self_sym_sizes: any;
   self_options: any;
@@ -3621,7 +3673,7 @@ export class SplitBackward0 extends Node {
   }
 }
 
-// ---- SplitWithSizesBackward0: split_with_sizes(Tensor(a -> *) self, int[] split_sizes, int dim=0) -> Tensor(a)[] (engine/ops/derivatives.yaml:568) ----
+// ---- SplitWithSizesBackward0: split_with_sizes(Tensor(a -> *) self, int[] split_sizes, int dim=0) -> Tensor(a)[] (engine/ops/derivatives.yaml:570) ----
 export class SplitWithSizesBackward0 extends Node {
   self_sym_sizes: any;
   self_options: any;
@@ -3657,7 +3709,7 @@ export class SplitWithSizesBackward0 extends Node {
   }
 }
 
-// ---- UnbindBackward0: unbind.int(Tensor(a -> *) self, int dim=0) -> Tensor(a)[] (engine/ops/derivatives.yaml:571) ----
+// ---- UnbindBackward0: unbind.int(Tensor(a -> *) self, int dim=0) -> Tensor(a)[] (engine/ops/derivatives.yaml:573) ----
 export class UnbindBackward0 extends Node {
   dim: any;
   name(): string {
@@ -3678,7 +3730,7 @@ export class UnbindBackward0 extends Node {
   }
 }
 
-// ---- ZeroBackward0: zero_(Tensor(a!) self) -> Tensor(a!) (engine/ops/derivatives.yaml:574) ----
+// ---- ZeroBackward0: zero_(Tensor(a!) self) -> Tensor(a!) (engine/ops/derivatives.yaml:576) ----
 export class ZeroBackward0 extends Node {
   name(): string {
     return "ZeroBackward0";
