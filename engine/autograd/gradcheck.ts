@@ -2,12 +2,12 @@
 // Jacobian of every differentiable output with respect to every input that requires grad, once by central
 // finite differences (each input element perturbed in place by ±eps) and once from backward (one
 // autograd.grad call per output element, with a one-hot grad_output), compared with allclose. Backward is
-// run twice and the two Jacobians must be equal (reentrancy), and backward of zero grad_outputs must give
-// zeros of the inputs' sizes and dtypes. Failures raise GradcheckError with PyTorch's texts.
+// run twice and the two Jacobians must be equal (reentrancy), backward of zero grad_outputs must give
+// zeros of the inputs' sizes and dtypes, and (check_undefined_grad) backward must accept undefined output
+// gradients. Failures raise GradcheckError with PyTorch's texts.
 //
 // Not implemented (PyTorch's options for them are not accepted): fast_mode, forward-mode AD checks,
-// batched gradients, complex inputs, sparse/mkldnn inputs, and check_undefined_grad (PyTorch's default
-// True also runs backward with undefined output gradients; that check is not done here).
+// batched gradients, complex inputs, sparse/mkldnn inputs.
 
 import type { Tensor } from "../aten/core/Tensor.js";
 import { RuntimeError, ValueError } from "../c10/Errors.js";
@@ -18,6 +18,9 @@ import { tensor } from "../aten/tensor_new.js";
 import { promote_types } from "../aten/TypeProperties.js";
 import { grad as autograd_grad } from "./autograd.js";
 import { no_grad } from "./grad_mode.js";
+import { gradient_edge, shallow_copy_and_detach } from "./variable.js";
+import { set_history } from "./VariableTypeUtils.js";
+import { UndefinedGradBackward } from "./functions/basic_ops.js";
 
 /** torch.autograd.gradcheck.GradcheckError: a RuntimeError. */
 export class GradcheckError extends RuntimeError {
@@ -34,6 +37,7 @@ export interface GradcheckOptions {
   raise_exception?: boolean;
   nondet_tol?: number;
   check_grad_dtypes?: boolean;
+  check_undefined_grad?: boolean;
 }
 
 type Input = Tensor | number | boolean | null | undefined | unknown;
@@ -63,7 +67,7 @@ If the test
  * check_grad_dtypes = false}): true, or a GradcheckError (false when raise_exception is false).
  */
 export function gradcheck(func: (...args: any[]) => Tensor | readonly Tensor[], inputs: Input | readonly Input[], options: GradcheckOptions = {}): boolean {
-  const opts = { eps: 1e-6, atol: 1e-5, rtol: 1e-3, raise_exception: true, nondet_tol: 0.0, check_grad_dtypes: false, ...options };
+  const opts = { eps: 1e-6, atol: 1e-5, rtol: 1e-3, raise_exception: true, nondet_tol: 0.0, check_grad_dtypes: false, check_undefined_grad: true, ...options };
   if (!opts.raise_exception) {
     try {
       return gradcheckHelper(func, inputs, opts);
@@ -82,7 +86,56 @@ function gradcheckHelper(func: (...args: any[]) => Tensor | readonly Tensor[], i
   const outputs = funcOut.filter((o) => o.requires_grad);
   slowGradcheck(func, funcOut, tupled, outputs, opts);
   testBackwardMulByGradOutput(outputs, tupled);
+  if (opts.check_undefined_grad) testUndefinedBackwardMode(func, outputs, tupled);
   return true;
+}
+
+/** torch._C._functions.UndefinedGrad()(o): a copy of o whose backward passes undefined gradients on to o. */
+function undefinedGrad(o: Tensor): Tensor {
+  const copy = shallow_copy_and_detach(no_grad(() => o.clone()));
+  const fn = new UndefinedGradBackward([gradient_edge(o)]);
+  set_history(copy, fn);
+  return copy;
+}
+
+const UNDEFINED_NOTE = 'Please look at "Notes about undefined output gradients" in "tools/autograd/derivatives.yaml"';
+
+function warnBcBreaking(): void {
+  console.warn(
+    "UserWarning: Backwards compatibility: New undefined gradient support checking feature is enabled by default, but it may break existing callers " +
+      'of this function. If this is true for you, you can call this function with "check_undefined_grad=False" to disable the feature',
+  );
+}
+
+/**
+ * _test_undefined_backward_mode: backward must accept undefined gradients for all outputs at once (and,
+ * with several outputs, for one at a time), giving undefined or zero input gradients.
+ */
+function testUndefinedBackwardMode(func: (...args: any[]) => Tensor | readonly Tensor[], outputs: Tensor[], inputs: Input[]): void {
+  const diffInputs = inputs.filter((x): x is Tensor => isTensor(x) && x.requires_grad);
+  if (diffInputs.length === 0) throw new GradcheckError("no Tensors requiring grad found in input");
+  const differentiable = () => asTuple(func(...inputs) as Tensor).filter((o) => o.requires_grad);
+  const toCheck: Tensor[][] = [differentiable().map(undefinedGrad)];
+  if (toCheck[0].length > 1) {
+    for (let undef = 0; undef < outputs.length; undef++) toCheck.push(differentiable().map((o, idx) => (idx === undef ? undefinedGrad(o) : o)));
+  }
+  for (const outs of toCheck) {
+    const zeros = outs.map((o) => tensor(new Array<number>(o.numel()).fill(0), { dtype: o.dtype }).reshape([...o.shape]));
+    let grads: (Tensor | null)[];
+    try {
+      grads = autograd_grad(outs, diffInputs, { grad_outputs: zeros, allow_unused: true });
+    } catch (e) {
+      if (!(e instanceof RuntimeError)) throw e;
+      warnBcBreaking();
+      throw new GradcheckError(`Expected backward function to handle undefined output grads. ${UNDEFINED_NOTE}`);
+    }
+    for (const gi of grads) {
+      if (gi !== null && !no_grad(() => gi.eq(0).all().item())) {
+        warnBcBreaking();
+        throw new GradcheckError(`Expected all input grads to be undefined or zero when all output grads are undefined or zero. ${UNDEFINED_NOTE}`);
+      }
+    }
+  }
 }
 
 /** _check_inputs: something requires grad; no input has a stride-0 dimension; non-double inputs warn. */
