@@ -302,9 +302,11 @@ export function prod_backward(grad: Tensor, input: Tensor, result: Tensor, dim: 
 export function var_backward(grad: Tensor, self: Tensor, dims: readonly number[] | number | null, correction: Opt<number>, keepdim: boolean): Tensor {
   const corr = correction ?? 1;
   if (self.dim() === 0 || dims === null || dims === undefined) {
-    const dof = self.numel() - corr;
-    if (dof <= 0) return grad.mul(where(self.eq(self.mean()), NaN, Infinity));
-    return grad.mul(2 / dof).mul(self.sub(self.mean()));
+    // 1.13: INFINITY * grad when n == correction (grad keeps its 0-d shape, so the engine then refuses
+    // it for an input with dims, as PyTorch's does); a negative dof goes through the formula
+    const n = self.numel();
+    if (n === corr) return grad.mul(Infinity);
+    return grad.mul(2 / (n - corr)).mul(self.sub(self.mean()));
   }
   const list = dimList(dims);
   let g = grad;
