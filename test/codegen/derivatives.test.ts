@@ -41,6 +41,9 @@ describe("engine/ops/derivatives.yaml", () => {
       ["PowBackward0", "PowBackward1", "PowBackward2", "ClampBackward0", "ClampBackward1", "MaxBackward0", "MaxBackward1", "EqBackward0", "EqBackward1"]);
     // an entry that differentiates nothing gets no Node class
     expect(op("eq.Tensor")).toBe(null);
+    // a Tensor[] input saves its tensors' sizes and scalar types, not the tensors
+    expect(names(info("cat").allSavedInputs).sort()).toEqual(["dim", "tensors_args_scalartypes", "tensors_args_sizes"]);
+    expect(info("split.Tensor").derivatives[0].usesGradsList).toBe(true);
     expect(opPrefix("max_pool2d_with_indices")).toBe("MaxPool2DWithIndicesBackward");
     expect(opPrefix("_cudnn_rnn_forward")).toBe("CudnnRnnBackward");
   });
