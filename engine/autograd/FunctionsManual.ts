@@ -535,3 +535,86 @@ export function unbind_backward(grads: readonly (Tensor | null)[], dim: number):
   const all = grads.map((g) => g ?? zeros([], { dtype: like.dtype, device: like.device }).expand([...like.shape]));
   return stack(all, dim);
 }
+
+/** _min_storage_size: the elements a geometry reaches from storage index 0. */
+function _min_storage_size(sizes: readonly number[], strides: readonly number[], offset: number): number {
+  let n = offset + 1;
+  for (let i = 0; i < sizes.length; i++) {
+    if (sizes[i] === 0) return offset;
+    n += (sizes[i] - 1) * strides[i];
+  }
+  return n;
+}
+
+/** _maybe_overlapping_memory: can two indices of this geometry (size-1 and stride-0 dims dropped) share memory? */
+function _maybe_overlapping_memory(sizes: readonly number[], strides: readonly number[]): boolean {
+  const order = sizes.map((_, i) => i).sort((i, j) => strides[i] - strides[j]);
+  let maxIndex = 0;
+  for (const i of order) {
+    if (strides[i] <= maxIndex) return true;
+    maxIndex += strides[i] * (sizes[i] - 1);
+  }
+  return false;
+}
+
+/** Storage index of every element of a geometry, in row-major order. */
+function storageIndices(sizes: readonly number[], strides: readonly number[], offset: number): number[] {
+  const out: number[] = [];
+  for (const idx of rowMajor(sizes)) out.push(offset + idx.reduce((a, v, d) => a + v * strides[d], 0));
+  return out;
+}
+
+function* rowMajor(sizes: readonly number[]): Generator<number[]> {
+  const n = sizes.reduce((a, b) => a * b, 1);
+  const idx = new Array<number>(sizes.length).fill(0);
+  for (let k = 0; k < n; k++) {
+    yield idx;
+    for (let d = sizes.length - 1; d >= 0; d--) {
+      if (++idx[d] < sizes[d]) break;
+      idx[d] = 0;
+    }
+  }
+}
+
+/**
+ * as_strided_backward (1.13's algorithm): a zero "storage" covering both geometries receives grad at the
+ * output's storage indices (summed where the output overlaps itself: PyTorch's index_add_), is divided by
+ * how often the input sees each index when the input overlaps, and is read back with the input's geometry.
+ * The scatter is a one-hot where() summed over the output elements, so it stays differentiable in grad.
+ */
+export function as_strided_backward(
+  grad: Tensor,
+  input: { sizes: readonly number[]; strides: readonly number[]; storage_offset: number },
+  sizes: readonly number[],
+  strides: readonly number[],
+  storage_offset: number | null,
+): Tensor {
+  const offset = storage_offset ?? input.storage_offset;
+  if (sizes.includes(0) || input.sizes.includes(0)) return zeros([...input.sizes], { dtype: grad.dtype, device: grad.device });
+  const keep = (sz: readonly number[], st: readonly number[]) => {
+    const s: number[] = [], t: number[] = [];
+    sz.forEach((n, i) => {
+      if (n !== 1 && st[i] !== 0) (s.push(n), t.push(st[i]));
+    });
+    return [s, t] as const;
+  };
+  const [outS, outT] = keep(sizes, strides);
+  const [inpS, inpT] = keep(input.sizes, input.strides);
+  const shared = Math.min(input.storage_offset, offset);
+  const inpOff = input.storage_offset - shared, outOff = offset - shared;
+  const base = Math.max(_min_storage_size(inpS, inpT, inpOff), _min_storage_size(outS, outT, outOff));
+  // scatter: storage[p] = sum of grad over the output elements at p (expanded and size-1 dims included)
+  const pos = storageIndices(sizes, strides, outOff);
+  const mask = new Array<boolean>(pos.length * base);
+  pos.forEach((p, e) => {
+    for (let q = 0; q < base; q++) mask[e * base + q] = q === p;
+  });
+  const M = tensor(mask, { dtype: boolDtype }).reshape([pos.length, base]);
+  let storage = where(M, grad.reshape([-1, 1]), 0).sum([0], false);
+  if (_maybe_overlapping_memory(inpS, inpT)) {
+    const count = new Array<number>(base).fill(0);
+    for (const p of storageIndices(inpS, inpT, inpOff)) count[p] += 1;
+    storage = storage.div(tensor(count, { dtype: grad.dtype }));
+  }
+  return storage.as_strided([...input.sizes], [...input.strides], inpOff);
+}

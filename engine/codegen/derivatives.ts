@@ -49,6 +49,7 @@ export const HELPERS: Readonly<Record<string, { readonly args: readonly [number,
   std_mean_backward: { args: [7, 7], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
   permute_backwards: { args: [2, 2], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
   unsqueeze_to: { args: [3, 3], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
+  as_strided_backward: { args: [5, 5], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
   split_backward: { args: [5, 5], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
   split_with_sizes_backward: { args: [5, 5], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
   unbind_backward: { args: [2, 2], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
@@ -75,6 +76,7 @@ export const METADATA = {
   sym_numel: "SymInt",
   layout: "Layout",
   options: "TensorOptions",
+  geometry: "TensorGeometry",
 } as const;
 /**
  * Metadata of a Tensor[] argument `ts`, one entry per tensor (PyTorch's to_args_sizes(tensors) and

@@ -60,6 +60,8 @@ function saveExpr(s: SavedAttribute, isOutput: boolean, inplaceClone: boolean): 
       return `${src}.layout`;
     case "options":
       return `{ dtype: ${src}.dtype, device: ${src}.device }`;
+    case "geometry":
+      return `{ sizes: [...${src}._impl.sizes()], strides: [...${src}._impl.strides()], storage_offset: ${src}._impl.storage_offset() }`;
     case "args_sizes":
       return `${src}.map((t: Tensor) => [...t._impl.sizes()])`;
     case "args_scalartypes":

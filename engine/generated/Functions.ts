@@ -6,10 +6,10 @@ import type { Tensor } from "../aten/core/Tensor.js";
 import { Node, type Grad } from "../autograd/function.js";
 import { SavedVariable } from "../autograd/saved_variable.js";
 import * as torch from "./torch_functions.js";
-import { _to_copy_backward, atan2_backward, cat_tensors_backward, clamp_backward, clamp_backward_min_max, copysign_tensor_self_backward, diagonal_backward, div_tensor_other_backward, div_tensor_self_backward, evenly_distribute_backward, handle_r_to_c, infinitely_differentiable_logit_backward, log1p_backward, maybe_multiply, mean_backward, mul_tensor_backward, permute_backwards, pow_backward, pow_backward_exponent, pow_backward_self, prod_backward, repeat_backward, restore_reduced_dims, roll_backward, scale_grad_by_count, select_backward, sgn_backward, sigmoid_backward, slice_backward_wrapper, split_backward, split_with_sizes_backward, stack_tensors_backward, std_backward, std_mean_backward, sum_backward, sum_to, tanh_backward, unbind_backward, unfold_backward, unsqueeze_to, value_selecting_reduction_backward, var_backward, var_mean_backward, zeros_like } from "../autograd/FunctionsManual.js";
+import { _to_copy_backward, as_strided_backward, atan2_backward, cat_tensors_backward, clamp_backward, clamp_backward_min_max, copysign_tensor_self_backward, diagonal_backward, div_tensor_other_backward, div_tensor_self_backward, evenly_distribute_backward, handle_r_to_c, infinitely_differentiable_logit_backward, log1p_backward, maybe_multiply, mean_backward, mul_tensor_backward, permute_backwards, pow_backward, pow_backward_exponent, pow_backward_self, prod_backward, repeat_backward, restore_reduced_dims, roll_backward, scale_grad_by_count, select_backward, sgn_backward, sigmoid_backward, slice_backward_wrapper, split_backward, split_with_sizes_backward, stack_tensors_backward, std_backward, std_mean_backward, sum_backward, sum_to, tanh_backward, unbind_backward, unfold_backward, unsqueeze_to, value_selecting_reduction_backward, var_backward, var_mean_backward, zeros_like } from "../autograd/FunctionsManual.js";
 void torch;
 
-// ---- AddBackward0: add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor (engine/ops/derivatives.yaml:69) ----
+// ---- AddBackward0: add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor (engine/ops/derivatives.yaml:70) ----
 export class AddBackward0 extends Node {
   other_scalar_type: any;
   alpha: any;
@@ -43,7 +43,7 @@ export class AddBackward0 extends Node {
   }
 }
 
-// ---- MulBackward0: mul.Tensor(Tensor self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:75) ----
+// ---- MulBackward0: mul.Tensor(Tensor self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:76) ----
 export class MulBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   other_scalar_type: any;
@@ -86,7 +86,7 @@ export class MulBackward0 extends Node {
   }
 }
 
-// ---- FillBackward0: fill_.Scalar(Tensor(a!) self, Scalar value) -> Tensor(a!) (engine/ops/derivatives.yaml:80) ----
+// ---- FillBackward0: fill_.Scalar(Tensor(a!) self, Scalar value) -> Tensor(a!) (engine/ops/derivatives.yaml:81) ----
 export class FillBackward0 extends Node {
   name(): string {
     return "FillBackward0";
@@ -102,7 +102,7 @@ export class FillBackward0 extends Node {
   }
 }
 
-// ---- SumBackward0: sum(Tensor self, *, ScalarType? dtype=None) -> Tensor (engine/ops/derivatives.yaml:85) ----
+// ---- SumBackward0: sum(Tensor self, *, ScalarType? dtype=None) -> Tensor (engine/ops/derivatives.yaml:86) ----
 export class SumBackward0 extends Node {
   self_sym_sizes: any;
   name(): string {
@@ -123,7 +123,7 @@ export class SumBackward0 extends Node {
   }
 }
 
-// ---- SumBackward1: sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor (engine/ops/derivatives.yaml:89) ----
+// ---- SumBackward1: sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor (engine/ops/derivatives.yaml:90) ----
 export class SumBackward1 extends Node {
   self_sym_sizes: any;
   dim: any;
@@ -154,7 +154,7 @@ export class SumBackward1 extends Node {
   }
 }
 
-// ---- ViewBackward0: view(Tensor(a) self, SymInt[] size) -> Tensor(a) (engine/ops/derivatives.yaml:94) ----
+// ---- ViewBackward0: view(Tensor(a) self, SymInt[] size) -> Tensor(a) (engine/ops/derivatives.yaml:95) ----
 export class ViewBackward0 extends Node {
   self_sym_sizes: any;
   name(): string {
@@ -175,7 +175,7 @@ export class ViewBackward0 extends Node {
   }
 }
 
-// ---- AbsBackward0: abs(Tensor self) -> Tensor (engine/ops/derivatives.yaml:104) ----
+// ---- AbsBackward0: abs(Tensor self) -> Tensor (engine/ops/derivatives.yaml:105) ----
 export class AbsBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -199,7 +199,7 @@ export class AbsBackward0 extends Node {
   }
 }
 
-// ---- AcosBackward0: acos(Tensor self) -> Tensor (engine/ops/derivatives.yaml:107) ----
+// ---- AcosBackward0: acos(Tensor self) -> Tensor (engine/ops/derivatives.yaml:108) ----
 export class AcosBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -223,7 +223,7 @@ export class AcosBackward0 extends Node {
   }
 }
 
-// ---- AsinBackward0: asin(Tensor self) -> Tensor (engine/ops/derivatives.yaml:110) ----
+// ---- AsinBackward0: asin(Tensor self) -> Tensor (engine/ops/derivatives.yaml:111) ----
 export class AsinBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -247,7 +247,7 @@ export class AsinBackward0 extends Node {
   }
 }
 
-// ---- AtanBackward0: atan(Tensor self) -> Tensor (engine/ops/derivatives.yaml:113) ----
+// ---- AtanBackward0: atan(Tensor self) -> Tensor (engine/ops/derivatives.yaml:114) ----
 export class AtanBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -271,7 +271,7 @@ export class AtanBackward0 extends Node {
   }
 }
 
-// ---- CeilBackward0: ceil(Tensor self) -> Tensor (engine/ops/derivatives.yaml:116) ----
+// ---- CeilBackward0: ceil(Tensor self) -> Tensor (engine/ops/derivatives.yaml:117) ----
 export class CeilBackward0 extends Node {
   name(): string {
     return "CeilBackward0";
@@ -287,7 +287,7 @@ export class CeilBackward0 extends Node {
   }
 }
 
-// ---- ClampBackward0: clamp.Tensor(Tensor self, Tensor? min=None, Tensor? max=None) -> Tensor (engine/ops/derivatives.yaml:120) ----
+// ---- ClampBackward0: clamp.Tensor(Tensor self, Tensor? min=None, Tensor? max=None) -> Tensor (engine/ops/derivatives.yaml:121) ----
 export class ClampBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   min_: SavedVariable = new SavedVariable(null, false);
@@ -327,7 +327,7 @@ export class ClampBackward0 extends Node {
   }
 }
 
-// ---- ClampBackward1: clamp(Tensor self, Scalar? min=None, Scalar? max=None) -> Tensor (engine/ops/derivatives.yaml:123) ----
+// ---- ClampBackward1: clamp(Tensor self, Scalar? min=None, Scalar? max=None) -> Tensor (engine/ops/derivatives.yaml:124) ----
 export class ClampBackward1 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   min: any;
@@ -361,7 +361,7 @@ export class ClampBackward1 extends Node {
   }
 }
 
-// ---- ClampMinBackward0: clamp_min(Tensor self, Scalar min) -> Tensor (engine/ops/derivatives.yaml:126) ----
+// ---- ClampMinBackward0: clamp_min(Tensor self, Scalar min) -> Tensor (engine/ops/derivatives.yaml:127) ----
 export class ClampMinBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   min: any;
@@ -390,7 +390,7 @@ export class ClampMinBackward0 extends Node {
   }
 }
 
-// ---- ClampMinBackward1: clamp_min.Tensor(Tensor self, Tensor min) -> Tensor (engine/ops/derivatives.yaml:129) ----
+// ---- ClampMinBackward1: clamp_min.Tensor(Tensor self, Tensor min) -> Tensor (engine/ops/derivatives.yaml:130) ----
 export class ClampMinBackward1 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   min_: SavedVariable = new SavedVariable(null, false);
@@ -423,7 +423,7 @@ export class ClampMinBackward1 extends Node {
   }
 }
 
-// ---- ClampMaxBackward0: clamp_max(Tensor self, Scalar max) -> Tensor (engine/ops/derivatives.yaml:133) ----
+// ---- ClampMaxBackward0: clamp_max(Tensor self, Scalar max) -> Tensor (engine/ops/derivatives.yaml:134) ----
 export class ClampMaxBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   max: any;
@@ -452,7 +452,7 @@ export class ClampMaxBackward0 extends Node {
   }
 }
 
-// ---- ClampMaxBackward1: clamp_max.Tensor(Tensor self, Tensor max) -> Tensor (engine/ops/derivatives.yaml:136) ----
+// ---- ClampMaxBackward1: clamp_max.Tensor(Tensor self, Tensor max) -> Tensor (engine/ops/derivatives.yaml:137) ----
 export class ClampMaxBackward1 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   max_: SavedVariable = new SavedVariable(null, false);
@@ -485,7 +485,7 @@ export class ClampMaxBackward1 extends Node {
   }
 }
 
-// ---- CosBackward0: cos(Tensor self) -> Tensor (engine/ops/derivatives.yaml:140) ----
+// ---- CosBackward0: cos(Tensor self) -> Tensor (engine/ops/derivatives.yaml:141) ----
 export class CosBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -509,7 +509,7 @@ export class CosBackward0 extends Node {
   }
 }
 
-// ---- CoshBackward0: cosh(Tensor self) -> Tensor (engine/ops/derivatives.yaml:143) ----
+// ---- CoshBackward0: cosh(Tensor self) -> Tensor (engine/ops/derivatives.yaml:144) ----
 export class CoshBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -533,7 +533,7 @@ export class CoshBackward0 extends Node {
   }
 }
 
-// ---- ErfBackward0: erf(Tensor self) -> Tensor (engine/ops/derivatives.yaml:147) ----
+// ---- ErfBackward0: erf(Tensor self) -> Tensor (engine/ops/derivatives.yaml:148) ----
 export class ErfBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -557,7 +557,7 @@ export class ErfBackward0 extends Node {
   }
 }
 
-// ---- ErfcBackward0: erfc(Tensor self) -> Tensor (engine/ops/derivatives.yaml:150) ----
+// ---- ErfcBackward0: erfc(Tensor self) -> Tensor (engine/ops/derivatives.yaml:151) ----
 export class ErfcBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -581,7 +581,7 @@ export class ErfcBackward0 extends Node {
   }
 }
 
-// ---- ErfinvBackward0: erfinv(Tensor self) -> Tensor (engine/ops/derivatives.yaml:154) ----
+// ---- ErfinvBackward0: erfinv(Tensor self) -> Tensor (engine/ops/derivatives.yaml:155) ----
 export class ErfinvBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -605,7 +605,7 @@ export class ErfinvBackward0 extends Node {
   }
 }
 
-// ---- ExpBackward0: exp(Tensor self) -> Tensor (engine/ops/derivatives.yaml:157) ----
+// ---- ExpBackward0: exp(Tensor self) -> Tensor (engine/ops/derivatives.yaml:158) ----
 export class ExpBackward0 extends Node {
   result_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -629,7 +629,7 @@ export class ExpBackward0 extends Node {
   }
 }
 
-// ---- Exp2Backward0: exp2(Tensor self) -> Tensor (engine/ops/derivatives.yaml:161) ----
+// ---- Exp2Backward0: exp2(Tensor self) -> Tensor (engine/ops/derivatives.yaml:162) ----
 export class Exp2Backward0 extends Node {
   result_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -653,7 +653,7 @@ export class Exp2Backward0 extends Node {
   }
 }
 
-// ---- Expm1Backward0: expm1(Tensor self) -> Tensor (engine/ops/derivatives.yaml:164) ----
+// ---- Expm1Backward0: expm1(Tensor self) -> Tensor (engine/ops/derivatives.yaml:165) ----
 export class Expm1Backward0 extends Node {
   result_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -677,7 +677,7 @@ export class Expm1Backward0 extends Node {
   }
 }
 
-// ---- FloorBackward0: floor(Tensor self) -> Tensor (engine/ops/derivatives.yaml:167) ----
+// ---- FloorBackward0: floor(Tensor self) -> Tensor (engine/ops/derivatives.yaml:168) ----
 export class FloorBackward0 extends Node {
   name(): string {
     return "FloorBackward0";
@@ -693,7 +693,7 @@ export class FloorBackward0 extends Node {
   }
 }
 
-// ---- FracBackward0: frac(Tensor self) -> Tensor (engine/ops/derivatives.yaml:170) ----
+// ---- FracBackward0: frac(Tensor self) -> Tensor (engine/ops/derivatives.yaml:171) ----
 export class FracBackward0 extends Node {
   name(): string {
     return "FracBackward0";
@@ -709,7 +709,7 @@ export class FracBackward0 extends Node {
   }
 }
 
-// ---- LogBackward0: log(Tensor self) -> Tensor (engine/ops/derivatives.yaml:173) ----
+// ---- LogBackward0: log(Tensor self) -> Tensor (engine/ops/derivatives.yaml:174) ----
 export class LogBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -733,7 +733,7 @@ export class LogBackward0 extends Node {
   }
 }
 
-// ---- Log10Backward0: log10(Tensor self) -> Tensor (engine/ops/derivatives.yaml:176) ----
+// ---- Log10Backward0: log10(Tensor self) -> Tensor (engine/ops/derivatives.yaml:177) ----
 export class Log10Backward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -757,7 +757,7 @@ export class Log10Backward0 extends Node {
   }
 }
 
-// ---- Log1PBackward0: log1p(Tensor self) -> Tensor (engine/ops/derivatives.yaml:179) ----
+// ---- Log1PBackward0: log1p(Tensor self) -> Tensor (engine/ops/derivatives.yaml:180) ----
 export class Log1PBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -781,7 +781,7 @@ export class Log1PBackward0 extends Node {
   }
 }
 
-// ---- Log2Backward0: log2(Tensor self) -> Tensor (engine/ops/derivatives.yaml:182) ----
+// ---- Log2Backward0: log2(Tensor self) -> Tensor (engine/ops/derivatives.yaml:183) ----
 export class Log2Backward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -805,7 +805,7 @@ export class Log2Backward0 extends Node {
   }
 }
 
-// ---- LogitBackward0: logit(Tensor self, float? eps=None) -> Tensor (engine/ops/derivatives.yaml:187) ----
+// ---- LogitBackward0: logit(Tensor self, float? eps=None) -> Tensor (engine/ops/derivatives.yaml:188) ----
 export class LogitBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   eps: any;
@@ -834,7 +834,7 @@ export class LogitBackward0 extends Node {
   }
 }
 
-// ---- NanToNumBackward0: nan_to_num(Tensor self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor (engine/ops/derivatives.yaml:190) ----
+// ---- NanToNumBackward0: nan_to_num(Tensor self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor (engine/ops/derivatives.yaml:191) ----
 export class NanToNumBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -858,7 +858,7 @@ export class NanToNumBackward0 extends Node {
   }
 }
 
-// ---- NegBackward0: neg(Tensor self) -> Tensor (engine/ops/derivatives.yaml:193) ----
+// ---- NegBackward0: neg(Tensor self) -> Tensor (engine/ops/derivatives.yaml:194) ----
 export class NegBackward0 extends Node {
   name(): string {
     return "NegBackward0";
@@ -874,7 +874,7 @@ export class NegBackward0 extends Node {
   }
 }
 
-// ---- ReciprocalBackward0: reciprocal(Tensor self) -> Tensor (engine/ops/derivatives.yaml:196) ----
+// ---- ReciprocalBackward0: reciprocal(Tensor self) -> Tensor (engine/ops/derivatives.yaml:197) ----
 export class ReciprocalBackward0 extends Node {
   result_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -898,7 +898,7 @@ export class ReciprocalBackward0 extends Node {
   }
 }
 
-// ---- RoundBackward0: round(Tensor self) -> Tensor (engine/ops/derivatives.yaml:199) ----
+// ---- RoundBackward0: round(Tensor self) -> Tensor (engine/ops/derivatives.yaml:200) ----
 export class RoundBackward0 extends Node {
   name(): string {
     return "RoundBackward0";
@@ -914,7 +914,7 @@ export class RoundBackward0 extends Node {
   }
 }
 
-// ---- RoundBackward1: round.decimals(Tensor self, *, int decimals) -> Tensor (engine/ops/derivatives.yaml:202) ----
+// ---- RoundBackward1: round.decimals(Tensor self, *, int decimals) -> Tensor (engine/ops/derivatives.yaml:203) ----
 export class RoundBackward1 extends Node {
   name(): string {
     return "RoundBackward1";
@@ -930,7 +930,7 @@ export class RoundBackward1 extends Node {
   }
 }
 
-// ---- RsqrtBackward0: rsqrt(Tensor self) -> Tensor (engine/ops/derivatives.yaml:206) ----
+// ---- RsqrtBackward0: rsqrt(Tensor self) -> Tensor (engine/ops/derivatives.yaml:207) ----
 export class RsqrtBackward0 extends Node {
   result_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -954,7 +954,7 @@ export class RsqrtBackward0 extends Node {
   }
 }
 
-// ---- SigmoidBackward0: sigmoid(Tensor self) -> Tensor (engine/ops/derivatives.yaml:209) ----
+// ---- SigmoidBackward0: sigmoid(Tensor self) -> Tensor (engine/ops/derivatives.yaml:210) ----
 export class SigmoidBackward0 extends Node {
   result_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -978,7 +978,7 @@ export class SigmoidBackward0 extends Node {
   }
 }
 
-// ---- SignBackward0: sign(Tensor self) -> Tensor (engine/ops/derivatives.yaml:212) ----
+// ---- SignBackward0: sign(Tensor self) -> Tensor (engine/ops/derivatives.yaml:213) ----
 export class SignBackward0 extends Node {
   name(): string {
     return "SignBackward0";
@@ -994,7 +994,7 @@ export class SignBackward0 extends Node {
   }
 }
 
-// ---- SgnBackward0: sgn(Tensor self) -> Tensor (engine/ops/derivatives.yaml:215) ----
+// ---- SgnBackward0: sgn(Tensor self) -> Tensor (engine/ops/derivatives.yaml:216) ----
 export class SgnBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   result_: SavedVariable = new SavedVariable(null, false);
@@ -1024,7 +1024,7 @@ export class SgnBackward0 extends Node {
   }
 }
 
-// ---- SinBackward0: sin(Tensor self) -> Tensor (engine/ops/derivatives.yaml:218) ----
+// ---- SinBackward0: sin(Tensor self) -> Tensor (engine/ops/derivatives.yaml:219) ----
 export class SinBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -1048,7 +1048,7 @@ export class SinBackward0 extends Node {
   }
 }
 
-// ---- SinhBackward0: sinh(Tensor self) -> Tensor (engine/ops/derivatives.yaml:221) ----
+// ---- SinhBackward0: sinh(Tensor self) -> Tensor (engine/ops/derivatives.yaml:222) ----
 export class SinhBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -1072,7 +1072,7 @@ export class SinhBackward0 extends Node {
   }
 }
 
-// ---- SqrtBackward0: sqrt(Tensor self) -> Tensor (engine/ops/derivatives.yaml:225) ----
+// ---- SqrtBackward0: sqrt(Tensor self) -> Tensor (engine/ops/derivatives.yaml:226) ----
 export class SqrtBackward0 extends Node {
   result_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -1096,7 +1096,7 @@ export class SqrtBackward0 extends Node {
   }
 }
 
-// ---- TanBackward0: tan(Tensor self) -> Tensor (engine/ops/derivatives.yaml:229) ----
+// ---- TanBackward0: tan(Tensor self) -> Tensor (engine/ops/derivatives.yaml:230) ----
 export class TanBackward0 extends Node {
   result_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -1120,7 +1120,7 @@ export class TanBackward0 extends Node {
   }
 }
 
-// ---- TanhBackward0: tanh(Tensor self) -> Tensor (engine/ops/derivatives.yaml:232) ----
+// ---- TanhBackward0: tanh(Tensor self) -> Tensor (engine/ops/derivatives.yaml:233) ----
 export class TanhBackward0 extends Node {
   result_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -1144,7 +1144,7 @@ export class TanhBackward0 extends Node {
   }
 }
 
-// ---- TruncBackward0: trunc(Tensor self) -> Tensor (engine/ops/derivatives.yaml:235) ----
+// ---- TruncBackward0: trunc(Tensor self) -> Tensor (engine/ops/derivatives.yaml:236) ----
 export class TruncBackward0 extends Node {
   name(): string {
     return "TruncBackward0";
@@ -1160,7 +1160,7 @@ export class TruncBackward0 extends Node {
   }
 }
 
-// ---- AddcdivBackward0: addcdiv(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor (engine/ops/derivatives.yaml:241) ----
+// ---- AddcdivBackward0: addcdiv(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor (engine/ops/derivatives.yaml:242) ----
 export class AddcdivBackward0 extends Node {
   self_scalar_type: any;
   tensor1_scalar_type: any;
@@ -1216,7 +1216,7 @@ export class AddcdivBackward0 extends Node {
   }
 }
 
-// ---- AddcmulBackward0: addcmul(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor (engine/ops/derivatives.yaml:247) ----
+// ---- AddcmulBackward0: addcmul(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor (engine/ops/derivatives.yaml:248) ----
 export class AddcmulBackward0 extends Node {
   self_scalar_type: any;
   tensor1_scalar_type: any;
@@ -1272,7 +1272,7 @@ export class AddcmulBackward0 extends Node {
   }
 }
 
-// ---- Atan2Backward0: atan2(Tensor self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:252) ----
+// ---- Atan2Backward0: atan2(Tensor self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:253) ----
 export class Atan2Backward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   other_: SavedVariable = new SavedVariable(null, false);
@@ -1305,7 +1305,7 @@ export class Atan2Backward0 extends Node {
   }
 }
 
-// ---- CopysignBackward0: copysign.Tensor(Tensor self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:255) ----
+// ---- CopysignBackward0: copysign.Tensor(Tensor self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:256) ----
 export class CopysignBackward0 extends Node {
   other_sym_sizes: any;
   other_options: any;
@@ -1348,7 +1348,7 @@ export class CopysignBackward0 extends Node {
   }
 }
 
-// ---- CopysignBackward1: copysign.Scalar(Tensor self, Scalar other) -> Tensor (engine/ops/derivatives.yaml:259) ----
+// ---- CopysignBackward1: copysign.Scalar(Tensor self, Scalar other) -> Tensor (engine/ops/derivatives.yaml:260) ----
 export class CopysignBackward1 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   result_: SavedVariable = new SavedVariable(null, false);
@@ -1378,7 +1378,7 @@ export class CopysignBackward1 extends Node {
   }
 }
 
-// ---- DivBackward0: div.Tensor(Tensor self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:262) ----
+// ---- DivBackward0: div.Tensor(Tensor self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:263) ----
 export class DivBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   other_: SavedVariable = new SavedVariable(null, false);
@@ -1416,7 +1416,7 @@ export class DivBackward0 extends Node {
   }
 }
 
-// ---- DivBackward1: div.Scalar(Tensor self, Scalar other) -> Tensor (engine/ops/derivatives.yaml:266) ----
+// ---- DivBackward1: div.Scalar(Tensor self, Scalar other) -> Tensor (engine/ops/derivatives.yaml:267) ----
 export class DivBackward1 extends Node {
   self_scalar_type: any;
   other: any;
@@ -1442,7 +1442,7 @@ export class DivBackward1 extends Node {
   }
 }
 
-// ---- DivBackward2: div.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode) -> Tensor (engine/ops/derivatives.yaml:269) ----
+// ---- DivBackward2: div.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode) -> Tensor (engine/ops/derivatives.yaml:270) ----
 export class DivBackward2 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   other_: SavedVariable = new SavedVariable(null, false);
@@ -1485,7 +1485,7 @@ export class DivBackward2 extends Node {
   }
 }
 
-// ---- DivBackward3: div.Scalar_mode(Tensor self, Scalar other, *, str? rounding_mode) -> Tensor (engine/ops/derivatives.yaml:273) ----
+// ---- DivBackward3: div.Scalar_mode(Tensor self, Scalar other, *, str? rounding_mode) -> Tensor (engine/ops/derivatives.yaml:274) ----
 export class DivBackward3 extends Node {
   self_scalar_type: any;
   other: any;
@@ -1516,7 +1516,7 @@ export class DivBackward3 extends Node {
   }
 }
 
-// ---- EqBackward0: eq_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) (engine/ops/derivatives.yaml:280) ----
+// ---- EqBackward0: eq_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) (engine/ops/derivatives.yaml:281) ----
 export class EqBackward0 extends Node {
   self_sym_sizes: any;
   self_options: any;
@@ -1542,7 +1542,7 @@ export class EqBackward0 extends Node {
   }
 }
 
-// ---- EqBackward1: eq_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) (engine/ops/derivatives.yaml:283) ----
+// ---- EqBackward1: eq_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) (engine/ops/derivatives.yaml:284) ----
 export class EqBackward1 extends Node {
   other_sym_sizes: any;
   other_options: any;
@@ -1581,7 +1581,7 @@ export class EqBackward1 extends Node {
   }
 }
 
-// ---- FmodBackward0: fmod.Scalar(Tensor self, Scalar other) -> Tensor (engine/ops/derivatives.yaml:293) ----
+// ---- FmodBackward0: fmod.Scalar(Tensor self, Scalar other) -> Tensor (engine/ops/derivatives.yaml:294) ----
 export class FmodBackward0 extends Node {
   name(): string {
     return "FmodBackward0";
@@ -1597,7 +1597,7 @@ export class FmodBackward0 extends Node {
   }
 }
 
-// ---- FmodBackward1: fmod.Tensor(Tensor self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:296) ----
+// ---- FmodBackward1: fmod.Tensor(Tensor self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:297) ----
 export class FmodBackward1 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   other_: SavedVariable = new SavedVariable(null, false);
@@ -1630,7 +1630,7 @@ export class FmodBackward1 extends Node {
   }
 }
 
-// ---- GeBackward0: ge_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) (engine/ops/derivatives.yaml:300) ----
+// ---- GeBackward0: ge_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) (engine/ops/derivatives.yaml:301) ----
 export class GeBackward0 extends Node {
   self_sym_sizes: any;
   self_options: any;
@@ -1656,7 +1656,7 @@ export class GeBackward0 extends Node {
   }
 }
 
-// ---- GeBackward1: ge_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) (engine/ops/derivatives.yaml:303) ----
+// ---- GeBackward1: ge_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) (engine/ops/derivatives.yaml:304) ----
 export class GeBackward1 extends Node {
   other_sym_sizes: any;
   other_options: any;
@@ -1695,7 +1695,7 @@ export class GeBackward1 extends Node {
   }
 }
 
-// ---- GtBackward0: gt_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) (engine/ops/derivatives.yaml:313) ----
+// ---- GtBackward0: gt_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) (engine/ops/derivatives.yaml:314) ----
 export class GtBackward0 extends Node {
   self_sym_sizes: any;
   self_options: any;
@@ -1721,7 +1721,7 @@ export class GtBackward0 extends Node {
   }
 }
 
-// ---- GtBackward1: gt_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) (engine/ops/derivatives.yaml:316) ----
+// ---- GtBackward1: gt_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) (engine/ops/derivatives.yaml:317) ----
 export class GtBackward1 extends Node {
   other_sym_sizes: any;
   other_options: any;
@@ -1760,7 +1760,7 @@ export class GtBackward1 extends Node {
   }
 }
 
-// ---- HypotBackward0: hypot(Tensor self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:326) ----
+// ---- HypotBackward0: hypot(Tensor self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:327) ----
 export class HypotBackward0 extends Node {
   other_: SavedVariable = new SavedVariable(null, false);
   self_: SavedVariable = new SavedVariable(null, false);
@@ -1799,7 +1799,7 @@ export class HypotBackward0 extends Node {
   }
 }
 
-// ---- LeBackward0: le_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) (engine/ops/derivatives.yaml:330) ----
+// ---- LeBackward0: le_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) (engine/ops/derivatives.yaml:331) ----
 export class LeBackward0 extends Node {
   self_sym_sizes: any;
   self_options: any;
@@ -1825,7 +1825,7 @@ export class LeBackward0 extends Node {
   }
 }
 
-// ---- LeBackward1: le_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) (engine/ops/derivatives.yaml:333) ----
+// ---- LeBackward1: le_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) (engine/ops/derivatives.yaml:334) ----
 export class LeBackward1 extends Node {
   other_sym_sizes: any;
   other_options: any;
@@ -1864,7 +1864,7 @@ export class LeBackward1 extends Node {
   }
 }
 
-// ---- LerpBackward0: lerp.Scalar(Tensor self, Tensor end, Scalar weight) -> Tensor (engine/ops/derivatives.yaml:344) ----
+// ---- LerpBackward0: lerp.Scalar(Tensor self, Tensor end, Scalar weight) -> Tensor (engine/ops/derivatives.yaml:345) ----
 export class LerpBackward0 extends Node {
   weight: any;
   name(): string {
@@ -1888,7 +1888,7 @@ export class LerpBackward0 extends Node {
   }
 }
 
-// ---- LerpBackward1: lerp.Tensor(Tensor self, Tensor end, Tensor weight) -> Tensor (engine/ops/derivatives.yaml:349) ----
+// ---- LerpBackward1: lerp.Tensor(Tensor self, Tensor end, Tensor weight) -> Tensor (engine/ops/derivatives.yaml:350) ----
 export class LerpBackward1 extends Node {
   weight_: SavedVariable = new SavedVariable(null, false);
   self_: SavedVariable = new SavedVariable(null, false);
@@ -1930,7 +1930,7 @@ export class LerpBackward1 extends Node {
   }
 }
 
-// ---- LtBackward0: lt_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) (engine/ops/derivatives.yaml:354) ----
+// ---- LtBackward0: lt_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) (engine/ops/derivatives.yaml:355) ----
 export class LtBackward0 extends Node {
   self_sym_sizes: any;
   self_options: any;
@@ -1956,7 +1956,7 @@ export class LtBackward0 extends Node {
   }
 }
 
-// ---- LtBackward1: lt_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) (engine/ops/derivatives.yaml:357) ----
+// ---- LtBackward1: lt_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) (engine/ops/derivatives.yaml:358) ----
 export class LtBackward1 extends Node {
   other_sym_sizes: any;
   other_options: any;
@@ -1995,7 +1995,7 @@ export class LtBackward1 extends Node {
   }
 }
 
-// ---- MaximumBackward0: maximum(Tensor self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:369) ----
+// ---- MaximumBackward0: maximum(Tensor self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:370) ----
 export class MaximumBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   other_: SavedVariable = new SavedVariable(null, false);
@@ -2028,7 +2028,7 @@ export class MaximumBackward0 extends Node {
   }
 }
 
-// ---- FmaxBackward0: fmax(Tensor self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:373) ----
+// ---- FmaxBackward0: fmax(Tensor self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:374) ----
 export class FmaxBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   other_: SavedVariable = new SavedVariable(null, false);
@@ -2061,7 +2061,7 @@ export class FmaxBackward0 extends Node {
   }
 }
 
-// ---- MinimumBackward0: minimum(Tensor self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:377) ----
+// ---- MinimumBackward0: minimum(Tensor self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:378) ----
 export class MinimumBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   other_: SavedVariable = new SavedVariable(null, false);
@@ -2094,7 +2094,7 @@ export class MinimumBackward0 extends Node {
   }
 }
 
-// ---- FminBackward0: fmin(Tensor self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:381) ----
+// ---- FminBackward0: fmin(Tensor self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:382) ----
 export class FminBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   other_: SavedVariable = new SavedVariable(null, false);
@@ -2127,7 +2127,7 @@ export class FminBackward0 extends Node {
   }
 }
 
-// ---- NeBackward0: ne_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) (engine/ops/derivatives.yaml:385) ----
+// ---- NeBackward0: ne_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) (engine/ops/derivatives.yaml:386) ----
 export class NeBackward0 extends Node {
   self_sym_sizes: any;
   self_options: any;
@@ -2153,7 +2153,7 @@ export class NeBackward0 extends Node {
   }
 }
 
-// ---- NeBackward1: ne_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) (engine/ops/derivatives.yaml:388) ----
+// ---- NeBackward1: ne_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) (engine/ops/derivatives.yaml:389) ----
 export class NeBackward1 extends Node {
   other_sym_sizes: any;
   other_options: any;
@@ -2192,7 +2192,7 @@ export class NeBackward1 extends Node {
   }
 }
 
-// ---- PowBackward0: pow.Tensor_Scalar(Tensor self, Scalar exponent) -> Tensor (engine/ops/derivatives.yaml:398) ----
+// ---- PowBackward0: pow.Tensor_Scalar(Tensor self, Scalar exponent) -> Tensor (engine/ops/derivatives.yaml:399) ----
 export class PowBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   exponent: any;
@@ -2221,7 +2221,7 @@ export class PowBackward0 extends Node {
   }
 }
 
-// ---- PowBackward1: pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor (engine/ops/derivatives.yaml:401) ----
+// ---- PowBackward1: pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor (engine/ops/derivatives.yaml:402) ----
 export class PowBackward1 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   exponent_: SavedVariable = new SavedVariable(null, false);
@@ -2260,7 +2260,7 @@ export class PowBackward1 extends Node {
   }
 }
 
-// ---- PowBackward2: pow.Scalar(Scalar self, Tensor exponent) -> Tensor (engine/ops/derivatives.yaml:405) ----
+// ---- PowBackward2: pow.Scalar(Scalar self, Tensor exponent) -> Tensor (engine/ops/derivatives.yaml:406) ----
 export class PowBackward2 extends Node {
   self: any;
   exponent_: SavedVariable = new SavedVariable(null, false);
@@ -2295,7 +2295,7 @@ export class PowBackward2 extends Node {
   }
 }
 
-// ---- RemainderBackward0: remainder.Scalar(Tensor self, Scalar other) -> Tensor (engine/ops/derivatives.yaml:408) ----
+// ---- RemainderBackward0: remainder.Scalar(Tensor self, Scalar other) -> Tensor (engine/ops/derivatives.yaml:409) ----
 export class RemainderBackward0 extends Node {
   name(): string {
     return "RemainderBackward0";
@@ -2311,7 +2311,7 @@ export class RemainderBackward0 extends Node {
   }
 }
 
-// ---- RemainderBackward1: remainder.Tensor(Tensor self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:411) ----
+// ---- RemainderBackward1: remainder.Tensor(Tensor self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:412) ----
 export class RemainderBackward1 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   other_: SavedVariable = new SavedVariable(null, false);
@@ -2344,7 +2344,7 @@ export class RemainderBackward1 extends Node {
   }
 }
 
-// ---- RsubBackward0: rsub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor (engine/ops/derivatives.yaml:415) ----
+// ---- RsubBackward0: rsub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor (engine/ops/derivatives.yaml:416) ----
 export class RsubBackward0 extends Node {
   other_scalar_type: any;
   self_scalar_type: any;
@@ -2378,7 +2378,7 @@ export class RsubBackward0 extends Node {
   }
 }
 
-// ---- RsubBackward1: rsub.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor (engine/ops/derivatives.yaml:419) ----
+// ---- RsubBackward1: rsub.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor (engine/ops/derivatives.yaml:420) ----
 export class RsubBackward1 extends Node {
   self_scalar_type: any;
   alpha: any;
@@ -2404,7 +2404,7 @@ export class RsubBackward1 extends Node {
   }
 }
 
-// ---- SubBackward0: sub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor (engine/ops/derivatives.yaml:422) ----
+// ---- SubBackward0: sub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor (engine/ops/derivatives.yaml:423) ----
 export class SubBackward0 extends Node {
   other_scalar_type: any;
   alpha: any;
@@ -2438,7 +2438,7 @@ export class SubBackward0 extends Node {
   }
 }
 
-// ---- SubBackward1: sub.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor (engine/ops/derivatives.yaml:426) ----
+// ---- SubBackward1: sub.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor (engine/ops/derivatives.yaml:427) ----
 export class SubBackward1 extends Node {
   self_scalar_type: any;
   name(): string {
@@ -2459,7 +2459,7 @@ export class SubBackward1 extends Node {
   }
 }
 
-// ---- AmaxBackward0: amax(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor (engine/ops/derivatives.yaml:432) ----
+// ---- AmaxBackward0: amax(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor (engine/ops/derivatives.yaml:433) ----
 export class AmaxBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   dim: any;
@@ -2499,7 +2499,7 @@ export class AmaxBackward0 extends Node {
   }
 }
 
-// ---- AminBackward0: amin(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor (engine/ops/derivatives.yaml:435) ----
+// ---- AminBackward0: amin(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor (engine/ops/derivatives.yaml:436) ----
 export class AminBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   dim: any;
@@ -2539,7 +2539,7 @@ export class AminBackward0 extends Node {
   }
 }
 
-// ---- MaxBackward0: max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices) (engine/ops/derivatives.yaml:438) ----
+// ---- MaxBackward0: max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices) (engine/ops/derivatives.yaml:439) ----
 export class MaxBackward0 extends Node {
   self_sym_sizes: any;
   dim: any;
@@ -2578,7 +2578,7 @@ export class MaxBackward0 extends Node {
   }
 }
 
-// ---- MaxBackward1: max(Tensor self) -> Tensor (engine/ops/derivatives.yaml:442) ----
+// ---- MaxBackward1: max(Tensor self) -> Tensor (engine/ops/derivatives.yaml:443) ----
 export class MaxBackward1 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   result_: SavedVariable = new SavedVariable(null, false);
@@ -2608,7 +2608,7 @@ export class MaxBackward1 extends Node {
   }
 }
 
-// ---- MeanBackward0: mean(Tensor self, *, ScalarType? dtype=None) -> Tensor (engine/ops/derivatives.yaml:445) ----
+// ---- MeanBackward0: mean(Tensor self, *, ScalarType? dtype=None) -> Tensor (engine/ops/derivatives.yaml:446) ----
 export class MeanBackward0 extends Node {
   self_sym_sizes: any;
   self_sym_numel: any;
@@ -2634,7 +2634,7 @@ export class MeanBackward0 extends Node {
   }
 }
 
-// ---- MeanBackward1: mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor (engine/ops/derivatives.yaml:448) ----
+// ---- MeanBackward1: mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor (engine/ops/derivatives.yaml:449) ----
 export class MeanBackward1 extends Node {
   self_sym_sizes: any;
   self_sym_numel: any;
@@ -2670,7 +2670,7 @@ export class MeanBackward1 extends Node {
   }
 }
 
-// ---- MinBackward0: min.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices) (engine/ops/derivatives.yaml:451) ----
+// ---- MinBackward0: min.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices) (engine/ops/derivatives.yaml:452) ----
 export class MinBackward0 extends Node {
   self_sym_sizes: any;
   dim: any;
@@ -2709,7 +2709,7 @@ export class MinBackward0 extends Node {
   }
 }
 
-// ---- MinBackward1: min(Tensor self) -> Tensor (engine/ops/derivatives.yaml:455) ----
+// ---- MinBackward1: min(Tensor self) -> Tensor (engine/ops/derivatives.yaml:456) ----
 export class MinBackward1 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   result_: SavedVariable = new SavedVariable(null, false);
@@ -2739,7 +2739,7 @@ export class MinBackward1 extends Node {
   }
 }
 
-// ---- ProdBackward0: prod(Tensor self, *, ScalarType? dtype=None) -> Tensor (engine/ops/derivatives.yaml:458) ----
+// ---- ProdBackward0: prod(Tensor self, *, ScalarType? dtype=None) -> Tensor (engine/ops/derivatives.yaml:459) ----
 export class ProdBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   result_: SavedVariable = new SavedVariable(null, false);
@@ -2769,7 +2769,7 @@ export class ProdBackward0 extends Node {
   }
 }
 
-// ---- ProdBackward1: prod.dim_int(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor (engine/ops/derivatives.yaml:461) ----
+// ---- ProdBackward1: prod.dim_int(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor (engine/ops/derivatives.yaml:462) ----
 export class ProdBackward1 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   dim: any;
@@ -2809,7 +2809,7 @@ export class ProdBackward1 extends Node {
   }
 }
 
-// ---- StdBackward0: std.correction(Tensor self, int[1]? dim, *, int? correction, bool keepdim=False) -> Tensor (engine/ops/derivatives.yaml:464) ----
+// ---- StdBackward0: std.correction(Tensor self, int[1]? dim, *, int? correction, bool keepdim=False) -> Tensor (engine/ops/derivatives.yaml:465) ----
 export class StdBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   dim: any;
@@ -2854,7 +2854,7 @@ export class StdBackward0 extends Node {
   }
 }
 
-// ---- StdMeanBackward0: std_mean.correction(Tensor self, int[1]? dim, *, int? correction, bool keepdim=False) -> (Tensor, Tensor) (engine/ops/derivatives.yaml:467) ----
+// ---- StdMeanBackward0: std_mean.correction(Tensor self, int[1]? dim, *, int? correction, bool keepdim=False) -> (Tensor, Tensor) (engine/ops/derivatives.yaml:468) ----
 export class StdMeanBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   dim: any;
@@ -2899,7 +2899,7 @@ export class StdMeanBackward0 extends Node {
   }
 }
 
-// ---- VarBackward0: var.correction(Tensor self, int[1]? dim, *, int? correction, bool keepdim=False) -> Tensor (engine/ops/derivatives.yaml:470) ----
+// ---- VarBackward0: var.correction(Tensor self, int[1]? dim, *, int? correction, bool keepdim=False) -> Tensor (engine/ops/derivatives.yaml:471) ----
 export class VarBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   dim: any;
@@ -2938,7 +2938,7 @@ export class VarBackward0 extends Node {
   }
 }
 
-// ---- VarMeanBackward0: var_mean.correction(Tensor self, int[1]? dim, *, int? correction, bool keepdim=False) -> (Tensor, Tensor) (engine/ops/derivatives.yaml:473) ----
+// ---- VarMeanBackward0: var_mean.correction(Tensor self, int[1]? dim, *, int? correction, bool keepdim=False) -> (Tensor, Tensor) (engine/ops/derivatives.yaml:474) ----
 export class VarMeanBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   dim: any;
@@ -2977,7 +2977,7 @@ export class VarMeanBackward0 extends Node {
   }
 }
 
-// ---- WhereBackward0: where.self(Tensor condition, Tensor self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:479) ----
+// ---- WhereBackward0: where.self(Tensor condition, Tensor self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:480) ----
 export class WhereBackward0 extends Node {
   condition_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -3004,7 +3004,7 @@ export class WhereBackward0 extends Node {
   }
 }
 
-// ---- AliasBackward0: alias(Tensor(a) self) -> Tensor(a) (engine/ops/derivatives.yaml:487) ----
+// ---- AliasBackward0: alias(Tensor(a) self) -> Tensor(a) (engine/ops/derivatives.yaml:488) ----
 export class AliasBackward0 extends Node {
   name(): string {
     return "AliasBackward0";
@@ -3020,7 +3020,7 @@ export class AliasBackward0 extends Node {
   }
 }
 
-// ---- CloneBackward0: clone(Tensor self, *, MemoryFormat? memory_format=None) -> Tensor (engine/ops/derivatives.yaml:490) ----
+// ---- CloneBackward0: clone(Tensor self, *, MemoryFormat? memory_format=None) -> Tensor (engine/ops/derivatives.yaml:491) ----
 export class CloneBackward0 extends Node {
   name(): string {
     return "CloneBackward0";
@@ -3036,7 +3036,7 @@ export class CloneBackward0 extends Node {
   }
 }
 
-// ---- ExpandBackward0: expand(Tensor(a) self, SymInt[] size, *, bool implicit=False) -> Tensor(a) (engine/ops/derivatives.yaml:493) ----
+// ---- ExpandBackward0: expand(Tensor(a) self, SymInt[] size, *, bool implicit=False) -> Tensor(a) (engine/ops/derivatives.yaml:494) ----
 export class ExpandBackward0 extends Node {
   self_sym_sizes: any;
   name(): string {
@@ -3057,7 +3057,7 @@ export class ExpandBackward0 extends Node {
   }
 }
 
-// ---- PermuteBackward0: permute(Tensor(a) self, int[] dims) -> Tensor(a) (engine/ops/derivatives.yaml:496) ----
+// ---- PermuteBackward0: permute(Tensor(a) self, int[] dims) -> Tensor(a) (engine/ops/derivatives.yaml:497) ----
 export class PermuteBackward0 extends Node {
   dims: any;
   name(): string {
@@ -3078,7 +3078,7 @@ export class PermuteBackward0 extends Node {
   }
 }
 
-// ---- ReshapeAliasBackward0: _reshape_alias(Tensor(a) self, SymInt[] size, SymInt[] stride) -> Tensor(a) (engine/ops/derivatives.yaml:499) ----
+// ---- ReshapeAliasBackward0: _reshape_alias(Tensor(a) self, SymInt[] size, SymInt[] stride) -> Tensor(a) (engine/ops/derivatives.yaml:500) ----
 export class ReshapeAliasBackward0 extends Node {
   self_sym_sizes: any;
   name(): string {
@@ -3099,7 +3099,7 @@ export class ReshapeAliasBackward0 extends Node {
   }
 }
 
-// ---- SqueezeBackward0: squeeze(Tensor(a) self) -> Tensor(a) (engine/ops/derivatives.yaml:502) ----
+// ---- SqueezeBackward0: squeeze(Tensor(a) self) -> Tensor(a) (engine/ops/derivatives.yaml:503) ----
 export class SqueezeBackward0 extends Node {
   self_sym_sizes: any;
   name(): string {
@@ -3120,7 +3120,7 @@ export class SqueezeBackward0 extends Node {
   }
 }
 
-// ---- SqueezeBackward1: squeeze.dim(Tensor(a) self, int dim) -> Tensor(a) (engine/ops/derivatives.yaml:505) ----
+// ---- SqueezeBackward1: squeeze.dim(Tensor(a) self, int dim) -> Tensor(a) (engine/ops/derivatives.yaml:506) ----
 export class SqueezeBackward1 extends Node {
   self_sym_sizes: any;
   dim: any;
@@ -3146,7 +3146,7 @@ export class SqueezeBackward1 extends Node {
   }
 }
 
-// ---- TBackward0: t(Tensor(a) self) -> Tensor(a) (engine/ops/derivatives.yaml:508) ----
+// ---- TBackward0: t(Tensor(a) self) -> Tensor(a) (engine/ops/derivatives.yaml:509) ----
 export class TBackward0 extends Node {
   name(): string {
     return "TBackward0";
@@ -3162,7 +3162,7 @@ export class TBackward0 extends Node {
   }
 }
 
-// ---- TransposeBackward0: transpose.int(Tensor(a) self, int dim0, int dim1) -> Tensor(a) (engine/ops/derivatives.yaml:511) ----
+// ---- TransposeBackward0: transpose.int(Tensor(a) self, int dim0, int dim1) -> Tensor(a) (engine/ops/derivatives.yaml:512) ----
 export class TransposeBackward0 extends Node {
   dim0: any;
   dim1: any;
@@ -3188,7 +3188,7 @@ export class TransposeBackward0 extends Node {
   }
 }
 
-// ---- UnsafeViewBackward0: _unsafe_view(Tensor self, SymInt[] size) -> Tensor (engine/ops/derivatives.yaml:514) ----
+// ---- UnsafeViewBackward0: _unsafe_view(Tensor self, SymInt[] size) -> Tensor (engine/ops/derivatives.yaml:515) ----
 export class UnsafeViewBackward0 extends Node {
   self_sym_sizes: any;
   name(): string {
@@ -3209,7 +3209,7 @@ export class UnsafeViewBackward0 extends Node {
   }
 }
 
-// ---- UnsqueezeBackward0: unsqueeze(Tensor(a) self, int dim) -> Tensor(a) (engine/ops/derivatives.yaml:517) ----
+// ---- UnsqueezeBackward0: unsqueeze(Tensor(a) self, int dim) -> Tensor(a) (engine/ops/derivatives.yaml:518) ----
 export class UnsqueezeBackward0 extends Node {
   dim: any;
   name(): string {
@@ -3230,7 +3230,7 @@ export class UnsqueezeBackward0 extends Node {
   }
 }
 
-// ---- CatBackward0: cat(Tensor[] tensors, int dim=0) -> Tensor (engine/ops/derivatives.yaml:523) ----
+// ---- CatBackward0: cat(Tensor[] tensors, int dim=0) -> Tensor (engine/ops/derivatives.yaml:524) ----
 export class CatBackward0 extends Node {
   tensors_args_sizes: any;
   tensors_args_scalartypes: any;
@@ -3262,7 +3262,7 @@ export class CatBackward0 extends Node {
   }
 }
 
-// ---- StackBackward0: stack(Tensor[] tensors, int dim=0) -> Tensor (engine/ops/derivatives.yaml:526) ----
+// ---- StackBackward0: stack(Tensor[] tensors, int dim=0) -> Tensor (engine/ops/derivatives.yaml:527) ----
 export class StackBackward0 extends Node {
   tensors_args_scalartypes: any;
   dim: any;
@@ -3289,7 +3289,7 @@ export class StackBackward0 extends Node {
   }
 }
 
-// ---- FlipBackward0: flip(Tensor self, int[] dims) -> Tensor (engine/ops/derivatives.yaml:529) ----
+// ---- FlipBackward0: flip(Tensor self, int[] dims) -> Tensor (engine/ops/derivatives.yaml:530) ----
 export class FlipBackward0 extends Node {
   dims: any;
   name(): string {
@@ -3310,7 +3310,7 @@ export class FlipBackward0 extends Node {
   }
 }
 
-// ---- RollBackward0: roll(Tensor self, int[1] shifts, int[1] dims=[]) -> Tensor (engine/ops/derivatives.yaml:532) ----
+// ---- RollBackward0: roll(Tensor self, int[1] shifts, int[1] dims=[]) -> Tensor (engine/ops/derivatives.yaml:533) ----
 export class RollBackward0 extends Node {
   shifts: any;
   dims: any;
@@ -3336,7 +3336,7 @@ export class RollBackward0 extends Node {
   }
 }
 
-// ---- TrilBackward0: tril(Tensor self, int diagonal=0) -> Tensor (engine/ops/derivatives.yaml:535) ----
+// ---- TrilBackward0: tril(Tensor self, int diagonal=0) -> Tensor (engine/ops/derivatives.yaml:536) ----
 export class TrilBackward0 extends Node {
   diagonal: any;
   name(): string {
@@ -3357,7 +3357,7 @@ export class TrilBackward0 extends Node {
   }
 }
 
-// ---- TriuBackward0: triu(Tensor self, int diagonal=0) -> Tensor (engine/ops/derivatives.yaml:538) ----
+// ---- TriuBackward0: triu(Tensor self, int diagonal=0) -> Tensor (engine/ops/derivatives.yaml:539) ----
 export class TriuBackward0 extends Node {
   diagonal: any;
   name(): string {
@@ -3378,7 +3378,7 @@ export class TriuBackward0 extends Node {
   }
 }
 
-// ---- SelectBackward0: select.int(Tensor(a) self, int dim, int index) -> Tensor(a) (engine/ops/derivatives.yaml:544) ----
+// ---- SelectBackward0: select.int(Tensor(a) self, int dim, int index) -> Tensor(a) (engine/ops/derivatives.yaml:545) ----
 export class SelectBackward0 extends Node {
   self_sym_sizes: any;
   dim: any;
@@ -3409,7 +3409,7 @@ export class SelectBackward0 extends Node {
   }
 }
 
-// ---- SliceBackward0: slice.Tensor(Tensor(a) self, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1) -> Tensor(a) (engine/ops/derivatives.yaml:547) ----
+// ---- SliceBackward0: slice.Tensor(Tensor(a) self, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1) -> Tensor(a) (engine/ops/derivatives.yaml:548) ----
 export class SliceBackward0 extends Node {
   self_sym_sizes: any;
   dim: any;
@@ -3450,7 +3450,7 @@ export class SliceBackward0 extends Node {
   }
 }
 
-// ---- ToCopyBackward0: _to_copy(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, bool non_blocking=False, MemoryFormat? memory_format=None) -> Tensor (engine/ops/derivatives.yaml:550) ----
+// ---- ToCopyBackward0: _to_copy(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, bool non_blocking=False, MemoryFormat? memory_format=None) -> Tensor (engine/ops/derivatives.yaml:551) ----
 export class ToCopyBackward0 extends Node {
   self_options: any;
   name(): string {
@@ -3471,7 +3471,7 @@ export class ToCopyBackward0 extends Node {
   }
 }
 
-// ---- RepeatBackward0: repeat(Tensor self, SymInt[] repeats) -> Tensor (engine/ops/derivatives.yaml:553) ----
+// ---- RepeatBackward0: repeat(Tensor self, SymInt[] repeats) -> Tensor (engine/ops/derivatives.yaml:554) ----
 export class RepeatBackward0 extends Node {
   self_sym_sizes: any;
   repeats: any;
@@ -3497,7 +3497,7 @@ export class RepeatBackward0 extends Node {
   }
 }
 
-// ---- SortBackward0: sort(Tensor self, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices) (engine/ops/derivatives.yaml:559) ----
+// ---- SortBackward0: sort(Tensor self, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices) (engine/ops/derivatives.yaml:560) ----
 export class SortBackward0 extends Node {
   self_sym_sizes: any;
   dim: any;
@@ -3531,7 +3531,7 @@ export class SortBackward0 extends Node {
   }
 }
 
-// ---- SortBackward1: sort.stable(Tensor self, *, bool? stable, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices) (engine/ops/derivatives.yaml:563) ----
+// ---- SortBackward1: sort.stable(Tensor self, *, bool? stable, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices) (engine/ops/derivatives.yaml:564) ----
 export class SortBackward1 extends Node {
   self_sym_sizes: any;
   dim: any;
@@ -3565,7 +3565,7 @@ export class SortBackward1 extends Node {
   }
 }
 
-// ---- DiagonalBackward0: diagonal(Tensor(a) self, int offset=0, int dim1=0, int dim2=1) -> Tensor(a) (engine/ops/derivatives.yaml:567) ----
+// ---- DiagonalBackward0: diagonal(Tensor(a) self, int offset=0, int dim1=0, int dim2=1) -> Tensor(a) (engine/ops/derivatives.yaml:568) ----
 export class DiagonalBackward0 extends Node {
   self_sym_sizes: any;
   offset: any;
@@ -3601,7 +3601,7 @@ export class DiagonalBackward0 extends Node {
   }
 }
 
-// ---- UnfoldBackward0: unfold(Tensor(a) self, int dimension, int size, int step) -> Tensor(a) (engine/ops/derivatives.yaml:570) ----
+// ---- UnfoldBackward0: unfold(Tensor(a) self, int dimension, int size, int step) -> Tensor(a) (engine/ops/derivatives.yaml:571) ----
 export class UnfoldBackward0 extends Node {
   self_sym_sizes: any;
   dimension: any;
@@ -3637,7 +3637,7 @@ export class UnfoldBackward0 extends Node {
   }
 }
 
-// ---- SplitBackward0: split.Tensor(Tensor(a -> *) self, int split_size, int dim=0) -> Tensor(a)[] (engine/ops/derivatives.yaml:574) ----
+// ---- SplitBackward0: split.Tensor(Tensor(a -> *) self, int split_size, int dim=0) -> Tensor(a)[] (engine/ops/derivatives.yaml:575) ----
 export class SplitBackward0 extends Node {
   self_sym_sizes: any;
   self_options: any;
@@ -3673,7 +3673,7 @@ export class SplitBackward0 extends Node {
   }
 }
 
-// ---- SplitWithSizesBackward0: split_with_sizes(Tensor(a -> *) self, int[] split_sizes, int dim=0) -> Tensor(a)[] (engine/ops/derivatives.yaml:577) ----
+// ---- SplitWithSizesBackward0: split_with_sizes(Tensor(a -> *) self, int[] split_sizes, int dim=0) -> Tensor(a)[] (engine/ops/derivatives.yaml:578) ----
 export class SplitWithSizesBackward0 extends Node {
   self_sym_sizes: any;
   self_options: any;
@@ -3709,7 +3709,7 @@ export class SplitWithSizesBackward0 extends Node {
   }
 }
 
-// ---- UnbindBackward0: unbind.int(Tensor(a -> *) self, int dim=0) -> Tensor(a)[] (engine/ops/derivatives.yaml:580) ----
+// ---- UnbindBackward0: unbind.int(Tensor(a -> *) self, int dim=0) -> Tensor(a)[] (engine/ops/derivatives.yaml:581) ----
 export class UnbindBackward0 extends Node {
   dim: any;
   name(): string {
@@ -3730,7 +3730,7 @@ export class UnbindBackward0 extends Node {
   }
 }
 
-// ---- ZeroBackward0: zero_(Tensor(a!) self) -> Tensor(a!) (engine/ops/derivatives.yaml:583) ----
+// ---- ZeroBackward0: zero_(Tensor(a!) self) -> Tensor(a!) (engine/ops/derivatives.yaml:584) ----
 export class ZeroBackward0 extends Node {
   name(): string {
     return "ZeroBackward0";
@@ -3743,6 +3743,42 @@ export class ZeroBackward0 extends Node {
       grad_inputs[0] = any_grad_defined ? (zeros_like(grad)) : null;
     }
     return grad_inputs;
+  }
+}
+
+// ---- AsStridedBackward0: as_strided(Tensor(a) self, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None) -> Tensor(a) (engine/ops/derivatives.yaml:588) ----
+export class AsStridedBackward0 extends Node {
+  self_geometry: any;
+  size: any;
+  stride: any;
+  storage_offset: any;
+  name(): string {
+    return "AsStridedBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self_geometry: any = this.self_geometry;
+    const size: any = this.size;
+    const stride: any = this.stride;
+    const storage_offset: any = this.storage_offset;
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (as_strided_backward(grad, self_geometry, size, stride, storage_offset)) : null;
+    }
+    return grad_inputs;
+  }
+  get _saved_self_geometry(): unknown {
+    return this.self_geometry;
+  }
+  get _saved_size(): unknown {
+    return this.size;
+  }
+  get _saved_stride(): unknown {
+    return this.stride;
+  }
+  get _saved_storage_offset(): unknown {
+    return this.storage_offset;
   }
 }
 

@@ -9,7 +9,7 @@ import { ops } from "./index.js";
 import { clone_default } from "./clone.js";
 import { SavedVariable } from "../autograd/saved_variable.js";
 import { compute_requires_grad, collect_next_edges, set_history, rebase_history, check_inplace, differentiable, differentiable_outputs, not_implemented_node, throw_error_out_requires_grad } from "../autograd/VariableTypeUtils.js";
-import { AddBackward0, MulBackward0, FillBackward0, SumBackward0, SumBackward1, ViewBackward0, AbsBackward0, AcosBackward0, AsinBackward0, AtanBackward0, CeilBackward0, ClampBackward0, ClampBackward1, ClampMinBackward0, ClampMinBackward1, ClampMaxBackward0, ClampMaxBackward1, CosBackward0, CoshBackward0, ErfBackward0, ErfcBackward0, ErfinvBackward0, ExpBackward0, Exp2Backward0, Expm1Backward0, FloorBackward0, FracBackward0, LogBackward0, Log10Backward0, Log1PBackward0, Log2Backward0, LogitBackward0, NanToNumBackward0, NegBackward0, ReciprocalBackward0, RoundBackward0, RoundBackward1, RsqrtBackward0, SigmoidBackward0, SignBackward0, SgnBackward0, SinBackward0, SinhBackward0, SqrtBackward0, TanBackward0, TanhBackward0, TruncBackward0, AddcdivBackward0, AddcmulBackward0, Atan2Backward0, CopysignBackward0, CopysignBackward1, DivBackward0, DivBackward1, DivBackward2, DivBackward3, EqBackward0, EqBackward1, FmodBackward0, FmodBackward1, GeBackward0, GeBackward1, GtBackward0, GtBackward1, HypotBackward0, LeBackward0, LeBackward1, LerpBackward0, LerpBackward1, LtBackward0, LtBackward1, MaximumBackward0, FmaxBackward0, MinimumBackward0, FminBackward0, NeBackward0, NeBackward1, PowBackward0, PowBackward1, PowBackward2, RemainderBackward0, RemainderBackward1, RsubBackward0, RsubBackward1, SubBackward0, SubBackward1, AmaxBackward0, AminBackward0, MaxBackward0, MaxBackward1, MeanBackward0, MeanBackward1, MinBackward0, MinBackward1, ProdBackward0, ProdBackward1, StdBackward0, StdMeanBackward0, VarBackward0, VarMeanBackward0, WhereBackward0, AliasBackward0, CloneBackward0, ExpandBackward0, PermuteBackward0, ReshapeAliasBackward0, SqueezeBackward0, SqueezeBackward1, TBackward0, TransposeBackward0, UnsafeViewBackward0, UnsqueezeBackward0, CatBackward0, StackBackward0, FlipBackward0, RollBackward0, TrilBackward0, TriuBackward0, SelectBackward0, SliceBackward0, ToCopyBackward0, RepeatBackward0, SortBackward0, SortBackward1, DiagonalBackward0, UnfoldBackward0, SplitBackward0, SplitWithSizesBackward0, UnbindBackward0, ZeroBackward0 } from "./Functions.js";
+import { AddBackward0, MulBackward0, FillBackward0, SumBackward0, SumBackward1, ViewBackward0, AbsBackward0, AcosBackward0, AsinBackward0, AtanBackward0, CeilBackward0, ClampBackward0, ClampBackward1, ClampMinBackward0, ClampMinBackward1, ClampMaxBackward0, ClampMaxBackward1, CosBackward0, CoshBackward0, ErfBackward0, ErfcBackward0, ErfinvBackward0, ExpBackward0, Exp2Backward0, Expm1Backward0, FloorBackward0, FracBackward0, LogBackward0, Log10Backward0, Log1PBackward0, Log2Backward0, LogitBackward0, NanToNumBackward0, NegBackward0, ReciprocalBackward0, RoundBackward0, RoundBackward1, RsqrtBackward0, SigmoidBackward0, SignBackward0, SgnBackward0, SinBackward0, SinhBackward0, SqrtBackward0, TanBackward0, TanhBackward0, TruncBackward0, AddcdivBackward0, AddcmulBackward0, Atan2Backward0, CopysignBackward0, CopysignBackward1, DivBackward0, DivBackward1, DivBackward2, DivBackward3, EqBackward0, EqBackward1, FmodBackward0, FmodBackward1, GeBackward0, GeBackward1, GtBackward0, GtBackward1, HypotBackward0, LeBackward0, LeBackward1, LerpBackward0, LerpBackward1, LtBackward0, LtBackward1, MaximumBackward0, FmaxBackward0, MinimumBackward0, FminBackward0, NeBackward0, NeBackward1, PowBackward0, PowBackward1, PowBackward2, RemainderBackward0, RemainderBackward1, RsubBackward0, RsubBackward1, SubBackward0, SubBackward1, AmaxBackward0, AminBackward0, MaxBackward0, MaxBackward1, MeanBackward0, MeanBackward1, MinBackward0, MinBackward1, ProdBackward0, ProdBackward1, StdBackward0, StdMeanBackward0, VarBackward0, VarMeanBackward0, WhereBackward0, AliasBackward0, CloneBackward0, ExpandBackward0, PermuteBackward0, ReshapeAliasBackward0, SqueezeBackward0, SqueezeBackward1, TBackward0, TransposeBackward0, UnsafeViewBackward0, UnsqueezeBackward0, CatBackward0, StackBackward0, FlipBackward0, RollBackward0, TrilBackward0, TriuBackward0, SelectBackward0, SliceBackward0, ToCopyBackward0, RepeatBackward0, SortBackward0, SortBackward1, DiagonalBackward0, UnfoldBackward0, SplitBackward0, SplitWithSizesBackward0, UnbindBackward0, ZeroBackward0, AsStridedBackward0 } from "./Functions.js";
 void clone_default; void SavedVariable;
 
 registerKernel(ops.empty_memory_format, "Autograd", (ks, size, dtype, layout, device, pin_memory, memory_format) => below_autograd(() => ops.empty_memory_format.redispatch(ks.and(after_autograd_keyset), size, dtype, layout, device, pin_memory, memory_format)), "VariableType::empty_memory_format", "engine/ops/native_functions.yaml:13", "engine/generated/VariableType.ts:15");
@@ -2072,9 +2072,20 @@ registerKernel(ops.sort_stable, "Autograd", (ks, self, stable, dim, descending) 
 }, "VariableType::sort_stable", "engine/ops/native_functions/select.yaml:56", "engine/generated/VariableType.ts:2057");
 registerKernel(ops.argsort_stable, "Autograd", (ks, self, stable, dim, descending) => below_autograd(() => ops.argsort_stable.redispatch(ks.and(after_autograd_keyset), self, stable, dim, descending)), "VariableType::argsort_stable", "engine/ops/native_functions/select.yaml:66", "engine/generated/VariableType.ts:2073");
 registerKernel(ops.as_strided_default, "Autograd", (ks, self, size, stride, storage_offset) => {
-  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::as_strided", self) : null;
+  const _any_requires_grad = compute_requires_grad(self);
+  let grad_fn: AsStridedBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new AsStridedBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+    grad_fn.self_geometry = { sizes: [...self._impl.sizes()], strides: [...self._impl.strides()], storage_offset: self._impl.storage_offset() };
+    grad_fn.size = size;
+    grad_fn.stride = stride;
+    grad_fn.storage_offset = storage_offset;
+  }
   const _result = below_autograd(() => ops.as_strided_default.redispatch(ks.and(after_autograd_keyset), self, size, stride, storage_offset));
-  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+  }
   return _result;
 }, "VariableType::as_strided_default", "engine/ops/native_functions/shape.yaml:19", "engine/generated/VariableType.ts:2074");
 registerKernel(ops.alias_default, "Autograd", (ks, self) => {
@@ -2089,7 +2100,7 @@ registerKernel(ops.alias_default, "Autograd", (ks, self) => {
     set_history(differentiable(_result as Tensor), grad_fn);
   }
   return _result;
-}, "VariableType::alias_default", "engine/ops/native_functions/shape.yaml:26", "engine/generated/VariableType.ts:2080");
+}, "VariableType::alias_default", "engine/ops/native_functions/shape.yaml:26", "engine/generated/VariableType.ts:2091");
 registerKernel(ops._reshape_alias_default, "Autograd", (ks, self, size, stride) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: ReshapeAliasBackward0 | null = null;
@@ -2103,7 +2114,7 @@ registerKernel(ops._reshape_alias_default, "Autograd", (ks, self, size, stride) 
     set_history(differentiable(_result as Tensor), grad_fn);
   }
   return _result;
-}, "VariableType::_reshape_alias_default", "engine/ops/native_functions/shape.yaml:40", "engine/generated/VariableType.ts:2093");
+}, "VariableType::_reshape_alias_default", "engine/ops/native_functions/shape.yaml:40", "engine/generated/VariableType.ts:2104");
 registerKernel(ops._unsafe_view_default, "Autograd", (ks, self, size) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: UnsafeViewBackward0 | null = null;
@@ -2117,7 +2128,7 @@ registerKernel(ops._unsafe_view_default, "Autograd", (ks, self, size) => {
     set_history(differentiable(_result as Tensor), grad_fn);
   }
   return _result;
-}, "VariableType::_unsafe_view_default", "engine/ops/native_functions/shape.yaml:46", "engine/generated/VariableType.ts:2107");
+}, "VariableType::_unsafe_view_default", "engine/ops/native_functions/shape.yaml:46", "engine/generated/VariableType.ts:2118");
 registerKernel(ops.squeeze_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: SqueezeBackward0 | null = null;
@@ -2131,7 +2142,7 @@ registerKernel(ops.squeeze_default, "Autograd", (ks, self) => {
     set_history(differentiable(_result as Tensor), grad_fn);
   }
   return _result;
-}, "VariableType::squeeze_default", "engine/ops/native_functions/shape.yaml:69", "engine/generated/VariableType.ts:2121");
+}, "VariableType::squeeze_default", "engine/ops/native_functions/shape.yaml:69", "engine/generated/VariableType.ts:2132");
 registerKernel(ops.squeeze_dim, "Autograd", (ks, self, dim) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: SqueezeBackward1 | null = null;
@@ -2146,7 +2157,7 @@ registerKernel(ops.squeeze_dim, "Autograd", (ks, self, dim) => {
     set_history(differentiable(_result as Tensor), grad_fn);
   }
   return _result;
-}, "VariableType::squeeze_dim", "engine/ops/native_functions/shape.yaml:75", "engine/generated/VariableType.ts:2135");
+}, "VariableType::squeeze_dim", "engine/ops/native_functions/shape.yaml:75", "engine/generated/VariableType.ts:2146");
 registerKernel(ops.unsqueeze_default, "Autograd", (ks, self, dim) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: UnsqueezeBackward0 | null = null;
@@ -2160,7 +2171,7 @@ registerKernel(ops.unsqueeze_default, "Autograd", (ks, self, dim) => {
     set_history(differentiable(_result as Tensor), grad_fn);
   }
   return _result;
-}, "VariableType::unsqueeze_default", "engine/ops/native_functions/shape.yaml:81", "engine/generated/VariableType.ts:2150");
+}, "VariableType::unsqueeze_default", "engine/ops/native_functions/shape.yaml:81", "engine/generated/VariableType.ts:2161");
 registerKernel(ops.transpose_int, "Autograd", (ks, self, dim0, dim1) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: TransposeBackward0 | null = null;
@@ -2175,7 +2186,7 @@ registerKernel(ops.transpose_int, "Autograd", (ks, self, dim0, dim1) => {
     set_history(differentiable(_result as Tensor), grad_fn);
   }
   return _result;
-}, "VariableType::transpose_int", "engine/ops/native_functions/shape.yaml:89", "engine/generated/VariableType.ts:2164");
+}, "VariableType::transpose_int", "engine/ops/native_functions/shape.yaml:89", "engine/generated/VariableType.ts:2175");
 registerKernel(ops.t_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: TBackward0 | null = null;
@@ -2188,7 +2199,7 @@ registerKernel(ops.t_default, "Autograd", (ks, self) => {
     set_history(differentiable(_result as Tensor), grad_fn);
   }
   return _result;
-}, "VariableType::t_default", "engine/ops/native_functions/shape.yaml:95", "engine/generated/VariableType.ts:2179");
+}, "VariableType::t_default", "engine/ops/native_functions/shape.yaml:95", "engine/generated/VariableType.ts:2190");
 registerKernel(ops.permute_default, "Autograd", (ks, self, dims) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: PermuteBackward0 | null = null;
@@ -2202,7 +2213,7 @@ registerKernel(ops.permute_default, "Autograd", (ks, self, dims) => {
     set_history(differentiable(_result as Tensor), grad_fn);
   }
   return _result;
-}, "VariableType::permute_default", "engine/ops/native_functions/shape.yaml:101", "engine/generated/VariableType.ts:2192");
+}, "VariableType::permute_default", "engine/ops/native_functions/shape.yaml:101", "engine/generated/VariableType.ts:2203");
 registerKernel(ops.expand_default, "Autograd", (ks, self, size, implicit) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: ExpandBackward0 | null = null;
@@ -2216,7 +2227,7 @@ registerKernel(ops.expand_default, "Autograd", (ks, self, size, implicit) => {
     set_history(differentiable(_result as Tensor), grad_fn);
   }
   return _result;
-}, "VariableType::expand_default", "engine/ops/native_functions/shape.yaml:129", "engine/generated/VariableType.ts:2206");
+}, "VariableType::expand_default", "engine/ops/native_functions/shape.yaml:129", "engine/generated/VariableType.ts:2217");
 registerKernel(ops.select_int, "Autograd", (ks, self, dim, index) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: SelectBackward0 | null = null;
@@ -2232,7 +2243,7 @@ registerKernel(ops.select_int, "Autograd", (ks, self, dim, index) => {
     set_history(differentiable(_result as Tensor), grad_fn);
   }
   return _result;
-}, "VariableType::select_int", "engine/ops/native_functions/shape.yaml:155", "engine/generated/VariableType.ts:2220");
+}, "VariableType::select_int", "engine/ops/native_functions/shape.yaml:155", "engine/generated/VariableType.ts:2231");
 registerKernel(ops.slice_Tensor, "Autograd", (ks, self, dim, start, end, step) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: SliceBackward0 | null = null;
@@ -2250,7 +2261,7 @@ registerKernel(ops.slice_Tensor, "Autograd", (ks, self, dim, start, end, step) =
     set_history(differentiable(_result as Tensor), grad_fn);
   }
   return _result;
-}, "VariableType::slice_Tensor", "engine/ops/native_functions/shape.yaml:161", "engine/generated/VariableType.ts:2236");
+}, "VariableType::slice_Tensor", "engine/ops/native_functions/shape.yaml:161", "engine/generated/VariableType.ts:2247");
 registerKernel(ops.unfold_default, "Autograd", (ks, self, dimension, size, step) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: UnfoldBackward0 | null = null;
@@ -2267,7 +2278,7 @@ registerKernel(ops.unfold_default, "Autograd", (ks, self, dimension, size, step)
     set_history(differentiable(_result as Tensor), grad_fn);
   }
   return _result;
-}, "VariableType::unfold_default", "engine/ops/native_functions/shape.yaml:167", "engine/generated/VariableType.ts:2254");
+}, "VariableType::unfold_default", "engine/ops/native_functions/shape.yaml:167", "engine/generated/VariableType.ts:2265");
 registerKernel(ops.diagonal_default, "Autograd", (ks, self, offset, dim1, dim2) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: DiagonalBackward0 | null = null;
@@ -2284,7 +2295,7 @@ registerKernel(ops.diagonal_default, "Autograd", (ks, self, offset, dim1, dim2) 
     set_history(differentiable(_result as Tensor), grad_fn);
   }
   return _result;
-}, "VariableType::diagonal_default", "engine/ops/native_functions/shape.yaml:173", "engine/generated/VariableType.ts:2271");
+}, "VariableType::diagonal_default", "engine/ops/native_functions/shape.yaml:173", "engine/generated/VariableType.ts:2282");
 registerKernel(ops.split_Tensor, "Autograd", (ks, self, split_size, dim) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: SplitBackward0 | null = null;
@@ -2301,7 +2312,7 @@ registerKernel(ops.split_Tensor, "Autograd", (ks, self, split_size, dim) => {
     set_history(differentiable_outputs(_result), grad_fn);
   }
   return _result;
-}, "VariableType::split_Tensor", "engine/ops/native_functions/shape.yaml:180", "engine/generated/VariableType.ts:2288");
+}, "VariableType::split_Tensor", "engine/ops/native_functions/shape.yaml:180", "engine/generated/VariableType.ts:2299");
 registerKernel(ops.split_with_sizes_default, "Autograd", (ks, self, split_sizes, dim) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: SplitWithSizesBackward0 | null = null;
@@ -2318,7 +2329,7 @@ registerKernel(ops.split_with_sizes_default, "Autograd", (ks, self, split_sizes,
     set_history(differentiable_outputs(_result), grad_fn);
   }
   return _result;
-}, "VariableType::split_with_sizes_default", "engine/ops/native_functions/shape.yaml:191", "engine/generated/VariableType.ts:2305");
+}, "VariableType::split_with_sizes_default", "engine/ops/native_functions/shape.yaml:191", "engine/generated/VariableType.ts:2316");
 registerKernel(ops.unbind_int, "Autograd", (ks, self, dim) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: UnbindBackward0 | null = null;
@@ -2332,7 +2343,7 @@ registerKernel(ops.unbind_int, "Autograd", (ks, self, dim) => {
     set_history(differentiable_outputs(_result), grad_fn);
   }
   return _result;
-}, "VariableType::unbind_int", "engine/ops/native_functions/shape.yaml:203", "engine/generated/VariableType.ts:2322");
+}, "VariableType::unbind_int", "engine/ops/native_functions/shape.yaml:203", "engine/generated/VariableType.ts:2333");
 registerKernel(ops.clone_default, "Autograd", (ks, self, memory_format) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: CloneBackward0 | null = null;
@@ -2345,14 +2356,14 @@ registerKernel(ops.clone_default, "Autograd", (ks, self, memory_format) => {
     set_history(differentiable(_result as Tensor), grad_fn);
   }
   return _result;
-}, "VariableType::clone_default", "engine/ops/native_functions/shape.yaml:210", "engine/generated/VariableType.ts:2336");
+}, "VariableType::clone_default", "engine/ops/native_functions/shape.yaml:210", "engine/generated/VariableType.ts:2347");
 registerKernel(ops.copy__default, "Autograd", (ks, self, src, non_blocking) => {
   const grad_fn = compute_requires_grad(src) ? not_implemented_node("aten::copy_", src) : null;
   if (grad_fn) check_inplace(self, true);
   const _result = below_autograd(() => ops.copy__default.redispatch(ks.and(after_autograd_keyset), self, src, non_blocking));
   if (grad_fn) rebase_history(self, grad_fn);
   return _result;
-}, "VariableType::copy__default", "engine/ops/native_functions/shape.yaml:222", "engine/generated/VariableType.ts:2349");
+}, "VariableType::copy__default", "engine/ops/native_functions/shape.yaml:222", "engine/generated/VariableType.ts:2360");
 registerKernel(ops._to_copy_default, "Autograd", (ks, self, dtype, layout, device, pin_memory, non_blocking, memory_format) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: ToCopyBackward0 | null = null;
@@ -2366,7 +2377,7 @@ registerKernel(ops._to_copy_default, "Autograd", (ks, self, dtype, layout, devic
     set_history(differentiable(_result as Tensor), grad_fn);
   }
   return _result;
-}, "VariableType::_to_copy_default", "engine/ops/native_functions/shape.yaml:229", "engine/generated/VariableType.ts:2356");
+}, "VariableType::_to_copy_default", "engine/ops/native_functions/shape.yaml:229", "engine/generated/VariableType.ts:2367");
 registerKernel(ops.zero__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -2380,14 +2391,14 @@ registerKernel(ops.zero__default, "Autograd", (ks, self) => {
     rebase_history(self, grad_fn);
   }
   return _result;
-}, "VariableType::zero__default", "engine/ops/native_functions/shape.yaml:263", "engine/generated/VariableType.ts:2370");
-registerKernel(ops.empty_strided_default, "Autograd", (ks, size, stride, dtype, layout, device, pin_memory) => below_autograd(() => ops.empty_strided_default.redispatch(ks.and(after_autograd_keyset), size, stride, dtype, layout, device, pin_memory)), "VariableType::empty_strided_default", "engine/ops/native_functions/shape.yaml:271", "engine/generated/VariableType.ts:2384");
-registerKernel(ops.empty_like_default, "Autograd", (ks, self, dtype, layout, device, pin_memory, memory_format) => below_autograd(() => ops.empty_like_default.redispatch(ks.and(after_autograd_keyset), self, dtype, layout, device, pin_memory, memory_format)), "VariableType::empty_like_default", "engine/ops/native_functions/shape.yaml:277", "engine/generated/VariableType.ts:2385");
-registerKernel(ops.zeros_default, "Autograd", (ks, size, dtype, layout, device, pin_memory) => below_autograd(() => ops.zeros_default.redispatch(ks.and(after_autograd_keyset), size, dtype, layout, device, pin_memory)), "VariableType::zeros_default", "engine/ops/native_functions/shape.yaml:283", "engine/generated/VariableType.ts:2386");
-registerKernel(ops.zeros_like_default, "Autograd", (ks, self, dtype, layout, device, pin_memory, memory_format) => below_autograd(() => ops.zeros_like_default.redispatch(ks.and(after_autograd_keyset), self, dtype, layout, device, pin_memory, memory_format)), "VariableType::zeros_like_default", "engine/ops/native_functions/shape.yaml:287", "engine/generated/VariableType.ts:2387");
-registerKernel(ops.ones_like_default, "Autograd", (ks, self, dtype, layout, device, pin_memory, memory_format) => below_autograd(() => ops.ones_like_default.redispatch(ks.and(after_autograd_keyset), self, dtype, layout, device, pin_memory, memory_format)), "VariableType::ones_like_default", "engine/ops/native_functions/shape.yaml:294", "engine/generated/VariableType.ts:2388");
-registerKernel(ops.full_default, "Autograd", (ks, size, fill_value, dtype, layout, device, pin_memory) => below_autograd(() => ops.full_default.redispatch(ks.and(after_autograd_keyset), size, fill_value, dtype, layout, device, pin_memory)), "VariableType::full_default", "engine/ops/native_functions/shape.yaml:301", "engine/generated/VariableType.ts:2389");
-registerKernel(ops.full_like_default, "Autograd", (ks, self, fill_value, dtype, layout, device, pin_memory, memory_format) => below_autograd(() => ops.full_like_default.redispatch(ks.and(after_autograd_keyset), self, fill_value, dtype, layout, device, pin_memory, memory_format)), "VariableType::full_like_default", "engine/ops/native_functions/shape.yaml:305", "engine/generated/VariableType.ts:2390");
+}, "VariableType::zero__default", "engine/ops/native_functions/shape.yaml:263", "engine/generated/VariableType.ts:2381");
+registerKernel(ops.empty_strided_default, "Autograd", (ks, size, stride, dtype, layout, device, pin_memory) => below_autograd(() => ops.empty_strided_default.redispatch(ks.and(after_autograd_keyset), size, stride, dtype, layout, device, pin_memory)), "VariableType::empty_strided_default", "engine/ops/native_functions/shape.yaml:271", "engine/generated/VariableType.ts:2395");
+registerKernel(ops.empty_like_default, "Autograd", (ks, self, dtype, layout, device, pin_memory, memory_format) => below_autograd(() => ops.empty_like_default.redispatch(ks.and(after_autograd_keyset), self, dtype, layout, device, pin_memory, memory_format)), "VariableType::empty_like_default", "engine/ops/native_functions/shape.yaml:277", "engine/generated/VariableType.ts:2396");
+registerKernel(ops.zeros_default, "Autograd", (ks, size, dtype, layout, device, pin_memory) => below_autograd(() => ops.zeros_default.redispatch(ks.and(after_autograd_keyset), size, dtype, layout, device, pin_memory)), "VariableType::zeros_default", "engine/ops/native_functions/shape.yaml:283", "engine/generated/VariableType.ts:2397");
+registerKernel(ops.zeros_like_default, "Autograd", (ks, self, dtype, layout, device, pin_memory, memory_format) => below_autograd(() => ops.zeros_like_default.redispatch(ks.and(after_autograd_keyset), self, dtype, layout, device, pin_memory, memory_format)), "VariableType::zeros_like_default", "engine/ops/native_functions/shape.yaml:287", "engine/generated/VariableType.ts:2398");
+registerKernel(ops.ones_like_default, "Autograd", (ks, self, dtype, layout, device, pin_memory, memory_format) => below_autograd(() => ops.ones_like_default.redispatch(ks.and(after_autograd_keyset), self, dtype, layout, device, pin_memory, memory_format)), "VariableType::ones_like_default", "engine/ops/native_functions/shape.yaml:294", "engine/generated/VariableType.ts:2399");
+registerKernel(ops.full_default, "Autograd", (ks, size, fill_value, dtype, layout, device, pin_memory) => below_autograd(() => ops.full_default.redispatch(ks.and(after_autograd_keyset), size, fill_value, dtype, layout, device, pin_memory)), "VariableType::full_default", "engine/ops/native_functions/shape.yaml:301", "engine/generated/VariableType.ts:2400");
+registerKernel(ops.full_like_default, "Autograd", (ks, self, fill_value, dtype, layout, device, pin_memory, memory_format) => below_autograd(() => ops.full_like_default.redispatch(ks.and(after_autograd_keyset), self, fill_value, dtype, layout, device, pin_memory, memory_format)), "VariableType::full_like_default", "engine/ops/native_functions/shape.yaml:305", "engine/generated/VariableType.ts:2401");
 registerKernel(ops.neg_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: NegBackward0 | null = null;
@@ -2400,7 +2411,7 @@ registerKernel(ops.neg_default, "Autograd", (ks, self) => {
     set_history(differentiable(_result as Tensor), grad_fn);
   }
   return _result;
-}, "VariableType::neg_default", "engine/ops/native_functions/unary.yaml:19", "engine/generated/VariableType.ts:2391");
+}, "VariableType::neg_default", "engine/ops/native_functions/unary.yaml:19", "engine/generated/VariableType.ts:2402");
 registerKernel(ops.neg__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -2414,11 +2425,11 @@ registerKernel(ops.neg__default, "Autograd", (ks, self) => {
     rebase_history(self, grad_fn);
   }
   return _result;
-}, "VariableType::neg__default", "engine/ops/native_functions/unary.yaml:23", "engine/generated/VariableType.ts:2404");
+}, "VariableType::neg__default", "engine/ops/native_functions/unary.yaml:23", "engine/generated/VariableType.ts:2415");
 registerKernel(ops.neg_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("neg");
   return below_autograd(() => ops.neg_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::neg_out", "engine/ops/native_functions/unary.yaml:27", "engine/generated/VariableType.ts:2418");
+}, "VariableType::neg_out", "engine/ops/native_functions/unary.yaml:27", "engine/generated/VariableType.ts:2429");
 registerKernel(ops.abs_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: AbsBackward0 | null = null;
@@ -2432,7 +2443,7 @@ registerKernel(ops.abs_default, "Autograd", (ks, self) => {
     set_history(differentiable(_result as Tensor), grad_fn);
   }
   return _result;
-}, "VariableType::abs_default", "engine/ops/native_functions/unary.yaml:48", "engine/generated/VariableType.ts:2422");
+}, "VariableType::abs_default", "engine/ops/native_functions/unary.yaml:48", "engine/generated/VariableType.ts:2433");
 registerKernel(ops.abs__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -2447,11 +2458,11 @@ registerKernel(ops.abs__default, "Autograd", (ks, self) => {
     rebase_history(self, grad_fn);
   }
   return _result;
-}, "VariableType::abs__default", "engine/ops/native_functions/unary.yaml:53", "engine/generated/VariableType.ts:2436");
+}, "VariableType::abs__default", "engine/ops/native_functions/unary.yaml:53", "engine/generated/VariableType.ts:2447");
 registerKernel(ops.abs_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("abs");
   return below_autograd(() => ops.abs_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::abs_out", "engine/ops/native_functions/unary.yaml:58", "engine/generated/VariableType.ts:2451");
+}, "VariableType::abs_out", "engine/ops/native_functions/unary.yaml:58", "engine/generated/VariableType.ts:2462");
 registerKernel(ops.sign_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: SignBackward0 | null = null;
@@ -2464,7 +2475,7 @@ registerKernel(ops.sign_default, "Autograd", (ks, self) => {
     set_history(differentiable(_result as Tensor), grad_fn);
   }
   return _result;
-}, "VariableType::sign_default", "engine/ops/native_functions/unary.yaml:77", "engine/generated/VariableType.ts:2455");
+}, "VariableType::sign_default", "engine/ops/native_functions/unary.yaml:77", "engine/generated/VariableType.ts:2466");
 registerKernel(ops.sign__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -2478,11 +2489,11 @@ registerKernel(ops.sign__default, "Autograd", (ks, self) => {
     rebase_history(self, grad_fn);
   }
   return _result;
-}, "VariableType::sign__default", "engine/ops/native_functions/unary.yaml:81", "engine/generated/VariableType.ts:2468");
+}, "VariableType::sign__default", "engine/ops/native_functions/unary.yaml:81", "engine/generated/VariableType.ts:2479");
 registerKernel(ops.sign_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("sign");
   return below_autograd(() => ops.sign_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::sign_out", "engine/ops/native_functions/unary.yaml:85", "engine/generated/VariableType.ts:2482");
+}, "VariableType::sign_out", "engine/ops/native_functions/unary.yaml:85", "engine/generated/VariableType.ts:2493");
 registerKernel(ops.sgn_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: SgnBackward0 | null = null;
@@ -2497,7 +2508,7 @@ registerKernel(ops.sgn_default, "Autograd", (ks, self) => {
     grad_fn.result_ = new SavedVariable((_result as Tensor), true);
   }
   return _result;
-}, "VariableType::sgn_default", "engine/ops/native_functions/unary.yaml:91", "engine/generated/VariableType.ts:2486");
+}, "VariableType::sgn_default", "engine/ops/native_functions/unary.yaml:91", "engine/generated/VariableType.ts:2497");
 registerKernel(ops.sgn__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -2513,11 +2524,11 @@ registerKernel(ops.sgn__default, "Autograd", (ks, self) => {
     grad_fn.result_ = new SavedVariable(self, true);
   }
   return _result;
-}, "VariableType::sgn__default", "engine/ops/native_functions/unary.yaml:95", "engine/generated/VariableType.ts:2501");
+}, "VariableType::sgn__default", "engine/ops/native_functions/unary.yaml:95", "engine/generated/VariableType.ts:2512");
 registerKernel(ops.sgn_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("sgn");
   return below_autograd(() => ops.sgn_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::sgn_out", "engine/ops/native_functions/unary.yaml:99", "engine/generated/VariableType.ts:2517");
+}, "VariableType::sgn_out", "engine/ops/native_functions/unary.yaml:99", "engine/generated/VariableType.ts:2528");
 registerKernel(ops.exp_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: ExpBackward0 | null = null;
@@ -2531,7 +2542,7 @@ registerKernel(ops.exp_default, "Autograd", (ks, self) => {
     grad_fn.result_ = new SavedVariable((_result as Tensor), true);
   }
   return _result;
-}, "VariableType::exp_default", "engine/ops/native_functions/unary.yaml:106", "engine/generated/VariableType.ts:2521");
+}, "VariableType::exp_default", "engine/ops/native_functions/unary.yaml:106", "engine/generated/VariableType.ts:2532");
 registerKernel(ops.exp__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -2546,11 +2557,11 @@ registerKernel(ops.exp__default, "Autograd", (ks, self) => {
     grad_fn.result_ = new SavedVariable(self, true);
   }
   return _result;
-}, "VariableType::exp__default", "engine/ops/native_functions/unary.yaml:110", "engine/generated/VariableType.ts:2535");
+}, "VariableType::exp__default", "engine/ops/native_functions/unary.yaml:110", "engine/generated/VariableType.ts:2546");
 registerKernel(ops.exp_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("exp");
   return below_autograd(() => ops.exp_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::exp_out", "engine/ops/native_functions/unary.yaml:114", "engine/generated/VariableType.ts:2550");
+}, "VariableType::exp_out", "engine/ops/native_functions/unary.yaml:114", "engine/generated/VariableType.ts:2561");
 registerKernel(ops.exp2_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: Exp2Backward0 | null = null;
@@ -2564,7 +2575,7 @@ registerKernel(ops.exp2_default, "Autograd", (ks, self) => {
     grad_fn.result_ = new SavedVariable((_result as Tensor), true);
   }
   return _result;
-}, "VariableType::exp2_default", "engine/ops/native_functions/unary.yaml:120", "engine/generated/VariableType.ts:2554");
+}, "VariableType::exp2_default", "engine/ops/native_functions/unary.yaml:120", "engine/generated/VariableType.ts:2565");
 registerKernel(ops.exp2__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -2579,11 +2590,11 @@ registerKernel(ops.exp2__default, "Autograd", (ks, self) => {
     grad_fn.result_ = new SavedVariable(self, true);
   }
   return _result;
-}, "VariableType::exp2__default", "engine/ops/native_functions/unary.yaml:124", "engine/generated/VariableType.ts:2568");
+}, "VariableType::exp2__default", "engine/ops/native_functions/unary.yaml:124", "engine/generated/VariableType.ts:2579");
 registerKernel(ops.exp2_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("exp2");
   return below_autograd(() => ops.exp2_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::exp2_out", "engine/ops/native_functions/unary.yaml:128", "engine/generated/VariableType.ts:2583");
+}, "VariableType::exp2_out", "engine/ops/native_functions/unary.yaml:128", "engine/generated/VariableType.ts:2594");
 registerKernel(ops.expm1_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: Expm1Backward0 | null = null;
@@ -2597,7 +2608,7 @@ registerKernel(ops.expm1_default, "Autograd", (ks, self) => {
     grad_fn.result_ = new SavedVariable((_result as Tensor), true);
   }
   return _result;
-}, "VariableType::expm1_default", "engine/ops/native_functions/unary.yaml:134", "engine/generated/VariableType.ts:2587");
+}, "VariableType::expm1_default", "engine/ops/native_functions/unary.yaml:134", "engine/generated/VariableType.ts:2598");
 registerKernel(ops.expm1__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -2612,11 +2623,11 @@ registerKernel(ops.expm1__default, "Autograd", (ks, self) => {
     grad_fn.result_ = new SavedVariable(self, true);
   }
   return _result;
-}, "VariableType::expm1__default", "engine/ops/native_functions/unary.yaml:138", "engine/generated/VariableType.ts:2601");
+}, "VariableType::expm1__default", "engine/ops/native_functions/unary.yaml:138", "engine/generated/VariableType.ts:2612");
 registerKernel(ops.expm1_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("expm1");
   return below_autograd(() => ops.expm1_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::expm1_out", "engine/ops/native_functions/unary.yaml:142", "engine/generated/VariableType.ts:2616");
+}, "VariableType::expm1_out", "engine/ops/native_functions/unary.yaml:142", "engine/generated/VariableType.ts:2627");
 registerKernel(ops.log_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: LogBackward0 | null = null;
@@ -2630,7 +2641,7 @@ registerKernel(ops.log_default, "Autograd", (ks, self) => {
     set_history(differentiable(_result as Tensor), grad_fn);
   }
   return _result;
-}, "VariableType::log_default", "engine/ops/native_functions/unary.yaml:148", "engine/generated/VariableType.ts:2620");
+}, "VariableType::log_default", "engine/ops/native_functions/unary.yaml:148", "engine/generated/VariableType.ts:2631");
 registerKernel(ops.log__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -2645,11 +2656,11 @@ registerKernel(ops.log__default, "Autograd", (ks, self) => {
     rebase_history(self, grad_fn);
   }
   return _result;
-}, "VariableType::log__default", "engine/ops/native_functions/unary.yaml:152", "engine/generated/VariableType.ts:2634");
+}, "VariableType::log__default", "engine/ops/native_functions/unary.yaml:152", "engine/generated/VariableType.ts:2645");
 registerKernel(ops.log_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("log");
   return below_autograd(() => ops.log_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::log_out", "engine/ops/native_functions/unary.yaml:156", "engine/generated/VariableType.ts:2649");
+}, "VariableType::log_out", "engine/ops/native_functions/unary.yaml:156", "engine/generated/VariableType.ts:2660");
 registerKernel(ops.log2_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: Log2Backward0 | null = null;
@@ -2663,7 +2674,7 @@ registerKernel(ops.log2_default, "Autograd", (ks, self) => {
     set_history(differentiable(_result as Tensor), grad_fn);
   }
   return _result;
-}, "VariableType::log2_default", "engine/ops/native_functions/unary.yaml:162", "engine/generated/VariableType.ts:2653");
+}, "VariableType::log2_default", "engine/ops/native_functions/unary.yaml:162", "engine/generated/VariableType.ts:2664");
 registerKernel(ops.log2__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -2678,11 +2689,11 @@ registerKernel(ops.log2__default, "Autograd", (ks, self) => {
     rebase_history(self, grad_fn);
   }
   return _result;
-}, "VariableType::log2__default", "engine/ops/native_functions/unary.yaml:166", "engine/generated/VariableType.ts:2667");
+}, "VariableType::log2__default", "engine/ops/native_functions/unary.yaml:166", "engine/generated/VariableType.ts:2678");
 registerKernel(ops.log2_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("log2");
   return below_autograd(() => ops.log2_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::log2_out", "engine/ops/native_functions/unary.yaml:170", "engine/generated/VariableType.ts:2682");
+}, "VariableType::log2_out", "engine/ops/native_functions/unary.yaml:170", "engine/generated/VariableType.ts:2693");
 registerKernel(ops.log10_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: Log10Backward0 | null = null;
@@ -2696,7 +2707,7 @@ registerKernel(ops.log10_default, "Autograd", (ks, self) => {
     set_history(differentiable(_result as Tensor), grad_fn);
   }
   return _result;
-}, "VariableType::log10_default", "engine/ops/native_functions/unary.yaml:176", "engine/generated/VariableType.ts:2686");
+}, "VariableType::log10_default", "engine/ops/native_functions/unary.yaml:176", "engine/generated/VariableType.ts:2697");
 registerKernel(ops.log10__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -2711,11 +2722,11 @@ registerKernel(ops.log10__default, "Autograd", (ks, self) => {
     rebase_history(self, grad_fn);
   }
   return _result;
-}, "VariableType::log10__default", "engine/ops/native_functions/unary.yaml:180", "engine/generated/VariableType.ts:2700");
+}, "VariableType::log10__default", "engine/ops/native_functions/unary.yaml:180", "engine/generated/VariableType.ts:2711");
 registerKernel(ops.log10_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("log10");
   return below_autograd(() => ops.log10_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::log10_out", "engine/ops/native_functions/unary.yaml:184", "engine/generated/VariableType.ts:2715");
+}, "VariableType::log10_out", "engine/ops/native_functions/unary.yaml:184", "engine/generated/VariableType.ts:2726");
 registerKernel(ops.log1p_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: Log1PBackward0 | null = null;
@@ -2729,7 +2740,7 @@ registerKernel(ops.log1p_default, "Autograd", (ks, self) => {
     set_history(differentiable(_result as Tensor), grad_fn);
   }
   return _result;
-}, "VariableType::log1p_default", "engine/ops/native_functions/unary.yaml:190", "engine/generated/VariableType.ts:2719");
+}, "VariableType::log1p_default", "engine/ops/native_functions/unary.yaml:190", "engine/generated/VariableType.ts:2730");
 registerKernel(ops.log1p__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -2744,11 +2755,11 @@ registerKernel(ops.log1p__default, "Autograd", (ks, self) => {
     rebase_history(self, grad_fn);
   }
   return _result;
-}, "VariableType::log1p__default", "engine/ops/native_functions/unary.yaml:194", "engine/generated/VariableType.ts:2733");
+}, "VariableType::log1p__default", "engine/ops/native_functions/unary.yaml:194", "engine/generated/VariableType.ts:2744");
 registerKernel(ops.log1p_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("log1p");
   return below_autograd(() => ops.log1p_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::log1p_out", "engine/ops/native_functions/unary.yaml:198", "engine/generated/VariableType.ts:2748");
+}, "VariableType::log1p_out", "engine/ops/native_functions/unary.yaml:198", "engine/generated/VariableType.ts:2759");
 registerKernel(ops.sqrt_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: SqrtBackward0 | null = null;
@@ -2762,7 +2773,7 @@ registerKernel(ops.sqrt_default, "Autograd", (ks, self) => {
     grad_fn.result_ = new SavedVariable((_result as Tensor), true);
   }
   return _result;
-}, "VariableType::sqrt_default", "engine/ops/native_functions/unary.yaml:204", "engine/generated/VariableType.ts:2752");
+}, "VariableType::sqrt_default", "engine/ops/native_functions/unary.yaml:204", "engine/generated/VariableType.ts:2763");
 registerKernel(ops.sqrt__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -2777,11 +2788,11 @@ registerKernel(ops.sqrt__default, "Autograd", (ks, self) => {
     grad_fn.result_ = new SavedVariable(self, true);
   }
   return _result;
-}, "VariableType::sqrt__default", "engine/ops/native_functions/unary.yaml:208", "engine/generated/VariableType.ts:2766");
+}, "VariableType::sqrt__default", "engine/ops/native_functions/unary.yaml:208", "engine/generated/VariableType.ts:2777");
 registerKernel(ops.sqrt_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("sqrt");
   return below_autograd(() => ops.sqrt_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::sqrt_out", "engine/ops/native_functions/unary.yaml:212", "engine/generated/VariableType.ts:2781");
+}, "VariableType::sqrt_out", "engine/ops/native_functions/unary.yaml:212", "engine/generated/VariableType.ts:2792");
 registerKernel(ops.rsqrt_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: RsqrtBackward0 | null = null;
@@ -2795,7 +2806,7 @@ registerKernel(ops.rsqrt_default, "Autograd", (ks, self) => {
     grad_fn.result_ = new SavedVariable((_result as Tensor), true);
   }
   return _result;
-}, "VariableType::rsqrt_default", "engine/ops/native_functions/unary.yaml:218", "engine/generated/VariableType.ts:2785");
+}, "VariableType::rsqrt_default", "engine/ops/native_functions/unary.yaml:218", "engine/generated/VariableType.ts:2796");
 registerKernel(ops.rsqrt__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -2810,11 +2821,11 @@ registerKernel(ops.rsqrt__default, "Autograd", (ks, self) => {
     grad_fn.result_ = new SavedVariable(self, true);
   }
   return _result;
-}, "VariableType::rsqrt__default", "engine/ops/native_functions/unary.yaml:222", "engine/generated/VariableType.ts:2799");
+}, "VariableType::rsqrt__default", "engine/ops/native_functions/unary.yaml:222", "engine/generated/VariableType.ts:2810");
 registerKernel(ops.rsqrt_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("rsqrt");
   return below_autograd(() => ops.rsqrt_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::rsqrt_out", "engine/ops/native_functions/unary.yaml:226", "engine/generated/VariableType.ts:2814");
+}, "VariableType::rsqrt_out", "engine/ops/native_functions/unary.yaml:226", "engine/generated/VariableType.ts:2825");
 registerKernel(ops.reciprocal_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: ReciprocalBackward0 | null = null;
@@ -2828,7 +2839,7 @@ registerKernel(ops.reciprocal_default, "Autograd", (ks, self) => {
     grad_fn.result_ = new SavedVariable((_result as Tensor), true);
   }
   return _result;
-}, "VariableType::reciprocal_default", "engine/ops/native_functions/unary.yaml:232", "engine/generated/VariableType.ts:2818");
+}, "VariableType::reciprocal_default", "engine/ops/native_functions/unary.yaml:232", "engine/generated/VariableType.ts:2829");
 registerKernel(ops.reciprocal__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -2843,11 +2854,11 @@ registerKernel(ops.reciprocal__default, "Autograd", (ks, self) => {
     grad_fn.result_ = new SavedVariable(self, true);
   }
   return _result;
-}, "VariableType::reciprocal__default", "engine/ops/native_functions/unary.yaml:236", "engine/generated/VariableType.ts:2832");
+}, "VariableType::reciprocal__default", "engine/ops/native_functions/unary.yaml:236", "engine/generated/VariableType.ts:2843");
 registerKernel(ops.reciprocal_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("reciprocal");
   return below_autograd(() => ops.reciprocal_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::reciprocal_out", "engine/ops/native_functions/unary.yaml:240", "engine/generated/VariableType.ts:2847");
+}, "VariableType::reciprocal_out", "engine/ops/native_functions/unary.yaml:240", "engine/generated/VariableType.ts:2858");
 registerKernel(ops.sin_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: SinBackward0 | null = null;
@@ -2861,7 +2872,7 @@ registerKernel(ops.sin_default, "Autograd", (ks, self) => {
     set_history(differentiable(_result as Tensor), grad_fn);
   }
   return _result;
-}, "VariableType::sin_default", "engine/ops/native_functions/unary.yaml:262", "engine/generated/VariableType.ts:2851");
+}, "VariableType::sin_default", "engine/ops/native_functions/unary.yaml:262", "engine/generated/VariableType.ts:2862");
 registerKernel(ops.sin__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -2876,11 +2887,11 @@ registerKernel(ops.sin__default, "Autograd", (ks, self) => {
     rebase_history(self, grad_fn);
   }
   return _result;
-}, "VariableType::sin__default", "engine/ops/native_functions/unary.yaml:266", "engine/generated/VariableType.ts:2865");
+}, "VariableType::sin__default", "engine/ops/native_functions/unary.yaml:266", "engine/generated/VariableType.ts:2876");
 registerKernel(ops.sin_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("sin");
   return below_autograd(() => ops.sin_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::sin_out", "engine/ops/native_functions/unary.yaml:270", "engine/generated/VariableType.ts:2880");
+}, "VariableType::sin_out", "engine/ops/native_functions/unary.yaml:270", "engine/generated/VariableType.ts:2891");
 registerKernel(ops.cos_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: CosBackward0 | null = null;
@@ -2894,7 +2905,7 @@ registerKernel(ops.cos_default, "Autograd", (ks, self) => {
     set_history(differentiable(_result as Tensor), grad_fn);
   }
   return _result;
-}, "VariableType::cos_default", "engine/ops/native_functions/unary.yaml:276", "engine/generated/VariableType.ts:2884");
+}, "VariableType::cos_default", "engine/ops/native_functions/unary.yaml:276", "engine/generated/VariableType.ts:2895");
 registerKernel(ops.cos__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -2909,11 +2920,11 @@ registerKernel(ops.cos__default, "Autograd", (ks, self) => {
     rebase_history(self, grad_fn);
   }
   return _result;
-}, "VariableType::cos__default", "engine/ops/native_functions/unary.yaml:280", "engine/generated/VariableType.ts:2898");
+}, "VariableType::cos__default", "engine/ops/native_functions/unary.yaml:280", "engine/generated/VariableType.ts:2909");
 registerKernel(ops.cos_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("cos");
   return below_autograd(() => ops.cos_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::cos_out", "engine/ops/native_functions/unary.yaml:284", "engine/generated/VariableType.ts:2913");
+}, "VariableType::cos_out", "engine/ops/native_functions/unary.yaml:284", "engine/generated/VariableType.ts:2924");
 registerKernel(ops.tan_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: TanBackward0 | null = null;
@@ -2927,7 +2938,7 @@ registerKernel(ops.tan_default, "Autograd", (ks, self) => {
     grad_fn.result_ = new SavedVariable((_result as Tensor), true);
   }
   return _result;
-}, "VariableType::tan_default", "engine/ops/native_functions/unary.yaml:290", "engine/generated/VariableType.ts:2917");
+}, "VariableType::tan_default", "engine/ops/native_functions/unary.yaml:290", "engine/generated/VariableType.ts:2928");
 registerKernel(ops.tan__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -2942,11 +2953,11 @@ registerKernel(ops.tan__default, "Autograd", (ks, self) => {
     grad_fn.result_ = new SavedVariable(self, true);
   }
   return _result;
-}, "VariableType::tan__default", "engine/ops/native_functions/unary.yaml:294", "engine/generated/VariableType.ts:2931");
+}, "VariableType::tan__default", "engine/ops/native_functions/unary.yaml:294", "engine/generated/VariableType.ts:2942");
 registerKernel(ops.tan_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("tan");
   return below_autograd(() => ops.tan_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::tan_out", "engine/ops/native_functions/unary.yaml:298", "engine/generated/VariableType.ts:2946");
+}, "VariableType::tan_out", "engine/ops/native_functions/unary.yaml:298", "engine/generated/VariableType.ts:2957");
 registerKernel(ops.asin_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: AsinBackward0 | null = null;
@@ -2960,7 +2971,7 @@ registerKernel(ops.asin_default, "Autograd", (ks, self) => {
     set_history(differentiable(_result as Tensor), grad_fn);
   }
   return _result;
-}, "VariableType::asin_default", "engine/ops/native_functions/unary.yaml:304", "engine/generated/VariableType.ts:2950");
+}, "VariableType::asin_default", "engine/ops/native_functions/unary.yaml:304", "engine/generated/VariableType.ts:2961");
 registerKernel(ops.asin__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -2975,11 +2986,11 @@ registerKernel(ops.asin__default, "Autograd", (ks, self) => {
     rebase_history(self, grad_fn);
   }
   return _result;
-}, "VariableType::asin__default", "engine/ops/native_functions/unary.yaml:308", "engine/generated/VariableType.ts:2964");
+}, "VariableType::asin__default", "engine/ops/native_functions/unary.yaml:308", "engine/generated/VariableType.ts:2975");
 registerKernel(ops.asin_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("asin");
   return below_autograd(() => ops.asin_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::asin_out", "engine/ops/native_functions/unary.yaml:312", "engine/generated/VariableType.ts:2979");
+}, "VariableType::asin_out", "engine/ops/native_functions/unary.yaml:312", "engine/generated/VariableType.ts:2990");
 registerKernel(ops.acos_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: AcosBackward0 | null = null;
@@ -2993,7 +3004,7 @@ registerKernel(ops.acos_default, "Autograd", (ks, self) => {
     set_history(differentiable(_result as Tensor), grad_fn);
   }
   return _result;
-}, "VariableType::acos_default", "engine/ops/native_functions/unary.yaml:332", "engine/generated/VariableType.ts:2983");
+}, "VariableType::acos_default", "engine/ops/native_functions/unary.yaml:332", "engine/generated/VariableType.ts:2994");
 registerKernel(ops.acos__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -3008,11 +3019,11 @@ registerKernel(ops.acos__default, "Autograd", (ks, self) => {
     rebase_history(self, grad_fn);
   }
   return _result;
-}, "VariableType::acos__default", "engine/ops/native_functions/unary.yaml:336", "engine/generated/VariableType.ts:2997");
+}, "VariableType::acos__default", "engine/ops/native_functions/unary.yaml:336", "engine/generated/VariableType.ts:3008");
 registerKernel(ops.acos_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("acos");
   return below_autograd(() => ops.acos_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::acos_out", "engine/ops/native_functions/unary.yaml:340", "engine/generated/VariableType.ts:3012");
+}, "VariableType::acos_out", "engine/ops/native_functions/unary.yaml:340", "engine/generated/VariableType.ts:3023");
 registerKernel(ops.atan_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: AtanBackward0 | null = null;
@@ -3026,7 +3037,7 @@ registerKernel(ops.atan_default, "Autograd", (ks, self) => {
     set_history(differentiable(_result as Tensor), grad_fn);
   }
   return _result;
-}, "VariableType::atan_default", "engine/ops/native_functions/unary.yaml:360", "engine/generated/VariableType.ts:3016");
+}, "VariableType::atan_default", "engine/ops/native_functions/unary.yaml:360", "engine/generated/VariableType.ts:3027");
 registerKernel(ops.atan__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -3041,11 +3052,11 @@ registerKernel(ops.atan__default, "Autograd", (ks, self) => {
     rebase_history(self, grad_fn);
   }
   return _result;
-}, "VariableType::atan__default", "engine/ops/native_functions/unary.yaml:364", "engine/generated/VariableType.ts:3030");
+}, "VariableType::atan__default", "engine/ops/native_functions/unary.yaml:364", "engine/generated/VariableType.ts:3041");
 registerKernel(ops.atan_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("atan");
   return below_autograd(() => ops.atan_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::atan_out", "engine/ops/native_functions/unary.yaml:368", "engine/generated/VariableType.ts:3045");
+}, "VariableType::atan_out", "engine/ops/native_functions/unary.yaml:368", "engine/generated/VariableType.ts:3056");
 registerKernel(ops.sinh_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: SinhBackward0 | null = null;
@@ -3059,7 +3070,7 @@ registerKernel(ops.sinh_default, "Autograd", (ks, self) => {
     set_history(differentiable(_result as Tensor), grad_fn);
   }
   return _result;
-}, "VariableType::sinh_default", "engine/ops/native_functions/unary.yaml:388", "engine/generated/VariableType.ts:3049");
+}, "VariableType::sinh_default", "engine/ops/native_functions/unary.yaml:388", "engine/generated/VariableType.ts:3060");
 registerKernel(ops.sinh__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -3074,11 +3085,11 @@ registerKernel(ops.sinh__default, "Autograd", (ks, self) => {
     rebase_history(self, grad_fn);
   }
   return _result;
-}, "VariableType::sinh__default", "engine/ops/native_functions/unary.yaml:392", "engine/generated/VariableType.ts:3063");
+}, "VariableType::sinh__default", "engine/ops/native_functions/unary.yaml:392", "engine/generated/VariableType.ts:3074");
 registerKernel(ops.sinh_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("sinh");
   return below_autograd(() => ops.sinh_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::sinh_out", "engine/ops/native_functions/unary.yaml:396", "engine/generated/VariableType.ts:3078");
+}, "VariableType::sinh_out", "engine/ops/native_functions/unary.yaml:396", "engine/generated/VariableType.ts:3089");
 registerKernel(ops.cosh_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: CoshBackward0 | null = null;
@@ -3092,7 +3103,7 @@ registerKernel(ops.cosh_default, "Autograd", (ks, self) => {
     set_history(differentiable(_result as Tensor), grad_fn);
   }
   return _result;
-}, "VariableType::cosh_default", "engine/ops/native_functions/unary.yaml:402", "engine/generated/VariableType.ts:3082");
+}, "VariableType::cosh_default", "engine/ops/native_functions/unary.yaml:402", "engine/generated/VariableType.ts:3093");
 registerKernel(ops.cosh__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -3107,11 +3118,11 @@ registerKernel(ops.cosh__default, "Autograd", (ks, self) => {
     rebase_history(self, grad_fn);
   }
   return _result;
-}, "VariableType::cosh__default", "engine/ops/native_functions/unary.yaml:406", "engine/generated/VariableType.ts:3096");
+}, "VariableType::cosh__default", "engine/ops/native_functions/unary.yaml:406", "engine/generated/VariableType.ts:3107");
 registerKernel(ops.cosh_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("cosh");
   return below_autograd(() => ops.cosh_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::cosh_out", "engine/ops/native_functions/unary.yaml:410", "engine/generated/VariableType.ts:3111");
+}, "VariableType::cosh_out", "engine/ops/native_functions/unary.yaml:410", "engine/generated/VariableType.ts:3122");
 registerKernel(ops.tanh_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: TanhBackward0 | null = null;
@@ -3125,7 +3136,7 @@ registerKernel(ops.tanh_default, "Autograd", (ks, self) => {
     grad_fn.result_ = new SavedVariable((_result as Tensor), true);
   }
   return _result;
-}, "VariableType::tanh_default", "engine/ops/native_functions/unary.yaml:416", "engine/generated/VariableType.ts:3115");
+}, "VariableType::tanh_default", "engine/ops/native_functions/unary.yaml:416", "engine/generated/VariableType.ts:3126");
 registerKernel(ops.tanh__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -3140,11 +3151,11 @@ registerKernel(ops.tanh__default, "Autograd", (ks, self) => {
     grad_fn.result_ = new SavedVariable(self, true);
   }
   return _result;
-}, "VariableType::tanh__default", "engine/ops/native_functions/unary.yaml:420", "engine/generated/VariableType.ts:3129");
+}, "VariableType::tanh__default", "engine/ops/native_functions/unary.yaml:420", "engine/generated/VariableType.ts:3140");
 registerKernel(ops.tanh_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("tanh");
   return below_autograd(() => ops.tanh_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::tanh_out", "engine/ops/native_functions/unary.yaml:424", "engine/generated/VariableType.ts:3144");
+}, "VariableType::tanh_out", "engine/ops/native_functions/unary.yaml:424", "engine/generated/VariableType.ts:3155");
 registerKernel(ops.sigmoid_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: SigmoidBackward0 | null = null;
@@ -3158,7 +3169,7 @@ registerKernel(ops.sigmoid_default, "Autograd", (ks, self) => {
     grad_fn.result_ = new SavedVariable((_result as Tensor), true);
   }
   return _result;
-}, "VariableType::sigmoid_default", "engine/ops/native_functions/unary.yaml:431", "engine/generated/VariableType.ts:3148");
+}, "VariableType::sigmoid_default", "engine/ops/native_functions/unary.yaml:431", "engine/generated/VariableType.ts:3159");
 registerKernel(ops.sigmoid__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -3173,11 +3184,11 @@ registerKernel(ops.sigmoid__default, "Autograd", (ks, self) => {
     grad_fn.result_ = new SavedVariable(self, true);
   }
   return _result;
-}, "VariableType::sigmoid__default", "engine/ops/native_functions/unary.yaml:435", "engine/generated/VariableType.ts:3162");
+}, "VariableType::sigmoid__default", "engine/ops/native_functions/unary.yaml:435", "engine/generated/VariableType.ts:3173");
 registerKernel(ops.sigmoid_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("sigmoid");
   return below_autograd(() => ops.sigmoid_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::sigmoid_out", "engine/ops/native_functions/unary.yaml:439", "engine/generated/VariableType.ts:3177");
+}, "VariableType::sigmoid_out", "engine/ops/native_functions/unary.yaml:439", "engine/generated/VariableType.ts:3188");
 registerKernel(ops.logit_default, "Autograd", (ks, self, eps) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: LogitBackward0 | null = null;
@@ -3192,7 +3203,7 @@ registerKernel(ops.logit_default, "Autograd", (ks, self, eps) => {
     set_history(differentiable(_result as Tensor), grad_fn);
   }
   return _result;
-}, "VariableType::logit_default", "engine/ops/native_functions/unary.yaml:445", "engine/generated/VariableType.ts:3181");
+}, "VariableType::logit_default", "engine/ops/native_functions/unary.yaml:445", "engine/generated/VariableType.ts:3192");
 registerKernel(ops.logit__default, "Autograd", (ks, self, eps) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -3208,11 +3219,11 @@ registerKernel(ops.logit__default, "Autograd", (ks, self, eps) => {
     rebase_history(self, grad_fn);
   }
   return _result;
-}, "VariableType::logit__default", "engine/ops/native_functions/unary.yaml:450", "engine/generated/VariableType.ts:3196");
+}, "VariableType::logit__default", "engine/ops/native_functions/unary.yaml:450", "engine/generated/VariableType.ts:3207");
 registerKernel(ops.logit_out, "Autograd", (ks, self, eps, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("logit");
   return below_autograd(() => ops.logit_out.redispatch(ks.and(after_autograd_keyset), self, eps, out));
-}, "VariableType::logit_out", "engine/ops/native_functions/unary.yaml:455", "engine/generated/VariableType.ts:3212");
+}, "VariableType::logit_out", "engine/ops/native_functions/unary.yaml:455", "engine/generated/VariableType.ts:3223");
 registerKernel(ops.erf_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: ErfBackward0 | null = null;
@@ -3226,7 +3237,7 @@ registerKernel(ops.erf_default, "Autograd", (ks, self) => {
     set_history(differentiable(_result as Tensor), grad_fn);
   }
   return _result;
-}, "VariableType::erf_default", "engine/ops/native_functions/unary.yaml:460", "engine/generated/VariableType.ts:3216");
+}, "VariableType::erf_default", "engine/ops/native_functions/unary.yaml:460", "engine/generated/VariableType.ts:3227");
 registerKernel(ops.erf__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -3241,11 +3252,11 @@ registerKernel(ops.erf__default, "Autograd", (ks, self) => {
     rebase_history(self, grad_fn);
   }
   return _result;
-}, "VariableType::erf__default", "engine/ops/native_functions/unary.yaml:464", "engine/generated/VariableType.ts:3230");
+}, "VariableType::erf__default", "engine/ops/native_functions/unary.yaml:464", "engine/generated/VariableType.ts:3241");
 registerKernel(ops.erf_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("erf");
   return below_autograd(() => ops.erf_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::erf_out", "engine/ops/native_functions/unary.yaml:468", "engine/generated/VariableType.ts:3245");
+}, "VariableType::erf_out", "engine/ops/native_functions/unary.yaml:468", "engine/generated/VariableType.ts:3256");
 registerKernel(ops.erfc_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: ErfcBackward0 | null = null;
@@ -3259,7 +3270,7 @@ registerKernel(ops.erfc_default, "Autograd", (ks, self) => {
     set_history(differentiable(_result as Tensor), grad_fn);
   }
   return _result;
-}, "VariableType::erfc_default", "engine/ops/native_functions/unary.yaml:474", "engine/generated/VariableType.ts:3249");
+}, "VariableType::erfc_default", "engine/ops/native_functions/unary.yaml:474", "engine/generated/VariableType.ts:3260");
 registerKernel(ops.erfc__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -3274,11 +3285,11 @@ registerKernel(ops.erfc__default, "Autograd", (ks, self) => {
     rebase_history(self, grad_fn);
   }
   return _result;
-}, "VariableType::erfc__default", "engine/ops/native_functions/unary.yaml:478", "engine/generated/VariableType.ts:3263");
+}, "VariableType::erfc__default", "engine/ops/native_functions/unary.yaml:478", "engine/generated/VariableType.ts:3274");
 registerKernel(ops.erfc_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("erfc");
   return below_autograd(() => ops.erfc_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::erfc_out", "engine/ops/native_functions/unary.yaml:482", "engine/generated/VariableType.ts:3278");
+}, "VariableType::erfc_out", "engine/ops/native_functions/unary.yaml:482", "engine/generated/VariableType.ts:3289");
 registerKernel(ops.erfinv_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: ErfinvBackward0 | null = null;
@@ -3292,7 +3303,7 @@ registerKernel(ops.erfinv_default, "Autograd", (ks, self) => {
     set_history(differentiable(_result as Tensor), grad_fn);
   }
   return _result;
-}, "VariableType::erfinv_default", "engine/ops/native_functions/unary.yaml:488", "engine/generated/VariableType.ts:3282");
+}, "VariableType::erfinv_default", "engine/ops/native_functions/unary.yaml:488", "engine/generated/VariableType.ts:3293");
 registerKernel(ops.erfinv__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -3307,11 +3318,11 @@ registerKernel(ops.erfinv__default, "Autograd", (ks, self) => {
     rebase_history(self, grad_fn);
   }
   return _result;
-}, "VariableType::erfinv__default", "engine/ops/native_functions/unary.yaml:492", "engine/generated/VariableType.ts:3296");
+}, "VariableType::erfinv__default", "engine/ops/native_functions/unary.yaml:492", "engine/generated/VariableType.ts:3307");
 registerKernel(ops.erfinv_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("erfinv");
   return below_autograd(() => ops.erfinv_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::erfinv_out", "engine/ops/native_functions/unary.yaml:496", "engine/generated/VariableType.ts:3311");
+}, "VariableType::erfinv_out", "engine/ops/native_functions/unary.yaml:496", "engine/generated/VariableType.ts:3322");
 registerKernel(ops.floor_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: FloorBackward0 | null = null;
@@ -3324,7 +3335,7 @@ registerKernel(ops.floor_default, "Autograd", (ks, self) => {
     set_history(differentiable(_result as Tensor), grad_fn);
   }
   return _result;
-}, "VariableType::floor_default", "engine/ops/native_functions/unary.yaml:503", "engine/generated/VariableType.ts:3315");
+}, "VariableType::floor_default", "engine/ops/native_functions/unary.yaml:503", "engine/generated/VariableType.ts:3326");
 registerKernel(ops.floor__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -3338,11 +3349,11 @@ registerKernel(ops.floor__default, "Autograd", (ks, self) => {
     rebase_history(self, grad_fn);
   }
   return _result;
-}, "VariableType::floor__default", "engine/ops/native_functions/unary.yaml:507", "engine/generated/VariableType.ts:3328");
+}, "VariableType::floor__default", "engine/ops/native_functions/unary.yaml:507", "engine/generated/VariableType.ts:3339");
 registerKernel(ops.floor_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("floor");
   return below_autograd(() => ops.floor_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::floor_out", "engine/ops/native_functions/unary.yaml:511", "engine/generated/VariableType.ts:3342");
+}, "VariableType::floor_out", "engine/ops/native_functions/unary.yaml:511", "engine/generated/VariableType.ts:3353");
 registerKernel(ops.ceil_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: CeilBackward0 | null = null;
@@ -3355,7 +3366,7 @@ registerKernel(ops.ceil_default, "Autograd", (ks, self) => {
     set_history(differentiable(_result as Tensor), grad_fn);
   }
   return _result;
-}, "VariableType::ceil_default", "engine/ops/native_functions/unary.yaml:517", "engine/generated/VariableType.ts:3346");
+}, "VariableType::ceil_default", "engine/ops/native_functions/unary.yaml:517", "engine/generated/VariableType.ts:3357");
 registerKernel(ops.ceil__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -3369,11 +3380,11 @@ registerKernel(ops.ceil__default, "Autograd", (ks, self) => {
     rebase_history(self, grad_fn);
   }
   return _result;
-}, "VariableType::ceil__default", "engine/ops/native_functions/unary.yaml:521", "engine/generated/VariableType.ts:3359");
+}, "VariableType::ceil__default", "engine/ops/native_functions/unary.yaml:521", "engine/generated/VariableType.ts:3370");
 registerKernel(ops.ceil_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("ceil");
   return below_autograd(() => ops.ceil_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::ceil_out", "engine/ops/native_functions/unary.yaml:525", "engine/generated/VariableType.ts:3373");
+}, "VariableType::ceil_out", "engine/ops/native_functions/unary.yaml:525", "engine/generated/VariableType.ts:3384");
 registerKernel(ops.round_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: RoundBackward0 | null = null;
@@ -3386,7 +3397,7 @@ registerKernel(ops.round_default, "Autograd", (ks, self) => {
     set_history(differentiable(_result as Tensor), grad_fn);
   }
   return _result;
-}, "VariableType::round_default", "engine/ops/native_functions/unary.yaml:531", "engine/generated/VariableType.ts:3377");
+}, "VariableType::round_default", "engine/ops/native_functions/unary.yaml:531", "engine/generated/VariableType.ts:3388");
 registerKernel(ops.round__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -3400,11 +3411,11 @@ registerKernel(ops.round__default, "Autograd", (ks, self) => {
     rebase_history(self, grad_fn);
   }
   return _result;
-}, "VariableType::round__default", "engine/ops/native_functions/unary.yaml:535", "engine/generated/VariableType.ts:3390");
+}, "VariableType::round__default", "engine/ops/native_functions/unary.yaml:535", "engine/generated/VariableType.ts:3401");
 registerKernel(ops.round_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("round");
   return below_autograd(() => ops.round_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::round_out", "engine/ops/native_functions/unary.yaml:539", "engine/generated/VariableType.ts:3404");
+}, "VariableType::round_out", "engine/ops/native_functions/unary.yaml:539", "engine/generated/VariableType.ts:3415");
 registerKernel(ops.round_decimals, "Autograd", (ks, self, decimals) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: RoundBackward1 | null = null;
@@ -3417,7 +3428,7 @@ registerKernel(ops.round_decimals, "Autograd", (ks, self, decimals) => {
     set_history(differentiable(_result as Tensor), grad_fn);
   }
   return _result;
-}, "VariableType::round_decimals", "engine/ops/native_functions/unary.yaml:545", "engine/generated/VariableType.ts:3408");
+}, "VariableType::round_decimals", "engine/ops/native_functions/unary.yaml:545", "engine/generated/VariableType.ts:3419");
 registerKernel(ops.round__decimals, "Autograd", (ks, self, decimals) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -3431,11 +3442,11 @@ registerKernel(ops.round__decimals, "Autograd", (ks, self, decimals) => {
     rebase_history(self, grad_fn);
   }
   return _result;
-}, "VariableType::round__decimals", "engine/ops/native_functions/unary.yaml:549", "engine/generated/VariableType.ts:3421");
+}, "VariableType::round__decimals", "engine/ops/native_functions/unary.yaml:549", "engine/generated/VariableType.ts:3432");
 registerKernel(ops.round_decimals_out, "Autograd", (ks, self, decimals, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("round");
   return below_autograd(() => ops.round_decimals_out.redispatch(ks.and(after_autograd_keyset), self, decimals, out));
-}, "VariableType::round_decimals_out", "engine/ops/native_functions/unary.yaml:553", "engine/generated/VariableType.ts:3435");
+}, "VariableType::round_decimals_out", "engine/ops/native_functions/unary.yaml:553", "engine/generated/VariableType.ts:3446");
 registerKernel(ops.trunc_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: TruncBackward0 | null = null;
@@ -3448,7 +3459,7 @@ registerKernel(ops.trunc_default, "Autograd", (ks, self) => {
     set_history(differentiable(_result as Tensor), grad_fn);
   }
   return _result;
-}, "VariableType::trunc_default", "engine/ops/native_functions/unary.yaml:559", "engine/generated/VariableType.ts:3439");
+}, "VariableType::trunc_default", "engine/ops/native_functions/unary.yaml:559", "engine/generated/VariableType.ts:3450");
 registerKernel(ops.trunc__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -3462,11 +3473,11 @@ registerKernel(ops.trunc__default, "Autograd", (ks, self) => {
     rebase_history(self, grad_fn);
   }
   return _result;
-}, "VariableType::trunc__default", "engine/ops/native_functions/unary.yaml:563", "engine/generated/VariableType.ts:3452");
+}, "VariableType::trunc__default", "engine/ops/native_functions/unary.yaml:563", "engine/generated/VariableType.ts:3463");
 registerKernel(ops.trunc_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("trunc");
   return below_autograd(() => ops.trunc_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::trunc_out", "engine/ops/native_functions/unary.yaml:567", "engine/generated/VariableType.ts:3466");
+}, "VariableType::trunc_out", "engine/ops/native_functions/unary.yaml:567", "engine/generated/VariableType.ts:3477");
 registerKernel(ops.frac_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: FracBackward0 | null = null;
@@ -3479,7 +3490,7 @@ registerKernel(ops.frac_default, "Autograd", (ks, self) => {
     set_history(differentiable(_result as Tensor), grad_fn);
   }
   return _result;
-}, "VariableType::frac_default", "engine/ops/native_functions/unary.yaml:587", "engine/generated/VariableType.ts:3470");
+}, "VariableType::frac_default", "engine/ops/native_functions/unary.yaml:587", "engine/generated/VariableType.ts:3481");
 registerKernel(ops.frac__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -3493,11 +3504,11 @@ registerKernel(ops.frac__default, "Autograd", (ks, self) => {
     rebase_history(self, grad_fn);
   }
   return _result;
-}, "VariableType::frac__default", "engine/ops/native_functions/unary.yaml:591", "engine/generated/VariableType.ts:3483");
+}, "VariableType::frac__default", "engine/ops/native_functions/unary.yaml:591", "engine/generated/VariableType.ts:3494");
 registerKernel(ops.frac_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("frac");
   return below_autograd(() => ops.frac_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::frac_out", "engine/ops/native_functions/unary.yaml:595", "engine/generated/VariableType.ts:3497");
+}, "VariableType::frac_out", "engine/ops/native_functions/unary.yaml:595", "engine/generated/VariableType.ts:3508");
 registerKernel(ops.clamp_Tensor, "Autograd", (ks, self, min, max) => {
   const _any_requires_grad = compute_requires_grad(self, min, max);
   let grad_fn: ClampBackward0 | null = null;
@@ -3513,7 +3524,7 @@ registerKernel(ops.clamp_Tensor, "Autograd", (ks, self, min, max) => {
     set_history(differentiable(_result as Tensor), grad_fn);
   }
   return _result;
-}, "VariableType::clamp_Tensor", "engine/ops/native_functions/unary.yaml:602", "engine/generated/VariableType.ts:3501");
+}, "VariableType::clamp_Tensor", "engine/ops/native_functions/unary.yaml:602", "engine/generated/VariableType.ts:3512");
 registerKernel(ops.clamp_default, "Autograd", (ks, self, min, max) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: ClampBackward1 | null = null;
@@ -3529,7 +3540,7 @@ registerKernel(ops.clamp_default, "Autograd", (ks, self, min, max) => {
     set_history(differentiable(_result as Tensor), grad_fn);
   }
   return _result;
-}, "VariableType::clamp_default", "engine/ops/native_functions/unary.yaml:606", "engine/generated/VariableType.ts:3517");
+}, "VariableType::clamp_default", "engine/ops/native_functions/unary.yaml:606", "engine/generated/VariableType.ts:3528");
 registerKernel(ops.clamp__Tensor, "Autograd", (ks, self, min, max) => {
   const _any_requires_grad = compute_requires_grad(self, min, max);
   check_inplace(self, _any_requires_grad);
@@ -3546,7 +3557,7 @@ registerKernel(ops.clamp__Tensor, "Autograd", (ks, self, min, max) => {
     rebase_history(self, grad_fn);
   }
   return _result;
-}, "VariableType::clamp__Tensor", "engine/ops/native_functions/unary.yaml:610", "engine/generated/VariableType.ts:3533");
+}, "VariableType::clamp__Tensor", "engine/ops/native_functions/unary.yaml:610", "engine/generated/VariableType.ts:3544");
 registerKernel(ops.clamp__default, "Autograd", (ks, self, min, max) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -3563,15 +3574,15 @@ registerKernel(ops.clamp__default, "Autograd", (ks, self, min, max) => {
     rebase_history(self, grad_fn);
   }
   return _result;
-}, "VariableType::clamp__default", "engine/ops/native_functions/unary.yaml:614", "engine/generated/VariableType.ts:3550");
+}, "VariableType::clamp__default", "engine/ops/native_functions/unary.yaml:614", "engine/generated/VariableType.ts:3561");
 registerKernel(ops.clamp_Tensor_out, "Autograd", (ks, self, min, max, out) => {
   if (compute_requires_grad(self, min, max)) throw_error_out_requires_grad("clamp");
   return below_autograd(() => ops.clamp_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, min, max, out));
-}, "VariableType::clamp_Tensor_out", "engine/ops/native_functions/unary.yaml:618", "engine/generated/VariableType.ts:3567");
+}, "VariableType::clamp_Tensor_out", "engine/ops/native_functions/unary.yaml:618", "engine/generated/VariableType.ts:3578");
 registerKernel(ops.clamp_out, "Autograd", (ks, self, min, max, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("clamp");
   return below_autograd(() => ops.clamp_out.redispatch(ks.and(after_autograd_keyset), self, min, max, out));
-}, "VariableType::clamp_out", "engine/ops/native_functions/unary.yaml:624", "engine/generated/VariableType.ts:3571");
+}, "VariableType::clamp_out", "engine/ops/native_functions/unary.yaml:624", "engine/generated/VariableType.ts:3582");
 registerKernel(ops.clamp_min_Tensor, "Autograd", (ks, self, min) => {
   const _any_requires_grad = compute_requires_grad(self, min);
   let grad_fn: ClampMinBackward1 | null = null;
@@ -3586,7 +3597,7 @@ registerKernel(ops.clamp_min_Tensor, "Autograd", (ks, self, min) => {
     set_history(differentiable(_result as Tensor), grad_fn);
   }
   return _result;
-}, "VariableType::clamp_min_Tensor", "engine/ops/native_functions/unary.yaml:630", "engine/generated/VariableType.ts:3575");
+}, "VariableType::clamp_min_Tensor", "engine/ops/native_functions/unary.yaml:630", "engine/generated/VariableType.ts:3586");
 registerKernel(ops.clamp_min_default, "Autograd", (ks, self, min) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: ClampMinBackward0 | null = null;
@@ -3601,7 +3612,7 @@ registerKernel(ops.clamp_min_default, "Autograd", (ks, self, min) => {
     set_history(differentiable(_result as Tensor), grad_fn);
   }
   return _result;
-}, "VariableType::clamp_min_default", "engine/ops/native_functions/unary.yaml:634", "engine/generated/VariableType.ts:3590");
+}, "VariableType::clamp_min_default", "engine/ops/native_functions/unary.yaml:634", "engine/generated/VariableType.ts:3601");
 registerKernel(ops.clamp_min__Tensor, "Autograd", (ks, self, min) => {
   const _any_requires_grad = compute_requires_grad(self, min);
   check_inplace(self, _any_requires_grad);
@@ -3617,7 +3628,7 @@ registerKernel(ops.clamp_min__Tensor, "Autograd", (ks, self, min) => {
     rebase_history(self, grad_fn);
   }
   return _result;
-}, "VariableType::clamp_min__Tensor", "engine/ops/native_functions/unary.yaml:638", "engine/generated/VariableType.ts:3605");
+}, "VariableType::clamp_min__Tensor", "engine/ops/native_functions/unary.yaml:638", "engine/generated/VariableType.ts:3616");
 registerKernel(ops.clamp_min__default, "Autograd", (ks, self, min) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -3633,15 +3644,15 @@ registerKernel(ops.clamp_min__default, "Autograd", (ks, self, min) => {
     rebase_history(self, grad_fn);
   }
   return _result;
-}, "VariableType::clamp_min__default", "engine/ops/native_functions/unary.yaml:642", "engine/generated/VariableType.ts:3621");
+}, "VariableType::clamp_min__default", "engine/ops/native_functions/unary.yaml:642", "engine/generated/VariableType.ts:3632");
 registerKernel(ops.clamp_min_Tensor_out, "Autograd", (ks, self, min, out) => {
   if (compute_requires_grad(self, min)) throw_error_out_requires_grad("clamp_min");
   return below_autograd(() => ops.clamp_min_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, min, out));
-}, "VariableType::clamp_min_Tensor_out", "engine/ops/native_functions/unary.yaml:646", "engine/generated/VariableType.ts:3637");
+}, "VariableType::clamp_min_Tensor_out", "engine/ops/native_functions/unary.yaml:646", "engine/generated/VariableType.ts:3648");
 registerKernel(ops.clamp_min_out, "Autograd", (ks, self, min, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("clamp_min");
   return below_autograd(() => ops.clamp_min_out.redispatch(ks.and(after_autograd_keyset), self, min, out));
-}, "VariableType::clamp_min_out", "engine/ops/native_functions/unary.yaml:652", "engine/generated/VariableType.ts:3641");
+}, "VariableType::clamp_min_out", "engine/ops/native_functions/unary.yaml:652", "engine/generated/VariableType.ts:3652");
 registerKernel(ops.clamp_max_Tensor, "Autograd", (ks, self, max) => {
   const _any_requires_grad = compute_requires_grad(self, max);
   let grad_fn: ClampMaxBackward1 | null = null;
@@ -3656,7 +3667,7 @@ registerKernel(ops.clamp_max_Tensor, "Autograd", (ks, self, max) => {
     set_history(differentiable(_result as Tensor), grad_fn);
   }
   return _result;
-}, "VariableType::clamp_max_Tensor", "engine/ops/native_functions/unary.yaml:658", "engine/generated/VariableType.ts:3645");
+}, "VariableType::clamp_max_Tensor", "engine/ops/native_functions/unary.yaml:658", "engine/generated/VariableType.ts:3656");
 registerKernel(ops.clamp_max_default, "Autograd", (ks, self, max) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: ClampMaxBackward0 | null = null;
@@ -3671,7 +3682,7 @@ registerKernel(ops.clamp_max_default, "Autograd", (ks, self, max) => {
     set_history(differentiable(_result as Tensor), grad_fn);
   }
   return _result;
-}, "VariableType::clamp_max_default", "engine/ops/native_functions/unary.yaml:662", "engine/generated/VariableType.ts:3660");
+}, "VariableType::clamp_max_default", "engine/ops/native_functions/unary.yaml:662", "engine/generated/VariableType.ts:3671");
 registerKernel(ops.clamp_max__Tensor, "Autograd", (ks, self, max) => {
   const _any_requires_grad = compute_requires_grad(self, max);
   check_inplace(self, _any_requires_grad);
@@ -3687,7 +3698,7 @@ registerKernel(ops.clamp_max__Tensor, "Autograd", (ks, self, max) => {
     rebase_history(self, grad_fn);
   }
   return _result;
-}, "VariableType::clamp_max__Tensor", "engine/ops/native_functions/unary.yaml:666", "engine/generated/VariableType.ts:3675");
+}, "VariableType::clamp_max__Tensor", "engine/ops/native_functions/unary.yaml:666", "engine/generated/VariableType.ts:3686");
 registerKernel(ops.clamp_max__default, "Autograd", (ks, self, max) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -3703,17 +3714,17 @@ registerKernel(ops.clamp_max__default, "Autograd", (ks, self, max) => {
     rebase_history(self, grad_fn);
   }
   return _result;
-}, "VariableType::clamp_max__default", "engine/ops/native_functions/unary.yaml:670", "engine/generated/VariableType.ts:3691");
+}, "VariableType::clamp_max__default", "engine/ops/native_functions/unary.yaml:670", "engine/generated/VariableType.ts:3702");
 registerKernel(ops.clamp_max_Tensor_out, "Autograd", (ks, self, max, out) => {
   if (compute_requires_grad(self, max)) throw_error_out_requires_grad("clamp_max");
   return below_autograd(() => ops.clamp_max_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, max, out));
-}, "VariableType::clamp_max_Tensor_out", "engine/ops/native_functions/unary.yaml:674", "engine/generated/VariableType.ts:3707");
+}, "VariableType::clamp_max_Tensor_out", "engine/ops/native_functions/unary.yaml:674", "engine/generated/VariableType.ts:3718");
 registerKernel(ops.clamp_max_out, "Autograd", (ks, self, max, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("clamp_max");
   return below_autograd(() => ops.clamp_max_out.redispatch(ks.and(after_autograd_keyset), self, max, out));
-}, "VariableType::clamp_max_out", "engine/ops/native_functions/unary.yaml:680", "engine/generated/VariableType.ts:3711");
-registerKernel(ops.isnan_default, "Autograd", (ks, self) => below_autograd(() => ops.isnan_default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::isnan_default", "engine/ops/native_functions/unary.yaml:715", "engine/generated/VariableType.ts:3715");
-registerKernel(ops.isinf_default, "Autograd", (ks, self) => below_autograd(() => ops.isinf_default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::isinf_default", "engine/ops/native_functions/unary.yaml:721", "engine/generated/VariableType.ts:3716");
+}, "VariableType::clamp_max_out", "engine/ops/native_functions/unary.yaml:680", "engine/generated/VariableType.ts:3722");
+registerKernel(ops.isnan_default, "Autograd", (ks, self) => below_autograd(() => ops.isnan_default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::isnan_default", "engine/ops/native_functions/unary.yaml:715", "engine/generated/VariableType.ts:3726");
+registerKernel(ops.isinf_default, "Autograd", (ks, self) => below_autograd(() => ops.isinf_default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::isinf_default", "engine/ops/native_functions/unary.yaml:721", "engine/generated/VariableType.ts:3727");
 registerKernel(ops.nan_to_num_default, "Autograd", (ks, self, nan, posinf, neginf) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: NanToNumBackward0 | null = null;
@@ -3727,7 +3738,7 @@ registerKernel(ops.nan_to_num_default, "Autograd", (ks, self, nan, posinf, negin
     set_history(differentiable(_result as Tensor), grad_fn);
   }
   return _result;
-}, "VariableType::nan_to_num_default", "engine/ops/native_functions/unary.yaml:732", "engine/generated/VariableType.ts:3717");
+}, "VariableType::nan_to_num_default", "engine/ops/native_functions/unary.yaml:732", "engine/generated/VariableType.ts:3728");
 registerKernel(ops.nan_to_num__default, "Autograd", (ks, self, nan, posinf, neginf) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -3742,106 +3753,106 @@ registerKernel(ops.nan_to_num__default, "Autograd", (ks, self, nan, posinf, negi
     rebase_history(self, grad_fn);
   }
   return _result;
-}, "VariableType::nan_to_num__default", "engine/ops/native_functions/unary.yaml:737", "engine/generated/VariableType.ts:3731");
+}, "VariableType::nan_to_num__default", "engine/ops/native_functions/unary.yaml:737", "engine/generated/VariableType.ts:3742");
 registerKernel(ops.nan_to_num_out, "Autograd", (ks, self, nan, posinf, neginf, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("nan_to_num");
   return below_autograd(() => ops.nan_to_num_out.redispatch(ks.and(after_autograd_keyset), self, nan, posinf, neginf, out));
-}, "VariableType::nan_to_num_out", "engine/ops/native_functions/unary.yaml:742", "engine/generated/VariableType.ts:3746");
+}, "VariableType::nan_to_num_out", "engine/ops/native_functions/unary.yaml:742", "engine/generated/VariableType.ts:3757");
 registerKernel(ops.logical_not_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::logical_not", self) : null;
   const _result = below_autograd(() => ops.logical_not_default.redispatch(ks.and(after_autograd_keyset), self));
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::logical_not_default", "engine/ops/native_functions/unary.yaml:747", "engine/generated/VariableType.ts:3750");
-registerKernel(ops.logical_not__default, "Autograd", (ks, self) => below_autograd(() => ops.logical_not__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::logical_not__default", "engine/ops/native_functions/unary.yaml:752", "engine/generated/VariableType.ts:3756");
-registerKernel(ops.logical_not_out, "Autograd", (ks, self, out) => below_autograd(() => ops.logical_not_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::logical_not_out", "engine/ops/native_functions/unary.yaml:757", "engine/generated/VariableType.ts:3757");
+}, "VariableType::logical_not_default", "engine/ops/native_functions/unary.yaml:747", "engine/generated/VariableType.ts:3761");
+registerKernel(ops.logical_not__default, "Autograd", (ks, self) => below_autograd(() => ops.logical_not__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::logical_not__default", "engine/ops/native_functions/unary.yaml:752", "engine/generated/VariableType.ts:3767");
+registerKernel(ops.logical_not_out, "Autograd", (ks, self, out) => below_autograd(() => ops.logical_not_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::logical_not_out", "engine/ops/native_functions/unary.yaml:757", "engine/generated/VariableType.ts:3768");
 registerKernel(ops.bitwise_not_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::bitwise_not", self) : null;
   const _result = below_autograd(() => ops.bitwise_not_default.redispatch(ks.and(after_autograd_keyset), self));
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::bitwise_not_default", "engine/ops/native_functions/unary.yaml:761", "engine/generated/VariableType.ts:3758");
-registerKernel(ops.bitwise_not__default, "Autograd", (ks, self) => below_autograd(() => ops.bitwise_not__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::bitwise_not__default", "engine/ops/native_functions/unary.yaml:765", "engine/generated/VariableType.ts:3764");
-registerKernel(ops.bitwise_not_out, "Autograd", (ks, self, out) => below_autograd(() => ops.bitwise_not_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::bitwise_not_out", "engine/ops/native_functions/unary.yaml:769", "engine/generated/VariableType.ts:3765");
+}, "VariableType::bitwise_not_default", "engine/ops/native_functions/unary.yaml:761", "engine/generated/VariableType.ts:3769");
+registerKernel(ops.bitwise_not__default, "Autograd", (ks, self) => below_autograd(() => ops.bitwise_not__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::bitwise_not__default", "engine/ops/native_functions/unary.yaml:765", "engine/generated/VariableType.ts:3775");
+registerKernel(ops.bitwise_not_out, "Autograd", (ks, self, out) => below_autograd(() => ops.bitwise_not_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::bitwise_not_out", "engine/ops/native_functions/unary.yaml:769", "engine/generated/VariableType.ts:3776");
 registerKernel(ops.sub_Scalar_out, "Autograd", (ks, self, other, alpha, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("sub");
   return below_autograd(() => ops.sub_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, alpha, out));
-}, "VariableType::sub_Scalar_out", "engine/ops/native_functions/binary.yaml:37", "engine/generated/VariableType.ts:3766");
+}, "VariableType::sub_Scalar_out", "engine/ops/native_functions/binary.yaml:37", "engine/generated/VariableType.ts:3777");
 registerKernel(ops.rsub_Tensor_out, "Autograd", (ks, self, other, alpha, out) => {
   if (compute_requires_grad(self, other)) throw_error_out_requires_grad("rsub");
   return below_autograd(() => ops.rsub_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, alpha, out));
-}, "VariableType::rsub_Tensor_out", "engine/ops/native_functions/binary.yaml:43", "engine/generated/VariableType.ts:3770");
+}, "VariableType::rsub_Tensor_out", "engine/ops/native_functions/binary.yaml:43", "engine/generated/VariableType.ts:3781");
 registerKernel(ops.rsub_Scalar_out, "Autograd", (ks, self, other, alpha, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("rsub");
   return below_autograd(() => ops.rsub_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, alpha, out));
-}, "VariableType::rsub_Scalar_out", "engine/ops/native_functions/binary.yaml:50", "engine/generated/VariableType.ts:3774");
+}, "VariableType::rsub_Scalar_out", "engine/ops/native_functions/binary.yaml:50", "engine/generated/VariableType.ts:3785");
 registerKernel(ops.div_Scalar_out, "Autograd", (ks, self, other, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("div");
   return below_autograd(() => ops.div_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
-}, "VariableType::div_Scalar_out", "engine/ops/native_functions/binary.yaml:92", "engine/generated/VariableType.ts:3778");
+}, "VariableType::div_Scalar_out", "engine/ops/native_functions/binary.yaml:92", "engine/generated/VariableType.ts:3789");
 registerKernel(ops.div_Scalar_mode_out, "Autograd", (ks, self, other, rounding_mode, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("div");
   return below_autograd(() => ops.div_Scalar_mode_out.redispatch(ks.and(after_autograd_keyset), self, other, rounding_mode, out));
-}, "VariableType::div_Scalar_mode_out", "engine/ops/native_functions/binary.yaml:103", "engine/generated/VariableType.ts:3782");
+}, "VariableType::div_Scalar_mode_out", "engine/ops/native_functions/binary.yaml:103", "engine/generated/VariableType.ts:3793");
 registerKernel(ops.remainder_Scalar_Tensor_out, "Autograd", (ks, self, other, out) => {
   if (compute_requires_grad(other)) throw_error_out_requires_grad("remainder");
   return below_autograd(() => ops.remainder_Scalar_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
-}, "VariableType::remainder_Scalar_Tensor_out", "engine/ops/native_functions/binary.yaml:188", "engine/generated/VariableType.ts:3786");
-registerKernel(ops.bitwise_and_Scalar_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.bitwise_and_Scalar_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::bitwise_and_Scalar_Tensor_out", "engine/ops/native_functions/binary.yaml:619", "engine/generated/VariableType.ts:3790");
-registerKernel(ops.bitwise_or_Scalar_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.bitwise_or_Scalar_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::bitwise_or_Scalar_Tensor_out", "engine/ops/native_functions/binary.yaml:655", "engine/generated/VariableType.ts:3791");
-registerKernel(ops.bitwise_xor_Scalar_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.bitwise_xor_Scalar_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::bitwise_xor_Scalar_Tensor_out", "engine/ops/native_functions/binary.yaml:691", "engine/generated/VariableType.ts:3792");
+}, "VariableType::remainder_Scalar_Tensor_out", "engine/ops/native_functions/binary.yaml:188", "engine/generated/VariableType.ts:3797");
+registerKernel(ops.bitwise_and_Scalar_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.bitwise_and_Scalar_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::bitwise_and_Scalar_Tensor_out", "engine/ops/native_functions/binary.yaml:619", "engine/generated/VariableType.ts:3801");
+registerKernel(ops.bitwise_or_Scalar_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.bitwise_or_Scalar_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::bitwise_or_Scalar_Tensor_out", "engine/ops/native_functions/binary.yaml:655", "engine/generated/VariableType.ts:3802");
+registerKernel(ops.bitwise_xor_Scalar_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.bitwise_xor_Scalar_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::bitwise_xor_Scalar_Tensor_out", "engine/ops/native_functions/binary.yaml:691", "engine/generated/VariableType.ts:3803");
 registerKernel(ops.flip_out, "Autograd", (ks, self, dims, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("flip");
   return below_autograd(() => ops.flip_out.redispatch(ks.and(after_autograd_keyset), self, dims, out));
-}, "VariableType::flip_out", "engine/ops/native_functions/join.yaml:90", "engine/generated/VariableType.ts:3793");
+}, "VariableType::flip_out", "engine/ops/native_functions/join.yaml:90", "engine/generated/VariableType.ts:3804");
 registerKernel(ops.roll_out, "Autograd", (ks, self, shifts, dims, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("roll");
   return below_autograd(() => ops.roll_out.redispatch(ks.and(after_autograd_keyset), self, shifts, dims, out));
-}, "VariableType::roll_out", "engine/ops/native_functions/join.yaml:97", "engine/generated/VariableType.ts:3797");
+}, "VariableType::roll_out", "engine/ops/native_functions/join.yaml:97", "engine/generated/VariableType.ts:3808");
 registerKernel(ops.repeat_out, "Autograd", (ks, self, repeats, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("repeat");
   return below_autograd(() => ops.repeat_out.redispatch(ks.and(after_autograd_keyset), self, repeats, out));
-}, "VariableType::repeat_out", "engine/ops/native_functions/join.yaml:134", "engine/generated/VariableType.ts:3801");
-registerKernel(ops._trilinear_out, "Autograd", (ks, i1, i2, i3, expand1, expand2, expand3, sumdim, unroll_dim, out) => below_autograd(() => ops._trilinear_out.redispatch(ks.and(after_autograd_keyset), i1, i2, i3, expand1, expand2, expand3, sumdim, unroll_dim, out)), "VariableType::_trilinear_out", "engine/ops/native_functions/linalg.yaml:212", "engine/generated/VariableType.ts:3805");
+}, "VariableType::repeat_out", "engine/ops/native_functions/join.yaml:134", "engine/generated/VariableType.ts:3812");
+registerKernel(ops._trilinear_out, "Autograd", (ks, i1, i2, i3, expand1, expand2, expand3, sumdim, unroll_dim, out) => below_autograd(() => ops._trilinear_out.redispatch(ks.and(after_autograd_keyset), i1, i2, i3, expand1, expand2, expand3, sumdim, unroll_dim, out)), "VariableType::_trilinear_out", "engine/ops/native_functions/linalg.yaml:212", "engine/generated/VariableType.ts:3816");
 registerKernel(ops.prod_out, "Autograd", (ks, self, dtype, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("prod");
   return below_autograd(() => ops.prod_out.redispatch(ks.and(after_autograd_keyset), self, dtype, out));
-}, "VariableType::prod_out", "engine/ops/native_functions/reduce.yaml:104", "engine/generated/VariableType.ts:3806");
-registerKernel(ops.count_nonzero_dim_IntList_out, "Autograd", (ks, self, dim, out) => below_autograd(() => ops.count_nonzero_dim_IntList_out.redispatch(ks.and(after_autograd_keyset), self, dim, out)), "VariableType::count_nonzero_dim_IntList_out", "engine/ops/native_functions/reduce2.yaml:12", "engine/generated/VariableType.ts:3810");
-registerKernel(ops.count_nonzero_out, "Autograd", (ks, self, dim, out) => below_autograd(() => ops.count_nonzero_out.redispatch(ks.and(after_autograd_keyset), self, dim, out)), "VariableType::count_nonzero_out", "engine/ops/native_functions/reduce2.yaml:18", "engine/generated/VariableType.ts:3811");
+}, "VariableType::prod_out", "engine/ops/native_functions/reduce.yaml:104", "engine/generated/VariableType.ts:3817");
+registerKernel(ops.count_nonzero_dim_IntList_out, "Autograd", (ks, self, dim, out) => below_autograd(() => ops.count_nonzero_dim_IntList_out.redispatch(ks.and(after_autograd_keyset), self, dim, out)), "VariableType::count_nonzero_dim_IntList_out", "engine/ops/native_functions/reduce2.yaml:12", "engine/generated/VariableType.ts:3821");
+registerKernel(ops.count_nonzero_out, "Autograd", (ks, self, dim, out) => below_autograd(() => ops.count_nonzero_out.redispatch(ks.and(after_autograd_keyset), self, dim, out)), "VariableType::count_nonzero_out", "engine/ops/native_functions/reduce2.yaml:18", "engine/generated/VariableType.ts:3822");
 registerKernel(ops.std_mean_correction_out, "Autograd", (ks, self, dim, correction, keepdim, out0, out1) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("std_mean");
   return below_autograd(() => ops.std_mean_correction_out.redispatch(ks.and(after_autograd_keyset), self, dim, correction, keepdim, out0, out1));
-}, "VariableType::std_mean_correction_out", "engine/ops/native_functions/reduce2.yaml:50", "engine/generated/VariableType.ts:3812");
+}, "VariableType::std_mean_correction_out", "engine/ops/native_functions/reduce2.yaml:50", "engine/generated/VariableType.ts:3823");
 registerKernel(ops.var_mean_correction_out, "Autograd", (ks, self, dim, correction, keepdim, out0, out1) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("var_mean");
   return below_autograd(() => ops.var_mean_correction_out.redispatch(ks.and(after_autograd_keyset), self, dim, correction, keepdim, out0, out1));
-}, "VariableType::var_mean_correction_out", "engine/ops/native_functions/reduce2.yaml:98", "engine/generated/VariableType.ts:3816");
-registerKernel(ops.argsort_stable_out, "Autograd", (ks, self, stable, dim, descending, out) => below_autograd(() => ops.argsort_stable_out.redispatch(ks.and(after_autograd_keyset), self, stable, dim, descending, out)), "VariableType::argsort_stable_out", "engine/ops/native_functions/select.yaml:66", "engine/generated/VariableType.ts:3820");
+}, "VariableType::var_mean_correction_out", "engine/ops/native_functions/reduce2.yaml:98", "engine/generated/VariableType.ts:3827");
+registerKernel(ops.argsort_stable_out, "Autograd", (ks, self, stable, dim, descending, out) => below_autograd(() => ops.argsort_stable_out.redispatch(ks.and(after_autograd_keyset), self, stable, dim, descending, out)), "VariableType::argsort_stable_out", "engine/ops/native_functions/select.yaml:66", "engine/generated/VariableType.ts:3831");
 registerKernel(ops._unsafe_view_out, "Autograd", (ks, self, size, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("_unsafe_view");
   return below_autograd(() => ops._unsafe_view_out.redispatch(ks.and(after_autograd_keyset), self, size, out));
-}, "VariableType::_unsafe_view_out", "engine/ops/native_functions/shape.yaml:46", "engine/generated/VariableType.ts:3821");
+}, "VariableType::_unsafe_view_out", "engine/ops/native_functions/shape.yaml:46", "engine/generated/VariableType.ts:3832");
 registerKernel(ops.clone_out, "Autograd", (ks, self, memory_format, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("clone");
   return below_autograd(() => ops.clone_out.redispatch(ks.and(after_autograd_keyset), self, memory_format, out));
-}, "VariableType::clone_out", "engine/ops/native_functions/shape.yaml:210", "engine/generated/VariableType.ts:3825");
-registerKernel(ops.copy_out, "Autograd", (ks, self, src, non_blocking, out) => below_autograd(() => ops.copy_out.redispatch(ks.and(after_autograd_keyset), self, src, non_blocking, out)), "VariableType::copy_out", "engine/ops/native_functions/shape.yaml:222", "engine/generated/VariableType.ts:3829");
+}, "VariableType::clone_out", "engine/ops/native_functions/shape.yaml:210", "engine/generated/VariableType.ts:3836");
+registerKernel(ops.copy_out, "Autograd", (ks, self, src, non_blocking, out) => below_autograd(() => ops.copy_out.redispatch(ks.and(after_autograd_keyset), self, src, non_blocking, out)), "VariableType::copy_out", "engine/ops/native_functions/shape.yaml:222", "engine/generated/VariableType.ts:3840");
 registerKernel(ops._to_copy_out, "Autograd", (ks, self, non_blocking, memory_format, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("_to_copy");
   return below_autograd(() => ops._to_copy_out.redispatch(ks.and(after_autograd_keyset), self, non_blocking, memory_format, out));
-}, "VariableType::_to_copy_out", "engine/ops/native_functions/shape.yaml:229", "engine/generated/VariableType.ts:3830");
+}, "VariableType::_to_copy_out", "engine/ops/native_functions/shape.yaml:229", "engine/generated/VariableType.ts:3841");
 registerKernel(ops.zero_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::zero", self) : null;
   const _result = below_autograd(() => ops.zero_default.redispatch(ks.and(after_autograd_keyset), self));
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::zero_default", "engine/ops/native_functions/shape.yaml:263", "engine/generated/VariableType.ts:3834");
-registerKernel(ops.zero_out, "Autograd", (ks, self, out) => below_autograd(() => ops.zero_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::zero_out", "engine/ops/native_functions/shape.yaml:263", "engine/generated/VariableType.ts:3840");
-registerKernel(ops.empty_strided_out, "Autograd", (ks, size, stride, out) => below_autograd(() => ops.empty_strided_out.redispatch(ks.and(after_autograd_keyset), size, stride, out)), "VariableType::empty_strided_out", "engine/ops/native_functions/shape.yaml:271", "engine/generated/VariableType.ts:3841");
-registerKernel(ops.empty_like_out, "Autograd", (ks, self, memory_format, out) => below_autograd(() => ops.empty_like_out.redispatch(ks.and(after_autograd_keyset), self, memory_format, out)), "VariableType::empty_like_out", "engine/ops/native_functions/shape.yaml:277", "engine/generated/VariableType.ts:3842");
-registerKernel(ops.zeros_like_out, "Autograd", (ks, self, memory_format, out) => below_autograd(() => ops.zeros_like_out.redispatch(ks.and(after_autograd_keyset), self, memory_format, out)), "VariableType::zeros_like_out", "engine/ops/native_functions/shape.yaml:287", "engine/generated/VariableType.ts:3843");
-registerKernel(ops.ones_like_out, "Autograd", (ks, self, memory_format, out) => below_autograd(() => ops.ones_like_out.redispatch(ks.and(after_autograd_keyset), self, memory_format, out)), "VariableType::ones_like_out", "engine/ops/native_functions/shape.yaml:294", "engine/generated/VariableType.ts:3844");
-registerKernel(ops.full_like_out, "Autograd", (ks, self, fill_value, memory_format, out) => below_autograd(() => ops.full_like_out.redispatch(ks.and(after_autograd_keyset), self, fill_value, memory_format, out)), "VariableType::full_like_out", "engine/ops/native_functions/shape.yaml:305", "engine/generated/VariableType.ts:3845");
-registerKernel(ops.isnan_out, "Autograd", (ks, self, out) => below_autograd(() => ops.isnan_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::isnan_out", "engine/ops/native_functions/unary.yaml:715", "engine/generated/VariableType.ts:3846");
-registerKernel(ops.isinf_out, "Autograd", (ks, self, out) => below_autograd(() => ops.isinf_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::isinf_out", "engine/ops/native_functions/unary.yaml:721", "engine/generated/VariableType.ts:3847");
+}, "VariableType::zero_default", "engine/ops/native_functions/shape.yaml:263", "engine/generated/VariableType.ts:3845");
+registerKernel(ops.zero_out, "Autograd", (ks, self, out) => below_autograd(() => ops.zero_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::zero_out", "engine/ops/native_functions/shape.yaml:263", "engine/generated/VariableType.ts:3851");
+registerKernel(ops.empty_strided_out, "Autograd", (ks, size, stride, out) => below_autograd(() => ops.empty_strided_out.redispatch(ks.and(after_autograd_keyset), size, stride, out)), "VariableType::empty_strided_out", "engine/ops/native_functions/shape.yaml:271", "engine/generated/VariableType.ts:3852");
+registerKernel(ops.empty_like_out, "Autograd", (ks, self, memory_format, out) => below_autograd(() => ops.empty_like_out.redispatch(ks.and(after_autograd_keyset), self, memory_format, out)), "VariableType::empty_like_out", "engine/ops/native_functions/shape.yaml:277", "engine/generated/VariableType.ts:3853");
+registerKernel(ops.zeros_like_out, "Autograd", (ks, self, memory_format, out) => below_autograd(() => ops.zeros_like_out.redispatch(ks.and(after_autograd_keyset), self, memory_format, out)), "VariableType::zeros_like_out", "engine/ops/native_functions/shape.yaml:287", "engine/generated/VariableType.ts:3854");
+registerKernel(ops.ones_like_out, "Autograd", (ks, self, memory_format, out) => below_autograd(() => ops.ones_like_out.redispatch(ks.and(after_autograd_keyset), self, memory_format, out)), "VariableType::ones_like_out", "engine/ops/native_functions/shape.yaml:294", "engine/generated/VariableType.ts:3855");
+registerKernel(ops.full_like_out, "Autograd", (ks, self, fill_value, memory_format, out) => below_autograd(() => ops.full_like_out.redispatch(ks.and(after_autograd_keyset), self, fill_value, memory_format, out)), "VariableType::full_like_out", "engine/ops/native_functions/shape.yaml:305", "engine/generated/VariableType.ts:3856");
+registerKernel(ops.isnan_out, "Autograd", (ks, self, out) => below_autograd(() => ops.isnan_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::isnan_out", "engine/ops/native_functions/unary.yaml:715", "engine/generated/VariableType.ts:3857");
+registerKernel(ops.isinf_out, "Autograd", (ks, self, out) => below_autograd(() => ops.isinf_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::isinf_out", "engine/ops/native_functions/unary.yaml:721", "engine/generated/VariableType.ts:3858");

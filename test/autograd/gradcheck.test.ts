@@ -169,6 +169,8 @@ const CASES: Case[] = [
   ["cat", (a, b) => torch.cat([a, b], 1), () => [X([2, 3]), X([2, 2], -2, 2, 2)]],
   ["stack", (a, b) => torch.stack([a, b], -1), () => [X([2, 3]), X([2, 3], -2, 2, 2)]],
   ["repeat", (a) => a.repeat(2, 1, 2), () => [X([2, 3])]],
+  ["as_strided", (a) => a.as_strided([2, 2], [1, 2], 1), () => [X([3, 3])]],
+  ["as_strided overlapping", (a) => a.as_strided([3, 3], [1, 1]), () => [X([5])]],
   ["split", (a) => a.split(2, 1), () => [X([2, 5])]],
   ["split_with_sizes", (a) => a.split_with_sizes([1, 2], 0), () => [X([3, 2])]],
   ["unbind", (a) => a.unbind(1), () => [X([2, 3])]],
