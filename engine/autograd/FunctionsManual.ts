@@ -4,12 +4,18 @@
 
 import type { Tensor } from "../aten/core/Tensor.js";
 import { NotImplementedError } from "../c10/Errors.js";
-import type { ScalarType } from "../c10/ScalarType.js";
+import { dtypeOf, bool as boolDtype, type ScalarType } from "../c10/ScalarType.js";
 import { maybe_wrap_dim } from "../c10/WrapDimMinimal.js";
 import { mul_Tensor } from "../generated/mul.js";
 import { unsqueeze_default } from "../generated/unsqueeze.js";
 import { expand_default } from "../generated/expand.js";
 import { zeros_like_default } from "../generated/zeros_like.js";
+import { zeros } from "../generated/zeros.js";
+import { where } from "../generated/where.js";
+import { cat } from "../generated/cat.js";
+import { stack } from "../generated/stack.js";
+import { tensor } from "../aten/tensor_new.js";
+import { result_type } from "../aten/TypeProperties.js";
 import { wrapped_scalar_tensor } from "../aten/core/OpRegistration.js";
 export { sum_to } from "./sum_to.js";
 
@@ -48,4 +54,567 @@ export function zeros_like(t: Tensor): Tensor {
 /** A derivative that exists in principle but is not written: backward raises. */
 export function not_implemented(reason: string): never {
   throw new NotImplementedError(`the derivative for '${reason}' is not implemented.`);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Elementwise ops. Complex inputs do not exist yet, so PyTorch's conj() calls are left out; the ops run in
+// PyTorch's order (C++ `s * t` with a Scalar s is t.mul(s)), so the values are the same bits.
+
+type Opt<T> = T | null | undefined;
+const zeroScalarLike = 0;
+
+/** log1p_backward: grad / (self + 1). */
+export function log1p_backward(grad: Tensor, self: Tensor): Tensor {
+  return grad.div(self.add(1));
+}
+
+/** sigmoid_backward (the ATen kernel): grad * (1 - y) * y. */
+export function sigmoid_backward(grad: Tensor, output: Tensor): Tensor {
+  return grad.mul(output.neg().add(1)).mul(output);
+}
+
+/** tanh_backward (the ATen kernel): grad * (1 - y * y). */
+export function tanh_backward(grad: Tensor, output: Tensor): Tensor {
+  return grad.mul(output.mul(output).neg().add(1));
+}
+
+/** sgn_backward(result, grad, self): sgn is piecewise constant on real inputs, so PyTorch returns zeros there
+ * (an efficient zero tensor, which never requires grad); the complex formula is not needed yet. */
+export function sgn_backward(_result: Tensor, _grad: Tensor, self: Tensor): Tensor {
+  return zeros_like(self);
+}
+
+/** infinitely_differentiable_logit_backward: grad / (x (1 - x)) inside [eps, 1 - eps], else 0 (NaN without eps). */
+export function infinitely_differentiable_logit_backward(grad: Tensor, self: Tensor, eps: Opt<number>): Tensor {
+  const lo = eps ?? 0, hi = 1 - lo;
+  const inside = self.ge(lo).logical_and(self.le(hi));
+  return where(inside, grad.div(self.mul(self.neg().add(1))), eps === null || eps === undefined ? NaN : 0);
+}
+
+/** clamp_backward: grad where min <= self <= max (the subgradient 1 at the bounds), else 0. */
+export function clamp_backward(grad: Tensor, self: Tensor, min: Opt<number>, max: Opt<number>): Tensor {
+  const hasMin = min !== null && min !== undefined, hasMax = max !== null && max !== undefined;
+  if (hasMin && hasMax) return where(self.ge(min).logical_and(self.le(max)), grad, 0);
+  if (hasMin) return where(self.ge(min), grad, 0);
+  if (hasMax) return where(self.le(max!), grad, 0);
+  return grad;
+}
+
+/** clamp_backward_min_max: the gradients of clamp(self, min, max) with Tensor bounds. */
+export function clamp_backward_min_max(grad: Tensor, self: Tensor, min: Tensor | null, max: Tensor | null, mask: readonly boolean[]): (Tensor | null)[] {
+  const ret: (Tensor | null)[] = [null, null, null];
+  if (max && min) {
+    if (mask[0]) ret[0] = where(self.ge(min).logical_and(self.le(max)), grad, 0);
+    if (mask[1]) ret[1] = where(self.lt(min).logical_and(min.lt(max)), grad, 0);
+    if (mask[2]) ret[2] = where(self.gt(max).logical_or(max.lt(min)), grad, 0);
+  } else if (min) {
+    if (mask[0]) ret[0] = where(self.ge(min), grad, 0);
+    if (mask[1]) ret[1] = where(self.lt(min), grad, 0);
+  } else if (max) {
+    if (mask[0]) ret[0] = where(self.le(max), grad, 0);
+    if (mask[2]) ret[2] = where(self.gt(max), grad, 0);
+  }
+  return ret;
+}
+
+/** atan2_backward: d/dself = other / (self² + other²), d/dother = -self / (self² + other²). */
+export function atan2_backward(grad: Tensor, self: Tensor, other: Tensor, mask: readonly boolean[]): (Tensor | null)[] {
+  const recip = self.mul(self).add(other.mul(other)).reciprocal();
+  return [mask[0] ? grad.mul(other).mul(recip) : null, mask[1] ? grad.mul(self.neg()).mul(recip) : null];
+}
+
+/** copysign_tensor_self_backward: grad * (result / self), 0 where self == 0. */
+export function copysign_tensor_self_backward(grad: Tensor, self: Tensor, result: Tensor): Tensor {
+  const ratio = where(self.eq(0), 0, result.div(self));
+  return grad.mul(ratio);
+}
+
+/** div_tensor_self_backward: grad / other; zero when a rounding mode makes div piecewise constant. */
+export function div_tensor_self_backward(grad: Tensor, other: Tensor | number, self_st: ScalarType, rounding_mode: Opt<string>): Tensor {
+  if (rounding_mode !== null && rounding_mode !== undefined) return zeros_like_dtype(grad, self_st);
+  return handle_r_to_c(self_st, grad.div(other as Tensor));
+}
+
+/** div_tensor_other_backward: -grad * ((self / other) / other). */
+export function div_tensor_other_backward(grad: Tensor, self: Tensor, other: Tensor, rounding_mode: Opt<string>): Tensor {
+  if (rounding_mode !== null && rounding_mode !== undefined) return zeros_like_dtype(grad, other.dtype.scalarType);
+  return handle_r_to_c(other.dtype.scalarType, grad.neg().mul(self.div(other).div(other)));
+}
+
+function zeros_like_dtype(t: Tensor, st: ScalarType): Tensor {
+  return zeros_like_default.call(t, dtypeOf(st), null, null, null, null) as Tensor;
+}
+
+/** pow_backward (Scalar exponent): grad * (exponent * self^(exponent - 1)); zero for exponent 0. */
+export function pow_backward(grad: Tensor, self: Tensor, exponent: number): Tensor {
+  if (Number(exponent) === 0) return zeros_like(self);
+  const e = Number(exponent);
+  return handle_r_to_c(self.dtype.scalarType, grad.mul(self.pow(e - 1).mul(e)));
+}
+
+/** pow_backward_self (Tensor exponent): zero where exponent == 0, else grad * exponent * self^(exponent - 1). */
+export function pow_backward_self(grad: Tensor, self: Tensor, exponent: Tensor): Tensor {
+  const out = where(exponent.eq(0), zeros_0d(grad), grad.mul(exponent.mul(self.pow(exponent.sub(1)))));
+  return handle_r_to_c(self.dtype.scalarType, out);
+}
+
+/**
+ * pow_backward_exponent: grad * result * log(self), and 0 where self == 0 and exponent >= 0 (where
+ * result * log(0) would be 0 * -inf); `self` is a Tensor (pow.Tensor_Tensor) or a number (pow.Scalar).
+ */
+export function pow_backward_exponent(grad: Tensor, self: Tensor | number, exponent: Tensor, result: Tensor): Tensor {
+  if (typeof self === "number" || typeof self === "boolean") {
+    const base = Number(self);
+    const g = result.mul(Math.log(base));
+    if (base === 0) return handle_r_to_c(exponent.dtype.scalarType, grad.mul(where(exponent.ge(0), zeros_0d(grad), g)));
+    return handle_r_to_c(exponent.dtype.scalarType, grad.mul(g));
+  }
+  const self_ = self.to(result_type(self, exponent));
+  const cond = self_.eq(0).logical_and(exponent.ge(0));
+  return handle_r_to_c(exponent.dtype.scalarType, grad.mul(where(cond, zeros_0d(grad), result.mul(self_.log()))));
+}
+
+/** at::zeros({}, grad.options()). */
+function zeros_0d(like: Tensor): Tensor {
+  return zeros([], { dtype: like.dtype, device: like.device });
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Reductions
+
+function dimList(dims: readonly number[] | number | null | undefined): number[] {
+  return dims === null || dims === undefined ? [] : typeof dims === "number" ? [dims] : [...dims];
+}
+
+/** _safe_size: the number of elements reduced over `dims` (1 for a 0-d input). */
+export function _safe_size(sizes: readonly number[], dims: readonly number[] | number | null): number {
+  if (sizes.length === 0) return 1;
+  let n = 1;
+  for (const d of dimList(dims)) n *= sizes[maybe_wrap_dim(d, sizes.length)];
+  return n;
+}
+
+/** mean_backward: sum_backward divided by the number of elements averaged. */
+export function mean_backward(grad: Tensor, sizes: readonly number[], dims: readonly number[] | number | null, numel: number, keepdim: boolean): Tensor {
+  const list = dimList(dims);
+  const allReduce = list.length === 0;
+  const n = allReduce ? numel : _safe_size(sizes, list);
+  return sum_backward(grad, sizes, list, keepdim).div(n);
+}
+
+/** restore_reduced_dims: reshape a reduced result so it has size-1 dims where it was reduced. */
+export function restore_reduced_dims(output: Tensor, dims: readonly number[] | number, keepdim: boolean): Tensor {
+  if (keepdim) return output;
+  const list = dimList(dims);
+  const total = output.dim() + list.length;
+  const target = new Array<number>(total).fill(0);
+  for (let i of list) {
+    if (i < 0) i = total + i;
+    target[i] = 1;
+  }
+  let j = 0;
+  for (const s of output.shape) {
+    while (target[j] > 0) j++;
+    target[j++] = s;
+  }
+  return output.reshape(target);
+}
+
+/** scale_grad_by_count: the gradient shared evenly among the elements the mask marks in each reduced slice. */
+export function scale_grad_by_count(grad: Tensor, mask: Tensor, dims: readonly number[] | number): Tensor {
+  return grad.div(mask.sum(dimList(dims), true)).mul(mask);
+}
+
+/** evenly_distribute_backward (the CPU path): grad / count at the elements equal to the value (or NaN if it is NaN). */
+export function evenly_distribute_backward(grad: Tensor, input: Tensor, value: Tensor): Tensor {
+  const mask = value.isnan().item() ? input.isnan() : input.eq(value);
+  return where(mask, grad.div(mask.sum()), 0);
+}
+
+/**
+ * value_selecting_reduction_backward (max.dim, min.dim, sort): PyTorch scatters grad into zeros at the
+ * indices along dim. Here a one-hot mask M[.., j, k, ..] = (indices[.., j, ..] == k) (data, not
+ * differentiable) selects grad with where() and the j axis is summed away: each output element receives
+ * one gradient value plus zeros, so the values are the scatter's, and the result stays differentiable in grad.
+ */
+export function value_selecting_reduction_backward(grad: Tensor, dim: number, indices: Tensor, sizes: readonly number[], keepdim: boolean): Tensor {
+  const nd = sizes.length;
+  if (nd === 0) return grad;
+  const d = maybe_wrap_dim(dim, nd);
+  const g = keepdim ? grad : grad.unsqueeze(d);
+  const idx = (keepdim ? indices : indices.unsqueeze(d)).contiguous();
+  const idxVals = idx.reshape([-1]).tolist() as number[];
+  const isz = [...idx.shape];
+  const m = isz[d], n = sizes[d];
+  const outer = isz.slice(0, d).reduce((a, b) => a * b, 1);
+  const inner = isz.slice(d + 1).reduce((a, b) => a * b, 1);
+  // mask of shape [outer.., m, n, inner..] in row-major order
+  const mask = new Array<boolean>(outer * m * n * inner);
+  let w = 0;
+  for (let o = 0; o < outer; o++)
+    for (let j = 0; j < m; j++)
+      for (let k = 0; k < n; k++)
+        for (let i = 0; i < inner; i++) mask[w++] = idxVals[(o * m + j) * inner + i] === k;
+  const M = tensor(mask, { dtype: boolDtype }).reshape([...isz.slice(0, d), m, n, ...isz.slice(d + 1)]);
+  return where(M, g.unsqueeze(d + 1), 0).sum([d], false);
+}
+
+/** prod_safe_zeros_backward: the product of the other elements along dim, computed without dividing. */
+function prod_safe_zeros_backward(grad: Tensor, inp: Tensor, dim: number): Tensor {
+  if (inp.numel() === 0) return grad.expand_as(inp);
+  const n = inp.shape[dim];
+  if (n === 1) return grad;
+  // PyTorch multiplies an exclusive cumprod by a reversed one; the product of the slice with element i
+  // replaced by 1 is the same quantity (rounding may differ in the last bits).
+  let others: Tensor | null = null;
+  const shape = inp.shape.map((_, i) => (i === dim ? n : 1));
+  for (let i = 0; i < n; i++) {
+    const onehot = tensor(Array.from({ length: n }, (_, k) => k === i), { dtype: boolDtype }).reshape(shape);
+    const p = where(onehot, 1, inp).prod(dim, true);
+    const placed = where(onehot, p, 0);
+    others = others === null ? placed : others.add(placed);
+  }
+  return grad.mul(others!);
+}
+
+/** prod_backward: grad * result / input without zeros; else the zero-safe product of the others. */
+export function prod_backward(grad: Tensor, input: Tensor, result: Tensor, dim: number | null, keepdim: boolean): Tensor {
+  if (input.dim() === 0) return grad;
+  if (dim === null) {
+    const zeros = input.eq(0).sum().item() as number;
+    if (zeros === 0) return grad.mul(result.div(input));
+    // 1.13 returns zeros for two or more zeros even under create_graph (the result then needs no grad)
+    if (zeros > 1) return zeros_like(input);
+    return prod_safe_zeros_backward(grad, input.contiguous().view([-1]), 0).view_as(input);
+  }
+  const d = maybe_wrap_dim(dim, input.dim());
+  let g = grad, r = result;
+  if (!keepdim) {
+    g = grad.unsqueeze(d);
+    r = result.unsqueeze(d);
+  }
+  const zeros = input.eq(0).sum().item() as number;
+  if (zeros === 0) return g.mul(r.div(input));
+  return prod_safe_zeros_backward(g, input, d);
+}
+
+/** var_backward: grad * 2 (x - mean) / (N - correction). */
+export function var_backward(grad: Tensor, self: Tensor, dims: readonly number[] | number | null, correction: Opt<number>, keepdim: boolean): Tensor {
+  const corr = correction ?? 1;
+  if (self.dim() === 0 || dims === null || dims === undefined) {
+    // 1.13: INFINITY * grad when n == correction (grad keeps its 0-d shape, so the engine then refuses
+    // it for an input with dims, as PyTorch's does); a negative dof goes through the formula
+    const n = self.numel();
+    if (n === corr) return grad.mul(Infinity);
+    return grad.mul(2 / (n - corr)).mul(self.sub(self.mean()));
+  }
+  const list = dimList(dims);
+  let g = grad;
+  if (!keepdim && self.dim() > 1) g = unsqueeze_multiple(grad, list, self.dim());
+  const dof = _safe_size(self.shape, list) - corr;
+  return g.mul(2 / dof).mul(self.sub(self.mean(list, true)));
+}
+
+/** std_backward: var_backward of grad / (2 std), 0 where std is 0. */
+export function std_backward(result: Tensor, grad: Tensor, self: Tensor, dims: readonly number[] | number | null, correction: Opt<number>, keepdim: boolean): Tensor {
+  const grad_var = where(result.eq(0), 0, grad.div(result.mul(2)));
+  return var_backward(grad_var, self, dims, correction, keepdim);
+}
+
+/** var_mean_backward: the variance's and the mean's gradients added (either may be undefined). */
+export function var_mean_backward(gvar: Tensor | null, gmean: Tensor | null, self: Tensor, dims: readonly number[] | number | null, correction: Opt<number>, keepdim: boolean): Tensor {
+  let gself: Tensor | null = gvar ? var_backward(gvar, self, dims, correction, keepdim) : null;
+  if (gmean) {
+    const aux = mean_backward(gmean, self.shape, dimList(dims), self.numel(), keepdim);
+    gself = gself ? gself.add(aux) : aux;
+  }
+  return gself!;
+}
+
+/** std_mean_backward: the standard deviation's and the mean's gradients added. */
+export function std_mean_backward(gstd: Tensor | null, gmean: Tensor | null, self: Tensor, std: Tensor, dims: readonly number[] | number | null, correction: Opt<number>, keepdim: boolean): Tensor {
+  let gself: Tensor | null = gstd ? std_backward(std, gstd, self, dims, correction, keepdim) : null;
+  if (gmean) {
+    const aux = mean_backward(gmean, self.shape, dimList(dims), self.numel(), keepdim);
+    gself = gself ? gself.add(aux) : aux;
+  }
+  return gself!;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Views
+
+/** permute_backwards: permute by the inverse permutation. */
+export function permute_backwards(grad: Tensor, fwd_dims: readonly number[]): Tensor {
+  const ndims = fwd_dims.length;
+  const dims = new Array<number>(ndims);
+  for (let i = 0; i < ndims; i++) dims[maybe_wrap_dim(fwd_dims[i], ndims)] = i;
+  return grad.permute(dims);
+}
+
+/** unsqueeze_to: put back the size-1 dims squeeze removed (all of them, or only `dim`). */
+export function unsqueeze_to(grad: Tensor, dim: number | null, sizes: readonly number[]): Tensor {
+  if (dim === null) {
+    let r = grad;
+    sizes.forEach((s, d) => {
+      if (s === 1) r = r.unsqueeze(d);
+    });
+    return r;
+  }
+  const d = maybe_wrap_dim(dim, sizes.length);
+  return sizes.length > 0 && sizes[d] === 1 ? grad.unsqueeze(d) : grad;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Joins and indexing views
+
+/** legacy_cat_wrap_dim: dim wrapped by the first input that is not the legacy empty [0] tensor. */
+function legacy_cat_wrap_dim(dim: number, sizes: readonly (readonly number[])[]): number {
+  for (const s of sizes) if (!(s.length === 1 && s[0] === 0)) return maybe_wrap_dim(dim, s.length);
+  return dim;
+}
+
+/** cat_tensors_backward: each input's gradient is its slice of grad along dim (an empty [0] input gets zeros([0])). */
+export function cat_tensors_backward(grad: Tensor, sizes: readonly (readonly number[])[], _dtypes: readonly ScalarType[], dim: number): (Tensor | null)[] {
+  const d = legacy_cat_wrap_dim(dim, sizes);
+  let accumulate = 0;
+  return sizes.map((shape) => {
+    if (shape.length === 1 && shape[0] === 0) return zeros([0], { dtype: grad.dtype, device: grad.device });
+    const size = shape[d];
+    accumulate += size;
+    return grad.narrow(d, accumulate - size, size);
+  });
+}
+
+/** stack_tensors_backward: input i's gradient is grad.select(dim, i). */
+export function stack_tensors_backward(grad: Tensor, dim: number, dtypes: readonly ScalarType[]): Tensor[] {
+  return dtypes.map((_, i) => grad.select(dim, i));
+}
+
+/** zeros of `sizes` with size `n` at dim d, in grad's dtype. */
+function zerosAlong(grad: Tensor, sizes: readonly number[], d: number, n: number): Tensor {
+  return zeros(sizes.map((s, i) => (i === d ? n : s)), { dtype: grad.dtype, device: grad.device });
+}
+
+/**
+ * select_backward: zeros of the input's sizes with grad at `index` along dim. PyTorch copies grad into a
+ * zeros tensor; here the zeros before and after are concatenated around it (same values), which keeps the
+ * result differentiable in grad without an in-place copy into a view.
+ */
+export function select_backward(grad: Tensor, sizes: readonly number[], dim: number, index: number): Tensor {
+  const d = maybe_wrap_dim(dim, sizes.length);
+  const n = sizes[d];
+  const i = index < 0 ? index + n : index;
+  const parts: Tensor[] = [];
+  if (i > 0) parts.push(zerosAlong(grad, sizes, d, i));
+  parts.push(grad.unsqueeze(d));
+  if (n - 1 - i > 0) parts.push(zerosAlong(grad, sizes, d, n - 1 - i));
+  return parts.length === 1 ? parts[0] : cat(parts, d);
+}
+
+/**
+ * slice_backward_wrapper / slice_backward: zeros of the input's sizes with grad at start, start + step, ...
+ * along dim (start and end normalized as slice does). With step > 1 each grad entry is followed by step - 1
+ * zeros (a cat on a new dim, then merged), and the zeros before and after are concatenated.
+ */
+export function slice_backward_wrapper(grad: Tensor, sizes: readonly number[], dim: number, start: number | null, end: number | null, step: number): Tensor {
+  const d = maybe_wrap_dim(dim, sizes.length);
+  const n = sizes[d];
+  let s = start ?? 0, e = end ?? Number.MAX_SAFE_INTEGER;
+  if (s < 0) s += n;
+  if (e < 0) e += n;
+  s = s < 0 ? 0 : s >= n ? n : s;
+  e = e < s ? s : e >= n ? n : e;
+  const len = grad.shape[d];
+  if (len === 0) return zeros([...sizes], { dtype: grad.dtype, device: grad.device });
+  let body = grad;
+  if (step > 1) {
+    const gsizes = [...grad.shape];
+    const spread = cat([grad.unsqueeze(d + 1), zeros([...gsizes.slice(0, d + 1), step - 1, ...gsizes.slice(d + 1)], { dtype: grad.dtype, device: grad.device })], d + 1);
+    body = spread.reshape([...gsizes.slice(0, d), len * step, ...gsizes.slice(d + 1)]);
+    body = body.narrow(d, 0, Math.min(len * step, n - s));
+  }
+  const bodyLen = body.shape[d];
+  const parts: Tensor[] = [];
+  if (s > 0) parts.push(zerosAlong(grad, sizes, d, s));
+  parts.push(body);
+  if (n - s - bodyLen > 0) parts.push(zerosAlong(grad, sizes, d, n - s - bodyLen));
+  return parts.length === 1 ? parts[0] : cat(parts, d);
+}
+
+/** _to_copy_backward: grad converted back to the input's dtype (and device). */
+export function _to_copy_backward(grad: Tensor, self_options: { dtype: Tensor["dtype"]; device: Tensor["device"] }): Tensor {
+  return grad.dtype === self_options.dtype ? grad : grad.to(self_options.dtype);
+}
+
+/** roll's backward: roll by the negated shifts, with shifts and dims in reverse order. */
+export function roll_backward(grad: Tensor, shifts: readonly number[] | number, dims: readonly number[] | number): Tensor {
+  const sh = dimList(shifts).reverse().map((s) => -s);
+  return grad.roll(sh, dimList(dims).reverse());
+}
+
+/** repeat_backward: sum the repeated copies back (leading new dims summed, then each repeated dim split and summed). */
+export function repeat_backward(grad: Tensor, repeats: readonly number[], input_shape: readonly number[]): Tensor {
+  if (repeats.includes(0)) return zeros([...input_shape], { dtype: grad.dtype, device: grad.device });
+  const input_dims = input_shape.length;
+  const num_unsqueezed = grad.dim() - input_dims;
+  let g = grad;
+  for (let i = 0; i < num_unsqueezed; i++) g = g.sum([0], false);
+  const grad_size: number[] = [];
+  const sum_dims: number[] = [];
+  for (let dim = 0; dim < input_dims; dim++) {
+    const repeat = repeats[dim + num_unsqueezed];
+    if (repeat !== 1) {
+      grad_size.push(repeat);
+      sum_dims.push(grad_size.length - 1);
+    }
+    grad_size.push(input_shape[dim]);
+  }
+  g = g.reshape(grad_size);
+  if (sum_dims.length) g = g.sum(sum_dims);
+  return g;
+}
+
+/**
+ * diagonal_backward: zeros of the input's sizes with grad on the (offset) diagonal of dims dim1, dim2.
+ * PyTorch copies grad into the diagonal view of a zeros tensor; here a one-hot mask E[k, i, j] (i, j on
+ * the k-th diagonal element) places grad with where() and sums the k axis away (one value plus zeros per
+ * element), then the two dims move back to dim1 and dim2.
+ */
+export function diagonal_backward(grad: Tensor, sizes: readonly number[], offset: number, dim1: number, dim2: number): Tensor {
+  const nd = sizes.length;
+  const d1 = maybe_wrap_dim(dim1, nd), d2 = maybe_wrap_dim(dim2, nd);
+  const n1 = sizes[d1], n2 = sizes[d2];
+  const L = grad.shape[grad.dim() - 1];
+  if (L === 0) return zeros([...sizes], { dtype: grad.dtype, device: grad.device });
+  const i0 = Math.max(-offset, 0), j0 = Math.max(offset, 0);
+  const mask: boolean[] = [];
+  for (let k = 0; k < L; k++) for (let i = 0; i < n1; i++) for (let j = 0; j < n2; j++) mask.push(i === k + i0 && j === k + j0);
+  const E = tensor(mask, { dtype: boolDtype }).reshape([L, n1, n2]);
+  const placed = where(E, grad.unsqueeze(-1).unsqueeze(-1), 0).sum([-3], false);
+  return placed.movedim([-2, -1], [d1, d2]);
+}
+
+/**
+ * unfold_backward: each window's gradient added back at the positions it covered. A one-hot mask
+ * E[w, t, p] = (p == w * step + t) places the windows with where(), and the window axes are summed.
+ */
+export function unfold_backward(grad: Tensor, input_sizes: readonly number[], dim: number, size: number, step: number): Tensor {
+  const nd = input_sizes.length;
+  const d = nd === 0 ? 0 : maybe_wrap_dim(dim, nd);
+  if (nd === 0) return grad.reshape([]);
+  const n = input_sizes[d];
+  const nw = grad.shape[d];
+  const mask: boolean[] = [];
+  for (let w = 0; w < nw; w++) for (let t = 0; t < size; t++) for (let p = 0; p < n; p++) mask.push(p === w * step + t);
+  const shape = [...input_sizes.slice(0, d).map(() => 1), nw, size, n, ...input_sizes.slice(d + 1).map(() => 1)];
+  const E = tensor(mask, { dtype: boolDtype }).reshape(shape);
+  const g = grad.movedim(-1, d + 1).unsqueeze(d + 2);
+  return where(E, g, 0).sum([d, d + 1], false);
+}
+
+/** split_with_sizes_backward: the outputs' gradients concatenated back (an undefined one as zeros of its piece's size). */
+export function split_with_sizes_backward(grads: readonly (Tensor | null)[], split_sizes: readonly number[], dim: number, sizes: readonly number[], options: { dtype: Tensor["dtype"]; device: Tensor["device"] }): Tensor {
+  const d = maybe_wrap_dim(dim, sizes.length);
+  const all = grads.map((g, j) => g ?? zeros(sizes.map((s, i) => (i === d ? split_sizes[j] : s)), { dtype: options.dtype, device: options.device }));
+  return cat(all, d);
+}
+
+/** split_backward: split_with_sizes_backward with every piece split_size long but the last. */
+export function split_backward(grads: readonly (Tensor | null)[], split_size: number, dim: number, sizes: readonly number[], options: { dtype: Tensor["dtype"]; device: Tensor["device"] }): Tensor {
+  const d = maybe_wrap_dim(dim, sizes.length);
+  const n = grads.length;
+  const split_sizes = new Array<number>(n).fill(split_size);
+  split_sizes[n - 1] = split_size - (split_size * n - sizes[d]);
+  return split_with_sizes_backward(grads, split_sizes, d, sizes, options);
+}
+
+/** unbind_backward: the outputs' gradients stacked back along dim (undefined ones as expanded zeros). */
+export function unbind_backward(grads: readonly (Tensor | null)[], dim: number): Tensor {
+  const like = grads.find((g): g is Tensor => g !== null)!;
+  const all = grads.map((g) => g ?? zeros([], { dtype: like.dtype, device: like.device }).expand([...like.shape]));
+  return stack(all, dim);
+}
+
+/** _min_storage_size: the elements a geometry reaches from storage index 0. */
+function _min_storage_size(sizes: readonly number[], strides: readonly number[], offset: number): number {
+  let n = offset + 1;
+  for (let i = 0; i < sizes.length; i++) {
+    if (sizes[i] === 0) return offset;
+    n += (sizes[i] - 1) * strides[i];
+  }
+  return n;
+}
+
+/** _maybe_overlapping_memory: can two indices of this geometry (size-1 and stride-0 dims dropped) share memory? */
+function _maybe_overlapping_memory(sizes: readonly number[], strides: readonly number[]): boolean {
+  const order = sizes.map((_, i) => i).sort((i, j) => strides[i] - strides[j]);
+  let maxIndex = 0;
+  for (const i of order) {
+    if (strides[i] <= maxIndex) return true;
+    maxIndex += strides[i] * (sizes[i] - 1);
+  }
+  return false;
+}
+
+/** Storage index of every element of a geometry, in row-major order. */
+function storageIndices(sizes: readonly number[], strides: readonly number[], offset: number): number[] {
+  const out: number[] = [];
+  for (const idx of rowMajor(sizes)) out.push(offset + idx.reduce((a, v, d) => a + v * strides[d], 0));
+  return out;
+}
+
+function* rowMajor(sizes: readonly number[]): Generator<number[]> {
+  const n = sizes.reduce((a, b) => a * b, 1);
+  const idx = new Array<number>(sizes.length).fill(0);
+  for (let k = 0; k < n; k++) {
+    yield idx;
+    for (let d = sizes.length - 1; d >= 0; d--) {
+      if (++idx[d] < sizes[d]) break;
+      idx[d] = 0;
+    }
+  }
+}
+
+/**
+ * as_strided_backward (1.13's algorithm): a zero "storage" covering both geometries receives grad at the
+ * output's storage indices (summed where the output overlaps itself: PyTorch's index_add_), is divided by
+ * how often the input sees each index when the input overlaps, and is read back with the input's geometry.
+ * The scatter is a one-hot where() summed over the output elements, so it stays differentiable in grad.
+ */
+export function as_strided_backward(
+  grad: Tensor,
+  input: { sizes: readonly number[]; strides: readonly number[]; storage_offset: number },
+  sizes: readonly number[],
+  strides: readonly number[],
+  storage_offset: number | null,
+): Tensor {
+  const offset = storage_offset ?? input.storage_offset;
+  if (sizes.includes(0) || input.sizes.includes(0)) return zeros([...input.sizes], { dtype: grad.dtype, device: grad.device });
+  const keep = (sz: readonly number[], st: readonly number[]) => {
+    const s: number[] = [], t: number[] = [];
+    sz.forEach((n, i) => {
+      if (n !== 1 && st[i] !== 0) (s.push(n), t.push(st[i]));
+    });
+    return [s, t] as const;
+  };
+  const [outS, outT] = keep(sizes, strides);
+  const [inpS, inpT] = keep(input.sizes, input.strides);
+  const shared = Math.min(input.storage_offset, offset);
+  const inpOff = input.storage_offset - shared, outOff = offset - shared;
+  const base = Math.max(_min_storage_size(inpS, inpT, inpOff), _min_storage_size(outS, outT, outOff));
+  // scatter: storage[p] = sum of grad over the output elements at p (expanded and size-1 dims included)
+  const pos = storageIndices(sizes, strides, outOff);
+  const mask = new Array<boolean>(pos.length * base);
+  pos.forEach((p, e) => {
+    for (let q = 0; q < base; q++) mask[e * base + q] = q === p;
+  });
+  const M = tensor(mask, { dtype: boolDtype }).reshape([pos.length, base]);
+  let storage = where(M, grad.reshape([-1, 1]), 0).sum([0], false);
+  if (_maybe_overlapping_memory(inpS, inpT)) {
+    const count = new Array<number>(base).fill(0);
+    for (const p of storageIndices(inpS, inpT, inpOff)) count[p] += 1;
+    storage = storage.div(tensor(count, { dtype: grad.dtype }));
+  }
+  return storage.as_strided([...input.sizes], [...input.strides], inpOff);
 }

@@ -89,6 +89,11 @@ export abstract class Node {
   should_compute_output(i: number): boolean {
     return this.next_edges[i]?.is_valid() ?? false;
   }
+  /** should_compute_output(IndexRange): any input in [start, end) needs a gradient (a Tensor[] argument's slots). */
+  should_compute_any_output([start, end]: readonly [number, number]): boolean {
+    for (let i = start; i < end; i++) if (this.should_compute_output(i)) return true;
+    return false;
+  }
 
   /** grad_fn.next_functions: ((node, input_nr), ...), (null, 0) for inputs that need no gradient. */
   get next_functions(): [Node | null, number][] {

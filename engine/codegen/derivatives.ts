@@ -22,6 +22,46 @@ export const HELPERS: Readonly<Record<string, { readonly args: readonly [number,
   sum_to: { args: [2, 2], pytorch: "aten/src/ATen/ExpandUtils.h" },
   zeros_like: { args: [1, 2], pytorch: "aten/src/ATen/native/TensorFactories.cpp" },
   not_implemented: { args: [1, 1], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
+  log1p_backward: { args: [2, 2], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
+  sigmoid_backward: { args: [2, 2], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
+  tanh_backward: { args: [2, 2], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
+  sgn_backward: { args: [3, 3], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
+  infinitely_differentiable_logit_backward: { args: [3, 3], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
+  clamp_backward: { args: [4, 4], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
+  clamp_backward_min_max: { args: [5, 5], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
+  atan2_backward: { args: [4, 4], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
+  copysign_tensor_self_backward: { args: [3, 3], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
+  div_tensor_self_backward: { args: [4, 4], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
+  div_tensor_other_backward: { args: [4, 4], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
+  pow_backward: { args: [3, 3], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
+  pow_backward_self: { args: [3, 3], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
+  pow_backward_exponent: { args: [4, 4], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
+  _safe_size: { args: [2, 2], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
+  mean_backward: { args: [5, 5], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
+  restore_reduced_dims: { args: [3, 3], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
+  scale_grad_by_count: { args: [3, 3], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
+  evenly_distribute_backward: { args: [3, 3], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
+  value_selecting_reduction_backward: { args: [5, 5], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
+  prod_backward: { args: [5, 5], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
+  var_backward: { args: [5, 5], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
+  std_backward: { args: [6, 6], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
+  var_mean_backward: { args: [6, 6], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
+  std_mean_backward: { args: [7, 7], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
+  permute_backwards: { args: [2, 2], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
+  unsqueeze_to: { args: [3, 3], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
+  as_strided_backward: { args: [5, 5], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
+  split_backward: { args: [5, 5], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
+  split_with_sizes_backward: { args: [5, 5], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
+  unbind_backward: { args: [2, 2], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
+  diagonal_backward: { args: [5, 5], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
+  unfold_backward: { args: [5, 5], pytorch: "aten/src/ATen/native/UnfoldBackward.h" },
+  repeat_backward: { args: [3, 3], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
+  roll_backward: { args: [3, 3], pytorch: "tools/autograd/derivatives.yaml (roll)" },
+  cat_tensors_backward: { args: [4, 4], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
+  stack_tensors_backward: { args: [3, 3], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
+  select_backward: { args: [4, 4], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
+  slice_backward_wrapper: { args: [6, 6], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
+  _to_copy_backward: { args: [2, 2], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
 };
 
 /**
@@ -36,8 +76,17 @@ export const METADATA = {
   sym_numel: "SymInt",
   layout: "Layout",
   options: "TensorOptions",
+  geometry: "TensorGeometry",
 } as const;
-export type MetadataKind = keyof typeof METADATA;
+/**
+ * Metadata of a Tensor[] argument `ts`, one entry per tensor (PyTorch's to_args_sizes(tensors) and
+ * to_args_scalartypes(tensors), which load_derivatives.py saves as tensors_args_sizes / _args_scalartypes).
+ */
+export const LIST_METADATA = {
+  args_sizes: "SymInt[][]",
+  args_scalartypes: "ScalarType[]",
+} as const;
+export type MetadataKind = keyof typeof METADATA | keyof typeof LIST_METADATA;
 
 // ---------------------------------------------------------------------------------------------------------------
 // The model
@@ -340,6 +389,11 @@ class EntryScope {
     const add = (from: "input" | "output", name: string, type: string) => {
       if (type === "Tensor") {
         for (const [m, t] of Object.entries(METADATA)) {
+          this.saved.set(`${name}_${m}`, { attr: { name: `${name}_${m}`, from, source: name, metadata: m as MetadataKind, type: t }, order: order++ });
+        }
+      }
+      if (type === "Tensor[]") {
+        for (const [m, t] of Object.entries(LIST_METADATA)) {
           this.saved.set(`${name}_${m}`, { attr: { name: `${name}_${m}`, from, source: name, metadata: m as MetadataKind, type: t }, order: order++ });
         }
       }
@@ -676,7 +730,7 @@ class YamlSource {
 // ---------------------------------------------------------------------------------------------------------------
 // From an operator to its entry (gen_variable_type.py match_differentiability_info)
 
-/** torchgen FunctionSchema.signature(strip_default=True): the schema an in-place/out variant shares with its functional one. */
+/** torchgen FunctionSchema.signature(strip_default=True): the schema an in-place/out variant shares with its functional one (no overload name, no out arguments, no defaults). */
 export function functionalSignature(func: FunctionSchema): string {
   const outs = new Set<Argument>(func.outArguments());
   const args = func.arguments.filter((a) => !outs.has(a));
@@ -689,7 +743,8 @@ export function functionalSignature(func: FunctionSchema): string {
   }
   const base = func.operatorName.base;
   const rets = func.returns.map((r) => String(r.type)).join(", ");
-  return `${base}${func.overload_name ? "." + func.overload_name : ""}(${parts.join(", ")}) -> (${rets})`;
+  // torchgen drops the overload name too: pow_.Scalar pairs with pow.Tensor_Scalar by its arguments' types
+  return `${base}(${parts.join(", ")}) -> (${rets})`;
 }
 
 /**

@@ -56,7 +56,9 @@ function saveExpr(s: SavedAttribute, isOutput: boolean, inplaceClone: boolean): 
   if (s.metadata === null) {
     if (!s.type.startsWith("Tensor")) return src;
     if (s.type.endsWith("[]")) return `${src}.map((t: Tensor) => new SavedVariable(t, ${isOutput}))`;
-    return `new SavedVariable(${inplaceClone ? `below_autograd(() => clone_default.call(${src}, null) as Tensor)` : src}, ${isOutput})`;
+    // an in-place op's formula that reads self needs self as it was: PyTorch saves original_self = self.clone(),
+    // a clone that is itself recorded (CloneBackward0), so a double backward reaches self's history through it
+    return `new SavedVariable(${inplaceClone ? `clone_default.call(${src}, null) as Tensor` : src}, ${isOutput})`;
   }
   switch (s.metadata) {
     case "sym_sizes":
@@ -73,6 +75,12 @@ function saveExpr(s: SavedAttribute, isOutput: boolean, inplaceClone: boolean): 
       return `${src}.layout`;
     case "options":
       return `{ dtype: ${src}.dtype, device: ${src}.device }`;
+    case "geometry":
+      return `{ sizes: [...${src}._impl.sizes()], strides: [...${src}._impl.strides()], storage_offset: ${src}._impl.storage_offset() }`;
+    case "args_sizes":
+      return `${src}.map((t: Tensor) => [...t._impl.sizes()])`;
+    case "args_scalartypes":
+      return `${src}.map((t: Tensor) => t.dtype.scalarType)`;
   }
 }
 
@@ -90,8 +98,15 @@ function emitNode(e: Emitter, info: DifferentiabilityInfo): void {
     e.line(`  name(): string {`, );
     e.line(`    return "${op}";`);
     e.line(`  }`);
+    const lists = listArgs(info);
+    for (const l of lists) e.line(`  ${l}_size_ = 0;`);
     e.line(`  apply(grads: Grad[]): Grad[] {`);
-    e.line(`    const grad_inputs: Grad[] = new Array(${info.argsWithDerivatives.length}).fill(null);`);
+    if (lists.length) {
+      // a Tensor[] input has one gradient slot per tensor (IndexRangeGenerator in PyTorch's Functions.cpp)
+      e.line(`    let _n = 0;`);
+      e.line(`    const _ranges: [number, number][] = [${info.argsWithDerivatives.map((a) => (lists.includes(a) ? `[_n, (_n += this.${a}_size_)]` : `[_n, (_n += 1)]`)).join(", ")}];`);
+      e.line(`    const grad_inputs: Grad[] = new Array(_n).fill(null);`);
+    } else e.line(`    const grad_inputs: Grad[] = new Array(${info.argsWithDerivatives.length}).fill(null);`);
     e.line(`    const any_grad_defined = grads.some((g) => g !== null);`);
     e.line(`    const grad: any = grads[0];`);
     for (const n of info.usedNamedGradients) e.line(`    const grad_${n}: any = grads[${info.outputNames.indexOf(n)}];`);
@@ -105,6 +120,24 @@ function emitNode(e: Emitter, info: DifferentiabilityInfo): void {
     }
     for (const d of info.derivatives) {
       const slots = d.varNames.map((v) => info.argsWithDerivatives.indexOf(v));
+      if (lists.length) {
+        // with list inputs, slot k of the entry is the range _ranges[k]
+        const should = (k: number) => `this.should_compute_any_output(_ranges[${k}])`;
+        const assign = (k: number, value: string) =>
+          lists.includes(info.argsWithDerivatives[k])
+            ? `(${value} as Grad[]).forEach((g, i) => (grad_inputs[_ranges[${k}][0] + i] = g))`
+            : `grad_inputs[_ranges[${k}][0]] = ${value}`;
+        if (d.varNames.length === 1) {
+          e.line(`    if (${should(slots[0])} && any_grad_defined) ${assign(slots[0], `(${d.formula})`)};`);
+        } else {
+          e.line(`    const grad_input_mask = [${slots.map(should).join(", ")}];`);
+          e.line(`    if (grad_input_mask.some(Boolean) && any_grad_defined) {`);
+          e.line(`      const r: any = ${d.formula};`);
+          slots.forEach((slot, k) => e.line(`      if (grad_input_mask[${k}]) ${assign(slot, `r[${k}]`)};`));
+          e.line(`    }`);
+        }
+        continue;
+      }
       if (d.varNames.length === 1) {
         e.line(`    if (this.should_compute_output(${slots[0]})) {`);
         e.line(`      grad_inputs[${slots[0]}] = any_grad_defined ? (${d.formula}) : null;`);
@@ -152,11 +185,13 @@ function emitDifferentiableKernel(e: Emitter, f: NativeFunction, info: Different
   e.line(`  if (_any_requires_grad) {`);
   e.line(`    grad_fn = new ${info.op}();`);
   e.line(`    grad_fn.set_next_edges(collect_next_edges(${diffArgs}));`);
+  const lists = listArgs(info);
+  for (const l of lists) e.line(`    grad_fn.${l}_size_ = ${l}.length;`);
   for (const s of info.allSavedInputs) {
     // save an input only if a formula that reads it will run (should_compute_output of its inputs)
     const users = info.derivatives.filter((d) => d.savedInputs.some((x) => x.name === s.name));
     const slots = [...new Set(users.flatMap((d) => d.varNames.map((n) => info.argsWithDerivatives.indexOf(n))))];
-    const cond = slots.length === info.argsWithDerivatives.length || s.metadata !== null ? "" : `if (${slots.map((i) => `grad_fn.should_compute_output(${i})`).join(" || ")}) `;
+    const cond = slots.length === info.argsWithDerivatives.length || s.metadata !== null || lists.length > 0 ? "" : `if (${slots.map((i) => `grad_fn.should_compute_output(${i})`).join(" || ")}) `;
     e.line(`    ${cond}grad_fn.${fieldName(s)} = ${saveExpr(s, false, inplace && s.source === "self" && s.metadata === null)};`);
   }
   e.line(`  }`);
@@ -166,13 +201,16 @@ function emitDifferentiableKernel(e: Emitter, f: NativeFunction, info: Different
   if (inplace) e.line(`    rebase_history(self, grad_fn);`);
   else {
     const diff = info.outputDifferentiability;
-    if (f.func.returns.length > 1) {
+    if (f.func.returns.length === 1 && String(f.func.returns[0].type).replace(/\(.*\)/, "").startsWith("Tensor[]")) {
+      // a Tensor[] result (split, unbind): each tensor is one output of the Node
+      e.line(`    set_history(differentiable_outputs(_result), grad_fn);`);
+    } else if (f.func.returns.length > 1) {
       const outs = f.func.returns.map((_, i) => (diff && !diff[i] ? "null" : `differentiable((_result as any)[${i}])`));
       e.line(`    set_history([${outs.join(", ")}], grad_fn);`);
     } else e.line(`    set_history(differentiable(_result as Tensor), grad_fn);`);
   }
   for (const s of info.allSavedOutputs) {
-    const out = f.func.returns.length > 1 ? `(_result as any)[${info.outputNames.indexOf(s.source)}]` : inplace ? "self" : "_result";
+    const out = f.func.returns.length > 1 ? `(_result as any)[${info.outputNames.indexOf(s.source)}]` : inplace ? "self" : "(_result as Tensor)";
     e.line(`    grad_fn.${fieldName(s)} = ${saveExpr({ ...s, source: out }, true, false)};`);
   }
   e.line(`    note_node_created(grad_fn);`);
@@ -198,7 +236,9 @@ function emitOtherKernel(e: Emitter, f: NativeFunction, infos: readonly Differen
       return;
     }
   }
-  if (f.func.kind() === "out" || DONT_REQUIRE_DERIVATIVE.has(baseName(f)) || tensorArgs.length === 0) {
+  // an entry that differentiates nothing (output_differentiability: [False]): the outputs never require grad
+  const nothingDifferentiable = findDerivative(f, infos)?.info.op === null;
+  if (f.func.kind() === "out" || DONT_REQUIRE_DERIVATIVE.has(baseName(f)) || tensorArgs.length === 0 || nothingDifferentiable) {
     e.line(`registerKernel(ops.${v}, "Autograd", (ks, ${args}) => ${redispatch}, "VariableType::${v}", ${JSON.stringify(where)}, ${at});`);
     return;
   }
@@ -279,6 +319,11 @@ export function generateAutograd(fns: readonly NativeFunction[], infos: readonly
   files.set("ADInplaceOrViewType.ts", ie.text());
   void family;
   return files;
+}
+
+/** The differentiable inputs that are Tensor lists (Tensor[]). */
+function listArgs(info: DifferentiabilityInfo): string[] {
+  return info.argsWithDerivatives.filter((n) => String(info.fn.func.argument(n)!.type).replace(/\?$/, "") === "Tensor[]");
 }
 
 function helperNames(infos: readonly DifferentiabilityInfo[]): string[] {

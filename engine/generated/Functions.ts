@@ -6,10 +6,10 @@ import type { Tensor } from "../aten/core/Tensor.js";
 import { Node, type Grad } from "../autograd/function.js";
 import { SavedVariable } from "../autograd/saved_variable.js";
 import * as torch from "./torch_functions.js";
-import { handle_r_to_c, maybe_multiply, mul_tensor_backward, sum_backward, zeros_like } from "../autograd/FunctionsManual.js";
+import { _to_copy_backward, as_strided_backward, atan2_backward, cat_tensors_backward, clamp_backward, clamp_backward_min_max, copysign_tensor_self_backward, diagonal_backward, div_tensor_other_backward, div_tensor_self_backward, evenly_distribute_backward, handle_r_to_c, infinitely_differentiable_logit_backward, log1p_backward, maybe_multiply, mean_backward, mul_tensor_backward, permute_backwards, pow_backward, pow_backward_exponent, pow_backward_self, prod_backward, repeat_backward, restore_reduced_dims, roll_backward, scale_grad_by_count, select_backward, sgn_backward, sigmoid_backward, slice_backward_wrapper, split_backward, split_with_sizes_backward, stack_tensors_backward, std_backward, std_mean_backward, sum_backward, sum_to, tanh_backward, unbind_backward, unfold_backward, unsqueeze_to, value_selecting_reduction_backward, var_backward, var_mean_backward, zeros_like } from "../autograd/FunctionsManual.js";
 void torch;
 
-// ---- AddBackward0: add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor (engine/ops/derivatives.yaml:62) ----
+// ---- AddBackward0: add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor (engine/ops/derivatives.yaml:70) ----
 export class AddBackward0 extends Node {
   other_scalar_type: any;
   alpha: any;
@@ -43,7 +43,7 @@ export class AddBackward0 extends Node {
   }
 }
 
-// ---- MulBackward0: mul.Tensor(Tensor self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:68) ----
+// ---- MulBackward0: mul.Tensor(Tensor self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:76) ----
 export class MulBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   other_scalar_type: any;
@@ -86,7 +86,7 @@ export class MulBackward0 extends Node {
   }
 }
 
-// ---- FillBackward0: fill_.Scalar(Tensor(a!) self, Scalar value) -> Tensor(a!) (engine/ops/derivatives.yaml:73) ----
+// ---- FillBackward0: fill_.Scalar(Tensor(a!) self, Scalar value) -> Tensor(a!) (engine/ops/derivatives.yaml:81) ----
 export class FillBackward0 extends Node {
   name(): string {
     return "FillBackward0";
@@ -102,7 +102,7 @@ export class FillBackward0 extends Node {
   }
 }
 
-// ---- SumBackward0: sum(Tensor self, *, ScalarType? dtype=None) -> Tensor (engine/ops/derivatives.yaml:78) ----
+// ---- SumBackward0: sum(Tensor self, *, ScalarType? dtype=None) -> Tensor (engine/ops/derivatives.yaml:86) ----
 export class SumBackward0 extends Node {
   self_sym_sizes: any;
   name(): string {
@@ -123,7 +123,7 @@ export class SumBackward0 extends Node {
   }
 }
 
-// ---- SumBackward1: sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor (engine/ops/derivatives.yaml:82) ----
+// ---- SumBackward1: sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor (engine/ops/derivatives.yaml:90) ----
 export class SumBackward1 extends Node {
   self_sym_sizes: any;
   dim: any;
@@ -154,7 +154,7 @@ export class SumBackward1 extends Node {
   }
 }
 
-// ---- ViewBackward0: view(Tensor(a) self, SymInt[] size) -> Tensor(a) (engine/ops/derivatives.yaml:87) ----
+// ---- ViewBackward0: view(Tensor(a) self, SymInt[] size) -> Tensor(a) (engine/ops/derivatives.yaml:95) ----
 export class ViewBackward0 extends Node {
   self_sym_sizes: any;
   name(): string {
@@ -172,6 +172,3613 @@ export class ViewBackward0 extends Node {
   }
   get _saved_self_sym_sizes(): unknown {
     return this.self_sym_sizes;
+  }
+}
+
+// ---- AbsBackward0: abs(Tensor self) -> Tensor (engine/ops/derivatives.yaml:105) ----
+export class AbsBackward0 extends Node {
+  self_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "AbsBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self: any = this.self_.unpack();
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (grad.mul(self.sgn())) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.self_.reset_data();
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
+  }
+}
+
+// ---- AcosBackward0: acos(Tensor self) -> Tensor (engine/ops/derivatives.yaml:108) ----
+export class AcosBackward0 extends Node {
+  self_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "AcosBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self: any = this.self_.unpack();
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (grad.mul(self.neg().mul(self).add(1).rsqrt().neg())) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.self_.reset_data();
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
+  }
+}
+
+// ---- AsinBackward0: asin(Tensor self) -> Tensor (engine/ops/derivatives.yaml:111) ----
+export class AsinBackward0 extends Node {
+  self_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "AsinBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self: any = this.self_.unpack();
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (grad.mul(self.neg().mul(self).add(1).rsqrt())) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.self_.reset_data();
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
+  }
+}
+
+// ---- AtanBackward0: atan(Tensor self) -> Tensor (engine/ops/derivatives.yaml:114) ----
+export class AtanBackward0 extends Node {
+  self_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "AtanBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self: any = this.self_.unpack();
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (grad.div(self.mul(self).add(1))) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.self_.reset_data();
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
+  }
+}
+
+// ---- CeilBackward0: ceil(Tensor self) -> Tensor (engine/ops/derivatives.yaml:117) ----
+export class CeilBackward0 extends Node {
+  name(): string {
+    return "CeilBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (zeros_like(grad)) : null;
+    }
+    return grad_inputs;
+  }
+}
+
+// ---- ClampBackward0: clamp.Tensor(Tensor self, Tensor? min=None, Tensor? max=None) -> Tensor (engine/ops/derivatives.yaml:121) ----
+export class ClampBackward0 extends Node {
+  self_: SavedVariable = new SavedVariable(null, false);
+  min_: SavedVariable = new SavedVariable(null, false);
+  max_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "ClampBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(3).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self: any = this.self_.unpack();
+    const min: any = this.min_.unpack();
+    const max: any = this.max_.unpack();
+    const grad_input_mask = [this.should_compute_output(0), this.should_compute_output(1), this.should_compute_output(2)];
+    if (grad_input_mask.some(Boolean) && any_grad_defined) {
+      const r: any = clamp_backward_min_max(grad, self, min, max, grad_input_mask);
+      if (grad_input_mask[0]) grad_inputs[0] = r[0];
+      if (grad_input_mask[1]) grad_inputs[1] = r[1];
+      if (grad_input_mask[2]) grad_inputs[2] = r[2];
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.self_.reset_data();
+    this.min_.reset_data();
+    this.max_.reset_data();
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
+  }
+  get _saved_min(): unknown {
+    return this.min_.unpack();
+  }
+  get _saved_max(): unknown {
+    return this.max_.unpack();
+  }
+}
+
+// ---- ClampBackward1: clamp(Tensor self, Scalar? min=None, Scalar? max=None) -> Tensor (engine/ops/derivatives.yaml:124) ----
+export class ClampBackward1 extends Node {
+  self_: SavedVariable = new SavedVariable(null, false);
+  min: any;
+  max: any;
+  name(): string {
+    return "ClampBackward1";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self: any = this.self_.unpack();
+    const min: any = this.min;
+    const max: any = this.max;
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (clamp_backward(grad, self, min, max)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.self_.reset_data();
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
+  }
+  get _saved_min(): unknown {
+    return this.min;
+  }
+  get _saved_max(): unknown {
+    return this.max;
+  }
+}
+
+// ---- ClampMinBackward0: clamp_min(Tensor self, Scalar min) -> Tensor (engine/ops/derivatives.yaml:127) ----
+export class ClampMinBackward0 extends Node {
+  self_: SavedVariable = new SavedVariable(null, false);
+  min: any;
+  name(): string {
+    return "ClampMinBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self: any = this.self_.unpack();
+    const min: any = this.min;
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (torch.where(self.ge(min), grad, 0)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.self_.reset_data();
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
+  }
+  get _saved_min(): unknown {
+    return this.min;
+  }
+}
+
+// ---- ClampMinBackward1: clamp_min.Tensor(Tensor self, Tensor min) -> Tensor (engine/ops/derivatives.yaml:130) ----
+export class ClampMinBackward1 extends Node {
+  self_: SavedVariable = new SavedVariable(null, false);
+  min_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "ClampMinBackward1";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(2).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self: any = this.self_.unpack();
+    const min: any = this.min_.unpack();
+    if (this.should_compute_output(1)) {
+      grad_inputs[1] = any_grad_defined ? (torch.where(self.lt(min), grad, 0)) : null;
+    }
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (torch.where(self.ge(min), grad, 0)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.self_.reset_data();
+    this.min_.reset_data();
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
+  }
+  get _saved_min(): unknown {
+    return this.min_.unpack();
+  }
+}
+
+// ---- ClampMaxBackward0: clamp_max(Tensor self, Scalar max) -> Tensor (engine/ops/derivatives.yaml:134) ----
+export class ClampMaxBackward0 extends Node {
+  self_: SavedVariable = new SavedVariable(null, false);
+  max: any;
+  name(): string {
+    return "ClampMaxBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self: any = this.self_.unpack();
+    const max: any = this.max;
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (torch.where(self.le(max), grad, 0)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.self_.reset_data();
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
+  }
+  get _saved_max(): unknown {
+    return this.max;
+  }
+}
+
+// ---- ClampMaxBackward1: clamp_max.Tensor(Tensor self, Tensor max) -> Tensor (engine/ops/derivatives.yaml:137) ----
+export class ClampMaxBackward1 extends Node {
+  self_: SavedVariable = new SavedVariable(null, false);
+  max_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "ClampMaxBackward1";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(2).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self: any = this.self_.unpack();
+    const max: any = this.max_.unpack();
+    if (this.should_compute_output(1)) {
+      grad_inputs[1] = any_grad_defined ? (torch.where(self.gt(max), grad, 0)) : null;
+    }
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (torch.where(self.le(max), grad, 0)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.self_.reset_data();
+    this.max_.reset_data();
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
+  }
+  get _saved_max(): unknown {
+    return this.max_.unpack();
+  }
+}
+
+// ---- CosBackward0: cos(Tensor self) -> Tensor (engine/ops/derivatives.yaml:141) ----
+export class CosBackward0 extends Node {
+  self_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "CosBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self: any = this.self_.unpack();
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (grad.mul(self.sin().neg())) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.self_.reset_data();
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
+  }
+}
+
+// ---- CoshBackward0: cosh(Tensor self) -> Tensor (engine/ops/derivatives.yaml:144) ----
+export class CoshBackward0 extends Node {
+  self_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "CoshBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self: any = this.self_.unpack();
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (grad.mul(self.sinh())) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.self_.reset_data();
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
+  }
+}
+
+// ---- ErfBackward0: erf(Tensor self) -> Tensor (engine/ops/derivatives.yaml:148) ----
+export class ErfBackward0 extends Node {
+  self_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "ErfBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self: any = this.self_.unpack();
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (self.pow(2).neg().exp().mul(1.1283791670955126).mul(grad)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.self_.reset_data();
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
+  }
+}
+
+// ---- ErfcBackward0: erfc(Tensor self) -> Tensor (engine/ops/derivatives.yaml:151) ----
+export class ErfcBackward0 extends Node {
+  self_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "ErfcBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self: any = this.self_.unpack();
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (self.pow(2).neg().exp().mul(-1.1283791670955126).mul(grad)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.self_.reset_data();
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
+  }
+}
+
+// ---- ErfinvBackward0: erfinv(Tensor self) -> Tensor (engine/ops/derivatives.yaml:155) ----
+export class ErfinvBackward0 extends Node {
+  self_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "ErfinvBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self: any = this.self_.unpack();
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (self.erfinv().pow(2).exp().mul(0.8862269254527579).mul(grad)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.self_.reset_data();
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
+  }
+}
+
+// ---- ExpBackward0: exp(Tensor self) -> Tensor (engine/ops/derivatives.yaml:158) ----
+export class ExpBackward0 extends Node {
+  result_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "ExpBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const result: any = this.result_.unpack(this);
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (grad.mul(result)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.result_.reset_data();
+  }
+  get _saved_result(): unknown {
+    return this.result_.unpack(this);
+  }
+}
+
+// ---- Exp2Backward0: exp2(Tensor self) -> Tensor (engine/ops/derivatives.yaml:162) ----
+export class Exp2Backward0 extends Node {
+  result_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "Exp2Backward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const result: any = this.result_.unpack(this);
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (grad.mul(result).mul(0.6931471805599453)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.result_.reset_data();
+  }
+  get _saved_result(): unknown {
+    return this.result_.unpack(this);
+  }
+}
+
+// ---- Expm1Backward0: expm1(Tensor self) -> Tensor (engine/ops/derivatives.yaml:165) ----
+export class Expm1Backward0 extends Node {
+  result_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "Expm1Backward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const result: any = this.result_.unpack(this);
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (grad.mul(result.add(1))) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.result_.reset_data();
+  }
+  get _saved_result(): unknown {
+    return this.result_.unpack(this);
+  }
+}
+
+// ---- FloorBackward0: floor(Tensor self) -> Tensor (engine/ops/derivatives.yaml:168) ----
+export class FloorBackward0 extends Node {
+  name(): string {
+    return "FloorBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (zeros_like(grad)) : null;
+    }
+    return grad_inputs;
+  }
+}
+
+// ---- FracBackward0: frac(Tensor self) -> Tensor (engine/ops/derivatives.yaml:171) ----
+export class FracBackward0 extends Node {
+  name(): string {
+    return "FracBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (grad) : null;
+    }
+    return grad_inputs;
+  }
+}
+
+// ---- LogBackward0: log(Tensor self) -> Tensor (engine/ops/derivatives.yaml:174) ----
+export class LogBackward0 extends Node {
+  self_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "LogBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self: any = this.self_.unpack();
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (grad.div(self)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.self_.reset_data();
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
+  }
+}
+
+// ---- Log10Backward0: log10(Tensor self) -> Tensor (engine/ops/derivatives.yaml:177) ----
+export class Log10Backward0 extends Node {
+  self_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "Log10Backward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self: any = this.self_.unpack();
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (grad.div(self.mul(2.3025850929940456))) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.self_.reset_data();
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
+  }
+}
+
+// ---- Log1PBackward0: log1p(Tensor self) -> Tensor (engine/ops/derivatives.yaml:180) ----
+export class Log1PBackward0 extends Node {
+  self_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "Log1PBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self: any = this.self_.unpack();
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (log1p_backward(grad, self)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.self_.reset_data();
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
+  }
+}
+
+// ---- Log2Backward0: log2(Tensor self) -> Tensor (engine/ops/derivatives.yaml:183) ----
+export class Log2Backward0 extends Node {
+  self_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "Log2Backward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self: any = this.self_.unpack();
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (grad.div(self.mul(0.6931471805599453))) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.self_.reset_data();
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
+  }
+}
+
+// ---- LogitBackward0: logit(Tensor self, float? eps=None) -> Tensor (engine/ops/derivatives.yaml:188) ----
+export class LogitBackward0 extends Node {
+  self_: SavedVariable = new SavedVariable(null, false);
+  eps: any;
+  name(): string {
+    return "LogitBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self: any = this.self_.unpack();
+    const eps: any = this.eps;
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (infinitely_differentiable_logit_backward(grad, self, eps)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.self_.reset_data();
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
+  }
+  get _saved_eps(): unknown {
+    return this.eps;
+  }
+}
+
+// ---- NanToNumBackward0: nan_to_num(Tensor self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor (engine/ops/derivatives.yaml:191) ----
+export class NanToNumBackward0 extends Node {
+  self_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "NanToNumBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self: any = this.self_.unpack();
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (grad.mul(self.isfinite())) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.self_.reset_data();
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
+  }
+}
+
+// ---- NegBackward0: neg(Tensor self) -> Tensor (engine/ops/derivatives.yaml:194) ----
+export class NegBackward0 extends Node {
+  name(): string {
+    return "NegBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (grad.neg()) : null;
+    }
+    return grad_inputs;
+  }
+}
+
+// ---- ReciprocalBackward0: reciprocal(Tensor self) -> Tensor (engine/ops/derivatives.yaml:197) ----
+export class ReciprocalBackward0 extends Node {
+  result_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "ReciprocalBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const result: any = this.result_.unpack(this);
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (grad.neg().mul(result.mul(result))) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.result_.reset_data();
+  }
+  get _saved_result(): unknown {
+    return this.result_.unpack(this);
+  }
+}
+
+// ---- RoundBackward0: round(Tensor self) -> Tensor (engine/ops/derivatives.yaml:200) ----
+export class RoundBackward0 extends Node {
+  name(): string {
+    return "RoundBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (zeros_like(grad)) : null;
+    }
+    return grad_inputs;
+  }
+}
+
+// ---- RoundBackward1: round.decimals(Tensor self, *, int decimals) -> Tensor (engine/ops/derivatives.yaml:203) ----
+export class RoundBackward1 extends Node {
+  name(): string {
+    return "RoundBackward1";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (zeros_like(grad)) : null;
+    }
+    return grad_inputs;
+  }
+}
+
+// ---- RsqrtBackward0: rsqrt(Tensor self) -> Tensor (engine/ops/derivatives.yaml:207) ----
+export class RsqrtBackward0 extends Node {
+  result_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "RsqrtBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const result: any = this.result_.unpack(this);
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (grad.mul(-0.5).mul(result.pow(3))) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.result_.reset_data();
+  }
+  get _saved_result(): unknown {
+    return this.result_.unpack(this);
+  }
+}
+
+// ---- SigmoidBackward0: sigmoid(Tensor self) -> Tensor (engine/ops/derivatives.yaml:210) ----
+export class SigmoidBackward0 extends Node {
+  result_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "SigmoidBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const result: any = this.result_.unpack(this);
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (sigmoid_backward(grad, result)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.result_.reset_data();
+  }
+  get _saved_result(): unknown {
+    return this.result_.unpack(this);
+  }
+}
+
+// ---- SignBackward0: sign(Tensor self) -> Tensor (engine/ops/derivatives.yaml:213) ----
+export class SignBackward0 extends Node {
+  name(): string {
+    return "SignBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (zeros_like(grad)) : null;
+    }
+    return grad_inputs;
+  }
+}
+
+// ---- SgnBackward0: sgn(Tensor self) -> Tensor (engine/ops/derivatives.yaml:216) ----
+export class SgnBackward0 extends Node {
+  self_: SavedVariable = new SavedVariable(null, false);
+  result_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "SgnBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self: any = this.self_.unpack();
+    const result: any = this.result_.unpack(this);
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (sgn_backward(result, grad, self)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.self_.reset_data();
+    this.result_.reset_data();
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
+  }
+  get _saved_result(): unknown {
+    return this.result_.unpack(this);
+  }
+}
+
+// ---- SinBackward0: sin(Tensor self) -> Tensor (engine/ops/derivatives.yaml:219) ----
+export class SinBackward0 extends Node {
+  self_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "SinBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self: any = this.self_.unpack();
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (grad.mul(self.cos())) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.self_.reset_data();
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
+  }
+}
+
+// ---- SinhBackward0: sinh(Tensor self) -> Tensor (engine/ops/derivatives.yaml:222) ----
+export class SinhBackward0 extends Node {
+  self_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "SinhBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self: any = this.self_.unpack();
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (grad.mul(self.cosh())) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.self_.reset_data();
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
+  }
+}
+
+// ---- SqrtBackward0: sqrt(Tensor self) -> Tensor (engine/ops/derivatives.yaml:226) ----
+export class SqrtBackward0 extends Node {
+  result_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "SqrtBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const result: any = this.result_.unpack(this);
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (grad.div(result.mul(2))) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.result_.reset_data();
+  }
+  get _saved_result(): unknown {
+    return this.result_.unpack(this);
+  }
+}
+
+// ---- TanBackward0: tan(Tensor self) -> Tensor (engine/ops/derivatives.yaml:230) ----
+export class TanBackward0 extends Node {
+  result_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "TanBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const result: any = this.result_.unpack(this);
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (grad.mul(result.pow(2).add(1))) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.result_.reset_data();
+  }
+  get _saved_result(): unknown {
+    return this.result_.unpack(this);
+  }
+}
+
+// ---- TanhBackward0: tanh(Tensor self) -> Tensor (engine/ops/derivatives.yaml:233) ----
+export class TanhBackward0 extends Node {
+  result_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "TanhBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const result: any = this.result_.unpack(this);
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (tanh_backward(grad, result)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.result_.reset_data();
+  }
+  get _saved_result(): unknown {
+    return this.result_.unpack(this);
+  }
+}
+
+// ---- TruncBackward0: trunc(Tensor self) -> Tensor (engine/ops/derivatives.yaml:236) ----
+export class TruncBackward0 extends Node {
+  name(): string {
+    return "TruncBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (zeros_like(grad)) : null;
+    }
+    return grad_inputs;
+  }
+}
+
+// ---- AddcdivBackward0: addcdiv(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor (engine/ops/derivatives.yaml:242) ----
+export class AddcdivBackward0 extends Node {
+  self_scalar_type: any;
+  tensor1_scalar_type: any;
+  tensor2_: SavedVariable = new SavedVariable(null, false);
+  value: any;
+  tensor1_: SavedVariable = new SavedVariable(null, false);
+  tensor2_scalar_type: any;
+  name(): string {
+    return "AddcdivBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(3).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self_scalar_type: any = this.self_scalar_type;
+    const tensor1_scalar_type: any = this.tensor1_scalar_type;
+    const tensor2: any = this.tensor2_.unpack();
+    const value: any = this.value;
+    const tensor1: any = this.tensor1_.unpack();
+    const tensor2_scalar_type: any = this.tensor2_scalar_type;
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (handle_r_to_c(self_scalar_type, grad)) : null;
+    }
+    if (this.should_compute_output(1)) {
+      grad_inputs[1] = any_grad_defined ? (handle_r_to_c(tensor1_scalar_type, grad.mul(tensor2.reciprocal().mul(value)))) : null;
+    }
+    if (this.should_compute_output(2)) {
+      grad_inputs[2] = any_grad_defined ? (handle_r_to_c(tensor2_scalar_type, grad.neg().mul(tensor1.mul(value).div(tensor2.mul(tensor2))))) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.tensor2_.reset_data();
+    this.tensor1_.reset_data();
+  }
+  get _saved_self_scalar_type(): unknown {
+    return this.self_scalar_type;
+  }
+  get _saved_tensor1_scalar_type(): unknown {
+    return this.tensor1_scalar_type;
+  }
+  get _saved_tensor2(): unknown {
+    return this.tensor2_.unpack();
+  }
+  get _saved_value(): unknown {
+    return this.value;
+  }
+  get _saved_tensor1(): unknown {
+    return this.tensor1_.unpack();
+  }
+  get _saved_tensor2_scalar_type(): unknown {
+    return this.tensor2_scalar_type;
+  }
+}
+
+// ---- AddcmulBackward0: addcmul(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor (engine/ops/derivatives.yaml:248) ----
+export class AddcmulBackward0 extends Node {
+  self_scalar_type: any;
+  tensor1_scalar_type: any;
+  tensor2_: SavedVariable = new SavedVariable(null, false);
+  value: any;
+  tensor1_: SavedVariable = new SavedVariable(null, false);
+  tensor2_scalar_type: any;
+  name(): string {
+    return "AddcmulBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(3).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self_scalar_type: any = this.self_scalar_type;
+    const tensor1_scalar_type: any = this.tensor1_scalar_type;
+    const tensor2: any = this.tensor2_.unpack();
+    const value: any = this.value;
+    const tensor1: any = this.tensor1_.unpack();
+    const tensor2_scalar_type: any = this.tensor2_scalar_type;
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (handle_r_to_c(self_scalar_type, grad)) : null;
+    }
+    if (this.should_compute_output(1)) {
+      grad_inputs[1] = any_grad_defined ? (handle_r_to_c(tensor1_scalar_type, grad.mul(tensor2.mul(value)))) : null;
+    }
+    if (this.should_compute_output(2)) {
+      grad_inputs[2] = any_grad_defined ? (handle_r_to_c(tensor2_scalar_type, grad.mul(tensor1.mul(value)))) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.tensor2_.reset_data();
+    this.tensor1_.reset_data();
+  }
+  get _saved_self_scalar_type(): unknown {
+    return this.self_scalar_type;
+  }
+  get _saved_tensor1_scalar_type(): unknown {
+    return this.tensor1_scalar_type;
+  }
+  get _saved_tensor2(): unknown {
+    return this.tensor2_.unpack();
+  }
+  get _saved_value(): unknown {
+    return this.value;
+  }
+  get _saved_tensor1(): unknown {
+    return this.tensor1_.unpack();
+  }
+  get _saved_tensor2_scalar_type(): unknown {
+    return this.tensor2_scalar_type;
+  }
+}
+
+// ---- Atan2Backward0: atan2(Tensor self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:253) ----
+export class Atan2Backward0 extends Node {
+  self_: SavedVariable = new SavedVariable(null, false);
+  other_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "Atan2Backward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(2).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self: any = this.self_.unpack();
+    const other: any = this.other_.unpack();
+    const grad_input_mask = [this.should_compute_output(0), this.should_compute_output(1)];
+    if (grad_input_mask.some(Boolean) && any_grad_defined) {
+      const r: any = atan2_backward(grad, self, other, grad_input_mask);
+      if (grad_input_mask[0]) grad_inputs[0] = r[0];
+      if (grad_input_mask[1]) grad_inputs[1] = r[1];
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.self_.reset_data();
+    this.other_.reset_data();
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
+  }
+  get _saved_other(): unknown {
+    return this.other_.unpack();
+  }
+}
+
+// ---- CopysignBackward0: copysign.Tensor(Tensor self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:256) ----
+export class CopysignBackward0 extends Node {
+  other_sym_sizes: any;
+  other_options: any;
+  self_: SavedVariable = new SavedVariable(null, false);
+  result_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "CopysignBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(2).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const other_sym_sizes: any = this.other_sym_sizes;
+    const other_options: any = this.other_options;
+    const self: any = this.self_.unpack();
+    const result: any = this.result_.unpack(this);
+    if (this.should_compute_output(1)) {
+      grad_inputs[1] = any_grad_defined ? (torch.zeros(other_sym_sizes, other_options)) : null;
+    }
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (copysign_tensor_self_backward(grad, self, result)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.self_.reset_data();
+    this.result_.reset_data();
+  }
+  get _saved_other_sym_sizes(): unknown {
+    return this.other_sym_sizes;
+  }
+  get _saved_other_options(): unknown {
+    return this.other_options;
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
+  }
+  get _saved_result(): unknown {
+    return this.result_.unpack(this);
+  }
+}
+
+// ---- CopysignBackward1: copysign.Scalar(Tensor self, Scalar other) -> Tensor (engine/ops/derivatives.yaml:260) ----
+export class CopysignBackward1 extends Node {
+  self_: SavedVariable = new SavedVariable(null, false);
+  result_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "CopysignBackward1";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self: any = this.self_.unpack();
+    const result: any = this.result_.unpack(this);
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (copysign_tensor_self_backward(grad, self, result)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.self_.reset_data();
+    this.result_.reset_data();
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
+  }
+  get _saved_result(): unknown {
+    return this.result_.unpack(this);
+  }
+}
+
+// ---- DivBackward0: div.Tensor(Tensor self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:263) ----
+export class DivBackward0 extends Node {
+  self_: SavedVariable = new SavedVariable(null, false);
+  other_: SavedVariable = new SavedVariable(null, false);
+  self_scalar_type: any;
+  name(): string {
+    return "DivBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(2).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self: any = this.self_.unpack();
+    const other: any = this.other_.unpack();
+    const self_scalar_type: any = this.self_scalar_type;
+    if (this.should_compute_output(1)) {
+      grad_inputs[1] = any_grad_defined ? (div_tensor_other_backward(grad, self, other, null)) : null;
+    }
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (div_tensor_self_backward(grad, other, self_scalar_type, null)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.self_.reset_data();
+    this.other_.reset_data();
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
+  }
+  get _saved_other(): unknown {
+    return this.other_.unpack();
+  }
+  get _saved_self_scalar_type(): unknown {
+    return this.self_scalar_type;
+  }
+}
+
+// ---- DivBackward1: div.Scalar(Tensor self, Scalar other) -> Tensor (engine/ops/derivatives.yaml:267) ----
+export class DivBackward1 extends Node {
+  self_scalar_type: any;
+  other: any;
+  name(): string {
+    return "DivBackward1";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self_scalar_type: any = this.self_scalar_type;
+    const other: any = this.other;
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (div_tensor_self_backward(grad, other, self_scalar_type, null)) : null;
+    }
+    return grad_inputs;
+  }
+  get _saved_self_scalar_type(): unknown {
+    return this.self_scalar_type;
+  }
+  get _saved_other(): unknown {
+    return this.other;
+  }
+}
+
+// ---- DivBackward2: div.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode) -> Tensor (engine/ops/derivatives.yaml:270) ----
+export class DivBackward2 extends Node {
+  self_: SavedVariable = new SavedVariable(null, false);
+  other_: SavedVariable = new SavedVariable(null, false);
+  rounding_mode: any;
+  self_scalar_type: any;
+  name(): string {
+    return "DivBackward2";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(2).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self: any = this.self_.unpack();
+    const other: any = this.other_.unpack();
+    const rounding_mode: any = this.rounding_mode;
+    const self_scalar_type: any = this.self_scalar_type;
+    if (this.should_compute_output(1)) {
+      grad_inputs[1] = any_grad_defined ? (div_tensor_other_backward(grad, self, other, rounding_mode)) : null;
+    }
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (div_tensor_self_backward(grad, other, self_scalar_type, rounding_mode)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.self_.reset_data();
+    this.other_.reset_data();
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
+  }
+  get _saved_other(): unknown {
+    return this.other_.unpack();
+  }
+  get _saved_rounding_mode(): unknown {
+    return this.rounding_mode;
+  }
+  get _saved_self_scalar_type(): unknown {
+    return this.self_scalar_type;
+  }
+}
+
+// ---- DivBackward3: div.Scalar_mode(Tensor self, Scalar other, *, str? rounding_mode) -> Tensor (engine/ops/derivatives.yaml:274) ----
+export class DivBackward3 extends Node {
+  self_scalar_type: any;
+  other: any;
+  rounding_mode: any;
+  name(): string {
+    return "DivBackward3";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self_scalar_type: any = this.self_scalar_type;
+    const other: any = this.other;
+    const rounding_mode: any = this.rounding_mode;
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (div_tensor_self_backward(grad, other, self_scalar_type, rounding_mode)) : null;
+    }
+    return grad_inputs;
+  }
+  get _saved_self_scalar_type(): unknown {
+    return this.self_scalar_type;
+  }
+  get _saved_other(): unknown {
+    return this.other;
+  }
+  get _saved_rounding_mode(): unknown {
+    return this.rounding_mode;
+  }
+}
+
+// ---- EqBackward0: eq_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) (engine/ops/derivatives.yaml:281) ----
+export class EqBackward0 extends Node {
+  self_sym_sizes: any;
+  self_options: any;
+  name(): string {
+    return "EqBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self_sym_sizes: any = this.self_sym_sizes;
+    const self_options: any = this.self_options;
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (torch.zeros(self_sym_sizes, self_options)) : null;
+    }
+    return grad_inputs;
+  }
+  get _saved_self_sym_sizes(): unknown {
+    return this.self_sym_sizes;
+  }
+  get _saved_self_options(): unknown {
+    return this.self_options;
+  }
+}
+
+// ---- EqBackward1: eq_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) (engine/ops/derivatives.yaml:284) ----
+export class EqBackward1 extends Node {
+  other_sym_sizes: any;
+  other_options: any;
+  self_sym_sizes: any;
+  self_options: any;
+  name(): string {
+    return "EqBackward1";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(2).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const other_sym_sizes: any = this.other_sym_sizes;
+    const other_options: any = this.other_options;
+    const self_sym_sizes: any = this.self_sym_sizes;
+    const self_options: any = this.self_options;
+    if (this.should_compute_output(1)) {
+      grad_inputs[1] = any_grad_defined ? (torch.zeros(other_sym_sizes, other_options)) : null;
+    }
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (torch.zeros(self_sym_sizes, self_options)) : null;
+    }
+    return grad_inputs;
+  }
+  get _saved_other_sym_sizes(): unknown {
+    return this.other_sym_sizes;
+  }
+  get _saved_other_options(): unknown {
+    return this.other_options;
+  }
+  get _saved_self_sym_sizes(): unknown {
+    return this.self_sym_sizes;
+  }
+  get _saved_self_options(): unknown {
+    return this.self_options;
+  }
+}
+
+// ---- FmodBackward0: fmod.Scalar(Tensor self, Scalar other) -> Tensor (engine/ops/derivatives.yaml:294) ----
+export class FmodBackward0 extends Node {
+  name(): string {
+    return "FmodBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (grad) : null;
+    }
+    return grad_inputs;
+  }
+}
+
+// ---- FmodBackward1: fmod.Tensor(Tensor self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:297) ----
+export class FmodBackward1 extends Node {
+  self_: SavedVariable = new SavedVariable(null, false);
+  other_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "FmodBackward1";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(2).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self: any = this.self_.unpack();
+    const other: any = this.other_.unpack();
+    if (this.should_compute_output(1)) {
+      grad_inputs[1] = any_grad_defined ? (grad.neg().mul(self.div(other, { rounding_mode: "trunc" }))) : null;
+    }
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (grad) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.self_.reset_data();
+    this.other_.reset_data();
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
+  }
+  get _saved_other(): unknown {
+    return this.other_.unpack();
+  }
+}
+
+// ---- GeBackward0: ge_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) (engine/ops/derivatives.yaml:301) ----
+export class GeBackward0 extends Node {
+  self_sym_sizes: any;
+  self_options: any;
+  name(): string {
+    return "GeBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self_sym_sizes: any = this.self_sym_sizes;
+    const self_options: any = this.self_options;
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (torch.zeros(self_sym_sizes, self_options)) : null;
+    }
+    return grad_inputs;
+  }
+  get _saved_self_sym_sizes(): unknown {
+    return this.self_sym_sizes;
+  }
+  get _saved_self_options(): unknown {
+    return this.self_options;
+  }
+}
+
+// ---- GeBackward1: ge_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) (engine/ops/derivatives.yaml:304) ----
+export class GeBackward1 extends Node {
+  other_sym_sizes: any;
+  other_options: any;
+  self_sym_sizes: any;
+  self_options: any;
+  name(): string {
+    return "GeBackward1";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(2).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const other_sym_sizes: any = this.other_sym_sizes;
+    const other_options: any = this.other_options;
+    const self_sym_sizes: any = this.self_sym_sizes;
+    const self_options: any = this.self_options;
+    if (this.should_compute_output(1)) {
+      grad_inputs[1] = any_grad_defined ? (torch.zeros(other_sym_sizes, other_options)) : null;
+    }
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (torch.zeros(self_sym_sizes, self_options)) : null;
+    }
+    return grad_inputs;
+  }
+  get _saved_other_sym_sizes(): unknown {
+    return this.other_sym_sizes;
+  }
+  get _saved_other_options(): unknown {
+    return this.other_options;
+  }
+  get _saved_self_sym_sizes(): unknown {
+    return this.self_sym_sizes;
+  }
+  get _saved_self_options(): unknown {
+    return this.self_options;
+  }
+}
+
+// ---- GtBackward0: gt_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) (engine/ops/derivatives.yaml:314) ----
+export class GtBackward0 extends Node {
+  self_sym_sizes: any;
+  self_options: any;
+  name(): string {
+    return "GtBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self_sym_sizes: any = this.self_sym_sizes;
+    const self_options: any = this.self_options;
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (torch.zeros(self_sym_sizes, self_options)) : null;
+    }
+    return grad_inputs;
+  }
+  get _saved_self_sym_sizes(): unknown {
+    return this.self_sym_sizes;
+  }
+  get _saved_self_options(): unknown {
+    return this.self_options;
+  }
+}
+
+// ---- GtBackward1: gt_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) (engine/ops/derivatives.yaml:317) ----
+export class GtBackward1 extends Node {
+  other_sym_sizes: any;
+  other_options: any;
+  self_sym_sizes: any;
+  self_options: any;
+  name(): string {
+    return "GtBackward1";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(2).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const other_sym_sizes: any = this.other_sym_sizes;
+    const other_options: any = this.other_options;
+    const self_sym_sizes: any = this.self_sym_sizes;
+    const self_options: any = this.self_options;
+    if (this.should_compute_output(1)) {
+      grad_inputs[1] = any_grad_defined ? (torch.zeros(other_sym_sizes, other_options)) : null;
+    }
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (torch.zeros(self_sym_sizes, self_options)) : null;
+    }
+    return grad_inputs;
+  }
+  get _saved_other_sym_sizes(): unknown {
+    return this.other_sym_sizes;
+  }
+  get _saved_other_options(): unknown {
+    return this.other_options;
+  }
+  get _saved_self_sym_sizes(): unknown {
+    return this.self_sym_sizes;
+  }
+  get _saved_self_options(): unknown {
+    return this.self_options;
+  }
+}
+
+// ---- HypotBackward0: hypot(Tensor self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:327) ----
+export class HypotBackward0 extends Node {
+  other_: SavedVariable = new SavedVariable(null, false);
+  self_: SavedVariable = new SavedVariable(null, false);
+  result_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "HypotBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(2).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const other: any = this.other_.unpack();
+    const self: any = this.self_.unpack();
+    const result: any = this.result_.unpack(this);
+    if (this.should_compute_output(1)) {
+      grad_inputs[1] = any_grad_defined ? (grad.mul(other).div(result)) : null;
+    }
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (grad.mul(self).div(result)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.other_.reset_data();
+    this.self_.reset_data();
+    this.result_.reset_data();
+  }
+  get _saved_other(): unknown {
+    return this.other_.unpack();
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
+  }
+  get _saved_result(): unknown {
+    return this.result_.unpack(this);
+  }
+}
+
+// ---- LeBackward0: le_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) (engine/ops/derivatives.yaml:331) ----
+export class LeBackward0 extends Node {
+  self_sym_sizes: any;
+  self_options: any;
+  name(): string {
+    return "LeBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self_sym_sizes: any = this.self_sym_sizes;
+    const self_options: any = this.self_options;
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (torch.zeros(self_sym_sizes, self_options)) : null;
+    }
+    return grad_inputs;
+  }
+  get _saved_self_sym_sizes(): unknown {
+    return this.self_sym_sizes;
+  }
+  get _saved_self_options(): unknown {
+    return this.self_options;
+  }
+}
+
+// ---- LeBackward1: le_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) (engine/ops/derivatives.yaml:334) ----
+export class LeBackward1 extends Node {
+  other_sym_sizes: any;
+  other_options: any;
+  self_sym_sizes: any;
+  self_options: any;
+  name(): string {
+    return "LeBackward1";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(2).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const other_sym_sizes: any = this.other_sym_sizes;
+    const other_options: any = this.other_options;
+    const self_sym_sizes: any = this.self_sym_sizes;
+    const self_options: any = this.self_options;
+    if (this.should_compute_output(1)) {
+      grad_inputs[1] = any_grad_defined ? (torch.zeros(other_sym_sizes, other_options)) : null;
+    }
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (torch.zeros(self_sym_sizes, self_options)) : null;
+    }
+    return grad_inputs;
+  }
+  get _saved_other_sym_sizes(): unknown {
+    return this.other_sym_sizes;
+  }
+  get _saved_other_options(): unknown {
+    return this.other_options;
+  }
+  get _saved_self_sym_sizes(): unknown {
+    return this.self_sym_sizes;
+  }
+  get _saved_self_options(): unknown {
+    return this.self_options;
+  }
+}
+
+// ---- LerpBackward0: lerp.Scalar(Tensor self, Tensor end, Scalar weight) -> Tensor (engine/ops/derivatives.yaml:345) ----
+export class LerpBackward0 extends Node {
+  weight: any;
+  name(): string {
+    return "LerpBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(2).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const weight: any = this.weight;
+    if (this.should_compute_output(1)) {
+      grad_inputs[1] = any_grad_defined ? (grad.mul(weight)) : null;
+    }
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (grad.mul(1 - weight)) : null;
+    }
+    return grad_inputs;
+  }
+  get _saved_weight(): unknown {
+    return this.weight;
+  }
+}
+
+// ---- LerpBackward1: lerp.Tensor(Tensor self, Tensor end, Tensor weight) -> Tensor (engine/ops/derivatives.yaml:350) ----
+export class LerpBackward1 extends Node {
+  weight_: SavedVariable = new SavedVariable(null, false);
+  self_: SavedVariable = new SavedVariable(null, false);
+  end_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "LerpBackward1";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(3).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const weight: any = this.weight_.unpack();
+    const self: any = this.self_.unpack();
+    const end: any = this.end_.unpack();
+    if (this.should_compute_output(1)) {
+      grad_inputs[1] = any_grad_defined ? (grad.mul(weight)) : null;
+    }
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (grad.mul(weight.neg().add(1))) : null;
+    }
+    if (this.should_compute_output(2)) {
+      grad_inputs[2] = any_grad_defined ? (grad.mul(end.sub(self))) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.weight_.reset_data();
+    this.self_.reset_data();
+    this.end_.reset_data();
+  }
+  get _saved_weight(): unknown {
+    return this.weight_.unpack();
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
+  }
+  get _saved_end(): unknown {
+    return this.end_.unpack();
+  }
+}
+
+// ---- LtBackward0: lt_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) (engine/ops/derivatives.yaml:355) ----
+export class LtBackward0 extends Node {
+  self_sym_sizes: any;
+  self_options: any;
+  name(): string {
+    return "LtBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self_sym_sizes: any = this.self_sym_sizes;
+    const self_options: any = this.self_options;
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (torch.zeros(self_sym_sizes, self_options)) : null;
+    }
+    return grad_inputs;
+  }
+  get _saved_self_sym_sizes(): unknown {
+    return this.self_sym_sizes;
+  }
+  get _saved_self_options(): unknown {
+    return this.self_options;
+  }
+}
+
+// ---- LtBackward1: lt_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) (engine/ops/derivatives.yaml:358) ----
+export class LtBackward1 extends Node {
+  other_sym_sizes: any;
+  other_options: any;
+  self_sym_sizes: any;
+  self_options: any;
+  name(): string {
+    return "LtBackward1";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(2).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const other_sym_sizes: any = this.other_sym_sizes;
+    const other_options: any = this.other_options;
+    const self_sym_sizes: any = this.self_sym_sizes;
+    const self_options: any = this.self_options;
+    if (this.should_compute_output(1)) {
+      grad_inputs[1] = any_grad_defined ? (torch.zeros(other_sym_sizes, other_options)) : null;
+    }
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (torch.zeros(self_sym_sizes, self_options)) : null;
+    }
+    return grad_inputs;
+  }
+  get _saved_other_sym_sizes(): unknown {
+    return this.other_sym_sizes;
+  }
+  get _saved_other_options(): unknown {
+    return this.other_options;
+  }
+  get _saved_self_sym_sizes(): unknown {
+    return this.self_sym_sizes;
+  }
+  get _saved_self_options(): unknown {
+    return this.self_options;
+  }
+}
+
+// ---- MaximumBackward0: maximum(Tensor self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:370) ----
+export class MaximumBackward0 extends Node {
+  self_: SavedVariable = new SavedVariable(null, false);
+  other_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "MaximumBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(2).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self: any = this.self_.unpack();
+    const other: any = this.other_.unpack();
+    if (this.should_compute_output(1)) {
+      grad_inputs[1] = any_grad_defined ? (torch.where(self.gt(other), 0, torch.where(self.eq(other), grad.div(2), grad))) : null;
+    }
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (torch.where(self.lt(other), 0, torch.where(self.eq(other), grad.div(2), grad))) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.self_.reset_data();
+    this.other_.reset_data();
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
+  }
+  get _saved_other(): unknown {
+    return this.other_.unpack();
+  }
+}
+
+// ---- FmaxBackward0: fmax(Tensor self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:374) ----
+export class FmaxBackward0 extends Node {
+  self_: SavedVariable = new SavedVariable(null, false);
+  other_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "FmaxBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(2).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self: any = this.self_.unpack();
+    const other: any = this.other_.unpack();
+    if (this.should_compute_output(1)) {
+      grad_inputs[1] = any_grad_defined ? (torch.where(self.ge(other).logical_or(other.isnan()), 0, grad)) : null;
+    }
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (torch.where(self.ge(other).logical_or(other.isnan()).logical_not(), 0, grad)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.self_.reset_data();
+    this.other_.reset_data();
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
+  }
+  get _saved_other(): unknown {
+    return this.other_.unpack();
+  }
+}
+
+// ---- MinimumBackward0: minimum(Tensor self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:378) ----
+export class MinimumBackward0 extends Node {
+  self_: SavedVariable = new SavedVariable(null, false);
+  other_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "MinimumBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(2).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self: any = this.self_.unpack();
+    const other: any = this.other_.unpack();
+    if (this.should_compute_output(1)) {
+      grad_inputs[1] = any_grad_defined ? (torch.where(self.lt(other), 0, torch.where(self.eq(other), grad.div(2), grad))) : null;
+    }
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (torch.where(self.gt(other), 0, torch.where(self.eq(other), grad.div(2), grad))) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.self_.reset_data();
+    this.other_.reset_data();
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
+  }
+  get _saved_other(): unknown {
+    return this.other_.unpack();
+  }
+}
+
+// ---- FminBackward0: fmin(Tensor self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:382) ----
+export class FminBackward0 extends Node {
+  self_: SavedVariable = new SavedVariable(null, false);
+  other_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "FminBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(2).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self: any = this.self_.unpack();
+    const other: any = this.other_.unpack();
+    if (this.should_compute_output(1)) {
+      grad_inputs[1] = any_grad_defined ? (torch.where(self.le(other).logical_or(other.isnan()), 0, grad)) : null;
+    }
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (torch.where(self.le(other).logical_or(other.isnan()).logical_not(), 0, grad)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.self_.reset_data();
+    this.other_.reset_data();
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
+  }
+  get _saved_other(): unknown {
+    return this.other_.unpack();
+  }
+}
+
+// ---- NeBackward0: ne_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) (engine/ops/derivatives.yaml:386) ----
+export class NeBackward0 extends Node {
+  self_sym_sizes: any;
+  self_options: any;
+  name(): string {
+    return "NeBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self_sym_sizes: any = this.self_sym_sizes;
+    const self_options: any = this.self_options;
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (torch.zeros(self_sym_sizes, self_options)) : null;
+    }
+    return grad_inputs;
+  }
+  get _saved_self_sym_sizes(): unknown {
+    return this.self_sym_sizes;
+  }
+  get _saved_self_options(): unknown {
+    return this.self_options;
+  }
+}
+
+// ---- NeBackward1: ne_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) (engine/ops/derivatives.yaml:389) ----
+export class NeBackward1 extends Node {
+  other_sym_sizes: any;
+  other_options: any;
+  self_sym_sizes: any;
+  self_options: any;
+  name(): string {
+    return "NeBackward1";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(2).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const other_sym_sizes: any = this.other_sym_sizes;
+    const other_options: any = this.other_options;
+    const self_sym_sizes: any = this.self_sym_sizes;
+    const self_options: any = this.self_options;
+    if (this.should_compute_output(1)) {
+      grad_inputs[1] = any_grad_defined ? (torch.zeros(other_sym_sizes, other_options)) : null;
+    }
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (torch.zeros(self_sym_sizes, self_options)) : null;
+    }
+    return grad_inputs;
+  }
+  get _saved_other_sym_sizes(): unknown {
+    return this.other_sym_sizes;
+  }
+  get _saved_other_options(): unknown {
+    return this.other_options;
+  }
+  get _saved_self_sym_sizes(): unknown {
+    return this.self_sym_sizes;
+  }
+  get _saved_self_options(): unknown {
+    return this.self_options;
+  }
+}
+
+// ---- PowBackward0: pow.Tensor_Scalar(Tensor self, Scalar exponent) -> Tensor (engine/ops/derivatives.yaml:399) ----
+export class PowBackward0 extends Node {
+  self_: SavedVariable = new SavedVariable(null, false);
+  exponent: any;
+  name(): string {
+    return "PowBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self: any = this.self_.unpack();
+    const exponent: any = this.exponent;
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (pow_backward(grad, self, exponent)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.self_.reset_data();
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
+  }
+  get _saved_exponent(): unknown {
+    return this.exponent;
+  }
+}
+
+// ---- PowBackward1: pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor (engine/ops/derivatives.yaml:402) ----
+export class PowBackward1 extends Node {
+  self_: SavedVariable = new SavedVariable(null, false);
+  exponent_: SavedVariable = new SavedVariable(null, false);
+  result_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "PowBackward1";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(2).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self: any = this.self_.unpack();
+    const exponent: any = this.exponent_.unpack();
+    const result: any = this.result_.unpack(this);
+    if (this.should_compute_output(1)) {
+      grad_inputs[1] = any_grad_defined ? (pow_backward_exponent(grad, self, exponent, result)) : null;
+    }
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (pow_backward_self(grad, self, exponent)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.self_.reset_data();
+    this.exponent_.reset_data();
+    this.result_.reset_data();
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
+  }
+  get _saved_exponent(): unknown {
+    return this.exponent_.unpack();
+  }
+  get _saved_result(): unknown {
+    return this.result_.unpack(this);
+  }
+}
+
+// ---- PowBackward2: pow.Scalar(Scalar self, Tensor exponent) -> Tensor (engine/ops/derivatives.yaml:406) ----
+export class PowBackward2 extends Node {
+  self: any;
+  exponent_: SavedVariable = new SavedVariable(null, false);
+  result_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "PowBackward2";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self: any = this.self;
+    const exponent: any = this.exponent_.unpack();
+    const result: any = this.result_.unpack(this);
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (pow_backward_exponent(grad, self, exponent, result)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.exponent_.reset_data();
+    this.result_.reset_data();
+  }
+  get _saved_self(): unknown {
+    return this.self;
+  }
+  get _saved_exponent(): unknown {
+    return this.exponent_.unpack();
+  }
+  get _saved_result(): unknown {
+    return this.result_.unpack(this);
+  }
+}
+
+// ---- RemainderBackward0: remainder.Scalar(Tensor self, Scalar other) -> Tensor (engine/ops/derivatives.yaml:409) ----
+export class RemainderBackward0 extends Node {
+  name(): string {
+    return "RemainderBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (grad) : null;
+    }
+    return grad_inputs;
+  }
+}
+
+// ---- RemainderBackward1: remainder.Tensor(Tensor self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:412) ----
+export class RemainderBackward1 extends Node {
+  self_: SavedVariable = new SavedVariable(null, false);
+  other_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "RemainderBackward1";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(2).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self: any = this.self_.unpack();
+    const other: any = this.other_.unpack();
+    if (this.should_compute_output(1)) {
+      grad_inputs[1] = any_grad_defined ? (grad.neg().mul(self.div(other, { rounding_mode: "floor" }))) : null;
+    }
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (grad) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.self_.reset_data();
+    this.other_.reset_data();
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
+  }
+  get _saved_other(): unknown {
+    return this.other_.unpack();
+  }
+}
+
+// ---- RsubBackward0: rsub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor (engine/ops/derivatives.yaml:416) ----
+export class RsubBackward0 extends Node {
+  other_scalar_type: any;
+  self_scalar_type: any;
+  alpha: any;
+  name(): string {
+    return "RsubBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(2).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const other_scalar_type: any = this.other_scalar_type;
+    const self_scalar_type: any = this.self_scalar_type;
+    const alpha: any = this.alpha;
+    if (this.should_compute_output(1)) {
+      grad_inputs[1] = any_grad_defined ? (handle_r_to_c(other_scalar_type, grad)) : null;
+    }
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (handle_r_to_c(self_scalar_type, maybe_multiply(grad.neg(), alpha))) : null;
+    }
+    return grad_inputs;
+  }
+  get _saved_other_scalar_type(): unknown {
+    return this.other_scalar_type;
+  }
+  get _saved_self_scalar_type(): unknown {
+    return this.self_scalar_type;
+  }
+  get _saved_alpha(): unknown {
+    return this.alpha;
+  }
+}
+
+// ---- RsubBackward1: rsub.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor (engine/ops/derivatives.yaml:420) ----
+export class RsubBackward1 extends Node {
+  self_scalar_type: any;
+  alpha: any;
+  name(): string {
+    return "RsubBackward1";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self_scalar_type: any = this.self_scalar_type;
+    const alpha: any = this.alpha;
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (handle_r_to_c(self_scalar_type, maybe_multiply(grad.neg(), alpha))) : null;
+    }
+    return grad_inputs;
+  }
+  get _saved_self_scalar_type(): unknown {
+    return this.self_scalar_type;
+  }
+  get _saved_alpha(): unknown {
+    return this.alpha;
+  }
+}
+
+// ---- SubBackward0: sub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor (engine/ops/derivatives.yaml:423) ----
+export class SubBackward0 extends Node {
+  other_scalar_type: any;
+  alpha: any;
+  self_scalar_type: any;
+  name(): string {
+    return "SubBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(2).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const other_scalar_type: any = this.other_scalar_type;
+    const alpha: any = this.alpha;
+    const self_scalar_type: any = this.self_scalar_type;
+    if (this.should_compute_output(1)) {
+      grad_inputs[1] = any_grad_defined ? (handle_r_to_c(other_scalar_type, maybe_multiply(grad.neg(), alpha))) : null;
+    }
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (handle_r_to_c(self_scalar_type, grad)) : null;
+    }
+    return grad_inputs;
+  }
+  get _saved_other_scalar_type(): unknown {
+    return this.other_scalar_type;
+  }
+  get _saved_alpha(): unknown {
+    return this.alpha;
+  }
+  get _saved_self_scalar_type(): unknown {
+    return this.self_scalar_type;
+  }
+}
+
+// ---- SubBackward1: sub.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor (engine/ops/derivatives.yaml:427) ----
+export class SubBackward1 extends Node {
+  self_scalar_type: any;
+  name(): string {
+    return "SubBackward1";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self_scalar_type: any = this.self_scalar_type;
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (handle_r_to_c(self_scalar_type, grad)) : null;
+    }
+    return grad_inputs;
+  }
+  get _saved_self_scalar_type(): unknown {
+    return this.self_scalar_type;
+  }
+}
+
+// ---- AmaxBackward0: amax(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor (engine/ops/derivatives.yaml:433) ----
+export class AmaxBackward0 extends Node {
+  self_: SavedVariable = new SavedVariable(null, false);
+  dim: any;
+  keepdim: any;
+  result_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "AmaxBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self: any = this.self_.unpack();
+    const dim: any = this.dim;
+    const keepdim: any = this.keepdim;
+    const result: any = this.result_.unpack(this);
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (scale_grad_by_count(restore_reduced_dims(grad, dim, keepdim), restore_reduced_dims(result, dim, keepdim).eq(self), dim)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.self_.reset_data();
+    this.result_.reset_data();
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
+  }
+  get _saved_dim(): unknown {
+    return this.dim;
+  }
+  get _saved_keepdim(): unknown {
+    return this.keepdim;
+  }
+  get _saved_result(): unknown {
+    return this.result_.unpack(this);
+  }
+}
+
+// ---- AminBackward0: amin(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor (engine/ops/derivatives.yaml:436) ----
+export class AminBackward0 extends Node {
+  self_: SavedVariable = new SavedVariable(null, false);
+  dim: any;
+  keepdim: any;
+  result_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "AminBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self: any = this.self_.unpack();
+    const dim: any = this.dim;
+    const keepdim: any = this.keepdim;
+    const result: any = this.result_.unpack(this);
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (scale_grad_by_count(restore_reduced_dims(grad, dim, keepdim), restore_reduced_dims(result, dim, keepdim).eq(self), dim)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.self_.reset_data();
+    this.result_.reset_data();
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
+  }
+  get _saved_dim(): unknown {
+    return this.dim;
+  }
+  get _saved_keepdim(): unknown {
+    return this.keepdim;
+  }
+  get _saved_result(): unknown {
+    return this.result_.unpack(this);
+  }
+}
+
+// ---- MaxBackward0: max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices) (engine/ops/derivatives.yaml:439) ----
+export class MaxBackward0 extends Node {
+  self_sym_sizes: any;
+  dim: any;
+  keepdim: any;
+  indices_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "MaxBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self_sym_sizes: any = this.self_sym_sizes;
+    const dim: any = this.dim;
+    const keepdim: any = this.keepdim;
+    const indices: any = this.indices_.unpack(this);
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (value_selecting_reduction_backward(grad, dim, indices, self_sym_sizes, keepdim)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.indices_.reset_data();
+  }
+  get _saved_self_sym_sizes(): unknown {
+    return this.self_sym_sizes;
+  }
+  get _saved_dim(): unknown {
+    return this.dim;
+  }
+  get _saved_keepdim(): unknown {
+    return this.keepdim;
+  }
+  get _saved_indices(): unknown {
+    return this.indices_.unpack(this);
+  }
+}
+
+// ---- MaxBackward1: max(Tensor self) -> Tensor (engine/ops/derivatives.yaml:443) ----
+export class MaxBackward1 extends Node {
+  self_: SavedVariable = new SavedVariable(null, false);
+  result_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "MaxBackward1";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self: any = this.self_.unpack();
+    const result: any = this.result_.unpack(this);
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (evenly_distribute_backward(grad, self, result)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.self_.reset_data();
+    this.result_.reset_data();
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
+  }
+  get _saved_result(): unknown {
+    return this.result_.unpack(this);
+  }
+}
+
+// ---- MeanBackward0: mean(Tensor self, *, ScalarType? dtype=None) -> Tensor (engine/ops/derivatives.yaml:446) ----
+export class MeanBackward0 extends Node {
+  self_sym_sizes: any;
+  self_sym_numel: any;
+  name(): string {
+    return "MeanBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self_sym_sizes: any = this.self_sym_sizes;
+    const self_sym_numel: any = this.self_sym_numel;
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (grad.expand(self_sym_sizes).div(self_sym_numel)) : null;
+    }
+    return grad_inputs;
+  }
+  get _saved_self_sym_sizes(): unknown {
+    return this.self_sym_sizes;
+  }
+  get _saved_self_sym_numel(): unknown {
+    return this.self_sym_numel;
+  }
+}
+
+// ---- MeanBackward1: mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor (engine/ops/derivatives.yaml:449) ----
+export class MeanBackward1 extends Node {
+  self_sym_sizes: any;
+  self_sym_numel: any;
+  dim: any;
+  keepdim: any;
+  name(): string {
+    return "MeanBackward1";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self_sym_sizes: any = this.self_sym_sizes;
+    const self_sym_numel: any = this.self_sym_numel;
+    const dim: any = this.dim;
+    const keepdim: any = this.keepdim;
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (mean_backward(grad, self_sym_sizes, dim, self_sym_numel, keepdim)) : null;
+    }
+    return grad_inputs;
+  }
+  get _saved_self_sym_sizes(): unknown {
+    return this.self_sym_sizes;
+  }
+  get _saved_self_sym_numel(): unknown {
+    return this.self_sym_numel;
+  }
+  get _saved_dim(): unknown {
+    return this.dim;
+  }
+  get _saved_keepdim(): unknown {
+    return this.keepdim;
+  }
+}
+
+// ---- MinBackward0: min.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices) (engine/ops/derivatives.yaml:452) ----
+export class MinBackward0 extends Node {
+  self_sym_sizes: any;
+  dim: any;
+  keepdim: any;
+  indices_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "MinBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self_sym_sizes: any = this.self_sym_sizes;
+    const dim: any = this.dim;
+    const keepdim: any = this.keepdim;
+    const indices: any = this.indices_.unpack(this);
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (value_selecting_reduction_backward(grad, dim, indices, self_sym_sizes, keepdim)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.indices_.reset_data();
+  }
+  get _saved_self_sym_sizes(): unknown {
+    return this.self_sym_sizes;
+  }
+  get _saved_dim(): unknown {
+    return this.dim;
+  }
+  get _saved_keepdim(): unknown {
+    return this.keepdim;
+  }
+  get _saved_indices(): unknown {
+    return this.indices_.unpack(this);
+  }
+}
+
+// ---- MinBackward1: min(Tensor self) -> Tensor (engine/ops/derivatives.yaml:456) ----
+export class MinBackward1 extends Node {
+  self_: SavedVariable = new SavedVariable(null, false);
+  result_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "MinBackward1";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self: any = this.self_.unpack();
+    const result: any = this.result_.unpack(this);
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (evenly_distribute_backward(grad, self, result)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.self_.reset_data();
+    this.result_.reset_data();
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
+  }
+  get _saved_result(): unknown {
+    return this.result_.unpack(this);
+  }
+}
+
+// ---- ProdBackward0: prod(Tensor self, *, ScalarType? dtype=None) -> Tensor (engine/ops/derivatives.yaml:459) ----
+export class ProdBackward0 extends Node {
+  self_: SavedVariable = new SavedVariable(null, false);
+  result_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "ProdBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self: any = this.self_.unpack();
+    const result: any = this.result_.unpack(this);
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (prod_backward(grad, self.to(grad.dtype), result, null, false).to(self.dtype)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.self_.reset_data();
+    this.result_.reset_data();
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
+  }
+  get _saved_result(): unknown {
+    return this.result_.unpack(this);
+  }
+}
+
+// ---- ProdBackward1: prod.dim_int(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor (engine/ops/derivatives.yaml:462) ----
+export class ProdBackward1 extends Node {
+  self_: SavedVariable = new SavedVariable(null, false);
+  dim: any;
+  keepdim: any;
+  result_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "ProdBackward1";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self: any = this.self_.unpack();
+    const dim: any = this.dim;
+    const keepdim: any = this.keepdim;
+    const result: any = this.result_.unpack(this);
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (prod_backward(grad, self.to(grad.dtype), result, dim, keepdim).to(self.dtype)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.self_.reset_data();
+    this.result_.reset_data();
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
+  }
+  get _saved_dim(): unknown {
+    return this.dim;
+  }
+  get _saved_keepdim(): unknown {
+    return this.keepdim;
+  }
+  get _saved_result(): unknown {
+    return this.result_.unpack(this);
+  }
+}
+
+// ---- StdBackward0: std.correction(Tensor self, int[1]? dim, *, int? correction, bool keepdim=False) -> Tensor (engine/ops/derivatives.yaml:465) ----
+export class StdBackward0 extends Node {
+  self_: SavedVariable = new SavedVariable(null, false);
+  dim: any;
+  correction: any;
+  keepdim: any;
+  result_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "StdBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self: any = this.self_.unpack();
+    const dim: any = this.dim;
+    const correction: any = this.correction;
+    const keepdim: any = this.keepdim;
+    const result: any = this.result_.unpack(this);
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (std_backward(result, grad, self, dim, correction, keepdim)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.self_.reset_data();
+    this.result_.reset_data();
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
+  }
+  get _saved_dim(): unknown {
+    return this.dim;
+  }
+  get _saved_correction(): unknown {
+    return this.correction;
+  }
+  get _saved_keepdim(): unknown {
+    return this.keepdim;
+  }
+  get _saved_result(): unknown {
+    return this.result_.unpack(this);
+  }
+}
+
+// ---- StdMeanBackward0: std_mean.correction(Tensor self, int[1]? dim, *, int? correction, bool keepdim=False) -> (Tensor, Tensor) (engine/ops/derivatives.yaml:468) ----
+export class StdMeanBackward0 extends Node {
+  self_: SavedVariable = new SavedVariable(null, false);
+  dim: any;
+  correction: any;
+  keepdim: any;
+  result0_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "StdMeanBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self: any = this.self_.unpack();
+    const dim: any = this.dim;
+    const correction: any = this.correction;
+    const keepdim: any = this.keepdim;
+    const result0: any = this.result0_.unpack(this);
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (std_mean_backward(grads[0], grads[1], self, result0, dim, correction, keepdim)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.self_.reset_data();
+    this.result0_.reset_data();
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
+  }
+  get _saved_dim(): unknown {
+    return this.dim;
+  }
+  get _saved_correction(): unknown {
+    return this.correction;
+  }
+  get _saved_keepdim(): unknown {
+    return this.keepdim;
+  }
+  get _saved_result0(): unknown {
+    return this.result0_.unpack(this);
+  }
+}
+
+// ---- VarBackward0: var.correction(Tensor self, int[1]? dim, *, int? correction, bool keepdim=False) -> Tensor (engine/ops/derivatives.yaml:471) ----
+export class VarBackward0 extends Node {
+  self_: SavedVariable = new SavedVariable(null, false);
+  dim: any;
+  correction: any;
+  keepdim: any;
+  name(): string {
+    return "VarBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self: any = this.self_.unpack();
+    const dim: any = this.dim;
+    const correction: any = this.correction;
+    const keepdim: any = this.keepdim;
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (var_backward(grad, self, dim, correction, keepdim)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.self_.reset_data();
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
+  }
+  get _saved_dim(): unknown {
+    return this.dim;
+  }
+  get _saved_correction(): unknown {
+    return this.correction;
+  }
+  get _saved_keepdim(): unknown {
+    return this.keepdim;
+  }
+}
+
+// ---- VarMeanBackward0: var_mean.correction(Tensor self, int[1]? dim, *, int? correction, bool keepdim=False) -> (Tensor, Tensor) (engine/ops/derivatives.yaml:474) ----
+export class VarMeanBackward0 extends Node {
+  self_: SavedVariable = new SavedVariable(null, false);
+  dim: any;
+  correction: any;
+  keepdim: any;
+  name(): string {
+    return "VarMeanBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self: any = this.self_.unpack();
+    const dim: any = this.dim;
+    const correction: any = this.correction;
+    const keepdim: any = this.keepdim;
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (var_mean_backward(grads[0], grads[1], self, dim, correction, keepdim)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.self_.reset_data();
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
+  }
+  get _saved_dim(): unknown {
+    return this.dim;
+  }
+  get _saved_correction(): unknown {
+    return this.correction;
+  }
+  get _saved_keepdim(): unknown {
+    return this.keepdim;
+  }
+}
+
+// ---- WhereBackward0: where.self(Tensor condition, Tensor self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:480) ----
+export class WhereBackward0 extends Node {
+  condition_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "WhereBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(2).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const condition: any = this.condition_.unpack();
+    if (this.should_compute_output(1)) {
+      grad_inputs[1] = any_grad_defined ? (torch.where(condition, 0, grad)) : null;
+    }
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (torch.where(condition, grad, 0)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.condition_.reset_data();
+  }
+  get _saved_condition(): unknown {
+    return this.condition_.unpack();
+  }
+}
+
+// ---- AliasBackward0: alias(Tensor(a) self) -> Tensor(a) (engine/ops/derivatives.yaml:488) ----
+export class AliasBackward0 extends Node {
+  name(): string {
+    return "AliasBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (grad) : null;
+    }
+    return grad_inputs;
+  }
+}
+
+// ---- CloneBackward0: clone(Tensor self, *, MemoryFormat? memory_format=None) -> Tensor (engine/ops/derivatives.yaml:491) ----
+export class CloneBackward0 extends Node {
+  name(): string {
+    return "CloneBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (grad) : null;
+    }
+    return grad_inputs;
+  }
+}
+
+// ---- ExpandBackward0: expand(Tensor(a) self, SymInt[] size, *, bool implicit=False) -> Tensor(a) (engine/ops/derivatives.yaml:494) ----
+export class ExpandBackward0 extends Node {
+  self_sym_sizes: any;
+  name(): string {
+    return "ExpandBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self_sym_sizes: any = this.self_sym_sizes;
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (sum_to(grad, self_sym_sizes)) : null;
+    }
+    return grad_inputs;
+  }
+  get _saved_self_sym_sizes(): unknown {
+    return this.self_sym_sizes;
+  }
+}
+
+// ---- PermuteBackward0: permute(Tensor(a) self, int[] dims) -> Tensor(a) (engine/ops/derivatives.yaml:497) ----
+export class PermuteBackward0 extends Node {
+  dims: any;
+  name(): string {
+    return "PermuteBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const dims: any = this.dims;
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (permute_backwards(grad, dims)) : null;
+    }
+    return grad_inputs;
+  }
+  get _saved_dims(): unknown {
+    return this.dims;
+  }
+}
+
+// ---- ReshapeAliasBackward0: _reshape_alias(Tensor(a) self, SymInt[] size, SymInt[] stride) -> Tensor(a) (engine/ops/derivatives.yaml:500) ----
+export class ReshapeAliasBackward0 extends Node {
+  self_sym_sizes: any;
+  name(): string {
+    return "ReshapeAliasBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self_sym_sizes: any = this.self_sym_sizes;
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (grad.reshape(self_sym_sizes)) : null;
+    }
+    return grad_inputs;
+  }
+  get _saved_self_sym_sizes(): unknown {
+    return this.self_sym_sizes;
+  }
+}
+
+// ---- SqueezeBackward0: squeeze(Tensor(a) self) -> Tensor(a) (engine/ops/derivatives.yaml:503) ----
+export class SqueezeBackward0 extends Node {
+  self_sym_sizes: any;
+  name(): string {
+    return "SqueezeBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self_sym_sizes: any = this.self_sym_sizes;
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (unsqueeze_to(grad, null, self_sym_sizes)) : null;
+    }
+    return grad_inputs;
+  }
+  get _saved_self_sym_sizes(): unknown {
+    return this.self_sym_sizes;
+  }
+}
+
+// ---- SqueezeBackward1: squeeze.dim(Tensor(a) self, int dim) -> Tensor(a) (engine/ops/derivatives.yaml:506) ----
+export class SqueezeBackward1 extends Node {
+  self_sym_sizes: any;
+  dim: any;
+  name(): string {
+    return "SqueezeBackward1";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self_sym_sizes: any = this.self_sym_sizes;
+    const dim: any = this.dim;
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (unsqueeze_to(grad, dim, self_sym_sizes)) : null;
+    }
+    return grad_inputs;
+  }
+  get _saved_self_sym_sizes(): unknown {
+    return this.self_sym_sizes;
+  }
+  get _saved_dim(): unknown {
+    return this.dim;
+  }
+}
+
+// ---- TBackward0: t(Tensor(a) self) -> Tensor(a) (engine/ops/derivatives.yaml:509) ----
+export class TBackward0 extends Node {
+  name(): string {
+    return "TBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (grad.t()) : null;
+    }
+    return grad_inputs;
+  }
+}
+
+// ---- TransposeBackward0: transpose.int(Tensor(a) self, int dim0, int dim1) -> Tensor(a) (engine/ops/derivatives.yaml:512) ----
+export class TransposeBackward0 extends Node {
+  dim0: any;
+  dim1: any;
+  name(): string {
+    return "TransposeBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const dim0: any = this.dim0;
+    const dim1: any = this.dim1;
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (grad.transpose(dim0, dim1)) : null;
+    }
+    return grad_inputs;
+  }
+  get _saved_dim0(): unknown {
+    return this.dim0;
+  }
+  get _saved_dim1(): unknown {
+    return this.dim1;
+  }
+}
+
+// ---- UnsafeViewBackward0: _unsafe_view(Tensor self, SymInt[] size) -> Tensor (engine/ops/derivatives.yaml:515) ----
+export class UnsafeViewBackward0 extends Node {
+  self_sym_sizes: any;
+  name(): string {
+    return "UnsafeViewBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self_sym_sizes: any = this.self_sym_sizes;
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (grad.reshape(self_sym_sizes)) : null;
+    }
+    return grad_inputs;
+  }
+  get _saved_self_sym_sizes(): unknown {
+    return this.self_sym_sizes;
+  }
+}
+
+// ---- UnsqueezeBackward0: unsqueeze(Tensor(a) self, int dim) -> Tensor(a) (engine/ops/derivatives.yaml:518) ----
+export class UnsqueezeBackward0 extends Node {
+  dim: any;
+  name(): string {
+    return "UnsqueezeBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const dim: any = this.dim;
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (grad.squeeze(dim)) : null;
+    }
+    return grad_inputs;
+  }
+  get _saved_dim(): unknown {
+    return this.dim;
+  }
+}
+
+// ---- CatBackward0: cat(Tensor[] tensors, int dim=0) -> Tensor (engine/ops/derivatives.yaml:524) ----
+export class CatBackward0 extends Node {
+  tensors_args_sizes: any;
+  tensors_args_scalartypes: any;
+  dim: any;
+  name(): string {
+    return "CatBackward0";
+  }
+  tensors_size_ = 0;
+  apply(grads: Grad[]): Grad[] {
+    let _n = 0;
+    const _ranges: [number, number][] = [[_n, (_n += this.tensors_size_)]];
+    const grad_inputs: Grad[] = new Array(_n).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const tensors_args_sizes: any = this.tensors_args_sizes;
+    const tensors_args_scalartypes: any = this.tensors_args_scalartypes;
+    const dim: any = this.dim;
+    if (this.should_compute_any_output(_ranges[0]) && any_grad_defined) ((cat_tensors_backward(grad, tensors_args_sizes, tensors_args_scalartypes, dim)) as Grad[]).forEach((g, i) => (grad_inputs[_ranges[0][0] + i] = g));
+    return grad_inputs;
+  }
+  get _saved_tensors_args_sizes(): unknown {
+    return this.tensors_args_sizes;
+  }
+  get _saved_tensors_args_scalartypes(): unknown {
+    return this.tensors_args_scalartypes;
+  }
+  get _saved_dim(): unknown {
+    return this.dim;
+  }
+}
+
+// ---- StackBackward0: stack(Tensor[] tensors, int dim=0) -> Tensor (engine/ops/derivatives.yaml:527) ----
+export class StackBackward0 extends Node {
+  tensors_args_scalartypes: any;
+  dim: any;
+  name(): string {
+    return "StackBackward0";
+  }
+  tensors_size_ = 0;
+  apply(grads: Grad[]): Grad[] {
+    let _n = 0;
+    const _ranges: [number, number][] = [[_n, (_n += this.tensors_size_)]];
+    const grad_inputs: Grad[] = new Array(_n).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const tensors_args_scalartypes: any = this.tensors_args_scalartypes;
+    const dim: any = this.dim;
+    if (this.should_compute_any_output(_ranges[0]) && any_grad_defined) ((stack_tensors_backward(grad, dim, tensors_args_scalartypes)) as Grad[]).forEach((g, i) => (grad_inputs[_ranges[0][0] + i] = g));
+    return grad_inputs;
+  }
+  get _saved_tensors_args_scalartypes(): unknown {
+    return this.tensors_args_scalartypes;
+  }
+  get _saved_dim(): unknown {
+    return this.dim;
+  }
+}
+
+// ---- FlipBackward0: flip(Tensor self, int[] dims) -> Tensor (engine/ops/derivatives.yaml:530) ----
+export class FlipBackward0 extends Node {
+  dims: any;
+  name(): string {
+    return "FlipBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const dims: any = this.dims;
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (grad.flip(dims)) : null;
+    }
+    return grad_inputs;
+  }
+  get _saved_dims(): unknown {
+    return this.dims;
+  }
+}
+
+// ---- RollBackward0: roll(Tensor self, int[1] shifts, int[1] dims=[]) -> Tensor (engine/ops/derivatives.yaml:533) ----
+export class RollBackward0 extends Node {
+  shifts: any;
+  dims: any;
+  name(): string {
+    return "RollBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const shifts: any = this.shifts;
+    const dims: any = this.dims;
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (roll_backward(grad, shifts, dims)) : null;
+    }
+    return grad_inputs;
+  }
+  get _saved_shifts(): unknown {
+    return this.shifts;
+  }
+  get _saved_dims(): unknown {
+    return this.dims;
+  }
+}
+
+// ---- TrilBackward0: tril(Tensor self, int diagonal=0) -> Tensor (engine/ops/derivatives.yaml:536) ----
+export class TrilBackward0 extends Node {
+  diagonal: any;
+  name(): string {
+    return "TrilBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const diagonal: any = this.diagonal;
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (grad.tril(diagonal)) : null;
+    }
+    return grad_inputs;
+  }
+  get _saved_diagonal(): unknown {
+    return this.diagonal;
+  }
+}
+
+// ---- TriuBackward0: triu(Tensor self, int diagonal=0) -> Tensor (engine/ops/derivatives.yaml:539) ----
+export class TriuBackward0 extends Node {
+  diagonal: any;
+  name(): string {
+    return "TriuBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const diagonal: any = this.diagonal;
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (grad.triu(diagonal)) : null;
+    }
+    return grad_inputs;
+  }
+  get _saved_diagonal(): unknown {
+    return this.diagonal;
+  }
+}
+
+// ---- SelectBackward0: select.int(Tensor(a) self, int dim, int index) -> Tensor(a) (engine/ops/derivatives.yaml:545) ----
+export class SelectBackward0 extends Node {
+  self_sym_sizes: any;
+  dim: any;
+  index: any;
+  name(): string {
+    return "SelectBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self_sym_sizes: any = this.self_sym_sizes;
+    const dim: any = this.dim;
+    const index: any = this.index;
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (select_backward(grad, self_sym_sizes, dim, index)) : null;
+    }
+    return grad_inputs;
+  }
+  get _saved_self_sym_sizes(): unknown {
+    return this.self_sym_sizes;
+  }
+  get _saved_dim(): unknown {
+    return this.dim;
+  }
+  get _saved_index(): unknown {
+    return this.index;
+  }
+}
+
+// ---- SliceBackward0: slice.Tensor(Tensor(a) self, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1) -> Tensor(a) (engine/ops/derivatives.yaml:548) ----
+export class SliceBackward0 extends Node {
+  self_sym_sizes: any;
+  dim: any;
+  start: any;
+  end: any;
+  step: any;
+  name(): string {
+    return "SliceBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self_sym_sizes: any = this.self_sym_sizes;
+    const dim: any = this.dim;
+    const start: any = this.start;
+    const end: any = this.end;
+    const step: any = this.step;
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (slice_backward_wrapper(grad, self_sym_sizes, dim, start, end, step)) : null;
+    }
+    return grad_inputs;
+  }
+  get _saved_self_sym_sizes(): unknown {
+    return this.self_sym_sizes;
+  }
+  get _saved_dim(): unknown {
+    return this.dim;
+  }
+  get _saved_start(): unknown {
+    return this.start;
+  }
+  get _saved_end(): unknown {
+    return this.end;
+  }
+  get _saved_step(): unknown {
+    return this.step;
+  }
+}
+
+// ---- ToCopyBackward0: _to_copy(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, bool non_blocking=False, MemoryFormat? memory_format=None) -> Tensor (engine/ops/derivatives.yaml:551) ----
+export class ToCopyBackward0 extends Node {
+  self_options: any;
+  name(): string {
+    return "ToCopyBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self_options: any = this.self_options;
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (_to_copy_backward(grad, self_options)) : null;
+    }
+    return grad_inputs;
+  }
+  get _saved_self_options(): unknown {
+    return this.self_options;
+  }
+}
+
+// ---- RepeatBackward0: repeat(Tensor self, SymInt[] repeats) -> Tensor (engine/ops/derivatives.yaml:554) ----
+export class RepeatBackward0 extends Node {
+  self_sym_sizes: any;
+  repeats: any;
+  name(): string {
+    return "RepeatBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self_sym_sizes: any = this.self_sym_sizes;
+    const repeats: any = this.repeats;
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (repeat_backward(grad, repeats, self_sym_sizes)) : null;
+    }
+    return grad_inputs;
+  }
+  get _saved_self_sym_sizes(): unknown {
+    return this.self_sym_sizes;
+  }
+  get _saved_repeats(): unknown {
+    return this.repeats;
+  }
+}
+
+// ---- SortBackward0: sort(Tensor self, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices) (engine/ops/derivatives.yaml:560) ----
+export class SortBackward0 extends Node {
+  self_sym_sizes: any;
+  dim: any;
+  indices_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "SortBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self_sym_sizes: any = this.self_sym_sizes;
+    const dim: any = this.dim;
+    const indices: any = this.indices_.unpack(this);
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (value_selecting_reduction_backward(grad, dim, indices, self_sym_sizes, true)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.indices_.reset_data();
+  }
+  get _saved_self_sym_sizes(): unknown {
+    return this.self_sym_sizes;
+  }
+  get _saved_dim(): unknown {
+    return this.dim;
+  }
+  get _saved_indices(): unknown {
+    return this.indices_.unpack(this);
+  }
+}
+
+// ---- SortBackward1: sort.stable(Tensor self, *, bool? stable, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices) (engine/ops/derivatives.yaml:564) ----
+export class SortBackward1 extends Node {
+  self_sym_sizes: any;
+  dim: any;
+  indices_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "SortBackward1";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self_sym_sizes: any = this.self_sym_sizes;
+    const dim: any = this.dim;
+    const indices: any = this.indices_.unpack(this);
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (value_selecting_reduction_backward(grad, dim, indices, self_sym_sizes, true)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.indices_.reset_data();
+  }
+  get _saved_self_sym_sizes(): unknown {
+    return this.self_sym_sizes;
+  }
+  get _saved_dim(): unknown {
+    return this.dim;
+  }
+  get _saved_indices(): unknown {
+    return this.indices_.unpack(this);
+  }
+}
+
+// ---- DiagonalBackward0: diagonal(Tensor(a) self, int offset=0, int dim1=0, int dim2=1) -> Tensor(a) (engine/ops/derivatives.yaml:568) ----
+export class DiagonalBackward0 extends Node {
+  self_sym_sizes: any;
+  offset: any;
+  dim1: any;
+  dim2: any;
+  name(): string {
+    return "DiagonalBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self_sym_sizes: any = this.self_sym_sizes;
+    const offset: any = this.offset;
+    const dim1: any = this.dim1;
+    const dim2: any = this.dim2;
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (diagonal_backward(grad, self_sym_sizes, offset, dim1, dim2)) : null;
+    }
+    return grad_inputs;
+  }
+  get _saved_self_sym_sizes(): unknown {
+    return this.self_sym_sizes;
+  }
+  get _saved_offset(): unknown {
+    return this.offset;
+  }
+  get _saved_dim1(): unknown {
+    return this.dim1;
+  }
+  get _saved_dim2(): unknown {
+    return this.dim2;
+  }
+}
+
+// ---- UnfoldBackward0: unfold(Tensor(a) self, int dimension, int size, int step) -> Tensor(a) (engine/ops/derivatives.yaml:571) ----
+export class UnfoldBackward0 extends Node {
+  self_sym_sizes: any;
+  dimension: any;
+  size: any;
+  step: any;
+  name(): string {
+    return "UnfoldBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self_sym_sizes: any = this.self_sym_sizes;
+    const dimension: any = this.dimension;
+    const size: any = this.size;
+    const step: any = this.step;
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (unfold_backward(grad, self_sym_sizes, dimension, size, step)) : null;
+    }
+    return grad_inputs;
+  }
+  get _saved_self_sym_sizes(): unknown {
+    return this.self_sym_sizes;
+  }
+  get _saved_dimension(): unknown {
+    return this.dimension;
+  }
+  get _saved_size(): unknown {
+    return this.size;
+  }
+  get _saved_step(): unknown {
+    return this.step;
+  }
+}
+
+// ---- SplitBackward0: split.Tensor(Tensor(a -> *) self, int split_size, int dim=0) -> Tensor(a)[] (engine/ops/derivatives.yaml:575) ----
+export class SplitBackward0 extends Node {
+  self_sym_sizes: any;
+  self_options: any;
+  split_size: any;
+  dim: any;
+  name(): string {
+    return "SplitBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self_sym_sizes: any = this.self_sym_sizes;
+    const self_options: any = this.self_options;
+    const split_size: any = this.split_size;
+    const dim: any = this.dim;
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (split_backward(grads, split_size, dim, self_sym_sizes, self_options)) : null;
+    }
+    return grad_inputs;
+  }
+  get _saved_self_sym_sizes(): unknown {
+    return this.self_sym_sizes;
+  }
+  get _saved_self_options(): unknown {
+    return this.self_options;
+  }
+  get _saved_split_size(): unknown {
+    return this.split_size;
+  }
+  get _saved_dim(): unknown {
+    return this.dim;
+  }
+}
+
+// ---- SplitWithSizesBackward0: split_with_sizes(Tensor(a -> *) self, int[] split_sizes, int dim=0) -> Tensor(a)[] (engine/ops/derivatives.yaml:578) ----
+export class SplitWithSizesBackward0 extends Node {
+  self_sym_sizes: any;
+  self_options: any;
+  split_sizes: any;
+  dim: any;
+  name(): string {
+    return "SplitWithSizesBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self_sym_sizes: any = this.self_sym_sizes;
+    const self_options: any = this.self_options;
+    const split_sizes: any = this.split_sizes;
+    const dim: any = this.dim;
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (split_with_sizes_backward(grads, split_sizes, dim, self_sym_sizes, self_options)) : null;
+    }
+    return grad_inputs;
+  }
+  get _saved_self_sym_sizes(): unknown {
+    return this.self_sym_sizes;
+  }
+  get _saved_self_options(): unknown {
+    return this.self_options;
+  }
+  get _saved_split_sizes(): unknown {
+    return this.split_sizes;
+  }
+  get _saved_dim(): unknown {
+    return this.dim;
+  }
+}
+
+// ---- UnbindBackward0: unbind.int(Tensor(a -> *) self, int dim=0) -> Tensor(a)[] (engine/ops/derivatives.yaml:581) ----
+export class UnbindBackward0 extends Node {
+  dim: any;
+  name(): string {
+    return "UnbindBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const dim: any = this.dim;
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (unbind_backward(grads, dim)) : null;
+    }
+    return grad_inputs;
+  }
+  get _saved_dim(): unknown {
+    return this.dim;
+  }
+}
+
+// ---- ZeroBackward0: zero_(Tensor(a!) self) -> Tensor(a!) (engine/ops/derivatives.yaml:584) ----
+export class ZeroBackward0 extends Node {
+  name(): string {
+    return "ZeroBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (zeros_like(grad)) : null;
+    }
+    return grad_inputs;
+  }
+}
+
+// ---- AsStridedBackward0: as_strided(Tensor(a) self, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None) -> Tensor(a) (engine/ops/derivatives.yaml:588) ----
+export class AsStridedBackward0 extends Node {
+  self_geometry: any;
+  size: any;
+  stride: any;
+  storage_offset: any;
+  name(): string {
+    return "AsStridedBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self_geometry: any = this.self_geometry;
+    const size: any = this.size;
+    const stride: any = this.stride;
+    const storage_offset: any = this.storage_offset;
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (as_strided_backward(grad, self_geometry, size, stride, storage_offset)) : null;
+    }
+    return grad_inputs;
+  }
+  get _saved_self_geometry(): unknown {
+    return this.self_geometry;
+  }
+  get _saved_size(): unknown {
+    return this.size;
+  }
+  get _saved_stride(): unknown {
+    return this.stride;
+  }
+  get _saved_storage_offset(): unknown {
+    return this.storage_offset;
   }
 }
 

@@ -1,16 +1,23 @@
 // engine/ops/derivatives.yaml and its loader (PyTorch's tools/autograd/load_derivatives.py): the real file
 // matches its operators and saves what PyTorch's Nodes save; mistakes are reported at their yaml position.
 import { describe, it, expect } from "vitest";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import ts from "typescript";
 import { loadNativeFunctions } from "../../engine/codegen/model.js";
+import { expandAutogen } from "../../engine/codegen/autogen.js";
 import { loadDerivatives, parseDerivatives, findDerivative, opPrefix, DerivativesError, type DifferentiabilityInfo } from "../../engine/codegen/derivatives.js";
 
 const opsDir = fileURLToPath(new URL("../../engine/ops/", import.meta.url));
-const fns = loadNativeFunctions(join(opsDir, "native_functions.yaml"), "engine/ops/native_functions.yaml");
+// native_functions.yaml and the family files, as engine/codegen/main.ts loads them
+const familyFiles = readdirSync(join(opsDir, "native_functions")).filter((f) => f.endsWith(".yaml")).sort();
+const declared = [
+  loadNativeFunctions(join(opsDir, "native_functions.yaml"), "engine/ops/native_functions.yaml"),
+  ...familyFiles.map((f) => loadNativeFunctions(join(opsDir, "native_functions", f), `engine/ops/native_functions/${f}`)),
+].flat();
+const fns = [...declared, ...expandAutogen(declared)];
 const infos = loadDerivatives(join(opsDir, "derivatives.yaml"), "engine/ops/derivatives.yaml", fns);
 const info = (name: string): DifferentiabilityInfo => infos.find((i) => i.fn.func.fullName() === name)!;
 const names = (attrs: readonly { name: string }[]) => attrs.map((a) => a.name);
@@ -18,7 +25,7 @@ const formulaFor = (i: DifferentiabilityInfo, input: string) => i.derivatives.fi
 
 describe("engine/ops/derivatives.yaml", () => {
   it("has one entry per differentiable operator, each matched to its native_functions.yaml entry", () => {
-    expect(infos.map((i) => i.fn.func.fullName())).toEqual(["add.Tensor", "mul.Tensor", "fill_.Scalar", "sum", "sum.dim_IntList", "view"]);
+    expect(infos.slice(0, 6).map((i) => i.fn.func.fullName())).toEqual(["add.Tensor", "mul.Tensor", "fill_.Scalar", "sum", "sum.dim_IntList", "view"]);
     for (const i of infos) {
       expect(String(i.fn.func)).toBe(i.schema);
       expect(i.loc.file).toBe("engine/ops/derivatives.yaml");
@@ -27,7 +34,16 @@ describe("engine/ops/derivatives.yaml", () => {
   });
 
   it("names the Node classes as PyTorch does (<Name>Backward<N>, N per name in file order)", () => {
-    expect(infos.map((i) => i.op)).toEqual(["AddBackward0", "MulBackward0", "FillBackward0", "SumBackward0", "SumBackward1", "ViewBackward0"]);
+    expect(infos.slice(0, 6).map((i) => i.op)).toEqual(["AddBackward0", "MulBackward0", "FillBackward0", "SumBackward0", "SumBackward1", "ViewBackward0"]);
+    // overloads numbered in PyTorch's file order (checked against torch 1.13's grad_fn names)
+    const op = (n: string) => info(n).op;
+    expect(["pow.Tensor_Scalar", "pow.Tensor_Tensor", "pow.Scalar", "clamp.Tensor", "clamp", "max.dim", "max", "eq_.Scalar", "eq_.Tensor"].map(op)).toEqual(
+      ["PowBackward0", "PowBackward1", "PowBackward2", "ClampBackward0", "ClampBackward1", "MaxBackward0", "MaxBackward1", "EqBackward0", "EqBackward1"]);
+    // an entry that differentiates nothing gets no Node class
+    expect(op("eq.Tensor")).toBe(null);
+    // a Tensor[] input saves its tensors' sizes and scalar types, not the tensors
+    expect(names(info("cat").allSavedInputs).sort()).toEqual(["dim", "tensors_args_scalartypes", "tensors_args_sizes"]);
+    expect(info("split.Tensor").derivatives[0].usesGradsList).toBe(true);
     expect(opPrefix("max_pool2d_with_indices")).toBe("MaxPool2DWithIndicesBackward");
     expect(opPrefix("_cudnn_rnn_forward")).toBe("CudnnRnnBackward");
   });
@@ -78,6 +94,9 @@ describe("engine/ops/derivatives.yaml", () => {
     const byName = (n: string) => fns.find((f) => f.func.fullName() === n)!;
     expect(findDerivative(byName("add_.Tensor"), infos)).toEqual({ info: info("add.Tensor"), exact: false });
     expect(findDerivative(byName("mul_.Tensor"), infos)?.info.op).toBe("MulBackward0");
+    // torchgen signature() drops the overload name: pow_.Tensor pairs with pow.Tensor_Tensor, pow_.Scalar with pow.Tensor_Scalar
+    expect(findDerivative(byName("pow_.Tensor"), infos)?.info.op).toBe("PowBackward1");
+    expect(findDerivative(byName("pow_.Scalar"), infos)?.info.op).toBe("PowBackward0");
     expect(findDerivative(byName("fill_.Scalar"), infos)).toEqual({ info: info("fill_.Scalar"), exact: true });
     expect(findDerivative(byName("add.out"), infos)).toBeNull();
     expect(findDerivative(byName("ones"), infos)).toBeNull();

@@ -40,3 +40,21 @@ export class NotImplemented extends ErrorNode {
     return "NotImplemented";
   }
 }
+
+/**
+ * UndefinedGradBackward: the grad_fn torch._C._functions.UndefinedGrad gives its outputs; its backward
+ * hands undefined (None) gradients to its inputs, so a test can check that a Node copes with them
+ * (gradcheck's check_undefined_grad).
+ */
+export class UndefinedGradBackward extends Node {
+  constructor(edges: Edge[] = []) {
+    super();
+    this.set_next_edges(edges);
+  }
+  name(): string {
+    return "UndefinedGradBackward";
+  }
+  apply(grads: Grad[]): Grad[] {
+    return grads.map(() => null);
+  }
+}
