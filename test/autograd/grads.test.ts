@@ -82,18 +82,12 @@ function close(actual: Tensor | null, expected: any, dtype: string, what: string
   }
 }
 
-/**
- * Known differences, not in derivatives.yaml: square is CompositeImplicitAutograd (at::pow(self, 2)) in
- * PyTorch, but the unary family's square runs its kernel directly instead of calling pow, so its result
- * has no grad_fn here (engine/aten/native/unary/Square.ts predates pow).
- */
-const KNOWN = new Set(["square", "square transposed"]);
 
 describe("gradients against PyTorch 1.13 (grads.json)", () => {
   for (const c of fixture.cases) {
     for (const dtype of Object.keys(c.results)) {
       const e = c.results[dtype];
-      (KNOWN.has(c.name) ? it.skip : it)(`${c.name} (${dtype}): ${e.name ?? e.error}`, () => {
+      it(`${c.name} (${dtype}): ${e.name ?? e.error}`, () => {
         if (e.error) {
           expect(() => run(c, dtype)).toThrow(expect.objectContaining({ name: e.error, message: e.message }));
           return;

@@ -197,15 +197,6 @@ export const bitwise_not_stub = stub("bitwise_not_stub", (iter) => {
 
 // ---- helpers the structured kernels use ----
 
-/** pow_tensor_scalar_optimized_kernel with exponent 2 (cpu/PowKernel.cpp): base * base in the result dtype. */
-export function square_kernel(iter: TensorIterator): void {
-  const t = iter.output.dtype.scalarType;
-  const op: UnaryScalarOp = isIntegralType(t, true)
-    ? { number: (a) => Math.imul(a, a), bigint: (a) => a * a } // C++ integer multiplication wraps
-    : { number: (a) => roundToScalarType(t === ScalarType.Double ? t : ScalarType.Float, a * a) };
-  cpu_kernel_unary(iter, op);
-}
-
 /** result.copy_(self): floor/ceil/round/trunc/nan_to_num leave integers as they are. */
 export function copy_kernel(iter: TensorIterator): void {
   cpu_kernel_unary(iter, { number: identity, bigint: (a) => a });
