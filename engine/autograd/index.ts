@@ -7,3 +7,4 @@ export { detect_anomaly, set_detect_anomaly } from "./anomaly_mode.js";
 export { Node } from "./function.js";
 import * as graphNs from "./graph.js";
 export const graph = graphNs;
+export { Function, FunctionCtx, once_differentiable } from "./custom_function.js";
