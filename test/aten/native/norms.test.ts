@@ -1,6 +1,6 @@
 // The norms family against PyTorch 1.13 (fixtures/norms.json, written by fixtures/gen_norms.py):
 // torch.linalg.matrix_norm (ord +-1, +-2, +-inf, 'fro', 'nuc'), torch.linalg.norm, torch.nuclear_norm and
-// torch.norm(p='nuc') — sizes, strides, dtypes, values, out= results, meta results, error texts — and the
+// torch.norm(p='nuc') and Tensor.unsqueeze_ — sizes, strides, dtypes, values, out= results, meta results, error texts — and the
 // aten ops each composite reaches at the Python dispatch key, in PyTorch's order (TorchDispatchMode on both
 // sides).
 //
