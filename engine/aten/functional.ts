@@ -2,14 +2,15 @@
 // torch.einsum takes its operands as varargs (or one list, the old interface); torch.tensordot takes
 // `dims` as an int (the last dims of a with the first of b) or as a pair of dim lists. torch.norm,
 // torch.unique and torch.unique_consecutive pick the aten overload to call (norm -> frobenius_norm /
-// norm.ScalarOpt_dim[_dtype] / norm.out / norm.dtype_out; unique -> _unique2 or unique_dim) and shape
+// norm.ScalarOpt_dim[_dtype] / norm.out / norm.dtype_out / nuclear_norm[.dim][_out]; unique -> _unique2 or unique_dim) and shape
 // the return (one tensor, or a tuple as the flags ask). Arguments come as in Python: positionally in
 // the signature's order, then a final options object.
 
-import { RuntimeError, ValueError, NotImplementedError, TypeError_ } from "../c10/Errors.js";
+import { RuntimeError, ValueError, TypeError_ } from "../c10/Errors.js";
 import type { dtype } from "../c10/ScalarType.js";
 import { Tensor } from "./core/Tensor.js";
 import { frobenius_norm_dim, frobenius_norm_out } from "../generated/frobenius_norm.js";
+import { nuclear_norm_default, nuclear_norm_out, nuclear_norm_dim, nuclear_norm_dim_out } from "../generated/nuclear_norm.js";
 import { norm_ScalarOpt_dim, norm_ScalarOpt_dim_dtype, norm_out, norm_dtype_out } from "../generated/norm.js";
 import { _unique2_default } from "../generated/_unique2.js";
 import { unique_dim_default } from "../generated/unique_dim.js";
@@ -73,7 +74,11 @@ export function norm(input: Tensor, ...args: unknown[]): Tensor {
       d ??= all;
       return (out === null ? frobenius_norm_dim.call(input, d, keepdim) : frobenius_norm_out.call(input, d, keepdim, out)) as Tensor;
     }
-    if (p === "nuc") throw new NotImplementedError("torch.norm(p='nuc'): nuclear_norm (a singular value decomposition) is not implemented in Glasstorch yet");
+    if (p === "nuc") {
+      if (dtype !== null) throw new ValueError("dtype argument is not supported in nuclear norm");
+      if (d === null) return (out === null ? nuclear_norm_default.call(input, keepdim) : nuclear_norm_out.call(input, keepdim, out)) as Tensor;
+      return (out === null ? nuclear_norm_dim.call(input, d, keepdim) : nuclear_norm_dim_out.call(input, d, keepdim, out)) as Tensor;
+    }
     throw new RuntimeError(`only valid string values are 'fro' and 'nuc', found ${p}`);
   }
   d ??= all;

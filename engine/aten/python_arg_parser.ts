@@ -119,7 +119,8 @@ export class FunctionSignature {
     this.hidden = !!m[3];
     this.params = [];
     let keywordOnly = false;
-    for (const raw of m[2].split(/,\s*/).filter((s) => s.length > 0)) {
+    // split at the commas between parameters, not those inside a list default ("int[] dim=[-2,-1]")
+    for (const raw of m[2].split(/,(?![^[]*\])\s*/).filter((s) => s.length > 0)) {
       if (raw === "*") {
         keywordOnly = true;
         continue;

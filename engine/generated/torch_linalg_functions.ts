@@ -17,4 +17,6 @@ export { linalg_svdvals as svdvals } from "./linalg_svdvals.js";
 export { linalg_solve_ex as solve_ex } from "./linalg_solve_ex.js";
 export { linalg_solve as solve } from "./linalg_solve.js";
 export { linalg_multi_dot as multi_dot } from "./linalg_multi_dot.js";
+export { linalg_norm as norm } from "./linalg_norm.js";
+export { linalg_matrix_norm as matrix_norm } from "./linalg_matrix_norm.js";
 export { linalg_vector_norm as vector_norm } from "./linalg_vector_norm.js";

@@ -23,3 +23,5 @@ export * from "./conv/index.js";
 export * from "./pooling/index.js";
 export * from "./normalization/index.js";
 export * from "./vision/index.js";
+export * from "./norms/index.js";
+export * from "./attention/index.js";

@@ -18,3 +18,4 @@ export { conv1d, conv2d, conv_transpose1d, conv_transpose2d } from "./conv.js";
 export { max_pool1d, max_pool2d, avg_pool1d, avg_pool2d, adaptive_avg_pool2d, adaptive_max_pool2d } from "./pooling.js";
 export { batch_norm, instance_norm, layer_norm, group_norm } from "./normalization.js";
 export { interpolate, pixel_shuffle, pixel_unshuffle, unfold, fold } from "./vision.js";
+export { _scaled_dot_product_attention, scaled_dot_product_attention } from "./attention.js";

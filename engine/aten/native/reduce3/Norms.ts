@@ -65,7 +65,7 @@ norm_stub.register("ts", (result, self, mask, ord) => {
 const scalarStr = (v: number): string => (Number.isFinite(v) ? String(v) : v > 0 ? "inf" : "-inf");
 
 /** check_linalg_norm_dtype (LinearAlgebraUtils.h). */
-function checkNormDtype(dt: dtype | null, selfType: ScalarType, fn: string): void {
+export function checkNormDtype(dt: dtype | null, selfType: ScalarType, fn: string): void {
   if (dt === null) return;
   const st = dt.scalarType;
   if (!isFloatingType(st) && !isComplexType(st)) throw new RuntimeError(`${fn}: dtype should be floating point or complex, but got ${scalarTypeName(st)}`);
