@@ -34,7 +34,7 @@ import "./generated/ADInplaceOrViewType.js";
 import "./autograd/VariableTypeManual.js";
 import "./autograd/python_variable.js";
 export * as autograd from "./autograd/index.js";
-export { no_grad, enable_grad, set_grad_enabled, is_grad_enabled } from "./autograd/grad_mode.js";
+export { no_grad, enable_grad, set_grad_enabled, is_grad_enabled, inference_mode, is_inference_mode_enabled } from "./autograd/grad_mode.js";
 export { is_anomaly_enabled } from "./autograd/anomaly_mode.js";
 export * from "./generated/torch_functions.js";
 export { einsum, tensordot } from "./aten/functional.js"; // torch/functional.py wrappers over aten::einsum / aten::tensordot

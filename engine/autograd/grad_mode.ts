@@ -3,6 +3,7 @@
 // `using _ = torch.no_grad();`, restoring the previous mode when the scope ends.
 
 import { AutoGradMode, GradMode } from "../c10/GradMode.js";
+import { InferenceMode, InferenceModeGuard } from "../c10/InferenceMode.js";
 
 function withMode<T>(mode: boolean, fn?: () => T): T | AutoGradMode {
   const guard = new AutoGradMode(mode);
@@ -35,4 +36,28 @@ export function set_grad_enabled<T>(mode: boolean, fn?: () => T): T | AutoGradMo
 
 export function is_grad_enabled(): boolean {
   return GradMode.is_enabled();
+}
+
+/**
+ * torch.inference_mode(mode=true): like no_grad, and tensors made inside are inference tensors (no autograd
+ * keys, no version counter), so ops skip the Autograd and ADInplaceOrView kernels altogether. Around a
+ * function (`torch.inference_mode(() => model(x))`, or `torch.inference_mode(false, fn)`) or as a guard.
+ */
+export function inference_mode(mode?: boolean): InferenceModeGuard;
+export function inference_mode<T>(fn: () => T): T;
+export function inference_mode<T>(mode: boolean, fn: () => T): T;
+export function inference_mode<T>(a?: boolean | (() => T), b?: () => T): T | InferenceModeGuard {
+  const mode = typeof a === "boolean" ? a : true;
+  const fn = typeof a === "function" ? a : b;
+  const guard = new InferenceModeGuard(mode);
+  if (!fn) return guard;
+  try {
+    return fn();
+  } finally {
+    guard[Symbol.dispose]();
+  }
+}
+
+export function is_inference_mode_enabled(): boolean {
+  return InferenceMode.is_enabled();
 }

@@ -2,7 +2,7 @@
 
 export { backward, grad } from "./autograd.js";
 export { gradcheck, GradcheckError } from "./gradcheck.js";
-export { no_grad, enable_grad, set_grad_enabled, is_grad_enabled } from "./grad_mode.js";
+export { no_grad, enable_grad, set_grad_enabled, is_grad_enabled, inference_mode } from "./grad_mode.js";
 export { detect_anomaly, set_detect_anomaly } from "./anomaly_mode.js";
 export { Node } from "./function.js";
 import * as graphNs from "./graph.js";

@@ -9,6 +9,7 @@ import type { Node, TensorPreHook } from "./function.js";
 import { RemovableHandle } from "./function.js";
 import { base_of, get_autograd_meta, grad_accumulator, grad_fn, is_leaf, is_view, materialize_autograd_meta, output_nr } from "./variable.js";
 import { TensorImpl } from "../c10/TensorImpl.js";
+import { InferenceMode } from "../c10/InferenceMode.js";
 
 const NON_LEAF_GRAD_WARNING =
   "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad attribute won't be populated during autograd.backward(). " +
@@ -20,6 +21,12 @@ function requires_grad_leaf_error(requiresGrad: boolean): string {
   let msg = "you can only change requires_grad flags of leaf variables.";
   if (!requiresGrad) msg += " If you want to use a computed variable in a subgraph that doesn't require differentiation use var_no_grad = var.detach().";
   return msg;
+}
+
+function checkInferenceRequiresGrad(t: Tensor, requiresGrad: boolean): void {
+  if (requiresGrad && t._impl.is_inference() && !InferenceMode.is_enabled()) {
+    throw new RuntimeError("Setting requires_grad=True on inference tensor outside InferenceMode is not allowed.");
+  }
 }
 
 type BackwardArgs = Omit<BackwardOptions, "grad_tensors">;
@@ -80,8 +87,14 @@ const methods = {
     return is_view(this);
   },
 
+  /** Made in inference mode (no autograd, no version counter)? */
+  is_inference(this: Tensor): boolean {
+    return this._impl.is_inference();
+  },
+
   requires_grad_(this: Tensor, requiresGrad = true): Tensor {
     if (!is_leaf(this) && !requiresGrad) throw new RuntimeError(requires_grad_leaf_error(requiresGrad));
+    checkInferenceRequiresGrad(this, requiresGrad);
     return atenRequiresGrad_.call(this, requiresGrad);
   },
 };
@@ -152,6 +165,7 @@ Object.defineProperties(Tensor.prototype, {
     },
     set(this: Tensor, value: boolean) {
       if (!is_leaf(this)) throw new RuntimeError(requires_grad_leaf_error(value));
+      checkInferenceRequiresGrad(this, value);
       atenRequiresGrad_.call(this, value);
     },
   },
@@ -170,6 +184,7 @@ declare module "../aten/core/Tensor.js" {
     readonly _base: Tensor | null;
     readonly data: Tensor;
     _is_view(): boolean;
+    is_inference(): boolean;
     backward(gradient?: Tensor | null, opts?: BackwardArgs): void;
     backward(opts: BackwardArgs): void;
     retain_grad(): void;

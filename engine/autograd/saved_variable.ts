@@ -30,6 +30,9 @@ export class SavedVariable {
   constructor(t: Tensor | null, readonly is_output: boolean) {
     this.defined = t !== null;
     if (t === null) return;
+    if (t._impl.is_inference()) {
+      throw new RuntimeError("Inference tensors cannot be saved for backward. To work around you can make a clone to get a normal tensor and use it in autograd.");
+    }
     this.savedVersion = t._impl.version_counter.version;
     this.outputNr = output_nr(t);
     this.requiresGrad = t.requires_grad;

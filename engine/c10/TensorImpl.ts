@@ -2,7 +2,8 @@
 // A tensor is a window onto a Storage: (sizes, strides, storage_offset) say which elements, dtype says how to read them.
 
 import { BackendComponent } from "./DispatchKey.js";
-import { DispatchKeySet, tensorKeySetFor } from "./DispatchKeySet.js";
+import { DispatchKeySet, tensorKeySetFor, autograd_dispatch_keyset_with_ADInplaceOrView } from "./DispatchKeySet.js";
+import { InferenceMode } from "./InferenceMode.js";
 import type { device } from "./Device.js";
 import type { dtype } from "./ScalarType.js";
 import type { Storage } from "./Storage.js";
@@ -10,11 +11,27 @@ import { computeContiguous, computeNumel, computeStorageNumelNeeded, contiguousS
 import { RuntimeError } from "./Errors.js";
 import { GetAutogradMetaFactory } from "./AutogradMetaFactory.js";
 
-/** VariableVersion: bumped by every in-place op; shared by a tensor and all its views. */
+/**
+ * VariableVersion: bumped by every in-place op; shared by a tensor and all its views. An inference
+ * tensor's counter is disabled: it has no version, and only InferenceMode may change it in place.
+ */
 export class VariableVersion {
-  version = 0;
+  private version_ = 0;
+  constructor(readonly enabled = true) {}
+  get version(): number {
+    if (!this.enabled) throw new RuntimeError("Inference tensors do not track version counter.");
+    return this.version_;
+  }
   bump(): void {
-    this.version++;
+    if (!this.enabled) {
+      if (InferenceMode.is_enabled()) return;
+      throw new RuntimeError(
+        "Inplace update to inference tensor outside InferenceMode is not allowed." +
+          "You can make a clone to get a normal tensor before doing inplace update." +
+          "See https://github.com/pytorch/rfcs/pull/17 for more details.",
+      );
+    }
+    this.version_++;
   }
 }
 
@@ -55,14 +72,24 @@ export class TensorImpl {
     sizes: readonly number[],
     strides: readonly number[] | null = null,
     private storageOffset_ = 0,
-    readonly version_counter = new VariableVersion(),
+    versionCounter?: VariableVersion,
     keySet?: DispatchKeySet,
   ) {
+    // a fresh tensor made in inference mode is an inference tensor; a view shares its base's counter (and kind)
+    this.version_counter = versionCounter ?? new VariableVersion(!InferenceMode.is_enabled());
     this.sizes_ = [...sizes];
     this.strides_ = strides ? [...strides] : contiguousStrides(sizes);
     this.numel_ = computeNumel(this.sizes_);
     this.isContiguous_ = computeContiguous(this.sizes_, this.strides_);
-    this.key_set = keySet ?? tensorKeySetFor(backendComponentFor(storage.device));
+    const ks = keySet ?? tensorKeySetFor(backendComponentFor(storage.device));
+    this.key_set = this.version_counter.enabled ? ks : ks.minus(autograd_dispatch_keyset_with_ADInplaceOrView);
+  }
+
+  readonly version_counter: VariableVersion;
+
+  /** An inference tensor: made in inference mode, outside autograd (no version counter). */
+  is_inference(): boolean {
+    return !this.version_counter.enabled;
   }
 
   get device(): device {

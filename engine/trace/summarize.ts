@@ -47,7 +47,7 @@ interface ImplLike {
   key_set: Iterable<DispatchKey> & { repr?: number };
   requires_grad(): boolean;
   storage?: object;
-  version_counter?: { version: number };
+  version_counter?: { version: number; enabled?: boolean };
   is_wrapped_number?: boolean;
   autograd_meta?: { grad_fn_name?(): string | undefined } | null;
 }
@@ -168,7 +168,7 @@ export class Summarizer {
       requires_grad: impl.requires_grad(),
       keys: keyNamesOf(impl.key_set),
     };
-    if (impl.version_counter) s.version = impl.version_counter.version;
+    if (impl.version_counter && impl.version_counter.enabled !== false) s.version = impl.version_counter.version;
     const gradFn = impl.autograd_meta?.grad_fn_name?.();
     if (gradFn) s.grad_fn = gradFn;
     if (impl.is_wrapped_number) s.wrapped_number = true;

@@ -214,3 +214,38 @@ describe("views, in-place changes and detach (PyTorch 1.13's behaviour)", () => 
   ];
   for (const [name, fn, text] of errors) it(name, () => expect(fn).toThrow(text));
 });
+
+describe("inference mode (PyTorch 1.13's behaviour)", () => {
+  it("tensors made inside are inference tensors; views of normal tensors stay normal and versioned", () => {
+    const x = torch.ones(2);
+    let i!: Tensor;
+    torch.inference_mode(() => {
+      i = torch.ones(2);
+      const v = x.view(2);
+      expect([i.is_inference(), v.is_inference(), v._is_view(), torch.is_inference_mode_enabled(), torch.is_grad_enabled()]).toEqual([true, false, true, true, false]);
+      x.add_(1);
+      expect(x._version).toBe(1);
+      i.add_(1);
+      expect(i.view(2).is_inference()).toBe(true);
+    });
+    expect([torch.is_inference_mode_enabled(), torch.is_grad_enabled()]).toEqual([false, true]);
+    expect(String(i._dispatch_keys())).toBe("DispatchKeySet(CPU, AutocastCPU)");
+    expect(torch.add(i, 1).is_inference()).toBe(false);
+  });
+  it("a tensor requiring grad made inside does not record history there", () => {
+    torch.inference_mode(() => {
+      const j = torch.ones(2, { requires_grad: true });
+      expect([j.requires_grad, j.mul(2).requires_grad]).toEqual([true, false]);
+    });
+  });
+  const i = torch.inference_mode(() => torch.ones(2));
+  const errors: [string, () => unknown, string][] = [
+    ["in-place outside inference mode", () => i.add_(1),
+      "Inplace update to inference tensor outside InferenceMode is not allowed.You can make a clone to get a normal tensor before doing inplace update.See https://github.com/pytorch/rfcs/pull/17 for more details."],
+    ["reading the version", () => i._version, "Inference tensors do not track version counter."],
+    ["requires_grad outside inference mode", () => i.requires_grad_(), "Setting requires_grad=True on inference tensor outside InferenceMode is not allowed."],
+    ["saving one for backward", () => torch.ones(2, { requires_grad: true }).mul(i),
+      "Inference tensors cannot be saved for backward. To work around you can make a clone to get a normal tensor and use it in autograd."],
+  ];
+  for (const [name, fn, text] of errors) it(name, () => expect(fn).toThrow(text));
+});
