@@ -11,11 +11,14 @@ import type { Node } from "./function.js";
 import { grad_fn, is_leaf, output_nr, set_gradient_edge, shallow_copy_and_detach, materialize_autograd_meta } from "./variable.js";
 import { Edge } from "./edge.js";
 import { AnomalyMode } from "./anomaly_mode.js";
+import { current_saved_tensors_hooks } from "./graph.js";
 
 export const ERR_BACKWARD_TWICE =
   "Trying to backward through the graph a second time (or directly access saved tensors after they have already been freed). " +
   "Saved intermediate values of the graph are freed when you call .backward() or autograd.grad(). " +
   "Specify retain_graph=True if you need to backward through the graph a second time or if you need to access saved tensors after calling backward.";
+
+const RELEASED = Symbol("released");
 
 export class SavedVariable {
   private data: Tensor | null = null;
@@ -38,12 +41,24 @@ export class SavedVariable {
     this.requiresGrad = t.requires_grad;
     this.isLeaf = is_leaf(t);
     this.savedOriginal = !is_output || this.isLeaf;
+    const hooks = current_saved_tensors_hooks();
+    if (hooks) {
+      // saved_tensors_hooks: only what pack returns is kept; unpack gives the tensor back when needed
+      this.packed = { value: hooks[0](t), unpack: hooks[1] };
+      return;
+    }
     this.data = this.savedOriginal ? t : shallow_copy_and_detach(t);
   }
+
+  private packed: { value: unknown; unpack: (packed: any) => Tensor } | null = null;
 
   /** The saved tensor, checked against in-place changes; saved_for is the Node asking (for outputs, their grad_fn). */
   unpack(saved_for: Node | null = null): Tensor | null {
     if (!this.defined) return null;
+    if (this.packed) {
+      if (this.packed.value === RELEASED) throw new RuntimeError(ERR_BACKWARD_TWICE);
+      return this.packed.unpack(this.packed.value);
+    }
     const data = this.data;
     if (data === null) throw new RuntimeError(ERR_BACKWARD_TWICE);
     const fn = this.savedOriginal ? grad_fn(data) : null;
@@ -71,9 +86,11 @@ export class SavedVariable {
   /** Frees the saved tensor after backward (release_variables). */
   reset_data(): void {
     this.data = null;
+    if (this.packed) this.packed.value = RELEASED;
   }
 
   was_released(): boolean {
+    if (this.packed) return this.packed.value === RELEASED;
     return this.defined && this.data === null;
   }
 }

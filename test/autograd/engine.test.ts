@@ -249,3 +249,20 @@ describe("inference mode (PyTorch 1.13's behaviour)", () => {
   ];
   for (const [name, fn, text] of errors) it(name, () => expect(fn).toThrow(text));
 });
+
+describe("torch.autograd.graph.saved_tensors_hooks", () => {
+  it("packs each saved tensor at forward and unpacks it at backward, in PyTorch's order", () => {
+    // with saved_tensors_hooks(pack, unpack): y = a * b; y.sum().backward()
+    // PyTorch: pack [1, 2], pack [3, 4], unpack [10, 20], unpack [30, 40]; a.grad [3, 4], b.grad [1, 2]
+    const a = f32([1, 2]), b = f32([3, 4]);
+    const log: unknown[] = [];
+    const y = torch.autograd.graph.saved_tensors_hooks(
+      (x: Tensor) => (log.push(["pack", x.tolist()]), torch.no_grad(() => x.mul(10))),
+      (x: Tensor) => (log.push(["unpack", x.tolist()]), torch.no_grad(() => x.div(10))),
+      () => a.mul(b),
+    );
+    y.sum().backward();
+    expect(log).toEqual([["pack", [1, 2]], ["pack", [3, 4]], ["unpack", [10, 20]], ["unpack", [30, 40]]]);
+    expect([vals(a.grad), vals(b.grad)]).toEqual([[3, 4], [1, 2]]);
+  });
+});
