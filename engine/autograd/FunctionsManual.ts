@@ -17,6 +17,9 @@ import { stack } from "../generated/stack.js";
 import { tensor } from "../aten/tensor_new.js";
 import { result_type } from "../aten/TypeProperties.js";
 import { wrapped_scalar_tensor } from "../aten/core/OpRegistration.js";
+import { _trilinear } from "../generated/_trilinear.js";
+import { linalg_solve } from "../generated/linalg_solve.js";
+import { RuntimeError } from "../c10/Errors.js";
 export { sum_to } from "./sum_to.js";
 
 /** The real part of a complex gradient for a real input (Glasstorch has no complex dtypes yet: g itself). */
@@ -617,4 +620,158 @@ export function as_strided_backward(
     storage = storage.div(tensor(count, { dtype: grad.dtype }));
   }
   return storage.as_strided([...input.sizes], [...input.strides], inpOff);
+}
+
+// ---- linalg ----
+// Matrix products and torch.linalg (FunctionsManual.cpp, PyTorch 1.13). PyTorch's mH() is transpose(-2, -1)
+// here (no complex dtypes). Where PyTorch reuses the forward's LU with linalg_lu_solve or calls
+// linalg_solve_triangular (ops Glasstorch does not have yet), these solve with linalg_solve, which is the
+// path PyTorch itself takes under create_graph (linalg_solve_backward): same math, last-bit rounding may differ.
+
+const mH = (t: Tensor): Tensor => t.transpose(-2, -1);
+
+/** A batch of identity matrices shaped like diag_embed(v) for v of sizes [..., k]. */
+function eye_like_last(v: Tensor): Tensor {
+  const k = v.shape[v.shape.length - 1];
+  const vals: number[] = [];
+  for (let i = 0; i < k; i++) for (let j = 0; j < k; j++) vals.push(i === j ? 1 : 0);
+  return tensor(vals, { dtype: v.dtype }).reshape([k, k]);
+}
+
+/** at::diag_embed(v) over the last dim (v.unsqueeze(-1) * I). */
+function diag_embed_last(v: Tensor): Tensor {
+  return v.unsqueeze(-1).mul(eye_like_last(v));
+}
+
+/** d(mat1 @ mat2)/d mat1; a column-major mat1 gets its gradient column-major (mat2 @ grad^T)^T, as PyTorch. */
+export function mm_mat1_backward(grad: Tensor, mat2: Tensor, sizes: readonly number[], strides: readonly number[], _layout: unknown, alpha: number): Tensor {
+  if (strides[0] === 1 && strides[1] === sizes[0]) return maybe_multiply(mat2.mm(grad.t()).t(), alpha);
+  return maybe_multiply(grad.mm(mat2.t()), alpha);
+}
+
+/** d(mat1 @ mat2)/d mat2; a column-major mat2 gets (grad^T @ mat1)^T. */
+export function mm_mat2_backward(grad: Tensor, mat1: Tensor, sizes: readonly number[], strides: readonly number[], _layout: unknown, alpha: number): Tensor {
+  if (strides[0] === 1 && strides[1] === sizes[0]) return maybe_multiply(grad.t().mm(mat1).t(), alpha);
+  return maybe_multiply(mat1.t().mm(grad), alpha);
+}
+
+/** _trilinear's gradients are _trilinear calls with grad in the input's place and sumdim/expand swapped. */
+export function _trilinear_backward(
+  grad: Tensor, i1: Tensor, i2: Tensor, i3: Tensor,
+  expand1: readonly number[], expand2: readonly number[], expand3: readonly number[], sumdim: readonly number[], mask: readonly boolean[],
+): (Tensor | null)[] {
+  const e1 = [...expand1], e2 = [...expand2], e3 = [...expand3], sd = [...sumdim];
+  return [
+    mask[0] ? _trilinear(grad, i2, i3, sd, e2, e3, e1) : null,
+    mask[1] ? _trilinear(i1, grad, i3, e1, sd, e3, e2) : null,
+    mask[2] ? _trilinear(i1, i2, grad, e1, e2, sd, e3) : null,
+  ];
+}
+
+/** d det(A) = det(A) tr(A^{-1} dA): the gradient is (grad * det) A^{-H}, solved as A^H X = (grad * det) I. */
+export function linalg_det_backward(grad: Tensor, det: Tensor, A: Tensor, _LU: Tensor, _pivots: Tensor): Tensor {
+  const d = diag_embed_last(grad.mul(det).unsqueeze(-1).expand([...A.shape.slice(0, -1)]));
+  return linalg_solve(mH(A), d);
+}
+
+/** slogdet: only logabsdet carries a gradient for real inputs: g A^{-H}. */
+export function slogdet_backward(_grad_sign: Tensor | null, grad_logabsdet: Tensor | null, A: Tensor, _signdet: Tensor, _LU: Tensor, _pivots: Tensor): Tensor | null {
+  if (grad_logabsdet === null) return null;
+  const d = diag_embed_last(grad_logabsdet.unsqueeze(-1).expand([...A.shape.slice(0, -1)]));
+  return linalg_solve(mH(A), d);
+}
+
+/** A = L L^H: gA = L^{-H} Φ(L^H gL) L^{-1}, Φ taking the lower triangle with its diagonal halved, symmetrised. */
+export function cholesky_backward(gL: Tensor | null, upper: boolean, L: Tensor): Tensor | null {
+  if (gL === null) return null;
+  if (upper) {
+    L = mH(L);
+    gL = mH(gL);
+  }
+  let gA = mH(L).matmul(gL).tril();
+  gA = gA.add(mH(gA.tril(-1))).mul(0.5);
+  gA = linalg_solve(mH(L), gA); // PyTorch: linalg_solve_triangular(L^H, gA, upper=true, left=true)
+  gA = linalg_solve(L, gA, { left: false }); // linalg_solve_triangular(L, gA, upper=false, left=false)
+  return gA;
+}
+
+/** X = A^{-1} B (left) or B A^{-1}: gB = A^{-H} gX (gX A^{-H}), gA = -gB X^H (-X^H gB). */
+export function linalg_solve_backward(gX: Tensor | null, X: Tensor, A: Tensor, LU: Tensor, _pivots: Tensor, left: boolean, A_requires_grad: boolean, B_requires_grad: boolean): (Tensor | null)[] {
+  if (gX === null || (!A_requires_grad && !B_requires_grad)) return [null, null];
+  // linalg_solve_is_vector_rhs(LU, X)
+  const vector_case = X.dim() === 1 || (LU.dim() - 1 === X.dim() && X.shape.every((s, i) => s === LU.shape[i]));
+  const toM = (t: Tensor) => (vector_case ? t.unsqueeze(-1) : t);
+  const toV = (t: Tensor) => (vector_case ? t.squeeze(-1) : t);
+  const gB = linalg_solve(mH(A), toM(gX), { left });
+  let gA: Tensor | null = null;
+  if (A_requires_grad) {
+    const X_ = toM(X);
+    gA = left ? gB.matmul(mH(X_)).neg() : mH(X_).matmul(gB).neg();
+  }
+  return [gA, B_requires_grad ? toV(gB) : null];
+}
+
+/** QR (arXiv 2009.10071 §4): M = gR R^H - Q^H gQ; tall/square: (gQ + Q syminvadj(triu(M))) R^{-H}. */
+export function linalg_qr_backward(gQ: Tensor | null, gR: Tensor | null, Q: Tensor, R: Tensor, mode: string): Tensor | null {
+  const m = Q.shape[Q.shape.length - 2], n = R.shape[R.shape.length - 1];
+  const compute_q = mode !== "r", reduced = mode !== "complete";
+  if (!compute_q) throw new RuntimeError("The derivative of linalg.qr depends on Q, which is not computed when mode='r'. Please use linalg.qr(A, mode='reduced') if you are going to differentiate through linalg.qr.");
+  if (!(reduced || m <= n)) throw new RuntimeError("The QR decomposition is not differentiable when mode='complete' and nrows > ncols.");
+  if (gQ === null && gR === null) return null;
+  let gA: Tensor;
+  if (gQ !== null) gA = gR !== null ? gR.matmul(mH(R)).sub(mH(Q).matmul(gQ)) : mH(Q).matmul(gQ).neg();
+  else gA = gR!.matmul(mH(R));
+  if (m >= n) {
+    // syminvadj(X) = X + X^H with the diagonal halved
+    const t = gA.triu();
+    const sym = t.add(mH(t)).sub(diag_embed_last(t.diagonal(0, -2, -1)));
+    gA = Q.matmul(sym);
+    if (gQ !== null) gA = gA.add(gQ);
+    gA = linalg_solve(mH(R), gA, { left: false }); // linalg_solve_triangular(R^H, gA, upper=false, left=false)
+    return gA;
+  }
+  // wide: trilImInvAdjSkew(-gA) = tril(-gA + gA^H)
+  const X = gA.neg();
+  gA = Q.matmul(X.sub(mH(X)).tril());
+  gA = linalg_solve(mH(R.narrow(-1, 0, m)), gA, { left: false });
+  const shape = [...R.shape];
+  shape[shape.length - 1] = n - m;
+  gA = cat([gA, zeros(shape, { dtype: R.dtype, device: R.device })], -1);
+  if (gR !== null) gA = gA.add(Q.matmul(gR));
+  return gA;
+}
+
+/** SVD (real case): the gradient through U, S, Vh (narrowed to k = min(m, n) columns by the caller). */
+export function svd_backward(gU: Tensor | null, gS: Tensor | null, gVh: Tensor | null, U: Tensor, S: Tensor, Vh: Tensor): Tensor | null {
+  const m = U.shape[U.shape.length - 2], n = Vh.shape[Vh.shape.length - 1];
+  if (gS === null && gU === null && gVh === null) return null;
+  if (gU === null && gVh === null) {
+    return m >= n ? U.matmul(gS!.unsqueeze(-1).mul(Vh)) : U.mul(gS!.unsqueeze(-2)).matmul(Vh);
+  }
+  const V = mH(Vh);
+  const gV = gVh === null ? null : mH(gVh);
+  const skew = (A: Tensor) => A.sub(mH(A));
+  const UhgU = gU === null ? null : skew(mH(U).matmul(gU));
+  const VhgV = gV === null ? null : skew(Vh.matmul(gV));
+  // E_jk = S_k^2 - S_j^2, with ones on the diagonal (PyTorch: diagonal().fill_(1); the diagonal is 0 before)
+  const S2 = S.mul(S);
+  const E = S2.unsqueeze(-2).sub(S2.unsqueeze(-1)).add(eye_like_last(S));
+  let gA: Tensor;
+  if (UhgU !== null) gA = VhgV !== null ? UhgU.mul(S.unsqueeze(-2)).add(S.unsqueeze(-1).mul(VhgV)).div(E) : UhgU.div(E).mul(S.unsqueeze(-2));
+  else gA = S.unsqueeze(-1).mul(VhgV!.div(E));
+  if (gS !== null) gA = gA.add(diag_embed_last(gS));
+  if (m > n && gU !== null) {
+    gA = U.matmul(gA);
+    const gUSinv = gU.div(S.unsqueeze(-2));
+    gA = gA.add(gUSinv).sub(U.matmul(mH(U).matmul(gUSinv)));
+    gA = gA.matmul(Vh);
+  } else if (m < n && gV !== null) {
+    gA = gA.matmul(Vh);
+    const SinvgVh = mH(gV).div(S.unsqueeze(-1));
+    gA = gA.add(SinvgVh).sub(SinvgVh.matmul(V).matmul(Vh));
+    gA = U.matmul(gA);
+  } else {
+    gA = m >= n ? U.matmul(gA.matmul(Vh)) : U.matmul(gA).matmul(Vh);
+  }
+  return gA;
 }

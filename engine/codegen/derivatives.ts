@@ -62,6 +62,16 @@ export const HELPERS: Readonly<Record<string, { readonly args: readonly [number,
   select_backward: { args: [4, 4], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
   slice_backward_wrapper: { args: [6, 6], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
   _to_copy_backward: { args: [2, 2], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
+  // ---- linalg ----
+  mm_mat1_backward: { args: [6, 6], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
+  mm_mat2_backward: { args: [6, 6], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
+  _trilinear_backward: { args: [9, 9], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
+  linalg_det_backward: { args: [5, 5], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
+  slogdet_backward: { args: [6, 6], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
+  cholesky_backward: { args: [3, 3], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
+  linalg_solve_backward: { args: [8, 8], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
+  linalg_qr_backward: { args: [5, 5], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
+  svd_backward: { args: [6, 6], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
 };
 
 /**

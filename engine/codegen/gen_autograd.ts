@@ -109,7 +109,7 @@ function emitNode(e: Emitter, info: DifferentiabilityInfo): void {
     } else e.line(`    const grad_inputs: Grad[] = new Array(${info.argsWithDerivatives.length}).fill(null);`);
     e.line(`    const any_grad_defined = grads.some((g) => g !== null);`);
     e.line(`    const grad: any = grads[0];`);
-    for (const n of info.usedNamedGradients) e.line(`    const grad_${n}: any = grads[${info.outputNames.indexOf(n)}];`);
+    for (const n of info.usedNamedGradients) e.line(`    const ${n}: any = grads[${info.outputNames.indexOf(n.slice("grad_".length))}];`); // n is `grad_<output>`
     // every saved value is read up front, so a changed input is reported even if its gradient is not needed
     for (const s of saved) {
       const from = info.allSavedOutputs.includes(s) ? "this" : "";

@@ -6,7 +6,7 @@ import type { Tensor } from "../aten/core/Tensor.js";
 import { Node, type Grad } from "../autograd/function.js";
 import { SavedVariable } from "../autograd/saved_variable.js";
 import * as torch from "./torch_functions.js";
-import { _to_copy_backward, as_strided_backward, atan2_backward, cat_tensors_backward, clamp_backward, clamp_backward_min_max, copysign_tensor_self_backward, diagonal_backward, div_tensor_other_backward, div_tensor_self_backward, evenly_distribute_backward, handle_r_to_c, infinitely_differentiable_logit_backward, log1p_backward, maybe_multiply, mean_backward, mul_tensor_backward, permute_backwards, pow_backward, pow_backward_exponent, pow_backward_self, prod_backward, repeat_backward, restore_reduced_dims, roll_backward, scale_grad_by_count, select_backward, sgn_backward, sigmoid_backward, slice_backward_wrapper, split_backward, split_with_sizes_backward, stack_tensors_backward, std_backward, std_mean_backward, sum_backward, sum_to, tanh_backward, unbind_backward, unfold_backward, unsqueeze_to, value_selecting_reduction_backward, var_backward, var_mean_backward, zeros_like } from "../autograd/FunctionsManual.js";
+import { _to_copy_backward, _trilinear_backward, as_strided_backward, atan2_backward, cat_tensors_backward, cholesky_backward, clamp_backward, clamp_backward_min_max, copysign_tensor_self_backward, diagonal_backward, div_tensor_other_backward, div_tensor_self_backward, evenly_distribute_backward, handle_r_to_c, infinitely_differentiable_logit_backward, linalg_det_backward, linalg_qr_backward, linalg_solve_backward, log1p_backward, maybe_multiply, mean_backward, mm_mat1_backward, mm_mat2_backward, mul_tensor_backward, permute_backwards, pow_backward, pow_backward_exponent, pow_backward_self, prod_backward, repeat_backward, restore_reduced_dims, roll_backward, scale_grad_by_count, select_backward, sgn_backward, sigmoid_backward, slice_backward_wrapper, slogdet_backward, split_backward, split_with_sizes_backward, stack_tensors_backward, std_backward, std_mean_backward, sum_backward, sum_to, svd_backward, tanh_backward, unbind_backward, unfold_backward, unsqueeze_to, value_selecting_reduction_backward, var_backward, var_mean_backward, zeros_like } from "../autograd/FunctionsManual.js";
 void torch;
 
 // ---- AddBackward0: add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor (engine/ops/derivatives.yaml:70) ----
@@ -3779,6 +3779,801 @@ export class AsStridedBackward0 extends Node {
   }
   get _saved_storage_offset(): unknown {
     return this.storage_offset;
+  }
+}
+
+// ---- AddbmmBackward0: addbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor (engine/ops/derivatives.yaml:597) ----
+export class AddbmmBackward0 extends Node {
+  batch1_sym_sizes: any;
+  batch2_sym_sizes: any;
+  batch2_: SavedVariable = new SavedVariable(null, false);
+  alpha: any;
+  batch1_: SavedVariable = new SavedVariable(null, false);
+  beta: any;
+  name(): string {
+    return "AddbmmBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(3).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const batch1_sym_sizes: any = this.batch1_sym_sizes;
+    const batch2_sym_sizes: any = this.batch2_sym_sizes;
+    const batch2: any = this.batch2_.unpack();
+    const alpha: any = this.alpha;
+    const batch1: any = this.batch1_.unpack();
+    const beta: any = this.beta;
+    if (this.should_compute_output(1)) {
+      grad_inputs[1] = any_grad_defined ? (maybe_multiply(grad.unsqueeze(0).expand([batch1_sym_sizes[0], batch1_sym_sizes[1], batch2_sym_sizes[2]]).bmm(batch2.transpose(1, 2)), alpha)) : null;
+    }
+    if (this.should_compute_output(2)) {
+      grad_inputs[2] = any_grad_defined ? (maybe_multiply(batch1.transpose(1, 2).bmm(grad.unsqueeze(0).expand([batch1_sym_sizes[0], batch1_sym_sizes[1], batch2_sym_sizes[2]])), alpha)) : null;
+    }
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (maybe_multiply(grad, beta)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.batch2_.reset_data();
+    this.batch1_.reset_data();
+  }
+  get _saved_batch1_sym_sizes(): unknown {
+    return this.batch1_sym_sizes;
+  }
+  get _saved_batch2_sym_sizes(): unknown {
+    return this.batch2_sym_sizes;
+  }
+  get _saved_batch2(): unknown {
+    return this.batch2_.unpack();
+  }
+  get _saved_alpha(): unknown {
+    return this.alpha;
+  }
+  get _saved_batch1(): unknown {
+    return this.batch1_.unpack();
+  }
+  get _saved_beta(): unknown {
+    return this.beta;
+  }
+}
+
+// ---- AddmmBackward0: addmm(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor (engine/ops/derivatives.yaml:602) ----
+export class AddmmBackward0 extends Node {
+  mat1_sym_sizes: any;
+  mat1_sym_strides: any;
+  mat1_layout: any;
+  mat2_: SavedVariable = new SavedVariable(null, false);
+  alpha: any;
+  mat1_: SavedVariable = new SavedVariable(null, false);
+  mat2_sym_sizes: any;
+  mat2_sym_strides: any;
+  mat2_layout: any;
+  beta: any;
+  name(): string {
+    return "AddmmBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(3).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const mat1_sym_sizes: any = this.mat1_sym_sizes;
+    const mat1_sym_strides: any = this.mat1_sym_strides;
+    const mat1_layout: any = this.mat1_layout;
+    const mat2: any = this.mat2_.unpack();
+    const alpha: any = this.alpha;
+    const mat1: any = this.mat1_.unpack();
+    const mat2_sym_sizes: any = this.mat2_sym_sizes;
+    const mat2_sym_strides: any = this.mat2_sym_strides;
+    const mat2_layout: any = this.mat2_layout;
+    const beta: any = this.beta;
+    if (this.should_compute_output(1)) {
+      grad_inputs[1] = any_grad_defined ? (mm_mat1_backward(grad, mat2, mat1_sym_sizes, mat1_sym_strides, mat1_layout, alpha)) : null;
+    }
+    if (this.should_compute_output(2)) {
+      grad_inputs[2] = any_grad_defined ? (mm_mat2_backward(grad, mat1, mat2_sym_sizes, mat2_sym_strides, mat2_layout, alpha)) : null;
+    }
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (maybe_multiply(grad, beta)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.mat2_.reset_data();
+    this.mat1_.reset_data();
+  }
+  get _saved_mat1_sym_sizes(): unknown {
+    return this.mat1_sym_sizes;
+  }
+  get _saved_mat1_sym_strides(): unknown {
+    return this.mat1_sym_strides;
+  }
+  get _saved_mat1_layout(): unknown {
+    return this.mat1_layout;
+  }
+  get _saved_mat2(): unknown {
+    return this.mat2_.unpack();
+  }
+  get _saved_alpha(): unknown {
+    return this.alpha;
+  }
+  get _saved_mat1(): unknown {
+    return this.mat1_.unpack();
+  }
+  get _saved_mat2_sym_sizes(): unknown {
+    return this.mat2_sym_sizes;
+  }
+  get _saved_mat2_sym_strides(): unknown {
+    return this.mat2_sym_strides;
+  }
+  get _saved_mat2_layout(): unknown {
+    return this.mat2_layout;
+  }
+  get _saved_beta(): unknown {
+    return this.beta;
+  }
+}
+
+// ---- AddmvBackward0: addmv(Tensor self, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1) -> Tensor (engine/ops/derivatives.yaml:607) ----
+export class AddmvBackward0 extends Node {
+  vec_: SavedVariable = new SavedVariable(null, false);
+  alpha: any;
+  beta: any;
+  mat_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "AddmvBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(3).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const vec: any = this.vec_.unpack();
+    const alpha: any = this.alpha;
+    const beta: any = this.beta;
+    const mat: any = this.mat_.unpack();
+    if (this.should_compute_output(1)) {
+      grad_inputs[1] = any_grad_defined ? (maybe_multiply(grad.ger(vec), alpha)) : null;
+    }
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (maybe_multiply(grad, beta)) : null;
+    }
+    if (this.should_compute_output(2)) {
+      grad_inputs[2] = any_grad_defined ? (maybe_multiply(mat.t().mv(grad), alpha)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.vec_.reset_data();
+    this.mat_.reset_data();
+  }
+  get _saved_vec(): unknown {
+    return this.vec_.unpack();
+  }
+  get _saved_alpha(): unknown {
+    return this.alpha;
+  }
+  get _saved_beta(): unknown {
+    return this.beta;
+  }
+  get _saved_mat(): unknown {
+    return this.mat_.unpack();
+  }
+}
+
+// ---- AddrBackward0: addr(Tensor self, Tensor vec1, Tensor vec2, *, Scalar beta=1, Scalar alpha=1) -> Tensor (engine/ops/derivatives.yaml:612) ----
+export class AddrBackward0 extends Node {
+  beta: any;
+  vec2_: SavedVariable = new SavedVariable(null, false);
+  alpha: any;
+  vec1_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "AddrBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(3).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const beta: any = this.beta;
+    const vec2: any = this.vec2_.unpack();
+    const alpha: any = this.alpha;
+    const vec1: any = this.vec1_.unpack();
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (maybe_multiply(grad, beta)) : null;
+    }
+    if (this.should_compute_output(1)) {
+      grad_inputs[1] = any_grad_defined ? (maybe_multiply(grad.mv(vec2), alpha)) : null;
+    }
+    if (this.should_compute_output(2)) {
+      grad_inputs[2] = any_grad_defined ? (maybe_multiply(grad.t().mv(vec1), alpha)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.vec2_.reset_data();
+    this.vec1_.reset_data();
+  }
+  get _saved_beta(): unknown {
+    return this.beta;
+  }
+  get _saved_vec2(): unknown {
+    return this.vec2_.unpack();
+  }
+  get _saved_alpha(): unknown {
+    return this.alpha;
+  }
+  get _saved_vec1(): unknown {
+    return this.vec1_.unpack();
+  }
+}
+
+// ---- BaddbmmBackward0: baddbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor (engine/ops/derivatives.yaml:617) ----
+export class BaddbmmBackward0 extends Node {
+  batch2_: SavedVariable = new SavedVariable(null, false);
+  alpha: any;
+  batch1_: SavedVariable = new SavedVariable(null, false);
+  beta: any;
+  name(): string {
+    return "BaddbmmBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(3).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const batch2: any = this.batch2_.unpack();
+    const alpha: any = this.alpha;
+    const batch1: any = this.batch1_.unpack();
+    const beta: any = this.beta;
+    if (this.should_compute_output(1)) {
+      grad_inputs[1] = any_grad_defined ? (maybe_multiply(grad.bmm(batch2.transpose(1, 2)), alpha)) : null;
+    }
+    if (this.should_compute_output(2)) {
+      grad_inputs[2] = any_grad_defined ? (maybe_multiply(batch1.transpose(1, 2).bmm(grad), alpha)) : null;
+    }
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (maybe_multiply(grad, beta)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.batch2_.reset_data();
+    this.batch1_.reset_data();
+  }
+  get _saved_batch2(): unknown {
+    return this.batch2_.unpack();
+  }
+  get _saved_alpha(): unknown {
+    return this.alpha;
+  }
+  get _saved_batch1(): unknown {
+    return this.batch1_.unpack();
+  }
+  get _saved_beta(): unknown {
+    return this.beta;
+  }
+}
+
+// ---- BmmBackward0: bmm(Tensor self, Tensor mat2) -> Tensor (engine/ops/derivatives.yaml:622) ----
+export class BmmBackward0 extends Node {
+  self_: SavedVariable = new SavedVariable(null, false);
+  mat2_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "BmmBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(2).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self: any = this.self_.unpack();
+    const mat2: any = this.mat2_.unpack();
+    if (this.should_compute_output(1)) {
+      grad_inputs[1] = any_grad_defined ? (self.transpose(1, 2).bmm(grad)) : null;
+    }
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (grad.bmm(mat2.transpose(1, 2))) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.self_.reset_data();
+    this.mat2_.reset_data();
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
+  }
+  get _saved_mat2(): unknown {
+    return this.mat2_.unpack();
+  }
+}
+
+// ---- DotBackward0: dot(Tensor self, Tensor tensor) -> Tensor (engine/ops/derivatives.yaml:626) ----
+export class DotBackward0 extends Node {
+  tensor_: SavedVariable = new SavedVariable(null, false);
+  self_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "DotBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(2).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const tensor: any = this.tensor_.unpack();
+    const self: any = this.self_.unpack();
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (grad.mul(tensor)) : null;
+    }
+    if (this.should_compute_output(1)) {
+      grad_inputs[1] = any_grad_defined ? (grad.mul(self)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.tensor_.reset_data();
+    this.self_.reset_data();
+  }
+  get _saved_tensor(): unknown {
+    return this.tensor_.unpack();
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
+  }
+}
+
+// ---- VdotBackward0: vdot(Tensor self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:630) ----
+export class VdotBackward0 extends Node {
+  self_: SavedVariable = new SavedVariable(null, false);
+  other_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "VdotBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(2).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self: any = this.self_.unpack();
+    const other: any = this.other_.unpack();
+    if (this.should_compute_output(1)) {
+      grad_inputs[1] = any_grad_defined ? (grad.mul(self)) : null;
+    }
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (grad.mul(other)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.self_.reset_data();
+    this.other_.reset_data();
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
+  }
+  get _saved_other(): unknown {
+    return this.other_.unpack();
+  }
+}
+
+// ---- MmBackward0: mm(Tensor self, Tensor mat2) -> Tensor (engine/ops/derivatives.yaml:634) ----
+export class MmBackward0 extends Node {
+  self_: SavedVariable = new SavedVariable(null, false);
+  mat2_sym_sizes: any;
+  mat2_sym_strides: any;
+  mat2_layout: any;
+  self_sym_sizes: any;
+  self_sym_strides: any;
+  self_layout: any;
+  mat2_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "MmBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(2).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self: any = this.self_.unpack();
+    const mat2_sym_sizes: any = this.mat2_sym_sizes;
+    const mat2_sym_strides: any = this.mat2_sym_strides;
+    const mat2_layout: any = this.mat2_layout;
+    const self_sym_sizes: any = this.self_sym_sizes;
+    const self_sym_strides: any = this.self_sym_strides;
+    const self_layout: any = this.self_layout;
+    const mat2: any = this.mat2_.unpack();
+    if (this.should_compute_output(1)) {
+      grad_inputs[1] = any_grad_defined ? (mm_mat2_backward(grad, self, mat2_sym_sizes, mat2_sym_strides, mat2_layout, 1)) : null;
+    }
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (mm_mat1_backward(grad, mat2, self_sym_sizes, self_sym_strides, self_layout, 1)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.self_.reset_data();
+    this.mat2_.reset_data();
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
+  }
+  get _saved_mat2_sym_sizes(): unknown {
+    return this.mat2_sym_sizes;
+  }
+  get _saved_mat2_sym_strides(): unknown {
+    return this.mat2_sym_strides;
+  }
+  get _saved_mat2_layout(): unknown {
+    return this.mat2_layout;
+  }
+  get _saved_self_sym_sizes(): unknown {
+    return this.self_sym_sizes;
+  }
+  get _saved_self_sym_strides(): unknown {
+    return this.self_sym_strides;
+  }
+  get _saved_self_layout(): unknown {
+    return this.self_layout;
+  }
+  get _saved_mat2(): unknown {
+    return this.mat2_.unpack();
+  }
+}
+
+// ---- MvBackward0: mv(Tensor self, Tensor vec) -> Tensor (engine/ops/derivatives.yaml:638) ----
+export class MvBackward0 extends Node {
+  vec_: SavedVariable = new SavedVariable(null, false);
+  self_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "MvBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(2).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const vec: any = this.vec_.unpack();
+    const self: any = this.self_.unpack();
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (grad.ger(vec)) : null;
+    }
+    if (this.should_compute_output(1)) {
+      grad_inputs[1] = any_grad_defined ? (self.t().mv(grad)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.vec_.reset_data();
+    this.self_.reset_data();
+  }
+  get _saved_vec(): unknown {
+    return this.vec_.unpack();
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
+  }
+}
+
+// ---- TrilinearBackward0: _trilinear(Tensor i1, Tensor i2, Tensor i3, int[] expand1, int[] expand2, int[] expand3, int[] sumdim, int unroll_dim=1) -> Tensor (engine/ops/derivatives.yaml:642) ----
+export class TrilinearBackward0 extends Node {
+  i1_: SavedVariable = new SavedVariable(null, false);
+  i2_: SavedVariable = new SavedVariable(null, false);
+  i3_: SavedVariable = new SavedVariable(null, false);
+  expand1: any;
+  expand2: any;
+  expand3: any;
+  sumdim: any;
+  name(): string {
+    return "TrilinearBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(3).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const i1: any = this.i1_.unpack();
+    const i2: any = this.i2_.unpack();
+    const i3: any = this.i3_.unpack();
+    const expand1: any = this.expand1;
+    const expand2: any = this.expand2;
+    const expand3: any = this.expand3;
+    const sumdim: any = this.sumdim;
+    const grad_input_mask = [this.should_compute_output(0), this.should_compute_output(1), this.should_compute_output(2)];
+    if (grad_input_mask.some(Boolean) && any_grad_defined) {
+      const r: any = _trilinear_backward(grad, i1, i2, i3, expand1, expand2, expand3, sumdim, grad_input_mask);
+      if (grad_input_mask[0]) grad_inputs[0] = r[0];
+      if (grad_input_mask[1]) grad_inputs[1] = r[1];
+      if (grad_input_mask[2]) grad_inputs[2] = r[2];
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.i1_.reset_data();
+    this.i2_.reset_data();
+    this.i3_.reset_data();
+  }
+  get _saved_i1(): unknown {
+    return this.i1_.unpack();
+  }
+  get _saved_i2(): unknown {
+    return this.i2_.unpack();
+  }
+  get _saved_i3(): unknown {
+    return this.i3_.unpack();
+  }
+  get _saved_expand1(): unknown {
+    return this.expand1;
+  }
+  get _saved_expand2(): unknown {
+    return this.expand2;
+  }
+  get _saved_expand3(): unknown {
+    return this.expand3;
+  }
+  get _saved_sumdim(): unknown {
+    return this.sumdim;
+  }
+}
+
+// ---- LinalgInvExBackward0: linalg_inv_ex(Tensor A, *, bool check_errors=False) -> (Tensor inverse, Tensor info) (engine/ops/derivatives.yaml:645) ----
+export class LinalgInvExBackward0 extends Node {
+  inverse_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "LinalgInvExBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const inverse: any = this.inverse_.unpack(this);
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (inverse.transpose(-2, -1).matmul(grad.matmul(inverse.transpose(-2, -1))).neg()) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.inverse_.reset_data();
+  }
+  get _saved_inverse(): unknown {
+    return this.inverse_.unpack(this);
+  }
+}
+
+// ---- LinalgDetBackward0: _linalg_det(Tensor A) -> (Tensor result, Tensor LU, Tensor pivots) (engine/ops/derivatives.yaml:649) ----
+export class LinalgDetBackward0 extends Node {
+  A_: SavedVariable = new SavedVariable(null, false);
+  result_: SavedVariable = new SavedVariable(null, false);
+  LU_: SavedVariable = new SavedVariable(null, false);
+  pivots_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "LinalgDetBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const A: any = this.A_.unpack();
+    const result: any = this.result_.unpack(this);
+    const LU: any = this.LU_.unpack(this);
+    const pivots: any = this.pivots_.unpack(this);
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (linalg_det_backward(grad, result, A, LU, pivots)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.A_.reset_data();
+    this.result_.reset_data();
+    this.LU_.reset_data();
+    this.pivots_.reset_data();
+  }
+  get _saved_A(): unknown {
+    return this.A_.unpack();
+  }
+  get _saved_result(): unknown {
+    return this.result_.unpack(this);
+  }
+  get _saved_LU(): unknown {
+    return this.LU_.unpack(this);
+  }
+  get _saved_pivots(): unknown {
+    return this.pivots_.unpack(this);
+  }
+}
+
+// ---- LinalgSlogdetBackward0: _linalg_slogdet(Tensor A) -> (Tensor sign, Tensor logabsdet, Tensor LU, Tensor pivots) (engine/ops/derivatives.yaml:653) ----
+export class LinalgSlogdetBackward0 extends Node {
+  A_: SavedVariable = new SavedVariable(null, false);
+  sign_: SavedVariable = new SavedVariable(null, false);
+  LU_: SavedVariable = new SavedVariable(null, false);
+  pivots_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "LinalgSlogdetBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const grad_sign: any = grads[0];
+    const grad_logabsdet: any = grads[1];
+    const A: any = this.A_.unpack();
+    const sign: any = this.sign_.unpack(this);
+    const LU: any = this.LU_.unpack(this);
+    const pivots: any = this.pivots_.unpack(this);
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (slogdet_backward(grad_sign, grad_logabsdet, A, sign, LU, pivots)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.A_.reset_data();
+    this.sign_.reset_data();
+    this.LU_.reset_data();
+    this.pivots_.reset_data();
+  }
+  get _saved_A(): unknown {
+    return this.A_.unpack();
+  }
+  get _saved_sign(): unknown {
+    return this.sign_.unpack(this);
+  }
+  get _saved_LU(): unknown {
+    return this.LU_.unpack(this);
+  }
+  get _saved_pivots(): unknown {
+    return this.pivots_.unpack(this);
+  }
+}
+
+// ---- LinalgCholeskyExBackward0: linalg_cholesky_ex(Tensor self, *, bool upper=False, bool check_errors=False) -> (Tensor L, Tensor info) (engine/ops/derivatives.yaml:657) ----
+export class LinalgCholeskyExBackward0 extends Node {
+  upper: any;
+  L_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "LinalgCholeskyExBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const upper: any = this.upper;
+    const L: any = this.L_.unpack(this);
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (cholesky_backward(grad, upper, L)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.L_.reset_data();
+  }
+  get _saved_upper(): unknown {
+    return this.upper;
+  }
+  get _saved_L(): unknown {
+    return this.L_.unpack(this);
+  }
+}
+
+// ---- LinalgQrBackward0: linalg_qr(Tensor A, str mode='reduced') -> (Tensor Q, Tensor R) (engine/ops/derivatives.yaml:661) ----
+export class LinalgQrBackward0 extends Node {
+  mode: any;
+  Q_: SavedVariable = new SavedVariable(null, false);
+  R_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "LinalgQrBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const grad_Q: any = grads[0];
+    const grad_R: any = grads[1];
+    const mode: any = this.mode;
+    const Q: any = this.Q_.unpack(this);
+    const R: any = this.R_.unpack(this);
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (linalg_qr_backward(grad_Q, grad_R, Q, R, mode)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.Q_.reset_data();
+    this.R_.reset_data();
+  }
+  get _saved_mode(): unknown {
+    return this.mode;
+  }
+  get _saved_Q(): unknown {
+    return this.Q_.unpack(this);
+  }
+  get _saved_R(): unknown {
+    return this.R_.unpack(this);
+  }
+}
+
+// ---- LinalgSvdBackward0: _linalg_svd(Tensor A, bool full_matrices=False, bool compute_uv=True, *, str? driver=None) -> (Tensor U, Tensor S, Tensor Vh) (engine/ops/derivatives.yaml:664) ----
+export class LinalgSvdBackward0 extends Node {
+  full_matrices: any;
+  U_: SavedVariable = new SavedVariable(null, false);
+  S_: SavedVariable = new SavedVariable(null, false);
+  Vh_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "LinalgSvdBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const grad_U: any = grads[0];
+    const grad_S: any = grads[1];
+    const grad_Vh: any = grads[2];
+    const full_matrices: any = this.full_matrices;
+    const U: any = this.U_.unpack(this);
+    const S: any = this.S_.unpack(this);
+    const Vh: any = this.Vh_.unpack(this);
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (svd_backward(full_matrices && grad_U !== null ? grad_U.narrow(-1, 0, S.size(-1)) : grad_U, grad_S, full_matrices && grad_Vh !== null ? grad_Vh.narrow(-2, 0, S.size(-1)) : grad_Vh, full_matrices ? U.narrow(-1, 0, S.size(-1)) : U, S, full_matrices ? Vh.narrow(-2, 0, S.size(-1)) : Vh)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.U_.reset_data();
+    this.S_.reset_data();
+    this.Vh_.reset_data();
+  }
+  get _saved_full_matrices(): unknown {
+    return this.full_matrices;
+  }
+  get _saved_U(): unknown {
+    return this.U_.unpack(this);
+  }
+  get _saved_S(): unknown {
+    return this.S_.unpack(this);
+  }
+  get _saved_Vh(): unknown {
+    return this.Vh_.unpack(this);
+  }
+}
+
+// ---- LinalgSolveExBackward0: _linalg_solve_ex(Tensor A, Tensor B, *, bool left=True, bool check_errors=False) -> (Tensor result, Tensor LU, Tensor pivots, Tensor info) (engine/ops/derivatives.yaml:668) ----
+export class LinalgSolveExBackward0 extends Node {
+  A_: SavedVariable = new SavedVariable(null, false);
+  left: any;
+  result_: SavedVariable = new SavedVariable(null, false);
+  LU_: SavedVariable = new SavedVariable(null, false);
+  pivots_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "LinalgSolveExBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(2).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const A: any = this.A_.unpack();
+    const left: any = this.left;
+    const result: any = this.result_.unpack(this);
+    const LU: any = this.LU_.unpack(this);
+    const pivots: any = this.pivots_.unpack(this);
+    const grad_input_mask = [this.should_compute_output(0), this.should_compute_output(1)];
+    if (grad_input_mask.some(Boolean) && any_grad_defined) {
+      const r: any = linalg_solve_backward(grad, result, A, LU, pivots, left, grad_input_mask[0], grad_input_mask[1]);
+      if (grad_input_mask[0]) grad_inputs[0] = r[0];
+      if (grad_input_mask[1]) grad_inputs[1] = r[1];
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.A_.reset_data();
+    this.result_.reset_data();
+    this.LU_.reset_data();
+    this.pivots_.reset_data();
+  }
+  get _saved_A(): unknown {
+    return this.A_.unpack();
+  }
+  get _saved_left(): unknown {
+    return this.left;
+  }
+  get _saved_result(): unknown {
+    return this.result_.unpack(this);
+  }
+  get _saved_LU(): unknown {
+    return this.LU_.unpack(this);
+  }
+  get _saved_pivots(): unknown {
+    return this.pivots_.unpack(this);
   }
 }
 

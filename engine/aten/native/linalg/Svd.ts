@@ -3,6 +3,7 @@
 // chooses square or reduced ones), svdvals only S. The kernel is a one-sided Jacobi SVD (Lapack.ts):
 // S matches LAPACK's; the signs of singular vector pairs may differ (U S Vh reconstructs A).
 
+import { GradMode } from "../../../c10/GradMode.js";
 import { RuntimeError } from "../../../c10/Errors.js";
 import { int32 } from "../../../c10/ScalarType.js";
 import type { Tensor } from "../../core/Tensor.js";
@@ -78,9 +79,10 @@ export function linalg_svd_out(A: Tensor, full_matrices: boolean, driver: string
   return namedTuple([U, S, Vh], ["U", "S", "Vh"]);
 }
 
-/** svdvals: S only (compute_uv is false without autograd). */
+/** svdvals: S only; U and Vh too when A may need a gradient (PyTorch's _may_require_fw_or_bw_grad), as svd_backward reads them. */
 export function linalg_svdvals(A: Tensor, driver: string | null): Tensor {
-  return (_linalg_svd_default.call(A, false, false, driver) as Tensor[])[1];
+  const compute_uv = GradMode.is_enabled() && A.requires_grad;
+  return (_linalg_svd_default.call(A, false, compute_uv, driver) as Tensor[])[1];
 }
 
 export function linalg_svdvals_out(A: Tensor, driver: string | null, result: Tensor): Tensor {
