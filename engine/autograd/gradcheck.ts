@@ -15,6 +15,7 @@ import { ScalarType } from "../c10/ScalarType.js";
 import { allclose_default } from "../generated/allclose.js";
 import { typedView, readNumber, toRaw } from "../c10/ElementAccess.js";
 import { tensor } from "../aten/tensor_new.js";
+import { rand_like } from "../aten/Distributions.js";
 import { promote_types } from "../aten/TypeProperties.js";
 import { grad as autograd_grad } from "./autograd.js";
 import { no_grad } from "./grad_mode.js";
@@ -322,3 +323,40 @@ function testBackwardMulByGradOutput(outputs: Tensor[], inputs: Input[]): void {
   });
 }
 
+
+export interface GradgradcheckOptions extends GradcheckOptions {
+  /** The upstream gradients to differentiate through; random in [-1, 1) (float64, requiring grad) when absent. */
+  grad_outputs?: readonly Tensor[] | null;
+}
+
+/**
+ * torch.autograd.gradgradcheck (torch/autograd/gradcheck.py): second derivatives by finite differences.
+ * The function checked is (inputs..., grad_outputs...) -> autograd.grad(func(inputs), inputs, grad_outputs,
+ * create_graph=True), so gradcheck compares the backward's own backward with numbers.
+ */
+export function gradgradcheck(func: (...args: any[]) => Tensor | readonly Tensor[], inputs: Input | readonly Input[], options: GradgradcheckOptions = {}): boolean {
+  const { grad_outputs, ...opts } = options;
+  const tupled = (Array.isArray(inputs) ? inputs : [inputs]) as Input[];
+  const isTensor = (x: unknown): x is Tensor => typeof x === "object" && x !== null && "_impl" in x;
+  const asList = (r: Tensor | readonly Tensor[]) => (Array.isArray(r) ? [...r] : [r as Tensor]);
+  const outputs = no_grad(() => asList(func(...tupled)));
+  // random upstream gradients, as torch.testing.make_tensor(low=-1, high=1, requires_grad=True) gives
+  const gouts = grad_outputs ? [...grad_outputs] : outputs.map((o) => rand_like_pm1(o));
+  const nIn = tupled.length;
+  const newFunc = (...args: unknown[]) => {
+    const ins = args.slice(0, nIn);
+    const gs = args.slice(nIn) as Tensor[];
+    const outs = asList(func(...ins));
+    const diffIns = ins.filter((x): x is Tensor => isTensor(x) && x.requires_grad);
+    const diffOuts = outs.filter((o) => o.requires_grad);
+    const grads = autograd_grad(diffOuts, diffIns, { grad_outputs: gs.slice(0, diffOuts.length), create_graph: true, allow_unused: true });
+    return grads.filter((g): g is Tensor => g !== null);
+  };
+  return gradcheck(newFunc, [...tupled, ...gouts], opts);
+}
+
+/** Uniform in [-1, 1) from torch's generator, o's shape and dtype, requiring grad. */
+function rand_like_pm1(o: Tensor): Tensor {
+  const r = no_grad(() => rand_like(o).mul(2).sub(1));
+  return r.requires_grad_(true);
+}
