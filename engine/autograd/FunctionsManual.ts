@@ -15,6 +15,7 @@ import { where } from "../generated/where.js";
 import { cat } from "../generated/cat.js";
 import { stack } from "../generated/stack.js";
 import { _unique_default } from "../generated/_unique.js";
+import { index_Tensor as index_Tensor_op } from "../generated/index_op.js";
 import { tensor } from "../aten/tensor_new.js";
 import { result_type } from "../aten/TypeProperties.js";
 import { wrapped_scalar_tensor } from "../aten/core/OpRegistration.js";
@@ -625,6 +626,11 @@ export function as_strided_backward(
 // Indexing, scatter/gather, masked, cumulative, logsumexp and norm backward helpers (FunctionsManual.cpp,
 // PyTorch 1.13). Where PyTorch uses an in-place op on a fresh tensor (zeros.index_put_), the same op runs here.
 
+/** at::index(t, indices): PyTorch's grad.index(indices) (Tensor has no index method here). */
+export function index_Tensor(t: Tensor, indices: readonly (Tensor | null)[]): Tensor {
+  return index_Tensor_op.call(t, indices) as Tensor;
+}
+
 /** index_backward: zeros_like(self).index_put_(indices, grad, accumulate=true). */
 export function index_backward(zeros_like_self: Tensor, indices: readonly (Tensor | null)[], grad: Tensor): Tensor {
   return zeros_like_self.index_put_(indices as (Tensor | null)[], grad, true);
@@ -747,8 +753,8 @@ export function logsumexp_backward(grad: Tensor, self: Tensor, result: Tensor, d
   return grad.mul(self.sub(result).exp());
 }
 
-/** norm_backward: PyTorch's cases p = 0, 1, 2, inf, p < 1, p < 2, p >= 2. */
-export function norm_backward(grad: Tensor, self: Tensor, p_: Opt<number>, norm: Tensor, dim: readonly number[] | number, keepdim: boolean): Tensor {
+/** norm_backward: PyTorch's cases p = 0 (no gradient: an undefined tensor), 1, 2, inf, p < 1, p < 2, p >= 2. */
+export function norm_backward(grad: Tensor, self: Tensor, p_: Opt<number>, norm: Tensor, dim: readonly number[] | number, keepdim: boolean): Tensor | null {
   const ndim = self.dim();
   const p = p_ ?? 2;
   const dims = dimList(dim);
@@ -756,7 +762,7 @@ export function norm_backward(grad: Tensor, self: Tensor, p_: Opt<number>, norm:
     grad = unsqueeze_multiple(grad, dims, ndim);
     norm = unsqueeze_multiple(norm, dims, ndim);
   }
-  if (p === 0) return zeros_like(self);
+  if (p === 0) return null;
   if (p === 1) return self.sgn().mul(grad);
   if (p === 2) return grad.mul(self.div(norm).masked_fill(norm.eq(0), 0));
   if (!Number.isFinite(p)) {
@@ -779,7 +785,7 @@ export function norm_backward(grad: Tensor, self: Tensor, p_: Opt<number>, norm:
 }
 
 /** linalg_vector_norm_backward: norm_backward over dim (all dims when null). */
-export function linalg_vector_norm_backward(grad: Tensor, self: Tensor, ord: number, norm: Tensor, dim: Opt<readonly number[] | number>, keepdim: boolean): Tensor {
+export function linalg_vector_norm_backward(grad: Tensor, self: Tensor, ord: number, norm: Tensor, dim: Opt<readonly number[] | number>, keepdim: boolean): Tensor | null {
   return norm_backward(grad, self, ord, norm, dim ?? [], keepdim);
 }
 

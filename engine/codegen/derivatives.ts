@@ -63,6 +63,7 @@ export const HELPERS: Readonly<Record<string, { readonly args: readonly [number,
   slice_backward_wrapper: { args: [6, 6], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
   _to_copy_backward: { args: [2, 2], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
   // ---- index ----
+  index_Tensor: { args: [2, 2], pytorch: "at::index (grad.index(indices) in tools/autograd/derivatives.yaml)" },
   index_backward: { args: [3, 3], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
   index_select_backward: { args: [4, 4], pytorch: "aten/src/ATen/native/TensorAdvancedIndexing.cpp" },
   gather_backward: { args: [5, 5], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },

@@ -6,7 +6,7 @@ import type { Tensor } from "../aten/core/Tensor.js";
 import { Node, type Grad } from "../autograd/function.js";
 import { SavedVariable } from "../autograd/saved_variable.js";
 import * as torch from "./torch_functions.js";
-import { _to_copy_backward, _unique_unsorted, as_strided_backward, atan2_backward, cat_tensors_backward, clamp_backward, clamp_backward_min_max, copysign_tensor_self_backward, cummaxmin_backward, cumprod_backward, cumsum_backward, diagonal_backward, div_tensor_other_backward, div_tensor_self_backward, evenly_distribute_backward, gather_backward, handle_r_to_c, index_backward, index_select_backward, infinitely_differentiable_logit_backward, linalg_vector_norm_backward, log1p_backward, logcumsumexp_backward, logsumexp_backward, masked_fill_backward, masked_select_backward, maybe_multiply, mean_backward, mul_tensor_backward, norm_backward, not_implemented, permute_backwards, pow_backward, pow_backward_exponent, pow_backward_self, prod_backward, repeat_backward, restore_reduced_dims, roll_backward, scale_grad_by_count, scatter_reduce_backward, select_backward, sgn_backward, sigmoid_backward, slice_backward_wrapper, split_backward, split_with_sizes_backward, stack_tensors_backward, std_backward, std_mean_backward, sum_backward, sum_to, take_backward, tanh_backward, unbind_backward, unfold_backward, unsqueeze_to, value_selecting_reduction_backward, var_backward, var_mean_backward, zeros_like } from "../autograd/FunctionsManual.js";
+import { _to_copy_backward, _unique_unsorted, as_strided_backward, atan2_backward, cat_tensors_backward, clamp_backward, clamp_backward_min_max, copysign_tensor_self_backward, cummaxmin_backward, cumprod_backward, cumsum_backward, diagonal_backward, div_tensor_other_backward, div_tensor_self_backward, evenly_distribute_backward, gather_backward, handle_r_to_c, index_Tensor, index_backward, index_select_backward, infinitely_differentiable_logit_backward, linalg_vector_norm_backward, log1p_backward, logcumsumexp_backward, logsumexp_backward, masked_fill_backward, masked_select_backward, maybe_multiply, mean_backward, mul_tensor_backward, norm_backward, not_implemented, permute_backwards, pow_backward, pow_backward_exponent, pow_backward_self, prod_backward, repeat_backward, restore_reduced_dims, roll_backward, scale_grad_by_count, scatter_reduce_backward, select_backward, sgn_backward, sigmoid_backward, slice_backward_wrapper, split_backward, split_with_sizes_backward, stack_tensors_backward, std_backward, std_mean_backward, sum_backward, sum_to, take_backward, tanh_backward, unbind_backward, unfold_backward, unsqueeze_to, value_selecting_reduction_backward, var_backward, var_mean_backward, zeros_like } from "../autograd/FunctionsManual.js";
 void torch;
 
 // ---- AddBackward0: add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor (engine/ops/derivatives.yaml:70) ----
@@ -3854,7 +3854,7 @@ export class CumminBackward0 extends Node {
 
 // ---- CumprodBackward0: cumprod(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor (engine/ops/derivatives.yaml:606) ----
 export class CumprodBackward0 extends Node {
-  self_scalar_type: any;
+  self_options: any;
   self_: SavedVariable = new SavedVariable(null, false);
   dim: any;
   result_: SavedVariable = new SavedVariable(null, false);
@@ -3865,12 +3865,12 @@ export class CumprodBackward0 extends Node {
     const grad_inputs: Grad[] = new Array(1).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const self_scalar_type: any = this.self_scalar_type;
+    const self_options: any = this.self_options;
     const self: any = this.self_.unpack();
     const dim: any = this.dim;
     const result: any = this.result_.unpack(this);
     if (this.should_compute_output(0)) {
-      grad_inputs[0] = any_grad_defined ? (cumprod_backward(grad.to(self_scalar_type), self, dim, result)) : null;
+      grad_inputs[0] = any_grad_defined ? (cumprod_backward(_to_copy_backward(grad, self_options), self, dim, result)) : null;
     }
     return grad_inputs;
   }
@@ -3878,8 +3878,8 @@ export class CumprodBackward0 extends Node {
     this.self_.reset_data();
     this.result_.reset_data();
   }
-  get _saved_self_scalar_type(): unknown {
-    return this.self_scalar_type;
+  get _saved_self_options(): unknown {
+    return this.self_options;
   }
   get _saved_self(): unknown {
     return this.self_.unpack();
@@ -3894,7 +3894,7 @@ export class CumprodBackward0 extends Node {
 
 // ---- CumsumBackward0: cumsum(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor (engine/ops/derivatives.yaml:609) ----
 export class CumsumBackward0 extends Node {
-  self_scalar_type: any;
+  self_options: any;
   dim: any;
   name(): string {
     return "CumsumBackward0";
@@ -3903,15 +3903,15 @@ export class CumsumBackward0 extends Node {
     const grad_inputs: Grad[] = new Array(1).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const self_scalar_type: any = this.self_scalar_type;
+    const self_options: any = this.self_options;
     const dim: any = this.dim;
     if (this.should_compute_output(0)) {
-      grad_inputs[0] = any_grad_defined ? (cumsum_backward(grad.to(self_scalar_type), dim)) : null;
+      grad_inputs[0] = any_grad_defined ? (cumsum_backward(_to_copy_backward(grad, self_options), dim)) : null;
     }
     return grad_inputs;
   }
-  get _saved_self_scalar_type(): unknown {
-    return this.self_scalar_type;
+  get _saved_self_options(): unknown {
+    return this.self_options;
   }
   get _saved_dim(): unknown {
     return this.dim;
@@ -3957,7 +3957,26 @@ export class GatherBackward0 extends Node {
   }
 }
 
-// ---- IndexBackward0: index.Tensor(Tensor self, Tensor?[] indices) -> Tensor (engine/ops/derivatives.yaml:621) ----
+// ---- FillBackward1: fill_.Tensor(Tensor(a!) self, Tensor value) -> Tensor(a!) (engine/ops/derivatives.yaml:618) ----
+export class FillBackward1 extends Node {
+  name(): string {
+    return "FillBackward1";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(2).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (zeros_like(grad)) : null;
+    }
+    if (this.should_compute_output(1)) {
+      grad_inputs[1] = any_grad_defined ? (grad.sum()) : null;
+    }
+    return grad_inputs;
+  }
+}
+
+// ---- IndexBackward0: index.Tensor(Tensor self, Tensor?[] indices) -> Tensor (engine/ops/derivatives.yaml:625) ----
 export class IndexBackward0 extends Node {
   self_sym_sizes: any;
   self_options: any;
@@ -3991,7 +4010,7 @@ export class IndexBackward0 extends Node {
   }
 }
 
-// ---- IndexAddBackward0: index_add(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor (engine/ops/derivatives.yaml:625) ----
+// ---- IndexAddBackward0: index_add(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor (engine/ops/derivatives.yaml:629) ----
 export class IndexAddBackward0 extends Node {
   dim: any;
   index_: SavedVariable = new SavedVariable(null, false);
@@ -4038,7 +4057,7 @@ export class IndexAddBackward0 extends Node {
   }
 }
 
-// ---- IndexFillBackward0: index_fill.int_Scalar(Tensor self, int dim, Tensor index, Scalar value) -> Tensor (engine/ops/derivatives.yaml:631) ----
+// ---- IndexFillBackward0: index_fill.int_Scalar(Tensor self, int dim, Tensor index, Scalar value) -> Tensor (engine/ops/derivatives.yaml:635) ----
 export class IndexFillBackward0 extends Node {
   dim: any;
   index_: SavedVariable = new SavedVariable(null, false);
@@ -4067,7 +4086,7 @@ export class IndexFillBackward0 extends Node {
   }
 }
 
-// ---- IndexFillBackward1: index_fill.int_Tensor(Tensor self, int dim, Tensor index, Tensor value) -> Tensor (engine/ops/derivatives.yaml:635) ----
+// ---- IndexFillBackward1: index_fill.int_Tensor(Tensor self, int dim, Tensor index, Tensor value) -> Tensor (engine/ops/derivatives.yaml:639) ----
 export class IndexFillBackward1 extends Node {
   dim: any;
   index_: SavedVariable = new SavedVariable(null, false);
@@ -4099,7 +4118,7 @@ export class IndexFillBackward1 extends Node {
   }
 }
 
-// ---- IndexPutBackward0: index_put(Tensor self, Tensor?[] indices, Tensor values, bool accumulate=False) -> Tensor (engine/ops/derivatives.yaml:640) ----
+// ---- IndexPutBackward0: index_put(Tensor self, Tensor?[] indices, Tensor values, bool accumulate=False) -> Tensor (engine/ops/derivatives.yaml:644) ----
 export class IndexPutBackward0 extends Node {
   indices_: SavedVariable[] = [];
   values_: SavedVariable = new SavedVariable(null, false);
@@ -4118,7 +4137,7 @@ export class IndexPutBackward0 extends Node {
       grad_inputs[0] = any_grad_defined ? (accumulate ? grad : grad.index_put(indices, zeros_like(values), false)) : null;
     }
     if (this.should_compute_output(1)) {
-      grad_inputs[1] = any_grad_defined ? (grad.index(indices)) : null;
+      grad_inputs[1] = any_grad_defined ? (index_Tensor(grad, indices)) : null;
     }
     return grad_inputs;
   }
@@ -4137,7 +4156,7 @@ export class IndexPutBackward0 extends Node {
   }
 }
 
-// ---- IndexPutImplBackward0: _index_put_impl_(Tensor(a!) self, Tensor?[] indices, Tensor values, bool accumulate=False, bool unsafe=False) -> Tensor(a!) (engine/ops/derivatives.yaml:644) ----
+// ---- IndexPutImplBackward0: _index_put_impl_(Tensor(a!) self, Tensor?[] indices, Tensor values, bool accumulate=False, bool unsafe=False) -> Tensor(a!) (engine/ops/derivatives.yaml:648) ----
 export class IndexPutImplBackward0 extends Node {
   indices_: SavedVariable[] = [];
   values_: SavedVariable = new SavedVariable(null, false);
@@ -4156,7 +4175,7 @@ export class IndexPutImplBackward0 extends Node {
       grad_inputs[0] = any_grad_defined ? (accumulate ? grad : grad.index_put(indices, zeros_like(values), false)) : null;
     }
     if (this.should_compute_output(1)) {
-      grad_inputs[1] = any_grad_defined ? (grad.index(indices)) : null;
+      grad_inputs[1] = any_grad_defined ? (index_Tensor(grad, indices)) : null;
     }
     return grad_inputs;
   }
@@ -4175,7 +4194,7 @@ export class IndexPutImplBackward0 extends Node {
   }
 }
 
-// ---- IndexSelectBackward0: index_select(Tensor self, int dim, Tensor index) -> Tensor (engine/ops/derivatives.yaml:648) ----
+// ---- IndexSelectBackward0: index_select(Tensor self, int dim, Tensor index) -> Tensor (engine/ops/derivatives.yaml:652) ----
 export class IndexSelectBackward0 extends Node {
   self_sym_sizes: any;
   dim: any;
@@ -4209,7 +4228,7 @@ export class IndexSelectBackward0 extends Node {
   }
 }
 
-// ---- LogsumexpBackward0: logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor (engine/ops/derivatives.yaml:653) ----
+// ---- LogsumexpBackward0: logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor (engine/ops/derivatives.yaml:657) ----
 export class LogsumexpBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   dim: any;
@@ -4249,7 +4268,7 @@ export class LogsumexpBackward0 extends Node {
   }
 }
 
-// ---- MaskedFillBackward0: masked_fill.Scalar(Tensor self, Tensor mask, Scalar value) -> Tensor (engine/ops/derivatives.yaml:656) ----
+// ---- MaskedFillBackward0: masked_fill.Scalar(Tensor self, Tensor mask, Scalar value) -> Tensor (engine/ops/derivatives.yaml:660) ----
 export class MaskedFillBackward0 extends Node {
   mask_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -4273,7 +4292,7 @@ export class MaskedFillBackward0 extends Node {
   }
 }
 
-// ---- MaskedFillBackward1: masked_fill.Tensor(Tensor self, Tensor mask, Tensor value) -> Tensor (engine/ops/derivatives.yaml:660) ----
+// ---- MaskedFillBackward1: masked_fill.Tensor(Tensor self, Tensor mask, Tensor value) -> Tensor (engine/ops/derivatives.yaml:664) ----
 export class MaskedFillBackward1 extends Node {
   mask_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -4300,7 +4319,7 @@ export class MaskedFillBackward1 extends Node {
   }
 }
 
-// ---- MaskedSelectBackward0: masked_select(Tensor self, Tensor mask) -> Tensor (engine/ops/derivatives.yaml:665) ----
+// ---- MaskedSelectBackward0: masked_select(Tensor self, Tensor mask) -> Tensor (engine/ops/derivatives.yaml:669) ----
 export class MaskedSelectBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   mask_: SavedVariable = new SavedVariable(null, false);
@@ -4330,7 +4349,7 @@ export class MaskedSelectBackward0 extends Node {
   }
 }
 
-// ---- MedianBackward0: median(Tensor self) -> Tensor (engine/ops/derivatives.yaml:669) ----
+// ---- MedianBackward0: median(Tensor self) -> Tensor (engine/ops/derivatives.yaml:673) ----
 export class MedianBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   result_: SavedVariable = new SavedVariable(null, false);
@@ -4360,7 +4379,7 @@ export class MedianBackward0 extends Node {
   }
 }
 
-// ---- NanmedianBackward0: nanmedian(Tensor self) -> Tensor (engine/ops/derivatives.yaml:672) ----
+// ---- NanmedianBackward0: nanmedian(Tensor self) -> Tensor (engine/ops/derivatives.yaml:676) ----
 export class NanmedianBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   result_: SavedVariable = new SavedVariable(null, false);
@@ -4390,7 +4409,7 @@ export class NanmedianBackward0 extends Node {
   }
 }
 
-// ---- MedianBackward1: median.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices) (engine/ops/derivatives.yaml:675) ----
+// ---- MedianBackward1: median.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices) (engine/ops/derivatives.yaml:679) ----
 export class MedianBackward1 extends Node {
   self_sym_sizes: any;
   dim: any;
@@ -4429,7 +4448,7 @@ export class MedianBackward1 extends Node {
   }
 }
 
-// ---- NanmedianBackward1: nanmedian.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices) (engine/ops/derivatives.yaml:679) ----
+// ---- NanmedianBackward1: nanmedian.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices) (engine/ops/derivatives.yaml:683) ----
 export class NanmedianBackward1 extends Node {
   self_sym_sizes: any;
   dim: any;
@@ -4468,7 +4487,7 @@ export class NanmedianBackward1 extends Node {
   }
 }
 
-// ---- ModeBackward0: mode(Tensor self, int dim=-1, bool keepdim=False) -> (Tensor values, Tensor indices) (engine/ops/derivatives.yaml:683) ----
+// ---- ModeBackward0: mode(Tensor self, int dim=-1, bool keepdim=False) -> (Tensor values, Tensor indices) (engine/ops/derivatives.yaml:687) ----
 export class ModeBackward0 extends Node {
   self_sym_sizes: any;
   dim: any;
@@ -4507,7 +4526,7 @@ export class ModeBackward0 extends Node {
   }
 }
 
-// ---- NormBackward0: norm.Scalar(Tensor self, Scalar p=2) -> Tensor (engine/ops/derivatives.yaml:687) ----
+// ---- NormBackward0: norm.Scalar(Tensor self, Scalar p=2) -> Tensor (engine/ops/derivatives.yaml:691) ----
 export class NormBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   p: any;
@@ -4542,7 +4561,7 @@ export class NormBackward0 extends Node {
   }
 }
 
-// ---- NormBackward1: norm.ScalarOpt_dim(Tensor self, Scalar? p, int[1] dim, bool keepdim=False) -> Tensor (engine/ops/derivatives.yaml:690) ----
+// ---- NormBackward1: norm.ScalarOpt_dim(Tensor self, Scalar? p, int[1] dim, bool keepdim=False) -> Tensor (engine/ops/derivatives.yaml:694) ----
 export class NormBackward1 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   p: any;
@@ -4587,7 +4606,7 @@ export class NormBackward1 extends Node {
   }
 }
 
-// ---- NormBackward2: norm.ScalarOpt_dtype(Tensor self, Scalar? p, *, ScalarType dtype) -> Tensor (engine/ops/derivatives.yaml:693) ----
+// ---- NormBackward2: norm.ScalarOpt_dtype(Tensor self, Scalar? p, *, ScalarType dtype) -> Tensor (engine/ops/derivatives.yaml:697) ----
 export class NormBackward2 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   p: any;
@@ -4622,7 +4641,7 @@ export class NormBackward2 extends Node {
   }
 }
 
-// ---- NormBackward3: norm.ScalarOpt_dim_dtype(Tensor self, Scalar? p, int[1] dim, bool keepdim, *, ScalarType dtype) -> Tensor (engine/ops/derivatives.yaml:696) ----
+// ---- NormBackward3: norm.ScalarOpt_dim_dtype(Tensor self, Scalar? p, int[1] dim, bool keepdim, *, ScalarType dtype) -> Tensor (engine/ops/derivatives.yaml:700) ----
 export class NormBackward3 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   p: any;
@@ -4667,7 +4686,7 @@ export class NormBackward3 extends Node {
   }
 }
 
-// ---- ScatterBackward0: scatter.src(Tensor self, int dim, Tensor index, Tensor src) -> Tensor (engine/ops/derivatives.yaml:699) ----
+// ---- ScatterBackward0: scatter.src(Tensor self, int dim, Tensor index, Tensor src) -> Tensor (engine/ops/derivatives.yaml:703) ----
 export class ScatterBackward0 extends Node {
   dim: any;
   index_: SavedVariable = new SavedVariable(null, false);
@@ -4699,7 +4718,7 @@ export class ScatterBackward0 extends Node {
   }
 }
 
-// ---- ScatterBackward1: scatter.value(Tensor self, int dim, Tensor index, Scalar value) -> Tensor (engine/ops/derivatives.yaml:704) ----
+// ---- ScatterBackward1: scatter.value(Tensor self, int dim, Tensor index, Scalar value) -> Tensor (engine/ops/derivatives.yaml:708) ----
 export class ScatterBackward1 extends Node {
   dim: any;
   index_: SavedVariable = new SavedVariable(null, false);
@@ -4728,7 +4747,7 @@ export class ScatterBackward1 extends Node {
   }
 }
 
-// ---- ScatterAddBackward0: scatter_add(Tensor self, int dim, Tensor index, Tensor src) -> Tensor (engine/ops/derivatives.yaml:708) ----
+// ---- ScatterAddBackward0: scatter_add(Tensor self, int dim, Tensor index, Tensor src) -> Tensor (engine/ops/derivatives.yaml:712) ----
 export class ScatterAddBackward0 extends Node {
   dim: any;
   index_: SavedVariable = new SavedVariable(null, false);
@@ -4760,7 +4779,7 @@ export class ScatterAddBackward0 extends Node {
   }
 }
 
-// ---- TakeBackward0: take(Tensor self, Tensor index) -> Tensor (engine/ops/derivatives.yaml:713) ----
+// ---- TakeBackward0: take(Tensor self, Tensor index) -> Tensor (engine/ops/derivatives.yaml:717) ----
 export class TakeBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   index_: SavedVariable = new SavedVariable(null, false);
@@ -4790,7 +4809,7 @@ export class TakeBackward0 extends Node {
   }
 }
 
-// ---- TopkBackward0: topk(Tensor self, int k, int dim=-1, bool largest=True, bool sorted=True) -> (Tensor values, Tensor indices) (engine/ops/derivatives.yaml:717) ----
+// ---- TopkBackward0: topk(Tensor self, int k, int dim=-1, bool largest=True, bool sorted=True) -> (Tensor values, Tensor indices) (engine/ops/derivatives.yaml:721) ----
 export class TopkBackward0 extends Node {
   self_sym_sizes: any;
   dim: any;
@@ -4824,7 +4843,7 @@ export class TopkBackward0 extends Node {
   }
 }
 
-// ---- UniqueBackward0: _unique(Tensor self, bool sorted=True, bool return_inverse=False) -> (Tensor, Tensor) (engine/ops/derivatives.yaml:721) ----
+// ---- UniqueBackward0: _unique(Tensor self, bool sorted=True, bool return_inverse=False) -> (Tensor, Tensor) (engine/ops/derivatives.yaml:725) ----
 export class UniqueBackward0 extends Node {
   name(): string {
     return "UniqueBackward0";
@@ -4840,7 +4859,7 @@ export class UniqueBackward0 extends Node {
   }
 }
 
-// ---- UniqueDimBackward0: unique_dim(Tensor self, int dim, bool sorted=True, bool return_inverse=False, bool return_counts=False) -> (Tensor, Tensor, Tensor) (engine/ops/derivatives.yaml:725) ----
+// ---- UniqueDimBackward0: unique_dim(Tensor self, int dim, bool sorted=True, bool return_inverse=False, bool return_counts=False) -> (Tensor, Tensor, Tensor) (engine/ops/derivatives.yaml:729) ----
 export class UniqueDimBackward0 extends Node {
   name(): string {
     return "UniqueDimBackward0";
@@ -4856,7 +4875,7 @@ export class UniqueDimBackward0 extends Node {
   }
 }
 
-// ---- UniqueConsecutiveBackward0: unique_consecutive(Tensor self, bool return_inverse=False, bool return_counts=False, int? dim=None) -> (Tensor, Tensor, Tensor) (engine/ops/derivatives.yaml:729) ----
+// ---- UniqueConsecutiveBackward0: unique_consecutive(Tensor self, bool return_inverse=False, bool return_counts=False, int? dim=None) -> (Tensor, Tensor, Tensor) (engine/ops/derivatives.yaml:733) ----
 export class UniqueConsecutiveBackward0 extends Node {
   name(): string {
     return "UniqueConsecutiveBackward0";
@@ -4872,7 +4891,7 @@ export class UniqueConsecutiveBackward0 extends Node {
   }
 }
 
-// ---- UniqueDimConsecutiveBackward0: unique_dim_consecutive(Tensor self, int dim, bool return_inverse=False, bool return_counts=False) -> (Tensor, Tensor, Tensor) (engine/ops/derivatives.yaml:733) ----
+// ---- UniqueDimConsecutiveBackward0: unique_dim_consecutive(Tensor self, int dim, bool return_inverse=False, bool return_counts=False) -> (Tensor, Tensor, Tensor) (engine/ops/derivatives.yaml:737) ----
 export class UniqueDimConsecutiveBackward0 extends Node {
   name(): string {
     return "UniqueDimConsecutiveBackward0";
@@ -4888,7 +4907,7 @@ export class UniqueDimConsecutiveBackward0 extends Node {
   }
 }
 
-// ---- Unique2Backward0: _unique2(Tensor self, bool sorted=True, bool return_inverse=False, bool return_counts=False) -> (Tensor, Tensor, Tensor) (engine/ops/derivatives.yaml:737) ----
+// ---- Unique2Backward0: _unique2(Tensor self, bool sorted=True, bool return_inverse=False, bool return_counts=False) -> (Tensor, Tensor, Tensor) (engine/ops/derivatives.yaml:741) ----
 export class Unique2Backward0 extends Node {
   name(): string {
     return "Unique2Backward0";
@@ -4904,7 +4923,7 @@ export class Unique2Backward0 extends Node {
   }
 }
 
-// ---- ScatterReduceBackward0: scatter_reduce.two(Tensor self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True) -> Tensor (engine/ops/derivatives.yaml:741) ----
+// ---- ScatterReduceBackward0: scatter_reduce.two(Tensor self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True) -> Tensor (engine/ops/derivatives.yaml:745) ----
 export class ScatterReduceBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   dim: any;
@@ -4964,7 +4983,7 @@ export class ScatterReduceBackward0 extends Node {
   }
 }
 
-// ---- LogcumsumexpBackward0: logcumsumexp(Tensor self, int dim) -> Tensor (engine/ops/derivatives.yaml:745) ----
+// ---- LogcumsumexpBackward0: logcumsumexp(Tensor self, int dim) -> Tensor (engine/ops/derivatives.yaml:749) ----
 export class LogcumsumexpBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   dim: any;
@@ -4999,7 +5018,7 @@ export class LogcumsumexpBackward0 extends Node {
   }
 }
 
-// ---- LinalgVectorNormBackward0: linalg_vector_norm(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor (engine/ops/derivatives.yaml:748) ----
+// ---- LinalgVectorNormBackward0: linalg_vector_norm(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor (engine/ops/derivatives.yaml:752) ----
 export class LinalgVectorNormBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   ord: any;
