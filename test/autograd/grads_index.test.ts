@@ -73,3 +73,20 @@ describe("t.get / t.set give PyTorch's grad_fn names and gradients", () => {
     expect(torch.autograd.grad([y], [a], { grad_outputs: [w] })[0]!.tolist()).toEqual([[0, 1, 2, 3], [0, 0, 0, 0], [8, 9, 10, 11]]);
   });
 });
+
+// dtype= overloads the fixture runner cannot pass (Python's keyword-only dtype), from PyTorch 1.13:
+// aten.norm.ScalarOpt_dtype -> NormBackward2, cumsum/cumprod(dtype=float64) -> CumsumBackward0/CumprodBackward0;
+// cumsum(x, 1, dtype=float64) with w = arange(12).reshape(3, 4): a float32 gradient
+// [[6, 6, 5, 3], [22, 18, 13, 7], [38, 30, 21, 11]]
+describe("dtype= overloads: Node names and the gradient cast back to the input's dtype", () => {
+  it("norm.ScalarOpt_dtype, cumsum and cumprod with dtype", () => {
+    const x = torch.tensor([[0.5, -1.5, 2, 1], [0.25, 3, -0.75, 1.5], [1.25, -2, 0.125, -1]], { requires_grad: true });
+    expect((torch.ops.aten.norm.ScalarOpt_dtype.call(x, 2, { dtype: torch.float64 }) as any).grad_fn.name()).toBe("NormBackward2");
+    expect(torch.cumprod(x, 1, { dtype: torch.float64 }).grad_fn!.name()).toBe("CumprodBackward0");
+    const b = torch.cumsum(x, 1, { dtype: torch.float64 });
+    expect(b.grad_fn!.name()).toBe("CumsumBackward0");
+    const g = torch.autograd.grad([b], [x], { grad_outputs: [torch.arange(12, { dtype: torch.float64 }).reshape([3, 4])] })[0]!;
+    expect(g.dtype).toBe(torch.float32);
+    expect(g.tolist()).toEqual([[6, 6, 5, 3], [22, 18, 13, 7], [38, 30, 21, 11]]);
+  });
+});
