@@ -14,6 +14,8 @@ import { zeros } from "../generated/zeros.js";
 import { where } from "../generated/where.js";
 import { cat } from "../generated/cat.js";
 import { stack } from "../generated/stack.js";
+import { _unique_default } from "../generated/_unique.js";
+import { index_Tensor as index_Tensor_op } from "../generated/index_op.js";
 import { tensor } from "../aten/tensor_new.js";
 import { result_type } from "../aten/TypeProperties.js";
 import { wrapped_scalar_tensor } from "../aten/core/OpRegistration.js";
@@ -774,4 +776,218 @@ export function svd_backward(gU: Tensor | null, gS: Tensor | null, gVh: Tensor |
     gA = m >= n ? U.matmul(gA.matmul(Vh)) : U.matmul(gA).matmul(Vh);
   }
   return gA;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// ---- index ----
+// Indexing, scatter/gather, masked, cumulative, logsumexp and norm backward helpers (FunctionsManual.cpp,
+// PyTorch 1.13). Where PyTorch uses an in-place op on a fresh tensor (zeros.index_put_), the same op runs here.
+
+/** at::index(t, indices): PyTorch's grad.index(indices) (Tensor has no index method here). */
+export function index_Tensor(t: Tensor, indices: readonly (Tensor | null)[]): Tensor {
+  return index_Tensor_op.call(t, indices) as Tensor;
+}
+
+/** index_backward: zeros_like(self).index_put_(indices, grad, accumulate=true). */
+export function index_backward(zeros_like_self: Tensor, indices: readonly (Tensor | null)[], grad: Tensor): Tensor {
+  return zeros_like_self.index_put_(indices as (Tensor | null)[], grad, true);
+}
+
+/** index_select_backward (a CompositeImplicitAutograd op in PyTorch): zeros(self_sizes).index_add_(dim, index, grad). */
+export function index_select_backward(grad: Tensor, self_sizes: readonly number[], dim: number, index: Tensor): Tensor {
+  return zeros(self_sizes as number[], { dtype: grad.dtype, device: grad.device }).index_add_(dim, index, grad);
+}
+
+/** gather_backward: zeros(self_sizes).scatter_add_(dim, index, grad) (sparse_grad has no sparse tensors here). */
+export function gather_backward(grad: Tensor, self_sizes: readonly number[], dim: number, index: Tensor, sparse_grad: boolean): Tensor {
+  if (sparse_grad) throw new NotImplementedError("gather(): sparse_grad=True needs sparse tensors, which Glasstorch does not have");
+  return zeros(self_sizes as number[], { dtype: grad.dtype, device: grad.device }).scatter_add_(dim, index, grad);
+}
+
+/** take_backward: zeros_like(self).put_(index, grad, accumulate=true), as the flat index_put_ it is. */
+export function take_backward(grad: Tensor, self: Tensor, index: Tensor): Tensor {
+  const flat = zeros([self.numel()], { dtype: grad.dtype, device: grad.device });
+  return flat.index_put_([index.reshape([-1])], grad.reshape([-1]), true).view([...self.shape]);
+}
+
+/** masked_select_backward: zeros of the broadcast shape with grad scattered into the masked places. */
+export function masked_select_backward(grad: Tensor, input: Tensor, mask: Tensor): Tensor {
+  const shape = broadcastShapes([...input.shape], [...mask.shape]);
+  const result = zeros_like(input.expand(shape));
+  return result.index_put_([mask.expand(shape)], grad, false);
+}
+
+/** masked_fill_backward (the value of masked_fill.Tensor): grad.masked_select(mask).sum(). */
+export function masked_fill_backward(grad: Tensor, mask: Tensor): Tensor {
+  return grad.masked_select(mask).sum();
+}
+
+function broadcastShapes(a: readonly number[], b: readonly number[]): number[] {
+  const n = Math.max(a.length, b.length);
+  const out: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const x = a[a.length - n + i] ?? 1, y = b[b.length - n + i] ?? 1;
+    out.push(x === 1 ? y : x);
+  }
+  return out;
+}
+
+/** reversed_cumsum: w.flip(dim).cumsum(dim).flip(dim). */
+function reversed_cumsum(w: Tensor, dim: number): Tensor {
+  return w.flip([dim]).cumsum(dim).flip([dim]);
+}
+
+/** cumsum_backward: the reversed cumulative sum of grad. */
+export function cumsum_backward(grad: Tensor, dim: number): Tensor {
+  if (grad.numel() <= 1 || grad.shape[maybe_wrap_dim(dim, Math.max(grad.dim(), 1))] === 1) return grad;
+  return reversed_cumsum(grad, dim);
+}
+
+/**
+ * cumprod_backward: reversed_cumsum(result * grad) / input when no input is zero; otherwise PyTorch's
+ * O(n^2) double-differentiable form (for every k, the sum over j >= k of grad_j * prod_{i<=j, i!=k} input_i),
+ * used here for first order too (PyTorch's first-order O(n) pass gives the same sums in another order).
+ */
+export function cumprod_backward(grad: Tensor, input: Tensor, dim: number, output: Tensor): Tensor {
+  if (input.numel() <= 1) return grad;
+  const d = maybe_wrap_dim(dim, input.dim());
+  const n = input.shape[d];
+  if (n === 1) return grad;
+  const w = output.mul(grad);
+  if (!(input.eq(0).any().item() as boolean)) return reversed_cumsum(w, d).div(input);
+  const ones = torch_ones_like_slice(input, d);
+  const cols: Tensor[] = [];
+  for (let k = 0; k < n; k++) {
+    let omitted: Tensor;
+    if (k === 0) {
+      omitted = cat([ones, input.slice(d, k + 1).cumprod(d)], d);
+    } else if (k === n - 1) {
+      omitted = input.slice(d, 0, k).prod(d, { keepdim: true });
+    } else {
+      const until = input.slice(d, 0, k).prod(d, { keepdim: true });
+      const from = input.slice(d, k + 1).cumprod(d);
+      omitted = cat([until, until.expand([...from.shape]).mul(from)], d);
+    }
+    cols.push(grad.slice(d, k).mul(omitted).sum(d));
+  }
+  return stack(cols, d);
+}
+
+function torch_ones_like_slice(input: Tensor, d: number): Tensor {
+  const sizes = [...input.shape];
+  sizes[d] = 1;
+  return zeros(sizes, { dtype: input.dtype, device: input.device }).add(1);
+}
+
+/** cummaxmin_backward: zeros(input).scatter_add_(dim, indices, grad). */
+export function cummaxmin_backward(grad: Tensor, input: Tensor, indices: Tensor, dim: number): Tensor {
+  if (input.numel() === 0) return input;
+  return zeros([...input.shape], { dtype: input.dtype, device: input.device }).scatter_add_(dim, indices, grad);
+}
+
+/**
+ * logcumsumexp_backward (real inputs): the positive and negative parts of grad in log space, each
+ * reverse-logcumsumexp'ed against result, as TensorFlow's formula PyTorch cites.
+ */
+export function logcumsumexp_backward(grad: Tensor, self: Tensor, result: Tensor, dim: number): Tensor {
+  if (grad.dim() === 0 || grad.numel() === 0) return grad;
+  const lowest = grad.dtype.name === "float32" ? -3.4028234663852886e38 : -Number.MAX_VALUE;
+  const rev = (x: Tensor) => x.flip([dim]).logcumsumexp(dim).flip([dim]);
+  const log_abs_grad = grad.abs().log();
+  const log_grad_positive = where(grad.gt(0), log_abs_grad, lowest);
+  const log_grad_negative = where(grad.lt(0), log_abs_grad, lowest);
+  const output_pos = rev(log_grad_positive.sub(result)).add(self).exp();
+  const output_neg = rev(log_grad_negative.sub(result)).add(self).exp();
+  return output_pos.sub(output_neg);
+}
+
+/** logsumexp_backward: grad * exp(self - result), the reduced dims put back. */
+export function logsumexp_backward(grad: Tensor, self: Tensor, result: Tensor, dim: readonly number[] | number, keepdim: boolean): Tensor {
+  if (!keepdim && self.dim() !== 0) {
+    grad = unsqueeze_multiple(grad, dimList(dim), self.dim());
+    result = unsqueeze_multiple(result, dimList(dim), self.dim());
+  }
+  return grad.mul(self.sub(result).exp());
+}
+
+/** norm_backward: PyTorch's cases p = 0 (no gradient: an undefined tensor), 1, 2, inf, p < 1, p < 2, p >= 2. */
+export function norm_backward(grad: Tensor, self: Tensor, p_: Opt<number>, norm: Tensor, dim: readonly number[] | number, keepdim: boolean): Tensor | null {
+  const ndim = self.dim();
+  const p = p_ ?? 2;
+  const dims = dimList(dim);
+  if (!keepdim && ndim !== 0) {
+    grad = unsqueeze_multiple(grad, dims, ndim);
+    norm = unsqueeze_multiple(norm, dims, ndim);
+  }
+  if (p === 0) return null;
+  if (p === 1) return self.sgn().mul(grad);
+  if (p === 2) return grad.mul(self.div(norm).masked_fill(norm.eq(0), 0));
+  if (!Number.isFinite(p)) {
+    const self_abs = self.abs();
+    const mask = self_abs.eq(norm).logical_or(self_abs.isnan());
+    return self.sgn().mul(grad.div(mask.sum(dims, true)).mul(mask));
+  }
+  if (p < 1) {
+    const self_scaled = self.sgn().mul(self.abs().pow(p - 1).masked_fill(self.eq(0), 0));
+    return self_scaled.mul(grad).mul(norm.pow(1 - p));
+  }
+  if (p < 2) {
+    const self_scaled = self.sgn().mul(self.abs().pow(p - 1));
+    const scale_v = grad.div(norm.pow(p - 1)).masked_fill(norm.eq(0), 0);
+    return self_scaled.mul(scale_v);
+  }
+  const self_scaled = self.mul(self.abs().pow(p - 2));
+  const scale_v = grad.div(norm.pow(p - 1)).masked_fill(norm.eq(0), 0);
+  return self_scaled.mul(scale_v);
+}
+
+/** linalg_vector_norm_backward: norm_backward over dim (all dims when null). */
+export function linalg_vector_norm_backward(grad: Tensor, self: Tensor, ord: number, norm: Tensor, dim: Opt<readonly number[] | number>, keepdim: boolean): Tensor | null {
+  return norm_backward(grad, self, ord, norm, dim ?? [], keepdim);
+}
+
+/** scatter_reduce_backward (scatter_reduce.two): per reduction, the gradients of self and src. */
+export function scatter_reduce_backward(
+  grad: Tensor, self: Tensor, dim: number, index: Tensor, src: Tensor, reduce: string, include_self: boolean, result: Tensor, mask: readonly boolean[],
+): (Tensor | null)[] {
+  let grad_self: Tensor, grad_src: Tensor;
+  if (reduce === "sum") {
+    grad_self = grad;
+    grad_src = grad.gather(dim, index);
+  } else if (reduce === "prod") {
+    // exclusive products for the zeros of self and src
+    const masked_self = self.masked_fill(self.eq(0), 1);
+    const masked_self_result = masked_self.scatter_reduce(dim, index, src, reduce, { include_self });
+    grad_self = grad.mul(masked_self_result).div(masked_self);
+    const src_zero = src.eq(0);
+    const src_num_zeros = zeros_like(self).scatter_add(dim, index, src_zero.to(self.dtype)).gather(dim, index);
+    const src_single_zero = src_zero.bitwise_and(src_num_zeros.eq(1));
+    const masked_src = src.masked_fill(src_single_zero, 1);
+    const masked_src_result = self.scatter_reduce(dim, index, masked_src, reduce, { include_self });
+    grad_src = where(src_single_zero, grad.mul(masked_src_result).gather(dim, index), grad.mul(result).gather(dim, index).div(src.masked_fill(src_zero, 1)));
+  } else if (reduce === "mean") {
+    let N = include_self ? zeros_like(grad).add(1) : zeros_like(grad);
+    N = N.scatter_add(dim, index, zeros_like(src).add(1));
+    N = N.masked_fill(N.eq(0), 1);
+    grad_self = grad.div(N);
+    grad_src = grad.gather(dim, index).div(N.gather(dim, index));
+  } else if (reduce === "amax" || reduce === "amin") {
+    // the gradient is shared evenly between the elements equal to the result
+    const value = result.gather(dim, index);
+    const self_is_result = self.eq(result).to(self.dtype);
+    const src_is_result = src.eq(value).to(self.dtype);
+    const N_to_distribute = self_is_result.scatter_add(dim, index, src_is_result);
+    const grad_distributed = grad.div(N_to_distribute);
+    grad_self = self.eq(result).mul(grad_distributed);
+    grad_src = src.eq(value).mul(grad_distributed.gather(dim, index));
+  } else {
+    throw new Error(`Expected 'reduce' argument to be one of 'sum', 'prod', 'mean', 'amax', 'amin' but got ${reduce}.`);
+  }
+  if (!include_self) grad_self = grad_self.scatter(dim, index, 0);
+  return [mask[0] ? grad_self : null, mask[1] ? grad_src : null];
+}
+
+/** std::get<0>(at::_unique(index, sorted=false)) (index_fill.int_Tensor's value gradient). */
+export function _unique_unsorted(index: Tensor): Tensor {
+  return (_unique_default.call(index, false, false) as unknown as Tensor[])[0];
 }

@@ -25,7 +25,7 @@ function _make_grads(outputs: Tensor[], grads: (Tensor | null)[]): (Tensor | nul
       if (a.length !== b.length || a.some((s, k) => s !== b[k])) {
         throw new RuntimeError(`Mismatch in shape: grad_output[${i}] has a shape of ${sizeText(grad)} and output[${i}] has a shape of ${sizeText(out)}.`);
       }
-      if (out.dtype.is_floating_point !== grad.dtype.is_floating_point) {
+      if (out.dtype.is_complex !== grad.dtype.is_complex) {
         throw new RuntimeError(
           `For complex Tensors, both grad_output and output are required to have the same dtype. Mismatch in dtype: grad_output[${i}] has a dtype of ${grad.dtype} and output[${i}] has a dtype of ${out.dtype}.`,
         );

@@ -72,6 +72,23 @@ export const HELPERS: Readonly<Record<string, { readonly args: readonly [number,
   linalg_solve_backward: { args: [8, 8], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
   linalg_qr_backward: { args: [5, 5], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
   svd_backward: { args: [6, 6], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
+  // ---- index ----
+  index_Tensor: { args: [2, 2], pytorch: "at::index (grad.index(indices) in tools/autograd/derivatives.yaml)" },
+  index_backward: { args: [3, 3], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
+  index_select_backward: { args: [4, 4], pytorch: "aten/src/ATen/native/TensorAdvancedIndexing.cpp" },
+  gather_backward: { args: [5, 5], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
+  take_backward: { args: [3, 3], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
+  masked_select_backward: { args: [3, 3], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
+  masked_fill_backward: { args: [2, 2], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
+  cumsum_backward: { args: [2, 2], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
+  cumprod_backward: { args: [4, 4], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
+  cummaxmin_backward: { args: [4, 4], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
+  logcumsumexp_backward: { args: [4, 4], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
+  logsumexp_backward: { args: [5, 5], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
+  norm_backward: { args: [6, 6], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
+  linalg_vector_norm_backward: { args: [6, 6], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
+  scatter_reduce_backward: { args: [9, 9], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
+  _unique_unsorted: { args: [1, 1], pytorch: "std::get<0>(at::_unique(index, false)) in tools/autograd/derivatives.yaml" },
 };
 
 /**

@@ -93,7 +93,7 @@ function emitNode(e: Emitter, info: DifferentiabilityInfo): void {
     e.line(`export class ${op} extends Node {`);
     for (const s of saved) {
       const ty = isSavedVariable(s) ? (s.type.endsWith("[]") ? "SavedVariable[]" : "SavedVariable") : "any";
-      e.line(`  ${fieldName(s)}: ${ty}${isSavedVariable(s) && !s.type.endsWith("[]") ? " = new SavedVariable(null, false)" : ""};`);
+      e.line(`  ${fieldName(s)}: ${ty}${isSavedVariable(s) ? (s.type.endsWith("[]") ? " = []" : " = new SavedVariable(null, false)") : ""};`);
     }
     e.line(`  name(): string {`, );
     e.line(`    return "${op}";`);

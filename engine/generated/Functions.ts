@@ -6,7 +6,7 @@ import type { Tensor } from "../aten/core/Tensor.js";
 import { Node, type Grad } from "../autograd/function.js";
 import { SavedVariable } from "../autograd/saved_variable.js";
 import * as torch from "./torch_functions.js";
-import { _to_copy_backward, _trilinear_backward, as_strided_backward, atan2_backward, cat_tensors_backward, cholesky_backward, clamp_backward, clamp_backward_min_max, copysign_tensor_self_backward, diagonal_backward, div_tensor_other_backward, div_tensor_self_backward, evenly_distribute_backward, handle_r_to_c, infinitely_differentiable_logit_backward, linalg_det_backward, linalg_qr_backward, linalg_solve_backward, log1p_backward, maybe_multiply, mean_backward, mm_mat1_backward, mm_mat2_backward, mul_tensor_backward, permute_backwards, pow_backward, pow_backward_exponent, pow_backward_self, prod_backward, repeat_backward, restore_reduced_dims, roll_backward, scale_grad_by_count, select_backward, sgn_backward, sigmoid_backward, slice_backward_wrapper, slogdet_backward, split_backward, split_with_sizes_backward, stack_tensors_backward, std_backward, std_mean_backward, sum_backward, sum_to, svd_backward, tanh_backward, unbind_backward, unfold_backward, unsqueeze_to, value_selecting_reduction_backward, var_backward, var_mean_backward, zeros_like } from "../autograd/FunctionsManual.js";
+import { _to_copy_backward, _trilinear_backward, _unique_unsorted, as_strided_backward, atan2_backward, cat_tensors_backward, cholesky_backward, clamp_backward, clamp_backward_min_max, copysign_tensor_self_backward, cummaxmin_backward, cumprod_backward, cumsum_backward, diagonal_backward, div_tensor_other_backward, div_tensor_self_backward, evenly_distribute_backward, gather_backward, handle_r_to_c, index_Tensor, index_backward, index_select_backward, infinitely_differentiable_logit_backward, linalg_det_backward, linalg_qr_backward, linalg_solve_backward, linalg_vector_norm_backward, log1p_backward, logcumsumexp_backward, logsumexp_backward, masked_fill_backward, masked_select_backward, maybe_multiply, mean_backward, mm_mat1_backward, mm_mat2_backward, mul_tensor_backward, norm_backward, not_implemented, permute_backwards, pow_backward, pow_backward_exponent, pow_backward_self, prod_backward, repeat_backward, restore_reduced_dims, roll_backward, scale_grad_by_count, scatter_reduce_backward, select_backward, sgn_backward, sigmoid_backward, slice_backward_wrapper, slogdet_backward, split_backward, split_with_sizes_backward, stack_tensors_backward, std_backward, std_mean_backward, sum_backward, sum_to, svd_backward, take_backward, tanh_backward, unbind_backward, unfold_backward, unsqueeze_to, value_selecting_reduction_backward, var_backward, var_mean_backward, zeros_like } from "../autograd/FunctionsManual.js";
 void torch;
 
 // ---- AddBackward0: add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor (engine/ops/derivatives.yaml:70) ----
@@ -4574,6 +4574,1287 @@ export class LinalgSolveExBackward0 extends Node {
   }
   get _saved_pivots(): unknown {
     return this.pivots_.unpack(this);
+  }
+}
+
+// ---- CummaxBackward0: cummax(Tensor self, int dim) -> (Tensor values, Tensor indices) (engine/ops/derivatives.yaml:678) ----
+export class CummaxBackward0 extends Node {
+  self_: SavedVariable = new SavedVariable(null, false);
+  dim: any;
+  indices_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "CummaxBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self: any = this.self_.unpack();
+    const dim: any = this.dim;
+    const indices: any = this.indices_.unpack(this);
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (cummaxmin_backward(grad, self, indices, dim)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.self_.reset_data();
+    this.indices_.reset_data();
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
+  }
+  get _saved_dim(): unknown {
+    return this.dim;
+  }
+  get _saved_indices(): unknown {
+    return this.indices_.unpack(this);
+  }
+}
+
+// ---- CumminBackward0: cummin(Tensor self, int dim) -> (Tensor values, Tensor indices) (engine/ops/derivatives.yaml:682) ----
+export class CumminBackward0 extends Node {
+  self_: SavedVariable = new SavedVariable(null, false);
+  dim: any;
+  indices_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "CumminBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self: any = this.self_.unpack();
+    const dim: any = this.dim;
+    const indices: any = this.indices_.unpack(this);
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (cummaxmin_backward(grad, self, indices, dim)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.self_.reset_data();
+    this.indices_.reset_data();
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
+  }
+  get _saved_dim(): unknown {
+    return this.dim;
+  }
+  get _saved_indices(): unknown {
+    return this.indices_.unpack(this);
+  }
+}
+
+// ---- CumprodBackward0: cumprod(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor (engine/ops/derivatives.yaml:686) ----
+export class CumprodBackward0 extends Node {
+  self_options: any;
+  self_: SavedVariable = new SavedVariable(null, false);
+  dim: any;
+  result_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "CumprodBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self_options: any = this.self_options;
+    const self: any = this.self_.unpack();
+    const dim: any = this.dim;
+    const result: any = this.result_.unpack(this);
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (cumprod_backward(_to_copy_backward(grad, self_options), self, dim, result)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.self_.reset_data();
+    this.result_.reset_data();
+  }
+  get _saved_self_options(): unknown {
+    return this.self_options;
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
+  }
+  get _saved_dim(): unknown {
+    return this.dim;
+  }
+  get _saved_result(): unknown {
+    return this.result_.unpack(this);
+  }
+}
+
+// ---- CumsumBackward0: cumsum(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor (engine/ops/derivatives.yaml:689) ----
+export class CumsumBackward0 extends Node {
+  self_options: any;
+  dim: any;
+  name(): string {
+    return "CumsumBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self_options: any = this.self_options;
+    const dim: any = this.dim;
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (cumsum_backward(_to_copy_backward(grad, self_options), dim)) : null;
+    }
+    return grad_inputs;
+  }
+  get _saved_self_options(): unknown {
+    return this.self_options;
+  }
+  get _saved_dim(): unknown {
+    return this.dim;
+  }
+}
+
+// ---- GatherBackward0: gather(Tensor self, int dim, Tensor index, *, bool sparse_grad=False) -> Tensor (engine/ops/derivatives.yaml:693) ----
+export class GatherBackward0 extends Node {
+  self_sym_sizes: any;
+  dim: any;
+  index_: SavedVariable = new SavedVariable(null, false);
+  sparse_grad: any;
+  name(): string {
+    return "GatherBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self_sym_sizes: any = this.self_sym_sizes;
+    const dim: any = this.dim;
+    const index: any = this.index_.unpack();
+    const sparse_grad: any = this.sparse_grad;
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (gather_backward(grad, self_sym_sizes, dim, index, sparse_grad)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.index_.reset_data();
+  }
+  get _saved_self_sym_sizes(): unknown {
+    return this.self_sym_sizes;
+  }
+  get _saved_dim(): unknown {
+    return this.dim;
+  }
+  get _saved_index(): unknown {
+    return this.index_.unpack();
+  }
+  get _saved_sparse_grad(): unknown {
+    return this.sparse_grad;
+  }
+}
+
+// ---- FillBackward1: fill_.Tensor(Tensor(a!) self, Tensor value) -> Tensor(a!) (engine/ops/derivatives.yaml:698) ----
+export class FillBackward1 extends Node {
+  name(): string {
+    return "FillBackward1";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(2).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (zeros_like(grad)) : null;
+    }
+    if (this.should_compute_output(1)) {
+      grad_inputs[1] = any_grad_defined ? (grad.sum()) : null;
+    }
+    return grad_inputs;
+  }
+}
+
+// ---- IndexBackward0: index.Tensor(Tensor self, Tensor?[] indices) -> Tensor (engine/ops/derivatives.yaml:705) ----
+export class IndexBackward0 extends Node {
+  self_sym_sizes: any;
+  self_options: any;
+  indices_: SavedVariable[] = [];
+  name(): string {
+    return "IndexBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self_sym_sizes: any = this.self_sym_sizes;
+    const self_options: any = this.self_options;
+    const indices: any = this.indices_.map((v) => v.unpack());
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (index_backward(torch.zeros(self_sym_sizes, self_options), indices, grad)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.indices_.forEach((v) => v.reset_data());
+  }
+  get _saved_self_sym_sizes(): unknown {
+    return this.self_sym_sizes;
+  }
+  get _saved_self_options(): unknown {
+    return this.self_options;
+  }
+  get _saved_indices(): unknown {
+    return this.indices_.map((v) => v.unpack());
+  }
+}
+
+// ---- IndexAddBackward0: index_add(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor (engine/ops/derivatives.yaml:709) ----
+export class IndexAddBackward0 extends Node {
+  dim: any;
+  index_: SavedVariable = new SavedVariable(null, false);
+  source_sym_sizes: any;
+  source_dim: any;
+  alpha: any;
+  name(): string {
+    return "IndexAddBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(2).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const dim: any = this.dim;
+    const index: any = this.index_.unpack();
+    const source_sym_sizes: any = this.source_sym_sizes;
+    const source_dim: any = this.source_dim;
+    const alpha: any = this.alpha;
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (grad) : null;
+    }
+    if (this.should_compute_output(1)) {
+      grad_inputs[1] = any_grad_defined ? (maybe_multiply(source_dim > 0 ? grad.index_select(dim, index).expand(source_sym_sizes) : grad.index_select(dim, index.squeeze(0)), alpha)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.index_.reset_data();
+  }
+  get _saved_dim(): unknown {
+    return this.dim;
+  }
+  get _saved_index(): unknown {
+    return this.index_.unpack();
+  }
+  get _saved_source_sym_sizes(): unknown {
+    return this.source_sym_sizes;
+  }
+  get _saved_source_dim(): unknown {
+    return this.source_dim;
+  }
+  get _saved_alpha(): unknown {
+    return this.alpha;
+  }
+}
+
+// ---- IndexFillBackward0: index_fill.int_Scalar(Tensor self, int dim, Tensor index, Scalar value) -> Tensor (engine/ops/derivatives.yaml:715) ----
+export class IndexFillBackward0 extends Node {
+  dim: any;
+  index_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "IndexFillBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const dim: any = this.dim;
+    const index: any = this.index_.unpack();
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (grad.index_fill(dim, index, 0)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.index_.reset_data();
+  }
+  get _saved_dim(): unknown {
+    return this.dim;
+  }
+  get _saved_index(): unknown {
+    return this.index_.unpack();
+  }
+}
+
+// ---- IndexFillBackward1: index_fill.int_Tensor(Tensor self, int dim, Tensor index, Tensor value) -> Tensor (engine/ops/derivatives.yaml:719) ----
+export class IndexFillBackward1 extends Node {
+  dim: any;
+  index_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "IndexFillBackward1";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(2).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const dim: any = this.dim;
+    const index: any = this.index_.unpack();
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (grad.index_fill(dim, index, 0)) : null;
+    }
+    if (this.should_compute_output(1)) {
+      grad_inputs[1] = any_grad_defined ? (grad.index_select(dim, _unique_unsorted(index)).sum()) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.index_.reset_data();
+  }
+  get _saved_dim(): unknown {
+    return this.dim;
+  }
+  get _saved_index(): unknown {
+    return this.index_.unpack();
+  }
+}
+
+// ---- IndexPutBackward0: index_put(Tensor self, Tensor?[] indices, Tensor values, bool accumulate=False) -> Tensor (engine/ops/derivatives.yaml:724) ----
+export class IndexPutBackward0 extends Node {
+  indices_: SavedVariable[] = [];
+  values_: SavedVariable = new SavedVariable(null, false);
+  accumulate: any;
+  name(): string {
+    return "IndexPutBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(2).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const indices: any = this.indices_.map((v) => v.unpack());
+    const values: any = this.values_.unpack();
+    const accumulate: any = this.accumulate;
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (accumulate ? grad : grad.index_put(indices, zeros_like(values), false)) : null;
+    }
+    if (this.should_compute_output(1)) {
+      grad_inputs[1] = any_grad_defined ? (index_Tensor(grad, indices)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.indices_.forEach((v) => v.reset_data());
+    this.values_.reset_data();
+  }
+  get _saved_indices(): unknown {
+    return this.indices_.map((v) => v.unpack());
+  }
+  get _saved_values(): unknown {
+    return this.values_.unpack();
+  }
+  get _saved_accumulate(): unknown {
+    return this.accumulate;
+  }
+}
+
+// ---- IndexPutImplBackward0: _index_put_impl_(Tensor(a!) self, Tensor?[] indices, Tensor values, bool accumulate=False, bool unsafe=False) -> Tensor(a!) (engine/ops/derivatives.yaml:728) ----
+export class IndexPutImplBackward0 extends Node {
+  indices_: SavedVariable[] = [];
+  values_: SavedVariable = new SavedVariable(null, false);
+  accumulate: any;
+  name(): string {
+    return "IndexPutImplBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(2).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const indices: any = this.indices_.map((v) => v.unpack());
+    const values: any = this.values_.unpack();
+    const accumulate: any = this.accumulate;
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (accumulate ? grad : grad.index_put(indices, zeros_like(values), false)) : null;
+    }
+    if (this.should_compute_output(1)) {
+      grad_inputs[1] = any_grad_defined ? (index_Tensor(grad, indices)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.indices_.forEach((v) => v.reset_data());
+    this.values_.reset_data();
+  }
+  get _saved_indices(): unknown {
+    return this.indices_.map((v) => v.unpack());
+  }
+  get _saved_values(): unknown {
+    return this.values_.unpack();
+  }
+  get _saved_accumulate(): unknown {
+    return this.accumulate;
+  }
+}
+
+// ---- IndexSelectBackward0: index_select(Tensor self, int dim, Tensor index) -> Tensor (engine/ops/derivatives.yaml:732) ----
+export class IndexSelectBackward0 extends Node {
+  self_sym_sizes: any;
+  dim: any;
+  index_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "IndexSelectBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self_sym_sizes: any = this.self_sym_sizes;
+    const dim: any = this.dim;
+    const index: any = this.index_.unpack();
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (index_select_backward(grad, self_sym_sizes, dim, index)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.index_.reset_data();
+  }
+  get _saved_self_sym_sizes(): unknown {
+    return this.self_sym_sizes;
+  }
+  get _saved_dim(): unknown {
+    return this.dim;
+  }
+  get _saved_index(): unknown {
+    return this.index_.unpack();
+  }
+}
+
+// ---- LogsumexpBackward0: logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor (engine/ops/derivatives.yaml:737) ----
+export class LogsumexpBackward0 extends Node {
+  self_: SavedVariable = new SavedVariable(null, false);
+  dim: any;
+  keepdim: any;
+  result_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "LogsumexpBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self: any = this.self_.unpack();
+    const dim: any = this.dim;
+    const keepdim: any = this.keepdim;
+    const result: any = this.result_.unpack(this);
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (logsumexp_backward(grad, self, result, dim, keepdim)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.self_.reset_data();
+    this.result_.reset_data();
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
+  }
+  get _saved_dim(): unknown {
+    return this.dim;
+  }
+  get _saved_keepdim(): unknown {
+    return this.keepdim;
+  }
+  get _saved_result(): unknown {
+    return this.result_.unpack(this);
+  }
+}
+
+// ---- MaskedFillBackward0: masked_fill.Scalar(Tensor self, Tensor mask, Scalar value) -> Tensor (engine/ops/derivatives.yaml:740) ----
+export class MaskedFillBackward0 extends Node {
+  mask_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "MaskedFillBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const mask: any = this.mask_.unpack();
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (grad.masked_fill(mask, 0)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.mask_.reset_data();
+  }
+  get _saved_mask(): unknown {
+    return this.mask_.unpack();
+  }
+}
+
+// ---- MaskedFillBackward1: masked_fill.Tensor(Tensor self, Tensor mask, Tensor value) -> Tensor (engine/ops/derivatives.yaml:744) ----
+export class MaskedFillBackward1 extends Node {
+  mask_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "MaskedFillBackward1";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(2).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const mask: any = this.mask_.unpack();
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (grad.masked_fill(mask, 0)) : null;
+    }
+    if (this.should_compute_output(1)) {
+      grad_inputs[1] = any_grad_defined ? (masked_fill_backward(grad, mask)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.mask_.reset_data();
+  }
+  get _saved_mask(): unknown {
+    return this.mask_.unpack();
+  }
+}
+
+// ---- MaskedSelectBackward0: masked_select(Tensor self, Tensor mask) -> Tensor (engine/ops/derivatives.yaml:749) ----
+export class MaskedSelectBackward0 extends Node {
+  self_: SavedVariable = new SavedVariable(null, false);
+  mask_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "MaskedSelectBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self: any = this.self_.unpack();
+    const mask: any = this.mask_.unpack();
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (masked_select_backward(grad, self, mask)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.self_.reset_data();
+    this.mask_.reset_data();
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
+  }
+  get _saved_mask(): unknown {
+    return this.mask_.unpack();
+  }
+}
+
+// ---- MedianBackward0: median(Tensor self) -> Tensor (engine/ops/derivatives.yaml:753) ----
+export class MedianBackward0 extends Node {
+  self_: SavedVariable = new SavedVariable(null, false);
+  result_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "MedianBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self: any = this.self_.unpack();
+    const result: any = this.result_.unpack(this);
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (evenly_distribute_backward(grad, self, result)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.self_.reset_data();
+    this.result_.reset_data();
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
+  }
+  get _saved_result(): unknown {
+    return this.result_.unpack(this);
+  }
+}
+
+// ---- NanmedianBackward0: nanmedian(Tensor self) -> Tensor (engine/ops/derivatives.yaml:756) ----
+export class NanmedianBackward0 extends Node {
+  self_: SavedVariable = new SavedVariable(null, false);
+  result_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "NanmedianBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self: any = this.self_.unpack();
+    const result: any = this.result_.unpack(this);
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (evenly_distribute_backward(grad, self, result)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.self_.reset_data();
+    this.result_.reset_data();
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
+  }
+  get _saved_result(): unknown {
+    return this.result_.unpack(this);
+  }
+}
+
+// ---- MedianBackward1: median.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices) (engine/ops/derivatives.yaml:759) ----
+export class MedianBackward1 extends Node {
+  self_sym_sizes: any;
+  dim: any;
+  keepdim: any;
+  indices_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "MedianBackward1";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self_sym_sizes: any = this.self_sym_sizes;
+    const dim: any = this.dim;
+    const keepdim: any = this.keepdim;
+    const indices: any = this.indices_.unpack(this);
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (value_selecting_reduction_backward(grad, dim, indices, self_sym_sizes, keepdim)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.indices_.reset_data();
+  }
+  get _saved_self_sym_sizes(): unknown {
+    return this.self_sym_sizes;
+  }
+  get _saved_dim(): unknown {
+    return this.dim;
+  }
+  get _saved_keepdim(): unknown {
+    return this.keepdim;
+  }
+  get _saved_indices(): unknown {
+    return this.indices_.unpack(this);
+  }
+}
+
+// ---- NanmedianBackward1: nanmedian.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices) (engine/ops/derivatives.yaml:763) ----
+export class NanmedianBackward1 extends Node {
+  self_sym_sizes: any;
+  dim: any;
+  keepdim: any;
+  indices_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "NanmedianBackward1";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self_sym_sizes: any = this.self_sym_sizes;
+    const dim: any = this.dim;
+    const keepdim: any = this.keepdim;
+    const indices: any = this.indices_.unpack(this);
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (value_selecting_reduction_backward(grad, dim, indices, self_sym_sizes, keepdim)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.indices_.reset_data();
+  }
+  get _saved_self_sym_sizes(): unknown {
+    return this.self_sym_sizes;
+  }
+  get _saved_dim(): unknown {
+    return this.dim;
+  }
+  get _saved_keepdim(): unknown {
+    return this.keepdim;
+  }
+  get _saved_indices(): unknown {
+    return this.indices_.unpack(this);
+  }
+}
+
+// ---- ModeBackward0: mode(Tensor self, int dim=-1, bool keepdim=False) -> (Tensor values, Tensor indices) (engine/ops/derivatives.yaml:767) ----
+export class ModeBackward0 extends Node {
+  self_sym_sizes: any;
+  dim: any;
+  keepdim: any;
+  indices_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "ModeBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self_sym_sizes: any = this.self_sym_sizes;
+    const dim: any = this.dim;
+    const keepdim: any = this.keepdim;
+    const indices: any = this.indices_.unpack(this);
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (value_selecting_reduction_backward(grad, dim, indices, self_sym_sizes, keepdim)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.indices_.reset_data();
+  }
+  get _saved_self_sym_sizes(): unknown {
+    return this.self_sym_sizes;
+  }
+  get _saved_dim(): unknown {
+    return this.dim;
+  }
+  get _saved_keepdim(): unknown {
+    return this.keepdim;
+  }
+  get _saved_indices(): unknown {
+    return this.indices_.unpack(this);
+  }
+}
+
+// ---- NormBackward0: norm.Scalar(Tensor self, Scalar p=2) -> Tensor (engine/ops/derivatives.yaml:771) ----
+export class NormBackward0 extends Node {
+  self_: SavedVariable = new SavedVariable(null, false);
+  p: any;
+  result_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "NormBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self: any = this.self_.unpack();
+    const p: any = this.p;
+    const result: any = this.result_.unpack(this);
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (norm_backward(grad, self, p, result, [], false)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.self_.reset_data();
+    this.result_.reset_data();
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
+  }
+  get _saved_p(): unknown {
+    return this.p;
+  }
+  get _saved_result(): unknown {
+    return this.result_.unpack(this);
+  }
+}
+
+// ---- NormBackward1: norm.ScalarOpt_dim(Tensor self, Scalar? p, int[1] dim, bool keepdim=False) -> Tensor (engine/ops/derivatives.yaml:774) ----
+export class NormBackward1 extends Node {
+  self_: SavedVariable = new SavedVariable(null, false);
+  p: any;
+  dim: any;
+  keepdim: any;
+  result_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "NormBackward1";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self: any = this.self_.unpack();
+    const p: any = this.p;
+    const dim: any = this.dim;
+    const keepdim: any = this.keepdim;
+    const result: any = this.result_.unpack(this);
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (norm_backward(grad, self, p, result, dim, keepdim)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.self_.reset_data();
+    this.result_.reset_data();
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
+  }
+  get _saved_p(): unknown {
+    return this.p;
+  }
+  get _saved_dim(): unknown {
+    return this.dim;
+  }
+  get _saved_keepdim(): unknown {
+    return this.keepdim;
+  }
+  get _saved_result(): unknown {
+    return this.result_.unpack(this);
+  }
+}
+
+// ---- NormBackward2: norm.ScalarOpt_dtype(Tensor self, Scalar? p, *, ScalarType dtype) -> Tensor (engine/ops/derivatives.yaml:777) ----
+export class NormBackward2 extends Node {
+  self_: SavedVariable = new SavedVariable(null, false);
+  p: any;
+  result_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "NormBackward2";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self: any = this.self_.unpack();
+    const p: any = this.p;
+    const result: any = this.result_.unpack(this);
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (norm_backward(grad, self.to(grad.dtype), p, result, [], false)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.self_.reset_data();
+    this.result_.reset_data();
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
+  }
+  get _saved_p(): unknown {
+    return this.p;
+  }
+  get _saved_result(): unknown {
+    return this.result_.unpack(this);
+  }
+}
+
+// ---- NormBackward3: norm.ScalarOpt_dim_dtype(Tensor self, Scalar? p, int[1] dim, bool keepdim, *, ScalarType dtype) -> Tensor (engine/ops/derivatives.yaml:780) ----
+export class NormBackward3 extends Node {
+  self_: SavedVariable = new SavedVariable(null, false);
+  p: any;
+  dim: any;
+  keepdim: any;
+  result_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "NormBackward3";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self: any = this.self_.unpack();
+    const p: any = this.p;
+    const dim: any = this.dim;
+    const keepdim: any = this.keepdim;
+    const result: any = this.result_.unpack(this);
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (norm_backward(grad, self.to(grad.dtype), p, result, dim, keepdim)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.self_.reset_data();
+    this.result_.reset_data();
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
+  }
+  get _saved_p(): unknown {
+    return this.p;
+  }
+  get _saved_dim(): unknown {
+    return this.dim;
+  }
+  get _saved_keepdim(): unknown {
+    return this.keepdim;
+  }
+  get _saved_result(): unknown {
+    return this.result_.unpack(this);
+  }
+}
+
+// ---- ScatterBackward0: scatter.src(Tensor self, int dim, Tensor index, Tensor src) -> Tensor (engine/ops/derivatives.yaml:783) ----
+export class ScatterBackward0 extends Node {
+  dim: any;
+  index_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "ScatterBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(2).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const dim: any = this.dim;
+    const index: any = this.index_.unpack();
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (grad.scatter(dim, index, 0)) : null;
+    }
+    if (this.should_compute_output(1)) {
+      grad_inputs[1] = any_grad_defined ? (grad.gather(dim, index)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.index_.reset_data();
+  }
+  get _saved_dim(): unknown {
+    return this.dim;
+  }
+  get _saved_index(): unknown {
+    return this.index_.unpack();
+  }
+}
+
+// ---- ScatterBackward1: scatter.value(Tensor self, int dim, Tensor index, Scalar value) -> Tensor (engine/ops/derivatives.yaml:788) ----
+export class ScatterBackward1 extends Node {
+  dim: any;
+  index_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "ScatterBackward1";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const dim: any = this.dim;
+    const index: any = this.index_.unpack();
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (grad.scatter(dim, index, 0)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.index_.reset_data();
+  }
+  get _saved_dim(): unknown {
+    return this.dim;
+  }
+  get _saved_index(): unknown {
+    return this.index_.unpack();
+  }
+}
+
+// ---- ScatterAddBackward0: scatter_add(Tensor self, int dim, Tensor index, Tensor src) -> Tensor (engine/ops/derivatives.yaml:792) ----
+export class ScatterAddBackward0 extends Node {
+  dim: any;
+  index_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "ScatterAddBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(2).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const dim: any = this.dim;
+    const index: any = this.index_.unpack();
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (grad) : null;
+    }
+    if (this.should_compute_output(1)) {
+      grad_inputs[1] = any_grad_defined ? (grad.gather(dim, index)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.index_.reset_data();
+  }
+  get _saved_dim(): unknown {
+    return this.dim;
+  }
+  get _saved_index(): unknown {
+    return this.index_.unpack();
+  }
+}
+
+// ---- TakeBackward0: take(Tensor self, Tensor index) -> Tensor (engine/ops/derivatives.yaml:797) ----
+export class TakeBackward0 extends Node {
+  self_: SavedVariable = new SavedVariable(null, false);
+  index_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "TakeBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self: any = this.self_.unpack();
+    const index: any = this.index_.unpack();
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (take_backward(grad, self, index)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.self_.reset_data();
+    this.index_.reset_data();
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
+  }
+  get _saved_index(): unknown {
+    return this.index_.unpack();
+  }
+}
+
+// ---- TopkBackward0: topk(Tensor self, int k, int dim=-1, bool largest=True, bool sorted=True) -> (Tensor values, Tensor indices) (engine/ops/derivatives.yaml:801) ----
+export class TopkBackward0 extends Node {
+  self_sym_sizes: any;
+  dim: any;
+  indices_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "TopkBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self_sym_sizes: any = this.self_sym_sizes;
+    const dim: any = this.dim;
+    const indices: any = this.indices_.unpack(this);
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (value_selecting_reduction_backward(grad, dim, indices, self_sym_sizes, true)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.indices_.reset_data();
+  }
+  get _saved_self_sym_sizes(): unknown {
+    return this.self_sym_sizes;
+  }
+  get _saved_dim(): unknown {
+    return this.dim;
+  }
+  get _saved_indices(): unknown {
+    return this.indices_.unpack(this);
+  }
+}
+
+// ---- UniqueBackward0: _unique(Tensor self, bool sorted=True, bool return_inverse=False) -> (Tensor, Tensor) (engine/ops/derivatives.yaml:805) ----
+export class UniqueBackward0 extends Node {
+  name(): string {
+    return "UniqueBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (not_implemented("_unique")) : null;
+    }
+    return grad_inputs;
+  }
+}
+
+// ---- UniqueDimBackward0: unique_dim(Tensor self, int dim, bool sorted=True, bool return_inverse=False, bool return_counts=False) -> (Tensor, Tensor, Tensor) (engine/ops/derivatives.yaml:809) ----
+export class UniqueDimBackward0 extends Node {
+  name(): string {
+    return "UniqueDimBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (not_implemented("unique_dim")) : null;
+    }
+    return grad_inputs;
+  }
+}
+
+// ---- UniqueConsecutiveBackward0: unique_consecutive(Tensor self, bool return_inverse=False, bool return_counts=False, int? dim=None) -> (Tensor, Tensor, Tensor) (engine/ops/derivatives.yaml:813) ----
+export class UniqueConsecutiveBackward0 extends Node {
+  name(): string {
+    return "UniqueConsecutiveBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (not_implemented("unique_consecutive")) : null;
+    }
+    return grad_inputs;
+  }
+}
+
+// ---- UniqueDimConsecutiveBackward0: unique_dim_consecutive(Tensor self, int dim, bool return_inverse=False, bool return_counts=False) -> (Tensor, Tensor, Tensor) (engine/ops/derivatives.yaml:817) ----
+export class UniqueDimConsecutiveBackward0 extends Node {
+  name(): string {
+    return "UniqueDimConsecutiveBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (not_implemented("unique_dim_consecutive")) : null;
+    }
+    return grad_inputs;
+  }
+}
+
+// ---- Unique2Backward0: _unique2(Tensor self, bool sorted=True, bool return_inverse=False, bool return_counts=False) -> (Tensor, Tensor, Tensor) (engine/ops/derivatives.yaml:821) ----
+export class Unique2Backward0 extends Node {
+  name(): string {
+    return "Unique2Backward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (not_implemented("_unique2")) : null;
+    }
+    return grad_inputs;
+  }
+}
+
+// ---- ScatterReduceBackward0: scatter_reduce.two(Tensor self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True) -> Tensor (engine/ops/derivatives.yaml:825) ----
+export class ScatterReduceBackward0 extends Node {
+  self_: SavedVariable = new SavedVariable(null, false);
+  dim: any;
+  index_: SavedVariable = new SavedVariable(null, false);
+  src_: SavedVariable = new SavedVariable(null, false);
+  reduce: any;
+  include_self: any;
+  result_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "ScatterReduceBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(2).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self: any = this.self_.unpack();
+    const dim: any = this.dim;
+    const index: any = this.index_.unpack();
+    const src: any = this.src_.unpack();
+    const reduce: any = this.reduce;
+    const include_self: any = this.include_self;
+    const result: any = this.result_.unpack(this);
+    const grad_input_mask = [this.should_compute_output(0), this.should_compute_output(1)];
+    if (grad_input_mask.some(Boolean) && any_grad_defined) {
+      const r: any = scatter_reduce_backward(grad, self, dim, index, src, reduce, include_self, result, grad_input_mask);
+      if (grad_input_mask[0]) grad_inputs[0] = r[0];
+      if (grad_input_mask[1]) grad_inputs[1] = r[1];
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.self_.reset_data();
+    this.index_.reset_data();
+    this.src_.reset_data();
+    this.result_.reset_data();
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
+  }
+  get _saved_dim(): unknown {
+    return this.dim;
+  }
+  get _saved_index(): unknown {
+    return this.index_.unpack();
+  }
+  get _saved_src(): unknown {
+    return this.src_.unpack();
+  }
+  get _saved_reduce(): unknown {
+    return this.reduce;
+  }
+  get _saved_include_self(): unknown {
+    return this.include_self;
+  }
+  get _saved_result(): unknown {
+    return this.result_.unpack(this);
+  }
+}
+
+// ---- LogcumsumexpBackward0: logcumsumexp(Tensor self, int dim) -> Tensor (engine/ops/derivatives.yaml:829) ----
+export class LogcumsumexpBackward0 extends Node {
+  self_: SavedVariable = new SavedVariable(null, false);
+  dim: any;
+  result_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "LogcumsumexpBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self: any = this.self_.unpack();
+    const dim: any = this.dim;
+    const result: any = this.result_.unpack(this);
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (logcumsumexp_backward(grad, self, result, dim)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.self_.reset_data();
+    this.result_.reset_data();
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
+  }
+  get _saved_dim(): unknown {
+    return this.dim;
+  }
+  get _saved_result(): unknown {
+    return this.result_.unpack(this);
+  }
+}
+
+// ---- LinalgVectorNormBackward0: linalg_vector_norm(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor (engine/ops/derivatives.yaml:832) ----
+export class LinalgVectorNormBackward0 extends Node {
+  self_: SavedVariable = new SavedVariable(null, false);
+  ord: any;
+  dim: any;
+  keepdim: any;
+  result_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "LinalgVectorNormBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self: any = this.self_.unpack();
+    const ord: any = this.ord;
+    const dim: any = this.dim;
+    const keepdim: any = this.keepdim;
+    const result: any = this.result_.unpack(this);
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (linalg_vector_norm_backward(grad, self, ord, result, dim, keepdim)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.self_.reset_data();
+    this.result_.reset_data();
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
+  }
+  get _saved_ord(): unknown {
+    return this.ord;
+  }
+  get _saved_dim(): unknown {
+    return this.dim;
+  }
+  get _saved_keepdim(): unknown {
+    return this.keepdim;
+  }
+  get _saved_result(): unknown {
+    return this.result_.unpack(this);
   }
 }
 
