@@ -42,7 +42,9 @@ function run(c: any, dtype: string): Run {
   if (c.clone_self) args[0] = args[0].clone();
   const tail = Object.keys(c.kwargs).length ? [c.kwargs] : [];
   // "aten": torch.ops.aten.<op> in the script (slice has no Python binding); Glasstorch's Tensor.<op> here
-  const out = c.variant === "method" || c.variant === "aten" ? args[0][c.op](...args.slice(1), ...tail) : T[c.op](...args, ...tail);
+  // "nn": torch._C._nn.<op> (the python_module: nn ops) in both
+  const out =
+    c.variant === "method" || c.variant === "aten" ? args[0][c.op](...args.slice(1), ...tail) : c.variant === "nn" ? T._C._nn[c.op](...args, ...tail) : T[c.op](...args, ...tail);
   const outs: Tensor[] = Array.isArray(out) ? [...out] : [out];
   const diff = (c.outs ?? [0]).map((i: number) => outs[i]);
   const dt = dtypeNamed(dtype);
