@@ -13,6 +13,10 @@ import { zeros_like_default } from "../generated/zeros_like.js";
 import { zeros } from "../generated/zeros.js";
 import { where } from "../generated/where.js";
 import { softplus_default } from "../generated/softplus.js";
+import { nll_loss_backward_default } from "../generated/nll_loss_backward.js";
+import { nll_loss2d_backward_default } from "../generated/nll_loss2d_backward.js";
+import { nll_loss_default } from "../generated/nll_loss.js";
+import { nll_loss2d_default } from "../generated/nll_loss2d.js";
 import { threshold_backward_default } from "../generated/threshold_backward.js";
 import { leaky_relu_backward_default } from "../generated/leaky_relu_backward.js";
 import { hardtanh_backward_default } from "../generated/hardtanh_backward.js";
@@ -784,3 +788,13 @@ export const leaky_relu_backward = (grad: Tensor, self: Tensor, negative_slope: 
 export const hardtanh_backward = (grad: Tensor, self: Tensor, min_val: number, max_val: number): Tensor =>
   hardtanh_backward_default.call(grad, self, min_val, max_val) as Tensor;
 export const hardsigmoid_backward = (grad: Tensor, self: Tensor): Tensor => hardsigmoid_backward_default.call(grad, self) as Tensor;
+
+// at::nll_loss_backward, at::nll_loss2d_backward (loss.yaml) and the composites nll_loss, nll_loss2d (their double backward).
+export const nll_loss_backward = (grad: Tensor, self: Tensor, target: Tensor, weight: Tensor | null, reduction: number, ignore_index: number, total_weight: Tensor): Tensor =>
+  nll_loss_backward_default.call(grad, self, target, weight, reduction, ignore_index, total_weight) as Tensor;
+export const nll_loss2d_backward = (grad: Tensor, self: Tensor, target: Tensor, weight: Tensor | null, reduction: number, ignore_index: number, total_weight: Tensor): Tensor =>
+  nll_loss2d_backward_default.call(grad, self, target, weight, reduction, ignore_index, total_weight) as Tensor;
+export const nll_loss = (self: Tensor, target: Tensor, weight: Tensor | null, reduction: number, ignore_index: number): Tensor =>
+  nll_loss_default.call(self, target, weight, reduction, ignore_index) as Tensor;
+export const nll_loss2d = (self: Tensor, target: Tensor, weight: Tensor | null, reduction: number, ignore_index: number): Tensor =>
+  nll_loss2d_default.call(self, target, weight, reduction, ignore_index) as Tensor;

@@ -6,7 +6,7 @@ import type { Tensor } from "../aten/core/Tensor.js";
 import { Node, type Grad } from "../autograd/function.js";
 import { SavedVariable } from "../autograd/saved_variable.js";
 import * as torch from "./torch_functions.js";
-import { _log_softmax_backward_data_composite, _softmax_backward_data_composite, _to_copy_backward, as_strided_backward, atan2_backward, binary_cross_entropy_backward_composite, binary_cross_entropy_target_backward, binary_cross_entropy_with_logits_backward, binary_cross_entropy_with_logits_target_backward, cat_tensors_backward, clamp_backward, clamp_backward_min_max, copysign_tensor_self_backward, diagonal_backward, div_tensor_other_backward, div_tensor_self_backward, elu_backward_composite, elu_backward_result_composite, evenly_distribute_backward, gelu_backward_composite, handle_r_to_c, hardsigmoid_backward, hardswish_backward_composite, hardtanh_backward, huber_loss_backward_composite, infinitely_differentiable_logit_backward, infinitely_differentiable_mish_backward, infinitely_differentiable_silu_backward, leaky_relu_backward, log1p_backward, log_sigmoid_backward_composite, maybe_multiply, mean_backward, mse_loss_backward_composite, mul_tensor_backward, permute_backwards, pow_backward, pow_backward_exponent, pow_backward_self, prod_backward, repeat_backward, restore_reduced_dims, roll_backward, scale_grad_by_count, select_backward, sgn_backward, sigmoid_backward, slice_backward_wrapper, smooth_l1_loss_backward_composite, softplus_backward_composite, split_backward, split_with_sizes_backward, stack_tensors_backward, std_backward, std_mean_backward, sum_backward, sum_to, tanh_backward, threshold_backward, unbind_backward, unfold_backward, unsqueeze_to, value_selecting_reduction_backward, var_backward, var_mean_backward, zeros_like } from "../autograd/FunctionsManual.js";
+import { _log_softmax_backward_data_composite, _softmax_backward_data_composite, _to_copy_backward, as_strided_backward, atan2_backward, binary_cross_entropy_backward_composite, binary_cross_entropy_target_backward, binary_cross_entropy_with_logits_backward, binary_cross_entropy_with_logits_target_backward, cat_tensors_backward, clamp_backward, clamp_backward_min_max, copysign_tensor_self_backward, diagonal_backward, div_tensor_other_backward, div_tensor_self_backward, elu_backward_composite, elu_backward_result_composite, evenly_distribute_backward, gelu_backward_composite, handle_r_to_c, hardsigmoid_backward, hardswish_backward_composite, hardtanh_backward, huber_loss_backward_composite, infinitely_differentiable_logit_backward, infinitely_differentiable_mish_backward, infinitely_differentiable_silu_backward, leaky_relu_backward, log1p_backward, log_sigmoid_backward_composite, maybe_multiply, mean_backward, mse_loss_backward_composite, mul_tensor_backward, nll_loss, nll_loss2d, nll_loss2d_backward, nll_loss_backward, permute_backwards, pow_backward, pow_backward_exponent, pow_backward_self, prod_backward, repeat_backward, restore_reduced_dims, roll_backward, scale_grad_by_count, select_backward, sgn_backward, sigmoid_backward, slice_backward_wrapper, smooth_l1_loss_backward_composite, softplus_backward_composite, split_backward, split_with_sizes_backward, stack_tensors_backward, std_backward, std_mean_backward, sum_backward, sum_to, tanh_backward, threshold_backward, unbind_backward, unfold_backward, unsqueeze_to, value_selecting_reduction_backward, var_backward, var_mean_backward, zeros_like } from "../autograd/FunctionsManual.js";
 void torch;
 
 // ---- AddBackward0: add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor (engine/ops/derivatives.yaml:70) ----
@@ -4649,6 +4649,196 @@ export class BinaryCrossEntropyWithLogitsBackward0 extends Node {
   }
   get _saved_reduction(): unknown {
     return this.reduction;
+  }
+}
+
+// ---- NllLossBackward0: nll_loss_forward(Tensor self, Tensor target, Tensor? weight, int reduction, int ignore_index) -> (Tensor output, Tensor total_weight) (engine/ops/derivatives.yaml:698) ----
+export class NllLossBackward0 extends Node {
+  self_: SavedVariable = new SavedVariable(null, false);
+  target_: SavedVariable = new SavedVariable(null, false);
+  weight_: SavedVariable = new SavedVariable(null, false);
+  reduction: any;
+  ignore_index: any;
+  total_weight_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "NllLossBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self: any = this.self_.unpack();
+    const target: any = this.target_.unpack();
+    const weight: any = this.weight_.unpack();
+    const reduction: any = this.reduction;
+    const ignore_index: any = this.ignore_index;
+    const total_weight: any = this.total_weight_.unpack(this);
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (nll_loss_backward(grad, self, target, weight, reduction, ignore_index, total_weight)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.self_.reset_data();
+    this.target_.reset_data();
+    this.weight_.reset_data();
+    this.total_weight_.reset_data();
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
+  }
+  get _saved_target(): unknown {
+    return this.target_.unpack();
+  }
+  get _saved_weight(): unknown {
+    return this.weight_.unpack();
+  }
+  get _saved_reduction(): unknown {
+    return this.reduction;
+  }
+  get _saved_ignore_index(): unknown {
+    return this.ignore_index;
+  }
+  get _saved_total_weight(): unknown {
+    return this.total_weight_.unpack(this);
+  }
+}
+
+// ---- NllLossBackwardBackward0: nll_loss_backward(Tensor grad_output, Tensor self, Tensor target, Tensor? weight, int reduction, int ignore_index, Tensor total_weight) -> Tensor (engine/ops/derivatives.yaml:703) ----
+export class NllLossBackwardBackward0 extends Node {
+  target_: SavedVariable = new SavedVariable(null, false);
+  weight_: SavedVariable = new SavedVariable(null, false);
+  reduction: any;
+  ignore_index: any;
+  name(): string {
+    return "NllLossBackwardBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(2).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const target: any = this.target_.unpack();
+    const weight: any = this.weight_.unpack();
+    const reduction: any = this.reduction;
+    const ignore_index: any = this.ignore_index;
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (nll_loss(grad, target, weight, reduction, ignore_index)) : null;
+    }
+    if (this.should_compute_output(1)) {
+      grad_inputs[1] = any_grad_defined ? (zeros_like(grad)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.target_.reset_data();
+    this.weight_.reset_data();
+  }
+  get _saved_target(): unknown {
+    return this.target_.unpack();
+  }
+  get _saved_weight(): unknown {
+    return this.weight_.unpack();
+  }
+  get _saved_reduction(): unknown {
+    return this.reduction;
+  }
+  get _saved_ignore_index(): unknown {
+    return this.ignore_index;
+  }
+}
+
+// ---- NllLoss2DBackward0: nll_loss2d_forward(Tensor self, Tensor target, Tensor? weight, int reduction, int ignore_index) -> (Tensor output, Tensor total_weight) (engine/ops/derivatives.yaml:708) ----
+export class NllLoss2DBackward0 extends Node {
+  self_: SavedVariable = new SavedVariable(null, false);
+  target_: SavedVariable = new SavedVariable(null, false);
+  weight_: SavedVariable = new SavedVariable(null, false);
+  reduction: any;
+  ignore_index: any;
+  total_weight_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "NllLoss2DBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self: any = this.self_.unpack();
+    const target: any = this.target_.unpack();
+    const weight: any = this.weight_.unpack();
+    const reduction: any = this.reduction;
+    const ignore_index: any = this.ignore_index;
+    const total_weight: any = this.total_weight_.unpack(this);
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (nll_loss2d_backward(grad, self, target, weight, reduction, ignore_index, total_weight)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.self_.reset_data();
+    this.target_.reset_data();
+    this.weight_.reset_data();
+    this.total_weight_.reset_data();
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
+  }
+  get _saved_target(): unknown {
+    return this.target_.unpack();
+  }
+  get _saved_weight(): unknown {
+    return this.weight_.unpack();
+  }
+  get _saved_reduction(): unknown {
+    return this.reduction;
+  }
+  get _saved_ignore_index(): unknown {
+    return this.ignore_index;
+  }
+  get _saved_total_weight(): unknown {
+    return this.total_weight_.unpack(this);
+  }
+}
+
+// ---- NllLoss2DBackwardBackward0: nll_loss2d_backward(Tensor grad_output, Tensor self, Tensor target, Tensor? weight, int reduction, int ignore_index, Tensor total_weight) -> Tensor (engine/ops/derivatives.yaml:713) ----
+export class NllLoss2DBackwardBackward0 extends Node {
+  target_: SavedVariable = new SavedVariable(null, false);
+  weight_: SavedVariable = new SavedVariable(null, false);
+  reduction: any;
+  ignore_index: any;
+  name(): string {
+    return "NllLoss2DBackwardBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(2).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const target: any = this.target_.unpack();
+    const weight: any = this.weight_.unpack();
+    const reduction: any = this.reduction;
+    const ignore_index: any = this.ignore_index;
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (nll_loss2d(grad, target, weight, reduction, ignore_index)) : null;
+    }
+    if (this.should_compute_output(1)) {
+      grad_inputs[1] = any_grad_defined ? (zeros_like(grad)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.target_.reset_data();
+    this.weight_.reset_data();
+  }
+  get _saved_target(): unknown {
+    return this.target_.unpack();
+  }
+  get _saved_weight(): unknown {
+    return this.weight_.unpack();
+  }
+  get _saved_reduction(): unknown {
+    return this.reduction;
+  }
+  get _saved_ignore_index(): unknown {
+    return this.ignore_index;
   }
 }
 

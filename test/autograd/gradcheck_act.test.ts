@@ -48,6 +48,10 @@ const CASES: Case[] = [
   ["binary_cross_entropy_with_logits", (a, b, w, pw) => torch.binary_cross_entropy_with_logits(a, b, w, pw, 1), () => [X([2, 3]), P([2, 3], 5), C([3]), C([3], 7)]],
   ["binary_cross_entropy_with_logits sum", (a, b) => torch.binary_cross_entropy_with_logits(a, b, null, null, 2), () => [X([2, 3]), P([2, 3], 5)]],
   ["kl_div", (a, b) => torch.kl_div(a, b, 1), () => [X([2, 3]), P([2, 3], 5, false)]],
+  ["nll_loss", (a, t, w) => nn.nll_loss(a, t, w, 1, 1), () => [X([4, 3]), torch.tensor([2, 1, 0, 1]), C([3])]],
+  ["nll_loss none", (a, t) => nn.nll_loss(a, t, null, 0), () => [X([3, 4]), torch.tensor([0, 3, 1])]],
+  ["nll_loss2d", (a, t) => nn.nll_loss2d(a, t, null, 2), () => [X([2, 3, 2, 1]), torch.tensor([0, 2, 1, 1]).reshape([2, 2, 1])]],
+  ["cross_entropy_loss", (a, t) => nn.cross_entropy_loss(a, t), () => [X([3, 4]), torch.tensor([0, 3, 1])]],
   ["kl_div log_target", (a, b) => torch.kl_div(a, b, 2, { log_target: true }), () => [X([2, 3]), X([2, 3], -2, 2, 5)]],
 ];
 
