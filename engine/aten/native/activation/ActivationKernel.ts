@@ -157,9 +157,9 @@ export const leaky_relu_backward_stub = stub("leaky_relu_backward_stub", (iter: 
     return (self, grad) => (self > 0 ? grad : r(grad * neg));
   }));
 
-/** hardtanh_backward over (grad_output, self): self <= min || self >= max ? 0 : grad. */
+/** hardtanh_backward over (grad_output, self): self <= min || self >= max ? 0 : grad (float and double only; the name is PyTorch's). */
 export const hardtanh_backward_stub = stub("hardtanh_backward_stub", (iter: TensorIterator, min: Scalar, max: Scalar) =>
-  floatKernel2("hardshrink_backward_cpu", FLOATING_TYPES_AND_BFLOAT16, iter, (_r, t) => {
+  floatKernel2("hardshrink_backward_cpu", FLOATING_TYPES, iter, (_r, t) => {
     const lo = coef(min, t), hi = coef(max, t);
     return (grad, self) => (self <= lo || self >= hi ? 0 : grad);
   }));

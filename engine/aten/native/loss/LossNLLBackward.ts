@@ -22,9 +22,10 @@ function writeAll(t: Tensor, vals: Float64Array): void {
   for (let i = 0; i < vals.length; i++) view[offsetOf(t._impl, i)] = toRaw(t.dtype.scalarType, vals[i]);
 }
 
+/** (PyTorch's text has the two spaces.) */
 function checkTotalWeight(total_weight: Tensor): void {
   if (total_weight.numel() !== 1) {
-    throw new RuntimeError(`expected total_weight to be a single element tensor, got: ${list(total_weight._impl.sizes())} (${total_weight.numel()} elements)`);
+    throw new RuntimeError(`expected total_weight to be a  single element tensor, got: ${list(total_weight._impl.sizes())} (${total_weight.numel()} elements)`);
   }
 }
 
@@ -116,6 +117,7 @@ export function nll_loss2d_backward_out_cpu(
   }
   checkTotalWeight(total_weight);
   const out = gradInputOf(self, grad_input);
+  if (!self._impl.storage.hasData()) return out;
   const t = self.dtype.scalarType;
   AT_DISPATCH("nll_loss2d_backward_out_frame", t, FLOATING_TYPES_AND_BFLOAT16);
   const r = t === ScalarType.Double ? (x: number) => x : Math.fround;
