@@ -12,6 +12,16 @@ import { expand_default } from "../generated/expand.js";
 import { zeros_like_default } from "../generated/zeros_like.js";
 import { zeros } from "../generated/zeros.js";
 import { where } from "../generated/where.js";
+import { softplus_default } from "../generated/softplus.js";
+import { nll_loss_backward_default } from "../generated/nll_loss_backward.js";
+import { nll_loss2d_backward_default } from "../generated/nll_loss2d_backward.js";
+import { nll_loss_default } from "../generated/nll_loss.js";
+import { nll_loss2d_default } from "../generated/nll_loss2d.js";
+import { threshold_backward_default } from "../generated/threshold_backward.js";
+import { leaky_relu_backward_default } from "../generated/leaky_relu_backward.js";
+import { hardtanh_backward_default } from "../generated/hardtanh_backward.js";
+import { hardsigmoid_backward_default } from "../generated/hardsigmoid_backward.js";
+import { log_sigmoid_default } from "../generated/log_sigmoid.js";
 import { cat } from "../generated/cat.js";
 import { stack } from "../generated/stack.js";
 import { _unique_default } from "../generated/_unique.js";
@@ -991,3 +1001,172 @@ export function scatter_reduce_backward(
 export function _unique_unsorted(index: Tensor): Tensor {
   return (_unique_default.call(index, false, false) as unknown as Tensor[])[0];
 }
+// ---------------------------------------------------------------------------------------------------------------
+// ---- act: the activation and loss family ----
+// The backward aten ops PyTorch's formulas call for these (elu_backward, gelu_backward, softplus_backward,
+// hardswish_backward, log_sigmoid_backward, _softmax_backward_data, _log_softmax_backward_data,
+// mse_loss_backward, smooth_l1_loss_backward, huber_loss_backward, binary_cross_entropy_backward) are not
+// declared as operators yet: the `<op>_composite` helpers compute the same math, in the CPU kernels' order,
+// from existing ops, so create_graph differentiates them (PyTorch differentiates the backward op itself).
+// threshold_backward, leaky_relu_backward, hardtanh_backward and hardsigmoid_backward are real operators.
+
+import { ScalarType as ST } from "../c10/ScalarType.js";
+const M_SQRT1_2 = Math.SQRT1_2, M_2_SQRTPI = 2 / Math.sqrt(Math.PI);
+
+/** elu_backward (is_result false): self <= 0 ? grad * input_scale * (alpha * scale) * exp(self * input_scale) : grad * scale. */
+export function elu_backward_composite(grad: Tensor, alpha: number, scale: number, input_scale: number, self: Tensor): Tensor {
+  const f32 = self.dtype.scalarType === ST.Float;
+  const negcoef = f32 ? Math.fround(Math.fround(alpha) * Math.fround(scale)) : alpha * scale;
+  const neg = grad.mul(input_scale).mul(negcoef).mul(self.mul(input_scale).exp());
+  return where(self.le(0), neg, grad.mul(scale));
+}
+
+/** elu_backward (is_result true, the in-place elu_): result <= 0 ? grad * input_scale * (result + alpha * scale) : grad * scale. */
+export function elu_backward_result_composite(grad: Tensor, alpha: number, scale: number, input_scale: number, result: Tensor): Tensor {
+  const f32 = result.dtype.scalarType === ST.Float;
+  const negcoef = f32 ? Math.fround(Math.fround(alpha) * Math.fround(scale)) : alpha * scale;
+  return where(result.le(0), grad.mul(input_scale).mul(result.add(negcoef)), grad.mul(scale));
+}
+
+/** gelu_backward: 'none': grad * (cdf + x * pdf); 'tanh': the derivative of 0.5 x (1 + tanh(kBeta (x + kKappa x^3))). */
+export function gelu_backward_composite(grad: Tensor, self: Tensor, approximate: string): Tensor {
+  if (approximate === "tanh") {
+    const kBeta = Math.SQRT2 * M_2_SQRTPI * 0.5, kKappa = 0.044715;
+    const x_sq = self.mul(self), x_cube = x_sq.mul(self);
+    const inner = self.add(x_cube.mul(kKappa)).mul(kBeta);
+    const tanh_inner = inner.tanh();
+    const left = self.mul(0.5), right = tanh_inner.add(1);
+    const left_derivative = right.mul(0.5);
+    const tanh_derivative = tanh_inner.mul(tanh_inner).neg().add(1);
+    const inner_derivative = x_sq.mul(3 * kKappa).add(1).mul(kBeta);
+    const right_derivative = left.mul(tanh_derivative).mul(inner_derivative);
+    return grad.mul(left_derivative.add(right_derivative));
+  }
+  const kBeta = M_2_SQRTPI * M_SQRT1_2 * 0.5;
+  const cdf = self.mul(M_SQRT1_2).erf().add(1).mul(0.5);
+  const pdf = self.mul(self).mul(-0.5).exp().mul(kBeta);
+  return grad.mul(cdf.add(self.mul(pdf)));
+}
+
+/** FunctionsManual's infinitely_differentiable_silu_backward: grad * sigmoid * (1 + self * (1 - sigmoid)). */
+export function infinitely_differentiable_silu_backward(grad_output: Tensor, input: Tensor): Tensor {
+  const sigmoid = input.sigmoid();
+  return grad_output.mul(sigmoid).mul(input.mul(sigmoid.neg().add(1)).add(1));
+}
+
+/** FunctionsManual's infinitely_differentiable_mish_backward: grad * (tanh(softplus(x)) + x * sigmoid(x) * (1 - tanh_softplus^2)). */
+export function infinitely_differentiable_mish_backward(grad_output: Tensor, input: Tensor): Tensor {
+  const sigmoid = input.sigmoid();
+  const tanh_softplus = (softplus_default.call(input, 1, 20) as Tensor).tanh();
+  return grad_output.mul(tanh_softplus.add(sigmoid.mul(input).mul(tanh_softplus.mul(tanh_softplus).neg().add(1))));
+}
+
+/** softplus_backward: self * beta > threshold ? grad : grad * z / (z + 1), z = exp(self * beta). */
+export function softplus_backward_composite(grad: Tensor, self: Tensor, beta: number, threshold: number): Tensor {
+  const xb = self.mul(beta), z = xb.exp();
+  return where(xb.gt(threshold), grad, grad.mul(z).div(z.add(1)));
+}
+
+/** hardswish_backward: self < -3 ? 0 : self <= 3 ? grad * (self / 3 + 0.5) : grad. */
+export function hardswish_backward_composite(grad: Tensor, self: Tensor): Tensor {
+  return where(self.lt(-3), 0, where(self.le(3), grad.mul(self.div(3).add(0.5)), grad));
+}
+
+/** log_sigmoid_backward (CPU kernel): z = exp(-|x|); grad * (x < 0 ? 1 - z / (1 + z) : z / (1 + z)). */
+export function log_sigmoid_backward_composite(grad: Tensor, self: Tensor): Tensor {
+  const z = self.abs().neg().exp(), q = z.div(z.add(1));
+  return grad.mul(where(self.lt(0), q.neg().add(1), q));
+}
+
+/** _softmax_backward_data: output * (grad - sum(grad * output, dim, keepdim)). */
+export function _softmax_backward_data_composite(grad: Tensor, output: Tensor, dim: number): Tensor {
+  return output.mul(grad.sub(grad.mul(output).sum([dim], true)));
+}
+
+/** _log_softmax_backward_data: grad - exp(output) * sum(grad, dim, keepdim). */
+export function _log_softmax_backward_data_composite(grad: Tensor, output: Tensor, dim: number): Tensor {
+  return grad.sub(output.exp().mul(grad.sum([dim], true)));
+}
+
+// Reduction: 0 None, 1 Mean, 2 Sum (at::Reduction).
+
+/** mse_loss_backward: norm * (self - target) * grad, norm = 2 / numel for Mean, else 2. */
+export function mse_loss_backward_composite(grad: Tensor, self: Tensor, target: Tensor, reduction: number): Tensor {
+  const norm = reduction === 1 ? 2 / self.numel() : 2;
+  return self.sub(target).mul(norm).mul(grad);
+}
+
+/** smooth_l1_loss_backward: x = self - target; x < -beta ? -norm * grad : x > beta ? norm * grad : norm * x * grad / beta. */
+export function smooth_l1_loss_backward_composite(grad: Tensor, self: Tensor, target: Tensor, reduction: number, beta: number): Tensor {
+  const norm = reduction === 1 ? 1 / self.numel() : 1;
+  const x = self.sub(target), g = grad.mul(norm);
+  return where(x.lt(-beta), g.neg(), where(x.gt(beta), g, x.mul(norm).mul(grad).div(beta)));
+}
+
+/** huber_loss_backward: x = self - target; x < -delta ? -norm * grad * delta : x > delta ? norm * grad * delta : norm * x * grad. */
+export function huber_loss_backward_composite(grad: Tensor, self: Tensor, target: Tensor, reduction: number, delta: number): Tensor {
+  const norm = reduction === 1 ? 1 / self.numel() : 1;
+  const x = self.sub(target), g = grad.mul(norm * delta);
+  return where(x.lt(-delta), g.neg(), where(x.gt(delta), g, x.mul(norm).mul(grad)));
+}
+
+/** binary_cross_entropy_backward: grad * (self - target) / max((1 - self) * self, 1e-12) * weight (/ numel for Mean). */
+export function binary_cross_entropy_backward_composite(grad: Tensor, self: Tensor, target: Tensor, weight: Tensor | null, reduction: number): Tensor {
+  let r = grad.mul(self.sub(target)).div(self.neg().add(1).mul(self).clamp_min(1e-12));
+  if (weight !== null) r = r.mul(weight);
+  return reduction === 1 ? r.div(self.numel()) : r;
+}
+
+/** FunctionsManual's binary_cross_entropy_target_backward: grad * (log(1 - self) - log(self)) * weight (/ numel for Mean). */
+export function binary_cross_entropy_target_backward(grad: Tensor, self: Tensor, target: Tensor, weight: Tensor | null, reduction: number): Tensor {
+  let r = self.neg().add(1).log().sub(self.log());
+  if (weight !== null) r = r.mul(weight);
+  r = r.mul(grad);
+  return reduction === 1 ? r.div(target.numel()) : r;
+}
+
+/** FunctionsManual's binary_cross_entropy_with_logits_backward: ((pos_weight * t + 1 - t) * sigmoid(x) - pos_weight * t) or (sigmoid(x) - t), times grad and weight (/ numel for Mean). */
+export function binary_cross_entropy_with_logits_backward(grad: Tensor, input: Tensor, target: Tensor, weight: Tensor | null, pos_weight: Tensor | null, reduction: number): Tensor {
+  let r: Tensor;
+  if (pos_weight !== null) {
+    const t = pos_weight.mul(target);
+    r = t.add(1).sub(target).mul(input.sigmoid()).sub(t).mul(grad);
+  } else {
+    r = input.sigmoid().sub(target).mul(grad);
+  }
+  if (weight !== null) r = r.mul(weight);
+  return reduction === 1 ? r.div(input.numel()) : r;
+}
+
+/** FunctionsManual's binary_cross_entropy_with_logits_target_backward: (log_sigmoid(-x) - pos_weight * log_sigmoid(x)) or -x, times grad and weight (/ numel for Mean). */
+export function binary_cross_entropy_with_logits_target_backward(grad: Tensor, self: Tensor, target: Tensor, weight: Tensor | null, pos_weight: Tensor | null, reduction: number): Tensor {
+  let r: Tensor;
+  if (pos_weight !== null) {
+    const ls = (t: Tensor) => log_sigmoid_default.call(t) as Tensor;
+    r = ls(self.neg()).sub(ls(self).mul(pos_weight)).mul(grad);
+  } else {
+    r = self.neg().mul(grad);
+  }
+  if (weight !== null) r = r.mul(weight);
+  return reduction === 1 ? r.div(target.numel()) : r;
+}
+
+// at::threshold_backward, at::leaky_relu_backward, at::hardtanh_backward, at::hardsigmoid_backward: the
+// operators (activation.yaml), called through their handles so the backward trace shows them.
+export const threshold_backward = (grad: Tensor, self: Tensor, threshold: number): Tensor =>
+  threshold_backward_default.call(grad, self, threshold) as Tensor;
+export const leaky_relu_backward = (grad: Tensor, self: Tensor, negative_slope: number, self_is_result: boolean): Tensor =>
+  leaky_relu_backward_default.call(grad, self, negative_slope, self_is_result) as Tensor;
+export const hardtanh_backward = (grad: Tensor, self: Tensor, min_val: number, max_val: number): Tensor =>
+  hardtanh_backward_default.call(grad, self, min_val, max_val) as Tensor;
+export const hardsigmoid_backward = (grad: Tensor, self: Tensor): Tensor => hardsigmoid_backward_default.call(grad, self) as Tensor;
+
+// at::nll_loss_backward, at::nll_loss2d_backward (loss.yaml) and the composites nll_loss, nll_loss2d (their double backward).
+export const nll_loss_backward = (grad: Tensor, self: Tensor, target: Tensor, weight: Tensor | null, reduction: number, ignore_index: number, total_weight: Tensor): Tensor =>
+  nll_loss_backward_default.call(grad, self, target, weight, reduction, ignore_index, total_weight) as Tensor;
+export const nll_loss2d_backward = (grad: Tensor, self: Tensor, target: Tensor, weight: Tensor | null, reduction: number, ignore_index: number, total_weight: Tensor): Tensor =>
+  nll_loss2d_backward_default.call(grad, self, target, weight, reduction, ignore_index, total_weight) as Tensor;
+export const nll_loss = (self: Tensor, target: Tensor, weight: Tensor | null, reduction: number, ignore_index: number): Tensor =>
+  nll_loss_default.call(self, target, weight, reduction, ignore_index) as Tensor;
+export const nll_loss2d = (self: Tensor, target: Tensor, weight: Tensor | null, reduction: number, ignore_index: number): Tensor =>
+  nll_loss2d_default.call(self, target, weight, reduction, ignore_index) as Tensor;

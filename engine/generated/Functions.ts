@@ -6,7 +6,7 @@ import type { Tensor } from "../aten/core/Tensor.js";
 import { Node, type Grad } from "../autograd/function.js";
 import { SavedVariable } from "../autograd/saved_variable.js";
 import * as torch from "./torch_functions.js";
-import { _to_copy_backward, _trilinear_backward, _unique_unsorted, as_strided_backward, atan2_backward, cat_tensors_backward, cholesky_backward, clamp_backward, clamp_backward_min_max, copysign_tensor_self_backward, cummaxmin_backward, cumprod_backward, cumsum_backward, diagonal_backward, div_tensor_other_backward, div_tensor_self_backward, evenly_distribute_backward, gather_backward, handle_r_to_c, index_Tensor, index_backward, index_select_backward, infinitely_differentiable_logit_backward, linalg_det_backward, linalg_qr_backward, linalg_solve_backward, linalg_vector_norm_backward, log1p_backward, logcumsumexp_backward, logsumexp_backward, masked_fill_backward, masked_select_backward, maybe_multiply, mean_backward, mm_mat1_backward, mm_mat2_backward, mul_tensor_backward, norm_backward, not_implemented, permute_backwards, pow_backward, pow_backward_exponent, pow_backward_self, prod_backward, repeat_backward, restore_reduced_dims, roll_backward, scale_grad_by_count, scatter_reduce_backward, select_backward, sgn_backward, sigmoid_backward, slice_backward_wrapper, slogdet_backward, split_backward, split_with_sizes_backward, stack_tensors_backward, std_backward, std_mean_backward, sum_backward, sum_to, svd_backward, take_backward, tanh_backward, unbind_backward, unfold_backward, unsqueeze_to, value_selecting_reduction_backward, var_backward, var_mean_backward, zeros_like } from "../autograd/FunctionsManual.js";
+import { _log_softmax_backward_data_composite, _softmax_backward_data_composite, _to_copy_backward, _trilinear_backward, _unique_unsorted, as_strided_backward, atan2_backward, binary_cross_entropy_backward_composite, binary_cross_entropy_target_backward, binary_cross_entropy_with_logits_backward, binary_cross_entropy_with_logits_target_backward, cat_tensors_backward, cholesky_backward, clamp_backward, clamp_backward_min_max, copysign_tensor_self_backward, cummaxmin_backward, cumprod_backward, cumsum_backward, diagonal_backward, div_tensor_other_backward, div_tensor_self_backward, elu_backward_composite, elu_backward_result_composite, evenly_distribute_backward, gather_backward, gelu_backward_composite, handle_r_to_c, hardsigmoid_backward, hardswish_backward_composite, hardtanh_backward, huber_loss_backward_composite, index_Tensor, index_backward, index_select_backward, infinitely_differentiable_logit_backward, infinitely_differentiable_mish_backward, infinitely_differentiable_silu_backward, leaky_relu_backward, linalg_det_backward, linalg_qr_backward, linalg_solve_backward, linalg_vector_norm_backward, log1p_backward, log_sigmoid_backward_composite, logcumsumexp_backward, logsumexp_backward, masked_fill_backward, masked_select_backward, maybe_multiply, mean_backward, mm_mat1_backward, mm_mat2_backward, mse_loss_backward_composite, mul_tensor_backward, nll_loss, nll_loss2d, nll_loss2d_backward, nll_loss_backward, norm_backward, not_implemented, permute_backwards, pow_backward, pow_backward_exponent, pow_backward_self, prod_backward, repeat_backward, restore_reduced_dims, roll_backward, scale_grad_by_count, scatter_reduce_backward, select_backward, sgn_backward, sigmoid_backward, slice_backward_wrapper, slogdet_backward, smooth_l1_loss_backward_composite, softplus_backward_composite, split_backward, split_with_sizes_backward, stack_tensors_backward, std_backward, std_mean_backward, sum_backward, sum_to, svd_backward, take_backward, tanh_backward, threshold_backward, unbind_backward, unfold_backward, unsqueeze_to, value_selecting_reduction_backward, var_backward, var_mean_backward, zeros_like } from "../autograd/FunctionsManual.js";
 void torch;
 
 // ---- AddBackward0: add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor (engine/ops/derivatives.yaml:70) ----
@@ -5855,6 +5855,1066 @@ export class LinalgVectorNormBackward0 extends Node {
   }
   get _saved_result(): unknown {
     return this.result_.unpack(this);
+  }
+}
+
+// ---- ReluBackward0: relu(Tensor self) -> Tensor (engine/ops/derivatives.yaml:847) ----
+export class ReluBackward0 extends Node {
+  result_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "ReluBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const result: any = this.result_.unpack(this);
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (threshold_backward(grad, result, 0)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.result_.reset_data();
+  }
+  get _saved_result(): unknown {
+    return this.result_.unpack(this);
+  }
+}
+
+// ---- ThresholdBackward0: threshold(Tensor self, Scalar threshold, Scalar value) -> Tensor (engine/ops/derivatives.yaml:850) ----
+export class ThresholdBackward0 extends Node {
+  self_: SavedVariable = new SavedVariable(null, false);
+  threshold: any;
+  name(): string {
+    return "ThresholdBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self: any = this.self_.unpack();
+    const threshold: any = this.threshold;
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (threshold_backward(grad, self, threshold)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.self_.reset_data();
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
+  }
+  get _saved_threshold(): unknown {
+    return this.threshold;
+  }
+}
+
+// ---- ThresholdBackward1: threshold_(Tensor(a!) self, Scalar threshold, Scalar value) -> Tensor(a!) (engine/ops/derivatives.yaml:853) ----
+export class ThresholdBackward1 extends Node {
+  self_: SavedVariable = new SavedVariable(null, false);
+  threshold: any;
+  name(): string {
+    return "ThresholdBackward1";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self: any = this.self_.unpack();
+    const threshold: any = this.threshold;
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (threshold_backward(grad, self, threshold)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.self_.reset_data();
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
+  }
+  get _saved_threshold(): unknown {
+    return this.threshold;
+  }
+}
+
+// ---- ThresholdBackwardBackward0: threshold_backward(Tensor grad_output, Tensor self, Scalar threshold) -> Tensor (engine/ops/derivatives.yaml:856) ----
+export class ThresholdBackwardBackward0 extends Node {
+  self_: SavedVariable = new SavedVariable(null, false);
+  threshold: any;
+  name(): string {
+    return "ThresholdBackwardBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(2).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self: any = this.self_.unpack();
+    const threshold: any = this.threshold;
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (threshold_backward(grad, self, threshold)) : null;
+    }
+    if (this.should_compute_output(1)) {
+      grad_inputs[1] = any_grad_defined ? (zeros_like(grad)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.self_.reset_data();
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
+  }
+  get _saved_threshold(): unknown {
+    return this.threshold;
+  }
+}
+
+// ---- LeakyReluBackward0: leaky_relu(Tensor self, Scalar negative_slope=0.01) -> Tensor (engine/ops/derivatives.yaml:860) ----
+export class LeakyReluBackward0 extends Node {
+  self_: SavedVariable = new SavedVariable(null, false);
+  negative_slope: any;
+  name(): string {
+    return "LeakyReluBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self: any = this.self_.unpack();
+    const negative_slope: any = this.negative_slope;
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (leaky_relu_backward(grad, self, negative_slope, false)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.self_.reset_data();
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
+  }
+  get _saved_negative_slope(): unknown {
+    return this.negative_slope;
+  }
+}
+
+// ---- LeakyReluBackward1: leaky_relu_(Tensor(a!) self, Scalar negative_slope=0.01) -> Tensor(a!) (engine/ops/derivatives.yaml:863) ----
+export class LeakyReluBackward1 extends Node {
+  negative_slope: any;
+  result_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "LeakyReluBackward1";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const negative_slope: any = this.negative_slope;
+    const result: any = this.result_.unpack(this);
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (leaky_relu_backward(grad, result, negative_slope, true)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.result_.reset_data();
+  }
+  get _saved_negative_slope(): unknown {
+    return this.negative_slope;
+  }
+  get _saved_result(): unknown {
+    return this.result_.unpack(this);
+  }
+}
+
+// ---- LeakyReluBackwardBackward0: leaky_relu_backward(Tensor grad_output, Tensor self, Scalar negative_slope, bool self_is_result) -> Tensor (engine/ops/derivatives.yaml:866) ----
+export class LeakyReluBackwardBackward0 extends Node {
+  self_: SavedVariable = new SavedVariable(null, false);
+  negative_slope: any;
+  name(): string {
+    return "LeakyReluBackwardBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(2).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self: any = this.self_.unpack();
+    const negative_slope: any = this.negative_slope;
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (leaky_relu_backward(grad, self, negative_slope, false)) : null;
+    }
+    if (this.should_compute_output(1)) {
+      grad_inputs[1] = any_grad_defined ? (zeros_like(grad)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.self_.reset_data();
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
+  }
+  get _saved_negative_slope(): unknown {
+    return this.negative_slope;
+  }
+}
+
+// ---- HardtanhBackward0: hardtanh(Tensor self, Scalar min_val=-1, Scalar max_val=1) -> Tensor (engine/ops/derivatives.yaml:870) ----
+export class HardtanhBackward0 extends Node {
+  self_: SavedVariable = new SavedVariable(null, false);
+  min_val: any;
+  max_val: any;
+  name(): string {
+    return "HardtanhBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self: any = this.self_.unpack();
+    const min_val: any = this.min_val;
+    const max_val: any = this.max_val;
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (hardtanh_backward(grad, self, min_val, max_val)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.self_.reset_data();
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
+  }
+  get _saved_min_val(): unknown {
+    return this.min_val;
+  }
+  get _saved_max_val(): unknown {
+    return this.max_val;
+  }
+}
+
+// ---- HardtanhBackwardBackward0: hardtanh_backward(Tensor grad_output, Tensor self, Scalar min_val, Scalar max_val) -> Tensor (engine/ops/derivatives.yaml:873) ----
+export class HardtanhBackwardBackward0 extends Node {
+  self_: SavedVariable = new SavedVariable(null, false);
+  min_val: any;
+  max_val: any;
+  name(): string {
+    return "HardtanhBackwardBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(2).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self: any = this.self_.unpack();
+    const min_val: any = this.min_val;
+    const max_val: any = this.max_val;
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (hardtanh_backward(grad, self, min_val, max_val)) : null;
+    }
+    if (this.should_compute_output(1)) {
+      grad_inputs[1] = any_grad_defined ? (zeros_like(grad)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.self_.reset_data();
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
+  }
+  get _saved_min_val(): unknown {
+    return this.min_val;
+  }
+  get _saved_max_val(): unknown {
+    return this.max_val;
+  }
+}
+
+// ---- HardsigmoidBackward0: hardsigmoid(Tensor self) -> Tensor (engine/ops/derivatives.yaml:877) ----
+export class HardsigmoidBackward0 extends Node {
+  self_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "HardsigmoidBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self: any = this.self_.unpack();
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (hardsigmoid_backward(grad, self)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.self_.reset_data();
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
+  }
+}
+
+// ---- HardswishBackward0: hardswish(Tensor self) -> Tensor (engine/ops/derivatives.yaml:883) ----
+export class HardswishBackward0 extends Node {
+  self_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "HardswishBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self: any = this.self_.unpack();
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (hardswish_backward_composite(grad, self)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.self_.reset_data();
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
+  }
+}
+
+// ---- EluBackward0: elu(Tensor self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1) -> Tensor (engine/ops/derivatives.yaml:886) ----
+export class EluBackward0 extends Node {
+  self_: SavedVariable = new SavedVariable(null, false);
+  alpha: any;
+  scale: any;
+  input_scale: any;
+  name(): string {
+    return "EluBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self: any = this.self_.unpack();
+    const alpha: any = this.alpha;
+    const scale: any = this.scale;
+    const input_scale: any = this.input_scale;
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (elu_backward_composite(grad, alpha, scale, input_scale, self)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.self_.reset_data();
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
+  }
+  get _saved_alpha(): unknown {
+    return this.alpha;
+  }
+  get _saved_scale(): unknown {
+    return this.scale;
+  }
+  get _saved_input_scale(): unknown {
+    return this.input_scale;
+  }
+}
+
+// ---- EluBackward1: elu_(Tensor(a!) self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1) -> Tensor(a!) (engine/ops/derivatives.yaml:889) ----
+export class EluBackward1 extends Node {
+  alpha: any;
+  scale: any;
+  input_scale: any;
+  result_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "EluBackward1";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const alpha: any = this.alpha;
+    const scale: any = this.scale;
+    const input_scale: any = this.input_scale;
+    const result: any = this.result_.unpack(this);
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (elu_backward_result_composite(grad, alpha, scale, input_scale, result)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.result_.reset_data();
+  }
+  get _saved_alpha(): unknown {
+    return this.alpha;
+  }
+  get _saved_scale(): unknown {
+    return this.scale;
+  }
+  get _saved_input_scale(): unknown {
+    return this.input_scale;
+  }
+  get _saved_result(): unknown {
+    return this.result_.unpack(this);
+  }
+}
+
+// ---- CeluBackward0: celu(Tensor self, Scalar alpha=1.0) -> Tensor (engine/ops/derivatives.yaml:892) ----
+export class CeluBackward0 extends Node {
+  self_: SavedVariable = new SavedVariable(null, false);
+  alpha: any;
+  name(): string {
+    return "CeluBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self: any = this.self_.unpack();
+    const alpha: any = this.alpha;
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (elu_backward_composite(grad, alpha, 1, 1.0 / alpha, self)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.self_.reset_data();
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
+  }
+  get _saved_alpha(): unknown {
+    return this.alpha;
+  }
+}
+
+// ---- CeluBackward1: celu_(Tensor(a!) self, Scalar alpha=1.0) -> Tensor(a!) (engine/ops/derivatives.yaml:895) ----
+export class CeluBackward1 extends Node {
+  alpha: any;
+  result_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "CeluBackward1";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const alpha: any = this.alpha;
+    const result: any = this.result_.unpack(this);
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (elu_backward_result_composite(grad, alpha, 1, 1.0 / alpha, result)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.result_.reset_data();
+  }
+  get _saved_alpha(): unknown {
+    return this.alpha;
+  }
+  get _saved_result(): unknown {
+    return this.result_.unpack(this);
+  }
+}
+
+// ---- GeluBackward0: gelu(Tensor self, *, str approximate='none') -> Tensor (engine/ops/derivatives.yaml:898) ----
+export class GeluBackward0 extends Node {
+  self_: SavedVariable = new SavedVariable(null, false);
+  approximate: any;
+  name(): string {
+    return "GeluBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self: any = this.self_.unpack();
+    const approximate: any = this.approximate;
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (gelu_backward_composite(grad, self, approximate)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.self_.reset_data();
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
+  }
+  get _saved_approximate(): unknown {
+    return this.approximate;
+  }
+}
+
+// ---- SiluBackward0: silu(Tensor self) -> Tensor (engine/ops/derivatives.yaml:901) ----
+export class SiluBackward0 extends Node {
+  self_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "SiluBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self: any = this.self_.unpack();
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (infinitely_differentiable_silu_backward(grad, self)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.self_.reset_data();
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
+  }
+}
+
+// ---- MishBackward0: mish(Tensor self) -> Tensor (engine/ops/derivatives.yaml:904) ----
+export class MishBackward0 extends Node {
+  self_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "MishBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self: any = this.self_.unpack();
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (infinitely_differentiable_mish_backward(grad, self)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.self_.reset_data();
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
+  }
+}
+
+// ---- SoftplusBackward0: softplus(Tensor self, Scalar beta=1, Scalar threshold=20) -> Tensor (engine/ops/derivatives.yaml:907) ----
+export class SoftplusBackward0 extends Node {
+  self_: SavedVariable = new SavedVariable(null, false);
+  beta: any;
+  threshold: any;
+  name(): string {
+    return "SoftplusBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self: any = this.self_.unpack();
+    const beta: any = this.beta;
+    const threshold: any = this.threshold;
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (softplus_backward_composite(grad, self, beta, threshold)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.self_.reset_data();
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
+  }
+  get _saved_beta(): unknown {
+    return this.beta;
+  }
+  get _saved_threshold(): unknown {
+    return this.threshold;
+  }
+}
+
+// ---- LogSigmoidBackward0: log_sigmoid_forward(Tensor self) -> (Tensor output, Tensor buffer) (engine/ops/derivatives.yaml:910) ----
+export class LogSigmoidBackward0 extends Node {
+  self_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "LogSigmoidBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self: any = this.self_.unpack();
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (log_sigmoid_backward_composite(grad, self)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.self_.reset_data();
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
+  }
+}
+
+// ---- SoftmaxBackward0: _softmax(Tensor self, int dim, bool half_to_float) -> Tensor (engine/ops/derivatives.yaml:914) ----
+export class SoftmaxBackward0 extends Node {
+  dim: any;
+  result_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "SoftmaxBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const dim: any = this.dim;
+    const result: any = this.result_.unpack(this);
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (_softmax_backward_data_composite(grad, result, dim)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.result_.reset_data();
+  }
+  get _saved_dim(): unknown {
+    return this.dim;
+  }
+  get _saved_result(): unknown {
+    return this.result_.unpack(this);
+  }
+}
+
+// ---- LogSoftmaxBackward0: _log_softmax(Tensor self, int dim, bool half_to_float) -> Tensor (engine/ops/derivatives.yaml:917) ----
+export class LogSoftmaxBackward0 extends Node {
+  dim: any;
+  result_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "LogSoftmaxBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const dim: any = this.dim;
+    const result: any = this.result_.unpack(this);
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (_log_softmax_backward_data_composite(grad, result, dim)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.result_.reset_data();
+  }
+  get _saved_dim(): unknown {
+    return this.dim;
+  }
+  get _saved_result(): unknown {
+    return this.result_.unpack(this);
+  }
+}
+
+// ---- MseLossBackward0: mse_loss(Tensor self, Tensor target, int reduction=Mean) -> Tensor (engine/ops/derivatives.yaml:920) ----
+export class MseLossBackward0 extends Node {
+  self_: SavedVariable = new SavedVariable(null, false);
+  target_: SavedVariable = new SavedVariable(null, false);
+  reduction: any;
+  name(): string {
+    return "MseLossBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(2).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self: any = this.self_.unpack();
+    const target: any = this.target_.unpack();
+    const reduction: any = this.reduction;
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (mse_loss_backward_composite(grad, self, target, reduction)) : null;
+    }
+    if (this.should_compute_output(1)) {
+      grad_inputs[1] = any_grad_defined ? (mse_loss_backward_composite(grad, target, self, reduction)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.self_.reset_data();
+    this.target_.reset_data();
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
+  }
+  get _saved_target(): unknown {
+    return this.target_.unpack();
+  }
+  get _saved_reduction(): unknown {
+    return this.reduction;
+  }
+}
+
+// ---- SmoothL1LossBackward0: smooth_l1_loss(Tensor self, Tensor target, int reduction=Mean, float beta=1.0) -> Tensor (engine/ops/derivatives.yaml:924) ----
+export class SmoothL1LossBackward0 extends Node {
+  self_: SavedVariable = new SavedVariable(null, false);
+  target_: SavedVariable = new SavedVariable(null, false);
+  reduction: any;
+  beta: any;
+  name(): string {
+    return "SmoothL1LossBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(2).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self: any = this.self_.unpack();
+    const target: any = this.target_.unpack();
+    const reduction: any = this.reduction;
+    const beta: any = this.beta;
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (smooth_l1_loss_backward_composite(grad, self, target, reduction, beta)) : null;
+    }
+    if (this.should_compute_output(1)) {
+      grad_inputs[1] = any_grad_defined ? (smooth_l1_loss_backward_composite(grad, target, self, reduction, beta)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.self_.reset_data();
+    this.target_.reset_data();
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
+  }
+  get _saved_target(): unknown {
+    return this.target_.unpack();
+  }
+  get _saved_reduction(): unknown {
+    return this.reduction;
+  }
+  get _saved_beta(): unknown {
+    return this.beta;
+  }
+}
+
+// ---- HuberLossBackward0: huber_loss(Tensor self, Tensor target, int reduction=Mean, float delta=1.0) -> Tensor (engine/ops/derivatives.yaml:928) ----
+export class HuberLossBackward0 extends Node {
+  self_: SavedVariable = new SavedVariable(null, false);
+  target_: SavedVariable = new SavedVariable(null, false);
+  reduction: any;
+  delta: any;
+  name(): string {
+    return "HuberLossBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(2).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self: any = this.self_.unpack();
+    const target: any = this.target_.unpack();
+    const reduction: any = this.reduction;
+    const delta: any = this.delta;
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (huber_loss_backward_composite(grad, self, target, reduction, delta)) : null;
+    }
+    if (this.should_compute_output(1)) {
+      grad_inputs[1] = any_grad_defined ? (huber_loss_backward_composite(grad, target, self, reduction, delta)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.self_.reset_data();
+    this.target_.reset_data();
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
+  }
+  get _saved_target(): unknown {
+    return this.target_.unpack();
+  }
+  get _saved_reduction(): unknown {
+    return this.reduction;
+  }
+  get _saved_delta(): unknown {
+    return this.delta;
+  }
+}
+
+// ---- BinaryCrossEntropyBackward0: binary_cross_entropy(Tensor self, Tensor target, Tensor? weight=None, int reduction=Mean) -> Tensor (engine/ops/derivatives.yaml:932) ----
+export class BinaryCrossEntropyBackward0 extends Node {
+  self_: SavedVariable = new SavedVariable(null, false);
+  target_: SavedVariable = new SavedVariable(null, false);
+  weight_: SavedVariable = new SavedVariable(null, false);
+  reduction: any;
+  name(): string {
+    return "BinaryCrossEntropyBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(2).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self: any = this.self_.unpack();
+    const target: any = this.target_.unpack();
+    const weight: any = this.weight_.unpack();
+    const reduction: any = this.reduction;
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (binary_cross_entropy_backward_composite(grad, self, target, weight, reduction)) : null;
+    }
+    if (this.should_compute_output(1)) {
+      grad_inputs[1] = any_grad_defined ? (binary_cross_entropy_target_backward(grad, self, target, weight, reduction)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.self_.reset_data();
+    this.target_.reset_data();
+    this.weight_.reset_data();
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
+  }
+  get _saved_target(): unknown {
+    return this.target_.unpack();
+  }
+  get _saved_weight(): unknown {
+    return this.weight_.unpack();
+  }
+  get _saved_reduction(): unknown {
+    return this.reduction;
+  }
+}
+
+// ---- BinaryCrossEntropyWithLogitsBackward0: binary_cross_entropy_with_logits(Tensor self, Tensor target, Tensor? weight=None, Tensor? pos_weight=None, int reduction=Mean) -> Tensor (engine/ops/derivatives.yaml:936) ----
+export class BinaryCrossEntropyWithLogitsBackward0 extends Node {
+  self_: SavedVariable = new SavedVariable(null, false);
+  target_: SavedVariable = new SavedVariable(null, false);
+  weight_: SavedVariable = new SavedVariable(null, false);
+  pos_weight_: SavedVariable = new SavedVariable(null, false);
+  reduction: any;
+  name(): string {
+    return "BinaryCrossEntropyWithLogitsBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(2).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self: any = this.self_.unpack();
+    const target: any = this.target_.unpack();
+    const weight: any = this.weight_.unpack();
+    const pos_weight: any = this.pos_weight_.unpack();
+    const reduction: any = this.reduction;
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (binary_cross_entropy_with_logits_backward(grad, self, target, weight, pos_weight, reduction)) : null;
+    }
+    if (this.should_compute_output(1)) {
+      grad_inputs[1] = any_grad_defined ? (binary_cross_entropy_with_logits_target_backward(grad, self, target, weight, pos_weight, reduction)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.self_.reset_data();
+    this.target_.reset_data();
+    this.weight_.reset_data();
+    this.pos_weight_.reset_data();
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
+  }
+  get _saved_target(): unknown {
+    return this.target_.unpack();
+  }
+  get _saved_weight(): unknown {
+    return this.weight_.unpack();
+  }
+  get _saved_pos_weight(): unknown {
+    return this.pos_weight_.unpack();
+  }
+  get _saved_reduction(): unknown {
+    return this.reduction;
+  }
+}
+
+// ---- NllLossBackward0: nll_loss_forward(Tensor self, Tensor target, Tensor? weight, int reduction, int ignore_index) -> (Tensor output, Tensor total_weight) (engine/ops/derivatives.yaml:941) ----
+export class NllLossBackward0 extends Node {
+  self_: SavedVariable = new SavedVariable(null, false);
+  target_: SavedVariable = new SavedVariable(null, false);
+  weight_: SavedVariable = new SavedVariable(null, false);
+  reduction: any;
+  ignore_index: any;
+  total_weight_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "NllLossBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self: any = this.self_.unpack();
+    const target: any = this.target_.unpack();
+    const weight: any = this.weight_.unpack();
+    const reduction: any = this.reduction;
+    const ignore_index: any = this.ignore_index;
+    const total_weight: any = this.total_weight_.unpack(this);
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (nll_loss_backward(grad, self, target, weight, reduction, ignore_index, total_weight)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.self_.reset_data();
+    this.target_.reset_data();
+    this.weight_.reset_data();
+    this.total_weight_.reset_data();
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
+  }
+  get _saved_target(): unknown {
+    return this.target_.unpack();
+  }
+  get _saved_weight(): unknown {
+    return this.weight_.unpack();
+  }
+  get _saved_reduction(): unknown {
+    return this.reduction;
+  }
+  get _saved_ignore_index(): unknown {
+    return this.ignore_index;
+  }
+  get _saved_total_weight(): unknown {
+    return this.total_weight_.unpack(this);
+  }
+}
+
+// ---- NllLossBackwardBackward0: nll_loss_backward(Tensor grad_output, Tensor self, Tensor target, Tensor? weight, int reduction, int ignore_index, Tensor total_weight) -> Tensor (engine/ops/derivatives.yaml:946) ----
+export class NllLossBackwardBackward0 extends Node {
+  target_: SavedVariable = new SavedVariable(null, false);
+  weight_: SavedVariable = new SavedVariable(null, false);
+  reduction: any;
+  ignore_index: any;
+  name(): string {
+    return "NllLossBackwardBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(2).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const target: any = this.target_.unpack();
+    const weight: any = this.weight_.unpack();
+    const reduction: any = this.reduction;
+    const ignore_index: any = this.ignore_index;
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (nll_loss(grad, target, weight, reduction, ignore_index)) : null;
+    }
+    if (this.should_compute_output(1)) {
+      grad_inputs[1] = any_grad_defined ? (zeros_like(grad)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.target_.reset_data();
+    this.weight_.reset_data();
+  }
+  get _saved_target(): unknown {
+    return this.target_.unpack();
+  }
+  get _saved_weight(): unknown {
+    return this.weight_.unpack();
+  }
+  get _saved_reduction(): unknown {
+    return this.reduction;
+  }
+  get _saved_ignore_index(): unknown {
+    return this.ignore_index;
+  }
+}
+
+// ---- NllLoss2DBackward0: nll_loss2d_forward(Tensor self, Tensor target, Tensor? weight, int reduction, int ignore_index) -> (Tensor output, Tensor total_weight) (engine/ops/derivatives.yaml:951) ----
+export class NllLoss2DBackward0 extends Node {
+  self_: SavedVariable = new SavedVariable(null, false);
+  target_: SavedVariable = new SavedVariable(null, false);
+  weight_: SavedVariable = new SavedVariable(null, false);
+  reduction: any;
+  ignore_index: any;
+  total_weight_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "NllLoss2DBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self: any = this.self_.unpack();
+    const target: any = this.target_.unpack();
+    const weight: any = this.weight_.unpack();
+    const reduction: any = this.reduction;
+    const ignore_index: any = this.ignore_index;
+    const total_weight: any = this.total_weight_.unpack(this);
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (nll_loss2d_backward(grad, self, target, weight, reduction, ignore_index, total_weight)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.self_.reset_data();
+    this.target_.reset_data();
+    this.weight_.reset_data();
+    this.total_weight_.reset_data();
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
+  }
+  get _saved_target(): unknown {
+    return this.target_.unpack();
+  }
+  get _saved_weight(): unknown {
+    return this.weight_.unpack();
+  }
+  get _saved_reduction(): unknown {
+    return this.reduction;
+  }
+  get _saved_ignore_index(): unknown {
+    return this.ignore_index;
+  }
+  get _saved_total_weight(): unknown {
+    return this.total_weight_.unpack(this);
+  }
+}
+
+// ---- NllLoss2DBackwardBackward0: nll_loss2d_backward(Tensor grad_output, Tensor self, Tensor target, Tensor? weight, int reduction, int ignore_index, Tensor total_weight) -> Tensor (engine/ops/derivatives.yaml:956) ----
+export class NllLoss2DBackwardBackward0 extends Node {
+  target_: SavedVariable = new SavedVariable(null, false);
+  weight_: SavedVariable = new SavedVariable(null, false);
+  reduction: any;
+  ignore_index: any;
+  name(): string {
+    return "NllLoss2DBackwardBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(2).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const target: any = this.target_.unpack();
+    const weight: any = this.weight_.unpack();
+    const reduction: any = this.reduction;
+    const ignore_index: any = this.ignore_index;
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (nll_loss2d(grad, target, weight, reduction, ignore_index)) : null;
+    }
+    if (this.should_compute_output(1)) {
+      grad_inputs[1] = any_grad_defined ? (zeros_like(grad)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.target_.reset_data();
+    this.weight_.reset_data();
+  }
+  get _saved_target(): unknown {
+    return this.target_.unpack();
+  }
+  get _saved_weight(): unknown {
+    return this.weight_.unpack();
+  }
+  get _saved_reduction(): unknown {
+    return this.reduction;
+  }
+  get _saved_ignore_index(): unknown {
+    return this.ignore_index;
   }
 }
 

@@ -10,7 +10,7 @@ import { clone_default } from "./clone.js";
 import { SavedVariable } from "../autograd/saved_variable.js";
 import { note_node_created } from "../autograd/trace_events.js";
 import { compute_requires_grad, collect_next_edges, set_history, rebase_history, check_inplace, differentiable, differentiable_outputs, not_implemented_node, throw_error_out_requires_grad } from "../autograd/VariableTypeUtils.js";
-import { AddBackward0, MulBackward0, FillBackward0, SumBackward0, SumBackward1, ViewBackward0, AbsBackward0, AcosBackward0, AsinBackward0, AtanBackward0, CeilBackward0, ClampBackward0, ClampBackward1, ClampMinBackward0, ClampMinBackward1, ClampMaxBackward0, ClampMaxBackward1, CosBackward0, CoshBackward0, ErfBackward0, ErfcBackward0, ErfinvBackward0, ExpBackward0, Exp2Backward0, Expm1Backward0, FloorBackward0, FracBackward0, LogBackward0, Log10Backward0, Log1PBackward0, Log2Backward0, LogitBackward0, NanToNumBackward0, NegBackward0, ReciprocalBackward0, RoundBackward0, RoundBackward1, RsqrtBackward0, SigmoidBackward0, SignBackward0, SgnBackward0, SinBackward0, SinhBackward0, SqrtBackward0, TanBackward0, TanhBackward0, TruncBackward0, AddcdivBackward0, AddcmulBackward0, Atan2Backward0, CopysignBackward0, CopysignBackward1, DivBackward0, DivBackward1, DivBackward2, DivBackward3, EqBackward0, EqBackward1, FmodBackward0, FmodBackward1, GeBackward0, GeBackward1, GtBackward0, GtBackward1, HypotBackward0, LeBackward0, LeBackward1, LerpBackward0, LerpBackward1, LtBackward0, LtBackward1, MaximumBackward0, FmaxBackward0, MinimumBackward0, FminBackward0, NeBackward0, NeBackward1, PowBackward0, PowBackward1, PowBackward2, RemainderBackward0, RemainderBackward1, RsubBackward0, RsubBackward1, SubBackward0, SubBackward1, AmaxBackward0, AminBackward0, MaxBackward0, MaxBackward1, MeanBackward0, MeanBackward1, MinBackward0, MinBackward1, ProdBackward0, ProdBackward1, StdBackward0, StdMeanBackward0, VarBackward0, VarMeanBackward0, WhereBackward0, AliasBackward0, CloneBackward0, ExpandBackward0, PermuteBackward0, ReshapeAliasBackward0, SqueezeBackward0, SqueezeBackward1, TBackward0, TransposeBackward0, UnsafeViewBackward0, UnsqueezeBackward0, CatBackward0, StackBackward0, FlipBackward0, RollBackward0, TrilBackward0, TriuBackward0, SelectBackward0, SliceBackward0, ToCopyBackward0, RepeatBackward0, SortBackward0, SortBackward1, DiagonalBackward0, UnfoldBackward0, SplitBackward0, SplitWithSizesBackward0, UnbindBackward0, ZeroBackward0, AsStridedBackward0, AddbmmBackward0, AddmmBackward0, AddmvBackward0, AddrBackward0, BaddbmmBackward0, BmmBackward0, DotBackward0, VdotBackward0, MmBackward0, MvBackward0, TrilinearBackward0, LinalgInvExBackward0, LinalgDetBackward0, LinalgSlogdetBackward0, LinalgCholeskyExBackward0, LinalgQrBackward0, LinalgSvdBackward0, LinalgSolveExBackward0, CummaxBackward0, CumminBackward0, CumprodBackward0, CumsumBackward0, GatherBackward0, FillBackward1, IndexBackward0, IndexAddBackward0, IndexFillBackward0, IndexFillBackward1, IndexPutBackward0, IndexPutImplBackward0, IndexSelectBackward0, LogsumexpBackward0, MaskedFillBackward0, MaskedFillBackward1, MaskedSelectBackward0, MedianBackward0, NanmedianBackward0, MedianBackward1, NanmedianBackward1, ModeBackward0, NormBackward0, NormBackward1, NormBackward2, NormBackward3, ScatterBackward0, ScatterBackward1, ScatterAddBackward0, TakeBackward0, TopkBackward0, UniqueBackward0, UniqueDimBackward0, UniqueConsecutiveBackward0, UniqueDimConsecutiveBackward0, Unique2Backward0, ScatterReduceBackward0, LogcumsumexpBackward0, LinalgVectorNormBackward0 } from "./Functions.js";
+import { AddBackward0, MulBackward0, FillBackward0, SumBackward0, SumBackward1, ViewBackward0, AbsBackward0, AcosBackward0, AsinBackward0, AtanBackward0, CeilBackward0, ClampBackward0, ClampBackward1, ClampMinBackward0, ClampMinBackward1, ClampMaxBackward0, ClampMaxBackward1, CosBackward0, CoshBackward0, ErfBackward0, ErfcBackward0, ErfinvBackward0, ExpBackward0, Exp2Backward0, Expm1Backward0, FloorBackward0, FracBackward0, LogBackward0, Log10Backward0, Log1PBackward0, Log2Backward0, LogitBackward0, NanToNumBackward0, NegBackward0, ReciprocalBackward0, RoundBackward0, RoundBackward1, RsqrtBackward0, SigmoidBackward0, SignBackward0, SgnBackward0, SinBackward0, SinhBackward0, SqrtBackward0, TanBackward0, TanhBackward0, TruncBackward0, AddcdivBackward0, AddcmulBackward0, Atan2Backward0, CopysignBackward0, CopysignBackward1, DivBackward0, DivBackward1, DivBackward2, DivBackward3, EqBackward0, EqBackward1, FmodBackward0, FmodBackward1, GeBackward0, GeBackward1, GtBackward0, GtBackward1, HypotBackward0, LeBackward0, LeBackward1, LerpBackward0, LerpBackward1, LtBackward0, LtBackward1, MaximumBackward0, FmaxBackward0, MinimumBackward0, FminBackward0, NeBackward0, NeBackward1, PowBackward0, PowBackward1, PowBackward2, RemainderBackward0, RemainderBackward1, RsubBackward0, RsubBackward1, SubBackward0, SubBackward1, AmaxBackward0, AminBackward0, MaxBackward0, MaxBackward1, MeanBackward0, MeanBackward1, MinBackward0, MinBackward1, ProdBackward0, ProdBackward1, StdBackward0, StdMeanBackward0, VarBackward0, VarMeanBackward0, WhereBackward0, AliasBackward0, CloneBackward0, ExpandBackward0, PermuteBackward0, ReshapeAliasBackward0, SqueezeBackward0, SqueezeBackward1, TBackward0, TransposeBackward0, UnsafeViewBackward0, UnsqueezeBackward0, CatBackward0, StackBackward0, FlipBackward0, RollBackward0, TrilBackward0, TriuBackward0, SelectBackward0, SliceBackward0, ToCopyBackward0, RepeatBackward0, SortBackward0, SortBackward1, DiagonalBackward0, UnfoldBackward0, SplitBackward0, SplitWithSizesBackward0, UnbindBackward0, ZeroBackward0, AsStridedBackward0, AddbmmBackward0, AddmmBackward0, AddmvBackward0, AddrBackward0, BaddbmmBackward0, BmmBackward0, DotBackward0, VdotBackward0, MmBackward0, MvBackward0, TrilinearBackward0, LinalgInvExBackward0, LinalgDetBackward0, LinalgSlogdetBackward0, LinalgCholeskyExBackward0, LinalgQrBackward0, LinalgSvdBackward0, LinalgSolveExBackward0, CummaxBackward0, CumminBackward0, CumprodBackward0, CumsumBackward0, GatherBackward0, FillBackward1, IndexBackward0, IndexAddBackward0, IndexFillBackward0, IndexFillBackward1, IndexPutBackward0, IndexPutImplBackward0, IndexSelectBackward0, LogsumexpBackward0, MaskedFillBackward0, MaskedFillBackward1, MaskedSelectBackward0, MedianBackward0, NanmedianBackward0, MedianBackward1, NanmedianBackward1, ModeBackward0, NormBackward0, NormBackward1, NormBackward2, NormBackward3, ScatterBackward0, ScatterBackward1, ScatterAddBackward0, TakeBackward0, TopkBackward0, UniqueBackward0, UniqueDimBackward0, UniqueConsecutiveBackward0, UniqueDimConsecutiveBackward0, Unique2Backward0, ScatterReduceBackward0, LogcumsumexpBackward0, LinalgVectorNormBackward0, ReluBackward0, ThresholdBackward0, ThresholdBackward1, ThresholdBackwardBackward0, LeakyReluBackward0, LeakyReluBackward1, LeakyReluBackwardBackward0, HardtanhBackward0, HardtanhBackwardBackward0, HardsigmoidBackward0, HardswishBackward0, EluBackward0, EluBackward1, CeluBackward0, CeluBackward1, GeluBackward0, SiluBackward0, MishBackward0, SoftplusBackward0, LogSigmoidBackward0, SoftmaxBackward0, LogSoftmaxBackward0, MseLossBackward0, SmoothL1LossBackward0, HuberLossBackward0, BinaryCrossEntropyBackward0, BinaryCrossEntropyWithLogitsBackward0, NllLossBackward0, NllLossBackwardBackward0, NllLoss2DBackward0, NllLoss2DBackwardBackward0 } from "./Functions.js";
 void clone_default; void SavedVariable;
 
 registerKernel(ops.empty_memory_format, "Autograd", (ks, size, dtype, layout, device, pin_memory, memory_format) => below_autograd(() => ops.empty_memory_format.redispatch(ks.and(after_autograd_keyset), size, dtype, layout, device, pin_memory, memory_format)), "VariableType::empty_memory_format", "engine/ops/native_functions.yaml:13", "engine/generated/VariableType.ts:16");
@@ -162,154 +162,569 @@ registerKernel(ops.view_default, "Autograd", (ks, self, size) => {
   return _result;
 }, "VariableType::view_default", "engine/ops/native_functions.yaml:77", "engine/generated/VariableType.ts:149");
 registerKernel(ops.relu_default, "Autograd", (ks, self) => {
-  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::relu", self) : null;
+  const _any_requires_grad = compute_requires_grad(self);
+  let grad_fn: ReluBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new ReluBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+  }
   const _result = below_autograd(() => ops.relu_default.redispatch(ks.and(after_autograd_keyset), self));
-  if (grad_fn) note_node_created(grad_fn);
-  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+    grad_fn.result_ = new SavedVariable((_result as Tensor), true);
+    note_node_created(grad_fn);
+  }
   return _result;
 }, "VariableType::relu_default", "engine/ops/native_functions/activation.yaml:12", "engine/generated/VariableType.ts:164");
-registerKernel(ops.relu__default, "Autograd", (ks, self) => below_autograd(() => ops.relu__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::relu__default", "engine/ops/native_functions/activation.yaml:17", "engine/generated/VariableType.ts:171");
-registerKernel(ops.leaky_relu_out, "Autograd", (ks, self, negative_slope, out) => below_autograd(() => ops.leaky_relu_out.redispatch(ks.and(after_autograd_keyset), self, negative_slope, out)), "VariableType::leaky_relu_out", "engine/ops/native_functions/activation.yaml:34", "engine/generated/VariableType.ts:172");
+registerKernel(ops.relu__default, "Autograd", (ks, self) => {
+  const _any_requires_grad = compute_requires_grad(self);
+  check_inplace(self, _any_requires_grad);
+  let grad_fn: ReluBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new ReluBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+  }
+  const _result = below_autograd(() => ops.relu__default.redispatch(ks.and(after_autograd_keyset), self));
+  if (grad_fn) {
+    rebase_history(self, grad_fn);
+    grad_fn.result_ = new SavedVariable(self, true);
+    note_node_created(grad_fn);
+  }
+  return _result;
+}, "VariableType::relu__default", "engine/ops/native_functions/activation.yaml:17", "engine/generated/VariableType.ts:179");
+registerKernel(ops.leaky_relu_out, "Autograd", (ks, self, negative_slope, out) => {
+  if (compute_requires_grad(self)) throw_error_out_requires_grad("leaky_relu");
+  return below_autograd(() => ops.leaky_relu_out.redispatch(ks.and(after_autograd_keyset), self, negative_slope, out));
+}, "VariableType::leaky_relu_out", "engine/ops/native_functions/activation.yaml:34", "engine/generated/VariableType.ts:195");
 registerKernel(ops.leaky_relu_default, "Autograd", (ks, self, negative_slope) => {
-  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::leaky_relu", self) : null;
+  const _any_requires_grad = compute_requires_grad(self);
+  let grad_fn: LeakyReluBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new LeakyReluBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+    grad_fn.self_ = new SavedVariable(self, false);
+    grad_fn.negative_slope = negative_slope;
+  }
   const _result = below_autograd(() => ops.leaky_relu_default.redispatch(ks.and(after_autograd_keyset), self, negative_slope));
-  if (grad_fn) note_node_created(grad_fn);
-  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+    note_node_created(grad_fn);
+  }
   return _result;
-}, "VariableType::leaky_relu_default", "engine/ops/native_functions/activation.yaml:41", "engine/generated/VariableType.ts:173");
-registerKernel(ops.leaky_relu__default, "Autograd", (ks, self, negative_slope) => below_autograd(() => ops.leaky_relu__default.redispatch(ks.and(after_autograd_keyset), self, negative_slope)), "VariableType::leaky_relu__default", "engine/ops/native_functions/activation.yaml:45", "engine/generated/VariableType.ts:180");
-registerKernel(ops.elu_out, "Autograd", (ks, self, alpha, scale, input_scale, out) => below_autograd(() => ops.elu_out.redispatch(ks.and(after_autograd_keyset), self, alpha, scale, input_scale, out)), "VariableType::elu_out", "engine/ops/native_functions/activation.yaml:50", "engine/generated/VariableType.ts:181");
+}, "VariableType::leaky_relu_default", "engine/ops/native_functions/activation.yaml:41", "engine/generated/VariableType.ts:199");
+registerKernel(ops.leaky_relu__default, "Autograd", (ks, self, negative_slope) => {
+  const _any_requires_grad = compute_requires_grad(self);
+  check_inplace(self, _any_requires_grad);
+  let grad_fn: LeakyReluBackward1 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new LeakyReluBackward1();
+    grad_fn.set_next_edges(collect_next_edges(self));
+    grad_fn.negative_slope = negative_slope;
+  }
+  const _result = below_autograd(() => ops.leaky_relu__default.redispatch(ks.and(after_autograd_keyset), self, negative_slope));
+  if (grad_fn) {
+    rebase_history(self, grad_fn);
+    grad_fn.result_ = new SavedVariable(self, true);
+    note_node_created(grad_fn);
+  }
+  return _result;
+}, "VariableType::leaky_relu__default", "engine/ops/native_functions/activation.yaml:45", "engine/generated/VariableType.ts:215");
+registerKernel(ops.elu_out, "Autograd", (ks, self, alpha, scale, input_scale, out) => {
+  if (compute_requires_grad(self)) throw_error_out_requires_grad("elu");
+  return below_autograd(() => ops.elu_out.redispatch(ks.and(after_autograd_keyset), self, alpha, scale, input_scale, out));
+}, "VariableType::elu_out", "engine/ops/native_functions/activation.yaml:50", "engine/generated/VariableType.ts:232");
 registerKernel(ops.elu_default, "Autograd", (ks, self, alpha, scale, input_scale) => {
-  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::elu", self) : null;
+  const _any_requires_grad = compute_requires_grad(self);
+  let grad_fn: EluBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new EluBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+    grad_fn.self_ = new SavedVariable(self, false);
+    grad_fn.alpha = alpha;
+    grad_fn.scale = scale;
+    grad_fn.input_scale = input_scale;
+  }
   const _result = below_autograd(() => ops.elu_default.redispatch(ks.and(after_autograd_keyset), self, alpha, scale, input_scale));
-  if (grad_fn) note_node_created(grad_fn);
-  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+    note_node_created(grad_fn);
+  }
   return _result;
-}, "VariableType::elu_default", "engine/ops/native_functions/activation.yaml:57", "engine/generated/VariableType.ts:182");
-registerKernel(ops.elu__default, "Autograd", (ks, self, alpha, scale, input_scale) => below_autograd(() => ops.elu__default.redispatch(ks.and(after_autograd_keyset), self, alpha, scale, input_scale)), "VariableType::elu__default", "engine/ops/native_functions/activation.yaml:61", "engine/generated/VariableType.ts:189");
+}, "VariableType::elu_default", "engine/ops/native_functions/activation.yaml:57", "engine/generated/VariableType.ts:236");
+registerKernel(ops.elu__default, "Autograd", (ks, self, alpha, scale, input_scale) => {
+  const _any_requires_grad = compute_requires_grad(self);
+  check_inplace(self, _any_requires_grad);
+  let grad_fn: EluBackward1 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new EluBackward1();
+    grad_fn.set_next_edges(collect_next_edges(self));
+    grad_fn.alpha = alpha;
+    grad_fn.scale = scale;
+    grad_fn.input_scale = input_scale;
+  }
+  const _result = below_autograd(() => ops.elu__default.redispatch(ks.and(after_autograd_keyset), self, alpha, scale, input_scale));
+  if (grad_fn) {
+    rebase_history(self, grad_fn);
+    grad_fn.result_ = new SavedVariable(self, true);
+    note_node_created(grad_fn);
+  }
+  return _result;
+}, "VariableType::elu__default", "engine/ops/native_functions/activation.yaml:61", "engine/generated/VariableType.ts:254");
 registerKernel(ops.celu_default, "Autograd", (ks, self, alpha) => {
-  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::celu", self) : null;
+  const _any_requires_grad = compute_requires_grad(self);
+  let grad_fn: CeluBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new CeluBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+    grad_fn.self_ = new SavedVariable(self, false);
+    grad_fn.alpha = alpha;
+  }
   const _result = below_autograd(() => ops.celu_default.redispatch(ks.and(after_autograd_keyset), self, alpha));
-  if (grad_fn) note_node_created(grad_fn);
-  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+    note_node_created(grad_fn);
+  }
   return _result;
-}, "VariableType::celu_default", "engine/ops/native_functions/activation.yaml:73", "engine/generated/VariableType.ts:190");
-registerKernel(ops.celu__default, "Autograd", (ks, self, alpha) => below_autograd(() => ops.celu__default.redispatch(ks.and(after_autograd_keyset), self, alpha)), "VariableType::celu__default", "engine/ops/native_functions/activation.yaml:77", "engine/generated/VariableType.ts:197");
-registerKernel(ops.gelu_out, "Autograd", (ks, self, approximate, out) => below_autograd(() => ops.gelu_out.redispatch(ks.and(after_autograd_keyset), self, approximate, out)), "VariableType::gelu_out", "engine/ops/native_functions/activation.yaml:83", "engine/generated/VariableType.ts:198");
-registerKernel(ops.gelu__default, "Autograd", (ks, self, approximate) => below_autograd(() => ops.gelu__default.redispatch(ks.and(after_autograd_keyset), self, approximate)), "VariableType::gelu__default", "engine/ops/native_functions/activation.yaml:90", "engine/generated/VariableType.ts:199");
+}, "VariableType::celu_default", "engine/ops/native_functions/activation.yaml:73", "engine/generated/VariableType.ts:273");
+registerKernel(ops.celu__default, "Autograd", (ks, self, alpha) => {
+  const _any_requires_grad = compute_requires_grad(self);
+  check_inplace(self, _any_requires_grad);
+  let grad_fn: CeluBackward1 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new CeluBackward1();
+    grad_fn.set_next_edges(collect_next_edges(self));
+    grad_fn.alpha = alpha;
+  }
+  const _result = below_autograd(() => ops.celu__default.redispatch(ks.and(after_autograd_keyset), self, alpha));
+  if (grad_fn) {
+    rebase_history(self, grad_fn);
+    grad_fn.result_ = new SavedVariable(self, true);
+    note_node_created(grad_fn);
+  }
+  return _result;
+}, "VariableType::celu__default", "engine/ops/native_functions/activation.yaml:77", "engine/generated/VariableType.ts:289");
+registerKernel(ops.gelu_out, "Autograd", (ks, self, approximate, out) => {
+  if (compute_requires_grad(self)) throw_error_out_requires_grad("gelu");
+  return below_autograd(() => ops.gelu_out.redispatch(ks.and(after_autograd_keyset), self, approximate, out));
+}, "VariableType::gelu_out", "engine/ops/native_functions/activation.yaml:83", "engine/generated/VariableType.ts:306");
+registerKernel(ops.gelu__default, "Autograd", (ks, self, approximate) => {
+  const _any_requires_grad = compute_requires_grad(self);
+  check_inplace(self, _any_requires_grad);
+  let grad_fn: GeluBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new GeluBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+    grad_fn.self_ = new SavedVariable(clone_default.call(self, null) as Tensor, false);
+    grad_fn.approximate = approximate;
+  }
+  const _result = below_autograd(() => ops.gelu__default.redispatch(ks.and(after_autograd_keyset), self, approximate));
+  if (grad_fn) {
+    rebase_history(self, grad_fn);
+    note_node_created(grad_fn);
+  }
+  return _result;
+}, "VariableType::gelu__default", "engine/ops/native_functions/activation.yaml:90", "engine/generated/VariableType.ts:310");
 registerKernel(ops.gelu_default, "Autograd", (ks, self, approximate) => {
-  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::gelu", self) : null;
+  const _any_requires_grad = compute_requires_grad(self);
+  let grad_fn: GeluBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new GeluBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+    grad_fn.self_ = new SavedVariable(self, false);
+    grad_fn.approximate = approximate;
+  }
   const _result = below_autograd(() => ops.gelu_default.redispatch(ks.and(after_autograd_keyset), self, approximate));
-  if (grad_fn) note_node_created(grad_fn);
-  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+    note_node_created(grad_fn);
+  }
   return _result;
-}, "VariableType::gelu_default", "engine/ops/native_functions/activation.yaml:94", "engine/generated/VariableType.ts:200");
+}, "VariableType::gelu_default", "engine/ops/native_functions/activation.yaml:94", "engine/generated/VariableType.ts:327");
 registerKernel(ops.silu_default, "Autograd", (ks, self) => {
-  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::silu", self) : null;
+  const _any_requires_grad = compute_requires_grad(self);
+  let grad_fn: SiluBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new SiluBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+    grad_fn.self_ = new SavedVariable(self, false);
+  }
   const _result = below_autograd(() => ops.silu_default.redispatch(ks.and(after_autograd_keyset), self));
-  if (grad_fn) note_node_created(grad_fn);
-  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+    note_node_created(grad_fn);
+  }
   return _result;
-}, "VariableType::silu_default", "engine/ops/native_functions/activation.yaml:99", "engine/generated/VariableType.ts:207");
-registerKernel(ops.silu__default, "Autograd", (ks, self) => below_autograd(() => ops.silu__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::silu__default", "engine/ops/native_functions/activation.yaml:103", "engine/generated/VariableType.ts:214");
-registerKernel(ops.silu_out, "Autograd", (ks, self, out) => below_autograd(() => ops.silu_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::silu_out", "engine/ops/native_functions/activation.yaml:107", "engine/generated/VariableType.ts:215");
+}, "VariableType::silu_default", "engine/ops/native_functions/activation.yaml:99", "engine/generated/VariableType.ts:343");
+registerKernel(ops.silu__default, "Autograd", (ks, self) => {
+  const _any_requires_grad = compute_requires_grad(self);
+  check_inplace(self, _any_requires_grad);
+  let grad_fn: SiluBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new SiluBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+    grad_fn.self_ = new SavedVariable(clone_default.call(self, null) as Tensor, false);
+  }
+  const _result = below_autograd(() => ops.silu__default.redispatch(ks.and(after_autograd_keyset), self));
+  if (grad_fn) {
+    rebase_history(self, grad_fn);
+    note_node_created(grad_fn);
+  }
+  return _result;
+}, "VariableType::silu__default", "engine/ops/native_functions/activation.yaml:103", "engine/generated/VariableType.ts:358");
+registerKernel(ops.silu_out, "Autograd", (ks, self, out) => {
+  if (compute_requires_grad(self)) throw_error_out_requires_grad("silu");
+  return below_autograd(() => ops.silu_out.redispatch(ks.and(after_autograd_keyset), self, out));
+}, "VariableType::silu_out", "engine/ops/native_functions/activation.yaml:107", "engine/generated/VariableType.ts:374");
 registerKernel(ops.mish_default, "Autograd", (ks, self) => {
-  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::mish", self) : null;
+  const _any_requires_grad = compute_requires_grad(self);
+  let grad_fn: MishBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new MishBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+    grad_fn.self_ = new SavedVariable(self, false);
+  }
   const _result = below_autograd(() => ops.mish_default.redispatch(ks.and(after_autograd_keyset), self));
-  if (grad_fn) note_node_created(grad_fn);
-  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+    note_node_created(grad_fn);
+  }
   return _result;
-}, "VariableType::mish_default", "engine/ops/native_functions/activation.yaml:114", "engine/generated/VariableType.ts:216");
-registerKernel(ops.mish__default, "Autograd", (ks, self) => below_autograd(() => ops.mish__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::mish__default", "engine/ops/native_functions/activation.yaml:118", "engine/generated/VariableType.ts:223");
-registerKernel(ops.mish_out, "Autograd", (ks, self, out) => below_autograd(() => ops.mish_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::mish_out", "engine/ops/native_functions/activation.yaml:122", "engine/generated/VariableType.ts:224");
-registerKernel(ops.softplus_out, "Autograd", (ks, self, beta, threshold, out) => below_autograd(() => ops.softplus_out.redispatch(ks.and(after_autograd_keyset), self, beta, threshold, out)), "VariableType::softplus_out", "engine/ops/native_functions/activation.yaml:130", "engine/generated/VariableType.ts:225");
+}, "VariableType::mish_default", "engine/ops/native_functions/activation.yaml:114", "engine/generated/VariableType.ts:378");
+registerKernel(ops.mish__default, "Autograd", (ks, self) => {
+  const _any_requires_grad = compute_requires_grad(self);
+  check_inplace(self, _any_requires_grad);
+  let grad_fn: MishBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new MishBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+    grad_fn.self_ = new SavedVariable(clone_default.call(self, null) as Tensor, false);
+  }
+  const _result = below_autograd(() => ops.mish__default.redispatch(ks.and(after_autograd_keyset), self));
+  if (grad_fn) {
+    rebase_history(self, grad_fn);
+    note_node_created(grad_fn);
+  }
+  return _result;
+}, "VariableType::mish__default", "engine/ops/native_functions/activation.yaml:118", "engine/generated/VariableType.ts:393");
+registerKernel(ops.mish_out, "Autograd", (ks, self, out) => {
+  if (compute_requires_grad(self)) throw_error_out_requires_grad("mish");
+  return below_autograd(() => ops.mish_out.redispatch(ks.and(after_autograd_keyset), self, out));
+}, "VariableType::mish_out", "engine/ops/native_functions/activation.yaml:122", "engine/generated/VariableType.ts:409");
+registerKernel(ops.softplus_out, "Autograd", (ks, self, beta, threshold, out) => {
+  if (compute_requires_grad(self)) throw_error_out_requires_grad("softplus");
+  return below_autograd(() => ops.softplus_out.redispatch(ks.and(after_autograd_keyset), self, beta, threshold, out));
+}, "VariableType::softplus_out", "engine/ops/native_functions/activation.yaml:130", "engine/generated/VariableType.ts:413");
 registerKernel(ops.softplus_default, "Autograd", (ks, self, beta, threshold) => {
-  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::softplus", self) : null;
+  const _any_requires_grad = compute_requires_grad(self);
+  let grad_fn: SoftplusBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new SoftplusBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+    grad_fn.self_ = new SavedVariable(self, false);
+    grad_fn.beta = beta;
+    grad_fn.threshold = threshold;
+  }
   const _result = below_autograd(() => ops.softplus_default.redispatch(ks.and(after_autograd_keyset), self, beta, threshold));
-  if (grad_fn) note_node_created(grad_fn);
-  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+    note_node_created(grad_fn);
+  }
   return _result;
-}, "VariableType::softplus_default", "engine/ops/native_functions/activation.yaml:137", "engine/generated/VariableType.ts:226");
-registerKernel(ops.hardtanh_out, "Autograd", (ks, self, min_val, max_val, out) => below_autograd(() => ops.hardtanh_out.redispatch(ks.and(after_autograd_keyset), self, min_val, max_val, out)), "VariableType::hardtanh_out", "engine/ops/native_functions/activation.yaml:142", "engine/generated/VariableType.ts:233");
+}, "VariableType::softplus_default", "engine/ops/native_functions/activation.yaml:137", "engine/generated/VariableType.ts:417");
+registerKernel(ops.hardtanh_out, "Autograd", (ks, self, min_val, max_val, out) => {
+  if (compute_requires_grad(self)) throw_error_out_requires_grad("hardtanh");
+  return below_autograd(() => ops.hardtanh_out.redispatch(ks.and(after_autograd_keyset), self, min_val, max_val, out));
+}, "VariableType::hardtanh_out", "engine/ops/native_functions/activation.yaml:142", "engine/generated/VariableType.ts:434");
 registerKernel(ops.hardtanh_default, "Autograd", (ks, self, min_val, max_val) => {
-  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::hardtanh", self) : null;
+  const _any_requires_grad = compute_requires_grad(self);
+  let grad_fn: HardtanhBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new HardtanhBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+    grad_fn.self_ = new SavedVariable(self, false);
+    grad_fn.min_val = min_val;
+    grad_fn.max_val = max_val;
+  }
   const _result = below_autograd(() => ops.hardtanh_default.redispatch(ks.and(after_autograd_keyset), self, min_val, max_val));
-  if (grad_fn) note_node_created(grad_fn);
-  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+    note_node_created(grad_fn);
+  }
   return _result;
-}, "VariableType::hardtanh_default", "engine/ops/native_functions/activation.yaml:147", "engine/generated/VariableType.ts:234");
-registerKernel(ops.hardtanh__default, "Autograd", (ks, self, min_val, max_val) => below_autograd(() => ops.hardtanh__default.redispatch(ks.and(after_autograd_keyset), self, min_val, max_val)), "VariableType::hardtanh__default", "engine/ops/native_functions/activation.yaml:152", "engine/generated/VariableType.ts:241");
-registerKernel(ops.hardsigmoid_out, "Autograd", (ks, self, out) => below_autograd(() => ops.hardsigmoid_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::hardsigmoid_out", "engine/ops/native_functions/activation.yaml:157", "engine/generated/VariableType.ts:242");
+}, "VariableType::hardtanh_default", "engine/ops/native_functions/activation.yaml:147", "engine/generated/VariableType.ts:438");
+registerKernel(ops.hardtanh__default, "Autograd", (ks, self, min_val, max_val) => {
+  const _any_requires_grad = compute_requires_grad(self);
+  check_inplace(self, _any_requires_grad);
+  let grad_fn: HardtanhBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new HardtanhBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+    grad_fn.self_ = new SavedVariable(clone_default.call(self, null) as Tensor, false);
+    grad_fn.min_val = min_val;
+    grad_fn.max_val = max_val;
+  }
+  const _result = below_autograd(() => ops.hardtanh__default.redispatch(ks.and(after_autograd_keyset), self, min_val, max_val));
+  if (grad_fn) {
+    rebase_history(self, grad_fn);
+    note_node_created(grad_fn);
+  }
+  return _result;
+}, "VariableType::hardtanh__default", "engine/ops/native_functions/activation.yaml:152", "engine/generated/VariableType.ts:455");
+registerKernel(ops.hardsigmoid_out, "Autograd", (ks, self, out) => {
+  if (compute_requires_grad(self)) throw_error_out_requires_grad("hardsigmoid");
+  return below_autograd(() => ops.hardsigmoid_out.redispatch(ks.and(after_autograd_keyset), self, out));
+}, "VariableType::hardsigmoid_out", "engine/ops/native_functions/activation.yaml:157", "engine/generated/VariableType.ts:473");
 registerKernel(ops.hardsigmoid_default, "Autograd", (ks, self) => {
-  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::hardsigmoid", self) : null;
+  const _any_requires_grad = compute_requires_grad(self);
+  let grad_fn: HardsigmoidBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new HardsigmoidBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+    grad_fn.self_ = new SavedVariable(self, false);
+  }
   const _result = below_autograd(() => ops.hardsigmoid_default.redispatch(ks.and(after_autograd_keyset), self));
-  if (grad_fn) note_node_created(grad_fn);
-  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+    note_node_created(grad_fn);
+  }
   return _result;
-}, "VariableType::hardsigmoid_default", "engine/ops/native_functions/activation.yaml:164", "engine/generated/VariableType.ts:243");
-registerKernel(ops.hardsigmoid__default, "Autograd", (ks, self) => below_autograd(() => ops.hardsigmoid__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::hardsigmoid__default", "engine/ops/native_functions/activation.yaml:168", "engine/generated/VariableType.ts:250");
-registerKernel(ops.hardswish_out, "Autograd", (ks, self, out) => below_autograd(() => ops.hardswish_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::hardswish_out", "engine/ops/native_functions/activation.yaml:172", "engine/generated/VariableType.ts:251");
+}, "VariableType::hardsigmoid_default", "engine/ops/native_functions/activation.yaml:164", "engine/generated/VariableType.ts:477");
+registerKernel(ops.hardsigmoid__default, "Autograd", (ks, self) => {
+  const _any_requires_grad = compute_requires_grad(self);
+  check_inplace(self, _any_requires_grad);
+  let grad_fn: HardsigmoidBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new HardsigmoidBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+    grad_fn.self_ = new SavedVariable(clone_default.call(self, null) as Tensor, false);
+  }
+  const _result = below_autograd(() => ops.hardsigmoid__default.redispatch(ks.and(after_autograd_keyset), self));
+  if (grad_fn) {
+    rebase_history(self, grad_fn);
+    note_node_created(grad_fn);
+  }
+  return _result;
+}, "VariableType::hardsigmoid__default", "engine/ops/native_functions/activation.yaml:168", "engine/generated/VariableType.ts:492");
+registerKernel(ops.hardswish_out, "Autograd", (ks, self, out) => {
+  if (compute_requires_grad(self)) throw_error_out_requires_grad("hardswish");
+  return below_autograd(() => ops.hardswish_out.redispatch(ks.and(after_autograd_keyset), self, out));
+}, "VariableType::hardswish_out", "engine/ops/native_functions/activation.yaml:172", "engine/generated/VariableType.ts:508");
 registerKernel(ops.hardswish_default, "Autograd", (ks, self) => {
-  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::hardswish", self) : null;
+  const _any_requires_grad = compute_requires_grad(self);
+  let grad_fn: HardswishBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new HardswishBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+    grad_fn.self_ = new SavedVariable(self, false);
+  }
   const _result = below_autograd(() => ops.hardswish_default.redispatch(ks.and(after_autograd_keyset), self));
-  if (grad_fn) note_node_created(grad_fn);
-  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+    note_node_created(grad_fn);
+  }
   return _result;
-}, "VariableType::hardswish_default", "engine/ops/native_functions/activation.yaml:177", "engine/generated/VariableType.ts:252");
-registerKernel(ops.hardswish__default, "Autograd", (ks, self) => below_autograd(() => ops.hardswish__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::hardswish__default", "engine/ops/native_functions/activation.yaml:182", "engine/generated/VariableType.ts:259");
-registerKernel(ops.log_sigmoid_forward_output, "Autograd", (ks, self, output, buffer) => below_autograd(() => ops.log_sigmoid_forward_output.redispatch(ks.and(after_autograd_keyset), self, output, buffer)), "VariableType::log_sigmoid_forward_output", "engine/ops/native_functions/activation.yaml:198", "engine/generated/VariableType.ts:260");
+}, "VariableType::hardswish_default", "engine/ops/native_functions/activation.yaml:177", "engine/generated/VariableType.ts:512");
+registerKernel(ops.hardswish__default, "Autograd", (ks, self) => {
+  const _any_requires_grad = compute_requires_grad(self);
+  check_inplace(self, _any_requires_grad);
+  let grad_fn: HardswishBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new HardswishBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+    grad_fn.self_ = new SavedVariable(clone_default.call(self, null) as Tensor, false);
+  }
+  const _result = below_autograd(() => ops.hardswish__default.redispatch(ks.and(after_autograd_keyset), self));
+  if (grad_fn) {
+    rebase_history(self, grad_fn);
+    note_node_created(grad_fn);
+  }
+  return _result;
+}, "VariableType::hardswish__default", "engine/ops/native_functions/activation.yaml:182", "engine/generated/VariableType.ts:527");
+registerKernel(ops.log_sigmoid_forward_output, "Autograd", (ks, self, output, buffer) => {
+  if (compute_requires_grad(self)) throw_error_out_requires_grad("log_sigmoid_forward");
+  return below_autograd(() => ops.log_sigmoid_forward_output.redispatch(ks.and(after_autograd_keyset), self, output, buffer));
+}, "VariableType::log_sigmoid_forward_output", "engine/ops/native_functions/activation.yaml:198", "engine/generated/VariableType.ts:543");
 registerKernel(ops.log_sigmoid_forward_default, "Autograd", (ks, self) => {
-  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::log_sigmoid_forward", self) : null;
+  const _any_requires_grad = compute_requires_grad(self);
+  let grad_fn: LogSigmoidBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new LogSigmoidBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+    grad_fn.self_ = new SavedVariable(self, false);
+  }
   const _result = below_autograd(() => ops.log_sigmoid_forward_default.redispatch(ks.and(after_autograd_keyset), self));
-  if (grad_fn) note_node_created(grad_fn);
-  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (grad_fn) {
+    set_history([differentiable((_result as any)[0]), null], grad_fn);
+    note_node_created(grad_fn);
+  }
   return _result;
-}, "VariableType::log_sigmoid_forward_default", "engine/ops/native_functions/activation.yaml:203", "engine/generated/VariableType.ts:261");
+}, "VariableType::log_sigmoid_forward_default", "engine/ops/native_functions/activation.yaml:203", "engine/generated/VariableType.ts:547");
 registerKernel(ops.threshold_default, "Autograd", (ks, self, threshold, value) => {
-  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::threshold", self) : null;
+  const _any_requires_grad = compute_requires_grad(self);
+  let grad_fn: ThresholdBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new ThresholdBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+    grad_fn.self_ = new SavedVariable(self, false);
+    grad_fn.threshold = threshold;
+  }
   const _result = below_autograd(() => ops.threshold_default.redispatch(ks.and(after_autograd_keyset), self, threshold, value));
-  if (grad_fn) note_node_created(grad_fn);
-  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+    note_node_created(grad_fn);
+  }
   return _result;
-}, "VariableType::threshold_default", "engine/ops/native_functions/activation.yaml:209", "engine/generated/VariableType.ts:268");
-registerKernel(ops.threshold__default, "Autograd", (ks, self, threshold, value) => below_autograd(() => ops.threshold__default.redispatch(ks.and(after_autograd_keyset), self, threshold, value)), "VariableType::threshold__default", "engine/ops/native_functions/activation.yaml:213", "engine/generated/VariableType.ts:275");
-registerKernel(ops.threshold_out, "Autograd", (ks, self, threshold, value, out) => below_autograd(() => ops.threshold_out.redispatch(ks.and(after_autograd_keyset), self, threshold, value, out)), "VariableType::threshold_out", "engine/ops/native_functions/activation.yaml:217", "engine/generated/VariableType.ts:276");
-registerKernel(ops.softmax_int_out, "Autograd", (ks, self, dim, dtype, out) => below_autograd(() => ops.softmax_int_out.redispatch(ks.and(after_autograd_keyset), self, dim, dtype, out)), "VariableType::softmax_int_out", "engine/ops/native_functions/activation.yaml:229", "engine/generated/VariableType.ts:277");
+}, "VariableType::threshold_default", "engine/ops/native_functions/activation.yaml:209", "engine/generated/VariableType.ts:562");
+registerKernel(ops.threshold__default, "Autograd", (ks, self, threshold, value) => {
+  const _any_requires_grad = compute_requires_grad(self);
+  check_inplace(self, _any_requires_grad);
+  let grad_fn: ThresholdBackward1 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new ThresholdBackward1();
+    grad_fn.set_next_edges(collect_next_edges(self));
+    grad_fn.self_ = new SavedVariable(clone_default.call(self, null) as Tensor, false);
+    grad_fn.threshold = threshold;
+  }
+  const _result = below_autograd(() => ops.threshold__default.redispatch(ks.and(after_autograd_keyset), self, threshold, value));
+  if (grad_fn) {
+    rebase_history(self, grad_fn);
+    note_node_created(grad_fn);
+  }
+  return _result;
+}, "VariableType::threshold__default", "engine/ops/native_functions/activation.yaml:213", "engine/generated/VariableType.ts:578");
+registerKernel(ops.threshold_out, "Autograd", (ks, self, threshold, value, out) => {
+  if (compute_requires_grad(self)) throw_error_out_requires_grad("threshold");
+  return below_autograd(() => ops.threshold_out.redispatch(ks.and(after_autograd_keyset), self, threshold, value, out));
+}, "VariableType::threshold_out", "engine/ops/native_functions/activation.yaml:217", "engine/generated/VariableType.ts:595");
+registerKernel(ops.softmax_int_out, "Autograd", (ks, self, dim, dtype, out) => below_autograd(() => ops.softmax_int_out.redispatch(ks.and(after_autograd_keyset), self, dim, dtype, out)), "VariableType::softmax_int_out", "engine/ops/native_functions/activation.yaml:229", "engine/generated/VariableType.ts:599");
 registerKernel(ops._softmax_default, "Autograd", (ks, self, dim, half_to_float) => {
-  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::_softmax", self) : null;
+  const _any_requires_grad = compute_requires_grad(self);
+  let grad_fn: SoftmaxBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new SoftmaxBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+    grad_fn.dim = dim;
+  }
   const _result = below_autograd(() => ops._softmax_default.redispatch(ks.and(after_autograd_keyset), self, dim, half_to_float));
-  if (grad_fn) note_node_created(grad_fn);
-  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+    grad_fn.result_ = new SavedVariable((_result as Tensor), true);
+    note_node_created(grad_fn);
+  }
   return _result;
-}, "VariableType::_softmax_default", "engine/ops/native_functions/activation.yaml:234", "engine/generated/VariableType.ts:278");
-registerKernel(ops._softmax_out, "Autograd", (ks, self, dim, half_to_float, out) => below_autograd(() => ops._softmax_out.redispatch(ks.and(after_autograd_keyset), self, dim, half_to_float, out)), "VariableType::_softmax_out", "engine/ops/native_functions/activation.yaml:237", "engine/generated/VariableType.ts:285");
-registerKernel(ops.log_softmax_int_out, "Autograd", (ks, self, dim, dtype, out) => below_autograd(() => ops.log_softmax_int_out.redispatch(ks.and(after_autograd_keyset), self, dim, dtype, out)), "VariableType::log_softmax_int_out", "engine/ops/native_functions/activation.yaml:247", "engine/generated/VariableType.ts:286");
+}, "VariableType::_softmax_default", "engine/ops/native_functions/activation.yaml:234", "engine/generated/VariableType.ts:600");
+registerKernel(ops._softmax_out, "Autograd", (ks, self, dim, half_to_float, out) => {
+  if (compute_requires_grad(self)) throw_error_out_requires_grad("_softmax");
+  return below_autograd(() => ops._softmax_out.redispatch(ks.and(after_autograd_keyset), self, dim, half_to_float, out));
+}, "VariableType::_softmax_out", "engine/ops/native_functions/activation.yaml:237", "engine/generated/VariableType.ts:616");
+registerKernel(ops.log_softmax_int_out, "Autograd", (ks, self, dim, dtype, out) => below_autograd(() => ops.log_softmax_int_out.redispatch(ks.and(after_autograd_keyset), self, dim, dtype, out)), "VariableType::log_softmax_int_out", "engine/ops/native_functions/activation.yaml:247", "engine/generated/VariableType.ts:620");
 registerKernel(ops._log_softmax_default, "Autograd", (ks, self, dim, half_to_float) => {
-  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::_log_softmax", self) : null;
+  const _any_requires_grad = compute_requires_grad(self);
+  let grad_fn: LogSoftmaxBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new LogSoftmaxBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+    grad_fn.dim = dim;
+  }
   const _result = below_autograd(() => ops._log_softmax_default.redispatch(ks.and(after_autograd_keyset), self, dim, half_to_float));
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+    grad_fn.result_ = new SavedVariable((_result as Tensor), true);
+    note_node_created(grad_fn);
+  }
+  return _result;
+}, "VariableType::_log_softmax_default", "engine/ops/native_functions/activation.yaml:252", "engine/generated/VariableType.ts:621");
+registerKernel(ops._log_softmax_out, "Autograd", (ks, self, dim, half_to_float, out) => {
+  if (compute_requires_grad(self)) throw_error_out_requires_grad("_log_softmax");
+  return below_autograd(() => ops._log_softmax_out.redispatch(ks.and(after_autograd_keyset), self, dim, half_to_float, out));
+}, "VariableType::_log_softmax_out", "engine/ops/native_functions/activation.yaml:255", "engine/generated/VariableType.ts:637");
+registerKernel(ops.threshold_backward_grad_input, "Autograd", (ks, grad_output, self, threshold, grad_input) => {
+  if (compute_requires_grad(grad_output, self)) throw_error_out_requires_grad("threshold_backward");
+  return below_autograd(() => ops.threshold_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, self, threshold, grad_input));
+}, "VariableType::threshold_backward_grad_input", "engine/ops/native_functions/activation.yaml:303", "engine/generated/VariableType.ts:641");
+registerKernel(ops.threshold_backward_default, "Autograd", (ks, grad_output, self, threshold) => {
+  const _any_requires_grad = compute_requires_grad(grad_output, self);
+  let grad_fn: ThresholdBackwardBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new ThresholdBackwardBackward0();
+    grad_fn.set_next_edges(collect_next_edges(grad_output, self));
+    if (grad_fn.should_compute_output(0)) grad_fn.self_ = new SavedVariable(self, false);
+    if (grad_fn.should_compute_output(0)) grad_fn.threshold = threshold;
+  }
+  const _result = below_autograd(() => ops.threshold_backward_default.redispatch(ks.and(after_autograd_keyset), grad_output, self, threshold));
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+    note_node_created(grad_fn);
+  }
+  return _result;
+}, "VariableType::threshold_backward_default", "engine/ops/native_functions/activation.yaml:309", "engine/generated/VariableType.ts:645");
+registerKernel(ops.leaky_relu_backward_grad_input, "Autograd", (ks, grad_output, self, negative_slope, self_is_result, grad_input) => {
+  if (compute_requires_grad(grad_output, self)) throw_error_out_requires_grad("leaky_relu_backward");
+  return below_autograd(() => ops.leaky_relu_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, self, negative_slope, self_is_result, grad_input));
+}, "VariableType::leaky_relu_backward_grad_input", "engine/ops/native_functions/activation.yaml:313", "engine/generated/VariableType.ts:661");
+registerKernel(ops.leaky_relu_backward_default, "Autograd", (ks, grad_output, self, negative_slope, self_is_result) => {
+  const _any_requires_grad = compute_requires_grad(grad_output, self);
+  let grad_fn: LeakyReluBackwardBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new LeakyReluBackwardBackward0();
+    grad_fn.set_next_edges(collect_next_edges(grad_output, self));
+    if (grad_fn.should_compute_output(0)) grad_fn.self_ = new SavedVariable(self, false);
+    if (grad_fn.should_compute_output(0)) grad_fn.negative_slope = negative_slope;
+  }
+  const _result = below_autograd(() => ops.leaky_relu_backward_default.redispatch(ks.and(after_autograd_keyset), grad_output, self, negative_slope, self_is_result));
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+    note_node_created(grad_fn);
+  }
+  return _result;
+}, "VariableType::leaky_relu_backward_default", "engine/ops/native_functions/activation.yaml:320", "engine/generated/VariableType.ts:665");
+registerKernel(ops.hardtanh_backward_grad_input, "Autograd", (ks, grad_output, self, min_val, max_val, grad_input) => {
+  if (compute_requires_grad(grad_output, self)) throw_error_out_requires_grad("hardtanh_backward");
+  return below_autograd(() => ops.hardtanh_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, self, min_val, max_val, grad_input));
+}, "VariableType::hardtanh_backward_grad_input", "engine/ops/native_functions/activation.yaml:324", "engine/generated/VariableType.ts:681");
+registerKernel(ops.hardtanh_backward_default, "Autograd", (ks, grad_output, self, min_val, max_val) => {
+  const _any_requires_grad = compute_requires_grad(grad_output, self);
+  let grad_fn: HardtanhBackwardBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new HardtanhBackwardBackward0();
+    grad_fn.set_next_edges(collect_next_edges(grad_output, self));
+    if (grad_fn.should_compute_output(0)) grad_fn.self_ = new SavedVariable(self, false);
+    if (grad_fn.should_compute_output(0)) grad_fn.min_val = min_val;
+    if (grad_fn.should_compute_output(0)) grad_fn.max_val = max_val;
+  }
+  const _result = below_autograd(() => ops.hardtanh_backward_default.redispatch(ks.and(after_autograd_keyset), grad_output, self, min_val, max_val));
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+    note_node_created(grad_fn);
+  }
+  return _result;
+}, "VariableType::hardtanh_backward_default", "engine/ops/native_functions/activation.yaml:329", "engine/generated/VariableType.ts:685");
+registerKernel(ops.hardsigmoid_backward_grad_input, "Autograd", (ks, grad_output, self, grad_input) => below_autograd(() => ops.hardsigmoid_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, self, grad_input)), "VariableType::hardsigmoid_backward_grad_input", "engine/ops/native_functions/activation.yaml:334", "engine/generated/VariableType.ts:702");
+registerKernel(ops.hardsigmoid_backward_default, "Autograd", (ks, grad_output, self) => {
+  const grad_fn = compute_requires_grad(grad_output, self) ? not_implemented_node("aten::hardsigmoid_backward", grad_output, self) : null;
+  const _result = below_autograd(() => ops.hardsigmoid_backward_default.redispatch(ks.and(after_autograd_keyset), grad_output, self));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::_log_softmax_default", "engine/ops/native_functions/activation.yaml:252", "engine/generated/VariableType.ts:287");
-registerKernel(ops._log_softmax_out, "Autograd", (ks, self, dim, half_to_float, out) => below_autograd(() => ops._log_softmax_out.redispatch(ks.and(after_autograd_keyset), self, dim, half_to_float, out)), "VariableType::_log_softmax_out", "engine/ops/native_functions/activation.yaml:255", "engine/generated/VariableType.ts:294");
+}, "VariableType::hardsigmoid_backward_default", "engine/ops/native_functions/activation.yaml:341", "engine/generated/VariableType.ts:703");
 registerKernel(ops._scaled_dot_product_attention_forward_default, "Autograd", (ks, query, key, value, attn_mask, dropout_p, need_attn_weights, is_causal) => {
   const grad_fn = compute_requires_grad(query, key, value, attn_mask) ? not_implemented_node("aten::_scaled_dot_product_attention_forward", query, key, value, attn_mask) : null;
   const _result = below_autograd(() => ops._scaled_dot_product_attention_forward_default.redispatch(ks.and(after_autograd_keyset), query, key, value, attn_mask, dropout_p, need_attn_weights, is_causal));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::_scaled_dot_product_attention_forward_default", "engine/ops/native_functions/attention.yaml:21", "engine/generated/VariableType.ts:295");
+}, "VariableType::_scaled_dot_product_attention_forward_default", "engine/ops/native_functions/attention.yaml:21", "engine/generated/VariableType.ts:710");
 registerKernel(ops.mul_Scalar, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::mul", self) : null;
   const _result = below_autograd(() => ops.mul_Scalar.redispatch(ks.and(after_autograd_keyset), self, other));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::mul_Scalar", "engine/ops/native_functions/attention.yaml:34", "engine/generated/VariableType.ts:302");
+}, "VariableType::mul_Scalar", "engine/ops/native_functions/attention.yaml:34", "engine/generated/VariableType.ts:717");
 registerKernel(ops.sub_out, "Autograd", (ks, self, other, alpha, out) => {
   if (compute_requires_grad(self, other)) throw_error_out_requires_grad("sub");
   return below_autograd(() => ops.sub_out.redispatch(ks.and(after_autograd_keyset), self, other, alpha, out));
-}, "VariableType::sub_out", "engine/ops/native_functions/binary.yaml:17", "engine/generated/VariableType.ts:309");
+}, "VariableType::sub_out", "engine/ops/native_functions/binary.yaml:17", "engine/generated/VariableType.ts:724");
 registerKernel(ops.sub_Tensor, "Autograd", (ks, self, other, alpha) => {
   const _any_requires_grad = compute_requires_grad(self, other);
   let grad_fn: SubBackward0 | null = null;
@@ -326,7 +741,7 @@ registerKernel(ops.sub_Tensor, "Autograd", (ks, self, other, alpha) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::sub_Tensor", "engine/ops/native_functions/binary.yaml:23", "engine/generated/VariableType.ts:313");
+}, "VariableType::sub_Tensor", "engine/ops/native_functions/binary.yaml:23", "engine/generated/VariableType.ts:728");
 registerKernel(ops.sub__Tensor, "Autograd", (ks, self, other, alpha) => {
   const _any_requires_grad = compute_requires_grad(self, other);
   check_inplace(self, _any_requires_grad);
@@ -344,7 +759,7 @@ registerKernel(ops.sub__Tensor, "Autograd", (ks, self, other, alpha) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::sub__Tensor", "engine/ops/native_functions/binary.yaml:27", "engine/generated/VariableType.ts:330");
+}, "VariableType::sub__Tensor", "engine/ops/native_functions/binary.yaml:27", "engine/generated/VariableType.ts:745");
 registerKernel(ops.sub_Scalar, "Autograd", (ks, self, other, alpha) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: SubBackward1 | null = null;
@@ -359,7 +774,7 @@ registerKernel(ops.sub_Scalar, "Autograd", (ks, self, other, alpha) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::sub_Scalar", "engine/ops/native_functions/binary.yaml:32", "engine/generated/VariableType.ts:348");
+}, "VariableType::sub_Scalar", "engine/ops/native_functions/binary.yaml:32", "engine/generated/VariableType.ts:763");
 registerKernel(ops.sub__Scalar, "Autograd", (ks, self, other, alpha) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -375,7 +790,7 @@ registerKernel(ops.sub__Scalar, "Autograd", (ks, self, other, alpha) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::sub__Scalar", "engine/ops/native_functions/binary.yaml:37", "engine/generated/VariableType.ts:363");
+}, "VariableType::sub__Scalar", "engine/ops/native_functions/binary.yaml:37", "engine/generated/VariableType.ts:778");
 registerKernel(ops.rsub_Tensor, "Autograd", (ks, self, other, alpha) => {
   const _any_requires_grad = compute_requires_grad(self, other);
   let grad_fn: RsubBackward0 | null = null;
@@ -392,7 +807,7 @@ registerKernel(ops.rsub_Tensor, "Autograd", (ks, self, other, alpha) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::rsub_Tensor", "engine/ops/native_functions/binary.yaml:43", "engine/generated/VariableType.ts:379");
+}, "VariableType::rsub_Tensor", "engine/ops/native_functions/binary.yaml:43", "engine/generated/VariableType.ts:794");
 registerKernel(ops.rsub_Scalar, "Autograd", (ks, self, other, alpha) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: RsubBackward1 | null = null;
@@ -408,7 +823,7 @@ registerKernel(ops.rsub_Scalar, "Autograd", (ks, self, other, alpha) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::rsub_Scalar", "engine/ops/native_functions/binary.yaml:50", "engine/generated/VariableType.ts:396");
+}, "VariableType::rsub_Scalar", "engine/ops/native_functions/binary.yaml:50", "engine/generated/VariableType.ts:811");
 registerKernel(ops.div_Tensor, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
   let grad_fn: DivBackward0 | null = null;
@@ -425,7 +840,7 @@ registerKernel(ops.div_Tensor, "Autograd", (ks, self, other) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::div_Tensor", "engine/ops/native_functions/binary.yaml:58", "engine/generated/VariableType.ts:412");
+}, "VariableType::div_Tensor", "engine/ops/native_functions/binary.yaml:58", "engine/generated/VariableType.ts:827");
 registerKernel(ops.div__Tensor, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
   check_inplace(self, _any_requires_grad);
@@ -443,11 +858,11 @@ registerKernel(ops.div__Tensor, "Autograd", (ks, self, other) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::div__Tensor", "engine/ops/native_functions/binary.yaml:62", "engine/generated/VariableType.ts:429");
+}, "VariableType::div__Tensor", "engine/ops/native_functions/binary.yaml:62", "engine/generated/VariableType.ts:844");
 registerKernel(ops.div_out, "Autograd", (ks, self, other, out) => {
   if (compute_requires_grad(self, other)) throw_error_out_requires_grad("div");
   return below_autograd(() => ops.div_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
-}, "VariableType::div_out", "engine/ops/native_functions/binary.yaml:66", "engine/generated/VariableType.ts:447");
+}, "VariableType::div_out", "engine/ops/native_functions/binary.yaml:66", "engine/generated/VariableType.ts:862");
 registerKernel(ops.div_Tensor_mode, "Autograd", (ks, self, other, rounding_mode) => {
   const _any_requires_grad = compute_requires_grad(self, other);
   let grad_fn: DivBackward2 | null = null;
@@ -465,7 +880,7 @@ registerKernel(ops.div_Tensor_mode, "Autograd", (ks, self, other, rounding_mode)
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::div_Tensor_mode", "engine/ops/native_functions/binary.yaml:72", "engine/generated/VariableType.ts:451");
+}, "VariableType::div_Tensor_mode", "engine/ops/native_functions/binary.yaml:72", "engine/generated/VariableType.ts:866");
 registerKernel(ops.div__Tensor_mode, "Autograd", (ks, self, other, rounding_mode) => {
   const _any_requires_grad = compute_requires_grad(self, other);
   check_inplace(self, _any_requires_grad);
@@ -484,11 +899,11 @@ registerKernel(ops.div__Tensor_mode, "Autograd", (ks, self, other, rounding_mode
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::div__Tensor_mode", "engine/ops/native_functions/binary.yaml:76", "engine/generated/VariableType.ts:469");
+}, "VariableType::div__Tensor_mode", "engine/ops/native_functions/binary.yaml:76", "engine/generated/VariableType.ts:884");
 registerKernel(ops.div_out_mode, "Autograd", (ks, self, other, rounding_mode, out) => {
   if (compute_requires_grad(self, other)) throw_error_out_requires_grad("div");
   return below_autograd(() => ops.div_out_mode.redispatch(ks.and(after_autograd_keyset), self, other, rounding_mode, out));
-}, "VariableType::div_out_mode", "engine/ops/native_functions/binary.yaml:80", "engine/generated/VariableType.ts:488");
+}, "VariableType::div_out_mode", "engine/ops/native_functions/binary.yaml:80", "engine/generated/VariableType.ts:903");
 registerKernel(ops.div_Scalar, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: DivBackward1 | null = null;
@@ -504,7 +919,7 @@ registerKernel(ops.div_Scalar, "Autograd", (ks, self, other) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::div_Scalar", "engine/ops/native_functions/binary.yaml:87", "engine/generated/VariableType.ts:492");
+}, "VariableType::div_Scalar", "engine/ops/native_functions/binary.yaml:87", "engine/generated/VariableType.ts:907");
 registerKernel(ops.div__Scalar, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -521,7 +936,7 @@ registerKernel(ops.div__Scalar, "Autograd", (ks, self, other) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::div__Scalar", "engine/ops/native_functions/binary.yaml:92", "engine/generated/VariableType.ts:508");
+}, "VariableType::div__Scalar", "engine/ops/native_functions/binary.yaml:92", "engine/generated/VariableType.ts:923");
 registerKernel(ops.div_Scalar_mode, "Autograd", (ks, self, other, rounding_mode) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: DivBackward3 | null = null;
@@ -538,7 +953,7 @@ registerKernel(ops.div_Scalar_mode, "Autograd", (ks, self, other, rounding_mode)
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::div_Scalar_mode", "engine/ops/native_functions/binary.yaml:98", "engine/generated/VariableType.ts:525");
+}, "VariableType::div_Scalar_mode", "engine/ops/native_functions/binary.yaml:98", "engine/generated/VariableType.ts:940");
 registerKernel(ops.div__Scalar_mode, "Autograd", (ks, self, other, rounding_mode) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -556,14 +971,14 @@ registerKernel(ops.div__Scalar_mode, "Autograd", (ks, self, other, rounding_mode
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::div__Scalar_mode", "engine/ops/native_functions/binary.yaml:103", "engine/generated/VariableType.ts:542");
+}, "VariableType::div__Scalar_mode", "engine/ops/native_functions/binary.yaml:103", "engine/generated/VariableType.ts:957");
 registerKernel(ops.floor_divide_default, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::floor_divide", self, other) : null;
   const _result = below_autograd(() => ops.floor_divide_default.redispatch(ks.and(after_autograd_keyset), self, other));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::floor_divide_default", "engine/ops/native_functions/binary.yaml:134", "engine/generated/VariableType.ts:560");
+}, "VariableType::floor_divide_default", "engine/ops/native_functions/binary.yaml:134", "engine/generated/VariableType.ts:975");
 registerKernel(ops.floor_divide__Tensor, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(other) ? not_implemented_node("aten::floor_divide_", other) : null;
   if (grad_fn) check_inplace(self, true);
@@ -571,12 +986,12 @@ registerKernel(ops.floor_divide__Tensor, "Autograd", (ks, self, other) => {
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) rebase_history(self, grad_fn);
   return _result;
-}, "VariableType::floor_divide__Tensor", "engine/ops/native_functions/binary.yaml:139", "engine/generated/VariableType.ts:567");
-registerKernel(ops.floor_divide_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.floor_divide_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::floor_divide_out", "engine/ops/native_functions/binary.yaml:144", "engine/generated/VariableType.ts:575");
+}, "VariableType::floor_divide__Tensor", "engine/ops/native_functions/binary.yaml:139", "engine/generated/VariableType.ts:982");
+registerKernel(ops.floor_divide_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.floor_divide_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::floor_divide_out", "engine/ops/native_functions/binary.yaml:144", "engine/generated/VariableType.ts:990");
 registerKernel(ops.remainder_Tensor_out, "Autograd", (ks, self, other, out) => {
   if (compute_requires_grad(self, other)) throw_error_out_requires_grad("remainder");
   return below_autograd(() => ops.remainder_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
-}, "VariableType::remainder_Tensor_out", "engine/ops/native_functions/binary.yaml:160", "engine/generated/VariableType.ts:576");
+}, "VariableType::remainder_Tensor_out", "engine/ops/native_functions/binary.yaml:160", "engine/generated/VariableType.ts:991");
 registerKernel(ops.remainder_Tensor, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
   let grad_fn: RemainderBackward1 | null = null;
@@ -592,7 +1007,7 @@ registerKernel(ops.remainder_Tensor, "Autograd", (ks, self, other) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::remainder_Tensor", "engine/ops/native_functions/binary.yaml:166", "engine/generated/VariableType.ts:580");
+}, "VariableType::remainder_Tensor", "engine/ops/native_functions/binary.yaml:166", "engine/generated/VariableType.ts:995");
 registerKernel(ops.remainder__Tensor, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
   check_inplace(self, _any_requires_grad);
@@ -609,11 +1024,11 @@ registerKernel(ops.remainder__Tensor, "Autograd", (ks, self, other) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::remainder__Tensor", "engine/ops/native_functions/binary.yaml:170", "engine/generated/VariableType.ts:596");
+}, "VariableType::remainder__Tensor", "engine/ops/native_functions/binary.yaml:170", "engine/generated/VariableType.ts:1011");
 registerKernel(ops.remainder_Scalar_out, "Autograd", (ks, self, other, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("remainder");
   return below_autograd(() => ops.remainder_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
-}, "VariableType::remainder_Scalar_out", "engine/ops/native_functions/binary.yaml:174", "engine/generated/VariableType.ts:613");
+}, "VariableType::remainder_Scalar_out", "engine/ops/native_functions/binary.yaml:174", "engine/generated/VariableType.ts:1028");
 registerKernel(ops.remainder_Scalar, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: RemainderBackward0 | null = null;
@@ -627,7 +1042,7 @@ registerKernel(ops.remainder_Scalar, "Autograd", (ks, self, other) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::remainder_Scalar", "engine/ops/native_functions/binary.yaml:178", "engine/generated/VariableType.ts:617");
+}, "VariableType::remainder_Scalar", "engine/ops/native_functions/binary.yaml:178", "engine/generated/VariableType.ts:1032");
 registerKernel(ops.remainder__Scalar, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -642,18 +1057,18 @@ registerKernel(ops.remainder__Scalar, "Autograd", (ks, self, other) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::remainder__Scalar", "engine/ops/native_functions/binary.yaml:183", "engine/generated/VariableType.ts:631");
+}, "VariableType::remainder__Scalar", "engine/ops/native_functions/binary.yaml:183", "engine/generated/VariableType.ts:1046");
 registerKernel(ops.remainder_Scalar_Tensor, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(other) ? not_implemented_node("aten::remainder", other) : null;
   const _result = below_autograd(() => ops.remainder_Scalar_Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::remainder_Scalar_Tensor", "engine/ops/native_functions/binary.yaml:188", "engine/generated/VariableType.ts:646");
+}, "VariableType::remainder_Scalar_Tensor", "engine/ops/native_functions/binary.yaml:188", "engine/generated/VariableType.ts:1061");
 registerKernel(ops.fmod_Tensor_out, "Autograd", (ks, self, other, out) => {
   if (compute_requires_grad(self, other)) throw_error_out_requires_grad("fmod");
   return below_autograd(() => ops.fmod_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
-}, "VariableType::fmod_Tensor_out", "engine/ops/native_functions/binary.yaml:194", "engine/generated/VariableType.ts:653");
+}, "VariableType::fmod_Tensor_out", "engine/ops/native_functions/binary.yaml:194", "engine/generated/VariableType.ts:1068");
 registerKernel(ops.fmod_Tensor, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
   let grad_fn: FmodBackward1 | null = null;
@@ -669,7 +1084,7 @@ registerKernel(ops.fmod_Tensor, "Autograd", (ks, self, other) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::fmod_Tensor", "engine/ops/native_functions/binary.yaml:200", "engine/generated/VariableType.ts:657");
+}, "VariableType::fmod_Tensor", "engine/ops/native_functions/binary.yaml:200", "engine/generated/VariableType.ts:1072");
 registerKernel(ops.fmod__Tensor, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
   check_inplace(self, _any_requires_grad);
@@ -686,11 +1101,11 @@ registerKernel(ops.fmod__Tensor, "Autograd", (ks, self, other) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::fmod__Tensor", "engine/ops/native_functions/binary.yaml:204", "engine/generated/VariableType.ts:673");
+}, "VariableType::fmod__Tensor", "engine/ops/native_functions/binary.yaml:204", "engine/generated/VariableType.ts:1088");
 registerKernel(ops.fmod_Scalar_out, "Autograd", (ks, self, other, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("fmod");
   return below_autograd(() => ops.fmod_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
-}, "VariableType::fmod_Scalar_out", "engine/ops/native_functions/binary.yaml:208", "engine/generated/VariableType.ts:690");
+}, "VariableType::fmod_Scalar_out", "engine/ops/native_functions/binary.yaml:208", "engine/generated/VariableType.ts:1105");
 registerKernel(ops.fmod_Scalar, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: FmodBackward0 | null = null;
@@ -704,7 +1119,7 @@ registerKernel(ops.fmod_Scalar, "Autograd", (ks, self, other) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::fmod_Scalar", "engine/ops/native_functions/binary.yaml:212", "engine/generated/VariableType.ts:694");
+}, "VariableType::fmod_Scalar", "engine/ops/native_functions/binary.yaml:212", "engine/generated/VariableType.ts:1109");
 registerKernel(ops.fmod__Scalar, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -719,11 +1134,11 @@ registerKernel(ops.fmod__Scalar, "Autograd", (ks, self, other) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::fmod__Scalar", "engine/ops/native_functions/binary.yaml:217", "engine/generated/VariableType.ts:708");
+}, "VariableType::fmod__Scalar", "engine/ops/native_functions/binary.yaml:217", "engine/generated/VariableType.ts:1123");
 registerKernel(ops.pow_Tensor_Tensor_out, "Autograd", (ks, self, exponent, out) => {
   if (compute_requires_grad(self, exponent)) throw_error_out_requires_grad("pow");
   return below_autograd(() => ops.pow_Tensor_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, exponent, out));
-}, "VariableType::pow_Tensor_Tensor_out", "engine/ops/native_functions/binary.yaml:224", "engine/generated/VariableType.ts:723");
+}, "VariableType::pow_Tensor_Tensor_out", "engine/ops/native_functions/binary.yaml:224", "engine/generated/VariableType.ts:1138");
 registerKernel(ops.pow_Tensor_Tensor, "Autograd", (ks, self, exponent) => {
   const _any_requires_grad = compute_requires_grad(self, exponent);
   let grad_fn: PowBackward1 | null = null;
@@ -740,7 +1155,7 @@ registerKernel(ops.pow_Tensor_Tensor, "Autograd", (ks, self, exponent) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::pow_Tensor_Tensor", "engine/ops/native_functions/binary.yaml:230", "engine/generated/VariableType.ts:727");
+}, "VariableType::pow_Tensor_Tensor", "engine/ops/native_functions/binary.yaml:230", "engine/generated/VariableType.ts:1142");
 registerKernel(ops.pow__Tensor, "Autograd", (ks, self, exponent) => {
   const _any_requires_grad = compute_requires_grad(self, exponent);
   check_inplace(self, _any_requires_grad);
@@ -758,11 +1173,11 @@ registerKernel(ops.pow__Tensor, "Autograd", (ks, self, exponent) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::pow__Tensor", "engine/ops/native_functions/binary.yaml:234", "engine/generated/VariableType.ts:744");
+}, "VariableType::pow__Tensor", "engine/ops/native_functions/binary.yaml:234", "engine/generated/VariableType.ts:1159");
 registerKernel(ops.pow_Scalar_out, "Autograd", (ks, self, exponent, out) => {
   if (compute_requires_grad(exponent)) throw_error_out_requires_grad("pow");
   return below_autograd(() => ops.pow_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, exponent, out));
-}, "VariableType::pow_Scalar_out", "engine/ops/native_functions/binary.yaml:238", "engine/generated/VariableType.ts:762");
+}, "VariableType::pow_Scalar_out", "engine/ops/native_functions/binary.yaml:238", "engine/generated/VariableType.ts:1177");
 registerKernel(ops.pow_Scalar, "Autograd", (ks, self, exponent) => {
   const _any_requires_grad = compute_requires_grad(exponent);
   let grad_fn: PowBackward2 | null = null;
@@ -779,11 +1194,11 @@ registerKernel(ops.pow_Scalar, "Autograd", (ks, self, exponent) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::pow_Scalar", "engine/ops/native_functions/binary.yaml:243", "engine/generated/VariableType.ts:766");
+}, "VariableType::pow_Scalar", "engine/ops/native_functions/binary.yaml:243", "engine/generated/VariableType.ts:1181");
 registerKernel(ops.pow_Tensor_Scalar_out, "Autograd", (ks, self, exponent, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("pow");
   return below_autograd(() => ops.pow_Tensor_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, exponent, out));
-}, "VariableType::pow_Tensor_Scalar_out", "engine/ops/native_functions/binary.yaml:246", "engine/generated/VariableType.ts:783");
+}, "VariableType::pow_Tensor_Scalar_out", "engine/ops/native_functions/binary.yaml:246", "engine/generated/VariableType.ts:1198");
 registerKernel(ops.pow_Tensor_Scalar, "Autograd", (ks, self, exponent) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: PowBackward0 | null = null;
@@ -799,7 +1214,7 @@ registerKernel(ops.pow_Tensor_Scalar, "Autograd", (ks, self, exponent) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::pow_Tensor_Scalar", "engine/ops/native_functions/binary.yaml:252", "engine/generated/VariableType.ts:787");
+}, "VariableType::pow_Tensor_Scalar", "engine/ops/native_functions/binary.yaml:252", "engine/generated/VariableType.ts:1202");
 registerKernel(ops.pow__Scalar, "Autograd", (ks, self, exponent) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -816,11 +1231,11 @@ registerKernel(ops.pow__Scalar, "Autograd", (ks, self, exponent) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::pow__Scalar", "engine/ops/native_functions/binary.yaml:256", "engine/generated/VariableType.ts:803");
+}, "VariableType::pow__Scalar", "engine/ops/native_functions/binary.yaml:256", "engine/generated/VariableType.ts:1218");
 registerKernel(ops.atan2_out, "Autograd", (ks, self, other, out) => {
   if (compute_requires_grad(self, other)) throw_error_out_requires_grad("atan2");
   return below_autograd(() => ops.atan2_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
-}, "VariableType::atan2_out", "engine/ops/native_functions/binary.yaml:262", "engine/generated/VariableType.ts:820");
+}, "VariableType::atan2_out", "engine/ops/native_functions/binary.yaml:262", "engine/generated/VariableType.ts:1235");
 registerKernel(ops.atan2__default, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
   check_inplace(self, _any_requires_grad);
@@ -837,7 +1252,7 @@ registerKernel(ops.atan2__default, "Autograd", (ks, self, other) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::atan2__default", "engine/ops/native_functions/binary.yaml:268", "engine/generated/VariableType.ts:824");
+}, "VariableType::atan2__default", "engine/ops/native_functions/binary.yaml:268", "engine/generated/VariableType.ts:1239");
 registerKernel(ops.atan2_default, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
   let grad_fn: Atan2Backward0 | null = null;
@@ -853,11 +1268,11 @@ registerKernel(ops.atan2_default, "Autograd", (ks, self, other) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::atan2_default", "engine/ops/native_functions/binary.yaml:272", "engine/generated/VariableType.ts:841");
+}, "VariableType::atan2_default", "engine/ops/native_functions/binary.yaml:272", "engine/generated/VariableType.ts:1256");
 registerKernel(ops.hypot_out, "Autograd", (ks, self, other, out) => {
   if (compute_requires_grad(self, other)) throw_error_out_requires_grad("hypot");
   return below_autograd(() => ops.hypot_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
-}, "VariableType::hypot_out", "engine/ops/native_functions/binary.yaml:276", "engine/generated/VariableType.ts:857");
+}, "VariableType::hypot_out", "engine/ops/native_functions/binary.yaml:276", "engine/generated/VariableType.ts:1272");
 registerKernel(ops.hypot_default, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
   let grad_fn: HypotBackward0 | null = null;
@@ -874,7 +1289,7 @@ registerKernel(ops.hypot_default, "Autograd", (ks, self, other) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::hypot_default", "engine/ops/native_functions/binary.yaml:282", "engine/generated/VariableType.ts:861");
+}, "VariableType::hypot_default", "engine/ops/native_functions/binary.yaml:282", "engine/generated/VariableType.ts:1276");
 registerKernel(ops.hypot__default, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
   check_inplace(self, _any_requires_grad);
@@ -892,11 +1307,11 @@ registerKernel(ops.hypot__default, "Autograd", (ks, self, other) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::hypot__default", "engine/ops/native_functions/binary.yaml:286", "engine/generated/VariableType.ts:878");
+}, "VariableType::hypot__default", "engine/ops/native_functions/binary.yaml:286", "engine/generated/VariableType.ts:1293");
 registerKernel(ops.copysign_out, "Autograd", (ks, self, other, out) => {
   if (compute_requires_grad(self, other)) throw_error_out_requires_grad("copysign");
   return below_autograd(() => ops.copysign_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
-}, "VariableType::copysign_out", "engine/ops/native_functions/binary.yaml:290", "engine/generated/VariableType.ts:896");
+}, "VariableType::copysign_out", "engine/ops/native_functions/binary.yaml:290", "engine/generated/VariableType.ts:1311");
 registerKernel(ops.copysign_Tensor, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
   let grad_fn: CopysignBackward0 | null = null;
@@ -914,7 +1329,7 @@ registerKernel(ops.copysign_Tensor, "Autograd", (ks, self, other) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::copysign_Tensor", "engine/ops/native_functions/binary.yaml:296", "engine/generated/VariableType.ts:900");
+}, "VariableType::copysign_Tensor", "engine/ops/native_functions/binary.yaml:296", "engine/generated/VariableType.ts:1315");
 registerKernel(ops.copysign__Tensor, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
   check_inplace(self, _any_requires_grad);
@@ -933,7 +1348,7 @@ registerKernel(ops.copysign__Tensor, "Autograd", (ks, self, other) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::copysign__Tensor", "engine/ops/native_functions/binary.yaml:300", "engine/generated/VariableType.ts:918");
+}, "VariableType::copysign__Tensor", "engine/ops/native_functions/binary.yaml:300", "engine/generated/VariableType.ts:1333");
 registerKernel(ops.copysign_Scalar, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: CopysignBackward1 | null = null;
@@ -949,7 +1364,7 @@ registerKernel(ops.copysign_Scalar, "Autograd", (ks, self, other) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::copysign_Scalar", "engine/ops/native_functions/binary.yaml:304", "engine/generated/VariableType.ts:937");
+}, "VariableType::copysign_Scalar", "engine/ops/native_functions/binary.yaml:304", "engine/generated/VariableType.ts:1352");
 registerKernel(ops.copysign__Scalar, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -966,11 +1381,11 @@ registerKernel(ops.copysign__Scalar, "Autograd", (ks, self, other) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::copysign__Scalar", "engine/ops/native_functions/binary.yaml:309", "engine/generated/VariableType.ts:953");
+}, "VariableType::copysign__Scalar", "engine/ops/native_functions/binary.yaml:309", "engine/generated/VariableType.ts:1368");
 registerKernel(ops.copysign_Scalar_out, "Autograd", (ks, self, other, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("copysign");
   return below_autograd(() => ops.copysign_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
-}, "VariableType::copysign_Scalar_out", "engine/ops/native_functions/binary.yaml:314", "engine/generated/VariableType.ts:970");
+}, "VariableType::copysign_Scalar_out", "engine/ops/native_functions/binary.yaml:314", "engine/generated/VariableType.ts:1385");
 registerKernel(ops.fmin_default, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
   let grad_fn: FminBackward0 | null = null;
@@ -986,11 +1401,11 @@ registerKernel(ops.fmin_default, "Autograd", (ks, self, other) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::fmin_default", "engine/ops/native_functions/binary.yaml:320", "engine/generated/VariableType.ts:974");
+}, "VariableType::fmin_default", "engine/ops/native_functions/binary.yaml:320", "engine/generated/VariableType.ts:1389");
 registerKernel(ops.fmin_out, "Autograd", (ks, self, other, out) => {
   if (compute_requires_grad(self, other)) throw_error_out_requires_grad("fmin");
   return below_autograd(() => ops.fmin_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
-}, "VariableType::fmin_out", "engine/ops/native_functions/binary.yaml:324", "engine/generated/VariableType.ts:990");
+}, "VariableType::fmin_out", "engine/ops/native_functions/binary.yaml:324", "engine/generated/VariableType.ts:1405");
 registerKernel(ops.fmax_default, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
   let grad_fn: FmaxBackward0 | null = null;
@@ -1006,11 +1421,11 @@ registerKernel(ops.fmax_default, "Autograd", (ks, self, other) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::fmax_default", "engine/ops/native_functions/binary.yaml:330", "engine/generated/VariableType.ts:994");
+}, "VariableType::fmax_default", "engine/ops/native_functions/binary.yaml:330", "engine/generated/VariableType.ts:1409");
 registerKernel(ops.fmax_out, "Autograd", (ks, self, other, out) => {
   if (compute_requires_grad(self, other)) throw_error_out_requires_grad("fmax");
   return below_autograd(() => ops.fmax_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
-}, "VariableType::fmax_out", "engine/ops/native_functions/binary.yaml:334", "engine/generated/VariableType.ts:1010");
+}, "VariableType::fmax_out", "engine/ops/native_functions/binary.yaml:334", "engine/generated/VariableType.ts:1425");
 registerKernel(ops.maximum_default, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
   let grad_fn: MaximumBackward0 | null = null;
@@ -1026,11 +1441,11 @@ registerKernel(ops.maximum_default, "Autograd", (ks, self, other) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::maximum_default", "engine/ops/native_functions/binary.yaml:340", "engine/generated/VariableType.ts:1014");
+}, "VariableType::maximum_default", "engine/ops/native_functions/binary.yaml:340", "engine/generated/VariableType.ts:1429");
 registerKernel(ops.maximum_out, "Autograd", (ks, self, other, out) => {
   if (compute_requires_grad(self, other)) throw_error_out_requires_grad("maximum");
   return below_autograd(() => ops.maximum_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
-}, "VariableType::maximum_out", "engine/ops/native_functions/binary.yaml:344", "engine/generated/VariableType.ts:1030");
+}, "VariableType::maximum_out", "engine/ops/native_functions/binary.yaml:344", "engine/generated/VariableType.ts:1445");
 registerKernel(ops.minimum_default, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
   let grad_fn: MinimumBackward0 | null = null;
@@ -1046,13 +1461,13 @@ registerKernel(ops.minimum_default, "Autograd", (ks, self, other) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::minimum_default", "engine/ops/native_functions/binary.yaml:350", "engine/generated/VariableType.ts:1034");
+}, "VariableType::minimum_default", "engine/ops/native_functions/binary.yaml:350", "engine/generated/VariableType.ts:1449");
 registerKernel(ops.minimum_out, "Autograd", (ks, self, other, out) => {
   if (compute_requires_grad(self, other)) throw_error_out_requires_grad("minimum");
   return below_autograd(() => ops.minimum_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
-}, "VariableType::minimum_out", "engine/ops/native_functions/binary.yaml:354", "engine/generated/VariableType.ts:1050");
-registerKernel(ops.eq_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.eq_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::eq_Tensor_out", "engine/ops/native_functions/binary.yaml:362", "engine/generated/VariableType.ts:1054");
-registerKernel(ops.eq_Tensor, "Autograd", (ks, self, other) => below_autograd(() => ops.eq_Tensor.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::eq_Tensor", "engine/ops/native_functions/binary.yaml:368", "engine/generated/VariableType.ts:1055");
+}, "VariableType::minimum_out", "engine/ops/native_functions/binary.yaml:354", "engine/generated/VariableType.ts:1465");
+registerKernel(ops.eq_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.eq_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::eq_Tensor_out", "engine/ops/native_functions/binary.yaml:362", "engine/generated/VariableType.ts:1469");
+registerKernel(ops.eq_Tensor, "Autograd", (ks, self, other) => below_autograd(() => ops.eq_Tensor.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::eq_Tensor", "engine/ops/native_functions/binary.yaml:368", "engine/generated/VariableType.ts:1470");
 registerKernel(ops.eq__Tensor, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
   check_inplace(self, _any_requires_grad);
@@ -1071,9 +1486,9 @@ registerKernel(ops.eq__Tensor, "Autograd", (ks, self, other) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::eq__Tensor", "engine/ops/native_functions/binary.yaml:372", "engine/generated/VariableType.ts:1056");
-registerKernel(ops.eq_Scalar_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.eq_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::eq_Scalar_out", "engine/ops/native_functions/binary.yaml:376", "engine/generated/VariableType.ts:1075");
-registerKernel(ops.eq_Scalar, "Autograd", (ks, self, other) => below_autograd(() => ops.eq_Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::eq_Scalar", "engine/ops/native_functions/binary.yaml:382", "engine/generated/VariableType.ts:1076");
+}, "VariableType::eq__Tensor", "engine/ops/native_functions/binary.yaml:372", "engine/generated/VariableType.ts:1471");
+registerKernel(ops.eq_Scalar_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.eq_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::eq_Scalar_out", "engine/ops/native_functions/binary.yaml:376", "engine/generated/VariableType.ts:1490");
+registerKernel(ops.eq_Scalar, "Autograd", (ks, self, other) => below_autograd(() => ops.eq_Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::eq_Scalar", "engine/ops/native_functions/binary.yaml:382", "engine/generated/VariableType.ts:1491");
 registerKernel(ops.eq__Scalar, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -1090,9 +1505,9 @@ registerKernel(ops.eq__Scalar, "Autograd", (ks, self, other) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::eq__Scalar", "engine/ops/native_functions/binary.yaml:386", "engine/generated/VariableType.ts:1077");
-registerKernel(ops.ne_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.ne_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::ne_Tensor_out", "engine/ops/native_functions/binary.yaml:390", "engine/generated/VariableType.ts:1094");
-registerKernel(ops.ne_Tensor, "Autograd", (ks, self, other) => below_autograd(() => ops.ne_Tensor.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::ne_Tensor", "engine/ops/native_functions/binary.yaml:396", "engine/generated/VariableType.ts:1095");
+}, "VariableType::eq__Scalar", "engine/ops/native_functions/binary.yaml:386", "engine/generated/VariableType.ts:1492");
+registerKernel(ops.ne_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.ne_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::ne_Tensor_out", "engine/ops/native_functions/binary.yaml:390", "engine/generated/VariableType.ts:1509");
+registerKernel(ops.ne_Tensor, "Autograd", (ks, self, other) => below_autograd(() => ops.ne_Tensor.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::ne_Tensor", "engine/ops/native_functions/binary.yaml:396", "engine/generated/VariableType.ts:1510");
 registerKernel(ops.ne__Tensor, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
   check_inplace(self, _any_requires_grad);
@@ -1111,9 +1526,9 @@ registerKernel(ops.ne__Tensor, "Autograd", (ks, self, other) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::ne__Tensor", "engine/ops/native_functions/binary.yaml:400", "engine/generated/VariableType.ts:1096");
-registerKernel(ops.ne_Scalar_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.ne_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::ne_Scalar_out", "engine/ops/native_functions/binary.yaml:404", "engine/generated/VariableType.ts:1115");
-registerKernel(ops.ne_Scalar, "Autograd", (ks, self, other) => below_autograd(() => ops.ne_Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::ne_Scalar", "engine/ops/native_functions/binary.yaml:410", "engine/generated/VariableType.ts:1116");
+}, "VariableType::ne__Tensor", "engine/ops/native_functions/binary.yaml:400", "engine/generated/VariableType.ts:1511");
+registerKernel(ops.ne_Scalar_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.ne_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::ne_Scalar_out", "engine/ops/native_functions/binary.yaml:404", "engine/generated/VariableType.ts:1530");
+registerKernel(ops.ne_Scalar, "Autograd", (ks, self, other) => below_autograd(() => ops.ne_Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::ne_Scalar", "engine/ops/native_functions/binary.yaml:410", "engine/generated/VariableType.ts:1531");
 registerKernel(ops.ne__Scalar, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -1130,9 +1545,9 @@ registerKernel(ops.ne__Scalar, "Autograd", (ks, self, other) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::ne__Scalar", "engine/ops/native_functions/binary.yaml:414", "engine/generated/VariableType.ts:1117");
-registerKernel(ops.lt_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.lt_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::lt_Tensor_out", "engine/ops/native_functions/binary.yaml:418", "engine/generated/VariableType.ts:1134");
-registerKernel(ops.lt_Tensor, "Autograd", (ks, self, other) => below_autograd(() => ops.lt_Tensor.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::lt_Tensor", "engine/ops/native_functions/binary.yaml:424", "engine/generated/VariableType.ts:1135");
+}, "VariableType::ne__Scalar", "engine/ops/native_functions/binary.yaml:414", "engine/generated/VariableType.ts:1532");
+registerKernel(ops.lt_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.lt_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::lt_Tensor_out", "engine/ops/native_functions/binary.yaml:418", "engine/generated/VariableType.ts:1549");
+registerKernel(ops.lt_Tensor, "Autograd", (ks, self, other) => below_autograd(() => ops.lt_Tensor.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::lt_Tensor", "engine/ops/native_functions/binary.yaml:424", "engine/generated/VariableType.ts:1550");
 registerKernel(ops.lt__Tensor, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
   check_inplace(self, _any_requires_grad);
@@ -1151,9 +1566,9 @@ registerKernel(ops.lt__Tensor, "Autograd", (ks, self, other) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::lt__Tensor", "engine/ops/native_functions/binary.yaml:428", "engine/generated/VariableType.ts:1136");
-registerKernel(ops.lt_Scalar_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.lt_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::lt_Scalar_out", "engine/ops/native_functions/binary.yaml:432", "engine/generated/VariableType.ts:1155");
-registerKernel(ops.lt_Scalar, "Autograd", (ks, self, other) => below_autograd(() => ops.lt_Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::lt_Scalar", "engine/ops/native_functions/binary.yaml:438", "engine/generated/VariableType.ts:1156");
+}, "VariableType::lt__Tensor", "engine/ops/native_functions/binary.yaml:428", "engine/generated/VariableType.ts:1551");
+registerKernel(ops.lt_Scalar_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.lt_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::lt_Scalar_out", "engine/ops/native_functions/binary.yaml:432", "engine/generated/VariableType.ts:1570");
+registerKernel(ops.lt_Scalar, "Autograd", (ks, self, other) => below_autograd(() => ops.lt_Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::lt_Scalar", "engine/ops/native_functions/binary.yaml:438", "engine/generated/VariableType.ts:1571");
 registerKernel(ops.lt__Scalar, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -1170,9 +1585,9 @@ registerKernel(ops.lt__Scalar, "Autograd", (ks, self, other) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::lt__Scalar", "engine/ops/native_functions/binary.yaml:442", "engine/generated/VariableType.ts:1157");
-registerKernel(ops.le_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.le_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::le_Tensor_out", "engine/ops/native_functions/binary.yaml:446", "engine/generated/VariableType.ts:1174");
-registerKernel(ops.le_Tensor, "Autograd", (ks, self, other) => below_autograd(() => ops.le_Tensor.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::le_Tensor", "engine/ops/native_functions/binary.yaml:452", "engine/generated/VariableType.ts:1175");
+}, "VariableType::lt__Scalar", "engine/ops/native_functions/binary.yaml:442", "engine/generated/VariableType.ts:1572");
+registerKernel(ops.le_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.le_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::le_Tensor_out", "engine/ops/native_functions/binary.yaml:446", "engine/generated/VariableType.ts:1589");
+registerKernel(ops.le_Tensor, "Autograd", (ks, self, other) => below_autograd(() => ops.le_Tensor.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::le_Tensor", "engine/ops/native_functions/binary.yaml:452", "engine/generated/VariableType.ts:1590");
 registerKernel(ops.le__Tensor, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
   check_inplace(self, _any_requires_grad);
@@ -1191,9 +1606,9 @@ registerKernel(ops.le__Tensor, "Autograd", (ks, self, other) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::le__Tensor", "engine/ops/native_functions/binary.yaml:456", "engine/generated/VariableType.ts:1176");
-registerKernel(ops.le_Scalar_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.le_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::le_Scalar_out", "engine/ops/native_functions/binary.yaml:460", "engine/generated/VariableType.ts:1195");
-registerKernel(ops.le_Scalar, "Autograd", (ks, self, other) => below_autograd(() => ops.le_Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::le_Scalar", "engine/ops/native_functions/binary.yaml:466", "engine/generated/VariableType.ts:1196");
+}, "VariableType::le__Tensor", "engine/ops/native_functions/binary.yaml:456", "engine/generated/VariableType.ts:1591");
+registerKernel(ops.le_Scalar_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.le_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::le_Scalar_out", "engine/ops/native_functions/binary.yaml:460", "engine/generated/VariableType.ts:1610");
+registerKernel(ops.le_Scalar, "Autograd", (ks, self, other) => below_autograd(() => ops.le_Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::le_Scalar", "engine/ops/native_functions/binary.yaml:466", "engine/generated/VariableType.ts:1611");
 registerKernel(ops.le__Scalar, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -1210,9 +1625,9 @@ registerKernel(ops.le__Scalar, "Autograd", (ks, self, other) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::le__Scalar", "engine/ops/native_functions/binary.yaml:470", "engine/generated/VariableType.ts:1197");
-registerKernel(ops.gt_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.gt_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::gt_Tensor_out", "engine/ops/native_functions/binary.yaml:474", "engine/generated/VariableType.ts:1214");
-registerKernel(ops.gt_Tensor, "Autograd", (ks, self, other) => below_autograd(() => ops.gt_Tensor.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::gt_Tensor", "engine/ops/native_functions/binary.yaml:480", "engine/generated/VariableType.ts:1215");
+}, "VariableType::le__Scalar", "engine/ops/native_functions/binary.yaml:470", "engine/generated/VariableType.ts:1612");
+registerKernel(ops.gt_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.gt_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::gt_Tensor_out", "engine/ops/native_functions/binary.yaml:474", "engine/generated/VariableType.ts:1629");
+registerKernel(ops.gt_Tensor, "Autograd", (ks, self, other) => below_autograd(() => ops.gt_Tensor.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::gt_Tensor", "engine/ops/native_functions/binary.yaml:480", "engine/generated/VariableType.ts:1630");
 registerKernel(ops.gt__Tensor, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
   check_inplace(self, _any_requires_grad);
@@ -1231,9 +1646,9 @@ registerKernel(ops.gt__Tensor, "Autograd", (ks, self, other) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::gt__Tensor", "engine/ops/native_functions/binary.yaml:484", "engine/generated/VariableType.ts:1216");
-registerKernel(ops.gt_Scalar_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.gt_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::gt_Scalar_out", "engine/ops/native_functions/binary.yaml:488", "engine/generated/VariableType.ts:1235");
-registerKernel(ops.gt_Scalar, "Autograd", (ks, self, other) => below_autograd(() => ops.gt_Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::gt_Scalar", "engine/ops/native_functions/binary.yaml:494", "engine/generated/VariableType.ts:1236");
+}, "VariableType::gt__Tensor", "engine/ops/native_functions/binary.yaml:484", "engine/generated/VariableType.ts:1631");
+registerKernel(ops.gt_Scalar_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.gt_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::gt_Scalar_out", "engine/ops/native_functions/binary.yaml:488", "engine/generated/VariableType.ts:1650");
+registerKernel(ops.gt_Scalar, "Autograd", (ks, self, other) => below_autograd(() => ops.gt_Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::gt_Scalar", "engine/ops/native_functions/binary.yaml:494", "engine/generated/VariableType.ts:1651");
 registerKernel(ops.gt__Scalar, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -1250,9 +1665,9 @@ registerKernel(ops.gt__Scalar, "Autograd", (ks, self, other) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::gt__Scalar", "engine/ops/native_functions/binary.yaml:498", "engine/generated/VariableType.ts:1237");
-registerKernel(ops.ge_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.ge_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::ge_Tensor_out", "engine/ops/native_functions/binary.yaml:502", "engine/generated/VariableType.ts:1254");
-registerKernel(ops.ge_Tensor, "Autograd", (ks, self, other) => below_autograd(() => ops.ge_Tensor.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::ge_Tensor", "engine/ops/native_functions/binary.yaml:508", "engine/generated/VariableType.ts:1255");
+}, "VariableType::gt__Scalar", "engine/ops/native_functions/binary.yaml:498", "engine/generated/VariableType.ts:1652");
+registerKernel(ops.ge_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.ge_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::ge_Tensor_out", "engine/ops/native_functions/binary.yaml:502", "engine/generated/VariableType.ts:1669");
+registerKernel(ops.ge_Tensor, "Autograd", (ks, self, other) => below_autograd(() => ops.ge_Tensor.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::ge_Tensor", "engine/ops/native_functions/binary.yaml:508", "engine/generated/VariableType.ts:1670");
 registerKernel(ops.ge__Tensor, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
   check_inplace(self, _any_requires_grad);
@@ -1271,9 +1686,9 @@ registerKernel(ops.ge__Tensor, "Autograd", (ks, self, other) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::ge__Tensor", "engine/ops/native_functions/binary.yaml:512", "engine/generated/VariableType.ts:1256");
-registerKernel(ops.ge_Scalar_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.ge_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::ge_Scalar_out", "engine/ops/native_functions/binary.yaml:516", "engine/generated/VariableType.ts:1275");
-registerKernel(ops.ge_Scalar, "Autograd", (ks, self, other) => below_autograd(() => ops.ge_Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::ge_Scalar", "engine/ops/native_functions/binary.yaml:522", "engine/generated/VariableType.ts:1276");
+}, "VariableType::ge__Tensor", "engine/ops/native_functions/binary.yaml:512", "engine/generated/VariableType.ts:1671");
+registerKernel(ops.ge_Scalar_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.ge_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::ge_Scalar_out", "engine/ops/native_functions/binary.yaml:516", "engine/generated/VariableType.ts:1690");
+registerKernel(ops.ge_Scalar, "Autograd", (ks, self, other) => below_autograd(() => ops.ge_Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::ge_Scalar", "engine/ops/native_functions/binary.yaml:522", "engine/generated/VariableType.ts:1691");
 registerKernel(ops.ge__Scalar, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -1290,28 +1705,28 @@ registerKernel(ops.ge__Scalar, "Autograd", (ks, self, other) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::ge__Scalar", "engine/ops/native_functions/binary.yaml:526", "engine/generated/VariableType.ts:1277");
+}, "VariableType::ge__Scalar", "engine/ops/native_functions/binary.yaml:526", "engine/generated/VariableType.ts:1692");
 registerKernel(ops.allclose_default, "Autograd", (ks, self, other, rtol, atol, equal_nan) => {
   const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::allclose", self, other) : null;
   const _result = below_autograd(() => ops.allclose_default.redispatch(ks.and(after_autograd_keyset), self, other, rtol, atol, equal_nan));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::allclose_default", "engine/ops/native_functions/binary.yaml:535", "engine/generated/VariableType.ts:1294");
+}, "VariableType::allclose_default", "engine/ops/native_functions/binary.yaml:535", "engine/generated/VariableType.ts:1709");
 registerKernel(ops.equal_default, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::equal", self, other) : null;
   const _result = below_autograd(() => ops.equal_default.redispatch(ks.and(after_autograd_keyset), self, other));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::equal_default", "engine/ops/native_functions/binary.yaml:542", "engine/generated/VariableType.ts:1301");
+}, "VariableType::equal_default", "engine/ops/native_functions/binary.yaml:542", "engine/generated/VariableType.ts:1716");
 registerKernel(ops.logical_xor_default, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::logical_xor", self, other) : null;
   const _result = below_autograd(() => ops.logical_xor_default.redispatch(ks.and(after_autograd_keyset), self, other));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::logical_xor_default", "engine/ops/native_functions/binary.yaml:550", "engine/generated/VariableType.ts:1308");
+}, "VariableType::logical_xor_default", "engine/ops/native_functions/binary.yaml:550", "engine/generated/VariableType.ts:1723");
 registerKernel(ops.logical_xor__default, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(other) ? not_implemented_node("aten::logical_xor_", other) : null;
   if (grad_fn) check_inplace(self, true);
@@ -1319,15 +1734,15 @@ registerKernel(ops.logical_xor__default, "Autograd", (ks, self, other) => {
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) rebase_history(self, grad_fn);
   return _result;
-}, "VariableType::logical_xor__default", "engine/ops/native_functions/binary.yaml:555", "engine/generated/VariableType.ts:1315");
-registerKernel(ops.logical_xor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.logical_xor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::logical_xor_out", "engine/ops/native_functions/binary.yaml:560", "engine/generated/VariableType.ts:1323");
+}, "VariableType::logical_xor__default", "engine/ops/native_functions/binary.yaml:555", "engine/generated/VariableType.ts:1730");
+registerKernel(ops.logical_xor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.logical_xor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::logical_xor_out", "engine/ops/native_functions/binary.yaml:560", "engine/generated/VariableType.ts:1738");
 registerKernel(ops.logical_and_default, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::logical_and", self, other) : null;
   const _result = below_autograd(() => ops.logical_and_default.redispatch(ks.and(after_autograd_keyset), self, other));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::logical_and_default", "engine/ops/native_functions/binary.yaml:564", "engine/generated/VariableType.ts:1324");
+}, "VariableType::logical_and_default", "engine/ops/native_functions/binary.yaml:564", "engine/generated/VariableType.ts:1739");
 registerKernel(ops.logical_and__default, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(other) ? not_implemented_node("aten::logical_and_", other) : null;
   if (grad_fn) check_inplace(self, true);
@@ -1335,15 +1750,15 @@ registerKernel(ops.logical_and__default, "Autograd", (ks, self, other) => {
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) rebase_history(self, grad_fn);
   return _result;
-}, "VariableType::logical_and__default", "engine/ops/native_functions/binary.yaml:569", "engine/generated/VariableType.ts:1331");
-registerKernel(ops.logical_and_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.logical_and_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::logical_and_out", "engine/ops/native_functions/binary.yaml:574", "engine/generated/VariableType.ts:1339");
+}, "VariableType::logical_and__default", "engine/ops/native_functions/binary.yaml:569", "engine/generated/VariableType.ts:1746");
+registerKernel(ops.logical_and_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.logical_and_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::logical_and_out", "engine/ops/native_functions/binary.yaml:574", "engine/generated/VariableType.ts:1754");
 registerKernel(ops.logical_or_default, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::logical_or", self, other) : null;
   const _result = below_autograd(() => ops.logical_or_default.redispatch(ks.and(after_autograd_keyset), self, other));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::logical_or_default", "engine/ops/native_functions/binary.yaml:578", "engine/generated/VariableType.ts:1340");
+}, "VariableType::logical_or_default", "engine/ops/native_functions/binary.yaml:578", "engine/generated/VariableType.ts:1755");
 registerKernel(ops.logical_or__default, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(other) ? not_implemented_node("aten::logical_or_", other) : null;
   if (grad_fn) check_inplace(self, true);
@@ -1351,16 +1766,16 @@ registerKernel(ops.logical_or__default, "Autograd", (ks, self, other) => {
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) rebase_history(self, grad_fn);
   return _result;
-}, "VariableType::logical_or__default", "engine/ops/native_functions/binary.yaml:583", "engine/generated/VariableType.ts:1347");
-registerKernel(ops.logical_or_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.logical_or_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::logical_or_out", "engine/ops/native_functions/binary.yaml:588", "engine/generated/VariableType.ts:1355");
-registerKernel(ops.bitwise_and_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.bitwise_and_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::bitwise_and_Tensor_out", "engine/ops/native_functions/binary.yaml:594", "engine/generated/VariableType.ts:1356");
+}, "VariableType::logical_or__default", "engine/ops/native_functions/binary.yaml:583", "engine/generated/VariableType.ts:1762");
+registerKernel(ops.logical_or_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.logical_or_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::logical_or_out", "engine/ops/native_functions/binary.yaml:588", "engine/generated/VariableType.ts:1770");
+registerKernel(ops.bitwise_and_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.bitwise_and_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::bitwise_and_Tensor_out", "engine/ops/native_functions/binary.yaml:594", "engine/generated/VariableType.ts:1771");
 registerKernel(ops.bitwise_and_Tensor, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::bitwise_and", self, other) : null;
   const _result = below_autograd(() => ops.bitwise_and_Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::bitwise_and_Tensor", "engine/ops/native_functions/binary.yaml:601", "engine/generated/VariableType.ts:1357");
+}, "VariableType::bitwise_and_Tensor", "engine/ops/native_functions/binary.yaml:601", "engine/generated/VariableType.ts:1772");
 registerKernel(ops.bitwise_and__Tensor, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(other) ? not_implemented_node("aten::bitwise_and_", other) : null;
   if (grad_fn) check_inplace(self, true);
@@ -1368,30 +1783,30 @@ registerKernel(ops.bitwise_and__Tensor, "Autograd", (ks, self, other) => {
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) rebase_history(self, grad_fn);
   return _result;
-}, "VariableType::bitwise_and__Tensor", "engine/ops/native_functions/binary.yaml:605", "engine/generated/VariableType.ts:1364");
-registerKernel(ops.bitwise_and_Scalar_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.bitwise_and_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::bitwise_and_Scalar_out", "engine/ops/native_functions/binary.yaml:609", "engine/generated/VariableType.ts:1372");
+}, "VariableType::bitwise_and__Tensor", "engine/ops/native_functions/binary.yaml:605", "engine/generated/VariableType.ts:1779");
+registerKernel(ops.bitwise_and_Scalar_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.bitwise_and_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::bitwise_and_Scalar_out", "engine/ops/native_functions/binary.yaml:609", "engine/generated/VariableType.ts:1787");
 registerKernel(ops.bitwise_and_Scalar, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::bitwise_and", self) : null;
   const _result = below_autograd(() => ops.bitwise_and_Scalar.redispatch(ks.and(after_autograd_keyset), self, other));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::bitwise_and_Scalar", "engine/ops/native_functions/binary.yaml:614", "engine/generated/VariableType.ts:1373");
+}, "VariableType::bitwise_and_Scalar", "engine/ops/native_functions/binary.yaml:614", "engine/generated/VariableType.ts:1788");
 registerKernel(ops.bitwise_and_Scalar_Tensor, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(other) ? not_implemented_node("aten::bitwise_and", other) : null;
   const _result = below_autograd(() => ops.bitwise_and_Scalar_Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::bitwise_and_Scalar_Tensor", "engine/ops/native_functions/binary.yaml:619", "engine/generated/VariableType.ts:1380");
-registerKernel(ops.bitwise_or_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.bitwise_or_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::bitwise_or_Tensor_out", "engine/ops/native_functions/binary.yaml:630", "engine/generated/VariableType.ts:1387");
+}, "VariableType::bitwise_and_Scalar_Tensor", "engine/ops/native_functions/binary.yaml:619", "engine/generated/VariableType.ts:1795");
+registerKernel(ops.bitwise_or_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.bitwise_or_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::bitwise_or_Tensor_out", "engine/ops/native_functions/binary.yaml:630", "engine/generated/VariableType.ts:1802");
 registerKernel(ops.bitwise_or_Tensor, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::bitwise_or", self, other) : null;
   const _result = below_autograd(() => ops.bitwise_or_Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::bitwise_or_Tensor", "engine/ops/native_functions/binary.yaml:637", "engine/generated/VariableType.ts:1388");
+}, "VariableType::bitwise_or_Tensor", "engine/ops/native_functions/binary.yaml:637", "engine/generated/VariableType.ts:1803");
 registerKernel(ops.bitwise_or__Tensor, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(other) ? not_implemented_node("aten::bitwise_or_", other) : null;
   if (grad_fn) check_inplace(self, true);
@@ -1399,23 +1814,23 @@ registerKernel(ops.bitwise_or__Tensor, "Autograd", (ks, self, other) => {
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) rebase_history(self, grad_fn);
   return _result;
-}, "VariableType::bitwise_or__Tensor", "engine/ops/native_functions/binary.yaml:641", "engine/generated/VariableType.ts:1395");
-registerKernel(ops.bitwise_or_Scalar_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.bitwise_or_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::bitwise_or_Scalar_out", "engine/ops/native_functions/binary.yaml:645", "engine/generated/VariableType.ts:1403");
+}, "VariableType::bitwise_or__Tensor", "engine/ops/native_functions/binary.yaml:641", "engine/generated/VariableType.ts:1810");
+registerKernel(ops.bitwise_or_Scalar_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.bitwise_or_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::bitwise_or_Scalar_out", "engine/ops/native_functions/binary.yaml:645", "engine/generated/VariableType.ts:1818");
 registerKernel(ops.bitwise_or_Scalar_Tensor, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(other) ? not_implemented_node("aten::bitwise_or", other) : null;
   const _result = below_autograd(() => ops.bitwise_or_Scalar_Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::bitwise_or_Scalar_Tensor", "engine/ops/native_functions/binary.yaml:655", "engine/generated/VariableType.ts:1404");
-registerKernel(ops.bitwise_xor_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.bitwise_xor_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::bitwise_xor_Tensor_out", "engine/ops/native_functions/binary.yaml:666", "engine/generated/VariableType.ts:1411");
+}, "VariableType::bitwise_or_Scalar_Tensor", "engine/ops/native_functions/binary.yaml:655", "engine/generated/VariableType.ts:1819");
+registerKernel(ops.bitwise_xor_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.bitwise_xor_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::bitwise_xor_Tensor_out", "engine/ops/native_functions/binary.yaml:666", "engine/generated/VariableType.ts:1826");
 registerKernel(ops.bitwise_xor_Tensor, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::bitwise_xor", self, other) : null;
   const _result = below_autograd(() => ops.bitwise_xor_Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::bitwise_xor_Tensor", "engine/ops/native_functions/binary.yaml:673", "engine/generated/VariableType.ts:1412");
+}, "VariableType::bitwise_xor_Tensor", "engine/ops/native_functions/binary.yaml:673", "engine/generated/VariableType.ts:1827");
 registerKernel(ops.bitwise_xor__Tensor, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(other) ? not_implemented_node("aten::bitwise_xor_", other) : null;
   if (grad_fn) check_inplace(self, true);
@@ -1423,19 +1838,19 @@ registerKernel(ops.bitwise_xor__Tensor, "Autograd", (ks, self, other) => {
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) rebase_history(self, grad_fn);
   return _result;
-}, "VariableType::bitwise_xor__Tensor", "engine/ops/native_functions/binary.yaml:677", "engine/generated/VariableType.ts:1419");
-registerKernel(ops.bitwise_xor_Scalar_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.bitwise_xor_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::bitwise_xor_Scalar_out", "engine/ops/native_functions/binary.yaml:681", "engine/generated/VariableType.ts:1427");
+}, "VariableType::bitwise_xor__Tensor", "engine/ops/native_functions/binary.yaml:677", "engine/generated/VariableType.ts:1834");
+registerKernel(ops.bitwise_xor_Scalar_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.bitwise_xor_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::bitwise_xor_Scalar_out", "engine/ops/native_functions/binary.yaml:681", "engine/generated/VariableType.ts:1842");
 registerKernel(ops.bitwise_xor_Scalar_Tensor, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(other) ? not_implemented_node("aten::bitwise_xor", other) : null;
   const _result = below_autograd(() => ops.bitwise_xor_Scalar_Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::bitwise_xor_Scalar_Tensor", "engine/ops/native_functions/binary.yaml:691", "engine/generated/VariableType.ts:1428");
+}, "VariableType::bitwise_xor_Scalar_Tensor", "engine/ops/native_functions/binary.yaml:691", "engine/generated/VariableType.ts:1843");
 registerKernel(ops.lerp_Tensor_out, "Autograd", (ks, self, end, weight, out) => {
   if (compute_requires_grad(self, end, weight)) throw_error_out_requires_grad("lerp");
   return below_autograd(() => ops.lerp_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, end, weight, out));
-}, "VariableType::lerp_Tensor_out", "engine/ops/native_functions/binary.yaml:704", "engine/generated/VariableType.ts:1435");
+}, "VariableType::lerp_Tensor_out", "engine/ops/native_functions/binary.yaml:704", "engine/generated/VariableType.ts:1850");
 registerKernel(ops.lerp_Tensor, "Autograd", (ks, self, end, weight) => {
   const _any_requires_grad = compute_requires_grad(self, end, weight);
   let grad_fn: LerpBackward1 | null = null;
@@ -1452,7 +1867,7 @@ registerKernel(ops.lerp_Tensor, "Autograd", (ks, self, end, weight) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::lerp_Tensor", "engine/ops/native_functions/binary.yaml:710", "engine/generated/VariableType.ts:1439");
+}, "VariableType::lerp_Tensor", "engine/ops/native_functions/binary.yaml:710", "engine/generated/VariableType.ts:1854");
 registerKernel(ops.lerp__Tensor, "Autograd", (ks, self, end, weight) => {
   const _any_requires_grad = compute_requires_grad(self, end, weight);
   check_inplace(self, _any_requires_grad);
@@ -1470,11 +1885,11 @@ registerKernel(ops.lerp__Tensor, "Autograd", (ks, self, end, weight) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::lerp__Tensor", "engine/ops/native_functions/binary.yaml:714", "engine/generated/VariableType.ts:1456");
+}, "VariableType::lerp__Tensor", "engine/ops/native_functions/binary.yaml:714", "engine/generated/VariableType.ts:1871");
 registerKernel(ops.lerp_Scalar_out, "Autograd", (ks, self, end, weight, out) => {
   if (compute_requires_grad(self, end)) throw_error_out_requires_grad("lerp");
   return below_autograd(() => ops.lerp_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, end, weight, out));
-}, "VariableType::lerp_Scalar_out", "engine/ops/native_functions/binary.yaml:718", "engine/generated/VariableType.ts:1474");
+}, "VariableType::lerp_Scalar_out", "engine/ops/native_functions/binary.yaml:718", "engine/generated/VariableType.ts:1889");
 registerKernel(ops.lerp_Scalar, "Autograd", (ks, self, end, weight) => {
   const _any_requires_grad = compute_requires_grad(self, end);
   let grad_fn: LerpBackward0 | null = null;
@@ -1489,7 +1904,7 @@ registerKernel(ops.lerp_Scalar, "Autograd", (ks, self, end, weight) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::lerp_Scalar", "engine/ops/native_functions/binary.yaml:724", "engine/generated/VariableType.ts:1478");
+}, "VariableType::lerp_Scalar", "engine/ops/native_functions/binary.yaml:724", "engine/generated/VariableType.ts:1893");
 registerKernel(ops.lerp__Scalar, "Autograd", (ks, self, end, weight) => {
   const _any_requires_grad = compute_requires_grad(self, end);
   check_inplace(self, _any_requires_grad);
@@ -1505,11 +1920,11 @@ registerKernel(ops.lerp__Scalar, "Autograd", (ks, self, end, weight) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::lerp__Scalar", "engine/ops/native_functions/binary.yaml:728", "engine/generated/VariableType.ts:1493");
+}, "VariableType::lerp__Scalar", "engine/ops/native_functions/binary.yaml:728", "engine/generated/VariableType.ts:1908");
 registerKernel(ops.addcmul_out, "Autograd", (ks, self, tensor1, tensor2, value, out) => {
   if (compute_requires_grad(self, tensor1, tensor2)) throw_error_out_requires_grad("addcmul");
   return below_autograd(() => ops.addcmul_out.redispatch(ks.and(after_autograd_keyset), self, tensor1, tensor2, value, out));
-}, "VariableType::addcmul_out", "engine/ops/native_functions/binary.yaml:734", "engine/generated/VariableType.ts:1509");
+}, "VariableType::addcmul_out", "engine/ops/native_functions/binary.yaml:734", "engine/generated/VariableType.ts:1924");
 registerKernel(ops.addcmul_default, "Autograd", (ks, self, tensor1, tensor2, value) => {
   const _any_requires_grad = compute_requires_grad(self, tensor1, tensor2);
   let grad_fn: AddcmulBackward0 | null = null;
@@ -1529,7 +1944,7 @@ registerKernel(ops.addcmul_default, "Autograd", (ks, self, tensor1, tensor2, val
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::addcmul_default", "engine/ops/native_functions/binary.yaml:740", "engine/generated/VariableType.ts:1513");
+}, "VariableType::addcmul_default", "engine/ops/native_functions/binary.yaml:740", "engine/generated/VariableType.ts:1928");
 registerKernel(ops.addcmul__default, "Autograd", (ks, self, tensor1, tensor2, value) => {
   const _any_requires_grad = compute_requires_grad(self, tensor1, tensor2);
   check_inplace(self, _any_requires_grad);
@@ -1550,11 +1965,11 @@ registerKernel(ops.addcmul__default, "Autograd", (ks, self, tensor1, tensor2, va
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::addcmul__default", "engine/ops/native_functions/binary.yaml:744", "engine/generated/VariableType.ts:1533");
+}, "VariableType::addcmul__default", "engine/ops/native_functions/binary.yaml:744", "engine/generated/VariableType.ts:1948");
 registerKernel(ops.addcdiv_out, "Autograd", (ks, self, tensor1, tensor2, value, out) => {
   if (compute_requires_grad(self, tensor1, tensor2)) throw_error_out_requires_grad("addcdiv");
   return below_autograd(() => ops.addcdiv_out.redispatch(ks.and(after_autograd_keyset), self, tensor1, tensor2, value, out));
-}, "VariableType::addcdiv_out", "engine/ops/native_functions/binary.yaml:748", "engine/generated/VariableType.ts:1554");
+}, "VariableType::addcdiv_out", "engine/ops/native_functions/binary.yaml:748", "engine/generated/VariableType.ts:1969");
 registerKernel(ops.addcdiv_default, "Autograd", (ks, self, tensor1, tensor2, value) => {
   const _any_requires_grad = compute_requires_grad(self, tensor1, tensor2);
   let grad_fn: AddcdivBackward0 | null = null;
@@ -1574,7 +1989,7 @@ registerKernel(ops.addcdiv_default, "Autograd", (ks, self, tensor1, tensor2, val
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::addcdiv_default", "engine/ops/native_functions/binary.yaml:754", "engine/generated/VariableType.ts:1558");
+}, "VariableType::addcdiv_default", "engine/ops/native_functions/binary.yaml:754", "engine/generated/VariableType.ts:1973");
 registerKernel(ops.addcdiv__default, "Autograd", (ks, self, tensor1, tensor2, value) => {
   const _any_requires_grad = compute_requires_grad(self, tensor1, tensor2);
   check_inplace(self, _any_requires_grad);
@@ -1595,44 +2010,44 @@ registerKernel(ops.addcdiv__default, "Autograd", (ks, self, tensor1, tensor2, va
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::addcdiv__default", "engine/ops/native_functions/binary.yaml:758", "engine/generated/VariableType.ts:1578");
+}, "VariableType::addcdiv__default", "engine/ops/native_functions/binary.yaml:758", "engine/generated/VariableType.ts:1993");
 registerKernel(ops.convolution_default, "Autograd", (ks, input, weight, bias, stride, padding, dilation, transposed, output_padding, groups) => {
   const grad_fn = compute_requires_grad(input, weight, bias) ? not_implemented_node("aten::convolution", input, weight, bias) : null;
   const _result = below_autograd(() => ops.convolution_default.redispatch(ks.and(after_autograd_keyset), input, weight, bias, stride, padding, dilation, transposed, output_padding, groups));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::convolution_default", "engine/ops/native_functions/conv.yaml:45", "engine/generated/VariableType.ts:1599");
+}, "VariableType::convolution_default", "engine/ops/native_functions/conv.yaml:45", "engine/generated/VariableType.ts:2014");
 registerKernel(ops._convolution_default, "Autograd", (ks, input, weight, bias, stride, padding, dilation, transposed, output_padding, groups, benchmark, deterministic, cudnn_enabled, allow_tf32) => {
   const grad_fn = compute_requires_grad(input, weight, bias) ? not_implemented_node("aten::_convolution", input, weight, bias) : null;
   const _result = below_autograd(() => ops._convolution_default.redispatch(ks.and(after_autograd_keyset), input, weight, bias, stride, padding, dilation, transposed, output_padding, groups, benchmark, deterministic, cudnn_enabled, allow_tf32));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::_convolution_default", "engine/ops/native_functions/conv.yaml:51", "engine/generated/VariableType.ts:1606");
-registerKernel(ops._slow_conv2d_forward_output, "Autograd", (ks, self, weight, kernel_size, bias, stride, padding, output) => below_autograd(() => ops._slow_conv2d_forward_output.redispatch(ks.and(after_autograd_keyset), self, weight, kernel_size, bias, stride, padding, output)), "VariableType::_slow_conv2d_forward_output", "engine/ops/native_functions/conv.yaml:78", "engine/generated/VariableType.ts:1613");
+}, "VariableType::_convolution_default", "engine/ops/native_functions/conv.yaml:51", "engine/generated/VariableType.ts:2021");
+registerKernel(ops._slow_conv2d_forward_output, "Autograd", (ks, self, weight, kernel_size, bias, stride, padding, output) => below_autograd(() => ops._slow_conv2d_forward_output.redispatch(ks.and(after_autograd_keyset), self, weight, kernel_size, bias, stride, padding, output)), "VariableType::_slow_conv2d_forward_output", "engine/ops/native_functions/conv.yaml:78", "engine/generated/VariableType.ts:2028");
 registerKernel(ops._slow_conv2d_forward_default, "Autograd", (ks, self, weight, kernel_size, bias, stride, padding) => {
   const grad_fn = compute_requires_grad(self, weight, bias) ? not_implemented_node("aten::_slow_conv2d_forward", self, weight, bias) : null;
   const _result = below_autograd(() => ops._slow_conv2d_forward_default.redispatch(ks.and(after_autograd_keyset), self, weight, kernel_size, bias, stride, padding));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::_slow_conv2d_forward_default", "engine/ops/native_functions/conv.yaml:83", "engine/generated/VariableType.ts:1614");
+}, "VariableType::_slow_conv2d_forward_default", "engine/ops/native_functions/conv.yaml:83", "engine/generated/VariableType.ts:2029");
 registerKernel(ops.slow_conv_dilated2d_default, "Autograd", (ks, self, weight, kernel_size, bias, stride, padding, dilation) => {
   const grad_fn = compute_requires_grad(self, weight, bias) ? not_implemented_node("aten::slow_conv_dilated2d", self, weight, bias) : null;
   const _result = below_autograd(() => ops.slow_conv_dilated2d_default.redispatch(ks.and(after_autograd_keyset), self, weight, kernel_size, bias, stride, padding, dilation));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::slow_conv_dilated2d_default", "engine/ops/native_functions/conv.yaml:88", "engine/generated/VariableType.ts:1621");
-registerKernel(ops.slow_conv_transpose2d_out, "Autograd", (ks, self, weight, kernel_size, bias, stride, padding, output_padding, dilation, out) => below_autograd(() => ops.slow_conv_transpose2d_out.redispatch(ks.and(after_autograd_keyset), self, weight, kernel_size, bias, stride, padding, output_padding, dilation, out)), "VariableType::slow_conv_transpose2d_out", "engine/ops/native_functions/conv.yaml:94", "engine/generated/VariableType.ts:1628");
+}, "VariableType::slow_conv_dilated2d_default", "engine/ops/native_functions/conv.yaml:88", "engine/generated/VariableType.ts:2036");
+registerKernel(ops.slow_conv_transpose2d_out, "Autograd", (ks, self, weight, kernel_size, bias, stride, padding, output_padding, dilation, out) => below_autograd(() => ops.slow_conv_transpose2d_out.redispatch(ks.and(after_autograd_keyset), self, weight, kernel_size, bias, stride, padding, output_padding, dilation, out)), "VariableType::slow_conv_transpose2d_out", "engine/ops/native_functions/conv.yaml:94", "engine/generated/VariableType.ts:2043");
 registerKernel(ops.slow_conv_transpose2d_default, "Autograd", (ks, self, weight, kernel_size, bias, stride, padding, output_padding, dilation) => {
   const grad_fn = compute_requires_grad(self, weight, bias) ? not_implemented_node("aten::slow_conv_transpose2d", self, weight, bias) : null;
   const _result = below_autograd(() => ops.slow_conv_transpose2d_default.redispatch(ks.and(after_autograd_keyset), self, weight, kernel_size, bias, stride, padding, output_padding, dilation));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::slow_conv_transpose2d_default", "engine/ops/native_functions/conv.yaml:100", "engine/generated/VariableType.ts:1629");
+}, "VariableType::slow_conv_transpose2d_default", "engine/ops/native_functions/conv.yaml:100", "engine/generated/VariableType.ts:2044");
 registerKernel(ops.index_Tensor, "Autograd", (ks, self, indices) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: IndexBackward0 | null = null;
@@ -1649,11 +2064,11 @@ registerKernel(ops.index_Tensor, "Autograd", (ks, self, indices) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::index_Tensor", "engine/ops/native_functions/index.yaml:20", "engine/generated/VariableType.ts:1636");
+}, "VariableType::index_Tensor", "engine/ops/native_functions/index.yaml:20", "engine/generated/VariableType.ts:2051");
 registerKernel(ops.index_Tensor_out, "Autograd", (ks, self, indices, out) => {
   if (compute_requires_grad(self, indices)) throw_error_out_requires_grad("index");
   return below_autograd(() => ops.index_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, indices, out));
-}, "VariableType::index_Tensor_out", "engine/ops/native_functions/index.yaml:26", "engine/generated/VariableType.ts:1653");
+}, "VariableType::index_Tensor_out", "engine/ops/native_functions/index.yaml:26", "engine/generated/VariableType.ts:2068");
 registerKernel(ops.index_put__default, "Autograd", (ks, self, indices, values, accumulate) => {
   const _any_requires_grad = compute_requires_grad(self, values);
   check_inplace(self, _any_requires_grad);
@@ -1671,7 +2086,7 @@ registerKernel(ops.index_put__default, "Autograd", (ks, self, indices, values, a
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::index_put__default", "engine/ops/native_functions/index.yaml:33", "engine/generated/VariableType.ts:1657");
+}, "VariableType::index_put__default", "engine/ops/native_functions/index.yaml:33", "engine/generated/VariableType.ts:2072");
 registerKernel(ops.index_put_default, "Autograd", (ks, self, indices, values, accumulate) => {
   const _any_requires_grad = compute_requires_grad(self, values);
   let grad_fn: IndexPutBackward0 | null = null;
@@ -1688,7 +2103,7 @@ registerKernel(ops.index_put_default, "Autograd", (ks, self, indices, values, ac
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::index_put_default", "engine/ops/native_functions/index.yaml:40", "engine/generated/VariableType.ts:1675");
+}, "VariableType::index_put_default", "engine/ops/native_functions/index.yaml:40", "engine/generated/VariableType.ts:2090");
 registerKernel(ops._index_put_impl__default, "Autograd", (ks, self, indices, values, accumulate, unsafe) => {
   const _any_requires_grad = compute_requires_grad(self, values);
   check_inplace(self, _any_requires_grad);
@@ -1706,11 +2121,11 @@ registerKernel(ops._index_put_impl__default, "Autograd", (ks, self, indices, val
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::_index_put_impl__default", "engine/ops/native_functions/index.yaml:46", "engine/generated/VariableType.ts:1692");
+}, "VariableType::_index_put_impl__default", "engine/ops/native_functions/index.yaml:46", "engine/generated/VariableType.ts:2107");
 registerKernel(ops.index_select_out, "Autograd", (ks, self, dim, index, out) => {
   if (compute_requires_grad(self, index)) throw_error_out_requires_grad("index_select");
   return below_autograd(() => ops.index_select_out.redispatch(ks.and(after_autograd_keyset), self, dim, index, out));
-}, "VariableType::index_select_out", "engine/ops/native_functions/index.yaml:56", "engine/generated/VariableType.ts:1710");
+}, "VariableType::index_select_out", "engine/ops/native_functions/index.yaml:56", "engine/generated/VariableType.ts:2125");
 registerKernel(ops.index_select_default, "Autograd", (ks, self, dim, index) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: IndexSelectBackward0 | null = null;
@@ -1727,11 +2142,11 @@ registerKernel(ops.index_select_default, "Autograd", (ks, self, dim, index) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::index_select_default", "engine/ops/native_functions/index.yaml:60", "engine/generated/VariableType.ts:1714");
+}, "VariableType::index_select_default", "engine/ops/native_functions/index.yaml:60", "engine/generated/VariableType.ts:2129");
 registerKernel(ops.take_out, "Autograd", (ks, self, index, out) => {
   if (compute_requires_grad(self, index)) throw_error_out_requires_grad("take");
   return below_autograd(() => ops.take_out.redispatch(ks.and(after_autograd_keyset), self, index, out));
-}, "VariableType::take_out", "engine/ops/native_functions/index.yaml:65", "engine/generated/VariableType.ts:1731");
+}, "VariableType::take_out", "engine/ops/native_functions/index.yaml:65", "engine/generated/VariableType.ts:2146");
 registerKernel(ops.take_default, "Autograd", (ks, self, index) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: TakeBackward0 | null = null;
@@ -1747,11 +2162,11 @@ registerKernel(ops.take_default, "Autograd", (ks, self, index) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::take_default", "engine/ops/native_functions/index.yaml:69", "engine/generated/VariableType.ts:1735");
+}, "VariableType::take_default", "engine/ops/native_functions/index.yaml:69", "engine/generated/VariableType.ts:2150");
 registerKernel(ops.gather_out, "Autograd", (ks, self, dim, index, sparse_grad, out) => {
   if (compute_requires_grad(self, index)) throw_error_out_requires_grad("gather");
   return below_autograd(() => ops.gather_out.redispatch(ks.and(after_autograd_keyset), self, dim, index, sparse_grad, out));
-}, "VariableType::gather_out", "engine/ops/native_functions/index.yaml:76", "engine/generated/VariableType.ts:1751");
+}, "VariableType::gather_out", "engine/ops/native_functions/index.yaml:76", "engine/generated/VariableType.ts:2166");
 registerKernel(ops.gather_default, "Autograd", (ks, self, dim, index, sparse_grad) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: GatherBackward0 | null = null;
@@ -1769,7 +2184,7 @@ registerKernel(ops.gather_default, "Autograd", (ks, self, dim, index, sparse_gra
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::gather_default", "engine/ops/native_functions/index.yaml:81", "engine/generated/VariableType.ts:1755");
+}, "VariableType::gather_default", "engine/ops/native_functions/index.yaml:81", "engine/generated/VariableType.ts:2170");
 registerKernel(ops.scatter_src, "Autograd", (ks, self, dim, index, src) => {
   const _any_requires_grad = compute_requires_grad(self, src);
   let grad_fn: ScatterBackward0 | null = null;
@@ -1785,7 +2200,7 @@ registerKernel(ops.scatter_src, "Autograd", (ks, self, dim, index, src) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::scatter_src", "engine/ops/native_functions/index.yaml:85", "engine/generated/VariableType.ts:1773");
+}, "VariableType::scatter_src", "engine/ops/native_functions/index.yaml:85", "engine/generated/VariableType.ts:2188");
 registerKernel(ops.scatter__src, "Autograd", (ks, self, dim, index, src) => {
   const _any_requires_grad = compute_requires_grad(self, src);
   check_inplace(self, _any_requires_grad);
@@ -1802,11 +2217,11 @@ registerKernel(ops.scatter__src, "Autograd", (ks, self, dim, index, src) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::scatter__src", "engine/ops/native_functions/index.yaml:89", "engine/generated/VariableType.ts:1789");
+}, "VariableType::scatter__src", "engine/ops/native_functions/index.yaml:89", "engine/generated/VariableType.ts:2204");
 registerKernel(ops.scatter_src_out, "Autograd", (ks, self, dim, index, src, out) => {
   if (compute_requires_grad(self, index, src)) throw_error_out_requires_grad("scatter");
   return below_autograd(() => ops.scatter_src_out.redispatch(ks.and(after_autograd_keyset), self, dim, index, src, out));
-}, "VariableType::scatter_src_out", "engine/ops/native_functions/index.yaml:93", "engine/generated/VariableType.ts:1806");
+}, "VariableType::scatter_src_out", "engine/ops/native_functions/index.yaml:93", "engine/generated/VariableType.ts:2221");
 registerKernel(ops.scatter_value, "Autograd", (ks, self, dim, index, value) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: ScatterBackward1 | null = null;
@@ -1822,7 +2237,7 @@ registerKernel(ops.scatter_value, "Autograd", (ks, self, dim, index, value) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::scatter_value", "engine/ops/native_functions/index.yaml:99", "engine/generated/VariableType.ts:1810");
+}, "VariableType::scatter_value", "engine/ops/native_functions/index.yaml:99", "engine/generated/VariableType.ts:2225");
 registerKernel(ops.scatter__value, "Autograd", (ks, self, dim, index, value) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -1839,18 +2254,18 @@ registerKernel(ops.scatter__value, "Autograd", (ks, self, dim, index, value) => 
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::scatter__value", "engine/ops/native_functions/index.yaml:103", "engine/generated/VariableType.ts:1826");
+}, "VariableType::scatter__value", "engine/ops/native_functions/index.yaml:103", "engine/generated/VariableType.ts:2241");
 registerKernel(ops.scatter_value_out, "Autograd", (ks, self, dim, index, value, out) => {
   if (compute_requires_grad(self, index)) throw_error_out_requires_grad("scatter");
   return below_autograd(() => ops.scatter_value_out.redispatch(ks.and(after_autograd_keyset), self, dim, index, value, out));
-}, "VariableType::scatter_value_out", "engine/ops/native_functions/index.yaml:107", "engine/generated/VariableType.ts:1843");
+}, "VariableType::scatter_value_out", "engine/ops/native_functions/index.yaml:107", "engine/generated/VariableType.ts:2258");
 registerKernel(ops.scatter_reduce, "Autograd", (ks, self, dim, index, src, reduce) => {
   const grad_fn = compute_requires_grad(self, index, src) ? not_implemented_node("aten::scatter", self, index, src) : null;
   const _result = below_autograd(() => ops.scatter_reduce.redispatch(ks.and(after_autograd_keyset), self, dim, index, src, reduce));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::scatter_reduce", "engine/ops/native_functions/index.yaml:113", "engine/generated/VariableType.ts:1847");
+}, "VariableType::scatter_reduce", "engine/ops/native_functions/index.yaml:113", "engine/generated/VariableType.ts:2262");
 registerKernel(ops.scatter__reduce, "Autograd", (ks, self, dim, index, src, reduce) => {
   const grad_fn = compute_requires_grad(index, src) ? not_implemented_node("aten::scatter_", index, src) : null;
   if (grad_fn) check_inplace(self, true);
@@ -1858,18 +2273,18 @@ registerKernel(ops.scatter__reduce, "Autograd", (ks, self, dim, index, src, redu
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) rebase_history(self, grad_fn);
   return _result;
-}, "VariableType::scatter__reduce", "engine/ops/native_functions/index.yaml:117", "engine/generated/VariableType.ts:1854");
+}, "VariableType::scatter__reduce", "engine/ops/native_functions/index.yaml:117", "engine/generated/VariableType.ts:2269");
 registerKernel(ops.scatter_reduce_out, "Autograd", (ks, self, dim, index, src, reduce, out) => {
   if (compute_requires_grad(self, index, src)) throw_error_out_requires_grad("scatter");
   return below_autograd(() => ops.scatter_reduce_out.redispatch(ks.and(after_autograd_keyset), self, dim, index, src, reduce, out));
-}, "VariableType::scatter_reduce_out", "engine/ops/native_functions/index.yaml:121", "engine/generated/VariableType.ts:1862");
+}, "VariableType::scatter_reduce_out", "engine/ops/native_functions/index.yaml:121", "engine/generated/VariableType.ts:2277");
 registerKernel(ops.scatter_value_reduce, "Autograd", (ks, self, dim, index, value, reduce) => {
   const grad_fn = compute_requires_grad(self, index) ? not_implemented_node("aten::scatter", self, index) : null;
   const _result = below_autograd(() => ops.scatter_value_reduce.redispatch(ks.and(after_autograd_keyset), self, dim, index, value, reduce));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::scatter_value_reduce", "engine/ops/native_functions/index.yaml:127", "engine/generated/VariableType.ts:1866");
+}, "VariableType::scatter_value_reduce", "engine/ops/native_functions/index.yaml:127", "engine/generated/VariableType.ts:2281");
 registerKernel(ops.scatter__value_reduce, "Autograd", (ks, self, dim, index, value, reduce) => {
   const grad_fn = compute_requires_grad(index) ? not_implemented_node("aten::scatter_", index) : null;
   if (grad_fn) check_inplace(self, true);
@@ -1877,11 +2292,11 @@ registerKernel(ops.scatter__value_reduce, "Autograd", (ks, self, dim, index, val
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) rebase_history(self, grad_fn);
   return _result;
-}, "VariableType::scatter__value_reduce", "engine/ops/native_functions/index.yaml:131", "engine/generated/VariableType.ts:1873");
+}, "VariableType::scatter__value_reduce", "engine/ops/native_functions/index.yaml:131", "engine/generated/VariableType.ts:2288");
 registerKernel(ops.scatter_value_reduce_out, "Autograd", (ks, self, dim, index, value, reduce, out) => {
   if (compute_requires_grad(self, index)) throw_error_out_requires_grad("scatter");
   return below_autograd(() => ops.scatter_value_reduce_out.redispatch(ks.and(after_autograd_keyset), self, dim, index, value, reduce, out));
-}, "VariableType::scatter_value_reduce_out", "engine/ops/native_functions/index.yaml:135", "engine/generated/VariableType.ts:1881");
+}, "VariableType::scatter_value_reduce_out", "engine/ops/native_functions/index.yaml:135", "engine/generated/VariableType.ts:2296");
 registerKernel(ops.scatter_add_default, "Autograd", (ks, self, dim, index, src) => {
   const _any_requires_grad = compute_requires_grad(self, src);
   let grad_fn: ScatterAddBackward0 | null = null;
@@ -1897,7 +2312,7 @@ registerKernel(ops.scatter_add_default, "Autograd", (ks, self, dim, index, src) 
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::scatter_add_default", "engine/ops/native_functions/index.yaml:141", "engine/generated/VariableType.ts:1885");
+}, "VariableType::scatter_add_default", "engine/ops/native_functions/index.yaml:141", "engine/generated/VariableType.ts:2300");
 registerKernel(ops.scatter_add__default, "Autograd", (ks, self, dim, index, src) => {
   const _any_requires_grad = compute_requires_grad(self, src);
   check_inplace(self, _any_requires_grad);
@@ -1914,11 +2329,11 @@ registerKernel(ops.scatter_add__default, "Autograd", (ks, self, dim, index, src)
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::scatter_add__default", "engine/ops/native_functions/index.yaml:145", "engine/generated/VariableType.ts:1901");
+}, "VariableType::scatter_add__default", "engine/ops/native_functions/index.yaml:145", "engine/generated/VariableType.ts:2316");
 registerKernel(ops.scatter_add_out, "Autograd", (ks, self, dim, index, src, out) => {
   if (compute_requires_grad(self, index, src)) throw_error_out_requires_grad("scatter_add");
   return below_autograd(() => ops.scatter_add_out.redispatch(ks.and(after_autograd_keyset), self, dim, index, src, out));
-}, "VariableType::scatter_add_out", "engine/ops/native_functions/index.yaml:149", "engine/generated/VariableType.ts:1918");
+}, "VariableType::scatter_add_out", "engine/ops/native_functions/index.yaml:149", "engine/generated/VariableType.ts:2333");
 registerKernel(ops.scatter_reduce_two, "Autograd", (ks, self, dim, index, src, reduce, include_self) => {
   const _any_requires_grad = compute_requires_grad(self, src);
   let grad_fn: ScatterReduceBackward0 | null = null;
@@ -1939,7 +2354,7 @@ registerKernel(ops.scatter_reduce_two, "Autograd", (ks, self, dim, index, src, r
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::scatter_reduce_two", "engine/ops/native_functions/index.yaml:155", "engine/generated/VariableType.ts:1922");
+}, "VariableType::scatter_reduce_two", "engine/ops/native_functions/index.yaml:155", "engine/generated/VariableType.ts:2337");
 registerKernel(ops.scatter_reduce__two, "Autograd", (ks, self, dim, index, src, reduce, include_self) => {
   const _any_requires_grad = compute_requires_grad(self, src);
   check_inplace(self, _any_requires_grad);
@@ -1961,15 +2376,15 @@ registerKernel(ops.scatter_reduce__two, "Autograd", (ks, self, dim, index, src, 
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::scatter_reduce__two", "engine/ops/native_functions/index.yaml:159", "engine/generated/VariableType.ts:1943");
+}, "VariableType::scatter_reduce__two", "engine/ops/native_functions/index.yaml:159", "engine/generated/VariableType.ts:2358");
 registerKernel(ops.scatter_reduce_two_out, "Autograd", (ks, self, dim, index, src, reduce, include_self, out) => {
   if (compute_requires_grad(self, index, src)) throw_error_out_requires_grad("scatter_reduce");
   return below_autograd(() => ops.scatter_reduce_two_out.redispatch(ks.and(after_autograd_keyset), self, dim, index, src, reduce, include_self, out));
-}, "VariableType::scatter_reduce_two_out", "engine/ops/native_functions/index.yaml:163", "engine/generated/VariableType.ts:1965");
+}, "VariableType::scatter_reduce_two_out", "engine/ops/native_functions/index.yaml:163", "engine/generated/VariableType.ts:2380");
 registerKernel(ops.index_add_out, "Autograd", (ks, self, dim, index, source, alpha, out) => {
   if (compute_requires_grad(self, index, source)) throw_error_out_requires_grad("index_add");
   return below_autograd(() => ops.index_add_out.redispatch(ks.and(after_autograd_keyset), self, dim, index, source, alpha, out));
-}, "VariableType::index_add_out", "engine/ops/native_functions/index.yaml:171", "engine/generated/VariableType.ts:1969");
+}, "VariableType::index_add_out", "engine/ops/native_functions/index.yaml:171", "engine/generated/VariableType.ts:2384");
 registerKernel(ops.index_add__default, "Autograd", (ks, self, dim, index, source, alpha) => {
   const _any_requires_grad = compute_requires_grad(self, source);
   check_inplace(self, _any_requires_grad);
@@ -1989,7 +2404,7 @@ registerKernel(ops.index_add__default, "Autograd", (ks, self, dim, index, source
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::index_add__default", "engine/ops/native_functions/index.yaml:178", "engine/generated/VariableType.ts:1973");
+}, "VariableType::index_add__default", "engine/ops/native_functions/index.yaml:178", "engine/generated/VariableType.ts:2388");
 registerKernel(ops.index_add_default, "Autograd", (ks, self, dim, index, source, alpha) => {
   const _any_requires_grad = compute_requires_grad(self, source);
   let grad_fn: IndexAddBackward0 | null = null;
@@ -2008,7 +2423,7 @@ registerKernel(ops.index_add_default, "Autograd", (ks, self, dim, index, source,
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::index_add_default", "engine/ops/native_functions/index.yaml:182", "engine/generated/VariableType.ts:1993");
+}, "VariableType::index_add_default", "engine/ops/native_functions/index.yaml:182", "engine/generated/VariableType.ts:2408");
 registerKernel(ops.index_fill__int_Scalar, "Autograd", (ks, self, dim, index, value) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -2025,7 +2440,7 @@ registerKernel(ops.index_fill__int_Scalar, "Autograd", (ks, self, dim, index, va
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::index_fill__int_Scalar", "engine/ops/native_functions/index.yaml:186", "engine/generated/VariableType.ts:2012");
+}, "VariableType::index_fill__int_Scalar", "engine/ops/native_functions/index.yaml:186", "engine/generated/VariableType.ts:2427");
 registerKernel(ops.index_fill_int_Scalar, "Autograd", (ks, self, dim, index, value) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: IndexFillBackward0 | null = null;
@@ -2041,7 +2456,7 @@ registerKernel(ops.index_fill_int_Scalar, "Autograd", (ks, self, dim, index, val
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::index_fill_int_Scalar", "engine/ops/native_functions/index.yaml:194", "engine/generated/VariableType.ts:2029");
+}, "VariableType::index_fill_int_Scalar", "engine/ops/native_functions/index.yaml:194", "engine/generated/VariableType.ts:2444");
 registerKernel(ops.index_fill__int_Tensor, "Autograd", (ks, self, dim, index, value) => {
   const _any_requires_grad = compute_requires_grad(self, value);
   check_inplace(self, _any_requires_grad);
@@ -2058,7 +2473,7 @@ registerKernel(ops.index_fill__int_Tensor, "Autograd", (ks, self, dim, index, va
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::index_fill__int_Tensor", "engine/ops/native_functions/index.yaml:200", "engine/generated/VariableType.ts:2045");
+}, "VariableType::index_fill__int_Tensor", "engine/ops/native_functions/index.yaml:200", "engine/generated/VariableType.ts:2460");
 registerKernel(ops.index_fill_int_Tensor, "Autograd", (ks, self, dim, index, value) => {
   const _any_requires_grad = compute_requires_grad(self, value);
   let grad_fn: IndexFillBackward1 | null = null;
@@ -2074,7 +2489,7 @@ registerKernel(ops.index_fill_int_Tensor, "Autograd", (ks, self, dim, index, val
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::index_fill_int_Tensor", "engine/ops/native_functions/index.yaml:208", "engine/generated/VariableType.ts:2062");
+}, "VariableType::index_fill_int_Tensor", "engine/ops/native_functions/index.yaml:208", "engine/generated/VariableType.ts:2477");
 registerKernel(ops.masked_fill__Scalar, "Autograd", (ks, self, mask, value) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -2090,7 +2505,7 @@ registerKernel(ops.masked_fill__Scalar, "Autograd", (ks, self, mask, value) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::masked_fill__Scalar", "engine/ops/native_functions/index.yaml:216", "engine/generated/VariableType.ts:2078");
+}, "VariableType::masked_fill__Scalar", "engine/ops/native_functions/index.yaml:216", "engine/generated/VariableType.ts:2493");
 registerKernel(ops.masked_fill_Scalar, "Autograd", (ks, self, mask, value) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: MaskedFillBackward0 | null = null;
@@ -2105,7 +2520,7 @@ registerKernel(ops.masked_fill_Scalar, "Autograd", (ks, self, mask, value) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::masked_fill_Scalar", "engine/ops/native_functions/index.yaml:224", "engine/generated/VariableType.ts:2094");
+}, "VariableType::masked_fill_Scalar", "engine/ops/native_functions/index.yaml:224", "engine/generated/VariableType.ts:2509");
 registerKernel(ops.masked_fill__Tensor, "Autograd", (ks, self, mask, value) => {
   const _any_requires_grad = compute_requires_grad(self, value);
   check_inplace(self, _any_requires_grad);
@@ -2121,7 +2536,7 @@ registerKernel(ops.masked_fill__Tensor, "Autograd", (ks, self, mask, value) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::masked_fill__Tensor", "engine/ops/native_functions/index.yaml:230", "engine/generated/VariableType.ts:2109");
+}, "VariableType::masked_fill__Tensor", "engine/ops/native_functions/index.yaml:230", "engine/generated/VariableType.ts:2524");
 registerKernel(ops.masked_fill_Tensor, "Autograd", (ks, self, mask, value) => {
   const _any_requires_grad = compute_requires_grad(self, value);
   let grad_fn: MaskedFillBackward1 | null = null;
@@ -2136,11 +2551,11 @@ registerKernel(ops.masked_fill_Tensor, "Autograd", (ks, self, mask, value) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::masked_fill_Tensor", "engine/ops/native_functions/index.yaml:238", "engine/generated/VariableType.ts:2125");
+}, "VariableType::masked_fill_Tensor", "engine/ops/native_functions/index.yaml:238", "engine/generated/VariableType.ts:2540");
 registerKernel(ops.masked_select_out, "Autograd", (ks, self, mask, out) => {
   if (compute_requires_grad(self, mask)) throw_error_out_requires_grad("masked_select");
   return below_autograd(() => ops.masked_select_out.redispatch(ks.and(after_autograd_keyset), self, mask, out));
-}, "VariableType::masked_select_out", "engine/ops/native_functions/index.yaml:244", "engine/generated/VariableType.ts:2140");
+}, "VariableType::masked_select_out", "engine/ops/native_functions/index.yaml:244", "engine/generated/VariableType.ts:2555");
 registerKernel(ops.masked_select_default, "Autograd", (ks, self, mask) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: MaskedSelectBackward0 | null = null;
@@ -2156,22 +2571,22 @@ registerKernel(ops.masked_select_default, "Autograd", (ks, self, mask) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::masked_select_default", "engine/ops/native_functions/index.yaml:249", "engine/generated/VariableType.ts:2144");
-registerKernel(ops.nonzero_out, "Autograd", (ks, self, out) => below_autograd(() => ops.nonzero_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::nonzero_out", "engine/ops/native_functions/index.yaml:257", "engine/generated/VariableType.ts:2160");
+}, "VariableType::masked_select_default", "engine/ops/native_functions/index.yaml:249", "engine/generated/VariableType.ts:2559");
+registerKernel(ops.nonzero_out, "Autograd", (ks, self, out) => below_autograd(() => ops.nonzero_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::nonzero_out", "engine/ops/native_functions/index.yaml:257", "engine/generated/VariableType.ts:2575");
 registerKernel(ops.nonzero_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::nonzero", self) : null;
   const _result = below_autograd(() => ops.nonzero_default.redispatch(ks.and(after_autograd_keyset), self));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::nonzero_default", "engine/ops/native_functions/index.yaml:262", "engine/generated/VariableType.ts:2161");
+}, "VariableType::nonzero_default", "engine/ops/native_functions/index.yaml:262", "engine/generated/VariableType.ts:2576");
 registerKernel(ops.embedding_default, "Autograd", (ks, weight, indices, padding_idx, scale_grad_by_freq, sparse) => {
   const grad_fn = compute_requires_grad(weight, indices) ? not_implemented_node("aten::embedding", weight, indices) : null;
   const _result = below_autograd(() => ops.embedding_default.redispatch(ks.and(after_autograd_keyset), weight, indices, padding_idx, scale_grad_by_freq, sparse));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::embedding_default", "engine/ops/native_functions/index.yaml:281", "engine/generated/VariableType.ts:2168");
+}, "VariableType::embedding_default", "engine/ops/native_functions/index.yaml:281", "engine/generated/VariableType.ts:2583");
 registerKernel(ops.embedding_renorm__default, "Autograd", (ks, self, indices, max_norm, norm_type) => {
   const grad_fn = compute_requires_grad(indices) ? not_implemented_node("aten::embedding_renorm_", indices) : null;
   if (grad_fn) check_inplace(self, true);
@@ -2179,14 +2594,14 @@ registerKernel(ops.embedding_renorm__default, "Autograd", (ks, self, indices, ma
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) rebase_history(self, grad_fn);
   return _result;
-}, "VariableType::embedding_renorm__default", "engine/ops/native_functions/index.yaml:286", "engine/generated/VariableType.ts:2175");
+}, "VariableType::embedding_renorm__default", "engine/ops/native_functions/index.yaml:286", "engine/generated/VariableType.ts:2590");
 registerKernel(ops.lift_fresh_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::lift_fresh", self) : null;
   const _result = below_autograd(() => ops.lift_fresh_default.redispatch(ks.and(after_autograd_keyset), self));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::lift_fresh_default", "engine/ops/native_functions/index.yaml:303", "engine/generated/VariableType.ts:2183");
+}, "VariableType::lift_fresh_default", "engine/ops/native_functions/index.yaml:303", "engine/generated/VariableType.ts:2598");
 registerKernel(ops.fill__Tensor, "Autograd", (ks, self, value) => {
   const _any_requires_grad = compute_requires_grad(self, value);
   check_inplace(self, _any_requires_grad);
@@ -2201,15 +2616,15 @@ registerKernel(ops.fill__Tensor, "Autograd", (ks, self, value) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::fill__Tensor", "engine/ops/native_functions/index.yaml:307", "engine/generated/VariableType.ts:2190");
-registerKernel(ops.empty_names, "Autograd", (ks, size, names, dtype, layout, device, pin_memory, memory_format) => below_autograd(() => ops.empty_names.redispatch(ks.and(after_autograd_keyset), size, names, dtype, layout, device, pin_memory, memory_format)), "VariableType::empty_names", "engine/ops/native_functions/index.yaml:317", "engine/generated/VariableType.ts:2205");
+}, "VariableType::fill__Tensor", "engine/ops/native_functions/index.yaml:307", "engine/generated/VariableType.ts:2605");
+registerKernel(ops.empty_names, "Autograd", (ks, size, names, dtype, layout, device, pin_memory, memory_format) => below_autograd(() => ops.empty_names.redispatch(ks.and(after_autograd_keyset), size, names, dtype, layout, device, pin_memory, memory_format)), "VariableType::empty_names", "engine/ops/native_functions/index.yaml:317", "engine/generated/VariableType.ts:2620");
 registerKernel(ops._local_scalar_dense_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::_local_scalar_dense", self) : null;
   const _result = below_autograd(() => ops._local_scalar_dense_default.redispatch(ks.and(after_autograd_keyset), self));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::_local_scalar_dense_default", "engine/ops/native_functions/index.yaml:332", "engine/generated/VariableType.ts:2206");
+}, "VariableType::_local_scalar_dense_default", "engine/ops/native_functions/index.yaml:332", "engine/generated/VariableType.ts:2621");
 registerKernel(ops.cat_default, "Autograd", (ks, tensors, dim) => {
   const _any_requires_grad = compute_requires_grad(tensors);
   let grad_fn: CatBackward0 | null = null;
@@ -2227,11 +2642,11 @@ registerKernel(ops.cat_default, "Autograd", (ks, tensors, dim) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::cat_default", "engine/ops/native_functions/join.yaml:15", "engine/generated/VariableType.ts:2213");
+}, "VariableType::cat_default", "engine/ops/native_functions/join.yaml:15", "engine/generated/VariableType.ts:2628");
 registerKernel(ops.cat_out, "Autograd", (ks, tensors, dim, out) => {
   if (compute_requires_grad(tensors)) throw_error_out_requires_grad("cat");
   return below_autograd(() => ops.cat_out.redispatch(ks.and(after_autograd_keyset), tensors, dim, out));
-}, "VariableType::cat_out", "engine/ops/native_functions/join.yaml:18", "engine/generated/VariableType.ts:2231");
+}, "VariableType::cat_out", "engine/ops/native_functions/join.yaml:18", "engine/generated/VariableType.ts:2646");
 registerKernel(ops.stack_default, "Autograd", (ks, tensors, dim) => {
   const _any_requires_grad = compute_requires_grad(tensors);
   let grad_fn: StackBackward0 | null = null;
@@ -2248,11 +2663,11 @@ registerKernel(ops.stack_default, "Autograd", (ks, tensors, dim) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::stack_default", "engine/ops/native_functions/join.yaml:25", "engine/generated/VariableType.ts:2235");
+}, "VariableType::stack_default", "engine/ops/native_functions/join.yaml:25", "engine/generated/VariableType.ts:2650");
 registerKernel(ops.stack_out, "Autograd", (ks, tensors, dim, out) => {
   if (compute_requires_grad(tensors)) throw_error_out_requires_grad("stack");
   return below_autograd(() => ops.stack_out.redispatch(ks.and(after_autograd_keyset), tensors, dim, out));
-}, "VariableType::stack_out", "engine/ops/native_functions/join.yaml:29", "engine/generated/VariableType.ts:2252");
+}, "VariableType::stack_out", "engine/ops/native_functions/join.yaml:29", "engine/generated/VariableType.ts:2667");
 registerKernel(ops.flip_default, "Autograd", (ks, self, dims) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: FlipBackward0 | null = null;
@@ -2267,7 +2682,7 @@ registerKernel(ops.flip_default, "Autograd", (ks, self, dims) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::flip_default", "engine/ops/native_functions/join.yaml:90", "engine/generated/VariableType.ts:2256");
+}, "VariableType::flip_default", "engine/ops/native_functions/join.yaml:90", "engine/generated/VariableType.ts:2671");
 registerKernel(ops.roll_default, "Autograd", (ks, self, shifts, dims) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: RollBackward0 | null = null;
@@ -2283,11 +2698,11 @@ registerKernel(ops.roll_default, "Autograd", (ks, self, shifts, dims) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::roll_default", "engine/ops/native_functions/join.yaml:97", "engine/generated/VariableType.ts:2271");
+}, "VariableType::roll_default", "engine/ops/native_functions/join.yaml:97", "engine/generated/VariableType.ts:2686");
 registerKernel(ops.tril_out, "Autograd", (ks, self, diagonal, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("tril");
   return below_autograd(() => ops.tril_out.redispatch(ks.and(after_autograd_keyset), self, diagonal, out));
-}, "VariableType::tril_out", "engine/ops/native_functions/join.yaml:106", "engine/generated/VariableType.ts:2287");
+}, "VariableType::tril_out", "engine/ops/native_functions/join.yaml:106", "engine/generated/VariableType.ts:2702");
 registerKernel(ops.tril_default, "Autograd", (ks, self, diagonal) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: TrilBackward0 | null = null;
@@ -2302,7 +2717,7 @@ registerKernel(ops.tril_default, "Autograd", (ks, self, diagonal) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::tril_default", "engine/ops/native_functions/join.yaml:111", "engine/generated/VariableType.ts:2291");
+}, "VariableType::tril_default", "engine/ops/native_functions/join.yaml:111", "engine/generated/VariableType.ts:2706");
 registerKernel(ops.tril__default, "Autograd", (ks, self, diagonal) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -2318,11 +2733,11 @@ registerKernel(ops.tril__default, "Autograd", (ks, self, diagonal) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::tril__default", "engine/ops/native_functions/join.yaml:115", "engine/generated/VariableType.ts:2306");
+}, "VariableType::tril__default", "engine/ops/native_functions/join.yaml:115", "engine/generated/VariableType.ts:2721");
 registerKernel(ops.triu_out, "Autograd", (ks, self, diagonal, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("triu");
   return below_autograd(() => ops.triu_out.redispatch(ks.and(after_autograd_keyset), self, diagonal, out));
-}, "VariableType::triu_out", "engine/ops/native_functions/join.yaml:119", "engine/generated/VariableType.ts:2322");
+}, "VariableType::triu_out", "engine/ops/native_functions/join.yaml:119", "engine/generated/VariableType.ts:2737");
 registerKernel(ops.triu_default, "Autograd", (ks, self, diagonal) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: TriuBackward0 | null = null;
@@ -2337,7 +2752,7 @@ registerKernel(ops.triu_default, "Autograd", (ks, self, diagonal) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::triu_default", "engine/ops/native_functions/join.yaml:124", "engine/generated/VariableType.ts:2326");
+}, "VariableType::triu_default", "engine/ops/native_functions/join.yaml:124", "engine/generated/VariableType.ts:2741");
 registerKernel(ops.triu__default, "Autograd", (ks, self, diagonal) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -2353,7 +2768,7 @@ registerKernel(ops.triu__default, "Autograd", (ks, self, diagonal) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::triu__default", "engine/ops/native_functions/join.yaml:128", "engine/generated/VariableType.ts:2341");
+}, "VariableType::triu__default", "engine/ops/native_functions/join.yaml:128", "engine/generated/VariableType.ts:2756");
 registerKernel(ops.repeat_default, "Autograd", (ks, self, repeats) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: RepeatBackward0 | null = null;
@@ -2369,7 +2784,7 @@ registerKernel(ops.repeat_default, "Autograd", (ks, self, repeats) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::repeat_default", "engine/ops/native_functions/join.yaml:134", "engine/generated/VariableType.ts:2357");
+}, "VariableType::repeat_default", "engine/ops/native_functions/join.yaml:134", "engine/generated/VariableType.ts:2772");
 registerKernel(ops.mm_default, "Autograd", (ks, self, mat2) => {
   const _any_requires_grad = compute_requires_grad(self, mat2);
   let grad_fn: MmBackward0 | null = null;
@@ -2391,15 +2806,15 @@ registerKernel(ops.mm_default, "Autograd", (ks, self, mat2) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::mm_default", "engine/ops/native_functions/linalg.yaml:12", "engine/generated/VariableType.ts:2373");
+}, "VariableType::mm_default", "engine/ops/native_functions/linalg.yaml:12", "engine/generated/VariableType.ts:2788");
 registerKernel(ops.mm_out, "Autograd", (ks, self, mat2, out) => {
   if (compute_requires_grad(self, mat2)) throw_error_out_requires_grad("mm");
   return below_autograd(() => ops.mm_out.redispatch(ks.and(after_autograd_keyset), self, mat2, out));
-}, "VariableType::mm_out", "engine/ops/native_functions/linalg.yaml:16", "engine/generated/VariableType.ts:2395");
+}, "VariableType::mm_out", "engine/ops/native_functions/linalg.yaml:16", "engine/generated/VariableType.ts:2810");
 registerKernel(ops.addmm_out, "Autograd", (ks, self, mat1, mat2, beta, alpha, out) => {
   if (compute_requires_grad(self, mat1, mat2)) throw_error_out_requires_grad("addmm");
   return below_autograd(() => ops.addmm_out.redispatch(ks.and(after_autograd_keyset), self, mat1, mat2, beta, alpha, out));
-}, "VariableType::addmm_out", "engine/ops/native_functions/linalg.yaml:21", "engine/generated/VariableType.ts:2399");
+}, "VariableType::addmm_out", "engine/ops/native_functions/linalg.yaml:21", "engine/generated/VariableType.ts:2814");
 registerKernel(ops.addmm_default, "Autograd", (ks, self, mat1, mat2, beta, alpha) => {
   const _any_requires_grad = compute_requires_grad(self, mat1, mat2);
   let grad_fn: AddmmBackward0 | null = null;
@@ -2423,7 +2838,7 @@ registerKernel(ops.addmm_default, "Autograd", (ks, self, mat1, mat2, beta, alpha
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::addmm_default", "engine/ops/native_functions/linalg.yaml:26", "engine/generated/VariableType.ts:2403");
+}, "VariableType::addmm_default", "engine/ops/native_functions/linalg.yaml:26", "engine/generated/VariableType.ts:2818");
 registerKernel(ops.addmm__default, "Autograd", (ks, self, mat1, mat2, beta, alpha) => {
   const _any_requires_grad = compute_requires_grad(self, mat1, mat2);
   check_inplace(self, _any_requires_grad);
@@ -2448,7 +2863,7 @@ registerKernel(ops.addmm__default, "Autograd", (ks, self, mat1, mat2, beta, alph
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::addmm__default", "engine/ops/native_functions/linalg.yaml:30", "engine/generated/VariableType.ts:2427");
+}, "VariableType::addmm__default", "engine/ops/native_functions/linalg.yaml:30", "engine/generated/VariableType.ts:2842");
 registerKernel(ops.bmm_default, "Autograd", (ks, self, mat2) => {
   const _any_requires_grad = compute_requires_grad(self, mat2);
   let grad_fn: BmmBackward0 | null = null;
@@ -2464,11 +2879,11 @@ registerKernel(ops.bmm_default, "Autograd", (ks, self, mat2) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::bmm_default", "engine/ops/native_functions/linalg.yaml:36", "engine/generated/VariableType.ts:2452");
+}, "VariableType::bmm_default", "engine/ops/native_functions/linalg.yaml:36", "engine/generated/VariableType.ts:2867");
 registerKernel(ops.bmm_out, "Autograd", (ks, self, mat2, out) => {
   if (compute_requires_grad(self, mat2)) throw_error_out_requires_grad("bmm");
   return below_autograd(() => ops.bmm_out.redispatch(ks.and(after_autograd_keyset), self, mat2, out));
-}, "VariableType::bmm_out", "engine/ops/native_functions/linalg.yaml:40", "engine/generated/VariableType.ts:2468");
+}, "VariableType::bmm_out", "engine/ops/native_functions/linalg.yaml:40", "engine/generated/VariableType.ts:2883");
 registerKernel(ops.baddbmm_default, "Autograd", (ks, self, batch1, batch2, beta, alpha) => {
   const _any_requires_grad = compute_requires_grad(self, batch1, batch2);
   let grad_fn: BaddbmmBackward0 | null = null;
@@ -2486,7 +2901,7 @@ registerKernel(ops.baddbmm_default, "Autograd", (ks, self, batch1, batch2, beta,
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::baddbmm_default", "engine/ops/native_functions/linalg.yaml:46", "engine/generated/VariableType.ts:2472");
+}, "VariableType::baddbmm_default", "engine/ops/native_functions/linalg.yaml:46", "engine/generated/VariableType.ts:2887");
 registerKernel(ops.baddbmm__default, "Autograd", (ks, self, batch1, batch2, beta, alpha) => {
   const _any_requires_grad = compute_requires_grad(self, batch1, batch2);
   check_inplace(self, _any_requires_grad);
@@ -2505,11 +2920,11 @@ registerKernel(ops.baddbmm__default, "Autograd", (ks, self, batch1, batch2, beta
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::baddbmm__default", "engine/ops/native_functions/linalg.yaml:50", "engine/generated/VariableType.ts:2490");
+}, "VariableType::baddbmm__default", "engine/ops/native_functions/linalg.yaml:50", "engine/generated/VariableType.ts:2905");
 registerKernel(ops.baddbmm_out, "Autograd", (ks, self, batch1, batch2, beta, alpha, out) => {
   if (compute_requires_grad(self, batch1, batch2)) throw_error_out_requires_grad("baddbmm");
   return below_autograd(() => ops.baddbmm_out.redispatch(ks.and(after_autograd_keyset), self, batch1, batch2, beta, alpha, out));
-}, "VariableType::baddbmm_out", "engine/ops/native_functions/linalg.yaml:54", "engine/generated/VariableType.ts:2509");
+}, "VariableType::baddbmm_out", "engine/ops/native_functions/linalg.yaml:54", "engine/generated/VariableType.ts:2924");
 registerKernel(ops.addbmm__default, "Autograd", (ks, self, batch1, batch2, beta, alpha) => {
   const _any_requires_grad = compute_requires_grad(self, batch1, batch2);
   check_inplace(self, _any_requires_grad);
@@ -2530,11 +2945,11 @@ registerKernel(ops.addbmm__default, "Autograd", (ks, self, batch1, batch2, beta,
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::addbmm__default", "engine/ops/native_functions/linalg.yaml:60", "engine/generated/VariableType.ts:2513");
+}, "VariableType::addbmm__default", "engine/ops/native_functions/linalg.yaml:60", "engine/generated/VariableType.ts:2928");
 registerKernel(ops.addbmm_out, "Autograd", (ks, self, batch1, batch2, beta, alpha, out) => {
   if (compute_requires_grad(self, batch1, batch2)) throw_error_out_requires_grad("addbmm");
   return below_autograd(() => ops.addbmm_out.redispatch(ks.and(after_autograd_keyset), self, batch1, batch2, beta, alpha, out));
-}, "VariableType::addbmm_out", "engine/ops/native_functions/linalg.yaml:65", "engine/generated/VariableType.ts:2534");
+}, "VariableType::addbmm_out", "engine/ops/native_functions/linalg.yaml:65", "engine/generated/VariableType.ts:2949");
 registerKernel(ops.addbmm_default, "Autograd", (ks, self, batch1, batch2, beta, alpha) => {
   const _any_requires_grad = compute_requires_grad(self, batch1, batch2);
   let grad_fn: AddbmmBackward0 | null = null;
@@ -2554,7 +2969,7 @@ registerKernel(ops.addbmm_default, "Autograd", (ks, self, batch1, batch2, beta, 
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::addbmm_default", "engine/ops/native_functions/linalg.yaml:69", "engine/generated/VariableType.ts:2538");
+}, "VariableType::addbmm_default", "engine/ops/native_functions/linalg.yaml:69", "engine/generated/VariableType.ts:2953");
 registerKernel(ops.addmv_default, "Autograd", (ks, self, mat, vec, beta, alpha) => {
   const _any_requires_grad = compute_requires_grad(self, mat, vec);
   let grad_fn: AddmvBackward0 | null = null;
@@ -2572,7 +2987,7 @@ registerKernel(ops.addmv_default, "Autograd", (ks, self, mat, vec, beta, alpha) 
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::addmv_default", "engine/ops/native_functions/linalg.yaml:76", "engine/generated/VariableType.ts:2558");
+}, "VariableType::addmv_default", "engine/ops/native_functions/linalg.yaml:76", "engine/generated/VariableType.ts:2973");
 registerKernel(ops.addmv__default, "Autograd", (ks, self, mat, vec, beta, alpha) => {
   const _any_requires_grad = compute_requires_grad(self, mat, vec);
   check_inplace(self, _any_requires_grad);
@@ -2591,11 +3006,11 @@ registerKernel(ops.addmv__default, "Autograd", (ks, self, mat, vec, beta, alpha)
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::addmv__default", "engine/ops/native_functions/linalg.yaml:80", "engine/generated/VariableType.ts:2576");
+}, "VariableType::addmv__default", "engine/ops/native_functions/linalg.yaml:80", "engine/generated/VariableType.ts:2991");
 registerKernel(ops.addmv_out, "Autograd", (ks, self, mat, vec, beta, alpha, out) => {
   if (compute_requires_grad(self, mat, vec)) throw_error_out_requires_grad("addmv");
   return below_autograd(() => ops.addmv_out.redispatch(ks.and(after_autograd_keyset), self, mat, vec, beta, alpha, out));
-}, "VariableType::addmv_out", "engine/ops/native_functions/linalg.yaml:84", "engine/generated/VariableType.ts:2595");
+}, "VariableType::addmv_out", "engine/ops/native_functions/linalg.yaml:84", "engine/generated/VariableType.ts:3010");
 registerKernel(ops.mv_default, "Autograd", (ks, self, vec) => {
   const _any_requires_grad = compute_requires_grad(self, vec);
   let grad_fn: MvBackward0 | null = null;
@@ -2611,11 +3026,11 @@ registerKernel(ops.mv_default, "Autograd", (ks, self, vec) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::mv_default", "engine/ops/native_functions/linalg.yaml:89", "engine/generated/VariableType.ts:2599");
+}, "VariableType::mv_default", "engine/ops/native_functions/linalg.yaml:89", "engine/generated/VariableType.ts:3014");
 registerKernel(ops.mv_out, "Autograd", (ks, self, vec, out) => {
   if (compute_requires_grad(self, vec)) throw_error_out_requires_grad("mv");
   return below_autograd(() => ops.mv_out.redispatch(ks.and(after_autograd_keyset), self, vec, out));
-}, "VariableType::mv_out", "engine/ops/native_functions/linalg.yaml:94", "engine/generated/VariableType.ts:2615");
+}, "VariableType::mv_out", "engine/ops/native_functions/linalg.yaml:94", "engine/generated/VariableType.ts:3030");
 registerKernel(ops.addr_default, "Autograd", (ks, self, vec1, vec2, beta, alpha) => {
   const _any_requires_grad = compute_requires_grad(self, vec1, vec2);
   let grad_fn: AddrBackward0 | null = null;
@@ -2633,7 +3048,7 @@ registerKernel(ops.addr_default, "Autograd", (ks, self, vec1, vec2, beta, alpha)
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::addr_default", "engine/ops/native_functions/linalg.yaml:100", "engine/generated/VariableType.ts:2619");
+}, "VariableType::addr_default", "engine/ops/native_functions/linalg.yaml:100", "engine/generated/VariableType.ts:3034");
 registerKernel(ops.addr__default, "Autograd", (ks, self, vec1, vec2, beta, alpha) => {
   const _any_requires_grad = compute_requires_grad(self, vec1, vec2);
   check_inplace(self, _any_requires_grad);
@@ -2652,11 +3067,11 @@ registerKernel(ops.addr__default, "Autograd", (ks, self, vec1, vec2, beta, alpha
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::addr__default", "engine/ops/native_functions/linalg.yaml:106", "engine/generated/VariableType.ts:2637");
+}, "VariableType::addr__default", "engine/ops/native_functions/linalg.yaml:106", "engine/generated/VariableType.ts:3052");
 registerKernel(ops.addr_out, "Autograd", (ks, self, vec1, vec2, beta, alpha, out) => {
   if (compute_requires_grad(self, vec1, vec2)) throw_error_out_requires_grad("addr");
   return below_autograd(() => ops.addr_out.redispatch(ks.and(after_autograd_keyset), self, vec1, vec2, beta, alpha, out));
-}, "VariableType::addr_out", "engine/ops/native_functions/linalg.yaml:111", "engine/generated/VariableType.ts:2656");
+}, "VariableType::addr_out", "engine/ops/native_functions/linalg.yaml:111", "engine/generated/VariableType.ts:3071");
 registerKernel(ops.dot_default, "Autograd", (ks, self, tensor) => {
   const _any_requires_grad = compute_requires_grad(self, tensor);
   let grad_fn: DotBackward0 | null = null;
@@ -2672,11 +3087,11 @@ registerKernel(ops.dot_default, "Autograd", (ks, self, tensor) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::dot_default", "engine/ops/native_functions/linalg.yaml:119", "engine/generated/VariableType.ts:2660");
+}, "VariableType::dot_default", "engine/ops/native_functions/linalg.yaml:119", "engine/generated/VariableType.ts:3075");
 registerKernel(ops.dot_out, "Autograd", (ks, self, tensor, out) => {
   if (compute_requires_grad(self, tensor)) throw_error_out_requires_grad("dot");
   return below_autograd(() => ops.dot_out.redispatch(ks.and(after_autograd_keyset), self, tensor, out));
-}, "VariableType::dot_out", "engine/ops/native_functions/linalg.yaml:125", "engine/generated/VariableType.ts:2676");
+}, "VariableType::dot_out", "engine/ops/native_functions/linalg.yaml:125", "engine/generated/VariableType.ts:3091");
 registerKernel(ops.vdot_default, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
   let grad_fn: VdotBackward0 | null = null;
@@ -2692,13 +3107,13 @@ registerKernel(ops.vdot_default, "Autograd", (ks, self, other) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::vdot_default", "engine/ops/native_functions/linalg.yaml:129", "engine/generated/VariableType.ts:2680");
+}, "VariableType::vdot_default", "engine/ops/native_functions/linalg.yaml:129", "engine/generated/VariableType.ts:3095");
 registerKernel(ops.vdot_out, "Autograd", (ks, self, other, out) => {
   if (compute_requires_grad(self, other)) throw_error_out_requires_grad("vdot");
   return below_autograd(() => ops.vdot_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
-}, "VariableType::vdot_out", "engine/ops/native_functions/linalg.yaml:135", "engine/generated/VariableType.ts:2696");
-registerKernel(ops.tensordot_out, "Autograd", (ks, self, other, dims_self, dims_other, out) => below_autograd(() => ops.tensordot_out.redispatch(ks.and(after_autograd_keyset), self, other, dims_self, dims_other, out)), "VariableType::tensordot_out", "engine/ops/native_functions/linalg.yaml:174", "engine/generated/VariableType.ts:2700");
-registerKernel(ops.linear_out, "Autograd", (ks, input, weight, bias, out) => below_autograd(() => ops.linear_out.redispatch(ks.and(after_autograd_keyset), input, weight, bias, out)), "VariableType::linear_out", "engine/ops/native_functions/linalg.yaml:203", "engine/generated/VariableType.ts:2701");
+}, "VariableType::vdot_out", "engine/ops/native_functions/linalg.yaml:135", "engine/generated/VariableType.ts:3111");
+registerKernel(ops.tensordot_out, "Autograd", (ks, self, other, dims_self, dims_other, out) => below_autograd(() => ops.tensordot_out.redispatch(ks.and(after_autograd_keyset), self, other, dims_self, dims_other, out)), "VariableType::tensordot_out", "engine/ops/native_functions/linalg.yaml:174", "engine/generated/VariableType.ts:3115");
+registerKernel(ops.linear_out, "Autograd", (ks, input, weight, bias, out) => below_autograd(() => ops.linear_out.redispatch(ks.and(after_autograd_keyset), input, weight, bias, out)), "VariableType::linear_out", "engine/ops/native_functions/linalg.yaml:203", "engine/generated/VariableType.ts:3116");
 registerKernel(ops._trilinear_default, "Autograd", (ks, i1, i2, i3, expand1, expand2, expand3, sumdim, unroll_dim) => {
   const _any_requires_grad = compute_requires_grad(i1, i2, i3);
   let grad_fn: TrilinearBackward0 | null = null;
@@ -2719,7 +3134,7 @@ registerKernel(ops._trilinear_default, "Autograd", (ks, i1, i2, i3, expand1, exp
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::_trilinear_default", "engine/ops/native_functions/linalg.yaml:212", "engine/generated/VariableType.ts:2702");
+}, "VariableType::_trilinear_default", "engine/ops/native_functions/linalg.yaml:212", "engine/generated/VariableType.ts:3117");
 registerKernel(ops.squeeze__dim, "Autograd", (ks, self, dim) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -2736,22 +3151,22 @@ registerKernel(ops.squeeze__dim, "Autograd", (ks, self, dim) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::squeeze__dim", "engine/ops/native_functions/linalg.yaml:221", "engine/generated/VariableType.ts:2723");
+}, "VariableType::squeeze__dim", "engine/ops/native_functions/linalg.yaml:221", "engine/generated/VariableType.ts:3138");
 registerKernel(ops._linalg_check_errors_default, "Autograd", (ks, info, api_name, is_matrix) => {
   const grad_fn = compute_requires_grad(info) ? not_implemented_node("aten::_linalg_check_errors", info) : null;
   const _result = below_autograd(() => ops._linalg_check_errors_default.redispatch(ks.and(after_autograd_keyset), info, api_name, is_matrix));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::_linalg_check_errors_default", "engine/ops/native_functions/linalg.yaml:228", "engine/generated/VariableType.ts:2740");
+}, "VariableType::_linalg_check_errors_default", "engine/ops/native_functions/linalg.yaml:228", "engine/generated/VariableType.ts:3155");
 registerKernel(ops.linalg_lu_factor_ex_default, "Autograd", (ks, A, pivot, check_errors) => {
   const grad_fn = compute_requires_grad(A) ? not_implemented_node("aten::linalg_lu_factor_ex", A) : null;
   const _result = below_autograd(() => ops.linalg_lu_factor_ex_default.redispatch(ks.and(after_autograd_keyset), A, pivot, check_errors));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::linalg_lu_factor_ex_default", "engine/ops/native_functions/linalg.yaml:244", "engine/generated/VariableType.ts:2747");
-registerKernel(ops.linalg_lu_factor_ex_out, "Autograd", (ks, A, pivot, check_errors, LU, pivots, info) => below_autograd(() => ops.linalg_lu_factor_ex_out.redispatch(ks.and(after_autograd_keyset), A, pivot, check_errors, LU, pivots, info)), "VariableType::linalg_lu_factor_ex_out", "engine/ops/native_functions/linalg.yaml:249", "engine/generated/VariableType.ts:2754");
+}, "VariableType::linalg_lu_factor_ex_default", "engine/ops/native_functions/linalg.yaml:244", "engine/generated/VariableType.ts:3162");
+registerKernel(ops.linalg_lu_factor_ex_out, "Autograd", (ks, A, pivot, check_errors, LU, pivots, info) => below_autograd(() => ops.linalg_lu_factor_ex_out.redispatch(ks.and(after_autograd_keyset), A, pivot, check_errors, LU, pivots, info)), "VariableType::linalg_lu_factor_ex_out", "engine/ops/native_functions/linalg.yaml:249", "engine/generated/VariableType.ts:3169");
 registerKernel(ops._linalg_det_default, "Autograd", (ks, A) => {
   const _any_requires_grad = compute_requires_grad(A);
   let grad_fn: LinalgDetBackward0 | null = null;
@@ -2769,11 +3184,11 @@ registerKernel(ops._linalg_det_default, "Autograd", (ks, A) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::_linalg_det_default", "engine/ops/native_functions/linalg.yaml:258", "engine/generated/VariableType.ts:2755");
+}, "VariableType::_linalg_det_default", "engine/ops/native_functions/linalg.yaml:258", "engine/generated/VariableType.ts:3170");
 registerKernel(ops._linalg_det_result, "Autograd", (ks, A, result, LU, pivots) => {
   if (compute_requires_grad(A)) throw_error_out_requires_grad("_linalg_det");
   return below_autograd(() => ops._linalg_det_result.redispatch(ks.and(after_autograd_keyset), A, result, LU, pivots));
-}, "VariableType::_linalg_det_result", "engine/ops/native_functions/linalg.yaml:261", "engine/generated/VariableType.ts:2773");
+}, "VariableType::_linalg_det_result", "engine/ops/native_functions/linalg.yaml:261", "engine/generated/VariableType.ts:3188");
 registerKernel(ops._linalg_slogdet_default, "Autograd", (ks, A) => {
   const _any_requires_grad = compute_requires_grad(A);
   let grad_fn: LinalgSlogdetBackward0 | null = null;
@@ -2791,11 +3206,11 @@ registerKernel(ops._linalg_slogdet_default, "Autograd", (ks, A) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::_linalg_slogdet_default", "engine/ops/native_functions/linalg.yaml:282", "engine/generated/VariableType.ts:2777");
+}, "VariableType::_linalg_slogdet_default", "engine/ops/native_functions/linalg.yaml:282", "engine/generated/VariableType.ts:3192");
 registerKernel(ops._linalg_slogdet_sign, "Autograd", (ks, A, sign, logabsdet, LU, pivots) => {
   if (compute_requires_grad(A)) throw_error_out_requires_grad("_linalg_slogdet");
   return below_autograd(() => ops._linalg_slogdet_sign.redispatch(ks.and(after_autograd_keyset), A, sign, logabsdet, LU, pivots));
-}, "VariableType::_linalg_slogdet_sign", "engine/ops/native_functions/linalg.yaml:285", "engine/generated/VariableType.ts:2795");
+}, "VariableType::_linalg_slogdet_sign", "engine/ops/native_functions/linalg.yaml:285", "engine/generated/VariableType.ts:3210");
 registerKernel(ops.linalg_cholesky_ex_default, "Autograd", (ks, self, upper, check_errors) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: LinalgCholeskyExBackward0 | null = null;
@@ -2811,11 +3226,11 @@ registerKernel(ops.linalg_cholesky_ex_default, "Autograd", (ks, self, upper, che
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::linalg_cholesky_ex_default", "engine/ops/native_functions/linalg.yaml:302", "engine/generated/VariableType.ts:2799");
+}, "VariableType::linalg_cholesky_ex_default", "engine/ops/native_functions/linalg.yaml:302", "engine/generated/VariableType.ts:3214");
 registerKernel(ops.linalg_cholesky_ex_L, "Autograd", (ks, self, upper, check_errors, L, info) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("linalg_cholesky_ex");
   return below_autograd(() => ops.linalg_cholesky_ex_L.redispatch(ks.and(after_autograd_keyset), self, upper, check_errors, L, info));
-}, "VariableType::linalg_cholesky_ex_L", "engine/ops/native_functions/linalg.yaml:306", "engine/generated/VariableType.ts:2815");
+}, "VariableType::linalg_cholesky_ex_L", "engine/ops/native_functions/linalg.yaml:306", "engine/generated/VariableType.ts:3230");
 registerKernel(ops.linalg_inv_ex_default, "Autograd", (ks, A, check_errors) => {
   const _any_requires_grad = compute_requires_grad(A);
   let grad_fn: LinalgInvExBackward0 | null = null;
@@ -2830,11 +3245,11 @@ registerKernel(ops.linalg_inv_ex_default, "Autograd", (ks, A, check_errors) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::linalg_inv_ex_default", "engine/ops/native_functions/linalg.yaml:324", "engine/generated/VariableType.ts:2819");
+}, "VariableType::linalg_inv_ex_default", "engine/ops/native_functions/linalg.yaml:324", "engine/generated/VariableType.ts:3234");
 registerKernel(ops.linalg_inv_ex_inverse, "Autograd", (ks, A, check_errors, inverse, info) => {
   if (compute_requires_grad(A)) throw_error_out_requires_grad("linalg_inv_ex");
   return below_autograd(() => ops.linalg_inv_ex_inverse.redispatch(ks.and(after_autograd_keyset), A, check_errors, inverse, info));
-}, "VariableType::linalg_inv_ex_inverse", "engine/ops/native_functions/linalg.yaml:328", "engine/generated/VariableType.ts:2834");
+}, "VariableType::linalg_inv_ex_inverse", "engine/ops/native_functions/linalg.yaml:328", "engine/generated/VariableType.ts:3249");
 registerKernel(ops.linalg_qr_default, "Autograd", (ks, A, mode) => {
   const _any_requires_grad = compute_requires_grad(A);
   let grad_fn: LinalgQrBackward0 | null = null;
@@ -2851,11 +3266,11 @@ registerKernel(ops.linalg_qr_default, "Autograd", (ks, A, mode) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::linalg_qr_default", "engine/ops/native_functions/linalg.yaml:346", "engine/generated/VariableType.ts:2838");
+}, "VariableType::linalg_qr_default", "engine/ops/native_functions/linalg.yaml:346", "engine/generated/VariableType.ts:3253");
 registerKernel(ops.linalg_qr_out, "Autograd", (ks, A, mode, Q, R) => {
   if (compute_requires_grad(A)) throw_error_out_requires_grad("linalg_qr");
   return below_autograd(() => ops.linalg_qr_out.redispatch(ks.and(after_autograd_keyset), A, mode, Q, R));
-}, "VariableType::linalg_qr_out", "engine/ops/native_functions/linalg.yaml:351", "engine/generated/VariableType.ts:2855");
+}, "VariableType::linalg_qr_out", "engine/ops/native_functions/linalg.yaml:351", "engine/generated/VariableType.ts:3270");
 registerKernel(ops._linalg_svd_default, "Autograd", (ks, A, full_matrices, compute_uv, driver) => {
   const _any_requires_grad = compute_requires_grad(A);
   let grad_fn: LinalgSvdBackward0 | null = null;
@@ -2873,11 +3288,11 @@ registerKernel(ops._linalg_svd_default, "Autograd", (ks, A, full_matrices, compu
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::_linalg_svd_default", "engine/ops/native_functions/linalg.yaml:359", "engine/generated/VariableType.ts:2859");
+}, "VariableType::_linalg_svd_default", "engine/ops/native_functions/linalg.yaml:359", "engine/generated/VariableType.ts:3274");
 registerKernel(ops._linalg_svd_U, "Autograd", (ks, A, full_matrices, compute_uv, driver, U, S, Vh) => {
   if (compute_requires_grad(A)) throw_error_out_requires_grad("_linalg_svd");
   return below_autograd(() => ops._linalg_svd_U.redispatch(ks.and(after_autograd_keyset), A, full_matrices, compute_uv, driver, U, S, Vh));
-}, "VariableType::_linalg_svd_U", "engine/ops/native_functions/linalg.yaml:363", "engine/generated/VariableType.ts:2877");
+}, "VariableType::_linalg_svd_U", "engine/ops/native_functions/linalg.yaml:363", "engine/generated/VariableType.ts:3292");
 registerKernel(ops._linalg_solve_ex_default, "Autograd", (ks, A, B, left, check_errors) => {
   const _any_requires_grad = compute_requires_grad(A, B);
   let grad_fn: LinalgSolveExBackward0 | null = null;
@@ -2896,87 +3311,230 @@ registerKernel(ops._linalg_solve_ex_default, "Autograd", (ks, A, B, left, check_
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::_linalg_solve_ex_default", "engine/ops/native_functions/linalg.yaml:394", "engine/generated/VariableType.ts:2881");
+}, "VariableType::_linalg_solve_ex_default", "engine/ops/native_functions/linalg.yaml:394", "engine/generated/VariableType.ts:3296");
 registerKernel(ops._linalg_solve_ex_result, "Autograd", (ks, A, B, left, check_errors, result, LU, pivots, info) => {
   if (compute_requires_grad(A, B)) throw_error_out_requires_grad("_linalg_solve_ex");
   return below_autograd(() => ops._linalg_solve_ex_result.redispatch(ks.and(after_autograd_keyset), A, B, left, check_errors, result, LU, pivots, info));
-}, "VariableType::_linalg_solve_ex_result", "engine/ops/native_functions/linalg.yaml:397", "engine/generated/VariableType.ts:2900");
+}, "VariableType::_linalg_solve_ex_result", "engine/ops/native_functions/linalg.yaml:397", "engine/generated/VariableType.ts:3315");
 registerKernel(ops.binary_cross_entropy_default, "Autograd", (ks, self, target, weight, reduction) => {
-  const grad_fn = compute_requires_grad(self, target, weight) ? not_implemented_node("aten::binary_cross_entropy", self, target, weight) : null;
+  const _any_requires_grad = compute_requires_grad(self, target);
+  let grad_fn: BinaryCrossEntropyBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new BinaryCrossEntropyBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self, target));
+    grad_fn.self_ = new SavedVariable(self, false);
+    grad_fn.target_ = new SavedVariable(target, false);
+    grad_fn.weight_ = new SavedVariable(weight, false);
+    grad_fn.reduction = reduction;
+  }
   const _result = below_autograd(() => ops.binary_cross_entropy_default.redispatch(ks.and(after_autograd_keyset), self, target, weight, reduction));
-  if (grad_fn) note_node_created(grad_fn);
-  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+    note_node_created(grad_fn);
+  }
   return _result;
-}, "VariableType::binary_cross_entropy_default", "engine/ops/native_functions/loss.yaml:12", "engine/generated/VariableType.ts:2904");
-registerKernel(ops.binary_cross_entropy_out, "Autograd", (ks, self, target, weight, reduction, out) => below_autograd(() => ops.binary_cross_entropy_out.redispatch(ks.and(after_autograd_keyset), self, target, weight, reduction, out)), "VariableType::binary_cross_entropy_out", "engine/ops/native_functions/loss.yaml:18", "engine/generated/VariableType.ts:2911");
+}, "VariableType::binary_cross_entropy_default", "engine/ops/native_functions/loss.yaml:12", "engine/generated/VariableType.ts:3319");
+registerKernel(ops.binary_cross_entropy_out, "Autograd", (ks, self, target, weight, reduction, out) => {
+  if (compute_requires_grad(self, target, weight)) throw_error_out_requires_grad("binary_cross_entropy");
+  return below_autograd(() => ops.binary_cross_entropy_out.redispatch(ks.and(after_autograd_keyset), self, target, weight, reduction, out));
+}, "VariableType::binary_cross_entropy_out", "engine/ops/native_functions/loss.yaml:18", "engine/generated/VariableType.ts:3337");
 registerKernel(ops.binary_cross_entropy_with_logits_default, "Autograd", (ks, self, target, weight, pos_weight, reduction) => {
-  const grad_fn = compute_requires_grad(self, target, weight, pos_weight) ? not_implemented_node("aten::binary_cross_entropy_with_logits", self, target, weight, pos_weight) : null;
+  const _any_requires_grad = compute_requires_grad(self, target);
+  let grad_fn: BinaryCrossEntropyWithLogitsBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new BinaryCrossEntropyWithLogitsBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self, target));
+    grad_fn.self_ = new SavedVariable(self, false);
+    grad_fn.target_ = new SavedVariable(target, false);
+    grad_fn.weight_ = new SavedVariable(weight, false);
+    grad_fn.pos_weight_ = new SavedVariable(pos_weight, false);
+    grad_fn.reduction = reduction;
+  }
   const _result = below_autograd(() => ops.binary_cross_entropy_with_logits_default.redispatch(ks.and(after_autograd_keyset), self, target, weight, pos_weight, reduction));
-  if (grad_fn) note_node_created(grad_fn);
-  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+    note_node_created(grad_fn);
+  }
   return _result;
-}, "VariableType::binary_cross_entropy_with_logits_default", "engine/ops/native_functions/loss.yaml:24", "engine/generated/VariableType.ts:2912");
-registerKernel(ops.mse_loss_out, "Autograd", (ks, self, target, reduction, out) => below_autograd(() => ops.mse_loss_out.redispatch(ks.and(after_autograd_keyset), self, target, reduction, out)), "VariableType::mse_loss_out", "engine/ops/native_functions/loss.yaml:42", "engine/generated/VariableType.ts:2919");
+}, "VariableType::binary_cross_entropy_with_logits_default", "engine/ops/native_functions/loss.yaml:24", "engine/generated/VariableType.ts:3341");
+registerKernel(ops.mse_loss_out, "Autograd", (ks, self, target, reduction, out) => {
+  if (compute_requires_grad(self, target)) throw_error_out_requires_grad("mse_loss");
+  return below_autograd(() => ops.mse_loss_out.redispatch(ks.and(after_autograd_keyset), self, target, reduction, out));
+}, "VariableType::mse_loss_out", "engine/ops/native_functions/loss.yaml:42", "engine/generated/VariableType.ts:3360");
 registerKernel(ops.mse_loss_default, "Autograd", (ks, self, target, reduction) => {
-  const grad_fn = compute_requires_grad(self, target) ? not_implemented_node("aten::mse_loss", self, target) : null;
+  const _any_requires_grad = compute_requires_grad(self, target);
+  let grad_fn: MseLossBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new MseLossBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self, target));
+    grad_fn.self_ = new SavedVariable(self, false);
+    grad_fn.target_ = new SavedVariable(target, false);
+    grad_fn.reduction = reduction;
+  }
   const _result = below_autograd(() => ops.mse_loss_default.redispatch(ks.and(after_autograd_keyset), self, target, reduction));
-  if (grad_fn) note_node_created(grad_fn);
-  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+    note_node_created(grad_fn);
+  }
   return _result;
-}, "VariableType::mse_loss_default", "engine/ops/native_functions/loss.yaml:49", "engine/generated/VariableType.ts:2920");
-registerKernel(ops.nll_loss_forward_output, "Autograd", (ks, self, target, weight, reduction, ignore_index, output, total_weight) => below_autograd(() => ops.nll_loss_forward_output.redispatch(ks.and(after_autograd_keyset), self, target, weight, reduction, ignore_index, output, total_weight)), "VariableType::nll_loss_forward_output", "engine/ops/native_functions/loss.yaml:75", "engine/generated/VariableType.ts:2927");
+}, "VariableType::mse_loss_default", "engine/ops/native_functions/loss.yaml:49", "engine/generated/VariableType.ts:3364");
+registerKernel(ops.nll_loss_forward_output, "Autograd", (ks, self, target, weight, reduction, ignore_index, output, total_weight) => {
+  if (compute_requires_grad(self, target, weight)) throw_error_out_requires_grad("nll_loss_forward");
+  return below_autograd(() => ops.nll_loss_forward_output.redispatch(ks.and(after_autograd_keyset), self, target, weight, reduction, ignore_index, output, total_weight));
+}, "VariableType::nll_loss_forward_output", "engine/ops/native_functions/loss.yaml:75", "engine/generated/VariableType.ts:3381");
 registerKernel(ops.nll_loss_forward_default, "Autograd", (ks, self, target, weight, reduction, ignore_index) => {
-  const grad_fn = compute_requires_grad(self, target, weight) ? not_implemented_node("aten::nll_loss_forward", self, target, weight) : null;
+  const _any_requires_grad = compute_requires_grad(self);
+  let grad_fn: NllLossBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new NllLossBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+    grad_fn.self_ = new SavedVariable(self, false);
+    grad_fn.target_ = new SavedVariable(target, false);
+    grad_fn.weight_ = new SavedVariable(weight, false);
+    grad_fn.reduction = reduction;
+    grad_fn.ignore_index = ignore_index;
+  }
   const _result = below_autograd(() => ops.nll_loss_forward_default.redispatch(ks.and(after_autograd_keyset), self, target, weight, reduction, ignore_index));
-  if (grad_fn) note_node_created(grad_fn);
-  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (grad_fn) {
+    set_history([differentiable((_result as any)[0]), null], grad_fn);
+    grad_fn.total_weight_ = new SavedVariable((_result as any)[1], true);
+    note_node_created(grad_fn);
+  }
   return _result;
-}, "VariableType::nll_loss_forward_default", "engine/ops/native_functions/loss.yaml:81", "engine/generated/VariableType.ts:2928");
-registerKernel(ops.nll_loss2d_forward_output, "Autograd", (ks, self, target, weight, reduction, ignore_index, output, total_weight) => below_autograd(() => ops.nll_loss2d_forward_output.redispatch(ks.and(after_autograd_keyset), self, target, weight, reduction, ignore_index, output, total_weight)), "VariableType::nll_loss2d_forward_output", "engine/ops/native_functions/loss.yaml:95", "engine/generated/VariableType.ts:2935");
+}, "VariableType::nll_loss_forward_default", "engine/ops/native_functions/loss.yaml:81", "engine/generated/VariableType.ts:3385");
+registerKernel(ops.nll_loss2d_forward_output, "Autograd", (ks, self, target, weight, reduction, ignore_index, output, total_weight) => {
+  if (compute_requires_grad(self, target, weight)) throw_error_out_requires_grad("nll_loss2d_forward");
+  return below_autograd(() => ops.nll_loss2d_forward_output.redispatch(ks.and(after_autograd_keyset), self, target, weight, reduction, ignore_index, output, total_weight));
+}, "VariableType::nll_loss2d_forward_output", "engine/ops/native_functions/loss.yaml:95", "engine/generated/VariableType.ts:3405");
 registerKernel(ops.nll_loss2d_forward_default, "Autograd", (ks, self, target, weight, reduction, ignore_index) => {
-  const grad_fn = compute_requires_grad(self, target, weight) ? not_implemented_node("aten::nll_loss2d_forward", self, target, weight) : null;
+  const _any_requires_grad = compute_requires_grad(self);
+  let grad_fn: NllLoss2DBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new NllLoss2DBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+    grad_fn.self_ = new SavedVariable(self, false);
+    grad_fn.target_ = new SavedVariable(target, false);
+    grad_fn.weight_ = new SavedVariable(weight, false);
+    grad_fn.reduction = reduction;
+    grad_fn.ignore_index = ignore_index;
+  }
   const _result = below_autograd(() => ops.nll_loss2d_forward_default.redispatch(ks.and(after_autograd_keyset), self, target, weight, reduction, ignore_index));
-  if (grad_fn) note_node_created(grad_fn);
-  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (grad_fn) {
+    set_history([differentiable((_result as any)[0]), null], grad_fn);
+    grad_fn.total_weight_ = new SavedVariable((_result as any)[1], true);
+    note_node_created(grad_fn);
+  }
   return _result;
-}, "VariableType::nll_loss2d_forward_default", "engine/ops/native_functions/loss.yaml:100", "engine/generated/VariableType.ts:2936");
-registerKernel(ops.smooth_l1_loss_out, "Autograd", (ks, self, target, reduction, beta, out) => below_autograd(() => ops.smooth_l1_loss_out.redispatch(ks.and(after_autograd_keyset), self, target, reduction, beta, out)), "VariableType::smooth_l1_loss_out", "engine/ops/native_functions/loss.yaml:106", "engine/generated/VariableType.ts:2943");
+}, "VariableType::nll_loss2d_forward_default", "engine/ops/native_functions/loss.yaml:100", "engine/generated/VariableType.ts:3409");
+registerKernel(ops.smooth_l1_loss_out, "Autograd", (ks, self, target, reduction, beta, out) => {
+  if (compute_requires_grad(self, target)) throw_error_out_requires_grad("smooth_l1_loss");
+  return below_autograd(() => ops.smooth_l1_loss_out.redispatch(ks.and(after_autograd_keyset), self, target, reduction, beta, out));
+}, "VariableType::smooth_l1_loss_out", "engine/ops/native_functions/loss.yaml:106", "engine/generated/VariableType.ts:3429");
 registerKernel(ops.smooth_l1_loss_default, "Autograd", (ks, self, target, reduction, beta) => {
-  const grad_fn = compute_requires_grad(self, target) ? not_implemented_node("aten::smooth_l1_loss", self, target) : null;
+  const _any_requires_grad = compute_requires_grad(self, target);
+  let grad_fn: SmoothL1LossBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new SmoothL1LossBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self, target));
+    grad_fn.self_ = new SavedVariable(self, false);
+    grad_fn.target_ = new SavedVariable(target, false);
+    grad_fn.reduction = reduction;
+    grad_fn.beta = beta;
+  }
   const _result = below_autograd(() => ops.smooth_l1_loss_default.redispatch(ks.and(after_autograd_keyset), self, target, reduction, beta));
-  if (grad_fn) note_node_created(grad_fn);
-  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+    note_node_created(grad_fn);
+  }
   return _result;
-}, "VariableType::smooth_l1_loss_default", "engine/ops/native_functions/loss.yaml:113", "engine/generated/VariableType.ts:2944");
-registerKernel(ops.huber_loss_out, "Autograd", (ks, self, target, reduction, delta, out) => below_autograd(() => ops.huber_loss_out.redispatch(ks.and(after_autograd_keyset), self, target, reduction, delta, out)), "VariableType::huber_loss_out", "engine/ops/native_functions/loss.yaml:117", "engine/generated/VariableType.ts:2951");
+}, "VariableType::smooth_l1_loss_default", "engine/ops/native_functions/loss.yaml:113", "engine/generated/VariableType.ts:3433");
+registerKernel(ops.huber_loss_out, "Autograd", (ks, self, target, reduction, delta, out) => {
+  if (compute_requires_grad(self, target)) throw_error_out_requires_grad("huber_loss");
+  return below_autograd(() => ops.huber_loss_out.redispatch(ks.and(after_autograd_keyset), self, target, reduction, delta, out));
+}, "VariableType::huber_loss_out", "engine/ops/native_functions/loss.yaml:117", "engine/generated/VariableType.ts:3451");
 registerKernel(ops.huber_loss_default, "Autograd", (ks, self, target, reduction, delta) => {
-  const grad_fn = compute_requires_grad(self, target) ? not_implemented_node("aten::huber_loss", self, target) : null;
+  const _any_requires_grad = compute_requires_grad(self, target);
+  let grad_fn: HuberLossBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new HuberLossBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self, target));
+    grad_fn.self_ = new SavedVariable(self, false);
+    grad_fn.target_ = new SavedVariable(target, false);
+    grad_fn.reduction = reduction;
+    grad_fn.delta = delta;
+  }
   const _result = below_autograd(() => ops.huber_loss_default.redispatch(ks.and(after_autograd_keyset), self, target, reduction, delta));
-  if (grad_fn) note_node_created(grad_fn);
-  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+    note_node_created(grad_fn);
+  }
   return _result;
-}, "VariableType::huber_loss_default", "engine/ops/native_functions/loss.yaml:122", "engine/generated/VariableType.ts:2952");
+}, "VariableType::huber_loss_default", "engine/ops/native_functions/loss.yaml:122", "engine/generated/VariableType.ts:3455");
+registerKernel(ops.nll_loss_backward_grad_input, "Autograd", (ks, grad_output, self, target, weight, reduction, ignore_index, total_weight, grad_input) => {
+  if (compute_requires_grad(grad_output, self, target, weight, total_weight)) throw_error_out_requires_grad("nll_loss_backward");
+  return below_autograd(() => ops.nll_loss_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, self, target, weight, reduction, ignore_index, total_weight, grad_input));
+}, "VariableType::nll_loss_backward_grad_input", "engine/ops/native_functions/loss.yaml:130", "engine/generated/VariableType.ts:3473");
+registerKernel(ops.nll_loss_backward_default, "Autograd", (ks, grad_output, self, target, weight, reduction, ignore_index, total_weight) => {
+  const _any_requires_grad = compute_requires_grad(grad_output, self);
+  let grad_fn: NllLossBackwardBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new NllLossBackwardBackward0();
+    grad_fn.set_next_edges(collect_next_edges(grad_output, self));
+    if (grad_fn.should_compute_output(0)) grad_fn.target_ = new SavedVariable(target, false);
+    if (grad_fn.should_compute_output(0)) grad_fn.weight_ = new SavedVariable(weight, false);
+    if (grad_fn.should_compute_output(0)) grad_fn.reduction = reduction;
+    if (grad_fn.should_compute_output(0)) grad_fn.ignore_index = ignore_index;
+  }
+  const _result = below_autograd(() => ops.nll_loss_backward_default.redispatch(ks.and(after_autograd_keyset), grad_output, self, target, weight, reduction, ignore_index, total_weight));
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+    note_node_created(grad_fn);
+  }
+  return _result;
+}, "VariableType::nll_loss_backward_default", "engine/ops/native_functions/loss.yaml:136", "engine/generated/VariableType.ts:3477");
+registerKernel(ops.nll_loss2d_backward_grad_input, "Autograd", (ks, grad_output, self, target, weight, reduction, ignore_index, total_weight, grad_input) => {
+  if (compute_requires_grad(grad_output, self, target, weight, total_weight)) throw_error_out_requires_grad("nll_loss2d_backward");
+  return below_autograd(() => ops.nll_loss2d_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, self, target, weight, reduction, ignore_index, total_weight, grad_input));
+}, "VariableType::nll_loss2d_backward_grad_input", "engine/ops/native_functions/loss.yaml:140", "engine/generated/VariableType.ts:3495");
+registerKernel(ops.nll_loss2d_backward_default, "Autograd", (ks, grad_output, self, target, weight, reduction, ignore_index, total_weight) => {
+  const _any_requires_grad = compute_requires_grad(grad_output, self);
+  let grad_fn: NllLoss2DBackwardBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new NllLoss2DBackwardBackward0();
+    grad_fn.set_next_edges(collect_next_edges(grad_output, self));
+    if (grad_fn.should_compute_output(0)) grad_fn.target_ = new SavedVariable(target, false);
+    if (grad_fn.should_compute_output(0)) grad_fn.weight_ = new SavedVariable(weight, false);
+    if (grad_fn.should_compute_output(0)) grad_fn.reduction = reduction;
+    if (grad_fn.should_compute_output(0)) grad_fn.ignore_index = ignore_index;
+  }
+  const _result = below_autograd(() => ops.nll_loss2d_backward_default.redispatch(ks.and(after_autograd_keyset), grad_output, self, target, weight, reduction, ignore_index, total_weight));
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+    note_node_created(grad_fn);
+  }
+  return _result;
+}, "VariableType::nll_loss2d_backward_default", "engine/ops/native_functions/loss.yaml:145", "engine/generated/VariableType.ts:3499");
 registerKernel(ops.native_batch_norm_default, "Autograd", (ks, input, weight, bias, running_mean, running_var, training, momentum, eps) => {
   const grad_fn = compute_requires_grad(input, weight, bias, running_mean, running_var) ? not_implemented_node("aten::native_batch_norm", input, weight, bias, running_mean, running_var) : null;
   const _result = below_autograd(() => ops.native_batch_norm_default.redispatch(ks.and(after_autograd_keyset), input, weight, bias, running_mean, running_var, training, momentum, eps));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::native_batch_norm_default", "engine/ops/native_functions/normalization.yaml:22", "engine/generated/VariableType.ts:2959");
+}, "VariableType::native_batch_norm_default", "engine/ops/native_functions/normalization.yaml:22", "engine/generated/VariableType.ts:3517");
 registerKernel(ops.native_layer_norm_default, "Autograd", (ks, input, normalized_shape, weight, bias, eps) => {
   const grad_fn = compute_requires_grad(input, weight, bias) ? not_implemented_node("aten::native_layer_norm", input, weight, bias) : null;
   const _result = below_autograd(() => ops.native_layer_norm_default.redispatch(ks.and(after_autograd_keyset), input, normalized_shape, weight, bias, eps));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::native_layer_norm_default", "engine/ops/native_functions/normalization.yaml:36", "engine/generated/VariableType.ts:2966");
+}, "VariableType::native_layer_norm_default", "engine/ops/native_functions/normalization.yaml:36", "engine/generated/VariableType.ts:3524");
 registerKernel(ops.native_group_norm_default, "Autograd", (ks, input, weight, bias, N, C, HxW, group, eps) => {
   const grad_fn = compute_requires_grad(input, weight, bias) ? not_implemented_node("aten::native_group_norm", input, weight, bias) : null;
   const _result = below_autograd(() => ops.native_group_norm_default.redispatch(ks.and(after_autograd_keyset), input, weight, bias, N, C, HxW, group, eps));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::native_group_norm_default", "engine/ops/native_functions/normalization.yaml:46", "engine/generated/VariableType.ts:2973");
+}, "VariableType::native_group_norm_default", "engine/ops/native_functions/normalization.yaml:46", "engine/generated/VariableType.ts:3531");
 registerKernel(ops.unsqueeze__default, "Autograd", (ks, self, dim) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -2992,114 +3550,114 @@ registerKernel(ops.unsqueeze__default, "Autograd", (ks, self, dim) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::unsqueeze__default", "engine/ops/native_functions/norms.yaml:83", "engine/generated/VariableType.ts:2980");
+}, "VariableType::unsqueeze__default", "engine/ops/native_functions/norms.yaml:83", "engine/generated/VariableType.ts:3538");
 registerKernel(ops.constant_pad_nd_default, "Autograd", (ks, self, pad, value) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::constant_pad_nd", self) : null;
   const _result = below_autograd(() => ops.constant_pad_nd_default.redispatch(ks.and(after_autograd_keyset), self, pad, value));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::constant_pad_nd_default", "engine/ops/native_functions/pad.yaml:12", "engine/generated/VariableType.ts:2996");
-registerKernel(ops.reflection_pad1d_out, "Autograd", (ks, self, padding, out) => below_autograd(() => ops.reflection_pad1d_out.redispatch(ks.and(after_autograd_keyset), self, padding, out)), "VariableType::reflection_pad1d_out", "engine/ops/native_functions/pad.yaml:18", "engine/generated/VariableType.ts:3003");
+}, "VariableType::constant_pad_nd_default", "engine/ops/native_functions/pad.yaml:12", "engine/generated/VariableType.ts:3554");
+registerKernel(ops.reflection_pad1d_out, "Autograd", (ks, self, padding, out) => below_autograd(() => ops.reflection_pad1d_out.redispatch(ks.and(after_autograd_keyset), self, padding, out)), "VariableType::reflection_pad1d_out", "engine/ops/native_functions/pad.yaml:18", "engine/generated/VariableType.ts:3561");
 registerKernel(ops.reflection_pad1d_default, "Autograd", (ks, self, padding) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::reflection_pad1d", self) : null;
   const _result = below_autograd(() => ops.reflection_pad1d_default.redispatch(ks.and(after_autograd_keyset), self, padding));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::reflection_pad1d_default", "engine/ops/native_functions/pad.yaml:24", "engine/generated/VariableType.ts:3004");
-registerKernel(ops.reflection_pad2d_out, "Autograd", (ks, self, padding, out) => below_autograd(() => ops.reflection_pad2d_out.redispatch(ks.and(after_autograd_keyset), self, padding, out)), "VariableType::reflection_pad2d_out", "engine/ops/native_functions/pad.yaml:28", "engine/generated/VariableType.ts:3011");
+}, "VariableType::reflection_pad1d_default", "engine/ops/native_functions/pad.yaml:24", "engine/generated/VariableType.ts:3562");
+registerKernel(ops.reflection_pad2d_out, "Autograd", (ks, self, padding, out) => below_autograd(() => ops.reflection_pad2d_out.redispatch(ks.and(after_autograd_keyset), self, padding, out)), "VariableType::reflection_pad2d_out", "engine/ops/native_functions/pad.yaml:28", "engine/generated/VariableType.ts:3569");
 registerKernel(ops.reflection_pad2d_default, "Autograd", (ks, self, padding) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::reflection_pad2d", self) : null;
   const _result = below_autograd(() => ops.reflection_pad2d_default.redispatch(ks.and(after_autograd_keyset), self, padding));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::reflection_pad2d_default", "engine/ops/native_functions/pad.yaml:33", "engine/generated/VariableType.ts:3012");
-registerKernel(ops.reflection_pad3d_out, "Autograd", (ks, self, padding, out) => below_autograd(() => ops.reflection_pad3d_out.redispatch(ks.and(after_autograd_keyset), self, padding, out)), "VariableType::reflection_pad3d_out", "engine/ops/native_functions/pad.yaml:38", "engine/generated/VariableType.ts:3019");
+}, "VariableType::reflection_pad2d_default", "engine/ops/native_functions/pad.yaml:33", "engine/generated/VariableType.ts:3570");
+registerKernel(ops.reflection_pad3d_out, "Autograd", (ks, self, padding, out) => below_autograd(() => ops.reflection_pad3d_out.redispatch(ks.and(after_autograd_keyset), self, padding, out)), "VariableType::reflection_pad3d_out", "engine/ops/native_functions/pad.yaml:38", "engine/generated/VariableType.ts:3577");
 registerKernel(ops.reflection_pad3d_default, "Autograd", (ks, self, padding) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::reflection_pad3d", self) : null;
   const _result = below_autograd(() => ops.reflection_pad3d_default.redispatch(ks.and(after_autograd_keyset), self, padding));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::reflection_pad3d_default", "engine/ops/native_functions/pad.yaml:44", "engine/generated/VariableType.ts:3020");
-registerKernel(ops.replication_pad1d_out, "Autograd", (ks, self, padding, out) => below_autograd(() => ops.replication_pad1d_out.redispatch(ks.and(after_autograd_keyset), self, padding, out)), "VariableType::replication_pad1d_out", "engine/ops/native_functions/pad.yaml:48", "engine/generated/VariableType.ts:3027");
+}, "VariableType::reflection_pad3d_default", "engine/ops/native_functions/pad.yaml:44", "engine/generated/VariableType.ts:3578");
+registerKernel(ops.replication_pad1d_out, "Autograd", (ks, self, padding, out) => below_autograd(() => ops.replication_pad1d_out.redispatch(ks.and(after_autograd_keyset), self, padding, out)), "VariableType::replication_pad1d_out", "engine/ops/native_functions/pad.yaml:48", "engine/generated/VariableType.ts:3585");
 registerKernel(ops.replication_pad1d_default, "Autograd", (ks, self, padding) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::replication_pad1d", self) : null;
   const _result = below_autograd(() => ops.replication_pad1d_default.redispatch(ks.and(after_autograd_keyset), self, padding));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::replication_pad1d_default", "engine/ops/native_functions/pad.yaml:54", "engine/generated/VariableType.ts:3028");
-registerKernel(ops.replication_pad2d_out, "Autograd", (ks, self, padding, out) => below_autograd(() => ops.replication_pad2d_out.redispatch(ks.and(after_autograd_keyset), self, padding, out)), "VariableType::replication_pad2d_out", "engine/ops/native_functions/pad.yaml:58", "engine/generated/VariableType.ts:3035");
+}, "VariableType::replication_pad1d_default", "engine/ops/native_functions/pad.yaml:54", "engine/generated/VariableType.ts:3586");
+registerKernel(ops.replication_pad2d_out, "Autograd", (ks, self, padding, out) => below_autograd(() => ops.replication_pad2d_out.redispatch(ks.and(after_autograd_keyset), self, padding, out)), "VariableType::replication_pad2d_out", "engine/ops/native_functions/pad.yaml:58", "engine/generated/VariableType.ts:3593");
 registerKernel(ops.replication_pad2d_default, "Autograd", (ks, self, padding) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::replication_pad2d", self) : null;
   const _result = below_autograd(() => ops.replication_pad2d_default.redispatch(ks.and(after_autograd_keyset), self, padding));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::replication_pad2d_default", "engine/ops/native_functions/pad.yaml:64", "engine/generated/VariableType.ts:3036");
-registerKernel(ops.replication_pad3d_out, "Autograd", (ks, self, padding, out) => below_autograd(() => ops.replication_pad3d_out.redispatch(ks.and(after_autograd_keyset), self, padding, out)), "VariableType::replication_pad3d_out", "engine/ops/native_functions/pad.yaml:68", "engine/generated/VariableType.ts:3043");
+}, "VariableType::replication_pad2d_default", "engine/ops/native_functions/pad.yaml:64", "engine/generated/VariableType.ts:3594");
+registerKernel(ops.replication_pad3d_out, "Autograd", (ks, self, padding, out) => below_autograd(() => ops.replication_pad3d_out.redispatch(ks.and(after_autograd_keyset), self, padding, out)), "VariableType::replication_pad3d_out", "engine/ops/native_functions/pad.yaml:68", "engine/generated/VariableType.ts:3601");
 registerKernel(ops.replication_pad3d_default, "Autograd", (ks, self, padding) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::replication_pad3d", self) : null;
   const _result = below_autograd(() => ops.replication_pad3d_default.redispatch(ks.and(after_autograd_keyset), self, padding));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::replication_pad3d_default", "engine/ops/native_functions/pad.yaml:74", "engine/generated/VariableType.ts:3044");
-registerKernel(ops.max_pool2d_with_indices_out, "Autograd", (ks, self, kernel_size, stride, padding, dilation, ceil_mode, out, indices) => below_autograd(() => ops.max_pool2d_with_indices_out.redispatch(ks.and(after_autograd_keyset), self, kernel_size, stride, padding, dilation, ceil_mode, out, indices)), "VariableType::max_pool2d_with_indices_out", "engine/ops/native_functions/pooling.yaml:24", "engine/generated/VariableType.ts:3051");
+}, "VariableType::replication_pad3d_default", "engine/ops/native_functions/pad.yaml:74", "engine/generated/VariableType.ts:3602");
+registerKernel(ops.max_pool2d_with_indices_out, "Autograd", (ks, self, kernel_size, stride, padding, dilation, ceil_mode, out, indices) => below_autograd(() => ops.max_pool2d_with_indices_out.redispatch(ks.and(after_autograd_keyset), self, kernel_size, stride, padding, dilation, ceil_mode, out, indices)), "VariableType::max_pool2d_with_indices_out", "engine/ops/native_functions/pooling.yaml:24", "engine/generated/VariableType.ts:3609");
 registerKernel(ops.max_pool2d_with_indices_default, "Autograd", (ks, self, kernel_size, stride, padding, dilation, ceil_mode) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::max_pool2d_with_indices", self) : null;
   const _result = below_autograd(() => ops.max_pool2d_with_indices_default.redispatch(ks.and(after_autograd_keyset), self, kernel_size, stride, padding, dilation, ceil_mode));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::max_pool2d_with_indices_default", "engine/ops/native_functions/pooling.yaml:30", "engine/generated/VariableType.ts:3052");
-registerKernel(ops.avg_pool2d_out, "Autograd", (ks, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, out) => below_autograd(() => ops.avg_pool2d_out.redispatch(ks.and(after_autograd_keyset), self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, out)), "VariableType::avg_pool2d_out", "engine/ops/native_functions/pooling.yaml:40", "engine/generated/VariableType.ts:3059");
+}, "VariableType::max_pool2d_with_indices_default", "engine/ops/native_functions/pooling.yaml:30", "engine/generated/VariableType.ts:3610");
+registerKernel(ops.avg_pool2d_out, "Autograd", (ks, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, out) => below_autograd(() => ops.avg_pool2d_out.redispatch(ks.and(after_autograd_keyset), self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, out)), "VariableType::avg_pool2d_out", "engine/ops/native_functions/pooling.yaml:40", "engine/generated/VariableType.ts:3617");
 registerKernel(ops.avg_pool2d_default, "Autograd", (ks, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::avg_pool2d", self) : null;
   const _result = below_autograd(() => ops.avg_pool2d_default.redispatch(ks.and(after_autograd_keyset), self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::avg_pool2d_default", "engine/ops/native_functions/pooling.yaml:50", "engine/generated/VariableType.ts:3060");
-registerKernel(ops.adaptive_avg_pool2d_out, "Autograd", (ks, self, output_size, out) => below_autograd(() => ops.adaptive_avg_pool2d_out.redispatch(ks.and(after_autograd_keyset), self, output_size, out)), "VariableType::adaptive_avg_pool2d_out", "engine/ops/native_functions/pooling.yaml:56", "engine/generated/VariableType.ts:3067");
+}, "VariableType::avg_pool2d_default", "engine/ops/native_functions/pooling.yaml:50", "engine/generated/VariableType.ts:3618");
+registerKernel(ops.adaptive_avg_pool2d_out, "Autograd", (ks, self, output_size, out) => below_autograd(() => ops.adaptive_avg_pool2d_out.redispatch(ks.and(after_autograd_keyset), self, output_size, out)), "VariableType::adaptive_avg_pool2d_out", "engine/ops/native_functions/pooling.yaml:56", "engine/generated/VariableType.ts:3625");
 registerKernel(ops._adaptive_avg_pool2d_default, "Autograd", (ks, self, output_size) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::_adaptive_avg_pool2d", self) : null;
   const _result = below_autograd(() => ops._adaptive_avg_pool2d_default.redispatch(ks.and(after_autograd_keyset), self, output_size));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::_adaptive_avg_pool2d_default", "engine/ops/native_functions/pooling.yaml:66", "engine/generated/VariableType.ts:3068");
-registerKernel(ops.adaptive_max_pool2d_out, "Autograd", (ks, self, output_size, out, indices) => below_autograd(() => ops.adaptive_max_pool2d_out.redispatch(ks.and(after_autograd_keyset), self, output_size, out, indices)), "VariableType::adaptive_max_pool2d_out", "engine/ops/native_functions/pooling.yaml:72", "engine/generated/VariableType.ts:3075");
+}, "VariableType::_adaptive_avg_pool2d_default", "engine/ops/native_functions/pooling.yaml:66", "engine/generated/VariableType.ts:3626");
+registerKernel(ops.adaptive_max_pool2d_out, "Autograd", (ks, self, output_size, out, indices) => below_autograd(() => ops.adaptive_max_pool2d_out.redispatch(ks.and(after_autograd_keyset), self, output_size, out, indices)), "VariableType::adaptive_max_pool2d_out", "engine/ops/native_functions/pooling.yaml:72", "engine/generated/VariableType.ts:3633");
 registerKernel(ops.adaptive_max_pool2d_default, "Autograd", (ks, self, output_size) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::adaptive_max_pool2d", self) : null;
   const _result = below_autograd(() => ops.adaptive_max_pool2d_default.redispatch(ks.and(after_autograd_keyset), self, output_size));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::adaptive_max_pool2d_default", "engine/ops/native_functions/pooling.yaml:78", "engine/generated/VariableType.ts:3076");
+}, "VariableType::adaptive_max_pool2d_default", "engine/ops/native_functions/pooling.yaml:78", "engine/generated/VariableType.ts:3634");
 registerKernel(ops.all_dim, "Autograd", (ks, self, dim, keepdim) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::all", self) : null;
   const _result = below_autograd(() => ops.all_dim.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::all_dim", "engine/ops/native_functions/reduce.yaml:13", "engine/generated/VariableType.ts:3083");
-registerKernel(ops.all_out, "Autograd", (ks, self, dim, keepdim, out) => below_autograd(() => ops.all_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, out)), "VariableType::all_out", "engine/ops/native_functions/reduce.yaml:17", "engine/generated/VariableType.ts:3090");
+}, "VariableType::all_dim", "engine/ops/native_functions/reduce.yaml:13", "engine/generated/VariableType.ts:3641");
+registerKernel(ops.all_out, "Autograd", (ks, self, dim, keepdim, out) => below_autograd(() => ops.all_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, out)), "VariableType::all_out", "engine/ops/native_functions/reduce.yaml:17", "engine/generated/VariableType.ts:3648");
 registerKernel(ops.any_dim, "Autograd", (ks, self, dim, keepdim) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::any", self) : null;
   const _result = below_autograd(() => ops.any_dim.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::any_dim", "engine/ops/native_functions/reduce.yaml:22", "engine/generated/VariableType.ts:3091");
-registerKernel(ops.any_out, "Autograd", (ks, self, dim, keepdim, out) => below_autograd(() => ops.any_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, out)), "VariableType::any_out", "engine/ops/native_functions/reduce.yaml:26", "engine/generated/VariableType.ts:3098");
-registerKernel(ops.argmax_default, "Autograd", (ks, self, dim, keepdim) => below_autograd(() => ops.argmax_default.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim)), "VariableType::argmax_default", "engine/ops/native_functions/reduce.yaml:32", "engine/generated/VariableType.ts:3099");
-registerKernel(ops.argmax_out, "Autograd", (ks, self, dim, keepdim, out) => below_autograd(() => ops.argmax_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, out)), "VariableType::argmax_out", "engine/ops/native_functions/reduce.yaml:36", "engine/generated/VariableType.ts:3100");
-registerKernel(ops.argmin_default, "Autograd", (ks, self, dim, keepdim) => below_autograd(() => ops.argmin_default.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim)), "VariableType::argmin_default", "engine/ops/native_functions/reduce.yaml:41", "engine/generated/VariableType.ts:3101");
-registerKernel(ops.argmin_out, "Autograd", (ks, self, dim, keepdim, out) => below_autograd(() => ops.argmin_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, out)), "VariableType::argmin_out", "engine/ops/native_functions/reduce.yaml:45", "engine/generated/VariableType.ts:3102");
+}, "VariableType::any_dim", "engine/ops/native_functions/reduce.yaml:22", "engine/generated/VariableType.ts:3649");
+registerKernel(ops.any_out, "Autograd", (ks, self, dim, keepdim, out) => below_autograd(() => ops.any_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, out)), "VariableType::any_out", "engine/ops/native_functions/reduce.yaml:26", "engine/generated/VariableType.ts:3656");
+registerKernel(ops.argmax_default, "Autograd", (ks, self, dim, keepdim) => below_autograd(() => ops.argmax_default.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim)), "VariableType::argmax_default", "engine/ops/native_functions/reduce.yaml:32", "engine/generated/VariableType.ts:3657");
+registerKernel(ops.argmax_out, "Autograd", (ks, self, dim, keepdim, out) => below_autograd(() => ops.argmax_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, out)), "VariableType::argmax_out", "engine/ops/native_functions/reduce.yaml:36", "engine/generated/VariableType.ts:3658");
+registerKernel(ops.argmin_default, "Autograd", (ks, self, dim, keepdim) => below_autograd(() => ops.argmin_default.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim)), "VariableType::argmin_default", "engine/ops/native_functions/reduce.yaml:41", "engine/generated/VariableType.ts:3659");
+registerKernel(ops.argmin_out, "Autograd", (ks, self, dim, keepdim, out) => below_autograd(() => ops.argmin_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, out)), "VariableType::argmin_out", "engine/ops/native_functions/reduce.yaml:45", "engine/generated/VariableType.ts:3660");
 registerKernel(ops.max_dim, "Autograd", (ks, self, dim, keepdim) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: MaxBackward0 | null = null;
@@ -3117,11 +3675,11 @@ registerKernel(ops.max_dim, "Autograd", (ks, self, dim, keepdim) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::max_dim", "engine/ops/native_functions/reduce.yaml:51", "engine/generated/VariableType.ts:3103");
+}, "VariableType::max_dim", "engine/ops/native_functions/reduce.yaml:51", "engine/generated/VariableType.ts:3661");
 registerKernel(ops.max_dim_max, "Autograd", (ks, self, dim, keepdim, max, max_values) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("max");
   return below_autograd(() => ops.max_dim_max.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, max, max_values));
-}, "VariableType::max_dim_max", "engine/ops/native_functions/reduce.yaml:55", "engine/generated/VariableType.ts:3121");
+}, "VariableType::max_dim_max", "engine/ops/native_functions/reduce.yaml:55", "engine/generated/VariableType.ts:3679");
 registerKernel(ops.amax_default, "Autograd", (ks, self, dim, keepdim) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: AmaxBackward0 | null = null;
@@ -3139,11 +3697,11 @@ registerKernel(ops.amax_default, "Autograd", (ks, self, dim, keepdim) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::amax_default", "engine/ops/native_functions/reduce.yaml:60", "engine/generated/VariableType.ts:3125");
+}, "VariableType::amax_default", "engine/ops/native_functions/reduce.yaml:60", "engine/generated/VariableType.ts:3683");
 registerKernel(ops.amax_out, "Autograd", (ks, self, dim, keepdim, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("amax");
   return below_autograd(() => ops.amax_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, out));
-}, "VariableType::amax_out", "engine/ops/native_functions/reduce.yaml:64", "engine/generated/VariableType.ts:3143");
+}, "VariableType::amax_out", "engine/ops/native_functions/reduce.yaml:64", "engine/generated/VariableType.ts:3701");
 registerKernel(ops.mean_default, "Autograd", (ks, self, dtype) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: MeanBackward0 | null = null;
@@ -3159,7 +3717,7 @@ registerKernel(ops.mean_default, "Autograd", (ks, self, dtype) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::mean_default", "engine/ops/native_functions/reduce.yaml:70", "engine/generated/VariableType.ts:3147");
+}, "VariableType::mean_default", "engine/ops/native_functions/reduce.yaml:70", "engine/generated/VariableType.ts:3705");
 registerKernel(ops.mean_dim, "Autograd", (ks, self, dim, keepdim, dtype) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: MeanBackward1 | null = null;
@@ -3177,11 +3735,11 @@ registerKernel(ops.mean_dim, "Autograd", (ks, self, dim, keepdim, dtype) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::mean_dim", "engine/ops/native_functions/reduce.yaml:75", "engine/generated/VariableType.ts:3163");
+}, "VariableType::mean_dim", "engine/ops/native_functions/reduce.yaml:75", "engine/generated/VariableType.ts:3721");
 registerKernel(ops.mean_out, "Autograd", (ks, self, dim, keepdim, dtype, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("mean");
   return below_autograd(() => ops.mean_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, dtype, out));
-}, "VariableType::mean_out", "engine/ops/native_functions/reduce.yaml:79", "engine/generated/VariableType.ts:3181");
+}, "VariableType::mean_out", "engine/ops/native_functions/reduce.yaml:79", "engine/generated/VariableType.ts:3739");
 registerKernel(ops.min_dim, "Autograd", (ks, self, dim, keepdim) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: MinBackward0 | null = null;
@@ -3199,11 +3757,11 @@ registerKernel(ops.min_dim, "Autograd", (ks, self, dim, keepdim) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::min_dim", "engine/ops/native_functions/reduce.yaml:85", "engine/generated/VariableType.ts:3185");
+}, "VariableType::min_dim", "engine/ops/native_functions/reduce.yaml:85", "engine/generated/VariableType.ts:3743");
 registerKernel(ops.min_dim_min, "Autograd", (ks, self, dim, keepdim, min, min_indices) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("min");
   return below_autograd(() => ops.min_dim_min.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, min, min_indices));
-}, "VariableType::min_dim_min", "engine/ops/native_functions/reduce.yaml:89", "engine/generated/VariableType.ts:3203");
+}, "VariableType::min_dim_min", "engine/ops/native_functions/reduce.yaml:89", "engine/generated/VariableType.ts:3761");
 registerKernel(ops.amin_default, "Autograd", (ks, self, dim, keepdim) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: AminBackward0 | null = null;
@@ -3221,11 +3779,11 @@ registerKernel(ops.amin_default, "Autograd", (ks, self, dim, keepdim) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::amin_default", "engine/ops/native_functions/reduce.yaml:94", "engine/generated/VariableType.ts:3207");
+}, "VariableType::amin_default", "engine/ops/native_functions/reduce.yaml:94", "engine/generated/VariableType.ts:3765");
 registerKernel(ops.amin_out, "Autograd", (ks, self, dim, keepdim, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("amin");
   return below_autograd(() => ops.amin_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, out));
-}, "VariableType::amin_out", "engine/ops/native_functions/reduce.yaml:98", "engine/generated/VariableType.ts:3225");
+}, "VariableType::amin_out", "engine/ops/native_functions/reduce.yaml:98", "engine/generated/VariableType.ts:3783");
 registerKernel(ops.prod_default, "Autograd", (ks, self, dtype) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: ProdBackward0 | null = null;
@@ -3241,7 +3799,7 @@ registerKernel(ops.prod_default, "Autograd", (ks, self, dtype) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::prod_default", "engine/ops/native_functions/reduce.yaml:104", "engine/generated/VariableType.ts:3229");
+}, "VariableType::prod_default", "engine/ops/native_functions/reduce.yaml:104", "engine/generated/VariableType.ts:3787");
 registerKernel(ops.prod_dim_int, "Autograd", (ks, self, dim, keepdim, dtype) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: ProdBackward1 | null = null;
@@ -3259,27 +3817,27 @@ registerKernel(ops.prod_dim_int, "Autograd", (ks, self, dim, keepdim, dtype) => 
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::prod_dim_int", "engine/ops/native_functions/reduce.yaml:110", "engine/generated/VariableType.ts:3245");
+}, "VariableType::prod_dim_int", "engine/ops/native_functions/reduce.yaml:110", "engine/generated/VariableType.ts:3803");
 registerKernel(ops.prod_int_out, "Autograd", (ks, self, dim, keepdim, dtype, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("prod");
   return below_autograd(() => ops.prod_int_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, dtype, out));
-}, "VariableType::prod_int_out", "engine/ops/native_functions/reduce.yaml:114", "engine/generated/VariableType.ts:3263");
+}, "VariableType::prod_int_out", "engine/ops/native_functions/reduce.yaml:114", "engine/generated/VariableType.ts:3821");
 registerKernel(ops.all_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::all", self) : null;
   const _result = below_autograd(() => ops.all_default.redispatch(ks.and(after_autograd_keyset), self));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::all_default", "engine/ops/native_functions/reduce.yaml:120", "engine/generated/VariableType.ts:3267");
-registerKernel(ops.all_all_out, "Autograd", (ks, self, out) => below_autograd(() => ops.all_all_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::all_all_out", "engine/ops/native_functions/reduce.yaml:124", "engine/generated/VariableType.ts:3274");
+}, "VariableType::all_default", "engine/ops/native_functions/reduce.yaml:120", "engine/generated/VariableType.ts:3825");
+registerKernel(ops.all_all_out, "Autograd", (ks, self, out) => below_autograd(() => ops.all_all_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::all_all_out", "engine/ops/native_functions/reduce.yaml:124", "engine/generated/VariableType.ts:3832");
 registerKernel(ops.any_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::any", self) : null;
   const _result = below_autograd(() => ops.any_default.redispatch(ks.and(after_autograd_keyset), self));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::any_default", "engine/ops/native_functions/reduce.yaml:129", "engine/generated/VariableType.ts:3275");
-registerKernel(ops.any_all_out, "Autograd", (ks, self, out) => below_autograd(() => ops.any_all_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::any_all_out", "engine/ops/native_functions/reduce.yaml:133", "engine/generated/VariableType.ts:3282");
+}, "VariableType::any_default", "engine/ops/native_functions/reduce.yaml:129", "engine/generated/VariableType.ts:3833");
+registerKernel(ops.any_all_out, "Autograd", (ks, self, out) => below_autograd(() => ops.any_all_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::any_all_out", "engine/ops/native_functions/reduce.yaml:133", "engine/generated/VariableType.ts:3840");
 registerKernel(ops.min_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: MinBackward1 | null = null;
@@ -3295,7 +3853,7 @@ registerKernel(ops.min_default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::min_default", "engine/ops/native_functions/reduce.yaml:139", "engine/generated/VariableType.ts:3283");
+}, "VariableType::min_default", "engine/ops/native_functions/reduce.yaml:139", "engine/generated/VariableType.ts:3841");
 registerKernel(ops.max_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: MaxBackward1 | null = null;
@@ -3311,21 +3869,21 @@ registerKernel(ops.max_default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::max_default", "engine/ops/native_functions/reduce.yaml:144", "engine/generated/VariableType.ts:3299");
+}, "VariableType::max_default", "engine/ops/native_functions/reduce.yaml:144", "engine/generated/VariableType.ts:3857");
 registerKernel(ops.count_nonzero_dim_IntList, "Autograd", (ks, self, dim) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::count_nonzero", self) : null;
   const _result = below_autograd(() => ops.count_nonzero_dim_IntList.redispatch(ks.and(after_autograd_keyset), self, dim));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::count_nonzero_dim_IntList", "engine/ops/native_functions/reduce2.yaml:12", "engine/generated/VariableType.ts:3315");
+}, "VariableType::count_nonzero_dim_IntList", "engine/ops/native_functions/reduce2.yaml:12", "engine/generated/VariableType.ts:3873");
 registerKernel(ops.count_nonzero_default, "Autograd", (ks, self, dim) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::count_nonzero", self) : null;
   const _result = below_autograd(() => ops.count_nonzero_default.redispatch(ks.and(after_autograd_keyset), self, dim));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::count_nonzero_default", "engine/ops/native_functions/reduce2.yaml:18", "engine/generated/VariableType.ts:3322");
+}, "VariableType::count_nonzero_default", "engine/ops/native_functions/reduce2.yaml:18", "engine/generated/VariableType.ts:3880");
 registerKernel(ops.std_correction, "Autograd", (ks, self, dim, correction, keepdim) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: StdBackward0 | null = null;
@@ -3344,7 +3902,7 @@ registerKernel(ops.std_correction, "Autograd", (ks, self, dim, correction, keepd
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::std_correction", "engine/ops/native_functions/reduce2.yaml:35", "engine/generated/VariableType.ts:3329");
+}, "VariableType::std_correction", "engine/ops/native_functions/reduce2.yaml:35", "engine/generated/VariableType.ts:3887");
 registerKernel(ops.std_mean_correction, "Autograd", (ks, self, dim, correction, keepdim) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: StdMeanBackward0 | null = null;
@@ -3363,11 +3921,11 @@ registerKernel(ops.std_mean_correction, "Autograd", (ks, self, dim, correction, 
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::std_mean_correction", "engine/ops/native_functions/reduce2.yaml:50", "engine/generated/VariableType.ts:3348");
+}, "VariableType::std_mean_correction", "engine/ops/native_functions/reduce2.yaml:50", "engine/generated/VariableType.ts:3906");
 registerKernel(ops.std_correction_out, "Autograd", (ks, self, dim, correction, keepdim, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("std");
   return below_autograd(() => ops.std_correction_out.redispatch(ks.and(after_autograd_keyset), self, dim, correction, keepdim, out));
-}, "VariableType::std_correction_out", "engine/ops/native_functions/reduce2.yaml:60", "engine/generated/VariableType.ts:3367");
+}, "VariableType::std_correction_out", "engine/ops/native_functions/reduce2.yaml:60", "engine/generated/VariableType.ts:3925");
 registerKernel(ops.var_correction, "Autograd", (ks, self, dim, correction, keepdim) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: VarBackward0 | null = null;
@@ -3385,11 +3943,11 @@ registerKernel(ops.var_correction, "Autograd", (ks, self, dim, correction, keepd
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::var_correction", "engine/ops/native_functions/reduce2.yaml:75", "engine/generated/VariableType.ts:3371");
+}, "VariableType::var_correction", "engine/ops/native_functions/reduce2.yaml:75", "engine/generated/VariableType.ts:3929");
 registerKernel(ops.var_correction_out, "Autograd", (ks, self, dim, correction, keepdim, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("var");
   return below_autograd(() => ops.var_correction_out.redispatch(ks.and(after_autograd_keyset), self, dim, correction, keepdim, out));
-}, "VariableType::var_correction_out", "engine/ops/native_functions/reduce2.yaml:84", "engine/generated/VariableType.ts:3389");
+}, "VariableType::var_correction_out", "engine/ops/native_functions/reduce2.yaml:84", "engine/generated/VariableType.ts:3947");
 registerKernel(ops.var_mean_correction, "Autograd", (ks, self, dim, correction, keepdim) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: VarMeanBackward0 | null = null;
@@ -3407,7 +3965,7 @@ registerKernel(ops.var_mean_correction, "Autograd", (ks, self, dim, correction, 
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::var_mean_correction", "engine/ops/native_functions/reduce2.yaml:98", "engine/generated/VariableType.ts:3393");
+}, "VariableType::var_mean_correction", "engine/ops/native_functions/reduce2.yaml:98", "engine/generated/VariableType.ts:3951");
 registerKernel(ops.cummax_default, "Autograd", (ks, self, dim) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: CummaxBackward0 | null = null;
@@ -3424,18 +3982,18 @@ registerKernel(ops.cummax_default, "Autograd", (ks, self, dim) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::cummax_default", "engine/ops/native_functions/reduce3.yaml:17", "engine/generated/VariableType.ts:3411");
+}, "VariableType::cummax_default", "engine/ops/native_functions/reduce3.yaml:17", "engine/generated/VariableType.ts:3969");
 registerKernel(ops.cummax_out, "Autograd", (ks, self, dim, values, indices) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("cummax");
   return below_autograd(() => ops.cummax_out.redispatch(ks.and(after_autograd_keyset), self, dim, values, indices));
-}, "VariableType::cummax_out", "engine/ops/native_functions/reduce3.yaml:23", "engine/generated/VariableType.ts:3428");
+}, "VariableType::cummax_out", "engine/ops/native_functions/reduce3.yaml:23", "engine/generated/VariableType.ts:3986");
 registerKernel(ops._cummax_helper_default, "Autograd", (ks, self, values, indices, dim) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::_cummax_helper", self) : null;
   const _result = below_autograd(() => ops._cummax_helper_default.redispatch(ks.and(after_autograd_keyset), self, values, indices, dim));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::_cummax_helper_default", "engine/ops/native_functions/reduce3.yaml:28", "engine/generated/VariableType.ts:3432");
+}, "VariableType::_cummax_helper_default", "engine/ops/native_functions/reduce3.yaml:28", "engine/generated/VariableType.ts:3990");
 registerKernel(ops.cummin_default, "Autograd", (ks, self, dim) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: CumminBackward0 | null = null;
@@ -3452,18 +4010,18 @@ registerKernel(ops.cummin_default, "Autograd", (ks, self, dim) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::cummin_default", "engine/ops/native_functions/reduce3.yaml:33", "engine/generated/VariableType.ts:3439");
+}, "VariableType::cummin_default", "engine/ops/native_functions/reduce3.yaml:33", "engine/generated/VariableType.ts:3997");
 registerKernel(ops.cummin_out, "Autograd", (ks, self, dim, values, indices) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("cummin");
   return below_autograd(() => ops.cummin_out.redispatch(ks.and(after_autograd_keyset), self, dim, values, indices));
-}, "VariableType::cummin_out", "engine/ops/native_functions/reduce3.yaml:39", "engine/generated/VariableType.ts:3456");
+}, "VariableType::cummin_out", "engine/ops/native_functions/reduce3.yaml:39", "engine/generated/VariableType.ts:4014");
 registerKernel(ops._cummin_helper_default, "Autograd", (ks, self, values, indices, dim) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::_cummin_helper", self) : null;
   const _result = below_autograd(() => ops._cummin_helper_default.redispatch(ks.and(after_autograd_keyset), self, values, indices, dim));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::_cummin_helper_default", "engine/ops/native_functions/reduce3.yaml:44", "engine/generated/VariableType.ts:3460");
+}, "VariableType::_cummin_helper_default", "engine/ops/native_functions/reduce3.yaml:44", "engine/generated/VariableType.ts:4018");
 registerKernel(ops.cumprod_default, "Autograd", (ks, self, dim, dtype) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: CumprodBackward0 | null = null;
@@ -3481,7 +4039,7 @@ registerKernel(ops.cumprod_default, "Autograd", (ks, self, dim, dtype) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::cumprod_default", "engine/ops/native_functions/reduce3.yaml:50", "engine/generated/VariableType.ts:3467");
+}, "VariableType::cumprod_default", "engine/ops/native_functions/reduce3.yaml:50", "engine/generated/VariableType.ts:4025");
 registerKernel(ops.cumprod__default, "Autograd", (ks, self, dim, dtype) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -3500,11 +4058,11 @@ registerKernel(ops.cumprod__default, "Autograd", (ks, self, dim, dtype) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::cumprod__default", "engine/ops/native_functions/reduce3.yaml:55", "engine/generated/VariableType.ts:3485");
+}, "VariableType::cumprod__default", "engine/ops/native_functions/reduce3.yaml:55", "engine/generated/VariableType.ts:4043");
 registerKernel(ops.cumprod_out, "Autograd", (ks, self, dim, dtype, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("cumprod");
   return below_autograd(() => ops.cumprod_out.redispatch(ks.and(after_autograd_keyset), self, dim, dtype, out));
-}, "VariableType::cumprod_out", "engine/ops/native_functions/reduce3.yaml:59", "engine/generated/VariableType.ts:3504");
+}, "VariableType::cumprod_out", "engine/ops/native_functions/reduce3.yaml:59", "engine/generated/VariableType.ts:4062");
 registerKernel(ops.cumsum_default, "Autograd", (ks, self, dim, dtype) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: CumsumBackward0 | null = null;
@@ -3520,7 +4078,7 @@ registerKernel(ops.cumsum_default, "Autograd", (ks, self, dim, dtype) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::cumsum_default", "engine/ops/native_functions/reduce3.yaml:65", "engine/generated/VariableType.ts:3508");
+}, "VariableType::cumsum_default", "engine/ops/native_functions/reduce3.yaml:65", "engine/generated/VariableType.ts:4066");
 registerKernel(ops.cumsum__default, "Autograd", (ks, self, dim, dtype) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -3537,19 +4095,19 @@ registerKernel(ops.cumsum__default, "Autograd", (ks, self, dim, dtype) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::cumsum__default", "engine/ops/native_functions/reduce3.yaml:70", "engine/generated/VariableType.ts:3524");
+}, "VariableType::cumsum__default", "engine/ops/native_functions/reduce3.yaml:70", "engine/generated/VariableType.ts:4082");
 registerKernel(ops.cumsum_out, "Autograd", (ks, self, dim, dtype, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("cumsum");
   return below_autograd(() => ops.cumsum_out.redispatch(ks.and(after_autograd_keyset), self, dim, dtype, out));
-}, "VariableType::cumsum_out", "engine/ops/native_functions/reduce3.yaml:74", "engine/generated/VariableType.ts:3541");
+}, "VariableType::cumsum_out", "engine/ops/native_functions/reduce3.yaml:74", "engine/generated/VariableType.ts:4099");
 registerKernel(ops._logcumsumexp_default, "Autograd", (ks, self, dim) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::_logcumsumexp", self) : null;
   const _result = below_autograd(() => ops._logcumsumexp_default.redispatch(ks.and(after_autograd_keyset), self, dim));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::_logcumsumexp_default", "engine/ops/native_functions/reduce3.yaml:91", "engine/generated/VariableType.ts:3545");
-registerKernel(ops._logcumsumexp_out, "Autograd", (ks, self, dim, out) => below_autograd(() => ops._logcumsumexp_out.redispatch(ks.and(after_autograd_keyset), self, dim, out)), "VariableType::_logcumsumexp_out", "engine/ops/native_functions/reduce3.yaml:95", "engine/generated/VariableType.ts:3552");
+}, "VariableType::_logcumsumexp_default", "engine/ops/native_functions/reduce3.yaml:91", "engine/generated/VariableType.ts:4103");
+registerKernel(ops._logcumsumexp_out, "Autograd", (ks, self, dim, out) => below_autograd(() => ops._logcumsumexp_out.redispatch(ks.and(after_autograd_keyset), self, dim, out)), "VariableType::_logcumsumexp_out", "engine/ops/native_functions/reduce3.yaml:95", "engine/generated/VariableType.ts:4110");
 registerKernel(ops.logcumsumexp_default, "Autograd", (ks, self, dim) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: LogcumsumexpBackward0 | null = null;
@@ -3566,11 +4124,11 @@ registerKernel(ops.logcumsumexp_default, "Autograd", (ks, self, dim) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::logcumsumexp_default", "engine/ops/native_functions/reduce3.yaml:99", "engine/generated/VariableType.ts:3553");
+}, "VariableType::logcumsumexp_default", "engine/ops/native_functions/reduce3.yaml:99", "engine/generated/VariableType.ts:4111");
 registerKernel(ops.logcumsumexp_out, "Autograd", (ks, self, dim, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("logcumsumexp");
   return below_autograd(() => ops.logcumsumexp_out.redispatch(ks.and(after_autograd_keyset), self, dim, out));
-}, "VariableType::logcumsumexp_out", "engine/ops/native_functions/reduce3.yaml:104", "engine/generated/VariableType.ts:3570");
+}, "VariableType::logcumsumexp_out", "engine/ops/native_functions/reduce3.yaml:104", "engine/generated/VariableType.ts:4128");
 registerKernel(ops.logsumexp_default, "Autograd", (ks, self, dim, keepdim) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: LogsumexpBackward0 | null = null;
@@ -3588,11 +4146,11 @@ registerKernel(ops.logsumexp_default, "Autograd", (ks, self, dim, keepdim) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::logsumexp_default", "engine/ops/native_functions/reduce3.yaml:109", "engine/generated/VariableType.ts:3574");
+}, "VariableType::logsumexp_default", "engine/ops/native_functions/reduce3.yaml:109", "engine/generated/VariableType.ts:4132");
 registerKernel(ops.logsumexp_out, "Autograd", (ks, self, dim, keepdim, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("logsumexp");
   return below_autograd(() => ops.logsumexp_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, out));
-}, "VariableType::logsumexp_out", "engine/ops/native_functions/reduce3.yaml:115", "engine/generated/VariableType.ts:3592");
+}, "VariableType::logsumexp_out", "engine/ops/native_functions/reduce3.yaml:115", "engine/generated/VariableType.ts:4150");
 registerKernel(ops.median_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: MedianBackward0 | null = null;
@@ -3608,7 +4166,7 @@ registerKernel(ops.median_default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::median_default", "engine/ops/native_functions/reduce3.yaml:122", "engine/generated/VariableType.ts:3596");
+}, "VariableType::median_default", "engine/ops/native_functions/reduce3.yaml:122", "engine/generated/VariableType.ts:4154");
 registerKernel(ops.median_dim, "Autograd", (ks, self, dim, keepdim) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: MedianBackward1 | null = null;
@@ -3626,11 +4184,11 @@ registerKernel(ops.median_dim, "Autograd", (ks, self, dim, keepdim) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::median_dim", "engine/ops/native_functions/reduce3.yaml:128", "engine/generated/VariableType.ts:3612");
+}, "VariableType::median_dim", "engine/ops/native_functions/reduce3.yaml:128", "engine/generated/VariableType.ts:4170");
 registerKernel(ops.median_dim_values, "Autograd", (ks, self, dim, keepdim, values, indices) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("median");
   return below_autograd(() => ops.median_dim_values.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, values, indices));
-}, "VariableType::median_dim_values", "engine/ops/native_functions/reduce3.yaml:133", "engine/generated/VariableType.ts:3630");
+}, "VariableType::median_dim_values", "engine/ops/native_functions/reduce3.yaml:133", "engine/generated/VariableType.ts:4188");
 registerKernel(ops.nanmedian_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: NanmedianBackward0 | null = null;
@@ -3646,7 +4204,7 @@ registerKernel(ops.nanmedian_default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::nanmedian_default", "engine/ops/native_functions/reduce3.yaml:137", "engine/generated/VariableType.ts:3634");
+}, "VariableType::nanmedian_default", "engine/ops/native_functions/reduce3.yaml:137", "engine/generated/VariableType.ts:4192");
 registerKernel(ops.nanmedian_dim, "Autograd", (ks, self, dim, keepdim) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: NanmedianBackward1 | null = null;
@@ -3664,11 +4222,11 @@ registerKernel(ops.nanmedian_dim, "Autograd", (ks, self, dim, keepdim) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::nanmedian_dim", "engine/ops/native_functions/reduce3.yaml:143", "engine/generated/VariableType.ts:3650");
+}, "VariableType::nanmedian_dim", "engine/ops/native_functions/reduce3.yaml:143", "engine/generated/VariableType.ts:4208");
 registerKernel(ops.nanmedian_dim_values, "Autograd", (ks, self, dim, keepdim, values, indices) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("nanmedian");
   return below_autograd(() => ops.nanmedian_dim_values.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, values, indices));
-}, "VariableType::nanmedian_dim_values", "engine/ops/native_functions/reduce3.yaml:148", "engine/generated/VariableType.ts:3668");
+}, "VariableType::nanmedian_dim_values", "engine/ops/native_functions/reduce3.yaml:148", "engine/generated/VariableType.ts:4226");
 registerKernel(ops.mode_default, "Autograd", (ks, self, dim, keepdim) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: ModeBackward0 | null = null;
@@ -3686,11 +4244,11 @@ registerKernel(ops.mode_default, "Autograd", (ks, self, dim, keepdim) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::mode_default", "engine/ops/native_functions/reduce3.yaml:153", "engine/generated/VariableType.ts:3672");
+}, "VariableType::mode_default", "engine/ops/native_functions/reduce3.yaml:153", "engine/generated/VariableType.ts:4230");
 registerKernel(ops.mode_values, "Autograd", (ks, self, dim, keepdim, values, indices) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("mode");
   return below_autograd(() => ops.mode_values.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, values, indices));
-}, "VariableType::mode_values", "engine/ops/native_functions/reduce3.yaml:158", "engine/generated/VariableType.ts:3690");
+}, "VariableType::mode_values", "engine/ops/native_functions/reduce3.yaml:158", "engine/generated/VariableType.ts:4248");
 registerKernel(ops._unique_default, "Autograd", (ks, self, sorted, return_inverse) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: UniqueBackward0 | null = null;
@@ -3704,7 +4262,7 @@ registerKernel(ops._unique_default, "Autograd", (ks, self, sorted, return_invers
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::_unique_default", "engine/ops/native_functions/reduce3.yaml:163", "engine/generated/VariableType.ts:3694");
+}, "VariableType::_unique_default", "engine/ops/native_functions/reduce3.yaml:163", "engine/generated/VariableType.ts:4252");
 registerKernel(ops.unique_dim_default, "Autograd", (ks, self, dim, sorted, return_inverse, return_counts) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: UniqueDimBackward0 | null = null;
@@ -3718,7 +4276,7 @@ registerKernel(ops.unique_dim_default, "Autograd", (ks, self, dim, sorted, retur
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::unique_dim_default", "engine/ops/native_functions/reduce3.yaml:169", "engine/generated/VariableType.ts:3708");
+}, "VariableType::unique_dim_default", "engine/ops/native_functions/reduce3.yaml:169", "engine/generated/VariableType.ts:4266");
 registerKernel(ops.unique_consecutive_default, "Autograd", (ks, self, return_inverse, return_counts, dim) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: UniqueConsecutiveBackward0 | null = null;
@@ -3732,7 +4290,7 @@ registerKernel(ops.unique_consecutive_default, "Autograd", (ks, self, return_inv
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::unique_consecutive_default", "engine/ops/native_functions/reduce3.yaml:176", "engine/generated/VariableType.ts:3722");
+}, "VariableType::unique_consecutive_default", "engine/ops/native_functions/reduce3.yaml:176", "engine/generated/VariableType.ts:4280");
 registerKernel(ops.unique_dim_consecutive_default, "Autograd", (ks, self, dim, return_inverse, return_counts) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: UniqueDimConsecutiveBackward0 | null = null;
@@ -3746,7 +4304,7 @@ registerKernel(ops.unique_dim_consecutive_default, "Autograd", (ks, self, dim, r
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::unique_dim_consecutive_default", "engine/ops/native_functions/reduce3.yaml:183", "engine/generated/VariableType.ts:3736");
+}, "VariableType::unique_dim_consecutive_default", "engine/ops/native_functions/reduce3.yaml:183", "engine/generated/VariableType.ts:4294");
 registerKernel(ops._unique2_default, "Autograd", (ks, self, sorted, return_inverse, return_counts) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: Unique2Backward0 | null = null;
@@ -3760,7 +4318,7 @@ registerKernel(ops._unique2_default, "Autograd", (ks, self, sorted, return_inver
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::_unique2_default", "engine/ops/native_functions/reduce3.yaml:190", "engine/generated/VariableType.ts:3750");
+}, "VariableType::_unique2_default", "engine/ops/native_functions/reduce3.yaml:190", "engine/generated/VariableType.ts:4308");
 registerKernel(ops.norm_ScalarOpt_dtype, "Autograd", (ks, self, p, dtype) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: NormBackward2 | null = null;
@@ -3777,7 +4335,7 @@ registerKernel(ops.norm_ScalarOpt_dtype, "Autograd", (ks, self, p, dtype) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::norm_ScalarOpt_dtype", "engine/ops/native_functions/reduce3.yaml:198", "engine/generated/VariableType.ts:3764");
+}, "VariableType::norm_ScalarOpt_dtype", "engine/ops/native_functions/reduce3.yaml:198", "engine/generated/VariableType.ts:4322");
 registerKernel(ops.norm_Scalar, "Autograd", (ks, self, p) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: NormBackward0 | null = null;
@@ -3794,7 +4352,7 @@ registerKernel(ops.norm_Scalar, "Autograd", (ks, self, p) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::norm_Scalar", "engine/ops/native_functions/reduce3.yaml:205", "engine/generated/VariableType.ts:3781");
+}, "VariableType::norm_Scalar", "engine/ops/native_functions/reduce3.yaml:205", "engine/generated/VariableType.ts:4339");
 registerKernel(ops.norm_ScalarOpt_dim_dtype, "Autograd", (ks, self, p, dim, keepdim, dtype) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: NormBackward3 | null = null;
@@ -3813,7 +4371,7 @@ registerKernel(ops.norm_ScalarOpt_dim_dtype, "Autograd", (ks, self, p, dim, keep
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::norm_ScalarOpt_dim_dtype", "engine/ops/native_functions/reduce3.yaml:212", "engine/generated/VariableType.ts:3798");
+}, "VariableType::norm_ScalarOpt_dim_dtype", "engine/ops/native_functions/reduce3.yaml:212", "engine/generated/VariableType.ts:4356");
 registerKernel(ops.norm_ScalarOpt_dim, "Autograd", (ks, self, p, dim, keepdim) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: NormBackward1 | null = null;
@@ -3832,21 +4390,21 @@ registerKernel(ops.norm_ScalarOpt_dim, "Autograd", (ks, self, p, dim, keepdim) =
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::norm_ScalarOpt_dim", "engine/ops/native_functions/reduce3.yaml:217", "engine/generated/VariableType.ts:3817");
+}, "VariableType::norm_ScalarOpt_dim", "engine/ops/native_functions/reduce3.yaml:217", "engine/generated/VariableType.ts:4375");
 registerKernel(ops.norm_dtype_out, "Autograd", (ks, self, p, dim, keepdim, dtype, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("norm");
   return below_autograd(() => ops.norm_dtype_out.redispatch(ks.and(after_autograd_keyset), self, p, dim, keepdim, dtype, out));
-}, "VariableType::norm_dtype_out", "engine/ops/native_functions/reduce3.yaml:222", "engine/generated/VariableType.ts:3836");
+}, "VariableType::norm_dtype_out", "engine/ops/native_functions/reduce3.yaml:222", "engine/generated/VariableType.ts:4394");
 registerKernel(ops.norm_out, "Autograd", (ks, self, p, dim, keepdim, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("norm");
   return below_autograd(() => ops.norm_out.redispatch(ks.and(after_autograd_keyset), self, p, dim, keepdim, out));
-}, "VariableType::norm_out", "engine/ops/native_functions/reduce3.yaml:228", "engine/generated/VariableType.ts:3840");
-registerKernel(ops.histc_out, "Autograd", (ks, self, bins, min, max, out) => below_autograd(() => ops.histc_out.redispatch(ks.and(after_autograd_keyset), self, bins, min, max, out)), "VariableType::histc_out", "engine/ops/native_functions/reduce3.yaml:251", "engine/generated/VariableType.ts:3844");
-registerKernel(ops.histc_default, "Autograd", (ks, self, bins, min, max) => below_autograd(() => ops.histc_default.redispatch(ks.and(after_autograd_keyset), self, bins, min, max)), "VariableType::histc_default", "engine/ops/native_functions/reduce3.yaml:255", "engine/generated/VariableType.ts:3845");
+}, "VariableType::norm_out", "engine/ops/native_functions/reduce3.yaml:228", "engine/generated/VariableType.ts:4398");
+registerKernel(ops.histc_out, "Autograd", (ks, self, bins, min, max, out) => below_autograd(() => ops.histc_out.redispatch(ks.and(after_autograd_keyset), self, bins, min, max, out)), "VariableType::histc_out", "engine/ops/native_functions/reduce3.yaml:251", "engine/generated/VariableType.ts:4402");
+registerKernel(ops.histc_default, "Autograd", (ks, self, bins, min, max) => below_autograd(() => ops.histc_default.redispatch(ks.and(after_autograd_keyset), self, bins, min, max)), "VariableType::histc_default", "engine/ops/native_functions/reduce3.yaml:255", "engine/generated/VariableType.ts:4403");
 registerKernel(ops.topk_values, "Autograd", (ks, self, k, dim, largest, sorted, values, indices) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("topk");
   return below_autograd(() => ops.topk_values.redispatch(ks.and(after_autograd_keyset), self, k, dim, largest, sorted, values, indices));
-}, "VariableType::topk_values", "engine/ops/native_functions/reduce3.yaml:271", "engine/generated/VariableType.ts:3846");
+}, "VariableType::topk_values", "engine/ops/native_functions/reduce3.yaml:271", "engine/generated/VariableType.ts:4404");
 registerKernel(ops.topk_default, "Autograd", (ks, self, k, dim, largest, sorted) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: TopkBackward0 | null = null;
@@ -3863,20 +4421,20 @@ registerKernel(ops.topk_default, "Autograd", (ks, self, k, dim, largest, sorted)
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::topk_default", "engine/ops/native_functions/reduce3.yaml:276", "engine/generated/VariableType.ts:3850");
-registerKernel(ops.bucketize_Tensor, "Autograd", (ks, self, boundaries, out_int32, right) => below_autograd(() => ops.bucketize_Tensor.redispatch(ks.and(after_autograd_keyset), self, boundaries, out_int32, right)), "VariableType::bucketize_Tensor", "engine/ops/native_functions/reduce3.yaml:281", "engine/generated/VariableType.ts:3867");
-registerKernel(ops.bucketize_Tensor_out, "Autograd", (ks, self, boundaries, out_int32, right, out) => below_autograd(() => ops.bucketize_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, boundaries, out_int32, right, out)), "VariableType::bucketize_Tensor_out", "engine/ops/native_functions/reduce3.yaml:285", "engine/generated/VariableType.ts:3868");
-registerKernel(ops.bucketize_Scalar, "Autograd", (ks, self, boundaries, out_int32, right) => below_autograd(() => ops.bucketize_Scalar.redispatch(ks.and(after_autograd_keyset), self, boundaries, out_int32, right)), "VariableType::bucketize_Scalar", "engine/ops/native_functions/reduce3.yaml:289", "engine/generated/VariableType.ts:3869");
-registerKernel(ops.searchsorted_Tensor, "Autograd", (ks, sorted_sequence, self, out_int32, right, side, sorter) => below_autograd(() => ops.searchsorted_Tensor.redispatch(ks.and(after_autograd_keyset), sorted_sequence, self, out_int32, right, side, sorter)), "VariableType::searchsorted_Tensor", "engine/ops/native_functions/reduce3.yaml:294", "engine/generated/VariableType.ts:3870");
-registerKernel(ops.searchsorted_Tensor_out, "Autograd", (ks, sorted_sequence, self, out_int32, right, side, sorter, out) => below_autograd(() => ops.searchsorted_Tensor_out.redispatch(ks.and(after_autograd_keyset), sorted_sequence, self, out_int32, right, side, sorter, out)), "VariableType::searchsorted_Tensor_out", "engine/ops/native_functions/reduce3.yaml:298", "engine/generated/VariableType.ts:3871");
-registerKernel(ops.searchsorted_Scalar, "Autograd", (ks, sorted_sequence, self, out_int32, right, side, sorter) => below_autograd(() => ops.searchsorted_Scalar.redispatch(ks.and(after_autograd_keyset), sorted_sequence, self, out_int32, right, side, sorter)), "VariableType::searchsorted_Scalar", "engine/ops/native_functions/reduce3.yaml:302", "engine/generated/VariableType.ts:3872");
+}, "VariableType::topk_default", "engine/ops/native_functions/reduce3.yaml:276", "engine/generated/VariableType.ts:4408");
+registerKernel(ops.bucketize_Tensor, "Autograd", (ks, self, boundaries, out_int32, right) => below_autograd(() => ops.bucketize_Tensor.redispatch(ks.and(after_autograd_keyset), self, boundaries, out_int32, right)), "VariableType::bucketize_Tensor", "engine/ops/native_functions/reduce3.yaml:281", "engine/generated/VariableType.ts:4425");
+registerKernel(ops.bucketize_Tensor_out, "Autograd", (ks, self, boundaries, out_int32, right, out) => below_autograd(() => ops.bucketize_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, boundaries, out_int32, right, out)), "VariableType::bucketize_Tensor_out", "engine/ops/native_functions/reduce3.yaml:285", "engine/generated/VariableType.ts:4426");
+registerKernel(ops.bucketize_Scalar, "Autograd", (ks, self, boundaries, out_int32, right) => below_autograd(() => ops.bucketize_Scalar.redispatch(ks.and(after_autograd_keyset), self, boundaries, out_int32, right)), "VariableType::bucketize_Scalar", "engine/ops/native_functions/reduce3.yaml:289", "engine/generated/VariableType.ts:4427");
+registerKernel(ops.searchsorted_Tensor, "Autograd", (ks, sorted_sequence, self, out_int32, right, side, sorter) => below_autograd(() => ops.searchsorted_Tensor.redispatch(ks.and(after_autograd_keyset), sorted_sequence, self, out_int32, right, side, sorter)), "VariableType::searchsorted_Tensor", "engine/ops/native_functions/reduce3.yaml:294", "engine/generated/VariableType.ts:4428");
+registerKernel(ops.searchsorted_Tensor_out, "Autograd", (ks, sorted_sequence, self, out_int32, right, side, sorter, out) => below_autograd(() => ops.searchsorted_Tensor_out.redispatch(ks.and(after_autograd_keyset), sorted_sequence, self, out_int32, right, side, sorter, out)), "VariableType::searchsorted_Tensor_out", "engine/ops/native_functions/reduce3.yaml:298", "engine/generated/VariableType.ts:4429");
+registerKernel(ops.searchsorted_Scalar, "Autograd", (ks, sorted_sequence, self, out_int32, right, side, sorter) => below_autograd(() => ops.searchsorted_Scalar.redispatch(ks.and(after_autograd_keyset), sorted_sequence, self, out_int32, right, side, sorter)), "VariableType::searchsorted_Scalar", "engine/ops/native_functions/reduce3.yaml:302", "engine/generated/VariableType.ts:4430");
 registerKernel(ops.bincount_default, "Autograd", (ks, self, weights, minlength) => {
   const grad_fn = compute_requires_grad(self, weights) ? not_implemented_node("aten::bincount", self, weights) : null;
   const _result = below_autograd(() => ops.bincount_default.redispatch(ks.and(after_autograd_keyset), self, weights, minlength));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::bincount_default", "engine/ops/native_functions/reduce3.yaml:308", "engine/generated/VariableType.ts:3873");
+}, "VariableType::bincount_default", "engine/ops/native_functions/reduce3.yaml:308", "engine/generated/VariableType.ts:4431");
 registerKernel(ops.linalg_vector_norm_default, "Autograd", (ks, self, ord, dim, keepdim, dtype) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: LinalgVectorNormBackward0 | null = null;
@@ -3895,11 +4453,11 @@ registerKernel(ops.linalg_vector_norm_default, "Autograd", (ks, self, ord, dim, 
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::linalg_vector_norm_default", "engine/ops/native_functions/reduce3.yaml:316", "engine/generated/VariableType.ts:3880");
+}, "VariableType::linalg_vector_norm_default", "engine/ops/native_functions/reduce3.yaml:316", "engine/generated/VariableType.ts:4438");
 registerKernel(ops.linalg_vector_norm_out, "Autograd", (ks, self, ord, dim, keepdim, dtype, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("linalg_vector_norm");
   return below_autograd(() => ops.linalg_vector_norm_out.redispatch(ks.and(after_autograd_keyset), self, ord, dim, keepdim, dtype, out));
-}, "VariableType::linalg_vector_norm_out", "engine/ops/native_functions/reduce3.yaml:321", "engine/generated/VariableType.ts:3899");
+}, "VariableType::linalg_vector_norm_out", "engine/ops/native_functions/reduce3.yaml:321", "engine/generated/VariableType.ts:4457");
 registerKernel(ops.where_self, "Autograd", (ks, condition, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
   let grad_fn: WhereBackward0 | null = null;
@@ -3914,19 +4472,19 @@ registerKernel(ops.where_self, "Autograd", (ks, condition, self, other) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::where_self", "engine/ops/native_functions/select.yaml:12", "engine/generated/VariableType.ts:3903");
+}, "VariableType::where_self", "engine/ops/native_functions/select.yaml:12", "engine/generated/VariableType.ts:4461");
 registerKernel(ops.where_self_out, "Autograd", (ks, condition, self, other, out) => {
   if (compute_requires_grad(condition, self, other)) throw_error_out_requires_grad("where");
   return below_autograd(() => ops.where_self_out.redispatch(ks.and(after_autograd_keyset), condition, self, other, out));
-}, "VariableType::where_self_out", "engine/ops/native_functions/select.yaml:18", "engine/generated/VariableType.ts:3918");
+}, "VariableType::where_self_out", "engine/ops/native_functions/select.yaml:18", "engine/generated/VariableType.ts:4476");
 registerKernel(ops.sort_values, "Autograd", (ks, self, dim, descending, values, indices) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("sort");
   return below_autograd(() => ops.sort_values.redispatch(ks.and(after_autograd_keyset), self, dim, descending, values, indices));
-}, "VariableType::sort_values", "engine/ops/native_functions/select.yaml:40", "engine/generated/VariableType.ts:3922");
+}, "VariableType::sort_values", "engine/ops/native_functions/select.yaml:40", "engine/generated/VariableType.ts:4480");
 registerKernel(ops.sort_values_stable, "Autograd", (ks, self, stable, dim, descending, values, indices) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("sort");
   return below_autograd(() => ops.sort_values_stable.redispatch(ks.and(after_autograd_keyset), self, stable, dim, descending, values, indices));
-}, "VariableType::sort_values_stable", "engine/ops/native_functions/select.yaml:45", "engine/generated/VariableType.ts:3926");
+}, "VariableType::sort_values_stable", "engine/ops/native_functions/select.yaml:45", "engine/generated/VariableType.ts:4484");
 registerKernel(ops.sort_default, "Autograd", (ks, self, dim, descending) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: SortBackward0 | null = null;
@@ -3943,7 +4501,7 @@ registerKernel(ops.sort_default, "Autograd", (ks, self, dim, descending) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::sort_default", "engine/ops/native_functions/select.yaml:50", "engine/generated/VariableType.ts:3930");
+}, "VariableType::sort_default", "engine/ops/native_functions/select.yaml:50", "engine/generated/VariableType.ts:4488");
 registerKernel(ops.sort_stable, "Autograd", (ks, self, stable, dim, descending) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: SortBackward1 | null = null;
@@ -3960,8 +4518,8 @@ registerKernel(ops.sort_stable, "Autograd", (ks, self, stable, dim, descending) 
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::sort_stable", "engine/ops/native_functions/select.yaml:56", "engine/generated/VariableType.ts:3947");
-registerKernel(ops.argsort_stable, "Autograd", (ks, self, stable, dim, descending) => below_autograd(() => ops.argsort_stable.redispatch(ks.and(after_autograd_keyset), self, stable, dim, descending)), "VariableType::argsort_stable", "engine/ops/native_functions/select.yaml:66", "engine/generated/VariableType.ts:3964");
+}, "VariableType::sort_stable", "engine/ops/native_functions/select.yaml:56", "engine/generated/VariableType.ts:4505");
+registerKernel(ops.argsort_stable, "Autograd", (ks, self, stable, dim, descending) => below_autograd(() => ops.argsort_stable.redispatch(ks.and(after_autograd_keyset), self, stable, dim, descending)), "VariableType::argsort_stable", "engine/ops/native_functions/select.yaml:66", "engine/generated/VariableType.ts:4522");
 registerKernel(ops.as_strided_default, "Autograd", (ks, self, size, stride, storage_offset) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: AsStridedBackward0 | null = null;
@@ -3979,7 +4537,7 @@ registerKernel(ops.as_strided_default, "Autograd", (ks, self, size, stride, stor
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::as_strided_default", "engine/ops/native_functions/shape.yaml:19", "engine/generated/VariableType.ts:3965");
+}, "VariableType::as_strided_default", "engine/ops/native_functions/shape.yaml:19", "engine/generated/VariableType.ts:4523");
 registerKernel(ops.alias_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: AliasBackward0 | null = null;
@@ -3993,7 +4551,7 @@ registerKernel(ops.alias_default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::alias_default", "engine/ops/native_functions/shape.yaml:26", "engine/generated/VariableType.ts:3983");
+}, "VariableType::alias_default", "engine/ops/native_functions/shape.yaml:26", "engine/generated/VariableType.ts:4541");
 registerKernel(ops._reshape_alias_default, "Autograd", (ks, self, size, stride) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: ReshapeAliasBackward0 | null = null;
@@ -4008,7 +4566,7 @@ registerKernel(ops._reshape_alias_default, "Autograd", (ks, self, size, stride) 
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::_reshape_alias_default", "engine/ops/native_functions/shape.yaml:53", "engine/generated/VariableType.ts:3997");
+}, "VariableType::_reshape_alias_default", "engine/ops/native_functions/shape.yaml:53", "engine/generated/VariableType.ts:4555");
 registerKernel(ops._unsafe_view_default, "Autograd", (ks, self, size) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: UnsafeViewBackward0 | null = null;
@@ -4023,7 +4581,7 @@ registerKernel(ops._unsafe_view_default, "Autograd", (ks, self, size) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::_unsafe_view_default", "engine/ops/native_functions/shape.yaml:59", "engine/generated/VariableType.ts:4012");
+}, "VariableType::_unsafe_view_default", "engine/ops/native_functions/shape.yaml:59", "engine/generated/VariableType.ts:4570");
 registerKernel(ops.squeeze_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: SqueezeBackward0 | null = null;
@@ -4038,7 +4596,7 @@ registerKernel(ops.squeeze_default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::squeeze_default", "engine/ops/native_functions/shape.yaml:82", "engine/generated/VariableType.ts:4027");
+}, "VariableType::squeeze_default", "engine/ops/native_functions/shape.yaml:82", "engine/generated/VariableType.ts:4585");
 registerKernel(ops.squeeze_dim, "Autograd", (ks, self, dim) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: SqueezeBackward1 | null = null;
@@ -4054,7 +4612,7 @@ registerKernel(ops.squeeze_dim, "Autograd", (ks, self, dim) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::squeeze_dim", "engine/ops/native_functions/shape.yaml:88", "engine/generated/VariableType.ts:4042");
+}, "VariableType::squeeze_dim", "engine/ops/native_functions/shape.yaml:88", "engine/generated/VariableType.ts:4600");
 registerKernel(ops.unsqueeze_default, "Autograd", (ks, self, dim) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: UnsqueezeBackward0 | null = null;
@@ -4069,7 +4627,7 @@ registerKernel(ops.unsqueeze_default, "Autograd", (ks, self, dim) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::unsqueeze_default", "engine/ops/native_functions/shape.yaml:94", "engine/generated/VariableType.ts:4058");
+}, "VariableType::unsqueeze_default", "engine/ops/native_functions/shape.yaml:94", "engine/generated/VariableType.ts:4616");
 registerKernel(ops.transpose_int, "Autograd", (ks, self, dim0, dim1) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: TransposeBackward0 | null = null;
@@ -4085,7 +4643,7 @@ registerKernel(ops.transpose_int, "Autograd", (ks, self, dim0, dim1) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::transpose_int", "engine/ops/native_functions/shape.yaml:102", "engine/generated/VariableType.ts:4073");
+}, "VariableType::transpose_int", "engine/ops/native_functions/shape.yaml:102", "engine/generated/VariableType.ts:4631");
 registerKernel(ops.t_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: TBackward0 | null = null;
@@ -4099,7 +4657,7 @@ registerKernel(ops.t_default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::t_default", "engine/ops/native_functions/shape.yaml:108", "engine/generated/VariableType.ts:4089");
+}, "VariableType::t_default", "engine/ops/native_functions/shape.yaml:108", "engine/generated/VariableType.ts:4647");
 registerKernel(ops.permute_default, "Autograd", (ks, self, dims) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: PermuteBackward0 | null = null;
@@ -4114,7 +4672,7 @@ registerKernel(ops.permute_default, "Autograd", (ks, self, dims) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::permute_default", "engine/ops/native_functions/shape.yaml:114", "engine/generated/VariableType.ts:4103");
+}, "VariableType::permute_default", "engine/ops/native_functions/shape.yaml:114", "engine/generated/VariableType.ts:4661");
 registerKernel(ops.expand_default, "Autograd", (ks, self, size, implicit) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: ExpandBackward0 | null = null;
@@ -4129,7 +4687,7 @@ registerKernel(ops.expand_default, "Autograd", (ks, self, size, implicit) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::expand_default", "engine/ops/native_functions/shape.yaml:142", "engine/generated/VariableType.ts:4118");
+}, "VariableType::expand_default", "engine/ops/native_functions/shape.yaml:142", "engine/generated/VariableType.ts:4676");
 registerKernel(ops.select_int, "Autograd", (ks, self, dim, index) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: SelectBackward0 | null = null;
@@ -4146,7 +4704,7 @@ registerKernel(ops.select_int, "Autograd", (ks, self, dim, index) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::select_int", "engine/ops/native_functions/shape.yaml:168", "engine/generated/VariableType.ts:4133");
+}, "VariableType::select_int", "engine/ops/native_functions/shape.yaml:168", "engine/generated/VariableType.ts:4691");
 registerKernel(ops.slice_Tensor, "Autograd", (ks, self, dim, start, end, step) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: SliceBackward0 | null = null;
@@ -4165,7 +4723,7 @@ registerKernel(ops.slice_Tensor, "Autograd", (ks, self, dim, start, end, step) =
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::slice_Tensor", "engine/ops/native_functions/shape.yaml:174", "engine/generated/VariableType.ts:4150");
+}, "VariableType::slice_Tensor", "engine/ops/native_functions/shape.yaml:174", "engine/generated/VariableType.ts:4708");
 registerKernel(ops.unfold_default, "Autograd", (ks, self, dimension, size, step) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: UnfoldBackward0 | null = null;
@@ -4183,7 +4741,7 @@ registerKernel(ops.unfold_default, "Autograd", (ks, self, dimension, size, step)
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::unfold_default", "engine/ops/native_functions/shape.yaml:180", "engine/generated/VariableType.ts:4169");
+}, "VariableType::unfold_default", "engine/ops/native_functions/shape.yaml:180", "engine/generated/VariableType.ts:4727");
 registerKernel(ops.diagonal_default, "Autograd", (ks, self, offset, dim1, dim2) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: DiagonalBackward0 | null = null;
@@ -4201,7 +4759,7 @@ registerKernel(ops.diagonal_default, "Autograd", (ks, self, offset, dim1, dim2) 
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::diagonal_default", "engine/ops/native_functions/shape.yaml:186", "engine/generated/VariableType.ts:4187");
+}, "VariableType::diagonal_default", "engine/ops/native_functions/shape.yaml:186", "engine/generated/VariableType.ts:4745");
 registerKernel(ops.split_Tensor, "Autograd", (ks, self, split_size, dim) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: SplitBackward0 | null = null;
@@ -4219,7 +4777,7 @@ registerKernel(ops.split_Tensor, "Autograd", (ks, self, split_size, dim) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::split_Tensor", "engine/ops/native_functions/shape.yaml:193", "engine/generated/VariableType.ts:4205");
+}, "VariableType::split_Tensor", "engine/ops/native_functions/shape.yaml:193", "engine/generated/VariableType.ts:4763");
 registerKernel(ops.split_with_sizes_default, "Autograd", (ks, self, split_sizes, dim) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: SplitWithSizesBackward0 | null = null;
@@ -4237,7 +4795,7 @@ registerKernel(ops.split_with_sizes_default, "Autograd", (ks, self, split_sizes,
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::split_with_sizes_default", "engine/ops/native_functions/shape.yaml:204", "engine/generated/VariableType.ts:4223");
+}, "VariableType::split_with_sizes_default", "engine/ops/native_functions/shape.yaml:204", "engine/generated/VariableType.ts:4781");
 registerKernel(ops.unbind_int, "Autograd", (ks, self, dim) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: UnbindBackward0 | null = null;
@@ -4252,7 +4810,7 @@ registerKernel(ops.unbind_int, "Autograd", (ks, self, dim) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::unbind_int", "engine/ops/native_functions/shape.yaml:216", "engine/generated/VariableType.ts:4241");
+}, "VariableType::unbind_int", "engine/ops/native_functions/shape.yaml:216", "engine/generated/VariableType.ts:4799");
 registerKernel(ops.clone_default, "Autograd", (ks, self, memory_format) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: CloneBackward0 | null = null;
@@ -4266,7 +4824,7 @@ registerKernel(ops.clone_default, "Autograd", (ks, self, memory_format) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::clone_default", "engine/ops/native_functions/shape.yaml:223", "engine/generated/VariableType.ts:4256");
+}, "VariableType::clone_default", "engine/ops/native_functions/shape.yaml:223", "engine/generated/VariableType.ts:4814");
 registerKernel(ops.copy__default, "Autograd", (ks, self, src, non_blocking) => {
   const grad_fn = compute_requires_grad(src) ? not_implemented_node("aten::copy_", src) : null;
   if (grad_fn) check_inplace(self, true);
@@ -4274,7 +4832,7 @@ registerKernel(ops.copy__default, "Autograd", (ks, self, src, non_blocking) => {
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) rebase_history(self, grad_fn);
   return _result;
-}, "VariableType::copy__default", "engine/ops/native_functions/shape.yaml:235", "engine/generated/VariableType.ts:4270");
+}, "VariableType::copy__default", "engine/ops/native_functions/shape.yaml:235", "engine/generated/VariableType.ts:4828");
 registerKernel(ops._to_copy_default, "Autograd", (ks, self, dtype, layout, device, pin_memory, non_blocking, memory_format) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: ToCopyBackward0 | null = null;
@@ -4289,7 +4847,7 @@ registerKernel(ops._to_copy_default, "Autograd", (ks, self, dtype, layout, devic
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::_to_copy_default", "engine/ops/native_functions/shape.yaml:242", "engine/generated/VariableType.ts:4278");
+}, "VariableType::_to_copy_default", "engine/ops/native_functions/shape.yaml:242", "engine/generated/VariableType.ts:4836");
 registerKernel(ops.zero__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -4304,14 +4862,14 @@ registerKernel(ops.zero__default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::zero__default", "engine/ops/native_functions/shape.yaml:276", "engine/generated/VariableType.ts:4293");
-registerKernel(ops.empty_strided_default, "Autograd", (ks, size, stride, dtype, layout, device, pin_memory) => below_autograd(() => ops.empty_strided_default.redispatch(ks.and(after_autograd_keyset), size, stride, dtype, layout, device, pin_memory)), "VariableType::empty_strided_default", "engine/ops/native_functions/shape.yaml:284", "engine/generated/VariableType.ts:4308");
-registerKernel(ops.empty_like_default, "Autograd", (ks, self, dtype, layout, device, pin_memory, memory_format) => below_autograd(() => ops.empty_like_default.redispatch(ks.and(after_autograd_keyset), self, dtype, layout, device, pin_memory, memory_format)), "VariableType::empty_like_default", "engine/ops/native_functions/shape.yaml:290", "engine/generated/VariableType.ts:4309");
-registerKernel(ops.zeros_default, "Autograd", (ks, size, dtype, layout, device, pin_memory) => below_autograd(() => ops.zeros_default.redispatch(ks.and(after_autograd_keyset), size, dtype, layout, device, pin_memory)), "VariableType::zeros_default", "engine/ops/native_functions/shape.yaml:296", "engine/generated/VariableType.ts:4310");
-registerKernel(ops.zeros_like_default, "Autograd", (ks, self, dtype, layout, device, pin_memory, memory_format) => below_autograd(() => ops.zeros_like_default.redispatch(ks.and(after_autograd_keyset), self, dtype, layout, device, pin_memory, memory_format)), "VariableType::zeros_like_default", "engine/ops/native_functions/shape.yaml:300", "engine/generated/VariableType.ts:4311");
-registerKernel(ops.ones_like_default, "Autograd", (ks, self, dtype, layout, device, pin_memory, memory_format) => below_autograd(() => ops.ones_like_default.redispatch(ks.and(after_autograd_keyset), self, dtype, layout, device, pin_memory, memory_format)), "VariableType::ones_like_default", "engine/ops/native_functions/shape.yaml:307", "engine/generated/VariableType.ts:4312");
-registerKernel(ops.full_default, "Autograd", (ks, size, fill_value, dtype, layout, device, pin_memory) => below_autograd(() => ops.full_default.redispatch(ks.and(after_autograd_keyset), size, fill_value, dtype, layout, device, pin_memory)), "VariableType::full_default", "engine/ops/native_functions/shape.yaml:314", "engine/generated/VariableType.ts:4313");
-registerKernel(ops.full_like_default, "Autograd", (ks, self, fill_value, dtype, layout, device, pin_memory, memory_format) => below_autograd(() => ops.full_like_default.redispatch(ks.and(after_autograd_keyset), self, fill_value, dtype, layout, device, pin_memory, memory_format)), "VariableType::full_like_default", "engine/ops/native_functions/shape.yaml:318", "engine/generated/VariableType.ts:4314");
+}, "VariableType::zero__default", "engine/ops/native_functions/shape.yaml:276", "engine/generated/VariableType.ts:4851");
+registerKernel(ops.empty_strided_default, "Autograd", (ks, size, stride, dtype, layout, device, pin_memory) => below_autograd(() => ops.empty_strided_default.redispatch(ks.and(after_autograd_keyset), size, stride, dtype, layout, device, pin_memory)), "VariableType::empty_strided_default", "engine/ops/native_functions/shape.yaml:284", "engine/generated/VariableType.ts:4866");
+registerKernel(ops.empty_like_default, "Autograd", (ks, self, dtype, layout, device, pin_memory, memory_format) => below_autograd(() => ops.empty_like_default.redispatch(ks.and(after_autograd_keyset), self, dtype, layout, device, pin_memory, memory_format)), "VariableType::empty_like_default", "engine/ops/native_functions/shape.yaml:290", "engine/generated/VariableType.ts:4867");
+registerKernel(ops.zeros_default, "Autograd", (ks, size, dtype, layout, device, pin_memory) => below_autograd(() => ops.zeros_default.redispatch(ks.and(after_autograd_keyset), size, dtype, layout, device, pin_memory)), "VariableType::zeros_default", "engine/ops/native_functions/shape.yaml:296", "engine/generated/VariableType.ts:4868");
+registerKernel(ops.zeros_like_default, "Autograd", (ks, self, dtype, layout, device, pin_memory, memory_format) => below_autograd(() => ops.zeros_like_default.redispatch(ks.and(after_autograd_keyset), self, dtype, layout, device, pin_memory, memory_format)), "VariableType::zeros_like_default", "engine/ops/native_functions/shape.yaml:300", "engine/generated/VariableType.ts:4869");
+registerKernel(ops.ones_like_default, "Autograd", (ks, self, dtype, layout, device, pin_memory, memory_format) => below_autograd(() => ops.ones_like_default.redispatch(ks.and(after_autograd_keyset), self, dtype, layout, device, pin_memory, memory_format)), "VariableType::ones_like_default", "engine/ops/native_functions/shape.yaml:307", "engine/generated/VariableType.ts:4870");
+registerKernel(ops.full_default, "Autograd", (ks, size, fill_value, dtype, layout, device, pin_memory) => below_autograd(() => ops.full_default.redispatch(ks.and(after_autograd_keyset), size, fill_value, dtype, layout, device, pin_memory)), "VariableType::full_default", "engine/ops/native_functions/shape.yaml:314", "engine/generated/VariableType.ts:4871");
+registerKernel(ops.full_like_default, "Autograd", (ks, self, fill_value, dtype, layout, device, pin_memory, memory_format) => below_autograd(() => ops.full_like_default.redispatch(ks.and(after_autograd_keyset), self, fill_value, dtype, layout, device, pin_memory, memory_format)), "VariableType::full_like_default", "engine/ops/native_functions/shape.yaml:318", "engine/generated/VariableType.ts:4872");
 registerKernel(ops.neg_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: NegBackward0 | null = null;
@@ -4325,7 +4883,7 @@ registerKernel(ops.neg_default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::neg_default", "engine/ops/native_functions/unary.yaml:19", "engine/generated/VariableType.ts:4315");
+}, "VariableType::neg_default", "engine/ops/native_functions/unary.yaml:19", "engine/generated/VariableType.ts:4873");
 registerKernel(ops.neg__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -4340,11 +4898,11 @@ registerKernel(ops.neg__default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::neg__default", "engine/ops/native_functions/unary.yaml:23", "engine/generated/VariableType.ts:4329");
+}, "VariableType::neg__default", "engine/ops/native_functions/unary.yaml:23", "engine/generated/VariableType.ts:4887");
 registerKernel(ops.neg_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("neg");
   return below_autograd(() => ops.neg_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::neg_out", "engine/ops/native_functions/unary.yaml:27", "engine/generated/VariableType.ts:4344");
+}, "VariableType::neg_out", "engine/ops/native_functions/unary.yaml:27", "engine/generated/VariableType.ts:4902");
 registerKernel(ops.abs_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: AbsBackward0 | null = null;
@@ -4359,7 +4917,7 @@ registerKernel(ops.abs_default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::abs_default", "engine/ops/native_functions/unary.yaml:48", "engine/generated/VariableType.ts:4348");
+}, "VariableType::abs_default", "engine/ops/native_functions/unary.yaml:48", "engine/generated/VariableType.ts:4906");
 registerKernel(ops.abs__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -4375,11 +4933,11 @@ registerKernel(ops.abs__default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::abs__default", "engine/ops/native_functions/unary.yaml:53", "engine/generated/VariableType.ts:4363");
+}, "VariableType::abs__default", "engine/ops/native_functions/unary.yaml:53", "engine/generated/VariableType.ts:4921");
 registerKernel(ops.abs_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("abs");
   return below_autograd(() => ops.abs_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::abs_out", "engine/ops/native_functions/unary.yaml:58", "engine/generated/VariableType.ts:4379");
+}, "VariableType::abs_out", "engine/ops/native_functions/unary.yaml:58", "engine/generated/VariableType.ts:4937");
 registerKernel(ops.sign_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: SignBackward0 | null = null;
@@ -4393,7 +4951,7 @@ registerKernel(ops.sign_default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::sign_default", "engine/ops/native_functions/unary.yaml:77", "engine/generated/VariableType.ts:4383");
+}, "VariableType::sign_default", "engine/ops/native_functions/unary.yaml:77", "engine/generated/VariableType.ts:4941");
 registerKernel(ops.sign__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -4408,11 +4966,11 @@ registerKernel(ops.sign__default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::sign__default", "engine/ops/native_functions/unary.yaml:81", "engine/generated/VariableType.ts:4397");
+}, "VariableType::sign__default", "engine/ops/native_functions/unary.yaml:81", "engine/generated/VariableType.ts:4955");
 registerKernel(ops.sign_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("sign");
   return below_autograd(() => ops.sign_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::sign_out", "engine/ops/native_functions/unary.yaml:85", "engine/generated/VariableType.ts:4412");
+}, "VariableType::sign_out", "engine/ops/native_functions/unary.yaml:85", "engine/generated/VariableType.ts:4970");
 registerKernel(ops.sgn_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: SgnBackward0 | null = null;
@@ -4428,7 +4986,7 @@ registerKernel(ops.sgn_default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::sgn_default", "engine/ops/native_functions/unary.yaml:91", "engine/generated/VariableType.ts:4416");
+}, "VariableType::sgn_default", "engine/ops/native_functions/unary.yaml:91", "engine/generated/VariableType.ts:4974");
 registerKernel(ops.sgn__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -4445,11 +5003,11 @@ registerKernel(ops.sgn__default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::sgn__default", "engine/ops/native_functions/unary.yaml:95", "engine/generated/VariableType.ts:4432");
+}, "VariableType::sgn__default", "engine/ops/native_functions/unary.yaml:95", "engine/generated/VariableType.ts:4990");
 registerKernel(ops.sgn_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("sgn");
   return below_autograd(() => ops.sgn_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::sgn_out", "engine/ops/native_functions/unary.yaml:99", "engine/generated/VariableType.ts:4449");
+}, "VariableType::sgn_out", "engine/ops/native_functions/unary.yaml:99", "engine/generated/VariableType.ts:5007");
 registerKernel(ops.exp_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: ExpBackward0 | null = null;
@@ -4464,7 +5022,7 @@ registerKernel(ops.exp_default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::exp_default", "engine/ops/native_functions/unary.yaml:106", "engine/generated/VariableType.ts:4453");
+}, "VariableType::exp_default", "engine/ops/native_functions/unary.yaml:106", "engine/generated/VariableType.ts:5011");
 registerKernel(ops.exp__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -4480,11 +5038,11 @@ registerKernel(ops.exp__default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::exp__default", "engine/ops/native_functions/unary.yaml:110", "engine/generated/VariableType.ts:4468");
+}, "VariableType::exp__default", "engine/ops/native_functions/unary.yaml:110", "engine/generated/VariableType.ts:5026");
 registerKernel(ops.exp_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("exp");
   return below_autograd(() => ops.exp_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::exp_out", "engine/ops/native_functions/unary.yaml:114", "engine/generated/VariableType.ts:4484");
+}, "VariableType::exp_out", "engine/ops/native_functions/unary.yaml:114", "engine/generated/VariableType.ts:5042");
 registerKernel(ops.exp2_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: Exp2Backward0 | null = null;
@@ -4499,7 +5057,7 @@ registerKernel(ops.exp2_default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::exp2_default", "engine/ops/native_functions/unary.yaml:120", "engine/generated/VariableType.ts:4488");
+}, "VariableType::exp2_default", "engine/ops/native_functions/unary.yaml:120", "engine/generated/VariableType.ts:5046");
 registerKernel(ops.exp2__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -4515,11 +5073,11 @@ registerKernel(ops.exp2__default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::exp2__default", "engine/ops/native_functions/unary.yaml:124", "engine/generated/VariableType.ts:4503");
+}, "VariableType::exp2__default", "engine/ops/native_functions/unary.yaml:124", "engine/generated/VariableType.ts:5061");
 registerKernel(ops.exp2_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("exp2");
   return below_autograd(() => ops.exp2_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::exp2_out", "engine/ops/native_functions/unary.yaml:128", "engine/generated/VariableType.ts:4519");
+}, "VariableType::exp2_out", "engine/ops/native_functions/unary.yaml:128", "engine/generated/VariableType.ts:5077");
 registerKernel(ops.expm1_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: Expm1Backward0 | null = null;
@@ -4534,7 +5092,7 @@ registerKernel(ops.expm1_default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::expm1_default", "engine/ops/native_functions/unary.yaml:134", "engine/generated/VariableType.ts:4523");
+}, "VariableType::expm1_default", "engine/ops/native_functions/unary.yaml:134", "engine/generated/VariableType.ts:5081");
 registerKernel(ops.expm1__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -4550,11 +5108,11 @@ registerKernel(ops.expm1__default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::expm1__default", "engine/ops/native_functions/unary.yaml:138", "engine/generated/VariableType.ts:4538");
+}, "VariableType::expm1__default", "engine/ops/native_functions/unary.yaml:138", "engine/generated/VariableType.ts:5096");
 registerKernel(ops.expm1_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("expm1");
   return below_autograd(() => ops.expm1_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::expm1_out", "engine/ops/native_functions/unary.yaml:142", "engine/generated/VariableType.ts:4554");
+}, "VariableType::expm1_out", "engine/ops/native_functions/unary.yaml:142", "engine/generated/VariableType.ts:5112");
 registerKernel(ops.log_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: LogBackward0 | null = null;
@@ -4569,7 +5127,7 @@ registerKernel(ops.log_default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::log_default", "engine/ops/native_functions/unary.yaml:148", "engine/generated/VariableType.ts:4558");
+}, "VariableType::log_default", "engine/ops/native_functions/unary.yaml:148", "engine/generated/VariableType.ts:5116");
 registerKernel(ops.log__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -4585,11 +5143,11 @@ registerKernel(ops.log__default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::log__default", "engine/ops/native_functions/unary.yaml:152", "engine/generated/VariableType.ts:4573");
+}, "VariableType::log__default", "engine/ops/native_functions/unary.yaml:152", "engine/generated/VariableType.ts:5131");
 registerKernel(ops.log_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("log");
   return below_autograd(() => ops.log_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::log_out", "engine/ops/native_functions/unary.yaml:156", "engine/generated/VariableType.ts:4589");
+}, "VariableType::log_out", "engine/ops/native_functions/unary.yaml:156", "engine/generated/VariableType.ts:5147");
 registerKernel(ops.log2_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: Log2Backward0 | null = null;
@@ -4604,7 +5162,7 @@ registerKernel(ops.log2_default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::log2_default", "engine/ops/native_functions/unary.yaml:162", "engine/generated/VariableType.ts:4593");
+}, "VariableType::log2_default", "engine/ops/native_functions/unary.yaml:162", "engine/generated/VariableType.ts:5151");
 registerKernel(ops.log2__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -4620,11 +5178,11 @@ registerKernel(ops.log2__default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::log2__default", "engine/ops/native_functions/unary.yaml:166", "engine/generated/VariableType.ts:4608");
+}, "VariableType::log2__default", "engine/ops/native_functions/unary.yaml:166", "engine/generated/VariableType.ts:5166");
 registerKernel(ops.log2_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("log2");
   return below_autograd(() => ops.log2_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::log2_out", "engine/ops/native_functions/unary.yaml:170", "engine/generated/VariableType.ts:4624");
+}, "VariableType::log2_out", "engine/ops/native_functions/unary.yaml:170", "engine/generated/VariableType.ts:5182");
 registerKernel(ops.log10_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: Log10Backward0 | null = null;
@@ -4639,7 +5197,7 @@ registerKernel(ops.log10_default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::log10_default", "engine/ops/native_functions/unary.yaml:176", "engine/generated/VariableType.ts:4628");
+}, "VariableType::log10_default", "engine/ops/native_functions/unary.yaml:176", "engine/generated/VariableType.ts:5186");
 registerKernel(ops.log10__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -4655,11 +5213,11 @@ registerKernel(ops.log10__default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::log10__default", "engine/ops/native_functions/unary.yaml:180", "engine/generated/VariableType.ts:4643");
+}, "VariableType::log10__default", "engine/ops/native_functions/unary.yaml:180", "engine/generated/VariableType.ts:5201");
 registerKernel(ops.log10_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("log10");
   return below_autograd(() => ops.log10_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::log10_out", "engine/ops/native_functions/unary.yaml:184", "engine/generated/VariableType.ts:4659");
+}, "VariableType::log10_out", "engine/ops/native_functions/unary.yaml:184", "engine/generated/VariableType.ts:5217");
 registerKernel(ops.log1p_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: Log1PBackward0 | null = null;
@@ -4674,7 +5232,7 @@ registerKernel(ops.log1p_default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::log1p_default", "engine/ops/native_functions/unary.yaml:190", "engine/generated/VariableType.ts:4663");
+}, "VariableType::log1p_default", "engine/ops/native_functions/unary.yaml:190", "engine/generated/VariableType.ts:5221");
 registerKernel(ops.log1p__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -4690,11 +5248,11 @@ registerKernel(ops.log1p__default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::log1p__default", "engine/ops/native_functions/unary.yaml:194", "engine/generated/VariableType.ts:4678");
+}, "VariableType::log1p__default", "engine/ops/native_functions/unary.yaml:194", "engine/generated/VariableType.ts:5236");
 registerKernel(ops.log1p_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("log1p");
   return below_autograd(() => ops.log1p_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::log1p_out", "engine/ops/native_functions/unary.yaml:198", "engine/generated/VariableType.ts:4694");
+}, "VariableType::log1p_out", "engine/ops/native_functions/unary.yaml:198", "engine/generated/VariableType.ts:5252");
 registerKernel(ops.sqrt_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: SqrtBackward0 | null = null;
@@ -4709,7 +5267,7 @@ registerKernel(ops.sqrt_default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::sqrt_default", "engine/ops/native_functions/unary.yaml:204", "engine/generated/VariableType.ts:4698");
+}, "VariableType::sqrt_default", "engine/ops/native_functions/unary.yaml:204", "engine/generated/VariableType.ts:5256");
 registerKernel(ops.sqrt__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -4725,11 +5283,11 @@ registerKernel(ops.sqrt__default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::sqrt__default", "engine/ops/native_functions/unary.yaml:208", "engine/generated/VariableType.ts:4713");
+}, "VariableType::sqrt__default", "engine/ops/native_functions/unary.yaml:208", "engine/generated/VariableType.ts:5271");
 registerKernel(ops.sqrt_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("sqrt");
   return below_autograd(() => ops.sqrt_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::sqrt_out", "engine/ops/native_functions/unary.yaml:212", "engine/generated/VariableType.ts:4729");
+}, "VariableType::sqrt_out", "engine/ops/native_functions/unary.yaml:212", "engine/generated/VariableType.ts:5287");
 registerKernel(ops.rsqrt_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: RsqrtBackward0 | null = null;
@@ -4744,7 +5302,7 @@ registerKernel(ops.rsqrt_default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::rsqrt_default", "engine/ops/native_functions/unary.yaml:218", "engine/generated/VariableType.ts:4733");
+}, "VariableType::rsqrt_default", "engine/ops/native_functions/unary.yaml:218", "engine/generated/VariableType.ts:5291");
 registerKernel(ops.rsqrt__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -4760,11 +5318,11 @@ registerKernel(ops.rsqrt__default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::rsqrt__default", "engine/ops/native_functions/unary.yaml:222", "engine/generated/VariableType.ts:4748");
+}, "VariableType::rsqrt__default", "engine/ops/native_functions/unary.yaml:222", "engine/generated/VariableType.ts:5306");
 registerKernel(ops.rsqrt_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("rsqrt");
   return below_autograd(() => ops.rsqrt_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::rsqrt_out", "engine/ops/native_functions/unary.yaml:226", "engine/generated/VariableType.ts:4764");
+}, "VariableType::rsqrt_out", "engine/ops/native_functions/unary.yaml:226", "engine/generated/VariableType.ts:5322");
 registerKernel(ops.reciprocal_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: ReciprocalBackward0 | null = null;
@@ -4779,7 +5337,7 @@ registerKernel(ops.reciprocal_default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::reciprocal_default", "engine/ops/native_functions/unary.yaml:232", "engine/generated/VariableType.ts:4768");
+}, "VariableType::reciprocal_default", "engine/ops/native_functions/unary.yaml:232", "engine/generated/VariableType.ts:5326");
 registerKernel(ops.reciprocal__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -4795,11 +5353,11 @@ registerKernel(ops.reciprocal__default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::reciprocal__default", "engine/ops/native_functions/unary.yaml:236", "engine/generated/VariableType.ts:4783");
+}, "VariableType::reciprocal__default", "engine/ops/native_functions/unary.yaml:236", "engine/generated/VariableType.ts:5341");
 registerKernel(ops.reciprocal_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("reciprocal");
   return below_autograd(() => ops.reciprocal_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::reciprocal_out", "engine/ops/native_functions/unary.yaml:240", "engine/generated/VariableType.ts:4799");
+}, "VariableType::reciprocal_out", "engine/ops/native_functions/unary.yaml:240", "engine/generated/VariableType.ts:5357");
 registerKernel(ops.sin_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: SinBackward0 | null = null;
@@ -4814,7 +5372,7 @@ registerKernel(ops.sin_default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::sin_default", "engine/ops/native_functions/unary.yaml:262", "engine/generated/VariableType.ts:4803");
+}, "VariableType::sin_default", "engine/ops/native_functions/unary.yaml:262", "engine/generated/VariableType.ts:5361");
 registerKernel(ops.sin__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -4830,11 +5388,11 @@ registerKernel(ops.sin__default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::sin__default", "engine/ops/native_functions/unary.yaml:266", "engine/generated/VariableType.ts:4818");
+}, "VariableType::sin__default", "engine/ops/native_functions/unary.yaml:266", "engine/generated/VariableType.ts:5376");
 registerKernel(ops.sin_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("sin");
   return below_autograd(() => ops.sin_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::sin_out", "engine/ops/native_functions/unary.yaml:270", "engine/generated/VariableType.ts:4834");
+}, "VariableType::sin_out", "engine/ops/native_functions/unary.yaml:270", "engine/generated/VariableType.ts:5392");
 registerKernel(ops.cos_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: CosBackward0 | null = null;
@@ -4849,7 +5407,7 @@ registerKernel(ops.cos_default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::cos_default", "engine/ops/native_functions/unary.yaml:276", "engine/generated/VariableType.ts:4838");
+}, "VariableType::cos_default", "engine/ops/native_functions/unary.yaml:276", "engine/generated/VariableType.ts:5396");
 registerKernel(ops.cos__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -4865,11 +5423,11 @@ registerKernel(ops.cos__default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::cos__default", "engine/ops/native_functions/unary.yaml:280", "engine/generated/VariableType.ts:4853");
+}, "VariableType::cos__default", "engine/ops/native_functions/unary.yaml:280", "engine/generated/VariableType.ts:5411");
 registerKernel(ops.cos_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("cos");
   return below_autograd(() => ops.cos_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::cos_out", "engine/ops/native_functions/unary.yaml:284", "engine/generated/VariableType.ts:4869");
+}, "VariableType::cos_out", "engine/ops/native_functions/unary.yaml:284", "engine/generated/VariableType.ts:5427");
 registerKernel(ops.tan_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: TanBackward0 | null = null;
@@ -4884,7 +5442,7 @@ registerKernel(ops.tan_default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::tan_default", "engine/ops/native_functions/unary.yaml:290", "engine/generated/VariableType.ts:4873");
+}, "VariableType::tan_default", "engine/ops/native_functions/unary.yaml:290", "engine/generated/VariableType.ts:5431");
 registerKernel(ops.tan__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -4900,11 +5458,11 @@ registerKernel(ops.tan__default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::tan__default", "engine/ops/native_functions/unary.yaml:294", "engine/generated/VariableType.ts:4888");
+}, "VariableType::tan__default", "engine/ops/native_functions/unary.yaml:294", "engine/generated/VariableType.ts:5446");
 registerKernel(ops.tan_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("tan");
   return below_autograd(() => ops.tan_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::tan_out", "engine/ops/native_functions/unary.yaml:298", "engine/generated/VariableType.ts:4904");
+}, "VariableType::tan_out", "engine/ops/native_functions/unary.yaml:298", "engine/generated/VariableType.ts:5462");
 registerKernel(ops.asin_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: AsinBackward0 | null = null;
@@ -4919,7 +5477,7 @@ registerKernel(ops.asin_default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::asin_default", "engine/ops/native_functions/unary.yaml:304", "engine/generated/VariableType.ts:4908");
+}, "VariableType::asin_default", "engine/ops/native_functions/unary.yaml:304", "engine/generated/VariableType.ts:5466");
 registerKernel(ops.asin__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -4935,11 +5493,11 @@ registerKernel(ops.asin__default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::asin__default", "engine/ops/native_functions/unary.yaml:308", "engine/generated/VariableType.ts:4923");
+}, "VariableType::asin__default", "engine/ops/native_functions/unary.yaml:308", "engine/generated/VariableType.ts:5481");
 registerKernel(ops.asin_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("asin");
   return below_autograd(() => ops.asin_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::asin_out", "engine/ops/native_functions/unary.yaml:312", "engine/generated/VariableType.ts:4939");
+}, "VariableType::asin_out", "engine/ops/native_functions/unary.yaml:312", "engine/generated/VariableType.ts:5497");
 registerKernel(ops.acos_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: AcosBackward0 | null = null;
@@ -4954,7 +5512,7 @@ registerKernel(ops.acos_default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::acos_default", "engine/ops/native_functions/unary.yaml:332", "engine/generated/VariableType.ts:4943");
+}, "VariableType::acos_default", "engine/ops/native_functions/unary.yaml:332", "engine/generated/VariableType.ts:5501");
 registerKernel(ops.acos__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -4970,11 +5528,11 @@ registerKernel(ops.acos__default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::acos__default", "engine/ops/native_functions/unary.yaml:336", "engine/generated/VariableType.ts:4958");
+}, "VariableType::acos__default", "engine/ops/native_functions/unary.yaml:336", "engine/generated/VariableType.ts:5516");
 registerKernel(ops.acos_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("acos");
   return below_autograd(() => ops.acos_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::acos_out", "engine/ops/native_functions/unary.yaml:340", "engine/generated/VariableType.ts:4974");
+}, "VariableType::acos_out", "engine/ops/native_functions/unary.yaml:340", "engine/generated/VariableType.ts:5532");
 registerKernel(ops.atan_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: AtanBackward0 | null = null;
@@ -4989,7 +5547,7 @@ registerKernel(ops.atan_default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::atan_default", "engine/ops/native_functions/unary.yaml:360", "engine/generated/VariableType.ts:4978");
+}, "VariableType::atan_default", "engine/ops/native_functions/unary.yaml:360", "engine/generated/VariableType.ts:5536");
 registerKernel(ops.atan__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -5005,11 +5563,11 @@ registerKernel(ops.atan__default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::atan__default", "engine/ops/native_functions/unary.yaml:364", "engine/generated/VariableType.ts:4993");
+}, "VariableType::atan__default", "engine/ops/native_functions/unary.yaml:364", "engine/generated/VariableType.ts:5551");
 registerKernel(ops.atan_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("atan");
   return below_autograd(() => ops.atan_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::atan_out", "engine/ops/native_functions/unary.yaml:368", "engine/generated/VariableType.ts:5009");
+}, "VariableType::atan_out", "engine/ops/native_functions/unary.yaml:368", "engine/generated/VariableType.ts:5567");
 registerKernel(ops.sinh_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: SinhBackward0 | null = null;
@@ -5024,7 +5582,7 @@ registerKernel(ops.sinh_default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::sinh_default", "engine/ops/native_functions/unary.yaml:388", "engine/generated/VariableType.ts:5013");
+}, "VariableType::sinh_default", "engine/ops/native_functions/unary.yaml:388", "engine/generated/VariableType.ts:5571");
 registerKernel(ops.sinh__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -5040,11 +5598,11 @@ registerKernel(ops.sinh__default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::sinh__default", "engine/ops/native_functions/unary.yaml:392", "engine/generated/VariableType.ts:5028");
+}, "VariableType::sinh__default", "engine/ops/native_functions/unary.yaml:392", "engine/generated/VariableType.ts:5586");
 registerKernel(ops.sinh_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("sinh");
   return below_autograd(() => ops.sinh_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::sinh_out", "engine/ops/native_functions/unary.yaml:396", "engine/generated/VariableType.ts:5044");
+}, "VariableType::sinh_out", "engine/ops/native_functions/unary.yaml:396", "engine/generated/VariableType.ts:5602");
 registerKernel(ops.cosh_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: CoshBackward0 | null = null;
@@ -5059,7 +5617,7 @@ registerKernel(ops.cosh_default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::cosh_default", "engine/ops/native_functions/unary.yaml:402", "engine/generated/VariableType.ts:5048");
+}, "VariableType::cosh_default", "engine/ops/native_functions/unary.yaml:402", "engine/generated/VariableType.ts:5606");
 registerKernel(ops.cosh__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -5075,11 +5633,11 @@ registerKernel(ops.cosh__default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::cosh__default", "engine/ops/native_functions/unary.yaml:406", "engine/generated/VariableType.ts:5063");
+}, "VariableType::cosh__default", "engine/ops/native_functions/unary.yaml:406", "engine/generated/VariableType.ts:5621");
 registerKernel(ops.cosh_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("cosh");
   return below_autograd(() => ops.cosh_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::cosh_out", "engine/ops/native_functions/unary.yaml:410", "engine/generated/VariableType.ts:5079");
+}, "VariableType::cosh_out", "engine/ops/native_functions/unary.yaml:410", "engine/generated/VariableType.ts:5637");
 registerKernel(ops.tanh_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: TanhBackward0 | null = null;
@@ -5094,7 +5652,7 @@ registerKernel(ops.tanh_default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::tanh_default", "engine/ops/native_functions/unary.yaml:416", "engine/generated/VariableType.ts:5083");
+}, "VariableType::tanh_default", "engine/ops/native_functions/unary.yaml:416", "engine/generated/VariableType.ts:5641");
 registerKernel(ops.tanh__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -5110,11 +5668,11 @@ registerKernel(ops.tanh__default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::tanh__default", "engine/ops/native_functions/unary.yaml:420", "engine/generated/VariableType.ts:5098");
+}, "VariableType::tanh__default", "engine/ops/native_functions/unary.yaml:420", "engine/generated/VariableType.ts:5656");
 registerKernel(ops.tanh_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("tanh");
   return below_autograd(() => ops.tanh_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::tanh_out", "engine/ops/native_functions/unary.yaml:424", "engine/generated/VariableType.ts:5114");
+}, "VariableType::tanh_out", "engine/ops/native_functions/unary.yaml:424", "engine/generated/VariableType.ts:5672");
 registerKernel(ops.sigmoid_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: SigmoidBackward0 | null = null;
@@ -5129,7 +5687,7 @@ registerKernel(ops.sigmoid_default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::sigmoid_default", "engine/ops/native_functions/unary.yaml:431", "engine/generated/VariableType.ts:5118");
+}, "VariableType::sigmoid_default", "engine/ops/native_functions/unary.yaml:431", "engine/generated/VariableType.ts:5676");
 registerKernel(ops.sigmoid__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -5145,11 +5703,11 @@ registerKernel(ops.sigmoid__default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::sigmoid__default", "engine/ops/native_functions/unary.yaml:435", "engine/generated/VariableType.ts:5133");
+}, "VariableType::sigmoid__default", "engine/ops/native_functions/unary.yaml:435", "engine/generated/VariableType.ts:5691");
 registerKernel(ops.sigmoid_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("sigmoid");
   return below_autograd(() => ops.sigmoid_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::sigmoid_out", "engine/ops/native_functions/unary.yaml:439", "engine/generated/VariableType.ts:5149");
+}, "VariableType::sigmoid_out", "engine/ops/native_functions/unary.yaml:439", "engine/generated/VariableType.ts:5707");
 registerKernel(ops.logit_default, "Autograd", (ks, self, eps) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: LogitBackward0 | null = null;
@@ -5165,7 +5723,7 @@ registerKernel(ops.logit_default, "Autograd", (ks, self, eps) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::logit_default", "engine/ops/native_functions/unary.yaml:445", "engine/generated/VariableType.ts:5153");
+}, "VariableType::logit_default", "engine/ops/native_functions/unary.yaml:445", "engine/generated/VariableType.ts:5711");
 registerKernel(ops.logit__default, "Autograd", (ks, self, eps) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -5182,11 +5740,11 @@ registerKernel(ops.logit__default, "Autograd", (ks, self, eps) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::logit__default", "engine/ops/native_functions/unary.yaml:450", "engine/generated/VariableType.ts:5169");
+}, "VariableType::logit__default", "engine/ops/native_functions/unary.yaml:450", "engine/generated/VariableType.ts:5727");
 registerKernel(ops.logit_out, "Autograd", (ks, self, eps, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("logit");
   return below_autograd(() => ops.logit_out.redispatch(ks.and(after_autograd_keyset), self, eps, out));
-}, "VariableType::logit_out", "engine/ops/native_functions/unary.yaml:455", "engine/generated/VariableType.ts:5186");
+}, "VariableType::logit_out", "engine/ops/native_functions/unary.yaml:455", "engine/generated/VariableType.ts:5744");
 registerKernel(ops.erf_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: ErfBackward0 | null = null;
@@ -5201,7 +5759,7 @@ registerKernel(ops.erf_default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::erf_default", "engine/ops/native_functions/unary.yaml:460", "engine/generated/VariableType.ts:5190");
+}, "VariableType::erf_default", "engine/ops/native_functions/unary.yaml:460", "engine/generated/VariableType.ts:5748");
 registerKernel(ops.erf__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -5217,11 +5775,11 @@ registerKernel(ops.erf__default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::erf__default", "engine/ops/native_functions/unary.yaml:464", "engine/generated/VariableType.ts:5205");
+}, "VariableType::erf__default", "engine/ops/native_functions/unary.yaml:464", "engine/generated/VariableType.ts:5763");
 registerKernel(ops.erf_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("erf");
   return below_autograd(() => ops.erf_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::erf_out", "engine/ops/native_functions/unary.yaml:468", "engine/generated/VariableType.ts:5221");
+}, "VariableType::erf_out", "engine/ops/native_functions/unary.yaml:468", "engine/generated/VariableType.ts:5779");
 registerKernel(ops.erfc_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: ErfcBackward0 | null = null;
@@ -5236,7 +5794,7 @@ registerKernel(ops.erfc_default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::erfc_default", "engine/ops/native_functions/unary.yaml:474", "engine/generated/VariableType.ts:5225");
+}, "VariableType::erfc_default", "engine/ops/native_functions/unary.yaml:474", "engine/generated/VariableType.ts:5783");
 registerKernel(ops.erfc__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -5252,11 +5810,11 @@ registerKernel(ops.erfc__default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::erfc__default", "engine/ops/native_functions/unary.yaml:478", "engine/generated/VariableType.ts:5240");
+}, "VariableType::erfc__default", "engine/ops/native_functions/unary.yaml:478", "engine/generated/VariableType.ts:5798");
 registerKernel(ops.erfc_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("erfc");
   return below_autograd(() => ops.erfc_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::erfc_out", "engine/ops/native_functions/unary.yaml:482", "engine/generated/VariableType.ts:5256");
+}, "VariableType::erfc_out", "engine/ops/native_functions/unary.yaml:482", "engine/generated/VariableType.ts:5814");
 registerKernel(ops.erfinv_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: ErfinvBackward0 | null = null;
@@ -5271,7 +5829,7 @@ registerKernel(ops.erfinv_default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::erfinv_default", "engine/ops/native_functions/unary.yaml:488", "engine/generated/VariableType.ts:5260");
+}, "VariableType::erfinv_default", "engine/ops/native_functions/unary.yaml:488", "engine/generated/VariableType.ts:5818");
 registerKernel(ops.erfinv__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -5287,11 +5845,11 @@ registerKernel(ops.erfinv__default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::erfinv__default", "engine/ops/native_functions/unary.yaml:492", "engine/generated/VariableType.ts:5275");
+}, "VariableType::erfinv__default", "engine/ops/native_functions/unary.yaml:492", "engine/generated/VariableType.ts:5833");
 registerKernel(ops.erfinv_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("erfinv");
   return below_autograd(() => ops.erfinv_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::erfinv_out", "engine/ops/native_functions/unary.yaml:496", "engine/generated/VariableType.ts:5291");
+}, "VariableType::erfinv_out", "engine/ops/native_functions/unary.yaml:496", "engine/generated/VariableType.ts:5849");
 registerKernel(ops.floor_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: FloorBackward0 | null = null;
@@ -5305,7 +5863,7 @@ registerKernel(ops.floor_default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::floor_default", "engine/ops/native_functions/unary.yaml:503", "engine/generated/VariableType.ts:5295");
+}, "VariableType::floor_default", "engine/ops/native_functions/unary.yaml:503", "engine/generated/VariableType.ts:5853");
 registerKernel(ops.floor__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -5320,11 +5878,11 @@ registerKernel(ops.floor__default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::floor__default", "engine/ops/native_functions/unary.yaml:507", "engine/generated/VariableType.ts:5309");
+}, "VariableType::floor__default", "engine/ops/native_functions/unary.yaml:507", "engine/generated/VariableType.ts:5867");
 registerKernel(ops.floor_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("floor");
   return below_autograd(() => ops.floor_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::floor_out", "engine/ops/native_functions/unary.yaml:511", "engine/generated/VariableType.ts:5324");
+}, "VariableType::floor_out", "engine/ops/native_functions/unary.yaml:511", "engine/generated/VariableType.ts:5882");
 registerKernel(ops.ceil_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: CeilBackward0 | null = null;
@@ -5338,7 +5896,7 @@ registerKernel(ops.ceil_default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::ceil_default", "engine/ops/native_functions/unary.yaml:517", "engine/generated/VariableType.ts:5328");
+}, "VariableType::ceil_default", "engine/ops/native_functions/unary.yaml:517", "engine/generated/VariableType.ts:5886");
 registerKernel(ops.ceil__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -5353,11 +5911,11 @@ registerKernel(ops.ceil__default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::ceil__default", "engine/ops/native_functions/unary.yaml:521", "engine/generated/VariableType.ts:5342");
+}, "VariableType::ceil__default", "engine/ops/native_functions/unary.yaml:521", "engine/generated/VariableType.ts:5900");
 registerKernel(ops.ceil_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("ceil");
   return below_autograd(() => ops.ceil_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::ceil_out", "engine/ops/native_functions/unary.yaml:525", "engine/generated/VariableType.ts:5357");
+}, "VariableType::ceil_out", "engine/ops/native_functions/unary.yaml:525", "engine/generated/VariableType.ts:5915");
 registerKernel(ops.round_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: RoundBackward0 | null = null;
@@ -5371,7 +5929,7 @@ registerKernel(ops.round_default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::round_default", "engine/ops/native_functions/unary.yaml:531", "engine/generated/VariableType.ts:5361");
+}, "VariableType::round_default", "engine/ops/native_functions/unary.yaml:531", "engine/generated/VariableType.ts:5919");
 registerKernel(ops.round__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -5386,11 +5944,11 @@ registerKernel(ops.round__default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::round__default", "engine/ops/native_functions/unary.yaml:535", "engine/generated/VariableType.ts:5375");
+}, "VariableType::round__default", "engine/ops/native_functions/unary.yaml:535", "engine/generated/VariableType.ts:5933");
 registerKernel(ops.round_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("round");
   return below_autograd(() => ops.round_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::round_out", "engine/ops/native_functions/unary.yaml:539", "engine/generated/VariableType.ts:5390");
+}, "VariableType::round_out", "engine/ops/native_functions/unary.yaml:539", "engine/generated/VariableType.ts:5948");
 registerKernel(ops.round_decimals, "Autograd", (ks, self, decimals) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: RoundBackward1 | null = null;
@@ -5404,7 +5962,7 @@ registerKernel(ops.round_decimals, "Autograd", (ks, self, decimals) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::round_decimals", "engine/ops/native_functions/unary.yaml:545", "engine/generated/VariableType.ts:5394");
+}, "VariableType::round_decimals", "engine/ops/native_functions/unary.yaml:545", "engine/generated/VariableType.ts:5952");
 registerKernel(ops.round__decimals, "Autograd", (ks, self, decimals) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -5419,11 +5977,11 @@ registerKernel(ops.round__decimals, "Autograd", (ks, self, decimals) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::round__decimals", "engine/ops/native_functions/unary.yaml:549", "engine/generated/VariableType.ts:5408");
+}, "VariableType::round__decimals", "engine/ops/native_functions/unary.yaml:549", "engine/generated/VariableType.ts:5966");
 registerKernel(ops.round_decimals_out, "Autograd", (ks, self, decimals, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("round");
   return below_autograd(() => ops.round_decimals_out.redispatch(ks.and(after_autograd_keyset), self, decimals, out));
-}, "VariableType::round_decimals_out", "engine/ops/native_functions/unary.yaml:553", "engine/generated/VariableType.ts:5423");
+}, "VariableType::round_decimals_out", "engine/ops/native_functions/unary.yaml:553", "engine/generated/VariableType.ts:5981");
 registerKernel(ops.trunc_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: TruncBackward0 | null = null;
@@ -5437,7 +5995,7 @@ registerKernel(ops.trunc_default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::trunc_default", "engine/ops/native_functions/unary.yaml:559", "engine/generated/VariableType.ts:5427");
+}, "VariableType::trunc_default", "engine/ops/native_functions/unary.yaml:559", "engine/generated/VariableType.ts:5985");
 registerKernel(ops.trunc__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -5452,11 +6010,11 @@ registerKernel(ops.trunc__default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::trunc__default", "engine/ops/native_functions/unary.yaml:563", "engine/generated/VariableType.ts:5441");
+}, "VariableType::trunc__default", "engine/ops/native_functions/unary.yaml:563", "engine/generated/VariableType.ts:5999");
 registerKernel(ops.trunc_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("trunc");
   return below_autograd(() => ops.trunc_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::trunc_out", "engine/ops/native_functions/unary.yaml:567", "engine/generated/VariableType.ts:5456");
+}, "VariableType::trunc_out", "engine/ops/native_functions/unary.yaml:567", "engine/generated/VariableType.ts:6014");
 registerKernel(ops.frac_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: FracBackward0 | null = null;
@@ -5470,7 +6028,7 @@ registerKernel(ops.frac_default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::frac_default", "engine/ops/native_functions/unary.yaml:587", "engine/generated/VariableType.ts:5460");
+}, "VariableType::frac_default", "engine/ops/native_functions/unary.yaml:587", "engine/generated/VariableType.ts:6018");
 registerKernel(ops.frac__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -5485,11 +6043,11 @@ registerKernel(ops.frac__default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::frac__default", "engine/ops/native_functions/unary.yaml:591", "engine/generated/VariableType.ts:5474");
+}, "VariableType::frac__default", "engine/ops/native_functions/unary.yaml:591", "engine/generated/VariableType.ts:6032");
 registerKernel(ops.frac_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("frac");
   return below_autograd(() => ops.frac_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::frac_out", "engine/ops/native_functions/unary.yaml:595", "engine/generated/VariableType.ts:5489");
+}, "VariableType::frac_out", "engine/ops/native_functions/unary.yaml:595", "engine/generated/VariableType.ts:6047");
 registerKernel(ops.clamp_Tensor, "Autograd", (ks, self, min, max) => {
   const _any_requires_grad = compute_requires_grad(self, min, max);
   let grad_fn: ClampBackward0 | null = null;
@@ -5506,7 +6064,7 @@ registerKernel(ops.clamp_Tensor, "Autograd", (ks, self, min, max) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::clamp_Tensor", "engine/ops/native_functions/unary.yaml:602", "engine/generated/VariableType.ts:5493");
+}, "VariableType::clamp_Tensor", "engine/ops/native_functions/unary.yaml:602", "engine/generated/VariableType.ts:6051");
 registerKernel(ops.clamp_default, "Autograd", (ks, self, min, max) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: ClampBackward1 | null = null;
@@ -5523,7 +6081,7 @@ registerKernel(ops.clamp_default, "Autograd", (ks, self, min, max) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::clamp_default", "engine/ops/native_functions/unary.yaml:606", "engine/generated/VariableType.ts:5510");
+}, "VariableType::clamp_default", "engine/ops/native_functions/unary.yaml:606", "engine/generated/VariableType.ts:6068");
 registerKernel(ops.clamp__Tensor, "Autograd", (ks, self, min, max) => {
   const _any_requires_grad = compute_requires_grad(self, min, max);
   check_inplace(self, _any_requires_grad);
@@ -5541,7 +6099,7 @@ registerKernel(ops.clamp__Tensor, "Autograd", (ks, self, min, max) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::clamp__Tensor", "engine/ops/native_functions/unary.yaml:610", "engine/generated/VariableType.ts:5527");
+}, "VariableType::clamp__Tensor", "engine/ops/native_functions/unary.yaml:610", "engine/generated/VariableType.ts:6085");
 registerKernel(ops.clamp__default, "Autograd", (ks, self, min, max) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -5559,15 +6117,15 @@ registerKernel(ops.clamp__default, "Autograd", (ks, self, min, max) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::clamp__default", "engine/ops/native_functions/unary.yaml:614", "engine/generated/VariableType.ts:5545");
+}, "VariableType::clamp__default", "engine/ops/native_functions/unary.yaml:614", "engine/generated/VariableType.ts:6103");
 registerKernel(ops.clamp_Tensor_out, "Autograd", (ks, self, min, max, out) => {
   if (compute_requires_grad(self, min, max)) throw_error_out_requires_grad("clamp");
   return below_autograd(() => ops.clamp_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, min, max, out));
-}, "VariableType::clamp_Tensor_out", "engine/ops/native_functions/unary.yaml:618", "engine/generated/VariableType.ts:5563");
+}, "VariableType::clamp_Tensor_out", "engine/ops/native_functions/unary.yaml:618", "engine/generated/VariableType.ts:6121");
 registerKernel(ops.clamp_out, "Autograd", (ks, self, min, max, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("clamp");
   return below_autograd(() => ops.clamp_out.redispatch(ks.and(after_autograd_keyset), self, min, max, out));
-}, "VariableType::clamp_out", "engine/ops/native_functions/unary.yaml:624", "engine/generated/VariableType.ts:5567");
+}, "VariableType::clamp_out", "engine/ops/native_functions/unary.yaml:624", "engine/generated/VariableType.ts:6125");
 registerKernel(ops.clamp_min_Tensor, "Autograd", (ks, self, min) => {
   const _any_requires_grad = compute_requires_grad(self, min);
   let grad_fn: ClampMinBackward1 | null = null;
@@ -5583,7 +6141,7 @@ registerKernel(ops.clamp_min_Tensor, "Autograd", (ks, self, min) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::clamp_min_Tensor", "engine/ops/native_functions/unary.yaml:630", "engine/generated/VariableType.ts:5571");
+}, "VariableType::clamp_min_Tensor", "engine/ops/native_functions/unary.yaml:630", "engine/generated/VariableType.ts:6129");
 registerKernel(ops.clamp_min_default, "Autograd", (ks, self, min) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: ClampMinBackward0 | null = null;
@@ -5599,7 +6157,7 @@ registerKernel(ops.clamp_min_default, "Autograd", (ks, self, min) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::clamp_min_default", "engine/ops/native_functions/unary.yaml:634", "engine/generated/VariableType.ts:5587");
+}, "VariableType::clamp_min_default", "engine/ops/native_functions/unary.yaml:634", "engine/generated/VariableType.ts:6145");
 registerKernel(ops.clamp_min__Tensor, "Autograd", (ks, self, min) => {
   const _any_requires_grad = compute_requires_grad(self, min);
   check_inplace(self, _any_requires_grad);
@@ -5616,7 +6174,7 @@ registerKernel(ops.clamp_min__Tensor, "Autograd", (ks, self, min) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::clamp_min__Tensor", "engine/ops/native_functions/unary.yaml:638", "engine/generated/VariableType.ts:5603");
+}, "VariableType::clamp_min__Tensor", "engine/ops/native_functions/unary.yaml:638", "engine/generated/VariableType.ts:6161");
 registerKernel(ops.clamp_min__default, "Autograd", (ks, self, min) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -5633,15 +6191,15 @@ registerKernel(ops.clamp_min__default, "Autograd", (ks, self, min) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::clamp_min__default", "engine/ops/native_functions/unary.yaml:642", "engine/generated/VariableType.ts:5620");
+}, "VariableType::clamp_min__default", "engine/ops/native_functions/unary.yaml:642", "engine/generated/VariableType.ts:6178");
 registerKernel(ops.clamp_min_Tensor_out, "Autograd", (ks, self, min, out) => {
   if (compute_requires_grad(self, min)) throw_error_out_requires_grad("clamp_min");
   return below_autograd(() => ops.clamp_min_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, min, out));
-}, "VariableType::clamp_min_Tensor_out", "engine/ops/native_functions/unary.yaml:646", "engine/generated/VariableType.ts:5637");
+}, "VariableType::clamp_min_Tensor_out", "engine/ops/native_functions/unary.yaml:646", "engine/generated/VariableType.ts:6195");
 registerKernel(ops.clamp_min_out, "Autograd", (ks, self, min, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("clamp_min");
   return below_autograd(() => ops.clamp_min_out.redispatch(ks.and(after_autograd_keyset), self, min, out));
-}, "VariableType::clamp_min_out", "engine/ops/native_functions/unary.yaml:652", "engine/generated/VariableType.ts:5641");
+}, "VariableType::clamp_min_out", "engine/ops/native_functions/unary.yaml:652", "engine/generated/VariableType.ts:6199");
 registerKernel(ops.clamp_max_Tensor, "Autograd", (ks, self, max) => {
   const _any_requires_grad = compute_requires_grad(self, max);
   let grad_fn: ClampMaxBackward1 | null = null;
@@ -5657,7 +6215,7 @@ registerKernel(ops.clamp_max_Tensor, "Autograd", (ks, self, max) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::clamp_max_Tensor", "engine/ops/native_functions/unary.yaml:658", "engine/generated/VariableType.ts:5645");
+}, "VariableType::clamp_max_Tensor", "engine/ops/native_functions/unary.yaml:658", "engine/generated/VariableType.ts:6203");
 registerKernel(ops.clamp_max_default, "Autograd", (ks, self, max) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: ClampMaxBackward0 | null = null;
@@ -5673,7 +6231,7 @@ registerKernel(ops.clamp_max_default, "Autograd", (ks, self, max) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::clamp_max_default", "engine/ops/native_functions/unary.yaml:662", "engine/generated/VariableType.ts:5661");
+}, "VariableType::clamp_max_default", "engine/ops/native_functions/unary.yaml:662", "engine/generated/VariableType.ts:6219");
 registerKernel(ops.clamp_max__Tensor, "Autograd", (ks, self, max) => {
   const _any_requires_grad = compute_requires_grad(self, max);
   check_inplace(self, _any_requires_grad);
@@ -5690,7 +6248,7 @@ registerKernel(ops.clamp_max__Tensor, "Autograd", (ks, self, max) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::clamp_max__Tensor", "engine/ops/native_functions/unary.yaml:666", "engine/generated/VariableType.ts:5677");
+}, "VariableType::clamp_max__Tensor", "engine/ops/native_functions/unary.yaml:666", "engine/generated/VariableType.ts:6235");
 registerKernel(ops.clamp_max__default, "Autograd", (ks, self, max) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -5707,17 +6265,17 @@ registerKernel(ops.clamp_max__default, "Autograd", (ks, self, max) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::clamp_max__default", "engine/ops/native_functions/unary.yaml:670", "engine/generated/VariableType.ts:5694");
+}, "VariableType::clamp_max__default", "engine/ops/native_functions/unary.yaml:670", "engine/generated/VariableType.ts:6252");
 registerKernel(ops.clamp_max_Tensor_out, "Autograd", (ks, self, max, out) => {
   if (compute_requires_grad(self, max)) throw_error_out_requires_grad("clamp_max");
   return below_autograd(() => ops.clamp_max_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, max, out));
-}, "VariableType::clamp_max_Tensor_out", "engine/ops/native_functions/unary.yaml:674", "engine/generated/VariableType.ts:5711");
+}, "VariableType::clamp_max_Tensor_out", "engine/ops/native_functions/unary.yaml:674", "engine/generated/VariableType.ts:6269");
 registerKernel(ops.clamp_max_out, "Autograd", (ks, self, max, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("clamp_max");
   return below_autograd(() => ops.clamp_max_out.redispatch(ks.and(after_autograd_keyset), self, max, out));
-}, "VariableType::clamp_max_out", "engine/ops/native_functions/unary.yaml:680", "engine/generated/VariableType.ts:5715");
-registerKernel(ops.isnan_default, "Autograd", (ks, self) => below_autograd(() => ops.isnan_default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::isnan_default", "engine/ops/native_functions/unary.yaml:715", "engine/generated/VariableType.ts:5719");
-registerKernel(ops.isinf_default, "Autograd", (ks, self) => below_autograd(() => ops.isinf_default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::isinf_default", "engine/ops/native_functions/unary.yaml:721", "engine/generated/VariableType.ts:5720");
+}, "VariableType::clamp_max_out", "engine/ops/native_functions/unary.yaml:680", "engine/generated/VariableType.ts:6273");
+registerKernel(ops.isnan_default, "Autograd", (ks, self) => below_autograd(() => ops.isnan_default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::isnan_default", "engine/ops/native_functions/unary.yaml:715", "engine/generated/VariableType.ts:6277");
+registerKernel(ops.isinf_default, "Autograd", (ks, self) => below_autograd(() => ops.isinf_default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::isinf_default", "engine/ops/native_functions/unary.yaml:721", "engine/generated/VariableType.ts:6278");
 registerKernel(ops.nan_to_num_default, "Autograd", (ks, self, nan, posinf, neginf) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: NanToNumBackward0 | null = null;
@@ -5732,7 +6290,7 @@ registerKernel(ops.nan_to_num_default, "Autograd", (ks, self, nan, posinf, negin
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::nan_to_num_default", "engine/ops/native_functions/unary.yaml:732", "engine/generated/VariableType.ts:5721");
+}, "VariableType::nan_to_num_default", "engine/ops/native_functions/unary.yaml:732", "engine/generated/VariableType.ts:6279");
 registerKernel(ops.nan_to_num__default, "Autograd", (ks, self, nan, posinf, neginf) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -5748,281 +6306,290 @@ registerKernel(ops.nan_to_num__default, "Autograd", (ks, self, nan, posinf, negi
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::nan_to_num__default", "engine/ops/native_functions/unary.yaml:737", "engine/generated/VariableType.ts:5736");
+}, "VariableType::nan_to_num__default", "engine/ops/native_functions/unary.yaml:737", "engine/generated/VariableType.ts:6294");
 registerKernel(ops.nan_to_num_out, "Autograd", (ks, self, nan, posinf, neginf, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("nan_to_num");
   return below_autograd(() => ops.nan_to_num_out.redispatch(ks.and(after_autograd_keyset), self, nan, posinf, neginf, out));
-}, "VariableType::nan_to_num_out", "engine/ops/native_functions/unary.yaml:742", "engine/generated/VariableType.ts:5752");
+}, "VariableType::nan_to_num_out", "engine/ops/native_functions/unary.yaml:742", "engine/generated/VariableType.ts:6310");
 registerKernel(ops.logical_not_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::logical_not", self) : null;
   const _result = below_autograd(() => ops.logical_not_default.redispatch(ks.and(after_autograd_keyset), self));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::logical_not_default", "engine/ops/native_functions/unary.yaml:747", "engine/generated/VariableType.ts:5756");
-registerKernel(ops.logical_not__default, "Autograd", (ks, self) => below_autograd(() => ops.logical_not__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::logical_not__default", "engine/ops/native_functions/unary.yaml:752", "engine/generated/VariableType.ts:5763");
-registerKernel(ops.logical_not_out, "Autograd", (ks, self, out) => below_autograd(() => ops.logical_not_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::logical_not_out", "engine/ops/native_functions/unary.yaml:757", "engine/generated/VariableType.ts:5764");
+}, "VariableType::logical_not_default", "engine/ops/native_functions/unary.yaml:747", "engine/generated/VariableType.ts:6314");
+registerKernel(ops.logical_not__default, "Autograd", (ks, self) => below_autograd(() => ops.logical_not__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::logical_not__default", "engine/ops/native_functions/unary.yaml:752", "engine/generated/VariableType.ts:6321");
+registerKernel(ops.logical_not_out, "Autograd", (ks, self, out) => below_autograd(() => ops.logical_not_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::logical_not_out", "engine/ops/native_functions/unary.yaml:757", "engine/generated/VariableType.ts:6322");
 registerKernel(ops.bitwise_not_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::bitwise_not", self) : null;
   const _result = below_autograd(() => ops.bitwise_not_default.redispatch(ks.and(after_autograd_keyset), self));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::bitwise_not_default", "engine/ops/native_functions/unary.yaml:761", "engine/generated/VariableType.ts:5765");
-registerKernel(ops.bitwise_not__default, "Autograd", (ks, self) => below_autograd(() => ops.bitwise_not__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::bitwise_not__default", "engine/ops/native_functions/unary.yaml:765", "engine/generated/VariableType.ts:5772");
-registerKernel(ops.bitwise_not_out, "Autograd", (ks, self, out) => below_autograd(() => ops.bitwise_not_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::bitwise_not_out", "engine/ops/native_functions/unary.yaml:769", "engine/generated/VariableType.ts:5773");
+}, "VariableType::bitwise_not_default", "engine/ops/native_functions/unary.yaml:761", "engine/generated/VariableType.ts:6323");
+registerKernel(ops.bitwise_not__default, "Autograd", (ks, self) => below_autograd(() => ops.bitwise_not__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::bitwise_not__default", "engine/ops/native_functions/unary.yaml:765", "engine/generated/VariableType.ts:6330");
+registerKernel(ops.bitwise_not_out, "Autograd", (ks, self, out) => below_autograd(() => ops.bitwise_not_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::bitwise_not_out", "engine/ops/native_functions/unary.yaml:769", "engine/generated/VariableType.ts:6331");
 registerKernel(ops.upsample_nearest1d_vec, "Autograd", (ks, input, output_size, scale_factors) => {
   const grad_fn = compute_requires_grad(input) ? not_implemented_node("aten::upsample_nearest1d", input) : null;
   const _result = below_autograd(() => ops.upsample_nearest1d_vec.redispatch(ks.and(after_autograd_keyset), input, output_size, scale_factors));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::upsample_nearest1d_vec", "engine/ops/native_functions/vision.yaml:13", "engine/generated/VariableType.ts:5774");
+}, "VariableType::upsample_nearest1d_vec", "engine/ops/native_functions/vision.yaml:13", "engine/generated/VariableType.ts:6332");
 registerKernel(ops.upsample_nearest2d_vec, "Autograd", (ks, input, output_size, scale_factors) => {
   const grad_fn = compute_requires_grad(input) ? not_implemented_node("aten::upsample_nearest2d", input) : null;
   const _result = below_autograd(() => ops.upsample_nearest2d_vec.redispatch(ks.and(after_autograd_keyset), input, output_size, scale_factors));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::upsample_nearest2d_vec", "engine/ops/native_functions/vision.yaml:19", "engine/generated/VariableType.ts:5781");
+}, "VariableType::upsample_nearest2d_vec", "engine/ops/native_functions/vision.yaml:19", "engine/generated/VariableType.ts:6339");
 registerKernel(ops.upsample_bilinear2d_vec, "Autograd", (ks, input, output_size, align_corners, scale_factors) => {
   const grad_fn = compute_requires_grad(input) ? not_implemented_node("aten::upsample_bilinear2d", input) : null;
   const _result = below_autograd(() => ops.upsample_bilinear2d_vec.redispatch(ks.and(after_autograd_keyset), input, output_size, align_corners, scale_factors));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::upsample_bilinear2d_vec", "engine/ops/native_functions/vision.yaml:25", "engine/generated/VariableType.ts:5788");
-registerKernel(ops.upsample_bilinear2d_out, "Autograd", (ks, self, output_size, align_corners, scales_h, scales_w, out) => below_autograd(() => ops.upsample_bilinear2d_out.redispatch(ks.and(after_autograd_keyset), self, output_size, align_corners, scales_h, scales_w, out)), "VariableType::upsample_bilinear2d_out", "engine/ops/native_functions/vision.yaml:31", "engine/generated/VariableType.ts:5795");
+}, "VariableType::upsample_bilinear2d_vec", "engine/ops/native_functions/vision.yaml:25", "engine/generated/VariableType.ts:6346");
+registerKernel(ops.upsample_bilinear2d_out, "Autograd", (ks, self, output_size, align_corners, scales_h, scales_w, out) => below_autograd(() => ops.upsample_bilinear2d_out.redispatch(ks.and(after_autograd_keyset), self, output_size, align_corners, scales_h, scales_w, out)), "VariableType::upsample_bilinear2d_out", "engine/ops/native_functions/vision.yaml:31", "engine/generated/VariableType.ts:6353");
 registerKernel(ops.upsample_bilinear2d_default, "Autograd", (ks, self, output_size, align_corners, scales_h, scales_w) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::upsample_bilinear2d", self) : null;
   const _result = below_autograd(() => ops.upsample_bilinear2d_default.redispatch(ks.and(after_autograd_keyset), self, output_size, align_corners, scales_h, scales_w));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::upsample_bilinear2d_default", "engine/ops/native_functions/vision.yaml:37", "engine/generated/VariableType.ts:5796");
-registerKernel(ops.upsample_nearest1d_out, "Autograd", (ks, self, output_size, scales, out) => below_autograd(() => ops.upsample_nearest1d_out.redispatch(ks.and(after_autograd_keyset), self, output_size, scales, out)), "VariableType::upsample_nearest1d_out", "engine/ops/native_functions/vision.yaml:41", "engine/generated/VariableType.ts:5803");
+}, "VariableType::upsample_bilinear2d_default", "engine/ops/native_functions/vision.yaml:37", "engine/generated/VariableType.ts:6354");
+registerKernel(ops.upsample_nearest1d_out, "Autograd", (ks, self, output_size, scales, out) => below_autograd(() => ops.upsample_nearest1d_out.redispatch(ks.and(after_autograd_keyset), self, output_size, scales, out)), "VariableType::upsample_nearest1d_out", "engine/ops/native_functions/vision.yaml:41", "engine/generated/VariableType.ts:6361");
 registerKernel(ops.upsample_nearest1d_default, "Autograd", (ks, self, output_size, scales) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::upsample_nearest1d", self) : null;
   const _result = below_autograd(() => ops.upsample_nearest1d_default.redispatch(ks.and(after_autograd_keyset), self, output_size, scales));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::upsample_nearest1d_default", "engine/ops/native_functions/vision.yaml:47", "engine/generated/VariableType.ts:5804");
-registerKernel(ops.upsample_nearest2d_out, "Autograd", (ks, self, output_size, scales_h, scales_w, out) => below_autograd(() => ops.upsample_nearest2d_out.redispatch(ks.and(after_autograd_keyset), self, output_size, scales_h, scales_w, out)), "VariableType::upsample_nearest2d_out", "engine/ops/native_functions/vision.yaml:51", "engine/generated/VariableType.ts:5811");
+}, "VariableType::upsample_nearest1d_default", "engine/ops/native_functions/vision.yaml:47", "engine/generated/VariableType.ts:6362");
+registerKernel(ops.upsample_nearest2d_out, "Autograd", (ks, self, output_size, scales_h, scales_w, out) => below_autograd(() => ops.upsample_nearest2d_out.redispatch(ks.and(after_autograd_keyset), self, output_size, scales_h, scales_w, out)), "VariableType::upsample_nearest2d_out", "engine/ops/native_functions/vision.yaml:51", "engine/generated/VariableType.ts:6369");
 registerKernel(ops.upsample_nearest2d_default, "Autograd", (ks, self, output_size, scales_h, scales_w) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::upsample_nearest2d", self) : null;
   const _result = below_autograd(() => ops.upsample_nearest2d_default.redispatch(ks.and(after_autograd_keyset), self, output_size, scales_h, scales_w));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::upsample_nearest2d_default", "engine/ops/native_functions/vision.yaml:57", "engine/generated/VariableType.ts:5812");
+}, "VariableType::upsample_nearest2d_default", "engine/ops/native_functions/vision.yaml:57", "engine/generated/VariableType.ts:6370");
 registerKernel(ops.pixel_shuffle_default, "Autograd", (ks, self, upscale_factor) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::pixel_shuffle", self) : null;
   const _result = below_autograd(() => ops.pixel_shuffle_default.redispatch(ks.and(after_autograd_keyset), self, upscale_factor));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::pixel_shuffle_default", "engine/ops/native_functions/vision.yaml:63", "engine/generated/VariableType.ts:5819");
+}, "VariableType::pixel_shuffle_default", "engine/ops/native_functions/vision.yaml:63", "engine/generated/VariableType.ts:6377");
 registerKernel(ops.pixel_unshuffle_default, "Autograd", (ks, self, downscale_factor) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::pixel_unshuffle", self) : null;
   const _result = below_autograd(() => ops.pixel_unshuffle_default.redispatch(ks.and(after_autograd_keyset), self, downscale_factor));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::pixel_unshuffle_default", "engine/ops/native_functions/vision.yaml:69", "engine/generated/VariableType.ts:5826");
-registerKernel(ops.col2im_out, "Autograd", (ks, self, output_size, kernel_size, dilation, padding, stride, out) => below_autograd(() => ops.col2im_out.redispatch(ks.and(after_autograd_keyset), self, output_size, kernel_size, dilation, padding, stride, out)), "VariableType::col2im_out", "engine/ops/native_functions/vision.yaml:77", "engine/generated/VariableType.ts:5833");
+}, "VariableType::pixel_unshuffle_default", "engine/ops/native_functions/vision.yaml:69", "engine/generated/VariableType.ts:6384");
+registerKernel(ops.col2im_out, "Autograd", (ks, self, output_size, kernel_size, dilation, padding, stride, out) => below_autograd(() => ops.col2im_out.redispatch(ks.and(after_autograd_keyset), self, output_size, kernel_size, dilation, padding, stride, out)), "VariableType::col2im_out", "engine/ops/native_functions/vision.yaml:77", "engine/generated/VariableType.ts:6391");
 registerKernel(ops.col2im_default, "Autograd", (ks, self, output_size, kernel_size, dilation, padding, stride) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::col2im", self) : null;
   const _result = below_autograd(() => ops.col2im_default.redispatch(ks.and(after_autograd_keyset), self, output_size, kernel_size, dilation, padding, stride));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::col2im_default", "engine/ops/native_functions/vision.yaml:82", "engine/generated/VariableType.ts:5834");
-registerKernel(ops.im2col_out, "Autograd", (ks, self, kernel_size, dilation, padding, stride, out) => below_autograd(() => ops.im2col_out.redispatch(ks.and(after_autograd_keyset), self, kernel_size, dilation, padding, stride, out)), "VariableType::im2col_out", "engine/ops/native_functions/vision.yaml:88", "engine/generated/VariableType.ts:5841");
+}, "VariableType::col2im_default", "engine/ops/native_functions/vision.yaml:82", "engine/generated/VariableType.ts:6392");
+registerKernel(ops.im2col_out, "Autograd", (ks, self, kernel_size, dilation, padding, stride, out) => below_autograd(() => ops.im2col_out.redispatch(ks.and(after_autograd_keyset), self, kernel_size, dilation, padding, stride, out)), "VariableType::im2col_out", "engine/ops/native_functions/vision.yaml:88", "engine/generated/VariableType.ts:6399");
 registerKernel(ops.im2col_default, "Autograd", (ks, self, kernel_size, dilation, padding, stride) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::im2col", self) : null;
   const _result = below_autograd(() => ops.im2col_default.redispatch(ks.and(after_autograd_keyset), self, kernel_size, dilation, padding, stride));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::im2col_default", "engine/ops/native_functions/vision.yaml:93", "engine/generated/VariableType.ts:5842");
-registerKernel(ops.relu_out, "Autograd", (ks, self, out) => below_autograd(() => ops.relu_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::relu_out", "engine/ops/native_functions/activation.yaml:17", "engine/generated/VariableType.ts:5849");
-registerKernel(ops.celu_out, "Autograd", (ks, self, alpha, out) => below_autograd(() => ops.celu_out.redispatch(ks.and(after_autograd_keyset), self, alpha, out)), "VariableType::celu_out", "engine/ops/native_functions/activation.yaml:77", "engine/generated/VariableType.ts:5850");
-registerKernel(ops._scaled_dot_product_attention_out, "Autograd", (ks, query, key, value, attn_mask, dropout_p, need_attn_weights, is_causal, out0, out1) => below_autograd(() => ops._scaled_dot_product_attention_out.redispatch(ks.and(after_autograd_keyset), query, key, value, attn_mask, dropout_p, need_attn_weights, is_causal, out0, out1)), "VariableType::_scaled_dot_product_attention_out", "engine/ops/native_functions/attention.yaml:13", "engine/generated/VariableType.ts:5851");
+}, "VariableType::im2col_default", "engine/ops/native_functions/vision.yaml:93", "engine/generated/VariableType.ts:6400");
+registerKernel(ops.relu_out, "Autograd", (ks, self, out) => {
+  if (compute_requires_grad(self)) throw_error_out_requires_grad("relu");
+  return below_autograd(() => ops.relu_out.redispatch(ks.and(after_autograd_keyset), self, out));
+}, "VariableType::relu_out", "engine/ops/native_functions/activation.yaml:17", "engine/generated/VariableType.ts:6407");
+registerKernel(ops.celu_out, "Autograd", (ks, self, alpha, out) => {
+  if (compute_requires_grad(self)) throw_error_out_requires_grad("celu");
+  return below_autograd(() => ops.celu_out.redispatch(ks.and(after_autograd_keyset), self, alpha, out));
+}, "VariableType::celu_out", "engine/ops/native_functions/activation.yaml:77", "engine/generated/VariableType.ts:6411");
+registerKernel(ops._scaled_dot_product_attention_out, "Autograd", (ks, query, key, value, attn_mask, dropout_p, need_attn_weights, is_causal, out0, out1) => below_autograd(() => ops._scaled_dot_product_attention_out.redispatch(ks.and(after_autograd_keyset), query, key, value, attn_mask, dropout_p, need_attn_weights, is_causal, out0, out1)), "VariableType::_scaled_dot_product_attention_out", "engine/ops/native_functions/attention.yaml:13", "engine/generated/VariableType.ts:6415");
 registerKernel(ops.sub_Scalar_out, "Autograd", (ks, self, other, alpha, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("sub");
   return below_autograd(() => ops.sub_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, alpha, out));
-}, "VariableType::sub_Scalar_out", "engine/ops/native_functions/binary.yaml:37", "engine/generated/VariableType.ts:5852");
+}, "VariableType::sub_Scalar_out", "engine/ops/native_functions/binary.yaml:37", "engine/generated/VariableType.ts:6416");
 registerKernel(ops.rsub_Tensor_out, "Autograd", (ks, self, other, alpha, out) => {
   if (compute_requires_grad(self, other)) throw_error_out_requires_grad("rsub");
   return below_autograd(() => ops.rsub_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, alpha, out));
-}, "VariableType::rsub_Tensor_out", "engine/ops/native_functions/binary.yaml:43", "engine/generated/VariableType.ts:5856");
+}, "VariableType::rsub_Tensor_out", "engine/ops/native_functions/binary.yaml:43", "engine/generated/VariableType.ts:6420");
 registerKernel(ops.rsub_Scalar_out, "Autograd", (ks, self, other, alpha, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("rsub");
   return below_autograd(() => ops.rsub_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, alpha, out));
-}, "VariableType::rsub_Scalar_out", "engine/ops/native_functions/binary.yaml:50", "engine/generated/VariableType.ts:5860");
+}, "VariableType::rsub_Scalar_out", "engine/ops/native_functions/binary.yaml:50", "engine/generated/VariableType.ts:6424");
 registerKernel(ops.div_Scalar_out, "Autograd", (ks, self, other, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("div");
   return below_autograd(() => ops.div_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
-}, "VariableType::div_Scalar_out", "engine/ops/native_functions/binary.yaml:92", "engine/generated/VariableType.ts:5864");
+}, "VariableType::div_Scalar_out", "engine/ops/native_functions/binary.yaml:92", "engine/generated/VariableType.ts:6428");
 registerKernel(ops.div_Scalar_mode_out, "Autograd", (ks, self, other, rounding_mode, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("div");
   return below_autograd(() => ops.div_Scalar_mode_out.redispatch(ks.and(after_autograd_keyset), self, other, rounding_mode, out));
-}, "VariableType::div_Scalar_mode_out", "engine/ops/native_functions/binary.yaml:103", "engine/generated/VariableType.ts:5868");
+}, "VariableType::div_Scalar_mode_out", "engine/ops/native_functions/binary.yaml:103", "engine/generated/VariableType.ts:6432");
 registerKernel(ops.remainder_Scalar_Tensor_out, "Autograd", (ks, self, other, out) => {
   if (compute_requires_grad(other)) throw_error_out_requires_grad("remainder");
   return below_autograd(() => ops.remainder_Scalar_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
-}, "VariableType::remainder_Scalar_Tensor_out", "engine/ops/native_functions/binary.yaml:188", "engine/generated/VariableType.ts:5872");
-registerKernel(ops.bitwise_and_Scalar_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.bitwise_and_Scalar_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::bitwise_and_Scalar_Tensor_out", "engine/ops/native_functions/binary.yaml:619", "engine/generated/VariableType.ts:5876");
-registerKernel(ops.bitwise_or_Scalar_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.bitwise_or_Scalar_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::bitwise_or_Scalar_Tensor_out", "engine/ops/native_functions/binary.yaml:655", "engine/generated/VariableType.ts:5877");
-registerKernel(ops.bitwise_xor_Scalar_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.bitwise_xor_Scalar_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::bitwise_xor_Scalar_Tensor_out", "engine/ops/native_functions/binary.yaml:691", "engine/generated/VariableType.ts:5878");
-registerKernel(ops.convolution_out, "Autograd", (ks, input, weight, bias, stride, padding, dilation, transposed, output_padding, groups, out) => below_autograd(() => ops.convolution_out.redispatch(ks.and(after_autograd_keyset), input, weight, bias, stride, padding, dilation, transposed, output_padding, groups, out)), "VariableType::convolution_out", "engine/ops/native_functions/conv.yaml:45", "engine/generated/VariableType.ts:5879");
-registerKernel(ops._convolution_out, "Autograd", (ks, input, weight, bias, stride, padding, dilation, transposed, output_padding, groups, benchmark, deterministic, cudnn_enabled, allow_tf32, out) => below_autograd(() => ops._convolution_out.redispatch(ks.and(after_autograd_keyset), input, weight, bias, stride, padding, dilation, transposed, output_padding, groups, benchmark, deterministic, cudnn_enabled, allow_tf32, out)), "VariableType::_convolution_out", "engine/ops/native_functions/conv.yaml:51", "engine/generated/VariableType.ts:5880");
-registerKernel(ops.slow_conv_dilated2d_out, "Autograd", (ks, self, weight, kernel_size, bias, stride, padding, dilation, out) => below_autograd(() => ops.slow_conv_dilated2d_out.redispatch(ks.and(after_autograd_keyset), self, weight, kernel_size, bias, stride, padding, dilation, out)), "VariableType::slow_conv_dilated2d_out", "engine/ops/native_functions/conv.yaml:88", "engine/generated/VariableType.ts:5881");
+}, "VariableType::remainder_Scalar_Tensor_out", "engine/ops/native_functions/binary.yaml:188", "engine/generated/VariableType.ts:6436");
+registerKernel(ops.bitwise_and_Scalar_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.bitwise_and_Scalar_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::bitwise_and_Scalar_Tensor_out", "engine/ops/native_functions/binary.yaml:619", "engine/generated/VariableType.ts:6440");
+registerKernel(ops.bitwise_or_Scalar_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.bitwise_or_Scalar_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::bitwise_or_Scalar_Tensor_out", "engine/ops/native_functions/binary.yaml:655", "engine/generated/VariableType.ts:6441");
+registerKernel(ops.bitwise_xor_Scalar_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.bitwise_xor_Scalar_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::bitwise_xor_Scalar_Tensor_out", "engine/ops/native_functions/binary.yaml:691", "engine/generated/VariableType.ts:6442");
+registerKernel(ops.convolution_out, "Autograd", (ks, input, weight, bias, stride, padding, dilation, transposed, output_padding, groups, out) => below_autograd(() => ops.convolution_out.redispatch(ks.and(after_autograd_keyset), input, weight, bias, stride, padding, dilation, transposed, output_padding, groups, out)), "VariableType::convolution_out", "engine/ops/native_functions/conv.yaml:45", "engine/generated/VariableType.ts:6443");
+registerKernel(ops._convolution_out, "Autograd", (ks, input, weight, bias, stride, padding, dilation, transposed, output_padding, groups, benchmark, deterministic, cudnn_enabled, allow_tf32, out) => below_autograd(() => ops._convolution_out.redispatch(ks.and(after_autograd_keyset), input, weight, bias, stride, padding, dilation, transposed, output_padding, groups, benchmark, deterministic, cudnn_enabled, allow_tf32, out)), "VariableType::_convolution_out", "engine/ops/native_functions/conv.yaml:51", "engine/generated/VariableType.ts:6444");
+registerKernel(ops.slow_conv_dilated2d_out, "Autograd", (ks, self, weight, kernel_size, bias, stride, padding, dilation, out) => below_autograd(() => ops.slow_conv_dilated2d_out.redispatch(ks.and(after_autograd_keyset), self, weight, kernel_size, bias, stride, padding, dilation, out)), "VariableType::slow_conv_dilated2d_out", "engine/ops/native_functions/conv.yaml:88", "engine/generated/VariableType.ts:6445");
 registerKernel(ops.index_put_out, "Autograd", (ks, self, indices, values, accumulate, out) => {
   if (compute_requires_grad(self, indices, values)) throw_error_out_requires_grad("index_put");
   return below_autograd(() => ops.index_put_out.redispatch(ks.and(after_autograd_keyset), self, indices, values, accumulate, out));
-}, "VariableType::index_put_out", "engine/ops/native_functions/index.yaml:33", "engine/generated/VariableType.ts:5882");
+}, "VariableType::index_put_out", "engine/ops/native_functions/index.yaml:33", "engine/generated/VariableType.ts:6446");
 registerKernel(ops._index_put_impl_default, "Autograd", (ks, self, indices, values, accumulate, unsafe) => {
   const grad_fn = compute_requires_grad(self, indices, values) ? not_implemented_node("aten::_index_put_impl", self, indices, values) : null;
   const _result = below_autograd(() => ops._index_put_impl_default.redispatch(ks.and(after_autograd_keyset), self, indices, values, accumulate, unsafe));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::_index_put_impl_default", "engine/ops/native_functions/index.yaml:46", "engine/generated/VariableType.ts:5886");
-registerKernel(ops._index_put_impl_out, "Autograd", (ks, self, indices, values, accumulate, unsafe, out) => below_autograd(() => ops._index_put_impl_out.redispatch(ks.and(after_autograd_keyset), self, indices, values, accumulate, unsafe, out)), "VariableType::_index_put_impl_out", "engine/ops/native_functions/index.yaml:46", "engine/generated/VariableType.ts:5893");
+}, "VariableType::_index_put_impl_default", "engine/ops/native_functions/index.yaml:46", "engine/generated/VariableType.ts:6450");
+registerKernel(ops._index_put_impl_out, "Autograd", (ks, self, indices, values, accumulate, unsafe, out) => below_autograd(() => ops._index_put_impl_out.redispatch(ks.and(after_autograd_keyset), self, indices, values, accumulate, unsafe, out)), "VariableType::_index_put_impl_out", "engine/ops/native_functions/index.yaml:46", "engine/generated/VariableType.ts:6457");
 registerKernel(ops.index_fill_int_Scalar_out, "Autograd", (ks, self, dim, index, value, out) => {
   if (compute_requires_grad(self, index)) throw_error_out_requires_grad("index_fill");
   return below_autograd(() => ops.index_fill_int_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, dim, index, value, out));
-}, "VariableType::index_fill_int_Scalar_out", "engine/ops/native_functions/index.yaml:186", "engine/generated/VariableType.ts:5894");
+}, "VariableType::index_fill_int_Scalar_out", "engine/ops/native_functions/index.yaml:186", "engine/generated/VariableType.ts:6458");
 registerKernel(ops.index_fill_int_Tensor_out, "Autograd", (ks, self, dim, index, value, out) => {
   if (compute_requires_grad(self, index, value)) throw_error_out_requires_grad("index_fill");
   return below_autograd(() => ops.index_fill_int_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, dim, index, value, out));
-}, "VariableType::index_fill_int_Tensor_out", "engine/ops/native_functions/index.yaml:200", "engine/generated/VariableType.ts:5898");
+}, "VariableType::index_fill_int_Tensor_out", "engine/ops/native_functions/index.yaml:200", "engine/generated/VariableType.ts:6462");
 registerKernel(ops.masked_fill_Scalar_out, "Autograd", (ks, self, mask, value, out) => {
   if (compute_requires_grad(self, mask)) throw_error_out_requires_grad("masked_fill");
   return below_autograd(() => ops.masked_fill_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, mask, value, out));
-}, "VariableType::masked_fill_Scalar_out", "engine/ops/native_functions/index.yaml:216", "engine/generated/VariableType.ts:5902");
+}, "VariableType::masked_fill_Scalar_out", "engine/ops/native_functions/index.yaml:216", "engine/generated/VariableType.ts:6466");
 registerKernel(ops.masked_fill_Tensor_out, "Autograd", (ks, self, mask, value, out) => {
   if (compute_requires_grad(self, mask, value)) throw_error_out_requires_grad("masked_fill");
   return below_autograd(() => ops.masked_fill_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, mask, value, out));
-}, "VariableType::masked_fill_Tensor_out", "engine/ops/native_functions/index.yaml:230", "engine/generated/VariableType.ts:5906");
-registerKernel(ops.embedding_out, "Autograd", (ks, weight, indices, padding_idx, scale_grad_by_freq, sparse, out) => below_autograd(() => ops.embedding_out.redispatch(ks.and(after_autograd_keyset), weight, indices, padding_idx, scale_grad_by_freq, sparse, out)), "VariableType::embedding_out", "engine/ops/native_functions/index.yaml:281", "engine/generated/VariableType.ts:5910");
+}, "VariableType::masked_fill_Tensor_out", "engine/ops/native_functions/index.yaml:230", "engine/generated/VariableType.ts:6470");
+registerKernel(ops.embedding_out, "Autograd", (ks, weight, indices, padding_idx, scale_grad_by_freq, sparse, out) => below_autograd(() => ops.embedding_out.redispatch(ks.and(after_autograd_keyset), weight, indices, padding_idx, scale_grad_by_freq, sparse, out)), "VariableType::embedding_out", "engine/ops/native_functions/index.yaml:281", "engine/generated/VariableType.ts:6474");
 registerKernel(ops.embedding_renorm_default, "Autograd", (ks, self, indices, max_norm, norm_type) => {
   const grad_fn = compute_requires_grad(self, indices) ? not_implemented_node("aten::embedding_renorm", self, indices) : null;
   const _result = below_autograd(() => ops.embedding_renorm_default.redispatch(ks.and(after_autograd_keyset), self, indices, max_norm, norm_type));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::embedding_renorm_default", "engine/ops/native_functions/index.yaml:286", "engine/generated/VariableType.ts:5911");
-registerKernel(ops.embedding_renorm_out, "Autograd", (ks, self, indices, max_norm, norm_type, out) => below_autograd(() => ops.embedding_renorm_out.redispatch(ks.and(after_autograd_keyset), self, indices, max_norm, norm_type, out)), "VariableType::embedding_renorm_out", "engine/ops/native_functions/index.yaml:286", "engine/generated/VariableType.ts:5918");
-registerKernel(ops.fill_Tensor_out, "Autograd", (ks, self, value, out) => below_autograd(() => ops.fill_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, value, out)), "VariableType::fill_Tensor_out", "engine/ops/native_functions/index.yaml:307", "engine/generated/VariableType.ts:5919");
-registerKernel(ops.empty_names_out, "Autograd", (ks, size, names, memory_format, out) => below_autograd(() => ops.empty_names_out.redispatch(ks.and(after_autograd_keyset), size, names, memory_format, out)), "VariableType::empty_names_out", "engine/ops/native_functions/index.yaml:317", "engine/generated/VariableType.ts:5920");
+}, "VariableType::embedding_renorm_default", "engine/ops/native_functions/index.yaml:286", "engine/generated/VariableType.ts:6475");
+registerKernel(ops.embedding_renorm_out, "Autograd", (ks, self, indices, max_norm, norm_type, out) => below_autograd(() => ops.embedding_renorm_out.redispatch(ks.and(after_autograd_keyset), self, indices, max_norm, norm_type, out)), "VariableType::embedding_renorm_out", "engine/ops/native_functions/index.yaml:286", "engine/generated/VariableType.ts:6482");
+registerKernel(ops.fill_Tensor_out, "Autograd", (ks, self, value, out) => below_autograd(() => ops.fill_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, value, out)), "VariableType::fill_Tensor_out", "engine/ops/native_functions/index.yaml:307", "engine/generated/VariableType.ts:6483");
+registerKernel(ops.empty_names_out, "Autograd", (ks, size, names, memory_format, out) => below_autograd(() => ops.empty_names_out.redispatch(ks.and(after_autograd_keyset), size, names, memory_format, out)), "VariableType::empty_names_out", "engine/ops/native_functions/index.yaml:317", "engine/generated/VariableType.ts:6484");
 registerKernel(ops.flip_out, "Autograd", (ks, self, dims, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("flip");
   return below_autograd(() => ops.flip_out.redispatch(ks.and(after_autograd_keyset), self, dims, out));
-}, "VariableType::flip_out", "engine/ops/native_functions/join.yaml:90", "engine/generated/VariableType.ts:5921");
+}, "VariableType::flip_out", "engine/ops/native_functions/join.yaml:90", "engine/generated/VariableType.ts:6485");
 registerKernel(ops.roll_out, "Autograd", (ks, self, shifts, dims, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("roll");
   return below_autograd(() => ops.roll_out.redispatch(ks.and(after_autograd_keyset), self, shifts, dims, out));
-}, "VariableType::roll_out", "engine/ops/native_functions/join.yaml:97", "engine/generated/VariableType.ts:5925");
+}, "VariableType::roll_out", "engine/ops/native_functions/join.yaml:97", "engine/generated/VariableType.ts:6489");
 registerKernel(ops.repeat_out, "Autograd", (ks, self, repeats, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("repeat");
   return below_autograd(() => ops.repeat_out.redispatch(ks.and(after_autograd_keyset), self, repeats, out));
-}, "VariableType::repeat_out", "engine/ops/native_functions/join.yaml:134", "engine/generated/VariableType.ts:5929");
+}, "VariableType::repeat_out", "engine/ops/native_functions/join.yaml:134", "engine/generated/VariableType.ts:6493");
 registerKernel(ops._trilinear_out, "Autograd", (ks, i1, i2, i3, expand1, expand2, expand3, sumdim, unroll_dim, out) => {
   if (compute_requires_grad(i1, i2, i3)) throw_error_out_requires_grad("_trilinear");
   return below_autograd(() => ops._trilinear_out.redispatch(ks.and(after_autograd_keyset), i1, i2, i3, expand1, expand2, expand3, sumdim, unroll_dim, out));
-}, "VariableType::_trilinear_out", "engine/ops/native_functions/linalg.yaml:212", "engine/generated/VariableType.ts:5933");
-registerKernel(ops.binary_cross_entropy_with_logits_out, "Autograd", (ks, self, target, weight, pos_weight, reduction, out) => below_autograd(() => ops.binary_cross_entropy_with_logits_out.redispatch(ks.and(after_autograd_keyset), self, target, weight, pos_weight, reduction, out)), "VariableType::binary_cross_entropy_with_logits_out", "engine/ops/native_functions/loss.yaml:24", "engine/generated/VariableType.ts:5937");
-registerKernel(ops.native_layer_norm_out, "Autograd", (ks, input, normalized_shape, weight, bias, eps, out0, out1, out2) => below_autograd(() => ops.native_layer_norm_out.redispatch(ks.and(after_autograd_keyset), input, normalized_shape, weight, bias, eps, out0, out1, out2)), "VariableType::native_layer_norm_out", "engine/ops/native_functions/normalization.yaml:36", "engine/generated/VariableType.ts:5938");
-registerKernel(ops.native_group_norm_out, "Autograd", (ks, input, weight, bias, N, C, HxW, group, eps, out0, out1, out2) => below_autograd(() => ops.native_group_norm_out.redispatch(ks.and(after_autograd_keyset), input, weight, bias, N, C, HxW, group, eps, out0, out1, out2)), "VariableType::native_group_norm_out", "engine/ops/native_functions/normalization.yaml:46", "engine/generated/VariableType.ts:5939");
-registerKernel(ops.constant_pad_nd_out, "Autograd", (ks, self, pad, value, out) => below_autograd(() => ops.constant_pad_nd_out.redispatch(ks.and(after_autograd_keyset), self, pad, value, out)), "VariableType::constant_pad_nd_out", "engine/ops/native_functions/pad.yaml:12", "engine/generated/VariableType.ts:5940");
-registerKernel(ops._adaptive_avg_pool2d_out, "Autograd", (ks, self, output_size, out) => below_autograd(() => ops._adaptive_avg_pool2d_out.redispatch(ks.and(after_autograd_keyset), self, output_size, out)), "VariableType::_adaptive_avg_pool2d_out", "engine/ops/native_functions/pooling.yaml:66", "engine/generated/VariableType.ts:5941");
+}, "VariableType::_trilinear_out", "engine/ops/native_functions/linalg.yaml:212", "engine/generated/VariableType.ts:6497");
+registerKernel(ops.binary_cross_entropy_with_logits_out, "Autograd", (ks, self, target, weight, pos_weight, reduction, out) => {
+  if (compute_requires_grad(self, target, weight, pos_weight)) throw_error_out_requires_grad("binary_cross_entropy_with_logits");
+  return below_autograd(() => ops.binary_cross_entropy_with_logits_out.redispatch(ks.and(after_autograd_keyset), self, target, weight, pos_weight, reduction, out));
+}, "VariableType::binary_cross_entropy_with_logits_out", "engine/ops/native_functions/loss.yaml:24", "engine/generated/VariableType.ts:6501");
+registerKernel(ops.native_layer_norm_out, "Autograd", (ks, input, normalized_shape, weight, bias, eps, out0, out1, out2) => below_autograd(() => ops.native_layer_norm_out.redispatch(ks.and(after_autograd_keyset), input, normalized_shape, weight, bias, eps, out0, out1, out2)), "VariableType::native_layer_norm_out", "engine/ops/native_functions/normalization.yaml:36", "engine/generated/VariableType.ts:6505");
+registerKernel(ops.native_group_norm_out, "Autograd", (ks, input, weight, bias, N, C, HxW, group, eps, out0, out1, out2) => below_autograd(() => ops.native_group_norm_out.redispatch(ks.and(after_autograd_keyset), input, weight, bias, N, C, HxW, group, eps, out0, out1, out2)), "VariableType::native_group_norm_out", "engine/ops/native_functions/normalization.yaml:46", "engine/generated/VariableType.ts:6506");
+registerKernel(ops.constant_pad_nd_out, "Autograd", (ks, self, pad, value, out) => below_autograd(() => ops.constant_pad_nd_out.redispatch(ks.and(after_autograd_keyset), self, pad, value, out)), "VariableType::constant_pad_nd_out", "engine/ops/native_functions/pad.yaml:12", "engine/generated/VariableType.ts:6507");
+registerKernel(ops._adaptive_avg_pool2d_out, "Autograd", (ks, self, output_size, out) => below_autograd(() => ops._adaptive_avg_pool2d_out.redispatch(ks.and(after_autograd_keyset), self, output_size, out)), "VariableType::_adaptive_avg_pool2d_out", "engine/ops/native_functions/pooling.yaml:66", "engine/generated/VariableType.ts:6508");
 registerKernel(ops.prod_out, "Autograd", (ks, self, dtype, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("prod");
   return below_autograd(() => ops.prod_out.redispatch(ks.and(after_autograd_keyset), self, dtype, out));
-}, "VariableType::prod_out", "engine/ops/native_functions/reduce.yaml:104", "engine/generated/VariableType.ts:5942");
-registerKernel(ops.count_nonzero_dim_IntList_out, "Autograd", (ks, self, dim, out) => below_autograd(() => ops.count_nonzero_dim_IntList_out.redispatch(ks.and(after_autograd_keyset), self, dim, out)), "VariableType::count_nonzero_dim_IntList_out", "engine/ops/native_functions/reduce2.yaml:12", "engine/generated/VariableType.ts:5946");
-registerKernel(ops.count_nonzero_out, "Autograd", (ks, self, dim, out) => below_autograd(() => ops.count_nonzero_out.redispatch(ks.and(after_autograd_keyset), self, dim, out)), "VariableType::count_nonzero_out", "engine/ops/native_functions/reduce2.yaml:18", "engine/generated/VariableType.ts:5947");
+}, "VariableType::prod_out", "engine/ops/native_functions/reduce.yaml:104", "engine/generated/VariableType.ts:6509");
+registerKernel(ops.count_nonzero_dim_IntList_out, "Autograd", (ks, self, dim, out) => below_autograd(() => ops.count_nonzero_dim_IntList_out.redispatch(ks.and(after_autograd_keyset), self, dim, out)), "VariableType::count_nonzero_dim_IntList_out", "engine/ops/native_functions/reduce2.yaml:12", "engine/generated/VariableType.ts:6513");
+registerKernel(ops.count_nonzero_out, "Autograd", (ks, self, dim, out) => below_autograd(() => ops.count_nonzero_out.redispatch(ks.and(after_autograd_keyset), self, dim, out)), "VariableType::count_nonzero_out", "engine/ops/native_functions/reduce2.yaml:18", "engine/generated/VariableType.ts:6514");
 registerKernel(ops.std_mean_correction_out, "Autograd", (ks, self, dim, correction, keepdim, out0, out1) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("std_mean");
   return below_autograd(() => ops.std_mean_correction_out.redispatch(ks.and(after_autograd_keyset), self, dim, correction, keepdim, out0, out1));
-}, "VariableType::std_mean_correction_out", "engine/ops/native_functions/reduce2.yaml:50", "engine/generated/VariableType.ts:5948");
+}, "VariableType::std_mean_correction_out", "engine/ops/native_functions/reduce2.yaml:50", "engine/generated/VariableType.ts:6515");
 registerKernel(ops.var_mean_correction_out, "Autograd", (ks, self, dim, correction, keepdim, out0, out1) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("var_mean");
   return below_autograd(() => ops.var_mean_correction_out.redispatch(ks.and(after_autograd_keyset), self, dim, correction, keepdim, out0, out1));
-}, "VariableType::var_mean_correction_out", "engine/ops/native_functions/reduce2.yaml:98", "engine/generated/VariableType.ts:5952");
+}, "VariableType::var_mean_correction_out", "engine/ops/native_functions/reduce2.yaml:98", "engine/generated/VariableType.ts:6519");
 registerKernel(ops.median_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("median");
   return below_autograd(() => ops.median_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::median_out", "engine/ops/native_functions/reduce3.yaml:122", "engine/generated/VariableType.ts:5956");
+}, "VariableType::median_out", "engine/ops/native_functions/reduce3.yaml:122", "engine/generated/VariableType.ts:6523");
 registerKernel(ops.nanmedian_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("nanmedian");
   return below_autograd(() => ops.nanmedian_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::nanmedian_out", "engine/ops/native_functions/reduce3.yaml:137", "engine/generated/VariableType.ts:5960");
+}, "VariableType::nanmedian_out", "engine/ops/native_functions/reduce3.yaml:137", "engine/generated/VariableType.ts:6527");
 registerKernel(ops._unique_out, "Autograd", (ks, self, sorted, return_inverse, out0, out1) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("_unique");
   return below_autograd(() => ops._unique_out.redispatch(ks.and(after_autograd_keyset), self, sorted, return_inverse, out0, out1));
-}, "VariableType::_unique_out", "engine/ops/native_functions/reduce3.yaml:163", "engine/generated/VariableType.ts:5964");
+}, "VariableType::_unique_out", "engine/ops/native_functions/reduce3.yaml:163", "engine/generated/VariableType.ts:6531");
 registerKernel(ops.unique_dim_out, "Autograd", (ks, self, dim, sorted, return_inverse, return_counts, out0, out1, out2) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("unique_dim");
   return below_autograd(() => ops.unique_dim_out.redispatch(ks.and(after_autograd_keyset), self, dim, sorted, return_inverse, return_counts, out0, out1, out2));
-}, "VariableType::unique_dim_out", "engine/ops/native_functions/reduce3.yaml:169", "engine/generated/VariableType.ts:5968");
+}, "VariableType::unique_dim_out", "engine/ops/native_functions/reduce3.yaml:169", "engine/generated/VariableType.ts:6535");
 registerKernel(ops.unique_consecutive_out, "Autograd", (ks, self, return_inverse, return_counts, dim, out0, out1, out2) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("unique_consecutive");
   return below_autograd(() => ops.unique_consecutive_out.redispatch(ks.and(after_autograd_keyset), self, return_inverse, return_counts, dim, out0, out1, out2));
-}, "VariableType::unique_consecutive_out", "engine/ops/native_functions/reduce3.yaml:176", "engine/generated/VariableType.ts:5972");
+}, "VariableType::unique_consecutive_out", "engine/ops/native_functions/reduce3.yaml:176", "engine/generated/VariableType.ts:6539");
 registerKernel(ops.unique_dim_consecutive_out, "Autograd", (ks, self, dim, return_inverse, return_counts, out0, out1, out2) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("unique_dim_consecutive");
   return below_autograd(() => ops.unique_dim_consecutive_out.redispatch(ks.and(after_autograd_keyset), self, dim, return_inverse, return_counts, out0, out1, out2));
-}, "VariableType::unique_dim_consecutive_out", "engine/ops/native_functions/reduce3.yaml:183", "engine/generated/VariableType.ts:5976");
+}, "VariableType::unique_dim_consecutive_out", "engine/ops/native_functions/reduce3.yaml:183", "engine/generated/VariableType.ts:6543");
 registerKernel(ops._unique2_out, "Autograd", (ks, self, sorted, return_inverse, return_counts, out0, out1, out2) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("_unique2");
   return below_autograd(() => ops._unique2_out.redispatch(ks.and(after_autograd_keyset), self, sorted, return_inverse, return_counts, out0, out1, out2));
-}, "VariableType::_unique2_out", "engine/ops/native_functions/reduce3.yaml:190", "engine/generated/VariableType.ts:5980");
+}, "VariableType::_unique2_out", "engine/ops/native_functions/reduce3.yaml:190", "engine/generated/VariableType.ts:6547");
 registerKernel(ops.norm_ScalarOpt_dtype_out, "Autograd", (ks, self, p, dtype, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("norm");
   return below_autograd(() => ops.norm_ScalarOpt_dtype_out.redispatch(ks.and(after_autograd_keyset), self, p, dtype, out));
-}, "VariableType::norm_ScalarOpt_dtype_out", "engine/ops/native_functions/reduce3.yaml:198", "engine/generated/VariableType.ts:5984");
+}, "VariableType::norm_ScalarOpt_dtype_out", "engine/ops/native_functions/reduce3.yaml:198", "engine/generated/VariableType.ts:6551");
 registerKernel(ops.norm_Scalar_out, "Autograd", (ks, self, p, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("norm");
   return below_autograd(() => ops.norm_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, p, out));
-}, "VariableType::norm_Scalar_out", "engine/ops/native_functions/reduce3.yaml:205", "engine/generated/VariableType.ts:5988");
-registerKernel(ops.bucketize_Scalar_out, "Autograd", (ks, self, boundaries, out_int32, right, out) => below_autograd(() => ops.bucketize_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, boundaries, out_int32, right, out)), "VariableType::bucketize_Scalar_out", "engine/ops/native_functions/reduce3.yaml:289", "engine/generated/VariableType.ts:5992");
-registerKernel(ops.searchsorted_Scalar_out, "Autograd", (ks, sorted_sequence, self, out_int32, right, side, sorter, out) => below_autograd(() => ops.searchsorted_Scalar_out.redispatch(ks.and(after_autograd_keyset), sorted_sequence, self, out_int32, right, side, sorter, out)), "VariableType::searchsorted_Scalar_out", "engine/ops/native_functions/reduce3.yaml:302", "engine/generated/VariableType.ts:5993");
-registerKernel(ops.bincount_out, "Autograd", (ks, self, weights, minlength, out) => below_autograd(() => ops.bincount_out.redispatch(ks.and(after_autograd_keyset), self, weights, minlength, out)), "VariableType::bincount_out", "engine/ops/native_functions/reduce3.yaml:308", "engine/generated/VariableType.ts:5994");
-registerKernel(ops.argsort_stable_out, "Autograd", (ks, self, stable, dim, descending, out) => below_autograd(() => ops.argsort_stable_out.redispatch(ks.and(after_autograd_keyset), self, stable, dim, descending, out)), "VariableType::argsort_stable_out", "engine/ops/native_functions/select.yaml:66", "engine/generated/VariableType.ts:5995");
+}, "VariableType::norm_Scalar_out", "engine/ops/native_functions/reduce3.yaml:205", "engine/generated/VariableType.ts:6555");
+registerKernel(ops.bucketize_Scalar_out, "Autograd", (ks, self, boundaries, out_int32, right, out) => below_autograd(() => ops.bucketize_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, boundaries, out_int32, right, out)), "VariableType::bucketize_Scalar_out", "engine/ops/native_functions/reduce3.yaml:289", "engine/generated/VariableType.ts:6559");
+registerKernel(ops.searchsorted_Scalar_out, "Autograd", (ks, sorted_sequence, self, out_int32, right, side, sorter, out) => below_autograd(() => ops.searchsorted_Scalar_out.redispatch(ks.and(after_autograd_keyset), sorted_sequence, self, out_int32, right, side, sorter, out)), "VariableType::searchsorted_Scalar_out", "engine/ops/native_functions/reduce3.yaml:302", "engine/generated/VariableType.ts:6560");
+registerKernel(ops.bincount_out, "Autograd", (ks, self, weights, minlength, out) => below_autograd(() => ops.bincount_out.redispatch(ks.and(after_autograd_keyset), self, weights, minlength, out)), "VariableType::bincount_out", "engine/ops/native_functions/reduce3.yaml:308", "engine/generated/VariableType.ts:6561");
+registerKernel(ops.argsort_stable_out, "Autograd", (ks, self, stable, dim, descending, out) => below_autograd(() => ops.argsort_stable_out.redispatch(ks.and(after_autograd_keyset), self, stable, dim, descending, out)), "VariableType::argsort_stable_out", "engine/ops/native_functions/select.yaml:66", "engine/generated/VariableType.ts:6562");
 registerKernel(ops._unsafe_view_out, "Autograd", (ks, self, size, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("_unsafe_view");
   return below_autograd(() => ops._unsafe_view_out.redispatch(ks.and(after_autograd_keyset), self, size, out));
-}, "VariableType::_unsafe_view_out", "engine/ops/native_functions/shape.yaml:59", "engine/generated/VariableType.ts:5996");
+}, "VariableType::_unsafe_view_out", "engine/ops/native_functions/shape.yaml:59", "engine/generated/VariableType.ts:6563");
 registerKernel(ops.clone_out, "Autograd", (ks, self, memory_format, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("clone");
   return below_autograd(() => ops.clone_out.redispatch(ks.and(after_autograd_keyset), self, memory_format, out));
-}, "VariableType::clone_out", "engine/ops/native_functions/shape.yaml:223", "engine/generated/VariableType.ts:6000");
-registerKernel(ops.copy_out, "Autograd", (ks, self, src, non_blocking, out) => below_autograd(() => ops.copy_out.redispatch(ks.and(after_autograd_keyset), self, src, non_blocking, out)), "VariableType::copy_out", "engine/ops/native_functions/shape.yaml:235", "engine/generated/VariableType.ts:6004");
+}, "VariableType::clone_out", "engine/ops/native_functions/shape.yaml:223", "engine/generated/VariableType.ts:6567");
+registerKernel(ops.copy_out, "Autograd", (ks, self, src, non_blocking, out) => below_autograd(() => ops.copy_out.redispatch(ks.and(after_autograd_keyset), self, src, non_blocking, out)), "VariableType::copy_out", "engine/ops/native_functions/shape.yaml:235", "engine/generated/VariableType.ts:6571");
 registerKernel(ops._to_copy_out, "Autograd", (ks, self, non_blocking, memory_format, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("_to_copy");
   return below_autograd(() => ops._to_copy_out.redispatch(ks.and(after_autograd_keyset), self, non_blocking, memory_format, out));
-}, "VariableType::_to_copy_out", "engine/ops/native_functions/shape.yaml:242", "engine/generated/VariableType.ts:6005");
+}, "VariableType::_to_copy_out", "engine/ops/native_functions/shape.yaml:242", "engine/generated/VariableType.ts:6572");
 registerKernel(ops.zero_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::zero", self) : null;
   const _result = below_autograd(() => ops.zero_default.redispatch(ks.and(after_autograd_keyset), self));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::zero_default", "engine/ops/native_functions/shape.yaml:276", "engine/generated/VariableType.ts:6009");
-registerKernel(ops.zero_out, "Autograd", (ks, self, out) => below_autograd(() => ops.zero_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::zero_out", "engine/ops/native_functions/shape.yaml:276", "engine/generated/VariableType.ts:6016");
-registerKernel(ops.empty_strided_out, "Autograd", (ks, size, stride, out) => below_autograd(() => ops.empty_strided_out.redispatch(ks.and(after_autograd_keyset), size, stride, out)), "VariableType::empty_strided_out", "engine/ops/native_functions/shape.yaml:284", "engine/generated/VariableType.ts:6017");
-registerKernel(ops.empty_like_out, "Autograd", (ks, self, memory_format, out) => below_autograd(() => ops.empty_like_out.redispatch(ks.and(after_autograd_keyset), self, memory_format, out)), "VariableType::empty_like_out", "engine/ops/native_functions/shape.yaml:290", "engine/generated/VariableType.ts:6018");
-registerKernel(ops.zeros_like_out, "Autograd", (ks, self, memory_format, out) => below_autograd(() => ops.zeros_like_out.redispatch(ks.and(after_autograd_keyset), self, memory_format, out)), "VariableType::zeros_like_out", "engine/ops/native_functions/shape.yaml:300", "engine/generated/VariableType.ts:6019");
-registerKernel(ops.ones_like_out, "Autograd", (ks, self, memory_format, out) => below_autograd(() => ops.ones_like_out.redispatch(ks.and(after_autograd_keyset), self, memory_format, out)), "VariableType::ones_like_out", "engine/ops/native_functions/shape.yaml:307", "engine/generated/VariableType.ts:6020");
-registerKernel(ops.full_like_out, "Autograd", (ks, self, fill_value, memory_format, out) => below_autograd(() => ops.full_like_out.redispatch(ks.and(after_autograd_keyset), self, fill_value, memory_format, out)), "VariableType::full_like_out", "engine/ops/native_functions/shape.yaml:318", "engine/generated/VariableType.ts:6021");
-registerKernel(ops.isnan_out, "Autograd", (ks, self, out) => below_autograd(() => ops.isnan_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::isnan_out", "engine/ops/native_functions/unary.yaml:715", "engine/generated/VariableType.ts:6022");
-registerKernel(ops.isinf_out, "Autograd", (ks, self, out) => below_autograd(() => ops.isinf_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::isinf_out", "engine/ops/native_functions/unary.yaml:721", "engine/generated/VariableType.ts:6023");
-registerKernel(ops.upsample_nearest1d_vec_out, "Autograd", (ks, input, output_size, scale_factors, out) => below_autograd(() => ops.upsample_nearest1d_vec_out.redispatch(ks.and(after_autograd_keyset), input, output_size, scale_factors, out)), "VariableType::upsample_nearest1d_vec_out", "engine/ops/native_functions/vision.yaml:13", "engine/generated/VariableType.ts:6024");
-registerKernel(ops.upsample_nearest2d_vec_out, "Autograd", (ks, input, output_size, scale_factors, out) => below_autograd(() => ops.upsample_nearest2d_vec_out.redispatch(ks.and(after_autograd_keyset), input, output_size, scale_factors, out)), "VariableType::upsample_nearest2d_vec_out", "engine/ops/native_functions/vision.yaml:19", "engine/generated/VariableType.ts:6025");
-registerKernel(ops.upsample_bilinear2d_vec_out, "Autograd", (ks, input, output_size, align_corners, scale_factors, out) => below_autograd(() => ops.upsample_bilinear2d_vec_out.redispatch(ks.and(after_autograd_keyset), input, output_size, align_corners, scale_factors, out)), "VariableType::upsample_bilinear2d_vec_out", "engine/ops/native_functions/vision.yaml:25", "engine/generated/VariableType.ts:6026");
-registerKernel(ops.pixel_shuffle_out, "Autograd", (ks, self, upscale_factor, out) => below_autograd(() => ops.pixel_shuffle_out.redispatch(ks.and(after_autograd_keyset), self, upscale_factor, out)), "VariableType::pixel_shuffle_out", "engine/ops/native_functions/vision.yaml:63", "engine/generated/VariableType.ts:6027");
-registerKernel(ops.pixel_unshuffle_out, "Autograd", (ks, self, downscale_factor, out) => below_autograd(() => ops.pixel_unshuffle_out.redispatch(ks.and(after_autograd_keyset), self, downscale_factor, out)), "VariableType::pixel_unshuffle_out", "engine/ops/native_functions/vision.yaml:69", "engine/generated/VariableType.ts:6028");
+}, "VariableType::zero_default", "engine/ops/native_functions/shape.yaml:276", "engine/generated/VariableType.ts:6576");
+registerKernel(ops.zero_out, "Autograd", (ks, self, out) => below_autograd(() => ops.zero_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::zero_out", "engine/ops/native_functions/shape.yaml:276", "engine/generated/VariableType.ts:6583");
+registerKernel(ops.empty_strided_out, "Autograd", (ks, size, stride, out) => below_autograd(() => ops.empty_strided_out.redispatch(ks.and(after_autograd_keyset), size, stride, out)), "VariableType::empty_strided_out", "engine/ops/native_functions/shape.yaml:284", "engine/generated/VariableType.ts:6584");
+registerKernel(ops.empty_like_out, "Autograd", (ks, self, memory_format, out) => below_autograd(() => ops.empty_like_out.redispatch(ks.and(after_autograd_keyset), self, memory_format, out)), "VariableType::empty_like_out", "engine/ops/native_functions/shape.yaml:290", "engine/generated/VariableType.ts:6585");
+registerKernel(ops.zeros_like_out, "Autograd", (ks, self, memory_format, out) => below_autograd(() => ops.zeros_like_out.redispatch(ks.and(after_autograd_keyset), self, memory_format, out)), "VariableType::zeros_like_out", "engine/ops/native_functions/shape.yaml:300", "engine/generated/VariableType.ts:6586");
+registerKernel(ops.ones_like_out, "Autograd", (ks, self, memory_format, out) => below_autograd(() => ops.ones_like_out.redispatch(ks.and(after_autograd_keyset), self, memory_format, out)), "VariableType::ones_like_out", "engine/ops/native_functions/shape.yaml:307", "engine/generated/VariableType.ts:6587");
+registerKernel(ops.full_like_out, "Autograd", (ks, self, fill_value, memory_format, out) => below_autograd(() => ops.full_like_out.redispatch(ks.and(after_autograd_keyset), self, fill_value, memory_format, out)), "VariableType::full_like_out", "engine/ops/native_functions/shape.yaml:318", "engine/generated/VariableType.ts:6588");
+registerKernel(ops.isnan_out, "Autograd", (ks, self, out) => below_autograd(() => ops.isnan_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::isnan_out", "engine/ops/native_functions/unary.yaml:715", "engine/generated/VariableType.ts:6589");
+registerKernel(ops.isinf_out, "Autograd", (ks, self, out) => below_autograd(() => ops.isinf_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::isinf_out", "engine/ops/native_functions/unary.yaml:721", "engine/generated/VariableType.ts:6590");
+registerKernel(ops.upsample_nearest1d_vec_out, "Autograd", (ks, input, output_size, scale_factors, out) => below_autograd(() => ops.upsample_nearest1d_vec_out.redispatch(ks.and(after_autograd_keyset), input, output_size, scale_factors, out)), "VariableType::upsample_nearest1d_vec_out", "engine/ops/native_functions/vision.yaml:13", "engine/generated/VariableType.ts:6591");
+registerKernel(ops.upsample_nearest2d_vec_out, "Autograd", (ks, input, output_size, scale_factors, out) => below_autograd(() => ops.upsample_nearest2d_vec_out.redispatch(ks.and(after_autograd_keyset), input, output_size, scale_factors, out)), "VariableType::upsample_nearest2d_vec_out", "engine/ops/native_functions/vision.yaml:19", "engine/generated/VariableType.ts:6592");
+registerKernel(ops.upsample_bilinear2d_vec_out, "Autograd", (ks, input, output_size, align_corners, scale_factors, out) => below_autograd(() => ops.upsample_bilinear2d_vec_out.redispatch(ks.and(after_autograd_keyset), input, output_size, align_corners, scale_factors, out)), "VariableType::upsample_bilinear2d_vec_out", "engine/ops/native_functions/vision.yaml:25", "engine/generated/VariableType.ts:6593");
+registerKernel(ops.pixel_shuffle_out, "Autograd", (ks, self, upscale_factor, out) => below_autograd(() => ops.pixel_shuffle_out.redispatch(ks.and(after_autograd_keyset), self, upscale_factor, out)), "VariableType::pixel_shuffle_out", "engine/ops/native_functions/vision.yaml:63", "engine/generated/VariableType.ts:6594");
+registerKernel(ops.pixel_unshuffle_out, "Autograd", (ks, self, downscale_factor, out) => below_autograd(() => ops.pixel_unshuffle_out.redispatch(ks.and(after_autograd_keyset), self, downscale_factor, out)), "VariableType::pixel_unshuffle_out", "engine/ops/native_functions/vision.yaml:69", "engine/generated/VariableType.ts:6595");

@@ -42,11 +42,13 @@ function run(c: any, dtype: string): Run {
   if (c.clone_self) args[0] = args[0].clone();
   const tail = Object.keys(c.kwargs).length ? [c.kwargs] : [];
   // "aten": torch.ops.aten.<op> in the script (slice has no Python binding); Glasstorch's Tensor.<op> here
-  // (an aten op with no Tensor method here, like index or linalg_vector_norm: its torch.ops overload)
+  // (an aten op with no Tensor method here, like index or linalg_vector_norm: its torch.ops overload);
+  // "nn": torch._C._nn.<op> (the python_module: nn ops) in both
   const atenOverload = () => { const p = T.ops.aten[c.op]; return p.default ?? p.Tensor; };
   const out =
     c.variant === "method" || (c.variant === "aten" && typeof args[0][c.op] === "function") ? args[0][c.op](...args.slice(1), ...tail)
     : c.variant === "aten" ? atenOverload().call(...args, ...tail)
+    : c.variant === "nn" ? T._C._nn[c.op](...args, ...tail)
     : c.op.split(".").reduce((m: any, k: string) => m[k], T)(...args, ...tail); // "linalg.solve": torch.linalg.solve
   const outs: Tensor[] = Array.isArray(out) ? [...out] : [out];
   const diff = (c.outs ?? [0]).map((i: number) => outs[i]);

@@ -135,3 +135,41 @@ export const threshold_stub = stub("threshold_stub", (iter: TensorIterator, thre
   const th = scalar_to(threshold, t), v = scalar_to(value, t);
   cpu_kernel_nary(iter, t, { number: (x, other) => (x <= (th as number) ? (v as number) : other), bigint: (x, other) => (x <= (th as bigint) ? (v as bigint) : other) });
 });
+
+// ---- the backward kernels derivatives.yaml calls (two inputs, elementwise) ----
+
+/** A two-input floating kernel: AT_DISPATCH over `types`, then `make(step, t)` on (input0, input1). */
+function floatKernel2(name: string, types: readonly ScalarType[], iter: TensorIterator, make: (r: Fn, t: ScalarType) => (a: number, b: number) => number): void {
+  const t = iter.commonDtype.scalarType;
+  AT_DISPATCH(name, t, types);
+  const f = make(stepOf(t), t);
+  // AT_DISPATCH above admits floating types only, so the loop never computes in int64
+  const noInt = (): bigint => {
+    throw new Error(`${name}: no int64 path`);
+  };
+  cpu_kernel_nary(iter, t, { number: (a, b) => f(a, b), bigint: noInt });
+}
+
+/** leaky_relu_backward over (self_or_result, grad_output): self > 0 ? grad : grad * negval. */
+export const leaky_relu_backward_stub = stub("leaky_relu_backward_stub", (iter: TensorIterator, slope: Scalar) =>
+  floatKernel2("leaky_relu_backward_cpu", FLOATING_TYPES_AND_BFLOAT16, iter, (r, t) => {
+    const neg = coef(slope, t);
+    return (self, grad) => (self > 0 ? grad : r(grad * neg));
+  }));
+
+/** hardtanh_backward over (grad_output, self): self <= min || self >= max ? 0 : grad (float and double only; the name is PyTorch's). */
+export const hardtanh_backward_stub = stub("hardtanh_backward_stub", (iter: TensorIterator, min: Scalar, max: Scalar) =>
+  floatKernel2("hardshrink_backward_cpu", FLOATING_TYPES, iter, (_r, t) => {
+    const lo = coef(min, t), hi = coef(max, t);
+    return (grad, self) => (self <= lo || self >= hi ? 0 : grad);
+  }));
+
+/**
+ * hardsigmoid_backward over (grad_output, self): -3 < self < 3 ? grad * one_sixth : 0, where one_sixth
+ * is scalar_t(1.0f / 6.0f): the float quotient, so float64 multiplies by float32's 1/6 too.
+ */
+export const hardsigmoid_backward_stub = stub("hardsigmoid_backward_stub", (iter: TensorIterator) =>
+  floatKernel2("hardsigmoid_backward", FLOATING_TYPES_AND_BFLOAT16, iter, (r) => {
+    const oneSixth = Math.fround(1 / 6);
+    return (grad, self) => (self > -3 && self < 3 ? r(grad * oneSixth) : 0);
+  }));

@@ -10,3 +10,4 @@ export { log_sigmoid, log_sigmoid_out, log_sigmoid_forward_cpu, log_sigmoid_forw
 export {
   dropout, dropout_, feature_dropout, feature_dropout_, alpha_dropout, alpha_dropout_, feature_alpha_dropout, feature_alpha_dropout_,
 } from "./Dropout.js";
+export { threshold_backward_out, leaky_relu_backward_out, hardtanh_backward, hardtanh_backward_out, hardsigmoid_backward_out } from "./ActivationBackward.js";

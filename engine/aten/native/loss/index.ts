@@ -9,3 +9,4 @@ export {
   nll_loss_forward_out_cpu, nll_loss2d_forward_cpu, nll_loss2d_forward_out_cpu, nll_loss, nll_loss2d, nll_loss_out, nll_loss2d_out, nll_loss_nd,
 } from "./LossNLL.js";
 export { cross_entropy_loss } from "./CrossEntropy.js";
+export { nll_loss_backward_out_cpu, nll_loss2d_backward_out_cpu, nll_loss2d_backward_cpu } from "./LossNLLBackward.js";
