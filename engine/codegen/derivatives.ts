@@ -62,6 +62,12 @@ export const HELPERS: Readonly<Record<string, { readonly args: readonly [number,
   select_backward: { args: [4, 4], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
   slice_backward_wrapper: { args: [6, 6], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
   _to_copy_backward: { args: [2, 2], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
+  // layers: composites standing in for PyTorch's fused backward ops (see FunctionsManual.ts)
+  convolution_backward_composite: { args: [10, 10], pytorch: "aten/src/ATen/native/Convolution.cpp (convolution_backward)" },
+  batch_norm_backward_composite: { args: [8, 8], pytorch: "aten/src/ATen/native/Normalization.cpp (native_batch_norm_backward)" },
+  layer_norm_backward_composite: { args: [6, 6], pytorch: "aten/src/ATen/native/layer_norm.cpp (native_layer_norm_backward)" },
+  group_norm_backward_composite: { args: [9, 9], pytorch: "aten/src/ATen/native/group_norm.cpp (native_group_norm_backward)" },
+  embedding_backward_composite: { args: [5, 5], pytorch: "aten/src/ATen/native/Embedding.cpp (embedding_dense_backward)" },
 };
 
 /**

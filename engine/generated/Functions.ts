@@ -6,7 +6,7 @@ import type { Tensor } from "../aten/core/Tensor.js";
 import { Node, type Grad } from "../autograd/function.js";
 import { SavedVariable } from "../autograd/saved_variable.js";
 import * as torch from "./torch_functions.js";
-import { _to_copy_backward, as_strided_backward, atan2_backward, cat_tensors_backward, clamp_backward, clamp_backward_min_max, copysign_tensor_self_backward, diagonal_backward, div_tensor_other_backward, div_tensor_self_backward, evenly_distribute_backward, handle_r_to_c, infinitely_differentiable_logit_backward, log1p_backward, maybe_multiply, mean_backward, mul_tensor_backward, permute_backwards, pow_backward, pow_backward_exponent, pow_backward_self, prod_backward, repeat_backward, restore_reduced_dims, roll_backward, scale_grad_by_count, select_backward, sgn_backward, sigmoid_backward, slice_backward_wrapper, split_backward, split_with_sizes_backward, stack_tensors_backward, std_backward, std_mean_backward, sum_backward, sum_to, tanh_backward, unbind_backward, unfold_backward, unsqueeze_to, value_selecting_reduction_backward, var_backward, var_mean_backward, zeros_like } from "../autograd/FunctionsManual.js";
+import { _to_copy_backward, as_strided_backward, atan2_backward, batch_norm_backward_composite, cat_tensors_backward, clamp_backward, clamp_backward_min_max, convolution_backward_composite, copysign_tensor_self_backward, diagonal_backward, div_tensor_other_backward, div_tensor_self_backward, embedding_backward_composite, evenly_distribute_backward, group_norm_backward_composite, handle_r_to_c, infinitely_differentiable_logit_backward, layer_norm_backward_composite, log1p_backward, maybe_multiply, mean_backward, mul_tensor_backward, permute_backwards, pow_backward, pow_backward_exponent, pow_backward_self, prod_backward, repeat_backward, restore_reduced_dims, roll_backward, scale_grad_by_count, select_backward, sgn_backward, sigmoid_backward, slice_backward_wrapper, split_backward, split_with_sizes_backward, stack_tensors_backward, std_backward, std_mean_backward, sum_backward, sum_to, tanh_backward, unbind_backward, unfold_backward, unsqueeze_to, value_selecting_reduction_backward, var_backward, var_mean_backward, zeros_like } from "../autograd/FunctionsManual.js";
 void torch;
 
 // ---- AddBackward0: add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor (engine/ops/derivatives.yaml:70) ----
@@ -3779,6 +3779,268 @@ export class AsStridedBackward0 extends Node {
   }
   get _saved_storage_offset(): unknown {
     return this.storage_offset;
+  }
+}
+
+// ---- ConvolutionBackward0: convolution(Tensor input, Tensor weight, Tensor? bias, int[] stride, int[] padding, int[] dilation, bool transposed, int[] output_padding, int groups) -> Tensor (engine/ops/derivatives.yaml:598) ----
+export class ConvolutionBackward0 extends Node {
+  input_: SavedVariable = new SavedVariable(null, false);
+  weight_: SavedVariable = new SavedVariable(null, false);
+  stride: any;
+  padding: any;
+  dilation: any;
+  transposed: any;
+  output_padding: any;
+  groups: any;
+  name(): string {
+    return "ConvolutionBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(3).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const input: any = this.input_.unpack();
+    const weight: any = this.weight_.unpack();
+    const stride: any = this.stride;
+    const padding: any = this.padding;
+    const dilation: any = this.dilation;
+    const transposed: any = this.transposed;
+    const output_padding: any = this.output_padding;
+    const groups: any = this.groups;
+    const grad_input_mask = [this.should_compute_output(0), this.should_compute_output(1), this.should_compute_output(2)];
+    if (grad_input_mask.some(Boolean) && any_grad_defined) {
+      const r: any = convolution_backward_composite(grad, input, weight, stride, padding, dilation, transposed, output_padding, groups, grad_input_mask);
+      if (grad_input_mask[0]) grad_inputs[0] = r[0];
+      if (grad_input_mask[1]) grad_inputs[1] = r[1];
+      if (grad_input_mask[2]) grad_inputs[2] = r[2];
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.input_.reset_data();
+    this.weight_.reset_data();
+  }
+  get _saved_input(): unknown {
+    return this.input_.unpack();
+  }
+  get _saved_weight(): unknown {
+    return this.weight_.unpack();
+  }
+  get _saved_stride(): unknown {
+    return this.stride;
+  }
+  get _saved_padding(): unknown {
+    return this.padding;
+  }
+  get _saved_dilation(): unknown {
+    return this.dilation;
+  }
+  get _saved_transposed(): unknown {
+    return this.transposed;
+  }
+  get _saved_output_padding(): unknown {
+    return this.output_padding;
+  }
+  get _saved_groups(): unknown {
+    return this.groups;
+  }
+}
+
+// ---- NativeBatchNormBackward0: native_batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool training, float momentum, float eps) -> (Tensor, Tensor, Tensor) (engine/ops/derivatives.yaml:601) ----
+export class NativeBatchNormBackward0 extends Node {
+  input_: SavedVariable = new SavedVariable(null, false);
+  weight_: SavedVariable = new SavedVariable(null, false);
+  running_mean_: SavedVariable = new SavedVariable(null, false);
+  running_var_: SavedVariable = new SavedVariable(null, false);
+  training: any;
+  eps: any;
+  name(): string {
+    return "NativeBatchNormBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(3).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const input: any = this.input_.unpack();
+    const weight: any = this.weight_.unpack();
+    const running_mean: any = this.running_mean_.unpack();
+    const running_var: any = this.running_var_.unpack();
+    const training: any = this.training;
+    const eps: any = this.eps;
+    const grad_input_mask = [this.should_compute_output(0), this.should_compute_output(1), this.should_compute_output(2)];
+    if (grad_input_mask.some(Boolean) && any_grad_defined) {
+      const r: any = batch_norm_backward_composite(grad, input, weight, running_mean, running_var, training, eps, grad_input_mask);
+      if (grad_input_mask[0]) grad_inputs[0] = r[0];
+      if (grad_input_mask[1]) grad_inputs[1] = r[1];
+      if (grad_input_mask[2]) grad_inputs[2] = r[2];
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.input_.reset_data();
+    this.weight_.reset_data();
+    this.running_mean_.reset_data();
+    this.running_var_.reset_data();
+  }
+  get _saved_input(): unknown {
+    return this.input_.unpack();
+  }
+  get _saved_weight(): unknown {
+    return this.weight_.unpack();
+  }
+  get _saved_running_mean(): unknown {
+    return this.running_mean_.unpack();
+  }
+  get _saved_running_var(): unknown {
+    return this.running_var_.unpack();
+  }
+  get _saved_training(): unknown {
+    return this.training;
+  }
+  get _saved_eps(): unknown {
+    return this.eps;
+  }
+}
+
+// ---- NativeLayerNormBackward0: native_layer_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight, Tensor? bias, float eps) -> (Tensor, Tensor, Tensor) (engine/ops/derivatives.yaml:605) ----
+export class NativeLayerNormBackward0 extends Node {
+  input_: SavedVariable = new SavedVariable(null, false);
+  normalized_shape: any;
+  weight_: SavedVariable = new SavedVariable(null, false);
+  eps: any;
+  name(): string {
+    return "NativeLayerNormBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(3).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const input: any = this.input_.unpack();
+    const normalized_shape: any = this.normalized_shape;
+    const weight: any = this.weight_.unpack();
+    const eps: any = this.eps;
+    const grad_input_mask = [this.should_compute_output(0), this.should_compute_output(1), this.should_compute_output(2)];
+    if (grad_input_mask.some(Boolean) && any_grad_defined) {
+      const r: any = layer_norm_backward_composite(grad, input, normalized_shape, weight, eps, grad_input_mask);
+      if (grad_input_mask[0]) grad_inputs[0] = r[0];
+      if (grad_input_mask[1]) grad_inputs[1] = r[1];
+      if (grad_input_mask[2]) grad_inputs[2] = r[2];
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.input_.reset_data();
+    this.weight_.reset_data();
+  }
+  get _saved_input(): unknown {
+    return this.input_.unpack();
+  }
+  get _saved_normalized_shape(): unknown {
+    return this.normalized_shape;
+  }
+  get _saved_weight(): unknown {
+    return this.weight_.unpack();
+  }
+  get _saved_eps(): unknown {
+    return this.eps;
+  }
+}
+
+// ---- NativeGroupNormBackward0: native_group_norm(Tensor input, Tensor? weight, Tensor? bias, SymInt N, SymInt C, SymInt HxW, int group, float eps) -> (Tensor, Tensor, Tensor) (engine/ops/derivatives.yaml:609) ----
+export class NativeGroupNormBackward0 extends Node {
+  input_: SavedVariable = new SavedVariable(null, false);
+  weight_: SavedVariable = new SavedVariable(null, false);
+  N: any;
+  C: any;
+  HxW: any;
+  group: any;
+  eps: any;
+  name(): string {
+    return "NativeGroupNormBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(3).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const input: any = this.input_.unpack();
+    const weight: any = this.weight_.unpack();
+    const N: any = this.N;
+    const C: any = this.C;
+    const HxW: any = this.HxW;
+    const group: any = this.group;
+    const eps: any = this.eps;
+    const grad_input_mask = [this.should_compute_output(0), this.should_compute_output(1), this.should_compute_output(2)];
+    if (grad_input_mask.some(Boolean) && any_grad_defined) {
+      const r: any = group_norm_backward_composite(grad, input, weight, N, C, HxW, group, eps, grad_input_mask);
+      if (grad_input_mask[0]) grad_inputs[0] = r[0];
+      if (grad_input_mask[1]) grad_inputs[1] = r[1];
+      if (grad_input_mask[2]) grad_inputs[2] = r[2];
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.input_.reset_data();
+    this.weight_.reset_data();
+  }
+  get _saved_input(): unknown {
+    return this.input_.unpack();
+  }
+  get _saved_weight(): unknown {
+    return this.weight_.unpack();
+  }
+  get _saved_N(): unknown {
+    return this.N;
+  }
+  get _saved_C(): unknown {
+    return this.C;
+  }
+  get _saved_HxW(): unknown {
+    return this.HxW;
+  }
+  get _saved_group(): unknown {
+    return this.group;
+  }
+  get _saved_eps(): unknown {
+    return this.eps;
+  }
+}
+
+// ---- EmbeddingBackward0: embedding(Tensor weight, Tensor indices, int padding_idx=-1, bool scale_grad_by_freq=False, bool sparse=False) -> Tensor (engine/ops/derivatives.yaml:612) ----
+export class EmbeddingBackward0 extends Node {
+  weight_sym_sizes: any;
+  indices_: SavedVariable = new SavedVariable(null, false);
+  padding_idx: any;
+  scale_grad_by_freq: any;
+  name(): string {
+    return "EmbeddingBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const weight_sym_sizes: any = this.weight_sym_sizes;
+    const indices: any = this.indices_.unpack();
+    const padding_idx: any = this.padding_idx;
+    const scale_grad_by_freq: any = this.scale_grad_by_freq;
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (embedding_backward_composite(grad, indices, weight_sym_sizes[0], padding_idx, scale_grad_by_freq)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.indices_.reset_data();
+  }
+  get _saved_weight_sym_sizes(): unknown {
+    return this.weight_sym_sizes;
+  }
+  get _saved_indices(): unknown {
+    return this.indices_.unpack();
+  }
+  get _saved_padding_idx(): unknown {
+    return this.padding_idx;
+  }
+  get _saved_scale_grad_by_freq(): unknown {
+    return this.scale_grad_by_freq;
   }
 }
 
