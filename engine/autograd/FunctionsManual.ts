@@ -799,3 +799,26 @@ export function embedding_backward_composite(grad: Tensor, indices: Tensor, num_
   if (scale_grad_by_freq) rows = rows.mul(tensor(scale, { dtype: grad.dtype }).reshape([L, num_weights, 1]));
   return where(M, rows, 0).sum([0], false);
 }
+
+/** max_pool_double_backward: the gradient of max pooling's backward in grad_output picks, for every output,
+ * the element of grad its index names (the last `dim` dims flattened, as the indices count them). */
+export function max_pool_double_backward(grad: Tensor, indices: Tensor, dim: number): Tensor {
+  if (indices.dim() < dim) throw new Error(`max_pool_double_backward: indices have fewer than ${dim} dims`);
+  const g = grad.flatten(-dim, -1);
+  const i = indices.flatten(-dim, -1);
+  return g.gather(-1, i).view([...indices.shape]);
+}
+
+// at::max_pool2d_with_indices_backward, at::avg_pool2d_backward, at::avg_pool2d as PyTorch's formulas call them
+import { max_pool2d_with_indices_backward_default } from "../generated/max_pool2d_with_indices_backward.js";
+import { avg_pool2d_backward_default } from "../generated/avg_pool2d_backward.js";
+import { avg_pool2d_default } from "../generated/avg_pool2d.js";
+export function max_pool2d_with_indices_backward(grad: Tensor, self: Tensor, kernel_size: number[], stride: number[], padding: number[], dilation: number[], ceil_mode: boolean, indices: Tensor): Tensor {
+  return max_pool2d_with_indices_backward_default.call(grad, self, kernel_size, stride, padding, dilation, ceil_mode, indices) as Tensor;
+}
+export function avg_pool2d_backward(grad: Tensor, self: Tensor, kernel_size: number[], stride: number[], padding: number[], ceil_mode: boolean, count_include_pad: boolean, divisor_override: number | null): Tensor {
+  return avg_pool2d_backward_default.call(grad, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override) as Tensor;
+}
+export function avg_pool2d(self: Tensor, kernel_size: number[], stride: number[], padding: number[], ceil_mode: boolean, count_include_pad: boolean, divisor_override: number | null): Tensor {
+  return avg_pool2d_default.call(self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override) as Tensor;
+}

@@ -68,6 +68,10 @@ export const HELPERS: Readonly<Record<string, { readonly args: readonly [number,
   layer_norm_backward_composite: { args: [6, 6], pytorch: "aten/src/ATen/native/layer_norm.cpp (native_layer_norm_backward)" },
   group_norm_backward_composite: { args: [9, 9], pytorch: "aten/src/ATen/native/group_norm.cpp (native_group_norm_backward)" },
   embedding_backward_composite: { args: [5, 5], pytorch: "aten/src/ATen/native/Embedding.cpp (embedding_dense_backward)" },
+  max_pool_double_backward: { args: [3, 3], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
+  max_pool2d_with_indices_backward: { args: [8, 8], pytorch: "at::max_pool2d_with_indices_backward (pooling.yaml)" },
+  avg_pool2d_backward: { args: [8, 8], pytorch: "at::avg_pool2d_backward (pooling.yaml)" },
+  avg_pool2d: { args: [7, 7], pytorch: "at::avg_pool2d (pooling.yaml)" },
 };
 
 /**

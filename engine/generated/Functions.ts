@@ -6,7 +6,7 @@ import type { Tensor } from "../aten/core/Tensor.js";
 import { Node, type Grad } from "../autograd/function.js";
 import { SavedVariable } from "../autograd/saved_variable.js";
 import * as torch from "./torch_functions.js";
-import { _to_copy_backward, as_strided_backward, atan2_backward, batch_norm_backward_composite, cat_tensors_backward, clamp_backward, clamp_backward_min_max, convolution_backward_composite, copysign_tensor_self_backward, diagonal_backward, div_tensor_other_backward, div_tensor_self_backward, embedding_backward_composite, evenly_distribute_backward, group_norm_backward_composite, handle_r_to_c, infinitely_differentiable_logit_backward, layer_norm_backward_composite, log1p_backward, maybe_multiply, mean_backward, mul_tensor_backward, permute_backwards, pow_backward, pow_backward_exponent, pow_backward_self, prod_backward, repeat_backward, restore_reduced_dims, roll_backward, scale_grad_by_count, select_backward, sgn_backward, sigmoid_backward, slice_backward_wrapper, split_backward, split_with_sizes_backward, stack_tensors_backward, std_backward, std_mean_backward, sum_backward, sum_to, tanh_backward, unbind_backward, unfold_backward, unsqueeze_to, value_selecting_reduction_backward, var_backward, var_mean_backward, zeros_like } from "../autograd/FunctionsManual.js";
+import { _to_copy_backward, as_strided_backward, atan2_backward, avg_pool2d, avg_pool2d_backward, batch_norm_backward_composite, cat_tensors_backward, clamp_backward, clamp_backward_min_max, convolution_backward_composite, copysign_tensor_self_backward, diagonal_backward, div_tensor_other_backward, div_tensor_self_backward, embedding_backward_composite, evenly_distribute_backward, group_norm_backward_composite, handle_r_to_c, infinitely_differentiable_logit_backward, layer_norm_backward_composite, log1p_backward, max_pool2d_with_indices_backward, max_pool_double_backward, maybe_multiply, mean_backward, mul_tensor_backward, permute_backwards, pow_backward, pow_backward_exponent, pow_backward_self, prod_backward, repeat_backward, restore_reduced_dims, roll_backward, scale_grad_by_count, select_backward, sgn_backward, sigmoid_backward, slice_backward_wrapper, split_backward, split_with_sizes_backward, stack_tensors_backward, std_backward, std_mean_backward, sum_backward, sum_to, tanh_backward, unbind_backward, unfold_backward, unsqueeze_to, value_selecting_reduction_backward, var_backward, var_mean_backward, zeros_like } from "../autograd/FunctionsManual.js";
 void torch;
 
 // ---- AddBackward0: add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor (engine/ops/derivatives.yaml:70) ----
@@ -4041,6 +4041,205 @@ export class EmbeddingBackward0 extends Node {
   }
   get _saved_scale_grad_by_freq(): unknown {
     return this.scale_grad_by_freq;
+  }
+}
+
+// ---- MaxPool2DWithIndicesBackward0: max_pool2d_with_indices(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, int[2] dilation=1, bool ceil_mode=False) -> (Tensor, Tensor) (engine/ops/derivatives.yaml:617) ----
+export class MaxPool2DWithIndicesBackward0 extends Node {
+  self_: SavedVariable = new SavedVariable(null, false);
+  kernel_size: any;
+  stride: any;
+  padding: any;
+  dilation: any;
+  ceil_mode: any;
+  result1_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "MaxPool2DWithIndicesBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self: any = this.self_.unpack();
+    const kernel_size: any = this.kernel_size;
+    const stride: any = this.stride;
+    const padding: any = this.padding;
+    const dilation: any = this.dilation;
+    const ceil_mode: any = this.ceil_mode;
+    const result1: any = this.result1_.unpack(this);
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (max_pool2d_with_indices_backward(grad, self, kernel_size, stride, padding, dilation, ceil_mode, result1)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.self_.reset_data();
+    this.result1_.reset_data();
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
+  }
+  get _saved_kernel_size(): unknown {
+    return this.kernel_size;
+  }
+  get _saved_stride(): unknown {
+    return this.stride;
+  }
+  get _saved_padding(): unknown {
+    return this.padding;
+  }
+  get _saved_dilation(): unknown {
+    return this.dilation;
+  }
+  get _saved_ceil_mode(): unknown {
+    return this.ceil_mode;
+  }
+  get _saved_result1(): unknown {
+    return this.result1_.unpack(this);
+  }
+}
+
+// ---- MaxPool2DWithIndicesBackwardBackward0: max_pool2d_with_indices_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, int[2] dilation, bool ceil_mode, Tensor indices) -> Tensor (engine/ops/derivatives.yaml:621) ----
+export class MaxPool2DWithIndicesBackwardBackward0 extends Node {
+  indices_: SavedVariable = new SavedVariable(null, false);
+  self_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "MaxPool2DWithIndicesBackwardBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(2).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const indices: any = this.indices_.unpack();
+    const self: any = this.self_.unpack();
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (max_pool_double_backward(grad, indices, 2)) : null;
+    }
+    if (this.should_compute_output(1)) {
+      grad_inputs[1] = any_grad_defined ? (zeros_like(self)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.indices_.reset_data();
+    this.self_.reset_data();
+  }
+  get _saved_indices(): unknown {
+    return this.indices_.unpack();
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
+  }
+}
+
+// ---- AvgPool2DBackward0: avg_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None) -> Tensor (engine/ops/derivatives.yaml:626) ----
+export class AvgPool2DBackward0 extends Node {
+  self_: SavedVariable = new SavedVariable(null, false);
+  kernel_size: any;
+  stride: any;
+  padding: any;
+  ceil_mode: any;
+  count_include_pad: any;
+  divisor_override: any;
+  name(): string {
+    return "AvgPool2DBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self: any = this.self_.unpack();
+    const kernel_size: any = this.kernel_size;
+    const stride: any = this.stride;
+    const padding: any = this.padding;
+    const ceil_mode: any = this.ceil_mode;
+    const count_include_pad: any = this.count_include_pad;
+    const divisor_override: any = this.divisor_override;
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (avg_pool2d_backward(grad, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.self_.reset_data();
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
+  }
+  get _saved_kernel_size(): unknown {
+    return this.kernel_size;
+  }
+  get _saved_stride(): unknown {
+    return this.stride;
+  }
+  get _saved_padding(): unknown {
+    return this.padding;
+  }
+  get _saved_ceil_mode(): unknown {
+    return this.ceil_mode;
+  }
+  get _saved_count_include_pad(): unknown {
+    return this.count_include_pad;
+  }
+  get _saved_divisor_override(): unknown {
+    return this.divisor_override;
+  }
+}
+
+// ---- AvgPool2DBackwardBackward0: avg_pool2d_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, bool ceil_mode, bool count_include_pad, int? divisor_override) -> Tensor (engine/ops/derivatives.yaml:629) ----
+export class AvgPool2DBackwardBackward0 extends Node {
+  kernel_size: any;
+  stride: any;
+  padding: any;
+  ceil_mode: any;
+  count_include_pad: any;
+  divisor_override: any;
+  self_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "AvgPool2DBackwardBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(2).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const kernel_size: any = this.kernel_size;
+    const stride: any = this.stride;
+    const padding: any = this.padding;
+    const ceil_mode: any = this.ceil_mode;
+    const count_include_pad: any = this.count_include_pad;
+    const divisor_override: any = this.divisor_override;
+    const self: any = this.self_.unpack();
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (avg_pool2d(grad, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override)) : null;
+    }
+    if (this.should_compute_output(1)) {
+      grad_inputs[1] = any_grad_defined ? (zeros_like(self)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.self_.reset_data();
+  }
+  get _saved_kernel_size(): unknown {
+    return this.kernel_size;
+  }
+  get _saved_stride(): unknown {
+    return this.stride;
+  }
+  get _saved_padding(): unknown {
+    return this.padding;
+  }
+  get _saved_ceil_mode(): unknown {
+    return this.ceil_mode;
+  }
+  get _saved_count_include_pad(): unknown {
+    return this.count_include_pad;
+  }
+  get _saved_divisor_override(): unknown {
+    return this.divisor_override;
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
   }
 }
 
