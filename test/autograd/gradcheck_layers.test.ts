@@ -26,6 +26,9 @@ const CASES: Case[] = [
   ["layer_norm", (x, w, b) => T.layer_norm(x, [2, 3], w, b), () => [X([2, 2, 3]), X([2, 3], 0.5, 2, 2), X([2, 3], -1, 1, 3)]],
   ["native_layer_norm (all outputs)", (x, w, b) => T.native_layer_norm(x, [4], w, b, 1e-5), () => [X([3, 4]), X([4], 0.5, 2, 2), X([4], -1, 1, 3)]],
   ["group_norm", (x, w, b) => T.group_norm(x, 2, w, b), () => [X([2, 4, 3]), X([4], 0.5, 2, 2), X([4], -1, 1, 3)]],
+  ["max_pool2d", (x) => T.max_pool2d(x, [3, 2], [2, 1], 1, [1, 2], true), () => [X([1, 2, 7, 6])]],
+  ["avg_pool2d", (x) => T._C._nn.avg_pool2d(x, 3, 1, 1, true, false), () => [X([1, 2, 5, 4])]],
+  ["avg_pool2d divisor_override", (x) => T._C._nn.avg_pool2d(x, 2, 1, 0, false, true, 3), () => [X([2, 3, 4])]],
   ["embedding", (w) => T.embedding(w, torch.tensor([[1, 3, 1], [0, 4, 1]])), () => [X([5, 3])]],
   ["embedding padding_idx not among the indices", (w) => T.embedding(w, torch.tensor([0, 3, 1]), 2), () => [X([4, 2])]],
 ];
@@ -41,6 +44,8 @@ const SECOND: Case[] = [
   ["conv_transpose2d", gradOf((x, w) => T.conv_transpose2d(x, w, null, 2), 2), () => [X([1, 2, 2, 3]), X([2, 2, 2, 2], -1, 1, 2)]],
   ["batch_norm training", gradOf((x, w, b) => T.batch_norm(x, w, b, null, null, true, 0.1, 1e-5, false), 2), () => [X([3, 2, 2]), X([2], 0.5, 2, 2), X([2], -1, 1, 3)]],
   ["layer_norm", gradOf((x, w, b) => T.layer_norm(x, [3], w, b), 2), () => [X([2, 3]), X([3], 0.5, 2, 2), X([3], -1, 1, 3)]],
+  ["max_pool2d", gradOf((x) => T.max_pool2d(x, 2, 1), 1), () => [X([1, 2, 3, 4])]],
+  ["avg_pool2d", gradOf((x) => T._C._nn.avg_pool2d(x, 2, 1, 1, false, false), 1), () => [X([1, 2, 3, 3])]],
   ["group_norm", gradOf((x, w, b) => T.group_norm(x, 2, w, b), 2), () => [X([2, 4, 2]), X([4], 0.5, 2, 2), X([4], -1, 1, 3)]],
 ];
 
@@ -61,4 +66,22 @@ describe("gradients that are not the Jacobian's, as in PyTorch", () => {
       expect(gradcheck((w: Tensor) => T.embedding(w, idx(), pad, scale), [X([4, 2])], { raise_exception: false })).toBe(false);
     });
   }
+});
+
+describe("the pooling backward ops", () => {
+  const x = () => torch.zeros([1, 2, 4, 4], { dtype: torch.float64 });
+  it("on meta: grad_input has self's sizes, strides and dtype", () => {
+    const self = torch.empty([2, 3, 5, 4], { device: "meta" });
+    const g = T.ops.aten.max_pool2d_with_indices_backward.default.call(torch.empty([2, 3, 2, 2], { device: "meta" }), self, [2, 2], [2, 2], [0, 0], [1, 1], false, torch.empty([2, 3, 2, 2], { dtype: torch.int64, device: "meta" }));
+    expect([g.shape, g.stride(), g.dtype, g.device.type]).toEqual([[2, 3, 5, 4], [60, 20, 4, 1], torch.float32, "meta"]);
+    const a = T.ops.aten.avg_pool2d_backward.default.call(torch.empty([3, 3, 2], { device: "meta" }), torch.empty([3, 5, 4], { device: "meta" }), [2, 2], [2, 2], [0, 0], true, true, null);
+    expect([a.shape, a.stride()]).toEqual([[3, 5, 4], [20, 4, 1]]);
+  });
+  it("a grad_output of the wrong size: PyTorch's check_dim_size text", () => {
+    // torch.ops.aten.max_pool2d_with_indices_backward(torch.randn(1,2,3,2), x, [2,2], [2,2], [0,0], [1,1], False, idx)
+    const idx = torch.zeros([1, 2, 2, 2], { dtype: torch.int64 });
+    const text = "Expected a tensor of dimension 4 and tensor.size[2] == 2 but got: dimension 4 and tensor.size[2] = 3";
+    expect(() => T.ops.aten.max_pool2d_with_indices_backward.default.call(torch.zeros([1, 2, 3, 2], { dtype: torch.float64 }), x(), [2, 2], [2, 2], [0, 0], [1, 1], false, idx)).toThrow(text);
+    expect(() => T.ops.aten.avg_pool2d_backward.default.call(torch.zeros([1, 2, 3, 2], { dtype: torch.float64 }), x(), [2, 2], [2, 2], [0, 0], false, true, null)).toThrow(text);
+  });
 });
