@@ -822,3 +822,27 @@ export function avg_pool2d_backward(grad: Tensor, self: Tensor, kernel_size: num
 export function avg_pool2d(self: Tensor, kernel_size: number[], stride: number[], padding: number[], ceil_mode: boolean, count_include_pad: boolean, divisor_override: number | null): Tensor {
   return avg_pool2d_default.call(self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override) as Tensor;
 }
+
+// at::constant_pad_nd, at::im2col, at::col2im, at::pixel_shuffle, at::pixel_unshuffle as the formulas call them
+import { constant_pad_nd_default } from "../generated/constant_pad_nd.js";
+import { im2col_default } from "../generated/im2col.js";
+import { col2im_default } from "../generated/col2im.js";
+import { pixel_shuffle_default } from "../generated/pixel_shuffle.js";
+import { pixel_unshuffle_default } from "../generated/pixel_unshuffle.js";
+/** constant_pad_nd_backward: padding by the negated amounts cuts the padding off again (and re-pads with
+ * zeros where the forward's negative padding cropped). */
+export function constant_pad_nd_backward(grad: Tensor, pad: readonly number[]): Tensor {
+  return constant_pad_nd_default.call(grad, pad.map((p) => -p), 0) as Tensor;
+}
+export function im2col(self: Tensor, kernel_size: number[], dilation: number[], padding: number[], stride: number[]): Tensor {
+  return im2col_default.call(self, kernel_size, dilation, padding, stride) as Tensor;
+}
+export function col2im(self: Tensor, output_size: number[], kernel_size: number[], dilation: number[], padding: number[], stride: number[]): Tensor {
+  return col2im_default.call(self, output_size, kernel_size, dilation, padding, stride) as Tensor;
+}
+export function pixel_shuffle(self: Tensor, upscale_factor: number): Tensor {
+  return pixel_shuffle_default.call(self, upscale_factor) as Tensor;
+}
+export function pixel_unshuffle(self: Tensor, downscale_factor: number): Tensor {
+  return pixel_unshuffle_default.call(self, downscale_factor) as Tensor;
+}

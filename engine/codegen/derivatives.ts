@@ -72,6 +72,11 @@ export const HELPERS: Readonly<Record<string, { readonly args: readonly [number,
   max_pool2d_with_indices_backward: { args: [8, 8], pytorch: "at::max_pool2d_with_indices_backward (pooling.yaml)" },
   avg_pool2d_backward: { args: [8, 8], pytorch: "at::avg_pool2d_backward (pooling.yaml)" },
   avg_pool2d: { args: [7, 7], pytorch: "at::avg_pool2d (pooling.yaml)" },
+  constant_pad_nd_backward: { args: [2, 2], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
+  im2col: { args: [5, 5], pytorch: "at::im2col (vision.yaml)" },
+  col2im: { args: [6, 6], pytorch: "at::col2im (vision.yaml)" },
+  pixel_shuffle: { args: [2, 2], pytorch: "at::pixel_shuffle (vision.yaml)" },
+  pixel_unshuffle: { args: [2, 2], pytorch: "at::pixel_unshuffle (vision.yaml)" },
 };
 
 /**

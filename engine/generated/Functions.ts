@@ -6,7 +6,7 @@ import type { Tensor } from "../aten/core/Tensor.js";
 import { Node, type Grad } from "../autograd/function.js";
 import { SavedVariable } from "../autograd/saved_variable.js";
 import * as torch from "./torch_functions.js";
-import { _to_copy_backward, as_strided_backward, atan2_backward, avg_pool2d, avg_pool2d_backward, batch_norm_backward_composite, cat_tensors_backward, clamp_backward, clamp_backward_min_max, convolution_backward_composite, copysign_tensor_self_backward, diagonal_backward, div_tensor_other_backward, div_tensor_self_backward, embedding_backward_composite, evenly_distribute_backward, group_norm_backward_composite, handle_r_to_c, infinitely_differentiable_logit_backward, layer_norm_backward_composite, log1p_backward, max_pool2d_with_indices_backward, max_pool_double_backward, maybe_multiply, mean_backward, mul_tensor_backward, permute_backwards, pow_backward, pow_backward_exponent, pow_backward_self, prod_backward, repeat_backward, restore_reduced_dims, roll_backward, scale_grad_by_count, select_backward, sgn_backward, sigmoid_backward, slice_backward_wrapper, split_backward, split_with_sizes_backward, stack_tensors_backward, std_backward, std_mean_backward, sum_backward, sum_to, tanh_backward, unbind_backward, unfold_backward, unsqueeze_to, value_selecting_reduction_backward, var_backward, var_mean_backward, zeros_like } from "../autograd/FunctionsManual.js";
+import { _to_copy_backward, as_strided_backward, atan2_backward, avg_pool2d, avg_pool2d_backward, batch_norm_backward_composite, cat_tensors_backward, clamp_backward, clamp_backward_min_max, col2im, constant_pad_nd_backward, convolution_backward_composite, copysign_tensor_self_backward, diagonal_backward, div_tensor_other_backward, div_tensor_self_backward, embedding_backward_composite, evenly_distribute_backward, group_norm_backward_composite, handle_r_to_c, im2col, infinitely_differentiable_logit_backward, layer_norm_backward_composite, log1p_backward, max_pool2d_with_indices_backward, max_pool_double_backward, maybe_multiply, mean_backward, mul_tensor_backward, permute_backwards, pixel_shuffle, pixel_unshuffle, pow_backward, pow_backward_exponent, pow_backward_self, prod_backward, repeat_backward, restore_reduced_dims, roll_backward, scale_grad_by_count, select_backward, sgn_backward, sigmoid_backward, slice_backward_wrapper, split_backward, split_with_sizes_backward, stack_tensors_backward, std_backward, std_mean_backward, sum_backward, sum_to, tanh_backward, unbind_backward, unfold_backward, unsqueeze_to, value_selecting_reduction_backward, var_backward, var_mean_backward, zeros_like } from "../autograd/FunctionsManual.js";
 void torch;
 
 // ---- AddBackward0: add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor (engine/ops/derivatives.yaml:70) ----
@@ -4240,6 +4240,151 @@ export class AvgPool2DBackwardBackward0 extends Node {
   }
   get _saved_self(): unknown {
     return this.self_.unpack();
+  }
+}
+
+// ---- ConstantPadNdBackward0: constant_pad_nd(Tensor self, int[] pad, Scalar value=0) -> Tensor (engine/ops/derivatives.yaml:634) ----
+export class ConstantPadNdBackward0 extends Node {
+  pad: any;
+  name(): string {
+    return "ConstantPadNdBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const pad: any = this.pad;
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (constant_pad_nd_backward(grad, pad)) : null;
+    }
+    return grad_inputs;
+  }
+  get _saved_pad(): unknown {
+    return this.pad;
+  }
+}
+
+// ---- PixelShuffleBackward0: pixel_shuffle(Tensor self, int upscale_factor) -> Tensor (engine/ops/derivatives.yaml:637) ----
+export class PixelShuffleBackward0 extends Node {
+  upscale_factor: any;
+  name(): string {
+    return "PixelShuffleBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const upscale_factor: any = this.upscale_factor;
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (pixel_unshuffle(grad, upscale_factor)) : null;
+    }
+    return grad_inputs;
+  }
+  get _saved_upscale_factor(): unknown {
+    return this.upscale_factor;
+  }
+}
+
+// ---- PixelUnshuffleBackward0: pixel_unshuffle(Tensor self, int downscale_factor) -> Tensor (engine/ops/derivatives.yaml:640) ----
+export class PixelUnshuffleBackward0 extends Node {
+  downscale_factor: any;
+  name(): string {
+    return "PixelUnshuffleBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const downscale_factor: any = this.downscale_factor;
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (pixel_shuffle(grad, downscale_factor)) : null;
+    }
+    return grad_inputs;
+  }
+  get _saved_downscale_factor(): unknown {
+    return this.downscale_factor;
+  }
+}
+
+// ---- Im2ColBackward0: im2col(Tensor self, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride) -> Tensor (engine/ops/derivatives.yaml:643) ----
+export class Im2ColBackward0 extends Node {
+  self_sym_sizes: any;
+  self_dim: any;
+  kernel_size: any;
+  dilation: any;
+  padding: any;
+  stride: any;
+  name(): string {
+    return "Im2ColBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self_sym_sizes: any = this.self_sym_sizes;
+    const self_dim: any = this.self_dim;
+    const kernel_size: any = this.kernel_size;
+    const dilation: any = this.dilation;
+    const padding: any = this.padding;
+    const stride: any = this.stride;
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (col2im(grad, [self_sym_sizes[self_dim - 2], self_sym_sizes[self_dim - 1]], kernel_size, dilation, padding, stride)) : null;
+    }
+    return grad_inputs;
+  }
+  get _saved_self_sym_sizes(): unknown {
+    return this.self_sym_sizes;
+  }
+  get _saved_self_dim(): unknown {
+    return this.self_dim;
+  }
+  get _saved_kernel_size(): unknown {
+    return this.kernel_size;
+  }
+  get _saved_dilation(): unknown {
+    return this.dilation;
+  }
+  get _saved_padding(): unknown {
+    return this.padding;
+  }
+  get _saved_stride(): unknown {
+    return this.stride;
+  }
+}
+
+// ---- Col2ImBackward0: col2im(Tensor self, SymInt[2] output_size, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride) -> Tensor (engine/ops/derivatives.yaml:646) ----
+export class Col2ImBackward0 extends Node {
+  kernel_size: any;
+  dilation: any;
+  padding: any;
+  stride: any;
+  name(): string {
+    return "Col2ImBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const kernel_size: any = this.kernel_size;
+    const dilation: any = this.dilation;
+    const padding: any = this.padding;
+    const stride: any = this.stride;
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (im2col(grad, kernel_size, dilation, padding, stride)) : null;
+    }
+    return grad_inputs;
+  }
+  get _saved_kernel_size(): unknown {
+    return this.kernel_size;
+  }
+  get _saved_dilation(): unknown {
+    return this.dilation;
+  }
+  get _saved_padding(): unknown {
+    return this.padding;
+  }
+  get _saved_stride(): unknown {
+    return this.stride;
   }
 }
 

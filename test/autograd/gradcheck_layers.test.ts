@@ -1,6 +1,7 @@
 // torch.autograd.gradcheck (float64, slow mode: eps 1e-6, atol 1e-5, rtol 1e-3) over the layer ops'
 // derivatives.yaml entries — convolution (conv1d/conv2d/conv_transpose2d), native_batch_norm (training and
-// eval), native_layer_norm, native_group_norm, embedding — and over their gradients (the first-order
+// eval), native_layer_norm, native_group_norm, max/avg pooling, constant_pad_nd, pixel_(un)shuffle,
+// im2col/col2im, embedding — and over their gradients (the first-order
 // gradient as a function of the inputs, as gradgradcheck does), all of which PyTorch 1.13 accepts too.
 import { describe, it, expect } from "vitest";
 import * as torch from "../../engine/index.js";
@@ -29,6 +30,11 @@ const CASES: Case[] = [
   ["max_pool2d", (x) => T.max_pool2d(x, [3, 2], [2, 1], 1, [1, 2], true), () => [X([1, 2, 7, 6])]],
   ["avg_pool2d", (x) => T._C._nn.avg_pool2d(x, 3, 1, 1, true, false), () => [X([1, 2, 5, 4])]],
   ["avg_pool2d divisor_override", (x) => T._C._nn.avg_pool2d(x, 2, 1, 0, false, true, 3), () => [X([2, 3, 4])]],
+  ["constant_pad_nd (pad and crop)", (x) => T.constant_pad_nd(x, [1, -1, 2, 0], 0.5), () => [X([2, 3, 4])]],
+  ["pixel_shuffle", (x) => T.pixel_shuffle(x, 2), () => [X([1, 4, 2, 3])]],
+  ["pixel_unshuffle", (x) => T.pixel_unshuffle(x, 2), () => [X([1, 1, 4, 2])]],
+  ["im2col", (x) => T._C._nn.im2col(x, [2, 2], [1, 2], [1, 0], [2, 1]), () => [X([1, 2, 4, 5])]],
+  ["col2im", (x) => T._C._nn.col2im(x, [3, 4], [2, 2], [1, 1], [0, 0], [1, 1]), () => [X([1, 8, 6])]],
   ["embedding", (w) => T.embedding(w, torch.tensor([[1, 3, 1], [0, 4, 1]])), () => [X([5, 3])]],
   ["embedding padding_idx not among the indices", (w) => T.embedding(w, torch.tensor([0, 3, 1]), 2), () => [X([4, 2])]],
 ];
