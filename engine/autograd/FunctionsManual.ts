@@ -846,3 +846,17 @@ export function pixel_shuffle(self: Tensor, upscale_factor: number): Tensor {
 export function pixel_unshuffle(self: Tensor, downscale_factor: number): Tensor {
   return pixel_unshuffle_default.call(self, downscale_factor) as Tensor;
 }
+
+// at::_adaptive_avg_pool2d(_backward), at::adaptive_max_pool2d_backward as the formulas call them
+import { _adaptive_avg_pool2d_default } from "../generated/_adaptive_avg_pool2d.js";
+import { _adaptive_avg_pool2d_backward_default } from "../generated/_adaptive_avg_pool2d_backward.js";
+import { adaptive_max_pool2d_backward_default } from "../generated/adaptive_max_pool2d_backward.js";
+export function _adaptive_avg_pool2d(self: Tensor, output_size: number[]): Tensor {
+  return _adaptive_avg_pool2d_default.call(self, output_size) as Tensor;
+}
+export function _adaptive_avg_pool2d_backward(grad: Tensor, self: Tensor): Tensor {
+  return _adaptive_avg_pool2d_backward_default.call(grad, self) as Tensor;
+}
+export function adaptive_max_pool2d_backward(grad: Tensor, self: Tensor, indices: Tensor): Tensor {
+  return adaptive_max_pool2d_backward_default.call(grad, self, indices) as Tensor;
+}

@@ -77,6 +77,9 @@ export const HELPERS: Readonly<Record<string, { readonly args: readonly [number,
   col2im: { args: [6, 6], pytorch: "at::col2im (vision.yaml)" },
   pixel_shuffle: { args: [2, 2], pytorch: "at::pixel_shuffle (vision.yaml)" },
   pixel_unshuffle: { args: [2, 2], pytorch: "at::pixel_unshuffle (vision.yaml)" },
+  _adaptive_avg_pool2d: { args: [2, 2], pytorch: "at::_adaptive_avg_pool2d (pooling.yaml)" },
+  _adaptive_avg_pool2d_backward: { args: [2, 2], pytorch: "at::_adaptive_avg_pool2d_backward (pooling.yaml)" },
+  adaptive_max_pool2d_backward: { args: [3, 3], pytorch: "at::adaptive_max_pool2d_backward (pooling.yaml)" },
 };
 
 /**

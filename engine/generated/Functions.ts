@@ -6,7 +6,7 @@ import type { Tensor } from "../aten/core/Tensor.js";
 import { Node, type Grad } from "../autograd/function.js";
 import { SavedVariable } from "../autograd/saved_variable.js";
 import * as torch from "./torch_functions.js";
-import { _to_copy_backward, as_strided_backward, atan2_backward, avg_pool2d, avg_pool2d_backward, batch_norm_backward_composite, cat_tensors_backward, clamp_backward, clamp_backward_min_max, col2im, constant_pad_nd_backward, convolution_backward_composite, copysign_tensor_self_backward, diagonal_backward, div_tensor_other_backward, div_tensor_self_backward, embedding_backward_composite, evenly_distribute_backward, group_norm_backward_composite, handle_r_to_c, im2col, infinitely_differentiable_logit_backward, layer_norm_backward_composite, log1p_backward, max_pool2d_with_indices_backward, max_pool_double_backward, maybe_multiply, mean_backward, mul_tensor_backward, permute_backwards, pixel_shuffle, pixel_unshuffle, pow_backward, pow_backward_exponent, pow_backward_self, prod_backward, repeat_backward, restore_reduced_dims, roll_backward, scale_grad_by_count, select_backward, sgn_backward, sigmoid_backward, slice_backward_wrapper, split_backward, split_with_sizes_backward, stack_tensors_backward, std_backward, std_mean_backward, sum_backward, sum_to, tanh_backward, unbind_backward, unfold_backward, unsqueeze_to, value_selecting_reduction_backward, var_backward, var_mean_backward, zeros_like } from "../autograd/FunctionsManual.js";
+import { _adaptive_avg_pool2d, _adaptive_avg_pool2d_backward, _to_copy_backward, adaptive_max_pool2d_backward, as_strided_backward, atan2_backward, avg_pool2d, avg_pool2d_backward, batch_norm_backward_composite, cat_tensors_backward, clamp_backward, clamp_backward_min_max, col2im, constant_pad_nd_backward, convolution_backward_composite, copysign_tensor_self_backward, diagonal_backward, div_tensor_other_backward, div_tensor_self_backward, embedding_backward_composite, evenly_distribute_backward, group_norm_backward_composite, handle_r_to_c, im2col, infinitely_differentiable_logit_backward, layer_norm_backward_composite, log1p_backward, max_pool2d_with_indices_backward, max_pool_double_backward, maybe_multiply, mean_backward, mul_tensor_backward, permute_backwards, pixel_shuffle, pixel_unshuffle, pow_backward, pow_backward_exponent, pow_backward_self, prod_backward, repeat_backward, restore_reduced_dims, roll_backward, scale_grad_by_count, select_backward, sgn_backward, sigmoid_backward, slice_backward_wrapper, split_backward, split_with_sizes_backward, stack_tensors_backward, std_backward, std_mean_backward, sum_backward, sum_to, tanh_backward, unbind_backward, unfold_backward, unsqueeze_to, value_selecting_reduction_backward, var_backward, var_mean_backward, zeros_like } from "../autograd/FunctionsManual.js";
 void torch;
 
 // ---- AddBackward0: add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor (engine/ops/derivatives.yaml:70) ----
@@ -4385,6 +4385,130 @@ export class Col2ImBackward0 extends Node {
   }
   get _saved_stride(): unknown {
     return this.stride;
+  }
+}
+
+// ---- AdaptiveAvgPool2DBackward0: _adaptive_avg_pool2d(Tensor self, SymInt[2] output_size) -> Tensor (engine/ops/derivatives.yaml:650) ----
+export class AdaptiveAvgPool2DBackward0 extends Node {
+  self_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "AdaptiveAvgPool2DBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self: any = this.self_.unpack();
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (_adaptive_avg_pool2d_backward(grad, self)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.self_.reset_data();
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
+  }
+}
+
+// ---- AdaptiveAvgPool2DBackwardBackward0: _adaptive_avg_pool2d_backward(Tensor grad_output, Tensor self) -> Tensor (engine/ops/derivatives.yaml:653) ----
+export class AdaptiveAvgPool2DBackwardBackward0 extends Node {
+  grad_output_sym_sizes: any;
+  grad_output_dim: any;
+  self_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "AdaptiveAvgPool2DBackwardBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(2).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const grad_output_sym_sizes: any = this.grad_output_sym_sizes;
+    const grad_output_dim: any = this.grad_output_dim;
+    const self: any = this.self_.unpack();
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (_adaptive_avg_pool2d(grad, [grad_output_sym_sizes[grad_output_dim - 2], grad_output_sym_sizes[grad_output_dim - 1]])) : null;
+    }
+    if (this.should_compute_output(1)) {
+      grad_inputs[1] = any_grad_defined ? (zeros_like(self)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.self_.reset_data();
+  }
+  get _saved_grad_output_sym_sizes(): unknown {
+    return this.grad_output_sym_sizes;
+  }
+  get _saved_grad_output_dim(): unknown {
+    return this.grad_output_dim;
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
+  }
+}
+
+// ---- AdaptiveMaxPool2DBackward0: adaptive_max_pool2d(Tensor self, int[2] output_size) -> (Tensor, Tensor) (engine/ops/derivatives.yaml:657) ----
+export class AdaptiveMaxPool2DBackward0 extends Node {
+  self_: SavedVariable = new SavedVariable(null, false);
+  result1_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "AdaptiveMaxPool2DBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self: any = this.self_.unpack();
+    const result1: any = this.result1_.unpack(this);
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (adaptive_max_pool2d_backward(grad, self, result1)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.self_.reset_data();
+    this.result1_.reset_data();
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
+  }
+  get _saved_result1(): unknown {
+    return this.result1_.unpack(this);
+  }
+}
+
+// ---- AdaptiveMaxPool2DBackwardBackward0: adaptive_max_pool2d_backward(Tensor grad_output, Tensor self, Tensor indices) -> Tensor (engine/ops/derivatives.yaml:661) ----
+export class AdaptiveMaxPool2DBackwardBackward0 extends Node {
+  indices_: SavedVariable = new SavedVariable(null, false);
+  self_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "AdaptiveMaxPool2DBackwardBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(2).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const indices: any = this.indices_.unpack();
+    const self: any = this.self_.unpack();
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (max_pool_double_backward(grad, indices, 2)) : null;
+    }
+    if (this.should_compute_output(1)) {
+      grad_inputs[1] = any_grad_defined ? (zeros_like(self)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.indices_.reset_data();
+    this.self_.reset_data();
+  }
+  get _saved_indices(): unknown {
+    return this.indices_.unpack();
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
   }
 }
 

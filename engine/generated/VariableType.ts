@@ -10,7 +10,7 @@ import { clone_default } from "./clone.js";
 import { SavedVariable } from "../autograd/saved_variable.js";
 import { note_node_created } from "../autograd/trace_events.js";
 import { compute_requires_grad, collect_next_edges, set_history, rebase_history, check_inplace, differentiable, differentiable_outputs, not_implemented_node, throw_error_out_requires_grad } from "../autograd/VariableTypeUtils.js";
-import { AddBackward0, MulBackward0, FillBackward0, SumBackward0, SumBackward1, ViewBackward0, AbsBackward0, AcosBackward0, AsinBackward0, AtanBackward0, CeilBackward0, ClampBackward0, ClampBackward1, ClampMinBackward0, ClampMinBackward1, ClampMaxBackward0, ClampMaxBackward1, CosBackward0, CoshBackward0, ErfBackward0, ErfcBackward0, ErfinvBackward0, ExpBackward0, Exp2Backward0, Expm1Backward0, FloorBackward0, FracBackward0, LogBackward0, Log10Backward0, Log1PBackward0, Log2Backward0, LogitBackward0, NanToNumBackward0, NegBackward0, ReciprocalBackward0, RoundBackward0, RoundBackward1, RsqrtBackward0, SigmoidBackward0, SignBackward0, SgnBackward0, SinBackward0, SinhBackward0, SqrtBackward0, TanBackward0, TanhBackward0, TruncBackward0, AddcdivBackward0, AddcmulBackward0, Atan2Backward0, CopysignBackward0, CopysignBackward1, DivBackward0, DivBackward1, DivBackward2, DivBackward3, EqBackward0, EqBackward1, FmodBackward0, FmodBackward1, GeBackward0, GeBackward1, GtBackward0, GtBackward1, HypotBackward0, LeBackward0, LeBackward1, LerpBackward0, LerpBackward1, LtBackward0, LtBackward1, MaximumBackward0, FmaxBackward0, MinimumBackward0, FminBackward0, NeBackward0, NeBackward1, PowBackward0, PowBackward1, PowBackward2, RemainderBackward0, RemainderBackward1, RsubBackward0, RsubBackward1, SubBackward0, SubBackward1, AmaxBackward0, AminBackward0, MaxBackward0, MaxBackward1, MeanBackward0, MeanBackward1, MinBackward0, MinBackward1, ProdBackward0, ProdBackward1, StdBackward0, StdMeanBackward0, VarBackward0, VarMeanBackward0, WhereBackward0, AliasBackward0, CloneBackward0, ExpandBackward0, PermuteBackward0, ReshapeAliasBackward0, SqueezeBackward0, SqueezeBackward1, TBackward0, TransposeBackward0, UnsafeViewBackward0, UnsqueezeBackward0, CatBackward0, StackBackward0, FlipBackward0, RollBackward0, TrilBackward0, TriuBackward0, SelectBackward0, SliceBackward0, ToCopyBackward0, RepeatBackward0, SortBackward0, SortBackward1, DiagonalBackward0, UnfoldBackward0, SplitBackward0, SplitWithSizesBackward0, UnbindBackward0, ZeroBackward0, AsStridedBackward0, ConvolutionBackward0, NativeBatchNormBackward0, NativeLayerNormBackward0, NativeGroupNormBackward0, EmbeddingBackward0, MaxPool2DWithIndicesBackward0, MaxPool2DWithIndicesBackwardBackward0, AvgPool2DBackward0, AvgPool2DBackwardBackward0, ConstantPadNdBackward0, PixelShuffleBackward0, PixelUnshuffleBackward0, Im2ColBackward0, Col2ImBackward0 } from "./Functions.js";
+import { AddBackward0, MulBackward0, FillBackward0, SumBackward0, SumBackward1, ViewBackward0, AbsBackward0, AcosBackward0, AsinBackward0, AtanBackward0, CeilBackward0, ClampBackward0, ClampBackward1, ClampMinBackward0, ClampMinBackward1, ClampMaxBackward0, ClampMaxBackward1, CosBackward0, CoshBackward0, ErfBackward0, ErfcBackward0, ErfinvBackward0, ExpBackward0, Exp2Backward0, Expm1Backward0, FloorBackward0, FracBackward0, LogBackward0, Log10Backward0, Log1PBackward0, Log2Backward0, LogitBackward0, NanToNumBackward0, NegBackward0, ReciprocalBackward0, RoundBackward0, RoundBackward1, RsqrtBackward0, SigmoidBackward0, SignBackward0, SgnBackward0, SinBackward0, SinhBackward0, SqrtBackward0, TanBackward0, TanhBackward0, TruncBackward0, AddcdivBackward0, AddcmulBackward0, Atan2Backward0, CopysignBackward0, CopysignBackward1, DivBackward0, DivBackward1, DivBackward2, DivBackward3, EqBackward0, EqBackward1, FmodBackward0, FmodBackward1, GeBackward0, GeBackward1, GtBackward0, GtBackward1, HypotBackward0, LeBackward0, LeBackward1, LerpBackward0, LerpBackward1, LtBackward0, LtBackward1, MaximumBackward0, FmaxBackward0, MinimumBackward0, FminBackward0, NeBackward0, NeBackward1, PowBackward0, PowBackward1, PowBackward2, RemainderBackward0, RemainderBackward1, RsubBackward0, RsubBackward1, SubBackward0, SubBackward1, AmaxBackward0, AminBackward0, MaxBackward0, MaxBackward1, MeanBackward0, MeanBackward1, MinBackward0, MinBackward1, ProdBackward0, ProdBackward1, StdBackward0, StdMeanBackward0, VarBackward0, VarMeanBackward0, WhereBackward0, AliasBackward0, CloneBackward0, ExpandBackward0, PermuteBackward0, ReshapeAliasBackward0, SqueezeBackward0, SqueezeBackward1, TBackward0, TransposeBackward0, UnsafeViewBackward0, UnsqueezeBackward0, CatBackward0, StackBackward0, FlipBackward0, RollBackward0, TrilBackward0, TriuBackward0, SelectBackward0, SliceBackward0, ToCopyBackward0, RepeatBackward0, SortBackward0, SortBackward1, DiagonalBackward0, UnfoldBackward0, SplitBackward0, SplitWithSizesBackward0, UnbindBackward0, ZeroBackward0, AsStridedBackward0, ConvolutionBackward0, NativeBatchNormBackward0, NativeLayerNormBackward0, NativeGroupNormBackward0, EmbeddingBackward0, MaxPool2DWithIndicesBackward0, MaxPool2DWithIndicesBackwardBackward0, AvgPool2DBackward0, AvgPool2DBackwardBackward0, ConstantPadNdBackward0, PixelShuffleBackward0, PixelUnshuffleBackward0, Im2ColBackward0, Col2ImBackward0, AdaptiveAvgPool2DBackward0, AdaptiveAvgPool2DBackwardBackward0, AdaptiveMaxPool2DBackward0, AdaptiveMaxPool2DBackwardBackward0 } from "./Functions.js";
 void clone_default; void SavedVariable;
 
 registerKernel(ops.empty_memory_format, "Autograd", (ks, size, dtype, layout, device, pin_memory, memory_format) => below_autograd(() => ops.empty_memory_format.redispatch(ks.and(after_autograd_keyset), size, dtype, layout, device, pin_memory, memory_format)), "VariableType::empty_memory_format", "engine/ops/native_functions.yaml:13", "engine/generated/VariableType.ts:16");
@@ -2577,40 +2577,97 @@ registerKernel(ops.avg_pool2d_backward_default, "Autograd", (ks, grad_output, se
 }, "VariableType::avg_pool2d_backward_default", "engine/ops/native_functions/pooling.yaml:72", "engine/generated/VariableType.ts:2557");
 registerKernel(ops.adaptive_avg_pool2d_out, "Autograd", (ks, self, output_size, out) => below_autograd(() => ops.adaptive_avg_pool2d_out.redispatch(ks.and(after_autograd_keyset), self, output_size, out)), "VariableType::adaptive_avg_pool2d_out", "engine/ops/native_functions/pooling.yaml:78", "engine/generated/VariableType.ts:2578");
 registerKernel(ops._adaptive_avg_pool2d_default, "Autograd", (ks, self, output_size) => {
-  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::_adaptive_avg_pool2d", self) : null;
+  const _any_requires_grad = compute_requires_grad(self);
+  let grad_fn: AdaptiveAvgPool2DBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new AdaptiveAvgPool2DBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+    grad_fn.self_ = new SavedVariable(self, false);
+  }
   const _result = below_autograd(() => ops._adaptive_avg_pool2d_default.redispatch(ks.and(after_autograd_keyset), self, output_size));
-  if (grad_fn) note_node_created(grad_fn);
-  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+    note_node_created(grad_fn);
+  }
   return _result;
 }, "VariableType::_adaptive_avg_pool2d_default", "engine/ops/native_functions/pooling.yaml:88", "engine/generated/VariableType.ts:2579");
-registerKernel(ops.adaptive_max_pool2d_out, "Autograd", (ks, self, output_size, out, indices) => below_autograd(() => ops.adaptive_max_pool2d_out.redispatch(ks.and(after_autograd_keyset), self, output_size, out, indices)), "VariableType::adaptive_max_pool2d_out", "engine/ops/native_functions/pooling.yaml:94", "engine/generated/VariableType.ts:2586");
-registerKernel(ops.adaptive_max_pool2d_default, "Autograd", (ks, self, output_size) => {
-  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::adaptive_max_pool2d", self) : null;
-  const _result = below_autograd(() => ops.adaptive_max_pool2d_default.redispatch(ks.and(after_autograd_keyset), self, output_size));
-  if (grad_fn) note_node_created(grad_fn);
-  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+registerKernel(ops._adaptive_avg_pool2d_backward_default, "Autograd", (ks, grad_output, self) => {
+  const _any_requires_grad = compute_requires_grad(grad_output, self);
+  let grad_fn: AdaptiveAvgPool2DBackwardBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new AdaptiveAvgPool2DBackwardBackward0();
+    grad_fn.set_next_edges(collect_next_edges(grad_output, self));
+    grad_fn.grad_output_sym_sizes = [...grad_output._impl.sizes()];
+    grad_fn.grad_output_dim = grad_output.dim();
+    if (grad_fn.should_compute_output(1)) grad_fn.self_ = new SavedVariable(self, false);
+  }
+  const _result = below_autograd(() => ops._adaptive_avg_pool2d_backward_default.redispatch(ks.and(after_autograd_keyset), grad_output, self));
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+    note_node_created(grad_fn);
+  }
   return _result;
-}, "VariableType::adaptive_max_pool2d_default", "engine/ops/native_functions/pooling.yaml:100", "engine/generated/VariableType.ts:2587");
+}, "VariableType::_adaptive_avg_pool2d_backward_default", "engine/ops/native_functions/pooling.yaml:95", "engine/generated/VariableType.ts:2594");
+registerKernel(ops.adaptive_max_pool2d_out, "Autograd", (ks, self, output_size, out, indices) => {
+  if (compute_requires_grad(self)) throw_error_out_requires_grad("adaptive_max_pool2d");
+  return below_autograd(() => ops.adaptive_max_pool2d_out.redispatch(ks.and(after_autograd_keyset), self, output_size, out, indices));
+}, "VariableType::adaptive_max_pool2d_out", "engine/ops/native_functions/pooling.yaml:101", "engine/generated/VariableType.ts:2611");
+registerKernel(ops.adaptive_max_pool2d_default, "Autograd", (ks, self, output_size) => {
+  const _any_requires_grad = compute_requires_grad(self);
+  let grad_fn: AdaptiveMaxPool2DBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new AdaptiveMaxPool2DBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+    grad_fn.self_ = new SavedVariable(self, false);
+  }
+  const _result = below_autograd(() => ops.adaptive_max_pool2d_default.redispatch(ks.and(after_autograd_keyset), self, output_size));
+  if (grad_fn) {
+    set_history([differentiable((_result as any)[0]), null], grad_fn);
+    grad_fn.result1_ = new SavedVariable((_result as any)[1], true);
+    note_node_created(grad_fn);
+  }
+  return _result;
+}, "VariableType::adaptive_max_pool2d_default", "engine/ops/native_functions/pooling.yaml:107", "engine/generated/VariableType.ts:2615");
+registerKernel(ops.adaptive_max_pool2d_backward_grad_input, "Autograd", (ks, grad_output, self, indices, grad_input) => {
+  if (compute_requires_grad(grad_output, self, indices)) throw_error_out_requires_grad("adaptive_max_pool2d_backward");
+  return below_autograd(() => ops.adaptive_max_pool2d_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, self, indices, grad_input));
+}, "VariableType::adaptive_max_pool2d_backward_grad_input", "engine/ops/native_functions/pooling.yaml:111", "engine/generated/VariableType.ts:2631");
+registerKernel(ops.adaptive_max_pool2d_backward_default, "Autograd", (ks, grad_output, self, indices) => {
+  const _any_requires_grad = compute_requires_grad(grad_output, self);
+  let grad_fn: AdaptiveMaxPool2DBackwardBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new AdaptiveMaxPool2DBackwardBackward0();
+    grad_fn.set_next_edges(collect_next_edges(grad_output, self));
+    if (grad_fn.should_compute_output(0)) grad_fn.indices_ = new SavedVariable(indices, false);
+    if (grad_fn.should_compute_output(1)) grad_fn.self_ = new SavedVariable(self, false);
+  }
+  const _result = below_autograd(() => ops.adaptive_max_pool2d_backward_default.redispatch(ks.and(after_autograd_keyset), grad_output, self, indices));
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+    note_node_created(grad_fn);
+  }
+  return _result;
+}, "VariableType::adaptive_max_pool2d_backward_default", "engine/ops/native_functions/pooling.yaml:117", "engine/generated/VariableType.ts:2635");
 registerKernel(ops.all_dim, "Autograd", (ks, self, dim, keepdim) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::all", self) : null;
   const _result = below_autograd(() => ops.all_dim.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::all_dim", "engine/ops/native_functions/reduce.yaml:13", "engine/generated/VariableType.ts:2594");
-registerKernel(ops.all_out, "Autograd", (ks, self, dim, keepdim, out) => below_autograd(() => ops.all_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, out)), "VariableType::all_out", "engine/ops/native_functions/reduce.yaml:17", "engine/generated/VariableType.ts:2601");
+}, "VariableType::all_dim", "engine/ops/native_functions/reduce.yaml:13", "engine/generated/VariableType.ts:2651");
+registerKernel(ops.all_out, "Autograd", (ks, self, dim, keepdim, out) => below_autograd(() => ops.all_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, out)), "VariableType::all_out", "engine/ops/native_functions/reduce.yaml:17", "engine/generated/VariableType.ts:2658");
 registerKernel(ops.any_dim, "Autograd", (ks, self, dim, keepdim) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::any", self) : null;
   const _result = below_autograd(() => ops.any_dim.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::any_dim", "engine/ops/native_functions/reduce.yaml:22", "engine/generated/VariableType.ts:2602");
-registerKernel(ops.any_out, "Autograd", (ks, self, dim, keepdim, out) => below_autograd(() => ops.any_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, out)), "VariableType::any_out", "engine/ops/native_functions/reduce.yaml:26", "engine/generated/VariableType.ts:2609");
-registerKernel(ops.argmax_default, "Autograd", (ks, self, dim, keepdim) => below_autograd(() => ops.argmax_default.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim)), "VariableType::argmax_default", "engine/ops/native_functions/reduce.yaml:32", "engine/generated/VariableType.ts:2610");
-registerKernel(ops.argmax_out, "Autograd", (ks, self, dim, keepdim, out) => below_autograd(() => ops.argmax_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, out)), "VariableType::argmax_out", "engine/ops/native_functions/reduce.yaml:36", "engine/generated/VariableType.ts:2611");
-registerKernel(ops.argmin_default, "Autograd", (ks, self, dim, keepdim) => below_autograd(() => ops.argmin_default.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim)), "VariableType::argmin_default", "engine/ops/native_functions/reduce.yaml:41", "engine/generated/VariableType.ts:2612");
-registerKernel(ops.argmin_out, "Autograd", (ks, self, dim, keepdim, out) => below_autograd(() => ops.argmin_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, out)), "VariableType::argmin_out", "engine/ops/native_functions/reduce.yaml:45", "engine/generated/VariableType.ts:2613");
+}, "VariableType::any_dim", "engine/ops/native_functions/reduce.yaml:22", "engine/generated/VariableType.ts:2659");
+registerKernel(ops.any_out, "Autograd", (ks, self, dim, keepdim, out) => below_autograd(() => ops.any_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, out)), "VariableType::any_out", "engine/ops/native_functions/reduce.yaml:26", "engine/generated/VariableType.ts:2666");
+registerKernel(ops.argmax_default, "Autograd", (ks, self, dim, keepdim) => below_autograd(() => ops.argmax_default.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim)), "VariableType::argmax_default", "engine/ops/native_functions/reduce.yaml:32", "engine/generated/VariableType.ts:2667");
+registerKernel(ops.argmax_out, "Autograd", (ks, self, dim, keepdim, out) => below_autograd(() => ops.argmax_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, out)), "VariableType::argmax_out", "engine/ops/native_functions/reduce.yaml:36", "engine/generated/VariableType.ts:2668");
+registerKernel(ops.argmin_default, "Autograd", (ks, self, dim, keepdim) => below_autograd(() => ops.argmin_default.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim)), "VariableType::argmin_default", "engine/ops/native_functions/reduce.yaml:41", "engine/generated/VariableType.ts:2669");
+registerKernel(ops.argmin_out, "Autograd", (ks, self, dim, keepdim, out) => below_autograd(() => ops.argmin_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, out)), "VariableType::argmin_out", "engine/ops/native_functions/reduce.yaml:45", "engine/generated/VariableType.ts:2670");
 registerKernel(ops.max_dim, "Autograd", (ks, self, dim, keepdim) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: MaxBackward0 | null = null;
@@ -2628,11 +2685,11 @@ registerKernel(ops.max_dim, "Autograd", (ks, self, dim, keepdim) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::max_dim", "engine/ops/native_functions/reduce.yaml:51", "engine/generated/VariableType.ts:2614");
+}, "VariableType::max_dim", "engine/ops/native_functions/reduce.yaml:51", "engine/generated/VariableType.ts:2671");
 registerKernel(ops.max_dim_max, "Autograd", (ks, self, dim, keepdim, max, max_values) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("max");
   return below_autograd(() => ops.max_dim_max.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, max, max_values));
-}, "VariableType::max_dim_max", "engine/ops/native_functions/reduce.yaml:55", "engine/generated/VariableType.ts:2632");
+}, "VariableType::max_dim_max", "engine/ops/native_functions/reduce.yaml:55", "engine/generated/VariableType.ts:2689");
 registerKernel(ops.amax_default, "Autograd", (ks, self, dim, keepdim) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: AmaxBackward0 | null = null;
@@ -2650,11 +2707,11 @@ registerKernel(ops.amax_default, "Autograd", (ks, self, dim, keepdim) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::amax_default", "engine/ops/native_functions/reduce.yaml:60", "engine/generated/VariableType.ts:2636");
+}, "VariableType::amax_default", "engine/ops/native_functions/reduce.yaml:60", "engine/generated/VariableType.ts:2693");
 registerKernel(ops.amax_out, "Autograd", (ks, self, dim, keepdim, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("amax");
   return below_autograd(() => ops.amax_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, out));
-}, "VariableType::amax_out", "engine/ops/native_functions/reduce.yaml:64", "engine/generated/VariableType.ts:2654");
+}, "VariableType::amax_out", "engine/ops/native_functions/reduce.yaml:64", "engine/generated/VariableType.ts:2711");
 registerKernel(ops.mean_default, "Autograd", (ks, self, dtype) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: MeanBackward0 | null = null;
@@ -2670,7 +2727,7 @@ registerKernel(ops.mean_default, "Autograd", (ks, self, dtype) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::mean_default", "engine/ops/native_functions/reduce.yaml:70", "engine/generated/VariableType.ts:2658");
+}, "VariableType::mean_default", "engine/ops/native_functions/reduce.yaml:70", "engine/generated/VariableType.ts:2715");
 registerKernel(ops.mean_dim, "Autograd", (ks, self, dim, keepdim, dtype) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: MeanBackward1 | null = null;
@@ -2688,11 +2745,11 @@ registerKernel(ops.mean_dim, "Autograd", (ks, self, dim, keepdim, dtype) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::mean_dim", "engine/ops/native_functions/reduce.yaml:75", "engine/generated/VariableType.ts:2674");
+}, "VariableType::mean_dim", "engine/ops/native_functions/reduce.yaml:75", "engine/generated/VariableType.ts:2731");
 registerKernel(ops.mean_out, "Autograd", (ks, self, dim, keepdim, dtype, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("mean");
   return below_autograd(() => ops.mean_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, dtype, out));
-}, "VariableType::mean_out", "engine/ops/native_functions/reduce.yaml:79", "engine/generated/VariableType.ts:2692");
+}, "VariableType::mean_out", "engine/ops/native_functions/reduce.yaml:79", "engine/generated/VariableType.ts:2749");
 registerKernel(ops.min_dim, "Autograd", (ks, self, dim, keepdim) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: MinBackward0 | null = null;
@@ -2710,11 +2767,11 @@ registerKernel(ops.min_dim, "Autograd", (ks, self, dim, keepdim) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::min_dim", "engine/ops/native_functions/reduce.yaml:85", "engine/generated/VariableType.ts:2696");
+}, "VariableType::min_dim", "engine/ops/native_functions/reduce.yaml:85", "engine/generated/VariableType.ts:2753");
 registerKernel(ops.min_dim_min, "Autograd", (ks, self, dim, keepdim, min, min_indices) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("min");
   return below_autograd(() => ops.min_dim_min.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, min, min_indices));
-}, "VariableType::min_dim_min", "engine/ops/native_functions/reduce.yaml:89", "engine/generated/VariableType.ts:2714");
+}, "VariableType::min_dim_min", "engine/ops/native_functions/reduce.yaml:89", "engine/generated/VariableType.ts:2771");
 registerKernel(ops.amin_default, "Autograd", (ks, self, dim, keepdim) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: AminBackward0 | null = null;
@@ -2732,11 +2789,11 @@ registerKernel(ops.amin_default, "Autograd", (ks, self, dim, keepdim) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::amin_default", "engine/ops/native_functions/reduce.yaml:94", "engine/generated/VariableType.ts:2718");
+}, "VariableType::amin_default", "engine/ops/native_functions/reduce.yaml:94", "engine/generated/VariableType.ts:2775");
 registerKernel(ops.amin_out, "Autograd", (ks, self, dim, keepdim, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("amin");
   return below_autograd(() => ops.amin_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, out));
-}, "VariableType::amin_out", "engine/ops/native_functions/reduce.yaml:98", "engine/generated/VariableType.ts:2736");
+}, "VariableType::amin_out", "engine/ops/native_functions/reduce.yaml:98", "engine/generated/VariableType.ts:2793");
 registerKernel(ops.prod_default, "Autograd", (ks, self, dtype) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: ProdBackward0 | null = null;
@@ -2752,7 +2809,7 @@ registerKernel(ops.prod_default, "Autograd", (ks, self, dtype) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::prod_default", "engine/ops/native_functions/reduce.yaml:104", "engine/generated/VariableType.ts:2740");
+}, "VariableType::prod_default", "engine/ops/native_functions/reduce.yaml:104", "engine/generated/VariableType.ts:2797");
 registerKernel(ops.prod_dim_int, "Autograd", (ks, self, dim, keepdim, dtype) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: ProdBackward1 | null = null;
@@ -2770,27 +2827,27 @@ registerKernel(ops.prod_dim_int, "Autograd", (ks, self, dim, keepdim, dtype) => 
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::prod_dim_int", "engine/ops/native_functions/reduce.yaml:110", "engine/generated/VariableType.ts:2756");
+}, "VariableType::prod_dim_int", "engine/ops/native_functions/reduce.yaml:110", "engine/generated/VariableType.ts:2813");
 registerKernel(ops.prod_int_out, "Autograd", (ks, self, dim, keepdim, dtype, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("prod");
   return below_autograd(() => ops.prod_int_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, dtype, out));
-}, "VariableType::prod_int_out", "engine/ops/native_functions/reduce.yaml:114", "engine/generated/VariableType.ts:2774");
+}, "VariableType::prod_int_out", "engine/ops/native_functions/reduce.yaml:114", "engine/generated/VariableType.ts:2831");
 registerKernel(ops.all_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::all", self) : null;
   const _result = below_autograd(() => ops.all_default.redispatch(ks.and(after_autograd_keyset), self));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::all_default", "engine/ops/native_functions/reduce.yaml:120", "engine/generated/VariableType.ts:2778");
-registerKernel(ops.all_all_out, "Autograd", (ks, self, out) => below_autograd(() => ops.all_all_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::all_all_out", "engine/ops/native_functions/reduce.yaml:124", "engine/generated/VariableType.ts:2785");
+}, "VariableType::all_default", "engine/ops/native_functions/reduce.yaml:120", "engine/generated/VariableType.ts:2835");
+registerKernel(ops.all_all_out, "Autograd", (ks, self, out) => below_autograd(() => ops.all_all_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::all_all_out", "engine/ops/native_functions/reduce.yaml:124", "engine/generated/VariableType.ts:2842");
 registerKernel(ops.any_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::any", self) : null;
   const _result = below_autograd(() => ops.any_default.redispatch(ks.and(after_autograd_keyset), self));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::any_default", "engine/ops/native_functions/reduce.yaml:129", "engine/generated/VariableType.ts:2786");
-registerKernel(ops.any_all_out, "Autograd", (ks, self, out) => below_autograd(() => ops.any_all_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::any_all_out", "engine/ops/native_functions/reduce.yaml:133", "engine/generated/VariableType.ts:2793");
+}, "VariableType::any_default", "engine/ops/native_functions/reduce.yaml:129", "engine/generated/VariableType.ts:2843");
+registerKernel(ops.any_all_out, "Autograd", (ks, self, out) => below_autograd(() => ops.any_all_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::any_all_out", "engine/ops/native_functions/reduce.yaml:133", "engine/generated/VariableType.ts:2850");
 registerKernel(ops.min_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: MinBackward1 | null = null;
@@ -2806,7 +2863,7 @@ registerKernel(ops.min_default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::min_default", "engine/ops/native_functions/reduce.yaml:139", "engine/generated/VariableType.ts:2794");
+}, "VariableType::min_default", "engine/ops/native_functions/reduce.yaml:139", "engine/generated/VariableType.ts:2851");
 registerKernel(ops.max_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: MaxBackward1 | null = null;
@@ -2822,21 +2879,21 @@ registerKernel(ops.max_default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::max_default", "engine/ops/native_functions/reduce.yaml:144", "engine/generated/VariableType.ts:2810");
+}, "VariableType::max_default", "engine/ops/native_functions/reduce.yaml:144", "engine/generated/VariableType.ts:2867");
 registerKernel(ops.count_nonzero_dim_IntList, "Autograd", (ks, self, dim) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::count_nonzero", self) : null;
   const _result = below_autograd(() => ops.count_nonzero_dim_IntList.redispatch(ks.and(after_autograd_keyset), self, dim));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::count_nonzero_dim_IntList", "engine/ops/native_functions/reduce2.yaml:12", "engine/generated/VariableType.ts:2826");
+}, "VariableType::count_nonzero_dim_IntList", "engine/ops/native_functions/reduce2.yaml:12", "engine/generated/VariableType.ts:2883");
 registerKernel(ops.count_nonzero_default, "Autograd", (ks, self, dim) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::count_nonzero", self) : null;
   const _result = below_autograd(() => ops.count_nonzero_default.redispatch(ks.and(after_autograd_keyset), self, dim));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::count_nonzero_default", "engine/ops/native_functions/reduce2.yaml:18", "engine/generated/VariableType.ts:2833");
+}, "VariableType::count_nonzero_default", "engine/ops/native_functions/reduce2.yaml:18", "engine/generated/VariableType.ts:2890");
 registerKernel(ops.std_correction, "Autograd", (ks, self, dim, correction, keepdim) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: StdBackward0 | null = null;
@@ -2855,7 +2912,7 @@ registerKernel(ops.std_correction, "Autograd", (ks, self, dim, correction, keepd
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::std_correction", "engine/ops/native_functions/reduce2.yaml:35", "engine/generated/VariableType.ts:2840");
+}, "VariableType::std_correction", "engine/ops/native_functions/reduce2.yaml:35", "engine/generated/VariableType.ts:2897");
 registerKernel(ops.std_mean_correction, "Autograd", (ks, self, dim, correction, keepdim) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: StdMeanBackward0 | null = null;
@@ -2874,11 +2931,11 @@ registerKernel(ops.std_mean_correction, "Autograd", (ks, self, dim, correction, 
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::std_mean_correction", "engine/ops/native_functions/reduce2.yaml:50", "engine/generated/VariableType.ts:2859");
+}, "VariableType::std_mean_correction", "engine/ops/native_functions/reduce2.yaml:50", "engine/generated/VariableType.ts:2916");
 registerKernel(ops.std_correction_out, "Autograd", (ks, self, dim, correction, keepdim, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("std");
   return below_autograd(() => ops.std_correction_out.redispatch(ks.and(after_autograd_keyset), self, dim, correction, keepdim, out));
-}, "VariableType::std_correction_out", "engine/ops/native_functions/reduce2.yaml:60", "engine/generated/VariableType.ts:2878");
+}, "VariableType::std_correction_out", "engine/ops/native_functions/reduce2.yaml:60", "engine/generated/VariableType.ts:2935");
 registerKernel(ops.var_correction, "Autograd", (ks, self, dim, correction, keepdim) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: VarBackward0 | null = null;
@@ -2896,11 +2953,11 @@ registerKernel(ops.var_correction, "Autograd", (ks, self, dim, correction, keepd
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::var_correction", "engine/ops/native_functions/reduce2.yaml:75", "engine/generated/VariableType.ts:2882");
+}, "VariableType::var_correction", "engine/ops/native_functions/reduce2.yaml:75", "engine/generated/VariableType.ts:2939");
 registerKernel(ops.var_correction_out, "Autograd", (ks, self, dim, correction, keepdim, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("var");
   return below_autograd(() => ops.var_correction_out.redispatch(ks.and(after_autograd_keyset), self, dim, correction, keepdim, out));
-}, "VariableType::var_correction_out", "engine/ops/native_functions/reduce2.yaml:84", "engine/generated/VariableType.ts:2900");
+}, "VariableType::var_correction_out", "engine/ops/native_functions/reduce2.yaml:84", "engine/generated/VariableType.ts:2957");
 registerKernel(ops.var_mean_correction, "Autograd", (ks, self, dim, correction, keepdim) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: VarMeanBackward0 | null = null;
@@ -2918,219 +2975,219 @@ registerKernel(ops.var_mean_correction, "Autograd", (ks, self, dim, correction, 
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::var_mean_correction", "engine/ops/native_functions/reduce2.yaml:98", "engine/generated/VariableType.ts:2904");
+}, "VariableType::var_mean_correction", "engine/ops/native_functions/reduce2.yaml:98", "engine/generated/VariableType.ts:2961");
 registerKernel(ops.cummax_default, "Autograd", (ks, self, dim) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::cummax", self) : null;
   const _result = below_autograd(() => ops.cummax_default.redispatch(ks.and(after_autograd_keyset), self, dim));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::cummax_default", "engine/ops/native_functions/reduce3.yaml:17", "engine/generated/VariableType.ts:2922");
-registerKernel(ops.cummax_out, "Autograd", (ks, self, dim, values, indices) => below_autograd(() => ops.cummax_out.redispatch(ks.and(after_autograd_keyset), self, dim, values, indices)), "VariableType::cummax_out", "engine/ops/native_functions/reduce3.yaml:23", "engine/generated/VariableType.ts:2929");
+}, "VariableType::cummax_default", "engine/ops/native_functions/reduce3.yaml:17", "engine/generated/VariableType.ts:2979");
+registerKernel(ops.cummax_out, "Autograd", (ks, self, dim, values, indices) => below_autograd(() => ops.cummax_out.redispatch(ks.and(after_autograd_keyset), self, dim, values, indices)), "VariableType::cummax_out", "engine/ops/native_functions/reduce3.yaml:23", "engine/generated/VariableType.ts:2986");
 registerKernel(ops._cummax_helper_default, "Autograd", (ks, self, values, indices, dim) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::_cummax_helper", self) : null;
   const _result = below_autograd(() => ops._cummax_helper_default.redispatch(ks.and(after_autograd_keyset), self, values, indices, dim));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::_cummax_helper_default", "engine/ops/native_functions/reduce3.yaml:28", "engine/generated/VariableType.ts:2930");
+}, "VariableType::_cummax_helper_default", "engine/ops/native_functions/reduce3.yaml:28", "engine/generated/VariableType.ts:2987");
 registerKernel(ops.cummin_default, "Autograd", (ks, self, dim) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::cummin", self) : null;
   const _result = below_autograd(() => ops.cummin_default.redispatch(ks.and(after_autograd_keyset), self, dim));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::cummin_default", "engine/ops/native_functions/reduce3.yaml:33", "engine/generated/VariableType.ts:2937");
-registerKernel(ops.cummin_out, "Autograd", (ks, self, dim, values, indices) => below_autograd(() => ops.cummin_out.redispatch(ks.and(after_autograd_keyset), self, dim, values, indices)), "VariableType::cummin_out", "engine/ops/native_functions/reduce3.yaml:39", "engine/generated/VariableType.ts:2944");
+}, "VariableType::cummin_default", "engine/ops/native_functions/reduce3.yaml:33", "engine/generated/VariableType.ts:2994");
+registerKernel(ops.cummin_out, "Autograd", (ks, self, dim, values, indices) => below_autograd(() => ops.cummin_out.redispatch(ks.and(after_autograd_keyset), self, dim, values, indices)), "VariableType::cummin_out", "engine/ops/native_functions/reduce3.yaml:39", "engine/generated/VariableType.ts:3001");
 registerKernel(ops._cummin_helper_default, "Autograd", (ks, self, values, indices, dim) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::_cummin_helper", self) : null;
   const _result = below_autograd(() => ops._cummin_helper_default.redispatch(ks.and(after_autograd_keyset), self, values, indices, dim));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::_cummin_helper_default", "engine/ops/native_functions/reduce3.yaml:44", "engine/generated/VariableType.ts:2945");
+}, "VariableType::_cummin_helper_default", "engine/ops/native_functions/reduce3.yaml:44", "engine/generated/VariableType.ts:3002");
 registerKernel(ops.cumprod_default, "Autograd", (ks, self, dim, dtype) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::cumprod", self) : null;
   const _result = below_autograd(() => ops.cumprod_default.redispatch(ks.and(after_autograd_keyset), self, dim, dtype));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::cumprod_default", "engine/ops/native_functions/reduce3.yaml:50", "engine/generated/VariableType.ts:2952");
-registerKernel(ops.cumprod__default, "Autograd", (ks, self, dim, dtype) => below_autograd(() => ops.cumprod__default.redispatch(ks.and(after_autograd_keyset), self, dim, dtype)), "VariableType::cumprod__default", "engine/ops/native_functions/reduce3.yaml:55", "engine/generated/VariableType.ts:2959");
-registerKernel(ops.cumprod_out, "Autograd", (ks, self, dim, dtype, out) => below_autograd(() => ops.cumprod_out.redispatch(ks.and(after_autograd_keyset), self, dim, dtype, out)), "VariableType::cumprod_out", "engine/ops/native_functions/reduce3.yaml:59", "engine/generated/VariableType.ts:2960");
+}, "VariableType::cumprod_default", "engine/ops/native_functions/reduce3.yaml:50", "engine/generated/VariableType.ts:3009");
+registerKernel(ops.cumprod__default, "Autograd", (ks, self, dim, dtype) => below_autograd(() => ops.cumprod__default.redispatch(ks.and(after_autograd_keyset), self, dim, dtype)), "VariableType::cumprod__default", "engine/ops/native_functions/reduce3.yaml:55", "engine/generated/VariableType.ts:3016");
+registerKernel(ops.cumprod_out, "Autograd", (ks, self, dim, dtype, out) => below_autograd(() => ops.cumprod_out.redispatch(ks.and(after_autograd_keyset), self, dim, dtype, out)), "VariableType::cumprod_out", "engine/ops/native_functions/reduce3.yaml:59", "engine/generated/VariableType.ts:3017");
 registerKernel(ops.cumsum_default, "Autograd", (ks, self, dim, dtype) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::cumsum", self) : null;
   const _result = below_autograd(() => ops.cumsum_default.redispatch(ks.and(after_autograd_keyset), self, dim, dtype));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::cumsum_default", "engine/ops/native_functions/reduce3.yaml:65", "engine/generated/VariableType.ts:2961");
-registerKernel(ops.cumsum__default, "Autograd", (ks, self, dim, dtype) => below_autograd(() => ops.cumsum__default.redispatch(ks.and(after_autograd_keyset), self, dim, dtype)), "VariableType::cumsum__default", "engine/ops/native_functions/reduce3.yaml:70", "engine/generated/VariableType.ts:2968");
-registerKernel(ops.cumsum_out, "Autograd", (ks, self, dim, dtype, out) => below_autograd(() => ops.cumsum_out.redispatch(ks.and(after_autograd_keyset), self, dim, dtype, out)), "VariableType::cumsum_out", "engine/ops/native_functions/reduce3.yaml:74", "engine/generated/VariableType.ts:2969");
+}, "VariableType::cumsum_default", "engine/ops/native_functions/reduce3.yaml:65", "engine/generated/VariableType.ts:3018");
+registerKernel(ops.cumsum__default, "Autograd", (ks, self, dim, dtype) => below_autograd(() => ops.cumsum__default.redispatch(ks.and(after_autograd_keyset), self, dim, dtype)), "VariableType::cumsum__default", "engine/ops/native_functions/reduce3.yaml:70", "engine/generated/VariableType.ts:3025");
+registerKernel(ops.cumsum_out, "Autograd", (ks, self, dim, dtype, out) => below_autograd(() => ops.cumsum_out.redispatch(ks.and(after_autograd_keyset), self, dim, dtype, out)), "VariableType::cumsum_out", "engine/ops/native_functions/reduce3.yaml:74", "engine/generated/VariableType.ts:3026");
 registerKernel(ops._logcumsumexp_default, "Autograd", (ks, self, dim) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::_logcumsumexp", self) : null;
   const _result = below_autograd(() => ops._logcumsumexp_default.redispatch(ks.and(after_autograd_keyset), self, dim));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::_logcumsumexp_default", "engine/ops/native_functions/reduce3.yaml:91", "engine/generated/VariableType.ts:2970");
-registerKernel(ops._logcumsumexp_out, "Autograd", (ks, self, dim, out) => below_autograd(() => ops._logcumsumexp_out.redispatch(ks.and(after_autograd_keyset), self, dim, out)), "VariableType::_logcumsumexp_out", "engine/ops/native_functions/reduce3.yaml:95", "engine/generated/VariableType.ts:2977");
+}, "VariableType::_logcumsumexp_default", "engine/ops/native_functions/reduce3.yaml:91", "engine/generated/VariableType.ts:3027");
+registerKernel(ops._logcumsumexp_out, "Autograd", (ks, self, dim, out) => below_autograd(() => ops._logcumsumexp_out.redispatch(ks.and(after_autograd_keyset), self, dim, out)), "VariableType::_logcumsumexp_out", "engine/ops/native_functions/reduce3.yaml:95", "engine/generated/VariableType.ts:3034");
 registerKernel(ops.logcumsumexp_default, "Autograd", (ks, self, dim) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::logcumsumexp", self) : null;
   const _result = below_autograd(() => ops.logcumsumexp_default.redispatch(ks.and(after_autograd_keyset), self, dim));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::logcumsumexp_default", "engine/ops/native_functions/reduce3.yaml:99", "engine/generated/VariableType.ts:2978");
-registerKernel(ops.logcumsumexp_out, "Autograd", (ks, self, dim, out) => below_autograd(() => ops.logcumsumexp_out.redispatch(ks.and(after_autograd_keyset), self, dim, out)), "VariableType::logcumsumexp_out", "engine/ops/native_functions/reduce3.yaml:104", "engine/generated/VariableType.ts:2985");
+}, "VariableType::logcumsumexp_default", "engine/ops/native_functions/reduce3.yaml:99", "engine/generated/VariableType.ts:3035");
+registerKernel(ops.logcumsumexp_out, "Autograd", (ks, self, dim, out) => below_autograd(() => ops.logcumsumexp_out.redispatch(ks.and(after_autograd_keyset), self, dim, out)), "VariableType::logcumsumexp_out", "engine/ops/native_functions/reduce3.yaml:104", "engine/generated/VariableType.ts:3042");
 registerKernel(ops.logsumexp_default, "Autograd", (ks, self, dim, keepdim) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::logsumexp", self) : null;
   const _result = below_autograd(() => ops.logsumexp_default.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::logsumexp_default", "engine/ops/native_functions/reduce3.yaml:109", "engine/generated/VariableType.ts:2986");
-registerKernel(ops.logsumexp_out, "Autograd", (ks, self, dim, keepdim, out) => below_autograd(() => ops.logsumexp_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, out)), "VariableType::logsumexp_out", "engine/ops/native_functions/reduce3.yaml:115", "engine/generated/VariableType.ts:2993");
+}, "VariableType::logsumexp_default", "engine/ops/native_functions/reduce3.yaml:109", "engine/generated/VariableType.ts:3043");
+registerKernel(ops.logsumexp_out, "Autograd", (ks, self, dim, keepdim, out) => below_autograd(() => ops.logsumexp_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, out)), "VariableType::logsumexp_out", "engine/ops/native_functions/reduce3.yaml:115", "engine/generated/VariableType.ts:3050");
 registerKernel(ops.median_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::median", self) : null;
   const _result = below_autograd(() => ops.median_default.redispatch(ks.and(after_autograd_keyset), self));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::median_default", "engine/ops/native_functions/reduce3.yaml:122", "engine/generated/VariableType.ts:2994");
+}, "VariableType::median_default", "engine/ops/native_functions/reduce3.yaml:122", "engine/generated/VariableType.ts:3051");
 registerKernel(ops.median_dim, "Autograd", (ks, self, dim, keepdim) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::median", self) : null;
   const _result = below_autograd(() => ops.median_dim.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::median_dim", "engine/ops/native_functions/reduce3.yaml:128", "engine/generated/VariableType.ts:3001");
-registerKernel(ops.median_dim_values, "Autograd", (ks, self, dim, keepdim, values, indices) => below_autograd(() => ops.median_dim_values.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, values, indices)), "VariableType::median_dim_values", "engine/ops/native_functions/reduce3.yaml:133", "engine/generated/VariableType.ts:3008");
+}, "VariableType::median_dim", "engine/ops/native_functions/reduce3.yaml:128", "engine/generated/VariableType.ts:3058");
+registerKernel(ops.median_dim_values, "Autograd", (ks, self, dim, keepdim, values, indices) => below_autograd(() => ops.median_dim_values.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, values, indices)), "VariableType::median_dim_values", "engine/ops/native_functions/reduce3.yaml:133", "engine/generated/VariableType.ts:3065");
 registerKernel(ops.nanmedian_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::nanmedian", self) : null;
   const _result = below_autograd(() => ops.nanmedian_default.redispatch(ks.and(after_autograd_keyset), self));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::nanmedian_default", "engine/ops/native_functions/reduce3.yaml:137", "engine/generated/VariableType.ts:3009");
+}, "VariableType::nanmedian_default", "engine/ops/native_functions/reduce3.yaml:137", "engine/generated/VariableType.ts:3066");
 registerKernel(ops.nanmedian_dim, "Autograd", (ks, self, dim, keepdim) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::nanmedian", self) : null;
   const _result = below_autograd(() => ops.nanmedian_dim.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::nanmedian_dim", "engine/ops/native_functions/reduce3.yaml:143", "engine/generated/VariableType.ts:3016");
-registerKernel(ops.nanmedian_dim_values, "Autograd", (ks, self, dim, keepdim, values, indices) => below_autograd(() => ops.nanmedian_dim_values.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, values, indices)), "VariableType::nanmedian_dim_values", "engine/ops/native_functions/reduce3.yaml:148", "engine/generated/VariableType.ts:3023");
+}, "VariableType::nanmedian_dim", "engine/ops/native_functions/reduce3.yaml:143", "engine/generated/VariableType.ts:3073");
+registerKernel(ops.nanmedian_dim_values, "Autograd", (ks, self, dim, keepdim, values, indices) => below_autograd(() => ops.nanmedian_dim_values.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, values, indices)), "VariableType::nanmedian_dim_values", "engine/ops/native_functions/reduce3.yaml:148", "engine/generated/VariableType.ts:3080");
 registerKernel(ops.mode_default, "Autograd", (ks, self, dim, keepdim) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::mode", self) : null;
   const _result = below_autograd(() => ops.mode_default.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::mode_default", "engine/ops/native_functions/reduce3.yaml:153", "engine/generated/VariableType.ts:3024");
-registerKernel(ops.mode_values, "Autograd", (ks, self, dim, keepdim, values, indices) => below_autograd(() => ops.mode_values.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, values, indices)), "VariableType::mode_values", "engine/ops/native_functions/reduce3.yaml:158", "engine/generated/VariableType.ts:3031");
+}, "VariableType::mode_default", "engine/ops/native_functions/reduce3.yaml:153", "engine/generated/VariableType.ts:3081");
+registerKernel(ops.mode_values, "Autograd", (ks, self, dim, keepdim, values, indices) => below_autograd(() => ops.mode_values.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, values, indices)), "VariableType::mode_values", "engine/ops/native_functions/reduce3.yaml:158", "engine/generated/VariableType.ts:3088");
 registerKernel(ops._unique_default, "Autograd", (ks, self, sorted, return_inverse) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::_unique", self) : null;
   const _result = below_autograd(() => ops._unique_default.redispatch(ks.and(after_autograd_keyset), self, sorted, return_inverse));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::_unique_default", "engine/ops/native_functions/reduce3.yaml:163", "engine/generated/VariableType.ts:3032");
+}, "VariableType::_unique_default", "engine/ops/native_functions/reduce3.yaml:163", "engine/generated/VariableType.ts:3089");
 registerKernel(ops.unique_dim_default, "Autograd", (ks, self, dim, sorted, return_inverse, return_counts) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::unique_dim", self) : null;
   const _result = below_autograd(() => ops.unique_dim_default.redispatch(ks.and(after_autograd_keyset), self, dim, sorted, return_inverse, return_counts));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::unique_dim_default", "engine/ops/native_functions/reduce3.yaml:169", "engine/generated/VariableType.ts:3039");
+}, "VariableType::unique_dim_default", "engine/ops/native_functions/reduce3.yaml:169", "engine/generated/VariableType.ts:3096");
 registerKernel(ops.unique_consecutive_default, "Autograd", (ks, self, return_inverse, return_counts, dim) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::unique_consecutive", self) : null;
   const _result = below_autograd(() => ops.unique_consecutive_default.redispatch(ks.and(after_autograd_keyset), self, return_inverse, return_counts, dim));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::unique_consecutive_default", "engine/ops/native_functions/reduce3.yaml:176", "engine/generated/VariableType.ts:3046");
+}, "VariableType::unique_consecutive_default", "engine/ops/native_functions/reduce3.yaml:176", "engine/generated/VariableType.ts:3103");
 registerKernel(ops.unique_dim_consecutive_default, "Autograd", (ks, self, dim, return_inverse, return_counts) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::unique_dim_consecutive", self) : null;
   const _result = below_autograd(() => ops.unique_dim_consecutive_default.redispatch(ks.and(after_autograd_keyset), self, dim, return_inverse, return_counts));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::unique_dim_consecutive_default", "engine/ops/native_functions/reduce3.yaml:183", "engine/generated/VariableType.ts:3053");
+}, "VariableType::unique_dim_consecutive_default", "engine/ops/native_functions/reduce3.yaml:183", "engine/generated/VariableType.ts:3110");
 registerKernel(ops._unique2_default, "Autograd", (ks, self, sorted, return_inverse, return_counts) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::_unique2", self) : null;
   const _result = below_autograd(() => ops._unique2_default.redispatch(ks.and(after_autograd_keyset), self, sorted, return_inverse, return_counts));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::_unique2_default", "engine/ops/native_functions/reduce3.yaml:190", "engine/generated/VariableType.ts:3060");
+}, "VariableType::_unique2_default", "engine/ops/native_functions/reduce3.yaml:190", "engine/generated/VariableType.ts:3117");
 registerKernel(ops.norm_ScalarOpt_dtype, "Autograd", (ks, self, p, dtype) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::norm", self) : null;
   const _result = below_autograd(() => ops.norm_ScalarOpt_dtype.redispatch(ks.and(after_autograd_keyset), self, p, dtype));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::norm_ScalarOpt_dtype", "engine/ops/native_functions/reduce3.yaml:198", "engine/generated/VariableType.ts:3067");
+}, "VariableType::norm_ScalarOpt_dtype", "engine/ops/native_functions/reduce3.yaml:198", "engine/generated/VariableType.ts:3124");
 registerKernel(ops.norm_Scalar, "Autograd", (ks, self, p) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::norm", self) : null;
   const _result = below_autograd(() => ops.norm_Scalar.redispatch(ks.and(after_autograd_keyset), self, p));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::norm_Scalar", "engine/ops/native_functions/reduce3.yaml:205", "engine/generated/VariableType.ts:3074");
+}, "VariableType::norm_Scalar", "engine/ops/native_functions/reduce3.yaml:205", "engine/generated/VariableType.ts:3131");
 registerKernel(ops.norm_ScalarOpt_dim_dtype, "Autograd", (ks, self, p, dim, keepdim, dtype) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::norm", self) : null;
   const _result = below_autograd(() => ops.norm_ScalarOpt_dim_dtype.redispatch(ks.and(after_autograd_keyset), self, p, dim, keepdim, dtype));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::norm_ScalarOpt_dim_dtype", "engine/ops/native_functions/reduce3.yaml:212", "engine/generated/VariableType.ts:3081");
+}, "VariableType::norm_ScalarOpt_dim_dtype", "engine/ops/native_functions/reduce3.yaml:212", "engine/generated/VariableType.ts:3138");
 registerKernel(ops.norm_ScalarOpt_dim, "Autograd", (ks, self, p, dim, keepdim) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::norm", self) : null;
   const _result = below_autograd(() => ops.norm_ScalarOpt_dim.redispatch(ks.and(after_autograd_keyset), self, p, dim, keepdim));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::norm_ScalarOpt_dim", "engine/ops/native_functions/reduce3.yaml:217", "engine/generated/VariableType.ts:3088");
-registerKernel(ops.norm_dtype_out, "Autograd", (ks, self, p, dim, keepdim, dtype, out) => below_autograd(() => ops.norm_dtype_out.redispatch(ks.and(after_autograd_keyset), self, p, dim, keepdim, dtype, out)), "VariableType::norm_dtype_out", "engine/ops/native_functions/reduce3.yaml:222", "engine/generated/VariableType.ts:3095");
-registerKernel(ops.norm_out, "Autograd", (ks, self, p, dim, keepdim, out) => below_autograd(() => ops.norm_out.redispatch(ks.and(after_autograd_keyset), self, p, dim, keepdim, out)), "VariableType::norm_out", "engine/ops/native_functions/reduce3.yaml:228", "engine/generated/VariableType.ts:3096");
-registerKernel(ops.histc_out, "Autograd", (ks, self, bins, min, max, out) => below_autograd(() => ops.histc_out.redispatch(ks.and(after_autograd_keyset), self, bins, min, max, out)), "VariableType::histc_out", "engine/ops/native_functions/reduce3.yaml:251", "engine/generated/VariableType.ts:3097");
+}, "VariableType::norm_ScalarOpt_dim", "engine/ops/native_functions/reduce3.yaml:217", "engine/generated/VariableType.ts:3145");
+registerKernel(ops.norm_dtype_out, "Autograd", (ks, self, p, dim, keepdim, dtype, out) => below_autograd(() => ops.norm_dtype_out.redispatch(ks.and(after_autograd_keyset), self, p, dim, keepdim, dtype, out)), "VariableType::norm_dtype_out", "engine/ops/native_functions/reduce3.yaml:222", "engine/generated/VariableType.ts:3152");
+registerKernel(ops.norm_out, "Autograd", (ks, self, p, dim, keepdim, out) => below_autograd(() => ops.norm_out.redispatch(ks.and(after_autograd_keyset), self, p, dim, keepdim, out)), "VariableType::norm_out", "engine/ops/native_functions/reduce3.yaml:228", "engine/generated/VariableType.ts:3153");
+registerKernel(ops.histc_out, "Autograd", (ks, self, bins, min, max, out) => below_autograd(() => ops.histc_out.redispatch(ks.and(after_autograd_keyset), self, bins, min, max, out)), "VariableType::histc_out", "engine/ops/native_functions/reduce3.yaml:251", "engine/generated/VariableType.ts:3154");
 registerKernel(ops.histc_default, "Autograd", (ks, self, bins, min, max) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::histc", self) : null;
   const _result = below_autograd(() => ops.histc_default.redispatch(ks.and(after_autograd_keyset), self, bins, min, max));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::histc_default", "engine/ops/native_functions/reduce3.yaml:255", "engine/generated/VariableType.ts:3098");
-registerKernel(ops.topk_values, "Autograd", (ks, self, k, dim, largest, sorted, values, indices) => below_autograd(() => ops.topk_values.redispatch(ks.and(after_autograd_keyset), self, k, dim, largest, sorted, values, indices)), "VariableType::topk_values", "engine/ops/native_functions/reduce3.yaml:271", "engine/generated/VariableType.ts:3105");
+}, "VariableType::histc_default", "engine/ops/native_functions/reduce3.yaml:255", "engine/generated/VariableType.ts:3155");
+registerKernel(ops.topk_values, "Autograd", (ks, self, k, dim, largest, sorted, values, indices) => below_autograd(() => ops.topk_values.redispatch(ks.and(after_autograd_keyset), self, k, dim, largest, sorted, values, indices)), "VariableType::topk_values", "engine/ops/native_functions/reduce3.yaml:271", "engine/generated/VariableType.ts:3162");
 registerKernel(ops.topk_default, "Autograd", (ks, self, k, dim, largest, sorted) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::topk", self) : null;
   const _result = below_autograd(() => ops.topk_default.redispatch(ks.and(after_autograd_keyset), self, k, dim, largest, sorted));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::topk_default", "engine/ops/native_functions/reduce3.yaml:276", "engine/generated/VariableType.ts:3106");
-registerKernel(ops.bucketize_Tensor, "Autograd", (ks, self, boundaries, out_int32, right) => below_autograd(() => ops.bucketize_Tensor.redispatch(ks.and(after_autograd_keyset), self, boundaries, out_int32, right)), "VariableType::bucketize_Tensor", "engine/ops/native_functions/reduce3.yaml:281", "engine/generated/VariableType.ts:3113");
-registerKernel(ops.bucketize_Tensor_out, "Autograd", (ks, self, boundaries, out_int32, right, out) => below_autograd(() => ops.bucketize_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, boundaries, out_int32, right, out)), "VariableType::bucketize_Tensor_out", "engine/ops/native_functions/reduce3.yaml:285", "engine/generated/VariableType.ts:3114");
-registerKernel(ops.bucketize_Scalar, "Autograd", (ks, self, boundaries, out_int32, right) => below_autograd(() => ops.bucketize_Scalar.redispatch(ks.and(after_autograd_keyset), self, boundaries, out_int32, right)), "VariableType::bucketize_Scalar", "engine/ops/native_functions/reduce3.yaml:289", "engine/generated/VariableType.ts:3115");
-registerKernel(ops.searchsorted_Tensor, "Autograd", (ks, sorted_sequence, self, out_int32, right, side, sorter) => below_autograd(() => ops.searchsorted_Tensor.redispatch(ks.and(after_autograd_keyset), sorted_sequence, self, out_int32, right, side, sorter)), "VariableType::searchsorted_Tensor", "engine/ops/native_functions/reduce3.yaml:294", "engine/generated/VariableType.ts:3116");
-registerKernel(ops.searchsorted_Tensor_out, "Autograd", (ks, sorted_sequence, self, out_int32, right, side, sorter, out) => below_autograd(() => ops.searchsorted_Tensor_out.redispatch(ks.and(after_autograd_keyset), sorted_sequence, self, out_int32, right, side, sorter, out)), "VariableType::searchsorted_Tensor_out", "engine/ops/native_functions/reduce3.yaml:298", "engine/generated/VariableType.ts:3117");
-registerKernel(ops.searchsorted_Scalar, "Autograd", (ks, sorted_sequence, self, out_int32, right, side, sorter) => below_autograd(() => ops.searchsorted_Scalar.redispatch(ks.and(after_autograd_keyset), sorted_sequence, self, out_int32, right, side, sorter)), "VariableType::searchsorted_Scalar", "engine/ops/native_functions/reduce3.yaml:302", "engine/generated/VariableType.ts:3118");
+}, "VariableType::topk_default", "engine/ops/native_functions/reduce3.yaml:276", "engine/generated/VariableType.ts:3163");
+registerKernel(ops.bucketize_Tensor, "Autograd", (ks, self, boundaries, out_int32, right) => below_autograd(() => ops.bucketize_Tensor.redispatch(ks.and(after_autograd_keyset), self, boundaries, out_int32, right)), "VariableType::bucketize_Tensor", "engine/ops/native_functions/reduce3.yaml:281", "engine/generated/VariableType.ts:3170");
+registerKernel(ops.bucketize_Tensor_out, "Autograd", (ks, self, boundaries, out_int32, right, out) => below_autograd(() => ops.bucketize_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, boundaries, out_int32, right, out)), "VariableType::bucketize_Tensor_out", "engine/ops/native_functions/reduce3.yaml:285", "engine/generated/VariableType.ts:3171");
+registerKernel(ops.bucketize_Scalar, "Autograd", (ks, self, boundaries, out_int32, right) => below_autograd(() => ops.bucketize_Scalar.redispatch(ks.and(after_autograd_keyset), self, boundaries, out_int32, right)), "VariableType::bucketize_Scalar", "engine/ops/native_functions/reduce3.yaml:289", "engine/generated/VariableType.ts:3172");
+registerKernel(ops.searchsorted_Tensor, "Autograd", (ks, sorted_sequence, self, out_int32, right, side, sorter) => below_autograd(() => ops.searchsorted_Tensor.redispatch(ks.and(after_autograd_keyset), sorted_sequence, self, out_int32, right, side, sorter)), "VariableType::searchsorted_Tensor", "engine/ops/native_functions/reduce3.yaml:294", "engine/generated/VariableType.ts:3173");
+registerKernel(ops.searchsorted_Tensor_out, "Autograd", (ks, sorted_sequence, self, out_int32, right, side, sorter, out) => below_autograd(() => ops.searchsorted_Tensor_out.redispatch(ks.and(after_autograd_keyset), sorted_sequence, self, out_int32, right, side, sorter, out)), "VariableType::searchsorted_Tensor_out", "engine/ops/native_functions/reduce3.yaml:298", "engine/generated/VariableType.ts:3174");
+registerKernel(ops.searchsorted_Scalar, "Autograd", (ks, sorted_sequence, self, out_int32, right, side, sorter) => below_autograd(() => ops.searchsorted_Scalar.redispatch(ks.and(after_autograd_keyset), sorted_sequence, self, out_int32, right, side, sorter)), "VariableType::searchsorted_Scalar", "engine/ops/native_functions/reduce3.yaml:302", "engine/generated/VariableType.ts:3175");
 registerKernel(ops.bincount_default, "Autograd", (ks, self, weights, minlength) => {
   const grad_fn = compute_requires_grad(self, weights) ? not_implemented_node("aten::bincount", self, weights) : null;
   const _result = below_autograd(() => ops.bincount_default.redispatch(ks.and(after_autograd_keyset), self, weights, minlength));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::bincount_default", "engine/ops/native_functions/reduce3.yaml:308", "engine/generated/VariableType.ts:3119");
+}, "VariableType::bincount_default", "engine/ops/native_functions/reduce3.yaml:308", "engine/generated/VariableType.ts:3176");
 registerKernel(ops.linalg_vector_norm_default, "Autograd", (ks, self, ord, dim, keepdim, dtype) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::linalg_vector_norm", self) : null;
   const _result = below_autograd(() => ops.linalg_vector_norm_default.redispatch(ks.and(after_autograd_keyset), self, ord, dim, keepdim, dtype));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::linalg_vector_norm_default", "engine/ops/native_functions/reduce3.yaml:316", "engine/generated/VariableType.ts:3126");
-registerKernel(ops.linalg_vector_norm_out, "Autograd", (ks, self, ord, dim, keepdim, dtype, out) => below_autograd(() => ops.linalg_vector_norm_out.redispatch(ks.and(after_autograd_keyset), self, ord, dim, keepdim, dtype, out)), "VariableType::linalg_vector_norm_out", "engine/ops/native_functions/reduce3.yaml:321", "engine/generated/VariableType.ts:3133");
+}, "VariableType::linalg_vector_norm_default", "engine/ops/native_functions/reduce3.yaml:316", "engine/generated/VariableType.ts:3183");
+registerKernel(ops.linalg_vector_norm_out, "Autograd", (ks, self, ord, dim, keepdim, dtype, out) => below_autograd(() => ops.linalg_vector_norm_out.redispatch(ks.and(after_autograd_keyset), self, ord, dim, keepdim, dtype, out)), "VariableType::linalg_vector_norm_out", "engine/ops/native_functions/reduce3.yaml:321", "engine/generated/VariableType.ts:3190");
 registerKernel(ops.where_self, "Autograd", (ks, condition, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
   let grad_fn: WhereBackward0 | null = null;
@@ -3145,19 +3202,19 @@ registerKernel(ops.where_self, "Autograd", (ks, condition, self, other) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::where_self", "engine/ops/native_functions/select.yaml:12", "engine/generated/VariableType.ts:3134");
+}, "VariableType::where_self", "engine/ops/native_functions/select.yaml:12", "engine/generated/VariableType.ts:3191");
 registerKernel(ops.where_self_out, "Autograd", (ks, condition, self, other, out) => {
   if (compute_requires_grad(condition, self, other)) throw_error_out_requires_grad("where");
   return below_autograd(() => ops.where_self_out.redispatch(ks.and(after_autograd_keyset), condition, self, other, out));
-}, "VariableType::where_self_out", "engine/ops/native_functions/select.yaml:18", "engine/generated/VariableType.ts:3149");
+}, "VariableType::where_self_out", "engine/ops/native_functions/select.yaml:18", "engine/generated/VariableType.ts:3206");
 registerKernel(ops.sort_values, "Autograd", (ks, self, dim, descending, values, indices) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("sort");
   return below_autograd(() => ops.sort_values.redispatch(ks.and(after_autograd_keyset), self, dim, descending, values, indices));
-}, "VariableType::sort_values", "engine/ops/native_functions/select.yaml:40", "engine/generated/VariableType.ts:3153");
+}, "VariableType::sort_values", "engine/ops/native_functions/select.yaml:40", "engine/generated/VariableType.ts:3210");
 registerKernel(ops.sort_values_stable, "Autograd", (ks, self, stable, dim, descending, values, indices) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("sort");
   return below_autograd(() => ops.sort_values_stable.redispatch(ks.and(after_autograd_keyset), self, stable, dim, descending, values, indices));
-}, "VariableType::sort_values_stable", "engine/ops/native_functions/select.yaml:45", "engine/generated/VariableType.ts:3157");
+}, "VariableType::sort_values_stable", "engine/ops/native_functions/select.yaml:45", "engine/generated/VariableType.ts:3214");
 registerKernel(ops.sort_default, "Autograd", (ks, self, dim, descending) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: SortBackward0 | null = null;
@@ -3174,7 +3231,7 @@ registerKernel(ops.sort_default, "Autograd", (ks, self, dim, descending) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::sort_default", "engine/ops/native_functions/select.yaml:50", "engine/generated/VariableType.ts:3161");
+}, "VariableType::sort_default", "engine/ops/native_functions/select.yaml:50", "engine/generated/VariableType.ts:3218");
 registerKernel(ops.sort_stable, "Autograd", (ks, self, stable, dim, descending) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: SortBackward1 | null = null;
@@ -3191,8 +3248,8 @@ registerKernel(ops.sort_stable, "Autograd", (ks, self, stable, dim, descending) 
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::sort_stable", "engine/ops/native_functions/select.yaml:56", "engine/generated/VariableType.ts:3178");
-registerKernel(ops.argsort_stable, "Autograd", (ks, self, stable, dim, descending) => below_autograd(() => ops.argsort_stable.redispatch(ks.and(after_autograd_keyset), self, stable, dim, descending)), "VariableType::argsort_stable", "engine/ops/native_functions/select.yaml:66", "engine/generated/VariableType.ts:3195");
+}, "VariableType::sort_stable", "engine/ops/native_functions/select.yaml:56", "engine/generated/VariableType.ts:3235");
+registerKernel(ops.argsort_stable, "Autograd", (ks, self, stable, dim, descending) => below_autograd(() => ops.argsort_stable.redispatch(ks.and(after_autograd_keyset), self, stable, dim, descending)), "VariableType::argsort_stable", "engine/ops/native_functions/select.yaml:66", "engine/generated/VariableType.ts:3252");
 registerKernel(ops.as_strided_default, "Autograd", (ks, self, size, stride, storage_offset) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: AsStridedBackward0 | null = null;
@@ -3210,7 +3267,7 @@ registerKernel(ops.as_strided_default, "Autograd", (ks, self, size, stride, stor
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::as_strided_default", "engine/ops/native_functions/shape.yaml:19", "engine/generated/VariableType.ts:3196");
+}, "VariableType::as_strided_default", "engine/ops/native_functions/shape.yaml:19", "engine/generated/VariableType.ts:3253");
 registerKernel(ops.alias_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: AliasBackward0 | null = null;
@@ -3224,7 +3281,7 @@ registerKernel(ops.alias_default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::alias_default", "engine/ops/native_functions/shape.yaml:26", "engine/generated/VariableType.ts:3214");
+}, "VariableType::alias_default", "engine/ops/native_functions/shape.yaml:26", "engine/generated/VariableType.ts:3271");
 registerKernel(ops._reshape_alias_default, "Autograd", (ks, self, size, stride) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: ReshapeAliasBackward0 | null = null;
@@ -3239,7 +3296,7 @@ registerKernel(ops._reshape_alias_default, "Autograd", (ks, self, size, stride) 
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::_reshape_alias_default", "engine/ops/native_functions/shape.yaml:53", "engine/generated/VariableType.ts:3228");
+}, "VariableType::_reshape_alias_default", "engine/ops/native_functions/shape.yaml:53", "engine/generated/VariableType.ts:3285");
 registerKernel(ops._unsafe_view_default, "Autograd", (ks, self, size) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: UnsafeViewBackward0 | null = null;
@@ -3254,7 +3311,7 @@ registerKernel(ops._unsafe_view_default, "Autograd", (ks, self, size) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::_unsafe_view_default", "engine/ops/native_functions/shape.yaml:59", "engine/generated/VariableType.ts:3243");
+}, "VariableType::_unsafe_view_default", "engine/ops/native_functions/shape.yaml:59", "engine/generated/VariableType.ts:3300");
 registerKernel(ops.squeeze_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: SqueezeBackward0 | null = null;
@@ -3269,7 +3326,7 @@ registerKernel(ops.squeeze_default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::squeeze_default", "engine/ops/native_functions/shape.yaml:82", "engine/generated/VariableType.ts:3258");
+}, "VariableType::squeeze_default", "engine/ops/native_functions/shape.yaml:82", "engine/generated/VariableType.ts:3315");
 registerKernel(ops.squeeze_dim, "Autograd", (ks, self, dim) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: SqueezeBackward1 | null = null;
@@ -3285,7 +3342,7 @@ registerKernel(ops.squeeze_dim, "Autograd", (ks, self, dim) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::squeeze_dim", "engine/ops/native_functions/shape.yaml:88", "engine/generated/VariableType.ts:3273");
+}, "VariableType::squeeze_dim", "engine/ops/native_functions/shape.yaml:88", "engine/generated/VariableType.ts:3330");
 registerKernel(ops.unsqueeze_default, "Autograd", (ks, self, dim) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: UnsqueezeBackward0 | null = null;
@@ -3300,7 +3357,7 @@ registerKernel(ops.unsqueeze_default, "Autograd", (ks, self, dim) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::unsqueeze_default", "engine/ops/native_functions/shape.yaml:94", "engine/generated/VariableType.ts:3289");
+}, "VariableType::unsqueeze_default", "engine/ops/native_functions/shape.yaml:94", "engine/generated/VariableType.ts:3346");
 registerKernel(ops.transpose_int, "Autograd", (ks, self, dim0, dim1) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: TransposeBackward0 | null = null;
@@ -3316,7 +3373,7 @@ registerKernel(ops.transpose_int, "Autograd", (ks, self, dim0, dim1) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::transpose_int", "engine/ops/native_functions/shape.yaml:102", "engine/generated/VariableType.ts:3304");
+}, "VariableType::transpose_int", "engine/ops/native_functions/shape.yaml:102", "engine/generated/VariableType.ts:3361");
 registerKernel(ops.t_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: TBackward0 | null = null;
@@ -3330,7 +3387,7 @@ registerKernel(ops.t_default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::t_default", "engine/ops/native_functions/shape.yaml:108", "engine/generated/VariableType.ts:3320");
+}, "VariableType::t_default", "engine/ops/native_functions/shape.yaml:108", "engine/generated/VariableType.ts:3377");
 registerKernel(ops.permute_default, "Autograd", (ks, self, dims) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: PermuteBackward0 | null = null;
@@ -3345,7 +3402,7 @@ registerKernel(ops.permute_default, "Autograd", (ks, self, dims) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::permute_default", "engine/ops/native_functions/shape.yaml:114", "engine/generated/VariableType.ts:3334");
+}, "VariableType::permute_default", "engine/ops/native_functions/shape.yaml:114", "engine/generated/VariableType.ts:3391");
 registerKernel(ops.expand_default, "Autograd", (ks, self, size, implicit) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: ExpandBackward0 | null = null;
@@ -3360,7 +3417,7 @@ registerKernel(ops.expand_default, "Autograd", (ks, self, size, implicit) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::expand_default", "engine/ops/native_functions/shape.yaml:142", "engine/generated/VariableType.ts:3349");
+}, "VariableType::expand_default", "engine/ops/native_functions/shape.yaml:142", "engine/generated/VariableType.ts:3406");
 registerKernel(ops.select_int, "Autograd", (ks, self, dim, index) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: SelectBackward0 | null = null;
@@ -3377,7 +3434,7 @@ registerKernel(ops.select_int, "Autograd", (ks, self, dim, index) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::select_int", "engine/ops/native_functions/shape.yaml:168", "engine/generated/VariableType.ts:3364");
+}, "VariableType::select_int", "engine/ops/native_functions/shape.yaml:168", "engine/generated/VariableType.ts:3421");
 registerKernel(ops.slice_Tensor, "Autograd", (ks, self, dim, start, end, step) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: SliceBackward0 | null = null;
@@ -3396,7 +3453,7 @@ registerKernel(ops.slice_Tensor, "Autograd", (ks, self, dim, start, end, step) =
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::slice_Tensor", "engine/ops/native_functions/shape.yaml:174", "engine/generated/VariableType.ts:3381");
+}, "VariableType::slice_Tensor", "engine/ops/native_functions/shape.yaml:174", "engine/generated/VariableType.ts:3438");
 registerKernel(ops.unfold_default, "Autograd", (ks, self, dimension, size, step) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: UnfoldBackward0 | null = null;
@@ -3414,7 +3471,7 @@ registerKernel(ops.unfold_default, "Autograd", (ks, self, dimension, size, step)
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::unfold_default", "engine/ops/native_functions/shape.yaml:180", "engine/generated/VariableType.ts:3400");
+}, "VariableType::unfold_default", "engine/ops/native_functions/shape.yaml:180", "engine/generated/VariableType.ts:3457");
 registerKernel(ops.diagonal_default, "Autograd", (ks, self, offset, dim1, dim2) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: DiagonalBackward0 | null = null;
@@ -3432,7 +3489,7 @@ registerKernel(ops.diagonal_default, "Autograd", (ks, self, offset, dim1, dim2) 
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::diagonal_default", "engine/ops/native_functions/shape.yaml:186", "engine/generated/VariableType.ts:3418");
+}, "VariableType::diagonal_default", "engine/ops/native_functions/shape.yaml:186", "engine/generated/VariableType.ts:3475");
 registerKernel(ops.split_Tensor, "Autograd", (ks, self, split_size, dim) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: SplitBackward0 | null = null;
@@ -3450,7 +3507,7 @@ registerKernel(ops.split_Tensor, "Autograd", (ks, self, split_size, dim) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::split_Tensor", "engine/ops/native_functions/shape.yaml:193", "engine/generated/VariableType.ts:3436");
+}, "VariableType::split_Tensor", "engine/ops/native_functions/shape.yaml:193", "engine/generated/VariableType.ts:3493");
 registerKernel(ops.split_with_sizes_default, "Autograd", (ks, self, split_sizes, dim) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: SplitWithSizesBackward0 | null = null;
@@ -3468,7 +3525,7 @@ registerKernel(ops.split_with_sizes_default, "Autograd", (ks, self, split_sizes,
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::split_with_sizes_default", "engine/ops/native_functions/shape.yaml:204", "engine/generated/VariableType.ts:3454");
+}, "VariableType::split_with_sizes_default", "engine/ops/native_functions/shape.yaml:204", "engine/generated/VariableType.ts:3511");
 registerKernel(ops.unbind_int, "Autograd", (ks, self, dim) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: UnbindBackward0 | null = null;
@@ -3483,7 +3540,7 @@ registerKernel(ops.unbind_int, "Autograd", (ks, self, dim) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::unbind_int", "engine/ops/native_functions/shape.yaml:216", "engine/generated/VariableType.ts:3472");
+}, "VariableType::unbind_int", "engine/ops/native_functions/shape.yaml:216", "engine/generated/VariableType.ts:3529");
 registerKernel(ops.clone_default, "Autograd", (ks, self, memory_format) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: CloneBackward0 | null = null;
@@ -3497,7 +3554,7 @@ registerKernel(ops.clone_default, "Autograd", (ks, self, memory_format) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::clone_default", "engine/ops/native_functions/shape.yaml:223", "engine/generated/VariableType.ts:3487");
+}, "VariableType::clone_default", "engine/ops/native_functions/shape.yaml:223", "engine/generated/VariableType.ts:3544");
 registerKernel(ops.copy__default, "Autograd", (ks, self, src, non_blocking) => {
   const grad_fn = compute_requires_grad(src) ? not_implemented_node("aten::copy_", src) : null;
   if (grad_fn) check_inplace(self, true);
@@ -3505,7 +3562,7 @@ registerKernel(ops.copy__default, "Autograd", (ks, self, src, non_blocking) => {
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) rebase_history(self, grad_fn);
   return _result;
-}, "VariableType::copy__default", "engine/ops/native_functions/shape.yaml:235", "engine/generated/VariableType.ts:3501");
+}, "VariableType::copy__default", "engine/ops/native_functions/shape.yaml:235", "engine/generated/VariableType.ts:3558");
 registerKernel(ops._to_copy_default, "Autograd", (ks, self, dtype, layout, device, pin_memory, non_blocking, memory_format) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: ToCopyBackward0 | null = null;
@@ -3520,7 +3577,7 @@ registerKernel(ops._to_copy_default, "Autograd", (ks, self, dtype, layout, devic
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::_to_copy_default", "engine/ops/native_functions/shape.yaml:242", "engine/generated/VariableType.ts:3509");
+}, "VariableType::_to_copy_default", "engine/ops/native_functions/shape.yaml:242", "engine/generated/VariableType.ts:3566");
 registerKernel(ops.zero__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -3535,14 +3592,14 @@ registerKernel(ops.zero__default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::zero__default", "engine/ops/native_functions/shape.yaml:276", "engine/generated/VariableType.ts:3524");
-registerKernel(ops.empty_strided_default, "Autograd", (ks, size, stride, dtype, layout, device, pin_memory) => below_autograd(() => ops.empty_strided_default.redispatch(ks.and(after_autograd_keyset), size, stride, dtype, layout, device, pin_memory)), "VariableType::empty_strided_default", "engine/ops/native_functions/shape.yaml:284", "engine/generated/VariableType.ts:3539");
-registerKernel(ops.empty_like_default, "Autograd", (ks, self, dtype, layout, device, pin_memory, memory_format) => below_autograd(() => ops.empty_like_default.redispatch(ks.and(after_autograd_keyset), self, dtype, layout, device, pin_memory, memory_format)), "VariableType::empty_like_default", "engine/ops/native_functions/shape.yaml:290", "engine/generated/VariableType.ts:3540");
-registerKernel(ops.zeros_default, "Autograd", (ks, size, dtype, layout, device, pin_memory) => below_autograd(() => ops.zeros_default.redispatch(ks.and(after_autograd_keyset), size, dtype, layout, device, pin_memory)), "VariableType::zeros_default", "engine/ops/native_functions/shape.yaml:296", "engine/generated/VariableType.ts:3541");
-registerKernel(ops.zeros_like_default, "Autograd", (ks, self, dtype, layout, device, pin_memory, memory_format) => below_autograd(() => ops.zeros_like_default.redispatch(ks.and(after_autograd_keyset), self, dtype, layout, device, pin_memory, memory_format)), "VariableType::zeros_like_default", "engine/ops/native_functions/shape.yaml:300", "engine/generated/VariableType.ts:3542");
-registerKernel(ops.ones_like_default, "Autograd", (ks, self, dtype, layout, device, pin_memory, memory_format) => below_autograd(() => ops.ones_like_default.redispatch(ks.and(after_autograd_keyset), self, dtype, layout, device, pin_memory, memory_format)), "VariableType::ones_like_default", "engine/ops/native_functions/shape.yaml:307", "engine/generated/VariableType.ts:3543");
-registerKernel(ops.full_default, "Autograd", (ks, size, fill_value, dtype, layout, device, pin_memory) => below_autograd(() => ops.full_default.redispatch(ks.and(after_autograd_keyset), size, fill_value, dtype, layout, device, pin_memory)), "VariableType::full_default", "engine/ops/native_functions/shape.yaml:314", "engine/generated/VariableType.ts:3544");
-registerKernel(ops.full_like_default, "Autograd", (ks, self, fill_value, dtype, layout, device, pin_memory, memory_format) => below_autograd(() => ops.full_like_default.redispatch(ks.and(after_autograd_keyset), self, fill_value, dtype, layout, device, pin_memory, memory_format)), "VariableType::full_like_default", "engine/ops/native_functions/shape.yaml:318", "engine/generated/VariableType.ts:3545");
+}, "VariableType::zero__default", "engine/ops/native_functions/shape.yaml:276", "engine/generated/VariableType.ts:3581");
+registerKernel(ops.empty_strided_default, "Autograd", (ks, size, stride, dtype, layout, device, pin_memory) => below_autograd(() => ops.empty_strided_default.redispatch(ks.and(after_autograd_keyset), size, stride, dtype, layout, device, pin_memory)), "VariableType::empty_strided_default", "engine/ops/native_functions/shape.yaml:284", "engine/generated/VariableType.ts:3596");
+registerKernel(ops.empty_like_default, "Autograd", (ks, self, dtype, layout, device, pin_memory, memory_format) => below_autograd(() => ops.empty_like_default.redispatch(ks.and(after_autograd_keyset), self, dtype, layout, device, pin_memory, memory_format)), "VariableType::empty_like_default", "engine/ops/native_functions/shape.yaml:290", "engine/generated/VariableType.ts:3597");
+registerKernel(ops.zeros_default, "Autograd", (ks, size, dtype, layout, device, pin_memory) => below_autograd(() => ops.zeros_default.redispatch(ks.and(after_autograd_keyset), size, dtype, layout, device, pin_memory)), "VariableType::zeros_default", "engine/ops/native_functions/shape.yaml:296", "engine/generated/VariableType.ts:3598");
+registerKernel(ops.zeros_like_default, "Autograd", (ks, self, dtype, layout, device, pin_memory, memory_format) => below_autograd(() => ops.zeros_like_default.redispatch(ks.and(after_autograd_keyset), self, dtype, layout, device, pin_memory, memory_format)), "VariableType::zeros_like_default", "engine/ops/native_functions/shape.yaml:300", "engine/generated/VariableType.ts:3599");
+registerKernel(ops.ones_like_default, "Autograd", (ks, self, dtype, layout, device, pin_memory, memory_format) => below_autograd(() => ops.ones_like_default.redispatch(ks.and(after_autograd_keyset), self, dtype, layout, device, pin_memory, memory_format)), "VariableType::ones_like_default", "engine/ops/native_functions/shape.yaml:307", "engine/generated/VariableType.ts:3600");
+registerKernel(ops.full_default, "Autograd", (ks, size, fill_value, dtype, layout, device, pin_memory) => below_autograd(() => ops.full_default.redispatch(ks.and(after_autograd_keyset), size, fill_value, dtype, layout, device, pin_memory)), "VariableType::full_default", "engine/ops/native_functions/shape.yaml:314", "engine/generated/VariableType.ts:3601");
+registerKernel(ops.full_like_default, "Autograd", (ks, self, fill_value, dtype, layout, device, pin_memory, memory_format) => below_autograd(() => ops.full_like_default.redispatch(ks.and(after_autograd_keyset), self, fill_value, dtype, layout, device, pin_memory, memory_format)), "VariableType::full_like_default", "engine/ops/native_functions/shape.yaml:318", "engine/generated/VariableType.ts:3602");
 registerKernel(ops.neg_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: NegBackward0 | null = null;
@@ -3556,7 +3613,7 @@ registerKernel(ops.neg_default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::neg_default", "engine/ops/native_functions/unary.yaml:19", "engine/generated/VariableType.ts:3546");
+}, "VariableType::neg_default", "engine/ops/native_functions/unary.yaml:19", "engine/generated/VariableType.ts:3603");
 registerKernel(ops.neg__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -3571,11 +3628,11 @@ registerKernel(ops.neg__default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::neg__default", "engine/ops/native_functions/unary.yaml:23", "engine/generated/VariableType.ts:3560");
+}, "VariableType::neg__default", "engine/ops/native_functions/unary.yaml:23", "engine/generated/VariableType.ts:3617");
 registerKernel(ops.neg_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("neg");
   return below_autograd(() => ops.neg_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::neg_out", "engine/ops/native_functions/unary.yaml:27", "engine/generated/VariableType.ts:3575");
+}, "VariableType::neg_out", "engine/ops/native_functions/unary.yaml:27", "engine/generated/VariableType.ts:3632");
 registerKernel(ops.abs_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: AbsBackward0 | null = null;
@@ -3590,7 +3647,7 @@ registerKernel(ops.abs_default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::abs_default", "engine/ops/native_functions/unary.yaml:48", "engine/generated/VariableType.ts:3579");
+}, "VariableType::abs_default", "engine/ops/native_functions/unary.yaml:48", "engine/generated/VariableType.ts:3636");
 registerKernel(ops.abs__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -3606,11 +3663,11 @@ registerKernel(ops.abs__default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::abs__default", "engine/ops/native_functions/unary.yaml:53", "engine/generated/VariableType.ts:3594");
+}, "VariableType::abs__default", "engine/ops/native_functions/unary.yaml:53", "engine/generated/VariableType.ts:3651");
 registerKernel(ops.abs_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("abs");
   return below_autograd(() => ops.abs_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::abs_out", "engine/ops/native_functions/unary.yaml:58", "engine/generated/VariableType.ts:3610");
+}, "VariableType::abs_out", "engine/ops/native_functions/unary.yaml:58", "engine/generated/VariableType.ts:3667");
 registerKernel(ops.sign_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: SignBackward0 | null = null;
@@ -3624,7 +3681,7 @@ registerKernel(ops.sign_default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::sign_default", "engine/ops/native_functions/unary.yaml:77", "engine/generated/VariableType.ts:3614");
+}, "VariableType::sign_default", "engine/ops/native_functions/unary.yaml:77", "engine/generated/VariableType.ts:3671");
 registerKernel(ops.sign__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -3639,11 +3696,11 @@ registerKernel(ops.sign__default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::sign__default", "engine/ops/native_functions/unary.yaml:81", "engine/generated/VariableType.ts:3628");
+}, "VariableType::sign__default", "engine/ops/native_functions/unary.yaml:81", "engine/generated/VariableType.ts:3685");
 registerKernel(ops.sign_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("sign");
   return below_autograd(() => ops.sign_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::sign_out", "engine/ops/native_functions/unary.yaml:85", "engine/generated/VariableType.ts:3643");
+}, "VariableType::sign_out", "engine/ops/native_functions/unary.yaml:85", "engine/generated/VariableType.ts:3700");
 registerKernel(ops.sgn_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: SgnBackward0 | null = null;
@@ -3659,7 +3716,7 @@ registerKernel(ops.sgn_default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::sgn_default", "engine/ops/native_functions/unary.yaml:91", "engine/generated/VariableType.ts:3647");
+}, "VariableType::sgn_default", "engine/ops/native_functions/unary.yaml:91", "engine/generated/VariableType.ts:3704");
 registerKernel(ops.sgn__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -3676,11 +3733,11 @@ registerKernel(ops.sgn__default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::sgn__default", "engine/ops/native_functions/unary.yaml:95", "engine/generated/VariableType.ts:3663");
+}, "VariableType::sgn__default", "engine/ops/native_functions/unary.yaml:95", "engine/generated/VariableType.ts:3720");
 registerKernel(ops.sgn_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("sgn");
   return below_autograd(() => ops.sgn_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::sgn_out", "engine/ops/native_functions/unary.yaml:99", "engine/generated/VariableType.ts:3680");
+}, "VariableType::sgn_out", "engine/ops/native_functions/unary.yaml:99", "engine/generated/VariableType.ts:3737");
 registerKernel(ops.exp_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: ExpBackward0 | null = null;
@@ -3695,7 +3752,7 @@ registerKernel(ops.exp_default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::exp_default", "engine/ops/native_functions/unary.yaml:106", "engine/generated/VariableType.ts:3684");
+}, "VariableType::exp_default", "engine/ops/native_functions/unary.yaml:106", "engine/generated/VariableType.ts:3741");
 registerKernel(ops.exp__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -3711,11 +3768,11 @@ registerKernel(ops.exp__default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::exp__default", "engine/ops/native_functions/unary.yaml:110", "engine/generated/VariableType.ts:3699");
+}, "VariableType::exp__default", "engine/ops/native_functions/unary.yaml:110", "engine/generated/VariableType.ts:3756");
 registerKernel(ops.exp_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("exp");
   return below_autograd(() => ops.exp_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::exp_out", "engine/ops/native_functions/unary.yaml:114", "engine/generated/VariableType.ts:3715");
+}, "VariableType::exp_out", "engine/ops/native_functions/unary.yaml:114", "engine/generated/VariableType.ts:3772");
 registerKernel(ops.exp2_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: Exp2Backward0 | null = null;
@@ -3730,7 +3787,7 @@ registerKernel(ops.exp2_default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::exp2_default", "engine/ops/native_functions/unary.yaml:120", "engine/generated/VariableType.ts:3719");
+}, "VariableType::exp2_default", "engine/ops/native_functions/unary.yaml:120", "engine/generated/VariableType.ts:3776");
 registerKernel(ops.exp2__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -3746,11 +3803,11 @@ registerKernel(ops.exp2__default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::exp2__default", "engine/ops/native_functions/unary.yaml:124", "engine/generated/VariableType.ts:3734");
+}, "VariableType::exp2__default", "engine/ops/native_functions/unary.yaml:124", "engine/generated/VariableType.ts:3791");
 registerKernel(ops.exp2_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("exp2");
   return below_autograd(() => ops.exp2_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::exp2_out", "engine/ops/native_functions/unary.yaml:128", "engine/generated/VariableType.ts:3750");
+}, "VariableType::exp2_out", "engine/ops/native_functions/unary.yaml:128", "engine/generated/VariableType.ts:3807");
 registerKernel(ops.expm1_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: Expm1Backward0 | null = null;
@@ -3765,7 +3822,7 @@ registerKernel(ops.expm1_default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::expm1_default", "engine/ops/native_functions/unary.yaml:134", "engine/generated/VariableType.ts:3754");
+}, "VariableType::expm1_default", "engine/ops/native_functions/unary.yaml:134", "engine/generated/VariableType.ts:3811");
 registerKernel(ops.expm1__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -3781,11 +3838,11 @@ registerKernel(ops.expm1__default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::expm1__default", "engine/ops/native_functions/unary.yaml:138", "engine/generated/VariableType.ts:3769");
+}, "VariableType::expm1__default", "engine/ops/native_functions/unary.yaml:138", "engine/generated/VariableType.ts:3826");
 registerKernel(ops.expm1_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("expm1");
   return below_autograd(() => ops.expm1_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::expm1_out", "engine/ops/native_functions/unary.yaml:142", "engine/generated/VariableType.ts:3785");
+}, "VariableType::expm1_out", "engine/ops/native_functions/unary.yaml:142", "engine/generated/VariableType.ts:3842");
 registerKernel(ops.log_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: LogBackward0 | null = null;
@@ -3800,7 +3857,7 @@ registerKernel(ops.log_default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::log_default", "engine/ops/native_functions/unary.yaml:148", "engine/generated/VariableType.ts:3789");
+}, "VariableType::log_default", "engine/ops/native_functions/unary.yaml:148", "engine/generated/VariableType.ts:3846");
 registerKernel(ops.log__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -3816,11 +3873,11 @@ registerKernel(ops.log__default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::log__default", "engine/ops/native_functions/unary.yaml:152", "engine/generated/VariableType.ts:3804");
+}, "VariableType::log__default", "engine/ops/native_functions/unary.yaml:152", "engine/generated/VariableType.ts:3861");
 registerKernel(ops.log_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("log");
   return below_autograd(() => ops.log_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::log_out", "engine/ops/native_functions/unary.yaml:156", "engine/generated/VariableType.ts:3820");
+}, "VariableType::log_out", "engine/ops/native_functions/unary.yaml:156", "engine/generated/VariableType.ts:3877");
 registerKernel(ops.log2_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: Log2Backward0 | null = null;
@@ -3835,7 +3892,7 @@ registerKernel(ops.log2_default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::log2_default", "engine/ops/native_functions/unary.yaml:162", "engine/generated/VariableType.ts:3824");
+}, "VariableType::log2_default", "engine/ops/native_functions/unary.yaml:162", "engine/generated/VariableType.ts:3881");
 registerKernel(ops.log2__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -3851,11 +3908,11 @@ registerKernel(ops.log2__default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::log2__default", "engine/ops/native_functions/unary.yaml:166", "engine/generated/VariableType.ts:3839");
+}, "VariableType::log2__default", "engine/ops/native_functions/unary.yaml:166", "engine/generated/VariableType.ts:3896");
 registerKernel(ops.log2_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("log2");
   return below_autograd(() => ops.log2_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::log2_out", "engine/ops/native_functions/unary.yaml:170", "engine/generated/VariableType.ts:3855");
+}, "VariableType::log2_out", "engine/ops/native_functions/unary.yaml:170", "engine/generated/VariableType.ts:3912");
 registerKernel(ops.log10_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: Log10Backward0 | null = null;
@@ -3870,7 +3927,7 @@ registerKernel(ops.log10_default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::log10_default", "engine/ops/native_functions/unary.yaml:176", "engine/generated/VariableType.ts:3859");
+}, "VariableType::log10_default", "engine/ops/native_functions/unary.yaml:176", "engine/generated/VariableType.ts:3916");
 registerKernel(ops.log10__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -3886,11 +3943,11 @@ registerKernel(ops.log10__default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::log10__default", "engine/ops/native_functions/unary.yaml:180", "engine/generated/VariableType.ts:3874");
+}, "VariableType::log10__default", "engine/ops/native_functions/unary.yaml:180", "engine/generated/VariableType.ts:3931");
 registerKernel(ops.log10_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("log10");
   return below_autograd(() => ops.log10_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::log10_out", "engine/ops/native_functions/unary.yaml:184", "engine/generated/VariableType.ts:3890");
+}, "VariableType::log10_out", "engine/ops/native_functions/unary.yaml:184", "engine/generated/VariableType.ts:3947");
 registerKernel(ops.log1p_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: Log1PBackward0 | null = null;
@@ -3905,7 +3962,7 @@ registerKernel(ops.log1p_default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::log1p_default", "engine/ops/native_functions/unary.yaml:190", "engine/generated/VariableType.ts:3894");
+}, "VariableType::log1p_default", "engine/ops/native_functions/unary.yaml:190", "engine/generated/VariableType.ts:3951");
 registerKernel(ops.log1p__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -3921,11 +3978,11 @@ registerKernel(ops.log1p__default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::log1p__default", "engine/ops/native_functions/unary.yaml:194", "engine/generated/VariableType.ts:3909");
+}, "VariableType::log1p__default", "engine/ops/native_functions/unary.yaml:194", "engine/generated/VariableType.ts:3966");
 registerKernel(ops.log1p_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("log1p");
   return below_autograd(() => ops.log1p_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::log1p_out", "engine/ops/native_functions/unary.yaml:198", "engine/generated/VariableType.ts:3925");
+}, "VariableType::log1p_out", "engine/ops/native_functions/unary.yaml:198", "engine/generated/VariableType.ts:3982");
 registerKernel(ops.sqrt_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: SqrtBackward0 | null = null;
@@ -3940,7 +3997,7 @@ registerKernel(ops.sqrt_default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::sqrt_default", "engine/ops/native_functions/unary.yaml:204", "engine/generated/VariableType.ts:3929");
+}, "VariableType::sqrt_default", "engine/ops/native_functions/unary.yaml:204", "engine/generated/VariableType.ts:3986");
 registerKernel(ops.sqrt__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -3956,11 +4013,11 @@ registerKernel(ops.sqrt__default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::sqrt__default", "engine/ops/native_functions/unary.yaml:208", "engine/generated/VariableType.ts:3944");
+}, "VariableType::sqrt__default", "engine/ops/native_functions/unary.yaml:208", "engine/generated/VariableType.ts:4001");
 registerKernel(ops.sqrt_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("sqrt");
   return below_autograd(() => ops.sqrt_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::sqrt_out", "engine/ops/native_functions/unary.yaml:212", "engine/generated/VariableType.ts:3960");
+}, "VariableType::sqrt_out", "engine/ops/native_functions/unary.yaml:212", "engine/generated/VariableType.ts:4017");
 registerKernel(ops.rsqrt_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: RsqrtBackward0 | null = null;
@@ -3975,7 +4032,7 @@ registerKernel(ops.rsqrt_default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::rsqrt_default", "engine/ops/native_functions/unary.yaml:218", "engine/generated/VariableType.ts:3964");
+}, "VariableType::rsqrt_default", "engine/ops/native_functions/unary.yaml:218", "engine/generated/VariableType.ts:4021");
 registerKernel(ops.rsqrt__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -3991,11 +4048,11 @@ registerKernel(ops.rsqrt__default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::rsqrt__default", "engine/ops/native_functions/unary.yaml:222", "engine/generated/VariableType.ts:3979");
+}, "VariableType::rsqrt__default", "engine/ops/native_functions/unary.yaml:222", "engine/generated/VariableType.ts:4036");
 registerKernel(ops.rsqrt_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("rsqrt");
   return below_autograd(() => ops.rsqrt_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::rsqrt_out", "engine/ops/native_functions/unary.yaml:226", "engine/generated/VariableType.ts:3995");
+}, "VariableType::rsqrt_out", "engine/ops/native_functions/unary.yaml:226", "engine/generated/VariableType.ts:4052");
 registerKernel(ops.reciprocal_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: ReciprocalBackward0 | null = null;
@@ -4010,7 +4067,7 @@ registerKernel(ops.reciprocal_default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::reciprocal_default", "engine/ops/native_functions/unary.yaml:232", "engine/generated/VariableType.ts:3999");
+}, "VariableType::reciprocal_default", "engine/ops/native_functions/unary.yaml:232", "engine/generated/VariableType.ts:4056");
 registerKernel(ops.reciprocal__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -4026,11 +4083,11 @@ registerKernel(ops.reciprocal__default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::reciprocal__default", "engine/ops/native_functions/unary.yaml:236", "engine/generated/VariableType.ts:4014");
+}, "VariableType::reciprocal__default", "engine/ops/native_functions/unary.yaml:236", "engine/generated/VariableType.ts:4071");
 registerKernel(ops.reciprocal_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("reciprocal");
   return below_autograd(() => ops.reciprocal_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::reciprocal_out", "engine/ops/native_functions/unary.yaml:240", "engine/generated/VariableType.ts:4030");
+}, "VariableType::reciprocal_out", "engine/ops/native_functions/unary.yaml:240", "engine/generated/VariableType.ts:4087");
 registerKernel(ops.sin_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: SinBackward0 | null = null;
@@ -4045,7 +4102,7 @@ registerKernel(ops.sin_default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::sin_default", "engine/ops/native_functions/unary.yaml:262", "engine/generated/VariableType.ts:4034");
+}, "VariableType::sin_default", "engine/ops/native_functions/unary.yaml:262", "engine/generated/VariableType.ts:4091");
 registerKernel(ops.sin__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -4061,11 +4118,11 @@ registerKernel(ops.sin__default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::sin__default", "engine/ops/native_functions/unary.yaml:266", "engine/generated/VariableType.ts:4049");
+}, "VariableType::sin__default", "engine/ops/native_functions/unary.yaml:266", "engine/generated/VariableType.ts:4106");
 registerKernel(ops.sin_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("sin");
   return below_autograd(() => ops.sin_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::sin_out", "engine/ops/native_functions/unary.yaml:270", "engine/generated/VariableType.ts:4065");
+}, "VariableType::sin_out", "engine/ops/native_functions/unary.yaml:270", "engine/generated/VariableType.ts:4122");
 registerKernel(ops.cos_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: CosBackward0 | null = null;
@@ -4080,7 +4137,7 @@ registerKernel(ops.cos_default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::cos_default", "engine/ops/native_functions/unary.yaml:276", "engine/generated/VariableType.ts:4069");
+}, "VariableType::cos_default", "engine/ops/native_functions/unary.yaml:276", "engine/generated/VariableType.ts:4126");
 registerKernel(ops.cos__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -4096,11 +4153,11 @@ registerKernel(ops.cos__default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::cos__default", "engine/ops/native_functions/unary.yaml:280", "engine/generated/VariableType.ts:4084");
+}, "VariableType::cos__default", "engine/ops/native_functions/unary.yaml:280", "engine/generated/VariableType.ts:4141");
 registerKernel(ops.cos_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("cos");
   return below_autograd(() => ops.cos_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::cos_out", "engine/ops/native_functions/unary.yaml:284", "engine/generated/VariableType.ts:4100");
+}, "VariableType::cos_out", "engine/ops/native_functions/unary.yaml:284", "engine/generated/VariableType.ts:4157");
 registerKernel(ops.tan_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: TanBackward0 | null = null;
@@ -4115,7 +4172,7 @@ registerKernel(ops.tan_default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::tan_default", "engine/ops/native_functions/unary.yaml:290", "engine/generated/VariableType.ts:4104");
+}, "VariableType::tan_default", "engine/ops/native_functions/unary.yaml:290", "engine/generated/VariableType.ts:4161");
 registerKernel(ops.tan__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -4131,11 +4188,11 @@ registerKernel(ops.tan__default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::tan__default", "engine/ops/native_functions/unary.yaml:294", "engine/generated/VariableType.ts:4119");
+}, "VariableType::tan__default", "engine/ops/native_functions/unary.yaml:294", "engine/generated/VariableType.ts:4176");
 registerKernel(ops.tan_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("tan");
   return below_autograd(() => ops.tan_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::tan_out", "engine/ops/native_functions/unary.yaml:298", "engine/generated/VariableType.ts:4135");
+}, "VariableType::tan_out", "engine/ops/native_functions/unary.yaml:298", "engine/generated/VariableType.ts:4192");
 registerKernel(ops.asin_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: AsinBackward0 | null = null;
@@ -4150,7 +4207,7 @@ registerKernel(ops.asin_default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::asin_default", "engine/ops/native_functions/unary.yaml:304", "engine/generated/VariableType.ts:4139");
+}, "VariableType::asin_default", "engine/ops/native_functions/unary.yaml:304", "engine/generated/VariableType.ts:4196");
 registerKernel(ops.asin__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -4166,11 +4223,11 @@ registerKernel(ops.asin__default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::asin__default", "engine/ops/native_functions/unary.yaml:308", "engine/generated/VariableType.ts:4154");
+}, "VariableType::asin__default", "engine/ops/native_functions/unary.yaml:308", "engine/generated/VariableType.ts:4211");
 registerKernel(ops.asin_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("asin");
   return below_autograd(() => ops.asin_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::asin_out", "engine/ops/native_functions/unary.yaml:312", "engine/generated/VariableType.ts:4170");
+}, "VariableType::asin_out", "engine/ops/native_functions/unary.yaml:312", "engine/generated/VariableType.ts:4227");
 registerKernel(ops.acos_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: AcosBackward0 | null = null;
@@ -4185,7 +4242,7 @@ registerKernel(ops.acos_default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::acos_default", "engine/ops/native_functions/unary.yaml:332", "engine/generated/VariableType.ts:4174");
+}, "VariableType::acos_default", "engine/ops/native_functions/unary.yaml:332", "engine/generated/VariableType.ts:4231");
 registerKernel(ops.acos__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -4201,11 +4258,11 @@ registerKernel(ops.acos__default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::acos__default", "engine/ops/native_functions/unary.yaml:336", "engine/generated/VariableType.ts:4189");
+}, "VariableType::acos__default", "engine/ops/native_functions/unary.yaml:336", "engine/generated/VariableType.ts:4246");
 registerKernel(ops.acos_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("acos");
   return below_autograd(() => ops.acos_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::acos_out", "engine/ops/native_functions/unary.yaml:340", "engine/generated/VariableType.ts:4205");
+}, "VariableType::acos_out", "engine/ops/native_functions/unary.yaml:340", "engine/generated/VariableType.ts:4262");
 registerKernel(ops.atan_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: AtanBackward0 | null = null;
@@ -4220,7 +4277,7 @@ registerKernel(ops.atan_default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::atan_default", "engine/ops/native_functions/unary.yaml:360", "engine/generated/VariableType.ts:4209");
+}, "VariableType::atan_default", "engine/ops/native_functions/unary.yaml:360", "engine/generated/VariableType.ts:4266");
 registerKernel(ops.atan__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -4236,11 +4293,11 @@ registerKernel(ops.atan__default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::atan__default", "engine/ops/native_functions/unary.yaml:364", "engine/generated/VariableType.ts:4224");
+}, "VariableType::atan__default", "engine/ops/native_functions/unary.yaml:364", "engine/generated/VariableType.ts:4281");
 registerKernel(ops.atan_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("atan");
   return below_autograd(() => ops.atan_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::atan_out", "engine/ops/native_functions/unary.yaml:368", "engine/generated/VariableType.ts:4240");
+}, "VariableType::atan_out", "engine/ops/native_functions/unary.yaml:368", "engine/generated/VariableType.ts:4297");
 registerKernel(ops.sinh_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: SinhBackward0 | null = null;
@@ -4255,7 +4312,7 @@ registerKernel(ops.sinh_default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::sinh_default", "engine/ops/native_functions/unary.yaml:388", "engine/generated/VariableType.ts:4244");
+}, "VariableType::sinh_default", "engine/ops/native_functions/unary.yaml:388", "engine/generated/VariableType.ts:4301");
 registerKernel(ops.sinh__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -4271,11 +4328,11 @@ registerKernel(ops.sinh__default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::sinh__default", "engine/ops/native_functions/unary.yaml:392", "engine/generated/VariableType.ts:4259");
+}, "VariableType::sinh__default", "engine/ops/native_functions/unary.yaml:392", "engine/generated/VariableType.ts:4316");
 registerKernel(ops.sinh_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("sinh");
   return below_autograd(() => ops.sinh_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::sinh_out", "engine/ops/native_functions/unary.yaml:396", "engine/generated/VariableType.ts:4275");
+}, "VariableType::sinh_out", "engine/ops/native_functions/unary.yaml:396", "engine/generated/VariableType.ts:4332");
 registerKernel(ops.cosh_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: CoshBackward0 | null = null;
@@ -4290,7 +4347,7 @@ registerKernel(ops.cosh_default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::cosh_default", "engine/ops/native_functions/unary.yaml:402", "engine/generated/VariableType.ts:4279");
+}, "VariableType::cosh_default", "engine/ops/native_functions/unary.yaml:402", "engine/generated/VariableType.ts:4336");
 registerKernel(ops.cosh__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -4306,11 +4363,11 @@ registerKernel(ops.cosh__default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::cosh__default", "engine/ops/native_functions/unary.yaml:406", "engine/generated/VariableType.ts:4294");
+}, "VariableType::cosh__default", "engine/ops/native_functions/unary.yaml:406", "engine/generated/VariableType.ts:4351");
 registerKernel(ops.cosh_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("cosh");
   return below_autograd(() => ops.cosh_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::cosh_out", "engine/ops/native_functions/unary.yaml:410", "engine/generated/VariableType.ts:4310");
+}, "VariableType::cosh_out", "engine/ops/native_functions/unary.yaml:410", "engine/generated/VariableType.ts:4367");
 registerKernel(ops.tanh_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: TanhBackward0 | null = null;
@@ -4325,7 +4382,7 @@ registerKernel(ops.tanh_default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::tanh_default", "engine/ops/native_functions/unary.yaml:416", "engine/generated/VariableType.ts:4314");
+}, "VariableType::tanh_default", "engine/ops/native_functions/unary.yaml:416", "engine/generated/VariableType.ts:4371");
 registerKernel(ops.tanh__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -4341,11 +4398,11 @@ registerKernel(ops.tanh__default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::tanh__default", "engine/ops/native_functions/unary.yaml:420", "engine/generated/VariableType.ts:4329");
+}, "VariableType::tanh__default", "engine/ops/native_functions/unary.yaml:420", "engine/generated/VariableType.ts:4386");
 registerKernel(ops.tanh_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("tanh");
   return below_autograd(() => ops.tanh_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::tanh_out", "engine/ops/native_functions/unary.yaml:424", "engine/generated/VariableType.ts:4345");
+}, "VariableType::tanh_out", "engine/ops/native_functions/unary.yaml:424", "engine/generated/VariableType.ts:4402");
 registerKernel(ops.sigmoid_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: SigmoidBackward0 | null = null;
@@ -4360,7 +4417,7 @@ registerKernel(ops.sigmoid_default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::sigmoid_default", "engine/ops/native_functions/unary.yaml:431", "engine/generated/VariableType.ts:4349");
+}, "VariableType::sigmoid_default", "engine/ops/native_functions/unary.yaml:431", "engine/generated/VariableType.ts:4406");
 registerKernel(ops.sigmoid__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -4376,11 +4433,11 @@ registerKernel(ops.sigmoid__default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::sigmoid__default", "engine/ops/native_functions/unary.yaml:435", "engine/generated/VariableType.ts:4364");
+}, "VariableType::sigmoid__default", "engine/ops/native_functions/unary.yaml:435", "engine/generated/VariableType.ts:4421");
 registerKernel(ops.sigmoid_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("sigmoid");
   return below_autograd(() => ops.sigmoid_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::sigmoid_out", "engine/ops/native_functions/unary.yaml:439", "engine/generated/VariableType.ts:4380");
+}, "VariableType::sigmoid_out", "engine/ops/native_functions/unary.yaml:439", "engine/generated/VariableType.ts:4437");
 registerKernel(ops.logit_default, "Autograd", (ks, self, eps) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: LogitBackward0 | null = null;
@@ -4396,7 +4453,7 @@ registerKernel(ops.logit_default, "Autograd", (ks, self, eps) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::logit_default", "engine/ops/native_functions/unary.yaml:445", "engine/generated/VariableType.ts:4384");
+}, "VariableType::logit_default", "engine/ops/native_functions/unary.yaml:445", "engine/generated/VariableType.ts:4441");
 registerKernel(ops.logit__default, "Autograd", (ks, self, eps) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -4413,11 +4470,11 @@ registerKernel(ops.logit__default, "Autograd", (ks, self, eps) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::logit__default", "engine/ops/native_functions/unary.yaml:450", "engine/generated/VariableType.ts:4400");
+}, "VariableType::logit__default", "engine/ops/native_functions/unary.yaml:450", "engine/generated/VariableType.ts:4457");
 registerKernel(ops.logit_out, "Autograd", (ks, self, eps, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("logit");
   return below_autograd(() => ops.logit_out.redispatch(ks.and(after_autograd_keyset), self, eps, out));
-}, "VariableType::logit_out", "engine/ops/native_functions/unary.yaml:455", "engine/generated/VariableType.ts:4417");
+}, "VariableType::logit_out", "engine/ops/native_functions/unary.yaml:455", "engine/generated/VariableType.ts:4474");
 registerKernel(ops.erf_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: ErfBackward0 | null = null;
@@ -4432,7 +4489,7 @@ registerKernel(ops.erf_default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::erf_default", "engine/ops/native_functions/unary.yaml:460", "engine/generated/VariableType.ts:4421");
+}, "VariableType::erf_default", "engine/ops/native_functions/unary.yaml:460", "engine/generated/VariableType.ts:4478");
 registerKernel(ops.erf__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -4448,11 +4505,11 @@ registerKernel(ops.erf__default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::erf__default", "engine/ops/native_functions/unary.yaml:464", "engine/generated/VariableType.ts:4436");
+}, "VariableType::erf__default", "engine/ops/native_functions/unary.yaml:464", "engine/generated/VariableType.ts:4493");
 registerKernel(ops.erf_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("erf");
   return below_autograd(() => ops.erf_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::erf_out", "engine/ops/native_functions/unary.yaml:468", "engine/generated/VariableType.ts:4452");
+}, "VariableType::erf_out", "engine/ops/native_functions/unary.yaml:468", "engine/generated/VariableType.ts:4509");
 registerKernel(ops.erfc_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: ErfcBackward0 | null = null;
@@ -4467,7 +4524,7 @@ registerKernel(ops.erfc_default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::erfc_default", "engine/ops/native_functions/unary.yaml:474", "engine/generated/VariableType.ts:4456");
+}, "VariableType::erfc_default", "engine/ops/native_functions/unary.yaml:474", "engine/generated/VariableType.ts:4513");
 registerKernel(ops.erfc__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -4483,11 +4540,11 @@ registerKernel(ops.erfc__default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::erfc__default", "engine/ops/native_functions/unary.yaml:478", "engine/generated/VariableType.ts:4471");
+}, "VariableType::erfc__default", "engine/ops/native_functions/unary.yaml:478", "engine/generated/VariableType.ts:4528");
 registerKernel(ops.erfc_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("erfc");
   return below_autograd(() => ops.erfc_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::erfc_out", "engine/ops/native_functions/unary.yaml:482", "engine/generated/VariableType.ts:4487");
+}, "VariableType::erfc_out", "engine/ops/native_functions/unary.yaml:482", "engine/generated/VariableType.ts:4544");
 registerKernel(ops.erfinv_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: ErfinvBackward0 | null = null;
@@ -4502,7 +4559,7 @@ registerKernel(ops.erfinv_default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::erfinv_default", "engine/ops/native_functions/unary.yaml:488", "engine/generated/VariableType.ts:4491");
+}, "VariableType::erfinv_default", "engine/ops/native_functions/unary.yaml:488", "engine/generated/VariableType.ts:4548");
 registerKernel(ops.erfinv__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -4518,11 +4575,11 @@ registerKernel(ops.erfinv__default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::erfinv__default", "engine/ops/native_functions/unary.yaml:492", "engine/generated/VariableType.ts:4506");
+}, "VariableType::erfinv__default", "engine/ops/native_functions/unary.yaml:492", "engine/generated/VariableType.ts:4563");
 registerKernel(ops.erfinv_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("erfinv");
   return below_autograd(() => ops.erfinv_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::erfinv_out", "engine/ops/native_functions/unary.yaml:496", "engine/generated/VariableType.ts:4522");
+}, "VariableType::erfinv_out", "engine/ops/native_functions/unary.yaml:496", "engine/generated/VariableType.ts:4579");
 registerKernel(ops.floor_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: FloorBackward0 | null = null;
@@ -4536,7 +4593,7 @@ registerKernel(ops.floor_default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::floor_default", "engine/ops/native_functions/unary.yaml:503", "engine/generated/VariableType.ts:4526");
+}, "VariableType::floor_default", "engine/ops/native_functions/unary.yaml:503", "engine/generated/VariableType.ts:4583");
 registerKernel(ops.floor__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -4551,11 +4608,11 @@ registerKernel(ops.floor__default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::floor__default", "engine/ops/native_functions/unary.yaml:507", "engine/generated/VariableType.ts:4540");
+}, "VariableType::floor__default", "engine/ops/native_functions/unary.yaml:507", "engine/generated/VariableType.ts:4597");
 registerKernel(ops.floor_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("floor");
   return below_autograd(() => ops.floor_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::floor_out", "engine/ops/native_functions/unary.yaml:511", "engine/generated/VariableType.ts:4555");
+}, "VariableType::floor_out", "engine/ops/native_functions/unary.yaml:511", "engine/generated/VariableType.ts:4612");
 registerKernel(ops.ceil_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: CeilBackward0 | null = null;
@@ -4569,7 +4626,7 @@ registerKernel(ops.ceil_default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::ceil_default", "engine/ops/native_functions/unary.yaml:517", "engine/generated/VariableType.ts:4559");
+}, "VariableType::ceil_default", "engine/ops/native_functions/unary.yaml:517", "engine/generated/VariableType.ts:4616");
 registerKernel(ops.ceil__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -4584,11 +4641,11 @@ registerKernel(ops.ceil__default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::ceil__default", "engine/ops/native_functions/unary.yaml:521", "engine/generated/VariableType.ts:4573");
+}, "VariableType::ceil__default", "engine/ops/native_functions/unary.yaml:521", "engine/generated/VariableType.ts:4630");
 registerKernel(ops.ceil_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("ceil");
   return below_autograd(() => ops.ceil_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::ceil_out", "engine/ops/native_functions/unary.yaml:525", "engine/generated/VariableType.ts:4588");
+}, "VariableType::ceil_out", "engine/ops/native_functions/unary.yaml:525", "engine/generated/VariableType.ts:4645");
 registerKernel(ops.round_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: RoundBackward0 | null = null;
@@ -4602,7 +4659,7 @@ registerKernel(ops.round_default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::round_default", "engine/ops/native_functions/unary.yaml:531", "engine/generated/VariableType.ts:4592");
+}, "VariableType::round_default", "engine/ops/native_functions/unary.yaml:531", "engine/generated/VariableType.ts:4649");
 registerKernel(ops.round__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -4617,11 +4674,11 @@ registerKernel(ops.round__default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::round__default", "engine/ops/native_functions/unary.yaml:535", "engine/generated/VariableType.ts:4606");
+}, "VariableType::round__default", "engine/ops/native_functions/unary.yaml:535", "engine/generated/VariableType.ts:4663");
 registerKernel(ops.round_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("round");
   return below_autograd(() => ops.round_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::round_out", "engine/ops/native_functions/unary.yaml:539", "engine/generated/VariableType.ts:4621");
+}, "VariableType::round_out", "engine/ops/native_functions/unary.yaml:539", "engine/generated/VariableType.ts:4678");
 registerKernel(ops.round_decimals, "Autograd", (ks, self, decimals) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: RoundBackward1 | null = null;
@@ -4635,7 +4692,7 @@ registerKernel(ops.round_decimals, "Autograd", (ks, self, decimals) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::round_decimals", "engine/ops/native_functions/unary.yaml:545", "engine/generated/VariableType.ts:4625");
+}, "VariableType::round_decimals", "engine/ops/native_functions/unary.yaml:545", "engine/generated/VariableType.ts:4682");
 registerKernel(ops.round__decimals, "Autograd", (ks, self, decimals) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -4650,11 +4707,11 @@ registerKernel(ops.round__decimals, "Autograd", (ks, self, decimals) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::round__decimals", "engine/ops/native_functions/unary.yaml:549", "engine/generated/VariableType.ts:4639");
+}, "VariableType::round__decimals", "engine/ops/native_functions/unary.yaml:549", "engine/generated/VariableType.ts:4696");
 registerKernel(ops.round_decimals_out, "Autograd", (ks, self, decimals, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("round");
   return below_autograd(() => ops.round_decimals_out.redispatch(ks.and(after_autograd_keyset), self, decimals, out));
-}, "VariableType::round_decimals_out", "engine/ops/native_functions/unary.yaml:553", "engine/generated/VariableType.ts:4654");
+}, "VariableType::round_decimals_out", "engine/ops/native_functions/unary.yaml:553", "engine/generated/VariableType.ts:4711");
 registerKernel(ops.trunc_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: TruncBackward0 | null = null;
@@ -4668,7 +4725,7 @@ registerKernel(ops.trunc_default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::trunc_default", "engine/ops/native_functions/unary.yaml:559", "engine/generated/VariableType.ts:4658");
+}, "VariableType::trunc_default", "engine/ops/native_functions/unary.yaml:559", "engine/generated/VariableType.ts:4715");
 registerKernel(ops.trunc__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -4683,11 +4740,11 @@ registerKernel(ops.trunc__default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::trunc__default", "engine/ops/native_functions/unary.yaml:563", "engine/generated/VariableType.ts:4672");
+}, "VariableType::trunc__default", "engine/ops/native_functions/unary.yaml:563", "engine/generated/VariableType.ts:4729");
 registerKernel(ops.trunc_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("trunc");
   return below_autograd(() => ops.trunc_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::trunc_out", "engine/ops/native_functions/unary.yaml:567", "engine/generated/VariableType.ts:4687");
+}, "VariableType::trunc_out", "engine/ops/native_functions/unary.yaml:567", "engine/generated/VariableType.ts:4744");
 registerKernel(ops.frac_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: FracBackward0 | null = null;
@@ -4701,7 +4758,7 @@ registerKernel(ops.frac_default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::frac_default", "engine/ops/native_functions/unary.yaml:587", "engine/generated/VariableType.ts:4691");
+}, "VariableType::frac_default", "engine/ops/native_functions/unary.yaml:587", "engine/generated/VariableType.ts:4748");
 registerKernel(ops.frac__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -4716,11 +4773,11 @@ registerKernel(ops.frac__default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::frac__default", "engine/ops/native_functions/unary.yaml:591", "engine/generated/VariableType.ts:4705");
+}, "VariableType::frac__default", "engine/ops/native_functions/unary.yaml:591", "engine/generated/VariableType.ts:4762");
 registerKernel(ops.frac_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("frac");
   return below_autograd(() => ops.frac_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::frac_out", "engine/ops/native_functions/unary.yaml:595", "engine/generated/VariableType.ts:4720");
+}, "VariableType::frac_out", "engine/ops/native_functions/unary.yaml:595", "engine/generated/VariableType.ts:4777");
 registerKernel(ops.clamp_Tensor, "Autograd", (ks, self, min, max) => {
   const _any_requires_grad = compute_requires_grad(self, min, max);
   let grad_fn: ClampBackward0 | null = null;
@@ -4737,7 +4794,7 @@ registerKernel(ops.clamp_Tensor, "Autograd", (ks, self, min, max) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::clamp_Tensor", "engine/ops/native_functions/unary.yaml:602", "engine/generated/VariableType.ts:4724");
+}, "VariableType::clamp_Tensor", "engine/ops/native_functions/unary.yaml:602", "engine/generated/VariableType.ts:4781");
 registerKernel(ops.clamp_default, "Autograd", (ks, self, min, max) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: ClampBackward1 | null = null;
@@ -4754,7 +4811,7 @@ registerKernel(ops.clamp_default, "Autograd", (ks, self, min, max) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::clamp_default", "engine/ops/native_functions/unary.yaml:606", "engine/generated/VariableType.ts:4741");
+}, "VariableType::clamp_default", "engine/ops/native_functions/unary.yaml:606", "engine/generated/VariableType.ts:4798");
 registerKernel(ops.clamp__Tensor, "Autograd", (ks, self, min, max) => {
   const _any_requires_grad = compute_requires_grad(self, min, max);
   check_inplace(self, _any_requires_grad);
@@ -4772,7 +4829,7 @@ registerKernel(ops.clamp__Tensor, "Autograd", (ks, self, min, max) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::clamp__Tensor", "engine/ops/native_functions/unary.yaml:610", "engine/generated/VariableType.ts:4758");
+}, "VariableType::clamp__Tensor", "engine/ops/native_functions/unary.yaml:610", "engine/generated/VariableType.ts:4815");
 registerKernel(ops.clamp__default, "Autograd", (ks, self, min, max) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -4790,15 +4847,15 @@ registerKernel(ops.clamp__default, "Autograd", (ks, self, min, max) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::clamp__default", "engine/ops/native_functions/unary.yaml:614", "engine/generated/VariableType.ts:4776");
+}, "VariableType::clamp__default", "engine/ops/native_functions/unary.yaml:614", "engine/generated/VariableType.ts:4833");
 registerKernel(ops.clamp_Tensor_out, "Autograd", (ks, self, min, max, out) => {
   if (compute_requires_grad(self, min, max)) throw_error_out_requires_grad("clamp");
   return below_autograd(() => ops.clamp_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, min, max, out));
-}, "VariableType::clamp_Tensor_out", "engine/ops/native_functions/unary.yaml:618", "engine/generated/VariableType.ts:4794");
+}, "VariableType::clamp_Tensor_out", "engine/ops/native_functions/unary.yaml:618", "engine/generated/VariableType.ts:4851");
 registerKernel(ops.clamp_out, "Autograd", (ks, self, min, max, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("clamp");
   return below_autograd(() => ops.clamp_out.redispatch(ks.and(after_autograd_keyset), self, min, max, out));
-}, "VariableType::clamp_out", "engine/ops/native_functions/unary.yaml:624", "engine/generated/VariableType.ts:4798");
+}, "VariableType::clamp_out", "engine/ops/native_functions/unary.yaml:624", "engine/generated/VariableType.ts:4855");
 registerKernel(ops.clamp_min_Tensor, "Autograd", (ks, self, min) => {
   const _any_requires_grad = compute_requires_grad(self, min);
   let grad_fn: ClampMinBackward1 | null = null;
@@ -4814,7 +4871,7 @@ registerKernel(ops.clamp_min_Tensor, "Autograd", (ks, self, min) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::clamp_min_Tensor", "engine/ops/native_functions/unary.yaml:630", "engine/generated/VariableType.ts:4802");
+}, "VariableType::clamp_min_Tensor", "engine/ops/native_functions/unary.yaml:630", "engine/generated/VariableType.ts:4859");
 registerKernel(ops.clamp_min_default, "Autograd", (ks, self, min) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: ClampMinBackward0 | null = null;
@@ -4830,7 +4887,7 @@ registerKernel(ops.clamp_min_default, "Autograd", (ks, self, min) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::clamp_min_default", "engine/ops/native_functions/unary.yaml:634", "engine/generated/VariableType.ts:4818");
+}, "VariableType::clamp_min_default", "engine/ops/native_functions/unary.yaml:634", "engine/generated/VariableType.ts:4875");
 registerKernel(ops.clamp_min__Tensor, "Autograd", (ks, self, min) => {
   const _any_requires_grad = compute_requires_grad(self, min);
   check_inplace(self, _any_requires_grad);
@@ -4847,7 +4904,7 @@ registerKernel(ops.clamp_min__Tensor, "Autograd", (ks, self, min) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::clamp_min__Tensor", "engine/ops/native_functions/unary.yaml:638", "engine/generated/VariableType.ts:4834");
+}, "VariableType::clamp_min__Tensor", "engine/ops/native_functions/unary.yaml:638", "engine/generated/VariableType.ts:4891");
 registerKernel(ops.clamp_min__default, "Autograd", (ks, self, min) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -4864,15 +4921,15 @@ registerKernel(ops.clamp_min__default, "Autograd", (ks, self, min) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::clamp_min__default", "engine/ops/native_functions/unary.yaml:642", "engine/generated/VariableType.ts:4851");
+}, "VariableType::clamp_min__default", "engine/ops/native_functions/unary.yaml:642", "engine/generated/VariableType.ts:4908");
 registerKernel(ops.clamp_min_Tensor_out, "Autograd", (ks, self, min, out) => {
   if (compute_requires_grad(self, min)) throw_error_out_requires_grad("clamp_min");
   return below_autograd(() => ops.clamp_min_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, min, out));
-}, "VariableType::clamp_min_Tensor_out", "engine/ops/native_functions/unary.yaml:646", "engine/generated/VariableType.ts:4868");
+}, "VariableType::clamp_min_Tensor_out", "engine/ops/native_functions/unary.yaml:646", "engine/generated/VariableType.ts:4925");
 registerKernel(ops.clamp_min_out, "Autograd", (ks, self, min, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("clamp_min");
   return below_autograd(() => ops.clamp_min_out.redispatch(ks.and(after_autograd_keyset), self, min, out));
-}, "VariableType::clamp_min_out", "engine/ops/native_functions/unary.yaml:652", "engine/generated/VariableType.ts:4872");
+}, "VariableType::clamp_min_out", "engine/ops/native_functions/unary.yaml:652", "engine/generated/VariableType.ts:4929");
 registerKernel(ops.clamp_max_Tensor, "Autograd", (ks, self, max) => {
   const _any_requires_grad = compute_requires_grad(self, max);
   let grad_fn: ClampMaxBackward1 | null = null;
@@ -4888,7 +4945,7 @@ registerKernel(ops.clamp_max_Tensor, "Autograd", (ks, self, max) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::clamp_max_Tensor", "engine/ops/native_functions/unary.yaml:658", "engine/generated/VariableType.ts:4876");
+}, "VariableType::clamp_max_Tensor", "engine/ops/native_functions/unary.yaml:658", "engine/generated/VariableType.ts:4933");
 registerKernel(ops.clamp_max_default, "Autograd", (ks, self, max) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: ClampMaxBackward0 | null = null;
@@ -4904,7 +4961,7 @@ registerKernel(ops.clamp_max_default, "Autograd", (ks, self, max) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::clamp_max_default", "engine/ops/native_functions/unary.yaml:662", "engine/generated/VariableType.ts:4892");
+}, "VariableType::clamp_max_default", "engine/ops/native_functions/unary.yaml:662", "engine/generated/VariableType.ts:4949");
 registerKernel(ops.clamp_max__Tensor, "Autograd", (ks, self, max) => {
   const _any_requires_grad = compute_requires_grad(self, max);
   check_inplace(self, _any_requires_grad);
@@ -4921,7 +4978,7 @@ registerKernel(ops.clamp_max__Tensor, "Autograd", (ks, self, max) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::clamp_max__Tensor", "engine/ops/native_functions/unary.yaml:666", "engine/generated/VariableType.ts:4908");
+}, "VariableType::clamp_max__Tensor", "engine/ops/native_functions/unary.yaml:666", "engine/generated/VariableType.ts:4965");
 registerKernel(ops.clamp_max__default, "Autograd", (ks, self, max) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -4938,17 +4995,17 @@ registerKernel(ops.clamp_max__default, "Autograd", (ks, self, max) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::clamp_max__default", "engine/ops/native_functions/unary.yaml:670", "engine/generated/VariableType.ts:4925");
+}, "VariableType::clamp_max__default", "engine/ops/native_functions/unary.yaml:670", "engine/generated/VariableType.ts:4982");
 registerKernel(ops.clamp_max_Tensor_out, "Autograd", (ks, self, max, out) => {
   if (compute_requires_grad(self, max)) throw_error_out_requires_grad("clamp_max");
   return below_autograd(() => ops.clamp_max_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, max, out));
-}, "VariableType::clamp_max_Tensor_out", "engine/ops/native_functions/unary.yaml:674", "engine/generated/VariableType.ts:4942");
+}, "VariableType::clamp_max_Tensor_out", "engine/ops/native_functions/unary.yaml:674", "engine/generated/VariableType.ts:4999");
 registerKernel(ops.clamp_max_out, "Autograd", (ks, self, max, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("clamp_max");
   return below_autograd(() => ops.clamp_max_out.redispatch(ks.and(after_autograd_keyset), self, max, out));
-}, "VariableType::clamp_max_out", "engine/ops/native_functions/unary.yaml:680", "engine/generated/VariableType.ts:4946");
-registerKernel(ops.isnan_default, "Autograd", (ks, self) => below_autograd(() => ops.isnan_default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::isnan_default", "engine/ops/native_functions/unary.yaml:715", "engine/generated/VariableType.ts:4950");
-registerKernel(ops.isinf_default, "Autograd", (ks, self) => below_autograd(() => ops.isinf_default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::isinf_default", "engine/ops/native_functions/unary.yaml:721", "engine/generated/VariableType.ts:4951");
+}, "VariableType::clamp_max_out", "engine/ops/native_functions/unary.yaml:680", "engine/generated/VariableType.ts:5003");
+registerKernel(ops.isnan_default, "Autograd", (ks, self) => below_autograd(() => ops.isnan_default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::isnan_default", "engine/ops/native_functions/unary.yaml:715", "engine/generated/VariableType.ts:5007");
+registerKernel(ops.isinf_default, "Autograd", (ks, self) => below_autograd(() => ops.isinf_default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::isinf_default", "engine/ops/native_functions/unary.yaml:721", "engine/generated/VariableType.ts:5008");
 registerKernel(ops.nan_to_num_default, "Autograd", (ks, self, nan, posinf, neginf) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: NanToNumBackward0 | null = null;
@@ -4963,7 +5020,7 @@ registerKernel(ops.nan_to_num_default, "Autograd", (ks, self, nan, posinf, negin
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::nan_to_num_default", "engine/ops/native_functions/unary.yaml:732", "engine/generated/VariableType.ts:4952");
+}, "VariableType::nan_to_num_default", "engine/ops/native_functions/unary.yaml:732", "engine/generated/VariableType.ts:5009");
 registerKernel(ops.nan_to_num__default, "Autograd", (ks, self, nan, posinf, neginf) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -4979,74 +5036,74 @@ registerKernel(ops.nan_to_num__default, "Autograd", (ks, self, nan, posinf, negi
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::nan_to_num__default", "engine/ops/native_functions/unary.yaml:737", "engine/generated/VariableType.ts:4967");
+}, "VariableType::nan_to_num__default", "engine/ops/native_functions/unary.yaml:737", "engine/generated/VariableType.ts:5024");
 registerKernel(ops.nan_to_num_out, "Autograd", (ks, self, nan, posinf, neginf, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("nan_to_num");
   return below_autograd(() => ops.nan_to_num_out.redispatch(ks.and(after_autograd_keyset), self, nan, posinf, neginf, out));
-}, "VariableType::nan_to_num_out", "engine/ops/native_functions/unary.yaml:742", "engine/generated/VariableType.ts:4983");
+}, "VariableType::nan_to_num_out", "engine/ops/native_functions/unary.yaml:742", "engine/generated/VariableType.ts:5040");
 registerKernel(ops.logical_not_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::logical_not", self) : null;
   const _result = below_autograd(() => ops.logical_not_default.redispatch(ks.and(after_autograd_keyset), self));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::logical_not_default", "engine/ops/native_functions/unary.yaml:747", "engine/generated/VariableType.ts:4987");
-registerKernel(ops.logical_not__default, "Autograd", (ks, self) => below_autograd(() => ops.logical_not__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::logical_not__default", "engine/ops/native_functions/unary.yaml:752", "engine/generated/VariableType.ts:4994");
-registerKernel(ops.logical_not_out, "Autograd", (ks, self, out) => below_autograd(() => ops.logical_not_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::logical_not_out", "engine/ops/native_functions/unary.yaml:757", "engine/generated/VariableType.ts:4995");
+}, "VariableType::logical_not_default", "engine/ops/native_functions/unary.yaml:747", "engine/generated/VariableType.ts:5044");
+registerKernel(ops.logical_not__default, "Autograd", (ks, self) => below_autograd(() => ops.logical_not__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::logical_not__default", "engine/ops/native_functions/unary.yaml:752", "engine/generated/VariableType.ts:5051");
+registerKernel(ops.logical_not_out, "Autograd", (ks, self, out) => below_autograd(() => ops.logical_not_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::logical_not_out", "engine/ops/native_functions/unary.yaml:757", "engine/generated/VariableType.ts:5052");
 registerKernel(ops.bitwise_not_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::bitwise_not", self) : null;
   const _result = below_autograd(() => ops.bitwise_not_default.redispatch(ks.and(after_autograd_keyset), self));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::bitwise_not_default", "engine/ops/native_functions/unary.yaml:761", "engine/generated/VariableType.ts:4996");
-registerKernel(ops.bitwise_not__default, "Autograd", (ks, self) => below_autograd(() => ops.bitwise_not__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::bitwise_not__default", "engine/ops/native_functions/unary.yaml:765", "engine/generated/VariableType.ts:5003");
-registerKernel(ops.bitwise_not_out, "Autograd", (ks, self, out) => below_autograd(() => ops.bitwise_not_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::bitwise_not_out", "engine/ops/native_functions/unary.yaml:769", "engine/generated/VariableType.ts:5004");
+}, "VariableType::bitwise_not_default", "engine/ops/native_functions/unary.yaml:761", "engine/generated/VariableType.ts:5053");
+registerKernel(ops.bitwise_not__default, "Autograd", (ks, self) => below_autograd(() => ops.bitwise_not__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::bitwise_not__default", "engine/ops/native_functions/unary.yaml:765", "engine/generated/VariableType.ts:5060");
+registerKernel(ops.bitwise_not_out, "Autograd", (ks, self, out) => below_autograd(() => ops.bitwise_not_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::bitwise_not_out", "engine/ops/native_functions/unary.yaml:769", "engine/generated/VariableType.ts:5061");
 registerKernel(ops.upsample_nearest1d_vec, "Autograd", (ks, input, output_size, scale_factors) => {
   const grad_fn = compute_requires_grad(input) ? not_implemented_node("aten::upsample_nearest1d", input) : null;
   const _result = below_autograd(() => ops.upsample_nearest1d_vec.redispatch(ks.and(after_autograd_keyset), input, output_size, scale_factors));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::upsample_nearest1d_vec", "engine/ops/native_functions/vision.yaml:13", "engine/generated/VariableType.ts:5005");
+}, "VariableType::upsample_nearest1d_vec", "engine/ops/native_functions/vision.yaml:13", "engine/generated/VariableType.ts:5062");
 registerKernel(ops.upsample_nearest2d_vec, "Autograd", (ks, input, output_size, scale_factors) => {
   const grad_fn = compute_requires_grad(input) ? not_implemented_node("aten::upsample_nearest2d", input) : null;
   const _result = below_autograd(() => ops.upsample_nearest2d_vec.redispatch(ks.and(after_autograd_keyset), input, output_size, scale_factors));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::upsample_nearest2d_vec", "engine/ops/native_functions/vision.yaml:19", "engine/generated/VariableType.ts:5012");
+}, "VariableType::upsample_nearest2d_vec", "engine/ops/native_functions/vision.yaml:19", "engine/generated/VariableType.ts:5069");
 registerKernel(ops.upsample_bilinear2d_vec, "Autograd", (ks, input, output_size, align_corners, scale_factors) => {
   const grad_fn = compute_requires_grad(input) ? not_implemented_node("aten::upsample_bilinear2d", input) : null;
   const _result = below_autograd(() => ops.upsample_bilinear2d_vec.redispatch(ks.and(after_autograd_keyset), input, output_size, align_corners, scale_factors));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::upsample_bilinear2d_vec", "engine/ops/native_functions/vision.yaml:25", "engine/generated/VariableType.ts:5019");
-registerKernel(ops.upsample_bilinear2d_out, "Autograd", (ks, self, output_size, align_corners, scales_h, scales_w, out) => below_autograd(() => ops.upsample_bilinear2d_out.redispatch(ks.and(after_autograd_keyset), self, output_size, align_corners, scales_h, scales_w, out)), "VariableType::upsample_bilinear2d_out", "engine/ops/native_functions/vision.yaml:31", "engine/generated/VariableType.ts:5026");
+}, "VariableType::upsample_bilinear2d_vec", "engine/ops/native_functions/vision.yaml:25", "engine/generated/VariableType.ts:5076");
+registerKernel(ops.upsample_bilinear2d_out, "Autograd", (ks, self, output_size, align_corners, scales_h, scales_w, out) => below_autograd(() => ops.upsample_bilinear2d_out.redispatch(ks.and(after_autograd_keyset), self, output_size, align_corners, scales_h, scales_w, out)), "VariableType::upsample_bilinear2d_out", "engine/ops/native_functions/vision.yaml:31", "engine/generated/VariableType.ts:5083");
 registerKernel(ops.upsample_bilinear2d_default, "Autograd", (ks, self, output_size, align_corners, scales_h, scales_w) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::upsample_bilinear2d", self) : null;
   const _result = below_autograd(() => ops.upsample_bilinear2d_default.redispatch(ks.and(after_autograd_keyset), self, output_size, align_corners, scales_h, scales_w));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::upsample_bilinear2d_default", "engine/ops/native_functions/vision.yaml:37", "engine/generated/VariableType.ts:5027");
-registerKernel(ops.upsample_nearest1d_out, "Autograd", (ks, self, output_size, scales, out) => below_autograd(() => ops.upsample_nearest1d_out.redispatch(ks.and(after_autograd_keyset), self, output_size, scales, out)), "VariableType::upsample_nearest1d_out", "engine/ops/native_functions/vision.yaml:41", "engine/generated/VariableType.ts:5034");
+}, "VariableType::upsample_bilinear2d_default", "engine/ops/native_functions/vision.yaml:37", "engine/generated/VariableType.ts:5084");
+registerKernel(ops.upsample_nearest1d_out, "Autograd", (ks, self, output_size, scales, out) => below_autograd(() => ops.upsample_nearest1d_out.redispatch(ks.and(after_autograd_keyset), self, output_size, scales, out)), "VariableType::upsample_nearest1d_out", "engine/ops/native_functions/vision.yaml:41", "engine/generated/VariableType.ts:5091");
 registerKernel(ops.upsample_nearest1d_default, "Autograd", (ks, self, output_size, scales) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::upsample_nearest1d", self) : null;
   const _result = below_autograd(() => ops.upsample_nearest1d_default.redispatch(ks.and(after_autograd_keyset), self, output_size, scales));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::upsample_nearest1d_default", "engine/ops/native_functions/vision.yaml:47", "engine/generated/VariableType.ts:5035");
-registerKernel(ops.upsample_nearest2d_out, "Autograd", (ks, self, output_size, scales_h, scales_w, out) => below_autograd(() => ops.upsample_nearest2d_out.redispatch(ks.and(after_autograd_keyset), self, output_size, scales_h, scales_w, out)), "VariableType::upsample_nearest2d_out", "engine/ops/native_functions/vision.yaml:51", "engine/generated/VariableType.ts:5042");
+}, "VariableType::upsample_nearest1d_default", "engine/ops/native_functions/vision.yaml:47", "engine/generated/VariableType.ts:5092");
+registerKernel(ops.upsample_nearest2d_out, "Autograd", (ks, self, output_size, scales_h, scales_w, out) => below_autograd(() => ops.upsample_nearest2d_out.redispatch(ks.and(after_autograd_keyset), self, output_size, scales_h, scales_w, out)), "VariableType::upsample_nearest2d_out", "engine/ops/native_functions/vision.yaml:51", "engine/generated/VariableType.ts:5099");
 registerKernel(ops.upsample_nearest2d_default, "Autograd", (ks, self, output_size, scales_h, scales_w) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::upsample_nearest2d", self) : null;
   const _result = below_autograd(() => ops.upsample_nearest2d_default.redispatch(ks.and(after_autograd_keyset), self, output_size, scales_h, scales_w));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::upsample_nearest2d_default", "engine/ops/native_functions/vision.yaml:57", "engine/generated/VariableType.ts:5043");
+}, "VariableType::upsample_nearest2d_default", "engine/ops/native_functions/vision.yaml:57", "engine/generated/VariableType.ts:5100");
 registerKernel(ops.pixel_shuffle_default, "Autograd", (ks, self, upscale_factor) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: PixelShuffleBackward0 | null = null;
@@ -5061,7 +5118,7 @@ registerKernel(ops.pixel_shuffle_default, "Autograd", (ks, self, upscale_factor)
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::pixel_shuffle_default", "engine/ops/native_functions/vision.yaml:63", "engine/generated/VariableType.ts:5050");
+}, "VariableType::pixel_shuffle_default", "engine/ops/native_functions/vision.yaml:63", "engine/generated/VariableType.ts:5107");
 registerKernel(ops.pixel_unshuffle_default, "Autograd", (ks, self, downscale_factor) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: PixelUnshuffleBackward0 | null = null;
@@ -5076,11 +5133,11 @@ registerKernel(ops.pixel_unshuffle_default, "Autograd", (ks, self, downscale_fac
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::pixel_unshuffle_default", "engine/ops/native_functions/vision.yaml:69", "engine/generated/VariableType.ts:5065");
+}, "VariableType::pixel_unshuffle_default", "engine/ops/native_functions/vision.yaml:69", "engine/generated/VariableType.ts:5122");
 registerKernel(ops.col2im_out, "Autograd", (ks, self, output_size, kernel_size, dilation, padding, stride, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("col2im");
   return below_autograd(() => ops.col2im_out.redispatch(ks.and(after_autograd_keyset), self, output_size, kernel_size, dilation, padding, stride, out));
-}, "VariableType::col2im_out", "engine/ops/native_functions/vision.yaml:77", "engine/generated/VariableType.ts:5080");
+}, "VariableType::col2im_out", "engine/ops/native_functions/vision.yaml:77", "engine/generated/VariableType.ts:5137");
 registerKernel(ops.col2im_default, "Autograd", (ks, self, output_size, kernel_size, dilation, padding, stride) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: Col2ImBackward0 | null = null;
@@ -5098,11 +5155,11 @@ registerKernel(ops.col2im_default, "Autograd", (ks, self, output_size, kernel_si
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::col2im_default", "engine/ops/native_functions/vision.yaml:82", "engine/generated/VariableType.ts:5084");
+}, "VariableType::col2im_default", "engine/ops/native_functions/vision.yaml:82", "engine/generated/VariableType.ts:5141");
 registerKernel(ops.im2col_out, "Autograd", (ks, self, kernel_size, dilation, padding, stride, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("im2col");
   return below_autograd(() => ops.im2col_out.redispatch(ks.and(after_autograd_keyset), self, kernel_size, dilation, padding, stride, out));
-}, "VariableType::im2col_out", "engine/ops/native_functions/vision.yaml:88", "engine/generated/VariableType.ts:5102");
+}, "VariableType::im2col_out", "engine/ops/native_functions/vision.yaml:88", "engine/generated/VariableType.ts:5159");
 registerKernel(ops.im2col_default, "Autograd", (ks, self, kernel_size, dilation, padding, stride) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: Im2ColBackward0 | null = null;
@@ -5122,159 +5179,166 @@ registerKernel(ops.im2col_default, "Autograd", (ks, self, kernel_size, dilation,
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::im2col_default", "engine/ops/native_functions/vision.yaml:93", "engine/generated/VariableType.ts:5106");
-registerKernel(ops.relu_out, "Autograd", (ks, self, out) => below_autograd(() => ops.relu_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::relu_out", "engine/ops/native_functions/activation.yaml:17", "engine/generated/VariableType.ts:5126");
-registerKernel(ops.celu_out, "Autograd", (ks, self, alpha, out) => below_autograd(() => ops.celu_out.redispatch(ks.and(after_autograd_keyset), self, alpha, out)), "VariableType::celu_out", "engine/ops/native_functions/activation.yaml:77", "engine/generated/VariableType.ts:5127");
+}, "VariableType::im2col_default", "engine/ops/native_functions/vision.yaml:93", "engine/generated/VariableType.ts:5163");
+registerKernel(ops.relu_out, "Autograd", (ks, self, out) => below_autograd(() => ops.relu_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::relu_out", "engine/ops/native_functions/activation.yaml:17", "engine/generated/VariableType.ts:5183");
+registerKernel(ops.celu_out, "Autograd", (ks, self, alpha, out) => below_autograd(() => ops.celu_out.redispatch(ks.and(after_autograd_keyset), self, alpha, out)), "VariableType::celu_out", "engine/ops/native_functions/activation.yaml:77", "engine/generated/VariableType.ts:5184");
 registerKernel(ops.sub_Scalar_out, "Autograd", (ks, self, other, alpha, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("sub");
   return below_autograd(() => ops.sub_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, alpha, out));
-}, "VariableType::sub_Scalar_out", "engine/ops/native_functions/binary.yaml:37", "engine/generated/VariableType.ts:5128");
+}, "VariableType::sub_Scalar_out", "engine/ops/native_functions/binary.yaml:37", "engine/generated/VariableType.ts:5185");
 registerKernel(ops.rsub_Tensor_out, "Autograd", (ks, self, other, alpha, out) => {
   if (compute_requires_grad(self, other)) throw_error_out_requires_grad("rsub");
   return below_autograd(() => ops.rsub_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, alpha, out));
-}, "VariableType::rsub_Tensor_out", "engine/ops/native_functions/binary.yaml:43", "engine/generated/VariableType.ts:5132");
+}, "VariableType::rsub_Tensor_out", "engine/ops/native_functions/binary.yaml:43", "engine/generated/VariableType.ts:5189");
 registerKernel(ops.rsub_Scalar_out, "Autograd", (ks, self, other, alpha, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("rsub");
   return below_autograd(() => ops.rsub_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, alpha, out));
-}, "VariableType::rsub_Scalar_out", "engine/ops/native_functions/binary.yaml:50", "engine/generated/VariableType.ts:5136");
+}, "VariableType::rsub_Scalar_out", "engine/ops/native_functions/binary.yaml:50", "engine/generated/VariableType.ts:5193");
 registerKernel(ops.div_Scalar_out, "Autograd", (ks, self, other, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("div");
   return below_autograd(() => ops.div_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
-}, "VariableType::div_Scalar_out", "engine/ops/native_functions/binary.yaml:92", "engine/generated/VariableType.ts:5140");
+}, "VariableType::div_Scalar_out", "engine/ops/native_functions/binary.yaml:92", "engine/generated/VariableType.ts:5197");
 registerKernel(ops.div_Scalar_mode_out, "Autograd", (ks, self, other, rounding_mode, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("div");
   return below_autograd(() => ops.div_Scalar_mode_out.redispatch(ks.and(after_autograd_keyset), self, other, rounding_mode, out));
-}, "VariableType::div_Scalar_mode_out", "engine/ops/native_functions/binary.yaml:103", "engine/generated/VariableType.ts:5144");
+}, "VariableType::div_Scalar_mode_out", "engine/ops/native_functions/binary.yaml:103", "engine/generated/VariableType.ts:5201");
 registerKernel(ops.remainder_Scalar_Tensor_out, "Autograd", (ks, self, other, out) => {
   if (compute_requires_grad(other)) throw_error_out_requires_grad("remainder");
   return below_autograd(() => ops.remainder_Scalar_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
-}, "VariableType::remainder_Scalar_Tensor_out", "engine/ops/native_functions/binary.yaml:188", "engine/generated/VariableType.ts:5148");
-registerKernel(ops.bitwise_and_Scalar_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.bitwise_and_Scalar_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::bitwise_and_Scalar_Tensor_out", "engine/ops/native_functions/binary.yaml:619", "engine/generated/VariableType.ts:5152");
-registerKernel(ops.bitwise_or_Scalar_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.bitwise_or_Scalar_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::bitwise_or_Scalar_Tensor_out", "engine/ops/native_functions/binary.yaml:655", "engine/generated/VariableType.ts:5153");
-registerKernel(ops.bitwise_xor_Scalar_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.bitwise_xor_Scalar_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::bitwise_xor_Scalar_Tensor_out", "engine/ops/native_functions/binary.yaml:691", "engine/generated/VariableType.ts:5154");
+}, "VariableType::remainder_Scalar_Tensor_out", "engine/ops/native_functions/binary.yaml:188", "engine/generated/VariableType.ts:5205");
+registerKernel(ops.bitwise_and_Scalar_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.bitwise_and_Scalar_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::bitwise_and_Scalar_Tensor_out", "engine/ops/native_functions/binary.yaml:619", "engine/generated/VariableType.ts:5209");
+registerKernel(ops.bitwise_or_Scalar_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.bitwise_or_Scalar_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::bitwise_or_Scalar_Tensor_out", "engine/ops/native_functions/binary.yaml:655", "engine/generated/VariableType.ts:5210");
+registerKernel(ops.bitwise_xor_Scalar_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.bitwise_xor_Scalar_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::bitwise_xor_Scalar_Tensor_out", "engine/ops/native_functions/binary.yaml:691", "engine/generated/VariableType.ts:5211");
 registerKernel(ops.convolution_out, "Autograd", (ks, input, weight, bias, stride, padding, dilation, transposed, output_padding, groups, out) => {
   if (compute_requires_grad(input, weight, bias)) throw_error_out_requires_grad("convolution");
   return below_autograd(() => ops.convolution_out.redispatch(ks.and(after_autograd_keyset), input, weight, bias, stride, padding, dilation, transposed, output_padding, groups, out));
-}, "VariableType::convolution_out", "engine/ops/native_functions/conv.yaml:45", "engine/generated/VariableType.ts:5155");
-registerKernel(ops._convolution_out, "Autograd", (ks, input, weight, bias, stride, padding, dilation, transposed, output_padding, groups, benchmark, deterministic, cudnn_enabled, allow_tf32, out) => below_autograd(() => ops._convolution_out.redispatch(ks.and(after_autograd_keyset), input, weight, bias, stride, padding, dilation, transposed, output_padding, groups, benchmark, deterministic, cudnn_enabled, allow_tf32, out)), "VariableType::_convolution_out", "engine/ops/native_functions/conv.yaml:51", "engine/generated/VariableType.ts:5159");
-registerKernel(ops.slow_conv_dilated2d_out, "Autograd", (ks, self, weight, kernel_size, bias, stride, padding, dilation, out) => below_autograd(() => ops.slow_conv_dilated2d_out.redispatch(ks.and(after_autograd_keyset), self, weight, kernel_size, bias, stride, padding, dilation, out)), "VariableType::slow_conv_dilated2d_out", "engine/ops/native_functions/conv.yaml:88", "engine/generated/VariableType.ts:5160");
-registerKernel(ops.index_put_out, "Autograd", (ks, self, indices, values, accumulate, out) => below_autograd(() => ops.index_put_out.redispatch(ks.and(after_autograd_keyset), self, indices, values, accumulate, out)), "VariableType::index_put_out", "engine/ops/native_functions/index.yaml:33", "engine/generated/VariableType.ts:5161");
+}, "VariableType::convolution_out", "engine/ops/native_functions/conv.yaml:45", "engine/generated/VariableType.ts:5212");
+registerKernel(ops._convolution_out, "Autograd", (ks, input, weight, bias, stride, padding, dilation, transposed, output_padding, groups, benchmark, deterministic, cudnn_enabled, allow_tf32, out) => below_autograd(() => ops._convolution_out.redispatch(ks.and(after_autograd_keyset), input, weight, bias, stride, padding, dilation, transposed, output_padding, groups, benchmark, deterministic, cudnn_enabled, allow_tf32, out)), "VariableType::_convolution_out", "engine/ops/native_functions/conv.yaml:51", "engine/generated/VariableType.ts:5216");
+registerKernel(ops.slow_conv_dilated2d_out, "Autograd", (ks, self, weight, kernel_size, bias, stride, padding, dilation, out) => below_autograd(() => ops.slow_conv_dilated2d_out.redispatch(ks.and(after_autograd_keyset), self, weight, kernel_size, bias, stride, padding, dilation, out)), "VariableType::slow_conv_dilated2d_out", "engine/ops/native_functions/conv.yaml:88", "engine/generated/VariableType.ts:5217");
+registerKernel(ops.index_put_out, "Autograd", (ks, self, indices, values, accumulate, out) => below_autograd(() => ops.index_put_out.redispatch(ks.and(after_autograd_keyset), self, indices, values, accumulate, out)), "VariableType::index_put_out", "engine/ops/native_functions/index.yaml:33", "engine/generated/VariableType.ts:5218");
 registerKernel(ops._index_put_impl_default, "Autograd", (ks, self, indices, values, accumulate, unsafe) => {
   const grad_fn = compute_requires_grad(self, indices, values) ? not_implemented_node("aten::_index_put_impl", self, indices, values) : null;
   const _result = below_autograd(() => ops._index_put_impl_default.redispatch(ks.and(after_autograd_keyset), self, indices, values, accumulate, unsafe));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::_index_put_impl_default", "engine/ops/native_functions/index.yaml:46", "engine/generated/VariableType.ts:5162");
-registerKernel(ops._index_put_impl_out, "Autograd", (ks, self, indices, values, accumulate, unsafe, out) => below_autograd(() => ops._index_put_impl_out.redispatch(ks.and(after_autograd_keyset), self, indices, values, accumulate, unsafe, out)), "VariableType::_index_put_impl_out", "engine/ops/native_functions/index.yaml:46", "engine/generated/VariableType.ts:5169");
-registerKernel(ops.index_fill_int_Scalar_out, "Autograd", (ks, self, dim, index, value, out) => below_autograd(() => ops.index_fill_int_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, dim, index, value, out)), "VariableType::index_fill_int_Scalar_out", "engine/ops/native_functions/index.yaml:186", "engine/generated/VariableType.ts:5170");
-registerKernel(ops.index_fill_int_Tensor_out, "Autograd", (ks, self, dim, index, value, out) => below_autograd(() => ops.index_fill_int_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, dim, index, value, out)), "VariableType::index_fill_int_Tensor_out", "engine/ops/native_functions/index.yaml:200", "engine/generated/VariableType.ts:5171");
-registerKernel(ops.masked_fill_Scalar_out, "Autograd", (ks, self, mask, value, out) => below_autograd(() => ops.masked_fill_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, mask, value, out)), "VariableType::masked_fill_Scalar_out", "engine/ops/native_functions/index.yaml:216", "engine/generated/VariableType.ts:5172");
-registerKernel(ops.masked_fill_Tensor_out, "Autograd", (ks, self, mask, value, out) => below_autograd(() => ops.masked_fill_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, mask, value, out)), "VariableType::masked_fill_Tensor_out", "engine/ops/native_functions/index.yaml:230", "engine/generated/VariableType.ts:5173");
+}, "VariableType::_index_put_impl_default", "engine/ops/native_functions/index.yaml:46", "engine/generated/VariableType.ts:5219");
+registerKernel(ops._index_put_impl_out, "Autograd", (ks, self, indices, values, accumulate, unsafe, out) => below_autograd(() => ops._index_put_impl_out.redispatch(ks.and(after_autograd_keyset), self, indices, values, accumulate, unsafe, out)), "VariableType::_index_put_impl_out", "engine/ops/native_functions/index.yaml:46", "engine/generated/VariableType.ts:5226");
+registerKernel(ops.index_fill_int_Scalar_out, "Autograd", (ks, self, dim, index, value, out) => below_autograd(() => ops.index_fill_int_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, dim, index, value, out)), "VariableType::index_fill_int_Scalar_out", "engine/ops/native_functions/index.yaml:186", "engine/generated/VariableType.ts:5227");
+registerKernel(ops.index_fill_int_Tensor_out, "Autograd", (ks, self, dim, index, value, out) => below_autograd(() => ops.index_fill_int_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, dim, index, value, out)), "VariableType::index_fill_int_Tensor_out", "engine/ops/native_functions/index.yaml:200", "engine/generated/VariableType.ts:5228");
+registerKernel(ops.masked_fill_Scalar_out, "Autograd", (ks, self, mask, value, out) => below_autograd(() => ops.masked_fill_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, mask, value, out)), "VariableType::masked_fill_Scalar_out", "engine/ops/native_functions/index.yaml:216", "engine/generated/VariableType.ts:5229");
+registerKernel(ops.masked_fill_Tensor_out, "Autograd", (ks, self, mask, value, out) => below_autograd(() => ops.masked_fill_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, mask, value, out)), "VariableType::masked_fill_Tensor_out", "engine/ops/native_functions/index.yaml:230", "engine/generated/VariableType.ts:5230");
 registerKernel(ops.embedding_out, "Autograd", (ks, weight, indices, padding_idx, scale_grad_by_freq, sparse, out) => {
   if (compute_requires_grad(weight, indices)) throw_error_out_requires_grad("embedding");
   return below_autograd(() => ops.embedding_out.redispatch(ks.and(after_autograd_keyset), weight, indices, padding_idx, scale_grad_by_freq, sparse, out));
-}, "VariableType::embedding_out", "engine/ops/native_functions/index.yaml:281", "engine/generated/VariableType.ts:5174");
+}, "VariableType::embedding_out", "engine/ops/native_functions/index.yaml:281", "engine/generated/VariableType.ts:5231");
 registerKernel(ops.embedding_renorm_default, "Autograd", (ks, self, indices, max_norm, norm_type) => {
   const grad_fn = compute_requires_grad(self, indices) ? not_implemented_node("aten::embedding_renorm", self, indices) : null;
   const _result = below_autograd(() => ops.embedding_renorm_default.redispatch(ks.and(after_autograd_keyset), self, indices, max_norm, norm_type));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::embedding_renorm_default", "engine/ops/native_functions/index.yaml:286", "engine/generated/VariableType.ts:5178");
-registerKernel(ops.embedding_renorm_out, "Autograd", (ks, self, indices, max_norm, norm_type, out) => below_autograd(() => ops.embedding_renorm_out.redispatch(ks.and(after_autograd_keyset), self, indices, max_norm, norm_type, out)), "VariableType::embedding_renorm_out", "engine/ops/native_functions/index.yaml:286", "engine/generated/VariableType.ts:5185");
-registerKernel(ops.fill_Tensor_out, "Autograd", (ks, self, value, out) => below_autograd(() => ops.fill_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, value, out)), "VariableType::fill_Tensor_out", "engine/ops/native_functions/index.yaml:307", "engine/generated/VariableType.ts:5186");
-registerKernel(ops.empty_names_out, "Autograd", (ks, size, names, memory_format, out) => below_autograd(() => ops.empty_names_out.redispatch(ks.and(after_autograd_keyset), size, names, memory_format, out)), "VariableType::empty_names_out", "engine/ops/native_functions/index.yaml:317", "engine/generated/VariableType.ts:5187");
+}, "VariableType::embedding_renorm_default", "engine/ops/native_functions/index.yaml:286", "engine/generated/VariableType.ts:5235");
+registerKernel(ops.embedding_renorm_out, "Autograd", (ks, self, indices, max_norm, norm_type, out) => below_autograd(() => ops.embedding_renorm_out.redispatch(ks.and(after_autograd_keyset), self, indices, max_norm, norm_type, out)), "VariableType::embedding_renorm_out", "engine/ops/native_functions/index.yaml:286", "engine/generated/VariableType.ts:5242");
+registerKernel(ops.fill_Tensor_out, "Autograd", (ks, self, value, out) => below_autograd(() => ops.fill_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, value, out)), "VariableType::fill_Tensor_out", "engine/ops/native_functions/index.yaml:307", "engine/generated/VariableType.ts:5243");
+registerKernel(ops.empty_names_out, "Autograd", (ks, size, names, memory_format, out) => below_autograd(() => ops.empty_names_out.redispatch(ks.and(after_autograd_keyset), size, names, memory_format, out)), "VariableType::empty_names_out", "engine/ops/native_functions/index.yaml:317", "engine/generated/VariableType.ts:5244");
 registerKernel(ops.flip_out, "Autograd", (ks, self, dims, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("flip");
   return below_autograd(() => ops.flip_out.redispatch(ks.and(after_autograd_keyset), self, dims, out));
-}, "VariableType::flip_out", "engine/ops/native_functions/join.yaml:90", "engine/generated/VariableType.ts:5188");
+}, "VariableType::flip_out", "engine/ops/native_functions/join.yaml:90", "engine/generated/VariableType.ts:5245");
 registerKernel(ops.roll_out, "Autograd", (ks, self, shifts, dims, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("roll");
   return below_autograd(() => ops.roll_out.redispatch(ks.and(after_autograd_keyset), self, shifts, dims, out));
-}, "VariableType::roll_out", "engine/ops/native_functions/join.yaml:97", "engine/generated/VariableType.ts:5192");
+}, "VariableType::roll_out", "engine/ops/native_functions/join.yaml:97", "engine/generated/VariableType.ts:5249");
 registerKernel(ops.repeat_out, "Autograd", (ks, self, repeats, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("repeat");
   return below_autograd(() => ops.repeat_out.redispatch(ks.and(after_autograd_keyset), self, repeats, out));
-}, "VariableType::repeat_out", "engine/ops/native_functions/join.yaml:134", "engine/generated/VariableType.ts:5196");
-registerKernel(ops._trilinear_out, "Autograd", (ks, i1, i2, i3, expand1, expand2, expand3, sumdim, unroll_dim, out) => below_autograd(() => ops._trilinear_out.redispatch(ks.and(after_autograd_keyset), i1, i2, i3, expand1, expand2, expand3, sumdim, unroll_dim, out)), "VariableType::_trilinear_out", "engine/ops/native_functions/linalg.yaml:212", "engine/generated/VariableType.ts:5200");
-registerKernel(ops.binary_cross_entropy_with_logits_out, "Autograd", (ks, self, target, weight, pos_weight, reduction, out) => below_autograd(() => ops.binary_cross_entropy_with_logits_out.redispatch(ks.and(after_autograd_keyset), self, target, weight, pos_weight, reduction, out)), "VariableType::binary_cross_entropy_with_logits_out", "engine/ops/native_functions/loss.yaml:24", "engine/generated/VariableType.ts:5201");
+}, "VariableType::repeat_out", "engine/ops/native_functions/join.yaml:134", "engine/generated/VariableType.ts:5253");
+registerKernel(ops._trilinear_out, "Autograd", (ks, i1, i2, i3, expand1, expand2, expand3, sumdim, unroll_dim, out) => below_autograd(() => ops._trilinear_out.redispatch(ks.and(after_autograd_keyset), i1, i2, i3, expand1, expand2, expand3, sumdim, unroll_dim, out)), "VariableType::_trilinear_out", "engine/ops/native_functions/linalg.yaml:212", "engine/generated/VariableType.ts:5257");
+registerKernel(ops.binary_cross_entropy_with_logits_out, "Autograd", (ks, self, target, weight, pos_weight, reduction, out) => below_autograd(() => ops.binary_cross_entropy_with_logits_out.redispatch(ks.and(after_autograd_keyset), self, target, weight, pos_weight, reduction, out)), "VariableType::binary_cross_entropy_with_logits_out", "engine/ops/native_functions/loss.yaml:24", "engine/generated/VariableType.ts:5258");
 registerKernel(ops.native_layer_norm_out, "Autograd", (ks, input, normalized_shape, weight, bias, eps, out0, out1, out2) => {
   if (compute_requires_grad(input, weight, bias)) throw_error_out_requires_grad("native_layer_norm");
   return below_autograd(() => ops.native_layer_norm_out.redispatch(ks.and(after_autograd_keyset), input, normalized_shape, weight, bias, eps, out0, out1, out2));
-}, "VariableType::native_layer_norm_out", "engine/ops/native_functions/normalization.yaml:36", "engine/generated/VariableType.ts:5202");
+}, "VariableType::native_layer_norm_out", "engine/ops/native_functions/normalization.yaml:36", "engine/generated/VariableType.ts:5259");
 registerKernel(ops.native_group_norm_out, "Autograd", (ks, input, weight, bias, N, C, HxW, group, eps, out0, out1, out2) => {
   if (compute_requires_grad(input, weight, bias)) throw_error_out_requires_grad("native_group_norm");
   return below_autograd(() => ops.native_group_norm_out.redispatch(ks.and(after_autograd_keyset), input, weight, bias, N, C, HxW, group, eps, out0, out1, out2));
-}, "VariableType::native_group_norm_out", "engine/ops/native_functions/normalization.yaml:46", "engine/generated/VariableType.ts:5206");
+}, "VariableType::native_group_norm_out", "engine/ops/native_functions/normalization.yaml:46", "engine/generated/VariableType.ts:5263");
 registerKernel(ops.constant_pad_nd_out, "Autograd", (ks, self, pad, value, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("constant_pad_nd");
   return below_autograd(() => ops.constant_pad_nd_out.redispatch(ks.and(after_autograd_keyset), self, pad, value, out));
-}, "VariableType::constant_pad_nd_out", "engine/ops/native_functions/pad.yaml:12", "engine/generated/VariableType.ts:5210");
-registerKernel(ops._adaptive_avg_pool2d_out, "Autograd", (ks, self, output_size, out) => below_autograd(() => ops._adaptive_avg_pool2d_out.redispatch(ks.and(after_autograd_keyset), self, output_size, out)), "VariableType::_adaptive_avg_pool2d_out", "engine/ops/native_functions/pooling.yaml:88", "engine/generated/VariableType.ts:5214");
+}, "VariableType::constant_pad_nd_out", "engine/ops/native_functions/pad.yaml:12", "engine/generated/VariableType.ts:5267");
+registerKernel(ops._adaptive_avg_pool2d_out, "Autograd", (ks, self, output_size, out) => {
+  if (compute_requires_grad(self)) throw_error_out_requires_grad("_adaptive_avg_pool2d");
+  return below_autograd(() => ops._adaptive_avg_pool2d_out.redispatch(ks.and(after_autograd_keyset), self, output_size, out));
+}, "VariableType::_adaptive_avg_pool2d_out", "engine/ops/native_functions/pooling.yaml:88", "engine/generated/VariableType.ts:5271");
+registerKernel(ops._adaptive_avg_pool2d_backward_out, "Autograd", (ks, grad_output, self, out) => {
+  if (compute_requires_grad(grad_output, self)) throw_error_out_requires_grad("_adaptive_avg_pool2d_backward");
+  return below_autograd(() => ops._adaptive_avg_pool2d_backward_out.redispatch(ks.and(after_autograd_keyset), grad_output, self, out));
+}, "VariableType::_adaptive_avg_pool2d_backward_out", "engine/ops/native_functions/pooling.yaml:95", "engine/generated/VariableType.ts:5275");
 registerKernel(ops.prod_out, "Autograd", (ks, self, dtype, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("prod");
   return below_autograd(() => ops.prod_out.redispatch(ks.and(after_autograd_keyset), self, dtype, out));
-}, "VariableType::prod_out", "engine/ops/native_functions/reduce.yaml:104", "engine/generated/VariableType.ts:5215");
-registerKernel(ops.count_nonzero_dim_IntList_out, "Autograd", (ks, self, dim, out) => below_autograd(() => ops.count_nonzero_dim_IntList_out.redispatch(ks.and(after_autograd_keyset), self, dim, out)), "VariableType::count_nonzero_dim_IntList_out", "engine/ops/native_functions/reduce2.yaml:12", "engine/generated/VariableType.ts:5219");
-registerKernel(ops.count_nonzero_out, "Autograd", (ks, self, dim, out) => below_autograd(() => ops.count_nonzero_out.redispatch(ks.and(after_autograd_keyset), self, dim, out)), "VariableType::count_nonzero_out", "engine/ops/native_functions/reduce2.yaml:18", "engine/generated/VariableType.ts:5220");
+}, "VariableType::prod_out", "engine/ops/native_functions/reduce.yaml:104", "engine/generated/VariableType.ts:5279");
+registerKernel(ops.count_nonzero_dim_IntList_out, "Autograd", (ks, self, dim, out) => below_autograd(() => ops.count_nonzero_dim_IntList_out.redispatch(ks.and(after_autograd_keyset), self, dim, out)), "VariableType::count_nonzero_dim_IntList_out", "engine/ops/native_functions/reduce2.yaml:12", "engine/generated/VariableType.ts:5283");
+registerKernel(ops.count_nonzero_out, "Autograd", (ks, self, dim, out) => below_autograd(() => ops.count_nonzero_out.redispatch(ks.and(after_autograd_keyset), self, dim, out)), "VariableType::count_nonzero_out", "engine/ops/native_functions/reduce2.yaml:18", "engine/generated/VariableType.ts:5284");
 registerKernel(ops.std_mean_correction_out, "Autograd", (ks, self, dim, correction, keepdim, out0, out1) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("std_mean");
   return below_autograd(() => ops.std_mean_correction_out.redispatch(ks.and(after_autograd_keyset), self, dim, correction, keepdim, out0, out1));
-}, "VariableType::std_mean_correction_out", "engine/ops/native_functions/reduce2.yaml:50", "engine/generated/VariableType.ts:5221");
+}, "VariableType::std_mean_correction_out", "engine/ops/native_functions/reduce2.yaml:50", "engine/generated/VariableType.ts:5285");
 registerKernel(ops.var_mean_correction_out, "Autograd", (ks, self, dim, correction, keepdim, out0, out1) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("var_mean");
   return below_autograd(() => ops.var_mean_correction_out.redispatch(ks.and(after_autograd_keyset), self, dim, correction, keepdim, out0, out1));
-}, "VariableType::var_mean_correction_out", "engine/ops/native_functions/reduce2.yaml:98", "engine/generated/VariableType.ts:5225");
-registerKernel(ops.median_out, "Autograd", (ks, self, out) => below_autograd(() => ops.median_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::median_out", "engine/ops/native_functions/reduce3.yaml:122", "engine/generated/VariableType.ts:5229");
-registerKernel(ops.nanmedian_out, "Autograd", (ks, self, out) => below_autograd(() => ops.nanmedian_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::nanmedian_out", "engine/ops/native_functions/reduce3.yaml:137", "engine/generated/VariableType.ts:5230");
-registerKernel(ops._unique_out, "Autograd", (ks, self, sorted, return_inverse, out0, out1) => below_autograd(() => ops._unique_out.redispatch(ks.and(after_autograd_keyset), self, sorted, return_inverse, out0, out1)), "VariableType::_unique_out", "engine/ops/native_functions/reduce3.yaml:163", "engine/generated/VariableType.ts:5231");
-registerKernel(ops.unique_dim_out, "Autograd", (ks, self, dim, sorted, return_inverse, return_counts, out0, out1, out2) => below_autograd(() => ops.unique_dim_out.redispatch(ks.and(after_autograd_keyset), self, dim, sorted, return_inverse, return_counts, out0, out1, out2)), "VariableType::unique_dim_out", "engine/ops/native_functions/reduce3.yaml:169", "engine/generated/VariableType.ts:5232");
-registerKernel(ops.unique_consecutive_out, "Autograd", (ks, self, return_inverse, return_counts, dim, out0, out1, out2) => below_autograd(() => ops.unique_consecutive_out.redispatch(ks.and(after_autograd_keyset), self, return_inverse, return_counts, dim, out0, out1, out2)), "VariableType::unique_consecutive_out", "engine/ops/native_functions/reduce3.yaml:176", "engine/generated/VariableType.ts:5233");
-registerKernel(ops.unique_dim_consecutive_out, "Autograd", (ks, self, dim, return_inverse, return_counts, out0, out1, out2) => below_autograd(() => ops.unique_dim_consecutive_out.redispatch(ks.and(after_autograd_keyset), self, dim, return_inverse, return_counts, out0, out1, out2)), "VariableType::unique_dim_consecutive_out", "engine/ops/native_functions/reduce3.yaml:183", "engine/generated/VariableType.ts:5234");
-registerKernel(ops._unique2_out, "Autograd", (ks, self, sorted, return_inverse, return_counts, out0, out1, out2) => below_autograd(() => ops._unique2_out.redispatch(ks.and(after_autograd_keyset), self, sorted, return_inverse, return_counts, out0, out1, out2)), "VariableType::_unique2_out", "engine/ops/native_functions/reduce3.yaml:190", "engine/generated/VariableType.ts:5235");
-registerKernel(ops.norm_ScalarOpt_dtype_out, "Autograd", (ks, self, p, dtype, out) => below_autograd(() => ops.norm_ScalarOpt_dtype_out.redispatch(ks.and(after_autograd_keyset), self, p, dtype, out)), "VariableType::norm_ScalarOpt_dtype_out", "engine/ops/native_functions/reduce3.yaml:198", "engine/generated/VariableType.ts:5236");
-registerKernel(ops.norm_Scalar_out, "Autograd", (ks, self, p, out) => below_autograd(() => ops.norm_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, p, out)), "VariableType::norm_Scalar_out", "engine/ops/native_functions/reduce3.yaml:205", "engine/generated/VariableType.ts:5237");
-registerKernel(ops.bucketize_Scalar_out, "Autograd", (ks, self, boundaries, out_int32, right, out) => below_autograd(() => ops.bucketize_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, boundaries, out_int32, right, out)), "VariableType::bucketize_Scalar_out", "engine/ops/native_functions/reduce3.yaml:289", "engine/generated/VariableType.ts:5238");
-registerKernel(ops.searchsorted_Scalar_out, "Autograd", (ks, sorted_sequence, self, out_int32, right, side, sorter, out) => below_autograd(() => ops.searchsorted_Scalar_out.redispatch(ks.and(after_autograd_keyset), sorted_sequence, self, out_int32, right, side, sorter, out)), "VariableType::searchsorted_Scalar_out", "engine/ops/native_functions/reduce3.yaml:302", "engine/generated/VariableType.ts:5239");
-registerKernel(ops.bincount_out, "Autograd", (ks, self, weights, minlength, out) => below_autograd(() => ops.bincount_out.redispatch(ks.and(after_autograd_keyset), self, weights, minlength, out)), "VariableType::bincount_out", "engine/ops/native_functions/reduce3.yaml:308", "engine/generated/VariableType.ts:5240");
-registerKernel(ops.argsort_stable_out, "Autograd", (ks, self, stable, dim, descending, out) => below_autograd(() => ops.argsort_stable_out.redispatch(ks.and(after_autograd_keyset), self, stable, dim, descending, out)), "VariableType::argsort_stable_out", "engine/ops/native_functions/select.yaml:66", "engine/generated/VariableType.ts:5241");
+}, "VariableType::var_mean_correction_out", "engine/ops/native_functions/reduce2.yaml:98", "engine/generated/VariableType.ts:5289");
+registerKernel(ops.median_out, "Autograd", (ks, self, out) => below_autograd(() => ops.median_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::median_out", "engine/ops/native_functions/reduce3.yaml:122", "engine/generated/VariableType.ts:5293");
+registerKernel(ops.nanmedian_out, "Autograd", (ks, self, out) => below_autograd(() => ops.nanmedian_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::nanmedian_out", "engine/ops/native_functions/reduce3.yaml:137", "engine/generated/VariableType.ts:5294");
+registerKernel(ops._unique_out, "Autograd", (ks, self, sorted, return_inverse, out0, out1) => below_autograd(() => ops._unique_out.redispatch(ks.and(after_autograd_keyset), self, sorted, return_inverse, out0, out1)), "VariableType::_unique_out", "engine/ops/native_functions/reduce3.yaml:163", "engine/generated/VariableType.ts:5295");
+registerKernel(ops.unique_dim_out, "Autograd", (ks, self, dim, sorted, return_inverse, return_counts, out0, out1, out2) => below_autograd(() => ops.unique_dim_out.redispatch(ks.and(after_autograd_keyset), self, dim, sorted, return_inverse, return_counts, out0, out1, out2)), "VariableType::unique_dim_out", "engine/ops/native_functions/reduce3.yaml:169", "engine/generated/VariableType.ts:5296");
+registerKernel(ops.unique_consecutive_out, "Autograd", (ks, self, return_inverse, return_counts, dim, out0, out1, out2) => below_autograd(() => ops.unique_consecutive_out.redispatch(ks.and(after_autograd_keyset), self, return_inverse, return_counts, dim, out0, out1, out2)), "VariableType::unique_consecutive_out", "engine/ops/native_functions/reduce3.yaml:176", "engine/generated/VariableType.ts:5297");
+registerKernel(ops.unique_dim_consecutive_out, "Autograd", (ks, self, dim, return_inverse, return_counts, out0, out1, out2) => below_autograd(() => ops.unique_dim_consecutive_out.redispatch(ks.and(after_autograd_keyset), self, dim, return_inverse, return_counts, out0, out1, out2)), "VariableType::unique_dim_consecutive_out", "engine/ops/native_functions/reduce3.yaml:183", "engine/generated/VariableType.ts:5298");
+registerKernel(ops._unique2_out, "Autograd", (ks, self, sorted, return_inverse, return_counts, out0, out1, out2) => below_autograd(() => ops._unique2_out.redispatch(ks.and(after_autograd_keyset), self, sorted, return_inverse, return_counts, out0, out1, out2)), "VariableType::_unique2_out", "engine/ops/native_functions/reduce3.yaml:190", "engine/generated/VariableType.ts:5299");
+registerKernel(ops.norm_ScalarOpt_dtype_out, "Autograd", (ks, self, p, dtype, out) => below_autograd(() => ops.norm_ScalarOpt_dtype_out.redispatch(ks.and(after_autograd_keyset), self, p, dtype, out)), "VariableType::norm_ScalarOpt_dtype_out", "engine/ops/native_functions/reduce3.yaml:198", "engine/generated/VariableType.ts:5300");
+registerKernel(ops.norm_Scalar_out, "Autograd", (ks, self, p, out) => below_autograd(() => ops.norm_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, p, out)), "VariableType::norm_Scalar_out", "engine/ops/native_functions/reduce3.yaml:205", "engine/generated/VariableType.ts:5301");
+registerKernel(ops.bucketize_Scalar_out, "Autograd", (ks, self, boundaries, out_int32, right, out) => below_autograd(() => ops.bucketize_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, boundaries, out_int32, right, out)), "VariableType::bucketize_Scalar_out", "engine/ops/native_functions/reduce3.yaml:289", "engine/generated/VariableType.ts:5302");
+registerKernel(ops.searchsorted_Scalar_out, "Autograd", (ks, sorted_sequence, self, out_int32, right, side, sorter, out) => below_autograd(() => ops.searchsorted_Scalar_out.redispatch(ks.and(after_autograd_keyset), sorted_sequence, self, out_int32, right, side, sorter, out)), "VariableType::searchsorted_Scalar_out", "engine/ops/native_functions/reduce3.yaml:302", "engine/generated/VariableType.ts:5303");
+registerKernel(ops.bincount_out, "Autograd", (ks, self, weights, minlength, out) => below_autograd(() => ops.bincount_out.redispatch(ks.and(after_autograd_keyset), self, weights, minlength, out)), "VariableType::bincount_out", "engine/ops/native_functions/reduce3.yaml:308", "engine/generated/VariableType.ts:5304");
+registerKernel(ops.argsort_stable_out, "Autograd", (ks, self, stable, dim, descending, out) => below_autograd(() => ops.argsort_stable_out.redispatch(ks.and(after_autograd_keyset), self, stable, dim, descending, out)), "VariableType::argsort_stable_out", "engine/ops/native_functions/select.yaml:66", "engine/generated/VariableType.ts:5305");
 registerKernel(ops._unsafe_view_out, "Autograd", (ks, self, size, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("_unsafe_view");
   return below_autograd(() => ops._unsafe_view_out.redispatch(ks.and(after_autograd_keyset), self, size, out));
-}, "VariableType::_unsafe_view_out", "engine/ops/native_functions/shape.yaml:59", "engine/generated/VariableType.ts:5242");
+}, "VariableType::_unsafe_view_out", "engine/ops/native_functions/shape.yaml:59", "engine/generated/VariableType.ts:5306");
 registerKernel(ops.clone_out, "Autograd", (ks, self, memory_format, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("clone");
   return below_autograd(() => ops.clone_out.redispatch(ks.and(after_autograd_keyset), self, memory_format, out));
-}, "VariableType::clone_out", "engine/ops/native_functions/shape.yaml:223", "engine/generated/VariableType.ts:5246");
-registerKernel(ops.copy_out, "Autograd", (ks, self, src, non_blocking, out) => below_autograd(() => ops.copy_out.redispatch(ks.and(after_autograd_keyset), self, src, non_blocking, out)), "VariableType::copy_out", "engine/ops/native_functions/shape.yaml:235", "engine/generated/VariableType.ts:5250");
+}, "VariableType::clone_out", "engine/ops/native_functions/shape.yaml:223", "engine/generated/VariableType.ts:5310");
+registerKernel(ops.copy_out, "Autograd", (ks, self, src, non_blocking, out) => below_autograd(() => ops.copy_out.redispatch(ks.and(after_autograd_keyset), self, src, non_blocking, out)), "VariableType::copy_out", "engine/ops/native_functions/shape.yaml:235", "engine/generated/VariableType.ts:5314");
 registerKernel(ops._to_copy_out, "Autograd", (ks, self, non_blocking, memory_format, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("_to_copy");
   return below_autograd(() => ops._to_copy_out.redispatch(ks.and(after_autograd_keyset), self, non_blocking, memory_format, out));
-}, "VariableType::_to_copy_out", "engine/ops/native_functions/shape.yaml:242", "engine/generated/VariableType.ts:5251");
+}, "VariableType::_to_copy_out", "engine/ops/native_functions/shape.yaml:242", "engine/generated/VariableType.ts:5315");
 registerKernel(ops.zero_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::zero", self) : null;
   const _result = below_autograd(() => ops.zero_default.redispatch(ks.and(after_autograd_keyset), self));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::zero_default", "engine/ops/native_functions/shape.yaml:276", "engine/generated/VariableType.ts:5255");
-registerKernel(ops.zero_out, "Autograd", (ks, self, out) => below_autograd(() => ops.zero_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::zero_out", "engine/ops/native_functions/shape.yaml:276", "engine/generated/VariableType.ts:5262");
-registerKernel(ops.empty_strided_out, "Autograd", (ks, size, stride, out) => below_autograd(() => ops.empty_strided_out.redispatch(ks.and(after_autograd_keyset), size, stride, out)), "VariableType::empty_strided_out", "engine/ops/native_functions/shape.yaml:284", "engine/generated/VariableType.ts:5263");
-registerKernel(ops.empty_like_out, "Autograd", (ks, self, memory_format, out) => below_autograd(() => ops.empty_like_out.redispatch(ks.and(after_autograd_keyset), self, memory_format, out)), "VariableType::empty_like_out", "engine/ops/native_functions/shape.yaml:290", "engine/generated/VariableType.ts:5264");
-registerKernel(ops.zeros_like_out, "Autograd", (ks, self, memory_format, out) => below_autograd(() => ops.zeros_like_out.redispatch(ks.and(after_autograd_keyset), self, memory_format, out)), "VariableType::zeros_like_out", "engine/ops/native_functions/shape.yaml:300", "engine/generated/VariableType.ts:5265");
-registerKernel(ops.ones_like_out, "Autograd", (ks, self, memory_format, out) => below_autograd(() => ops.ones_like_out.redispatch(ks.and(after_autograd_keyset), self, memory_format, out)), "VariableType::ones_like_out", "engine/ops/native_functions/shape.yaml:307", "engine/generated/VariableType.ts:5266");
-registerKernel(ops.full_like_out, "Autograd", (ks, self, fill_value, memory_format, out) => below_autograd(() => ops.full_like_out.redispatch(ks.and(after_autograd_keyset), self, fill_value, memory_format, out)), "VariableType::full_like_out", "engine/ops/native_functions/shape.yaml:318", "engine/generated/VariableType.ts:5267");
-registerKernel(ops.isnan_out, "Autograd", (ks, self, out) => below_autograd(() => ops.isnan_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::isnan_out", "engine/ops/native_functions/unary.yaml:715", "engine/generated/VariableType.ts:5268");
-registerKernel(ops.isinf_out, "Autograd", (ks, self, out) => below_autograd(() => ops.isinf_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::isinf_out", "engine/ops/native_functions/unary.yaml:721", "engine/generated/VariableType.ts:5269");
-registerKernel(ops.upsample_nearest1d_vec_out, "Autograd", (ks, input, output_size, scale_factors, out) => below_autograd(() => ops.upsample_nearest1d_vec_out.redispatch(ks.and(after_autograd_keyset), input, output_size, scale_factors, out)), "VariableType::upsample_nearest1d_vec_out", "engine/ops/native_functions/vision.yaml:13", "engine/generated/VariableType.ts:5270");
-registerKernel(ops.upsample_nearest2d_vec_out, "Autograd", (ks, input, output_size, scale_factors, out) => below_autograd(() => ops.upsample_nearest2d_vec_out.redispatch(ks.and(after_autograd_keyset), input, output_size, scale_factors, out)), "VariableType::upsample_nearest2d_vec_out", "engine/ops/native_functions/vision.yaml:19", "engine/generated/VariableType.ts:5271");
-registerKernel(ops.upsample_bilinear2d_vec_out, "Autograd", (ks, input, output_size, align_corners, scale_factors, out) => below_autograd(() => ops.upsample_bilinear2d_vec_out.redispatch(ks.and(after_autograd_keyset), input, output_size, align_corners, scale_factors, out)), "VariableType::upsample_bilinear2d_vec_out", "engine/ops/native_functions/vision.yaml:25", "engine/generated/VariableType.ts:5272");
+}, "VariableType::zero_default", "engine/ops/native_functions/shape.yaml:276", "engine/generated/VariableType.ts:5319");
+registerKernel(ops.zero_out, "Autograd", (ks, self, out) => below_autograd(() => ops.zero_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::zero_out", "engine/ops/native_functions/shape.yaml:276", "engine/generated/VariableType.ts:5326");
+registerKernel(ops.empty_strided_out, "Autograd", (ks, size, stride, out) => below_autograd(() => ops.empty_strided_out.redispatch(ks.and(after_autograd_keyset), size, stride, out)), "VariableType::empty_strided_out", "engine/ops/native_functions/shape.yaml:284", "engine/generated/VariableType.ts:5327");
+registerKernel(ops.empty_like_out, "Autograd", (ks, self, memory_format, out) => below_autograd(() => ops.empty_like_out.redispatch(ks.and(after_autograd_keyset), self, memory_format, out)), "VariableType::empty_like_out", "engine/ops/native_functions/shape.yaml:290", "engine/generated/VariableType.ts:5328");
+registerKernel(ops.zeros_like_out, "Autograd", (ks, self, memory_format, out) => below_autograd(() => ops.zeros_like_out.redispatch(ks.and(after_autograd_keyset), self, memory_format, out)), "VariableType::zeros_like_out", "engine/ops/native_functions/shape.yaml:300", "engine/generated/VariableType.ts:5329");
+registerKernel(ops.ones_like_out, "Autograd", (ks, self, memory_format, out) => below_autograd(() => ops.ones_like_out.redispatch(ks.and(after_autograd_keyset), self, memory_format, out)), "VariableType::ones_like_out", "engine/ops/native_functions/shape.yaml:307", "engine/generated/VariableType.ts:5330");
+registerKernel(ops.full_like_out, "Autograd", (ks, self, fill_value, memory_format, out) => below_autograd(() => ops.full_like_out.redispatch(ks.and(after_autograd_keyset), self, fill_value, memory_format, out)), "VariableType::full_like_out", "engine/ops/native_functions/shape.yaml:318", "engine/generated/VariableType.ts:5331");
+registerKernel(ops.isnan_out, "Autograd", (ks, self, out) => below_autograd(() => ops.isnan_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::isnan_out", "engine/ops/native_functions/unary.yaml:715", "engine/generated/VariableType.ts:5332");
+registerKernel(ops.isinf_out, "Autograd", (ks, self, out) => below_autograd(() => ops.isinf_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::isinf_out", "engine/ops/native_functions/unary.yaml:721", "engine/generated/VariableType.ts:5333");
+registerKernel(ops.upsample_nearest1d_vec_out, "Autograd", (ks, input, output_size, scale_factors, out) => below_autograd(() => ops.upsample_nearest1d_vec_out.redispatch(ks.and(after_autograd_keyset), input, output_size, scale_factors, out)), "VariableType::upsample_nearest1d_vec_out", "engine/ops/native_functions/vision.yaml:13", "engine/generated/VariableType.ts:5334");
+registerKernel(ops.upsample_nearest2d_vec_out, "Autograd", (ks, input, output_size, scale_factors, out) => below_autograd(() => ops.upsample_nearest2d_vec_out.redispatch(ks.and(after_autograd_keyset), input, output_size, scale_factors, out)), "VariableType::upsample_nearest2d_vec_out", "engine/ops/native_functions/vision.yaml:19", "engine/generated/VariableType.ts:5335");
+registerKernel(ops.upsample_bilinear2d_vec_out, "Autograd", (ks, input, output_size, align_corners, scale_factors, out) => below_autograd(() => ops.upsample_bilinear2d_vec_out.redispatch(ks.and(after_autograd_keyset), input, output_size, align_corners, scale_factors, out)), "VariableType::upsample_bilinear2d_vec_out", "engine/ops/native_functions/vision.yaml:25", "engine/generated/VariableType.ts:5336");
 registerKernel(ops.pixel_shuffle_out, "Autograd", (ks, self, upscale_factor, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("pixel_shuffle");
   return below_autograd(() => ops.pixel_shuffle_out.redispatch(ks.and(after_autograd_keyset), self, upscale_factor, out));
-}, "VariableType::pixel_shuffle_out", "engine/ops/native_functions/vision.yaml:63", "engine/generated/VariableType.ts:5273");
+}, "VariableType::pixel_shuffle_out", "engine/ops/native_functions/vision.yaml:63", "engine/generated/VariableType.ts:5337");
 registerKernel(ops.pixel_unshuffle_out, "Autograd", (ks, self, downscale_factor, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("pixel_unshuffle");
   return below_autograd(() => ops.pixel_unshuffle_out.redispatch(ks.and(after_autograd_keyset), self, downscale_factor, out));
-}, "VariableType::pixel_unshuffle_out", "engine/ops/native_functions/vision.yaml:69", "engine/generated/VariableType.ts:5277");
+}, "VariableType::pixel_unshuffle_out", "engine/ops/native_functions/vision.yaml:69", "engine/generated/VariableType.ts:5341");

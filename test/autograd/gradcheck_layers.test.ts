@@ -1,6 +1,6 @@
 // torch.autograd.gradcheck (float64, slow mode: eps 1e-6, atol 1e-5, rtol 1e-3) over the layer ops'
 // derivatives.yaml entries — convolution (conv1d/conv2d/conv_transpose2d), native_batch_norm (training and
-// eval), native_layer_norm, native_group_norm, max/avg pooling, constant_pad_nd, pixel_(un)shuffle,
+// eval), native_layer_norm, native_group_norm, max/avg/adaptive pooling, constant_pad_nd, pixel_(un)shuffle,
 // im2col/col2im, embedding — and over their gradients (the first-order
 // gradient as a function of the inputs, as gradgradcheck does), all of which PyTorch 1.13 accepts too.
 import { describe, it, expect } from "vitest";
@@ -30,6 +30,8 @@ const CASES: Case[] = [
   ["max_pool2d", (x) => T.max_pool2d(x, [3, 2], [2, 1], 1, [1, 2], true), () => [X([1, 2, 7, 6])]],
   ["avg_pool2d", (x) => T._C._nn.avg_pool2d(x, 3, 1, 1, true, false), () => [X([1, 2, 5, 4])]],
   ["avg_pool2d divisor_override", (x) => T._C._nn.avg_pool2d(x, 2, 1, 0, false, true, 3), () => [X([2, 3, 4])]],
+  ["adaptive_avg_pool2d", (x) => T._C._nn.adaptive_avg_pool2d(x, [3, 2]), () => [X([1, 2, 5, 4])]],
+  ["adaptive_max_pool2d", (x) => T._C._nn.adaptive_max_pool2d(x, [2, 3])[0], () => [X([2, 4, 5])]],
   ["constant_pad_nd (pad and crop)", (x) => T.constant_pad_nd(x, [1, -1, 2, 0], 0.5), () => [X([2, 3, 4])]],
   ["pixel_shuffle", (x) => T.pixel_shuffle(x, 2), () => [X([1, 4, 2, 3])]],
   ["pixel_unshuffle", (x) => T.pixel_unshuffle(x, 2), () => [X([1, 1, 4, 2])]],
@@ -52,6 +54,8 @@ const SECOND: Case[] = [
   ["layer_norm", gradOf((x, w, b) => T.layer_norm(x, [3], w, b), 2), () => [X([2, 3]), X([3], 0.5, 2, 2), X([3], -1, 1, 3)]],
   ["max_pool2d", gradOf((x) => T.max_pool2d(x, 2, 1), 1), () => [X([1, 2, 3, 4])]],
   ["avg_pool2d", gradOf((x) => T._C._nn.avg_pool2d(x, 2, 1, 1, false, false), 1), () => [X([1, 2, 3, 3])]],
+  ["adaptive_avg_pool2d", gradOf((x) => T._C._nn.adaptive_avg_pool2d(x, [2, 2]), 1), () => [X([1, 2, 3, 3])]],
+  ["adaptive_max_pool2d", gradOf((x) => T._C._nn.adaptive_max_pool2d(x, [2, 2])[0], 1), () => [X([1, 2, 3, 3])]],
   ["group_norm", gradOf((x, w, b) => T.group_norm(x, 2, w, b), 2), () => [X([2, 4, 2]), X([4], 0.5, 2, 2), X([4], -1, 1, 3)]],
 ];
 

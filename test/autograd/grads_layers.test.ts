@@ -1,6 +1,6 @@
 // The layer ops' derivatives.yaml formulas against PyTorch 1.13 (test/fixtures/gen_grads_layers.py ->
 // grads_layers.json): convolution (conv1d/conv2d/conv_transpose*), batch/layer/group norm and embedding, on
-// float32 and float64, plus max/avg pooling, constant_pad_nd, pixel_(un)shuffle and im2col/col2im: grad_fn names,
+// float32 and float64, plus max/avg/adaptive pooling, constant_pad_nd, pixel_(un)shuffle and im2col/col2im: grad_fn names,
 // first-order gradients, create_graph flags, second-order gradients.
 import { loadFixture } from "../support/fixtures.js";
 import { describeGradCases } from "../support/grad_cases.js";

@@ -118,3 +118,59 @@ export function avg_pool2d_backward_out_cpu(
   avg_pool2d_backward_kernel.call("cpu", gi, gradOutput, { kH, kW, dH, dW, padH, padW, dilationH: 1, dilationW: 1 }, countIncludePad, divisorOverride);
   return gi;
 }
+
+// ---- adaptive pooling's backward ops (AdaptiveAveragePooling.cpp, AdaptiveMaxPooling2d.cpp) ----
+
+/** cpu_adaptive_avg_pool_backward: each output's gradient / kh / kw spread over its window
+ * [floor(o*I/O), ceil((o+1)*I/O)). */
+export const adaptive_avg_pool2d_backward_kernel = new DispatchStub<(gradInput: Tensor, gradOutput: Tensor) => void>("adaptive_avg_pool2d_backward_kernel", "aten/src/ATen/native/cpu/AdaptiveAvgPoolKernel.cpp");
+adaptive_avg_pool2d_backward_kernel.register("ts", (gradInput, gradOutput) => {
+  const [P, H, W] = planes(gradInput);
+  const [, OH, OW] = planes(gradOutput);
+  const go = readDense(gradOutput);
+  const st = gradInput.dtype.scalarType;
+  const add = adder(st), div = divider(st);
+  const start = (a: number, b: number, c: number) => Math.floor((a * c) / b);
+  const end = (a: number, b: number, c: number) => Math.ceil(((a + 1) * c) / b);
+  const gi = new Float64Array(P * H * W);
+  for (let p = 0; p < P; p++)
+    for (let oh = 0; oh < OH; oh++) {
+      const ih0 = start(oh, OH, H), ih1 = end(oh, OH, H);
+      for (let ow = 0; ow < OW; ow++) {
+        const iw0 = start(ow, OW, W), iw1 = end(ow, OW, W);
+        const delta = div(div(go[(p * OH + oh) * OW + ow], ih1 - ih0), iw1 - iw0);
+        for (let ih = ih0; ih < ih1; ih++)
+          for (let iw = iw0; iw < iw1; iw++) {
+            const m = p * H * W + ih * W + iw;
+            gi[m] = add(gi[m], delta);
+          }
+      }
+    }
+  writeDense(gradInput, gi);
+});
+
+/** adaptive_avg_pool2d_backward_cpu: grad_input like self (self's memory format). */
+export function adaptive_avg_pool2d_backward_cpu(gradOutput: Tensor, self: Tensor): Tensor {
+  const nd = self.dim();
+  if (!(nd === 3 || nd === 4) || gradOutput.dim() !== nd) {
+    throw new RuntimeError(`adaptive_avg_pool2d_backward(): Expected grad_output to be 3D or 4D, but got ${gradOutput.dim()}D`);
+  }
+  const gi = structuredOutput(self, self.shape, self.dtype, null, "functional");
+  if (!hasData(gi)) return gi;
+  AT_DISPATCH("adaptive_avg_pool2d_backward_cpu", self.dtype.scalarType, [Double, Float, BFloat16]);
+  adaptive_avg_pool2d_backward_kernel.call("cpu", gi, gradOutput);
+  return gi;
+}
+
+export const adaptive_max_pool2d_backward_kernel = new DispatchStub<MaxBackwardFn>("adaptive_max_pool2d_backward_kernel", "aten/src/ATen/native/cpu/AdaptiveMaxPoolKernel.cpp");
+adaptive_max_pool2d_backward_kernel.register("ts", (gi, go, idx) => max_pool2d_backward_kernel.call("cpu", gi, go, idx));
+
+export function adaptive_max_pool2d_backward_out_cpu(gradOutput: Tensor, self: Tensor, indices: Tensor, gradInput: Tensor | null, mode: StructuredMode = "out"): Tensor {
+  const nd = self.dim();
+  if (!(nd === 3 || nd === 4)) throw new RuntimeError(`adaptive_max_pooling2d_backward(): Expected 3D or 4D tensor, but got ${self.shape}`);
+  const gi = structuredOutput(self, self.shape, self.dtype, gradInput, mode);
+  if (!hasData(gi)) return gi;
+  AT_DISPATCH("adaptive_max_pool2d_backward", self.dtype.scalarType, [Double, Float, BFloat16]);
+  adaptive_max_pool2d_backward_kernel.call("cpu", gi, gradOutput, indices);
+  return gi;
+}
