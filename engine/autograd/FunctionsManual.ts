@@ -1170,3 +1170,244 @@ export const nll_loss = (self: Tensor, target: Tensor, weight: Tensor | null, re
   nll_loss_default.call(self, target, weight, reduction, ignore_index) as Tensor;
 export const nll_loss2d = (self: Tensor, target: Tensor, weight: Tensor | null, reduction: number, ignore_index: number): Tensor =>
   nll_loss2d_default.call(self, target, weight, reduction, ignore_index) as Tensor;
+// ---- layers (conv.yaml, pooling.yaml, normalization.yaml, index.yaml's embedding) ----
+// PyTorch's formulas here call fused backward ops (convolution_backward, native_batch_norm_backward,
+// native_layer_norm_backward, native_group_norm_backward, embedding_dense_backward). Glasstorch does not have
+// those ops yet: these helpers compute the same gradients from existing differentiable ops (convolution,
+// where/sum, mean), so create_graph gives second-order gradients by differentiating them again (PyTorch's
+// double-backward Nodes, ConvolutionBackwardBackward0 and the like, are not reproduced).
+
+import { convolution_default } from "../generated/convolution.js";
+
+/** The gradient of a convolution's weight: conv(input, grad) with input and grad's batch/channel dims swapped,
+ * stride and dilation exchanged; per group, cut to the kernel's size. Weight layout [out, in/groups, k...]. */
+function conv_weight_grad(inp: Tensor, gout: Tensor, ksize: readonly number[], stride: readonly number[], padding: readonly number[], dilation: readonly number[], groups: number): Tensor {
+  const cin = inp.shape[1] / groups, cout = gout.shape[1] / groups;
+  const nd = ksize.length;
+  const parts: Tensor[] = [];
+  for (let g = 0; g < groups; g++) {
+    const i = inp.narrow(1, g * cin, cin).transpose(0, 1);
+    const o = gout.narrow(1, g * cout, cout).transpose(0, 1);
+    let w = convolution_default.call(i, o, null, [...dilation], [...padding], [...stride], false, new Array(nd).fill(0), 1) as Tensor;
+    for (let d = 0; d < nd; d++) if (w.shape[2 + d] !== ksize[d]) w = w.narrow(2 + d, 0, ksize[d]);
+    parts.push(w.transpose(0, 1));
+  }
+  return parts.length === 1 ? parts[0] : cat(parts, 0);
+}
+
+const expandParam = (p: readonly number[], nd: number): number[] => (p.length === 1 && nd > 1 ? new Array(nd).fill(p[0]) : [...p]);
+
+/** convolution_backward (Convolution.cpp): [grad_input, grad_weight, grad_bias] of at::convolution. */
+export function convolution_backward_composite(
+  grad: Tensor, input: Tensor, weight: Tensor, stride: readonly number[], padding: readonly number[], dilation: readonly number[],
+  transposed: boolean, output_padding: readonly number[], groups: number, mask: readonly boolean[],
+): (Tensor | null)[] {
+  const nd = weight.dim() - 2;
+  const s = expandParam(stride, nd), p = expandParam(padding, nd), d = expandParam(dilation, nd);
+  const k = weight.shape.slice(2);
+  let gi: Tensor | null = null, gw: Tensor | null = null, gb: Tensor | null = null;
+  // an unbatched input (C, L...) runs batched
+  const unbatched = input.dim() === nd + 1;
+  const x = unbatched ? input.unsqueeze(0) : input;
+  const g = unbatched ? grad.unsqueeze(0) : grad;
+  if (mask[0]) {
+    if (!transposed) {
+      // the transposed convolution maps the output back onto the input's size: output_padding makes up the rows
+      // the forward's floor division dropped
+      const op = k.map((kk, i) => x.shape[2 + i] - ((g.shape[2 + i] - 1) * s[i] - 2 * p[i] + d[i] * (kk - 1) + 1));
+      gi = convolution_default.call(g, weight, null, s, p, d, true, op, groups) as Tensor;
+    } else {
+      gi = convolution_default.call(g, weight, null, s, p, d, false, new Array(nd).fill(0), groups) as Tensor;
+    }
+    if (unbatched) gi = gi.squeeze(0);
+  }
+  if (mask[1]) {
+    // a transposed convolution is the adjoint of a convolution from its output to its input: the roles swap
+    gw = transposed ? conv_weight_grad(g, x, k, s, p, d, groups) : conv_weight_grad(x, g, k, s, p, d, groups);
+  }
+  if (mask[2]) {
+    const dims = [0, ...Array.from({ length: nd }, (_, i) => 2 + i)];
+    gb = g.sum(dims, false);
+  }
+  return [gi, gw, gb];
+}
+
+/** The per-channel view [1, C, 1, ...] of a [C] parameter for an input of `dim` dims. */
+function channelView(t: Tensor, dim: number): Tensor {
+  return t.reshape([1, -1, ...new Array(Math.max(dim - 2, 0)).fill(1)]);
+}
+
+/** native_batch_norm_backward (Normalization.cpp batch_norm_backward_cpu_template): training uses the batch's
+ * statistics (recomputed from input, so the result stays differentiable in input), eval the running ones. */
+export function batch_norm_backward_composite(
+  grad: Tensor | null, input: Tensor, weight: Tensor | null, running_mean: Tensor | null, running_var: Tensor | null,
+  training: boolean, eps: number, mask: readonly boolean[],
+): (Tensor | null)[] {
+  if (grad === null) return [null, null, null];
+  const nd = input.dim();
+  const dims = [0, ...Array.from({ length: nd - 2 }, (_, i) => 2 + i)];
+  const n = input.numel() / input.shape[1];
+  let mean: Tensor, invstd: Tensor;
+  if (training) {
+    mean = input.mean(dims, true);
+    invstd = input.sub(mean).pow(2).mean(dims, true).add(eps).sqrt().reciprocal();
+  } else {
+    mean = channelView(running_mean!, nd);
+    invstd = channelView(running_var!, nd).add(eps).sqrt().reciprocal();
+  }
+  const centered = input.sub(mean);
+  const dotp = centered.mul(grad).sum(dims, true);
+  const w = weight === null ? null : channelView(weight, nd);
+  let gi: Tensor | null = null;
+  if (mask[0]) {
+    if (training) {
+      const k = dotp.mul(invstd).mul(invstd).div(n);
+      const gradMean = grad.sum(dims, true).div(n);
+      gi = grad.sub(gradMean).sub(centered.mul(k)).mul(invstd);
+    } else {
+      gi = grad.mul(invstd);
+    }
+    if (w !== null) gi = gi.mul(w);
+  }
+  const gw = mask[1] ? dotp.mul(invstd).reshape([-1]) : null;
+  const gb = mask[2] ? grad.sum(dims, false) : null;
+  return [gi, gw, gb];
+}
+
+/** The gradient of normalizing the last axis of x3 [N, G, D] (layer/group norm's LayerNormBackwardKernel
+ * arithmetic: dx = rstd dy' + b x + c with ds = sum(dy' x), db = sum(dy'), dy' the gradient times gamma). */
+function normalize_last_backward(dyg: Tensor, x3: Tensor, eps: number): Tensor {
+  const D = x3.shape[x3.dim() - 1];
+  const mean = x3.mean([-1], true);
+  const rstd = x3.sub(mean).pow(2).mean([-1], true).add(eps).sqrt().reciprocal();
+  const ds = dyg.mul(x3).sum([-1], true);
+  const db = dyg.sum([-1], true);
+  const b = db.mul(mean).sub(ds).mul(rstd).mul(rstd).mul(rstd).div(D);
+  const c = b.neg().mul(mean).sub(db.mul(rstd).div(D));
+  return dyg.mul(rstd).add(b.mul(x3)).add(c);
+}
+
+/** native_layer_norm_backward (layer_norm_backward_cpu): over the trailing normalized_shape dims. */
+export function layer_norm_backward_composite(
+  grad: Tensor | null, input: Tensor, normalized_shape: readonly number[], weight: Tensor | null, eps: number, mask: readonly boolean[],
+): (Tensor | null)[] {
+  if (grad === null) return [null, null, null];
+  const D = normalized_shape.reduce((a, b) => a * b, 1);
+  const x2 = input.reshape([-1, D]);
+  const g2 = grad.reshape([-1, D]);
+  const w2 = weight === null ? null : weight.reshape([1, D]);
+  const gi = mask[0] ? normalize_last_backward(w2 === null ? g2 : g2.mul(w2), x2, eps).reshape([...input.shape]) : null;
+  let gw: Tensor | null = null;
+  if (mask[1]) {
+    const mean = x2.mean([-1], true);
+    const rstd = x2.sub(mean).pow(2).mean([-1], true).add(eps).sqrt().reciprocal();
+    gw = g2.mul(x2.sub(mean).mul(rstd)).sum([0], false).reshape([...normalized_shape]);
+  }
+  const gb = mask[2] ? g2.sum([0], false).reshape([...normalized_shape]) : null;
+  return [gi, gw, gb];
+}
+
+/** native_group_norm_backward (GroupNorm.cpp): input [N, C, HxW...] normalized per (n, group). */
+export function group_norm_backward_composite(
+  grad: Tensor | null, input: Tensor, weight: Tensor | null, N: number, C: number, HxW: number, group: number, eps: number, mask: readonly boolean[],
+): (Tensor | null)[] {
+  if (grad === null) return [null, null, null];
+  const x4 = input.reshape([N, group, C / group, HxW]);
+  const g4 = grad.reshape([N, group, C / group, HxW]);
+  const w4 = weight === null ? null : weight.reshape([1, group, C / group, 1]);
+  const dyg = (w4 === null ? g4 : g4.mul(w4)).reshape([N, group, -1]);
+  const x3 = x4.reshape([N, group, -1]);
+  const gi = mask[0] ? normalize_last_backward(dyg, x3, eps).reshape([...input.shape]) : null;
+  let gw: Tensor | null = null;
+  if (mask[1]) {
+    const mean = x3.mean([-1], true);
+    const rstd = x3.sub(mean).pow(2).mean([-1], true).add(eps).sqrt().reciprocal();
+    const xhat = x3.sub(mean).mul(rstd).reshape([N, group, C / group, HxW]);
+    gw = g4.mul(xhat).sum([0, 3], false).reshape([C]);
+  }
+  const gb = mask[2] ? g4.sum([0, 3], false).reshape([C]) : null;
+  return [gi, gw, gb];
+}
+
+/** embedding_backward -> embedding_dense_backward_cpu: grad rows summed into the rows their indices name
+ * (none into padding_idx), each scaled by 1/count of its index when scale_grad_by_freq. */
+export function embedding_backward_composite(grad: Tensor, indices: Tensor, num_weights: number, padding_idx: number, scale_grad_by_freq: boolean): Tensor {
+  const idx = indices.reshape([-1]).tolist() as number[];
+  const L = idx.length;
+  const D = grad.numel() / Math.max(L, 1);
+  const g2 = grad.reshape([L, D]);
+  const counts = new Array<number>(num_weights).fill(0);
+  for (const i of idx) counts[i] += 1;
+  const m = new Array<boolean>(L * num_weights);
+  const scale = new Array<number>(L * num_weights).fill(1);
+  for (let l = 0; l < L; l++)
+    for (let k = 0; k < num_weights; k++) {
+      m[l * num_weights + k] = idx[l] === k && k !== padding_idx;
+      if (scale_grad_by_freq && idx[l] === k) scale[l * num_weights + k] = 1 / counts[k];
+    }
+  const M = tensor(m, { dtype: boolDtype }).reshape([L, num_weights, 1]);
+  let rows = g2.unsqueeze(1);
+  if (scale_grad_by_freq) rows = rows.mul(tensor(scale, { dtype: grad.dtype }).reshape([L, num_weights, 1]));
+  return where(M, rows, 0).sum([0], false);
+}
+
+/** max_pool_double_backward: the gradient of max pooling's backward in grad_output picks, for every output,
+ * the element of grad its index names (the last `dim` dims flattened, as the indices count them). */
+export function max_pool_double_backward(grad: Tensor, indices: Tensor, dim: number): Tensor {
+  if (indices.dim() < dim) throw new Error(`max_pool_double_backward: indices have fewer than ${dim} dims`);
+  const g = grad.flatten(-dim, -1);
+  const i = indices.flatten(-dim, -1);
+  return g.gather(-1, i).view([...indices.shape]);
+}
+
+// at::max_pool2d_with_indices_backward, at::avg_pool2d_backward, at::avg_pool2d as PyTorch's formulas call them
+import { max_pool2d_with_indices_backward_default } from "../generated/max_pool2d_with_indices_backward.js";
+import { avg_pool2d_backward_default } from "../generated/avg_pool2d_backward.js";
+import { avg_pool2d_default } from "../generated/avg_pool2d.js";
+export function max_pool2d_with_indices_backward(grad: Tensor, self: Tensor, kernel_size: number[], stride: number[], padding: number[], dilation: number[], ceil_mode: boolean, indices: Tensor): Tensor {
+  return max_pool2d_with_indices_backward_default.call(grad, self, kernel_size, stride, padding, dilation, ceil_mode, indices) as Tensor;
+}
+export function avg_pool2d_backward(grad: Tensor, self: Tensor, kernel_size: number[], stride: number[], padding: number[], ceil_mode: boolean, count_include_pad: boolean, divisor_override: number | null): Tensor {
+  return avg_pool2d_backward_default.call(grad, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override) as Tensor;
+}
+export function avg_pool2d(self: Tensor, kernel_size: number[], stride: number[], padding: number[], ceil_mode: boolean, count_include_pad: boolean, divisor_override: number | null): Tensor {
+  return avg_pool2d_default.call(self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override) as Tensor;
+}
+
+// at::constant_pad_nd, at::im2col, at::col2im, at::pixel_shuffle, at::pixel_unshuffle as the formulas call them
+import { constant_pad_nd_default } from "../generated/constant_pad_nd.js";
+import { im2col_default } from "../generated/im2col.js";
+import { col2im_default } from "../generated/col2im.js";
+import { pixel_shuffle_default } from "../generated/pixel_shuffle.js";
+import { pixel_unshuffle_default } from "../generated/pixel_unshuffle.js";
+/** constant_pad_nd_backward: padding by the negated amounts cuts the padding off again (and re-pads with
+ * zeros where the forward's negative padding cropped). */
+export function constant_pad_nd_backward(grad: Tensor, pad: readonly number[]): Tensor {
+  return constant_pad_nd_default.call(grad, pad.map((p) => -p), 0) as Tensor;
+}
+export function im2col(self: Tensor, kernel_size: number[], dilation: number[], padding: number[], stride: number[]): Tensor {
+  return im2col_default.call(self, kernel_size, dilation, padding, stride) as Tensor;
+}
+export function col2im(self: Tensor, output_size: number[], kernel_size: number[], dilation: number[], padding: number[], stride: number[]): Tensor {
+  return col2im_default.call(self, output_size, kernel_size, dilation, padding, stride) as Tensor;
+}
+export function pixel_shuffle(self: Tensor, upscale_factor: number): Tensor {
+  return pixel_shuffle_default.call(self, upscale_factor) as Tensor;
+}
+export function pixel_unshuffle(self: Tensor, downscale_factor: number): Tensor {
+  return pixel_unshuffle_default.call(self, downscale_factor) as Tensor;
+}
+
+// at::_adaptive_avg_pool2d(_backward), at::adaptive_max_pool2d_backward as the formulas call them
+import { _adaptive_avg_pool2d_default } from "../generated/_adaptive_avg_pool2d.js";
+import { _adaptive_avg_pool2d_backward_default } from "../generated/_adaptive_avg_pool2d_backward.js";
+import { adaptive_max_pool2d_backward_default } from "../generated/adaptive_max_pool2d_backward.js";
+export function _adaptive_avg_pool2d(self: Tensor, output_size: number[]): Tensor {
+  return _adaptive_avg_pool2d_default.call(self, output_size) as Tensor;
+}
+export function _adaptive_avg_pool2d_backward(grad: Tensor, self: Tensor): Tensor {
+  return _adaptive_avg_pool2d_backward_default.call(grad, self) as Tensor;
+}
+export function adaptive_max_pool2d_backward(grad: Tensor, self: Tensor, indices: Tensor): Tensor {
+  return adaptive_max_pool2d_backward_default.call(grad, self, indices) as Tensor;
+}

@@ -6,7 +6,7 @@ import type { Tensor } from "../aten/core/Tensor.js";
 import { Node, type Grad } from "../autograd/function.js";
 import { SavedVariable } from "../autograd/saved_variable.js";
 import * as torch from "./torch_functions.js";
-import { _log_softmax_backward_data_composite, _softmax_backward_data_composite, _to_copy_backward, _trilinear_backward, _unique_unsorted, as_strided_backward, atan2_backward, binary_cross_entropy_backward_composite, binary_cross_entropy_target_backward, binary_cross_entropy_with_logits_backward, binary_cross_entropy_with_logits_target_backward, cat_tensors_backward, cholesky_backward, clamp_backward, clamp_backward_min_max, copysign_tensor_self_backward, cummaxmin_backward, cumprod_backward, cumsum_backward, diagonal_backward, div_tensor_other_backward, div_tensor_self_backward, elu_backward_composite, elu_backward_result_composite, evenly_distribute_backward, gather_backward, gelu_backward_composite, handle_r_to_c, hardsigmoid_backward, hardswish_backward_composite, hardtanh_backward, huber_loss_backward_composite, index_Tensor, index_backward, index_select_backward, infinitely_differentiable_logit_backward, infinitely_differentiable_mish_backward, infinitely_differentiable_silu_backward, leaky_relu_backward, linalg_det_backward, linalg_qr_backward, linalg_solve_backward, linalg_vector_norm_backward, log1p_backward, log_sigmoid_backward_composite, logcumsumexp_backward, logsumexp_backward, masked_fill_backward, masked_select_backward, maybe_multiply, mean_backward, mm_mat1_backward, mm_mat2_backward, mse_loss_backward_composite, mul_tensor_backward, nll_loss, nll_loss2d, nll_loss2d_backward, nll_loss_backward, norm_backward, not_implemented, permute_backwards, pow_backward, pow_backward_exponent, pow_backward_self, prod_backward, repeat_backward, restore_reduced_dims, roll_backward, scale_grad_by_count, scatter_reduce_backward, select_backward, sgn_backward, sigmoid_backward, slice_backward_wrapper, slogdet_backward, smooth_l1_loss_backward_composite, softplus_backward_composite, split_backward, split_with_sizes_backward, stack_tensors_backward, std_backward, std_mean_backward, sum_backward, sum_to, svd_backward, take_backward, tanh_backward, threshold_backward, unbind_backward, unfold_backward, unsqueeze_to, value_selecting_reduction_backward, var_backward, var_mean_backward, zeros_like } from "../autograd/FunctionsManual.js";
+import { _adaptive_avg_pool2d, _adaptive_avg_pool2d_backward, _log_softmax_backward_data_composite, _softmax_backward_data_composite, _to_copy_backward, _trilinear_backward, _unique_unsorted, adaptive_max_pool2d_backward, as_strided_backward, atan2_backward, avg_pool2d, avg_pool2d_backward, batch_norm_backward_composite, binary_cross_entropy_backward_composite, binary_cross_entropy_target_backward, binary_cross_entropy_with_logits_backward, binary_cross_entropy_with_logits_target_backward, cat_tensors_backward, cholesky_backward, clamp_backward, clamp_backward_min_max, col2im, constant_pad_nd_backward, convolution_backward_composite, copysign_tensor_self_backward, cummaxmin_backward, cumprod_backward, cumsum_backward, diagonal_backward, div_tensor_other_backward, div_tensor_self_backward, elu_backward_composite, elu_backward_result_composite, embedding_backward_composite, evenly_distribute_backward, gather_backward, gelu_backward_composite, group_norm_backward_composite, handle_r_to_c, hardsigmoid_backward, hardswish_backward_composite, hardtanh_backward, huber_loss_backward_composite, im2col, index_Tensor, index_backward, index_select_backward, infinitely_differentiable_logit_backward, infinitely_differentiable_mish_backward, infinitely_differentiable_silu_backward, layer_norm_backward_composite, leaky_relu_backward, linalg_det_backward, linalg_qr_backward, linalg_solve_backward, linalg_vector_norm_backward, log1p_backward, log_sigmoid_backward_composite, logcumsumexp_backward, logsumexp_backward, masked_fill_backward, masked_select_backward, max_pool2d_with_indices_backward, max_pool_double_backward, maybe_multiply, mean_backward, mm_mat1_backward, mm_mat2_backward, mse_loss_backward_composite, mul_tensor_backward, nll_loss, nll_loss2d, nll_loss2d_backward, nll_loss_backward, norm_backward, not_implemented, permute_backwards, pixel_shuffle, pixel_unshuffle, pow_backward, pow_backward_exponent, pow_backward_self, prod_backward, repeat_backward, restore_reduced_dims, roll_backward, scale_grad_by_count, scatter_reduce_backward, select_backward, sgn_backward, sigmoid_backward, slice_backward_wrapper, slogdet_backward, smooth_l1_loss_backward_composite, softplus_backward_composite, split_backward, split_with_sizes_backward, stack_tensors_backward, std_backward, std_mean_backward, sum_backward, sum_to, svd_backward, take_backward, tanh_backward, threshold_backward, unbind_backward, unfold_backward, unsqueeze_to, value_selecting_reduction_backward, var_backward, var_mean_backward, zeros_like } from "../autograd/FunctionsManual.js";
 void torch;
 
 // ---- AddBackward0: add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor (engine/ops/derivatives.yaml:70) ----
@@ -6915,6 +6915,736 @@ export class NllLoss2DBackwardBackward0 extends Node {
   }
   get _saved_ignore_index(): unknown {
     return this.ignore_index;
+  }
+}
+
+// ---- ConvolutionBackward0: convolution(Tensor input, Tensor weight, Tensor? bias, int[] stride, int[] padding, int[] dilation, bool transposed, int[] output_padding, int groups) -> Tensor (engine/ops/derivatives.yaml:967) ----
+export class ConvolutionBackward0 extends Node {
+  input_: SavedVariable = new SavedVariable(null, false);
+  weight_: SavedVariable = new SavedVariable(null, false);
+  stride: any;
+  padding: any;
+  dilation: any;
+  transposed: any;
+  output_padding: any;
+  groups: any;
+  name(): string {
+    return "ConvolutionBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(3).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const input: any = this.input_.unpack();
+    const weight: any = this.weight_.unpack();
+    const stride: any = this.stride;
+    const padding: any = this.padding;
+    const dilation: any = this.dilation;
+    const transposed: any = this.transposed;
+    const output_padding: any = this.output_padding;
+    const groups: any = this.groups;
+    const grad_input_mask = [this.should_compute_output(0), this.should_compute_output(1), this.should_compute_output(2)];
+    if (grad_input_mask.some(Boolean) && any_grad_defined) {
+      const r: any = convolution_backward_composite(grad, input, weight, stride, padding, dilation, transposed, output_padding, groups, grad_input_mask);
+      if (grad_input_mask[0]) grad_inputs[0] = r[0];
+      if (grad_input_mask[1]) grad_inputs[1] = r[1];
+      if (grad_input_mask[2]) grad_inputs[2] = r[2];
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.input_.reset_data();
+    this.weight_.reset_data();
+  }
+  get _saved_input(): unknown {
+    return this.input_.unpack();
+  }
+  get _saved_weight(): unknown {
+    return this.weight_.unpack();
+  }
+  get _saved_stride(): unknown {
+    return this.stride;
+  }
+  get _saved_padding(): unknown {
+    return this.padding;
+  }
+  get _saved_dilation(): unknown {
+    return this.dilation;
+  }
+  get _saved_transposed(): unknown {
+    return this.transposed;
+  }
+  get _saved_output_padding(): unknown {
+    return this.output_padding;
+  }
+  get _saved_groups(): unknown {
+    return this.groups;
+  }
+}
+
+// ---- NativeBatchNormBackward0: native_batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool training, float momentum, float eps) -> (Tensor, Tensor, Tensor) (engine/ops/derivatives.yaml:970) ----
+export class NativeBatchNormBackward0 extends Node {
+  input_: SavedVariable = new SavedVariable(null, false);
+  weight_: SavedVariable = new SavedVariable(null, false);
+  running_mean_: SavedVariable = new SavedVariable(null, false);
+  running_var_: SavedVariable = new SavedVariable(null, false);
+  training: any;
+  eps: any;
+  name(): string {
+    return "NativeBatchNormBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(3).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const input: any = this.input_.unpack();
+    const weight: any = this.weight_.unpack();
+    const running_mean: any = this.running_mean_.unpack();
+    const running_var: any = this.running_var_.unpack();
+    const training: any = this.training;
+    const eps: any = this.eps;
+    const grad_input_mask = [this.should_compute_output(0), this.should_compute_output(1), this.should_compute_output(2)];
+    if (grad_input_mask.some(Boolean) && any_grad_defined) {
+      const r: any = batch_norm_backward_composite(grad, input, weight, running_mean, running_var, training, eps, grad_input_mask);
+      if (grad_input_mask[0]) grad_inputs[0] = r[0];
+      if (grad_input_mask[1]) grad_inputs[1] = r[1];
+      if (grad_input_mask[2]) grad_inputs[2] = r[2];
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.input_.reset_data();
+    this.weight_.reset_data();
+    this.running_mean_.reset_data();
+    this.running_var_.reset_data();
+  }
+  get _saved_input(): unknown {
+    return this.input_.unpack();
+  }
+  get _saved_weight(): unknown {
+    return this.weight_.unpack();
+  }
+  get _saved_running_mean(): unknown {
+    return this.running_mean_.unpack();
+  }
+  get _saved_running_var(): unknown {
+    return this.running_var_.unpack();
+  }
+  get _saved_training(): unknown {
+    return this.training;
+  }
+  get _saved_eps(): unknown {
+    return this.eps;
+  }
+}
+
+// ---- NativeLayerNormBackward0: native_layer_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight, Tensor? bias, float eps) -> (Tensor, Tensor, Tensor) (engine/ops/derivatives.yaml:974) ----
+export class NativeLayerNormBackward0 extends Node {
+  input_: SavedVariable = new SavedVariable(null, false);
+  normalized_shape: any;
+  weight_: SavedVariable = new SavedVariable(null, false);
+  eps: any;
+  name(): string {
+    return "NativeLayerNormBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(3).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const input: any = this.input_.unpack();
+    const normalized_shape: any = this.normalized_shape;
+    const weight: any = this.weight_.unpack();
+    const eps: any = this.eps;
+    const grad_input_mask = [this.should_compute_output(0), this.should_compute_output(1), this.should_compute_output(2)];
+    if (grad_input_mask.some(Boolean) && any_grad_defined) {
+      const r: any = layer_norm_backward_composite(grad, input, normalized_shape, weight, eps, grad_input_mask);
+      if (grad_input_mask[0]) grad_inputs[0] = r[0];
+      if (grad_input_mask[1]) grad_inputs[1] = r[1];
+      if (grad_input_mask[2]) grad_inputs[2] = r[2];
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.input_.reset_data();
+    this.weight_.reset_data();
+  }
+  get _saved_input(): unknown {
+    return this.input_.unpack();
+  }
+  get _saved_normalized_shape(): unknown {
+    return this.normalized_shape;
+  }
+  get _saved_weight(): unknown {
+    return this.weight_.unpack();
+  }
+  get _saved_eps(): unknown {
+    return this.eps;
+  }
+}
+
+// ---- NativeGroupNormBackward0: native_group_norm(Tensor input, Tensor? weight, Tensor? bias, SymInt N, SymInt C, SymInt HxW, int group, float eps) -> (Tensor, Tensor, Tensor) (engine/ops/derivatives.yaml:978) ----
+export class NativeGroupNormBackward0 extends Node {
+  input_: SavedVariable = new SavedVariable(null, false);
+  weight_: SavedVariable = new SavedVariable(null, false);
+  N: any;
+  C: any;
+  HxW: any;
+  group: any;
+  eps: any;
+  name(): string {
+    return "NativeGroupNormBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(3).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const input: any = this.input_.unpack();
+    const weight: any = this.weight_.unpack();
+    const N: any = this.N;
+    const C: any = this.C;
+    const HxW: any = this.HxW;
+    const group: any = this.group;
+    const eps: any = this.eps;
+    const grad_input_mask = [this.should_compute_output(0), this.should_compute_output(1), this.should_compute_output(2)];
+    if (grad_input_mask.some(Boolean) && any_grad_defined) {
+      const r: any = group_norm_backward_composite(grad, input, weight, N, C, HxW, group, eps, grad_input_mask);
+      if (grad_input_mask[0]) grad_inputs[0] = r[0];
+      if (grad_input_mask[1]) grad_inputs[1] = r[1];
+      if (grad_input_mask[2]) grad_inputs[2] = r[2];
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.input_.reset_data();
+    this.weight_.reset_data();
+  }
+  get _saved_input(): unknown {
+    return this.input_.unpack();
+  }
+  get _saved_weight(): unknown {
+    return this.weight_.unpack();
+  }
+  get _saved_N(): unknown {
+    return this.N;
+  }
+  get _saved_C(): unknown {
+    return this.C;
+  }
+  get _saved_HxW(): unknown {
+    return this.HxW;
+  }
+  get _saved_group(): unknown {
+    return this.group;
+  }
+  get _saved_eps(): unknown {
+    return this.eps;
+  }
+}
+
+// ---- EmbeddingBackward0: embedding(Tensor weight, Tensor indices, int padding_idx=-1, bool scale_grad_by_freq=False, bool sparse=False) -> Tensor (engine/ops/derivatives.yaml:981) ----
+export class EmbeddingBackward0 extends Node {
+  weight_sym_sizes: any;
+  indices_: SavedVariable = new SavedVariable(null, false);
+  padding_idx: any;
+  scale_grad_by_freq: any;
+  name(): string {
+    return "EmbeddingBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const weight_sym_sizes: any = this.weight_sym_sizes;
+    const indices: any = this.indices_.unpack();
+    const padding_idx: any = this.padding_idx;
+    const scale_grad_by_freq: any = this.scale_grad_by_freq;
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (embedding_backward_composite(grad, indices, weight_sym_sizes[0], padding_idx, scale_grad_by_freq)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.indices_.reset_data();
+  }
+  get _saved_weight_sym_sizes(): unknown {
+    return this.weight_sym_sizes;
+  }
+  get _saved_indices(): unknown {
+    return this.indices_.unpack();
+  }
+  get _saved_padding_idx(): unknown {
+    return this.padding_idx;
+  }
+  get _saved_scale_grad_by_freq(): unknown {
+    return this.scale_grad_by_freq;
+  }
+}
+
+// ---- MaxPool2DWithIndicesBackward0: max_pool2d_with_indices(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, int[2] dilation=1, bool ceil_mode=False) -> (Tensor, Tensor) (engine/ops/derivatives.yaml:986) ----
+export class MaxPool2DWithIndicesBackward0 extends Node {
+  self_: SavedVariable = new SavedVariable(null, false);
+  kernel_size: any;
+  stride: any;
+  padding: any;
+  dilation: any;
+  ceil_mode: any;
+  result1_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "MaxPool2DWithIndicesBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self: any = this.self_.unpack();
+    const kernel_size: any = this.kernel_size;
+    const stride: any = this.stride;
+    const padding: any = this.padding;
+    const dilation: any = this.dilation;
+    const ceil_mode: any = this.ceil_mode;
+    const result1: any = this.result1_.unpack(this);
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (max_pool2d_with_indices_backward(grad, self, kernel_size, stride, padding, dilation, ceil_mode, result1)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.self_.reset_data();
+    this.result1_.reset_data();
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
+  }
+  get _saved_kernel_size(): unknown {
+    return this.kernel_size;
+  }
+  get _saved_stride(): unknown {
+    return this.stride;
+  }
+  get _saved_padding(): unknown {
+    return this.padding;
+  }
+  get _saved_dilation(): unknown {
+    return this.dilation;
+  }
+  get _saved_ceil_mode(): unknown {
+    return this.ceil_mode;
+  }
+  get _saved_result1(): unknown {
+    return this.result1_.unpack(this);
+  }
+}
+
+// ---- MaxPool2DWithIndicesBackwardBackward0: max_pool2d_with_indices_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, int[2] dilation, bool ceil_mode, Tensor indices) -> Tensor (engine/ops/derivatives.yaml:990) ----
+export class MaxPool2DWithIndicesBackwardBackward0 extends Node {
+  indices_: SavedVariable = new SavedVariable(null, false);
+  self_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "MaxPool2DWithIndicesBackwardBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(2).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const indices: any = this.indices_.unpack();
+    const self: any = this.self_.unpack();
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (max_pool_double_backward(grad, indices, 2)) : null;
+    }
+    if (this.should_compute_output(1)) {
+      grad_inputs[1] = any_grad_defined ? (zeros_like(self)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.indices_.reset_data();
+    this.self_.reset_data();
+  }
+  get _saved_indices(): unknown {
+    return this.indices_.unpack();
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
+  }
+}
+
+// ---- AvgPool2DBackward0: avg_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None) -> Tensor (engine/ops/derivatives.yaml:995) ----
+export class AvgPool2DBackward0 extends Node {
+  self_: SavedVariable = new SavedVariable(null, false);
+  kernel_size: any;
+  stride: any;
+  padding: any;
+  ceil_mode: any;
+  count_include_pad: any;
+  divisor_override: any;
+  name(): string {
+    return "AvgPool2DBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self: any = this.self_.unpack();
+    const kernel_size: any = this.kernel_size;
+    const stride: any = this.stride;
+    const padding: any = this.padding;
+    const ceil_mode: any = this.ceil_mode;
+    const count_include_pad: any = this.count_include_pad;
+    const divisor_override: any = this.divisor_override;
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (avg_pool2d_backward(grad, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.self_.reset_data();
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
+  }
+  get _saved_kernel_size(): unknown {
+    return this.kernel_size;
+  }
+  get _saved_stride(): unknown {
+    return this.stride;
+  }
+  get _saved_padding(): unknown {
+    return this.padding;
+  }
+  get _saved_ceil_mode(): unknown {
+    return this.ceil_mode;
+  }
+  get _saved_count_include_pad(): unknown {
+    return this.count_include_pad;
+  }
+  get _saved_divisor_override(): unknown {
+    return this.divisor_override;
+  }
+}
+
+// ---- AvgPool2DBackwardBackward0: avg_pool2d_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, bool ceil_mode, bool count_include_pad, int? divisor_override) -> Tensor (engine/ops/derivatives.yaml:998) ----
+export class AvgPool2DBackwardBackward0 extends Node {
+  kernel_size: any;
+  stride: any;
+  padding: any;
+  ceil_mode: any;
+  count_include_pad: any;
+  divisor_override: any;
+  self_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "AvgPool2DBackwardBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(2).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const kernel_size: any = this.kernel_size;
+    const stride: any = this.stride;
+    const padding: any = this.padding;
+    const ceil_mode: any = this.ceil_mode;
+    const count_include_pad: any = this.count_include_pad;
+    const divisor_override: any = this.divisor_override;
+    const self: any = this.self_.unpack();
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (avg_pool2d(grad, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override)) : null;
+    }
+    if (this.should_compute_output(1)) {
+      grad_inputs[1] = any_grad_defined ? (zeros_like(self)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.self_.reset_data();
+  }
+  get _saved_kernel_size(): unknown {
+    return this.kernel_size;
+  }
+  get _saved_stride(): unknown {
+    return this.stride;
+  }
+  get _saved_padding(): unknown {
+    return this.padding;
+  }
+  get _saved_ceil_mode(): unknown {
+    return this.ceil_mode;
+  }
+  get _saved_count_include_pad(): unknown {
+    return this.count_include_pad;
+  }
+  get _saved_divisor_override(): unknown {
+    return this.divisor_override;
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
+  }
+}
+
+// ---- ConstantPadNdBackward0: constant_pad_nd(Tensor self, int[] pad, Scalar value=0) -> Tensor (engine/ops/derivatives.yaml:1003) ----
+export class ConstantPadNdBackward0 extends Node {
+  pad: any;
+  name(): string {
+    return "ConstantPadNdBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const pad: any = this.pad;
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (constant_pad_nd_backward(grad, pad)) : null;
+    }
+    return grad_inputs;
+  }
+  get _saved_pad(): unknown {
+    return this.pad;
+  }
+}
+
+// ---- PixelShuffleBackward0: pixel_shuffle(Tensor self, int upscale_factor) -> Tensor (engine/ops/derivatives.yaml:1006) ----
+export class PixelShuffleBackward0 extends Node {
+  upscale_factor: any;
+  name(): string {
+    return "PixelShuffleBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const upscale_factor: any = this.upscale_factor;
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (pixel_unshuffle(grad, upscale_factor)) : null;
+    }
+    return grad_inputs;
+  }
+  get _saved_upscale_factor(): unknown {
+    return this.upscale_factor;
+  }
+}
+
+// ---- PixelUnshuffleBackward0: pixel_unshuffle(Tensor self, int downscale_factor) -> Tensor (engine/ops/derivatives.yaml:1009) ----
+export class PixelUnshuffleBackward0 extends Node {
+  downscale_factor: any;
+  name(): string {
+    return "PixelUnshuffleBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const downscale_factor: any = this.downscale_factor;
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (pixel_shuffle(grad, downscale_factor)) : null;
+    }
+    return grad_inputs;
+  }
+  get _saved_downscale_factor(): unknown {
+    return this.downscale_factor;
+  }
+}
+
+// ---- Im2ColBackward0: im2col(Tensor self, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride) -> Tensor (engine/ops/derivatives.yaml:1012) ----
+export class Im2ColBackward0 extends Node {
+  self_sym_sizes: any;
+  self_dim: any;
+  kernel_size: any;
+  dilation: any;
+  padding: any;
+  stride: any;
+  name(): string {
+    return "Im2ColBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self_sym_sizes: any = this.self_sym_sizes;
+    const self_dim: any = this.self_dim;
+    const kernel_size: any = this.kernel_size;
+    const dilation: any = this.dilation;
+    const padding: any = this.padding;
+    const stride: any = this.stride;
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (col2im(grad, [self_sym_sizes[self_dim - 2], self_sym_sizes[self_dim - 1]], kernel_size, dilation, padding, stride)) : null;
+    }
+    return grad_inputs;
+  }
+  get _saved_self_sym_sizes(): unknown {
+    return this.self_sym_sizes;
+  }
+  get _saved_self_dim(): unknown {
+    return this.self_dim;
+  }
+  get _saved_kernel_size(): unknown {
+    return this.kernel_size;
+  }
+  get _saved_dilation(): unknown {
+    return this.dilation;
+  }
+  get _saved_padding(): unknown {
+    return this.padding;
+  }
+  get _saved_stride(): unknown {
+    return this.stride;
+  }
+}
+
+// ---- Col2ImBackward0: col2im(Tensor self, SymInt[2] output_size, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride) -> Tensor (engine/ops/derivatives.yaml:1015) ----
+export class Col2ImBackward0 extends Node {
+  kernel_size: any;
+  dilation: any;
+  padding: any;
+  stride: any;
+  name(): string {
+    return "Col2ImBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const kernel_size: any = this.kernel_size;
+    const dilation: any = this.dilation;
+    const padding: any = this.padding;
+    const stride: any = this.stride;
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (im2col(grad, kernel_size, dilation, padding, stride)) : null;
+    }
+    return grad_inputs;
+  }
+  get _saved_kernel_size(): unknown {
+    return this.kernel_size;
+  }
+  get _saved_dilation(): unknown {
+    return this.dilation;
+  }
+  get _saved_padding(): unknown {
+    return this.padding;
+  }
+  get _saved_stride(): unknown {
+    return this.stride;
+  }
+}
+
+// ---- AdaptiveAvgPool2DBackward0: _adaptive_avg_pool2d(Tensor self, SymInt[2] output_size) -> Tensor (engine/ops/derivatives.yaml:1019) ----
+export class AdaptiveAvgPool2DBackward0 extends Node {
+  self_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "AdaptiveAvgPool2DBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self: any = this.self_.unpack();
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (_adaptive_avg_pool2d_backward(grad, self)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.self_.reset_data();
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
+  }
+}
+
+// ---- AdaptiveAvgPool2DBackwardBackward0: _adaptive_avg_pool2d_backward(Tensor grad_output, Tensor self) -> Tensor (engine/ops/derivatives.yaml:1022) ----
+export class AdaptiveAvgPool2DBackwardBackward0 extends Node {
+  grad_output_sym_sizes: any;
+  grad_output_dim: any;
+  self_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "AdaptiveAvgPool2DBackwardBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(2).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const grad_output_sym_sizes: any = this.grad_output_sym_sizes;
+    const grad_output_dim: any = this.grad_output_dim;
+    const self: any = this.self_.unpack();
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (_adaptive_avg_pool2d(grad, [grad_output_sym_sizes[grad_output_dim - 2], grad_output_sym_sizes[grad_output_dim - 1]])) : null;
+    }
+    if (this.should_compute_output(1)) {
+      grad_inputs[1] = any_grad_defined ? (zeros_like(self)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.self_.reset_data();
+  }
+  get _saved_grad_output_sym_sizes(): unknown {
+    return this.grad_output_sym_sizes;
+  }
+  get _saved_grad_output_dim(): unknown {
+    return this.grad_output_dim;
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
+  }
+}
+
+// ---- AdaptiveMaxPool2DBackward0: adaptive_max_pool2d(Tensor self, int[2] output_size) -> (Tensor, Tensor) (engine/ops/derivatives.yaml:1026) ----
+export class AdaptiveMaxPool2DBackward0 extends Node {
+  self_: SavedVariable = new SavedVariable(null, false);
+  result1_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "AdaptiveMaxPool2DBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self: any = this.self_.unpack();
+    const result1: any = this.result1_.unpack(this);
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (adaptive_max_pool2d_backward(grad, self, result1)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.self_.reset_data();
+    this.result1_.reset_data();
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
+  }
+  get _saved_result1(): unknown {
+    return this.result1_.unpack(this);
+  }
+}
+
+// ---- AdaptiveMaxPool2DBackwardBackward0: adaptive_max_pool2d_backward(Tensor grad_output, Tensor self, Tensor indices) -> Tensor (engine/ops/derivatives.yaml:1030) ----
+export class AdaptiveMaxPool2DBackwardBackward0 extends Node {
+  indices_: SavedVariable = new SavedVariable(null, false);
+  self_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "AdaptiveMaxPool2DBackwardBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(2).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const indices: any = this.indices_.unpack();
+    const self: any = this.self_.unpack();
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (max_pool_double_backward(grad, indices, 2)) : null;
+    }
+    if (this.should_compute_output(1)) {
+      grad_inputs[1] = any_grad_defined ? (zeros_like(self)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.indices_.reset_data();
+    this.self_.reset_data();
+  }
+  get _saved_indices(): unknown {
+    return this.indices_.unpack();
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
   }
 }
 

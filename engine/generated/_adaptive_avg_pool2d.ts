@@ -9,20 +9,20 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- _adaptive_avg_pool2d (engine/ops/native_functions/pooling.yaml:66) ----
-export const _adaptive_avg_pool2d_default = defineOp("aten::_adaptive_avg_pool2d(Tensor self, SymInt[2] output_size) -> Tensor", "engine/ops/native_functions/pooling.yaml:66");
-registerKernel(_adaptive_avg_pool2d_default, "CPU", (ks, self, output_size) => native.adaptive_avg_pool2d_cpu(self, output_size), "native.adaptive_avg_pool2d_cpu", "engine/ops/native_functions/pooling.yaml:66", "engine/generated/_adaptive_avg_pool2d.ts:14");
-registerKernel(_adaptive_avg_pool2d_default, "Meta", (ks, self, output_size) => native.adaptive_avg_pool2d_meta(self, output_size), "native.adaptive_avg_pool2d_meta", "engine/ops/native_functions/pooling.yaml:66", "engine/generated/_adaptive_avg_pool2d.ts:15");
+// ---- _adaptive_avg_pool2d (engine/ops/native_functions/pooling.yaml:88) ----
+export const _adaptive_avg_pool2d_default = defineOp("aten::_adaptive_avg_pool2d(Tensor self, SymInt[2] output_size) -> Tensor", "engine/ops/native_functions/pooling.yaml:88");
+registerKernel(_adaptive_avg_pool2d_default, "CPU", (ks, self, output_size) => native.adaptive_avg_pool2d_cpu(self, output_size), "native.adaptive_avg_pool2d_cpu", "engine/ops/native_functions/pooling.yaml:88", "engine/generated/_adaptive_avg_pool2d.ts:14");
+registerKernel(_adaptive_avg_pool2d_default, "Meta", (ks, self, output_size) => native.adaptive_avg_pool2d_meta(self, output_size), "native.adaptive_avg_pool2d_meta", "engine/ops/native_functions/pooling.yaml:88", "engine/generated/_adaptive_avg_pool2d.ts:15");
 
-// ---- _adaptive_avg_pool2d.out (engine/ops/native_functions/pooling.yaml:66) ----
-export const _adaptive_avg_pool2d_out = defineOp("aten::_adaptive_avg_pool2d.out(Tensor self, SymInt[2] output_size, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/pooling.yaml:66");
-registerKernel(_adaptive_avg_pool2d_out, "CompositeExplicitAutograd", (ks, self, output_size, out) => native.autogen_copy_out(out, (_adaptive_avg_pool2d_default.call(self, output_size) as any)), "native.autogen_copy_out(_adaptive_avg_pool2d)", "engine/ops/native_functions/pooling.yaml:66", "engine/generated/_adaptive_avg_pool2d.ts:19"); // (autogen: derived from _adaptive_avg_pool2d)
+// ---- _adaptive_avg_pool2d.out (engine/ops/native_functions/pooling.yaml:88) ----
+export const _adaptive_avg_pool2d_out = defineOp("aten::_adaptive_avg_pool2d.out(Tensor self, SymInt[2] output_size, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/pooling.yaml:88");
+registerKernel(_adaptive_avg_pool2d_out, "CompositeExplicitAutograd", (ks, self, output_size, out) => native.autogen_copy_out(out, (_adaptive_avg_pool2d_default.call(self, output_size) as any)), "native.autogen_copy_out(_adaptive_avg_pool2d)", "engine/ops/native_functions/pooling.yaml:88", "engine/generated/_adaptive_avg_pool2d.ts:19"); // (autogen: derived from _adaptive_avg_pool2d)
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(_adaptive_avg_pool2d_out, "ADInplaceOrView", (ks, self, output_size, out) => {
   const result = _adaptive_avg_pool2d_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, output_size, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/pooling.yaml:66", "engine/generated/_adaptive_avg_pool2d.ts:21");
+}, "ADInplaceOrView", "engine/ops/native_functions/pooling.yaml:88", "engine/generated/_adaptive_avg_pool2d.ts:21");
 
 // torch._adaptive_avg_pool2d: _adaptive_avg_pool2d
 const _adaptive_avg_pool2d_parser = new PythonArgParser(["_adaptive_avg_pool2d(Tensor input, SymInt[2] output_size)"]);

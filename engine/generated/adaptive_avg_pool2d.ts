@@ -9,19 +9,19 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- adaptive_avg_pool2d.out (engine/ops/native_functions/pooling.yaml:56) ----
-export const adaptive_avg_pool2d_out = defineOp("aten::adaptive_avg_pool2d.out(Tensor self, SymInt[2] output_size, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/pooling.yaml:56");
-registerKernel(adaptive_avg_pool2d_out, "CPU", (ks, self, output_size, out) => native.adaptive_avg_pool2d_out_cpu(self, output_size, out), "native.adaptive_avg_pool2d_out_cpu", "engine/ops/native_functions/pooling.yaml:56", "engine/generated/adaptive_avg_pool2d.ts:14");
+// ---- adaptive_avg_pool2d.out (engine/ops/native_functions/pooling.yaml:78) ----
+export const adaptive_avg_pool2d_out = defineOp("aten::adaptive_avg_pool2d.out(Tensor self, SymInt[2] output_size, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/pooling.yaml:78");
+registerKernel(adaptive_avg_pool2d_out, "CPU", (ks, self, output_size, out) => native.adaptive_avg_pool2d_out_cpu(self, output_size, out), "native.adaptive_avg_pool2d_out_cpu", "engine/ops/native_functions/pooling.yaml:78", "engine/generated/adaptive_avg_pool2d.ts:14");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(adaptive_avg_pool2d_out, "ADInplaceOrView", (ks, self, output_size, out) => {
   const result = adaptive_avg_pool2d_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, output_size, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/pooling.yaml:56", "engine/generated/adaptive_avg_pool2d.ts:16");
+}, "ADInplaceOrView", "engine/ops/native_functions/pooling.yaml:78", "engine/generated/adaptive_avg_pool2d.ts:16");
 
-// ---- adaptive_avg_pool2d (engine/ops/native_functions/pooling.yaml:61) ----
-export const adaptive_avg_pool2d_default = defineOp("aten::adaptive_avg_pool2d(Tensor self, SymInt[2] output_size) -> Tensor", "engine/ops/native_functions/pooling.yaml:61");
-registerKernel(adaptive_avg_pool2d_default, "CompositeImplicitAutograd", (ks, self, output_size) => native.adaptive_avg_pool2d_symint(self, output_size), "native.adaptive_avg_pool2d_symint", "engine/ops/native_functions/pooling.yaml:61", "engine/generated/adaptive_avg_pool2d.ts:24");
+// ---- adaptive_avg_pool2d (engine/ops/native_functions/pooling.yaml:83) ----
+export const adaptive_avg_pool2d_default = defineOp("aten::adaptive_avg_pool2d(Tensor self, SymInt[2] output_size) -> Tensor", "engine/ops/native_functions/pooling.yaml:83");
+registerKernel(adaptive_avg_pool2d_default, "CompositeImplicitAutograd", (ks, self, output_size) => native.adaptive_avg_pool2d_symint(self, output_size), "native.adaptive_avg_pool2d_symint", "engine/ops/native_functions/pooling.yaml:83", "engine/generated/adaptive_avg_pool2d.ts:24");
 
 // torch.adaptive_avg_pool2d: adaptive_avg_pool2d / adaptive_avg_pool2d.out
 const adaptive_avg_pool2d_parser = new PythonArgParser(["adaptive_avg_pool2d(Tensor input, SymInt[2] output_size, *, Tensor? out=None)"]);

@@ -9,23 +9,23 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- adaptive_max_pool2d.out (engine/ops/native_functions/pooling.yaml:72) ----
-export const adaptive_max_pool2d_out = defineOp("aten::adaptive_max_pool2d.out(Tensor self, int[2] output_size, *, Tensor(a!) out, Tensor(b!) indices) -> (Tensor(a!), Tensor(b!))", "engine/ops/native_functions/pooling.yaml:72");
-registerKernel(adaptive_max_pool2d_out, "CPU", (ks, self, output_size, out, indices) => native.adaptive_max_pool2d_out_cpu(self, output_size, out, indices, "out"), "native.adaptive_max_pool2d_out_cpu", "engine/ops/native_functions/pooling.yaml:72", "engine/generated/adaptive_max_pool2d.ts:14");
-registerKernel(adaptive_max_pool2d_out, "Meta", (ks, self, output_size, out, indices) => native.adaptive_max_pool2d_out_cpu(self, output_size, out, indices, "out"), "native.adaptive_max_pool2d_out_cpu", "engine/ops/native_functions/pooling.yaml:72", "engine/generated/adaptive_max_pool2d.ts:15");
+// ---- adaptive_max_pool2d.out (engine/ops/native_functions/pooling.yaml:101) ----
+export const adaptive_max_pool2d_out = defineOp("aten::adaptive_max_pool2d.out(Tensor self, int[2] output_size, *, Tensor(a!) out, Tensor(b!) indices) -> (Tensor(a!), Tensor(b!))", "engine/ops/native_functions/pooling.yaml:101");
+registerKernel(adaptive_max_pool2d_out, "CPU", (ks, self, output_size, out, indices) => native.adaptive_max_pool2d_out_cpu(self, output_size, out, indices, "out"), "native.adaptive_max_pool2d_out_cpu", "engine/ops/native_functions/pooling.yaml:101", "engine/generated/adaptive_max_pool2d.ts:14");
+registerKernel(adaptive_max_pool2d_out, "Meta", (ks, self, output_size, out, indices) => native.adaptive_max_pool2d_out_cpu(self, output_size, out, indices, "out"), "native.adaptive_max_pool2d_out_cpu", "engine/ops/native_functions/pooling.yaml:101", "engine/generated/adaptive_max_pool2d.ts:15");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(adaptive_max_pool2d_out, "ADInplaceOrView", (ks, self, output_size, out, indices) => {
   const result = adaptive_max_pool2d_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, output_size, out, indices);
   increment_version(out);
   increment_version(indices);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/pooling.yaml:72", "engine/generated/adaptive_max_pool2d.ts:17");
+}, "ADInplaceOrView", "engine/ops/native_functions/pooling.yaml:101", "engine/generated/adaptive_max_pool2d.ts:17");
 
-// ---- adaptive_max_pool2d (engine/ops/native_functions/pooling.yaml:78) ----
-export const adaptive_max_pool2d_default = defineOp("aten::adaptive_max_pool2d(Tensor self, int[2] output_size) -> (Tensor, Tensor)", "engine/ops/native_functions/pooling.yaml:78");
-registerKernel(adaptive_max_pool2d_default, "CPU", (ks, self, output_size) => native.adaptive_max_pool2d_out_cpu(self, output_size, null, null, "functional"), "native.adaptive_max_pool2d_out_cpu", "engine/ops/native_functions/pooling.yaml:72", "engine/generated/adaptive_max_pool2d.ts:26"); // (structured_delegate: adaptive_max_pool2d.out)
-registerKernel(adaptive_max_pool2d_default, "Meta", (ks, self, output_size) => native.adaptive_max_pool2d_out_cpu(self, output_size, null, null, "functional"), "native.adaptive_max_pool2d_out_cpu", "engine/ops/native_functions/pooling.yaml:72", "engine/generated/adaptive_max_pool2d.ts:27"); // (structured_delegate: adaptive_max_pool2d.out)
-registerKernel(adaptive_max_pool2d_default, "CompositeExplicitAutogradNonFunctional", (ks, self, output_size) => native.adaptive_max_pool2d_out_cpu(self, output_size, null, null, "functional"), "native.adaptive_max_pool2d_out_cpu", "engine/ops/native_functions/pooling.yaml:72", "engine/generated/adaptive_max_pool2d.ts:28"); // (structured_delegate: adaptive_max_pool2d.out)
+// ---- adaptive_max_pool2d (engine/ops/native_functions/pooling.yaml:107) ----
+export const adaptive_max_pool2d_default = defineOp("aten::adaptive_max_pool2d(Tensor self, int[2] output_size) -> (Tensor, Tensor)", "engine/ops/native_functions/pooling.yaml:107");
+registerKernel(adaptive_max_pool2d_default, "CPU", (ks, self, output_size) => native.adaptive_max_pool2d_out_cpu(self, output_size, null, null, "functional"), "native.adaptive_max_pool2d_out_cpu", "engine/ops/native_functions/pooling.yaml:101", "engine/generated/adaptive_max_pool2d.ts:26"); // (structured_delegate: adaptive_max_pool2d.out)
+registerKernel(adaptive_max_pool2d_default, "Meta", (ks, self, output_size) => native.adaptive_max_pool2d_out_cpu(self, output_size, null, null, "functional"), "native.adaptive_max_pool2d_out_cpu", "engine/ops/native_functions/pooling.yaml:101", "engine/generated/adaptive_max_pool2d.ts:27"); // (structured_delegate: adaptive_max_pool2d.out)
+registerKernel(adaptive_max_pool2d_default, "CompositeExplicitAutogradNonFunctional", (ks, self, output_size) => native.adaptive_max_pool2d_out_cpu(self, output_size, null, null, "functional"), "native.adaptive_max_pool2d_out_cpu", "engine/ops/native_functions/pooling.yaml:101", "engine/generated/adaptive_max_pool2d.ts:28"); // (structured_delegate: adaptive_max_pool2d.out)
 
 // torch.adaptive_max_pool2d: adaptive_max_pool2d / adaptive_max_pool2d.out
 const adaptive_max_pool2d_parser = new PythonArgParser(["adaptive_max_pool2d(Tensor input, int[2] output_size, *, Tensor[] out=None)"]);

@@ -9,9 +9,9 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- avg_pool1d (engine/ops/native_functions/pooling.yaml:36) ----
-export const avg_pool1d_default = defineOp("aten::avg_pool1d(Tensor self, int[1] kernel_size, int[1] stride=[], int[1] padding=0, bool ceil_mode=False, bool count_include_pad=True) -> Tensor", "engine/ops/native_functions/pooling.yaml:36");
-registerKernel(avg_pool1d_default, "CompositeImplicitAutograd", (ks, self, kernel_size, stride, padding, ceil_mode, count_include_pad) => native.avg_pool1d(self, kernel_size, stride, padding, ceil_mode, count_include_pad), "native.avg_pool1d", "engine/ops/native_functions/pooling.yaml:36", "engine/generated/avg_pool1d.ts:14");
+// ---- avg_pool1d (engine/ops/native_functions/pooling.yaml:47) ----
+export const avg_pool1d_default = defineOp("aten::avg_pool1d(Tensor self, int[1] kernel_size, int[1] stride=[], int[1] padding=0, bool ceil_mode=False, bool count_include_pad=True) -> Tensor", "engine/ops/native_functions/pooling.yaml:47");
+registerKernel(avg_pool1d_default, "CompositeImplicitAutograd", (ks, self, kernel_size, stride, padding, ceil_mode, count_include_pad) => native.avg_pool1d(self, kernel_size, stride, padding, ceil_mode, count_include_pad), "native.avg_pool1d", "engine/ops/native_functions/pooling.yaml:47", "engine/generated/avg_pool1d.ts:14");
 
 // torch.avg_pool1d: avg_pool1d
 const avg_pool1d_parser = new PythonArgParser(["avg_pool1d(Tensor input, int[1] kernel_size, int[1] stride=[], int[1] padding=0, bool ceil_mode=False, bool count_include_pad=True)"]);
