@@ -12,6 +12,7 @@ import * as torch from "../../../engine/index.js";
 import { loadFixture } from "../../support/fixtures.js";
 import { buildWindow } from "../../support/windows.js";
 import { describeOpCases } from "../../support/op_cases.js";
+import { DispatchLog } from "../../support/dispatch_log.js";
 
 const F = loadFixture("attention.json");
 const TOL: Record<string, number> = { float32: 1e-6, float64: 1e-12, bfloat16: 1e-2 };
@@ -25,20 +26,7 @@ describe("attention", () => {
 
 // ---- the dispatch trace ----
 
-class Log extends torch.utils.TorchDispatchMode {
-  calls: { op: string; args: unknown[] }[] = [];
-  __torch_dispatch__(func: any, _types: readonly unknown[], args: unknown[], kwargs: Record<string, unknown>): unknown {
-    const summary = (a: any): any => {
-      if (a instanceof torch.Tensor) return { t: [...a.shape] };
-      if (Array.isArray(a) && a.every((x) => typeof x === "number")) return [...a];
-      if (Array.isArray(a) && a.length && a.every((x) => x instanceof torch.Tensor)) return a.map(summary);
-      return null;
-    };
-    const name = String(func).replace(/^aten\./, "aten::").replace(/\.default$/, "");
-    this.calls.push({ op: name, args: args.map(summary).filter((x) => x !== null) });
-    return func.call(...args, kwargs);
-  }
-}
+const Log = DispatchLog;
 
 const M = (...a: unknown[]) => (torch as any).ops.aten._scaled_dot_product_attention_math.default.call(...a);
 type In = [any, any, any, any, any];

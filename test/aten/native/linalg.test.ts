@@ -12,6 +12,7 @@ import { tensordot as aten_tensordot } from "../../../engine/generated/torch_fun
 import type { Tensor } from "../../../engine/aten/core/Tensor.js";
 import { dec, loadFixture, outcome } from "../../support/fixtures.js";
 import { buildWindow } from "../../support/windows.js";
+import { DispatchLog } from "../../support/dispatch_log.js";
 
 const F = loadFixture("linalg.json");
 const T = torch as any;
@@ -131,21 +132,7 @@ describe("linalg ops match PyTorch (sizes, strides, dtype, values, out=, errors,
 
 // ---- the dispatch trace: the ops each composite reaches at the Python key ----
 
-class Log extends torch.utils.TorchDispatchMode {
-  calls: { op: string; args: unknown[] }[] = [];
-  __torch_dispatch__(func: any, _types: readonly unknown[], args: unknown[], kwargs: Record<string, unknown>): unknown {
-    const summary = (a: any): any => {
-      if (a instanceof torch.Tensor) return { t: [...a.shape] };
-      if (Array.isArray(a) && a.every((x) => typeof x === "number")) return [...a];
-      if (Array.isArray(a) && a.length && a.every((x) => x instanceof torch.Tensor)) return a.map(summary);
-      return null;
-    };
-    // "aten.mm.default" -> "aten::mm", "aten.transpose.int" -> "aten::transpose.int"
-    const name = String(func).replace(/^aten\./, "aten::").replace(/\.default$/, "");
-    this.calls.push({ op: name, args: args.map(summary).filter((x) => x !== null) });
-    return func.call(...args, kwargs);
-  }
-}
+const Log = DispatchLog;
 
 const r = (...s: number[]) => torch.arange(1, 1 + s.reduce((a, b) => a * b, 1), { dtype: torch.float32 }).reshape(s);
 const dispatchCalls: Record<string, () => [() => unknown]> = {

@@ -12,6 +12,7 @@ import { describe, it, expect } from "vitest";
 import * as torch from "../../../engine/index.js";
 import { loadFixture } from "../../support/fixtures.js";
 import { describeOpCases } from "../../support/op_cases.js";
+import { DispatchLog } from "../../support/dispatch_log.js";
 
 const F = loadFixture("norms.json");
 const TOL: Record<string, number> = { float32: 1e-5, float64: 1e-12, float16: 1e-3, bfloat16: 1e-2 };
@@ -20,20 +21,7 @@ describeOpCases("norms family vs PyTorch 1.13", F, { tolerance: (_name, dtype) =
 
 // ---- the dispatch trace: the ops each composite reaches at the Python key ----
 
-class Log extends torch.utils.TorchDispatchMode {
-  calls: { op: string; args: unknown[] }[] = [];
-  __torch_dispatch__(func: any, _types: readonly unknown[], args: unknown[], kwargs: Record<string, unknown>): unknown {
-    const summary = (a: any): any => {
-      if (a instanceof torch.Tensor) return { t: [...a.shape] };
-      if (Array.isArray(a) && a.every((x) => typeof x === "number")) return [...a];
-      if (Array.isArray(a) && a.length && a.every((x) => x instanceof torch.Tensor)) return a.map(summary);
-      return null;
-    };
-    const name = String(func).replace(/^aten\./, "aten::").replace(/\.default$/, "");
-    this.calls.push({ op: name, args: args.map(summary).filter((x) => x !== null) });
-    return func.call(...args, kwargs);
-  }
-}
+const Log = DispatchLog;
 
 const INF = Infinity;
 const L = torch.linalg as any;
