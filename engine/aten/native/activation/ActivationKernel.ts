@@ -195,8 +195,10 @@ export const elu_backward_stub = stub("elu_backward_stub", (iter: TensorIterator
 export const GeluBackwardKernel = stub("GeluBackwardKernel", (iter: TensorIterator, approximate: "none" | "tanh") => {
   const t = iter.commonDtype.scalarType;
   AT_DISPATCH("GeluBackwardKernelImpl", t, FLOATING_TYPES_AND_BFLOAT16);
-  const r = stepOf(t);
   const vectorized = iter.output.is_contiguous() && iter.inputs.every((u) => u.is_contiguous());
+  // as in the forward kernel: bfloat16 rounds every operation to bfloat16 for tanh, and for erf off the vector path
+  const bf16Ops = t === ScalarType.BFloat16 && (approximate === "tanh" || !vectorized);
+  const r: Fn = bf16Ops ? (x) => roundToScalarType(t, x) : stepOf(t);
   let f: (dy: number, x: number) => number;
   if (approximate === "tanh") {
     const kBeta = r(Math.SQRT2 * M_2_SQRTPI * 0.5), kKappa = r(0.044715);
@@ -239,11 +241,15 @@ export const hardswish_backward_stub = stub("hardswish_backward_stub", (iter: Te
   floatKernel2("hardswish_backward_cpu", FLOATING_TYPES_AND_BFLOAT16, iter, (r) => (g, x) => (x < -3 ? 0 : x <= 3 ? r(g * r(r(x / 3) + 0.5)) : g)));
 
 /** silu_backward over (grad_output, self): sigmoid = 1 / (1 + exp(-x)); dy * sigmoid * (1 + x * (1 - sigmoid)). */
-export const silu_backward_stub = stub("silu_backward_stub", (iter: TensorIterator) =>
-  floatKernel2("silu_backward_cpu", FLOATING_TYPES_AND_BFLOAT16, iter, (r) => (dy, x) => {
-    const sigmoid = r(1 / r(1 + r(Math.exp(-x))));
+export const silu_backward_stub = stub("silu_backward_stub", (iter: TensorIterator) => {
+  const t = iter.commonDtype.scalarType;
+  // 1.13 runs bfloat16 through Vectorized<BFloat16>: every operation rounds to bfloat16
+  const r: Fn = t === ScalarType.BFloat16 ? (x) => roundToScalarType(t, x) : stepOf(t);
+  floatKernel2("silu_backward_cpu", FLOATING_TYPES_AND_BFLOAT16, iter, () => (dy, x) => {
+    const sigmoid = r(1 / r(1 + r(Math.exp(r(-x)))));
     return r(r(dy * sigmoid) * r(1 + r(x * r(1 - sigmoid))));
-  }));
+  });
+});
 
 /** mish_backward over (grad_output, self), float and double only: dy * (tanh_sp + x * sigmoid * (1 - tanh_sp^2)). */
 export const mish_backward_stub = stub("mish_backward_stub", (iter: TensorIterator) =>

@@ -111,7 +111,7 @@ function softmaxBackwardMeta(
     const gs = [...grad._impl.sizes()], os = [...output._impl.sizes()];
     if (gs.length !== os.length || gs.some((v, i) => v !== os[i])) {
       throw new RuntimeError(
-        `Expected tensor for argument #1 'grad' to have the same size as tensor for argument #2 'output'; but [${gs.join(", ")}] does not equal [${os.join(", ")}] (while checking arguments for softmax_backward)`,
+        `Expected tensor for argument #1 'grad' to have same size as tensor for argument #2 'output'; but [${gs.join(", ")}] does not equal [${os.join(", ")}] (while checking arguments for softmax_backward)`,
       );
     }
   }

@@ -133,6 +133,7 @@ type BackwardKernel = (a: SoftmaxBackwardArgs) => void;
  */
 function backwardLastdim(log: boolean): BackwardKernel {
   return ({ grad, output, gradInput, dtype, outer, dimSize }) => {
+    // bfloat16 is computed in float here; 1.13's bfloat16 path rounds differently (the tests allow for it)
     const r = step(dtype), L = lanes(dtype);
     const prod = new Float64Array(dimSize);
     for (let i = 0; i < outer; i++) {

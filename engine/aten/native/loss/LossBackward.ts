@@ -11,9 +11,7 @@ import { zeros_like_default } from "../../../generated/zeros_like.js";
 import { empty_like_default } from "../../../generated/empty_like.js";
 import { squeeze_default } from "../../../generated/squeeze.js";
 import { mul__Tensor } from "../../../generated/mul.js";
-import { div__Scalar, div_Scalar } from "../../../generated/div.js";
-import { sub_out } from "../../../generated/sub.js";
-import { sgn__default } from "../../../generated/sgn.js";
+import { div__Scalar } from "../../../generated/div.js";
 import { smooth_l1_loss_backward_grad_input } from "../../../generated/smooth_l1_loss_backward.js";
 import { huber_loss_backward_out as huber_loss_backward_out_op } from "../../../generated/huber_loss_backward.js";
 import * as K from "./LossKernel.js";
@@ -48,27 +46,15 @@ export function mse_loss_backward(grad_output: Tensor, input: Tensor, target: Te
 
 // ---- smooth_l1_loss_backward (.grad_input: CPU; functional: CompositeExplicitAutograd) ----
 
-/** beta <= 0: the L1 gradient, at::sub_out(grad_input, input, target).sgn_().mul_(norm), norm = grad_output (/ numel for Mean). */
-function l1_loss_backward_out(grad_output: Tensor, input: Tensor, target: Tensor, reduction: number, grad_input: Tensor): Tensor {
-  return below_ADInplaceOrView(() => {
-    const norm = reduction === Reduction.Mean ? (div_Scalar.call(grad_output, input.numel()) as Tensor) : grad_output;
-    sub_out.call(input, target, 1, grad_input);
-    sgn__default.call(grad_input);
-    return mul__Tensor.call(grad_input, norm) as Tensor;
-  });
-}
-
 export function smooth_l1_loss_backward_out(grad_output: Tensor, input: Tensor, target: Tensor, reduction: number, beta: number, grad_input: Tensor): Tensor {
-  if (beta <= 0) return l1_loss_backward_out(grad_output, input, target, reduction, grad_input);
   const iter = lossIter(grad_output, input, target, grad_input, true);
   if (hasData(iter)) K.smooth_l1_backward_stub.call(iter.output.device.type, iter, normOf(reduction, input, 1), beta);
   return grad_input;
 }
 
-/** smooth_l1_loss_backward: at::smooth_l1_loss_backward_out(zeros_like(input), ...), or the L1 gradient for beta <= 0. */
+/** smooth_l1_loss_backward: at::smooth_l1_loss_backward_out(zeros_like(input), ...) (beta 0 runs the kernel too: -norm * grad at x == 0). */
 export function smooth_l1_loss_backward(grad_output: Tensor, input: Tensor, target: Tensor, reduction: number, beta: number): Tensor {
   const grad_input = zerosContiguous(input);
-  if (beta <= 0) return l1_loss_backward_out(grad_output, input, target, reduction, grad_input);
   return below_ADInplaceOrView(() => smooth_l1_loss_backward_grad_input.call(grad_output, input, target, reduction, beta, grad_input) as Tensor);
 }
 

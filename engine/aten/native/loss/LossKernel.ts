@@ -10,7 +10,9 @@ import { cpu_kernel_binary } from "../Loops.js";
 import { DispatchStub } from "../DispatchStub.js";
 import type { TensorIterator } from "../TensorIterator.js";
 import { noBigint } from "../binary/common.js";
-import { AT_DISPATCH, FLOATING_TYPES_AND_HALF, ALL_TYPES_AND_BFLOAT16 } from "../unary/Dispatch.js";
+import { AT_DISPATCH, FLOATING_TYPES_AND_HALF, ALL_TYPES_AND_BFLOAT16, INTEGRAL_TYPES } from "../unary/Dispatch.js";
+
+const ALL_TYPES = [...INTEGRAL_TYPES, ScalarType.Double, ScalarType.Float] as const;
 import { cpu_kernel_nary } from "../unary/NaryLoop.js";
 
 const REF = "aten/src/ATen/native/cpu/BinaryOpsKernel.cpp";
@@ -84,10 +86,10 @@ function kernel3(iter: TensorIterator, name: string, types: readonly ScalarType[
   });
 }
 
-/** mse_backward: norm * (self - target) * grad_output, every type (norm.to<scalar_t>(), so Mean's 2 / numel truncates for integers). */
+/** mse_backward: norm * (self - target) * grad_output, every real type but bfloat16 and half (norm.to<scalar_t>(), so Mean's 2 / numel truncates for integers). */
 export const mse_backward_stub = new DispatchStub<(iter: TensorIterator, norm: number) => void>("mse_backward_stub", REF_POINTWISE);
 mse_backward_stub.register("ts", (iter, norm) =>
-  kernel3(iter, "mse_backward_cpu_out", ALL_TYPES_AND_BFLOAT16, (r) => {
+  kernel3(iter, "mse_backward_cpu_out", ALL_TYPES, (r) => {
     const n = r(norm);
     return (a, b, c) => r(r(n * r(a - b)) * c);
   }, (t) => {
