@@ -13,7 +13,7 @@ import { AT_DISPATCH, FLOATING_TYPES_AND_HALF } from "../unary/Dispatch.js";
 import { xlogy_Tensor, xlogy__Tensor, xlogy_OutTensor, xlogy_Scalar_Self, xlogy_Scalar_Other, xlogy_OutScalar_Self, xlogy_OutScalar_Other } from "../../../generated/xlogy.js";
 import { hasData, structuredOutput, wrap, noBigint, type StructuredMode } from "./common.js";
 
-/** Every operation in scalar_t: float64 exact, float32 rounded, half and bfloat16 via float then rounded. */
+/** The result in scalar_t: float64 exact, float32 rounded, half and bfloat16 rounded from float. */
 const stepOf = (t: ScalarType) =>
   t === ScalarType.Double ? (x: number) => x : t === ScalarType.Float ? Math.fround : (x: number) => roundToScalarType(t, x);
 
@@ -21,9 +21,11 @@ export const xlogy_stub = new DispatchStub<(iter: TensorIterator) => void>("xlog
 xlogy_stub.register("ts", (iter) => {
   const t = iter.commonDtype.scalarType;
   AT_DISPATCH("xlogy_cpu", t, FLOATING_TYPES_AND_HALF);
-  const r = stepOf(t);
+  // std::log of a c10::Half is float's (Half * float is float arithmetic, rounded once at the end); c10's
+  // BFloat16-math.h overloads std::log for BFloat16, so there log(y) rounds to bfloat16 first
+  const r = stepOf(t), rlog = t === ScalarType.Double ? (x: number) => x : t === ScalarType.BFloat16 ? r : Math.fround;
   cpu_kernel_binary(iter, {
-    number: (x, y) => (Number.isNaN(y) ? NaN : x === 0 ? 0 : r(x * r(Math.log(y)))),
+    number: (x, y) => (Number.isNaN(y) ? NaN : x === 0 ? 0 : r(x * rlog(Math.log(y)))),
     bigint: noBigint,
   });
 });
