@@ -1027,6 +1027,10 @@ import { huber_loss_backward_default } from "../generated/huber_loss_backward.js
 import { binary_cross_entropy_backward_default } from "../generated/binary_cross_entropy_backward.js";
 import { xlogy_Tensor, xlogy_Scalar_Other, xlogy_Scalar_Self } from "../generated/xlogy.js";
 import { ones_like_default } from "../generated/ones_like.js";
+import { mul_Scalar } from "../generated/mul.js";
+import { div_Scalar, div__Scalar } from "../generated/div.js";
+import { sub_Scalar } from "../generated/sub.js";
+import { log__default } from "../generated/log.js";
 
 /** GradMode::is_enabled(): silu's and mish's formulas pick the differentiable composite under create_graph. */
 export const GradMode_is_enabled = (): boolean => GradMode.is_enabled();
@@ -1034,6 +1038,11 @@ export const GradMode_is_enabled = (): boolean => GradMode.is_enabled();
 /** C++'s `s - t` / `s / t` with a Scalar s: at::empty_like(t).fill_(s).sub_(t) / .div_(t). */
 const rsub = (s: number, t: Tensor): Tensor => (empty_like_default.call(t, null, null, null, null, null) as Tensor).fill_(s).sub_(t);
 const rdiv = (s: number, t: Tensor): Tensor => (empty_like_default.call(t, null, null, null, null, null) as Tensor).fill_(s).div_(t);
+/** C++'s `t * s`, `t / s`, `t - s` with a Scalar s: mul.Scalar, div.Scalar, sub.Scalar (a TS `t.mul(s)` is Python's
+ * mul.Tensor with a wrapped scalar). Glasstorch has no add.Scalar yet: `t + s` stays t.add(s) (add.Tensor). */
+const muls = (t: Tensor, s: number): Tensor => mul_Scalar.call(t, s) as Tensor;
+const divs = (t: Tensor, s: number): Tensor => div_Scalar.call(t, s) as Tensor;
+const subs = (t: Tensor, s: number): Tensor => sub_Scalar.call(t, s, 1) as Tensor;
 /** Tensor::type_as(other): other's dtype (a _to_copy when it differs). */
 const type_as = (t: Tensor, other: Tensor): Tensor => t.to(other.dtype);
 /** A ScalarType argument the way the op handles take it (a formula's <t>_scalar_type is the enum). */
@@ -1071,8 +1080,8 @@ export function xlogy(self: Tensor | number, other: Tensor | number): Tensor {
 /** elu_double_backward: the gradient of elu_backward in self_or_result. */
 export function elu_double_backward(grad: Tensor, grad_output: Tensor, alpha: number, scale: number, input_scale: number, is_result: boolean, self_or_result: Tensor): Tensor {
   const mask = type_as(self_or_result.lt(0), grad);
-  if (is_result) return grad.mul(grad_output).mul(input_scale).mul(mask);
-  return elu_backward(grad.mul(grad_output).mul(input_scale), alpha, scale, input_scale, is_result, self_or_result).mul(mask);
+  if (is_result) return muls(grad.mul(grad_output), input_scale).mul(mask);
+  return elu_backward(muls(grad.mul(grad_output), input_scale), alpha, scale, input_scale, is_result, self_or_result).mul(mask);
 }
 
 const M_SQRT2 = Math.SQRT2, M_SQRT1_2 = Math.SQRT1_2, M_2_SQRTPI = 2 / Math.sqrt(Math.PI);
@@ -1081,26 +1090,26 @@ const M_SQRT2 = Math.SQRT2, M_SQRT1_2 = Math.SQRT1_2, M_2_SQRTPI = 2 / Math.sqrt
 export function gelu_double_backward(ggI: Tensor, gO: Tensor, input: Tensor, approximate: string): Tensor {
   if (approximate === "tanh") {
     const kBeta = M_SQRT2 * M_2_SQRTPI * 0.5, kKappa = 0.044715;
-    const inner = input.add(input.pow(3).mul(kKappa)).mul(kBeta);
+    const inner = muls(input.add(muls(input.pow(3), kKappa)), kBeta);
     const tanh_inner = inner.tanh();
     const sech_inner = rdiv(1, inner.cosh());
-    const f = input.mul(0.5);
+    const f = muls(input, 0.5);
     const g = rsub(1, tanh_inner.mul(tanh_inner));
-    const h = input.mul(3 * kKappa).mul(input).add(1).mul(kBeta);
-    const f_prime_gh = g.mul(0.5).mul(h);
+    const h = muls(muls(input, 3 * kKappa).mul(input).add(1), kBeta);
+    const f_prime_gh = muls(g, 0.5).mul(h);
     const neg_sech_tanh = sech_inner.neg().mul(tanh_inner);
-    const g_prime = sech_inner.mul(2).mul(neg_sech_tanh).mul(h);
+    const g_prime = muls(sech_inner, 2).mul(neg_sech_tanh).mul(h);
     const g_prime_fh = f.mul(h).mul(g_prime);
-    const h_prime = input.mul(6 * kKappa).mul(kBeta);
+    const h_prime = muls(muls(input, 6 * kKappa), kBeta);
     const h_prime_fg = f.mul(g).mul(h_prime);
-    const sum = f_prime_gh.mul(2).add(g_prime_fh).add(h_prime_fg);
+    const sum = muls(f_prime_gh, 2).add(g_prime_fh).add(h_prime_fg);
     return ggI.mul(gO).mul(sum);
   }
   const kBeta = M_2_SQRTPI * M_SQRT1_2 * 0.5;
   const input_sq = input.mul(input);
-  const pdf = input_sq.mul(-0.5).exp().mul(kBeta);
+  const pdf = muls(muls(input_sq, -0.5).exp(), kBeta);
   const sq_pdf = input_sq.mul(pdf);
-  const dgrad_dInput = pdf.mul(2).sub(sq_pdf);
+  const dgrad_dInput = muls(pdf, 2).sub(sq_pdf);
   return ggI.mul(gO).mul(dgrad_dInput);
 }
 
@@ -1121,15 +1130,15 @@ export function infinitely_differentiable_mish_backward(grad_output: Tensor, inp
 
 /** softplus_double_backward: sigmoid_backward(grad, sigmoid(x * beta)) * (x * beta < threshold) * beta. */
 export function softplus_double_backward(grad: Tensor, input: Tensor, beta: number, threshold: number): Tensor {
-  const x = input.mul(beta);
+  const x = muls(input, beta);
   const mask = type_as(x.lt(threshold), grad);
-  return sigmoid_backward(grad, x.sigmoid()).mul(mask).mul(beta);
+  return muls(sigmoid_backward(grad, x.sigmoid()).mul(mask), beta);
 }
 
 /** log_sigmoid_double_backward: grad * (sigmoid(x) - 1) * sigmoid(x). */
 export function log_sigmoid_double_backward(grad: Tensor, input: Tensor): Tensor {
   const z = input.sigmoid();
-  return grad.mul(z.sub(1)).mul(z);
+  return grad.mul(subs(z, 1)).mul(z);
 }
 
 /** softmax_double_backward: grad_output * grad - sum(output * grad_output) * grad - grad_output * sum(output * grad), sums over dim. */
@@ -1143,23 +1152,23 @@ export function softmax_double_backward(grad: Tensor, grad_output: Tensor, dim: 
 
 /** mse_loss_double_backward: 2 * grad (/ numel for Mean). */
 export function mse_loss_double_backward(grad: Tensor, input: Tensor, reduction: number): Tensor {
-  const grad_input = grad.mul(2);
-  return reduction === 1 ? grad_input.div_(input.numel()) : grad_input;
+  const grad_input = muls(grad, 2);
+  return reduction === 1 ? (div__Scalar.call(grad_input, input.numel()) as Tensor) : grad_input;
 }
 
 /** smooth_l1_loss_double_backward: grad * (|input - target| < beta) / beta (/ numel for Mean); zeros for beta == 0. */
 export function smooth_l1_loss_double_backward(grad: Tensor, input: Tensor, target: Tensor, reduction: number, beta: number): Tensor {
   if (beta === 0) return zeros([...grad.shape], { dtype: grad.dtype, device: grad.device });
   const d = input.sub(target).abs();
-  const grad_input = grad.mul(type_as(d.lt(beta), grad)).div(beta);
-  return reduction === 1 ? grad_input.div_(input.numel()) : grad_input;
+  const grad_input = divs(grad.mul(type_as(d.lt(beta), grad)), beta);
+  return reduction === 1 ? (div__Scalar.call(grad_input, input.numel()) as Tensor) : grad_input;
 }
 
 /** huber_loss_double_backward: grad * (|input - target| < delta) (/ numel for Mean). */
 export function huber_loss_double_backward(grad: Tensor, input: Tensor, target: Tensor, reduction: number, delta: number): Tensor {
   const d = input.sub(target).abs();
   const grad_input = grad.mul(d.lt(delta));
-  return reduction === 1 ? grad_input.div_(input.numel()) : grad_input;
+  return reduction === 1 ? (div__Scalar.call(grad_input, input.numel()) as Tensor) : grad_input;
 }
 
 /** huber_loss_double_backward_grad_output: huber_loss_backward(grad, ...) unreduced, else sum(huber_loss_backward(ones, ...) * grad). */
@@ -1176,11 +1185,11 @@ export function binary_cross_entropy_double_backward(grad_output: Tensor, grad: 
   const inp_pl_eps = input.add(BCE_EPS);
   const one_m_inp_pl_eps = rsub(1, input).add(BCE_EPS);
   const denom = inp_pl_eps.pow(2).mul(one_m_inp_pl_eps.pow(2)); // PyTorch squares one_m_inp_pl_eps first
-  const two_it = input.mul(2).mul(target);
+  const two_it = muls(input, 2).mul(target);
   let gI = input.mul(input).sub(two_it).add(target).div(denom);
   gI = gI.mul(grad.mul(grad_output));
   if (weight !== null) gI = gI.mul(weight);
-  return reduction === 1 ? gI.div(input.numel()) : gI;
+  return reduction === 1 ? divs(gI, input.numel()) : gI;
 }
 
 /** binary_cross_entropy_double_backward_grad_output: grad * (input - target) / ((input + eps) * (1 - input + eps)) * weight (/ numel for Mean). */
@@ -1189,7 +1198,7 @@ export function binary_cross_entropy_double_backward_grad_output(grad: Tensor, i
   let ggO = input.sub(target).div(input.add(BCE_EPS).mul(one_m));
   ggO = ggO.mul(grad);
   if (weight !== null) ggO = ggO.mul(weight);
-  return reduction === 1 ? ggO.div(input.numel()) : ggO;
+  return reduction === 1 ? divs(ggO, input.numel()) : ggO;
 }
 
 /** binary_cross_entropy_double_backward_target: -grad * grad_output * weight / max((1 - self) * self, eps) (/ numel for Mean). */
@@ -1202,15 +1211,21 @@ export function binary_cross_entropy_double_backward_target(grad: Tensor, grad_o
     denom.clamp_min_(BCE_EPS);
   }
   res = res.div(denom);
-  return reduction === 1 ? res.div_(target.numel()) : res;
+  return reduction === 1 ? (div__Scalar.call(res, target.numel()) as Tensor) : res;
 }
 
-/** FunctionsManual's binary_cross_entropy_target_backward: grad * (log(1 - self) - log(self)) * weight (/ numel for Mean). */
+/** FunctionsManual's binary_cross_entropy_target_backward: (1 - self).log_().sub_(self.log()) * grad * weight (/ numel for Mean). */
 export function binary_cross_entropy_target_backward(grad: Tensor, self: Tensor, target: Tensor, weight: Tensor | null, reduction: number): Tensor {
-  let r = self.neg().add(1).log().sub(self.log());
-  if (weight !== null) r = r.mul(weight);
+  let r = (log__default.call(rsub(1, self)) as Tensor).sub_(self.log());
   r = r.mul(grad);
-  return reduction === 1 ? r.div(target.numel()) : r;
+  if (weight !== null) r = r.mul(weight);
+  return reduction === 1 ? (div__Scalar.call(r, target.numel()) as Tensor) : r;
+}
+
+/** C++'s `(self == 0.) & (other <= 0.)` in xlogy's formula: the right operand is evaluated first there. */
+export function xlogy_self_zero_other_nonpositive(self: Tensor, other: Tensor): Tensor {
+  const other_le = other.le(0.0);
+  return self.eq(0.0).bitwise_and(other_le);
 }
 
 /** FunctionsManual's binary_cross_entropy_with_logits_backward: ((pos_weight * t + 1 - t) * sigmoid(x) - pos_weight * t) or (sigmoid(x) - t), times grad and weight (/ numel for Mean). */

@@ -6,7 +6,7 @@ import type { Tensor } from "../aten/core/Tensor.js";
 import { Node, type Grad } from "../autograd/function.js";
 import { SavedVariable } from "../autograd/saved_variable.js";
 import * as torch from "./torch_functions.js";
-import { GradMode_is_enabled, _adaptive_avg_pool2d, _adaptive_avg_pool2d_backward, _log_softmax_backward_data, _softmax_backward_data, _to_copy_backward, _trilinear_backward, _unique_unsorted, adaptive_max_pool2d_backward, as_strided_backward, atan2_backward, avg_pool2d, avg_pool2d_backward, batch_norm_backward_composite, binary_cross_entropy_backward, binary_cross_entropy_double_backward, binary_cross_entropy_double_backward_grad_output, binary_cross_entropy_double_backward_target, binary_cross_entropy_target_backward, binary_cross_entropy_with_logits_backward, binary_cross_entropy_with_logits_target_backward, cat_tensors_backward, cholesky_backward, clamp_backward, clamp_backward_min_max, col2im, constant_pad_nd_backward, convolution_backward_composite, copysign_tensor_self_backward, cummaxmin_backward, cumprod_backward, cumsum_backward, diagonal_backward, div_tensor_other_backward, div_tensor_self_backward, elu_backward, elu_double_backward, embedding_backward_composite, evenly_distribute_backward, gather_backward, gelu_backward, gelu_double_backward, group_norm_backward_composite, handle_r_to_c, hardsigmoid_backward, hardswish_backward, hardtanh_backward, huber_loss_backward, huber_loss_double_backward, huber_loss_double_backward_grad_output, im2col, index_Tensor, index_backward, index_select_backward, infinitely_differentiable_logit_backward, infinitely_differentiable_mish_backward, infinitely_differentiable_silu_backward, layer_norm_backward_composite, leaky_relu_backward, linalg_det_backward, linalg_qr_backward, linalg_solve_backward, linalg_vector_norm_backward, log1p_backward, log_sigmoid_backward, log_sigmoid_double_backward, logcumsumexp_backward, logsumexp_backward, masked_fill_backward, masked_select_backward, max_pool2d_with_indices_backward, max_pool_double_backward, maybe_multiply, mean_backward, mish_backward, mm_mat1_backward, mm_mat2_backward, mse_loss_backward, mse_loss_double_backward, mul_tensor_backward, nll_loss, nll_loss2d, nll_loss2d_backward, nll_loss_backward, norm_backward, not_implemented, permute_backwards, pixel_shuffle, pixel_unshuffle, pow_backward, pow_backward_exponent, pow_backward_self, prod_backward, repeat_backward, restore_reduced_dims, roll_backward, scale_grad_by_count, scatter_reduce_backward, select_backward, sgn_backward, sigmoid_backward, silu_backward, slice_backward_wrapper, slogdet_backward, smooth_l1_loss_backward, smooth_l1_loss_double_backward, softmax_double_backward, softplus_backward, softplus_double_backward, split_backward, split_with_sizes_backward, stack_tensors_backward, std_backward, std_mean_backward, sum_backward, sum_to, svd_backward, take_backward, tanh_backward, threshold_backward, unbind_backward, unfold_backward, unsqueeze_to, value_selecting_reduction_backward, var_backward, var_mean_backward, xlogy, zeros_like } from "../autograd/FunctionsManual.js";
+import { GradMode_is_enabled, _adaptive_avg_pool2d, _adaptive_avg_pool2d_backward, _log_softmax_backward_data, _softmax_backward_data, _to_copy_backward, _trilinear_backward, _unique_unsorted, adaptive_max_pool2d_backward, as_strided_backward, atan2_backward, avg_pool2d, avg_pool2d_backward, batch_norm_backward_composite, binary_cross_entropy_backward, binary_cross_entropy_double_backward, binary_cross_entropy_double_backward_grad_output, binary_cross_entropy_double_backward_target, binary_cross_entropy_target_backward, binary_cross_entropy_with_logits_backward, binary_cross_entropy_with_logits_target_backward, cat_tensors_backward, cholesky_backward, clamp_backward, clamp_backward_min_max, col2im, constant_pad_nd_backward, convolution_backward_composite, copysign_tensor_self_backward, cummaxmin_backward, cumprod_backward, cumsum_backward, diagonal_backward, div_tensor_other_backward, div_tensor_self_backward, elu_backward, elu_double_backward, embedding_backward_composite, evenly_distribute_backward, gather_backward, gelu_backward, gelu_double_backward, group_norm_backward_composite, handle_r_to_c, hardsigmoid_backward, hardswish_backward, hardtanh_backward, huber_loss_backward, huber_loss_double_backward, huber_loss_double_backward_grad_output, im2col, index_Tensor, index_backward, index_select_backward, infinitely_differentiable_logit_backward, infinitely_differentiable_mish_backward, infinitely_differentiable_silu_backward, layer_norm_backward_composite, leaky_relu_backward, linalg_det_backward, linalg_qr_backward, linalg_solve_backward, linalg_vector_norm_backward, log1p_backward, log_sigmoid_backward, log_sigmoid_double_backward, logcumsumexp_backward, logsumexp_backward, masked_fill_backward, masked_select_backward, max_pool2d_with_indices_backward, max_pool_double_backward, maybe_multiply, mean_backward, mish_backward, mm_mat1_backward, mm_mat2_backward, mse_loss_backward, mse_loss_double_backward, mul_tensor_backward, nll_loss, nll_loss2d, nll_loss2d_backward, nll_loss_backward, norm_backward, not_implemented, permute_backwards, pixel_shuffle, pixel_unshuffle, pow_backward, pow_backward_exponent, pow_backward_self, prod_backward, repeat_backward, restore_reduced_dims, roll_backward, scale_grad_by_count, scatter_reduce_backward, select_backward, sgn_backward, sigmoid_backward, silu_backward, slice_backward_wrapper, slogdet_backward, smooth_l1_loss_backward, smooth_l1_loss_double_backward, softmax_double_backward, softplus_backward, softplus_double_backward, split_backward, split_with_sizes_backward, stack_tensors_backward, std_backward, std_mean_backward, sum_backward, sum_to, svd_backward, take_backward, tanh_backward, threshold_backward, unbind_backward, unfold_backward, unsqueeze_to, value_selecting_reduction_backward, var_backward, var_mean_backward, xlogy, xlogy_self_zero_other_nonpositive, zeros_like } from "../autograd/FunctionsManual.js";
 void torch;
 
 // ---- AddBackward0: add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor (engine/ops/derivatives.yaml:70) ----
@@ -7425,7 +7425,33 @@ export class NllLoss2DBackwardBackward0 extends Node {
   }
 }
 
-// ---- XlogyBackward0: xlogy.Tensor(Tensor self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:1011) ----
+// ---- MulBackward1: mul.Scalar(Tensor self, Scalar other) -> Tensor (engine/ops/derivatives.yaml:1013) ----
+export class MulBackward1 extends Node {
+  self_scalar_type: any;
+  other: any;
+  name(): string {
+    return "MulBackward1";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self_scalar_type: any = this.self_scalar_type;
+    const other: any = this.other;
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (handle_r_to_c(self_scalar_type, grad.mul(other))) : null;
+    }
+    return grad_inputs;
+  }
+  get _saved_self_scalar_type(): unknown {
+    return this.self_scalar_type;
+  }
+  get _saved_other(): unknown {
+    return this.other;
+  }
+}
+
+// ---- XlogyBackward0: xlogy.Tensor(Tensor self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:1017) ----
 export class XlogyBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   other_: SavedVariable = new SavedVariable(null, false);
@@ -7442,7 +7468,7 @@ export class XlogyBackward0 extends Node {
       grad_inputs[1] = any_grad_defined ? (grad.mul(self).div(other)) : null;
     }
     if (this.should_compute_output(0)) {
-      grad_inputs[0] = any_grad_defined ? (xlogy(grad, other).masked_fill(other.le(0.0).bitwise_and(self.eq(0.0)), 0.0)) : null;
+      grad_inputs[0] = any_grad_defined ? (xlogy(grad, other).masked_fill(xlogy_self_zero_other_nonpositive(self, other), 0.0)) : null;
     }
     return grad_inputs;
   }
@@ -7458,7 +7484,7 @@ export class XlogyBackward0 extends Node {
   }
 }
 
-// ---- XlogyBackward1: xlogy.Scalar_Self(Scalar self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:1015) ----
+// ---- XlogyBackward1: xlogy.Scalar_Self(Scalar self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:1021) ----
 export class XlogyBackward1 extends Node {
   self: any;
   other_: SavedVariable = new SavedVariable(null, false);
@@ -7487,7 +7513,7 @@ export class XlogyBackward1 extends Node {
   }
 }
 
-// ---- XlogyBackward2: xlogy.Scalar_Other(Tensor self, Scalar other) -> Tensor (engine/ops/derivatives.yaml:1018) ----
+// ---- XlogyBackward2: xlogy.Scalar_Other(Tensor self, Scalar other) -> Tensor (engine/ops/derivatives.yaml:1024) ----
 export class XlogyBackward2 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   other: any;
@@ -7516,7 +7542,7 @@ export class XlogyBackward2 extends Node {
   }
 }
 
-// ---- ConvolutionBackward0: convolution(Tensor input, Tensor weight, Tensor? bias, int[] stride, int[] padding, int[] dilation, bool transposed, int[] output_padding, int groups) -> Tensor (engine/ops/derivatives.yaml:1027) ----
+// ---- ConvolutionBackward0: convolution(Tensor input, Tensor weight, Tensor? bias, int[] stride, int[] padding, int[] dilation, bool transposed, int[] output_padding, int groups) -> Tensor (engine/ops/derivatives.yaml:1033) ----
 export class ConvolutionBackward0 extends Node {
   input_: SavedVariable = new SavedVariable(null, false);
   weight_: SavedVariable = new SavedVariable(null, false);
@@ -7580,7 +7606,7 @@ export class ConvolutionBackward0 extends Node {
   }
 }
 
-// ---- NativeBatchNormBackward0: native_batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool training, float momentum, float eps) -> (Tensor, Tensor, Tensor) (engine/ops/derivatives.yaml:1030) ----
+// ---- NativeBatchNormBackward0: native_batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool training, float momentum, float eps) -> (Tensor, Tensor, Tensor) (engine/ops/derivatives.yaml:1036) ----
 export class NativeBatchNormBackward0 extends Node {
   input_: SavedVariable = new SavedVariable(null, false);
   weight_: SavedVariable = new SavedVariable(null, false);
@@ -7636,7 +7662,7 @@ export class NativeBatchNormBackward0 extends Node {
   }
 }
 
-// ---- NativeLayerNormBackward0: native_layer_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight, Tensor? bias, float eps) -> (Tensor, Tensor, Tensor) (engine/ops/derivatives.yaml:1034) ----
+// ---- NativeLayerNormBackward0: native_layer_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight, Tensor? bias, float eps) -> (Tensor, Tensor, Tensor) (engine/ops/derivatives.yaml:1040) ----
 export class NativeLayerNormBackward0 extends Node {
   input_: SavedVariable = new SavedVariable(null, false);
   normalized_shape: any;
@@ -7680,7 +7706,7 @@ export class NativeLayerNormBackward0 extends Node {
   }
 }
 
-// ---- NativeGroupNormBackward0: native_group_norm(Tensor input, Tensor? weight, Tensor? bias, SymInt N, SymInt C, SymInt HxW, int group, float eps) -> (Tensor, Tensor, Tensor) (engine/ops/derivatives.yaml:1038) ----
+// ---- NativeGroupNormBackward0: native_group_norm(Tensor input, Tensor? weight, Tensor? bias, SymInt N, SymInt C, SymInt HxW, int group, float eps) -> (Tensor, Tensor, Tensor) (engine/ops/derivatives.yaml:1044) ----
 export class NativeGroupNormBackward0 extends Node {
   input_: SavedVariable = new SavedVariable(null, false);
   weight_: SavedVariable = new SavedVariable(null, false);
@@ -7739,7 +7765,7 @@ export class NativeGroupNormBackward0 extends Node {
   }
 }
 
-// ---- EmbeddingBackward0: embedding(Tensor weight, Tensor indices, int padding_idx=-1, bool scale_grad_by_freq=False, bool sparse=False) -> Tensor (engine/ops/derivatives.yaml:1041) ----
+// ---- EmbeddingBackward0: embedding(Tensor weight, Tensor indices, int padding_idx=-1, bool scale_grad_by_freq=False, bool sparse=False) -> Tensor (engine/ops/derivatives.yaml:1047) ----
 export class EmbeddingBackward0 extends Node {
   weight_sym_sizes: any;
   indices_: SavedVariable = new SavedVariable(null, false);
@@ -7778,7 +7804,7 @@ export class EmbeddingBackward0 extends Node {
   }
 }
 
-// ---- MaxPool2DWithIndicesBackward0: max_pool2d_with_indices(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, int[2] dilation=1, bool ceil_mode=False) -> (Tensor, Tensor) (engine/ops/derivatives.yaml:1046) ----
+// ---- MaxPool2DWithIndicesBackward0: max_pool2d_with_indices(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, int[2] dilation=1, bool ceil_mode=False) -> (Tensor, Tensor) (engine/ops/derivatives.yaml:1052) ----
 export class MaxPool2DWithIndicesBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   kernel_size: any;
@@ -7833,7 +7859,7 @@ export class MaxPool2DWithIndicesBackward0 extends Node {
   }
 }
 
-// ---- MaxPool2DWithIndicesBackwardBackward0: max_pool2d_with_indices_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, int[2] dilation, bool ceil_mode, Tensor indices) -> Tensor (engine/ops/derivatives.yaml:1050) ----
+// ---- MaxPool2DWithIndicesBackwardBackward0: max_pool2d_with_indices_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, int[2] dilation, bool ceil_mode, Tensor indices) -> Tensor (engine/ops/derivatives.yaml:1056) ----
 export class MaxPool2DWithIndicesBackwardBackward0 extends Node {
   indices_: SavedVariable = new SavedVariable(null, false);
   self_: SavedVariable = new SavedVariable(null, false);
@@ -7866,7 +7892,7 @@ export class MaxPool2DWithIndicesBackwardBackward0 extends Node {
   }
 }
 
-// ---- AvgPool2DBackward0: avg_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None) -> Tensor (engine/ops/derivatives.yaml:1055) ----
+// ---- AvgPool2DBackward0: avg_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None) -> Tensor (engine/ops/derivatives.yaml:1061) ----
 export class AvgPool2DBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   kernel_size: any;
@@ -7920,7 +7946,7 @@ export class AvgPool2DBackward0 extends Node {
   }
 }
 
-// ---- AvgPool2DBackwardBackward0: avg_pool2d_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, bool ceil_mode, bool count_include_pad, int? divisor_override) -> Tensor (engine/ops/derivatives.yaml:1058) ----
+// ---- AvgPool2DBackwardBackward0: avg_pool2d_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, bool ceil_mode, bool count_include_pad, int? divisor_override) -> Tensor (engine/ops/derivatives.yaml:1064) ----
 export class AvgPool2DBackwardBackward0 extends Node {
   kernel_size: any;
   stride: any;
@@ -7977,7 +8003,7 @@ export class AvgPool2DBackwardBackward0 extends Node {
   }
 }
 
-// ---- ConstantPadNdBackward0: constant_pad_nd(Tensor self, int[] pad, Scalar value=0) -> Tensor (engine/ops/derivatives.yaml:1063) ----
+// ---- ConstantPadNdBackward0: constant_pad_nd(Tensor self, int[] pad, Scalar value=0) -> Tensor (engine/ops/derivatives.yaml:1069) ----
 export class ConstantPadNdBackward0 extends Node {
   pad: any;
   name(): string {
@@ -7998,7 +8024,7 @@ export class ConstantPadNdBackward0 extends Node {
   }
 }
 
-// ---- PixelShuffleBackward0: pixel_shuffle(Tensor self, int upscale_factor) -> Tensor (engine/ops/derivatives.yaml:1066) ----
+// ---- PixelShuffleBackward0: pixel_shuffle(Tensor self, int upscale_factor) -> Tensor (engine/ops/derivatives.yaml:1072) ----
 export class PixelShuffleBackward0 extends Node {
   upscale_factor: any;
   name(): string {
@@ -8019,7 +8045,7 @@ export class PixelShuffleBackward0 extends Node {
   }
 }
 
-// ---- PixelUnshuffleBackward0: pixel_unshuffle(Tensor self, int downscale_factor) -> Tensor (engine/ops/derivatives.yaml:1069) ----
+// ---- PixelUnshuffleBackward0: pixel_unshuffle(Tensor self, int downscale_factor) -> Tensor (engine/ops/derivatives.yaml:1075) ----
 export class PixelUnshuffleBackward0 extends Node {
   downscale_factor: any;
   name(): string {
@@ -8040,7 +8066,7 @@ export class PixelUnshuffleBackward0 extends Node {
   }
 }
 
-// ---- Im2ColBackward0: im2col(Tensor self, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride) -> Tensor (engine/ops/derivatives.yaml:1072) ----
+// ---- Im2ColBackward0: im2col(Tensor self, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride) -> Tensor (engine/ops/derivatives.yaml:1078) ----
 export class Im2ColBackward0 extends Node {
   self_sym_sizes: any;
   self_dim: any;
@@ -8086,7 +8112,7 @@ export class Im2ColBackward0 extends Node {
   }
 }
 
-// ---- Col2ImBackward0: col2im(Tensor self, SymInt[2] output_size, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride) -> Tensor (engine/ops/derivatives.yaml:1075) ----
+// ---- Col2ImBackward0: col2im(Tensor self, SymInt[2] output_size, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride) -> Tensor (engine/ops/derivatives.yaml:1081) ----
 export class Col2ImBackward0 extends Node {
   kernel_size: any;
   dilation: any;
@@ -8122,7 +8148,7 @@ export class Col2ImBackward0 extends Node {
   }
 }
 
-// ---- AdaptiveAvgPool2DBackward0: _adaptive_avg_pool2d(Tensor self, SymInt[2] output_size) -> Tensor (engine/ops/derivatives.yaml:1079) ----
+// ---- AdaptiveAvgPool2DBackward0: _adaptive_avg_pool2d(Tensor self, SymInt[2] output_size) -> Tensor (engine/ops/derivatives.yaml:1085) ----
 export class AdaptiveAvgPool2DBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -8146,7 +8172,7 @@ export class AdaptiveAvgPool2DBackward0 extends Node {
   }
 }
 
-// ---- AdaptiveAvgPool2DBackwardBackward0: _adaptive_avg_pool2d_backward(Tensor grad_output, Tensor self) -> Tensor (engine/ops/derivatives.yaml:1082) ----
+// ---- AdaptiveAvgPool2DBackwardBackward0: _adaptive_avg_pool2d_backward(Tensor grad_output, Tensor self) -> Tensor (engine/ops/derivatives.yaml:1088) ----
 export class AdaptiveAvgPool2DBackwardBackward0 extends Node {
   grad_output_sym_sizes: any;
   grad_output_dim: any;
@@ -8183,7 +8209,7 @@ export class AdaptiveAvgPool2DBackwardBackward0 extends Node {
   }
 }
 
-// ---- AdaptiveMaxPool2DBackward0: adaptive_max_pool2d(Tensor self, int[2] output_size) -> (Tensor, Tensor) (engine/ops/derivatives.yaml:1086) ----
+// ---- AdaptiveMaxPool2DBackward0: adaptive_max_pool2d(Tensor self, int[2] output_size) -> (Tensor, Tensor) (engine/ops/derivatives.yaml:1092) ----
 export class AdaptiveMaxPool2DBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   result1_: SavedVariable = new SavedVariable(null, false);
@@ -8213,7 +8239,7 @@ export class AdaptiveMaxPool2DBackward0 extends Node {
   }
 }
 
-// ---- AdaptiveMaxPool2DBackwardBackward0: adaptive_max_pool2d_backward(Tensor grad_output, Tensor self, Tensor indices) -> Tensor (engine/ops/derivatives.yaml:1090) ----
+// ---- AdaptiveMaxPool2DBackwardBackward0: adaptive_max_pool2d_backward(Tensor grad_output, Tensor self, Tensor indices) -> Tensor (engine/ops/derivatives.yaml:1096) ----
 export class AdaptiveMaxPool2DBackwardBackward0 extends Node {
   indices_: SavedVariable = new SavedVariable(null, false);
   self_: SavedVariable = new SavedVariable(null, false);
