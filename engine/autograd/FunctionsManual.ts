@@ -12,7 +12,6 @@ import { expand_default } from "../generated/expand.js";
 import { zeros_like_default } from "../generated/zeros_like.js";
 import { zeros } from "../generated/zeros.js";
 import { where } from "../generated/where.js";
-import { softplus_default } from "../generated/softplus.js";
 import { nll_loss_backward_default } from "../generated/nll_loss_backward.js";
 import { nll_loss2d_backward_default } from "../generated/nll_loss2d_backward.js";
 import { nll_loss_default } from "../generated/nll_loss.js";
@@ -1003,126 +1002,230 @@ export function _unique_unsorted(index: Tensor): Tensor {
 }
 // ---------------------------------------------------------------------------------------------------------------
 // ---- act: the activation and loss family ----
-// The backward aten ops PyTorch's formulas call for these (elu_backward, gelu_backward, softplus_backward,
-// hardswish_backward, log_sigmoid_backward, _softmax_backward_data, _log_softmax_backward_data,
-// mse_loss_backward, smooth_l1_loss_backward, huber_loss_backward, binary_cross_entropy_backward) are not
-// declared as operators yet: the `<op>_composite` helpers compute the same math, in the CPU kernels' order,
-// from existing ops, so create_graph differentiates them (PyTorch differentiates the backward op itself).
-// threshold_backward, leaky_relu_backward, hardtanh_backward and hardsigmoid_backward are real operators.
+// The backward aten ops PyTorch's formulas call (threshold_backward, leaky_relu_backward, hardtanh_backward,
+// hardsigmoid_backward, elu_backward, gelu_backward, softplus_backward, hardswish_backward, silu_backward,
+// mish_backward, log_sigmoid_backward, _softmax_backward_data, _log_softmax_backward_data, mse_loss_backward,
+// smooth_l1_loss_backward, huber_loss_backward, binary_cross_entropy_backward, nll_loss(2d)_backward, xlogy) are
+// operators (activation.yaml, loss.yaml, binary.yaml), called through their handles so the backward trace shows
+// them; below are PyTorch's double-backward helpers for them, each running its ops in the order PyTorch 1.13's
+// build runs them (C++ evaluates the right operand of `a * b` first there: the dispatch logs show it).
 
-import { ScalarType as ST } from "../c10/ScalarType.js";
-const M_SQRT1_2 = Math.SQRT1_2, M_2_SQRTPI = 2 / Math.sqrt(Math.PI);
+import { GradMode, AutoGradMode } from "../c10/GradMode.js";
+import { empty_like_default } from "../generated/empty_like.js";
+import { elu_backward_default } from "../generated/elu_backward.js";
+import { gelu_backward_default } from "../generated/gelu_backward.js";
+import { softplus_backward_default } from "../generated/softplus_backward.js";
+import { hardswish_backward_default } from "../generated/hardswish_backward.js";
+import { silu_backward_default } from "../generated/silu_backward.js";
+import { mish_backward_default } from "../generated/mish_backward.js";
+import { log_sigmoid_backward_default } from "../generated/log_sigmoid_backward.js";
+import { _softmax_backward_data_default } from "../generated/_softmax_backward_data.js";
+import { _log_softmax_backward_data_default } from "../generated/_log_softmax_backward_data.js";
+import { mse_loss_backward_default } from "../generated/mse_loss_backward.js";
+import { smooth_l1_loss_backward_default } from "../generated/smooth_l1_loss_backward.js";
+import { huber_loss_backward_default } from "../generated/huber_loss_backward.js";
+import { binary_cross_entropy_backward_default } from "../generated/binary_cross_entropy_backward.js";
+import { xlogy_Tensor, xlogy_Scalar_Other, xlogy_Scalar_Self } from "../generated/xlogy.js";
+import { ones_like_default } from "../generated/ones_like.js";
+import { mul_Scalar } from "../generated/mul.js";
+import { div_Scalar, div__Scalar } from "../generated/div.js";
+import { sub_Scalar } from "../generated/sub.js";
+import { log__default } from "../generated/log.js";
 
-/** elu_backward (is_result false): self <= 0 ? grad * input_scale * (alpha * scale) * exp(self * input_scale) : grad * scale. */
-export function elu_backward_composite(grad: Tensor, alpha: number, scale: number, input_scale: number, self: Tensor): Tensor {
-  const f32 = self.dtype.scalarType === ST.Float;
-  const negcoef = f32 ? Math.fround(Math.fround(alpha) * Math.fround(scale)) : alpha * scale;
-  const neg = grad.mul(input_scale).mul(negcoef).mul(self.mul(input_scale).exp());
-  return where(self.le(0), neg, grad.mul(scale));
+/** GradMode::is_enabled(): silu's and mish's formulas pick the differentiable composite under create_graph. */
+export const GradMode_is_enabled = (): boolean => GradMode.is_enabled();
+
+/** C++'s `s - t` / `s / t` with a Scalar s: at::empty_like(t).fill_(s).sub_(t) / .div_(t). */
+const rsub = (s: number, t: Tensor): Tensor => (empty_like_default.call(t, null, null, null, null, null) as Tensor).fill_(s).sub_(t);
+const rdiv = (s: number, t: Tensor): Tensor => (empty_like_default.call(t, null, null, null, null, null) as Tensor).fill_(s).div_(t);
+/** C++'s `t * s`, `t / s`, `t - s` with a Scalar s: mul.Scalar, div.Scalar, sub.Scalar (a TS `t.mul(s)` is Python's
+ * mul.Tensor with a wrapped scalar). Glasstorch has no add.Scalar yet: `t + s` stays t.add(s) (add.Tensor). */
+const muls = (t: Tensor, s: number): Tensor => mul_Scalar.call(t, s) as Tensor;
+const divs = (t: Tensor, s: number): Tensor => div_Scalar.call(t, s) as Tensor;
+const subs = (t: Tensor, s: number): Tensor => sub_Scalar.call(t, s, 1) as Tensor;
+/** Tensor::type_as(other): other's dtype (a _to_copy when it differs). */
+const type_as = (t: Tensor, other: Tensor): Tensor => t.to(other.dtype);
+/** A ScalarType argument the way the op handles take it (a formula's <t>_scalar_type is the enum). */
+const asDtype = (t: any) => (typeof t === "number" ? dtypeOf(t) : t);
+
+// the operators
+export const elu_backward = (grad: Tensor, alpha: number, scale: number, input_scale: number, is_result: boolean, self_or_result: Tensor): Tensor =>
+  elu_backward_default.call(grad, alpha, scale, input_scale, is_result, self_or_result) as Tensor;
+export const gelu_backward = (grad: Tensor, self: Tensor, approximate: string): Tensor => gelu_backward_default.call(grad, self, approximate) as Tensor;
+export const softplus_backward = (grad: Tensor, self: Tensor, beta: number, threshold: number): Tensor =>
+  softplus_backward_default.call(grad, self, beta, threshold) as Tensor;
+export const hardswish_backward = (grad: Tensor, self: Tensor): Tensor => hardswish_backward_default.call(grad, self) as Tensor;
+export const silu_backward = (grad: Tensor, self: Tensor): Tensor => silu_backward_default.call(grad, self) as Tensor;
+export const mish_backward = (grad: Tensor, self: Tensor): Tensor => mish_backward_default.call(grad, self) as Tensor;
+export const log_sigmoid_backward = (grad: Tensor, self: Tensor, buffer: Tensor): Tensor => log_sigmoid_backward_default.call(grad, self, buffer) as Tensor;
+export const _softmax_backward_data = (grad: Tensor, output: Tensor, dim: number, input_dtype: unknown): Tensor =>
+  _softmax_backward_data_default.call(grad, output, dim, asDtype(input_dtype)) as Tensor;
+export const _log_softmax_backward_data = (grad: Tensor, output: Tensor, dim: number, input_dtype: unknown): Tensor =>
+  _log_softmax_backward_data_default.call(grad, output, dim, asDtype(input_dtype)) as Tensor;
+export const mse_loss_backward = (grad: Tensor, self: Tensor, target: Tensor, reduction: number): Tensor =>
+  mse_loss_backward_default.call(grad, self, target, reduction) as Tensor;
+export const smooth_l1_loss_backward = (grad: Tensor, self: Tensor, target: Tensor, reduction: number, beta: number): Tensor =>
+  smooth_l1_loss_backward_default.call(grad, self, target, reduction, beta) as Tensor;
+export const huber_loss_backward = (grad: Tensor, self: Tensor, target: Tensor, reduction: number, delta: number): Tensor =>
+  huber_loss_backward_default.call(grad, self, target, reduction, delta) as Tensor;
+export const binary_cross_entropy_backward = (grad: Tensor, self: Tensor, target: Tensor, weight: Tensor | null, reduction: number): Tensor =>
+  binary_cross_entropy_backward_default.call(grad, self, target, weight, reduction) as Tensor;
+/** at::xlogy: the overload the argument kinds pick (xlogy.Tensor, .Scalar_Other, .Scalar_Self). */
+export function xlogy(self: Tensor | number, other: Tensor | number): Tensor {
+  if (typeof self === "number") return xlogy_Scalar_Self.call(self, other) as Tensor;
+  if (typeof other === "number") return xlogy_Scalar_Other.call(self, other) as Tensor;
+  return xlogy_Tensor.call(self, other) as Tensor;
 }
 
-/** elu_backward (is_result true, the in-place elu_): result <= 0 ? grad * input_scale * (result + alpha * scale) : grad * scale. */
-export function elu_backward_result_composite(grad: Tensor, alpha: number, scale: number, input_scale: number, result: Tensor): Tensor {
-  const f32 = result.dtype.scalarType === ST.Float;
-  const negcoef = f32 ? Math.fround(Math.fround(alpha) * Math.fround(scale)) : alpha * scale;
-  return where(result.le(0), grad.mul(input_scale).mul(result.add(negcoef)), grad.mul(scale));
+/** elu_double_backward: the gradient of elu_backward in self_or_result. */
+export function elu_double_backward(grad: Tensor, grad_output: Tensor, alpha: number, scale: number, input_scale: number, is_result: boolean, self_or_result: Tensor): Tensor {
+  const mask = type_as(self_or_result.lt(0), grad);
+  if (is_result) return muls(grad.mul(grad_output), input_scale).mul(mask);
+  return elu_backward(muls(grad.mul(grad_output), input_scale), alpha, scale, input_scale, is_result, self_or_result).mul(mask);
 }
 
-/** gelu_backward: 'none': grad * (cdf + x * pdf); 'tanh': the derivative of 0.5 x (1 + tanh(kBeta (x + kKappa x^3))). */
-export function gelu_backward_composite(grad: Tensor, self: Tensor, approximate: string): Tensor {
+const M_SQRT2 = Math.SQRT2, M_SQRT1_2 = Math.SQRT1_2, M_2_SQRTPI = 2 / Math.sqrt(Math.PI);
+
+/** gelu_double_backward: the gradient of gelu_backward in self (the second derivative of gelu, times ggI * gO). */
+export function gelu_double_backward(ggI: Tensor, gO: Tensor, input: Tensor, approximate: string): Tensor {
   if (approximate === "tanh") {
-    const kBeta = Math.SQRT2 * M_2_SQRTPI * 0.5, kKappa = 0.044715;
-    const x_sq = self.mul(self), x_cube = x_sq.mul(self);
-    const inner = self.add(x_cube.mul(kKappa)).mul(kBeta);
+    const kBeta = M_SQRT2 * M_2_SQRTPI * 0.5, kKappa = 0.044715;
+    const inner = muls(input.add(muls(input.pow(3), kKappa)), kBeta);
     const tanh_inner = inner.tanh();
-    const left = self.mul(0.5), right = tanh_inner.add(1);
-    const left_derivative = right.mul(0.5);
-    const tanh_derivative = tanh_inner.mul(tanh_inner).neg().add(1);
-    const inner_derivative = x_sq.mul(3 * kKappa).add(1).mul(kBeta);
-    const right_derivative = left.mul(tanh_derivative).mul(inner_derivative);
-    return grad.mul(left_derivative.add(right_derivative));
+    const sech_inner = rdiv(1, inner.cosh());
+    const f = muls(input, 0.5);
+    const g = rsub(1, tanh_inner.mul(tanh_inner));
+    const h = muls(muls(input, 3 * kKappa).mul(input).add(1), kBeta);
+    const f_prime_gh = muls(g, 0.5).mul(h);
+    const neg_sech_tanh = sech_inner.neg().mul(tanh_inner);
+    const g_prime = muls(sech_inner, 2).mul(neg_sech_tanh).mul(h);
+    const g_prime_fh = f.mul(h).mul(g_prime);
+    const h_prime = muls(muls(input, 6 * kKappa), kBeta);
+    const h_prime_fg = f.mul(g).mul(h_prime);
+    const sum = muls(f_prime_gh, 2).add(g_prime_fh).add(h_prime_fg);
+    return ggI.mul(gO).mul(sum);
   }
   const kBeta = M_2_SQRTPI * M_SQRT1_2 * 0.5;
-  const cdf = self.mul(M_SQRT1_2).erf().add(1).mul(0.5);
-  const pdf = self.mul(self).mul(-0.5).exp().mul(kBeta);
-  return grad.mul(cdf.add(self.mul(pdf)));
+  const input_sq = input.mul(input);
+  const pdf = muls(muls(input_sq, -0.5).exp(), kBeta);
+  const sq_pdf = input_sq.mul(pdf);
+  const dgrad_dInput = muls(pdf, 2).sub(sq_pdf);
+  return ggI.mul(gO).mul(dgrad_dInput);
 }
 
 /** FunctionsManual's infinitely_differentiable_silu_backward: grad * sigmoid * (1 + self * (1 - sigmoid)). */
 export function infinitely_differentiable_silu_backward(grad_output: Tensor, input: Tensor): Tensor {
   const sigmoid = input.sigmoid();
-  return grad_output.mul(sigmoid).mul(input.mul(sigmoid.neg().add(1)).add(1));
+  const right = input.mul(rsub(1, sigmoid)).add(1);
+  return grad_output.mul(sigmoid).mul(right);
 }
 
-/** FunctionsManual's infinitely_differentiable_mish_backward: grad * (tanh(softplus(x)) + x * sigmoid(x) * (1 - tanh_softplus^2)). */
+/** FunctionsManual's infinitely_differentiable_mish_backward: grad * (tanh(softplus) + x * sigmoid(x) * (1 - tanh(softplus)^2)), softplus = log1p(exp(x)). */
 export function infinitely_differentiable_mish_backward(grad_output: Tensor, input: Tensor): Tensor {
   const sigmoid = input.sigmoid();
-  const tanh_softplus = (softplus_default.call(input, 1, 20) as Tensor).tanh();
-  return grad_output.mul(tanh_softplus.add(sigmoid.mul(input).mul(tanh_softplus.mul(tanh_softplus).neg().add(1))));
+  const tanh_softplus = input.exp().log1p().tanh();
+  const one_m = rsub(1, tanh_softplus.mul(tanh_softplus));
+  return grad_output.mul(tanh_softplus.add(input.mul(sigmoid).mul(one_m)));
 }
 
-/** softplus_backward: self * beta > threshold ? grad : grad * z / (z + 1), z = exp(self * beta). */
-export function softplus_backward_composite(grad: Tensor, self: Tensor, beta: number, threshold: number): Tensor {
-  const xb = self.mul(beta), z = xb.exp();
-  return where(xb.gt(threshold), grad, grad.mul(z).div(z.add(1)));
+/** softplus_double_backward: sigmoid_backward(grad, sigmoid(x * beta)) * (x * beta < threshold) * beta. */
+export function softplus_double_backward(grad: Tensor, input: Tensor, beta: number, threshold: number): Tensor {
+  const x = muls(input, beta);
+  const mask = type_as(x.lt(threshold), grad);
+  return muls(sigmoid_backward(grad, x.sigmoid()).mul(mask), beta);
 }
 
-/** hardswish_backward: self < -3 ? 0 : self <= 3 ? grad * (self / 3 + 0.5) : grad. */
-export function hardswish_backward_composite(grad: Tensor, self: Tensor): Tensor {
-  return where(self.lt(-3), 0, where(self.le(3), grad.mul(self.div(3).add(0.5)), grad));
+/** log_sigmoid_double_backward: grad * (sigmoid(x) - 1) * sigmoid(x). */
+export function log_sigmoid_double_backward(grad: Tensor, input: Tensor): Tensor {
+  const z = input.sigmoid();
+  return grad.mul(subs(z, 1)).mul(z);
 }
 
-/** log_sigmoid_backward (CPU kernel): z = exp(-|x|); grad * (x < 0 ? 1 - z / (1 + z) : z / (1 + z)). */
-export function log_sigmoid_backward_composite(grad: Tensor, self: Tensor): Tensor {
-  const z = self.abs().neg().exp(), q = z.div(z.add(1));
-  return grad.mul(where(self.lt(0), q.neg().add(1), q));
-}
-
-/** _softmax_backward_data: output * (grad - sum(grad * output, dim, keepdim)). */
-export function _softmax_backward_data_composite(grad: Tensor, output: Tensor, dim: number): Tensor {
-  return output.mul(grad.sub(grad.mul(output).sum([dim], true)));
-}
-
-/** _log_softmax_backward_data: grad - exp(output) * sum(grad, dim, keepdim). */
-export function _log_softmax_backward_data_composite(grad: Tensor, output: Tensor, dim: number): Tensor {
-  return grad.sub(output.exp().mul(grad.sum([dim], true)));
+/** softmax_double_backward: grad_output * grad - sum(output * grad_output) * grad - grad_output * sum(output * grad), sums over dim. */
+export function softmax_double_backward(grad: Tensor, grad_output: Tensor, dim: number, output: Tensor): Tensor {
+  const t3 = grad_output.mul(output.mul(grad).sum([dim], true));
+  const t2 = output.mul(grad_output).sum([dim], true).mul(grad);
+  return grad_output.mul(grad).sub(t2).sub(t3);
 }
 
 // Reduction: 0 None, 1 Mean, 2 Sum (at::Reduction).
 
-/** mse_loss_backward: norm * (self - target) * grad, norm = 2 / numel for Mean, else 2. */
-export function mse_loss_backward_composite(grad: Tensor, self: Tensor, target: Tensor, reduction: number): Tensor {
-  const norm = reduction === 1 ? 2 / self.numel() : 2;
-  return self.sub(target).mul(norm).mul(grad);
+/** mse_loss_double_backward: 2 * grad (/ numel for Mean). */
+export function mse_loss_double_backward(grad: Tensor, input: Tensor, reduction: number): Tensor {
+  const grad_input = muls(grad, 2);
+  return reduction === 1 ? (div__Scalar.call(grad_input, input.numel()) as Tensor) : grad_input;
 }
 
-/** smooth_l1_loss_backward: x = self - target; x < -beta ? -norm * grad : x > beta ? norm * grad : norm * x * grad / beta. */
-export function smooth_l1_loss_backward_composite(grad: Tensor, self: Tensor, target: Tensor, reduction: number, beta: number): Tensor {
-  const norm = reduction === 1 ? 1 / self.numel() : 1;
-  const x = self.sub(target), g = grad.mul(norm);
-  return where(x.lt(-beta), g.neg(), where(x.gt(beta), g, x.mul(norm).mul(grad).div(beta)));
+/** smooth_l1_loss_double_backward: grad * (|input - target| < beta) / beta (/ numel for Mean); zeros for beta == 0. */
+export function smooth_l1_loss_double_backward(grad: Tensor, input: Tensor, target: Tensor, reduction: number, beta: number): Tensor {
+  if (beta === 0) return zeros([...grad.shape], { dtype: grad.dtype, device: grad.device });
+  const d = input.sub(target).abs();
+  const grad_input = divs(grad.mul(type_as(d.lt(beta), grad)), beta);
+  return reduction === 1 ? (div__Scalar.call(grad_input, input.numel()) as Tensor) : grad_input;
 }
 
-/** huber_loss_backward: x = self - target; x < -delta ? -norm * grad * delta : x > delta ? norm * grad * delta : norm * x * grad. */
-export function huber_loss_backward_composite(grad: Tensor, self: Tensor, target: Tensor, reduction: number, delta: number): Tensor {
-  const norm = reduction === 1 ? 1 / self.numel() : 1;
-  const x = self.sub(target), g = grad.mul(norm * delta);
-  return where(x.lt(-delta), g.neg(), where(x.gt(delta), g, x.mul(norm).mul(grad)));
+/** huber_loss_double_backward: grad * (|input - target| < delta) (/ numel for Mean). */
+export function huber_loss_double_backward(grad: Tensor, input: Tensor, target: Tensor, reduction: number, delta: number): Tensor {
+  const d = input.sub(target).abs();
+  const grad_input = grad.mul(d.lt(delta));
+  return reduction === 1 ? (div__Scalar.call(grad_input, input.numel()) as Tensor) : grad_input;
 }
 
-/** binary_cross_entropy_backward: grad * (self - target) / max((1 - self) * self, 1e-12) * weight (/ numel for Mean). */
-export function binary_cross_entropy_backward_composite(grad: Tensor, self: Tensor, target: Tensor, weight: Tensor | null, reduction: number): Tensor {
-  let r = grad.mul(self.sub(target)).div(self.neg().add(1).mul(self).clamp_min(1e-12));
-  if (weight !== null) r = r.mul(weight);
-  return reduction === 1 ? r.div(self.numel()) : r;
+/** huber_loss_double_backward_grad_output: huber_loss_backward(grad, ...) unreduced, else sum(huber_loss_backward(ones, ...) * grad). */
+export function huber_loss_double_backward_grad_output(grad: Tensor, grad_output: Tensor, input: Tensor, target: Tensor, reduction: number, delta: number): Tensor {
+  if (reduction === 0) return huber_loss_backward(grad, input, target, reduction, delta);
+  const r = huber_loss_backward(ones_like_default.call(grad_output, null, null, null, null, null) as Tensor, input, target, reduction, delta);
+  return r.mul(grad).sum();
 }
 
-/** FunctionsManual's binary_cross_entropy_target_backward: grad * (log(1 - self) - log(self)) * weight (/ numel for Mean). */
+const BCE_EPS = 1e-12;
+
+/** binary_cross_entropy_double_backward: the gradient of binary_cross_entropy_backward in self. */
+export function binary_cross_entropy_double_backward(grad_output: Tensor, grad: Tensor, input: Tensor, target: Tensor, weight: Tensor | null, reduction: number): Tensor {
+  const inp_pl_eps = input.add(BCE_EPS);
+  const one_m_inp_pl_eps = rsub(1, input).add(BCE_EPS);
+  const denom = inp_pl_eps.pow(2).mul(one_m_inp_pl_eps.pow(2)); // PyTorch squares one_m_inp_pl_eps first
+  const two_it = muls(input, 2).mul(target);
+  let gI = input.mul(input).sub(two_it).add(target).div(denom);
+  gI = gI.mul(grad.mul(grad_output));
+  if (weight !== null) gI = gI.mul(weight);
+  return reduction === 1 ? divs(gI, input.numel()) : gI;
+}
+
+/** binary_cross_entropy_double_backward_grad_output: grad * (input - target) / ((input + eps) * (1 - input + eps)) * weight (/ numel for Mean). */
+export function binary_cross_entropy_double_backward_grad_output(grad: Tensor, input: Tensor, target: Tensor, weight: Tensor | null, reduction: number): Tensor {
+  const one_m = rsub(1, input).add(BCE_EPS);
+  let ggO = input.sub(target).div(input.add(BCE_EPS).mul(one_m));
+  ggO = ggO.mul(grad);
+  if (weight !== null) ggO = ggO.mul(weight);
+  return reduction === 1 ? divs(ggO, input.numel()) : ggO;
+}
+
+/** binary_cross_entropy_double_backward_target: -grad * grad_output * weight / max((1 - self) * self, eps) (/ numel for Mean). */
+export function binary_cross_entropy_double_backward_target(grad: Tensor, grad_output: Tensor, self: Tensor, target: Tensor, weight: Tensor | null, reduction: number): Tensor {
+  let res = grad.neg().mul(grad_output);
+  if (weight !== null) res = res.mul(weight);
+  const denom = rsub(1, self).mul(self);
+  {
+    using _noGrad = new AutoGradMode(false); // at::NoGradGuard: the clamp is not differentiated
+    denom.clamp_min_(BCE_EPS);
+  }
+  res = res.div(denom);
+  return reduction === 1 ? (div__Scalar.call(res, target.numel()) as Tensor) : res;
+}
+
+/** FunctionsManual's binary_cross_entropy_target_backward: (1 - self).log_().sub_(self.log()) * grad * weight (/ numel for Mean). */
 export function binary_cross_entropy_target_backward(grad: Tensor, self: Tensor, target: Tensor, weight: Tensor | null, reduction: number): Tensor {
-  let r = self.neg().add(1).log().sub(self.log());
-  if (weight !== null) r = r.mul(weight);
+  let r = (log__default.call(rsub(1, self)) as Tensor).sub_(self.log());
   r = r.mul(grad);
-  return reduction === 1 ? r.div(target.numel()) : r;
+  if (weight !== null) r = r.mul(weight);
+  return reduction === 1 ? (div__Scalar.call(r, target.numel()) as Tensor) : r;
+}
+
+/** C++'s `(self == 0.) & (other <= 0.)` in xlogy's formula: the right operand is evaluated first there. */
+export function xlogy_self_zero_other_nonpositive(self: Tensor, other: Tensor): Tensor {
+  const other_le = other.le(0.0);
+  return self.eq(0.0).bitwise_and(other_le);
 }
 
 /** FunctionsManual's binary_cross_entropy_with_logits_backward: ((pos_weight * t + 1 - t) * sigmoid(x) - pos_weight * t) or (sigmoid(x) - t), times grad and weight (/ numel for Mean). */
