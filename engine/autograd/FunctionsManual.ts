@@ -1177,59 +1177,23 @@ export const nll_loss2d = (self: Tensor, target: Tensor, weight: Tensor | null, 
 // where/sum, mean), so create_graph gives second-order gradients by differentiating them again (PyTorch's
 // double-backward Nodes, ConvolutionBackwardBackward0 and the like, are not reproduced).
 
-import { convolution_default } from "../generated/convolution.js";
+import { convolution_backward_default } from "../generated/convolution_backward.js";
+import { _convolution_double_backward_default } from "../generated/_convolution_double_backward.js";
 
-/** The gradient of a convolution's weight: conv(input, grad) with input and grad's batch/channel dims swapped,
- * stride and dilation exchanged; per group, cut to the kernel's size. Weight layout [out, in/groups, k...]. */
-function conv_weight_grad(inp: Tensor, gout: Tensor, ksize: readonly number[], stride: readonly number[], padding: readonly number[], dilation: readonly number[], groups: number): Tensor {
-  const cin = inp.shape[1] / groups, cout = gout.shape[1] / groups;
-  const nd = ksize.length;
-  const parts: Tensor[] = [];
-  for (let g = 0; g < groups; g++) {
-    const i = inp.narrow(1, g * cin, cin).transpose(0, 1);
-    const o = gout.narrow(1, g * cout, cout).transpose(0, 1);
-    let w = convolution_default.call(i, o, null, [...dilation], [...padding], [...stride], false, new Array(nd).fill(0), 1) as Tensor;
-    for (let d = 0; d < nd; d++) if (w.shape[2 + d] !== ksize[d]) w = w.narrow(2 + d, 0, ksize[d]);
-    parts.push(w.transpose(0, 1));
-  }
-  return parts.length === 1 ? parts[0] : cat(parts, 0);
+/** at::convolution_backward (conv.yaml): [grad_input, grad_weight, grad_bias], null where output_mask is false. */
+export function convolution_backward(
+  grad: Tensor, input: Tensor, weight: Tensor, bias_sizes: number[] | null, stride: number[], padding: number[], dilation: number[],
+  transposed: boolean, output_padding: number[], groups: number, output_mask: boolean[],
+): (Tensor | null)[] {
+  return convolution_backward_default.call(grad, input, weight, bias_sizes, stride, padding, dilation, transposed, output_padding, groups, [...output_mask]) as (Tensor | null)[];
 }
 
-const expandParam = (p: readonly number[], nd: number): number[] => (p.length === 1 && nd > 1 ? new Array(nd).fill(p[0]) : [...p]);
-
-/** convolution_backward (Convolution.cpp): [grad_input, grad_weight, grad_bias] of at::convolution. */
-export function convolution_backward_composite(
-  grad: Tensor, input: Tensor, weight: Tensor, stride: readonly number[], padding: readonly number[], dilation: readonly number[],
-  transposed: boolean, output_padding: readonly number[], groups: number, mask: readonly boolean[],
+/** at::_convolution_double_backward (conv.yaml): [grad of grad_output, grad of input, grad of weight]. */
+export function _convolution_double_backward(
+  ggI: Tensor | null, ggW: Tensor | null, ggb: Tensor | null, gO: Tensor, weight: Tensor, input: Tensor, stride: number[], padding: number[],
+  dilation: number[], transposed: boolean, output_padding: number[], groups: number, output_mask: boolean[],
 ): (Tensor | null)[] {
-  const nd = weight.dim() - 2;
-  const s = expandParam(stride, nd), p = expandParam(padding, nd), d = expandParam(dilation, nd);
-  const k = weight.shape.slice(2);
-  let gi: Tensor | null = null, gw: Tensor | null = null, gb: Tensor | null = null;
-  // an unbatched input (C, L...) runs batched
-  const unbatched = input.dim() === nd + 1;
-  const x = unbatched ? input.unsqueeze(0) : input;
-  const g = unbatched ? grad.unsqueeze(0) : grad;
-  if (mask[0]) {
-    if (!transposed) {
-      // the transposed convolution maps the output back onto the input's size: output_padding makes up the rows
-      // the forward's floor division dropped
-      const op = k.map((kk, i) => x.shape[2 + i] - ((g.shape[2 + i] - 1) * s[i] - 2 * p[i] + d[i] * (kk - 1) + 1));
-      gi = convolution_default.call(g, weight, null, s, p, d, true, op, groups) as Tensor;
-    } else {
-      gi = convolution_default.call(g, weight, null, s, p, d, false, new Array(nd).fill(0), groups) as Tensor;
-    }
-    if (unbatched) gi = gi.squeeze(0);
-  }
-  if (mask[1]) {
-    // a transposed convolution is the adjoint of a convolution from its output to its input: the roles swap
-    gw = transposed ? conv_weight_grad(g, x, k, s, p, d, groups) : conv_weight_grad(x, g, k, s, p, d, groups);
-  }
-  if (mask[2]) {
-    const dims = [0, ...Array.from({ length: nd }, (_, i) => 2 + i)];
-    gb = g.sum(dims, false);
-  }
-  return [gi, gw, gb];
+  return _convolution_double_backward_default.call(ggI, ggW, ggb, gO, weight, input, stride, padding, dilation, transposed, output_padding, groups, [...output_mask]) as (Tensor | null)[];
 }
 
 /** The per-channel view [1, C, 1, ...] of a [C] parameter for an input of `dim` dims. */

@@ -116,7 +116,8 @@ export const HELPERS: Readonly<Record<string, { readonly args: readonly [number,
   binary_cross_entropy_with_logits_backward: { args: [6, 6], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
   binary_cross_entropy_with_logits_target_backward: { args: [6, 6], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
   // layers: composites standing in for PyTorch's fused backward ops (see FunctionsManual.ts)
-  convolution_backward_composite: { args: [10, 10], pytorch: "aten/src/ATen/native/Convolution.cpp (convolution_backward)" },
+  convolution_backward: { args: [11, 11], pytorch: "at::convolution_backward (conv.yaml)" },
+  _convolution_double_backward: { args: [13, 13], pytorch: "at::_convolution_double_backward (conv.yaml)" },
   batch_norm_backward_composite: { args: [8, 8], pytorch: "aten/src/ATen/native/Normalization.cpp (native_batch_norm_backward)" },
   layer_norm_backward_composite: { args: [6, 6], pytorch: "aten/src/ATen/native/layer_norm.cpp (native_layer_norm_backward)" },
   group_norm_backward_composite: { args: [9, 9], pytorch: "aten/src/ATen/native/group_norm.cpp (native_group_norm_backward)" },
@@ -157,7 +158,7 @@ export const LIST_METADATA = {
   args_sizes: "SymInt[][]",
   args_scalartypes: "ScalarType[]",
 } as const;
-export type MetadataKind = keyof typeof METADATA | keyof typeof LIST_METADATA;
+export type MetadataKind = keyof typeof METADATA | keyof typeof LIST_METADATA | "sym_sizes_opt";
 
 // ---------------------------------------------------------------------------------------------------------------
 // The model
@@ -462,6 +463,10 @@ class EntryScope {
         for (const [m, t] of Object.entries(METADATA)) {
           this.saved.set(`${name}_${m}`, { attr: { name: `${name}_${m}`, from, source: name, metadata: m as MetadataKind, type: t }, order: order++ });
         }
+      }
+      if (type === "Tensor?") {
+        // `bias->sym_sizes()` of an optional tensor: load_derivatives.py saves it as bias_sym_sizes_opt (null when absent)
+        this.saved.set(`${name}_sym_sizes_opt`, { attr: { name: `${name}_sym_sizes_opt`, from, source: name, metadata: "sym_sizes_opt", type: "SymInt[]?" }, order: order++ });
       }
       if (type === "Tensor[]") {
         for (const [m, t] of Object.entries(LIST_METADATA)) {

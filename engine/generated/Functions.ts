@@ -6,7 +6,7 @@ import type { Tensor } from "../aten/core/Tensor.js";
 import { Node, type Grad } from "../autograd/function.js";
 import { SavedVariable } from "../autograd/saved_variable.js";
 import * as torch from "./torch_functions.js";
-import { _adaptive_avg_pool2d, _adaptive_avg_pool2d_backward, _log_softmax_backward_data_composite, _softmax_backward_data_composite, _to_copy_backward, _trilinear_backward, _unique_unsorted, adaptive_max_pool2d_backward, as_strided_backward, atan2_backward, avg_pool2d, avg_pool2d_backward, batch_norm_backward_composite, binary_cross_entropy_backward_composite, binary_cross_entropy_target_backward, binary_cross_entropy_with_logits_backward, binary_cross_entropy_with_logits_target_backward, cat_tensors_backward, cholesky_backward, clamp_backward, clamp_backward_min_max, col2im, constant_pad_nd_backward, convolution_backward_composite, copysign_tensor_self_backward, cummaxmin_backward, cumprod_backward, cumsum_backward, diagonal_backward, div_tensor_other_backward, div_tensor_self_backward, elu_backward_composite, elu_backward_result_composite, embedding_backward_composite, evenly_distribute_backward, gather_backward, gelu_backward_composite, group_norm_backward_composite, handle_r_to_c, hardsigmoid_backward, hardswish_backward_composite, hardtanh_backward, huber_loss_backward_composite, im2col, index_Tensor, index_backward, index_select_backward, infinitely_differentiable_logit_backward, infinitely_differentiable_mish_backward, infinitely_differentiable_silu_backward, layer_norm_backward_composite, leaky_relu_backward, linalg_det_backward, linalg_qr_backward, linalg_solve_backward, linalg_vector_norm_backward, log1p_backward, log_sigmoid_backward_composite, logcumsumexp_backward, logsumexp_backward, masked_fill_backward, masked_select_backward, max_pool2d_with_indices_backward, max_pool_double_backward, maybe_multiply, mean_backward, mm_mat1_backward, mm_mat2_backward, mse_loss_backward_composite, mul_tensor_backward, nll_loss, nll_loss2d, nll_loss2d_backward, nll_loss_backward, norm_backward, not_implemented, permute_backwards, pixel_shuffle, pixel_unshuffle, pow_backward, pow_backward_exponent, pow_backward_self, prod_backward, repeat_backward, restore_reduced_dims, roll_backward, scale_grad_by_count, scatter_reduce_backward, select_backward, sgn_backward, sigmoid_backward, slice_backward_wrapper, slogdet_backward, smooth_l1_loss_backward_composite, softplus_backward_composite, split_backward, split_with_sizes_backward, stack_tensors_backward, std_backward, std_mean_backward, sum_backward, sum_to, svd_backward, take_backward, tanh_backward, threshold_backward, unbind_backward, unfold_backward, unsqueeze_to, value_selecting_reduction_backward, var_backward, var_mean_backward, zeros_like } from "../autograd/FunctionsManual.js";
+import { _adaptive_avg_pool2d, _adaptive_avg_pool2d_backward, _convolution_double_backward, _log_softmax_backward_data_composite, _softmax_backward_data_composite, _to_copy_backward, _trilinear_backward, _unique_unsorted, adaptive_max_pool2d_backward, as_strided_backward, atan2_backward, avg_pool2d, avg_pool2d_backward, batch_norm_backward_composite, binary_cross_entropy_backward_composite, binary_cross_entropy_target_backward, binary_cross_entropy_with_logits_backward, binary_cross_entropy_with_logits_target_backward, cat_tensors_backward, cholesky_backward, clamp_backward, clamp_backward_min_max, col2im, constant_pad_nd_backward, convolution_backward, copysign_tensor_self_backward, cummaxmin_backward, cumprod_backward, cumsum_backward, diagonal_backward, div_tensor_other_backward, div_tensor_self_backward, elu_backward_composite, elu_backward_result_composite, embedding_backward_composite, evenly_distribute_backward, gather_backward, gelu_backward_composite, group_norm_backward_composite, handle_r_to_c, hardsigmoid_backward, hardswish_backward_composite, hardtanh_backward, huber_loss_backward_composite, im2col, index_Tensor, index_backward, index_select_backward, infinitely_differentiable_logit_backward, infinitely_differentiable_mish_backward, infinitely_differentiable_silu_backward, layer_norm_backward_composite, leaky_relu_backward, linalg_det_backward, linalg_qr_backward, linalg_solve_backward, linalg_vector_norm_backward, log1p_backward, log_sigmoid_backward_composite, logcumsumexp_backward, logsumexp_backward, masked_fill_backward, masked_select_backward, max_pool2d_with_indices_backward, max_pool_double_backward, maybe_multiply, mean_backward, mm_mat1_backward, mm_mat2_backward, mse_loss_backward_composite, mul_tensor_backward, nll_loss, nll_loss2d, nll_loss2d_backward, nll_loss_backward, norm_backward, not_implemented, permute_backwards, pixel_shuffle, pixel_unshuffle, pow_backward, pow_backward_exponent, pow_backward_self, prod_backward, repeat_backward, restore_reduced_dims, roll_backward, scale_grad_by_count, scatter_reduce_backward, select_backward, sgn_backward, sigmoid_backward, slice_backward_wrapper, slogdet_backward, smooth_l1_loss_backward_composite, softplus_backward_composite, split_backward, split_with_sizes_backward, stack_tensors_backward, std_backward, std_mean_backward, sum_backward, sum_to, svd_backward, take_backward, tanh_backward, threshold_backward, unbind_backward, unfold_backward, unsqueeze_to, value_selecting_reduction_backward, var_backward, var_mean_backward, zeros_like } from "../autograd/FunctionsManual.js";
 void torch;
 
 // ---- AddBackward0: add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor (engine/ops/derivatives.yaml:70) ----
@@ -6922,6 +6922,7 @@ export class NllLoss2DBackwardBackward0 extends Node {
 export class ConvolutionBackward0 extends Node {
   input_: SavedVariable = new SavedVariable(null, false);
   weight_: SavedVariable = new SavedVariable(null, false);
+  bias_sym_sizes_opt: any;
   stride: any;
   padding: any;
   dilation: any;
@@ -6937,6 +6938,7 @@ export class ConvolutionBackward0 extends Node {
     const grad: any = grads[0];
     const input: any = this.input_.unpack();
     const weight: any = this.weight_.unpack();
+    const bias_sym_sizes_opt: any = this.bias_sym_sizes_opt;
     const stride: any = this.stride;
     const padding: any = this.padding;
     const dilation: any = this.dilation;
@@ -6945,7 +6947,7 @@ export class ConvolutionBackward0 extends Node {
     const groups: any = this.groups;
     const grad_input_mask = [this.should_compute_output(0), this.should_compute_output(1), this.should_compute_output(2)];
     if (grad_input_mask.some(Boolean) && any_grad_defined) {
-      const r: any = convolution_backward_composite(grad, input, weight, stride, padding, dilation, transposed, output_padding, groups, grad_input_mask);
+      const r: any = convolution_backward(grad, input, weight, bias_sym_sizes_opt, stride, padding, dilation, transposed, output_padding, groups, grad_input_mask);
       if (grad_input_mask[0]) grad_inputs[0] = r[0];
       if (grad_input_mask[1]) grad_inputs[1] = r[1];
       if (grad_input_mask[2]) grad_inputs[2] = r[2];
@@ -6961,6 +6963,9 @@ export class ConvolutionBackward0 extends Node {
   }
   get _saved_weight(): unknown {
     return this.weight_.unpack();
+  }
+  get _saved_bias_sym_sizes_opt(): unknown {
+    return this.bias_sym_sizes_opt;
   }
   get _saved_stride(): unknown {
     return this.stride;
@@ -7645,6 +7650,76 @@ export class AdaptiveMaxPool2DBackwardBackward0 extends Node {
   }
   get _saved_self(): unknown {
     return this.self_.unpack();
+  }
+}
+
+// ---- ConvolutionBackwardBackward0: convolution_backward(Tensor grad_output, Tensor input, Tensor weight, SymInt[]? bias_sizes, int[] stride, int[] padding, int[] dilation, bool transposed, int[] output_padding, int groups, bool[3] output_mask) -> (Tensor, Tensor, Tensor) (engine/ops/derivatives.yaml:1038) ----
+export class ConvolutionBackwardBackward0 extends Node {
+  grad_output_: SavedVariable = new SavedVariable(null, false);
+  input_: SavedVariable = new SavedVariable(null, false);
+  weight_: SavedVariable = new SavedVariable(null, false);
+  stride: any;
+  padding: any;
+  dilation: any;
+  transposed: any;
+  output_padding: any;
+  groups: any;
+  name(): string {
+    return "ConvolutionBackwardBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(3).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const grad_output: any = this.grad_output_.unpack();
+    const input: any = this.input_.unpack();
+    const weight: any = this.weight_.unpack();
+    const stride: any = this.stride;
+    const padding: any = this.padding;
+    const dilation: any = this.dilation;
+    const transposed: any = this.transposed;
+    const output_padding: any = this.output_padding;
+    const groups: any = this.groups;
+    const grad_input_mask = [this.should_compute_output(0), this.should_compute_output(1), this.should_compute_output(2)];
+    if (grad_input_mask.some(Boolean) && any_grad_defined) {
+      const r: any = _convolution_double_backward(grads[0], grads[1], grads[2], grad_output, weight, input, stride, padding, dilation, transposed, output_padding, groups, grad_input_mask);
+      if (grad_input_mask[0]) grad_inputs[0] = r[0];
+      if (grad_input_mask[1]) grad_inputs[1] = r[1];
+      if (grad_input_mask[2]) grad_inputs[2] = r[2];
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.grad_output_.reset_data();
+    this.input_.reset_data();
+    this.weight_.reset_data();
+  }
+  get _saved_grad_output(): unknown {
+    return this.grad_output_.unpack();
+  }
+  get _saved_input(): unknown {
+    return this.input_.unpack();
+  }
+  get _saved_weight(): unknown {
+    return this.weight_.unpack();
+  }
+  get _saved_stride(): unknown {
+    return this.stride;
+  }
+  get _saved_padding(): unknown {
+    return this.padding;
+  }
+  get _saved_dilation(): unknown {
+    return this.dilation;
+  }
+  get _saved_transposed(): unknown {
+    return this.transposed;
+  }
+  get _saved_output_padding(): unknown {
+    return this.output_padding;
+  }
+  get _saved_groups(): unknown {
+    return this.groups;
   }
 }
 
