@@ -45,6 +45,12 @@ function stubBackward(backend: Backend, gradOutput: Tensor, input: Tensor, weigh
   if (transposed) AT_DISPATCH("slow_conv_transpose2d_backward_out_cpu", input.dtype.scalarType, [ScalarType.Double, ScalarType.Float]);
   else AT_DISPATCH("slow_conv_dilated<>", input.dtype.scalarType, ALL_TYPES_AND_BFLOAT16);
   sameDtype(input, gradOutput, weight);
+  if (!transposed) {
+    // slow_conv_dilated_shape_check with grad_output
+    const o = [0, 1].map((i) => Math.floor((input.shape[i + 2] + 2 * p.padding[i] - (p.dilation[i] * (weight.shape[i + 2] - 1) + 1)) / p.stride[i]) + 1);
+    const gs = gradOutput.shape.slice(2);
+    if (gs[0] !== o[0] || gs[1] !== o[1]) throw new RuntimeError(`grad_output[2:] shape[${gs.join(", ")}] must be equal to output size ${o.join(" ")}`);
+  }
   const go = contig(gradOutput);
   const grads: ConvGrads = {
     grad_input: mask[0] ? newLike(input) : null,

@@ -203,8 +203,10 @@ GroupNormBackwardKernel.register("ts", (dX, dgamma, dbeta, dYT, XT, mean, rstd, 
 export function native_group_norm_backward(
   dY: Tensor, X: Tensor, mean: Tensor, rstd: Tensor, gamma: Tensor | null, N: number, C: number, HxW: number, group: number, mask: boolean[],
 ): Grads3 {
-  if (X.dtype !== mean.dtype) throw new RuntimeError(`Expected mean to be of same dtype as input, but got ${scalarTypeName(mean.dtype.scalarType)}`);
-  if (X.dtype !== rstd.dtype) throw new RuntimeError(`Expected rstd to be of same dtype as input, but got ${scalarTypeName(rstd.dtype.scalarType)}`);
+  // mean.data_ptr<T>() / rstd.data_ptr<T>() in the kernel
+  for (const t of [mean, rstd]) {
+    if (t.dtype !== X.dtype) throw new RuntimeError(`expected scalar type ${scalarTypeName(X.dtype.scalarType)} but found ${scalarTypeName(t.dtype.scalarType)}`);
+  }
   const like = (t: Tensor | null): Tensor => {
     if (t === null) throw new RuntimeError("tensor does not have a device");
     return fresh(t.shape, t);

@@ -3,7 +3,7 @@
 // is added into the input element the forward read it from (the forward's index map), in output order, one
 // rounding per add. reflection_pad2d_backward, replication_pad2d_backward and replication_pad3d_backward are
 // unstructured in 1.13 (CPU only: no Meta kernel there either); the others are structured (CPU and Meta).
-// The checks and their texts are 1.13's (replication_pad3d_backward checks width and height, not depth).
+// The checks and their texts are 1.13's (replication_pad3d_backward checks no grad_output size).
 
 import { RuntimeError, IndexError } from "../../../c10/Errors.js";
 import { ScalarType, scalarTypeName } from "../../../c10/ScalarType.js";
@@ -143,10 +143,7 @@ export const replication_pad2d_backward_out_cpu = (gradOutput: Tensor, input: Te
 
 function replicationPad3dBackward(gradOutput: Tensor, input: Tensor, padding: readonly number[], gradInput: Tensor | null): Tensor {
   if (padding.length !== 6) throw new RuntimeError("padding size is expected to be 6");
-  const [dimW, dimH] = input.dim() === 5 ? [4, 3] : [3, 2];
-  const [l, r, t, b] = padding;
-  expectSize("gradOutput width", size(input, dimW) + l + r, size(gradOutput, dimW));
-  expectSize("gradOutput height", size(input, dimH) + t + b, size(gradOutput, dimH));
+  // 1.13 checks no grad_output size here (shapeCheck3d looks at the input only)
   const gi = gradInput === null ? output(input, null, "functional") : output(input, gradInput, "out");
   return run(gi, gradOutput, padding, false, "replication_pad3d_backward_cpu", [Double, Float]);
 }
