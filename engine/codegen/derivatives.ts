@@ -132,11 +132,8 @@ export const HELPERS: Readonly<Record<string, { readonly args: readonly [number,
   binary_cross_entropy_with_logits_backward: { args: [6, 6], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
   binary_cross_entropy_with_logits_target_backward: { args: [6, 6], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
   // layers: composites standing in for PyTorch's fused backward ops (see FunctionsManual.ts)
-  convolution_backward_composite: { args: [10, 10], pytorch: "aten/src/ATen/native/Convolution.cpp (convolution_backward)" },
-  batch_norm_backward_composite: { args: [8, 8], pytorch: "aten/src/ATen/native/Normalization.cpp (native_batch_norm_backward)" },
-  layer_norm_backward_composite: { args: [6, 6], pytorch: "aten/src/ATen/native/layer_norm.cpp (native_layer_norm_backward)" },
-  group_norm_backward_composite: { args: [9, 9], pytorch: "aten/src/ATen/native/group_norm.cpp (native_group_norm_backward)" },
-  embedding_backward_composite: { args: [5, 5], pytorch: "aten/src/ATen/native/Embedding.cpp (embedding_dense_backward)" },
+  convolution_backward: { args: [11, 11], pytorch: "at::convolution_backward (conv.yaml)" },
+  _convolution_double_backward: { args: [13, 13], pytorch: "at::_convolution_double_backward (conv.yaml)" },
   max_pool_double_backward: { args: [3, 3], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
   max_pool2d_with_indices_backward: { args: [8, 8], pytorch: "at::max_pool2d_with_indices_backward (pooling.yaml)" },
   avg_pool2d_backward: { args: [8, 8], pytorch: "at::avg_pool2d_backward (pooling.yaml)" },
@@ -149,6 +146,40 @@ export const HELPERS: Readonly<Record<string, { readonly args: readonly [number,
   _adaptive_avg_pool2d: { args: [2, 2], pytorch: "at::_adaptive_avg_pool2d (pooling.yaml)" },
   _adaptive_avg_pool2d_backward: { args: [2, 2], pytorch: "at::_adaptive_avg_pool2d_backward (pooling.yaml)" },
   adaptive_max_pool2d_backward: { args: [3, 3], pytorch: "at::adaptive_max_pool2d_backward (pooling.yaml)" },
+  // ---- layers backward ----
+  GradMode_is_enabled: { args: [0, 0], pytorch: "c10/core/GradMode.h (GradMode::is_enabled)" },
+  native_batch_norm_backward: { args: [10, 10], pytorch: "at::native_batch_norm_backward (normalization.yaml)" },
+  native_layer_norm_backward: { args: [8, 8], pytorch: "at::native_layer_norm_backward (normalization.yaml)" },
+  native_group_norm_backward: { args: [10, 10], pytorch: "at::native_group_norm_backward (normalization.yaml)" },
+  batchnorm_double_backward: { args: [13, 13], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
+  layer_norm_double_backward: { args: [10, 10], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
+  infinitely_differentiable_native_group_norm_backward: { args: [13, 13], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
+  embedding_backward: { args: [6, 6], pytorch: "at::embedding_backward (index.yaml)" },
+  embedding_dense_double_backward: { args: [3, 3], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
+  upsample_nearest1d: { args: [3, 3], pytorch: "at::upsample_nearest1d (vision.yaml)" },
+  upsample_nearest1d_vec: { args: [3, 3], pytorch: "at::upsample_nearest1d, .vec overload (vision.yaml)" },
+  upsample_nearest1d_backward: { args: [4, 4], pytorch: "at::upsample_nearest1d_backward (vision.yaml)" },
+  upsample_nearest1d_backward_vec: { args: [4, 4], pytorch: "at::upsample_nearest1d_backward, .vec overload (vision.yaml)" },
+  upsample_nearest2d: { args: [4, 4], pytorch: "at::upsample_nearest2d (vision.yaml)" },
+  upsample_nearest2d_vec: { args: [3, 3], pytorch: "at::upsample_nearest2d, .vec overload (vision.yaml)" },
+  upsample_nearest2d_backward: { args: [5, 5], pytorch: "at::upsample_nearest2d_backward (vision.yaml)" },
+  upsample_nearest2d_backward_vec: { args: [4, 4], pytorch: "at::upsample_nearest2d_backward, .vec overload (vision.yaml)" },
+  upsample_bilinear2d: { args: [5, 5], pytorch: "at::upsample_bilinear2d (vision.yaml)" },
+  upsample_bilinear2d_vec: { args: [4, 4], pytorch: "at::upsample_bilinear2d, .vec overload (vision.yaml)" },
+  upsample_bilinear2d_backward: { args: [6, 6], pytorch: "at::upsample_bilinear2d_backward (vision.yaml)" },
+  upsample_bilinear2d_backward_vec: { args: [5, 5], pytorch: "at::upsample_bilinear2d_backward, .vec overload (vision.yaml)" },
+  reflection_pad1d: { args: [2, 2], pytorch: "at::reflection_pad1d (pad.yaml)" },
+  reflection_pad2d: { args: [2, 2], pytorch: "at::reflection_pad2d (pad.yaml)" },
+  reflection_pad3d: { args: [2, 2], pytorch: "at::reflection_pad3d (pad.yaml)" },
+  replication_pad1d: { args: [2, 2], pytorch: "at::replication_pad1d (pad.yaml)" },
+  replication_pad2d: { args: [2, 2], pytorch: "at::replication_pad2d (pad.yaml)" },
+  replication_pad3d: { args: [2, 2], pytorch: "at::replication_pad3d (pad.yaml)" },
+  reflection_pad1d_backward: { args: [3, 3], pytorch: "at::reflection_pad1d_backward (pad.yaml)" },
+  reflection_pad2d_backward: { args: [3, 3], pytorch: "at::reflection_pad2d_backward (pad.yaml)" },
+  reflection_pad3d_backward: { args: [3, 3], pytorch: "at::reflection_pad3d_backward (pad.yaml)" },
+  replication_pad1d_backward: { args: [3, 3], pytorch: "at::replication_pad1d_backward (pad.yaml)" },
+  replication_pad2d_backward: { args: [3, 3], pytorch: "at::replication_pad2d_backward (pad.yaml)" },
+  replication_pad3d_backward: { args: [3, 3], pytorch: "at::replication_pad3d_backward (pad.yaml)" },
 };
 
 /**
@@ -173,7 +204,7 @@ export const LIST_METADATA = {
   args_sizes: "SymInt[][]",
   args_scalartypes: "ScalarType[]",
 } as const;
-export type MetadataKind = keyof typeof METADATA | keyof typeof LIST_METADATA;
+export type MetadataKind = keyof typeof METADATA | keyof typeof LIST_METADATA | "sym_sizes_opt";
 
 // ---------------------------------------------------------------------------------------------------------------
 // The model
@@ -478,6 +509,10 @@ class EntryScope {
         for (const [m, t] of Object.entries(METADATA)) {
           this.saved.set(`${name}_${m}`, { attr: { name: `${name}_${m}`, from, source: name, metadata: m as MetadataKind, type: t }, order: order++ });
         }
+      }
+      if (type === "Tensor?") {
+        // `bias->sym_sizes()` of an optional tensor: load_derivatives.py saves it as bias_sym_sizes_opt (null when absent)
+        this.saved.set(`${name}_sym_sizes_opt`, { attr: { name: `${name}_sym_sizes_opt`, from, source: name, metadata: "sym_sizes_opt", type: "SymInt[]?" }, order: order++ });
       }
       if (type === "Tensor[]") {
         for (const [m, t] of Object.entries(LIST_METADATA)) {
