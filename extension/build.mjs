@@ -7,7 +7,8 @@
 // `node extension/build.mjs --watch` rebuilds on change.
 
 import * as esbuild from "esbuild";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -31,8 +32,10 @@ export const options = {
   target: "node20",
   sourcemap: "linked",
   sourcesContent: false, // the maps point at the sources (engine/, extension/host/); keeps them small
-  // The TypeScript compiler (cells are transpiled with it) is bundled too: the host needs no node_modules.
-  external: ["vscode"],
+  // The TypeScript compiler (cells are transpiled with it) is not bundled: it is one 9 MB file that
+  // would make the bundle's source map huge (slow to load when the first stack is mapped). A copy
+  // sits in dist/node_modules/typescript, so the bundles need nothing outside dist/.
+  external: ["vscode", "typescript"],
   define: { "import.meta.url": "__glasstorch_import_meta_url" },
   banner: { js: importMetaUrlShim },
   logLevel: "warning",
@@ -41,6 +44,14 @@ export const options = {
 // The bundles are CommonJS; the repository's package.json says "type": "module", so dist/ says otherwise.
 mkdirSync(options.outdir, { recursive: true });
 writeFileSync(join(options.outdir, "package.json"), '{ "type": "commonjs" }\n');
+
+// dist/node_modules/typescript: the compiler file and a package.json pointing at it.
+const tsMain = createRequire(import.meta.url).resolve("typescript");
+const tsDir = join(options.outdir, "node_modules", "typescript");
+mkdirSync(join(tsDir, "lib"), { recursive: true });
+copyFileSync(tsMain, join(tsDir, "lib", "typescript.js"));
+copyFileSync(join(dirname(dirname(tsMain)), "LICENSE.txt"), join(tsDir, "LICENSE.txt"));
+writeFileSync(join(tsDir, "package.json"), JSON.stringify({ name: "typescript", version: createRequire(import.meta.url)("typescript/package.json").version, main: "lib/typescript.js" }) + "\n");
 
 if (process.argv.includes("--watch")) {
   const ctx = await esbuild.context(options);

@@ -51,7 +51,7 @@ import { captureOutput } from "./output.js";
 import { HandleRegistry } from "./handles.js";
 import { Interrupter, RunContext, currentRunContext, isScriptInterrupted, runStorage } from "./interrupt.js";
 import { CellSyntaxError, NotebookSession } from "./session.js";
-import { cellLocationOf, installStackMapping, isCellScript, userStack } from "./stacks.js";
+import { cellLocationOf, installStackMapping, isCellScript, userStack, warmUpStackMapping } from "./stacks.js";
 import { TraceStream } from "./trace_stream.js";
 import { toCellOutput } from "./values.js";
 import { EngineSources, findEngineRoot } from "./engine_root.js";
@@ -124,6 +124,7 @@ connection.onRequest(Initialize, (p) => {
     capacity: settings.traceLimit,
     dropped: 0,
   };
+  setTimeout(warmUpStackMapping, 0); // after the reply: a moment of idle time the first cell would otherwise pay
   return {
     protocolVersion: HOST_PROTOCOL_VERSION,
     engineVersion: pkg.version,

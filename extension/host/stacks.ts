@@ -86,6 +86,11 @@ function header(err: Error): string {
   return message ? `${name}: ${message}` : name;
 }
 
+/** Loads the bundle's source map now (formatting a stack with a bundle frame does), so the first user error is not slow. */
+export function warmUpStackMapping(): void {
+  void new Error("warm-up").stack;
+}
+
 /** Installs the host's stack formatter. `bundle` is this process's own script (its frames are mapped to the engine). */
 export function installStackMapping(bundle: string | null): void {
   bundleFile = bundle;

@@ -23,7 +23,7 @@ import {
 } from "../../extension/host/protocol.js";
 
 export const HOST_BUNDLE = process.env.GLASSTORCH_HOST_BUNDLE ?? resolve(import.meta.dirname, "../../extension/dist/host.js");
-export const NOTEBOOK_URI = "vscode-notebook-cell:/work/scratch.nb.ts#W0";
+export const NOTEBOOK_URI = "vscode-notebook-cell:/work/scratch.nb.ts#W";
 
 export const defaultSettings: HostSettings = { cpuKernels: "auto", tracing: false, traceLimit: 100_000 };
 

@@ -55,26 +55,28 @@ export function dispatchTable(op: string): DispatchTableResult {
   };
 }
 
-const BACKENDS: [string, DispatchKey][] = [
+/** The coverage columns: the backends, and the alias keys a kernel can be registered to for all of them. */
+const COLUMNS: [string, DispatchKey][] = [
   ["CPU", DispatchKey.CPU],
   ["CUDA", DispatchKey.CUDA],
   ["Meta", DispatchKey.Meta],
+  ["CompositeExplicitAutograd", DispatchKey.CompositeExplicitAutograd],
+  ["CompositeExplicitAutogradNonFunctional", DispatchKey.CompositeExplicitAutogradNonFunctional],
+  ["CompositeImplicitAutograd", DispatchKey.CompositeImplicitAutograd],
 ];
 
+/** Every operator with the columns it has a kernel registered to, and whether autograd has a kernel for it. */
 export function opList(): OpListResult {
   const ops = Dispatcher.singleton()
     .allOperators()
     .map((h) => {
       const e = h.entry;
-      const backends = BACKENDS.filter(([, k]) => {
-        const [kernel, provenance] = e.computeDispatchTableEntryWithDebug(k);
-        return kernel.kernel.isValid() && !kernel.kernel.isFallthrough() && provenance !== "backend fallback";
-      }).map(([n]) => n);
-      // An autograd formula or a decomposition that autograd goes through (not the fallback).
+      const backends = COLUMNS.filter(([, k]) => e.hasKernelForDispatchKey(k)).map(([n]) => n);
+      // A derivative formula (the Autograd kernel) or a decomposition autograd goes through: not the fallback.
       const [ag, agProv] = e.computeDispatchTableEntryWithDebug(DispatchKey.AutogradCPU);
       const hasAutograd = ag.kernel.isValid() && !ag.kernel.isFallthrough() && agProv !== "backend fallback";
-      return { name: `${e.name_.name}`, overload: e.name_.overload_name, backends, hasAutograd };
+      return { name: e.name_.name, overload: e.name_.overload_name, backends, hasAutograd };
     })
     .sort((a, b) => (a.name === b.name ? a.overload.localeCompare(b.overload) : a.name.localeCompare(b.name)));
-  return { ops, backends: BACKENDS.map(([n]) => n) };
+  return { ops, backends: COLUMNS.map(([n]) => n) };
 }
