@@ -48,6 +48,7 @@ import {
   type CellOutput,
 } from "./protocol.js";
 import { captureOutput } from "./output.js";
+import { readStdinInWorker } from "./stdin_reader.js";
 import { HandleRegistry } from "./handles.js";
 import { Interrupter, RunContext, currentRunContext, isScriptInterrupted, runStorage } from "./interrupt.js";
 import { CellSyntaxError, NotebookSession } from "./session.js";
@@ -71,14 +72,16 @@ Error.stackTraceLimit = 100;
 
 let settings: HostSettings = { cpuKernels: "auto", tracing: false, traceLimit: 100_000 };
 let lastRunId = 0;
-const interrupter = new Interrupter();
-const runIdNow = () => currentRunContext()?.runId ?? interrupter.current?.runId ?? lastRunId;
 
 // stdout is JSON-RPC's: user output is captured before anything can print.
 const output = captureOutput((stream, text) => {
   void connection.sendNotification(Output, { runId: runIdNow(), output: { kind: "text", stream, text } });
 });
-const connection = createMessageConnection(new StreamMessageReader(process.stdin), new StreamMessageWriter(output.rpcStdout));
+// stdin is read by a worker thread, which also flags Interrupt notifications (stdin_reader.ts).
+const stdin = readStdinInWorker(Interrupt.method, (message) => output.hostLog(`glasstorch host: stdin: ${message}\n`));
+const interrupter = new Interrupter(stdin.flag);
+const runIdNow = () => currentRunContext()?.runId ?? interrupter.current?.runId ?? lastRunId;
+const connection = createMessageConnection(new StreamMessageReader(stdin.stream), new StreamMessageWriter(output.rpcStdout));
 
 const session = new NotebookSession(torch, process.cwd());
 const tensors = new HandleRegistry<Tensor>();

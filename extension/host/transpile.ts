@@ -14,6 +14,7 @@
 //                                ->  { const __gt_m = await __gt.import("glasstorch"); __gt.bind("const", { tensor: __gt_m.tensor, f: __gt_m.float32 }); }
 //   import("x")                  ->  __gt.import("x")
 //   export const y = 1           ->  as `const y = 1` (exports have no meaning in a cell)
+//   using r = open()             ->  kept: disposed at the end of the cell, not bound in the session
 //   last expression statement e  ->  return e;       (the cell's value, as in a notebook)
 //
 // The session object (`__gt.scope`) is reached with `with`, so a later cell's `x` reads the session's
@@ -157,6 +158,8 @@ function replTransformer(declared: string[]): ts.TransformerFactory<ts.SourceFil
     const rewriteVariables = (node: ts.VariableStatement): ts.Statement[] => {
       if (node.modifiers?.some((m) => m.kind === ts.SyntaxKind.DeclareKeyword)) return [];
       const list = node.declarationList;
+      // `using` / `await using` dispose at the end of their block: they stay the cell's own.
+      if ((list.flags & ts.NodeFlags.Using) !== 0) return [ts.visitNode(node, visitDynamicImports) as ts.Statement];
       const isConst = (list.flags & ts.NodeFlags.Const) !== 0;
       const names: string[] = [];
       for (const d of list.declarations) collectNames(d.name, names);

@@ -42,6 +42,17 @@ describe("engine host: interrupt", () => {
     expect((await host.run("n > 0 && w.shape[0] === 4", 4)).value).toMatchObject({ text: "true" });
   });
 
+  it("stops an async loop that never yields to the event loop (await null, for await over memory) at its next op", async () => {
+    const spin = await interruptAfter("for (;;) {\n  await null;\n  w.mul(2);\n  n++;\n}", 7);
+    expect(spin.result).toMatchObject({ status: "interrupted", error: { name: "KeyboardInterrupt", location: { line: 3 } } });
+    expect(spin.ms).toBeLessThan(1000);
+    const loader = "async function* batches() { for (;;) yield w; }\nfor await (const b of batches()) b.add(1);";
+    const again = await interruptAfter(loader, 8);
+    expect(again.result).toMatchObject({ status: "interrupted", error: { name: "KeyboardInterrupt" } });
+    expect(again.ms).toBeLessThan(1000);
+    expect((await host.run("w.sum().item()", 9)).value).toMatchObject({ text: "4" });
+  });
+
   it("reports an async loop that runs no op as interrupted too, and later cells run normally", async () => {
     const { result, ms } = await interruptAfter('console.log("started");\nfor (;;) { await new Promise((r) => setTimeout(r, 5)); }', 5, "started");
     expect(result.status).toBe("interrupted");
@@ -56,6 +67,14 @@ describe("engine host: crashes", () => {
     await host.initialize();
     void host.run("process.exit(3)").catch(() => undefined);
     expect(await host.exited).toEqual({ code: 3, signal: null });
+    await host.dispose();
+  }, 30_000);
+
+  it("ends by itself (exit 0) when the extension closes its stdin", async () => {
+    const host = HostClient.start();
+    await host.initialize();
+    host.child.stdin!.end();
+    expect(await host.exited).toEqual({ code: 0, signal: null });
     await host.dispose();
   }, 30_000);
 

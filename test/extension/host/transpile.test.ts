@@ -101,6 +101,14 @@ describe("NotebookSession", () => {
     expect(await run("[a, c, d]")).toEqual([1, 2, 9]);
   });
 
+  it("keeps `using` declarations to the cell: disposed when the cell ends", async () => {
+    const { run } = session();
+    await run("const log: string[] = [];\nconst res = (name: string) => ({ name, [Symbol.dispose]() { log.push(name) } });");
+    expect(await run('using r = res("r");\nlog.length')).toBe(0);
+    expect(await run("log")).toEqual(["r"]);
+    expect(await run("typeof r")).toBe("undefined");
+  });
+
   it("supports top-level await and imports: glasstorch (namespace, named, default) and node built-ins", async () => {
     const { run } = session();
     expect(await run('import * as torch from "glasstorch";\nconst t = await Promise.resolve(torch.ones(2));\nt.sum().item()')).toBe(2);
