@@ -85,6 +85,10 @@ const connection = createMessageConnection(new StreamMessageReader(stdin.stream)
 
 const session = new NotebookSession(torch, process.cwd());
 const tensors = new HandleRegistry<Tensor>();
+// display(value): shows a value as an output now, as Jupyter's display() (a tensor with its rich view).
+session.define("display", (...values: unknown[]) => {
+  for (const v of values) void connection.sendNotification(Output, { runId: runIdNow(), output: toCellOutput(v, tensors) });
+});
 const sources = new EngineSources(findEngineRoot(process.argv, process.env, bundleFile));
 const formulas = new DerivativeFormulas(sources);
 const generated = new GeneratedCodeView(sources, formulas);

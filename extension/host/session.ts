@@ -50,6 +50,11 @@ export class NotebookSession {
     Object.defineProperty(globalThis, Symbol.for(SESSION_GLOBAL_KEY), { value: api, configurable: true });
   }
 
+  /** Predefines a name every cell sees (a cell may declare its own with the same name). */
+  define(name: string, value: unknown): void {
+    this.bind("let", { [name]: value });
+  }
+
   setCwd(cwd: string): void {
     this.cwd = cwd;
   }

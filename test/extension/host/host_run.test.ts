@@ -70,6 +70,15 @@ describe("engine host: cells", () => {
     expect(meta.rich).toBeUndefined();
   });
 
+  it("display() sends values as outputs while the cell runs", async () => {
+    const r = host.run('display(torch.eye(2), "two");\n3', 15);
+    expect(await r).toMatchObject({ status: "ok", value: { text: "3" } });
+    await until(() => host.outputs.filter((o) => o.runId === r.runId).length === 2, 2000, "displayed values");
+    const shown = host.outputs.filter((o) => o.runId === r.runId).map((o) => o.output);
+    expect(shown[0]).toMatchObject({ kind: "tensor", repr: String(torch.eye(2)), rich: { view: "heatmap", rows: 2, cols: 2, values: [1, 0, 0, 1] } });
+    expect(shown[1]).toEqual({ kind: "value", text: "'two'" });
+  });
+
   it("reports an engine error with PyTorch's text, its class and op, and the cell line it came from", async () => {
     const r = await host.run("const p = torch.ones(2, 3);\n\nconst q = torch.mm(p, p);", 10);
     expect(r.status).toBe("error");
