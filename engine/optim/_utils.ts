@@ -108,3 +108,62 @@ export function pyPow(x: number, y: number): number {
   const r = (1 - p - e - q * rl) / rh;
   return q + r;
 }
+
+// ---- Python's math.cos ----
+
+function twoSum(a: number, b: number): [number, number] {
+  const s = a + b, bb = s - a;
+  return [s, (a - (s - bb)) + (b - bb)];
+}
+
+function ddAdd(ah: number, al: number, bh: number, bl: number): [number, number] {
+  const [s, e] = twoSum(ah, bh);
+  const [t, f] = twoSum(al, bl);
+  let [h, l] = twoSum(s, e + t);
+  [h, l] = twoSum(h, l + f);
+  return [h, l];
+}
+
+/** (ah + al) / d for a small integer d. */
+function ddDivInt(ah: number, al: number, d: number): [number, number] {
+  const q1 = ah / d;
+  const [p, e] = twoProd(q1, d);
+  const q2 = (ah - p - e + al) / d;
+  return twoSum(q1, q2);
+}
+
+// pi/2 as a sum of three doubles
+const PIO2 = [1.5707963267948966, 6.123233995736766e-17, -1.4973849048591698e-33];
+
+/**
+ * cos(x) as glibc computes it (correctly rounded in practice), for the schedulers' cosines: V8's
+ * Math.cos can be an ulp off (cos(pi*3/10)), which the recursive CosineAnnealingLR would carry along.
+ * The argument is reduced by pi/2 in double-double and the series summed in double-double.
+ */
+export function pyCos(x: number): number {
+  if (!Number.isFinite(x) || Math.abs(x) > 1e6) return Math.cos(x);
+  const k = Math.round(x / PIO2[0]);
+  // r = x - k * pi/2, in double-double
+  let [rh, rl] = twoProd(-k, PIO2[0]);
+  [rh, rl] = ddAdd(x, 0, rh, rl);
+  const [p2h, p2l] = twoProd(-k, PIO2[1]);
+  [rh, rl] = ddAdd(rh, rl, p2h, p2l);
+  [rh, rl] = ddAdd(rh, rl, -k * PIO2[2], 0);
+  const [r2h, r2l] = ddMul(rh, rl, rh, rl);
+  const q = ((k % 4) + 4) % 4;
+  // cos r = sum (-1)^n r^2n / (2n)!, sin r = sum (-1)^n r^(2n+1) / (2n+1)!
+  const odd = q === 1 || q === 3;
+  let th = odd ? rh : 1, tl = odd ? rl : 0;
+  let sh = th, sl = tl;
+  for (let n = 1; n < 30; n++) {
+    [th, tl] = ddMul(th, tl, r2h, r2l);
+    const a = odd ? 2 * n : 2 * n - 1, b = odd ? 2 * n + 1 : 2 * n;
+    [th, tl] = ddDivInt(th, tl, a * b);
+    th = -th;
+    tl = -tl;
+    [sh, sl] = ddAdd(sh, sl, th, tl);
+    if (Math.abs(th) < 1e-40) break;
+  }
+  const v = sh + sl;
+  return q === 0 || q === 3 ? v : -v; // cos(r + k pi/2): cos r, -sin r, -cos r, sin r
+}

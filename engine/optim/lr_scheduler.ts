@@ -11,7 +11,7 @@ import { Tensor } from "../aten/core/Tensor.js";
 import { TypeError_, ValueError } from "../c10/Errors.js";
 import { formatExponent, formatFixed } from "../aten/core/pyformat.js";
 import { Optimizer } from "./optimizer.js";
-import { KeyError, isDict, pyPow, pyRepr, typename, warn } from "./_utils.js";
+import { KeyError, isDict, pyCos, pyPow, pyRepr, typename, warn } from "./_utils.js";
 
 const EPOCH_DEPRECATION_WARNING =
   "The epoch parameter in `scheduler.step()` was not necessary and is being deprecated where possible. " +
@@ -331,18 +331,18 @@ export class CosineAnnealingLR extends _LRScheduler {
     const { eta_min, T_max, last_epoch } = this;
     if (last_epoch === 0) return groups.map((g) => g.lr);
     if (this._step_count === 1 && last_epoch > 0) {
-      return this.base_lrs.map((base_lr) => eta_min + ((base_lr - eta_min) * (1 + Math.cos((last_epoch * Math.PI) / T_max))) / 2);
+      return this.base_lrs.map((base_lr) => eta_min + ((base_lr - eta_min) * (1 + pyCos((last_epoch * Math.PI) / T_max))) / 2);
     }
     if (pyMod(last_epoch - 1 - T_max, 2 * T_max) === 0) {
-      return groups.map((g, i) => g.lr + ((this.base_lrs[i] - eta_min) * (1 - Math.cos(Math.PI / T_max))) / 2);
+      return groups.map((g, i) => g.lr + ((this.base_lrs[i] - eta_min) * (1 - pyCos(Math.PI / T_max))) / 2);
     }
     return groups.map(
-      (g) => ((1 + Math.cos((Math.PI * last_epoch) / T_max)) / (1 + Math.cos((Math.PI * (last_epoch - 1)) / T_max))) * (g.lr - eta_min) + eta_min,
+      (g) => ((1 + pyCos((Math.PI * last_epoch) / T_max)) / (1 + pyCos((Math.PI * (last_epoch - 1)) / T_max))) * (g.lr - eta_min) + eta_min,
     );
   }
 
   override _get_closed_form_lr(): number[] {
-    return this.base_lrs.map((base_lr) => this.eta_min + ((base_lr - this.eta_min) * (1 + Math.cos((Math.PI * this.last_epoch) / this.T_max))) / 2);
+    return this.base_lrs.map((base_lr) => this.eta_min + ((base_lr - this.eta_min) * (1 + pyCos((Math.PI * this.last_epoch) / this.T_max))) / 2);
   }
 }
 
@@ -467,7 +467,7 @@ export class OneCycleLR extends _LRScheduler {
 
   /** Cosine anneal from `start` to `end` as pct goes from 0.0 to 1.0. */
   _annealing_cos(start: number, end: number, pct: number): number {
-    const cos_out = Math.cos(Math.PI * pct) + 1;
+    const cos_out = pyCos(Math.PI * pct) + 1;
     return end + ((start - end) / 2.0) * cos_out;
   }
 
