@@ -2,6 +2,7 @@
 // torch.typename, warnings.warn, KeyError, and copy.deepcopy of a state dict.
 
 import { Tensor } from "../aten/core/Tensor.js";
+import { tensorTypeString } from "../aten/native/shape/TensorTypeString.js";
 
 /** warnings.warn(message): a UserWarning. */
 export function warn(message: string): void {
@@ -38,7 +39,7 @@ export function pyRepr(x: unknown): string {
 
 /** torch.typename(obj): "torch.FloatTensor" for a tensor, else the Python type name of the value. */
 export function typename(obj: unknown): string {
-  if (obj instanceof Tensor) return (obj as any).type() as string;
+  if (obj instanceof Tensor) return tensorTypeString(obj);
   if (obj === null || obj === undefined) return "NoneType";
   if (typeof obj === "number") return Number.isInteger(obj) ? "int" : "float";
   if (typeof obj === "boolean") return "bool";
