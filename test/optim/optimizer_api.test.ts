@@ -236,3 +236,38 @@ describe("Optimizer API", () => {
     expect(bufs[0]).toBeInstanceOf(T.Tensor);
   });
 });
+
+describe("verbose=true prints what PyTorch prints", () => {
+  function printed(fn: () => void): string[] {
+    const lines: string[] = [];
+    const orig = console.log;
+    console.log = (...a: unknown[]) => void lines.push(a.map(String).join(" "));
+    try {
+      withWarnings(fn);
+    } finally {
+      console.log = orig;
+    }
+    return lines;
+  }
+
+  it("StepLR: each step, and step(epoch)", () => {
+    const lines = printed(() => {
+      const opt = new O.SGD([{ params: [leaf()] }, { params: [leaf()], lr: 0.01 }], { lr: 0.1 });
+      const s = new S.StepLR(opt, 2, { gamma: 0.3, verbose: true });
+      for (let i = 0; i < 3; i++) {
+        opt.step();
+        s.step();
+      }
+      s.step(7);
+    });
+    expect(lines).toEqual(FX.verbose.step_lr);
+  });
+
+  it("ReduceLROnPlateau: each reduction", () => {
+    const lines = printed(() => {
+      const s = new S.ReduceLROnPlateau(new O.SGD([leaf()], { lr: 0.1 }), { patience: 0, verbose: true });
+      for (const m of [1.0, 1.0, 1.0]) s.step(m);
+    });
+    expect(lines).toEqual(FX.verbose.plateau);
+  });
+});
