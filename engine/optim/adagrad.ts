@@ -8,7 +8,7 @@ import { preserve_format } from "../c10/MemoryFormat.js";
 import { RuntimeError, ValueError } from "../c10/Errors.js";
 import { no_grad } from "../autograd/grad_mode.js";
 import { Optimizer, runClosure, type Params } from "./optimizer.js";
-import { stepsToTensors, zeroStep } from "./adam.js";
+import { item, stepsToTensors, zeroStep } from "./adam.js";
 import { pyRepr } from "./_utils.js";
 
 export interface AdagradOptions {
@@ -95,7 +95,7 @@ function _single_tensor_adagrad(
     const step_t: any = state_steps[i];
     // update step
     step_t.add_(1);
-    const step: number = step_t.item();
+    const step: number = item(step_t);
     grad = !maximize ? grad : grad.neg();
     if (weight_decay !== 0) grad = grad.add(param, { alpha: weight_decay });
     const clr = lr / (1 + (step - 1) * lr_decay);

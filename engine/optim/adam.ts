@@ -5,6 +5,8 @@
 import { Tensor } from "../aten/core/Tensor.js";
 import * as T from "../generated/torch_functions.js";
 import { tensor } from "../aten/tensor_new.js";
+import { item_default } from "../generated/item.js";
+import { lift_fresh_default } from "../generated/lift_fresh.js";
 import { get_default_dtype } from "../c10/DefaultDtype.js";
 import { preserve_format } from "../c10/MemoryFormat.js";
 import { RuntimeError, ValueError } from "../c10/Errors.js";
@@ -33,8 +35,11 @@ export function checkAdamArgs(lr: number, betas: [number, number], eps: number, 
   if (!(0.0 <= weight_decay)) throw new ValueError(`Invalid weight_decay value: ${pyRepr(weight_decay)}`);
 }
 
-/** `torch.tensor(0.)`: the step counter, a 0-d tensor of the default dtype. */
-export const zeroStep = (): Tensor => tensor(0, { dtype: get_default_dtype() });
+/** `torch.tensor(0.)`: the step counter, a 0-d tensor of the default dtype (lifted as torch.tensor does). */
+export const zeroStep = (): Tensor => lift_fresh_default.call(tensor(0, { dtype: get_default_dtype() })) as Tensor;
+
+/** `t.item()` through the dispatcher (aten::item -> aten::_local_scalar_dense), as the Python binding calls it. */
+export const item = (t: Tensor): number => item_default.call(t) as number;
 
 /** Adam and AdamW (and Adagrad) turn a saved numeric step into a tensor when loading an old state dict. */
 export function stepsToTensors(opt: Optimizer): void {
@@ -158,7 +163,7 @@ function _single_tensor_adam(
     // grad.conj(): the tensor itself for real dtypes (Tensor::conj returns *this without dispatching)
     exp_avg_sq.mul_(beta2).addcmul_(grad, grad, { value: 1 - beta2 });
 
-    const step: number = step_t.item();
+    const step: number = item(step_t);
     const bias_correction1 = 1 - pyPow(beta1, step);
     const bias_correction2 = 1 - pyPow(beta2, step);
     const step_size = lr / bias_correction1;

@@ -8,7 +8,7 @@ import { RuntimeError } from "../c10/Errors.js";
 import { no_grad } from "../autograd/grad_mode.js";
 import { pyPow } from "./_utils.js";
 import { Optimizer, runClosure, type Params } from "./optimizer.js";
-import { assertion, checkAdamArgs, collectAdamState, stepsToTensors, type AdamArgs } from "./adam.js";
+import { assertion, checkAdamArgs, item, collectAdamState, stepsToTensors, type AdamArgs } from "./adam.js";
 
 export interface AdamWOptions {
   lr?: number;
@@ -82,7 +82,7 @@ function _single_tensor_adamw(
     exp_avg.mul_(beta1).add_(grad, { alpha: 1 - beta1 });
     exp_avg_sq.mul_(beta2).addcmul_(grad, grad, { value: 1 - beta2 });
 
-    const step: number = step_t.item();
+    const step: number = item(step_t);
     const bias_correction1 = 1 - pyPow(beta1, step);
     const bias_correction2 = 1 - pyPow(beta2, step);
     const step_size = lr / bias_correction1;

@@ -6,6 +6,7 @@
 import { describe, it, expect } from "vitest";
 import { FX, T, withWarnings } from "./_support.js";
 import { outcome } from "../support/fixtures.js";
+import { DispatchLog } from "../support/dispatch_log.js";
 
 const leaf = () => T.zeros(2).requires_grad_();
 const O = T.optim;
@@ -270,4 +271,55 @@ describe("verbose=true prints what PyTorch prints", () => {
     });
     expect(lines).toEqual(FX.verbose.plateau);
   });
+});
+
+// Compared: each op and its first argument's shape. Two differences of the engine (not of torch.optim)
+// are normalized away: a Python float passed to a Tensor overload reaches PyTorch's Python key as a number
+// but Glasstorch's as a 0-d tensor (so later arguments are not compared), and PyTorch's log shows each
+// Tensor.detach() twice and Tensor.data as a detach, where Glasstorch's detach dispatches once and .data
+// not at all (so aten::detach is dropped from both logs).
+const norm = (calls: any[]) => calls.filter((c) => c.op !== "aten::detach").map((c) => `${c.op} ${JSON.stringify(c.args[0] ?? null)}`);
+
+describe("a step reaches the aten ops PyTorch's does, in order (TorchDispatchMode log vs PyTorch's)", () => {
+  const ARGS: Record<string, [string, any]> = {
+    sgd: ["SGD", { lr: 0.1, momentum: 0.9, nesterov: true, weight_decay: 0.1, maximize: true }],
+    sgd_plain: ["SGD", { lr: 0.1 }],
+    adam: ["Adam", { lr: 0.1, amsgrad: true, weight_decay: 0.1, maximize: true }],
+    adamw: ["AdamW", { lr: 0.1, amsgrad: true }],
+    rmsprop: ["RMSprop", { lr: 0.1, centered: true, momentum: 0.5, weight_decay: 0.1 }],
+    rmsprop_plain: ["RMSprop", { lr: 0.1 }],
+    adagrad: ["Adagrad", { lr: 0.1, lr_decay: 0.1, weight_decay: 0.1 }],
+  };
+  const logOf = (fn: () => unknown) => {
+    const mode = new DispatchLog();
+    {
+      using _m = mode.enter();
+      fn();
+    }
+    return mode.calls;
+  };
+  const withGrads = () => {
+    const W = T.zeros(3, 4).requires_grad_(), b = T.zeros(4).requires_grad_();
+    W.grad = T.full([3, 4], 0.5);
+    b.grad = T.full([4], -0.25);
+    return [W, b];
+  };
+  for (const [name, [cls, kw]] of Object.entries(ARGS)) {
+    it(`${name}: first step (lazy state), second step, zero_grad`, () => {
+      const opt = new O[cls](withGrads(), kw);
+      const got = [logOf(() => opt.step()), logOf(() => opt.step()), logOf(() => opt.zero_grad())];
+      expect(got.map(norm)).toEqual(FX.traces[name].map(norm));
+    });
+  }
+  const clips: Record<string, (ps: any[]) => unknown> = {
+    clip_grad_norm_2: (ps) => T.nn.utils.clip_grad_norm_(ps, 0.1),
+    clip_grad_norm_inf: (ps) => T.nn.utils.clip_grad_norm_(ps, 0.1, { norm_type: Infinity }),
+    clip_grad_value_: (ps) => T.nn.utils.clip_grad_value_(ps, 0.3),
+  };
+  for (const [name, fn] of Object.entries(clips)) {
+    it(name, () => {
+      const ps = withGrads();
+      expect(norm(logOf(() => fn(ps)))).toEqual(norm(FX.traces[name]));
+    });
+  }
 });
