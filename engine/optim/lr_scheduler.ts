@@ -225,6 +225,128 @@ export class LambdaLR extends _LRScheduler {
   }
 }
 
+/** Multiplies the lr by lr_lambda(epoch) each epoch (after the first). */
+export class MultiplicativeLR extends _LRScheduler {
+  declare lr_lambdas: LrLambda[];
+  constructor(optimizer: Optimizer, lr_lambda: LrLambda | LrLambda[], options?: { last_epoch?: number; verbose?: boolean });
+  constructor(optimizer: Optimizer, ...args: any[]) {
+    super();
+    const a = bind("__init__", ["lr_lambda", "last_epoch", "verbose"], { last_epoch: -1, verbose: false }, args);
+    checkOptimizer(optimizer);
+    if (!Array.isArray(a.lr_lambda)) {
+      this.lr_lambdas = optimizer.param_groups.map(() => a.lr_lambda);
+    } else {
+      if (a.lr_lambda.length !== optimizer.param_groups.length) {
+        throw new ValueError(`Expected ${optimizer.param_groups.length} lr_lambdas, but got ${a.lr_lambda.length}`);
+      }
+      this.lr_lambdas = [...a.lr_lambda];
+    }
+    this._init(optimizer, a.last_epoch, a.verbose);
+  }
+
+  override state_dict(): Record<string, any> {
+    return LambdaLR.prototype.state_dict.call(this);
+  }
+
+  override load_state_dict(state_dict: Record<string, any>): void {
+    LambdaLR.prototype.load_state_dict.call(this, state_dict);
+  }
+
+  override get_lr(): number[] {
+    this.warnOutsideStep();
+    const groups = this.optimizer.param_groups;
+    if (this.last_epoch > 0) return groups.map((g, i) => g.lr * callLambda(this.lr_lambdas[i], this.last_epoch));
+    return groups.map((g) => g.lr);
+  }
+}
+
+/** Multiplies the lr by a constant factor until total_iters epochs have passed. */
+export class ConstantLR extends _LRScheduler {
+  declare factor: number;
+  declare total_iters: number;
+  constructor(optimizer: Optimizer, options?: { factor?: number; total_iters?: number; last_epoch?: number; verbose?: boolean });
+  constructor(optimizer: Optimizer, ...args: any[]) {
+    super();
+    const a = bind("__init__", ["factor", "total_iters", "last_epoch", "verbose"], { factor: 1.0 / 3, total_iters: 5, last_epoch: -1, verbose: false }, args);
+    if (a.factor > 1.0 || a.factor < 0) throw new ValueError("Constant multiplicative factor expected to be between 0 and 1.");
+    this.factor = a.factor;
+    this.total_iters = a.total_iters;
+    this._init(optimizer, a.last_epoch, a.verbose);
+  }
+
+  override get_lr(): number[] {
+    this.warnOutsideStep();
+    const groups = this.optimizer.param_groups;
+    if (this.last_epoch === 0) return groups.map((g) => g.lr * this.factor);
+    if (this.last_epoch > this.total_iters || this.last_epoch !== this.total_iters) return groups.map((g) => g.lr);
+    return groups.map((g) => g.lr * (1.0 / this.factor));
+  }
+
+  override _get_closed_form_lr(): number[] {
+    return this.base_lrs.map((base_lr) => base_lr * (this.factor + Number(this.last_epoch >= this.total_iters) * (1 - this.factor)));
+  }
+}
+
+/** Moves the lr's multiplicative factor linearly from start_factor to end_factor over total_iters epochs. */
+export class LinearLR extends _LRScheduler {
+  declare start_factor: number;
+  declare end_factor: number;
+  declare total_iters: number;
+  constructor(optimizer: Optimizer, options?: { start_factor?: number; end_factor?: number; total_iters?: number; last_epoch?: number; verbose?: boolean });
+  constructor(optimizer: Optimizer, ...args: any[]) {
+    super();
+    const a = bind("__init__", ["start_factor", "end_factor", "total_iters", "last_epoch", "verbose"],
+      { start_factor: 1.0 / 3, end_factor: 1.0, total_iters: 5, last_epoch: -1, verbose: false }, args);
+    if (a.start_factor > 1.0 || a.start_factor < 0) throw new ValueError("Starting multiplicative factor expected to be between 0 and 1.");
+    if (a.end_factor > 1.0 || a.end_factor < 0) throw new ValueError("Ending multiplicative factor expected to be between 0 and 1.");
+    this.start_factor = a.start_factor;
+    this.end_factor = a.end_factor;
+    this.total_iters = a.total_iters;
+    this._init(optimizer, a.last_epoch, a.verbose);
+  }
+
+  override get_lr(): number[] {
+    this.warnOutsideStep();
+    const groups = this.optimizer.param_groups;
+    const { start_factor: s, end_factor: e, total_iters: n } = this;
+    if (this.last_epoch === 0) return groups.map((g) => g.lr * s);
+    if (this.last_epoch > n) return groups.map((g) => g.lr);
+    return groups.map((g) => g.lr * (1.0 + (e - s) / (n * s + (this.last_epoch - 1) * (e - s))));
+  }
+
+  override _get_closed_form_lr(): number[] {
+    const { start_factor: s, end_factor: e, total_iters: n } = this;
+    return this.base_lrs.map((base_lr) => base_lr * (s + ((e - s) * Math.min(n, this.last_epoch)) / n));
+  }
+}
+
+/** Decays the lr by a polynomial of the given power over total_iters epochs. */
+export class PolynomialLR extends _LRScheduler {
+  declare total_iters: number;
+  declare power: number;
+  constructor(optimizer: Optimizer, options?: { total_iters?: number; power?: number; last_epoch?: number; verbose?: boolean });
+  constructor(optimizer: Optimizer, ...args: any[]) {
+    super();
+    const a = bind("__init__", ["total_iters", "power", "last_epoch", "verbose"], { total_iters: 5, power: 1.0, last_epoch: -1, verbose: false }, args);
+    this.total_iters = a.total_iters;
+    this.power = a.power;
+    this._init(optimizer, a.last_epoch, a.verbose);
+  }
+
+  override get_lr(): number[] {
+    this.warnOutsideStep();
+    const groups = this.optimizer.param_groups;
+    if (this.last_epoch === 0 || this.last_epoch > this.total_iters) return groups.map((g) => g.lr);
+    const n = this.total_iters;
+    const decay_factor = pyPow((1.0 - this.last_epoch / n) / (1.0 - (this.last_epoch - 1) / n), this.power);
+    return groups.map((g) => g.lr * decay_factor);
+  }
+
+  override _get_closed_form_lr(): number[] {
+    return this.base_lrs.map((base_lr) => base_lr * pyPow(1.0 - Math.min(this.total_iters, this.last_epoch) / this.total_iters, this.power));
+  }
+}
+
 /** Multiplies the lr by gamma every step_size epochs. */
 export class StepLR extends _LRScheduler {
   declare step_size: number;

@@ -1,5 +1,6 @@
 // torch.optim.lr_scheduler against PyTorch 1.13 (fixtures/optim.json "schedulers" / "closed_form",
 // written by fixtures/gen_optim.py): StepLR, MultiStepLR (a repeated milestone), ExponentialLR,
+// MultiplicativeLR, ConstantLR, LinearLR (up and down), PolynomialLR,
 // CosineAnnealingLR (the recursive form, past T_max), LambdaLR (one lambda, a list), OneCycleLR (cos,
 // linear three-phase, Adam's beta1, no momentum) and ReduceLROnPlateau (min/max, rel/abs, cooldown,
 // min_lr per group, eps) on two parameter groups: the lr after the constructor's initial step and after
@@ -15,6 +16,7 @@ import { pyPow } from "../../engine/optim/_utils.js";
 
 const REL = 0;
 const LAMBDAS: Record<string, (e: number) => number> = {
+  m095: () => 0.95,
   pow095: (e) => pyPow(0.95, e), // Python's 0.95 ** e
   inv: (e) => 1 / (e + 1),
   pow09: (e) => pyPow(0.9, e),

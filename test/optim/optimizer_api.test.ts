@@ -67,6 +67,11 @@ const ERRORS: Record<string, () => unknown> = {
   plateau_factor: () => new S.ReduceLROnPlateau(new O.SGD([leaf()], { lr: 0.1 }), { factor: 1.0 }),
   plateau_mode: () => new S.ReduceLROnPlateau(new O.SGD([leaf()], { lr: 0.1 }), { mode: "foo" }),
   plateau_threshold_mode: () => new S.ReduceLROnPlateau(new O.SGD([leaf()], { lr: 0.1 }), { threshold_mode: "foo" }),
+  constant_lr_factor: () => new S.ConstantLR(new O.SGD([leaf()], { lr: 0.1 }), { factor: 1.5 }),
+  linear_lr_start: () => new S.LinearLR(new O.SGD([leaf()], { lr: 0.1 }), { start_factor: -0.5 }),
+  linear_lr_end: () => new S.LinearLR(new O.SGD([leaf()], { lr: 0.1 }), { end_factor: 1.5 }),
+  multiplicative_lr_count: () =>
+    new S.MultiplicativeLR(new O.SGD([{ params: [leaf()] }, { params: [leaf()] }], { lr: 0.1 }), [() => 1.0, () => 1.0, () => 1.0]),
   plateau_min_lrs: () => new S.ReduceLROnPlateau(new O.SGD([leaf()], { lr: 0.1 }), { min_lr: [0.1, 0.2] }),
 };
 
