@@ -7,7 +7,7 @@ import * as T from "../generated/torch_functions.js";
 import { preserve_format } from "../c10/MemoryFormat.js";
 import { RuntimeError, ValueError } from "../c10/Errors.js";
 import { no_grad } from "../autograd/grad_mode.js";
-import { Optimizer, runClosure, type Params } from "./optimizer.js";
+import { Optimizer, runClosure, checkForeach, type Params } from "./optimizer.js";
 import { item, stepsToTensors, zeroStep } from "./adam.js";
 import { pyRepr } from "./_utils.js";
 
@@ -52,6 +52,7 @@ export class Adagrad extends Optimizer {
     return no_grad(() => {
       const loss = runClosure(closure);
       for (const group of this.param_groups) {
+        checkForeach(group);
         const params_with_grad: Tensor[] = [], grads: Tensor[] = [], state_sums: Tensor[] = [], state_steps: Tensor[] = [];
         for (const p of group.params) {
           if (p.grad === null) continue;

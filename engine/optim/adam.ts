@@ -10,7 +10,7 @@ import { lift_fresh_default } from "../generated/lift_fresh.js";
 import { get_default_dtype } from "../c10/DefaultDtype.js";
 import { preserve_format } from "../c10/MemoryFormat.js";
 import { RuntimeError, ValueError } from "../c10/Errors.js";
-import { Optimizer, runClosure, withGradFor, type Params } from "./optimizer.js";
+import { Optimizer, runClosure, withGradFor, checkForeach, type Params } from "./optimizer.js";
 import { pyPow, pyRepr } from "./_utils.js";
 
 export interface AdamOptions {
@@ -80,11 +80,13 @@ export class Adam extends Optimizer {
     return withGradFor(this.defaults.differentiable, () => {
       const loss = runClosure(closure);
       for (const group of this.param_groups) {
+        checkForeach(group);
         const lists = collectAdamState(this, group, "Adam does not support sparse gradients, please consider SparseAdam instead");
         if (group.capturable && lists.params_with_grad.length) throw assertion("If capturable=True, params and state_steps must be CUDA tensors.");
         const [beta1, beta2] = group.betas;
         adam(lists.params_with_grad, lists.grads, lists.exp_avgs, lists.exp_avg_sqs, lists.max_exp_avg_sqs, lists.state_steps, {
           amsgrad: group.amsgrad, beta1, beta2, lr: group.lr, weight_decay: group.weight_decay, eps: group.eps, maximize: group.maximize,
+          differentiable: group.differentiable,
         });
       }
       return loss;
@@ -134,6 +136,8 @@ export interface AdamArgs {
   weight_decay: number;
   eps: number;
   maximize: boolean;
+  /** Adam's differentiable=True: the tensor form of the bias corrections (torch.pow on the step tensor). */
+  differentiable?: boolean;
 }
 
 /** torch.optim._functional.adam. */
@@ -148,7 +152,7 @@ export function adam(
 
 function _single_tensor_adam(
   params: Tensor[], grads: Tensor[], exp_avgs: Tensor[], exp_avg_sqs: Tensor[], max_exp_avg_sqs: Tensor[], state_steps: Tensor[],
-  { amsgrad, beta1, beta2, lr, weight_decay, eps, maximize }: AdamArgs,
+  { amsgrad, beta1, beta2, lr, weight_decay, eps, maximize, differentiable = false }: AdamArgs,
 ): void {
   params.forEach((param: any, i) => {
     let grad: any = !maximize ? grads[i] : (grads[i] as any).neg();
@@ -163,6 +167,26 @@ function _single_tensor_adam(
     // grad.conj(): the tensor itself for real dtypes (Tensor::conj returns *this without dispatching)
     exp_avg_sq.mul_(beta2).addcmul_(grad, grad, { value: 1 - beta2 });
 
+    if (differentiable) {
+      // the tensor form (as capturable/differentiable run it): bias corrections from the float32 step
+      // tensor, so autograd sees the whole update
+      const bias_correction1: any = T.rsub(T.pow(beta1, step_t), 1); // 1 - torch.pow(beta1, step)
+      const bias_correction2: any = T.rsub(T.pow(beta2, step_t), 1);
+      const step_size = bias_correction1.reciprocal().mul(lr); // lr / bias_correction1 (Tensor.__rtruediv__)
+      const step_size_neg = step_size.neg();
+      const bias_correction2_sqrt = bias_correction2.sqrt();
+      const eps_term = step_size_neg.reciprocal().mul(eps); // eps / step_size_neg
+      let denom: any;
+      if (amsgrad) {
+        const max_exp_avg_sqs_i = (max_exp_avg_sqs[i] as any).clone();
+        (max_exp_avg_sqs[i] as any).copy_(T.maximum(max_exp_avg_sqs_i, exp_avg_sq));
+        denom = (max_exp_avg_sqs[i] as any).sqrt().div(bias_correction2_sqrt.mul(step_size_neg)).add_(eps_term);
+      } else {
+        denom = exp_avg_sq.sqrt().div(bias_correction2_sqrt.mul(step_size_neg)).add_(eps_term);
+      }
+      param.addcdiv_(exp_avg, denom);
+      return;
+    }
     const step: number = item(step_t);
     const bias_correction1 = 1 - pyPow(beta1, step);
     const bias_correction2 = 1 - pyPow(beta2, step);

@@ -7,7 +7,7 @@ import * as T from "../generated/torch_functions.js";
 import { RuntimeError } from "../c10/Errors.js";
 import { no_grad } from "../autograd/grad_mode.js";
 import { pyPow } from "./_utils.js";
-import { Optimizer, runClosure, type Params } from "./optimizer.js";
+import { Optimizer, runClosure, checkForeach, type Params } from "./optimizer.js";
 import { assertion, checkAdamArgs, item, collectAdamState, stepsToTensors, type AdamArgs } from "./adam.js";
 
 export interface AdamWOptions {
@@ -43,6 +43,7 @@ export class AdamW extends Optimizer {
     return no_grad(() => {
       const loss = runClosure(closure);
       for (const group of this.param_groups) {
+        checkForeach(group);
         const l = collectAdamState(this, group, "AdamW does not support sparse gradients");
         if (group.capturable && l.params_with_grad.length) throw assertion("If capturable=True, params and state_steps must be CUDA tensors.");
         const [beta1, beta2] = group.betas;

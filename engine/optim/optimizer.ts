@@ -233,3 +233,14 @@ export function withGradFor<R>(differentiable: boolean, fn: () => R): R {
     GradMode.set_enabled(prev);
   }
 }
+
+/**
+ * foreach=True selects PyTorch's _multi_tensor_* implementations, which run over the _foreach_* ops;
+ * Glasstorch has neither, so it says so rather than running a different loop. None/false run the
+ * single-tensor loop, as PyTorch 1.13 does by default.
+ */
+export function checkForeach(group: ParamGroup): void {
+  if (group.foreach) {
+    throw new NotImplementedError("foreach=True (the _multi_tensor_* implementations over the _foreach_* ops) is not available in Glasstorch; use foreach=None");
+  }
+}

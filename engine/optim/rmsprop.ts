@@ -6,7 +6,7 @@ import { Tensor } from "../aten/core/Tensor.js";
 import * as T from "../generated/torch_functions.js";
 import { preserve_format } from "../c10/MemoryFormat.js";
 import { RuntimeError, ValueError } from "../c10/Errors.js";
-import { Optimizer, runClosure, withGradFor, type Params } from "./optimizer.js";
+import { Optimizer, runClosure, withGradFor, checkForeach, type Params } from "./optimizer.js";
 import { pyRepr } from "./_utils.js";
 
 export interface RMSpropOptions {
@@ -47,6 +47,7 @@ export class RMSprop extends Optimizer {
     return withGradFor(this.defaults.differentiable, () => {
       const loss = runClosure(closure);
       for (const group of this.param_groups) {
+        checkForeach(group);
         const params_with_grad: Tensor[] = [], grads: Tensor[] = [], square_avgs: Tensor[] = [];
         const grad_avgs: Tensor[] = [], momentum_buffer_list: Tensor[] = [];
         for (const p of group.params) {

@@ -1,10 +1,10 @@
 // torch.optim.SGD (torch/optim/sgd.py, 1.13): momentum, dampening, Nesterov, L2 weight decay, maximize.
-// The update is _single_tensor_sgd's for-loop, op for op (foreach=True runs the same loop here).
+// The update is _single_tensor_sgd's for-loop, op for op.
 
 import type { Tensor } from "../aten/core/Tensor.js";
 import * as T from "../generated/torch_functions.js";
 import { ValueError } from "../c10/Errors.js";
-import { Optimizer, required, runClosure, withGradFor, type Params } from "./optimizer.js";
+import { Optimizer, required, runClosure, withGradFor, checkForeach, type Params } from "./optimizer.js";
 import { pyRepr } from "./_utils.js";
 
 export interface SGDOptions {
@@ -43,6 +43,7 @@ export class SGD extends Optimizer {
     return withGradFor(this.defaults.differentiable, () => {
       const loss = runClosure(closure);
       for (const group of this.param_groups) {
+        checkForeach(group);
         const params_with_grad: Tensor[] = [];
         const d_p_list: Tensor[] = [];
         const momentum_buffer_list: (Tensor | null)[] = [];
