@@ -29,7 +29,8 @@ function bind(fname: string, names: string[], defaults: Record<string, unknown>,
   const out: Record<string, any> = {};
   let kw: Record<string, unknown> = {};
   const positional = [...args];
-  if (positional.length > 0 && isDict(positional[positional.length - 1]) && positional.length <= names.length) {
+  const last = positional[positional.length - 1];
+  if (positional.length > 0 && isDict(last) && !("__call__" in last) && positional.length <= names.length) {
     kw = positional.pop() as Record<string, unknown>;
   }
   if (positional.length > names.length) {

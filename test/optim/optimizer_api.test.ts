@@ -383,3 +383,21 @@ describe("old state dicts", () => {
     expect(opt.param_groups[0].params[0]).toBe(p);
   });
 });
+
+describe("LambdaLR with a callable object", () => {
+  it("calls __call__, and state_dict saves the object's fields (Python saves a callable object's __dict__)", () => {
+    const opt = new O.SGD([leaf()], { lr: 1.0 });
+    const f = { scale: 0.5, __call__(e: number) { return this.scale ** e; } };
+    const s = new S.LambdaLR(opt, f);
+    opt.step();
+    s.step();
+    expect(s.get_last_lr()).toEqual([0.5]);
+    const sd = s.state_dict();
+    expect(sd.lr_lambdas).toEqual([{ scale: 0.5 }]);
+    const g = { scale: 0.1, __call__(e: number) { return this.scale ** e; } };
+    const s2 = new S.LambdaLR(new O.SGD([leaf()], { lr: 1.0 }), g);
+    s2.load_state_dict(sd);
+    expect(g.scale).toBe(0.5);
+    expect(s2.last_epoch).toBe(1);
+  });
+});
