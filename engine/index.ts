@@ -47,6 +47,7 @@ export * as _C from "./aten/_C.js";
 export * as linalg from "./aten/linalg_namespace.js";
 export * as special from "./aten/special_namespace.js";
 export * as nn from "./nn/index.js";
+export * as optim from "./optim/index.js";
 // t.get(...) / t.set(...) (Python's t[...]), torch.indexing, and the hand-written nonzero binding
 import "./aten/indexing/python_variable_indexing.js";
 export * as indexing from "./aten/indexing/namespace.js";
