@@ -1,6 +1,7 @@
 // How Python's pickled values look in JavaScript, both ways (torch.load returns them, torch.save takes them):
-//   dict / OrderedDict -> a plain object when every key is a str, else a Map (int keys, as in an optimizer's
-//   state_dict()["state"]); objects that came from an OrderedDict carry a hidden mark so they save as one again.
+//   dict / OrderedDict -> a plain object when every key is a str and a plain object keeps their order, else a
+//   Map (int keys, as in an optimizer's state_dict()["state"]; or str keys like "", "0", "1" that JavaScript
+//   would reorder, integer-like keys first); objects that came from an OrderedDict carry a hidden mark so they save as one again.
 //   list and tuple -> arrays; tuples carry a hidden mark (tuple() makes one) so they save as tuples again.
 //   set -> Set, bytes -> Uint8Array, None -> null, int -> number (bigint beyond 2**53), float -> number.
 

@@ -2,6 +2,7 @@
 // Shared objects stay shared and cycles stay cycles: each Python object converts once.
 
 import { Tensor } from "../aten/core/Tensor.js";
+import { Size } from "../aten/core/Size.js";
 import { RuntimeError } from "../c10/Errors.js";
 import { PyCallable, PyDict, PySet } from "./unpickler.js";
 import { StorageType, TypedStorageRef } from "./storage_types.js";
@@ -9,6 +10,17 @@ import { restoredAttrs } from "./rebuild.js";
 import { OrderedDict, defineKey, markTuple, isTuple } from "./py_types.js";
 
 const MAX_DEPTH = 1000;
+
+/**
+ * Whether a plain object would list these keys in this order. JavaScript puts integer-like keys ("0", "12")
+ * first, in numeric order; a dict whose order that would change becomes a Map, which keeps Python's order.
+ */
+function keepsOrder(keys: string[]): boolean {
+  const probe: Record<string, null> = {};
+  for (const k of keys) defineKey(probe, k, null);
+  const got = Object.keys(probe);
+  return got.every((k, i) => k === keys[i]);
+}
 
 export function toJS(root: unknown): unknown {
   const done = new Map<object, unknown>();
@@ -19,8 +31,7 @@ export function toJS(root: unknown): unknown {
     if (done.has(v)) return done.get(v);
     if (v instanceof PyDict) {
       const keys = [...v.entries.keys()];
-      const stringKeys = keys.every((k) => typeof k === "string");
-      if (stringKeys) {
+      if (keys.every((k) => typeof k === "string") && keepsOrder(keys as string[])) {
         const obj: Record<string, unknown> = {};
         done.set(v, obj);
         for (const [k, val] of v.entries) defineKey(obj, k as string, convert(val, depth + 1));
@@ -39,6 +50,7 @@ export function toJS(root: unknown): unknown {
       for (const it of v.items) s.add(convert(it, depth + 1));
       return s;
     }
+    if (v instanceof Size) return v; // torch.Size: a frozen array of ints, already built
     if (Array.isArray(v)) {
       done.set(v, v);
       for (let i = 0; i < v.length; i++) v[i] = convert(v[i], depth + 1);
