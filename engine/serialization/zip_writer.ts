@@ -15,6 +15,7 @@ interface Written {
   crc: number;
   size: number;
   offset: number;
+  flags: number;
 }
 
 /** The padding extra field PyTorch's getPadding builds: "FB", the pad length (LE16), then that many 'Z'. */
@@ -67,7 +68,9 @@ export class ZipWriter {
     const h = new DataView(header.buffer);
     h.setUint32(0, 0x04034b50, true);
     h.setUint16(4, big ? 45 : 0, true); // version needed
-    h.setUint16(6, 0x0808, true);
+    // miniz writes no data descriptor for an empty record (its header's zero sizes and CRC are already right)
+    const flags = size === 0 ? 0x0800 : 0x0808;
+    h.setUint16(6, flags, true);
     h.setUint16(26, fullName.length, true);
     h.setUint16(28, z64Local + pad.length, true);
     this.push(header);
@@ -85,6 +88,8 @@ export class ZipWriter {
     this.push(pad);
     this.push(data);
     const crc = crc32(data);
+    this.records.push({ name: fullName, crc, size, offset, flags });
+    if (size === 0) return;
     const desc = new Uint8Array(size >= U32_MAX ? 24 : 16);
     const d = new DataView(desc.buffer);
     d.setUint32(0, 0x08074b50, true);
@@ -97,7 +102,6 @@ export class ZipWriter {
       d.setUint32(12, size, true);
     }
     this.push(desc);
-    this.records.push({ name: fullName, crc, size, offset });
   }
 
   hasRecord(name: string): boolean {
@@ -116,7 +120,7 @@ export class ZipWriter {
       const v = new DataView(c.buffer);
       v.setUint32(0, 0x02014b50, true);
       v.setUint16(6, extraLen ? 45 : 0, true);
-      v.setUint16(8, 0x0808, true);
+      v.setUint16(8, r.flags, true);
       v.setUint32(16, r.crc, true);
       v.setUint32(20, needSize ? U32_MAX : r.size, true);
       v.setUint32(24, needSize ? U32_MAX : r.size, true);
