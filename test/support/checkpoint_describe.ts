@@ -51,8 +51,11 @@ export function describeLoaded(obj: unknown): Desc {
       requires_grad: t.requires_grad,
     };
     if (t.device.type !== "meta") {
-      if (!storages.has(impl.storage)) storages.set(impl.storage, storages.size);
-      d.storage = storages.get(impl.storage);
+      if (impl.storage.nbytes() === 0) d.storage = null; // no identity to compare (see the Python side)
+      else {
+        if (!storages.has(impl.storage)) storages.set(impl.storage, storages.size);
+        d.storage = storages.get(impl.storage);
+      }
       d.storage_nbytes = impl.storage.nbytes();
       d.bits = bits(t);
     }
