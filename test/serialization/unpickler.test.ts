@@ -61,6 +61,27 @@ describe("accepted: the allowlist's containers", () => {
   });
 });
 
+describe("accepted: every tensor rebuild function of the allowlist", () => {
+  const f32 = new Uint8Array(new Float32Array([1, 2, 3, 4]).buffer);
+  const pid = (cls: string, numel: string) => bytes("(", str("storage"), cls, str("0"), str("cpu"), numel, "tQ");
+  const hooks = "ccollections\nOrderedDict\n)R";
+  it("_rebuild_tensor (v1): storage, offset, size, stride", () => {
+    const t = load(bytes(PROTO, "ctorch._utils\n_rebuild_tensor\n(", pid("ctorch\nFloatStorage\n", "K\x04"), "K\x01K\x02\x85K\x01\x85tR."), { "data/0": f32 }) as any;
+    expect(t.tolist()).toEqual([2, 3]);
+  });
+  it("_rebuild_tensor_v3 (2.x): an UntypedStorage of bytes read as the dtype argument", () => {
+    const t = load(bytes(PROTO, "ctorch._utils\n_rebuild_tensor_v3\n(", pid("ctorch.storage\nUntypedStorage\n", "K\x10"), "K\x00K\x02K\x02\x86K\x02K\x01\x86\x89", hooks, "ctorch\nfloat32\ntR."), { "data/0": f32 }) as any;
+    expect(t.dtype).toBe(torch.float32);
+    expect(t.tolist()).toEqual([[1, 2], [3, 4]]);
+  });
+  it("_rebuild_parameter_with_state: the data tensor requires grad and gets the attributes", () => {
+    const data = bytes("ctorch._utils\n_rebuild_tensor_v2\n(", pid("ctorch\nFloatStorage\n", "K\x04"), "K\x00K\x04\x85K\x01\x85\x89", hooks, "tR");
+    const p = load(bytes(PROTO, "ctorch._utils\n_rebuild_parameter_with_state\n(", data, "\x88", hooks, "}", str("note"), str("x"), "stR."), { "data/0": f32 }) as any;
+    expect(p.requires_grad).toBe(true);
+    expect(p.note).toBe("x");
+  });
+});
+
 describe("refused", () => {
   const cases: [string, Uint8Array, string][] = [
     ["SETITEM on a list", bytes(PROTO, "]K\x01K\x02s."), "Can only SETITEM for dict, collections.OrderedDict, collections.Counter, but got <class 'list'>"],
