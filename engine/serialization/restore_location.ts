@@ -23,7 +23,7 @@ function targetDevice(location: string, mapLocation: MapLocation | null | undefi
         "on a CPU-only machine, please use torch.load with map_location=torch.device('cpu') to map your storages to the CPU.",
     );
   }
-  throw new RuntimeError(`don't know how to restore data location of torch.storage.UntypedStorage (tagged with ${location})`);
+  throw new RuntimeError(`don't know how to restore data location of torch.storage.UntypedStorage (tagged with ${String(target)})`);
 }
 
 /** Copies a storage's saved bytes onto its device, swapping byte order when the file's differs from ours. */

@@ -82,6 +82,19 @@ describe("accepted: every tensor rebuild function of the allowlist", () => {
   });
 });
 
+describe("storages saved on CUDA", () => {
+  it("need map_location here (PyTorch's error without it); a device or {location: device} maps them", () => {
+    const f32 = new Uint8Array(new Float32Array([5, 6]).buffer);
+    const pkl = bytes(PROTO, "ctorch._utils\n_rebuild_tensor_v2\n((", str("storage"), "ctorch\nFloatStorage\n", str("0"), str("cuda:0"),
+      "K\x02tQK\x00K\x02\x85K\x01\x85\x89ccollections\nOrderedDict\n)RtR.");
+    const ck = checkpoint(pkl, { "data/0": f32 });
+    expect(() => torch.load(ck)).toThrow("Attempting to deserialize object on a CUDA device but torch.cuda.is_available() is False.");
+    expect((torch.load(ck, { map_location: "cpu" }) as any).tolist()).toEqual([5, 6]);
+    expect((torch.load(ck, { map_location: { "cuda:0": new torch.device("cpu") } }) as any).device.type).toBe("cpu");
+    expect(() => torch.load(ck, { map_location: "xla" })).toThrow("don't know how to restore data location of torch.storage.UntypedStorage (tagged with xla)");
+  });
+});
+
 describe("refused", () => {
   const cases: [string, Uint8Array, string][] = [
     ["SETITEM on a list", bytes(PROTO, "]K\x01K\x02s."), "Can only SETITEM for dict, collections.OrderedDict, collections.Counter, but got <class 'list'>"],
