@@ -208,6 +208,10 @@ export interface ForwardDerivative {
   /** Inputs whose tangent (`x_t`) / primal (`x_p`) the formula reads. */
   readonly requiredInputsTangent: readonly string[];
   readonly requiredInputsPrimal: readonly string[];
+  /** Arguments, outputs and metadata the formula names (bound in the generated kernel), first use first. */
+  readonly uses: readonly SavedAttribute[];
+  /** Helpers it calls. */
+  readonly helpers: readonly string[];
   readonly loc: Loc;
 }
 
@@ -583,7 +587,7 @@ function parseForward(
 ): ForwardDerivative | null {
   const text = typeof value.value === "string" ? value.value.trim() : src.raw(value);
   const loc = src.at(value, 0);
-  const base = { varNames, formula: text, expr: null, sourceFile: null, requiredInputsPrimal: [] as string[], loc };
+  const base = { varNames, formula: text, expr: null, sourceFile: null, requiredInputsPrimal: [] as string[], uses: [] as SavedAttribute[], helpers: [] as string[], loc };
   // load_derivatives.py postprocess_forward_derivatives: the two formulas the codegen derives itself.
   if (text === "auto_element_wise") {
     if (argsWithDerivatives.length !== 1 || forwardCount > 1 || varNames.length > 1 || derivatives.length !== 1) {
@@ -601,6 +605,8 @@ function parseForward(
   if (!parsed) return null;
   const tangents = new Set<string>();
   const primals = new Set<string>();
+  const uses: SavedAttribute[] = [];
+  const helpers = new Set<string>();
   let ok = true;
   for (const use of parsed.names) {
     const where = src.at(value, use.offset);
@@ -609,7 +615,9 @@ function parseForward(
       (m[2] === "t" ? tangents : primals).add(m[1]);
       continue;
     }
-    if (argsWithDerivatives.includes(use.name)) {
+    // a Tensor[] input is passed whole (cat_jvp(tensors, dim) reads each tensor's tangent itself)
+    const isList = String(scope.func.argument(use.name)?.type ?? "").replace(/\?$/, "") === "Tensor[]";
+    if (argsWithDerivatives.includes(use.name) && !isList) {
       // PyTorch's own error text for this mistake.
       src.problemAt(`the forward formula is using the base name of the ${use.name} argument which is ambiguous: use ${use.name}_p for the primal value and ${use.name}_t for the tangent`, where);
       ok = false;
@@ -619,11 +627,23 @@ function parseForward(
     if (!b) {
       src.problemAt(`unknown name '${use.name}' in the forward formula for ${varNames.join(", ")}: expected <input>_p, <input>_t, ${scope.describeScope(true)}`, where);
       ok = false;
-    } else if (b.kind === "helper" && !checkHelperCall(use, src, where)) ok = false;
+    } else if (b.kind === "helper") {
+      if (checkHelperCall(use, src, where)) helpers.add(use.name);
+      else ok = false;
+    } else if (b.kind === "saved") uses.push(b.attr);
   }
   if (!ok) return null;
   const order = (s: Set<string>) => argsWithDerivatives.filter((a) => s.has(a));
-  return { ...base, kind: "formula", expr: parsed.expr, sourceFile: parsed.sourceFile, requiredInputsTangent: order(tangents), requiredInputsPrimal: order(primals) };
+  return {
+    ...base,
+    kind: "formula",
+    expr: parsed.expr,
+    sourceFile: parsed.sourceFile,
+    requiredInputsTangent: order(tangents),
+    requiredInputsPrimal: order(primals),
+    uses: dedup(uses),
+    helpers: [...helpers],
+  };
 }
 
 /** load_derivatives.py check_grad_usage: `grad`, `grads[i]` and `grad_<name>` are not mixed; `grads[0]` alone means `grad`. */
