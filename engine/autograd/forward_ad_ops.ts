@@ -75,3 +75,21 @@ registerKernel(_make_dual_default, "ADInplaceOrView", (ks, primal: Tensor, tange
   const tmp = _make_dual_default.redispatch(ks.and(after_ADInplaceOrView_keyset), primal, tangent, level) as Tensor;
   return as_view(primal, tmp, creationMeta(), false);
 }, "ADInplaceOrView::_make_dual", here);
+
+/**
+ * copy_'s forward AD (VariableTypeManual.cpp copy_): self's tangent becomes src's (broadcast to self's
+ * size), updated in place when self already has one; zeros when only self has one.
+ */
+export function copy__fw_grad(self: Tensor, src: Tensor): void {
+  if (!isFwGradDefined(self) && !isFwGradDefined(src)) return;
+  const self_fw_grad = fw_grad(self, 0);
+  const src_fw_grad = fw_grad(src, 0);
+  let new_fw_grad: Tensor;
+  if (self_fw_grad !== null) {
+    new_fw_grad = src_fw_grad !== null ? (copy__default.call(self_fw_grad, src_fw_grad, false) as Tensor) : self_fw_grad.fill_(0);
+  } else {
+    const same = self._impl.sizes().length === src_fw_grad!._impl.sizes().length && self._impl.sizes().every((s, i) => s === src_fw_grad!._impl.sizes()[i]);
+    new_fw_grad = same ? src_fw_grad!.clone() : src_fw_grad!.expand([...self._impl.sizes()]);
+  }
+  set_fw_grad(self, new_fw_grad, 0, true);
+}

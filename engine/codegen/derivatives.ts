@@ -133,6 +133,18 @@ export const HELPERS: Readonly<Record<string, { readonly args: readonly [number,
   _adaptive_avg_pool2d: { args: [2, 2], pytorch: "at::_adaptive_avg_pool2d (pooling.yaml)" },
   _adaptive_avg_pool2d_backward: { args: [2, 2], pytorch: "at::_adaptive_avg_pool2d_backward (pooling.yaml)" },
   adaptive_max_pool2d_backward: { args: [3, 3], pytorch: "at::adaptive_max_pool2d_backward (pooling.yaml)" },
+  // ---- forward AD: the *_jvp helpers of forward formulas ----
+  clamp_jvp: { args: [6, 6], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
+  amaxamin_jvp: { args: [5, 5], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
+  gather_with_keepdimed_indices: { args: [4, 4], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
+  evenly_read_jvp: { args: [3, 3], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
+  logsumexp_jvp: { args: [4, 4], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
+  logcumsumexp_jvp: { args: [3, 3], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
+  norm_jvp: { args: [6, 6], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
+  linalg_vector_norm_jvp: { args: [6, 6], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
+  cumprod_jvp: { args: [4, 4], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
+  cat_jvp: { args: [2, 2], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
+  stack_jvp: { args: [2, 2], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
 };
 
 /**

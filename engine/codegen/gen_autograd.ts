@@ -270,7 +270,9 @@ function emitOtherKernel(e: Emitter, f: NativeFunction, infos: readonly Differen
   e.line(`  if (grad_fn) note_node_created(grad_fn);`);
   if (f.func.kind() === "inplace") e.line(`  if (grad_fn) rebase_history(self, grad_fn);`);
   else e.line(`  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);`);
-  emitForbidForward(e, f, false);
+  // copy_'s tangent handling is hand-written in PyTorch (VariableTypeManual.cpp)
+  if (fullName(f) === "copy_") e.line(`  copy__fw_grad(self, src);`);
+  else emitForbidForward(e, f, false);
   e.line(`  return _result;`);
   e.line(`}, "VariableType::${v}", ${JSON.stringify(where)}, ${at});`);
 }
@@ -304,6 +306,7 @@ export function generateAutograd(fns: readonly NativeFunction[], infos: readonly
   ve.line(`import { compute_requires_grad, collect_next_edges, set_history, rebase_history, check_inplace, differentiable, differentiable_outputs, not_implemented_node, throw_error_out_requires_grad } from "../autograd/VariableTypeUtils.js";`);
   ve.line(`import { isFwGradDefined, isFwGradDefinedTensorList, fw_grad, set_fw_grad } from "../autograd/forward_grad.js";`);
   ve.line(`import { GradMode } from "../c10/GradMode.js";`);
+  ve.line(`import { copy__fw_grad } from "../autograd/forward_ad_ops.js";`);
   ve.line(`import { NotImplementedError } from "../c10/Errors.js";`);
   ve.line(`import * as torch from "./torch_functions.js";`);
   const fwHelpers = forwardHelperNames(fns, infos);

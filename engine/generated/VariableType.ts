@@ -12,14 +12,15 @@ import { note_node_created } from "../autograd/trace_events.js";
 import { compute_requires_grad, collect_next_edges, set_history, rebase_history, check_inplace, differentiable, differentiable_outputs, not_implemented_node, throw_error_out_requires_grad } from "../autograd/VariableTypeUtils.js";
 import { isFwGradDefined, isFwGradDefinedTensorList, fw_grad, set_fw_grad } from "../autograd/forward_grad.js";
 import { GradMode } from "../c10/GradMode.js";
+import { copy__fw_grad } from "../autograd/forward_ad_ops.js";
 import { NotImplementedError } from "../c10/Errors.js";
 import * as torch from "./torch_functions.js";
-import { maybe_multiply } from "../autograd/FunctionsManual.js";
+import { amaxamin_jvp, cat_jvp, clamp_backward, clamp_jvp, copysign_tensor_self_backward, cumprod_jvp, evenly_read_jvp, gather_with_keepdimed_indices, handle_r_to_c, infinitely_differentiable_logit_backward, linalg_vector_norm_jvp, log1p_backward, logcumsumexp_jvp, logsumexp_jvp, maybe_multiply, norm_jvp, pow_backward, pow_backward_exponent, pow_backward_self, prod_backward, sgn_backward, sigmoid_backward, stack_jvp, tanh_backward, var_backward, zeros_like } from "../autograd/FunctionsManual.js";
 import { AddBackward0, MulBackward0, FillBackward0, SumBackward0, SumBackward1, ViewBackward0, AbsBackward0, AcosBackward0, AsinBackward0, AtanBackward0, CeilBackward0, ClampBackward0, ClampBackward1, ClampMinBackward0, ClampMinBackward1, ClampMaxBackward0, ClampMaxBackward1, CosBackward0, CoshBackward0, ErfBackward0, ErfcBackward0, ErfinvBackward0, ExpBackward0, Exp2Backward0, Expm1Backward0, FloorBackward0, FracBackward0, LogBackward0, Log10Backward0, Log1PBackward0, Log2Backward0, LogitBackward0, NanToNumBackward0, NegBackward0, ReciprocalBackward0, RoundBackward0, RoundBackward1, RsqrtBackward0, SigmoidBackward0, SignBackward0, SgnBackward0, SinBackward0, SinhBackward0, SqrtBackward0, TanBackward0, TanhBackward0, TruncBackward0, AddcdivBackward0, AddcmulBackward0, Atan2Backward0, CopysignBackward0, CopysignBackward1, DivBackward0, DivBackward1, DivBackward2, DivBackward3, EqBackward0, EqBackward1, FmodBackward0, FmodBackward1, GeBackward0, GeBackward1, GtBackward0, GtBackward1, HypotBackward0, LeBackward0, LeBackward1, LerpBackward0, LerpBackward1, LtBackward0, LtBackward1, MaximumBackward0, FmaxBackward0, MinimumBackward0, FminBackward0, NeBackward0, NeBackward1, PowBackward0, PowBackward1, PowBackward2, RemainderBackward0, RemainderBackward1, RsubBackward0, RsubBackward1, SubBackward0, SubBackward1, AmaxBackward0, AminBackward0, MaxBackward0, MaxBackward1, MeanBackward0, MeanBackward1, MinBackward0, MinBackward1, ProdBackward0, ProdBackward1, StdBackward0, StdMeanBackward0, VarBackward0, VarMeanBackward0, WhereBackward0, AliasBackward0, CloneBackward0, ExpandBackward0, PermuteBackward0, ReshapeAliasBackward0, SqueezeBackward0, SqueezeBackward1, TBackward0, TransposeBackward0, UnsafeViewBackward0, UnsqueezeBackward0, CatBackward0, StackBackward0, FlipBackward0, RollBackward0, TrilBackward0, TriuBackward0, SelectBackward0, SliceBackward0, ToCopyBackward0, RepeatBackward0, SortBackward0, SortBackward1, DiagonalBackward0, UnfoldBackward0, SplitBackward0, SplitWithSizesBackward0, UnbindBackward0, ZeroBackward0, AsStridedBackward0, AddbmmBackward0, AddmmBackward0, AddmvBackward0, AddrBackward0, BaddbmmBackward0, BmmBackward0, DotBackward0, VdotBackward0, MmBackward0, MvBackward0, TrilinearBackward0, LinalgInvExBackward0, LinalgDetBackward0, LinalgSlogdetBackward0, LinalgCholeskyExBackward0, LinalgQrBackward0, LinalgSvdBackward0, LinalgSolveExBackward0, CummaxBackward0, CumminBackward0, CumprodBackward0, CumsumBackward0, GatherBackward0, FillBackward1, IndexBackward0, IndexAddBackward0, IndexFillBackward0, IndexFillBackward1, IndexPutBackward0, IndexPutImplBackward0, IndexSelectBackward0, LogsumexpBackward0, MaskedFillBackward0, MaskedFillBackward1, MaskedSelectBackward0, MedianBackward0, NanmedianBackward0, MedianBackward1, NanmedianBackward1, ModeBackward0, NormBackward0, NormBackward1, NormBackward2, NormBackward3, ScatterBackward0, ScatterBackward1, ScatterAddBackward0, TakeBackward0, TopkBackward0, UniqueBackward0, UniqueDimBackward0, UniqueConsecutiveBackward0, UniqueDimConsecutiveBackward0, Unique2Backward0, ScatterReduceBackward0, LogcumsumexpBackward0, LinalgVectorNormBackward0, ReluBackward0, ThresholdBackward0, ThresholdBackward1, ThresholdBackwardBackward0, LeakyReluBackward0, LeakyReluBackward1, LeakyReluBackwardBackward0, HardtanhBackward0, HardtanhBackwardBackward0, HardsigmoidBackward0, HardswishBackward0, EluBackward0, EluBackward1, CeluBackward0, CeluBackward1, GeluBackward0, SiluBackward0, MishBackward0, SoftplusBackward0, LogSigmoidBackward0, SoftmaxBackward0, LogSoftmaxBackward0, MseLossBackward0, SmoothL1LossBackward0, HuberLossBackward0, BinaryCrossEntropyBackward0, BinaryCrossEntropyWithLogitsBackward0, NllLossBackward0, NllLossBackwardBackward0, NllLoss2DBackward0, NllLoss2DBackwardBackward0, ConvolutionBackward0, NativeBatchNormBackward0, NativeLayerNormBackward0, NativeGroupNormBackward0, EmbeddingBackward0, MaxPool2DWithIndicesBackward0, MaxPool2DWithIndicesBackwardBackward0, AvgPool2DBackward0, AvgPool2DBackwardBackward0, ConstantPadNdBackward0, PixelShuffleBackward0, PixelUnshuffleBackward0, Im2ColBackward0, Col2ImBackward0, AdaptiveAvgPool2DBackward0, AdaptiveAvgPool2DBackwardBackward0, AdaptiveMaxPool2DBackward0, AdaptiveMaxPool2DBackwardBackward0 } from "./Functions.js";
 void clone_default; void SavedVariable; void torch; void GradMode; void fw_grad; void isFwGradDefinedTensorList;
 
-registerKernel(ops.empty_memory_format, "Autograd", (ks, size, dtype, layout, device, pin_memory, memory_format) => below_autograd(() => ops.empty_memory_format.redispatch(ks.and(after_autograd_keyset), size, dtype, layout, device, pin_memory, memory_format)), "VariableType::empty_memory_format", "engine/ops/native_functions.yaml:13", "engine/generated/VariableType.ts:21");
-registerKernel(ops.ones_default, "Autograd", (ks, size, dtype, layout, device, pin_memory) => below_autograd(() => ops.ones_default.redispatch(ks.and(after_autograd_keyset), size, dtype, layout, device, pin_memory)), "VariableType::ones_default", "engine/ops/native_functions.yaml:19", "engine/generated/VariableType.ts:22");
+registerKernel(ops.empty_memory_format, "Autograd", (ks, size, dtype, layout, device, pin_memory, memory_format) => below_autograd(() => ops.empty_memory_format.redispatch(ks.and(after_autograd_keyset), size, dtype, layout, device, pin_memory, memory_format)), "VariableType::empty_memory_format", "engine/ops/native_functions.yaml:13", "engine/generated/VariableType.ts:22");
+registerKernel(ops.ones_default, "Autograd", (ks, size, dtype, layout, device, pin_memory) => below_autograd(() => ops.ones_default.redispatch(ks.and(after_autograd_keyset), size, dtype, layout, device, pin_memory)), "VariableType::ones_default", "engine/ops/native_functions.yaml:19", "engine/generated/VariableType.ts:23");
 registerKernel(ops.fill__Scalar, "Autograd", (ks, self, value) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -42,7 +43,7 @@ registerKernel(ops.fill__Scalar, "Autograd", (ks, self, value) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::fill__Scalar", "engine/ops/native_functions.yaml:23", "engine/generated/VariableType.ts:23");
+}, "VariableType::fill__Scalar", "engine/ops/native_functions.yaml:23", "engine/generated/VariableType.ts:24");
 registerKernel(ops.add_Tensor, "Autograd", (ks, self, other, alpha) => {
   const _any_requires_grad = compute_requires_grad(self, other);
   const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(other);
@@ -69,7 +70,7 @@ registerKernel(ops.add_Tensor, "Autograd", (ks, self, other, alpha) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::add_Tensor", "engine/ops/native_functions.yaml:28", "engine/generated/VariableType.ts:46");
+}, "VariableType::add_Tensor", "engine/ops/native_functions.yaml:28", "engine/generated/VariableType.ts:47");
 registerKernel(ops.add__Tensor, "Autograd", (ks, self, other, alpha) => {
   const _any_requires_grad = compute_requires_grad(self, other);
   const _any_has_forward_grad_self = isFwGradDefined(self) || isFwGradDefined(other);
@@ -98,13 +99,13 @@ registerKernel(ops.add__Tensor, "Autograd", (ks, self, other, alpha) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::add__Tensor", "engine/ops/native_functions.yaml:33", "engine/generated/VariableType.ts:73");
+}, "VariableType::add__Tensor", "engine/ops/native_functions.yaml:33", "engine/generated/VariableType.ts:74");
 registerKernel(ops.add_out, "Autograd", (ks, self, other, alpha, out) => {
   if (compute_requires_grad(self, other)) throw_error_out_requires_grad("add");
   const _result = below_autograd(() => ops.add_out.redispatch(ks.and(after_autograd_keyset), self, other, alpha, out));
   if (isFwGradDefined(self) || isFwGradDefined(other) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with add_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::add_out", "engine/ops/native_functions.yaml:38", "engine/generated/VariableType.ts:102");
+}, "VariableType::add_out", "engine/ops/native_functions.yaml:38", "engine/generated/VariableType.ts:103");
 registerKernel(ops.mul_Tensor, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
   const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(other);
@@ -134,7 +135,7 @@ registerKernel(ops.mul_Tensor, "Autograd", (ks, self, other) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::mul_Tensor", "engine/ops/native_functions.yaml:45", "engine/generated/VariableType.ts:108");
+}, "VariableType::mul_Tensor", "engine/ops/native_functions.yaml:45", "engine/generated/VariableType.ts:109");
 registerKernel(ops.mul__Tensor, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
   const _any_has_forward_grad_self = isFwGradDefined(self) || isFwGradDefined(other);
@@ -170,13 +171,13 @@ registerKernel(ops.mul__Tensor, "Autograd", (ks, self, other) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::mul__Tensor", "engine/ops/native_functions.yaml:50", "engine/generated/VariableType.ts:138");
+}, "VariableType::mul__Tensor", "engine/ops/native_functions.yaml:50", "engine/generated/VariableType.ts:139");
 registerKernel(ops.mul_out, "Autograd", (ks, self, other, out) => {
   if (compute_requires_grad(self, other)) throw_error_out_requires_grad("mul");
   const _result = below_autograd(() => ops.mul_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
   if (isFwGradDefined(self) || isFwGradDefined(other) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with mul_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::mul_out", "engine/ops/native_functions.yaml:55", "engine/generated/VariableType.ts:174");
+}, "VariableType::mul_out", "engine/ops/native_functions.yaml:55", "engine/generated/VariableType.ts:175");
 registerKernel(ops.sum_default, "Autograd", (ks, self, dtype) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -199,7 +200,7 @@ registerKernel(ops.sum_default, "Autograd", (ks, self, dtype) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::sum_default", "engine/ops/native_functions.yaml:62", "engine/generated/VariableType.ts:180");
+}, "VariableType::sum_default", "engine/ops/native_functions.yaml:62", "engine/generated/VariableType.ts:181");
 registerKernel(ops.sum_dim_IntList, "Autograd", (ks, self, dim, keepdim, dtype) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -224,13 +225,13 @@ registerKernel(ops.sum_dim_IntList, "Autograd", (ks, self, dim, keepdim, dtype) 
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::sum_dim_IntList", "engine/ops/native_functions.yaml:67", "engine/generated/VariableType.ts:203");
+}, "VariableType::sum_dim_IntList", "engine/ops/native_functions.yaml:67", "engine/generated/VariableType.ts:204");
 registerKernel(ops.sum_IntList_out, "Autograd", (ks, self, dim, keepdim, dtype, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("sum");
   const _result = below_autograd(() => ops.sum_IntList_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, dtype, out));
   if (isFwGradDefined(self) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with sum_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::sum_IntList_out", "engine/ops/native_functions.yaml:72", "engine/generated/VariableType.ts:228");
+}, "VariableType::sum_IntList_out", "engine/ops/native_functions.yaml:72", "engine/generated/VariableType.ts:229");
 registerKernel(ops.view_default, "Autograd", (ks, self, size) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -253,7 +254,7 @@ registerKernel(ops.view_default, "Autograd", (ks, self, size) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::view_default", "engine/ops/native_functions.yaml:77", "engine/generated/VariableType.ts:234");
+}, "VariableType::view_default", "engine/ops/native_functions.yaml:77", "engine/generated/VariableType.ts:235");
 registerKernel(ops.relu_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: ReluBackward0 | null = null;
@@ -269,7 +270,7 @@ registerKernel(ops.relu_default, "Autograd", (ks, self) => {
   }
   if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with relu that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::relu_default", "engine/ops/native_functions/activation.yaml:12", "engine/generated/VariableType.ts:257");
+}, "VariableType::relu_default", "engine/ops/native_functions/activation.yaml:12", "engine/generated/VariableType.ts:258");
 registerKernel(ops.relu__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -285,13 +286,13 @@ registerKernel(ops.relu__default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::relu__default", "engine/ops/native_functions/activation.yaml:17", "engine/generated/VariableType.ts:273");
+}, "VariableType::relu__default", "engine/ops/native_functions/activation.yaml:17", "engine/generated/VariableType.ts:274");
 registerKernel(ops.leaky_relu_out, "Autograd", (ks, self, negative_slope, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("leaky_relu");
   const _result = below_autograd(() => ops.leaky_relu_out.redispatch(ks.and(after_autograd_keyset), self, negative_slope, out));
   if (isFwGradDefined(self) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with leaky_relu_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::leaky_relu_out", "engine/ops/native_functions/activation.yaml:34", "engine/generated/VariableType.ts:289");
+}, "VariableType::leaky_relu_out", "engine/ops/native_functions/activation.yaml:34", "engine/generated/VariableType.ts:290");
 registerKernel(ops.leaky_relu_default, "Autograd", (ks, self, negative_slope) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: LeakyReluBackward0 | null = null;
@@ -308,7 +309,7 @@ registerKernel(ops.leaky_relu_default, "Autograd", (ks, self, negative_slope) =>
   }
   if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with leaky_relu that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::leaky_relu_default", "engine/ops/native_functions/activation.yaml:41", "engine/generated/VariableType.ts:295");
+}, "VariableType::leaky_relu_default", "engine/ops/native_functions/activation.yaml:41", "engine/generated/VariableType.ts:296");
 registerKernel(ops.leaky_relu__default, "Autograd", (ks, self, negative_slope) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -325,13 +326,13 @@ registerKernel(ops.leaky_relu__default, "Autograd", (ks, self, negative_slope) =
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::leaky_relu__default", "engine/ops/native_functions/activation.yaml:45", "engine/generated/VariableType.ts:312");
+}, "VariableType::leaky_relu__default", "engine/ops/native_functions/activation.yaml:45", "engine/generated/VariableType.ts:313");
 registerKernel(ops.elu_out, "Autograd", (ks, self, alpha, scale, input_scale, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("elu");
   const _result = below_autograd(() => ops.elu_out.redispatch(ks.and(after_autograd_keyset), self, alpha, scale, input_scale, out));
   if (isFwGradDefined(self) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with elu_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::elu_out", "engine/ops/native_functions/activation.yaml:50", "engine/generated/VariableType.ts:329");
+}, "VariableType::elu_out", "engine/ops/native_functions/activation.yaml:50", "engine/generated/VariableType.ts:330");
 registerKernel(ops.elu_default, "Autograd", (ks, self, alpha, scale, input_scale) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: EluBackward0 | null = null;
@@ -350,7 +351,7 @@ registerKernel(ops.elu_default, "Autograd", (ks, self, alpha, scale, input_scale
   }
   if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with elu that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::elu_default", "engine/ops/native_functions/activation.yaml:57", "engine/generated/VariableType.ts:335");
+}, "VariableType::elu_default", "engine/ops/native_functions/activation.yaml:57", "engine/generated/VariableType.ts:336");
 registerKernel(ops.elu__default, "Autograd", (ks, self, alpha, scale, input_scale) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -369,7 +370,7 @@ registerKernel(ops.elu__default, "Autograd", (ks, self, alpha, scale, input_scal
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::elu__default", "engine/ops/native_functions/activation.yaml:61", "engine/generated/VariableType.ts:354");
+}, "VariableType::elu__default", "engine/ops/native_functions/activation.yaml:61", "engine/generated/VariableType.ts:355");
 registerKernel(ops.celu_default, "Autograd", (ks, self, alpha) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: CeluBackward0 | null = null;
@@ -386,7 +387,7 @@ registerKernel(ops.celu_default, "Autograd", (ks, self, alpha) => {
   }
   if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with celu that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::celu_default", "engine/ops/native_functions/activation.yaml:73", "engine/generated/VariableType.ts:373");
+}, "VariableType::celu_default", "engine/ops/native_functions/activation.yaml:73", "engine/generated/VariableType.ts:374");
 registerKernel(ops.celu__default, "Autograd", (ks, self, alpha) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -403,13 +404,13 @@ registerKernel(ops.celu__default, "Autograd", (ks, self, alpha) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::celu__default", "engine/ops/native_functions/activation.yaml:77", "engine/generated/VariableType.ts:390");
+}, "VariableType::celu__default", "engine/ops/native_functions/activation.yaml:77", "engine/generated/VariableType.ts:391");
 registerKernel(ops.gelu_out, "Autograd", (ks, self, approximate, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("gelu");
   const _result = below_autograd(() => ops.gelu_out.redispatch(ks.and(after_autograd_keyset), self, approximate, out));
   if (isFwGradDefined(self) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with gelu_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::gelu_out", "engine/ops/native_functions/activation.yaml:83", "engine/generated/VariableType.ts:407");
+}, "VariableType::gelu_out", "engine/ops/native_functions/activation.yaml:83", "engine/generated/VariableType.ts:408");
 registerKernel(ops.gelu__default, "Autograd", (ks, self, approximate) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -426,7 +427,7 @@ registerKernel(ops.gelu__default, "Autograd", (ks, self, approximate) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::gelu__default", "engine/ops/native_functions/activation.yaml:90", "engine/generated/VariableType.ts:413");
+}, "VariableType::gelu__default", "engine/ops/native_functions/activation.yaml:90", "engine/generated/VariableType.ts:414");
 registerKernel(ops.gelu_default, "Autograd", (ks, self, approximate) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: GeluBackward0 | null = null;
@@ -443,7 +444,7 @@ registerKernel(ops.gelu_default, "Autograd", (ks, self, approximate) => {
   }
   if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with gelu that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::gelu_default", "engine/ops/native_functions/activation.yaml:94", "engine/generated/VariableType.ts:430");
+}, "VariableType::gelu_default", "engine/ops/native_functions/activation.yaml:94", "engine/generated/VariableType.ts:431");
 registerKernel(ops.silu_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: SiluBackward0 | null = null;
@@ -459,7 +460,7 @@ registerKernel(ops.silu_default, "Autograd", (ks, self) => {
   }
   if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with silu that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::silu_default", "engine/ops/native_functions/activation.yaml:99", "engine/generated/VariableType.ts:447");
+}, "VariableType::silu_default", "engine/ops/native_functions/activation.yaml:99", "engine/generated/VariableType.ts:448");
 registerKernel(ops.silu__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -475,13 +476,13 @@ registerKernel(ops.silu__default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::silu__default", "engine/ops/native_functions/activation.yaml:103", "engine/generated/VariableType.ts:463");
+}, "VariableType::silu__default", "engine/ops/native_functions/activation.yaml:103", "engine/generated/VariableType.ts:464");
 registerKernel(ops.silu_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("silu");
   const _result = below_autograd(() => ops.silu_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if (isFwGradDefined(self) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with silu_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::silu_out", "engine/ops/native_functions/activation.yaml:107", "engine/generated/VariableType.ts:479");
+}, "VariableType::silu_out", "engine/ops/native_functions/activation.yaml:107", "engine/generated/VariableType.ts:480");
 registerKernel(ops.mish_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: MishBackward0 | null = null;
@@ -497,7 +498,7 @@ registerKernel(ops.mish_default, "Autograd", (ks, self) => {
   }
   if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with mish that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::mish_default", "engine/ops/native_functions/activation.yaml:114", "engine/generated/VariableType.ts:485");
+}, "VariableType::mish_default", "engine/ops/native_functions/activation.yaml:114", "engine/generated/VariableType.ts:486");
 registerKernel(ops.mish__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -513,19 +514,19 @@ registerKernel(ops.mish__default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::mish__default", "engine/ops/native_functions/activation.yaml:118", "engine/generated/VariableType.ts:501");
+}, "VariableType::mish__default", "engine/ops/native_functions/activation.yaml:118", "engine/generated/VariableType.ts:502");
 registerKernel(ops.mish_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("mish");
   const _result = below_autograd(() => ops.mish_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if (isFwGradDefined(self) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with mish_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::mish_out", "engine/ops/native_functions/activation.yaml:122", "engine/generated/VariableType.ts:517");
+}, "VariableType::mish_out", "engine/ops/native_functions/activation.yaml:122", "engine/generated/VariableType.ts:518");
 registerKernel(ops.softplus_out, "Autograd", (ks, self, beta, threshold, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("softplus");
   const _result = below_autograd(() => ops.softplus_out.redispatch(ks.and(after_autograd_keyset), self, beta, threshold, out));
   if (isFwGradDefined(self) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with softplus_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::softplus_out", "engine/ops/native_functions/activation.yaml:130", "engine/generated/VariableType.ts:523");
+}, "VariableType::softplus_out", "engine/ops/native_functions/activation.yaml:130", "engine/generated/VariableType.ts:524");
 registerKernel(ops.softplus_default, "Autograd", (ks, self, beta, threshold) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: SoftplusBackward0 | null = null;
@@ -543,13 +544,13 @@ registerKernel(ops.softplus_default, "Autograd", (ks, self, beta, threshold) => 
   }
   if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with softplus that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::softplus_default", "engine/ops/native_functions/activation.yaml:137", "engine/generated/VariableType.ts:529");
+}, "VariableType::softplus_default", "engine/ops/native_functions/activation.yaml:137", "engine/generated/VariableType.ts:530");
 registerKernel(ops.hardtanh_out, "Autograd", (ks, self, min_val, max_val, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("hardtanh");
   const _result = below_autograd(() => ops.hardtanh_out.redispatch(ks.and(after_autograd_keyset), self, min_val, max_val, out));
   if (isFwGradDefined(self) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with hardtanh_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::hardtanh_out", "engine/ops/native_functions/activation.yaml:142", "engine/generated/VariableType.ts:547");
+}, "VariableType::hardtanh_out", "engine/ops/native_functions/activation.yaml:142", "engine/generated/VariableType.ts:548");
 registerKernel(ops.hardtanh_default, "Autograd", (ks, self, min_val, max_val) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: HardtanhBackward0 | null = null;
@@ -567,7 +568,7 @@ registerKernel(ops.hardtanh_default, "Autograd", (ks, self, min_val, max_val) =>
   }
   if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with hardtanh that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::hardtanh_default", "engine/ops/native_functions/activation.yaml:147", "engine/generated/VariableType.ts:553");
+}, "VariableType::hardtanh_default", "engine/ops/native_functions/activation.yaml:147", "engine/generated/VariableType.ts:554");
 registerKernel(ops.hardtanh__default, "Autograd", (ks, self, min_val, max_val) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -585,13 +586,13 @@ registerKernel(ops.hardtanh__default, "Autograd", (ks, self, min_val, max_val) =
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::hardtanh__default", "engine/ops/native_functions/activation.yaml:152", "engine/generated/VariableType.ts:571");
+}, "VariableType::hardtanh__default", "engine/ops/native_functions/activation.yaml:152", "engine/generated/VariableType.ts:572");
 registerKernel(ops.hardsigmoid_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("hardsigmoid");
   const _result = below_autograd(() => ops.hardsigmoid_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if (isFwGradDefined(self) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with hardsigmoid_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::hardsigmoid_out", "engine/ops/native_functions/activation.yaml:157", "engine/generated/VariableType.ts:589");
+}, "VariableType::hardsigmoid_out", "engine/ops/native_functions/activation.yaml:157", "engine/generated/VariableType.ts:590");
 registerKernel(ops.hardsigmoid_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: HardsigmoidBackward0 | null = null;
@@ -607,7 +608,7 @@ registerKernel(ops.hardsigmoid_default, "Autograd", (ks, self) => {
   }
   if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with hardsigmoid that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::hardsigmoid_default", "engine/ops/native_functions/activation.yaml:164", "engine/generated/VariableType.ts:595");
+}, "VariableType::hardsigmoid_default", "engine/ops/native_functions/activation.yaml:164", "engine/generated/VariableType.ts:596");
 registerKernel(ops.hardsigmoid__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -623,13 +624,13 @@ registerKernel(ops.hardsigmoid__default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::hardsigmoid__default", "engine/ops/native_functions/activation.yaml:168", "engine/generated/VariableType.ts:611");
+}, "VariableType::hardsigmoid__default", "engine/ops/native_functions/activation.yaml:168", "engine/generated/VariableType.ts:612");
 registerKernel(ops.hardswish_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("hardswish");
   const _result = below_autograd(() => ops.hardswish_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if (isFwGradDefined(self) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with hardswish_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::hardswish_out", "engine/ops/native_functions/activation.yaml:172", "engine/generated/VariableType.ts:627");
+}, "VariableType::hardswish_out", "engine/ops/native_functions/activation.yaml:172", "engine/generated/VariableType.ts:628");
 registerKernel(ops.hardswish_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: HardswishBackward0 | null = null;
@@ -645,7 +646,7 @@ registerKernel(ops.hardswish_default, "Autograd", (ks, self) => {
   }
   if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with hardswish that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::hardswish_default", "engine/ops/native_functions/activation.yaml:177", "engine/generated/VariableType.ts:633");
+}, "VariableType::hardswish_default", "engine/ops/native_functions/activation.yaml:177", "engine/generated/VariableType.ts:634");
 registerKernel(ops.hardswish__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -661,13 +662,13 @@ registerKernel(ops.hardswish__default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::hardswish__default", "engine/ops/native_functions/activation.yaml:182", "engine/generated/VariableType.ts:649");
+}, "VariableType::hardswish__default", "engine/ops/native_functions/activation.yaml:182", "engine/generated/VariableType.ts:650");
 registerKernel(ops.log_sigmoid_forward_output, "Autograd", (ks, self, output, buffer) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("log_sigmoid_forward");
   const _result = below_autograd(() => ops.log_sigmoid_forward_output.redispatch(ks.and(after_autograd_keyset), self, output, buffer));
   if (isFwGradDefined(self) || isFwGradDefined(output) || isFwGradDefined(buffer)) throw new NotImplementedError("Trying to use forward AD with log_sigmoid_forward_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::log_sigmoid_forward_output", "engine/ops/native_functions/activation.yaml:198", "engine/generated/VariableType.ts:665");
+}, "VariableType::log_sigmoid_forward_output", "engine/ops/native_functions/activation.yaml:198", "engine/generated/VariableType.ts:666");
 registerKernel(ops.log_sigmoid_forward_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: LogSigmoidBackward0 | null = null;
@@ -683,7 +684,7 @@ registerKernel(ops.log_sigmoid_forward_default, "Autograd", (ks, self) => {
   }
   if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with log_sigmoid_forward that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::log_sigmoid_forward_default", "engine/ops/native_functions/activation.yaml:203", "engine/generated/VariableType.ts:671");
+}, "VariableType::log_sigmoid_forward_default", "engine/ops/native_functions/activation.yaml:203", "engine/generated/VariableType.ts:672");
 registerKernel(ops.threshold_default, "Autograd", (ks, self, threshold, value) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: ThresholdBackward0 | null = null;
@@ -700,7 +701,7 @@ registerKernel(ops.threshold_default, "Autograd", (ks, self, threshold, value) =
   }
   if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with threshold that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::threshold_default", "engine/ops/native_functions/activation.yaml:209", "engine/generated/VariableType.ts:687");
+}, "VariableType::threshold_default", "engine/ops/native_functions/activation.yaml:209", "engine/generated/VariableType.ts:688");
 registerKernel(ops.threshold__default, "Autograd", (ks, self, threshold, value) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -717,18 +718,18 @@ registerKernel(ops.threshold__default, "Autograd", (ks, self, threshold, value) 
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::threshold__default", "engine/ops/native_functions/activation.yaml:213", "engine/generated/VariableType.ts:704");
+}, "VariableType::threshold__default", "engine/ops/native_functions/activation.yaml:213", "engine/generated/VariableType.ts:705");
 registerKernel(ops.threshold_out, "Autograd", (ks, self, threshold, value, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("threshold");
   const _result = below_autograd(() => ops.threshold_out.redispatch(ks.and(after_autograd_keyset), self, threshold, value, out));
   if (isFwGradDefined(self) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with threshold_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::threshold_out", "engine/ops/native_functions/activation.yaml:217", "engine/generated/VariableType.ts:721");
+}, "VariableType::threshold_out", "engine/ops/native_functions/activation.yaml:217", "engine/generated/VariableType.ts:722");
 registerKernel(ops.softmax_int_out, "Autograd", (ks, self, dim, dtype, out) => {
   const _result = below_autograd(() => ops.softmax_int_out.redispatch(ks.and(after_autograd_keyset), self, dim, dtype, out));
   if (isFwGradDefined(self) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with softmax_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::softmax_int_out", "engine/ops/native_functions/activation.yaml:229", "engine/generated/VariableType.ts:727");
+}, "VariableType::softmax_int_out", "engine/ops/native_functions/activation.yaml:229", "engine/generated/VariableType.ts:728");
 registerKernel(ops._softmax_default, "Autograd", (ks, self, dim, half_to_float) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: SoftmaxBackward0 | null = null;
@@ -745,18 +746,18 @@ registerKernel(ops._softmax_default, "Autograd", (ks, self, dim, half_to_float) 
   }
   if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with _softmax that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::_softmax_default", "engine/ops/native_functions/activation.yaml:234", "engine/generated/VariableType.ts:732");
+}, "VariableType::_softmax_default", "engine/ops/native_functions/activation.yaml:234", "engine/generated/VariableType.ts:733");
 registerKernel(ops._softmax_out, "Autograd", (ks, self, dim, half_to_float, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("_softmax");
   const _result = below_autograd(() => ops._softmax_out.redispatch(ks.and(after_autograd_keyset), self, dim, half_to_float, out));
   if (isFwGradDefined(self) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with _softmax_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::_softmax_out", "engine/ops/native_functions/activation.yaml:237", "engine/generated/VariableType.ts:749");
+}, "VariableType::_softmax_out", "engine/ops/native_functions/activation.yaml:237", "engine/generated/VariableType.ts:750");
 registerKernel(ops.log_softmax_int_out, "Autograd", (ks, self, dim, dtype, out) => {
   const _result = below_autograd(() => ops.log_softmax_int_out.redispatch(ks.and(after_autograd_keyset), self, dim, dtype, out));
   if (isFwGradDefined(self) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with log_softmax_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::log_softmax_int_out", "engine/ops/native_functions/activation.yaml:247", "engine/generated/VariableType.ts:755");
+}, "VariableType::log_softmax_int_out", "engine/ops/native_functions/activation.yaml:247", "engine/generated/VariableType.ts:756");
 registerKernel(ops._log_softmax_default, "Autograd", (ks, self, dim, half_to_float) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: LogSoftmaxBackward0 | null = null;
@@ -773,19 +774,19 @@ registerKernel(ops._log_softmax_default, "Autograd", (ks, self, dim, half_to_flo
   }
   if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with _log_softmax that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::_log_softmax_default", "engine/ops/native_functions/activation.yaml:252", "engine/generated/VariableType.ts:760");
+}, "VariableType::_log_softmax_default", "engine/ops/native_functions/activation.yaml:252", "engine/generated/VariableType.ts:761");
 registerKernel(ops._log_softmax_out, "Autograd", (ks, self, dim, half_to_float, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("_log_softmax");
   const _result = below_autograd(() => ops._log_softmax_out.redispatch(ks.and(after_autograd_keyset), self, dim, half_to_float, out));
   if (isFwGradDefined(self) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with _log_softmax_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::_log_softmax_out", "engine/ops/native_functions/activation.yaml:255", "engine/generated/VariableType.ts:777");
+}, "VariableType::_log_softmax_out", "engine/ops/native_functions/activation.yaml:255", "engine/generated/VariableType.ts:778");
 registerKernel(ops.threshold_backward_grad_input, "Autograd", (ks, grad_output, self, threshold, grad_input) => {
   if (compute_requires_grad(grad_output, self)) throw_error_out_requires_grad("threshold_backward");
   const _result = below_autograd(() => ops.threshold_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, self, threshold, grad_input));
   if (isFwGradDefined(grad_output) || isFwGradDefined(self) || isFwGradDefined(grad_input)) throw new NotImplementedError("Trying to use forward AD with threshold_backward_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::threshold_backward_grad_input", "engine/ops/native_functions/activation.yaml:303", "engine/generated/VariableType.ts:783");
+}, "VariableType::threshold_backward_grad_input", "engine/ops/native_functions/activation.yaml:303", "engine/generated/VariableType.ts:784");
 registerKernel(ops.threshold_backward_default, "Autograd", (ks, grad_output, self, threshold) => {
   const _any_requires_grad = compute_requires_grad(grad_output, self);
   let grad_fn: ThresholdBackwardBackward0 | null = null;
@@ -802,13 +803,13 @@ registerKernel(ops.threshold_backward_default, "Autograd", (ks, grad_output, sel
   }
   if (isFwGradDefined(grad_output) || isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with threshold_backward that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::threshold_backward_default", "engine/ops/native_functions/activation.yaml:309", "engine/generated/VariableType.ts:789");
+}, "VariableType::threshold_backward_default", "engine/ops/native_functions/activation.yaml:309", "engine/generated/VariableType.ts:790");
 registerKernel(ops.leaky_relu_backward_grad_input, "Autograd", (ks, grad_output, self, negative_slope, self_is_result, grad_input) => {
   if (compute_requires_grad(grad_output, self)) throw_error_out_requires_grad("leaky_relu_backward");
   const _result = below_autograd(() => ops.leaky_relu_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, self, negative_slope, self_is_result, grad_input));
   if (isFwGradDefined(grad_output) || isFwGradDefined(self) || isFwGradDefined(grad_input)) throw new NotImplementedError("Trying to use forward AD with leaky_relu_backward_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::leaky_relu_backward_grad_input", "engine/ops/native_functions/activation.yaml:313", "engine/generated/VariableType.ts:806");
+}, "VariableType::leaky_relu_backward_grad_input", "engine/ops/native_functions/activation.yaml:313", "engine/generated/VariableType.ts:807");
 registerKernel(ops.leaky_relu_backward_default, "Autograd", (ks, grad_output, self, negative_slope, self_is_result) => {
   const _any_requires_grad = compute_requires_grad(grad_output, self);
   let grad_fn: LeakyReluBackwardBackward0 | null = null;
@@ -825,13 +826,13 @@ registerKernel(ops.leaky_relu_backward_default, "Autograd", (ks, grad_output, se
   }
   if (isFwGradDefined(grad_output) || isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with leaky_relu_backward that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::leaky_relu_backward_default", "engine/ops/native_functions/activation.yaml:320", "engine/generated/VariableType.ts:812");
+}, "VariableType::leaky_relu_backward_default", "engine/ops/native_functions/activation.yaml:320", "engine/generated/VariableType.ts:813");
 registerKernel(ops.hardtanh_backward_grad_input, "Autograd", (ks, grad_output, self, min_val, max_val, grad_input) => {
   if (compute_requires_grad(grad_output, self)) throw_error_out_requires_grad("hardtanh_backward");
   const _result = below_autograd(() => ops.hardtanh_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, self, min_val, max_val, grad_input));
   if (isFwGradDefined(grad_output) || isFwGradDefined(self) || isFwGradDefined(grad_input)) throw new NotImplementedError("Trying to use forward AD with hardtanh_backward_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::hardtanh_backward_grad_input", "engine/ops/native_functions/activation.yaml:324", "engine/generated/VariableType.ts:829");
+}, "VariableType::hardtanh_backward_grad_input", "engine/ops/native_functions/activation.yaml:324", "engine/generated/VariableType.ts:830");
 registerKernel(ops.hardtanh_backward_default, "Autograd", (ks, grad_output, self, min_val, max_val) => {
   const _any_requires_grad = compute_requires_grad(grad_output, self);
   let grad_fn: HardtanhBackwardBackward0 | null = null;
@@ -849,12 +850,12 @@ registerKernel(ops.hardtanh_backward_default, "Autograd", (ks, grad_output, self
   }
   if (isFwGradDefined(grad_output) || isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with hardtanh_backward that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::hardtanh_backward_default", "engine/ops/native_functions/activation.yaml:329", "engine/generated/VariableType.ts:835");
+}, "VariableType::hardtanh_backward_default", "engine/ops/native_functions/activation.yaml:329", "engine/generated/VariableType.ts:836");
 registerKernel(ops.hardsigmoid_backward_grad_input, "Autograd", (ks, grad_output, self, grad_input) => {
   const _result = below_autograd(() => ops.hardsigmoid_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, self, grad_input));
   if (isFwGradDefined(grad_output) || isFwGradDefined(self) || isFwGradDefined(grad_input)) throw new NotImplementedError("Trying to use forward AD with hardsigmoid_backward_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::hardsigmoid_backward_grad_input", "engine/ops/native_functions/activation.yaml:334", "engine/generated/VariableType.ts:853");
+}, "VariableType::hardsigmoid_backward_grad_input", "engine/ops/native_functions/activation.yaml:334", "engine/generated/VariableType.ts:854");
 registerKernel(ops.hardsigmoid_backward_default, "Autograd", (ks, grad_output, self) => {
   const grad_fn = compute_requires_grad(grad_output, self) ? not_implemented_node("aten::hardsigmoid_backward", grad_output, self) : null;
   const _result = below_autograd(() => ops.hardsigmoid_backward_default.redispatch(ks.and(after_autograd_keyset), grad_output, self));
@@ -862,7 +863,7 @@ registerKernel(ops.hardsigmoid_backward_default, "Autograd", (ks, grad_output, s
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (isFwGradDefined(grad_output) || isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with hardsigmoid_backward that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::hardsigmoid_backward_default", "engine/ops/native_functions/activation.yaml:341", "engine/generated/VariableType.ts:858");
+}, "VariableType::hardsigmoid_backward_default", "engine/ops/native_functions/activation.yaml:341", "engine/generated/VariableType.ts:859");
 registerKernel(ops._scaled_dot_product_attention_forward_default, "Autograd", (ks, query, key, value, attn_mask, dropout_p, need_attn_weights, is_causal) => {
   const grad_fn = compute_requires_grad(query, key, value, attn_mask) ? not_implemented_node("aten::_scaled_dot_product_attention_forward", query, key, value, attn_mask) : null;
   const _result = below_autograd(() => ops._scaled_dot_product_attention_forward_default.redispatch(ks.and(after_autograd_keyset), query, key, value, attn_mask, dropout_p, need_attn_weights, is_causal));
@@ -870,7 +871,7 @@ registerKernel(ops._scaled_dot_product_attention_forward_default, "Autograd", (k
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (isFwGradDefined(query) || isFwGradDefined(key) || isFwGradDefined(value) || isFwGradDefined(attn_mask)) throw new NotImplementedError("Trying to use forward AD with _scaled_dot_product_attention_forward that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::_scaled_dot_product_attention_forward_default", "engine/ops/native_functions/attention.yaml:21", "engine/generated/VariableType.ts:866");
+}, "VariableType::_scaled_dot_product_attention_forward_default", "engine/ops/native_functions/attention.yaml:21", "engine/generated/VariableType.ts:867");
 registerKernel(ops.mul_Scalar, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::mul", self) : null;
   const _result = below_autograd(() => ops.mul_Scalar.redispatch(ks.and(after_autograd_keyset), self, other));
@@ -878,7 +879,7 @@ registerKernel(ops.mul_Scalar, "Autograd", (ks, self, other) => {
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with mul that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::mul_Scalar", "engine/ops/native_functions/attention.yaml:34", "engine/generated/VariableType.ts:874");
+}, "VariableType::mul_Scalar", "engine/ops/native_functions/attention.yaml:34", "engine/generated/VariableType.ts:875");
 registerKernel(ops._new_zeros_with_same_feature_meta_default, "Autograd", (ks, self, other, self_num_batch_dims) => {
   const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::_new_zeros_with_same_feature_meta", self, other) : null;
   const _result = below_autograd(() => ops._new_zeros_with_same_feature_meta_default.redispatch(ks.and(after_autograd_keyset), self, other, self_num_batch_dims));
@@ -886,15 +887,16 @@ registerKernel(ops._new_zeros_with_same_feature_meta_default, "Autograd", (ks, s
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (isFwGradDefined(self) || isFwGradDefined(other)) throw new NotImplementedError("Trying to use forward AD with _new_zeros_with_same_feature_meta that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::_new_zeros_with_same_feature_meta_default", "engine/ops/native_functions/autograd.yaml:24", "engine/generated/VariableType.ts:882");
+}, "VariableType::_new_zeros_with_same_feature_meta_default", "engine/ops/native_functions/autograd.yaml:24", "engine/generated/VariableType.ts:883");
 registerKernel(ops.sub_out, "Autograd", (ks, self, other, alpha, out) => {
   if (compute_requires_grad(self, other)) throw_error_out_requires_grad("sub");
   const _result = below_autograd(() => ops.sub_out.redispatch(ks.and(after_autograd_keyset), self, other, alpha, out));
   if (isFwGradDefined(self) || isFwGradDefined(other) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with sub_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::sub_out", "engine/ops/native_functions/binary.yaml:17", "engine/generated/VariableType.ts:890");
+}, "VariableType::sub_out", "engine/ops/native_functions/binary.yaml:17", "engine/generated/VariableType.ts:891");
 registerKernel(ops.sub_Tensor, "Autograd", (ks, self, other, alpha) => {
   const _any_requires_grad = compute_requires_grad(self, other);
+  const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(other);
   let grad_fn: SubBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new SubBackward0();
@@ -908,11 +910,20 @@ registerKernel(ops.sub_Tensor, "Autograd", (ks, self, other, alpha) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(self) || isFwGradDefined(other)) throw new NotImplementedError("Trying to use forward AD with sub that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const other_t_raw: any = other ? fw_grad(other, 0) : null;
+    const other_t: any = other_t_raw !== null || !other ? other_t_raw : ops.zeros_default.call([...other._impl.sizes()], other.dtype, null, other.device, null);
+    result_new_fw_grad_opt = self_t.sub(maybe_multiply(other_t, alpha));
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::sub_Tensor", "engine/ops/native_functions/binary.yaml:23", "engine/generated/VariableType.ts:896");
+}, "VariableType::sub_Tensor", "engine/ops/native_functions/binary.yaml:23", "engine/generated/VariableType.ts:897");
 registerKernel(ops.sub__Tensor, "Autograd", (ks, self, other, alpha) => {
   const _any_requires_grad = compute_requires_grad(self, other);
+  const _any_has_forward_grad_self = isFwGradDefined(self) || isFwGradDefined(other);
   check_inplace(self, _any_requires_grad);
   let grad_fn: SubBackward0 | null = null;
   if (_any_requires_grad) {
@@ -927,11 +938,21 @@ registerKernel(ops.sub__Tensor, "Autograd", (ks, self, other, alpha) => {
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(other)) throw new NotImplementedError("Trying to use forward AD with sub_ that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    let self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    const other_t_raw: any = other ? fw_grad(other, 0) : null;
+    const other_t: any = other_t_raw !== null || !other ? other_t_raw : ops.zeros_default.call([...other._impl.sizes()], other.dtype, null, other.device, null);
+    self_t = GradMode.is_enabled() ? self_t.clone() : self_t;
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(self_t.sub(maybe_multiply(other_t, alpha))) : self_t.sub(maybe_multiply(other_t, alpha));
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::sub__Tensor", "engine/ops/native_functions/binary.yaml:27", "engine/generated/VariableType.ts:914");
+}, "VariableType::sub__Tensor", "engine/ops/native_functions/binary.yaml:27", "engine/generated/VariableType.ts:924");
 registerKernel(ops.sub_Scalar, "Autograd", (ks, self, other, alpha) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: SubBackward1 | null = null;
   if (_any_requires_grad) {
     grad_fn = new SubBackward1();
@@ -943,11 +964,19 @@ registerKernel(ops.sub_Scalar, "Autograd", (ks, self, other, alpha) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with sub that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const self_scalar_type: any = self.dtype.scalarType;
+    result_new_fw_grad_opt = handle_r_to_c(self_scalar_type, self_t);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::sub_Scalar", "engine/ops/native_functions/binary.yaml:32", "engine/generated/VariableType.ts:933");
+}, "VariableType::sub_Scalar", "engine/ops/native_functions/binary.yaml:32", "engine/generated/VariableType.ts:953");
 registerKernel(ops.sub__Scalar, "Autograd", (ks, self, other, alpha) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_self = isFwGradDefined(self);
   check_inplace(self, _any_requires_grad);
   let grad_fn: SubBackward1 | null = null;
   if (_any_requires_grad) {
@@ -960,10 +989,20 @@ registerKernel(ops.sub__Scalar, "Autograd", (ks, self, other, alpha) => {
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    let self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    self_t = GradMode.is_enabled() ? self_t.clone() : self_t;
+    const self_scalar_type: any = self.dtype.scalarType;
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(handle_r_to_c(self_scalar_type, self_t)) : handle_r_to_c(self_scalar_type, self_t);
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::sub__Scalar", "engine/ops/native_functions/binary.yaml:37", "engine/generated/VariableType.ts:949");
+}, "VariableType::sub__Scalar", "engine/ops/native_functions/binary.yaml:37", "engine/generated/VariableType.ts:977");
 registerKernel(ops.rsub_Tensor, "Autograd", (ks, self, other, alpha) => {
   const _any_requires_grad = compute_requires_grad(self, other);
+  const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(other);
   let grad_fn: RsubBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new RsubBackward0();
@@ -977,11 +1016,20 @@ registerKernel(ops.rsub_Tensor, "Autograd", (ks, self, other, alpha) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(self) || isFwGradDefined(other)) throw new NotImplementedError("Trying to use forward AD with rsub that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const other_t_raw: any = other ? fw_grad(other, 0) : null;
+    const other_t: any = other_t_raw !== null || !other ? other_t_raw : ops.zeros_default.call([...other._impl.sizes()], other.dtype, null, other.device, null);
+    result_new_fw_grad_opt = maybe_multiply(self_t, alpha).neg().add(other_t);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::rsub_Tensor", "engine/ops/native_functions/binary.yaml:43", "engine/generated/VariableType.ts:965");
+}, "VariableType::rsub_Tensor", "engine/ops/native_functions/binary.yaml:43", "engine/generated/VariableType.ts:1003");
 registerKernel(ops.rsub_Scalar, "Autograd", (ks, self, other, alpha) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: RsubBackward1 | null = null;
   if (_any_requires_grad) {
     grad_fn = new RsubBackward1();
@@ -994,11 +1042,19 @@ registerKernel(ops.rsub_Scalar, "Autograd", (ks, self, other, alpha) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with rsub that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const self_scalar_type: any = self.dtype.scalarType;
+    result_new_fw_grad_opt = handle_r_to_c(self_scalar_type, maybe_multiply(self_t.neg(), alpha));
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::rsub_Scalar", "engine/ops/native_functions/binary.yaml:50", "engine/generated/VariableType.ts:983");
+}, "VariableType::rsub_Scalar", "engine/ops/native_functions/binary.yaml:50", "engine/generated/VariableType.ts:1030");
 registerKernel(ops.div_Tensor, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
+  const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(other);
   let grad_fn: DivBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new DivBackward0();
@@ -1012,11 +1068,22 @@ registerKernel(ops.div_Tensor, "Autograd", (ks, self, other) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(self) || isFwGradDefined(other)) throw new NotImplementedError("Trying to use forward AD with div that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const other_t_raw: any = other ? fw_grad(other, 0) : null;
+    const other_t: any = other_t_raw !== null || !other ? other_t_raw : ops.zeros_default.call([...other._impl.sizes()], other.dtype, null, other.device, null);
+    const other_p: any = other ? ops._fw_primal_default.call(other, 0) : null;
+    const result: any = (_result as any);
+    result_new_fw_grad_opt = self_t.sub(other_t.mul(result)).div(other_p);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::div_Tensor", "engine/ops/native_functions/binary.yaml:58", "engine/generated/VariableType.ts:1000");
+}, "VariableType::div_Tensor", "engine/ops/native_functions/binary.yaml:58", "engine/generated/VariableType.ts:1055");
 registerKernel(ops.div__Tensor, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
+  const _any_has_forward_grad_self = isFwGradDefined(self) || isFwGradDefined(other);
   check_inplace(self, _any_requires_grad);
   let grad_fn: DivBackward0 | null = null;
   if (_any_requires_grad) {
@@ -1031,17 +1098,29 @@ registerKernel(ops.div__Tensor, "Autograd", (ks, self, other) => {
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(other)) throw new NotImplementedError("Trying to use forward AD with div_ that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    let self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const other_t_raw: any = other ? fw_grad(other, 0) : null;
+    const other_t: any = other_t_raw !== null || !other ? other_t_raw : ops.zeros_default.call([...other._impl.sizes()], other.dtype, null, other.device, null);
+    const other_p: any = other ? ops._fw_primal_default.call(other, 0) : null;
+    self_t = GradMode.is_enabled() ? self_t.clone() : self_t;
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(self_t.sub(other_t.mul(self_p)).div(other_p)) : self_t.sub(other_t.mul(self_p)).div(other_p);
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::div__Tensor", "engine/ops/native_functions/binary.yaml:62", "engine/generated/VariableType.ts:1018");
+}, "VariableType::div__Tensor", "engine/ops/native_functions/binary.yaml:62", "engine/generated/VariableType.ts:1084");
 registerKernel(ops.div_out, "Autograd", (ks, self, other, out) => {
   if (compute_requires_grad(self, other)) throw_error_out_requires_grad("div");
   const _result = below_autograd(() => ops.div_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
   if (isFwGradDefined(self) || isFwGradDefined(other) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with div_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::div_out", "engine/ops/native_functions/binary.yaml:66", "engine/generated/VariableType.ts:1037");
+}, "VariableType::div_out", "engine/ops/native_functions/binary.yaml:66", "engine/generated/VariableType.ts:1115");
 registerKernel(ops.div_Tensor_mode, "Autograd", (ks, self, other, rounding_mode) => {
   const _any_requires_grad = compute_requires_grad(self, other);
+  const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(other);
   let grad_fn: DivBackward2 | null = null;
   if (_any_requires_grad) {
     grad_fn = new DivBackward2();
@@ -1056,12 +1135,26 @@ registerKernel(ops.div_Tensor_mode, "Autograd", (ks, self, other, rounding_mode)
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(self) || isFwGradDefined(other)) throw new NotImplementedError("Trying to use forward AD with div that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const other_t_raw: any = other ? fw_grad(other, 0) : null;
+    const other_t: any = other_t_raw !== null || !other ? other_t_raw : ops.zeros_default.call([...other._impl.sizes()], other.dtype, null, other.device, null);
+    const other_p: any = other ? ops._fw_primal_default.call(other, 0) : null;
+    const result: any = (_result as any);
+    result_new_fw_grad_opt = rounding_mode ? zeros_like(result) : self_t.div(other_p).sub(other_t.mul(self_p.div(other_p)).div(other_p));
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::div_Tensor_mode", "engine/ops/native_functions/binary.yaml:72", "engine/generated/VariableType.ts:1043");
+}, "VariableType::div_Tensor_mode", "engine/ops/native_functions/binary.yaml:72", "engine/generated/VariableType.ts:1121");
 registerKernel(ops.div__Tensor_mode, "Autograd", (ks, self, other, rounding_mode) => {
   const _any_requires_grad = compute_requires_grad(self, other);
+  const _any_has_forward_grad_self = isFwGradDefined(self) || isFwGradDefined(other);
   check_inplace(self, _any_requires_grad);
+  let original_self: Tensor | null = null;
+  if (_any_has_forward_grad_self) original_self = ops.clone_default.call(self, null) as Tensor;
   let grad_fn: DivBackward2 | null = null;
   if (_any_requires_grad) {
     grad_fn = new DivBackward2();
@@ -1076,17 +1169,31 @@ registerKernel(ops.div__Tensor_mode, "Autograd", (ks, self, other, rounding_mode
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(other)) throw new NotImplementedError("Trying to use forward AD with div_ that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const other_t_raw: any = other ? fw_grad(other, 0) : null;
+    const other_t: any = other_t_raw !== null || !other ? other_t_raw : ops.zeros_default.call([...other._impl.sizes()], other.dtype, null, other.device, null);
+    const other_p: any = other ? ops._fw_primal_default.call(other, 0) : null;
+    const original_self_t_raw: any = fw_grad(original_self!, 0);
+    const original_self_t: any = original_self_t_raw !== null ? original_self_t_raw : ops.zeros_like_default.call(original_self, null, null, null, null, null);
+    const original_self_p: any = ops._fw_primal_default.call(original_self, 0);
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(rounding_mode ? zeros_like(self_p) : original_self_t.div(other_p).sub(other_t.mul(original_self_p.div(other_p)).div(other_p))) : rounding_mode ? zeros_like(self_p) : original_self_t.div(other_p).sub(other_t.mul(original_self_p.div(other_p)).div(other_p));
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::div__Tensor_mode", "engine/ops/native_functions/binary.yaml:76", "engine/generated/VariableType.ts:1062");
+}, "VariableType::div__Tensor_mode", "engine/ops/native_functions/binary.yaml:76", "engine/generated/VariableType.ts:1152");
 registerKernel(ops.div_out_mode, "Autograd", (ks, self, other, rounding_mode, out) => {
   if (compute_requires_grad(self, other)) throw_error_out_requires_grad("div");
   const _result = below_autograd(() => ops.div_out_mode.redispatch(ks.and(after_autograd_keyset), self, other, rounding_mode, out));
   if (isFwGradDefined(self) || isFwGradDefined(other) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with div_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::div_out_mode", "engine/ops/native_functions/binary.yaml:80", "engine/generated/VariableType.ts:1082");
+}, "VariableType::div_out_mode", "engine/ops/native_functions/binary.yaml:80", "engine/generated/VariableType.ts:1188");
 registerKernel(ops.div_Scalar, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: DivBackward1 | null = null;
   if (_any_requires_grad) {
     grad_fn = new DivBackward1();
@@ -1099,11 +1206,18 @@ registerKernel(ops.div_Scalar, "Autograd", (ks, self, other) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with div that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    result_new_fw_grad_opt = self_t.div(other);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::div_Scalar", "engine/ops/native_functions/binary.yaml:87", "engine/generated/VariableType.ts:1088");
+}, "VariableType::div_Scalar", "engine/ops/native_functions/binary.yaml:87", "engine/generated/VariableType.ts:1194");
 registerKernel(ops.div__Scalar, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_self = isFwGradDefined(self);
   check_inplace(self, _any_requires_grad);
   let grad_fn: DivBackward1 | null = null;
   if (_any_requires_grad) {
@@ -1117,10 +1231,19 @@ registerKernel(ops.div__Scalar, "Autograd", (ks, self, other) => {
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    let self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    self_t = GradMode.is_enabled() ? self_t.clone() : self_t;
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(self_t.div(other)) : self_t.div(other);
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::div__Scalar", "engine/ops/native_functions/binary.yaml:92", "engine/generated/VariableType.ts:1105");
+}, "VariableType::div__Scalar", "engine/ops/native_functions/binary.yaml:92", "engine/generated/VariableType.ts:1218");
 registerKernel(ops.div_Scalar_mode, "Autograd", (ks, self, other, rounding_mode) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: DivBackward3 | null = null;
   if (_any_requires_grad) {
     grad_fn = new DivBackward3();
@@ -1134,11 +1257,19 @@ registerKernel(ops.div_Scalar_mode, "Autograd", (ks, self, other, rounding_mode)
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with div that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const result: any = (_result as any);
+    result_new_fw_grad_opt = rounding_mode ? zeros_like(result) : self_t.div(other);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::div_Scalar_mode", "engine/ops/native_functions/binary.yaml:98", "engine/generated/VariableType.ts:1122");
+}, "VariableType::div_Scalar_mode", "engine/ops/native_functions/binary.yaml:98", "engine/generated/VariableType.ts:1244");
 registerKernel(ops.div__Scalar_mode, "Autograd", (ks, self, other, rounding_mode) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_self = isFwGradDefined(self);
   check_inplace(self, _any_requires_grad);
   let grad_fn: DivBackward3 | null = null;
   if (_any_requires_grad) {
@@ -1153,8 +1284,17 @@ registerKernel(ops.div__Scalar_mode, "Autograd", (ks, self, other, rounding_mode
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    let self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    self_t = GradMode.is_enabled() ? self_t.clone() : self_t;
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(rounding_mode ? zeros_like(self_p) : self_t.div(other)) : rounding_mode ? zeros_like(self_p) : self_t.div(other);
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::div__Scalar_mode", "engine/ops/native_functions/binary.yaml:103", "engine/generated/VariableType.ts:1140");
+}, "VariableType::div__Scalar_mode", "engine/ops/native_functions/binary.yaml:103", "engine/generated/VariableType.ts:1270");
 registerKernel(ops.floor_divide_default, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::floor_divide", self, other) : null;
   const _result = below_autograd(() => ops.floor_divide_default.redispatch(ks.and(after_autograd_keyset), self, other));
@@ -1162,7 +1302,7 @@ registerKernel(ops.floor_divide_default, "Autograd", (ks, self, other) => {
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (isFwGradDefined(self) || isFwGradDefined(other)) throw new NotImplementedError("Trying to use forward AD with floor_divide that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::floor_divide_default", "engine/ops/native_functions/binary.yaml:134", "engine/generated/VariableType.ts:1158");
+}, "VariableType::floor_divide_default", "engine/ops/native_functions/binary.yaml:134", "engine/generated/VariableType.ts:1298");
 registerKernel(ops.floor_divide__Tensor, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(other) ? not_implemented_node("aten::floor_divide_", other) : null;
   if (grad_fn) check_inplace(self, true);
@@ -1171,20 +1311,21 @@ registerKernel(ops.floor_divide__Tensor, "Autograd", (ks, self, other) => {
   if (grad_fn) rebase_history(self, grad_fn);
   if (isFwGradDefined(other)) throw new NotImplementedError("Trying to use forward AD with floor_divide_ that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::floor_divide__Tensor", "engine/ops/native_functions/binary.yaml:139", "engine/generated/VariableType.ts:1166");
+}, "VariableType::floor_divide__Tensor", "engine/ops/native_functions/binary.yaml:139", "engine/generated/VariableType.ts:1306");
 registerKernel(ops.floor_divide_out, "Autograd", (ks, self, other, out) => {
   const _result = below_autograd(() => ops.floor_divide_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
   if (isFwGradDefined(self) || isFwGradDefined(other) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with floor_divide_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::floor_divide_out", "engine/ops/native_functions/binary.yaml:144", "engine/generated/VariableType.ts:1175");
+}, "VariableType::floor_divide_out", "engine/ops/native_functions/binary.yaml:144", "engine/generated/VariableType.ts:1315");
 registerKernel(ops.remainder_Tensor_out, "Autograd", (ks, self, other, out) => {
   if (compute_requires_grad(self, other)) throw_error_out_requires_grad("remainder");
   const _result = below_autograd(() => ops.remainder_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
   if (isFwGradDefined(self) || isFwGradDefined(other) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with remainder_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::remainder_Tensor_out", "engine/ops/native_functions/binary.yaml:160", "engine/generated/VariableType.ts:1180");
+}, "VariableType::remainder_Tensor_out", "engine/ops/native_functions/binary.yaml:160", "engine/generated/VariableType.ts:1320");
 registerKernel(ops.remainder_Tensor, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
+  const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(other);
   let grad_fn: RemainderBackward1 | null = null;
   if (_any_requires_grad) {
     grad_fn = new RemainderBackward1();
@@ -1197,12 +1338,25 @@ registerKernel(ops.remainder_Tensor, "Autograd", (ks, self, other) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(self) || isFwGradDefined(other)) throw new NotImplementedError("Trying to use forward AD with remainder that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const other_t_raw: any = other ? fw_grad(other, 0) : null;
+    const other_t: any = other_t_raw !== null || !other ? other_t_raw : ops.zeros_default.call([...other._impl.sizes()], other.dtype, null, other.device, null);
+    const other_p: any = other ? ops._fw_primal_default.call(other, 0) : null;
+    result_new_fw_grad_opt = self_t.sub(other_t.mul(self_p.div(other_p, { rounding_mode: "floor" })));
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::remainder_Tensor", "engine/ops/native_functions/binary.yaml:166", "engine/generated/VariableType.ts:1186");
+}, "VariableType::remainder_Tensor", "engine/ops/native_functions/binary.yaml:166", "engine/generated/VariableType.ts:1326");
 registerKernel(ops.remainder__Tensor, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
+  const _any_has_forward_grad_self = isFwGradDefined(self) || isFwGradDefined(other);
   check_inplace(self, _any_requires_grad);
+  let original_self: Tensor | null = null;
+  if (_any_has_forward_grad_self) original_self = ops.clone_default.call(self, null) as Tensor;
   let grad_fn: RemainderBackward1 | null = null;
   if (_any_requires_grad) {
     grad_fn = new RemainderBackward1();
@@ -1215,17 +1369,31 @@ registerKernel(ops.remainder__Tensor, "Autograd", (ks, self, other) => {
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(other)) throw new NotImplementedError("Trying to use forward AD with remainder_ that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const other_t_raw: any = other ? fw_grad(other, 0) : null;
+    const other_t: any = other_t_raw !== null || !other ? other_t_raw : ops.zeros_default.call([...other._impl.sizes()], other.dtype, null, other.device, null);
+    const other_p: any = other ? ops._fw_primal_default.call(other, 0) : null;
+    const original_self_t_raw: any = fw_grad(original_self!, 0);
+    const original_self_t: any = original_self_t_raw !== null ? original_self_t_raw : ops.zeros_like_default.call(original_self, null, null, null, null, null);
+    const original_self_p: any = ops._fw_primal_default.call(original_self, 0);
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(original_self_t.sub(other_t.mul(original_self_p.div(other_p, { rounding_mode: "floor" })))) : original_self_t.sub(other_t.mul(original_self_p.div(other_p, { rounding_mode: "floor" })));
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::remainder__Tensor", "engine/ops/native_functions/binary.yaml:170", "engine/generated/VariableType.ts:1203");
+}, "VariableType::remainder__Tensor", "engine/ops/native_functions/binary.yaml:170", "engine/generated/VariableType.ts:1354");
 registerKernel(ops.remainder_Scalar_out, "Autograd", (ks, self, other, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("remainder");
   const _result = below_autograd(() => ops.remainder_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
   if (isFwGradDefined(self) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with remainder_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::remainder_Scalar_out", "engine/ops/native_functions/binary.yaml:174", "engine/generated/VariableType.ts:1221");
+}, "VariableType::remainder_Scalar_out", "engine/ops/native_functions/binary.yaml:174", "engine/generated/VariableType.ts:1388");
 registerKernel(ops.remainder_Scalar, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: RemainderBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new RemainderBackward0();
@@ -1236,11 +1404,18 @@ registerKernel(ops.remainder_Scalar, "Autograd", (ks, self, other) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with remainder that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    result_new_fw_grad_opt = self_t;
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::remainder_Scalar", "engine/ops/native_functions/binary.yaml:178", "engine/generated/VariableType.ts:1227");
+}, "VariableType::remainder_Scalar", "engine/ops/native_functions/binary.yaml:178", "engine/generated/VariableType.ts:1394");
 registerKernel(ops.remainder__Scalar, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_self = isFwGradDefined(self);
   check_inplace(self, _any_requires_grad);
   let grad_fn: RemainderBackward0 | null = null;
   if (_any_requires_grad) {
@@ -1252,8 +1427,16 @@ registerKernel(ops.remainder__Scalar, "Autograd", (ks, self, other) => {
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    let self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    self_t = GradMode.is_enabled() ? self_t.clone() : self_t;
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(self_t) : self_t;
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::remainder__Scalar", "engine/ops/native_functions/binary.yaml:183", "engine/generated/VariableType.ts:1242");
+}, "VariableType::remainder__Scalar", "engine/ops/native_functions/binary.yaml:183", "engine/generated/VariableType.ts:1416");
 registerKernel(ops.remainder_Scalar_Tensor, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(other) ? not_implemented_node("aten::remainder", other) : null;
   const _result = below_autograd(() => ops.remainder_Scalar_Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
@@ -1261,15 +1444,16 @@ registerKernel(ops.remainder_Scalar_Tensor, "Autograd", (ks, self, other) => {
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (isFwGradDefined(other)) throw new NotImplementedError("Trying to use forward AD with remainder that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::remainder_Scalar_Tensor", "engine/ops/native_functions/binary.yaml:188", "engine/generated/VariableType.ts:1257");
+}, "VariableType::remainder_Scalar_Tensor", "engine/ops/native_functions/binary.yaml:188", "engine/generated/VariableType.ts:1440");
 registerKernel(ops.fmod_Tensor_out, "Autograd", (ks, self, other, out) => {
   if (compute_requires_grad(self, other)) throw_error_out_requires_grad("fmod");
   const _result = below_autograd(() => ops.fmod_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
   if (isFwGradDefined(self) || isFwGradDefined(other) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with fmod_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::fmod_Tensor_out", "engine/ops/native_functions/binary.yaml:194", "engine/generated/VariableType.ts:1265");
+}, "VariableType::fmod_Tensor_out", "engine/ops/native_functions/binary.yaml:194", "engine/generated/VariableType.ts:1448");
 registerKernel(ops.fmod_Tensor, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
+  const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(other);
   let grad_fn: FmodBackward1 | null = null;
   if (_any_requires_grad) {
     grad_fn = new FmodBackward1();
@@ -1282,12 +1466,25 @@ registerKernel(ops.fmod_Tensor, "Autograd", (ks, self, other) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(self) || isFwGradDefined(other)) throw new NotImplementedError("Trying to use forward AD with fmod that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const other_t_raw: any = other ? fw_grad(other, 0) : null;
+    const other_t: any = other_t_raw !== null || !other ? other_t_raw : ops.zeros_default.call([...other._impl.sizes()], other.dtype, null, other.device, null);
+    const other_p: any = other ? ops._fw_primal_default.call(other, 0) : null;
+    result_new_fw_grad_opt = self_t.sub(other_t.mul(self_p.div(other_p, { rounding_mode: "trunc" })));
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::fmod_Tensor", "engine/ops/native_functions/binary.yaml:200", "engine/generated/VariableType.ts:1271");
+}, "VariableType::fmod_Tensor", "engine/ops/native_functions/binary.yaml:200", "engine/generated/VariableType.ts:1454");
 registerKernel(ops.fmod__Tensor, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
+  const _any_has_forward_grad_self = isFwGradDefined(self) || isFwGradDefined(other);
   check_inplace(self, _any_requires_grad);
+  let original_self: Tensor | null = null;
+  if (_any_has_forward_grad_self) original_self = ops.clone_default.call(self, null) as Tensor;
   let grad_fn: FmodBackward1 | null = null;
   if (_any_requires_grad) {
     grad_fn = new FmodBackward1();
@@ -1300,17 +1497,31 @@ registerKernel(ops.fmod__Tensor, "Autograd", (ks, self, other) => {
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(other)) throw new NotImplementedError("Trying to use forward AD with fmod_ that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const other_t_raw: any = other ? fw_grad(other, 0) : null;
+    const other_t: any = other_t_raw !== null || !other ? other_t_raw : ops.zeros_default.call([...other._impl.sizes()], other.dtype, null, other.device, null);
+    const other_p: any = other ? ops._fw_primal_default.call(other, 0) : null;
+    const original_self_t_raw: any = fw_grad(original_self!, 0);
+    const original_self_t: any = original_self_t_raw !== null ? original_self_t_raw : ops.zeros_like_default.call(original_self, null, null, null, null, null);
+    const original_self_p: any = ops._fw_primal_default.call(original_self, 0);
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(original_self_t.sub(other_t.mul(original_self_p.div(other_p, { rounding_mode: "trunc" })))) : original_self_t.sub(other_t.mul(original_self_p.div(other_p, { rounding_mode: "trunc" })));
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::fmod__Tensor", "engine/ops/native_functions/binary.yaml:204", "engine/generated/VariableType.ts:1288");
+}, "VariableType::fmod__Tensor", "engine/ops/native_functions/binary.yaml:204", "engine/generated/VariableType.ts:1482");
 registerKernel(ops.fmod_Scalar_out, "Autograd", (ks, self, other, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("fmod");
   const _result = below_autograd(() => ops.fmod_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
   if (isFwGradDefined(self) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with fmod_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::fmod_Scalar_out", "engine/ops/native_functions/binary.yaml:208", "engine/generated/VariableType.ts:1306");
+}, "VariableType::fmod_Scalar_out", "engine/ops/native_functions/binary.yaml:208", "engine/generated/VariableType.ts:1516");
 registerKernel(ops.fmod_Scalar, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: FmodBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new FmodBackward0();
@@ -1321,11 +1532,18 @@ registerKernel(ops.fmod_Scalar, "Autograd", (ks, self, other) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with fmod that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    result_new_fw_grad_opt = self_t;
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::fmod_Scalar", "engine/ops/native_functions/binary.yaml:212", "engine/generated/VariableType.ts:1312");
+}, "VariableType::fmod_Scalar", "engine/ops/native_functions/binary.yaml:212", "engine/generated/VariableType.ts:1522");
 registerKernel(ops.fmod__Scalar, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_self = isFwGradDefined(self);
   check_inplace(self, _any_requires_grad);
   let grad_fn: FmodBackward0 | null = null;
   if (_any_requires_grad) {
@@ -1337,16 +1555,25 @@ registerKernel(ops.fmod__Scalar, "Autograd", (ks, self, other) => {
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    let self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    self_t = GradMode.is_enabled() ? self_t.clone() : self_t;
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(self_t) : self_t;
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::fmod__Scalar", "engine/ops/native_functions/binary.yaml:217", "engine/generated/VariableType.ts:1327");
+}, "VariableType::fmod__Scalar", "engine/ops/native_functions/binary.yaml:217", "engine/generated/VariableType.ts:1544");
 registerKernel(ops.pow_Tensor_Tensor_out, "Autograd", (ks, self, exponent, out) => {
   if (compute_requires_grad(self, exponent)) throw_error_out_requires_grad("pow");
   const _result = below_autograd(() => ops.pow_Tensor_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, exponent, out));
   if (isFwGradDefined(self) || isFwGradDefined(exponent) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with pow_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::pow_Tensor_Tensor_out", "engine/ops/native_functions/binary.yaml:224", "engine/generated/VariableType.ts:1342");
+}, "VariableType::pow_Tensor_Tensor_out", "engine/ops/native_functions/binary.yaml:224", "engine/generated/VariableType.ts:1568");
 registerKernel(ops.pow_Tensor_Tensor, "Autograd", (ks, self, exponent) => {
   const _any_requires_grad = compute_requires_grad(self, exponent);
+  const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(exponent);
   let grad_fn: PowBackward1 | null = null;
   if (_any_requires_grad) {
     grad_fn = new PowBackward1();
@@ -1360,12 +1587,26 @@ registerKernel(ops.pow_Tensor_Tensor, "Autograd", (ks, self, exponent) => {
     grad_fn.result_ = new SavedVariable((_result as Tensor), true);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(self) || isFwGradDefined(exponent)) throw new NotImplementedError("Trying to use forward AD with pow that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const exponent_t_raw: any = exponent ? fw_grad(exponent, 0) : null;
+    const exponent_t: any = exponent_t_raw !== null || !exponent ? exponent_t_raw : ops.zeros_default.call([...exponent._impl.sizes()], exponent.dtype, null, exponent.device, null);
+    const exponent_p: any = exponent ? ops._fw_primal_default.call(exponent, 0) : null;
+    const result: any = (_result as any);
+    result_new_fw_grad_opt = pow_backward_self(self_t, self_p, exponent_p).add(pow_backward_exponent(exponent_t, self_p, exponent_p, result));
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::pow_Tensor_Tensor", "engine/ops/native_functions/binary.yaml:230", "engine/generated/VariableType.ts:1348");
+}, "VariableType::pow_Tensor_Tensor", "engine/ops/native_functions/binary.yaml:230", "engine/generated/VariableType.ts:1574");
 registerKernel(ops.pow__Tensor, "Autograd", (ks, self, exponent) => {
   const _any_requires_grad = compute_requires_grad(self, exponent);
+  const _any_has_forward_grad_self = isFwGradDefined(self) || isFwGradDefined(exponent);
   check_inplace(self, _any_requires_grad);
+  let original_self: Tensor | null = null;
+  if (_any_has_forward_grad_self) original_self = ops.clone_default.call(self, null) as Tensor;
   let grad_fn: PowBackward1 | null = null;
   if (_any_requires_grad) {
     grad_fn = new PowBackward1();
@@ -1379,17 +1620,31 @@ registerKernel(ops.pow__Tensor, "Autograd", (ks, self, exponent) => {
     grad_fn.result_ = new SavedVariable(self, true);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(exponent)) throw new NotImplementedError("Trying to use forward AD with pow_ that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const exponent_t_raw: any = exponent ? fw_grad(exponent, 0) : null;
+    const exponent_t: any = exponent_t_raw !== null || !exponent ? exponent_t_raw : ops.zeros_default.call([...exponent._impl.sizes()], exponent.dtype, null, exponent.device, null);
+    const exponent_p: any = exponent ? ops._fw_primal_default.call(exponent, 0) : null;
+    const original_self_t_raw: any = fw_grad(original_self!, 0);
+    const original_self_t: any = original_self_t_raw !== null ? original_self_t_raw : ops.zeros_like_default.call(original_self, null, null, null, null, null);
+    const original_self_p: any = ops._fw_primal_default.call(original_self, 0);
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(pow_backward_self(original_self_t, original_self_p, exponent_p).add(pow_backward_exponent(exponent_t, original_self_p, exponent_p, self_p))) : pow_backward_self(original_self_t, original_self_p, exponent_p).add(pow_backward_exponent(exponent_t, original_self_p, exponent_p, self_p));
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::pow__Tensor", "engine/ops/native_functions/binary.yaml:234", "engine/generated/VariableType.ts:1366");
+}, "VariableType::pow__Tensor", "engine/ops/native_functions/binary.yaml:234", "engine/generated/VariableType.ts:1604");
 registerKernel(ops.pow_Scalar_out, "Autograd", (ks, self, exponent, out) => {
   if (compute_requires_grad(exponent)) throw_error_out_requires_grad("pow");
   const _result = below_autograd(() => ops.pow_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, exponent, out));
   if (isFwGradDefined(exponent) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with pow_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::pow_Scalar_out", "engine/ops/native_functions/binary.yaml:238", "engine/generated/VariableType.ts:1385");
+}, "VariableType::pow_Scalar_out", "engine/ops/native_functions/binary.yaml:238", "engine/generated/VariableType.ts:1639");
 registerKernel(ops.pow_Scalar, "Autograd", (ks, self, exponent) => {
   const _any_requires_grad = compute_requires_grad(exponent);
+  const _any_has_forward_grad_result = isFwGradDefined(exponent);
   let grad_fn: PowBackward2 | null = null;
   if (_any_requires_grad) {
     grad_fn = new PowBackward2();
@@ -1403,17 +1658,26 @@ registerKernel(ops.pow_Scalar, "Autograd", (ks, self, exponent) => {
     grad_fn.result_ = new SavedVariable((_result as Tensor), true);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(exponent)) throw new NotImplementedError("Trying to use forward AD with pow that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const exponent_t_raw: any = exponent ? fw_grad(exponent, 0) : null;
+    const exponent_t: any = exponent_t_raw !== null || !exponent ? exponent_t_raw : ops.zeros_default.call([...exponent._impl.sizes()], exponent.dtype, null, exponent.device, null);
+    const exponent_p: any = exponent ? ops._fw_primal_default.call(exponent, 0) : null;
+    const result: any = (_result as any);
+    result_new_fw_grad_opt = pow_backward_exponent(exponent_t, self, exponent_p, result);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::pow_Scalar", "engine/ops/native_functions/binary.yaml:243", "engine/generated/VariableType.ts:1391");
+}, "VariableType::pow_Scalar", "engine/ops/native_functions/binary.yaml:243", "engine/generated/VariableType.ts:1645");
 registerKernel(ops.pow_Tensor_Scalar_out, "Autograd", (ks, self, exponent, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("pow");
   const _result = below_autograd(() => ops.pow_Tensor_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, exponent, out));
   if (isFwGradDefined(self) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with pow_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::pow_Tensor_Scalar_out", "engine/ops/native_functions/binary.yaml:246", "engine/generated/VariableType.ts:1409");
+}, "VariableType::pow_Tensor_Scalar_out", "engine/ops/native_functions/binary.yaml:246", "engine/generated/VariableType.ts:1672");
 registerKernel(ops.pow_Tensor_Scalar, "Autograd", (ks, self, exponent) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: PowBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new PowBackward0();
@@ -1426,12 +1690,22 @@ registerKernel(ops.pow_Tensor_Scalar, "Autograd", (ks, self, exponent) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with pow that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    result_new_fw_grad_opt = pow_backward(self_t, self_p, exponent);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::pow_Tensor_Scalar", "engine/ops/native_functions/binary.yaml:252", "engine/generated/VariableType.ts:1415");
+}, "VariableType::pow_Tensor_Scalar", "engine/ops/native_functions/binary.yaml:252", "engine/generated/VariableType.ts:1678");
 registerKernel(ops.pow__Scalar, "Autograd", (ks, self, exponent) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_self = isFwGradDefined(self);
   check_inplace(self, _any_requires_grad);
+  let original_self: Tensor | null = null;
+  if (_any_has_forward_grad_self) original_self = ops.clone_default.call(self, null) as Tensor;
   let grad_fn: PowBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new PowBackward0();
@@ -1444,17 +1718,31 @@ registerKernel(ops.pow__Scalar, "Autograd", (ks, self, exponent) => {
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const original_self_t_raw: any = fw_grad(original_self!, 0);
+    const original_self_t: any = original_self_t_raw !== null ? original_self_t_raw : ops.zeros_like_default.call(original_self, null, null, null, null, null);
+    const original_self_p: any = ops._fw_primal_default.call(original_self, 0);
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(pow_backward(original_self_t, original_self_p, exponent)) : pow_backward(original_self_t, original_self_p, exponent);
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::pow__Scalar", "engine/ops/native_functions/binary.yaml:256", "engine/generated/VariableType.ts:1432");
+}, "VariableType::pow__Scalar", "engine/ops/native_functions/binary.yaml:256", "engine/generated/VariableType.ts:1703");
 registerKernel(ops.atan2_out, "Autograd", (ks, self, other, out) => {
   if (compute_requires_grad(self, other)) throw_error_out_requires_grad("atan2");
   const _result = below_autograd(() => ops.atan2_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
   if (isFwGradDefined(self) || isFwGradDefined(other) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with atan2_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::atan2_out", "engine/ops/native_functions/binary.yaml:262", "engine/generated/VariableType.ts:1449");
+}, "VariableType::atan2_out", "engine/ops/native_functions/binary.yaml:262", "engine/generated/VariableType.ts:1734");
 registerKernel(ops.atan2__default, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
+  const _any_has_forward_grad_self = isFwGradDefined(self) || isFwGradDefined(other);
   check_inplace(self, _any_requires_grad);
+  let original_self: Tensor | null = null;
+  if (_any_has_forward_grad_self) original_self = ops.clone_default.call(self, null) as Tensor;
   let grad_fn: Atan2Backward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new Atan2Backward0();
@@ -1467,11 +1755,25 @@ registerKernel(ops.atan2__default, "Autograd", (ks, self, other) => {
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(other)) throw new NotImplementedError("Trying to use forward AD with atan2_ that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const other_t_raw: any = other ? fw_grad(other, 0) : null;
+    const other_t: any = other_t_raw !== null || !other ? other_t_raw : ops.zeros_default.call([...other._impl.sizes()], other.dtype, null, other.device, null);
+    const other_p: any = other ? ops._fw_primal_default.call(other, 0) : null;
+    const original_self_t_raw: any = fw_grad(original_self!, 0);
+    const original_self_t: any = original_self_t_raw !== null ? original_self_t_raw : ops.zeros_like_default.call(original_self, null, null, null, null, null);
+    const original_self_p: any = ops._fw_primal_default.call(original_self, 0);
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(original_self_p.neg().mul(other_t).add(other_p.mul(original_self_t)).div(original_self_p.pow(2).add(other_p.pow(2)))) : original_self_p.neg().mul(other_t).add(other_p.mul(original_self_t)).div(original_self_p.pow(2).add(other_p.pow(2)));
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::atan2__default", "engine/ops/native_functions/binary.yaml:268", "engine/generated/VariableType.ts:1455");
+}, "VariableType::atan2__default", "engine/ops/native_functions/binary.yaml:268", "engine/generated/VariableType.ts:1740");
 registerKernel(ops.atan2_default, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
+  const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(other);
   let grad_fn: Atan2Backward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new Atan2Backward0();
@@ -1484,17 +1786,28 @@ registerKernel(ops.atan2_default, "Autograd", (ks, self, other) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(self) || isFwGradDefined(other)) throw new NotImplementedError("Trying to use forward AD with atan2 that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const other_t_raw: any = other ? fw_grad(other, 0) : null;
+    const other_t: any = other_t_raw !== null || !other ? other_t_raw : ops.zeros_default.call([...other._impl.sizes()], other.dtype, null, other.device, null);
+    const other_p: any = other ? ops._fw_primal_default.call(other, 0) : null;
+    result_new_fw_grad_opt = self_p.neg().mul(other_t).add(other_p.mul(self_t)).div(self_p.pow(2).add(other_p.pow(2)));
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::atan2_default", "engine/ops/native_functions/binary.yaml:272", "engine/generated/VariableType.ts:1473");
+}, "VariableType::atan2_default", "engine/ops/native_functions/binary.yaml:272", "engine/generated/VariableType.ts:1774");
 registerKernel(ops.hypot_out, "Autograd", (ks, self, other, out) => {
   if (compute_requires_grad(self, other)) throw_error_out_requires_grad("hypot");
   const _result = below_autograd(() => ops.hypot_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
   if (isFwGradDefined(self) || isFwGradDefined(other) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with hypot_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::hypot_out", "engine/ops/native_functions/binary.yaml:276", "engine/generated/VariableType.ts:1490");
+}, "VariableType::hypot_out", "engine/ops/native_functions/binary.yaml:276", "engine/generated/VariableType.ts:1802");
 registerKernel(ops.hypot_default, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
+  const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(other);
   let grad_fn: HypotBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new HypotBackward0();
@@ -1508,12 +1821,26 @@ registerKernel(ops.hypot_default, "Autograd", (ks, self, other) => {
     grad_fn.result_ = new SavedVariable((_result as Tensor), true);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(self) || isFwGradDefined(other)) throw new NotImplementedError("Trying to use forward AD with hypot that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const other_t_raw: any = other ? fw_grad(other, 0) : null;
+    const other_t: any = other_t_raw !== null || !other ? other_t_raw : ops.zeros_default.call([...other._impl.sizes()], other.dtype, null, other.device, null);
+    const other_p: any = other ? ops._fw_primal_default.call(other, 0) : null;
+    const result: any = (_result as any);
+    result_new_fw_grad_opt = self_t.mul(self_p).div(result).add(other_t.mul(other_p).div(result));
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::hypot_default", "engine/ops/native_functions/binary.yaml:282", "engine/generated/VariableType.ts:1496");
+}, "VariableType::hypot_default", "engine/ops/native_functions/binary.yaml:282", "engine/generated/VariableType.ts:1808");
 registerKernel(ops.hypot__default, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
+  const _any_has_forward_grad_self = isFwGradDefined(self) || isFwGradDefined(other);
   check_inplace(self, _any_requires_grad);
+  let original_self: Tensor | null = null;
+  if (_any_has_forward_grad_self) original_self = ops.clone_default.call(self, null) as Tensor;
   let grad_fn: HypotBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new HypotBackward0();
@@ -1527,17 +1854,31 @@ registerKernel(ops.hypot__default, "Autograd", (ks, self, other) => {
     grad_fn.result_ = new SavedVariable(self, true);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(other)) throw new NotImplementedError("Trying to use forward AD with hypot_ that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const other_t_raw: any = other ? fw_grad(other, 0) : null;
+    const other_t: any = other_t_raw !== null || !other ? other_t_raw : ops.zeros_default.call([...other._impl.sizes()], other.dtype, null, other.device, null);
+    const other_p: any = other ? ops._fw_primal_default.call(other, 0) : null;
+    const original_self_t_raw: any = fw_grad(original_self!, 0);
+    const original_self_t: any = original_self_t_raw !== null ? original_self_t_raw : ops.zeros_like_default.call(original_self, null, null, null, null, null);
+    const original_self_p: any = ops._fw_primal_default.call(original_self, 0);
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(original_self_t.mul(original_self_p).div(self_p).add(other_t.mul(other_p).div(self_p))) : original_self_t.mul(original_self_p).div(self_p).add(other_t.mul(other_p).div(self_p));
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::hypot__default", "engine/ops/native_functions/binary.yaml:286", "engine/generated/VariableType.ts:1514");
+}, "VariableType::hypot__default", "engine/ops/native_functions/binary.yaml:286", "engine/generated/VariableType.ts:1838");
 registerKernel(ops.copysign_out, "Autograd", (ks, self, other, out) => {
   if (compute_requires_grad(self, other)) throw_error_out_requires_grad("copysign");
   const _result = below_autograd(() => ops.copysign_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
   if (isFwGradDefined(self) || isFwGradDefined(other) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with copysign_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::copysign_out", "engine/ops/native_functions/binary.yaml:290", "engine/generated/VariableType.ts:1533");
+}, "VariableType::copysign_out", "engine/ops/native_functions/binary.yaml:290", "engine/generated/VariableType.ts:1873");
 registerKernel(ops.copysign_Tensor, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: CopysignBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new CopysignBackward0();
@@ -1552,12 +1893,23 @@ registerKernel(ops.copysign_Tensor, "Autograd", (ks, self, other) => {
     grad_fn.result_ = new SavedVariable((_result as Tensor), true);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(self) || isFwGradDefined(other)) throw new NotImplementedError("Trying to use forward AD with copysign that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const result: any = (_result as any);
+    result_new_fw_grad_opt = copysign_tensor_self_backward(self_t, self_p, result);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::copysign_Tensor", "engine/ops/native_functions/binary.yaml:296", "engine/generated/VariableType.ts:1539");
+}, "VariableType::copysign_Tensor", "engine/ops/native_functions/binary.yaml:296", "engine/generated/VariableType.ts:1879");
 registerKernel(ops.copysign__Tensor, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
+  const _any_has_forward_grad_self = isFwGradDefined(self);
   check_inplace(self, _any_requires_grad);
+  let original_self: Tensor | null = null;
+  if (_any_has_forward_grad_self) original_self = ops.clone_default.call(self, null) as Tensor;
   let grad_fn: CopysignBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new CopysignBackward0();
@@ -1572,11 +1924,22 @@ registerKernel(ops.copysign__Tensor, "Autograd", (ks, self, other) => {
     grad_fn.result_ = new SavedVariable(self, true);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(other)) throw new NotImplementedError("Trying to use forward AD with copysign_ that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const original_self_t_raw: any = fw_grad(original_self!, 0);
+    const original_self_t: any = original_self_t_raw !== null ? original_self_t_raw : ops.zeros_like_default.call(original_self, null, null, null, null, null);
+    const original_self_p: any = ops._fw_primal_default.call(original_self, 0);
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(copysign_tensor_self_backward(original_self_t, original_self_p, self_p)) : copysign_tensor_self_backward(original_self_t, original_self_p, self_p);
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::copysign__Tensor", "engine/ops/native_functions/binary.yaml:300", "engine/generated/VariableType.ts:1558");
+}, "VariableType::copysign__Tensor", "engine/ops/native_functions/binary.yaml:300", "engine/generated/VariableType.ts:1907");
 registerKernel(ops.copysign_Scalar, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: CopysignBackward1 | null = null;
   if (_any_requires_grad) {
     grad_fn = new CopysignBackward1();
@@ -1589,12 +1952,23 @@ registerKernel(ops.copysign_Scalar, "Autograd", (ks, self, other) => {
     grad_fn.result_ = new SavedVariable((_result as Tensor), true);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with copysign that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const result: any = (_result as any);
+    result_new_fw_grad_opt = copysign_tensor_self_backward(self_t, self_p, result);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::copysign_Scalar", "engine/ops/native_functions/binary.yaml:304", "engine/generated/VariableType.ts:1578");
+}, "VariableType::copysign_Scalar", "engine/ops/native_functions/binary.yaml:304", "engine/generated/VariableType.ts:1940");
 registerKernel(ops.copysign__Scalar, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_self = isFwGradDefined(self);
   check_inplace(self, _any_requires_grad);
+  let original_self: Tensor | null = null;
+  if (_any_has_forward_grad_self) original_self = ops.clone_default.call(self, null) as Tensor;
   let grad_fn: CopysignBackward1 | null = null;
   if (_any_requires_grad) {
     grad_fn = new CopysignBackward1();
@@ -1607,16 +1981,28 @@ registerKernel(ops.copysign__Scalar, "Autograd", (ks, self, other) => {
     grad_fn.result_ = new SavedVariable(self, true);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const original_self_t_raw: any = fw_grad(original_self!, 0);
+    const original_self_t: any = original_self_t_raw !== null ? original_self_t_raw : ops.zeros_like_default.call(original_self, null, null, null, null, null);
+    const original_self_p: any = ops._fw_primal_default.call(original_self, 0);
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(copysign_tensor_self_backward(original_self_t, original_self_p, self_p)) : copysign_tensor_self_backward(original_self_t, original_self_p, self_p);
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::copysign__Scalar", "engine/ops/native_functions/binary.yaml:309", "engine/generated/VariableType.ts:1595");
+}, "VariableType::copysign__Scalar", "engine/ops/native_functions/binary.yaml:309", "engine/generated/VariableType.ts:1966");
 registerKernel(ops.copysign_Scalar_out, "Autograd", (ks, self, other, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("copysign");
   const _result = below_autograd(() => ops.copysign_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
   if (isFwGradDefined(self) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with copysign_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::copysign_Scalar_out", "engine/ops/native_functions/binary.yaml:314", "engine/generated/VariableType.ts:1612");
+}, "VariableType::copysign_Scalar_out", "engine/ops/native_functions/binary.yaml:314", "engine/generated/VariableType.ts:1997");
 registerKernel(ops.fmin_default, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
+  const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(other);
   let grad_fn: FminBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new FminBackward0();
@@ -1629,17 +2015,28 @@ registerKernel(ops.fmin_default, "Autograd", (ks, self, other) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(self) || isFwGradDefined(other)) throw new NotImplementedError("Trying to use forward AD with fmin that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const other_t_raw: any = other ? fw_grad(other, 0) : null;
+    const other_t: any = other_t_raw !== null || !other ? other_t_raw : ops.zeros_default.call([...other._impl.sizes()], other.dtype, null, other.device, null);
+    const other_p: any = other ? ops._fw_primal_default.call(other, 0) : null;
+    result_new_fw_grad_opt = other_t.add(self_p.le(other_p).logical_or(other_p.isnan()).mul(self_t.sub(other_t)));
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::fmin_default", "engine/ops/native_functions/binary.yaml:320", "engine/generated/VariableType.ts:1618");
+}, "VariableType::fmin_default", "engine/ops/native_functions/binary.yaml:320", "engine/generated/VariableType.ts:2003");
 registerKernel(ops.fmin_out, "Autograd", (ks, self, other, out) => {
   if (compute_requires_grad(self, other)) throw_error_out_requires_grad("fmin");
   const _result = below_autograd(() => ops.fmin_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
   if (isFwGradDefined(self) || isFwGradDefined(other) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with fmin_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::fmin_out", "engine/ops/native_functions/binary.yaml:324", "engine/generated/VariableType.ts:1635");
+}, "VariableType::fmin_out", "engine/ops/native_functions/binary.yaml:324", "engine/generated/VariableType.ts:2031");
 registerKernel(ops.fmax_default, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
+  const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(other);
   let grad_fn: FmaxBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new FmaxBackward0();
@@ -1652,17 +2049,28 @@ registerKernel(ops.fmax_default, "Autograd", (ks, self, other) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(self) || isFwGradDefined(other)) throw new NotImplementedError("Trying to use forward AD with fmax that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const other_t_raw: any = other ? fw_grad(other, 0) : null;
+    const other_t: any = other_t_raw !== null || !other ? other_t_raw : ops.zeros_default.call([...other._impl.sizes()], other.dtype, null, other.device, null);
+    const other_p: any = other ? ops._fw_primal_default.call(other, 0) : null;
+    result_new_fw_grad_opt = other_t.add(self_p.gt(other_p).logical_or(other_p.isnan()).mul(self_t.sub(other_t)));
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::fmax_default", "engine/ops/native_functions/binary.yaml:330", "engine/generated/VariableType.ts:1641");
+}, "VariableType::fmax_default", "engine/ops/native_functions/binary.yaml:330", "engine/generated/VariableType.ts:2037");
 registerKernel(ops.fmax_out, "Autograd", (ks, self, other, out) => {
   if (compute_requires_grad(self, other)) throw_error_out_requires_grad("fmax");
   const _result = below_autograd(() => ops.fmax_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
   if (isFwGradDefined(self) || isFwGradDefined(other) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with fmax_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::fmax_out", "engine/ops/native_functions/binary.yaml:334", "engine/generated/VariableType.ts:1658");
+}, "VariableType::fmax_out", "engine/ops/native_functions/binary.yaml:334", "engine/generated/VariableType.ts:2065");
 registerKernel(ops.maximum_default, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
+  const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(other);
   let grad_fn: MaximumBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new MaximumBackward0();
@@ -1675,17 +2083,29 @@ registerKernel(ops.maximum_default, "Autograd", (ks, self, other) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(self) || isFwGradDefined(other)) throw new NotImplementedError("Trying to use forward AD with maximum that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const other_t_raw: any = other ? fw_grad(other, 0) : null;
+    const other_t: any = other_t_raw !== null || !other ? other_t_raw : ops.zeros_default.call([...other._impl.sizes()], other.dtype, null, other.device, null);
+    const other_p: any = other ? ops._fw_primal_default.call(other, 0) : null;
+    const result: any = (_result as any);
+    result_new_fw_grad_opt = other_t.add(torch.where(self_p.eq(other_p), 0.5, self_p.gt(other_p).to(result.dtype)).mul(self_t.sub(other_t)));
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::maximum_default", "engine/ops/native_functions/binary.yaml:340", "engine/generated/VariableType.ts:1664");
+}, "VariableType::maximum_default", "engine/ops/native_functions/binary.yaml:340", "engine/generated/VariableType.ts:2071");
 registerKernel(ops.maximum_out, "Autograd", (ks, self, other, out) => {
   if (compute_requires_grad(self, other)) throw_error_out_requires_grad("maximum");
   const _result = below_autograd(() => ops.maximum_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
   if (isFwGradDefined(self) || isFwGradDefined(other) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with maximum_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::maximum_out", "engine/ops/native_functions/binary.yaml:344", "engine/generated/VariableType.ts:1681");
+}, "VariableType::maximum_out", "engine/ops/native_functions/binary.yaml:344", "engine/generated/VariableType.ts:2100");
 registerKernel(ops.minimum_default, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
+  const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(other);
   let grad_fn: MinimumBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new MinimumBackward0();
@@ -1698,23 +2118,35 @@ registerKernel(ops.minimum_default, "Autograd", (ks, self, other) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(self) || isFwGradDefined(other)) throw new NotImplementedError("Trying to use forward AD with minimum that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const other_t_raw: any = other ? fw_grad(other, 0) : null;
+    const other_t: any = other_t_raw !== null || !other ? other_t_raw : ops.zeros_default.call([...other._impl.sizes()], other.dtype, null, other.device, null);
+    const other_p: any = other ? ops._fw_primal_default.call(other, 0) : null;
+    const result: any = (_result as any);
+    result_new_fw_grad_opt = other_t.add(torch.where(self_p.eq(other_p), 0.5, self_p.lt(other_p).to(result.dtype)).mul(self_t.sub(other_t)));
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::minimum_default", "engine/ops/native_functions/binary.yaml:350", "engine/generated/VariableType.ts:1687");
+}, "VariableType::minimum_default", "engine/ops/native_functions/binary.yaml:350", "engine/generated/VariableType.ts:2106");
 registerKernel(ops.minimum_out, "Autograd", (ks, self, other, out) => {
   if (compute_requires_grad(self, other)) throw_error_out_requires_grad("minimum");
   const _result = below_autograd(() => ops.minimum_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
   if (isFwGradDefined(self) || isFwGradDefined(other) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with minimum_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::minimum_out", "engine/ops/native_functions/binary.yaml:354", "engine/generated/VariableType.ts:1704");
+}, "VariableType::minimum_out", "engine/ops/native_functions/binary.yaml:354", "engine/generated/VariableType.ts:2135");
 registerKernel(ops.eq_Tensor_out, "Autograd", (ks, self, other, out) => {
   const _result = below_autograd(() => ops.eq_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
   if (isFwGradDefined(self) || isFwGradDefined(other) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with eq_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::eq_Tensor_out", "engine/ops/native_functions/binary.yaml:362", "engine/generated/VariableType.ts:1710");
-registerKernel(ops.eq_Tensor, "Autograd", (ks, self, other) => below_autograd(() => ops.eq_Tensor.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::eq_Tensor", "engine/ops/native_functions/binary.yaml:368", "engine/generated/VariableType.ts:1715");
+}, "VariableType::eq_Tensor_out", "engine/ops/native_functions/binary.yaml:362", "engine/generated/VariableType.ts:2141");
+registerKernel(ops.eq_Tensor, "Autograd", (ks, self, other) => below_autograd(() => ops.eq_Tensor.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::eq_Tensor", "engine/ops/native_functions/binary.yaml:368", "engine/generated/VariableType.ts:2146");
 registerKernel(ops.eq__Tensor, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
+  const _any_has_forward_grad_self = isFwGradDefined(self);
   check_inplace(self, _any_requires_grad);
   let grad_fn: EqBackward1 | null = null;
   if (_any_requires_grad) {
@@ -1730,17 +2162,24 @@ registerKernel(ops.eq__Tensor, "Autograd", (ks, self, other) => {
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(other)) throw new NotImplementedError("Trying to use forward AD with eq_ that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    self_new_fw_grad_opt = self_t.zero_();
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::eq__Tensor", "engine/ops/native_functions/binary.yaml:372", "engine/generated/VariableType.ts:1716");
+}, "VariableType::eq__Tensor", "engine/ops/native_functions/binary.yaml:372", "engine/generated/VariableType.ts:2147");
 registerKernel(ops.eq_Scalar_out, "Autograd", (ks, self, other, out) => {
   const _result = below_autograd(() => ops.eq_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
   if (isFwGradDefined(self) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with eq_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::eq_Scalar_out", "engine/ops/native_functions/binary.yaml:376", "engine/generated/VariableType.ts:1736");
-registerKernel(ops.eq_Scalar, "Autograd", (ks, self, other) => below_autograd(() => ops.eq_Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::eq_Scalar", "engine/ops/native_functions/binary.yaml:382", "engine/generated/VariableType.ts:1741");
+}, "VariableType::eq_Scalar_out", "engine/ops/native_functions/binary.yaml:376", "engine/generated/VariableType.ts:2174");
+registerKernel(ops.eq_Scalar, "Autograd", (ks, self, other) => below_autograd(() => ops.eq_Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::eq_Scalar", "engine/ops/native_functions/binary.yaml:382", "engine/generated/VariableType.ts:2179");
 registerKernel(ops.eq__Scalar, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_self = isFwGradDefined(self);
   check_inplace(self, _any_requires_grad);
   let grad_fn: EqBackward0 | null = null;
   if (_any_requires_grad) {
@@ -1754,16 +2193,24 @@ registerKernel(ops.eq__Scalar, "Autograd", (ks, self, other) => {
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    self_new_fw_grad_opt = self_t.zero_();
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::eq__Scalar", "engine/ops/native_functions/binary.yaml:386", "engine/generated/VariableType.ts:1742");
+}, "VariableType::eq__Scalar", "engine/ops/native_functions/binary.yaml:386", "engine/generated/VariableType.ts:2180");
 registerKernel(ops.ne_Tensor_out, "Autograd", (ks, self, other, out) => {
   const _result = below_autograd(() => ops.ne_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
   if (isFwGradDefined(self) || isFwGradDefined(other) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with ne_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::ne_Tensor_out", "engine/ops/native_functions/binary.yaml:390", "engine/generated/VariableType.ts:1759");
-registerKernel(ops.ne_Tensor, "Autograd", (ks, self, other) => below_autograd(() => ops.ne_Tensor.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::ne_Tensor", "engine/ops/native_functions/binary.yaml:396", "engine/generated/VariableType.ts:1764");
+}, "VariableType::ne_Tensor_out", "engine/ops/native_functions/binary.yaml:390", "engine/generated/VariableType.ts:2205");
+registerKernel(ops.ne_Tensor, "Autograd", (ks, self, other) => below_autograd(() => ops.ne_Tensor.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::ne_Tensor", "engine/ops/native_functions/binary.yaml:396", "engine/generated/VariableType.ts:2210");
 registerKernel(ops.ne__Tensor, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
+  const _any_has_forward_grad_self = isFwGradDefined(self);
   check_inplace(self, _any_requires_grad);
   let grad_fn: NeBackward1 | null = null;
   if (_any_requires_grad) {
@@ -1779,17 +2226,24 @@ registerKernel(ops.ne__Tensor, "Autograd", (ks, self, other) => {
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(other)) throw new NotImplementedError("Trying to use forward AD with ne_ that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    self_new_fw_grad_opt = self_t.zero_();
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::ne__Tensor", "engine/ops/native_functions/binary.yaml:400", "engine/generated/VariableType.ts:1765");
+}, "VariableType::ne__Tensor", "engine/ops/native_functions/binary.yaml:400", "engine/generated/VariableType.ts:2211");
 registerKernel(ops.ne_Scalar_out, "Autograd", (ks, self, other, out) => {
   const _result = below_autograd(() => ops.ne_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
   if (isFwGradDefined(self) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with ne_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::ne_Scalar_out", "engine/ops/native_functions/binary.yaml:404", "engine/generated/VariableType.ts:1785");
-registerKernel(ops.ne_Scalar, "Autograd", (ks, self, other) => below_autograd(() => ops.ne_Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::ne_Scalar", "engine/ops/native_functions/binary.yaml:410", "engine/generated/VariableType.ts:1790");
+}, "VariableType::ne_Scalar_out", "engine/ops/native_functions/binary.yaml:404", "engine/generated/VariableType.ts:2238");
+registerKernel(ops.ne_Scalar, "Autograd", (ks, self, other) => below_autograd(() => ops.ne_Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::ne_Scalar", "engine/ops/native_functions/binary.yaml:410", "engine/generated/VariableType.ts:2243");
 registerKernel(ops.ne__Scalar, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_self = isFwGradDefined(self);
   check_inplace(self, _any_requires_grad);
   let grad_fn: NeBackward0 | null = null;
   if (_any_requires_grad) {
@@ -1803,16 +2257,24 @@ registerKernel(ops.ne__Scalar, "Autograd", (ks, self, other) => {
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    self_new_fw_grad_opt = self_t.zero_();
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::ne__Scalar", "engine/ops/native_functions/binary.yaml:414", "engine/generated/VariableType.ts:1791");
+}, "VariableType::ne__Scalar", "engine/ops/native_functions/binary.yaml:414", "engine/generated/VariableType.ts:2244");
 registerKernel(ops.lt_Tensor_out, "Autograd", (ks, self, other, out) => {
   const _result = below_autograd(() => ops.lt_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
   if (isFwGradDefined(self) || isFwGradDefined(other) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with lt_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::lt_Tensor_out", "engine/ops/native_functions/binary.yaml:418", "engine/generated/VariableType.ts:1808");
-registerKernel(ops.lt_Tensor, "Autograd", (ks, self, other) => below_autograd(() => ops.lt_Tensor.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::lt_Tensor", "engine/ops/native_functions/binary.yaml:424", "engine/generated/VariableType.ts:1813");
+}, "VariableType::lt_Tensor_out", "engine/ops/native_functions/binary.yaml:418", "engine/generated/VariableType.ts:2269");
+registerKernel(ops.lt_Tensor, "Autograd", (ks, self, other) => below_autograd(() => ops.lt_Tensor.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::lt_Tensor", "engine/ops/native_functions/binary.yaml:424", "engine/generated/VariableType.ts:2274");
 registerKernel(ops.lt__Tensor, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
+  const _any_has_forward_grad_self = isFwGradDefined(self);
   check_inplace(self, _any_requires_grad);
   let grad_fn: LtBackward1 | null = null;
   if (_any_requires_grad) {
@@ -1828,17 +2290,24 @@ registerKernel(ops.lt__Tensor, "Autograd", (ks, self, other) => {
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(other)) throw new NotImplementedError("Trying to use forward AD with lt_ that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    self_new_fw_grad_opt = self_t.zero_();
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::lt__Tensor", "engine/ops/native_functions/binary.yaml:428", "engine/generated/VariableType.ts:1814");
+}, "VariableType::lt__Tensor", "engine/ops/native_functions/binary.yaml:428", "engine/generated/VariableType.ts:2275");
 registerKernel(ops.lt_Scalar_out, "Autograd", (ks, self, other, out) => {
   const _result = below_autograd(() => ops.lt_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
   if (isFwGradDefined(self) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with lt_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::lt_Scalar_out", "engine/ops/native_functions/binary.yaml:432", "engine/generated/VariableType.ts:1834");
-registerKernel(ops.lt_Scalar, "Autograd", (ks, self, other) => below_autograd(() => ops.lt_Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::lt_Scalar", "engine/ops/native_functions/binary.yaml:438", "engine/generated/VariableType.ts:1839");
+}, "VariableType::lt_Scalar_out", "engine/ops/native_functions/binary.yaml:432", "engine/generated/VariableType.ts:2302");
+registerKernel(ops.lt_Scalar, "Autograd", (ks, self, other) => below_autograd(() => ops.lt_Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::lt_Scalar", "engine/ops/native_functions/binary.yaml:438", "engine/generated/VariableType.ts:2307");
 registerKernel(ops.lt__Scalar, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_self = isFwGradDefined(self);
   check_inplace(self, _any_requires_grad);
   let grad_fn: LtBackward0 | null = null;
   if (_any_requires_grad) {
@@ -1852,16 +2321,24 @@ registerKernel(ops.lt__Scalar, "Autograd", (ks, self, other) => {
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    self_new_fw_grad_opt = self_t.zero_();
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::lt__Scalar", "engine/ops/native_functions/binary.yaml:442", "engine/generated/VariableType.ts:1840");
+}, "VariableType::lt__Scalar", "engine/ops/native_functions/binary.yaml:442", "engine/generated/VariableType.ts:2308");
 registerKernel(ops.le_Tensor_out, "Autograd", (ks, self, other, out) => {
   const _result = below_autograd(() => ops.le_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
   if (isFwGradDefined(self) || isFwGradDefined(other) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with le_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::le_Tensor_out", "engine/ops/native_functions/binary.yaml:446", "engine/generated/VariableType.ts:1857");
-registerKernel(ops.le_Tensor, "Autograd", (ks, self, other) => below_autograd(() => ops.le_Tensor.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::le_Tensor", "engine/ops/native_functions/binary.yaml:452", "engine/generated/VariableType.ts:1862");
+}, "VariableType::le_Tensor_out", "engine/ops/native_functions/binary.yaml:446", "engine/generated/VariableType.ts:2333");
+registerKernel(ops.le_Tensor, "Autograd", (ks, self, other) => below_autograd(() => ops.le_Tensor.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::le_Tensor", "engine/ops/native_functions/binary.yaml:452", "engine/generated/VariableType.ts:2338");
 registerKernel(ops.le__Tensor, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
+  const _any_has_forward_grad_self = isFwGradDefined(self);
   check_inplace(self, _any_requires_grad);
   let grad_fn: LeBackward1 | null = null;
   if (_any_requires_grad) {
@@ -1877,17 +2354,24 @@ registerKernel(ops.le__Tensor, "Autograd", (ks, self, other) => {
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(other)) throw new NotImplementedError("Trying to use forward AD with le_ that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    self_new_fw_grad_opt = self_t.zero_();
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::le__Tensor", "engine/ops/native_functions/binary.yaml:456", "engine/generated/VariableType.ts:1863");
+}, "VariableType::le__Tensor", "engine/ops/native_functions/binary.yaml:456", "engine/generated/VariableType.ts:2339");
 registerKernel(ops.le_Scalar_out, "Autograd", (ks, self, other, out) => {
   const _result = below_autograd(() => ops.le_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
   if (isFwGradDefined(self) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with le_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::le_Scalar_out", "engine/ops/native_functions/binary.yaml:460", "engine/generated/VariableType.ts:1883");
-registerKernel(ops.le_Scalar, "Autograd", (ks, self, other) => below_autograd(() => ops.le_Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::le_Scalar", "engine/ops/native_functions/binary.yaml:466", "engine/generated/VariableType.ts:1888");
+}, "VariableType::le_Scalar_out", "engine/ops/native_functions/binary.yaml:460", "engine/generated/VariableType.ts:2366");
+registerKernel(ops.le_Scalar, "Autograd", (ks, self, other) => below_autograd(() => ops.le_Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::le_Scalar", "engine/ops/native_functions/binary.yaml:466", "engine/generated/VariableType.ts:2371");
 registerKernel(ops.le__Scalar, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_self = isFwGradDefined(self);
   check_inplace(self, _any_requires_grad);
   let grad_fn: LeBackward0 | null = null;
   if (_any_requires_grad) {
@@ -1901,16 +2385,24 @@ registerKernel(ops.le__Scalar, "Autograd", (ks, self, other) => {
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    self_new_fw_grad_opt = self_t.zero_();
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::le__Scalar", "engine/ops/native_functions/binary.yaml:470", "engine/generated/VariableType.ts:1889");
+}, "VariableType::le__Scalar", "engine/ops/native_functions/binary.yaml:470", "engine/generated/VariableType.ts:2372");
 registerKernel(ops.gt_Tensor_out, "Autograd", (ks, self, other, out) => {
   const _result = below_autograd(() => ops.gt_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
   if (isFwGradDefined(self) || isFwGradDefined(other) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with gt_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::gt_Tensor_out", "engine/ops/native_functions/binary.yaml:474", "engine/generated/VariableType.ts:1906");
-registerKernel(ops.gt_Tensor, "Autograd", (ks, self, other) => below_autograd(() => ops.gt_Tensor.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::gt_Tensor", "engine/ops/native_functions/binary.yaml:480", "engine/generated/VariableType.ts:1911");
+}, "VariableType::gt_Tensor_out", "engine/ops/native_functions/binary.yaml:474", "engine/generated/VariableType.ts:2397");
+registerKernel(ops.gt_Tensor, "Autograd", (ks, self, other) => below_autograd(() => ops.gt_Tensor.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::gt_Tensor", "engine/ops/native_functions/binary.yaml:480", "engine/generated/VariableType.ts:2402");
 registerKernel(ops.gt__Tensor, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
+  const _any_has_forward_grad_self = isFwGradDefined(self);
   check_inplace(self, _any_requires_grad);
   let grad_fn: GtBackward1 | null = null;
   if (_any_requires_grad) {
@@ -1926,17 +2418,24 @@ registerKernel(ops.gt__Tensor, "Autograd", (ks, self, other) => {
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(other)) throw new NotImplementedError("Trying to use forward AD with gt_ that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    self_new_fw_grad_opt = self_t.zero_();
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::gt__Tensor", "engine/ops/native_functions/binary.yaml:484", "engine/generated/VariableType.ts:1912");
+}, "VariableType::gt__Tensor", "engine/ops/native_functions/binary.yaml:484", "engine/generated/VariableType.ts:2403");
 registerKernel(ops.gt_Scalar_out, "Autograd", (ks, self, other, out) => {
   const _result = below_autograd(() => ops.gt_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
   if (isFwGradDefined(self) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with gt_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::gt_Scalar_out", "engine/ops/native_functions/binary.yaml:488", "engine/generated/VariableType.ts:1932");
-registerKernel(ops.gt_Scalar, "Autograd", (ks, self, other) => below_autograd(() => ops.gt_Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::gt_Scalar", "engine/ops/native_functions/binary.yaml:494", "engine/generated/VariableType.ts:1937");
+}, "VariableType::gt_Scalar_out", "engine/ops/native_functions/binary.yaml:488", "engine/generated/VariableType.ts:2430");
+registerKernel(ops.gt_Scalar, "Autograd", (ks, self, other) => below_autograd(() => ops.gt_Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::gt_Scalar", "engine/ops/native_functions/binary.yaml:494", "engine/generated/VariableType.ts:2435");
 registerKernel(ops.gt__Scalar, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_self = isFwGradDefined(self);
   check_inplace(self, _any_requires_grad);
   let grad_fn: GtBackward0 | null = null;
   if (_any_requires_grad) {
@@ -1950,16 +2449,24 @@ registerKernel(ops.gt__Scalar, "Autograd", (ks, self, other) => {
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    self_new_fw_grad_opt = self_t.zero_();
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::gt__Scalar", "engine/ops/native_functions/binary.yaml:498", "engine/generated/VariableType.ts:1938");
+}, "VariableType::gt__Scalar", "engine/ops/native_functions/binary.yaml:498", "engine/generated/VariableType.ts:2436");
 registerKernel(ops.ge_Tensor_out, "Autograd", (ks, self, other, out) => {
   const _result = below_autograd(() => ops.ge_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
   if (isFwGradDefined(self) || isFwGradDefined(other) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with ge_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::ge_Tensor_out", "engine/ops/native_functions/binary.yaml:502", "engine/generated/VariableType.ts:1955");
-registerKernel(ops.ge_Tensor, "Autograd", (ks, self, other) => below_autograd(() => ops.ge_Tensor.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::ge_Tensor", "engine/ops/native_functions/binary.yaml:508", "engine/generated/VariableType.ts:1960");
+}, "VariableType::ge_Tensor_out", "engine/ops/native_functions/binary.yaml:502", "engine/generated/VariableType.ts:2461");
+registerKernel(ops.ge_Tensor, "Autograd", (ks, self, other) => below_autograd(() => ops.ge_Tensor.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::ge_Tensor", "engine/ops/native_functions/binary.yaml:508", "engine/generated/VariableType.ts:2466");
 registerKernel(ops.ge__Tensor, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
+  const _any_has_forward_grad_self = isFwGradDefined(self);
   check_inplace(self, _any_requires_grad);
   let grad_fn: GeBackward1 | null = null;
   if (_any_requires_grad) {
@@ -1975,17 +2482,24 @@ registerKernel(ops.ge__Tensor, "Autograd", (ks, self, other) => {
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(other)) throw new NotImplementedError("Trying to use forward AD with ge_ that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    self_new_fw_grad_opt = self_t.zero_();
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::ge__Tensor", "engine/ops/native_functions/binary.yaml:512", "engine/generated/VariableType.ts:1961");
+}, "VariableType::ge__Tensor", "engine/ops/native_functions/binary.yaml:512", "engine/generated/VariableType.ts:2467");
 registerKernel(ops.ge_Scalar_out, "Autograd", (ks, self, other, out) => {
   const _result = below_autograd(() => ops.ge_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
   if (isFwGradDefined(self) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with ge_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::ge_Scalar_out", "engine/ops/native_functions/binary.yaml:516", "engine/generated/VariableType.ts:1981");
-registerKernel(ops.ge_Scalar, "Autograd", (ks, self, other) => below_autograd(() => ops.ge_Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::ge_Scalar", "engine/ops/native_functions/binary.yaml:522", "engine/generated/VariableType.ts:1986");
+}, "VariableType::ge_Scalar_out", "engine/ops/native_functions/binary.yaml:516", "engine/generated/VariableType.ts:2494");
+registerKernel(ops.ge_Scalar, "Autograd", (ks, self, other) => below_autograd(() => ops.ge_Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::ge_Scalar", "engine/ops/native_functions/binary.yaml:522", "engine/generated/VariableType.ts:2499");
 registerKernel(ops.ge__Scalar, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_self = isFwGradDefined(self);
   check_inplace(self, _any_requires_grad);
   let grad_fn: GeBackward0 | null = null;
   if (_any_requires_grad) {
@@ -1999,8 +2513,15 @@ registerKernel(ops.ge__Scalar, "Autograd", (ks, self, other) => {
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    self_new_fw_grad_opt = self_t.zero_();
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::ge__Scalar", "engine/ops/native_functions/binary.yaml:526", "engine/generated/VariableType.ts:1987");
+}, "VariableType::ge__Scalar", "engine/ops/native_functions/binary.yaml:526", "engine/generated/VariableType.ts:2500");
 registerKernel(ops.allclose_default, "Autograd", (ks, self, other, rtol, atol, equal_nan) => {
   const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::allclose", self, other) : null;
   const _result = below_autograd(() => ops.allclose_default.redispatch(ks.and(after_autograd_keyset), self, other, rtol, atol, equal_nan));
@@ -2008,7 +2529,7 @@ registerKernel(ops.allclose_default, "Autograd", (ks, self, other, rtol, atol, e
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (isFwGradDefined(self) || isFwGradDefined(other)) throw new NotImplementedError("Trying to use forward AD with allclose that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::allclose_default", "engine/ops/native_functions/binary.yaml:535", "engine/generated/VariableType.ts:2004");
+}, "VariableType::allclose_default", "engine/ops/native_functions/binary.yaml:535", "engine/generated/VariableType.ts:2525");
 registerKernel(ops.equal_default, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::equal", self, other) : null;
   const _result = below_autograd(() => ops.equal_default.redispatch(ks.and(after_autograd_keyset), self, other));
@@ -2016,7 +2537,7 @@ registerKernel(ops.equal_default, "Autograd", (ks, self, other) => {
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (isFwGradDefined(self) || isFwGradDefined(other)) throw new NotImplementedError("Trying to use forward AD with equal that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::equal_default", "engine/ops/native_functions/binary.yaml:542", "engine/generated/VariableType.ts:2012");
+}, "VariableType::equal_default", "engine/ops/native_functions/binary.yaml:542", "engine/generated/VariableType.ts:2533");
 registerKernel(ops.logical_xor_default, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::logical_xor", self, other) : null;
   const _result = below_autograd(() => ops.logical_xor_default.redispatch(ks.and(after_autograd_keyset), self, other));
@@ -2024,7 +2545,7 @@ registerKernel(ops.logical_xor_default, "Autograd", (ks, self, other) => {
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (isFwGradDefined(self) || isFwGradDefined(other)) throw new NotImplementedError("Trying to use forward AD with logical_xor that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::logical_xor_default", "engine/ops/native_functions/binary.yaml:550", "engine/generated/VariableType.ts:2020");
+}, "VariableType::logical_xor_default", "engine/ops/native_functions/binary.yaml:550", "engine/generated/VariableType.ts:2541");
 registerKernel(ops.logical_xor__default, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(other) ? not_implemented_node("aten::logical_xor_", other) : null;
   if (grad_fn) check_inplace(self, true);
@@ -2033,12 +2554,12 @@ registerKernel(ops.logical_xor__default, "Autograd", (ks, self, other) => {
   if (grad_fn) rebase_history(self, grad_fn);
   if (isFwGradDefined(other)) throw new NotImplementedError("Trying to use forward AD with logical_xor_ that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::logical_xor__default", "engine/ops/native_functions/binary.yaml:555", "engine/generated/VariableType.ts:2028");
+}, "VariableType::logical_xor__default", "engine/ops/native_functions/binary.yaml:555", "engine/generated/VariableType.ts:2549");
 registerKernel(ops.logical_xor_out, "Autograd", (ks, self, other, out) => {
   const _result = below_autograd(() => ops.logical_xor_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
   if (isFwGradDefined(self) || isFwGradDefined(other) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with logical_xor_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::logical_xor_out", "engine/ops/native_functions/binary.yaml:560", "engine/generated/VariableType.ts:2037");
+}, "VariableType::logical_xor_out", "engine/ops/native_functions/binary.yaml:560", "engine/generated/VariableType.ts:2558");
 registerKernel(ops.logical_and_default, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::logical_and", self, other) : null;
   const _result = below_autograd(() => ops.logical_and_default.redispatch(ks.and(after_autograd_keyset), self, other));
@@ -2046,7 +2567,7 @@ registerKernel(ops.logical_and_default, "Autograd", (ks, self, other) => {
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (isFwGradDefined(self) || isFwGradDefined(other)) throw new NotImplementedError("Trying to use forward AD with logical_and that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::logical_and_default", "engine/ops/native_functions/binary.yaml:564", "engine/generated/VariableType.ts:2042");
+}, "VariableType::logical_and_default", "engine/ops/native_functions/binary.yaml:564", "engine/generated/VariableType.ts:2563");
 registerKernel(ops.logical_and__default, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(other) ? not_implemented_node("aten::logical_and_", other) : null;
   if (grad_fn) check_inplace(self, true);
@@ -2055,12 +2576,12 @@ registerKernel(ops.logical_and__default, "Autograd", (ks, self, other) => {
   if (grad_fn) rebase_history(self, grad_fn);
   if (isFwGradDefined(other)) throw new NotImplementedError("Trying to use forward AD with logical_and_ that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::logical_and__default", "engine/ops/native_functions/binary.yaml:569", "engine/generated/VariableType.ts:2050");
+}, "VariableType::logical_and__default", "engine/ops/native_functions/binary.yaml:569", "engine/generated/VariableType.ts:2571");
 registerKernel(ops.logical_and_out, "Autograd", (ks, self, other, out) => {
   const _result = below_autograd(() => ops.logical_and_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
   if (isFwGradDefined(self) || isFwGradDefined(other) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with logical_and_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::logical_and_out", "engine/ops/native_functions/binary.yaml:574", "engine/generated/VariableType.ts:2059");
+}, "VariableType::logical_and_out", "engine/ops/native_functions/binary.yaml:574", "engine/generated/VariableType.ts:2580");
 registerKernel(ops.logical_or_default, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::logical_or", self, other) : null;
   const _result = below_autograd(() => ops.logical_or_default.redispatch(ks.and(after_autograd_keyset), self, other));
@@ -2068,7 +2589,7 @@ registerKernel(ops.logical_or_default, "Autograd", (ks, self, other) => {
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (isFwGradDefined(self) || isFwGradDefined(other)) throw new NotImplementedError("Trying to use forward AD with logical_or that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::logical_or_default", "engine/ops/native_functions/binary.yaml:578", "engine/generated/VariableType.ts:2064");
+}, "VariableType::logical_or_default", "engine/ops/native_functions/binary.yaml:578", "engine/generated/VariableType.ts:2585");
 registerKernel(ops.logical_or__default, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(other) ? not_implemented_node("aten::logical_or_", other) : null;
   if (grad_fn) check_inplace(self, true);
@@ -2077,17 +2598,17 @@ registerKernel(ops.logical_or__default, "Autograd", (ks, self, other) => {
   if (grad_fn) rebase_history(self, grad_fn);
   if (isFwGradDefined(other)) throw new NotImplementedError("Trying to use forward AD with logical_or_ that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::logical_or__default", "engine/ops/native_functions/binary.yaml:583", "engine/generated/VariableType.ts:2072");
+}, "VariableType::logical_or__default", "engine/ops/native_functions/binary.yaml:583", "engine/generated/VariableType.ts:2593");
 registerKernel(ops.logical_or_out, "Autograd", (ks, self, other, out) => {
   const _result = below_autograd(() => ops.logical_or_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
   if (isFwGradDefined(self) || isFwGradDefined(other) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with logical_or_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::logical_or_out", "engine/ops/native_functions/binary.yaml:588", "engine/generated/VariableType.ts:2081");
+}, "VariableType::logical_or_out", "engine/ops/native_functions/binary.yaml:588", "engine/generated/VariableType.ts:2602");
 registerKernel(ops.bitwise_and_Tensor_out, "Autograd", (ks, self, other, out) => {
   const _result = below_autograd(() => ops.bitwise_and_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
   if (isFwGradDefined(self) || isFwGradDefined(other) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with bitwise_and_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::bitwise_and_Tensor_out", "engine/ops/native_functions/binary.yaml:594", "engine/generated/VariableType.ts:2086");
+}, "VariableType::bitwise_and_Tensor_out", "engine/ops/native_functions/binary.yaml:594", "engine/generated/VariableType.ts:2607");
 registerKernel(ops.bitwise_and_Tensor, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::bitwise_and", self, other) : null;
   const _result = below_autograd(() => ops.bitwise_and_Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
@@ -2095,7 +2616,7 @@ registerKernel(ops.bitwise_and_Tensor, "Autograd", (ks, self, other) => {
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (isFwGradDefined(self) || isFwGradDefined(other)) throw new NotImplementedError("Trying to use forward AD with bitwise_and that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::bitwise_and_Tensor", "engine/ops/native_functions/binary.yaml:601", "engine/generated/VariableType.ts:2091");
+}, "VariableType::bitwise_and_Tensor", "engine/ops/native_functions/binary.yaml:601", "engine/generated/VariableType.ts:2612");
 registerKernel(ops.bitwise_and__Tensor, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(other) ? not_implemented_node("aten::bitwise_and_", other) : null;
   if (grad_fn) check_inplace(self, true);
@@ -2104,12 +2625,12 @@ registerKernel(ops.bitwise_and__Tensor, "Autograd", (ks, self, other) => {
   if (grad_fn) rebase_history(self, grad_fn);
   if (isFwGradDefined(other)) throw new NotImplementedError("Trying to use forward AD with bitwise_and_ that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::bitwise_and__Tensor", "engine/ops/native_functions/binary.yaml:605", "engine/generated/VariableType.ts:2099");
+}, "VariableType::bitwise_and__Tensor", "engine/ops/native_functions/binary.yaml:605", "engine/generated/VariableType.ts:2620");
 registerKernel(ops.bitwise_and_Scalar_out, "Autograd", (ks, self, other, out) => {
   const _result = below_autograd(() => ops.bitwise_and_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
   if (isFwGradDefined(self) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with bitwise_and_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::bitwise_and_Scalar_out", "engine/ops/native_functions/binary.yaml:609", "engine/generated/VariableType.ts:2108");
+}, "VariableType::bitwise_and_Scalar_out", "engine/ops/native_functions/binary.yaml:609", "engine/generated/VariableType.ts:2629");
 registerKernel(ops.bitwise_and_Scalar, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::bitwise_and", self) : null;
   const _result = below_autograd(() => ops.bitwise_and_Scalar.redispatch(ks.and(after_autograd_keyset), self, other));
@@ -2117,7 +2638,7 @@ registerKernel(ops.bitwise_and_Scalar, "Autograd", (ks, self, other) => {
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with bitwise_and that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::bitwise_and_Scalar", "engine/ops/native_functions/binary.yaml:614", "engine/generated/VariableType.ts:2113");
+}, "VariableType::bitwise_and_Scalar", "engine/ops/native_functions/binary.yaml:614", "engine/generated/VariableType.ts:2634");
 registerKernel(ops.bitwise_and_Scalar_Tensor, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(other) ? not_implemented_node("aten::bitwise_and", other) : null;
   const _result = below_autograd(() => ops.bitwise_and_Scalar_Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
@@ -2125,12 +2646,12 @@ registerKernel(ops.bitwise_and_Scalar_Tensor, "Autograd", (ks, self, other) => {
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (isFwGradDefined(other)) throw new NotImplementedError("Trying to use forward AD with bitwise_and that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::bitwise_and_Scalar_Tensor", "engine/ops/native_functions/binary.yaml:619", "engine/generated/VariableType.ts:2121");
+}, "VariableType::bitwise_and_Scalar_Tensor", "engine/ops/native_functions/binary.yaml:619", "engine/generated/VariableType.ts:2642");
 registerKernel(ops.bitwise_or_Tensor_out, "Autograd", (ks, self, other, out) => {
   const _result = below_autograd(() => ops.bitwise_or_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
   if (isFwGradDefined(self) || isFwGradDefined(other) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with bitwise_or_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::bitwise_or_Tensor_out", "engine/ops/native_functions/binary.yaml:630", "engine/generated/VariableType.ts:2129");
+}, "VariableType::bitwise_or_Tensor_out", "engine/ops/native_functions/binary.yaml:630", "engine/generated/VariableType.ts:2650");
 registerKernel(ops.bitwise_or_Tensor, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::bitwise_or", self, other) : null;
   const _result = below_autograd(() => ops.bitwise_or_Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
@@ -2138,7 +2659,7 @@ registerKernel(ops.bitwise_or_Tensor, "Autograd", (ks, self, other) => {
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (isFwGradDefined(self) || isFwGradDefined(other)) throw new NotImplementedError("Trying to use forward AD with bitwise_or that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::bitwise_or_Tensor", "engine/ops/native_functions/binary.yaml:637", "engine/generated/VariableType.ts:2134");
+}, "VariableType::bitwise_or_Tensor", "engine/ops/native_functions/binary.yaml:637", "engine/generated/VariableType.ts:2655");
 registerKernel(ops.bitwise_or__Tensor, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(other) ? not_implemented_node("aten::bitwise_or_", other) : null;
   if (grad_fn) check_inplace(self, true);
@@ -2147,12 +2668,12 @@ registerKernel(ops.bitwise_or__Tensor, "Autograd", (ks, self, other) => {
   if (grad_fn) rebase_history(self, grad_fn);
   if (isFwGradDefined(other)) throw new NotImplementedError("Trying to use forward AD with bitwise_or_ that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::bitwise_or__Tensor", "engine/ops/native_functions/binary.yaml:641", "engine/generated/VariableType.ts:2142");
+}, "VariableType::bitwise_or__Tensor", "engine/ops/native_functions/binary.yaml:641", "engine/generated/VariableType.ts:2663");
 registerKernel(ops.bitwise_or_Scalar_out, "Autograd", (ks, self, other, out) => {
   const _result = below_autograd(() => ops.bitwise_or_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
   if (isFwGradDefined(self) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with bitwise_or_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::bitwise_or_Scalar_out", "engine/ops/native_functions/binary.yaml:645", "engine/generated/VariableType.ts:2151");
+}, "VariableType::bitwise_or_Scalar_out", "engine/ops/native_functions/binary.yaml:645", "engine/generated/VariableType.ts:2672");
 registerKernel(ops.bitwise_or_Scalar_Tensor, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(other) ? not_implemented_node("aten::bitwise_or", other) : null;
   const _result = below_autograd(() => ops.bitwise_or_Scalar_Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
@@ -2160,12 +2681,12 @@ registerKernel(ops.bitwise_or_Scalar_Tensor, "Autograd", (ks, self, other) => {
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (isFwGradDefined(other)) throw new NotImplementedError("Trying to use forward AD with bitwise_or that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::bitwise_or_Scalar_Tensor", "engine/ops/native_functions/binary.yaml:655", "engine/generated/VariableType.ts:2156");
+}, "VariableType::bitwise_or_Scalar_Tensor", "engine/ops/native_functions/binary.yaml:655", "engine/generated/VariableType.ts:2677");
 registerKernel(ops.bitwise_xor_Tensor_out, "Autograd", (ks, self, other, out) => {
   const _result = below_autograd(() => ops.bitwise_xor_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
   if (isFwGradDefined(self) || isFwGradDefined(other) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with bitwise_xor_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::bitwise_xor_Tensor_out", "engine/ops/native_functions/binary.yaml:666", "engine/generated/VariableType.ts:2164");
+}, "VariableType::bitwise_xor_Tensor_out", "engine/ops/native_functions/binary.yaml:666", "engine/generated/VariableType.ts:2685");
 registerKernel(ops.bitwise_xor_Tensor, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::bitwise_xor", self, other) : null;
   const _result = below_autograd(() => ops.bitwise_xor_Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
@@ -2173,7 +2694,7 @@ registerKernel(ops.bitwise_xor_Tensor, "Autograd", (ks, self, other) => {
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (isFwGradDefined(self) || isFwGradDefined(other)) throw new NotImplementedError("Trying to use forward AD with bitwise_xor that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::bitwise_xor_Tensor", "engine/ops/native_functions/binary.yaml:673", "engine/generated/VariableType.ts:2169");
+}, "VariableType::bitwise_xor_Tensor", "engine/ops/native_functions/binary.yaml:673", "engine/generated/VariableType.ts:2690");
 registerKernel(ops.bitwise_xor__Tensor, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(other) ? not_implemented_node("aten::bitwise_xor_", other) : null;
   if (grad_fn) check_inplace(self, true);
@@ -2182,12 +2703,12 @@ registerKernel(ops.bitwise_xor__Tensor, "Autograd", (ks, self, other) => {
   if (grad_fn) rebase_history(self, grad_fn);
   if (isFwGradDefined(other)) throw new NotImplementedError("Trying to use forward AD with bitwise_xor_ that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::bitwise_xor__Tensor", "engine/ops/native_functions/binary.yaml:677", "engine/generated/VariableType.ts:2177");
+}, "VariableType::bitwise_xor__Tensor", "engine/ops/native_functions/binary.yaml:677", "engine/generated/VariableType.ts:2698");
 registerKernel(ops.bitwise_xor_Scalar_out, "Autograd", (ks, self, other, out) => {
   const _result = below_autograd(() => ops.bitwise_xor_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
   if (isFwGradDefined(self) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with bitwise_xor_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::bitwise_xor_Scalar_out", "engine/ops/native_functions/binary.yaml:681", "engine/generated/VariableType.ts:2186");
+}, "VariableType::bitwise_xor_Scalar_out", "engine/ops/native_functions/binary.yaml:681", "engine/generated/VariableType.ts:2707");
 registerKernel(ops.bitwise_xor_Scalar_Tensor, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(other) ? not_implemented_node("aten::bitwise_xor", other) : null;
   const _result = below_autograd(() => ops.bitwise_xor_Scalar_Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
@@ -2195,15 +2716,16 @@ registerKernel(ops.bitwise_xor_Scalar_Tensor, "Autograd", (ks, self, other) => {
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (isFwGradDefined(other)) throw new NotImplementedError("Trying to use forward AD with bitwise_xor that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::bitwise_xor_Scalar_Tensor", "engine/ops/native_functions/binary.yaml:691", "engine/generated/VariableType.ts:2191");
+}, "VariableType::bitwise_xor_Scalar_Tensor", "engine/ops/native_functions/binary.yaml:691", "engine/generated/VariableType.ts:2712");
 registerKernel(ops.lerp_Tensor_out, "Autograd", (ks, self, end, weight, out) => {
   if (compute_requires_grad(self, end, weight)) throw_error_out_requires_grad("lerp");
   const _result = below_autograd(() => ops.lerp_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, end, weight, out));
   if (isFwGradDefined(self) || isFwGradDefined(end) || isFwGradDefined(weight) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with lerp_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::lerp_Tensor_out", "engine/ops/native_functions/binary.yaml:704", "engine/generated/VariableType.ts:2199");
+}, "VariableType::lerp_Tensor_out", "engine/ops/native_functions/binary.yaml:704", "engine/generated/VariableType.ts:2720");
 registerKernel(ops.lerp_Tensor, "Autograd", (ks, self, end, weight) => {
   const _any_requires_grad = compute_requires_grad(self, end, weight);
+  const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(end) || isFwGradDefined(weight);
   let grad_fn: LerpBackward1 | null = null;
   if (_any_requires_grad) {
     grad_fn = new LerpBackward1();
@@ -2217,12 +2739,28 @@ registerKernel(ops.lerp_Tensor, "Autograd", (ks, self, end, weight) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(self) || isFwGradDefined(end) || isFwGradDefined(weight)) throw new NotImplementedError("Trying to use forward AD with lerp that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const end_t_raw: any = end ? fw_grad(end, 0) : null;
+    const end_t: any = end_t_raw !== null || !end ? end_t_raw : ops.zeros_default.call([...end._impl.sizes()], end.dtype, null, end.device, null);
+    const end_p: any = end ? ops._fw_primal_default.call(end, 0) : null;
+    const weight_t_raw: any = weight ? fw_grad(weight, 0) : null;
+    const weight_t: any = weight_t_raw !== null || !weight ? weight_t_raw : ops.zeros_default.call([...weight._impl.sizes()], weight.dtype, null, weight.device, null);
+    const weight_p: any = weight ? ops._fw_primal_default.call(weight, 0) : null;
+    result_new_fw_grad_opt = torch.lerp(self_t, end_t, weight_p).add(weight_t.mul(end_p.sub(self_p)));
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::lerp_Tensor", "engine/ops/native_functions/binary.yaml:710", "engine/generated/VariableType.ts:2205");
+}, "VariableType::lerp_Tensor", "engine/ops/native_functions/binary.yaml:710", "engine/generated/VariableType.ts:2726");
 registerKernel(ops.lerp__Tensor, "Autograd", (ks, self, end, weight) => {
   const _any_requires_grad = compute_requires_grad(self, end, weight);
+  const _any_has_forward_grad_self = isFwGradDefined(self) || isFwGradDefined(end) || isFwGradDefined(weight);
   check_inplace(self, _any_requires_grad);
+  let original_self: Tensor | null = null;
+  if (_any_has_forward_grad_self) original_self = ops.clone_default.call(self, null) as Tensor;
   let grad_fn: LerpBackward1 | null = null;
   if (_any_requires_grad) {
     grad_fn = new LerpBackward1();
@@ -2236,17 +2774,34 @@ registerKernel(ops.lerp__Tensor, "Autograd", (ks, self, end, weight) => {
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(end) || isFwGradDefined(weight)) throw new NotImplementedError("Trying to use forward AD with lerp_ that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const end_t_raw: any = end ? fw_grad(end, 0) : null;
+    const end_t: any = end_t_raw !== null || !end ? end_t_raw : ops.zeros_default.call([...end._impl.sizes()], end.dtype, null, end.device, null);
+    const end_p: any = end ? ops._fw_primal_default.call(end, 0) : null;
+    const weight_t_raw: any = weight ? fw_grad(weight, 0) : null;
+    const weight_t: any = weight_t_raw !== null || !weight ? weight_t_raw : ops.zeros_default.call([...weight._impl.sizes()], weight.dtype, null, weight.device, null);
+    const weight_p: any = weight ? ops._fw_primal_default.call(weight, 0) : null;
+    const original_self_t_raw: any = fw_grad(original_self!, 0);
+    const original_self_t: any = original_self_t_raw !== null ? original_self_t_raw : ops.zeros_like_default.call(original_self, null, null, null, null, null);
+    const original_self_p: any = ops._fw_primal_default.call(original_self, 0);
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(torch.lerp(original_self_t, end_t, weight_p).add(weight_t.mul(end_p.sub(original_self_p)))) : torch.lerp(original_self_t, end_t, weight_p).add(weight_t.mul(end_p.sub(original_self_p)));
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::lerp__Tensor", "engine/ops/native_functions/binary.yaml:714", "engine/generated/VariableType.ts:2223");
+}, "VariableType::lerp__Tensor", "engine/ops/native_functions/binary.yaml:714", "engine/generated/VariableType.ts:2758");
 registerKernel(ops.lerp_Scalar_out, "Autograd", (ks, self, end, weight, out) => {
   if (compute_requires_grad(self, end)) throw_error_out_requires_grad("lerp");
   const _result = below_autograd(() => ops.lerp_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, end, weight, out));
   if (isFwGradDefined(self) || isFwGradDefined(end) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with lerp_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::lerp_Scalar_out", "engine/ops/native_functions/binary.yaml:718", "engine/generated/VariableType.ts:2242");
+}, "VariableType::lerp_Scalar_out", "engine/ops/native_functions/binary.yaml:718", "engine/generated/VariableType.ts:2796");
 registerKernel(ops.lerp_Scalar, "Autograd", (ks, self, end, weight) => {
   const _any_requires_grad = compute_requires_grad(self, end);
+  const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(end);
   let grad_fn: LerpBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new LerpBackward0();
@@ -2258,11 +2813,20 @@ registerKernel(ops.lerp_Scalar, "Autograd", (ks, self, end, weight) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(self) || isFwGradDefined(end)) throw new NotImplementedError("Trying to use forward AD with lerp that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const end_t_raw: any = end ? fw_grad(end, 0) : null;
+    const end_t: any = end_t_raw !== null || !end ? end_t_raw : ops.zeros_default.call([...end._impl.sizes()], end.dtype, null, end.device, null);
+    result_new_fw_grad_opt = torch.lerp(self_t, end_t, weight);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::lerp_Scalar", "engine/ops/native_functions/binary.yaml:724", "engine/generated/VariableType.ts:2248");
+}, "VariableType::lerp_Scalar", "engine/ops/native_functions/binary.yaml:724", "engine/generated/VariableType.ts:2802");
 registerKernel(ops.lerp__Scalar, "Autograd", (ks, self, end, weight) => {
   const _any_requires_grad = compute_requires_grad(self, end);
+  const _any_has_forward_grad_self = isFwGradDefined(self) || isFwGradDefined(end);
   check_inplace(self, _any_requires_grad);
   let grad_fn: LerpBackward0 | null = null;
   if (_any_requires_grad) {
@@ -2275,17 +2839,27 @@ registerKernel(ops.lerp__Scalar, "Autograd", (ks, self, end, weight) => {
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(end)) throw new NotImplementedError("Trying to use forward AD with lerp_ that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    let self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    const end_t_raw: any = end ? fw_grad(end, 0) : null;
+    const end_t: any = end_t_raw !== null || !end ? end_t_raw : ops.zeros_default.call([...end._impl.sizes()], end.dtype, null, end.device, null);
+    self_t = GradMode.is_enabled() ? self_t.clone() : self_t;
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(torch.lerp(self_t, end_t, weight)) : torch.lerp(self_t, end_t, weight);
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::lerp__Scalar", "engine/ops/native_functions/binary.yaml:728", "engine/generated/VariableType.ts:2264");
+}, "VariableType::lerp__Scalar", "engine/ops/native_functions/binary.yaml:728", "engine/generated/VariableType.ts:2827");
 registerKernel(ops.addcmul_out, "Autograd", (ks, self, tensor1, tensor2, value, out) => {
   if (compute_requires_grad(self, tensor1, tensor2)) throw_error_out_requires_grad("addcmul");
   const _result = below_autograd(() => ops.addcmul_out.redispatch(ks.and(after_autograd_keyset), self, tensor1, tensor2, value, out));
   if (isFwGradDefined(self) || isFwGradDefined(tensor1) || isFwGradDefined(tensor2) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with addcmul_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::addcmul_out", "engine/ops/native_functions/binary.yaml:734", "engine/generated/VariableType.ts:2281");
+}, "VariableType::addcmul_out", "engine/ops/native_functions/binary.yaml:734", "engine/generated/VariableType.ts:2854");
 registerKernel(ops.addcmul_default, "Autograd", (ks, self, tensor1, tensor2, value) => {
   const _any_requires_grad = compute_requires_grad(self, tensor1, tensor2);
+  const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(tensor1) || isFwGradDefined(tensor2);
   let grad_fn: AddcmulBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new AddcmulBackward0();
@@ -2302,11 +2876,24 @@ registerKernel(ops.addcmul_default, "Autograd", (ks, self, tensor1, tensor2, val
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(self) || isFwGradDefined(tensor1) || isFwGradDefined(tensor2)) throw new NotImplementedError("Trying to use forward AD with addcmul that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const tensor1_t_raw: any = tensor1 ? fw_grad(tensor1, 0) : null;
+    const tensor1_t: any = tensor1_t_raw !== null || !tensor1 ? tensor1_t_raw : ops.zeros_default.call([...tensor1._impl.sizes()], tensor1.dtype, null, tensor1.device, null);
+    const tensor1_p: any = tensor1 ? ops._fw_primal_default.call(tensor1, 0) : null;
+    const tensor2_t_raw: any = tensor2 ? fw_grad(tensor2, 0) : null;
+    const tensor2_t: any = tensor2_t_raw !== null || !tensor2 ? tensor2_t_raw : ops.zeros_default.call([...tensor2._impl.sizes()], tensor2.dtype, null, tensor2.device, null);
+    const tensor2_p: any = tensor2 ? ops._fw_primal_default.call(tensor2, 0) : null;
+    result_new_fw_grad_opt = self_t.add(maybe_multiply(tensor1_t.mul(tensor2_p), value)).add(maybe_multiply(tensor2_t.mul(tensor1_p), value));
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::addcmul_default", "engine/ops/native_functions/binary.yaml:740", "engine/generated/VariableType.ts:2287");
+}, "VariableType::addcmul_default", "engine/ops/native_functions/binary.yaml:740", "engine/generated/VariableType.ts:2860");
 registerKernel(ops.addcmul__default, "Autograd", (ks, self, tensor1, tensor2, value) => {
   const _any_requires_grad = compute_requires_grad(self, tensor1, tensor2);
+  const _any_has_forward_grad_self = isFwGradDefined(self) || isFwGradDefined(tensor1) || isFwGradDefined(tensor2);
   check_inplace(self, _any_requires_grad);
   let grad_fn: AddcmulBackward0 | null = null;
   if (_any_requires_grad) {
@@ -2324,17 +2911,31 @@ registerKernel(ops.addcmul__default, "Autograd", (ks, self, tensor1, tensor2, va
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(tensor1) || isFwGradDefined(tensor2)) throw new NotImplementedError("Trying to use forward AD with addcmul_ that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    let self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    const tensor1_t_raw: any = tensor1 ? fw_grad(tensor1, 0) : null;
+    const tensor1_t: any = tensor1_t_raw !== null || !tensor1 ? tensor1_t_raw : ops.zeros_default.call([...tensor1._impl.sizes()], tensor1.dtype, null, tensor1.device, null);
+    const tensor1_p: any = tensor1 ? ops._fw_primal_default.call(tensor1, 0) : null;
+    const tensor2_t_raw: any = tensor2 ? fw_grad(tensor2, 0) : null;
+    const tensor2_t: any = tensor2_t_raw !== null || !tensor2 ? tensor2_t_raw : ops.zeros_default.call([...tensor2._impl.sizes()], tensor2.dtype, null, tensor2.device, null);
+    const tensor2_p: any = tensor2 ? ops._fw_primal_default.call(tensor2, 0) : null;
+    self_t = GradMode.is_enabled() ? self_t.clone() : self_t;
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(self_t.add(maybe_multiply(tensor1_t.mul(tensor2_p), value)).add(maybe_multiply(tensor2_t.mul(tensor1_p), value))) : self_t.add(maybe_multiply(tensor1_t.mul(tensor2_p), value)).add(maybe_multiply(tensor2_t.mul(tensor1_p), value));
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::addcmul__default", "engine/ops/native_functions/binary.yaml:744", "engine/generated/VariableType.ts:2308");
+}, "VariableType::addcmul__default", "engine/ops/native_functions/binary.yaml:744", "engine/generated/VariableType.ts:2894");
 registerKernel(ops.addcdiv_out, "Autograd", (ks, self, tensor1, tensor2, value, out) => {
   if (compute_requires_grad(self, tensor1, tensor2)) throw_error_out_requires_grad("addcdiv");
   const _result = below_autograd(() => ops.addcdiv_out.redispatch(ks.and(after_autograd_keyset), self, tensor1, tensor2, value, out));
   if (isFwGradDefined(self) || isFwGradDefined(tensor1) || isFwGradDefined(tensor2) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with addcdiv_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::addcdiv_out", "engine/ops/native_functions/binary.yaml:748", "engine/generated/VariableType.ts:2330");
+}, "VariableType::addcdiv_out", "engine/ops/native_functions/binary.yaml:748", "engine/generated/VariableType.ts:2930");
 registerKernel(ops.addcdiv_default, "Autograd", (ks, self, tensor1, tensor2, value) => {
   const _any_requires_grad = compute_requires_grad(self, tensor1, tensor2);
+  const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(tensor1) || isFwGradDefined(tensor2);
   let grad_fn: AddcdivBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new AddcdivBackward0();
@@ -2351,11 +2952,24 @@ registerKernel(ops.addcdiv_default, "Autograd", (ks, self, tensor1, tensor2, val
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(self) || isFwGradDefined(tensor1) || isFwGradDefined(tensor2)) throw new NotImplementedError("Trying to use forward AD with addcdiv that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const tensor1_t_raw: any = tensor1 ? fw_grad(tensor1, 0) : null;
+    const tensor1_t: any = tensor1_t_raw !== null || !tensor1 ? tensor1_t_raw : ops.zeros_default.call([...tensor1._impl.sizes()], tensor1.dtype, null, tensor1.device, null);
+    const tensor1_p: any = tensor1 ? ops._fw_primal_default.call(tensor1, 0) : null;
+    const tensor2_t_raw: any = tensor2 ? fw_grad(tensor2, 0) : null;
+    const tensor2_t: any = tensor2_t_raw !== null || !tensor2 ? tensor2_t_raw : ops.zeros_default.call([...tensor2._impl.sizes()], tensor2.dtype, null, tensor2.device, null);
+    const tensor2_p: any = tensor2 ? ops._fw_primal_default.call(tensor2, 0) : null;
+    result_new_fw_grad_opt = self_t.add(maybe_multiply(tensor1_t.div(tensor2_p), value)).sub(maybe_multiply(tensor2_t.mul(tensor1_p.div(tensor2_p)).div(tensor2_p), value));
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::addcdiv_default", "engine/ops/native_functions/binary.yaml:754", "engine/generated/VariableType.ts:2336");
+}, "VariableType::addcdiv_default", "engine/ops/native_functions/binary.yaml:754", "engine/generated/VariableType.ts:2936");
 registerKernel(ops.addcdiv__default, "Autograd", (ks, self, tensor1, tensor2, value) => {
   const _any_requires_grad = compute_requires_grad(self, tensor1, tensor2);
+  const _any_has_forward_grad_self = isFwGradDefined(self) || isFwGradDefined(tensor1) || isFwGradDefined(tensor2);
   check_inplace(self, _any_requires_grad);
   let grad_fn: AddcdivBackward0 | null = null;
   if (_any_requires_grad) {
@@ -2373,9 +2987,22 @@ registerKernel(ops.addcdiv__default, "Autograd", (ks, self, tensor1, tensor2, va
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(tensor1) || isFwGradDefined(tensor2)) throw new NotImplementedError("Trying to use forward AD with addcdiv_ that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    let self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    const tensor1_t_raw: any = tensor1 ? fw_grad(tensor1, 0) : null;
+    const tensor1_t: any = tensor1_t_raw !== null || !tensor1 ? tensor1_t_raw : ops.zeros_default.call([...tensor1._impl.sizes()], tensor1.dtype, null, tensor1.device, null);
+    const tensor1_p: any = tensor1 ? ops._fw_primal_default.call(tensor1, 0) : null;
+    const tensor2_t_raw: any = tensor2 ? fw_grad(tensor2, 0) : null;
+    const tensor2_t: any = tensor2_t_raw !== null || !tensor2 ? tensor2_t_raw : ops.zeros_default.call([...tensor2._impl.sizes()], tensor2.dtype, null, tensor2.device, null);
+    const tensor2_p: any = tensor2 ? ops._fw_primal_default.call(tensor2, 0) : null;
+    self_t = GradMode.is_enabled() ? self_t.clone() : self_t;
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(self_t.add(maybe_multiply(tensor1_t.div(tensor2_p), value)).sub(maybe_multiply(tensor2_t.mul(tensor1_p.div(tensor2_p)).div(tensor2_p), value))) : self_t.add(maybe_multiply(tensor1_t.div(tensor2_p), value)).sub(maybe_multiply(tensor2_t.mul(tensor1_p.div(tensor2_p)).div(tensor2_p), value));
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::addcdiv__default", "engine/ops/native_functions/binary.yaml:758", "engine/generated/VariableType.ts:2357");
+}, "VariableType::addcdiv__default", "engine/ops/native_functions/binary.yaml:758", "engine/generated/VariableType.ts:2970");
 registerKernel(ops.convolution_default, "Autograd", (ks, input, weight, bias, stride, padding, dilation, transposed, output_padding, groups) => {
   const _any_requires_grad = compute_requires_grad(input, weight, bias);
   let grad_fn: ConvolutionBackward0 | null = null;
@@ -2398,7 +3025,7 @@ registerKernel(ops.convolution_default, "Autograd", (ks, input, weight, bias, st
   }
   if (isFwGradDefined(input) || isFwGradDefined(weight) || isFwGradDefined(bias)) throw new NotImplementedError("Trying to use forward AD with convolution that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::convolution_default", "engine/ops/native_functions/conv.yaml:45", "engine/generated/VariableType.ts:2379");
+}, "VariableType::convolution_default", "engine/ops/native_functions/conv.yaml:45", "engine/generated/VariableType.ts:3006");
 registerKernel(ops._convolution_default, "Autograd", (ks, input, weight, bias, stride, padding, dilation, transposed, output_padding, groups, benchmark, deterministic, cudnn_enabled, allow_tf32) => {
   const grad_fn = compute_requires_grad(input, weight, bias) ? not_implemented_node("aten::_convolution", input, weight, bias) : null;
   const _result = below_autograd(() => ops._convolution_default.redispatch(ks.and(after_autograd_keyset), input, weight, bias, stride, padding, dilation, transposed, output_padding, groups, benchmark, deterministic, cudnn_enabled, allow_tf32));
@@ -2406,12 +3033,12 @@ registerKernel(ops._convolution_default, "Autograd", (ks, input, weight, bias, s
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (isFwGradDefined(input) || isFwGradDefined(weight) || isFwGradDefined(bias)) throw new NotImplementedError("Trying to use forward AD with _convolution that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::_convolution_default", "engine/ops/native_functions/conv.yaml:51", "engine/generated/VariableType.ts:2402");
+}, "VariableType::_convolution_default", "engine/ops/native_functions/conv.yaml:51", "engine/generated/VariableType.ts:3029");
 registerKernel(ops._slow_conv2d_forward_output, "Autograd", (ks, self, weight, kernel_size, bias, stride, padding, output) => {
   const _result = below_autograd(() => ops._slow_conv2d_forward_output.redispatch(ks.and(after_autograd_keyset), self, weight, kernel_size, bias, stride, padding, output));
   if (isFwGradDefined(self) || isFwGradDefined(weight) || isFwGradDefined(bias) || isFwGradDefined(output)) throw new NotImplementedError("Trying to use forward AD with _slow_conv2d_forward_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::_slow_conv2d_forward_output", "engine/ops/native_functions/conv.yaml:78", "engine/generated/VariableType.ts:2410");
+}, "VariableType::_slow_conv2d_forward_output", "engine/ops/native_functions/conv.yaml:78", "engine/generated/VariableType.ts:3037");
 registerKernel(ops._slow_conv2d_forward_default, "Autograd", (ks, self, weight, kernel_size, bias, stride, padding) => {
   const grad_fn = compute_requires_grad(self, weight, bias) ? not_implemented_node("aten::_slow_conv2d_forward", self, weight, bias) : null;
   const _result = below_autograd(() => ops._slow_conv2d_forward_default.redispatch(ks.and(after_autograd_keyset), self, weight, kernel_size, bias, stride, padding));
@@ -2419,7 +3046,7 @@ registerKernel(ops._slow_conv2d_forward_default, "Autograd", (ks, self, weight, 
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (isFwGradDefined(self) || isFwGradDefined(weight) || isFwGradDefined(bias)) throw new NotImplementedError("Trying to use forward AD with _slow_conv2d_forward that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::_slow_conv2d_forward_default", "engine/ops/native_functions/conv.yaml:83", "engine/generated/VariableType.ts:2415");
+}, "VariableType::_slow_conv2d_forward_default", "engine/ops/native_functions/conv.yaml:83", "engine/generated/VariableType.ts:3042");
 registerKernel(ops.slow_conv_dilated2d_default, "Autograd", (ks, self, weight, kernel_size, bias, stride, padding, dilation) => {
   const grad_fn = compute_requires_grad(self, weight, bias) ? not_implemented_node("aten::slow_conv_dilated2d", self, weight, bias) : null;
   const _result = below_autograd(() => ops.slow_conv_dilated2d_default.redispatch(ks.and(after_autograd_keyset), self, weight, kernel_size, bias, stride, padding, dilation));
@@ -2427,12 +3054,12 @@ registerKernel(ops.slow_conv_dilated2d_default, "Autograd", (ks, self, weight, k
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (isFwGradDefined(self) || isFwGradDefined(weight) || isFwGradDefined(bias)) throw new NotImplementedError("Trying to use forward AD with slow_conv_dilated2d that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::slow_conv_dilated2d_default", "engine/ops/native_functions/conv.yaml:88", "engine/generated/VariableType.ts:2423");
+}, "VariableType::slow_conv_dilated2d_default", "engine/ops/native_functions/conv.yaml:88", "engine/generated/VariableType.ts:3050");
 registerKernel(ops.slow_conv_transpose2d_out, "Autograd", (ks, self, weight, kernel_size, bias, stride, padding, output_padding, dilation, out) => {
   const _result = below_autograd(() => ops.slow_conv_transpose2d_out.redispatch(ks.and(after_autograd_keyset), self, weight, kernel_size, bias, stride, padding, output_padding, dilation, out));
   if (isFwGradDefined(self) || isFwGradDefined(weight) || isFwGradDefined(bias) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with slow_conv_transpose2d_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::slow_conv_transpose2d_out", "engine/ops/native_functions/conv.yaml:94", "engine/generated/VariableType.ts:2431");
+}, "VariableType::slow_conv_transpose2d_out", "engine/ops/native_functions/conv.yaml:94", "engine/generated/VariableType.ts:3058");
 registerKernel(ops.slow_conv_transpose2d_default, "Autograd", (ks, self, weight, kernel_size, bias, stride, padding, output_padding, dilation) => {
   const grad_fn = compute_requires_grad(self, weight, bias) ? not_implemented_node("aten::slow_conv_transpose2d", self, weight, bias) : null;
   const _result = below_autograd(() => ops.slow_conv_transpose2d_default.redispatch(ks.and(after_autograd_keyset), self, weight, kernel_size, bias, stride, padding, output_padding, dilation));
@@ -2440,7 +3067,7 @@ registerKernel(ops.slow_conv_transpose2d_default, "Autograd", (ks, self, weight,
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (isFwGradDefined(self) || isFwGradDefined(weight) || isFwGradDefined(bias)) throw new NotImplementedError("Trying to use forward AD with slow_conv_transpose2d that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::slow_conv_transpose2d_default", "engine/ops/native_functions/conv.yaml:100", "engine/generated/VariableType.ts:2436");
+}, "VariableType::slow_conv_transpose2d_default", "engine/ops/native_functions/conv.yaml:100", "engine/generated/VariableType.ts:3063");
 registerKernel(ops.index_Tensor, "Autograd", (ks, self, indices) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -2465,16 +3092,17 @@ registerKernel(ops.index_Tensor, "Autograd", (ks, self, indices) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::index_Tensor", "engine/ops/native_functions/index.yaml:20", "engine/generated/VariableType.ts:2444");
+}, "VariableType::index_Tensor", "engine/ops/native_functions/index.yaml:20", "engine/generated/VariableType.ts:3071");
 registerKernel(ops.index_Tensor_out, "Autograd", (ks, self, indices, out) => {
   if (compute_requires_grad(self, indices)) throw_error_out_requires_grad("index");
   const _result = below_autograd(() => ops.index_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, indices, out));
   for (const _t of indices ?? []) if (isFwGradDefined(_t)) throw new NotImplementedError("Trying to use forward AD with index_out that does not support it because it is an out= function");
   if (isFwGradDefined(self) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with index_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::index_Tensor_out", "engine/ops/native_functions/index.yaml:26", "engine/generated/VariableType.ts:2469");
+}, "VariableType::index_Tensor_out", "engine/ops/native_functions/index.yaml:26", "engine/generated/VariableType.ts:3096");
 registerKernel(ops.index_put__default, "Autograd", (ks, self, indices, values, accumulate) => {
   const _any_requires_grad = compute_requires_grad(self, values);
+  const _any_has_forward_grad_self = isFwGradDefined(self) || isFwGradDefined(values);
   check_inplace(self, _any_requires_grad);
   let grad_fn: IndexPutBackward0 | null = null;
   if (_any_requires_grad) {
@@ -2489,12 +3117,21 @@ registerKernel(ops.index_put__default, "Autograd", (ks, self, indices, values, a
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
-  for (const _t of indices ?? []) if (isFwGradDefined(_t)) throw new NotImplementedError("Trying to use forward AD with index_put_ that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
-  if (isFwGradDefined(values)) throw new NotImplementedError("Trying to use forward AD with index_put_ that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    let self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    const values_t_raw: any = values ? fw_grad(values, 0) : null;
+    const values_t: any = values_t_raw !== null || !values ? values_t_raw : ops.zeros_default.call([...values._impl.sizes()], values.dtype, null, values.device, null);
+    self_t = GradMode.is_enabled() ? self_t.clone() : self_t;
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(self_t.index_put(indices, values_t, accumulate)) : self_t.index_put(indices, values_t, accumulate);
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::index_put__default", "engine/ops/native_functions/index.yaml:33", "engine/generated/VariableType.ts:2476");
+}, "VariableType::index_put__default", "engine/ops/native_functions/index.yaml:33", "engine/generated/VariableType.ts:3103");
 registerKernel(ops.index_put_default, "Autograd", (ks, self, indices, values, accumulate) => {
   const _any_requires_grad = compute_requires_grad(self, values);
+  const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(values);
   let grad_fn: IndexPutBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new IndexPutBackward0();
@@ -2508,10 +3145,17 @@ registerKernel(ops.index_put_default, "Autograd", (ks, self, indices, values, ac
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
-  for (const _t of indices ?? []) if (isFwGradDefined(_t)) throw new NotImplementedError("Trying to use forward AD with index_put that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
-  if (isFwGradDefined(self) || isFwGradDefined(values)) throw new NotImplementedError("Trying to use forward AD with index_put that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const values_t_raw: any = values ? fw_grad(values, 0) : null;
+    const values_t: any = values_t_raw !== null || !values ? values_t_raw : ops.zeros_default.call([...values._impl.sizes()], values.dtype, null, values.device, null);
+    result_new_fw_grad_opt = self_t.index_put(indices, values_t, accumulate);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::index_put_default", "engine/ops/native_functions/index.yaml:40", "engine/generated/VariableType.ts:2496");
+}, "VariableType::index_put_default", "engine/ops/native_functions/index.yaml:40", "engine/generated/VariableType.ts:3132");
 registerKernel(ops._index_put_impl__default, "Autograd", (ks, self, indices, values, accumulate, unsafe) => {
   const _any_requires_grad = compute_requires_grad(self, values);
   check_inplace(self, _any_requires_grad);
@@ -2531,13 +3175,13 @@ registerKernel(ops._index_put_impl__default, "Autograd", (ks, self, indices, val
   for (const _t of indices ?? []) if (isFwGradDefined(_t)) throw new NotImplementedError("Trying to use forward AD with _index_put_impl_ that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   if (isFwGradDefined(values)) throw new NotImplementedError("Trying to use forward AD with _index_put_impl_ that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::_index_put_impl__default", "engine/ops/native_functions/index.yaml:46", "engine/generated/VariableType.ts:2515");
+}, "VariableType::_index_put_impl__default", "engine/ops/native_functions/index.yaml:46", "engine/generated/VariableType.ts:3159");
 registerKernel(ops.index_select_out, "Autograd", (ks, self, dim, index, out) => {
   if (compute_requires_grad(self, index)) throw_error_out_requires_grad("index_select");
   const _result = below_autograd(() => ops.index_select_out.redispatch(ks.and(after_autograd_keyset), self, dim, index, out));
   if (isFwGradDefined(self) || isFwGradDefined(index) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with index_select_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::index_select_out", "engine/ops/native_functions/index.yaml:56", "engine/generated/VariableType.ts:2535");
+}, "VariableType::index_select_out", "engine/ops/native_functions/index.yaml:56", "engine/generated/VariableType.ts:3179");
 registerKernel(ops.index_select_default, "Autograd", (ks, self, dim, index) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -2562,15 +3206,16 @@ registerKernel(ops.index_select_default, "Autograd", (ks, self, dim, index) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::index_select_default", "engine/ops/native_functions/index.yaml:60", "engine/generated/VariableType.ts:2541");
+}, "VariableType::index_select_default", "engine/ops/native_functions/index.yaml:60", "engine/generated/VariableType.ts:3185");
 registerKernel(ops.take_out, "Autograd", (ks, self, index, out) => {
   if (compute_requires_grad(self, index)) throw_error_out_requires_grad("take");
   const _result = below_autograd(() => ops.take_out.redispatch(ks.and(after_autograd_keyset), self, index, out));
   if (isFwGradDefined(self) || isFwGradDefined(index) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with take_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::take_out", "engine/ops/native_functions/index.yaml:65", "engine/generated/VariableType.ts:2566");
+}, "VariableType::take_out", "engine/ops/native_functions/index.yaml:65", "engine/generated/VariableType.ts:3210");
 registerKernel(ops.take_default, "Autograd", (ks, self, index) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: TakeBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new TakeBackward0();
@@ -2583,15 +3228,21 @@ registerKernel(ops.take_default, "Autograd", (ks, self, index) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(self) || isFwGradDefined(index)) throw new NotImplementedError("Trying to use forward AD with take that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    result_new_fw_grad_opt = ops.take_default.call(self_t, index);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::take_default", "engine/ops/native_functions/index.yaml:69", "engine/generated/VariableType.ts:2572");
+}, "VariableType::take_default", "engine/ops/native_functions/index.yaml:69", "engine/generated/VariableType.ts:3216");
 registerKernel(ops.gather_out, "Autograd", (ks, self, dim, index, sparse_grad, out) => {
   if (compute_requires_grad(self, index)) throw_error_out_requires_grad("gather");
   const _result = below_autograd(() => ops.gather_out.redispatch(ks.and(after_autograd_keyset), self, dim, index, sparse_grad, out));
   if (isFwGradDefined(self) || isFwGradDefined(index) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with gather_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::gather_out", "engine/ops/native_functions/index.yaml:76", "engine/generated/VariableType.ts:2589");
+}, "VariableType::gather_out", "engine/ops/native_functions/index.yaml:76", "engine/generated/VariableType.ts:3240");
 registerKernel(ops.gather_default, "Autograd", (ks, self, dim, index, sparse_grad) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -2617,9 +3268,10 @@ registerKernel(ops.gather_default, "Autograd", (ks, self, dim, index, sparse_gra
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::gather_default", "engine/ops/native_functions/index.yaml:81", "engine/generated/VariableType.ts:2595");
+}, "VariableType::gather_default", "engine/ops/native_functions/index.yaml:81", "engine/generated/VariableType.ts:3246");
 registerKernel(ops.scatter_src, "Autograd", (ks, self, dim, index, src) => {
   const _any_requires_grad = compute_requires_grad(self, src);
+  const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(src);
   let grad_fn: ScatterBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new ScatterBackward0();
@@ -2632,11 +3284,20 @@ registerKernel(ops.scatter_src, "Autograd", (ks, self, dim, index, src) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(self) || isFwGradDefined(index) || isFwGradDefined(src)) throw new NotImplementedError("Trying to use forward AD with scatter that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const src_t_raw: any = src ? fw_grad(src, 0) : null;
+    const src_t: any = src_t_raw !== null || !src ? src_t_raw : ops.zeros_default.call([...src._impl.sizes()], src.dtype, null, src.device, null);
+    result_new_fw_grad_opt = self_t.scatter(dim, index, src_t);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::scatter_src", "engine/ops/native_functions/index.yaml:85", "engine/generated/VariableType.ts:2621");
+}, "VariableType::scatter_src", "engine/ops/native_functions/index.yaml:85", "engine/generated/VariableType.ts:3272");
 registerKernel(ops.scatter__src, "Autograd", (ks, self, dim, index, src) => {
   const _any_requires_grad = compute_requires_grad(self, src);
+  const _any_has_forward_grad_self = isFwGradDefined(self) || isFwGradDefined(src);
   check_inplace(self, _any_requires_grad);
   let grad_fn: ScatterBackward0 | null = null;
   if (_any_requires_grad) {
@@ -2650,17 +3311,27 @@ registerKernel(ops.scatter__src, "Autograd", (ks, self, dim, index, src) => {
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(index) || isFwGradDefined(src)) throw new NotImplementedError("Trying to use forward AD with scatter_ that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    let self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    const src_t_raw: any = src ? fw_grad(src, 0) : null;
+    const src_t: any = src_t_raw !== null || !src ? src_t_raw : ops.zeros_default.call([...src._impl.sizes()], src.dtype, null, src.device, null);
+    self_t = GradMode.is_enabled() ? self_t.clone() : self_t;
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(self_t.scatter(dim, index, src_t)) : self_t.scatter(dim, index, src_t);
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::scatter__src", "engine/ops/native_functions/index.yaml:89", "engine/generated/VariableType.ts:2638");
+}, "VariableType::scatter__src", "engine/ops/native_functions/index.yaml:89", "engine/generated/VariableType.ts:3298");
 registerKernel(ops.scatter_src_out, "Autograd", (ks, self, dim, index, src, out) => {
   if (compute_requires_grad(self, index, src)) throw_error_out_requires_grad("scatter");
   const _result = below_autograd(() => ops.scatter_src_out.redispatch(ks.and(after_autograd_keyset), self, dim, index, src, out));
   if (isFwGradDefined(self) || isFwGradDefined(index) || isFwGradDefined(src) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with scatter_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::scatter_src_out", "engine/ops/native_functions/index.yaml:93", "engine/generated/VariableType.ts:2656");
+}, "VariableType::scatter_src_out", "engine/ops/native_functions/index.yaml:93", "engine/generated/VariableType.ts:3326");
 registerKernel(ops.scatter_value, "Autograd", (ks, self, dim, index, value) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: ScatterBackward1 | null = null;
   if (_any_requires_grad) {
     grad_fn = new ScatterBackward1();
@@ -2673,11 +3344,18 @@ registerKernel(ops.scatter_value, "Autograd", (ks, self, dim, index, value) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(self) || isFwGradDefined(index)) throw new NotImplementedError("Trying to use forward AD with scatter that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    result_new_fw_grad_opt = self_t.scatter(dim, index, 0);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::scatter_value", "engine/ops/native_functions/index.yaml:99", "engine/generated/VariableType.ts:2662");
+}, "VariableType::scatter_value", "engine/ops/native_functions/index.yaml:99", "engine/generated/VariableType.ts:3332");
 registerKernel(ops.scatter__value, "Autograd", (ks, self, dim, index, value) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_self = isFwGradDefined(self);
   check_inplace(self, _any_requires_grad);
   let grad_fn: ScatterBackward1 | null = null;
   if (_any_requires_grad) {
@@ -2691,15 +3369,22 @@ registerKernel(ops.scatter__value, "Autograd", (ks, self, dim, index, value) => 
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(index)) throw new NotImplementedError("Trying to use forward AD with scatter_ that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    let self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    self_t = GradMode.is_enabled() ? self_t.clone() : self_t;
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(self_t.scatter(dim, index, 0)) : self_t.scatter(dim, index, 0);
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::scatter__value", "engine/ops/native_functions/index.yaml:103", "engine/generated/VariableType.ts:2679");
+}, "VariableType::scatter__value", "engine/ops/native_functions/index.yaml:103", "engine/generated/VariableType.ts:3356");
 registerKernel(ops.scatter_value_out, "Autograd", (ks, self, dim, index, value, out) => {
   if (compute_requires_grad(self, index)) throw_error_out_requires_grad("scatter");
   const _result = below_autograd(() => ops.scatter_value_out.redispatch(ks.and(after_autograd_keyset), self, dim, index, value, out));
   if (isFwGradDefined(self) || isFwGradDefined(index) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with scatter_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::scatter_value_out", "engine/ops/native_functions/index.yaml:107", "engine/generated/VariableType.ts:2697");
+}, "VariableType::scatter_value_out", "engine/ops/native_functions/index.yaml:107", "engine/generated/VariableType.ts:3382");
 registerKernel(ops.scatter_reduce, "Autograd", (ks, self, dim, index, src, reduce) => {
   const grad_fn = compute_requires_grad(self, index, src) ? not_implemented_node("aten::scatter", self, index, src) : null;
   const _result = below_autograd(() => ops.scatter_reduce.redispatch(ks.and(after_autograd_keyset), self, dim, index, src, reduce));
@@ -2707,7 +3392,7 @@ registerKernel(ops.scatter_reduce, "Autograd", (ks, self, dim, index, src, reduc
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (isFwGradDefined(self) || isFwGradDefined(index) || isFwGradDefined(src)) throw new NotImplementedError("Trying to use forward AD with scatter that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::scatter_reduce", "engine/ops/native_functions/index.yaml:113", "engine/generated/VariableType.ts:2703");
+}, "VariableType::scatter_reduce", "engine/ops/native_functions/index.yaml:113", "engine/generated/VariableType.ts:3388");
 registerKernel(ops.scatter__reduce, "Autograd", (ks, self, dim, index, src, reduce) => {
   const grad_fn = compute_requires_grad(index, src) ? not_implemented_node("aten::scatter_", index, src) : null;
   if (grad_fn) check_inplace(self, true);
@@ -2716,13 +3401,13 @@ registerKernel(ops.scatter__reduce, "Autograd", (ks, self, dim, index, src, redu
   if (grad_fn) rebase_history(self, grad_fn);
   if (isFwGradDefined(index) || isFwGradDefined(src)) throw new NotImplementedError("Trying to use forward AD with scatter_ that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::scatter__reduce", "engine/ops/native_functions/index.yaml:117", "engine/generated/VariableType.ts:2711");
+}, "VariableType::scatter__reduce", "engine/ops/native_functions/index.yaml:117", "engine/generated/VariableType.ts:3396");
 registerKernel(ops.scatter_reduce_out, "Autograd", (ks, self, dim, index, src, reduce, out) => {
   if (compute_requires_grad(self, index, src)) throw_error_out_requires_grad("scatter");
   const _result = below_autograd(() => ops.scatter_reduce_out.redispatch(ks.and(after_autograd_keyset), self, dim, index, src, reduce, out));
   if (isFwGradDefined(self) || isFwGradDefined(index) || isFwGradDefined(src) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with scatter_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::scatter_reduce_out", "engine/ops/native_functions/index.yaml:121", "engine/generated/VariableType.ts:2720");
+}, "VariableType::scatter_reduce_out", "engine/ops/native_functions/index.yaml:121", "engine/generated/VariableType.ts:3405");
 registerKernel(ops.scatter_value_reduce, "Autograd", (ks, self, dim, index, value, reduce) => {
   const grad_fn = compute_requires_grad(self, index) ? not_implemented_node("aten::scatter", self, index) : null;
   const _result = below_autograd(() => ops.scatter_value_reduce.redispatch(ks.and(after_autograd_keyset), self, dim, index, value, reduce));
@@ -2730,7 +3415,7 @@ registerKernel(ops.scatter_value_reduce, "Autograd", (ks, self, dim, index, valu
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (isFwGradDefined(self) || isFwGradDefined(index)) throw new NotImplementedError("Trying to use forward AD with scatter that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::scatter_value_reduce", "engine/ops/native_functions/index.yaml:127", "engine/generated/VariableType.ts:2726");
+}, "VariableType::scatter_value_reduce", "engine/ops/native_functions/index.yaml:127", "engine/generated/VariableType.ts:3411");
 registerKernel(ops.scatter__value_reduce, "Autograd", (ks, self, dim, index, value, reduce) => {
   const grad_fn = compute_requires_grad(index) ? not_implemented_node("aten::scatter_", index) : null;
   if (grad_fn) check_inplace(self, true);
@@ -2739,15 +3424,16 @@ registerKernel(ops.scatter__value_reduce, "Autograd", (ks, self, dim, index, val
   if (grad_fn) rebase_history(self, grad_fn);
   if (isFwGradDefined(index)) throw new NotImplementedError("Trying to use forward AD with scatter_ that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::scatter__value_reduce", "engine/ops/native_functions/index.yaml:131", "engine/generated/VariableType.ts:2734");
+}, "VariableType::scatter__value_reduce", "engine/ops/native_functions/index.yaml:131", "engine/generated/VariableType.ts:3419");
 registerKernel(ops.scatter_value_reduce_out, "Autograd", (ks, self, dim, index, value, reduce, out) => {
   if (compute_requires_grad(self, index)) throw_error_out_requires_grad("scatter");
   const _result = below_autograd(() => ops.scatter_value_reduce_out.redispatch(ks.and(after_autograd_keyset), self, dim, index, value, reduce, out));
   if (isFwGradDefined(self) || isFwGradDefined(index) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with scatter_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::scatter_value_reduce_out", "engine/ops/native_functions/index.yaml:135", "engine/generated/VariableType.ts:2743");
+}, "VariableType::scatter_value_reduce_out", "engine/ops/native_functions/index.yaml:135", "engine/generated/VariableType.ts:3428");
 registerKernel(ops.scatter_add_default, "Autograd", (ks, self, dim, index, src) => {
   const _any_requires_grad = compute_requires_grad(self, src);
+  const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(src);
   let grad_fn: ScatterAddBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new ScatterAddBackward0();
@@ -2760,11 +3446,20 @@ registerKernel(ops.scatter_add_default, "Autograd", (ks, self, dim, index, src) 
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(self) || isFwGradDefined(index) || isFwGradDefined(src)) throw new NotImplementedError("Trying to use forward AD with scatter_add that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const src_t_raw: any = src ? fw_grad(src, 0) : null;
+    const src_t: any = src_t_raw !== null || !src ? src_t_raw : ops.zeros_default.call([...src._impl.sizes()], src.dtype, null, src.device, null);
+    result_new_fw_grad_opt = torch.scatter_add(self_t, dim, index, src_t);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::scatter_add_default", "engine/ops/native_functions/index.yaml:141", "engine/generated/VariableType.ts:2749");
+}, "VariableType::scatter_add_default", "engine/ops/native_functions/index.yaml:141", "engine/generated/VariableType.ts:3434");
 registerKernel(ops.scatter_add__default, "Autograd", (ks, self, dim, index, src) => {
   const _any_requires_grad = compute_requires_grad(self, src);
+  const _any_has_forward_grad_self = isFwGradDefined(self) || isFwGradDefined(src);
   check_inplace(self, _any_requires_grad);
   let grad_fn: ScatterAddBackward0 | null = null;
   if (_any_requires_grad) {
@@ -2778,15 +3473,24 @@ registerKernel(ops.scatter_add__default, "Autograd", (ks, self, dim, index, src)
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(index) || isFwGradDefined(src)) throw new NotImplementedError("Trying to use forward AD with scatter_add_ that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    let self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    const src_t_raw: any = src ? fw_grad(src, 0) : null;
+    const src_t: any = src_t_raw !== null || !src ? src_t_raw : ops.zeros_default.call([...src._impl.sizes()], src.dtype, null, src.device, null);
+    self_t = GradMode.is_enabled() ? self_t.clone() : self_t;
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(torch.scatter_add(self_t, dim, index, src_t)) : torch.scatter_add(self_t, dim, index, src_t);
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::scatter_add__default", "engine/ops/native_functions/index.yaml:145", "engine/generated/VariableType.ts:2766");
+}, "VariableType::scatter_add__default", "engine/ops/native_functions/index.yaml:145", "engine/generated/VariableType.ts:3460");
 registerKernel(ops.scatter_add_out, "Autograd", (ks, self, dim, index, src, out) => {
   if (compute_requires_grad(self, index, src)) throw_error_out_requires_grad("scatter_add");
   const _result = below_autograd(() => ops.scatter_add_out.redispatch(ks.and(after_autograd_keyset), self, dim, index, src, out));
   if (isFwGradDefined(self) || isFwGradDefined(index) || isFwGradDefined(src) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with scatter_add_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::scatter_add_out", "engine/ops/native_functions/index.yaml:149", "engine/generated/VariableType.ts:2784");
+}, "VariableType::scatter_add_out", "engine/ops/native_functions/index.yaml:149", "engine/generated/VariableType.ts:3488");
 registerKernel(ops.scatter_reduce_two, "Autograd", (ks, self, dim, index, src, reduce, include_self) => {
   const _any_requires_grad = compute_requires_grad(self, src);
   let grad_fn: ScatterReduceBackward0 | null = null;
@@ -2808,7 +3512,7 @@ registerKernel(ops.scatter_reduce_two, "Autograd", (ks, self, dim, index, src, r
   }
   if (isFwGradDefined(self) || isFwGradDefined(index) || isFwGradDefined(src)) throw new NotImplementedError("Trying to use forward AD with scatter_reduce that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::scatter_reduce_two", "engine/ops/native_functions/index.yaml:155", "engine/generated/VariableType.ts:2790");
+}, "VariableType::scatter_reduce_two", "engine/ops/native_functions/index.yaml:155", "engine/generated/VariableType.ts:3494");
 registerKernel(ops.scatter_reduce__two, "Autograd", (ks, self, dim, index, src, reduce, include_self) => {
   const _any_requires_grad = compute_requires_grad(self, src);
   check_inplace(self, _any_requires_grad);
@@ -2831,21 +3535,22 @@ registerKernel(ops.scatter_reduce__two, "Autograd", (ks, self, dim, index, src, 
   }
   if (isFwGradDefined(index) || isFwGradDefined(src)) throw new NotImplementedError("Trying to use forward AD with scatter_reduce_ that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::scatter_reduce__two", "engine/ops/native_functions/index.yaml:159", "engine/generated/VariableType.ts:2812");
+}, "VariableType::scatter_reduce__two", "engine/ops/native_functions/index.yaml:159", "engine/generated/VariableType.ts:3516");
 registerKernel(ops.scatter_reduce_two_out, "Autograd", (ks, self, dim, index, src, reduce, include_self, out) => {
   if (compute_requires_grad(self, index, src)) throw_error_out_requires_grad("scatter_reduce");
   const _result = below_autograd(() => ops.scatter_reduce_two_out.redispatch(ks.and(after_autograd_keyset), self, dim, index, src, reduce, include_self, out));
   if (isFwGradDefined(self) || isFwGradDefined(index) || isFwGradDefined(src) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with scatter_reduce_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::scatter_reduce_two_out", "engine/ops/native_functions/index.yaml:163", "engine/generated/VariableType.ts:2835");
+}, "VariableType::scatter_reduce_two_out", "engine/ops/native_functions/index.yaml:163", "engine/generated/VariableType.ts:3539");
 registerKernel(ops.index_add_out, "Autograd", (ks, self, dim, index, source, alpha, out) => {
   if (compute_requires_grad(self, index, source)) throw_error_out_requires_grad("index_add");
   const _result = below_autograd(() => ops.index_add_out.redispatch(ks.and(after_autograd_keyset), self, dim, index, source, alpha, out));
   if (isFwGradDefined(self) || isFwGradDefined(index) || isFwGradDefined(source) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with index_add_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::index_add_out", "engine/ops/native_functions/index.yaml:171", "engine/generated/VariableType.ts:2841");
+}, "VariableType::index_add_out", "engine/ops/native_functions/index.yaml:171", "engine/generated/VariableType.ts:3545");
 registerKernel(ops.index_add__default, "Autograd", (ks, self, dim, index, source, alpha) => {
   const _any_requires_grad = compute_requires_grad(self, source);
+  const _any_has_forward_grad_self = isFwGradDefined(self) || isFwGradDefined(source);
   check_inplace(self, _any_requires_grad);
   let grad_fn: IndexAddBackward0 | null = null;
   if (_any_requires_grad) {
@@ -2862,11 +3567,21 @@ registerKernel(ops.index_add__default, "Autograd", (ks, self, dim, index, source
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(index) || isFwGradDefined(source)) throw new NotImplementedError("Trying to use forward AD with index_add_ that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    let self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    const source_t_raw: any = source ? fw_grad(source, 0) : null;
+    const source_t: any = source_t_raw !== null || !source ? source_t_raw : ops.zeros_default.call([...source._impl.sizes()], source.dtype, null, source.device, null);
+    self_t = GradMode.is_enabled() ? self_t.clone() : self_t;
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(torch.index_add(self_t, dim, index, maybe_multiply(source_t, alpha))) : torch.index_add(self_t, dim, index, maybe_multiply(source_t, alpha));
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::index_add__default", "engine/ops/native_functions/index.yaml:178", "engine/generated/VariableType.ts:2847");
+}, "VariableType::index_add__default", "engine/ops/native_functions/index.yaml:178", "engine/generated/VariableType.ts:3551");
 registerKernel(ops.index_add_default, "Autograd", (ks, self, dim, index, source, alpha) => {
   const _any_requires_grad = compute_requires_grad(self, source);
+  const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(source);
   let grad_fn: IndexAddBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new IndexAddBackward0();
@@ -2882,11 +3597,20 @@ registerKernel(ops.index_add_default, "Autograd", (ks, self, dim, index, source,
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(self) || isFwGradDefined(index) || isFwGradDefined(source)) throw new NotImplementedError("Trying to use forward AD with index_add that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const source_t_raw: any = source ? fw_grad(source, 0) : null;
+    const source_t: any = source_t_raw !== null || !source ? source_t_raw : ops.zeros_default.call([...source._impl.sizes()], source.dtype, null, source.device, null);
+    result_new_fw_grad_opt = torch.index_add(self_t, dim, index, maybe_multiply(source_t, alpha));
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::index_add_default", "engine/ops/native_functions/index.yaml:182", "engine/generated/VariableType.ts:2868");
+}, "VariableType::index_add_default", "engine/ops/native_functions/index.yaml:182", "engine/generated/VariableType.ts:3582");
 registerKernel(ops.index_fill__int_Scalar, "Autograd", (ks, self, dim, index, value) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_self = isFwGradDefined(self);
   check_inplace(self, _any_requires_grad);
   let grad_fn: IndexFillBackward0 | null = null;
   if (_any_requires_grad) {
@@ -2900,11 +3624,19 @@ registerKernel(ops.index_fill__int_Scalar, "Autograd", (ks, self, dim, index, va
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(index)) throw new NotImplementedError("Trying to use forward AD with index_fill_ that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    let self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    self_t = GradMode.is_enabled() ? self_t.clone() : self_t;
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(self_t.index_fill(dim, index, 0)) : self_t.index_fill(dim, index, 0);
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::index_fill__int_Scalar", "engine/ops/native_functions/index.yaml:186", "engine/generated/VariableType.ts:2888");
+}, "VariableType::index_fill__int_Scalar", "engine/ops/native_functions/index.yaml:186", "engine/generated/VariableType.ts:3611");
 registerKernel(ops.index_fill_int_Scalar, "Autograd", (ks, self, dim, index, value) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: IndexFillBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new IndexFillBackward0();
@@ -2917,11 +3649,18 @@ registerKernel(ops.index_fill_int_Scalar, "Autograd", (ks, self, dim, index, val
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(self) || isFwGradDefined(index)) throw new NotImplementedError("Trying to use forward AD with index_fill that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    result_new_fw_grad_opt = self_t.index_fill(dim, index, 0);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::index_fill_int_Scalar", "engine/ops/native_functions/index.yaml:194", "engine/generated/VariableType.ts:2906");
+}, "VariableType::index_fill_int_Scalar", "engine/ops/native_functions/index.yaml:194", "engine/generated/VariableType.ts:3637");
 registerKernel(ops.index_fill__int_Tensor, "Autograd", (ks, self, dim, index, value) => {
   const _any_requires_grad = compute_requires_grad(self, value);
+  const _any_has_forward_grad_self = isFwGradDefined(self) || isFwGradDefined(value);
   check_inplace(self, _any_requires_grad);
   let grad_fn: IndexFillBackward1 | null = null;
   if (_any_requires_grad) {
@@ -2935,11 +3674,21 @@ registerKernel(ops.index_fill__int_Tensor, "Autograd", (ks, self, dim, index, va
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(index) || isFwGradDefined(value)) throw new NotImplementedError("Trying to use forward AD with index_fill_ that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    let self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    const value_t_raw: any = value ? fw_grad(value, 0) : null;
+    const value_t: any = value_t_raw !== null || !value ? value_t_raw : ops.zeros_default.call([...value._impl.sizes()], value.dtype, null, value.device, null);
+    self_t = GradMode.is_enabled() ? self_t.clone() : self_t;
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(self_t.index_fill(dim, index, value_t)) : self_t.index_fill(dim, index, value_t);
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::index_fill__int_Tensor", "engine/ops/native_functions/index.yaml:200", "engine/generated/VariableType.ts:2923");
+}, "VariableType::index_fill__int_Tensor", "engine/ops/native_functions/index.yaml:200", "engine/generated/VariableType.ts:3661");
 registerKernel(ops.index_fill_int_Tensor, "Autograd", (ks, self, dim, index, value) => {
   const _any_requires_grad = compute_requires_grad(self, value);
+  const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(value);
   let grad_fn: IndexFillBackward1 | null = null;
   if (_any_requires_grad) {
     grad_fn = new IndexFillBackward1();
@@ -2952,11 +3701,20 @@ registerKernel(ops.index_fill_int_Tensor, "Autograd", (ks, self, dim, index, val
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(self) || isFwGradDefined(index) || isFwGradDefined(value)) throw new NotImplementedError("Trying to use forward AD with index_fill that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const value_t_raw: any = value ? fw_grad(value, 0) : null;
+    const value_t: any = value_t_raw !== null || !value ? value_t_raw : ops.zeros_default.call([...value._impl.sizes()], value.dtype, null, value.device, null);
+    result_new_fw_grad_opt = self_t.index_fill(dim, index, value_t);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::index_fill_int_Tensor", "engine/ops/native_functions/index.yaml:208", "engine/generated/VariableType.ts:2941");
+}, "VariableType::index_fill_int_Tensor", "engine/ops/native_functions/index.yaml:208", "engine/generated/VariableType.ts:3689");
 registerKernel(ops.masked_fill__Scalar, "Autograd", (ks, self, mask, value) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_self = isFwGradDefined(self);
   check_inplace(self, _any_requires_grad);
   let grad_fn: MaskedFillBackward0 | null = null;
   if (_any_requires_grad) {
@@ -2969,11 +3727,19 @@ registerKernel(ops.masked_fill__Scalar, "Autograd", (ks, self, mask, value) => {
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(mask)) throw new NotImplementedError("Trying to use forward AD with masked_fill_ that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    let self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    self_t = GradMode.is_enabled() ? self_t.clone() : self_t;
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(self_t.masked_fill(mask, 0)) : self_t.masked_fill(mask, 0);
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::masked_fill__Scalar", "engine/ops/native_functions/index.yaml:216", "engine/generated/VariableType.ts:2958");
+}, "VariableType::masked_fill__Scalar", "engine/ops/native_functions/index.yaml:216", "engine/generated/VariableType.ts:3715");
 registerKernel(ops.masked_fill_Scalar, "Autograd", (ks, self, mask, value) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: MaskedFillBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new MaskedFillBackward0();
@@ -2985,11 +3751,18 @@ registerKernel(ops.masked_fill_Scalar, "Autograd", (ks, self, mask, value) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(self) || isFwGradDefined(mask)) throw new NotImplementedError("Trying to use forward AD with masked_fill that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    result_new_fw_grad_opt = self_t.masked_fill(mask, 0);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::masked_fill_Scalar", "engine/ops/native_functions/index.yaml:224", "engine/generated/VariableType.ts:2975");
+}, "VariableType::masked_fill_Scalar", "engine/ops/native_functions/index.yaml:224", "engine/generated/VariableType.ts:3740");
 registerKernel(ops.masked_fill__Tensor, "Autograd", (ks, self, mask, value) => {
   const _any_requires_grad = compute_requires_grad(self, value);
+  const _any_has_forward_grad_self = isFwGradDefined(self) || isFwGradDefined(value);
   check_inplace(self, _any_requires_grad);
   let grad_fn: MaskedFillBackward1 | null = null;
   if (_any_requires_grad) {
@@ -3002,11 +3775,21 @@ registerKernel(ops.masked_fill__Tensor, "Autograd", (ks, self, mask, value) => {
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(mask) || isFwGradDefined(value)) throw new NotImplementedError("Trying to use forward AD with masked_fill_ that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    let self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    const value_t_raw: any = value ? fw_grad(value, 0) : null;
+    const value_t: any = value_t_raw !== null || !value ? value_t_raw : ops.zeros_default.call([...value._impl.sizes()], value.dtype, null, value.device, null);
+    self_t = GradMode.is_enabled() ? self_t.clone() : self_t;
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(self_t.masked_fill(mask, value_t)) : self_t.masked_fill(mask, value_t);
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::masked_fill__Tensor", "engine/ops/native_functions/index.yaml:230", "engine/generated/VariableType.ts:2991");
+}, "VariableType::masked_fill__Tensor", "engine/ops/native_functions/index.yaml:230", "engine/generated/VariableType.ts:3763");
 registerKernel(ops.masked_fill_Tensor, "Autograd", (ks, self, mask, value) => {
   const _any_requires_grad = compute_requires_grad(self, value);
+  const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(value);
   let grad_fn: MaskedFillBackward1 | null = null;
   if (_any_requires_grad) {
     grad_fn = new MaskedFillBackward1();
@@ -3018,17 +3801,26 @@ registerKernel(ops.masked_fill_Tensor, "Autograd", (ks, self, mask, value) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(self) || isFwGradDefined(mask) || isFwGradDefined(value)) throw new NotImplementedError("Trying to use forward AD with masked_fill that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const value_t_raw: any = value ? fw_grad(value, 0) : null;
+    const value_t: any = value_t_raw !== null || !value ? value_t_raw : ops.zeros_default.call([...value._impl.sizes()], value.dtype, null, value.device, null);
+    result_new_fw_grad_opt = self_t.masked_fill(mask, value_t);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::masked_fill_Tensor", "engine/ops/native_functions/index.yaml:238", "engine/generated/VariableType.ts:3008");
+}, "VariableType::masked_fill_Tensor", "engine/ops/native_functions/index.yaml:238", "engine/generated/VariableType.ts:3790");
 registerKernel(ops.masked_select_out, "Autograd", (ks, self, mask, out) => {
   if (compute_requires_grad(self, mask)) throw_error_out_requires_grad("masked_select");
   const _result = below_autograd(() => ops.masked_select_out.redispatch(ks.and(after_autograd_keyset), self, mask, out));
   if (isFwGradDefined(self) || isFwGradDefined(mask) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with masked_select_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::masked_select_out", "engine/ops/native_functions/index.yaml:244", "engine/generated/VariableType.ts:3024");
+}, "VariableType::masked_select_out", "engine/ops/native_functions/index.yaml:244", "engine/generated/VariableType.ts:3815");
 registerKernel(ops.masked_select_default, "Autograd", (ks, self, mask) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: MaskedSelectBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new MaskedSelectBackward0();
@@ -3041,14 +3833,20 @@ registerKernel(ops.masked_select_default, "Autograd", (ks, self, mask) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(self) || isFwGradDefined(mask)) throw new NotImplementedError("Trying to use forward AD with masked_select that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    result_new_fw_grad_opt = ops.masked_select_default.call(self_t, mask);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::masked_select_default", "engine/ops/native_functions/index.yaml:249", "engine/generated/VariableType.ts:3030");
+}, "VariableType::masked_select_default", "engine/ops/native_functions/index.yaml:249", "engine/generated/VariableType.ts:3821");
 registerKernel(ops.nonzero_out, "Autograd", (ks, self, out) => {
   const _result = below_autograd(() => ops.nonzero_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if (isFwGradDefined(self) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with nonzero_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::nonzero_out", "engine/ops/native_functions/index.yaml:257", "engine/generated/VariableType.ts:3047");
+}, "VariableType::nonzero_out", "engine/ops/native_functions/index.yaml:257", "engine/generated/VariableType.ts:3845");
 registerKernel(ops.nonzero_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::nonzero", self) : null;
   const _result = below_autograd(() => ops.nonzero_default.redispatch(ks.and(after_autograd_keyset), self));
@@ -3056,7 +3854,7 @@ registerKernel(ops.nonzero_default, "Autograd", (ks, self) => {
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with nonzero that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::nonzero_default", "engine/ops/native_functions/index.yaml:262", "engine/generated/VariableType.ts:3052");
+}, "VariableType::nonzero_default", "engine/ops/native_functions/index.yaml:262", "engine/generated/VariableType.ts:3850");
 registerKernel(ops.embedding_default, "Autograd", (ks, weight, indices, padding_idx, scale_grad_by_freq, sparse) => {
   const _any_requires_grad = compute_requires_grad(weight);
   let grad_fn: EmbeddingBackward0 | null = null;
@@ -3075,7 +3873,7 @@ registerKernel(ops.embedding_default, "Autograd", (ks, weight, indices, padding_
   }
   if (isFwGradDefined(weight) || isFwGradDefined(indices)) throw new NotImplementedError("Trying to use forward AD with embedding that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::embedding_default", "engine/ops/native_functions/index.yaml:281", "engine/generated/VariableType.ts:3060");
+}, "VariableType::embedding_default", "engine/ops/native_functions/index.yaml:281", "engine/generated/VariableType.ts:3858");
 registerKernel(ops.embedding_renorm__default, "Autograd", (ks, self, indices, max_norm, norm_type) => {
   const grad_fn = compute_requires_grad(indices) ? not_implemented_node("aten::embedding_renorm_", indices) : null;
   if (grad_fn) check_inplace(self, true);
@@ -3084,7 +3882,7 @@ registerKernel(ops.embedding_renorm__default, "Autograd", (ks, self, indices, ma
   if (grad_fn) rebase_history(self, grad_fn);
   if (isFwGradDefined(indices)) throw new NotImplementedError("Trying to use forward AD with embedding_renorm_ that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::embedding_renorm__default", "engine/ops/native_functions/index.yaml:286", "engine/generated/VariableType.ts:3079");
+}, "VariableType::embedding_renorm__default", "engine/ops/native_functions/index.yaml:286", "engine/generated/VariableType.ts:3877");
 registerKernel(ops.lift_fresh_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::lift_fresh", self) : null;
   const _result = below_autograd(() => ops.lift_fresh_default.redispatch(ks.and(after_autograd_keyset), self));
@@ -3092,9 +3890,10 @@ registerKernel(ops.lift_fresh_default, "Autograd", (ks, self) => {
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with lift_fresh that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::lift_fresh_default", "engine/ops/native_functions/index.yaml:303", "engine/generated/VariableType.ts:3088");
+}, "VariableType::lift_fresh_default", "engine/ops/native_functions/index.yaml:303", "engine/generated/VariableType.ts:3886");
 registerKernel(ops.fill__Tensor, "Autograd", (ks, self, value) => {
   const _any_requires_grad = compute_requires_grad(self, value);
+  const _any_has_forward_grad_self = isFwGradDefined(self) || isFwGradDefined(value);
   check_inplace(self, _any_requires_grad);
   let grad_fn: FillBackward1 | null = null;
   if (_any_requires_grad) {
@@ -3106,10 +3905,18 @@ registerKernel(ops.fill__Tensor, "Autograd", (ks, self, value) => {
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(value)) throw new NotImplementedError("Trying to use forward AD with fill_ that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    const value_t_raw: any = value ? fw_grad(value, 0) : null;
+    const value_t: any = value_t_raw !== null || !value ? value_t_raw : ops.zeros_default.call([...value._impl.sizes()], value.dtype, null, value.device, null);
+    self_new_fw_grad_opt = self_t.fill_(value_t);
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::fill__Tensor", "engine/ops/native_functions/index.yaml:307", "engine/generated/VariableType.ts:3096");
-registerKernel(ops.empty_names, "Autograd", (ks, size, names, dtype, layout, device, pin_memory, memory_format) => below_autograd(() => ops.empty_names.redispatch(ks.and(after_autograd_keyset), size, names, dtype, layout, device, pin_memory, memory_format)), "VariableType::empty_names", "engine/ops/native_functions/index.yaml:317", "engine/generated/VariableType.ts:3112");
+}, "VariableType::fill__Tensor", "engine/ops/native_functions/index.yaml:307", "engine/generated/VariableType.ts:3894");
+registerKernel(ops.empty_names, "Autograd", (ks, size, names, dtype, layout, device, pin_memory, memory_format) => below_autograd(() => ops.empty_names.redispatch(ks.and(after_autograd_keyset), size, names, dtype, layout, device, pin_memory, memory_format)), "VariableType::empty_names", "engine/ops/native_functions/index.yaml:317", "engine/generated/VariableType.ts:3919");
 registerKernel(ops._local_scalar_dense_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::_local_scalar_dense", self) : null;
   const _result = below_autograd(() => ops._local_scalar_dense_default.redispatch(ks.and(after_autograd_keyset), self));
@@ -3117,9 +3924,10 @@ registerKernel(ops._local_scalar_dense_default, "Autograd", (ks, self) => {
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with _local_scalar_dense that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::_local_scalar_dense_default", "engine/ops/native_functions/index.yaml:332", "engine/generated/VariableType.ts:3113");
+}, "VariableType::_local_scalar_dense_default", "engine/ops/native_functions/index.yaml:332", "engine/generated/VariableType.ts:3920");
 registerKernel(ops.cat_default, "Autograd", (ks, tensors, dim) => {
   const _any_requires_grad = compute_requires_grad(tensors);
+  const _any_has_forward_grad_result = isFwGradDefinedTensorList(tensors);
   let grad_fn: CatBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new CatBackward0();
@@ -3134,18 +3942,23 @@ registerKernel(ops.cat_default, "Autograd", (ks, tensors, dim) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
-  for (const _t of tensors ?? []) if (isFwGradDefined(_t)) throw new NotImplementedError("Trying to use forward AD with cat that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    result_new_fw_grad_opt = cat_jvp(tensors, dim);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::cat_default", "engine/ops/native_functions/join.yaml:15", "engine/generated/VariableType.ts:3121");
+}, "VariableType::cat_default", "engine/ops/native_functions/join.yaml:15", "engine/generated/VariableType.ts:3928");
 registerKernel(ops.cat_out, "Autograd", (ks, tensors, dim, out) => {
   if (compute_requires_grad(tensors)) throw_error_out_requires_grad("cat");
   const _result = below_autograd(() => ops.cat_out.redispatch(ks.and(after_autograd_keyset), tensors, dim, out));
   for (const _t of tensors ?? []) if (isFwGradDefined(_t)) throw new NotImplementedError("Trying to use forward AD with cat_out that does not support it because it is an out= function");
   if (isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with cat_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::cat_out", "engine/ops/native_functions/join.yaml:18", "engine/generated/VariableType.ts:3140");
+}, "VariableType::cat_out", "engine/ops/native_functions/join.yaml:18", "engine/generated/VariableType.ts:3952");
 registerKernel(ops.stack_default, "Autograd", (ks, tensors, dim) => {
   const _any_requires_grad = compute_requires_grad(tensors);
+  const _any_has_forward_grad_result = isFwGradDefinedTensorList(tensors);
   let grad_fn: StackBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new StackBackward0();
@@ -3159,18 +3972,23 @@ registerKernel(ops.stack_default, "Autograd", (ks, tensors, dim) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
-  for (const _t of tensors ?? []) if (isFwGradDefined(_t)) throw new NotImplementedError("Trying to use forward AD with stack that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    result_new_fw_grad_opt = stack_jvp(tensors, dim);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::stack_default", "engine/ops/native_functions/join.yaml:25", "engine/generated/VariableType.ts:3147");
+}, "VariableType::stack_default", "engine/ops/native_functions/join.yaml:25", "engine/generated/VariableType.ts:3959");
 registerKernel(ops.stack_out, "Autograd", (ks, tensors, dim, out) => {
   if (compute_requires_grad(tensors)) throw_error_out_requires_grad("stack");
   const _result = below_autograd(() => ops.stack_out.redispatch(ks.and(after_autograd_keyset), tensors, dim, out));
   for (const _t of tensors ?? []) if (isFwGradDefined(_t)) throw new NotImplementedError("Trying to use forward AD with stack_out that does not support it because it is an out= function");
   if (isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with stack_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::stack_out", "engine/ops/native_functions/join.yaml:29", "engine/generated/VariableType.ts:3165");
+}, "VariableType::stack_out", "engine/ops/native_functions/join.yaml:29", "engine/generated/VariableType.ts:3982");
 registerKernel(ops.flip_default, "Autograd", (ks, self, dims) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: FlipBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new FlipBackward0();
@@ -3182,11 +4000,18 @@ registerKernel(ops.flip_default, "Autograd", (ks, self, dims) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with flip that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    result_new_fw_grad_opt = ops.flip_default.call(self_t, dims);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::flip_default", "engine/ops/native_functions/join.yaml:90", "engine/generated/VariableType.ts:3172");
+}, "VariableType::flip_default", "engine/ops/native_functions/join.yaml:90", "engine/generated/VariableType.ts:3989");
 registerKernel(ops.roll_default, "Autograd", (ks, self, shifts, dims) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: RollBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new RollBackward0();
@@ -3199,17 +4024,24 @@ registerKernel(ops.roll_default, "Autograd", (ks, self, shifts, dims) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with roll that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    result_new_fw_grad_opt = ops.roll_default.call(self_t, shifts, dims);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::roll_default", "engine/ops/native_functions/join.yaml:97", "engine/generated/VariableType.ts:3188");
+}, "VariableType::roll_default", "engine/ops/native_functions/join.yaml:97", "engine/generated/VariableType.ts:4012");
 registerKernel(ops.tril_out, "Autograd", (ks, self, diagonal, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("tril");
   const _result = below_autograd(() => ops.tril_out.redispatch(ks.and(after_autograd_keyset), self, diagonal, out));
   if (isFwGradDefined(self) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with tril_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::tril_out", "engine/ops/native_functions/join.yaml:106", "engine/generated/VariableType.ts:3205");
+}, "VariableType::tril_out", "engine/ops/native_functions/join.yaml:106", "engine/generated/VariableType.ts:4036");
 registerKernel(ops.tril_default, "Autograd", (ks, self, diagonal) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: TrilBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new TrilBackward0();
@@ -3221,11 +4053,18 @@ registerKernel(ops.tril_default, "Autograd", (ks, self, diagonal) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with tril that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    result_new_fw_grad_opt = ops.tril_default.call(self_t, diagonal);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::tril_default", "engine/ops/native_functions/join.yaml:111", "engine/generated/VariableType.ts:3211");
+}, "VariableType::tril_default", "engine/ops/native_functions/join.yaml:111", "engine/generated/VariableType.ts:4042");
 registerKernel(ops.tril__default, "Autograd", (ks, self, diagonal) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_self = isFwGradDefined(self);
   check_inplace(self, _any_requires_grad);
   let grad_fn: TrilBackward0 | null = null;
   if (_any_requires_grad) {
@@ -3238,16 +4077,25 @@ registerKernel(ops.tril__default, "Autograd", (ks, self, diagonal) => {
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    let self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    self_t = GradMode.is_enabled() ? self_t.clone() : self_t;
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(ops.tril_default.call(self_t, diagonal)) : ops.tril_default.call(self_t, diagonal);
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::tril__default", "engine/ops/native_functions/join.yaml:115", "engine/generated/VariableType.ts:3227");
+}, "VariableType::tril__default", "engine/ops/native_functions/join.yaml:115", "engine/generated/VariableType.ts:4065");
 registerKernel(ops.triu_out, "Autograd", (ks, self, diagonal, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("triu");
   const _result = below_autograd(() => ops.triu_out.redispatch(ks.and(after_autograd_keyset), self, diagonal, out));
   if (isFwGradDefined(self) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with triu_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::triu_out", "engine/ops/native_functions/join.yaml:119", "engine/generated/VariableType.ts:3243");
+}, "VariableType::triu_out", "engine/ops/native_functions/join.yaml:119", "engine/generated/VariableType.ts:4090");
 registerKernel(ops.triu_default, "Autograd", (ks, self, diagonal) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: TriuBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new TriuBackward0();
@@ -3259,11 +4107,18 @@ registerKernel(ops.triu_default, "Autograd", (ks, self, diagonal) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with triu that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    result_new_fw_grad_opt = ops.triu_default.call(self_t, diagonal);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::triu_default", "engine/ops/native_functions/join.yaml:124", "engine/generated/VariableType.ts:3249");
+}, "VariableType::triu_default", "engine/ops/native_functions/join.yaml:124", "engine/generated/VariableType.ts:4096");
 registerKernel(ops.triu__default, "Autograd", (ks, self, diagonal) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_self = isFwGradDefined(self);
   check_inplace(self, _any_requires_grad);
   let grad_fn: TriuBackward0 | null = null;
   if (_any_requires_grad) {
@@ -3276,10 +4131,19 @@ registerKernel(ops.triu__default, "Autograd", (ks, self, diagonal) => {
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    let self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    self_t = GradMode.is_enabled() ? self_t.clone() : self_t;
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(ops.triu_default.call(self_t, diagonal)) : ops.triu_default.call(self_t, diagonal);
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::triu__default", "engine/ops/native_functions/join.yaml:128", "engine/generated/VariableType.ts:3265");
+}, "VariableType::triu__default", "engine/ops/native_functions/join.yaml:128", "engine/generated/VariableType.ts:4119");
 registerKernel(ops.repeat_default, "Autograd", (ks, self, repeats) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: RepeatBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new RepeatBackward0();
@@ -3292,11 +4156,18 @@ registerKernel(ops.repeat_default, "Autograd", (ks, self, repeats) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with repeat that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    result_new_fw_grad_opt = ops.repeat_default.call(self_t, repeats);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::repeat_default", "engine/ops/native_functions/join.yaml:134", "engine/generated/VariableType.ts:3281");
+}, "VariableType::repeat_default", "engine/ops/native_functions/join.yaml:134", "engine/generated/VariableType.ts:4144");
 registerKernel(ops.mm_default, "Autograd", (ks, self, mat2) => {
   const _any_requires_grad = compute_requires_grad(self, mat2);
+  const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(mat2);
   let grad_fn: MmBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new MmBackward0();
@@ -3315,23 +4186,34 @@ registerKernel(ops.mm_default, "Autograd", (ks, self, mat2) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(self) || isFwGradDefined(mat2)) throw new NotImplementedError("Trying to use forward AD with mm that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const mat2_t_raw: any = mat2 ? fw_grad(mat2, 0) : null;
+    const mat2_t: any = mat2_t_raw !== null || !mat2 ? mat2_t_raw : ops.zeros_default.call([...mat2._impl.sizes()], mat2.dtype, null, mat2.device, null);
+    const mat2_p: any = mat2 ? ops._fw_primal_default.call(mat2, 0) : null;
+    result_new_fw_grad_opt = torch.mm(self_t, mat2_p).add(torch.mm(self_p, mat2_t));
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::mm_default", "engine/ops/native_functions/linalg.yaml:12", "engine/generated/VariableType.ts:3298");
+}, "VariableType::mm_default", "engine/ops/native_functions/linalg.yaml:12", "engine/generated/VariableType.ts:4168");
 registerKernel(ops.mm_out, "Autograd", (ks, self, mat2, out) => {
   if (compute_requires_grad(self, mat2)) throw_error_out_requires_grad("mm");
   const _result = below_autograd(() => ops.mm_out.redispatch(ks.and(after_autograd_keyset), self, mat2, out));
   if (isFwGradDefined(self) || isFwGradDefined(mat2) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with mm_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::mm_out", "engine/ops/native_functions/linalg.yaml:16", "engine/generated/VariableType.ts:3321");
+}, "VariableType::mm_out", "engine/ops/native_functions/linalg.yaml:16", "engine/generated/VariableType.ts:4202");
 registerKernel(ops.addmm_out, "Autograd", (ks, self, mat1, mat2, beta, alpha, out) => {
   if (compute_requires_grad(self, mat1, mat2)) throw_error_out_requires_grad("addmm");
   const _result = below_autograd(() => ops.addmm_out.redispatch(ks.and(after_autograd_keyset), self, mat1, mat2, beta, alpha, out));
   if (isFwGradDefined(self) || isFwGradDefined(mat1) || isFwGradDefined(mat2) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with addmm_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::addmm_out", "engine/ops/native_functions/linalg.yaml:21", "engine/generated/VariableType.ts:3327");
+}, "VariableType::addmm_out", "engine/ops/native_functions/linalg.yaml:21", "engine/generated/VariableType.ts:4208");
 registerKernel(ops.addmm_default, "Autograd", (ks, self, mat1, mat2, beta, alpha) => {
   const _any_requires_grad = compute_requires_grad(self, mat1, mat2);
+  const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(mat1) || isFwGradDefined(mat2);
   let grad_fn: AddmmBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new AddmmBackward0();
@@ -3352,11 +4234,24 @@ registerKernel(ops.addmm_default, "Autograd", (ks, self, mat1, mat2, beta, alpha
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(self) || isFwGradDefined(mat1) || isFwGradDefined(mat2)) throw new NotImplementedError("Trying to use forward AD with addmm that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const mat1_t_raw: any = mat1 ? fw_grad(mat1, 0) : null;
+    const mat1_t: any = mat1_t_raw !== null || !mat1 ? mat1_t_raw : ops.zeros_default.call([...mat1._impl.sizes()], mat1.dtype, null, mat1.device, null);
+    const mat1_p: any = mat1 ? ops._fw_primal_default.call(mat1, 0) : null;
+    const mat2_t_raw: any = mat2 ? fw_grad(mat2, 0) : null;
+    const mat2_t: any = mat2_t_raw !== null || !mat2 ? mat2_t_raw : ops.zeros_default.call([...mat2._impl.sizes()], mat2.dtype, null, mat2.device, null);
+    const mat2_p: any = mat2 ? ops._fw_primal_default.call(mat2, 0) : null;
+    result_new_fw_grad_opt = maybe_multiply(self_t, beta).add(maybe_multiply(mat1_t.mm(mat2_p), alpha)).add(maybe_multiply(mat1_p.mm(mat2_t), alpha));
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::addmm_default", "engine/ops/native_functions/linalg.yaml:26", "engine/generated/VariableType.ts:3333");
+}, "VariableType::addmm_default", "engine/ops/native_functions/linalg.yaml:26", "engine/generated/VariableType.ts:4214");
 registerKernel(ops.addmm__default, "Autograd", (ks, self, mat1, mat2, beta, alpha) => {
   const _any_requires_grad = compute_requires_grad(self, mat1, mat2);
+  const _any_has_forward_grad_self = isFwGradDefined(self) || isFwGradDefined(mat1) || isFwGradDefined(mat2);
   check_inplace(self, _any_requires_grad);
   let grad_fn: AddmmBackward0 | null = null;
   if (_any_requires_grad) {
@@ -3378,11 +4273,25 @@ registerKernel(ops.addmm__default, "Autograd", (ks, self, mat1, mat2, beta, alph
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(mat1) || isFwGradDefined(mat2)) throw new NotImplementedError("Trying to use forward AD with addmm_ that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    let self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    const mat1_t_raw: any = mat1 ? fw_grad(mat1, 0) : null;
+    const mat1_t: any = mat1_t_raw !== null || !mat1 ? mat1_t_raw : ops.zeros_default.call([...mat1._impl.sizes()], mat1.dtype, null, mat1.device, null);
+    const mat1_p: any = mat1 ? ops._fw_primal_default.call(mat1, 0) : null;
+    const mat2_t_raw: any = mat2 ? fw_grad(mat2, 0) : null;
+    const mat2_t: any = mat2_t_raw !== null || !mat2 ? mat2_t_raw : ops.zeros_default.call([...mat2._impl.sizes()], mat2.dtype, null, mat2.device, null);
+    const mat2_p: any = mat2 ? ops._fw_primal_default.call(mat2, 0) : null;
+    self_t = GradMode.is_enabled() ? self_t.clone() : self_t;
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(maybe_multiply(self_t, beta).add(maybe_multiply(mat1_t.mm(mat2_p), alpha)).add(maybe_multiply(mat1_p.mm(mat2_t), alpha))) : maybe_multiply(self_t, beta).add(maybe_multiply(mat1_t.mm(mat2_p), alpha)).add(maybe_multiply(mat1_p.mm(mat2_t), alpha));
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::addmm__default", "engine/ops/native_functions/linalg.yaml:30", "engine/generated/VariableType.ts:3358");
+}, "VariableType::addmm__default", "engine/ops/native_functions/linalg.yaml:30", "engine/generated/VariableType.ts:4252");
 registerKernel(ops.bmm_default, "Autograd", (ks, self, mat2) => {
   const _any_requires_grad = compute_requires_grad(self, mat2);
+  const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(mat2);
   let grad_fn: BmmBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new BmmBackward0();
@@ -3395,17 +4304,28 @@ registerKernel(ops.bmm_default, "Autograd", (ks, self, mat2) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(self) || isFwGradDefined(mat2)) throw new NotImplementedError("Trying to use forward AD with bmm that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const mat2_t_raw: any = mat2 ? fw_grad(mat2, 0) : null;
+    const mat2_t: any = mat2_t_raw !== null || !mat2 ? mat2_t_raw : ops.zeros_default.call([...mat2._impl.sizes()], mat2.dtype, null, mat2.device, null);
+    const mat2_p: any = mat2 ? ops._fw_primal_default.call(mat2, 0) : null;
+    result_new_fw_grad_opt = self_t.bmm(mat2_p).add(self_p.bmm(mat2_t));
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::bmm_default", "engine/ops/native_functions/linalg.yaml:36", "engine/generated/VariableType.ts:3384");
+}, "VariableType::bmm_default", "engine/ops/native_functions/linalg.yaml:36", "engine/generated/VariableType.ts:4292");
 registerKernel(ops.bmm_out, "Autograd", (ks, self, mat2, out) => {
   if (compute_requires_grad(self, mat2)) throw_error_out_requires_grad("bmm");
   const _result = below_autograd(() => ops.bmm_out.redispatch(ks.and(after_autograd_keyset), self, mat2, out));
   if (isFwGradDefined(self) || isFwGradDefined(mat2) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with bmm_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::bmm_out", "engine/ops/native_functions/linalg.yaml:40", "engine/generated/VariableType.ts:3401");
+}, "VariableType::bmm_out", "engine/ops/native_functions/linalg.yaml:40", "engine/generated/VariableType.ts:4320");
 registerKernel(ops.baddbmm_default, "Autograd", (ks, self, batch1, batch2, beta, alpha) => {
   const _any_requires_grad = compute_requires_grad(self, batch1, batch2);
+  const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(batch1) || isFwGradDefined(batch2);
   let grad_fn: BaddbmmBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new BaddbmmBackward0();
@@ -3420,11 +4340,24 @@ registerKernel(ops.baddbmm_default, "Autograd", (ks, self, batch1, batch2, beta,
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(self) || isFwGradDefined(batch1) || isFwGradDefined(batch2)) throw new NotImplementedError("Trying to use forward AD with baddbmm that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const batch1_t_raw: any = batch1 ? fw_grad(batch1, 0) : null;
+    const batch1_t: any = batch1_t_raw !== null || !batch1 ? batch1_t_raw : ops.zeros_default.call([...batch1._impl.sizes()], batch1.dtype, null, batch1.device, null);
+    const batch1_p: any = batch1 ? ops._fw_primal_default.call(batch1, 0) : null;
+    const batch2_t_raw: any = batch2 ? fw_grad(batch2, 0) : null;
+    const batch2_t: any = batch2_t_raw !== null || !batch2 ? batch2_t_raw : ops.zeros_default.call([...batch2._impl.sizes()], batch2.dtype, null, batch2.device, null);
+    const batch2_p: any = batch2 ? ops._fw_primal_default.call(batch2, 0) : null;
+    result_new_fw_grad_opt = maybe_multiply(self_t, beta).add(maybe_multiply(batch1_t.bmm(batch2_p), alpha)).add(maybe_multiply(batch1_p.bmm(batch2_t), alpha));
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::baddbmm_default", "engine/ops/native_functions/linalg.yaml:46", "engine/generated/VariableType.ts:3407");
+}, "VariableType::baddbmm_default", "engine/ops/native_functions/linalg.yaml:46", "engine/generated/VariableType.ts:4326");
 registerKernel(ops.baddbmm__default, "Autograd", (ks, self, batch1, batch2, beta, alpha) => {
   const _any_requires_grad = compute_requires_grad(self, batch1, batch2);
+  const _any_has_forward_grad_self = isFwGradDefined(self) || isFwGradDefined(batch1) || isFwGradDefined(batch2);
   check_inplace(self, _any_requires_grad);
   let grad_fn: BaddbmmBackward0 | null = null;
   if (_any_requires_grad) {
@@ -3440,17 +4373,31 @@ registerKernel(ops.baddbmm__default, "Autograd", (ks, self, batch1, batch2, beta
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(batch1) || isFwGradDefined(batch2)) throw new NotImplementedError("Trying to use forward AD with baddbmm_ that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    let self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    const batch1_t_raw: any = batch1 ? fw_grad(batch1, 0) : null;
+    const batch1_t: any = batch1_t_raw !== null || !batch1 ? batch1_t_raw : ops.zeros_default.call([...batch1._impl.sizes()], batch1.dtype, null, batch1.device, null);
+    const batch1_p: any = batch1 ? ops._fw_primal_default.call(batch1, 0) : null;
+    const batch2_t_raw: any = batch2 ? fw_grad(batch2, 0) : null;
+    const batch2_t: any = batch2_t_raw !== null || !batch2 ? batch2_t_raw : ops.zeros_default.call([...batch2._impl.sizes()], batch2.dtype, null, batch2.device, null);
+    const batch2_p: any = batch2 ? ops._fw_primal_default.call(batch2, 0) : null;
+    self_t = GradMode.is_enabled() ? self_t.clone() : self_t;
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(maybe_multiply(self_t, beta).add(maybe_multiply(batch1_t.bmm(batch2_p), alpha)).add(maybe_multiply(batch1_p.bmm(batch2_t), alpha))) : maybe_multiply(self_t, beta).add(maybe_multiply(batch1_t.bmm(batch2_p), alpha)).add(maybe_multiply(batch1_p.bmm(batch2_t), alpha));
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::baddbmm__default", "engine/ops/native_functions/linalg.yaml:50", "engine/generated/VariableType.ts:3426");
+}, "VariableType::baddbmm__default", "engine/ops/native_functions/linalg.yaml:50", "engine/generated/VariableType.ts:4358");
 registerKernel(ops.baddbmm_out, "Autograd", (ks, self, batch1, batch2, beta, alpha, out) => {
   if (compute_requires_grad(self, batch1, batch2)) throw_error_out_requires_grad("baddbmm");
   const _result = below_autograd(() => ops.baddbmm_out.redispatch(ks.and(after_autograd_keyset), self, batch1, batch2, beta, alpha, out));
   if (isFwGradDefined(self) || isFwGradDefined(batch1) || isFwGradDefined(batch2) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with baddbmm_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::baddbmm_out", "engine/ops/native_functions/linalg.yaml:54", "engine/generated/VariableType.ts:3446");
+}, "VariableType::baddbmm_out", "engine/ops/native_functions/linalg.yaml:54", "engine/generated/VariableType.ts:4392");
 registerKernel(ops.addbmm__default, "Autograd", (ks, self, batch1, batch2, beta, alpha) => {
   const _any_requires_grad = compute_requires_grad(self, batch1, batch2);
+  const _any_has_forward_grad_self = isFwGradDefined(self) || isFwGradDefined(batch1) || isFwGradDefined(batch2);
   check_inplace(self, _any_requires_grad);
   let grad_fn: AddbmmBackward0 | null = null;
   if (_any_requires_grad) {
@@ -3468,17 +4415,31 @@ registerKernel(ops.addbmm__default, "Autograd", (ks, self, batch1, batch2, beta,
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(batch1) || isFwGradDefined(batch2)) throw new NotImplementedError("Trying to use forward AD with addbmm_ that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    let self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    const batch1_t_raw: any = batch1 ? fw_grad(batch1, 0) : null;
+    const batch1_t: any = batch1_t_raw !== null || !batch1 ? batch1_t_raw : ops.zeros_default.call([...batch1._impl.sizes()], batch1.dtype, null, batch1.device, null);
+    const batch1_p: any = batch1 ? ops._fw_primal_default.call(batch1, 0) : null;
+    const batch2_t_raw: any = batch2 ? fw_grad(batch2, 0) : null;
+    const batch2_t: any = batch2_t_raw !== null || !batch2 ? batch2_t_raw : ops.zeros_default.call([...batch2._impl.sizes()], batch2.dtype, null, batch2.device, null);
+    const batch2_p: any = batch2 ? ops._fw_primal_default.call(batch2, 0) : null;
+    self_t = GradMode.is_enabled() ? self_t.clone() : self_t;
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(maybe_multiply(self_t, beta).add(maybe_multiply(batch1_t.bmm(batch2_p).sum(0), alpha)).add(maybe_multiply(batch1_p.bmm(batch2_t).sum(0), alpha))) : maybe_multiply(self_t, beta).add(maybe_multiply(batch1_t.bmm(batch2_p).sum(0), alpha)).add(maybe_multiply(batch1_p.bmm(batch2_t).sum(0), alpha));
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::addbmm__default", "engine/ops/native_functions/linalg.yaml:60", "engine/generated/VariableType.ts:3452");
+}, "VariableType::addbmm__default", "engine/ops/native_functions/linalg.yaml:60", "engine/generated/VariableType.ts:4398");
 registerKernel(ops.addbmm_out, "Autograd", (ks, self, batch1, batch2, beta, alpha, out) => {
   if (compute_requires_grad(self, batch1, batch2)) throw_error_out_requires_grad("addbmm");
   const _result = below_autograd(() => ops.addbmm_out.redispatch(ks.and(after_autograd_keyset), self, batch1, batch2, beta, alpha, out));
   if (isFwGradDefined(self) || isFwGradDefined(batch1) || isFwGradDefined(batch2) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with addbmm_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::addbmm_out", "engine/ops/native_functions/linalg.yaml:65", "engine/generated/VariableType.ts:3474");
+}, "VariableType::addbmm_out", "engine/ops/native_functions/linalg.yaml:65", "engine/generated/VariableType.ts:4434");
 registerKernel(ops.addbmm_default, "Autograd", (ks, self, batch1, batch2, beta, alpha) => {
   const _any_requires_grad = compute_requires_grad(self, batch1, batch2);
+  const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(batch1) || isFwGradDefined(batch2);
   let grad_fn: AddbmmBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new AddbmmBackward0();
@@ -3495,11 +4456,24 @@ registerKernel(ops.addbmm_default, "Autograd", (ks, self, batch1, batch2, beta, 
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(self) || isFwGradDefined(batch1) || isFwGradDefined(batch2)) throw new NotImplementedError("Trying to use forward AD with addbmm that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const batch1_t_raw: any = batch1 ? fw_grad(batch1, 0) : null;
+    const batch1_t: any = batch1_t_raw !== null || !batch1 ? batch1_t_raw : ops.zeros_default.call([...batch1._impl.sizes()], batch1.dtype, null, batch1.device, null);
+    const batch1_p: any = batch1 ? ops._fw_primal_default.call(batch1, 0) : null;
+    const batch2_t_raw: any = batch2 ? fw_grad(batch2, 0) : null;
+    const batch2_t: any = batch2_t_raw !== null || !batch2 ? batch2_t_raw : ops.zeros_default.call([...batch2._impl.sizes()], batch2.dtype, null, batch2.device, null);
+    const batch2_p: any = batch2 ? ops._fw_primal_default.call(batch2, 0) : null;
+    result_new_fw_grad_opt = maybe_multiply(self_t, beta).add(maybe_multiply(batch1_t.bmm(batch2_p).sum(0), alpha)).add(maybe_multiply(batch1_p.bmm(batch2_t).sum(0), alpha));
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::addbmm_default", "engine/ops/native_functions/linalg.yaml:69", "engine/generated/VariableType.ts:3480");
+}, "VariableType::addbmm_default", "engine/ops/native_functions/linalg.yaml:69", "engine/generated/VariableType.ts:4440");
 registerKernel(ops.addmv_default, "Autograd", (ks, self, mat, vec, beta, alpha) => {
   const _any_requires_grad = compute_requires_grad(self, mat, vec);
+  const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(mat) || isFwGradDefined(vec);
   let grad_fn: AddmvBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new AddmvBackward0();
@@ -3514,11 +4488,24 @@ registerKernel(ops.addmv_default, "Autograd", (ks, self, mat, vec, beta, alpha) 
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(self) || isFwGradDefined(mat) || isFwGradDefined(vec)) throw new NotImplementedError("Trying to use forward AD with addmv that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const mat_t_raw: any = mat ? fw_grad(mat, 0) : null;
+    const mat_t: any = mat_t_raw !== null || !mat ? mat_t_raw : ops.zeros_default.call([...mat._impl.sizes()], mat.dtype, null, mat.device, null);
+    const mat_p: any = mat ? ops._fw_primal_default.call(mat, 0) : null;
+    const vec_t_raw: any = vec ? fw_grad(vec, 0) : null;
+    const vec_t: any = vec_t_raw !== null || !vec ? vec_t_raw : ops.zeros_default.call([...vec._impl.sizes()], vec.dtype, null, vec.device, null);
+    const vec_p: any = vec ? ops._fw_primal_default.call(vec, 0) : null;
+    result_new_fw_grad_opt = maybe_multiply(self_t, beta).add(maybe_multiply(mat_t.mv(vec_p), alpha)).add(maybe_multiply(mat_p.mv(vec_t), alpha));
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::addmv_default", "engine/ops/native_functions/linalg.yaml:76", "engine/generated/VariableType.ts:3501");
+}, "VariableType::addmv_default", "engine/ops/native_functions/linalg.yaml:76", "engine/generated/VariableType.ts:4474");
 registerKernel(ops.addmv__default, "Autograd", (ks, self, mat, vec, beta, alpha) => {
   const _any_requires_grad = compute_requires_grad(self, mat, vec);
+  const _any_has_forward_grad_self = isFwGradDefined(self) || isFwGradDefined(mat) || isFwGradDefined(vec);
   check_inplace(self, _any_requires_grad);
   let grad_fn: AddmvBackward0 | null = null;
   if (_any_requires_grad) {
@@ -3534,17 +4521,31 @@ registerKernel(ops.addmv__default, "Autograd", (ks, self, mat, vec, beta, alpha)
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(mat) || isFwGradDefined(vec)) throw new NotImplementedError("Trying to use forward AD with addmv_ that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    let self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    const mat_t_raw: any = mat ? fw_grad(mat, 0) : null;
+    const mat_t: any = mat_t_raw !== null || !mat ? mat_t_raw : ops.zeros_default.call([...mat._impl.sizes()], mat.dtype, null, mat.device, null);
+    const mat_p: any = mat ? ops._fw_primal_default.call(mat, 0) : null;
+    const vec_t_raw: any = vec ? fw_grad(vec, 0) : null;
+    const vec_t: any = vec_t_raw !== null || !vec ? vec_t_raw : ops.zeros_default.call([...vec._impl.sizes()], vec.dtype, null, vec.device, null);
+    const vec_p: any = vec ? ops._fw_primal_default.call(vec, 0) : null;
+    self_t = GradMode.is_enabled() ? self_t.clone() : self_t;
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(maybe_multiply(self_t, beta).add(maybe_multiply(mat_t.mv(vec_p), alpha)).add(maybe_multiply(mat_p.mv(vec_t), alpha))) : maybe_multiply(self_t, beta).add(maybe_multiply(mat_t.mv(vec_p), alpha)).add(maybe_multiply(mat_p.mv(vec_t), alpha));
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::addmv__default", "engine/ops/native_functions/linalg.yaml:80", "engine/generated/VariableType.ts:3520");
+}, "VariableType::addmv__default", "engine/ops/native_functions/linalg.yaml:80", "engine/generated/VariableType.ts:4506");
 registerKernel(ops.addmv_out, "Autograd", (ks, self, mat, vec, beta, alpha, out) => {
   if (compute_requires_grad(self, mat, vec)) throw_error_out_requires_grad("addmv");
   const _result = below_autograd(() => ops.addmv_out.redispatch(ks.and(after_autograd_keyset), self, mat, vec, beta, alpha, out));
   if (isFwGradDefined(self) || isFwGradDefined(mat) || isFwGradDefined(vec) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with addmv_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::addmv_out", "engine/ops/native_functions/linalg.yaml:84", "engine/generated/VariableType.ts:3540");
+}, "VariableType::addmv_out", "engine/ops/native_functions/linalg.yaml:84", "engine/generated/VariableType.ts:4540");
 registerKernel(ops.mv_default, "Autograd", (ks, self, vec) => {
   const _any_requires_grad = compute_requires_grad(self, vec);
+  const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(vec);
   let grad_fn: MvBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new MvBackward0();
@@ -3557,17 +4558,28 @@ registerKernel(ops.mv_default, "Autograd", (ks, self, vec) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(self) || isFwGradDefined(vec)) throw new NotImplementedError("Trying to use forward AD with mv that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const vec_t_raw: any = vec ? fw_grad(vec, 0) : null;
+    const vec_t: any = vec_t_raw !== null || !vec ? vec_t_raw : ops.zeros_default.call([...vec._impl.sizes()], vec.dtype, null, vec.device, null);
+    const vec_p: any = vec ? ops._fw_primal_default.call(vec, 0) : null;
+    result_new_fw_grad_opt = torch.mv(self_t, vec_p).add(torch.mv(self_p, vec_t));
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::mv_default", "engine/ops/native_functions/linalg.yaml:89", "engine/generated/VariableType.ts:3546");
+}, "VariableType::mv_default", "engine/ops/native_functions/linalg.yaml:89", "engine/generated/VariableType.ts:4546");
 registerKernel(ops.mv_out, "Autograd", (ks, self, vec, out) => {
   if (compute_requires_grad(self, vec)) throw_error_out_requires_grad("mv");
   const _result = below_autograd(() => ops.mv_out.redispatch(ks.and(after_autograd_keyset), self, vec, out));
   if (isFwGradDefined(self) || isFwGradDefined(vec) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with mv_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::mv_out", "engine/ops/native_functions/linalg.yaml:94", "engine/generated/VariableType.ts:3563");
+}, "VariableType::mv_out", "engine/ops/native_functions/linalg.yaml:94", "engine/generated/VariableType.ts:4574");
 registerKernel(ops.addr_default, "Autograd", (ks, self, vec1, vec2, beta, alpha) => {
   const _any_requires_grad = compute_requires_grad(self, vec1, vec2);
+  const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(vec1) || isFwGradDefined(vec2);
   let grad_fn: AddrBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new AddrBackward0();
@@ -3582,11 +4594,24 @@ registerKernel(ops.addr_default, "Autograd", (ks, self, vec1, vec2, beta, alpha)
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(self) || isFwGradDefined(vec1) || isFwGradDefined(vec2)) throw new NotImplementedError("Trying to use forward AD with addr that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const vec1_t_raw: any = vec1 ? fw_grad(vec1, 0) : null;
+    const vec1_t: any = vec1_t_raw !== null || !vec1 ? vec1_t_raw : ops.zeros_default.call([...vec1._impl.sizes()], vec1.dtype, null, vec1.device, null);
+    const vec1_p: any = vec1 ? ops._fw_primal_default.call(vec1, 0) : null;
+    const vec2_t_raw: any = vec2 ? fw_grad(vec2, 0) : null;
+    const vec2_t: any = vec2_t_raw !== null || !vec2 ? vec2_t_raw : ops.zeros_default.call([...vec2._impl.sizes()], vec2.dtype, null, vec2.device, null);
+    const vec2_p: any = vec2 ? ops._fw_primal_default.call(vec2, 0) : null;
+    result_new_fw_grad_opt = maybe_multiply(self_t, beta).add(maybe_multiply(vec1_t.outer(vec2_p), alpha)).add(maybe_multiply(vec1_p.outer(vec2_t), alpha));
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::addr_default", "engine/ops/native_functions/linalg.yaml:100", "engine/generated/VariableType.ts:3569");
+}, "VariableType::addr_default", "engine/ops/native_functions/linalg.yaml:100", "engine/generated/VariableType.ts:4580");
 registerKernel(ops.addr__default, "Autograd", (ks, self, vec1, vec2, beta, alpha) => {
   const _any_requires_grad = compute_requires_grad(self, vec1, vec2);
+  const _any_has_forward_grad_self = isFwGradDefined(self) || isFwGradDefined(vec1) || isFwGradDefined(vec2);
   check_inplace(self, _any_requires_grad);
   let grad_fn: AddrBackward0 | null = null;
   if (_any_requires_grad) {
@@ -3602,17 +4627,31 @@ registerKernel(ops.addr__default, "Autograd", (ks, self, vec1, vec2, beta, alpha
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(vec1) || isFwGradDefined(vec2)) throw new NotImplementedError("Trying to use forward AD with addr_ that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    let self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    const vec1_t_raw: any = vec1 ? fw_grad(vec1, 0) : null;
+    const vec1_t: any = vec1_t_raw !== null || !vec1 ? vec1_t_raw : ops.zeros_default.call([...vec1._impl.sizes()], vec1.dtype, null, vec1.device, null);
+    const vec1_p: any = vec1 ? ops._fw_primal_default.call(vec1, 0) : null;
+    const vec2_t_raw: any = vec2 ? fw_grad(vec2, 0) : null;
+    const vec2_t: any = vec2_t_raw !== null || !vec2 ? vec2_t_raw : ops.zeros_default.call([...vec2._impl.sizes()], vec2.dtype, null, vec2.device, null);
+    const vec2_p: any = vec2 ? ops._fw_primal_default.call(vec2, 0) : null;
+    self_t = GradMode.is_enabled() ? self_t.clone() : self_t;
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(maybe_multiply(self_t, beta).add(maybe_multiply(vec1_t.outer(vec2_p), alpha)).add(maybe_multiply(vec1_p.outer(vec2_t), alpha))) : maybe_multiply(self_t, beta).add(maybe_multiply(vec1_t.outer(vec2_p), alpha)).add(maybe_multiply(vec1_p.outer(vec2_t), alpha));
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::addr__default", "engine/ops/native_functions/linalg.yaml:106", "engine/generated/VariableType.ts:3588");
+}, "VariableType::addr__default", "engine/ops/native_functions/linalg.yaml:106", "engine/generated/VariableType.ts:4612");
 registerKernel(ops.addr_out, "Autograd", (ks, self, vec1, vec2, beta, alpha, out) => {
   if (compute_requires_grad(self, vec1, vec2)) throw_error_out_requires_grad("addr");
   const _result = below_autograd(() => ops.addr_out.redispatch(ks.and(after_autograd_keyset), self, vec1, vec2, beta, alpha, out));
   if (isFwGradDefined(self) || isFwGradDefined(vec1) || isFwGradDefined(vec2) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with addr_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::addr_out", "engine/ops/native_functions/linalg.yaml:111", "engine/generated/VariableType.ts:3608");
+}, "VariableType::addr_out", "engine/ops/native_functions/linalg.yaml:111", "engine/generated/VariableType.ts:4646");
 registerKernel(ops.dot_default, "Autograd", (ks, self, tensor) => {
   const _any_requires_grad = compute_requires_grad(self, tensor);
+  const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(tensor);
   let grad_fn: DotBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new DotBackward0();
@@ -3625,17 +4664,28 @@ registerKernel(ops.dot_default, "Autograd", (ks, self, tensor) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(self) || isFwGradDefined(tensor)) throw new NotImplementedError("Trying to use forward AD with dot that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const tensor_t_raw: any = tensor ? fw_grad(tensor, 0) : null;
+    const tensor_t: any = tensor_t_raw !== null || !tensor ? tensor_t_raw : ops.zeros_default.call([...tensor._impl.sizes()], tensor.dtype, null, tensor.device, null);
+    const tensor_p: any = tensor ? ops._fw_primal_default.call(tensor, 0) : null;
+    result_new_fw_grad_opt = torch.dot(self_t, tensor_p).add(torch.dot(self_p, tensor_t));
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::dot_default", "engine/ops/native_functions/linalg.yaml:119", "engine/generated/VariableType.ts:3614");
+}, "VariableType::dot_default", "engine/ops/native_functions/linalg.yaml:119", "engine/generated/VariableType.ts:4652");
 registerKernel(ops.dot_out, "Autograd", (ks, self, tensor, out) => {
   if (compute_requires_grad(self, tensor)) throw_error_out_requires_grad("dot");
   const _result = below_autograd(() => ops.dot_out.redispatch(ks.and(after_autograd_keyset), self, tensor, out));
   if (isFwGradDefined(self) || isFwGradDefined(tensor) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with dot_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::dot_out", "engine/ops/native_functions/linalg.yaml:125", "engine/generated/VariableType.ts:3631");
+}, "VariableType::dot_out", "engine/ops/native_functions/linalg.yaml:125", "engine/generated/VariableType.ts:4680");
 registerKernel(ops.vdot_default, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
+  const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(other);
   let grad_fn: VdotBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new VdotBackward0();
@@ -3648,25 +4698,35 @@ registerKernel(ops.vdot_default, "Autograd", (ks, self, other) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(self) || isFwGradDefined(other)) throw new NotImplementedError("Trying to use forward AD with vdot that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const other_t_raw: any = other ? fw_grad(other, 0) : null;
+    const other_t: any = other_t_raw !== null || !other ? other_t_raw : ops.zeros_default.call([...other._impl.sizes()], other.dtype, null, other.device, null);
+    const other_p: any = other ? ops._fw_primal_default.call(other, 0) : null;
+    result_new_fw_grad_opt = torch.vdot(self_t, other_p).add(torch.vdot(self_p, other_t));
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::vdot_default", "engine/ops/native_functions/linalg.yaml:129", "engine/generated/VariableType.ts:3637");
+}, "VariableType::vdot_default", "engine/ops/native_functions/linalg.yaml:129", "engine/generated/VariableType.ts:4686");
 registerKernel(ops.vdot_out, "Autograd", (ks, self, other, out) => {
   if (compute_requires_grad(self, other)) throw_error_out_requires_grad("vdot");
   const _result = below_autograd(() => ops.vdot_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
   if (isFwGradDefined(self) || isFwGradDefined(other) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with vdot_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::vdot_out", "engine/ops/native_functions/linalg.yaml:135", "engine/generated/VariableType.ts:3654");
+}, "VariableType::vdot_out", "engine/ops/native_functions/linalg.yaml:135", "engine/generated/VariableType.ts:4714");
 registerKernel(ops.tensordot_out, "Autograd", (ks, self, other, dims_self, dims_other, out) => {
   const _result = below_autograd(() => ops.tensordot_out.redispatch(ks.and(after_autograd_keyset), self, other, dims_self, dims_other, out));
   if (isFwGradDefined(self) || isFwGradDefined(other) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with tensordot_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::tensordot_out", "engine/ops/native_functions/linalg.yaml:174", "engine/generated/VariableType.ts:3660");
+}, "VariableType::tensordot_out", "engine/ops/native_functions/linalg.yaml:174", "engine/generated/VariableType.ts:4720");
 registerKernel(ops.linear_out, "Autograd", (ks, input, weight, bias, out) => {
   const _result = below_autograd(() => ops.linear_out.redispatch(ks.and(after_autograd_keyset), input, weight, bias, out));
   if (isFwGradDefined(input) || isFwGradDefined(weight) || isFwGradDefined(bias) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with linear_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::linear_out", "engine/ops/native_functions/linalg.yaml:203", "engine/generated/VariableType.ts:3665");
+}, "VariableType::linear_out", "engine/ops/native_functions/linalg.yaml:203", "engine/generated/VariableType.ts:4725");
 registerKernel(ops._trilinear_default, "Autograd", (ks, i1, i2, i3, expand1, expand2, expand3, sumdim, unroll_dim) => {
   const _any_requires_grad = compute_requires_grad(i1, i2, i3);
   let grad_fn: TrilinearBackward0 | null = null;
@@ -3688,9 +4748,10 @@ registerKernel(ops._trilinear_default, "Autograd", (ks, i1, i2, i3, expand1, exp
   }
   if (isFwGradDefined(i1) || isFwGradDefined(i2) || isFwGradDefined(i3)) throw new NotImplementedError("Trying to use forward AD with _trilinear that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::_trilinear_default", "engine/ops/native_functions/linalg.yaml:212", "engine/generated/VariableType.ts:3670");
+}, "VariableType::_trilinear_default", "engine/ops/native_functions/linalg.yaml:212", "engine/generated/VariableType.ts:4730");
 registerKernel(ops.squeeze__dim, "Autograd", (ks, self, dim) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_self = isFwGradDefined(self);
   check_inplace(self, _any_requires_grad);
   let grad_fn: SqueezeBackward1 | null = null;
   if (_any_requires_grad) {
@@ -3704,8 +4765,16 @@ registerKernel(ops.squeeze__dim, "Autograd", (ks, self, dim) => {
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    let self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    self_t = GradMode.is_enabled() ? self_t.clone() : self_t;
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(ops.squeeze_dim.call(self_t, dim)) : ops.squeeze_dim.call(self_t, dim);
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::squeeze__dim", "engine/ops/native_functions/linalg.yaml:221", "engine/generated/VariableType.ts:3692");
+}, "VariableType::squeeze__dim", "engine/ops/native_functions/linalg.yaml:221", "engine/generated/VariableType.ts:4752");
 registerKernel(ops._linalg_check_errors_default, "Autograd", (ks, info, api_name, is_matrix) => {
   const grad_fn = compute_requires_grad(info) ? not_implemented_node("aten::_linalg_check_errors", info) : null;
   const _result = below_autograd(() => ops._linalg_check_errors_default.redispatch(ks.and(after_autograd_keyset), info, api_name, is_matrix));
@@ -3713,7 +4782,7 @@ registerKernel(ops._linalg_check_errors_default, "Autograd", (ks, info, api_name
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (isFwGradDefined(info)) throw new NotImplementedError("Trying to use forward AD with _linalg_check_errors that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::_linalg_check_errors_default", "engine/ops/native_functions/linalg.yaml:228", "engine/generated/VariableType.ts:3709");
+}, "VariableType::_linalg_check_errors_default", "engine/ops/native_functions/linalg.yaml:228", "engine/generated/VariableType.ts:4778");
 registerKernel(ops.linalg_lu_factor_ex_default, "Autograd", (ks, A, pivot, check_errors) => {
   const grad_fn = compute_requires_grad(A) ? not_implemented_node("aten::linalg_lu_factor_ex", A) : null;
   const _result = below_autograd(() => ops.linalg_lu_factor_ex_default.redispatch(ks.and(after_autograd_keyset), A, pivot, check_errors));
@@ -3721,12 +4790,12 @@ registerKernel(ops.linalg_lu_factor_ex_default, "Autograd", (ks, A, pivot, check
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (isFwGradDefined(A)) throw new NotImplementedError("Trying to use forward AD with linalg_lu_factor_ex that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::linalg_lu_factor_ex_default", "engine/ops/native_functions/linalg.yaml:244", "engine/generated/VariableType.ts:3717");
+}, "VariableType::linalg_lu_factor_ex_default", "engine/ops/native_functions/linalg.yaml:244", "engine/generated/VariableType.ts:4786");
 registerKernel(ops.linalg_lu_factor_ex_out, "Autograd", (ks, A, pivot, check_errors, LU, pivots, info) => {
   const _result = below_autograd(() => ops.linalg_lu_factor_ex_out.redispatch(ks.and(after_autograd_keyset), A, pivot, check_errors, LU, pivots, info));
   if (isFwGradDefined(A) || isFwGradDefined(LU) || isFwGradDefined(pivots) || isFwGradDefined(info)) throw new NotImplementedError("Trying to use forward AD with linalg_lu_factor_ex_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::linalg_lu_factor_ex_out", "engine/ops/native_functions/linalg.yaml:249", "engine/generated/VariableType.ts:3725");
+}, "VariableType::linalg_lu_factor_ex_out", "engine/ops/native_functions/linalg.yaml:249", "engine/generated/VariableType.ts:4794");
 registerKernel(ops._linalg_det_default, "Autograd", (ks, A) => {
   const _any_requires_grad = compute_requires_grad(A);
   let grad_fn: LinalgDetBackward0 | null = null;
@@ -3745,13 +4814,13 @@ registerKernel(ops._linalg_det_default, "Autograd", (ks, A) => {
   }
   if (isFwGradDefined(A)) throw new NotImplementedError("Trying to use forward AD with _linalg_det that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::_linalg_det_default", "engine/ops/native_functions/linalg.yaml:258", "engine/generated/VariableType.ts:3730");
+}, "VariableType::_linalg_det_default", "engine/ops/native_functions/linalg.yaml:258", "engine/generated/VariableType.ts:4799");
 registerKernel(ops._linalg_det_result, "Autograd", (ks, A, result, LU, pivots) => {
   if (compute_requires_grad(A)) throw_error_out_requires_grad("_linalg_det");
   const _result = below_autograd(() => ops._linalg_det_result.redispatch(ks.and(after_autograd_keyset), A, result, LU, pivots));
   if (isFwGradDefined(A) || isFwGradDefined(result) || isFwGradDefined(LU) || isFwGradDefined(pivots)) throw new NotImplementedError("Trying to use forward AD with _linalg_det_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::_linalg_det_result", "engine/ops/native_functions/linalg.yaml:261", "engine/generated/VariableType.ts:3749");
+}, "VariableType::_linalg_det_result", "engine/ops/native_functions/linalg.yaml:261", "engine/generated/VariableType.ts:4818");
 registerKernel(ops._linalg_slogdet_default, "Autograd", (ks, A) => {
   const _any_requires_grad = compute_requires_grad(A);
   let grad_fn: LinalgSlogdetBackward0 | null = null;
@@ -3770,13 +4839,13 @@ registerKernel(ops._linalg_slogdet_default, "Autograd", (ks, A) => {
   }
   if (isFwGradDefined(A)) throw new NotImplementedError("Trying to use forward AD with _linalg_slogdet that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::_linalg_slogdet_default", "engine/ops/native_functions/linalg.yaml:282", "engine/generated/VariableType.ts:3755");
+}, "VariableType::_linalg_slogdet_default", "engine/ops/native_functions/linalg.yaml:282", "engine/generated/VariableType.ts:4824");
 registerKernel(ops._linalg_slogdet_sign, "Autograd", (ks, A, sign, logabsdet, LU, pivots) => {
   if (compute_requires_grad(A)) throw_error_out_requires_grad("_linalg_slogdet");
   const _result = below_autograd(() => ops._linalg_slogdet_sign.redispatch(ks.and(after_autograd_keyset), A, sign, logabsdet, LU, pivots));
   if (isFwGradDefined(A) || isFwGradDefined(sign) || isFwGradDefined(logabsdet) || isFwGradDefined(LU) || isFwGradDefined(pivots)) throw new NotImplementedError("Trying to use forward AD with _linalg_slogdet_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::_linalg_slogdet_sign", "engine/ops/native_functions/linalg.yaml:285", "engine/generated/VariableType.ts:3774");
+}, "VariableType::_linalg_slogdet_sign", "engine/ops/native_functions/linalg.yaml:285", "engine/generated/VariableType.ts:4843");
 registerKernel(ops.linalg_cholesky_ex_default, "Autograd", (ks, self, upper, check_errors) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: LinalgCholeskyExBackward0 | null = null;
@@ -3793,15 +4862,16 @@ registerKernel(ops.linalg_cholesky_ex_default, "Autograd", (ks, self, upper, che
   }
   if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with linalg_cholesky_ex that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::linalg_cholesky_ex_default", "engine/ops/native_functions/linalg.yaml:302", "engine/generated/VariableType.ts:3780");
+}, "VariableType::linalg_cholesky_ex_default", "engine/ops/native_functions/linalg.yaml:302", "engine/generated/VariableType.ts:4849");
 registerKernel(ops.linalg_cholesky_ex_L, "Autograd", (ks, self, upper, check_errors, L, info) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("linalg_cholesky_ex");
   const _result = below_autograd(() => ops.linalg_cholesky_ex_L.redispatch(ks.and(after_autograd_keyset), self, upper, check_errors, L, info));
   if (isFwGradDefined(self) || isFwGradDefined(L) || isFwGradDefined(info)) throw new NotImplementedError("Trying to use forward AD with linalg_cholesky_ex_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::linalg_cholesky_ex_L", "engine/ops/native_functions/linalg.yaml:306", "engine/generated/VariableType.ts:3797");
+}, "VariableType::linalg_cholesky_ex_L", "engine/ops/native_functions/linalg.yaml:306", "engine/generated/VariableType.ts:4866");
 registerKernel(ops.linalg_inv_ex_default, "Autograd", (ks, A, check_errors) => {
   const _any_requires_grad = compute_requires_grad(A);
+  const _any_has_forward_grad_inverse = isFwGradDefined(A);
   let grad_fn: LinalgInvExBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new LinalgInvExBackward0();
@@ -3813,15 +4883,22 @@ registerKernel(ops.linalg_inv_ex_default, "Autograd", (ks, A, check_errors) => {
     grad_fn.inverse_ = new SavedVariable((_result as any)[0], true);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(A)) throw new NotImplementedError("Trying to use forward AD with linalg_inv_ex that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let inverse_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_inverse) {
+    const A_t_raw: any = A ? fw_grad(A, 0) : null;
+    const A_t: any = A_t_raw !== null || !A ? A_t_raw : ops.zeros_default.call([...A._impl.sizes()], A.dtype, null, A.device, null);
+    const inverse: any = (_result as any)[0];
+    inverse_new_fw_grad_opt = torch.matmul(torch.matmul(inverse, A_t), inverse).neg();
+  }
+  if (inverse_new_fw_grad_opt && (_result as any)[0]) set_fw_grad((_result as any)[0], inverse_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::linalg_inv_ex_default", "engine/ops/native_functions/linalg.yaml:324", "engine/generated/VariableType.ts:3803");
+}, "VariableType::linalg_inv_ex_default", "engine/ops/native_functions/linalg.yaml:324", "engine/generated/VariableType.ts:4872");
 registerKernel(ops.linalg_inv_ex_inverse, "Autograd", (ks, A, check_errors, inverse, info) => {
   if (compute_requires_grad(A)) throw_error_out_requires_grad("linalg_inv_ex");
   const _result = below_autograd(() => ops.linalg_inv_ex_inverse.redispatch(ks.and(after_autograd_keyset), A, check_errors, inverse, info));
   if (isFwGradDefined(A) || isFwGradDefined(inverse) || isFwGradDefined(info)) throw new NotImplementedError("Trying to use forward AD with linalg_inv_ex_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::linalg_inv_ex_inverse", "engine/ops/native_functions/linalg.yaml:328", "engine/generated/VariableType.ts:3819");
+}, "VariableType::linalg_inv_ex_inverse", "engine/ops/native_functions/linalg.yaml:328", "engine/generated/VariableType.ts:4896");
 registerKernel(ops.linalg_qr_default, "Autograd", (ks, A, mode) => {
   const _any_requires_grad = compute_requires_grad(A);
   let grad_fn: LinalgQrBackward0 | null = null;
@@ -3839,13 +4916,13 @@ registerKernel(ops.linalg_qr_default, "Autograd", (ks, A, mode) => {
   }
   if (isFwGradDefined(A)) throw new NotImplementedError("Trying to use forward AD with linalg_qr that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::linalg_qr_default", "engine/ops/native_functions/linalg.yaml:346", "engine/generated/VariableType.ts:3825");
+}, "VariableType::linalg_qr_default", "engine/ops/native_functions/linalg.yaml:346", "engine/generated/VariableType.ts:4902");
 registerKernel(ops.linalg_qr_out, "Autograd", (ks, A, mode, Q, R) => {
   if (compute_requires_grad(A)) throw_error_out_requires_grad("linalg_qr");
   const _result = below_autograd(() => ops.linalg_qr_out.redispatch(ks.and(after_autograd_keyset), A, mode, Q, R));
   if (isFwGradDefined(A) || isFwGradDefined(Q) || isFwGradDefined(R)) throw new NotImplementedError("Trying to use forward AD with linalg_qr_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::linalg_qr_out", "engine/ops/native_functions/linalg.yaml:351", "engine/generated/VariableType.ts:3843");
+}, "VariableType::linalg_qr_out", "engine/ops/native_functions/linalg.yaml:351", "engine/generated/VariableType.ts:4920");
 registerKernel(ops._linalg_svd_default, "Autograd", (ks, A, full_matrices, compute_uv, driver) => {
   const _any_requires_grad = compute_requires_grad(A);
   let grad_fn: LinalgSvdBackward0 | null = null;
@@ -3864,13 +4941,13 @@ registerKernel(ops._linalg_svd_default, "Autograd", (ks, A, full_matrices, compu
   }
   if (isFwGradDefined(A)) throw new NotImplementedError("Trying to use forward AD with _linalg_svd that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::_linalg_svd_default", "engine/ops/native_functions/linalg.yaml:359", "engine/generated/VariableType.ts:3849");
+}, "VariableType::_linalg_svd_default", "engine/ops/native_functions/linalg.yaml:359", "engine/generated/VariableType.ts:4926");
 registerKernel(ops._linalg_svd_U, "Autograd", (ks, A, full_matrices, compute_uv, driver, U, S, Vh) => {
   if (compute_requires_grad(A)) throw_error_out_requires_grad("_linalg_svd");
   const _result = below_autograd(() => ops._linalg_svd_U.redispatch(ks.and(after_autograd_keyset), A, full_matrices, compute_uv, driver, U, S, Vh));
   if (isFwGradDefined(A) || isFwGradDefined(U) || isFwGradDefined(S) || isFwGradDefined(Vh)) throw new NotImplementedError("Trying to use forward AD with _linalg_svd_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::_linalg_svd_U", "engine/ops/native_functions/linalg.yaml:363", "engine/generated/VariableType.ts:3868");
+}, "VariableType::_linalg_svd_U", "engine/ops/native_functions/linalg.yaml:363", "engine/generated/VariableType.ts:4945");
 registerKernel(ops._linalg_solve_ex_default, "Autograd", (ks, A, B, left, check_errors) => {
   const _any_requires_grad = compute_requires_grad(A, B);
   let grad_fn: LinalgSolveExBackward0 | null = null;
@@ -3890,13 +4967,13 @@ registerKernel(ops._linalg_solve_ex_default, "Autograd", (ks, A, B, left, check_
   }
   if (isFwGradDefined(A) || isFwGradDefined(B)) throw new NotImplementedError("Trying to use forward AD with _linalg_solve_ex that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::_linalg_solve_ex_default", "engine/ops/native_functions/linalg.yaml:394", "engine/generated/VariableType.ts:3874");
+}, "VariableType::_linalg_solve_ex_default", "engine/ops/native_functions/linalg.yaml:394", "engine/generated/VariableType.ts:4951");
 registerKernel(ops._linalg_solve_ex_result, "Autograd", (ks, A, B, left, check_errors, result, LU, pivots, info) => {
   if (compute_requires_grad(A, B)) throw_error_out_requires_grad("_linalg_solve_ex");
   const _result = below_autograd(() => ops._linalg_solve_ex_result.redispatch(ks.and(after_autograd_keyset), A, B, left, check_errors, result, LU, pivots, info));
   if (isFwGradDefined(A) || isFwGradDefined(B) || isFwGradDefined(result) || isFwGradDefined(LU) || isFwGradDefined(pivots) || isFwGradDefined(info)) throw new NotImplementedError("Trying to use forward AD with _linalg_solve_ex_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::_linalg_solve_ex_result", "engine/ops/native_functions/linalg.yaml:397", "engine/generated/VariableType.ts:3894");
+}, "VariableType::_linalg_solve_ex_result", "engine/ops/native_functions/linalg.yaml:397", "engine/generated/VariableType.ts:4971");
 registerKernel(ops.binary_cross_entropy_default, "Autograd", (ks, self, target, weight, reduction) => {
   const _any_requires_grad = compute_requires_grad(self, target);
   let grad_fn: BinaryCrossEntropyBackward0 | null = null;
@@ -3915,13 +4992,13 @@ registerKernel(ops.binary_cross_entropy_default, "Autograd", (ks, self, target, 
   }
   if (isFwGradDefined(self) || isFwGradDefined(target) || isFwGradDefined(weight)) throw new NotImplementedError("Trying to use forward AD with binary_cross_entropy that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::binary_cross_entropy_default", "engine/ops/native_functions/loss.yaml:12", "engine/generated/VariableType.ts:3900");
+}, "VariableType::binary_cross_entropy_default", "engine/ops/native_functions/loss.yaml:12", "engine/generated/VariableType.ts:4977");
 registerKernel(ops.binary_cross_entropy_out, "Autograd", (ks, self, target, weight, reduction, out) => {
   if (compute_requires_grad(self, target, weight)) throw_error_out_requires_grad("binary_cross_entropy");
   const _result = below_autograd(() => ops.binary_cross_entropy_out.redispatch(ks.and(after_autograd_keyset), self, target, weight, reduction, out));
   if (isFwGradDefined(self) || isFwGradDefined(target) || isFwGradDefined(weight) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with binary_cross_entropy_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::binary_cross_entropy_out", "engine/ops/native_functions/loss.yaml:18", "engine/generated/VariableType.ts:3919");
+}, "VariableType::binary_cross_entropy_out", "engine/ops/native_functions/loss.yaml:18", "engine/generated/VariableType.ts:4996");
 registerKernel(ops.binary_cross_entropy_with_logits_default, "Autograd", (ks, self, target, weight, pos_weight, reduction) => {
   const _any_requires_grad = compute_requires_grad(self, target);
   let grad_fn: BinaryCrossEntropyWithLogitsBackward0 | null = null;
@@ -3941,13 +5018,13 @@ registerKernel(ops.binary_cross_entropy_with_logits_default, "Autograd", (ks, se
   }
   if (isFwGradDefined(self) || isFwGradDefined(target) || isFwGradDefined(weight) || isFwGradDefined(pos_weight)) throw new NotImplementedError("Trying to use forward AD with binary_cross_entropy_with_logits that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::binary_cross_entropy_with_logits_default", "engine/ops/native_functions/loss.yaml:24", "engine/generated/VariableType.ts:3925");
+}, "VariableType::binary_cross_entropy_with_logits_default", "engine/ops/native_functions/loss.yaml:24", "engine/generated/VariableType.ts:5002");
 registerKernel(ops.mse_loss_out, "Autograd", (ks, self, target, reduction, out) => {
   if (compute_requires_grad(self, target)) throw_error_out_requires_grad("mse_loss");
   const _result = below_autograd(() => ops.mse_loss_out.redispatch(ks.and(after_autograd_keyset), self, target, reduction, out));
   if (isFwGradDefined(self) || isFwGradDefined(target) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with mse_loss_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::mse_loss_out", "engine/ops/native_functions/loss.yaml:42", "engine/generated/VariableType.ts:3945");
+}, "VariableType::mse_loss_out", "engine/ops/native_functions/loss.yaml:42", "engine/generated/VariableType.ts:5022");
 registerKernel(ops.mse_loss_default, "Autograd", (ks, self, target, reduction) => {
   const _any_requires_grad = compute_requires_grad(self, target);
   let grad_fn: MseLossBackward0 | null = null;
@@ -3965,13 +5042,13 @@ registerKernel(ops.mse_loss_default, "Autograd", (ks, self, target, reduction) =
   }
   if (isFwGradDefined(self) || isFwGradDefined(target)) throw new NotImplementedError("Trying to use forward AD with mse_loss that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::mse_loss_default", "engine/ops/native_functions/loss.yaml:49", "engine/generated/VariableType.ts:3951");
+}, "VariableType::mse_loss_default", "engine/ops/native_functions/loss.yaml:49", "engine/generated/VariableType.ts:5028");
 registerKernel(ops.nll_loss_forward_output, "Autograd", (ks, self, target, weight, reduction, ignore_index, output, total_weight) => {
   if (compute_requires_grad(self, target, weight)) throw_error_out_requires_grad("nll_loss_forward");
   const _result = below_autograd(() => ops.nll_loss_forward_output.redispatch(ks.and(after_autograd_keyset), self, target, weight, reduction, ignore_index, output, total_weight));
   if (isFwGradDefined(self) || isFwGradDefined(target) || isFwGradDefined(weight) || isFwGradDefined(output) || isFwGradDefined(total_weight)) throw new NotImplementedError("Trying to use forward AD with nll_loss_forward_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::nll_loss_forward_output", "engine/ops/native_functions/loss.yaml:75", "engine/generated/VariableType.ts:3969");
+}, "VariableType::nll_loss_forward_output", "engine/ops/native_functions/loss.yaml:75", "engine/generated/VariableType.ts:5046");
 registerKernel(ops.nll_loss_forward_default, "Autograd", (ks, self, target, weight, reduction, ignore_index) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: NllLossBackward0 | null = null;
@@ -3992,13 +5069,13 @@ registerKernel(ops.nll_loss_forward_default, "Autograd", (ks, self, target, weig
   }
   if (isFwGradDefined(self) || isFwGradDefined(target) || isFwGradDefined(weight)) throw new NotImplementedError("Trying to use forward AD with nll_loss_forward that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::nll_loss_forward_default", "engine/ops/native_functions/loss.yaml:81", "engine/generated/VariableType.ts:3975");
+}, "VariableType::nll_loss_forward_default", "engine/ops/native_functions/loss.yaml:81", "engine/generated/VariableType.ts:5052");
 registerKernel(ops.nll_loss2d_forward_output, "Autograd", (ks, self, target, weight, reduction, ignore_index, output, total_weight) => {
   if (compute_requires_grad(self, target, weight)) throw_error_out_requires_grad("nll_loss2d_forward");
   const _result = below_autograd(() => ops.nll_loss2d_forward_output.redispatch(ks.and(after_autograd_keyset), self, target, weight, reduction, ignore_index, output, total_weight));
   if (isFwGradDefined(self) || isFwGradDefined(target) || isFwGradDefined(weight) || isFwGradDefined(output) || isFwGradDefined(total_weight)) throw new NotImplementedError("Trying to use forward AD with nll_loss2d_forward_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::nll_loss2d_forward_output", "engine/ops/native_functions/loss.yaml:95", "engine/generated/VariableType.ts:3996");
+}, "VariableType::nll_loss2d_forward_output", "engine/ops/native_functions/loss.yaml:95", "engine/generated/VariableType.ts:5073");
 registerKernel(ops.nll_loss2d_forward_default, "Autograd", (ks, self, target, weight, reduction, ignore_index) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: NllLoss2DBackward0 | null = null;
@@ -4019,13 +5096,13 @@ registerKernel(ops.nll_loss2d_forward_default, "Autograd", (ks, self, target, we
   }
   if (isFwGradDefined(self) || isFwGradDefined(target) || isFwGradDefined(weight)) throw new NotImplementedError("Trying to use forward AD with nll_loss2d_forward that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::nll_loss2d_forward_default", "engine/ops/native_functions/loss.yaml:100", "engine/generated/VariableType.ts:4002");
+}, "VariableType::nll_loss2d_forward_default", "engine/ops/native_functions/loss.yaml:100", "engine/generated/VariableType.ts:5079");
 registerKernel(ops.smooth_l1_loss_out, "Autograd", (ks, self, target, reduction, beta, out) => {
   if (compute_requires_grad(self, target)) throw_error_out_requires_grad("smooth_l1_loss");
   const _result = below_autograd(() => ops.smooth_l1_loss_out.redispatch(ks.and(after_autograd_keyset), self, target, reduction, beta, out));
   if (isFwGradDefined(self) || isFwGradDefined(target) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with smooth_l1_loss_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::smooth_l1_loss_out", "engine/ops/native_functions/loss.yaml:106", "engine/generated/VariableType.ts:4023");
+}, "VariableType::smooth_l1_loss_out", "engine/ops/native_functions/loss.yaml:106", "engine/generated/VariableType.ts:5100");
 registerKernel(ops.smooth_l1_loss_default, "Autograd", (ks, self, target, reduction, beta) => {
   const _any_requires_grad = compute_requires_grad(self, target);
   let grad_fn: SmoothL1LossBackward0 | null = null;
@@ -4044,13 +5121,13 @@ registerKernel(ops.smooth_l1_loss_default, "Autograd", (ks, self, target, reduct
   }
   if (isFwGradDefined(self) || isFwGradDefined(target)) throw new NotImplementedError("Trying to use forward AD with smooth_l1_loss that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::smooth_l1_loss_default", "engine/ops/native_functions/loss.yaml:113", "engine/generated/VariableType.ts:4029");
+}, "VariableType::smooth_l1_loss_default", "engine/ops/native_functions/loss.yaml:113", "engine/generated/VariableType.ts:5106");
 registerKernel(ops.huber_loss_out, "Autograd", (ks, self, target, reduction, delta, out) => {
   if (compute_requires_grad(self, target)) throw_error_out_requires_grad("huber_loss");
   const _result = below_autograd(() => ops.huber_loss_out.redispatch(ks.and(after_autograd_keyset), self, target, reduction, delta, out));
   if (isFwGradDefined(self) || isFwGradDefined(target) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with huber_loss_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::huber_loss_out", "engine/ops/native_functions/loss.yaml:117", "engine/generated/VariableType.ts:4048");
+}, "VariableType::huber_loss_out", "engine/ops/native_functions/loss.yaml:117", "engine/generated/VariableType.ts:5125");
 registerKernel(ops.huber_loss_default, "Autograd", (ks, self, target, reduction, delta) => {
   const _any_requires_grad = compute_requires_grad(self, target);
   let grad_fn: HuberLossBackward0 | null = null;
@@ -4069,13 +5146,13 @@ registerKernel(ops.huber_loss_default, "Autograd", (ks, self, target, reduction,
   }
   if (isFwGradDefined(self) || isFwGradDefined(target)) throw new NotImplementedError("Trying to use forward AD with huber_loss that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::huber_loss_default", "engine/ops/native_functions/loss.yaml:122", "engine/generated/VariableType.ts:4054");
+}, "VariableType::huber_loss_default", "engine/ops/native_functions/loss.yaml:122", "engine/generated/VariableType.ts:5131");
 registerKernel(ops.nll_loss_backward_grad_input, "Autograd", (ks, grad_output, self, target, weight, reduction, ignore_index, total_weight, grad_input) => {
   if (compute_requires_grad(grad_output, self, target, weight, total_weight)) throw_error_out_requires_grad("nll_loss_backward");
   const _result = below_autograd(() => ops.nll_loss_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, self, target, weight, reduction, ignore_index, total_weight, grad_input));
   if (isFwGradDefined(grad_output) || isFwGradDefined(self) || isFwGradDefined(target) || isFwGradDefined(weight) || isFwGradDefined(total_weight) || isFwGradDefined(grad_input)) throw new NotImplementedError("Trying to use forward AD with nll_loss_backward_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::nll_loss_backward_grad_input", "engine/ops/native_functions/loss.yaml:130", "engine/generated/VariableType.ts:4073");
+}, "VariableType::nll_loss_backward_grad_input", "engine/ops/native_functions/loss.yaml:130", "engine/generated/VariableType.ts:5150");
 registerKernel(ops.nll_loss_backward_default, "Autograd", (ks, grad_output, self, target, weight, reduction, ignore_index, total_weight) => {
   const _any_requires_grad = compute_requires_grad(grad_output, self);
   let grad_fn: NllLossBackwardBackward0 | null = null;
@@ -4094,13 +5171,13 @@ registerKernel(ops.nll_loss_backward_default, "Autograd", (ks, grad_output, self
   }
   if (isFwGradDefined(grad_output) || isFwGradDefined(self) || isFwGradDefined(target) || isFwGradDefined(weight) || isFwGradDefined(total_weight)) throw new NotImplementedError("Trying to use forward AD with nll_loss_backward that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::nll_loss_backward_default", "engine/ops/native_functions/loss.yaml:136", "engine/generated/VariableType.ts:4079");
+}, "VariableType::nll_loss_backward_default", "engine/ops/native_functions/loss.yaml:136", "engine/generated/VariableType.ts:5156");
 registerKernel(ops.nll_loss2d_backward_grad_input, "Autograd", (ks, grad_output, self, target, weight, reduction, ignore_index, total_weight, grad_input) => {
   if (compute_requires_grad(grad_output, self, target, weight, total_weight)) throw_error_out_requires_grad("nll_loss2d_backward");
   const _result = below_autograd(() => ops.nll_loss2d_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, self, target, weight, reduction, ignore_index, total_weight, grad_input));
   if (isFwGradDefined(grad_output) || isFwGradDefined(self) || isFwGradDefined(target) || isFwGradDefined(weight) || isFwGradDefined(total_weight) || isFwGradDefined(grad_input)) throw new NotImplementedError("Trying to use forward AD with nll_loss2d_backward_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::nll_loss2d_backward_grad_input", "engine/ops/native_functions/loss.yaml:140", "engine/generated/VariableType.ts:4098");
+}, "VariableType::nll_loss2d_backward_grad_input", "engine/ops/native_functions/loss.yaml:140", "engine/generated/VariableType.ts:5175");
 registerKernel(ops.nll_loss2d_backward_default, "Autograd", (ks, grad_output, self, target, weight, reduction, ignore_index, total_weight) => {
   const _any_requires_grad = compute_requires_grad(grad_output, self);
   let grad_fn: NllLoss2DBackwardBackward0 | null = null;
@@ -4119,7 +5196,7 @@ registerKernel(ops.nll_loss2d_backward_default, "Autograd", (ks, grad_output, se
   }
   if (isFwGradDefined(grad_output) || isFwGradDefined(self) || isFwGradDefined(target) || isFwGradDefined(weight) || isFwGradDefined(total_weight)) throw new NotImplementedError("Trying to use forward AD with nll_loss2d_backward that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::nll_loss2d_backward_default", "engine/ops/native_functions/loss.yaml:145", "engine/generated/VariableType.ts:4104");
+}, "VariableType::nll_loss2d_backward_default", "engine/ops/native_functions/loss.yaml:145", "engine/generated/VariableType.ts:5181");
 registerKernel(ops.native_batch_norm_default, "Autograd", (ks, input, weight, bias, running_mean, running_var, training, momentum, eps) => {
   const _any_requires_grad = compute_requires_grad(input, weight, bias);
   let grad_fn: NativeBatchNormBackward0 | null = null;
@@ -4140,7 +5217,7 @@ registerKernel(ops.native_batch_norm_default, "Autograd", (ks, input, weight, bi
   }
   if (isFwGradDefined(input) || isFwGradDefined(weight) || isFwGradDefined(bias) || isFwGradDefined(running_mean) || isFwGradDefined(running_var)) throw new NotImplementedError("Trying to use forward AD with native_batch_norm that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::native_batch_norm_default", "engine/ops/native_functions/normalization.yaml:22", "engine/generated/VariableType.ts:4123");
+}, "VariableType::native_batch_norm_default", "engine/ops/native_functions/normalization.yaml:22", "engine/generated/VariableType.ts:5200");
 registerKernel(ops.native_layer_norm_default, "Autograd", (ks, input, normalized_shape, weight, bias, eps) => {
   const _any_requires_grad = compute_requires_grad(input, weight, bias);
   let grad_fn: NativeLayerNormBackward0 | null = null;
@@ -4159,7 +5236,7 @@ registerKernel(ops.native_layer_norm_default, "Autograd", (ks, input, normalized
   }
   if (isFwGradDefined(input) || isFwGradDefined(weight) || isFwGradDefined(bias)) throw new NotImplementedError("Trying to use forward AD with native_layer_norm that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::native_layer_norm_default", "engine/ops/native_functions/normalization.yaml:36", "engine/generated/VariableType.ts:4144");
+}, "VariableType::native_layer_norm_default", "engine/ops/native_functions/normalization.yaml:36", "engine/generated/VariableType.ts:5221");
 registerKernel(ops.native_group_norm_default, "Autograd", (ks, input, weight, bias, N, C, HxW, group, eps) => {
   const _any_requires_grad = compute_requires_grad(input, weight, bias);
   let grad_fn: NativeGroupNormBackward0 | null = null;
@@ -4181,9 +5258,10 @@ registerKernel(ops.native_group_norm_default, "Autograd", (ks, input, weight, bi
   }
   if (isFwGradDefined(input) || isFwGradDefined(weight) || isFwGradDefined(bias)) throw new NotImplementedError("Trying to use forward AD with native_group_norm that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::native_group_norm_default", "engine/ops/native_functions/normalization.yaml:46", "engine/generated/VariableType.ts:4163");
+}, "VariableType::native_group_norm_default", "engine/ops/native_functions/normalization.yaml:46", "engine/generated/VariableType.ts:5240");
 registerKernel(ops.unsqueeze__default, "Autograd", (ks, self, dim) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_self = isFwGradDefined(self);
   check_inplace(self, _any_requires_grad);
   let grad_fn: UnsqueezeBackward0 | null = null;
   if (_any_requires_grad) {
@@ -4196,8 +5274,16 @@ registerKernel(ops.unsqueeze__default, "Autograd", (ks, self, dim) => {
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    let self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    self_t = GradMode.is_enabled() ? self_t.clone() : self_t;
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(ops.unsqueeze_default.call(self_t, dim)) : ops.unsqueeze_default.call(self_t, dim);
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::unsqueeze__default", "engine/ops/native_functions/norms.yaml:83", "engine/generated/VariableType.ts:4185");
+}, "VariableType::unsqueeze__default", "engine/ops/native_functions/norms.yaml:83", "engine/generated/VariableType.ts:5262");
 registerKernel(ops.constant_pad_nd_default, "Autograd", (ks, self, pad, value) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: ConstantPadNdBackward0 | null = null;
@@ -4213,12 +5299,12 @@ registerKernel(ops.constant_pad_nd_default, "Autograd", (ks, self, pad, value) =
   }
   if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with constant_pad_nd that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::constant_pad_nd_default", "engine/ops/native_functions/pad.yaml:12", "engine/generated/VariableType.ts:4201");
+}, "VariableType::constant_pad_nd_default", "engine/ops/native_functions/pad.yaml:12", "engine/generated/VariableType.ts:5287");
 registerKernel(ops.reflection_pad1d_out, "Autograd", (ks, self, padding, out) => {
   const _result = below_autograd(() => ops.reflection_pad1d_out.redispatch(ks.and(after_autograd_keyset), self, padding, out));
   if (isFwGradDefined(self) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with reflection_pad1d_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::reflection_pad1d_out", "engine/ops/native_functions/pad.yaml:18", "engine/generated/VariableType.ts:4217");
+}, "VariableType::reflection_pad1d_out", "engine/ops/native_functions/pad.yaml:18", "engine/generated/VariableType.ts:5303");
 registerKernel(ops.reflection_pad1d_default, "Autograd", (ks, self, padding) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::reflection_pad1d", self) : null;
   const _result = below_autograd(() => ops.reflection_pad1d_default.redispatch(ks.and(after_autograd_keyset), self, padding));
@@ -4226,12 +5312,12 @@ registerKernel(ops.reflection_pad1d_default, "Autograd", (ks, self, padding) => 
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with reflection_pad1d that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::reflection_pad1d_default", "engine/ops/native_functions/pad.yaml:24", "engine/generated/VariableType.ts:4222");
+}, "VariableType::reflection_pad1d_default", "engine/ops/native_functions/pad.yaml:24", "engine/generated/VariableType.ts:5308");
 registerKernel(ops.reflection_pad2d_out, "Autograd", (ks, self, padding, out) => {
   const _result = below_autograd(() => ops.reflection_pad2d_out.redispatch(ks.and(after_autograd_keyset), self, padding, out));
   if (isFwGradDefined(self) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with reflection_pad2d_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::reflection_pad2d_out", "engine/ops/native_functions/pad.yaml:28", "engine/generated/VariableType.ts:4230");
+}, "VariableType::reflection_pad2d_out", "engine/ops/native_functions/pad.yaml:28", "engine/generated/VariableType.ts:5316");
 registerKernel(ops.reflection_pad2d_default, "Autograd", (ks, self, padding) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::reflection_pad2d", self) : null;
   const _result = below_autograd(() => ops.reflection_pad2d_default.redispatch(ks.and(after_autograd_keyset), self, padding));
@@ -4239,12 +5325,12 @@ registerKernel(ops.reflection_pad2d_default, "Autograd", (ks, self, padding) => 
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with reflection_pad2d that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::reflection_pad2d_default", "engine/ops/native_functions/pad.yaml:33", "engine/generated/VariableType.ts:4235");
+}, "VariableType::reflection_pad2d_default", "engine/ops/native_functions/pad.yaml:33", "engine/generated/VariableType.ts:5321");
 registerKernel(ops.reflection_pad3d_out, "Autograd", (ks, self, padding, out) => {
   const _result = below_autograd(() => ops.reflection_pad3d_out.redispatch(ks.and(after_autograd_keyset), self, padding, out));
   if (isFwGradDefined(self) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with reflection_pad3d_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::reflection_pad3d_out", "engine/ops/native_functions/pad.yaml:38", "engine/generated/VariableType.ts:4243");
+}, "VariableType::reflection_pad3d_out", "engine/ops/native_functions/pad.yaml:38", "engine/generated/VariableType.ts:5329");
 registerKernel(ops.reflection_pad3d_default, "Autograd", (ks, self, padding) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::reflection_pad3d", self) : null;
   const _result = below_autograd(() => ops.reflection_pad3d_default.redispatch(ks.and(after_autograd_keyset), self, padding));
@@ -4252,12 +5338,12 @@ registerKernel(ops.reflection_pad3d_default, "Autograd", (ks, self, padding) => 
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with reflection_pad3d that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::reflection_pad3d_default", "engine/ops/native_functions/pad.yaml:44", "engine/generated/VariableType.ts:4248");
+}, "VariableType::reflection_pad3d_default", "engine/ops/native_functions/pad.yaml:44", "engine/generated/VariableType.ts:5334");
 registerKernel(ops.replication_pad1d_out, "Autograd", (ks, self, padding, out) => {
   const _result = below_autograd(() => ops.replication_pad1d_out.redispatch(ks.and(after_autograd_keyset), self, padding, out));
   if (isFwGradDefined(self) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with replication_pad1d_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::replication_pad1d_out", "engine/ops/native_functions/pad.yaml:48", "engine/generated/VariableType.ts:4256");
+}, "VariableType::replication_pad1d_out", "engine/ops/native_functions/pad.yaml:48", "engine/generated/VariableType.ts:5342");
 registerKernel(ops.replication_pad1d_default, "Autograd", (ks, self, padding) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::replication_pad1d", self) : null;
   const _result = below_autograd(() => ops.replication_pad1d_default.redispatch(ks.and(after_autograd_keyset), self, padding));
@@ -4265,12 +5351,12 @@ registerKernel(ops.replication_pad1d_default, "Autograd", (ks, self, padding) =>
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with replication_pad1d that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::replication_pad1d_default", "engine/ops/native_functions/pad.yaml:54", "engine/generated/VariableType.ts:4261");
+}, "VariableType::replication_pad1d_default", "engine/ops/native_functions/pad.yaml:54", "engine/generated/VariableType.ts:5347");
 registerKernel(ops.replication_pad2d_out, "Autograd", (ks, self, padding, out) => {
   const _result = below_autograd(() => ops.replication_pad2d_out.redispatch(ks.and(after_autograd_keyset), self, padding, out));
   if (isFwGradDefined(self) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with replication_pad2d_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::replication_pad2d_out", "engine/ops/native_functions/pad.yaml:58", "engine/generated/VariableType.ts:4269");
+}, "VariableType::replication_pad2d_out", "engine/ops/native_functions/pad.yaml:58", "engine/generated/VariableType.ts:5355");
 registerKernel(ops.replication_pad2d_default, "Autograd", (ks, self, padding) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::replication_pad2d", self) : null;
   const _result = below_autograd(() => ops.replication_pad2d_default.redispatch(ks.and(after_autograd_keyset), self, padding));
@@ -4278,12 +5364,12 @@ registerKernel(ops.replication_pad2d_default, "Autograd", (ks, self, padding) =>
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with replication_pad2d that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::replication_pad2d_default", "engine/ops/native_functions/pad.yaml:64", "engine/generated/VariableType.ts:4274");
+}, "VariableType::replication_pad2d_default", "engine/ops/native_functions/pad.yaml:64", "engine/generated/VariableType.ts:5360");
 registerKernel(ops.replication_pad3d_out, "Autograd", (ks, self, padding, out) => {
   const _result = below_autograd(() => ops.replication_pad3d_out.redispatch(ks.and(after_autograd_keyset), self, padding, out));
   if (isFwGradDefined(self) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with replication_pad3d_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::replication_pad3d_out", "engine/ops/native_functions/pad.yaml:68", "engine/generated/VariableType.ts:4282");
+}, "VariableType::replication_pad3d_out", "engine/ops/native_functions/pad.yaml:68", "engine/generated/VariableType.ts:5368");
 registerKernel(ops.replication_pad3d_default, "Autograd", (ks, self, padding) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::replication_pad3d", self) : null;
   const _result = below_autograd(() => ops.replication_pad3d_default.redispatch(ks.and(after_autograd_keyset), self, padding));
@@ -4291,13 +5377,13 @@ registerKernel(ops.replication_pad3d_default, "Autograd", (ks, self, padding) =>
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with replication_pad3d that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::replication_pad3d_default", "engine/ops/native_functions/pad.yaml:74", "engine/generated/VariableType.ts:4287");
+}, "VariableType::replication_pad3d_default", "engine/ops/native_functions/pad.yaml:74", "engine/generated/VariableType.ts:5373");
 registerKernel(ops.max_pool2d_with_indices_out, "Autograd", (ks, self, kernel_size, stride, padding, dilation, ceil_mode, out, indices) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("max_pool2d_with_indices");
   const _result = below_autograd(() => ops.max_pool2d_with_indices_out.redispatch(ks.and(after_autograd_keyset), self, kernel_size, stride, padding, dilation, ceil_mode, out, indices));
   if (isFwGradDefined(self) || isFwGradDefined(out) || isFwGradDefined(indices)) throw new NotImplementedError("Trying to use forward AD with max_pool2d_with_indices_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::max_pool2d_with_indices_out", "engine/ops/native_functions/pooling.yaml:24", "engine/generated/VariableType.ts:4295");
+}, "VariableType::max_pool2d_with_indices_out", "engine/ops/native_functions/pooling.yaml:24", "engine/generated/VariableType.ts:5381");
 registerKernel(ops.max_pool2d_with_indices_default, "Autograd", (ks, self, kernel_size, stride, padding, dilation, ceil_mode) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: MaxPool2DWithIndicesBackward0 | null = null;
@@ -4319,13 +5405,13 @@ registerKernel(ops.max_pool2d_with_indices_default, "Autograd", (ks, self, kerne
   }
   if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with max_pool2d_with_indices that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::max_pool2d_with_indices_default", "engine/ops/native_functions/pooling.yaml:30", "engine/generated/VariableType.ts:4301");
+}, "VariableType::max_pool2d_with_indices_default", "engine/ops/native_functions/pooling.yaml:30", "engine/generated/VariableType.ts:5387");
 registerKernel(ops.max_pool2d_with_indices_backward_grad_input, "Autograd", (ks, grad_output, self, kernel_size, stride, padding, dilation, ceil_mode, indices, grad_input) => {
   if (compute_requires_grad(grad_output, self, indices)) throw_error_out_requires_grad("max_pool2d_with_indices_backward");
   const _result = below_autograd(() => ops.max_pool2d_with_indices_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, self, kernel_size, stride, padding, dilation, ceil_mode, indices, grad_input));
   if (isFwGradDefined(grad_output) || isFwGradDefined(self) || isFwGradDefined(indices) || isFwGradDefined(grad_input)) throw new NotImplementedError("Trying to use forward AD with max_pool2d_with_indices_backward_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::max_pool2d_with_indices_backward_grad_input", "engine/ops/native_functions/pooling.yaml:35", "engine/generated/VariableType.ts:4323");
+}, "VariableType::max_pool2d_with_indices_backward_grad_input", "engine/ops/native_functions/pooling.yaml:35", "engine/generated/VariableType.ts:5409");
 registerKernel(ops.max_pool2d_with_indices_backward_default, "Autograd", (ks, grad_output, self, kernel_size, stride, padding, dilation, ceil_mode, indices) => {
   const _any_requires_grad = compute_requires_grad(grad_output, self);
   let grad_fn: MaxPool2DWithIndicesBackwardBackward0 | null = null;
@@ -4342,13 +5428,13 @@ registerKernel(ops.max_pool2d_with_indices_backward_default, "Autograd", (ks, gr
   }
   if (isFwGradDefined(grad_output) || isFwGradDefined(self) || isFwGradDefined(indices)) throw new NotImplementedError("Trying to use forward AD with max_pool2d_with_indices_backward that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::max_pool2d_with_indices_backward_default", "engine/ops/native_functions/pooling.yaml:41", "engine/generated/VariableType.ts:4329");
+}, "VariableType::max_pool2d_with_indices_backward_default", "engine/ops/native_functions/pooling.yaml:41", "engine/generated/VariableType.ts:5415");
 registerKernel(ops.avg_pool2d_out, "Autograd", (ks, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("avg_pool2d");
   const _result = below_autograd(() => ops.avg_pool2d_out.redispatch(ks.and(after_autograd_keyset), self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, out));
   if (isFwGradDefined(self) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with avg_pool2d_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::avg_pool2d_out", "engine/ops/native_functions/pooling.yaml:51", "engine/generated/VariableType.ts:4346");
+}, "VariableType::avg_pool2d_out", "engine/ops/native_functions/pooling.yaml:51", "engine/generated/VariableType.ts:5432");
 registerKernel(ops.avg_pool2d_default, "Autograd", (ks, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: AvgPool2DBackward0 | null = null;
@@ -4370,13 +5456,13 @@ registerKernel(ops.avg_pool2d_default, "Autograd", (ks, self, kernel_size, strid
   }
   if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with avg_pool2d that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::avg_pool2d_default", "engine/ops/native_functions/pooling.yaml:61", "engine/generated/VariableType.ts:4352");
+}, "VariableType::avg_pool2d_default", "engine/ops/native_functions/pooling.yaml:61", "engine/generated/VariableType.ts:5438");
 registerKernel(ops.avg_pool2d_backward_grad_input, "Autograd", (ks, grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, grad_input) => {
   if (compute_requires_grad(grad_output, self)) throw_error_out_requires_grad("avg_pool2d_backward");
   const _result = below_autograd(() => ops.avg_pool2d_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, grad_input));
   if (isFwGradDefined(grad_output) || isFwGradDefined(self) || isFwGradDefined(grad_input)) throw new NotImplementedError("Trying to use forward AD with avg_pool2d_backward_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::avg_pool2d_backward_grad_input", "engine/ops/native_functions/pooling.yaml:66", "engine/generated/VariableType.ts:4374");
+}, "VariableType::avg_pool2d_backward_grad_input", "engine/ops/native_functions/pooling.yaml:66", "engine/generated/VariableType.ts:5460");
 registerKernel(ops.avg_pool2d_backward_default, "Autograd", (ks, grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override) => {
   const _any_requires_grad = compute_requires_grad(grad_output, self);
   let grad_fn: AvgPool2DBackwardBackward0 | null = null;
@@ -4398,12 +5484,12 @@ registerKernel(ops.avg_pool2d_backward_default, "Autograd", (ks, grad_output, se
   }
   if (isFwGradDefined(grad_output) || isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with avg_pool2d_backward that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::avg_pool2d_backward_default", "engine/ops/native_functions/pooling.yaml:72", "engine/generated/VariableType.ts:4380");
+}, "VariableType::avg_pool2d_backward_default", "engine/ops/native_functions/pooling.yaml:72", "engine/generated/VariableType.ts:5466");
 registerKernel(ops.adaptive_avg_pool2d_out, "Autograd", (ks, self, output_size, out) => {
   const _result = below_autograd(() => ops.adaptive_avg_pool2d_out.redispatch(ks.and(after_autograd_keyset), self, output_size, out));
   if (isFwGradDefined(self) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with adaptive_avg_pool2d_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::adaptive_avg_pool2d_out", "engine/ops/native_functions/pooling.yaml:78", "engine/generated/VariableType.ts:4402");
+}, "VariableType::adaptive_avg_pool2d_out", "engine/ops/native_functions/pooling.yaml:78", "engine/generated/VariableType.ts:5488");
 registerKernel(ops._adaptive_avg_pool2d_default, "Autograd", (ks, self, output_size) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: AdaptiveAvgPool2DBackward0 | null = null;
@@ -4419,7 +5505,7 @@ registerKernel(ops._adaptive_avg_pool2d_default, "Autograd", (ks, self, output_s
   }
   if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with _adaptive_avg_pool2d that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::_adaptive_avg_pool2d_default", "engine/ops/native_functions/pooling.yaml:88", "engine/generated/VariableType.ts:4407");
+}, "VariableType::_adaptive_avg_pool2d_default", "engine/ops/native_functions/pooling.yaml:88", "engine/generated/VariableType.ts:5493");
 registerKernel(ops._adaptive_avg_pool2d_backward_default, "Autograd", (ks, grad_output, self) => {
   const _any_requires_grad = compute_requires_grad(grad_output, self);
   let grad_fn: AdaptiveAvgPool2DBackwardBackward0 | null = null;
@@ -4437,13 +5523,13 @@ registerKernel(ops._adaptive_avg_pool2d_backward_default, "Autograd", (ks, grad_
   }
   if (isFwGradDefined(grad_output) || isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with _adaptive_avg_pool2d_backward that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::_adaptive_avg_pool2d_backward_default", "engine/ops/native_functions/pooling.yaml:95", "engine/generated/VariableType.ts:4423");
+}, "VariableType::_adaptive_avg_pool2d_backward_default", "engine/ops/native_functions/pooling.yaml:95", "engine/generated/VariableType.ts:5509");
 registerKernel(ops.adaptive_max_pool2d_out, "Autograd", (ks, self, output_size, out, indices) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("adaptive_max_pool2d");
   const _result = below_autograd(() => ops.adaptive_max_pool2d_out.redispatch(ks.and(after_autograd_keyset), self, output_size, out, indices));
   if (isFwGradDefined(self) || isFwGradDefined(out) || isFwGradDefined(indices)) throw new NotImplementedError("Trying to use forward AD with adaptive_max_pool2d_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::adaptive_max_pool2d_out", "engine/ops/native_functions/pooling.yaml:101", "engine/generated/VariableType.ts:4441");
+}, "VariableType::adaptive_max_pool2d_out", "engine/ops/native_functions/pooling.yaml:101", "engine/generated/VariableType.ts:5527");
 registerKernel(ops.adaptive_max_pool2d_default, "Autograd", (ks, self, output_size) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: AdaptiveMaxPool2DBackward0 | null = null;
@@ -4460,13 +5546,13 @@ registerKernel(ops.adaptive_max_pool2d_default, "Autograd", (ks, self, output_si
   }
   if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with adaptive_max_pool2d that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::adaptive_max_pool2d_default", "engine/ops/native_functions/pooling.yaml:107", "engine/generated/VariableType.ts:4447");
+}, "VariableType::adaptive_max_pool2d_default", "engine/ops/native_functions/pooling.yaml:107", "engine/generated/VariableType.ts:5533");
 registerKernel(ops.adaptive_max_pool2d_backward_grad_input, "Autograd", (ks, grad_output, self, indices, grad_input) => {
   if (compute_requires_grad(grad_output, self, indices)) throw_error_out_requires_grad("adaptive_max_pool2d_backward");
   const _result = below_autograd(() => ops.adaptive_max_pool2d_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, self, indices, grad_input));
   if (isFwGradDefined(grad_output) || isFwGradDefined(self) || isFwGradDefined(indices) || isFwGradDefined(grad_input)) throw new NotImplementedError("Trying to use forward AD with adaptive_max_pool2d_backward_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::adaptive_max_pool2d_backward_grad_input", "engine/ops/native_functions/pooling.yaml:111", "engine/generated/VariableType.ts:4464");
+}, "VariableType::adaptive_max_pool2d_backward_grad_input", "engine/ops/native_functions/pooling.yaml:111", "engine/generated/VariableType.ts:5550");
 registerKernel(ops.adaptive_max_pool2d_backward_default, "Autograd", (ks, grad_output, self, indices) => {
   const _any_requires_grad = compute_requires_grad(grad_output, self);
   let grad_fn: AdaptiveMaxPool2DBackwardBackward0 | null = null;
@@ -4483,7 +5569,7 @@ registerKernel(ops.adaptive_max_pool2d_backward_default, "Autograd", (ks, grad_o
   }
   if (isFwGradDefined(grad_output) || isFwGradDefined(self) || isFwGradDefined(indices)) throw new NotImplementedError("Trying to use forward AD with adaptive_max_pool2d_backward that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::adaptive_max_pool2d_backward_default", "engine/ops/native_functions/pooling.yaml:117", "engine/generated/VariableType.ts:4470");
+}, "VariableType::adaptive_max_pool2d_backward_default", "engine/ops/native_functions/pooling.yaml:117", "engine/generated/VariableType.ts:5556");
 registerKernel(ops.all_dim, "Autograd", (ks, self, dim, keepdim) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::all", self) : null;
   const _result = below_autograd(() => ops.all_dim.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim));
@@ -4491,12 +5577,12 @@ registerKernel(ops.all_dim, "Autograd", (ks, self, dim, keepdim) => {
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with all that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::all_dim", "engine/ops/native_functions/reduce.yaml:13", "engine/generated/VariableType.ts:4487");
+}, "VariableType::all_dim", "engine/ops/native_functions/reduce.yaml:13", "engine/generated/VariableType.ts:5573");
 registerKernel(ops.all_out, "Autograd", (ks, self, dim, keepdim, out) => {
   const _result = below_autograd(() => ops.all_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, out));
   if (isFwGradDefined(self) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with all_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::all_out", "engine/ops/native_functions/reduce.yaml:17", "engine/generated/VariableType.ts:4495");
+}, "VariableType::all_out", "engine/ops/native_functions/reduce.yaml:17", "engine/generated/VariableType.ts:5581");
 registerKernel(ops.any_dim, "Autograd", (ks, self, dim, keepdim) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::any", self) : null;
   const _result = below_autograd(() => ops.any_dim.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim));
@@ -4504,26 +5590,27 @@ registerKernel(ops.any_dim, "Autograd", (ks, self, dim, keepdim) => {
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with any that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::any_dim", "engine/ops/native_functions/reduce.yaml:22", "engine/generated/VariableType.ts:4500");
+}, "VariableType::any_dim", "engine/ops/native_functions/reduce.yaml:22", "engine/generated/VariableType.ts:5586");
 registerKernel(ops.any_out, "Autograd", (ks, self, dim, keepdim, out) => {
   const _result = below_autograd(() => ops.any_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, out));
   if (isFwGradDefined(self) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with any_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::any_out", "engine/ops/native_functions/reduce.yaml:26", "engine/generated/VariableType.ts:4508");
-registerKernel(ops.argmax_default, "Autograd", (ks, self, dim, keepdim) => below_autograd(() => ops.argmax_default.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim)), "VariableType::argmax_default", "engine/ops/native_functions/reduce.yaml:32", "engine/generated/VariableType.ts:4513");
+}, "VariableType::any_out", "engine/ops/native_functions/reduce.yaml:26", "engine/generated/VariableType.ts:5594");
+registerKernel(ops.argmax_default, "Autograd", (ks, self, dim, keepdim) => below_autograd(() => ops.argmax_default.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim)), "VariableType::argmax_default", "engine/ops/native_functions/reduce.yaml:32", "engine/generated/VariableType.ts:5599");
 registerKernel(ops.argmax_out, "Autograd", (ks, self, dim, keepdim, out) => {
   const _result = below_autograd(() => ops.argmax_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, out));
   if (isFwGradDefined(self) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with argmax_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::argmax_out", "engine/ops/native_functions/reduce.yaml:36", "engine/generated/VariableType.ts:4514");
-registerKernel(ops.argmin_default, "Autograd", (ks, self, dim, keepdim) => below_autograd(() => ops.argmin_default.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim)), "VariableType::argmin_default", "engine/ops/native_functions/reduce.yaml:41", "engine/generated/VariableType.ts:4519");
+}, "VariableType::argmax_out", "engine/ops/native_functions/reduce.yaml:36", "engine/generated/VariableType.ts:5600");
+registerKernel(ops.argmin_default, "Autograd", (ks, self, dim, keepdim) => below_autograd(() => ops.argmin_default.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim)), "VariableType::argmin_default", "engine/ops/native_functions/reduce.yaml:41", "engine/generated/VariableType.ts:5605");
 registerKernel(ops.argmin_out, "Autograd", (ks, self, dim, keepdim, out) => {
   const _result = below_autograd(() => ops.argmin_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, out));
   if (isFwGradDefined(self) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with argmin_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::argmin_out", "engine/ops/native_functions/reduce.yaml:45", "engine/generated/VariableType.ts:4520");
+}, "VariableType::argmin_out", "engine/ops/native_functions/reduce.yaml:45", "engine/generated/VariableType.ts:5606");
 registerKernel(ops.max_dim, "Autograd", (ks, self, dim, keepdim) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_values = isFwGradDefined(self);
   let grad_fn: MaxBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new MaxBackward0();
@@ -4538,17 +5625,25 @@ registerKernel(ops.max_dim, "Autograd", (ks, self, dim, keepdim) => {
     grad_fn.indices_ = new SavedVariable((_result as any)[1], true);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with max that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let values_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_values) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const indices: any = (_result as any)[1];
+    values_new_fw_grad_opt = gather_with_keepdimed_indices(self_t, dim, indices, keepdim);
+  }
+  if (values_new_fw_grad_opt && (_result as any)[0]) set_fw_grad((_result as any)[0], values_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::max_dim", "engine/ops/native_functions/reduce.yaml:51", "engine/generated/VariableType.ts:4525");
+}, "VariableType::max_dim", "engine/ops/native_functions/reduce.yaml:51", "engine/generated/VariableType.ts:5611");
 registerKernel(ops.max_dim_max, "Autograd", (ks, self, dim, keepdim, max, max_values) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("max");
   const _result = below_autograd(() => ops.max_dim_max.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, max, max_values));
   if (isFwGradDefined(self) || isFwGradDefined(max) || isFwGradDefined(max_values)) throw new NotImplementedError("Trying to use forward AD with max_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::max_dim_max", "engine/ops/native_functions/reduce.yaml:55", "engine/generated/VariableType.ts:4544");
+}, "VariableType::max_dim_max", "engine/ops/native_functions/reduce.yaml:55", "engine/generated/VariableType.ts:5638");
 registerKernel(ops.amax_default, "Autograd", (ks, self, dim, keepdim) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: AmaxBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new AmaxBackward0();
@@ -4563,17 +5658,26 @@ registerKernel(ops.amax_default, "Autograd", (ks, self, dim, keepdim) => {
     grad_fn.result_ = new SavedVariable((_result as Tensor), true);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with amax that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const result: any = (_result as any);
+    result_new_fw_grad_opt = amaxamin_jvp(self_p, self_t, result, dim, keepdim);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::amax_default", "engine/ops/native_functions/reduce.yaml:60", "engine/generated/VariableType.ts:4550");
+}, "VariableType::amax_default", "engine/ops/native_functions/reduce.yaml:60", "engine/generated/VariableType.ts:5644");
 registerKernel(ops.amax_out, "Autograd", (ks, self, dim, keepdim, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("amax");
   const _result = below_autograd(() => ops.amax_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, out));
   if (isFwGradDefined(self) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with amax_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::amax_out", "engine/ops/native_functions/reduce.yaml:64", "engine/generated/VariableType.ts:4569");
+}, "VariableType::amax_out", "engine/ops/native_functions/reduce.yaml:64", "engine/generated/VariableType.ts:5672");
 registerKernel(ops.mean_default, "Autograd", (ks, self, dtype) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: MeanBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new MeanBackward0();
@@ -4586,11 +5690,18 @@ registerKernel(ops.mean_default, "Autograd", (ks, self, dtype) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with mean that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    result_new_fw_grad_opt = ops.mean_default.call(self_t, dtype);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::mean_default", "engine/ops/native_functions/reduce.yaml:70", "engine/generated/VariableType.ts:4575");
+}, "VariableType::mean_default", "engine/ops/native_functions/reduce.yaml:70", "engine/generated/VariableType.ts:5678");
 registerKernel(ops.mean_dim, "Autograd", (ks, self, dim, keepdim, dtype) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: MeanBackward1 | null = null;
   if (_any_requires_grad) {
     grad_fn = new MeanBackward1();
@@ -4605,17 +5716,24 @@ registerKernel(ops.mean_dim, "Autograd", (ks, self, dim, keepdim, dtype) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with mean that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    result_new_fw_grad_opt = ops.mean_dim.call(self_t, dim, keepdim, dtype);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::mean_dim", "engine/ops/native_functions/reduce.yaml:75", "engine/generated/VariableType.ts:4592");
+}, "VariableType::mean_dim", "engine/ops/native_functions/reduce.yaml:75", "engine/generated/VariableType.ts:5702");
 registerKernel(ops.mean_out, "Autograd", (ks, self, dim, keepdim, dtype, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("mean");
   const _result = below_autograd(() => ops.mean_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, dtype, out));
   if (isFwGradDefined(self) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with mean_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::mean_out", "engine/ops/native_functions/reduce.yaml:79", "engine/generated/VariableType.ts:4611");
+}, "VariableType::mean_out", "engine/ops/native_functions/reduce.yaml:79", "engine/generated/VariableType.ts:5728");
 registerKernel(ops.min_dim, "Autograd", (ks, self, dim, keepdim) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_values = isFwGradDefined(self);
   let grad_fn: MinBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new MinBackward0();
@@ -4630,17 +5748,25 @@ registerKernel(ops.min_dim, "Autograd", (ks, self, dim, keepdim) => {
     grad_fn.indices_ = new SavedVariable((_result as any)[1], true);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with min that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let values_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_values) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const indices: any = (_result as any)[1];
+    values_new_fw_grad_opt = gather_with_keepdimed_indices(self_t, dim, indices, keepdim);
+  }
+  if (values_new_fw_grad_opt && (_result as any)[0]) set_fw_grad((_result as any)[0], values_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::min_dim", "engine/ops/native_functions/reduce.yaml:85", "engine/generated/VariableType.ts:4617");
+}, "VariableType::min_dim", "engine/ops/native_functions/reduce.yaml:85", "engine/generated/VariableType.ts:5734");
 registerKernel(ops.min_dim_min, "Autograd", (ks, self, dim, keepdim, min, min_indices) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("min");
   const _result = below_autograd(() => ops.min_dim_min.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, min, min_indices));
   if (isFwGradDefined(self) || isFwGradDefined(min) || isFwGradDefined(min_indices)) throw new NotImplementedError("Trying to use forward AD with min_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::min_dim_min", "engine/ops/native_functions/reduce.yaml:89", "engine/generated/VariableType.ts:4636");
+}, "VariableType::min_dim_min", "engine/ops/native_functions/reduce.yaml:89", "engine/generated/VariableType.ts:5761");
 registerKernel(ops.amin_default, "Autograd", (ks, self, dim, keepdim) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: AminBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new AminBackward0();
@@ -4655,17 +5781,26 @@ registerKernel(ops.amin_default, "Autograd", (ks, self, dim, keepdim) => {
     grad_fn.result_ = new SavedVariable((_result as Tensor), true);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with amin that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const result: any = (_result as any);
+    result_new_fw_grad_opt = amaxamin_jvp(self_p, self_t, result, dim, keepdim);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::amin_default", "engine/ops/native_functions/reduce.yaml:94", "engine/generated/VariableType.ts:4642");
+}, "VariableType::amin_default", "engine/ops/native_functions/reduce.yaml:94", "engine/generated/VariableType.ts:5767");
 registerKernel(ops.amin_out, "Autograd", (ks, self, dim, keepdim, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("amin");
   const _result = below_autograd(() => ops.amin_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, out));
   if (isFwGradDefined(self) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with amin_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::amin_out", "engine/ops/native_functions/reduce.yaml:98", "engine/generated/VariableType.ts:4661");
+}, "VariableType::amin_out", "engine/ops/native_functions/reduce.yaml:98", "engine/generated/VariableType.ts:5795");
 registerKernel(ops.prod_default, "Autograd", (ks, self, dtype) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: ProdBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new ProdBackward0();
@@ -4678,11 +5813,20 @@ registerKernel(ops.prod_default, "Autograd", (ks, self, dtype) => {
     grad_fn.result_ = new SavedVariable((_result as Tensor), true);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with prod that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const result: any = (_result as any);
+    result_new_fw_grad_opt = prod_backward(torch.ones([], { dtype: result.dtype }).expand_as(result), self_p.to(result.dtype), result, null, false).mul(self_t).sum();
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::prod_default", "engine/ops/native_functions/reduce.yaml:104", "engine/generated/VariableType.ts:4667");
+}, "VariableType::prod_default", "engine/ops/native_functions/reduce.yaml:104", "engine/generated/VariableType.ts:5801");
 registerKernel(ops.prod_dim_int, "Autograd", (ks, self, dim, keepdim, dtype) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: ProdBackward1 | null = null;
   if (_any_requires_grad) {
     grad_fn = new ProdBackward1();
@@ -4697,15 +5841,23 @@ registerKernel(ops.prod_dim_int, "Autograd", (ks, self, dim, keepdim, dtype) => 
     grad_fn.result_ = new SavedVariable((_result as Tensor), true);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with prod that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const result: any = (_result as any);
+    result_new_fw_grad_opt = prod_backward(torch.ones([], { dtype: result.dtype }).expand_as(result), self_p.to(result.dtype), result, dim, keepdim).mul(self_t).sum(dim, keepdim);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::prod_dim_int", "engine/ops/native_functions/reduce.yaml:110", "engine/generated/VariableType.ts:4684");
+}, "VariableType::prod_dim_int", "engine/ops/native_functions/reduce.yaml:110", "engine/generated/VariableType.ts:5827");
 registerKernel(ops.prod_int_out, "Autograd", (ks, self, dim, keepdim, dtype, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("prod");
   const _result = below_autograd(() => ops.prod_int_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, dtype, out));
   if (isFwGradDefined(self) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with prod_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::prod_int_out", "engine/ops/native_functions/reduce.yaml:114", "engine/generated/VariableType.ts:4703");
+}, "VariableType::prod_int_out", "engine/ops/native_functions/reduce.yaml:114", "engine/generated/VariableType.ts:5855");
 registerKernel(ops.all_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::all", self) : null;
   const _result = below_autograd(() => ops.all_default.redispatch(ks.and(after_autograd_keyset), self));
@@ -4713,12 +5865,12 @@ registerKernel(ops.all_default, "Autograd", (ks, self) => {
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with all that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::all_default", "engine/ops/native_functions/reduce.yaml:120", "engine/generated/VariableType.ts:4709");
+}, "VariableType::all_default", "engine/ops/native_functions/reduce.yaml:120", "engine/generated/VariableType.ts:5861");
 registerKernel(ops.all_all_out, "Autograd", (ks, self, out) => {
   const _result = below_autograd(() => ops.all_all_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if (isFwGradDefined(self) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with all_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::all_all_out", "engine/ops/native_functions/reduce.yaml:124", "engine/generated/VariableType.ts:4717");
+}, "VariableType::all_all_out", "engine/ops/native_functions/reduce.yaml:124", "engine/generated/VariableType.ts:5869");
 registerKernel(ops.any_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::any", self) : null;
   const _result = below_autograd(() => ops.any_default.redispatch(ks.and(after_autograd_keyset), self));
@@ -4726,14 +5878,15 @@ registerKernel(ops.any_default, "Autograd", (ks, self) => {
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with any that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::any_default", "engine/ops/native_functions/reduce.yaml:129", "engine/generated/VariableType.ts:4722");
+}, "VariableType::any_default", "engine/ops/native_functions/reduce.yaml:129", "engine/generated/VariableType.ts:5874");
 registerKernel(ops.any_all_out, "Autograd", (ks, self, out) => {
   const _result = below_autograd(() => ops.any_all_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if (isFwGradDefined(self) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with any_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::any_all_out", "engine/ops/native_functions/reduce.yaml:133", "engine/generated/VariableType.ts:4730");
+}, "VariableType::any_all_out", "engine/ops/native_functions/reduce.yaml:133", "engine/generated/VariableType.ts:5882");
 registerKernel(ops.min_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: MinBackward1 | null = null;
   if (_any_requires_grad) {
     grad_fn = new MinBackward1();
@@ -4746,11 +5899,20 @@ registerKernel(ops.min_default, "Autograd", (ks, self) => {
     grad_fn.result_ = new SavedVariable((_result as Tensor), true);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with min that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const result: any = (_result as any);
+    result_new_fw_grad_opt = evenly_read_jvp(self_t, self_p, result);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::min_default", "engine/ops/native_functions/reduce.yaml:139", "engine/generated/VariableType.ts:4735");
+}, "VariableType::min_default", "engine/ops/native_functions/reduce.yaml:139", "engine/generated/VariableType.ts:5887");
 registerKernel(ops.max_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: MaxBackward1 | null = null;
   if (_any_requires_grad) {
     grad_fn = new MaxBackward1();
@@ -4763,9 +5925,17 @@ registerKernel(ops.max_default, "Autograd", (ks, self) => {
     grad_fn.result_ = new SavedVariable((_result as Tensor), true);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with max that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const result: any = (_result as any);
+    result_new_fw_grad_opt = evenly_read_jvp(self_t, self_p, result);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::max_default", "engine/ops/native_functions/reduce.yaml:144", "engine/generated/VariableType.ts:4752");
+}, "VariableType::max_default", "engine/ops/native_functions/reduce.yaml:144", "engine/generated/VariableType.ts:5913");
 registerKernel(ops.count_nonzero_dim_IntList, "Autograd", (ks, self, dim) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::count_nonzero", self) : null;
   const _result = below_autograd(() => ops.count_nonzero_dim_IntList.redispatch(ks.and(after_autograd_keyset), self, dim));
@@ -4773,7 +5943,7 @@ registerKernel(ops.count_nonzero_dim_IntList, "Autograd", (ks, self, dim) => {
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with count_nonzero that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::count_nonzero_dim_IntList", "engine/ops/native_functions/reduce2.yaml:12", "engine/generated/VariableType.ts:4769");
+}, "VariableType::count_nonzero_dim_IntList", "engine/ops/native_functions/reduce2.yaml:12", "engine/generated/VariableType.ts:5939");
 registerKernel(ops.count_nonzero_default, "Autograd", (ks, self, dim) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::count_nonzero", self) : null;
   const _result = below_autograd(() => ops.count_nonzero_default.redispatch(ks.and(after_autograd_keyset), self, dim));
@@ -4781,9 +5951,10 @@ registerKernel(ops.count_nonzero_default, "Autograd", (ks, self, dim) => {
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with count_nonzero that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::count_nonzero_default", "engine/ops/native_functions/reduce2.yaml:18", "engine/generated/VariableType.ts:4777");
+}, "VariableType::count_nonzero_default", "engine/ops/native_functions/reduce2.yaml:18", "engine/generated/VariableType.ts:5947");
 registerKernel(ops.std_correction, "Autograd", (ks, self, dim, correction, keepdim) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: StdBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new StdBackward0();
@@ -4799,11 +5970,21 @@ registerKernel(ops.std_correction, "Autograd", (ks, self, dim, correction, keepd
     grad_fn.result_ = new SavedVariable((_result as Tensor), true);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with std that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const result: any = (_result as any);
+    result_new_fw_grad_opt = var_backward(self_t, self_p, dim, correction, true).sum(dim ?? [], keepdim).div(result.mul(2)).masked_fill(result.eq(0), 0);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::std_correction", "engine/ops/native_functions/reduce2.yaml:35", "engine/generated/VariableType.ts:4785");
+}, "VariableType::std_correction", "engine/ops/native_functions/reduce2.yaml:35", "engine/generated/VariableType.ts:5955");
 registerKernel(ops.std_mean_correction, "Autograd", (ks, self, dim, correction, keepdim) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result0 = isFwGradDefined(self);
+  const _any_has_forward_grad_result1 = isFwGradDefined(self);
   let grad_fn: StdMeanBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new StdMeanBackward0();
@@ -4819,17 +6000,33 @@ registerKernel(ops.std_mean_correction, "Autograd", (ks, self, dim, correction, 
     grad_fn.result0_ = new SavedVariable((_result as any)[0], true);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with std_mean that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let result0_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result0) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const result0: any = (_result as any)[0];
+    result0_new_fw_grad_opt = var_backward(self_t, self_p, dim, correction, true).sum(dim ?? [], keepdim).div(result0.mul(2)).masked_fill(result0.eq(0), 0);
+  }
+  let result1_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result1) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    result1_new_fw_grad_opt = torch.mean(self_t, dim ?? [], keepdim);
+  }
+  if (result0_new_fw_grad_opt && (_result as any)[0]) set_fw_grad((_result as any)[0], result0_new_fw_grad_opt, 0, false);
+  if (result1_new_fw_grad_opt && (_result as any)[1]) set_fw_grad((_result as any)[1], result1_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::std_mean_correction", "engine/ops/native_functions/reduce2.yaml:50", "engine/generated/VariableType.ts:4805");
+}, "VariableType::std_mean_correction", "engine/ops/native_functions/reduce2.yaml:50", "engine/generated/VariableType.ts:5984");
 registerKernel(ops.std_correction_out, "Autograd", (ks, self, dim, correction, keepdim, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("std");
   const _result = below_autograd(() => ops.std_correction_out.redispatch(ks.and(after_autograd_keyset), self, dim, correction, keepdim, out));
   if (isFwGradDefined(self) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with std_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::std_correction_out", "engine/ops/native_functions/reduce2.yaml:60", "engine/generated/VariableType.ts:4825");
+}, "VariableType::std_correction_out", "engine/ops/native_functions/reduce2.yaml:60", "engine/generated/VariableType.ts:6021");
 registerKernel(ops.var_correction, "Autograd", (ks, self, dim, correction, keepdim) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: VarBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new VarBackward0();
@@ -4844,17 +6041,26 @@ registerKernel(ops.var_correction, "Autograd", (ks, self, dim, correction, keepd
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with var that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    result_new_fw_grad_opt = var_backward(self_t, self_p, dim, correction, true).sum(dim ?? [], keepdim);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::var_correction", "engine/ops/native_functions/reduce2.yaml:75", "engine/generated/VariableType.ts:4831");
+}, "VariableType::var_correction", "engine/ops/native_functions/reduce2.yaml:75", "engine/generated/VariableType.ts:6027");
 registerKernel(ops.var_correction_out, "Autograd", (ks, self, dim, correction, keepdim, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("var");
   const _result = below_autograd(() => ops.var_correction_out.redispatch(ks.and(after_autograd_keyset), self, dim, correction, keepdim, out));
   if (isFwGradDefined(self) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with var_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::var_correction_out", "engine/ops/native_functions/reduce2.yaml:84", "engine/generated/VariableType.ts:4850");
+}, "VariableType::var_correction_out", "engine/ops/native_functions/reduce2.yaml:84", "engine/generated/VariableType.ts:6054");
 registerKernel(ops.var_mean_correction, "Autograd", (ks, self, dim, correction, keepdim) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result0 = isFwGradDefined(self);
+  const _any_has_forward_grad_result1 = isFwGradDefined(self);
   let grad_fn: VarMeanBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new VarMeanBackward0();
@@ -4869,11 +6075,26 @@ registerKernel(ops.var_mean_correction, "Autograd", (ks, self, dim, correction, 
     set_history([differentiable((_result as any)[0]), differentiable((_result as any)[1])], grad_fn);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with var_mean that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let result0_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result0) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    result0_new_fw_grad_opt = var_backward(self_t, self_p, dim, correction, true).sum(dim ?? [], keepdim);
+  }
+  let result1_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result1) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    result1_new_fw_grad_opt = torch.mean(self_t, dim ?? [], keepdim);
+  }
+  if (result0_new_fw_grad_opt && (_result as any)[0]) set_fw_grad((_result as any)[0], result0_new_fw_grad_opt, 0, false);
+  if (result1_new_fw_grad_opt && (_result as any)[1]) set_fw_grad((_result as any)[1], result1_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::var_mean_correction", "engine/ops/native_functions/reduce2.yaml:98", "engine/generated/VariableType.ts:4856");
+}, "VariableType::var_mean_correction", "engine/ops/native_functions/reduce2.yaml:98", "engine/generated/VariableType.ts:6060");
 registerKernel(ops.cummax_default, "Autograd", (ks, self, dim) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_values = isFwGradDefined(self);
   let grad_fn: CummaxBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new CummaxBackward0();
@@ -4887,15 +6108,22 @@ registerKernel(ops.cummax_default, "Autograd", (ks, self, dim) => {
     grad_fn.indices_ = new SavedVariable((_result as any)[1], true);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with cummax that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let values_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_values) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const indices: any = (_result as any)[1];
+    values_new_fw_grad_opt = self_t.gather(dim, indices);
+  }
+  if (values_new_fw_grad_opt && (_result as any)[0]) set_fw_grad((_result as any)[0], values_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::cummax_default", "engine/ops/native_functions/reduce3.yaml:17", "engine/generated/VariableType.ts:4875");
+}, "VariableType::cummax_default", "engine/ops/native_functions/reduce3.yaml:17", "engine/generated/VariableType.ts:6095");
 registerKernel(ops.cummax_out, "Autograd", (ks, self, dim, values, indices) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("cummax");
   const _result = below_autograd(() => ops.cummax_out.redispatch(ks.and(after_autograd_keyset), self, dim, values, indices));
   if (isFwGradDefined(self) || isFwGradDefined(values) || isFwGradDefined(indices)) throw new NotImplementedError("Trying to use forward AD with cummax_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::cummax_out", "engine/ops/native_functions/reduce3.yaml:23", "engine/generated/VariableType.ts:4893");
+}, "VariableType::cummax_out", "engine/ops/native_functions/reduce3.yaml:23", "engine/generated/VariableType.ts:6121");
 registerKernel(ops._cummax_helper_default, "Autograd", (ks, self, values, indices, dim) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::_cummax_helper", self) : null;
   const _result = below_autograd(() => ops._cummax_helper_default.redispatch(ks.and(after_autograd_keyset), self, values, indices, dim));
@@ -4903,9 +6131,10 @@ registerKernel(ops._cummax_helper_default, "Autograd", (ks, self, values, indice
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with _cummax_helper that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::_cummax_helper_default", "engine/ops/native_functions/reduce3.yaml:28", "engine/generated/VariableType.ts:4899");
+}, "VariableType::_cummax_helper_default", "engine/ops/native_functions/reduce3.yaml:28", "engine/generated/VariableType.ts:6127");
 registerKernel(ops.cummin_default, "Autograd", (ks, self, dim) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_values = isFwGradDefined(self);
   let grad_fn: CumminBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new CumminBackward0();
@@ -4919,15 +6148,22 @@ registerKernel(ops.cummin_default, "Autograd", (ks, self, dim) => {
     grad_fn.indices_ = new SavedVariable((_result as any)[1], true);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with cummin that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let values_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_values) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const indices: any = (_result as any)[1];
+    values_new_fw_grad_opt = self_t.gather(dim, indices);
+  }
+  if (values_new_fw_grad_opt && (_result as any)[0]) set_fw_grad((_result as any)[0], values_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::cummin_default", "engine/ops/native_functions/reduce3.yaml:33", "engine/generated/VariableType.ts:4907");
+}, "VariableType::cummin_default", "engine/ops/native_functions/reduce3.yaml:33", "engine/generated/VariableType.ts:6135");
 registerKernel(ops.cummin_out, "Autograd", (ks, self, dim, values, indices) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("cummin");
   const _result = below_autograd(() => ops.cummin_out.redispatch(ks.and(after_autograd_keyset), self, dim, values, indices));
   if (isFwGradDefined(self) || isFwGradDefined(values) || isFwGradDefined(indices)) throw new NotImplementedError("Trying to use forward AD with cummin_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::cummin_out", "engine/ops/native_functions/reduce3.yaml:39", "engine/generated/VariableType.ts:4925");
+}, "VariableType::cummin_out", "engine/ops/native_functions/reduce3.yaml:39", "engine/generated/VariableType.ts:6161");
 registerKernel(ops._cummin_helper_default, "Autograd", (ks, self, values, indices, dim) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::_cummin_helper", self) : null;
   const _result = below_autograd(() => ops._cummin_helper_default.redispatch(ks.and(after_autograd_keyset), self, values, indices, dim));
@@ -4935,9 +6171,10 @@ registerKernel(ops._cummin_helper_default, "Autograd", (ks, self, values, indice
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with _cummin_helper that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::_cummin_helper_default", "engine/ops/native_functions/reduce3.yaml:44", "engine/generated/VariableType.ts:4931");
+}, "VariableType::_cummin_helper_default", "engine/ops/native_functions/reduce3.yaml:44", "engine/generated/VariableType.ts:6167");
 registerKernel(ops.cumprod_default, "Autograd", (ks, self, dim, dtype) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: CumprodBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new CumprodBackward0();
@@ -4952,12 +6189,23 @@ registerKernel(ops.cumprod_default, "Autograd", (ks, self, dim, dtype) => {
     grad_fn.result_ = new SavedVariable((_result as Tensor), true);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with cumprod that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const result: any = (_result as any);
+    result_new_fw_grad_opt = cumprod_jvp(self_t, self_p, result, dim).to(dtype ?? self_p.dtype);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::cumprod_default", "engine/ops/native_functions/reduce3.yaml:50", "engine/generated/VariableType.ts:4939");
+}, "VariableType::cumprod_default", "engine/ops/native_functions/reduce3.yaml:50", "engine/generated/VariableType.ts:6175");
 registerKernel(ops.cumprod__default, "Autograd", (ks, self, dim, dtype) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_self = isFwGradDefined(self);
   check_inplace(self, _any_requires_grad);
+  let original_self: Tensor | null = null;
+  if (_any_has_forward_grad_self) original_self = ops.clone_default.call(self, null) as Tensor;
   let grad_fn: CumprodBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new CumprodBackward0();
@@ -4972,14 +6220,25 @@ registerKernel(ops.cumprod__default, "Autograd", (ks, self, dim, dtype) => {
     grad_fn.result_ = new SavedVariable(self, true);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const original_self_t_raw: any = fw_grad(original_self!, 0);
+    const original_self_t: any = original_self_t_raw !== null ? original_self_t_raw : ops.zeros_like_default.call(original_self, null, null, null, null, null);
+    const original_self_p: any = ops._fw_primal_default.call(original_self, 0);
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(cumprod_jvp(original_self_t, original_self_p, self_p, dim).to(dtype ?? original_self_p.dtype)) : cumprod_jvp(original_self_t, original_self_p, self_p, dim).to(dtype ?? original_self_p.dtype);
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::cumprod__default", "engine/ops/native_functions/reduce3.yaml:55", "engine/generated/VariableType.ts:4958");
+}, "VariableType::cumprod__default", "engine/ops/native_functions/reduce3.yaml:55", "engine/generated/VariableType.ts:6203");
 registerKernel(ops.cumprod_out, "Autograd", (ks, self, dim, dtype, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("cumprod");
   const _result = below_autograd(() => ops.cumprod_out.redispatch(ks.and(after_autograd_keyset), self, dim, dtype, out));
   if (isFwGradDefined(self) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with cumprod_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::cumprod_out", "engine/ops/native_functions/reduce3.yaml:59", "engine/generated/VariableType.ts:4977");
+}, "VariableType::cumprod_out", "engine/ops/native_functions/reduce3.yaml:59", "engine/generated/VariableType.ts:6236");
 registerKernel(ops.cumsum_default, "Autograd", (ks, self, dim, dtype) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -5003,7 +6262,7 @@ registerKernel(ops.cumsum_default, "Autograd", (ks, self, dim, dtype) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::cumsum_default", "engine/ops/native_functions/reduce3.yaml:65", "engine/generated/VariableType.ts:4983");
+}, "VariableType::cumsum_default", "engine/ops/native_functions/reduce3.yaml:65", "engine/generated/VariableType.ts:6242");
 registerKernel(ops.cumsum__default, "Autograd", (ks, self, dim, dtype) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -5029,13 +6288,13 @@ registerKernel(ops.cumsum__default, "Autograd", (ks, self, dim, dtype) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::cumsum__default", "engine/ops/native_functions/reduce3.yaml:70", "engine/generated/VariableType.ts:5007");
+}, "VariableType::cumsum__default", "engine/ops/native_functions/reduce3.yaml:70", "engine/generated/VariableType.ts:6266");
 registerKernel(ops.cumsum_out, "Autograd", (ks, self, dim, dtype, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("cumsum");
   const _result = below_autograd(() => ops.cumsum_out.redispatch(ks.and(after_autograd_keyset), self, dim, dtype, out));
   if (isFwGradDefined(self) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with cumsum_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::cumsum_out", "engine/ops/native_functions/reduce3.yaml:74", "engine/generated/VariableType.ts:5033");
+}, "VariableType::cumsum_out", "engine/ops/native_functions/reduce3.yaml:74", "engine/generated/VariableType.ts:6292");
 registerKernel(ops._logcumsumexp_default, "Autograd", (ks, self, dim) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::_logcumsumexp", self) : null;
   const _result = below_autograd(() => ops._logcumsumexp_default.redispatch(ks.and(after_autograd_keyset), self, dim));
@@ -5043,14 +6302,15 @@ registerKernel(ops._logcumsumexp_default, "Autograd", (ks, self, dim) => {
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with _logcumsumexp that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::_logcumsumexp_default", "engine/ops/native_functions/reduce3.yaml:91", "engine/generated/VariableType.ts:5039");
+}, "VariableType::_logcumsumexp_default", "engine/ops/native_functions/reduce3.yaml:91", "engine/generated/VariableType.ts:6298");
 registerKernel(ops._logcumsumexp_out, "Autograd", (ks, self, dim, out) => {
   const _result = below_autograd(() => ops._logcumsumexp_out.redispatch(ks.and(after_autograd_keyset), self, dim, out));
   if (isFwGradDefined(self) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with _logcumsumexp_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::_logcumsumexp_out", "engine/ops/native_functions/reduce3.yaml:95", "engine/generated/VariableType.ts:5047");
+}, "VariableType::_logcumsumexp_out", "engine/ops/native_functions/reduce3.yaml:95", "engine/generated/VariableType.ts:6306");
 registerKernel(ops.logcumsumexp_default, "Autograd", (ks, self, dim) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: LogcumsumexpBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new LogcumsumexpBackward0();
@@ -5064,17 +6324,25 @@ registerKernel(ops.logcumsumexp_default, "Autograd", (ks, self, dim) => {
     grad_fn.result_ = new SavedVariable((_result as Tensor), true);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with logcumsumexp that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    result_new_fw_grad_opt = logcumsumexp_jvp(self_p, self_t, dim);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::logcumsumexp_default", "engine/ops/native_functions/reduce3.yaml:99", "engine/generated/VariableType.ts:5052");
+}, "VariableType::logcumsumexp_default", "engine/ops/native_functions/reduce3.yaml:99", "engine/generated/VariableType.ts:6311");
 registerKernel(ops.logcumsumexp_out, "Autograd", (ks, self, dim, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("logcumsumexp");
   const _result = below_autograd(() => ops.logcumsumexp_out.redispatch(ks.and(after_autograd_keyset), self, dim, out));
   if (isFwGradDefined(self) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with logcumsumexp_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::logcumsumexp_out", "engine/ops/native_functions/reduce3.yaml:104", "engine/generated/VariableType.ts:5070");
+}, "VariableType::logcumsumexp_out", "engine/ops/native_functions/reduce3.yaml:104", "engine/generated/VariableType.ts:6337");
 registerKernel(ops.logsumexp_default, "Autograd", (ks, self, dim, keepdim) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: LogsumexpBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new LogsumexpBackward0();
@@ -5089,17 +6357,25 @@ registerKernel(ops.logsumexp_default, "Autograd", (ks, self, dim, keepdim) => {
     grad_fn.result_ = new SavedVariable((_result as Tensor), true);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with logsumexp that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    result_new_fw_grad_opt = logsumexp_jvp(self_p, self_t, dim, keepdim);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::logsumexp_default", "engine/ops/native_functions/reduce3.yaml:109", "engine/generated/VariableType.ts:5076");
+}, "VariableType::logsumexp_default", "engine/ops/native_functions/reduce3.yaml:109", "engine/generated/VariableType.ts:6343");
 registerKernel(ops.logsumexp_out, "Autograd", (ks, self, dim, keepdim, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("logsumexp");
   const _result = below_autograd(() => ops.logsumexp_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, out));
   if (isFwGradDefined(self) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with logsumexp_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::logsumexp_out", "engine/ops/native_functions/reduce3.yaml:115", "engine/generated/VariableType.ts:5095");
+}, "VariableType::logsumexp_out", "engine/ops/native_functions/reduce3.yaml:115", "engine/generated/VariableType.ts:6370");
 registerKernel(ops.median_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: MedianBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new MedianBackward0();
@@ -5112,11 +6388,20 @@ registerKernel(ops.median_default, "Autograd", (ks, self) => {
     grad_fn.result_ = new SavedVariable((_result as Tensor), true);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with median that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const result: any = (_result as any);
+    result_new_fw_grad_opt = evenly_read_jvp(self_t, self_p, result);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::median_default", "engine/ops/native_functions/reduce3.yaml:122", "engine/generated/VariableType.ts:5101");
+}, "VariableType::median_default", "engine/ops/native_functions/reduce3.yaml:122", "engine/generated/VariableType.ts:6376");
 registerKernel(ops.median_dim, "Autograd", (ks, self, dim, keepdim) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_values = isFwGradDefined(self);
   let grad_fn: MedianBackward1 | null = null;
   if (_any_requires_grad) {
     grad_fn = new MedianBackward1();
@@ -5131,17 +6416,25 @@ registerKernel(ops.median_dim, "Autograd", (ks, self, dim, keepdim) => {
     grad_fn.indices_ = new SavedVariable((_result as any)[1], true);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with median that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let values_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_values) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const indices: any = (_result as any)[1];
+    values_new_fw_grad_opt = gather_with_keepdimed_indices(self_t, dim, indices, keepdim);
+  }
+  if (values_new_fw_grad_opt && (_result as any)[0]) set_fw_grad((_result as any)[0], values_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::median_dim", "engine/ops/native_functions/reduce3.yaml:128", "engine/generated/VariableType.ts:5118");
+}, "VariableType::median_dim", "engine/ops/native_functions/reduce3.yaml:128", "engine/generated/VariableType.ts:6402");
 registerKernel(ops.median_dim_values, "Autograd", (ks, self, dim, keepdim, values, indices) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("median");
   const _result = below_autograd(() => ops.median_dim_values.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, values, indices));
   if (isFwGradDefined(self) || isFwGradDefined(values) || isFwGradDefined(indices)) throw new NotImplementedError("Trying to use forward AD with median_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::median_dim_values", "engine/ops/native_functions/reduce3.yaml:133", "engine/generated/VariableType.ts:5137");
+}, "VariableType::median_dim_values", "engine/ops/native_functions/reduce3.yaml:133", "engine/generated/VariableType.ts:6429");
 registerKernel(ops.nanmedian_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: NanmedianBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new NanmedianBackward0();
@@ -5154,11 +6447,20 @@ registerKernel(ops.nanmedian_default, "Autograd", (ks, self) => {
     grad_fn.result_ = new SavedVariable((_result as Tensor), true);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with nanmedian that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const result: any = (_result as any);
+    result_new_fw_grad_opt = evenly_read_jvp(self_t, self_p, result);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::nanmedian_default", "engine/ops/native_functions/reduce3.yaml:137", "engine/generated/VariableType.ts:5143");
+}, "VariableType::nanmedian_default", "engine/ops/native_functions/reduce3.yaml:137", "engine/generated/VariableType.ts:6435");
 registerKernel(ops.nanmedian_dim, "Autograd", (ks, self, dim, keepdim) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_values = isFwGradDefined(self);
   let grad_fn: NanmedianBackward1 | null = null;
   if (_any_requires_grad) {
     grad_fn = new NanmedianBackward1();
@@ -5173,17 +6475,25 @@ registerKernel(ops.nanmedian_dim, "Autograd", (ks, self, dim, keepdim) => {
     grad_fn.indices_ = new SavedVariable((_result as any)[1], true);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with nanmedian that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let values_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_values) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const indices: any = (_result as any)[1];
+    values_new_fw_grad_opt = gather_with_keepdimed_indices(self_t, dim, indices, keepdim);
+  }
+  if (values_new_fw_grad_opt && (_result as any)[0]) set_fw_grad((_result as any)[0], values_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::nanmedian_dim", "engine/ops/native_functions/reduce3.yaml:143", "engine/generated/VariableType.ts:5160");
+}, "VariableType::nanmedian_dim", "engine/ops/native_functions/reduce3.yaml:143", "engine/generated/VariableType.ts:6461");
 registerKernel(ops.nanmedian_dim_values, "Autograd", (ks, self, dim, keepdim, values, indices) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("nanmedian");
   const _result = below_autograd(() => ops.nanmedian_dim_values.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, values, indices));
   if (isFwGradDefined(self) || isFwGradDefined(values) || isFwGradDefined(indices)) throw new NotImplementedError("Trying to use forward AD with nanmedian_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::nanmedian_dim_values", "engine/ops/native_functions/reduce3.yaml:148", "engine/generated/VariableType.ts:5179");
+}, "VariableType::nanmedian_dim_values", "engine/ops/native_functions/reduce3.yaml:148", "engine/generated/VariableType.ts:6488");
 registerKernel(ops.mode_default, "Autograd", (ks, self, dim, keepdim) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_values = isFwGradDefined(self);
   let grad_fn: ModeBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new ModeBackward0();
@@ -5198,15 +6508,22 @@ registerKernel(ops.mode_default, "Autograd", (ks, self, dim, keepdim) => {
     grad_fn.indices_ = new SavedVariable((_result as any)[1], true);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with mode that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let values_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_values) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const indices: any = (_result as any)[1];
+    values_new_fw_grad_opt = gather_with_keepdimed_indices(self_t, dim, indices, keepdim);
+  }
+  if (values_new_fw_grad_opt && (_result as any)[0]) set_fw_grad((_result as any)[0], values_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::mode_default", "engine/ops/native_functions/reduce3.yaml:153", "engine/generated/VariableType.ts:5185");
+}, "VariableType::mode_default", "engine/ops/native_functions/reduce3.yaml:153", "engine/generated/VariableType.ts:6494");
 registerKernel(ops.mode_values, "Autograd", (ks, self, dim, keepdim, values, indices) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("mode");
   const _result = below_autograd(() => ops.mode_values.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, values, indices));
   if (isFwGradDefined(self) || isFwGradDefined(values) || isFwGradDefined(indices)) throw new NotImplementedError("Trying to use forward AD with mode_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::mode_values", "engine/ops/native_functions/reduce3.yaml:158", "engine/generated/VariableType.ts:5204");
+}, "VariableType::mode_values", "engine/ops/native_functions/reduce3.yaml:158", "engine/generated/VariableType.ts:6521");
 registerKernel(ops._unique_default, "Autograd", (ks, self, sorted, return_inverse) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: UniqueBackward0 | null = null;
@@ -5221,7 +6538,7 @@ registerKernel(ops._unique_default, "Autograd", (ks, self, sorted, return_invers
   }
   if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with _unique that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::_unique_default", "engine/ops/native_functions/reduce3.yaml:163", "engine/generated/VariableType.ts:5210");
+}, "VariableType::_unique_default", "engine/ops/native_functions/reduce3.yaml:163", "engine/generated/VariableType.ts:6527");
 registerKernel(ops.unique_dim_default, "Autograd", (ks, self, dim, sorted, return_inverse, return_counts) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: UniqueDimBackward0 | null = null;
@@ -5236,7 +6553,7 @@ registerKernel(ops.unique_dim_default, "Autograd", (ks, self, dim, sorted, retur
   }
   if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with unique_dim that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::unique_dim_default", "engine/ops/native_functions/reduce3.yaml:169", "engine/generated/VariableType.ts:5225");
+}, "VariableType::unique_dim_default", "engine/ops/native_functions/reduce3.yaml:169", "engine/generated/VariableType.ts:6542");
 registerKernel(ops.unique_consecutive_default, "Autograd", (ks, self, return_inverse, return_counts, dim) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: UniqueConsecutiveBackward0 | null = null;
@@ -5251,7 +6568,7 @@ registerKernel(ops.unique_consecutive_default, "Autograd", (ks, self, return_inv
   }
   if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with unique_consecutive that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::unique_consecutive_default", "engine/ops/native_functions/reduce3.yaml:176", "engine/generated/VariableType.ts:5240");
+}, "VariableType::unique_consecutive_default", "engine/ops/native_functions/reduce3.yaml:176", "engine/generated/VariableType.ts:6557");
 registerKernel(ops.unique_dim_consecutive_default, "Autograd", (ks, self, dim, return_inverse, return_counts) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: UniqueDimConsecutiveBackward0 | null = null;
@@ -5266,7 +6583,7 @@ registerKernel(ops.unique_dim_consecutive_default, "Autograd", (ks, self, dim, r
   }
   if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with unique_dim_consecutive that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::unique_dim_consecutive_default", "engine/ops/native_functions/reduce3.yaml:183", "engine/generated/VariableType.ts:5255");
+}, "VariableType::unique_dim_consecutive_default", "engine/ops/native_functions/reduce3.yaml:183", "engine/generated/VariableType.ts:6572");
 registerKernel(ops._unique2_default, "Autograd", (ks, self, sorted, return_inverse, return_counts) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: Unique2Backward0 | null = null;
@@ -5281,9 +6598,10 @@ registerKernel(ops._unique2_default, "Autograd", (ks, self, sorted, return_inver
   }
   if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with _unique2 that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::_unique2_default", "engine/ops/native_functions/reduce3.yaml:190", "engine/generated/VariableType.ts:5270");
+}, "VariableType::_unique2_default", "engine/ops/native_functions/reduce3.yaml:190", "engine/generated/VariableType.ts:6587");
 registerKernel(ops.norm_ScalarOpt_dtype, "Autograd", (ks, self, p, dtype) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: NormBackward2 | null = null;
   if (_any_requires_grad) {
     grad_fn = new NormBackward2();
@@ -5297,11 +6615,20 @@ registerKernel(ops.norm_ScalarOpt_dtype, "Autograd", (ks, self, p, dtype) => {
     grad_fn.result_ = new SavedVariable((_result as Tensor), true);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with norm that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const result: any = (_result as any);
+    result_new_fw_grad_opt = norm_jvp(self_p, self_t, p, result, [], false);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::norm_ScalarOpt_dtype", "engine/ops/native_functions/reduce3.yaml:198", "engine/generated/VariableType.ts:5285");
+}, "VariableType::norm_ScalarOpt_dtype", "engine/ops/native_functions/reduce3.yaml:198", "engine/generated/VariableType.ts:6602");
 registerKernel(ops.norm_Scalar, "Autograd", (ks, self, p) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: NormBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new NormBackward0();
@@ -5315,11 +6642,20 @@ registerKernel(ops.norm_Scalar, "Autograd", (ks, self, p) => {
     grad_fn.result_ = new SavedVariable((_result as Tensor), true);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with norm that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const result: any = (_result as any);
+    result_new_fw_grad_opt = norm_jvp(self_p, self_t, p, result, [], false);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::norm_Scalar", "engine/ops/native_functions/reduce3.yaml:205", "engine/generated/VariableType.ts:5303");
+}, "VariableType::norm_Scalar", "engine/ops/native_functions/reduce3.yaml:205", "engine/generated/VariableType.ts:6629");
 registerKernel(ops.norm_ScalarOpt_dim_dtype, "Autograd", (ks, self, p, dim, keepdim, dtype) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: NormBackward3 | null = null;
   if (_any_requires_grad) {
     grad_fn = new NormBackward3();
@@ -5335,11 +6671,20 @@ registerKernel(ops.norm_ScalarOpt_dim_dtype, "Autograd", (ks, self, p, dim, keep
     grad_fn.result_ = new SavedVariable((_result as Tensor), true);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with norm that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const result: any = (_result as any);
+    result_new_fw_grad_opt = norm_jvp(self_p, self_t, p, result, dim, keepdim);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::norm_ScalarOpt_dim_dtype", "engine/ops/native_functions/reduce3.yaml:212", "engine/generated/VariableType.ts:5321");
+}, "VariableType::norm_ScalarOpt_dim_dtype", "engine/ops/native_functions/reduce3.yaml:212", "engine/generated/VariableType.ts:6656");
 registerKernel(ops.norm_ScalarOpt_dim, "Autograd", (ks, self, p, dim, keepdim) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: NormBackward1 | null = null;
   if (_any_requires_grad) {
     grad_fn = new NormBackward1();
@@ -5355,35 +6700,44 @@ registerKernel(ops.norm_ScalarOpt_dim, "Autograd", (ks, self, p, dim, keepdim) =
     grad_fn.result_ = new SavedVariable((_result as Tensor), true);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with norm that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const result: any = (_result as any);
+    result_new_fw_grad_opt = norm_jvp(self_p, self_t, p, result, dim, keepdim);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::norm_ScalarOpt_dim", "engine/ops/native_functions/reduce3.yaml:217", "engine/generated/VariableType.ts:5341");
+}, "VariableType::norm_ScalarOpt_dim", "engine/ops/native_functions/reduce3.yaml:217", "engine/generated/VariableType.ts:6685");
 registerKernel(ops.norm_dtype_out, "Autograd", (ks, self, p, dim, keepdim, dtype, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("norm");
   const _result = below_autograd(() => ops.norm_dtype_out.redispatch(ks.and(after_autograd_keyset), self, p, dim, keepdim, dtype, out));
   if (isFwGradDefined(self) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with norm_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::norm_dtype_out", "engine/ops/native_functions/reduce3.yaml:222", "engine/generated/VariableType.ts:5361");
+}, "VariableType::norm_dtype_out", "engine/ops/native_functions/reduce3.yaml:222", "engine/generated/VariableType.ts:6714");
 registerKernel(ops.norm_out, "Autograd", (ks, self, p, dim, keepdim, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("norm");
   const _result = below_autograd(() => ops.norm_out.redispatch(ks.and(after_autograd_keyset), self, p, dim, keepdim, out));
   if (isFwGradDefined(self) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with norm_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::norm_out", "engine/ops/native_functions/reduce3.yaml:228", "engine/generated/VariableType.ts:5367");
+}, "VariableType::norm_out", "engine/ops/native_functions/reduce3.yaml:228", "engine/generated/VariableType.ts:6720");
 registerKernel(ops.histc_out, "Autograd", (ks, self, bins, min, max, out) => {
   const _result = below_autograd(() => ops.histc_out.redispatch(ks.and(after_autograd_keyset), self, bins, min, max, out));
   if (isFwGradDefined(self) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with histc_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::histc_out", "engine/ops/native_functions/reduce3.yaml:251", "engine/generated/VariableType.ts:5373");
-registerKernel(ops.histc_default, "Autograd", (ks, self, bins, min, max) => below_autograd(() => ops.histc_default.redispatch(ks.and(after_autograd_keyset), self, bins, min, max)), "VariableType::histc_default", "engine/ops/native_functions/reduce3.yaml:255", "engine/generated/VariableType.ts:5378");
+}, "VariableType::histc_out", "engine/ops/native_functions/reduce3.yaml:251", "engine/generated/VariableType.ts:6726");
+registerKernel(ops.histc_default, "Autograd", (ks, self, bins, min, max) => below_autograd(() => ops.histc_default.redispatch(ks.and(after_autograd_keyset), self, bins, min, max)), "VariableType::histc_default", "engine/ops/native_functions/reduce3.yaml:255", "engine/generated/VariableType.ts:6731");
 registerKernel(ops.topk_values, "Autograd", (ks, self, k, dim, largest, sorted, values, indices) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("topk");
   const _result = below_autograd(() => ops.topk_values.redispatch(ks.and(after_autograd_keyset), self, k, dim, largest, sorted, values, indices));
   if (isFwGradDefined(self) || isFwGradDefined(values) || isFwGradDefined(indices)) throw new NotImplementedError("Trying to use forward AD with topk_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::topk_values", "engine/ops/native_functions/reduce3.yaml:271", "engine/generated/VariableType.ts:5379");
+}, "VariableType::topk_values", "engine/ops/native_functions/reduce3.yaml:271", "engine/generated/VariableType.ts:6732");
 registerKernel(ops.topk_default, "Autograd", (ks, self, k, dim, largest, sorted) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_values = isFwGradDefined(self);
   let grad_fn: TopkBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new TopkBackward0();
@@ -5397,23 +6751,30 @@ registerKernel(ops.topk_default, "Autograd", (ks, self, k, dim, largest, sorted)
     grad_fn.indices_ = new SavedVariable((_result as any)[1], true);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with topk that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let values_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_values) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const indices: any = (_result as any)[1];
+    values_new_fw_grad_opt = self_t.gather(dim, indices);
+  }
+  if (values_new_fw_grad_opt && (_result as any)[0]) set_fw_grad((_result as any)[0], values_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::topk_default", "engine/ops/native_functions/reduce3.yaml:276", "engine/generated/VariableType.ts:5385");
-registerKernel(ops.bucketize_Tensor, "Autograd", (ks, self, boundaries, out_int32, right) => below_autograd(() => ops.bucketize_Tensor.redispatch(ks.and(after_autograd_keyset), self, boundaries, out_int32, right)), "VariableType::bucketize_Tensor", "engine/ops/native_functions/reduce3.yaml:281", "engine/generated/VariableType.ts:5403");
+}, "VariableType::topk_default", "engine/ops/native_functions/reduce3.yaml:276", "engine/generated/VariableType.ts:6738");
+registerKernel(ops.bucketize_Tensor, "Autograd", (ks, self, boundaries, out_int32, right) => below_autograd(() => ops.bucketize_Tensor.redispatch(ks.and(after_autograd_keyset), self, boundaries, out_int32, right)), "VariableType::bucketize_Tensor", "engine/ops/native_functions/reduce3.yaml:281", "engine/generated/VariableType.ts:6764");
 registerKernel(ops.bucketize_Tensor_out, "Autograd", (ks, self, boundaries, out_int32, right, out) => {
   const _result = below_autograd(() => ops.bucketize_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, boundaries, out_int32, right, out));
   if (isFwGradDefined(self) || isFwGradDefined(boundaries) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with bucketize_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::bucketize_Tensor_out", "engine/ops/native_functions/reduce3.yaml:285", "engine/generated/VariableType.ts:5404");
-registerKernel(ops.bucketize_Scalar, "Autograd", (ks, self, boundaries, out_int32, right) => below_autograd(() => ops.bucketize_Scalar.redispatch(ks.and(after_autograd_keyset), self, boundaries, out_int32, right)), "VariableType::bucketize_Scalar", "engine/ops/native_functions/reduce3.yaml:289", "engine/generated/VariableType.ts:5409");
-registerKernel(ops.searchsorted_Tensor, "Autograd", (ks, sorted_sequence, self, out_int32, right, side, sorter) => below_autograd(() => ops.searchsorted_Tensor.redispatch(ks.and(after_autograd_keyset), sorted_sequence, self, out_int32, right, side, sorter)), "VariableType::searchsorted_Tensor", "engine/ops/native_functions/reduce3.yaml:294", "engine/generated/VariableType.ts:5410");
+}, "VariableType::bucketize_Tensor_out", "engine/ops/native_functions/reduce3.yaml:285", "engine/generated/VariableType.ts:6765");
+registerKernel(ops.bucketize_Scalar, "Autograd", (ks, self, boundaries, out_int32, right) => below_autograd(() => ops.bucketize_Scalar.redispatch(ks.and(after_autograd_keyset), self, boundaries, out_int32, right)), "VariableType::bucketize_Scalar", "engine/ops/native_functions/reduce3.yaml:289", "engine/generated/VariableType.ts:6770");
+registerKernel(ops.searchsorted_Tensor, "Autograd", (ks, sorted_sequence, self, out_int32, right, side, sorter) => below_autograd(() => ops.searchsorted_Tensor.redispatch(ks.and(after_autograd_keyset), sorted_sequence, self, out_int32, right, side, sorter)), "VariableType::searchsorted_Tensor", "engine/ops/native_functions/reduce3.yaml:294", "engine/generated/VariableType.ts:6771");
 registerKernel(ops.searchsorted_Tensor_out, "Autograd", (ks, sorted_sequence, self, out_int32, right, side, sorter, out) => {
   const _result = below_autograd(() => ops.searchsorted_Tensor_out.redispatch(ks.and(after_autograd_keyset), sorted_sequence, self, out_int32, right, side, sorter, out));
   if (isFwGradDefined(sorted_sequence) || isFwGradDefined(self) || isFwGradDefined(sorter) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with searchsorted_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::searchsorted_Tensor_out", "engine/ops/native_functions/reduce3.yaml:298", "engine/generated/VariableType.ts:5411");
-registerKernel(ops.searchsorted_Scalar, "Autograd", (ks, sorted_sequence, self, out_int32, right, side, sorter) => below_autograd(() => ops.searchsorted_Scalar.redispatch(ks.and(after_autograd_keyset), sorted_sequence, self, out_int32, right, side, sorter)), "VariableType::searchsorted_Scalar", "engine/ops/native_functions/reduce3.yaml:302", "engine/generated/VariableType.ts:5416");
+}, "VariableType::searchsorted_Tensor_out", "engine/ops/native_functions/reduce3.yaml:298", "engine/generated/VariableType.ts:6772");
+registerKernel(ops.searchsorted_Scalar, "Autograd", (ks, sorted_sequence, self, out_int32, right, side, sorter) => below_autograd(() => ops.searchsorted_Scalar.redispatch(ks.and(after_autograd_keyset), sorted_sequence, self, out_int32, right, side, sorter)), "VariableType::searchsorted_Scalar", "engine/ops/native_functions/reduce3.yaml:302", "engine/generated/VariableType.ts:6777");
 registerKernel(ops.bincount_default, "Autograd", (ks, self, weights, minlength) => {
   const grad_fn = compute_requires_grad(self, weights) ? not_implemented_node("aten::bincount", self, weights) : null;
   const _result = below_autograd(() => ops.bincount_default.redispatch(ks.and(after_autograd_keyset), self, weights, minlength));
@@ -5421,9 +6782,10 @@ registerKernel(ops.bincount_default, "Autograd", (ks, self, weights, minlength) 
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (isFwGradDefined(self) || isFwGradDefined(weights)) throw new NotImplementedError("Trying to use forward AD with bincount that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::bincount_default", "engine/ops/native_functions/reduce3.yaml:308", "engine/generated/VariableType.ts:5417");
+}, "VariableType::bincount_default", "engine/ops/native_functions/reduce3.yaml:308", "engine/generated/VariableType.ts:6778");
 registerKernel(ops.linalg_vector_norm_default, "Autograd", (ks, self, ord, dim, keepdim, dtype) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: LinalgVectorNormBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new LinalgVectorNormBackward0();
@@ -5439,17 +6801,26 @@ registerKernel(ops.linalg_vector_norm_default, "Autograd", (ks, self, ord, dim, 
     grad_fn.result_ = new SavedVariable((_result as Tensor), true);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with linalg_vector_norm that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const result: any = (_result as any);
+    result_new_fw_grad_opt = linalg_vector_norm_jvp(self_p, self_t, ord, result, dim, keepdim);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::linalg_vector_norm_default", "engine/ops/native_functions/reduce3.yaml:316", "engine/generated/VariableType.ts:5425");
+}, "VariableType::linalg_vector_norm_default", "engine/ops/native_functions/reduce3.yaml:316", "engine/generated/VariableType.ts:6786");
 registerKernel(ops.linalg_vector_norm_out, "Autograd", (ks, self, ord, dim, keepdim, dtype, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("linalg_vector_norm");
   const _result = below_autograd(() => ops.linalg_vector_norm_out.redispatch(ks.and(after_autograd_keyset), self, ord, dim, keepdim, dtype, out));
   if (isFwGradDefined(self) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with linalg_vector_norm_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::linalg_vector_norm_out", "engine/ops/native_functions/reduce3.yaml:321", "engine/generated/VariableType.ts:5445");
+}, "VariableType::linalg_vector_norm_out", "engine/ops/native_functions/reduce3.yaml:321", "engine/generated/VariableType.ts:6815");
 registerKernel(ops.where_self, "Autograd", (ks, condition, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
+  const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(other);
   let grad_fn: WhereBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new WhereBackward0();
@@ -5461,29 +6832,38 @@ registerKernel(ops.where_self, "Autograd", (ks, condition, self, other) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(condition) || isFwGradDefined(self) || isFwGradDefined(other)) throw new NotImplementedError("Trying to use forward AD with where that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const other_t_raw: any = other ? fw_grad(other, 0) : null;
+    const other_t: any = other_t_raw !== null || !other ? other_t_raw : ops.zeros_default.call([...other._impl.sizes()], other.dtype, null, other.device, null);
+    result_new_fw_grad_opt = torch.where(condition, self_t, other_t);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::where_self", "engine/ops/native_functions/select.yaml:12", "engine/generated/VariableType.ts:5451");
+}, "VariableType::where_self", "engine/ops/native_functions/select.yaml:12", "engine/generated/VariableType.ts:6821");
 registerKernel(ops.where_self_out, "Autograd", (ks, condition, self, other, out) => {
   if (compute_requires_grad(condition, self, other)) throw_error_out_requires_grad("where");
   const _result = below_autograd(() => ops.where_self_out.redispatch(ks.and(after_autograd_keyset), condition, self, other, out));
   if (isFwGradDefined(condition) || isFwGradDefined(self) || isFwGradDefined(other) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with where_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::where_self_out", "engine/ops/native_functions/select.yaml:18", "engine/generated/VariableType.ts:5467");
+}, "VariableType::where_self_out", "engine/ops/native_functions/select.yaml:18", "engine/generated/VariableType.ts:6846");
 registerKernel(ops.sort_values, "Autograd", (ks, self, dim, descending, values, indices) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("sort");
   const _result = below_autograd(() => ops.sort_values.redispatch(ks.and(after_autograd_keyset), self, dim, descending, values, indices));
   if (isFwGradDefined(self) || isFwGradDefined(values) || isFwGradDefined(indices)) throw new NotImplementedError("Trying to use forward AD with sort_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::sort_values", "engine/ops/native_functions/select.yaml:40", "engine/generated/VariableType.ts:5473");
+}, "VariableType::sort_values", "engine/ops/native_functions/select.yaml:40", "engine/generated/VariableType.ts:6852");
 registerKernel(ops.sort_values_stable, "Autograd", (ks, self, stable, dim, descending, values, indices) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("sort");
   const _result = below_autograd(() => ops.sort_values_stable.redispatch(ks.and(after_autograd_keyset), self, stable, dim, descending, values, indices));
   if (isFwGradDefined(self) || isFwGradDefined(values) || isFwGradDefined(indices)) throw new NotImplementedError("Trying to use forward AD with sort_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::sort_values_stable", "engine/ops/native_functions/select.yaml:45", "engine/generated/VariableType.ts:5479");
+}, "VariableType::sort_values_stable", "engine/ops/native_functions/select.yaml:45", "engine/generated/VariableType.ts:6858");
 registerKernel(ops.sort_default, "Autograd", (ks, self, dim, descending) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_values = isFwGradDefined(self);
   let grad_fn: SortBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new SortBackward0();
@@ -5497,11 +6877,19 @@ registerKernel(ops.sort_default, "Autograd", (ks, self, dim, descending) => {
     grad_fn.indices_ = new SavedVariable((_result as any)[1], true);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with sort that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let values_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_values) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const indices: any = (_result as any)[1];
+    values_new_fw_grad_opt = gather_with_keepdimed_indices(self_t, dim, indices, true);
+  }
+  if (values_new_fw_grad_opt && (_result as any)[0]) set_fw_grad((_result as any)[0], values_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::sort_default", "engine/ops/native_functions/select.yaml:50", "engine/generated/VariableType.ts:5485");
+}, "VariableType::sort_default", "engine/ops/native_functions/select.yaml:50", "engine/generated/VariableType.ts:6864");
 registerKernel(ops.sort_stable, "Autograd", (ks, self, stable, dim, descending) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_values = isFwGradDefined(self);
   let grad_fn: SortBackward1 | null = null;
   if (_any_requires_grad) {
     grad_fn = new SortBackward1();
@@ -5515,12 +6903,20 @@ registerKernel(ops.sort_stable, "Autograd", (ks, self, stable, dim, descending) 
     grad_fn.indices_ = new SavedVariable((_result as any)[1], true);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with sort that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let values_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_values) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const indices: any = (_result as any)[1];
+    values_new_fw_grad_opt = gather_with_keepdimed_indices(self_t, dim, indices, true);
+  }
+  if (values_new_fw_grad_opt && (_result as any)[0]) set_fw_grad((_result as any)[0], values_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::sort_stable", "engine/ops/native_functions/select.yaml:56", "engine/generated/VariableType.ts:5503");
-registerKernel(ops.argsort_stable, "Autograd", (ks, self, stable, dim, descending) => below_autograd(() => ops.argsort_stable.redispatch(ks.and(after_autograd_keyset), self, stable, dim, descending)), "VariableType::argsort_stable", "engine/ops/native_functions/select.yaml:66", "engine/generated/VariableType.ts:5521");
+}, "VariableType::sort_stable", "engine/ops/native_functions/select.yaml:56", "engine/generated/VariableType.ts:6890");
+registerKernel(ops.argsort_stable, "Autograd", (ks, self, stable, dim, descending) => below_autograd(() => ops.argsort_stable.redispatch(ks.and(after_autograd_keyset), self, stable, dim, descending)), "VariableType::argsort_stable", "engine/ops/native_functions/select.yaml:66", "engine/generated/VariableType.ts:6916");
 registerKernel(ops.as_strided_default, "Autograd", (ks, self, size, stride, storage_offset) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: AsStridedBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new AsStridedBackward0();
@@ -5535,11 +6931,18 @@ registerKernel(ops.as_strided_default, "Autograd", (ks, self, size, stride, stor
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with as_strided that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    result_new_fw_grad_opt = ops.as_strided_default.call(self_t, size, stride, storage_offset);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::as_strided_default", "engine/ops/native_functions/shape.yaml:19", "engine/generated/VariableType.ts:5522");
+}, "VariableType::as_strided_default", "engine/ops/native_functions/shape.yaml:19", "engine/generated/VariableType.ts:6917");
 registerKernel(ops.alias_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: AliasBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new AliasBackward0();
@@ -5550,11 +6953,18 @@ registerKernel(ops.alias_default, "Autograd", (ks, self) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with alias that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    result_new_fw_grad_opt = self_t;
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::alias_default", "engine/ops/native_functions/shape.yaml:26", "engine/generated/VariableType.ts:5541");
+}, "VariableType::alias_default", "engine/ops/native_functions/shape.yaml:26", "engine/generated/VariableType.ts:6943");
 registerKernel(ops._reshape_alias_default, "Autograd", (ks, self, size, stride) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: ReshapeAliasBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new ReshapeAliasBackward0();
@@ -5566,11 +6976,18 @@ registerKernel(ops._reshape_alias_default, "Autograd", (ks, self, size, stride) 
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with _reshape_alias that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    result_new_fw_grad_opt = ops._reshape_alias_default.call(self_t, size, stride);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::_reshape_alias_default", "engine/ops/native_functions/shape.yaml:53", "engine/generated/VariableType.ts:5556");
+}, "VariableType::_reshape_alias_default", "engine/ops/native_functions/shape.yaml:53", "engine/generated/VariableType.ts:6965");
 registerKernel(ops._unsafe_view_default, "Autograd", (ks, self, size) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: UnsafeViewBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new UnsafeViewBackward0();
@@ -5582,11 +6999,18 @@ registerKernel(ops._unsafe_view_default, "Autograd", (ks, self, size) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with _unsafe_view that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    result_new_fw_grad_opt = ops._unsafe_view_default.call(self_t, size);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::_unsafe_view_default", "engine/ops/native_functions/shape.yaml:59", "engine/generated/VariableType.ts:5572");
+}, "VariableType::_unsafe_view_default", "engine/ops/native_functions/shape.yaml:59", "engine/generated/VariableType.ts:6988");
 registerKernel(ops.squeeze_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: SqueezeBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new SqueezeBackward0();
@@ -5598,11 +7022,18 @@ registerKernel(ops.squeeze_default, "Autograd", (ks, self) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with squeeze that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    result_new_fw_grad_opt = ops.squeeze_default.call(self_t);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::squeeze_default", "engine/ops/native_functions/shape.yaml:82", "engine/generated/VariableType.ts:5588");
+}, "VariableType::squeeze_default", "engine/ops/native_functions/shape.yaml:82", "engine/generated/VariableType.ts:7011");
 registerKernel(ops.squeeze_dim, "Autograd", (ks, self, dim) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: SqueezeBackward1 | null = null;
   if (_any_requires_grad) {
     grad_fn = new SqueezeBackward1();
@@ -5615,11 +7046,18 @@ registerKernel(ops.squeeze_dim, "Autograd", (ks, self, dim) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with squeeze that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    result_new_fw_grad_opt = ops.squeeze_dim.call(self_t, dim);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::squeeze_dim", "engine/ops/native_functions/shape.yaml:88", "engine/generated/VariableType.ts:5604");
+}, "VariableType::squeeze_dim", "engine/ops/native_functions/shape.yaml:88", "engine/generated/VariableType.ts:7034");
 registerKernel(ops.unsqueeze_default, "Autograd", (ks, self, dim) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: UnsqueezeBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new UnsqueezeBackward0();
@@ -5631,11 +7069,18 @@ registerKernel(ops.unsqueeze_default, "Autograd", (ks, self, dim) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with unsqueeze that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    result_new_fw_grad_opt = ops.unsqueeze_default.call(self_t, dim);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::unsqueeze_default", "engine/ops/native_functions/shape.yaml:94", "engine/generated/VariableType.ts:5621");
+}, "VariableType::unsqueeze_default", "engine/ops/native_functions/shape.yaml:94", "engine/generated/VariableType.ts:7058");
 registerKernel(ops.transpose_int, "Autograd", (ks, self, dim0, dim1) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: TransposeBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new TransposeBackward0();
@@ -5648,11 +7093,18 @@ registerKernel(ops.transpose_int, "Autograd", (ks, self, dim0, dim1) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with transpose that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    result_new_fw_grad_opt = ops.transpose_int.call(self_t, dim0, dim1);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::transpose_int", "engine/ops/native_functions/shape.yaml:102", "engine/generated/VariableType.ts:5637");
+}, "VariableType::transpose_int", "engine/ops/native_functions/shape.yaml:102", "engine/generated/VariableType.ts:7081");
 registerKernel(ops.t_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: TBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new TBackward0();
@@ -5663,11 +7115,18 @@ registerKernel(ops.t_default, "Autograd", (ks, self) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with t that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    result_new_fw_grad_opt = ops.t_default.call(self_t);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::t_default", "engine/ops/native_functions/shape.yaml:108", "engine/generated/VariableType.ts:5654");
+}, "VariableType::t_default", "engine/ops/native_functions/shape.yaml:108", "engine/generated/VariableType.ts:7105");
 registerKernel(ops.permute_default, "Autograd", (ks, self, dims) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: PermuteBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new PermuteBackward0();
@@ -5679,11 +7138,18 @@ registerKernel(ops.permute_default, "Autograd", (ks, self, dims) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with permute that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    result_new_fw_grad_opt = ops.permute_default.call(self_t, dims);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::permute_default", "engine/ops/native_functions/shape.yaml:114", "engine/generated/VariableType.ts:5669");
+}, "VariableType::permute_default", "engine/ops/native_functions/shape.yaml:114", "engine/generated/VariableType.ts:7127");
 registerKernel(ops.expand_default, "Autograd", (ks, self, size, implicit) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: ExpandBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new ExpandBackward0();
@@ -5695,11 +7161,18 @@ registerKernel(ops.expand_default, "Autograd", (ks, self, size, implicit) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with expand that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    result_new_fw_grad_opt = ops.expand_default.call(self_t, size, implicit);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::expand_default", "engine/ops/native_functions/shape.yaml:142", "engine/generated/VariableType.ts:5685");
+}, "VariableType::expand_default", "engine/ops/native_functions/shape.yaml:142", "engine/generated/VariableType.ts:7150");
 registerKernel(ops.select_int, "Autograd", (ks, self, dim, index) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: SelectBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new SelectBackward0();
@@ -5713,11 +7186,18 @@ registerKernel(ops.select_int, "Autograd", (ks, self, dim, index) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with select that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    result_new_fw_grad_opt = ops.select_int.call(self_t, dim, index);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::select_int", "engine/ops/native_functions/shape.yaml:168", "engine/generated/VariableType.ts:5701");
+}, "VariableType::select_int", "engine/ops/native_functions/shape.yaml:168", "engine/generated/VariableType.ts:7173");
 registerKernel(ops.slice_Tensor, "Autograd", (ks, self, dim, start, end, step) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: SliceBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new SliceBackward0();
@@ -5733,11 +7213,18 @@ registerKernel(ops.slice_Tensor, "Autograd", (ks, self, dim, start, end, step) =
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with slice that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    result_new_fw_grad_opt = ops.slice_Tensor.call(self_t, dim, start, end, step);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::slice_Tensor", "engine/ops/native_functions/shape.yaml:174", "engine/generated/VariableType.ts:5719");
+}, "VariableType::slice_Tensor", "engine/ops/native_functions/shape.yaml:174", "engine/generated/VariableType.ts:7198");
 registerKernel(ops.unfold_default, "Autograd", (ks, self, dimension, size, step) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: UnfoldBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new UnfoldBackward0();
@@ -5752,11 +7239,18 @@ registerKernel(ops.unfold_default, "Autograd", (ks, self, dimension, size, step)
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with unfold that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    result_new_fw_grad_opt = ops.unfold_default.call(self_t, dimension, size, step);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::unfold_default", "engine/ops/native_functions/shape.yaml:180", "engine/generated/VariableType.ts:5739");
+}, "VariableType::unfold_default", "engine/ops/native_functions/shape.yaml:180", "engine/generated/VariableType.ts:7225");
 registerKernel(ops.diagonal_default, "Autograd", (ks, self, offset, dim1, dim2) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: DiagonalBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new DiagonalBackward0();
@@ -5771,11 +7265,18 @@ registerKernel(ops.diagonal_default, "Autograd", (ks, self, offset, dim1, dim2) 
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with diagonal that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    result_new_fw_grad_opt = ops.diagonal_default.call(self_t, offset, dim1, dim2);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::diagonal_default", "engine/ops/native_functions/shape.yaml:186", "engine/generated/VariableType.ts:5758");
+}, "VariableType::diagonal_default", "engine/ops/native_functions/shape.yaml:186", "engine/generated/VariableType.ts:7251");
 registerKernel(ops.split_Tensor, "Autograd", (ks, self, split_size, dim) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: SplitBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new SplitBackward0();
@@ -5790,11 +7291,18 @@ registerKernel(ops.split_Tensor, "Autograd", (ks, self, split_size, dim) => {
     set_history(differentiable_outputs(_result), grad_fn);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with split that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    result_new_fw_grad_opt = ops.split_Tensor.call(self_t, split_size, dim);
+  }
+  if (result_new_fw_grad_opt) ((_result as any) as Tensor[]).forEach((t, i) => { if (result_new_fw_grad_opt[i]) set_fw_grad(t, result_new_fw_grad_opt[i], 0, false); });
   return _result;
-}, "VariableType::split_Tensor", "engine/ops/native_functions/shape.yaml:193", "engine/generated/VariableType.ts:5777");
+}, "VariableType::split_Tensor", "engine/ops/native_functions/shape.yaml:193", "engine/generated/VariableType.ts:7277");
 registerKernel(ops.split_with_sizes_default, "Autograd", (ks, self, split_sizes, dim) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: SplitWithSizesBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new SplitWithSizesBackward0();
@@ -5809,11 +7317,18 @@ registerKernel(ops.split_with_sizes_default, "Autograd", (ks, self, split_sizes,
     set_history(differentiable_outputs(_result), grad_fn);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with split_with_sizes that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    result_new_fw_grad_opt = ops.split_with_sizes_default.call(self_t, split_sizes, dim);
+  }
+  if (result_new_fw_grad_opt) ((_result as any) as Tensor[]).forEach((t, i) => { if (result_new_fw_grad_opt[i]) set_fw_grad(t, result_new_fw_grad_opt[i], 0, false); });
   return _result;
-}, "VariableType::split_with_sizes_default", "engine/ops/native_functions/shape.yaml:204", "engine/generated/VariableType.ts:5796");
+}, "VariableType::split_with_sizes_default", "engine/ops/native_functions/shape.yaml:204", "engine/generated/VariableType.ts:7303");
 registerKernel(ops.unbind_int, "Autograd", (ks, self, dim) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: UnbindBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new UnbindBackward0();
@@ -5825,11 +7340,18 @@ registerKernel(ops.unbind_int, "Autograd", (ks, self, dim) => {
     set_history(differentiable_outputs(_result), grad_fn);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with unbind that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    result_new_fw_grad_opt = ops.unbind_int.call(self_t, dim);
+  }
+  if (result_new_fw_grad_opt) ((_result as any) as Tensor[]).forEach((t, i) => { if (result_new_fw_grad_opt[i]) set_fw_grad(t, result_new_fw_grad_opt[i], 0, false); });
   return _result;
-}, "VariableType::unbind_int", "engine/ops/native_functions/shape.yaml:216", "engine/generated/VariableType.ts:5815");
+}, "VariableType::unbind_int", "engine/ops/native_functions/shape.yaml:216", "engine/generated/VariableType.ts:7329");
 registerKernel(ops.clone_default, "Autograd", (ks, self, memory_format) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: CloneBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new CloneBackward0();
@@ -5840,20 +7362,27 @@ registerKernel(ops.clone_default, "Autograd", (ks, self, memory_format) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with clone that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    result_new_fw_grad_opt = ops.clone_default.call(self_t, memory_format);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::clone_default", "engine/ops/native_functions/shape.yaml:223", "engine/generated/VariableType.ts:5831");
+}, "VariableType::clone_default", "engine/ops/native_functions/shape.yaml:223", "engine/generated/VariableType.ts:7352");
 registerKernel(ops.copy__default, "Autograd", (ks, self, src, non_blocking) => {
   const grad_fn = compute_requires_grad(src) ? not_implemented_node("aten::copy_", src) : null;
   if (grad_fn) check_inplace(self, true);
   const _result = below_autograd(() => ops.copy__default.redispatch(ks.and(after_autograd_keyset), self, src, non_blocking));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) rebase_history(self, grad_fn);
-  if (isFwGradDefined(src)) throw new NotImplementedError("Trying to use forward AD with copy_ that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  copy__fw_grad(self, src);
   return _result;
-}, "VariableType::copy__default", "engine/ops/native_functions/shape.yaml:235", "engine/generated/VariableType.ts:5846");
+}, "VariableType::copy__default", "engine/ops/native_functions/shape.yaml:235", "engine/generated/VariableType.ts:7374");
 registerKernel(ops._to_copy_default, "Autograd", (ks, self, dtype, layout, device, pin_memory, non_blocking, memory_format) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: ToCopyBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new ToCopyBackward0();
@@ -5865,11 +7394,18 @@ registerKernel(ops._to_copy_default, "Autograd", (ks, self, dtype, layout, devic
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with _to_copy that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    result_new_fw_grad_opt = ops._to_copy_default.call(self_t, dtype, layout, device, pin_memory, non_blocking, memory_format);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::_to_copy_default", "engine/ops/native_functions/shape.yaml:242", "engine/generated/VariableType.ts:5855");
+}, "VariableType::_to_copy_default", "engine/ops/native_functions/shape.yaml:242", "engine/generated/VariableType.ts:7383");
 registerKernel(ops.zero__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_self = isFwGradDefined(self);
   check_inplace(self, _any_requires_grad);
   let grad_fn: ZeroBackward0 | null = null;
   if (_any_requires_grad) {
@@ -5881,17 +7417,25 @@ registerKernel(ops.zero__default, "Autograd", (ks, self) => {
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    self_new_fw_grad_opt = self_t.zero_();
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::zero__default", "engine/ops/native_functions/shape.yaml:276", "engine/generated/VariableType.ts:5871");
-registerKernel(ops.empty_strided_default, "Autograd", (ks, size, stride, dtype, layout, device, pin_memory) => below_autograd(() => ops.empty_strided_default.redispatch(ks.and(after_autograd_keyset), size, stride, dtype, layout, device, pin_memory)), "VariableType::empty_strided_default", "engine/ops/native_functions/shape.yaml:284", "engine/generated/VariableType.ts:5886");
-registerKernel(ops.empty_like_default, "Autograd", (ks, self, dtype, layout, device, pin_memory, memory_format) => below_autograd(() => ops.empty_like_default.redispatch(ks.and(after_autograd_keyset), self, dtype, layout, device, pin_memory, memory_format)), "VariableType::empty_like_default", "engine/ops/native_functions/shape.yaml:290", "engine/generated/VariableType.ts:5887");
-registerKernel(ops.zeros_default, "Autograd", (ks, size, dtype, layout, device, pin_memory) => below_autograd(() => ops.zeros_default.redispatch(ks.and(after_autograd_keyset), size, dtype, layout, device, pin_memory)), "VariableType::zeros_default", "engine/ops/native_functions/shape.yaml:296", "engine/generated/VariableType.ts:5888");
-registerKernel(ops.zeros_like_default, "Autograd", (ks, self, dtype, layout, device, pin_memory, memory_format) => below_autograd(() => ops.zeros_like_default.redispatch(ks.and(after_autograd_keyset), self, dtype, layout, device, pin_memory, memory_format)), "VariableType::zeros_like_default", "engine/ops/native_functions/shape.yaml:300", "engine/generated/VariableType.ts:5889");
-registerKernel(ops.ones_like_default, "Autograd", (ks, self, dtype, layout, device, pin_memory, memory_format) => below_autograd(() => ops.ones_like_default.redispatch(ks.and(after_autograd_keyset), self, dtype, layout, device, pin_memory, memory_format)), "VariableType::ones_like_default", "engine/ops/native_functions/shape.yaml:307", "engine/generated/VariableType.ts:5890");
-registerKernel(ops.full_default, "Autograd", (ks, size, fill_value, dtype, layout, device, pin_memory) => below_autograd(() => ops.full_default.redispatch(ks.and(after_autograd_keyset), size, fill_value, dtype, layout, device, pin_memory)), "VariableType::full_default", "engine/ops/native_functions/shape.yaml:314", "engine/generated/VariableType.ts:5891");
-registerKernel(ops.full_like_default, "Autograd", (ks, self, fill_value, dtype, layout, device, pin_memory, memory_format) => below_autograd(() => ops.full_like_default.redispatch(ks.and(after_autograd_keyset), self, fill_value, dtype, layout, device, pin_memory, memory_format)), "VariableType::full_like_default", "engine/ops/native_functions/shape.yaml:318", "engine/generated/VariableType.ts:5892");
+}, "VariableType::zero__default", "engine/ops/native_functions/shape.yaml:276", "engine/generated/VariableType.ts:7406");
+registerKernel(ops.empty_strided_default, "Autograd", (ks, size, stride, dtype, layout, device, pin_memory) => below_autograd(() => ops.empty_strided_default.redispatch(ks.and(after_autograd_keyset), size, stride, dtype, layout, device, pin_memory)), "VariableType::empty_strided_default", "engine/ops/native_functions/shape.yaml:284", "engine/generated/VariableType.ts:7429");
+registerKernel(ops.empty_like_default, "Autograd", (ks, self, dtype, layout, device, pin_memory, memory_format) => below_autograd(() => ops.empty_like_default.redispatch(ks.and(after_autograd_keyset), self, dtype, layout, device, pin_memory, memory_format)), "VariableType::empty_like_default", "engine/ops/native_functions/shape.yaml:290", "engine/generated/VariableType.ts:7430");
+registerKernel(ops.zeros_default, "Autograd", (ks, size, dtype, layout, device, pin_memory) => below_autograd(() => ops.zeros_default.redispatch(ks.and(after_autograd_keyset), size, dtype, layout, device, pin_memory)), "VariableType::zeros_default", "engine/ops/native_functions/shape.yaml:296", "engine/generated/VariableType.ts:7431");
+registerKernel(ops.zeros_like_default, "Autograd", (ks, self, dtype, layout, device, pin_memory, memory_format) => below_autograd(() => ops.zeros_like_default.redispatch(ks.and(after_autograd_keyset), self, dtype, layout, device, pin_memory, memory_format)), "VariableType::zeros_like_default", "engine/ops/native_functions/shape.yaml:300", "engine/generated/VariableType.ts:7432");
+registerKernel(ops.ones_like_default, "Autograd", (ks, self, dtype, layout, device, pin_memory, memory_format) => below_autograd(() => ops.ones_like_default.redispatch(ks.and(after_autograd_keyset), self, dtype, layout, device, pin_memory, memory_format)), "VariableType::ones_like_default", "engine/ops/native_functions/shape.yaml:307", "engine/generated/VariableType.ts:7433");
+registerKernel(ops.full_default, "Autograd", (ks, size, fill_value, dtype, layout, device, pin_memory) => below_autograd(() => ops.full_default.redispatch(ks.and(after_autograd_keyset), size, fill_value, dtype, layout, device, pin_memory)), "VariableType::full_default", "engine/ops/native_functions/shape.yaml:314", "engine/generated/VariableType.ts:7434");
+registerKernel(ops.full_like_default, "Autograd", (ks, self, fill_value, dtype, layout, device, pin_memory, memory_format) => below_autograd(() => ops.full_like_default.redispatch(ks.and(after_autograd_keyset), self, fill_value, dtype, layout, device, pin_memory, memory_format)), "VariableType::full_like_default", "engine/ops/native_functions/shape.yaml:318", "engine/generated/VariableType.ts:7435");
 registerKernel(ops.neg_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: NegBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new NegBackward0();
@@ -5902,11 +7446,18 @@ registerKernel(ops.neg_default, "Autograd", (ks, self) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with neg that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    result_new_fw_grad_opt = self_t.neg();
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::neg_default", "engine/ops/native_functions/unary.yaml:19", "engine/generated/VariableType.ts:5893");
+}, "VariableType::neg_default", "engine/ops/native_functions/unary.yaml:19", "engine/generated/VariableType.ts:7436");
 registerKernel(ops.neg__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_self = isFwGradDefined(self);
   check_inplace(self, _any_requires_grad);
   let grad_fn: NegBackward0 | null = null;
   if (_any_requires_grad) {
@@ -5918,16 +7469,25 @@ registerKernel(ops.neg__default, "Autograd", (ks, self) => {
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    let self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    self_t = GradMode.is_enabled() ? self_t.clone() : self_t;
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(self_t.neg()) : self_t.neg();
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::neg__default", "engine/ops/native_functions/unary.yaml:23", "engine/generated/VariableType.ts:5908");
+}, "VariableType::neg__default", "engine/ops/native_functions/unary.yaml:23", "engine/generated/VariableType.ts:7458");
 registerKernel(ops.neg_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("neg");
   const _result = below_autograd(() => ops.neg_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if (isFwGradDefined(self) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with neg_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::neg_out", "engine/ops/native_functions/unary.yaml:27", "engine/generated/VariableType.ts:5923");
+}, "VariableType::neg_out", "engine/ops/native_functions/unary.yaml:27", "engine/generated/VariableType.ts:7482");
 registerKernel(ops.abs_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: AbsBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new AbsBackward0();
@@ -5939,12 +7499,23 @@ registerKernel(ops.abs_default, "Autograd", (ks, self) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with abs that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const result_scalar_type: any = (_result as any).dtype.scalarType;
+    result_new_fw_grad_opt = handle_r_to_c(result_scalar_type, self_t.mul(self_p.sgn()));
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::abs_default", "engine/ops/native_functions/unary.yaml:48", "engine/generated/VariableType.ts:5929");
+}, "VariableType::abs_default", "engine/ops/native_functions/unary.yaml:48", "engine/generated/VariableType.ts:7488");
 registerKernel(ops.abs__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_self = isFwGradDefined(self);
   check_inplace(self, _any_requires_grad);
+  let original_self: Tensor | null = null;
+  if (_any_has_forward_grad_self) original_self = ops.clone_default.call(self, null) as Tensor;
   let grad_fn: AbsBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new AbsBackward0();
@@ -5956,16 +7527,29 @@ registerKernel(ops.abs__default, "Autograd", (ks, self) => {
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const original_self_t_raw: any = fw_grad(original_self!, 0);
+    const original_self_t: any = original_self_t_raw !== null ? original_self_t_raw : ops.zeros_like_default.call(original_self, null, null, null, null, null);
+    const original_self_p: any = ops._fw_primal_default.call(original_self, 0);
+    const result_scalar_type: any = self.dtype.scalarType;
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(handle_r_to_c(result_scalar_type, original_self_t.mul(original_self_p.sgn()))) : handle_r_to_c(result_scalar_type, original_self_t.mul(original_self_p.sgn()));
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::abs__default", "engine/ops/native_functions/unary.yaml:53", "engine/generated/VariableType.ts:5945");
+}, "VariableType::abs__default", "engine/ops/native_functions/unary.yaml:53", "engine/generated/VariableType.ts:7513");
 registerKernel(ops.abs_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("abs");
   const _result = below_autograd(() => ops.abs_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if (isFwGradDefined(self) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with abs_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::abs_out", "engine/ops/native_functions/unary.yaml:58", "engine/generated/VariableType.ts:5961");
+}, "VariableType::abs_out", "engine/ops/native_functions/unary.yaml:58", "engine/generated/VariableType.ts:7544");
 registerKernel(ops.sign_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: SignBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new SignBackward0();
@@ -5976,11 +7560,18 @@ registerKernel(ops.sign_default, "Autograd", (ks, self) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with sign that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    result_new_fw_grad_opt = zeros_like(self_t);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::sign_default", "engine/ops/native_functions/unary.yaml:77", "engine/generated/VariableType.ts:5967");
+}, "VariableType::sign_default", "engine/ops/native_functions/unary.yaml:77", "engine/generated/VariableType.ts:7550");
 registerKernel(ops.sign__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_self = isFwGradDefined(self);
   check_inplace(self, _any_requires_grad);
   let grad_fn: SignBackward0 | null = null;
   if (_any_requires_grad) {
@@ -5992,16 +7583,25 @@ registerKernel(ops.sign__default, "Autograd", (ks, self) => {
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    let self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    self_t = GradMode.is_enabled() ? self_t.clone() : self_t;
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(zeros_like(self_t)) : zeros_like(self_t);
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::sign__default", "engine/ops/native_functions/unary.yaml:81", "engine/generated/VariableType.ts:5982");
+}, "VariableType::sign__default", "engine/ops/native_functions/unary.yaml:81", "engine/generated/VariableType.ts:7572");
 registerKernel(ops.sign_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("sign");
   const _result = below_autograd(() => ops.sign_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if (isFwGradDefined(self) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with sign_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::sign_out", "engine/ops/native_functions/unary.yaml:85", "engine/generated/VariableType.ts:5997");
+}, "VariableType::sign_out", "engine/ops/native_functions/unary.yaml:85", "engine/generated/VariableType.ts:7596");
 registerKernel(ops.sgn_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: SgnBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new SgnBackward0();
@@ -6014,12 +7614,23 @@ registerKernel(ops.sgn_default, "Autograd", (ks, self) => {
     grad_fn.result_ = new SavedVariable((_result as Tensor), true);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with sgn that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const result: any = (_result as any);
+    result_new_fw_grad_opt = sgn_backward(result, self_t, self_p);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::sgn_default", "engine/ops/native_functions/unary.yaml:91", "engine/generated/VariableType.ts:6003");
+}, "VariableType::sgn_default", "engine/ops/native_functions/unary.yaml:91", "engine/generated/VariableType.ts:7602");
 registerKernel(ops.sgn__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_self = isFwGradDefined(self);
   check_inplace(self, _any_requires_grad);
+  let original_self: Tensor | null = null;
+  if (_any_has_forward_grad_self) original_self = ops.clone_default.call(self, null) as Tensor;
   let grad_fn: SgnBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new SgnBackward0();
@@ -6032,16 +7643,28 @@ registerKernel(ops.sgn__default, "Autograd", (ks, self) => {
     grad_fn.result_ = new SavedVariable(self, true);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const original_self_t_raw: any = fw_grad(original_self!, 0);
+    const original_self_t: any = original_self_t_raw !== null ? original_self_t_raw : ops.zeros_like_default.call(original_self, null, null, null, null, null);
+    const original_self_p: any = ops._fw_primal_default.call(original_self, 0);
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(sgn_backward(self_p, original_self_t, original_self_p)) : sgn_backward(self_p, original_self_t, original_self_p);
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::sgn__default", "engine/ops/native_functions/unary.yaml:95", "engine/generated/VariableType.ts:6020");
+}, "VariableType::sgn__default", "engine/ops/native_functions/unary.yaml:95", "engine/generated/VariableType.ts:7628");
 registerKernel(ops.sgn_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("sgn");
   const _result = below_autograd(() => ops.sgn_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if (isFwGradDefined(self) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with sgn_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::sgn_out", "engine/ops/native_functions/unary.yaml:99", "engine/generated/VariableType.ts:6037");
+}, "VariableType::sgn_out", "engine/ops/native_functions/unary.yaml:99", "engine/generated/VariableType.ts:7659");
 registerKernel(ops.exp_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: ExpBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new ExpBackward0();
@@ -6053,11 +7676,19 @@ registerKernel(ops.exp_default, "Autograd", (ks, self) => {
     grad_fn.result_ = new SavedVariable((_result as Tensor), true);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with exp that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const result: any = (_result as any);
+    result_new_fw_grad_opt = self_t.mul(result);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::exp_default", "engine/ops/native_functions/unary.yaml:106", "engine/generated/VariableType.ts:6043");
+}, "VariableType::exp_default", "engine/ops/native_functions/unary.yaml:106", "engine/generated/VariableType.ts:7665");
 registerKernel(ops.exp__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_self = isFwGradDefined(self);
   check_inplace(self, _any_requires_grad);
   let grad_fn: ExpBackward0 | null = null;
   if (_any_requires_grad) {
@@ -6070,16 +7701,26 @@ registerKernel(ops.exp__default, "Autograd", (ks, self) => {
     grad_fn.result_ = new SavedVariable(self, true);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    let self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    self_t = GradMode.is_enabled() ? self_t.clone() : self_t;
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(self_t.mul(self_p)) : self_t.mul(self_p);
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::exp__default", "engine/ops/native_functions/unary.yaml:110", "engine/generated/VariableType.ts:6059");
+}, "VariableType::exp__default", "engine/ops/native_functions/unary.yaml:110", "engine/generated/VariableType.ts:7689");
 registerKernel(ops.exp_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("exp");
   const _result = below_autograd(() => ops.exp_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if (isFwGradDefined(self) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with exp_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::exp_out", "engine/ops/native_functions/unary.yaml:114", "engine/generated/VariableType.ts:6075");
+}, "VariableType::exp_out", "engine/ops/native_functions/unary.yaml:114", "engine/generated/VariableType.ts:7715");
 registerKernel(ops.exp2_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: Exp2Backward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new Exp2Backward0();
@@ -6091,11 +7732,19 @@ registerKernel(ops.exp2_default, "Autograd", (ks, self) => {
     grad_fn.result_ = new SavedVariable((_result as Tensor), true);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with exp2 that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const result: any = (_result as any);
+    result_new_fw_grad_opt = self_t.mul(result).mul(0.6931471805599453);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::exp2_default", "engine/ops/native_functions/unary.yaml:120", "engine/generated/VariableType.ts:6081");
+}, "VariableType::exp2_default", "engine/ops/native_functions/unary.yaml:120", "engine/generated/VariableType.ts:7721");
 registerKernel(ops.exp2__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_self = isFwGradDefined(self);
   check_inplace(self, _any_requires_grad);
   let grad_fn: Exp2Backward0 | null = null;
   if (_any_requires_grad) {
@@ -6108,16 +7757,26 @@ registerKernel(ops.exp2__default, "Autograd", (ks, self) => {
     grad_fn.result_ = new SavedVariable(self, true);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    let self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    self_t = GradMode.is_enabled() ? self_t.clone() : self_t;
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(self_t.mul(self_p).mul(0.6931471805599453)) : self_t.mul(self_p).mul(0.6931471805599453);
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::exp2__default", "engine/ops/native_functions/unary.yaml:124", "engine/generated/VariableType.ts:6097");
+}, "VariableType::exp2__default", "engine/ops/native_functions/unary.yaml:124", "engine/generated/VariableType.ts:7745");
 registerKernel(ops.exp2_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("exp2");
   const _result = below_autograd(() => ops.exp2_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if (isFwGradDefined(self) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with exp2_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::exp2_out", "engine/ops/native_functions/unary.yaml:128", "engine/generated/VariableType.ts:6113");
+}, "VariableType::exp2_out", "engine/ops/native_functions/unary.yaml:128", "engine/generated/VariableType.ts:7771");
 registerKernel(ops.expm1_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: Expm1Backward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new Expm1Backward0();
@@ -6129,11 +7788,19 @@ registerKernel(ops.expm1_default, "Autograd", (ks, self) => {
     grad_fn.result_ = new SavedVariable((_result as Tensor), true);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with expm1 that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const result: any = (_result as any);
+    result_new_fw_grad_opt = self_t.mul(result.add(1));
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::expm1_default", "engine/ops/native_functions/unary.yaml:134", "engine/generated/VariableType.ts:6119");
+}, "VariableType::expm1_default", "engine/ops/native_functions/unary.yaml:134", "engine/generated/VariableType.ts:7777");
 registerKernel(ops.expm1__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_self = isFwGradDefined(self);
   check_inplace(self, _any_requires_grad);
   let grad_fn: Expm1Backward0 | null = null;
   if (_any_requires_grad) {
@@ -6146,16 +7813,26 @@ registerKernel(ops.expm1__default, "Autograd", (ks, self) => {
     grad_fn.result_ = new SavedVariable(self, true);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    let self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    self_t = GradMode.is_enabled() ? self_t.clone() : self_t;
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(self_t.mul(self_p.add(1))) : self_t.mul(self_p.add(1));
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::expm1__default", "engine/ops/native_functions/unary.yaml:138", "engine/generated/VariableType.ts:6135");
+}, "VariableType::expm1__default", "engine/ops/native_functions/unary.yaml:138", "engine/generated/VariableType.ts:7801");
 registerKernel(ops.expm1_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("expm1");
   const _result = below_autograd(() => ops.expm1_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if (isFwGradDefined(self) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with expm1_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::expm1_out", "engine/ops/native_functions/unary.yaml:142", "engine/generated/VariableType.ts:6151");
+}, "VariableType::expm1_out", "engine/ops/native_functions/unary.yaml:142", "engine/generated/VariableType.ts:7827");
 registerKernel(ops.log_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: LogBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new LogBackward0();
@@ -6167,12 +7844,22 @@ registerKernel(ops.log_default, "Autograd", (ks, self) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with log that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    result_new_fw_grad_opt = self_t.div(self_p);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::log_default", "engine/ops/native_functions/unary.yaml:148", "engine/generated/VariableType.ts:6157");
+}, "VariableType::log_default", "engine/ops/native_functions/unary.yaml:148", "engine/generated/VariableType.ts:7833");
 registerKernel(ops.log__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_self = isFwGradDefined(self);
   check_inplace(self, _any_requires_grad);
+  let original_self: Tensor | null = null;
+  if (_any_has_forward_grad_self) original_self = ops.clone_default.call(self, null) as Tensor;
   let grad_fn: LogBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new LogBackward0();
@@ -6184,16 +7871,28 @@ registerKernel(ops.log__default, "Autograd", (ks, self) => {
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const original_self_t_raw: any = fw_grad(original_self!, 0);
+    const original_self_t: any = original_self_t_raw !== null ? original_self_t_raw : ops.zeros_like_default.call(original_self, null, null, null, null, null);
+    const original_self_p: any = ops._fw_primal_default.call(original_self, 0);
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(original_self_t.div(original_self_p)) : original_self_t.div(original_self_p);
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::log__default", "engine/ops/native_functions/unary.yaml:152", "engine/generated/VariableType.ts:6173");
+}, "VariableType::log__default", "engine/ops/native_functions/unary.yaml:152", "engine/generated/VariableType.ts:7857");
 registerKernel(ops.log_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("log");
   const _result = below_autograd(() => ops.log_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if (isFwGradDefined(self) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with log_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::log_out", "engine/ops/native_functions/unary.yaml:156", "engine/generated/VariableType.ts:6189");
+}, "VariableType::log_out", "engine/ops/native_functions/unary.yaml:156", "engine/generated/VariableType.ts:7887");
 registerKernel(ops.log2_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: Log2Backward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new Log2Backward0();
@@ -6205,12 +7904,22 @@ registerKernel(ops.log2_default, "Autograd", (ks, self) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with log2 that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    result_new_fw_grad_opt = self_t.div(self_p.mul(0.6931471805599453));
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::log2_default", "engine/ops/native_functions/unary.yaml:162", "engine/generated/VariableType.ts:6195");
+}, "VariableType::log2_default", "engine/ops/native_functions/unary.yaml:162", "engine/generated/VariableType.ts:7893");
 registerKernel(ops.log2__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_self = isFwGradDefined(self);
   check_inplace(self, _any_requires_grad);
+  let original_self: Tensor | null = null;
+  if (_any_has_forward_grad_self) original_self = ops.clone_default.call(self, null) as Tensor;
   let grad_fn: Log2Backward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new Log2Backward0();
@@ -6222,16 +7931,28 @@ registerKernel(ops.log2__default, "Autograd", (ks, self) => {
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const original_self_t_raw: any = fw_grad(original_self!, 0);
+    const original_self_t: any = original_self_t_raw !== null ? original_self_t_raw : ops.zeros_like_default.call(original_self, null, null, null, null, null);
+    const original_self_p: any = ops._fw_primal_default.call(original_self, 0);
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(original_self_t.div(original_self_p.mul(0.6931471805599453))) : original_self_t.div(original_self_p.mul(0.6931471805599453));
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::log2__default", "engine/ops/native_functions/unary.yaml:166", "engine/generated/VariableType.ts:6211");
+}, "VariableType::log2__default", "engine/ops/native_functions/unary.yaml:166", "engine/generated/VariableType.ts:7917");
 registerKernel(ops.log2_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("log2");
   const _result = below_autograd(() => ops.log2_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if (isFwGradDefined(self) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with log2_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::log2_out", "engine/ops/native_functions/unary.yaml:170", "engine/generated/VariableType.ts:6227");
+}, "VariableType::log2_out", "engine/ops/native_functions/unary.yaml:170", "engine/generated/VariableType.ts:7947");
 registerKernel(ops.log10_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: Log10Backward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new Log10Backward0();
@@ -6243,12 +7964,22 @@ registerKernel(ops.log10_default, "Autograd", (ks, self) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with log10 that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    result_new_fw_grad_opt = self_t.div(self_p.mul(2.3025850929940456));
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::log10_default", "engine/ops/native_functions/unary.yaml:176", "engine/generated/VariableType.ts:6233");
+}, "VariableType::log10_default", "engine/ops/native_functions/unary.yaml:176", "engine/generated/VariableType.ts:7953");
 registerKernel(ops.log10__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_self = isFwGradDefined(self);
   check_inplace(self, _any_requires_grad);
+  let original_self: Tensor | null = null;
+  if (_any_has_forward_grad_self) original_self = ops.clone_default.call(self, null) as Tensor;
   let grad_fn: Log10Backward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new Log10Backward0();
@@ -6260,16 +7991,28 @@ registerKernel(ops.log10__default, "Autograd", (ks, self) => {
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const original_self_t_raw: any = fw_grad(original_self!, 0);
+    const original_self_t: any = original_self_t_raw !== null ? original_self_t_raw : ops.zeros_like_default.call(original_self, null, null, null, null, null);
+    const original_self_p: any = ops._fw_primal_default.call(original_self, 0);
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(original_self_t.div(original_self_p.mul(2.3025850929940456))) : original_self_t.div(original_self_p.mul(2.3025850929940456));
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::log10__default", "engine/ops/native_functions/unary.yaml:180", "engine/generated/VariableType.ts:6249");
+}, "VariableType::log10__default", "engine/ops/native_functions/unary.yaml:180", "engine/generated/VariableType.ts:7977");
 registerKernel(ops.log10_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("log10");
   const _result = below_autograd(() => ops.log10_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if (isFwGradDefined(self) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with log10_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::log10_out", "engine/ops/native_functions/unary.yaml:184", "engine/generated/VariableType.ts:6265");
+}, "VariableType::log10_out", "engine/ops/native_functions/unary.yaml:184", "engine/generated/VariableType.ts:8007");
 registerKernel(ops.log1p_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: Log1PBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new Log1PBackward0();
@@ -6281,12 +8024,22 @@ registerKernel(ops.log1p_default, "Autograd", (ks, self) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with log1p that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    result_new_fw_grad_opt = log1p_backward(self_t, self_p);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::log1p_default", "engine/ops/native_functions/unary.yaml:190", "engine/generated/VariableType.ts:6271");
+}, "VariableType::log1p_default", "engine/ops/native_functions/unary.yaml:190", "engine/generated/VariableType.ts:8013");
 registerKernel(ops.log1p__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_self = isFwGradDefined(self);
   check_inplace(self, _any_requires_grad);
+  let original_self: Tensor | null = null;
+  if (_any_has_forward_grad_self) original_self = ops.clone_default.call(self, null) as Tensor;
   let grad_fn: Log1PBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new Log1PBackward0();
@@ -6298,16 +8051,28 @@ registerKernel(ops.log1p__default, "Autograd", (ks, self) => {
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const original_self_t_raw: any = fw_grad(original_self!, 0);
+    const original_self_t: any = original_self_t_raw !== null ? original_self_t_raw : ops.zeros_like_default.call(original_self, null, null, null, null, null);
+    const original_self_p: any = ops._fw_primal_default.call(original_self, 0);
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(log1p_backward(original_self_t, original_self_p)) : log1p_backward(original_self_t, original_self_p);
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::log1p__default", "engine/ops/native_functions/unary.yaml:194", "engine/generated/VariableType.ts:6287");
+}, "VariableType::log1p__default", "engine/ops/native_functions/unary.yaml:194", "engine/generated/VariableType.ts:8037");
 registerKernel(ops.log1p_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("log1p");
   const _result = below_autograd(() => ops.log1p_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if (isFwGradDefined(self) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with log1p_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::log1p_out", "engine/ops/native_functions/unary.yaml:198", "engine/generated/VariableType.ts:6303");
+}, "VariableType::log1p_out", "engine/ops/native_functions/unary.yaml:198", "engine/generated/VariableType.ts:8067");
 registerKernel(ops.sqrt_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: SqrtBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new SqrtBackward0();
@@ -6319,11 +8084,19 @@ registerKernel(ops.sqrt_default, "Autograd", (ks, self) => {
     grad_fn.result_ = new SavedVariable((_result as Tensor), true);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with sqrt that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const result: any = (_result as any);
+    result_new_fw_grad_opt = self_t.div(result.mul(2));
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::sqrt_default", "engine/ops/native_functions/unary.yaml:204", "engine/generated/VariableType.ts:6309");
+}, "VariableType::sqrt_default", "engine/ops/native_functions/unary.yaml:204", "engine/generated/VariableType.ts:8073");
 registerKernel(ops.sqrt__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_self = isFwGradDefined(self);
   check_inplace(self, _any_requires_grad);
   let grad_fn: SqrtBackward0 | null = null;
   if (_any_requires_grad) {
@@ -6336,16 +8109,26 @@ registerKernel(ops.sqrt__default, "Autograd", (ks, self) => {
     grad_fn.result_ = new SavedVariable(self, true);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    let self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    self_t = GradMode.is_enabled() ? self_t.clone() : self_t;
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(self_t.div(self_p.mul(2))) : self_t.div(self_p.mul(2));
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::sqrt__default", "engine/ops/native_functions/unary.yaml:208", "engine/generated/VariableType.ts:6325");
+}, "VariableType::sqrt__default", "engine/ops/native_functions/unary.yaml:208", "engine/generated/VariableType.ts:8097");
 registerKernel(ops.sqrt_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("sqrt");
   const _result = below_autograd(() => ops.sqrt_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if (isFwGradDefined(self) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with sqrt_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::sqrt_out", "engine/ops/native_functions/unary.yaml:212", "engine/generated/VariableType.ts:6341");
+}, "VariableType::sqrt_out", "engine/ops/native_functions/unary.yaml:212", "engine/generated/VariableType.ts:8123");
 registerKernel(ops.rsqrt_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: RsqrtBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new RsqrtBackward0();
@@ -6357,11 +8140,19 @@ registerKernel(ops.rsqrt_default, "Autograd", (ks, self) => {
     grad_fn.result_ = new SavedVariable((_result as Tensor), true);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with rsqrt that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const result: any = (_result as any);
+    result_new_fw_grad_opt = self_t.mul(-0.5).mul(result.pow(3));
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::rsqrt_default", "engine/ops/native_functions/unary.yaml:218", "engine/generated/VariableType.ts:6347");
+}, "VariableType::rsqrt_default", "engine/ops/native_functions/unary.yaml:218", "engine/generated/VariableType.ts:8129");
 registerKernel(ops.rsqrt__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_self = isFwGradDefined(self);
   check_inplace(self, _any_requires_grad);
   let grad_fn: RsqrtBackward0 | null = null;
   if (_any_requires_grad) {
@@ -6374,16 +8165,26 @@ registerKernel(ops.rsqrt__default, "Autograd", (ks, self) => {
     grad_fn.result_ = new SavedVariable(self, true);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    let self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    self_t = GradMode.is_enabled() ? self_t.clone() : self_t;
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(self_t.mul(-0.5).mul(self_p.pow(3))) : self_t.mul(-0.5).mul(self_p.pow(3));
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::rsqrt__default", "engine/ops/native_functions/unary.yaml:222", "engine/generated/VariableType.ts:6363");
+}, "VariableType::rsqrt__default", "engine/ops/native_functions/unary.yaml:222", "engine/generated/VariableType.ts:8153");
 registerKernel(ops.rsqrt_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("rsqrt");
   const _result = below_autograd(() => ops.rsqrt_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if (isFwGradDefined(self) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with rsqrt_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::rsqrt_out", "engine/ops/native_functions/unary.yaml:226", "engine/generated/VariableType.ts:6379");
+}, "VariableType::rsqrt_out", "engine/ops/native_functions/unary.yaml:226", "engine/generated/VariableType.ts:8179");
 registerKernel(ops.reciprocal_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: ReciprocalBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new ReciprocalBackward0();
@@ -6395,11 +8196,19 @@ registerKernel(ops.reciprocal_default, "Autograd", (ks, self) => {
     grad_fn.result_ = new SavedVariable((_result as Tensor), true);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with reciprocal that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const result: any = (_result as any);
+    result_new_fw_grad_opt = self_t.neg().mul(result.mul(result));
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::reciprocal_default", "engine/ops/native_functions/unary.yaml:232", "engine/generated/VariableType.ts:6385");
+}, "VariableType::reciprocal_default", "engine/ops/native_functions/unary.yaml:232", "engine/generated/VariableType.ts:8185");
 registerKernel(ops.reciprocal__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_self = isFwGradDefined(self);
   check_inplace(self, _any_requires_grad);
   let grad_fn: ReciprocalBackward0 | null = null;
   if (_any_requires_grad) {
@@ -6412,16 +8221,26 @@ registerKernel(ops.reciprocal__default, "Autograd", (ks, self) => {
     grad_fn.result_ = new SavedVariable(self, true);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    let self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    self_t = GradMode.is_enabled() ? self_t.clone() : self_t;
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(self_t.neg().mul(self_p.mul(self_p))) : self_t.neg().mul(self_p.mul(self_p));
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::reciprocal__default", "engine/ops/native_functions/unary.yaml:236", "engine/generated/VariableType.ts:6401");
+}, "VariableType::reciprocal__default", "engine/ops/native_functions/unary.yaml:236", "engine/generated/VariableType.ts:8209");
 registerKernel(ops.reciprocal_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("reciprocal");
   const _result = below_autograd(() => ops.reciprocal_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if (isFwGradDefined(self) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with reciprocal_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::reciprocal_out", "engine/ops/native_functions/unary.yaml:240", "engine/generated/VariableType.ts:6417");
+}, "VariableType::reciprocal_out", "engine/ops/native_functions/unary.yaml:240", "engine/generated/VariableType.ts:8235");
 registerKernel(ops.sin_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: SinBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new SinBackward0();
@@ -6433,12 +8252,22 @@ registerKernel(ops.sin_default, "Autograd", (ks, self) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with sin that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    result_new_fw_grad_opt = self_t.mul(self_p.cos());
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::sin_default", "engine/ops/native_functions/unary.yaml:262", "engine/generated/VariableType.ts:6423");
+}, "VariableType::sin_default", "engine/ops/native_functions/unary.yaml:262", "engine/generated/VariableType.ts:8241");
 registerKernel(ops.sin__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_self = isFwGradDefined(self);
   check_inplace(self, _any_requires_grad);
+  let original_self: Tensor | null = null;
+  if (_any_has_forward_grad_self) original_self = ops.clone_default.call(self, null) as Tensor;
   let grad_fn: SinBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new SinBackward0();
@@ -6450,16 +8279,28 @@ registerKernel(ops.sin__default, "Autograd", (ks, self) => {
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const original_self_t_raw: any = fw_grad(original_self!, 0);
+    const original_self_t: any = original_self_t_raw !== null ? original_self_t_raw : ops.zeros_like_default.call(original_self, null, null, null, null, null);
+    const original_self_p: any = ops._fw_primal_default.call(original_self, 0);
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(original_self_t.mul(original_self_p.cos())) : original_self_t.mul(original_self_p.cos());
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::sin__default", "engine/ops/native_functions/unary.yaml:266", "engine/generated/VariableType.ts:6439");
+}, "VariableType::sin__default", "engine/ops/native_functions/unary.yaml:266", "engine/generated/VariableType.ts:8265");
 registerKernel(ops.sin_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("sin");
   const _result = below_autograd(() => ops.sin_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if (isFwGradDefined(self) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with sin_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::sin_out", "engine/ops/native_functions/unary.yaml:270", "engine/generated/VariableType.ts:6455");
+}, "VariableType::sin_out", "engine/ops/native_functions/unary.yaml:270", "engine/generated/VariableType.ts:8295");
 registerKernel(ops.cos_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: CosBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new CosBackward0();
@@ -6471,12 +8312,22 @@ registerKernel(ops.cos_default, "Autograd", (ks, self) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with cos that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    result_new_fw_grad_opt = self_t.mul(self_p.sin().neg());
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::cos_default", "engine/ops/native_functions/unary.yaml:276", "engine/generated/VariableType.ts:6461");
+}, "VariableType::cos_default", "engine/ops/native_functions/unary.yaml:276", "engine/generated/VariableType.ts:8301");
 registerKernel(ops.cos__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_self = isFwGradDefined(self);
   check_inplace(self, _any_requires_grad);
+  let original_self: Tensor | null = null;
+  if (_any_has_forward_grad_self) original_self = ops.clone_default.call(self, null) as Tensor;
   let grad_fn: CosBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new CosBackward0();
@@ -6488,16 +8339,28 @@ registerKernel(ops.cos__default, "Autograd", (ks, self) => {
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const original_self_t_raw: any = fw_grad(original_self!, 0);
+    const original_self_t: any = original_self_t_raw !== null ? original_self_t_raw : ops.zeros_like_default.call(original_self, null, null, null, null, null);
+    const original_self_p: any = ops._fw_primal_default.call(original_self, 0);
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(original_self_t.mul(original_self_p.sin().neg())) : original_self_t.mul(original_self_p.sin().neg());
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::cos__default", "engine/ops/native_functions/unary.yaml:280", "engine/generated/VariableType.ts:6477");
+}, "VariableType::cos__default", "engine/ops/native_functions/unary.yaml:280", "engine/generated/VariableType.ts:8325");
 registerKernel(ops.cos_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("cos");
   const _result = below_autograd(() => ops.cos_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if (isFwGradDefined(self) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with cos_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::cos_out", "engine/ops/native_functions/unary.yaml:284", "engine/generated/VariableType.ts:6493");
+}, "VariableType::cos_out", "engine/ops/native_functions/unary.yaml:284", "engine/generated/VariableType.ts:8355");
 registerKernel(ops.tan_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: TanBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new TanBackward0();
@@ -6509,11 +8372,19 @@ registerKernel(ops.tan_default, "Autograd", (ks, self) => {
     grad_fn.result_ = new SavedVariable((_result as Tensor), true);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with tan that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const result: any = (_result as any);
+    result_new_fw_grad_opt = self_t.mul(result.pow(2).add(1));
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::tan_default", "engine/ops/native_functions/unary.yaml:290", "engine/generated/VariableType.ts:6499");
+}, "VariableType::tan_default", "engine/ops/native_functions/unary.yaml:290", "engine/generated/VariableType.ts:8361");
 registerKernel(ops.tan__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_self = isFwGradDefined(self);
   check_inplace(self, _any_requires_grad);
   let grad_fn: TanBackward0 | null = null;
   if (_any_requires_grad) {
@@ -6526,16 +8397,26 @@ registerKernel(ops.tan__default, "Autograd", (ks, self) => {
     grad_fn.result_ = new SavedVariable(self, true);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    let self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    self_t = GradMode.is_enabled() ? self_t.clone() : self_t;
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(self_t.mul(self_p.pow(2).add(1))) : self_t.mul(self_p.pow(2).add(1));
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::tan__default", "engine/ops/native_functions/unary.yaml:294", "engine/generated/VariableType.ts:6515");
+}, "VariableType::tan__default", "engine/ops/native_functions/unary.yaml:294", "engine/generated/VariableType.ts:8385");
 registerKernel(ops.tan_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("tan");
   const _result = below_autograd(() => ops.tan_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if (isFwGradDefined(self) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with tan_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::tan_out", "engine/ops/native_functions/unary.yaml:298", "engine/generated/VariableType.ts:6531");
+}, "VariableType::tan_out", "engine/ops/native_functions/unary.yaml:298", "engine/generated/VariableType.ts:8411");
 registerKernel(ops.asin_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: AsinBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new AsinBackward0();
@@ -6547,12 +8428,22 @@ registerKernel(ops.asin_default, "Autograd", (ks, self) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with asin that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    result_new_fw_grad_opt = self_t.mul(self_p.neg().mul(self_p).add(1).rsqrt());
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::asin_default", "engine/ops/native_functions/unary.yaml:304", "engine/generated/VariableType.ts:6537");
+}, "VariableType::asin_default", "engine/ops/native_functions/unary.yaml:304", "engine/generated/VariableType.ts:8417");
 registerKernel(ops.asin__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_self = isFwGradDefined(self);
   check_inplace(self, _any_requires_grad);
+  let original_self: Tensor | null = null;
+  if (_any_has_forward_grad_self) original_self = ops.clone_default.call(self, null) as Tensor;
   let grad_fn: AsinBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new AsinBackward0();
@@ -6564,16 +8455,28 @@ registerKernel(ops.asin__default, "Autograd", (ks, self) => {
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const original_self_t_raw: any = fw_grad(original_self!, 0);
+    const original_self_t: any = original_self_t_raw !== null ? original_self_t_raw : ops.zeros_like_default.call(original_self, null, null, null, null, null);
+    const original_self_p: any = ops._fw_primal_default.call(original_self, 0);
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(original_self_t.mul(original_self_p.neg().mul(original_self_p).add(1).rsqrt())) : original_self_t.mul(original_self_p.neg().mul(original_self_p).add(1).rsqrt());
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::asin__default", "engine/ops/native_functions/unary.yaml:308", "engine/generated/VariableType.ts:6553");
+}, "VariableType::asin__default", "engine/ops/native_functions/unary.yaml:308", "engine/generated/VariableType.ts:8441");
 registerKernel(ops.asin_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("asin");
   const _result = below_autograd(() => ops.asin_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if (isFwGradDefined(self) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with asin_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::asin_out", "engine/ops/native_functions/unary.yaml:312", "engine/generated/VariableType.ts:6569");
+}, "VariableType::asin_out", "engine/ops/native_functions/unary.yaml:312", "engine/generated/VariableType.ts:8471");
 registerKernel(ops.acos_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: AcosBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new AcosBackward0();
@@ -6585,12 +8488,22 @@ registerKernel(ops.acos_default, "Autograd", (ks, self) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with acos that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    result_new_fw_grad_opt = self_t.mul(self_p.neg().mul(self_p).add(1).rsqrt().neg());
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::acos_default", "engine/ops/native_functions/unary.yaml:332", "engine/generated/VariableType.ts:6575");
+}, "VariableType::acos_default", "engine/ops/native_functions/unary.yaml:332", "engine/generated/VariableType.ts:8477");
 registerKernel(ops.acos__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_self = isFwGradDefined(self);
   check_inplace(self, _any_requires_grad);
+  let original_self: Tensor | null = null;
+  if (_any_has_forward_grad_self) original_self = ops.clone_default.call(self, null) as Tensor;
   let grad_fn: AcosBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new AcosBackward0();
@@ -6602,16 +8515,28 @@ registerKernel(ops.acos__default, "Autograd", (ks, self) => {
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const original_self_t_raw: any = fw_grad(original_self!, 0);
+    const original_self_t: any = original_self_t_raw !== null ? original_self_t_raw : ops.zeros_like_default.call(original_self, null, null, null, null, null);
+    const original_self_p: any = ops._fw_primal_default.call(original_self, 0);
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(original_self_t.mul(original_self_p.neg().mul(original_self_p).add(1).rsqrt().neg())) : original_self_t.mul(original_self_p.neg().mul(original_self_p).add(1).rsqrt().neg());
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::acos__default", "engine/ops/native_functions/unary.yaml:336", "engine/generated/VariableType.ts:6591");
+}, "VariableType::acos__default", "engine/ops/native_functions/unary.yaml:336", "engine/generated/VariableType.ts:8501");
 registerKernel(ops.acos_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("acos");
   const _result = below_autograd(() => ops.acos_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if (isFwGradDefined(self) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with acos_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::acos_out", "engine/ops/native_functions/unary.yaml:340", "engine/generated/VariableType.ts:6607");
+}, "VariableType::acos_out", "engine/ops/native_functions/unary.yaml:340", "engine/generated/VariableType.ts:8531");
 registerKernel(ops.atan_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: AtanBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new AtanBackward0();
@@ -6623,12 +8548,22 @@ registerKernel(ops.atan_default, "Autograd", (ks, self) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with atan that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    result_new_fw_grad_opt = self_t.div(self_p.mul(self_p).add(1));
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::atan_default", "engine/ops/native_functions/unary.yaml:360", "engine/generated/VariableType.ts:6613");
+}, "VariableType::atan_default", "engine/ops/native_functions/unary.yaml:360", "engine/generated/VariableType.ts:8537");
 registerKernel(ops.atan__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_self = isFwGradDefined(self);
   check_inplace(self, _any_requires_grad);
+  let original_self: Tensor | null = null;
+  if (_any_has_forward_grad_self) original_self = ops.clone_default.call(self, null) as Tensor;
   let grad_fn: AtanBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new AtanBackward0();
@@ -6640,16 +8575,28 @@ registerKernel(ops.atan__default, "Autograd", (ks, self) => {
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const original_self_t_raw: any = fw_grad(original_self!, 0);
+    const original_self_t: any = original_self_t_raw !== null ? original_self_t_raw : ops.zeros_like_default.call(original_self, null, null, null, null, null);
+    const original_self_p: any = ops._fw_primal_default.call(original_self, 0);
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(original_self_t.div(original_self_p.mul(original_self_p).add(1))) : original_self_t.div(original_self_p.mul(original_self_p).add(1));
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::atan__default", "engine/ops/native_functions/unary.yaml:364", "engine/generated/VariableType.ts:6629");
+}, "VariableType::atan__default", "engine/ops/native_functions/unary.yaml:364", "engine/generated/VariableType.ts:8561");
 registerKernel(ops.atan_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("atan");
   const _result = below_autograd(() => ops.atan_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if (isFwGradDefined(self) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with atan_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::atan_out", "engine/ops/native_functions/unary.yaml:368", "engine/generated/VariableType.ts:6645");
+}, "VariableType::atan_out", "engine/ops/native_functions/unary.yaml:368", "engine/generated/VariableType.ts:8591");
 registerKernel(ops.sinh_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: SinhBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new SinhBackward0();
@@ -6661,12 +8608,22 @@ registerKernel(ops.sinh_default, "Autograd", (ks, self) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with sinh that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    result_new_fw_grad_opt = self_t.mul(self_p.cosh());
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::sinh_default", "engine/ops/native_functions/unary.yaml:388", "engine/generated/VariableType.ts:6651");
+}, "VariableType::sinh_default", "engine/ops/native_functions/unary.yaml:388", "engine/generated/VariableType.ts:8597");
 registerKernel(ops.sinh__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_self = isFwGradDefined(self);
   check_inplace(self, _any_requires_grad);
+  let original_self: Tensor | null = null;
+  if (_any_has_forward_grad_self) original_self = ops.clone_default.call(self, null) as Tensor;
   let grad_fn: SinhBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new SinhBackward0();
@@ -6678,16 +8635,28 @@ registerKernel(ops.sinh__default, "Autograd", (ks, self) => {
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const original_self_t_raw: any = fw_grad(original_self!, 0);
+    const original_self_t: any = original_self_t_raw !== null ? original_self_t_raw : ops.zeros_like_default.call(original_self, null, null, null, null, null);
+    const original_self_p: any = ops._fw_primal_default.call(original_self, 0);
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(original_self_t.mul(original_self_p.cosh())) : original_self_t.mul(original_self_p.cosh());
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::sinh__default", "engine/ops/native_functions/unary.yaml:392", "engine/generated/VariableType.ts:6667");
+}, "VariableType::sinh__default", "engine/ops/native_functions/unary.yaml:392", "engine/generated/VariableType.ts:8621");
 registerKernel(ops.sinh_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("sinh");
   const _result = below_autograd(() => ops.sinh_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if (isFwGradDefined(self) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with sinh_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::sinh_out", "engine/ops/native_functions/unary.yaml:396", "engine/generated/VariableType.ts:6683");
+}, "VariableType::sinh_out", "engine/ops/native_functions/unary.yaml:396", "engine/generated/VariableType.ts:8651");
 registerKernel(ops.cosh_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: CoshBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new CoshBackward0();
@@ -6699,12 +8668,22 @@ registerKernel(ops.cosh_default, "Autograd", (ks, self) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with cosh that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    result_new_fw_grad_opt = self_t.mul(self_p.sinh());
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::cosh_default", "engine/ops/native_functions/unary.yaml:402", "engine/generated/VariableType.ts:6689");
+}, "VariableType::cosh_default", "engine/ops/native_functions/unary.yaml:402", "engine/generated/VariableType.ts:8657");
 registerKernel(ops.cosh__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_self = isFwGradDefined(self);
   check_inplace(self, _any_requires_grad);
+  let original_self: Tensor | null = null;
+  if (_any_has_forward_grad_self) original_self = ops.clone_default.call(self, null) as Tensor;
   let grad_fn: CoshBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new CoshBackward0();
@@ -6716,16 +8695,28 @@ registerKernel(ops.cosh__default, "Autograd", (ks, self) => {
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const original_self_t_raw: any = fw_grad(original_self!, 0);
+    const original_self_t: any = original_self_t_raw !== null ? original_self_t_raw : ops.zeros_like_default.call(original_self, null, null, null, null, null);
+    const original_self_p: any = ops._fw_primal_default.call(original_self, 0);
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(original_self_t.mul(original_self_p.sinh())) : original_self_t.mul(original_self_p.sinh());
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::cosh__default", "engine/ops/native_functions/unary.yaml:406", "engine/generated/VariableType.ts:6705");
+}, "VariableType::cosh__default", "engine/ops/native_functions/unary.yaml:406", "engine/generated/VariableType.ts:8681");
 registerKernel(ops.cosh_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("cosh");
   const _result = below_autograd(() => ops.cosh_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if (isFwGradDefined(self) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with cosh_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::cosh_out", "engine/ops/native_functions/unary.yaml:410", "engine/generated/VariableType.ts:6721");
+}, "VariableType::cosh_out", "engine/ops/native_functions/unary.yaml:410", "engine/generated/VariableType.ts:8711");
 registerKernel(ops.tanh_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: TanhBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new TanhBackward0();
@@ -6737,11 +8728,19 @@ registerKernel(ops.tanh_default, "Autograd", (ks, self) => {
     grad_fn.result_ = new SavedVariable((_result as Tensor), true);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with tanh that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const result: any = (_result as any);
+    result_new_fw_grad_opt = tanh_backward(self_t, result);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::tanh_default", "engine/ops/native_functions/unary.yaml:416", "engine/generated/VariableType.ts:6727");
+}, "VariableType::tanh_default", "engine/ops/native_functions/unary.yaml:416", "engine/generated/VariableType.ts:8717");
 registerKernel(ops.tanh__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_self = isFwGradDefined(self);
   check_inplace(self, _any_requires_grad);
   let grad_fn: TanhBackward0 | null = null;
   if (_any_requires_grad) {
@@ -6754,16 +8753,26 @@ registerKernel(ops.tanh__default, "Autograd", (ks, self) => {
     grad_fn.result_ = new SavedVariable(self, true);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    let self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    self_t = GradMode.is_enabled() ? self_t.clone() : self_t;
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(tanh_backward(self_t, self_p)) : tanh_backward(self_t, self_p);
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::tanh__default", "engine/ops/native_functions/unary.yaml:420", "engine/generated/VariableType.ts:6743");
+}, "VariableType::tanh__default", "engine/ops/native_functions/unary.yaml:420", "engine/generated/VariableType.ts:8741");
 registerKernel(ops.tanh_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("tanh");
   const _result = below_autograd(() => ops.tanh_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if (isFwGradDefined(self) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with tanh_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::tanh_out", "engine/ops/native_functions/unary.yaml:424", "engine/generated/VariableType.ts:6759");
+}, "VariableType::tanh_out", "engine/ops/native_functions/unary.yaml:424", "engine/generated/VariableType.ts:8767");
 registerKernel(ops.sigmoid_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: SigmoidBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new SigmoidBackward0();
@@ -6775,11 +8784,19 @@ registerKernel(ops.sigmoid_default, "Autograd", (ks, self) => {
     grad_fn.result_ = new SavedVariable((_result as Tensor), true);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with sigmoid that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const result: any = (_result as any);
+    result_new_fw_grad_opt = sigmoid_backward(self_t, result);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::sigmoid_default", "engine/ops/native_functions/unary.yaml:431", "engine/generated/VariableType.ts:6765");
+}, "VariableType::sigmoid_default", "engine/ops/native_functions/unary.yaml:431", "engine/generated/VariableType.ts:8773");
 registerKernel(ops.sigmoid__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_self = isFwGradDefined(self);
   check_inplace(self, _any_requires_grad);
   let grad_fn: SigmoidBackward0 | null = null;
   if (_any_requires_grad) {
@@ -6792,16 +8809,26 @@ registerKernel(ops.sigmoid__default, "Autograd", (ks, self) => {
     grad_fn.result_ = new SavedVariable(self, true);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    let self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    self_t = GradMode.is_enabled() ? self_t.clone() : self_t;
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(sigmoid_backward(self_t, self_p)) : sigmoid_backward(self_t, self_p);
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::sigmoid__default", "engine/ops/native_functions/unary.yaml:435", "engine/generated/VariableType.ts:6781");
+}, "VariableType::sigmoid__default", "engine/ops/native_functions/unary.yaml:435", "engine/generated/VariableType.ts:8797");
 registerKernel(ops.sigmoid_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("sigmoid");
   const _result = below_autograd(() => ops.sigmoid_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if (isFwGradDefined(self) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with sigmoid_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::sigmoid_out", "engine/ops/native_functions/unary.yaml:439", "engine/generated/VariableType.ts:6797");
+}, "VariableType::sigmoid_out", "engine/ops/native_functions/unary.yaml:439", "engine/generated/VariableType.ts:8823");
 registerKernel(ops.logit_default, "Autograd", (ks, self, eps) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: LogitBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new LogitBackward0();
@@ -6814,12 +8841,22 @@ registerKernel(ops.logit_default, "Autograd", (ks, self, eps) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with logit that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    result_new_fw_grad_opt = infinitely_differentiable_logit_backward(self_t, self_p, eps);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::logit_default", "engine/ops/native_functions/unary.yaml:445", "engine/generated/VariableType.ts:6803");
+}, "VariableType::logit_default", "engine/ops/native_functions/unary.yaml:445", "engine/generated/VariableType.ts:8829");
 registerKernel(ops.logit__default, "Autograd", (ks, self, eps) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_self = isFwGradDefined(self);
   check_inplace(self, _any_requires_grad);
+  let original_self: Tensor | null = null;
+  if (_any_has_forward_grad_self) original_self = ops.clone_default.call(self, null) as Tensor;
   let grad_fn: LogitBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new LogitBackward0();
@@ -6832,16 +8869,28 @@ registerKernel(ops.logit__default, "Autograd", (ks, self, eps) => {
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const original_self_t_raw: any = fw_grad(original_self!, 0);
+    const original_self_t: any = original_self_t_raw !== null ? original_self_t_raw : ops.zeros_like_default.call(original_self, null, null, null, null, null);
+    const original_self_p: any = ops._fw_primal_default.call(original_self, 0);
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(infinitely_differentiable_logit_backward(original_self_t, original_self_p, eps)) : infinitely_differentiable_logit_backward(original_self_t, original_self_p, eps);
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::logit__default", "engine/ops/native_functions/unary.yaml:450", "engine/generated/VariableType.ts:6820");
+}, "VariableType::logit__default", "engine/ops/native_functions/unary.yaml:450", "engine/generated/VariableType.ts:8854");
 registerKernel(ops.logit_out, "Autograd", (ks, self, eps, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("logit");
   const _result = below_autograd(() => ops.logit_out.redispatch(ks.and(after_autograd_keyset), self, eps, out));
   if (isFwGradDefined(self) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with logit_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::logit_out", "engine/ops/native_functions/unary.yaml:455", "engine/generated/VariableType.ts:6837");
+}, "VariableType::logit_out", "engine/ops/native_functions/unary.yaml:455", "engine/generated/VariableType.ts:8885");
 registerKernel(ops.erf_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: ErfBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new ErfBackward0();
@@ -6853,12 +8902,22 @@ registerKernel(ops.erf_default, "Autograd", (ks, self) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with erf that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    result_new_fw_grad_opt = self_p.pow(2).neg().exp().mul(1.1283791670955126).mul(self_t);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::erf_default", "engine/ops/native_functions/unary.yaml:460", "engine/generated/VariableType.ts:6843");
+}, "VariableType::erf_default", "engine/ops/native_functions/unary.yaml:460", "engine/generated/VariableType.ts:8891");
 registerKernel(ops.erf__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_self = isFwGradDefined(self);
   check_inplace(self, _any_requires_grad);
+  let original_self: Tensor | null = null;
+  if (_any_has_forward_grad_self) original_self = ops.clone_default.call(self, null) as Tensor;
   let grad_fn: ErfBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new ErfBackward0();
@@ -6870,16 +8929,28 @@ registerKernel(ops.erf__default, "Autograd", (ks, self) => {
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const original_self_t_raw: any = fw_grad(original_self!, 0);
+    const original_self_t: any = original_self_t_raw !== null ? original_self_t_raw : ops.zeros_like_default.call(original_self, null, null, null, null, null);
+    const original_self_p: any = ops._fw_primal_default.call(original_self, 0);
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(original_self_p.pow(2).neg().exp().mul(1.1283791670955126).mul(original_self_t)) : original_self_p.pow(2).neg().exp().mul(1.1283791670955126).mul(original_self_t);
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::erf__default", "engine/ops/native_functions/unary.yaml:464", "engine/generated/VariableType.ts:6859");
+}, "VariableType::erf__default", "engine/ops/native_functions/unary.yaml:464", "engine/generated/VariableType.ts:8915");
 registerKernel(ops.erf_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("erf");
   const _result = below_autograd(() => ops.erf_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if (isFwGradDefined(self) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with erf_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::erf_out", "engine/ops/native_functions/unary.yaml:468", "engine/generated/VariableType.ts:6875");
+}, "VariableType::erf_out", "engine/ops/native_functions/unary.yaml:468", "engine/generated/VariableType.ts:8945");
 registerKernel(ops.erfc_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: ErfcBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new ErfcBackward0();
@@ -6891,12 +8962,22 @@ registerKernel(ops.erfc_default, "Autograd", (ks, self) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with erfc that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    result_new_fw_grad_opt = self_p.pow(2).neg().exp().mul(-1.1283791670955126).mul(self_t);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::erfc_default", "engine/ops/native_functions/unary.yaml:474", "engine/generated/VariableType.ts:6881");
+}, "VariableType::erfc_default", "engine/ops/native_functions/unary.yaml:474", "engine/generated/VariableType.ts:8951");
 registerKernel(ops.erfc__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_self = isFwGradDefined(self);
   check_inplace(self, _any_requires_grad);
+  let original_self: Tensor | null = null;
+  if (_any_has_forward_grad_self) original_self = ops.clone_default.call(self, null) as Tensor;
   let grad_fn: ErfcBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new ErfcBackward0();
@@ -6908,16 +8989,28 @@ registerKernel(ops.erfc__default, "Autograd", (ks, self) => {
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const original_self_t_raw: any = fw_grad(original_self!, 0);
+    const original_self_t: any = original_self_t_raw !== null ? original_self_t_raw : ops.zeros_like_default.call(original_self, null, null, null, null, null);
+    const original_self_p: any = ops._fw_primal_default.call(original_self, 0);
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(original_self_p.pow(2).neg().exp().mul(-1.1283791670955126).mul(original_self_t)) : original_self_p.pow(2).neg().exp().mul(-1.1283791670955126).mul(original_self_t);
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::erfc__default", "engine/ops/native_functions/unary.yaml:478", "engine/generated/VariableType.ts:6897");
+}, "VariableType::erfc__default", "engine/ops/native_functions/unary.yaml:478", "engine/generated/VariableType.ts:8975");
 registerKernel(ops.erfc_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("erfc");
   const _result = below_autograd(() => ops.erfc_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if (isFwGradDefined(self) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with erfc_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::erfc_out", "engine/ops/native_functions/unary.yaml:482", "engine/generated/VariableType.ts:6913");
+}, "VariableType::erfc_out", "engine/ops/native_functions/unary.yaml:482", "engine/generated/VariableType.ts:9005");
 registerKernel(ops.erfinv_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: ErfinvBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new ErfinvBackward0();
@@ -6929,12 +9022,22 @@ registerKernel(ops.erfinv_default, "Autograd", (ks, self) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with erfinv that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    result_new_fw_grad_opt = self_p.erfinv().pow(2).exp().mul(0.8862269254527579).mul(self_t);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::erfinv_default", "engine/ops/native_functions/unary.yaml:488", "engine/generated/VariableType.ts:6919");
+}, "VariableType::erfinv_default", "engine/ops/native_functions/unary.yaml:488", "engine/generated/VariableType.ts:9011");
 registerKernel(ops.erfinv__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_self = isFwGradDefined(self);
   check_inplace(self, _any_requires_grad);
+  let original_self: Tensor | null = null;
+  if (_any_has_forward_grad_self) original_self = ops.clone_default.call(self, null) as Tensor;
   let grad_fn: ErfinvBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new ErfinvBackward0();
@@ -6946,16 +9049,28 @@ registerKernel(ops.erfinv__default, "Autograd", (ks, self) => {
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const original_self_t_raw: any = fw_grad(original_self!, 0);
+    const original_self_t: any = original_self_t_raw !== null ? original_self_t_raw : ops.zeros_like_default.call(original_self, null, null, null, null, null);
+    const original_self_p: any = ops._fw_primal_default.call(original_self, 0);
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(original_self_p.erfinv().pow(2).exp().mul(0.8862269254527579).mul(original_self_t)) : original_self_p.erfinv().pow(2).exp().mul(0.8862269254527579).mul(original_self_t);
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::erfinv__default", "engine/ops/native_functions/unary.yaml:492", "engine/generated/VariableType.ts:6935");
+}, "VariableType::erfinv__default", "engine/ops/native_functions/unary.yaml:492", "engine/generated/VariableType.ts:9035");
 registerKernel(ops.erfinv_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("erfinv");
   const _result = below_autograd(() => ops.erfinv_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if (isFwGradDefined(self) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with erfinv_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::erfinv_out", "engine/ops/native_functions/unary.yaml:496", "engine/generated/VariableType.ts:6951");
+}, "VariableType::erfinv_out", "engine/ops/native_functions/unary.yaml:496", "engine/generated/VariableType.ts:9065");
 registerKernel(ops.floor_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: FloorBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new FloorBackward0();
@@ -6966,11 +9081,18 @@ registerKernel(ops.floor_default, "Autograd", (ks, self) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with floor that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    result_new_fw_grad_opt = zeros_like(self_t);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::floor_default", "engine/ops/native_functions/unary.yaml:503", "engine/generated/VariableType.ts:6957");
+}, "VariableType::floor_default", "engine/ops/native_functions/unary.yaml:503", "engine/generated/VariableType.ts:9071");
 registerKernel(ops.floor__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_self = isFwGradDefined(self);
   check_inplace(self, _any_requires_grad);
   let grad_fn: FloorBackward0 | null = null;
   if (_any_requires_grad) {
@@ -6982,16 +9104,25 @@ registerKernel(ops.floor__default, "Autograd", (ks, self) => {
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    let self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    self_t = GradMode.is_enabled() ? self_t.clone() : self_t;
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(zeros_like(self_t)) : zeros_like(self_t);
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::floor__default", "engine/ops/native_functions/unary.yaml:507", "engine/generated/VariableType.ts:6972");
+}, "VariableType::floor__default", "engine/ops/native_functions/unary.yaml:507", "engine/generated/VariableType.ts:9093");
 registerKernel(ops.floor_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("floor");
   const _result = below_autograd(() => ops.floor_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if (isFwGradDefined(self) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with floor_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::floor_out", "engine/ops/native_functions/unary.yaml:511", "engine/generated/VariableType.ts:6987");
+}, "VariableType::floor_out", "engine/ops/native_functions/unary.yaml:511", "engine/generated/VariableType.ts:9117");
 registerKernel(ops.ceil_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: CeilBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new CeilBackward0();
@@ -7002,11 +9133,18 @@ registerKernel(ops.ceil_default, "Autograd", (ks, self) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with ceil that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    result_new_fw_grad_opt = zeros_like(self_t);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::ceil_default", "engine/ops/native_functions/unary.yaml:517", "engine/generated/VariableType.ts:6993");
+}, "VariableType::ceil_default", "engine/ops/native_functions/unary.yaml:517", "engine/generated/VariableType.ts:9123");
 registerKernel(ops.ceil__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_self = isFwGradDefined(self);
   check_inplace(self, _any_requires_grad);
   let grad_fn: CeilBackward0 | null = null;
   if (_any_requires_grad) {
@@ -7018,16 +9156,25 @@ registerKernel(ops.ceil__default, "Autograd", (ks, self) => {
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    let self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    self_t = GradMode.is_enabled() ? self_t.clone() : self_t;
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(zeros_like(self_t)) : zeros_like(self_t);
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::ceil__default", "engine/ops/native_functions/unary.yaml:521", "engine/generated/VariableType.ts:7008");
+}, "VariableType::ceil__default", "engine/ops/native_functions/unary.yaml:521", "engine/generated/VariableType.ts:9145");
 registerKernel(ops.ceil_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("ceil");
   const _result = below_autograd(() => ops.ceil_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if (isFwGradDefined(self) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with ceil_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::ceil_out", "engine/ops/native_functions/unary.yaml:525", "engine/generated/VariableType.ts:7023");
+}, "VariableType::ceil_out", "engine/ops/native_functions/unary.yaml:525", "engine/generated/VariableType.ts:9169");
 registerKernel(ops.round_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: RoundBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new RoundBackward0();
@@ -7038,11 +9185,18 @@ registerKernel(ops.round_default, "Autograd", (ks, self) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with round that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    result_new_fw_grad_opt = zeros_like(self_t);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::round_default", "engine/ops/native_functions/unary.yaml:531", "engine/generated/VariableType.ts:7029");
+}, "VariableType::round_default", "engine/ops/native_functions/unary.yaml:531", "engine/generated/VariableType.ts:9175");
 registerKernel(ops.round__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_self = isFwGradDefined(self);
   check_inplace(self, _any_requires_grad);
   let grad_fn: RoundBackward0 | null = null;
   if (_any_requires_grad) {
@@ -7054,16 +9208,25 @@ registerKernel(ops.round__default, "Autograd", (ks, self) => {
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    let self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    self_t = GradMode.is_enabled() ? self_t.clone() : self_t;
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(zeros_like(self_t)) : zeros_like(self_t);
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::round__default", "engine/ops/native_functions/unary.yaml:535", "engine/generated/VariableType.ts:7044");
+}, "VariableType::round__default", "engine/ops/native_functions/unary.yaml:535", "engine/generated/VariableType.ts:9197");
 registerKernel(ops.round_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("round");
   const _result = below_autograd(() => ops.round_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if (isFwGradDefined(self) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with round_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::round_out", "engine/ops/native_functions/unary.yaml:539", "engine/generated/VariableType.ts:7059");
+}, "VariableType::round_out", "engine/ops/native_functions/unary.yaml:539", "engine/generated/VariableType.ts:9221");
 registerKernel(ops.round_decimals, "Autograd", (ks, self, decimals) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: RoundBackward1 | null = null;
   if (_any_requires_grad) {
     grad_fn = new RoundBackward1();
@@ -7074,11 +9237,18 @@ registerKernel(ops.round_decimals, "Autograd", (ks, self, decimals) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with round that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    result_new_fw_grad_opt = zeros_like(self_t);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::round_decimals", "engine/ops/native_functions/unary.yaml:545", "engine/generated/VariableType.ts:7065");
+}, "VariableType::round_decimals", "engine/ops/native_functions/unary.yaml:545", "engine/generated/VariableType.ts:9227");
 registerKernel(ops.round__decimals, "Autograd", (ks, self, decimals) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_self = isFwGradDefined(self);
   check_inplace(self, _any_requires_grad);
   let grad_fn: RoundBackward1 | null = null;
   if (_any_requires_grad) {
@@ -7090,16 +9260,25 @@ registerKernel(ops.round__decimals, "Autograd", (ks, self, decimals) => {
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    let self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    self_t = GradMode.is_enabled() ? self_t.clone() : self_t;
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(zeros_like(self_t)) : zeros_like(self_t);
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::round__decimals", "engine/ops/native_functions/unary.yaml:549", "engine/generated/VariableType.ts:7080");
+}, "VariableType::round__decimals", "engine/ops/native_functions/unary.yaml:549", "engine/generated/VariableType.ts:9249");
 registerKernel(ops.round_decimals_out, "Autograd", (ks, self, decimals, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("round");
   const _result = below_autograd(() => ops.round_decimals_out.redispatch(ks.and(after_autograd_keyset), self, decimals, out));
   if (isFwGradDefined(self) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with round_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::round_decimals_out", "engine/ops/native_functions/unary.yaml:553", "engine/generated/VariableType.ts:7095");
+}, "VariableType::round_decimals_out", "engine/ops/native_functions/unary.yaml:553", "engine/generated/VariableType.ts:9273");
 registerKernel(ops.trunc_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: TruncBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new TruncBackward0();
@@ -7110,11 +9289,18 @@ registerKernel(ops.trunc_default, "Autograd", (ks, self) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with trunc that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    result_new_fw_grad_opt = zeros_like(self_t);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::trunc_default", "engine/ops/native_functions/unary.yaml:559", "engine/generated/VariableType.ts:7101");
+}, "VariableType::trunc_default", "engine/ops/native_functions/unary.yaml:559", "engine/generated/VariableType.ts:9279");
 registerKernel(ops.trunc__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_self = isFwGradDefined(self);
   check_inplace(self, _any_requires_grad);
   let grad_fn: TruncBackward0 | null = null;
   if (_any_requires_grad) {
@@ -7126,16 +9312,25 @@ registerKernel(ops.trunc__default, "Autograd", (ks, self) => {
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    let self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    self_t = GradMode.is_enabled() ? self_t.clone() : self_t;
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(zeros_like(self_t)) : zeros_like(self_t);
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::trunc__default", "engine/ops/native_functions/unary.yaml:563", "engine/generated/VariableType.ts:7116");
+}, "VariableType::trunc__default", "engine/ops/native_functions/unary.yaml:563", "engine/generated/VariableType.ts:9301");
 registerKernel(ops.trunc_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("trunc");
   const _result = below_autograd(() => ops.trunc_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if (isFwGradDefined(self) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with trunc_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::trunc_out", "engine/ops/native_functions/unary.yaml:567", "engine/generated/VariableType.ts:7131");
+}, "VariableType::trunc_out", "engine/ops/native_functions/unary.yaml:567", "engine/generated/VariableType.ts:9325");
 registerKernel(ops.frac_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: FracBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new FracBackward0();
@@ -7146,11 +9341,18 @@ registerKernel(ops.frac_default, "Autograd", (ks, self) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with frac that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    result_new_fw_grad_opt = self_t;
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::frac_default", "engine/ops/native_functions/unary.yaml:587", "engine/generated/VariableType.ts:7137");
+}, "VariableType::frac_default", "engine/ops/native_functions/unary.yaml:587", "engine/generated/VariableType.ts:9331");
 registerKernel(ops.frac__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_self = isFwGradDefined(self);
   check_inplace(self, _any_requires_grad);
   let grad_fn: FracBackward0 | null = null;
   if (_any_requires_grad) {
@@ -7162,16 +9364,25 @@ registerKernel(ops.frac__default, "Autograd", (ks, self) => {
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    let self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    self_t = GradMode.is_enabled() ? self_t.clone() : self_t;
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(self_t) : self_t;
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::frac__default", "engine/ops/native_functions/unary.yaml:591", "engine/generated/VariableType.ts:7152");
+}, "VariableType::frac__default", "engine/ops/native_functions/unary.yaml:591", "engine/generated/VariableType.ts:9353");
 registerKernel(ops.frac_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("frac");
   const _result = below_autograd(() => ops.frac_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if (isFwGradDefined(self) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with frac_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::frac_out", "engine/ops/native_functions/unary.yaml:595", "engine/generated/VariableType.ts:7167");
+}, "VariableType::frac_out", "engine/ops/native_functions/unary.yaml:595", "engine/generated/VariableType.ts:9377");
 registerKernel(ops.clamp_Tensor, "Autograd", (ks, self, min, max) => {
   const _any_requires_grad = compute_requires_grad(self, min, max);
+  const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(min) || isFwGradDefined(max);
   let grad_fn: ClampBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new ClampBackward0();
@@ -7185,11 +9396,25 @@ registerKernel(ops.clamp_Tensor, "Autograd", (ks, self, min, max) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(self) || isFwGradDefined(min) || isFwGradDefined(max)) throw new NotImplementedError("Trying to use forward AD with clamp that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const min_t_raw: any = min ? fw_grad(min, 0) : null;
+    const min_t: any = min_t_raw !== null || !min ? min_t_raw : ops.zeros_default.call([...min._impl.sizes()], min.dtype, null, min.device, null);
+    const min_p: any = min ? ops._fw_primal_default.call(min, 0) : null;
+    const max_t_raw: any = max ? fw_grad(max, 0) : null;
+    const max_t: any = max_t_raw !== null || !max ? max_t_raw : ops.zeros_default.call([...max._impl.sizes()], max.dtype, null, max.device, null);
+    const max_p: any = max ? ops._fw_primal_default.call(max, 0) : null;
+    result_new_fw_grad_opt = clamp_jvp(self_p, self_t, min_p, min_t, max_p, max_t);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::clamp_Tensor", "engine/ops/native_functions/unary.yaml:602", "engine/generated/VariableType.ts:7173");
+}, "VariableType::clamp_Tensor", "engine/ops/native_functions/unary.yaml:602", "engine/generated/VariableType.ts:9383");
 registerKernel(ops.clamp_default, "Autograd", (ks, self, min, max) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: ClampBackward1 | null = null;
   if (_any_requires_grad) {
     grad_fn = new ClampBackward1();
@@ -7203,12 +9428,22 @@ registerKernel(ops.clamp_default, "Autograd", (ks, self, min, max) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with clamp that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    result_new_fw_grad_opt = clamp_backward(self_t, self_p, min, max);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::clamp_default", "engine/ops/native_functions/unary.yaml:606", "engine/generated/VariableType.ts:7191");
+}, "VariableType::clamp_default", "engine/ops/native_functions/unary.yaml:606", "engine/generated/VariableType.ts:9415");
 registerKernel(ops.clamp__Tensor, "Autograd", (ks, self, min, max) => {
   const _any_requires_grad = compute_requires_grad(self, min, max);
+  const _any_has_forward_grad_self = isFwGradDefined(self) || isFwGradDefined(min) || isFwGradDefined(max);
   check_inplace(self, _any_requires_grad);
+  let original_self: Tensor | null = null;
+  if (_any_has_forward_grad_self) original_self = ops.clone_default.call(self, null) as Tensor;
   let grad_fn: ClampBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new ClampBackward0();
@@ -7222,12 +9457,31 @@ registerKernel(ops.clamp__Tensor, "Autograd", (ks, self, min, max) => {
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(min) || isFwGradDefined(max)) throw new NotImplementedError("Trying to use forward AD with clamp_ that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const min_t_raw: any = min ? fw_grad(min, 0) : null;
+    const min_t: any = min_t_raw !== null || !min ? min_t_raw : ops.zeros_default.call([...min._impl.sizes()], min.dtype, null, min.device, null);
+    const min_p: any = min ? ops._fw_primal_default.call(min, 0) : null;
+    const max_t_raw: any = max ? fw_grad(max, 0) : null;
+    const max_t: any = max_t_raw !== null || !max ? max_t_raw : ops.zeros_default.call([...max._impl.sizes()], max.dtype, null, max.device, null);
+    const max_p: any = max ? ops._fw_primal_default.call(max, 0) : null;
+    const original_self_t_raw: any = fw_grad(original_self!, 0);
+    const original_self_t: any = original_self_t_raw !== null ? original_self_t_raw : ops.zeros_like_default.call(original_self, null, null, null, null, null);
+    const original_self_p: any = ops._fw_primal_default.call(original_self, 0);
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(clamp_jvp(original_self_p, original_self_t, min_p, min_t, max_p, max_t)) : clamp_jvp(original_self_p, original_self_t, min_p, min_t, max_p, max_t);
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::clamp__Tensor", "engine/ops/native_functions/unary.yaml:610", "engine/generated/VariableType.ts:7209");
+}, "VariableType::clamp__Tensor", "engine/ops/native_functions/unary.yaml:610", "engine/generated/VariableType.ts:9441");
 registerKernel(ops.clamp__default, "Autograd", (ks, self, min, max) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_self = isFwGradDefined(self);
   check_inplace(self, _any_requires_grad);
+  let original_self: Tensor | null = null;
+  if (_any_has_forward_grad_self) original_self = ops.clone_default.call(self, null) as Tensor;
   let grad_fn: ClampBackward1 | null = null;
   if (_any_requires_grad) {
     grad_fn = new ClampBackward1();
@@ -7241,22 +9495,34 @@ registerKernel(ops.clamp__default, "Autograd", (ks, self, min, max) => {
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const original_self_t_raw: any = fw_grad(original_self!, 0);
+    const original_self_t: any = original_self_t_raw !== null ? original_self_t_raw : ops.zeros_like_default.call(original_self, null, null, null, null, null);
+    const original_self_p: any = ops._fw_primal_default.call(original_self, 0);
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(clamp_backward(original_self_t, original_self_p, min, max)) : clamp_backward(original_self_t, original_self_p, min, max);
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::clamp__default", "engine/ops/native_functions/unary.yaml:614", "engine/generated/VariableType.ts:7228");
+}, "VariableType::clamp__default", "engine/ops/native_functions/unary.yaml:614", "engine/generated/VariableType.ts:9479");
 registerKernel(ops.clamp_Tensor_out, "Autograd", (ks, self, min, max, out) => {
   if (compute_requires_grad(self, min, max)) throw_error_out_requires_grad("clamp");
   const _result = below_autograd(() => ops.clamp_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, min, max, out));
   if (isFwGradDefined(self) || isFwGradDefined(min) || isFwGradDefined(max) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with clamp_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::clamp_Tensor_out", "engine/ops/native_functions/unary.yaml:618", "engine/generated/VariableType.ts:7246");
+}, "VariableType::clamp_Tensor_out", "engine/ops/native_functions/unary.yaml:618", "engine/generated/VariableType.ts:9511");
 registerKernel(ops.clamp_out, "Autograd", (ks, self, min, max, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("clamp");
   const _result = below_autograd(() => ops.clamp_out.redispatch(ks.and(after_autograd_keyset), self, min, max, out));
   if (isFwGradDefined(self) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with clamp_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::clamp_out", "engine/ops/native_functions/unary.yaml:624", "engine/generated/VariableType.ts:7252");
+}, "VariableType::clamp_out", "engine/ops/native_functions/unary.yaml:624", "engine/generated/VariableType.ts:9517");
 registerKernel(ops.clamp_min_Tensor, "Autograd", (ks, self, min) => {
   const _any_requires_grad = compute_requires_grad(self, min);
+  const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(min);
   let grad_fn: ClampMinBackward1 | null = null;
   if (_any_requires_grad) {
     grad_fn = new ClampMinBackward1();
@@ -7269,11 +9535,22 @@ registerKernel(ops.clamp_min_Tensor, "Autograd", (ks, self, min) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(self) || isFwGradDefined(min)) throw new NotImplementedError("Trying to use forward AD with clamp_min that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const min_t_raw: any = min ? fw_grad(min, 0) : null;
+    const min_t: any = min_t_raw !== null || !min ? min_t_raw : ops.zeros_default.call([...min._impl.sizes()], min.dtype, null, min.device, null);
+    const min_p: any = min ? ops._fw_primal_default.call(min, 0) : null;
+    result_new_fw_grad_opt = torch.where(self_p.ge(min_p), self_t, min_t);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::clamp_min_Tensor", "engine/ops/native_functions/unary.yaml:630", "engine/generated/VariableType.ts:7258");
+}, "VariableType::clamp_min_Tensor", "engine/ops/native_functions/unary.yaml:630", "engine/generated/VariableType.ts:9523");
 registerKernel(ops.clamp_min_default, "Autograd", (ks, self, min) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: ClampMinBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new ClampMinBackward0();
@@ -7286,12 +9563,22 @@ registerKernel(ops.clamp_min_default, "Autograd", (ks, self, min) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with clamp_min that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    result_new_fw_grad_opt = torch.where(self_p.ge(min), self_t, 0);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::clamp_min_default", "engine/ops/native_functions/unary.yaml:634", "engine/generated/VariableType.ts:7275");
+}, "VariableType::clamp_min_default", "engine/ops/native_functions/unary.yaml:634", "engine/generated/VariableType.ts:9551");
 registerKernel(ops.clamp_min__Tensor, "Autograd", (ks, self, min) => {
   const _any_requires_grad = compute_requires_grad(self, min);
+  const _any_has_forward_grad_self = isFwGradDefined(self) || isFwGradDefined(min);
   check_inplace(self, _any_requires_grad);
+  let original_self: Tensor | null = null;
+  if (_any_has_forward_grad_self) original_self = ops.clone_default.call(self, null) as Tensor;
   let grad_fn: ClampMinBackward1 | null = null;
   if (_any_requires_grad) {
     grad_fn = new ClampMinBackward1();
@@ -7304,12 +9591,28 @@ registerKernel(ops.clamp_min__Tensor, "Autograd", (ks, self, min) => {
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(min)) throw new NotImplementedError("Trying to use forward AD with clamp_min_ that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const min_t_raw: any = min ? fw_grad(min, 0) : null;
+    const min_t: any = min_t_raw !== null || !min ? min_t_raw : ops.zeros_default.call([...min._impl.sizes()], min.dtype, null, min.device, null);
+    const min_p: any = min ? ops._fw_primal_default.call(min, 0) : null;
+    const original_self_t_raw: any = fw_grad(original_self!, 0);
+    const original_self_t: any = original_self_t_raw !== null ? original_self_t_raw : ops.zeros_like_default.call(original_self, null, null, null, null, null);
+    const original_self_p: any = ops._fw_primal_default.call(original_self, 0);
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(torch.where(original_self_p.ge(min_p), original_self_t, min_t)) : torch.where(original_self_p.ge(min_p), original_self_t, min_t);
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::clamp_min__Tensor", "engine/ops/native_functions/unary.yaml:638", "engine/generated/VariableType.ts:7292");
+}, "VariableType::clamp_min__Tensor", "engine/ops/native_functions/unary.yaml:638", "engine/generated/VariableType.ts:9576");
 registerKernel(ops.clamp_min__default, "Autograd", (ks, self, min) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_self = isFwGradDefined(self);
   check_inplace(self, _any_requires_grad);
+  let original_self: Tensor | null = null;
+  if (_any_has_forward_grad_self) original_self = ops.clone_default.call(self, null) as Tensor;
   let grad_fn: ClampMinBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new ClampMinBackward0();
@@ -7322,22 +9625,34 @@ registerKernel(ops.clamp_min__default, "Autograd", (ks, self, min) => {
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const original_self_t_raw: any = fw_grad(original_self!, 0);
+    const original_self_t: any = original_self_t_raw !== null ? original_self_t_raw : ops.zeros_like_default.call(original_self, null, null, null, null, null);
+    const original_self_p: any = ops._fw_primal_default.call(original_self, 0);
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(torch.where(original_self_p.ge(min), original_self_t, 0)) : torch.where(original_self_p.ge(min), original_self_t, 0);
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::clamp_min__default", "engine/ops/native_functions/unary.yaml:642", "engine/generated/VariableType.ts:7310");
+}, "VariableType::clamp_min__default", "engine/ops/native_functions/unary.yaml:642", "engine/generated/VariableType.ts:9610");
 registerKernel(ops.clamp_min_Tensor_out, "Autograd", (ks, self, min, out) => {
   if (compute_requires_grad(self, min)) throw_error_out_requires_grad("clamp_min");
   const _result = below_autograd(() => ops.clamp_min_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, min, out));
   if (isFwGradDefined(self) || isFwGradDefined(min) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with clamp_min_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::clamp_min_Tensor_out", "engine/ops/native_functions/unary.yaml:646", "engine/generated/VariableType.ts:7327");
+}, "VariableType::clamp_min_Tensor_out", "engine/ops/native_functions/unary.yaml:646", "engine/generated/VariableType.ts:9641");
 registerKernel(ops.clamp_min_out, "Autograd", (ks, self, min, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("clamp_min");
   const _result = below_autograd(() => ops.clamp_min_out.redispatch(ks.and(after_autograd_keyset), self, min, out));
   if (isFwGradDefined(self) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with clamp_min_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::clamp_min_out", "engine/ops/native_functions/unary.yaml:652", "engine/generated/VariableType.ts:7333");
+}, "VariableType::clamp_min_out", "engine/ops/native_functions/unary.yaml:652", "engine/generated/VariableType.ts:9647");
 registerKernel(ops.clamp_max_Tensor, "Autograd", (ks, self, max) => {
   const _any_requires_grad = compute_requires_grad(self, max);
+  const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(max);
   let grad_fn: ClampMaxBackward1 | null = null;
   if (_any_requires_grad) {
     grad_fn = new ClampMaxBackward1();
@@ -7350,11 +9665,22 @@ registerKernel(ops.clamp_max_Tensor, "Autograd", (ks, self, max) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(self) || isFwGradDefined(max)) throw new NotImplementedError("Trying to use forward AD with clamp_max that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const max_t_raw: any = max ? fw_grad(max, 0) : null;
+    const max_t: any = max_t_raw !== null || !max ? max_t_raw : ops.zeros_default.call([...max._impl.sizes()], max.dtype, null, max.device, null);
+    const max_p: any = max ? ops._fw_primal_default.call(max, 0) : null;
+    result_new_fw_grad_opt = torch.where(self_p.le(max_p), self_t, max_t);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::clamp_max_Tensor", "engine/ops/native_functions/unary.yaml:658", "engine/generated/VariableType.ts:7339");
+}, "VariableType::clamp_max_Tensor", "engine/ops/native_functions/unary.yaml:658", "engine/generated/VariableType.ts:9653");
 registerKernel(ops.clamp_max_default, "Autograd", (ks, self, max) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: ClampMaxBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new ClampMaxBackward0();
@@ -7367,12 +9693,22 @@ registerKernel(ops.clamp_max_default, "Autograd", (ks, self, max) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with clamp_max that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    result_new_fw_grad_opt = torch.where(self_p.le(max), self_t, 0);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::clamp_max_default", "engine/ops/native_functions/unary.yaml:662", "engine/generated/VariableType.ts:7356");
+}, "VariableType::clamp_max_default", "engine/ops/native_functions/unary.yaml:662", "engine/generated/VariableType.ts:9681");
 registerKernel(ops.clamp_max__Tensor, "Autograd", (ks, self, max) => {
   const _any_requires_grad = compute_requires_grad(self, max);
+  const _any_has_forward_grad_self = isFwGradDefined(self) || isFwGradDefined(max);
   check_inplace(self, _any_requires_grad);
+  let original_self: Tensor | null = null;
+  if (_any_has_forward_grad_self) original_self = ops.clone_default.call(self, null) as Tensor;
   let grad_fn: ClampMaxBackward1 | null = null;
   if (_any_requires_grad) {
     grad_fn = new ClampMaxBackward1();
@@ -7385,12 +9721,28 @@ registerKernel(ops.clamp_max__Tensor, "Autograd", (ks, self, max) => {
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(max)) throw new NotImplementedError("Trying to use forward AD with clamp_max_ that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const max_t_raw: any = max ? fw_grad(max, 0) : null;
+    const max_t: any = max_t_raw !== null || !max ? max_t_raw : ops.zeros_default.call([...max._impl.sizes()], max.dtype, null, max.device, null);
+    const max_p: any = max ? ops._fw_primal_default.call(max, 0) : null;
+    const original_self_t_raw: any = fw_grad(original_self!, 0);
+    const original_self_t: any = original_self_t_raw !== null ? original_self_t_raw : ops.zeros_like_default.call(original_self, null, null, null, null, null);
+    const original_self_p: any = ops._fw_primal_default.call(original_self, 0);
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(torch.where(original_self_p.le(max_p), original_self_t, max_t)) : torch.where(original_self_p.le(max_p), original_self_t, max_t);
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::clamp_max__Tensor", "engine/ops/native_functions/unary.yaml:666", "engine/generated/VariableType.ts:7373");
+}, "VariableType::clamp_max__Tensor", "engine/ops/native_functions/unary.yaml:666", "engine/generated/VariableType.ts:9706");
 registerKernel(ops.clamp_max__default, "Autograd", (ks, self, max) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_self = isFwGradDefined(self);
   check_inplace(self, _any_requires_grad);
+  let original_self: Tensor | null = null;
+  if (_any_has_forward_grad_self) original_self = ops.clone_default.call(self, null) as Tensor;
   let grad_fn: ClampMaxBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new ClampMaxBackward0();
@@ -7403,24 +9755,36 @@ registerKernel(ops.clamp_max__default, "Autograd", (ks, self, max) => {
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const original_self_t_raw: any = fw_grad(original_self!, 0);
+    const original_self_t: any = original_self_t_raw !== null ? original_self_t_raw : ops.zeros_like_default.call(original_self, null, null, null, null, null);
+    const original_self_p: any = ops._fw_primal_default.call(original_self, 0);
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(torch.where(original_self_p.le(max), original_self_t, 0)) : torch.where(original_self_p.le(max), original_self_t, 0);
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::clamp_max__default", "engine/ops/native_functions/unary.yaml:670", "engine/generated/VariableType.ts:7391");
+}, "VariableType::clamp_max__default", "engine/ops/native_functions/unary.yaml:670", "engine/generated/VariableType.ts:9740");
 registerKernel(ops.clamp_max_Tensor_out, "Autograd", (ks, self, max, out) => {
   if (compute_requires_grad(self, max)) throw_error_out_requires_grad("clamp_max");
   const _result = below_autograd(() => ops.clamp_max_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, max, out));
   if (isFwGradDefined(self) || isFwGradDefined(max) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with clamp_max_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::clamp_max_Tensor_out", "engine/ops/native_functions/unary.yaml:674", "engine/generated/VariableType.ts:7408");
+}, "VariableType::clamp_max_Tensor_out", "engine/ops/native_functions/unary.yaml:674", "engine/generated/VariableType.ts:9771");
 registerKernel(ops.clamp_max_out, "Autograd", (ks, self, max, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("clamp_max");
   const _result = below_autograd(() => ops.clamp_max_out.redispatch(ks.and(after_autograd_keyset), self, max, out));
   if (isFwGradDefined(self) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with clamp_max_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::clamp_max_out", "engine/ops/native_functions/unary.yaml:680", "engine/generated/VariableType.ts:7414");
-registerKernel(ops.isnan_default, "Autograd", (ks, self) => below_autograd(() => ops.isnan_default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::isnan_default", "engine/ops/native_functions/unary.yaml:715", "engine/generated/VariableType.ts:7420");
-registerKernel(ops.isinf_default, "Autograd", (ks, self) => below_autograd(() => ops.isinf_default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::isinf_default", "engine/ops/native_functions/unary.yaml:721", "engine/generated/VariableType.ts:7421");
+}, "VariableType::clamp_max_out", "engine/ops/native_functions/unary.yaml:680", "engine/generated/VariableType.ts:9777");
+registerKernel(ops.isnan_default, "Autograd", (ks, self) => below_autograd(() => ops.isnan_default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::isnan_default", "engine/ops/native_functions/unary.yaml:715", "engine/generated/VariableType.ts:9783");
+registerKernel(ops.isinf_default, "Autograd", (ks, self) => below_autograd(() => ops.isinf_default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::isinf_default", "engine/ops/native_functions/unary.yaml:721", "engine/generated/VariableType.ts:9784");
 registerKernel(ops.nan_to_num_default, "Autograd", (ks, self, nan, posinf, neginf) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: NanToNumBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new NanToNumBackward0();
@@ -7432,12 +9796,22 @@ registerKernel(ops.nan_to_num_default, "Autograd", (ks, self, nan, posinf, negin
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
-  if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with nan_to_num that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    result_new_fw_grad_opt = self_t.mul(self_p.isfinite());
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::nan_to_num_default", "engine/ops/native_functions/unary.yaml:732", "engine/generated/VariableType.ts:7422");
+}, "VariableType::nan_to_num_default", "engine/ops/native_functions/unary.yaml:732", "engine/generated/VariableType.ts:9785");
 registerKernel(ops.nan_to_num__default, "Autograd", (ks, self, nan, posinf, neginf) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_self = isFwGradDefined(self);
   check_inplace(self, _any_requires_grad);
+  let original_self: Tensor | null = null;
+  if (_any_has_forward_grad_self) original_self = ops.clone_default.call(self, null) as Tensor;
   let grad_fn: NanToNumBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new NanToNumBackward0();
@@ -7449,14 +9823,25 @@ registerKernel(ops.nan_to_num__default, "Autograd", (ks, self, nan, posinf, negi
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const original_self_t_raw: any = fw_grad(original_self!, 0);
+    const original_self_t: any = original_self_t_raw !== null ? original_self_t_raw : ops.zeros_like_default.call(original_self, null, null, null, null, null);
+    const original_self_p: any = ops._fw_primal_default.call(original_self, 0);
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(original_self_t.mul(original_self_p.isfinite())) : original_self_t.mul(original_self_p.isfinite());
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::nan_to_num__default", "engine/ops/native_functions/unary.yaml:737", "engine/generated/VariableType.ts:7438");
+}, "VariableType::nan_to_num__default", "engine/ops/native_functions/unary.yaml:737", "engine/generated/VariableType.ts:9809");
 registerKernel(ops.nan_to_num_out, "Autograd", (ks, self, nan, posinf, neginf, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("nan_to_num");
   const _result = below_autograd(() => ops.nan_to_num_out.redispatch(ks.and(after_autograd_keyset), self, nan, posinf, neginf, out));
   if (isFwGradDefined(self) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with nan_to_num_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::nan_to_num_out", "engine/ops/native_functions/unary.yaml:742", "engine/generated/VariableType.ts:7454");
+}, "VariableType::nan_to_num_out", "engine/ops/native_functions/unary.yaml:742", "engine/generated/VariableType.ts:9839");
 registerKernel(ops.logical_not_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::logical_not", self) : null;
   const _result = below_autograd(() => ops.logical_not_default.redispatch(ks.and(after_autograd_keyset), self));
@@ -7464,13 +9849,13 @@ registerKernel(ops.logical_not_default, "Autograd", (ks, self) => {
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with logical_not that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::logical_not_default", "engine/ops/native_functions/unary.yaml:747", "engine/generated/VariableType.ts:7460");
-registerKernel(ops.logical_not__default, "Autograd", (ks, self) => below_autograd(() => ops.logical_not__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::logical_not__default", "engine/ops/native_functions/unary.yaml:752", "engine/generated/VariableType.ts:7468");
+}, "VariableType::logical_not_default", "engine/ops/native_functions/unary.yaml:747", "engine/generated/VariableType.ts:9845");
+registerKernel(ops.logical_not__default, "Autograd", (ks, self) => below_autograd(() => ops.logical_not__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::logical_not__default", "engine/ops/native_functions/unary.yaml:752", "engine/generated/VariableType.ts:9853");
 registerKernel(ops.logical_not_out, "Autograd", (ks, self, out) => {
   const _result = below_autograd(() => ops.logical_not_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if (isFwGradDefined(self) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with logical_not_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::logical_not_out", "engine/ops/native_functions/unary.yaml:757", "engine/generated/VariableType.ts:7469");
+}, "VariableType::logical_not_out", "engine/ops/native_functions/unary.yaml:757", "engine/generated/VariableType.ts:9854");
 registerKernel(ops.bitwise_not_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::bitwise_not", self) : null;
   const _result = below_autograd(() => ops.bitwise_not_default.redispatch(ks.and(after_autograd_keyset), self));
@@ -7478,13 +9863,13 @@ registerKernel(ops.bitwise_not_default, "Autograd", (ks, self) => {
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with bitwise_not that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::bitwise_not_default", "engine/ops/native_functions/unary.yaml:761", "engine/generated/VariableType.ts:7474");
-registerKernel(ops.bitwise_not__default, "Autograd", (ks, self) => below_autograd(() => ops.bitwise_not__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::bitwise_not__default", "engine/ops/native_functions/unary.yaml:765", "engine/generated/VariableType.ts:7482");
+}, "VariableType::bitwise_not_default", "engine/ops/native_functions/unary.yaml:761", "engine/generated/VariableType.ts:9859");
+registerKernel(ops.bitwise_not__default, "Autograd", (ks, self) => below_autograd(() => ops.bitwise_not__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::bitwise_not__default", "engine/ops/native_functions/unary.yaml:765", "engine/generated/VariableType.ts:9867");
 registerKernel(ops.bitwise_not_out, "Autograd", (ks, self, out) => {
   const _result = below_autograd(() => ops.bitwise_not_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if (isFwGradDefined(self) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with bitwise_not_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::bitwise_not_out", "engine/ops/native_functions/unary.yaml:769", "engine/generated/VariableType.ts:7483");
+}, "VariableType::bitwise_not_out", "engine/ops/native_functions/unary.yaml:769", "engine/generated/VariableType.ts:9868");
 registerKernel(ops.upsample_nearest1d_vec, "Autograd", (ks, input, output_size, scale_factors) => {
   const grad_fn = compute_requires_grad(input) ? not_implemented_node("aten::upsample_nearest1d", input) : null;
   const _result = below_autograd(() => ops.upsample_nearest1d_vec.redispatch(ks.and(after_autograd_keyset), input, output_size, scale_factors));
@@ -7492,7 +9877,7 @@ registerKernel(ops.upsample_nearest1d_vec, "Autograd", (ks, input, output_size, 
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (isFwGradDefined(input)) throw new NotImplementedError("Trying to use forward AD with upsample_nearest1d that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::upsample_nearest1d_vec", "engine/ops/native_functions/vision.yaml:13", "engine/generated/VariableType.ts:7488");
+}, "VariableType::upsample_nearest1d_vec", "engine/ops/native_functions/vision.yaml:13", "engine/generated/VariableType.ts:9873");
 registerKernel(ops.upsample_nearest2d_vec, "Autograd", (ks, input, output_size, scale_factors) => {
   const grad_fn = compute_requires_grad(input) ? not_implemented_node("aten::upsample_nearest2d", input) : null;
   const _result = below_autograd(() => ops.upsample_nearest2d_vec.redispatch(ks.and(after_autograd_keyset), input, output_size, scale_factors));
@@ -7500,7 +9885,7 @@ registerKernel(ops.upsample_nearest2d_vec, "Autograd", (ks, input, output_size, 
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (isFwGradDefined(input)) throw new NotImplementedError("Trying to use forward AD with upsample_nearest2d that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::upsample_nearest2d_vec", "engine/ops/native_functions/vision.yaml:19", "engine/generated/VariableType.ts:7496");
+}, "VariableType::upsample_nearest2d_vec", "engine/ops/native_functions/vision.yaml:19", "engine/generated/VariableType.ts:9881");
 registerKernel(ops.upsample_bilinear2d_vec, "Autograd", (ks, input, output_size, align_corners, scale_factors) => {
   const grad_fn = compute_requires_grad(input) ? not_implemented_node("aten::upsample_bilinear2d", input) : null;
   const _result = below_autograd(() => ops.upsample_bilinear2d_vec.redispatch(ks.and(after_autograd_keyset), input, output_size, align_corners, scale_factors));
@@ -7508,12 +9893,12 @@ registerKernel(ops.upsample_bilinear2d_vec, "Autograd", (ks, input, output_size,
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (isFwGradDefined(input)) throw new NotImplementedError("Trying to use forward AD with upsample_bilinear2d that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::upsample_bilinear2d_vec", "engine/ops/native_functions/vision.yaml:25", "engine/generated/VariableType.ts:7504");
+}, "VariableType::upsample_bilinear2d_vec", "engine/ops/native_functions/vision.yaml:25", "engine/generated/VariableType.ts:9889");
 registerKernel(ops.upsample_bilinear2d_out, "Autograd", (ks, self, output_size, align_corners, scales_h, scales_w, out) => {
   const _result = below_autograd(() => ops.upsample_bilinear2d_out.redispatch(ks.and(after_autograd_keyset), self, output_size, align_corners, scales_h, scales_w, out));
   if (isFwGradDefined(self) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with upsample_bilinear2d_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::upsample_bilinear2d_out", "engine/ops/native_functions/vision.yaml:31", "engine/generated/VariableType.ts:7512");
+}, "VariableType::upsample_bilinear2d_out", "engine/ops/native_functions/vision.yaml:31", "engine/generated/VariableType.ts:9897");
 registerKernel(ops.upsample_bilinear2d_default, "Autograd", (ks, self, output_size, align_corners, scales_h, scales_w) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::upsample_bilinear2d", self) : null;
   const _result = below_autograd(() => ops.upsample_bilinear2d_default.redispatch(ks.and(after_autograd_keyset), self, output_size, align_corners, scales_h, scales_w));
@@ -7521,12 +9906,12 @@ registerKernel(ops.upsample_bilinear2d_default, "Autograd", (ks, self, output_si
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with upsample_bilinear2d that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::upsample_bilinear2d_default", "engine/ops/native_functions/vision.yaml:37", "engine/generated/VariableType.ts:7517");
+}, "VariableType::upsample_bilinear2d_default", "engine/ops/native_functions/vision.yaml:37", "engine/generated/VariableType.ts:9902");
 registerKernel(ops.upsample_nearest1d_out, "Autograd", (ks, self, output_size, scales, out) => {
   const _result = below_autograd(() => ops.upsample_nearest1d_out.redispatch(ks.and(after_autograd_keyset), self, output_size, scales, out));
   if (isFwGradDefined(self) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with upsample_nearest1d_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::upsample_nearest1d_out", "engine/ops/native_functions/vision.yaml:41", "engine/generated/VariableType.ts:7525");
+}, "VariableType::upsample_nearest1d_out", "engine/ops/native_functions/vision.yaml:41", "engine/generated/VariableType.ts:9910");
 registerKernel(ops.upsample_nearest1d_default, "Autograd", (ks, self, output_size, scales) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::upsample_nearest1d", self) : null;
   const _result = below_autograd(() => ops.upsample_nearest1d_default.redispatch(ks.and(after_autograd_keyset), self, output_size, scales));
@@ -7534,12 +9919,12 @@ registerKernel(ops.upsample_nearest1d_default, "Autograd", (ks, self, output_siz
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with upsample_nearest1d that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::upsample_nearest1d_default", "engine/ops/native_functions/vision.yaml:47", "engine/generated/VariableType.ts:7530");
+}, "VariableType::upsample_nearest1d_default", "engine/ops/native_functions/vision.yaml:47", "engine/generated/VariableType.ts:9915");
 registerKernel(ops.upsample_nearest2d_out, "Autograd", (ks, self, output_size, scales_h, scales_w, out) => {
   const _result = below_autograd(() => ops.upsample_nearest2d_out.redispatch(ks.and(after_autograd_keyset), self, output_size, scales_h, scales_w, out));
   if (isFwGradDefined(self) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with upsample_nearest2d_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::upsample_nearest2d_out", "engine/ops/native_functions/vision.yaml:51", "engine/generated/VariableType.ts:7538");
+}, "VariableType::upsample_nearest2d_out", "engine/ops/native_functions/vision.yaml:51", "engine/generated/VariableType.ts:9923");
 registerKernel(ops.upsample_nearest2d_default, "Autograd", (ks, self, output_size, scales_h, scales_w) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::upsample_nearest2d", self) : null;
   const _result = below_autograd(() => ops.upsample_nearest2d_default.redispatch(ks.and(after_autograd_keyset), self, output_size, scales_h, scales_w));
@@ -7547,7 +9932,7 @@ registerKernel(ops.upsample_nearest2d_default, "Autograd", (ks, self, output_siz
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with upsample_nearest2d that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::upsample_nearest2d_default", "engine/ops/native_functions/vision.yaml:57", "engine/generated/VariableType.ts:7543");
+}, "VariableType::upsample_nearest2d_default", "engine/ops/native_functions/vision.yaml:57", "engine/generated/VariableType.ts:9928");
 registerKernel(ops.pixel_shuffle_default, "Autograd", (ks, self, upscale_factor) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: PixelShuffleBackward0 | null = null;
@@ -7563,7 +9948,7 @@ registerKernel(ops.pixel_shuffle_default, "Autograd", (ks, self, upscale_factor)
   }
   if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with pixel_shuffle that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::pixel_shuffle_default", "engine/ops/native_functions/vision.yaml:63", "engine/generated/VariableType.ts:7551");
+}, "VariableType::pixel_shuffle_default", "engine/ops/native_functions/vision.yaml:63", "engine/generated/VariableType.ts:9936");
 registerKernel(ops.pixel_unshuffle_default, "Autograd", (ks, self, downscale_factor) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: PixelUnshuffleBackward0 | null = null;
@@ -7579,13 +9964,13 @@ registerKernel(ops.pixel_unshuffle_default, "Autograd", (ks, self, downscale_fac
   }
   if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with pixel_unshuffle that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::pixel_unshuffle_default", "engine/ops/native_functions/vision.yaml:69", "engine/generated/VariableType.ts:7567");
+}, "VariableType::pixel_unshuffle_default", "engine/ops/native_functions/vision.yaml:69", "engine/generated/VariableType.ts:9952");
 registerKernel(ops.col2im_out, "Autograd", (ks, self, output_size, kernel_size, dilation, padding, stride, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("col2im");
   const _result = below_autograd(() => ops.col2im_out.redispatch(ks.and(after_autograd_keyset), self, output_size, kernel_size, dilation, padding, stride, out));
   if (isFwGradDefined(self) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with col2im_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::col2im_out", "engine/ops/native_functions/vision.yaml:77", "engine/generated/VariableType.ts:7583");
+}, "VariableType::col2im_out", "engine/ops/native_functions/vision.yaml:77", "engine/generated/VariableType.ts:9968");
 registerKernel(ops.col2im_default, "Autograd", (ks, self, output_size, kernel_size, dilation, padding, stride) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: Col2ImBackward0 | null = null;
@@ -7604,13 +9989,13 @@ registerKernel(ops.col2im_default, "Autograd", (ks, self, output_size, kernel_si
   }
   if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with col2im that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::col2im_default", "engine/ops/native_functions/vision.yaml:82", "engine/generated/VariableType.ts:7589");
+}, "VariableType::col2im_default", "engine/ops/native_functions/vision.yaml:82", "engine/generated/VariableType.ts:9974");
 registerKernel(ops.im2col_out, "Autograd", (ks, self, kernel_size, dilation, padding, stride, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("im2col");
   const _result = below_autograd(() => ops.im2col_out.redispatch(ks.and(after_autograd_keyset), self, kernel_size, dilation, padding, stride, out));
   if (isFwGradDefined(self) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with im2col_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::im2col_out", "engine/ops/native_functions/vision.yaml:88", "engine/generated/VariableType.ts:7608");
+}, "VariableType::im2col_out", "engine/ops/native_functions/vision.yaml:88", "engine/generated/VariableType.ts:9993");
 registerKernel(ops.im2col_default, "Autograd", (ks, self, kernel_size, dilation, padding, stride) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: Im2ColBackward0 | null = null;
@@ -7631,103 +10016,103 @@ registerKernel(ops.im2col_default, "Autograd", (ks, self, kernel_size, dilation,
   }
   if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with im2col that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::im2col_default", "engine/ops/native_functions/vision.yaml:93", "engine/generated/VariableType.ts:7614");
+}, "VariableType::im2col_default", "engine/ops/native_functions/vision.yaml:93", "engine/generated/VariableType.ts:9999");
 registerKernel(ops.relu_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("relu");
   const _result = below_autograd(() => ops.relu_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if (isFwGradDefined(self) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with relu_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::relu_out", "engine/ops/native_functions/activation.yaml:17", "engine/generated/VariableType.ts:7635");
+}, "VariableType::relu_out", "engine/ops/native_functions/activation.yaml:17", "engine/generated/VariableType.ts:10020");
 registerKernel(ops.celu_out, "Autograd", (ks, self, alpha, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("celu");
   const _result = below_autograd(() => ops.celu_out.redispatch(ks.and(after_autograd_keyset), self, alpha, out));
   if (isFwGradDefined(self) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with celu_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::celu_out", "engine/ops/native_functions/activation.yaml:77", "engine/generated/VariableType.ts:7641");
+}, "VariableType::celu_out", "engine/ops/native_functions/activation.yaml:77", "engine/generated/VariableType.ts:10026");
 registerKernel(ops._scaled_dot_product_attention_out, "Autograd", (ks, query, key, value, attn_mask, dropout_p, need_attn_weights, is_causal, out0, out1) => {
   const _result = below_autograd(() => ops._scaled_dot_product_attention_out.redispatch(ks.and(after_autograd_keyset), query, key, value, attn_mask, dropout_p, need_attn_weights, is_causal, out0, out1));
   if (isFwGradDefined(query) || isFwGradDefined(key) || isFwGradDefined(value) || isFwGradDefined(attn_mask) || isFwGradDefined(out0) || isFwGradDefined(out1)) throw new NotImplementedError("Trying to use forward AD with _scaled_dot_product_attention_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::_scaled_dot_product_attention_out", "engine/ops/native_functions/attention.yaml:13", "engine/generated/VariableType.ts:7647");
+}, "VariableType::_scaled_dot_product_attention_out", "engine/ops/native_functions/attention.yaml:13", "engine/generated/VariableType.ts:10032");
 registerKernel(ops._new_zeros_with_same_feature_meta_out, "Autograd", (ks, self, other, self_num_batch_dims, out) => {
   const _result = below_autograd(() => ops._new_zeros_with_same_feature_meta_out.redispatch(ks.and(after_autograd_keyset), self, other, self_num_batch_dims, out));
   if (isFwGradDefined(self) || isFwGradDefined(other) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with _new_zeros_with_same_feature_meta_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::_new_zeros_with_same_feature_meta_out", "engine/ops/native_functions/autograd.yaml:24", "engine/generated/VariableType.ts:7652");
+}, "VariableType::_new_zeros_with_same_feature_meta_out", "engine/ops/native_functions/autograd.yaml:24", "engine/generated/VariableType.ts:10037");
 registerKernel(ops.sub_Scalar_out, "Autograd", (ks, self, other, alpha, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("sub");
   const _result = below_autograd(() => ops.sub_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, alpha, out));
   if (isFwGradDefined(self) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with sub_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::sub_Scalar_out", "engine/ops/native_functions/binary.yaml:37", "engine/generated/VariableType.ts:7657");
+}, "VariableType::sub_Scalar_out", "engine/ops/native_functions/binary.yaml:37", "engine/generated/VariableType.ts:10042");
 registerKernel(ops.rsub_Tensor_out, "Autograd", (ks, self, other, alpha, out) => {
   if (compute_requires_grad(self, other)) throw_error_out_requires_grad("rsub");
   const _result = below_autograd(() => ops.rsub_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, alpha, out));
   if (isFwGradDefined(self) || isFwGradDefined(other) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with rsub_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::rsub_Tensor_out", "engine/ops/native_functions/binary.yaml:43", "engine/generated/VariableType.ts:7663");
+}, "VariableType::rsub_Tensor_out", "engine/ops/native_functions/binary.yaml:43", "engine/generated/VariableType.ts:10048");
 registerKernel(ops.rsub_Scalar_out, "Autograd", (ks, self, other, alpha, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("rsub");
   const _result = below_autograd(() => ops.rsub_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, alpha, out));
   if (isFwGradDefined(self) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with rsub_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::rsub_Scalar_out", "engine/ops/native_functions/binary.yaml:50", "engine/generated/VariableType.ts:7669");
+}, "VariableType::rsub_Scalar_out", "engine/ops/native_functions/binary.yaml:50", "engine/generated/VariableType.ts:10054");
 registerKernel(ops.div_Scalar_out, "Autograd", (ks, self, other, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("div");
   const _result = below_autograd(() => ops.div_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
   if (isFwGradDefined(self) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with div_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::div_Scalar_out", "engine/ops/native_functions/binary.yaml:92", "engine/generated/VariableType.ts:7675");
+}, "VariableType::div_Scalar_out", "engine/ops/native_functions/binary.yaml:92", "engine/generated/VariableType.ts:10060");
 registerKernel(ops.div_Scalar_mode_out, "Autograd", (ks, self, other, rounding_mode, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("div");
   const _result = below_autograd(() => ops.div_Scalar_mode_out.redispatch(ks.and(after_autograd_keyset), self, other, rounding_mode, out));
   if (isFwGradDefined(self) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with div_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::div_Scalar_mode_out", "engine/ops/native_functions/binary.yaml:103", "engine/generated/VariableType.ts:7681");
+}, "VariableType::div_Scalar_mode_out", "engine/ops/native_functions/binary.yaml:103", "engine/generated/VariableType.ts:10066");
 registerKernel(ops.remainder_Scalar_Tensor_out, "Autograd", (ks, self, other, out) => {
   if (compute_requires_grad(other)) throw_error_out_requires_grad("remainder");
   const _result = below_autograd(() => ops.remainder_Scalar_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
   if (isFwGradDefined(other) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with remainder_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::remainder_Scalar_Tensor_out", "engine/ops/native_functions/binary.yaml:188", "engine/generated/VariableType.ts:7687");
+}, "VariableType::remainder_Scalar_Tensor_out", "engine/ops/native_functions/binary.yaml:188", "engine/generated/VariableType.ts:10072");
 registerKernel(ops.bitwise_and_Scalar_Tensor_out, "Autograd", (ks, self, other, out) => {
   const _result = below_autograd(() => ops.bitwise_and_Scalar_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
   if (isFwGradDefined(other) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with bitwise_and_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::bitwise_and_Scalar_Tensor_out", "engine/ops/native_functions/binary.yaml:619", "engine/generated/VariableType.ts:7693");
+}, "VariableType::bitwise_and_Scalar_Tensor_out", "engine/ops/native_functions/binary.yaml:619", "engine/generated/VariableType.ts:10078");
 registerKernel(ops.bitwise_or_Scalar_Tensor_out, "Autograd", (ks, self, other, out) => {
   const _result = below_autograd(() => ops.bitwise_or_Scalar_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
   if (isFwGradDefined(other) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with bitwise_or_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::bitwise_or_Scalar_Tensor_out", "engine/ops/native_functions/binary.yaml:655", "engine/generated/VariableType.ts:7698");
+}, "VariableType::bitwise_or_Scalar_Tensor_out", "engine/ops/native_functions/binary.yaml:655", "engine/generated/VariableType.ts:10083");
 registerKernel(ops.bitwise_xor_Scalar_Tensor_out, "Autograd", (ks, self, other, out) => {
   const _result = below_autograd(() => ops.bitwise_xor_Scalar_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
   if (isFwGradDefined(other) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with bitwise_xor_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::bitwise_xor_Scalar_Tensor_out", "engine/ops/native_functions/binary.yaml:691", "engine/generated/VariableType.ts:7703");
+}, "VariableType::bitwise_xor_Scalar_Tensor_out", "engine/ops/native_functions/binary.yaml:691", "engine/generated/VariableType.ts:10088");
 registerKernel(ops.convolution_out, "Autograd", (ks, input, weight, bias, stride, padding, dilation, transposed, output_padding, groups, out) => {
   if (compute_requires_grad(input, weight, bias)) throw_error_out_requires_grad("convolution");
   const _result = below_autograd(() => ops.convolution_out.redispatch(ks.and(after_autograd_keyset), input, weight, bias, stride, padding, dilation, transposed, output_padding, groups, out));
   if (isFwGradDefined(input) || isFwGradDefined(weight) || isFwGradDefined(bias) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with convolution_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::convolution_out", "engine/ops/native_functions/conv.yaml:45", "engine/generated/VariableType.ts:7708");
+}, "VariableType::convolution_out", "engine/ops/native_functions/conv.yaml:45", "engine/generated/VariableType.ts:10093");
 registerKernel(ops._convolution_out, "Autograd", (ks, input, weight, bias, stride, padding, dilation, transposed, output_padding, groups, benchmark, deterministic, cudnn_enabled, allow_tf32, out) => {
   const _result = below_autograd(() => ops._convolution_out.redispatch(ks.and(after_autograd_keyset), input, weight, bias, stride, padding, dilation, transposed, output_padding, groups, benchmark, deterministic, cudnn_enabled, allow_tf32, out));
   if (isFwGradDefined(input) || isFwGradDefined(weight) || isFwGradDefined(bias) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with _convolution_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::_convolution_out", "engine/ops/native_functions/conv.yaml:51", "engine/generated/VariableType.ts:7714");
+}, "VariableType::_convolution_out", "engine/ops/native_functions/conv.yaml:51", "engine/generated/VariableType.ts:10099");
 registerKernel(ops.slow_conv_dilated2d_out, "Autograd", (ks, self, weight, kernel_size, bias, stride, padding, dilation, out) => {
   const _result = below_autograd(() => ops.slow_conv_dilated2d_out.redispatch(ks.and(after_autograd_keyset), self, weight, kernel_size, bias, stride, padding, dilation, out));
   if (isFwGradDefined(self) || isFwGradDefined(weight) || isFwGradDefined(bias) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with slow_conv_dilated2d_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::slow_conv_dilated2d_out", "engine/ops/native_functions/conv.yaml:88", "engine/generated/VariableType.ts:7719");
+}, "VariableType::slow_conv_dilated2d_out", "engine/ops/native_functions/conv.yaml:88", "engine/generated/VariableType.ts:10104");
 registerKernel(ops.index_put_out, "Autograd", (ks, self, indices, values, accumulate, out) => {
   if (compute_requires_grad(self, indices, values)) throw_error_out_requires_grad("index_put");
   const _result = below_autograd(() => ops.index_put_out.redispatch(ks.and(after_autograd_keyset), self, indices, values, accumulate, out));
   for (const _t of indices ?? []) if (isFwGradDefined(_t)) throw new NotImplementedError("Trying to use forward AD with index_put_out that does not support it because it is an out= function");
   if (isFwGradDefined(self) || isFwGradDefined(values) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with index_put_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::index_put_out", "engine/ops/native_functions/index.yaml:33", "engine/generated/VariableType.ts:7724");
+}, "VariableType::index_put_out", "engine/ops/native_functions/index.yaml:33", "engine/generated/VariableType.ts:10109");
 registerKernel(ops._index_put_impl_default, "Autograd", (ks, self, indices, values, accumulate, unsafe) => {
   const grad_fn = compute_requires_grad(self, indices, values) ? not_implemented_node("aten::_index_put_impl", self, indices, values) : null;
   const _result = below_autograd(() => ops._index_put_impl_default.redispatch(ks.and(after_autograd_keyset), self, indices, values, accumulate, unsafe));
@@ -7736,43 +10121,43 @@ registerKernel(ops._index_put_impl_default, "Autograd", (ks, self, indices, valu
   for (const _t of indices ?? []) if (isFwGradDefined(_t)) throw new NotImplementedError("Trying to use forward AD with _index_put_impl that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   if (isFwGradDefined(self) || isFwGradDefined(values)) throw new NotImplementedError("Trying to use forward AD with _index_put_impl that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::_index_put_impl_default", "engine/ops/native_functions/index.yaml:46", "engine/generated/VariableType.ts:7731");
+}, "VariableType::_index_put_impl_default", "engine/ops/native_functions/index.yaml:46", "engine/generated/VariableType.ts:10116");
 registerKernel(ops._index_put_impl_out, "Autograd", (ks, self, indices, values, accumulate, unsafe, out) => {
   const _result = below_autograd(() => ops._index_put_impl_out.redispatch(ks.and(after_autograd_keyset), self, indices, values, accumulate, unsafe, out));
   for (const _t of indices ?? []) if (isFwGradDefined(_t)) throw new NotImplementedError("Trying to use forward AD with _index_put_impl_out that does not support it because it is an out= function");
   if (isFwGradDefined(self) || isFwGradDefined(values) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with _index_put_impl_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::_index_put_impl_out", "engine/ops/native_functions/index.yaml:46", "engine/generated/VariableType.ts:7740");
+}, "VariableType::_index_put_impl_out", "engine/ops/native_functions/index.yaml:46", "engine/generated/VariableType.ts:10125");
 registerKernel(ops.index_fill_int_Scalar_out, "Autograd", (ks, self, dim, index, value, out) => {
   if (compute_requires_grad(self, index)) throw_error_out_requires_grad("index_fill");
   const _result = below_autograd(() => ops.index_fill_int_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, dim, index, value, out));
   if (isFwGradDefined(self) || isFwGradDefined(index) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with index_fill_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::index_fill_int_Scalar_out", "engine/ops/native_functions/index.yaml:186", "engine/generated/VariableType.ts:7746");
+}, "VariableType::index_fill_int_Scalar_out", "engine/ops/native_functions/index.yaml:186", "engine/generated/VariableType.ts:10131");
 registerKernel(ops.index_fill_int_Tensor_out, "Autograd", (ks, self, dim, index, value, out) => {
   if (compute_requires_grad(self, index, value)) throw_error_out_requires_grad("index_fill");
   const _result = below_autograd(() => ops.index_fill_int_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, dim, index, value, out));
   if (isFwGradDefined(self) || isFwGradDefined(index) || isFwGradDefined(value) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with index_fill_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::index_fill_int_Tensor_out", "engine/ops/native_functions/index.yaml:200", "engine/generated/VariableType.ts:7752");
+}, "VariableType::index_fill_int_Tensor_out", "engine/ops/native_functions/index.yaml:200", "engine/generated/VariableType.ts:10137");
 registerKernel(ops.masked_fill_Scalar_out, "Autograd", (ks, self, mask, value, out) => {
   if (compute_requires_grad(self, mask)) throw_error_out_requires_grad("masked_fill");
   const _result = below_autograd(() => ops.masked_fill_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, mask, value, out));
   if (isFwGradDefined(self) || isFwGradDefined(mask) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with masked_fill_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::masked_fill_Scalar_out", "engine/ops/native_functions/index.yaml:216", "engine/generated/VariableType.ts:7758");
+}, "VariableType::masked_fill_Scalar_out", "engine/ops/native_functions/index.yaml:216", "engine/generated/VariableType.ts:10143");
 registerKernel(ops.masked_fill_Tensor_out, "Autograd", (ks, self, mask, value, out) => {
   if (compute_requires_grad(self, mask, value)) throw_error_out_requires_grad("masked_fill");
   const _result = below_autograd(() => ops.masked_fill_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, mask, value, out));
   if (isFwGradDefined(self) || isFwGradDefined(mask) || isFwGradDefined(value) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with masked_fill_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::masked_fill_Tensor_out", "engine/ops/native_functions/index.yaml:230", "engine/generated/VariableType.ts:7764");
+}, "VariableType::masked_fill_Tensor_out", "engine/ops/native_functions/index.yaml:230", "engine/generated/VariableType.ts:10149");
 registerKernel(ops.embedding_out, "Autograd", (ks, weight, indices, padding_idx, scale_grad_by_freq, sparse, out) => {
   if (compute_requires_grad(weight, indices)) throw_error_out_requires_grad("embedding");
   const _result = below_autograd(() => ops.embedding_out.redispatch(ks.and(after_autograd_keyset), weight, indices, padding_idx, scale_grad_by_freq, sparse, out));
   if (isFwGradDefined(weight) || isFwGradDefined(indices) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with embedding_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::embedding_out", "engine/ops/native_functions/index.yaml:281", "engine/generated/VariableType.ts:7770");
+}, "VariableType::embedding_out", "engine/ops/native_functions/index.yaml:281", "engine/generated/VariableType.ts:10155");
 registerKernel(ops.embedding_renorm_default, "Autograd", (ks, self, indices, max_norm, norm_type) => {
   const grad_fn = compute_requires_grad(self, indices) ? not_implemented_node("aten::embedding_renorm", self, indices) : null;
   const _result = below_autograd(() => ops.embedding_renorm_default.redispatch(ks.and(after_autograd_keyset), self, indices, max_norm, norm_type));
@@ -7780,207 +10165,207 @@ registerKernel(ops.embedding_renorm_default, "Autograd", (ks, self, indices, max
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (isFwGradDefined(self) || isFwGradDefined(indices)) throw new NotImplementedError("Trying to use forward AD with embedding_renorm that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::embedding_renorm_default", "engine/ops/native_functions/index.yaml:286", "engine/generated/VariableType.ts:7776");
+}, "VariableType::embedding_renorm_default", "engine/ops/native_functions/index.yaml:286", "engine/generated/VariableType.ts:10161");
 registerKernel(ops.embedding_renorm_out, "Autograd", (ks, self, indices, max_norm, norm_type, out) => {
   const _result = below_autograd(() => ops.embedding_renorm_out.redispatch(ks.and(after_autograd_keyset), self, indices, max_norm, norm_type, out));
   if (isFwGradDefined(self) || isFwGradDefined(indices) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with embedding_renorm_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::embedding_renorm_out", "engine/ops/native_functions/index.yaml:286", "engine/generated/VariableType.ts:7784");
+}, "VariableType::embedding_renorm_out", "engine/ops/native_functions/index.yaml:286", "engine/generated/VariableType.ts:10169");
 registerKernel(ops.fill_Tensor_out, "Autograd", (ks, self, value, out) => {
   const _result = below_autograd(() => ops.fill_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, value, out));
   if (isFwGradDefined(self) || isFwGradDefined(value) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with fill_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::fill_Tensor_out", "engine/ops/native_functions/index.yaml:307", "engine/generated/VariableType.ts:7789");
+}, "VariableType::fill_Tensor_out", "engine/ops/native_functions/index.yaml:307", "engine/generated/VariableType.ts:10174");
 registerKernel(ops.empty_names_out, "Autograd", (ks, size, names, memory_format, out) => {
   const _result = below_autograd(() => ops.empty_names_out.redispatch(ks.and(after_autograd_keyset), size, names, memory_format, out));
   if (isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with empty_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::empty_names_out", "engine/ops/native_functions/index.yaml:317", "engine/generated/VariableType.ts:7794");
+}, "VariableType::empty_names_out", "engine/ops/native_functions/index.yaml:317", "engine/generated/VariableType.ts:10179");
 registerKernel(ops.flip_out, "Autograd", (ks, self, dims, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("flip");
   const _result = below_autograd(() => ops.flip_out.redispatch(ks.and(after_autograd_keyset), self, dims, out));
   if (isFwGradDefined(self) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with flip_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::flip_out", "engine/ops/native_functions/join.yaml:90", "engine/generated/VariableType.ts:7799");
+}, "VariableType::flip_out", "engine/ops/native_functions/join.yaml:90", "engine/generated/VariableType.ts:10184");
 registerKernel(ops.roll_out, "Autograd", (ks, self, shifts, dims, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("roll");
   const _result = below_autograd(() => ops.roll_out.redispatch(ks.and(after_autograd_keyset), self, shifts, dims, out));
   if (isFwGradDefined(self) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with roll_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::roll_out", "engine/ops/native_functions/join.yaml:97", "engine/generated/VariableType.ts:7805");
+}, "VariableType::roll_out", "engine/ops/native_functions/join.yaml:97", "engine/generated/VariableType.ts:10190");
 registerKernel(ops.repeat_out, "Autograd", (ks, self, repeats, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("repeat");
   const _result = below_autograd(() => ops.repeat_out.redispatch(ks.and(after_autograd_keyset), self, repeats, out));
   if (isFwGradDefined(self) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with repeat_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::repeat_out", "engine/ops/native_functions/join.yaml:134", "engine/generated/VariableType.ts:7811");
+}, "VariableType::repeat_out", "engine/ops/native_functions/join.yaml:134", "engine/generated/VariableType.ts:10196");
 registerKernel(ops._trilinear_out, "Autograd", (ks, i1, i2, i3, expand1, expand2, expand3, sumdim, unroll_dim, out) => {
   if (compute_requires_grad(i1, i2, i3)) throw_error_out_requires_grad("_trilinear");
   const _result = below_autograd(() => ops._trilinear_out.redispatch(ks.and(after_autograd_keyset), i1, i2, i3, expand1, expand2, expand3, sumdim, unroll_dim, out));
   if (isFwGradDefined(i1) || isFwGradDefined(i2) || isFwGradDefined(i3) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with _trilinear_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::_trilinear_out", "engine/ops/native_functions/linalg.yaml:212", "engine/generated/VariableType.ts:7817");
+}, "VariableType::_trilinear_out", "engine/ops/native_functions/linalg.yaml:212", "engine/generated/VariableType.ts:10202");
 registerKernel(ops.binary_cross_entropy_with_logits_out, "Autograd", (ks, self, target, weight, pos_weight, reduction, out) => {
   if (compute_requires_grad(self, target, weight, pos_weight)) throw_error_out_requires_grad("binary_cross_entropy_with_logits");
   const _result = below_autograd(() => ops.binary_cross_entropy_with_logits_out.redispatch(ks.and(after_autograd_keyset), self, target, weight, pos_weight, reduction, out));
   if (isFwGradDefined(self) || isFwGradDefined(target) || isFwGradDefined(weight) || isFwGradDefined(pos_weight) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with binary_cross_entropy_with_logits_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::binary_cross_entropy_with_logits_out", "engine/ops/native_functions/loss.yaml:24", "engine/generated/VariableType.ts:7823");
+}, "VariableType::binary_cross_entropy_with_logits_out", "engine/ops/native_functions/loss.yaml:24", "engine/generated/VariableType.ts:10208");
 registerKernel(ops.native_layer_norm_out, "Autograd", (ks, input, normalized_shape, weight, bias, eps, out0, out1, out2) => {
   if (compute_requires_grad(input, weight, bias)) throw_error_out_requires_grad("native_layer_norm");
   const _result = below_autograd(() => ops.native_layer_norm_out.redispatch(ks.and(after_autograd_keyset), input, normalized_shape, weight, bias, eps, out0, out1, out2));
   if (isFwGradDefined(input) || isFwGradDefined(weight) || isFwGradDefined(bias) || isFwGradDefined(out0) || isFwGradDefined(out1) || isFwGradDefined(out2)) throw new NotImplementedError("Trying to use forward AD with native_layer_norm_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::native_layer_norm_out", "engine/ops/native_functions/normalization.yaml:36", "engine/generated/VariableType.ts:7829");
+}, "VariableType::native_layer_norm_out", "engine/ops/native_functions/normalization.yaml:36", "engine/generated/VariableType.ts:10214");
 registerKernel(ops.native_group_norm_out, "Autograd", (ks, input, weight, bias, N, C, HxW, group, eps, out0, out1, out2) => {
   if (compute_requires_grad(input, weight, bias)) throw_error_out_requires_grad("native_group_norm");
   const _result = below_autograd(() => ops.native_group_norm_out.redispatch(ks.and(after_autograd_keyset), input, weight, bias, N, C, HxW, group, eps, out0, out1, out2));
   if (isFwGradDefined(input) || isFwGradDefined(weight) || isFwGradDefined(bias) || isFwGradDefined(out0) || isFwGradDefined(out1) || isFwGradDefined(out2)) throw new NotImplementedError("Trying to use forward AD with native_group_norm_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::native_group_norm_out", "engine/ops/native_functions/normalization.yaml:46", "engine/generated/VariableType.ts:7835");
+}, "VariableType::native_group_norm_out", "engine/ops/native_functions/normalization.yaml:46", "engine/generated/VariableType.ts:10220");
 registerKernel(ops.constant_pad_nd_out, "Autograd", (ks, self, pad, value, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("constant_pad_nd");
   const _result = below_autograd(() => ops.constant_pad_nd_out.redispatch(ks.and(after_autograd_keyset), self, pad, value, out));
   if (isFwGradDefined(self) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with constant_pad_nd_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::constant_pad_nd_out", "engine/ops/native_functions/pad.yaml:12", "engine/generated/VariableType.ts:7841");
+}, "VariableType::constant_pad_nd_out", "engine/ops/native_functions/pad.yaml:12", "engine/generated/VariableType.ts:10226");
 registerKernel(ops._adaptive_avg_pool2d_out, "Autograd", (ks, self, output_size, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("_adaptive_avg_pool2d");
   const _result = below_autograd(() => ops._adaptive_avg_pool2d_out.redispatch(ks.and(after_autograd_keyset), self, output_size, out));
   if (isFwGradDefined(self) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with _adaptive_avg_pool2d_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::_adaptive_avg_pool2d_out", "engine/ops/native_functions/pooling.yaml:88", "engine/generated/VariableType.ts:7847");
+}, "VariableType::_adaptive_avg_pool2d_out", "engine/ops/native_functions/pooling.yaml:88", "engine/generated/VariableType.ts:10232");
 registerKernel(ops._adaptive_avg_pool2d_backward_out, "Autograd", (ks, grad_output, self, out) => {
   if (compute_requires_grad(grad_output, self)) throw_error_out_requires_grad("_adaptive_avg_pool2d_backward");
   const _result = below_autograd(() => ops._adaptive_avg_pool2d_backward_out.redispatch(ks.and(after_autograd_keyset), grad_output, self, out));
   if (isFwGradDefined(grad_output) || isFwGradDefined(self) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with _adaptive_avg_pool2d_backward_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::_adaptive_avg_pool2d_backward_out", "engine/ops/native_functions/pooling.yaml:95", "engine/generated/VariableType.ts:7853");
+}, "VariableType::_adaptive_avg_pool2d_backward_out", "engine/ops/native_functions/pooling.yaml:95", "engine/generated/VariableType.ts:10238");
 registerKernel(ops.prod_out, "Autograd", (ks, self, dtype, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("prod");
   const _result = below_autograd(() => ops.prod_out.redispatch(ks.and(after_autograd_keyset), self, dtype, out));
   if (isFwGradDefined(self) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with prod_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::prod_out", "engine/ops/native_functions/reduce.yaml:104", "engine/generated/VariableType.ts:7859");
+}, "VariableType::prod_out", "engine/ops/native_functions/reduce.yaml:104", "engine/generated/VariableType.ts:10244");
 registerKernel(ops.count_nonzero_dim_IntList_out, "Autograd", (ks, self, dim, out) => {
   const _result = below_autograd(() => ops.count_nonzero_dim_IntList_out.redispatch(ks.and(after_autograd_keyset), self, dim, out));
   if (isFwGradDefined(self) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with count_nonzero_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::count_nonzero_dim_IntList_out", "engine/ops/native_functions/reduce2.yaml:12", "engine/generated/VariableType.ts:7865");
+}, "VariableType::count_nonzero_dim_IntList_out", "engine/ops/native_functions/reduce2.yaml:12", "engine/generated/VariableType.ts:10250");
 registerKernel(ops.count_nonzero_out, "Autograd", (ks, self, dim, out) => {
   const _result = below_autograd(() => ops.count_nonzero_out.redispatch(ks.and(after_autograd_keyset), self, dim, out));
   if (isFwGradDefined(self) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with count_nonzero_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::count_nonzero_out", "engine/ops/native_functions/reduce2.yaml:18", "engine/generated/VariableType.ts:7870");
+}, "VariableType::count_nonzero_out", "engine/ops/native_functions/reduce2.yaml:18", "engine/generated/VariableType.ts:10255");
 registerKernel(ops.std_mean_correction_out, "Autograd", (ks, self, dim, correction, keepdim, out0, out1) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("std_mean");
   const _result = below_autograd(() => ops.std_mean_correction_out.redispatch(ks.and(after_autograd_keyset), self, dim, correction, keepdim, out0, out1));
   if (isFwGradDefined(self) || isFwGradDefined(out0) || isFwGradDefined(out1)) throw new NotImplementedError("Trying to use forward AD with std_mean_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::std_mean_correction_out", "engine/ops/native_functions/reduce2.yaml:50", "engine/generated/VariableType.ts:7875");
+}, "VariableType::std_mean_correction_out", "engine/ops/native_functions/reduce2.yaml:50", "engine/generated/VariableType.ts:10260");
 registerKernel(ops.var_mean_correction_out, "Autograd", (ks, self, dim, correction, keepdim, out0, out1) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("var_mean");
   const _result = below_autograd(() => ops.var_mean_correction_out.redispatch(ks.and(after_autograd_keyset), self, dim, correction, keepdim, out0, out1));
   if (isFwGradDefined(self) || isFwGradDefined(out0) || isFwGradDefined(out1)) throw new NotImplementedError("Trying to use forward AD with var_mean_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::var_mean_correction_out", "engine/ops/native_functions/reduce2.yaml:98", "engine/generated/VariableType.ts:7881");
+}, "VariableType::var_mean_correction_out", "engine/ops/native_functions/reduce2.yaml:98", "engine/generated/VariableType.ts:10266");
 registerKernel(ops.median_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("median");
   const _result = below_autograd(() => ops.median_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if (isFwGradDefined(self) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with median_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::median_out", "engine/ops/native_functions/reduce3.yaml:122", "engine/generated/VariableType.ts:7887");
+}, "VariableType::median_out", "engine/ops/native_functions/reduce3.yaml:122", "engine/generated/VariableType.ts:10272");
 registerKernel(ops.nanmedian_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("nanmedian");
   const _result = below_autograd(() => ops.nanmedian_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if (isFwGradDefined(self) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with nanmedian_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::nanmedian_out", "engine/ops/native_functions/reduce3.yaml:137", "engine/generated/VariableType.ts:7893");
+}, "VariableType::nanmedian_out", "engine/ops/native_functions/reduce3.yaml:137", "engine/generated/VariableType.ts:10278");
 registerKernel(ops._unique_out, "Autograd", (ks, self, sorted, return_inverse, out0, out1) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("_unique");
   const _result = below_autograd(() => ops._unique_out.redispatch(ks.and(after_autograd_keyset), self, sorted, return_inverse, out0, out1));
   if (isFwGradDefined(self) || isFwGradDefined(out0) || isFwGradDefined(out1)) throw new NotImplementedError("Trying to use forward AD with _unique_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::_unique_out", "engine/ops/native_functions/reduce3.yaml:163", "engine/generated/VariableType.ts:7899");
+}, "VariableType::_unique_out", "engine/ops/native_functions/reduce3.yaml:163", "engine/generated/VariableType.ts:10284");
 registerKernel(ops.unique_dim_out, "Autograd", (ks, self, dim, sorted, return_inverse, return_counts, out0, out1, out2) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("unique_dim");
   const _result = below_autograd(() => ops.unique_dim_out.redispatch(ks.and(after_autograd_keyset), self, dim, sorted, return_inverse, return_counts, out0, out1, out2));
   if (isFwGradDefined(self) || isFwGradDefined(out0) || isFwGradDefined(out1) || isFwGradDefined(out2)) throw new NotImplementedError("Trying to use forward AD with unique_dim_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::unique_dim_out", "engine/ops/native_functions/reduce3.yaml:169", "engine/generated/VariableType.ts:7905");
+}, "VariableType::unique_dim_out", "engine/ops/native_functions/reduce3.yaml:169", "engine/generated/VariableType.ts:10290");
 registerKernel(ops.unique_consecutive_out, "Autograd", (ks, self, return_inverse, return_counts, dim, out0, out1, out2) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("unique_consecutive");
   const _result = below_autograd(() => ops.unique_consecutive_out.redispatch(ks.and(after_autograd_keyset), self, return_inverse, return_counts, dim, out0, out1, out2));
   if (isFwGradDefined(self) || isFwGradDefined(out0) || isFwGradDefined(out1) || isFwGradDefined(out2)) throw new NotImplementedError("Trying to use forward AD with unique_consecutive_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::unique_consecutive_out", "engine/ops/native_functions/reduce3.yaml:176", "engine/generated/VariableType.ts:7911");
+}, "VariableType::unique_consecutive_out", "engine/ops/native_functions/reduce3.yaml:176", "engine/generated/VariableType.ts:10296");
 registerKernel(ops.unique_dim_consecutive_out, "Autograd", (ks, self, dim, return_inverse, return_counts, out0, out1, out2) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("unique_dim_consecutive");
   const _result = below_autograd(() => ops.unique_dim_consecutive_out.redispatch(ks.and(after_autograd_keyset), self, dim, return_inverse, return_counts, out0, out1, out2));
   if (isFwGradDefined(self) || isFwGradDefined(out0) || isFwGradDefined(out1) || isFwGradDefined(out2)) throw new NotImplementedError("Trying to use forward AD with unique_dim_consecutive_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::unique_dim_consecutive_out", "engine/ops/native_functions/reduce3.yaml:183", "engine/generated/VariableType.ts:7917");
+}, "VariableType::unique_dim_consecutive_out", "engine/ops/native_functions/reduce3.yaml:183", "engine/generated/VariableType.ts:10302");
 registerKernel(ops._unique2_out, "Autograd", (ks, self, sorted, return_inverse, return_counts, out0, out1, out2) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("_unique2");
   const _result = below_autograd(() => ops._unique2_out.redispatch(ks.and(after_autograd_keyset), self, sorted, return_inverse, return_counts, out0, out1, out2));
   if (isFwGradDefined(self) || isFwGradDefined(out0) || isFwGradDefined(out1) || isFwGradDefined(out2)) throw new NotImplementedError("Trying to use forward AD with _unique2_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::_unique2_out", "engine/ops/native_functions/reduce3.yaml:190", "engine/generated/VariableType.ts:7923");
+}, "VariableType::_unique2_out", "engine/ops/native_functions/reduce3.yaml:190", "engine/generated/VariableType.ts:10308");
 registerKernel(ops.norm_ScalarOpt_dtype_out, "Autograd", (ks, self, p, dtype, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("norm");
   const _result = below_autograd(() => ops.norm_ScalarOpt_dtype_out.redispatch(ks.and(after_autograd_keyset), self, p, dtype, out));
   if (isFwGradDefined(self) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with norm_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::norm_ScalarOpt_dtype_out", "engine/ops/native_functions/reduce3.yaml:198", "engine/generated/VariableType.ts:7929");
+}, "VariableType::norm_ScalarOpt_dtype_out", "engine/ops/native_functions/reduce3.yaml:198", "engine/generated/VariableType.ts:10314");
 registerKernel(ops.norm_Scalar_out, "Autograd", (ks, self, p, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("norm");
   const _result = below_autograd(() => ops.norm_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, p, out));
   if (isFwGradDefined(self) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with norm_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::norm_Scalar_out", "engine/ops/native_functions/reduce3.yaml:205", "engine/generated/VariableType.ts:7935");
+}, "VariableType::norm_Scalar_out", "engine/ops/native_functions/reduce3.yaml:205", "engine/generated/VariableType.ts:10320");
 registerKernel(ops.bucketize_Scalar_out, "Autograd", (ks, self, boundaries, out_int32, right, out) => {
   const _result = below_autograd(() => ops.bucketize_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, boundaries, out_int32, right, out));
   if (isFwGradDefined(boundaries) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with bucketize_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::bucketize_Scalar_out", "engine/ops/native_functions/reduce3.yaml:289", "engine/generated/VariableType.ts:7941");
+}, "VariableType::bucketize_Scalar_out", "engine/ops/native_functions/reduce3.yaml:289", "engine/generated/VariableType.ts:10326");
 registerKernel(ops.searchsorted_Scalar_out, "Autograd", (ks, sorted_sequence, self, out_int32, right, side, sorter, out) => {
   const _result = below_autograd(() => ops.searchsorted_Scalar_out.redispatch(ks.and(after_autograd_keyset), sorted_sequence, self, out_int32, right, side, sorter, out));
   if (isFwGradDefined(sorted_sequence) || isFwGradDefined(sorter) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with searchsorted_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::searchsorted_Scalar_out", "engine/ops/native_functions/reduce3.yaml:302", "engine/generated/VariableType.ts:7946");
+}, "VariableType::searchsorted_Scalar_out", "engine/ops/native_functions/reduce3.yaml:302", "engine/generated/VariableType.ts:10331");
 registerKernel(ops.bincount_out, "Autograd", (ks, self, weights, minlength, out) => {
   const _result = below_autograd(() => ops.bincount_out.redispatch(ks.and(after_autograd_keyset), self, weights, minlength, out));
   if (isFwGradDefined(self) || isFwGradDefined(weights) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with bincount_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::bincount_out", "engine/ops/native_functions/reduce3.yaml:308", "engine/generated/VariableType.ts:7951");
+}, "VariableType::bincount_out", "engine/ops/native_functions/reduce3.yaml:308", "engine/generated/VariableType.ts:10336");
 registerKernel(ops.argsort_stable_out, "Autograd", (ks, self, stable, dim, descending, out) => {
   const _result = below_autograd(() => ops.argsort_stable_out.redispatch(ks.and(after_autograd_keyset), self, stable, dim, descending, out));
   if (isFwGradDefined(self) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with argsort_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::argsort_stable_out", "engine/ops/native_functions/select.yaml:66", "engine/generated/VariableType.ts:7956");
+}, "VariableType::argsort_stable_out", "engine/ops/native_functions/select.yaml:66", "engine/generated/VariableType.ts:10341");
 registerKernel(ops._unsafe_view_out, "Autograd", (ks, self, size, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("_unsafe_view");
   const _result = below_autograd(() => ops._unsafe_view_out.redispatch(ks.and(after_autograd_keyset), self, size, out));
   if (isFwGradDefined(self) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with _unsafe_view_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::_unsafe_view_out", "engine/ops/native_functions/shape.yaml:59", "engine/generated/VariableType.ts:7961");
+}, "VariableType::_unsafe_view_out", "engine/ops/native_functions/shape.yaml:59", "engine/generated/VariableType.ts:10346");
 registerKernel(ops.clone_out, "Autograd", (ks, self, memory_format, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("clone");
   const _result = below_autograd(() => ops.clone_out.redispatch(ks.and(after_autograd_keyset), self, memory_format, out));
   if (isFwGradDefined(self) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with clone_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::clone_out", "engine/ops/native_functions/shape.yaml:223", "engine/generated/VariableType.ts:7967");
+}, "VariableType::clone_out", "engine/ops/native_functions/shape.yaml:223", "engine/generated/VariableType.ts:10352");
 registerKernel(ops.copy_out, "Autograd", (ks, self, src, non_blocking, out) => {
   const _result = below_autograd(() => ops.copy_out.redispatch(ks.and(after_autograd_keyset), self, src, non_blocking, out));
   if (isFwGradDefined(self) || isFwGradDefined(src) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with copy_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::copy_out", "engine/ops/native_functions/shape.yaml:235", "engine/generated/VariableType.ts:7973");
+}, "VariableType::copy_out", "engine/ops/native_functions/shape.yaml:235", "engine/generated/VariableType.ts:10358");
 registerKernel(ops._to_copy_out, "Autograd", (ks, self, non_blocking, memory_format, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("_to_copy");
   const _result = below_autograd(() => ops._to_copy_out.redispatch(ks.and(after_autograd_keyset), self, non_blocking, memory_format, out));
   if (isFwGradDefined(self) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with _to_copy_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::_to_copy_out", "engine/ops/native_functions/shape.yaml:242", "engine/generated/VariableType.ts:7978");
+}, "VariableType::_to_copy_out", "engine/ops/native_functions/shape.yaml:242", "engine/generated/VariableType.ts:10363");
 registerKernel(ops.zero_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::zero", self) : null;
   const _result = below_autograd(() => ops.zero_default.redispatch(ks.and(after_autograd_keyset), self));
@@ -7988,71 +10373,71 @@ registerKernel(ops.zero_default, "Autograd", (ks, self) => {
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (isFwGradDefined(self)) throw new NotImplementedError("Trying to use forward AD with zero that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::zero_default", "engine/ops/native_functions/shape.yaml:276", "engine/generated/VariableType.ts:7984");
+}, "VariableType::zero_default", "engine/ops/native_functions/shape.yaml:276", "engine/generated/VariableType.ts:10369");
 registerKernel(ops.zero_out, "Autograd", (ks, self, out) => {
   const _result = below_autograd(() => ops.zero_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if (isFwGradDefined(self) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with zero_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::zero_out", "engine/ops/native_functions/shape.yaml:276", "engine/generated/VariableType.ts:7992");
+}, "VariableType::zero_out", "engine/ops/native_functions/shape.yaml:276", "engine/generated/VariableType.ts:10377");
 registerKernel(ops.empty_strided_out, "Autograd", (ks, size, stride, out) => {
   const _result = below_autograd(() => ops.empty_strided_out.redispatch(ks.and(after_autograd_keyset), size, stride, out));
   if (isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with empty_strided_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::empty_strided_out", "engine/ops/native_functions/shape.yaml:284", "engine/generated/VariableType.ts:7997");
+}, "VariableType::empty_strided_out", "engine/ops/native_functions/shape.yaml:284", "engine/generated/VariableType.ts:10382");
 registerKernel(ops.empty_like_out, "Autograd", (ks, self, memory_format, out) => {
   const _result = below_autograd(() => ops.empty_like_out.redispatch(ks.and(after_autograd_keyset), self, memory_format, out));
   if (isFwGradDefined(self) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with empty_like_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::empty_like_out", "engine/ops/native_functions/shape.yaml:290", "engine/generated/VariableType.ts:8002");
+}, "VariableType::empty_like_out", "engine/ops/native_functions/shape.yaml:290", "engine/generated/VariableType.ts:10387");
 registerKernel(ops.zeros_like_out, "Autograd", (ks, self, memory_format, out) => {
   const _result = below_autograd(() => ops.zeros_like_out.redispatch(ks.and(after_autograd_keyset), self, memory_format, out));
   if (isFwGradDefined(self) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with zeros_like_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::zeros_like_out", "engine/ops/native_functions/shape.yaml:300", "engine/generated/VariableType.ts:8007");
+}, "VariableType::zeros_like_out", "engine/ops/native_functions/shape.yaml:300", "engine/generated/VariableType.ts:10392");
 registerKernel(ops.ones_like_out, "Autograd", (ks, self, memory_format, out) => {
   const _result = below_autograd(() => ops.ones_like_out.redispatch(ks.and(after_autograd_keyset), self, memory_format, out));
   if (isFwGradDefined(self) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with ones_like_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::ones_like_out", "engine/ops/native_functions/shape.yaml:307", "engine/generated/VariableType.ts:8012");
+}, "VariableType::ones_like_out", "engine/ops/native_functions/shape.yaml:307", "engine/generated/VariableType.ts:10397");
 registerKernel(ops.full_like_out, "Autograd", (ks, self, fill_value, memory_format, out) => {
   const _result = below_autograd(() => ops.full_like_out.redispatch(ks.and(after_autograd_keyset), self, fill_value, memory_format, out));
   if (isFwGradDefined(self) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with full_like_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::full_like_out", "engine/ops/native_functions/shape.yaml:318", "engine/generated/VariableType.ts:8017");
+}, "VariableType::full_like_out", "engine/ops/native_functions/shape.yaml:318", "engine/generated/VariableType.ts:10402");
 registerKernel(ops.isnan_out, "Autograd", (ks, self, out) => {
   const _result = below_autograd(() => ops.isnan_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if (isFwGradDefined(self) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with isnan_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::isnan_out", "engine/ops/native_functions/unary.yaml:715", "engine/generated/VariableType.ts:8022");
+}, "VariableType::isnan_out", "engine/ops/native_functions/unary.yaml:715", "engine/generated/VariableType.ts:10407");
 registerKernel(ops.isinf_out, "Autograd", (ks, self, out) => {
   const _result = below_autograd(() => ops.isinf_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if (isFwGradDefined(self) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with isinf_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::isinf_out", "engine/ops/native_functions/unary.yaml:721", "engine/generated/VariableType.ts:8027");
+}, "VariableType::isinf_out", "engine/ops/native_functions/unary.yaml:721", "engine/generated/VariableType.ts:10412");
 registerKernel(ops.upsample_nearest1d_vec_out, "Autograd", (ks, input, output_size, scale_factors, out) => {
   const _result = below_autograd(() => ops.upsample_nearest1d_vec_out.redispatch(ks.and(after_autograd_keyset), input, output_size, scale_factors, out));
   if (isFwGradDefined(input) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with upsample_nearest1d_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::upsample_nearest1d_vec_out", "engine/ops/native_functions/vision.yaml:13", "engine/generated/VariableType.ts:8032");
+}, "VariableType::upsample_nearest1d_vec_out", "engine/ops/native_functions/vision.yaml:13", "engine/generated/VariableType.ts:10417");
 registerKernel(ops.upsample_nearest2d_vec_out, "Autograd", (ks, input, output_size, scale_factors, out) => {
   const _result = below_autograd(() => ops.upsample_nearest2d_vec_out.redispatch(ks.and(after_autograd_keyset), input, output_size, scale_factors, out));
   if (isFwGradDefined(input) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with upsample_nearest2d_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::upsample_nearest2d_vec_out", "engine/ops/native_functions/vision.yaml:19", "engine/generated/VariableType.ts:8037");
+}, "VariableType::upsample_nearest2d_vec_out", "engine/ops/native_functions/vision.yaml:19", "engine/generated/VariableType.ts:10422");
 registerKernel(ops.upsample_bilinear2d_vec_out, "Autograd", (ks, input, output_size, align_corners, scale_factors, out) => {
   const _result = below_autograd(() => ops.upsample_bilinear2d_vec_out.redispatch(ks.and(after_autograd_keyset), input, output_size, align_corners, scale_factors, out));
   if (isFwGradDefined(input) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with upsample_bilinear2d_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::upsample_bilinear2d_vec_out", "engine/ops/native_functions/vision.yaml:25", "engine/generated/VariableType.ts:8042");
+}, "VariableType::upsample_bilinear2d_vec_out", "engine/ops/native_functions/vision.yaml:25", "engine/generated/VariableType.ts:10427");
 registerKernel(ops.pixel_shuffle_out, "Autograd", (ks, self, upscale_factor, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("pixel_shuffle");
   const _result = below_autograd(() => ops.pixel_shuffle_out.redispatch(ks.and(after_autograd_keyset), self, upscale_factor, out));
   if (isFwGradDefined(self) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with pixel_shuffle_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::pixel_shuffle_out", "engine/ops/native_functions/vision.yaml:63", "engine/generated/VariableType.ts:8047");
+}, "VariableType::pixel_shuffle_out", "engine/ops/native_functions/vision.yaml:63", "engine/generated/VariableType.ts:10432");
 registerKernel(ops.pixel_unshuffle_out, "Autograd", (ks, self, downscale_factor, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("pixel_unshuffle");
   const _result = below_autograd(() => ops.pixel_unshuffle_out.redispatch(ks.and(after_autograd_keyset), self, downscale_factor, out));
   if (isFwGradDefined(self) || isFwGradDefined(out)) throw new NotImplementedError("Trying to use forward AD with pixel_unshuffle_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::pixel_unshuffle_out", "engine/ops/native_functions/vision.yaml:69", "engine/generated/VariableType.ts:8053");
+}, "VariableType::pixel_unshuffle_out", "engine/ops/native_functions/vision.yaml:69", "engine/generated/VariableType.ts:10438");
