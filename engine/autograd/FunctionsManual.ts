@@ -1454,13 +1454,6 @@ export function logsumexp_jvp(self_p: Tensor, self_t: Tensor, dim: readonly numb
   return self_p_exp.mul(self_t).sum(dims, keepdim).div(sumexp_p);
 }
 
-/** logcumsumexp_jvp: logsumexp_jvp with a cumulative sum. */
-export function logcumsumexp_jvp(self_p: Tensor, self_t: Tensor, dim: number): Tensor {
-  const self_p_exp = self_p.numel() > 0 ? self_p.sub(self_p.amax([dim], true)).exp() : self_p.exp();
-  const cumsumexp_p = self_p_exp.cumsum(dim);
-  return self_p_exp.mul(self_t).cumsum(dim).div(cumsumexp_p);
-}
-
 /** norm_jvp: PyTorch's cases p = 0, 1, 2, inf, p < 1, p < 2, p >= 2. */
 export function norm_jvp(self_p: Tensor, self_t: Tensor, p_: Opt<number>, norm: Tensor, dim: Opt<readonly number[] | number>, keepdim: boolean): Tensor {
   const ndim = self_p.dim();
@@ -1504,6 +1497,9 @@ export function cumprod_jvp(self_t: Tensor, self_p: Tensor, result: Tensor, dim:
   const mask_after_first_zero = mask_first_zero.cumsum(dim);
   return where(mask_after_first_zero.to(boolDtype), new_grad, gradient);
 }
+
+/** at::_trilinear, which _trilinear's forward formula calls three times (once per input's tangent). */
+export { _trilinear };
 
 /** The tangents of a tensor list, zeros for those without (cat_jvp / stack_jvp); null when none has one. */
 function listTangents(tensors: readonly Tensor[]): Tensor[] | null {

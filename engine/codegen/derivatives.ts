@@ -139,12 +139,12 @@ export const HELPERS: Readonly<Record<string, { readonly args: readonly [number,
   gather_with_keepdimed_indices: { args: [4, 4], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
   evenly_read_jvp: { args: [3, 3], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
   logsumexp_jvp: { args: [4, 4], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
-  logcumsumexp_jvp: { args: [3, 3], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
   norm_jvp: { args: [6, 6], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
   linalg_vector_norm_jvp: { args: [6, 6], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
   cumprod_jvp: { args: [4, 4], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
   cat_jvp: { args: [2, 2], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
   stack_jvp: { args: [2, 2], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
+  _trilinear: { args: [8, 8], pytorch: "at::_trilinear (linalg.yaml)" },
 };
 
 /**

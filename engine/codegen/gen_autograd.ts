@@ -417,6 +417,13 @@ function forwardFormulas(f: NativeFunction, info: DifferentiabilityInfo): FwForm
       tangents = [...info.argsWithDerivatives];
       primals = info.argsWithDerivatives.filter((a) => usesIdent(formula, `${a}_p`));
       uses = [...d.savedInputs, ...d.savedOutputs].filter((u) => !(u.metadata === null && info.argsWithDerivatives.includes(u.source)));
+    } else if (fd.kind === "auto_linear" && inplace && f.tags.includes("inplace_view")) {
+      // an in-place view op (squeeze_, t_, transpose_...): PyTorch's own entry applies the op to the tangent
+      // itself, which keeps the tangent laid out like the primal (a copy_ into the old shape could not)
+      const args = f.func.arguments.map((a) => (a.name === "self" ? "self_t" : a.name));
+      out.push({ varNames: ["self"], formula: `ops.${opVar(f)}.call(${args.join(", ")})`, tangents: ["self"], primals: [], uses: [], originalSelf: false,
+        reusingOutplace: false, anyName: "_any_has_forward_grad_self", cond: "isFwGradDefined(self)" });
+      continue;
     } else if (fd.kind === "auto_linear") {
       // the op itself, applied to the tangents of its differentiable inputs
       const args = info.fn.func.arguments.map((a) => (info.argsWithDerivatives.includes(a.name) ? `${a.name}_t` : a.name));
@@ -534,8 +541,11 @@ function emitForbidForward(e: Emitter, f: NativeFunction, isOut: boolean): void 
   );
   const lists = args.filter((a) => String(f.func.argument(a)!.type).replace(/\?$/, "").endsWith("[]"));
   const singles = args.filter((a) => !lists.includes(a));
-  for (const l of lists) e.line(`  for (const _t of ${l} ?? []) if (isFwGradDefined(_t)) throw new NotImplementedError(${text});`);
-  if (singles.length) e.line(`  if (${singles.map((a) => `isFwGradDefined(${a})`).join(" || ")}) throw new NotImplementedError(${text});`);
+  // an op Glasstorch has no entry for refuses only when an output could carry a tangent: PyTorch's entries mark
+  // the integer-valued ones (nonzero, bincount, unique's counts...) non-differentiable, so they never refuse
+  const guard = isOut || f.func.kind() === "inplace" ? "" : "differentiable_outputs(_result).some((t) => t !== null) && ";
+  for (const l of lists) e.line(`  for (const _t of ${l} ?? []) if (${guard}isFwGradDefined(_t)) throw new NotImplementedError(${text});`);
+  if (singles.length) e.line(`  if (${guard}(${singles.map((a) => `isFwGradDefined(${a})`).join(" || ")})) throw new NotImplementedError(${text});`);
 }
 
 function forwardHelperNames(fns: readonly NativeFunction[], infos: readonly DifferentiabilityInfo[]): string[] {
