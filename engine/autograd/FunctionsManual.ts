@@ -1518,3 +1518,39 @@ export function stack_jvp(tensors: readonly Tensor[], dim: number): Tensor | nul
   const ts = listTangents(tensors);
   return ts ? stack(ts, dim) : null;
 }
+
+// Linear algebra. PyTorch's jvps reuse the forward's LU (linalg_lu_solve) or solve triangular systems
+// (linalg_solve_triangular), ops Glasstorch does not have yet: these take the primal A and solve with
+// linalg_solve instead (same math; the last bits may round differently, and singular inputs are not
+// nudged by eps as linalg_det_jvp does).
+
+/** linalg_det_jvp: d det = tr(A^{-1} dA) det. (PyTorch: linalg_det_jvp(dA, det, LU, pivots, use_A_T).) */
+export function linalg_det_jvp(A: Tensor, dA: Tensor, det: Tensor): Tensor {
+  return linalg_solve(A, dA).diagonal(0, -2, -1).sum(-1).mul(det);
+}
+
+/** slogdet_jvp: a real input's sign has a zero tangent; logabsdet's is tr(A^{-1} dA). */
+export function slogdet_jvp(A: Tensor, dA: Tensor, sign: Tensor): [Tensor, Tensor] {
+  const trAinvE = linalg_solve(A, dA).diagonal(0, -2, -1).sum(-1);
+  return [zeros_like(sign), trAinvE];
+}
+
+/** linalg_solve_jvp: dX = A^{-1}(dB - dA X) (left), (dB - X dA) A^{-1} (right); a vector rhs as a column. */
+export function linalg_solve_jvp(A: Tensor, dA: Tensor, dB: Tensor, X: Tensor, left: boolean): Tensor {
+  const vector_case = X.dim() === 1 || (A.dim() - 1 === X.dim() && X.shape.every((s, i) => s === A.shape[i]));
+  const X_ = vector_case ? X.unsqueeze(-1) : X;
+  const dB_ = vector_case ? dB.unsqueeze(-1) : dB;
+  const R_ = left ? dA.matmul(X_) : X_.matmul(dA);
+  const dX_ = linalg_solve(A, dB_.sub(R_), { left });
+  return vector_case ? dX_.squeeze(-1) : dX_;
+}
+
+/** cholesky_jvp: dL = L Φ(L^{-1} dA L^{-H}), Φ the lower triangle with its diagonal halved. */
+export function cholesky_jvp(dA: Tensor, L: Tensor, upper: boolean): Tensor {
+  const L_ = upper ? mH(L) : L;
+  let dL = linalg_solve(L_, dA); // PyTorch: linalg_solve_triangular(L, dA, upper=false, left=true)
+  dL = linalg_solve(mH(L_), dL, { left: false }); // linalg_solve_triangular(L^H, dL, upper=true, left=false)
+  dL = dL.tril().sub(diag_embed_last(dL.diagonal(0, -2, -1).mul(0.5)));
+  dL = L_.matmul(dL);
+  return upper ? mH(dL) : dL;
+}

@@ -145,6 +145,10 @@ export const HELPERS: Readonly<Record<string, { readonly args: readonly [number,
   cat_jvp: { args: [2, 2], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
   stack_jvp: { args: [2, 2], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
   _trilinear: { args: [8, 8], pytorch: "at::_trilinear (linalg.yaml)" },
+  linalg_det_jvp: { args: [3, 3], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
+  slogdet_jvp: { args: [3, 3], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
+  linalg_solve_jvp: { args: [5, 5], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
+  cholesky_jvp: { args: [3, 3], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
 };
 
 /**

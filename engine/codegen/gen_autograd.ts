@@ -502,8 +502,8 @@ function emitForward(e: Emitter, f: NativeFunction, info: DifferentiabilityInfo,
       const target = inplace ? "self" : outputExpr(f, info, name);
       const type = inplace ? "Tensor" : String(f.func.returns[info.outputNames.indexOf(name)]?.type ?? "Tensor");
       if (type.replace(/\(.*\)/, "").startsWith("Tensor[]")) {
-        setters.push(`  if (${value}) (${target} as Tensor[]).forEach((t, i) => { if (${value}[i]) set_fw_grad(t, ${value}[i], 0, ${inplace}); });`);
-      } else setters.push(`  if (${value} && ${target}) set_fw_grad(${target}, ${value}, 0, ${inplace});`);
+        setters.push(`  if (${fw.varNames.length > 1 ? `${opt} && ` : ""}${value}) (${target} as Tensor[]).forEach((t, i) => { if (${value}[i]) set_fw_grad(t, ${value}[i], 0, ${inplace}); });`);
+      } else setters.push(`  if (${fw.varNames.length > 1 ? `${opt} && ` : ""}${value} && ${target}) set_fw_grad(${target}, ${value}, 0, ${inplace});`);
     });
   }
   // all tangents are set at the end (pytorch/pytorch#67367)

@@ -73,6 +73,11 @@ const CASES: [string, () => Tensor[], (...a: Tensor[]) => Tensor | Tensor[]][] =
   ["mv", () => [A(), f64([1, -2, 0.5])], (m, v) => torch.mv(m, v)],
   ["dot", () => [f64([1, 2, 3]), f64([0.5, -1, 2])], (a, b) => torch.dot(a, b)],
   ["linalg.inv", () => [SQ()], (a) => torch.linalg.inv(a)],
+  ["linalg.det", () => [SQ()], (a) => torch.linalg.det(a)],
+  ["linalg.slogdet", () => [SQ()], (a) => torch.linalg.slogdet(a)[1]],
+  ["linalg.solve", () => [SQ(), f64([[1, 2], [0.5, -1], [2, 0.25]])], (a, b) => torch.linalg.solve(a, b)],
+  ["linalg.solve vector", () => [SQ(), f64([1, -2, 0.5])], (a, b) => torch.linalg.solve(a, b)],
+  ["linalg.cholesky", () => [f64([[4, 1, 0.5], [1, 3, 0.25], [0.5, 0.25, 2]])], (a) => torch.linalg.cholesky(a.add(a.t()).div(2))],
   // index
   ["gather", () => [A()], (a) => torch.gather(a, 1, torch.tensor([[0, 2], [1, 1]]))],
   ["index_select", () => [A()], (a) => torch.index_select(a, 1, torch.tensor([2, 0]))],
