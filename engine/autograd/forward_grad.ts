@@ -146,7 +146,8 @@ export function has_same_meta(base: Tensor | null, other: Tensor | null): boolea
 
 /** t._fw_grad(level): t's tangent at `level`, or null. A view with none reads its base's (case 5). */
 export function fw_grad(t: Tensor, level: number): Tensor | null {
-  if (!fw_grad_mode) return null;
+  // no level, no tangent anywhere (exiting a level clears its tangents): the common case costs nothing
+  if (!fw_grad_mode || all_forward_levels_.length === 0) return null;
   const meta = get_autograd_meta(t);
   if (!meta) return null;
   const direct = meta.fw_grad_?.value(level) ?? null;

@@ -4989,7 +4989,7 @@ export class IndexPutImplBackward0 extends Node {
   }
 }
 
-// ---- IndexSelectBackward0: index_select(Tensor self, int dim, Tensor index) -> Tensor (engine/ops/derivatives.yaml:883) ----
+// ---- IndexSelectBackward0: index_select(Tensor self, int dim, Tensor index) -> Tensor (engine/ops/derivatives.yaml:884) ----
 export class IndexSelectBackward0 extends Node {
   self_sym_sizes: any;
   dim: any;
@@ -5023,7 +5023,7 @@ export class IndexSelectBackward0 extends Node {
   }
 }
 
-// ---- LogsumexpBackward0: logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor (engine/ops/derivatives.yaml:888) ----
+// ---- LogsumexpBackward0: logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor (engine/ops/derivatives.yaml:889) ----
 export class LogsumexpBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   dim: any;
@@ -5063,7 +5063,7 @@ export class LogsumexpBackward0 extends Node {
   }
 }
 
-// ---- MaskedFillBackward0: masked_fill.Scalar(Tensor self, Tensor mask, Scalar value) -> Tensor (engine/ops/derivatives.yaml:892) ----
+// ---- MaskedFillBackward0: masked_fill.Scalar(Tensor self, Tensor mask, Scalar value) -> Tensor (engine/ops/derivatives.yaml:893) ----
 export class MaskedFillBackward0 extends Node {
   mask_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -5087,7 +5087,7 @@ export class MaskedFillBackward0 extends Node {
   }
 }
 
-// ---- MaskedFillBackward1: masked_fill.Tensor(Tensor self, Tensor mask, Tensor value) -> Tensor (engine/ops/derivatives.yaml:897) ----
+// ---- MaskedFillBackward1: masked_fill.Tensor(Tensor self, Tensor mask, Tensor value) -> Tensor (engine/ops/derivatives.yaml:898) ----
 export class MaskedFillBackward1 extends Node {
   mask_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -5114,7 +5114,7 @@ export class MaskedFillBackward1 extends Node {
   }
 }
 
-// ---- MaskedSelectBackward0: masked_select(Tensor self, Tensor mask) -> Tensor (engine/ops/derivatives.yaml:903) ----
+// ---- MaskedSelectBackward0: masked_select(Tensor self, Tensor mask) -> Tensor (engine/ops/derivatives.yaml:904) ----
 export class MaskedSelectBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   mask_: SavedVariable = new SavedVariable(null, false);
@@ -5144,7 +5144,7 @@ export class MaskedSelectBackward0 extends Node {
   }
 }
 
-// ---- MedianBackward0: median(Tensor self) -> Tensor (engine/ops/derivatives.yaml:908) ----
+// ---- MedianBackward0: median(Tensor self) -> Tensor (engine/ops/derivatives.yaml:909) ----
 export class MedianBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   result_: SavedVariable = new SavedVariable(null, false);
@@ -5174,7 +5174,7 @@ export class MedianBackward0 extends Node {
   }
 }
 
-// ---- NanmedianBackward0: nanmedian(Tensor self) -> Tensor (engine/ops/derivatives.yaml:912) ----
+// ---- NanmedianBackward0: nanmedian(Tensor self) -> Tensor (engine/ops/derivatives.yaml:913) ----
 export class NanmedianBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   result_: SavedVariable = new SavedVariable(null, false);
@@ -5204,7 +5204,7 @@ export class NanmedianBackward0 extends Node {
   }
 }
 
-// ---- MedianBackward1: median.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices) (engine/ops/derivatives.yaml:916) ----
+// ---- MedianBackward1: median.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices) (engine/ops/derivatives.yaml:917) ----
 export class MedianBackward1 extends Node {
   self_sym_sizes: any;
   dim: any;
@@ -5243,7 +5243,7 @@ export class MedianBackward1 extends Node {
   }
 }
 
-// ---- NanmedianBackward1: nanmedian.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices) (engine/ops/derivatives.yaml:921) ----
+// ---- NanmedianBackward1: nanmedian.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices) (engine/ops/derivatives.yaml:922) ----
 export class NanmedianBackward1 extends Node {
   self_sym_sizes: any;
   dim: any;
@@ -5282,7 +5282,7 @@ export class NanmedianBackward1 extends Node {
   }
 }
 
-// ---- ModeBackward0: mode(Tensor self, int dim=-1, bool keepdim=False) -> (Tensor values, Tensor indices) (engine/ops/derivatives.yaml:926) ----
+// ---- ModeBackward0: mode(Tensor self, int dim=-1, bool keepdim=False) -> (Tensor values, Tensor indices) (engine/ops/derivatives.yaml:927) ----
 export class ModeBackward0 extends Node {
   self_sym_sizes: any;
   dim: any;
@@ -5321,7 +5321,7 @@ export class ModeBackward0 extends Node {
   }
 }
 
-// ---- NormBackward0: norm.Scalar(Tensor self, Scalar p=2) -> Tensor (engine/ops/derivatives.yaml:931) ----
+// ---- NormBackward0: norm.Scalar(Tensor self, Scalar p=2) -> Tensor (engine/ops/derivatives.yaml:932) ----
 export class NormBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   p: any;
@@ -5356,7 +5356,7 @@ export class NormBackward0 extends Node {
   }
 }
 
-// ---- NormBackward1: norm.ScalarOpt_dim(Tensor self, Scalar? p, int[1] dim, bool keepdim=False) -> Tensor (engine/ops/derivatives.yaml:935) ----
+// ---- NormBackward1: norm.ScalarOpt_dim(Tensor self, Scalar? p, int[1] dim, bool keepdim=False) -> Tensor (engine/ops/derivatives.yaml:936) ----
 export class NormBackward1 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   p: any;
@@ -5401,7 +5401,7 @@ export class NormBackward1 extends Node {
   }
 }
 
-// ---- NormBackward2: norm.ScalarOpt_dtype(Tensor self, Scalar? p, *, ScalarType dtype) -> Tensor (engine/ops/derivatives.yaml:939) ----
+// ---- NormBackward2: norm.ScalarOpt_dtype(Tensor self, Scalar? p, *, ScalarType dtype) -> Tensor (engine/ops/derivatives.yaml:940) ----
 export class NormBackward2 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   p: any;
@@ -5436,7 +5436,7 @@ export class NormBackward2 extends Node {
   }
 }
 
-// ---- NormBackward3: norm.ScalarOpt_dim_dtype(Tensor self, Scalar? p, int[1] dim, bool keepdim, *, ScalarType dtype) -> Tensor (engine/ops/derivatives.yaml:943) ----
+// ---- NormBackward3: norm.ScalarOpt_dim_dtype(Tensor self, Scalar? p, int[1] dim, bool keepdim, *, ScalarType dtype) -> Tensor (engine/ops/derivatives.yaml:944) ----
 export class NormBackward3 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   p: any;
@@ -5481,7 +5481,7 @@ export class NormBackward3 extends Node {
   }
 }
 
-// ---- ScatterBackward0: scatter.src(Tensor self, int dim, Tensor index, Tensor src) -> Tensor (engine/ops/derivatives.yaml:947) ----
+// ---- ScatterBackward0: scatter.src(Tensor self, int dim, Tensor index, Tensor src) -> Tensor (engine/ops/derivatives.yaml:948) ----
 export class ScatterBackward0 extends Node {
   dim: any;
   index_: SavedVariable = new SavedVariable(null, false);
@@ -5513,7 +5513,7 @@ export class ScatterBackward0 extends Node {
   }
 }
 
-// ---- ScatterBackward1: scatter.value(Tensor self, int dim, Tensor index, Scalar value) -> Tensor (engine/ops/derivatives.yaml:953) ----
+// ---- ScatterBackward1: scatter.value(Tensor self, int dim, Tensor index, Scalar value) -> Tensor (engine/ops/derivatives.yaml:954) ----
 export class ScatterBackward1 extends Node {
   dim: any;
   index_: SavedVariable = new SavedVariable(null, false);
@@ -5542,7 +5542,7 @@ export class ScatterBackward1 extends Node {
   }
 }
 
-// ---- ScatterAddBackward0: scatter_add(Tensor self, int dim, Tensor index, Tensor src) -> Tensor (engine/ops/derivatives.yaml:958) ----
+// ---- ScatterAddBackward0: scatter_add(Tensor self, int dim, Tensor index, Tensor src) -> Tensor (engine/ops/derivatives.yaml:959) ----
 export class ScatterAddBackward0 extends Node {
   dim: any;
   index_: SavedVariable = new SavedVariable(null, false);
@@ -5574,7 +5574,7 @@ export class ScatterAddBackward0 extends Node {
   }
 }
 
-// ---- TakeBackward0: take(Tensor self, Tensor index) -> Tensor (engine/ops/derivatives.yaml:964) ----
+// ---- TakeBackward0: take(Tensor self, Tensor index) -> Tensor (engine/ops/derivatives.yaml:965) ----
 export class TakeBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   index_: SavedVariable = new SavedVariable(null, false);
@@ -5604,7 +5604,7 @@ export class TakeBackward0 extends Node {
   }
 }
 
-// ---- TopkBackward0: topk(Tensor self, int k, int dim=-1, bool largest=True, bool sorted=True) -> (Tensor values, Tensor indices) (engine/ops/derivatives.yaml:969) ----
+// ---- TopkBackward0: topk(Tensor self, int k, int dim=-1, bool largest=True, bool sorted=True) -> (Tensor values, Tensor indices) (engine/ops/derivatives.yaml:970) ----
 export class TopkBackward0 extends Node {
   self_sym_sizes: any;
   dim: any;
@@ -5638,7 +5638,7 @@ export class TopkBackward0 extends Node {
   }
 }
 
-// ---- UniqueBackward0: _unique(Tensor self, bool sorted=True, bool return_inverse=False) -> (Tensor, Tensor) (engine/ops/derivatives.yaml:974) ----
+// ---- UniqueBackward0: _unique(Tensor self, bool sorted=True, bool return_inverse=False) -> (Tensor, Tensor) (engine/ops/derivatives.yaml:975) ----
 export class UniqueBackward0 extends Node {
   name(): string {
     return "UniqueBackward0";
@@ -5654,7 +5654,7 @@ export class UniqueBackward0 extends Node {
   }
 }
 
-// ---- UniqueDimBackward0: unique_dim(Tensor self, int dim, bool sorted=True, bool return_inverse=False, bool return_counts=False) -> (Tensor, Tensor, Tensor) (engine/ops/derivatives.yaml:978) ----
+// ---- UniqueDimBackward0: unique_dim(Tensor self, int dim, bool sorted=True, bool return_inverse=False, bool return_counts=False) -> (Tensor, Tensor, Tensor) (engine/ops/derivatives.yaml:979) ----
 export class UniqueDimBackward0 extends Node {
   name(): string {
     return "UniqueDimBackward0";
@@ -5670,7 +5670,7 @@ export class UniqueDimBackward0 extends Node {
   }
 }
 
-// ---- UniqueConsecutiveBackward0: unique_consecutive(Tensor self, bool return_inverse=False, bool return_counts=False, int? dim=None) -> (Tensor, Tensor, Tensor) (engine/ops/derivatives.yaml:982) ----
+// ---- UniqueConsecutiveBackward0: unique_consecutive(Tensor self, bool return_inverse=False, bool return_counts=False, int? dim=None) -> (Tensor, Tensor, Tensor) (engine/ops/derivatives.yaml:983) ----
 export class UniqueConsecutiveBackward0 extends Node {
   name(): string {
     return "UniqueConsecutiveBackward0";
@@ -5686,7 +5686,7 @@ export class UniqueConsecutiveBackward0 extends Node {
   }
 }
 
-// ---- UniqueDimConsecutiveBackward0: unique_dim_consecutive(Tensor self, int dim, bool return_inverse=False, bool return_counts=False) -> (Tensor, Tensor, Tensor) (engine/ops/derivatives.yaml:986) ----
+// ---- UniqueDimConsecutiveBackward0: unique_dim_consecutive(Tensor self, int dim, bool return_inverse=False, bool return_counts=False) -> (Tensor, Tensor, Tensor) (engine/ops/derivatives.yaml:987) ----
 export class UniqueDimConsecutiveBackward0 extends Node {
   name(): string {
     return "UniqueDimConsecutiveBackward0";
@@ -5702,7 +5702,7 @@ export class UniqueDimConsecutiveBackward0 extends Node {
   }
 }
 
-// ---- Unique2Backward0: _unique2(Tensor self, bool sorted=True, bool return_inverse=False, bool return_counts=False) -> (Tensor, Tensor, Tensor) (engine/ops/derivatives.yaml:990) ----
+// ---- Unique2Backward0: _unique2(Tensor self, bool sorted=True, bool return_inverse=False, bool return_counts=False) -> (Tensor, Tensor, Tensor) (engine/ops/derivatives.yaml:991) ----
 export class Unique2Backward0 extends Node {
   name(): string {
     return "Unique2Backward0";
@@ -5718,7 +5718,7 @@ export class Unique2Backward0 extends Node {
   }
 }
 
-// ---- ScatterReduceBackward0: scatter_reduce.two(Tensor self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True) -> Tensor (engine/ops/derivatives.yaml:994) ----
+// ---- ScatterReduceBackward0: scatter_reduce.two(Tensor self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True) -> Tensor (engine/ops/derivatives.yaml:995) ----
 export class ScatterReduceBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   dim: any;
@@ -5778,7 +5778,7 @@ export class ScatterReduceBackward0 extends Node {
   }
 }
 
-// ---- LogcumsumexpBackward0: logcumsumexp(Tensor self, int dim) -> Tensor (engine/ops/derivatives.yaml:998) ----
+// ---- LogcumsumexpBackward0: logcumsumexp(Tensor self, int dim) -> Tensor (engine/ops/derivatives.yaml:999) ----
 export class LogcumsumexpBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   dim: any;
@@ -5813,7 +5813,7 @@ export class LogcumsumexpBackward0 extends Node {
   }
 }
 
-// ---- LinalgVectorNormBackward0: linalg_vector_norm(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor (engine/ops/derivatives.yaml:1001) ----
+// ---- LinalgVectorNormBackward0: linalg_vector_norm(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor (engine/ops/derivatives.yaml:1002) ----
 export class LinalgVectorNormBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   ord: any;
@@ -5858,7 +5858,7 @@ export class LinalgVectorNormBackward0 extends Node {
   }
 }
 
-// ---- ReluBackward0: relu(Tensor self) -> Tensor (engine/ops/derivatives.yaml:1017) ----
+// ---- ReluBackward0: relu(Tensor self) -> Tensor (engine/ops/derivatives.yaml:1018) ----
 export class ReluBackward0 extends Node {
   result_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -5882,7 +5882,7 @@ export class ReluBackward0 extends Node {
   }
 }
 
-// ---- ThresholdBackward0: threshold(Tensor self, Scalar threshold, Scalar value) -> Tensor (engine/ops/derivatives.yaml:1020) ----
+// ---- ThresholdBackward0: threshold(Tensor self, Scalar threshold, Scalar value) -> Tensor (engine/ops/derivatives.yaml:1021) ----
 export class ThresholdBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   threshold: any;
@@ -5911,7 +5911,7 @@ export class ThresholdBackward0 extends Node {
   }
 }
 
-// ---- ThresholdBackward1: threshold_(Tensor(a!) self, Scalar threshold, Scalar value) -> Tensor(a!) (engine/ops/derivatives.yaml:1023) ----
+// ---- ThresholdBackward1: threshold_(Tensor(a!) self, Scalar threshold, Scalar value) -> Tensor(a!) (engine/ops/derivatives.yaml:1024) ----
 export class ThresholdBackward1 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   threshold: any;
@@ -5940,7 +5940,7 @@ export class ThresholdBackward1 extends Node {
   }
 }
 
-// ---- ThresholdBackwardBackward0: threshold_backward(Tensor grad_output, Tensor self, Scalar threshold) -> Tensor (engine/ops/derivatives.yaml:1026) ----
+// ---- ThresholdBackwardBackward0: threshold_backward(Tensor grad_output, Tensor self, Scalar threshold) -> Tensor (engine/ops/derivatives.yaml:1027) ----
 export class ThresholdBackwardBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   threshold: any;
@@ -5972,7 +5972,7 @@ export class ThresholdBackwardBackward0 extends Node {
   }
 }
 
-// ---- LeakyReluBackward0: leaky_relu(Tensor self, Scalar negative_slope=0.01) -> Tensor (engine/ops/derivatives.yaml:1030) ----
+// ---- LeakyReluBackward0: leaky_relu(Tensor self, Scalar negative_slope=0.01) -> Tensor (engine/ops/derivatives.yaml:1031) ----
 export class LeakyReluBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   negative_slope: any;
@@ -6001,7 +6001,7 @@ export class LeakyReluBackward0 extends Node {
   }
 }
 
-// ---- LeakyReluBackward1: leaky_relu_(Tensor(a!) self, Scalar negative_slope=0.01) -> Tensor(a!) (engine/ops/derivatives.yaml:1033) ----
+// ---- LeakyReluBackward1: leaky_relu_(Tensor(a!) self, Scalar negative_slope=0.01) -> Tensor(a!) (engine/ops/derivatives.yaml:1034) ----
 export class LeakyReluBackward1 extends Node {
   negative_slope: any;
   result_: SavedVariable = new SavedVariable(null, false);
@@ -6030,7 +6030,7 @@ export class LeakyReluBackward1 extends Node {
   }
 }
 
-// ---- LeakyReluBackwardBackward0: leaky_relu_backward(Tensor grad_output, Tensor self, Scalar negative_slope, bool self_is_result) -> Tensor (engine/ops/derivatives.yaml:1036) ----
+// ---- LeakyReluBackwardBackward0: leaky_relu_backward(Tensor grad_output, Tensor self, Scalar negative_slope, bool self_is_result) -> Tensor (engine/ops/derivatives.yaml:1037) ----
 export class LeakyReluBackwardBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   negative_slope: any;
@@ -6062,7 +6062,7 @@ export class LeakyReluBackwardBackward0 extends Node {
   }
 }
 
-// ---- HardtanhBackward0: hardtanh(Tensor self, Scalar min_val=-1, Scalar max_val=1) -> Tensor (engine/ops/derivatives.yaml:1040) ----
+// ---- HardtanhBackward0: hardtanh(Tensor self, Scalar min_val=-1, Scalar max_val=1) -> Tensor (engine/ops/derivatives.yaml:1041) ----
 export class HardtanhBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   min_val: any;
@@ -6096,7 +6096,7 @@ export class HardtanhBackward0 extends Node {
   }
 }
 
-// ---- HardtanhBackwardBackward0: hardtanh_backward(Tensor grad_output, Tensor self, Scalar min_val, Scalar max_val) -> Tensor (engine/ops/derivatives.yaml:1043) ----
+// ---- HardtanhBackwardBackward0: hardtanh_backward(Tensor grad_output, Tensor self, Scalar min_val, Scalar max_val) -> Tensor (engine/ops/derivatives.yaml:1044) ----
 export class HardtanhBackwardBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   min_val: any;
@@ -6133,7 +6133,7 @@ export class HardtanhBackwardBackward0 extends Node {
   }
 }
 
-// ---- HardsigmoidBackward0: hardsigmoid(Tensor self) -> Tensor (engine/ops/derivatives.yaml:1047) ----
+// ---- HardsigmoidBackward0: hardsigmoid(Tensor self) -> Tensor (engine/ops/derivatives.yaml:1048) ----
 export class HardsigmoidBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -6157,7 +6157,7 @@ export class HardsigmoidBackward0 extends Node {
   }
 }
 
-// ---- HardswishBackward0: hardswish(Tensor self) -> Tensor (engine/ops/derivatives.yaml:1053) ----
+// ---- HardswishBackward0: hardswish(Tensor self) -> Tensor (engine/ops/derivatives.yaml:1054) ----
 export class HardswishBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -6181,7 +6181,7 @@ export class HardswishBackward0 extends Node {
   }
 }
 
-// ---- EluBackward0: elu(Tensor self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1) -> Tensor (engine/ops/derivatives.yaml:1056) ----
+// ---- EluBackward0: elu(Tensor self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1) -> Tensor (engine/ops/derivatives.yaml:1057) ----
 export class EluBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   alpha: any;
@@ -6220,7 +6220,7 @@ export class EluBackward0 extends Node {
   }
 }
 
-// ---- EluBackward1: elu_(Tensor(a!) self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1) -> Tensor(a!) (engine/ops/derivatives.yaml:1059) ----
+// ---- EluBackward1: elu_(Tensor(a!) self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1) -> Tensor(a!) (engine/ops/derivatives.yaml:1060) ----
 export class EluBackward1 extends Node {
   alpha: any;
   scale: any;
@@ -6259,7 +6259,7 @@ export class EluBackward1 extends Node {
   }
 }
 
-// ---- CeluBackward0: celu(Tensor self, Scalar alpha=1.0) -> Tensor (engine/ops/derivatives.yaml:1062) ----
+// ---- CeluBackward0: celu(Tensor self, Scalar alpha=1.0) -> Tensor (engine/ops/derivatives.yaml:1063) ----
 export class CeluBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   alpha: any;
@@ -6288,7 +6288,7 @@ export class CeluBackward0 extends Node {
   }
 }
 
-// ---- CeluBackward1: celu_(Tensor(a!) self, Scalar alpha=1.0) -> Tensor(a!) (engine/ops/derivatives.yaml:1065) ----
+// ---- CeluBackward1: celu_(Tensor(a!) self, Scalar alpha=1.0) -> Tensor(a!) (engine/ops/derivatives.yaml:1066) ----
 export class CeluBackward1 extends Node {
   alpha: any;
   result_: SavedVariable = new SavedVariable(null, false);
@@ -6317,7 +6317,7 @@ export class CeluBackward1 extends Node {
   }
 }
 
-// ---- GeluBackward0: gelu(Tensor self, *, str approximate='none') -> Tensor (engine/ops/derivatives.yaml:1068) ----
+// ---- GeluBackward0: gelu(Tensor self, *, str approximate='none') -> Tensor (engine/ops/derivatives.yaml:1069) ----
 export class GeluBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   approximate: any;
@@ -6346,7 +6346,7 @@ export class GeluBackward0 extends Node {
   }
 }
 
-// ---- SiluBackward0: silu(Tensor self) -> Tensor (engine/ops/derivatives.yaml:1071) ----
+// ---- SiluBackward0: silu(Tensor self) -> Tensor (engine/ops/derivatives.yaml:1072) ----
 export class SiluBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -6370,7 +6370,7 @@ export class SiluBackward0 extends Node {
   }
 }
 
-// ---- MishBackward0: mish(Tensor self) -> Tensor (engine/ops/derivatives.yaml:1074) ----
+// ---- MishBackward0: mish(Tensor self) -> Tensor (engine/ops/derivatives.yaml:1075) ----
 export class MishBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -6394,7 +6394,7 @@ export class MishBackward0 extends Node {
   }
 }
 
-// ---- SoftplusBackward0: softplus(Tensor self, Scalar beta=1, Scalar threshold=20) -> Tensor (engine/ops/derivatives.yaml:1077) ----
+// ---- SoftplusBackward0: softplus(Tensor self, Scalar beta=1, Scalar threshold=20) -> Tensor (engine/ops/derivatives.yaml:1078) ----
 export class SoftplusBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   beta: any;
@@ -6428,7 +6428,7 @@ export class SoftplusBackward0 extends Node {
   }
 }
 
-// ---- LogSigmoidBackward0: log_sigmoid_forward(Tensor self) -> (Tensor output, Tensor buffer) (engine/ops/derivatives.yaml:1080) ----
+// ---- LogSigmoidBackward0: log_sigmoid_forward(Tensor self) -> (Tensor output, Tensor buffer) (engine/ops/derivatives.yaml:1081) ----
 export class LogSigmoidBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -6452,7 +6452,7 @@ export class LogSigmoidBackward0 extends Node {
   }
 }
 
-// ---- SoftmaxBackward0: _softmax(Tensor self, int dim, bool half_to_float) -> Tensor (engine/ops/derivatives.yaml:1084) ----
+// ---- SoftmaxBackward0: _softmax(Tensor self, int dim, bool half_to_float) -> Tensor (engine/ops/derivatives.yaml:1085) ----
 export class SoftmaxBackward0 extends Node {
   dim: any;
   result_: SavedVariable = new SavedVariable(null, false);
@@ -6481,7 +6481,7 @@ export class SoftmaxBackward0 extends Node {
   }
 }
 
-// ---- LogSoftmaxBackward0: _log_softmax(Tensor self, int dim, bool half_to_float) -> Tensor (engine/ops/derivatives.yaml:1087) ----
+// ---- LogSoftmaxBackward0: _log_softmax(Tensor self, int dim, bool half_to_float) -> Tensor (engine/ops/derivatives.yaml:1088) ----
 export class LogSoftmaxBackward0 extends Node {
   dim: any;
   result_: SavedVariable = new SavedVariable(null, false);
@@ -6510,7 +6510,7 @@ export class LogSoftmaxBackward0 extends Node {
   }
 }
 
-// ---- MseLossBackward0: mse_loss(Tensor self, Tensor target, int reduction=Mean) -> Tensor (engine/ops/derivatives.yaml:1090) ----
+// ---- MseLossBackward0: mse_loss(Tensor self, Tensor target, int reduction=Mean) -> Tensor (engine/ops/derivatives.yaml:1091) ----
 export class MseLossBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   target_: SavedVariable = new SavedVariable(null, false);
@@ -6548,7 +6548,7 @@ export class MseLossBackward0 extends Node {
   }
 }
 
-// ---- SmoothL1LossBackward0: smooth_l1_loss(Tensor self, Tensor target, int reduction=Mean, float beta=1.0) -> Tensor (engine/ops/derivatives.yaml:1094) ----
+// ---- SmoothL1LossBackward0: smooth_l1_loss(Tensor self, Tensor target, int reduction=Mean, float beta=1.0) -> Tensor (engine/ops/derivatives.yaml:1095) ----
 export class SmoothL1LossBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   target_: SavedVariable = new SavedVariable(null, false);
@@ -6591,7 +6591,7 @@ export class SmoothL1LossBackward0 extends Node {
   }
 }
 
-// ---- HuberLossBackward0: huber_loss(Tensor self, Tensor target, int reduction=Mean, float delta=1.0) -> Tensor (engine/ops/derivatives.yaml:1098) ----
+// ---- HuberLossBackward0: huber_loss(Tensor self, Tensor target, int reduction=Mean, float delta=1.0) -> Tensor (engine/ops/derivatives.yaml:1099) ----
 export class HuberLossBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   target_: SavedVariable = new SavedVariable(null, false);
@@ -6634,7 +6634,7 @@ export class HuberLossBackward0 extends Node {
   }
 }
 
-// ---- BinaryCrossEntropyBackward0: binary_cross_entropy(Tensor self, Tensor target, Tensor? weight=None, int reduction=Mean) -> Tensor (engine/ops/derivatives.yaml:1102) ----
+// ---- BinaryCrossEntropyBackward0: binary_cross_entropy(Tensor self, Tensor target, Tensor? weight=None, int reduction=Mean) -> Tensor (engine/ops/derivatives.yaml:1103) ----
 export class BinaryCrossEntropyBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   target_: SavedVariable = new SavedVariable(null, false);
@@ -6678,7 +6678,7 @@ export class BinaryCrossEntropyBackward0 extends Node {
   }
 }
 
-// ---- BinaryCrossEntropyWithLogitsBackward0: binary_cross_entropy_with_logits(Tensor self, Tensor target, Tensor? weight=None, Tensor? pos_weight=None, int reduction=Mean) -> Tensor (engine/ops/derivatives.yaml:1106) ----
+// ---- BinaryCrossEntropyWithLogitsBackward0: binary_cross_entropy_with_logits(Tensor self, Tensor target, Tensor? weight=None, Tensor? pos_weight=None, int reduction=Mean) -> Tensor (engine/ops/derivatives.yaml:1107) ----
 export class BinaryCrossEntropyWithLogitsBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   target_: SavedVariable = new SavedVariable(null, false);
@@ -6728,7 +6728,7 @@ export class BinaryCrossEntropyWithLogitsBackward0 extends Node {
   }
 }
 
-// ---- NllLossBackward0: nll_loss_forward(Tensor self, Tensor target, Tensor? weight, int reduction, int ignore_index) -> (Tensor output, Tensor total_weight) (engine/ops/derivatives.yaml:1111) ----
+// ---- NllLossBackward0: nll_loss_forward(Tensor self, Tensor target, Tensor? weight, int reduction, int ignore_index) -> (Tensor output, Tensor total_weight) (engine/ops/derivatives.yaml:1112) ----
 export class NllLossBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   target_: SavedVariable = new SavedVariable(null, false);
@@ -6780,7 +6780,7 @@ export class NllLossBackward0 extends Node {
   }
 }
 
-// ---- NllLossBackwardBackward0: nll_loss_backward(Tensor grad_output, Tensor self, Tensor target, Tensor? weight, int reduction, int ignore_index, Tensor total_weight) -> Tensor (engine/ops/derivatives.yaml:1116) ----
+// ---- NllLossBackwardBackward0: nll_loss_backward(Tensor grad_output, Tensor self, Tensor target, Tensor? weight, int reduction, int ignore_index, Tensor total_weight) -> Tensor (engine/ops/derivatives.yaml:1117) ----
 export class NllLossBackwardBackward0 extends Node {
   target_: SavedVariable = new SavedVariable(null, false);
   weight_: SavedVariable = new SavedVariable(null, false);
@@ -6823,7 +6823,7 @@ export class NllLossBackwardBackward0 extends Node {
   }
 }
 
-// ---- NllLoss2DBackward0: nll_loss2d_forward(Tensor self, Tensor target, Tensor? weight, int reduction, int ignore_index) -> (Tensor output, Tensor total_weight) (engine/ops/derivatives.yaml:1121) ----
+// ---- NllLoss2DBackward0: nll_loss2d_forward(Tensor self, Tensor target, Tensor? weight, int reduction, int ignore_index) -> (Tensor output, Tensor total_weight) (engine/ops/derivatives.yaml:1122) ----
 export class NllLoss2DBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   target_: SavedVariable = new SavedVariable(null, false);
@@ -6875,7 +6875,7 @@ export class NllLoss2DBackward0 extends Node {
   }
 }
 
-// ---- NllLoss2DBackwardBackward0: nll_loss2d_backward(Tensor grad_output, Tensor self, Tensor target, Tensor? weight, int reduction, int ignore_index, Tensor total_weight) -> Tensor (engine/ops/derivatives.yaml:1126) ----
+// ---- NllLoss2DBackwardBackward0: nll_loss2d_backward(Tensor grad_output, Tensor self, Tensor target, Tensor? weight, int reduction, int ignore_index, Tensor total_weight) -> Tensor (engine/ops/derivatives.yaml:1127) ----
 export class NllLoss2DBackwardBackward0 extends Node {
   target_: SavedVariable = new SavedVariable(null, false);
   weight_: SavedVariable = new SavedVariable(null, false);
@@ -6918,7 +6918,7 @@ export class NllLoss2DBackwardBackward0 extends Node {
   }
 }
 
-// ---- ConvolutionBackward0: convolution(Tensor input, Tensor weight, Tensor? bias, int[] stride, int[] padding, int[] dilation, bool transposed, int[] output_padding, int groups) -> Tensor (engine/ops/derivatives.yaml:1137) ----
+// ---- ConvolutionBackward0: convolution(Tensor input, Tensor weight, Tensor? bias, int[] stride, int[] padding, int[] dilation, bool transposed, int[] output_padding, int groups) -> Tensor (engine/ops/derivatives.yaml:1138) ----
 export class ConvolutionBackward0 extends Node {
   input_: SavedVariable = new SavedVariable(null, false);
   weight_: SavedVariable = new SavedVariable(null, false);
@@ -6982,7 +6982,7 @@ export class ConvolutionBackward0 extends Node {
   }
 }
 
-// ---- NativeBatchNormBackward0: native_batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool training, float momentum, float eps) -> (Tensor, Tensor, Tensor) (engine/ops/derivatives.yaml:1140) ----
+// ---- NativeBatchNormBackward0: native_batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool training, float momentum, float eps) -> (Tensor, Tensor, Tensor) (engine/ops/derivatives.yaml:1141) ----
 export class NativeBatchNormBackward0 extends Node {
   input_: SavedVariable = new SavedVariable(null, false);
   weight_: SavedVariable = new SavedVariable(null, false);
@@ -7038,7 +7038,7 @@ export class NativeBatchNormBackward0 extends Node {
   }
 }
 
-// ---- NativeLayerNormBackward0: native_layer_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight, Tensor? bias, float eps) -> (Tensor, Tensor, Tensor) (engine/ops/derivatives.yaml:1144) ----
+// ---- NativeLayerNormBackward0: native_layer_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight, Tensor? bias, float eps) -> (Tensor, Tensor, Tensor) (engine/ops/derivatives.yaml:1145) ----
 export class NativeLayerNormBackward0 extends Node {
   input_: SavedVariable = new SavedVariable(null, false);
   normalized_shape: any;
@@ -7082,7 +7082,7 @@ export class NativeLayerNormBackward0 extends Node {
   }
 }
 
-// ---- NativeGroupNormBackward0: native_group_norm(Tensor input, Tensor? weight, Tensor? bias, SymInt N, SymInt C, SymInt HxW, int group, float eps) -> (Tensor, Tensor, Tensor) (engine/ops/derivatives.yaml:1148) ----
+// ---- NativeGroupNormBackward0: native_group_norm(Tensor input, Tensor? weight, Tensor? bias, SymInt N, SymInt C, SymInt HxW, int group, float eps) -> (Tensor, Tensor, Tensor) (engine/ops/derivatives.yaml:1149) ----
 export class NativeGroupNormBackward0 extends Node {
   input_: SavedVariable = new SavedVariable(null, false);
   weight_: SavedVariable = new SavedVariable(null, false);
@@ -7141,7 +7141,7 @@ export class NativeGroupNormBackward0 extends Node {
   }
 }
 
-// ---- EmbeddingBackward0: embedding(Tensor weight, Tensor indices, int padding_idx=-1, bool scale_grad_by_freq=False, bool sparse=False) -> Tensor (engine/ops/derivatives.yaml:1151) ----
+// ---- EmbeddingBackward0: embedding(Tensor weight, Tensor indices, int padding_idx=-1, bool scale_grad_by_freq=False, bool sparse=False) -> Tensor (engine/ops/derivatives.yaml:1152) ----
 export class EmbeddingBackward0 extends Node {
   weight_sym_sizes: any;
   indices_: SavedVariable = new SavedVariable(null, false);
@@ -7180,7 +7180,7 @@ export class EmbeddingBackward0 extends Node {
   }
 }
 
-// ---- MaxPool2DWithIndicesBackward0: max_pool2d_with_indices(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, int[2] dilation=1, bool ceil_mode=False) -> (Tensor, Tensor) (engine/ops/derivatives.yaml:1156) ----
+// ---- MaxPool2DWithIndicesBackward0: max_pool2d_with_indices(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, int[2] dilation=1, bool ceil_mode=False) -> (Tensor, Tensor) (engine/ops/derivatives.yaml:1157) ----
 export class MaxPool2DWithIndicesBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   kernel_size: any;
@@ -7235,7 +7235,7 @@ export class MaxPool2DWithIndicesBackward0 extends Node {
   }
 }
 
-// ---- MaxPool2DWithIndicesBackwardBackward0: max_pool2d_with_indices_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, int[2] dilation, bool ceil_mode, Tensor indices) -> Tensor (engine/ops/derivatives.yaml:1160) ----
+// ---- MaxPool2DWithIndicesBackwardBackward0: max_pool2d_with_indices_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, int[2] dilation, bool ceil_mode, Tensor indices) -> Tensor (engine/ops/derivatives.yaml:1161) ----
 export class MaxPool2DWithIndicesBackwardBackward0 extends Node {
   indices_: SavedVariable = new SavedVariable(null, false);
   self_: SavedVariable = new SavedVariable(null, false);
@@ -7268,7 +7268,7 @@ export class MaxPool2DWithIndicesBackwardBackward0 extends Node {
   }
 }
 
-// ---- AvgPool2DBackward0: avg_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None) -> Tensor (engine/ops/derivatives.yaml:1165) ----
+// ---- AvgPool2DBackward0: avg_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None) -> Tensor (engine/ops/derivatives.yaml:1166) ----
 export class AvgPool2DBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   kernel_size: any;
@@ -7322,7 +7322,7 @@ export class AvgPool2DBackward0 extends Node {
   }
 }
 
-// ---- AvgPool2DBackwardBackward0: avg_pool2d_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, bool ceil_mode, bool count_include_pad, int? divisor_override) -> Tensor (engine/ops/derivatives.yaml:1168) ----
+// ---- AvgPool2DBackwardBackward0: avg_pool2d_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, bool ceil_mode, bool count_include_pad, int? divisor_override) -> Tensor (engine/ops/derivatives.yaml:1169) ----
 export class AvgPool2DBackwardBackward0 extends Node {
   kernel_size: any;
   stride: any;
@@ -7379,7 +7379,7 @@ export class AvgPool2DBackwardBackward0 extends Node {
   }
 }
 
-// ---- ConstantPadNdBackward0: constant_pad_nd(Tensor self, int[] pad, Scalar value=0) -> Tensor (engine/ops/derivatives.yaml:1173) ----
+// ---- ConstantPadNdBackward0: constant_pad_nd(Tensor self, int[] pad, Scalar value=0) -> Tensor (engine/ops/derivatives.yaml:1174) ----
 export class ConstantPadNdBackward0 extends Node {
   pad: any;
   name(): string {
@@ -7400,7 +7400,7 @@ export class ConstantPadNdBackward0 extends Node {
   }
 }
 
-// ---- PixelShuffleBackward0: pixel_shuffle(Tensor self, int upscale_factor) -> Tensor (engine/ops/derivatives.yaml:1176) ----
+// ---- PixelShuffleBackward0: pixel_shuffle(Tensor self, int upscale_factor) -> Tensor (engine/ops/derivatives.yaml:1177) ----
 export class PixelShuffleBackward0 extends Node {
   upscale_factor: any;
   name(): string {
@@ -7421,7 +7421,7 @@ export class PixelShuffleBackward0 extends Node {
   }
 }
 
-// ---- PixelUnshuffleBackward0: pixel_unshuffle(Tensor self, int downscale_factor) -> Tensor (engine/ops/derivatives.yaml:1179) ----
+// ---- PixelUnshuffleBackward0: pixel_unshuffle(Tensor self, int downscale_factor) -> Tensor (engine/ops/derivatives.yaml:1180) ----
 export class PixelUnshuffleBackward0 extends Node {
   downscale_factor: any;
   name(): string {
@@ -7442,7 +7442,7 @@ export class PixelUnshuffleBackward0 extends Node {
   }
 }
 
-// ---- Im2ColBackward0: im2col(Tensor self, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride) -> Tensor (engine/ops/derivatives.yaml:1182) ----
+// ---- Im2ColBackward0: im2col(Tensor self, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride) -> Tensor (engine/ops/derivatives.yaml:1183) ----
 export class Im2ColBackward0 extends Node {
   self_sym_sizes: any;
   self_dim: any;
@@ -7488,7 +7488,7 @@ export class Im2ColBackward0 extends Node {
   }
 }
 
-// ---- Col2ImBackward0: col2im(Tensor self, SymInt[2] output_size, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride) -> Tensor (engine/ops/derivatives.yaml:1185) ----
+// ---- Col2ImBackward0: col2im(Tensor self, SymInt[2] output_size, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride) -> Tensor (engine/ops/derivatives.yaml:1186) ----
 export class Col2ImBackward0 extends Node {
   kernel_size: any;
   dilation: any;
@@ -7524,7 +7524,7 @@ export class Col2ImBackward0 extends Node {
   }
 }
 
-// ---- AdaptiveAvgPool2DBackward0: _adaptive_avg_pool2d(Tensor self, SymInt[2] output_size) -> Tensor (engine/ops/derivatives.yaml:1189) ----
+// ---- AdaptiveAvgPool2DBackward0: _adaptive_avg_pool2d(Tensor self, SymInt[2] output_size) -> Tensor (engine/ops/derivatives.yaml:1190) ----
 export class AdaptiveAvgPool2DBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -7548,7 +7548,7 @@ export class AdaptiveAvgPool2DBackward0 extends Node {
   }
 }
 
-// ---- AdaptiveAvgPool2DBackwardBackward0: _adaptive_avg_pool2d_backward(Tensor grad_output, Tensor self) -> Tensor (engine/ops/derivatives.yaml:1192) ----
+// ---- AdaptiveAvgPool2DBackwardBackward0: _adaptive_avg_pool2d_backward(Tensor grad_output, Tensor self) -> Tensor (engine/ops/derivatives.yaml:1193) ----
 export class AdaptiveAvgPool2DBackwardBackward0 extends Node {
   grad_output_sym_sizes: any;
   grad_output_dim: any;
@@ -7585,7 +7585,7 @@ export class AdaptiveAvgPool2DBackwardBackward0 extends Node {
   }
 }
 
-// ---- AdaptiveMaxPool2DBackward0: adaptive_max_pool2d(Tensor self, int[2] output_size) -> (Tensor, Tensor) (engine/ops/derivatives.yaml:1196) ----
+// ---- AdaptiveMaxPool2DBackward0: adaptive_max_pool2d(Tensor self, int[2] output_size) -> (Tensor, Tensor) (engine/ops/derivatives.yaml:1197) ----
 export class AdaptiveMaxPool2DBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   result1_: SavedVariable = new SavedVariable(null, false);
@@ -7615,7 +7615,7 @@ export class AdaptiveMaxPool2DBackward0 extends Node {
   }
 }
 
-// ---- AdaptiveMaxPool2DBackwardBackward0: adaptive_max_pool2d_backward(Tensor grad_output, Tensor self, Tensor indices) -> Tensor (engine/ops/derivatives.yaml:1200) ----
+// ---- AdaptiveMaxPool2DBackwardBackward0: adaptive_max_pool2d_backward(Tensor grad_output, Tensor self, Tensor indices) -> Tensor (engine/ops/derivatives.yaml:1201) ----
 export class AdaptiveMaxPool2DBackwardBackward0 extends Node {
   indices_: SavedVariable = new SavedVariable(null, false);
   self_: SavedVariable = new SavedVariable(null, false);

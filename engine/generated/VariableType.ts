@@ -3158,6 +3158,7 @@ registerKernel(ops.index_put_default, "Autograd", (ks, self, indices, values, ac
 }, "VariableType::index_put_default", "engine/ops/native_functions/index.yaml:40", "engine/generated/VariableType.ts:3132");
 registerKernel(ops._index_put_impl__default, "Autograd", (ks, self, indices, values, accumulate, unsafe) => {
   const _any_requires_grad = compute_requires_grad(self, values);
+  const _any_has_forward_grad_self = isFwGradDefined(self) || isFwGradDefined(values);
   check_inplace(self, _any_requires_grad);
   let grad_fn: IndexPutImplBackward0 | null = null;
   if (_any_requires_grad) {
@@ -3172,8 +3173,15 @@ registerKernel(ops._index_put_impl__default, "Autograd", (ks, self, indices, val
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
-  for (const _t of indices ?? []) if (isFwGradDefined(_t)) throw new NotImplementedError("Trying to use forward AD with _index_put_impl_ that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
-  if ((isFwGradDefined(values))) throw new NotImplementedError("Trying to use forward AD with _index_put_impl_ that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    const values_t_raw: any = values ? fw_grad(values, 0) : null;
+    const values_t: any = values_t_raw !== null || !values ? values_t_raw : ops.zeros_default.call([...values._impl.sizes()], values.dtype, null, values.device, null);
+    self_new_fw_grad_opt = ops._index_put_impl__default.call(self_t, indices, values_t, accumulate, unsafe);
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
 }, "VariableType::_index_put_impl__default", "engine/ops/native_functions/index.yaml:46", "engine/generated/VariableType.ts:3159");
 registerKernel(ops.index_select_out, "Autograd", (ks, self, dim, index, out) => {
@@ -3181,7 +3189,7 @@ registerKernel(ops.index_select_out, "Autograd", (ks, self, dim, index, out) => 
   const _result = below_autograd(() => ops.index_select_out.redispatch(ks.and(after_autograd_keyset), self, dim, index, out));
   if ((isFwGradDefined(self) || isFwGradDefined(index) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with index_select_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::index_select_out", "engine/ops/native_functions/index.yaml:56", "engine/generated/VariableType.ts:3179");
+}, "VariableType::index_select_out", "engine/ops/native_functions/index.yaml:56", "engine/generated/VariableType.ts:3187");
 registerKernel(ops.index_select_default, "Autograd", (ks, self, dim, index) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -3206,13 +3214,13 @@ registerKernel(ops.index_select_default, "Autograd", (ks, self, dim, index) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::index_select_default", "engine/ops/native_functions/index.yaml:60", "engine/generated/VariableType.ts:3185");
+}, "VariableType::index_select_default", "engine/ops/native_functions/index.yaml:60", "engine/generated/VariableType.ts:3193");
 registerKernel(ops.take_out, "Autograd", (ks, self, index, out) => {
   if (compute_requires_grad(self, index)) throw_error_out_requires_grad("take");
   const _result = below_autograd(() => ops.take_out.redispatch(ks.and(after_autograd_keyset), self, index, out));
   if ((isFwGradDefined(self) || isFwGradDefined(index) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with take_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::take_out", "engine/ops/native_functions/index.yaml:65", "engine/generated/VariableType.ts:3210");
+}, "VariableType::take_out", "engine/ops/native_functions/index.yaml:65", "engine/generated/VariableType.ts:3218");
 registerKernel(ops.take_default, "Autograd", (ks, self, index) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -3236,13 +3244,13 @@ registerKernel(ops.take_default, "Autograd", (ks, self, index) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::take_default", "engine/ops/native_functions/index.yaml:69", "engine/generated/VariableType.ts:3216");
+}, "VariableType::take_default", "engine/ops/native_functions/index.yaml:69", "engine/generated/VariableType.ts:3224");
 registerKernel(ops.gather_out, "Autograd", (ks, self, dim, index, sparse_grad, out) => {
   if (compute_requires_grad(self, index)) throw_error_out_requires_grad("gather");
   const _result = below_autograd(() => ops.gather_out.redispatch(ks.and(after_autograd_keyset), self, dim, index, sparse_grad, out));
   if ((isFwGradDefined(self) || isFwGradDefined(index) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with gather_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::gather_out", "engine/ops/native_functions/index.yaml:76", "engine/generated/VariableType.ts:3240");
+}, "VariableType::gather_out", "engine/ops/native_functions/index.yaml:76", "engine/generated/VariableType.ts:3248");
 registerKernel(ops.gather_default, "Autograd", (ks, self, dim, index, sparse_grad) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -3268,7 +3276,7 @@ registerKernel(ops.gather_default, "Autograd", (ks, self, dim, index, sparse_gra
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::gather_default", "engine/ops/native_functions/index.yaml:81", "engine/generated/VariableType.ts:3246");
+}, "VariableType::gather_default", "engine/ops/native_functions/index.yaml:81", "engine/generated/VariableType.ts:3254");
 registerKernel(ops.scatter_src, "Autograd", (ks, self, dim, index, src) => {
   const _any_requires_grad = compute_requires_grad(self, src);
   const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(src);
@@ -3294,7 +3302,7 @@ registerKernel(ops.scatter_src, "Autograd", (ks, self, dim, index, src) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::scatter_src", "engine/ops/native_functions/index.yaml:85", "engine/generated/VariableType.ts:3272");
+}, "VariableType::scatter_src", "engine/ops/native_functions/index.yaml:85", "engine/generated/VariableType.ts:3280");
 registerKernel(ops.scatter__src, "Autograd", (ks, self, dim, index, src) => {
   const _any_requires_grad = compute_requires_grad(self, src);
   const _any_has_forward_grad_self = isFwGradDefined(self) || isFwGradDefined(src);
@@ -3322,13 +3330,13 @@ registerKernel(ops.scatter__src, "Autograd", (ks, self, dim, index, src) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::scatter__src", "engine/ops/native_functions/index.yaml:89", "engine/generated/VariableType.ts:3298");
+}, "VariableType::scatter__src", "engine/ops/native_functions/index.yaml:89", "engine/generated/VariableType.ts:3306");
 registerKernel(ops.scatter_src_out, "Autograd", (ks, self, dim, index, src, out) => {
   if (compute_requires_grad(self, index, src)) throw_error_out_requires_grad("scatter");
   const _result = below_autograd(() => ops.scatter_src_out.redispatch(ks.and(after_autograd_keyset), self, dim, index, src, out));
   if ((isFwGradDefined(self) || isFwGradDefined(index) || isFwGradDefined(src) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with scatter_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::scatter_src_out", "engine/ops/native_functions/index.yaml:93", "engine/generated/VariableType.ts:3326");
+}, "VariableType::scatter_src_out", "engine/ops/native_functions/index.yaml:93", "engine/generated/VariableType.ts:3334");
 registerKernel(ops.scatter_value, "Autograd", (ks, self, dim, index, value) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -3352,7 +3360,7 @@ registerKernel(ops.scatter_value, "Autograd", (ks, self, dim, index, value) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::scatter_value", "engine/ops/native_functions/index.yaml:99", "engine/generated/VariableType.ts:3332");
+}, "VariableType::scatter_value", "engine/ops/native_functions/index.yaml:99", "engine/generated/VariableType.ts:3340");
 registerKernel(ops.scatter__value, "Autograd", (ks, self, dim, index, value) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -3378,13 +3386,13 @@ registerKernel(ops.scatter__value, "Autograd", (ks, self, dim, index, value) => 
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::scatter__value", "engine/ops/native_functions/index.yaml:103", "engine/generated/VariableType.ts:3356");
+}, "VariableType::scatter__value", "engine/ops/native_functions/index.yaml:103", "engine/generated/VariableType.ts:3364");
 registerKernel(ops.scatter_value_out, "Autograd", (ks, self, dim, index, value, out) => {
   if (compute_requires_grad(self, index)) throw_error_out_requires_grad("scatter");
   const _result = below_autograd(() => ops.scatter_value_out.redispatch(ks.and(after_autograd_keyset), self, dim, index, value, out));
   if ((isFwGradDefined(self) || isFwGradDefined(index) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with scatter_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::scatter_value_out", "engine/ops/native_functions/index.yaml:107", "engine/generated/VariableType.ts:3382");
+}, "VariableType::scatter_value_out", "engine/ops/native_functions/index.yaml:107", "engine/generated/VariableType.ts:3390");
 registerKernel(ops.scatter_reduce, "Autograd", (ks, self, dim, index, src, reduce) => {
   const grad_fn = compute_requires_grad(self, index, src) ? not_implemented_node("aten::scatter", self, index, src) : null;
   const _result = below_autograd(() => ops.scatter_reduce.redispatch(ks.and(after_autograd_keyset), self, dim, index, src, reduce));
@@ -3392,7 +3400,7 @@ registerKernel(ops.scatter_reduce, "Autograd", (ks, self, dim, index, src, reduc
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self) || isFwGradDefined(index) || isFwGradDefined(src))) throw new NotImplementedError("Trying to use forward AD with scatter that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::scatter_reduce", "engine/ops/native_functions/index.yaml:113", "engine/generated/VariableType.ts:3388");
+}, "VariableType::scatter_reduce", "engine/ops/native_functions/index.yaml:113", "engine/generated/VariableType.ts:3396");
 registerKernel(ops.scatter__reduce, "Autograd", (ks, self, dim, index, src, reduce) => {
   const grad_fn = compute_requires_grad(index, src) ? not_implemented_node("aten::scatter_", index, src) : null;
   if (grad_fn) check_inplace(self, true);
@@ -3401,13 +3409,13 @@ registerKernel(ops.scatter__reduce, "Autograd", (ks, self, dim, index, src, redu
   if (grad_fn) rebase_history(self, grad_fn);
   if ((isFwGradDefined(index) || isFwGradDefined(src))) throw new NotImplementedError("Trying to use forward AD with scatter_ that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::scatter__reduce", "engine/ops/native_functions/index.yaml:117", "engine/generated/VariableType.ts:3396");
+}, "VariableType::scatter__reduce", "engine/ops/native_functions/index.yaml:117", "engine/generated/VariableType.ts:3404");
 registerKernel(ops.scatter_reduce_out, "Autograd", (ks, self, dim, index, src, reduce, out) => {
   if (compute_requires_grad(self, index, src)) throw_error_out_requires_grad("scatter");
   const _result = below_autograd(() => ops.scatter_reduce_out.redispatch(ks.and(after_autograd_keyset), self, dim, index, src, reduce, out));
   if ((isFwGradDefined(self) || isFwGradDefined(index) || isFwGradDefined(src) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with scatter_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::scatter_reduce_out", "engine/ops/native_functions/index.yaml:121", "engine/generated/VariableType.ts:3405");
+}, "VariableType::scatter_reduce_out", "engine/ops/native_functions/index.yaml:121", "engine/generated/VariableType.ts:3413");
 registerKernel(ops.scatter_value_reduce, "Autograd", (ks, self, dim, index, value, reduce) => {
   const grad_fn = compute_requires_grad(self, index) ? not_implemented_node("aten::scatter", self, index) : null;
   const _result = below_autograd(() => ops.scatter_value_reduce.redispatch(ks.and(after_autograd_keyset), self, dim, index, value, reduce));
@@ -3415,7 +3423,7 @@ registerKernel(ops.scatter_value_reduce, "Autograd", (ks, self, dim, index, valu
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self) || isFwGradDefined(index))) throw new NotImplementedError("Trying to use forward AD with scatter that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::scatter_value_reduce", "engine/ops/native_functions/index.yaml:127", "engine/generated/VariableType.ts:3411");
+}, "VariableType::scatter_value_reduce", "engine/ops/native_functions/index.yaml:127", "engine/generated/VariableType.ts:3419");
 registerKernel(ops.scatter__value_reduce, "Autograd", (ks, self, dim, index, value, reduce) => {
   const grad_fn = compute_requires_grad(index) ? not_implemented_node("aten::scatter_", index) : null;
   if (grad_fn) check_inplace(self, true);
@@ -3424,13 +3432,13 @@ registerKernel(ops.scatter__value_reduce, "Autograd", (ks, self, dim, index, val
   if (grad_fn) rebase_history(self, grad_fn);
   if ((isFwGradDefined(index))) throw new NotImplementedError("Trying to use forward AD with scatter_ that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::scatter__value_reduce", "engine/ops/native_functions/index.yaml:131", "engine/generated/VariableType.ts:3419");
+}, "VariableType::scatter__value_reduce", "engine/ops/native_functions/index.yaml:131", "engine/generated/VariableType.ts:3427");
 registerKernel(ops.scatter_value_reduce_out, "Autograd", (ks, self, dim, index, value, reduce, out) => {
   if (compute_requires_grad(self, index)) throw_error_out_requires_grad("scatter");
   const _result = below_autograd(() => ops.scatter_value_reduce_out.redispatch(ks.and(after_autograd_keyset), self, dim, index, value, reduce, out));
   if ((isFwGradDefined(self) || isFwGradDefined(index) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with scatter_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::scatter_value_reduce_out", "engine/ops/native_functions/index.yaml:135", "engine/generated/VariableType.ts:3428");
+}, "VariableType::scatter_value_reduce_out", "engine/ops/native_functions/index.yaml:135", "engine/generated/VariableType.ts:3436");
 registerKernel(ops.scatter_add_default, "Autograd", (ks, self, dim, index, src) => {
   const _any_requires_grad = compute_requires_grad(self, src);
   const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(src);
@@ -3456,7 +3464,7 @@ registerKernel(ops.scatter_add_default, "Autograd", (ks, self, dim, index, src) 
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::scatter_add_default", "engine/ops/native_functions/index.yaml:141", "engine/generated/VariableType.ts:3434");
+}, "VariableType::scatter_add_default", "engine/ops/native_functions/index.yaml:141", "engine/generated/VariableType.ts:3442");
 registerKernel(ops.scatter_add__default, "Autograd", (ks, self, dim, index, src) => {
   const _any_requires_grad = compute_requires_grad(self, src);
   const _any_has_forward_grad_self = isFwGradDefined(self) || isFwGradDefined(src);
@@ -3484,13 +3492,13 @@ registerKernel(ops.scatter_add__default, "Autograd", (ks, self, dim, index, src)
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::scatter_add__default", "engine/ops/native_functions/index.yaml:145", "engine/generated/VariableType.ts:3460");
+}, "VariableType::scatter_add__default", "engine/ops/native_functions/index.yaml:145", "engine/generated/VariableType.ts:3468");
 registerKernel(ops.scatter_add_out, "Autograd", (ks, self, dim, index, src, out) => {
   if (compute_requires_grad(self, index, src)) throw_error_out_requires_grad("scatter_add");
   const _result = below_autograd(() => ops.scatter_add_out.redispatch(ks.and(after_autograd_keyset), self, dim, index, src, out));
   if ((isFwGradDefined(self) || isFwGradDefined(index) || isFwGradDefined(src) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with scatter_add_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::scatter_add_out", "engine/ops/native_functions/index.yaml:149", "engine/generated/VariableType.ts:3488");
+}, "VariableType::scatter_add_out", "engine/ops/native_functions/index.yaml:149", "engine/generated/VariableType.ts:3496");
 registerKernel(ops.scatter_reduce_two, "Autograd", (ks, self, dim, index, src, reduce, include_self) => {
   const _any_requires_grad = compute_requires_grad(self, src);
   let grad_fn: ScatterReduceBackward0 | null = null;
@@ -3512,7 +3520,7 @@ registerKernel(ops.scatter_reduce_two, "Autograd", (ks, self, dim, index, src, r
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self) || isFwGradDefined(index) || isFwGradDefined(src))) throw new NotImplementedError("Trying to use forward AD with scatter_reduce that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::scatter_reduce_two", "engine/ops/native_functions/index.yaml:155", "engine/generated/VariableType.ts:3494");
+}, "VariableType::scatter_reduce_two", "engine/ops/native_functions/index.yaml:155", "engine/generated/VariableType.ts:3502");
 registerKernel(ops.scatter_reduce__two, "Autograd", (ks, self, dim, index, src, reduce, include_self) => {
   const _any_requires_grad = compute_requires_grad(self, src);
   check_inplace(self, _any_requires_grad);
@@ -3535,19 +3543,19 @@ registerKernel(ops.scatter_reduce__two, "Autograd", (ks, self, dim, index, src, 
   }
   if ((isFwGradDefined(index) || isFwGradDefined(src))) throw new NotImplementedError("Trying to use forward AD with scatter_reduce_ that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::scatter_reduce__two", "engine/ops/native_functions/index.yaml:159", "engine/generated/VariableType.ts:3516");
+}, "VariableType::scatter_reduce__two", "engine/ops/native_functions/index.yaml:159", "engine/generated/VariableType.ts:3524");
 registerKernel(ops.scatter_reduce_two_out, "Autograd", (ks, self, dim, index, src, reduce, include_self, out) => {
   if (compute_requires_grad(self, index, src)) throw_error_out_requires_grad("scatter_reduce");
   const _result = below_autograd(() => ops.scatter_reduce_two_out.redispatch(ks.and(after_autograd_keyset), self, dim, index, src, reduce, include_self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(index) || isFwGradDefined(src) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with scatter_reduce_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::scatter_reduce_two_out", "engine/ops/native_functions/index.yaml:163", "engine/generated/VariableType.ts:3539");
+}, "VariableType::scatter_reduce_two_out", "engine/ops/native_functions/index.yaml:163", "engine/generated/VariableType.ts:3547");
 registerKernel(ops.index_add_out, "Autograd", (ks, self, dim, index, source, alpha, out) => {
   if (compute_requires_grad(self, index, source)) throw_error_out_requires_grad("index_add");
   const _result = below_autograd(() => ops.index_add_out.redispatch(ks.and(after_autograd_keyset), self, dim, index, source, alpha, out));
   if ((isFwGradDefined(self) || isFwGradDefined(index) || isFwGradDefined(source) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with index_add_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::index_add_out", "engine/ops/native_functions/index.yaml:171", "engine/generated/VariableType.ts:3545");
+}, "VariableType::index_add_out", "engine/ops/native_functions/index.yaml:171", "engine/generated/VariableType.ts:3553");
 registerKernel(ops.index_add__default, "Autograd", (ks, self, dim, index, source, alpha) => {
   const _any_requires_grad = compute_requires_grad(self, source);
   const _any_has_forward_grad_self = isFwGradDefined(self) || isFwGradDefined(source);
@@ -3578,7 +3586,7 @@ registerKernel(ops.index_add__default, "Autograd", (ks, self, dim, index, source
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::index_add__default", "engine/ops/native_functions/index.yaml:178", "engine/generated/VariableType.ts:3551");
+}, "VariableType::index_add__default", "engine/ops/native_functions/index.yaml:178", "engine/generated/VariableType.ts:3559");
 registerKernel(ops.index_add_default, "Autograd", (ks, self, dim, index, source, alpha) => {
   const _any_requires_grad = compute_requires_grad(self, source);
   const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(source);
@@ -3607,7 +3615,7 @@ registerKernel(ops.index_add_default, "Autograd", (ks, self, dim, index, source,
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::index_add_default", "engine/ops/native_functions/index.yaml:182", "engine/generated/VariableType.ts:3582");
+}, "VariableType::index_add_default", "engine/ops/native_functions/index.yaml:182", "engine/generated/VariableType.ts:3590");
 registerKernel(ops.index_fill__int_Scalar, "Autograd", (ks, self, dim, index, value) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -3633,7 +3641,7 @@ registerKernel(ops.index_fill__int_Scalar, "Autograd", (ks, self, dim, index, va
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::index_fill__int_Scalar", "engine/ops/native_functions/index.yaml:186", "engine/generated/VariableType.ts:3611");
+}, "VariableType::index_fill__int_Scalar", "engine/ops/native_functions/index.yaml:186", "engine/generated/VariableType.ts:3619");
 registerKernel(ops.index_fill_int_Scalar, "Autograd", (ks, self, dim, index, value) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -3657,7 +3665,7 @@ registerKernel(ops.index_fill_int_Scalar, "Autograd", (ks, self, dim, index, val
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::index_fill_int_Scalar", "engine/ops/native_functions/index.yaml:194", "engine/generated/VariableType.ts:3637");
+}, "VariableType::index_fill_int_Scalar", "engine/ops/native_functions/index.yaml:194", "engine/generated/VariableType.ts:3645");
 registerKernel(ops.index_fill__int_Tensor, "Autograd", (ks, self, dim, index, value) => {
   const _any_requires_grad = compute_requires_grad(self, value);
   const _any_has_forward_grad_self = isFwGradDefined(self) || isFwGradDefined(value);
@@ -3685,7 +3693,7 @@ registerKernel(ops.index_fill__int_Tensor, "Autograd", (ks, self, dim, index, va
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::index_fill__int_Tensor", "engine/ops/native_functions/index.yaml:200", "engine/generated/VariableType.ts:3661");
+}, "VariableType::index_fill__int_Tensor", "engine/ops/native_functions/index.yaml:200", "engine/generated/VariableType.ts:3669");
 registerKernel(ops.index_fill_int_Tensor, "Autograd", (ks, self, dim, index, value) => {
   const _any_requires_grad = compute_requires_grad(self, value);
   const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(value);
@@ -3711,7 +3719,7 @@ registerKernel(ops.index_fill_int_Tensor, "Autograd", (ks, self, dim, index, val
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::index_fill_int_Tensor", "engine/ops/native_functions/index.yaml:208", "engine/generated/VariableType.ts:3689");
+}, "VariableType::index_fill_int_Tensor", "engine/ops/native_functions/index.yaml:208", "engine/generated/VariableType.ts:3697");
 registerKernel(ops.masked_fill__Scalar, "Autograd", (ks, self, mask, value) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -3736,7 +3744,7 @@ registerKernel(ops.masked_fill__Scalar, "Autograd", (ks, self, mask, value) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::masked_fill__Scalar", "engine/ops/native_functions/index.yaml:216", "engine/generated/VariableType.ts:3715");
+}, "VariableType::masked_fill__Scalar", "engine/ops/native_functions/index.yaml:216", "engine/generated/VariableType.ts:3723");
 registerKernel(ops.masked_fill_Scalar, "Autograd", (ks, self, mask, value) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -3759,7 +3767,7 @@ registerKernel(ops.masked_fill_Scalar, "Autograd", (ks, self, mask, value) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::masked_fill_Scalar", "engine/ops/native_functions/index.yaml:224", "engine/generated/VariableType.ts:3740");
+}, "VariableType::masked_fill_Scalar", "engine/ops/native_functions/index.yaml:224", "engine/generated/VariableType.ts:3748");
 registerKernel(ops.masked_fill__Tensor, "Autograd", (ks, self, mask, value) => {
   const _any_requires_grad = compute_requires_grad(self, value);
   const _any_has_forward_grad_self = isFwGradDefined(self) || isFwGradDefined(value);
@@ -3786,7 +3794,7 @@ registerKernel(ops.masked_fill__Tensor, "Autograd", (ks, self, mask, value) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::masked_fill__Tensor", "engine/ops/native_functions/index.yaml:230", "engine/generated/VariableType.ts:3763");
+}, "VariableType::masked_fill__Tensor", "engine/ops/native_functions/index.yaml:230", "engine/generated/VariableType.ts:3771");
 registerKernel(ops.masked_fill_Tensor, "Autograd", (ks, self, mask, value) => {
   const _any_requires_grad = compute_requires_grad(self, value);
   const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(value);
@@ -3811,13 +3819,13 @@ registerKernel(ops.masked_fill_Tensor, "Autograd", (ks, self, mask, value) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::masked_fill_Tensor", "engine/ops/native_functions/index.yaml:238", "engine/generated/VariableType.ts:3790");
+}, "VariableType::masked_fill_Tensor", "engine/ops/native_functions/index.yaml:238", "engine/generated/VariableType.ts:3798");
 registerKernel(ops.masked_select_out, "Autograd", (ks, self, mask, out) => {
   if (compute_requires_grad(self, mask)) throw_error_out_requires_grad("masked_select");
   const _result = below_autograd(() => ops.masked_select_out.redispatch(ks.and(after_autograd_keyset), self, mask, out));
   if ((isFwGradDefined(self) || isFwGradDefined(mask) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with masked_select_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::masked_select_out", "engine/ops/native_functions/index.yaml:244", "engine/generated/VariableType.ts:3815");
+}, "VariableType::masked_select_out", "engine/ops/native_functions/index.yaml:244", "engine/generated/VariableType.ts:3823");
 registerKernel(ops.masked_select_default, "Autograd", (ks, self, mask) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -3841,12 +3849,12 @@ registerKernel(ops.masked_select_default, "Autograd", (ks, self, mask) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::masked_select_default", "engine/ops/native_functions/index.yaml:249", "engine/generated/VariableType.ts:3821");
+}, "VariableType::masked_select_default", "engine/ops/native_functions/index.yaml:249", "engine/generated/VariableType.ts:3829");
 registerKernel(ops.nonzero_out, "Autograd", (ks, self, out) => {
   const _result = below_autograd(() => ops.nonzero_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with nonzero_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::nonzero_out", "engine/ops/native_functions/index.yaml:257", "engine/generated/VariableType.ts:3845");
+}, "VariableType::nonzero_out", "engine/ops/native_functions/index.yaml:257", "engine/generated/VariableType.ts:3853");
 registerKernel(ops.nonzero_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::nonzero", self) : null;
   const _result = below_autograd(() => ops.nonzero_default.redispatch(ks.and(after_autograd_keyset), self));
@@ -3854,7 +3862,7 @@ registerKernel(ops.nonzero_default, "Autograd", (ks, self) => {
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with nonzero that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::nonzero_default", "engine/ops/native_functions/index.yaml:262", "engine/generated/VariableType.ts:3850");
+}, "VariableType::nonzero_default", "engine/ops/native_functions/index.yaml:262", "engine/generated/VariableType.ts:3858");
 registerKernel(ops.embedding_default, "Autograd", (ks, weight, indices, padding_idx, scale_grad_by_freq, sparse) => {
   const _any_requires_grad = compute_requires_grad(weight);
   let grad_fn: EmbeddingBackward0 | null = null;
@@ -3873,7 +3881,7 @@ registerKernel(ops.embedding_default, "Autograd", (ks, weight, indices, padding_
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(weight) || isFwGradDefined(indices))) throw new NotImplementedError("Trying to use forward AD with embedding that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::embedding_default", "engine/ops/native_functions/index.yaml:281", "engine/generated/VariableType.ts:3858");
+}, "VariableType::embedding_default", "engine/ops/native_functions/index.yaml:281", "engine/generated/VariableType.ts:3866");
 registerKernel(ops.embedding_renorm__default, "Autograd", (ks, self, indices, max_norm, norm_type) => {
   const grad_fn = compute_requires_grad(indices) ? not_implemented_node("aten::embedding_renorm_", indices) : null;
   if (grad_fn) check_inplace(self, true);
@@ -3882,7 +3890,7 @@ registerKernel(ops.embedding_renorm__default, "Autograd", (ks, self, indices, ma
   if (grad_fn) rebase_history(self, grad_fn);
   if ((isFwGradDefined(indices))) throw new NotImplementedError("Trying to use forward AD with embedding_renorm_ that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::embedding_renorm__default", "engine/ops/native_functions/index.yaml:286", "engine/generated/VariableType.ts:3877");
+}, "VariableType::embedding_renorm__default", "engine/ops/native_functions/index.yaml:286", "engine/generated/VariableType.ts:3885");
 registerKernel(ops.lift_fresh_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::lift_fresh", self) : null;
   const _result = below_autograd(() => ops.lift_fresh_default.redispatch(ks.and(after_autograd_keyset), self));
@@ -3890,7 +3898,7 @@ registerKernel(ops.lift_fresh_default, "Autograd", (ks, self) => {
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with lift_fresh that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::lift_fresh_default", "engine/ops/native_functions/index.yaml:303", "engine/generated/VariableType.ts:3886");
+}, "VariableType::lift_fresh_default", "engine/ops/native_functions/index.yaml:303", "engine/generated/VariableType.ts:3894");
 registerKernel(ops.fill__Tensor, "Autograd", (ks, self, value) => {
   const _any_requires_grad = compute_requires_grad(self, value);
   const _any_has_forward_grad_self = isFwGradDefined(self) || isFwGradDefined(value);
@@ -3915,8 +3923,8 @@ registerKernel(ops.fill__Tensor, "Autograd", (ks, self, value) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::fill__Tensor", "engine/ops/native_functions/index.yaml:307", "engine/generated/VariableType.ts:3894");
-registerKernel(ops.empty_names, "Autograd", (ks, size, names, dtype, layout, device, pin_memory, memory_format) => below_autograd(() => ops.empty_names.redispatch(ks.and(after_autograd_keyset), size, names, dtype, layout, device, pin_memory, memory_format)), "VariableType::empty_names", "engine/ops/native_functions/index.yaml:317", "engine/generated/VariableType.ts:3919");
+}, "VariableType::fill__Tensor", "engine/ops/native_functions/index.yaml:307", "engine/generated/VariableType.ts:3902");
+registerKernel(ops.empty_names, "Autograd", (ks, size, names, dtype, layout, device, pin_memory, memory_format) => below_autograd(() => ops.empty_names.redispatch(ks.and(after_autograd_keyset), size, names, dtype, layout, device, pin_memory, memory_format)), "VariableType::empty_names", "engine/ops/native_functions/index.yaml:317", "engine/generated/VariableType.ts:3927");
 registerKernel(ops._local_scalar_dense_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::_local_scalar_dense", self) : null;
   const _result = below_autograd(() => ops._local_scalar_dense_default.redispatch(ks.and(after_autograd_keyset), self));
@@ -3924,7 +3932,7 @@ registerKernel(ops._local_scalar_dense_default, "Autograd", (ks, self) => {
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with _local_scalar_dense that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::_local_scalar_dense_default", "engine/ops/native_functions/index.yaml:332", "engine/generated/VariableType.ts:3920");
+}, "VariableType::_local_scalar_dense_default", "engine/ops/native_functions/index.yaml:332", "engine/generated/VariableType.ts:3928");
 registerKernel(ops.cat_default, "Autograd", (ks, tensors, dim) => {
   const _any_requires_grad = compute_requires_grad(tensors);
   const _any_has_forward_grad_result = isFwGradDefinedTensorList(tensors);
@@ -3948,14 +3956,14 @@ registerKernel(ops.cat_default, "Autograd", (ks, tensors, dim) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::cat_default", "engine/ops/native_functions/join.yaml:15", "engine/generated/VariableType.ts:3928");
+}, "VariableType::cat_default", "engine/ops/native_functions/join.yaml:15", "engine/generated/VariableType.ts:3936");
 registerKernel(ops.cat_out, "Autograd", (ks, tensors, dim, out) => {
   if (compute_requires_grad(tensors)) throw_error_out_requires_grad("cat");
   const _result = below_autograd(() => ops.cat_out.redispatch(ks.and(after_autograd_keyset), tensors, dim, out));
   for (const _t of tensors ?? []) if (isFwGradDefined(_t)) throw new NotImplementedError("Trying to use forward AD with cat_out that does not support it because it is an out= function");
   if ((isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with cat_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::cat_out", "engine/ops/native_functions/join.yaml:18", "engine/generated/VariableType.ts:3952");
+}, "VariableType::cat_out", "engine/ops/native_functions/join.yaml:18", "engine/generated/VariableType.ts:3960");
 registerKernel(ops.stack_default, "Autograd", (ks, tensors, dim) => {
   const _any_requires_grad = compute_requires_grad(tensors);
   const _any_has_forward_grad_result = isFwGradDefinedTensorList(tensors);
@@ -3978,14 +3986,14 @@ registerKernel(ops.stack_default, "Autograd", (ks, tensors, dim) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::stack_default", "engine/ops/native_functions/join.yaml:25", "engine/generated/VariableType.ts:3959");
+}, "VariableType::stack_default", "engine/ops/native_functions/join.yaml:25", "engine/generated/VariableType.ts:3967");
 registerKernel(ops.stack_out, "Autograd", (ks, tensors, dim, out) => {
   if (compute_requires_grad(tensors)) throw_error_out_requires_grad("stack");
   const _result = below_autograd(() => ops.stack_out.redispatch(ks.and(after_autograd_keyset), tensors, dim, out));
   for (const _t of tensors ?? []) if (isFwGradDefined(_t)) throw new NotImplementedError("Trying to use forward AD with stack_out that does not support it because it is an out= function");
   if ((isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with stack_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::stack_out", "engine/ops/native_functions/join.yaml:29", "engine/generated/VariableType.ts:3982");
+}, "VariableType::stack_out", "engine/ops/native_functions/join.yaml:29", "engine/generated/VariableType.ts:3990");
 registerKernel(ops.flip_default, "Autograd", (ks, self, dims) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -4008,7 +4016,7 @@ registerKernel(ops.flip_default, "Autograd", (ks, self, dims) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::flip_default", "engine/ops/native_functions/join.yaml:90", "engine/generated/VariableType.ts:3989");
+}, "VariableType::flip_default", "engine/ops/native_functions/join.yaml:90", "engine/generated/VariableType.ts:3997");
 registerKernel(ops.roll_default, "Autograd", (ks, self, shifts, dims) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -4032,13 +4040,13 @@ registerKernel(ops.roll_default, "Autograd", (ks, self, shifts, dims) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::roll_default", "engine/ops/native_functions/join.yaml:97", "engine/generated/VariableType.ts:4012");
+}, "VariableType::roll_default", "engine/ops/native_functions/join.yaml:97", "engine/generated/VariableType.ts:4020");
 registerKernel(ops.tril_out, "Autograd", (ks, self, diagonal, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("tril");
   const _result = below_autograd(() => ops.tril_out.redispatch(ks.and(after_autograd_keyset), self, diagonal, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with tril_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::tril_out", "engine/ops/native_functions/join.yaml:106", "engine/generated/VariableType.ts:4036");
+}, "VariableType::tril_out", "engine/ops/native_functions/join.yaml:106", "engine/generated/VariableType.ts:4044");
 registerKernel(ops.tril_default, "Autograd", (ks, self, diagonal) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -4061,7 +4069,7 @@ registerKernel(ops.tril_default, "Autograd", (ks, self, diagonal) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::tril_default", "engine/ops/native_functions/join.yaml:111", "engine/generated/VariableType.ts:4042");
+}, "VariableType::tril_default", "engine/ops/native_functions/join.yaml:111", "engine/generated/VariableType.ts:4050");
 registerKernel(ops.tril__default, "Autograd", (ks, self, diagonal) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -4086,13 +4094,13 @@ registerKernel(ops.tril__default, "Autograd", (ks, self, diagonal) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::tril__default", "engine/ops/native_functions/join.yaml:115", "engine/generated/VariableType.ts:4065");
+}, "VariableType::tril__default", "engine/ops/native_functions/join.yaml:115", "engine/generated/VariableType.ts:4073");
 registerKernel(ops.triu_out, "Autograd", (ks, self, diagonal, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("triu");
   const _result = below_autograd(() => ops.triu_out.redispatch(ks.and(after_autograd_keyset), self, diagonal, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with triu_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::triu_out", "engine/ops/native_functions/join.yaml:119", "engine/generated/VariableType.ts:4090");
+}, "VariableType::triu_out", "engine/ops/native_functions/join.yaml:119", "engine/generated/VariableType.ts:4098");
 registerKernel(ops.triu_default, "Autograd", (ks, self, diagonal) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -4115,7 +4123,7 @@ registerKernel(ops.triu_default, "Autograd", (ks, self, diagonal) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::triu_default", "engine/ops/native_functions/join.yaml:124", "engine/generated/VariableType.ts:4096");
+}, "VariableType::triu_default", "engine/ops/native_functions/join.yaml:124", "engine/generated/VariableType.ts:4104");
 registerKernel(ops.triu__default, "Autograd", (ks, self, diagonal) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -4140,7 +4148,7 @@ registerKernel(ops.triu__default, "Autograd", (ks, self, diagonal) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::triu__default", "engine/ops/native_functions/join.yaml:128", "engine/generated/VariableType.ts:4119");
+}, "VariableType::triu__default", "engine/ops/native_functions/join.yaml:128", "engine/generated/VariableType.ts:4127");
 registerKernel(ops.repeat_default, "Autograd", (ks, self, repeats) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -4164,7 +4172,7 @@ registerKernel(ops.repeat_default, "Autograd", (ks, self, repeats) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::repeat_default", "engine/ops/native_functions/join.yaml:134", "engine/generated/VariableType.ts:4144");
+}, "VariableType::repeat_default", "engine/ops/native_functions/join.yaml:134", "engine/generated/VariableType.ts:4152");
 registerKernel(ops.mm_default, "Autograd", (ks, self, mat2) => {
   const _any_requires_grad = compute_requires_grad(self, mat2);
   const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(mat2);
@@ -4198,19 +4206,19 @@ registerKernel(ops.mm_default, "Autograd", (ks, self, mat2) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::mm_default", "engine/ops/native_functions/linalg.yaml:12", "engine/generated/VariableType.ts:4168");
+}, "VariableType::mm_default", "engine/ops/native_functions/linalg.yaml:12", "engine/generated/VariableType.ts:4176");
 registerKernel(ops.mm_out, "Autograd", (ks, self, mat2, out) => {
   if (compute_requires_grad(self, mat2)) throw_error_out_requires_grad("mm");
   const _result = below_autograd(() => ops.mm_out.redispatch(ks.and(after_autograd_keyset), self, mat2, out));
   if ((isFwGradDefined(self) || isFwGradDefined(mat2) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with mm_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::mm_out", "engine/ops/native_functions/linalg.yaml:16", "engine/generated/VariableType.ts:4202");
+}, "VariableType::mm_out", "engine/ops/native_functions/linalg.yaml:16", "engine/generated/VariableType.ts:4210");
 registerKernel(ops.addmm_out, "Autograd", (ks, self, mat1, mat2, beta, alpha, out) => {
   if (compute_requires_grad(self, mat1, mat2)) throw_error_out_requires_grad("addmm");
   const _result = below_autograd(() => ops.addmm_out.redispatch(ks.and(after_autograd_keyset), self, mat1, mat2, beta, alpha, out));
   if ((isFwGradDefined(self) || isFwGradDefined(mat1) || isFwGradDefined(mat2) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with addmm_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::addmm_out", "engine/ops/native_functions/linalg.yaml:21", "engine/generated/VariableType.ts:4208");
+}, "VariableType::addmm_out", "engine/ops/native_functions/linalg.yaml:21", "engine/generated/VariableType.ts:4216");
 registerKernel(ops.addmm_default, "Autograd", (ks, self, mat1, mat2, beta, alpha) => {
   const _any_requires_grad = compute_requires_grad(self, mat1, mat2);
   const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(mat1) || isFwGradDefined(mat2);
@@ -4248,7 +4256,7 @@ registerKernel(ops.addmm_default, "Autograd", (ks, self, mat1, mat2, beta, alpha
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::addmm_default", "engine/ops/native_functions/linalg.yaml:26", "engine/generated/VariableType.ts:4214");
+}, "VariableType::addmm_default", "engine/ops/native_functions/linalg.yaml:26", "engine/generated/VariableType.ts:4222");
 registerKernel(ops.addmm__default, "Autograd", (ks, self, mat1, mat2, beta, alpha) => {
   const _any_requires_grad = compute_requires_grad(self, mat1, mat2);
   const _any_has_forward_grad_self = isFwGradDefined(self) || isFwGradDefined(mat1) || isFwGradDefined(mat2);
@@ -4288,7 +4296,7 @@ registerKernel(ops.addmm__default, "Autograd", (ks, self, mat1, mat2, beta, alph
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::addmm__default", "engine/ops/native_functions/linalg.yaml:30", "engine/generated/VariableType.ts:4252");
+}, "VariableType::addmm__default", "engine/ops/native_functions/linalg.yaml:30", "engine/generated/VariableType.ts:4260");
 registerKernel(ops.bmm_default, "Autograd", (ks, self, mat2) => {
   const _any_requires_grad = compute_requires_grad(self, mat2);
   const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(mat2);
@@ -4316,13 +4324,13 @@ registerKernel(ops.bmm_default, "Autograd", (ks, self, mat2) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::bmm_default", "engine/ops/native_functions/linalg.yaml:36", "engine/generated/VariableType.ts:4292");
+}, "VariableType::bmm_default", "engine/ops/native_functions/linalg.yaml:36", "engine/generated/VariableType.ts:4300");
 registerKernel(ops.bmm_out, "Autograd", (ks, self, mat2, out) => {
   if (compute_requires_grad(self, mat2)) throw_error_out_requires_grad("bmm");
   const _result = below_autograd(() => ops.bmm_out.redispatch(ks.and(after_autograd_keyset), self, mat2, out));
   if ((isFwGradDefined(self) || isFwGradDefined(mat2) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with bmm_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::bmm_out", "engine/ops/native_functions/linalg.yaml:40", "engine/generated/VariableType.ts:4320");
+}, "VariableType::bmm_out", "engine/ops/native_functions/linalg.yaml:40", "engine/generated/VariableType.ts:4328");
 registerKernel(ops.baddbmm_default, "Autograd", (ks, self, batch1, batch2, beta, alpha) => {
   const _any_requires_grad = compute_requires_grad(self, batch1, batch2);
   const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(batch1) || isFwGradDefined(batch2);
@@ -4354,7 +4362,7 @@ registerKernel(ops.baddbmm_default, "Autograd", (ks, self, batch1, batch2, beta,
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::baddbmm_default", "engine/ops/native_functions/linalg.yaml:46", "engine/generated/VariableType.ts:4326");
+}, "VariableType::baddbmm_default", "engine/ops/native_functions/linalg.yaml:46", "engine/generated/VariableType.ts:4334");
 registerKernel(ops.baddbmm__default, "Autograd", (ks, self, batch1, batch2, beta, alpha) => {
   const _any_requires_grad = compute_requires_grad(self, batch1, batch2);
   const _any_has_forward_grad_self = isFwGradDefined(self) || isFwGradDefined(batch1) || isFwGradDefined(batch2);
@@ -4388,13 +4396,13 @@ registerKernel(ops.baddbmm__default, "Autograd", (ks, self, batch1, batch2, beta
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::baddbmm__default", "engine/ops/native_functions/linalg.yaml:50", "engine/generated/VariableType.ts:4358");
+}, "VariableType::baddbmm__default", "engine/ops/native_functions/linalg.yaml:50", "engine/generated/VariableType.ts:4366");
 registerKernel(ops.baddbmm_out, "Autograd", (ks, self, batch1, batch2, beta, alpha, out) => {
   if (compute_requires_grad(self, batch1, batch2)) throw_error_out_requires_grad("baddbmm");
   const _result = below_autograd(() => ops.baddbmm_out.redispatch(ks.and(after_autograd_keyset), self, batch1, batch2, beta, alpha, out));
   if ((isFwGradDefined(self) || isFwGradDefined(batch1) || isFwGradDefined(batch2) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with baddbmm_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::baddbmm_out", "engine/ops/native_functions/linalg.yaml:54", "engine/generated/VariableType.ts:4392");
+}, "VariableType::baddbmm_out", "engine/ops/native_functions/linalg.yaml:54", "engine/generated/VariableType.ts:4400");
 registerKernel(ops.addbmm__default, "Autograd", (ks, self, batch1, batch2, beta, alpha) => {
   const _any_requires_grad = compute_requires_grad(self, batch1, batch2);
   const _any_has_forward_grad_self = isFwGradDefined(self) || isFwGradDefined(batch1) || isFwGradDefined(batch2);
@@ -4430,13 +4438,13 @@ registerKernel(ops.addbmm__default, "Autograd", (ks, self, batch1, batch2, beta,
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::addbmm__default", "engine/ops/native_functions/linalg.yaml:60", "engine/generated/VariableType.ts:4398");
+}, "VariableType::addbmm__default", "engine/ops/native_functions/linalg.yaml:60", "engine/generated/VariableType.ts:4406");
 registerKernel(ops.addbmm_out, "Autograd", (ks, self, batch1, batch2, beta, alpha, out) => {
   if (compute_requires_grad(self, batch1, batch2)) throw_error_out_requires_grad("addbmm");
   const _result = below_autograd(() => ops.addbmm_out.redispatch(ks.and(after_autograd_keyset), self, batch1, batch2, beta, alpha, out));
   if ((isFwGradDefined(self) || isFwGradDefined(batch1) || isFwGradDefined(batch2) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with addbmm_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::addbmm_out", "engine/ops/native_functions/linalg.yaml:65", "engine/generated/VariableType.ts:4434");
+}, "VariableType::addbmm_out", "engine/ops/native_functions/linalg.yaml:65", "engine/generated/VariableType.ts:4442");
 registerKernel(ops.addbmm_default, "Autograd", (ks, self, batch1, batch2, beta, alpha) => {
   const _any_requires_grad = compute_requires_grad(self, batch1, batch2);
   const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(batch1) || isFwGradDefined(batch2);
@@ -4470,7 +4478,7 @@ registerKernel(ops.addbmm_default, "Autograd", (ks, self, batch1, batch2, beta, 
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::addbmm_default", "engine/ops/native_functions/linalg.yaml:69", "engine/generated/VariableType.ts:4440");
+}, "VariableType::addbmm_default", "engine/ops/native_functions/linalg.yaml:69", "engine/generated/VariableType.ts:4448");
 registerKernel(ops.addmv_default, "Autograd", (ks, self, mat, vec, beta, alpha) => {
   const _any_requires_grad = compute_requires_grad(self, mat, vec);
   const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(mat) || isFwGradDefined(vec);
@@ -4502,7 +4510,7 @@ registerKernel(ops.addmv_default, "Autograd", (ks, self, mat, vec, beta, alpha) 
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::addmv_default", "engine/ops/native_functions/linalg.yaml:76", "engine/generated/VariableType.ts:4474");
+}, "VariableType::addmv_default", "engine/ops/native_functions/linalg.yaml:76", "engine/generated/VariableType.ts:4482");
 registerKernel(ops.addmv__default, "Autograd", (ks, self, mat, vec, beta, alpha) => {
   const _any_requires_grad = compute_requires_grad(self, mat, vec);
   const _any_has_forward_grad_self = isFwGradDefined(self) || isFwGradDefined(mat) || isFwGradDefined(vec);
@@ -4536,13 +4544,13 @@ registerKernel(ops.addmv__default, "Autograd", (ks, self, mat, vec, beta, alpha)
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::addmv__default", "engine/ops/native_functions/linalg.yaml:80", "engine/generated/VariableType.ts:4506");
+}, "VariableType::addmv__default", "engine/ops/native_functions/linalg.yaml:80", "engine/generated/VariableType.ts:4514");
 registerKernel(ops.addmv_out, "Autograd", (ks, self, mat, vec, beta, alpha, out) => {
   if (compute_requires_grad(self, mat, vec)) throw_error_out_requires_grad("addmv");
   const _result = below_autograd(() => ops.addmv_out.redispatch(ks.and(after_autograd_keyset), self, mat, vec, beta, alpha, out));
   if ((isFwGradDefined(self) || isFwGradDefined(mat) || isFwGradDefined(vec) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with addmv_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::addmv_out", "engine/ops/native_functions/linalg.yaml:84", "engine/generated/VariableType.ts:4540");
+}, "VariableType::addmv_out", "engine/ops/native_functions/linalg.yaml:84", "engine/generated/VariableType.ts:4548");
 registerKernel(ops.mv_default, "Autograd", (ks, self, vec) => {
   const _any_requires_grad = compute_requires_grad(self, vec);
   const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(vec);
@@ -4570,13 +4578,13 @@ registerKernel(ops.mv_default, "Autograd", (ks, self, vec) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::mv_default", "engine/ops/native_functions/linalg.yaml:89", "engine/generated/VariableType.ts:4546");
+}, "VariableType::mv_default", "engine/ops/native_functions/linalg.yaml:89", "engine/generated/VariableType.ts:4554");
 registerKernel(ops.mv_out, "Autograd", (ks, self, vec, out) => {
   if (compute_requires_grad(self, vec)) throw_error_out_requires_grad("mv");
   const _result = below_autograd(() => ops.mv_out.redispatch(ks.and(after_autograd_keyset), self, vec, out));
   if ((isFwGradDefined(self) || isFwGradDefined(vec) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with mv_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::mv_out", "engine/ops/native_functions/linalg.yaml:94", "engine/generated/VariableType.ts:4574");
+}, "VariableType::mv_out", "engine/ops/native_functions/linalg.yaml:94", "engine/generated/VariableType.ts:4582");
 registerKernel(ops.addr_default, "Autograd", (ks, self, vec1, vec2, beta, alpha) => {
   const _any_requires_grad = compute_requires_grad(self, vec1, vec2);
   const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(vec1) || isFwGradDefined(vec2);
@@ -4608,7 +4616,7 @@ registerKernel(ops.addr_default, "Autograd", (ks, self, vec1, vec2, beta, alpha)
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::addr_default", "engine/ops/native_functions/linalg.yaml:100", "engine/generated/VariableType.ts:4580");
+}, "VariableType::addr_default", "engine/ops/native_functions/linalg.yaml:100", "engine/generated/VariableType.ts:4588");
 registerKernel(ops.addr__default, "Autograd", (ks, self, vec1, vec2, beta, alpha) => {
   const _any_requires_grad = compute_requires_grad(self, vec1, vec2);
   const _any_has_forward_grad_self = isFwGradDefined(self) || isFwGradDefined(vec1) || isFwGradDefined(vec2);
@@ -4642,13 +4650,13 @@ registerKernel(ops.addr__default, "Autograd", (ks, self, vec1, vec2, beta, alpha
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::addr__default", "engine/ops/native_functions/linalg.yaml:106", "engine/generated/VariableType.ts:4612");
+}, "VariableType::addr__default", "engine/ops/native_functions/linalg.yaml:106", "engine/generated/VariableType.ts:4620");
 registerKernel(ops.addr_out, "Autograd", (ks, self, vec1, vec2, beta, alpha, out) => {
   if (compute_requires_grad(self, vec1, vec2)) throw_error_out_requires_grad("addr");
   const _result = below_autograd(() => ops.addr_out.redispatch(ks.and(after_autograd_keyset), self, vec1, vec2, beta, alpha, out));
   if ((isFwGradDefined(self) || isFwGradDefined(vec1) || isFwGradDefined(vec2) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with addr_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::addr_out", "engine/ops/native_functions/linalg.yaml:111", "engine/generated/VariableType.ts:4646");
+}, "VariableType::addr_out", "engine/ops/native_functions/linalg.yaml:111", "engine/generated/VariableType.ts:4654");
 registerKernel(ops.dot_default, "Autograd", (ks, self, tensor) => {
   const _any_requires_grad = compute_requires_grad(self, tensor);
   const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(tensor);
@@ -4676,13 +4684,13 @@ registerKernel(ops.dot_default, "Autograd", (ks, self, tensor) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::dot_default", "engine/ops/native_functions/linalg.yaml:119", "engine/generated/VariableType.ts:4652");
+}, "VariableType::dot_default", "engine/ops/native_functions/linalg.yaml:119", "engine/generated/VariableType.ts:4660");
 registerKernel(ops.dot_out, "Autograd", (ks, self, tensor, out) => {
   if (compute_requires_grad(self, tensor)) throw_error_out_requires_grad("dot");
   const _result = below_autograd(() => ops.dot_out.redispatch(ks.and(after_autograd_keyset), self, tensor, out));
   if ((isFwGradDefined(self) || isFwGradDefined(tensor) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with dot_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::dot_out", "engine/ops/native_functions/linalg.yaml:125", "engine/generated/VariableType.ts:4680");
+}, "VariableType::dot_out", "engine/ops/native_functions/linalg.yaml:125", "engine/generated/VariableType.ts:4688");
 registerKernel(ops.vdot_default, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
   const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(other);
@@ -4710,23 +4718,23 @@ registerKernel(ops.vdot_default, "Autograd", (ks, self, other) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::vdot_default", "engine/ops/native_functions/linalg.yaml:129", "engine/generated/VariableType.ts:4686");
+}, "VariableType::vdot_default", "engine/ops/native_functions/linalg.yaml:129", "engine/generated/VariableType.ts:4694");
 registerKernel(ops.vdot_out, "Autograd", (ks, self, other, out) => {
   if (compute_requires_grad(self, other)) throw_error_out_requires_grad("vdot");
   const _result = below_autograd(() => ops.vdot_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
   if ((isFwGradDefined(self) || isFwGradDefined(other) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with vdot_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::vdot_out", "engine/ops/native_functions/linalg.yaml:135", "engine/generated/VariableType.ts:4714");
+}, "VariableType::vdot_out", "engine/ops/native_functions/linalg.yaml:135", "engine/generated/VariableType.ts:4722");
 registerKernel(ops.tensordot_out, "Autograd", (ks, self, other, dims_self, dims_other, out) => {
   const _result = below_autograd(() => ops.tensordot_out.redispatch(ks.and(after_autograd_keyset), self, other, dims_self, dims_other, out));
   if ((isFwGradDefined(self) || isFwGradDefined(other) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with tensordot_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::tensordot_out", "engine/ops/native_functions/linalg.yaml:174", "engine/generated/VariableType.ts:4720");
+}, "VariableType::tensordot_out", "engine/ops/native_functions/linalg.yaml:174", "engine/generated/VariableType.ts:4728");
 registerKernel(ops.linear_out, "Autograd", (ks, input, weight, bias, out) => {
   const _result = below_autograd(() => ops.linear_out.redispatch(ks.and(after_autograd_keyset), input, weight, bias, out));
   if ((isFwGradDefined(input) || isFwGradDefined(weight) || isFwGradDefined(bias) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with linear_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::linear_out", "engine/ops/native_functions/linalg.yaml:203", "engine/generated/VariableType.ts:4725");
+}, "VariableType::linear_out", "engine/ops/native_functions/linalg.yaml:203", "engine/generated/VariableType.ts:4733");
 registerKernel(ops._trilinear_default, "Autograd", (ks, i1, i2, i3, expand1, expand2, expand3, sumdim, unroll_dim) => {
   const _any_requires_grad = compute_requires_grad(i1, i2, i3);
   const _any_has_forward_grad_result = isFwGradDefined(i1) || isFwGradDefined(i2) || isFwGradDefined(i3);
@@ -4762,7 +4770,7 @@ registerKernel(ops._trilinear_default, "Autograd", (ks, i1, i2, i3, expand1, exp
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::_trilinear_default", "engine/ops/native_functions/linalg.yaml:212", "engine/generated/VariableType.ts:4730");
+}, "VariableType::_trilinear_default", "engine/ops/native_functions/linalg.yaml:212", "engine/generated/VariableType.ts:4738");
 registerKernel(ops.squeeze__dim, "Autograd", (ks, self, dim) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -4787,7 +4795,7 @@ registerKernel(ops.squeeze__dim, "Autograd", (ks, self, dim) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::squeeze__dim", "engine/ops/native_functions/linalg.yaml:221", "engine/generated/VariableType.ts:4766");
+}, "VariableType::squeeze__dim", "engine/ops/native_functions/linalg.yaml:221", "engine/generated/VariableType.ts:4774");
 registerKernel(ops._linalg_check_errors_default, "Autograd", (ks, info, api_name, is_matrix) => {
   const grad_fn = compute_requires_grad(info) ? not_implemented_node("aten::_linalg_check_errors", info) : null;
   const _result = below_autograd(() => ops._linalg_check_errors_default.redispatch(ks.and(after_autograd_keyset), info, api_name, is_matrix));
@@ -4795,7 +4803,7 @@ registerKernel(ops._linalg_check_errors_default, "Autograd", (ks, info, api_name
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(info))) throw new NotImplementedError("Trying to use forward AD with _linalg_check_errors that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::_linalg_check_errors_default", "engine/ops/native_functions/linalg.yaml:229", "engine/generated/VariableType.ts:4791");
+}, "VariableType::_linalg_check_errors_default", "engine/ops/native_functions/linalg.yaml:229", "engine/generated/VariableType.ts:4799");
 registerKernel(ops.linalg_lu_factor_ex_default, "Autograd", (ks, A, pivot, check_errors) => {
   const grad_fn = compute_requires_grad(A) ? not_implemented_node("aten::linalg_lu_factor_ex", A) : null;
   const _result = below_autograd(() => ops.linalg_lu_factor_ex_default.redispatch(ks.and(after_autograd_keyset), A, pivot, check_errors));
@@ -4803,12 +4811,12 @@ registerKernel(ops.linalg_lu_factor_ex_default, "Autograd", (ks, A, pivot, check
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(A))) throw new NotImplementedError("Trying to use forward AD with linalg_lu_factor_ex that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::linalg_lu_factor_ex_default", "engine/ops/native_functions/linalg.yaml:245", "engine/generated/VariableType.ts:4799");
+}, "VariableType::linalg_lu_factor_ex_default", "engine/ops/native_functions/linalg.yaml:245", "engine/generated/VariableType.ts:4807");
 registerKernel(ops.linalg_lu_factor_ex_out, "Autograd", (ks, A, pivot, check_errors, LU, pivots, info) => {
   const _result = below_autograd(() => ops.linalg_lu_factor_ex_out.redispatch(ks.and(after_autograd_keyset), A, pivot, check_errors, LU, pivots, info));
   if ((isFwGradDefined(A) || isFwGradDefined(LU) || isFwGradDefined(pivots) || isFwGradDefined(info))) throw new NotImplementedError("Trying to use forward AD with linalg_lu_factor_ex_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::linalg_lu_factor_ex_out", "engine/ops/native_functions/linalg.yaml:250", "engine/generated/VariableType.ts:4807");
+}, "VariableType::linalg_lu_factor_ex_out", "engine/ops/native_functions/linalg.yaml:250", "engine/generated/VariableType.ts:4815");
 registerKernel(ops._linalg_det_default, "Autograd", (ks, A) => {
   const _any_requires_grad = compute_requires_grad(A);
   const _any_has_forward_grad_result = isFwGradDefined(A);
@@ -4836,13 +4844,13 @@ registerKernel(ops._linalg_det_default, "Autograd", (ks, A) => {
   }
   if (result_new_fw_grad_opt && (_result as any)[0]) set_fw_grad((_result as any)[0], result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::_linalg_det_default", "engine/ops/native_functions/linalg.yaml:259", "engine/generated/VariableType.ts:4812");
+}, "VariableType::_linalg_det_default", "engine/ops/native_functions/linalg.yaml:259", "engine/generated/VariableType.ts:4820");
 registerKernel(ops._linalg_det_result, "Autograd", (ks, A, result, LU, pivots) => {
   if (compute_requires_grad(A)) throw_error_out_requires_grad("_linalg_det");
   const _result = below_autograd(() => ops._linalg_det_result.redispatch(ks.and(after_autograd_keyset), A, result, LU, pivots));
   if ((isFwGradDefined(A) || isFwGradDefined(result) || isFwGradDefined(LU) || isFwGradDefined(pivots))) throw new NotImplementedError("Trying to use forward AD with _linalg_det_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::_linalg_det_result", "engine/ops/native_functions/linalg.yaml:262", "engine/generated/VariableType.ts:4840");
+}, "VariableType::_linalg_det_result", "engine/ops/native_functions/linalg.yaml:262", "engine/generated/VariableType.ts:4848");
 registerKernel(ops._linalg_slogdet_default, "Autograd", (ks, A) => {
   const _any_requires_grad = compute_requires_grad(A);
   const _any_has_forward_grad_sign_logabsdet = isFwGradDefined(A);
@@ -4871,13 +4879,13 @@ registerKernel(ops._linalg_slogdet_default, "Autograd", (ks, A) => {
   if (sign_logabsdet_new_fw_grad_opt && sign_logabsdet_new_fw_grad_opt[0] && (_result as any)[0]) set_fw_grad((_result as any)[0], sign_logabsdet_new_fw_grad_opt[0], 0, false);
   if (sign_logabsdet_new_fw_grad_opt && sign_logabsdet_new_fw_grad_opt[1] && (_result as any)[1]) set_fw_grad((_result as any)[1], sign_logabsdet_new_fw_grad_opt[1], 0, false);
   return _result;
-}, "VariableType::_linalg_slogdet_default", "engine/ops/native_functions/linalg.yaml:283", "engine/generated/VariableType.ts:4846");
+}, "VariableType::_linalg_slogdet_default", "engine/ops/native_functions/linalg.yaml:283", "engine/generated/VariableType.ts:4854");
 registerKernel(ops._linalg_slogdet_sign, "Autograd", (ks, A, sign, logabsdet, LU, pivots) => {
   if (compute_requires_grad(A)) throw_error_out_requires_grad("_linalg_slogdet");
   const _result = below_autograd(() => ops._linalg_slogdet_sign.redispatch(ks.and(after_autograd_keyset), A, sign, logabsdet, LU, pivots));
   if ((isFwGradDefined(A) || isFwGradDefined(sign) || isFwGradDefined(logabsdet) || isFwGradDefined(LU) || isFwGradDefined(pivots))) throw new NotImplementedError("Trying to use forward AD with _linalg_slogdet_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::_linalg_slogdet_sign", "engine/ops/native_functions/linalg.yaml:286", "engine/generated/VariableType.ts:4875");
+}, "VariableType::_linalg_slogdet_sign", "engine/ops/native_functions/linalg.yaml:286", "engine/generated/VariableType.ts:4883");
 registerKernel(ops.linalg_cholesky_ex_default, "Autograd", (ks, self, upper, check_errors) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_L = isFwGradDefined(self);
@@ -4902,13 +4910,13 @@ registerKernel(ops.linalg_cholesky_ex_default, "Autograd", (ks, self, upper, che
   }
   if (L_new_fw_grad_opt && (_result as any)[0]) set_fw_grad((_result as any)[0], L_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::linalg_cholesky_ex_default", "engine/ops/native_functions/linalg.yaml:303", "engine/generated/VariableType.ts:4881");
+}, "VariableType::linalg_cholesky_ex_default", "engine/ops/native_functions/linalg.yaml:303", "engine/generated/VariableType.ts:4889");
 registerKernel(ops.linalg_cholesky_ex_L, "Autograd", (ks, self, upper, check_errors, L, info) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("linalg_cholesky_ex");
   const _result = below_autograd(() => ops.linalg_cholesky_ex_L.redispatch(ks.and(after_autograd_keyset), self, upper, check_errors, L, info));
   if ((isFwGradDefined(self) || isFwGradDefined(L) || isFwGradDefined(info))) throw new NotImplementedError("Trying to use forward AD with linalg_cholesky_ex_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::linalg_cholesky_ex_L", "engine/ops/native_functions/linalg.yaml:307", "engine/generated/VariableType.ts:4906");
+}, "VariableType::linalg_cholesky_ex_L", "engine/ops/native_functions/linalg.yaml:307", "engine/generated/VariableType.ts:4914");
 registerKernel(ops.linalg_inv_ex_default, "Autograd", (ks, A, check_errors) => {
   const _any_requires_grad = compute_requires_grad(A);
   const _any_has_forward_grad_inverse = isFwGradDefined(A);
@@ -4932,13 +4940,13 @@ registerKernel(ops.linalg_inv_ex_default, "Autograd", (ks, A, check_errors) => {
   }
   if (inverse_new_fw_grad_opt && (_result as any)[0]) set_fw_grad((_result as any)[0], inverse_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::linalg_inv_ex_default", "engine/ops/native_functions/linalg.yaml:325", "engine/generated/VariableType.ts:4912");
+}, "VariableType::linalg_inv_ex_default", "engine/ops/native_functions/linalg.yaml:325", "engine/generated/VariableType.ts:4920");
 registerKernel(ops.linalg_inv_ex_inverse, "Autograd", (ks, A, check_errors, inverse, info) => {
   if (compute_requires_grad(A)) throw_error_out_requires_grad("linalg_inv_ex");
   const _result = below_autograd(() => ops.linalg_inv_ex_inverse.redispatch(ks.and(after_autograd_keyset), A, check_errors, inverse, info));
   if ((isFwGradDefined(A) || isFwGradDefined(inverse) || isFwGradDefined(info))) throw new NotImplementedError("Trying to use forward AD with linalg_inv_ex_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::linalg_inv_ex_inverse", "engine/ops/native_functions/linalg.yaml:329", "engine/generated/VariableType.ts:4936");
+}, "VariableType::linalg_inv_ex_inverse", "engine/ops/native_functions/linalg.yaml:329", "engine/generated/VariableType.ts:4944");
 registerKernel(ops.linalg_qr_default, "Autograd", (ks, A, mode) => {
   const _any_requires_grad = compute_requires_grad(A);
   let grad_fn: LinalgQrBackward0 | null = null;
@@ -4956,13 +4964,13 @@ registerKernel(ops.linalg_qr_default, "Autograd", (ks, A, mode) => {
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(A))) throw new NotImplementedError("Trying to use forward AD with linalg_qr that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::linalg_qr_default", "engine/ops/native_functions/linalg.yaml:347", "engine/generated/VariableType.ts:4942");
+}, "VariableType::linalg_qr_default", "engine/ops/native_functions/linalg.yaml:347", "engine/generated/VariableType.ts:4950");
 registerKernel(ops.linalg_qr_out, "Autograd", (ks, A, mode, Q, R) => {
   if (compute_requires_grad(A)) throw_error_out_requires_grad("linalg_qr");
   const _result = below_autograd(() => ops.linalg_qr_out.redispatch(ks.and(after_autograd_keyset), A, mode, Q, R));
   if ((isFwGradDefined(A) || isFwGradDefined(Q) || isFwGradDefined(R))) throw new NotImplementedError("Trying to use forward AD with linalg_qr_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::linalg_qr_out", "engine/ops/native_functions/linalg.yaml:352", "engine/generated/VariableType.ts:4960");
+}, "VariableType::linalg_qr_out", "engine/ops/native_functions/linalg.yaml:352", "engine/generated/VariableType.ts:4968");
 registerKernel(ops._linalg_svd_default, "Autograd", (ks, A, full_matrices, compute_uv, driver) => {
   const _any_requires_grad = compute_requires_grad(A);
   let grad_fn: LinalgSvdBackward0 | null = null;
@@ -4981,13 +4989,13 @@ registerKernel(ops._linalg_svd_default, "Autograd", (ks, A, full_matrices, compu
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(A))) throw new NotImplementedError("Trying to use forward AD with _linalg_svd that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::_linalg_svd_default", "engine/ops/native_functions/linalg.yaml:360", "engine/generated/VariableType.ts:4966");
+}, "VariableType::_linalg_svd_default", "engine/ops/native_functions/linalg.yaml:360", "engine/generated/VariableType.ts:4974");
 registerKernel(ops._linalg_svd_U, "Autograd", (ks, A, full_matrices, compute_uv, driver, U, S, Vh) => {
   if (compute_requires_grad(A)) throw_error_out_requires_grad("_linalg_svd");
   const _result = below_autograd(() => ops._linalg_svd_U.redispatch(ks.and(after_autograd_keyset), A, full_matrices, compute_uv, driver, U, S, Vh));
   if ((isFwGradDefined(A) || isFwGradDefined(U) || isFwGradDefined(S) || isFwGradDefined(Vh))) throw new NotImplementedError("Trying to use forward AD with _linalg_svd_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::_linalg_svd_U", "engine/ops/native_functions/linalg.yaml:364", "engine/generated/VariableType.ts:4985");
+}, "VariableType::_linalg_svd_U", "engine/ops/native_functions/linalg.yaml:364", "engine/generated/VariableType.ts:4993");
 registerKernel(ops._linalg_solve_ex_default, "Autograd", (ks, A, B, left, check_errors) => {
   const _any_requires_grad = compute_requires_grad(A, B);
   const _any_has_forward_grad_result = isFwGradDefined(A) || isFwGradDefined(B);
@@ -5018,13 +5026,13 @@ registerKernel(ops._linalg_solve_ex_default, "Autograd", (ks, A, B, left, check_
   }
   if (result_new_fw_grad_opt && (_result as any)[0]) set_fw_grad((_result as any)[0], result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::_linalg_solve_ex_default", "engine/ops/native_functions/linalg.yaml:395", "engine/generated/VariableType.ts:4991");
+}, "VariableType::_linalg_solve_ex_default", "engine/ops/native_functions/linalg.yaml:395", "engine/generated/VariableType.ts:4999");
 registerKernel(ops._linalg_solve_ex_result, "Autograd", (ks, A, B, left, check_errors, result, LU, pivots, info) => {
   if (compute_requires_grad(A, B)) throw_error_out_requires_grad("_linalg_solve_ex");
   const _result = below_autograd(() => ops._linalg_solve_ex_result.redispatch(ks.and(after_autograd_keyset), A, B, left, check_errors, result, LU, pivots, info));
   if ((isFwGradDefined(A) || isFwGradDefined(B) || isFwGradDefined(result) || isFwGradDefined(LU) || isFwGradDefined(pivots) || isFwGradDefined(info))) throw new NotImplementedError("Trying to use forward AD with _linalg_solve_ex_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::_linalg_solve_ex_result", "engine/ops/native_functions/linalg.yaml:398", "engine/generated/VariableType.ts:5022");
+}, "VariableType::_linalg_solve_ex_result", "engine/ops/native_functions/linalg.yaml:398", "engine/generated/VariableType.ts:5030");
 registerKernel(ops.binary_cross_entropy_default, "Autograd", (ks, self, target, weight, reduction) => {
   const _any_requires_grad = compute_requires_grad(self, target);
   let grad_fn: BinaryCrossEntropyBackward0 | null = null;
@@ -5043,13 +5051,13 @@ registerKernel(ops.binary_cross_entropy_default, "Autograd", (ks, self, target, 
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self) || isFwGradDefined(target) || isFwGradDefined(weight))) throw new NotImplementedError("Trying to use forward AD with binary_cross_entropy that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::binary_cross_entropy_default", "engine/ops/native_functions/loss.yaml:12", "engine/generated/VariableType.ts:5028");
+}, "VariableType::binary_cross_entropy_default", "engine/ops/native_functions/loss.yaml:12", "engine/generated/VariableType.ts:5036");
 registerKernel(ops.binary_cross_entropy_out, "Autograd", (ks, self, target, weight, reduction, out) => {
   if (compute_requires_grad(self, target, weight)) throw_error_out_requires_grad("binary_cross_entropy");
   const _result = below_autograd(() => ops.binary_cross_entropy_out.redispatch(ks.and(after_autograd_keyset), self, target, weight, reduction, out));
   if ((isFwGradDefined(self) || isFwGradDefined(target) || isFwGradDefined(weight) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with binary_cross_entropy_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::binary_cross_entropy_out", "engine/ops/native_functions/loss.yaml:18", "engine/generated/VariableType.ts:5047");
+}, "VariableType::binary_cross_entropy_out", "engine/ops/native_functions/loss.yaml:18", "engine/generated/VariableType.ts:5055");
 registerKernel(ops.binary_cross_entropy_with_logits_default, "Autograd", (ks, self, target, weight, pos_weight, reduction) => {
   const _any_requires_grad = compute_requires_grad(self, target);
   let grad_fn: BinaryCrossEntropyWithLogitsBackward0 | null = null;
@@ -5069,13 +5077,13 @@ registerKernel(ops.binary_cross_entropy_with_logits_default, "Autograd", (ks, se
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self) || isFwGradDefined(target) || isFwGradDefined(weight) || isFwGradDefined(pos_weight))) throw new NotImplementedError("Trying to use forward AD with binary_cross_entropy_with_logits that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::binary_cross_entropy_with_logits_default", "engine/ops/native_functions/loss.yaml:24", "engine/generated/VariableType.ts:5053");
+}, "VariableType::binary_cross_entropy_with_logits_default", "engine/ops/native_functions/loss.yaml:24", "engine/generated/VariableType.ts:5061");
 registerKernel(ops.mse_loss_out, "Autograd", (ks, self, target, reduction, out) => {
   if (compute_requires_grad(self, target)) throw_error_out_requires_grad("mse_loss");
   const _result = below_autograd(() => ops.mse_loss_out.redispatch(ks.and(after_autograd_keyset), self, target, reduction, out));
   if ((isFwGradDefined(self) || isFwGradDefined(target) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with mse_loss_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::mse_loss_out", "engine/ops/native_functions/loss.yaml:42", "engine/generated/VariableType.ts:5073");
+}, "VariableType::mse_loss_out", "engine/ops/native_functions/loss.yaml:42", "engine/generated/VariableType.ts:5081");
 registerKernel(ops.mse_loss_default, "Autograd", (ks, self, target, reduction) => {
   const _any_requires_grad = compute_requires_grad(self, target);
   let grad_fn: MseLossBackward0 | null = null;
@@ -5093,13 +5101,13 @@ registerKernel(ops.mse_loss_default, "Autograd", (ks, self, target, reduction) =
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self) || isFwGradDefined(target))) throw new NotImplementedError("Trying to use forward AD with mse_loss that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::mse_loss_default", "engine/ops/native_functions/loss.yaml:49", "engine/generated/VariableType.ts:5079");
+}, "VariableType::mse_loss_default", "engine/ops/native_functions/loss.yaml:49", "engine/generated/VariableType.ts:5087");
 registerKernel(ops.nll_loss_forward_output, "Autograd", (ks, self, target, weight, reduction, ignore_index, output, total_weight) => {
   if (compute_requires_grad(self, target, weight)) throw_error_out_requires_grad("nll_loss_forward");
   const _result = below_autograd(() => ops.nll_loss_forward_output.redispatch(ks.and(after_autograd_keyset), self, target, weight, reduction, ignore_index, output, total_weight));
   if ((isFwGradDefined(self) || isFwGradDefined(target) || isFwGradDefined(weight) || isFwGradDefined(output) || isFwGradDefined(total_weight))) throw new NotImplementedError("Trying to use forward AD with nll_loss_forward_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::nll_loss_forward_output", "engine/ops/native_functions/loss.yaml:75", "engine/generated/VariableType.ts:5097");
+}, "VariableType::nll_loss_forward_output", "engine/ops/native_functions/loss.yaml:75", "engine/generated/VariableType.ts:5105");
 registerKernel(ops.nll_loss_forward_default, "Autograd", (ks, self, target, weight, reduction, ignore_index) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: NllLossBackward0 | null = null;
@@ -5120,13 +5128,13 @@ registerKernel(ops.nll_loss_forward_default, "Autograd", (ks, self, target, weig
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self) || isFwGradDefined(target) || isFwGradDefined(weight))) throw new NotImplementedError("Trying to use forward AD with nll_loss_forward that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::nll_loss_forward_default", "engine/ops/native_functions/loss.yaml:81", "engine/generated/VariableType.ts:5103");
+}, "VariableType::nll_loss_forward_default", "engine/ops/native_functions/loss.yaml:81", "engine/generated/VariableType.ts:5111");
 registerKernel(ops.nll_loss2d_forward_output, "Autograd", (ks, self, target, weight, reduction, ignore_index, output, total_weight) => {
   if (compute_requires_grad(self, target, weight)) throw_error_out_requires_grad("nll_loss2d_forward");
   const _result = below_autograd(() => ops.nll_loss2d_forward_output.redispatch(ks.and(after_autograd_keyset), self, target, weight, reduction, ignore_index, output, total_weight));
   if ((isFwGradDefined(self) || isFwGradDefined(target) || isFwGradDefined(weight) || isFwGradDefined(output) || isFwGradDefined(total_weight))) throw new NotImplementedError("Trying to use forward AD with nll_loss2d_forward_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::nll_loss2d_forward_output", "engine/ops/native_functions/loss.yaml:95", "engine/generated/VariableType.ts:5124");
+}, "VariableType::nll_loss2d_forward_output", "engine/ops/native_functions/loss.yaml:95", "engine/generated/VariableType.ts:5132");
 registerKernel(ops.nll_loss2d_forward_default, "Autograd", (ks, self, target, weight, reduction, ignore_index) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: NllLoss2DBackward0 | null = null;
@@ -5147,13 +5155,13 @@ registerKernel(ops.nll_loss2d_forward_default, "Autograd", (ks, self, target, we
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self) || isFwGradDefined(target) || isFwGradDefined(weight))) throw new NotImplementedError("Trying to use forward AD with nll_loss2d_forward that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::nll_loss2d_forward_default", "engine/ops/native_functions/loss.yaml:100", "engine/generated/VariableType.ts:5130");
+}, "VariableType::nll_loss2d_forward_default", "engine/ops/native_functions/loss.yaml:100", "engine/generated/VariableType.ts:5138");
 registerKernel(ops.smooth_l1_loss_out, "Autograd", (ks, self, target, reduction, beta, out) => {
   if (compute_requires_grad(self, target)) throw_error_out_requires_grad("smooth_l1_loss");
   const _result = below_autograd(() => ops.smooth_l1_loss_out.redispatch(ks.and(after_autograd_keyset), self, target, reduction, beta, out));
   if ((isFwGradDefined(self) || isFwGradDefined(target) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with smooth_l1_loss_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::smooth_l1_loss_out", "engine/ops/native_functions/loss.yaml:106", "engine/generated/VariableType.ts:5151");
+}, "VariableType::smooth_l1_loss_out", "engine/ops/native_functions/loss.yaml:106", "engine/generated/VariableType.ts:5159");
 registerKernel(ops.smooth_l1_loss_default, "Autograd", (ks, self, target, reduction, beta) => {
   const _any_requires_grad = compute_requires_grad(self, target);
   let grad_fn: SmoothL1LossBackward0 | null = null;
@@ -5172,13 +5180,13 @@ registerKernel(ops.smooth_l1_loss_default, "Autograd", (ks, self, target, reduct
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self) || isFwGradDefined(target))) throw new NotImplementedError("Trying to use forward AD with smooth_l1_loss that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::smooth_l1_loss_default", "engine/ops/native_functions/loss.yaml:113", "engine/generated/VariableType.ts:5157");
+}, "VariableType::smooth_l1_loss_default", "engine/ops/native_functions/loss.yaml:113", "engine/generated/VariableType.ts:5165");
 registerKernel(ops.huber_loss_out, "Autograd", (ks, self, target, reduction, delta, out) => {
   if (compute_requires_grad(self, target)) throw_error_out_requires_grad("huber_loss");
   const _result = below_autograd(() => ops.huber_loss_out.redispatch(ks.and(after_autograd_keyset), self, target, reduction, delta, out));
   if ((isFwGradDefined(self) || isFwGradDefined(target) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with huber_loss_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::huber_loss_out", "engine/ops/native_functions/loss.yaml:117", "engine/generated/VariableType.ts:5176");
+}, "VariableType::huber_loss_out", "engine/ops/native_functions/loss.yaml:117", "engine/generated/VariableType.ts:5184");
 registerKernel(ops.huber_loss_default, "Autograd", (ks, self, target, reduction, delta) => {
   const _any_requires_grad = compute_requires_grad(self, target);
   let grad_fn: HuberLossBackward0 | null = null;
@@ -5197,13 +5205,13 @@ registerKernel(ops.huber_loss_default, "Autograd", (ks, self, target, reduction,
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self) || isFwGradDefined(target))) throw new NotImplementedError("Trying to use forward AD with huber_loss that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::huber_loss_default", "engine/ops/native_functions/loss.yaml:122", "engine/generated/VariableType.ts:5182");
+}, "VariableType::huber_loss_default", "engine/ops/native_functions/loss.yaml:122", "engine/generated/VariableType.ts:5190");
 registerKernel(ops.nll_loss_backward_grad_input, "Autograd", (ks, grad_output, self, target, weight, reduction, ignore_index, total_weight, grad_input) => {
   if (compute_requires_grad(grad_output, self, target, weight, total_weight)) throw_error_out_requires_grad("nll_loss_backward");
   const _result = below_autograd(() => ops.nll_loss_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, self, target, weight, reduction, ignore_index, total_weight, grad_input));
   if ((isFwGradDefined(grad_output) || isFwGradDefined(self) || isFwGradDefined(target) || isFwGradDefined(weight) || isFwGradDefined(total_weight) || isFwGradDefined(grad_input))) throw new NotImplementedError("Trying to use forward AD with nll_loss_backward_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::nll_loss_backward_grad_input", "engine/ops/native_functions/loss.yaml:130", "engine/generated/VariableType.ts:5201");
+}, "VariableType::nll_loss_backward_grad_input", "engine/ops/native_functions/loss.yaml:130", "engine/generated/VariableType.ts:5209");
 registerKernel(ops.nll_loss_backward_default, "Autograd", (ks, grad_output, self, target, weight, reduction, ignore_index, total_weight) => {
   const _any_requires_grad = compute_requires_grad(grad_output, self);
   let grad_fn: NllLossBackwardBackward0 | null = null;
@@ -5222,13 +5230,13 @@ registerKernel(ops.nll_loss_backward_default, "Autograd", (ks, grad_output, self
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(grad_output) || isFwGradDefined(self) || isFwGradDefined(target) || isFwGradDefined(weight) || isFwGradDefined(total_weight))) throw new NotImplementedError("Trying to use forward AD with nll_loss_backward that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::nll_loss_backward_default", "engine/ops/native_functions/loss.yaml:136", "engine/generated/VariableType.ts:5207");
+}, "VariableType::nll_loss_backward_default", "engine/ops/native_functions/loss.yaml:136", "engine/generated/VariableType.ts:5215");
 registerKernel(ops.nll_loss2d_backward_grad_input, "Autograd", (ks, grad_output, self, target, weight, reduction, ignore_index, total_weight, grad_input) => {
   if (compute_requires_grad(grad_output, self, target, weight, total_weight)) throw_error_out_requires_grad("nll_loss2d_backward");
   const _result = below_autograd(() => ops.nll_loss2d_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, self, target, weight, reduction, ignore_index, total_weight, grad_input));
   if ((isFwGradDefined(grad_output) || isFwGradDefined(self) || isFwGradDefined(target) || isFwGradDefined(weight) || isFwGradDefined(total_weight) || isFwGradDefined(grad_input))) throw new NotImplementedError("Trying to use forward AD with nll_loss2d_backward_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::nll_loss2d_backward_grad_input", "engine/ops/native_functions/loss.yaml:140", "engine/generated/VariableType.ts:5226");
+}, "VariableType::nll_loss2d_backward_grad_input", "engine/ops/native_functions/loss.yaml:140", "engine/generated/VariableType.ts:5234");
 registerKernel(ops.nll_loss2d_backward_default, "Autograd", (ks, grad_output, self, target, weight, reduction, ignore_index, total_weight) => {
   const _any_requires_grad = compute_requires_grad(grad_output, self);
   let grad_fn: NllLoss2DBackwardBackward0 | null = null;
@@ -5247,7 +5255,7 @@ registerKernel(ops.nll_loss2d_backward_default, "Autograd", (ks, grad_output, se
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(grad_output) || isFwGradDefined(self) || isFwGradDefined(target) || isFwGradDefined(weight) || isFwGradDefined(total_weight))) throw new NotImplementedError("Trying to use forward AD with nll_loss2d_backward that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::nll_loss2d_backward_default", "engine/ops/native_functions/loss.yaml:145", "engine/generated/VariableType.ts:5232");
+}, "VariableType::nll_loss2d_backward_default", "engine/ops/native_functions/loss.yaml:145", "engine/generated/VariableType.ts:5240");
 registerKernel(ops.native_batch_norm_default, "Autograd", (ks, input, weight, bias, running_mean, running_var, training, momentum, eps) => {
   const _any_requires_grad = compute_requires_grad(input, weight, bias);
   let grad_fn: NativeBatchNormBackward0 | null = null;
@@ -5268,7 +5276,7 @@ registerKernel(ops.native_batch_norm_default, "Autograd", (ks, input, weight, bi
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(input) || isFwGradDefined(weight) || isFwGradDefined(bias) || isFwGradDefined(running_mean) || isFwGradDefined(running_var))) throw new NotImplementedError("Trying to use forward AD with native_batch_norm that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::native_batch_norm_default", "engine/ops/native_functions/normalization.yaml:22", "engine/generated/VariableType.ts:5251");
+}, "VariableType::native_batch_norm_default", "engine/ops/native_functions/normalization.yaml:22", "engine/generated/VariableType.ts:5259");
 registerKernel(ops.native_layer_norm_default, "Autograd", (ks, input, normalized_shape, weight, bias, eps) => {
   const _any_requires_grad = compute_requires_grad(input, weight, bias);
   let grad_fn: NativeLayerNormBackward0 | null = null;
@@ -5287,7 +5295,7 @@ registerKernel(ops.native_layer_norm_default, "Autograd", (ks, input, normalized
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(input) || isFwGradDefined(weight) || isFwGradDefined(bias))) throw new NotImplementedError("Trying to use forward AD with native_layer_norm that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::native_layer_norm_default", "engine/ops/native_functions/normalization.yaml:36", "engine/generated/VariableType.ts:5272");
+}, "VariableType::native_layer_norm_default", "engine/ops/native_functions/normalization.yaml:36", "engine/generated/VariableType.ts:5280");
 registerKernel(ops.native_group_norm_default, "Autograd", (ks, input, weight, bias, N, C, HxW, group, eps) => {
   const _any_requires_grad = compute_requires_grad(input, weight, bias);
   let grad_fn: NativeGroupNormBackward0 | null = null;
@@ -5309,7 +5317,7 @@ registerKernel(ops.native_group_norm_default, "Autograd", (ks, input, weight, bi
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(input) || isFwGradDefined(weight) || isFwGradDefined(bias))) throw new NotImplementedError("Trying to use forward AD with native_group_norm that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::native_group_norm_default", "engine/ops/native_functions/normalization.yaml:46", "engine/generated/VariableType.ts:5291");
+}, "VariableType::native_group_norm_default", "engine/ops/native_functions/normalization.yaml:46", "engine/generated/VariableType.ts:5299");
 registerKernel(ops.unsqueeze__default, "Autograd", (ks, self, dim) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -5333,7 +5341,7 @@ registerKernel(ops.unsqueeze__default, "Autograd", (ks, self, dim) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::unsqueeze__default", "engine/ops/native_functions/norms.yaml:83", "engine/generated/VariableType.ts:5313");
+}, "VariableType::unsqueeze__default", "engine/ops/native_functions/norms.yaml:83", "engine/generated/VariableType.ts:5321");
 registerKernel(ops.constant_pad_nd_default, "Autograd", (ks, self, pad, value) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: ConstantPadNdBackward0 | null = null;
@@ -5349,12 +5357,12 @@ registerKernel(ops.constant_pad_nd_default, "Autograd", (ks, self, pad, value) =
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with constant_pad_nd that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::constant_pad_nd_default", "engine/ops/native_functions/pad.yaml:12", "engine/generated/VariableType.ts:5337");
+}, "VariableType::constant_pad_nd_default", "engine/ops/native_functions/pad.yaml:12", "engine/generated/VariableType.ts:5345");
 registerKernel(ops.reflection_pad1d_out, "Autograd", (ks, self, padding, out) => {
   const _result = below_autograd(() => ops.reflection_pad1d_out.redispatch(ks.and(after_autograd_keyset), self, padding, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with reflection_pad1d_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::reflection_pad1d_out", "engine/ops/native_functions/pad.yaml:18", "engine/generated/VariableType.ts:5353");
+}, "VariableType::reflection_pad1d_out", "engine/ops/native_functions/pad.yaml:18", "engine/generated/VariableType.ts:5361");
 registerKernel(ops.reflection_pad1d_default, "Autograd", (ks, self, padding) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::reflection_pad1d", self) : null;
   const _result = below_autograd(() => ops.reflection_pad1d_default.redispatch(ks.and(after_autograd_keyset), self, padding));
@@ -5362,12 +5370,12 @@ registerKernel(ops.reflection_pad1d_default, "Autograd", (ks, self, padding) => 
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with reflection_pad1d that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::reflection_pad1d_default", "engine/ops/native_functions/pad.yaml:24", "engine/generated/VariableType.ts:5358");
+}, "VariableType::reflection_pad1d_default", "engine/ops/native_functions/pad.yaml:24", "engine/generated/VariableType.ts:5366");
 registerKernel(ops.reflection_pad2d_out, "Autograd", (ks, self, padding, out) => {
   const _result = below_autograd(() => ops.reflection_pad2d_out.redispatch(ks.and(after_autograd_keyset), self, padding, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with reflection_pad2d_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::reflection_pad2d_out", "engine/ops/native_functions/pad.yaml:28", "engine/generated/VariableType.ts:5366");
+}, "VariableType::reflection_pad2d_out", "engine/ops/native_functions/pad.yaml:28", "engine/generated/VariableType.ts:5374");
 registerKernel(ops.reflection_pad2d_default, "Autograd", (ks, self, padding) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::reflection_pad2d", self) : null;
   const _result = below_autograd(() => ops.reflection_pad2d_default.redispatch(ks.and(after_autograd_keyset), self, padding));
@@ -5375,12 +5383,12 @@ registerKernel(ops.reflection_pad2d_default, "Autograd", (ks, self, padding) => 
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with reflection_pad2d that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::reflection_pad2d_default", "engine/ops/native_functions/pad.yaml:33", "engine/generated/VariableType.ts:5371");
+}, "VariableType::reflection_pad2d_default", "engine/ops/native_functions/pad.yaml:33", "engine/generated/VariableType.ts:5379");
 registerKernel(ops.reflection_pad3d_out, "Autograd", (ks, self, padding, out) => {
   const _result = below_autograd(() => ops.reflection_pad3d_out.redispatch(ks.and(after_autograd_keyset), self, padding, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with reflection_pad3d_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::reflection_pad3d_out", "engine/ops/native_functions/pad.yaml:38", "engine/generated/VariableType.ts:5379");
+}, "VariableType::reflection_pad3d_out", "engine/ops/native_functions/pad.yaml:38", "engine/generated/VariableType.ts:5387");
 registerKernel(ops.reflection_pad3d_default, "Autograd", (ks, self, padding) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::reflection_pad3d", self) : null;
   const _result = below_autograd(() => ops.reflection_pad3d_default.redispatch(ks.and(after_autograd_keyset), self, padding));
@@ -5388,12 +5396,12 @@ registerKernel(ops.reflection_pad3d_default, "Autograd", (ks, self, padding) => 
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with reflection_pad3d that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::reflection_pad3d_default", "engine/ops/native_functions/pad.yaml:44", "engine/generated/VariableType.ts:5384");
+}, "VariableType::reflection_pad3d_default", "engine/ops/native_functions/pad.yaml:44", "engine/generated/VariableType.ts:5392");
 registerKernel(ops.replication_pad1d_out, "Autograd", (ks, self, padding, out) => {
   const _result = below_autograd(() => ops.replication_pad1d_out.redispatch(ks.and(after_autograd_keyset), self, padding, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with replication_pad1d_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::replication_pad1d_out", "engine/ops/native_functions/pad.yaml:48", "engine/generated/VariableType.ts:5392");
+}, "VariableType::replication_pad1d_out", "engine/ops/native_functions/pad.yaml:48", "engine/generated/VariableType.ts:5400");
 registerKernel(ops.replication_pad1d_default, "Autograd", (ks, self, padding) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::replication_pad1d", self) : null;
   const _result = below_autograd(() => ops.replication_pad1d_default.redispatch(ks.and(after_autograd_keyset), self, padding));
@@ -5401,12 +5409,12 @@ registerKernel(ops.replication_pad1d_default, "Autograd", (ks, self, padding) =>
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with replication_pad1d that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::replication_pad1d_default", "engine/ops/native_functions/pad.yaml:54", "engine/generated/VariableType.ts:5397");
+}, "VariableType::replication_pad1d_default", "engine/ops/native_functions/pad.yaml:54", "engine/generated/VariableType.ts:5405");
 registerKernel(ops.replication_pad2d_out, "Autograd", (ks, self, padding, out) => {
   const _result = below_autograd(() => ops.replication_pad2d_out.redispatch(ks.and(after_autograd_keyset), self, padding, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with replication_pad2d_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::replication_pad2d_out", "engine/ops/native_functions/pad.yaml:58", "engine/generated/VariableType.ts:5405");
+}, "VariableType::replication_pad2d_out", "engine/ops/native_functions/pad.yaml:58", "engine/generated/VariableType.ts:5413");
 registerKernel(ops.replication_pad2d_default, "Autograd", (ks, self, padding) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::replication_pad2d", self) : null;
   const _result = below_autograd(() => ops.replication_pad2d_default.redispatch(ks.and(after_autograd_keyset), self, padding));
@@ -5414,12 +5422,12 @@ registerKernel(ops.replication_pad2d_default, "Autograd", (ks, self, padding) =>
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with replication_pad2d that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::replication_pad2d_default", "engine/ops/native_functions/pad.yaml:64", "engine/generated/VariableType.ts:5410");
+}, "VariableType::replication_pad2d_default", "engine/ops/native_functions/pad.yaml:64", "engine/generated/VariableType.ts:5418");
 registerKernel(ops.replication_pad3d_out, "Autograd", (ks, self, padding, out) => {
   const _result = below_autograd(() => ops.replication_pad3d_out.redispatch(ks.and(after_autograd_keyset), self, padding, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with replication_pad3d_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::replication_pad3d_out", "engine/ops/native_functions/pad.yaml:68", "engine/generated/VariableType.ts:5418");
+}, "VariableType::replication_pad3d_out", "engine/ops/native_functions/pad.yaml:68", "engine/generated/VariableType.ts:5426");
 registerKernel(ops.replication_pad3d_default, "Autograd", (ks, self, padding) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::replication_pad3d", self) : null;
   const _result = below_autograd(() => ops.replication_pad3d_default.redispatch(ks.and(after_autograd_keyset), self, padding));
@@ -5427,13 +5435,13 @@ registerKernel(ops.replication_pad3d_default, "Autograd", (ks, self, padding) =>
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with replication_pad3d that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::replication_pad3d_default", "engine/ops/native_functions/pad.yaml:74", "engine/generated/VariableType.ts:5423");
+}, "VariableType::replication_pad3d_default", "engine/ops/native_functions/pad.yaml:74", "engine/generated/VariableType.ts:5431");
 registerKernel(ops.max_pool2d_with_indices_out, "Autograd", (ks, self, kernel_size, stride, padding, dilation, ceil_mode, out, indices) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("max_pool2d_with_indices");
   const _result = below_autograd(() => ops.max_pool2d_with_indices_out.redispatch(ks.and(after_autograd_keyset), self, kernel_size, stride, padding, dilation, ceil_mode, out, indices));
   if ((isFwGradDefined(self) || isFwGradDefined(out) || isFwGradDefined(indices))) throw new NotImplementedError("Trying to use forward AD with max_pool2d_with_indices_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::max_pool2d_with_indices_out", "engine/ops/native_functions/pooling.yaml:24", "engine/generated/VariableType.ts:5431");
+}, "VariableType::max_pool2d_with_indices_out", "engine/ops/native_functions/pooling.yaml:24", "engine/generated/VariableType.ts:5439");
 registerKernel(ops.max_pool2d_with_indices_default, "Autograd", (ks, self, kernel_size, stride, padding, dilation, ceil_mode) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: MaxPool2DWithIndicesBackward0 | null = null;
@@ -5455,13 +5463,13 @@ registerKernel(ops.max_pool2d_with_indices_default, "Autograd", (ks, self, kerne
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with max_pool2d_with_indices that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::max_pool2d_with_indices_default", "engine/ops/native_functions/pooling.yaml:30", "engine/generated/VariableType.ts:5437");
+}, "VariableType::max_pool2d_with_indices_default", "engine/ops/native_functions/pooling.yaml:30", "engine/generated/VariableType.ts:5445");
 registerKernel(ops.max_pool2d_with_indices_backward_grad_input, "Autograd", (ks, grad_output, self, kernel_size, stride, padding, dilation, ceil_mode, indices, grad_input) => {
   if (compute_requires_grad(grad_output, self, indices)) throw_error_out_requires_grad("max_pool2d_with_indices_backward");
   const _result = below_autograd(() => ops.max_pool2d_with_indices_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, self, kernel_size, stride, padding, dilation, ceil_mode, indices, grad_input));
   if ((isFwGradDefined(grad_output) || isFwGradDefined(self) || isFwGradDefined(indices) || isFwGradDefined(grad_input))) throw new NotImplementedError("Trying to use forward AD with max_pool2d_with_indices_backward_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::max_pool2d_with_indices_backward_grad_input", "engine/ops/native_functions/pooling.yaml:35", "engine/generated/VariableType.ts:5459");
+}, "VariableType::max_pool2d_with_indices_backward_grad_input", "engine/ops/native_functions/pooling.yaml:35", "engine/generated/VariableType.ts:5467");
 registerKernel(ops.max_pool2d_with_indices_backward_default, "Autograd", (ks, grad_output, self, kernel_size, stride, padding, dilation, ceil_mode, indices) => {
   const _any_requires_grad = compute_requires_grad(grad_output, self);
   let grad_fn: MaxPool2DWithIndicesBackwardBackward0 | null = null;
@@ -5478,13 +5486,13 @@ registerKernel(ops.max_pool2d_with_indices_backward_default, "Autograd", (ks, gr
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(grad_output) || isFwGradDefined(self) || isFwGradDefined(indices))) throw new NotImplementedError("Trying to use forward AD with max_pool2d_with_indices_backward that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::max_pool2d_with_indices_backward_default", "engine/ops/native_functions/pooling.yaml:41", "engine/generated/VariableType.ts:5465");
+}, "VariableType::max_pool2d_with_indices_backward_default", "engine/ops/native_functions/pooling.yaml:41", "engine/generated/VariableType.ts:5473");
 registerKernel(ops.avg_pool2d_out, "Autograd", (ks, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("avg_pool2d");
   const _result = below_autograd(() => ops.avg_pool2d_out.redispatch(ks.and(after_autograd_keyset), self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with avg_pool2d_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::avg_pool2d_out", "engine/ops/native_functions/pooling.yaml:51", "engine/generated/VariableType.ts:5482");
+}, "VariableType::avg_pool2d_out", "engine/ops/native_functions/pooling.yaml:51", "engine/generated/VariableType.ts:5490");
 registerKernel(ops.avg_pool2d_default, "Autograd", (ks, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: AvgPool2DBackward0 | null = null;
@@ -5506,13 +5514,13 @@ registerKernel(ops.avg_pool2d_default, "Autograd", (ks, self, kernel_size, strid
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with avg_pool2d that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::avg_pool2d_default", "engine/ops/native_functions/pooling.yaml:61", "engine/generated/VariableType.ts:5488");
+}, "VariableType::avg_pool2d_default", "engine/ops/native_functions/pooling.yaml:61", "engine/generated/VariableType.ts:5496");
 registerKernel(ops.avg_pool2d_backward_grad_input, "Autograd", (ks, grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, grad_input) => {
   if (compute_requires_grad(grad_output, self)) throw_error_out_requires_grad("avg_pool2d_backward");
   const _result = below_autograd(() => ops.avg_pool2d_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, grad_input));
   if ((isFwGradDefined(grad_output) || isFwGradDefined(self) || isFwGradDefined(grad_input))) throw new NotImplementedError("Trying to use forward AD with avg_pool2d_backward_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::avg_pool2d_backward_grad_input", "engine/ops/native_functions/pooling.yaml:66", "engine/generated/VariableType.ts:5510");
+}, "VariableType::avg_pool2d_backward_grad_input", "engine/ops/native_functions/pooling.yaml:66", "engine/generated/VariableType.ts:5518");
 registerKernel(ops.avg_pool2d_backward_default, "Autograd", (ks, grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override) => {
   const _any_requires_grad = compute_requires_grad(grad_output, self);
   let grad_fn: AvgPool2DBackwardBackward0 | null = null;
@@ -5534,12 +5542,12 @@ registerKernel(ops.avg_pool2d_backward_default, "Autograd", (ks, grad_output, se
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(grad_output) || isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with avg_pool2d_backward that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::avg_pool2d_backward_default", "engine/ops/native_functions/pooling.yaml:72", "engine/generated/VariableType.ts:5516");
+}, "VariableType::avg_pool2d_backward_default", "engine/ops/native_functions/pooling.yaml:72", "engine/generated/VariableType.ts:5524");
 registerKernel(ops.adaptive_avg_pool2d_out, "Autograd", (ks, self, output_size, out) => {
   const _result = below_autograd(() => ops.adaptive_avg_pool2d_out.redispatch(ks.and(after_autograd_keyset), self, output_size, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with adaptive_avg_pool2d_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::adaptive_avg_pool2d_out", "engine/ops/native_functions/pooling.yaml:78", "engine/generated/VariableType.ts:5538");
+}, "VariableType::adaptive_avg_pool2d_out", "engine/ops/native_functions/pooling.yaml:78", "engine/generated/VariableType.ts:5546");
 registerKernel(ops._adaptive_avg_pool2d_default, "Autograd", (ks, self, output_size) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: AdaptiveAvgPool2DBackward0 | null = null;
@@ -5555,7 +5563,7 @@ registerKernel(ops._adaptive_avg_pool2d_default, "Autograd", (ks, self, output_s
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with _adaptive_avg_pool2d that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::_adaptive_avg_pool2d_default", "engine/ops/native_functions/pooling.yaml:88", "engine/generated/VariableType.ts:5543");
+}, "VariableType::_adaptive_avg_pool2d_default", "engine/ops/native_functions/pooling.yaml:88", "engine/generated/VariableType.ts:5551");
 registerKernel(ops._adaptive_avg_pool2d_backward_default, "Autograd", (ks, grad_output, self) => {
   const _any_requires_grad = compute_requires_grad(grad_output, self);
   let grad_fn: AdaptiveAvgPool2DBackwardBackward0 | null = null;
@@ -5573,13 +5581,13 @@ registerKernel(ops._adaptive_avg_pool2d_backward_default, "Autograd", (ks, grad_
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(grad_output) || isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with _adaptive_avg_pool2d_backward that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::_adaptive_avg_pool2d_backward_default", "engine/ops/native_functions/pooling.yaml:95", "engine/generated/VariableType.ts:5559");
+}, "VariableType::_adaptive_avg_pool2d_backward_default", "engine/ops/native_functions/pooling.yaml:95", "engine/generated/VariableType.ts:5567");
 registerKernel(ops.adaptive_max_pool2d_out, "Autograd", (ks, self, output_size, out, indices) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("adaptive_max_pool2d");
   const _result = below_autograd(() => ops.adaptive_max_pool2d_out.redispatch(ks.and(after_autograd_keyset), self, output_size, out, indices));
   if ((isFwGradDefined(self) || isFwGradDefined(out) || isFwGradDefined(indices))) throw new NotImplementedError("Trying to use forward AD with adaptive_max_pool2d_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::adaptive_max_pool2d_out", "engine/ops/native_functions/pooling.yaml:101", "engine/generated/VariableType.ts:5577");
+}, "VariableType::adaptive_max_pool2d_out", "engine/ops/native_functions/pooling.yaml:101", "engine/generated/VariableType.ts:5585");
 registerKernel(ops.adaptive_max_pool2d_default, "Autograd", (ks, self, output_size) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: AdaptiveMaxPool2DBackward0 | null = null;
@@ -5596,13 +5604,13 @@ registerKernel(ops.adaptive_max_pool2d_default, "Autograd", (ks, self, output_si
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with adaptive_max_pool2d that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::adaptive_max_pool2d_default", "engine/ops/native_functions/pooling.yaml:107", "engine/generated/VariableType.ts:5583");
+}, "VariableType::adaptive_max_pool2d_default", "engine/ops/native_functions/pooling.yaml:107", "engine/generated/VariableType.ts:5591");
 registerKernel(ops.adaptive_max_pool2d_backward_grad_input, "Autograd", (ks, grad_output, self, indices, grad_input) => {
   if (compute_requires_grad(grad_output, self, indices)) throw_error_out_requires_grad("adaptive_max_pool2d_backward");
   const _result = below_autograd(() => ops.adaptive_max_pool2d_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, self, indices, grad_input));
   if ((isFwGradDefined(grad_output) || isFwGradDefined(self) || isFwGradDefined(indices) || isFwGradDefined(grad_input))) throw new NotImplementedError("Trying to use forward AD with adaptive_max_pool2d_backward_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::adaptive_max_pool2d_backward_grad_input", "engine/ops/native_functions/pooling.yaml:111", "engine/generated/VariableType.ts:5600");
+}, "VariableType::adaptive_max_pool2d_backward_grad_input", "engine/ops/native_functions/pooling.yaml:111", "engine/generated/VariableType.ts:5608");
 registerKernel(ops.adaptive_max_pool2d_backward_default, "Autograd", (ks, grad_output, self, indices) => {
   const _any_requires_grad = compute_requires_grad(grad_output, self);
   let grad_fn: AdaptiveMaxPool2DBackwardBackward0 | null = null;
@@ -5619,7 +5627,7 @@ registerKernel(ops.adaptive_max_pool2d_backward_default, "Autograd", (ks, grad_o
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(grad_output) || isFwGradDefined(self) || isFwGradDefined(indices))) throw new NotImplementedError("Trying to use forward AD with adaptive_max_pool2d_backward that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::adaptive_max_pool2d_backward_default", "engine/ops/native_functions/pooling.yaml:117", "engine/generated/VariableType.ts:5606");
+}, "VariableType::adaptive_max_pool2d_backward_default", "engine/ops/native_functions/pooling.yaml:117", "engine/generated/VariableType.ts:5614");
 registerKernel(ops.all_dim, "Autograd", (ks, self, dim, keepdim) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::all", self) : null;
   const _result = below_autograd(() => ops.all_dim.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim));
@@ -5627,12 +5635,12 @@ registerKernel(ops.all_dim, "Autograd", (ks, self, dim, keepdim) => {
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with all that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::all_dim", "engine/ops/native_functions/reduce.yaml:13", "engine/generated/VariableType.ts:5623");
+}, "VariableType::all_dim", "engine/ops/native_functions/reduce.yaml:13", "engine/generated/VariableType.ts:5631");
 registerKernel(ops.all_out, "Autograd", (ks, self, dim, keepdim, out) => {
   const _result = below_autograd(() => ops.all_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with all_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::all_out", "engine/ops/native_functions/reduce.yaml:17", "engine/generated/VariableType.ts:5631");
+}, "VariableType::all_out", "engine/ops/native_functions/reduce.yaml:17", "engine/generated/VariableType.ts:5639");
 registerKernel(ops.any_dim, "Autograd", (ks, self, dim, keepdim) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::any", self) : null;
   const _result = below_autograd(() => ops.any_dim.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim));
@@ -5640,24 +5648,24 @@ registerKernel(ops.any_dim, "Autograd", (ks, self, dim, keepdim) => {
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with any that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::any_dim", "engine/ops/native_functions/reduce.yaml:22", "engine/generated/VariableType.ts:5636");
+}, "VariableType::any_dim", "engine/ops/native_functions/reduce.yaml:22", "engine/generated/VariableType.ts:5644");
 registerKernel(ops.any_out, "Autograd", (ks, self, dim, keepdim, out) => {
   const _result = below_autograd(() => ops.any_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with any_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::any_out", "engine/ops/native_functions/reduce.yaml:26", "engine/generated/VariableType.ts:5644");
-registerKernel(ops.argmax_default, "Autograd", (ks, self, dim, keepdim) => below_autograd(() => ops.argmax_default.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim)), "VariableType::argmax_default", "engine/ops/native_functions/reduce.yaml:32", "engine/generated/VariableType.ts:5649");
+}, "VariableType::any_out", "engine/ops/native_functions/reduce.yaml:26", "engine/generated/VariableType.ts:5652");
+registerKernel(ops.argmax_default, "Autograd", (ks, self, dim, keepdim) => below_autograd(() => ops.argmax_default.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim)), "VariableType::argmax_default", "engine/ops/native_functions/reduce.yaml:32", "engine/generated/VariableType.ts:5657");
 registerKernel(ops.argmax_out, "Autograd", (ks, self, dim, keepdim, out) => {
   const _result = below_autograd(() => ops.argmax_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with argmax_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::argmax_out", "engine/ops/native_functions/reduce.yaml:36", "engine/generated/VariableType.ts:5650");
-registerKernel(ops.argmin_default, "Autograd", (ks, self, dim, keepdim) => below_autograd(() => ops.argmin_default.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim)), "VariableType::argmin_default", "engine/ops/native_functions/reduce.yaml:41", "engine/generated/VariableType.ts:5655");
+}, "VariableType::argmax_out", "engine/ops/native_functions/reduce.yaml:36", "engine/generated/VariableType.ts:5658");
+registerKernel(ops.argmin_default, "Autograd", (ks, self, dim, keepdim) => below_autograd(() => ops.argmin_default.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim)), "VariableType::argmin_default", "engine/ops/native_functions/reduce.yaml:41", "engine/generated/VariableType.ts:5663");
 registerKernel(ops.argmin_out, "Autograd", (ks, self, dim, keepdim, out) => {
   const _result = below_autograd(() => ops.argmin_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with argmin_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::argmin_out", "engine/ops/native_functions/reduce.yaml:45", "engine/generated/VariableType.ts:5656");
+}, "VariableType::argmin_out", "engine/ops/native_functions/reduce.yaml:45", "engine/generated/VariableType.ts:5664");
 registerKernel(ops.max_dim, "Autograd", (ks, self, dim, keepdim) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_values = isFwGradDefined(self);
@@ -5684,13 +5692,13 @@ registerKernel(ops.max_dim, "Autograd", (ks, self, dim, keepdim) => {
   }
   if (values_new_fw_grad_opt && (_result as any)[0]) set_fw_grad((_result as any)[0], values_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::max_dim", "engine/ops/native_functions/reduce.yaml:51", "engine/generated/VariableType.ts:5661");
+}, "VariableType::max_dim", "engine/ops/native_functions/reduce.yaml:51", "engine/generated/VariableType.ts:5669");
 registerKernel(ops.max_dim_max, "Autograd", (ks, self, dim, keepdim, max, max_values) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("max");
   const _result = below_autograd(() => ops.max_dim_max.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, max, max_values));
   if ((isFwGradDefined(self) || isFwGradDefined(max) || isFwGradDefined(max_values))) throw new NotImplementedError("Trying to use forward AD with max_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::max_dim_max", "engine/ops/native_functions/reduce.yaml:55", "engine/generated/VariableType.ts:5688");
+}, "VariableType::max_dim_max", "engine/ops/native_functions/reduce.yaml:55", "engine/generated/VariableType.ts:5696");
 registerKernel(ops.amax_default, "Autograd", (ks, self, dim, keepdim) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -5718,13 +5726,13 @@ registerKernel(ops.amax_default, "Autograd", (ks, self, dim, keepdim) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::amax_default", "engine/ops/native_functions/reduce.yaml:60", "engine/generated/VariableType.ts:5694");
+}, "VariableType::amax_default", "engine/ops/native_functions/reduce.yaml:60", "engine/generated/VariableType.ts:5702");
 registerKernel(ops.amax_out, "Autograd", (ks, self, dim, keepdim, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("amax");
   const _result = below_autograd(() => ops.amax_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with amax_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::amax_out", "engine/ops/native_functions/reduce.yaml:64", "engine/generated/VariableType.ts:5722");
+}, "VariableType::amax_out", "engine/ops/native_functions/reduce.yaml:64", "engine/generated/VariableType.ts:5730");
 registerKernel(ops.mean_default, "Autograd", (ks, self, dtype) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -5748,7 +5756,7 @@ registerKernel(ops.mean_default, "Autograd", (ks, self, dtype) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::mean_default", "engine/ops/native_functions/reduce.yaml:70", "engine/generated/VariableType.ts:5728");
+}, "VariableType::mean_default", "engine/ops/native_functions/reduce.yaml:70", "engine/generated/VariableType.ts:5736");
 registerKernel(ops.mean_dim, "Autograd", (ks, self, dim, keepdim, dtype) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -5774,13 +5782,13 @@ registerKernel(ops.mean_dim, "Autograd", (ks, self, dim, keepdim, dtype) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::mean_dim", "engine/ops/native_functions/reduce.yaml:75", "engine/generated/VariableType.ts:5752");
+}, "VariableType::mean_dim", "engine/ops/native_functions/reduce.yaml:75", "engine/generated/VariableType.ts:5760");
 registerKernel(ops.mean_out, "Autograd", (ks, self, dim, keepdim, dtype, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("mean");
   const _result = below_autograd(() => ops.mean_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, dtype, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with mean_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::mean_out", "engine/ops/native_functions/reduce.yaml:79", "engine/generated/VariableType.ts:5778");
+}, "VariableType::mean_out", "engine/ops/native_functions/reduce.yaml:79", "engine/generated/VariableType.ts:5786");
 registerKernel(ops.min_dim, "Autograd", (ks, self, dim, keepdim) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_values = isFwGradDefined(self);
@@ -5807,13 +5815,13 @@ registerKernel(ops.min_dim, "Autograd", (ks, self, dim, keepdim) => {
   }
   if (values_new_fw_grad_opt && (_result as any)[0]) set_fw_grad((_result as any)[0], values_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::min_dim", "engine/ops/native_functions/reduce.yaml:85", "engine/generated/VariableType.ts:5784");
+}, "VariableType::min_dim", "engine/ops/native_functions/reduce.yaml:85", "engine/generated/VariableType.ts:5792");
 registerKernel(ops.min_dim_min, "Autograd", (ks, self, dim, keepdim, min, min_indices) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("min");
   const _result = below_autograd(() => ops.min_dim_min.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, min, min_indices));
   if ((isFwGradDefined(self) || isFwGradDefined(min) || isFwGradDefined(min_indices))) throw new NotImplementedError("Trying to use forward AD with min_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::min_dim_min", "engine/ops/native_functions/reduce.yaml:89", "engine/generated/VariableType.ts:5811");
+}, "VariableType::min_dim_min", "engine/ops/native_functions/reduce.yaml:89", "engine/generated/VariableType.ts:5819");
 registerKernel(ops.amin_default, "Autograd", (ks, self, dim, keepdim) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -5841,13 +5849,13 @@ registerKernel(ops.amin_default, "Autograd", (ks, self, dim, keepdim) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::amin_default", "engine/ops/native_functions/reduce.yaml:94", "engine/generated/VariableType.ts:5817");
+}, "VariableType::amin_default", "engine/ops/native_functions/reduce.yaml:94", "engine/generated/VariableType.ts:5825");
 registerKernel(ops.amin_out, "Autograd", (ks, self, dim, keepdim, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("amin");
   const _result = below_autograd(() => ops.amin_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with amin_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::amin_out", "engine/ops/native_functions/reduce.yaml:98", "engine/generated/VariableType.ts:5845");
+}, "VariableType::amin_out", "engine/ops/native_functions/reduce.yaml:98", "engine/generated/VariableType.ts:5853");
 registerKernel(ops.prod_default, "Autograd", (ks, self, dtype) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -5873,7 +5881,7 @@ registerKernel(ops.prod_default, "Autograd", (ks, self, dtype) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::prod_default", "engine/ops/native_functions/reduce.yaml:104", "engine/generated/VariableType.ts:5851");
+}, "VariableType::prod_default", "engine/ops/native_functions/reduce.yaml:104", "engine/generated/VariableType.ts:5859");
 registerKernel(ops.prod_dim_int, "Autograd", (ks, self, dim, keepdim, dtype) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -5901,13 +5909,13 @@ registerKernel(ops.prod_dim_int, "Autograd", (ks, self, dim, keepdim, dtype) => 
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::prod_dim_int", "engine/ops/native_functions/reduce.yaml:110", "engine/generated/VariableType.ts:5877");
+}, "VariableType::prod_dim_int", "engine/ops/native_functions/reduce.yaml:110", "engine/generated/VariableType.ts:5885");
 registerKernel(ops.prod_int_out, "Autograd", (ks, self, dim, keepdim, dtype, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("prod");
   const _result = below_autograd(() => ops.prod_int_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, dtype, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with prod_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::prod_int_out", "engine/ops/native_functions/reduce.yaml:114", "engine/generated/VariableType.ts:5905");
+}, "VariableType::prod_int_out", "engine/ops/native_functions/reduce.yaml:114", "engine/generated/VariableType.ts:5913");
 registerKernel(ops.all_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::all", self) : null;
   const _result = below_autograd(() => ops.all_default.redispatch(ks.and(after_autograd_keyset), self));
@@ -5915,12 +5923,12 @@ registerKernel(ops.all_default, "Autograd", (ks, self) => {
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with all that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::all_default", "engine/ops/native_functions/reduce.yaml:120", "engine/generated/VariableType.ts:5911");
+}, "VariableType::all_default", "engine/ops/native_functions/reduce.yaml:120", "engine/generated/VariableType.ts:5919");
 registerKernel(ops.all_all_out, "Autograd", (ks, self, out) => {
   const _result = below_autograd(() => ops.all_all_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with all_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::all_all_out", "engine/ops/native_functions/reduce.yaml:124", "engine/generated/VariableType.ts:5919");
+}, "VariableType::all_all_out", "engine/ops/native_functions/reduce.yaml:124", "engine/generated/VariableType.ts:5927");
 registerKernel(ops.any_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::any", self) : null;
   const _result = below_autograd(() => ops.any_default.redispatch(ks.and(after_autograd_keyset), self));
@@ -5928,12 +5936,12 @@ registerKernel(ops.any_default, "Autograd", (ks, self) => {
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with any that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::any_default", "engine/ops/native_functions/reduce.yaml:129", "engine/generated/VariableType.ts:5924");
+}, "VariableType::any_default", "engine/ops/native_functions/reduce.yaml:129", "engine/generated/VariableType.ts:5932");
 registerKernel(ops.any_all_out, "Autograd", (ks, self, out) => {
   const _result = below_autograd(() => ops.any_all_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with any_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::any_all_out", "engine/ops/native_functions/reduce.yaml:133", "engine/generated/VariableType.ts:5932");
+}, "VariableType::any_all_out", "engine/ops/native_functions/reduce.yaml:133", "engine/generated/VariableType.ts:5940");
 registerKernel(ops.min_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -5959,7 +5967,7 @@ registerKernel(ops.min_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::min_default", "engine/ops/native_functions/reduce.yaml:139", "engine/generated/VariableType.ts:5937");
+}, "VariableType::min_default", "engine/ops/native_functions/reduce.yaml:139", "engine/generated/VariableType.ts:5945");
 registerKernel(ops.max_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -5985,7 +5993,7 @@ registerKernel(ops.max_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::max_default", "engine/ops/native_functions/reduce.yaml:144", "engine/generated/VariableType.ts:5963");
+}, "VariableType::max_default", "engine/ops/native_functions/reduce.yaml:144", "engine/generated/VariableType.ts:5971");
 registerKernel(ops.count_nonzero_dim_IntList, "Autograd", (ks, self, dim) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::count_nonzero", self) : null;
   const _result = below_autograd(() => ops.count_nonzero_dim_IntList.redispatch(ks.and(after_autograd_keyset), self, dim));
@@ -5993,7 +6001,7 @@ registerKernel(ops.count_nonzero_dim_IntList, "Autograd", (ks, self, dim) => {
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with count_nonzero that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::count_nonzero_dim_IntList", "engine/ops/native_functions/reduce2.yaml:12", "engine/generated/VariableType.ts:5989");
+}, "VariableType::count_nonzero_dim_IntList", "engine/ops/native_functions/reduce2.yaml:12", "engine/generated/VariableType.ts:5997");
 registerKernel(ops.count_nonzero_default, "Autograd", (ks, self, dim) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::count_nonzero", self) : null;
   const _result = below_autograd(() => ops.count_nonzero_default.redispatch(ks.and(after_autograd_keyset), self, dim));
@@ -6001,7 +6009,7 @@ registerKernel(ops.count_nonzero_default, "Autograd", (ks, self, dim) => {
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with count_nonzero that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::count_nonzero_default", "engine/ops/native_functions/reduce2.yaml:18", "engine/generated/VariableType.ts:5997");
+}, "VariableType::count_nonzero_default", "engine/ops/native_functions/reduce2.yaml:18", "engine/generated/VariableType.ts:6005");
 registerKernel(ops.std_correction, "Autograd", (ks, self, dim, correction, keepdim) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -6030,7 +6038,7 @@ registerKernel(ops.std_correction, "Autograd", (ks, self, dim, correction, keepd
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::std_correction", "engine/ops/native_functions/reduce2.yaml:35", "engine/generated/VariableType.ts:6005");
+}, "VariableType::std_correction", "engine/ops/native_functions/reduce2.yaml:35", "engine/generated/VariableType.ts:6013");
 registerKernel(ops.std_mean_correction, "Autograd", (ks, self, dim, correction, keepdim) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result0 = isFwGradDefined(self);
@@ -6067,13 +6075,13 @@ registerKernel(ops.std_mean_correction, "Autograd", (ks, self, dim, correction, 
   if (result0_new_fw_grad_opt && (_result as any)[0]) set_fw_grad((_result as any)[0], result0_new_fw_grad_opt, 0, false);
   if (result1_new_fw_grad_opt && (_result as any)[1]) set_fw_grad((_result as any)[1], result1_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::std_mean_correction", "engine/ops/native_functions/reduce2.yaml:50", "engine/generated/VariableType.ts:6034");
+}, "VariableType::std_mean_correction", "engine/ops/native_functions/reduce2.yaml:50", "engine/generated/VariableType.ts:6042");
 registerKernel(ops.std_correction_out, "Autograd", (ks, self, dim, correction, keepdim, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("std");
   const _result = below_autograd(() => ops.std_correction_out.redispatch(ks.and(after_autograd_keyset), self, dim, correction, keepdim, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with std_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::std_correction_out", "engine/ops/native_functions/reduce2.yaml:60", "engine/generated/VariableType.ts:6071");
+}, "VariableType::std_correction_out", "engine/ops/native_functions/reduce2.yaml:60", "engine/generated/VariableType.ts:6079");
 registerKernel(ops.var_correction, "Autograd", (ks, self, dim, correction, keepdim) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -6100,13 +6108,13 @@ registerKernel(ops.var_correction, "Autograd", (ks, self, dim, correction, keepd
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::var_correction", "engine/ops/native_functions/reduce2.yaml:75", "engine/generated/VariableType.ts:6077");
+}, "VariableType::var_correction", "engine/ops/native_functions/reduce2.yaml:75", "engine/generated/VariableType.ts:6085");
 registerKernel(ops.var_correction_out, "Autograd", (ks, self, dim, correction, keepdim, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("var");
   const _result = below_autograd(() => ops.var_correction_out.redispatch(ks.and(after_autograd_keyset), self, dim, correction, keepdim, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with var_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::var_correction_out", "engine/ops/native_functions/reduce2.yaml:84", "engine/generated/VariableType.ts:6104");
+}, "VariableType::var_correction_out", "engine/ops/native_functions/reduce2.yaml:84", "engine/generated/VariableType.ts:6112");
 registerKernel(ops.var_mean_correction, "Autograd", (ks, self, dim, correction, keepdim) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result0 = isFwGradDefined(self);
@@ -6141,7 +6149,7 @@ registerKernel(ops.var_mean_correction, "Autograd", (ks, self, dim, correction, 
   if (result0_new_fw_grad_opt && (_result as any)[0]) set_fw_grad((_result as any)[0], result0_new_fw_grad_opt, 0, false);
   if (result1_new_fw_grad_opt && (_result as any)[1]) set_fw_grad((_result as any)[1], result1_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::var_mean_correction", "engine/ops/native_functions/reduce2.yaml:98", "engine/generated/VariableType.ts:6110");
+}, "VariableType::var_mean_correction", "engine/ops/native_functions/reduce2.yaml:98", "engine/generated/VariableType.ts:6118");
 registerKernel(ops.cummax_default, "Autograd", (ks, self, dim) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_values = isFwGradDefined(self);
@@ -6167,13 +6175,13 @@ registerKernel(ops.cummax_default, "Autograd", (ks, self, dim) => {
   }
   if (values_new_fw_grad_opt && (_result as any)[0]) set_fw_grad((_result as any)[0], values_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::cummax_default", "engine/ops/native_functions/reduce3.yaml:17", "engine/generated/VariableType.ts:6145");
+}, "VariableType::cummax_default", "engine/ops/native_functions/reduce3.yaml:17", "engine/generated/VariableType.ts:6153");
 registerKernel(ops.cummax_out, "Autograd", (ks, self, dim, values, indices) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("cummax");
   const _result = below_autograd(() => ops.cummax_out.redispatch(ks.and(after_autograd_keyset), self, dim, values, indices));
   if ((isFwGradDefined(self) || isFwGradDefined(values) || isFwGradDefined(indices))) throw new NotImplementedError("Trying to use forward AD with cummax_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::cummax_out", "engine/ops/native_functions/reduce3.yaml:23", "engine/generated/VariableType.ts:6171");
+}, "VariableType::cummax_out", "engine/ops/native_functions/reduce3.yaml:23", "engine/generated/VariableType.ts:6179");
 registerKernel(ops._cummax_helper_default, "Autograd", (ks, self, values, indices, dim) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::_cummax_helper", self) : null;
   const _result = below_autograd(() => ops._cummax_helper_default.redispatch(ks.and(after_autograd_keyset), self, values, indices, dim));
@@ -6181,7 +6189,7 @@ registerKernel(ops._cummax_helper_default, "Autograd", (ks, self, values, indice
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with _cummax_helper that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::_cummax_helper_default", "engine/ops/native_functions/reduce3.yaml:28", "engine/generated/VariableType.ts:6177");
+}, "VariableType::_cummax_helper_default", "engine/ops/native_functions/reduce3.yaml:28", "engine/generated/VariableType.ts:6185");
 registerKernel(ops.cummin_default, "Autograd", (ks, self, dim) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_values = isFwGradDefined(self);
@@ -6207,13 +6215,13 @@ registerKernel(ops.cummin_default, "Autograd", (ks, self, dim) => {
   }
   if (values_new_fw_grad_opt && (_result as any)[0]) set_fw_grad((_result as any)[0], values_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::cummin_default", "engine/ops/native_functions/reduce3.yaml:33", "engine/generated/VariableType.ts:6185");
+}, "VariableType::cummin_default", "engine/ops/native_functions/reduce3.yaml:33", "engine/generated/VariableType.ts:6193");
 registerKernel(ops.cummin_out, "Autograd", (ks, self, dim, values, indices) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("cummin");
   const _result = below_autograd(() => ops.cummin_out.redispatch(ks.and(after_autograd_keyset), self, dim, values, indices));
   if ((isFwGradDefined(self) || isFwGradDefined(values) || isFwGradDefined(indices))) throw new NotImplementedError("Trying to use forward AD with cummin_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::cummin_out", "engine/ops/native_functions/reduce3.yaml:39", "engine/generated/VariableType.ts:6211");
+}, "VariableType::cummin_out", "engine/ops/native_functions/reduce3.yaml:39", "engine/generated/VariableType.ts:6219");
 registerKernel(ops._cummin_helper_default, "Autograd", (ks, self, values, indices, dim) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::_cummin_helper", self) : null;
   const _result = below_autograd(() => ops._cummin_helper_default.redispatch(ks.and(after_autograd_keyset), self, values, indices, dim));
@@ -6221,7 +6229,7 @@ registerKernel(ops._cummin_helper_default, "Autograd", (ks, self, values, indice
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with _cummin_helper that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::_cummin_helper_default", "engine/ops/native_functions/reduce3.yaml:44", "engine/generated/VariableType.ts:6217");
+}, "VariableType::_cummin_helper_default", "engine/ops/native_functions/reduce3.yaml:44", "engine/generated/VariableType.ts:6225");
 registerKernel(ops.cumprod_default, "Autograd", (ks, self, dim, dtype) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -6249,7 +6257,7 @@ registerKernel(ops.cumprod_default, "Autograd", (ks, self, dim, dtype) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::cumprod_default", "engine/ops/native_functions/reduce3.yaml:50", "engine/generated/VariableType.ts:6225");
+}, "VariableType::cumprod_default", "engine/ops/native_functions/reduce3.yaml:50", "engine/generated/VariableType.ts:6233");
 registerKernel(ops.cumprod__default, "Autograd", (ks, self, dim, dtype) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -6282,13 +6290,13 @@ registerKernel(ops.cumprod__default, "Autograd", (ks, self, dim, dtype) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::cumprod__default", "engine/ops/native_functions/reduce3.yaml:55", "engine/generated/VariableType.ts:6253");
+}, "VariableType::cumprod__default", "engine/ops/native_functions/reduce3.yaml:55", "engine/generated/VariableType.ts:6261");
 registerKernel(ops.cumprod_out, "Autograd", (ks, self, dim, dtype, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("cumprod");
   const _result = below_autograd(() => ops.cumprod_out.redispatch(ks.and(after_autograd_keyset), self, dim, dtype, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with cumprod_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::cumprod_out", "engine/ops/native_functions/reduce3.yaml:59", "engine/generated/VariableType.ts:6286");
+}, "VariableType::cumprod_out", "engine/ops/native_functions/reduce3.yaml:59", "engine/generated/VariableType.ts:6294");
 registerKernel(ops.cumsum_default, "Autograd", (ks, self, dim, dtype) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -6312,7 +6320,7 @@ registerKernel(ops.cumsum_default, "Autograd", (ks, self, dim, dtype) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::cumsum_default", "engine/ops/native_functions/reduce3.yaml:65", "engine/generated/VariableType.ts:6292");
+}, "VariableType::cumsum_default", "engine/ops/native_functions/reduce3.yaml:65", "engine/generated/VariableType.ts:6300");
 registerKernel(ops.cumsum__default, "Autograd", (ks, self, dim, dtype) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -6338,13 +6346,13 @@ registerKernel(ops.cumsum__default, "Autograd", (ks, self, dim, dtype) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::cumsum__default", "engine/ops/native_functions/reduce3.yaml:70", "engine/generated/VariableType.ts:6316");
+}, "VariableType::cumsum__default", "engine/ops/native_functions/reduce3.yaml:70", "engine/generated/VariableType.ts:6324");
 registerKernel(ops.cumsum_out, "Autograd", (ks, self, dim, dtype, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("cumsum");
   const _result = below_autograd(() => ops.cumsum_out.redispatch(ks.and(after_autograd_keyset), self, dim, dtype, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with cumsum_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::cumsum_out", "engine/ops/native_functions/reduce3.yaml:74", "engine/generated/VariableType.ts:6342");
+}, "VariableType::cumsum_out", "engine/ops/native_functions/reduce3.yaml:74", "engine/generated/VariableType.ts:6350");
 registerKernel(ops._logcumsumexp_default, "Autograd", (ks, self, dim) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::_logcumsumexp", self) : null;
   const _result = below_autograd(() => ops._logcumsumexp_default.redispatch(ks.and(after_autograd_keyset), self, dim));
@@ -6352,12 +6360,12 @@ registerKernel(ops._logcumsumexp_default, "Autograd", (ks, self, dim) => {
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with _logcumsumexp that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::_logcumsumexp_default", "engine/ops/native_functions/reduce3.yaml:91", "engine/generated/VariableType.ts:6348");
+}, "VariableType::_logcumsumexp_default", "engine/ops/native_functions/reduce3.yaml:91", "engine/generated/VariableType.ts:6356");
 registerKernel(ops._logcumsumexp_out, "Autograd", (ks, self, dim, out) => {
   const _result = below_autograd(() => ops._logcumsumexp_out.redispatch(ks.and(after_autograd_keyset), self, dim, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with _logcumsumexp_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::_logcumsumexp_out", "engine/ops/native_functions/reduce3.yaml:95", "engine/generated/VariableType.ts:6356");
+}, "VariableType::_logcumsumexp_out", "engine/ops/native_functions/reduce3.yaml:95", "engine/generated/VariableType.ts:6364");
 registerKernel(ops.logcumsumexp_default, "Autograd", (ks, self, dim) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: LogcumsumexpBackward0 | null = null;
@@ -6375,13 +6383,13 @@ registerKernel(ops.logcumsumexp_default, "Autograd", (ks, self, dim) => {
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with logcumsumexp that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::logcumsumexp_default", "engine/ops/native_functions/reduce3.yaml:99", "engine/generated/VariableType.ts:6361");
+}, "VariableType::logcumsumexp_default", "engine/ops/native_functions/reduce3.yaml:99", "engine/generated/VariableType.ts:6369");
 registerKernel(ops.logcumsumexp_out, "Autograd", (ks, self, dim, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("logcumsumexp");
   const _result = below_autograd(() => ops.logcumsumexp_out.redispatch(ks.and(after_autograd_keyset), self, dim, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with logcumsumexp_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::logcumsumexp_out", "engine/ops/native_functions/reduce3.yaml:104", "engine/generated/VariableType.ts:6379");
+}, "VariableType::logcumsumexp_out", "engine/ops/native_functions/reduce3.yaml:104", "engine/generated/VariableType.ts:6387");
 registerKernel(ops.logsumexp_default, "Autograd", (ks, self, dim, keepdim) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -6408,13 +6416,13 @@ registerKernel(ops.logsumexp_default, "Autograd", (ks, self, dim, keepdim) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::logsumexp_default", "engine/ops/native_functions/reduce3.yaml:109", "engine/generated/VariableType.ts:6385");
+}, "VariableType::logsumexp_default", "engine/ops/native_functions/reduce3.yaml:109", "engine/generated/VariableType.ts:6393");
 registerKernel(ops.logsumexp_out, "Autograd", (ks, self, dim, keepdim, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("logsumexp");
   const _result = below_autograd(() => ops.logsumexp_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with logsumexp_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::logsumexp_out", "engine/ops/native_functions/reduce3.yaml:115", "engine/generated/VariableType.ts:6412");
+}, "VariableType::logsumexp_out", "engine/ops/native_functions/reduce3.yaml:115", "engine/generated/VariableType.ts:6420");
 registerKernel(ops.median_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -6440,7 +6448,7 @@ registerKernel(ops.median_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::median_default", "engine/ops/native_functions/reduce3.yaml:122", "engine/generated/VariableType.ts:6418");
+}, "VariableType::median_default", "engine/ops/native_functions/reduce3.yaml:122", "engine/generated/VariableType.ts:6426");
 registerKernel(ops.median_dim, "Autograd", (ks, self, dim, keepdim) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_values = isFwGradDefined(self);
@@ -6467,13 +6475,13 @@ registerKernel(ops.median_dim, "Autograd", (ks, self, dim, keepdim) => {
   }
   if (values_new_fw_grad_opt && (_result as any)[0]) set_fw_grad((_result as any)[0], values_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::median_dim", "engine/ops/native_functions/reduce3.yaml:128", "engine/generated/VariableType.ts:6444");
+}, "VariableType::median_dim", "engine/ops/native_functions/reduce3.yaml:128", "engine/generated/VariableType.ts:6452");
 registerKernel(ops.median_dim_values, "Autograd", (ks, self, dim, keepdim, values, indices) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("median");
   const _result = below_autograd(() => ops.median_dim_values.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, values, indices));
   if ((isFwGradDefined(self) || isFwGradDefined(values) || isFwGradDefined(indices))) throw new NotImplementedError("Trying to use forward AD with median_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::median_dim_values", "engine/ops/native_functions/reduce3.yaml:133", "engine/generated/VariableType.ts:6471");
+}, "VariableType::median_dim_values", "engine/ops/native_functions/reduce3.yaml:133", "engine/generated/VariableType.ts:6479");
 registerKernel(ops.nanmedian_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -6499,7 +6507,7 @@ registerKernel(ops.nanmedian_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::nanmedian_default", "engine/ops/native_functions/reduce3.yaml:137", "engine/generated/VariableType.ts:6477");
+}, "VariableType::nanmedian_default", "engine/ops/native_functions/reduce3.yaml:137", "engine/generated/VariableType.ts:6485");
 registerKernel(ops.nanmedian_dim, "Autograd", (ks, self, dim, keepdim) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_values = isFwGradDefined(self);
@@ -6526,13 +6534,13 @@ registerKernel(ops.nanmedian_dim, "Autograd", (ks, self, dim, keepdim) => {
   }
   if (values_new_fw_grad_opt && (_result as any)[0]) set_fw_grad((_result as any)[0], values_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::nanmedian_dim", "engine/ops/native_functions/reduce3.yaml:143", "engine/generated/VariableType.ts:6503");
+}, "VariableType::nanmedian_dim", "engine/ops/native_functions/reduce3.yaml:143", "engine/generated/VariableType.ts:6511");
 registerKernel(ops.nanmedian_dim_values, "Autograd", (ks, self, dim, keepdim, values, indices) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("nanmedian");
   const _result = below_autograd(() => ops.nanmedian_dim_values.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, values, indices));
   if ((isFwGradDefined(self) || isFwGradDefined(values) || isFwGradDefined(indices))) throw new NotImplementedError("Trying to use forward AD with nanmedian_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::nanmedian_dim_values", "engine/ops/native_functions/reduce3.yaml:148", "engine/generated/VariableType.ts:6530");
+}, "VariableType::nanmedian_dim_values", "engine/ops/native_functions/reduce3.yaml:148", "engine/generated/VariableType.ts:6538");
 registerKernel(ops.mode_default, "Autograd", (ks, self, dim, keepdim) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_values = isFwGradDefined(self);
@@ -6559,13 +6567,13 @@ registerKernel(ops.mode_default, "Autograd", (ks, self, dim, keepdim) => {
   }
   if (values_new_fw_grad_opt && (_result as any)[0]) set_fw_grad((_result as any)[0], values_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::mode_default", "engine/ops/native_functions/reduce3.yaml:153", "engine/generated/VariableType.ts:6536");
+}, "VariableType::mode_default", "engine/ops/native_functions/reduce3.yaml:153", "engine/generated/VariableType.ts:6544");
 registerKernel(ops.mode_values, "Autograd", (ks, self, dim, keepdim, values, indices) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("mode");
   const _result = below_autograd(() => ops.mode_values.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, values, indices));
   if ((isFwGradDefined(self) || isFwGradDefined(values) || isFwGradDefined(indices))) throw new NotImplementedError("Trying to use forward AD with mode_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::mode_values", "engine/ops/native_functions/reduce3.yaml:158", "engine/generated/VariableType.ts:6563");
+}, "VariableType::mode_values", "engine/ops/native_functions/reduce3.yaml:158", "engine/generated/VariableType.ts:6571");
 registerKernel(ops._unique_default, "Autograd", (ks, self, sorted, return_inverse) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: UniqueBackward0 | null = null;
@@ -6580,7 +6588,7 @@ registerKernel(ops._unique_default, "Autograd", (ks, self, sorted, return_invers
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with _unique that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::_unique_default", "engine/ops/native_functions/reduce3.yaml:163", "engine/generated/VariableType.ts:6569");
+}, "VariableType::_unique_default", "engine/ops/native_functions/reduce3.yaml:163", "engine/generated/VariableType.ts:6577");
 registerKernel(ops.unique_dim_default, "Autograd", (ks, self, dim, sorted, return_inverse, return_counts) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: UniqueDimBackward0 | null = null;
@@ -6595,7 +6603,7 @@ registerKernel(ops.unique_dim_default, "Autograd", (ks, self, dim, sorted, retur
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with unique_dim that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::unique_dim_default", "engine/ops/native_functions/reduce3.yaml:169", "engine/generated/VariableType.ts:6584");
+}, "VariableType::unique_dim_default", "engine/ops/native_functions/reduce3.yaml:169", "engine/generated/VariableType.ts:6592");
 registerKernel(ops.unique_consecutive_default, "Autograd", (ks, self, return_inverse, return_counts, dim) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: UniqueConsecutiveBackward0 | null = null;
@@ -6610,7 +6618,7 @@ registerKernel(ops.unique_consecutive_default, "Autograd", (ks, self, return_inv
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with unique_consecutive that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::unique_consecutive_default", "engine/ops/native_functions/reduce3.yaml:176", "engine/generated/VariableType.ts:6599");
+}, "VariableType::unique_consecutive_default", "engine/ops/native_functions/reduce3.yaml:176", "engine/generated/VariableType.ts:6607");
 registerKernel(ops.unique_dim_consecutive_default, "Autograd", (ks, self, dim, return_inverse, return_counts) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: UniqueDimConsecutiveBackward0 | null = null;
@@ -6625,7 +6633,7 @@ registerKernel(ops.unique_dim_consecutive_default, "Autograd", (ks, self, dim, r
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with unique_dim_consecutive that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::unique_dim_consecutive_default", "engine/ops/native_functions/reduce3.yaml:183", "engine/generated/VariableType.ts:6614");
+}, "VariableType::unique_dim_consecutive_default", "engine/ops/native_functions/reduce3.yaml:183", "engine/generated/VariableType.ts:6622");
 registerKernel(ops._unique2_default, "Autograd", (ks, self, sorted, return_inverse, return_counts) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: Unique2Backward0 | null = null;
@@ -6640,7 +6648,7 @@ registerKernel(ops._unique2_default, "Autograd", (ks, self, sorted, return_inver
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with _unique2 that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::_unique2_default", "engine/ops/native_functions/reduce3.yaml:190", "engine/generated/VariableType.ts:6629");
+}, "VariableType::_unique2_default", "engine/ops/native_functions/reduce3.yaml:190", "engine/generated/VariableType.ts:6637");
 registerKernel(ops.norm_ScalarOpt_dtype, "Autograd", (ks, self, p, dtype) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -6667,7 +6675,7 @@ registerKernel(ops.norm_ScalarOpt_dtype, "Autograd", (ks, self, p, dtype) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::norm_ScalarOpt_dtype", "engine/ops/native_functions/reduce3.yaml:198", "engine/generated/VariableType.ts:6644");
+}, "VariableType::norm_ScalarOpt_dtype", "engine/ops/native_functions/reduce3.yaml:198", "engine/generated/VariableType.ts:6652");
 registerKernel(ops.norm_Scalar, "Autograd", (ks, self, p) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -6694,7 +6702,7 @@ registerKernel(ops.norm_Scalar, "Autograd", (ks, self, p) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::norm_Scalar", "engine/ops/native_functions/reduce3.yaml:205", "engine/generated/VariableType.ts:6671");
+}, "VariableType::norm_Scalar", "engine/ops/native_functions/reduce3.yaml:205", "engine/generated/VariableType.ts:6679");
 registerKernel(ops.norm_ScalarOpt_dim_dtype, "Autograd", (ks, self, p, dim, keepdim, dtype) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -6723,7 +6731,7 @@ registerKernel(ops.norm_ScalarOpt_dim_dtype, "Autograd", (ks, self, p, dim, keep
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::norm_ScalarOpt_dim_dtype", "engine/ops/native_functions/reduce3.yaml:212", "engine/generated/VariableType.ts:6698");
+}, "VariableType::norm_ScalarOpt_dim_dtype", "engine/ops/native_functions/reduce3.yaml:212", "engine/generated/VariableType.ts:6706");
 registerKernel(ops.norm_ScalarOpt_dim, "Autograd", (ks, self, p, dim, keepdim) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -6752,31 +6760,31 @@ registerKernel(ops.norm_ScalarOpt_dim, "Autograd", (ks, self, p, dim, keepdim) =
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::norm_ScalarOpt_dim", "engine/ops/native_functions/reduce3.yaml:217", "engine/generated/VariableType.ts:6727");
+}, "VariableType::norm_ScalarOpt_dim", "engine/ops/native_functions/reduce3.yaml:217", "engine/generated/VariableType.ts:6735");
 registerKernel(ops.norm_dtype_out, "Autograd", (ks, self, p, dim, keepdim, dtype, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("norm");
   const _result = below_autograd(() => ops.norm_dtype_out.redispatch(ks.and(after_autograd_keyset), self, p, dim, keepdim, dtype, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with norm_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::norm_dtype_out", "engine/ops/native_functions/reduce3.yaml:222", "engine/generated/VariableType.ts:6756");
+}, "VariableType::norm_dtype_out", "engine/ops/native_functions/reduce3.yaml:222", "engine/generated/VariableType.ts:6764");
 registerKernel(ops.norm_out, "Autograd", (ks, self, p, dim, keepdim, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("norm");
   const _result = below_autograd(() => ops.norm_out.redispatch(ks.and(after_autograd_keyset), self, p, dim, keepdim, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with norm_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::norm_out", "engine/ops/native_functions/reduce3.yaml:228", "engine/generated/VariableType.ts:6762");
+}, "VariableType::norm_out", "engine/ops/native_functions/reduce3.yaml:228", "engine/generated/VariableType.ts:6770");
 registerKernel(ops.histc_out, "Autograd", (ks, self, bins, min, max, out) => {
   const _result = below_autograd(() => ops.histc_out.redispatch(ks.and(after_autograd_keyset), self, bins, min, max, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with histc_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::histc_out", "engine/ops/native_functions/reduce3.yaml:251", "engine/generated/VariableType.ts:6768");
-registerKernel(ops.histc_default, "Autograd", (ks, self, bins, min, max) => below_autograd(() => ops.histc_default.redispatch(ks.and(after_autograd_keyset), self, bins, min, max)), "VariableType::histc_default", "engine/ops/native_functions/reduce3.yaml:255", "engine/generated/VariableType.ts:6773");
+}, "VariableType::histc_out", "engine/ops/native_functions/reduce3.yaml:251", "engine/generated/VariableType.ts:6776");
+registerKernel(ops.histc_default, "Autograd", (ks, self, bins, min, max) => below_autograd(() => ops.histc_default.redispatch(ks.and(after_autograd_keyset), self, bins, min, max)), "VariableType::histc_default", "engine/ops/native_functions/reduce3.yaml:255", "engine/generated/VariableType.ts:6781");
 registerKernel(ops.topk_values, "Autograd", (ks, self, k, dim, largest, sorted, values, indices) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("topk");
   const _result = below_autograd(() => ops.topk_values.redispatch(ks.and(after_autograd_keyset), self, k, dim, largest, sorted, values, indices));
   if ((isFwGradDefined(self) || isFwGradDefined(values) || isFwGradDefined(indices))) throw new NotImplementedError("Trying to use forward AD with topk_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::topk_values", "engine/ops/native_functions/reduce3.yaml:271", "engine/generated/VariableType.ts:6774");
+}, "VariableType::topk_values", "engine/ops/native_functions/reduce3.yaml:271", "engine/generated/VariableType.ts:6782");
 registerKernel(ops.topk_default, "Autograd", (ks, self, k, dim, largest, sorted) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_values = isFwGradDefined(self);
@@ -6802,21 +6810,21 @@ registerKernel(ops.topk_default, "Autograd", (ks, self, k, dim, largest, sorted)
   }
   if (values_new_fw_grad_opt && (_result as any)[0]) set_fw_grad((_result as any)[0], values_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::topk_default", "engine/ops/native_functions/reduce3.yaml:276", "engine/generated/VariableType.ts:6780");
-registerKernel(ops.bucketize_Tensor, "Autograd", (ks, self, boundaries, out_int32, right) => below_autograd(() => ops.bucketize_Tensor.redispatch(ks.and(after_autograd_keyset), self, boundaries, out_int32, right)), "VariableType::bucketize_Tensor", "engine/ops/native_functions/reduce3.yaml:281", "engine/generated/VariableType.ts:6806");
+}, "VariableType::topk_default", "engine/ops/native_functions/reduce3.yaml:276", "engine/generated/VariableType.ts:6788");
+registerKernel(ops.bucketize_Tensor, "Autograd", (ks, self, boundaries, out_int32, right) => below_autograd(() => ops.bucketize_Tensor.redispatch(ks.and(after_autograd_keyset), self, boundaries, out_int32, right)), "VariableType::bucketize_Tensor", "engine/ops/native_functions/reduce3.yaml:281", "engine/generated/VariableType.ts:6814");
 registerKernel(ops.bucketize_Tensor_out, "Autograd", (ks, self, boundaries, out_int32, right, out) => {
   const _result = below_autograd(() => ops.bucketize_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, boundaries, out_int32, right, out));
   if ((isFwGradDefined(self) || isFwGradDefined(boundaries) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with bucketize_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::bucketize_Tensor_out", "engine/ops/native_functions/reduce3.yaml:285", "engine/generated/VariableType.ts:6807");
-registerKernel(ops.bucketize_Scalar, "Autograd", (ks, self, boundaries, out_int32, right) => below_autograd(() => ops.bucketize_Scalar.redispatch(ks.and(after_autograd_keyset), self, boundaries, out_int32, right)), "VariableType::bucketize_Scalar", "engine/ops/native_functions/reduce3.yaml:289", "engine/generated/VariableType.ts:6812");
-registerKernel(ops.searchsorted_Tensor, "Autograd", (ks, sorted_sequence, self, out_int32, right, side, sorter) => below_autograd(() => ops.searchsorted_Tensor.redispatch(ks.and(after_autograd_keyset), sorted_sequence, self, out_int32, right, side, sorter)), "VariableType::searchsorted_Tensor", "engine/ops/native_functions/reduce3.yaml:294", "engine/generated/VariableType.ts:6813");
+}, "VariableType::bucketize_Tensor_out", "engine/ops/native_functions/reduce3.yaml:285", "engine/generated/VariableType.ts:6815");
+registerKernel(ops.bucketize_Scalar, "Autograd", (ks, self, boundaries, out_int32, right) => below_autograd(() => ops.bucketize_Scalar.redispatch(ks.and(after_autograd_keyset), self, boundaries, out_int32, right)), "VariableType::bucketize_Scalar", "engine/ops/native_functions/reduce3.yaml:289", "engine/generated/VariableType.ts:6820");
+registerKernel(ops.searchsorted_Tensor, "Autograd", (ks, sorted_sequence, self, out_int32, right, side, sorter) => below_autograd(() => ops.searchsorted_Tensor.redispatch(ks.and(after_autograd_keyset), sorted_sequence, self, out_int32, right, side, sorter)), "VariableType::searchsorted_Tensor", "engine/ops/native_functions/reduce3.yaml:294", "engine/generated/VariableType.ts:6821");
 registerKernel(ops.searchsorted_Tensor_out, "Autograd", (ks, sorted_sequence, self, out_int32, right, side, sorter, out) => {
   const _result = below_autograd(() => ops.searchsorted_Tensor_out.redispatch(ks.and(after_autograd_keyset), sorted_sequence, self, out_int32, right, side, sorter, out));
   if ((isFwGradDefined(sorted_sequence) || isFwGradDefined(self) || isFwGradDefined(sorter) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with searchsorted_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::searchsorted_Tensor_out", "engine/ops/native_functions/reduce3.yaml:298", "engine/generated/VariableType.ts:6814");
-registerKernel(ops.searchsorted_Scalar, "Autograd", (ks, sorted_sequence, self, out_int32, right, side, sorter) => below_autograd(() => ops.searchsorted_Scalar.redispatch(ks.and(after_autograd_keyset), sorted_sequence, self, out_int32, right, side, sorter)), "VariableType::searchsorted_Scalar", "engine/ops/native_functions/reduce3.yaml:302", "engine/generated/VariableType.ts:6819");
+}, "VariableType::searchsorted_Tensor_out", "engine/ops/native_functions/reduce3.yaml:298", "engine/generated/VariableType.ts:6822");
+registerKernel(ops.searchsorted_Scalar, "Autograd", (ks, sorted_sequence, self, out_int32, right, side, sorter) => below_autograd(() => ops.searchsorted_Scalar.redispatch(ks.and(after_autograd_keyset), sorted_sequence, self, out_int32, right, side, sorter)), "VariableType::searchsorted_Scalar", "engine/ops/native_functions/reduce3.yaml:302", "engine/generated/VariableType.ts:6827");
 registerKernel(ops.bincount_default, "Autograd", (ks, self, weights, minlength) => {
   const grad_fn = compute_requires_grad(self, weights) ? not_implemented_node("aten::bincount", self, weights) : null;
   const _result = below_autograd(() => ops.bincount_default.redispatch(ks.and(after_autograd_keyset), self, weights, minlength));
@@ -6824,7 +6832,7 @@ registerKernel(ops.bincount_default, "Autograd", (ks, self, weights, minlength) 
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self) || isFwGradDefined(weights))) throw new NotImplementedError("Trying to use forward AD with bincount that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::bincount_default", "engine/ops/native_functions/reduce3.yaml:308", "engine/generated/VariableType.ts:6820");
+}, "VariableType::bincount_default", "engine/ops/native_functions/reduce3.yaml:308", "engine/generated/VariableType.ts:6828");
 registerKernel(ops.linalg_vector_norm_default, "Autograd", (ks, self, ord, dim, keepdim, dtype) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -6853,13 +6861,13 @@ registerKernel(ops.linalg_vector_norm_default, "Autograd", (ks, self, ord, dim, 
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::linalg_vector_norm_default", "engine/ops/native_functions/reduce3.yaml:316", "engine/generated/VariableType.ts:6828");
+}, "VariableType::linalg_vector_norm_default", "engine/ops/native_functions/reduce3.yaml:316", "engine/generated/VariableType.ts:6836");
 registerKernel(ops.linalg_vector_norm_out, "Autograd", (ks, self, ord, dim, keepdim, dtype, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("linalg_vector_norm");
   const _result = below_autograd(() => ops.linalg_vector_norm_out.redispatch(ks.and(after_autograd_keyset), self, ord, dim, keepdim, dtype, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with linalg_vector_norm_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::linalg_vector_norm_out", "engine/ops/native_functions/reduce3.yaml:321", "engine/generated/VariableType.ts:6857");
+}, "VariableType::linalg_vector_norm_out", "engine/ops/native_functions/reduce3.yaml:321", "engine/generated/VariableType.ts:6865");
 registerKernel(ops.where_self, "Autograd", (ks, condition, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
   const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(other);
@@ -6884,25 +6892,25 @@ registerKernel(ops.where_self, "Autograd", (ks, condition, self, other) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::where_self", "engine/ops/native_functions/select.yaml:12", "engine/generated/VariableType.ts:6863");
+}, "VariableType::where_self", "engine/ops/native_functions/select.yaml:12", "engine/generated/VariableType.ts:6871");
 registerKernel(ops.where_self_out, "Autograd", (ks, condition, self, other, out) => {
   if (compute_requires_grad(condition, self, other)) throw_error_out_requires_grad("where");
   const _result = below_autograd(() => ops.where_self_out.redispatch(ks.and(after_autograd_keyset), condition, self, other, out));
   if ((isFwGradDefined(condition) || isFwGradDefined(self) || isFwGradDefined(other) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with where_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::where_self_out", "engine/ops/native_functions/select.yaml:18", "engine/generated/VariableType.ts:6888");
+}, "VariableType::where_self_out", "engine/ops/native_functions/select.yaml:18", "engine/generated/VariableType.ts:6896");
 registerKernel(ops.sort_values, "Autograd", (ks, self, dim, descending, values, indices) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("sort");
   const _result = below_autograd(() => ops.sort_values.redispatch(ks.and(after_autograd_keyset), self, dim, descending, values, indices));
   if ((isFwGradDefined(self) || isFwGradDefined(values) || isFwGradDefined(indices))) throw new NotImplementedError("Trying to use forward AD with sort_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::sort_values", "engine/ops/native_functions/select.yaml:40", "engine/generated/VariableType.ts:6894");
+}, "VariableType::sort_values", "engine/ops/native_functions/select.yaml:40", "engine/generated/VariableType.ts:6902");
 registerKernel(ops.sort_values_stable, "Autograd", (ks, self, stable, dim, descending, values, indices) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("sort");
   const _result = below_autograd(() => ops.sort_values_stable.redispatch(ks.and(after_autograd_keyset), self, stable, dim, descending, values, indices));
   if ((isFwGradDefined(self) || isFwGradDefined(values) || isFwGradDefined(indices))) throw new NotImplementedError("Trying to use forward AD with sort_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::sort_values_stable", "engine/ops/native_functions/select.yaml:45", "engine/generated/VariableType.ts:6900");
+}, "VariableType::sort_values_stable", "engine/ops/native_functions/select.yaml:45", "engine/generated/VariableType.ts:6908");
 registerKernel(ops.sort_default, "Autograd", (ks, self, dim, descending) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_values = isFwGradDefined(self);
@@ -6928,7 +6936,7 @@ registerKernel(ops.sort_default, "Autograd", (ks, self, dim, descending) => {
   }
   if (values_new_fw_grad_opt && (_result as any)[0]) set_fw_grad((_result as any)[0], values_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::sort_default", "engine/ops/native_functions/select.yaml:50", "engine/generated/VariableType.ts:6906");
+}, "VariableType::sort_default", "engine/ops/native_functions/select.yaml:50", "engine/generated/VariableType.ts:6914");
 registerKernel(ops.sort_stable, "Autograd", (ks, self, stable, dim, descending) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_values = isFwGradDefined(self);
@@ -6954,8 +6962,8 @@ registerKernel(ops.sort_stable, "Autograd", (ks, self, stable, dim, descending) 
   }
   if (values_new_fw_grad_opt && (_result as any)[0]) set_fw_grad((_result as any)[0], values_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::sort_stable", "engine/ops/native_functions/select.yaml:56", "engine/generated/VariableType.ts:6932");
-registerKernel(ops.argsort_stable, "Autograd", (ks, self, stable, dim, descending) => below_autograd(() => ops.argsort_stable.redispatch(ks.and(after_autograd_keyset), self, stable, dim, descending)), "VariableType::argsort_stable", "engine/ops/native_functions/select.yaml:66", "engine/generated/VariableType.ts:6958");
+}, "VariableType::sort_stable", "engine/ops/native_functions/select.yaml:56", "engine/generated/VariableType.ts:6940");
+registerKernel(ops.argsort_stable, "Autograd", (ks, self, stable, dim, descending) => below_autograd(() => ops.argsort_stable.redispatch(ks.and(after_autograd_keyset), self, stable, dim, descending)), "VariableType::argsort_stable", "engine/ops/native_functions/select.yaml:66", "engine/generated/VariableType.ts:6966");
 registerKernel(ops.as_strided_default, "Autograd", (ks, self, size, stride, storage_offset) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -6981,7 +6989,7 @@ registerKernel(ops.as_strided_default, "Autograd", (ks, self, size, stride, stor
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::as_strided_default", "engine/ops/native_functions/shape.yaml:19", "engine/generated/VariableType.ts:6959");
+}, "VariableType::as_strided_default", "engine/ops/native_functions/shape.yaml:19", "engine/generated/VariableType.ts:6967");
 registerKernel(ops.alias_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -7003,7 +7011,7 @@ registerKernel(ops.alias_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::alias_default", "engine/ops/native_functions/shape.yaml:26", "engine/generated/VariableType.ts:6985");
+}, "VariableType::alias_default", "engine/ops/native_functions/shape.yaml:26", "engine/generated/VariableType.ts:6993");
 registerKernel(ops._reshape_alias_default, "Autograd", (ks, self, size, stride) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -7026,7 +7034,7 @@ registerKernel(ops._reshape_alias_default, "Autograd", (ks, self, size, stride) 
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::_reshape_alias_default", "engine/ops/native_functions/shape.yaml:53", "engine/generated/VariableType.ts:7007");
+}, "VariableType::_reshape_alias_default", "engine/ops/native_functions/shape.yaml:53", "engine/generated/VariableType.ts:7015");
 registerKernel(ops._unsafe_view_default, "Autograd", (ks, self, size) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -7049,7 +7057,7 @@ registerKernel(ops._unsafe_view_default, "Autograd", (ks, self, size) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::_unsafe_view_default", "engine/ops/native_functions/shape.yaml:59", "engine/generated/VariableType.ts:7030");
+}, "VariableType::_unsafe_view_default", "engine/ops/native_functions/shape.yaml:59", "engine/generated/VariableType.ts:7038");
 registerKernel(ops.squeeze_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -7072,7 +7080,7 @@ registerKernel(ops.squeeze_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::squeeze_default", "engine/ops/native_functions/shape.yaml:82", "engine/generated/VariableType.ts:7053");
+}, "VariableType::squeeze_default", "engine/ops/native_functions/shape.yaml:82", "engine/generated/VariableType.ts:7061");
 registerKernel(ops.squeeze_dim, "Autograd", (ks, self, dim) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -7096,7 +7104,7 @@ registerKernel(ops.squeeze_dim, "Autograd", (ks, self, dim) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::squeeze_dim", "engine/ops/native_functions/shape.yaml:88", "engine/generated/VariableType.ts:7076");
+}, "VariableType::squeeze_dim", "engine/ops/native_functions/shape.yaml:88", "engine/generated/VariableType.ts:7084");
 registerKernel(ops.unsqueeze_default, "Autograd", (ks, self, dim) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -7119,7 +7127,7 @@ registerKernel(ops.unsqueeze_default, "Autograd", (ks, self, dim) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::unsqueeze_default", "engine/ops/native_functions/shape.yaml:94", "engine/generated/VariableType.ts:7100");
+}, "VariableType::unsqueeze_default", "engine/ops/native_functions/shape.yaml:94", "engine/generated/VariableType.ts:7108");
 registerKernel(ops.transpose_int, "Autograd", (ks, self, dim0, dim1) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -7143,7 +7151,7 @@ registerKernel(ops.transpose_int, "Autograd", (ks, self, dim0, dim1) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::transpose_int", "engine/ops/native_functions/shape.yaml:102", "engine/generated/VariableType.ts:7123");
+}, "VariableType::transpose_int", "engine/ops/native_functions/shape.yaml:102", "engine/generated/VariableType.ts:7131");
 registerKernel(ops.t_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -7165,7 +7173,7 @@ registerKernel(ops.t_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::t_default", "engine/ops/native_functions/shape.yaml:108", "engine/generated/VariableType.ts:7147");
+}, "VariableType::t_default", "engine/ops/native_functions/shape.yaml:108", "engine/generated/VariableType.ts:7155");
 registerKernel(ops.permute_default, "Autograd", (ks, self, dims) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -7188,7 +7196,7 @@ registerKernel(ops.permute_default, "Autograd", (ks, self, dims) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::permute_default", "engine/ops/native_functions/shape.yaml:114", "engine/generated/VariableType.ts:7169");
+}, "VariableType::permute_default", "engine/ops/native_functions/shape.yaml:114", "engine/generated/VariableType.ts:7177");
 registerKernel(ops.expand_default, "Autograd", (ks, self, size, implicit) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -7211,7 +7219,7 @@ registerKernel(ops.expand_default, "Autograd", (ks, self, size, implicit) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::expand_default", "engine/ops/native_functions/shape.yaml:142", "engine/generated/VariableType.ts:7192");
+}, "VariableType::expand_default", "engine/ops/native_functions/shape.yaml:142", "engine/generated/VariableType.ts:7200");
 registerKernel(ops.select_int, "Autograd", (ks, self, dim, index) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -7236,7 +7244,7 @@ registerKernel(ops.select_int, "Autograd", (ks, self, dim, index) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::select_int", "engine/ops/native_functions/shape.yaml:168", "engine/generated/VariableType.ts:7215");
+}, "VariableType::select_int", "engine/ops/native_functions/shape.yaml:168", "engine/generated/VariableType.ts:7223");
 registerKernel(ops.slice_Tensor, "Autograd", (ks, self, dim, start, end, step) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -7263,7 +7271,7 @@ registerKernel(ops.slice_Tensor, "Autograd", (ks, self, dim, start, end, step) =
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::slice_Tensor", "engine/ops/native_functions/shape.yaml:174", "engine/generated/VariableType.ts:7240");
+}, "VariableType::slice_Tensor", "engine/ops/native_functions/shape.yaml:174", "engine/generated/VariableType.ts:7248");
 registerKernel(ops.unfold_default, "Autograd", (ks, self, dimension, size, step) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -7289,7 +7297,7 @@ registerKernel(ops.unfold_default, "Autograd", (ks, self, dimension, size, step)
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::unfold_default", "engine/ops/native_functions/shape.yaml:180", "engine/generated/VariableType.ts:7267");
+}, "VariableType::unfold_default", "engine/ops/native_functions/shape.yaml:180", "engine/generated/VariableType.ts:7275");
 registerKernel(ops.diagonal_default, "Autograd", (ks, self, offset, dim1, dim2) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -7315,7 +7323,7 @@ registerKernel(ops.diagonal_default, "Autograd", (ks, self, offset, dim1, dim2) 
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::diagonal_default", "engine/ops/native_functions/shape.yaml:186", "engine/generated/VariableType.ts:7293");
+}, "VariableType::diagonal_default", "engine/ops/native_functions/shape.yaml:186", "engine/generated/VariableType.ts:7301");
 registerKernel(ops.split_Tensor, "Autograd", (ks, self, split_size, dim) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -7341,7 +7349,7 @@ registerKernel(ops.split_Tensor, "Autograd", (ks, self, split_size, dim) => {
   }
   if (result_new_fw_grad_opt) ((_result as any) as Tensor[]).forEach((t, i) => { if (result_new_fw_grad_opt[i]) set_fw_grad(t, result_new_fw_grad_opt[i], 0, false); });
   return _result;
-}, "VariableType::split_Tensor", "engine/ops/native_functions/shape.yaml:193", "engine/generated/VariableType.ts:7319");
+}, "VariableType::split_Tensor", "engine/ops/native_functions/shape.yaml:193", "engine/generated/VariableType.ts:7327");
 registerKernel(ops.split_with_sizes_default, "Autograd", (ks, self, split_sizes, dim) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -7367,7 +7375,7 @@ registerKernel(ops.split_with_sizes_default, "Autograd", (ks, self, split_sizes,
   }
   if (result_new_fw_grad_opt) ((_result as any) as Tensor[]).forEach((t, i) => { if (result_new_fw_grad_opt[i]) set_fw_grad(t, result_new_fw_grad_opt[i], 0, false); });
   return _result;
-}, "VariableType::split_with_sizes_default", "engine/ops/native_functions/shape.yaml:204", "engine/generated/VariableType.ts:7345");
+}, "VariableType::split_with_sizes_default", "engine/ops/native_functions/shape.yaml:204", "engine/generated/VariableType.ts:7353");
 registerKernel(ops.unbind_int, "Autograd", (ks, self, dim) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -7390,7 +7398,7 @@ registerKernel(ops.unbind_int, "Autograd", (ks, self, dim) => {
   }
   if (result_new_fw_grad_opt) ((_result as any) as Tensor[]).forEach((t, i) => { if (result_new_fw_grad_opt[i]) set_fw_grad(t, result_new_fw_grad_opt[i], 0, false); });
   return _result;
-}, "VariableType::unbind_int", "engine/ops/native_functions/shape.yaml:216", "engine/generated/VariableType.ts:7371");
+}, "VariableType::unbind_int", "engine/ops/native_functions/shape.yaml:216", "engine/generated/VariableType.ts:7379");
 registerKernel(ops.clone_default, "Autograd", (ks, self, memory_format) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -7412,7 +7420,7 @@ registerKernel(ops.clone_default, "Autograd", (ks, self, memory_format) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::clone_default", "engine/ops/native_functions/shape.yaml:223", "engine/generated/VariableType.ts:7394");
+}, "VariableType::clone_default", "engine/ops/native_functions/shape.yaml:223", "engine/generated/VariableType.ts:7402");
 registerKernel(ops.copy__default, "Autograd", (ks, self, src, non_blocking) => {
   const grad_fn = compute_requires_grad(src) ? not_implemented_node("aten::copy_", src) : null;
   if (grad_fn) check_inplace(self, true);
@@ -7421,7 +7429,7 @@ registerKernel(ops.copy__default, "Autograd", (ks, self, src, non_blocking) => {
   if (grad_fn) rebase_history(self, grad_fn);
   copy__fw_grad(self, src);
   return _result;
-}, "VariableType::copy__default", "engine/ops/native_functions/shape.yaml:235", "engine/generated/VariableType.ts:7416");
+}, "VariableType::copy__default", "engine/ops/native_functions/shape.yaml:235", "engine/generated/VariableType.ts:7424");
 registerKernel(ops._to_copy_default, "Autograd", (ks, self, dtype, layout, device, pin_memory, non_blocking, memory_format) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -7444,7 +7452,7 @@ registerKernel(ops._to_copy_default, "Autograd", (ks, self, dtype, layout, devic
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::_to_copy_default", "engine/ops/native_functions/shape.yaml:242", "engine/generated/VariableType.ts:7425");
+}, "VariableType::_to_copy_default", "engine/ops/native_functions/shape.yaml:242", "engine/generated/VariableType.ts:7433");
 registerKernel(ops.zero__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -7467,14 +7475,14 @@ registerKernel(ops.zero__default, "Autograd", (ks, self) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::zero__default", "engine/ops/native_functions/shape.yaml:276", "engine/generated/VariableType.ts:7448");
-registerKernel(ops.empty_strided_default, "Autograd", (ks, size, stride, dtype, layout, device, pin_memory) => below_autograd(() => ops.empty_strided_default.redispatch(ks.and(after_autograd_keyset), size, stride, dtype, layout, device, pin_memory)), "VariableType::empty_strided_default", "engine/ops/native_functions/shape.yaml:284", "engine/generated/VariableType.ts:7471");
-registerKernel(ops.empty_like_default, "Autograd", (ks, self, dtype, layout, device, pin_memory, memory_format) => below_autograd(() => ops.empty_like_default.redispatch(ks.and(after_autograd_keyset), self, dtype, layout, device, pin_memory, memory_format)), "VariableType::empty_like_default", "engine/ops/native_functions/shape.yaml:290", "engine/generated/VariableType.ts:7472");
-registerKernel(ops.zeros_default, "Autograd", (ks, size, dtype, layout, device, pin_memory) => below_autograd(() => ops.zeros_default.redispatch(ks.and(after_autograd_keyset), size, dtype, layout, device, pin_memory)), "VariableType::zeros_default", "engine/ops/native_functions/shape.yaml:296", "engine/generated/VariableType.ts:7473");
-registerKernel(ops.zeros_like_default, "Autograd", (ks, self, dtype, layout, device, pin_memory, memory_format) => below_autograd(() => ops.zeros_like_default.redispatch(ks.and(after_autograd_keyset), self, dtype, layout, device, pin_memory, memory_format)), "VariableType::zeros_like_default", "engine/ops/native_functions/shape.yaml:300", "engine/generated/VariableType.ts:7474");
-registerKernel(ops.ones_like_default, "Autograd", (ks, self, dtype, layout, device, pin_memory, memory_format) => below_autograd(() => ops.ones_like_default.redispatch(ks.and(after_autograd_keyset), self, dtype, layout, device, pin_memory, memory_format)), "VariableType::ones_like_default", "engine/ops/native_functions/shape.yaml:307", "engine/generated/VariableType.ts:7475");
-registerKernel(ops.full_default, "Autograd", (ks, size, fill_value, dtype, layout, device, pin_memory) => below_autograd(() => ops.full_default.redispatch(ks.and(after_autograd_keyset), size, fill_value, dtype, layout, device, pin_memory)), "VariableType::full_default", "engine/ops/native_functions/shape.yaml:314", "engine/generated/VariableType.ts:7476");
-registerKernel(ops.full_like_default, "Autograd", (ks, self, fill_value, dtype, layout, device, pin_memory, memory_format) => below_autograd(() => ops.full_like_default.redispatch(ks.and(after_autograd_keyset), self, fill_value, dtype, layout, device, pin_memory, memory_format)), "VariableType::full_like_default", "engine/ops/native_functions/shape.yaml:318", "engine/generated/VariableType.ts:7477");
+}, "VariableType::zero__default", "engine/ops/native_functions/shape.yaml:276", "engine/generated/VariableType.ts:7456");
+registerKernel(ops.empty_strided_default, "Autograd", (ks, size, stride, dtype, layout, device, pin_memory) => below_autograd(() => ops.empty_strided_default.redispatch(ks.and(after_autograd_keyset), size, stride, dtype, layout, device, pin_memory)), "VariableType::empty_strided_default", "engine/ops/native_functions/shape.yaml:284", "engine/generated/VariableType.ts:7479");
+registerKernel(ops.empty_like_default, "Autograd", (ks, self, dtype, layout, device, pin_memory, memory_format) => below_autograd(() => ops.empty_like_default.redispatch(ks.and(after_autograd_keyset), self, dtype, layout, device, pin_memory, memory_format)), "VariableType::empty_like_default", "engine/ops/native_functions/shape.yaml:290", "engine/generated/VariableType.ts:7480");
+registerKernel(ops.zeros_default, "Autograd", (ks, size, dtype, layout, device, pin_memory) => below_autograd(() => ops.zeros_default.redispatch(ks.and(after_autograd_keyset), size, dtype, layout, device, pin_memory)), "VariableType::zeros_default", "engine/ops/native_functions/shape.yaml:296", "engine/generated/VariableType.ts:7481");
+registerKernel(ops.zeros_like_default, "Autograd", (ks, self, dtype, layout, device, pin_memory, memory_format) => below_autograd(() => ops.zeros_like_default.redispatch(ks.and(after_autograd_keyset), self, dtype, layout, device, pin_memory, memory_format)), "VariableType::zeros_like_default", "engine/ops/native_functions/shape.yaml:300", "engine/generated/VariableType.ts:7482");
+registerKernel(ops.ones_like_default, "Autograd", (ks, self, dtype, layout, device, pin_memory, memory_format) => below_autograd(() => ops.ones_like_default.redispatch(ks.and(after_autograd_keyset), self, dtype, layout, device, pin_memory, memory_format)), "VariableType::ones_like_default", "engine/ops/native_functions/shape.yaml:307", "engine/generated/VariableType.ts:7483");
+registerKernel(ops.full_default, "Autograd", (ks, size, fill_value, dtype, layout, device, pin_memory) => below_autograd(() => ops.full_default.redispatch(ks.and(after_autograd_keyset), size, fill_value, dtype, layout, device, pin_memory)), "VariableType::full_default", "engine/ops/native_functions/shape.yaml:314", "engine/generated/VariableType.ts:7484");
+registerKernel(ops.full_like_default, "Autograd", (ks, self, fill_value, dtype, layout, device, pin_memory, memory_format) => below_autograd(() => ops.full_like_default.redispatch(ks.and(after_autograd_keyset), self, fill_value, dtype, layout, device, pin_memory, memory_format)), "VariableType::full_like_default", "engine/ops/native_functions/shape.yaml:318", "engine/generated/VariableType.ts:7485");
 registerKernel(ops.neg_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -7496,7 +7504,7 @@ registerKernel(ops.neg_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::neg_default", "engine/ops/native_functions/unary.yaml:19", "engine/generated/VariableType.ts:7478");
+}, "VariableType::neg_default", "engine/ops/native_functions/unary.yaml:19", "engine/generated/VariableType.ts:7486");
 registerKernel(ops.neg__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -7520,13 +7528,13 @@ registerKernel(ops.neg__default, "Autograd", (ks, self) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::neg__default", "engine/ops/native_functions/unary.yaml:23", "engine/generated/VariableType.ts:7500");
+}, "VariableType::neg__default", "engine/ops/native_functions/unary.yaml:23", "engine/generated/VariableType.ts:7508");
 registerKernel(ops.neg_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("neg");
   const _result = below_autograd(() => ops.neg_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with neg_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::neg_out", "engine/ops/native_functions/unary.yaml:27", "engine/generated/VariableType.ts:7524");
+}, "VariableType::neg_out", "engine/ops/native_functions/unary.yaml:27", "engine/generated/VariableType.ts:7532");
 registerKernel(ops.abs_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -7551,7 +7559,7 @@ registerKernel(ops.abs_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::abs_default", "engine/ops/native_functions/unary.yaml:48", "engine/generated/VariableType.ts:7530");
+}, "VariableType::abs_default", "engine/ops/native_functions/unary.yaml:48", "engine/generated/VariableType.ts:7538");
 registerKernel(ops.abs__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -7582,13 +7590,13 @@ registerKernel(ops.abs__default, "Autograd", (ks, self) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::abs__default", "engine/ops/native_functions/unary.yaml:53", "engine/generated/VariableType.ts:7555");
+}, "VariableType::abs__default", "engine/ops/native_functions/unary.yaml:53", "engine/generated/VariableType.ts:7563");
 registerKernel(ops.abs_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("abs");
   const _result = below_autograd(() => ops.abs_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with abs_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::abs_out", "engine/ops/native_functions/unary.yaml:58", "engine/generated/VariableType.ts:7586");
+}, "VariableType::abs_out", "engine/ops/native_functions/unary.yaml:58", "engine/generated/VariableType.ts:7594");
 registerKernel(ops.sign_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -7610,7 +7618,7 @@ registerKernel(ops.sign_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::sign_default", "engine/ops/native_functions/unary.yaml:77", "engine/generated/VariableType.ts:7592");
+}, "VariableType::sign_default", "engine/ops/native_functions/unary.yaml:77", "engine/generated/VariableType.ts:7600");
 registerKernel(ops.sign__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -7634,13 +7642,13 @@ registerKernel(ops.sign__default, "Autograd", (ks, self) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::sign__default", "engine/ops/native_functions/unary.yaml:81", "engine/generated/VariableType.ts:7614");
+}, "VariableType::sign__default", "engine/ops/native_functions/unary.yaml:81", "engine/generated/VariableType.ts:7622");
 registerKernel(ops.sign_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("sign");
   const _result = below_autograd(() => ops.sign_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with sign_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::sign_out", "engine/ops/native_functions/unary.yaml:85", "engine/generated/VariableType.ts:7638");
+}, "VariableType::sign_out", "engine/ops/native_functions/unary.yaml:85", "engine/generated/VariableType.ts:7646");
 registerKernel(ops.sgn_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -7666,7 +7674,7 @@ registerKernel(ops.sgn_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::sgn_default", "engine/ops/native_functions/unary.yaml:91", "engine/generated/VariableType.ts:7644");
+}, "VariableType::sgn_default", "engine/ops/native_functions/unary.yaml:91", "engine/generated/VariableType.ts:7652");
 registerKernel(ops.sgn__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -7697,13 +7705,13 @@ registerKernel(ops.sgn__default, "Autograd", (ks, self) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::sgn__default", "engine/ops/native_functions/unary.yaml:95", "engine/generated/VariableType.ts:7670");
+}, "VariableType::sgn__default", "engine/ops/native_functions/unary.yaml:95", "engine/generated/VariableType.ts:7678");
 registerKernel(ops.sgn_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("sgn");
   const _result = below_autograd(() => ops.sgn_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with sgn_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::sgn_out", "engine/ops/native_functions/unary.yaml:99", "engine/generated/VariableType.ts:7701");
+}, "VariableType::sgn_out", "engine/ops/native_functions/unary.yaml:99", "engine/generated/VariableType.ts:7709");
 registerKernel(ops.exp_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -7727,7 +7735,7 @@ registerKernel(ops.exp_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::exp_default", "engine/ops/native_functions/unary.yaml:106", "engine/generated/VariableType.ts:7707");
+}, "VariableType::exp_default", "engine/ops/native_functions/unary.yaml:106", "engine/generated/VariableType.ts:7715");
 registerKernel(ops.exp__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -7753,13 +7761,13 @@ registerKernel(ops.exp__default, "Autograd", (ks, self) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::exp__default", "engine/ops/native_functions/unary.yaml:110", "engine/generated/VariableType.ts:7731");
+}, "VariableType::exp__default", "engine/ops/native_functions/unary.yaml:110", "engine/generated/VariableType.ts:7739");
 registerKernel(ops.exp_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("exp");
   const _result = below_autograd(() => ops.exp_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with exp_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::exp_out", "engine/ops/native_functions/unary.yaml:114", "engine/generated/VariableType.ts:7757");
+}, "VariableType::exp_out", "engine/ops/native_functions/unary.yaml:114", "engine/generated/VariableType.ts:7765");
 registerKernel(ops.exp2_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -7783,7 +7791,7 @@ registerKernel(ops.exp2_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::exp2_default", "engine/ops/native_functions/unary.yaml:120", "engine/generated/VariableType.ts:7763");
+}, "VariableType::exp2_default", "engine/ops/native_functions/unary.yaml:120", "engine/generated/VariableType.ts:7771");
 registerKernel(ops.exp2__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -7809,13 +7817,13 @@ registerKernel(ops.exp2__default, "Autograd", (ks, self) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::exp2__default", "engine/ops/native_functions/unary.yaml:124", "engine/generated/VariableType.ts:7787");
+}, "VariableType::exp2__default", "engine/ops/native_functions/unary.yaml:124", "engine/generated/VariableType.ts:7795");
 registerKernel(ops.exp2_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("exp2");
   const _result = below_autograd(() => ops.exp2_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with exp2_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::exp2_out", "engine/ops/native_functions/unary.yaml:128", "engine/generated/VariableType.ts:7813");
+}, "VariableType::exp2_out", "engine/ops/native_functions/unary.yaml:128", "engine/generated/VariableType.ts:7821");
 registerKernel(ops.expm1_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -7839,7 +7847,7 @@ registerKernel(ops.expm1_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::expm1_default", "engine/ops/native_functions/unary.yaml:134", "engine/generated/VariableType.ts:7819");
+}, "VariableType::expm1_default", "engine/ops/native_functions/unary.yaml:134", "engine/generated/VariableType.ts:7827");
 registerKernel(ops.expm1__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -7865,13 +7873,13 @@ registerKernel(ops.expm1__default, "Autograd", (ks, self) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::expm1__default", "engine/ops/native_functions/unary.yaml:138", "engine/generated/VariableType.ts:7843");
+}, "VariableType::expm1__default", "engine/ops/native_functions/unary.yaml:138", "engine/generated/VariableType.ts:7851");
 registerKernel(ops.expm1_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("expm1");
   const _result = below_autograd(() => ops.expm1_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with expm1_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::expm1_out", "engine/ops/native_functions/unary.yaml:142", "engine/generated/VariableType.ts:7869");
+}, "VariableType::expm1_out", "engine/ops/native_functions/unary.yaml:142", "engine/generated/VariableType.ts:7877");
 registerKernel(ops.log_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -7895,7 +7903,7 @@ registerKernel(ops.log_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::log_default", "engine/ops/native_functions/unary.yaml:148", "engine/generated/VariableType.ts:7875");
+}, "VariableType::log_default", "engine/ops/native_functions/unary.yaml:148", "engine/generated/VariableType.ts:7883");
 registerKernel(ops.log__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -7925,13 +7933,13 @@ registerKernel(ops.log__default, "Autograd", (ks, self) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::log__default", "engine/ops/native_functions/unary.yaml:152", "engine/generated/VariableType.ts:7899");
+}, "VariableType::log__default", "engine/ops/native_functions/unary.yaml:152", "engine/generated/VariableType.ts:7907");
 registerKernel(ops.log_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("log");
   const _result = below_autograd(() => ops.log_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with log_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::log_out", "engine/ops/native_functions/unary.yaml:156", "engine/generated/VariableType.ts:7929");
+}, "VariableType::log_out", "engine/ops/native_functions/unary.yaml:156", "engine/generated/VariableType.ts:7937");
 registerKernel(ops.log2_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -7955,7 +7963,7 @@ registerKernel(ops.log2_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::log2_default", "engine/ops/native_functions/unary.yaml:162", "engine/generated/VariableType.ts:7935");
+}, "VariableType::log2_default", "engine/ops/native_functions/unary.yaml:162", "engine/generated/VariableType.ts:7943");
 registerKernel(ops.log2__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -7985,13 +7993,13 @@ registerKernel(ops.log2__default, "Autograd", (ks, self) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::log2__default", "engine/ops/native_functions/unary.yaml:166", "engine/generated/VariableType.ts:7959");
+}, "VariableType::log2__default", "engine/ops/native_functions/unary.yaml:166", "engine/generated/VariableType.ts:7967");
 registerKernel(ops.log2_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("log2");
   const _result = below_autograd(() => ops.log2_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with log2_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::log2_out", "engine/ops/native_functions/unary.yaml:170", "engine/generated/VariableType.ts:7989");
+}, "VariableType::log2_out", "engine/ops/native_functions/unary.yaml:170", "engine/generated/VariableType.ts:7997");
 registerKernel(ops.log10_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -8015,7 +8023,7 @@ registerKernel(ops.log10_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::log10_default", "engine/ops/native_functions/unary.yaml:176", "engine/generated/VariableType.ts:7995");
+}, "VariableType::log10_default", "engine/ops/native_functions/unary.yaml:176", "engine/generated/VariableType.ts:8003");
 registerKernel(ops.log10__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -8045,13 +8053,13 @@ registerKernel(ops.log10__default, "Autograd", (ks, self) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::log10__default", "engine/ops/native_functions/unary.yaml:180", "engine/generated/VariableType.ts:8019");
+}, "VariableType::log10__default", "engine/ops/native_functions/unary.yaml:180", "engine/generated/VariableType.ts:8027");
 registerKernel(ops.log10_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("log10");
   const _result = below_autograd(() => ops.log10_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with log10_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::log10_out", "engine/ops/native_functions/unary.yaml:184", "engine/generated/VariableType.ts:8049");
+}, "VariableType::log10_out", "engine/ops/native_functions/unary.yaml:184", "engine/generated/VariableType.ts:8057");
 registerKernel(ops.log1p_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -8075,7 +8083,7 @@ registerKernel(ops.log1p_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::log1p_default", "engine/ops/native_functions/unary.yaml:190", "engine/generated/VariableType.ts:8055");
+}, "VariableType::log1p_default", "engine/ops/native_functions/unary.yaml:190", "engine/generated/VariableType.ts:8063");
 registerKernel(ops.log1p__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -8105,13 +8113,13 @@ registerKernel(ops.log1p__default, "Autograd", (ks, self) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::log1p__default", "engine/ops/native_functions/unary.yaml:194", "engine/generated/VariableType.ts:8079");
+}, "VariableType::log1p__default", "engine/ops/native_functions/unary.yaml:194", "engine/generated/VariableType.ts:8087");
 registerKernel(ops.log1p_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("log1p");
   const _result = below_autograd(() => ops.log1p_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with log1p_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::log1p_out", "engine/ops/native_functions/unary.yaml:198", "engine/generated/VariableType.ts:8109");
+}, "VariableType::log1p_out", "engine/ops/native_functions/unary.yaml:198", "engine/generated/VariableType.ts:8117");
 registerKernel(ops.sqrt_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -8135,7 +8143,7 @@ registerKernel(ops.sqrt_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::sqrt_default", "engine/ops/native_functions/unary.yaml:204", "engine/generated/VariableType.ts:8115");
+}, "VariableType::sqrt_default", "engine/ops/native_functions/unary.yaml:204", "engine/generated/VariableType.ts:8123");
 registerKernel(ops.sqrt__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -8161,13 +8169,13 @@ registerKernel(ops.sqrt__default, "Autograd", (ks, self) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::sqrt__default", "engine/ops/native_functions/unary.yaml:208", "engine/generated/VariableType.ts:8139");
+}, "VariableType::sqrt__default", "engine/ops/native_functions/unary.yaml:208", "engine/generated/VariableType.ts:8147");
 registerKernel(ops.sqrt_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("sqrt");
   const _result = below_autograd(() => ops.sqrt_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with sqrt_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::sqrt_out", "engine/ops/native_functions/unary.yaml:212", "engine/generated/VariableType.ts:8165");
+}, "VariableType::sqrt_out", "engine/ops/native_functions/unary.yaml:212", "engine/generated/VariableType.ts:8173");
 registerKernel(ops.rsqrt_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -8191,7 +8199,7 @@ registerKernel(ops.rsqrt_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::rsqrt_default", "engine/ops/native_functions/unary.yaml:218", "engine/generated/VariableType.ts:8171");
+}, "VariableType::rsqrt_default", "engine/ops/native_functions/unary.yaml:218", "engine/generated/VariableType.ts:8179");
 registerKernel(ops.rsqrt__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -8217,13 +8225,13 @@ registerKernel(ops.rsqrt__default, "Autograd", (ks, self) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::rsqrt__default", "engine/ops/native_functions/unary.yaml:222", "engine/generated/VariableType.ts:8195");
+}, "VariableType::rsqrt__default", "engine/ops/native_functions/unary.yaml:222", "engine/generated/VariableType.ts:8203");
 registerKernel(ops.rsqrt_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("rsqrt");
   const _result = below_autograd(() => ops.rsqrt_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with rsqrt_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::rsqrt_out", "engine/ops/native_functions/unary.yaml:226", "engine/generated/VariableType.ts:8221");
+}, "VariableType::rsqrt_out", "engine/ops/native_functions/unary.yaml:226", "engine/generated/VariableType.ts:8229");
 registerKernel(ops.reciprocal_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -8247,7 +8255,7 @@ registerKernel(ops.reciprocal_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::reciprocal_default", "engine/ops/native_functions/unary.yaml:232", "engine/generated/VariableType.ts:8227");
+}, "VariableType::reciprocal_default", "engine/ops/native_functions/unary.yaml:232", "engine/generated/VariableType.ts:8235");
 registerKernel(ops.reciprocal__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -8273,13 +8281,13 @@ registerKernel(ops.reciprocal__default, "Autograd", (ks, self) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::reciprocal__default", "engine/ops/native_functions/unary.yaml:236", "engine/generated/VariableType.ts:8251");
+}, "VariableType::reciprocal__default", "engine/ops/native_functions/unary.yaml:236", "engine/generated/VariableType.ts:8259");
 registerKernel(ops.reciprocal_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("reciprocal");
   const _result = below_autograd(() => ops.reciprocal_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with reciprocal_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::reciprocal_out", "engine/ops/native_functions/unary.yaml:240", "engine/generated/VariableType.ts:8277");
+}, "VariableType::reciprocal_out", "engine/ops/native_functions/unary.yaml:240", "engine/generated/VariableType.ts:8285");
 registerKernel(ops.sin_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -8303,7 +8311,7 @@ registerKernel(ops.sin_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::sin_default", "engine/ops/native_functions/unary.yaml:262", "engine/generated/VariableType.ts:8283");
+}, "VariableType::sin_default", "engine/ops/native_functions/unary.yaml:262", "engine/generated/VariableType.ts:8291");
 registerKernel(ops.sin__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -8333,13 +8341,13 @@ registerKernel(ops.sin__default, "Autograd", (ks, self) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::sin__default", "engine/ops/native_functions/unary.yaml:266", "engine/generated/VariableType.ts:8307");
+}, "VariableType::sin__default", "engine/ops/native_functions/unary.yaml:266", "engine/generated/VariableType.ts:8315");
 registerKernel(ops.sin_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("sin");
   const _result = below_autograd(() => ops.sin_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with sin_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::sin_out", "engine/ops/native_functions/unary.yaml:270", "engine/generated/VariableType.ts:8337");
+}, "VariableType::sin_out", "engine/ops/native_functions/unary.yaml:270", "engine/generated/VariableType.ts:8345");
 registerKernel(ops.cos_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -8363,7 +8371,7 @@ registerKernel(ops.cos_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::cos_default", "engine/ops/native_functions/unary.yaml:276", "engine/generated/VariableType.ts:8343");
+}, "VariableType::cos_default", "engine/ops/native_functions/unary.yaml:276", "engine/generated/VariableType.ts:8351");
 registerKernel(ops.cos__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -8393,13 +8401,13 @@ registerKernel(ops.cos__default, "Autograd", (ks, self) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::cos__default", "engine/ops/native_functions/unary.yaml:280", "engine/generated/VariableType.ts:8367");
+}, "VariableType::cos__default", "engine/ops/native_functions/unary.yaml:280", "engine/generated/VariableType.ts:8375");
 registerKernel(ops.cos_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("cos");
   const _result = below_autograd(() => ops.cos_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with cos_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::cos_out", "engine/ops/native_functions/unary.yaml:284", "engine/generated/VariableType.ts:8397");
+}, "VariableType::cos_out", "engine/ops/native_functions/unary.yaml:284", "engine/generated/VariableType.ts:8405");
 registerKernel(ops.tan_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -8423,7 +8431,7 @@ registerKernel(ops.tan_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::tan_default", "engine/ops/native_functions/unary.yaml:290", "engine/generated/VariableType.ts:8403");
+}, "VariableType::tan_default", "engine/ops/native_functions/unary.yaml:290", "engine/generated/VariableType.ts:8411");
 registerKernel(ops.tan__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -8449,13 +8457,13 @@ registerKernel(ops.tan__default, "Autograd", (ks, self) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::tan__default", "engine/ops/native_functions/unary.yaml:294", "engine/generated/VariableType.ts:8427");
+}, "VariableType::tan__default", "engine/ops/native_functions/unary.yaml:294", "engine/generated/VariableType.ts:8435");
 registerKernel(ops.tan_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("tan");
   const _result = below_autograd(() => ops.tan_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with tan_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::tan_out", "engine/ops/native_functions/unary.yaml:298", "engine/generated/VariableType.ts:8453");
+}, "VariableType::tan_out", "engine/ops/native_functions/unary.yaml:298", "engine/generated/VariableType.ts:8461");
 registerKernel(ops.asin_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -8479,7 +8487,7 @@ registerKernel(ops.asin_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::asin_default", "engine/ops/native_functions/unary.yaml:304", "engine/generated/VariableType.ts:8459");
+}, "VariableType::asin_default", "engine/ops/native_functions/unary.yaml:304", "engine/generated/VariableType.ts:8467");
 registerKernel(ops.asin__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -8509,13 +8517,13 @@ registerKernel(ops.asin__default, "Autograd", (ks, self) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::asin__default", "engine/ops/native_functions/unary.yaml:308", "engine/generated/VariableType.ts:8483");
+}, "VariableType::asin__default", "engine/ops/native_functions/unary.yaml:308", "engine/generated/VariableType.ts:8491");
 registerKernel(ops.asin_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("asin");
   const _result = below_autograd(() => ops.asin_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with asin_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::asin_out", "engine/ops/native_functions/unary.yaml:312", "engine/generated/VariableType.ts:8513");
+}, "VariableType::asin_out", "engine/ops/native_functions/unary.yaml:312", "engine/generated/VariableType.ts:8521");
 registerKernel(ops.acos_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -8539,7 +8547,7 @@ registerKernel(ops.acos_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::acos_default", "engine/ops/native_functions/unary.yaml:332", "engine/generated/VariableType.ts:8519");
+}, "VariableType::acos_default", "engine/ops/native_functions/unary.yaml:332", "engine/generated/VariableType.ts:8527");
 registerKernel(ops.acos__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -8569,13 +8577,13 @@ registerKernel(ops.acos__default, "Autograd", (ks, self) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::acos__default", "engine/ops/native_functions/unary.yaml:336", "engine/generated/VariableType.ts:8543");
+}, "VariableType::acos__default", "engine/ops/native_functions/unary.yaml:336", "engine/generated/VariableType.ts:8551");
 registerKernel(ops.acos_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("acos");
   const _result = below_autograd(() => ops.acos_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with acos_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::acos_out", "engine/ops/native_functions/unary.yaml:340", "engine/generated/VariableType.ts:8573");
+}, "VariableType::acos_out", "engine/ops/native_functions/unary.yaml:340", "engine/generated/VariableType.ts:8581");
 registerKernel(ops.atan_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -8599,7 +8607,7 @@ registerKernel(ops.atan_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::atan_default", "engine/ops/native_functions/unary.yaml:360", "engine/generated/VariableType.ts:8579");
+}, "VariableType::atan_default", "engine/ops/native_functions/unary.yaml:360", "engine/generated/VariableType.ts:8587");
 registerKernel(ops.atan__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -8629,13 +8637,13 @@ registerKernel(ops.atan__default, "Autograd", (ks, self) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::atan__default", "engine/ops/native_functions/unary.yaml:364", "engine/generated/VariableType.ts:8603");
+}, "VariableType::atan__default", "engine/ops/native_functions/unary.yaml:364", "engine/generated/VariableType.ts:8611");
 registerKernel(ops.atan_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("atan");
   const _result = below_autograd(() => ops.atan_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with atan_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::atan_out", "engine/ops/native_functions/unary.yaml:368", "engine/generated/VariableType.ts:8633");
+}, "VariableType::atan_out", "engine/ops/native_functions/unary.yaml:368", "engine/generated/VariableType.ts:8641");
 registerKernel(ops.sinh_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -8659,7 +8667,7 @@ registerKernel(ops.sinh_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::sinh_default", "engine/ops/native_functions/unary.yaml:388", "engine/generated/VariableType.ts:8639");
+}, "VariableType::sinh_default", "engine/ops/native_functions/unary.yaml:388", "engine/generated/VariableType.ts:8647");
 registerKernel(ops.sinh__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -8689,13 +8697,13 @@ registerKernel(ops.sinh__default, "Autograd", (ks, self) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::sinh__default", "engine/ops/native_functions/unary.yaml:392", "engine/generated/VariableType.ts:8663");
+}, "VariableType::sinh__default", "engine/ops/native_functions/unary.yaml:392", "engine/generated/VariableType.ts:8671");
 registerKernel(ops.sinh_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("sinh");
   const _result = below_autograd(() => ops.sinh_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with sinh_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::sinh_out", "engine/ops/native_functions/unary.yaml:396", "engine/generated/VariableType.ts:8693");
+}, "VariableType::sinh_out", "engine/ops/native_functions/unary.yaml:396", "engine/generated/VariableType.ts:8701");
 registerKernel(ops.cosh_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -8719,7 +8727,7 @@ registerKernel(ops.cosh_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::cosh_default", "engine/ops/native_functions/unary.yaml:402", "engine/generated/VariableType.ts:8699");
+}, "VariableType::cosh_default", "engine/ops/native_functions/unary.yaml:402", "engine/generated/VariableType.ts:8707");
 registerKernel(ops.cosh__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -8749,13 +8757,13 @@ registerKernel(ops.cosh__default, "Autograd", (ks, self) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::cosh__default", "engine/ops/native_functions/unary.yaml:406", "engine/generated/VariableType.ts:8723");
+}, "VariableType::cosh__default", "engine/ops/native_functions/unary.yaml:406", "engine/generated/VariableType.ts:8731");
 registerKernel(ops.cosh_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("cosh");
   const _result = below_autograd(() => ops.cosh_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with cosh_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::cosh_out", "engine/ops/native_functions/unary.yaml:410", "engine/generated/VariableType.ts:8753");
+}, "VariableType::cosh_out", "engine/ops/native_functions/unary.yaml:410", "engine/generated/VariableType.ts:8761");
 registerKernel(ops.tanh_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -8779,7 +8787,7 @@ registerKernel(ops.tanh_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::tanh_default", "engine/ops/native_functions/unary.yaml:416", "engine/generated/VariableType.ts:8759");
+}, "VariableType::tanh_default", "engine/ops/native_functions/unary.yaml:416", "engine/generated/VariableType.ts:8767");
 registerKernel(ops.tanh__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -8805,13 +8813,13 @@ registerKernel(ops.tanh__default, "Autograd", (ks, self) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::tanh__default", "engine/ops/native_functions/unary.yaml:420", "engine/generated/VariableType.ts:8783");
+}, "VariableType::tanh__default", "engine/ops/native_functions/unary.yaml:420", "engine/generated/VariableType.ts:8791");
 registerKernel(ops.tanh_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("tanh");
   const _result = below_autograd(() => ops.tanh_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with tanh_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::tanh_out", "engine/ops/native_functions/unary.yaml:424", "engine/generated/VariableType.ts:8809");
+}, "VariableType::tanh_out", "engine/ops/native_functions/unary.yaml:424", "engine/generated/VariableType.ts:8817");
 registerKernel(ops.sigmoid_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -8835,7 +8843,7 @@ registerKernel(ops.sigmoid_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::sigmoid_default", "engine/ops/native_functions/unary.yaml:431", "engine/generated/VariableType.ts:8815");
+}, "VariableType::sigmoid_default", "engine/ops/native_functions/unary.yaml:431", "engine/generated/VariableType.ts:8823");
 registerKernel(ops.sigmoid__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -8861,13 +8869,13 @@ registerKernel(ops.sigmoid__default, "Autograd", (ks, self) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::sigmoid__default", "engine/ops/native_functions/unary.yaml:435", "engine/generated/VariableType.ts:8839");
+}, "VariableType::sigmoid__default", "engine/ops/native_functions/unary.yaml:435", "engine/generated/VariableType.ts:8847");
 registerKernel(ops.sigmoid_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("sigmoid");
   const _result = below_autograd(() => ops.sigmoid_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with sigmoid_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::sigmoid_out", "engine/ops/native_functions/unary.yaml:439", "engine/generated/VariableType.ts:8865");
+}, "VariableType::sigmoid_out", "engine/ops/native_functions/unary.yaml:439", "engine/generated/VariableType.ts:8873");
 registerKernel(ops.logit_default, "Autograd", (ks, self, eps) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -8892,7 +8900,7 @@ registerKernel(ops.logit_default, "Autograd", (ks, self, eps) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::logit_default", "engine/ops/native_functions/unary.yaml:445", "engine/generated/VariableType.ts:8871");
+}, "VariableType::logit_default", "engine/ops/native_functions/unary.yaml:445", "engine/generated/VariableType.ts:8879");
 registerKernel(ops.logit__default, "Autograd", (ks, self, eps) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -8923,13 +8931,13 @@ registerKernel(ops.logit__default, "Autograd", (ks, self, eps) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::logit__default", "engine/ops/native_functions/unary.yaml:450", "engine/generated/VariableType.ts:8896");
+}, "VariableType::logit__default", "engine/ops/native_functions/unary.yaml:450", "engine/generated/VariableType.ts:8904");
 registerKernel(ops.logit_out, "Autograd", (ks, self, eps, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("logit");
   const _result = below_autograd(() => ops.logit_out.redispatch(ks.and(after_autograd_keyset), self, eps, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with logit_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::logit_out", "engine/ops/native_functions/unary.yaml:455", "engine/generated/VariableType.ts:8927");
+}, "VariableType::logit_out", "engine/ops/native_functions/unary.yaml:455", "engine/generated/VariableType.ts:8935");
 registerKernel(ops.erf_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -8953,7 +8961,7 @@ registerKernel(ops.erf_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::erf_default", "engine/ops/native_functions/unary.yaml:460", "engine/generated/VariableType.ts:8933");
+}, "VariableType::erf_default", "engine/ops/native_functions/unary.yaml:460", "engine/generated/VariableType.ts:8941");
 registerKernel(ops.erf__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -8983,13 +8991,13 @@ registerKernel(ops.erf__default, "Autograd", (ks, self) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::erf__default", "engine/ops/native_functions/unary.yaml:464", "engine/generated/VariableType.ts:8957");
+}, "VariableType::erf__default", "engine/ops/native_functions/unary.yaml:464", "engine/generated/VariableType.ts:8965");
 registerKernel(ops.erf_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("erf");
   const _result = below_autograd(() => ops.erf_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with erf_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::erf_out", "engine/ops/native_functions/unary.yaml:468", "engine/generated/VariableType.ts:8987");
+}, "VariableType::erf_out", "engine/ops/native_functions/unary.yaml:468", "engine/generated/VariableType.ts:8995");
 registerKernel(ops.erfc_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -9013,7 +9021,7 @@ registerKernel(ops.erfc_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::erfc_default", "engine/ops/native_functions/unary.yaml:474", "engine/generated/VariableType.ts:8993");
+}, "VariableType::erfc_default", "engine/ops/native_functions/unary.yaml:474", "engine/generated/VariableType.ts:9001");
 registerKernel(ops.erfc__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -9043,13 +9051,13 @@ registerKernel(ops.erfc__default, "Autograd", (ks, self) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::erfc__default", "engine/ops/native_functions/unary.yaml:478", "engine/generated/VariableType.ts:9017");
+}, "VariableType::erfc__default", "engine/ops/native_functions/unary.yaml:478", "engine/generated/VariableType.ts:9025");
 registerKernel(ops.erfc_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("erfc");
   const _result = below_autograd(() => ops.erfc_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with erfc_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::erfc_out", "engine/ops/native_functions/unary.yaml:482", "engine/generated/VariableType.ts:9047");
+}, "VariableType::erfc_out", "engine/ops/native_functions/unary.yaml:482", "engine/generated/VariableType.ts:9055");
 registerKernel(ops.erfinv_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -9073,7 +9081,7 @@ registerKernel(ops.erfinv_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::erfinv_default", "engine/ops/native_functions/unary.yaml:488", "engine/generated/VariableType.ts:9053");
+}, "VariableType::erfinv_default", "engine/ops/native_functions/unary.yaml:488", "engine/generated/VariableType.ts:9061");
 registerKernel(ops.erfinv__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -9103,13 +9111,13 @@ registerKernel(ops.erfinv__default, "Autograd", (ks, self) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::erfinv__default", "engine/ops/native_functions/unary.yaml:492", "engine/generated/VariableType.ts:9077");
+}, "VariableType::erfinv__default", "engine/ops/native_functions/unary.yaml:492", "engine/generated/VariableType.ts:9085");
 registerKernel(ops.erfinv_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("erfinv");
   const _result = below_autograd(() => ops.erfinv_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with erfinv_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::erfinv_out", "engine/ops/native_functions/unary.yaml:496", "engine/generated/VariableType.ts:9107");
+}, "VariableType::erfinv_out", "engine/ops/native_functions/unary.yaml:496", "engine/generated/VariableType.ts:9115");
 registerKernel(ops.floor_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -9131,7 +9139,7 @@ registerKernel(ops.floor_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::floor_default", "engine/ops/native_functions/unary.yaml:503", "engine/generated/VariableType.ts:9113");
+}, "VariableType::floor_default", "engine/ops/native_functions/unary.yaml:503", "engine/generated/VariableType.ts:9121");
 registerKernel(ops.floor__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -9155,13 +9163,13 @@ registerKernel(ops.floor__default, "Autograd", (ks, self) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::floor__default", "engine/ops/native_functions/unary.yaml:507", "engine/generated/VariableType.ts:9135");
+}, "VariableType::floor__default", "engine/ops/native_functions/unary.yaml:507", "engine/generated/VariableType.ts:9143");
 registerKernel(ops.floor_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("floor");
   const _result = below_autograd(() => ops.floor_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with floor_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::floor_out", "engine/ops/native_functions/unary.yaml:511", "engine/generated/VariableType.ts:9159");
+}, "VariableType::floor_out", "engine/ops/native_functions/unary.yaml:511", "engine/generated/VariableType.ts:9167");
 registerKernel(ops.ceil_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -9183,7 +9191,7 @@ registerKernel(ops.ceil_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::ceil_default", "engine/ops/native_functions/unary.yaml:517", "engine/generated/VariableType.ts:9165");
+}, "VariableType::ceil_default", "engine/ops/native_functions/unary.yaml:517", "engine/generated/VariableType.ts:9173");
 registerKernel(ops.ceil__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -9207,13 +9215,13 @@ registerKernel(ops.ceil__default, "Autograd", (ks, self) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::ceil__default", "engine/ops/native_functions/unary.yaml:521", "engine/generated/VariableType.ts:9187");
+}, "VariableType::ceil__default", "engine/ops/native_functions/unary.yaml:521", "engine/generated/VariableType.ts:9195");
 registerKernel(ops.ceil_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("ceil");
   const _result = below_autograd(() => ops.ceil_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with ceil_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::ceil_out", "engine/ops/native_functions/unary.yaml:525", "engine/generated/VariableType.ts:9211");
+}, "VariableType::ceil_out", "engine/ops/native_functions/unary.yaml:525", "engine/generated/VariableType.ts:9219");
 registerKernel(ops.round_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -9235,7 +9243,7 @@ registerKernel(ops.round_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::round_default", "engine/ops/native_functions/unary.yaml:531", "engine/generated/VariableType.ts:9217");
+}, "VariableType::round_default", "engine/ops/native_functions/unary.yaml:531", "engine/generated/VariableType.ts:9225");
 registerKernel(ops.round__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -9259,13 +9267,13 @@ registerKernel(ops.round__default, "Autograd", (ks, self) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::round__default", "engine/ops/native_functions/unary.yaml:535", "engine/generated/VariableType.ts:9239");
+}, "VariableType::round__default", "engine/ops/native_functions/unary.yaml:535", "engine/generated/VariableType.ts:9247");
 registerKernel(ops.round_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("round");
   const _result = below_autograd(() => ops.round_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with round_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::round_out", "engine/ops/native_functions/unary.yaml:539", "engine/generated/VariableType.ts:9263");
+}, "VariableType::round_out", "engine/ops/native_functions/unary.yaml:539", "engine/generated/VariableType.ts:9271");
 registerKernel(ops.round_decimals, "Autograd", (ks, self, decimals) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -9287,7 +9295,7 @@ registerKernel(ops.round_decimals, "Autograd", (ks, self, decimals) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::round_decimals", "engine/ops/native_functions/unary.yaml:545", "engine/generated/VariableType.ts:9269");
+}, "VariableType::round_decimals", "engine/ops/native_functions/unary.yaml:545", "engine/generated/VariableType.ts:9277");
 registerKernel(ops.round__decimals, "Autograd", (ks, self, decimals) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -9311,13 +9319,13 @@ registerKernel(ops.round__decimals, "Autograd", (ks, self, decimals) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::round__decimals", "engine/ops/native_functions/unary.yaml:549", "engine/generated/VariableType.ts:9291");
+}, "VariableType::round__decimals", "engine/ops/native_functions/unary.yaml:549", "engine/generated/VariableType.ts:9299");
 registerKernel(ops.round_decimals_out, "Autograd", (ks, self, decimals, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("round");
   const _result = below_autograd(() => ops.round_decimals_out.redispatch(ks.and(after_autograd_keyset), self, decimals, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with round_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::round_decimals_out", "engine/ops/native_functions/unary.yaml:553", "engine/generated/VariableType.ts:9315");
+}, "VariableType::round_decimals_out", "engine/ops/native_functions/unary.yaml:553", "engine/generated/VariableType.ts:9323");
 registerKernel(ops.trunc_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -9339,7 +9347,7 @@ registerKernel(ops.trunc_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::trunc_default", "engine/ops/native_functions/unary.yaml:559", "engine/generated/VariableType.ts:9321");
+}, "VariableType::trunc_default", "engine/ops/native_functions/unary.yaml:559", "engine/generated/VariableType.ts:9329");
 registerKernel(ops.trunc__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -9363,13 +9371,13 @@ registerKernel(ops.trunc__default, "Autograd", (ks, self) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::trunc__default", "engine/ops/native_functions/unary.yaml:563", "engine/generated/VariableType.ts:9343");
+}, "VariableType::trunc__default", "engine/ops/native_functions/unary.yaml:563", "engine/generated/VariableType.ts:9351");
 registerKernel(ops.trunc_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("trunc");
   const _result = below_autograd(() => ops.trunc_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with trunc_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::trunc_out", "engine/ops/native_functions/unary.yaml:567", "engine/generated/VariableType.ts:9367");
+}, "VariableType::trunc_out", "engine/ops/native_functions/unary.yaml:567", "engine/generated/VariableType.ts:9375");
 registerKernel(ops.frac_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -9391,7 +9399,7 @@ registerKernel(ops.frac_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::frac_default", "engine/ops/native_functions/unary.yaml:587", "engine/generated/VariableType.ts:9373");
+}, "VariableType::frac_default", "engine/ops/native_functions/unary.yaml:587", "engine/generated/VariableType.ts:9381");
 registerKernel(ops.frac__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -9415,13 +9423,13 @@ registerKernel(ops.frac__default, "Autograd", (ks, self) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::frac__default", "engine/ops/native_functions/unary.yaml:591", "engine/generated/VariableType.ts:9395");
+}, "VariableType::frac__default", "engine/ops/native_functions/unary.yaml:591", "engine/generated/VariableType.ts:9403");
 registerKernel(ops.frac_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("frac");
   const _result = below_autograd(() => ops.frac_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with frac_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::frac_out", "engine/ops/native_functions/unary.yaml:595", "engine/generated/VariableType.ts:9419");
+}, "VariableType::frac_out", "engine/ops/native_functions/unary.yaml:595", "engine/generated/VariableType.ts:9427");
 registerKernel(ops.clamp_Tensor, "Autograd", (ks, self, min, max) => {
   const _any_requires_grad = compute_requires_grad(self, min, max);
   const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(min) || isFwGradDefined(max);
@@ -9453,7 +9461,7 @@ registerKernel(ops.clamp_Tensor, "Autograd", (ks, self, min, max) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::clamp_Tensor", "engine/ops/native_functions/unary.yaml:602", "engine/generated/VariableType.ts:9425");
+}, "VariableType::clamp_Tensor", "engine/ops/native_functions/unary.yaml:602", "engine/generated/VariableType.ts:9433");
 registerKernel(ops.clamp_default, "Autograd", (ks, self, min, max) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -9479,7 +9487,7 @@ registerKernel(ops.clamp_default, "Autograd", (ks, self, min, max) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::clamp_default", "engine/ops/native_functions/unary.yaml:606", "engine/generated/VariableType.ts:9457");
+}, "VariableType::clamp_default", "engine/ops/native_functions/unary.yaml:606", "engine/generated/VariableType.ts:9465");
 registerKernel(ops.clamp__Tensor, "Autograd", (ks, self, min, max) => {
   const _any_requires_grad = compute_requires_grad(self, min, max);
   const _any_has_forward_grad_self = isFwGradDefined(self) || isFwGradDefined(min) || isFwGradDefined(max);
@@ -9517,7 +9525,7 @@ registerKernel(ops.clamp__Tensor, "Autograd", (ks, self, min, max) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::clamp__Tensor", "engine/ops/native_functions/unary.yaml:610", "engine/generated/VariableType.ts:9483");
+}, "VariableType::clamp__Tensor", "engine/ops/native_functions/unary.yaml:610", "engine/generated/VariableType.ts:9491");
 registerKernel(ops.clamp__default, "Autograd", (ks, self, min, max) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -9549,19 +9557,19 @@ registerKernel(ops.clamp__default, "Autograd", (ks, self, min, max) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::clamp__default", "engine/ops/native_functions/unary.yaml:614", "engine/generated/VariableType.ts:9521");
+}, "VariableType::clamp__default", "engine/ops/native_functions/unary.yaml:614", "engine/generated/VariableType.ts:9529");
 registerKernel(ops.clamp_Tensor_out, "Autograd", (ks, self, min, max, out) => {
   if (compute_requires_grad(self, min, max)) throw_error_out_requires_grad("clamp");
   const _result = below_autograd(() => ops.clamp_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, min, max, out));
   if ((isFwGradDefined(self) || isFwGradDefined(min) || isFwGradDefined(max) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with clamp_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::clamp_Tensor_out", "engine/ops/native_functions/unary.yaml:618", "engine/generated/VariableType.ts:9553");
+}, "VariableType::clamp_Tensor_out", "engine/ops/native_functions/unary.yaml:618", "engine/generated/VariableType.ts:9561");
 registerKernel(ops.clamp_out, "Autograd", (ks, self, min, max, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("clamp");
   const _result = below_autograd(() => ops.clamp_out.redispatch(ks.and(after_autograd_keyset), self, min, max, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with clamp_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::clamp_out", "engine/ops/native_functions/unary.yaml:624", "engine/generated/VariableType.ts:9559");
+}, "VariableType::clamp_out", "engine/ops/native_functions/unary.yaml:624", "engine/generated/VariableType.ts:9567");
 registerKernel(ops.clamp_min_Tensor, "Autograd", (ks, self, min) => {
   const _any_requires_grad = compute_requires_grad(self, min);
   const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(min);
@@ -9589,7 +9597,7 @@ registerKernel(ops.clamp_min_Tensor, "Autograd", (ks, self, min) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::clamp_min_Tensor", "engine/ops/native_functions/unary.yaml:630", "engine/generated/VariableType.ts:9565");
+}, "VariableType::clamp_min_Tensor", "engine/ops/native_functions/unary.yaml:630", "engine/generated/VariableType.ts:9573");
 registerKernel(ops.clamp_min_default, "Autograd", (ks, self, min) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -9614,7 +9622,7 @@ registerKernel(ops.clamp_min_default, "Autograd", (ks, self, min) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::clamp_min_default", "engine/ops/native_functions/unary.yaml:634", "engine/generated/VariableType.ts:9593");
+}, "VariableType::clamp_min_default", "engine/ops/native_functions/unary.yaml:634", "engine/generated/VariableType.ts:9601");
 registerKernel(ops.clamp_min__Tensor, "Autograd", (ks, self, min) => {
   const _any_requires_grad = compute_requires_grad(self, min);
   const _any_has_forward_grad_self = isFwGradDefined(self) || isFwGradDefined(min);
@@ -9648,7 +9656,7 @@ registerKernel(ops.clamp_min__Tensor, "Autograd", (ks, self, min) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::clamp_min__Tensor", "engine/ops/native_functions/unary.yaml:638", "engine/generated/VariableType.ts:9618");
+}, "VariableType::clamp_min__Tensor", "engine/ops/native_functions/unary.yaml:638", "engine/generated/VariableType.ts:9626");
 registerKernel(ops.clamp_min__default, "Autograd", (ks, self, min) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -9679,19 +9687,19 @@ registerKernel(ops.clamp_min__default, "Autograd", (ks, self, min) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::clamp_min__default", "engine/ops/native_functions/unary.yaml:642", "engine/generated/VariableType.ts:9652");
+}, "VariableType::clamp_min__default", "engine/ops/native_functions/unary.yaml:642", "engine/generated/VariableType.ts:9660");
 registerKernel(ops.clamp_min_Tensor_out, "Autograd", (ks, self, min, out) => {
   if (compute_requires_grad(self, min)) throw_error_out_requires_grad("clamp_min");
   const _result = below_autograd(() => ops.clamp_min_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, min, out));
   if ((isFwGradDefined(self) || isFwGradDefined(min) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with clamp_min_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::clamp_min_Tensor_out", "engine/ops/native_functions/unary.yaml:646", "engine/generated/VariableType.ts:9683");
+}, "VariableType::clamp_min_Tensor_out", "engine/ops/native_functions/unary.yaml:646", "engine/generated/VariableType.ts:9691");
 registerKernel(ops.clamp_min_out, "Autograd", (ks, self, min, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("clamp_min");
   const _result = below_autograd(() => ops.clamp_min_out.redispatch(ks.and(after_autograd_keyset), self, min, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with clamp_min_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::clamp_min_out", "engine/ops/native_functions/unary.yaml:652", "engine/generated/VariableType.ts:9689");
+}, "VariableType::clamp_min_out", "engine/ops/native_functions/unary.yaml:652", "engine/generated/VariableType.ts:9697");
 registerKernel(ops.clamp_max_Tensor, "Autograd", (ks, self, max) => {
   const _any_requires_grad = compute_requires_grad(self, max);
   const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(max);
@@ -9719,7 +9727,7 @@ registerKernel(ops.clamp_max_Tensor, "Autograd", (ks, self, max) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::clamp_max_Tensor", "engine/ops/native_functions/unary.yaml:658", "engine/generated/VariableType.ts:9695");
+}, "VariableType::clamp_max_Tensor", "engine/ops/native_functions/unary.yaml:658", "engine/generated/VariableType.ts:9703");
 registerKernel(ops.clamp_max_default, "Autograd", (ks, self, max) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -9744,7 +9752,7 @@ registerKernel(ops.clamp_max_default, "Autograd", (ks, self, max) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::clamp_max_default", "engine/ops/native_functions/unary.yaml:662", "engine/generated/VariableType.ts:9723");
+}, "VariableType::clamp_max_default", "engine/ops/native_functions/unary.yaml:662", "engine/generated/VariableType.ts:9731");
 registerKernel(ops.clamp_max__Tensor, "Autograd", (ks, self, max) => {
   const _any_requires_grad = compute_requires_grad(self, max);
   const _any_has_forward_grad_self = isFwGradDefined(self) || isFwGradDefined(max);
@@ -9778,7 +9786,7 @@ registerKernel(ops.clamp_max__Tensor, "Autograd", (ks, self, max) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::clamp_max__Tensor", "engine/ops/native_functions/unary.yaml:666", "engine/generated/VariableType.ts:9748");
+}, "VariableType::clamp_max__Tensor", "engine/ops/native_functions/unary.yaml:666", "engine/generated/VariableType.ts:9756");
 registerKernel(ops.clamp_max__default, "Autograd", (ks, self, max) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -9809,21 +9817,21 @@ registerKernel(ops.clamp_max__default, "Autograd", (ks, self, max) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::clamp_max__default", "engine/ops/native_functions/unary.yaml:670", "engine/generated/VariableType.ts:9782");
+}, "VariableType::clamp_max__default", "engine/ops/native_functions/unary.yaml:670", "engine/generated/VariableType.ts:9790");
 registerKernel(ops.clamp_max_Tensor_out, "Autograd", (ks, self, max, out) => {
   if (compute_requires_grad(self, max)) throw_error_out_requires_grad("clamp_max");
   const _result = below_autograd(() => ops.clamp_max_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, max, out));
   if ((isFwGradDefined(self) || isFwGradDefined(max) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with clamp_max_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::clamp_max_Tensor_out", "engine/ops/native_functions/unary.yaml:674", "engine/generated/VariableType.ts:9813");
+}, "VariableType::clamp_max_Tensor_out", "engine/ops/native_functions/unary.yaml:674", "engine/generated/VariableType.ts:9821");
 registerKernel(ops.clamp_max_out, "Autograd", (ks, self, max, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("clamp_max");
   const _result = below_autograd(() => ops.clamp_max_out.redispatch(ks.and(after_autograd_keyset), self, max, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with clamp_max_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::clamp_max_out", "engine/ops/native_functions/unary.yaml:680", "engine/generated/VariableType.ts:9819");
-registerKernel(ops.isnan_default, "Autograd", (ks, self) => below_autograd(() => ops.isnan_default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::isnan_default", "engine/ops/native_functions/unary.yaml:715", "engine/generated/VariableType.ts:9825");
-registerKernel(ops.isinf_default, "Autograd", (ks, self) => below_autograd(() => ops.isinf_default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::isinf_default", "engine/ops/native_functions/unary.yaml:721", "engine/generated/VariableType.ts:9826");
+}, "VariableType::clamp_max_out", "engine/ops/native_functions/unary.yaml:680", "engine/generated/VariableType.ts:9827");
+registerKernel(ops.isnan_default, "Autograd", (ks, self) => below_autograd(() => ops.isnan_default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::isnan_default", "engine/ops/native_functions/unary.yaml:715", "engine/generated/VariableType.ts:9833");
+registerKernel(ops.isinf_default, "Autograd", (ks, self) => below_autograd(() => ops.isinf_default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::isinf_default", "engine/ops/native_functions/unary.yaml:721", "engine/generated/VariableType.ts:9834");
 registerKernel(ops.nan_to_num_default, "Autograd", (ks, self, nan, posinf, neginf) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -9847,7 +9855,7 @@ registerKernel(ops.nan_to_num_default, "Autograd", (ks, self, nan, posinf, negin
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::nan_to_num_default", "engine/ops/native_functions/unary.yaml:732", "engine/generated/VariableType.ts:9827");
+}, "VariableType::nan_to_num_default", "engine/ops/native_functions/unary.yaml:732", "engine/generated/VariableType.ts:9835");
 registerKernel(ops.nan_to_num__default, "Autograd", (ks, self, nan, posinf, neginf) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -9877,13 +9885,13 @@ registerKernel(ops.nan_to_num__default, "Autograd", (ks, self, nan, posinf, negi
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::nan_to_num__default", "engine/ops/native_functions/unary.yaml:737", "engine/generated/VariableType.ts:9851");
+}, "VariableType::nan_to_num__default", "engine/ops/native_functions/unary.yaml:737", "engine/generated/VariableType.ts:9859");
 registerKernel(ops.nan_to_num_out, "Autograd", (ks, self, nan, posinf, neginf, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("nan_to_num");
   const _result = below_autograd(() => ops.nan_to_num_out.redispatch(ks.and(after_autograd_keyset), self, nan, posinf, neginf, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with nan_to_num_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::nan_to_num_out", "engine/ops/native_functions/unary.yaml:742", "engine/generated/VariableType.ts:9881");
+}, "VariableType::nan_to_num_out", "engine/ops/native_functions/unary.yaml:742", "engine/generated/VariableType.ts:9889");
 registerKernel(ops.logical_not_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::logical_not", self) : null;
   const _result = below_autograd(() => ops.logical_not_default.redispatch(ks.and(after_autograd_keyset), self));
@@ -9891,13 +9899,13 @@ registerKernel(ops.logical_not_default, "Autograd", (ks, self) => {
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with logical_not that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::logical_not_default", "engine/ops/native_functions/unary.yaml:747", "engine/generated/VariableType.ts:9887");
-registerKernel(ops.logical_not__default, "Autograd", (ks, self) => below_autograd(() => ops.logical_not__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::logical_not__default", "engine/ops/native_functions/unary.yaml:752", "engine/generated/VariableType.ts:9895");
+}, "VariableType::logical_not_default", "engine/ops/native_functions/unary.yaml:747", "engine/generated/VariableType.ts:9895");
+registerKernel(ops.logical_not__default, "Autograd", (ks, self) => below_autograd(() => ops.logical_not__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::logical_not__default", "engine/ops/native_functions/unary.yaml:752", "engine/generated/VariableType.ts:9903");
 registerKernel(ops.logical_not_out, "Autograd", (ks, self, out) => {
   const _result = below_autograd(() => ops.logical_not_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with logical_not_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::logical_not_out", "engine/ops/native_functions/unary.yaml:757", "engine/generated/VariableType.ts:9896");
+}, "VariableType::logical_not_out", "engine/ops/native_functions/unary.yaml:757", "engine/generated/VariableType.ts:9904");
 registerKernel(ops.bitwise_not_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::bitwise_not", self) : null;
   const _result = below_autograd(() => ops.bitwise_not_default.redispatch(ks.and(after_autograd_keyset), self));
@@ -9905,13 +9913,13 @@ registerKernel(ops.bitwise_not_default, "Autograd", (ks, self) => {
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with bitwise_not that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::bitwise_not_default", "engine/ops/native_functions/unary.yaml:761", "engine/generated/VariableType.ts:9901");
-registerKernel(ops.bitwise_not__default, "Autograd", (ks, self) => below_autograd(() => ops.bitwise_not__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::bitwise_not__default", "engine/ops/native_functions/unary.yaml:765", "engine/generated/VariableType.ts:9909");
+}, "VariableType::bitwise_not_default", "engine/ops/native_functions/unary.yaml:761", "engine/generated/VariableType.ts:9909");
+registerKernel(ops.bitwise_not__default, "Autograd", (ks, self) => below_autograd(() => ops.bitwise_not__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::bitwise_not__default", "engine/ops/native_functions/unary.yaml:765", "engine/generated/VariableType.ts:9917");
 registerKernel(ops.bitwise_not_out, "Autograd", (ks, self, out) => {
   const _result = below_autograd(() => ops.bitwise_not_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with bitwise_not_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::bitwise_not_out", "engine/ops/native_functions/unary.yaml:769", "engine/generated/VariableType.ts:9910");
+}, "VariableType::bitwise_not_out", "engine/ops/native_functions/unary.yaml:769", "engine/generated/VariableType.ts:9918");
 registerKernel(ops.upsample_nearest1d_vec, "Autograd", (ks, input, output_size, scale_factors) => {
   const grad_fn = compute_requires_grad(input) ? not_implemented_node("aten::upsample_nearest1d", input) : null;
   const _result = below_autograd(() => ops.upsample_nearest1d_vec.redispatch(ks.and(after_autograd_keyset), input, output_size, scale_factors));
@@ -9919,7 +9927,7 @@ registerKernel(ops.upsample_nearest1d_vec, "Autograd", (ks, input, output_size, 
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(input))) throw new NotImplementedError("Trying to use forward AD with upsample_nearest1d that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::upsample_nearest1d_vec", "engine/ops/native_functions/vision.yaml:13", "engine/generated/VariableType.ts:9915");
+}, "VariableType::upsample_nearest1d_vec", "engine/ops/native_functions/vision.yaml:13", "engine/generated/VariableType.ts:9923");
 registerKernel(ops.upsample_nearest2d_vec, "Autograd", (ks, input, output_size, scale_factors) => {
   const grad_fn = compute_requires_grad(input) ? not_implemented_node("aten::upsample_nearest2d", input) : null;
   const _result = below_autograd(() => ops.upsample_nearest2d_vec.redispatch(ks.and(after_autograd_keyset), input, output_size, scale_factors));
@@ -9927,7 +9935,7 @@ registerKernel(ops.upsample_nearest2d_vec, "Autograd", (ks, input, output_size, 
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(input))) throw new NotImplementedError("Trying to use forward AD with upsample_nearest2d that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::upsample_nearest2d_vec", "engine/ops/native_functions/vision.yaml:19", "engine/generated/VariableType.ts:9923");
+}, "VariableType::upsample_nearest2d_vec", "engine/ops/native_functions/vision.yaml:19", "engine/generated/VariableType.ts:9931");
 registerKernel(ops.upsample_bilinear2d_vec, "Autograd", (ks, input, output_size, align_corners, scale_factors) => {
   const grad_fn = compute_requires_grad(input) ? not_implemented_node("aten::upsample_bilinear2d", input) : null;
   const _result = below_autograd(() => ops.upsample_bilinear2d_vec.redispatch(ks.and(after_autograd_keyset), input, output_size, align_corners, scale_factors));
@@ -9935,12 +9943,12 @@ registerKernel(ops.upsample_bilinear2d_vec, "Autograd", (ks, input, output_size,
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(input))) throw new NotImplementedError("Trying to use forward AD with upsample_bilinear2d that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::upsample_bilinear2d_vec", "engine/ops/native_functions/vision.yaml:25", "engine/generated/VariableType.ts:9931");
+}, "VariableType::upsample_bilinear2d_vec", "engine/ops/native_functions/vision.yaml:25", "engine/generated/VariableType.ts:9939");
 registerKernel(ops.upsample_bilinear2d_out, "Autograd", (ks, self, output_size, align_corners, scales_h, scales_w, out) => {
   const _result = below_autograd(() => ops.upsample_bilinear2d_out.redispatch(ks.and(after_autograd_keyset), self, output_size, align_corners, scales_h, scales_w, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with upsample_bilinear2d_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::upsample_bilinear2d_out", "engine/ops/native_functions/vision.yaml:31", "engine/generated/VariableType.ts:9939");
+}, "VariableType::upsample_bilinear2d_out", "engine/ops/native_functions/vision.yaml:31", "engine/generated/VariableType.ts:9947");
 registerKernel(ops.upsample_bilinear2d_default, "Autograd", (ks, self, output_size, align_corners, scales_h, scales_w) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::upsample_bilinear2d", self) : null;
   const _result = below_autograd(() => ops.upsample_bilinear2d_default.redispatch(ks.and(after_autograd_keyset), self, output_size, align_corners, scales_h, scales_w));
@@ -9948,12 +9956,12 @@ registerKernel(ops.upsample_bilinear2d_default, "Autograd", (ks, self, output_si
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with upsample_bilinear2d that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::upsample_bilinear2d_default", "engine/ops/native_functions/vision.yaml:37", "engine/generated/VariableType.ts:9944");
+}, "VariableType::upsample_bilinear2d_default", "engine/ops/native_functions/vision.yaml:37", "engine/generated/VariableType.ts:9952");
 registerKernel(ops.upsample_nearest1d_out, "Autograd", (ks, self, output_size, scales, out) => {
   const _result = below_autograd(() => ops.upsample_nearest1d_out.redispatch(ks.and(after_autograd_keyset), self, output_size, scales, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with upsample_nearest1d_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::upsample_nearest1d_out", "engine/ops/native_functions/vision.yaml:41", "engine/generated/VariableType.ts:9952");
+}, "VariableType::upsample_nearest1d_out", "engine/ops/native_functions/vision.yaml:41", "engine/generated/VariableType.ts:9960");
 registerKernel(ops.upsample_nearest1d_default, "Autograd", (ks, self, output_size, scales) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::upsample_nearest1d", self) : null;
   const _result = below_autograd(() => ops.upsample_nearest1d_default.redispatch(ks.and(after_autograd_keyset), self, output_size, scales));
@@ -9961,12 +9969,12 @@ registerKernel(ops.upsample_nearest1d_default, "Autograd", (ks, self, output_siz
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with upsample_nearest1d that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::upsample_nearest1d_default", "engine/ops/native_functions/vision.yaml:47", "engine/generated/VariableType.ts:9957");
+}, "VariableType::upsample_nearest1d_default", "engine/ops/native_functions/vision.yaml:47", "engine/generated/VariableType.ts:9965");
 registerKernel(ops.upsample_nearest2d_out, "Autograd", (ks, self, output_size, scales_h, scales_w, out) => {
   const _result = below_autograd(() => ops.upsample_nearest2d_out.redispatch(ks.and(after_autograd_keyset), self, output_size, scales_h, scales_w, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with upsample_nearest2d_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::upsample_nearest2d_out", "engine/ops/native_functions/vision.yaml:51", "engine/generated/VariableType.ts:9965");
+}, "VariableType::upsample_nearest2d_out", "engine/ops/native_functions/vision.yaml:51", "engine/generated/VariableType.ts:9973");
 registerKernel(ops.upsample_nearest2d_default, "Autograd", (ks, self, output_size, scales_h, scales_w) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::upsample_nearest2d", self) : null;
   const _result = below_autograd(() => ops.upsample_nearest2d_default.redispatch(ks.and(after_autograd_keyset), self, output_size, scales_h, scales_w));
@@ -9974,7 +9982,7 @@ registerKernel(ops.upsample_nearest2d_default, "Autograd", (ks, self, output_siz
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with upsample_nearest2d that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::upsample_nearest2d_default", "engine/ops/native_functions/vision.yaml:57", "engine/generated/VariableType.ts:9970");
+}, "VariableType::upsample_nearest2d_default", "engine/ops/native_functions/vision.yaml:57", "engine/generated/VariableType.ts:9978");
 registerKernel(ops.pixel_shuffle_default, "Autograd", (ks, self, upscale_factor) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: PixelShuffleBackward0 | null = null;
@@ -9990,7 +9998,7 @@ registerKernel(ops.pixel_shuffle_default, "Autograd", (ks, self, upscale_factor)
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with pixel_shuffle that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::pixel_shuffle_default", "engine/ops/native_functions/vision.yaml:63", "engine/generated/VariableType.ts:9978");
+}, "VariableType::pixel_shuffle_default", "engine/ops/native_functions/vision.yaml:63", "engine/generated/VariableType.ts:9986");
 registerKernel(ops.pixel_unshuffle_default, "Autograd", (ks, self, downscale_factor) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: PixelUnshuffleBackward0 | null = null;
@@ -10006,13 +10014,13 @@ registerKernel(ops.pixel_unshuffle_default, "Autograd", (ks, self, downscale_fac
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with pixel_unshuffle that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::pixel_unshuffle_default", "engine/ops/native_functions/vision.yaml:69", "engine/generated/VariableType.ts:9994");
+}, "VariableType::pixel_unshuffle_default", "engine/ops/native_functions/vision.yaml:69", "engine/generated/VariableType.ts:10002");
 registerKernel(ops.col2im_out, "Autograd", (ks, self, output_size, kernel_size, dilation, padding, stride, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("col2im");
   const _result = below_autograd(() => ops.col2im_out.redispatch(ks.and(after_autograd_keyset), self, output_size, kernel_size, dilation, padding, stride, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with col2im_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::col2im_out", "engine/ops/native_functions/vision.yaml:77", "engine/generated/VariableType.ts:10010");
+}, "VariableType::col2im_out", "engine/ops/native_functions/vision.yaml:77", "engine/generated/VariableType.ts:10018");
 registerKernel(ops.col2im_default, "Autograd", (ks, self, output_size, kernel_size, dilation, padding, stride) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: Col2ImBackward0 | null = null;
@@ -10031,13 +10039,13 @@ registerKernel(ops.col2im_default, "Autograd", (ks, self, output_size, kernel_si
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with col2im that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::col2im_default", "engine/ops/native_functions/vision.yaml:82", "engine/generated/VariableType.ts:10016");
+}, "VariableType::col2im_default", "engine/ops/native_functions/vision.yaml:82", "engine/generated/VariableType.ts:10024");
 registerKernel(ops.im2col_out, "Autograd", (ks, self, kernel_size, dilation, padding, stride, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("im2col");
   const _result = below_autograd(() => ops.im2col_out.redispatch(ks.and(after_autograd_keyset), self, kernel_size, dilation, padding, stride, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with im2col_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::im2col_out", "engine/ops/native_functions/vision.yaml:88", "engine/generated/VariableType.ts:10035");
+}, "VariableType::im2col_out", "engine/ops/native_functions/vision.yaml:88", "engine/generated/VariableType.ts:10043");
 registerKernel(ops.im2col_default, "Autograd", (ks, self, kernel_size, dilation, padding, stride) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: Im2ColBackward0 | null = null;
@@ -10058,103 +10066,103 @@ registerKernel(ops.im2col_default, "Autograd", (ks, self, kernel_size, dilation,
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with im2col that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::im2col_default", "engine/ops/native_functions/vision.yaml:93", "engine/generated/VariableType.ts:10041");
+}, "VariableType::im2col_default", "engine/ops/native_functions/vision.yaml:93", "engine/generated/VariableType.ts:10049");
 registerKernel(ops.relu_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("relu");
   const _result = below_autograd(() => ops.relu_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with relu_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::relu_out", "engine/ops/native_functions/activation.yaml:17", "engine/generated/VariableType.ts:10062");
+}, "VariableType::relu_out", "engine/ops/native_functions/activation.yaml:17", "engine/generated/VariableType.ts:10070");
 registerKernel(ops.celu_out, "Autograd", (ks, self, alpha, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("celu");
   const _result = below_autograd(() => ops.celu_out.redispatch(ks.and(after_autograd_keyset), self, alpha, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with celu_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::celu_out", "engine/ops/native_functions/activation.yaml:77", "engine/generated/VariableType.ts:10068");
+}, "VariableType::celu_out", "engine/ops/native_functions/activation.yaml:77", "engine/generated/VariableType.ts:10076");
 registerKernel(ops._scaled_dot_product_attention_out, "Autograd", (ks, query, key, value, attn_mask, dropout_p, need_attn_weights, is_causal, out0, out1) => {
   const _result = below_autograd(() => ops._scaled_dot_product_attention_out.redispatch(ks.and(after_autograd_keyset), query, key, value, attn_mask, dropout_p, need_attn_weights, is_causal, out0, out1));
   if ((isFwGradDefined(query) || isFwGradDefined(key) || isFwGradDefined(value) || isFwGradDefined(attn_mask) || isFwGradDefined(out0) || isFwGradDefined(out1))) throw new NotImplementedError("Trying to use forward AD with _scaled_dot_product_attention_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::_scaled_dot_product_attention_out", "engine/ops/native_functions/attention.yaml:13", "engine/generated/VariableType.ts:10074");
+}, "VariableType::_scaled_dot_product_attention_out", "engine/ops/native_functions/attention.yaml:13", "engine/generated/VariableType.ts:10082");
 registerKernel(ops._new_zeros_with_same_feature_meta_out, "Autograd", (ks, self, other, self_num_batch_dims, out) => {
   const _result = below_autograd(() => ops._new_zeros_with_same_feature_meta_out.redispatch(ks.and(after_autograd_keyset), self, other, self_num_batch_dims, out));
   if ((isFwGradDefined(self) || isFwGradDefined(other) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with _new_zeros_with_same_feature_meta_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::_new_zeros_with_same_feature_meta_out", "engine/ops/native_functions/autograd.yaml:24", "engine/generated/VariableType.ts:10079");
+}, "VariableType::_new_zeros_with_same_feature_meta_out", "engine/ops/native_functions/autograd.yaml:24", "engine/generated/VariableType.ts:10087");
 registerKernel(ops.sub_Scalar_out, "Autograd", (ks, self, other, alpha, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("sub");
   const _result = below_autograd(() => ops.sub_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, alpha, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with sub_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::sub_Scalar_out", "engine/ops/native_functions/binary.yaml:37", "engine/generated/VariableType.ts:10084");
+}, "VariableType::sub_Scalar_out", "engine/ops/native_functions/binary.yaml:37", "engine/generated/VariableType.ts:10092");
 registerKernel(ops.rsub_Tensor_out, "Autograd", (ks, self, other, alpha, out) => {
   if (compute_requires_grad(self, other)) throw_error_out_requires_grad("rsub");
   const _result = below_autograd(() => ops.rsub_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, alpha, out));
   if ((isFwGradDefined(self) || isFwGradDefined(other) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with rsub_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::rsub_Tensor_out", "engine/ops/native_functions/binary.yaml:43", "engine/generated/VariableType.ts:10090");
+}, "VariableType::rsub_Tensor_out", "engine/ops/native_functions/binary.yaml:43", "engine/generated/VariableType.ts:10098");
 registerKernel(ops.rsub_Scalar_out, "Autograd", (ks, self, other, alpha, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("rsub");
   const _result = below_autograd(() => ops.rsub_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, alpha, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with rsub_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::rsub_Scalar_out", "engine/ops/native_functions/binary.yaml:50", "engine/generated/VariableType.ts:10096");
+}, "VariableType::rsub_Scalar_out", "engine/ops/native_functions/binary.yaml:50", "engine/generated/VariableType.ts:10104");
 registerKernel(ops.div_Scalar_out, "Autograd", (ks, self, other, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("div");
   const _result = below_autograd(() => ops.div_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with div_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::div_Scalar_out", "engine/ops/native_functions/binary.yaml:92", "engine/generated/VariableType.ts:10102");
+}, "VariableType::div_Scalar_out", "engine/ops/native_functions/binary.yaml:92", "engine/generated/VariableType.ts:10110");
 registerKernel(ops.div_Scalar_mode_out, "Autograd", (ks, self, other, rounding_mode, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("div");
   const _result = below_autograd(() => ops.div_Scalar_mode_out.redispatch(ks.and(after_autograd_keyset), self, other, rounding_mode, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with div_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::div_Scalar_mode_out", "engine/ops/native_functions/binary.yaml:103", "engine/generated/VariableType.ts:10108");
+}, "VariableType::div_Scalar_mode_out", "engine/ops/native_functions/binary.yaml:103", "engine/generated/VariableType.ts:10116");
 registerKernel(ops.remainder_Scalar_Tensor_out, "Autograd", (ks, self, other, out) => {
   if (compute_requires_grad(other)) throw_error_out_requires_grad("remainder");
   const _result = below_autograd(() => ops.remainder_Scalar_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
   if ((isFwGradDefined(other) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with remainder_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::remainder_Scalar_Tensor_out", "engine/ops/native_functions/binary.yaml:188", "engine/generated/VariableType.ts:10114");
+}, "VariableType::remainder_Scalar_Tensor_out", "engine/ops/native_functions/binary.yaml:188", "engine/generated/VariableType.ts:10122");
 registerKernel(ops.bitwise_and_Scalar_Tensor_out, "Autograd", (ks, self, other, out) => {
   const _result = below_autograd(() => ops.bitwise_and_Scalar_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
   if ((isFwGradDefined(other) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with bitwise_and_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::bitwise_and_Scalar_Tensor_out", "engine/ops/native_functions/binary.yaml:619", "engine/generated/VariableType.ts:10120");
+}, "VariableType::bitwise_and_Scalar_Tensor_out", "engine/ops/native_functions/binary.yaml:619", "engine/generated/VariableType.ts:10128");
 registerKernel(ops.bitwise_or_Scalar_Tensor_out, "Autograd", (ks, self, other, out) => {
   const _result = below_autograd(() => ops.bitwise_or_Scalar_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
   if ((isFwGradDefined(other) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with bitwise_or_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::bitwise_or_Scalar_Tensor_out", "engine/ops/native_functions/binary.yaml:655", "engine/generated/VariableType.ts:10125");
+}, "VariableType::bitwise_or_Scalar_Tensor_out", "engine/ops/native_functions/binary.yaml:655", "engine/generated/VariableType.ts:10133");
 registerKernel(ops.bitwise_xor_Scalar_Tensor_out, "Autograd", (ks, self, other, out) => {
   const _result = below_autograd(() => ops.bitwise_xor_Scalar_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
   if ((isFwGradDefined(other) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with bitwise_xor_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::bitwise_xor_Scalar_Tensor_out", "engine/ops/native_functions/binary.yaml:691", "engine/generated/VariableType.ts:10130");
+}, "VariableType::bitwise_xor_Scalar_Tensor_out", "engine/ops/native_functions/binary.yaml:691", "engine/generated/VariableType.ts:10138");
 registerKernel(ops.convolution_out, "Autograd", (ks, input, weight, bias, stride, padding, dilation, transposed, output_padding, groups, out) => {
   if (compute_requires_grad(input, weight, bias)) throw_error_out_requires_grad("convolution");
   const _result = below_autograd(() => ops.convolution_out.redispatch(ks.and(after_autograd_keyset), input, weight, bias, stride, padding, dilation, transposed, output_padding, groups, out));
   if ((isFwGradDefined(input) || isFwGradDefined(weight) || isFwGradDefined(bias) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with convolution_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::convolution_out", "engine/ops/native_functions/conv.yaml:45", "engine/generated/VariableType.ts:10135");
+}, "VariableType::convolution_out", "engine/ops/native_functions/conv.yaml:45", "engine/generated/VariableType.ts:10143");
 registerKernel(ops._convolution_out, "Autograd", (ks, input, weight, bias, stride, padding, dilation, transposed, output_padding, groups, benchmark, deterministic, cudnn_enabled, allow_tf32, out) => {
   const _result = below_autograd(() => ops._convolution_out.redispatch(ks.and(after_autograd_keyset), input, weight, bias, stride, padding, dilation, transposed, output_padding, groups, benchmark, deterministic, cudnn_enabled, allow_tf32, out));
   if ((isFwGradDefined(input) || isFwGradDefined(weight) || isFwGradDefined(bias) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with _convolution_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::_convolution_out", "engine/ops/native_functions/conv.yaml:51", "engine/generated/VariableType.ts:10141");
+}, "VariableType::_convolution_out", "engine/ops/native_functions/conv.yaml:51", "engine/generated/VariableType.ts:10149");
 registerKernel(ops.slow_conv_dilated2d_out, "Autograd", (ks, self, weight, kernel_size, bias, stride, padding, dilation, out) => {
   const _result = below_autograd(() => ops.slow_conv_dilated2d_out.redispatch(ks.and(after_autograd_keyset), self, weight, kernel_size, bias, stride, padding, dilation, out));
   if ((isFwGradDefined(self) || isFwGradDefined(weight) || isFwGradDefined(bias) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with slow_conv_dilated2d_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::slow_conv_dilated2d_out", "engine/ops/native_functions/conv.yaml:88", "engine/generated/VariableType.ts:10146");
+}, "VariableType::slow_conv_dilated2d_out", "engine/ops/native_functions/conv.yaml:88", "engine/generated/VariableType.ts:10154");
 registerKernel(ops.index_put_out, "Autograd", (ks, self, indices, values, accumulate, out) => {
   if (compute_requires_grad(self, indices, values)) throw_error_out_requires_grad("index_put");
   const _result = below_autograd(() => ops.index_put_out.redispatch(ks.and(after_autograd_keyset), self, indices, values, accumulate, out));
   for (const _t of indices ?? []) if (isFwGradDefined(_t)) throw new NotImplementedError("Trying to use forward AD with index_put_out that does not support it because it is an out= function");
   if ((isFwGradDefined(self) || isFwGradDefined(values) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with index_put_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::index_put_out", "engine/ops/native_functions/index.yaml:33", "engine/generated/VariableType.ts:10151");
+}, "VariableType::index_put_out", "engine/ops/native_functions/index.yaml:33", "engine/generated/VariableType.ts:10159");
 registerKernel(ops._index_put_impl_default, "Autograd", (ks, self, indices, values, accumulate, unsafe) => {
   const grad_fn = compute_requires_grad(self, indices, values) ? not_implemented_node("aten::_index_put_impl", self, indices, values) : null;
   const _result = below_autograd(() => ops._index_put_impl_default.redispatch(ks.and(after_autograd_keyset), self, indices, values, accumulate, unsafe));
@@ -10163,43 +10171,43 @@ registerKernel(ops._index_put_impl_default, "Autograd", (ks, self, indices, valu
   for (const _t of indices ?? []) if (differentiable_outputs(_result).some((t) => t !== null) && isFwGradDefined(_t)) throw new NotImplementedError("Trying to use forward AD with _index_put_impl that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self) || isFwGradDefined(values))) throw new NotImplementedError("Trying to use forward AD with _index_put_impl that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::_index_put_impl_default", "engine/ops/native_functions/index.yaml:46", "engine/generated/VariableType.ts:10158");
+}, "VariableType::_index_put_impl_default", "engine/ops/native_functions/index.yaml:46", "engine/generated/VariableType.ts:10166");
 registerKernel(ops._index_put_impl_out, "Autograd", (ks, self, indices, values, accumulate, unsafe, out) => {
   const _result = below_autograd(() => ops._index_put_impl_out.redispatch(ks.and(after_autograd_keyset), self, indices, values, accumulate, unsafe, out));
   for (const _t of indices ?? []) if (isFwGradDefined(_t)) throw new NotImplementedError("Trying to use forward AD with _index_put_impl_out that does not support it because it is an out= function");
   if ((isFwGradDefined(self) || isFwGradDefined(values) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with _index_put_impl_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::_index_put_impl_out", "engine/ops/native_functions/index.yaml:46", "engine/generated/VariableType.ts:10167");
+}, "VariableType::_index_put_impl_out", "engine/ops/native_functions/index.yaml:46", "engine/generated/VariableType.ts:10175");
 registerKernel(ops.index_fill_int_Scalar_out, "Autograd", (ks, self, dim, index, value, out) => {
   if (compute_requires_grad(self, index)) throw_error_out_requires_grad("index_fill");
   const _result = below_autograd(() => ops.index_fill_int_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, dim, index, value, out));
   if ((isFwGradDefined(self) || isFwGradDefined(index) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with index_fill_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::index_fill_int_Scalar_out", "engine/ops/native_functions/index.yaml:186", "engine/generated/VariableType.ts:10173");
+}, "VariableType::index_fill_int_Scalar_out", "engine/ops/native_functions/index.yaml:186", "engine/generated/VariableType.ts:10181");
 registerKernel(ops.index_fill_int_Tensor_out, "Autograd", (ks, self, dim, index, value, out) => {
   if (compute_requires_grad(self, index, value)) throw_error_out_requires_grad("index_fill");
   const _result = below_autograd(() => ops.index_fill_int_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, dim, index, value, out));
   if ((isFwGradDefined(self) || isFwGradDefined(index) || isFwGradDefined(value) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with index_fill_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::index_fill_int_Tensor_out", "engine/ops/native_functions/index.yaml:200", "engine/generated/VariableType.ts:10179");
+}, "VariableType::index_fill_int_Tensor_out", "engine/ops/native_functions/index.yaml:200", "engine/generated/VariableType.ts:10187");
 registerKernel(ops.masked_fill_Scalar_out, "Autograd", (ks, self, mask, value, out) => {
   if (compute_requires_grad(self, mask)) throw_error_out_requires_grad("masked_fill");
   const _result = below_autograd(() => ops.masked_fill_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, mask, value, out));
   if ((isFwGradDefined(self) || isFwGradDefined(mask) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with masked_fill_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::masked_fill_Scalar_out", "engine/ops/native_functions/index.yaml:216", "engine/generated/VariableType.ts:10185");
+}, "VariableType::masked_fill_Scalar_out", "engine/ops/native_functions/index.yaml:216", "engine/generated/VariableType.ts:10193");
 registerKernel(ops.masked_fill_Tensor_out, "Autograd", (ks, self, mask, value, out) => {
   if (compute_requires_grad(self, mask, value)) throw_error_out_requires_grad("masked_fill");
   const _result = below_autograd(() => ops.masked_fill_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, mask, value, out));
   if ((isFwGradDefined(self) || isFwGradDefined(mask) || isFwGradDefined(value) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with masked_fill_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::masked_fill_Tensor_out", "engine/ops/native_functions/index.yaml:230", "engine/generated/VariableType.ts:10191");
+}, "VariableType::masked_fill_Tensor_out", "engine/ops/native_functions/index.yaml:230", "engine/generated/VariableType.ts:10199");
 registerKernel(ops.embedding_out, "Autograd", (ks, weight, indices, padding_idx, scale_grad_by_freq, sparse, out) => {
   if (compute_requires_grad(weight, indices)) throw_error_out_requires_grad("embedding");
   const _result = below_autograd(() => ops.embedding_out.redispatch(ks.and(after_autograd_keyset), weight, indices, padding_idx, scale_grad_by_freq, sparse, out));
   if ((isFwGradDefined(weight) || isFwGradDefined(indices) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with embedding_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::embedding_out", "engine/ops/native_functions/index.yaml:281", "engine/generated/VariableType.ts:10197");
+}, "VariableType::embedding_out", "engine/ops/native_functions/index.yaml:281", "engine/generated/VariableType.ts:10205");
 registerKernel(ops.embedding_renorm_default, "Autograd", (ks, self, indices, max_norm, norm_type) => {
   const grad_fn = compute_requires_grad(self, indices) ? not_implemented_node("aten::embedding_renorm", self, indices) : null;
   const _result = below_autograd(() => ops.embedding_renorm_default.redispatch(ks.and(after_autograd_keyset), self, indices, max_norm, norm_type));
@@ -10207,207 +10215,207 @@ registerKernel(ops.embedding_renorm_default, "Autograd", (ks, self, indices, max
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self) || isFwGradDefined(indices))) throw new NotImplementedError("Trying to use forward AD with embedding_renorm that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::embedding_renorm_default", "engine/ops/native_functions/index.yaml:286", "engine/generated/VariableType.ts:10203");
+}, "VariableType::embedding_renorm_default", "engine/ops/native_functions/index.yaml:286", "engine/generated/VariableType.ts:10211");
 registerKernel(ops.embedding_renorm_out, "Autograd", (ks, self, indices, max_norm, norm_type, out) => {
   const _result = below_autograd(() => ops.embedding_renorm_out.redispatch(ks.and(after_autograd_keyset), self, indices, max_norm, norm_type, out));
   if ((isFwGradDefined(self) || isFwGradDefined(indices) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with embedding_renorm_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::embedding_renorm_out", "engine/ops/native_functions/index.yaml:286", "engine/generated/VariableType.ts:10211");
+}, "VariableType::embedding_renorm_out", "engine/ops/native_functions/index.yaml:286", "engine/generated/VariableType.ts:10219");
 registerKernel(ops.fill_Tensor_out, "Autograd", (ks, self, value, out) => {
   const _result = below_autograd(() => ops.fill_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, value, out));
   if ((isFwGradDefined(self) || isFwGradDefined(value) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with fill_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::fill_Tensor_out", "engine/ops/native_functions/index.yaml:307", "engine/generated/VariableType.ts:10216");
+}, "VariableType::fill_Tensor_out", "engine/ops/native_functions/index.yaml:307", "engine/generated/VariableType.ts:10224");
 registerKernel(ops.empty_names_out, "Autograd", (ks, size, names, memory_format, out) => {
   const _result = below_autograd(() => ops.empty_names_out.redispatch(ks.and(after_autograd_keyset), size, names, memory_format, out));
   if ((isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with empty_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::empty_names_out", "engine/ops/native_functions/index.yaml:317", "engine/generated/VariableType.ts:10221");
+}, "VariableType::empty_names_out", "engine/ops/native_functions/index.yaml:317", "engine/generated/VariableType.ts:10229");
 registerKernel(ops.flip_out, "Autograd", (ks, self, dims, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("flip");
   const _result = below_autograd(() => ops.flip_out.redispatch(ks.and(after_autograd_keyset), self, dims, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with flip_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::flip_out", "engine/ops/native_functions/join.yaml:90", "engine/generated/VariableType.ts:10226");
+}, "VariableType::flip_out", "engine/ops/native_functions/join.yaml:90", "engine/generated/VariableType.ts:10234");
 registerKernel(ops.roll_out, "Autograd", (ks, self, shifts, dims, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("roll");
   const _result = below_autograd(() => ops.roll_out.redispatch(ks.and(after_autograd_keyset), self, shifts, dims, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with roll_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::roll_out", "engine/ops/native_functions/join.yaml:97", "engine/generated/VariableType.ts:10232");
+}, "VariableType::roll_out", "engine/ops/native_functions/join.yaml:97", "engine/generated/VariableType.ts:10240");
 registerKernel(ops.repeat_out, "Autograd", (ks, self, repeats, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("repeat");
   const _result = below_autograd(() => ops.repeat_out.redispatch(ks.and(after_autograd_keyset), self, repeats, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with repeat_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::repeat_out", "engine/ops/native_functions/join.yaml:134", "engine/generated/VariableType.ts:10238");
+}, "VariableType::repeat_out", "engine/ops/native_functions/join.yaml:134", "engine/generated/VariableType.ts:10246");
 registerKernel(ops._trilinear_out, "Autograd", (ks, i1, i2, i3, expand1, expand2, expand3, sumdim, unroll_dim, out) => {
   if (compute_requires_grad(i1, i2, i3)) throw_error_out_requires_grad("_trilinear");
   const _result = below_autograd(() => ops._trilinear_out.redispatch(ks.and(after_autograd_keyset), i1, i2, i3, expand1, expand2, expand3, sumdim, unroll_dim, out));
   if ((isFwGradDefined(i1) || isFwGradDefined(i2) || isFwGradDefined(i3) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with _trilinear_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::_trilinear_out", "engine/ops/native_functions/linalg.yaml:212", "engine/generated/VariableType.ts:10244");
+}, "VariableType::_trilinear_out", "engine/ops/native_functions/linalg.yaml:212", "engine/generated/VariableType.ts:10252");
 registerKernel(ops.binary_cross_entropy_with_logits_out, "Autograd", (ks, self, target, weight, pos_weight, reduction, out) => {
   if (compute_requires_grad(self, target, weight, pos_weight)) throw_error_out_requires_grad("binary_cross_entropy_with_logits");
   const _result = below_autograd(() => ops.binary_cross_entropy_with_logits_out.redispatch(ks.and(after_autograd_keyset), self, target, weight, pos_weight, reduction, out));
   if ((isFwGradDefined(self) || isFwGradDefined(target) || isFwGradDefined(weight) || isFwGradDefined(pos_weight) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with binary_cross_entropy_with_logits_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::binary_cross_entropy_with_logits_out", "engine/ops/native_functions/loss.yaml:24", "engine/generated/VariableType.ts:10250");
+}, "VariableType::binary_cross_entropy_with_logits_out", "engine/ops/native_functions/loss.yaml:24", "engine/generated/VariableType.ts:10258");
 registerKernel(ops.native_layer_norm_out, "Autograd", (ks, input, normalized_shape, weight, bias, eps, out0, out1, out2) => {
   if (compute_requires_grad(input, weight, bias)) throw_error_out_requires_grad("native_layer_norm");
   const _result = below_autograd(() => ops.native_layer_norm_out.redispatch(ks.and(after_autograd_keyset), input, normalized_shape, weight, bias, eps, out0, out1, out2));
   if ((isFwGradDefined(input) || isFwGradDefined(weight) || isFwGradDefined(bias) || isFwGradDefined(out0) || isFwGradDefined(out1) || isFwGradDefined(out2))) throw new NotImplementedError("Trying to use forward AD with native_layer_norm_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::native_layer_norm_out", "engine/ops/native_functions/normalization.yaml:36", "engine/generated/VariableType.ts:10256");
+}, "VariableType::native_layer_norm_out", "engine/ops/native_functions/normalization.yaml:36", "engine/generated/VariableType.ts:10264");
 registerKernel(ops.native_group_norm_out, "Autograd", (ks, input, weight, bias, N, C, HxW, group, eps, out0, out1, out2) => {
   if (compute_requires_grad(input, weight, bias)) throw_error_out_requires_grad("native_group_norm");
   const _result = below_autograd(() => ops.native_group_norm_out.redispatch(ks.and(after_autograd_keyset), input, weight, bias, N, C, HxW, group, eps, out0, out1, out2));
   if ((isFwGradDefined(input) || isFwGradDefined(weight) || isFwGradDefined(bias) || isFwGradDefined(out0) || isFwGradDefined(out1) || isFwGradDefined(out2))) throw new NotImplementedError("Trying to use forward AD with native_group_norm_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::native_group_norm_out", "engine/ops/native_functions/normalization.yaml:46", "engine/generated/VariableType.ts:10262");
+}, "VariableType::native_group_norm_out", "engine/ops/native_functions/normalization.yaml:46", "engine/generated/VariableType.ts:10270");
 registerKernel(ops.constant_pad_nd_out, "Autograd", (ks, self, pad, value, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("constant_pad_nd");
   const _result = below_autograd(() => ops.constant_pad_nd_out.redispatch(ks.and(after_autograd_keyset), self, pad, value, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with constant_pad_nd_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::constant_pad_nd_out", "engine/ops/native_functions/pad.yaml:12", "engine/generated/VariableType.ts:10268");
+}, "VariableType::constant_pad_nd_out", "engine/ops/native_functions/pad.yaml:12", "engine/generated/VariableType.ts:10276");
 registerKernel(ops._adaptive_avg_pool2d_out, "Autograd", (ks, self, output_size, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("_adaptive_avg_pool2d");
   const _result = below_autograd(() => ops._adaptive_avg_pool2d_out.redispatch(ks.and(after_autograd_keyset), self, output_size, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with _adaptive_avg_pool2d_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::_adaptive_avg_pool2d_out", "engine/ops/native_functions/pooling.yaml:88", "engine/generated/VariableType.ts:10274");
+}, "VariableType::_adaptive_avg_pool2d_out", "engine/ops/native_functions/pooling.yaml:88", "engine/generated/VariableType.ts:10282");
 registerKernel(ops._adaptive_avg_pool2d_backward_out, "Autograd", (ks, grad_output, self, out) => {
   if (compute_requires_grad(grad_output, self)) throw_error_out_requires_grad("_adaptive_avg_pool2d_backward");
   const _result = below_autograd(() => ops._adaptive_avg_pool2d_backward_out.redispatch(ks.and(after_autograd_keyset), grad_output, self, out));
   if ((isFwGradDefined(grad_output) || isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with _adaptive_avg_pool2d_backward_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::_adaptive_avg_pool2d_backward_out", "engine/ops/native_functions/pooling.yaml:95", "engine/generated/VariableType.ts:10280");
+}, "VariableType::_adaptive_avg_pool2d_backward_out", "engine/ops/native_functions/pooling.yaml:95", "engine/generated/VariableType.ts:10288");
 registerKernel(ops.prod_out, "Autograd", (ks, self, dtype, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("prod");
   const _result = below_autograd(() => ops.prod_out.redispatch(ks.and(after_autograd_keyset), self, dtype, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with prod_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::prod_out", "engine/ops/native_functions/reduce.yaml:104", "engine/generated/VariableType.ts:10286");
+}, "VariableType::prod_out", "engine/ops/native_functions/reduce.yaml:104", "engine/generated/VariableType.ts:10294");
 registerKernel(ops.count_nonzero_dim_IntList_out, "Autograd", (ks, self, dim, out) => {
   const _result = below_autograd(() => ops.count_nonzero_dim_IntList_out.redispatch(ks.and(after_autograd_keyset), self, dim, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with count_nonzero_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::count_nonzero_dim_IntList_out", "engine/ops/native_functions/reduce2.yaml:12", "engine/generated/VariableType.ts:10292");
+}, "VariableType::count_nonzero_dim_IntList_out", "engine/ops/native_functions/reduce2.yaml:12", "engine/generated/VariableType.ts:10300");
 registerKernel(ops.count_nonzero_out, "Autograd", (ks, self, dim, out) => {
   const _result = below_autograd(() => ops.count_nonzero_out.redispatch(ks.and(after_autograd_keyset), self, dim, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with count_nonzero_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::count_nonzero_out", "engine/ops/native_functions/reduce2.yaml:18", "engine/generated/VariableType.ts:10297");
+}, "VariableType::count_nonzero_out", "engine/ops/native_functions/reduce2.yaml:18", "engine/generated/VariableType.ts:10305");
 registerKernel(ops.std_mean_correction_out, "Autograd", (ks, self, dim, correction, keepdim, out0, out1) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("std_mean");
   const _result = below_autograd(() => ops.std_mean_correction_out.redispatch(ks.and(after_autograd_keyset), self, dim, correction, keepdim, out0, out1));
   if ((isFwGradDefined(self) || isFwGradDefined(out0) || isFwGradDefined(out1))) throw new NotImplementedError("Trying to use forward AD with std_mean_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::std_mean_correction_out", "engine/ops/native_functions/reduce2.yaml:50", "engine/generated/VariableType.ts:10302");
+}, "VariableType::std_mean_correction_out", "engine/ops/native_functions/reduce2.yaml:50", "engine/generated/VariableType.ts:10310");
 registerKernel(ops.var_mean_correction_out, "Autograd", (ks, self, dim, correction, keepdim, out0, out1) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("var_mean");
   const _result = below_autograd(() => ops.var_mean_correction_out.redispatch(ks.and(after_autograd_keyset), self, dim, correction, keepdim, out0, out1));
   if ((isFwGradDefined(self) || isFwGradDefined(out0) || isFwGradDefined(out1))) throw new NotImplementedError("Trying to use forward AD with var_mean_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::var_mean_correction_out", "engine/ops/native_functions/reduce2.yaml:98", "engine/generated/VariableType.ts:10308");
+}, "VariableType::var_mean_correction_out", "engine/ops/native_functions/reduce2.yaml:98", "engine/generated/VariableType.ts:10316");
 registerKernel(ops.median_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("median");
   const _result = below_autograd(() => ops.median_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with median_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::median_out", "engine/ops/native_functions/reduce3.yaml:122", "engine/generated/VariableType.ts:10314");
+}, "VariableType::median_out", "engine/ops/native_functions/reduce3.yaml:122", "engine/generated/VariableType.ts:10322");
 registerKernel(ops.nanmedian_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("nanmedian");
   const _result = below_autograd(() => ops.nanmedian_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with nanmedian_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::nanmedian_out", "engine/ops/native_functions/reduce3.yaml:137", "engine/generated/VariableType.ts:10320");
+}, "VariableType::nanmedian_out", "engine/ops/native_functions/reduce3.yaml:137", "engine/generated/VariableType.ts:10328");
 registerKernel(ops._unique_out, "Autograd", (ks, self, sorted, return_inverse, out0, out1) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("_unique");
   const _result = below_autograd(() => ops._unique_out.redispatch(ks.and(after_autograd_keyset), self, sorted, return_inverse, out0, out1));
   if ((isFwGradDefined(self) || isFwGradDefined(out0) || isFwGradDefined(out1))) throw new NotImplementedError("Trying to use forward AD with _unique_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::_unique_out", "engine/ops/native_functions/reduce3.yaml:163", "engine/generated/VariableType.ts:10326");
+}, "VariableType::_unique_out", "engine/ops/native_functions/reduce3.yaml:163", "engine/generated/VariableType.ts:10334");
 registerKernel(ops.unique_dim_out, "Autograd", (ks, self, dim, sorted, return_inverse, return_counts, out0, out1, out2) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("unique_dim");
   const _result = below_autograd(() => ops.unique_dim_out.redispatch(ks.and(after_autograd_keyset), self, dim, sorted, return_inverse, return_counts, out0, out1, out2));
   if ((isFwGradDefined(self) || isFwGradDefined(out0) || isFwGradDefined(out1) || isFwGradDefined(out2))) throw new NotImplementedError("Trying to use forward AD with unique_dim_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::unique_dim_out", "engine/ops/native_functions/reduce3.yaml:169", "engine/generated/VariableType.ts:10332");
+}, "VariableType::unique_dim_out", "engine/ops/native_functions/reduce3.yaml:169", "engine/generated/VariableType.ts:10340");
 registerKernel(ops.unique_consecutive_out, "Autograd", (ks, self, return_inverse, return_counts, dim, out0, out1, out2) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("unique_consecutive");
   const _result = below_autograd(() => ops.unique_consecutive_out.redispatch(ks.and(after_autograd_keyset), self, return_inverse, return_counts, dim, out0, out1, out2));
   if ((isFwGradDefined(self) || isFwGradDefined(out0) || isFwGradDefined(out1) || isFwGradDefined(out2))) throw new NotImplementedError("Trying to use forward AD with unique_consecutive_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::unique_consecutive_out", "engine/ops/native_functions/reduce3.yaml:176", "engine/generated/VariableType.ts:10338");
+}, "VariableType::unique_consecutive_out", "engine/ops/native_functions/reduce3.yaml:176", "engine/generated/VariableType.ts:10346");
 registerKernel(ops.unique_dim_consecutive_out, "Autograd", (ks, self, dim, return_inverse, return_counts, out0, out1, out2) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("unique_dim_consecutive");
   const _result = below_autograd(() => ops.unique_dim_consecutive_out.redispatch(ks.and(after_autograd_keyset), self, dim, return_inverse, return_counts, out0, out1, out2));
   if ((isFwGradDefined(self) || isFwGradDefined(out0) || isFwGradDefined(out1) || isFwGradDefined(out2))) throw new NotImplementedError("Trying to use forward AD with unique_dim_consecutive_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::unique_dim_consecutive_out", "engine/ops/native_functions/reduce3.yaml:183", "engine/generated/VariableType.ts:10344");
+}, "VariableType::unique_dim_consecutive_out", "engine/ops/native_functions/reduce3.yaml:183", "engine/generated/VariableType.ts:10352");
 registerKernel(ops._unique2_out, "Autograd", (ks, self, sorted, return_inverse, return_counts, out0, out1, out2) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("_unique2");
   const _result = below_autograd(() => ops._unique2_out.redispatch(ks.and(after_autograd_keyset), self, sorted, return_inverse, return_counts, out0, out1, out2));
   if ((isFwGradDefined(self) || isFwGradDefined(out0) || isFwGradDefined(out1) || isFwGradDefined(out2))) throw new NotImplementedError("Trying to use forward AD with _unique2_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::_unique2_out", "engine/ops/native_functions/reduce3.yaml:190", "engine/generated/VariableType.ts:10350");
+}, "VariableType::_unique2_out", "engine/ops/native_functions/reduce3.yaml:190", "engine/generated/VariableType.ts:10358");
 registerKernel(ops.norm_ScalarOpt_dtype_out, "Autograd", (ks, self, p, dtype, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("norm");
   const _result = below_autograd(() => ops.norm_ScalarOpt_dtype_out.redispatch(ks.and(after_autograd_keyset), self, p, dtype, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with norm_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::norm_ScalarOpt_dtype_out", "engine/ops/native_functions/reduce3.yaml:198", "engine/generated/VariableType.ts:10356");
+}, "VariableType::norm_ScalarOpt_dtype_out", "engine/ops/native_functions/reduce3.yaml:198", "engine/generated/VariableType.ts:10364");
 registerKernel(ops.norm_Scalar_out, "Autograd", (ks, self, p, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("norm");
   const _result = below_autograd(() => ops.norm_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, p, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with norm_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::norm_Scalar_out", "engine/ops/native_functions/reduce3.yaml:205", "engine/generated/VariableType.ts:10362");
+}, "VariableType::norm_Scalar_out", "engine/ops/native_functions/reduce3.yaml:205", "engine/generated/VariableType.ts:10370");
 registerKernel(ops.bucketize_Scalar_out, "Autograd", (ks, self, boundaries, out_int32, right, out) => {
   const _result = below_autograd(() => ops.bucketize_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, boundaries, out_int32, right, out));
   if ((isFwGradDefined(boundaries) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with bucketize_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::bucketize_Scalar_out", "engine/ops/native_functions/reduce3.yaml:289", "engine/generated/VariableType.ts:10368");
+}, "VariableType::bucketize_Scalar_out", "engine/ops/native_functions/reduce3.yaml:289", "engine/generated/VariableType.ts:10376");
 registerKernel(ops.searchsorted_Scalar_out, "Autograd", (ks, sorted_sequence, self, out_int32, right, side, sorter, out) => {
   const _result = below_autograd(() => ops.searchsorted_Scalar_out.redispatch(ks.and(after_autograd_keyset), sorted_sequence, self, out_int32, right, side, sorter, out));
   if ((isFwGradDefined(sorted_sequence) || isFwGradDefined(sorter) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with searchsorted_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::searchsorted_Scalar_out", "engine/ops/native_functions/reduce3.yaml:302", "engine/generated/VariableType.ts:10373");
+}, "VariableType::searchsorted_Scalar_out", "engine/ops/native_functions/reduce3.yaml:302", "engine/generated/VariableType.ts:10381");
 registerKernel(ops.bincount_out, "Autograd", (ks, self, weights, minlength, out) => {
   const _result = below_autograd(() => ops.bincount_out.redispatch(ks.and(after_autograd_keyset), self, weights, minlength, out));
   if ((isFwGradDefined(self) || isFwGradDefined(weights) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with bincount_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::bincount_out", "engine/ops/native_functions/reduce3.yaml:308", "engine/generated/VariableType.ts:10378");
+}, "VariableType::bincount_out", "engine/ops/native_functions/reduce3.yaml:308", "engine/generated/VariableType.ts:10386");
 registerKernel(ops.argsort_stable_out, "Autograd", (ks, self, stable, dim, descending, out) => {
   const _result = below_autograd(() => ops.argsort_stable_out.redispatch(ks.and(after_autograd_keyset), self, stable, dim, descending, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with argsort_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::argsort_stable_out", "engine/ops/native_functions/select.yaml:66", "engine/generated/VariableType.ts:10383");
+}, "VariableType::argsort_stable_out", "engine/ops/native_functions/select.yaml:66", "engine/generated/VariableType.ts:10391");
 registerKernel(ops._unsafe_view_out, "Autograd", (ks, self, size, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("_unsafe_view");
   const _result = below_autograd(() => ops._unsafe_view_out.redispatch(ks.and(after_autograd_keyset), self, size, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with _unsafe_view_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::_unsafe_view_out", "engine/ops/native_functions/shape.yaml:59", "engine/generated/VariableType.ts:10388");
+}, "VariableType::_unsafe_view_out", "engine/ops/native_functions/shape.yaml:59", "engine/generated/VariableType.ts:10396");
 registerKernel(ops.clone_out, "Autograd", (ks, self, memory_format, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("clone");
   const _result = below_autograd(() => ops.clone_out.redispatch(ks.and(after_autograd_keyset), self, memory_format, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with clone_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::clone_out", "engine/ops/native_functions/shape.yaml:223", "engine/generated/VariableType.ts:10394");
+}, "VariableType::clone_out", "engine/ops/native_functions/shape.yaml:223", "engine/generated/VariableType.ts:10402");
 registerKernel(ops.copy_out, "Autograd", (ks, self, src, non_blocking, out) => {
   const _result = below_autograd(() => ops.copy_out.redispatch(ks.and(after_autograd_keyset), self, src, non_blocking, out));
   if ((isFwGradDefined(self) || isFwGradDefined(src) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with copy_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::copy_out", "engine/ops/native_functions/shape.yaml:235", "engine/generated/VariableType.ts:10400");
+}, "VariableType::copy_out", "engine/ops/native_functions/shape.yaml:235", "engine/generated/VariableType.ts:10408");
 registerKernel(ops._to_copy_out, "Autograd", (ks, self, non_blocking, memory_format, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("_to_copy");
   const _result = below_autograd(() => ops._to_copy_out.redispatch(ks.and(after_autograd_keyset), self, non_blocking, memory_format, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with _to_copy_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::_to_copy_out", "engine/ops/native_functions/shape.yaml:242", "engine/generated/VariableType.ts:10405");
+}, "VariableType::_to_copy_out", "engine/ops/native_functions/shape.yaml:242", "engine/generated/VariableType.ts:10413");
 registerKernel(ops.zero_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::zero", self) : null;
   const _result = below_autograd(() => ops.zero_default.redispatch(ks.and(after_autograd_keyset), self));
@@ -10415,71 +10423,71 @@ registerKernel(ops.zero_default, "Autograd", (ks, self) => {
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with zero that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::zero_default", "engine/ops/native_functions/shape.yaml:276", "engine/generated/VariableType.ts:10411");
+}, "VariableType::zero_default", "engine/ops/native_functions/shape.yaml:276", "engine/generated/VariableType.ts:10419");
 registerKernel(ops.zero_out, "Autograd", (ks, self, out) => {
   const _result = below_autograd(() => ops.zero_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with zero_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::zero_out", "engine/ops/native_functions/shape.yaml:276", "engine/generated/VariableType.ts:10419");
+}, "VariableType::zero_out", "engine/ops/native_functions/shape.yaml:276", "engine/generated/VariableType.ts:10427");
 registerKernel(ops.empty_strided_out, "Autograd", (ks, size, stride, out) => {
   const _result = below_autograd(() => ops.empty_strided_out.redispatch(ks.and(after_autograd_keyset), size, stride, out));
   if ((isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with empty_strided_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::empty_strided_out", "engine/ops/native_functions/shape.yaml:284", "engine/generated/VariableType.ts:10424");
+}, "VariableType::empty_strided_out", "engine/ops/native_functions/shape.yaml:284", "engine/generated/VariableType.ts:10432");
 registerKernel(ops.empty_like_out, "Autograd", (ks, self, memory_format, out) => {
   const _result = below_autograd(() => ops.empty_like_out.redispatch(ks.and(after_autograd_keyset), self, memory_format, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with empty_like_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::empty_like_out", "engine/ops/native_functions/shape.yaml:290", "engine/generated/VariableType.ts:10429");
+}, "VariableType::empty_like_out", "engine/ops/native_functions/shape.yaml:290", "engine/generated/VariableType.ts:10437");
 registerKernel(ops.zeros_like_out, "Autograd", (ks, self, memory_format, out) => {
   const _result = below_autograd(() => ops.zeros_like_out.redispatch(ks.and(after_autograd_keyset), self, memory_format, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with zeros_like_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::zeros_like_out", "engine/ops/native_functions/shape.yaml:300", "engine/generated/VariableType.ts:10434");
+}, "VariableType::zeros_like_out", "engine/ops/native_functions/shape.yaml:300", "engine/generated/VariableType.ts:10442");
 registerKernel(ops.ones_like_out, "Autograd", (ks, self, memory_format, out) => {
   const _result = below_autograd(() => ops.ones_like_out.redispatch(ks.and(after_autograd_keyset), self, memory_format, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with ones_like_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::ones_like_out", "engine/ops/native_functions/shape.yaml:307", "engine/generated/VariableType.ts:10439");
+}, "VariableType::ones_like_out", "engine/ops/native_functions/shape.yaml:307", "engine/generated/VariableType.ts:10447");
 registerKernel(ops.full_like_out, "Autograd", (ks, self, fill_value, memory_format, out) => {
   const _result = below_autograd(() => ops.full_like_out.redispatch(ks.and(after_autograd_keyset), self, fill_value, memory_format, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with full_like_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::full_like_out", "engine/ops/native_functions/shape.yaml:318", "engine/generated/VariableType.ts:10444");
+}, "VariableType::full_like_out", "engine/ops/native_functions/shape.yaml:318", "engine/generated/VariableType.ts:10452");
 registerKernel(ops.isnan_out, "Autograd", (ks, self, out) => {
   const _result = below_autograd(() => ops.isnan_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with isnan_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::isnan_out", "engine/ops/native_functions/unary.yaml:715", "engine/generated/VariableType.ts:10449");
+}, "VariableType::isnan_out", "engine/ops/native_functions/unary.yaml:715", "engine/generated/VariableType.ts:10457");
 registerKernel(ops.isinf_out, "Autograd", (ks, self, out) => {
   const _result = below_autograd(() => ops.isinf_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with isinf_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::isinf_out", "engine/ops/native_functions/unary.yaml:721", "engine/generated/VariableType.ts:10454");
+}, "VariableType::isinf_out", "engine/ops/native_functions/unary.yaml:721", "engine/generated/VariableType.ts:10462");
 registerKernel(ops.upsample_nearest1d_vec_out, "Autograd", (ks, input, output_size, scale_factors, out) => {
   const _result = below_autograd(() => ops.upsample_nearest1d_vec_out.redispatch(ks.and(after_autograd_keyset), input, output_size, scale_factors, out));
   if ((isFwGradDefined(input) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with upsample_nearest1d_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::upsample_nearest1d_vec_out", "engine/ops/native_functions/vision.yaml:13", "engine/generated/VariableType.ts:10459");
+}, "VariableType::upsample_nearest1d_vec_out", "engine/ops/native_functions/vision.yaml:13", "engine/generated/VariableType.ts:10467");
 registerKernel(ops.upsample_nearest2d_vec_out, "Autograd", (ks, input, output_size, scale_factors, out) => {
   const _result = below_autograd(() => ops.upsample_nearest2d_vec_out.redispatch(ks.and(after_autograd_keyset), input, output_size, scale_factors, out));
   if ((isFwGradDefined(input) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with upsample_nearest2d_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::upsample_nearest2d_vec_out", "engine/ops/native_functions/vision.yaml:19", "engine/generated/VariableType.ts:10464");
+}, "VariableType::upsample_nearest2d_vec_out", "engine/ops/native_functions/vision.yaml:19", "engine/generated/VariableType.ts:10472");
 registerKernel(ops.upsample_bilinear2d_vec_out, "Autograd", (ks, input, output_size, align_corners, scale_factors, out) => {
   const _result = below_autograd(() => ops.upsample_bilinear2d_vec_out.redispatch(ks.and(after_autograd_keyset), input, output_size, align_corners, scale_factors, out));
   if ((isFwGradDefined(input) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with upsample_bilinear2d_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::upsample_bilinear2d_vec_out", "engine/ops/native_functions/vision.yaml:25", "engine/generated/VariableType.ts:10469");
+}, "VariableType::upsample_bilinear2d_vec_out", "engine/ops/native_functions/vision.yaml:25", "engine/generated/VariableType.ts:10477");
 registerKernel(ops.pixel_shuffle_out, "Autograd", (ks, self, upscale_factor, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("pixel_shuffle");
   const _result = below_autograd(() => ops.pixel_shuffle_out.redispatch(ks.and(after_autograd_keyset), self, upscale_factor, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with pixel_shuffle_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::pixel_shuffle_out", "engine/ops/native_functions/vision.yaml:63", "engine/generated/VariableType.ts:10474");
+}, "VariableType::pixel_shuffle_out", "engine/ops/native_functions/vision.yaml:63", "engine/generated/VariableType.ts:10482");
 registerKernel(ops.pixel_unshuffle_out, "Autograd", (ks, self, downscale_factor, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("pixel_unshuffle");
   const _result = below_autograd(() => ops.pixel_unshuffle_out.redispatch(ks.and(after_autograd_keyset), self, downscale_factor, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with pixel_unshuffle_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::pixel_unshuffle_out", "engine/ops/native_functions/vision.yaml:69", "engine/generated/VariableType.ts:10480");
+}, "VariableType::pixel_unshuffle_out", "engine/ops/native_functions/vision.yaml:69", "engine/generated/VariableType.ts:10488");

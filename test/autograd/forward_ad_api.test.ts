@@ -192,6 +192,16 @@ describe("views and in-place ops", () => {
     });
   });
 
+  it("index_put_ of a dual into a plain tensor (_index_put_impl_) gives it a tangent", () => {
+    // y = zeros(4); y.index_put_((tensor([1, 3]),), dual([1., 2.], [5., 6.])): tangent [0, 5, 0, 6]
+    fwAD.dual_level(() => {
+      const y = torch.zeros(4);
+      y.index_put_([torch.tensor([1, 3])], fwAD.make_dual(f32([1, 2]), f32([5, 6])));
+      expect(y.tolist()).toEqual([0, 1, 0, 2]);
+      expect(tangentOf(y)!.tolist()).toEqual([0, 5, 0, 6]);
+    });
+  });
+
   it("an in-place view op (squeeze_) keeps the tangent's shape in step (matmul of a vector and a matrix)", () => {
     fwAD.dual_level(() => {
       const v = fwAD.make_dual(f64([1, 2]), f64([1, 0]));
