@@ -61,7 +61,9 @@ export function pyTypeName(v: unknown): string {
 
 const isInt = (v: unknown) => typeof v === "number" && Number.isInteger(v);
 const isIntList = (p: FunctionParameter) => p.type === "int[]" || p.type === "SymInt[]";
-const isZeroDim = (v: unknown): v is Tensor => v instanceof Tensor && v.dim() === 0 && !v.requires_grad;
+// a 0-d tensor that requires grad or carries a forward AD tangent stays a Tensor (it would lose either as a Scalar)
+const isZeroDim = (v: unknown): v is Tensor =>
+  v instanceof Tensor && v.dim() === 0 && !v.requires_grad && (v._impl.autograd_meta?.fw_grad?.(0, v) ?? null) === null;
 
 /** FunctionParameter::check: does this value fit the parameter? */
 function check(p: FunctionParameter, v: unknown, allowNumbersAsTensors: boolean): boolean {

@@ -32,6 +32,7 @@ import { _trilinear } from "../generated/_trilinear.js";
 import { linalg_solve } from "../generated/linalg_solve.js";
 import { RuntimeError } from "../c10/Errors.js";
 export { sum_to } from "./sum_to.js";
+import { fw_grad, isFwGradDefined } from "./forward_grad.js";
 
 /** The real part of a complex gradient for a real input (Glasstorch has no complex dtypes yet: g itself). */
 export function handle_r_to_c(_self_scalar_type: ScalarType, g: Tensor): Tensor {
@@ -1649,3 +1650,144 @@ export const reflection_pad3d_backward = (grad: Tensor, self: Tensor, padding: n
 export const replication_pad1d_backward = (grad: Tensor, self: Tensor, padding: number[]): Tensor => replication_pad1d_backward_default.call(grad, self, padding) as Tensor;
 export const replication_pad2d_backward = (grad: Tensor, self: Tensor, padding: number[]): Tensor => replication_pad2d_backward_default.call(grad, self, padding) as Tensor;
 export const replication_pad3d_backward = (grad: Tensor, self: Tensor, padding: number[]): Tensor => replication_pad3d_backward_default.call(grad, self, padding) as Tensor;
+// ---- forward AD ----
+// The *_jvp helpers derivatives.yaml's forward (`result:`) formulas call (FunctionsManual.cpp), in PyTorch's
+// order of operations. conj() and at::real are left out: Glasstorch has no complex dtypes yet.
+
+/** clamp_jvp (clamp.Tensor): the tangent of whichever of self, min, max the output took its value from. */
+export function clamp_jvp(self_p: Tensor, self_t: Tensor, min_p: Tensor | null, min_t: Tensor | null, max_p: Tensor | null, max_t: Tensor | null): Tensor {
+  if (min_p && max_p) return where(min_p.gt(max_p), max_t!, where(self_p.lt(min_p), min_t!, where(self_p.gt(max_p), max_t!, self_t)));
+  if (min_p) return where(self_p.gt(min_p), self_t, min_t!);
+  if (max_p) return where(self_p.lt(max_p), self_t, max_t!);
+  return self_t;
+}
+
+/** amaxamin_jvp: the mean of the tangents over the positions that reach the extremum. */
+export function amaxamin_jvp(x: Tensor, dx: Tensor, result: Tensor, dim: readonly number[] | number, keepdim: boolean): Tensor {
+  const mask = x.eq(restore_reduced_dims(result, dim, keepdim));
+  const dims = dimList(dim);
+  return where(mask, dx, 0).sum(dims, keepdim).div(mask.sum(dims, keepdim));
+}
+
+/** gather_with_keepdimed_indices: the tangent at the selected indices (max.dim, sort, mode...). */
+export function gather_with_keepdimed_indices(input: Tensor, dim: number, indices: Tensor, keepdim: boolean): Tensor {
+  const full_indices = keepdim ? indices : (unsqueeze_default.call(indices, dim) as Tensor);
+  const out = input.gather(dim, full_indices);
+  return keepdim ? out : out.squeeze(dim);
+}
+
+/** evenly_read_jvp (max(), min(), median()): the mean tangent over the positions equal to the value. */
+export function evenly_read_jvp(fw_grad: Tensor, input: Tensor, value: Tensor): Tensor {
+  const mask = input.eq(value);
+  const count = mask.sum();
+  return mask.mul(fw_grad).sum().div(count);
+}
+
+/** logsumexp_jvp: sum(softmax(self) * self_t) over dim, with the exp-normalize trick. */
+export function logsumexp_jvp(self_p: Tensor, self_t: Tensor, dim: readonly number[] | number, keepdim: boolean): Tensor {
+  const dims = dimList(dim);
+  const self_p_exp = self_p.numel() > 0 ? self_p.sub(self_p.amax(dims, true)).exp() : self_p.exp();
+  const sumexp_p = self_p_exp.sum(dims, keepdim);
+  return self_p_exp.mul(self_t).sum(dims, keepdim).div(sumexp_p);
+}
+
+/** norm_jvp: PyTorch's cases p = 0, 1, 2, inf, p < 1, p < 2, p >= 2. */
+export function norm_jvp(self_p: Tensor, self_t: Tensor, p_: Opt<number>, norm: Tensor, dim: Opt<readonly number[] | number>, keepdim: boolean): Tensor {
+  const ndim = self_p.dim();
+  const p = p_ ?? 2;
+  const dims = dimList(dim);
+  if (p === 0) return zeros_like(norm);
+  if (p === 1) return self_p.sgn().mul(self_t).sum(dims, keepdim);
+  if (p === 2) return self_p.mul(self_t).sum(dims, keepdim).div(norm).masked_fill(norm.eq(0), 0);
+  if (!Number.isFinite(p)) {
+    if (!keepdim && ndim !== 0) norm = unsqueeze_multiple(norm, dims, ndim);
+    const self_and_norm_isnan = self_p.isnan().logical_and(norm.isnan());
+    const is_eq_max = self_p.abs().eq(norm).logical_or(self_and_norm_isnan).to(norm.dtype);
+    let nb_max = is_eq_max.count_nonzero(dims);
+    if (ndim !== 0) nb_max = unsqueeze_multiple(nb_max, dims, ndim);
+    return self_p.sgn().mul(self_t).mul(is_eq_max).div(nb_max).sum(dims, keepdim);
+  }
+  if (p < 1) {
+    const sumpow_t = self_p.abs().pow(p - 1).masked_fill(self_p.eq(0), 0).mul(self_p.sgn().mul(self_t)).sum(dims, keepdim);
+    return sumpow_t.mul(norm.pow(1 - p));
+  }
+  if (p < 2) {
+    const sumpow_t = self_p.abs().pow(p - 1).mul(self_p.sgn().mul(self_t)).sum(dims, keepdim);
+    return sumpow_t.div(norm.pow(p - 1)).masked_fill(norm.eq(0), 0);
+  }
+  const sumpow_t = self_p.abs().pow(p - 2).mul(self_p.mul(self_t)).sum(dims, keepdim);
+  return sumpow_t.div(norm.pow(p - 1)).masked_fill(norm.eq(0), 0);
+}
+
+/** linalg_vector_norm_jvp: norm_jvp over dim (all dims when null). */
+export function linalg_vector_norm_jvp(self_p: Tensor, self_t: Tensor, ord: number, norm: Tensor, dim: Opt<readonly number[] | number>, keepdim: boolean): Tensor {
+  return norm_jvp(self_p, self_t, ord, norm, dim ?? [], keepdim);
+}
+
+/** cumprod_jvp: cumsum(t / x) * result, with the zeros of x handled as PyTorch does. */
+export function cumprod_jvp(self_t: Tensor, self_p: Tensor, result: Tensor, dim: number): Tensor {
+  const gradient = self_t.div(self_p).cumsum(dim).mul(result);
+  if (self_p.dim() === 0) return gradient.masked_fill(self_p.eq(0), self_t);
+  const mask_zeros = self_p.eq(0);
+  const mask_first_zero = mask_zeros.logical_and(mask_zeros.cumsum(dim).eq(1));
+  const new_grad = where(mask_first_zero, self_t, self_p).cumprod(dim);
+  const mask_after_first_zero = mask_first_zero.cumsum(dim);
+  return where(mask_after_first_zero.to(boolDtype), new_grad, gradient);
+}
+
+/** at::_trilinear, which _trilinear's forward formula calls three times (once per input's tangent). */
+export { _trilinear };
+
+/** The tangents of a tensor list, zeros for those without (cat_jvp / stack_jvp); null when none has one. */
+function listTangents(tensors: readonly Tensor[]): Tensor[] | null {
+  if (!tensors.some((t) => isFwGradDefined(t))) return null;
+  return tensors.map((t) => (isFwGradDefined(t) ? fw_grad(t, 0)! : zeros([...t._impl.sizes()], { dtype: t.dtype, device: t.device })));
+}
+
+/** cat_jvp: cat of the inputs' tangents (zeros for inputs without one). */
+export function cat_jvp(tensors: readonly Tensor[], dim: number): Tensor | null {
+  const ts = listTangents(tensors);
+  return ts ? cat(ts, dim) : null;
+}
+
+/** stack_jvp: stack of the inputs' tangents. */
+export function stack_jvp(tensors: readonly Tensor[], dim: number): Tensor | null {
+  const ts = listTangents(tensors);
+  return ts ? stack(ts, dim) : null;
+}
+
+// Linear algebra. PyTorch's jvps reuse the forward's LU (linalg_lu_solve) or solve triangular systems
+// (linalg_solve_triangular), ops Glasstorch does not have yet: these take the primal A and solve with
+// linalg_solve instead (same math; the last bits may round differently, and singular inputs are not
+// nudged by eps as linalg_det_jvp does).
+
+/** linalg_det_jvp: d det = tr(A^{-1} dA) det. (PyTorch: linalg_det_jvp(dA, det, LU, pivots, use_A_T).) */
+export function linalg_det_jvp(A: Tensor, dA: Tensor, det: Tensor): Tensor {
+  return linalg_solve(A, dA).diagonal(0, -2, -1).sum(-1).mul(det);
+}
+
+/** slogdet_jvp: a real input's sign has a zero tangent; logabsdet's is tr(A^{-1} dA). */
+export function slogdet_jvp(A: Tensor, dA: Tensor, sign: Tensor): [Tensor, Tensor] {
+  const trAinvE = linalg_solve(A, dA).diagonal(0, -2, -1).sum(-1);
+  return [zeros_like(sign), trAinvE];
+}
+
+/** linalg_solve_jvp: dX = A^{-1}(dB - dA X) (left), (dB - X dA) A^{-1} (right); a vector rhs as a column. */
+export function linalg_solve_jvp(A: Tensor, dA: Tensor, dB: Tensor, X: Tensor, left: boolean): Tensor {
+  const vector_case = X.dim() === 1 || (A.dim() - 1 === X.dim() && X.shape.every((s, i) => s === A.shape[i]));
+  const X_ = vector_case ? X.unsqueeze(-1) : X;
+  const dB_ = vector_case ? dB.unsqueeze(-1) : dB;
+  const R_ = left ? dA.matmul(X_) : X_.matmul(dA);
+  const dX_ = linalg_solve(A, dB_.sub(R_), { left });
+  return vector_case ? dX_.squeeze(-1) : dX_;
+}
+
+/** cholesky_jvp: dL = L Φ(L^{-1} dA L^{-H}), Φ the lower triangle with its diagonal halved. */
+export function cholesky_jvp(dA: Tensor, L: Tensor, upper: boolean): Tensor {
+  const L_ = upper ? mH(L) : L;
+  let dL = linalg_solve(L_, dA); // PyTorch: linalg_solve_triangular(L, dA, upper=false, left=true)
+  dL = linalg_solve(mH(L_), dL, { left: false }); // linalg_solve_triangular(L^H, dL, upper=true, left=false)
+  dL = dL.tril().sub(diag_embed_last(dL.diagonal(0, -2, -1).mul(0.5)));
+  dL = L_.matmul(dL);
+  return upper ? mH(dL) : dL;
+}

@@ -6,8 +6,11 @@
 // zeros of the inputs' sizes and dtypes, and (check_undefined_grad) backward must accept undefined output
 // gradients. Failures raise GradcheckError with PyTorch's texts.
 //
-// Not implemented (PyTorch's options for them are not accepted): fast_mode, forward-mode AD checks,
-// batched gradients, complex inputs, sparse/mkldnn inputs.
+// check_forward_ad: the same Jacobians from forward-mode AD too (one dual-level evaluation per input element,
+// with a one-hot tangent), compared with the numerical ones; check_backward_ad: false skips the backward checks.
+//
+// Not implemented (PyTorch's options for them are not accepted): fast_mode, batched gradients (forward or
+// backward), complex inputs, sparse/mkldnn inputs.
 
 import type { Tensor } from "../aten/core/Tensor.js";
 import { RuntimeError, ValueError } from "../c10/Errors.js";
@@ -22,6 +25,8 @@ import { no_grad } from "./grad_mode.js";
 import { gradient_edge, shallow_copy_and_detach } from "./variable.js";
 import { set_history } from "./VariableTypeUtils.js";
 import { UndefinedGradBackward } from "./functions/basic_ops.js";
+import * as fwAD from "./forward_ad.js";
+import { zeros_like_default } from "../generated/zeros_like.js";
 
 /** torch.autograd.gradcheck.GradcheckError: a RuntimeError. */
 export class GradcheckError extends RuntimeError {
@@ -39,6 +44,10 @@ export interface GradcheckOptions {
   nondet_tol?: number;
   check_grad_dtypes?: boolean;
   check_undefined_grad?: boolean;
+  /** Also check the Jacobians forward-mode AD computes (default false). */
+  check_forward_ad?: boolean;
+  /** Check the Jacobians backward computes, and backward's other properties (default true). */
+  check_backward_ad?: boolean;
 }
 
 type Input = Tensor | number | boolean | null | undefined | unknown;
@@ -68,7 +77,10 @@ If the test
  * check_grad_dtypes = false}): true, or a GradcheckError (false when raise_exception is false).
  */
 export function gradcheck(func: (...args: any[]) => Tensor | readonly Tensor[], inputs: Input | readonly Input[], options: GradcheckOptions = {}): boolean {
-  const opts = { eps: 1e-6, atol: 1e-5, rtol: 1e-3, raise_exception: true, nondet_tol: 0.0, check_grad_dtypes: false, check_undefined_grad: true, ...options };
+  const opts = {
+    eps: 1e-6, atol: 1e-5, rtol: 1e-3, raise_exception: true, nondet_tol: 0.0, check_grad_dtypes: false, check_undefined_grad: true,
+    check_forward_ad: false, check_backward_ad: true, ...options,
+  };
   if (!opts.raise_exception) {
     try {
       return gradcheckHelper(func, inputs, opts);
@@ -85,7 +97,11 @@ function gradcheckHelper(func: (...args: any[]) => Tensor | readonly Tensor[], i
   checkInputs(tupled);
   const funcOut = asTuple(func(...tupled) as Tensor);
   const outputs = funcOut.filter((o) => o.requires_grad);
-  slowGradcheck(func, funcOut, tupled, outputs, opts);
+  // _gradcheck_real_imag: backward first, then forward mode
+  if (opts.check_backward_ad) slowGradcheck(func, funcOut, tupled, outputs, opts);
+  if (opts.check_forward_ad) slowGradcheckForward(func, funcOut, tupled, outputs, opts);
+  // the remaining checks need backward AD
+  if (!opts.check_backward_ad) return true;
   testBackwardMulByGradOutput(outputs, tupled);
   if (opts.check_undefined_grad) testUndefinedBackwardMode(func, outputs, tupled);
   return true;
@@ -287,6 +303,72 @@ function slowGradcheck(func: (...args: any[]) => Tensor | readonly Tensor[], fun
       const n = numerical[i][j];
       if (!allcloseWithTypePromotion(a, n, opts.rtol, opts.atol)) {
         throw new GradcheckError(`Jacobian mismatch for output ${i} with respect to input ${j},\nnumerical:${String(n)}\nanalytical:${String(a)}\n`);
+      }
+    });
+  });
+}
+
+/**
+ * _get_analytical_jacobian_forward_ad: each input that requires grad becomes a dual (its detached value, a zero
+ * tangent); per element of each, the tangent is set to one there, the function evaluated, and every float
+ * output's tangent (zeros when it has none) is that element's row of the Jacobian.
+ */
+function forwardJacobian(func: (...args: any[]) => Tensor | readonly Tensor[], inputs: Input[], outputs: Tensor[], check_grad_dtypes: boolean): Tensor[][] {
+  const tensorInputs = inputs.filter((x): x is Tensor => isTensor(x) && x.requires_grad);
+  const floatOuts = outputs.filter((o) => o.dtype.is_floating_point);
+  return fwAD.dual_level(() => {
+    const fwGrads: Tensor[] = [];
+    const dualInputs = inputs.map((inp) => {
+      if (!isTensor(inp) || !inp.requires_grad) return inp;
+      const d = fwAD.make_dual(inp.detach(), zeros_like_default.call(inp, null, null, null, null, null) as Tensor);
+      // a differentiable view's tangent may not be the one given: read it back
+      fwGrads.push(fwAD.unpack_dual(d).tangent!);
+      return d;
+    });
+    return tensorInputs.map((inp, i) => {
+      const fw = fwGrads[i];
+      const impl = fw._impl;
+      const view = typedView(impl.storage, fw.dtype);
+      const st = fw.dtype.scalarType;
+      const strides = fw.stride() as number[];
+      const rows: number[][][] = floatOuts.map(() => []);
+      let lin = 0;
+      for (const idx of multiIndices(fw.shape)) {
+        const pos = impl.storage_offset() + idx.reduce((acc, k, d) => acc + k * strides[d], 0);
+        view[pos] = toRaw(st, 1) as never;
+        const dualOuts = asTuple(func(...dualInputs) as Tensor).filter((o) => isTensor(o) && o.dtype.is_floating_point);
+        dualOuts.forEach((o, k) => {
+          const { primal, tangent } = fwAD.unpack_dual(o);
+          if (check_grad_dtypes && tangent !== null && primal.dtype !== tangent.dtype) throw new GradcheckError("Forward AD gradient has dtype mismatch.");
+          rows[k][lin] = tangent === null ? new Array<number>(o.numel()).fill(0) : (no_grad(() => tangent.reshape([-1]).tolist()) as number[]);
+        });
+        view[pos] = toRaw(st, 0) as never;
+        lin++;
+      }
+      return floatOuts.map((o, k) => fromRows(rows[k], inp.numel(), o.numel(), o.dtype));
+    });
+  });
+}
+
+/** _slow_gradcheck(use_forward_ad=True): forward-mode Jacobians against the numerical ones. */
+function slowGradcheckForward(func: (...args: any[]) => Tensor | readonly Tensor[], funcOut: Tensor[], inputs: Input[], outputs: Tensor[], opts: Required<GradcheckOptions>): void {
+  if (outputs.length === 0) {
+    for (const perInput of numericalJacobian(func, inputs, funcOut, opts.eps)) {
+      for (const j of perInput) {
+        if ((j.ne(0).sum().item() as number) > 0) throw new GradcheckError("Numerical gradient for function expected to be zero");
+      }
+    }
+    return;
+  }
+  const byInput = numericalJacobian(func, inputs, funcOut, opts.eps);
+  const floatOuts = funcOut.filter((o) => o.dtype.is_floating_point);
+  const numerical = floatOuts.map((_, o) => byInput.map((perInput) => perInput[o])).filter((_, o) => floatOuts[o].requires_grad);
+  const analytical = forwardJacobian(func, inputs, funcOut, opts.check_grad_dtypes);
+  numerical.forEach((perOut, i) => {
+    perOut.forEach((n, j) => {
+      const a = analytical[j][i];
+      if (!allcloseWithTypePromotion(a, n, opts.rtol, opts.atol)) {
+        throw new GradcheckError(`Jacobian computed with forward mode mismatch for output ${i} with respect to input ${j},\nnumerical:${String(n)}\nanalytical:${String(a)}\n`);
       }
     });
   });

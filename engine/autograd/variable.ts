@@ -10,6 +10,7 @@ import { Edge } from "./edge.js";
 import type { Node, TensorPreHook } from "./function.js";
 import { AccumulateGrad } from "./functions/accumulate_grad.js";
 import { AsStridedBackward0, geometryOf } from "./functions/tensor.js";
+import { fw_grad as read_fw_grad, type ForwardGrad } from "./forward_grad.js";
 
 export type CreationMeta = "DEFAULT" | "IN_CUSTOM_FUNCTION" | "MULTI_OUTPUT_NODE" | "NO_GRAD_MODE" | "INFERENCE_MODE";
 
@@ -30,6 +31,14 @@ export class AutogradMeta implements AutogradMetaInterface {
   creation_meta: CreationMeta = "DEFAULT";
   /** The version grad_fn_ was made for: after an in-place change the view's grad_fn is regenerated. */
   attr_version = 0;
+  // ---- forward AD (forward_grad.ts) ----
+  /** The tangents, one per dual level (fw_grad_ in PyTorch), made on first use. */
+  fw_grad_: ForwardGrad | null = null;
+  /**
+   * A forward-differentiable view's base (the forward ViewInfo's base_): its tangent is a view of this
+   * tensor's tangent. null when not a view, or a view that is not forward-differentiable (_fw_primal, _make_dual).
+   */
+  fw_base_: Tensor | null = null;
 
   constructor(private requires_grad_ = false) {}
 
@@ -42,6 +51,10 @@ export class AutogradMeta implements AutogradMetaInterface {
   }
   grad_fn_name(): string | undefined {
     return this.grad_fn_?.name();
+  }
+  /** The tangent at `level` (a view without one reads its base's): forward_grad.ts fw_grad. */
+  fw_grad(level: number, self: unknown): Tensor | null {
+    return read_fw_grad(self as Tensor, level);
   }
 }
 
@@ -87,7 +100,7 @@ export function grad_fn(t: Tensor): Node | null {
 }
 
 /** as_view: `view` is a differentiable view of `base` (or of base's own base). */
-export function as_view(base: Tensor, view: Tensor, creation: CreationMeta): Tensor {
+export function as_view(base: Tensor, view: Tensor, creation: CreationMeta, is_fw_differentiable = true): Tensor {
   if (view._impl === base._impl) throw new Error(`as_view: a view op returned its input itself (${view._impl.sizes()})`);
   const baseMeta = get_autograd_meta(base);
   const root = baseMeta?.is_view_ && baseMeta.base_ ? baseMeta.base_ : base;
@@ -98,6 +111,8 @@ export function as_view(base: Tensor, view: Tensor, creation: CreationMeta): Ten
   meta.base_ = root;
   meta.creation_meta = inherited;
   meta.attr_version = view._impl.version_counter.version;
+  // the forward view's base: the base's own forward base when the base is a forward view, else the base
+  meta.fw_base_ = is_fw_differentiable ? (baseMeta?.fw_base_ ?? base) : null;
   return view;
 }
 

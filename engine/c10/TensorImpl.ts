@@ -41,6 +41,11 @@ export interface AutogradMetaInterface {
   set_requires_grad(requiresGrad: boolean): void;
   /** Name of the Node that made this tensor (MulBackward0), if any: printing shows it. */
   grad_fn_name?(): string | undefined;
+  /**
+   * The tangent at a forward AD level (AutogradMetaInterface::fw_grad; autograd's forward_grad.ts), typed
+   * loosely because c10 sits below Tensor. `self` is the tensor owning this meta.
+   */
+  fw_grad?(level: number, self: unknown): unknown | null;
 }
 
 export function backendComponentFor(d: device): BackendComponent {

@@ -179,6 +179,22 @@ export const HELPERS: Readonly<Record<string, { readonly args: readonly [number,
   replication_pad1d_backward: { args: [3, 3], pytorch: "at::replication_pad1d_backward (pad.yaml)" },
   replication_pad2d_backward: { args: [3, 3], pytorch: "at::replication_pad2d_backward (pad.yaml)" },
   replication_pad3d_backward: { args: [3, 3], pytorch: "at::replication_pad3d_backward (pad.yaml)" },
+  // ---- forward AD: the *_jvp helpers of forward formulas ----
+  clamp_jvp: { args: [6, 6], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
+  amaxamin_jvp: { args: [5, 5], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
+  gather_with_keepdimed_indices: { args: [4, 4], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
+  evenly_read_jvp: { args: [3, 3], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
+  logsumexp_jvp: { args: [4, 4], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
+  norm_jvp: { args: [6, 6], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
+  linalg_vector_norm_jvp: { args: [6, 6], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
+  cumprod_jvp: { args: [4, 4], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
+  cat_jvp: { args: [2, 2], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
+  stack_jvp: { args: [2, 2], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
+  _trilinear: { args: [8, 8], pytorch: "at::_trilinear (linalg.yaml)" },
+  linalg_det_jvp: { args: [3, 3], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
+  slogdet_jvp: { args: [3, 3], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
+  linalg_solve_jvp: { args: [5, 5], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
+  cholesky_jvp: { args: [3, 3], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
 };
 
 /**
@@ -254,6 +270,10 @@ export interface ForwardDerivative {
   /** Inputs whose tangent (`x_t`) / primal (`x_p`) the formula reads. */
   readonly requiredInputsTangent: readonly string[];
   readonly requiredInputsPrimal: readonly string[];
+  /** Arguments, outputs and metadata the formula names (bound in the generated kernel), first use first. */
+  readonly uses: readonly SavedAttribute[];
+  /** Helpers it calls. */
+  readonly helpers: readonly string[];
   readonly loc: Loc;
 }
 
@@ -633,7 +653,7 @@ function parseForward(
 ): ForwardDerivative | null {
   const text = typeof value.value === "string" ? value.value.trim() : src.raw(value);
   const loc = src.at(value, 0);
-  const base = { varNames, formula: text, expr: null, sourceFile: null, requiredInputsPrimal: [] as string[], loc };
+  const base = { varNames, formula: text, expr: null, sourceFile: null, requiredInputsPrimal: [] as string[], uses: [] as SavedAttribute[], helpers: [] as string[], loc };
   // load_derivatives.py postprocess_forward_derivatives: the two formulas the codegen derives itself.
   if (text === "auto_element_wise") {
     if (argsWithDerivatives.length !== 1 || forwardCount > 1 || varNames.length > 1 || derivatives.length !== 1) {
@@ -651,6 +671,8 @@ function parseForward(
   if (!parsed) return null;
   const tangents = new Set<string>();
   const primals = new Set<string>();
+  const uses: SavedAttribute[] = [];
+  const helpers = new Set<string>();
   let ok = true;
   for (const use of parsed.names) {
     const where = src.at(value, use.offset);
@@ -659,7 +681,9 @@ function parseForward(
       (m[2] === "t" ? tangents : primals).add(m[1]);
       continue;
     }
-    if (argsWithDerivatives.includes(use.name)) {
+    // a Tensor[] input is passed whole (cat_jvp(tensors, dim) reads each tensor's tangent itself)
+    const isList = String(scope.func.argument(use.name)?.type ?? "").replace(/\?$/, "") === "Tensor[]";
+    if (argsWithDerivatives.includes(use.name) && !isList) {
       // PyTorch's own error text for this mistake.
       src.problemAt(`the forward formula is using the base name of the ${use.name} argument which is ambiguous: use ${use.name}_p for the primal value and ${use.name}_t for the tangent`, where);
       ok = false;
@@ -669,11 +693,23 @@ function parseForward(
     if (!b) {
       src.problemAt(`unknown name '${use.name}' in the forward formula for ${varNames.join(", ")}: expected <input>_p, <input>_t, ${scope.describeScope(true)}`, where);
       ok = false;
-    } else if (b.kind === "helper" && !checkHelperCall(use, src, where)) ok = false;
+    } else if (b.kind === "helper") {
+      if (checkHelperCall(use, src, where)) helpers.add(use.name);
+      else ok = false;
+    } else if (b.kind === "saved") uses.push(b.attr);
   }
   if (!ok) return null;
   const order = (s: Set<string>) => argsWithDerivatives.filter((a) => s.has(a));
-  return { ...base, kind: "formula", expr: parsed.expr, sourceFile: parsed.sourceFile, requiredInputsTangent: order(tangents), requiredInputsPrimal: order(primals) };
+  return {
+    ...base,
+    kind: "formula",
+    expr: parsed.expr,
+    sourceFile: parsed.sourceFile,
+    requiredInputsTangent: order(tangents),
+    requiredInputsPrimal: order(primals),
+    uses: dedup(uses),
+    helpers: [...helpers],
+  };
 }
 
 /** load_derivatives.py check_grad_usage: `grad`, `grads[i]` and `grad_<name>` are not mixed; `grads[0]` alone means `grad`. */

@@ -22,7 +22,7 @@ const DONT_REQUIRE_DERIVATIVE = new Set([
 ]);
 
 /** Ops whose Autograd kernel is hand-written (VariableTypeManual.cpp; here autograd/VariableTypeManual.ts). */
-const MANUAL_AUTOGRAD = new Set(["detach", "detach_"]);
+const MANUAL_AUTOGRAD = new Set(["detach", "detach_", "_fw_primal", "_make_dual"]);
 
 /** gen_inplace_or_view_type.py VIEW_FUNCTIONS (1.13): the ops whose output autograd treats as a view of self. */
 const VIEW_FUNCTIONS = new Set([
@@ -180,9 +180,16 @@ function emitDifferentiableKernel(e: Emitter, f: NativeFunction, info: Different
   const inplace = f.func.kind() === "inplace";
   const diffArgs = info.argsWithDerivatives.join(", ");
   const at = e.here();
+  const fwds = forwardFormulas(f, info);
   e.line(`registerKernel(ops.${v}, "Autograd", (ks, ${args}) => {`);
   e.line(`  const _any_requires_grad = compute_requires_grad(${diffArgs});`);
+  for (const fw of fwds) e.line(`  const ${fw.anyName} = ${fw.cond};`);
   if (inplace) e.line(`  check_inplace(self, _any_requires_grad);`);
+  if (fwds.some((fw) => fw.originalSelf)) {
+    // the forward formula reads self as it was before the in-place op (original_self in PyTorch)
+    e.line(`  let original_self: Tensor | null = null;`);
+    e.line(`  if (${fwds.filter((fw) => fw.originalSelf).map((fw) => fw.anyName).join(" || ")}) original_self = ops.clone_default.call(self, null) as Tensor;`);
+  }
   e.line(`  let grad_fn: ${info.op} | null = null;`);
   e.line(`  if (_any_requires_grad) {`);
   e.line(`    grad_fn = new ${info.op}();`);
@@ -217,6 +224,8 @@ function emitDifferentiableKernel(e: Emitter, f: NativeFunction, info: Different
   }
   e.line(`    note_node_created(grad_fn);`);
   e.line(`  }`);
+  if (fwds.length) emitForward(e, f, info, fwds);
+  else if (requiresForward(f, info)) emitForbidForward(e, f, false);
   e.line(`  return _result;`);
   e.line(`}, "VariableType::${v}", ${JSON.stringify(where)}, ${at});`);
 }
@@ -233,7 +242,18 @@ function emitOtherKernel(e: Emitter, f: NativeFunction, infos: readonly Differen
     if (functional && tensorArgs.length) {
       e.line(`registerKernel(ops.${v}, "Autograd", (ks, ${args}) => {`);
       e.line(`  if (compute_requires_grad(${tensorArgs.join(", ")})) throw_error_out_requires_grad("${baseName(f)}");`);
-      e.line(`  return ${redispatch};`);
+      e.line(`  const _result = ${redispatch};`);
+      emitForbidForward(e, f, true);
+      e.line(`  return _result;`);
+      e.line(`}, "VariableType::${v}", ${JSON.stringify(where)}, ${at});`);
+      return;
+    }
+    if (allTensorArgs(f).length) {
+      // an out= function refuses tangents on any of its tensors, differentiable or not
+      e.line(`registerKernel(ops.${v}, "Autograd", (ks, ${args}) => {`);
+      e.line(`  const _result = ${redispatch};`);
+      emitForbidForward(e, f, true);
+      e.line(`  return _result;`);
       e.line(`}, "VariableType::${v}", ${JSON.stringify(where)}, ${at});`);
       return;
     }
@@ -252,6 +272,9 @@ function emitOtherKernel(e: Emitter, f: NativeFunction, infos: readonly Differen
   e.line(`  if (grad_fn) note_node_created(grad_fn);`);
   if (f.func.kind() === "inplace") e.line(`  if (grad_fn) rebase_history(self, grad_fn);`);
   else e.line(`  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);`);
+  // copy_'s tangent handling is hand-written in PyTorch (VariableTypeManual.cpp)
+  if (fullName(f) === "copy_") e.line(`  copy__fw_grad(self, src);`);
+  else emitForbidForward(e, f, false);
   e.line(`  return _result;`);
   e.line(`}, "VariableType::${v}", ${JSON.stringify(where)}, ${at});`);
 }
@@ -283,9 +306,16 @@ export function generateAutograd(fns: readonly NativeFunction[], infos: readonly
   ve.line(`import { SavedVariable } from "../autograd/saved_variable.js";`);
   ve.line(`import { note_node_created } from "../autograd/trace_events.js";`);
   ve.line(`import { compute_requires_grad, collect_next_edges, set_history, rebase_history, check_inplace, differentiable, differentiable_outputs, not_implemented_node, throw_error_out_requires_grad } from "../autograd/VariableTypeUtils.js";`);
+  ve.line(`import { isFwGradDefined, isFwGradDefinedTensorList, fw_grad, set_fw_grad } from "../autograd/forward_grad.js";`);
+  ve.line(`import { GradMode } from "../c10/GradMode.js";`);
+  ve.line(`import { copy__fw_grad } from "../autograd/forward_ad_ops.js";`);
+  ve.line(`import { NotImplementedError } from "../c10/Errors.js";`);
+  ve.line(`import * as torch from "./torch_functions.js";`);
+  const fwHelpers = forwardHelperNames(fns, infos);
+  if (fwHelpers.length) ve.line(`import { ${fwHelpers.join(", ")} } from "../autograd/FunctionsManual.js";`);
   const used = infos.filter((i) => i.op).map((i) => i.op!);
   if (used.length) ve.line(`import { ${used.join(", ")} } from "./Functions.js";`);
-  ve.line(`void clone_default; void SavedVariable;`);
+  ve.line(`void clone_default; void SavedVariable; void torch; void GradMode; void fw_grad; void isFwGradDefinedTensorList;`);
   ve.line();
   for (const f of fns) {
     if (isCompositeImplicit(f) || MANUAL_AUTOGRAD.has(fullName(f))) continue;
@@ -331,5 +361,203 @@ function listArgs(info: DifferentiabilityInfo): string[] {
 function helperNames(infos: readonly DifferentiabilityInfo[]): string[] {
   const names = new Set<string>();
   for (const i of infos) for (const d of i.derivatives) for (const h of d.helpers) names.add(h);
+  return [...names].sort();
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Forward-mode AD (gen_variable_type.py emit_fw_derivatives / emit_forbid_fw_derivatives, with
+// load_derivatives.py's postprocess_forward_derivatives deriving auto_element_wise, auto_linear and the
+// in-place variants' formulas)
+
+/** One forward formula as the kernel evaluates it. */
+interface FwFormula {
+  /** Outputs it computes: `result`, `values`..., or `self` for an in-place op. */
+  readonly varNames: readonly string[];
+  /** The TypeScript expression. */
+  readonly formula: string;
+  readonly tangents: readonly string[];
+  readonly primals: readonly string[];
+  /** Names of arguments/outputs/metadata it reads, with how to compute them. */
+  readonly uses: readonly SavedAttribute[];
+  /** It reads original_self_p / original_self_t (an in-place op re-using its functional's formula). */
+  readonly originalSelf: boolean;
+  /** An in-place op re-using its functional's formula: self_t is cloned first (when grad mode is on). */
+  readonly reusingOutplace: boolean;
+  /** `_any_has_forward_grad_<names>` and its condition. */
+  readonly anyName: string;
+  readonly cond: string;
+}
+
+/** IDENT_REGEX of load_derivatives.py, on TypeScript: `name` as a whole identifier, not a member after `.`. */
+function identRe(name: string): RegExp {
+  return new RegExp(`(^|[^\\w$.])${name.replace(/[$]/g, "\\$")}(?![\\w$])`, "g");
+}
+function replaceIdent(text: string, name: string, by: string): string {
+  return text.replace(identRe(name), (_m, pre: string) => `${pre}${by}`);
+}
+function usesIdent(text: string, name: string): boolean {
+  return identRe(name).test(text);
+}
+
+/** The forward formulas of op f, from its entry (its own or its functional variant's). */
+function forwardFormulas(f: NativeFunction, info: DifferentiabilityInfo): FwFormula[] {
+  if (!info.forwardDerivatives.length) return [];
+  const inplace = f.func.kind() === "inplace";
+  const exact = info.fn === f;
+  const out: FwFormula[] = [];
+  for (const fd of info.forwardDerivatives) {
+    let formula: string;
+    let tangents = [...fd.requiredInputsTangent];
+    let primals = [...fd.requiredInputsPrimal];
+    let uses = [...fd.uses];
+    if (fd.kind === "auto_element_wise") {
+      // grad -> the input's tangent, the input -> its primal (conj() dropped: no complex dtypes yet)
+      const d = info.derivatives[0];
+      const input = info.argsWithDerivatives[0];
+      formula = replaceIdent(d.formula, "grad", `${input}_t`);
+      for (const a of info.argsWithDerivatives) formula = replaceIdent(formula, a, `${a}_p`);
+      tangents = [...info.argsWithDerivatives];
+      primals = info.argsWithDerivatives.filter((a) => usesIdent(formula, `${a}_p`));
+      uses = [...d.savedInputs, ...d.savedOutputs].filter((u) => !(u.metadata === null && info.argsWithDerivatives.includes(u.source)));
+    } else if (fd.kind === "auto_linear" && inplace && f.tags.includes("inplace_view")) {
+      // an in-place view op (squeeze_, t_, transpose_...): PyTorch's own entry applies the op to the tangent
+      // itself, which keeps the tangent laid out like the primal (a copy_ into the old shape could not)
+      const args = f.func.arguments.map((a) => (a.name === "self" ? "self_t" : a.name));
+      out.push({ varNames: ["self"], formula: `ops.${opVar(f)}.call(${args.join(", ")})`, tangents: ["self"], primals: [], uses: [], originalSelf: false,
+        reusingOutplace: false, anyName: "_any_has_forward_grad_self", cond: "isFwGradDefined(self)" });
+      continue;
+    } else if (fd.kind === "auto_linear") {
+      // the op itself, applied to the tangents of its differentiable inputs
+      const args = info.fn.func.arguments.map((a) => (info.argsWithDerivatives.includes(a.name) ? `${a.name}_t` : a.name));
+      formula = `ops.${opVar(info.fn)}.call(${args.join(", ")})`;
+    } else formula = fd.formula;
+    let varNames = [...fd.varNames];
+    let originalSelf = false;
+    if (inplace) {
+      varNames = ["self"];
+      if (usesIdent(formula, "self_p")) {
+        if (exact) throw new Error(`The formula for "${f.func.fullName()}" is using the original value of self that is being modified inplace. This would lead to wrong forward gradients. Please use "result" in the formula only.`);
+        formula = replaceIdent(replaceIdent(formula, "self_p", "original_self_p"), "self_t", "original_self_t");
+      }
+      formula = replaceIdent(formula, "result", "self_p");
+      if (usesIdent(formula, "self_p") && !primals.includes("self")) primals.push("self");
+      uses = uses.filter((u) => !(u.from === "output" && u.metadata === null));
+      if (!exact) formula = `self_t_raw !== null ? self_t_raw.copy_(${formula}) : ${formula}`;
+      originalSelf = usesIdent(formula, "original_self_p") || usesIdent(formula, "original_self_t");
+    }
+    const diffInputs = info.argsWithDerivatives;
+    const conds = diffInputs.filter((a) => tangents.includes(a) && !isListArg(info, a)).map((a) => `isFwGradDefined(${a})`);
+    // a formula that names no tangent (cat_jvp(tensors, dim)) runs when a tensor of the list has one
+    const cond = conds.length ? conds.join(" || ") : `isFwGradDefinedTensorList(${diffInputs[0]})`;
+    out.push({
+      varNames,
+      formula,
+      tangents,
+      primals,
+      uses,
+      originalSelf,
+      reusingOutplace: inplace && !exact,
+      anyName: `_any_has_forward_grad_${varNames.join("_")}`,
+      cond,
+    });
+  }
+  return out;
+}
+
+function isListArg(info: DifferentiabilityInfo, name: string): boolean {
+  return String(info.fn.func.argument(name)?.type ?? "").replace(/\?$/, "") === "Tensor[]";
+}
+
+function emitForward(e: Emitter, f: NativeFunction, info: DifferentiabilityInfo, fwds: FwFormula[]): void {
+  const inplace = f.func.kind() === "inplace";
+  const setters: string[] = [];
+  for (const fw of fwds) {
+    const opt = `${fw.varNames.join("_")}_new_fw_grad_opt`;
+    e.line(`  let ${opt}: any = null;`);
+    e.line(`  if (${fw.anyName}) {`);
+    for (const a of info.argsWithDerivatives) {
+      if (isListArg(info, a)) continue;
+      if (fw.tangents.includes(a)) {
+        const zeros = inplace && a === "self" ? `ops.zeros_like_default.call(${a}, null, null, null, null, null)` : `ops.zeros_default.call([...${a}._impl.sizes()], ${a}.dtype, null, ${a}.device, null)`;
+        e.line(`    const ${a}_t_raw: any = ${a} ? fw_grad(${a}, 0) : null;`);
+        e.line(`    ${fw.reusingOutplace && a === "self" && !fw.originalSelf ? "let" : "const"} ${a}_t: any = ${a}_t_raw !== null || !${a} ? ${a}_t_raw : ${zeros};`);
+      }
+      if (fw.primals.includes(a)) e.line(`    const ${a}_p: any = ${a} ? ops._fw_primal_default.call(${a}, 0) : null;`);
+    }
+    if (fw.originalSelf) {
+      e.line(`    const original_self_t_raw: any = fw_grad(original_self!, 0);`);
+      e.line(`    const original_self_t: any = original_self_t_raw !== null ? original_self_t_raw : ops.zeros_like_default.call(original_self, null, null, null, null, null);`);
+      e.line(`    const original_self_p: any = ops._fw_primal_default.call(original_self, 0);`);
+    } else if (fw.reusingOutplace) {
+      // the tangent is about to be overwritten in place: read a copy (when grad mode records the formula)
+      e.line(`    self_t = GradMode.is_enabled() ? self_t.clone() : self_t;`);
+    }
+    for (const u of fw.uses) {
+      if (u.metadata === null && u.from === "input") continue; // the argument itself is in scope
+      const src = u.from === "output" ? outputExpr(f, info, u.source) : u.source;
+      e.line(`    const ${u.name}: any = ${u.metadata === null ? src : saveExpr({ ...u, source: src }, false, false).replace(/^new SavedVariable\((.*), false\)$/, "$1")};`);
+    }
+    e.line(`    ${opt} = ${fw.formula};`);
+    e.line(`  }`);
+    fw.varNames.forEach((name, k) => {
+      const value = fw.varNames.length > 1 ? `${opt}[${k}]` : opt;
+      const target = inplace ? "self" : outputExpr(f, info, name);
+      const type = inplace ? "Tensor" : String(f.func.returns[info.outputNames.indexOf(name)]?.type ?? "Tensor");
+      if (type.replace(/\(.*\)/, "").startsWith("Tensor[]")) {
+        setters.push(`  if (${fw.varNames.length > 1 ? `${opt} && ` : ""}${value}) (${target} as Tensor[]).forEach((t, i) => { if (${value}[i]) set_fw_grad(t, ${value}[i], 0, ${inplace}); });`);
+      } else setters.push(`  if (${fw.varNames.length > 1 ? `${opt} && ` : ""}${value} && ${target}) set_fw_grad(${target}, ${value}, 0, ${inplace});`);
+    });
+  }
+  // all tangents are set at the end (pytorch/pytorch#67367)
+  for (const s of setters) e.line(s);
+}
+
+/** The output called `name` in the kernel. */
+function outputExpr(f: NativeFunction, info: DifferentiabilityInfo, name: string): string {
+  if (f.func.kind() === "inplace") return "self";
+  if (f.func.returns.length > 1) return `(_result as any)[${info.outputNames.indexOf(name)}]`;
+  return `(_result as any)`;
+}
+
+/** gen_variable_type.py's requires_derivative: an op with differentiable inputs and outputs. */
+function requiresForward(f: NativeFunction, info: DifferentiabilityInfo): boolean {
+  if (DONT_REQUIRE_DERIVATIVE.has(baseName(f))) return false;
+  if (!info.argsWithDerivatives.length) return false;
+  return (info.outputDifferentiability ?? [true]).some(Boolean);
+}
+
+function allTensorArgs(f: NativeFunction): string[] {
+  return f.func.arguments.filter((a) => isTensorArg(a)).map((a) => a.name);
+}
+
+/** FW_DERIVATIVE_FORBID_TEMPLATE: a tangent on any tensor argument raises NotImplementedError. */
+function emitForbidForward(e: Emitter, f: NativeFunction, isOut: boolean): void {
+  const name = f.func.name.replace(/^aten::/, "") + (isOut ? "_out" : "");
+  const msg = isOut
+    ? "because it is an out= function"
+    : "because it has not been implemented yet.\\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\\n" +
+      "Note that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.";
+  const text = JSON.stringify(`Trying to use forward AD with ${name} that does not support it `).slice(0, -1) + msg + '"';
+  const args = (isOut ? allTensorArgs(f) : f.func.arguments.filter((a) => isTensorArg(a) && !a.is_write).map((a) => a.name)).concat(
+    !isOut && f.func.kind() === "inplace" ? [] : [],
+  );
+  const lists = args.filter((a) => String(f.func.argument(a)!.type).replace(/\?$/, "").endsWith("[]"));
+  const singles = args.filter((a) => !lists.includes(a));
+  // an op Glasstorch has no entry for refuses only when an output could carry a tangent: PyTorch's entries mark
+  // the integer-valued ones (nonzero, bincount, unique's counts...) non-differentiable, so they never refuse
+  const guard = isOut || f.func.kind() === "inplace" ? "" : "differentiable_outputs(_result).some((t) => t !== null) && ";
+  for (const l of lists) e.line(`  for (const _t of ${l} ?? []) if (${guard}isFwGradDefined(_t)) throw new NotImplementedError(${text});`);
+  if (singles.length) e.line(`  if (${guard}(${singles.map((a) => `isFwGradDefined(${a})`).join(" || ")})) throw new NotImplementedError(${text});`);
+}
+
+function forwardHelperNames(fns: readonly NativeFunction[], infos: readonly DifferentiabilityInfo[]): string[] {
+  void fns;
+  const names = new Set<string>();
+  for (const i of infos) {
+    for (const fd of i.forwardDerivatives) {
+      for (const h of fd.helpers) names.add(h);
+      if (fd.kind === "auto_element_wise") for (const h of i.derivatives[0]?.helpers ?? []) names.add(h);
+    }
+  }
   return [...names].sort();
 }

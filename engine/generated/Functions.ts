@@ -199,7 +199,7 @@ export class AbsBackward0 extends Node {
   }
 }
 
-// ---- AcosBackward0: acos(Tensor self) -> Tensor (engine/ops/derivatives.yaml:108) ----
+// ---- AcosBackward0: acos(Tensor self) -> Tensor (engine/ops/derivatives.yaml:109) ----
 export class AcosBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -223,7 +223,7 @@ export class AcosBackward0 extends Node {
   }
 }
 
-// ---- AsinBackward0: asin(Tensor self) -> Tensor (engine/ops/derivatives.yaml:111) ----
+// ---- AsinBackward0: asin(Tensor self) -> Tensor (engine/ops/derivatives.yaml:113) ----
 export class AsinBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -247,7 +247,7 @@ export class AsinBackward0 extends Node {
   }
 }
 
-// ---- AtanBackward0: atan(Tensor self) -> Tensor (engine/ops/derivatives.yaml:114) ----
+// ---- AtanBackward0: atan(Tensor self) -> Tensor (engine/ops/derivatives.yaml:117) ----
 export class AtanBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -271,7 +271,7 @@ export class AtanBackward0 extends Node {
   }
 }
 
-// ---- CeilBackward0: ceil(Tensor self) -> Tensor (engine/ops/derivatives.yaml:117) ----
+// ---- CeilBackward0: ceil(Tensor self) -> Tensor (engine/ops/derivatives.yaml:121) ----
 export class CeilBackward0 extends Node {
   name(): string {
     return "CeilBackward0";
@@ -287,7 +287,7 @@ export class CeilBackward0 extends Node {
   }
 }
 
-// ---- ClampBackward0: clamp.Tensor(Tensor self, Tensor? min=None, Tensor? max=None) -> Tensor (engine/ops/derivatives.yaml:121) ----
+// ---- ClampBackward0: clamp.Tensor(Tensor self, Tensor? min=None, Tensor? max=None) -> Tensor (engine/ops/derivatives.yaml:126) ----
 export class ClampBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   min_: SavedVariable = new SavedVariable(null, false);
@@ -327,7 +327,7 @@ export class ClampBackward0 extends Node {
   }
 }
 
-// ---- ClampBackward1: clamp(Tensor self, Scalar? min=None, Scalar? max=None) -> Tensor (engine/ops/derivatives.yaml:124) ----
+// ---- ClampBackward1: clamp(Tensor self, Scalar? min=None, Scalar? max=None) -> Tensor (engine/ops/derivatives.yaml:130) ----
 export class ClampBackward1 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   min: any;
@@ -361,7 +361,7 @@ export class ClampBackward1 extends Node {
   }
 }
 
-// ---- ClampMinBackward0: clamp_min(Tensor self, Scalar min) -> Tensor (engine/ops/derivatives.yaml:127) ----
+// ---- ClampMinBackward0: clamp_min(Tensor self, Scalar min) -> Tensor (engine/ops/derivatives.yaml:134) ----
 export class ClampMinBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   min: any;
@@ -390,7 +390,7 @@ export class ClampMinBackward0 extends Node {
   }
 }
 
-// ---- ClampMinBackward1: clamp_min.Tensor(Tensor self, Tensor min) -> Tensor (engine/ops/derivatives.yaml:130) ----
+// ---- ClampMinBackward1: clamp_min.Tensor(Tensor self, Tensor min) -> Tensor (engine/ops/derivatives.yaml:138) ----
 export class ClampMinBackward1 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   min_: SavedVariable = new SavedVariable(null, false);
@@ -423,7 +423,7 @@ export class ClampMinBackward1 extends Node {
   }
 }
 
-// ---- ClampMaxBackward0: clamp_max(Tensor self, Scalar max) -> Tensor (engine/ops/derivatives.yaml:134) ----
+// ---- ClampMaxBackward0: clamp_max(Tensor self, Scalar max) -> Tensor (engine/ops/derivatives.yaml:143) ----
 export class ClampMaxBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   max: any;
@@ -452,7 +452,7 @@ export class ClampMaxBackward0 extends Node {
   }
 }
 
-// ---- ClampMaxBackward1: clamp_max.Tensor(Tensor self, Tensor max) -> Tensor (engine/ops/derivatives.yaml:137) ----
+// ---- ClampMaxBackward1: clamp_max.Tensor(Tensor self, Tensor max) -> Tensor (engine/ops/derivatives.yaml:147) ----
 export class ClampMaxBackward1 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   max_: SavedVariable = new SavedVariable(null, false);
@@ -485,7 +485,7 @@ export class ClampMaxBackward1 extends Node {
   }
 }
 
-// ---- CosBackward0: cos(Tensor self) -> Tensor (engine/ops/derivatives.yaml:141) ----
+// ---- CosBackward0: cos(Tensor self) -> Tensor (engine/ops/derivatives.yaml:152) ----
 export class CosBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -509,7 +509,7 @@ export class CosBackward0 extends Node {
   }
 }
 
-// ---- CoshBackward0: cosh(Tensor self) -> Tensor (engine/ops/derivatives.yaml:144) ----
+// ---- CoshBackward0: cosh(Tensor self) -> Tensor (engine/ops/derivatives.yaml:156) ----
 export class CoshBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -533,7 +533,7 @@ export class CoshBackward0 extends Node {
   }
 }
 
-// ---- ErfBackward0: erf(Tensor self) -> Tensor (engine/ops/derivatives.yaml:148) ----
+// ---- ErfBackward0: erf(Tensor self) -> Tensor (engine/ops/derivatives.yaml:161) ----
 export class ErfBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -557,7 +557,7 @@ export class ErfBackward0 extends Node {
   }
 }
 
-// ---- ErfcBackward0: erfc(Tensor self) -> Tensor (engine/ops/derivatives.yaml:151) ----
+// ---- ErfcBackward0: erfc(Tensor self) -> Tensor (engine/ops/derivatives.yaml:165) ----
 export class ErfcBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -581,7 +581,7 @@ export class ErfcBackward0 extends Node {
   }
 }
 
-// ---- ErfinvBackward0: erfinv(Tensor self) -> Tensor (engine/ops/derivatives.yaml:155) ----
+// ---- ErfinvBackward0: erfinv(Tensor self) -> Tensor (engine/ops/derivatives.yaml:170) ----
 export class ErfinvBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -605,7 +605,7 @@ export class ErfinvBackward0 extends Node {
   }
 }
 
-// ---- ExpBackward0: exp(Tensor self) -> Tensor (engine/ops/derivatives.yaml:158) ----
+// ---- ExpBackward0: exp(Tensor self) -> Tensor (engine/ops/derivatives.yaml:174) ----
 export class ExpBackward0 extends Node {
   result_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -629,7 +629,7 @@ export class ExpBackward0 extends Node {
   }
 }
 
-// ---- Exp2Backward0: exp2(Tensor self) -> Tensor (engine/ops/derivatives.yaml:162) ----
+// ---- Exp2Backward0: exp2(Tensor self) -> Tensor (engine/ops/derivatives.yaml:179) ----
 export class Exp2Backward0 extends Node {
   result_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -653,7 +653,7 @@ export class Exp2Backward0 extends Node {
   }
 }
 
-// ---- Expm1Backward0: expm1(Tensor self) -> Tensor (engine/ops/derivatives.yaml:165) ----
+// ---- Expm1Backward0: expm1(Tensor self) -> Tensor (engine/ops/derivatives.yaml:183) ----
 export class Expm1Backward0 extends Node {
   result_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -677,7 +677,7 @@ export class Expm1Backward0 extends Node {
   }
 }
 
-// ---- FloorBackward0: floor(Tensor self) -> Tensor (engine/ops/derivatives.yaml:168) ----
+// ---- FloorBackward0: floor(Tensor self) -> Tensor (engine/ops/derivatives.yaml:187) ----
 export class FloorBackward0 extends Node {
   name(): string {
     return "FloorBackward0";
@@ -693,7 +693,7 @@ export class FloorBackward0 extends Node {
   }
 }
 
-// ---- FracBackward0: frac(Tensor self) -> Tensor (engine/ops/derivatives.yaml:171) ----
+// ---- FracBackward0: frac(Tensor self) -> Tensor (engine/ops/derivatives.yaml:191) ----
 export class FracBackward0 extends Node {
   name(): string {
     return "FracBackward0";
@@ -709,7 +709,7 @@ export class FracBackward0 extends Node {
   }
 }
 
-// ---- LogBackward0: log(Tensor self) -> Tensor (engine/ops/derivatives.yaml:174) ----
+// ---- LogBackward0: log(Tensor self) -> Tensor (engine/ops/derivatives.yaml:195) ----
 export class LogBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -733,7 +733,7 @@ export class LogBackward0 extends Node {
   }
 }
 
-// ---- Log10Backward0: log10(Tensor self) -> Tensor (engine/ops/derivatives.yaml:177) ----
+// ---- Log10Backward0: log10(Tensor self) -> Tensor (engine/ops/derivatives.yaml:199) ----
 export class Log10Backward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -757,7 +757,7 @@ export class Log10Backward0 extends Node {
   }
 }
 
-// ---- Log1PBackward0: log1p(Tensor self) -> Tensor (engine/ops/derivatives.yaml:180) ----
+// ---- Log1PBackward0: log1p(Tensor self) -> Tensor (engine/ops/derivatives.yaml:203) ----
 export class Log1PBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -781,7 +781,7 @@ export class Log1PBackward0 extends Node {
   }
 }
 
-// ---- Log2Backward0: log2(Tensor self) -> Tensor (engine/ops/derivatives.yaml:183) ----
+// ---- Log2Backward0: log2(Tensor self) -> Tensor (engine/ops/derivatives.yaml:207) ----
 export class Log2Backward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -805,7 +805,7 @@ export class Log2Backward0 extends Node {
   }
 }
 
-// ---- LogitBackward0: logit(Tensor self, float? eps=None) -> Tensor (engine/ops/derivatives.yaml:188) ----
+// ---- LogitBackward0: logit(Tensor self, float? eps=None) -> Tensor (engine/ops/derivatives.yaml:213) ----
 export class LogitBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   eps: any;
@@ -834,7 +834,7 @@ export class LogitBackward0 extends Node {
   }
 }
 
-// ---- NanToNumBackward0: nan_to_num(Tensor self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor (engine/ops/derivatives.yaml:191) ----
+// ---- NanToNumBackward0: nan_to_num(Tensor self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor (engine/ops/derivatives.yaml:217) ----
 export class NanToNumBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -858,7 +858,7 @@ export class NanToNumBackward0 extends Node {
   }
 }
 
-// ---- NegBackward0: neg(Tensor self) -> Tensor (engine/ops/derivatives.yaml:194) ----
+// ---- NegBackward0: neg(Tensor self) -> Tensor (engine/ops/derivatives.yaml:221) ----
 export class NegBackward0 extends Node {
   name(): string {
     return "NegBackward0";
@@ -874,7 +874,7 @@ export class NegBackward0 extends Node {
   }
 }
 
-// ---- ReciprocalBackward0: reciprocal(Tensor self) -> Tensor (engine/ops/derivatives.yaml:197) ----
+// ---- ReciprocalBackward0: reciprocal(Tensor self) -> Tensor (engine/ops/derivatives.yaml:225) ----
 export class ReciprocalBackward0 extends Node {
   result_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -898,7 +898,7 @@ export class ReciprocalBackward0 extends Node {
   }
 }
 
-// ---- RoundBackward0: round(Tensor self) -> Tensor (engine/ops/derivatives.yaml:200) ----
+// ---- RoundBackward0: round(Tensor self) -> Tensor (engine/ops/derivatives.yaml:229) ----
 export class RoundBackward0 extends Node {
   name(): string {
     return "RoundBackward0";
@@ -914,7 +914,7 @@ export class RoundBackward0 extends Node {
   }
 }
 
-// ---- RoundBackward1: round.decimals(Tensor self, *, int decimals) -> Tensor (engine/ops/derivatives.yaml:203) ----
+// ---- RoundBackward1: round.decimals(Tensor self, *, int decimals) -> Tensor (engine/ops/derivatives.yaml:233) ----
 export class RoundBackward1 extends Node {
   name(): string {
     return "RoundBackward1";
@@ -930,7 +930,7 @@ export class RoundBackward1 extends Node {
   }
 }
 
-// ---- RsqrtBackward0: rsqrt(Tensor self) -> Tensor (engine/ops/derivatives.yaml:207) ----
+// ---- RsqrtBackward0: rsqrt(Tensor self) -> Tensor (engine/ops/derivatives.yaml:238) ----
 export class RsqrtBackward0 extends Node {
   result_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -954,7 +954,7 @@ export class RsqrtBackward0 extends Node {
   }
 }
 
-// ---- SigmoidBackward0: sigmoid(Tensor self) -> Tensor (engine/ops/derivatives.yaml:210) ----
+// ---- SigmoidBackward0: sigmoid(Tensor self) -> Tensor (engine/ops/derivatives.yaml:242) ----
 export class SigmoidBackward0 extends Node {
   result_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -978,7 +978,7 @@ export class SigmoidBackward0 extends Node {
   }
 }
 
-// ---- SignBackward0: sign(Tensor self) -> Tensor (engine/ops/derivatives.yaml:213) ----
+// ---- SignBackward0: sign(Tensor self) -> Tensor (engine/ops/derivatives.yaml:246) ----
 export class SignBackward0 extends Node {
   name(): string {
     return "SignBackward0";
@@ -994,7 +994,7 @@ export class SignBackward0 extends Node {
   }
 }
 
-// ---- SgnBackward0: sgn(Tensor self) -> Tensor (engine/ops/derivatives.yaml:216) ----
+// ---- SgnBackward0: sgn(Tensor self) -> Tensor (engine/ops/derivatives.yaml:250) ----
 export class SgnBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   result_: SavedVariable = new SavedVariable(null, false);
@@ -1024,7 +1024,7 @@ export class SgnBackward0 extends Node {
   }
 }
 
-// ---- SinBackward0: sin(Tensor self) -> Tensor (engine/ops/derivatives.yaml:219) ----
+// ---- SinBackward0: sin(Tensor self) -> Tensor (engine/ops/derivatives.yaml:254) ----
 export class SinBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -1048,7 +1048,7 @@ export class SinBackward0 extends Node {
   }
 }
 
-// ---- SinhBackward0: sinh(Tensor self) -> Tensor (engine/ops/derivatives.yaml:222) ----
+// ---- SinhBackward0: sinh(Tensor self) -> Tensor (engine/ops/derivatives.yaml:258) ----
 export class SinhBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -1072,7 +1072,7 @@ export class SinhBackward0 extends Node {
   }
 }
 
-// ---- SqrtBackward0: sqrt(Tensor self) -> Tensor (engine/ops/derivatives.yaml:226) ----
+// ---- SqrtBackward0: sqrt(Tensor self) -> Tensor (engine/ops/derivatives.yaml:263) ----
 export class SqrtBackward0 extends Node {
   result_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -1096,7 +1096,7 @@ export class SqrtBackward0 extends Node {
   }
 }
 
-// ---- TanBackward0: tan(Tensor self) -> Tensor (engine/ops/derivatives.yaml:230) ----
+// ---- TanBackward0: tan(Tensor self) -> Tensor (engine/ops/derivatives.yaml:268) ----
 export class TanBackward0 extends Node {
   result_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -1120,7 +1120,7 @@ export class TanBackward0 extends Node {
   }
 }
 
-// ---- TanhBackward0: tanh(Tensor self) -> Tensor (engine/ops/derivatives.yaml:233) ----
+// ---- TanhBackward0: tanh(Tensor self) -> Tensor (engine/ops/derivatives.yaml:272) ----
 export class TanhBackward0 extends Node {
   result_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -1144,7 +1144,7 @@ export class TanhBackward0 extends Node {
   }
 }
 
-// ---- TruncBackward0: trunc(Tensor self) -> Tensor (engine/ops/derivatives.yaml:236) ----
+// ---- TruncBackward0: trunc(Tensor self) -> Tensor (engine/ops/derivatives.yaml:276) ----
 export class TruncBackward0 extends Node {
   name(): string {
     return "TruncBackward0";
@@ -1160,7 +1160,7 @@ export class TruncBackward0 extends Node {
   }
 }
 
-// ---- AddcdivBackward0: addcdiv(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor (engine/ops/derivatives.yaml:242) ----
+// ---- AddcdivBackward0: addcdiv(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor (engine/ops/derivatives.yaml:283) ----
 export class AddcdivBackward0 extends Node {
   self_scalar_type: any;
   tensor1_scalar_type: any;
@@ -1216,7 +1216,7 @@ export class AddcdivBackward0 extends Node {
   }
 }
 
-// ---- AddcmulBackward0: addcmul(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor (engine/ops/derivatives.yaml:248) ----
+// ---- AddcmulBackward0: addcmul(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor (engine/ops/derivatives.yaml:290) ----
 export class AddcmulBackward0 extends Node {
   self_scalar_type: any;
   tensor1_scalar_type: any;
@@ -1272,7 +1272,7 @@ export class AddcmulBackward0 extends Node {
   }
 }
 
-// ---- Atan2Backward0: atan2(Tensor self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:253) ----
+// ---- Atan2Backward0: atan2(Tensor self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:296) ----
 export class Atan2Backward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   other_: SavedVariable = new SavedVariable(null, false);
@@ -1305,7 +1305,7 @@ export class Atan2Backward0 extends Node {
   }
 }
 
-// ---- CopysignBackward0: copysign.Tensor(Tensor self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:256) ----
+// ---- CopysignBackward0: copysign.Tensor(Tensor self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:300) ----
 export class CopysignBackward0 extends Node {
   other_sym_sizes: any;
   other_options: any;
@@ -1348,7 +1348,7 @@ export class CopysignBackward0 extends Node {
   }
 }
 
-// ---- CopysignBackward1: copysign.Scalar(Tensor self, Scalar other) -> Tensor (engine/ops/derivatives.yaml:260) ----
+// ---- CopysignBackward1: copysign.Scalar(Tensor self, Scalar other) -> Tensor (engine/ops/derivatives.yaml:305) ----
 export class CopysignBackward1 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   result_: SavedVariable = new SavedVariable(null, false);
@@ -1378,7 +1378,7 @@ export class CopysignBackward1 extends Node {
   }
 }
 
-// ---- DivBackward0: div.Tensor(Tensor self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:263) ----
+// ---- DivBackward0: div.Tensor(Tensor self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:309) ----
 export class DivBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   other_: SavedVariable = new SavedVariable(null, false);
@@ -1416,7 +1416,7 @@ export class DivBackward0 extends Node {
   }
 }
 
-// ---- DivBackward1: div.Scalar(Tensor self, Scalar other) -> Tensor (engine/ops/derivatives.yaml:267) ----
+// ---- DivBackward1: div.Scalar(Tensor self, Scalar other) -> Tensor (engine/ops/derivatives.yaml:314) ----
 export class DivBackward1 extends Node {
   self_scalar_type: any;
   other: any;
@@ -1442,7 +1442,7 @@ export class DivBackward1 extends Node {
   }
 }
 
-// ---- DivBackward2: div.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode) -> Tensor (engine/ops/derivatives.yaml:270) ----
+// ---- DivBackward2: div.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode) -> Tensor (engine/ops/derivatives.yaml:318) ----
 export class DivBackward2 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   other_: SavedVariable = new SavedVariable(null, false);
@@ -1485,7 +1485,7 @@ export class DivBackward2 extends Node {
   }
 }
 
-// ---- DivBackward3: div.Scalar_mode(Tensor self, Scalar other, *, str? rounding_mode) -> Tensor (engine/ops/derivatives.yaml:274) ----
+// ---- DivBackward3: div.Scalar_mode(Tensor self, Scalar other, *, str? rounding_mode) -> Tensor (engine/ops/derivatives.yaml:323) ----
 export class DivBackward3 extends Node {
   self_scalar_type: any;
   other: any;
@@ -1516,7 +1516,7 @@ export class DivBackward3 extends Node {
   }
 }
 
-// ---- EqBackward0: eq_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) (engine/ops/derivatives.yaml:281) ----
+// ---- EqBackward0: eq_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) (engine/ops/derivatives.yaml:331) ----
 export class EqBackward0 extends Node {
   self_sym_sizes: any;
   self_options: any;
@@ -1542,7 +1542,7 @@ export class EqBackward0 extends Node {
   }
 }
 
-// ---- EqBackward1: eq_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) (engine/ops/derivatives.yaml:284) ----
+// ---- EqBackward1: eq_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) (engine/ops/derivatives.yaml:335) ----
 export class EqBackward1 extends Node {
   other_sym_sizes: any;
   other_options: any;
@@ -1581,7 +1581,7 @@ export class EqBackward1 extends Node {
   }
 }
 
-// ---- FmodBackward0: fmod.Scalar(Tensor self, Scalar other) -> Tensor (engine/ops/derivatives.yaml:294) ----
+// ---- FmodBackward0: fmod.Scalar(Tensor self, Scalar other) -> Tensor (engine/ops/derivatives.yaml:346) ----
 export class FmodBackward0 extends Node {
   name(): string {
     return "FmodBackward0";
@@ -1597,7 +1597,7 @@ export class FmodBackward0 extends Node {
   }
 }
 
-// ---- FmodBackward1: fmod.Tensor(Tensor self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:297) ----
+// ---- FmodBackward1: fmod.Tensor(Tensor self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:350) ----
 export class FmodBackward1 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   other_: SavedVariable = new SavedVariable(null, false);
@@ -1630,7 +1630,7 @@ export class FmodBackward1 extends Node {
   }
 }
 
-// ---- GeBackward0: ge_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) (engine/ops/derivatives.yaml:301) ----
+// ---- GeBackward0: ge_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) (engine/ops/derivatives.yaml:355) ----
 export class GeBackward0 extends Node {
   self_sym_sizes: any;
   self_options: any;
@@ -1656,7 +1656,7 @@ export class GeBackward0 extends Node {
   }
 }
 
-// ---- GeBackward1: ge_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) (engine/ops/derivatives.yaml:304) ----
+// ---- GeBackward1: ge_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) (engine/ops/derivatives.yaml:359) ----
 export class GeBackward1 extends Node {
   other_sym_sizes: any;
   other_options: any;
@@ -1695,7 +1695,7 @@ export class GeBackward1 extends Node {
   }
 }
 
-// ---- GtBackward0: gt_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) (engine/ops/derivatives.yaml:314) ----
+// ---- GtBackward0: gt_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) (engine/ops/derivatives.yaml:370) ----
 export class GtBackward0 extends Node {
   self_sym_sizes: any;
   self_options: any;
@@ -1721,7 +1721,7 @@ export class GtBackward0 extends Node {
   }
 }
 
-// ---- GtBackward1: gt_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) (engine/ops/derivatives.yaml:317) ----
+// ---- GtBackward1: gt_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) (engine/ops/derivatives.yaml:374) ----
 export class GtBackward1 extends Node {
   other_sym_sizes: any;
   other_options: any;
@@ -1760,7 +1760,7 @@ export class GtBackward1 extends Node {
   }
 }
 
-// ---- HypotBackward0: hypot(Tensor self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:327) ----
+// ---- HypotBackward0: hypot(Tensor self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:385) ----
 export class HypotBackward0 extends Node {
   other_: SavedVariable = new SavedVariable(null, false);
   self_: SavedVariable = new SavedVariable(null, false);
@@ -1799,7 +1799,7 @@ export class HypotBackward0 extends Node {
   }
 }
 
-// ---- LeBackward0: le_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) (engine/ops/derivatives.yaml:331) ----
+// ---- LeBackward0: le_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) (engine/ops/derivatives.yaml:390) ----
 export class LeBackward0 extends Node {
   self_sym_sizes: any;
   self_options: any;
@@ -1825,7 +1825,7 @@ export class LeBackward0 extends Node {
   }
 }
 
-// ---- LeBackward1: le_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) (engine/ops/derivatives.yaml:334) ----
+// ---- LeBackward1: le_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) (engine/ops/derivatives.yaml:394) ----
 export class LeBackward1 extends Node {
   other_sym_sizes: any;
   other_options: any;
@@ -1864,7 +1864,7 @@ export class LeBackward1 extends Node {
   }
 }
 
-// ---- LerpBackward0: lerp.Scalar(Tensor self, Tensor end, Scalar weight) -> Tensor (engine/ops/derivatives.yaml:345) ----
+// ---- LerpBackward0: lerp.Scalar(Tensor self, Tensor end, Scalar weight) -> Tensor (engine/ops/derivatives.yaml:406) ----
 export class LerpBackward0 extends Node {
   weight: any;
   name(): string {
@@ -1888,7 +1888,7 @@ export class LerpBackward0 extends Node {
   }
 }
 
-// ---- LerpBackward1: lerp.Tensor(Tensor self, Tensor end, Tensor weight) -> Tensor (engine/ops/derivatives.yaml:350) ----
+// ---- LerpBackward1: lerp.Tensor(Tensor self, Tensor end, Tensor weight) -> Tensor (engine/ops/derivatives.yaml:412) ----
 export class LerpBackward1 extends Node {
   weight_: SavedVariable = new SavedVariable(null, false);
   self_: SavedVariable = new SavedVariable(null, false);
@@ -1930,7 +1930,7 @@ export class LerpBackward1 extends Node {
   }
 }
 
-// ---- LtBackward0: lt_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) (engine/ops/derivatives.yaml:355) ----
+// ---- LtBackward0: lt_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) (engine/ops/derivatives.yaml:418) ----
 export class LtBackward0 extends Node {
   self_sym_sizes: any;
   self_options: any;
@@ -1956,7 +1956,7 @@ export class LtBackward0 extends Node {
   }
 }
 
-// ---- LtBackward1: lt_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) (engine/ops/derivatives.yaml:358) ----
+// ---- LtBackward1: lt_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) (engine/ops/derivatives.yaml:422) ----
 export class LtBackward1 extends Node {
   other_sym_sizes: any;
   other_options: any;
@@ -1995,7 +1995,7 @@ export class LtBackward1 extends Node {
   }
 }
 
-// ---- MaximumBackward0: maximum(Tensor self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:370) ----
+// ---- MaximumBackward0: maximum(Tensor self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:435) ----
 export class MaximumBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   other_: SavedVariable = new SavedVariable(null, false);
@@ -2028,7 +2028,7 @@ export class MaximumBackward0 extends Node {
   }
 }
 
-// ---- FmaxBackward0: fmax(Tensor self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:374) ----
+// ---- FmaxBackward0: fmax(Tensor self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:440) ----
 export class FmaxBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   other_: SavedVariable = new SavedVariable(null, false);
@@ -2061,7 +2061,7 @@ export class FmaxBackward0 extends Node {
   }
 }
 
-// ---- MinimumBackward0: minimum(Tensor self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:378) ----
+// ---- MinimumBackward0: minimum(Tensor self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:445) ----
 export class MinimumBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   other_: SavedVariable = new SavedVariable(null, false);
@@ -2094,7 +2094,7 @@ export class MinimumBackward0 extends Node {
   }
 }
 
-// ---- FminBackward0: fmin(Tensor self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:382) ----
+// ---- FminBackward0: fmin(Tensor self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:450) ----
 export class FminBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   other_: SavedVariable = new SavedVariable(null, false);
@@ -2127,7 +2127,7 @@ export class FminBackward0 extends Node {
   }
 }
 
-// ---- NeBackward0: ne_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) (engine/ops/derivatives.yaml:386) ----
+// ---- NeBackward0: ne_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) (engine/ops/derivatives.yaml:455) ----
 export class NeBackward0 extends Node {
   self_sym_sizes: any;
   self_options: any;
@@ -2153,7 +2153,7 @@ export class NeBackward0 extends Node {
   }
 }
 
-// ---- NeBackward1: ne_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) (engine/ops/derivatives.yaml:389) ----
+// ---- NeBackward1: ne_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) (engine/ops/derivatives.yaml:459) ----
 export class NeBackward1 extends Node {
   other_sym_sizes: any;
   other_options: any;
@@ -2192,7 +2192,7 @@ export class NeBackward1 extends Node {
   }
 }
 
-// ---- PowBackward0: pow.Tensor_Scalar(Tensor self, Scalar exponent) -> Tensor (engine/ops/derivatives.yaml:399) ----
+// ---- PowBackward0: pow.Tensor_Scalar(Tensor self, Scalar exponent) -> Tensor (engine/ops/derivatives.yaml:470) ----
 export class PowBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   exponent: any;
@@ -2221,7 +2221,7 @@ export class PowBackward0 extends Node {
   }
 }
 
-// ---- PowBackward1: pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor (engine/ops/derivatives.yaml:402) ----
+// ---- PowBackward1: pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor (engine/ops/derivatives.yaml:474) ----
 export class PowBackward1 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   exponent_: SavedVariable = new SavedVariable(null, false);
@@ -2260,7 +2260,7 @@ export class PowBackward1 extends Node {
   }
 }
 
-// ---- PowBackward2: pow.Scalar(Scalar self, Tensor exponent) -> Tensor (engine/ops/derivatives.yaml:406) ----
+// ---- PowBackward2: pow.Scalar(Scalar self, Tensor exponent) -> Tensor (engine/ops/derivatives.yaml:479) ----
 export class PowBackward2 extends Node {
   self: any;
   exponent_: SavedVariable = new SavedVariable(null, false);
@@ -2295,7 +2295,7 @@ export class PowBackward2 extends Node {
   }
 }
 
-// ---- RemainderBackward0: remainder.Scalar(Tensor self, Scalar other) -> Tensor (engine/ops/derivatives.yaml:409) ----
+// ---- RemainderBackward0: remainder.Scalar(Tensor self, Scalar other) -> Tensor (engine/ops/derivatives.yaml:483) ----
 export class RemainderBackward0 extends Node {
   name(): string {
     return "RemainderBackward0";
@@ -2311,7 +2311,7 @@ export class RemainderBackward0 extends Node {
   }
 }
 
-// ---- RemainderBackward1: remainder.Tensor(Tensor self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:412) ----
+// ---- RemainderBackward1: remainder.Tensor(Tensor self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:487) ----
 export class RemainderBackward1 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   other_: SavedVariable = new SavedVariable(null, false);
@@ -2344,7 +2344,7 @@ export class RemainderBackward1 extends Node {
   }
 }
 
-// ---- RsubBackward0: rsub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor (engine/ops/derivatives.yaml:416) ----
+// ---- RsubBackward0: rsub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor (engine/ops/derivatives.yaml:492) ----
 export class RsubBackward0 extends Node {
   other_scalar_type: any;
   self_scalar_type: any;
@@ -2378,7 +2378,7 @@ export class RsubBackward0 extends Node {
   }
 }
 
-// ---- RsubBackward1: rsub.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor (engine/ops/derivatives.yaml:420) ----
+// ---- RsubBackward1: rsub.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor (engine/ops/derivatives.yaml:497) ----
 export class RsubBackward1 extends Node {
   self_scalar_type: any;
   alpha: any;
@@ -2404,7 +2404,7 @@ export class RsubBackward1 extends Node {
   }
 }
 
-// ---- SubBackward0: sub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor (engine/ops/derivatives.yaml:423) ----
+// ---- SubBackward0: sub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor (engine/ops/derivatives.yaml:501) ----
 export class SubBackward0 extends Node {
   other_scalar_type: any;
   alpha: any;
@@ -2438,7 +2438,7 @@ export class SubBackward0 extends Node {
   }
 }
 
-// ---- SubBackward1: sub.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor (engine/ops/derivatives.yaml:427) ----
+// ---- SubBackward1: sub.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor (engine/ops/derivatives.yaml:506) ----
 export class SubBackward1 extends Node {
   self_scalar_type: any;
   name(): string {
@@ -2459,7 +2459,7 @@ export class SubBackward1 extends Node {
   }
 }
 
-// ---- AmaxBackward0: amax(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor (engine/ops/derivatives.yaml:433) ----
+// ---- AmaxBackward0: amax(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor (engine/ops/derivatives.yaml:513) ----
 export class AmaxBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   dim: any;
@@ -2499,7 +2499,7 @@ export class AmaxBackward0 extends Node {
   }
 }
 
-// ---- AminBackward0: amin(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor (engine/ops/derivatives.yaml:436) ----
+// ---- AminBackward0: amin(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor (engine/ops/derivatives.yaml:517) ----
 export class AminBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   dim: any;
@@ -2539,7 +2539,7 @@ export class AminBackward0 extends Node {
   }
 }
 
-// ---- MaxBackward0: max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices) (engine/ops/derivatives.yaml:439) ----
+// ---- MaxBackward0: max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices) (engine/ops/derivatives.yaml:521) ----
 export class MaxBackward0 extends Node {
   self_sym_sizes: any;
   dim: any;
@@ -2578,7 +2578,7 @@ export class MaxBackward0 extends Node {
   }
 }
 
-// ---- MaxBackward1: max(Tensor self) -> Tensor (engine/ops/derivatives.yaml:443) ----
+// ---- MaxBackward1: max(Tensor self) -> Tensor (engine/ops/derivatives.yaml:526) ----
 export class MaxBackward1 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   result_: SavedVariable = new SavedVariable(null, false);
@@ -2608,7 +2608,7 @@ export class MaxBackward1 extends Node {
   }
 }
 
-// ---- MeanBackward0: mean(Tensor self, *, ScalarType? dtype=None) -> Tensor (engine/ops/derivatives.yaml:446) ----
+// ---- MeanBackward0: mean(Tensor self, *, ScalarType? dtype=None) -> Tensor (engine/ops/derivatives.yaml:530) ----
 export class MeanBackward0 extends Node {
   self_sym_sizes: any;
   self_sym_numel: any;
@@ -2634,7 +2634,7 @@ export class MeanBackward0 extends Node {
   }
 }
 
-// ---- MeanBackward1: mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor (engine/ops/derivatives.yaml:449) ----
+// ---- MeanBackward1: mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor (engine/ops/derivatives.yaml:534) ----
 export class MeanBackward1 extends Node {
   self_sym_sizes: any;
   self_sym_numel: any;
@@ -2670,7 +2670,7 @@ export class MeanBackward1 extends Node {
   }
 }
 
-// ---- MinBackward0: min.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices) (engine/ops/derivatives.yaml:452) ----
+// ---- MinBackward0: min.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices) (engine/ops/derivatives.yaml:538) ----
 export class MinBackward0 extends Node {
   self_sym_sizes: any;
   dim: any;
@@ -2709,7 +2709,7 @@ export class MinBackward0 extends Node {
   }
 }
 
-// ---- MinBackward1: min(Tensor self) -> Tensor (engine/ops/derivatives.yaml:456) ----
+// ---- MinBackward1: min(Tensor self) -> Tensor (engine/ops/derivatives.yaml:543) ----
 export class MinBackward1 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   result_: SavedVariable = new SavedVariable(null, false);
@@ -2739,7 +2739,7 @@ export class MinBackward1 extends Node {
   }
 }
 
-// ---- ProdBackward0: prod(Tensor self, *, ScalarType? dtype=None) -> Tensor (engine/ops/derivatives.yaml:459) ----
+// ---- ProdBackward0: prod(Tensor self, *, ScalarType? dtype=None) -> Tensor (engine/ops/derivatives.yaml:547) ----
 export class ProdBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   result_: SavedVariable = new SavedVariable(null, false);
@@ -2769,7 +2769,7 @@ export class ProdBackward0 extends Node {
   }
 }
 
-// ---- ProdBackward1: prod.dim_int(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor (engine/ops/derivatives.yaml:462) ----
+// ---- ProdBackward1: prod.dim_int(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor (engine/ops/derivatives.yaml:551) ----
 export class ProdBackward1 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   dim: any;
@@ -2809,7 +2809,7 @@ export class ProdBackward1 extends Node {
   }
 }
 
-// ---- StdBackward0: std.correction(Tensor self, int[1]? dim, *, int? correction, bool keepdim=False) -> Tensor (engine/ops/derivatives.yaml:465) ----
+// ---- StdBackward0: std.correction(Tensor self, int[1]? dim, *, int? correction, bool keepdim=False) -> Tensor (engine/ops/derivatives.yaml:555) ----
 export class StdBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   dim: any;
@@ -2854,7 +2854,7 @@ export class StdBackward0 extends Node {
   }
 }
 
-// ---- StdMeanBackward0: std_mean.correction(Tensor self, int[1]? dim, *, int? correction, bool keepdim=False) -> (Tensor, Tensor) (engine/ops/derivatives.yaml:468) ----
+// ---- StdMeanBackward0: std_mean.correction(Tensor self, int[1]? dim, *, int? correction, bool keepdim=False) -> (Tensor, Tensor) (engine/ops/derivatives.yaml:559) ----
 export class StdMeanBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   dim: any;
@@ -2899,7 +2899,7 @@ export class StdMeanBackward0 extends Node {
   }
 }
 
-// ---- VarBackward0: var.correction(Tensor self, int[1]? dim, *, int? correction, bool keepdim=False) -> Tensor (engine/ops/derivatives.yaml:471) ----
+// ---- VarBackward0: var.correction(Tensor self, int[1]? dim, *, int? correction, bool keepdim=False) -> Tensor (engine/ops/derivatives.yaml:564) ----
 export class VarBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   dim: any;
@@ -2938,7 +2938,7 @@ export class VarBackward0 extends Node {
   }
 }
 
-// ---- VarMeanBackward0: var_mean.correction(Tensor self, int[1]? dim, *, int? correction, bool keepdim=False) -> (Tensor, Tensor) (engine/ops/derivatives.yaml:474) ----
+// ---- VarMeanBackward0: var_mean.correction(Tensor self, int[1]? dim, *, int? correction, bool keepdim=False) -> (Tensor, Tensor) (engine/ops/derivatives.yaml:568) ----
 export class VarMeanBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   dim: any;
@@ -2977,7 +2977,7 @@ export class VarMeanBackward0 extends Node {
   }
 }
 
-// ---- WhereBackward0: where.self(Tensor condition, Tensor self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:480) ----
+// ---- WhereBackward0: where.self(Tensor condition, Tensor self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:576) ----
 export class WhereBackward0 extends Node {
   condition_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -3004,7 +3004,7 @@ export class WhereBackward0 extends Node {
   }
 }
 
-// ---- AliasBackward0: alias(Tensor(a) self) -> Tensor(a) (engine/ops/derivatives.yaml:488) ----
+// ---- AliasBackward0: alias(Tensor(a) self) -> Tensor(a) (engine/ops/derivatives.yaml:585) ----
 export class AliasBackward0 extends Node {
   name(): string {
     return "AliasBackward0";
@@ -3020,7 +3020,7 @@ export class AliasBackward0 extends Node {
   }
 }
 
-// ---- CloneBackward0: clone(Tensor self, *, MemoryFormat? memory_format=None) -> Tensor (engine/ops/derivatives.yaml:491) ----
+// ---- CloneBackward0: clone(Tensor self, *, MemoryFormat? memory_format=None) -> Tensor (engine/ops/derivatives.yaml:589) ----
 export class CloneBackward0 extends Node {
   name(): string {
     return "CloneBackward0";
@@ -3036,7 +3036,7 @@ export class CloneBackward0 extends Node {
   }
 }
 
-// ---- ExpandBackward0: expand(Tensor(a) self, SymInt[] size, *, bool implicit=False) -> Tensor(a) (engine/ops/derivatives.yaml:494) ----
+// ---- ExpandBackward0: expand(Tensor(a) self, SymInt[] size, *, bool implicit=False) -> Tensor(a) (engine/ops/derivatives.yaml:593) ----
 export class ExpandBackward0 extends Node {
   self_sym_sizes: any;
   name(): string {
@@ -3057,7 +3057,7 @@ export class ExpandBackward0 extends Node {
   }
 }
 
-// ---- PermuteBackward0: permute(Tensor(a) self, int[] dims) -> Tensor(a) (engine/ops/derivatives.yaml:497) ----
+// ---- PermuteBackward0: permute(Tensor(a) self, int[] dims) -> Tensor(a) (engine/ops/derivatives.yaml:597) ----
 export class PermuteBackward0 extends Node {
   dims: any;
   name(): string {
@@ -3078,7 +3078,7 @@ export class PermuteBackward0 extends Node {
   }
 }
 
-// ---- ReshapeAliasBackward0: _reshape_alias(Tensor(a) self, SymInt[] size, SymInt[] stride) -> Tensor(a) (engine/ops/derivatives.yaml:500) ----
+// ---- ReshapeAliasBackward0: _reshape_alias(Tensor(a) self, SymInt[] size, SymInt[] stride) -> Tensor(a) (engine/ops/derivatives.yaml:601) ----
 export class ReshapeAliasBackward0 extends Node {
   self_sym_sizes: any;
   name(): string {
@@ -3099,7 +3099,7 @@ export class ReshapeAliasBackward0 extends Node {
   }
 }
 
-// ---- SqueezeBackward0: squeeze(Tensor(a) self) -> Tensor(a) (engine/ops/derivatives.yaml:503) ----
+// ---- SqueezeBackward0: squeeze(Tensor(a) self) -> Tensor(a) (engine/ops/derivatives.yaml:605) ----
 export class SqueezeBackward0 extends Node {
   self_sym_sizes: any;
   name(): string {
@@ -3120,7 +3120,7 @@ export class SqueezeBackward0 extends Node {
   }
 }
 
-// ---- SqueezeBackward1: squeeze.dim(Tensor(a) self, int dim) -> Tensor(a) (engine/ops/derivatives.yaml:506) ----
+// ---- SqueezeBackward1: squeeze.dim(Tensor(a) self, int dim) -> Tensor(a) (engine/ops/derivatives.yaml:609) ----
 export class SqueezeBackward1 extends Node {
   self_sym_sizes: any;
   dim: any;
@@ -3146,7 +3146,7 @@ export class SqueezeBackward1 extends Node {
   }
 }
 
-// ---- TBackward0: t(Tensor(a) self) -> Tensor(a) (engine/ops/derivatives.yaml:509) ----
+// ---- TBackward0: t(Tensor(a) self) -> Tensor(a) (engine/ops/derivatives.yaml:613) ----
 export class TBackward0 extends Node {
   name(): string {
     return "TBackward0";
@@ -3162,7 +3162,7 @@ export class TBackward0 extends Node {
   }
 }
 
-// ---- TransposeBackward0: transpose.int(Tensor(a) self, int dim0, int dim1) -> Tensor(a) (engine/ops/derivatives.yaml:512) ----
+// ---- TransposeBackward0: transpose.int(Tensor(a) self, int dim0, int dim1) -> Tensor(a) (engine/ops/derivatives.yaml:617) ----
 export class TransposeBackward0 extends Node {
   dim0: any;
   dim1: any;
@@ -3188,7 +3188,7 @@ export class TransposeBackward0 extends Node {
   }
 }
 
-// ---- UnsafeViewBackward0: _unsafe_view(Tensor self, SymInt[] size) -> Tensor (engine/ops/derivatives.yaml:515) ----
+// ---- UnsafeViewBackward0: _unsafe_view(Tensor self, SymInt[] size) -> Tensor (engine/ops/derivatives.yaml:621) ----
 export class UnsafeViewBackward0 extends Node {
   self_sym_sizes: any;
   name(): string {
@@ -3209,7 +3209,7 @@ export class UnsafeViewBackward0 extends Node {
   }
 }
 
-// ---- UnsqueezeBackward0: unsqueeze(Tensor(a) self, int dim) -> Tensor(a) (engine/ops/derivatives.yaml:518) ----
+// ---- UnsqueezeBackward0: unsqueeze(Tensor(a) self, int dim) -> Tensor(a) (engine/ops/derivatives.yaml:625) ----
 export class UnsqueezeBackward0 extends Node {
   dim: any;
   name(): string {
@@ -3230,7 +3230,7 @@ export class UnsqueezeBackward0 extends Node {
   }
 }
 
-// ---- CatBackward0: cat(Tensor[] tensors, int dim=0) -> Tensor (engine/ops/derivatives.yaml:524) ----
+// ---- CatBackward0: cat(Tensor[] tensors, int dim=0) -> Tensor (engine/ops/derivatives.yaml:632) ----
 export class CatBackward0 extends Node {
   tensors_args_sizes: any;
   tensors_args_scalartypes: any;
@@ -3262,7 +3262,7 @@ export class CatBackward0 extends Node {
   }
 }
 
-// ---- StackBackward0: stack(Tensor[] tensors, int dim=0) -> Tensor (engine/ops/derivatives.yaml:527) ----
+// ---- StackBackward0: stack(Tensor[] tensors, int dim=0) -> Tensor (engine/ops/derivatives.yaml:636) ----
 export class StackBackward0 extends Node {
   tensors_args_scalartypes: any;
   dim: any;
@@ -3289,7 +3289,7 @@ export class StackBackward0 extends Node {
   }
 }
 
-// ---- FlipBackward0: flip(Tensor self, int[] dims) -> Tensor (engine/ops/derivatives.yaml:530) ----
+// ---- FlipBackward0: flip(Tensor self, int[] dims) -> Tensor (engine/ops/derivatives.yaml:640) ----
 export class FlipBackward0 extends Node {
   dims: any;
   name(): string {
@@ -3310,7 +3310,7 @@ export class FlipBackward0 extends Node {
   }
 }
 
-// ---- RollBackward0: roll(Tensor self, int[1] shifts, int[1] dims=[]) -> Tensor (engine/ops/derivatives.yaml:533) ----
+// ---- RollBackward0: roll(Tensor self, int[1] shifts, int[1] dims=[]) -> Tensor (engine/ops/derivatives.yaml:644) ----
 export class RollBackward0 extends Node {
   shifts: any;
   dims: any;
@@ -3336,7 +3336,7 @@ export class RollBackward0 extends Node {
   }
 }
 
-// ---- TrilBackward0: tril(Tensor self, int diagonal=0) -> Tensor (engine/ops/derivatives.yaml:536) ----
+// ---- TrilBackward0: tril(Tensor self, int diagonal=0) -> Tensor (engine/ops/derivatives.yaml:648) ----
 export class TrilBackward0 extends Node {
   diagonal: any;
   name(): string {
@@ -3357,7 +3357,7 @@ export class TrilBackward0 extends Node {
   }
 }
 
-// ---- TriuBackward0: triu(Tensor self, int diagonal=0) -> Tensor (engine/ops/derivatives.yaml:539) ----
+// ---- TriuBackward0: triu(Tensor self, int diagonal=0) -> Tensor (engine/ops/derivatives.yaml:652) ----
 export class TriuBackward0 extends Node {
   diagonal: any;
   name(): string {
@@ -3378,7 +3378,7 @@ export class TriuBackward0 extends Node {
   }
 }
 
-// ---- SelectBackward0: select.int(Tensor(a) self, int dim, int index) -> Tensor(a) (engine/ops/derivatives.yaml:545) ----
+// ---- SelectBackward0: select.int(Tensor(a) self, int dim, int index) -> Tensor(a) (engine/ops/derivatives.yaml:659) ----
 export class SelectBackward0 extends Node {
   self_sym_sizes: any;
   dim: any;
@@ -3409,7 +3409,7 @@ export class SelectBackward0 extends Node {
   }
 }
 
-// ---- SliceBackward0: slice.Tensor(Tensor(a) self, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1) -> Tensor(a) (engine/ops/derivatives.yaml:548) ----
+// ---- SliceBackward0: slice.Tensor(Tensor(a) self, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1) -> Tensor(a) (engine/ops/derivatives.yaml:663) ----
 export class SliceBackward0 extends Node {
   self_sym_sizes: any;
   dim: any;
@@ -3450,7 +3450,7 @@ export class SliceBackward0 extends Node {
   }
 }
 
-// ---- ToCopyBackward0: _to_copy(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, bool non_blocking=False, MemoryFormat? memory_format=None) -> Tensor (engine/ops/derivatives.yaml:551) ----
+// ---- ToCopyBackward0: _to_copy(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, bool non_blocking=False, MemoryFormat? memory_format=None) -> Tensor (engine/ops/derivatives.yaml:667) ----
 export class ToCopyBackward0 extends Node {
   self_options: any;
   name(): string {
@@ -3471,7 +3471,7 @@ export class ToCopyBackward0 extends Node {
   }
 }
 
-// ---- RepeatBackward0: repeat(Tensor self, SymInt[] repeats) -> Tensor (engine/ops/derivatives.yaml:554) ----
+// ---- RepeatBackward0: repeat(Tensor self, SymInt[] repeats) -> Tensor (engine/ops/derivatives.yaml:671) ----
 export class RepeatBackward0 extends Node {
   self_sym_sizes: any;
   repeats: any;
@@ -3497,7 +3497,7 @@ export class RepeatBackward0 extends Node {
   }
 }
 
-// ---- SortBackward0: sort(Tensor self, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices) (engine/ops/derivatives.yaml:560) ----
+// ---- SortBackward0: sort(Tensor self, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices) (engine/ops/derivatives.yaml:678) ----
 export class SortBackward0 extends Node {
   self_sym_sizes: any;
   dim: any;
@@ -3531,7 +3531,7 @@ export class SortBackward0 extends Node {
   }
 }
 
-// ---- SortBackward1: sort.stable(Tensor self, *, bool? stable, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices) (engine/ops/derivatives.yaml:564) ----
+// ---- SortBackward1: sort.stable(Tensor self, *, bool? stable, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices) (engine/ops/derivatives.yaml:683) ----
 export class SortBackward1 extends Node {
   self_sym_sizes: any;
   dim: any;
@@ -3565,7 +3565,7 @@ export class SortBackward1 extends Node {
   }
 }
 
-// ---- DiagonalBackward0: diagonal(Tensor(a) self, int offset=0, int dim1=0, int dim2=1) -> Tensor(a) (engine/ops/derivatives.yaml:568) ----
+// ---- DiagonalBackward0: diagonal(Tensor(a) self, int offset=0, int dim1=0, int dim2=1) -> Tensor(a) (engine/ops/derivatives.yaml:688) ----
 export class DiagonalBackward0 extends Node {
   self_sym_sizes: any;
   offset: any;
@@ -3601,7 +3601,7 @@ export class DiagonalBackward0 extends Node {
   }
 }
 
-// ---- UnfoldBackward0: unfold(Tensor(a) self, int dimension, int size, int step) -> Tensor(a) (engine/ops/derivatives.yaml:571) ----
+// ---- UnfoldBackward0: unfold(Tensor(a) self, int dimension, int size, int step) -> Tensor(a) (engine/ops/derivatives.yaml:692) ----
 export class UnfoldBackward0 extends Node {
   self_sym_sizes: any;
   dimension: any;
@@ -3637,7 +3637,7 @@ export class UnfoldBackward0 extends Node {
   }
 }
 
-// ---- SplitBackward0: split.Tensor(Tensor(a -> *) self, int split_size, int dim=0) -> Tensor(a)[] (engine/ops/derivatives.yaml:575) ----
+// ---- SplitBackward0: split.Tensor(Tensor(a -> *) self, int split_size, int dim=0) -> Tensor(a)[] (engine/ops/derivatives.yaml:697) ----
 export class SplitBackward0 extends Node {
   self_sym_sizes: any;
   self_options: any;
@@ -3673,7 +3673,7 @@ export class SplitBackward0 extends Node {
   }
 }
 
-// ---- SplitWithSizesBackward0: split_with_sizes(Tensor(a -> *) self, int[] split_sizes, int dim=0) -> Tensor(a)[] (engine/ops/derivatives.yaml:578) ----
+// ---- SplitWithSizesBackward0: split_with_sizes(Tensor(a -> *) self, int[] split_sizes, int dim=0) -> Tensor(a)[] (engine/ops/derivatives.yaml:701) ----
 export class SplitWithSizesBackward0 extends Node {
   self_sym_sizes: any;
   self_options: any;
@@ -3709,7 +3709,7 @@ export class SplitWithSizesBackward0 extends Node {
   }
 }
 
-// ---- UnbindBackward0: unbind.int(Tensor(a -> *) self, int dim=0) -> Tensor(a)[] (engine/ops/derivatives.yaml:581) ----
+// ---- UnbindBackward0: unbind.int(Tensor(a -> *) self, int dim=0) -> Tensor(a)[] (engine/ops/derivatives.yaml:705) ----
 export class UnbindBackward0 extends Node {
   dim: any;
   name(): string {
@@ -3730,7 +3730,7 @@ export class UnbindBackward0 extends Node {
   }
 }
 
-// ---- ZeroBackward0: zero_(Tensor(a!) self) -> Tensor(a!) (engine/ops/derivatives.yaml:584) ----
+// ---- ZeroBackward0: zero_(Tensor(a!) self) -> Tensor(a!) (engine/ops/derivatives.yaml:709) ----
 export class ZeroBackward0 extends Node {
   name(): string {
     return "ZeroBackward0";
@@ -3746,7 +3746,7 @@ export class ZeroBackward0 extends Node {
   }
 }
 
-// ---- AsStridedBackward0: as_strided(Tensor(a) self, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None) -> Tensor(a) (engine/ops/derivatives.yaml:588) ----
+// ---- AsStridedBackward0: as_strided(Tensor(a) self, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None) -> Tensor(a) (engine/ops/derivatives.yaml:714) ----
 export class AsStridedBackward0 extends Node {
   self_geometry: any;
   size: any;
@@ -3782,7 +3782,7 @@ export class AsStridedBackward0 extends Node {
   }
 }
 
-// ---- AddbmmBackward0: addbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor (engine/ops/derivatives.yaml:597) ----
+// ---- AddbmmBackward0: addbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor (engine/ops/derivatives.yaml:724) ----
 export class AddbmmBackward0 extends Node {
   batch1_sym_sizes: any;
   batch2_sym_sizes: any;
@@ -3838,7 +3838,7 @@ export class AddbmmBackward0 extends Node {
   }
 }
 
-// ---- AddmmBackward0: addmm(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor (engine/ops/derivatives.yaml:602) ----
+// ---- AddmmBackward0: addmm(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor (engine/ops/derivatives.yaml:730) ----
 export class AddmmBackward0 extends Node {
   mat1_sym_sizes: any;
   mat1_sym_strides: any;
@@ -3914,7 +3914,7 @@ export class AddmmBackward0 extends Node {
   }
 }
 
-// ---- AddmvBackward0: addmv(Tensor self, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1) -> Tensor (engine/ops/derivatives.yaml:607) ----
+// ---- AddmvBackward0: addmv(Tensor self, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1) -> Tensor (engine/ops/derivatives.yaml:736) ----
 export class AddmvBackward0 extends Node {
   vec_: SavedVariable = new SavedVariable(null, false);
   alpha: any;
@@ -3960,7 +3960,7 @@ export class AddmvBackward0 extends Node {
   }
 }
 
-// ---- AddrBackward0: addr(Tensor self, Tensor vec1, Tensor vec2, *, Scalar beta=1, Scalar alpha=1) -> Tensor (engine/ops/derivatives.yaml:612) ----
+// ---- AddrBackward0: addr(Tensor self, Tensor vec1, Tensor vec2, *, Scalar beta=1, Scalar alpha=1) -> Tensor (engine/ops/derivatives.yaml:742) ----
 export class AddrBackward0 extends Node {
   beta: any;
   vec2_: SavedVariable = new SavedVariable(null, false);
@@ -4006,7 +4006,7 @@ export class AddrBackward0 extends Node {
   }
 }
 
-// ---- BaddbmmBackward0: baddbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor (engine/ops/derivatives.yaml:617) ----
+// ---- BaddbmmBackward0: baddbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor (engine/ops/derivatives.yaml:748) ----
 export class BaddbmmBackward0 extends Node {
   batch2_: SavedVariable = new SavedVariable(null, false);
   alpha: any;
@@ -4052,7 +4052,7 @@ export class BaddbmmBackward0 extends Node {
   }
 }
 
-// ---- BmmBackward0: bmm(Tensor self, Tensor mat2) -> Tensor (engine/ops/derivatives.yaml:622) ----
+// ---- BmmBackward0: bmm(Tensor self, Tensor mat2) -> Tensor (engine/ops/derivatives.yaml:754) ----
 export class BmmBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   mat2_: SavedVariable = new SavedVariable(null, false);
@@ -4085,7 +4085,7 @@ export class BmmBackward0 extends Node {
   }
 }
 
-// ---- DotBackward0: dot(Tensor self, Tensor tensor) -> Tensor (engine/ops/derivatives.yaml:626) ----
+// ---- DotBackward0: dot(Tensor self, Tensor tensor) -> Tensor (engine/ops/derivatives.yaml:759) ----
 export class DotBackward0 extends Node {
   tensor_: SavedVariable = new SavedVariable(null, false);
   self_: SavedVariable = new SavedVariable(null, false);
@@ -4118,7 +4118,7 @@ export class DotBackward0 extends Node {
   }
 }
 
-// ---- VdotBackward0: vdot(Tensor self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:630) ----
+// ---- VdotBackward0: vdot(Tensor self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:764) ----
 export class VdotBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   other_: SavedVariable = new SavedVariable(null, false);
@@ -4151,7 +4151,7 @@ export class VdotBackward0 extends Node {
   }
 }
 
-// ---- MmBackward0: mm(Tensor self, Tensor mat2) -> Tensor (engine/ops/derivatives.yaml:634) ----
+// ---- MmBackward0: mm(Tensor self, Tensor mat2) -> Tensor (engine/ops/derivatives.yaml:769) ----
 export class MmBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   mat2_sym_sizes: any;
@@ -4214,7 +4214,7 @@ export class MmBackward0 extends Node {
   }
 }
 
-// ---- MvBackward0: mv(Tensor self, Tensor vec) -> Tensor (engine/ops/derivatives.yaml:638) ----
+// ---- MvBackward0: mv(Tensor self, Tensor vec) -> Tensor (engine/ops/derivatives.yaml:774) ----
 export class MvBackward0 extends Node {
   vec_: SavedVariable = new SavedVariable(null, false);
   self_: SavedVariable = new SavedVariable(null, false);
@@ -4247,7 +4247,7 @@ export class MvBackward0 extends Node {
   }
 }
 
-// ---- TrilinearBackward0: _trilinear(Tensor i1, Tensor i2, Tensor i3, int[] expand1, int[] expand2, int[] expand3, int[] sumdim, int unroll_dim=1) -> Tensor (engine/ops/derivatives.yaml:642) ----
+// ---- TrilinearBackward0: _trilinear(Tensor i1, Tensor i2, Tensor i3, int[] expand1, int[] expand2, int[] expand3, int[] sumdim, int unroll_dim=1) -> Tensor (engine/ops/derivatives.yaml:779) ----
 export class TrilinearBackward0 extends Node {
   i1_: SavedVariable = new SavedVariable(null, false);
   i2_: SavedVariable = new SavedVariable(null, false);
@@ -4307,7 +4307,7 @@ export class TrilinearBackward0 extends Node {
   }
 }
 
-// ---- LinalgInvExBackward0: linalg_inv_ex(Tensor A, *, bool check_errors=False) -> (Tensor inverse, Tensor info) (engine/ops/derivatives.yaml:645) ----
+// ---- LinalgInvExBackward0: linalg_inv_ex(Tensor A, *, bool check_errors=False) -> (Tensor inverse, Tensor info) (engine/ops/derivatives.yaml:783) ----
 export class LinalgInvExBackward0 extends Node {
   inverse_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -4331,7 +4331,7 @@ export class LinalgInvExBackward0 extends Node {
   }
 }
 
-// ---- LinalgDetBackward0: _linalg_det(Tensor A) -> (Tensor result, Tensor LU, Tensor pivots) (engine/ops/derivatives.yaml:649) ----
+// ---- LinalgDetBackward0: _linalg_det(Tensor A) -> (Tensor result, Tensor LU, Tensor pivots) (engine/ops/derivatives.yaml:788) ----
 export class LinalgDetBackward0 extends Node {
   A_: SavedVariable = new SavedVariable(null, false);
   result_: SavedVariable = new SavedVariable(null, false);
@@ -4373,7 +4373,7 @@ export class LinalgDetBackward0 extends Node {
   }
 }
 
-// ---- LinalgSlogdetBackward0: _linalg_slogdet(Tensor A) -> (Tensor sign, Tensor logabsdet, Tensor LU, Tensor pivots) (engine/ops/derivatives.yaml:653) ----
+// ---- LinalgSlogdetBackward0: _linalg_slogdet(Tensor A) -> (Tensor sign, Tensor logabsdet, Tensor LU, Tensor pivots) (engine/ops/derivatives.yaml:793) ----
 export class LinalgSlogdetBackward0 extends Node {
   A_: SavedVariable = new SavedVariable(null, false);
   sign_: SavedVariable = new SavedVariable(null, false);
@@ -4417,7 +4417,7 @@ export class LinalgSlogdetBackward0 extends Node {
   }
 }
 
-// ---- LinalgCholeskyExBackward0: linalg_cholesky_ex(Tensor self, *, bool upper=False, bool check_errors=False) -> (Tensor L, Tensor info) (engine/ops/derivatives.yaml:657) ----
+// ---- LinalgCholeskyExBackward0: linalg_cholesky_ex(Tensor self, *, bool upper=False, bool check_errors=False) -> (Tensor L, Tensor info) (engine/ops/derivatives.yaml:798) ----
 export class LinalgCholeskyExBackward0 extends Node {
   upper: any;
   L_: SavedVariable = new SavedVariable(null, false);
@@ -4446,7 +4446,7 @@ export class LinalgCholeskyExBackward0 extends Node {
   }
 }
 
-// ---- LinalgQrBackward0: linalg_qr(Tensor A, str mode='reduced') -> (Tensor Q, Tensor R) (engine/ops/derivatives.yaml:661) ----
+// ---- LinalgQrBackward0: linalg_qr(Tensor A, str mode='reduced') -> (Tensor Q, Tensor R) (engine/ops/derivatives.yaml:803) ----
 export class LinalgQrBackward0 extends Node {
   mode: any;
   Q_: SavedVariable = new SavedVariable(null, false);
@@ -4483,7 +4483,7 @@ export class LinalgQrBackward0 extends Node {
   }
 }
 
-// ---- LinalgSvdBackward0: _linalg_svd(Tensor A, bool full_matrices=False, bool compute_uv=True, *, str? driver=None) -> (Tensor U, Tensor S, Tensor Vh) (engine/ops/derivatives.yaml:664) ----
+// ---- LinalgSvdBackward0: _linalg_svd(Tensor A, bool full_matrices=False, bool compute_uv=True, *, str? driver=None) -> (Tensor U, Tensor S, Tensor Vh) (engine/ops/derivatives.yaml:806) ----
 export class LinalgSvdBackward0 extends Node {
   full_matrices: any;
   U_: SavedVariable = new SavedVariable(null, false);
@@ -4527,7 +4527,7 @@ export class LinalgSvdBackward0 extends Node {
   }
 }
 
-// ---- LinalgSolveExBackward0: _linalg_solve_ex(Tensor A, Tensor B, *, bool left=True, bool check_errors=False) -> (Tensor result, Tensor LU, Tensor pivots, Tensor info) (engine/ops/derivatives.yaml:668) ----
+// ---- LinalgSolveExBackward0: _linalg_solve_ex(Tensor A, Tensor B, *, bool left=True, bool check_errors=False) -> (Tensor result, Tensor LU, Tensor pivots, Tensor info) (engine/ops/derivatives.yaml:810) ----
 export class LinalgSolveExBackward0 extends Node {
   A_: SavedVariable = new SavedVariable(null, false);
   left: any;
@@ -4577,7 +4577,7 @@ export class LinalgSolveExBackward0 extends Node {
   }
 }
 
-// ---- CummaxBackward0: cummax(Tensor self, int dim) -> (Tensor values, Tensor indices) (engine/ops/derivatives.yaml:678) ----
+// ---- CummaxBackward0: cummax(Tensor self, int dim) -> (Tensor values, Tensor indices) (engine/ops/derivatives.yaml:821) ----
 export class CummaxBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   dim: any;
@@ -4612,7 +4612,7 @@ export class CummaxBackward0 extends Node {
   }
 }
 
-// ---- CumminBackward0: cummin(Tensor self, int dim) -> (Tensor values, Tensor indices) (engine/ops/derivatives.yaml:682) ----
+// ---- CumminBackward0: cummin(Tensor self, int dim) -> (Tensor values, Tensor indices) (engine/ops/derivatives.yaml:826) ----
 export class CumminBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   dim: any;
@@ -4647,7 +4647,7 @@ export class CumminBackward0 extends Node {
   }
 }
 
-// ---- CumprodBackward0: cumprod(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor (engine/ops/derivatives.yaml:686) ----
+// ---- CumprodBackward0: cumprod(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor (engine/ops/derivatives.yaml:831) ----
 export class CumprodBackward0 extends Node {
   self_options: any;
   self_: SavedVariable = new SavedVariable(null, false);
@@ -4687,7 +4687,7 @@ export class CumprodBackward0 extends Node {
   }
 }
 
-// ---- CumsumBackward0: cumsum(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor (engine/ops/derivatives.yaml:689) ----
+// ---- CumsumBackward0: cumsum(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor (engine/ops/derivatives.yaml:835) ----
 export class CumsumBackward0 extends Node {
   self_options: any;
   dim: any;
@@ -4713,7 +4713,7 @@ export class CumsumBackward0 extends Node {
   }
 }
 
-// ---- GatherBackward0: gather(Tensor self, int dim, Tensor index, *, bool sparse_grad=False) -> Tensor (engine/ops/derivatives.yaml:693) ----
+// ---- GatherBackward0: gather(Tensor self, int dim, Tensor index, *, bool sparse_grad=False) -> Tensor (engine/ops/derivatives.yaml:839) ----
 export class GatherBackward0 extends Node {
   self_sym_sizes: any;
   dim: any;
@@ -4752,7 +4752,7 @@ export class GatherBackward0 extends Node {
   }
 }
 
-// ---- FillBackward1: fill_.Tensor(Tensor(a!) self, Tensor value) -> Tensor(a!) (engine/ops/derivatives.yaml:698) ----
+// ---- FillBackward1: fill_.Tensor(Tensor(a!) self, Tensor value) -> Tensor(a!) (engine/ops/derivatives.yaml:844) ----
 export class FillBackward1 extends Node {
   name(): string {
     return "FillBackward1";
@@ -4771,7 +4771,7 @@ export class FillBackward1 extends Node {
   }
 }
 
-// ---- IndexBackward0: index.Tensor(Tensor self, Tensor?[] indices) -> Tensor (engine/ops/derivatives.yaml:705) ----
+// ---- IndexBackward0: index.Tensor(Tensor self, Tensor?[] indices) -> Tensor (engine/ops/derivatives.yaml:852) ----
 export class IndexBackward0 extends Node {
   self_sym_sizes: any;
   self_options: any;
@@ -4805,7 +4805,7 @@ export class IndexBackward0 extends Node {
   }
 }
 
-// ---- IndexAddBackward0: index_add(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor (engine/ops/derivatives.yaml:709) ----
+// ---- IndexAddBackward0: index_add(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor (engine/ops/derivatives.yaml:856) ----
 export class IndexAddBackward0 extends Node {
   dim: any;
   index_: SavedVariable = new SavedVariable(null, false);
@@ -4852,7 +4852,7 @@ export class IndexAddBackward0 extends Node {
   }
 }
 
-// ---- IndexFillBackward0: index_fill.int_Scalar(Tensor self, int dim, Tensor index, Scalar value) -> Tensor (engine/ops/derivatives.yaml:715) ----
+// ---- IndexFillBackward0: index_fill.int_Scalar(Tensor self, int dim, Tensor index, Scalar value) -> Tensor (engine/ops/derivatives.yaml:863) ----
 export class IndexFillBackward0 extends Node {
   dim: any;
   index_: SavedVariable = new SavedVariable(null, false);
@@ -4881,7 +4881,7 @@ export class IndexFillBackward0 extends Node {
   }
 }
 
-// ---- IndexFillBackward1: index_fill.int_Tensor(Tensor self, int dim, Tensor index, Tensor value) -> Tensor (engine/ops/derivatives.yaml:719) ----
+// ---- IndexFillBackward1: index_fill.int_Tensor(Tensor self, int dim, Tensor index, Tensor value) -> Tensor (engine/ops/derivatives.yaml:868) ----
 export class IndexFillBackward1 extends Node {
   dim: any;
   index_: SavedVariable = new SavedVariable(null, false);
@@ -4913,7 +4913,7 @@ export class IndexFillBackward1 extends Node {
   }
 }
 
-// ---- IndexPutBackward0: index_put(Tensor self, Tensor?[] indices, Tensor values, bool accumulate=False) -> Tensor (engine/ops/derivatives.yaml:724) ----
+// ---- IndexPutBackward0: index_put(Tensor self, Tensor?[] indices, Tensor values, bool accumulate=False) -> Tensor (engine/ops/derivatives.yaml:874) ----
 export class IndexPutBackward0 extends Node {
   indices_: SavedVariable[] = [];
   values_: SavedVariable = new SavedVariable(null, false);
@@ -4951,7 +4951,7 @@ export class IndexPutBackward0 extends Node {
   }
 }
 
-// ---- IndexPutImplBackward0: _index_put_impl_(Tensor(a!) self, Tensor?[] indices, Tensor values, bool accumulate=False, bool unsafe=False) -> Tensor(a!) (engine/ops/derivatives.yaml:728) ----
+// ---- IndexPutImplBackward0: _index_put_impl_(Tensor(a!) self, Tensor?[] indices, Tensor values, bool accumulate=False, bool unsafe=False) -> Tensor(a!) (engine/ops/derivatives.yaml:879) ----
 export class IndexPutImplBackward0 extends Node {
   indices_: SavedVariable[] = [];
   values_: SavedVariable = new SavedVariable(null, false);
@@ -4989,7 +4989,7 @@ export class IndexPutImplBackward0 extends Node {
   }
 }
 
-// ---- IndexSelectBackward0: index_select(Tensor self, int dim, Tensor index) -> Tensor (engine/ops/derivatives.yaml:732) ----
+// ---- IndexSelectBackward0: index_select(Tensor self, int dim, Tensor index) -> Tensor (engine/ops/derivatives.yaml:884) ----
 export class IndexSelectBackward0 extends Node {
   self_sym_sizes: any;
   dim: any;
@@ -5023,7 +5023,7 @@ export class IndexSelectBackward0 extends Node {
   }
 }
 
-// ---- LogsumexpBackward0: logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor (engine/ops/derivatives.yaml:737) ----
+// ---- LogsumexpBackward0: logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor (engine/ops/derivatives.yaml:889) ----
 export class LogsumexpBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   dim: any;
@@ -5063,7 +5063,7 @@ export class LogsumexpBackward0 extends Node {
   }
 }
 
-// ---- MaskedFillBackward0: masked_fill.Scalar(Tensor self, Tensor mask, Scalar value) -> Tensor (engine/ops/derivatives.yaml:740) ----
+// ---- MaskedFillBackward0: masked_fill.Scalar(Tensor self, Tensor mask, Scalar value) -> Tensor (engine/ops/derivatives.yaml:893) ----
 export class MaskedFillBackward0 extends Node {
   mask_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -5087,7 +5087,7 @@ export class MaskedFillBackward0 extends Node {
   }
 }
 
-// ---- MaskedFillBackward1: masked_fill.Tensor(Tensor self, Tensor mask, Tensor value) -> Tensor (engine/ops/derivatives.yaml:744) ----
+// ---- MaskedFillBackward1: masked_fill.Tensor(Tensor self, Tensor mask, Tensor value) -> Tensor (engine/ops/derivatives.yaml:898) ----
 export class MaskedFillBackward1 extends Node {
   mask_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -5114,7 +5114,7 @@ export class MaskedFillBackward1 extends Node {
   }
 }
 
-// ---- MaskedSelectBackward0: masked_select(Tensor self, Tensor mask) -> Tensor (engine/ops/derivatives.yaml:749) ----
+// ---- MaskedSelectBackward0: masked_select(Tensor self, Tensor mask) -> Tensor (engine/ops/derivatives.yaml:904) ----
 export class MaskedSelectBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   mask_: SavedVariable = new SavedVariable(null, false);
@@ -5144,7 +5144,7 @@ export class MaskedSelectBackward0 extends Node {
   }
 }
 
-// ---- MedianBackward0: median(Tensor self) -> Tensor (engine/ops/derivatives.yaml:753) ----
+// ---- MedianBackward0: median(Tensor self) -> Tensor (engine/ops/derivatives.yaml:909) ----
 export class MedianBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   result_: SavedVariable = new SavedVariable(null, false);
@@ -5174,7 +5174,7 @@ export class MedianBackward0 extends Node {
   }
 }
 
-// ---- NanmedianBackward0: nanmedian(Tensor self) -> Tensor (engine/ops/derivatives.yaml:756) ----
+// ---- NanmedianBackward0: nanmedian(Tensor self) -> Tensor (engine/ops/derivatives.yaml:913) ----
 export class NanmedianBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   result_: SavedVariable = new SavedVariable(null, false);
@@ -5204,7 +5204,7 @@ export class NanmedianBackward0 extends Node {
   }
 }
 
-// ---- MedianBackward1: median.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices) (engine/ops/derivatives.yaml:759) ----
+// ---- MedianBackward1: median.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices) (engine/ops/derivatives.yaml:917) ----
 export class MedianBackward1 extends Node {
   self_sym_sizes: any;
   dim: any;
@@ -5243,7 +5243,7 @@ export class MedianBackward1 extends Node {
   }
 }
 
-// ---- NanmedianBackward1: nanmedian.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices) (engine/ops/derivatives.yaml:763) ----
+// ---- NanmedianBackward1: nanmedian.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices) (engine/ops/derivatives.yaml:922) ----
 export class NanmedianBackward1 extends Node {
   self_sym_sizes: any;
   dim: any;
@@ -5282,7 +5282,7 @@ export class NanmedianBackward1 extends Node {
   }
 }
 
-// ---- ModeBackward0: mode(Tensor self, int dim=-1, bool keepdim=False) -> (Tensor values, Tensor indices) (engine/ops/derivatives.yaml:767) ----
+// ---- ModeBackward0: mode(Tensor self, int dim=-1, bool keepdim=False) -> (Tensor values, Tensor indices) (engine/ops/derivatives.yaml:927) ----
 export class ModeBackward0 extends Node {
   self_sym_sizes: any;
   dim: any;
@@ -5321,7 +5321,7 @@ export class ModeBackward0 extends Node {
   }
 }
 
-// ---- NormBackward0: norm.Scalar(Tensor self, Scalar p=2) -> Tensor (engine/ops/derivatives.yaml:771) ----
+// ---- NormBackward0: norm.Scalar(Tensor self, Scalar p=2) -> Tensor (engine/ops/derivatives.yaml:932) ----
 export class NormBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   p: any;
@@ -5356,7 +5356,7 @@ export class NormBackward0 extends Node {
   }
 }
 
-// ---- NormBackward1: norm.ScalarOpt_dim(Tensor self, Scalar? p, int[1] dim, bool keepdim=False) -> Tensor (engine/ops/derivatives.yaml:774) ----
+// ---- NormBackward1: norm.ScalarOpt_dim(Tensor self, Scalar? p, int[1] dim, bool keepdim=False) -> Tensor (engine/ops/derivatives.yaml:936) ----
 export class NormBackward1 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   p: any;
@@ -5401,7 +5401,7 @@ export class NormBackward1 extends Node {
   }
 }
 
-// ---- NormBackward2: norm.ScalarOpt_dtype(Tensor self, Scalar? p, *, ScalarType dtype) -> Tensor (engine/ops/derivatives.yaml:777) ----
+// ---- NormBackward2: norm.ScalarOpt_dtype(Tensor self, Scalar? p, *, ScalarType dtype) -> Tensor (engine/ops/derivatives.yaml:940) ----
 export class NormBackward2 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   p: any;
@@ -5436,7 +5436,7 @@ export class NormBackward2 extends Node {
   }
 }
 
-// ---- NormBackward3: norm.ScalarOpt_dim_dtype(Tensor self, Scalar? p, int[1] dim, bool keepdim, *, ScalarType dtype) -> Tensor (engine/ops/derivatives.yaml:780) ----
+// ---- NormBackward3: norm.ScalarOpt_dim_dtype(Tensor self, Scalar? p, int[1] dim, bool keepdim, *, ScalarType dtype) -> Tensor (engine/ops/derivatives.yaml:944) ----
 export class NormBackward3 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   p: any;
@@ -5481,7 +5481,7 @@ export class NormBackward3 extends Node {
   }
 }
 
-// ---- ScatterBackward0: scatter.src(Tensor self, int dim, Tensor index, Tensor src) -> Tensor (engine/ops/derivatives.yaml:783) ----
+// ---- ScatterBackward0: scatter.src(Tensor self, int dim, Tensor index, Tensor src) -> Tensor (engine/ops/derivatives.yaml:948) ----
 export class ScatterBackward0 extends Node {
   dim: any;
   index_: SavedVariable = new SavedVariable(null, false);
@@ -5513,7 +5513,7 @@ export class ScatterBackward0 extends Node {
   }
 }
 
-// ---- ScatterBackward1: scatter.value(Tensor self, int dim, Tensor index, Scalar value) -> Tensor (engine/ops/derivatives.yaml:788) ----
+// ---- ScatterBackward1: scatter.value(Tensor self, int dim, Tensor index, Scalar value) -> Tensor (engine/ops/derivatives.yaml:954) ----
 export class ScatterBackward1 extends Node {
   dim: any;
   index_: SavedVariable = new SavedVariable(null, false);
@@ -5542,7 +5542,7 @@ export class ScatterBackward1 extends Node {
   }
 }
 
-// ---- ScatterAddBackward0: scatter_add(Tensor self, int dim, Tensor index, Tensor src) -> Tensor (engine/ops/derivatives.yaml:792) ----
+// ---- ScatterAddBackward0: scatter_add(Tensor self, int dim, Tensor index, Tensor src) -> Tensor (engine/ops/derivatives.yaml:959) ----
 export class ScatterAddBackward0 extends Node {
   dim: any;
   index_: SavedVariable = new SavedVariable(null, false);
@@ -5574,7 +5574,7 @@ export class ScatterAddBackward0 extends Node {
   }
 }
 
-// ---- TakeBackward0: take(Tensor self, Tensor index) -> Tensor (engine/ops/derivatives.yaml:797) ----
+// ---- TakeBackward0: take(Tensor self, Tensor index) -> Tensor (engine/ops/derivatives.yaml:965) ----
 export class TakeBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   index_: SavedVariable = new SavedVariable(null, false);
@@ -5604,7 +5604,7 @@ export class TakeBackward0 extends Node {
   }
 }
 
-// ---- TopkBackward0: topk(Tensor self, int k, int dim=-1, bool largest=True, bool sorted=True) -> (Tensor values, Tensor indices) (engine/ops/derivatives.yaml:801) ----
+// ---- TopkBackward0: topk(Tensor self, int k, int dim=-1, bool largest=True, bool sorted=True) -> (Tensor values, Tensor indices) (engine/ops/derivatives.yaml:970) ----
 export class TopkBackward0 extends Node {
   self_sym_sizes: any;
   dim: any;
@@ -5638,7 +5638,7 @@ export class TopkBackward0 extends Node {
   }
 }
 
-// ---- UniqueBackward0: _unique(Tensor self, bool sorted=True, bool return_inverse=False) -> (Tensor, Tensor) (engine/ops/derivatives.yaml:805) ----
+// ---- UniqueBackward0: _unique(Tensor self, bool sorted=True, bool return_inverse=False) -> (Tensor, Tensor) (engine/ops/derivatives.yaml:975) ----
 export class UniqueBackward0 extends Node {
   name(): string {
     return "UniqueBackward0";
@@ -5654,7 +5654,7 @@ export class UniqueBackward0 extends Node {
   }
 }
 
-// ---- UniqueDimBackward0: unique_dim(Tensor self, int dim, bool sorted=True, bool return_inverse=False, bool return_counts=False) -> (Tensor, Tensor, Tensor) (engine/ops/derivatives.yaml:809) ----
+// ---- UniqueDimBackward0: unique_dim(Tensor self, int dim, bool sorted=True, bool return_inverse=False, bool return_counts=False) -> (Tensor, Tensor, Tensor) (engine/ops/derivatives.yaml:979) ----
 export class UniqueDimBackward0 extends Node {
   name(): string {
     return "UniqueDimBackward0";
@@ -5670,7 +5670,7 @@ export class UniqueDimBackward0 extends Node {
   }
 }
 
-// ---- UniqueConsecutiveBackward0: unique_consecutive(Tensor self, bool return_inverse=False, bool return_counts=False, int? dim=None) -> (Tensor, Tensor, Tensor) (engine/ops/derivatives.yaml:813) ----
+// ---- UniqueConsecutiveBackward0: unique_consecutive(Tensor self, bool return_inverse=False, bool return_counts=False, int? dim=None) -> (Tensor, Tensor, Tensor) (engine/ops/derivatives.yaml:983) ----
 export class UniqueConsecutiveBackward0 extends Node {
   name(): string {
     return "UniqueConsecutiveBackward0";
@@ -5686,7 +5686,7 @@ export class UniqueConsecutiveBackward0 extends Node {
   }
 }
 
-// ---- UniqueDimConsecutiveBackward0: unique_dim_consecutive(Tensor self, int dim, bool return_inverse=False, bool return_counts=False) -> (Tensor, Tensor, Tensor) (engine/ops/derivatives.yaml:817) ----
+// ---- UniqueDimConsecutiveBackward0: unique_dim_consecutive(Tensor self, int dim, bool return_inverse=False, bool return_counts=False) -> (Tensor, Tensor, Tensor) (engine/ops/derivatives.yaml:987) ----
 export class UniqueDimConsecutiveBackward0 extends Node {
   name(): string {
     return "UniqueDimConsecutiveBackward0";
@@ -5702,7 +5702,7 @@ export class UniqueDimConsecutiveBackward0 extends Node {
   }
 }
 
-// ---- Unique2Backward0: _unique2(Tensor self, bool sorted=True, bool return_inverse=False, bool return_counts=False) -> (Tensor, Tensor, Tensor) (engine/ops/derivatives.yaml:821) ----
+// ---- Unique2Backward0: _unique2(Tensor self, bool sorted=True, bool return_inverse=False, bool return_counts=False) -> (Tensor, Tensor, Tensor) (engine/ops/derivatives.yaml:991) ----
 export class Unique2Backward0 extends Node {
   name(): string {
     return "Unique2Backward0";
@@ -5718,7 +5718,7 @@ export class Unique2Backward0 extends Node {
   }
 }
 
-// ---- ScatterReduceBackward0: scatter_reduce.two(Tensor self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True) -> Tensor (engine/ops/derivatives.yaml:825) ----
+// ---- ScatterReduceBackward0: scatter_reduce.two(Tensor self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True) -> Tensor (engine/ops/derivatives.yaml:995) ----
 export class ScatterReduceBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   dim: any;
@@ -5778,7 +5778,7 @@ export class ScatterReduceBackward0 extends Node {
   }
 }
 
-// ---- LogcumsumexpBackward0: logcumsumexp(Tensor self, int dim) -> Tensor (engine/ops/derivatives.yaml:829) ----
+// ---- LogcumsumexpBackward0: logcumsumexp(Tensor self, int dim) -> Tensor (engine/ops/derivatives.yaml:999) ----
 export class LogcumsumexpBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   dim: any;
@@ -5813,7 +5813,7 @@ export class LogcumsumexpBackward0 extends Node {
   }
 }
 
-// ---- LinalgVectorNormBackward0: linalg_vector_norm(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor (engine/ops/derivatives.yaml:832) ----
+// ---- LinalgVectorNormBackward0: linalg_vector_norm(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor (engine/ops/derivatives.yaml:1002) ----
 export class LinalgVectorNormBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   ord: any;
@@ -5858,7 +5858,7 @@ export class LinalgVectorNormBackward0 extends Node {
   }
 }
 
-// ---- ReluBackward0: relu(Tensor self) -> Tensor (engine/ops/derivatives.yaml:848) ----
+// ---- ReluBackward0: relu(Tensor self) -> Tensor (engine/ops/derivatives.yaml:1019) ----
 export class ReluBackward0 extends Node {
   result_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -5882,7 +5882,7 @@ export class ReluBackward0 extends Node {
   }
 }
 
-// ---- ThresholdBackward0: threshold(Tensor self, Scalar threshold, Scalar value) -> Tensor (engine/ops/derivatives.yaml:851) ----
+// ---- ThresholdBackward0: threshold(Tensor self, Scalar threshold, Scalar value) -> Tensor (engine/ops/derivatives.yaml:1022) ----
 export class ThresholdBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   threshold: any;
@@ -5911,7 +5911,7 @@ export class ThresholdBackward0 extends Node {
   }
 }
 
-// ---- ThresholdBackward1: threshold_(Tensor(a!) self, Scalar threshold, Scalar value) -> Tensor(a!) (engine/ops/derivatives.yaml:854) ----
+// ---- ThresholdBackward1: threshold_(Tensor(a!) self, Scalar threshold, Scalar value) -> Tensor(a!) (engine/ops/derivatives.yaml:1025) ----
 export class ThresholdBackward1 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   threshold: any;
@@ -5940,7 +5940,7 @@ export class ThresholdBackward1 extends Node {
   }
 }
 
-// ---- ThresholdBackwardBackward0: threshold_backward(Tensor grad_output, Tensor self, Scalar threshold) -> Tensor (engine/ops/derivatives.yaml:857) ----
+// ---- ThresholdBackwardBackward0: threshold_backward(Tensor grad_output, Tensor self, Scalar threshold) -> Tensor (engine/ops/derivatives.yaml:1028) ----
 export class ThresholdBackwardBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   threshold: any;
@@ -5972,7 +5972,7 @@ export class ThresholdBackwardBackward0 extends Node {
   }
 }
 
-// ---- LeakyReluBackward0: leaky_relu(Tensor self, Scalar negative_slope=0.01) -> Tensor (engine/ops/derivatives.yaml:861) ----
+// ---- LeakyReluBackward0: leaky_relu(Tensor self, Scalar negative_slope=0.01) -> Tensor (engine/ops/derivatives.yaml:1032) ----
 export class LeakyReluBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   negative_slope: any;
@@ -6001,7 +6001,7 @@ export class LeakyReluBackward0 extends Node {
   }
 }
 
-// ---- LeakyReluBackward1: leaky_relu_(Tensor(a!) self, Scalar negative_slope=0.01) -> Tensor(a!) (engine/ops/derivatives.yaml:864) ----
+// ---- LeakyReluBackward1: leaky_relu_(Tensor(a!) self, Scalar negative_slope=0.01) -> Tensor(a!) (engine/ops/derivatives.yaml:1035) ----
 export class LeakyReluBackward1 extends Node {
   negative_slope: any;
   result_: SavedVariable = new SavedVariable(null, false);
@@ -6030,7 +6030,7 @@ export class LeakyReluBackward1 extends Node {
   }
 }
 
-// ---- LeakyReluBackwardBackward0: leaky_relu_backward(Tensor grad_output, Tensor self, Scalar negative_slope, bool self_is_result) -> Tensor (engine/ops/derivatives.yaml:867) ----
+// ---- LeakyReluBackwardBackward0: leaky_relu_backward(Tensor grad_output, Tensor self, Scalar negative_slope, bool self_is_result) -> Tensor (engine/ops/derivatives.yaml:1038) ----
 export class LeakyReluBackwardBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   negative_slope: any;
@@ -6062,7 +6062,7 @@ export class LeakyReluBackwardBackward0 extends Node {
   }
 }
 
-// ---- HardtanhBackward0: hardtanh(Tensor self, Scalar min_val=-1, Scalar max_val=1) -> Tensor (engine/ops/derivatives.yaml:871) ----
+// ---- HardtanhBackward0: hardtanh(Tensor self, Scalar min_val=-1, Scalar max_val=1) -> Tensor (engine/ops/derivatives.yaml:1042) ----
 export class HardtanhBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   min_val: any;
@@ -6096,7 +6096,7 @@ export class HardtanhBackward0 extends Node {
   }
 }
 
-// ---- HardtanhBackwardBackward0: hardtanh_backward(Tensor grad_output, Tensor self, Scalar min_val, Scalar max_val) -> Tensor (engine/ops/derivatives.yaml:874) ----
+// ---- HardtanhBackwardBackward0: hardtanh_backward(Tensor grad_output, Tensor self, Scalar min_val, Scalar max_val) -> Tensor (engine/ops/derivatives.yaml:1045) ----
 export class HardtanhBackwardBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   min_val: any;
@@ -6133,7 +6133,7 @@ export class HardtanhBackwardBackward0 extends Node {
   }
 }
 
-// ---- HardsigmoidBackward0: hardsigmoid(Tensor self) -> Tensor (engine/ops/derivatives.yaml:878) ----
+// ---- HardsigmoidBackward0: hardsigmoid(Tensor self) -> Tensor (engine/ops/derivatives.yaml:1049) ----
 export class HardsigmoidBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -6157,7 +6157,7 @@ export class HardsigmoidBackward0 extends Node {
   }
 }
 
-// ---- HardswishBackward0: hardswish(Tensor self) -> Tensor (engine/ops/derivatives.yaml:884) ----
+// ---- HardswishBackward0: hardswish(Tensor self) -> Tensor (engine/ops/derivatives.yaml:1055) ----
 export class HardswishBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -6181,7 +6181,7 @@ export class HardswishBackward0 extends Node {
   }
 }
 
-// ---- HardswishBackwardBackward0: hardswish_backward(Tensor grad_output, Tensor self) -> Tensor (engine/ops/derivatives.yaml:887) ----
+// ---- HardswishBackwardBackward0: hardswish_backward(Tensor grad_output, Tensor self) -> Tensor (engine/ops/derivatives.yaml:1058) ----
 export class HardswishBackwardBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   grad_output_: SavedVariable = new SavedVariable(null, false);
@@ -6214,7 +6214,7 @@ export class HardswishBackwardBackward0 extends Node {
   }
 }
 
-// ---- EluBackward0: elu(Tensor self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1) -> Tensor (engine/ops/derivatives.yaml:891) ----
+// ---- EluBackward0: elu(Tensor self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1) -> Tensor (engine/ops/derivatives.yaml:1062) ----
 export class EluBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   alpha: any;
@@ -6253,7 +6253,7 @@ export class EluBackward0 extends Node {
   }
 }
 
-// ---- EluBackward1: elu_(Tensor(a!) self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1) -> Tensor(a!) (engine/ops/derivatives.yaml:894) ----
+// ---- EluBackward1: elu_(Tensor(a!) self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1) -> Tensor(a!) (engine/ops/derivatives.yaml:1065) ----
 export class EluBackward1 extends Node {
   alpha: any;
   scale: any;
@@ -6292,7 +6292,7 @@ export class EluBackward1 extends Node {
   }
 }
 
-// ---- CeluBackward0: celu(Tensor self, Scalar alpha=1.0) -> Tensor (engine/ops/derivatives.yaml:897) ----
+// ---- CeluBackward0: celu(Tensor self, Scalar alpha=1.0) -> Tensor (engine/ops/derivatives.yaml:1068) ----
 export class CeluBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   alpha: any;
@@ -6321,7 +6321,7 @@ export class CeluBackward0 extends Node {
   }
 }
 
-// ---- CeluBackward1: celu_(Tensor(a!) self, Scalar alpha=1.0) -> Tensor(a!) (engine/ops/derivatives.yaml:900) ----
+// ---- CeluBackward1: celu_(Tensor(a!) self, Scalar alpha=1.0) -> Tensor(a!) (engine/ops/derivatives.yaml:1071) ----
 export class CeluBackward1 extends Node {
   alpha: any;
   result_: SavedVariable = new SavedVariable(null, false);
@@ -6350,7 +6350,7 @@ export class CeluBackward1 extends Node {
   }
 }
 
-// ---- EluBackwardBackward0: elu_backward(Tensor grad_output, Scalar alpha, Scalar scale, Scalar input_scale, bool is_result, Tensor self_or_result) -> Tensor (engine/ops/derivatives.yaml:903) ----
+// ---- EluBackwardBackward0: elu_backward(Tensor grad_output, Scalar alpha, Scalar scale, Scalar input_scale, bool is_result, Tensor self_or_result) -> Tensor (engine/ops/derivatives.yaml:1074) ----
 export class EluBackwardBackward0 extends Node {
   alpha: any;
   scale: any;
@@ -6403,7 +6403,7 @@ export class EluBackwardBackward0 extends Node {
   }
 }
 
-// ---- GeluBackward0: gelu(Tensor self, *, str approximate='none') -> Tensor (engine/ops/derivatives.yaml:907) ----
+// ---- GeluBackward0: gelu(Tensor self, *, str approximate='none') -> Tensor (engine/ops/derivatives.yaml:1078) ----
 export class GeluBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   approximate: any;
@@ -6432,7 +6432,7 @@ export class GeluBackward0 extends Node {
   }
 }
 
-// ---- GeluBackwardBackward0: gelu_backward(Tensor grad_output, Tensor self, *, str approximate='none') -> Tensor (engine/ops/derivatives.yaml:910) ----
+// ---- GeluBackwardBackward0: gelu_backward(Tensor grad_output, Tensor self, *, str approximate='none') -> Tensor (engine/ops/derivatives.yaml:1081) ----
 export class GeluBackwardBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   approximate: any;
@@ -6470,7 +6470,7 @@ export class GeluBackwardBackward0 extends Node {
   }
 }
 
-// ---- SiluBackward0: silu(Tensor self) -> Tensor (engine/ops/derivatives.yaml:914) ----
+// ---- SiluBackward0: silu(Tensor self) -> Tensor (engine/ops/derivatives.yaml:1085) ----
 export class SiluBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -6494,7 +6494,7 @@ export class SiluBackward0 extends Node {
   }
 }
 
-// ---- MishBackward0: mish(Tensor self) -> Tensor (engine/ops/derivatives.yaml:917) ----
+// ---- MishBackward0: mish(Tensor self) -> Tensor (engine/ops/derivatives.yaml:1088) ----
 export class MishBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -6518,7 +6518,7 @@ export class MishBackward0 extends Node {
   }
 }
 
-// ---- SoftplusBackward0: softplus(Tensor self, Scalar beta=1, Scalar threshold=20) -> Tensor (engine/ops/derivatives.yaml:920) ----
+// ---- SoftplusBackward0: softplus(Tensor self, Scalar beta=1, Scalar threshold=20) -> Tensor (engine/ops/derivatives.yaml:1091) ----
 export class SoftplusBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   beta: any;
@@ -6552,7 +6552,7 @@ export class SoftplusBackward0 extends Node {
   }
 }
 
-// ---- SoftplusBackwardBackward0: softplus_backward(Tensor grad_output, Tensor self, Scalar beta, Scalar threshold) -> Tensor (engine/ops/derivatives.yaml:923) ----
+// ---- SoftplusBackwardBackward0: softplus_backward(Tensor grad_output, Tensor self, Scalar beta, Scalar threshold) -> Tensor (engine/ops/derivatives.yaml:1094) ----
 export class SoftplusBackwardBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   beta: any;
@@ -6595,7 +6595,7 @@ export class SoftplusBackwardBackward0 extends Node {
   }
 }
 
-// ---- LogSigmoidBackward0: log_sigmoid_forward(Tensor self) -> (Tensor output, Tensor buffer) (engine/ops/derivatives.yaml:927) ----
+// ---- LogSigmoidBackward0: log_sigmoid_forward(Tensor self) -> (Tensor output, Tensor buffer) (engine/ops/derivatives.yaml:1098) ----
 export class LogSigmoidBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   buffer_: SavedVariable = new SavedVariable(null, false);
@@ -6625,7 +6625,7 @@ export class LogSigmoidBackward0 extends Node {
   }
 }
 
-// ---- LogSigmoidBackwardBackward0: log_sigmoid_backward(Tensor grad_output, Tensor self, Tensor buffer) -> Tensor (engine/ops/derivatives.yaml:931) ----
+// ---- LogSigmoidBackwardBackward0: log_sigmoid_backward(Tensor grad_output, Tensor self, Tensor buffer) -> Tensor (engine/ops/derivatives.yaml:1102) ----
 export class LogSigmoidBackwardBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   buffer_: SavedVariable = new SavedVariable(null, false);
@@ -6664,7 +6664,7 @@ export class LogSigmoidBackwardBackward0 extends Node {
   }
 }
 
-// ---- SoftmaxBackward0: _softmax(Tensor self, int dim, bool half_to_float) -> Tensor (engine/ops/derivatives.yaml:935) ----
+// ---- SoftmaxBackward0: _softmax(Tensor self, int dim, bool half_to_float) -> Tensor (engine/ops/derivatives.yaml:1106) ----
 export class SoftmaxBackward0 extends Node {
   self_scalar_type: any;
   dim: any;
@@ -6698,7 +6698,7 @@ export class SoftmaxBackward0 extends Node {
   }
 }
 
-// ---- SoftmaxBackwardDataBackward0: _softmax_backward_data(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype) -> Tensor (engine/ops/derivatives.yaml:938) ----
+// ---- SoftmaxBackwardDataBackward0: _softmax_backward_data(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype) -> Tensor (engine/ops/derivatives.yaml:1109) ----
 export class SoftmaxBackwardDataBackward0 extends Node {
   output_: SavedVariable = new SavedVariable(null, false);
   dim: any;
@@ -6741,7 +6741,7 @@ export class SoftmaxBackwardDataBackward0 extends Node {
   }
 }
 
-// ---- LogSoftmaxBackward0: _log_softmax(Tensor self, int dim, bool half_to_float) -> Tensor (engine/ops/derivatives.yaml:942) ----
+// ---- LogSoftmaxBackward0: _log_softmax(Tensor self, int dim, bool half_to_float) -> Tensor (engine/ops/derivatives.yaml:1113) ----
 export class LogSoftmaxBackward0 extends Node {
   self_scalar_type: any;
   dim: any;
@@ -6775,7 +6775,7 @@ export class LogSoftmaxBackward0 extends Node {
   }
 }
 
-// ---- LogSoftmaxBackwardDataBackward0: _log_softmax_backward_data(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype) -> Tensor (engine/ops/derivatives.yaml:945) ----
+// ---- LogSoftmaxBackwardDataBackward0: _log_softmax_backward_data(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype) -> Tensor (engine/ops/derivatives.yaml:1116) ----
 export class LogSoftmaxBackwardDataBackward0 extends Node {
   output_: SavedVariable = new SavedVariable(null, false);
   dim: any;
@@ -6813,7 +6813,7 @@ export class LogSoftmaxBackwardDataBackward0 extends Node {
   }
 }
 
-// ---- MseLossBackward0: mse_loss(Tensor self, Tensor target, int reduction=Mean) -> Tensor (engine/ops/derivatives.yaml:949) ----
+// ---- MseLossBackward0: mse_loss(Tensor self, Tensor target, int reduction=Mean) -> Tensor (engine/ops/derivatives.yaml:1120) ----
 export class MseLossBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   target_: SavedVariable = new SavedVariable(null, false);
@@ -6851,7 +6851,7 @@ export class MseLossBackward0 extends Node {
   }
 }
 
-// ---- MseLossBackwardBackward0: mse_loss_backward(Tensor grad_output, Tensor self, Tensor target, int reduction) -> Tensor (engine/ops/derivatives.yaml:953) ----
+// ---- MseLossBackwardBackward0: mse_loss_backward(Tensor grad_output, Tensor self, Tensor target, int reduction) -> Tensor (engine/ops/derivatives.yaml:1124) ----
 export class MseLossBackwardBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   target_: SavedVariable = new SavedVariable(null, false);
@@ -6898,7 +6898,7 @@ export class MseLossBackwardBackward0 extends Node {
   }
 }
 
-// ---- SmoothL1LossBackward0: smooth_l1_loss(Tensor self, Tensor target, int reduction=Mean, float beta=1.0) -> Tensor (engine/ops/derivatives.yaml:958) ----
+// ---- SmoothL1LossBackward0: smooth_l1_loss(Tensor self, Tensor target, int reduction=Mean, float beta=1.0) -> Tensor (engine/ops/derivatives.yaml:1129) ----
 export class SmoothL1LossBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   target_: SavedVariable = new SavedVariable(null, false);
@@ -6941,7 +6941,7 @@ export class SmoothL1LossBackward0 extends Node {
   }
 }
 
-// ---- SmoothL1LossBackwardBackward0: smooth_l1_loss_backward(Tensor grad_output, Tensor self, Tensor target, int reduction, float beta) -> Tensor (engine/ops/derivatives.yaml:962) ----
+// ---- SmoothL1LossBackwardBackward0: smooth_l1_loss_backward(Tensor grad_output, Tensor self, Tensor target, int reduction, float beta) -> Tensor (engine/ops/derivatives.yaml:1133) ----
 export class SmoothL1LossBackwardBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   target_: SavedVariable = new SavedVariable(null, false);
@@ -6993,7 +6993,7 @@ export class SmoothL1LossBackwardBackward0 extends Node {
   }
 }
 
-// ---- HuberLossBackward0: huber_loss(Tensor self, Tensor target, int reduction=Mean, float delta=1.0) -> Tensor (engine/ops/derivatives.yaml:967) ----
+// ---- HuberLossBackward0: huber_loss(Tensor self, Tensor target, int reduction=Mean, float delta=1.0) -> Tensor (engine/ops/derivatives.yaml:1138) ----
 export class HuberLossBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   target_: SavedVariable = new SavedVariable(null, false);
@@ -7036,7 +7036,7 @@ export class HuberLossBackward0 extends Node {
   }
 }
 
-// ---- HuberLossBackwardBackward0: huber_loss_backward(Tensor grad_output, Tensor self, Tensor target, int reduction, float delta) -> Tensor (engine/ops/derivatives.yaml:971) ----
+// ---- HuberLossBackwardBackward0: huber_loss_backward(Tensor grad_output, Tensor self, Tensor target, int reduction, float delta) -> Tensor (engine/ops/derivatives.yaml:1142) ----
 export class HuberLossBackwardBackward0 extends Node {
   grad_output_: SavedVariable = new SavedVariable(null, false);
   self_: SavedVariable = new SavedVariable(null, false);
@@ -7088,7 +7088,7 @@ export class HuberLossBackwardBackward0 extends Node {
   }
 }
 
-// ---- BinaryCrossEntropyBackward0: binary_cross_entropy(Tensor self, Tensor target, Tensor? weight=None, int reduction=Mean) -> Tensor (engine/ops/derivatives.yaml:976) ----
+// ---- BinaryCrossEntropyBackward0: binary_cross_entropy(Tensor self, Tensor target, Tensor? weight=None, int reduction=Mean) -> Tensor (engine/ops/derivatives.yaml:1147) ----
 export class BinaryCrossEntropyBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   target_: SavedVariable = new SavedVariable(null, false);
@@ -7132,7 +7132,7 @@ export class BinaryCrossEntropyBackward0 extends Node {
   }
 }
 
-// ---- BinaryCrossEntropyBackwardBackward0: binary_cross_entropy_backward(Tensor grad_output, Tensor self, Tensor target, Tensor? weight=None, int reduction=Mean) -> Tensor (engine/ops/derivatives.yaml:980) ----
+// ---- BinaryCrossEntropyBackwardBackward0: binary_cross_entropy_backward(Tensor grad_output, Tensor self, Tensor target, Tensor? weight=None, int reduction=Mean) -> Tensor (engine/ops/derivatives.yaml:1151) ----
 export class BinaryCrossEntropyBackwardBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   target_: SavedVariable = new SavedVariable(null, false);
@@ -7185,7 +7185,7 @@ export class BinaryCrossEntropyBackwardBackward0 extends Node {
   }
 }
 
-// ---- BinaryCrossEntropyWithLogitsBackward0: binary_cross_entropy_with_logits(Tensor self, Tensor target, Tensor? weight=None, Tensor? pos_weight=None, int reduction=Mean) -> Tensor (engine/ops/derivatives.yaml:985) ----
+// ---- BinaryCrossEntropyWithLogitsBackward0: binary_cross_entropy_with_logits(Tensor self, Tensor target, Tensor? weight=None, Tensor? pos_weight=None, int reduction=Mean) -> Tensor (engine/ops/derivatives.yaml:1156) ----
 export class BinaryCrossEntropyWithLogitsBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   target_: SavedVariable = new SavedVariable(null, false);
@@ -7235,7 +7235,7 @@ export class BinaryCrossEntropyWithLogitsBackward0 extends Node {
   }
 }
 
-// ---- NllLossBackward0: nll_loss_forward(Tensor self, Tensor target, Tensor? weight, int reduction, int ignore_index) -> (Tensor output, Tensor total_weight) (engine/ops/derivatives.yaml:990) ----
+// ---- NllLossBackward0: nll_loss_forward(Tensor self, Tensor target, Tensor? weight, int reduction, int ignore_index) -> (Tensor output, Tensor total_weight) (engine/ops/derivatives.yaml:1161) ----
 export class NllLossBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   target_: SavedVariable = new SavedVariable(null, false);
@@ -7287,7 +7287,7 @@ export class NllLossBackward0 extends Node {
   }
 }
 
-// ---- NllLossBackwardBackward0: nll_loss_backward(Tensor grad_output, Tensor self, Tensor target, Tensor? weight, int reduction, int ignore_index, Tensor total_weight) -> Tensor (engine/ops/derivatives.yaml:995) ----
+// ---- NllLossBackwardBackward0: nll_loss_backward(Tensor grad_output, Tensor self, Tensor target, Tensor? weight, int reduction, int ignore_index, Tensor total_weight) -> Tensor (engine/ops/derivatives.yaml:1166) ----
 export class NllLossBackwardBackward0 extends Node {
   target_: SavedVariable = new SavedVariable(null, false);
   weight_: SavedVariable = new SavedVariable(null, false);
@@ -7330,7 +7330,7 @@ export class NllLossBackwardBackward0 extends Node {
   }
 }
 
-// ---- NllLoss2DBackward0: nll_loss2d_forward(Tensor self, Tensor target, Tensor? weight, int reduction, int ignore_index) -> (Tensor output, Tensor total_weight) (engine/ops/derivatives.yaml:1000) ----
+// ---- NllLoss2DBackward0: nll_loss2d_forward(Tensor self, Tensor target, Tensor? weight, int reduction, int ignore_index) -> (Tensor output, Tensor total_weight) (engine/ops/derivatives.yaml:1171) ----
 export class NllLoss2DBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   target_: SavedVariable = new SavedVariable(null, false);
@@ -7382,7 +7382,7 @@ export class NllLoss2DBackward0 extends Node {
   }
 }
 
-// ---- NllLoss2DBackwardBackward0: nll_loss2d_backward(Tensor grad_output, Tensor self, Tensor target, Tensor? weight, int reduction, int ignore_index, Tensor total_weight) -> Tensor (engine/ops/derivatives.yaml:1005) ----
+// ---- NllLoss2DBackwardBackward0: nll_loss2d_backward(Tensor grad_output, Tensor self, Tensor target, Tensor? weight, int reduction, int ignore_index, Tensor total_weight) -> Tensor (engine/ops/derivatives.yaml:1176) ----
 export class NllLoss2DBackwardBackward0 extends Node {
   target_: SavedVariable = new SavedVariable(null, false);
   weight_: SavedVariable = new SavedVariable(null, false);
@@ -7425,7 +7425,7 @@ export class NllLoss2DBackwardBackward0 extends Node {
   }
 }
 
-// ---- MulBackward1: mul.Scalar(Tensor self, Scalar other) -> Tensor (engine/ops/derivatives.yaml:1013) ----
+// ---- MulBackward1: mul.Scalar(Tensor self, Scalar other) -> Tensor (engine/ops/derivatives.yaml:1184) ----
 export class MulBackward1 extends Node {
   self_scalar_type: any;
   other: any;
@@ -7451,7 +7451,7 @@ export class MulBackward1 extends Node {
   }
 }
 
-// ---- XlogyBackward0: xlogy.Tensor(Tensor self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:1017) ----
+// ---- XlogyBackward0: xlogy.Tensor(Tensor self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:1188) ----
 export class XlogyBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   other_: SavedVariable = new SavedVariable(null, false);
@@ -7484,7 +7484,7 @@ export class XlogyBackward0 extends Node {
   }
 }
 
-// ---- XlogyBackward1: xlogy.Scalar_Self(Scalar self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:1021) ----
+// ---- XlogyBackward1: xlogy.Scalar_Self(Scalar self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:1192) ----
 export class XlogyBackward1 extends Node {
   self: any;
   other_: SavedVariable = new SavedVariable(null, false);
@@ -7513,7 +7513,7 @@ export class XlogyBackward1 extends Node {
   }
 }
 
-// ---- XlogyBackward2: xlogy.Scalar_Other(Tensor self, Scalar other) -> Tensor (engine/ops/derivatives.yaml:1024) ----
+// ---- XlogyBackward2: xlogy.Scalar_Other(Tensor self, Scalar other) -> Tensor (engine/ops/derivatives.yaml:1195) ----
 export class XlogyBackward2 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   other: any;
@@ -7542,7 +7542,7 @@ export class XlogyBackward2 extends Node {
   }
 }
 
-// ---- ConvolutionBackward0: convolution(Tensor input, Tensor weight, Tensor? bias, int[] stride, int[] padding, int[] dilation, bool transposed, int[] output_padding, int groups) -> Tensor (engine/ops/derivatives.yaml:1032) ----
+// ---- ConvolutionBackward0: convolution(Tensor input, Tensor weight, Tensor? bias, int[] stride, int[] padding, int[] dilation, bool transposed, int[] output_padding, int groups) -> Tensor (engine/ops/derivatives.yaml:1203) ----
 export class ConvolutionBackward0 extends Node {
   input_: SavedVariable = new SavedVariable(null, false);
   weight_: SavedVariable = new SavedVariable(null, false);
@@ -7611,7 +7611,7 @@ export class ConvolutionBackward0 extends Node {
   }
 }
 
-// ---- NativeBatchNormBackward0: native_batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool training, float momentum, float eps) -> (Tensor, Tensor, Tensor) (engine/ops/derivatives.yaml:1035) ----
+// ---- NativeBatchNormBackward0: native_batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool training, float momentum, float eps) -> (Tensor, Tensor, Tensor) (engine/ops/derivatives.yaml:1206) ----
 export class NativeBatchNormBackward0 extends Node {
   input_: SavedVariable = new SavedVariable(null, false);
   weight_: SavedVariable = new SavedVariable(null, false);
@@ -7679,7 +7679,7 @@ export class NativeBatchNormBackward0 extends Node {
   }
 }
 
-// ---- NativeLayerNormBackward0: native_layer_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight, Tensor? bias, float eps) -> (Tensor, Tensor, Tensor) (engine/ops/derivatives.yaml:1039) ----
+// ---- NativeLayerNormBackward0: native_layer_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight, Tensor? bias, float eps) -> (Tensor, Tensor, Tensor) (engine/ops/derivatives.yaml:1210) ----
 export class NativeLayerNormBackward0 extends Node {
   input_: SavedVariable = new SavedVariable(null, false);
   normalized_shape: any;
@@ -7736,7 +7736,7 @@ export class NativeLayerNormBackward0 extends Node {
   }
 }
 
-// ---- NativeGroupNormBackward0: native_group_norm(Tensor input, Tensor? weight, Tensor? bias, SymInt N, SymInt C, SymInt HxW, int group, float eps) -> (Tensor, Tensor, Tensor) (engine/ops/derivatives.yaml:1043) ----
+// ---- NativeGroupNormBackward0: native_group_norm(Tensor input, Tensor? weight, Tensor? bias, SymInt N, SymInt C, SymInt HxW, int group, float eps) -> (Tensor, Tensor, Tensor) (engine/ops/derivatives.yaml:1214) ----
 export class NativeGroupNormBackward0 extends Node {
   input_: SavedVariable = new SavedVariable(null, false);
   weight_: SavedVariable = new SavedVariable(null, false);
@@ -7807,7 +7807,7 @@ export class NativeGroupNormBackward0 extends Node {
   }
 }
 
-// ---- EmbeddingBackward0: embedding(Tensor weight, Tensor indices, int padding_idx=-1, bool scale_grad_by_freq=False, bool sparse=False) -> Tensor (engine/ops/derivatives.yaml:1047) ----
+// ---- EmbeddingBackward0: embedding(Tensor weight, Tensor indices, int padding_idx=-1, bool scale_grad_by_freq=False, bool sparse=False) -> Tensor (engine/ops/derivatives.yaml:1218) ----
 export class EmbeddingBackward0 extends Node {
   weight_sym_sizes: any;
   indices_: SavedVariable = new SavedVariable(null, false);
@@ -7851,7 +7851,7 @@ export class EmbeddingBackward0 extends Node {
   }
 }
 
-// ---- MaxPool2DWithIndicesBackward0: max_pool2d_with_indices(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, int[2] dilation=1, bool ceil_mode=False) -> (Tensor, Tensor) (engine/ops/derivatives.yaml:1052) ----
+// ---- MaxPool2DWithIndicesBackward0: max_pool2d_with_indices(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, int[2] dilation=1, bool ceil_mode=False) -> (Tensor, Tensor) (engine/ops/derivatives.yaml:1223) ----
 export class MaxPool2DWithIndicesBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   kernel_size: any;
@@ -7906,7 +7906,7 @@ export class MaxPool2DWithIndicesBackward0 extends Node {
   }
 }
 
-// ---- MaxPool2DWithIndicesBackwardBackward0: max_pool2d_with_indices_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, int[2] dilation, bool ceil_mode, Tensor indices) -> Tensor (engine/ops/derivatives.yaml:1056) ----
+// ---- MaxPool2DWithIndicesBackwardBackward0: max_pool2d_with_indices_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, int[2] dilation, bool ceil_mode, Tensor indices) -> Tensor (engine/ops/derivatives.yaml:1227) ----
 export class MaxPool2DWithIndicesBackwardBackward0 extends Node {
   indices_: SavedVariable = new SavedVariable(null, false);
   self_: SavedVariable = new SavedVariable(null, false);
@@ -7939,7 +7939,7 @@ export class MaxPool2DWithIndicesBackwardBackward0 extends Node {
   }
 }
 
-// ---- AvgPool2DBackward0: avg_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None) -> Tensor (engine/ops/derivatives.yaml:1061) ----
+// ---- AvgPool2DBackward0: avg_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None) -> Tensor (engine/ops/derivatives.yaml:1232) ----
 export class AvgPool2DBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   kernel_size: any;
@@ -7993,7 +7993,7 @@ export class AvgPool2DBackward0 extends Node {
   }
 }
 
-// ---- AvgPool2DBackwardBackward0: avg_pool2d_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, bool ceil_mode, bool count_include_pad, int? divisor_override) -> Tensor (engine/ops/derivatives.yaml:1064) ----
+// ---- AvgPool2DBackwardBackward0: avg_pool2d_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, bool ceil_mode, bool count_include_pad, int? divisor_override) -> Tensor (engine/ops/derivatives.yaml:1235) ----
 export class AvgPool2DBackwardBackward0 extends Node {
   kernel_size: any;
   stride: any;
@@ -8050,7 +8050,7 @@ export class AvgPool2DBackwardBackward0 extends Node {
   }
 }
 
-// ---- ConstantPadNdBackward0: constant_pad_nd(Tensor self, int[] pad, Scalar value=0) -> Tensor (engine/ops/derivatives.yaml:1069) ----
+// ---- ConstantPadNdBackward0: constant_pad_nd(Tensor self, int[] pad, Scalar value=0) -> Tensor (engine/ops/derivatives.yaml:1240) ----
 export class ConstantPadNdBackward0 extends Node {
   pad: any;
   name(): string {
@@ -8071,7 +8071,7 @@ export class ConstantPadNdBackward0 extends Node {
   }
 }
 
-// ---- PixelShuffleBackward0: pixel_shuffle(Tensor self, int upscale_factor) -> Tensor (engine/ops/derivatives.yaml:1072) ----
+// ---- PixelShuffleBackward0: pixel_shuffle(Tensor self, int upscale_factor) -> Tensor (engine/ops/derivatives.yaml:1243) ----
 export class PixelShuffleBackward0 extends Node {
   upscale_factor: any;
   name(): string {
@@ -8092,7 +8092,7 @@ export class PixelShuffleBackward0 extends Node {
   }
 }
 
-// ---- PixelUnshuffleBackward0: pixel_unshuffle(Tensor self, int downscale_factor) -> Tensor (engine/ops/derivatives.yaml:1075) ----
+// ---- PixelUnshuffleBackward0: pixel_unshuffle(Tensor self, int downscale_factor) -> Tensor (engine/ops/derivatives.yaml:1246) ----
 export class PixelUnshuffleBackward0 extends Node {
   downscale_factor: any;
   name(): string {
@@ -8113,7 +8113,7 @@ export class PixelUnshuffleBackward0 extends Node {
   }
 }
 
-// ---- Im2ColBackward0: im2col(Tensor self, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride) -> Tensor (engine/ops/derivatives.yaml:1078) ----
+// ---- Im2ColBackward0: im2col(Tensor self, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride) -> Tensor (engine/ops/derivatives.yaml:1249) ----
 export class Im2ColBackward0 extends Node {
   self_sym_sizes: any;
   self_dim: any;
@@ -8159,7 +8159,7 @@ export class Im2ColBackward0 extends Node {
   }
 }
 
-// ---- Col2ImBackward0: col2im(Tensor self, SymInt[2] output_size, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride) -> Tensor (engine/ops/derivatives.yaml:1081) ----
+// ---- Col2ImBackward0: col2im(Tensor self, SymInt[2] output_size, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride) -> Tensor (engine/ops/derivatives.yaml:1252) ----
 export class Col2ImBackward0 extends Node {
   kernel_size: any;
   dilation: any;
@@ -8195,7 +8195,7 @@ export class Col2ImBackward0 extends Node {
   }
 }
 
-// ---- AdaptiveAvgPool2DBackward0: _adaptive_avg_pool2d(Tensor self, SymInt[2] output_size) -> Tensor (engine/ops/derivatives.yaml:1085) ----
+// ---- AdaptiveAvgPool2DBackward0: _adaptive_avg_pool2d(Tensor self, SymInt[2] output_size) -> Tensor (engine/ops/derivatives.yaml:1256) ----
 export class AdaptiveAvgPool2DBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -8219,7 +8219,7 @@ export class AdaptiveAvgPool2DBackward0 extends Node {
   }
 }
 
-// ---- AdaptiveAvgPool2DBackwardBackward0: _adaptive_avg_pool2d_backward(Tensor grad_output, Tensor self) -> Tensor (engine/ops/derivatives.yaml:1088) ----
+// ---- AdaptiveAvgPool2DBackwardBackward0: _adaptive_avg_pool2d_backward(Tensor grad_output, Tensor self) -> Tensor (engine/ops/derivatives.yaml:1259) ----
 export class AdaptiveAvgPool2DBackwardBackward0 extends Node {
   grad_output_sym_sizes: any;
   grad_output_dim: any;
@@ -8256,7 +8256,7 @@ export class AdaptiveAvgPool2DBackwardBackward0 extends Node {
   }
 }
 
-// ---- AdaptiveMaxPool2DBackward0: adaptive_max_pool2d(Tensor self, int[2] output_size) -> (Tensor, Tensor) (engine/ops/derivatives.yaml:1092) ----
+// ---- AdaptiveMaxPool2DBackward0: adaptive_max_pool2d(Tensor self, int[2] output_size) -> (Tensor, Tensor) (engine/ops/derivatives.yaml:1263) ----
 export class AdaptiveMaxPool2DBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   result1_: SavedVariable = new SavedVariable(null, false);
@@ -8286,7 +8286,7 @@ export class AdaptiveMaxPool2DBackward0 extends Node {
   }
 }
 
-// ---- AdaptiveMaxPool2DBackwardBackward0: adaptive_max_pool2d_backward(Tensor grad_output, Tensor self, Tensor indices) -> Tensor (engine/ops/derivatives.yaml:1096) ----
+// ---- AdaptiveMaxPool2DBackwardBackward0: adaptive_max_pool2d_backward(Tensor grad_output, Tensor self, Tensor indices) -> Tensor (engine/ops/derivatives.yaml:1267) ----
 export class AdaptiveMaxPool2DBackwardBackward0 extends Node {
   indices_: SavedVariable = new SavedVariable(null, false);
   self_: SavedVariable = new SavedVariable(null, false);
@@ -8319,7 +8319,7 @@ export class AdaptiveMaxPool2DBackwardBackward0 extends Node {
   }
 }
 
-// ---- ConvolutionBackwardBackward0: convolution_backward(Tensor grad_output, Tensor input, Tensor weight, SymInt[]? bias_sizes, int[] stride, int[] padding, int[] dilation, bool transposed, int[] output_padding, int groups, bool[3] output_mask) -> (Tensor, Tensor, Tensor) (engine/ops/derivatives.yaml:1104) ----
+// ---- ConvolutionBackwardBackward0: convolution_backward(Tensor grad_output, Tensor input, Tensor weight, SymInt[]? bias_sizes, int[] stride, int[] padding, int[] dilation, bool transposed, int[] output_padding, int groups, bool[3] output_mask) -> (Tensor, Tensor, Tensor) (engine/ops/derivatives.yaml:1275) ----
 export class ConvolutionBackwardBackward0 extends Node {
   grad_output_: SavedVariable = new SavedVariable(null, false);
   input_: SavedVariable = new SavedVariable(null, false);
@@ -8389,7 +8389,7 @@ export class ConvolutionBackwardBackward0 extends Node {
   }
 }
 
-// ---- NativeBatchNormBackwardBackward0: native_batch_norm_backward(Tensor grad_out, Tensor input, Tensor? weight, Tensor? running_mean, Tensor? running_var, Tensor? save_mean, Tensor? save_invstd, bool train, float eps, bool[3] output_mask) -> (Tensor, Tensor, Tensor) (engine/ops/derivatives.yaml:1107) ----
+// ---- NativeBatchNormBackwardBackward0: native_batch_norm_backward(Tensor grad_out, Tensor input, Tensor? weight, Tensor? running_mean, Tensor? running_var, Tensor? save_mean, Tensor? save_invstd, bool train, float eps, bool[3] output_mask) -> (Tensor, Tensor, Tensor) (engine/ops/derivatives.yaml:1278) ----
 export class NativeBatchNormBackwardBackward0 extends Node {
   grad_out_: SavedVariable = new SavedVariable(null, false);
   input_: SavedVariable = new SavedVariable(null, false);
@@ -8469,7 +8469,7 @@ export class NativeBatchNormBackwardBackward0 extends Node {
   }
 }
 
-// ---- NativeLayerNormBackwardBackward0: native_layer_norm_backward(Tensor grad_out, Tensor input, SymInt[] normalized_shape, Tensor mean, Tensor rstd, Tensor? weight, Tensor? bias, bool[3] output_mask) -> (Tensor, Tensor, Tensor) (engine/ops/derivatives.yaml:1112) ----
+// ---- NativeLayerNormBackwardBackward0: native_layer_norm_backward(Tensor grad_out, Tensor input, SymInt[] normalized_shape, Tensor mean, Tensor rstd, Tensor? weight, Tensor? bias, bool[3] output_mask) -> (Tensor, Tensor, Tensor) (engine/ops/derivatives.yaml:1283) ----
 export class NativeLayerNormBackwardBackward0 extends Node {
   grad_out_: SavedVariable = new SavedVariable(null, false);
   input_: SavedVariable = new SavedVariable(null, false);
@@ -8535,7 +8535,7 @@ export class NativeLayerNormBackwardBackward0 extends Node {
   }
 }
 
-// ---- NativeGroupNormBackwardBackward0: native_group_norm_backward(Tensor grad_out, Tensor input, Tensor mean, Tensor rstd, Tensor? weight, SymInt N, SymInt C, SymInt HxW, int group, bool[3] output_mask) -> (Tensor, Tensor, Tensor) (engine/ops/derivatives.yaml:1119) ----
+// ---- NativeGroupNormBackwardBackward0: native_group_norm_backward(Tensor grad_out, Tensor input, Tensor mean, Tensor rstd, Tensor? weight, SymInt N, SymInt C, SymInt HxW, int group, bool[3] output_mask) -> (Tensor, Tensor, Tensor) (engine/ops/derivatives.yaml:1290) ----
 export class NativeGroupNormBackwardBackward0 extends Node {
   name(): string {
     return "NativeGroupNormBackwardBackward0";
@@ -8557,7 +8557,7 @@ export class NativeGroupNormBackwardBackward0 extends Node {
   }
 }
 
-// ---- EmbeddingDenseBackwardBackward0: embedding_dense_backward(Tensor grad_output, Tensor indices, SymInt num_weights, int padding_idx, bool scale_grad_by_freq) -> Tensor (engine/ops/derivatives.yaml:1124) ----
+// ---- EmbeddingDenseBackwardBackward0: embedding_dense_backward(Tensor grad_output, Tensor indices, SymInt num_weights, int padding_idx, bool scale_grad_by_freq) -> Tensor (engine/ops/derivatives.yaml:1295) ----
 export class EmbeddingDenseBackwardBackward0 extends Node {
   indices_: SavedVariable = new SavedVariable(null, false);
   padding_idx: any;
@@ -8586,7 +8586,7 @@ export class EmbeddingDenseBackwardBackward0 extends Node {
   }
 }
 
-// ---- UpsampleNearest1DBackward0: upsample_nearest1d(Tensor self, SymInt[1] output_size, float? scales=None) -> Tensor (engine/ops/derivatives.yaml:1129) ----
+// ---- UpsampleNearest1DBackward0: upsample_nearest1d(Tensor self, SymInt[1] output_size, float? scales=None) -> Tensor (engine/ops/derivatives.yaml:1300) ----
 export class UpsampleNearest1DBackward0 extends Node {
   self_sym_sizes: any;
   output_size: any;
@@ -8617,7 +8617,7 @@ export class UpsampleNearest1DBackward0 extends Node {
   }
 }
 
-// ---- UpsampleNearest1DBackward1: upsample_nearest1d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor (engine/ops/derivatives.yaml:1133) ----
+// ---- UpsampleNearest1DBackward1: upsample_nearest1d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor (engine/ops/derivatives.yaml:1304) ----
 export class UpsampleNearest1DBackward1 extends Node {
   input_sym_sizes: any;
   output_size: any;
@@ -8648,7 +8648,7 @@ export class UpsampleNearest1DBackward1 extends Node {
   }
 }
 
-// ---- UpsampleNearest2DBackward0: upsample_nearest2d(Tensor self, SymInt[2] output_size, float? scales_h=None, float? scales_w=None) -> Tensor (engine/ops/derivatives.yaml:1137) ----
+// ---- UpsampleNearest2DBackward0: upsample_nearest2d(Tensor self, SymInt[2] output_size, float? scales_h=None, float? scales_w=None) -> Tensor (engine/ops/derivatives.yaml:1308) ----
 export class UpsampleNearest2DBackward0 extends Node {
   self_sym_sizes: any;
   output_size: any;
@@ -8684,7 +8684,7 @@ export class UpsampleNearest2DBackward0 extends Node {
   }
 }
 
-// ---- UpsampleNearest2DBackward1: upsample_nearest2d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor (engine/ops/derivatives.yaml:1141) ----
+// ---- UpsampleNearest2DBackward1: upsample_nearest2d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor (engine/ops/derivatives.yaml:1312) ----
 export class UpsampleNearest2DBackward1 extends Node {
   input_sym_sizes: any;
   output_size: any;
@@ -8715,7 +8715,7 @@ export class UpsampleNearest2DBackward1 extends Node {
   }
 }
 
-// ---- UpsampleBilinear2DBackward0: upsample_bilinear2d(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor (engine/ops/derivatives.yaml:1145) ----
+// ---- UpsampleBilinear2DBackward0: upsample_bilinear2d(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor (engine/ops/derivatives.yaml:1316) ----
 export class UpsampleBilinear2DBackward0 extends Node {
   self_sym_sizes: any;
   output_size: any;
@@ -8756,7 +8756,7 @@ export class UpsampleBilinear2DBackward0 extends Node {
   }
 }
 
-// ---- UpsampleBilinear2DBackward1: upsample_bilinear2d.vec(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) -> Tensor (engine/ops/derivatives.yaml:1149) ----
+// ---- UpsampleBilinear2DBackward1: upsample_bilinear2d.vec(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) -> Tensor (engine/ops/derivatives.yaml:1320) ----
 export class UpsampleBilinear2DBackward1 extends Node {
   input_sym_sizes: any;
   output_size: any;
@@ -8792,7 +8792,7 @@ export class UpsampleBilinear2DBackward1 extends Node {
   }
 }
 
-// ---- UpsampleNearest1DBackwardBackward0: upsample_nearest1d_backward(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, float? scales=None) -> Tensor (engine/ops/derivatives.yaml:1153) ----
+// ---- UpsampleNearest1DBackwardBackward0: upsample_nearest1d_backward(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, float? scales=None) -> Tensor (engine/ops/derivatives.yaml:1324) ----
 export class UpsampleNearest1DBackwardBackward0 extends Node {
   output_size: any;
   scales: any;
@@ -8818,7 +8818,7 @@ export class UpsampleNearest1DBackwardBackward0 extends Node {
   }
 }
 
-// ---- UpsampleNearest1DBackwardBackward1: upsample_nearest1d_backward.vec(Tensor grad_output, SymInt[]? output_size, SymInt[] input_size, float[]? scale_factors) -> Tensor (engine/ops/derivatives.yaml:1157) ----
+// ---- UpsampleNearest1DBackwardBackward1: upsample_nearest1d_backward.vec(Tensor grad_output, SymInt[]? output_size, SymInt[] input_size, float[]? scale_factors) -> Tensor (engine/ops/derivatives.yaml:1328) ----
 export class UpsampleNearest1DBackwardBackward1 extends Node {
   output_size: any;
   scale_factors: any;
@@ -8844,7 +8844,7 @@ export class UpsampleNearest1DBackwardBackward1 extends Node {
   }
 }
 
-// ---- UpsampleNearest2DBackwardBackward0: upsample_nearest2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, float? scales_h=None, float? scales_w=None) -> Tensor (engine/ops/derivatives.yaml:1161) ----
+// ---- UpsampleNearest2DBackwardBackward0: upsample_nearest2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, float? scales_h=None, float? scales_w=None) -> Tensor (engine/ops/derivatives.yaml:1332) ----
 export class UpsampleNearest2DBackwardBackward0 extends Node {
   output_size: any;
   scales_h: any;
@@ -8875,7 +8875,7 @@ export class UpsampleNearest2DBackwardBackward0 extends Node {
   }
 }
 
-// ---- UpsampleNearest2DBackwardBackward1: upsample_nearest2d_backward.vec(Tensor grad_output, SymInt[]? output_size, SymInt[] input_size, float[]? scale_factors) -> Tensor (engine/ops/derivatives.yaml:1165) ----
+// ---- UpsampleNearest2DBackwardBackward1: upsample_nearest2d_backward.vec(Tensor grad_output, SymInt[]? output_size, SymInt[] input_size, float[]? scale_factors) -> Tensor (engine/ops/derivatives.yaml:1336) ----
 export class UpsampleNearest2DBackwardBackward1 extends Node {
   output_size: any;
   scale_factors: any;
@@ -8901,7 +8901,7 @@ export class UpsampleNearest2DBackwardBackward1 extends Node {
   }
 }
 
-// ---- UpsampleBilinear2DBackwardBackward0: upsample_bilinear2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor (engine/ops/derivatives.yaml:1169) ----
+// ---- UpsampleBilinear2DBackwardBackward0: upsample_bilinear2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor (engine/ops/derivatives.yaml:1340) ----
 export class UpsampleBilinear2DBackwardBackward0 extends Node {
   output_size: any;
   align_corners: any;
@@ -8937,7 +8937,7 @@ export class UpsampleBilinear2DBackwardBackward0 extends Node {
   }
 }
 
-// ---- UpsampleBilinear2DBackwardBackward1: upsample_bilinear2d_backward.vec(Tensor grad_output, SymInt[]? output_size, SymInt[] input_size, bool align_corners, float[]? scale_factors) -> Tensor (engine/ops/derivatives.yaml:1173) ----
+// ---- UpsampleBilinear2DBackwardBackward1: upsample_bilinear2d_backward.vec(Tensor grad_output, SymInt[]? output_size, SymInt[] input_size, bool align_corners, float[]? scale_factors) -> Tensor (engine/ops/derivatives.yaml:1344) ----
 export class UpsampleBilinear2DBackwardBackward1 extends Node {
   output_size: any;
   align_corners: any;
@@ -8968,7 +8968,7 @@ export class UpsampleBilinear2DBackwardBackward1 extends Node {
   }
 }
 
-// ---- ReflectionPad1DBackward0: reflection_pad1d(Tensor self, int[2] padding) -> Tensor (engine/ops/derivatives.yaml:1178) ----
+// ---- ReflectionPad1DBackward0: reflection_pad1d(Tensor self, int[2] padding) -> Tensor (engine/ops/derivatives.yaml:1349) ----
 export class ReflectionPad1DBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   padding: any;
@@ -8997,7 +8997,7 @@ export class ReflectionPad1DBackward0 extends Node {
   }
 }
 
-// ---- ReflectionPad2DBackward0: reflection_pad2d(Tensor self, int[4] padding) -> Tensor (engine/ops/derivatives.yaml:1182) ----
+// ---- ReflectionPad2DBackward0: reflection_pad2d(Tensor self, int[4] padding) -> Tensor (engine/ops/derivatives.yaml:1353) ----
 export class ReflectionPad2DBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   padding: any;
@@ -9026,7 +9026,7 @@ export class ReflectionPad2DBackward0 extends Node {
   }
 }
 
-// ---- ReflectionPad3DBackward0: reflection_pad3d(Tensor self, int[6] padding) -> Tensor (engine/ops/derivatives.yaml:1186) ----
+// ---- ReflectionPad3DBackward0: reflection_pad3d(Tensor self, int[6] padding) -> Tensor (engine/ops/derivatives.yaml:1357) ----
 export class ReflectionPad3DBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   padding: any;
@@ -9055,7 +9055,7 @@ export class ReflectionPad3DBackward0 extends Node {
   }
 }
 
-// ---- ReplicationPad1DBackward0: replication_pad1d(Tensor self, int[2] padding) -> Tensor (engine/ops/derivatives.yaml:1190) ----
+// ---- ReplicationPad1DBackward0: replication_pad1d(Tensor self, int[2] padding) -> Tensor (engine/ops/derivatives.yaml:1361) ----
 export class ReplicationPad1DBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   padding: any;
@@ -9084,7 +9084,7 @@ export class ReplicationPad1DBackward0 extends Node {
   }
 }
 
-// ---- ReplicationPad2DBackward0: replication_pad2d(Tensor self, int[4] padding) -> Tensor (engine/ops/derivatives.yaml:1194) ----
+// ---- ReplicationPad2DBackward0: replication_pad2d(Tensor self, int[4] padding) -> Tensor (engine/ops/derivatives.yaml:1365) ----
 export class ReplicationPad2DBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   padding: any;
@@ -9113,7 +9113,7 @@ export class ReplicationPad2DBackward0 extends Node {
   }
 }
 
-// ---- ReplicationPad3DBackward0: replication_pad3d(Tensor self, int[6] padding) -> Tensor (engine/ops/derivatives.yaml:1198) ----
+// ---- ReplicationPad3DBackward0: replication_pad3d(Tensor self, int[6] padding) -> Tensor (engine/ops/derivatives.yaml:1369) ----
 export class ReplicationPad3DBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   padding: any;
@@ -9142,7 +9142,7 @@ export class ReplicationPad3DBackward0 extends Node {
   }
 }
 
-// ---- ReflectionPad1DBackwardBackward0: reflection_pad1d_backward(Tensor grad_output, Tensor self, int[2] padding) -> Tensor (engine/ops/derivatives.yaml:1202) ----
+// ---- ReflectionPad1DBackwardBackward0: reflection_pad1d_backward(Tensor grad_output, Tensor self, int[2] padding) -> Tensor (engine/ops/derivatives.yaml:1373) ----
 export class ReflectionPad1DBackwardBackward0 extends Node {
   padding: any;
   self_: SavedVariable = new SavedVariable(null, false);
@@ -9174,7 +9174,7 @@ export class ReflectionPad1DBackwardBackward0 extends Node {
   }
 }
 
-// ---- ReflectionPad2DBackwardBackward0: reflection_pad2d_backward(Tensor grad_output, Tensor self, int[4] padding) -> Tensor (engine/ops/derivatives.yaml:1206) ----
+// ---- ReflectionPad2DBackwardBackward0: reflection_pad2d_backward(Tensor grad_output, Tensor self, int[4] padding) -> Tensor (engine/ops/derivatives.yaml:1377) ----
 export class ReflectionPad2DBackwardBackward0 extends Node {
   padding: any;
   self_: SavedVariable = new SavedVariable(null, false);
@@ -9206,7 +9206,7 @@ export class ReflectionPad2DBackwardBackward0 extends Node {
   }
 }
 
-// ---- ReflectionPad3DBackwardBackward0: reflection_pad3d_backward(Tensor grad_output, Tensor self, int[6] padding) -> Tensor (engine/ops/derivatives.yaml:1210) ----
+// ---- ReflectionPad3DBackwardBackward0: reflection_pad3d_backward(Tensor grad_output, Tensor self, int[6] padding) -> Tensor (engine/ops/derivatives.yaml:1381) ----
 export class ReflectionPad3DBackwardBackward0 extends Node {
   padding: any;
   self_: SavedVariable = new SavedVariable(null, false);
@@ -9238,7 +9238,7 @@ export class ReflectionPad3DBackwardBackward0 extends Node {
   }
 }
 
-// ---- ReplicationPad1DBackwardBackward0: replication_pad1d_backward(Tensor grad_output, Tensor self, int[2] padding) -> Tensor (engine/ops/derivatives.yaml:1214) ----
+// ---- ReplicationPad1DBackwardBackward0: replication_pad1d_backward(Tensor grad_output, Tensor self, int[2] padding) -> Tensor (engine/ops/derivatives.yaml:1385) ----
 export class ReplicationPad1DBackwardBackward0 extends Node {
   padding: any;
   self_: SavedVariable = new SavedVariable(null, false);
@@ -9270,7 +9270,7 @@ export class ReplicationPad1DBackwardBackward0 extends Node {
   }
 }
 
-// ---- ReplicationPad2DBackwardBackward0: replication_pad2d_backward(Tensor grad_output, Tensor self, int[4] padding) -> Tensor (engine/ops/derivatives.yaml:1218) ----
+// ---- ReplicationPad2DBackwardBackward0: replication_pad2d_backward(Tensor grad_output, Tensor self, int[4] padding) -> Tensor (engine/ops/derivatives.yaml:1389) ----
 export class ReplicationPad2DBackwardBackward0 extends Node {
   padding: any;
   self_: SavedVariable = new SavedVariable(null, false);
@@ -9302,7 +9302,7 @@ export class ReplicationPad2DBackwardBackward0 extends Node {
   }
 }
 
-// ---- ReplicationPad3DBackwardBackward0: replication_pad3d_backward(Tensor grad_output, Tensor self, int[6] padding) -> Tensor (engine/ops/derivatives.yaml:1222) ----
+// ---- ReplicationPad3DBackwardBackward0: replication_pad3d_backward(Tensor grad_output, Tensor self, int[6] padding) -> Tensor (engine/ops/derivatives.yaml:1393) ----
 export class ReplicationPad3DBackwardBackward0 extends Node {
   padding: any;
   self_: SavedVariable = new SavedVariable(null, false);

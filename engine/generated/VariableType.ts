@@ -10,13 +10,20 @@ import { clone_default } from "./clone.js";
 import { SavedVariable } from "../autograd/saved_variable.js";
 import { note_node_created } from "../autograd/trace_events.js";
 import { compute_requires_grad, collect_next_edges, set_history, rebase_history, check_inplace, differentiable, differentiable_outputs, not_implemented_node, throw_error_out_requires_grad } from "../autograd/VariableTypeUtils.js";
+import { isFwGradDefined, isFwGradDefinedTensorList, fw_grad, set_fw_grad } from "../autograd/forward_grad.js";
+import { GradMode } from "../c10/GradMode.js";
+import { copy__fw_grad } from "../autograd/forward_ad_ops.js";
+import { NotImplementedError } from "../c10/Errors.js";
+import * as torch from "./torch_functions.js";
+import { _trilinear, amaxamin_jvp, cat_jvp, cholesky_jvp, clamp_backward, clamp_jvp, copysign_tensor_self_backward, cumprod_jvp, evenly_read_jvp, gather_with_keepdimed_indices, handle_r_to_c, infinitely_differentiable_logit_backward, linalg_det_jvp, linalg_solve_jvp, linalg_vector_norm_jvp, log1p_backward, logsumexp_jvp, maybe_multiply, norm_jvp, pow_backward, pow_backward_exponent, pow_backward_self, prod_backward, sgn_backward, sigmoid_backward, slogdet_jvp, stack_jvp, tanh_backward, var_backward, zeros_like } from "../autograd/FunctionsManual.js";
 import { AddBackward0, MulBackward0, FillBackward0, SumBackward0, SumBackward1, ViewBackward0, AbsBackward0, AcosBackward0, AsinBackward0, AtanBackward0, CeilBackward0, ClampBackward0, ClampBackward1, ClampMinBackward0, ClampMinBackward1, ClampMaxBackward0, ClampMaxBackward1, CosBackward0, CoshBackward0, ErfBackward0, ErfcBackward0, ErfinvBackward0, ExpBackward0, Exp2Backward0, Expm1Backward0, FloorBackward0, FracBackward0, LogBackward0, Log10Backward0, Log1PBackward0, Log2Backward0, LogitBackward0, NanToNumBackward0, NegBackward0, ReciprocalBackward0, RoundBackward0, RoundBackward1, RsqrtBackward0, SigmoidBackward0, SignBackward0, SgnBackward0, SinBackward0, SinhBackward0, SqrtBackward0, TanBackward0, TanhBackward0, TruncBackward0, AddcdivBackward0, AddcmulBackward0, Atan2Backward0, CopysignBackward0, CopysignBackward1, DivBackward0, DivBackward1, DivBackward2, DivBackward3, EqBackward0, EqBackward1, FmodBackward0, FmodBackward1, GeBackward0, GeBackward1, GtBackward0, GtBackward1, HypotBackward0, LeBackward0, LeBackward1, LerpBackward0, LerpBackward1, LtBackward0, LtBackward1, MaximumBackward0, FmaxBackward0, MinimumBackward0, FminBackward0, NeBackward0, NeBackward1, PowBackward0, PowBackward1, PowBackward2, RemainderBackward0, RemainderBackward1, RsubBackward0, RsubBackward1, SubBackward0, SubBackward1, AmaxBackward0, AminBackward0, MaxBackward0, MaxBackward1, MeanBackward0, MeanBackward1, MinBackward0, MinBackward1, ProdBackward0, ProdBackward1, StdBackward0, StdMeanBackward0, VarBackward0, VarMeanBackward0, WhereBackward0, AliasBackward0, CloneBackward0, ExpandBackward0, PermuteBackward0, ReshapeAliasBackward0, SqueezeBackward0, SqueezeBackward1, TBackward0, TransposeBackward0, UnsafeViewBackward0, UnsqueezeBackward0, CatBackward0, StackBackward0, FlipBackward0, RollBackward0, TrilBackward0, TriuBackward0, SelectBackward0, SliceBackward0, ToCopyBackward0, RepeatBackward0, SortBackward0, SortBackward1, DiagonalBackward0, UnfoldBackward0, SplitBackward0, SplitWithSizesBackward0, UnbindBackward0, ZeroBackward0, AsStridedBackward0, AddbmmBackward0, AddmmBackward0, AddmvBackward0, AddrBackward0, BaddbmmBackward0, BmmBackward0, DotBackward0, VdotBackward0, MmBackward0, MvBackward0, TrilinearBackward0, LinalgInvExBackward0, LinalgDetBackward0, LinalgSlogdetBackward0, LinalgCholeskyExBackward0, LinalgQrBackward0, LinalgSvdBackward0, LinalgSolveExBackward0, CummaxBackward0, CumminBackward0, CumprodBackward0, CumsumBackward0, GatherBackward0, FillBackward1, IndexBackward0, IndexAddBackward0, IndexFillBackward0, IndexFillBackward1, IndexPutBackward0, IndexPutImplBackward0, IndexSelectBackward0, LogsumexpBackward0, MaskedFillBackward0, MaskedFillBackward1, MaskedSelectBackward0, MedianBackward0, NanmedianBackward0, MedianBackward1, NanmedianBackward1, ModeBackward0, NormBackward0, NormBackward1, NormBackward2, NormBackward3, ScatterBackward0, ScatterBackward1, ScatterAddBackward0, TakeBackward0, TopkBackward0, UniqueBackward0, UniqueDimBackward0, UniqueConsecutiveBackward0, UniqueDimConsecutiveBackward0, Unique2Backward0, ScatterReduceBackward0, LogcumsumexpBackward0, LinalgVectorNormBackward0, ReluBackward0, ThresholdBackward0, ThresholdBackward1, ThresholdBackwardBackward0, LeakyReluBackward0, LeakyReluBackward1, LeakyReluBackwardBackward0, HardtanhBackward0, HardtanhBackwardBackward0, HardsigmoidBackward0, HardswishBackward0, HardswishBackwardBackward0, EluBackward0, EluBackward1, CeluBackward0, CeluBackward1, EluBackwardBackward0, GeluBackward0, GeluBackwardBackward0, SiluBackward0, MishBackward0, SoftplusBackward0, SoftplusBackwardBackward0, LogSigmoidBackward0, LogSigmoidBackwardBackward0, SoftmaxBackward0, SoftmaxBackwardDataBackward0, LogSoftmaxBackward0, LogSoftmaxBackwardDataBackward0, MseLossBackward0, MseLossBackwardBackward0, SmoothL1LossBackward0, SmoothL1LossBackwardBackward0, HuberLossBackward0, HuberLossBackwardBackward0, BinaryCrossEntropyBackward0, BinaryCrossEntropyBackwardBackward0, BinaryCrossEntropyWithLogitsBackward0, NllLossBackward0, NllLossBackwardBackward0, NllLoss2DBackward0, NllLoss2DBackwardBackward0, MulBackward1, XlogyBackward0, XlogyBackward1, XlogyBackward2, ConvolutionBackward0, NativeBatchNormBackward0, NativeLayerNormBackward0, NativeGroupNormBackward0, EmbeddingBackward0, MaxPool2DWithIndicesBackward0, MaxPool2DWithIndicesBackwardBackward0, AvgPool2DBackward0, AvgPool2DBackwardBackward0, ConstantPadNdBackward0, PixelShuffleBackward0, PixelUnshuffleBackward0, Im2ColBackward0, Col2ImBackward0, AdaptiveAvgPool2DBackward0, AdaptiveAvgPool2DBackwardBackward0, AdaptiveMaxPool2DBackward0, AdaptiveMaxPool2DBackwardBackward0, ConvolutionBackwardBackward0, NativeBatchNormBackwardBackward0, NativeLayerNormBackwardBackward0, NativeGroupNormBackwardBackward0, EmbeddingDenseBackwardBackward0, UpsampleNearest1DBackward0, UpsampleNearest1DBackward1, UpsampleNearest2DBackward0, UpsampleNearest2DBackward1, UpsampleBilinear2DBackward0, UpsampleBilinear2DBackward1, UpsampleNearest1DBackwardBackward0, UpsampleNearest1DBackwardBackward1, UpsampleNearest2DBackwardBackward0, UpsampleNearest2DBackwardBackward1, UpsampleBilinear2DBackwardBackward0, UpsampleBilinear2DBackwardBackward1, ReflectionPad1DBackward0, ReflectionPad2DBackward0, ReflectionPad3DBackward0, ReplicationPad1DBackward0, ReplicationPad2DBackward0, ReplicationPad3DBackward0, ReflectionPad1DBackwardBackward0, ReflectionPad2DBackwardBackward0, ReflectionPad3DBackwardBackward0, ReplicationPad1DBackwardBackward0, ReplicationPad2DBackwardBackward0, ReplicationPad3DBackwardBackward0 } from "./Functions.js";
-void clone_default; void SavedVariable;
+void clone_default; void SavedVariable; void torch; void GradMode; void fw_grad; void isFwGradDefinedTensorList;
 
-registerKernel(ops.empty_memory_format, "Autograd", (ks, size, dtype, layout, device, pin_memory, memory_format) => below_autograd(() => ops.empty_memory_format.redispatch(ks.and(after_autograd_keyset), size, dtype, layout, device, pin_memory, memory_format)), "VariableType::empty_memory_format", "engine/ops/native_functions.yaml:13", "engine/generated/VariableType.ts:16");
-registerKernel(ops.ones_default, "Autograd", (ks, size, dtype, layout, device, pin_memory) => below_autograd(() => ops.ones_default.redispatch(ks.and(after_autograd_keyset), size, dtype, layout, device, pin_memory)), "VariableType::ones_default", "engine/ops/native_functions.yaml:19", "engine/generated/VariableType.ts:17");
+registerKernel(ops.empty_memory_format, "Autograd", (ks, size, dtype, layout, device, pin_memory, memory_format) => below_autograd(() => ops.empty_memory_format.redispatch(ks.and(after_autograd_keyset), size, dtype, layout, device, pin_memory, memory_format)), "VariableType::empty_memory_format", "engine/ops/native_functions.yaml:13", "engine/generated/VariableType.ts:22");
+registerKernel(ops.ones_default, "Autograd", (ks, size, dtype, layout, device, pin_memory) => below_autograd(() => ops.ones_default.redispatch(ks.and(after_autograd_keyset), size, dtype, layout, device, pin_memory)), "VariableType::ones_default", "engine/ops/native_functions.yaml:19", "engine/generated/VariableType.ts:23");
 registerKernel(ops.fill__Scalar, "Autograd", (ks, self, value) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_self = isFwGradDefined(self);
   check_inplace(self, _any_requires_grad);
   let grad_fn: FillBackward0 | null = null;
   if (_any_requires_grad) {
@@ -28,10 +35,18 @@ registerKernel(ops.fill__Scalar, "Autograd", (ks, self, value) => {
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    self_new_fw_grad_opt = self_t.fill_(0);
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::fill__Scalar", "engine/ops/native_functions.yaml:23", "engine/generated/VariableType.ts:18");
+}, "VariableType::fill__Scalar", "engine/ops/native_functions.yaml:23", "engine/generated/VariableType.ts:24");
 registerKernel(ops.add_Tensor, "Autograd", (ks, self, other, alpha) => {
   const _any_requires_grad = compute_requires_grad(self, other);
+  const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(other);
   let grad_fn: AddBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new AddBackward0();
@@ -45,10 +60,20 @@ registerKernel(ops.add_Tensor, "Autograd", (ks, self, other, alpha) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const other_t_raw: any = other ? fw_grad(other, 0) : null;
+    const other_t: any = other_t_raw !== null || !other ? other_t_raw : ops.zeros_default.call([...other._impl.sizes()], other.dtype, null, other.device, null);
+    result_new_fw_grad_opt = self_t.add(maybe_multiply(other_t, alpha));
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::add_Tensor", "engine/ops/native_functions.yaml:28", "engine/generated/VariableType.ts:33");
+}, "VariableType::add_Tensor", "engine/ops/native_functions.yaml:28", "engine/generated/VariableType.ts:47");
 registerKernel(ops.add__Tensor, "Autograd", (ks, self, other, alpha) => {
   const _any_requires_grad = compute_requires_grad(self, other);
+  const _any_has_forward_grad_self = isFwGradDefined(self) || isFwGradDefined(other);
   check_inplace(self, _any_requires_grad);
   let grad_fn: AddBackward0 | null = null;
   if (_any_requires_grad) {
@@ -63,14 +88,27 @@ registerKernel(ops.add__Tensor, "Autograd", (ks, self, other, alpha) => {
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    let self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    const other_t_raw: any = other ? fw_grad(other, 0) : null;
+    const other_t: any = other_t_raw !== null || !other ? other_t_raw : ops.zeros_default.call([...other._impl.sizes()], other.dtype, null, other.device, null);
+    self_t = GradMode.is_enabled() ? self_t.clone() : self_t;
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(self_t.add(maybe_multiply(other_t, alpha))) : self_t.add(maybe_multiply(other_t, alpha));
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::add__Tensor", "engine/ops/native_functions.yaml:33", "engine/generated/VariableType.ts:50");
+}, "VariableType::add__Tensor", "engine/ops/native_functions.yaml:33", "engine/generated/VariableType.ts:74");
 registerKernel(ops.add_out, "Autograd", (ks, self, other, alpha, out) => {
   if (compute_requires_grad(self, other)) throw_error_out_requires_grad("add");
-  return below_autograd(() => ops.add_out.redispatch(ks.and(after_autograd_keyset), self, other, alpha, out));
-}, "VariableType::add_out", "engine/ops/native_functions.yaml:38", "engine/generated/VariableType.ts:68");
+  const _result = below_autograd(() => ops.add_out.redispatch(ks.and(after_autograd_keyset), self, other, alpha, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(other) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with add_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::add_out", "engine/ops/native_functions.yaml:38", "engine/generated/VariableType.ts:103");
 registerKernel(ops.mul_Tensor, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
+  const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(other);
   let grad_fn: MulBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new MulBackward0();
@@ -85,11 +123,25 @@ registerKernel(ops.mul_Tensor, "Autograd", (ks, self, other) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const other_t_raw: any = other ? fw_grad(other, 0) : null;
+    const other_t: any = other_t_raw !== null || !other ? other_t_raw : ops.zeros_default.call([...other._impl.sizes()], other.dtype, null, other.device, null);
+    const other_p: any = other ? ops._fw_primal_default.call(other, 0) : null;
+    result_new_fw_grad_opt = other_t.mul(self_p).add(self_t.mul(other_p));
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::mul_Tensor", "engine/ops/native_functions.yaml:45", "engine/generated/VariableType.ts:72");
+}, "VariableType::mul_Tensor", "engine/ops/native_functions.yaml:45", "engine/generated/VariableType.ts:109");
 registerKernel(ops.mul__Tensor, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
+  const _any_has_forward_grad_self = isFwGradDefined(self) || isFwGradDefined(other);
   check_inplace(self, _any_requires_grad);
+  let original_self: Tensor | null = null;
+  if (_any_has_forward_grad_self) original_self = ops.clone_default.call(self, null) as Tensor;
   let grad_fn: MulBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new MulBackward0();
@@ -104,14 +156,31 @@ registerKernel(ops.mul__Tensor, "Autograd", (ks, self, other) => {
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const other_t_raw: any = other ? fw_grad(other, 0) : null;
+    const other_t: any = other_t_raw !== null || !other ? other_t_raw : ops.zeros_default.call([...other._impl.sizes()], other.dtype, null, other.device, null);
+    const other_p: any = other ? ops._fw_primal_default.call(other, 0) : null;
+    const original_self_t_raw: any = fw_grad(original_self!, 0);
+    const original_self_t: any = original_self_t_raw !== null ? original_self_t_raw : ops.zeros_like_default.call(original_self, null, null, null, null, null);
+    const original_self_p: any = ops._fw_primal_default.call(original_self, 0);
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(other_t.mul(original_self_p).add(original_self_t.mul(other_p))) : other_t.mul(original_self_p).add(original_self_t.mul(other_p));
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::mul__Tensor", "engine/ops/native_functions.yaml:50", "engine/generated/VariableType.ts:90");
+}, "VariableType::mul__Tensor", "engine/ops/native_functions.yaml:50", "engine/generated/VariableType.ts:139");
 registerKernel(ops.mul_out, "Autograd", (ks, self, other, out) => {
   if (compute_requires_grad(self, other)) throw_error_out_requires_grad("mul");
-  return below_autograd(() => ops.mul_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
-}, "VariableType::mul_out", "engine/ops/native_functions.yaml:55", "engine/generated/VariableType.ts:109");
+  const _result = below_autograd(() => ops.mul_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(other) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with mul_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::mul_out", "engine/ops/native_functions.yaml:55", "engine/generated/VariableType.ts:175");
 registerKernel(ops.sum_default, "Autograd", (ks, self, dtype) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: SumBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new SumBackward0();
@@ -123,10 +192,18 @@ registerKernel(ops.sum_default, "Autograd", (ks, self, dtype) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    result_new_fw_grad_opt = ops.sum_default.call(self_t, dtype);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::sum_default", "engine/ops/native_functions.yaml:62", "engine/generated/VariableType.ts:113");
+}, "VariableType::sum_default", "engine/ops/native_functions.yaml:62", "engine/generated/VariableType.ts:181");
 registerKernel(ops.sum_dim_IntList, "Autograd", (ks, self, dim, keepdim, dtype) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: SumBackward1 | null = null;
   if (_any_requires_grad) {
     grad_fn = new SumBackward1();
@@ -140,14 +217,24 @@ registerKernel(ops.sum_dim_IntList, "Autograd", (ks, self, dim, keepdim, dtype) 
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    result_new_fw_grad_opt = ops.sum_dim_IntList.call(self_t, dim, keepdim, dtype);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::sum_dim_IntList", "engine/ops/native_functions.yaml:67", "engine/generated/VariableType.ts:128");
+}, "VariableType::sum_dim_IntList", "engine/ops/native_functions.yaml:67", "engine/generated/VariableType.ts:204");
 registerKernel(ops.sum_IntList_out, "Autograd", (ks, self, dim, keepdim, dtype, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("sum");
-  return below_autograd(() => ops.sum_IntList_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, dtype, out));
-}, "VariableType::sum_IntList_out", "engine/ops/native_functions.yaml:72", "engine/generated/VariableType.ts:145");
+  const _result = below_autograd(() => ops.sum_IntList_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, dtype, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with sum_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::sum_IntList_out", "engine/ops/native_functions.yaml:72", "engine/generated/VariableType.ts:229");
 registerKernel(ops.view_default, "Autograd", (ks, self, size) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: ViewBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new ViewBackward0();
@@ -159,8 +246,15 @@ registerKernel(ops.view_default, "Autograd", (ks, self, size) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    result_new_fw_grad_opt = ops.view_default.call(self_t, size);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::view_default", "engine/ops/native_functions.yaml:77", "engine/generated/VariableType.ts:149");
+}, "VariableType::view_default", "engine/ops/native_functions.yaml:77", "engine/generated/VariableType.ts:235");
 registerKernel(ops.relu_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: ReluBackward0 | null = null;
@@ -174,8 +268,9 @@ registerKernel(ops.relu_default, "Autograd", (ks, self) => {
     grad_fn.result_ = new SavedVariable((_result as Tensor), true);
     note_node_created(grad_fn);
   }
+  if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with relu that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::relu_default", "engine/ops/native_functions/activation.yaml:12", "engine/generated/VariableType.ts:164");
+}, "VariableType::relu_default", "engine/ops/native_functions/activation.yaml:12", "engine/generated/VariableType.ts:258");
 registerKernel(ops.relu__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -191,11 +286,13 @@ registerKernel(ops.relu__default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::relu__default", "engine/ops/native_functions/activation.yaml:17", "engine/generated/VariableType.ts:179");
+}, "VariableType::relu__default", "engine/ops/native_functions/activation.yaml:17", "engine/generated/VariableType.ts:274");
 registerKernel(ops.leaky_relu_out, "Autograd", (ks, self, negative_slope, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("leaky_relu");
-  return below_autograd(() => ops.leaky_relu_out.redispatch(ks.and(after_autograd_keyset), self, negative_slope, out));
-}, "VariableType::leaky_relu_out", "engine/ops/native_functions/activation.yaml:34", "engine/generated/VariableType.ts:195");
+  const _result = below_autograd(() => ops.leaky_relu_out.redispatch(ks.and(after_autograd_keyset), self, negative_slope, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with leaky_relu_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::leaky_relu_out", "engine/ops/native_functions/activation.yaml:34", "engine/generated/VariableType.ts:290");
 registerKernel(ops.leaky_relu_default, "Autograd", (ks, self, negative_slope) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: LeakyReluBackward0 | null = null;
@@ -210,8 +307,9 @@ registerKernel(ops.leaky_relu_default, "Autograd", (ks, self, negative_slope) =>
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with leaky_relu that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::leaky_relu_default", "engine/ops/native_functions/activation.yaml:41", "engine/generated/VariableType.ts:199");
+}, "VariableType::leaky_relu_default", "engine/ops/native_functions/activation.yaml:41", "engine/generated/VariableType.ts:296");
 registerKernel(ops.leaky_relu__default, "Autograd", (ks, self, negative_slope) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -228,11 +326,13 @@ registerKernel(ops.leaky_relu__default, "Autograd", (ks, self, negative_slope) =
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::leaky_relu__default", "engine/ops/native_functions/activation.yaml:45", "engine/generated/VariableType.ts:215");
+}, "VariableType::leaky_relu__default", "engine/ops/native_functions/activation.yaml:45", "engine/generated/VariableType.ts:313");
 registerKernel(ops.elu_out, "Autograd", (ks, self, alpha, scale, input_scale, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("elu");
-  return below_autograd(() => ops.elu_out.redispatch(ks.and(after_autograd_keyset), self, alpha, scale, input_scale, out));
-}, "VariableType::elu_out", "engine/ops/native_functions/activation.yaml:50", "engine/generated/VariableType.ts:232");
+  const _result = below_autograd(() => ops.elu_out.redispatch(ks.and(after_autograd_keyset), self, alpha, scale, input_scale, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with elu_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::elu_out", "engine/ops/native_functions/activation.yaml:50", "engine/generated/VariableType.ts:330");
 registerKernel(ops.elu_default, "Autograd", (ks, self, alpha, scale, input_scale) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: EluBackward0 | null = null;
@@ -249,8 +349,9 @@ registerKernel(ops.elu_default, "Autograd", (ks, self, alpha, scale, input_scale
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with elu that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::elu_default", "engine/ops/native_functions/activation.yaml:57", "engine/generated/VariableType.ts:236");
+}, "VariableType::elu_default", "engine/ops/native_functions/activation.yaml:57", "engine/generated/VariableType.ts:336");
 registerKernel(ops.elu__default, "Autograd", (ks, self, alpha, scale, input_scale) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -269,7 +370,7 @@ registerKernel(ops.elu__default, "Autograd", (ks, self, alpha, scale, input_scal
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::elu__default", "engine/ops/native_functions/activation.yaml:61", "engine/generated/VariableType.ts:254");
+}, "VariableType::elu__default", "engine/ops/native_functions/activation.yaml:61", "engine/generated/VariableType.ts:355");
 registerKernel(ops.celu_default, "Autograd", (ks, self, alpha) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: CeluBackward0 | null = null;
@@ -284,8 +385,9 @@ registerKernel(ops.celu_default, "Autograd", (ks, self, alpha) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with celu that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::celu_default", "engine/ops/native_functions/activation.yaml:73", "engine/generated/VariableType.ts:273");
+}, "VariableType::celu_default", "engine/ops/native_functions/activation.yaml:73", "engine/generated/VariableType.ts:374");
 registerKernel(ops.celu__default, "Autograd", (ks, self, alpha) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -302,11 +404,13 @@ registerKernel(ops.celu__default, "Autograd", (ks, self, alpha) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::celu__default", "engine/ops/native_functions/activation.yaml:77", "engine/generated/VariableType.ts:289");
+}, "VariableType::celu__default", "engine/ops/native_functions/activation.yaml:77", "engine/generated/VariableType.ts:391");
 registerKernel(ops.gelu_out, "Autograd", (ks, self, approximate, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("gelu");
-  return below_autograd(() => ops.gelu_out.redispatch(ks.and(after_autograd_keyset), self, approximate, out));
-}, "VariableType::gelu_out", "engine/ops/native_functions/activation.yaml:83", "engine/generated/VariableType.ts:306");
+  const _result = below_autograd(() => ops.gelu_out.redispatch(ks.and(after_autograd_keyset), self, approximate, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with gelu_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::gelu_out", "engine/ops/native_functions/activation.yaml:83", "engine/generated/VariableType.ts:408");
 registerKernel(ops.gelu__default, "Autograd", (ks, self, approximate) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -323,7 +427,7 @@ registerKernel(ops.gelu__default, "Autograd", (ks, self, approximate) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::gelu__default", "engine/ops/native_functions/activation.yaml:90", "engine/generated/VariableType.ts:310");
+}, "VariableType::gelu__default", "engine/ops/native_functions/activation.yaml:90", "engine/generated/VariableType.ts:414");
 registerKernel(ops.gelu_default, "Autograd", (ks, self, approximate) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: GeluBackward0 | null = null;
@@ -338,8 +442,9 @@ registerKernel(ops.gelu_default, "Autograd", (ks, self, approximate) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with gelu that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::gelu_default", "engine/ops/native_functions/activation.yaml:94", "engine/generated/VariableType.ts:327");
+}, "VariableType::gelu_default", "engine/ops/native_functions/activation.yaml:94", "engine/generated/VariableType.ts:431");
 registerKernel(ops.silu_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: SiluBackward0 | null = null;
@@ -353,8 +458,9 @@ registerKernel(ops.silu_default, "Autograd", (ks, self) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with silu that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::silu_default", "engine/ops/native_functions/activation.yaml:99", "engine/generated/VariableType.ts:343");
+}, "VariableType::silu_default", "engine/ops/native_functions/activation.yaml:99", "engine/generated/VariableType.ts:448");
 registerKernel(ops.silu__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -370,11 +476,13 @@ registerKernel(ops.silu__default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::silu__default", "engine/ops/native_functions/activation.yaml:103", "engine/generated/VariableType.ts:358");
+}, "VariableType::silu__default", "engine/ops/native_functions/activation.yaml:103", "engine/generated/VariableType.ts:464");
 registerKernel(ops.silu_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("silu");
-  return below_autograd(() => ops.silu_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::silu_out", "engine/ops/native_functions/activation.yaml:107", "engine/generated/VariableType.ts:374");
+  const _result = below_autograd(() => ops.silu_out.redispatch(ks.and(after_autograd_keyset), self, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with silu_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::silu_out", "engine/ops/native_functions/activation.yaml:107", "engine/generated/VariableType.ts:480");
 registerKernel(ops.mish_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: MishBackward0 | null = null;
@@ -388,8 +496,9 @@ registerKernel(ops.mish_default, "Autograd", (ks, self) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with mish that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::mish_default", "engine/ops/native_functions/activation.yaml:114", "engine/generated/VariableType.ts:378");
+}, "VariableType::mish_default", "engine/ops/native_functions/activation.yaml:114", "engine/generated/VariableType.ts:486");
 registerKernel(ops.mish__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -405,15 +514,19 @@ registerKernel(ops.mish__default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::mish__default", "engine/ops/native_functions/activation.yaml:118", "engine/generated/VariableType.ts:393");
+}, "VariableType::mish__default", "engine/ops/native_functions/activation.yaml:118", "engine/generated/VariableType.ts:502");
 registerKernel(ops.mish_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("mish");
-  return below_autograd(() => ops.mish_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::mish_out", "engine/ops/native_functions/activation.yaml:122", "engine/generated/VariableType.ts:409");
+  const _result = below_autograd(() => ops.mish_out.redispatch(ks.and(after_autograd_keyset), self, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with mish_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::mish_out", "engine/ops/native_functions/activation.yaml:122", "engine/generated/VariableType.ts:518");
 registerKernel(ops.softplus_out, "Autograd", (ks, self, beta, threshold, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("softplus");
-  return below_autograd(() => ops.softplus_out.redispatch(ks.and(after_autograd_keyset), self, beta, threshold, out));
-}, "VariableType::softplus_out", "engine/ops/native_functions/activation.yaml:130", "engine/generated/VariableType.ts:413");
+  const _result = below_autograd(() => ops.softplus_out.redispatch(ks.and(after_autograd_keyset), self, beta, threshold, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with softplus_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::softplus_out", "engine/ops/native_functions/activation.yaml:130", "engine/generated/VariableType.ts:524");
 registerKernel(ops.softplus_default, "Autograd", (ks, self, beta, threshold) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: SoftplusBackward0 | null = null;
@@ -429,12 +542,15 @@ registerKernel(ops.softplus_default, "Autograd", (ks, self, beta, threshold) => 
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with softplus that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::softplus_default", "engine/ops/native_functions/activation.yaml:137", "engine/generated/VariableType.ts:417");
+}, "VariableType::softplus_default", "engine/ops/native_functions/activation.yaml:137", "engine/generated/VariableType.ts:530");
 registerKernel(ops.hardtanh_out, "Autograd", (ks, self, min_val, max_val, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("hardtanh");
-  return below_autograd(() => ops.hardtanh_out.redispatch(ks.and(after_autograd_keyset), self, min_val, max_val, out));
-}, "VariableType::hardtanh_out", "engine/ops/native_functions/activation.yaml:142", "engine/generated/VariableType.ts:434");
+  const _result = below_autograd(() => ops.hardtanh_out.redispatch(ks.and(after_autograd_keyset), self, min_val, max_val, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with hardtanh_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::hardtanh_out", "engine/ops/native_functions/activation.yaml:142", "engine/generated/VariableType.ts:548");
 registerKernel(ops.hardtanh_default, "Autograd", (ks, self, min_val, max_val) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: HardtanhBackward0 | null = null;
@@ -450,8 +566,9 @@ registerKernel(ops.hardtanh_default, "Autograd", (ks, self, min_val, max_val) =>
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with hardtanh that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::hardtanh_default", "engine/ops/native_functions/activation.yaml:147", "engine/generated/VariableType.ts:438");
+}, "VariableType::hardtanh_default", "engine/ops/native_functions/activation.yaml:147", "engine/generated/VariableType.ts:554");
 registerKernel(ops.hardtanh__default, "Autograd", (ks, self, min_val, max_val) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -469,11 +586,13 @@ registerKernel(ops.hardtanh__default, "Autograd", (ks, self, min_val, max_val) =
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::hardtanh__default", "engine/ops/native_functions/activation.yaml:152", "engine/generated/VariableType.ts:455");
+}, "VariableType::hardtanh__default", "engine/ops/native_functions/activation.yaml:152", "engine/generated/VariableType.ts:572");
 registerKernel(ops.hardsigmoid_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("hardsigmoid");
-  return below_autograd(() => ops.hardsigmoid_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::hardsigmoid_out", "engine/ops/native_functions/activation.yaml:157", "engine/generated/VariableType.ts:473");
+  const _result = below_autograd(() => ops.hardsigmoid_out.redispatch(ks.and(after_autograd_keyset), self, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with hardsigmoid_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::hardsigmoid_out", "engine/ops/native_functions/activation.yaml:157", "engine/generated/VariableType.ts:590");
 registerKernel(ops.hardsigmoid_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: HardsigmoidBackward0 | null = null;
@@ -487,8 +606,9 @@ registerKernel(ops.hardsigmoid_default, "Autograd", (ks, self) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with hardsigmoid that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::hardsigmoid_default", "engine/ops/native_functions/activation.yaml:164", "engine/generated/VariableType.ts:477");
+}, "VariableType::hardsigmoid_default", "engine/ops/native_functions/activation.yaml:164", "engine/generated/VariableType.ts:596");
 registerKernel(ops.hardsigmoid__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -504,11 +624,13 @@ registerKernel(ops.hardsigmoid__default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::hardsigmoid__default", "engine/ops/native_functions/activation.yaml:168", "engine/generated/VariableType.ts:492");
+}, "VariableType::hardsigmoid__default", "engine/ops/native_functions/activation.yaml:168", "engine/generated/VariableType.ts:612");
 registerKernel(ops.hardswish_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("hardswish");
-  return below_autograd(() => ops.hardswish_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::hardswish_out", "engine/ops/native_functions/activation.yaml:172", "engine/generated/VariableType.ts:508");
+  const _result = below_autograd(() => ops.hardswish_out.redispatch(ks.and(after_autograd_keyset), self, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with hardswish_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::hardswish_out", "engine/ops/native_functions/activation.yaml:172", "engine/generated/VariableType.ts:628");
 registerKernel(ops.hardswish_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: HardswishBackward0 | null = null;
@@ -522,8 +644,9 @@ registerKernel(ops.hardswish_default, "Autograd", (ks, self) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with hardswish that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::hardswish_default", "engine/ops/native_functions/activation.yaml:177", "engine/generated/VariableType.ts:512");
+}, "VariableType::hardswish_default", "engine/ops/native_functions/activation.yaml:177", "engine/generated/VariableType.ts:634");
 registerKernel(ops.hardswish__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -539,11 +662,13 @@ registerKernel(ops.hardswish__default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::hardswish__default", "engine/ops/native_functions/activation.yaml:182", "engine/generated/VariableType.ts:527");
+}, "VariableType::hardswish__default", "engine/ops/native_functions/activation.yaml:182", "engine/generated/VariableType.ts:650");
 registerKernel(ops.log_sigmoid_forward_output, "Autograd", (ks, self, output, buffer) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("log_sigmoid_forward");
-  return below_autograd(() => ops.log_sigmoid_forward_output.redispatch(ks.and(after_autograd_keyset), self, output, buffer));
-}, "VariableType::log_sigmoid_forward_output", "engine/ops/native_functions/activation.yaml:198", "engine/generated/VariableType.ts:543");
+  const _result = below_autograd(() => ops.log_sigmoid_forward_output.redispatch(ks.and(after_autograd_keyset), self, output, buffer));
+  if ((isFwGradDefined(self) || isFwGradDefined(output) || isFwGradDefined(buffer))) throw new NotImplementedError("Trying to use forward AD with log_sigmoid_forward_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::log_sigmoid_forward_output", "engine/ops/native_functions/activation.yaml:198", "engine/generated/VariableType.ts:666");
 registerKernel(ops.log_sigmoid_forward_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: LogSigmoidBackward0 | null = null;
@@ -558,8 +683,9 @@ registerKernel(ops.log_sigmoid_forward_default, "Autograd", (ks, self) => {
     grad_fn.buffer_ = new SavedVariable((_result as any)[1], true);
     note_node_created(grad_fn);
   }
+  if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with log_sigmoid_forward that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::log_sigmoid_forward_default", "engine/ops/native_functions/activation.yaml:203", "engine/generated/VariableType.ts:547");
+}, "VariableType::log_sigmoid_forward_default", "engine/ops/native_functions/activation.yaml:203", "engine/generated/VariableType.ts:672");
 registerKernel(ops.threshold_default, "Autograd", (ks, self, threshold, value) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: ThresholdBackward0 | null = null;
@@ -574,8 +700,9 @@ registerKernel(ops.threshold_default, "Autograd", (ks, self, threshold, value) =
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with threshold that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::threshold_default", "engine/ops/native_functions/activation.yaml:209", "engine/generated/VariableType.ts:563");
+}, "VariableType::threshold_default", "engine/ops/native_functions/activation.yaml:209", "engine/generated/VariableType.ts:689");
 registerKernel(ops.threshold__default, "Autograd", (ks, self, threshold, value) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -592,12 +719,18 @@ registerKernel(ops.threshold__default, "Autograd", (ks, self, threshold, value) 
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::threshold__default", "engine/ops/native_functions/activation.yaml:213", "engine/generated/VariableType.ts:579");
+}, "VariableType::threshold__default", "engine/ops/native_functions/activation.yaml:213", "engine/generated/VariableType.ts:706");
 registerKernel(ops.threshold_out, "Autograd", (ks, self, threshold, value, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("threshold");
-  return below_autograd(() => ops.threshold_out.redispatch(ks.and(after_autograd_keyset), self, threshold, value, out));
-}, "VariableType::threshold_out", "engine/ops/native_functions/activation.yaml:217", "engine/generated/VariableType.ts:596");
-registerKernel(ops.softmax_int_out, "Autograd", (ks, self, dim, dtype, out) => below_autograd(() => ops.softmax_int_out.redispatch(ks.and(after_autograd_keyset), self, dim, dtype, out)), "VariableType::softmax_int_out", "engine/ops/native_functions/activation.yaml:229", "engine/generated/VariableType.ts:600");
+  const _result = below_autograd(() => ops.threshold_out.redispatch(ks.and(after_autograd_keyset), self, threshold, value, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with threshold_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::threshold_out", "engine/ops/native_functions/activation.yaml:217", "engine/generated/VariableType.ts:723");
+registerKernel(ops.softmax_int_out, "Autograd", (ks, self, dim, dtype, out) => {
+  const _result = below_autograd(() => ops.softmax_int_out.redispatch(ks.and(after_autograd_keyset), self, dim, dtype, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with softmax_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::softmax_int_out", "engine/ops/native_functions/activation.yaml:229", "engine/generated/VariableType.ts:729");
 registerKernel(ops._softmax_default, "Autograd", (ks, self, dim, half_to_float) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: SoftmaxBackward0 | null = null;
@@ -613,13 +746,20 @@ registerKernel(ops._softmax_default, "Autograd", (ks, self, dim, half_to_float) 
     grad_fn.result_ = new SavedVariable((_result as Tensor), true);
     note_node_created(grad_fn);
   }
+  if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with _softmax that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::_softmax_default", "engine/ops/native_functions/activation.yaml:234", "engine/generated/VariableType.ts:601");
+}, "VariableType::_softmax_default", "engine/ops/native_functions/activation.yaml:234", "engine/generated/VariableType.ts:734");
 registerKernel(ops._softmax_out, "Autograd", (ks, self, dim, half_to_float, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("_softmax");
-  return below_autograd(() => ops._softmax_out.redispatch(ks.and(after_autograd_keyset), self, dim, half_to_float, out));
-}, "VariableType::_softmax_out", "engine/ops/native_functions/activation.yaml:237", "engine/generated/VariableType.ts:618");
-registerKernel(ops.log_softmax_int_out, "Autograd", (ks, self, dim, dtype, out) => below_autograd(() => ops.log_softmax_int_out.redispatch(ks.and(after_autograd_keyset), self, dim, dtype, out)), "VariableType::log_softmax_int_out", "engine/ops/native_functions/activation.yaml:247", "engine/generated/VariableType.ts:622");
+  const _result = below_autograd(() => ops._softmax_out.redispatch(ks.and(after_autograd_keyset), self, dim, half_to_float, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with _softmax_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::_softmax_out", "engine/ops/native_functions/activation.yaml:237", "engine/generated/VariableType.ts:752");
+registerKernel(ops.log_softmax_int_out, "Autograd", (ks, self, dim, dtype, out) => {
+  const _result = below_autograd(() => ops.log_softmax_int_out.redispatch(ks.and(after_autograd_keyset), self, dim, dtype, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with log_softmax_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::log_softmax_int_out", "engine/ops/native_functions/activation.yaml:247", "engine/generated/VariableType.ts:758");
 registerKernel(ops._log_softmax_default, "Autograd", (ks, self, dim, half_to_float) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: LogSoftmaxBackward0 | null = null;
@@ -635,16 +775,21 @@ registerKernel(ops._log_softmax_default, "Autograd", (ks, self, dim, half_to_flo
     grad_fn.result_ = new SavedVariable((_result as Tensor), true);
     note_node_created(grad_fn);
   }
+  if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with _log_softmax that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::_log_softmax_default", "engine/ops/native_functions/activation.yaml:252", "engine/generated/VariableType.ts:623");
+}, "VariableType::_log_softmax_default", "engine/ops/native_functions/activation.yaml:252", "engine/generated/VariableType.ts:763");
 registerKernel(ops._log_softmax_out, "Autograd", (ks, self, dim, half_to_float, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("_log_softmax");
-  return below_autograd(() => ops._log_softmax_out.redispatch(ks.and(after_autograd_keyset), self, dim, half_to_float, out));
-}, "VariableType::_log_softmax_out", "engine/ops/native_functions/activation.yaml:255", "engine/generated/VariableType.ts:640");
+  const _result = below_autograd(() => ops._log_softmax_out.redispatch(ks.and(after_autograd_keyset), self, dim, half_to_float, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with _log_softmax_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::_log_softmax_out", "engine/ops/native_functions/activation.yaml:255", "engine/generated/VariableType.ts:781");
 registerKernel(ops.threshold_backward_grad_input, "Autograd", (ks, grad_output, self, threshold, grad_input) => {
   if (compute_requires_grad(grad_output, self)) throw_error_out_requires_grad("threshold_backward");
-  return below_autograd(() => ops.threshold_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, self, threshold, grad_input));
-}, "VariableType::threshold_backward_grad_input", "engine/ops/native_functions/activation.yaml:303", "engine/generated/VariableType.ts:644");
+  const _result = below_autograd(() => ops.threshold_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, self, threshold, grad_input));
+  if ((isFwGradDefined(grad_output) || isFwGradDefined(self) || isFwGradDefined(grad_input))) throw new NotImplementedError("Trying to use forward AD with threshold_backward_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::threshold_backward_grad_input", "engine/ops/native_functions/activation.yaml:303", "engine/generated/VariableType.ts:787");
 registerKernel(ops.threshold_backward_default, "Autograd", (ks, grad_output, self, threshold) => {
   const _any_requires_grad = compute_requires_grad(grad_output, self);
   let grad_fn: ThresholdBackwardBackward0 | null = null;
@@ -659,12 +804,15 @@ registerKernel(ops.threshold_backward_default, "Autograd", (ks, grad_output, sel
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(grad_output) || isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with threshold_backward that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::threshold_backward_default", "engine/ops/native_functions/activation.yaml:309", "engine/generated/VariableType.ts:648");
+}, "VariableType::threshold_backward_default", "engine/ops/native_functions/activation.yaml:309", "engine/generated/VariableType.ts:793");
 registerKernel(ops.leaky_relu_backward_grad_input, "Autograd", (ks, grad_output, self, negative_slope, self_is_result, grad_input) => {
   if (compute_requires_grad(grad_output, self)) throw_error_out_requires_grad("leaky_relu_backward");
-  return below_autograd(() => ops.leaky_relu_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, self, negative_slope, self_is_result, grad_input));
-}, "VariableType::leaky_relu_backward_grad_input", "engine/ops/native_functions/activation.yaml:313", "engine/generated/VariableType.ts:664");
+  const _result = below_autograd(() => ops.leaky_relu_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, self, negative_slope, self_is_result, grad_input));
+  if ((isFwGradDefined(grad_output) || isFwGradDefined(self) || isFwGradDefined(grad_input))) throw new NotImplementedError("Trying to use forward AD with leaky_relu_backward_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::leaky_relu_backward_grad_input", "engine/ops/native_functions/activation.yaml:313", "engine/generated/VariableType.ts:810");
 registerKernel(ops.leaky_relu_backward_default, "Autograd", (ks, grad_output, self, negative_slope, self_is_result) => {
   const _any_requires_grad = compute_requires_grad(grad_output, self);
   let grad_fn: LeakyReluBackwardBackward0 | null = null;
@@ -679,12 +827,15 @@ registerKernel(ops.leaky_relu_backward_default, "Autograd", (ks, grad_output, se
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(grad_output) || isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with leaky_relu_backward that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::leaky_relu_backward_default", "engine/ops/native_functions/activation.yaml:320", "engine/generated/VariableType.ts:668");
+}, "VariableType::leaky_relu_backward_default", "engine/ops/native_functions/activation.yaml:320", "engine/generated/VariableType.ts:816");
 registerKernel(ops.hardtanh_backward_grad_input, "Autograd", (ks, grad_output, self, min_val, max_val, grad_input) => {
   if (compute_requires_grad(grad_output, self)) throw_error_out_requires_grad("hardtanh_backward");
-  return below_autograd(() => ops.hardtanh_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, self, min_val, max_val, grad_input));
-}, "VariableType::hardtanh_backward_grad_input", "engine/ops/native_functions/activation.yaml:324", "engine/generated/VariableType.ts:684");
+  const _result = below_autograd(() => ops.hardtanh_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, self, min_val, max_val, grad_input));
+  if ((isFwGradDefined(grad_output) || isFwGradDefined(self) || isFwGradDefined(grad_input))) throw new NotImplementedError("Trying to use forward AD with hardtanh_backward_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::hardtanh_backward_grad_input", "engine/ops/native_functions/activation.yaml:324", "engine/generated/VariableType.ts:833");
 registerKernel(ops.hardtanh_backward_default, "Autograd", (ks, grad_output, self, min_val, max_val) => {
   const _any_requires_grad = compute_requires_grad(grad_output, self);
   let grad_fn: HardtanhBackwardBackward0 | null = null;
@@ -700,20 +851,28 @@ registerKernel(ops.hardtanh_backward_default, "Autograd", (ks, grad_output, self
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(grad_output) || isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with hardtanh_backward that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::hardtanh_backward_default", "engine/ops/native_functions/activation.yaml:329", "engine/generated/VariableType.ts:688");
-registerKernel(ops.hardsigmoid_backward_grad_input, "Autograd", (ks, grad_output, self, grad_input) => below_autograd(() => ops.hardsigmoid_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, self, grad_input)), "VariableType::hardsigmoid_backward_grad_input", "engine/ops/native_functions/activation.yaml:334", "engine/generated/VariableType.ts:705");
+}, "VariableType::hardtanh_backward_default", "engine/ops/native_functions/activation.yaml:329", "engine/generated/VariableType.ts:839");
+registerKernel(ops.hardsigmoid_backward_grad_input, "Autograd", (ks, grad_output, self, grad_input) => {
+  const _result = below_autograd(() => ops.hardsigmoid_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, self, grad_input));
+  if ((isFwGradDefined(grad_output) || isFwGradDefined(self) || isFwGradDefined(grad_input))) throw new NotImplementedError("Trying to use forward AD with hardsigmoid_backward_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::hardsigmoid_backward_grad_input", "engine/ops/native_functions/activation.yaml:334", "engine/generated/VariableType.ts:857");
 registerKernel(ops.hardsigmoid_backward_default, "Autograd", (ks, grad_output, self) => {
   const grad_fn = compute_requires_grad(grad_output, self) ? not_implemented_node("aten::hardsigmoid_backward", grad_output, self) : null;
   const _result = below_autograd(() => ops.hardsigmoid_backward_default.redispatch(ks.and(after_autograd_keyset), grad_output, self));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(grad_output) || isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with hardsigmoid_backward that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::hardsigmoid_backward_default", "engine/ops/native_functions/activation.yaml:341", "engine/generated/VariableType.ts:706");
+}, "VariableType::hardsigmoid_backward_default", "engine/ops/native_functions/activation.yaml:341", "engine/generated/VariableType.ts:862");
 registerKernel(ops.elu_backward_grad_input, "Autograd", (ks, grad_output, alpha, scale, input_scale, is_result, self_or_result, grad_input) => {
   if (compute_requires_grad(grad_output, self_or_result)) throw_error_out_requires_grad("elu_backward");
-  return below_autograd(() => ops.elu_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, alpha, scale, input_scale, is_result, self_or_result, grad_input));
-}, "VariableType::elu_backward_grad_input", "engine/ops/native_functions/activation.yaml:346", "engine/generated/VariableType.ts:713");
+  const _result = below_autograd(() => ops.elu_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, alpha, scale, input_scale, is_result, self_or_result, grad_input));
+  if ((isFwGradDefined(grad_output) || isFwGradDefined(self_or_result) || isFwGradDefined(grad_input))) throw new NotImplementedError("Trying to use forward AD with elu_backward_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::elu_backward_grad_input", "engine/ops/native_functions/activation.yaml:346", "engine/generated/VariableType.ts:870");
 registerKernel(ops.elu_backward_default, "Autograd", (ks, grad_output, alpha, scale, input_scale, is_result, self_or_result) => {
   const _any_requires_grad = compute_requires_grad(grad_output, self_or_result);
   let grad_fn: EluBackwardBackward0 | null = null;
@@ -732,12 +891,15 @@ registerKernel(ops.elu_backward_default, "Autograd", (ks, grad_output, alpha, sc
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(grad_output) || isFwGradDefined(self_or_result))) throw new NotImplementedError("Trying to use forward AD with elu_backward that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::elu_backward_default", "engine/ops/native_functions/activation.yaml:353", "engine/generated/VariableType.ts:717");
+}, "VariableType::elu_backward_default", "engine/ops/native_functions/activation.yaml:353", "engine/generated/VariableType.ts:876");
 registerKernel(ops.gelu_backward_grad_input, "Autograd", (ks, grad_output, self, approximate, grad_input) => {
   if (compute_requires_grad(grad_output, self)) throw_error_out_requires_grad("gelu_backward");
-  return below_autograd(() => ops.gelu_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, self, approximate, grad_input));
-}, "VariableType::gelu_backward_grad_input", "engine/ops/native_functions/activation.yaml:357", "engine/generated/VariableType.ts:737");
+  const _result = below_autograd(() => ops.gelu_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, self, approximate, grad_input));
+  if ((isFwGradDefined(grad_output) || isFwGradDefined(self) || isFwGradDefined(grad_input))) throw new NotImplementedError("Trying to use forward AD with gelu_backward_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::gelu_backward_grad_input", "engine/ops/native_functions/activation.yaml:357", "engine/generated/VariableType.ts:897");
 registerKernel(ops.gelu_backward_default, "Autograd", (ks, grad_output, self, approximate) => {
   const _any_requires_grad = compute_requires_grad(grad_output, self);
   let grad_fn: GeluBackwardBackward0 | null = null;
@@ -753,27 +915,36 @@ registerKernel(ops.gelu_backward_default, "Autograd", (ks, grad_output, self, ap
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(grad_output) || isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with gelu_backward that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::gelu_backward_default", "engine/ops/native_functions/activation.yaml:364", "engine/generated/VariableType.ts:741");
-registerKernel(ops.silu_backward_grad_input, "Autograd", (ks, grad_output, self, grad_input) => below_autograd(() => ops.silu_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, self, grad_input)), "VariableType::silu_backward_grad_input", "engine/ops/native_functions/activation.yaml:370", "engine/generated/VariableType.ts:758");
+}, "VariableType::gelu_backward_default", "engine/ops/native_functions/activation.yaml:364", "engine/generated/VariableType.ts:903");
+registerKernel(ops.silu_backward_grad_input, "Autograd", (ks, grad_output, self, grad_input) => {
+  const _result = below_autograd(() => ops.silu_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, self, grad_input));
+  if ((isFwGradDefined(grad_output) || isFwGradDefined(self) || isFwGradDefined(grad_input))) throw new NotImplementedError("Trying to use forward AD with silu_backward_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::silu_backward_grad_input", "engine/ops/native_functions/activation.yaml:370", "engine/generated/VariableType.ts:921");
 registerKernel(ops.silu_backward_default, "Autograd", (ks, grad_output, self) => {
   const grad_fn = compute_requires_grad(grad_output, self) ? not_implemented_node("aten::silu_backward", grad_output, self) : null;
   const _result = below_autograd(() => ops.silu_backward_default.redispatch(ks.and(after_autograd_keyset), grad_output, self));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(grad_output) || isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with silu_backward that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::silu_backward_default", "engine/ops/native_functions/activation.yaml:377", "engine/generated/VariableType.ts:759");
+}, "VariableType::silu_backward_default", "engine/ops/native_functions/activation.yaml:377", "engine/generated/VariableType.ts:926");
 registerKernel(ops.mish_backward_default, "Autograd", (ks, grad_output, self) => {
   const grad_fn = compute_requires_grad(grad_output, self) ? not_implemented_node("aten::mish_backward", grad_output, self) : null;
   const _result = below_autograd(() => ops.mish_backward_default.redispatch(ks.and(after_autograd_keyset), grad_output, self));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(grad_output) || isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with mish_backward that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::mish_backward_default", "engine/ops/native_functions/activation.yaml:382", "engine/generated/VariableType.ts:766");
+}, "VariableType::mish_backward_default", "engine/ops/native_functions/activation.yaml:382", "engine/generated/VariableType.ts:934");
 registerKernel(ops.softplus_backward_grad_input, "Autograd", (ks, grad_output, self, beta, threshold, grad_input) => {
   if (compute_requires_grad(grad_output, self)) throw_error_out_requires_grad("softplus_backward");
-  return below_autograd(() => ops.softplus_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, self, beta, threshold, grad_input));
-}, "VariableType::softplus_backward_grad_input", "engine/ops/native_functions/activation.yaml:387", "engine/generated/VariableType.ts:773");
+  const _result = below_autograd(() => ops.softplus_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, self, beta, threshold, grad_input));
+  if ((isFwGradDefined(grad_output) || isFwGradDefined(self) || isFwGradDefined(grad_input))) throw new NotImplementedError("Trying to use forward AD with softplus_backward_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::softplus_backward_grad_input", "engine/ops/native_functions/activation.yaml:387", "engine/generated/VariableType.ts:942");
 registerKernel(ops.softplus_backward_default, "Autograd", (ks, grad_output, self, beta, threshold) => {
   const _any_requires_grad = compute_requires_grad(grad_output, self);
   let grad_fn: SoftplusBackwardBackward0 | null = null;
@@ -790,8 +961,9 @@ registerKernel(ops.softplus_backward_default, "Autograd", (ks, grad_output, self
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(grad_output) || isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with softplus_backward that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::softplus_backward_default", "engine/ops/native_functions/activation.yaml:394", "engine/generated/VariableType.ts:777");
+}, "VariableType::softplus_backward_default", "engine/ops/native_functions/activation.yaml:394", "engine/generated/VariableType.ts:948");
 registerKernel(ops.hardswish_backward_default, "Autograd", (ks, grad_output, self) => {
   const _any_requires_grad = compute_requires_grad(grad_output, self);
   let grad_fn: HardswishBackwardBackward0 | null = null;
@@ -806,12 +978,15 @@ registerKernel(ops.hardswish_backward_default, "Autograd", (ks, grad_output, sel
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(grad_output) || isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with hardswish_backward that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::hardswish_backward_default", "engine/ops/native_functions/activation.yaml:398", "engine/generated/VariableType.ts:795");
+}, "VariableType::hardswish_backward_default", "engine/ops/native_functions/activation.yaml:398", "engine/generated/VariableType.ts:967");
 registerKernel(ops.log_sigmoid_backward_grad_input, "Autograd", (ks, grad_output, self, buffer, grad_input) => {
   if (compute_requires_grad(grad_output, self, buffer)) throw_error_out_requires_grad("log_sigmoid_backward");
-  return below_autograd(() => ops.log_sigmoid_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, self, buffer, grad_input));
-}, "VariableType::log_sigmoid_backward_grad_input", "engine/ops/native_functions/activation.yaml:405", "engine/generated/VariableType.ts:811");
+  const _result = below_autograd(() => ops.log_sigmoid_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, self, buffer, grad_input));
+  if ((isFwGradDefined(grad_output) || isFwGradDefined(self) || isFwGradDefined(buffer) || isFwGradDefined(grad_input))) throw new NotImplementedError("Trying to use forward AD with log_sigmoid_backward_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::log_sigmoid_backward_grad_input", "engine/ops/native_functions/activation.yaml:405", "engine/generated/VariableType.ts:984");
 registerKernel(ops.log_sigmoid_backward_default, "Autograd", (ks, grad_output, self, buffer) => {
   const _any_requires_grad = compute_requires_grad(grad_output, self);
   let grad_fn: LogSigmoidBackwardBackward0 | null = null;
@@ -827,8 +1002,9 @@ registerKernel(ops.log_sigmoid_backward_default, "Autograd", (ks, grad_output, s
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(grad_output) || isFwGradDefined(self) || isFwGradDefined(buffer))) throw new NotImplementedError("Trying to use forward AD with log_sigmoid_backward that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::log_sigmoid_backward_default", "engine/ops/native_functions/activation.yaml:410", "engine/generated/VariableType.ts:815");
+}, "VariableType::log_sigmoid_backward_default", "engine/ops/native_functions/activation.yaml:410", "engine/generated/VariableType.ts:990");
 registerKernel(ops._softmax_backward_data_default, "Autograd", (ks, grad_output, output, dim, input_dtype) => {
   const _any_requires_grad = compute_requires_grad(grad_output, output);
   let grad_fn: SoftmaxBackwardDataBackward0 | null = null;
@@ -845,12 +1021,15 @@ registerKernel(ops._softmax_backward_data_default, "Autograd", (ks, grad_output,
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(grad_output) || isFwGradDefined(output))) throw new NotImplementedError("Trying to use forward AD with _softmax_backward_data that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::_softmax_backward_data_default", "engine/ops/native_functions/activation.yaml:416", "engine/generated/VariableType.ts:832");
+}, "VariableType::_softmax_backward_data_default", "engine/ops/native_functions/activation.yaml:416", "engine/generated/VariableType.ts:1008");
 registerKernel(ops._softmax_backward_data_out, "Autograd", (ks, grad_output, output, dim, input_dtype, grad_input) => {
   if (compute_requires_grad(grad_output, output)) throw_error_out_requires_grad("_softmax_backward_data");
-  return below_autograd(() => ops._softmax_backward_data_out.redispatch(ks.and(after_autograd_keyset), grad_output, output, dim, input_dtype, grad_input));
-}, "VariableType::_softmax_backward_data_out", "engine/ops/native_functions/activation.yaml:419", "engine/generated/VariableType.ts:850");
+  const _result = below_autograd(() => ops._softmax_backward_data_out.redispatch(ks.and(after_autograd_keyset), grad_output, output, dim, input_dtype, grad_input));
+  if ((isFwGradDefined(grad_output) || isFwGradDefined(output) || isFwGradDefined(grad_input))) throw new NotImplementedError("Trying to use forward AD with _softmax_backward_data_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::_softmax_backward_data_out", "engine/ops/native_functions/activation.yaml:419", "engine/generated/VariableType.ts:1027");
 registerKernel(ops._log_softmax_backward_data_default, "Autograd", (ks, grad_output, output, dim, input_dtype) => {
   const _any_requires_grad = compute_requires_grad(grad_output, output);
   let grad_fn: LogSoftmaxBackwardDataBackward0 | null = null;
@@ -866,19 +1045,23 @@ registerKernel(ops._log_softmax_backward_data_default, "Autograd", (ks, grad_out
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(grad_output) || isFwGradDefined(output))) throw new NotImplementedError("Trying to use forward AD with _log_softmax_backward_data that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::_log_softmax_backward_data_default", "engine/ops/native_functions/activation.yaml:424", "engine/generated/VariableType.ts:854");
+}, "VariableType::_log_softmax_backward_data_default", "engine/ops/native_functions/activation.yaml:424", "engine/generated/VariableType.ts:1033");
 registerKernel(ops._log_softmax_backward_data_out, "Autograd", (ks, grad_output, output, dim, input_dtype, out) => {
   if (compute_requires_grad(grad_output, output)) throw_error_out_requires_grad("_log_softmax_backward_data");
-  return below_autograd(() => ops._log_softmax_backward_data_out.redispatch(ks.and(after_autograd_keyset), grad_output, output, dim, input_dtype, out));
-}, "VariableType::_log_softmax_backward_data_out", "engine/ops/native_functions/activation.yaml:427", "engine/generated/VariableType.ts:871");
+  const _result = below_autograd(() => ops._log_softmax_backward_data_out.redispatch(ks.and(after_autograd_keyset), grad_output, output, dim, input_dtype, out));
+  if ((isFwGradDefined(grad_output) || isFwGradDefined(output) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with _log_softmax_backward_data_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::_log_softmax_backward_data_out", "engine/ops/native_functions/activation.yaml:427", "engine/generated/VariableType.ts:1051");
 registerKernel(ops._scaled_dot_product_attention_forward_default, "Autograd", (ks, query, key, value, attn_mask, dropout_p, need_attn_weights, is_causal) => {
   const grad_fn = compute_requires_grad(query, key, value, attn_mask) ? not_implemented_node("aten::_scaled_dot_product_attention_forward", query, key, value, attn_mask) : null;
   const _result = below_autograd(() => ops._scaled_dot_product_attention_forward_default.redispatch(ks.and(after_autograd_keyset), query, key, value, attn_mask, dropout_p, need_attn_weights, is_causal));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(query) || isFwGradDefined(key) || isFwGradDefined(value) || isFwGradDefined(attn_mask))) throw new NotImplementedError("Trying to use forward AD with _scaled_dot_product_attention_forward that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::_scaled_dot_product_attention_forward_default", "engine/ops/native_functions/attention.yaml:21", "engine/generated/VariableType.ts:875");
+}, "VariableType::_scaled_dot_product_attention_forward_default", "engine/ops/native_functions/attention.yaml:21", "engine/generated/VariableType.ts:1057");
 registerKernel(ops.mul_Scalar, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: MulBackward1 | null = null;
@@ -893,14 +1076,26 @@ registerKernel(ops.mul_Scalar, "Autograd", (ks, self, other) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with mul that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::mul_Scalar", "engine/ops/native_functions/attention.yaml:34", "engine/generated/VariableType.ts:882");
+}, "VariableType::mul_Scalar", "engine/ops/native_functions/attention.yaml:34", "engine/generated/VariableType.ts:1065");
+registerKernel(ops._new_zeros_with_same_feature_meta_default, "Autograd", (ks, self, other, self_num_batch_dims) => {
+  const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::_new_zeros_with_same_feature_meta", self, other) : null;
+  const _result = below_autograd(() => ops._new_zeros_with_same_feature_meta_default.redispatch(ks.and(after_autograd_keyset), self, other, self_num_batch_dims));
+  if (grad_fn) note_node_created(grad_fn);
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self) || isFwGradDefined(other))) throw new NotImplementedError("Trying to use forward AD with _new_zeros_with_same_feature_meta that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  return _result;
+}, "VariableType::_new_zeros_with_same_feature_meta_default", "engine/ops/native_functions/autograd.yaml:24", "engine/generated/VariableType.ts:1082");
 registerKernel(ops.sub_out, "Autograd", (ks, self, other, alpha, out) => {
   if (compute_requires_grad(self, other)) throw_error_out_requires_grad("sub");
-  return below_autograd(() => ops.sub_out.redispatch(ks.and(after_autograd_keyset), self, other, alpha, out));
-}, "VariableType::sub_out", "engine/ops/native_functions/binary.yaml:17", "engine/generated/VariableType.ts:898");
+  const _result = below_autograd(() => ops.sub_out.redispatch(ks.and(after_autograd_keyset), self, other, alpha, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(other) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with sub_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::sub_out", "engine/ops/native_functions/binary.yaml:17", "engine/generated/VariableType.ts:1090");
 registerKernel(ops.sub_Tensor, "Autograd", (ks, self, other, alpha) => {
   const _any_requires_grad = compute_requires_grad(self, other);
+  const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(other);
   let grad_fn: SubBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new SubBackward0();
@@ -914,10 +1109,20 @@ registerKernel(ops.sub_Tensor, "Autograd", (ks, self, other, alpha) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const other_t_raw: any = other ? fw_grad(other, 0) : null;
+    const other_t: any = other_t_raw !== null || !other ? other_t_raw : ops.zeros_default.call([...other._impl.sizes()], other.dtype, null, other.device, null);
+    result_new_fw_grad_opt = self_t.sub(maybe_multiply(other_t, alpha));
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::sub_Tensor", "engine/ops/native_functions/binary.yaml:23", "engine/generated/VariableType.ts:902");
+}, "VariableType::sub_Tensor", "engine/ops/native_functions/binary.yaml:23", "engine/generated/VariableType.ts:1096");
 registerKernel(ops.sub__Tensor, "Autograd", (ks, self, other, alpha) => {
   const _any_requires_grad = compute_requires_grad(self, other);
+  const _any_has_forward_grad_self = isFwGradDefined(self) || isFwGradDefined(other);
   check_inplace(self, _any_requires_grad);
   let grad_fn: SubBackward0 | null = null;
   if (_any_requires_grad) {
@@ -932,10 +1137,21 @@ registerKernel(ops.sub__Tensor, "Autograd", (ks, self, other, alpha) => {
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    let self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    const other_t_raw: any = other ? fw_grad(other, 0) : null;
+    const other_t: any = other_t_raw !== null || !other ? other_t_raw : ops.zeros_default.call([...other._impl.sizes()], other.dtype, null, other.device, null);
+    self_t = GradMode.is_enabled() ? self_t.clone() : self_t;
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(self_t.sub(maybe_multiply(other_t, alpha))) : self_t.sub(maybe_multiply(other_t, alpha));
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::sub__Tensor", "engine/ops/native_functions/binary.yaml:27", "engine/generated/VariableType.ts:919");
+}, "VariableType::sub__Tensor", "engine/ops/native_functions/binary.yaml:27", "engine/generated/VariableType.ts:1123");
 registerKernel(ops.sub_Scalar, "Autograd", (ks, self, other, alpha) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: SubBackward1 | null = null;
   if (_any_requires_grad) {
     grad_fn = new SubBackward1();
@@ -947,10 +1163,19 @@ registerKernel(ops.sub_Scalar, "Autograd", (ks, self, other, alpha) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const self_scalar_type: any = self.dtype.scalarType;
+    result_new_fw_grad_opt = handle_r_to_c(self_scalar_type, self_t);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::sub_Scalar", "engine/ops/native_functions/binary.yaml:32", "engine/generated/VariableType.ts:937");
+}, "VariableType::sub_Scalar", "engine/ops/native_functions/binary.yaml:32", "engine/generated/VariableType.ts:1152");
 registerKernel(ops.sub__Scalar, "Autograd", (ks, self, other, alpha) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_self = isFwGradDefined(self);
   check_inplace(self, _any_requires_grad);
   let grad_fn: SubBackward1 | null = null;
   if (_any_requires_grad) {
@@ -963,10 +1188,20 @@ registerKernel(ops.sub__Scalar, "Autograd", (ks, self, other, alpha) => {
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    let self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    self_t = GradMode.is_enabled() ? self_t.clone() : self_t;
+    const self_scalar_type: any = self.dtype.scalarType;
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(handle_r_to_c(self_scalar_type, self_t)) : handle_r_to_c(self_scalar_type, self_t);
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::sub__Scalar", "engine/ops/native_functions/binary.yaml:37", "engine/generated/VariableType.ts:952");
+}, "VariableType::sub__Scalar", "engine/ops/native_functions/binary.yaml:37", "engine/generated/VariableType.ts:1176");
 registerKernel(ops.rsub_Tensor, "Autograd", (ks, self, other, alpha) => {
   const _any_requires_grad = compute_requires_grad(self, other);
+  const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(other);
   let grad_fn: RsubBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new RsubBackward0();
@@ -980,10 +1215,20 @@ registerKernel(ops.rsub_Tensor, "Autograd", (ks, self, other, alpha) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const other_t_raw: any = other ? fw_grad(other, 0) : null;
+    const other_t: any = other_t_raw !== null || !other ? other_t_raw : ops.zeros_default.call([...other._impl.sizes()], other.dtype, null, other.device, null);
+    result_new_fw_grad_opt = maybe_multiply(self_t, alpha).neg().add(other_t);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::rsub_Tensor", "engine/ops/native_functions/binary.yaml:43", "engine/generated/VariableType.ts:968");
+}, "VariableType::rsub_Tensor", "engine/ops/native_functions/binary.yaml:43", "engine/generated/VariableType.ts:1202");
 registerKernel(ops.rsub_Scalar, "Autograd", (ks, self, other, alpha) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: RsubBackward1 | null = null;
   if (_any_requires_grad) {
     grad_fn = new RsubBackward1();
@@ -996,10 +1241,19 @@ registerKernel(ops.rsub_Scalar, "Autograd", (ks, self, other, alpha) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const self_scalar_type: any = self.dtype.scalarType;
+    result_new_fw_grad_opt = handle_r_to_c(self_scalar_type, maybe_multiply(self_t.neg(), alpha));
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::rsub_Scalar", "engine/ops/native_functions/binary.yaml:50", "engine/generated/VariableType.ts:985");
+}, "VariableType::rsub_Scalar", "engine/ops/native_functions/binary.yaml:50", "engine/generated/VariableType.ts:1229");
 registerKernel(ops.div_Tensor, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
+  const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(other);
   let grad_fn: DivBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new DivBackward0();
@@ -1013,10 +1267,22 @@ registerKernel(ops.div_Tensor, "Autograd", (ks, self, other) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const other_t_raw: any = other ? fw_grad(other, 0) : null;
+    const other_t: any = other_t_raw !== null || !other ? other_t_raw : ops.zeros_default.call([...other._impl.sizes()], other.dtype, null, other.device, null);
+    const other_p: any = other ? ops._fw_primal_default.call(other, 0) : null;
+    const result: any = (_result as any);
+    result_new_fw_grad_opt = self_t.sub(other_t.mul(result)).div(other_p);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::div_Tensor", "engine/ops/native_functions/binary.yaml:58", "engine/generated/VariableType.ts:1001");
+}, "VariableType::div_Tensor", "engine/ops/native_functions/binary.yaml:58", "engine/generated/VariableType.ts:1254");
 registerKernel(ops.div__Tensor, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
+  const _any_has_forward_grad_self = isFwGradDefined(self) || isFwGradDefined(other);
   check_inplace(self, _any_requires_grad);
   let grad_fn: DivBackward0 | null = null;
   if (_any_requires_grad) {
@@ -1031,14 +1297,29 @@ registerKernel(ops.div__Tensor, "Autograd", (ks, self, other) => {
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    let self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const other_t_raw: any = other ? fw_grad(other, 0) : null;
+    const other_t: any = other_t_raw !== null || !other ? other_t_raw : ops.zeros_default.call([...other._impl.sizes()], other.dtype, null, other.device, null);
+    const other_p: any = other ? ops._fw_primal_default.call(other, 0) : null;
+    self_t = GradMode.is_enabled() ? self_t.clone() : self_t;
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(self_t.sub(other_t.mul(self_p)).div(other_p)) : self_t.sub(other_t.mul(self_p)).div(other_p);
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::div__Tensor", "engine/ops/native_functions/binary.yaml:62", "engine/generated/VariableType.ts:1018");
+}, "VariableType::div__Tensor", "engine/ops/native_functions/binary.yaml:62", "engine/generated/VariableType.ts:1283");
 registerKernel(ops.div_out, "Autograd", (ks, self, other, out) => {
   if (compute_requires_grad(self, other)) throw_error_out_requires_grad("div");
-  return below_autograd(() => ops.div_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
-}, "VariableType::div_out", "engine/ops/native_functions/binary.yaml:66", "engine/generated/VariableType.ts:1036");
+  const _result = below_autograd(() => ops.div_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(other) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with div_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::div_out", "engine/ops/native_functions/binary.yaml:66", "engine/generated/VariableType.ts:1314");
 registerKernel(ops.div_Tensor_mode, "Autograd", (ks, self, other, rounding_mode) => {
   const _any_requires_grad = compute_requires_grad(self, other);
+  const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(other);
   let grad_fn: DivBackward2 | null = null;
   if (_any_requires_grad) {
     grad_fn = new DivBackward2();
@@ -1053,11 +1334,26 @@ registerKernel(ops.div_Tensor_mode, "Autograd", (ks, self, other, rounding_mode)
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const other_t_raw: any = other ? fw_grad(other, 0) : null;
+    const other_t: any = other_t_raw !== null || !other ? other_t_raw : ops.zeros_default.call([...other._impl.sizes()], other.dtype, null, other.device, null);
+    const other_p: any = other ? ops._fw_primal_default.call(other, 0) : null;
+    const result: any = (_result as any);
+    result_new_fw_grad_opt = rounding_mode ? zeros_like(result) : self_t.div(other_p).sub(other_t.mul(self_p.div(other_p)).div(other_p));
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::div_Tensor_mode", "engine/ops/native_functions/binary.yaml:72", "engine/generated/VariableType.ts:1040");
+}, "VariableType::div_Tensor_mode", "engine/ops/native_functions/binary.yaml:72", "engine/generated/VariableType.ts:1320");
 registerKernel(ops.div__Tensor_mode, "Autograd", (ks, self, other, rounding_mode) => {
   const _any_requires_grad = compute_requires_grad(self, other);
+  const _any_has_forward_grad_self = isFwGradDefined(self) || isFwGradDefined(other);
   check_inplace(self, _any_requires_grad);
+  let original_self: Tensor | null = null;
+  if (_any_has_forward_grad_self) original_self = ops.clone_default.call(self, null) as Tensor;
   let grad_fn: DivBackward2 | null = null;
   if (_any_requires_grad) {
     grad_fn = new DivBackward2();
@@ -1072,14 +1368,31 @@ registerKernel(ops.div__Tensor_mode, "Autograd", (ks, self, other, rounding_mode
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const other_t_raw: any = other ? fw_grad(other, 0) : null;
+    const other_t: any = other_t_raw !== null || !other ? other_t_raw : ops.zeros_default.call([...other._impl.sizes()], other.dtype, null, other.device, null);
+    const other_p: any = other ? ops._fw_primal_default.call(other, 0) : null;
+    const original_self_t_raw: any = fw_grad(original_self!, 0);
+    const original_self_t: any = original_self_t_raw !== null ? original_self_t_raw : ops.zeros_like_default.call(original_self, null, null, null, null, null);
+    const original_self_p: any = ops._fw_primal_default.call(original_self, 0);
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(rounding_mode ? zeros_like(self_p) : original_self_t.div(other_p).sub(other_t.mul(original_self_p.div(other_p)).div(other_p))) : rounding_mode ? zeros_like(self_p) : original_self_t.div(other_p).sub(other_t.mul(original_self_p.div(other_p)).div(other_p));
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::div__Tensor_mode", "engine/ops/native_functions/binary.yaml:76", "engine/generated/VariableType.ts:1058");
+}, "VariableType::div__Tensor_mode", "engine/ops/native_functions/binary.yaml:76", "engine/generated/VariableType.ts:1351");
 registerKernel(ops.div_out_mode, "Autograd", (ks, self, other, rounding_mode, out) => {
   if (compute_requires_grad(self, other)) throw_error_out_requires_grad("div");
-  return below_autograd(() => ops.div_out_mode.redispatch(ks.and(after_autograd_keyset), self, other, rounding_mode, out));
-}, "VariableType::div_out_mode", "engine/ops/native_functions/binary.yaml:80", "engine/generated/VariableType.ts:1077");
+  const _result = below_autograd(() => ops.div_out_mode.redispatch(ks.and(after_autograd_keyset), self, other, rounding_mode, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(other) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with div_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::div_out_mode", "engine/ops/native_functions/binary.yaml:80", "engine/generated/VariableType.ts:1387");
 registerKernel(ops.div_Scalar, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: DivBackward1 | null = null;
   if (_any_requires_grad) {
     grad_fn = new DivBackward1();
@@ -1092,10 +1405,18 @@ registerKernel(ops.div_Scalar, "Autograd", (ks, self, other) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    result_new_fw_grad_opt = self_t.div(other);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::div_Scalar", "engine/ops/native_functions/binary.yaml:87", "engine/generated/VariableType.ts:1081");
+}, "VariableType::div_Scalar", "engine/ops/native_functions/binary.yaml:87", "engine/generated/VariableType.ts:1393");
 registerKernel(ops.div__Scalar, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_self = isFwGradDefined(self);
   check_inplace(self, _any_requires_grad);
   let grad_fn: DivBackward1 | null = null;
   if (_any_requires_grad) {
@@ -1109,10 +1430,19 @@ registerKernel(ops.div__Scalar, "Autograd", (ks, self, other) => {
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    let self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    self_t = GradMode.is_enabled() ? self_t.clone() : self_t;
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(self_t.div(other)) : self_t.div(other);
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::div__Scalar", "engine/ops/native_functions/binary.yaml:92", "engine/generated/VariableType.ts:1097");
+}, "VariableType::div__Scalar", "engine/ops/native_functions/binary.yaml:92", "engine/generated/VariableType.ts:1417");
 registerKernel(ops.div_Scalar_mode, "Autograd", (ks, self, other, rounding_mode) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: DivBackward3 | null = null;
   if (_any_requires_grad) {
     grad_fn = new DivBackward3();
@@ -1126,10 +1456,19 @@ registerKernel(ops.div_Scalar_mode, "Autograd", (ks, self, other, rounding_mode)
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const result: any = (_result as any);
+    result_new_fw_grad_opt = rounding_mode ? zeros_like(result) : self_t.div(other);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::div_Scalar_mode", "engine/ops/native_functions/binary.yaml:98", "engine/generated/VariableType.ts:1114");
+}, "VariableType::div_Scalar_mode", "engine/ops/native_functions/binary.yaml:98", "engine/generated/VariableType.ts:1443");
 registerKernel(ops.div__Scalar_mode, "Autograd", (ks, self, other, rounding_mode) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_self = isFwGradDefined(self);
   check_inplace(self, _any_requires_grad);
   let grad_fn: DivBackward3 | null = null;
   if (_any_requires_grad) {
@@ -1144,30 +1483,48 @@ registerKernel(ops.div__Scalar_mode, "Autograd", (ks, self, other, rounding_mode
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    let self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    self_t = GradMode.is_enabled() ? self_t.clone() : self_t;
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(rounding_mode ? zeros_like(self_p) : self_t.div(other)) : rounding_mode ? zeros_like(self_p) : self_t.div(other);
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::div__Scalar_mode", "engine/ops/native_functions/binary.yaml:103", "engine/generated/VariableType.ts:1131");
+}, "VariableType::div__Scalar_mode", "engine/ops/native_functions/binary.yaml:103", "engine/generated/VariableType.ts:1469");
 registerKernel(ops.floor_divide_default, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::floor_divide", self, other) : null;
   const _result = below_autograd(() => ops.floor_divide_default.redispatch(ks.and(after_autograd_keyset), self, other));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self) || isFwGradDefined(other))) throw new NotImplementedError("Trying to use forward AD with floor_divide that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::floor_divide_default", "engine/ops/native_functions/binary.yaml:134", "engine/generated/VariableType.ts:1149");
+}, "VariableType::floor_divide_default", "engine/ops/native_functions/binary.yaml:134", "engine/generated/VariableType.ts:1497");
 registerKernel(ops.floor_divide__Tensor, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(other) ? not_implemented_node("aten::floor_divide_", other) : null;
   if (grad_fn) check_inplace(self, true);
   const _result = below_autograd(() => ops.floor_divide__Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) rebase_history(self, grad_fn);
+  if ((isFwGradDefined(other))) throw new NotImplementedError("Trying to use forward AD with floor_divide_ that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::floor_divide__Tensor", "engine/ops/native_functions/binary.yaml:139", "engine/generated/VariableType.ts:1156");
-registerKernel(ops.floor_divide_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.floor_divide_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::floor_divide_out", "engine/ops/native_functions/binary.yaml:144", "engine/generated/VariableType.ts:1164");
+}, "VariableType::floor_divide__Tensor", "engine/ops/native_functions/binary.yaml:139", "engine/generated/VariableType.ts:1505");
+registerKernel(ops.floor_divide_out, "Autograd", (ks, self, other, out) => {
+  const _result = below_autograd(() => ops.floor_divide_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(other) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with floor_divide_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::floor_divide_out", "engine/ops/native_functions/binary.yaml:144", "engine/generated/VariableType.ts:1514");
 registerKernel(ops.remainder_Tensor_out, "Autograd", (ks, self, other, out) => {
   if (compute_requires_grad(self, other)) throw_error_out_requires_grad("remainder");
-  return below_autograd(() => ops.remainder_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
-}, "VariableType::remainder_Tensor_out", "engine/ops/native_functions/binary.yaml:160", "engine/generated/VariableType.ts:1165");
+  const _result = below_autograd(() => ops.remainder_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(other) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with remainder_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::remainder_Tensor_out", "engine/ops/native_functions/binary.yaml:160", "engine/generated/VariableType.ts:1519");
 registerKernel(ops.remainder_Tensor, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
+  const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(other);
   let grad_fn: RemainderBackward1 | null = null;
   if (_any_requires_grad) {
     grad_fn = new RemainderBackward1();
@@ -1180,11 +1537,25 @@ registerKernel(ops.remainder_Tensor, "Autograd", (ks, self, other) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const other_t_raw: any = other ? fw_grad(other, 0) : null;
+    const other_t: any = other_t_raw !== null || !other ? other_t_raw : ops.zeros_default.call([...other._impl.sizes()], other.dtype, null, other.device, null);
+    const other_p: any = other ? ops._fw_primal_default.call(other, 0) : null;
+    result_new_fw_grad_opt = self_t.sub(other_t.mul(self_p.div(other_p, { rounding_mode: "floor" })));
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::remainder_Tensor", "engine/ops/native_functions/binary.yaml:166", "engine/generated/VariableType.ts:1169");
+}, "VariableType::remainder_Tensor", "engine/ops/native_functions/binary.yaml:166", "engine/generated/VariableType.ts:1525");
 registerKernel(ops.remainder__Tensor, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
+  const _any_has_forward_grad_self = isFwGradDefined(self) || isFwGradDefined(other);
   check_inplace(self, _any_requires_grad);
+  let original_self: Tensor | null = null;
+  if (_any_has_forward_grad_self) original_self = ops.clone_default.call(self, null) as Tensor;
   let grad_fn: RemainderBackward1 | null = null;
   if (_any_requires_grad) {
     grad_fn = new RemainderBackward1();
@@ -1197,14 +1568,31 @@ registerKernel(ops.remainder__Tensor, "Autograd", (ks, self, other) => {
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const other_t_raw: any = other ? fw_grad(other, 0) : null;
+    const other_t: any = other_t_raw !== null || !other ? other_t_raw : ops.zeros_default.call([...other._impl.sizes()], other.dtype, null, other.device, null);
+    const other_p: any = other ? ops._fw_primal_default.call(other, 0) : null;
+    const original_self_t_raw: any = fw_grad(original_self!, 0);
+    const original_self_t: any = original_self_t_raw !== null ? original_self_t_raw : ops.zeros_like_default.call(original_self, null, null, null, null, null);
+    const original_self_p: any = ops._fw_primal_default.call(original_self, 0);
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(original_self_t.sub(other_t.mul(original_self_p.div(other_p, { rounding_mode: "floor" })))) : original_self_t.sub(other_t.mul(original_self_p.div(other_p, { rounding_mode: "floor" })));
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::remainder__Tensor", "engine/ops/native_functions/binary.yaml:170", "engine/generated/VariableType.ts:1185");
+}, "VariableType::remainder__Tensor", "engine/ops/native_functions/binary.yaml:170", "engine/generated/VariableType.ts:1553");
 registerKernel(ops.remainder_Scalar_out, "Autograd", (ks, self, other, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("remainder");
-  return below_autograd(() => ops.remainder_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
-}, "VariableType::remainder_Scalar_out", "engine/ops/native_functions/binary.yaml:174", "engine/generated/VariableType.ts:1202");
+  const _result = below_autograd(() => ops.remainder_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with remainder_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::remainder_Scalar_out", "engine/ops/native_functions/binary.yaml:174", "engine/generated/VariableType.ts:1587");
 registerKernel(ops.remainder_Scalar, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: RemainderBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new RemainderBackward0();
@@ -1215,10 +1603,18 @@ registerKernel(ops.remainder_Scalar, "Autograd", (ks, self, other) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    result_new_fw_grad_opt = self_t;
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::remainder_Scalar", "engine/ops/native_functions/binary.yaml:178", "engine/generated/VariableType.ts:1206");
+}, "VariableType::remainder_Scalar", "engine/ops/native_functions/binary.yaml:178", "engine/generated/VariableType.ts:1593");
 registerKernel(ops.remainder__Scalar, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_self = isFwGradDefined(self);
   check_inplace(self, _any_requires_grad);
   let grad_fn: RemainderBackward0 | null = null;
   if (_any_requires_grad) {
@@ -1230,21 +1626,33 @@ registerKernel(ops.remainder__Scalar, "Autograd", (ks, self, other) => {
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    let self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    self_t = GradMode.is_enabled() ? self_t.clone() : self_t;
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(self_t) : self_t;
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::remainder__Scalar", "engine/ops/native_functions/binary.yaml:183", "engine/generated/VariableType.ts:1220");
+}, "VariableType::remainder__Scalar", "engine/ops/native_functions/binary.yaml:183", "engine/generated/VariableType.ts:1615");
 registerKernel(ops.remainder_Scalar_Tensor, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(other) ? not_implemented_node("aten::remainder", other) : null;
   const _result = below_autograd(() => ops.remainder_Scalar_Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(other))) throw new NotImplementedError("Trying to use forward AD with remainder that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::remainder_Scalar_Tensor", "engine/ops/native_functions/binary.yaml:188", "engine/generated/VariableType.ts:1235");
+}, "VariableType::remainder_Scalar_Tensor", "engine/ops/native_functions/binary.yaml:188", "engine/generated/VariableType.ts:1639");
 registerKernel(ops.fmod_Tensor_out, "Autograd", (ks, self, other, out) => {
   if (compute_requires_grad(self, other)) throw_error_out_requires_grad("fmod");
-  return below_autograd(() => ops.fmod_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
-}, "VariableType::fmod_Tensor_out", "engine/ops/native_functions/binary.yaml:194", "engine/generated/VariableType.ts:1242");
+  const _result = below_autograd(() => ops.fmod_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(other) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with fmod_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::fmod_Tensor_out", "engine/ops/native_functions/binary.yaml:194", "engine/generated/VariableType.ts:1647");
 registerKernel(ops.fmod_Tensor, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
+  const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(other);
   let grad_fn: FmodBackward1 | null = null;
   if (_any_requires_grad) {
     grad_fn = new FmodBackward1();
@@ -1257,11 +1665,25 @@ registerKernel(ops.fmod_Tensor, "Autograd", (ks, self, other) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const other_t_raw: any = other ? fw_grad(other, 0) : null;
+    const other_t: any = other_t_raw !== null || !other ? other_t_raw : ops.zeros_default.call([...other._impl.sizes()], other.dtype, null, other.device, null);
+    const other_p: any = other ? ops._fw_primal_default.call(other, 0) : null;
+    result_new_fw_grad_opt = self_t.sub(other_t.mul(self_p.div(other_p, { rounding_mode: "trunc" })));
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::fmod_Tensor", "engine/ops/native_functions/binary.yaml:200", "engine/generated/VariableType.ts:1246");
+}, "VariableType::fmod_Tensor", "engine/ops/native_functions/binary.yaml:200", "engine/generated/VariableType.ts:1653");
 registerKernel(ops.fmod__Tensor, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
+  const _any_has_forward_grad_self = isFwGradDefined(self) || isFwGradDefined(other);
   check_inplace(self, _any_requires_grad);
+  let original_self: Tensor | null = null;
+  if (_any_has_forward_grad_self) original_self = ops.clone_default.call(self, null) as Tensor;
   let grad_fn: FmodBackward1 | null = null;
   if (_any_requires_grad) {
     grad_fn = new FmodBackward1();
@@ -1274,14 +1696,31 @@ registerKernel(ops.fmod__Tensor, "Autograd", (ks, self, other) => {
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const other_t_raw: any = other ? fw_grad(other, 0) : null;
+    const other_t: any = other_t_raw !== null || !other ? other_t_raw : ops.zeros_default.call([...other._impl.sizes()], other.dtype, null, other.device, null);
+    const other_p: any = other ? ops._fw_primal_default.call(other, 0) : null;
+    const original_self_t_raw: any = fw_grad(original_self!, 0);
+    const original_self_t: any = original_self_t_raw !== null ? original_self_t_raw : ops.zeros_like_default.call(original_self, null, null, null, null, null);
+    const original_self_p: any = ops._fw_primal_default.call(original_self, 0);
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(original_self_t.sub(other_t.mul(original_self_p.div(other_p, { rounding_mode: "trunc" })))) : original_self_t.sub(other_t.mul(original_self_p.div(other_p, { rounding_mode: "trunc" })));
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::fmod__Tensor", "engine/ops/native_functions/binary.yaml:204", "engine/generated/VariableType.ts:1262");
+}, "VariableType::fmod__Tensor", "engine/ops/native_functions/binary.yaml:204", "engine/generated/VariableType.ts:1681");
 registerKernel(ops.fmod_Scalar_out, "Autograd", (ks, self, other, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("fmod");
-  return below_autograd(() => ops.fmod_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
-}, "VariableType::fmod_Scalar_out", "engine/ops/native_functions/binary.yaml:208", "engine/generated/VariableType.ts:1279");
+  const _result = below_autograd(() => ops.fmod_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with fmod_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::fmod_Scalar_out", "engine/ops/native_functions/binary.yaml:208", "engine/generated/VariableType.ts:1715");
 registerKernel(ops.fmod_Scalar, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: FmodBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new FmodBackward0();
@@ -1292,10 +1731,18 @@ registerKernel(ops.fmod_Scalar, "Autograd", (ks, self, other) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    result_new_fw_grad_opt = self_t;
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::fmod_Scalar", "engine/ops/native_functions/binary.yaml:212", "engine/generated/VariableType.ts:1283");
+}, "VariableType::fmod_Scalar", "engine/ops/native_functions/binary.yaml:212", "engine/generated/VariableType.ts:1721");
 registerKernel(ops.fmod__Scalar, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_self = isFwGradDefined(self);
   check_inplace(self, _any_requires_grad);
   let grad_fn: FmodBackward0 | null = null;
   if (_any_requires_grad) {
@@ -1307,14 +1754,25 @@ registerKernel(ops.fmod__Scalar, "Autograd", (ks, self, other) => {
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    let self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    self_t = GradMode.is_enabled() ? self_t.clone() : self_t;
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(self_t) : self_t;
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::fmod__Scalar", "engine/ops/native_functions/binary.yaml:217", "engine/generated/VariableType.ts:1297");
+}, "VariableType::fmod__Scalar", "engine/ops/native_functions/binary.yaml:217", "engine/generated/VariableType.ts:1743");
 registerKernel(ops.pow_Tensor_Tensor_out, "Autograd", (ks, self, exponent, out) => {
   if (compute_requires_grad(self, exponent)) throw_error_out_requires_grad("pow");
-  return below_autograd(() => ops.pow_Tensor_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, exponent, out));
-}, "VariableType::pow_Tensor_Tensor_out", "engine/ops/native_functions/binary.yaml:224", "engine/generated/VariableType.ts:1312");
+  const _result = below_autograd(() => ops.pow_Tensor_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, exponent, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(exponent) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with pow_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::pow_Tensor_Tensor_out", "engine/ops/native_functions/binary.yaml:224", "engine/generated/VariableType.ts:1767");
 registerKernel(ops.pow_Tensor_Tensor, "Autograd", (ks, self, exponent) => {
   const _any_requires_grad = compute_requires_grad(self, exponent);
+  const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(exponent);
   let grad_fn: PowBackward1 | null = null;
   if (_any_requires_grad) {
     grad_fn = new PowBackward1();
@@ -1328,11 +1786,26 @@ registerKernel(ops.pow_Tensor_Tensor, "Autograd", (ks, self, exponent) => {
     grad_fn.result_ = new SavedVariable((_result as Tensor), true);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const exponent_t_raw: any = exponent ? fw_grad(exponent, 0) : null;
+    const exponent_t: any = exponent_t_raw !== null || !exponent ? exponent_t_raw : ops.zeros_default.call([...exponent._impl.sizes()], exponent.dtype, null, exponent.device, null);
+    const exponent_p: any = exponent ? ops._fw_primal_default.call(exponent, 0) : null;
+    const result: any = (_result as any);
+    result_new_fw_grad_opt = pow_backward_self(self_t, self_p, exponent_p).add(pow_backward_exponent(exponent_t, self_p, exponent_p, result));
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::pow_Tensor_Tensor", "engine/ops/native_functions/binary.yaml:230", "engine/generated/VariableType.ts:1316");
+}, "VariableType::pow_Tensor_Tensor", "engine/ops/native_functions/binary.yaml:230", "engine/generated/VariableType.ts:1773");
 registerKernel(ops.pow__Tensor, "Autograd", (ks, self, exponent) => {
   const _any_requires_grad = compute_requires_grad(self, exponent);
+  const _any_has_forward_grad_self = isFwGradDefined(self) || isFwGradDefined(exponent);
   check_inplace(self, _any_requires_grad);
+  let original_self: Tensor | null = null;
+  if (_any_has_forward_grad_self) original_self = ops.clone_default.call(self, null) as Tensor;
   let grad_fn: PowBackward1 | null = null;
   if (_any_requires_grad) {
     grad_fn = new PowBackward1();
@@ -1346,14 +1819,31 @@ registerKernel(ops.pow__Tensor, "Autograd", (ks, self, exponent) => {
     grad_fn.result_ = new SavedVariable(self, true);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const exponent_t_raw: any = exponent ? fw_grad(exponent, 0) : null;
+    const exponent_t: any = exponent_t_raw !== null || !exponent ? exponent_t_raw : ops.zeros_default.call([...exponent._impl.sizes()], exponent.dtype, null, exponent.device, null);
+    const exponent_p: any = exponent ? ops._fw_primal_default.call(exponent, 0) : null;
+    const original_self_t_raw: any = fw_grad(original_self!, 0);
+    const original_self_t: any = original_self_t_raw !== null ? original_self_t_raw : ops.zeros_like_default.call(original_self, null, null, null, null, null);
+    const original_self_p: any = ops._fw_primal_default.call(original_self, 0);
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(pow_backward_self(original_self_t, original_self_p, exponent_p).add(pow_backward_exponent(exponent_t, original_self_p, exponent_p, self_p))) : pow_backward_self(original_self_t, original_self_p, exponent_p).add(pow_backward_exponent(exponent_t, original_self_p, exponent_p, self_p));
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::pow__Tensor", "engine/ops/native_functions/binary.yaml:234", "engine/generated/VariableType.ts:1333");
+}, "VariableType::pow__Tensor", "engine/ops/native_functions/binary.yaml:234", "engine/generated/VariableType.ts:1803");
 registerKernel(ops.pow_Scalar_out, "Autograd", (ks, self, exponent, out) => {
   if (compute_requires_grad(exponent)) throw_error_out_requires_grad("pow");
-  return below_autograd(() => ops.pow_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, exponent, out));
-}, "VariableType::pow_Scalar_out", "engine/ops/native_functions/binary.yaml:238", "engine/generated/VariableType.ts:1351");
+  const _result = below_autograd(() => ops.pow_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, exponent, out));
+  if ((isFwGradDefined(exponent) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with pow_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::pow_Scalar_out", "engine/ops/native_functions/binary.yaml:238", "engine/generated/VariableType.ts:1838");
 registerKernel(ops.pow_Scalar, "Autograd", (ks, self, exponent) => {
   const _any_requires_grad = compute_requires_grad(exponent);
+  const _any_has_forward_grad_result = isFwGradDefined(exponent);
   let grad_fn: PowBackward2 | null = null;
   if (_any_requires_grad) {
     grad_fn = new PowBackward2();
@@ -1367,14 +1857,26 @@ registerKernel(ops.pow_Scalar, "Autograd", (ks, self, exponent) => {
     grad_fn.result_ = new SavedVariable((_result as Tensor), true);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const exponent_t_raw: any = exponent ? fw_grad(exponent, 0) : null;
+    const exponent_t: any = exponent_t_raw !== null || !exponent ? exponent_t_raw : ops.zeros_default.call([...exponent._impl.sizes()], exponent.dtype, null, exponent.device, null);
+    const exponent_p: any = exponent ? ops._fw_primal_default.call(exponent, 0) : null;
+    const result: any = (_result as any);
+    result_new_fw_grad_opt = pow_backward_exponent(exponent_t, self, exponent_p, result);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::pow_Scalar", "engine/ops/native_functions/binary.yaml:243", "engine/generated/VariableType.ts:1355");
+}, "VariableType::pow_Scalar", "engine/ops/native_functions/binary.yaml:243", "engine/generated/VariableType.ts:1844");
 registerKernel(ops.pow_Tensor_Scalar_out, "Autograd", (ks, self, exponent, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("pow");
-  return below_autograd(() => ops.pow_Tensor_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, exponent, out));
-}, "VariableType::pow_Tensor_Scalar_out", "engine/ops/native_functions/binary.yaml:246", "engine/generated/VariableType.ts:1372");
+  const _result = below_autograd(() => ops.pow_Tensor_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, exponent, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with pow_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::pow_Tensor_Scalar_out", "engine/ops/native_functions/binary.yaml:246", "engine/generated/VariableType.ts:1871");
 registerKernel(ops.pow_Tensor_Scalar, "Autograd", (ks, self, exponent) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: PowBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new PowBackward0();
@@ -1387,11 +1889,22 @@ registerKernel(ops.pow_Tensor_Scalar, "Autograd", (ks, self, exponent) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    result_new_fw_grad_opt = pow_backward(self_t, self_p, exponent);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::pow_Tensor_Scalar", "engine/ops/native_functions/binary.yaml:252", "engine/generated/VariableType.ts:1376");
+}, "VariableType::pow_Tensor_Scalar", "engine/ops/native_functions/binary.yaml:252", "engine/generated/VariableType.ts:1877");
 registerKernel(ops.pow__Scalar, "Autograd", (ks, self, exponent) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_self = isFwGradDefined(self);
   check_inplace(self, _any_requires_grad);
+  let original_self: Tensor | null = null;
+  if (_any_has_forward_grad_self) original_self = ops.clone_default.call(self, null) as Tensor;
   let grad_fn: PowBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new PowBackward0();
@@ -1404,15 +1917,31 @@ registerKernel(ops.pow__Scalar, "Autograd", (ks, self, exponent) => {
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const original_self_t_raw: any = fw_grad(original_self!, 0);
+    const original_self_t: any = original_self_t_raw !== null ? original_self_t_raw : ops.zeros_like_default.call(original_self, null, null, null, null, null);
+    const original_self_p: any = ops._fw_primal_default.call(original_self, 0);
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(pow_backward(original_self_t, original_self_p, exponent)) : pow_backward(original_self_t, original_self_p, exponent);
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::pow__Scalar", "engine/ops/native_functions/binary.yaml:256", "engine/generated/VariableType.ts:1392");
+}, "VariableType::pow__Scalar", "engine/ops/native_functions/binary.yaml:256", "engine/generated/VariableType.ts:1902");
 registerKernel(ops.atan2_out, "Autograd", (ks, self, other, out) => {
   if (compute_requires_grad(self, other)) throw_error_out_requires_grad("atan2");
-  return below_autograd(() => ops.atan2_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
-}, "VariableType::atan2_out", "engine/ops/native_functions/binary.yaml:262", "engine/generated/VariableType.ts:1409");
+  const _result = below_autograd(() => ops.atan2_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(other) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with atan2_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::atan2_out", "engine/ops/native_functions/binary.yaml:262", "engine/generated/VariableType.ts:1933");
 registerKernel(ops.atan2__default, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
+  const _any_has_forward_grad_self = isFwGradDefined(self) || isFwGradDefined(other);
   check_inplace(self, _any_requires_grad);
+  let original_self: Tensor | null = null;
+  if (_any_has_forward_grad_self) original_self = ops.clone_default.call(self, null) as Tensor;
   let grad_fn: Atan2Backward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new Atan2Backward0();
@@ -1425,10 +1954,25 @@ registerKernel(ops.atan2__default, "Autograd", (ks, self, other) => {
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const other_t_raw: any = other ? fw_grad(other, 0) : null;
+    const other_t: any = other_t_raw !== null || !other ? other_t_raw : ops.zeros_default.call([...other._impl.sizes()], other.dtype, null, other.device, null);
+    const other_p: any = other ? ops._fw_primal_default.call(other, 0) : null;
+    const original_self_t_raw: any = fw_grad(original_self!, 0);
+    const original_self_t: any = original_self_t_raw !== null ? original_self_t_raw : ops.zeros_like_default.call(original_self, null, null, null, null, null);
+    const original_self_p: any = ops._fw_primal_default.call(original_self, 0);
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(original_self_p.neg().mul(other_t).add(other_p.mul(original_self_t)).div(original_self_p.pow(2).add(other_p.pow(2)))) : original_self_p.neg().mul(other_t).add(other_p.mul(original_self_t)).div(original_self_p.pow(2).add(other_p.pow(2)));
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::atan2__default", "engine/ops/native_functions/binary.yaml:268", "engine/generated/VariableType.ts:1413");
+}, "VariableType::atan2__default", "engine/ops/native_functions/binary.yaml:268", "engine/generated/VariableType.ts:1939");
 registerKernel(ops.atan2_default, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
+  const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(other);
   let grad_fn: Atan2Backward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new Atan2Backward0();
@@ -1441,14 +1985,28 @@ registerKernel(ops.atan2_default, "Autograd", (ks, self, other) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const other_t_raw: any = other ? fw_grad(other, 0) : null;
+    const other_t: any = other_t_raw !== null || !other ? other_t_raw : ops.zeros_default.call([...other._impl.sizes()], other.dtype, null, other.device, null);
+    const other_p: any = other ? ops._fw_primal_default.call(other, 0) : null;
+    result_new_fw_grad_opt = self_p.neg().mul(other_t).add(other_p.mul(self_t)).div(self_p.pow(2).add(other_p.pow(2)));
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::atan2_default", "engine/ops/native_functions/binary.yaml:272", "engine/generated/VariableType.ts:1430");
+}, "VariableType::atan2_default", "engine/ops/native_functions/binary.yaml:272", "engine/generated/VariableType.ts:1973");
 registerKernel(ops.hypot_out, "Autograd", (ks, self, other, out) => {
   if (compute_requires_grad(self, other)) throw_error_out_requires_grad("hypot");
-  return below_autograd(() => ops.hypot_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
-}, "VariableType::hypot_out", "engine/ops/native_functions/binary.yaml:276", "engine/generated/VariableType.ts:1446");
+  const _result = below_autograd(() => ops.hypot_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(other) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with hypot_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::hypot_out", "engine/ops/native_functions/binary.yaml:276", "engine/generated/VariableType.ts:2001");
 registerKernel(ops.hypot_default, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
+  const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(other);
   let grad_fn: HypotBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new HypotBackward0();
@@ -1462,11 +2020,26 @@ registerKernel(ops.hypot_default, "Autograd", (ks, self, other) => {
     grad_fn.result_ = new SavedVariable((_result as Tensor), true);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const other_t_raw: any = other ? fw_grad(other, 0) : null;
+    const other_t: any = other_t_raw !== null || !other ? other_t_raw : ops.zeros_default.call([...other._impl.sizes()], other.dtype, null, other.device, null);
+    const other_p: any = other ? ops._fw_primal_default.call(other, 0) : null;
+    const result: any = (_result as any);
+    result_new_fw_grad_opt = self_t.mul(self_p).div(result).add(other_t.mul(other_p).div(result));
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::hypot_default", "engine/ops/native_functions/binary.yaml:282", "engine/generated/VariableType.ts:1450");
+}, "VariableType::hypot_default", "engine/ops/native_functions/binary.yaml:282", "engine/generated/VariableType.ts:2007");
 registerKernel(ops.hypot__default, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
+  const _any_has_forward_grad_self = isFwGradDefined(self) || isFwGradDefined(other);
   check_inplace(self, _any_requires_grad);
+  let original_self: Tensor | null = null;
+  if (_any_has_forward_grad_self) original_self = ops.clone_default.call(self, null) as Tensor;
   let grad_fn: HypotBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new HypotBackward0();
@@ -1480,14 +2053,31 @@ registerKernel(ops.hypot__default, "Autograd", (ks, self, other) => {
     grad_fn.result_ = new SavedVariable(self, true);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const other_t_raw: any = other ? fw_grad(other, 0) : null;
+    const other_t: any = other_t_raw !== null || !other ? other_t_raw : ops.zeros_default.call([...other._impl.sizes()], other.dtype, null, other.device, null);
+    const other_p: any = other ? ops._fw_primal_default.call(other, 0) : null;
+    const original_self_t_raw: any = fw_grad(original_self!, 0);
+    const original_self_t: any = original_self_t_raw !== null ? original_self_t_raw : ops.zeros_like_default.call(original_self, null, null, null, null, null);
+    const original_self_p: any = ops._fw_primal_default.call(original_self, 0);
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(original_self_t.mul(original_self_p).div(self_p).add(other_t.mul(other_p).div(self_p))) : original_self_t.mul(original_self_p).div(self_p).add(other_t.mul(other_p).div(self_p));
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::hypot__default", "engine/ops/native_functions/binary.yaml:286", "engine/generated/VariableType.ts:1467");
+}, "VariableType::hypot__default", "engine/ops/native_functions/binary.yaml:286", "engine/generated/VariableType.ts:2037");
 registerKernel(ops.copysign_out, "Autograd", (ks, self, other, out) => {
   if (compute_requires_grad(self, other)) throw_error_out_requires_grad("copysign");
-  return below_autograd(() => ops.copysign_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
-}, "VariableType::copysign_out", "engine/ops/native_functions/binary.yaml:290", "engine/generated/VariableType.ts:1485");
+  const _result = below_autograd(() => ops.copysign_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(other) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with copysign_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::copysign_out", "engine/ops/native_functions/binary.yaml:290", "engine/generated/VariableType.ts:2072");
 registerKernel(ops.copysign_Tensor, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: CopysignBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new CopysignBackward0();
@@ -1502,11 +2092,23 @@ registerKernel(ops.copysign_Tensor, "Autograd", (ks, self, other) => {
     grad_fn.result_ = new SavedVariable((_result as Tensor), true);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const result: any = (_result as any);
+    result_new_fw_grad_opt = copysign_tensor_self_backward(self_t, self_p, result);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::copysign_Tensor", "engine/ops/native_functions/binary.yaml:296", "engine/generated/VariableType.ts:1489");
+}, "VariableType::copysign_Tensor", "engine/ops/native_functions/binary.yaml:296", "engine/generated/VariableType.ts:2078");
 registerKernel(ops.copysign__Tensor, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
+  const _any_has_forward_grad_self = isFwGradDefined(self);
   check_inplace(self, _any_requires_grad);
+  let original_self: Tensor | null = null;
+  if (_any_has_forward_grad_self) original_self = ops.clone_default.call(self, null) as Tensor;
   let grad_fn: CopysignBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new CopysignBackward0();
@@ -1521,10 +2123,22 @@ registerKernel(ops.copysign__Tensor, "Autograd", (ks, self, other) => {
     grad_fn.result_ = new SavedVariable(self, true);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const original_self_t_raw: any = fw_grad(original_self!, 0);
+    const original_self_t: any = original_self_t_raw !== null ? original_self_t_raw : ops.zeros_like_default.call(original_self, null, null, null, null, null);
+    const original_self_p: any = ops._fw_primal_default.call(original_self, 0);
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(copysign_tensor_self_backward(original_self_t, original_self_p, self_p)) : copysign_tensor_self_backward(original_self_t, original_self_p, self_p);
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::copysign__Tensor", "engine/ops/native_functions/binary.yaml:300", "engine/generated/VariableType.ts:1507");
+}, "VariableType::copysign__Tensor", "engine/ops/native_functions/binary.yaml:300", "engine/generated/VariableType.ts:2106");
 registerKernel(ops.copysign_Scalar, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: CopysignBackward1 | null = null;
   if (_any_requires_grad) {
     grad_fn = new CopysignBackward1();
@@ -1537,11 +2151,23 @@ registerKernel(ops.copysign_Scalar, "Autograd", (ks, self, other) => {
     grad_fn.result_ = new SavedVariable((_result as Tensor), true);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const result: any = (_result as any);
+    result_new_fw_grad_opt = copysign_tensor_self_backward(self_t, self_p, result);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::copysign_Scalar", "engine/ops/native_functions/binary.yaml:304", "engine/generated/VariableType.ts:1526");
+}, "VariableType::copysign_Scalar", "engine/ops/native_functions/binary.yaml:304", "engine/generated/VariableType.ts:2139");
 registerKernel(ops.copysign__Scalar, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_self = isFwGradDefined(self);
   check_inplace(self, _any_requires_grad);
+  let original_self: Tensor | null = null;
+  if (_any_has_forward_grad_self) original_self = ops.clone_default.call(self, null) as Tensor;
   let grad_fn: CopysignBackward1 | null = null;
   if (_any_requires_grad) {
     grad_fn = new CopysignBackward1();
@@ -1554,14 +2180,28 @@ registerKernel(ops.copysign__Scalar, "Autograd", (ks, self, other) => {
     grad_fn.result_ = new SavedVariable(self, true);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const original_self_t_raw: any = fw_grad(original_self!, 0);
+    const original_self_t: any = original_self_t_raw !== null ? original_self_t_raw : ops.zeros_like_default.call(original_self, null, null, null, null, null);
+    const original_self_p: any = ops._fw_primal_default.call(original_self, 0);
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(copysign_tensor_self_backward(original_self_t, original_self_p, self_p)) : copysign_tensor_self_backward(original_self_t, original_self_p, self_p);
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::copysign__Scalar", "engine/ops/native_functions/binary.yaml:309", "engine/generated/VariableType.ts:1542");
+}, "VariableType::copysign__Scalar", "engine/ops/native_functions/binary.yaml:309", "engine/generated/VariableType.ts:2165");
 registerKernel(ops.copysign_Scalar_out, "Autograd", (ks, self, other, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("copysign");
-  return below_autograd(() => ops.copysign_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
-}, "VariableType::copysign_Scalar_out", "engine/ops/native_functions/binary.yaml:314", "engine/generated/VariableType.ts:1559");
+  const _result = below_autograd(() => ops.copysign_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with copysign_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::copysign_Scalar_out", "engine/ops/native_functions/binary.yaml:314", "engine/generated/VariableType.ts:2196");
 registerKernel(ops.fmin_default, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
+  const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(other);
   let grad_fn: FminBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new FminBackward0();
@@ -1574,14 +2214,28 @@ registerKernel(ops.fmin_default, "Autograd", (ks, self, other) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const other_t_raw: any = other ? fw_grad(other, 0) : null;
+    const other_t: any = other_t_raw !== null || !other ? other_t_raw : ops.zeros_default.call([...other._impl.sizes()], other.dtype, null, other.device, null);
+    const other_p: any = other ? ops._fw_primal_default.call(other, 0) : null;
+    result_new_fw_grad_opt = other_t.add(self_p.le(other_p).logical_or(other_p.isnan()).mul(self_t.sub(other_t)));
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::fmin_default", "engine/ops/native_functions/binary.yaml:320", "engine/generated/VariableType.ts:1563");
+}, "VariableType::fmin_default", "engine/ops/native_functions/binary.yaml:320", "engine/generated/VariableType.ts:2202");
 registerKernel(ops.fmin_out, "Autograd", (ks, self, other, out) => {
   if (compute_requires_grad(self, other)) throw_error_out_requires_grad("fmin");
-  return below_autograd(() => ops.fmin_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
-}, "VariableType::fmin_out", "engine/ops/native_functions/binary.yaml:324", "engine/generated/VariableType.ts:1579");
+  const _result = below_autograd(() => ops.fmin_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(other) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with fmin_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::fmin_out", "engine/ops/native_functions/binary.yaml:324", "engine/generated/VariableType.ts:2230");
 registerKernel(ops.fmax_default, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
+  const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(other);
   let grad_fn: FmaxBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new FmaxBackward0();
@@ -1594,14 +2248,28 @@ registerKernel(ops.fmax_default, "Autograd", (ks, self, other) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const other_t_raw: any = other ? fw_grad(other, 0) : null;
+    const other_t: any = other_t_raw !== null || !other ? other_t_raw : ops.zeros_default.call([...other._impl.sizes()], other.dtype, null, other.device, null);
+    const other_p: any = other ? ops._fw_primal_default.call(other, 0) : null;
+    result_new_fw_grad_opt = other_t.add(self_p.gt(other_p).logical_or(other_p.isnan()).mul(self_t.sub(other_t)));
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::fmax_default", "engine/ops/native_functions/binary.yaml:330", "engine/generated/VariableType.ts:1583");
+}, "VariableType::fmax_default", "engine/ops/native_functions/binary.yaml:330", "engine/generated/VariableType.ts:2236");
 registerKernel(ops.fmax_out, "Autograd", (ks, self, other, out) => {
   if (compute_requires_grad(self, other)) throw_error_out_requires_grad("fmax");
-  return below_autograd(() => ops.fmax_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
-}, "VariableType::fmax_out", "engine/ops/native_functions/binary.yaml:334", "engine/generated/VariableType.ts:1599");
+  const _result = below_autograd(() => ops.fmax_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(other) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with fmax_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::fmax_out", "engine/ops/native_functions/binary.yaml:334", "engine/generated/VariableType.ts:2264");
 registerKernel(ops.maximum_default, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
+  const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(other);
   let grad_fn: MaximumBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new MaximumBackward0();
@@ -1614,14 +2282,29 @@ registerKernel(ops.maximum_default, "Autograd", (ks, self, other) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const other_t_raw: any = other ? fw_grad(other, 0) : null;
+    const other_t: any = other_t_raw !== null || !other ? other_t_raw : ops.zeros_default.call([...other._impl.sizes()], other.dtype, null, other.device, null);
+    const other_p: any = other ? ops._fw_primal_default.call(other, 0) : null;
+    const result: any = (_result as any);
+    result_new_fw_grad_opt = other_t.add(torch.where(self_p.eq(other_p), 0.5, self_p.gt(other_p).to(result.dtype)).mul(self_t.sub(other_t)));
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::maximum_default", "engine/ops/native_functions/binary.yaml:340", "engine/generated/VariableType.ts:1603");
+}, "VariableType::maximum_default", "engine/ops/native_functions/binary.yaml:340", "engine/generated/VariableType.ts:2270");
 registerKernel(ops.maximum_out, "Autograd", (ks, self, other, out) => {
   if (compute_requires_grad(self, other)) throw_error_out_requires_grad("maximum");
-  return below_autograd(() => ops.maximum_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
-}, "VariableType::maximum_out", "engine/ops/native_functions/binary.yaml:344", "engine/generated/VariableType.ts:1619");
+  const _result = below_autograd(() => ops.maximum_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(other) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with maximum_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::maximum_out", "engine/ops/native_functions/binary.yaml:344", "engine/generated/VariableType.ts:2299");
 registerKernel(ops.minimum_default, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
+  const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(other);
   let grad_fn: MinimumBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new MinimumBackward0();
@@ -1634,16 +2317,35 @@ registerKernel(ops.minimum_default, "Autograd", (ks, self, other) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const other_t_raw: any = other ? fw_grad(other, 0) : null;
+    const other_t: any = other_t_raw !== null || !other ? other_t_raw : ops.zeros_default.call([...other._impl.sizes()], other.dtype, null, other.device, null);
+    const other_p: any = other ? ops._fw_primal_default.call(other, 0) : null;
+    const result: any = (_result as any);
+    result_new_fw_grad_opt = other_t.add(torch.where(self_p.eq(other_p), 0.5, self_p.lt(other_p).to(result.dtype)).mul(self_t.sub(other_t)));
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::minimum_default", "engine/ops/native_functions/binary.yaml:350", "engine/generated/VariableType.ts:1623");
+}, "VariableType::minimum_default", "engine/ops/native_functions/binary.yaml:350", "engine/generated/VariableType.ts:2305");
 registerKernel(ops.minimum_out, "Autograd", (ks, self, other, out) => {
   if (compute_requires_grad(self, other)) throw_error_out_requires_grad("minimum");
-  return below_autograd(() => ops.minimum_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
-}, "VariableType::minimum_out", "engine/ops/native_functions/binary.yaml:354", "engine/generated/VariableType.ts:1639");
-registerKernel(ops.eq_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.eq_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::eq_Tensor_out", "engine/ops/native_functions/binary.yaml:362", "engine/generated/VariableType.ts:1643");
-registerKernel(ops.eq_Tensor, "Autograd", (ks, self, other) => below_autograd(() => ops.eq_Tensor.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::eq_Tensor", "engine/ops/native_functions/binary.yaml:368", "engine/generated/VariableType.ts:1644");
+  const _result = below_autograd(() => ops.minimum_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(other) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with minimum_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::minimum_out", "engine/ops/native_functions/binary.yaml:354", "engine/generated/VariableType.ts:2334");
+registerKernel(ops.eq_Tensor_out, "Autograd", (ks, self, other, out) => {
+  const _result = below_autograd(() => ops.eq_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(other) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with eq_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::eq_Tensor_out", "engine/ops/native_functions/binary.yaml:362", "engine/generated/VariableType.ts:2340");
+registerKernel(ops.eq_Tensor, "Autograd", (ks, self, other) => below_autograd(() => ops.eq_Tensor.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::eq_Tensor", "engine/ops/native_functions/binary.yaml:368", "engine/generated/VariableType.ts:2345");
 registerKernel(ops.eq__Tensor, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
+  const _any_has_forward_grad_self = isFwGradDefined(self);
   check_inplace(self, _any_requires_grad);
   let grad_fn: EqBackward1 | null = null;
   if (_any_requires_grad) {
@@ -1659,12 +2361,24 @@ registerKernel(ops.eq__Tensor, "Autograd", (ks, self, other) => {
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    self_new_fw_grad_opt = self_t.zero_();
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::eq__Tensor", "engine/ops/native_functions/binary.yaml:372", "engine/generated/VariableType.ts:1645");
-registerKernel(ops.eq_Scalar_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.eq_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::eq_Scalar_out", "engine/ops/native_functions/binary.yaml:376", "engine/generated/VariableType.ts:1664");
-registerKernel(ops.eq_Scalar, "Autograd", (ks, self, other) => below_autograd(() => ops.eq_Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::eq_Scalar", "engine/ops/native_functions/binary.yaml:382", "engine/generated/VariableType.ts:1665");
+}, "VariableType::eq__Tensor", "engine/ops/native_functions/binary.yaml:372", "engine/generated/VariableType.ts:2346");
+registerKernel(ops.eq_Scalar_out, "Autograd", (ks, self, other, out) => {
+  const _result = below_autograd(() => ops.eq_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with eq_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::eq_Scalar_out", "engine/ops/native_functions/binary.yaml:376", "engine/generated/VariableType.ts:2373");
+registerKernel(ops.eq_Scalar, "Autograd", (ks, self, other) => below_autograd(() => ops.eq_Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::eq_Scalar", "engine/ops/native_functions/binary.yaml:382", "engine/generated/VariableType.ts:2378");
 registerKernel(ops.eq__Scalar, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_self = isFwGradDefined(self);
   check_inplace(self, _any_requires_grad);
   let grad_fn: EqBackward0 | null = null;
   if (_any_requires_grad) {
@@ -1678,12 +2392,24 @@ registerKernel(ops.eq__Scalar, "Autograd", (ks, self, other) => {
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    self_new_fw_grad_opt = self_t.zero_();
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::eq__Scalar", "engine/ops/native_functions/binary.yaml:386", "engine/generated/VariableType.ts:1666");
-registerKernel(ops.ne_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.ne_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::ne_Tensor_out", "engine/ops/native_functions/binary.yaml:390", "engine/generated/VariableType.ts:1683");
-registerKernel(ops.ne_Tensor, "Autograd", (ks, self, other) => below_autograd(() => ops.ne_Tensor.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::ne_Tensor", "engine/ops/native_functions/binary.yaml:396", "engine/generated/VariableType.ts:1684");
+}, "VariableType::eq__Scalar", "engine/ops/native_functions/binary.yaml:386", "engine/generated/VariableType.ts:2379");
+registerKernel(ops.ne_Tensor_out, "Autograd", (ks, self, other, out) => {
+  const _result = below_autograd(() => ops.ne_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(other) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with ne_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::ne_Tensor_out", "engine/ops/native_functions/binary.yaml:390", "engine/generated/VariableType.ts:2404");
+registerKernel(ops.ne_Tensor, "Autograd", (ks, self, other) => below_autograd(() => ops.ne_Tensor.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::ne_Tensor", "engine/ops/native_functions/binary.yaml:396", "engine/generated/VariableType.ts:2409");
 registerKernel(ops.ne__Tensor, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
+  const _any_has_forward_grad_self = isFwGradDefined(self);
   check_inplace(self, _any_requires_grad);
   let grad_fn: NeBackward1 | null = null;
   if (_any_requires_grad) {
@@ -1699,12 +2425,24 @@ registerKernel(ops.ne__Tensor, "Autograd", (ks, self, other) => {
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    self_new_fw_grad_opt = self_t.zero_();
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::ne__Tensor", "engine/ops/native_functions/binary.yaml:400", "engine/generated/VariableType.ts:1685");
-registerKernel(ops.ne_Scalar_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.ne_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::ne_Scalar_out", "engine/ops/native_functions/binary.yaml:404", "engine/generated/VariableType.ts:1704");
-registerKernel(ops.ne_Scalar, "Autograd", (ks, self, other) => below_autograd(() => ops.ne_Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::ne_Scalar", "engine/ops/native_functions/binary.yaml:410", "engine/generated/VariableType.ts:1705");
+}, "VariableType::ne__Tensor", "engine/ops/native_functions/binary.yaml:400", "engine/generated/VariableType.ts:2410");
+registerKernel(ops.ne_Scalar_out, "Autograd", (ks, self, other, out) => {
+  const _result = below_autograd(() => ops.ne_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with ne_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::ne_Scalar_out", "engine/ops/native_functions/binary.yaml:404", "engine/generated/VariableType.ts:2437");
+registerKernel(ops.ne_Scalar, "Autograd", (ks, self, other) => below_autograd(() => ops.ne_Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::ne_Scalar", "engine/ops/native_functions/binary.yaml:410", "engine/generated/VariableType.ts:2442");
 registerKernel(ops.ne__Scalar, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_self = isFwGradDefined(self);
   check_inplace(self, _any_requires_grad);
   let grad_fn: NeBackward0 | null = null;
   if (_any_requires_grad) {
@@ -1718,12 +2456,24 @@ registerKernel(ops.ne__Scalar, "Autograd", (ks, self, other) => {
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    self_new_fw_grad_opt = self_t.zero_();
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::ne__Scalar", "engine/ops/native_functions/binary.yaml:414", "engine/generated/VariableType.ts:1706");
-registerKernel(ops.lt_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.lt_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::lt_Tensor_out", "engine/ops/native_functions/binary.yaml:418", "engine/generated/VariableType.ts:1723");
-registerKernel(ops.lt_Tensor, "Autograd", (ks, self, other) => below_autograd(() => ops.lt_Tensor.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::lt_Tensor", "engine/ops/native_functions/binary.yaml:424", "engine/generated/VariableType.ts:1724");
+}, "VariableType::ne__Scalar", "engine/ops/native_functions/binary.yaml:414", "engine/generated/VariableType.ts:2443");
+registerKernel(ops.lt_Tensor_out, "Autograd", (ks, self, other, out) => {
+  const _result = below_autograd(() => ops.lt_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(other) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with lt_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::lt_Tensor_out", "engine/ops/native_functions/binary.yaml:418", "engine/generated/VariableType.ts:2468");
+registerKernel(ops.lt_Tensor, "Autograd", (ks, self, other) => below_autograd(() => ops.lt_Tensor.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::lt_Tensor", "engine/ops/native_functions/binary.yaml:424", "engine/generated/VariableType.ts:2473");
 registerKernel(ops.lt__Tensor, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
+  const _any_has_forward_grad_self = isFwGradDefined(self);
   check_inplace(self, _any_requires_grad);
   let grad_fn: LtBackward1 | null = null;
   if (_any_requires_grad) {
@@ -1739,12 +2489,24 @@ registerKernel(ops.lt__Tensor, "Autograd", (ks, self, other) => {
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    self_new_fw_grad_opt = self_t.zero_();
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::lt__Tensor", "engine/ops/native_functions/binary.yaml:428", "engine/generated/VariableType.ts:1725");
-registerKernel(ops.lt_Scalar_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.lt_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::lt_Scalar_out", "engine/ops/native_functions/binary.yaml:432", "engine/generated/VariableType.ts:1744");
-registerKernel(ops.lt_Scalar, "Autograd", (ks, self, other) => below_autograd(() => ops.lt_Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::lt_Scalar", "engine/ops/native_functions/binary.yaml:438", "engine/generated/VariableType.ts:1745");
+}, "VariableType::lt__Tensor", "engine/ops/native_functions/binary.yaml:428", "engine/generated/VariableType.ts:2474");
+registerKernel(ops.lt_Scalar_out, "Autograd", (ks, self, other, out) => {
+  const _result = below_autograd(() => ops.lt_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with lt_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::lt_Scalar_out", "engine/ops/native_functions/binary.yaml:432", "engine/generated/VariableType.ts:2501");
+registerKernel(ops.lt_Scalar, "Autograd", (ks, self, other) => below_autograd(() => ops.lt_Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::lt_Scalar", "engine/ops/native_functions/binary.yaml:438", "engine/generated/VariableType.ts:2506");
 registerKernel(ops.lt__Scalar, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_self = isFwGradDefined(self);
   check_inplace(self, _any_requires_grad);
   let grad_fn: LtBackward0 | null = null;
   if (_any_requires_grad) {
@@ -1758,12 +2520,24 @@ registerKernel(ops.lt__Scalar, "Autograd", (ks, self, other) => {
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    self_new_fw_grad_opt = self_t.zero_();
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::lt__Scalar", "engine/ops/native_functions/binary.yaml:442", "engine/generated/VariableType.ts:1746");
-registerKernel(ops.le_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.le_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::le_Tensor_out", "engine/ops/native_functions/binary.yaml:446", "engine/generated/VariableType.ts:1763");
-registerKernel(ops.le_Tensor, "Autograd", (ks, self, other) => below_autograd(() => ops.le_Tensor.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::le_Tensor", "engine/ops/native_functions/binary.yaml:452", "engine/generated/VariableType.ts:1764");
+}, "VariableType::lt__Scalar", "engine/ops/native_functions/binary.yaml:442", "engine/generated/VariableType.ts:2507");
+registerKernel(ops.le_Tensor_out, "Autograd", (ks, self, other, out) => {
+  const _result = below_autograd(() => ops.le_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(other) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with le_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::le_Tensor_out", "engine/ops/native_functions/binary.yaml:446", "engine/generated/VariableType.ts:2532");
+registerKernel(ops.le_Tensor, "Autograd", (ks, self, other) => below_autograd(() => ops.le_Tensor.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::le_Tensor", "engine/ops/native_functions/binary.yaml:452", "engine/generated/VariableType.ts:2537");
 registerKernel(ops.le__Tensor, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
+  const _any_has_forward_grad_self = isFwGradDefined(self);
   check_inplace(self, _any_requires_grad);
   let grad_fn: LeBackward1 | null = null;
   if (_any_requires_grad) {
@@ -1779,12 +2553,24 @@ registerKernel(ops.le__Tensor, "Autograd", (ks, self, other) => {
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    self_new_fw_grad_opt = self_t.zero_();
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::le__Tensor", "engine/ops/native_functions/binary.yaml:456", "engine/generated/VariableType.ts:1765");
-registerKernel(ops.le_Scalar_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.le_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::le_Scalar_out", "engine/ops/native_functions/binary.yaml:460", "engine/generated/VariableType.ts:1784");
-registerKernel(ops.le_Scalar, "Autograd", (ks, self, other) => below_autograd(() => ops.le_Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::le_Scalar", "engine/ops/native_functions/binary.yaml:466", "engine/generated/VariableType.ts:1785");
+}, "VariableType::le__Tensor", "engine/ops/native_functions/binary.yaml:456", "engine/generated/VariableType.ts:2538");
+registerKernel(ops.le_Scalar_out, "Autograd", (ks, self, other, out) => {
+  const _result = below_autograd(() => ops.le_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with le_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::le_Scalar_out", "engine/ops/native_functions/binary.yaml:460", "engine/generated/VariableType.ts:2565");
+registerKernel(ops.le_Scalar, "Autograd", (ks, self, other) => below_autograd(() => ops.le_Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::le_Scalar", "engine/ops/native_functions/binary.yaml:466", "engine/generated/VariableType.ts:2570");
 registerKernel(ops.le__Scalar, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_self = isFwGradDefined(self);
   check_inplace(self, _any_requires_grad);
   let grad_fn: LeBackward0 | null = null;
   if (_any_requires_grad) {
@@ -1798,12 +2584,24 @@ registerKernel(ops.le__Scalar, "Autograd", (ks, self, other) => {
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    self_new_fw_grad_opt = self_t.zero_();
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::le__Scalar", "engine/ops/native_functions/binary.yaml:470", "engine/generated/VariableType.ts:1786");
-registerKernel(ops.gt_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.gt_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::gt_Tensor_out", "engine/ops/native_functions/binary.yaml:474", "engine/generated/VariableType.ts:1803");
-registerKernel(ops.gt_Tensor, "Autograd", (ks, self, other) => below_autograd(() => ops.gt_Tensor.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::gt_Tensor", "engine/ops/native_functions/binary.yaml:480", "engine/generated/VariableType.ts:1804");
+}, "VariableType::le__Scalar", "engine/ops/native_functions/binary.yaml:470", "engine/generated/VariableType.ts:2571");
+registerKernel(ops.gt_Tensor_out, "Autograd", (ks, self, other, out) => {
+  const _result = below_autograd(() => ops.gt_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(other) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with gt_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::gt_Tensor_out", "engine/ops/native_functions/binary.yaml:474", "engine/generated/VariableType.ts:2596");
+registerKernel(ops.gt_Tensor, "Autograd", (ks, self, other) => below_autograd(() => ops.gt_Tensor.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::gt_Tensor", "engine/ops/native_functions/binary.yaml:480", "engine/generated/VariableType.ts:2601");
 registerKernel(ops.gt__Tensor, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
+  const _any_has_forward_grad_self = isFwGradDefined(self);
   check_inplace(self, _any_requires_grad);
   let grad_fn: GtBackward1 | null = null;
   if (_any_requires_grad) {
@@ -1819,12 +2617,24 @@ registerKernel(ops.gt__Tensor, "Autograd", (ks, self, other) => {
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    self_new_fw_grad_opt = self_t.zero_();
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::gt__Tensor", "engine/ops/native_functions/binary.yaml:484", "engine/generated/VariableType.ts:1805");
-registerKernel(ops.gt_Scalar_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.gt_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::gt_Scalar_out", "engine/ops/native_functions/binary.yaml:488", "engine/generated/VariableType.ts:1824");
-registerKernel(ops.gt_Scalar, "Autograd", (ks, self, other) => below_autograd(() => ops.gt_Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::gt_Scalar", "engine/ops/native_functions/binary.yaml:494", "engine/generated/VariableType.ts:1825");
+}, "VariableType::gt__Tensor", "engine/ops/native_functions/binary.yaml:484", "engine/generated/VariableType.ts:2602");
+registerKernel(ops.gt_Scalar_out, "Autograd", (ks, self, other, out) => {
+  const _result = below_autograd(() => ops.gt_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with gt_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::gt_Scalar_out", "engine/ops/native_functions/binary.yaml:488", "engine/generated/VariableType.ts:2629");
+registerKernel(ops.gt_Scalar, "Autograd", (ks, self, other) => below_autograd(() => ops.gt_Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::gt_Scalar", "engine/ops/native_functions/binary.yaml:494", "engine/generated/VariableType.ts:2634");
 registerKernel(ops.gt__Scalar, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_self = isFwGradDefined(self);
   check_inplace(self, _any_requires_grad);
   let grad_fn: GtBackward0 | null = null;
   if (_any_requires_grad) {
@@ -1838,12 +2648,24 @@ registerKernel(ops.gt__Scalar, "Autograd", (ks, self, other) => {
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    self_new_fw_grad_opt = self_t.zero_();
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::gt__Scalar", "engine/ops/native_functions/binary.yaml:498", "engine/generated/VariableType.ts:1826");
-registerKernel(ops.ge_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.ge_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::ge_Tensor_out", "engine/ops/native_functions/binary.yaml:502", "engine/generated/VariableType.ts:1843");
-registerKernel(ops.ge_Tensor, "Autograd", (ks, self, other) => below_autograd(() => ops.ge_Tensor.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::ge_Tensor", "engine/ops/native_functions/binary.yaml:508", "engine/generated/VariableType.ts:1844");
+}, "VariableType::gt__Scalar", "engine/ops/native_functions/binary.yaml:498", "engine/generated/VariableType.ts:2635");
+registerKernel(ops.ge_Tensor_out, "Autograd", (ks, self, other, out) => {
+  const _result = below_autograd(() => ops.ge_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(other) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with ge_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::ge_Tensor_out", "engine/ops/native_functions/binary.yaml:502", "engine/generated/VariableType.ts:2660");
+registerKernel(ops.ge_Tensor, "Autograd", (ks, self, other) => below_autograd(() => ops.ge_Tensor.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::ge_Tensor", "engine/ops/native_functions/binary.yaml:508", "engine/generated/VariableType.ts:2665");
 registerKernel(ops.ge__Tensor, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
+  const _any_has_forward_grad_self = isFwGradDefined(self);
   check_inplace(self, _any_requires_grad);
   let grad_fn: GeBackward1 | null = null;
   if (_any_requires_grad) {
@@ -1859,12 +2681,24 @@ registerKernel(ops.ge__Tensor, "Autograd", (ks, self, other) => {
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    self_new_fw_grad_opt = self_t.zero_();
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::ge__Tensor", "engine/ops/native_functions/binary.yaml:512", "engine/generated/VariableType.ts:1845");
-registerKernel(ops.ge_Scalar_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.ge_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::ge_Scalar_out", "engine/ops/native_functions/binary.yaml:516", "engine/generated/VariableType.ts:1864");
-registerKernel(ops.ge_Scalar, "Autograd", (ks, self, other) => below_autograd(() => ops.ge_Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::ge_Scalar", "engine/ops/native_functions/binary.yaml:522", "engine/generated/VariableType.ts:1865");
+}, "VariableType::ge__Tensor", "engine/ops/native_functions/binary.yaml:512", "engine/generated/VariableType.ts:2666");
+registerKernel(ops.ge_Scalar_out, "Autograd", (ks, self, other, out) => {
+  const _result = below_autograd(() => ops.ge_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with ge_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::ge_Scalar_out", "engine/ops/native_functions/binary.yaml:516", "engine/generated/VariableType.ts:2693");
+registerKernel(ops.ge_Scalar, "Autograd", (ks, self, other) => below_autograd(() => ops.ge_Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::ge_Scalar", "engine/ops/native_functions/binary.yaml:522", "engine/generated/VariableType.ts:2698");
 registerKernel(ops.ge__Scalar, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_self = isFwGradDefined(self);
   check_inplace(self, _any_requires_grad);
   let grad_fn: GeBackward0 | null = null;
   if (_any_requires_grad) {
@@ -1878,155 +2712,219 @@ registerKernel(ops.ge__Scalar, "Autograd", (ks, self, other) => {
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    self_new_fw_grad_opt = self_t.zero_();
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::ge__Scalar", "engine/ops/native_functions/binary.yaml:526", "engine/generated/VariableType.ts:1866");
+}, "VariableType::ge__Scalar", "engine/ops/native_functions/binary.yaml:526", "engine/generated/VariableType.ts:2699");
 registerKernel(ops.allclose_default, "Autograd", (ks, self, other, rtol, atol, equal_nan) => {
   const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::allclose", self, other) : null;
   const _result = below_autograd(() => ops.allclose_default.redispatch(ks.and(after_autograd_keyset), self, other, rtol, atol, equal_nan));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self) || isFwGradDefined(other))) throw new NotImplementedError("Trying to use forward AD with allclose that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::allclose_default", "engine/ops/native_functions/binary.yaml:535", "engine/generated/VariableType.ts:1883");
+}, "VariableType::allclose_default", "engine/ops/native_functions/binary.yaml:535", "engine/generated/VariableType.ts:2724");
 registerKernel(ops.equal_default, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::equal", self, other) : null;
   const _result = below_autograd(() => ops.equal_default.redispatch(ks.and(after_autograd_keyset), self, other));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self) || isFwGradDefined(other))) throw new NotImplementedError("Trying to use forward AD with equal that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::equal_default", "engine/ops/native_functions/binary.yaml:542", "engine/generated/VariableType.ts:1890");
+}, "VariableType::equal_default", "engine/ops/native_functions/binary.yaml:542", "engine/generated/VariableType.ts:2732");
 registerKernel(ops.logical_xor_default, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::logical_xor", self, other) : null;
   const _result = below_autograd(() => ops.logical_xor_default.redispatch(ks.and(after_autograd_keyset), self, other));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self) || isFwGradDefined(other))) throw new NotImplementedError("Trying to use forward AD with logical_xor that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::logical_xor_default", "engine/ops/native_functions/binary.yaml:550", "engine/generated/VariableType.ts:1897");
+}, "VariableType::logical_xor_default", "engine/ops/native_functions/binary.yaml:550", "engine/generated/VariableType.ts:2740");
 registerKernel(ops.logical_xor__default, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(other) ? not_implemented_node("aten::logical_xor_", other) : null;
   if (grad_fn) check_inplace(self, true);
   const _result = below_autograd(() => ops.logical_xor__default.redispatch(ks.and(after_autograd_keyset), self, other));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) rebase_history(self, grad_fn);
+  if ((isFwGradDefined(other))) throw new NotImplementedError("Trying to use forward AD with logical_xor_ that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::logical_xor__default", "engine/ops/native_functions/binary.yaml:555", "engine/generated/VariableType.ts:1904");
-registerKernel(ops.logical_xor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.logical_xor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::logical_xor_out", "engine/ops/native_functions/binary.yaml:560", "engine/generated/VariableType.ts:1912");
+}, "VariableType::logical_xor__default", "engine/ops/native_functions/binary.yaml:555", "engine/generated/VariableType.ts:2748");
+registerKernel(ops.logical_xor_out, "Autograd", (ks, self, other, out) => {
+  const _result = below_autograd(() => ops.logical_xor_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(other) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with logical_xor_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::logical_xor_out", "engine/ops/native_functions/binary.yaml:560", "engine/generated/VariableType.ts:2757");
 registerKernel(ops.logical_and_default, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::logical_and", self, other) : null;
   const _result = below_autograd(() => ops.logical_and_default.redispatch(ks.and(after_autograd_keyset), self, other));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self) || isFwGradDefined(other))) throw new NotImplementedError("Trying to use forward AD with logical_and that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::logical_and_default", "engine/ops/native_functions/binary.yaml:564", "engine/generated/VariableType.ts:1913");
+}, "VariableType::logical_and_default", "engine/ops/native_functions/binary.yaml:564", "engine/generated/VariableType.ts:2762");
 registerKernel(ops.logical_and__default, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(other) ? not_implemented_node("aten::logical_and_", other) : null;
   if (grad_fn) check_inplace(self, true);
   const _result = below_autograd(() => ops.logical_and__default.redispatch(ks.and(after_autograd_keyset), self, other));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) rebase_history(self, grad_fn);
+  if ((isFwGradDefined(other))) throw new NotImplementedError("Trying to use forward AD with logical_and_ that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::logical_and__default", "engine/ops/native_functions/binary.yaml:569", "engine/generated/VariableType.ts:1920");
-registerKernel(ops.logical_and_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.logical_and_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::logical_and_out", "engine/ops/native_functions/binary.yaml:574", "engine/generated/VariableType.ts:1928");
+}, "VariableType::logical_and__default", "engine/ops/native_functions/binary.yaml:569", "engine/generated/VariableType.ts:2770");
+registerKernel(ops.logical_and_out, "Autograd", (ks, self, other, out) => {
+  const _result = below_autograd(() => ops.logical_and_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(other) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with logical_and_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::logical_and_out", "engine/ops/native_functions/binary.yaml:574", "engine/generated/VariableType.ts:2779");
 registerKernel(ops.logical_or_default, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::logical_or", self, other) : null;
   const _result = below_autograd(() => ops.logical_or_default.redispatch(ks.and(after_autograd_keyset), self, other));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self) || isFwGradDefined(other))) throw new NotImplementedError("Trying to use forward AD with logical_or that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::logical_or_default", "engine/ops/native_functions/binary.yaml:578", "engine/generated/VariableType.ts:1929");
+}, "VariableType::logical_or_default", "engine/ops/native_functions/binary.yaml:578", "engine/generated/VariableType.ts:2784");
 registerKernel(ops.logical_or__default, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(other) ? not_implemented_node("aten::logical_or_", other) : null;
   if (grad_fn) check_inplace(self, true);
   const _result = below_autograd(() => ops.logical_or__default.redispatch(ks.and(after_autograd_keyset), self, other));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) rebase_history(self, grad_fn);
+  if ((isFwGradDefined(other))) throw new NotImplementedError("Trying to use forward AD with logical_or_ that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::logical_or__default", "engine/ops/native_functions/binary.yaml:583", "engine/generated/VariableType.ts:1936");
-registerKernel(ops.logical_or_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.logical_or_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::logical_or_out", "engine/ops/native_functions/binary.yaml:588", "engine/generated/VariableType.ts:1944");
-registerKernel(ops.bitwise_and_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.bitwise_and_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::bitwise_and_Tensor_out", "engine/ops/native_functions/binary.yaml:594", "engine/generated/VariableType.ts:1945");
+}, "VariableType::logical_or__default", "engine/ops/native_functions/binary.yaml:583", "engine/generated/VariableType.ts:2792");
+registerKernel(ops.logical_or_out, "Autograd", (ks, self, other, out) => {
+  const _result = below_autograd(() => ops.logical_or_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(other) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with logical_or_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::logical_or_out", "engine/ops/native_functions/binary.yaml:588", "engine/generated/VariableType.ts:2801");
+registerKernel(ops.bitwise_and_Tensor_out, "Autograd", (ks, self, other, out) => {
+  const _result = below_autograd(() => ops.bitwise_and_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(other) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with bitwise_and_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::bitwise_and_Tensor_out", "engine/ops/native_functions/binary.yaml:594", "engine/generated/VariableType.ts:2806");
 registerKernel(ops.bitwise_and_Tensor, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::bitwise_and", self, other) : null;
   const _result = below_autograd(() => ops.bitwise_and_Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self) || isFwGradDefined(other))) throw new NotImplementedError("Trying to use forward AD with bitwise_and that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::bitwise_and_Tensor", "engine/ops/native_functions/binary.yaml:601", "engine/generated/VariableType.ts:1946");
+}, "VariableType::bitwise_and_Tensor", "engine/ops/native_functions/binary.yaml:601", "engine/generated/VariableType.ts:2811");
 registerKernel(ops.bitwise_and__Tensor, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(other) ? not_implemented_node("aten::bitwise_and_", other) : null;
   if (grad_fn) check_inplace(self, true);
   const _result = below_autograd(() => ops.bitwise_and__Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) rebase_history(self, grad_fn);
+  if ((isFwGradDefined(other))) throw new NotImplementedError("Trying to use forward AD with bitwise_and_ that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::bitwise_and__Tensor", "engine/ops/native_functions/binary.yaml:605", "engine/generated/VariableType.ts:1953");
-registerKernel(ops.bitwise_and_Scalar_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.bitwise_and_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::bitwise_and_Scalar_out", "engine/ops/native_functions/binary.yaml:609", "engine/generated/VariableType.ts:1961");
+}, "VariableType::bitwise_and__Tensor", "engine/ops/native_functions/binary.yaml:605", "engine/generated/VariableType.ts:2819");
+registerKernel(ops.bitwise_and_Scalar_out, "Autograd", (ks, self, other, out) => {
+  const _result = below_autograd(() => ops.bitwise_and_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with bitwise_and_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::bitwise_and_Scalar_out", "engine/ops/native_functions/binary.yaml:609", "engine/generated/VariableType.ts:2828");
 registerKernel(ops.bitwise_and_Scalar, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::bitwise_and", self) : null;
   const _result = below_autograd(() => ops.bitwise_and_Scalar.redispatch(ks.and(after_autograd_keyset), self, other));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with bitwise_and that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::bitwise_and_Scalar", "engine/ops/native_functions/binary.yaml:614", "engine/generated/VariableType.ts:1962");
+}, "VariableType::bitwise_and_Scalar", "engine/ops/native_functions/binary.yaml:614", "engine/generated/VariableType.ts:2833");
 registerKernel(ops.bitwise_and_Scalar_Tensor, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(other) ? not_implemented_node("aten::bitwise_and", other) : null;
   const _result = below_autograd(() => ops.bitwise_and_Scalar_Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(other))) throw new NotImplementedError("Trying to use forward AD with bitwise_and that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::bitwise_and_Scalar_Tensor", "engine/ops/native_functions/binary.yaml:619", "engine/generated/VariableType.ts:1969");
-registerKernel(ops.bitwise_or_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.bitwise_or_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::bitwise_or_Tensor_out", "engine/ops/native_functions/binary.yaml:630", "engine/generated/VariableType.ts:1976");
+}, "VariableType::bitwise_and_Scalar_Tensor", "engine/ops/native_functions/binary.yaml:619", "engine/generated/VariableType.ts:2841");
+registerKernel(ops.bitwise_or_Tensor_out, "Autograd", (ks, self, other, out) => {
+  const _result = below_autograd(() => ops.bitwise_or_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(other) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with bitwise_or_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::bitwise_or_Tensor_out", "engine/ops/native_functions/binary.yaml:630", "engine/generated/VariableType.ts:2849");
 registerKernel(ops.bitwise_or_Tensor, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::bitwise_or", self, other) : null;
   const _result = below_autograd(() => ops.bitwise_or_Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self) || isFwGradDefined(other))) throw new NotImplementedError("Trying to use forward AD with bitwise_or that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::bitwise_or_Tensor", "engine/ops/native_functions/binary.yaml:637", "engine/generated/VariableType.ts:1977");
+}, "VariableType::bitwise_or_Tensor", "engine/ops/native_functions/binary.yaml:637", "engine/generated/VariableType.ts:2854");
 registerKernel(ops.bitwise_or__Tensor, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(other) ? not_implemented_node("aten::bitwise_or_", other) : null;
   if (grad_fn) check_inplace(self, true);
   const _result = below_autograd(() => ops.bitwise_or__Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) rebase_history(self, grad_fn);
+  if ((isFwGradDefined(other))) throw new NotImplementedError("Trying to use forward AD with bitwise_or_ that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::bitwise_or__Tensor", "engine/ops/native_functions/binary.yaml:641", "engine/generated/VariableType.ts:1984");
-registerKernel(ops.bitwise_or_Scalar_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.bitwise_or_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::bitwise_or_Scalar_out", "engine/ops/native_functions/binary.yaml:645", "engine/generated/VariableType.ts:1992");
+}, "VariableType::bitwise_or__Tensor", "engine/ops/native_functions/binary.yaml:641", "engine/generated/VariableType.ts:2862");
+registerKernel(ops.bitwise_or_Scalar_out, "Autograd", (ks, self, other, out) => {
+  const _result = below_autograd(() => ops.bitwise_or_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with bitwise_or_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::bitwise_or_Scalar_out", "engine/ops/native_functions/binary.yaml:645", "engine/generated/VariableType.ts:2871");
 registerKernel(ops.bitwise_or_Scalar_Tensor, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(other) ? not_implemented_node("aten::bitwise_or", other) : null;
   const _result = below_autograd(() => ops.bitwise_or_Scalar_Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(other))) throw new NotImplementedError("Trying to use forward AD with bitwise_or that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::bitwise_or_Scalar_Tensor", "engine/ops/native_functions/binary.yaml:655", "engine/generated/VariableType.ts:1993");
-registerKernel(ops.bitwise_xor_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.bitwise_xor_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::bitwise_xor_Tensor_out", "engine/ops/native_functions/binary.yaml:666", "engine/generated/VariableType.ts:2000");
+}, "VariableType::bitwise_or_Scalar_Tensor", "engine/ops/native_functions/binary.yaml:655", "engine/generated/VariableType.ts:2876");
+registerKernel(ops.bitwise_xor_Tensor_out, "Autograd", (ks, self, other, out) => {
+  const _result = below_autograd(() => ops.bitwise_xor_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(other) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with bitwise_xor_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::bitwise_xor_Tensor_out", "engine/ops/native_functions/binary.yaml:666", "engine/generated/VariableType.ts:2884");
 registerKernel(ops.bitwise_xor_Tensor, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::bitwise_xor", self, other) : null;
   const _result = below_autograd(() => ops.bitwise_xor_Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self) || isFwGradDefined(other))) throw new NotImplementedError("Trying to use forward AD with bitwise_xor that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::bitwise_xor_Tensor", "engine/ops/native_functions/binary.yaml:673", "engine/generated/VariableType.ts:2001");
+}, "VariableType::bitwise_xor_Tensor", "engine/ops/native_functions/binary.yaml:673", "engine/generated/VariableType.ts:2889");
 registerKernel(ops.bitwise_xor__Tensor, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(other) ? not_implemented_node("aten::bitwise_xor_", other) : null;
   if (grad_fn) check_inplace(self, true);
   const _result = below_autograd(() => ops.bitwise_xor__Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) rebase_history(self, grad_fn);
+  if ((isFwGradDefined(other))) throw new NotImplementedError("Trying to use forward AD with bitwise_xor_ that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::bitwise_xor__Tensor", "engine/ops/native_functions/binary.yaml:677", "engine/generated/VariableType.ts:2008");
-registerKernel(ops.bitwise_xor_Scalar_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.bitwise_xor_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::bitwise_xor_Scalar_out", "engine/ops/native_functions/binary.yaml:681", "engine/generated/VariableType.ts:2016");
+}, "VariableType::bitwise_xor__Tensor", "engine/ops/native_functions/binary.yaml:677", "engine/generated/VariableType.ts:2897");
+registerKernel(ops.bitwise_xor_Scalar_out, "Autograd", (ks, self, other, out) => {
+  const _result = below_autograd(() => ops.bitwise_xor_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with bitwise_xor_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::bitwise_xor_Scalar_out", "engine/ops/native_functions/binary.yaml:681", "engine/generated/VariableType.ts:2906");
 registerKernel(ops.bitwise_xor_Scalar_Tensor, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(other) ? not_implemented_node("aten::bitwise_xor", other) : null;
   const _result = below_autograd(() => ops.bitwise_xor_Scalar_Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(other))) throw new NotImplementedError("Trying to use forward AD with bitwise_xor that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::bitwise_xor_Scalar_Tensor", "engine/ops/native_functions/binary.yaml:691", "engine/generated/VariableType.ts:2017");
+}, "VariableType::bitwise_xor_Scalar_Tensor", "engine/ops/native_functions/binary.yaml:691", "engine/generated/VariableType.ts:2911");
 registerKernel(ops.lerp_Tensor_out, "Autograd", (ks, self, end, weight, out) => {
   if (compute_requires_grad(self, end, weight)) throw_error_out_requires_grad("lerp");
-  return below_autograd(() => ops.lerp_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, end, weight, out));
-}, "VariableType::lerp_Tensor_out", "engine/ops/native_functions/binary.yaml:704", "engine/generated/VariableType.ts:2024");
+  const _result = below_autograd(() => ops.lerp_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, end, weight, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(end) || isFwGradDefined(weight) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with lerp_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::lerp_Tensor_out", "engine/ops/native_functions/binary.yaml:704", "engine/generated/VariableType.ts:2919");
 registerKernel(ops.lerp_Tensor, "Autograd", (ks, self, end, weight) => {
   const _any_requires_grad = compute_requires_grad(self, end, weight);
+  const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(end) || isFwGradDefined(weight);
   let grad_fn: LerpBackward1 | null = null;
   if (_any_requires_grad) {
     grad_fn = new LerpBackward1();
@@ -2040,11 +2938,28 @@ registerKernel(ops.lerp_Tensor, "Autograd", (ks, self, end, weight) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const end_t_raw: any = end ? fw_grad(end, 0) : null;
+    const end_t: any = end_t_raw !== null || !end ? end_t_raw : ops.zeros_default.call([...end._impl.sizes()], end.dtype, null, end.device, null);
+    const end_p: any = end ? ops._fw_primal_default.call(end, 0) : null;
+    const weight_t_raw: any = weight ? fw_grad(weight, 0) : null;
+    const weight_t: any = weight_t_raw !== null || !weight ? weight_t_raw : ops.zeros_default.call([...weight._impl.sizes()], weight.dtype, null, weight.device, null);
+    const weight_p: any = weight ? ops._fw_primal_default.call(weight, 0) : null;
+    result_new_fw_grad_opt = torch.lerp(self_t, end_t, weight_p).add(weight_t.mul(end_p.sub(self_p)));
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::lerp_Tensor", "engine/ops/native_functions/binary.yaml:710", "engine/generated/VariableType.ts:2028");
+}, "VariableType::lerp_Tensor", "engine/ops/native_functions/binary.yaml:710", "engine/generated/VariableType.ts:2925");
 registerKernel(ops.lerp__Tensor, "Autograd", (ks, self, end, weight) => {
   const _any_requires_grad = compute_requires_grad(self, end, weight);
+  const _any_has_forward_grad_self = isFwGradDefined(self) || isFwGradDefined(end) || isFwGradDefined(weight);
   check_inplace(self, _any_requires_grad);
+  let original_self: Tensor | null = null;
+  if (_any_has_forward_grad_self) original_self = ops.clone_default.call(self, null) as Tensor;
   let grad_fn: LerpBackward1 | null = null;
   if (_any_requires_grad) {
     grad_fn = new LerpBackward1();
@@ -2058,14 +2973,34 @@ registerKernel(ops.lerp__Tensor, "Autograd", (ks, self, end, weight) => {
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const end_t_raw: any = end ? fw_grad(end, 0) : null;
+    const end_t: any = end_t_raw !== null || !end ? end_t_raw : ops.zeros_default.call([...end._impl.sizes()], end.dtype, null, end.device, null);
+    const end_p: any = end ? ops._fw_primal_default.call(end, 0) : null;
+    const weight_t_raw: any = weight ? fw_grad(weight, 0) : null;
+    const weight_t: any = weight_t_raw !== null || !weight ? weight_t_raw : ops.zeros_default.call([...weight._impl.sizes()], weight.dtype, null, weight.device, null);
+    const weight_p: any = weight ? ops._fw_primal_default.call(weight, 0) : null;
+    const original_self_t_raw: any = fw_grad(original_self!, 0);
+    const original_self_t: any = original_self_t_raw !== null ? original_self_t_raw : ops.zeros_like_default.call(original_self, null, null, null, null, null);
+    const original_self_p: any = ops._fw_primal_default.call(original_self, 0);
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(torch.lerp(original_self_t, end_t, weight_p).add(weight_t.mul(end_p.sub(original_self_p)))) : torch.lerp(original_self_t, end_t, weight_p).add(weight_t.mul(end_p.sub(original_self_p)));
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::lerp__Tensor", "engine/ops/native_functions/binary.yaml:714", "engine/generated/VariableType.ts:2045");
+}, "VariableType::lerp__Tensor", "engine/ops/native_functions/binary.yaml:714", "engine/generated/VariableType.ts:2957");
 registerKernel(ops.lerp_Scalar_out, "Autograd", (ks, self, end, weight, out) => {
   if (compute_requires_grad(self, end)) throw_error_out_requires_grad("lerp");
-  return below_autograd(() => ops.lerp_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, end, weight, out));
-}, "VariableType::lerp_Scalar_out", "engine/ops/native_functions/binary.yaml:718", "engine/generated/VariableType.ts:2063");
+  const _result = below_autograd(() => ops.lerp_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, end, weight, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(end) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with lerp_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::lerp_Scalar_out", "engine/ops/native_functions/binary.yaml:718", "engine/generated/VariableType.ts:2995");
 registerKernel(ops.lerp_Scalar, "Autograd", (ks, self, end, weight) => {
   const _any_requires_grad = compute_requires_grad(self, end);
+  const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(end);
   let grad_fn: LerpBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new LerpBackward0();
@@ -2077,10 +3012,20 @@ registerKernel(ops.lerp_Scalar, "Autograd", (ks, self, end, weight) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const end_t_raw: any = end ? fw_grad(end, 0) : null;
+    const end_t: any = end_t_raw !== null || !end ? end_t_raw : ops.zeros_default.call([...end._impl.sizes()], end.dtype, null, end.device, null);
+    result_new_fw_grad_opt = torch.lerp(self_t, end_t, weight);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::lerp_Scalar", "engine/ops/native_functions/binary.yaml:724", "engine/generated/VariableType.ts:2067");
+}, "VariableType::lerp_Scalar", "engine/ops/native_functions/binary.yaml:724", "engine/generated/VariableType.ts:3001");
 registerKernel(ops.lerp__Scalar, "Autograd", (ks, self, end, weight) => {
   const _any_requires_grad = compute_requires_grad(self, end);
+  const _any_has_forward_grad_self = isFwGradDefined(self) || isFwGradDefined(end);
   check_inplace(self, _any_requires_grad);
   let grad_fn: LerpBackward0 | null = null;
   if (_any_requires_grad) {
@@ -2093,14 +3038,27 @@ registerKernel(ops.lerp__Scalar, "Autograd", (ks, self, end, weight) => {
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    let self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    const end_t_raw: any = end ? fw_grad(end, 0) : null;
+    const end_t: any = end_t_raw !== null || !end ? end_t_raw : ops.zeros_default.call([...end._impl.sizes()], end.dtype, null, end.device, null);
+    self_t = GradMode.is_enabled() ? self_t.clone() : self_t;
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(torch.lerp(self_t, end_t, weight)) : torch.lerp(self_t, end_t, weight);
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::lerp__Scalar", "engine/ops/native_functions/binary.yaml:728", "engine/generated/VariableType.ts:2082");
+}, "VariableType::lerp__Scalar", "engine/ops/native_functions/binary.yaml:728", "engine/generated/VariableType.ts:3026");
 registerKernel(ops.addcmul_out, "Autograd", (ks, self, tensor1, tensor2, value, out) => {
   if (compute_requires_grad(self, tensor1, tensor2)) throw_error_out_requires_grad("addcmul");
-  return below_autograd(() => ops.addcmul_out.redispatch(ks.and(after_autograd_keyset), self, tensor1, tensor2, value, out));
-}, "VariableType::addcmul_out", "engine/ops/native_functions/binary.yaml:734", "engine/generated/VariableType.ts:2098");
+  const _result = below_autograd(() => ops.addcmul_out.redispatch(ks.and(after_autograd_keyset), self, tensor1, tensor2, value, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(tensor1) || isFwGradDefined(tensor2) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with addcmul_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::addcmul_out", "engine/ops/native_functions/binary.yaml:734", "engine/generated/VariableType.ts:3053");
 registerKernel(ops.addcmul_default, "Autograd", (ks, self, tensor1, tensor2, value) => {
   const _any_requires_grad = compute_requires_grad(self, tensor1, tensor2);
+  const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(tensor1) || isFwGradDefined(tensor2);
   let grad_fn: AddcmulBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new AddcmulBackward0();
@@ -2117,10 +3075,24 @@ registerKernel(ops.addcmul_default, "Autograd", (ks, self, tensor1, tensor2, val
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const tensor1_t_raw: any = tensor1 ? fw_grad(tensor1, 0) : null;
+    const tensor1_t: any = tensor1_t_raw !== null || !tensor1 ? tensor1_t_raw : ops.zeros_default.call([...tensor1._impl.sizes()], tensor1.dtype, null, tensor1.device, null);
+    const tensor1_p: any = tensor1 ? ops._fw_primal_default.call(tensor1, 0) : null;
+    const tensor2_t_raw: any = tensor2 ? fw_grad(tensor2, 0) : null;
+    const tensor2_t: any = tensor2_t_raw !== null || !tensor2 ? tensor2_t_raw : ops.zeros_default.call([...tensor2._impl.sizes()], tensor2.dtype, null, tensor2.device, null);
+    const tensor2_p: any = tensor2 ? ops._fw_primal_default.call(tensor2, 0) : null;
+    result_new_fw_grad_opt = self_t.add(maybe_multiply(tensor1_t.mul(tensor2_p), value)).add(maybe_multiply(tensor2_t.mul(tensor1_p), value));
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::addcmul_default", "engine/ops/native_functions/binary.yaml:740", "engine/generated/VariableType.ts:2102");
+}, "VariableType::addcmul_default", "engine/ops/native_functions/binary.yaml:740", "engine/generated/VariableType.ts:3059");
 registerKernel(ops.addcmul__default, "Autograd", (ks, self, tensor1, tensor2, value) => {
   const _any_requires_grad = compute_requires_grad(self, tensor1, tensor2);
+  const _any_has_forward_grad_self = isFwGradDefined(self) || isFwGradDefined(tensor1) || isFwGradDefined(tensor2);
   check_inplace(self, _any_requires_grad);
   let grad_fn: AddcmulBackward0 | null = null;
   if (_any_requires_grad) {
@@ -2138,14 +3110,31 @@ registerKernel(ops.addcmul__default, "Autograd", (ks, self, tensor1, tensor2, va
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    let self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    const tensor1_t_raw: any = tensor1 ? fw_grad(tensor1, 0) : null;
+    const tensor1_t: any = tensor1_t_raw !== null || !tensor1 ? tensor1_t_raw : ops.zeros_default.call([...tensor1._impl.sizes()], tensor1.dtype, null, tensor1.device, null);
+    const tensor1_p: any = tensor1 ? ops._fw_primal_default.call(tensor1, 0) : null;
+    const tensor2_t_raw: any = tensor2 ? fw_grad(tensor2, 0) : null;
+    const tensor2_t: any = tensor2_t_raw !== null || !tensor2 ? tensor2_t_raw : ops.zeros_default.call([...tensor2._impl.sizes()], tensor2.dtype, null, tensor2.device, null);
+    const tensor2_p: any = tensor2 ? ops._fw_primal_default.call(tensor2, 0) : null;
+    self_t = GradMode.is_enabled() ? self_t.clone() : self_t;
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(self_t.add(maybe_multiply(tensor1_t.mul(tensor2_p), value)).add(maybe_multiply(tensor2_t.mul(tensor1_p), value))) : self_t.add(maybe_multiply(tensor1_t.mul(tensor2_p), value)).add(maybe_multiply(tensor2_t.mul(tensor1_p), value));
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::addcmul__default", "engine/ops/native_functions/binary.yaml:744", "engine/generated/VariableType.ts:2122");
+}, "VariableType::addcmul__default", "engine/ops/native_functions/binary.yaml:744", "engine/generated/VariableType.ts:3093");
 registerKernel(ops.addcdiv_out, "Autograd", (ks, self, tensor1, tensor2, value, out) => {
   if (compute_requires_grad(self, tensor1, tensor2)) throw_error_out_requires_grad("addcdiv");
-  return below_autograd(() => ops.addcdiv_out.redispatch(ks.and(after_autograd_keyset), self, tensor1, tensor2, value, out));
-}, "VariableType::addcdiv_out", "engine/ops/native_functions/binary.yaml:748", "engine/generated/VariableType.ts:2143");
+  const _result = below_autograd(() => ops.addcdiv_out.redispatch(ks.and(after_autograd_keyset), self, tensor1, tensor2, value, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(tensor1) || isFwGradDefined(tensor2) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with addcdiv_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::addcdiv_out", "engine/ops/native_functions/binary.yaml:748", "engine/generated/VariableType.ts:3129");
 registerKernel(ops.addcdiv_default, "Autograd", (ks, self, tensor1, tensor2, value) => {
   const _any_requires_grad = compute_requires_grad(self, tensor1, tensor2);
+  const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(tensor1) || isFwGradDefined(tensor2);
   let grad_fn: AddcdivBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new AddcdivBackward0();
@@ -2162,10 +3151,24 @@ registerKernel(ops.addcdiv_default, "Autograd", (ks, self, tensor1, tensor2, val
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const tensor1_t_raw: any = tensor1 ? fw_grad(tensor1, 0) : null;
+    const tensor1_t: any = tensor1_t_raw !== null || !tensor1 ? tensor1_t_raw : ops.zeros_default.call([...tensor1._impl.sizes()], tensor1.dtype, null, tensor1.device, null);
+    const tensor1_p: any = tensor1 ? ops._fw_primal_default.call(tensor1, 0) : null;
+    const tensor2_t_raw: any = tensor2 ? fw_grad(tensor2, 0) : null;
+    const tensor2_t: any = tensor2_t_raw !== null || !tensor2 ? tensor2_t_raw : ops.zeros_default.call([...tensor2._impl.sizes()], tensor2.dtype, null, tensor2.device, null);
+    const tensor2_p: any = tensor2 ? ops._fw_primal_default.call(tensor2, 0) : null;
+    result_new_fw_grad_opt = self_t.add(maybe_multiply(tensor1_t.div(tensor2_p), value)).sub(maybe_multiply(tensor2_t.mul(tensor1_p.div(tensor2_p)).div(tensor2_p), value));
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::addcdiv_default", "engine/ops/native_functions/binary.yaml:754", "engine/generated/VariableType.ts:2147");
+}, "VariableType::addcdiv_default", "engine/ops/native_functions/binary.yaml:754", "engine/generated/VariableType.ts:3135");
 registerKernel(ops.addcdiv__default, "Autograd", (ks, self, tensor1, tensor2, value) => {
   const _any_requires_grad = compute_requires_grad(self, tensor1, tensor2);
+  const _any_has_forward_grad_self = isFwGradDefined(self) || isFwGradDefined(tensor1) || isFwGradDefined(tensor2);
   check_inplace(self, _any_requires_grad);
   let grad_fn: AddcdivBackward0 | null = null;
   if (_any_requires_grad) {
@@ -2183,8 +3186,22 @@ registerKernel(ops.addcdiv__default, "Autograd", (ks, self, tensor1, tensor2, va
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    let self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    const tensor1_t_raw: any = tensor1 ? fw_grad(tensor1, 0) : null;
+    const tensor1_t: any = tensor1_t_raw !== null || !tensor1 ? tensor1_t_raw : ops.zeros_default.call([...tensor1._impl.sizes()], tensor1.dtype, null, tensor1.device, null);
+    const tensor1_p: any = tensor1 ? ops._fw_primal_default.call(tensor1, 0) : null;
+    const tensor2_t_raw: any = tensor2 ? fw_grad(tensor2, 0) : null;
+    const tensor2_t: any = tensor2_t_raw !== null || !tensor2 ? tensor2_t_raw : ops.zeros_default.call([...tensor2._impl.sizes()], tensor2.dtype, null, tensor2.device, null);
+    const tensor2_p: any = tensor2 ? ops._fw_primal_default.call(tensor2, 0) : null;
+    self_t = GradMode.is_enabled() ? self_t.clone() : self_t;
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(self_t.add(maybe_multiply(tensor1_t.div(tensor2_p), value)).sub(maybe_multiply(tensor2_t.mul(tensor1_p.div(tensor2_p)).div(tensor2_p), value))) : self_t.add(maybe_multiply(tensor1_t.div(tensor2_p), value)).sub(maybe_multiply(tensor2_t.mul(tensor1_p.div(tensor2_p)).div(tensor2_p), value));
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::addcdiv__default", "engine/ops/native_functions/binary.yaml:758", "engine/generated/VariableType.ts:2167");
+}, "VariableType::addcdiv__default", "engine/ops/native_functions/binary.yaml:758", "engine/generated/VariableType.ts:3169");
 registerKernel(ops.xlogy_Tensor, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
   let grad_fn: XlogyBackward0 | null = null;
@@ -2199,8 +3216,9 @@ registerKernel(ops.xlogy_Tensor, "Autograd", (ks, self, other) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self) || isFwGradDefined(other))) throw new NotImplementedError("Trying to use forward AD with xlogy that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::xlogy_Tensor", "engine/ops/native_functions/binary.yaml:764", "engine/generated/VariableType.ts:2188");
+}, "VariableType::xlogy_Tensor", "engine/ops/native_functions/binary.yaml:764", "engine/generated/VariableType.ts:3205");
 registerKernel(ops.xlogy_Scalar_Self, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(other);
   let grad_fn: XlogyBackward1 | null = null;
@@ -2215,8 +3233,9 @@ registerKernel(ops.xlogy_Scalar_Self, "Autograd", (ks, self, other) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(other))) throw new NotImplementedError("Trying to use forward AD with xlogy that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::xlogy_Scalar_Self", "engine/ops/native_functions/binary.yaml:768", "engine/generated/VariableType.ts:2204");
+}, "VariableType::xlogy_Scalar_Self", "engine/ops/native_functions/binary.yaml:768", "engine/generated/VariableType.ts:3222");
 registerKernel(ops.xlogy_Scalar_Other, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: XlogyBackward2 | null = null;
@@ -2231,20 +3250,27 @@ registerKernel(ops.xlogy_Scalar_Other, "Autograd", (ks, self, other) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with xlogy that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::xlogy_Scalar_Other", "engine/ops/native_functions/binary.yaml:773", "engine/generated/VariableType.ts:2220");
+}, "VariableType::xlogy_Scalar_Other", "engine/ops/native_functions/binary.yaml:773", "engine/generated/VariableType.ts:3239");
 registerKernel(ops.xlogy_OutTensor, "Autograd", (ks, self, other, out) => {
   if (compute_requires_grad(self, other)) throw_error_out_requires_grad("xlogy");
-  return below_autograd(() => ops.xlogy_OutTensor.redispatch(ks.and(after_autograd_keyset), self, other, out));
-}, "VariableType::xlogy_OutTensor", "engine/ops/native_functions/binary.yaml:778", "engine/generated/VariableType.ts:2236");
+  const _result = below_autograd(() => ops.xlogy_OutTensor.redispatch(ks.and(after_autograd_keyset), self, other, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(other) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with xlogy_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::xlogy_OutTensor", "engine/ops/native_functions/binary.yaml:778", "engine/generated/VariableType.ts:3256");
 registerKernel(ops.xlogy_OutScalar_Self, "Autograd", (ks, self, other, out) => {
   if (compute_requires_grad(other)) throw_error_out_requires_grad("xlogy");
-  return below_autograd(() => ops.xlogy_OutScalar_Self.redispatch(ks.and(after_autograd_keyset), self, other, out));
-}, "VariableType::xlogy_OutScalar_Self", "engine/ops/native_functions/binary.yaml:785", "engine/generated/VariableType.ts:2240");
+  const _result = below_autograd(() => ops.xlogy_OutScalar_Self.redispatch(ks.and(after_autograd_keyset), self, other, out));
+  if ((isFwGradDefined(other) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with xlogy_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::xlogy_OutScalar_Self", "engine/ops/native_functions/binary.yaml:785", "engine/generated/VariableType.ts:3262");
 registerKernel(ops.xlogy_OutScalar_Other, "Autograd", (ks, self, other, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("xlogy");
-  return below_autograd(() => ops.xlogy_OutScalar_Other.redispatch(ks.and(after_autograd_keyset), self, other, out));
-}, "VariableType::xlogy_OutScalar_Other", "engine/ops/native_functions/binary.yaml:790", "engine/generated/VariableType.ts:2244");
+  const _result = below_autograd(() => ops.xlogy_OutScalar_Other.redispatch(ks.and(after_autograd_keyset), self, other, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with xlogy_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::xlogy_OutScalar_Other", "engine/ops/native_functions/binary.yaml:790", "engine/generated/VariableType.ts:3268");
 registerKernel(ops.xlogy__Tensor, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
   check_inplace(self, _any_requires_grad);
@@ -2260,8 +3286,9 @@ registerKernel(ops.xlogy__Tensor, "Autograd", (ks, self, other) => {
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
+  if ((isFwGradDefined(other))) throw new NotImplementedError("Trying to use forward AD with xlogy_ that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::xlogy__Tensor", "engine/ops/native_functions/binary.yaml:795", "engine/generated/VariableType.ts:2248");
+}, "VariableType::xlogy__Tensor", "engine/ops/native_functions/binary.yaml:795", "engine/generated/VariableType.ts:3274");
 registerKernel(ops.xlogy__Scalar_Other, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -2278,7 +3305,7 @@ registerKernel(ops.xlogy__Scalar_Other, "Autograd", (ks, self, other) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::xlogy__Scalar_Other", "engine/ops/native_functions/binary.yaml:799", "engine/generated/VariableType.ts:2265");
+}, "VariableType::xlogy__Scalar_Other", "engine/ops/native_functions/binary.yaml:799", "engine/generated/VariableType.ts:3292");
 registerKernel(ops.convolution_default, "Autograd", (ks, input, weight, bias, stride, padding, dilation, transposed, output_padding, groups) => {
   const _any_requires_grad = compute_requires_grad(input, weight, bias);
   let grad_fn: ConvolutionBackward0 | null = null;
@@ -2300,38 +3327,51 @@ registerKernel(ops.convolution_default, "Autograd", (ks, input, weight, bias, st
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(input) || isFwGradDefined(weight) || isFwGradDefined(bias))) throw new NotImplementedError("Trying to use forward AD with convolution that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::convolution_default", "engine/ops/native_functions/conv.yaml:45", "engine/generated/VariableType.ts:2282");
+}, "VariableType::convolution_default", "engine/ops/native_functions/conv.yaml:45", "engine/generated/VariableType.ts:3309");
 registerKernel(ops._convolution_default, "Autograd", (ks, input, weight, bias, stride, padding, dilation, transposed, output_padding, groups, benchmark, deterministic, cudnn_enabled, allow_tf32) => {
   const grad_fn = compute_requires_grad(input, weight, bias) ? not_implemented_node("aten::_convolution", input, weight, bias) : null;
   const _result = below_autograd(() => ops._convolution_default.redispatch(ks.and(after_autograd_keyset), input, weight, bias, stride, padding, dilation, transposed, output_padding, groups, benchmark, deterministic, cudnn_enabled, allow_tf32));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(input) || isFwGradDefined(weight) || isFwGradDefined(bias))) throw new NotImplementedError("Trying to use forward AD with _convolution that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::_convolution_default", "engine/ops/native_functions/conv.yaml:51", "engine/generated/VariableType.ts:2305");
-registerKernel(ops._slow_conv2d_forward_output, "Autograd", (ks, self, weight, kernel_size, bias, stride, padding, output) => below_autograd(() => ops._slow_conv2d_forward_output.redispatch(ks.and(after_autograd_keyset), self, weight, kernel_size, bias, stride, padding, output)), "VariableType::_slow_conv2d_forward_output", "engine/ops/native_functions/conv.yaml:78", "engine/generated/VariableType.ts:2312");
+}, "VariableType::_convolution_default", "engine/ops/native_functions/conv.yaml:51", "engine/generated/VariableType.ts:3333");
+registerKernel(ops._slow_conv2d_forward_output, "Autograd", (ks, self, weight, kernel_size, bias, stride, padding, output) => {
+  const _result = below_autograd(() => ops._slow_conv2d_forward_output.redispatch(ks.and(after_autograd_keyset), self, weight, kernel_size, bias, stride, padding, output));
+  if ((isFwGradDefined(self) || isFwGradDefined(weight) || isFwGradDefined(bias) || isFwGradDefined(output))) throw new NotImplementedError("Trying to use forward AD with _slow_conv2d_forward_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::_slow_conv2d_forward_output", "engine/ops/native_functions/conv.yaml:78", "engine/generated/VariableType.ts:3341");
 registerKernel(ops._slow_conv2d_forward_default, "Autograd", (ks, self, weight, kernel_size, bias, stride, padding) => {
   const grad_fn = compute_requires_grad(self, weight, bias) ? not_implemented_node("aten::_slow_conv2d_forward", self, weight, bias) : null;
   const _result = below_autograd(() => ops._slow_conv2d_forward_default.redispatch(ks.and(after_autograd_keyset), self, weight, kernel_size, bias, stride, padding));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self) || isFwGradDefined(weight) || isFwGradDefined(bias))) throw new NotImplementedError("Trying to use forward AD with _slow_conv2d_forward that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::_slow_conv2d_forward_default", "engine/ops/native_functions/conv.yaml:83", "engine/generated/VariableType.ts:2313");
+}, "VariableType::_slow_conv2d_forward_default", "engine/ops/native_functions/conv.yaml:83", "engine/generated/VariableType.ts:3346");
 registerKernel(ops.slow_conv_dilated2d_default, "Autograd", (ks, self, weight, kernel_size, bias, stride, padding, dilation) => {
   const grad_fn = compute_requires_grad(self, weight, bias) ? not_implemented_node("aten::slow_conv_dilated2d", self, weight, bias) : null;
   const _result = below_autograd(() => ops.slow_conv_dilated2d_default.redispatch(ks.and(after_autograd_keyset), self, weight, kernel_size, bias, stride, padding, dilation));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self) || isFwGradDefined(weight) || isFwGradDefined(bias))) throw new NotImplementedError("Trying to use forward AD with slow_conv_dilated2d that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::slow_conv_dilated2d_default", "engine/ops/native_functions/conv.yaml:88", "engine/generated/VariableType.ts:2320");
-registerKernel(ops.slow_conv_transpose2d_out, "Autograd", (ks, self, weight, kernel_size, bias, stride, padding, output_padding, dilation, out) => below_autograd(() => ops.slow_conv_transpose2d_out.redispatch(ks.and(after_autograd_keyset), self, weight, kernel_size, bias, stride, padding, output_padding, dilation, out)), "VariableType::slow_conv_transpose2d_out", "engine/ops/native_functions/conv.yaml:94", "engine/generated/VariableType.ts:2327");
+}, "VariableType::slow_conv_dilated2d_default", "engine/ops/native_functions/conv.yaml:88", "engine/generated/VariableType.ts:3354");
+registerKernel(ops.slow_conv_transpose2d_out, "Autograd", (ks, self, weight, kernel_size, bias, stride, padding, output_padding, dilation, out) => {
+  const _result = below_autograd(() => ops.slow_conv_transpose2d_out.redispatch(ks.and(after_autograd_keyset), self, weight, kernel_size, bias, stride, padding, output_padding, dilation, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(weight) || isFwGradDefined(bias) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with slow_conv_transpose2d_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::slow_conv_transpose2d_out", "engine/ops/native_functions/conv.yaml:94", "engine/generated/VariableType.ts:3362");
 registerKernel(ops.slow_conv_transpose2d_default, "Autograd", (ks, self, weight, kernel_size, bias, stride, padding, output_padding, dilation) => {
   const grad_fn = compute_requires_grad(self, weight, bias) ? not_implemented_node("aten::slow_conv_transpose2d", self, weight, bias) : null;
   const _result = below_autograd(() => ops.slow_conv_transpose2d_default.redispatch(ks.and(after_autograd_keyset), self, weight, kernel_size, bias, stride, padding, output_padding, dilation));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self) || isFwGradDefined(weight) || isFwGradDefined(bias))) throw new NotImplementedError("Trying to use forward AD with slow_conv_transpose2d that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::slow_conv_transpose2d_default", "engine/ops/native_functions/conv.yaml:100", "engine/generated/VariableType.ts:2328");
+}, "VariableType::slow_conv_transpose2d_default", "engine/ops/native_functions/conv.yaml:100", "engine/generated/VariableType.ts:3367");
 registerKernel(ops.convolution_backward_default, "Autograd", (ks, grad_output, input, weight, bias_sizes, stride, padding, dilation, transposed, output_padding, groups, output_mask) => {
   const _any_requires_grad = compute_requires_grad(grad_output, input, weight);
   let grad_fn: ConvolutionBackwardBackward0 | null = null;
@@ -2353,18 +3393,25 @@ registerKernel(ops.convolution_backward_default, "Autograd", (ks, grad_output, i
     set_history([differentiable((_result as any)[0]), differentiable((_result as any)[1]), differentiable((_result as any)[2])], grad_fn);
     note_node_created(grad_fn);
   }
+  if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(grad_output) || isFwGradDefined(input) || isFwGradDefined(weight))) throw new NotImplementedError("Trying to use forward AD with convolution_backward that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::convolution_backward_default", "engine/ops/native_functions/conv.yaml:111", "engine/generated/VariableType.ts:2335");
-registerKernel(ops._slow_conv2d_backward_grad_input, "Autograd", (ks, grad_output, self, weight, kernel_size, stride, padding, grad_input, grad_weight, grad_bias) => below_autograd(() => ops._slow_conv2d_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, self, weight, kernel_size, stride, padding, grad_input, grad_weight, grad_bias)), "VariableType::_slow_conv2d_backward_grad_input", "engine/ops/native_functions/conv.yaml:120", "engine/generated/VariableType.ts:2358");
+}, "VariableType::convolution_backward_default", "engine/ops/native_functions/conv.yaml:111", "engine/generated/VariableType.ts:3375");
+registerKernel(ops._slow_conv2d_backward_grad_input, "Autograd", (ks, grad_output, self, weight, kernel_size, stride, padding, grad_input, grad_weight, grad_bias) => {
+  const _result = below_autograd(() => ops._slow_conv2d_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, self, weight, kernel_size, stride, padding, grad_input, grad_weight, grad_bias));
+  if ((isFwGradDefined(grad_output) || isFwGradDefined(self) || isFwGradDefined(weight) || isFwGradDefined(grad_input) || isFwGradDefined(grad_weight) || isFwGradDefined(grad_bias))) throw new NotImplementedError("Trying to use forward AD with _slow_conv2d_backward_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::_slow_conv2d_backward_grad_input", "engine/ops/native_functions/conv.yaml:120", "engine/generated/VariableType.ts:3399");
 registerKernel(ops._slow_conv2d_backward_output_mask, "Autograd", (ks, grad_output, self, weight, kernel_size, stride, padding, output_mask) => {
   const grad_fn = compute_requires_grad(grad_output, self, weight) ? not_implemented_node("aten::_slow_conv2d_backward", grad_output, self, weight) : null;
   const _result = below_autograd(() => ops._slow_conv2d_backward_output_mask.redispatch(ks.and(after_autograd_keyset), grad_output, self, weight, kernel_size, stride, padding, output_mask));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(grad_output) || isFwGradDefined(self) || isFwGradDefined(weight))) throw new NotImplementedError("Trying to use forward AD with _slow_conv2d_backward that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::_slow_conv2d_backward_output_mask", "engine/ops/native_functions/conv.yaml:125", "engine/generated/VariableType.ts:2359");
+}, "VariableType::_slow_conv2d_backward_output_mask", "engine/ops/native_functions/conv.yaml:125", "engine/generated/VariableType.ts:3404");
 registerKernel(ops.index_Tensor, "Autograd", (ks, self, indices) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: IndexBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new IndexBackward0();
@@ -2378,14 +3425,25 @@ registerKernel(ops.index_Tensor, "Autograd", (ks, self, indices) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    result_new_fw_grad_opt = ops.index_Tensor.call(self_t, indices);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::index_Tensor", "engine/ops/native_functions/index.yaml:20", "engine/generated/VariableType.ts:2366");
+}, "VariableType::index_Tensor", "engine/ops/native_functions/index.yaml:20", "engine/generated/VariableType.ts:3412");
 registerKernel(ops.index_Tensor_out, "Autograd", (ks, self, indices, out) => {
   if (compute_requires_grad(self, indices)) throw_error_out_requires_grad("index");
-  return below_autograd(() => ops.index_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, indices, out));
-}, "VariableType::index_Tensor_out", "engine/ops/native_functions/index.yaml:26", "engine/generated/VariableType.ts:2383");
+  const _result = below_autograd(() => ops.index_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, indices, out));
+  for (const _t of indices ?? []) if (isFwGradDefined(_t)) throw new NotImplementedError("Trying to use forward AD with index_out that does not support it because it is an out= function");
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with index_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::index_Tensor_out", "engine/ops/native_functions/index.yaml:26", "engine/generated/VariableType.ts:3437");
 registerKernel(ops.index_put__default, "Autograd", (ks, self, indices, values, accumulate) => {
   const _any_requires_grad = compute_requires_grad(self, values);
+  const _any_has_forward_grad_self = isFwGradDefined(self) || isFwGradDefined(values);
   check_inplace(self, _any_requires_grad);
   let grad_fn: IndexPutBackward0 | null = null;
   if (_any_requires_grad) {
@@ -2400,10 +3458,21 @@ registerKernel(ops.index_put__default, "Autograd", (ks, self, indices, values, a
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    let self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    const values_t_raw: any = values ? fw_grad(values, 0) : null;
+    const values_t: any = values_t_raw !== null || !values ? values_t_raw : ops.zeros_default.call([...values._impl.sizes()], values.dtype, null, values.device, null);
+    self_t = GradMode.is_enabled() ? self_t.clone() : self_t;
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(self_t.index_put(indices, values_t, accumulate)) : self_t.index_put(indices, values_t, accumulate);
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::index_put__default", "engine/ops/native_functions/index.yaml:33", "engine/generated/VariableType.ts:2387");
+}, "VariableType::index_put__default", "engine/ops/native_functions/index.yaml:33", "engine/generated/VariableType.ts:3444");
 registerKernel(ops.index_put_default, "Autograd", (ks, self, indices, values, accumulate) => {
   const _any_requires_grad = compute_requires_grad(self, values);
+  const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(values);
   let grad_fn: IndexPutBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new IndexPutBackward0();
@@ -2417,10 +3486,20 @@ registerKernel(ops.index_put_default, "Autograd", (ks, self, indices, values, ac
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const values_t_raw: any = values ? fw_grad(values, 0) : null;
+    const values_t: any = values_t_raw !== null || !values ? values_t_raw : ops.zeros_default.call([...values._impl.sizes()], values.dtype, null, values.device, null);
+    result_new_fw_grad_opt = self_t.index_put(indices, values_t, accumulate);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::index_put_default", "engine/ops/native_functions/index.yaml:40", "engine/generated/VariableType.ts:2405");
+}, "VariableType::index_put_default", "engine/ops/native_functions/index.yaml:40", "engine/generated/VariableType.ts:3473");
 registerKernel(ops._index_put_impl__default, "Autograd", (ks, self, indices, values, accumulate, unsafe) => {
   const _any_requires_grad = compute_requires_grad(self, values);
+  const _any_has_forward_grad_self = isFwGradDefined(self) || isFwGradDefined(values);
   check_inplace(self, _any_requires_grad);
   let grad_fn: IndexPutImplBackward0 | null = null;
   if (_any_requires_grad) {
@@ -2435,14 +3514,26 @@ registerKernel(ops._index_put_impl__default, "Autograd", (ks, self, indices, val
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    const values_t_raw: any = values ? fw_grad(values, 0) : null;
+    const values_t: any = values_t_raw !== null || !values ? values_t_raw : ops.zeros_default.call([...values._impl.sizes()], values.dtype, null, values.device, null);
+    self_new_fw_grad_opt = ops._index_put_impl__default.call(self_t, indices, values_t, accumulate, unsafe);
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::_index_put_impl__default", "engine/ops/native_functions/index.yaml:46", "engine/generated/VariableType.ts:2422");
+}, "VariableType::_index_put_impl__default", "engine/ops/native_functions/index.yaml:46", "engine/generated/VariableType.ts:3500");
 registerKernel(ops.index_select_out, "Autograd", (ks, self, dim, index, out) => {
   if (compute_requires_grad(self, index)) throw_error_out_requires_grad("index_select");
-  return below_autograd(() => ops.index_select_out.redispatch(ks.and(after_autograd_keyset), self, dim, index, out));
-}, "VariableType::index_select_out", "engine/ops/native_functions/index.yaml:56", "engine/generated/VariableType.ts:2440");
+  const _result = below_autograd(() => ops.index_select_out.redispatch(ks.and(after_autograd_keyset), self, dim, index, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(index) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with index_select_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::index_select_out", "engine/ops/native_functions/index.yaml:56", "engine/generated/VariableType.ts:3528");
 registerKernel(ops.index_select_default, "Autograd", (ks, self, dim, index) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: IndexSelectBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new IndexSelectBackward0();
@@ -2456,14 +3547,24 @@ registerKernel(ops.index_select_default, "Autograd", (ks, self, dim, index) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    result_new_fw_grad_opt = ops.index_select_default.call(self_t, dim, index);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::index_select_default", "engine/ops/native_functions/index.yaml:60", "engine/generated/VariableType.ts:2444");
+}, "VariableType::index_select_default", "engine/ops/native_functions/index.yaml:60", "engine/generated/VariableType.ts:3534");
 registerKernel(ops.take_out, "Autograd", (ks, self, index, out) => {
   if (compute_requires_grad(self, index)) throw_error_out_requires_grad("take");
-  return below_autograd(() => ops.take_out.redispatch(ks.and(after_autograd_keyset), self, index, out));
-}, "VariableType::take_out", "engine/ops/native_functions/index.yaml:65", "engine/generated/VariableType.ts:2461");
+  const _result = below_autograd(() => ops.take_out.redispatch(ks.and(after_autograd_keyset), self, index, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(index) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with take_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::take_out", "engine/ops/native_functions/index.yaml:65", "engine/generated/VariableType.ts:3559");
 registerKernel(ops.take_default, "Autograd", (ks, self, index) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: TakeBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new TakeBackward0();
@@ -2476,14 +3577,24 @@ registerKernel(ops.take_default, "Autograd", (ks, self, index) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    result_new_fw_grad_opt = ops.take_default.call(self_t, index);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::take_default", "engine/ops/native_functions/index.yaml:69", "engine/generated/VariableType.ts:2465");
+}, "VariableType::take_default", "engine/ops/native_functions/index.yaml:69", "engine/generated/VariableType.ts:3565");
 registerKernel(ops.gather_out, "Autograd", (ks, self, dim, index, sparse_grad, out) => {
   if (compute_requires_grad(self, index)) throw_error_out_requires_grad("gather");
-  return below_autograd(() => ops.gather_out.redispatch(ks.and(after_autograd_keyset), self, dim, index, sparse_grad, out));
-}, "VariableType::gather_out", "engine/ops/native_functions/index.yaml:76", "engine/generated/VariableType.ts:2481");
+  const _result = below_autograd(() => ops.gather_out.redispatch(ks.and(after_autograd_keyset), self, dim, index, sparse_grad, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(index) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with gather_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::gather_out", "engine/ops/native_functions/index.yaml:76", "engine/generated/VariableType.ts:3589");
 registerKernel(ops.gather_default, "Autograd", (ks, self, dim, index, sparse_grad) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: GatherBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new GatherBackward0();
@@ -2498,10 +3609,18 @@ registerKernel(ops.gather_default, "Autograd", (ks, self, dim, index, sparse_gra
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    result_new_fw_grad_opt = ops.gather_default.call(self_t, dim, index, sparse_grad);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::gather_default", "engine/ops/native_functions/index.yaml:81", "engine/generated/VariableType.ts:2485");
+}, "VariableType::gather_default", "engine/ops/native_functions/index.yaml:81", "engine/generated/VariableType.ts:3595");
 registerKernel(ops.scatter_src, "Autograd", (ks, self, dim, index, src) => {
   const _any_requires_grad = compute_requires_grad(self, src);
+  const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(src);
   let grad_fn: ScatterBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new ScatterBackward0();
@@ -2514,10 +3633,20 @@ registerKernel(ops.scatter_src, "Autograd", (ks, self, dim, index, src) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const src_t_raw: any = src ? fw_grad(src, 0) : null;
+    const src_t: any = src_t_raw !== null || !src ? src_t_raw : ops.zeros_default.call([...src._impl.sizes()], src.dtype, null, src.device, null);
+    result_new_fw_grad_opt = self_t.scatter(dim, index, src_t);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::scatter_src", "engine/ops/native_functions/index.yaml:85", "engine/generated/VariableType.ts:2503");
+}, "VariableType::scatter_src", "engine/ops/native_functions/index.yaml:85", "engine/generated/VariableType.ts:3621");
 registerKernel(ops.scatter__src, "Autograd", (ks, self, dim, index, src) => {
   const _any_requires_grad = compute_requires_grad(self, src);
+  const _any_has_forward_grad_self = isFwGradDefined(self) || isFwGradDefined(src);
   check_inplace(self, _any_requires_grad);
   let grad_fn: ScatterBackward0 | null = null;
   if (_any_requires_grad) {
@@ -2531,14 +3660,27 @@ registerKernel(ops.scatter__src, "Autograd", (ks, self, dim, index, src) => {
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    let self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    const src_t_raw: any = src ? fw_grad(src, 0) : null;
+    const src_t: any = src_t_raw !== null || !src ? src_t_raw : ops.zeros_default.call([...src._impl.sizes()], src.dtype, null, src.device, null);
+    self_t = GradMode.is_enabled() ? self_t.clone() : self_t;
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(self_t.scatter(dim, index, src_t)) : self_t.scatter(dim, index, src_t);
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::scatter__src", "engine/ops/native_functions/index.yaml:89", "engine/generated/VariableType.ts:2519");
+}, "VariableType::scatter__src", "engine/ops/native_functions/index.yaml:89", "engine/generated/VariableType.ts:3647");
 registerKernel(ops.scatter_src_out, "Autograd", (ks, self, dim, index, src, out) => {
   if (compute_requires_grad(self, index, src)) throw_error_out_requires_grad("scatter");
-  return below_autograd(() => ops.scatter_src_out.redispatch(ks.and(after_autograd_keyset), self, dim, index, src, out));
-}, "VariableType::scatter_src_out", "engine/ops/native_functions/index.yaml:93", "engine/generated/VariableType.ts:2536");
+  const _result = below_autograd(() => ops.scatter_src_out.redispatch(ks.and(after_autograd_keyset), self, dim, index, src, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(index) || isFwGradDefined(src) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with scatter_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::scatter_src_out", "engine/ops/native_functions/index.yaml:93", "engine/generated/VariableType.ts:3675");
 registerKernel(ops.scatter_value, "Autograd", (ks, self, dim, index, value) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: ScatterBackward1 | null = null;
   if (_any_requires_grad) {
     grad_fn = new ScatterBackward1();
@@ -2551,10 +3693,18 @@ registerKernel(ops.scatter_value, "Autograd", (ks, self, dim, index, value) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    result_new_fw_grad_opt = self_t.scatter(dim, index, 0);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::scatter_value", "engine/ops/native_functions/index.yaml:99", "engine/generated/VariableType.ts:2540");
+}, "VariableType::scatter_value", "engine/ops/native_functions/index.yaml:99", "engine/generated/VariableType.ts:3681");
 registerKernel(ops.scatter__value, "Autograd", (ks, self, dim, index, value) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_self = isFwGradDefined(self);
   check_inplace(self, _any_requires_grad);
   let grad_fn: ScatterBackward1 | null = null;
   if (_any_requires_grad) {
@@ -2568,52 +3718,71 @@ registerKernel(ops.scatter__value, "Autograd", (ks, self, dim, index, value) => 
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    let self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    self_t = GradMode.is_enabled() ? self_t.clone() : self_t;
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(self_t.scatter(dim, index, 0)) : self_t.scatter(dim, index, 0);
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::scatter__value", "engine/ops/native_functions/index.yaml:103", "engine/generated/VariableType.ts:2556");
+}, "VariableType::scatter__value", "engine/ops/native_functions/index.yaml:103", "engine/generated/VariableType.ts:3705");
 registerKernel(ops.scatter_value_out, "Autograd", (ks, self, dim, index, value, out) => {
   if (compute_requires_grad(self, index)) throw_error_out_requires_grad("scatter");
-  return below_autograd(() => ops.scatter_value_out.redispatch(ks.and(after_autograd_keyset), self, dim, index, value, out));
-}, "VariableType::scatter_value_out", "engine/ops/native_functions/index.yaml:107", "engine/generated/VariableType.ts:2573");
+  const _result = below_autograd(() => ops.scatter_value_out.redispatch(ks.and(after_autograd_keyset), self, dim, index, value, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(index) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with scatter_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::scatter_value_out", "engine/ops/native_functions/index.yaml:107", "engine/generated/VariableType.ts:3731");
 registerKernel(ops.scatter_reduce, "Autograd", (ks, self, dim, index, src, reduce) => {
   const grad_fn = compute_requires_grad(self, index, src) ? not_implemented_node("aten::scatter", self, index, src) : null;
   const _result = below_autograd(() => ops.scatter_reduce.redispatch(ks.and(after_autograd_keyset), self, dim, index, src, reduce));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self) || isFwGradDefined(index) || isFwGradDefined(src))) throw new NotImplementedError("Trying to use forward AD with scatter that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::scatter_reduce", "engine/ops/native_functions/index.yaml:113", "engine/generated/VariableType.ts:2577");
+}, "VariableType::scatter_reduce", "engine/ops/native_functions/index.yaml:113", "engine/generated/VariableType.ts:3737");
 registerKernel(ops.scatter__reduce, "Autograd", (ks, self, dim, index, src, reduce) => {
   const grad_fn = compute_requires_grad(index, src) ? not_implemented_node("aten::scatter_", index, src) : null;
   if (grad_fn) check_inplace(self, true);
   const _result = below_autograd(() => ops.scatter__reduce.redispatch(ks.and(after_autograd_keyset), self, dim, index, src, reduce));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) rebase_history(self, grad_fn);
+  if ((isFwGradDefined(index) || isFwGradDefined(src))) throw new NotImplementedError("Trying to use forward AD with scatter_ that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::scatter__reduce", "engine/ops/native_functions/index.yaml:117", "engine/generated/VariableType.ts:2584");
+}, "VariableType::scatter__reduce", "engine/ops/native_functions/index.yaml:117", "engine/generated/VariableType.ts:3745");
 registerKernel(ops.scatter_reduce_out, "Autograd", (ks, self, dim, index, src, reduce, out) => {
   if (compute_requires_grad(self, index, src)) throw_error_out_requires_grad("scatter");
-  return below_autograd(() => ops.scatter_reduce_out.redispatch(ks.and(after_autograd_keyset), self, dim, index, src, reduce, out));
-}, "VariableType::scatter_reduce_out", "engine/ops/native_functions/index.yaml:121", "engine/generated/VariableType.ts:2592");
+  const _result = below_autograd(() => ops.scatter_reduce_out.redispatch(ks.and(after_autograd_keyset), self, dim, index, src, reduce, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(index) || isFwGradDefined(src) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with scatter_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::scatter_reduce_out", "engine/ops/native_functions/index.yaml:121", "engine/generated/VariableType.ts:3754");
 registerKernel(ops.scatter_value_reduce, "Autograd", (ks, self, dim, index, value, reduce) => {
   const grad_fn = compute_requires_grad(self, index) ? not_implemented_node("aten::scatter", self, index) : null;
   const _result = below_autograd(() => ops.scatter_value_reduce.redispatch(ks.and(after_autograd_keyset), self, dim, index, value, reduce));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self) || isFwGradDefined(index))) throw new NotImplementedError("Trying to use forward AD with scatter that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::scatter_value_reduce", "engine/ops/native_functions/index.yaml:127", "engine/generated/VariableType.ts:2596");
+}, "VariableType::scatter_value_reduce", "engine/ops/native_functions/index.yaml:127", "engine/generated/VariableType.ts:3760");
 registerKernel(ops.scatter__value_reduce, "Autograd", (ks, self, dim, index, value, reduce) => {
   const grad_fn = compute_requires_grad(index) ? not_implemented_node("aten::scatter_", index) : null;
   if (grad_fn) check_inplace(self, true);
   const _result = below_autograd(() => ops.scatter__value_reduce.redispatch(ks.and(after_autograd_keyset), self, dim, index, value, reduce));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) rebase_history(self, grad_fn);
+  if ((isFwGradDefined(index))) throw new NotImplementedError("Trying to use forward AD with scatter_ that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::scatter__value_reduce", "engine/ops/native_functions/index.yaml:131", "engine/generated/VariableType.ts:2603");
+}, "VariableType::scatter__value_reduce", "engine/ops/native_functions/index.yaml:131", "engine/generated/VariableType.ts:3768");
 registerKernel(ops.scatter_value_reduce_out, "Autograd", (ks, self, dim, index, value, reduce, out) => {
   if (compute_requires_grad(self, index)) throw_error_out_requires_grad("scatter");
-  return below_autograd(() => ops.scatter_value_reduce_out.redispatch(ks.and(after_autograd_keyset), self, dim, index, value, reduce, out));
-}, "VariableType::scatter_value_reduce_out", "engine/ops/native_functions/index.yaml:135", "engine/generated/VariableType.ts:2611");
+  const _result = below_autograd(() => ops.scatter_value_reduce_out.redispatch(ks.and(after_autograd_keyset), self, dim, index, value, reduce, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(index) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with scatter_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::scatter_value_reduce_out", "engine/ops/native_functions/index.yaml:135", "engine/generated/VariableType.ts:3777");
 registerKernel(ops.scatter_add_default, "Autograd", (ks, self, dim, index, src) => {
   const _any_requires_grad = compute_requires_grad(self, src);
+  const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(src);
   let grad_fn: ScatterAddBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new ScatterAddBackward0();
@@ -2626,10 +3795,20 @@ registerKernel(ops.scatter_add_default, "Autograd", (ks, self, dim, index, src) 
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const src_t_raw: any = src ? fw_grad(src, 0) : null;
+    const src_t: any = src_t_raw !== null || !src ? src_t_raw : ops.zeros_default.call([...src._impl.sizes()], src.dtype, null, src.device, null);
+    result_new_fw_grad_opt = torch.scatter_add(self_t, dim, index, src_t);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::scatter_add_default", "engine/ops/native_functions/index.yaml:141", "engine/generated/VariableType.ts:2615");
+}, "VariableType::scatter_add_default", "engine/ops/native_functions/index.yaml:141", "engine/generated/VariableType.ts:3783");
 registerKernel(ops.scatter_add__default, "Autograd", (ks, self, dim, index, src) => {
   const _any_requires_grad = compute_requires_grad(self, src);
+  const _any_has_forward_grad_self = isFwGradDefined(self) || isFwGradDefined(src);
   check_inplace(self, _any_requires_grad);
   let grad_fn: ScatterAddBackward0 | null = null;
   if (_any_requires_grad) {
@@ -2643,12 +3822,24 @@ registerKernel(ops.scatter_add__default, "Autograd", (ks, self, dim, index, src)
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    let self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    const src_t_raw: any = src ? fw_grad(src, 0) : null;
+    const src_t: any = src_t_raw !== null || !src ? src_t_raw : ops.zeros_default.call([...src._impl.sizes()], src.dtype, null, src.device, null);
+    self_t = GradMode.is_enabled() ? self_t.clone() : self_t;
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(torch.scatter_add(self_t, dim, index, src_t)) : torch.scatter_add(self_t, dim, index, src_t);
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::scatter_add__default", "engine/ops/native_functions/index.yaml:145", "engine/generated/VariableType.ts:2631");
+}, "VariableType::scatter_add__default", "engine/ops/native_functions/index.yaml:145", "engine/generated/VariableType.ts:3809");
 registerKernel(ops.scatter_add_out, "Autograd", (ks, self, dim, index, src, out) => {
   if (compute_requires_grad(self, index, src)) throw_error_out_requires_grad("scatter_add");
-  return below_autograd(() => ops.scatter_add_out.redispatch(ks.and(after_autograd_keyset), self, dim, index, src, out));
-}, "VariableType::scatter_add_out", "engine/ops/native_functions/index.yaml:149", "engine/generated/VariableType.ts:2648");
+  const _result = below_autograd(() => ops.scatter_add_out.redispatch(ks.and(after_autograd_keyset), self, dim, index, src, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(index) || isFwGradDefined(src) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with scatter_add_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::scatter_add_out", "engine/ops/native_functions/index.yaml:149", "engine/generated/VariableType.ts:3837");
 registerKernel(ops.scatter_reduce_two, "Autograd", (ks, self, dim, index, src, reduce, include_self) => {
   const _any_requires_grad = compute_requires_grad(self, src);
   let grad_fn: ScatterReduceBackward0 | null = null;
@@ -2668,8 +3859,9 @@ registerKernel(ops.scatter_reduce_two, "Autograd", (ks, self, dim, index, src, r
     grad_fn.result_ = new SavedVariable((_result as Tensor), true);
     note_node_created(grad_fn);
   }
+  if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self) || isFwGradDefined(index) || isFwGradDefined(src))) throw new NotImplementedError("Trying to use forward AD with scatter_reduce that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::scatter_reduce_two", "engine/ops/native_functions/index.yaml:155", "engine/generated/VariableType.ts:2652");
+}, "VariableType::scatter_reduce_two", "engine/ops/native_functions/index.yaml:155", "engine/generated/VariableType.ts:3843");
 registerKernel(ops.scatter_reduce__two, "Autograd", (ks, self, dim, index, src, reduce, include_self) => {
   const _any_requires_grad = compute_requires_grad(self, src);
   check_inplace(self, _any_requires_grad);
@@ -2690,18 +3882,24 @@ registerKernel(ops.scatter_reduce__two, "Autograd", (ks, self, dim, index, src, 
     grad_fn.result_ = new SavedVariable(self, true);
     note_node_created(grad_fn);
   }
+  if ((isFwGradDefined(index) || isFwGradDefined(src))) throw new NotImplementedError("Trying to use forward AD with scatter_reduce_ that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::scatter_reduce__two", "engine/ops/native_functions/index.yaml:159", "engine/generated/VariableType.ts:2673");
+}, "VariableType::scatter_reduce__two", "engine/ops/native_functions/index.yaml:159", "engine/generated/VariableType.ts:3865");
 registerKernel(ops.scatter_reduce_two_out, "Autograd", (ks, self, dim, index, src, reduce, include_self, out) => {
   if (compute_requires_grad(self, index, src)) throw_error_out_requires_grad("scatter_reduce");
-  return below_autograd(() => ops.scatter_reduce_two_out.redispatch(ks.and(after_autograd_keyset), self, dim, index, src, reduce, include_self, out));
-}, "VariableType::scatter_reduce_two_out", "engine/ops/native_functions/index.yaml:163", "engine/generated/VariableType.ts:2695");
+  const _result = below_autograd(() => ops.scatter_reduce_two_out.redispatch(ks.and(after_autograd_keyset), self, dim, index, src, reduce, include_self, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(index) || isFwGradDefined(src) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with scatter_reduce_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::scatter_reduce_two_out", "engine/ops/native_functions/index.yaml:163", "engine/generated/VariableType.ts:3888");
 registerKernel(ops.index_add_out, "Autograd", (ks, self, dim, index, source, alpha, out) => {
   if (compute_requires_grad(self, index, source)) throw_error_out_requires_grad("index_add");
-  return below_autograd(() => ops.index_add_out.redispatch(ks.and(after_autograd_keyset), self, dim, index, source, alpha, out));
-}, "VariableType::index_add_out", "engine/ops/native_functions/index.yaml:171", "engine/generated/VariableType.ts:2699");
+  const _result = below_autograd(() => ops.index_add_out.redispatch(ks.and(after_autograd_keyset), self, dim, index, source, alpha, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(index) || isFwGradDefined(source) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with index_add_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::index_add_out", "engine/ops/native_functions/index.yaml:171", "engine/generated/VariableType.ts:3894");
 registerKernel(ops.index_add__default, "Autograd", (ks, self, dim, index, source, alpha) => {
   const _any_requires_grad = compute_requires_grad(self, source);
+  const _any_has_forward_grad_self = isFwGradDefined(self) || isFwGradDefined(source);
   check_inplace(self, _any_requires_grad);
   let grad_fn: IndexAddBackward0 | null = null;
   if (_any_requires_grad) {
@@ -2718,10 +3916,21 @@ registerKernel(ops.index_add__default, "Autograd", (ks, self, dim, index, source
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    let self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    const source_t_raw: any = source ? fw_grad(source, 0) : null;
+    const source_t: any = source_t_raw !== null || !source ? source_t_raw : ops.zeros_default.call([...source._impl.sizes()], source.dtype, null, source.device, null);
+    self_t = GradMode.is_enabled() ? self_t.clone() : self_t;
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(torch.index_add(self_t, dim, index, maybe_multiply(source_t, alpha))) : torch.index_add(self_t, dim, index, maybe_multiply(source_t, alpha));
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::index_add__default", "engine/ops/native_functions/index.yaml:178", "engine/generated/VariableType.ts:2703");
+}, "VariableType::index_add__default", "engine/ops/native_functions/index.yaml:178", "engine/generated/VariableType.ts:3900");
 registerKernel(ops.index_add_default, "Autograd", (ks, self, dim, index, source, alpha) => {
   const _any_requires_grad = compute_requires_grad(self, source);
+  const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(source);
   let grad_fn: IndexAddBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new IndexAddBackward0();
@@ -2737,10 +3946,20 @@ registerKernel(ops.index_add_default, "Autograd", (ks, self, dim, index, source,
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const source_t_raw: any = source ? fw_grad(source, 0) : null;
+    const source_t: any = source_t_raw !== null || !source ? source_t_raw : ops.zeros_default.call([...source._impl.sizes()], source.dtype, null, source.device, null);
+    result_new_fw_grad_opt = torch.index_add(self_t, dim, index, maybe_multiply(source_t, alpha));
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::index_add_default", "engine/ops/native_functions/index.yaml:182", "engine/generated/VariableType.ts:2723");
+}, "VariableType::index_add_default", "engine/ops/native_functions/index.yaml:182", "engine/generated/VariableType.ts:3931");
 registerKernel(ops.index_fill__int_Scalar, "Autograd", (ks, self, dim, index, value) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_self = isFwGradDefined(self);
   check_inplace(self, _any_requires_grad);
   let grad_fn: IndexFillBackward0 | null = null;
   if (_any_requires_grad) {
@@ -2754,10 +3973,19 @@ registerKernel(ops.index_fill__int_Scalar, "Autograd", (ks, self, dim, index, va
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    let self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    self_t = GradMode.is_enabled() ? self_t.clone() : self_t;
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(self_t.index_fill(dim, index, 0)) : self_t.index_fill(dim, index, 0);
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::index_fill__int_Scalar", "engine/ops/native_functions/index.yaml:186", "engine/generated/VariableType.ts:2742");
+}, "VariableType::index_fill__int_Scalar", "engine/ops/native_functions/index.yaml:186", "engine/generated/VariableType.ts:3960");
 registerKernel(ops.index_fill_int_Scalar, "Autograd", (ks, self, dim, index, value) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: IndexFillBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new IndexFillBackward0();
@@ -2770,10 +3998,18 @@ registerKernel(ops.index_fill_int_Scalar, "Autograd", (ks, self, dim, index, val
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    result_new_fw_grad_opt = self_t.index_fill(dim, index, 0);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::index_fill_int_Scalar", "engine/ops/native_functions/index.yaml:194", "engine/generated/VariableType.ts:2759");
+}, "VariableType::index_fill_int_Scalar", "engine/ops/native_functions/index.yaml:194", "engine/generated/VariableType.ts:3986");
 registerKernel(ops.index_fill__int_Tensor, "Autograd", (ks, self, dim, index, value) => {
   const _any_requires_grad = compute_requires_grad(self, value);
+  const _any_has_forward_grad_self = isFwGradDefined(self) || isFwGradDefined(value);
   check_inplace(self, _any_requires_grad);
   let grad_fn: IndexFillBackward1 | null = null;
   if (_any_requires_grad) {
@@ -2787,10 +4023,21 @@ registerKernel(ops.index_fill__int_Tensor, "Autograd", (ks, self, dim, index, va
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    let self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    const value_t_raw: any = value ? fw_grad(value, 0) : null;
+    const value_t: any = value_t_raw !== null || !value ? value_t_raw : ops.zeros_default.call([...value._impl.sizes()], value.dtype, null, value.device, null);
+    self_t = GradMode.is_enabled() ? self_t.clone() : self_t;
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(self_t.index_fill(dim, index, value_t)) : self_t.index_fill(dim, index, value_t);
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::index_fill__int_Tensor", "engine/ops/native_functions/index.yaml:200", "engine/generated/VariableType.ts:2775");
+}, "VariableType::index_fill__int_Tensor", "engine/ops/native_functions/index.yaml:200", "engine/generated/VariableType.ts:4010");
 registerKernel(ops.index_fill_int_Tensor, "Autograd", (ks, self, dim, index, value) => {
   const _any_requires_grad = compute_requires_grad(self, value);
+  const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(value);
   let grad_fn: IndexFillBackward1 | null = null;
   if (_any_requires_grad) {
     grad_fn = new IndexFillBackward1();
@@ -2803,10 +4050,20 @@ registerKernel(ops.index_fill_int_Tensor, "Autograd", (ks, self, dim, index, val
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const value_t_raw: any = value ? fw_grad(value, 0) : null;
+    const value_t: any = value_t_raw !== null || !value ? value_t_raw : ops.zeros_default.call([...value._impl.sizes()], value.dtype, null, value.device, null);
+    result_new_fw_grad_opt = self_t.index_fill(dim, index, value_t);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::index_fill_int_Tensor", "engine/ops/native_functions/index.yaml:208", "engine/generated/VariableType.ts:2792");
+}, "VariableType::index_fill_int_Tensor", "engine/ops/native_functions/index.yaml:208", "engine/generated/VariableType.ts:4038");
 registerKernel(ops.masked_fill__Scalar, "Autograd", (ks, self, mask, value) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_self = isFwGradDefined(self);
   check_inplace(self, _any_requires_grad);
   let grad_fn: MaskedFillBackward0 | null = null;
   if (_any_requires_grad) {
@@ -2819,10 +4076,19 @@ registerKernel(ops.masked_fill__Scalar, "Autograd", (ks, self, mask, value) => {
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    let self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    self_t = GradMode.is_enabled() ? self_t.clone() : self_t;
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(self_t.masked_fill(mask, 0)) : self_t.masked_fill(mask, 0);
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::masked_fill__Scalar", "engine/ops/native_functions/index.yaml:216", "engine/generated/VariableType.ts:2808");
+}, "VariableType::masked_fill__Scalar", "engine/ops/native_functions/index.yaml:216", "engine/generated/VariableType.ts:4064");
 registerKernel(ops.masked_fill_Scalar, "Autograd", (ks, self, mask, value) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: MaskedFillBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new MaskedFillBackward0();
@@ -2834,10 +4100,18 @@ registerKernel(ops.masked_fill_Scalar, "Autograd", (ks, self, mask, value) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    result_new_fw_grad_opt = self_t.masked_fill(mask, 0);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::masked_fill_Scalar", "engine/ops/native_functions/index.yaml:224", "engine/generated/VariableType.ts:2824");
+}, "VariableType::masked_fill_Scalar", "engine/ops/native_functions/index.yaml:224", "engine/generated/VariableType.ts:4089");
 registerKernel(ops.masked_fill__Tensor, "Autograd", (ks, self, mask, value) => {
   const _any_requires_grad = compute_requires_grad(self, value);
+  const _any_has_forward_grad_self = isFwGradDefined(self) || isFwGradDefined(value);
   check_inplace(self, _any_requires_grad);
   let grad_fn: MaskedFillBackward1 | null = null;
   if (_any_requires_grad) {
@@ -2850,10 +4124,21 @@ registerKernel(ops.masked_fill__Tensor, "Autograd", (ks, self, mask, value) => {
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    let self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    const value_t_raw: any = value ? fw_grad(value, 0) : null;
+    const value_t: any = value_t_raw !== null || !value ? value_t_raw : ops.zeros_default.call([...value._impl.sizes()], value.dtype, null, value.device, null);
+    self_t = GradMode.is_enabled() ? self_t.clone() : self_t;
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(self_t.masked_fill(mask, value_t)) : self_t.masked_fill(mask, value_t);
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::masked_fill__Tensor", "engine/ops/native_functions/index.yaml:230", "engine/generated/VariableType.ts:2839");
+}, "VariableType::masked_fill__Tensor", "engine/ops/native_functions/index.yaml:230", "engine/generated/VariableType.ts:4112");
 registerKernel(ops.masked_fill_Tensor, "Autograd", (ks, self, mask, value) => {
   const _any_requires_grad = compute_requires_grad(self, value);
+  const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(value);
   let grad_fn: MaskedFillBackward1 | null = null;
   if (_any_requires_grad) {
     grad_fn = new MaskedFillBackward1();
@@ -2865,14 +4150,26 @@ registerKernel(ops.masked_fill_Tensor, "Autograd", (ks, self, mask, value) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const value_t_raw: any = value ? fw_grad(value, 0) : null;
+    const value_t: any = value_t_raw !== null || !value ? value_t_raw : ops.zeros_default.call([...value._impl.sizes()], value.dtype, null, value.device, null);
+    result_new_fw_grad_opt = self_t.masked_fill(mask, value_t);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::masked_fill_Tensor", "engine/ops/native_functions/index.yaml:238", "engine/generated/VariableType.ts:2855");
+}, "VariableType::masked_fill_Tensor", "engine/ops/native_functions/index.yaml:238", "engine/generated/VariableType.ts:4139");
 registerKernel(ops.masked_select_out, "Autograd", (ks, self, mask, out) => {
   if (compute_requires_grad(self, mask)) throw_error_out_requires_grad("masked_select");
-  return below_autograd(() => ops.masked_select_out.redispatch(ks.and(after_autograd_keyset), self, mask, out));
-}, "VariableType::masked_select_out", "engine/ops/native_functions/index.yaml:244", "engine/generated/VariableType.ts:2870");
+  const _result = below_autograd(() => ops.masked_select_out.redispatch(ks.and(after_autograd_keyset), self, mask, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(mask) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with masked_select_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::masked_select_out", "engine/ops/native_functions/index.yaml:244", "engine/generated/VariableType.ts:4164");
 registerKernel(ops.masked_select_default, "Autograd", (ks, self, mask) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: MaskedSelectBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new MaskedSelectBackward0();
@@ -2885,16 +4182,28 @@ registerKernel(ops.masked_select_default, "Autograd", (ks, self, mask) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    result_new_fw_grad_opt = ops.masked_select_default.call(self_t, mask);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::masked_select_default", "engine/ops/native_functions/index.yaml:249", "engine/generated/VariableType.ts:2874");
-registerKernel(ops.nonzero_out, "Autograd", (ks, self, out) => below_autograd(() => ops.nonzero_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::nonzero_out", "engine/ops/native_functions/index.yaml:257", "engine/generated/VariableType.ts:2890");
+}, "VariableType::masked_select_default", "engine/ops/native_functions/index.yaml:249", "engine/generated/VariableType.ts:4170");
+registerKernel(ops.nonzero_out, "Autograd", (ks, self, out) => {
+  const _result = below_autograd(() => ops.nonzero_out.redispatch(ks.and(after_autograd_keyset), self, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with nonzero_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::nonzero_out", "engine/ops/native_functions/index.yaml:257", "engine/generated/VariableType.ts:4194");
 registerKernel(ops.nonzero_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::nonzero", self) : null;
   const _result = below_autograd(() => ops.nonzero_default.redispatch(ks.and(after_autograd_keyset), self));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with nonzero that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::nonzero_default", "engine/ops/native_functions/index.yaml:262", "engine/generated/VariableType.ts:2891");
+}, "VariableType::nonzero_default", "engine/ops/native_functions/index.yaml:262", "engine/generated/VariableType.ts:4199");
 registerKernel(ops.embedding_default, "Autograd", (ks, weight, indices, padding_idx, scale_grad_by_freq, sparse) => {
   const _any_requires_grad = compute_requires_grad(weight);
   let grad_fn: EmbeddingBackward0 | null = null;
@@ -2912,25 +4221,29 @@ registerKernel(ops.embedding_default, "Autograd", (ks, weight, indices, padding_
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(weight) || isFwGradDefined(indices))) throw new NotImplementedError("Trying to use forward AD with embedding that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::embedding_default", "engine/ops/native_functions/index.yaml:281", "engine/generated/VariableType.ts:2898");
+}, "VariableType::embedding_default", "engine/ops/native_functions/index.yaml:281", "engine/generated/VariableType.ts:4207");
 registerKernel(ops.embedding_renorm__default, "Autograd", (ks, self, indices, max_norm, norm_type) => {
   const grad_fn = compute_requires_grad(indices) ? not_implemented_node("aten::embedding_renorm_", indices) : null;
   if (grad_fn) check_inplace(self, true);
   const _result = below_autograd(() => ops.embedding_renorm__default.redispatch(ks.and(after_autograd_keyset), self, indices, max_norm, norm_type));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) rebase_history(self, grad_fn);
+  if ((isFwGradDefined(indices))) throw new NotImplementedError("Trying to use forward AD with embedding_renorm_ that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::embedding_renorm__default", "engine/ops/native_functions/index.yaml:286", "engine/generated/VariableType.ts:2917");
+}, "VariableType::embedding_renorm__default", "engine/ops/native_functions/index.yaml:286", "engine/generated/VariableType.ts:4227");
 registerKernel(ops.lift_fresh_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::lift_fresh", self) : null;
   const _result = below_autograd(() => ops.lift_fresh_default.redispatch(ks.and(after_autograd_keyset), self));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with lift_fresh that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::lift_fresh_default", "engine/ops/native_functions/index.yaml:303", "engine/generated/VariableType.ts:2925");
+}, "VariableType::lift_fresh_default", "engine/ops/native_functions/index.yaml:303", "engine/generated/VariableType.ts:4236");
 registerKernel(ops.fill__Tensor, "Autograd", (ks, self, value) => {
   const _any_requires_grad = compute_requires_grad(self, value);
+  const _any_has_forward_grad_self = isFwGradDefined(self) || isFwGradDefined(value);
   check_inplace(self, _any_requires_grad);
   let grad_fn: FillBackward1 | null = null;
   if (_any_requires_grad) {
@@ -2942,16 +4255,26 @@ registerKernel(ops.fill__Tensor, "Autograd", (ks, self, value) => {
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    const value_t_raw: any = value ? fw_grad(value, 0) : null;
+    const value_t: any = value_t_raw !== null || !value ? value_t_raw : ops.zeros_default.call([...value._impl.sizes()], value.dtype, null, value.device, null);
+    self_new_fw_grad_opt = self_t.fill_(value_t);
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::fill__Tensor", "engine/ops/native_functions/index.yaml:307", "engine/generated/VariableType.ts:2932");
-registerKernel(ops.empty_names, "Autograd", (ks, size, names, dtype, layout, device, pin_memory, memory_format) => below_autograd(() => ops.empty_names.redispatch(ks.and(after_autograd_keyset), size, names, dtype, layout, device, pin_memory, memory_format)), "VariableType::empty_names", "engine/ops/native_functions/index.yaml:317", "engine/generated/VariableType.ts:2947");
+}, "VariableType::fill__Tensor", "engine/ops/native_functions/index.yaml:307", "engine/generated/VariableType.ts:4244");
+registerKernel(ops.empty_names, "Autograd", (ks, size, names, dtype, layout, device, pin_memory, memory_format) => below_autograd(() => ops.empty_names.redispatch(ks.and(after_autograd_keyset), size, names, dtype, layout, device, pin_memory, memory_format)), "VariableType::empty_names", "engine/ops/native_functions/index.yaml:317", "engine/generated/VariableType.ts:4269");
 registerKernel(ops._local_scalar_dense_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::_local_scalar_dense", self) : null;
   const _result = below_autograd(() => ops._local_scalar_dense_default.redispatch(ks.and(after_autograd_keyset), self));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with _local_scalar_dense that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::_local_scalar_dense_default", "engine/ops/native_functions/index.yaml:332", "engine/generated/VariableType.ts:2948");
+}, "VariableType::_local_scalar_dense_default", "engine/ops/native_functions/index.yaml:332", "engine/generated/VariableType.ts:4270");
 registerKernel(ops.embedding_dense_backward_default, "Autograd", (ks, grad_output, indices, num_weights, padding_idx, scale_grad_by_freq) => {
   const _any_requires_grad = compute_requires_grad(grad_output);
   let grad_fn: EmbeddingDenseBackwardBackward0 | null = null;
@@ -2966,10 +4289,12 @@ registerKernel(ops.embedding_dense_backward_default, "Autograd", (ks, grad_outpu
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(grad_output) || isFwGradDefined(indices))) throw new NotImplementedError("Trying to use forward AD with embedding_dense_backward that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::embedding_dense_backward_default", "engine/ops/native_functions/index.yaml:344", "engine/generated/VariableType.ts:2955");
+}, "VariableType::embedding_dense_backward_default", "engine/ops/native_functions/index.yaml:344", "engine/generated/VariableType.ts:4278");
 registerKernel(ops.cat_default, "Autograd", (ks, tensors, dim) => {
   const _any_requires_grad = compute_requires_grad(tensors);
+  const _any_has_forward_grad_result = isFwGradDefinedTensorList(tensors);
   let grad_fn: CatBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new CatBackward0();
@@ -2984,14 +4309,23 @@ registerKernel(ops.cat_default, "Autograd", (ks, tensors, dim) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    result_new_fw_grad_opt = cat_jvp(tensors, dim);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::cat_default", "engine/ops/native_functions/join.yaml:15", "engine/generated/VariableType.ts:2971");
+}, "VariableType::cat_default", "engine/ops/native_functions/join.yaml:15", "engine/generated/VariableType.ts:4295");
 registerKernel(ops.cat_out, "Autograd", (ks, tensors, dim, out) => {
   if (compute_requires_grad(tensors)) throw_error_out_requires_grad("cat");
-  return below_autograd(() => ops.cat_out.redispatch(ks.and(after_autograd_keyset), tensors, dim, out));
-}, "VariableType::cat_out", "engine/ops/native_functions/join.yaml:18", "engine/generated/VariableType.ts:2989");
+  const _result = below_autograd(() => ops.cat_out.redispatch(ks.and(after_autograd_keyset), tensors, dim, out));
+  for (const _t of tensors ?? []) if (isFwGradDefined(_t)) throw new NotImplementedError("Trying to use forward AD with cat_out that does not support it because it is an out= function");
+  if ((isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with cat_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::cat_out", "engine/ops/native_functions/join.yaml:18", "engine/generated/VariableType.ts:4319");
 registerKernel(ops.stack_default, "Autograd", (ks, tensors, dim) => {
   const _any_requires_grad = compute_requires_grad(tensors);
+  const _any_has_forward_grad_result = isFwGradDefinedTensorList(tensors);
   let grad_fn: StackBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new StackBackward0();
@@ -3005,14 +4339,23 @@ registerKernel(ops.stack_default, "Autograd", (ks, tensors, dim) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    result_new_fw_grad_opt = stack_jvp(tensors, dim);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::stack_default", "engine/ops/native_functions/join.yaml:25", "engine/generated/VariableType.ts:2993");
+}, "VariableType::stack_default", "engine/ops/native_functions/join.yaml:25", "engine/generated/VariableType.ts:4326");
 registerKernel(ops.stack_out, "Autograd", (ks, tensors, dim, out) => {
   if (compute_requires_grad(tensors)) throw_error_out_requires_grad("stack");
-  return below_autograd(() => ops.stack_out.redispatch(ks.and(after_autograd_keyset), tensors, dim, out));
-}, "VariableType::stack_out", "engine/ops/native_functions/join.yaml:29", "engine/generated/VariableType.ts:3010");
+  const _result = below_autograd(() => ops.stack_out.redispatch(ks.and(after_autograd_keyset), tensors, dim, out));
+  for (const _t of tensors ?? []) if (isFwGradDefined(_t)) throw new NotImplementedError("Trying to use forward AD with stack_out that does not support it because it is an out= function");
+  if ((isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with stack_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::stack_out", "engine/ops/native_functions/join.yaml:29", "engine/generated/VariableType.ts:4349");
 registerKernel(ops.flip_default, "Autograd", (ks, self, dims) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: FlipBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new FlipBackward0();
@@ -3024,10 +4367,18 @@ registerKernel(ops.flip_default, "Autograd", (ks, self, dims) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    result_new_fw_grad_opt = ops.flip_default.call(self_t, dims);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::flip_default", "engine/ops/native_functions/join.yaml:90", "engine/generated/VariableType.ts:3014");
+}, "VariableType::flip_default", "engine/ops/native_functions/join.yaml:90", "engine/generated/VariableType.ts:4356");
 registerKernel(ops.roll_default, "Autograd", (ks, self, shifts, dims) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: RollBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new RollBackward0();
@@ -3040,14 +4391,24 @@ registerKernel(ops.roll_default, "Autograd", (ks, self, shifts, dims) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    result_new_fw_grad_opt = ops.roll_default.call(self_t, shifts, dims);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::roll_default", "engine/ops/native_functions/join.yaml:97", "engine/generated/VariableType.ts:3029");
+}, "VariableType::roll_default", "engine/ops/native_functions/join.yaml:97", "engine/generated/VariableType.ts:4379");
 registerKernel(ops.tril_out, "Autograd", (ks, self, diagonal, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("tril");
-  return below_autograd(() => ops.tril_out.redispatch(ks.and(after_autograd_keyset), self, diagonal, out));
-}, "VariableType::tril_out", "engine/ops/native_functions/join.yaml:106", "engine/generated/VariableType.ts:3045");
+  const _result = below_autograd(() => ops.tril_out.redispatch(ks.and(after_autograd_keyset), self, diagonal, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with tril_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::tril_out", "engine/ops/native_functions/join.yaml:106", "engine/generated/VariableType.ts:4403");
 registerKernel(ops.tril_default, "Autograd", (ks, self, diagonal) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: TrilBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new TrilBackward0();
@@ -3059,10 +4420,18 @@ registerKernel(ops.tril_default, "Autograd", (ks, self, diagonal) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    result_new_fw_grad_opt = ops.tril_default.call(self_t, diagonal);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::tril_default", "engine/ops/native_functions/join.yaml:111", "engine/generated/VariableType.ts:3049");
+}, "VariableType::tril_default", "engine/ops/native_functions/join.yaml:111", "engine/generated/VariableType.ts:4409");
 registerKernel(ops.tril__default, "Autograd", (ks, self, diagonal) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_self = isFwGradDefined(self);
   check_inplace(self, _any_requires_grad);
   let grad_fn: TrilBackward0 | null = null;
   if (_any_requires_grad) {
@@ -3075,14 +4444,25 @@ registerKernel(ops.tril__default, "Autograd", (ks, self, diagonal) => {
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    let self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    self_t = GradMode.is_enabled() ? self_t.clone() : self_t;
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(ops.tril_default.call(self_t, diagonal)) : ops.tril_default.call(self_t, diagonal);
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::tril__default", "engine/ops/native_functions/join.yaml:115", "engine/generated/VariableType.ts:3064");
+}, "VariableType::tril__default", "engine/ops/native_functions/join.yaml:115", "engine/generated/VariableType.ts:4432");
 registerKernel(ops.triu_out, "Autograd", (ks, self, diagonal, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("triu");
-  return below_autograd(() => ops.triu_out.redispatch(ks.and(after_autograd_keyset), self, diagonal, out));
-}, "VariableType::triu_out", "engine/ops/native_functions/join.yaml:119", "engine/generated/VariableType.ts:3080");
+  const _result = below_autograd(() => ops.triu_out.redispatch(ks.and(after_autograd_keyset), self, diagonal, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with triu_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::triu_out", "engine/ops/native_functions/join.yaml:119", "engine/generated/VariableType.ts:4457");
 registerKernel(ops.triu_default, "Autograd", (ks, self, diagonal) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: TriuBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new TriuBackward0();
@@ -3094,10 +4474,18 @@ registerKernel(ops.triu_default, "Autograd", (ks, self, diagonal) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    result_new_fw_grad_opt = ops.triu_default.call(self_t, diagonal);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::triu_default", "engine/ops/native_functions/join.yaml:124", "engine/generated/VariableType.ts:3084");
+}, "VariableType::triu_default", "engine/ops/native_functions/join.yaml:124", "engine/generated/VariableType.ts:4463");
 registerKernel(ops.triu__default, "Autograd", (ks, self, diagonal) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_self = isFwGradDefined(self);
   check_inplace(self, _any_requires_grad);
   let grad_fn: TriuBackward0 | null = null;
   if (_any_requires_grad) {
@@ -3110,10 +4498,19 @@ registerKernel(ops.triu__default, "Autograd", (ks, self, diagonal) => {
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    let self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    self_t = GradMode.is_enabled() ? self_t.clone() : self_t;
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(ops.triu_default.call(self_t, diagonal)) : ops.triu_default.call(self_t, diagonal);
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::triu__default", "engine/ops/native_functions/join.yaml:128", "engine/generated/VariableType.ts:3099");
+}, "VariableType::triu__default", "engine/ops/native_functions/join.yaml:128", "engine/generated/VariableType.ts:4486");
 registerKernel(ops.repeat_default, "Autograd", (ks, self, repeats) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: RepeatBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new RepeatBackward0();
@@ -3126,10 +4523,18 @@ registerKernel(ops.repeat_default, "Autograd", (ks, self, repeats) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    result_new_fw_grad_opt = ops.repeat_default.call(self_t, repeats);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::repeat_default", "engine/ops/native_functions/join.yaml:134", "engine/generated/VariableType.ts:3115");
+}, "VariableType::repeat_default", "engine/ops/native_functions/join.yaml:134", "engine/generated/VariableType.ts:4511");
 registerKernel(ops.mm_default, "Autograd", (ks, self, mat2) => {
   const _any_requires_grad = compute_requires_grad(self, mat2);
+  const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(mat2);
   let grad_fn: MmBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new MmBackward0();
@@ -3148,18 +4553,34 @@ registerKernel(ops.mm_default, "Autograd", (ks, self, mat2) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const mat2_t_raw: any = mat2 ? fw_grad(mat2, 0) : null;
+    const mat2_t: any = mat2_t_raw !== null || !mat2 ? mat2_t_raw : ops.zeros_default.call([...mat2._impl.sizes()], mat2.dtype, null, mat2.device, null);
+    const mat2_p: any = mat2 ? ops._fw_primal_default.call(mat2, 0) : null;
+    result_new_fw_grad_opt = torch.mm(self_t, mat2_p).add(torch.mm(self_p, mat2_t));
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::mm_default", "engine/ops/native_functions/linalg.yaml:12", "engine/generated/VariableType.ts:3131");
+}, "VariableType::mm_default", "engine/ops/native_functions/linalg.yaml:12", "engine/generated/VariableType.ts:4535");
 registerKernel(ops.mm_out, "Autograd", (ks, self, mat2, out) => {
   if (compute_requires_grad(self, mat2)) throw_error_out_requires_grad("mm");
-  return below_autograd(() => ops.mm_out.redispatch(ks.and(after_autograd_keyset), self, mat2, out));
-}, "VariableType::mm_out", "engine/ops/native_functions/linalg.yaml:16", "engine/generated/VariableType.ts:3153");
+  const _result = below_autograd(() => ops.mm_out.redispatch(ks.and(after_autograd_keyset), self, mat2, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(mat2) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with mm_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::mm_out", "engine/ops/native_functions/linalg.yaml:16", "engine/generated/VariableType.ts:4569");
 registerKernel(ops.addmm_out, "Autograd", (ks, self, mat1, mat2, beta, alpha, out) => {
   if (compute_requires_grad(self, mat1, mat2)) throw_error_out_requires_grad("addmm");
-  return below_autograd(() => ops.addmm_out.redispatch(ks.and(after_autograd_keyset), self, mat1, mat2, beta, alpha, out));
-}, "VariableType::addmm_out", "engine/ops/native_functions/linalg.yaml:21", "engine/generated/VariableType.ts:3157");
+  const _result = below_autograd(() => ops.addmm_out.redispatch(ks.and(after_autograd_keyset), self, mat1, mat2, beta, alpha, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(mat1) || isFwGradDefined(mat2) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with addmm_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::addmm_out", "engine/ops/native_functions/linalg.yaml:21", "engine/generated/VariableType.ts:4575");
 registerKernel(ops.addmm_default, "Autograd", (ks, self, mat1, mat2, beta, alpha) => {
   const _any_requires_grad = compute_requires_grad(self, mat1, mat2);
+  const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(mat1) || isFwGradDefined(mat2);
   let grad_fn: AddmmBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new AddmmBackward0();
@@ -3180,10 +4601,24 @@ registerKernel(ops.addmm_default, "Autograd", (ks, self, mat1, mat2, beta, alpha
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const mat1_t_raw: any = mat1 ? fw_grad(mat1, 0) : null;
+    const mat1_t: any = mat1_t_raw !== null || !mat1 ? mat1_t_raw : ops.zeros_default.call([...mat1._impl.sizes()], mat1.dtype, null, mat1.device, null);
+    const mat1_p: any = mat1 ? ops._fw_primal_default.call(mat1, 0) : null;
+    const mat2_t_raw: any = mat2 ? fw_grad(mat2, 0) : null;
+    const mat2_t: any = mat2_t_raw !== null || !mat2 ? mat2_t_raw : ops.zeros_default.call([...mat2._impl.sizes()], mat2.dtype, null, mat2.device, null);
+    const mat2_p: any = mat2 ? ops._fw_primal_default.call(mat2, 0) : null;
+    result_new_fw_grad_opt = maybe_multiply(self_t, beta).add(maybe_multiply(mat1_t.mm(mat2_p), alpha)).add(maybe_multiply(mat1_p.mm(mat2_t), alpha));
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::addmm_default", "engine/ops/native_functions/linalg.yaml:26", "engine/generated/VariableType.ts:3161");
+}, "VariableType::addmm_default", "engine/ops/native_functions/linalg.yaml:26", "engine/generated/VariableType.ts:4581");
 registerKernel(ops.addmm__default, "Autograd", (ks, self, mat1, mat2, beta, alpha) => {
   const _any_requires_grad = compute_requires_grad(self, mat1, mat2);
+  const _any_has_forward_grad_self = isFwGradDefined(self) || isFwGradDefined(mat1) || isFwGradDefined(mat2);
   check_inplace(self, _any_requires_grad);
   let grad_fn: AddmmBackward0 | null = null;
   if (_any_requires_grad) {
@@ -3205,10 +4640,25 @@ registerKernel(ops.addmm__default, "Autograd", (ks, self, mat1, mat2, beta, alph
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    let self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    const mat1_t_raw: any = mat1 ? fw_grad(mat1, 0) : null;
+    const mat1_t: any = mat1_t_raw !== null || !mat1 ? mat1_t_raw : ops.zeros_default.call([...mat1._impl.sizes()], mat1.dtype, null, mat1.device, null);
+    const mat1_p: any = mat1 ? ops._fw_primal_default.call(mat1, 0) : null;
+    const mat2_t_raw: any = mat2 ? fw_grad(mat2, 0) : null;
+    const mat2_t: any = mat2_t_raw !== null || !mat2 ? mat2_t_raw : ops.zeros_default.call([...mat2._impl.sizes()], mat2.dtype, null, mat2.device, null);
+    const mat2_p: any = mat2 ? ops._fw_primal_default.call(mat2, 0) : null;
+    self_t = GradMode.is_enabled() ? self_t.clone() : self_t;
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(maybe_multiply(self_t, beta).add(maybe_multiply(mat1_t.mm(mat2_p), alpha)).add(maybe_multiply(mat1_p.mm(mat2_t), alpha))) : maybe_multiply(self_t, beta).add(maybe_multiply(mat1_t.mm(mat2_p), alpha)).add(maybe_multiply(mat1_p.mm(mat2_t), alpha));
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::addmm__default", "engine/ops/native_functions/linalg.yaml:30", "engine/generated/VariableType.ts:3185");
+}, "VariableType::addmm__default", "engine/ops/native_functions/linalg.yaml:30", "engine/generated/VariableType.ts:4619");
 registerKernel(ops.bmm_default, "Autograd", (ks, self, mat2) => {
   const _any_requires_grad = compute_requires_grad(self, mat2);
+  const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(mat2);
   let grad_fn: BmmBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new BmmBackward0();
@@ -3221,14 +4671,28 @@ registerKernel(ops.bmm_default, "Autograd", (ks, self, mat2) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const mat2_t_raw: any = mat2 ? fw_grad(mat2, 0) : null;
+    const mat2_t: any = mat2_t_raw !== null || !mat2 ? mat2_t_raw : ops.zeros_default.call([...mat2._impl.sizes()], mat2.dtype, null, mat2.device, null);
+    const mat2_p: any = mat2 ? ops._fw_primal_default.call(mat2, 0) : null;
+    result_new_fw_grad_opt = self_t.bmm(mat2_p).add(self_p.bmm(mat2_t));
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::bmm_default", "engine/ops/native_functions/linalg.yaml:36", "engine/generated/VariableType.ts:3210");
+}, "VariableType::bmm_default", "engine/ops/native_functions/linalg.yaml:36", "engine/generated/VariableType.ts:4659");
 registerKernel(ops.bmm_out, "Autograd", (ks, self, mat2, out) => {
   if (compute_requires_grad(self, mat2)) throw_error_out_requires_grad("bmm");
-  return below_autograd(() => ops.bmm_out.redispatch(ks.and(after_autograd_keyset), self, mat2, out));
-}, "VariableType::bmm_out", "engine/ops/native_functions/linalg.yaml:40", "engine/generated/VariableType.ts:3226");
+  const _result = below_autograd(() => ops.bmm_out.redispatch(ks.and(after_autograd_keyset), self, mat2, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(mat2) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with bmm_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::bmm_out", "engine/ops/native_functions/linalg.yaml:40", "engine/generated/VariableType.ts:4687");
 registerKernel(ops.baddbmm_default, "Autograd", (ks, self, batch1, batch2, beta, alpha) => {
   const _any_requires_grad = compute_requires_grad(self, batch1, batch2);
+  const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(batch1) || isFwGradDefined(batch2);
   let grad_fn: BaddbmmBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new BaddbmmBackward0();
@@ -3243,10 +4707,24 @@ registerKernel(ops.baddbmm_default, "Autograd", (ks, self, batch1, batch2, beta,
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const batch1_t_raw: any = batch1 ? fw_grad(batch1, 0) : null;
+    const batch1_t: any = batch1_t_raw !== null || !batch1 ? batch1_t_raw : ops.zeros_default.call([...batch1._impl.sizes()], batch1.dtype, null, batch1.device, null);
+    const batch1_p: any = batch1 ? ops._fw_primal_default.call(batch1, 0) : null;
+    const batch2_t_raw: any = batch2 ? fw_grad(batch2, 0) : null;
+    const batch2_t: any = batch2_t_raw !== null || !batch2 ? batch2_t_raw : ops.zeros_default.call([...batch2._impl.sizes()], batch2.dtype, null, batch2.device, null);
+    const batch2_p: any = batch2 ? ops._fw_primal_default.call(batch2, 0) : null;
+    result_new_fw_grad_opt = maybe_multiply(self_t, beta).add(maybe_multiply(batch1_t.bmm(batch2_p), alpha)).add(maybe_multiply(batch1_p.bmm(batch2_t), alpha));
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::baddbmm_default", "engine/ops/native_functions/linalg.yaml:46", "engine/generated/VariableType.ts:3230");
+}, "VariableType::baddbmm_default", "engine/ops/native_functions/linalg.yaml:46", "engine/generated/VariableType.ts:4693");
 registerKernel(ops.baddbmm__default, "Autograd", (ks, self, batch1, batch2, beta, alpha) => {
   const _any_requires_grad = compute_requires_grad(self, batch1, batch2);
+  const _any_has_forward_grad_self = isFwGradDefined(self) || isFwGradDefined(batch1) || isFwGradDefined(batch2);
   check_inplace(self, _any_requires_grad);
   let grad_fn: BaddbmmBackward0 | null = null;
   if (_any_requires_grad) {
@@ -3262,14 +4740,31 @@ registerKernel(ops.baddbmm__default, "Autograd", (ks, self, batch1, batch2, beta
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    let self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    const batch1_t_raw: any = batch1 ? fw_grad(batch1, 0) : null;
+    const batch1_t: any = batch1_t_raw !== null || !batch1 ? batch1_t_raw : ops.zeros_default.call([...batch1._impl.sizes()], batch1.dtype, null, batch1.device, null);
+    const batch1_p: any = batch1 ? ops._fw_primal_default.call(batch1, 0) : null;
+    const batch2_t_raw: any = batch2 ? fw_grad(batch2, 0) : null;
+    const batch2_t: any = batch2_t_raw !== null || !batch2 ? batch2_t_raw : ops.zeros_default.call([...batch2._impl.sizes()], batch2.dtype, null, batch2.device, null);
+    const batch2_p: any = batch2 ? ops._fw_primal_default.call(batch2, 0) : null;
+    self_t = GradMode.is_enabled() ? self_t.clone() : self_t;
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(maybe_multiply(self_t, beta).add(maybe_multiply(batch1_t.bmm(batch2_p), alpha)).add(maybe_multiply(batch1_p.bmm(batch2_t), alpha))) : maybe_multiply(self_t, beta).add(maybe_multiply(batch1_t.bmm(batch2_p), alpha)).add(maybe_multiply(batch1_p.bmm(batch2_t), alpha));
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::baddbmm__default", "engine/ops/native_functions/linalg.yaml:50", "engine/generated/VariableType.ts:3248");
+}, "VariableType::baddbmm__default", "engine/ops/native_functions/linalg.yaml:50", "engine/generated/VariableType.ts:4725");
 registerKernel(ops.baddbmm_out, "Autograd", (ks, self, batch1, batch2, beta, alpha, out) => {
   if (compute_requires_grad(self, batch1, batch2)) throw_error_out_requires_grad("baddbmm");
-  return below_autograd(() => ops.baddbmm_out.redispatch(ks.and(after_autograd_keyset), self, batch1, batch2, beta, alpha, out));
-}, "VariableType::baddbmm_out", "engine/ops/native_functions/linalg.yaml:54", "engine/generated/VariableType.ts:3267");
+  const _result = below_autograd(() => ops.baddbmm_out.redispatch(ks.and(after_autograd_keyset), self, batch1, batch2, beta, alpha, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(batch1) || isFwGradDefined(batch2) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with baddbmm_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::baddbmm_out", "engine/ops/native_functions/linalg.yaml:54", "engine/generated/VariableType.ts:4759");
 registerKernel(ops.addbmm__default, "Autograd", (ks, self, batch1, batch2, beta, alpha) => {
   const _any_requires_grad = compute_requires_grad(self, batch1, batch2);
+  const _any_has_forward_grad_self = isFwGradDefined(self) || isFwGradDefined(batch1) || isFwGradDefined(batch2);
   check_inplace(self, _any_requires_grad);
   let grad_fn: AddbmmBackward0 | null = null;
   if (_any_requires_grad) {
@@ -3287,14 +4782,31 @@ registerKernel(ops.addbmm__default, "Autograd", (ks, self, batch1, batch2, beta,
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    let self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    const batch1_t_raw: any = batch1 ? fw_grad(batch1, 0) : null;
+    const batch1_t: any = batch1_t_raw !== null || !batch1 ? batch1_t_raw : ops.zeros_default.call([...batch1._impl.sizes()], batch1.dtype, null, batch1.device, null);
+    const batch1_p: any = batch1 ? ops._fw_primal_default.call(batch1, 0) : null;
+    const batch2_t_raw: any = batch2 ? fw_grad(batch2, 0) : null;
+    const batch2_t: any = batch2_t_raw !== null || !batch2 ? batch2_t_raw : ops.zeros_default.call([...batch2._impl.sizes()], batch2.dtype, null, batch2.device, null);
+    const batch2_p: any = batch2 ? ops._fw_primal_default.call(batch2, 0) : null;
+    self_t = GradMode.is_enabled() ? self_t.clone() : self_t;
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(maybe_multiply(self_t, beta).add(maybe_multiply(batch1_t.bmm(batch2_p).sum(0), alpha)).add(maybe_multiply(batch1_p.bmm(batch2_t).sum(0), alpha))) : maybe_multiply(self_t, beta).add(maybe_multiply(batch1_t.bmm(batch2_p).sum(0), alpha)).add(maybe_multiply(batch1_p.bmm(batch2_t).sum(0), alpha));
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::addbmm__default", "engine/ops/native_functions/linalg.yaml:60", "engine/generated/VariableType.ts:3271");
+}, "VariableType::addbmm__default", "engine/ops/native_functions/linalg.yaml:60", "engine/generated/VariableType.ts:4765");
 registerKernel(ops.addbmm_out, "Autograd", (ks, self, batch1, batch2, beta, alpha, out) => {
   if (compute_requires_grad(self, batch1, batch2)) throw_error_out_requires_grad("addbmm");
-  return below_autograd(() => ops.addbmm_out.redispatch(ks.and(after_autograd_keyset), self, batch1, batch2, beta, alpha, out));
-}, "VariableType::addbmm_out", "engine/ops/native_functions/linalg.yaml:65", "engine/generated/VariableType.ts:3292");
+  const _result = below_autograd(() => ops.addbmm_out.redispatch(ks.and(after_autograd_keyset), self, batch1, batch2, beta, alpha, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(batch1) || isFwGradDefined(batch2) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with addbmm_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::addbmm_out", "engine/ops/native_functions/linalg.yaml:65", "engine/generated/VariableType.ts:4801");
 registerKernel(ops.addbmm_default, "Autograd", (ks, self, batch1, batch2, beta, alpha) => {
   const _any_requires_grad = compute_requires_grad(self, batch1, batch2);
+  const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(batch1) || isFwGradDefined(batch2);
   let grad_fn: AddbmmBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new AddbmmBackward0();
@@ -3311,10 +4823,24 @@ registerKernel(ops.addbmm_default, "Autograd", (ks, self, batch1, batch2, beta, 
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const batch1_t_raw: any = batch1 ? fw_grad(batch1, 0) : null;
+    const batch1_t: any = batch1_t_raw !== null || !batch1 ? batch1_t_raw : ops.zeros_default.call([...batch1._impl.sizes()], batch1.dtype, null, batch1.device, null);
+    const batch1_p: any = batch1 ? ops._fw_primal_default.call(batch1, 0) : null;
+    const batch2_t_raw: any = batch2 ? fw_grad(batch2, 0) : null;
+    const batch2_t: any = batch2_t_raw !== null || !batch2 ? batch2_t_raw : ops.zeros_default.call([...batch2._impl.sizes()], batch2.dtype, null, batch2.device, null);
+    const batch2_p: any = batch2 ? ops._fw_primal_default.call(batch2, 0) : null;
+    result_new_fw_grad_opt = maybe_multiply(self_t, beta).add(maybe_multiply(batch1_t.bmm(batch2_p).sum(0), alpha)).add(maybe_multiply(batch1_p.bmm(batch2_t).sum(0), alpha));
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::addbmm_default", "engine/ops/native_functions/linalg.yaml:69", "engine/generated/VariableType.ts:3296");
+}, "VariableType::addbmm_default", "engine/ops/native_functions/linalg.yaml:69", "engine/generated/VariableType.ts:4807");
 registerKernel(ops.addmv_default, "Autograd", (ks, self, mat, vec, beta, alpha) => {
   const _any_requires_grad = compute_requires_grad(self, mat, vec);
+  const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(mat) || isFwGradDefined(vec);
   let grad_fn: AddmvBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new AddmvBackward0();
@@ -3329,10 +4855,24 @@ registerKernel(ops.addmv_default, "Autograd", (ks, self, mat, vec, beta, alpha) 
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const mat_t_raw: any = mat ? fw_grad(mat, 0) : null;
+    const mat_t: any = mat_t_raw !== null || !mat ? mat_t_raw : ops.zeros_default.call([...mat._impl.sizes()], mat.dtype, null, mat.device, null);
+    const mat_p: any = mat ? ops._fw_primal_default.call(mat, 0) : null;
+    const vec_t_raw: any = vec ? fw_grad(vec, 0) : null;
+    const vec_t: any = vec_t_raw !== null || !vec ? vec_t_raw : ops.zeros_default.call([...vec._impl.sizes()], vec.dtype, null, vec.device, null);
+    const vec_p: any = vec ? ops._fw_primal_default.call(vec, 0) : null;
+    result_new_fw_grad_opt = maybe_multiply(self_t, beta).add(maybe_multiply(mat_t.mv(vec_p), alpha)).add(maybe_multiply(mat_p.mv(vec_t), alpha));
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::addmv_default", "engine/ops/native_functions/linalg.yaml:76", "engine/generated/VariableType.ts:3316");
+}, "VariableType::addmv_default", "engine/ops/native_functions/linalg.yaml:76", "engine/generated/VariableType.ts:4841");
 registerKernel(ops.addmv__default, "Autograd", (ks, self, mat, vec, beta, alpha) => {
   const _any_requires_grad = compute_requires_grad(self, mat, vec);
+  const _any_has_forward_grad_self = isFwGradDefined(self) || isFwGradDefined(mat) || isFwGradDefined(vec);
   check_inplace(self, _any_requires_grad);
   let grad_fn: AddmvBackward0 | null = null;
   if (_any_requires_grad) {
@@ -3348,14 +4888,31 @@ registerKernel(ops.addmv__default, "Autograd", (ks, self, mat, vec, beta, alpha)
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    let self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    const mat_t_raw: any = mat ? fw_grad(mat, 0) : null;
+    const mat_t: any = mat_t_raw !== null || !mat ? mat_t_raw : ops.zeros_default.call([...mat._impl.sizes()], mat.dtype, null, mat.device, null);
+    const mat_p: any = mat ? ops._fw_primal_default.call(mat, 0) : null;
+    const vec_t_raw: any = vec ? fw_grad(vec, 0) : null;
+    const vec_t: any = vec_t_raw !== null || !vec ? vec_t_raw : ops.zeros_default.call([...vec._impl.sizes()], vec.dtype, null, vec.device, null);
+    const vec_p: any = vec ? ops._fw_primal_default.call(vec, 0) : null;
+    self_t = GradMode.is_enabled() ? self_t.clone() : self_t;
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(maybe_multiply(self_t, beta).add(maybe_multiply(mat_t.mv(vec_p), alpha)).add(maybe_multiply(mat_p.mv(vec_t), alpha))) : maybe_multiply(self_t, beta).add(maybe_multiply(mat_t.mv(vec_p), alpha)).add(maybe_multiply(mat_p.mv(vec_t), alpha));
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::addmv__default", "engine/ops/native_functions/linalg.yaml:80", "engine/generated/VariableType.ts:3334");
+}, "VariableType::addmv__default", "engine/ops/native_functions/linalg.yaml:80", "engine/generated/VariableType.ts:4873");
 registerKernel(ops.addmv_out, "Autograd", (ks, self, mat, vec, beta, alpha, out) => {
   if (compute_requires_grad(self, mat, vec)) throw_error_out_requires_grad("addmv");
-  return below_autograd(() => ops.addmv_out.redispatch(ks.and(after_autograd_keyset), self, mat, vec, beta, alpha, out));
-}, "VariableType::addmv_out", "engine/ops/native_functions/linalg.yaml:84", "engine/generated/VariableType.ts:3353");
+  const _result = below_autograd(() => ops.addmv_out.redispatch(ks.and(after_autograd_keyset), self, mat, vec, beta, alpha, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(mat) || isFwGradDefined(vec) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with addmv_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::addmv_out", "engine/ops/native_functions/linalg.yaml:84", "engine/generated/VariableType.ts:4907");
 registerKernel(ops.mv_default, "Autograd", (ks, self, vec) => {
   const _any_requires_grad = compute_requires_grad(self, vec);
+  const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(vec);
   let grad_fn: MvBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new MvBackward0();
@@ -3368,14 +4925,28 @@ registerKernel(ops.mv_default, "Autograd", (ks, self, vec) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const vec_t_raw: any = vec ? fw_grad(vec, 0) : null;
+    const vec_t: any = vec_t_raw !== null || !vec ? vec_t_raw : ops.zeros_default.call([...vec._impl.sizes()], vec.dtype, null, vec.device, null);
+    const vec_p: any = vec ? ops._fw_primal_default.call(vec, 0) : null;
+    result_new_fw_grad_opt = torch.mv(self_t, vec_p).add(torch.mv(self_p, vec_t));
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::mv_default", "engine/ops/native_functions/linalg.yaml:89", "engine/generated/VariableType.ts:3357");
+}, "VariableType::mv_default", "engine/ops/native_functions/linalg.yaml:89", "engine/generated/VariableType.ts:4913");
 registerKernel(ops.mv_out, "Autograd", (ks, self, vec, out) => {
   if (compute_requires_grad(self, vec)) throw_error_out_requires_grad("mv");
-  return below_autograd(() => ops.mv_out.redispatch(ks.and(after_autograd_keyset), self, vec, out));
-}, "VariableType::mv_out", "engine/ops/native_functions/linalg.yaml:94", "engine/generated/VariableType.ts:3373");
+  const _result = below_autograd(() => ops.mv_out.redispatch(ks.and(after_autograd_keyset), self, vec, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(vec) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with mv_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::mv_out", "engine/ops/native_functions/linalg.yaml:94", "engine/generated/VariableType.ts:4941");
 registerKernel(ops.addr_default, "Autograd", (ks, self, vec1, vec2, beta, alpha) => {
   const _any_requires_grad = compute_requires_grad(self, vec1, vec2);
+  const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(vec1) || isFwGradDefined(vec2);
   let grad_fn: AddrBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new AddrBackward0();
@@ -3390,10 +4961,24 @@ registerKernel(ops.addr_default, "Autograd", (ks, self, vec1, vec2, beta, alpha)
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const vec1_t_raw: any = vec1 ? fw_grad(vec1, 0) : null;
+    const vec1_t: any = vec1_t_raw !== null || !vec1 ? vec1_t_raw : ops.zeros_default.call([...vec1._impl.sizes()], vec1.dtype, null, vec1.device, null);
+    const vec1_p: any = vec1 ? ops._fw_primal_default.call(vec1, 0) : null;
+    const vec2_t_raw: any = vec2 ? fw_grad(vec2, 0) : null;
+    const vec2_t: any = vec2_t_raw !== null || !vec2 ? vec2_t_raw : ops.zeros_default.call([...vec2._impl.sizes()], vec2.dtype, null, vec2.device, null);
+    const vec2_p: any = vec2 ? ops._fw_primal_default.call(vec2, 0) : null;
+    result_new_fw_grad_opt = maybe_multiply(self_t, beta).add(maybe_multiply(vec1_t.outer(vec2_p), alpha)).add(maybe_multiply(vec1_p.outer(vec2_t), alpha));
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::addr_default", "engine/ops/native_functions/linalg.yaml:100", "engine/generated/VariableType.ts:3377");
+}, "VariableType::addr_default", "engine/ops/native_functions/linalg.yaml:100", "engine/generated/VariableType.ts:4947");
 registerKernel(ops.addr__default, "Autograd", (ks, self, vec1, vec2, beta, alpha) => {
   const _any_requires_grad = compute_requires_grad(self, vec1, vec2);
+  const _any_has_forward_grad_self = isFwGradDefined(self) || isFwGradDefined(vec1) || isFwGradDefined(vec2);
   check_inplace(self, _any_requires_grad);
   let grad_fn: AddrBackward0 | null = null;
   if (_any_requires_grad) {
@@ -3409,14 +4994,31 @@ registerKernel(ops.addr__default, "Autograd", (ks, self, vec1, vec2, beta, alpha
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    let self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    const vec1_t_raw: any = vec1 ? fw_grad(vec1, 0) : null;
+    const vec1_t: any = vec1_t_raw !== null || !vec1 ? vec1_t_raw : ops.zeros_default.call([...vec1._impl.sizes()], vec1.dtype, null, vec1.device, null);
+    const vec1_p: any = vec1 ? ops._fw_primal_default.call(vec1, 0) : null;
+    const vec2_t_raw: any = vec2 ? fw_grad(vec2, 0) : null;
+    const vec2_t: any = vec2_t_raw !== null || !vec2 ? vec2_t_raw : ops.zeros_default.call([...vec2._impl.sizes()], vec2.dtype, null, vec2.device, null);
+    const vec2_p: any = vec2 ? ops._fw_primal_default.call(vec2, 0) : null;
+    self_t = GradMode.is_enabled() ? self_t.clone() : self_t;
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(maybe_multiply(self_t, beta).add(maybe_multiply(vec1_t.outer(vec2_p), alpha)).add(maybe_multiply(vec1_p.outer(vec2_t), alpha))) : maybe_multiply(self_t, beta).add(maybe_multiply(vec1_t.outer(vec2_p), alpha)).add(maybe_multiply(vec1_p.outer(vec2_t), alpha));
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::addr__default", "engine/ops/native_functions/linalg.yaml:106", "engine/generated/VariableType.ts:3395");
+}, "VariableType::addr__default", "engine/ops/native_functions/linalg.yaml:106", "engine/generated/VariableType.ts:4979");
 registerKernel(ops.addr_out, "Autograd", (ks, self, vec1, vec2, beta, alpha, out) => {
   if (compute_requires_grad(self, vec1, vec2)) throw_error_out_requires_grad("addr");
-  return below_autograd(() => ops.addr_out.redispatch(ks.and(after_autograd_keyset), self, vec1, vec2, beta, alpha, out));
-}, "VariableType::addr_out", "engine/ops/native_functions/linalg.yaml:111", "engine/generated/VariableType.ts:3414");
+  const _result = below_autograd(() => ops.addr_out.redispatch(ks.and(after_autograd_keyset), self, vec1, vec2, beta, alpha, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(vec1) || isFwGradDefined(vec2) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with addr_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::addr_out", "engine/ops/native_functions/linalg.yaml:111", "engine/generated/VariableType.ts:5013");
 registerKernel(ops.dot_default, "Autograd", (ks, self, tensor) => {
   const _any_requires_grad = compute_requires_grad(self, tensor);
+  const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(tensor);
   let grad_fn: DotBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new DotBackward0();
@@ -3429,14 +5031,28 @@ registerKernel(ops.dot_default, "Autograd", (ks, self, tensor) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const tensor_t_raw: any = tensor ? fw_grad(tensor, 0) : null;
+    const tensor_t: any = tensor_t_raw !== null || !tensor ? tensor_t_raw : ops.zeros_default.call([...tensor._impl.sizes()], tensor.dtype, null, tensor.device, null);
+    const tensor_p: any = tensor ? ops._fw_primal_default.call(tensor, 0) : null;
+    result_new_fw_grad_opt = torch.dot(self_t, tensor_p).add(torch.dot(self_p, tensor_t));
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::dot_default", "engine/ops/native_functions/linalg.yaml:119", "engine/generated/VariableType.ts:3418");
+}, "VariableType::dot_default", "engine/ops/native_functions/linalg.yaml:119", "engine/generated/VariableType.ts:5019");
 registerKernel(ops.dot_out, "Autograd", (ks, self, tensor, out) => {
   if (compute_requires_grad(self, tensor)) throw_error_out_requires_grad("dot");
-  return below_autograd(() => ops.dot_out.redispatch(ks.and(after_autograd_keyset), self, tensor, out));
-}, "VariableType::dot_out", "engine/ops/native_functions/linalg.yaml:125", "engine/generated/VariableType.ts:3434");
+  const _result = below_autograd(() => ops.dot_out.redispatch(ks.and(after_autograd_keyset), self, tensor, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(tensor) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with dot_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::dot_out", "engine/ops/native_functions/linalg.yaml:125", "engine/generated/VariableType.ts:5047");
 registerKernel(ops.vdot_default, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
+  const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(other);
   let grad_fn: VdotBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new VdotBackward0();
@@ -3449,16 +5065,38 @@ registerKernel(ops.vdot_default, "Autograd", (ks, self, other) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const other_t_raw: any = other ? fw_grad(other, 0) : null;
+    const other_t: any = other_t_raw !== null || !other ? other_t_raw : ops.zeros_default.call([...other._impl.sizes()], other.dtype, null, other.device, null);
+    const other_p: any = other ? ops._fw_primal_default.call(other, 0) : null;
+    result_new_fw_grad_opt = torch.vdot(self_t, other_p).add(torch.vdot(self_p, other_t));
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::vdot_default", "engine/ops/native_functions/linalg.yaml:129", "engine/generated/VariableType.ts:3438");
+}, "VariableType::vdot_default", "engine/ops/native_functions/linalg.yaml:129", "engine/generated/VariableType.ts:5053");
 registerKernel(ops.vdot_out, "Autograd", (ks, self, other, out) => {
   if (compute_requires_grad(self, other)) throw_error_out_requires_grad("vdot");
-  return below_autograd(() => ops.vdot_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
-}, "VariableType::vdot_out", "engine/ops/native_functions/linalg.yaml:135", "engine/generated/VariableType.ts:3454");
-registerKernel(ops.tensordot_out, "Autograd", (ks, self, other, dims_self, dims_other, out) => below_autograd(() => ops.tensordot_out.redispatch(ks.and(after_autograd_keyset), self, other, dims_self, dims_other, out)), "VariableType::tensordot_out", "engine/ops/native_functions/linalg.yaml:174", "engine/generated/VariableType.ts:3458");
-registerKernel(ops.linear_out, "Autograd", (ks, input, weight, bias, out) => below_autograd(() => ops.linear_out.redispatch(ks.and(after_autograd_keyset), input, weight, bias, out)), "VariableType::linear_out", "engine/ops/native_functions/linalg.yaml:203", "engine/generated/VariableType.ts:3459");
+  const _result = below_autograd(() => ops.vdot_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(other) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with vdot_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::vdot_out", "engine/ops/native_functions/linalg.yaml:135", "engine/generated/VariableType.ts:5081");
+registerKernel(ops.tensordot_out, "Autograd", (ks, self, other, dims_self, dims_other, out) => {
+  const _result = below_autograd(() => ops.tensordot_out.redispatch(ks.and(after_autograd_keyset), self, other, dims_self, dims_other, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(other) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with tensordot_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::tensordot_out", "engine/ops/native_functions/linalg.yaml:174", "engine/generated/VariableType.ts:5087");
+registerKernel(ops.linear_out, "Autograd", (ks, input, weight, bias, out) => {
+  const _result = below_autograd(() => ops.linear_out.redispatch(ks.and(after_autograd_keyset), input, weight, bias, out));
+  if ((isFwGradDefined(input) || isFwGradDefined(weight) || isFwGradDefined(bias) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with linear_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::linear_out", "engine/ops/native_functions/linalg.yaml:203", "engine/generated/VariableType.ts:5092");
 registerKernel(ops._trilinear_default, "Autograd", (ks, i1, i2, i3, expand1, expand2, expand3, sumdim, unroll_dim) => {
   const _any_requires_grad = compute_requires_grad(i1, i2, i3);
+  const _any_has_forward_grad_result = isFwGradDefined(i1) || isFwGradDefined(i2) || isFwGradDefined(i3);
   let grad_fn: TrilinearBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new TrilinearBackward0();
@@ -3476,10 +5114,25 @@ registerKernel(ops._trilinear_default, "Autograd", (ks, i1, i2, i3, expand1, exp
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const i1_t_raw: any = i1 ? fw_grad(i1, 0) : null;
+    const i1_t: any = i1_t_raw !== null || !i1 ? i1_t_raw : ops.zeros_default.call([...i1._impl.sizes()], i1.dtype, null, i1.device, null);
+    const i1_p: any = i1 ? ops._fw_primal_default.call(i1, 0) : null;
+    const i2_t_raw: any = i2 ? fw_grad(i2, 0) : null;
+    const i2_t: any = i2_t_raw !== null || !i2 ? i2_t_raw : ops.zeros_default.call([...i2._impl.sizes()], i2.dtype, null, i2.device, null);
+    const i2_p: any = i2 ? ops._fw_primal_default.call(i2, 0) : null;
+    const i3_t_raw: any = i3 ? fw_grad(i3, 0) : null;
+    const i3_t: any = i3_t_raw !== null || !i3 ? i3_t_raw : ops.zeros_default.call([...i3._impl.sizes()], i3.dtype, null, i3.device, null);
+    const i3_p: any = i3 ? ops._fw_primal_default.call(i3, 0) : null;
+    result_new_fw_grad_opt = _trilinear(i1_t, i2_p, i3_p, expand1, expand2, expand3, sumdim, unroll_dim).add(_trilinear(i1_p, i2_t, i3_p, expand1, expand2, expand3, sumdim, unroll_dim)).add(_trilinear(i1_p, i2_p, i3_t, expand1, expand2, expand3, sumdim, unroll_dim));
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::_trilinear_default", "engine/ops/native_functions/linalg.yaml:212", "engine/generated/VariableType.ts:3460");
+}, "VariableType::_trilinear_default", "engine/ops/native_functions/linalg.yaml:212", "engine/generated/VariableType.ts:5097");
 registerKernel(ops.squeeze__dim, "Autograd", (ks, self, dim) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_self = isFwGradDefined(self);
   check_inplace(self, _any_requires_grad);
   let grad_fn: SqueezeBackward1 | null = null;
   if (_any_requires_grad) {
@@ -3493,25 +5146,39 @@ registerKernel(ops.squeeze__dim, "Autograd", (ks, self, dim) => {
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    self_new_fw_grad_opt = ops.squeeze__dim.call(self_t, dim);
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::squeeze__dim", "engine/ops/native_functions/linalg.yaml:221", "engine/generated/VariableType.ts:3481");
+}, "VariableType::squeeze__dim", "engine/ops/native_functions/linalg.yaml:221", "engine/generated/VariableType.ts:5133");
 registerKernel(ops._linalg_check_errors_default, "Autograd", (ks, info, api_name, is_matrix) => {
   const grad_fn = compute_requires_grad(info) ? not_implemented_node("aten::_linalg_check_errors", info) : null;
   const _result = below_autograd(() => ops._linalg_check_errors_default.redispatch(ks.and(after_autograd_keyset), info, api_name, is_matrix));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(info))) throw new NotImplementedError("Trying to use forward AD with _linalg_check_errors that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::_linalg_check_errors_default", "engine/ops/native_functions/linalg.yaml:228", "engine/generated/VariableType.ts:3498");
+}, "VariableType::_linalg_check_errors_default", "engine/ops/native_functions/linalg.yaml:229", "engine/generated/VariableType.ts:5158");
 registerKernel(ops.linalg_lu_factor_ex_default, "Autograd", (ks, A, pivot, check_errors) => {
   const grad_fn = compute_requires_grad(A) ? not_implemented_node("aten::linalg_lu_factor_ex", A) : null;
   const _result = below_autograd(() => ops.linalg_lu_factor_ex_default.redispatch(ks.and(after_autograd_keyset), A, pivot, check_errors));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(A))) throw new NotImplementedError("Trying to use forward AD with linalg_lu_factor_ex that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::linalg_lu_factor_ex_default", "engine/ops/native_functions/linalg.yaml:244", "engine/generated/VariableType.ts:3505");
-registerKernel(ops.linalg_lu_factor_ex_out, "Autograd", (ks, A, pivot, check_errors, LU, pivots, info) => below_autograd(() => ops.linalg_lu_factor_ex_out.redispatch(ks.and(after_autograd_keyset), A, pivot, check_errors, LU, pivots, info)), "VariableType::linalg_lu_factor_ex_out", "engine/ops/native_functions/linalg.yaml:249", "engine/generated/VariableType.ts:3512");
+}, "VariableType::linalg_lu_factor_ex_default", "engine/ops/native_functions/linalg.yaml:245", "engine/generated/VariableType.ts:5166");
+registerKernel(ops.linalg_lu_factor_ex_out, "Autograd", (ks, A, pivot, check_errors, LU, pivots, info) => {
+  const _result = below_autograd(() => ops.linalg_lu_factor_ex_out.redispatch(ks.and(after_autograd_keyset), A, pivot, check_errors, LU, pivots, info));
+  if ((isFwGradDefined(A) || isFwGradDefined(LU) || isFwGradDefined(pivots) || isFwGradDefined(info))) throw new NotImplementedError("Trying to use forward AD with linalg_lu_factor_ex_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::linalg_lu_factor_ex_out", "engine/ops/native_functions/linalg.yaml:250", "engine/generated/VariableType.ts:5174");
 registerKernel(ops._linalg_det_default, "Autograd", (ks, A) => {
   const _any_requires_grad = compute_requires_grad(A);
+  const _any_has_forward_grad_result = isFwGradDefined(A);
   let grad_fn: LinalgDetBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new LinalgDetBackward0();
@@ -3526,14 +5193,26 @@ registerKernel(ops._linalg_det_default, "Autograd", (ks, A) => {
     grad_fn.pivots_ = new SavedVariable((_result as any)[2], true);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const A_t_raw: any = A ? fw_grad(A, 0) : null;
+    const A_t: any = A_t_raw !== null || !A ? A_t_raw : ops.zeros_default.call([...A._impl.sizes()], A.dtype, null, A.device, null);
+    const A_p: any = A ? ops._fw_primal_default.call(A, 0) : null;
+    const result: any = (_result as any)[0];
+    result_new_fw_grad_opt = linalg_det_jvp(A_p, A_t, result);
+  }
+  if (result_new_fw_grad_opt && (_result as any)[0]) set_fw_grad((_result as any)[0], result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::_linalg_det_default", "engine/ops/native_functions/linalg.yaml:258", "engine/generated/VariableType.ts:3513");
+}, "VariableType::_linalg_det_default", "engine/ops/native_functions/linalg.yaml:259", "engine/generated/VariableType.ts:5179");
 registerKernel(ops._linalg_det_result, "Autograd", (ks, A, result, LU, pivots) => {
   if (compute_requires_grad(A)) throw_error_out_requires_grad("_linalg_det");
-  return below_autograd(() => ops._linalg_det_result.redispatch(ks.and(after_autograd_keyset), A, result, LU, pivots));
-}, "VariableType::_linalg_det_result", "engine/ops/native_functions/linalg.yaml:261", "engine/generated/VariableType.ts:3531");
+  const _result = below_autograd(() => ops._linalg_det_result.redispatch(ks.and(after_autograd_keyset), A, result, LU, pivots));
+  if ((isFwGradDefined(A) || isFwGradDefined(result) || isFwGradDefined(LU) || isFwGradDefined(pivots))) throw new NotImplementedError("Trying to use forward AD with _linalg_det_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::_linalg_det_result", "engine/ops/native_functions/linalg.yaml:262", "engine/generated/VariableType.ts:5207");
 registerKernel(ops._linalg_slogdet_default, "Autograd", (ks, A) => {
   const _any_requires_grad = compute_requires_grad(A);
+  const _any_has_forward_grad_sign_logabsdet = isFwGradDefined(A);
   let grad_fn: LinalgSlogdetBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new LinalgSlogdetBackward0();
@@ -3548,14 +5227,27 @@ registerKernel(ops._linalg_slogdet_default, "Autograd", (ks, A) => {
     grad_fn.pivots_ = new SavedVariable((_result as any)[3], true);
     note_node_created(grad_fn);
   }
+  let sign_logabsdet_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_sign_logabsdet) {
+    const A_t_raw: any = A ? fw_grad(A, 0) : null;
+    const A_t: any = A_t_raw !== null || !A ? A_t_raw : ops.zeros_default.call([...A._impl.sizes()], A.dtype, null, A.device, null);
+    const A_p: any = A ? ops._fw_primal_default.call(A, 0) : null;
+    const sign: any = (_result as any)[0];
+    sign_logabsdet_new_fw_grad_opt = slogdet_jvp(A_p, A_t, sign);
+  }
+  if (sign_logabsdet_new_fw_grad_opt && sign_logabsdet_new_fw_grad_opt[0] && (_result as any)[0]) set_fw_grad((_result as any)[0], sign_logabsdet_new_fw_grad_opt[0], 0, false);
+  if (sign_logabsdet_new_fw_grad_opt && sign_logabsdet_new_fw_grad_opt[1] && (_result as any)[1]) set_fw_grad((_result as any)[1], sign_logabsdet_new_fw_grad_opt[1], 0, false);
   return _result;
-}, "VariableType::_linalg_slogdet_default", "engine/ops/native_functions/linalg.yaml:282", "engine/generated/VariableType.ts:3535");
+}, "VariableType::_linalg_slogdet_default", "engine/ops/native_functions/linalg.yaml:283", "engine/generated/VariableType.ts:5213");
 registerKernel(ops._linalg_slogdet_sign, "Autograd", (ks, A, sign, logabsdet, LU, pivots) => {
   if (compute_requires_grad(A)) throw_error_out_requires_grad("_linalg_slogdet");
-  return below_autograd(() => ops._linalg_slogdet_sign.redispatch(ks.and(after_autograd_keyset), A, sign, logabsdet, LU, pivots));
-}, "VariableType::_linalg_slogdet_sign", "engine/ops/native_functions/linalg.yaml:285", "engine/generated/VariableType.ts:3553");
+  const _result = below_autograd(() => ops._linalg_slogdet_sign.redispatch(ks.and(after_autograd_keyset), A, sign, logabsdet, LU, pivots));
+  if ((isFwGradDefined(A) || isFwGradDefined(sign) || isFwGradDefined(logabsdet) || isFwGradDefined(LU) || isFwGradDefined(pivots))) throw new NotImplementedError("Trying to use forward AD with _linalg_slogdet_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::_linalg_slogdet_sign", "engine/ops/native_functions/linalg.yaml:286", "engine/generated/VariableType.ts:5242");
 registerKernel(ops.linalg_cholesky_ex_default, "Autograd", (ks, self, upper, check_errors) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_L = isFwGradDefined(self);
   let grad_fn: LinalgCholeskyExBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new LinalgCholeskyExBackward0();
@@ -3568,14 +5260,25 @@ registerKernel(ops.linalg_cholesky_ex_default, "Autograd", (ks, self, upper, che
     grad_fn.L_ = new SavedVariable((_result as any)[0], true);
     note_node_created(grad_fn);
   }
+  let L_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_L) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const L: any = (_result as any)[0];
+    L_new_fw_grad_opt = cholesky_jvp(self_t, L, upper);
+  }
+  if (L_new_fw_grad_opt && (_result as any)[0]) set_fw_grad((_result as any)[0], L_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::linalg_cholesky_ex_default", "engine/ops/native_functions/linalg.yaml:302", "engine/generated/VariableType.ts:3557");
+}, "VariableType::linalg_cholesky_ex_default", "engine/ops/native_functions/linalg.yaml:303", "engine/generated/VariableType.ts:5248");
 registerKernel(ops.linalg_cholesky_ex_L, "Autograd", (ks, self, upper, check_errors, L, info) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("linalg_cholesky_ex");
-  return below_autograd(() => ops.linalg_cholesky_ex_L.redispatch(ks.and(after_autograd_keyset), self, upper, check_errors, L, info));
-}, "VariableType::linalg_cholesky_ex_L", "engine/ops/native_functions/linalg.yaml:306", "engine/generated/VariableType.ts:3573");
+  const _result = below_autograd(() => ops.linalg_cholesky_ex_L.redispatch(ks.and(after_autograd_keyset), self, upper, check_errors, L, info));
+  if ((isFwGradDefined(self) || isFwGradDefined(L) || isFwGradDefined(info))) throw new NotImplementedError("Trying to use forward AD with linalg_cholesky_ex_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::linalg_cholesky_ex_L", "engine/ops/native_functions/linalg.yaml:307", "engine/generated/VariableType.ts:5273");
 registerKernel(ops.linalg_inv_ex_default, "Autograd", (ks, A, check_errors) => {
   const _any_requires_grad = compute_requires_grad(A);
+  const _any_has_forward_grad_inverse = isFwGradDefined(A);
   let grad_fn: LinalgInvExBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new LinalgInvExBackward0();
@@ -3587,12 +5290,22 @@ registerKernel(ops.linalg_inv_ex_default, "Autograd", (ks, A, check_errors) => {
     grad_fn.inverse_ = new SavedVariable((_result as any)[0], true);
     note_node_created(grad_fn);
   }
+  let inverse_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_inverse) {
+    const A_t_raw: any = A ? fw_grad(A, 0) : null;
+    const A_t: any = A_t_raw !== null || !A ? A_t_raw : ops.zeros_default.call([...A._impl.sizes()], A.dtype, null, A.device, null);
+    const inverse: any = (_result as any)[0];
+    inverse_new_fw_grad_opt = torch.matmul(torch.matmul(inverse, A_t), inverse).neg();
+  }
+  if (inverse_new_fw_grad_opt && (_result as any)[0]) set_fw_grad((_result as any)[0], inverse_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::linalg_inv_ex_default", "engine/ops/native_functions/linalg.yaml:324", "engine/generated/VariableType.ts:3577");
+}, "VariableType::linalg_inv_ex_default", "engine/ops/native_functions/linalg.yaml:325", "engine/generated/VariableType.ts:5279");
 registerKernel(ops.linalg_inv_ex_inverse, "Autograd", (ks, A, check_errors, inverse, info) => {
   if (compute_requires_grad(A)) throw_error_out_requires_grad("linalg_inv_ex");
-  return below_autograd(() => ops.linalg_inv_ex_inverse.redispatch(ks.and(after_autograd_keyset), A, check_errors, inverse, info));
-}, "VariableType::linalg_inv_ex_inverse", "engine/ops/native_functions/linalg.yaml:328", "engine/generated/VariableType.ts:3592");
+  const _result = below_autograd(() => ops.linalg_inv_ex_inverse.redispatch(ks.and(after_autograd_keyset), A, check_errors, inverse, info));
+  if ((isFwGradDefined(A) || isFwGradDefined(inverse) || isFwGradDefined(info))) throw new NotImplementedError("Trying to use forward AD with linalg_inv_ex_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::linalg_inv_ex_inverse", "engine/ops/native_functions/linalg.yaml:329", "engine/generated/VariableType.ts:5303");
 registerKernel(ops.linalg_qr_default, "Autograd", (ks, A, mode) => {
   const _any_requires_grad = compute_requires_grad(A);
   let grad_fn: LinalgQrBackward0 | null = null;
@@ -3608,12 +5321,15 @@ registerKernel(ops.linalg_qr_default, "Autograd", (ks, A, mode) => {
     grad_fn.R_ = new SavedVariable((_result as any)[1], true);
     note_node_created(grad_fn);
   }
+  if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(A))) throw new NotImplementedError("Trying to use forward AD with linalg_qr that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::linalg_qr_default", "engine/ops/native_functions/linalg.yaml:346", "engine/generated/VariableType.ts:3596");
+}, "VariableType::linalg_qr_default", "engine/ops/native_functions/linalg.yaml:347", "engine/generated/VariableType.ts:5309");
 registerKernel(ops.linalg_qr_out, "Autograd", (ks, A, mode, Q, R) => {
   if (compute_requires_grad(A)) throw_error_out_requires_grad("linalg_qr");
-  return below_autograd(() => ops.linalg_qr_out.redispatch(ks.and(after_autograd_keyset), A, mode, Q, R));
-}, "VariableType::linalg_qr_out", "engine/ops/native_functions/linalg.yaml:351", "engine/generated/VariableType.ts:3613");
+  const _result = below_autograd(() => ops.linalg_qr_out.redispatch(ks.and(after_autograd_keyset), A, mode, Q, R));
+  if ((isFwGradDefined(A) || isFwGradDefined(Q) || isFwGradDefined(R))) throw new NotImplementedError("Trying to use forward AD with linalg_qr_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::linalg_qr_out", "engine/ops/native_functions/linalg.yaml:352", "engine/generated/VariableType.ts:5327");
 registerKernel(ops._linalg_svd_default, "Autograd", (ks, A, full_matrices, compute_uv, driver) => {
   const _any_requires_grad = compute_requires_grad(A);
   let grad_fn: LinalgSvdBackward0 | null = null;
@@ -3630,14 +5346,18 @@ registerKernel(ops._linalg_svd_default, "Autograd", (ks, A, full_matrices, compu
     grad_fn.Vh_ = new SavedVariable((_result as any)[2], true);
     note_node_created(grad_fn);
   }
+  if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(A))) throw new NotImplementedError("Trying to use forward AD with _linalg_svd that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::_linalg_svd_default", "engine/ops/native_functions/linalg.yaml:359", "engine/generated/VariableType.ts:3617");
+}, "VariableType::_linalg_svd_default", "engine/ops/native_functions/linalg.yaml:360", "engine/generated/VariableType.ts:5333");
 registerKernel(ops._linalg_svd_U, "Autograd", (ks, A, full_matrices, compute_uv, driver, U, S, Vh) => {
   if (compute_requires_grad(A)) throw_error_out_requires_grad("_linalg_svd");
-  return below_autograd(() => ops._linalg_svd_U.redispatch(ks.and(after_autograd_keyset), A, full_matrices, compute_uv, driver, U, S, Vh));
-}, "VariableType::_linalg_svd_U", "engine/ops/native_functions/linalg.yaml:363", "engine/generated/VariableType.ts:3635");
+  const _result = below_autograd(() => ops._linalg_svd_U.redispatch(ks.and(after_autograd_keyset), A, full_matrices, compute_uv, driver, U, S, Vh));
+  if ((isFwGradDefined(A) || isFwGradDefined(U) || isFwGradDefined(S) || isFwGradDefined(Vh))) throw new NotImplementedError("Trying to use forward AD with _linalg_svd_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::_linalg_svd_U", "engine/ops/native_functions/linalg.yaml:364", "engine/generated/VariableType.ts:5352");
 registerKernel(ops._linalg_solve_ex_default, "Autograd", (ks, A, B, left, check_errors) => {
   const _any_requires_grad = compute_requires_grad(A, B);
+  const _any_has_forward_grad_result = isFwGradDefined(A) || isFwGradDefined(B);
   let grad_fn: LinalgSolveExBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new LinalgSolveExBackward0();
@@ -3653,12 +5373,25 @@ registerKernel(ops._linalg_solve_ex_default, "Autograd", (ks, A, B, left, check_
     grad_fn.pivots_ = new SavedVariable((_result as any)[2], true);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const A_t_raw: any = A ? fw_grad(A, 0) : null;
+    const A_t: any = A_t_raw !== null || !A ? A_t_raw : ops.zeros_default.call([...A._impl.sizes()], A.dtype, null, A.device, null);
+    const A_p: any = A ? ops._fw_primal_default.call(A, 0) : null;
+    const B_t_raw: any = B ? fw_grad(B, 0) : null;
+    const B_t: any = B_t_raw !== null || !B ? B_t_raw : ops.zeros_default.call([...B._impl.sizes()], B.dtype, null, B.device, null);
+    const result: any = (_result as any)[0];
+    result_new_fw_grad_opt = linalg_solve_jvp(A_p, A_t, B_t, result, left);
+  }
+  if (result_new_fw_grad_opt && (_result as any)[0]) set_fw_grad((_result as any)[0], result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::_linalg_solve_ex_default", "engine/ops/native_functions/linalg.yaml:394", "engine/generated/VariableType.ts:3639");
+}, "VariableType::_linalg_solve_ex_default", "engine/ops/native_functions/linalg.yaml:395", "engine/generated/VariableType.ts:5358");
 registerKernel(ops._linalg_solve_ex_result, "Autograd", (ks, A, B, left, check_errors, result, LU, pivots, info) => {
   if (compute_requires_grad(A, B)) throw_error_out_requires_grad("_linalg_solve_ex");
-  return below_autograd(() => ops._linalg_solve_ex_result.redispatch(ks.and(after_autograd_keyset), A, B, left, check_errors, result, LU, pivots, info));
-}, "VariableType::_linalg_solve_ex_result", "engine/ops/native_functions/linalg.yaml:397", "engine/generated/VariableType.ts:3658");
+  const _result = below_autograd(() => ops._linalg_solve_ex_result.redispatch(ks.and(after_autograd_keyset), A, B, left, check_errors, result, LU, pivots, info));
+  if ((isFwGradDefined(A) || isFwGradDefined(B) || isFwGradDefined(result) || isFwGradDefined(LU) || isFwGradDefined(pivots) || isFwGradDefined(info))) throw new NotImplementedError("Trying to use forward AD with _linalg_solve_ex_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::_linalg_solve_ex_result", "engine/ops/native_functions/linalg.yaml:398", "engine/generated/VariableType.ts:5389");
 registerKernel(ops.binary_cross_entropy_default, "Autograd", (ks, self, target, weight, reduction) => {
   const _any_requires_grad = compute_requires_grad(self, target);
   let grad_fn: BinaryCrossEntropyBackward0 | null = null;
@@ -3675,12 +5408,15 @@ registerKernel(ops.binary_cross_entropy_default, "Autograd", (ks, self, target, 
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self) || isFwGradDefined(target) || isFwGradDefined(weight))) throw new NotImplementedError("Trying to use forward AD with binary_cross_entropy that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::binary_cross_entropy_default", "engine/ops/native_functions/loss.yaml:12", "engine/generated/VariableType.ts:3662");
+}, "VariableType::binary_cross_entropy_default", "engine/ops/native_functions/loss.yaml:12", "engine/generated/VariableType.ts:5395");
 registerKernel(ops.binary_cross_entropy_out, "Autograd", (ks, self, target, weight, reduction, out) => {
   if (compute_requires_grad(self, target, weight)) throw_error_out_requires_grad("binary_cross_entropy");
-  return below_autograd(() => ops.binary_cross_entropy_out.redispatch(ks.and(after_autograd_keyset), self, target, weight, reduction, out));
-}, "VariableType::binary_cross_entropy_out", "engine/ops/native_functions/loss.yaml:18", "engine/generated/VariableType.ts:3680");
+  const _result = below_autograd(() => ops.binary_cross_entropy_out.redispatch(ks.and(after_autograd_keyset), self, target, weight, reduction, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(target) || isFwGradDefined(weight) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with binary_cross_entropy_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::binary_cross_entropy_out", "engine/ops/native_functions/loss.yaml:18", "engine/generated/VariableType.ts:5414");
 registerKernel(ops.binary_cross_entropy_with_logits_default, "Autograd", (ks, self, target, weight, pos_weight, reduction) => {
   const _any_requires_grad = compute_requires_grad(self, target);
   let grad_fn: BinaryCrossEntropyWithLogitsBackward0 | null = null;
@@ -3698,12 +5434,15 @@ registerKernel(ops.binary_cross_entropy_with_logits_default, "Autograd", (ks, se
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self) || isFwGradDefined(target) || isFwGradDefined(weight) || isFwGradDefined(pos_weight))) throw new NotImplementedError("Trying to use forward AD with binary_cross_entropy_with_logits that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::binary_cross_entropy_with_logits_default", "engine/ops/native_functions/loss.yaml:24", "engine/generated/VariableType.ts:3684");
+}, "VariableType::binary_cross_entropy_with_logits_default", "engine/ops/native_functions/loss.yaml:24", "engine/generated/VariableType.ts:5420");
 registerKernel(ops.mse_loss_out, "Autograd", (ks, self, target, reduction, out) => {
   if (compute_requires_grad(self, target)) throw_error_out_requires_grad("mse_loss");
-  return below_autograd(() => ops.mse_loss_out.redispatch(ks.and(after_autograd_keyset), self, target, reduction, out));
-}, "VariableType::mse_loss_out", "engine/ops/native_functions/loss.yaml:42", "engine/generated/VariableType.ts:3703");
+  const _result = below_autograd(() => ops.mse_loss_out.redispatch(ks.and(after_autograd_keyset), self, target, reduction, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(target) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with mse_loss_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::mse_loss_out", "engine/ops/native_functions/loss.yaml:42", "engine/generated/VariableType.ts:5440");
 registerKernel(ops.mse_loss_default, "Autograd", (ks, self, target, reduction) => {
   const _any_requires_grad = compute_requires_grad(self, target);
   let grad_fn: MseLossBackward0 | null = null;
@@ -3719,12 +5458,15 @@ registerKernel(ops.mse_loss_default, "Autograd", (ks, self, target, reduction) =
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self) || isFwGradDefined(target))) throw new NotImplementedError("Trying to use forward AD with mse_loss that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::mse_loss_default", "engine/ops/native_functions/loss.yaml:49", "engine/generated/VariableType.ts:3707");
+}, "VariableType::mse_loss_default", "engine/ops/native_functions/loss.yaml:49", "engine/generated/VariableType.ts:5446");
 registerKernel(ops.nll_loss_forward_output, "Autograd", (ks, self, target, weight, reduction, ignore_index, output, total_weight) => {
   if (compute_requires_grad(self, target, weight)) throw_error_out_requires_grad("nll_loss_forward");
-  return below_autograd(() => ops.nll_loss_forward_output.redispatch(ks.and(after_autograd_keyset), self, target, weight, reduction, ignore_index, output, total_weight));
-}, "VariableType::nll_loss_forward_output", "engine/ops/native_functions/loss.yaml:75", "engine/generated/VariableType.ts:3724");
+  const _result = below_autograd(() => ops.nll_loss_forward_output.redispatch(ks.and(after_autograd_keyset), self, target, weight, reduction, ignore_index, output, total_weight));
+  if ((isFwGradDefined(self) || isFwGradDefined(target) || isFwGradDefined(weight) || isFwGradDefined(output) || isFwGradDefined(total_weight))) throw new NotImplementedError("Trying to use forward AD with nll_loss_forward_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::nll_loss_forward_output", "engine/ops/native_functions/loss.yaml:75", "engine/generated/VariableType.ts:5464");
 registerKernel(ops.nll_loss_forward_default, "Autograd", (ks, self, target, weight, reduction, ignore_index) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: NllLossBackward0 | null = null;
@@ -3743,12 +5485,15 @@ registerKernel(ops.nll_loss_forward_default, "Autograd", (ks, self, target, weig
     grad_fn.total_weight_ = new SavedVariable((_result as any)[1], true);
     note_node_created(grad_fn);
   }
+  if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self) || isFwGradDefined(target) || isFwGradDefined(weight))) throw new NotImplementedError("Trying to use forward AD with nll_loss_forward that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::nll_loss_forward_default", "engine/ops/native_functions/loss.yaml:81", "engine/generated/VariableType.ts:3728");
+}, "VariableType::nll_loss_forward_default", "engine/ops/native_functions/loss.yaml:81", "engine/generated/VariableType.ts:5470");
 registerKernel(ops.nll_loss2d_forward_output, "Autograd", (ks, self, target, weight, reduction, ignore_index, output, total_weight) => {
   if (compute_requires_grad(self, target, weight)) throw_error_out_requires_grad("nll_loss2d_forward");
-  return below_autograd(() => ops.nll_loss2d_forward_output.redispatch(ks.and(after_autograd_keyset), self, target, weight, reduction, ignore_index, output, total_weight));
-}, "VariableType::nll_loss2d_forward_output", "engine/ops/native_functions/loss.yaml:95", "engine/generated/VariableType.ts:3748");
+  const _result = below_autograd(() => ops.nll_loss2d_forward_output.redispatch(ks.and(after_autograd_keyset), self, target, weight, reduction, ignore_index, output, total_weight));
+  if ((isFwGradDefined(self) || isFwGradDefined(target) || isFwGradDefined(weight) || isFwGradDefined(output) || isFwGradDefined(total_weight))) throw new NotImplementedError("Trying to use forward AD with nll_loss2d_forward_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::nll_loss2d_forward_output", "engine/ops/native_functions/loss.yaml:95", "engine/generated/VariableType.ts:5491");
 registerKernel(ops.nll_loss2d_forward_default, "Autograd", (ks, self, target, weight, reduction, ignore_index) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: NllLoss2DBackward0 | null = null;
@@ -3767,12 +5512,15 @@ registerKernel(ops.nll_loss2d_forward_default, "Autograd", (ks, self, target, we
     grad_fn.total_weight_ = new SavedVariable((_result as any)[1], true);
     note_node_created(grad_fn);
   }
+  if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self) || isFwGradDefined(target) || isFwGradDefined(weight))) throw new NotImplementedError("Trying to use forward AD with nll_loss2d_forward that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::nll_loss2d_forward_default", "engine/ops/native_functions/loss.yaml:100", "engine/generated/VariableType.ts:3752");
+}, "VariableType::nll_loss2d_forward_default", "engine/ops/native_functions/loss.yaml:100", "engine/generated/VariableType.ts:5497");
 registerKernel(ops.smooth_l1_loss_out, "Autograd", (ks, self, target, reduction, beta, out) => {
   if (compute_requires_grad(self, target)) throw_error_out_requires_grad("smooth_l1_loss");
-  return below_autograd(() => ops.smooth_l1_loss_out.redispatch(ks.and(after_autograd_keyset), self, target, reduction, beta, out));
-}, "VariableType::smooth_l1_loss_out", "engine/ops/native_functions/loss.yaml:106", "engine/generated/VariableType.ts:3772");
+  const _result = below_autograd(() => ops.smooth_l1_loss_out.redispatch(ks.and(after_autograd_keyset), self, target, reduction, beta, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(target) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with smooth_l1_loss_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::smooth_l1_loss_out", "engine/ops/native_functions/loss.yaml:106", "engine/generated/VariableType.ts:5518");
 registerKernel(ops.smooth_l1_loss_default, "Autograd", (ks, self, target, reduction, beta) => {
   const _any_requires_grad = compute_requires_grad(self, target);
   let grad_fn: SmoothL1LossBackward0 | null = null;
@@ -3789,12 +5537,15 @@ registerKernel(ops.smooth_l1_loss_default, "Autograd", (ks, self, target, reduct
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self) || isFwGradDefined(target))) throw new NotImplementedError("Trying to use forward AD with smooth_l1_loss that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::smooth_l1_loss_default", "engine/ops/native_functions/loss.yaml:113", "engine/generated/VariableType.ts:3776");
+}, "VariableType::smooth_l1_loss_default", "engine/ops/native_functions/loss.yaml:113", "engine/generated/VariableType.ts:5524");
 registerKernel(ops.huber_loss_out, "Autograd", (ks, self, target, reduction, delta, out) => {
   if (compute_requires_grad(self, target)) throw_error_out_requires_grad("huber_loss");
-  return below_autograd(() => ops.huber_loss_out.redispatch(ks.and(after_autograd_keyset), self, target, reduction, delta, out));
-}, "VariableType::huber_loss_out", "engine/ops/native_functions/loss.yaml:117", "engine/generated/VariableType.ts:3794");
+  const _result = below_autograd(() => ops.huber_loss_out.redispatch(ks.and(after_autograd_keyset), self, target, reduction, delta, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(target) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with huber_loss_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::huber_loss_out", "engine/ops/native_functions/loss.yaml:117", "engine/generated/VariableType.ts:5543");
 registerKernel(ops.huber_loss_default, "Autograd", (ks, self, target, reduction, delta) => {
   const _any_requires_grad = compute_requires_grad(self, target);
   let grad_fn: HuberLossBackward0 | null = null;
@@ -3811,12 +5562,15 @@ registerKernel(ops.huber_loss_default, "Autograd", (ks, self, target, reduction,
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self) || isFwGradDefined(target))) throw new NotImplementedError("Trying to use forward AD with huber_loss that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::huber_loss_default", "engine/ops/native_functions/loss.yaml:122", "engine/generated/VariableType.ts:3798");
+}, "VariableType::huber_loss_default", "engine/ops/native_functions/loss.yaml:122", "engine/generated/VariableType.ts:5549");
 registerKernel(ops.nll_loss_backward_grad_input, "Autograd", (ks, grad_output, self, target, weight, reduction, ignore_index, total_weight, grad_input) => {
   if (compute_requires_grad(grad_output, self, target, weight, total_weight)) throw_error_out_requires_grad("nll_loss_backward");
-  return below_autograd(() => ops.nll_loss_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, self, target, weight, reduction, ignore_index, total_weight, grad_input));
-}, "VariableType::nll_loss_backward_grad_input", "engine/ops/native_functions/loss.yaml:130", "engine/generated/VariableType.ts:3816");
+  const _result = below_autograd(() => ops.nll_loss_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, self, target, weight, reduction, ignore_index, total_weight, grad_input));
+  if ((isFwGradDefined(grad_output) || isFwGradDefined(self) || isFwGradDefined(target) || isFwGradDefined(weight) || isFwGradDefined(total_weight) || isFwGradDefined(grad_input))) throw new NotImplementedError("Trying to use forward AD with nll_loss_backward_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::nll_loss_backward_grad_input", "engine/ops/native_functions/loss.yaml:130", "engine/generated/VariableType.ts:5568");
 registerKernel(ops.nll_loss_backward_default, "Autograd", (ks, grad_output, self, target, weight, reduction, ignore_index, total_weight) => {
   const _any_requires_grad = compute_requires_grad(grad_output, self);
   let grad_fn: NllLossBackwardBackward0 | null = null;
@@ -3833,12 +5587,15 @@ registerKernel(ops.nll_loss_backward_default, "Autograd", (ks, grad_output, self
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(grad_output) || isFwGradDefined(self) || isFwGradDefined(target) || isFwGradDefined(weight) || isFwGradDefined(total_weight))) throw new NotImplementedError("Trying to use forward AD with nll_loss_backward that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::nll_loss_backward_default", "engine/ops/native_functions/loss.yaml:136", "engine/generated/VariableType.ts:3820");
+}, "VariableType::nll_loss_backward_default", "engine/ops/native_functions/loss.yaml:136", "engine/generated/VariableType.ts:5574");
 registerKernel(ops.nll_loss2d_backward_grad_input, "Autograd", (ks, grad_output, self, target, weight, reduction, ignore_index, total_weight, grad_input) => {
   if (compute_requires_grad(grad_output, self, target, weight, total_weight)) throw_error_out_requires_grad("nll_loss2d_backward");
-  return below_autograd(() => ops.nll_loss2d_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, self, target, weight, reduction, ignore_index, total_weight, grad_input));
-}, "VariableType::nll_loss2d_backward_grad_input", "engine/ops/native_functions/loss.yaml:140", "engine/generated/VariableType.ts:3838");
+  const _result = below_autograd(() => ops.nll_loss2d_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, self, target, weight, reduction, ignore_index, total_weight, grad_input));
+  if ((isFwGradDefined(grad_output) || isFwGradDefined(self) || isFwGradDefined(target) || isFwGradDefined(weight) || isFwGradDefined(total_weight) || isFwGradDefined(grad_input))) throw new NotImplementedError("Trying to use forward AD with nll_loss2d_backward_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::nll_loss2d_backward_grad_input", "engine/ops/native_functions/loss.yaml:140", "engine/generated/VariableType.ts:5593");
 registerKernel(ops.nll_loss2d_backward_default, "Autograd", (ks, grad_output, self, target, weight, reduction, ignore_index, total_weight) => {
   const _any_requires_grad = compute_requires_grad(grad_output, self);
   let grad_fn: NllLoss2DBackwardBackward0 | null = null;
@@ -3855,12 +5612,15 @@ registerKernel(ops.nll_loss2d_backward_default, "Autograd", (ks, grad_output, se
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(grad_output) || isFwGradDefined(self) || isFwGradDefined(target) || isFwGradDefined(weight) || isFwGradDefined(total_weight))) throw new NotImplementedError("Trying to use forward AD with nll_loss2d_backward that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::nll_loss2d_backward_default", "engine/ops/native_functions/loss.yaml:145", "engine/generated/VariableType.ts:3842");
+}, "VariableType::nll_loss2d_backward_default", "engine/ops/native_functions/loss.yaml:145", "engine/generated/VariableType.ts:5599");
 registerKernel(ops.mse_loss_backward_grad_input, "Autograd", (ks, grad_output, self, target, reduction, grad_input) => {
   if (compute_requires_grad(grad_output, self, target)) throw_error_out_requires_grad("mse_loss_backward");
-  return below_autograd(() => ops.mse_loss_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, self, target, reduction, grad_input));
-}, "VariableType::mse_loss_backward_grad_input", "engine/ops/native_functions/loss.yaml:151", "engine/generated/VariableType.ts:3860");
+  const _result = below_autograd(() => ops.mse_loss_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, self, target, reduction, grad_input));
+  if ((isFwGradDefined(grad_output) || isFwGradDefined(self) || isFwGradDefined(target) || isFwGradDefined(grad_input))) throw new NotImplementedError("Trying to use forward AD with mse_loss_backward_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::mse_loss_backward_grad_input", "engine/ops/native_functions/loss.yaml:151", "engine/generated/VariableType.ts:5618");
 registerKernel(ops.mse_loss_backward_default, "Autograd", (ks, grad_output, self, target, reduction) => {
   const _any_requires_grad = compute_requires_grad(grad_output, self, target);
   let grad_fn: MseLossBackwardBackward0 | null = null;
@@ -3877,12 +5637,15 @@ registerKernel(ops.mse_loss_backward_default, "Autograd", (ks, grad_output, self
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(grad_output) || isFwGradDefined(self) || isFwGradDefined(target))) throw new NotImplementedError("Trying to use forward AD with mse_loss_backward that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::mse_loss_backward_default", "engine/ops/native_functions/loss.yaml:156", "engine/generated/VariableType.ts:3864");
+}, "VariableType::mse_loss_backward_default", "engine/ops/native_functions/loss.yaml:156", "engine/generated/VariableType.ts:5624");
 registerKernel(ops.smooth_l1_loss_backward_grad_input, "Autograd", (ks, grad_output, self, target, reduction, beta, grad_input) => {
   if (compute_requires_grad(grad_output, self, target)) throw_error_out_requires_grad("smooth_l1_loss_backward");
-  return below_autograd(() => ops.smooth_l1_loss_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, self, target, reduction, beta, grad_input));
-}, "VariableType::smooth_l1_loss_backward_grad_input", "engine/ops/native_functions/loss.yaml:161", "engine/generated/VariableType.ts:3882");
+  const _result = below_autograd(() => ops.smooth_l1_loss_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, self, target, reduction, beta, grad_input));
+  if ((isFwGradDefined(grad_output) || isFwGradDefined(self) || isFwGradDefined(target) || isFwGradDefined(grad_input))) throw new NotImplementedError("Trying to use forward AD with smooth_l1_loss_backward_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::smooth_l1_loss_backward_grad_input", "engine/ops/native_functions/loss.yaml:161", "engine/generated/VariableType.ts:5643");
 registerKernel(ops.smooth_l1_loss_backward_default, "Autograd", (ks, grad_output, self, target, reduction, beta) => {
   const _any_requires_grad = compute_requires_grad(grad_output, self, target);
   let grad_fn: SmoothL1LossBackwardBackward0 | null = null;
@@ -3900,12 +5663,15 @@ registerKernel(ops.smooth_l1_loss_backward_default, "Autograd", (ks, grad_output
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(grad_output) || isFwGradDefined(self) || isFwGradDefined(target))) throw new NotImplementedError("Trying to use forward AD with smooth_l1_loss_backward that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::smooth_l1_loss_backward_default", "engine/ops/native_functions/loss.yaml:166", "engine/generated/VariableType.ts:3886");
+}, "VariableType::smooth_l1_loss_backward_default", "engine/ops/native_functions/loss.yaml:166", "engine/generated/VariableType.ts:5649");
 registerKernel(ops.huber_loss_backward_out, "Autograd", (ks, grad_output, self, target, reduction, delta, grad_input) => {
   if (compute_requires_grad(grad_output, self, target)) throw_error_out_requires_grad("huber_loss_backward");
-  return below_autograd(() => ops.huber_loss_backward_out.redispatch(ks.and(after_autograd_keyset), grad_output, self, target, reduction, delta, grad_input));
-}, "VariableType::huber_loss_backward_out", "engine/ops/native_functions/loss.yaml:171", "engine/generated/VariableType.ts:3905");
+  const _result = below_autograd(() => ops.huber_loss_backward_out.redispatch(ks.and(after_autograd_keyset), grad_output, self, target, reduction, delta, grad_input));
+  if ((isFwGradDefined(grad_output) || isFwGradDefined(self) || isFwGradDefined(target) || isFwGradDefined(grad_input))) throw new NotImplementedError("Trying to use forward AD with huber_loss_backward_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::huber_loss_backward_out", "engine/ops/native_functions/loss.yaml:171", "engine/generated/VariableType.ts:5669");
 registerKernel(ops.huber_loss_backward_default, "Autograd", (ks, grad_output, self, target, reduction, delta) => {
   const _any_requires_grad = compute_requires_grad(grad_output, self, target);
   let grad_fn: HuberLossBackwardBackward0 | null = null;
@@ -3923,8 +5689,9 @@ registerKernel(ops.huber_loss_backward_default, "Autograd", (ks, grad_output, se
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(grad_output) || isFwGradDefined(self) || isFwGradDefined(target))) throw new NotImplementedError("Trying to use forward AD with huber_loss_backward that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::huber_loss_backward_default", "engine/ops/native_functions/loss.yaml:176", "engine/generated/VariableType.ts:3909");
+}, "VariableType::huber_loss_backward_default", "engine/ops/native_functions/loss.yaml:176", "engine/generated/VariableType.ts:5675");
 registerKernel(ops.binary_cross_entropy_backward_default, "Autograd", (ks, grad_output, self, target, weight, reduction) => {
   const _any_requires_grad = compute_requires_grad(grad_output, self, target);
   let grad_fn: BinaryCrossEntropyBackwardBackward0 | null = null;
@@ -3942,12 +5709,15 @@ registerKernel(ops.binary_cross_entropy_backward_default, "Autograd", (ks, grad_
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(grad_output) || isFwGradDefined(self) || isFwGradDefined(target) || isFwGradDefined(weight))) throw new NotImplementedError("Trying to use forward AD with binary_cross_entropy_backward that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::binary_cross_entropy_backward_default", "engine/ops/native_functions/loss.yaml:181", "engine/generated/VariableType.ts:3928");
+}, "VariableType::binary_cross_entropy_backward_default", "engine/ops/native_functions/loss.yaml:181", "engine/generated/VariableType.ts:5695");
 registerKernel(ops.binary_cross_entropy_backward_grad_input, "Autograd", (ks, grad_output, self, target, weight, reduction, grad_input) => {
   if (compute_requires_grad(grad_output, self, target, weight)) throw_error_out_requires_grad("binary_cross_entropy_backward");
-  return below_autograd(() => ops.binary_cross_entropy_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, self, target, weight, reduction, grad_input));
-}, "VariableType::binary_cross_entropy_backward_grad_input", "engine/ops/native_functions/loss.yaml:187", "engine/generated/VariableType.ts:3947");
+  const _result = below_autograd(() => ops.binary_cross_entropy_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, self, target, weight, reduction, grad_input));
+  if ((isFwGradDefined(grad_output) || isFwGradDefined(self) || isFwGradDefined(target) || isFwGradDefined(weight) || isFwGradDefined(grad_input))) throw new NotImplementedError("Trying to use forward AD with binary_cross_entropy_backward_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::binary_cross_entropy_backward_grad_input", "engine/ops/native_functions/loss.yaml:187", "engine/generated/VariableType.ts:5715");
 registerKernel(ops.native_batch_norm_default, "Autograd", (ks, input, weight, bias, running_mean, running_var, training, momentum, eps) => {
   const _any_requires_grad = compute_requires_grad(input, weight, bias);
   let grad_fn: NativeBatchNormBackward0 | null = null;
@@ -3968,8 +5738,9 @@ registerKernel(ops.native_batch_norm_default, "Autograd", (ks, input, weight, bi
     grad_fn.result2_ = new SavedVariable((_result as any)[2], true);
     note_node_created(grad_fn);
   }
+  if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(input) || isFwGradDefined(weight) || isFwGradDefined(bias) || isFwGradDefined(running_mean) || isFwGradDefined(running_var))) throw new NotImplementedError("Trying to use forward AD with native_batch_norm that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::native_batch_norm_default", "engine/ops/native_functions/normalization.yaml:22", "engine/generated/VariableType.ts:3951");
+}, "VariableType::native_batch_norm_default", "engine/ops/native_functions/normalization.yaml:22", "engine/generated/VariableType.ts:5721");
 registerKernel(ops.native_layer_norm_default, "Autograd", (ks, input, normalized_shape, weight, bias, eps) => {
   const _any_requires_grad = compute_requires_grad(input, weight, bias);
   let grad_fn: NativeLayerNormBackward0 | null = null;
@@ -3988,8 +5759,9 @@ registerKernel(ops.native_layer_norm_default, "Autograd", (ks, input, normalized
     grad_fn.result2_ = new SavedVariable((_result as any)[2], true);
     note_node_created(grad_fn);
   }
+  if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(input) || isFwGradDefined(weight) || isFwGradDefined(bias))) throw new NotImplementedError("Trying to use forward AD with native_layer_norm that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::native_layer_norm_default", "engine/ops/native_functions/normalization.yaml:36", "engine/generated/VariableType.ts:3973");
+}, "VariableType::native_layer_norm_default", "engine/ops/native_functions/normalization.yaml:36", "engine/generated/VariableType.ts:5744");
 registerKernel(ops.native_group_norm_default, "Autograd", (ks, input, weight, bias, N, C, HxW, group, eps) => {
   const _any_requires_grad = compute_requires_grad(input, weight, bias);
   let grad_fn: NativeGroupNormBackward0 | null = null;
@@ -4011,8 +5783,9 @@ registerKernel(ops.native_group_norm_default, "Autograd", (ks, input, weight, bi
     grad_fn.result2_ = new SavedVariable((_result as any)[2], true);
     note_node_created(grad_fn);
   }
+  if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(input) || isFwGradDefined(weight) || isFwGradDefined(bias))) throw new NotImplementedError("Trying to use forward AD with native_group_norm that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::native_group_norm_default", "engine/ops/native_functions/normalization.yaml:46", "engine/generated/VariableType.ts:3993");
+}, "VariableType::native_group_norm_default", "engine/ops/native_functions/normalization.yaml:46", "engine/generated/VariableType.ts:5765");
 registerKernel(ops.native_batch_norm_backward_default, "Autograd", (ks, grad_out, input, weight, running_mean, running_var, save_mean, save_invstd, train, eps, output_mask) => {
   const _any_requires_grad = compute_requires_grad(grad_out, input, weight, save_mean, save_invstd);
   let grad_fn: NativeBatchNormBackwardBackward0 | null = null;
@@ -4034,8 +5807,9 @@ registerKernel(ops.native_batch_norm_backward_default, "Autograd", (ks, grad_out
     set_history([differentiable((_result as any)[0]), differentiable((_result as any)[1]), differentiable((_result as any)[2])], grad_fn);
     note_node_created(grad_fn);
   }
+  if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(grad_out) || isFwGradDefined(input) || isFwGradDefined(weight) || isFwGradDefined(running_mean) || isFwGradDefined(running_var) || isFwGradDefined(save_mean) || isFwGradDefined(save_invstd))) throw new NotImplementedError("Trying to use forward AD with native_batch_norm_backward that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::native_batch_norm_backward_default", "engine/ops/native_functions/normalization.yaml:56", "engine/generated/VariableType.ts:4016");
+}, "VariableType::native_batch_norm_backward_default", "engine/ops/native_functions/normalization.yaml:56", "engine/generated/VariableType.ts:5789");
 registerKernel(ops.native_layer_norm_backward_default, "Autograd", (ks, grad_out, input, normalized_shape, mean, rstd, weight, bias, output_mask) => {
   const _any_requires_grad = compute_requires_grad(grad_out, input, mean, rstd, weight, bias);
   let grad_fn: NativeLayerNormBackwardBackward0 | null = null;
@@ -4054,8 +5828,9 @@ registerKernel(ops.native_layer_norm_backward_default, "Autograd", (ks, grad_out
     set_history([differentiable((_result as any)[0]), differentiable((_result as any)[1]), differentiable((_result as any)[2])], grad_fn);
     note_node_created(grad_fn);
   }
+  if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(grad_out) || isFwGradDefined(input) || isFwGradDefined(mean) || isFwGradDefined(rstd) || isFwGradDefined(weight) || isFwGradDefined(bias))) throw new NotImplementedError("Trying to use forward AD with native_layer_norm_backward that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::native_layer_norm_backward_default", "engine/ops/native_functions/normalization.yaml:61", "engine/generated/VariableType.ts:4039");
+}, "VariableType::native_layer_norm_backward_default", "engine/ops/native_functions/normalization.yaml:61", "engine/generated/VariableType.ts:5813");
 registerKernel(ops.native_group_norm_backward_default, "Autograd", (ks, grad_out, input, mean, rstd, weight, N, C, HxW, group, output_mask) => {
   const _any_requires_grad = compute_requires_grad(grad_out, input, weight);
   let grad_fn: NativeGroupNormBackwardBackward0 | null = null;
@@ -4068,10 +5843,12 @@ registerKernel(ops.native_group_norm_backward_default, "Autograd", (ks, grad_out
     set_history([differentiable((_result as any)[0]), differentiable((_result as any)[1]), differentiable((_result as any)[2])], grad_fn);
     note_node_created(grad_fn);
   }
+  if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(grad_out) || isFwGradDefined(input) || isFwGradDefined(mean) || isFwGradDefined(rstd) || isFwGradDefined(weight))) throw new NotImplementedError("Trying to use forward AD with native_group_norm_backward that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::native_group_norm_backward_default", "engine/ops/native_functions/normalization.yaml:66", "engine/generated/VariableType.ts:4059");
+}, "VariableType::native_group_norm_backward_default", "engine/ops/native_functions/normalization.yaml:66", "engine/generated/VariableType.ts:5834");
 registerKernel(ops.unsqueeze__default, "Autograd", (ks, self, dim) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_self = isFwGradDefined(self);
   check_inplace(self, _any_requires_grad);
   let grad_fn: UnsqueezeBackward0 | null = null;
   if (_any_requires_grad) {
@@ -4084,8 +5861,15 @@ registerKernel(ops.unsqueeze__default, "Autograd", (ks, self, dim) => {
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    self_new_fw_grad_opt = ops.unsqueeze__default.call(self_t, dim);
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::unsqueeze__default", "engine/ops/native_functions/norms.yaml:83", "engine/generated/VariableType.ts:4073");
+}, "VariableType::unsqueeze__default", "engine/ops/native_functions/norms.yaml:83", "engine/generated/VariableType.ts:5849");
 registerKernel(ops.constant_pad_nd_default, "Autograd", (ks, self, pad, value) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: ConstantPadNdBackward0 | null = null;
@@ -4099,14 +5883,18 @@ registerKernel(ops.constant_pad_nd_default, "Autograd", (ks, self, pad, value) =
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with constant_pad_nd that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::constant_pad_nd_default", "engine/ops/native_functions/pad.yaml:12", "engine/generated/VariableType.ts:4089");
+}, "VariableType::constant_pad_nd_default", "engine/ops/native_functions/pad.yaml:12", "engine/generated/VariableType.ts:5873");
 registerKernel(ops.reflection_pad1d_out, "Autograd", (ks, self, padding, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("reflection_pad1d");
-  return below_autograd(() => ops.reflection_pad1d_out.redispatch(ks.and(after_autograd_keyset), self, padding, out));
-}, "VariableType::reflection_pad1d_out", "engine/ops/native_functions/pad.yaml:18", "engine/generated/VariableType.ts:4104");
+  const _result = below_autograd(() => ops.reflection_pad1d_out.redispatch(ks.and(after_autograd_keyset), self, padding, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with reflection_pad1d_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::reflection_pad1d_out", "engine/ops/native_functions/pad.yaml:18", "engine/generated/VariableType.ts:5889");
 registerKernel(ops.reflection_pad1d_default, "Autograd", (ks, self, padding) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: ReflectionPad1DBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new ReflectionPad1DBackward0();
@@ -4119,14 +5907,24 @@ registerKernel(ops.reflection_pad1d_default, "Autograd", (ks, self, padding) => 
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    result_new_fw_grad_opt = ops.reflection_pad1d_default.call(self_t, padding);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::reflection_pad1d_default", "engine/ops/native_functions/pad.yaml:24", "engine/generated/VariableType.ts:4108");
+}, "VariableType::reflection_pad1d_default", "engine/ops/native_functions/pad.yaml:24", "engine/generated/VariableType.ts:5895");
 registerKernel(ops.reflection_pad2d_out, "Autograd", (ks, self, padding, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("reflection_pad2d");
-  return below_autograd(() => ops.reflection_pad2d_out.redispatch(ks.and(after_autograd_keyset), self, padding, out));
-}, "VariableType::reflection_pad2d_out", "engine/ops/native_functions/pad.yaml:28", "engine/generated/VariableType.ts:4124");
+  const _result = below_autograd(() => ops.reflection_pad2d_out.redispatch(ks.and(after_autograd_keyset), self, padding, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with reflection_pad2d_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::reflection_pad2d_out", "engine/ops/native_functions/pad.yaml:28", "engine/generated/VariableType.ts:5919");
 registerKernel(ops.reflection_pad2d_default, "Autograd", (ks, self, padding) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: ReflectionPad2DBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new ReflectionPad2DBackward0();
@@ -4139,14 +5937,24 @@ registerKernel(ops.reflection_pad2d_default, "Autograd", (ks, self, padding) => 
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    result_new_fw_grad_opt = ops.reflection_pad2d_default.call(self_t, padding);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::reflection_pad2d_default", "engine/ops/native_functions/pad.yaml:33", "engine/generated/VariableType.ts:4128");
+}, "VariableType::reflection_pad2d_default", "engine/ops/native_functions/pad.yaml:33", "engine/generated/VariableType.ts:5925");
 registerKernel(ops.reflection_pad3d_out, "Autograd", (ks, self, padding, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("reflection_pad3d");
-  return below_autograd(() => ops.reflection_pad3d_out.redispatch(ks.and(after_autograd_keyset), self, padding, out));
-}, "VariableType::reflection_pad3d_out", "engine/ops/native_functions/pad.yaml:38", "engine/generated/VariableType.ts:4144");
+  const _result = below_autograd(() => ops.reflection_pad3d_out.redispatch(ks.and(after_autograd_keyset), self, padding, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with reflection_pad3d_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::reflection_pad3d_out", "engine/ops/native_functions/pad.yaml:38", "engine/generated/VariableType.ts:5949");
 registerKernel(ops.reflection_pad3d_default, "Autograd", (ks, self, padding) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: ReflectionPad3DBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new ReflectionPad3DBackward0();
@@ -4159,14 +5967,24 @@ registerKernel(ops.reflection_pad3d_default, "Autograd", (ks, self, padding) => 
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    result_new_fw_grad_opt = ops.reflection_pad3d_default.call(self_t, padding);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::reflection_pad3d_default", "engine/ops/native_functions/pad.yaml:44", "engine/generated/VariableType.ts:4148");
+}, "VariableType::reflection_pad3d_default", "engine/ops/native_functions/pad.yaml:44", "engine/generated/VariableType.ts:5955");
 registerKernel(ops.replication_pad1d_out, "Autograd", (ks, self, padding, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("replication_pad1d");
-  return below_autograd(() => ops.replication_pad1d_out.redispatch(ks.and(after_autograd_keyset), self, padding, out));
-}, "VariableType::replication_pad1d_out", "engine/ops/native_functions/pad.yaml:48", "engine/generated/VariableType.ts:4164");
+  const _result = below_autograd(() => ops.replication_pad1d_out.redispatch(ks.and(after_autograd_keyset), self, padding, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with replication_pad1d_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::replication_pad1d_out", "engine/ops/native_functions/pad.yaml:48", "engine/generated/VariableType.ts:5979");
 registerKernel(ops.replication_pad1d_default, "Autograd", (ks, self, padding) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: ReplicationPad1DBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new ReplicationPad1DBackward0();
@@ -4179,14 +5997,24 @@ registerKernel(ops.replication_pad1d_default, "Autograd", (ks, self, padding) =>
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    result_new_fw_grad_opt = ops.replication_pad1d_default.call(self_t, padding);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::replication_pad1d_default", "engine/ops/native_functions/pad.yaml:54", "engine/generated/VariableType.ts:4168");
+}, "VariableType::replication_pad1d_default", "engine/ops/native_functions/pad.yaml:54", "engine/generated/VariableType.ts:5985");
 registerKernel(ops.replication_pad2d_out, "Autograd", (ks, self, padding, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("replication_pad2d");
-  return below_autograd(() => ops.replication_pad2d_out.redispatch(ks.and(after_autograd_keyset), self, padding, out));
-}, "VariableType::replication_pad2d_out", "engine/ops/native_functions/pad.yaml:58", "engine/generated/VariableType.ts:4184");
+  const _result = below_autograd(() => ops.replication_pad2d_out.redispatch(ks.and(after_autograd_keyset), self, padding, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with replication_pad2d_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::replication_pad2d_out", "engine/ops/native_functions/pad.yaml:58", "engine/generated/VariableType.ts:6009");
 registerKernel(ops.replication_pad2d_default, "Autograd", (ks, self, padding) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: ReplicationPad2DBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new ReplicationPad2DBackward0();
@@ -4199,14 +6027,24 @@ registerKernel(ops.replication_pad2d_default, "Autograd", (ks, self, padding) =>
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    result_new_fw_grad_opt = ops.replication_pad2d_default.call(self_t, padding);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::replication_pad2d_default", "engine/ops/native_functions/pad.yaml:64", "engine/generated/VariableType.ts:4188");
+}, "VariableType::replication_pad2d_default", "engine/ops/native_functions/pad.yaml:64", "engine/generated/VariableType.ts:6015");
 registerKernel(ops.replication_pad3d_out, "Autograd", (ks, self, padding, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("replication_pad3d");
-  return below_autograd(() => ops.replication_pad3d_out.redispatch(ks.and(after_autograd_keyset), self, padding, out));
-}, "VariableType::replication_pad3d_out", "engine/ops/native_functions/pad.yaml:68", "engine/generated/VariableType.ts:4204");
+  const _result = below_autograd(() => ops.replication_pad3d_out.redispatch(ks.and(after_autograd_keyset), self, padding, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with replication_pad3d_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::replication_pad3d_out", "engine/ops/native_functions/pad.yaml:68", "engine/generated/VariableType.ts:6039");
 registerKernel(ops.replication_pad3d_default, "Autograd", (ks, self, padding) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: ReplicationPad3DBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new ReplicationPad3DBackward0();
@@ -4219,12 +6057,21 @@ registerKernel(ops.replication_pad3d_default, "Autograd", (ks, self, padding) =>
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    result_new_fw_grad_opt = ops.replication_pad3d_default.call(self_t, padding);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::replication_pad3d_default", "engine/ops/native_functions/pad.yaml:74", "engine/generated/VariableType.ts:4208");
+}, "VariableType::replication_pad3d_default", "engine/ops/native_functions/pad.yaml:74", "engine/generated/VariableType.ts:6045");
 registerKernel(ops.reflection_pad1d_backward_grad_input, "Autograd", (ks, grad_output, self, padding, grad_input) => {
   if (compute_requires_grad(grad_output, self)) throw_error_out_requires_grad("reflection_pad1d_backward");
-  return below_autograd(() => ops.reflection_pad1d_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, self, padding, grad_input));
-}, "VariableType::reflection_pad1d_backward_grad_input", "engine/ops/native_functions/pad.yaml:98", "engine/generated/VariableType.ts:4224");
+  const _result = below_autograd(() => ops.reflection_pad1d_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, self, padding, grad_input));
+  if ((isFwGradDefined(grad_output) || isFwGradDefined(self) || isFwGradDefined(grad_input))) throw new NotImplementedError("Trying to use forward AD with reflection_pad1d_backward_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::reflection_pad1d_backward_grad_input", "engine/ops/native_functions/pad.yaml:98", "engine/generated/VariableType.ts:6069");
 registerKernel(ops.reflection_pad1d_backward_default, "Autograd", (ks, grad_output, self, padding) => {
   const _any_requires_grad = compute_requires_grad(grad_output, self);
   let grad_fn: ReflectionPad1DBackwardBackward0 | null = null;
@@ -4239,12 +6086,15 @@ registerKernel(ops.reflection_pad1d_backward_default, "Autograd", (ks, grad_outp
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(grad_output) || isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with reflection_pad1d_backward that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::reflection_pad1d_backward_default", "engine/ops/native_functions/pad.yaml:104", "engine/generated/VariableType.ts:4228");
+}, "VariableType::reflection_pad1d_backward_default", "engine/ops/native_functions/pad.yaml:104", "engine/generated/VariableType.ts:6075");
 registerKernel(ops.reflection_pad2d_backward_grad_input, "Autograd", (ks, grad_output, self, padding, grad_input) => {
   if (compute_requires_grad(grad_output, self)) throw_error_out_requires_grad("reflection_pad2d_backward");
-  return below_autograd(() => ops.reflection_pad2d_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, self, padding, grad_input));
-}, "VariableType::reflection_pad2d_backward_grad_input", "engine/ops/native_functions/pad.yaml:108", "engine/generated/VariableType.ts:4244");
+  const _result = below_autograd(() => ops.reflection_pad2d_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, self, padding, grad_input));
+  if ((isFwGradDefined(grad_output) || isFwGradDefined(self) || isFwGradDefined(grad_input))) throw new NotImplementedError("Trying to use forward AD with reflection_pad2d_backward_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::reflection_pad2d_backward_grad_input", "engine/ops/native_functions/pad.yaml:108", "engine/generated/VariableType.ts:6092");
 registerKernel(ops.reflection_pad2d_backward_default, "Autograd", (ks, grad_output, self, padding) => {
   const _any_requires_grad = compute_requires_grad(grad_output, self);
   let grad_fn: ReflectionPad2DBackwardBackward0 | null = null;
@@ -4259,12 +6109,15 @@ registerKernel(ops.reflection_pad2d_backward_default, "Autograd", (ks, grad_outp
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(grad_output) || isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with reflection_pad2d_backward that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::reflection_pad2d_backward_default", "engine/ops/native_functions/pad.yaml:113", "engine/generated/VariableType.ts:4248");
+}, "VariableType::reflection_pad2d_backward_default", "engine/ops/native_functions/pad.yaml:113", "engine/generated/VariableType.ts:6098");
 registerKernel(ops.reflection_pad3d_backward_grad_input, "Autograd", (ks, grad_output, self, padding, grad_input) => {
   if (compute_requires_grad(grad_output, self)) throw_error_out_requires_grad("reflection_pad3d_backward");
-  return below_autograd(() => ops.reflection_pad3d_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, self, padding, grad_input));
-}, "VariableType::reflection_pad3d_backward_grad_input", "engine/ops/native_functions/pad.yaml:118", "engine/generated/VariableType.ts:4264");
+  const _result = below_autograd(() => ops.reflection_pad3d_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, self, padding, grad_input));
+  if ((isFwGradDefined(grad_output) || isFwGradDefined(self) || isFwGradDefined(grad_input))) throw new NotImplementedError("Trying to use forward AD with reflection_pad3d_backward_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::reflection_pad3d_backward_grad_input", "engine/ops/native_functions/pad.yaml:118", "engine/generated/VariableType.ts:6115");
 registerKernel(ops.reflection_pad3d_backward_default, "Autograd", (ks, grad_output, self, padding) => {
   const _any_requires_grad = compute_requires_grad(grad_output, self);
   let grad_fn: ReflectionPad3DBackwardBackward0 | null = null;
@@ -4279,12 +6132,15 @@ registerKernel(ops.reflection_pad3d_backward_default, "Autograd", (ks, grad_outp
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(grad_output) || isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with reflection_pad3d_backward that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::reflection_pad3d_backward_default", "engine/ops/native_functions/pad.yaml:124", "engine/generated/VariableType.ts:4268");
+}, "VariableType::reflection_pad3d_backward_default", "engine/ops/native_functions/pad.yaml:124", "engine/generated/VariableType.ts:6121");
 registerKernel(ops.replication_pad1d_backward_grad_input, "Autograd", (ks, grad_output, self, padding, grad_input) => {
   if (compute_requires_grad(grad_output, self)) throw_error_out_requires_grad("replication_pad1d_backward");
-  return below_autograd(() => ops.replication_pad1d_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, self, padding, grad_input));
-}, "VariableType::replication_pad1d_backward_grad_input", "engine/ops/native_functions/pad.yaml:128", "engine/generated/VariableType.ts:4284");
+  const _result = below_autograd(() => ops.replication_pad1d_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, self, padding, grad_input));
+  if ((isFwGradDefined(grad_output) || isFwGradDefined(self) || isFwGradDefined(grad_input))) throw new NotImplementedError("Trying to use forward AD with replication_pad1d_backward_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::replication_pad1d_backward_grad_input", "engine/ops/native_functions/pad.yaml:128", "engine/generated/VariableType.ts:6138");
 registerKernel(ops.replication_pad1d_backward_default, "Autograd", (ks, grad_output, self, padding) => {
   const _any_requires_grad = compute_requires_grad(grad_output, self);
   let grad_fn: ReplicationPad1DBackwardBackward0 | null = null;
@@ -4299,12 +6155,15 @@ registerKernel(ops.replication_pad1d_backward_default, "Autograd", (ks, grad_out
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(grad_output) || isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with replication_pad1d_backward that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::replication_pad1d_backward_default", "engine/ops/native_functions/pad.yaml:134", "engine/generated/VariableType.ts:4288");
+}, "VariableType::replication_pad1d_backward_default", "engine/ops/native_functions/pad.yaml:134", "engine/generated/VariableType.ts:6144");
 registerKernel(ops.replication_pad2d_backward_grad_input, "Autograd", (ks, grad_output, self, padding, grad_input) => {
   if (compute_requires_grad(grad_output, self)) throw_error_out_requires_grad("replication_pad2d_backward");
-  return below_autograd(() => ops.replication_pad2d_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, self, padding, grad_input));
-}, "VariableType::replication_pad2d_backward_grad_input", "engine/ops/native_functions/pad.yaml:138", "engine/generated/VariableType.ts:4304");
+  const _result = below_autograd(() => ops.replication_pad2d_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, self, padding, grad_input));
+  if ((isFwGradDefined(grad_output) || isFwGradDefined(self) || isFwGradDefined(grad_input))) throw new NotImplementedError("Trying to use forward AD with replication_pad2d_backward_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::replication_pad2d_backward_grad_input", "engine/ops/native_functions/pad.yaml:138", "engine/generated/VariableType.ts:6161");
 registerKernel(ops.replication_pad2d_backward_default, "Autograd", (ks, grad_output, self, padding) => {
   const _any_requires_grad = compute_requires_grad(grad_output, self);
   let grad_fn: ReplicationPad2DBackwardBackward0 | null = null;
@@ -4319,12 +6178,15 @@ registerKernel(ops.replication_pad2d_backward_default, "Autograd", (ks, grad_out
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(grad_output) || isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with replication_pad2d_backward that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::replication_pad2d_backward_default", "engine/ops/native_functions/pad.yaml:143", "engine/generated/VariableType.ts:4308");
+}, "VariableType::replication_pad2d_backward_default", "engine/ops/native_functions/pad.yaml:143", "engine/generated/VariableType.ts:6167");
 registerKernel(ops.replication_pad3d_backward_grad_input, "Autograd", (ks, grad_output, self, padding, grad_input) => {
   if (compute_requires_grad(grad_output, self)) throw_error_out_requires_grad("replication_pad3d_backward");
-  return below_autograd(() => ops.replication_pad3d_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, self, padding, grad_input));
-}, "VariableType::replication_pad3d_backward_grad_input", "engine/ops/native_functions/pad.yaml:148", "engine/generated/VariableType.ts:4324");
+  const _result = below_autograd(() => ops.replication_pad3d_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, self, padding, grad_input));
+  if ((isFwGradDefined(grad_output) || isFwGradDefined(self) || isFwGradDefined(grad_input))) throw new NotImplementedError("Trying to use forward AD with replication_pad3d_backward_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::replication_pad3d_backward_grad_input", "engine/ops/native_functions/pad.yaml:148", "engine/generated/VariableType.ts:6184");
 registerKernel(ops.replication_pad3d_backward_default, "Autograd", (ks, grad_output, self, padding) => {
   const _any_requires_grad = compute_requires_grad(grad_output, self);
   let grad_fn: ReplicationPad3DBackwardBackward0 | null = null;
@@ -4339,12 +6201,15 @@ registerKernel(ops.replication_pad3d_backward_default, "Autograd", (ks, grad_out
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(grad_output) || isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with replication_pad3d_backward that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::replication_pad3d_backward_default", "engine/ops/native_functions/pad.yaml:153", "engine/generated/VariableType.ts:4328");
+}, "VariableType::replication_pad3d_backward_default", "engine/ops/native_functions/pad.yaml:153", "engine/generated/VariableType.ts:6190");
 registerKernel(ops.max_pool2d_with_indices_out, "Autograd", (ks, self, kernel_size, stride, padding, dilation, ceil_mode, out, indices) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("max_pool2d_with_indices");
-  return below_autograd(() => ops.max_pool2d_with_indices_out.redispatch(ks.and(after_autograd_keyset), self, kernel_size, stride, padding, dilation, ceil_mode, out, indices));
-}, "VariableType::max_pool2d_with_indices_out", "engine/ops/native_functions/pooling.yaml:24", "engine/generated/VariableType.ts:4344");
+  const _result = below_autograd(() => ops.max_pool2d_with_indices_out.redispatch(ks.and(after_autograd_keyset), self, kernel_size, stride, padding, dilation, ceil_mode, out, indices));
+  if ((isFwGradDefined(self) || isFwGradDefined(out) || isFwGradDefined(indices))) throw new NotImplementedError("Trying to use forward AD with max_pool2d_with_indices_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::max_pool2d_with_indices_out", "engine/ops/native_functions/pooling.yaml:24", "engine/generated/VariableType.ts:6207");
 registerKernel(ops.max_pool2d_with_indices_default, "Autograd", (ks, self, kernel_size, stride, padding, dilation, ceil_mode) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: MaxPool2DWithIndicesBackward0 | null = null;
@@ -4364,12 +6229,15 @@ registerKernel(ops.max_pool2d_with_indices_default, "Autograd", (ks, self, kerne
     grad_fn.result1_ = new SavedVariable((_result as any)[1], true);
     note_node_created(grad_fn);
   }
+  if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with max_pool2d_with_indices that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::max_pool2d_with_indices_default", "engine/ops/native_functions/pooling.yaml:30", "engine/generated/VariableType.ts:4348");
+}, "VariableType::max_pool2d_with_indices_default", "engine/ops/native_functions/pooling.yaml:30", "engine/generated/VariableType.ts:6213");
 registerKernel(ops.max_pool2d_with_indices_backward_grad_input, "Autograd", (ks, grad_output, self, kernel_size, stride, padding, dilation, ceil_mode, indices, grad_input) => {
   if (compute_requires_grad(grad_output, self, indices)) throw_error_out_requires_grad("max_pool2d_with_indices_backward");
-  return below_autograd(() => ops.max_pool2d_with_indices_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, self, kernel_size, stride, padding, dilation, ceil_mode, indices, grad_input));
-}, "VariableType::max_pool2d_with_indices_backward_grad_input", "engine/ops/native_functions/pooling.yaml:35", "engine/generated/VariableType.ts:4369");
+  const _result = below_autograd(() => ops.max_pool2d_with_indices_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, self, kernel_size, stride, padding, dilation, ceil_mode, indices, grad_input));
+  if ((isFwGradDefined(grad_output) || isFwGradDefined(self) || isFwGradDefined(indices) || isFwGradDefined(grad_input))) throw new NotImplementedError("Trying to use forward AD with max_pool2d_with_indices_backward_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::max_pool2d_with_indices_backward_grad_input", "engine/ops/native_functions/pooling.yaml:35", "engine/generated/VariableType.ts:6235");
 registerKernel(ops.max_pool2d_with_indices_backward_default, "Autograd", (ks, grad_output, self, kernel_size, stride, padding, dilation, ceil_mode, indices) => {
   const _any_requires_grad = compute_requires_grad(grad_output, self);
   let grad_fn: MaxPool2DWithIndicesBackwardBackward0 | null = null;
@@ -4384,12 +6252,15 @@ registerKernel(ops.max_pool2d_with_indices_backward_default, "Autograd", (ks, gr
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(grad_output) || isFwGradDefined(self) || isFwGradDefined(indices))) throw new NotImplementedError("Trying to use forward AD with max_pool2d_with_indices_backward that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::max_pool2d_with_indices_backward_default", "engine/ops/native_functions/pooling.yaml:41", "engine/generated/VariableType.ts:4373");
+}, "VariableType::max_pool2d_with_indices_backward_default", "engine/ops/native_functions/pooling.yaml:41", "engine/generated/VariableType.ts:6241");
 registerKernel(ops.avg_pool2d_out, "Autograd", (ks, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("avg_pool2d");
-  return below_autograd(() => ops.avg_pool2d_out.redispatch(ks.and(after_autograd_keyset), self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, out));
-}, "VariableType::avg_pool2d_out", "engine/ops/native_functions/pooling.yaml:51", "engine/generated/VariableType.ts:4389");
+  const _result = below_autograd(() => ops.avg_pool2d_out.redispatch(ks.and(after_autograd_keyset), self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with avg_pool2d_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::avg_pool2d_out", "engine/ops/native_functions/pooling.yaml:51", "engine/generated/VariableType.ts:6258");
 registerKernel(ops.avg_pool2d_default, "Autograd", (ks, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: AvgPool2DBackward0 | null = null;
@@ -4409,12 +6280,15 @@ registerKernel(ops.avg_pool2d_default, "Autograd", (ks, self, kernel_size, strid
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with avg_pool2d that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::avg_pool2d_default", "engine/ops/native_functions/pooling.yaml:61", "engine/generated/VariableType.ts:4393");
+}, "VariableType::avg_pool2d_default", "engine/ops/native_functions/pooling.yaml:61", "engine/generated/VariableType.ts:6264");
 registerKernel(ops.avg_pool2d_backward_grad_input, "Autograd", (ks, grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, grad_input) => {
   if (compute_requires_grad(grad_output, self)) throw_error_out_requires_grad("avg_pool2d_backward");
-  return below_autograd(() => ops.avg_pool2d_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, grad_input));
-}, "VariableType::avg_pool2d_backward_grad_input", "engine/ops/native_functions/pooling.yaml:66", "engine/generated/VariableType.ts:4414");
+  const _result = below_autograd(() => ops.avg_pool2d_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, grad_input));
+  if ((isFwGradDefined(grad_output) || isFwGradDefined(self) || isFwGradDefined(grad_input))) throw new NotImplementedError("Trying to use forward AD with avg_pool2d_backward_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::avg_pool2d_backward_grad_input", "engine/ops/native_functions/pooling.yaml:66", "engine/generated/VariableType.ts:6286");
 registerKernel(ops.avg_pool2d_backward_default, "Autograd", (ks, grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override) => {
   const _any_requires_grad = compute_requires_grad(grad_output, self);
   let grad_fn: AvgPool2DBackwardBackward0 | null = null;
@@ -4434,9 +6308,14 @@ registerKernel(ops.avg_pool2d_backward_default, "Autograd", (ks, grad_output, se
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(grad_output) || isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with avg_pool2d_backward that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::avg_pool2d_backward_default", "engine/ops/native_functions/pooling.yaml:72", "engine/generated/VariableType.ts:4418");
-registerKernel(ops.adaptive_avg_pool2d_out, "Autograd", (ks, self, output_size, out) => below_autograd(() => ops.adaptive_avg_pool2d_out.redispatch(ks.and(after_autograd_keyset), self, output_size, out)), "VariableType::adaptive_avg_pool2d_out", "engine/ops/native_functions/pooling.yaml:78", "engine/generated/VariableType.ts:4439");
+}, "VariableType::avg_pool2d_backward_default", "engine/ops/native_functions/pooling.yaml:72", "engine/generated/VariableType.ts:6292");
+registerKernel(ops.adaptive_avg_pool2d_out, "Autograd", (ks, self, output_size, out) => {
+  const _result = below_autograd(() => ops.adaptive_avg_pool2d_out.redispatch(ks.and(after_autograd_keyset), self, output_size, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with adaptive_avg_pool2d_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::adaptive_avg_pool2d_out", "engine/ops/native_functions/pooling.yaml:78", "engine/generated/VariableType.ts:6314");
 registerKernel(ops._adaptive_avg_pool2d_default, "Autograd", (ks, self, output_size) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: AdaptiveAvgPool2DBackward0 | null = null;
@@ -4450,8 +6329,9 @@ registerKernel(ops._adaptive_avg_pool2d_default, "Autograd", (ks, self, output_s
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with _adaptive_avg_pool2d that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::_adaptive_avg_pool2d_default", "engine/ops/native_functions/pooling.yaml:88", "engine/generated/VariableType.ts:4440");
+}, "VariableType::_adaptive_avg_pool2d_default", "engine/ops/native_functions/pooling.yaml:88", "engine/generated/VariableType.ts:6319");
 registerKernel(ops._adaptive_avg_pool2d_backward_default, "Autograd", (ks, grad_output, self) => {
   const _any_requires_grad = compute_requires_grad(grad_output, self);
   let grad_fn: AdaptiveAvgPool2DBackwardBackward0 | null = null;
@@ -4467,12 +6347,15 @@ registerKernel(ops._adaptive_avg_pool2d_backward_default, "Autograd", (ks, grad_
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(grad_output) || isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with _adaptive_avg_pool2d_backward that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::_adaptive_avg_pool2d_backward_default", "engine/ops/native_functions/pooling.yaml:95", "engine/generated/VariableType.ts:4455");
+}, "VariableType::_adaptive_avg_pool2d_backward_default", "engine/ops/native_functions/pooling.yaml:95", "engine/generated/VariableType.ts:6335");
 registerKernel(ops.adaptive_max_pool2d_out, "Autograd", (ks, self, output_size, out, indices) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("adaptive_max_pool2d");
-  return below_autograd(() => ops.adaptive_max_pool2d_out.redispatch(ks.and(after_autograd_keyset), self, output_size, out, indices));
-}, "VariableType::adaptive_max_pool2d_out", "engine/ops/native_functions/pooling.yaml:101", "engine/generated/VariableType.ts:4472");
+  const _result = below_autograd(() => ops.adaptive_max_pool2d_out.redispatch(ks.and(after_autograd_keyset), self, output_size, out, indices));
+  if ((isFwGradDefined(self) || isFwGradDefined(out) || isFwGradDefined(indices))) throw new NotImplementedError("Trying to use forward AD with adaptive_max_pool2d_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::adaptive_max_pool2d_out", "engine/ops/native_functions/pooling.yaml:101", "engine/generated/VariableType.ts:6353");
 registerKernel(ops.adaptive_max_pool2d_default, "Autograd", (ks, self, output_size) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: AdaptiveMaxPool2DBackward0 | null = null;
@@ -4487,12 +6370,15 @@ registerKernel(ops.adaptive_max_pool2d_default, "Autograd", (ks, self, output_si
     grad_fn.result1_ = new SavedVariable((_result as any)[1], true);
     note_node_created(grad_fn);
   }
+  if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with adaptive_max_pool2d that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::adaptive_max_pool2d_default", "engine/ops/native_functions/pooling.yaml:107", "engine/generated/VariableType.ts:4476");
+}, "VariableType::adaptive_max_pool2d_default", "engine/ops/native_functions/pooling.yaml:107", "engine/generated/VariableType.ts:6359");
 registerKernel(ops.adaptive_max_pool2d_backward_grad_input, "Autograd", (ks, grad_output, self, indices, grad_input) => {
   if (compute_requires_grad(grad_output, self, indices)) throw_error_out_requires_grad("adaptive_max_pool2d_backward");
-  return below_autograd(() => ops.adaptive_max_pool2d_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, self, indices, grad_input));
-}, "VariableType::adaptive_max_pool2d_backward_grad_input", "engine/ops/native_functions/pooling.yaml:111", "engine/generated/VariableType.ts:4492");
+  const _result = below_autograd(() => ops.adaptive_max_pool2d_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, self, indices, grad_input));
+  if ((isFwGradDefined(grad_output) || isFwGradDefined(self) || isFwGradDefined(indices) || isFwGradDefined(grad_input))) throw new NotImplementedError("Trying to use forward AD with adaptive_max_pool2d_backward_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::adaptive_max_pool2d_backward_grad_input", "engine/ops/native_functions/pooling.yaml:111", "engine/generated/VariableType.ts:6376");
 registerKernel(ops.adaptive_max_pool2d_backward_default, "Autograd", (ks, grad_output, self, indices) => {
   const _any_requires_grad = compute_requires_grad(grad_output, self);
   let grad_fn: AdaptiveMaxPool2DBackwardBackward0 | null = null;
@@ -4507,30 +6393,50 @@ registerKernel(ops.adaptive_max_pool2d_backward_default, "Autograd", (ks, grad_o
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(grad_output) || isFwGradDefined(self) || isFwGradDefined(indices))) throw new NotImplementedError("Trying to use forward AD with adaptive_max_pool2d_backward that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::adaptive_max_pool2d_backward_default", "engine/ops/native_functions/pooling.yaml:117", "engine/generated/VariableType.ts:4496");
+}, "VariableType::adaptive_max_pool2d_backward_default", "engine/ops/native_functions/pooling.yaml:117", "engine/generated/VariableType.ts:6382");
 registerKernel(ops.all_dim, "Autograd", (ks, self, dim, keepdim) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::all", self) : null;
   const _result = below_autograd(() => ops.all_dim.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with all that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::all_dim", "engine/ops/native_functions/reduce.yaml:13", "engine/generated/VariableType.ts:4512");
-registerKernel(ops.all_out, "Autograd", (ks, self, dim, keepdim, out) => below_autograd(() => ops.all_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, out)), "VariableType::all_out", "engine/ops/native_functions/reduce.yaml:17", "engine/generated/VariableType.ts:4519");
+}, "VariableType::all_dim", "engine/ops/native_functions/reduce.yaml:13", "engine/generated/VariableType.ts:6399");
+registerKernel(ops.all_out, "Autograd", (ks, self, dim, keepdim, out) => {
+  const _result = below_autograd(() => ops.all_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with all_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::all_out", "engine/ops/native_functions/reduce.yaml:17", "engine/generated/VariableType.ts:6407");
 registerKernel(ops.any_dim, "Autograd", (ks, self, dim, keepdim) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::any", self) : null;
   const _result = below_autograd(() => ops.any_dim.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with any that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::any_dim", "engine/ops/native_functions/reduce.yaml:22", "engine/generated/VariableType.ts:4520");
-registerKernel(ops.any_out, "Autograd", (ks, self, dim, keepdim, out) => below_autograd(() => ops.any_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, out)), "VariableType::any_out", "engine/ops/native_functions/reduce.yaml:26", "engine/generated/VariableType.ts:4527");
-registerKernel(ops.argmax_default, "Autograd", (ks, self, dim, keepdim) => below_autograd(() => ops.argmax_default.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim)), "VariableType::argmax_default", "engine/ops/native_functions/reduce.yaml:32", "engine/generated/VariableType.ts:4528");
-registerKernel(ops.argmax_out, "Autograd", (ks, self, dim, keepdim, out) => below_autograd(() => ops.argmax_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, out)), "VariableType::argmax_out", "engine/ops/native_functions/reduce.yaml:36", "engine/generated/VariableType.ts:4529");
-registerKernel(ops.argmin_default, "Autograd", (ks, self, dim, keepdim) => below_autograd(() => ops.argmin_default.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim)), "VariableType::argmin_default", "engine/ops/native_functions/reduce.yaml:41", "engine/generated/VariableType.ts:4530");
-registerKernel(ops.argmin_out, "Autograd", (ks, self, dim, keepdim, out) => below_autograd(() => ops.argmin_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, out)), "VariableType::argmin_out", "engine/ops/native_functions/reduce.yaml:45", "engine/generated/VariableType.ts:4531");
+}, "VariableType::any_dim", "engine/ops/native_functions/reduce.yaml:22", "engine/generated/VariableType.ts:6412");
+registerKernel(ops.any_out, "Autograd", (ks, self, dim, keepdim, out) => {
+  const _result = below_autograd(() => ops.any_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with any_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::any_out", "engine/ops/native_functions/reduce.yaml:26", "engine/generated/VariableType.ts:6420");
+registerKernel(ops.argmax_default, "Autograd", (ks, self, dim, keepdim) => below_autograd(() => ops.argmax_default.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim)), "VariableType::argmax_default", "engine/ops/native_functions/reduce.yaml:32", "engine/generated/VariableType.ts:6425");
+registerKernel(ops.argmax_out, "Autograd", (ks, self, dim, keepdim, out) => {
+  const _result = below_autograd(() => ops.argmax_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with argmax_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::argmax_out", "engine/ops/native_functions/reduce.yaml:36", "engine/generated/VariableType.ts:6426");
+registerKernel(ops.argmin_default, "Autograd", (ks, self, dim, keepdim) => below_autograd(() => ops.argmin_default.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim)), "VariableType::argmin_default", "engine/ops/native_functions/reduce.yaml:41", "engine/generated/VariableType.ts:6431");
+registerKernel(ops.argmin_out, "Autograd", (ks, self, dim, keepdim, out) => {
+  const _result = below_autograd(() => ops.argmin_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with argmin_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::argmin_out", "engine/ops/native_functions/reduce.yaml:45", "engine/generated/VariableType.ts:6432");
 registerKernel(ops.max_dim, "Autograd", (ks, self, dim, keepdim) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_values = isFwGradDefined(self);
   let grad_fn: MaxBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new MaxBackward0();
@@ -4545,14 +6451,25 @@ registerKernel(ops.max_dim, "Autograd", (ks, self, dim, keepdim) => {
     grad_fn.indices_ = new SavedVariable((_result as any)[1], true);
     note_node_created(grad_fn);
   }
+  let values_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_values) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const indices: any = (_result as any)[1];
+    values_new_fw_grad_opt = gather_with_keepdimed_indices(self_t, dim, indices, keepdim);
+  }
+  if (values_new_fw_grad_opt && (_result as any)[0]) set_fw_grad((_result as any)[0], values_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::max_dim", "engine/ops/native_functions/reduce.yaml:51", "engine/generated/VariableType.ts:4532");
+}, "VariableType::max_dim", "engine/ops/native_functions/reduce.yaml:51", "engine/generated/VariableType.ts:6437");
 registerKernel(ops.max_dim_max, "Autograd", (ks, self, dim, keepdim, max, max_values) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("max");
-  return below_autograd(() => ops.max_dim_max.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, max, max_values));
-}, "VariableType::max_dim_max", "engine/ops/native_functions/reduce.yaml:55", "engine/generated/VariableType.ts:4550");
+  const _result = below_autograd(() => ops.max_dim_max.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, max, max_values));
+  if ((isFwGradDefined(self) || isFwGradDefined(max) || isFwGradDefined(max_values))) throw new NotImplementedError("Trying to use forward AD with max_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::max_dim_max", "engine/ops/native_functions/reduce.yaml:55", "engine/generated/VariableType.ts:6464");
 registerKernel(ops.amax_default, "Autograd", (ks, self, dim, keepdim) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: AmaxBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new AmaxBackward0();
@@ -4567,14 +6484,26 @@ registerKernel(ops.amax_default, "Autograd", (ks, self, dim, keepdim) => {
     grad_fn.result_ = new SavedVariable((_result as Tensor), true);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const result: any = (_result as any);
+    result_new_fw_grad_opt = amaxamin_jvp(self_p, self_t, result, dim, keepdim);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::amax_default", "engine/ops/native_functions/reduce.yaml:60", "engine/generated/VariableType.ts:4554");
+}, "VariableType::amax_default", "engine/ops/native_functions/reduce.yaml:60", "engine/generated/VariableType.ts:6470");
 registerKernel(ops.amax_out, "Autograd", (ks, self, dim, keepdim, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("amax");
-  return below_autograd(() => ops.amax_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, out));
-}, "VariableType::amax_out", "engine/ops/native_functions/reduce.yaml:64", "engine/generated/VariableType.ts:4572");
+  const _result = below_autograd(() => ops.amax_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with amax_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::amax_out", "engine/ops/native_functions/reduce.yaml:64", "engine/generated/VariableType.ts:6498");
 registerKernel(ops.mean_default, "Autograd", (ks, self, dtype) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: MeanBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new MeanBackward0();
@@ -4587,10 +6516,18 @@ registerKernel(ops.mean_default, "Autograd", (ks, self, dtype) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    result_new_fw_grad_opt = ops.mean_default.call(self_t, dtype);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::mean_default", "engine/ops/native_functions/reduce.yaml:70", "engine/generated/VariableType.ts:4576");
+}, "VariableType::mean_default", "engine/ops/native_functions/reduce.yaml:70", "engine/generated/VariableType.ts:6504");
 registerKernel(ops.mean_dim, "Autograd", (ks, self, dim, keepdim, dtype) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: MeanBackward1 | null = null;
   if (_any_requires_grad) {
     grad_fn = new MeanBackward1();
@@ -4605,14 +6542,24 @@ registerKernel(ops.mean_dim, "Autograd", (ks, self, dim, keepdim, dtype) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    result_new_fw_grad_opt = ops.mean_dim.call(self_t, dim, keepdim, dtype);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::mean_dim", "engine/ops/native_functions/reduce.yaml:75", "engine/generated/VariableType.ts:4592");
+}, "VariableType::mean_dim", "engine/ops/native_functions/reduce.yaml:75", "engine/generated/VariableType.ts:6528");
 registerKernel(ops.mean_out, "Autograd", (ks, self, dim, keepdim, dtype, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("mean");
-  return below_autograd(() => ops.mean_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, dtype, out));
-}, "VariableType::mean_out", "engine/ops/native_functions/reduce.yaml:79", "engine/generated/VariableType.ts:4610");
+  const _result = below_autograd(() => ops.mean_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, dtype, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with mean_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::mean_out", "engine/ops/native_functions/reduce.yaml:79", "engine/generated/VariableType.ts:6554");
 registerKernel(ops.min_dim, "Autograd", (ks, self, dim, keepdim) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_values = isFwGradDefined(self);
   let grad_fn: MinBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new MinBackward0();
@@ -4627,14 +6574,25 @@ registerKernel(ops.min_dim, "Autograd", (ks, self, dim, keepdim) => {
     grad_fn.indices_ = new SavedVariable((_result as any)[1], true);
     note_node_created(grad_fn);
   }
+  let values_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_values) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const indices: any = (_result as any)[1];
+    values_new_fw_grad_opt = gather_with_keepdimed_indices(self_t, dim, indices, keepdim);
+  }
+  if (values_new_fw_grad_opt && (_result as any)[0]) set_fw_grad((_result as any)[0], values_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::min_dim", "engine/ops/native_functions/reduce.yaml:85", "engine/generated/VariableType.ts:4614");
+}, "VariableType::min_dim", "engine/ops/native_functions/reduce.yaml:85", "engine/generated/VariableType.ts:6560");
 registerKernel(ops.min_dim_min, "Autograd", (ks, self, dim, keepdim, min, min_indices) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("min");
-  return below_autograd(() => ops.min_dim_min.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, min, min_indices));
-}, "VariableType::min_dim_min", "engine/ops/native_functions/reduce.yaml:89", "engine/generated/VariableType.ts:4632");
+  const _result = below_autograd(() => ops.min_dim_min.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, min, min_indices));
+  if ((isFwGradDefined(self) || isFwGradDefined(min) || isFwGradDefined(min_indices))) throw new NotImplementedError("Trying to use forward AD with min_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::min_dim_min", "engine/ops/native_functions/reduce.yaml:89", "engine/generated/VariableType.ts:6587");
 registerKernel(ops.amin_default, "Autograd", (ks, self, dim, keepdim) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: AminBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new AminBackward0();
@@ -4649,14 +6607,26 @@ registerKernel(ops.amin_default, "Autograd", (ks, self, dim, keepdim) => {
     grad_fn.result_ = new SavedVariable((_result as Tensor), true);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const result: any = (_result as any);
+    result_new_fw_grad_opt = amaxamin_jvp(self_p, self_t, result, dim, keepdim);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::amin_default", "engine/ops/native_functions/reduce.yaml:94", "engine/generated/VariableType.ts:4636");
+}, "VariableType::amin_default", "engine/ops/native_functions/reduce.yaml:94", "engine/generated/VariableType.ts:6593");
 registerKernel(ops.amin_out, "Autograd", (ks, self, dim, keepdim, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("amin");
-  return below_autograd(() => ops.amin_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, out));
-}, "VariableType::amin_out", "engine/ops/native_functions/reduce.yaml:98", "engine/generated/VariableType.ts:4654");
+  const _result = below_autograd(() => ops.amin_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with amin_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::amin_out", "engine/ops/native_functions/reduce.yaml:98", "engine/generated/VariableType.ts:6621");
 registerKernel(ops.prod_default, "Autograd", (ks, self, dtype) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: ProdBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new ProdBackward0();
@@ -4669,10 +6639,20 @@ registerKernel(ops.prod_default, "Autograd", (ks, self, dtype) => {
     grad_fn.result_ = new SavedVariable((_result as Tensor), true);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const result: any = (_result as any);
+    result_new_fw_grad_opt = prod_backward(torch.ones([], { dtype: result.dtype }).expand_as(result), self_p.to(result.dtype), result, null, false).mul(self_t).sum();
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::prod_default", "engine/ops/native_functions/reduce.yaml:104", "engine/generated/VariableType.ts:4658");
+}, "VariableType::prod_default", "engine/ops/native_functions/reduce.yaml:104", "engine/generated/VariableType.ts:6627");
 registerKernel(ops.prod_dim_int, "Autograd", (ks, self, dim, keepdim, dtype) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: ProdBackward1 | null = null;
   if (_any_requires_grad) {
     grad_fn = new ProdBackward1();
@@ -4687,30 +6667,52 @@ registerKernel(ops.prod_dim_int, "Autograd", (ks, self, dim, keepdim, dtype) => 
     grad_fn.result_ = new SavedVariable((_result as Tensor), true);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const result: any = (_result as any);
+    result_new_fw_grad_opt = prod_backward(torch.ones([], { dtype: result.dtype }).expand_as(result), self_p.to(result.dtype), result, dim, keepdim).mul(self_t).sum(dim, keepdim);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::prod_dim_int", "engine/ops/native_functions/reduce.yaml:110", "engine/generated/VariableType.ts:4674");
+}, "VariableType::prod_dim_int", "engine/ops/native_functions/reduce.yaml:110", "engine/generated/VariableType.ts:6653");
 registerKernel(ops.prod_int_out, "Autograd", (ks, self, dim, keepdim, dtype, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("prod");
-  return below_autograd(() => ops.prod_int_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, dtype, out));
-}, "VariableType::prod_int_out", "engine/ops/native_functions/reduce.yaml:114", "engine/generated/VariableType.ts:4692");
+  const _result = below_autograd(() => ops.prod_int_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, dtype, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with prod_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::prod_int_out", "engine/ops/native_functions/reduce.yaml:114", "engine/generated/VariableType.ts:6681");
 registerKernel(ops.all_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::all", self) : null;
   const _result = below_autograd(() => ops.all_default.redispatch(ks.and(after_autograd_keyset), self));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with all that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::all_default", "engine/ops/native_functions/reduce.yaml:120", "engine/generated/VariableType.ts:4696");
-registerKernel(ops.all_all_out, "Autograd", (ks, self, out) => below_autograd(() => ops.all_all_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::all_all_out", "engine/ops/native_functions/reduce.yaml:124", "engine/generated/VariableType.ts:4703");
+}, "VariableType::all_default", "engine/ops/native_functions/reduce.yaml:120", "engine/generated/VariableType.ts:6687");
+registerKernel(ops.all_all_out, "Autograd", (ks, self, out) => {
+  const _result = below_autograd(() => ops.all_all_out.redispatch(ks.and(after_autograd_keyset), self, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with all_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::all_all_out", "engine/ops/native_functions/reduce.yaml:124", "engine/generated/VariableType.ts:6695");
 registerKernel(ops.any_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::any", self) : null;
   const _result = below_autograd(() => ops.any_default.redispatch(ks.and(after_autograd_keyset), self));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with any that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::any_default", "engine/ops/native_functions/reduce.yaml:129", "engine/generated/VariableType.ts:4704");
-registerKernel(ops.any_all_out, "Autograd", (ks, self, out) => below_autograd(() => ops.any_all_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::any_all_out", "engine/ops/native_functions/reduce.yaml:133", "engine/generated/VariableType.ts:4711");
+}, "VariableType::any_default", "engine/ops/native_functions/reduce.yaml:129", "engine/generated/VariableType.ts:6700");
+registerKernel(ops.any_all_out, "Autograd", (ks, self, out) => {
+  const _result = below_autograd(() => ops.any_all_out.redispatch(ks.and(after_autograd_keyset), self, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with any_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::any_all_out", "engine/ops/native_functions/reduce.yaml:133", "engine/generated/VariableType.ts:6708");
 registerKernel(ops.min_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: MinBackward1 | null = null;
   if (_any_requires_grad) {
     grad_fn = new MinBackward1();
@@ -4723,10 +6725,20 @@ registerKernel(ops.min_default, "Autograd", (ks, self) => {
     grad_fn.result_ = new SavedVariable((_result as Tensor), true);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const result: any = (_result as any);
+    result_new_fw_grad_opt = evenly_read_jvp(self_t, self_p, result);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::min_default", "engine/ops/native_functions/reduce.yaml:139", "engine/generated/VariableType.ts:4712");
+}, "VariableType::min_default", "engine/ops/native_functions/reduce.yaml:139", "engine/generated/VariableType.ts:6713");
 registerKernel(ops.max_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: MaxBackward1 | null = null;
   if (_any_requires_grad) {
     grad_fn = new MaxBackward1();
@@ -4739,24 +6751,36 @@ registerKernel(ops.max_default, "Autograd", (ks, self) => {
     grad_fn.result_ = new SavedVariable((_result as Tensor), true);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const result: any = (_result as any);
+    result_new_fw_grad_opt = evenly_read_jvp(self_t, self_p, result);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::max_default", "engine/ops/native_functions/reduce.yaml:144", "engine/generated/VariableType.ts:4728");
+}, "VariableType::max_default", "engine/ops/native_functions/reduce.yaml:144", "engine/generated/VariableType.ts:6739");
 registerKernel(ops.count_nonzero_dim_IntList, "Autograd", (ks, self, dim) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::count_nonzero", self) : null;
   const _result = below_autograd(() => ops.count_nonzero_dim_IntList.redispatch(ks.and(after_autograd_keyset), self, dim));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with count_nonzero that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::count_nonzero_dim_IntList", "engine/ops/native_functions/reduce2.yaml:12", "engine/generated/VariableType.ts:4744");
+}, "VariableType::count_nonzero_dim_IntList", "engine/ops/native_functions/reduce2.yaml:12", "engine/generated/VariableType.ts:6765");
 registerKernel(ops.count_nonzero_default, "Autograd", (ks, self, dim) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::count_nonzero", self) : null;
   const _result = below_autograd(() => ops.count_nonzero_default.redispatch(ks.and(after_autograd_keyset), self, dim));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with count_nonzero that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::count_nonzero_default", "engine/ops/native_functions/reduce2.yaml:18", "engine/generated/VariableType.ts:4751");
+}, "VariableType::count_nonzero_default", "engine/ops/native_functions/reduce2.yaml:18", "engine/generated/VariableType.ts:6773");
 registerKernel(ops.std_correction, "Autograd", (ks, self, dim, correction, keepdim) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: StdBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new StdBackward0();
@@ -4772,10 +6796,21 @@ registerKernel(ops.std_correction, "Autograd", (ks, self, dim, correction, keepd
     grad_fn.result_ = new SavedVariable((_result as Tensor), true);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const result: any = (_result as any);
+    result_new_fw_grad_opt = var_backward(self_t, self_p, dim, correction, true).sum(dim ?? [], keepdim).div(result.mul(2)).masked_fill(result.eq(0), 0);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::std_correction", "engine/ops/native_functions/reduce2.yaml:35", "engine/generated/VariableType.ts:4758");
+}, "VariableType::std_correction", "engine/ops/native_functions/reduce2.yaml:35", "engine/generated/VariableType.ts:6781");
 registerKernel(ops.std_mean_correction, "Autograd", (ks, self, dim, correction, keepdim) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result0 = isFwGradDefined(self);
+  const _any_has_forward_grad_result1 = isFwGradDefined(self);
   let grad_fn: StdMeanBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new StdMeanBackward0();
@@ -4791,14 +6826,33 @@ registerKernel(ops.std_mean_correction, "Autograd", (ks, self, dim, correction, 
     grad_fn.result0_ = new SavedVariable((_result as any)[0], true);
     note_node_created(grad_fn);
   }
+  let result0_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result0) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const result0: any = (_result as any)[0];
+    result0_new_fw_grad_opt = var_backward(self_t, self_p, dim, correction, true).sum(dim ?? [], keepdim).div(result0.mul(2)).masked_fill(result0.eq(0), 0);
+  }
+  let result1_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result1) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    result1_new_fw_grad_opt = torch.mean(self_t, dim ?? [], keepdim);
+  }
+  if (result0_new_fw_grad_opt && (_result as any)[0]) set_fw_grad((_result as any)[0], result0_new_fw_grad_opt, 0, false);
+  if (result1_new_fw_grad_opt && (_result as any)[1]) set_fw_grad((_result as any)[1], result1_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::std_mean_correction", "engine/ops/native_functions/reduce2.yaml:50", "engine/generated/VariableType.ts:4777");
+}, "VariableType::std_mean_correction", "engine/ops/native_functions/reduce2.yaml:50", "engine/generated/VariableType.ts:6810");
 registerKernel(ops.std_correction_out, "Autograd", (ks, self, dim, correction, keepdim, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("std");
-  return below_autograd(() => ops.std_correction_out.redispatch(ks.and(after_autograd_keyset), self, dim, correction, keepdim, out));
-}, "VariableType::std_correction_out", "engine/ops/native_functions/reduce2.yaml:60", "engine/generated/VariableType.ts:4796");
+  const _result = below_autograd(() => ops.std_correction_out.redispatch(ks.and(after_autograd_keyset), self, dim, correction, keepdim, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with std_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::std_correction_out", "engine/ops/native_functions/reduce2.yaml:60", "engine/generated/VariableType.ts:6847");
 registerKernel(ops.var_correction, "Autograd", (ks, self, dim, correction, keepdim) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: VarBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new VarBackward0();
@@ -4813,14 +6867,26 @@ registerKernel(ops.var_correction, "Autograd", (ks, self, dim, correction, keepd
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    result_new_fw_grad_opt = var_backward(self_t, self_p, dim, correction, true).sum(dim ?? [], keepdim);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::var_correction", "engine/ops/native_functions/reduce2.yaml:75", "engine/generated/VariableType.ts:4800");
+}, "VariableType::var_correction", "engine/ops/native_functions/reduce2.yaml:75", "engine/generated/VariableType.ts:6853");
 registerKernel(ops.var_correction_out, "Autograd", (ks, self, dim, correction, keepdim, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("var");
-  return below_autograd(() => ops.var_correction_out.redispatch(ks.and(after_autograd_keyset), self, dim, correction, keepdim, out));
-}, "VariableType::var_correction_out", "engine/ops/native_functions/reduce2.yaml:84", "engine/generated/VariableType.ts:4818");
+  const _result = below_autograd(() => ops.var_correction_out.redispatch(ks.and(after_autograd_keyset), self, dim, correction, keepdim, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with var_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::var_correction_out", "engine/ops/native_functions/reduce2.yaml:84", "engine/generated/VariableType.ts:6880");
 registerKernel(ops.var_mean_correction, "Autograd", (ks, self, dim, correction, keepdim) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result0 = isFwGradDefined(self);
+  const _any_has_forward_grad_result1 = isFwGradDefined(self);
   let grad_fn: VarMeanBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new VarMeanBackward0();
@@ -4835,10 +6901,26 @@ registerKernel(ops.var_mean_correction, "Autograd", (ks, self, dim, correction, 
     set_history([differentiable((_result as any)[0]), differentiable((_result as any)[1])], grad_fn);
     note_node_created(grad_fn);
   }
+  let result0_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result0) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    result0_new_fw_grad_opt = var_backward(self_t, self_p, dim, correction, true).sum(dim ?? [], keepdim);
+  }
+  let result1_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result1) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    result1_new_fw_grad_opt = torch.mean(self_t, dim ?? [], keepdim);
+  }
+  if (result0_new_fw_grad_opt && (_result as any)[0]) set_fw_grad((_result as any)[0], result0_new_fw_grad_opt, 0, false);
+  if (result1_new_fw_grad_opt && (_result as any)[1]) set_fw_grad((_result as any)[1], result1_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::var_mean_correction", "engine/ops/native_functions/reduce2.yaml:98", "engine/generated/VariableType.ts:4822");
+}, "VariableType::var_mean_correction", "engine/ops/native_functions/reduce2.yaml:98", "engine/generated/VariableType.ts:6886");
 registerKernel(ops.cummax_default, "Autograd", (ks, self, dim) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_values = isFwGradDefined(self);
   let grad_fn: CummaxBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new CummaxBackward0();
@@ -4852,21 +6934,33 @@ registerKernel(ops.cummax_default, "Autograd", (ks, self, dim) => {
     grad_fn.indices_ = new SavedVariable((_result as any)[1], true);
     note_node_created(grad_fn);
   }
+  let values_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_values) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const indices: any = (_result as any)[1];
+    values_new_fw_grad_opt = self_t.gather(dim, indices);
+  }
+  if (values_new_fw_grad_opt && (_result as any)[0]) set_fw_grad((_result as any)[0], values_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::cummax_default", "engine/ops/native_functions/reduce3.yaml:17", "engine/generated/VariableType.ts:4840");
+}, "VariableType::cummax_default", "engine/ops/native_functions/reduce3.yaml:17", "engine/generated/VariableType.ts:6921");
 registerKernel(ops.cummax_out, "Autograd", (ks, self, dim, values, indices) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("cummax");
-  return below_autograd(() => ops.cummax_out.redispatch(ks.and(after_autograd_keyset), self, dim, values, indices));
-}, "VariableType::cummax_out", "engine/ops/native_functions/reduce3.yaml:23", "engine/generated/VariableType.ts:4857");
+  const _result = below_autograd(() => ops.cummax_out.redispatch(ks.and(after_autograd_keyset), self, dim, values, indices));
+  if ((isFwGradDefined(self) || isFwGradDefined(values) || isFwGradDefined(indices))) throw new NotImplementedError("Trying to use forward AD with cummax_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::cummax_out", "engine/ops/native_functions/reduce3.yaml:23", "engine/generated/VariableType.ts:6947");
 registerKernel(ops._cummax_helper_default, "Autograd", (ks, self, values, indices, dim) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::_cummax_helper", self) : null;
   const _result = below_autograd(() => ops._cummax_helper_default.redispatch(ks.and(after_autograd_keyset), self, values, indices, dim));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with _cummax_helper that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::_cummax_helper_default", "engine/ops/native_functions/reduce3.yaml:28", "engine/generated/VariableType.ts:4861");
+}, "VariableType::_cummax_helper_default", "engine/ops/native_functions/reduce3.yaml:28", "engine/generated/VariableType.ts:6953");
 registerKernel(ops.cummin_default, "Autograd", (ks, self, dim) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_values = isFwGradDefined(self);
   let grad_fn: CumminBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new CumminBackward0();
@@ -4880,21 +6974,33 @@ registerKernel(ops.cummin_default, "Autograd", (ks, self, dim) => {
     grad_fn.indices_ = new SavedVariable((_result as any)[1], true);
     note_node_created(grad_fn);
   }
+  let values_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_values) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const indices: any = (_result as any)[1];
+    values_new_fw_grad_opt = self_t.gather(dim, indices);
+  }
+  if (values_new_fw_grad_opt && (_result as any)[0]) set_fw_grad((_result as any)[0], values_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::cummin_default", "engine/ops/native_functions/reduce3.yaml:33", "engine/generated/VariableType.ts:4868");
+}, "VariableType::cummin_default", "engine/ops/native_functions/reduce3.yaml:33", "engine/generated/VariableType.ts:6961");
 registerKernel(ops.cummin_out, "Autograd", (ks, self, dim, values, indices) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("cummin");
-  return below_autograd(() => ops.cummin_out.redispatch(ks.and(after_autograd_keyset), self, dim, values, indices));
-}, "VariableType::cummin_out", "engine/ops/native_functions/reduce3.yaml:39", "engine/generated/VariableType.ts:4885");
+  const _result = below_autograd(() => ops.cummin_out.redispatch(ks.and(after_autograd_keyset), self, dim, values, indices));
+  if ((isFwGradDefined(self) || isFwGradDefined(values) || isFwGradDefined(indices))) throw new NotImplementedError("Trying to use forward AD with cummin_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::cummin_out", "engine/ops/native_functions/reduce3.yaml:39", "engine/generated/VariableType.ts:6987");
 registerKernel(ops._cummin_helper_default, "Autograd", (ks, self, values, indices, dim) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::_cummin_helper", self) : null;
   const _result = below_autograd(() => ops._cummin_helper_default.redispatch(ks.and(after_autograd_keyset), self, values, indices, dim));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with _cummin_helper that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::_cummin_helper_default", "engine/ops/native_functions/reduce3.yaml:44", "engine/generated/VariableType.ts:4889");
+}, "VariableType::_cummin_helper_default", "engine/ops/native_functions/reduce3.yaml:44", "engine/generated/VariableType.ts:6993");
 registerKernel(ops.cumprod_default, "Autograd", (ks, self, dim, dtype) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: CumprodBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new CumprodBackward0();
@@ -4909,11 +7015,23 @@ registerKernel(ops.cumprod_default, "Autograd", (ks, self, dim, dtype) => {
     grad_fn.result_ = new SavedVariable((_result as Tensor), true);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const result: any = (_result as any);
+    result_new_fw_grad_opt = cumprod_jvp(self_t, self_p, result, dim).to(dtype ?? self_p.dtype);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::cumprod_default", "engine/ops/native_functions/reduce3.yaml:50", "engine/generated/VariableType.ts:4896");
+}, "VariableType::cumprod_default", "engine/ops/native_functions/reduce3.yaml:50", "engine/generated/VariableType.ts:7001");
 registerKernel(ops.cumprod__default, "Autograd", (ks, self, dim, dtype) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_self = isFwGradDefined(self);
   check_inplace(self, _any_requires_grad);
+  let original_self: Tensor | null = null;
+  if (_any_has_forward_grad_self) original_self = ops.clone_default.call(self, null) as Tensor;
   let grad_fn: CumprodBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new CumprodBackward0();
@@ -4928,14 +7046,28 @@ registerKernel(ops.cumprod__default, "Autograd", (ks, self, dim, dtype) => {
     grad_fn.result_ = new SavedVariable(self, true);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const original_self_t_raw: any = fw_grad(original_self!, 0);
+    const original_self_t: any = original_self_t_raw !== null ? original_self_t_raw : ops.zeros_like_default.call(original_self, null, null, null, null, null);
+    const original_self_p: any = ops._fw_primal_default.call(original_self, 0);
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(cumprod_jvp(original_self_t, original_self_p, self_p, dim).to(dtype ?? original_self_p.dtype)) : cumprod_jvp(original_self_t, original_self_p, self_p, dim).to(dtype ?? original_self_p.dtype);
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::cumprod__default", "engine/ops/native_functions/reduce3.yaml:55", "engine/generated/VariableType.ts:4914");
+}, "VariableType::cumprod__default", "engine/ops/native_functions/reduce3.yaml:55", "engine/generated/VariableType.ts:7029");
 registerKernel(ops.cumprod_out, "Autograd", (ks, self, dim, dtype, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("cumprod");
-  return below_autograd(() => ops.cumprod_out.redispatch(ks.and(after_autograd_keyset), self, dim, dtype, out));
-}, "VariableType::cumprod_out", "engine/ops/native_functions/reduce3.yaml:59", "engine/generated/VariableType.ts:4933");
+  const _result = below_autograd(() => ops.cumprod_out.redispatch(ks.and(after_autograd_keyset), self, dim, dtype, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with cumprod_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::cumprod_out", "engine/ops/native_functions/reduce3.yaml:59", "engine/generated/VariableType.ts:7062");
 registerKernel(ops.cumsum_default, "Autograd", (ks, self, dim, dtype) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: CumsumBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new CumsumBackward0();
@@ -4948,10 +7080,18 @@ registerKernel(ops.cumsum_default, "Autograd", (ks, self, dim, dtype) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    result_new_fw_grad_opt = ops.cumsum_default.call(self_t, dim, dtype);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::cumsum_default", "engine/ops/native_functions/reduce3.yaml:65", "engine/generated/VariableType.ts:4937");
+}, "VariableType::cumsum_default", "engine/ops/native_functions/reduce3.yaml:65", "engine/generated/VariableType.ts:7068");
 registerKernel(ops.cumsum__default, "Autograd", (ks, self, dim, dtype) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_self = isFwGradDefined(self);
   check_inplace(self, _any_requires_grad);
   let grad_fn: CumsumBackward0 | null = null;
   if (_any_requires_grad) {
@@ -4965,20 +7105,35 @@ registerKernel(ops.cumsum__default, "Autograd", (ks, self, dim, dtype) => {
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    let self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    self_t = GradMode.is_enabled() ? self_t.clone() : self_t;
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(ops.cumsum_default.call(self_t, dim, dtype)) : ops.cumsum_default.call(self_t, dim, dtype);
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::cumsum__default", "engine/ops/native_functions/reduce3.yaml:70", "engine/generated/VariableType.ts:4953");
+}, "VariableType::cumsum__default", "engine/ops/native_functions/reduce3.yaml:70", "engine/generated/VariableType.ts:7092");
 registerKernel(ops.cumsum_out, "Autograd", (ks, self, dim, dtype, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("cumsum");
-  return below_autograd(() => ops.cumsum_out.redispatch(ks.and(after_autograd_keyset), self, dim, dtype, out));
-}, "VariableType::cumsum_out", "engine/ops/native_functions/reduce3.yaml:74", "engine/generated/VariableType.ts:4970");
+  const _result = below_autograd(() => ops.cumsum_out.redispatch(ks.and(after_autograd_keyset), self, dim, dtype, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with cumsum_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::cumsum_out", "engine/ops/native_functions/reduce3.yaml:74", "engine/generated/VariableType.ts:7118");
 registerKernel(ops._logcumsumexp_default, "Autograd", (ks, self, dim) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::_logcumsumexp", self) : null;
   const _result = below_autograd(() => ops._logcumsumexp_default.redispatch(ks.and(after_autograd_keyset), self, dim));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with _logcumsumexp that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::_logcumsumexp_default", "engine/ops/native_functions/reduce3.yaml:91", "engine/generated/VariableType.ts:4974");
-registerKernel(ops._logcumsumexp_out, "Autograd", (ks, self, dim, out) => below_autograd(() => ops._logcumsumexp_out.redispatch(ks.and(after_autograd_keyset), self, dim, out)), "VariableType::_logcumsumexp_out", "engine/ops/native_functions/reduce3.yaml:95", "engine/generated/VariableType.ts:4981");
+}, "VariableType::_logcumsumexp_default", "engine/ops/native_functions/reduce3.yaml:91", "engine/generated/VariableType.ts:7124");
+registerKernel(ops._logcumsumexp_out, "Autograd", (ks, self, dim, out) => {
+  const _result = below_autograd(() => ops._logcumsumexp_out.redispatch(ks.and(after_autograd_keyset), self, dim, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with _logcumsumexp_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::_logcumsumexp_out", "engine/ops/native_functions/reduce3.yaml:95", "engine/generated/VariableType.ts:7132");
 registerKernel(ops.logcumsumexp_default, "Autograd", (ks, self, dim) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: LogcumsumexpBackward0 | null = null;
@@ -4994,14 +7149,18 @@ registerKernel(ops.logcumsumexp_default, "Autograd", (ks, self, dim) => {
     grad_fn.result_ = new SavedVariable((_result as Tensor), true);
     note_node_created(grad_fn);
   }
+  if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with logcumsumexp that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::logcumsumexp_default", "engine/ops/native_functions/reduce3.yaml:99", "engine/generated/VariableType.ts:4982");
+}, "VariableType::logcumsumexp_default", "engine/ops/native_functions/reduce3.yaml:99", "engine/generated/VariableType.ts:7137");
 registerKernel(ops.logcumsumexp_out, "Autograd", (ks, self, dim, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("logcumsumexp");
-  return below_autograd(() => ops.logcumsumexp_out.redispatch(ks.and(after_autograd_keyset), self, dim, out));
-}, "VariableType::logcumsumexp_out", "engine/ops/native_functions/reduce3.yaml:104", "engine/generated/VariableType.ts:4999");
+  const _result = below_autograd(() => ops.logcumsumexp_out.redispatch(ks.and(after_autograd_keyset), self, dim, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with logcumsumexp_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::logcumsumexp_out", "engine/ops/native_functions/reduce3.yaml:104", "engine/generated/VariableType.ts:7155");
 registerKernel(ops.logsumexp_default, "Autograd", (ks, self, dim, keepdim) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: LogsumexpBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new LogsumexpBackward0();
@@ -5016,14 +7175,25 @@ registerKernel(ops.logsumexp_default, "Autograd", (ks, self, dim, keepdim) => {
     grad_fn.result_ = new SavedVariable((_result as Tensor), true);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    result_new_fw_grad_opt = logsumexp_jvp(self_p, self_t, dim, keepdim);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::logsumexp_default", "engine/ops/native_functions/reduce3.yaml:109", "engine/generated/VariableType.ts:5003");
+}, "VariableType::logsumexp_default", "engine/ops/native_functions/reduce3.yaml:109", "engine/generated/VariableType.ts:7161");
 registerKernel(ops.logsumexp_out, "Autograd", (ks, self, dim, keepdim, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("logsumexp");
-  return below_autograd(() => ops.logsumexp_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, out));
-}, "VariableType::logsumexp_out", "engine/ops/native_functions/reduce3.yaml:115", "engine/generated/VariableType.ts:5021");
+  const _result = below_autograd(() => ops.logsumexp_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with logsumexp_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::logsumexp_out", "engine/ops/native_functions/reduce3.yaml:115", "engine/generated/VariableType.ts:7188");
 registerKernel(ops.median_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: MedianBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new MedianBackward0();
@@ -5036,10 +7206,20 @@ registerKernel(ops.median_default, "Autograd", (ks, self) => {
     grad_fn.result_ = new SavedVariable((_result as Tensor), true);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const result: any = (_result as any);
+    result_new_fw_grad_opt = evenly_read_jvp(self_t, self_p, result);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::median_default", "engine/ops/native_functions/reduce3.yaml:122", "engine/generated/VariableType.ts:5025");
+}, "VariableType::median_default", "engine/ops/native_functions/reduce3.yaml:122", "engine/generated/VariableType.ts:7194");
 registerKernel(ops.median_dim, "Autograd", (ks, self, dim, keepdim) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_values = isFwGradDefined(self);
   let grad_fn: MedianBackward1 | null = null;
   if (_any_requires_grad) {
     grad_fn = new MedianBackward1();
@@ -5054,14 +7234,25 @@ registerKernel(ops.median_dim, "Autograd", (ks, self, dim, keepdim) => {
     grad_fn.indices_ = new SavedVariable((_result as any)[1], true);
     note_node_created(grad_fn);
   }
+  let values_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_values) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const indices: any = (_result as any)[1];
+    values_new_fw_grad_opt = gather_with_keepdimed_indices(self_t, dim, indices, keepdim);
+  }
+  if (values_new_fw_grad_opt && (_result as any)[0]) set_fw_grad((_result as any)[0], values_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::median_dim", "engine/ops/native_functions/reduce3.yaml:128", "engine/generated/VariableType.ts:5041");
+}, "VariableType::median_dim", "engine/ops/native_functions/reduce3.yaml:128", "engine/generated/VariableType.ts:7220");
 registerKernel(ops.median_dim_values, "Autograd", (ks, self, dim, keepdim, values, indices) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("median");
-  return below_autograd(() => ops.median_dim_values.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, values, indices));
-}, "VariableType::median_dim_values", "engine/ops/native_functions/reduce3.yaml:133", "engine/generated/VariableType.ts:5059");
+  const _result = below_autograd(() => ops.median_dim_values.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, values, indices));
+  if ((isFwGradDefined(self) || isFwGradDefined(values) || isFwGradDefined(indices))) throw new NotImplementedError("Trying to use forward AD with median_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::median_dim_values", "engine/ops/native_functions/reduce3.yaml:133", "engine/generated/VariableType.ts:7247");
 registerKernel(ops.nanmedian_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: NanmedianBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new NanmedianBackward0();
@@ -5074,10 +7265,20 @@ registerKernel(ops.nanmedian_default, "Autograd", (ks, self) => {
     grad_fn.result_ = new SavedVariable((_result as Tensor), true);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const result: any = (_result as any);
+    result_new_fw_grad_opt = evenly_read_jvp(self_t, self_p, result);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::nanmedian_default", "engine/ops/native_functions/reduce3.yaml:137", "engine/generated/VariableType.ts:5063");
+}, "VariableType::nanmedian_default", "engine/ops/native_functions/reduce3.yaml:137", "engine/generated/VariableType.ts:7253");
 registerKernel(ops.nanmedian_dim, "Autograd", (ks, self, dim, keepdim) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_values = isFwGradDefined(self);
   let grad_fn: NanmedianBackward1 | null = null;
   if (_any_requires_grad) {
     grad_fn = new NanmedianBackward1();
@@ -5092,14 +7293,25 @@ registerKernel(ops.nanmedian_dim, "Autograd", (ks, self, dim, keepdim) => {
     grad_fn.indices_ = new SavedVariable((_result as any)[1], true);
     note_node_created(grad_fn);
   }
+  let values_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_values) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const indices: any = (_result as any)[1];
+    values_new_fw_grad_opt = gather_with_keepdimed_indices(self_t, dim, indices, keepdim);
+  }
+  if (values_new_fw_grad_opt && (_result as any)[0]) set_fw_grad((_result as any)[0], values_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::nanmedian_dim", "engine/ops/native_functions/reduce3.yaml:143", "engine/generated/VariableType.ts:5079");
+}, "VariableType::nanmedian_dim", "engine/ops/native_functions/reduce3.yaml:143", "engine/generated/VariableType.ts:7279");
 registerKernel(ops.nanmedian_dim_values, "Autograd", (ks, self, dim, keepdim, values, indices) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("nanmedian");
-  return below_autograd(() => ops.nanmedian_dim_values.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, values, indices));
-}, "VariableType::nanmedian_dim_values", "engine/ops/native_functions/reduce3.yaml:148", "engine/generated/VariableType.ts:5097");
+  const _result = below_autograd(() => ops.nanmedian_dim_values.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, values, indices));
+  if ((isFwGradDefined(self) || isFwGradDefined(values) || isFwGradDefined(indices))) throw new NotImplementedError("Trying to use forward AD with nanmedian_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::nanmedian_dim_values", "engine/ops/native_functions/reduce3.yaml:148", "engine/generated/VariableType.ts:7306");
 registerKernel(ops.mode_default, "Autograd", (ks, self, dim, keepdim) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_values = isFwGradDefined(self);
   let grad_fn: ModeBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new ModeBackward0();
@@ -5114,12 +7326,22 @@ registerKernel(ops.mode_default, "Autograd", (ks, self, dim, keepdim) => {
     grad_fn.indices_ = new SavedVariable((_result as any)[1], true);
     note_node_created(grad_fn);
   }
+  let values_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_values) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const indices: any = (_result as any)[1];
+    values_new_fw_grad_opt = gather_with_keepdimed_indices(self_t, dim, indices, keepdim);
+  }
+  if (values_new_fw_grad_opt && (_result as any)[0]) set_fw_grad((_result as any)[0], values_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::mode_default", "engine/ops/native_functions/reduce3.yaml:153", "engine/generated/VariableType.ts:5101");
+}, "VariableType::mode_default", "engine/ops/native_functions/reduce3.yaml:153", "engine/generated/VariableType.ts:7312");
 registerKernel(ops.mode_values, "Autograd", (ks, self, dim, keepdim, values, indices) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("mode");
-  return below_autograd(() => ops.mode_values.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, values, indices));
-}, "VariableType::mode_values", "engine/ops/native_functions/reduce3.yaml:158", "engine/generated/VariableType.ts:5119");
+  const _result = below_autograd(() => ops.mode_values.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, values, indices));
+  if ((isFwGradDefined(self) || isFwGradDefined(values) || isFwGradDefined(indices))) throw new NotImplementedError("Trying to use forward AD with mode_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::mode_values", "engine/ops/native_functions/reduce3.yaml:158", "engine/generated/VariableType.ts:7339");
 registerKernel(ops._unique_default, "Autograd", (ks, self, sorted, return_inverse) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: UniqueBackward0 | null = null;
@@ -5132,8 +7354,9 @@ registerKernel(ops._unique_default, "Autograd", (ks, self, sorted, return_invers
     set_history([differentiable((_result as any)[0]), null], grad_fn);
     note_node_created(grad_fn);
   }
+  if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with _unique that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::_unique_default", "engine/ops/native_functions/reduce3.yaml:163", "engine/generated/VariableType.ts:5123");
+}, "VariableType::_unique_default", "engine/ops/native_functions/reduce3.yaml:163", "engine/generated/VariableType.ts:7345");
 registerKernel(ops.unique_dim_default, "Autograd", (ks, self, dim, sorted, return_inverse, return_counts) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: UniqueDimBackward0 | null = null;
@@ -5146,8 +7369,9 @@ registerKernel(ops.unique_dim_default, "Autograd", (ks, self, dim, sorted, retur
     set_history([differentiable((_result as any)[0]), null, null], grad_fn);
     note_node_created(grad_fn);
   }
+  if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with unique_dim that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::unique_dim_default", "engine/ops/native_functions/reduce3.yaml:169", "engine/generated/VariableType.ts:5137");
+}, "VariableType::unique_dim_default", "engine/ops/native_functions/reduce3.yaml:169", "engine/generated/VariableType.ts:7360");
 registerKernel(ops.unique_consecutive_default, "Autograd", (ks, self, return_inverse, return_counts, dim) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: UniqueConsecutiveBackward0 | null = null;
@@ -5160,8 +7384,9 @@ registerKernel(ops.unique_consecutive_default, "Autograd", (ks, self, return_inv
     set_history([differentiable((_result as any)[0]), null, null], grad_fn);
     note_node_created(grad_fn);
   }
+  if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with unique_consecutive that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::unique_consecutive_default", "engine/ops/native_functions/reduce3.yaml:176", "engine/generated/VariableType.ts:5151");
+}, "VariableType::unique_consecutive_default", "engine/ops/native_functions/reduce3.yaml:176", "engine/generated/VariableType.ts:7375");
 registerKernel(ops.unique_dim_consecutive_default, "Autograd", (ks, self, dim, return_inverse, return_counts) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: UniqueDimConsecutiveBackward0 | null = null;
@@ -5174,8 +7399,9 @@ registerKernel(ops.unique_dim_consecutive_default, "Autograd", (ks, self, dim, r
     set_history([differentiable((_result as any)[0]), null, null], grad_fn);
     note_node_created(grad_fn);
   }
+  if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with unique_dim_consecutive that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::unique_dim_consecutive_default", "engine/ops/native_functions/reduce3.yaml:183", "engine/generated/VariableType.ts:5165");
+}, "VariableType::unique_dim_consecutive_default", "engine/ops/native_functions/reduce3.yaml:183", "engine/generated/VariableType.ts:7390");
 registerKernel(ops._unique2_default, "Autograd", (ks, self, sorted, return_inverse, return_counts) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: Unique2Backward0 | null = null;
@@ -5188,10 +7414,12 @@ registerKernel(ops._unique2_default, "Autograd", (ks, self, sorted, return_inver
     set_history([differentiable((_result as any)[0]), null, null], grad_fn);
     note_node_created(grad_fn);
   }
+  if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with _unique2 that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::_unique2_default", "engine/ops/native_functions/reduce3.yaml:190", "engine/generated/VariableType.ts:5179");
+}, "VariableType::_unique2_default", "engine/ops/native_functions/reduce3.yaml:190", "engine/generated/VariableType.ts:7405");
 registerKernel(ops.norm_ScalarOpt_dtype, "Autograd", (ks, self, p, dtype) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: NormBackward2 | null = null;
   if (_any_requires_grad) {
     grad_fn = new NormBackward2();
@@ -5205,10 +7433,20 @@ registerKernel(ops.norm_ScalarOpt_dtype, "Autograd", (ks, self, p, dtype) => {
     grad_fn.result_ = new SavedVariable((_result as Tensor), true);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const result: any = (_result as any);
+    result_new_fw_grad_opt = norm_jvp(self_p, self_t, p, result, [], false);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::norm_ScalarOpt_dtype", "engine/ops/native_functions/reduce3.yaml:198", "engine/generated/VariableType.ts:5193");
+}, "VariableType::norm_ScalarOpt_dtype", "engine/ops/native_functions/reduce3.yaml:198", "engine/generated/VariableType.ts:7420");
 registerKernel(ops.norm_Scalar, "Autograd", (ks, self, p) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: NormBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new NormBackward0();
@@ -5222,10 +7460,20 @@ registerKernel(ops.norm_Scalar, "Autograd", (ks, self, p) => {
     grad_fn.result_ = new SavedVariable((_result as Tensor), true);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const result: any = (_result as any);
+    result_new_fw_grad_opt = norm_jvp(self_p, self_t, p, result, [], false);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::norm_Scalar", "engine/ops/native_functions/reduce3.yaml:205", "engine/generated/VariableType.ts:5210");
+}, "VariableType::norm_Scalar", "engine/ops/native_functions/reduce3.yaml:205", "engine/generated/VariableType.ts:7447");
 registerKernel(ops.norm_ScalarOpt_dim_dtype, "Autograd", (ks, self, p, dim, keepdim, dtype) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: NormBackward3 | null = null;
   if (_any_requires_grad) {
     grad_fn = new NormBackward3();
@@ -5241,10 +7489,20 @@ registerKernel(ops.norm_ScalarOpt_dim_dtype, "Autograd", (ks, self, p, dim, keep
     grad_fn.result_ = new SavedVariable((_result as Tensor), true);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const result: any = (_result as any);
+    result_new_fw_grad_opt = norm_jvp(self_p, self_t, p, result, dim, keepdim);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::norm_ScalarOpt_dim_dtype", "engine/ops/native_functions/reduce3.yaml:212", "engine/generated/VariableType.ts:5227");
+}, "VariableType::norm_ScalarOpt_dim_dtype", "engine/ops/native_functions/reduce3.yaml:212", "engine/generated/VariableType.ts:7474");
 registerKernel(ops.norm_ScalarOpt_dim, "Autograd", (ks, self, p, dim, keepdim) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: NormBackward1 | null = null;
   if (_any_requires_grad) {
     grad_fn = new NormBackward1();
@@ -5260,24 +7518,44 @@ registerKernel(ops.norm_ScalarOpt_dim, "Autograd", (ks, self, p, dim, keepdim) =
     grad_fn.result_ = new SavedVariable((_result as Tensor), true);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const result: any = (_result as any);
+    result_new_fw_grad_opt = norm_jvp(self_p, self_t, p, result, dim, keepdim);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::norm_ScalarOpt_dim", "engine/ops/native_functions/reduce3.yaml:217", "engine/generated/VariableType.ts:5246");
+}, "VariableType::norm_ScalarOpt_dim", "engine/ops/native_functions/reduce3.yaml:217", "engine/generated/VariableType.ts:7503");
 registerKernel(ops.norm_dtype_out, "Autograd", (ks, self, p, dim, keepdim, dtype, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("norm");
-  return below_autograd(() => ops.norm_dtype_out.redispatch(ks.and(after_autograd_keyset), self, p, dim, keepdim, dtype, out));
-}, "VariableType::norm_dtype_out", "engine/ops/native_functions/reduce3.yaml:222", "engine/generated/VariableType.ts:5265");
+  const _result = below_autograd(() => ops.norm_dtype_out.redispatch(ks.and(after_autograd_keyset), self, p, dim, keepdim, dtype, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with norm_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::norm_dtype_out", "engine/ops/native_functions/reduce3.yaml:222", "engine/generated/VariableType.ts:7532");
 registerKernel(ops.norm_out, "Autograd", (ks, self, p, dim, keepdim, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("norm");
-  return below_autograd(() => ops.norm_out.redispatch(ks.and(after_autograd_keyset), self, p, dim, keepdim, out));
-}, "VariableType::norm_out", "engine/ops/native_functions/reduce3.yaml:228", "engine/generated/VariableType.ts:5269");
-registerKernel(ops.histc_out, "Autograd", (ks, self, bins, min, max, out) => below_autograd(() => ops.histc_out.redispatch(ks.and(after_autograd_keyset), self, bins, min, max, out)), "VariableType::histc_out", "engine/ops/native_functions/reduce3.yaml:251", "engine/generated/VariableType.ts:5273");
-registerKernel(ops.histc_default, "Autograd", (ks, self, bins, min, max) => below_autograd(() => ops.histc_default.redispatch(ks.and(after_autograd_keyset), self, bins, min, max)), "VariableType::histc_default", "engine/ops/native_functions/reduce3.yaml:255", "engine/generated/VariableType.ts:5274");
+  const _result = below_autograd(() => ops.norm_out.redispatch(ks.and(after_autograd_keyset), self, p, dim, keepdim, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with norm_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::norm_out", "engine/ops/native_functions/reduce3.yaml:228", "engine/generated/VariableType.ts:7538");
+registerKernel(ops.histc_out, "Autograd", (ks, self, bins, min, max, out) => {
+  const _result = below_autograd(() => ops.histc_out.redispatch(ks.and(after_autograd_keyset), self, bins, min, max, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with histc_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::histc_out", "engine/ops/native_functions/reduce3.yaml:251", "engine/generated/VariableType.ts:7544");
+registerKernel(ops.histc_default, "Autograd", (ks, self, bins, min, max) => below_autograd(() => ops.histc_default.redispatch(ks.and(after_autograd_keyset), self, bins, min, max)), "VariableType::histc_default", "engine/ops/native_functions/reduce3.yaml:255", "engine/generated/VariableType.ts:7549");
 registerKernel(ops.topk_values, "Autograd", (ks, self, k, dim, largest, sorted, values, indices) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("topk");
-  return below_autograd(() => ops.topk_values.redispatch(ks.and(after_autograd_keyset), self, k, dim, largest, sorted, values, indices));
-}, "VariableType::topk_values", "engine/ops/native_functions/reduce3.yaml:271", "engine/generated/VariableType.ts:5275");
+  const _result = below_autograd(() => ops.topk_values.redispatch(ks.and(after_autograd_keyset), self, k, dim, largest, sorted, values, indices));
+  if ((isFwGradDefined(self) || isFwGradDefined(values) || isFwGradDefined(indices))) throw new NotImplementedError("Trying to use forward AD with topk_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::topk_values", "engine/ops/native_functions/reduce3.yaml:271", "engine/generated/VariableType.ts:7550");
 registerKernel(ops.topk_default, "Autograd", (ks, self, k, dim, largest, sorted) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_values = isFwGradDefined(self);
   let grad_fn: TopkBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new TopkBackward0();
@@ -5291,23 +7569,41 @@ registerKernel(ops.topk_default, "Autograd", (ks, self, k, dim, largest, sorted)
     grad_fn.indices_ = new SavedVariable((_result as any)[1], true);
     note_node_created(grad_fn);
   }
+  let values_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_values) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const indices: any = (_result as any)[1];
+    values_new_fw_grad_opt = self_t.gather(dim, indices);
+  }
+  if (values_new_fw_grad_opt && (_result as any)[0]) set_fw_grad((_result as any)[0], values_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::topk_default", "engine/ops/native_functions/reduce3.yaml:276", "engine/generated/VariableType.ts:5279");
-registerKernel(ops.bucketize_Tensor, "Autograd", (ks, self, boundaries, out_int32, right) => below_autograd(() => ops.bucketize_Tensor.redispatch(ks.and(after_autograd_keyset), self, boundaries, out_int32, right)), "VariableType::bucketize_Tensor", "engine/ops/native_functions/reduce3.yaml:281", "engine/generated/VariableType.ts:5296");
-registerKernel(ops.bucketize_Tensor_out, "Autograd", (ks, self, boundaries, out_int32, right, out) => below_autograd(() => ops.bucketize_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, boundaries, out_int32, right, out)), "VariableType::bucketize_Tensor_out", "engine/ops/native_functions/reduce3.yaml:285", "engine/generated/VariableType.ts:5297");
-registerKernel(ops.bucketize_Scalar, "Autograd", (ks, self, boundaries, out_int32, right) => below_autograd(() => ops.bucketize_Scalar.redispatch(ks.and(after_autograd_keyset), self, boundaries, out_int32, right)), "VariableType::bucketize_Scalar", "engine/ops/native_functions/reduce3.yaml:289", "engine/generated/VariableType.ts:5298");
-registerKernel(ops.searchsorted_Tensor, "Autograd", (ks, sorted_sequence, self, out_int32, right, side, sorter) => below_autograd(() => ops.searchsorted_Tensor.redispatch(ks.and(after_autograd_keyset), sorted_sequence, self, out_int32, right, side, sorter)), "VariableType::searchsorted_Tensor", "engine/ops/native_functions/reduce3.yaml:294", "engine/generated/VariableType.ts:5299");
-registerKernel(ops.searchsorted_Tensor_out, "Autograd", (ks, sorted_sequence, self, out_int32, right, side, sorter, out) => below_autograd(() => ops.searchsorted_Tensor_out.redispatch(ks.and(after_autograd_keyset), sorted_sequence, self, out_int32, right, side, sorter, out)), "VariableType::searchsorted_Tensor_out", "engine/ops/native_functions/reduce3.yaml:298", "engine/generated/VariableType.ts:5300");
-registerKernel(ops.searchsorted_Scalar, "Autograd", (ks, sorted_sequence, self, out_int32, right, side, sorter) => below_autograd(() => ops.searchsorted_Scalar.redispatch(ks.and(after_autograd_keyset), sorted_sequence, self, out_int32, right, side, sorter)), "VariableType::searchsorted_Scalar", "engine/ops/native_functions/reduce3.yaml:302", "engine/generated/VariableType.ts:5301");
+}, "VariableType::topk_default", "engine/ops/native_functions/reduce3.yaml:276", "engine/generated/VariableType.ts:7556");
+registerKernel(ops.bucketize_Tensor, "Autograd", (ks, self, boundaries, out_int32, right) => below_autograd(() => ops.bucketize_Tensor.redispatch(ks.and(after_autograd_keyset), self, boundaries, out_int32, right)), "VariableType::bucketize_Tensor", "engine/ops/native_functions/reduce3.yaml:281", "engine/generated/VariableType.ts:7582");
+registerKernel(ops.bucketize_Tensor_out, "Autograd", (ks, self, boundaries, out_int32, right, out) => {
+  const _result = below_autograd(() => ops.bucketize_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, boundaries, out_int32, right, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(boundaries) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with bucketize_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::bucketize_Tensor_out", "engine/ops/native_functions/reduce3.yaml:285", "engine/generated/VariableType.ts:7583");
+registerKernel(ops.bucketize_Scalar, "Autograd", (ks, self, boundaries, out_int32, right) => below_autograd(() => ops.bucketize_Scalar.redispatch(ks.and(after_autograd_keyset), self, boundaries, out_int32, right)), "VariableType::bucketize_Scalar", "engine/ops/native_functions/reduce3.yaml:289", "engine/generated/VariableType.ts:7588");
+registerKernel(ops.searchsorted_Tensor, "Autograd", (ks, sorted_sequence, self, out_int32, right, side, sorter) => below_autograd(() => ops.searchsorted_Tensor.redispatch(ks.and(after_autograd_keyset), sorted_sequence, self, out_int32, right, side, sorter)), "VariableType::searchsorted_Tensor", "engine/ops/native_functions/reduce3.yaml:294", "engine/generated/VariableType.ts:7589");
+registerKernel(ops.searchsorted_Tensor_out, "Autograd", (ks, sorted_sequence, self, out_int32, right, side, sorter, out) => {
+  const _result = below_autograd(() => ops.searchsorted_Tensor_out.redispatch(ks.and(after_autograd_keyset), sorted_sequence, self, out_int32, right, side, sorter, out));
+  if ((isFwGradDefined(sorted_sequence) || isFwGradDefined(self) || isFwGradDefined(sorter) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with searchsorted_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::searchsorted_Tensor_out", "engine/ops/native_functions/reduce3.yaml:298", "engine/generated/VariableType.ts:7590");
+registerKernel(ops.searchsorted_Scalar, "Autograd", (ks, sorted_sequence, self, out_int32, right, side, sorter) => below_autograd(() => ops.searchsorted_Scalar.redispatch(ks.and(after_autograd_keyset), sorted_sequence, self, out_int32, right, side, sorter)), "VariableType::searchsorted_Scalar", "engine/ops/native_functions/reduce3.yaml:302", "engine/generated/VariableType.ts:7595");
 registerKernel(ops.bincount_default, "Autograd", (ks, self, weights, minlength) => {
   const grad_fn = compute_requires_grad(self, weights) ? not_implemented_node("aten::bincount", self, weights) : null;
   const _result = below_autograd(() => ops.bincount_default.redispatch(ks.and(after_autograd_keyset), self, weights, minlength));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self) || isFwGradDefined(weights))) throw new NotImplementedError("Trying to use forward AD with bincount that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::bincount_default", "engine/ops/native_functions/reduce3.yaml:308", "engine/generated/VariableType.ts:5302");
+}, "VariableType::bincount_default", "engine/ops/native_functions/reduce3.yaml:308", "engine/generated/VariableType.ts:7596");
 registerKernel(ops.linalg_vector_norm_default, "Autograd", (ks, self, ord, dim, keepdim, dtype) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: LinalgVectorNormBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new LinalgVectorNormBackward0();
@@ -5323,14 +7619,26 @@ registerKernel(ops.linalg_vector_norm_default, "Autograd", (ks, self, ord, dim, 
     grad_fn.result_ = new SavedVariable((_result as Tensor), true);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const result: any = (_result as any);
+    result_new_fw_grad_opt = linalg_vector_norm_jvp(self_p, self_t, ord, result, dim, keepdim);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::linalg_vector_norm_default", "engine/ops/native_functions/reduce3.yaml:316", "engine/generated/VariableType.ts:5309");
+}, "VariableType::linalg_vector_norm_default", "engine/ops/native_functions/reduce3.yaml:316", "engine/generated/VariableType.ts:7604");
 registerKernel(ops.linalg_vector_norm_out, "Autograd", (ks, self, ord, dim, keepdim, dtype, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("linalg_vector_norm");
-  return below_autograd(() => ops.linalg_vector_norm_out.redispatch(ks.and(after_autograd_keyset), self, ord, dim, keepdim, dtype, out));
-}, "VariableType::linalg_vector_norm_out", "engine/ops/native_functions/reduce3.yaml:321", "engine/generated/VariableType.ts:5328");
+  const _result = below_autograd(() => ops.linalg_vector_norm_out.redispatch(ks.and(after_autograd_keyset), self, ord, dim, keepdim, dtype, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with linalg_vector_norm_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::linalg_vector_norm_out", "engine/ops/native_functions/reduce3.yaml:321", "engine/generated/VariableType.ts:7633");
 registerKernel(ops.where_self, "Autograd", (ks, condition, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
+  const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(other);
   let grad_fn: WhereBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new WhereBackward0();
@@ -5342,22 +7650,38 @@ registerKernel(ops.where_self, "Autograd", (ks, condition, self, other) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const other_t_raw: any = other ? fw_grad(other, 0) : null;
+    const other_t: any = other_t_raw !== null || !other ? other_t_raw : ops.zeros_default.call([...other._impl.sizes()], other.dtype, null, other.device, null);
+    result_new_fw_grad_opt = torch.where(condition, self_t, other_t);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::where_self", "engine/ops/native_functions/select.yaml:12", "engine/generated/VariableType.ts:5332");
+}, "VariableType::where_self", "engine/ops/native_functions/select.yaml:12", "engine/generated/VariableType.ts:7639");
 registerKernel(ops.where_self_out, "Autograd", (ks, condition, self, other, out) => {
   if (compute_requires_grad(condition, self, other)) throw_error_out_requires_grad("where");
-  return below_autograd(() => ops.where_self_out.redispatch(ks.and(after_autograd_keyset), condition, self, other, out));
-}, "VariableType::where_self_out", "engine/ops/native_functions/select.yaml:18", "engine/generated/VariableType.ts:5347");
+  const _result = below_autograd(() => ops.where_self_out.redispatch(ks.and(after_autograd_keyset), condition, self, other, out));
+  if ((isFwGradDefined(condition) || isFwGradDefined(self) || isFwGradDefined(other) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with where_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::where_self_out", "engine/ops/native_functions/select.yaml:18", "engine/generated/VariableType.ts:7664");
 registerKernel(ops.sort_values, "Autograd", (ks, self, dim, descending, values, indices) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("sort");
-  return below_autograd(() => ops.sort_values.redispatch(ks.and(after_autograd_keyset), self, dim, descending, values, indices));
-}, "VariableType::sort_values", "engine/ops/native_functions/select.yaml:40", "engine/generated/VariableType.ts:5351");
+  const _result = below_autograd(() => ops.sort_values.redispatch(ks.and(after_autograd_keyset), self, dim, descending, values, indices));
+  if ((isFwGradDefined(self) || isFwGradDefined(values) || isFwGradDefined(indices))) throw new NotImplementedError("Trying to use forward AD with sort_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::sort_values", "engine/ops/native_functions/select.yaml:40", "engine/generated/VariableType.ts:7670");
 registerKernel(ops.sort_values_stable, "Autograd", (ks, self, stable, dim, descending, values, indices) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("sort");
-  return below_autograd(() => ops.sort_values_stable.redispatch(ks.and(after_autograd_keyset), self, stable, dim, descending, values, indices));
-}, "VariableType::sort_values_stable", "engine/ops/native_functions/select.yaml:45", "engine/generated/VariableType.ts:5355");
+  const _result = below_autograd(() => ops.sort_values_stable.redispatch(ks.and(after_autograd_keyset), self, stable, dim, descending, values, indices));
+  if ((isFwGradDefined(self) || isFwGradDefined(values) || isFwGradDefined(indices))) throw new NotImplementedError("Trying to use forward AD with sort_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::sort_values_stable", "engine/ops/native_functions/select.yaml:45", "engine/generated/VariableType.ts:7676");
 registerKernel(ops.sort_default, "Autograd", (ks, self, dim, descending) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_values = isFwGradDefined(self);
   let grad_fn: SortBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new SortBackward0();
@@ -5371,10 +7695,19 @@ registerKernel(ops.sort_default, "Autograd", (ks, self, dim, descending) => {
     grad_fn.indices_ = new SavedVariable((_result as any)[1], true);
     note_node_created(grad_fn);
   }
+  let values_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_values) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const indices: any = (_result as any)[1];
+    values_new_fw_grad_opt = gather_with_keepdimed_indices(self_t, dim, indices, true);
+  }
+  if (values_new_fw_grad_opt && (_result as any)[0]) set_fw_grad((_result as any)[0], values_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::sort_default", "engine/ops/native_functions/select.yaml:50", "engine/generated/VariableType.ts:5359");
+}, "VariableType::sort_default", "engine/ops/native_functions/select.yaml:50", "engine/generated/VariableType.ts:7682");
 registerKernel(ops.sort_stable, "Autograd", (ks, self, stable, dim, descending) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_values = isFwGradDefined(self);
   let grad_fn: SortBackward1 | null = null;
   if (_any_requires_grad) {
     grad_fn = new SortBackward1();
@@ -5388,11 +7721,20 @@ registerKernel(ops.sort_stable, "Autograd", (ks, self, stable, dim, descending) 
     grad_fn.indices_ = new SavedVariable((_result as any)[1], true);
     note_node_created(grad_fn);
   }
+  let values_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_values) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const indices: any = (_result as any)[1];
+    values_new_fw_grad_opt = gather_with_keepdimed_indices(self_t, dim, indices, true);
+  }
+  if (values_new_fw_grad_opt && (_result as any)[0]) set_fw_grad((_result as any)[0], values_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::sort_stable", "engine/ops/native_functions/select.yaml:56", "engine/generated/VariableType.ts:5376");
-registerKernel(ops.argsort_stable, "Autograd", (ks, self, stable, dim, descending) => below_autograd(() => ops.argsort_stable.redispatch(ks.and(after_autograd_keyset), self, stable, dim, descending)), "VariableType::argsort_stable", "engine/ops/native_functions/select.yaml:66", "engine/generated/VariableType.ts:5393");
+}, "VariableType::sort_stable", "engine/ops/native_functions/select.yaml:56", "engine/generated/VariableType.ts:7708");
+registerKernel(ops.argsort_stable, "Autograd", (ks, self, stable, dim, descending) => below_autograd(() => ops.argsort_stable.redispatch(ks.and(after_autograd_keyset), self, stable, dim, descending)), "VariableType::argsort_stable", "engine/ops/native_functions/select.yaml:66", "engine/generated/VariableType.ts:7734");
 registerKernel(ops.as_strided_default, "Autograd", (ks, self, size, stride, storage_offset) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: AsStridedBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new AsStridedBackward0();
@@ -5407,10 +7749,18 @@ registerKernel(ops.as_strided_default, "Autograd", (ks, self, size, stride, stor
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    result_new_fw_grad_opt = ops.as_strided_default.call(self_t, size, stride, storage_offset);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::as_strided_default", "engine/ops/native_functions/shape.yaml:19", "engine/generated/VariableType.ts:5394");
+}, "VariableType::as_strided_default", "engine/ops/native_functions/shape.yaml:19", "engine/generated/VariableType.ts:7735");
 registerKernel(ops.alias_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: AliasBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new AliasBackward0();
@@ -5421,10 +7771,18 @@ registerKernel(ops.alias_default, "Autograd", (ks, self) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    result_new_fw_grad_opt = self_t;
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::alias_default", "engine/ops/native_functions/shape.yaml:26", "engine/generated/VariableType.ts:5412");
+}, "VariableType::alias_default", "engine/ops/native_functions/shape.yaml:26", "engine/generated/VariableType.ts:7761");
 registerKernel(ops._reshape_alias_default, "Autograd", (ks, self, size, stride) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: ReshapeAliasBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new ReshapeAliasBackward0();
@@ -5436,10 +7794,18 @@ registerKernel(ops._reshape_alias_default, "Autograd", (ks, self, size, stride) 
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    result_new_fw_grad_opt = ops._reshape_alias_default.call(self_t, size, stride);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::_reshape_alias_default", "engine/ops/native_functions/shape.yaml:53", "engine/generated/VariableType.ts:5426");
+}, "VariableType::_reshape_alias_default", "engine/ops/native_functions/shape.yaml:53", "engine/generated/VariableType.ts:7783");
 registerKernel(ops._unsafe_view_default, "Autograd", (ks, self, size) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: UnsafeViewBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new UnsafeViewBackward0();
@@ -5451,10 +7817,18 @@ registerKernel(ops._unsafe_view_default, "Autograd", (ks, self, size) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    result_new_fw_grad_opt = ops._unsafe_view_default.call(self_t, size);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::_unsafe_view_default", "engine/ops/native_functions/shape.yaml:59", "engine/generated/VariableType.ts:5441");
+}, "VariableType::_unsafe_view_default", "engine/ops/native_functions/shape.yaml:59", "engine/generated/VariableType.ts:7806");
 registerKernel(ops.squeeze_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: SqueezeBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new SqueezeBackward0();
@@ -5466,10 +7840,18 @@ registerKernel(ops.squeeze_default, "Autograd", (ks, self) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    result_new_fw_grad_opt = ops.squeeze_default.call(self_t);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::squeeze_default", "engine/ops/native_functions/shape.yaml:82", "engine/generated/VariableType.ts:5456");
+}, "VariableType::squeeze_default", "engine/ops/native_functions/shape.yaml:82", "engine/generated/VariableType.ts:7829");
 registerKernel(ops.squeeze_dim, "Autograd", (ks, self, dim) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: SqueezeBackward1 | null = null;
   if (_any_requires_grad) {
     grad_fn = new SqueezeBackward1();
@@ -5482,10 +7864,18 @@ registerKernel(ops.squeeze_dim, "Autograd", (ks, self, dim) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    result_new_fw_grad_opt = ops.squeeze_dim.call(self_t, dim);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::squeeze_dim", "engine/ops/native_functions/shape.yaml:88", "engine/generated/VariableType.ts:5471");
+}, "VariableType::squeeze_dim", "engine/ops/native_functions/shape.yaml:88", "engine/generated/VariableType.ts:7852");
 registerKernel(ops.unsqueeze_default, "Autograd", (ks, self, dim) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: UnsqueezeBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new UnsqueezeBackward0();
@@ -5497,10 +7887,18 @@ registerKernel(ops.unsqueeze_default, "Autograd", (ks, self, dim) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    result_new_fw_grad_opt = ops.unsqueeze_default.call(self_t, dim);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::unsqueeze_default", "engine/ops/native_functions/shape.yaml:94", "engine/generated/VariableType.ts:5487");
+}, "VariableType::unsqueeze_default", "engine/ops/native_functions/shape.yaml:94", "engine/generated/VariableType.ts:7876");
 registerKernel(ops.transpose_int, "Autograd", (ks, self, dim0, dim1) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: TransposeBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new TransposeBackward0();
@@ -5513,10 +7911,18 @@ registerKernel(ops.transpose_int, "Autograd", (ks, self, dim0, dim1) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    result_new_fw_grad_opt = ops.transpose_int.call(self_t, dim0, dim1);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::transpose_int", "engine/ops/native_functions/shape.yaml:102", "engine/generated/VariableType.ts:5502");
+}, "VariableType::transpose_int", "engine/ops/native_functions/shape.yaml:102", "engine/generated/VariableType.ts:7899");
 registerKernel(ops.t_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: TBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new TBackward0();
@@ -5527,10 +7933,18 @@ registerKernel(ops.t_default, "Autograd", (ks, self) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    result_new_fw_grad_opt = ops.t_default.call(self_t);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::t_default", "engine/ops/native_functions/shape.yaml:108", "engine/generated/VariableType.ts:5518");
+}, "VariableType::t_default", "engine/ops/native_functions/shape.yaml:108", "engine/generated/VariableType.ts:7923");
 registerKernel(ops.permute_default, "Autograd", (ks, self, dims) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: PermuteBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new PermuteBackward0();
@@ -5542,10 +7956,18 @@ registerKernel(ops.permute_default, "Autograd", (ks, self, dims) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    result_new_fw_grad_opt = ops.permute_default.call(self_t, dims);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::permute_default", "engine/ops/native_functions/shape.yaml:114", "engine/generated/VariableType.ts:5532");
+}, "VariableType::permute_default", "engine/ops/native_functions/shape.yaml:114", "engine/generated/VariableType.ts:7945");
 registerKernel(ops.expand_default, "Autograd", (ks, self, size, implicit) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: ExpandBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new ExpandBackward0();
@@ -5557,10 +7979,18 @@ registerKernel(ops.expand_default, "Autograd", (ks, self, size, implicit) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    result_new_fw_grad_opt = ops.expand_default.call(self_t, size, implicit);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::expand_default", "engine/ops/native_functions/shape.yaml:142", "engine/generated/VariableType.ts:5547");
+}, "VariableType::expand_default", "engine/ops/native_functions/shape.yaml:142", "engine/generated/VariableType.ts:7968");
 registerKernel(ops.select_int, "Autograd", (ks, self, dim, index) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: SelectBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new SelectBackward0();
@@ -5574,10 +8004,18 @@ registerKernel(ops.select_int, "Autograd", (ks, self, dim, index) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    result_new_fw_grad_opt = ops.select_int.call(self_t, dim, index);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::select_int", "engine/ops/native_functions/shape.yaml:168", "engine/generated/VariableType.ts:5562");
+}, "VariableType::select_int", "engine/ops/native_functions/shape.yaml:168", "engine/generated/VariableType.ts:7991");
 registerKernel(ops.slice_Tensor, "Autograd", (ks, self, dim, start, end, step) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: SliceBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new SliceBackward0();
@@ -5593,10 +8031,18 @@ registerKernel(ops.slice_Tensor, "Autograd", (ks, self, dim, start, end, step) =
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    result_new_fw_grad_opt = ops.slice_Tensor.call(self_t, dim, start, end, step);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::slice_Tensor", "engine/ops/native_functions/shape.yaml:174", "engine/generated/VariableType.ts:5579");
+}, "VariableType::slice_Tensor", "engine/ops/native_functions/shape.yaml:174", "engine/generated/VariableType.ts:8016");
 registerKernel(ops.unfold_default, "Autograd", (ks, self, dimension, size, step) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: UnfoldBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new UnfoldBackward0();
@@ -5611,10 +8057,18 @@ registerKernel(ops.unfold_default, "Autograd", (ks, self, dimension, size, step)
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    result_new_fw_grad_opt = ops.unfold_default.call(self_t, dimension, size, step);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::unfold_default", "engine/ops/native_functions/shape.yaml:180", "engine/generated/VariableType.ts:5598");
+}, "VariableType::unfold_default", "engine/ops/native_functions/shape.yaml:180", "engine/generated/VariableType.ts:8043");
 registerKernel(ops.diagonal_default, "Autograd", (ks, self, offset, dim1, dim2) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: DiagonalBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new DiagonalBackward0();
@@ -5629,10 +8083,18 @@ registerKernel(ops.diagonal_default, "Autograd", (ks, self, offset, dim1, dim2) 
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    result_new_fw_grad_opt = ops.diagonal_default.call(self_t, offset, dim1, dim2);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::diagonal_default", "engine/ops/native_functions/shape.yaml:186", "engine/generated/VariableType.ts:5616");
+}, "VariableType::diagonal_default", "engine/ops/native_functions/shape.yaml:186", "engine/generated/VariableType.ts:8069");
 registerKernel(ops.split_Tensor, "Autograd", (ks, self, split_size, dim) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: SplitBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new SplitBackward0();
@@ -5647,10 +8109,18 @@ registerKernel(ops.split_Tensor, "Autograd", (ks, self, split_size, dim) => {
     set_history(differentiable_outputs(_result), grad_fn);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    result_new_fw_grad_opt = ops.split_Tensor.call(self_t, split_size, dim);
+  }
+  if (result_new_fw_grad_opt) ((_result as any) as Tensor[]).forEach((t, i) => { if (result_new_fw_grad_opt[i]) set_fw_grad(t, result_new_fw_grad_opt[i], 0, false); });
   return _result;
-}, "VariableType::split_Tensor", "engine/ops/native_functions/shape.yaml:193", "engine/generated/VariableType.ts:5634");
+}, "VariableType::split_Tensor", "engine/ops/native_functions/shape.yaml:193", "engine/generated/VariableType.ts:8095");
 registerKernel(ops.split_with_sizes_default, "Autograd", (ks, self, split_sizes, dim) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: SplitWithSizesBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new SplitWithSizesBackward0();
@@ -5665,10 +8135,18 @@ registerKernel(ops.split_with_sizes_default, "Autograd", (ks, self, split_sizes,
     set_history(differentiable_outputs(_result), grad_fn);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    result_new_fw_grad_opt = ops.split_with_sizes_default.call(self_t, split_sizes, dim);
+  }
+  if (result_new_fw_grad_opt) ((_result as any) as Tensor[]).forEach((t, i) => { if (result_new_fw_grad_opt[i]) set_fw_grad(t, result_new_fw_grad_opt[i], 0, false); });
   return _result;
-}, "VariableType::split_with_sizes_default", "engine/ops/native_functions/shape.yaml:204", "engine/generated/VariableType.ts:5652");
+}, "VariableType::split_with_sizes_default", "engine/ops/native_functions/shape.yaml:204", "engine/generated/VariableType.ts:8121");
 registerKernel(ops.unbind_int, "Autograd", (ks, self, dim) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: UnbindBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new UnbindBackward0();
@@ -5680,10 +8158,18 @@ registerKernel(ops.unbind_int, "Autograd", (ks, self, dim) => {
     set_history(differentiable_outputs(_result), grad_fn);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    result_new_fw_grad_opt = ops.unbind_int.call(self_t, dim);
+  }
+  if (result_new_fw_grad_opt) ((_result as any) as Tensor[]).forEach((t, i) => { if (result_new_fw_grad_opt[i]) set_fw_grad(t, result_new_fw_grad_opt[i], 0, false); });
   return _result;
-}, "VariableType::unbind_int", "engine/ops/native_functions/shape.yaml:216", "engine/generated/VariableType.ts:5670");
+}, "VariableType::unbind_int", "engine/ops/native_functions/shape.yaml:216", "engine/generated/VariableType.ts:8147");
 registerKernel(ops.clone_default, "Autograd", (ks, self, memory_format) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: CloneBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new CloneBackward0();
@@ -5694,18 +8180,27 @@ registerKernel(ops.clone_default, "Autograd", (ks, self, memory_format) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    result_new_fw_grad_opt = ops.clone_default.call(self_t, memory_format);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::clone_default", "engine/ops/native_functions/shape.yaml:223", "engine/generated/VariableType.ts:5685");
+}, "VariableType::clone_default", "engine/ops/native_functions/shape.yaml:223", "engine/generated/VariableType.ts:8170");
 registerKernel(ops.copy__default, "Autograd", (ks, self, src, non_blocking) => {
   const grad_fn = compute_requires_grad(src) ? not_implemented_node("aten::copy_", src) : null;
   if (grad_fn) check_inplace(self, true);
   const _result = below_autograd(() => ops.copy__default.redispatch(ks.and(after_autograd_keyset), self, src, non_blocking));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) rebase_history(self, grad_fn);
+  copy__fw_grad(self, src);
   return _result;
-}, "VariableType::copy__default", "engine/ops/native_functions/shape.yaml:235", "engine/generated/VariableType.ts:5699");
+}, "VariableType::copy__default", "engine/ops/native_functions/shape.yaml:235", "engine/generated/VariableType.ts:8192");
 registerKernel(ops._to_copy_default, "Autograd", (ks, self, dtype, layout, device, pin_memory, non_blocking, memory_format) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: ToCopyBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new ToCopyBackward0();
@@ -5717,10 +8212,18 @@ registerKernel(ops._to_copy_default, "Autograd", (ks, self, dtype, layout, devic
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    result_new_fw_grad_opt = ops._to_copy_default.call(self_t, dtype, layout, device, pin_memory, non_blocking, memory_format);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::_to_copy_default", "engine/ops/native_functions/shape.yaml:242", "engine/generated/VariableType.ts:5707");
+}, "VariableType::_to_copy_default", "engine/ops/native_functions/shape.yaml:242", "engine/generated/VariableType.ts:8201");
 registerKernel(ops.zero__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_self = isFwGradDefined(self);
   check_inplace(self, _any_requires_grad);
   let grad_fn: ZeroBackward0 | null = null;
   if (_any_requires_grad) {
@@ -5732,17 +8235,25 @@ registerKernel(ops.zero__default, "Autograd", (ks, self) => {
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    self_new_fw_grad_opt = self_t.zero_();
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::zero__default", "engine/ops/native_functions/shape.yaml:276", "engine/generated/VariableType.ts:5722");
-registerKernel(ops.empty_strided_default, "Autograd", (ks, size, stride, dtype, layout, device, pin_memory) => below_autograd(() => ops.empty_strided_default.redispatch(ks.and(after_autograd_keyset), size, stride, dtype, layout, device, pin_memory)), "VariableType::empty_strided_default", "engine/ops/native_functions/shape.yaml:284", "engine/generated/VariableType.ts:5737");
-registerKernel(ops.empty_like_default, "Autograd", (ks, self, dtype, layout, device, pin_memory, memory_format) => below_autograd(() => ops.empty_like_default.redispatch(ks.and(after_autograd_keyset), self, dtype, layout, device, pin_memory, memory_format)), "VariableType::empty_like_default", "engine/ops/native_functions/shape.yaml:290", "engine/generated/VariableType.ts:5738");
-registerKernel(ops.zeros_default, "Autograd", (ks, size, dtype, layout, device, pin_memory) => below_autograd(() => ops.zeros_default.redispatch(ks.and(after_autograd_keyset), size, dtype, layout, device, pin_memory)), "VariableType::zeros_default", "engine/ops/native_functions/shape.yaml:296", "engine/generated/VariableType.ts:5739");
-registerKernel(ops.zeros_like_default, "Autograd", (ks, self, dtype, layout, device, pin_memory, memory_format) => below_autograd(() => ops.zeros_like_default.redispatch(ks.and(after_autograd_keyset), self, dtype, layout, device, pin_memory, memory_format)), "VariableType::zeros_like_default", "engine/ops/native_functions/shape.yaml:300", "engine/generated/VariableType.ts:5740");
-registerKernel(ops.ones_like_default, "Autograd", (ks, self, dtype, layout, device, pin_memory, memory_format) => below_autograd(() => ops.ones_like_default.redispatch(ks.and(after_autograd_keyset), self, dtype, layout, device, pin_memory, memory_format)), "VariableType::ones_like_default", "engine/ops/native_functions/shape.yaml:307", "engine/generated/VariableType.ts:5741");
-registerKernel(ops.full_default, "Autograd", (ks, size, fill_value, dtype, layout, device, pin_memory) => below_autograd(() => ops.full_default.redispatch(ks.and(after_autograd_keyset), size, fill_value, dtype, layout, device, pin_memory)), "VariableType::full_default", "engine/ops/native_functions/shape.yaml:314", "engine/generated/VariableType.ts:5742");
-registerKernel(ops.full_like_default, "Autograd", (ks, self, fill_value, dtype, layout, device, pin_memory, memory_format) => below_autograd(() => ops.full_like_default.redispatch(ks.and(after_autograd_keyset), self, fill_value, dtype, layout, device, pin_memory, memory_format)), "VariableType::full_like_default", "engine/ops/native_functions/shape.yaml:318", "engine/generated/VariableType.ts:5743");
+}, "VariableType::zero__default", "engine/ops/native_functions/shape.yaml:276", "engine/generated/VariableType.ts:8224");
+registerKernel(ops.empty_strided_default, "Autograd", (ks, size, stride, dtype, layout, device, pin_memory) => below_autograd(() => ops.empty_strided_default.redispatch(ks.and(after_autograd_keyset), size, stride, dtype, layout, device, pin_memory)), "VariableType::empty_strided_default", "engine/ops/native_functions/shape.yaml:284", "engine/generated/VariableType.ts:8247");
+registerKernel(ops.empty_like_default, "Autograd", (ks, self, dtype, layout, device, pin_memory, memory_format) => below_autograd(() => ops.empty_like_default.redispatch(ks.and(after_autograd_keyset), self, dtype, layout, device, pin_memory, memory_format)), "VariableType::empty_like_default", "engine/ops/native_functions/shape.yaml:290", "engine/generated/VariableType.ts:8248");
+registerKernel(ops.zeros_default, "Autograd", (ks, size, dtype, layout, device, pin_memory) => below_autograd(() => ops.zeros_default.redispatch(ks.and(after_autograd_keyset), size, dtype, layout, device, pin_memory)), "VariableType::zeros_default", "engine/ops/native_functions/shape.yaml:296", "engine/generated/VariableType.ts:8249");
+registerKernel(ops.zeros_like_default, "Autograd", (ks, self, dtype, layout, device, pin_memory, memory_format) => below_autograd(() => ops.zeros_like_default.redispatch(ks.and(after_autograd_keyset), self, dtype, layout, device, pin_memory, memory_format)), "VariableType::zeros_like_default", "engine/ops/native_functions/shape.yaml:300", "engine/generated/VariableType.ts:8250");
+registerKernel(ops.ones_like_default, "Autograd", (ks, self, dtype, layout, device, pin_memory, memory_format) => below_autograd(() => ops.ones_like_default.redispatch(ks.and(after_autograd_keyset), self, dtype, layout, device, pin_memory, memory_format)), "VariableType::ones_like_default", "engine/ops/native_functions/shape.yaml:307", "engine/generated/VariableType.ts:8251");
+registerKernel(ops.full_default, "Autograd", (ks, size, fill_value, dtype, layout, device, pin_memory) => below_autograd(() => ops.full_default.redispatch(ks.and(after_autograd_keyset), size, fill_value, dtype, layout, device, pin_memory)), "VariableType::full_default", "engine/ops/native_functions/shape.yaml:314", "engine/generated/VariableType.ts:8252");
+registerKernel(ops.full_like_default, "Autograd", (ks, self, fill_value, dtype, layout, device, pin_memory, memory_format) => below_autograd(() => ops.full_like_default.redispatch(ks.and(after_autograd_keyset), self, fill_value, dtype, layout, device, pin_memory, memory_format)), "VariableType::full_like_default", "engine/ops/native_functions/shape.yaml:318", "engine/generated/VariableType.ts:8253");
 registerKernel(ops.neg_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: NegBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new NegBackward0();
@@ -5753,10 +8264,18 @@ registerKernel(ops.neg_default, "Autograd", (ks, self) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    result_new_fw_grad_opt = self_t.neg();
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::neg_default", "engine/ops/native_functions/unary.yaml:19", "engine/generated/VariableType.ts:5744");
+}, "VariableType::neg_default", "engine/ops/native_functions/unary.yaml:19", "engine/generated/VariableType.ts:8254");
 registerKernel(ops.neg__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_self = isFwGradDefined(self);
   check_inplace(self, _any_requires_grad);
   let grad_fn: NegBackward0 | null = null;
   if (_any_requires_grad) {
@@ -5768,14 +8287,25 @@ registerKernel(ops.neg__default, "Autograd", (ks, self) => {
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    let self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    self_t = GradMode.is_enabled() ? self_t.clone() : self_t;
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(self_t.neg()) : self_t.neg();
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::neg__default", "engine/ops/native_functions/unary.yaml:23", "engine/generated/VariableType.ts:5758");
+}, "VariableType::neg__default", "engine/ops/native_functions/unary.yaml:23", "engine/generated/VariableType.ts:8276");
 registerKernel(ops.neg_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("neg");
-  return below_autograd(() => ops.neg_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::neg_out", "engine/ops/native_functions/unary.yaml:27", "engine/generated/VariableType.ts:5773");
+  const _result = below_autograd(() => ops.neg_out.redispatch(ks.and(after_autograd_keyset), self, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with neg_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::neg_out", "engine/ops/native_functions/unary.yaml:27", "engine/generated/VariableType.ts:8300");
 registerKernel(ops.abs_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: AbsBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new AbsBackward0();
@@ -5787,11 +8317,23 @@ registerKernel(ops.abs_default, "Autograd", (ks, self) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const result_scalar_type: any = (_result as any).dtype.scalarType;
+    result_new_fw_grad_opt = handle_r_to_c(result_scalar_type, self_t.mul(self_p.sgn()));
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::abs_default", "engine/ops/native_functions/unary.yaml:48", "engine/generated/VariableType.ts:5777");
+}, "VariableType::abs_default", "engine/ops/native_functions/unary.yaml:48", "engine/generated/VariableType.ts:8306");
 registerKernel(ops.abs__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_self = isFwGradDefined(self);
   check_inplace(self, _any_requires_grad);
+  let original_self: Tensor | null = null;
+  if (_any_has_forward_grad_self) original_self = ops.clone_default.call(self, null) as Tensor;
   let grad_fn: AbsBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new AbsBackward0();
@@ -5803,14 +8345,29 @@ registerKernel(ops.abs__default, "Autograd", (ks, self) => {
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const original_self_t_raw: any = fw_grad(original_self!, 0);
+    const original_self_t: any = original_self_t_raw !== null ? original_self_t_raw : ops.zeros_like_default.call(original_self, null, null, null, null, null);
+    const original_self_p: any = ops._fw_primal_default.call(original_self, 0);
+    const result_scalar_type: any = self.dtype.scalarType;
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(handle_r_to_c(result_scalar_type, original_self_t.mul(original_self_p.sgn()))) : handle_r_to_c(result_scalar_type, original_self_t.mul(original_self_p.sgn()));
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::abs__default", "engine/ops/native_functions/unary.yaml:53", "engine/generated/VariableType.ts:5792");
+}, "VariableType::abs__default", "engine/ops/native_functions/unary.yaml:53", "engine/generated/VariableType.ts:8331");
 registerKernel(ops.abs_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("abs");
-  return below_autograd(() => ops.abs_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::abs_out", "engine/ops/native_functions/unary.yaml:58", "engine/generated/VariableType.ts:5808");
+  const _result = below_autograd(() => ops.abs_out.redispatch(ks.and(after_autograd_keyset), self, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with abs_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::abs_out", "engine/ops/native_functions/unary.yaml:58", "engine/generated/VariableType.ts:8362");
 registerKernel(ops.sign_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: SignBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new SignBackward0();
@@ -5821,10 +8378,18 @@ registerKernel(ops.sign_default, "Autograd", (ks, self) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    result_new_fw_grad_opt = zeros_like(self_t);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::sign_default", "engine/ops/native_functions/unary.yaml:77", "engine/generated/VariableType.ts:5812");
+}, "VariableType::sign_default", "engine/ops/native_functions/unary.yaml:77", "engine/generated/VariableType.ts:8368");
 registerKernel(ops.sign__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_self = isFwGradDefined(self);
   check_inplace(self, _any_requires_grad);
   let grad_fn: SignBackward0 | null = null;
   if (_any_requires_grad) {
@@ -5836,14 +8401,25 @@ registerKernel(ops.sign__default, "Autograd", (ks, self) => {
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    let self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    self_t = GradMode.is_enabled() ? self_t.clone() : self_t;
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(zeros_like(self_t)) : zeros_like(self_t);
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::sign__default", "engine/ops/native_functions/unary.yaml:81", "engine/generated/VariableType.ts:5826");
+}, "VariableType::sign__default", "engine/ops/native_functions/unary.yaml:81", "engine/generated/VariableType.ts:8390");
 registerKernel(ops.sign_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("sign");
-  return below_autograd(() => ops.sign_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::sign_out", "engine/ops/native_functions/unary.yaml:85", "engine/generated/VariableType.ts:5841");
+  const _result = below_autograd(() => ops.sign_out.redispatch(ks.and(after_autograd_keyset), self, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with sign_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::sign_out", "engine/ops/native_functions/unary.yaml:85", "engine/generated/VariableType.ts:8414");
 registerKernel(ops.sgn_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: SgnBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new SgnBackward0();
@@ -5856,11 +8432,23 @@ registerKernel(ops.sgn_default, "Autograd", (ks, self) => {
     grad_fn.result_ = new SavedVariable((_result as Tensor), true);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const result: any = (_result as any);
+    result_new_fw_grad_opt = sgn_backward(result, self_t, self_p);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::sgn_default", "engine/ops/native_functions/unary.yaml:91", "engine/generated/VariableType.ts:5845");
+}, "VariableType::sgn_default", "engine/ops/native_functions/unary.yaml:91", "engine/generated/VariableType.ts:8420");
 registerKernel(ops.sgn__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_self = isFwGradDefined(self);
   check_inplace(self, _any_requires_grad);
+  let original_self: Tensor | null = null;
+  if (_any_has_forward_grad_self) original_self = ops.clone_default.call(self, null) as Tensor;
   let grad_fn: SgnBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new SgnBackward0();
@@ -5873,14 +8461,28 @@ registerKernel(ops.sgn__default, "Autograd", (ks, self) => {
     grad_fn.result_ = new SavedVariable(self, true);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const original_self_t_raw: any = fw_grad(original_self!, 0);
+    const original_self_t: any = original_self_t_raw !== null ? original_self_t_raw : ops.zeros_like_default.call(original_self, null, null, null, null, null);
+    const original_self_p: any = ops._fw_primal_default.call(original_self, 0);
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(sgn_backward(self_p, original_self_t, original_self_p)) : sgn_backward(self_p, original_self_t, original_self_p);
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::sgn__default", "engine/ops/native_functions/unary.yaml:95", "engine/generated/VariableType.ts:5861");
+}, "VariableType::sgn__default", "engine/ops/native_functions/unary.yaml:95", "engine/generated/VariableType.ts:8446");
 registerKernel(ops.sgn_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("sgn");
-  return below_autograd(() => ops.sgn_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::sgn_out", "engine/ops/native_functions/unary.yaml:99", "engine/generated/VariableType.ts:5878");
+  const _result = below_autograd(() => ops.sgn_out.redispatch(ks.and(after_autograd_keyset), self, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with sgn_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::sgn_out", "engine/ops/native_functions/unary.yaml:99", "engine/generated/VariableType.ts:8477");
 registerKernel(ops.exp_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: ExpBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new ExpBackward0();
@@ -5892,10 +8494,19 @@ registerKernel(ops.exp_default, "Autograd", (ks, self) => {
     grad_fn.result_ = new SavedVariable((_result as Tensor), true);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const result: any = (_result as any);
+    result_new_fw_grad_opt = self_t.mul(result);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::exp_default", "engine/ops/native_functions/unary.yaml:106", "engine/generated/VariableType.ts:5882");
+}, "VariableType::exp_default", "engine/ops/native_functions/unary.yaml:106", "engine/generated/VariableType.ts:8483");
 registerKernel(ops.exp__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_self = isFwGradDefined(self);
   check_inplace(self, _any_requires_grad);
   let grad_fn: ExpBackward0 | null = null;
   if (_any_requires_grad) {
@@ -5908,14 +8519,26 @@ registerKernel(ops.exp__default, "Autograd", (ks, self) => {
     grad_fn.result_ = new SavedVariable(self, true);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    let self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    self_t = GradMode.is_enabled() ? self_t.clone() : self_t;
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(self_t.mul(self_p)) : self_t.mul(self_p);
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::exp__default", "engine/ops/native_functions/unary.yaml:110", "engine/generated/VariableType.ts:5897");
+}, "VariableType::exp__default", "engine/ops/native_functions/unary.yaml:110", "engine/generated/VariableType.ts:8507");
 registerKernel(ops.exp_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("exp");
-  return below_autograd(() => ops.exp_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::exp_out", "engine/ops/native_functions/unary.yaml:114", "engine/generated/VariableType.ts:5913");
+  const _result = below_autograd(() => ops.exp_out.redispatch(ks.and(after_autograd_keyset), self, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with exp_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::exp_out", "engine/ops/native_functions/unary.yaml:114", "engine/generated/VariableType.ts:8533");
 registerKernel(ops.exp2_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: Exp2Backward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new Exp2Backward0();
@@ -5927,10 +8550,19 @@ registerKernel(ops.exp2_default, "Autograd", (ks, self) => {
     grad_fn.result_ = new SavedVariable((_result as Tensor), true);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const result: any = (_result as any);
+    result_new_fw_grad_opt = self_t.mul(result).mul(0.6931471805599453);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::exp2_default", "engine/ops/native_functions/unary.yaml:120", "engine/generated/VariableType.ts:5917");
+}, "VariableType::exp2_default", "engine/ops/native_functions/unary.yaml:120", "engine/generated/VariableType.ts:8539");
 registerKernel(ops.exp2__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_self = isFwGradDefined(self);
   check_inplace(self, _any_requires_grad);
   let grad_fn: Exp2Backward0 | null = null;
   if (_any_requires_grad) {
@@ -5943,14 +8575,26 @@ registerKernel(ops.exp2__default, "Autograd", (ks, self) => {
     grad_fn.result_ = new SavedVariable(self, true);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    let self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    self_t = GradMode.is_enabled() ? self_t.clone() : self_t;
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(self_t.mul(self_p).mul(0.6931471805599453)) : self_t.mul(self_p).mul(0.6931471805599453);
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::exp2__default", "engine/ops/native_functions/unary.yaml:124", "engine/generated/VariableType.ts:5932");
+}, "VariableType::exp2__default", "engine/ops/native_functions/unary.yaml:124", "engine/generated/VariableType.ts:8563");
 registerKernel(ops.exp2_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("exp2");
-  return below_autograd(() => ops.exp2_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::exp2_out", "engine/ops/native_functions/unary.yaml:128", "engine/generated/VariableType.ts:5948");
+  const _result = below_autograd(() => ops.exp2_out.redispatch(ks.and(after_autograd_keyset), self, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with exp2_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::exp2_out", "engine/ops/native_functions/unary.yaml:128", "engine/generated/VariableType.ts:8589");
 registerKernel(ops.expm1_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: Expm1Backward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new Expm1Backward0();
@@ -5962,10 +8606,19 @@ registerKernel(ops.expm1_default, "Autograd", (ks, self) => {
     grad_fn.result_ = new SavedVariable((_result as Tensor), true);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const result: any = (_result as any);
+    result_new_fw_grad_opt = self_t.mul(result.add(1));
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::expm1_default", "engine/ops/native_functions/unary.yaml:134", "engine/generated/VariableType.ts:5952");
+}, "VariableType::expm1_default", "engine/ops/native_functions/unary.yaml:134", "engine/generated/VariableType.ts:8595");
 registerKernel(ops.expm1__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_self = isFwGradDefined(self);
   check_inplace(self, _any_requires_grad);
   let grad_fn: Expm1Backward0 | null = null;
   if (_any_requires_grad) {
@@ -5978,14 +8631,26 @@ registerKernel(ops.expm1__default, "Autograd", (ks, self) => {
     grad_fn.result_ = new SavedVariable(self, true);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    let self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    self_t = GradMode.is_enabled() ? self_t.clone() : self_t;
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(self_t.mul(self_p.add(1))) : self_t.mul(self_p.add(1));
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::expm1__default", "engine/ops/native_functions/unary.yaml:138", "engine/generated/VariableType.ts:5967");
+}, "VariableType::expm1__default", "engine/ops/native_functions/unary.yaml:138", "engine/generated/VariableType.ts:8619");
 registerKernel(ops.expm1_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("expm1");
-  return below_autograd(() => ops.expm1_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::expm1_out", "engine/ops/native_functions/unary.yaml:142", "engine/generated/VariableType.ts:5983");
+  const _result = below_autograd(() => ops.expm1_out.redispatch(ks.and(after_autograd_keyset), self, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with expm1_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::expm1_out", "engine/ops/native_functions/unary.yaml:142", "engine/generated/VariableType.ts:8645");
 registerKernel(ops.log_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: LogBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new LogBackward0();
@@ -5997,11 +8662,22 @@ registerKernel(ops.log_default, "Autograd", (ks, self) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    result_new_fw_grad_opt = self_t.div(self_p);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::log_default", "engine/ops/native_functions/unary.yaml:148", "engine/generated/VariableType.ts:5987");
+}, "VariableType::log_default", "engine/ops/native_functions/unary.yaml:148", "engine/generated/VariableType.ts:8651");
 registerKernel(ops.log__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_self = isFwGradDefined(self);
   check_inplace(self, _any_requires_grad);
+  let original_self: Tensor | null = null;
+  if (_any_has_forward_grad_self) original_self = ops.clone_default.call(self, null) as Tensor;
   let grad_fn: LogBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new LogBackward0();
@@ -6013,14 +8689,28 @@ registerKernel(ops.log__default, "Autograd", (ks, self) => {
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const original_self_t_raw: any = fw_grad(original_self!, 0);
+    const original_self_t: any = original_self_t_raw !== null ? original_self_t_raw : ops.zeros_like_default.call(original_self, null, null, null, null, null);
+    const original_self_p: any = ops._fw_primal_default.call(original_self, 0);
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(original_self_t.div(original_self_p)) : original_self_t.div(original_self_p);
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::log__default", "engine/ops/native_functions/unary.yaml:152", "engine/generated/VariableType.ts:6002");
+}, "VariableType::log__default", "engine/ops/native_functions/unary.yaml:152", "engine/generated/VariableType.ts:8675");
 registerKernel(ops.log_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("log");
-  return below_autograd(() => ops.log_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::log_out", "engine/ops/native_functions/unary.yaml:156", "engine/generated/VariableType.ts:6018");
+  const _result = below_autograd(() => ops.log_out.redispatch(ks.and(after_autograd_keyset), self, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with log_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::log_out", "engine/ops/native_functions/unary.yaml:156", "engine/generated/VariableType.ts:8705");
 registerKernel(ops.log2_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: Log2Backward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new Log2Backward0();
@@ -6032,11 +8722,22 @@ registerKernel(ops.log2_default, "Autograd", (ks, self) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    result_new_fw_grad_opt = self_t.div(self_p.mul(0.6931471805599453));
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::log2_default", "engine/ops/native_functions/unary.yaml:162", "engine/generated/VariableType.ts:6022");
+}, "VariableType::log2_default", "engine/ops/native_functions/unary.yaml:162", "engine/generated/VariableType.ts:8711");
 registerKernel(ops.log2__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_self = isFwGradDefined(self);
   check_inplace(self, _any_requires_grad);
+  let original_self: Tensor | null = null;
+  if (_any_has_forward_grad_self) original_self = ops.clone_default.call(self, null) as Tensor;
   let grad_fn: Log2Backward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new Log2Backward0();
@@ -6048,14 +8749,28 @@ registerKernel(ops.log2__default, "Autograd", (ks, self) => {
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const original_self_t_raw: any = fw_grad(original_self!, 0);
+    const original_self_t: any = original_self_t_raw !== null ? original_self_t_raw : ops.zeros_like_default.call(original_self, null, null, null, null, null);
+    const original_self_p: any = ops._fw_primal_default.call(original_self, 0);
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(original_self_t.div(original_self_p.mul(0.6931471805599453))) : original_self_t.div(original_self_p.mul(0.6931471805599453));
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::log2__default", "engine/ops/native_functions/unary.yaml:166", "engine/generated/VariableType.ts:6037");
+}, "VariableType::log2__default", "engine/ops/native_functions/unary.yaml:166", "engine/generated/VariableType.ts:8735");
 registerKernel(ops.log2_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("log2");
-  return below_autograd(() => ops.log2_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::log2_out", "engine/ops/native_functions/unary.yaml:170", "engine/generated/VariableType.ts:6053");
+  const _result = below_autograd(() => ops.log2_out.redispatch(ks.and(after_autograd_keyset), self, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with log2_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::log2_out", "engine/ops/native_functions/unary.yaml:170", "engine/generated/VariableType.ts:8765");
 registerKernel(ops.log10_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: Log10Backward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new Log10Backward0();
@@ -6067,11 +8782,22 @@ registerKernel(ops.log10_default, "Autograd", (ks, self) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    result_new_fw_grad_opt = self_t.div(self_p.mul(2.3025850929940456));
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::log10_default", "engine/ops/native_functions/unary.yaml:176", "engine/generated/VariableType.ts:6057");
+}, "VariableType::log10_default", "engine/ops/native_functions/unary.yaml:176", "engine/generated/VariableType.ts:8771");
 registerKernel(ops.log10__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_self = isFwGradDefined(self);
   check_inplace(self, _any_requires_grad);
+  let original_self: Tensor | null = null;
+  if (_any_has_forward_grad_self) original_self = ops.clone_default.call(self, null) as Tensor;
   let grad_fn: Log10Backward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new Log10Backward0();
@@ -6083,14 +8809,28 @@ registerKernel(ops.log10__default, "Autograd", (ks, self) => {
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const original_self_t_raw: any = fw_grad(original_self!, 0);
+    const original_self_t: any = original_self_t_raw !== null ? original_self_t_raw : ops.zeros_like_default.call(original_self, null, null, null, null, null);
+    const original_self_p: any = ops._fw_primal_default.call(original_self, 0);
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(original_self_t.div(original_self_p.mul(2.3025850929940456))) : original_self_t.div(original_self_p.mul(2.3025850929940456));
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::log10__default", "engine/ops/native_functions/unary.yaml:180", "engine/generated/VariableType.ts:6072");
+}, "VariableType::log10__default", "engine/ops/native_functions/unary.yaml:180", "engine/generated/VariableType.ts:8795");
 registerKernel(ops.log10_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("log10");
-  return below_autograd(() => ops.log10_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::log10_out", "engine/ops/native_functions/unary.yaml:184", "engine/generated/VariableType.ts:6088");
+  const _result = below_autograd(() => ops.log10_out.redispatch(ks.and(after_autograd_keyset), self, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with log10_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::log10_out", "engine/ops/native_functions/unary.yaml:184", "engine/generated/VariableType.ts:8825");
 registerKernel(ops.log1p_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: Log1PBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new Log1PBackward0();
@@ -6102,11 +8842,22 @@ registerKernel(ops.log1p_default, "Autograd", (ks, self) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    result_new_fw_grad_opt = log1p_backward(self_t, self_p);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::log1p_default", "engine/ops/native_functions/unary.yaml:190", "engine/generated/VariableType.ts:6092");
+}, "VariableType::log1p_default", "engine/ops/native_functions/unary.yaml:190", "engine/generated/VariableType.ts:8831");
 registerKernel(ops.log1p__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_self = isFwGradDefined(self);
   check_inplace(self, _any_requires_grad);
+  let original_self: Tensor | null = null;
+  if (_any_has_forward_grad_self) original_self = ops.clone_default.call(self, null) as Tensor;
   let grad_fn: Log1PBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new Log1PBackward0();
@@ -6118,14 +8869,28 @@ registerKernel(ops.log1p__default, "Autograd", (ks, self) => {
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const original_self_t_raw: any = fw_grad(original_self!, 0);
+    const original_self_t: any = original_self_t_raw !== null ? original_self_t_raw : ops.zeros_like_default.call(original_self, null, null, null, null, null);
+    const original_self_p: any = ops._fw_primal_default.call(original_self, 0);
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(log1p_backward(original_self_t, original_self_p)) : log1p_backward(original_self_t, original_self_p);
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::log1p__default", "engine/ops/native_functions/unary.yaml:194", "engine/generated/VariableType.ts:6107");
+}, "VariableType::log1p__default", "engine/ops/native_functions/unary.yaml:194", "engine/generated/VariableType.ts:8855");
 registerKernel(ops.log1p_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("log1p");
-  return below_autograd(() => ops.log1p_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::log1p_out", "engine/ops/native_functions/unary.yaml:198", "engine/generated/VariableType.ts:6123");
+  const _result = below_autograd(() => ops.log1p_out.redispatch(ks.and(after_autograd_keyset), self, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with log1p_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::log1p_out", "engine/ops/native_functions/unary.yaml:198", "engine/generated/VariableType.ts:8885");
 registerKernel(ops.sqrt_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: SqrtBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new SqrtBackward0();
@@ -6137,10 +8902,19 @@ registerKernel(ops.sqrt_default, "Autograd", (ks, self) => {
     grad_fn.result_ = new SavedVariable((_result as Tensor), true);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const result: any = (_result as any);
+    result_new_fw_grad_opt = self_t.div(result.mul(2));
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::sqrt_default", "engine/ops/native_functions/unary.yaml:204", "engine/generated/VariableType.ts:6127");
+}, "VariableType::sqrt_default", "engine/ops/native_functions/unary.yaml:204", "engine/generated/VariableType.ts:8891");
 registerKernel(ops.sqrt__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_self = isFwGradDefined(self);
   check_inplace(self, _any_requires_grad);
   let grad_fn: SqrtBackward0 | null = null;
   if (_any_requires_grad) {
@@ -6153,14 +8927,26 @@ registerKernel(ops.sqrt__default, "Autograd", (ks, self) => {
     grad_fn.result_ = new SavedVariable(self, true);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    let self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    self_t = GradMode.is_enabled() ? self_t.clone() : self_t;
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(self_t.div(self_p.mul(2))) : self_t.div(self_p.mul(2));
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::sqrt__default", "engine/ops/native_functions/unary.yaml:208", "engine/generated/VariableType.ts:6142");
+}, "VariableType::sqrt__default", "engine/ops/native_functions/unary.yaml:208", "engine/generated/VariableType.ts:8915");
 registerKernel(ops.sqrt_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("sqrt");
-  return below_autograd(() => ops.sqrt_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::sqrt_out", "engine/ops/native_functions/unary.yaml:212", "engine/generated/VariableType.ts:6158");
+  const _result = below_autograd(() => ops.sqrt_out.redispatch(ks.and(after_autograd_keyset), self, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with sqrt_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::sqrt_out", "engine/ops/native_functions/unary.yaml:212", "engine/generated/VariableType.ts:8941");
 registerKernel(ops.rsqrt_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: RsqrtBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new RsqrtBackward0();
@@ -6172,10 +8958,19 @@ registerKernel(ops.rsqrt_default, "Autograd", (ks, self) => {
     grad_fn.result_ = new SavedVariable((_result as Tensor), true);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const result: any = (_result as any);
+    result_new_fw_grad_opt = self_t.mul(-0.5).mul(result.pow(3));
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::rsqrt_default", "engine/ops/native_functions/unary.yaml:218", "engine/generated/VariableType.ts:6162");
+}, "VariableType::rsqrt_default", "engine/ops/native_functions/unary.yaml:218", "engine/generated/VariableType.ts:8947");
 registerKernel(ops.rsqrt__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_self = isFwGradDefined(self);
   check_inplace(self, _any_requires_grad);
   let grad_fn: RsqrtBackward0 | null = null;
   if (_any_requires_grad) {
@@ -6188,14 +8983,26 @@ registerKernel(ops.rsqrt__default, "Autograd", (ks, self) => {
     grad_fn.result_ = new SavedVariable(self, true);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    let self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    self_t = GradMode.is_enabled() ? self_t.clone() : self_t;
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(self_t.mul(-0.5).mul(self_p.pow(3))) : self_t.mul(-0.5).mul(self_p.pow(3));
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::rsqrt__default", "engine/ops/native_functions/unary.yaml:222", "engine/generated/VariableType.ts:6177");
+}, "VariableType::rsqrt__default", "engine/ops/native_functions/unary.yaml:222", "engine/generated/VariableType.ts:8971");
 registerKernel(ops.rsqrt_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("rsqrt");
-  return below_autograd(() => ops.rsqrt_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::rsqrt_out", "engine/ops/native_functions/unary.yaml:226", "engine/generated/VariableType.ts:6193");
+  const _result = below_autograd(() => ops.rsqrt_out.redispatch(ks.and(after_autograd_keyset), self, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with rsqrt_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::rsqrt_out", "engine/ops/native_functions/unary.yaml:226", "engine/generated/VariableType.ts:8997");
 registerKernel(ops.reciprocal_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: ReciprocalBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new ReciprocalBackward0();
@@ -6207,10 +9014,19 @@ registerKernel(ops.reciprocal_default, "Autograd", (ks, self) => {
     grad_fn.result_ = new SavedVariable((_result as Tensor), true);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const result: any = (_result as any);
+    result_new_fw_grad_opt = self_t.neg().mul(result.mul(result));
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::reciprocal_default", "engine/ops/native_functions/unary.yaml:232", "engine/generated/VariableType.ts:6197");
+}, "VariableType::reciprocal_default", "engine/ops/native_functions/unary.yaml:232", "engine/generated/VariableType.ts:9003");
 registerKernel(ops.reciprocal__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_self = isFwGradDefined(self);
   check_inplace(self, _any_requires_grad);
   let grad_fn: ReciprocalBackward0 | null = null;
   if (_any_requires_grad) {
@@ -6223,14 +9039,26 @@ registerKernel(ops.reciprocal__default, "Autograd", (ks, self) => {
     grad_fn.result_ = new SavedVariable(self, true);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    let self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    self_t = GradMode.is_enabled() ? self_t.clone() : self_t;
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(self_t.neg().mul(self_p.mul(self_p))) : self_t.neg().mul(self_p.mul(self_p));
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::reciprocal__default", "engine/ops/native_functions/unary.yaml:236", "engine/generated/VariableType.ts:6212");
+}, "VariableType::reciprocal__default", "engine/ops/native_functions/unary.yaml:236", "engine/generated/VariableType.ts:9027");
 registerKernel(ops.reciprocal_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("reciprocal");
-  return below_autograd(() => ops.reciprocal_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::reciprocal_out", "engine/ops/native_functions/unary.yaml:240", "engine/generated/VariableType.ts:6228");
+  const _result = below_autograd(() => ops.reciprocal_out.redispatch(ks.and(after_autograd_keyset), self, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with reciprocal_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::reciprocal_out", "engine/ops/native_functions/unary.yaml:240", "engine/generated/VariableType.ts:9053");
 registerKernel(ops.sin_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: SinBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new SinBackward0();
@@ -6242,11 +9070,22 @@ registerKernel(ops.sin_default, "Autograd", (ks, self) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    result_new_fw_grad_opt = self_t.mul(self_p.cos());
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::sin_default", "engine/ops/native_functions/unary.yaml:262", "engine/generated/VariableType.ts:6232");
+}, "VariableType::sin_default", "engine/ops/native_functions/unary.yaml:262", "engine/generated/VariableType.ts:9059");
 registerKernel(ops.sin__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_self = isFwGradDefined(self);
   check_inplace(self, _any_requires_grad);
+  let original_self: Tensor | null = null;
+  if (_any_has_forward_grad_self) original_self = ops.clone_default.call(self, null) as Tensor;
   let grad_fn: SinBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new SinBackward0();
@@ -6258,14 +9097,28 @@ registerKernel(ops.sin__default, "Autograd", (ks, self) => {
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const original_self_t_raw: any = fw_grad(original_self!, 0);
+    const original_self_t: any = original_self_t_raw !== null ? original_self_t_raw : ops.zeros_like_default.call(original_self, null, null, null, null, null);
+    const original_self_p: any = ops._fw_primal_default.call(original_self, 0);
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(original_self_t.mul(original_self_p.cos())) : original_self_t.mul(original_self_p.cos());
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::sin__default", "engine/ops/native_functions/unary.yaml:266", "engine/generated/VariableType.ts:6247");
+}, "VariableType::sin__default", "engine/ops/native_functions/unary.yaml:266", "engine/generated/VariableType.ts:9083");
 registerKernel(ops.sin_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("sin");
-  return below_autograd(() => ops.sin_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::sin_out", "engine/ops/native_functions/unary.yaml:270", "engine/generated/VariableType.ts:6263");
+  const _result = below_autograd(() => ops.sin_out.redispatch(ks.and(after_autograd_keyset), self, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with sin_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::sin_out", "engine/ops/native_functions/unary.yaml:270", "engine/generated/VariableType.ts:9113");
 registerKernel(ops.cos_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: CosBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new CosBackward0();
@@ -6277,11 +9130,22 @@ registerKernel(ops.cos_default, "Autograd", (ks, self) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    result_new_fw_grad_opt = self_t.mul(self_p.sin().neg());
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::cos_default", "engine/ops/native_functions/unary.yaml:276", "engine/generated/VariableType.ts:6267");
+}, "VariableType::cos_default", "engine/ops/native_functions/unary.yaml:276", "engine/generated/VariableType.ts:9119");
 registerKernel(ops.cos__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_self = isFwGradDefined(self);
   check_inplace(self, _any_requires_grad);
+  let original_self: Tensor | null = null;
+  if (_any_has_forward_grad_self) original_self = ops.clone_default.call(self, null) as Tensor;
   let grad_fn: CosBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new CosBackward0();
@@ -6293,14 +9157,28 @@ registerKernel(ops.cos__default, "Autograd", (ks, self) => {
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const original_self_t_raw: any = fw_grad(original_self!, 0);
+    const original_self_t: any = original_self_t_raw !== null ? original_self_t_raw : ops.zeros_like_default.call(original_self, null, null, null, null, null);
+    const original_self_p: any = ops._fw_primal_default.call(original_self, 0);
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(original_self_t.mul(original_self_p.sin().neg())) : original_self_t.mul(original_self_p.sin().neg());
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::cos__default", "engine/ops/native_functions/unary.yaml:280", "engine/generated/VariableType.ts:6282");
+}, "VariableType::cos__default", "engine/ops/native_functions/unary.yaml:280", "engine/generated/VariableType.ts:9143");
 registerKernel(ops.cos_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("cos");
-  return below_autograd(() => ops.cos_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::cos_out", "engine/ops/native_functions/unary.yaml:284", "engine/generated/VariableType.ts:6298");
+  const _result = below_autograd(() => ops.cos_out.redispatch(ks.and(after_autograd_keyset), self, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with cos_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::cos_out", "engine/ops/native_functions/unary.yaml:284", "engine/generated/VariableType.ts:9173");
 registerKernel(ops.tan_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: TanBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new TanBackward0();
@@ -6312,10 +9190,19 @@ registerKernel(ops.tan_default, "Autograd", (ks, self) => {
     grad_fn.result_ = new SavedVariable((_result as Tensor), true);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const result: any = (_result as any);
+    result_new_fw_grad_opt = self_t.mul(result.pow(2).add(1));
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::tan_default", "engine/ops/native_functions/unary.yaml:290", "engine/generated/VariableType.ts:6302");
+}, "VariableType::tan_default", "engine/ops/native_functions/unary.yaml:290", "engine/generated/VariableType.ts:9179");
 registerKernel(ops.tan__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_self = isFwGradDefined(self);
   check_inplace(self, _any_requires_grad);
   let grad_fn: TanBackward0 | null = null;
   if (_any_requires_grad) {
@@ -6328,14 +9215,26 @@ registerKernel(ops.tan__default, "Autograd", (ks, self) => {
     grad_fn.result_ = new SavedVariable(self, true);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    let self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    self_t = GradMode.is_enabled() ? self_t.clone() : self_t;
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(self_t.mul(self_p.pow(2).add(1))) : self_t.mul(self_p.pow(2).add(1));
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::tan__default", "engine/ops/native_functions/unary.yaml:294", "engine/generated/VariableType.ts:6317");
+}, "VariableType::tan__default", "engine/ops/native_functions/unary.yaml:294", "engine/generated/VariableType.ts:9203");
 registerKernel(ops.tan_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("tan");
-  return below_autograd(() => ops.tan_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::tan_out", "engine/ops/native_functions/unary.yaml:298", "engine/generated/VariableType.ts:6333");
+  const _result = below_autograd(() => ops.tan_out.redispatch(ks.and(after_autograd_keyset), self, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with tan_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::tan_out", "engine/ops/native_functions/unary.yaml:298", "engine/generated/VariableType.ts:9229");
 registerKernel(ops.asin_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: AsinBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new AsinBackward0();
@@ -6347,11 +9246,22 @@ registerKernel(ops.asin_default, "Autograd", (ks, self) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    result_new_fw_grad_opt = self_t.mul(self_p.neg().mul(self_p).add(1).rsqrt());
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::asin_default", "engine/ops/native_functions/unary.yaml:304", "engine/generated/VariableType.ts:6337");
+}, "VariableType::asin_default", "engine/ops/native_functions/unary.yaml:304", "engine/generated/VariableType.ts:9235");
 registerKernel(ops.asin__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_self = isFwGradDefined(self);
   check_inplace(self, _any_requires_grad);
+  let original_self: Tensor | null = null;
+  if (_any_has_forward_grad_self) original_self = ops.clone_default.call(self, null) as Tensor;
   let grad_fn: AsinBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new AsinBackward0();
@@ -6363,14 +9273,28 @@ registerKernel(ops.asin__default, "Autograd", (ks, self) => {
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const original_self_t_raw: any = fw_grad(original_self!, 0);
+    const original_self_t: any = original_self_t_raw !== null ? original_self_t_raw : ops.zeros_like_default.call(original_self, null, null, null, null, null);
+    const original_self_p: any = ops._fw_primal_default.call(original_self, 0);
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(original_self_t.mul(original_self_p.neg().mul(original_self_p).add(1).rsqrt())) : original_self_t.mul(original_self_p.neg().mul(original_self_p).add(1).rsqrt());
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::asin__default", "engine/ops/native_functions/unary.yaml:308", "engine/generated/VariableType.ts:6352");
+}, "VariableType::asin__default", "engine/ops/native_functions/unary.yaml:308", "engine/generated/VariableType.ts:9259");
 registerKernel(ops.asin_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("asin");
-  return below_autograd(() => ops.asin_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::asin_out", "engine/ops/native_functions/unary.yaml:312", "engine/generated/VariableType.ts:6368");
+  const _result = below_autograd(() => ops.asin_out.redispatch(ks.and(after_autograd_keyset), self, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with asin_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::asin_out", "engine/ops/native_functions/unary.yaml:312", "engine/generated/VariableType.ts:9289");
 registerKernel(ops.acos_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: AcosBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new AcosBackward0();
@@ -6382,11 +9306,22 @@ registerKernel(ops.acos_default, "Autograd", (ks, self) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    result_new_fw_grad_opt = self_t.mul(self_p.neg().mul(self_p).add(1).rsqrt().neg());
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::acos_default", "engine/ops/native_functions/unary.yaml:332", "engine/generated/VariableType.ts:6372");
+}, "VariableType::acos_default", "engine/ops/native_functions/unary.yaml:332", "engine/generated/VariableType.ts:9295");
 registerKernel(ops.acos__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_self = isFwGradDefined(self);
   check_inplace(self, _any_requires_grad);
+  let original_self: Tensor | null = null;
+  if (_any_has_forward_grad_self) original_self = ops.clone_default.call(self, null) as Tensor;
   let grad_fn: AcosBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new AcosBackward0();
@@ -6398,14 +9333,28 @@ registerKernel(ops.acos__default, "Autograd", (ks, self) => {
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const original_self_t_raw: any = fw_grad(original_self!, 0);
+    const original_self_t: any = original_self_t_raw !== null ? original_self_t_raw : ops.zeros_like_default.call(original_self, null, null, null, null, null);
+    const original_self_p: any = ops._fw_primal_default.call(original_self, 0);
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(original_self_t.mul(original_self_p.neg().mul(original_self_p).add(1).rsqrt().neg())) : original_self_t.mul(original_self_p.neg().mul(original_self_p).add(1).rsqrt().neg());
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::acos__default", "engine/ops/native_functions/unary.yaml:336", "engine/generated/VariableType.ts:6387");
+}, "VariableType::acos__default", "engine/ops/native_functions/unary.yaml:336", "engine/generated/VariableType.ts:9319");
 registerKernel(ops.acos_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("acos");
-  return below_autograd(() => ops.acos_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::acos_out", "engine/ops/native_functions/unary.yaml:340", "engine/generated/VariableType.ts:6403");
+  const _result = below_autograd(() => ops.acos_out.redispatch(ks.and(after_autograd_keyset), self, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with acos_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::acos_out", "engine/ops/native_functions/unary.yaml:340", "engine/generated/VariableType.ts:9349");
 registerKernel(ops.atan_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: AtanBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new AtanBackward0();
@@ -6417,11 +9366,22 @@ registerKernel(ops.atan_default, "Autograd", (ks, self) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    result_new_fw_grad_opt = self_t.div(self_p.mul(self_p).add(1));
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::atan_default", "engine/ops/native_functions/unary.yaml:360", "engine/generated/VariableType.ts:6407");
+}, "VariableType::atan_default", "engine/ops/native_functions/unary.yaml:360", "engine/generated/VariableType.ts:9355");
 registerKernel(ops.atan__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_self = isFwGradDefined(self);
   check_inplace(self, _any_requires_grad);
+  let original_self: Tensor | null = null;
+  if (_any_has_forward_grad_self) original_self = ops.clone_default.call(self, null) as Tensor;
   let grad_fn: AtanBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new AtanBackward0();
@@ -6433,14 +9393,28 @@ registerKernel(ops.atan__default, "Autograd", (ks, self) => {
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const original_self_t_raw: any = fw_grad(original_self!, 0);
+    const original_self_t: any = original_self_t_raw !== null ? original_self_t_raw : ops.zeros_like_default.call(original_self, null, null, null, null, null);
+    const original_self_p: any = ops._fw_primal_default.call(original_self, 0);
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(original_self_t.div(original_self_p.mul(original_self_p).add(1))) : original_self_t.div(original_self_p.mul(original_self_p).add(1));
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::atan__default", "engine/ops/native_functions/unary.yaml:364", "engine/generated/VariableType.ts:6422");
+}, "VariableType::atan__default", "engine/ops/native_functions/unary.yaml:364", "engine/generated/VariableType.ts:9379");
 registerKernel(ops.atan_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("atan");
-  return below_autograd(() => ops.atan_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::atan_out", "engine/ops/native_functions/unary.yaml:368", "engine/generated/VariableType.ts:6438");
+  const _result = below_autograd(() => ops.atan_out.redispatch(ks.and(after_autograd_keyset), self, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with atan_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::atan_out", "engine/ops/native_functions/unary.yaml:368", "engine/generated/VariableType.ts:9409");
 registerKernel(ops.sinh_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: SinhBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new SinhBackward0();
@@ -6452,11 +9426,22 @@ registerKernel(ops.sinh_default, "Autograd", (ks, self) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    result_new_fw_grad_opt = self_t.mul(self_p.cosh());
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::sinh_default", "engine/ops/native_functions/unary.yaml:388", "engine/generated/VariableType.ts:6442");
+}, "VariableType::sinh_default", "engine/ops/native_functions/unary.yaml:388", "engine/generated/VariableType.ts:9415");
 registerKernel(ops.sinh__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_self = isFwGradDefined(self);
   check_inplace(self, _any_requires_grad);
+  let original_self: Tensor | null = null;
+  if (_any_has_forward_grad_self) original_self = ops.clone_default.call(self, null) as Tensor;
   let grad_fn: SinhBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new SinhBackward0();
@@ -6468,14 +9453,28 @@ registerKernel(ops.sinh__default, "Autograd", (ks, self) => {
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const original_self_t_raw: any = fw_grad(original_self!, 0);
+    const original_self_t: any = original_self_t_raw !== null ? original_self_t_raw : ops.zeros_like_default.call(original_self, null, null, null, null, null);
+    const original_self_p: any = ops._fw_primal_default.call(original_self, 0);
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(original_self_t.mul(original_self_p.cosh())) : original_self_t.mul(original_self_p.cosh());
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::sinh__default", "engine/ops/native_functions/unary.yaml:392", "engine/generated/VariableType.ts:6457");
+}, "VariableType::sinh__default", "engine/ops/native_functions/unary.yaml:392", "engine/generated/VariableType.ts:9439");
 registerKernel(ops.sinh_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("sinh");
-  return below_autograd(() => ops.sinh_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::sinh_out", "engine/ops/native_functions/unary.yaml:396", "engine/generated/VariableType.ts:6473");
+  const _result = below_autograd(() => ops.sinh_out.redispatch(ks.and(after_autograd_keyset), self, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with sinh_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::sinh_out", "engine/ops/native_functions/unary.yaml:396", "engine/generated/VariableType.ts:9469");
 registerKernel(ops.cosh_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: CoshBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new CoshBackward0();
@@ -6487,11 +9486,22 @@ registerKernel(ops.cosh_default, "Autograd", (ks, self) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    result_new_fw_grad_opt = self_t.mul(self_p.sinh());
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::cosh_default", "engine/ops/native_functions/unary.yaml:402", "engine/generated/VariableType.ts:6477");
+}, "VariableType::cosh_default", "engine/ops/native_functions/unary.yaml:402", "engine/generated/VariableType.ts:9475");
 registerKernel(ops.cosh__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_self = isFwGradDefined(self);
   check_inplace(self, _any_requires_grad);
+  let original_self: Tensor | null = null;
+  if (_any_has_forward_grad_self) original_self = ops.clone_default.call(self, null) as Tensor;
   let grad_fn: CoshBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new CoshBackward0();
@@ -6503,14 +9513,28 @@ registerKernel(ops.cosh__default, "Autograd", (ks, self) => {
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const original_self_t_raw: any = fw_grad(original_self!, 0);
+    const original_self_t: any = original_self_t_raw !== null ? original_self_t_raw : ops.zeros_like_default.call(original_self, null, null, null, null, null);
+    const original_self_p: any = ops._fw_primal_default.call(original_self, 0);
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(original_self_t.mul(original_self_p.sinh())) : original_self_t.mul(original_self_p.sinh());
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::cosh__default", "engine/ops/native_functions/unary.yaml:406", "engine/generated/VariableType.ts:6492");
+}, "VariableType::cosh__default", "engine/ops/native_functions/unary.yaml:406", "engine/generated/VariableType.ts:9499");
 registerKernel(ops.cosh_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("cosh");
-  return below_autograd(() => ops.cosh_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::cosh_out", "engine/ops/native_functions/unary.yaml:410", "engine/generated/VariableType.ts:6508");
+  const _result = below_autograd(() => ops.cosh_out.redispatch(ks.and(after_autograd_keyset), self, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with cosh_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::cosh_out", "engine/ops/native_functions/unary.yaml:410", "engine/generated/VariableType.ts:9529");
 registerKernel(ops.tanh_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: TanhBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new TanhBackward0();
@@ -6522,10 +9546,19 @@ registerKernel(ops.tanh_default, "Autograd", (ks, self) => {
     grad_fn.result_ = new SavedVariable((_result as Tensor), true);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const result: any = (_result as any);
+    result_new_fw_grad_opt = tanh_backward(self_t, result);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::tanh_default", "engine/ops/native_functions/unary.yaml:416", "engine/generated/VariableType.ts:6512");
+}, "VariableType::tanh_default", "engine/ops/native_functions/unary.yaml:416", "engine/generated/VariableType.ts:9535");
 registerKernel(ops.tanh__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_self = isFwGradDefined(self);
   check_inplace(self, _any_requires_grad);
   let grad_fn: TanhBackward0 | null = null;
   if (_any_requires_grad) {
@@ -6538,14 +9571,26 @@ registerKernel(ops.tanh__default, "Autograd", (ks, self) => {
     grad_fn.result_ = new SavedVariable(self, true);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    let self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    self_t = GradMode.is_enabled() ? self_t.clone() : self_t;
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(tanh_backward(self_t, self_p)) : tanh_backward(self_t, self_p);
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::tanh__default", "engine/ops/native_functions/unary.yaml:420", "engine/generated/VariableType.ts:6527");
+}, "VariableType::tanh__default", "engine/ops/native_functions/unary.yaml:420", "engine/generated/VariableType.ts:9559");
 registerKernel(ops.tanh_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("tanh");
-  return below_autograd(() => ops.tanh_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::tanh_out", "engine/ops/native_functions/unary.yaml:424", "engine/generated/VariableType.ts:6543");
+  const _result = below_autograd(() => ops.tanh_out.redispatch(ks.and(after_autograd_keyset), self, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with tanh_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::tanh_out", "engine/ops/native_functions/unary.yaml:424", "engine/generated/VariableType.ts:9585");
 registerKernel(ops.sigmoid_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: SigmoidBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new SigmoidBackward0();
@@ -6557,10 +9602,19 @@ registerKernel(ops.sigmoid_default, "Autograd", (ks, self) => {
     grad_fn.result_ = new SavedVariable((_result as Tensor), true);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const result: any = (_result as any);
+    result_new_fw_grad_opt = sigmoid_backward(self_t, result);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::sigmoid_default", "engine/ops/native_functions/unary.yaml:431", "engine/generated/VariableType.ts:6547");
+}, "VariableType::sigmoid_default", "engine/ops/native_functions/unary.yaml:431", "engine/generated/VariableType.ts:9591");
 registerKernel(ops.sigmoid__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_self = isFwGradDefined(self);
   check_inplace(self, _any_requires_grad);
   let grad_fn: SigmoidBackward0 | null = null;
   if (_any_requires_grad) {
@@ -6573,14 +9627,26 @@ registerKernel(ops.sigmoid__default, "Autograd", (ks, self) => {
     grad_fn.result_ = new SavedVariable(self, true);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    let self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    self_t = GradMode.is_enabled() ? self_t.clone() : self_t;
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(sigmoid_backward(self_t, self_p)) : sigmoid_backward(self_t, self_p);
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::sigmoid__default", "engine/ops/native_functions/unary.yaml:435", "engine/generated/VariableType.ts:6562");
+}, "VariableType::sigmoid__default", "engine/ops/native_functions/unary.yaml:435", "engine/generated/VariableType.ts:9615");
 registerKernel(ops.sigmoid_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("sigmoid");
-  return below_autograd(() => ops.sigmoid_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::sigmoid_out", "engine/ops/native_functions/unary.yaml:439", "engine/generated/VariableType.ts:6578");
+  const _result = below_autograd(() => ops.sigmoid_out.redispatch(ks.and(after_autograd_keyset), self, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with sigmoid_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::sigmoid_out", "engine/ops/native_functions/unary.yaml:439", "engine/generated/VariableType.ts:9641");
 registerKernel(ops.logit_default, "Autograd", (ks, self, eps) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: LogitBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new LogitBackward0();
@@ -6593,11 +9659,22 @@ registerKernel(ops.logit_default, "Autograd", (ks, self, eps) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    result_new_fw_grad_opt = infinitely_differentiable_logit_backward(self_t, self_p, eps);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::logit_default", "engine/ops/native_functions/unary.yaml:445", "engine/generated/VariableType.ts:6582");
+}, "VariableType::logit_default", "engine/ops/native_functions/unary.yaml:445", "engine/generated/VariableType.ts:9647");
 registerKernel(ops.logit__default, "Autograd", (ks, self, eps) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_self = isFwGradDefined(self);
   check_inplace(self, _any_requires_grad);
+  let original_self: Tensor | null = null;
+  if (_any_has_forward_grad_self) original_self = ops.clone_default.call(self, null) as Tensor;
   let grad_fn: LogitBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new LogitBackward0();
@@ -6610,14 +9687,28 @@ registerKernel(ops.logit__default, "Autograd", (ks, self, eps) => {
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const original_self_t_raw: any = fw_grad(original_self!, 0);
+    const original_self_t: any = original_self_t_raw !== null ? original_self_t_raw : ops.zeros_like_default.call(original_self, null, null, null, null, null);
+    const original_self_p: any = ops._fw_primal_default.call(original_self, 0);
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(infinitely_differentiable_logit_backward(original_self_t, original_self_p, eps)) : infinitely_differentiable_logit_backward(original_self_t, original_self_p, eps);
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::logit__default", "engine/ops/native_functions/unary.yaml:450", "engine/generated/VariableType.ts:6598");
+}, "VariableType::logit__default", "engine/ops/native_functions/unary.yaml:450", "engine/generated/VariableType.ts:9672");
 registerKernel(ops.logit_out, "Autograd", (ks, self, eps, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("logit");
-  return below_autograd(() => ops.logit_out.redispatch(ks.and(after_autograd_keyset), self, eps, out));
-}, "VariableType::logit_out", "engine/ops/native_functions/unary.yaml:455", "engine/generated/VariableType.ts:6615");
+  const _result = below_autograd(() => ops.logit_out.redispatch(ks.and(after_autograd_keyset), self, eps, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with logit_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::logit_out", "engine/ops/native_functions/unary.yaml:455", "engine/generated/VariableType.ts:9703");
 registerKernel(ops.erf_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: ErfBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new ErfBackward0();
@@ -6629,11 +9720,22 @@ registerKernel(ops.erf_default, "Autograd", (ks, self) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    result_new_fw_grad_opt = self_p.pow(2).neg().exp().mul(1.1283791670955126).mul(self_t);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::erf_default", "engine/ops/native_functions/unary.yaml:460", "engine/generated/VariableType.ts:6619");
+}, "VariableType::erf_default", "engine/ops/native_functions/unary.yaml:460", "engine/generated/VariableType.ts:9709");
 registerKernel(ops.erf__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_self = isFwGradDefined(self);
   check_inplace(self, _any_requires_grad);
+  let original_self: Tensor | null = null;
+  if (_any_has_forward_grad_self) original_self = ops.clone_default.call(self, null) as Tensor;
   let grad_fn: ErfBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new ErfBackward0();
@@ -6645,14 +9747,28 @@ registerKernel(ops.erf__default, "Autograd", (ks, self) => {
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const original_self_t_raw: any = fw_grad(original_self!, 0);
+    const original_self_t: any = original_self_t_raw !== null ? original_self_t_raw : ops.zeros_like_default.call(original_self, null, null, null, null, null);
+    const original_self_p: any = ops._fw_primal_default.call(original_self, 0);
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(original_self_p.pow(2).neg().exp().mul(1.1283791670955126).mul(original_self_t)) : original_self_p.pow(2).neg().exp().mul(1.1283791670955126).mul(original_self_t);
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::erf__default", "engine/ops/native_functions/unary.yaml:464", "engine/generated/VariableType.ts:6634");
+}, "VariableType::erf__default", "engine/ops/native_functions/unary.yaml:464", "engine/generated/VariableType.ts:9733");
 registerKernel(ops.erf_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("erf");
-  return below_autograd(() => ops.erf_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::erf_out", "engine/ops/native_functions/unary.yaml:468", "engine/generated/VariableType.ts:6650");
+  const _result = below_autograd(() => ops.erf_out.redispatch(ks.and(after_autograd_keyset), self, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with erf_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::erf_out", "engine/ops/native_functions/unary.yaml:468", "engine/generated/VariableType.ts:9763");
 registerKernel(ops.erfc_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: ErfcBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new ErfcBackward0();
@@ -6664,11 +9780,22 @@ registerKernel(ops.erfc_default, "Autograd", (ks, self) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    result_new_fw_grad_opt = self_p.pow(2).neg().exp().mul(-1.1283791670955126).mul(self_t);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::erfc_default", "engine/ops/native_functions/unary.yaml:474", "engine/generated/VariableType.ts:6654");
+}, "VariableType::erfc_default", "engine/ops/native_functions/unary.yaml:474", "engine/generated/VariableType.ts:9769");
 registerKernel(ops.erfc__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_self = isFwGradDefined(self);
   check_inplace(self, _any_requires_grad);
+  let original_self: Tensor | null = null;
+  if (_any_has_forward_grad_self) original_self = ops.clone_default.call(self, null) as Tensor;
   let grad_fn: ErfcBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new ErfcBackward0();
@@ -6680,14 +9807,28 @@ registerKernel(ops.erfc__default, "Autograd", (ks, self) => {
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const original_self_t_raw: any = fw_grad(original_self!, 0);
+    const original_self_t: any = original_self_t_raw !== null ? original_self_t_raw : ops.zeros_like_default.call(original_self, null, null, null, null, null);
+    const original_self_p: any = ops._fw_primal_default.call(original_self, 0);
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(original_self_p.pow(2).neg().exp().mul(-1.1283791670955126).mul(original_self_t)) : original_self_p.pow(2).neg().exp().mul(-1.1283791670955126).mul(original_self_t);
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::erfc__default", "engine/ops/native_functions/unary.yaml:478", "engine/generated/VariableType.ts:6669");
+}, "VariableType::erfc__default", "engine/ops/native_functions/unary.yaml:478", "engine/generated/VariableType.ts:9793");
 registerKernel(ops.erfc_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("erfc");
-  return below_autograd(() => ops.erfc_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::erfc_out", "engine/ops/native_functions/unary.yaml:482", "engine/generated/VariableType.ts:6685");
+  const _result = below_autograd(() => ops.erfc_out.redispatch(ks.and(after_autograd_keyset), self, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with erfc_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::erfc_out", "engine/ops/native_functions/unary.yaml:482", "engine/generated/VariableType.ts:9823");
 registerKernel(ops.erfinv_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: ErfinvBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new ErfinvBackward0();
@@ -6699,11 +9840,22 @@ registerKernel(ops.erfinv_default, "Autograd", (ks, self) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    result_new_fw_grad_opt = self_p.erfinv().pow(2).exp().mul(0.8862269254527579).mul(self_t);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::erfinv_default", "engine/ops/native_functions/unary.yaml:488", "engine/generated/VariableType.ts:6689");
+}, "VariableType::erfinv_default", "engine/ops/native_functions/unary.yaml:488", "engine/generated/VariableType.ts:9829");
 registerKernel(ops.erfinv__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_self = isFwGradDefined(self);
   check_inplace(self, _any_requires_grad);
+  let original_self: Tensor | null = null;
+  if (_any_has_forward_grad_self) original_self = ops.clone_default.call(self, null) as Tensor;
   let grad_fn: ErfinvBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new ErfinvBackward0();
@@ -6715,14 +9867,28 @@ registerKernel(ops.erfinv__default, "Autograd", (ks, self) => {
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const original_self_t_raw: any = fw_grad(original_self!, 0);
+    const original_self_t: any = original_self_t_raw !== null ? original_self_t_raw : ops.zeros_like_default.call(original_self, null, null, null, null, null);
+    const original_self_p: any = ops._fw_primal_default.call(original_self, 0);
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(original_self_p.erfinv().pow(2).exp().mul(0.8862269254527579).mul(original_self_t)) : original_self_p.erfinv().pow(2).exp().mul(0.8862269254527579).mul(original_self_t);
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::erfinv__default", "engine/ops/native_functions/unary.yaml:492", "engine/generated/VariableType.ts:6704");
+}, "VariableType::erfinv__default", "engine/ops/native_functions/unary.yaml:492", "engine/generated/VariableType.ts:9853");
 registerKernel(ops.erfinv_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("erfinv");
-  return below_autograd(() => ops.erfinv_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::erfinv_out", "engine/ops/native_functions/unary.yaml:496", "engine/generated/VariableType.ts:6720");
+  const _result = below_autograd(() => ops.erfinv_out.redispatch(ks.and(after_autograd_keyset), self, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with erfinv_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::erfinv_out", "engine/ops/native_functions/unary.yaml:496", "engine/generated/VariableType.ts:9883");
 registerKernel(ops.floor_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: FloorBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new FloorBackward0();
@@ -6733,10 +9899,18 @@ registerKernel(ops.floor_default, "Autograd", (ks, self) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    result_new_fw_grad_opt = zeros_like(self_t);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::floor_default", "engine/ops/native_functions/unary.yaml:503", "engine/generated/VariableType.ts:6724");
+}, "VariableType::floor_default", "engine/ops/native_functions/unary.yaml:503", "engine/generated/VariableType.ts:9889");
 registerKernel(ops.floor__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_self = isFwGradDefined(self);
   check_inplace(self, _any_requires_grad);
   let grad_fn: FloorBackward0 | null = null;
   if (_any_requires_grad) {
@@ -6748,14 +9922,25 @@ registerKernel(ops.floor__default, "Autograd", (ks, self) => {
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    let self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    self_t = GradMode.is_enabled() ? self_t.clone() : self_t;
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(zeros_like(self_t)) : zeros_like(self_t);
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::floor__default", "engine/ops/native_functions/unary.yaml:507", "engine/generated/VariableType.ts:6738");
+}, "VariableType::floor__default", "engine/ops/native_functions/unary.yaml:507", "engine/generated/VariableType.ts:9911");
 registerKernel(ops.floor_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("floor");
-  return below_autograd(() => ops.floor_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::floor_out", "engine/ops/native_functions/unary.yaml:511", "engine/generated/VariableType.ts:6753");
+  const _result = below_autograd(() => ops.floor_out.redispatch(ks.and(after_autograd_keyset), self, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with floor_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::floor_out", "engine/ops/native_functions/unary.yaml:511", "engine/generated/VariableType.ts:9935");
 registerKernel(ops.ceil_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: CeilBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new CeilBackward0();
@@ -6766,10 +9951,18 @@ registerKernel(ops.ceil_default, "Autograd", (ks, self) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    result_new_fw_grad_opt = zeros_like(self_t);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::ceil_default", "engine/ops/native_functions/unary.yaml:517", "engine/generated/VariableType.ts:6757");
+}, "VariableType::ceil_default", "engine/ops/native_functions/unary.yaml:517", "engine/generated/VariableType.ts:9941");
 registerKernel(ops.ceil__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_self = isFwGradDefined(self);
   check_inplace(self, _any_requires_grad);
   let grad_fn: CeilBackward0 | null = null;
   if (_any_requires_grad) {
@@ -6781,14 +9974,25 @@ registerKernel(ops.ceil__default, "Autograd", (ks, self) => {
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    let self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    self_t = GradMode.is_enabled() ? self_t.clone() : self_t;
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(zeros_like(self_t)) : zeros_like(self_t);
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::ceil__default", "engine/ops/native_functions/unary.yaml:521", "engine/generated/VariableType.ts:6771");
+}, "VariableType::ceil__default", "engine/ops/native_functions/unary.yaml:521", "engine/generated/VariableType.ts:9963");
 registerKernel(ops.ceil_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("ceil");
-  return below_autograd(() => ops.ceil_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::ceil_out", "engine/ops/native_functions/unary.yaml:525", "engine/generated/VariableType.ts:6786");
+  const _result = below_autograd(() => ops.ceil_out.redispatch(ks.and(after_autograd_keyset), self, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with ceil_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::ceil_out", "engine/ops/native_functions/unary.yaml:525", "engine/generated/VariableType.ts:9987");
 registerKernel(ops.round_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: RoundBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new RoundBackward0();
@@ -6799,10 +10003,18 @@ registerKernel(ops.round_default, "Autograd", (ks, self) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    result_new_fw_grad_opt = zeros_like(self_t);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::round_default", "engine/ops/native_functions/unary.yaml:531", "engine/generated/VariableType.ts:6790");
+}, "VariableType::round_default", "engine/ops/native_functions/unary.yaml:531", "engine/generated/VariableType.ts:9993");
 registerKernel(ops.round__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_self = isFwGradDefined(self);
   check_inplace(self, _any_requires_grad);
   let grad_fn: RoundBackward0 | null = null;
   if (_any_requires_grad) {
@@ -6814,14 +10026,25 @@ registerKernel(ops.round__default, "Autograd", (ks, self) => {
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    let self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    self_t = GradMode.is_enabled() ? self_t.clone() : self_t;
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(zeros_like(self_t)) : zeros_like(self_t);
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::round__default", "engine/ops/native_functions/unary.yaml:535", "engine/generated/VariableType.ts:6804");
+}, "VariableType::round__default", "engine/ops/native_functions/unary.yaml:535", "engine/generated/VariableType.ts:10015");
 registerKernel(ops.round_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("round");
-  return below_autograd(() => ops.round_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::round_out", "engine/ops/native_functions/unary.yaml:539", "engine/generated/VariableType.ts:6819");
+  const _result = below_autograd(() => ops.round_out.redispatch(ks.and(after_autograd_keyset), self, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with round_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::round_out", "engine/ops/native_functions/unary.yaml:539", "engine/generated/VariableType.ts:10039");
 registerKernel(ops.round_decimals, "Autograd", (ks, self, decimals) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: RoundBackward1 | null = null;
   if (_any_requires_grad) {
     grad_fn = new RoundBackward1();
@@ -6832,10 +10055,18 @@ registerKernel(ops.round_decimals, "Autograd", (ks, self, decimals) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    result_new_fw_grad_opt = zeros_like(self_t);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::round_decimals", "engine/ops/native_functions/unary.yaml:545", "engine/generated/VariableType.ts:6823");
+}, "VariableType::round_decimals", "engine/ops/native_functions/unary.yaml:545", "engine/generated/VariableType.ts:10045");
 registerKernel(ops.round__decimals, "Autograd", (ks, self, decimals) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_self = isFwGradDefined(self);
   check_inplace(self, _any_requires_grad);
   let grad_fn: RoundBackward1 | null = null;
   if (_any_requires_grad) {
@@ -6847,14 +10078,25 @@ registerKernel(ops.round__decimals, "Autograd", (ks, self, decimals) => {
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    let self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    self_t = GradMode.is_enabled() ? self_t.clone() : self_t;
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(zeros_like(self_t)) : zeros_like(self_t);
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::round__decimals", "engine/ops/native_functions/unary.yaml:549", "engine/generated/VariableType.ts:6837");
+}, "VariableType::round__decimals", "engine/ops/native_functions/unary.yaml:549", "engine/generated/VariableType.ts:10067");
 registerKernel(ops.round_decimals_out, "Autograd", (ks, self, decimals, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("round");
-  return below_autograd(() => ops.round_decimals_out.redispatch(ks.and(after_autograd_keyset), self, decimals, out));
-}, "VariableType::round_decimals_out", "engine/ops/native_functions/unary.yaml:553", "engine/generated/VariableType.ts:6852");
+  const _result = below_autograd(() => ops.round_decimals_out.redispatch(ks.and(after_autograd_keyset), self, decimals, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with round_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::round_decimals_out", "engine/ops/native_functions/unary.yaml:553", "engine/generated/VariableType.ts:10091");
 registerKernel(ops.trunc_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: TruncBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new TruncBackward0();
@@ -6865,10 +10107,18 @@ registerKernel(ops.trunc_default, "Autograd", (ks, self) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    result_new_fw_grad_opt = zeros_like(self_t);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::trunc_default", "engine/ops/native_functions/unary.yaml:559", "engine/generated/VariableType.ts:6856");
+}, "VariableType::trunc_default", "engine/ops/native_functions/unary.yaml:559", "engine/generated/VariableType.ts:10097");
 registerKernel(ops.trunc__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_self = isFwGradDefined(self);
   check_inplace(self, _any_requires_grad);
   let grad_fn: TruncBackward0 | null = null;
   if (_any_requires_grad) {
@@ -6880,14 +10130,25 @@ registerKernel(ops.trunc__default, "Autograd", (ks, self) => {
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    let self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    self_t = GradMode.is_enabled() ? self_t.clone() : self_t;
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(zeros_like(self_t)) : zeros_like(self_t);
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::trunc__default", "engine/ops/native_functions/unary.yaml:563", "engine/generated/VariableType.ts:6870");
+}, "VariableType::trunc__default", "engine/ops/native_functions/unary.yaml:563", "engine/generated/VariableType.ts:10119");
 registerKernel(ops.trunc_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("trunc");
-  return below_autograd(() => ops.trunc_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::trunc_out", "engine/ops/native_functions/unary.yaml:567", "engine/generated/VariableType.ts:6885");
+  const _result = below_autograd(() => ops.trunc_out.redispatch(ks.and(after_autograd_keyset), self, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with trunc_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::trunc_out", "engine/ops/native_functions/unary.yaml:567", "engine/generated/VariableType.ts:10143");
 registerKernel(ops.frac_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: FracBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new FracBackward0();
@@ -6898,10 +10159,18 @@ registerKernel(ops.frac_default, "Autograd", (ks, self) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    result_new_fw_grad_opt = self_t;
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::frac_default", "engine/ops/native_functions/unary.yaml:587", "engine/generated/VariableType.ts:6889");
+}, "VariableType::frac_default", "engine/ops/native_functions/unary.yaml:587", "engine/generated/VariableType.ts:10149");
 registerKernel(ops.frac__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_self = isFwGradDefined(self);
   check_inplace(self, _any_requires_grad);
   let grad_fn: FracBackward0 | null = null;
   if (_any_requires_grad) {
@@ -6913,14 +10182,25 @@ registerKernel(ops.frac__default, "Autograd", (ks, self) => {
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    let self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    self_t = GradMode.is_enabled() ? self_t.clone() : self_t;
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(self_t) : self_t;
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::frac__default", "engine/ops/native_functions/unary.yaml:591", "engine/generated/VariableType.ts:6903");
+}, "VariableType::frac__default", "engine/ops/native_functions/unary.yaml:591", "engine/generated/VariableType.ts:10171");
 registerKernel(ops.frac_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("frac");
-  return below_autograd(() => ops.frac_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::frac_out", "engine/ops/native_functions/unary.yaml:595", "engine/generated/VariableType.ts:6918");
+  const _result = below_autograd(() => ops.frac_out.redispatch(ks.and(after_autograd_keyset), self, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with frac_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::frac_out", "engine/ops/native_functions/unary.yaml:595", "engine/generated/VariableType.ts:10195");
 registerKernel(ops.clamp_Tensor, "Autograd", (ks, self, min, max) => {
   const _any_requires_grad = compute_requires_grad(self, min, max);
+  const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(min) || isFwGradDefined(max);
   let grad_fn: ClampBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new ClampBackward0();
@@ -6934,10 +10214,25 @@ registerKernel(ops.clamp_Tensor, "Autograd", (ks, self, min, max) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const min_t_raw: any = min ? fw_grad(min, 0) : null;
+    const min_t: any = min_t_raw !== null || !min ? min_t_raw : ops.zeros_default.call([...min._impl.sizes()], min.dtype, null, min.device, null);
+    const min_p: any = min ? ops._fw_primal_default.call(min, 0) : null;
+    const max_t_raw: any = max ? fw_grad(max, 0) : null;
+    const max_t: any = max_t_raw !== null || !max ? max_t_raw : ops.zeros_default.call([...max._impl.sizes()], max.dtype, null, max.device, null);
+    const max_p: any = max ? ops._fw_primal_default.call(max, 0) : null;
+    result_new_fw_grad_opt = clamp_jvp(self_p, self_t, min_p, min_t, max_p, max_t);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::clamp_Tensor", "engine/ops/native_functions/unary.yaml:602", "engine/generated/VariableType.ts:6922");
+}, "VariableType::clamp_Tensor", "engine/ops/native_functions/unary.yaml:602", "engine/generated/VariableType.ts:10201");
 registerKernel(ops.clamp_default, "Autograd", (ks, self, min, max) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: ClampBackward1 | null = null;
   if (_any_requires_grad) {
     grad_fn = new ClampBackward1();
@@ -6951,11 +10246,22 @@ registerKernel(ops.clamp_default, "Autograd", (ks, self, min, max) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    result_new_fw_grad_opt = clamp_backward(self_t, self_p, min, max);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::clamp_default", "engine/ops/native_functions/unary.yaml:606", "engine/generated/VariableType.ts:6939");
+}, "VariableType::clamp_default", "engine/ops/native_functions/unary.yaml:606", "engine/generated/VariableType.ts:10233");
 registerKernel(ops.clamp__Tensor, "Autograd", (ks, self, min, max) => {
   const _any_requires_grad = compute_requires_grad(self, min, max);
+  const _any_has_forward_grad_self = isFwGradDefined(self) || isFwGradDefined(min) || isFwGradDefined(max);
   check_inplace(self, _any_requires_grad);
+  let original_self: Tensor | null = null;
+  if (_any_has_forward_grad_self) original_self = ops.clone_default.call(self, null) as Tensor;
   let grad_fn: ClampBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new ClampBackward0();
@@ -6969,11 +10275,31 @@ registerKernel(ops.clamp__Tensor, "Autograd", (ks, self, min, max) => {
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const min_t_raw: any = min ? fw_grad(min, 0) : null;
+    const min_t: any = min_t_raw !== null || !min ? min_t_raw : ops.zeros_default.call([...min._impl.sizes()], min.dtype, null, min.device, null);
+    const min_p: any = min ? ops._fw_primal_default.call(min, 0) : null;
+    const max_t_raw: any = max ? fw_grad(max, 0) : null;
+    const max_t: any = max_t_raw !== null || !max ? max_t_raw : ops.zeros_default.call([...max._impl.sizes()], max.dtype, null, max.device, null);
+    const max_p: any = max ? ops._fw_primal_default.call(max, 0) : null;
+    const original_self_t_raw: any = fw_grad(original_self!, 0);
+    const original_self_t: any = original_self_t_raw !== null ? original_self_t_raw : ops.zeros_like_default.call(original_self, null, null, null, null, null);
+    const original_self_p: any = ops._fw_primal_default.call(original_self, 0);
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(clamp_jvp(original_self_p, original_self_t, min_p, min_t, max_p, max_t)) : clamp_jvp(original_self_p, original_self_t, min_p, min_t, max_p, max_t);
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::clamp__Tensor", "engine/ops/native_functions/unary.yaml:610", "engine/generated/VariableType.ts:6956");
+}, "VariableType::clamp__Tensor", "engine/ops/native_functions/unary.yaml:610", "engine/generated/VariableType.ts:10259");
 registerKernel(ops.clamp__default, "Autograd", (ks, self, min, max) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_self = isFwGradDefined(self);
   check_inplace(self, _any_requires_grad);
+  let original_self: Tensor | null = null;
+  if (_any_has_forward_grad_self) original_self = ops.clone_default.call(self, null) as Tensor;
   let grad_fn: ClampBackward1 | null = null;
   if (_any_requires_grad) {
     grad_fn = new ClampBackward1();
@@ -6987,18 +10313,34 @@ registerKernel(ops.clamp__default, "Autograd", (ks, self, min, max) => {
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const original_self_t_raw: any = fw_grad(original_self!, 0);
+    const original_self_t: any = original_self_t_raw !== null ? original_self_t_raw : ops.zeros_like_default.call(original_self, null, null, null, null, null);
+    const original_self_p: any = ops._fw_primal_default.call(original_self, 0);
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(clamp_backward(original_self_t, original_self_p, min, max)) : clamp_backward(original_self_t, original_self_p, min, max);
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::clamp__default", "engine/ops/native_functions/unary.yaml:614", "engine/generated/VariableType.ts:6974");
+}, "VariableType::clamp__default", "engine/ops/native_functions/unary.yaml:614", "engine/generated/VariableType.ts:10297");
 registerKernel(ops.clamp_Tensor_out, "Autograd", (ks, self, min, max, out) => {
   if (compute_requires_grad(self, min, max)) throw_error_out_requires_grad("clamp");
-  return below_autograd(() => ops.clamp_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, min, max, out));
-}, "VariableType::clamp_Tensor_out", "engine/ops/native_functions/unary.yaml:618", "engine/generated/VariableType.ts:6992");
+  const _result = below_autograd(() => ops.clamp_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, min, max, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(min) || isFwGradDefined(max) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with clamp_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::clamp_Tensor_out", "engine/ops/native_functions/unary.yaml:618", "engine/generated/VariableType.ts:10329");
 registerKernel(ops.clamp_out, "Autograd", (ks, self, min, max, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("clamp");
-  return below_autograd(() => ops.clamp_out.redispatch(ks.and(after_autograd_keyset), self, min, max, out));
-}, "VariableType::clamp_out", "engine/ops/native_functions/unary.yaml:624", "engine/generated/VariableType.ts:6996");
+  const _result = below_autograd(() => ops.clamp_out.redispatch(ks.and(after_autograd_keyset), self, min, max, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with clamp_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::clamp_out", "engine/ops/native_functions/unary.yaml:624", "engine/generated/VariableType.ts:10335");
 registerKernel(ops.clamp_min_Tensor, "Autograd", (ks, self, min) => {
   const _any_requires_grad = compute_requires_grad(self, min);
+  const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(min);
   let grad_fn: ClampMinBackward1 | null = null;
   if (_any_requires_grad) {
     grad_fn = new ClampMinBackward1();
@@ -7011,10 +10353,22 @@ registerKernel(ops.clamp_min_Tensor, "Autograd", (ks, self, min) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const min_t_raw: any = min ? fw_grad(min, 0) : null;
+    const min_t: any = min_t_raw !== null || !min ? min_t_raw : ops.zeros_default.call([...min._impl.sizes()], min.dtype, null, min.device, null);
+    const min_p: any = min ? ops._fw_primal_default.call(min, 0) : null;
+    result_new_fw_grad_opt = torch.where(self_p.ge(min_p), self_t, min_t);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::clamp_min_Tensor", "engine/ops/native_functions/unary.yaml:630", "engine/generated/VariableType.ts:7000");
+}, "VariableType::clamp_min_Tensor", "engine/ops/native_functions/unary.yaml:630", "engine/generated/VariableType.ts:10341");
 registerKernel(ops.clamp_min_default, "Autograd", (ks, self, min) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: ClampMinBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new ClampMinBackward0();
@@ -7027,11 +10381,22 @@ registerKernel(ops.clamp_min_default, "Autograd", (ks, self, min) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    result_new_fw_grad_opt = torch.where(self_p.ge(min), self_t, 0);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::clamp_min_default", "engine/ops/native_functions/unary.yaml:634", "engine/generated/VariableType.ts:7016");
+}, "VariableType::clamp_min_default", "engine/ops/native_functions/unary.yaml:634", "engine/generated/VariableType.ts:10369");
 registerKernel(ops.clamp_min__Tensor, "Autograd", (ks, self, min) => {
   const _any_requires_grad = compute_requires_grad(self, min);
+  const _any_has_forward_grad_self = isFwGradDefined(self) || isFwGradDefined(min);
   check_inplace(self, _any_requires_grad);
+  let original_self: Tensor | null = null;
+  if (_any_has_forward_grad_self) original_self = ops.clone_default.call(self, null) as Tensor;
   let grad_fn: ClampMinBackward1 | null = null;
   if (_any_requires_grad) {
     grad_fn = new ClampMinBackward1();
@@ -7044,11 +10409,28 @@ registerKernel(ops.clamp_min__Tensor, "Autograd", (ks, self, min) => {
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const min_t_raw: any = min ? fw_grad(min, 0) : null;
+    const min_t: any = min_t_raw !== null || !min ? min_t_raw : ops.zeros_default.call([...min._impl.sizes()], min.dtype, null, min.device, null);
+    const min_p: any = min ? ops._fw_primal_default.call(min, 0) : null;
+    const original_self_t_raw: any = fw_grad(original_self!, 0);
+    const original_self_t: any = original_self_t_raw !== null ? original_self_t_raw : ops.zeros_like_default.call(original_self, null, null, null, null, null);
+    const original_self_p: any = ops._fw_primal_default.call(original_self, 0);
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(torch.where(original_self_p.ge(min_p), original_self_t, min_t)) : torch.where(original_self_p.ge(min_p), original_self_t, min_t);
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::clamp_min__Tensor", "engine/ops/native_functions/unary.yaml:638", "engine/generated/VariableType.ts:7032");
+}, "VariableType::clamp_min__Tensor", "engine/ops/native_functions/unary.yaml:638", "engine/generated/VariableType.ts:10394");
 registerKernel(ops.clamp_min__default, "Autograd", (ks, self, min) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_self = isFwGradDefined(self);
   check_inplace(self, _any_requires_grad);
+  let original_self: Tensor | null = null;
+  if (_any_has_forward_grad_self) original_self = ops.clone_default.call(self, null) as Tensor;
   let grad_fn: ClampMinBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new ClampMinBackward0();
@@ -7061,18 +10443,34 @@ registerKernel(ops.clamp_min__default, "Autograd", (ks, self, min) => {
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const original_self_t_raw: any = fw_grad(original_self!, 0);
+    const original_self_t: any = original_self_t_raw !== null ? original_self_t_raw : ops.zeros_like_default.call(original_self, null, null, null, null, null);
+    const original_self_p: any = ops._fw_primal_default.call(original_self, 0);
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(torch.where(original_self_p.ge(min), original_self_t, 0)) : torch.where(original_self_p.ge(min), original_self_t, 0);
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::clamp_min__default", "engine/ops/native_functions/unary.yaml:642", "engine/generated/VariableType.ts:7049");
+}, "VariableType::clamp_min__default", "engine/ops/native_functions/unary.yaml:642", "engine/generated/VariableType.ts:10428");
 registerKernel(ops.clamp_min_Tensor_out, "Autograd", (ks, self, min, out) => {
   if (compute_requires_grad(self, min)) throw_error_out_requires_grad("clamp_min");
-  return below_autograd(() => ops.clamp_min_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, min, out));
-}, "VariableType::clamp_min_Tensor_out", "engine/ops/native_functions/unary.yaml:646", "engine/generated/VariableType.ts:7066");
+  const _result = below_autograd(() => ops.clamp_min_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, min, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(min) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with clamp_min_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::clamp_min_Tensor_out", "engine/ops/native_functions/unary.yaml:646", "engine/generated/VariableType.ts:10459");
 registerKernel(ops.clamp_min_out, "Autograd", (ks, self, min, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("clamp_min");
-  return below_autograd(() => ops.clamp_min_out.redispatch(ks.and(after_autograd_keyset), self, min, out));
-}, "VariableType::clamp_min_out", "engine/ops/native_functions/unary.yaml:652", "engine/generated/VariableType.ts:7070");
+  const _result = below_autograd(() => ops.clamp_min_out.redispatch(ks.and(after_autograd_keyset), self, min, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with clamp_min_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::clamp_min_out", "engine/ops/native_functions/unary.yaml:652", "engine/generated/VariableType.ts:10465");
 registerKernel(ops.clamp_max_Tensor, "Autograd", (ks, self, max) => {
   const _any_requires_grad = compute_requires_grad(self, max);
+  const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(max);
   let grad_fn: ClampMaxBackward1 | null = null;
   if (_any_requires_grad) {
     grad_fn = new ClampMaxBackward1();
@@ -7085,10 +10483,22 @@ registerKernel(ops.clamp_max_Tensor, "Autograd", (ks, self, max) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const max_t_raw: any = max ? fw_grad(max, 0) : null;
+    const max_t: any = max_t_raw !== null || !max ? max_t_raw : ops.zeros_default.call([...max._impl.sizes()], max.dtype, null, max.device, null);
+    const max_p: any = max ? ops._fw_primal_default.call(max, 0) : null;
+    result_new_fw_grad_opt = torch.where(self_p.le(max_p), self_t, max_t);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::clamp_max_Tensor", "engine/ops/native_functions/unary.yaml:658", "engine/generated/VariableType.ts:7074");
+}, "VariableType::clamp_max_Tensor", "engine/ops/native_functions/unary.yaml:658", "engine/generated/VariableType.ts:10471");
 registerKernel(ops.clamp_max_default, "Autograd", (ks, self, max) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: ClampMaxBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new ClampMaxBackward0();
@@ -7101,11 +10511,22 @@ registerKernel(ops.clamp_max_default, "Autograd", (ks, self, max) => {
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    result_new_fw_grad_opt = torch.where(self_p.le(max), self_t, 0);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::clamp_max_default", "engine/ops/native_functions/unary.yaml:662", "engine/generated/VariableType.ts:7090");
+}, "VariableType::clamp_max_default", "engine/ops/native_functions/unary.yaml:662", "engine/generated/VariableType.ts:10499");
 registerKernel(ops.clamp_max__Tensor, "Autograd", (ks, self, max) => {
   const _any_requires_grad = compute_requires_grad(self, max);
+  const _any_has_forward_grad_self = isFwGradDefined(self) || isFwGradDefined(max);
   check_inplace(self, _any_requires_grad);
+  let original_self: Tensor | null = null;
+  if (_any_has_forward_grad_self) original_self = ops.clone_default.call(self, null) as Tensor;
   let grad_fn: ClampMaxBackward1 | null = null;
   if (_any_requires_grad) {
     grad_fn = new ClampMaxBackward1();
@@ -7118,11 +10539,28 @@ registerKernel(ops.clamp_max__Tensor, "Autograd", (ks, self, max) => {
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const max_t_raw: any = max ? fw_grad(max, 0) : null;
+    const max_t: any = max_t_raw !== null || !max ? max_t_raw : ops.zeros_default.call([...max._impl.sizes()], max.dtype, null, max.device, null);
+    const max_p: any = max ? ops._fw_primal_default.call(max, 0) : null;
+    const original_self_t_raw: any = fw_grad(original_self!, 0);
+    const original_self_t: any = original_self_t_raw !== null ? original_self_t_raw : ops.zeros_like_default.call(original_self, null, null, null, null, null);
+    const original_self_p: any = ops._fw_primal_default.call(original_self, 0);
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(torch.where(original_self_p.le(max_p), original_self_t, max_t)) : torch.where(original_self_p.le(max_p), original_self_t, max_t);
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::clamp_max__Tensor", "engine/ops/native_functions/unary.yaml:666", "engine/generated/VariableType.ts:7106");
+}, "VariableType::clamp_max__Tensor", "engine/ops/native_functions/unary.yaml:666", "engine/generated/VariableType.ts:10524");
 registerKernel(ops.clamp_max__default, "Autograd", (ks, self, max) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_self = isFwGradDefined(self);
   check_inplace(self, _any_requires_grad);
+  let original_self: Tensor | null = null;
+  if (_any_has_forward_grad_self) original_self = ops.clone_default.call(self, null) as Tensor;
   let grad_fn: ClampMaxBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new ClampMaxBackward0();
@@ -7135,20 +10573,36 @@ registerKernel(ops.clamp_max__default, "Autograd", (ks, self, max) => {
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const original_self_t_raw: any = fw_grad(original_self!, 0);
+    const original_self_t: any = original_self_t_raw !== null ? original_self_t_raw : ops.zeros_like_default.call(original_self, null, null, null, null, null);
+    const original_self_p: any = ops._fw_primal_default.call(original_self, 0);
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(torch.where(original_self_p.le(max), original_self_t, 0)) : torch.where(original_self_p.le(max), original_self_t, 0);
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::clamp_max__default", "engine/ops/native_functions/unary.yaml:670", "engine/generated/VariableType.ts:7123");
+}, "VariableType::clamp_max__default", "engine/ops/native_functions/unary.yaml:670", "engine/generated/VariableType.ts:10558");
 registerKernel(ops.clamp_max_Tensor_out, "Autograd", (ks, self, max, out) => {
   if (compute_requires_grad(self, max)) throw_error_out_requires_grad("clamp_max");
-  return below_autograd(() => ops.clamp_max_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, max, out));
-}, "VariableType::clamp_max_Tensor_out", "engine/ops/native_functions/unary.yaml:674", "engine/generated/VariableType.ts:7140");
+  const _result = below_autograd(() => ops.clamp_max_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, max, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(max) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with clamp_max_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::clamp_max_Tensor_out", "engine/ops/native_functions/unary.yaml:674", "engine/generated/VariableType.ts:10589");
 registerKernel(ops.clamp_max_out, "Autograd", (ks, self, max, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("clamp_max");
-  return below_autograd(() => ops.clamp_max_out.redispatch(ks.and(after_autograd_keyset), self, max, out));
-}, "VariableType::clamp_max_out", "engine/ops/native_functions/unary.yaml:680", "engine/generated/VariableType.ts:7144");
-registerKernel(ops.isnan_default, "Autograd", (ks, self) => below_autograd(() => ops.isnan_default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::isnan_default", "engine/ops/native_functions/unary.yaml:715", "engine/generated/VariableType.ts:7148");
-registerKernel(ops.isinf_default, "Autograd", (ks, self) => below_autograd(() => ops.isinf_default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::isinf_default", "engine/ops/native_functions/unary.yaml:721", "engine/generated/VariableType.ts:7149");
+  const _result = below_autograd(() => ops.clamp_max_out.redispatch(ks.and(after_autograd_keyset), self, max, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with clamp_max_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::clamp_max_out", "engine/ops/native_functions/unary.yaml:680", "engine/generated/VariableType.ts:10595");
+registerKernel(ops.isnan_default, "Autograd", (ks, self) => below_autograd(() => ops.isnan_default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::isnan_default", "engine/ops/native_functions/unary.yaml:715", "engine/generated/VariableType.ts:10601");
+registerKernel(ops.isinf_default, "Autograd", (ks, self) => below_autograd(() => ops.isinf_default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::isinf_default", "engine/ops/native_functions/unary.yaml:721", "engine/generated/VariableType.ts:10602");
 registerKernel(ops.nan_to_num_default, "Autograd", (ks, self, nan, posinf, neginf) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: NanToNumBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new NanToNumBackward0();
@@ -7160,11 +10614,22 @@ registerKernel(ops.nan_to_num_default, "Autograd", (ks, self, nan, posinf, negin
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    result_new_fw_grad_opt = self_t.mul(self_p.isfinite());
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::nan_to_num_default", "engine/ops/native_functions/unary.yaml:732", "engine/generated/VariableType.ts:7150");
+}, "VariableType::nan_to_num_default", "engine/ops/native_functions/unary.yaml:732", "engine/generated/VariableType.ts:10603");
 registerKernel(ops.nan_to_num__default, "Autograd", (ks, self, nan, posinf, neginf) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_self = isFwGradDefined(self);
   check_inplace(self, _any_requires_grad);
+  let original_self: Tensor | null = null;
+  if (_any_has_forward_grad_self) original_self = ops.clone_default.call(self, null) as Tensor;
   let grad_fn: NanToNumBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new NanToNumBackward0();
@@ -7176,32 +10641,56 @@ registerKernel(ops.nan_to_num__default, "Autograd", (ks, self, nan, posinf, negi
     rebase_history(self, grad_fn);
     note_node_created(grad_fn);
   }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const original_self_t_raw: any = fw_grad(original_self!, 0);
+    const original_self_t: any = original_self_t_raw !== null ? original_self_t_raw : ops.zeros_like_default.call(original_self, null, null, null, null, null);
+    const original_self_p: any = ops._fw_primal_default.call(original_self, 0);
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(original_self_t.mul(original_self_p.isfinite())) : original_self_t.mul(original_self_p.isfinite());
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::nan_to_num__default", "engine/ops/native_functions/unary.yaml:737", "engine/generated/VariableType.ts:7165");
+}, "VariableType::nan_to_num__default", "engine/ops/native_functions/unary.yaml:737", "engine/generated/VariableType.ts:10627");
 registerKernel(ops.nan_to_num_out, "Autograd", (ks, self, nan, posinf, neginf, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("nan_to_num");
-  return below_autograd(() => ops.nan_to_num_out.redispatch(ks.and(after_autograd_keyset), self, nan, posinf, neginf, out));
-}, "VariableType::nan_to_num_out", "engine/ops/native_functions/unary.yaml:742", "engine/generated/VariableType.ts:7181");
+  const _result = below_autograd(() => ops.nan_to_num_out.redispatch(ks.and(after_autograd_keyset), self, nan, posinf, neginf, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with nan_to_num_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::nan_to_num_out", "engine/ops/native_functions/unary.yaml:742", "engine/generated/VariableType.ts:10657");
 registerKernel(ops.logical_not_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::logical_not", self) : null;
   const _result = below_autograd(() => ops.logical_not_default.redispatch(ks.and(after_autograd_keyset), self));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with logical_not that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::logical_not_default", "engine/ops/native_functions/unary.yaml:747", "engine/generated/VariableType.ts:7185");
-registerKernel(ops.logical_not__default, "Autograd", (ks, self) => below_autograd(() => ops.logical_not__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::logical_not__default", "engine/ops/native_functions/unary.yaml:752", "engine/generated/VariableType.ts:7192");
-registerKernel(ops.logical_not_out, "Autograd", (ks, self, out) => below_autograd(() => ops.logical_not_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::logical_not_out", "engine/ops/native_functions/unary.yaml:757", "engine/generated/VariableType.ts:7193");
+}, "VariableType::logical_not_default", "engine/ops/native_functions/unary.yaml:747", "engine/generated/VariableType.ts:10663");
+registerKernel(ops.logical_not__default, "Autograd", (ks, self) => below_autograd(() => ops.logical_not__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::logical_not__default", "engine/ops/native_functions/unary.yaml:752", "engine/generated/VariableType.ts:10671");
+registerKernel(ops.logical_not_out, "Autograd", (ks, self, out) => {
+  const _result = below_autograd(() => ops.logical_not_out.redispatch(ks.and(after_autograd_keyset), self, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with logical_not_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::logical_not_out", "engine/ops/native_functions/unary.yaml:757", "engine/generated/VariableType.ts:10672");
 registerKernel(ops.bitwise_not_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::bitwise_not", self) : null;
   const _result = below_autograd(() => ops.bitwise_not_default.redispatch(ks.and(after_autograd_keyset), self));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with bitwise_not that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::bitwise_not_default", "engine/ops/native_functions/unary.yaml:761", "engine/generated/VariableType.ts:7194");
-registerKernel(ops.bitwise_not__default, "Autograd", (ks, self) => below_autograd(() => ops.bitwise_not__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::bitwise_not__default", "engine/ops/native_functions/unary.yaml:765", "engine/generated/VariableType.ts:7201");
-registerKernel(ops.bitwise_not_out, "Autograd", (ks, self, out) => below_autograd(() => ops.bitwise_not_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::bitwise_not_out", "engine/ops/native_functions/unary.yaml:769", "engine/generated/VariableType.ts:7202");
+}, "VariableType::bitwise_not_default", "engine/ops/native_functions/unary.yaml:761", "engine/generated/VariableType.ts:10677");
+registerKernel(ops.bitwise_not__default, "Autograd", (ks, self) => below_autograd(() => ops.bitwise_not__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::bitwise_not__default", "engine/ops/native_functions/unary.yaml:765", "engine/generated/VariableType.ts:10685");
+registerKernel(ops.bitwise_not_out, "Autograd", (ks, self, out) => {
+  const _result = below_autograd(() => ops.bitwise_not_out.redispatch(ks.and(after_autograd_keyset), self, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with bitwise_not_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::bitwise_not_out", "engine/ops/native_functions/unary.yaml:769", "engine/generated/VariableType.ts:10686");
 registerKernel(ops.upsample_nearest1d_vec, "Autograd", (ks, input, output_size, scale_factors) => {
   const _any_requires_grad = compute_requires_grad(input);
+  const _any_has_forward_grad_result = isFwGradDefined(input);
   let grad_fn: UpsampleNearest1DBackward1 | null = null;
   if (_any_requires_grad) {
     grad_fn = new UpsampleNearest1DBackward1();
@@ -7215,10 +10704,18 @@ registerKernel(ops.upsample_nearest1d_vec, "Autograd", (ks, input, output_size, 
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const input_t_raw: any = input ? fw_grad(input, 0) : null;
+    const input_t: any = input_t_raw !== null || !input ? input_t_raw : ops.zeros_default.call([...input._impl.sizes()], input.dtype, null, input.device, null);
+    result_new_fw_grad_opt = ops.upsample_nearest1d_vec.call(input_t, output_size, scale_factors);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::upsample_nearest1d_vec", "engine/ops/native_functions/vision.yaml:13", "engine/generated/VariableType.ts:7203");
+}, "VariableType::upsample_nearest1d_vec", "engine/ops/native_functions/vision.yaml:13", "engine/generated/VariableType.ts:10691");
 registerKernel(ops.upsample_nearest2d_vec, "Autograd", (ks, input, output_size, scale_factors) => {
   const _any_requires_grad = compute_requires_grad(input);
+  const _any_has_forward_grad_result = isFwGradDefined(input);
   let grad_fn: UpsampleNearest2DBackward1 | null = null;
   if (_any_requires_grad) {
     grad_fn = new UpsampleNearest2DBackward1();
@@ -7232,10 +10729,18 @@ registerKernel(ops.upsample_nearest2d_vec, "Autograd", (ks, input, output_size, 
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const input_t_raw: any = input ? fw_grad(input, 0) : null;
+    const input_t: any = input_t_raw !== null || !input ? input_t_raw : ops.zeros_default.call([...input._impl.sizes()], input.dtype, null, input.device, null);
+    result_new_fw_grad_opt = ops.upsample_nearest2d_vec.call(input_t, output_size, scale_factors);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::upsample_nearest2d_vec", "engine/ops/native_functions/vision.yaml:19", "engine/generated/VariableType.ts:7220");
+}, "VariableType::upsample_nearest2d_vec", "engine/ops/native_functions/vision.yaml:19", "engine/generated/VariableType.ts:10716");
 registerKernel(ops.upsample_bilinear2d_vec, "Autograd", (ks, input, output_size, align_corners, scale_factors) => {
   const _any_requires_grad = compute_requires_grad(input);
+  const _any_has_forward_grad_result = isFwGradDefined(input);
   let grad_fn: UpsampleBilinear2DBackward1 | null = null;
   if (_any_requires_grad) {
     grad_fn = new UpsampleBilinear2DBackward1();
@@ -7250,14 +10755,24 @@ registerKernel(ops.upsample_bilinear2d_vec, "Autograd", (ks, input, output_size,
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const input_t_raw: any = input ? fw_grad(input, 0) : null;
+    const input_t: any = input_t_raw !== null || !input ? input_t_raw : ops.zeros_default.call([...input._impl.sizes()], input.dtype, null, input.device, null);
+    result_new_fw_grad_opt = ops.upsample_bilinear2d_vec.call(input_t, output_size, align_corners, scale_factors);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::upsample_bilinear2d_vec", "engine/ops/native_functions/vision.yaml:25", "engine/generated/VariableType.ts:7237");
+}, "VariableType::upsample_bilinear2d_vec", "engine/ops/native_functions/vision.yaml:25", "engine/generated/VariableType.ts:10741");
 registerKernel(ops.upsample_bilinear2d_out, "Autograd", (ks, self, output_size, align_corners, scales_h, scales_w, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("upsample_bilinear2d");
-  return below_autograd(() => ops.upsample_bilinear2d_out.redispatch(ks.and(after_autograd_keyset), self, output_size, align_corners, scales_h, scales_w, out));
-}, "VariableType::upsample_bilinear2d_out", "engine/ops/native_functions/vision.yaml:31", "engine/generated/VariableType.ts:7255");
+  const _result = below_autograd(() => ops.upsample_bilinear2d_out.redispatch(ks.and(after_autograd_keyset), self, output_size, align_corners, scales_h, scales_w, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with upsample_bilinear2d_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::upsample_bilinear2d_out", "engine/ops/native_functions/vision.yaml:31", "engine/generated/VariableType.ts:10767");
 registerKernel(ops.upsample_bilinear2d_default, "Autograd", (ks, self, output_size, align_corners, scales_h, scales_w) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: UpsampleBilinear2DBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new UpsampleBilinear2DBackward0();
@@ -7273,14 +10788,24 @@ registerKernel(ops.upsample_bilinear2d_default, "Autograd", (ks, self, output_si
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    result_new_fw_grad_opt = ops.upsample_bilinear2d_default.call(self_t, output_size, align_corners, scales_h, scales_w);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::upsample_bilinear2d_default", "engine/ops/native_functions/vision.yaml:37", "engine/generated/VariableType.ts:7259");
+}, "VariableType::upsample_bilinear2d_default", "engine/ops/native_functions/vision.yaml:37", "engine/generated/VariableType.ts:10773");
 registerKernel(ops.upsample_nearest1d_out, "Autograd", (ks, self, output_size, scales, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("upsample_nearest1d");
-  return below_autograd(() => ops.upsample_nearest1d_out.redispatch(ks.and(after_autograd_keyset), self, output_size, scales, out));
-}, "VariableType::upsample_nearest1d_out", "engine/ops/native_functions/vision.yaml:41", "engine/generated/VariableType.ts:7278");
+  const _result = below_autograd(() => ops.upsample_nearest1d_out.redispatch(ks.and(after_autograd_keyset), self, output_size, scales, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with upsample_nearest1d_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::upsample_nearest1d_out", "engine/ops/native_functions/vision.yaml:41", "engine/generated/VariableType.ts:10800");
 registerKernel(ops.upsample_nearest1d_default, "Autograd", (ks, self, output_size, scales) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: UpsampleNearest1DBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new UpsampleNearest1DBackward0();
@@ -7294,14 +10819,24 @@ registerKernel(ops.upsample_nearest1d_default, "Autograd", (ks, self, output_siz
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    result_new_fw_grad_opt = ops.upsample_nearest1d_default.call(self_t, output_size, scales);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::upsample_nearest1d_default", "engine/ops/native_functions/vision.yaml:47", "engine/generated/VariableType.ts:7282");
+}, "VariableType::upsample_nearest1d_default", "engine/ops/native_functions/vision.yaml:47", "engine/generated/VariableType.ts:10806");
 registerKernel(ops.upsample_nearest2d_out, "Autograd", (ks, self, output_size, scales_h, scales_w, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("upsample_nearest2d");
-  return below_autograd(() => ops.upsample_nearest2d_out.redispatch(ks.and(after_autograd_keyset), self, output_size, scales_h, scales_w, out));
-}, "VariableType::upsample_nearest2d_out", "engine/ops/native_functions/vision.yaml:51", "engine/generated/VariableType.ts:7299");
+  const _result = below_autograd(() => ops.upsample_nearest2d_out.redispatch(ks.and(after_autograd_keyset), self, output_size, scales_h, scales_w, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with upsample_nearest2d_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::upsample_nearest2d_out", "engine/ops/native_functions/vision.yaml:51", "engine/generated/VariableType.ts:10831");
 registerKernel(ops.upsample_nearest2d_default, "Autograd", (ks, self, output_size, scales_h, scales_w) => {
   const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
   let grad_fn: UpsampleNearest2DBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new UpsampleNearest2DBackward0();
@@ -7316,8 +10851,15 @@ registerKernel(ops.upsample_nearest2d_default, "Autograd", (ks, self, output_siz
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    result_new_fw_grad_opt = ops.upsample_nearest2d_default.call(self_t, output_size, scales_h, scales_w);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::upsample_nearest2d_default", "engine/ops/native_functions/vision.yaml:57", "engine/generated/VariableType.ts:7303");
+}, "VariableType::upsample_nearest2d_default", "engine/ops/native_functions/vision.yaml:57", "engine/generated/VariableType.ts:10837");
 registerKernel(ops.pixel_shuffle_default, "Autograd", (ks, self, upscale_factor) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: PixelShuffleBackward0 | null = null;
@@ -7331,8 +10873,9 @@ registerKernel(ops.pixel_shuffle_default, "Autograd", (ks, self, upscale_factor)
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with pixel_shuffle that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::pixel_shuffle_default", "engine/ops/native_functions/vision.yaml:63", "engine/generated/VariableType.ts:7321");
+}, "VariableType::pixel_shuffle_default", "engine/ops/native_functions/vision.yaml:63", "engine/generated/VariableType.ts:10863");
 registerKernel(ops.pixel_unshuffle_default, "Autograd", (ks, self, downscale_factor) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: PixelUnshuffleBackward0 | null = null;
@@ -7346,12 +10889,15 @@ registerKernel(ops.pixel_unshuffle_default, "Autograd", (ks, self, downscale_fac
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with pixel_unshuffle that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::pixel_unshuffle_default", "engine/ops/native_functions/vision.yaml:69", "engine/generated/VariableType.ts:7336");
+}, "VariableType::pixel_unshuffle_default", "engine/ops/native_functions/vision.yaml:69", "engine/generated/VariableType.ts:10879");
 registerKernel(ops.col2im_out, "Autograd", (ks, self, output_size, kernel_size, dilation, padding, stride, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("col2im");
-  return below_autograd(() => ops.col2im_out.redispatch(ks.and(after_autograd_keyset), self, output_size, kernel_size, dilation, padding, stride, out));
-}, "VariableType::col2im_out", "engine/ops/native_functions/vision.yaml:77", "engine/generated/VariableType.ts:7351");
+  const _result = below_autograd(() => ops.col2im_out.redispatch(ks.and(after_autograd_keyset), self, output_size, kernel_size, dilation, padding, stride, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with col2im_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::col2im_out", "engine/ops/native_functions/vision.yaml:77", "engine/generated/VariableType.ts:10895");
 registerKernel(ops.col2im_default, "Autograd", (ks, self, output_size, kernel_size, dilation, padding, stride) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: Col2ImBackward0 | null = null;
@@ -7368,12 +10914,15 @@ registerKernel(ops.col2im_default, "Autograd", (ks, self, output_size, kernel_si
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with col2im that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::col2im_default", "engine/ops/native_functions/vision.yaml:82", "engine/generated/VariableType.ts:7355");
+}, "VariableType::col2im_default", "engine/ops/native_functions/vision.yaml:82", "engine/generated/VariableType.ts:10901");
 registerKernel(ops.im2col_out, "Autograd", (ks, self, kernel_size, dilation, padding, stride, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("im2col");
-  return below_autograd(() => ops.im2col_out.redispatch(ks.and(after_autograd_keyset), self, kernel_size, dilation, padding, stride, out));
-}, "VariableType::im2col_out", "engine/ops/native_functions/vision.yaml:88", "engine/generated/VariableType.ts:7373");
+  const _result = below_autograd(() => ops.im2col_out.redispatch(ks.and(after_autograd_keyset), self, kernel_size, dilation, padding, stride, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with im2col_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::im2col_out", "engine/ops/native_functions/vision.yaml:88", "engine/generated/VariableType.ts:10920");
 registerKernel(ops.im2col_default, "Autograd", (ks, self, kernel_size, dilation, padding, stride) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: Im2ColBackward0 | null = null;
@@ -7392,10 +10941,12 @@ registerKernel(ops.im2col_default, "Autograd", (ks, self, kernel_size, dilation,
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with im2col that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::im2col_default", "engine/ops/native_functions/vision.yaml:93", "engine/generated/VariableType.ts:7377");
+}, "VariableType::im2col_default", "engine/ops/native_functions/vision.yaml:93", "engine/generated/VariableType.ts:10926");
 registerKernel(ops.upsample_bilinear2d_backward_vec, "Autograd", (ks, grad_output, output_size, input_size, align_corners, scale_factors) => {
   const _any_requires_grad = compute_requires_grad(grad_output);
+  const _any_has_forward_grad_result = isFwGradDefined(grad_output);
   let grad_fn: UpsampleBilinear2DBackwardBackward1 | null = null;
   if (_any_requires_grad) {
     grad_fn = new UpsampleBilinear2DBackwardBackward1();
@@ -7409,10 +10960,18 @@ registerKernel(ops.upsample_bilinear2d_backward_vec, "Autograd", (ks, grad_outpu
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const grad_output_t_raw: any = grad_output ? fw_grad(grad_output, 0) : null;
+    const grad_output_t: any = grad_output_t_raw !== null || !grad_output ? grad_output_t_raw : ops.zeros_default.call([...grad_output._impl.sizes()], grad_output.dtype, null, grad_output.device, null);
+    result_new_fw_grad_opt = ops.upsample_bilinear2d_backward_vec.call(grad_output_t, output_size, input_size, align_corners, scale_factors);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::upsample_bilinear2d_backward_vec", "engine/ops/native_functions/vision.yaml:103", "engine/generated/VariableType.ts:7397");
+}, "VariableType::upsample_bilinear2d_backward_vec", "engine/ops/native_functions/vision.yaml:103", "engine/generated/VariableType.ts:10947");
 registerKernel(ops.upsample_nearest1d_backward_vec, "Autograd", (ks, grad_output, output_size, input_size, scale_factors) => {
   const _any_requires_grad = compute_requires_grad(grad_output);
+  const _any_has_forward_grad_result = isFwGradDefined(grad_output);
   let grad_fn: UpsampleNearest1DBackwardBackward1 | null = null;
   if (_any_requires_grad) {
     grad_fn = new UpsampleNearest1DBackwardBackward1();
@@ -7425,10 +10984,18 @@ registerKernel(ops.upsample_nearest1d_backward_vec, "Autograd", (ks, grad_output
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const grad_output_t_raw: any = grad_output ? fw_grad(grad_output, 0) : null;
+    const grad_output_t: any = grad_output_t_raw !== null || !grad_output ? grad_output_t_raw : ops.zeros_default.call([...grad_output._impl.sizes()], grad_output.dtype, null, grad_output.device, null);
+    result_new_fw_grad_opt = ops.upsample_nearest1d_backward_vec.call(grad_output_t, output_size, input_size, scale_factors);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::upsample_nearest1d_backward_vec", "engine/ops/native_functions/vision.yaml:109", "engine/generated/VariableType.ts:7414");
+}, "VariableType::upsample_nearest1d_backward_vec", "engine/ops/native_functions/vision.yaml:109", "engine/generated/VariableType.ts:10972");
 registerKernel(ops.upsample_nearest2d_backward_vec, "Autograd", (ks, grad_output, output_size, input_size, scale_factors) => {
   const _any_requires_grad = compute_requires_grad(grad_output);
+  const _any_has_forward_grad_result = isFwGradDefined(grad_output);
   let grad_fn: UpsampleNearest2DBackwardBackward1 | null = null;
   if (_any_requires_grad) {
     grad_fn = new UpsampleNearest2DBackwardBackward1();
@@ -7441,14 +11008,24 @@ registerKernel(ops.upsample_nearest2d_backward_vec, "Autograd", (ks, grad_output
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const grad_output_t_raw: any = grad_output ? fw_grad(grad_output, 0) : null;
+    const grad_output_t: any = grad_output_t_raw !== null || !grad_output ? grad_output_t_raw : ops.zeros_default.call([...grad_output._impl.sizes()], grad_output.dtype, null, grad_output.device, null);
+    result_new_fw_grad_opt = ops.upsample_nearest2d_backward_vec.call(grad_output_t, output_size, input_size, scale_factors);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::upsample_nearest2d_backward_vec", "engine/ops/native_functions/vision.yaml:115", "engine/generated/VariableType.ts:7430");
+}, "VariableType::upsample_nearest2d_backward_vec", "engine/ops/native_functions/vision.yaml:115", "engine/generated/VariableType.ts:10996");
 registerKernel(ops.upsample_bilinear2d_backward_grad_input, "Autograd", (ks, grad_output, output_size, input_size, align_corners, scales_h, scales_w, grad_input) => {
   if (compute_requires_grad(grad_output)) throw_error_out_requires_grad("upsample_bilinear2d_backward");
-  return below_autograd(() => ops.upsample_bilinear2d_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, output_size, input_size, align_corners, scales_h, scales_w, grad_input));
-}, "VariableType::upsample_bilinear2d_backward_grad_input", "engine/ops/native_functions/vision.yaml:121", "engine/generated/VariableType.ts:7446");
+  const _result = below_autograd(() => ops.upsample_bilinear2d_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, output_size, input_size, align_corners, scales_h, scales_w, grad_input));
+  if ((isFwGradDefined(grad_output) || isFwGradDefined(grad_input))) throw new NotImplementedError("Trying to use forward AD with upsample_bilinear2d_backward_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::upsample_bilinear2d_backward_grad_input", "engine/ops/native_functions/vision.yaml:121", "engine/generated/VariableType.ts:11020");
 registerKernel(ops.upsample_bilinear2d_backward_default, "Autograd", (ks, grad_output, output_size, input_size, align_corners, scales_h, scales_w) => {
   const _any_requires_grad = compute_requires_grad(grad_output);
+  const _any_has_forward_grad_result = isFwGradDefined(grad_output);
   let grad_fn: UpsampleBilinear2DBackwardBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new UpsampleBilinear2DBackwardBackward0();
@@ -7463,14 +11040,24 @@ registerKernel(ops.upsample_bilinear2d_backward_default, "Autograd", (ks, grad_o
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const grad_output_t_raw: any = grad_output ? fw_grad(grad_output, 0) : null;
+    const grad_output_t: any = grad_output_t_raw !== null || !grad_output ? grad_output_t_raw : ops.zeros_default.call([...grad_output._impl.sizes()], grad_output.dtype, null, grad_output.device, null);
+    result_new_fw_grad_opt = ops.upsample_bilinear2d_backward_default.call(grad_output_t, output_size, input_size, align_corners, scales_h, scales_w);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::upsample_bilinear2d_backward_default", "engine/ops/native_functions/vision.yaml:127", "engine/generated/VariableType.ts:7450");
+}, "VariableType::upsample_bilinear2d_backward_default", "engine/ops/native_functions/vision.yaml:127", "engine/generated/VariableType.ts:11026");
 registerKernel(ops.upsample_nearest1d_backward_grad_input, "Autograd", (ks, grad_output, output_size, input_size, scales, grad_input) => {
   if (compute_requires_grad(grad_output)) throw_error_out_requires_grad("upsample_nearest1d_backward");
-  return below_autograd(() => ops.upsample_nearest1d_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, output_size, input_size, scales, grad_input));
-}, "VariableType::upsample_nearest1d_backward_grad_input", "engine/ops/native_functions/vision.yaml:131", "engine/generated/VariableType.ts:7468");
+  const _result = below_autograd(() => ops.upsample_nearest1d_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, output_size, input_size, scales, grad_input));
+  if ((isFwGradDefined(grad_output) || isFwGradDefined(grad_input))) throw new NotImplementedError("Trying to use forward AD with upsample_nearest1d_backward_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::upsample_nearest1d_backward_grad_input", "engine/ops/native_functions/vision.yaml:131", "engine/generated/VariableType.ts:11052");
 registerKernel(ops.upsample_nearest1d_backward_default, "Autograd", (ks, grad_output, output_size, input_size, scales) => {
   const _any_requires_grad = compute_requires_grad(grad_output);
+  const _any_has_forward_grad_result = isFwGradDefined(grad_output);
   let grad_fn: UpsampleNearest1DBackwardBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new UpsampleNearest1DBackwardBackward0();
@@ -7483,14 +11070,24 @@ registerKernel(ops.upsample_nearest1d_backward_default, "Autograd", (ks, grad_ou
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const grad_output_t_raw: any = grad_output ? fw_grad(grad_output, 0) : null;
+    const grad_output_t: any = grad_output_t_raw !== null || !grad_output ? grad_output_t_raw : ops.zeros_default.call([...grad_output._impl.sizes()], grad_output.dtype, null, grad_output.device, null);
+    result_new_fw_grad_opt = ops.upsample_nearest1d_backward_default.call(grad_output_t, output_size, input_size, scales);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::upsample_nearest1d_backward_default", "engine/ops/native_functions/vision.yaml:137", "engine/generated/VariableType.ts:7472");
+}, "VariableType::upsample_nearest1d_backward_default", "engine/ops/native_functions/vision.yaml:137", "engine/generated/VariableType.ts:11058");
 registerKernel(ops.upsample_nearest2d_backward_grad_input, "Autograd", (ks, grad_output, output_size, input_size, scales_h, scales_w, grad_input) => {
   if (compute_requires_grad(grad_output)) throw_error_out_requires_grad("upsample_nearest2d_backward");
-  return below_autograd(() => ops.upsample_nearest2d_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, output_size, input_size, scales_h, scales_w, grad_input));
-}, "VariableType::upsample_nearest2d_backward_grad_input", "engine/ops/native_functions/vision.yaml:141", "engine/generated/VariableType.ts:7488");
+  const _result = below_autograd(() => ops.upsample_nearest2d_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, output_size, input_size, scales_h, scales_w, grad_input));
+  if ((isFwGradDefined(grad_output) || isFwGradDefined(grad_input))) throw new NotImplementedError("Trying to use forward AD with upsample_nearest2d_backward_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::upsample_nearest2d_backward_grad_input", "engine/ops/native_functions/vision.yaml:141", "engine/generated/VariableType.ts:11082");
 registerKernel(ops.upsample_nearest2d_backward_default, "Autograd", (ks, grad_output, output_size, input_size, scales_h, scales_w) => {
   const _any_requires_grad = compute_requires_grad(grad_output);
+  const _any_has_forward_grad_result = isFwGradDefined(grad_output);
   let grad_fn: UpsampleNearest2DBackwardBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new UpsampleNearest2DBackwardBackward0();
@@ -7504,268 +11101,498 @@ registerKernel(ops.upsample_nearest2d_backward_default, "Autograd", (ks, grad_ou
     set_history(differentiable(_result as Tensor), grad_fn);
     note_node_created(grad_fn);
   }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const grad_output_t_raw: any = grad_output ? fw_grad(grad_output, 0) : null;
+    const grad_output_t: any = grad_output_t_raw !== null || !grad_output ? grad_output_t_raw : ops.zeros_default.call([...grad_output._impl.sizes()], grad_output.dtype, null, grad_output.device, null);
+    result_new_fw_grad_opt = ops.upsample_nearest2d_backward_default.call(grad_output_t, output_size, input_size, scales_h, scales_w);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::upsample_nearest2d_backward_default", "engine/ops/native_functions/vision.yaml:147", "engine/generated/VariableType.ts:7492");
+}, "VariableType::upsample_nearest2d_backward_default", "engine/ops/native_functions/vision.yaml:147", "engine/generated/VariableType.ts:11088");
 registerKernel(ops.relu_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("relu");
-  return below_autograd(() => ops.relu_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::relu_out", "engine/ops/native_functions/activation.yaml:17", "engine/generated/VariableType.ts:7509");
+  const _result = below_autograd(() => ops.relu_out.redispatch(ks.and(after_autograd_keyset), self, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with relu_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::relu_out", "engine/ops/native_functions/activation.yaml:17", "engine/generated/VariableType.ts:11113");
 registerKernel(ops.celu_out, "Autograd", (ks, self, alpha, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("celu");
-  return below_autograd(() => ops.celu_out.redispatch(ks.and(after_autograd_keyset), self, alpha, out));
-}, "VariableType::celu_out", "engine/ops/native_functions/activation.yaml:77", "engine/generated/VariableType.ts:7513");
+  const _result = below_autograd(() => ops.celu_out.redispatch(ks.and(after_autograd_keyset), self, alpha, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with celu_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::celu_out", "engine/ops/native_functions/activation.yaml:77", "engine/generated/VariableType.ts:11119");
 registerKernel(ops.hardswish_backward_out, "Autograd", (ks, grad_output, self, out) => {
   if (compute_requires_grad(grad_output, self)) throw_error_out_requires_grad("hardswish_backward");
-  return below_autograd(() => ops.hardswish_backward_out.redispatch(ks.and(after_autograd_keyset), grad_output, self, out));
-}, "VariableType::hardswish_backward_out", "engine/ops/native_functions/activation.yaml:398", "engine/generated/VariableType.ts:7517");
-registerKernel(ops._scaled_dot_product_attention_out, "Autograd", (ks, query, key, value, attn_mask, dropout_p, need_attn_weights, is_causal, out0, out1) => below_autograd(() => ops._scaled_dot_product_attention_out.redispatch(ks.and(after_autograd_keyset), query, key, value, attn_mask, dropout_p, need_attn_weights, is_causal, out0, out1)), "VariableType::_scaled_dot_product_attention_out", "engine/ops/native_functions/attention.yaml:13", "engine/generated/VariableType.ts:7521");
+  const _result = below_autograd(() => ops.hardswish_backward_out.redispatch(ks.and(after_autograd_keyset), grad_output, self, out));
+  if ((isFwGradDefined(grad_output) || isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with hardswish_backward_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::hardswish_backward_out", "engine/ops/native_functions/activation.yaml:398", "engine/generated/VariableType.ts:11125");
+registerKernel(ops._scaled_dot_product_attention_out, "Autograd", (ks, query, key, value, attn_mask, dropout_p, need_attn_weights, is_causal, out0, out1) => {
+  const _result = below_autograd(() => ops._scaled_dot_product_attention_out.redispatch(ks.and(after_autograd_keyset), query, key, value, attn_mask, dropout_p, need_attn_weights, is_causal, out0, out1));
+  if ((isFwGradDefined(query) || isFwGradDefined(key) || isFwGradDefined(value) || isFwGradDefined(attn_mask) || isFwGradDefined(out0) || isFwGradDefined(out1))) throw new NotImplementedError("Trying to use forward AD with _scaled_dot_product_attention_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::_scaled_dot_product_attention_out", "engine/ops/native_functions/attention.yaml:13", "engine/generated/VariableType.ts:11131");
+registerKernel(ops._new_zeros_with_same_feature_meta_out, "Autograd", (ks, self, other, self_num_batch_dims, out) => {
+  const _result = below_autograd(() => ops._new_zeros_with_same_feature_meta_out.redispatch(ks.and(after_autograd_keyset), self, other, self_num_batch_dims, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(other) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with _new_zeros_with_same_feature_meta_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::_new_zeros_with_same_feature_meta_out", "engine/ops/native_functions/autograd.yaml:24", "engine/generated/VariableType.ts:11136");
 registerKernel(ops.sub_Scalar_out, "Autograd", (ks, self, other, alpha, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("sub");
-  return below_autograd(() => ops.sub_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, alpha, out));
-}, "VariableType::sub_Scalar_out", "engine/ops/native_functions/binary.yaml:37", "engine/generated/VariableType.ts:7522");
+  const _result = below_autograd(() => ops.sub_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, alpha, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with sub_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::sub_Scalar_out", "engine/ops/native_functions/binary.yaml:37", "engine/generated/VariableType.ts:11141");
 registerKernel(ops.rsub_Tensor_out, "Autograd", (ks, self, other, alpha, out) => {
   if (compute_requires_grad(self, other)) throw_error_out_requires_grad("rsub");
-  return below_autograd(() => ops.rsub_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, alpha, out));
-}, "VariableType::rsub_Tensor_out", "engine/ops/native_functions/binary.yaml:43", "engine/generated/VariableType.ts:7526");
+  const _result = below_autograd(() => ops.rsub_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, alpha, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(other) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with rsub_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::rsub_Tensor_out", "engine/ops/native_functions/binary.yaml:43", "engine/generated/VariableType.ts:11147");
 registerKernel(ops.rsub_Scalar_out, "Autograd", (ks, self, other, alpha, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("rsub");
-  return below_autograd(() => ops.rsub_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, alpha, out));
-}, "VariableType::rsub_Scalar_out", "engine/ops/native_functions/binary.yaml:50", "engine/generated/VariableType.ts:7530");
+  const _result = below_autograd(() => ops.rsub_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, alpha, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with rsub_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::rsub_Scalar_out", "engine/ops/native_functions/binary.yaml:50", "engine/generated/VariableType.ts:11153");
 registerKernel(ops.div_Scalar_out, "Autograd", (ks, self, other, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("div");
-  return below_autograd(() => ops.div_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
-}, "VariableType::div_Scalar_out", "engine/ops/native_functions/binary.yaml:92", "engine/generated/VariableType.ts:7534");
+  const _result = below_autograd(() => ops.div_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with div_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::div_Scalar_out", "engine/ops/native_functions/binary.yaml:92", "engine/generated/VariableType.ts:11159");
 registerKernel(ops.div_Scalar_mode_out, "Autograd", (ks, self, other, rounding_mode, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("div");
-  return below_autograd(() => ops.div_Scalar_mode_out.redispatch(ks.and(after_autograd_keyset), self, other, rounding_mode, out));
-}, "VariableType::div_Scalar_mode_out", "engine/ops/native_functions/binary.yaml:103", "engine/generated/VariableType.ts:7538");
+  const _result = below_autograd(() => ops.div_Scalar_mode_out.redispatch(ks.and(after_autograd_keyset), self, other, rounding_mode, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with div_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::div_Scalar_mode_out", "engine/ops/native_functions/binary.yaml:103", "engine/generated/VariableType.ts:11165");
 registerKernel(ops.remainder_Scalar_Tensor_out, "Autograd", (ks, self, other, out) => {
   if (compute_requires_grad(other)) throw_error_out_requires_grad("remainder");
-  return below_autograd(() => ops.remainder_Scalar_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
-}, "VariableType::remainder_Scalar_Tensor_out", "engine/ops/native_functions/binary.yaml:188", "engine/generated/VariableType.ts:7542");
-registerKernel(ops.bitwise_and_Scalar_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.bitwise_and_Scalar_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::bitwise_and_Scalar_Tensor_out", "engine/ops/native_functions/binary.yaml:619", "engine/generated/VariableType.ts:7546");
-registerKernel(ops.bitwise_or_Scalar_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.bitwise_or_Scalar_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::bitwise_or_Scalar_Tensor_out", "engine/ops/native_functions/binary.yaml:655", "engine/generated/VariableType.ts:7547");
-registerKernel(ops.bitwise_xor_Scalar_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.bitwise_xor_Scalar_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::bitwise_xor_Scalar_Tensor_out", "engine/ops/native_functions/binary.yaml:691", "engine/generated/VariableType.ts:7548");
+  const _result = below_autograd(() => ops.remainder_Scalar_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
+  if ((isFwGradDefined(other) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with remainder_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::remainder_Scalar_Tensor_out", "engine/ops/native_functions/binary.yaml:188", "engine/generated/VariableType.ts:11171");
+registerKernel(ops.bitwise_and_Scalar_Tensor_out, "Autograd", (ks, self, other, out) => {
+  const _result = below_autograd(() => ops.bitwise_and_Scalar_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
+  if ((isFwGradDefined(other) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with bitwise_and_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::bitwise_and_Scalar_Tensor_out", "engine/ops/native_functions/binary.yaml:619", "engine/generated/VariableType.ts:11177");
+registerKernel(ops.bitwise_or_Scalar_Tensor_out, "Autograd", (ks, self, other, out) => {
+  const _result = below_autograd(() => ops.bitwise_or_Scalar_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
+  if ((isFwGradDefined(other) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with bitwise_or_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::bitwise_or_Scalar_Tensor_out", "engine/ops/native_functions/binary.yaml:655", "engine/generated/VariableType.ts:11182");
+registerKernel(ops.bitwise_xor_Scalar_Tensor_out, "Autograd", (ks, self, other, out) => {
+  const _result = below_autograd(() => ops.bitwise_xor_Scalar_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
+  if ((isFwGradDefined(other) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with bitwise_xor_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::bitwise_xor_Scalar_Tensor_out", "engine/ops/native_functions/binary.yaml:691", "engine/generated/VariableType.ts:11187");
 registerKernel(ops.convolution_out, "Autograd", (ks, input, weight, bias, stride, padding, dilation, transposed, output_padding, groups, out) => {
   if (compute_requires_grad(input, weight, bias)) throw_error_out_requires_grad("convolution");
-  return below_autograd(() => ops.convolution_out.redispatch(ks.and(after_autograd_keyset), input, weight, bias, stride, padding, dilation, transposed, output_padding, groups, out));
-}, "VariableType::convolution_out", "engine/ops/native_functions/conv.yaml:45", "engine/generated/VariableType.ts:7549");
-registerKernel(ops._convolution_out, "Autograd", (ks, input, weight, bias, stride, padding, dilation, transposed, output_padding, groups, benchmark, deterministic, cudnn_enabled, allow_tf32, out) => below_autograd(() => ops._convolution_out.redispatch(ks.and(after_autograd_keyset), input, weight, bias, stride, padding, dilation, transposed, output_padding, groups, benchmark, deterministic, cudnn_enabled, allow_tf32, out)), "VariableType::_convolution_out", "engine/ops/native_functions/conv.yaml:51", "engine/generated/VariableType.ts:7553");
-registerKernel(ops.slow_conv_dilated2d_out, "Autograd", (ks, self, weight, kernel_size, bias, stride, padding, dilation, out) => below_autograd(() => ops.slow_conv_dilated2d_out.redispatch(ks.and(after_autograd_keyset), self, weight, kernel_size, bias, stride, padding, dilation, out)), "VariableType::slow_conv_dilated2d_out", "engine/ops/native_functions/conv.yaml:88", "engine/generated/VariableType.ts:7554");
+  const _result = below_autograd(() => ops.convolution_out.redispatch(ks.and(after_autograd_keyset), input, weight, bias, stride, padding, dilation, transposed, output_padding, groups, out));
+  if ((isFwGradDefined(input) || isFwGradDefined(weight) || isFwGradDefined(bias) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with convolution_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::convolution_out", "engine/ops/native_functions/conv.yaml:45", "engine/generated/VariableType.ts:11192");
+registerKernel(ops._convolution_out, "Autograd", (ks, input, weight, bias, stride, padding, dilation, transposed, output_padding, groups, benchmark, deterministic, cudnn_enabled, allow_tf32, out) => {
+  const _result = below_autograd(() => ops._convolution_out.redispatch(ks.and(after_autograd_keyset), input, weight, bias, stride, padding, dilation, transposed, output_padding, groups, benchmark, deterministic, cudnn_enabled, allow_tf32, out));
+  if ((isFwGradDefined(input) || isFwGradDefined(weight) || isFwGradDefined(bias) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with _convolution_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::_convolution_out", "engine/ops/native_functions/conv.yaml:51", "engine/generated/VariableType.ts:11198");
+registerKernel(ops.slow_conv_dilated2d_out, "Autograd", (ks, self, weight, kernel_size, bias, stride, padding, dilation, out) => {
+  const _result = below_autograd(() => ops.slow_conv_dilated2d_out.redispatch(ks.and(after_autograd_keyset), self, weight, kernel_size, bias, stride, padding, dilation, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(weight) || isFwGradDefined(bias) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with slow_conv_dilated2d_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::slow_conv_dilated2d_out", "engine/ops/native_functions/conv.yaml:88", "engine/generated/VariableType.ts:11203");
 registerKernel(ops.convolution_backward_out, "Autograd", (ks, grad_output, input, weight, bias_sizes, stride, padding, dilation, transposed, output_padding, groups, output_mask, out0, out1, out2) => {
   if (compute_requires_grad(grad_output, input, weight)) throw_error_out_requires_grad("convolution_backward");
-  return below_autograd(() => ops.convolution_backward_out.redispatch(ks.and(after_autograd_keyset), grad_output, input, weight, bias_sizes, stride, padding, dilation, transposed, output_padding, groups, output_mask, out0, out1, out2));
-}, "VariableType::convolution_backward_out", "engine/ops/native_functions/conv.yaml:111", "engine/generated/VariableType.ts:7555");
-registerKernel(ops._slow_conv2d_backward_output_mask_out, "Autograd", (ks, grad_output, self, weight, kernel_size, stride, padding, output_mask, out0, out1, out2) => below_autograd(() => ops._slow_conv2d_backward_output_mask_out.redispatch(ks.and(after_autograd_keyset), grad_output, self, weight, kernel_size, stride, padding, output_mask, out0, out1, out2)), "VariableType::_slow_conv2d_backward_output_mask_out", "engine/ops/native_functions/conv.yaml:125", "engine/generated/VariableType.ts:7559");
+  const _result = below_autograd(() => ops.convolution_backward_out.redispatch(ks.and(after_autograd_keyset), grad_output, input, weight, bias_sizes, stride, padding, dilation, transposed, output_padding, groups, output_mask, out0, out1, out2));
+  if ((isFwGradDefined(grad_output) || isFwGradDefined(input) || isFwGradDefined(weight) || isFwGradDefined(out0) || isFwGradDefined(out1) || isFwGradDefined(out2))) throw new NotImplementedError("Trying to use forward AD with convolution_backward_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::convolution_backward_out", "engine/ops/native_functions/conv.yaml:111", "engine/generated/VariableType.ts:11208");
+registerKernel(ops._slow_conv2d_backward_output_mask_out, "Autograd", (ks, grad_output, self, weight, kernel_size, stride, padding, output_mask, out0, out1, out2) => {
+  const _result = below_autograd(() => ops._slow_conv2d_backward_output_mask_out.redispatch(ks.and(after_autograd_keyset), grad_output, self, weight, kernel_size, stride, padding, output_mask, out0, out1, out2));
+  if ((isFwGradDefined(grad_output) || isFwGradDefined(self) || isFwGradDefined(weight) || isFwGradDefined(out0) || isFwGradDefined(out1) || isFwGradDefined(out2))) throw new NotImplementedError("Trying to use forward AD with _slow_conv2d_backward_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::_slow_conv2d_backward_output_mask_out", "engine/ops/native_functions/conv.yaml:125", "engine/generated/VariableType.ts:11214");
 registerKernel(ops.index_put_out, "Autograd", (ks, self, indices, values, accumulate, out) => {
   if (compute_requires_grad(self, indices, values)) throw_error_out_requires_grad("index_put");
-  return below_autograd(() => ops.index_put_out.redispatch(ks.and(after_autograd_keyset), self, indices, values, accumulate, out));
-}, "VariableType::index_put_out", "engine/ops/native_functions/index.yaml:33", "engine/generated/VariableType.ts:7560");
+  const _result = below_autograd(() => ops.index_put_out.redispatch(ks.and(after_autograd_keyset), self, indices, values, accumulate, out));
+  for (const _t of indices ?? []) if (isFwGradDefined(_t)) throw new NotImplementedError("Trying to use forward AD with index_put_out that does not support it because it is an out= function");
+  if ((isFwGradDefined(self) || isFwGradDefined(values) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with index_put_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::index_put_out", "engine/ops/native_functions/index.yaml:33", "engine/generated/VariableType.ts:11219");
 registerKernel(ops._index_put_impl_default, "Autograd", (ks, self, indices, values, accumulate, unsafe) => {
   const grad_fn = compute_requires_grad(self, indices, values) ? not_implemented_node("aten::_index_put_impl", self, indices, values) : null;
   const _result = below_autograd(() => ops._index_put_impl_default.redispatch(ks.and(after_autograd_keyset), self, indices, values, accumulate, unsafe));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  for (const _t of indices ?? []) if (differentiable_outputs(_result).some((t) => t !== null) && isFwGradDefined(_t)) throw new NotImplementedError("Trying to use forward AD with _index_put_impl that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self) || isFwGradDefined(values))) throw new NotImplementedError("Trying to use forward AD with _index_put_impl that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::_index_put_impl_default", "engine/ops/native_functions/index.yaml:46", "engine/generated/VariableType.ts:7564");
-registerKernel(ops._index_put_impl_out, "Autograd", (ks, self, indices, values, accumulate, unsafe, out) => below_autograd(() => ops._index_put_impl_out.redispatch(ks.and(after_autograd_keyset), self, indices, values, accumulate, unsafe, out)), "VariableType::_index_put_impl_out", "engine/ops/native_functions/index.yaml:46", "engine/generated/VariableType.ts:7571");
+}, "VariableType::_index_put_impl_default", "engine/ops/native_functions/index.yaml:46", "engine/generated/VariableType.ts:11226");
+registerKernel(ops._index_put_impl_out, "Autograd", (ks, self, indices, values, accumulate, unsafe, out) => {
+  const _result = below_autograd(() => ops._index_put_impl_out.redispatch(ks.and(after_autograd_keyset), self, indices, values, accumulate, unsafe, out));
+  for (const _t of indices ?? []) if (isFwGradDefined(_t)) throw new NotImplementedError("Trying to use forward AD with _index_put_impl_out that does not support it because it is an out= function");
+  if ((isFwGradDefined(self) || isFwGradDefined(values) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with _index_put_impl_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::_index_put_impl_out", "engine/ops/native_functions/index.yaml:46", "engine/generated/VariableType.ts:11235");
 registerKernel(ops.index_fill_int_Scalar_out, "Autograd", (ks, self, dim, index, value, out) => {
   if (compute_requires_grad(self, index)) throw_error_out_requires_grad("index_fill");
-  return below_autograd(() => ops.index_fill_int_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, dim, index, value, out));
-}, "VariableType::index_fill_int_Scalar_out", "engine/ops/native_functions/index.yaml:186", "engine/generated/VariableType.ts:7572");
+  const _result = below_autograd(() => ops.index_fill_int_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, dim, index, value, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(index) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with index_fill_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::index_fill_int_Scalar_out", "engine/ops/native_functions/index.yaml:186", "engine/generated/VariableType.ts:11241");
 registerKernel(ops.index_fill_int_Tensor_out, "Autograd", (ks, self, dim, index, value, out) => {
   if (compute_requires_grad(self, index, value)) throw_error_out_requires_grad("index_fill");
-  return below_autograd(() => ops.index_fill_int_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, dim, index, value, out));
-}, "VariableType::index_fill_int_Tensor_out", "engine/ops/native_functions/index.yaml:200", "engine/generated/VariableType.ts:7576");
+  const _result = below_autograd(() => ops.index_fill_int_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, dim, index, value, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(index) || isFwGradDefined(value) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with index_fill_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::index_fill_int_Tensor_out", "engine/ops/native_functions/index.yaml:200", "engine/generated/VariableType.ts:11247");
 registerKernel(ops.masked_fill_Scalar_out, "Autograd", (ks, self, mask, value, out) => {
   if (compute_requires_grad(self, mask)) throw_error_out_requires_grad("masked_fill");
-  return below_autograd(() => ops.masked_fill_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, mask, value, out));
-}, "VariableType::masked_fill_Scalar_out", "engine/ops/native_functions/index.yaml:216", "engine/generated/VariableType.ts:7580");
+  const _result = below_autograd(() => ops.masked_fill_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, mask, value, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(mask) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with masked_fill_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::masked_fill_Scalar_out", "engine/ops/native_functions/index.yaml:216", "engine/generated/VariableType.ts:11253");
 registerKernel(ops.masked_fill_Tensor_out, "Autograd", (ks, self, mask, value, out) => {
   if (compute_requires_grad(self, mask, value)) throw_error_out_requires_grad("masked_fill");
-  return below_autograd(() => ops.masked_fill_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, mask, value, out));
-}, "VariableType::masked_fill_Tensor_out", "engine/ops/native_functions/index.yaml:230", "engine/generated/VariableType.ts:7584");
+  const _result = below_autograd(() => ops.masked_fill_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, mask, value, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(mask) || isFwGradDefined(value) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with masked_fill_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::masked_fill_Tensor_out", "engine/ops/native_functions/index.yaml:230", "engine/generated/VariableType.ts:11259");
 registerKernel(ops.embedding_out, "Autograd", (ks, weight, indices, padding_idx, scale_grad_by_freq, sparse, out) => {
   if (compute_requires_grad(weight, indices)) throw_error_out_requires_grad("embedding");
-  return below_autograd(() => ops.embedding_out.redispatch(ks.and(after_autograd_keyset), weight, indices, padding_idx, scale_grad_by_freq, sparse, out));
-}, "VariableType::embedding_out", "engine/ops/native_functions/index.yaml:281", "engine/generated/VariableType.ts:7588");
+  const _result = below_autograd(() => ops.embedding_out.redispatch(ks.and(after_autograd_keyset), weight, indices, padding_idx, scale_grad_by_freq, sparse, out));
+  if ((isFwGradDefined(weight) || isFwGradDefined(indices) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with embedding_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::embedding_out", "engine/ops/native_functions/index.yaml:281", "engine/generated/VariableType.ts:11265");
 registerKernel(ops.embedding_renorm_default, "Autograd", (ks, self, indices, max_norm, norm_type) => {
   const grad_fn = compute_requires_grad(self, indices) ? not_implemented_node("aten::embedding_renorm", self, indices) : null;
   const _result = below_autograd(() => ops.embedding_renorm_default.redispatch(ks.and(after_autograd_keyset), self, indices, max_norm, norm_type));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self) || isFwGradDefined(indices))) throw new NotImplementedError("Trying to use forward AD with embedding_renorm that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::embedding_renorm_default", "engine/ops/native_functions/index.yaml:286", "engine/generated/VariableType.ts:7592");
-registerKernel(ops.embedding_renorm_out, "Autograd", (ks, self, indices, max_norm, norm_type, out) => below_autograd(() => ops.embedding_renorm_out.redispatch(ks.and(after_autograd_keyset), self, indices, max_norm, norm_type, out)), "VariableType::embedding_renorm_out", "engine/ops/native_functions/index.yaml:286", "engine/generated/VariableType.ts:7599");
-registerKernel(ops.fill_Tensor_out, "Autograd", (ks, self, value, out) => below_autograd(() => ops.fill_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, value, out)), "VariableType::fill_Tensor_out", "engine/ops/native_functions/index.yaml:307", "engine/generated/VariableType.ts:7600");
-registerKernel(ops.empty_names_out, "Autograd", (ks, size, names, memory_format, out) => below_autograd(() => ops.empty_names_out.redispatch(ks.and(after_autograd_keyset), size, names, memory_format, out)), "VariableType::empty_names_out", "engine/ops/native_functions/index.yaml:317", "engine/generated/VariableType.ts:7601");
+}, "VariableType::embedding_renorm_default", "engine/ops/native_functions/index.yaml:286", "engine/generated/VariableType.ts:11271");
+registerKernel(ops.embedding_renorm_out, "Autograd", (ks, self, indices, max_norm, norm_type, out) => {
+  const _result = below_autograd(() => ops.embedding_renorm_out.redispatch(ks.and(after_autograd_keyset), self, indices, max_norm, norm_type, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(indices) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with embedding_renorm_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::embedding_renorm_out", "engine/ops/native_functions/index.yaml:286", "engine/generated/VariableType.ts:11279");
+registerKernel(ops.fill_Tensor_out, "Autograd", (ks, self, value, out) => {
+  const _result = below_autograd(() => ops.fill_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, value, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(value) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with fill_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::fill_Tensor_out", "engine/ops/native_functions/index.yaml:307", "engine/generated/VariableType.ts:11284");
+registerKernel(ops.empty_names_out, "Autograd", (ks, size, names, memory_format, out) => {
+  const _result = below_autograd(() => ops.empty_names_out.redispatch(ks.and(after_autograd_keyset), size, names, memory_format, out));
+  if ((isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with empty_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::empty_names_out", "engine/ops/native_functions/index.yaml:317", "engine/generated/VariableType.ts:11289");
 registerKernel(ops.embedding_dense_backward_out, "Autograd", (ks, grad_output, indices, num_weights, padding_idx, scale_grad_by_freq, out) => {
   if (compute_requires_grad(grad_output, indices)) throw_error_out_requires_grad("embedding_dense_backward");
-  return below_autograd(() => ops.embedding_dense_backward_out.redispatch(ks.and(after_autograd_keyset), grad_output, indices, num_weights, padding_idx, scale_grad_by_freq, out));
-}, "VariableType::embedding_dense_backward_out", "engine/ops/native_functions/index.yaml:344", "engine/generated/VariableType.ts:7602");
+  const _result = below_autograd(() => ops.embedding_dense_backward_out.redispatch(ks.and(after_autograd_keyset), grad_output, indices, num_weights, padding_idx, scale_grad_by_freq, out));
+  if ((isFwGradDefined(grad_output) || isFwGradDefined(indices) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with embedding_dense_backward_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::embedding_dense_backward_out", "engine/ops/native_functions/index.yaml:344", "engine/generated/VariableType.ts:11294");
 registerKernel(ops.flip_out, "Autograd", (ks, self, dims, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("flip");
-  return below_autograd(() => ops.flip_out.redispatch(ks.and(after_autograd_keyset), self, dims, out));
-}, "VariableType::flip_out", "engine/ops/native_functions/join.yaml:90", "engine/generated/VariableType.ts:7606");
+  const _result = below_autograd(() => ops.flip_out.redispatch(ks.and(after_autograd_keyset), self, dims, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with flip_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::flip_out", "engine/ops/native_functions/join.yaml:90", "engine/generated/VariableType.ts:11300");
 registerKernel(ops.roll_out, "Autograd", (ks, self, shifts, dims, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("roll");
-  return below_autograd(() => ops.roll_out.redispatch(ks.and(after_autograd_keyset), self, shifts, dims, out));
-}, "VariableType::roll_out", "engine/ops/native_functions/join.yaml:97", "engine/generated/VariableType.ts:7610");
+  const _result = below_autograd(() => ops.roll_out.redispatch(ks.and(after_autograd_keyset), self, shifts, dims, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with roll_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::roll_out", "engine/ops/native_functions/join.yaml:97", "engine/generated/VariableType.ts:11306");
 registerKernel(ops.repeat_out, "Autograd", (ks, self, repeats, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("repeat");
-  return below_autograd(() => ops.repeat_out.redispatch(ks.and(after_autograd_keyset), self, repeats, out));
-}, "VariableType::repeat_out", "engine/ops/native_functions/join.yaml:134", "engine/generated/VariableType.ts:7614");
+  const _result = below_autograd(() => ops.repeat_out.redispatch(ks.and(after_autograd_keyset), self, repeats, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with repeat_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::repeat_out", "engine/ops/native_functions/join.yaml:134", "engine/generated/VariableType.ts:11312");
 registerKernel(ops._trilinear_out, "Autograd", (ks, i1, i2, i3, expand1, expand2, expand3, sumdim, unroll_dim, out) => {
   if (compute_requires_grad(i1, i2, i3)) throw_error_out_requires_grad("_trilinear");
-  return below_autograd(() => ops._trilinear_out.redispatch(ks.and(after_autograd_keyset), i1, i2, i3, expand1, expand2, expand3, sumdim, unroll_dim, out));
-}, "VariableType::_trilinear_out", "engine/ops/native_functions/linalg.yaml:212", "engine/generated/VariableType.ts:7618");
+  const _result = below_autograd(() => ops._trilinear_out.redispatch(ks.and(after_autograd_keyset), i1, i2, i3, expand1, expand2, expand3, sumdim, unroll_dim, out));
+  if ((isFwGradDefined(i1) || isFwGradDefined(i2) || isFwGradDefined(i3) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with _trilinear_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::_trilinear_out", "engine/ops/native_functions/linalg.yaml:212", "engine/generated/VariableType.ts:11318");
 registerKernel(ops.binary_cross_entropy_with_logits_out, "Autograd", (ks, self, target, weight, pos_weight, reduction, out) => {
   if (compute_requires_grad(self, target, weight, pos_weight)) throw_error_out_requires_grad("binary_cross_entropy_with_logits");
-  return below_autograd(() => ops.binary_cross_entropy_with_logits_out.redispatch(ks.and(after_autograd_keyset), self, target, weight, pos_weight, reduction, out));
-}, "VariableType::binary_cross_entropy_with_logits_out", "engine/ops/native_functions/loss.yaml:24", "engine/generated/VariableType.ts:7622");
+  const _result = below_autograd(() => ops.binary_cross_entropy_with_logits_out.redispatch(ks.and(after_autograd_keyset), self, target, weight, pos_weight, reduction, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(target) || isFwGradDefined(weight) || isFwGradDefined(pos_weight) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with binary_cross_entropy_with_logits_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::binary_cross_entropy_with_logits_out", "engine/ops/native_functions/loss.yaml:24", "engine/generated/VariableType.ts:11324");
 registerKernel(ops.native_layer_norm_out, "Autograd", (ks, input, normalized_shape, weight, bias, eps, out0, out1, out2) => {
   if (compute_requires_grad(input, weight, bias)) throw_error_out_requires_grad("native_layer_norm");
-  return below_autograd(() => ops.native_layer_norm_out.redispatch(ks.and(after_autograd_keyset), input, normalized_shape, weight, bias, eps, out0, out1, out2));
-}, "VariableType::native_layer_norm_out", "engine/ops/native_functions/normalization.yaml:36", "engine/generated/VariableType.ts:7626");
+  const _result = below_autograd(() => ops.native_layer_norm_out.redispatch(ks.and(after_autograd_keyset), input, normalized_shape, weight, bias, eps, out0, out1, out2));
+  if ((isFwGradDefined(input) || isFwGradDefined(weight) || isFwGradDefined(bias) || isFwGradDefined(out0) || isFwGradDefined(out1) || isFwGradDefined(out2))) throw new NotImplementedError("Trying to use forward AD with native_layer_norm_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::native_layer_norm_out", "engine/ops/native_functions/normalization.yaml:36", "engine/generated/VariableType.ts:11330");
 registerKernel(ops.native_group_norm_out, "Autograd", (ks, input, weight, bias, N, C, HxW, group, eps, out0, out1, out2) => {
   if (compute_requires_grad(input, weight, bias)) throw_error_out_requires_grad("native_group_norm");
-  return below_autograd(() => ops.native_group_norm_out.redispatch(ks.and(after_autograd_keyset), input, weight, bias, N, C, HxW, group, eps, out0, out1, out2));
-}, "VariableType::native_group_norm_out", "engine/ops/native_functions/normalization.yaml:46", "engine/generated/VariableType.ts:7630");
+  const _result = below_autograd(() => ops.native_group_norm_out.redispatch(ks.and(after_autograd_keyset), input, weight, bias, N, C, HxW, group, eps, out0, out1, out2));
+  if ((isFwGradDefined(input) || isFwGradDefined(weight) || isFwGradDefined(bias) || isFwGradDefined(out0) || isFwGradDefined(out1) || isFwGradDefined(out2))) throw new NotImplementedError("Trying to use forward AD with native_group_norm_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::native_group_norm_out", "engine/ops/native_functions/normalization.yaml:46", "engine/generated/VariableType.ts:11336");
 registerKernel(ops.native_batch_norm_backward_out, "Autograd", (ks, grad_out, input, weight, running_mean, running_var, save_mean, save_invstd, train, eps, output_mask, out0, out1, out2) => {
   if (compute_requires_grad(grad_out, input, weight, running_mean, running_var, save_mean, save_invstd)) throw_error_out_requires_grad("native_batch_norm_backward");
-  return below_autograd(() => ops.native_batch_norm_backward_out.redispatch(ks.and(after_autograd_keyset), grad_out, input, weight, running_mean, running_var, save_mean, save_invstd, train, eps, output_mask, out0, out1, out2));
-}, "VariableType::native_batch_norm_backward_out", "engine/ops/native_functions/normalization.yaml:56", "engine/generated/VariableType.ts:7634");
+  const _result = below_autograd(() => ops.native_batch_norm_backward_out.redispatch(ks.and(after_autograd_keyset), grad_out, input, weight, running_mean, running_var, save_mean, save_invstd, train, eps, output_mask, out0, out1, out2));
+  if ((isFwGradDefined(grad_out) || isFwGradDefined(input) || isFwGradDefined(weight) || isFwGradDefined(running_mean) || isFwGradDefined(running_var) || isFwGradDefined(save_mean) || isFwGradDefined(save_invstd) || isFwGradDefined(out0) || isFwGradDefined(out1) || isFwGradDefined(out2))) throw new NotImplementedError("Trying to use forward AD with native_batch_norm_backward_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::native_batch_norm_backward_out", "engine/ops/native_functions/normalization.yaml:56", "engine/generated/VariableType.ts:11342");
 registerKernel(ops.native_layer_norm_backward_out, "Autograd", (ks, grad_out, input, normalized_shape, mean, rstd, weight, bias, output_mask, out0, out1, out2) => {
   if (compute_requires_grad(grad_out, input, mean, rstd, weight, bias)) throw_error_out_requires_grad("native_layer_norm_backward");
-  return below_autograd(() => ops.native_layer_norm_backward_out.redispatch(ks.and(after_autograd_keyset), grad_out, input, normalized_shape, mean, rstd, weight, bias, output_mask, out0, out1, out2));
-}, "VariableType::native_layer_norm_backward_out", "engine/ops/native_functions/normalization.yaml:61", "engine/generated/VariableType.ts:7638");
+  const _result = below_autograd(() => ops.native_layer_norm_backward_out.redispatch(ks.and(after_autograd_keyset), grad_out, input, normalized_shape, mean, rstd, weight, bias, output_mask, out0, out1, out2));
+  if ((isFwGradDefined(grad_out) || isFwGradDefined(input) || isFwGradDefined(mean) || isFwGradDefined(rstd) || isFwGradDefined(weight) || isFwGradDefined(bias) || isFwGradDefined(out0) || isFwGradDefined(out1) || isFwGradDefined(out2))) throw new NotImplementedError("Trying to use forward AD with native_layer_norm_backward_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::native_layer_norm_backward_out", "engine/ops/native_functions/normalization.yaml:61", "engine/generated/VariableType.ts:11348");
 registerKernel(ops.native_group_norm_backward_out, "Autograd", (ks, grad_out, input, mean, rstd, weight, N, C, HxW, group, output_mask, out0, out1, out2) => {
   if (compute_requires_grad(grad_out, input, mean, rstd, weight)) throw_error_out_requires_grad("native_group_norm_backward");
-  return below_autograd(() => ops.native_group_norm_backward_out.redispatch(ks.and(after_autograd_keyset), grad_out, input, mean, rstd, weight, N, C, HxW, group, output_mask, out0, out1, out2));
-}, "VariableType::native_group_norm_backward_out", "engine/ops/native_functions/normalization.yaml:66", "engine/generated/VariableType.ts:7642");
+  const _result = below_autograd(() => ops.native_group_norm_backward_out.redispatch(ks.and(after_autograd_keyset), grad_out, input, mean, rstd, weight, N, C, HxW, group, output_mask, out0, out1, out2));
+  if ((isFwGradDefined(grad_out) || isFwGradDefined(input) || isFwGradDefined(mean) || isFwGradDefined(rstd) || isFwGradDefined(weight) || isFwGradDefined(out0) || isFwGradDefined(out1) || isFwGradDefined(out2))) throw new NotImplementedError("Trying to use forward AD with native_group_norm_backward_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::native_group_norm_backward_out", "engine/ops/native_functions/normalization.yaml:66", "engine/generated/VariableType.ts:11354");
 registerKernel(ops.constant_pad_nd_out, "Autograd", (ks, self, pad, value, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("constant_pad_nd");
-  return below_autograd(() => ops.constant_pad_nd_out.redispatch(ks.and(after_autograd_keyset), self, pad, value, out));
-}, "VariableType::constant_pad_nd_out", "engine/ops/native_functions/pad.yaml:12", "engine/generated/VariableType.ts:7646");
+  const _result = below_autograd(() => ops.constant_pad_nd_out.redispatch(ks.and(after_autograd_keyset), self, pad, value, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with constant_pad_nd_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::constant_pad_nd_out", "engine/ops/native_functions/pad.yaml:12", "engine/generated/VariableType.ts:11360");
 registerKernel(ops._adaptive_avg_pool2d_out, "Autograd", (ks, self, output_size, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("_adaptive_avg_pool2d");
-  return below_autograd(() => ops._adaptive_avg_pool2d_out.redispatch(ks.and(after_autograd_keyset), self, output_size, out));
-}, "VariableType::_adaptive_avg_pool2d_out", "engine/ops/native_functions/pooling.yaml:88", "engine/generated/VariableType.ts:7650");
+  const _result = below_autograd(() => ops._adaptive_avg_pool2d_out.redispatch(ks.and(after_autograd_keyset), self, output_size, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with _adaptive_avg_pool2d_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::_adaptive_avg_pool2d_out", "engine/ops/native_functions/pooling.yaml:88", "engine/generated/VariableType.ts:11366");
 registerKernel(ops._adaptive_avg_pool2d_backward_out, "Autograd", (ks, grad_output, self, out) => {
   if (compute_requires_grad(grad_output, self)) throw_error_out_requires_grad("_adaptive_avg_pool2d_backward");
-  return below_autograd(() => ops._adaptive_avg_pool2d_backward_out.redispatch(ks.and(after_autograd_keyset), grad_output, self, out));
-}, "VariableType::_adaptive_avg_pool2d_backward_out", "engine/ops/native_functions/pooling.yaml:95", "engine/generated/VariableType.ts:7654");
+  const _result = below_autograd(() => ops._adaptive_avg_pool2d_backward_out.redispatch(ks.and(after_autograd_keyset), grad_output, self, out));
+  if ((isFwGradDefined(grad_output) || isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with _adaptive_avg_pool2d_backward_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::_adaptive_avg_pool2d_backward_out", "engine/ops/native_functions/pooling.yaml:95", "engine/generated/VariableType.ts:11372");
 registerKernel(ops.prod_out, "Autograd", (ks, self, dtype, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("prod");
-  return below_autograd(() => ops.prod_out.redispatch(ks.and(after_autograd_keyset), self, dtype, out));
-}, "VariableType::prod_out", "engine/ops/native_functions/reduce.yaml:104", "engine/generated/VariableType.ts:7658");
-registerKernel(ops.count_nonzero_dim_IntList_out, "Autograd", (ks, self, dim, out) => below_autograd(() => ops.count_nonzero_dim_IntList_out.redispatch(ks.and(after_autograd_keyset), self, dim, out)), "VariableType::count_nonzero_dim_IntList_out", "engine/ops/native_functions/reduce2.yaml:12", "engine/generated/VariableType.ts:7662");
-registerKernel(ops.count_nonzero_out, "Autograd", (ks, self, dim, out) => below_autograd(() => ops.count_nonzero_out.redispatch(ks.and(after_autograd_keyset), self, dim, out)), "VariableType::count_nonzero_out", "engine/ops/native_functions/reduce2.yaml:18", "engine/generated/VariableType.ts:7663");
+  const _result = below_autograd(() => ops.prod_out.redispatch(ks.and(after_autograd_keyset), self, dtype, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with prod_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::prod_out", "engine/ops/native_functions/reduce.yaml:104", "engine/generated/VariableType.ts:11378");
+registerKernel(ops.count_nonzero_dim_IntList_out, "Autograd", (ks, self, dim, out) => {
+  const _result = below_autograd(() => ops.count_nonzero_dim_IntList_out.redispatch(ks.and(after_autograd_keyset), self, dim, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with count_nonzero_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::count_nonzero_dim_IntList_out", "engine/ops/native_functions/reduce2.yaml:12", "engine/generated/VariableType.ts:11384");
+registerKernel(ops.count_nonzero_out, "Autograd", (ks, self, dim, out) => {
+  const _result = below_autograd(() => ops.count_nonzero_out.redispatch(ks.and(after_autograd_keyset), self, dim, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with count_nonzero_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::count_nonzero_out", "engine/ops/native_functions/reduce2.yaml:18", "engine/generated/VariableType.ts:11389");
 registerKernel(ops.std_mean_correction_out, "Autograd", (ks, self, dim, correction, keepdim, out0, out1) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("std_mean");
-  return below_autograd(() => ops.std_mean_correction_out.redispatch(ks.and(after_autograd_keyset), self, dim, correction, keepdim, out0, out1));
-}, "VariableType::std_mean_correction_out", "engine/ops/native_functions/reduce2.yaml:50", "engine/generated/VariableType.ts:7664");
+  const _result = below_autograd(() => ops.std_mean_correction_out.redispatch(ks.and(after_autograd_keyset), self, dim, correction, keepdim, out0, out1));
+  if ((isFwGradDefined(self) || isFwGradDefined(out0) || isFwGradDefined(out1))) throw new NotImplementedError("Trying to use forward AD with std_mean_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::std_mean_correction_out", "engine/ops/native_functions/reduce2.yaml:50", "engine/generated/VariableType.ts:11394");
 registerKernel(ops.var_mean_correction_out, "Autograd", (ks, self, dim, correction, keepdim, out0, out1) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("var_mean");
-  return below_autograd(() => ops.var_mean_correction_out.redispatch(ks.and(after_autograd_keyset), self, dim, correction, keepdim, out0, out1));
-}, "VariableType::var_mean_correction_out", "engine/ops/native_functions/reduce2.yaml:98", "engine/generated/VariableType.ts:7668");
+  const _result = below_autograd(() => ops.var_mean_correction_out.redispatch(ks.and(after_autograd_keyset), self, dim, correction, keepdim, out0, out1));
+  if ((isFwGradDefined(self) || isFwGradDefined(out0) || isFwGradDefined(out1))) throw new NotImplementedError("Trying to use forward AD with var_mean_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::var_mean_correction_out", "engine/ops/native_functions/reduce2.yaml:98", "engine/generated/VariableType.ts:11400");
 registerKernel(ops.median_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("median");
-  return below_autograd(() => ops.median_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::median_out", "engine/ops/native_functions/reduce3.yaml:122", "engine/generated/VariableType.ts:7672");
+  const _result = below_autograd(() => ops.median_out.redispatch(ks.and(after_autograd_keyset), self, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with median_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::median_out", "engine/ops/native_functions/reduce3.yaml:122", "engine/generated/VariableType.ts:11406");
 registerKernel(ops.nanmedian_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("nanmedian");
-  return below_autograd(() => ops.nanmedian_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::nanmedian_out", "engine/ops/native_functions/reduce3.yaml:137", "engine/generated/VariableType.ts:7676");
+  const _result = below_autograd(() => ops.nanmedian_out.redispatch(ks.and(after_autograd_keyset), self, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with nanmedian_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::nanmedian_out", "engine/ops/native_functions/reduce3.yaml:137", "engine/generated/VariableType.ts:11412");
 registerKernel(ops._unique_out, "Autograd", (ks, self, sorted, return_inverse, out0, out1) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("_unique");
-  return below_autograd(() => ops._unique_out.redispatch(ks.and(after_autograd_keyset), self, sorted, return_inverse, out0, out1));
-}, "VariableType::_unique_out", "engine/ops/native_functions/reduce3.yaml:163", "engine/generated/VariableType.ts:7680");
+  const _result = below_autograd(() => ops._unique_out.redispatch(ks.and(after_autograd_keyset), self, sorted, return_inverse, out0, out1));
+  if ((isFwGradDefined(self) || isFwGradDefined(out0) || isFwGradDefined(out1))) throw new NotImplementedError("Trying to use forward AD with _unique_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::_unique_out", "engine/ops/native_functions/reduce3.yaml:163", "engine/generated/VariableType.ts:11418");
 registerKernel(ops.unique_dim_out, "Autograd", (ks, self, dim, sorted, return_inverse, return_counts, out0, out1, out2) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("unique_dim");
-  return below_autograd(() => ops.unique_dim_out.redispatch(ks.and(after_autograd_keyset), self, dim, sorted, return_inverse, return_counts, out0, out1, out2));
-}, "VariableType::unique_dim_out", "engine/ops/native_functions/reduce3.yaml:169", "engine/generated/VariableType.ts:7684");
+  const _result = below_autograd(() => ops.unique_dim_out.redispatch(ks.and(after_autograd_keyset), self, dim, sorted, return_inverse, return_counts, out0, out1, out2));
+  if ((isFwGradDefined(self) || isFwGradDefined(out0) || isFwGradDefined(out1) || isFwGradDefined(out2))) throw new NotImplementedError("Trying to use forward AD with unique_dim_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::unique_dim_out", "engine/ops/native_functions/reduce3.yaml:169", "engine/generated/VariableType.ts:11424");
 registerKernel(ops.unique_consecutive_out, "Autograd", (ks, self, return_inverse, return_counts, dim, out0, out1, out2) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("unique_consecutive");
-  return below_autograd(() => ops.unique_consecutive_out.redispatch(ks.and(after_autograd_keyset), self, return_inverse, return_counts, dim, out0, out1, out2));
-}, "VariableType::unique_consecutive_out", "engine/ops/native_functions/reduce3.yaml:176", "engine/generated/VariableType.ts:7688");
+  const _result = below_autograd(() => ops.unique_consecutive_out.redispatch(ks.and(after_autograd_keyset), self, return_inverse, return_counts, dim, out0, out1, out2));
+  if ((isFwGradDefined(self) || isFwGradDefined(out0) || isFwGradDefined(out1) || isFwGradDefined(out2))) throw new NotImplementedError("Trying to use forward AD with unique_consecutive_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::unique_consecutive_out", "engine/ops/native_functions/reduce3.yaml:176", "engine/generated/VariableType.ts:11430");
 registerKernel(ops.unique_dim_consecutive_out, "Autograd", (ks, self, dim, return_inverse, return_counts, out0, out1, out2) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("unique_dim_consecutive");
-  return below_autograd(() => ops.unique_dim_consecutive_out.redispatch(ks.and(after_autograd_keyset), self, dim, return_inverse, return_counts, out0, out1, out2));
-}, "VariableType::unique_dim_consecutive_out", "engine/ops/native_functions/reduce3.yaml:183", "engine/generated/VariableType.ts:7692");
+  const _result = below_autograd(() => ops.unique_dim_consecutive_out.redispatch(ks.and(after_autograd_keyset), self, dim, return_inverse, return_counts, out0, out1, out2));
+  if ((isFwGradDefined(self) || isFwGradDefined(out0) || isFwGradDefined(out1) || isFwGradDefined(out2))) throw new NotImplementedError("Trying to use forward AD with unique_dim_consecutive_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::unique_dim_consecutive_out", "engine/ops/native_functions/reduce3.yaml:183", "engine/generated/VariableType.ts:11436");
 registerKernel(ops._unique2_out, "Autograd", (ks, self, sorted, return_inverse, return_counts, out0, out1, out2) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("_unique2");
-  return below_autograd(() => ops._unique2_out.redispatch(ks.and(after_autograd_keyset), self, sorted, return_inverse, return_counts, out0, out1, out2));
-}, "VariableType::_unique2_out", "engine/ops/native_functions/reduce3.yaml:190", "engine/generated/VariableType.ts:7696");
+  const _result = below_autograd(() => ops._unique2_out.redispatch(ks.and(after_autograd_keyset), self, sorted, return_inverse, return_counts, out0, out1, out2));
+  if ((isFwGradDefined(self) || isFwGradDefined(out0) || isFwGradDefined(out1) || isFwGradDefined(out2))) throw new NotImplementedError("Trying to use forward AD with _unique2_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::_unique2_out", "engine/ops/native_functions/reduce3.yaml:190", "engine/generated/VariableType.ts:11442");
 registerKernel(ops.norm_ScalarOpt_dtype_out, "Autograd", (ks, self, p, dtype, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("norm");
-  return below_autograd(() => ops.norm_ScalarOpt_dtype_out.redispatch(ks.and(after_autograd_keyset), self, p, dtype, out));
-}, "VariableType::norm_ScalarOpt_dtype_out", "engine/ops/native_functions/reduce3.yaml:198", "engine/generated/VariableType.ts:7700");
+  const _result = below_autograd(() => ops.norm_ScalarOpt_dtype_out.redispatch(ks.and(after_autograd_keyset), self, p, dtype, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with norm_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::norm_ScalarOpt_dtype_out", "engine/ops/native_functions/reduce3.yaml:198", "engine/generated/VariableType.ts:11448");
 registerKernel(ops.norm_Scalar_out, "Autograd", (ks, self, p, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("norm");
-  return below_autograd(() => ops.norm_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, p, out));
-}, "VariableType::norm_Scalar_out", "engine/ops/native_functions/reduce3.yaml:205", "engine/generated/VariableType.ts:7704");
-registerKernel(ops.bucketize_Scalar_out, "Autograd", (ks, self, boundaries, out_int32, right, out) => below_autograd(() => ops.bucketize_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, boundaries, out_int32, right, out)), "VariableType::bucketize_Scalar_out", "engine/ops/native_functions/reduce3.yaml:289", "engine/generated/VariableType.ts:7708");
-registerKernel(ops.searchsorted_Scalar_out, "Autograd", (ks, sorted_sequence, self, out_int32, right, side, sorter, out) => below_autograd(() => ops.searchsorted_Scalar_out.redispatch(ks.and(after_autograd_keyset), sorted_sequence, self, out_int32, right, side, sorter, out)), "VariableType::searchsorted_Scalar_out", "engine/ops/native_functions/reduce3.yaml:302", "engine/generated/VariableType.ts:7709");
-registerKernel(ops.bincount_out, "Autograd", (ks, self, weights, minlength, out) => below_autograd(() => ops.bincount_out.redispatch(ks.and(after_autograd_keyset), self, weights, minlength, out)), "VariableType::bincount_out", "engine/ops/native_functions/reduce3.yaml:308", "engine/generated/VariableType.ts:7710");
-registerKernel(ops.argsort_stable_out, "Autograd", (ks, self, stable, dim, descending, out) => below_autograd(() => ops.argsort_stable_out.redispatch(ks.and(after_autograd_keyset), self, stable, dim, descending, out)), "VariableType::argsort_stable_out", "engine/ops/native_functions/select.yaml:66", "engine/generated/VariableType.ts:7711");
+  const _result = below_autograd(() => ops.norm_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, p, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with norm_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::norm_Scalar_out", "engine/ops/native_functions/reduce3.yaml:205", "engine/generated/VariableType.ts:11454");
+registerKernel(ops.bucketize_Scalar_out, "Autograd", (ks, self, boundaries, out_int32, right, out) => {
+  const _result = below_autograd(() => ops.bucketize_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, boundaries, out_int32, right, out));
+  if ((isFwGradDefined(boundaries) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with bucketize_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::bucketize_Scalar_out", "engine/ops/native_functions/reduce3.yaml:289", "engine/generated/VariableType.ts:11460");
+registerKernel(ops.searchsorted_Scalar_out, "Autograd", (ks, sorted_sequence, self, out_int32, right, side, sorter, out) => {
+  const _result = below_autograd(() => ops.searchsorted_Scalar_out.redispatch(ks.and(after_autograd_keyset), sorted_sequence, self, out_int32, right, side, sorter, out));
+  if ((isFwGradDefined(sorted_sequence) || isFwGradDefined(sorter) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with searchsorted_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::searchsorted_Scalar_out", "engine/ops/native_functions/reduce3.yaml:302", "engine/generated/VariableType.ts:11465");
+registerKernel(ops.bincount_out, "Autograd", (ks, self, weights, minlength, out) => {
+  const _result = below_autograd(() => ops.bincount_out.redispatch(ks.and(after_autograd_keyset), self, weights, minlength, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(weights) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with bincount_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::bincount_out", "engine/ops/native_functions/reduce3.yaml:308", "engine/generated/VariableType.ts:11470");
+registerKernel(ops.argsort_stable_out, "Autograd", (ks, self, stable, dim, descending, out) => {
+  const _result = below_autograd(() => ops.argsort_stable_out.redispatch(ks.and(after_autograd_keyset), self, stable, dim, descending, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with argsort_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::argsort_stable_out", "engine/ops/native_functions/select.yaml:66", "engine/generated/VariableType.ts:11475");
 registerKernel(ops._unsafe_view_out, "Autograd", (ks, self, size, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("_unsafe_view");
-  return below_autograd(() => ops._unsafe_view_out.redispatch(ks.and(after_autograd_keyset), self, size, out));
-}, "VariableType::_unsafe_view_out", "engine/ops/native_functions/shape.yaml:59", "engine/generated/VariableType.ts:7712");
+  const _result = below_autograd(() => ops._unsafe_view_out.redispatch(ks.and(after_autograd_keyset), self, size, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with _unsafe_view_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::_unsafe_view_out", "engine/ops/native_functions/shape.yaml:59", "engine/generated/VariableType.ts:11480");
 registerKernel(ops.clone_out, "Autograd", (ks, self, memory_format, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("clone");
-  return below_autograd(() => ops.clone_out.redispatch(ks.and(after_autograd_keyset), self, memory_format, out));
-}, "VariableType::clone_out", "engine/ops/native_functions/shape.yaml:223", "engine/generated/VariableType.ts:7716");
-registerKernel(ops.copy_out, "Autograd", (ks, self, src, non_blocking, out) => below_autograd(() => ops.copy_out.redispatch(ks.and(after_autograd_keyset), self, src, non_blocking, out)), "VariableType::copy_out", "engine/ops/native_functions/shape.yaml:235", "engine/generated/VariableType.ts:7720");
+  const _result = below_autograd(() => ops.clone_out.redispatch(ks.and(after_autograd_keyset), self, memory_format, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with clone_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::clone_out", "engine/ops/native_functions/shape.yaml:223", "engine/generated/VariableType.ts:11486");
+registerKernel(ops.copy_out, "Autograd", (ks, self, src, non_blocking, out) => {
+  const _result = below_autograd(() => ops.copy_out.redispatch(ks.and(after_autograd_keyset), self, src, non_blocking, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(src) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with copy_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::copy_out", "engine/ops/native_functions/shape.yaml:235", "engine/generated/VariableType.ts:11492");
 registerKernel(ops._to_copy_out, "Autograd", (ks, self, non_blocking, memory_format, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("_to_copy");
-  return below_autograd(() => ops._to_copy_out.redispatch(ks.and(after_autograd_keyset), self, non_blocking, memory_format, out));
-}, "VariableType::_to_copy_out", "engine/ops/native_functions/shape.yaml:242", "engine/generated/VariableType.ts:7721");
+  const _result = below_autograd(() => ops._to_copy_out.redispatch(ks.and(after_autograd_keyset), self, non_blocking, memory_format, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with _to_copy_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::_to_copy_out", "engine/ops/native_functions/shape.yaml:242", "engine/generated/VariableType.ts:11497");
 registerKernel(ops.zero_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::zero", self) : null;
   const _result = below_autograd(() => ops.zero_default.redispatch(ks.and(after_autograd_keyset), self));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with zero that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::zero_default", "engine/ops/native_functions/shape.yaml:276", "engine/generated/VariableType.ts:7725");
-registerKernel(ops.zero_out, "Autograd", (ks, self, out) => below_autograd(() => ops.zero_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::zero_out", "engine/ops/native_functions/shape.yaml:276", "engine/generated/VariableType.ts:7732");
-registerKernel(ops.empty_strided_out, "Autograd", (ks, size, stride, out) => below_autograd(() => ops.empty_strided_out.redispatch(ks.and(after_autograd_keyset), size, stride, out)), "VariableType::empty_strided_out", "engine/ops/native_functions/shape.yaml:284", "engine/generated/VariableType.ts:7733");
-registerKernel(ops.empty_like_out, "Autograd", (ks, self, memory_format, out) => below_autograd(() => ops.empty_like_out.redispatch(ks.and(after_autograd_keyset), self, memory_format, out)), "VariableType::empty_like_out", "engine/ops/native_functions/shape.yaml:290", "engine/generated/VariableType.ts:7734");
-registerKernel(ops.zeros_like_out, "Autograd", (ks, self, memory_format, out) => below_autograd(() => ops.zeros_like_out.redispatch(ks.and(after_autograd_keyset), self, memory_format, out)), "VariableType::zeros_like_out", "engine/ops/native_functions/shape.yaml:300", "engine/generated/VariableType.ts:7735");
-registerKernel(ops.ones_like_out, "Autograd", (ks, self, memory_format, out) => below_autograd(() => ops.ones_like_out.redispatch(ks.and(after_autograd_keyset), self, memory_format, out)), "VariableType::ones_like_out", "engine/ops/native_functions/shape.yaml:307", "engine/generated/VariableType.ts:7736");
-registerKernel(ops.full_like_out, "Autograd", (ks, self, fill_value, memory_format, out) => below_autograd(() => ops.full_like_out.redispatch(ks.and(after_autograd_keyset), self, fill_value, memory_format, out)), "VariableType::full_like_out", "engine/ops/native_functions/shape.yaml:318", "engine/generated/VariableType.ts:7737");
-registerKernel(ops.isnan_out, "Autograd", (ks, self, out) => below_autograd(() => ops.isnan_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::isnan_out", "engine/ops/native_functions/unary.yaml:715", "engine/generated/VariableType.ts:7738");
-registerKernel(ops.isinf_out, "Autograd", (ks, self, out) => below_autograd(() => ops.isinf_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::isinf_out", "engine/ops/native_functions/unary.yaml:721", "engine/generated/VariableType.ts:7739");
+}, "VariableType::zero_default", "engine/ops/native_functions/shape.yaml:276", "engine/generated/VariableType.ts:11503");
+registerKernel(ops.zero_out, "Autograd", (ks, self, out) => {
+  const _result = below_autograd(() => ops.zero_out.redispatch(ks.and(after_autograd_keyset), self, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with zero_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::zero_out", "engine/ops/native_functions/shape.yaml:276", "engine/generated/VariableType.ts:11511");
+registerKernel(ops.empty_strided_out, "Autograd", (ks, size, stride, out) => {
+  const _result = below_autograd(() => ops.empty_strided_out.redispatch(ks.and(after_autograd_keyset), size, stride, out));
+  if ((isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with empty_strided_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::empty_strided_out", "engine/ops/native_functions/shape.yaml:284", "engine/generated/VariableType.ts:11516");
+registerKernel(ops.empty_like_out, "Autograd", (ks, self, memory_format, out) => {
+  const _result = below_autograd(() => ops.empty_like_out.redispatch(ks.and(after_autograd_keyset), self, memory_format, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with empty_like_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::empty_like_out", "engine/ops/native_functions/shape.yaml:290", "engine/generated/VariableType.ts:11521");
+registerKernel(ops.zeros_like_out, "Autograd", (ks, self, memory_format, out) => {
+  const _result = below_autograd(() => ops.zeros_like_out.redispatch(ks.and(after_autograd_keyset), self, memory_format, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with zeros_like_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::zeros_like_out", "engine/ops/native_functions/shape.yaml:300", "engine/generated/VariableType.ts:11526");
+registerKernel(ops.ones_like_out, "Autograd", (ks, self, memory_format, out) => {
+  const _result = below_autograd(() => ops.ones_like_out.redispatch(ks.and(after_autograd_keyset), self, memory_format, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with ones_like_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::ones_like_out", "engine/ops/native_functions/shape.yaml:307", "engine/generated/VariableType.ts:11531");
+registerKernel(ops.full_like_out, "Autograd", (ks, self, fill_value, memory_format, out) => {
+  const _result = below_autograd(() => ops.full_like_out.redispatch(ks.and(after_autograd_keyset), self, fill_value, memory_format, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with full_like_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::full_like_out", "engine/ops/native_functions/shape.yaml:318", "engine/generated/VariableType.ts:11536");
+registerKernel(ops.isnan_out, "Autograd", (ks, self, out) => {
+  const _result = below_autograd(() => ops.isnan_out.redispatch(ks.and(after_autograd_keyset), self, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with isnan_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::isnan_out", "engine/ops/native_functions/unary.yaml:715", "engine/generated/VariableType.ts:11541");
+registerKernel(ops.isinf_out, "Autograd", (ks, self, out) => {
+  const _result = below_autograd(() => ops.isinf_out.redispatch(ks.and(after_autograd_keyset), self, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with isinf_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::isinf_out", "engine/ops/native_functions/unary.yaml:721", "engine/generated/VariableType.ts:11546");
 registerKernel(ops.upsample_nearest1d_vec_out, "Autograd", (ks, input, output_size, scale_factors, out) => {
   if (compute_requires_grad(input)) throw_error_out_requires_grad("upsample_nearest1d");
-  return below_autograd(() => ops.upsample_nearest1d_vec_out.redispatch(ks.and(after_autograd_keyset), input, output_size, scale_factors, out));
-}, "VariableType::upsample_nearest1d_vec_out", "engine/ops/native_functions/vision.yaml:13", "engine/generated/VariableType.ts:7740");
+  const _result = below_autograd(() => ops.upsample_nearest1d_vec_out.redispatch(ks.and(after_autograd_keyset), input, output_size, scale_factors, out));
+  if ((isFwGradDefined(input) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with upsample_nearest1d_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::upsample_nearest1d_vec_out", "engine/ops/native_functions/vision.yaml:13", "engine/generated/VariableType.ts:11551");
 registerKernel(ops.upsample_nearest2d_vec_out, "Autograd", (ks, input, output_size, scale_factors, out) => {
   if (compute_requires_grad(input)) throw_error_out_requires_grad("upsample_nearest2d");
-  return below_autograd(() => ops.upsample_nearest2d_vec_out.redispatch(ks.and(after_autograd_keyset), input, output_size, scale_factors, out));
-}, "VariableType::upsample_nearest2d_vec_out", "engine/ops/native_functions/vision.yaml:19", "engine/generated/VariableType.ts:7744");
+  const _result = below_autograd(() => ops.upsample_nearest2d_vec_out.redispatch(ks.and(after_autograd_keyset), input, output_size, scale_factors, out));
+  if ((isFwGradDefined(input) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with upsample_nearest2d_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::upsample_nearest2d_vec_out", "engine/ops/native_functions/vision.yaml:19", "engine/generated/VariableType.ts:11557");
 registerKernel(ops.upsample_bilinear2d_vec_out, "Autograd", (ks, input, output_size, align_corners, scale_factors, out) => {
   if (compute_requires_grad(input)) throw_error_out_requires_grad("upsample_bilinear2d");
-  return below_autograd(() => ops.upsample_bilinear2d_vec_out.redispatch(ks.and(after_autograd_keyset), input, output_size, align_corners, scale_factors, out));
-}, "VariableType::upsample_bilinear2d_vec_out", "engine/ops/native_functions/vision.yaml:25", "engine/generated/VariableType.ts:7748");
+  const _result = below_autograd(() => ops.upsample_bilinear2d_vec_out.redispatch(ks.and(after_autograd_keyset), input, output_size, align_corners, scale_factors, out));
+  if ((isFwGradDefined(input) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with upsample_bilinear2d_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::upsample_bilinear2d_vec_out", "engine/ops/native_functions/vision.yaml:25", "engine/generated/VariableType.ts:11563");
 registerKernel(ops.pixel_shuffle_out, "Autograd", (ks, self, upscale_factor, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("pixel_shuffle");
-  return below_autograd(() => ops.pixel_shuffle_out.redispatch(ks.and(after_autograd_keyset), self, upscale_factor, out));
-}, "VariableType::pixel_shuffle_out", "engine/ops/native_functions/vision.yaml:63", "engine/generated/VariableType.ts:7752");
+  const _result = below_autograd(() => ops.pixel_shuffle_out.redispatch(ks.and(after_autograd_keyset), self, upscale_factor, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with pixel_shuffle_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::pixel_shuffle_out", "engine/ops/native_functions/vision.yaml:63", "engine/generated/VariableType.ts:11569");
 registerKernel(ops.pixel_unshuffle_out, "Autograd", (ks, self, downscale_factor, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("pixel_unshuffle");
-  return below_autograd(() => ops.pixel_unshuffle_out.redispatch(ks.and(after_autograd_keyset), self, downscale_factor, out));
-}, "VariableType::pixel_unshuffle_out", "engine/ops/native_functions/vision.yaml:69", "engine/generated/VariableType.ts:7756");
+  const _result = below_autograd(() => ops.pixel_unshuffle_out.redispatch(ks.and(after_autograd_keyset), self, downscale_factor, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with pixel_unshuffle_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::pixel_unshuffle_out", "engine/ops/native_functions/vision.yaml:69", "engine/generated/VariableType.ts:11575");
 registerKernel(ops.upsample_bilinear2d_backward_vec_out, "Autograd", (ks, grad_output, output_size, input_size, align_corners, scale_factors, out) => {
   if (compute_requires_grad(grad_output)) throw_error_out_requires_grad("upsample_bilinear2d_backward");
-  return below_autograd(() => ops.upsample_bilinear2d_backward_vec_out.redispatch(ks.and(after_autograd_keyset), grad_output, output_size, input_size, align_corners, scale_factors, out));
-}, "VariableType::upsample_bilinear2d_backward_vec_out", "engine/ops/native_functions/vision.yaml:103", "engine/generated/VariableType.ts:7760");
+  const _result = below_autograd(() => ops.upsample_bilinear2d_backward_vec_out.redispatch(ks.and(after_autograd_keyset), grad_output, output_size, input_size, align_corners, scale_factors, out));
+  if ((isFwGradDefined(grad_output) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with upsample_bilinear2d_backward_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::upsample_bilinear2d_backward_vec_out", "engine/ops/native_functions/vision.yaml:103", "engine/generated/VariableType.ts:11581");
 registerKernel(ops.upsample_nearest1d_backward_vec_out, "Autograd", (ks, grad_output, output_size, input_size, scale_factors, out) => {
   if (compute_requires_grad(grad_output)) throw_error_out_requires_grad("upsample_nearest1d_backward");
-  return below_autograd(() => ops.upsample_nearest1d_backward_vec_out.redispatch(ks.and(after_autograd_keyset), grad_output, output_size, input_size, scale_factors, out));
-}, "VariableType::upsample_nearest1d_backward_vec_out", "engine/ops/native_functions/vision.yaml:109", "engine/generated/VariableType.ts:7764");
+  const _result = below_autograd(() => ops.upsample_nearest1d_backward_vec_out.redispatch(ks.and(after_autograd_keyset), grad_output, output_size, input_size, scale_factors, out));
+  if ((isFwGradDefined(grad_output) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with upsample_nearest1d_backward_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::upsample_nearest1d_backward_vec_out", "engine/ops/native_functions/vision.yaml:109", "engine/generated/VariableType.ts:11587");
 registerKernel(ops.upsample_nearest2d_backward_vec_out, "Autograd", (ks, grad_output, output_size, input_size, scale_factors, out) => {
   if (compute_requires_grad(grad_output)) throw_error_out_requires_grad("upsample_nearest2d_backward");
-  return below_autograd(() => ops.upsample_nearest2d_backward_vec_out.redispatch(ks.and(after_autograd_keyset), grad_output, output_size, input_size, scale_factors, out));
-}, "VariableType::upsample_nearest2d_backward_vec_out", "engine/ops/native_functions/vision.yaml:115", "engine/generated/VariableType.ts:7768");
+  const _result = below_autograd(() => ops.upsample_nearest2d_backward_vec_out.redispatch(ks.and(after_autograd_keyset), grad_output, output_size, input_size, scale_factors, out));
+  if ((isFwGradDefined(grad_output) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with upsample_nearest2d_backward_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::upsample_nearest2d_backward_vec_out", "engine/ops/native_functions/vision.yaml:115", "engine/generated/VariableType.ts:11593");

@@ -10,22 +10,23 @@ import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
 // ---- squeeze_.dim (engine/ops/native_functions/linalg.yaml:221) ----
+// tags: inplace_view
 export const squeeze__dim = defineOp("aten::squeeze_.dim(Tensor(a!) self, int dim) -> Tensor(a!)", "engine/ops/native_functions/linalg.yaml:221");
-registerKernel(squeeze__dim, "CompositeExplicitAutograd", (ks, self, dim) => native.squeeze__dim(self, dim), "native.squeeze__dim", "engine/ops/native_functions/linalg.yaml:221", "engine/generated/squeeze.ts:14");
+registerKernel(squeeze__dim, "CompositeExplicitAutograd", (ks, self, dim) => native.squeeze__dim(self, dim), "native.squeeze__dim", "engine/ops/native_functions/linalg.yaml:221", "engine/generated/squeeze.ts:15");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(squeeze__dim, "ADInplaceOrView", (ks, self, dim) => {
   const result = squeeze__dim.redispatch(ks.and(after_ADInplaceOrView_keyset), self, dim);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/linalg.yaml:221", "engine/generated/squeeze.ts:16");
+}, "ADInplaceOrView", "engine/ops/native_functions/linalg.yaml:221", "engine/generated/squeeze.ts:17");
 
 // ---- squeeze (engine/ops/native_functions/shape.yaml:82) ----
 export const squeeze_default = defineOp("aten::squeeze(Tensor(a) self) -> Tensor(a)", "engine/ops/native_functions/shape.yaml:82");
-registerKernel(squeeze_default, "CompositeExplicitAutograd", (ks, self) => native.squeeze(self), "native.squeeze", "engine/ops/native_functions/shape.yaml:82", "engine/generated/squeeze.ts:24");
+registerKernel(squeeze_default, "CompositeExplicitAutograd", (ks, self) => native.squeeze(self), "native.squeeze", "engine/ops/native_functions/shape.yaml:82", "engine/generated/squeeze.ts:25");
 
 // ---- squeeze.dim (engine/ops/native_functions/shape.yaml:88) ----
 export const squeeze_dim = defineOp("aten::squeeze.dim(Tensor(a) self, int dim) -> Tensor(a)", "engine/ops/native_functions/shape.yaml:88");
-registerKernel(squeeze_dim, "CompositeExplicitAutograd", (ks, self, dim) => native.squeeze(self, dim), "native.squeeze", "engine/ops/native_functions/shape.yaml:88", "engine/generated/squeeze.ts:28");
+registerKernel(squeeze_dim, "CompositeExplicitAutograd", (ks, self, dim) => native.squeeze(self, dim), "native.squeeze", "engine/ops/native_functions/shape.yaml:88", "engine/generated/squeeze.ts:29");
 
 // torch.squeeze: squeeze, squeeze.dim
 const squeeze_parser = new PythonArgParser(["squeeze(Tensor input)", "squeeze(Tensor input, int dim)"]);

@@ -58,3 +58,17 @@ export class UndefinedGradBackward extends Node {
     return grads.map(() => null);
   }
 }
+
+/** Identity: passes its gradient through unchanged (_fw_primal's grad_fn; named as PyTorch prints it). */
+export class Identity extends Node {
+  constructor(edges: Edge[] = []) {
+    super();
+    this.set_next_edges(edges);
+  }
+  name(): string {
+    return "torch::autograd::Identity";
+  }
+  apply(grads: Grad[]): Grad[] {
+    return [grads[0]];
+  }
+}
