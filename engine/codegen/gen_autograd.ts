@@ -22,7 +22,7 @@ const DONT_REQUIRE_DERIVATIVE = new Set([
 ]);
 
 /** Ops whose Autograd kernel is hand-written (VariableTypeManual.cpp; here autograd/VariableTypeManual.ts). */
-const MANUAL_AUTOGRAD = new Set(["detach", "detach_"]);
+const MANUAL_AUTOGRAD = new Set(["detach", "detach_", "copy_"]);
 
 /** gen_inplace_or_view_type.py VIEW_FUNCTIONS (1.13): the ops whose output autograd treats as a view of self. */
 const VIEW_FUNCTIONS = new Set([
