@@ -820,7 +820,8 @@ export function functionalSignature(func: FunctionSchema): string {
 
 /**
  * The entry that differentiates `fn`: its own, else (for an in-place variant) its functional variant's, as
- * PyTorch derives `add_` from `add`'s formulas. out= variants are never differentiable: null.
+ * PyTorch derives `add_` from `add`'s formulas, or (for a functional op with none) its in-place variant's.
+ * out= variants are never differentiable: null.
  */
 export function findDerivative(fn: NativeFunction, infos: readonly DifferentiabilityInfo[]): { info: DifferentiabilityInfo; exact: boolean } | null {
   const own = infos.find((i) => i.fn === fn);
@@ -828,5 +829,10 @@ export function findDerivative(fn: NativeFunction, infos: readonly Differentiabi
   if (fn.func.kind() === "out") return null;
   const sig = functionalSignature(fn.func);
   const functional = infos.find((i) => i.fn.func.kind() === "functional" && functionalSignature(i.fn.func) === sig);
-  return functional ? { info: functional, exact: false } : null;
+  if (functional) return { info: functional, exact: false };
+  // a functional op PyTorch generates from an in-place one (autogen: zero, _index_put_impl) takes the
+  // in-place entry's formulas and Node (load_derivatives.py pairs them the other way round too)
+  if (fn.func.kind() !== "functional") return null;
+  const inplace = infos.find((i) => i.fn.func.kind() === "inplace" && functionalSignature(i.fn.func) === sig);
+  return inplace ? { info: inplace, exact: false } : null;
 }

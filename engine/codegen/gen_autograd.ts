@@ -198,7 +198,9 @@ function emitDifferentiableKernel(e: Emitter, f: NativeFunction, info: Different
   const guard = "below_autograd";
   e.line(`  const _result = ${guard}(() => ops.${v}.redispatch(ks.and(after_autograd_keyset), ${args}));`);
   e.line(`  if (grad_fn) {`);
-  if (inplace) e.line(`    rebase_history(self, grad_fn);`);
+  // an in-place view op (squeeze_, unsqueeze_) keeps self a view: its Node is set, not rebased (gen_variable_type.py)
+  if (inplace && !VIEW_FUNCTIONS.has(baseName(f))) e.line(`    rebase_history(self, grad_fn);`);
+  else if (inplace) e.line(`    set_history(self, grad_fn);`);
   else {
     const diff = info.outputDifferentiability;
     if (f.func.returns.length === 1 && String(f.func.returns[0].type).replace(/\(.*\)/, "").startsWith("Tensor[]")) {

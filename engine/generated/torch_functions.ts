@@ -5,7 +5,7 @@
 
 export { empty } from "./empty.js";
 export { ones } from "./ones.js";
-export { fill_ } from "./fill.js";
+export { fill, fill_ } from "./fill.js";
 export { add } from "./add.js";
 export { mul } from "./mul.js";
 export { sum } from "./sum.js";
