@@ -133,6 +133,9 @@ export const HELPERS: Readonly<Record<string, { readonly args: readonly [number,
   _adaptive_avg_pool2d: { args: [2, 2], pytorch: "at::_adaptive_avg_pool2d (pooling.yaml)" },
   _adaptive_avg_pool2d_backward: { args: [2, 2], pytorch: "at::_adaptive_avg_pool2d_backward (pooling.yaml)" },
   adaptive_max_pool2d_backward: { args: [3, 3], pytorch: "at::adaptive_max_pool2d_backward (pooling.yaml)" },
+  // ---- misc ----
+  lu_factor_ex_backward: { args: [4, 4], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
+  linalg_lu_backward: { args: [6, 6], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
 };
 
 /**
