@@ -7844,3 +7844,62 @@ export class LinalgLuFactorExBackward0 extends Node {
   }
 }
 
+// ---- BernoulliBackward0: bernoulli(Tensor self, *, Generator? generator=None) -> Tensor (engine/ops/derivatives.yaml:1074) ----
+export class BernoulliBackward0 extends Node {
+  name(): string {
+    return "BernoulliBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (zeros_like(grad)) : null;
+    }
+    return grad_inputs;
+  }
+}
+
+// ---- BernoulliBackward1: bernoulli_.Tensor(Tensor(a!) self, Tensor p, *, Generator? generator=None) -> Tensor(a!) (engine/ops/derivatives.yaml:1077) ----
+export class BernoulliBackward1 extends Node {
+  p_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "BernoulliBackward1";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(2).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const p: any = this.p_.unpack();
+    if (this.should_compute_output(1)) {
+      grad_inputs[1] = any_grad_defined ? (zeros_like(p)) : null;
+    }
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (zeros_like(grad)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.p_.reset_data();
+  }
+  get _saved_p(): unknown {
+    return this.p_.unpack();
+  }
+}
+
+// ---- BernoulliBackward2: bernoulli_.float(Tensor(a!) self, float p=0.5, *, Generator? generator=None) -> Tensor(a!) (engine/ops/derivatives.yaml:1081) ----
+export class BernoulliBackward2 extends Node {
+  name(): string {
+    return "BernoulliBackward2";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (zeros_like(grad)) : null;
+    }
+    return grad_inputs;
+  }
+}
+

@@ -119,6 +119,7 @@ export { max_pool1d_with_indices } from "./max_pool1d_with_indices.js";
 export { max_pool1d } from "./max_pool1d.js";
 export { max_pool2d } from "./max_pool2d.js";
 export { avg_pool1d } from "./avg_pool1d.js";
+export { bernoulli } from "./bernoulli.js";
 export { all } from "./all.js";
 export { any } from "./any.js";
 export { argmax } from "./argmax.js";
