@@ -225,7 +225,8 @@ function emitDifferentiableKernel(e: Emitter, f: NativeFunction, info: Different
 function emitOtherKernel(e: Emitter, f: NativeFunction, infos: readonly DifferentiabilityInfo[], where: string): void {
   const v = opVar(f);
   const args = f.func.arguments.map((a) => a.name).join(", ");
-  const tensorArgs = f.func.arguments.filter((a) => isTensorArg(a) && !a.is_write).map((a) => a.name);
+  // an in-place op's self is an input too (autogradNotImplementedFallback walks every Tensor argument)
+  const tensorArgs = f.func.arguments.filter((a) => isTensorArg(a) && (!a.is_write || f.func.kind() === "inplace")).map((a) => a.name);
   const at = e.here();
   const redispatch = `below_autograd(() => ops.${v}.redispatch(ks.and(after_autograd_keyset), ${args}))`;
   if (f.func.kind() === "out") {

@@ -72,3 +72,23 @@ describe("backward reaching a missing derivative raises PyTorch's error", () => 
     expect(() => w.sum().backward()).toThrow(expect.objectContaining({ name: "NotImplementedError", message: "the derivative for 'embedding_renorm' is not implemented." }));
   });
 });
+
+// x = torch.rand(3, requires_grad=True); y = x.clone(); y.floor_divide_(2.) -> NotImplemented ((CloneBackward0, 0),)
+// y.floor_divide_(torch.tensor([2., 3., 4.])) -> the same; z = torch.rand(3); z.floor_divide_(x) -> ((AccumulateGrad, 0),)
+// torch.floor_divide(x, torch.tensor([2., 3., 4.])) -> ((AccumulateGrad, 0),): one edge per input that requires grad
+describe("the NotImplemented fallback's edges (autogradNotImplementedFallback)", () => {
+  it("go to the inputs that require grad only, self included for in-place ops", () => {
+    const nf = (t: Tensor) => t.grad_fn!.next_functions.map(([n, i]) => [n?.name() ?? null, i]);
+    const x = torch.tensor([0.5, 1.5, 2.5], { requires_grad: true });
+    const y = x.clone();
+    y.floor_divide_(2.5);
+    expect([y.grad_fn!.name(), nf(y)]).toEqual(["NotImplemented", [["CloneBackward0", 0]]]);
+    const y2 = x.clone();
+    y2.floor_divide_(torch.tensor([2, 3, 4], { dtype: torch.float32 }));
+    expect(nf(y2)).toEqual([["CloneBackward0", 0]]);
+    const z = torch.tensor([1.5, 2.5, 3.5]);
+    z.floor_divide_(x);
+    expect(nf(z)).toEqual([["AccumulateGrad", 0]]);
+    expect(nf(torch.floor_divide(x, torch.tensor([2, 3, 4], { dtype: torch.float32 })))).toEqual([["AccumulateGrad", 0]]);
+  });
+});
