@@ -7903,3 +7903,214 @@ export class BernoulliBackward2 extends Node {
   }
 }
 
+// ---- ConvolutionBackward1: _convolution(Tensor input, Tensor weight, Tensor? bias, int[] stride, int[] padding, int[] dilation, bool transposed, int[] output_padding, int groups, bool benchmark, bool deterministic, bool cudnn_enabled, bool allow_tf32) -> Tensor (engine/ops/derivatives.yaml:1087) ----
+export class ConvolutionBackward1 extends Node {
+  input_: SavedVariable = new SavedVariable(null, false);
+  weight_: SavedVariable = new SavedVariable(null, false);
+  stride: any;
+  padding: any;
+  dilation: any;
+  transposed: any;
+  output_padding: any;
+  groups: any;
+  name(): string {
+    return "ConvolutionBackward1";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(3).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const input: any = this.input_.unpack();
+    const weight: any = this.weight_.unpack();
+    const stride: any = this.stride;
+    const padding: any = this.padding;
+    const dilation: any = this.dilation;
+    const transposed: any = this.transposed;
+    const output_padding: any = this.output_padding;
+    const groups: any = this.groups;
+    const grad_input_mask = [this.should_compute_output(0), this.should_compute_output(1), this.should_compute_output(2)];
+    if (grad_input_mask.some(Boolean) && any_grad_defined) {
+      const r: any = convolution_backward_composite(grad, input, weight, stride, padding, dilation, transposed, output_padding, groups, grad_input_mask);
+      if (grad_input_mask[0]) grad_inputs[0] = r[0];
+      if (grad_input_mask[1]) grad_inputs[1] = r[1];
+      if (grad_input_mask[2]) grad_inputs[2] = r[2];
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.input_.reset_data();
+    this.weight_.reset_data();
+  }
+  get _saved_input(): unknown {
+    return this.input_.unpack();
+  }
+  get _saved_weight(): unknown {
+    return this.weight_.unpack();
+  }
+  get _saved_stride(): unknown {
+    return this.stride;
+  }
+  get _saved_padding(): unknown {
+    return this.padding;
+  }
+  get _saved_dilation(): unknown {
+    return this.dilation;
+  }
+  get _saved_transposed(): unknown {
+    return this.transposed;
+  }
+  get _saved_output_padding(): unknown {
+    return this.output_padding;
+  }
+  get _saved_groups(): unknown {
+    return this.groups;
+  }
+}
+
+// ---- SlowConv2DBackward0: _slow_conv2d_forward(Tensor self, Tensor weight, int[2] kernel_size, Tensor? bias, int[2] stride, int[2] padding) -> Tensor (engine/ops/derivatives.yaml:1090) ----
+export class SlowConv2DBackward0 extends Node {
+  self_: SavedVariable = new SavedVariable(null, false);
+  weight_: SavedVariable = new SavedVariable(null, false);
+  stride: any;
+  padding: any;
+  name(): string {
+    return "SlowConv2DBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(3).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self: any = this.self_.unpack();
+    const weight: any = this.weight_.unpack();
+    const stride: any = this.stride;
+    const padding: any = this.padding;
+    const grad_input_mask = [this.should_compute_output(0), this.should_compute_output(1), this.should_compute_output(2)];
+    if (grad_input_mask.some(Boolean) && any_grad_defined) {
+      const r: any = convolution_backward_composite(grad, self, weight, stride, padding, [1, 1], false, [0, 0], 1, grad_input_mask);
+      if (grad_input_mask[0]) grad_inputs[0] = r[0];
+      if (grad_input_mask[1]) grad_inputs[1] = r[1];
+      if (grad_input_mask[2]) grad_inputs[2] = r[2];
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.self_.reset_data();
+    this.weight_.reset_data();
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
+  }
+  get _saved_weight(): unknown {
+    return this.weight_.unpack();
+  }
+  get _saved_stride(): unknown {
+    return this.stride;
+  }
+  get _saved_padding(): unknown {
+    return this.padding;
+  }
+}
+
+// ---- SlowConvDilated2DBackward0: slow_conv_dilated2d(Tensor self, Tensor weight, int[2] kernel_size, Tensor? bias=None, int[2] stride=1, int[2] padding=0, int[2] dilation=1) -> Tensor (engine/ops/derivatives.yaml:1093) ----
+export class SlowConvDilated2DBackward0 extends Node {
+  self_: SavedVariable = new SavedVariable(null, false);
+  weight_: SavedVariable = new SavedVariable(null, false);
+  stride: any;
+  padding: any;
+  dilation: any;
+  name(): string {
+    return "SlowConvDilated2DBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(3).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self: any = this.self_.unpack();
+    const weight: any = this.weight_.unpack();
+    const stride: any = this.stride;
+    const padding: any = this.padding;
+    const dilation: any = this.dilation;
+    const grad_input_mask = [this.should_compute_output(0), this.should_compute_output(1), this.should_compute_output(2)];
+    if (grad_input_mask.some(Boolean) && any_grad_defined) {
+      const r: any = convolution_backward_composite(grad, self, weight, stride, padding, dilation, false, [0, 0], 1, grad_input_mask);
+      if (grad_input_mask[0]) grad_inputs[0] = r[0];
+      if (grad_input_mask[1]) grad_inputs[1] = r[1];
+      if (grad_input_mask[2]) grad_inputs[2] = r[2];
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.self_.reset_data();
+    this.weight_.reset_data();
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
+  }
+  get _saved_weight(): unknown {
+    return this.weight_.unpack();
+  }
+  get _saved_stride(): unknown {
+    return this.stride;
+  }
+  get _saved_padding(): unknown {
+    return this.padding;
+  }
+  get _saved_dilation(): unknown {
+    return this.dilation;
+  }
+}
+
+// ---- SlowConvTranspose2DBackward0: slow_conv_transpose2d(Tensor self, Tensor weight, int[2] kernel_size, Tensor? bias=None, int[2] stride=1, int[2] padding=0, int[2] output_padding=0, int[2] dilation=1) -> Tensor (engine/ops/derivatives.yaml:1096) ----
+export class SlowConvTranspose2DBackward0 extends Node {
+  self_: SavedVariable = new SavedVariable(null, false);
+  weight_: SavedVariable = new SavedVariable(null, false);
+  stride: any;
+  padding: any;
+  output_padding: any;
+  dilation: any;
+  name(): string {
+    return "SlowConvTranspose2DBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(3).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self: any = this.self_.unpack();
+    const weight: any = this.weight_.unpack();
+    const stride: any = this.stride;
+    const padding: any = this.padding;
+    const output_padding: any = this.output_padding;
+    const dilation: any = this.dilation;
+    const grad_input_mask = [this.should_compute_output(0), this.should_compute_output(1), this.should_compute_output(2)];
+    if (grad_input_mask.some(Boolean) && any_grad_defined) {
+      const r: any = convolution_backward_composite(grad, self, weight, stride, padding, dilation, true, output_padding, 1, grad_input_mask);
+      if (grad_input_mask[0]) grad_inputs[0] = r[0];
+      if (grad_input_mask[1]) grad_inputs[1] = r[1];
+      if (grad_input_mask[2]) grad_inputs[2] = r[2];
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.self_.reset_data();
+    this.weight_.reset_data();
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
+  }
+  get _saved_weight(): unknown {
+    return this.weight_.unpack();
+  }
+  get _saved_stride(): unknown {
+    return this.stride;
+  }
+  get _saved_padding(): unknown {
+    return this.padding;
+  }
+  get _saved_output_padding(): unknown {
+    return this.output_padding;
+  }
+  get _saved_dilation(): unknown {
+    return this.dilation;
+  }
+}
+
