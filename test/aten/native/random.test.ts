@@ -36,6 +36,7 @@ const CALLS: Record<string, (d: any) => Tensor> = {
     const c = torch.rand(3);
     return torch.cat([a.reshape([-1]), b.reshape([-1]), c.to(d)]);
   },
+  bernoulli__Tensor_expand: (d) => seeded(9, () => torch.empty(3, 4, { dtype: d }).bernoulli_(torch.tensor([0.2, 0.5, 0.7, 0.9], { dtype: d }))),
   bernoulli__Tensor_int: () => seeded(8, () => torch.empty(3, 4, { dtype: torch.int64 }).bernoulli_(probs(torch.float64))),
 };
 
@@ -54,6 +55,7 @@ describe("errors and meta", () => {
     expect(() => torch.bernoulli(torch.tensor([0.5, 1.5]))).toThrow(expect.objectContaining({ name: E["tensor p out of range"].error, message: E["tensor p out of range"].message }));
     expect(() => torch.empty(3, { dtype: torch.float16 }).bernoulli_(0.3)).toThrow(expect.objectContaining({ name: E.half.error, message: E.half.message }));
     expect(E["meta p out of range"]).toBeNull();
+    expect(() => torch.empty(3, 4).bernoulli_(torch.full([12], 0.5))).toThrow(expect.objectContaining({ name: E["p not expandable"].error, message: E["p not expandable"].message }));
     expect(() => torch.empty(3, { device: "meta" }).bernoulli_(1.5)).not.toThrow();
   });
   it("meta results have PyTorch's sizes and dtype", () => {

@@ -13,6 +13,7 @@ import { Generator, default_generator } from "../../Generator.js";
 import { DispatchStub } from "../DispatchStub.js";
 import { computeNumel, contiguousStrides } from "../../../c10/Contiguity.js";
 import { empty_like_default } from "../../../generated/empty_like.js";
+import { expand_default } from "../../../generated/expand.js";
 import { bernoulli__Tensor as bernoulli__Tensor_op, bernoulli__float as bernoulli__float_op } from "../../../generated/bernoulli.js";
 
 const REF = "aten/src/ATen/native/cpu/DistributionKernels.cpp";
@@ -47,12 +48,14 @@ export function bernoulli__float(self: Tensor, p: number, generator: unknown): T
   return self;
 }
 
-/** bernoulli_.Tensor: p holds one probability per element of self. */
+/** bernoulli_.Tensor: p is expanded to self's shape (expand_inplace), one probability per element. */
 export function bernoulli__Tensor(self: Tensor, p: Tensor, generator: unknown): Tensor {
-  if (p.numel() !== self.numel()) throw new RuntimeError(`bernoulli_: expected p to have ${self.numel()} elements, got ${p.numel()}`);
   const gen = cpuGenerator(generator);
   if (self.is_meta) return self;
-  bernoulli_tensor_stub.call(self.device.type, self, p, gen);
+  const sizes = [...self._impl.sizes()];
+  const same = p.dim() === sizes.length && p._impl.sizes().every((s, i) => s === sizes[i]);
+  const pExpanded = same ? p : (expand_default.call(p, sizes, false) as Tensor);
+  bernoulli_tensor_stub.call(self.device.type, self, pExpanded, gen);
   return self;
 }
 
