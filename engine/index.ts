@@ -20,7 +20,7 @@ export { eye } from "./aten/TensorFactories.js";
 export { arange, linspace, logspace } from "./aten/RangeFactories.js";
 export { tensor } from "./aten/tensor_new.js";
 export { Generator, default_generator, manual_seed, initial_seed, seed, get_rng_state, set_rng_state } from "./aten/Generator.js";
-export { rand, randn, randint, randperm, normal, bernoulli, multinomial, rand_like, randn_like, randint_like } from "./aten/Distributions.js";
+export { rand, randn, randint, randperm, normal, multinomial, rand_like, randn_like, randint_like } from "./aten/Distributions.js";
 
 // Operators: the backend fallbacks first, then every op generated from engine/ops/native_functions.yaml
 // (registering its kernels and installing its Tensor methods).

@@ -1,6 +1,6 @@
 // The random ops users call (aten/src/ATen/native/Distributions.cpp, TensorFactories.cpp): torch.rand,
-// randn, randint, randperm, normal, bernoulli, multinomial, and the in-place Tensor methods
-// (normal_, uniform_, random_, bernoulli_, exponential_). Values come from the CPU kernels in
+// randn, randint, randperm, normal, multinomial, and the in-place Tensor methods
+// (normal_, uniform_, random_, exponential_). bernoulli and bernoulli_ are dispatcher ops (random.yaml). Values come from the CPU kernels in
 // cpu/DistributionKernels.ts, which reproduce PyTorch's streams for the same seed.
 
 import * as K from "./cpu/DistributionKernels.js";
@@ -80,19 +80,6 @@ export function random_(self: Tensor, a?: number | { generator?: Generator | nul
   return writeInPlace(self, isLong ? K.random_from_to_int64(g, n, from, to) : K.random_from_to(g, n, dt, from, to));
 }
 
-/** bernoulli_(p): p a probability or a tensor of probabilities (same number of elements). */
-export function bernoulli_(self: Tensor, p: number | Tensor = 0.5, opts?: { generator?: Generator | null }): Tensor {
-  if (p instanceof Tensor) {
-    if (p.numel() !== self.numel()) throw new RuntimeError(`bernoulli_: expected p to have ${self.numel()} elements, got ${p.numel()}`);
-    const probs = p._flatNumbers();
-    return writeInPlace(self, K.bernoulli_tensor(gen(opts), probs, name(p.dtype), name(self.dtype)));
-  }
-  // a meta tensor holds no data: the p check runs, no kernel (so no dtype check) and no draw
-  if (self.is_meta && !(0 <= p && p <= 1)) throw new RuntimeError(`bernoulli_ expects p to be in [0, 1], but got p=${K.cppDouble(p)}`);
-  if (self.is_meta) return writeInPlace(self, new Float64Array(0));
-  return writeInPlace(self, K.bernoulli_scalar(gen(opts), count(self), name(self.dtype), p));
-}
-
 // ---- torch.* functions ----
 
 export function rand(...args: (number | readonly number[] | RandomOptions | undefined)[]): Tensor {
@@ -127,11 +114,6 @@ export function randperm(n: number, options?: RandomOptions): Tensor {
 export function normal(mean: number, std: number, size: readonly number[], options?: RandomOptions): Tensor {
   const { t, opts } = fresh("normal", [size, options], get_default_dtype());
   return applyRequiresGrad(normal_(t, mean, std, opts), !!opts.requires_grad, "normal");
-}
-
-export function bernoulli(input: Tensor, opts?: { generator?: Generator | null }): Tensor {
-  const out = wrap(empty_impl([...input.shape], input.dtype, input.device));
-  return bernoulli_(out, input, opts);
 }
 
 export function multinomial(input: Tensor, num_samples: number, replacement: boolean | { generator?: Generator | null } = false, opts?: { generator?: Generator | null }): Tensor {
@@ -173,8 +155,6 @@ declare module "./core/Tensor.js" {
     normal_(mean?: number, std?: number, opts?: { generator?: Generator | null }): Tensor;
     exponential_(lambd?: number, opts?: { generator?: Generator | null }): Tensor;
     random_(a?: number | { generator?: Generator | null }, b?: number | null | { generator?: Generator | null }, c?: { generator?: Generator | null }): Tensor;
-    bernoulli_(p?: number | Tensor, opts?: { generator?: Generator | null }): Tensor;
-    bernoulli(opts?: { generator?: Generator | null }): Tensor;
     multinomial(num_samples: number, replacement?: boolean, opts?: { generator?: Generator | null }): Tensor;
   }
 }
@@ -184,7 +164,5 @@ Object.assign(Tensor.prototype, {
   normal_(this: Tensor, mean?: number, std?: number, opts?: { generator?: Generator | null }) { return normal_(this, mean, std, opts); },
   exponential_(this: Tensor, lambd?: number, opts?: { generator?: Generator | null }) { return exponential_(this, lambd, opts); },
   random_(this: Tensor, a?: any, b?: any, c?: any) { return random_(this, a, b, c); },
-  bernoulli_(this: Tensor, p?: number | Tensor, opts?: { generator?: Generator | null }) { return bernoulli_(this, p, opts); },
-  bernoulli(this: Tensor, opts?: { generator?: Generator | null }) { return bernoulli(this, opts); },
   multinomial(this: Tensor, n: number, replacement?: boolean, opts?: { generator?: Generator | null }) { return multinomial(this, n, replacement, opts); },
 });

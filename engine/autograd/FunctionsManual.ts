@@ -1282,6 +1282,7 @@ export const nll_loss2d = (self: Tensor, target: Tensor, weight: Tensor | null, 
 
 import { convolution_backward_default } from "../generated/convolution_backward.js";
 import { _convolution_double_backward_default } from "../generated/_convolution_double_backward.js";
+import { _slow_conv2d_backward_output_mask } from "../generated/_slow_conv2d_backward.js";
 
 /** at::convolution_backward (conv.yaml): [grad_input, grad_weight, grad_bias], null where output_mask is false. */
 export function convolution_backward(
@@ -1289,6 +1290,13 @@ export function convolution_backward(
   transposed: boolean, output_padding: number[], groups: number, output_mask: boolean[],
 ): (Tensor | null)[] {
   return convolution_backward_default.call(grad, input, weight, bias_sizes, stride, padding, dilation, transposed, output_padding, groups, [...output_mask]) as (Tensor | null)[];
+}
+
+/** at::_slow_conv2d_backward.output_mask (conv.yaml): the slow 2-d backend's own backward, as _slow_conv2d_forward's formula calls it. */
+export function _slow_conv2d_backward(
+  grad: Tensor, self: Tensor, weight: Tensor, kernel_size: number[], stride: number[], padding: number[], output_mask: boolean[],
+): (Tensor | null)[] {
+  return _slow_conv2d_backward_output_mask.call(grad, self, weight, kernel_size, stride, padding, [...output_mask]) as (Tensor | null)[];
 }
 
 /** at::_convolution_double_backward (conv.yaml): [grad of grad_output, grad of input, grad of weight]. */
@@ -1790,4 +1798,97 @@ export function cholesky_jvp(dA: Tensor, L: Tensor, upper: boolean): Tensor {
   dL = dL.tril().sub(diag_embed_last(dL.diagonal(0, -2, -1).mul(0.5)));
   dL = L_.matmul(dL);
   return upper ? mH(dL) : dL;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// ---- misc ----
+// linalg_lu_factor_ex's gradient (FunctionsManual.cpp lu_factor_ex_backward -> linalg_lu_backward). Glasstorch
+// has no lu_unpack or linalg_solve_triangular op yet: the unpacking is written with tril/triu/narrow and a
+// permutation matrix built from the pivots, and the triangular solves use linalg_solve on the triangular
+// factors (as the linalg helpers above do) — same math, so gradients agree to rounding, and create_graph
+// differentiates through these ops.
+
+/** at::lu_unpack(LU, pivots): P, L (unit lower, m x k) and U (upper, k x n) with A = P L U. */
+function lu_unpack_composite(LU: Tensor, pivots: Tensor, unpack_pivots: boolean): [Tensor | null, Tensor, Tensor] {
+  const m = LU.shape[LU.shape.length - 2], n = LU.shape[LU.shape.length - 1];
+  const k = Math.min(m, n);
+  const eyeMK: number[] = [];
+  for (let i = 0; i < m; i++) for (let j = 0; j < k; j++) eyeMK.push(i === j ? 1 : 0);
+  const L = LU.narrow(-1, 0, k).tril(-1).add(tensor(eyeMK, { dtype: LU.dtype }).reshape([m, k]));
+  const U = LU.narrow(-2, 0, k).triu();
+  if (!unpack_pivots) return [null, L, U];
+  // LAPACK's ipiv (1-based): row i was swapped with row ipiv[i] - 1, in order. perm[r] is the row of A that
+  // ends up in row r of L U, so A = P (L U) with P[perm[r], r] = 1.
+  const batch = LU.shape.slice(0, -2);
+  const piv = pivots.reshape([-1, k]).tolist() as number[][];
+  const vals: number[] = [];
+  for (const p of piv) {
+    const perm = Array.from({ length: m }, (_, i) => i);
+    for (let i = 0; i < k; i++) {
+      const j = p[i] - 1;
+      [perm[i], perm[j]] = [perm[j], perm[i]];
+    }
+    const P = new Array(m * m).fill(0);
+    for (let r = 0; r < m; r++) P[perm[r] * m + r] = 1;
+    vals.push(...P);
+  }
+  return [tensor(vals, { dtype: LU.dtype }).reshape([...batch, m, m]), L, U];
+}
+
+/** linalg_lu_backward: the gradient of A = P L U from those of L and U (square, wide and tall cases). */
+export function linalg_lu_backward(L_grad: Tensor | null, U_grad: Tensor | null, P: Tensor | null, L: Tensor, U: Tensor, pivot: boolean): Tensor | null {
+  if (L_grad === null && U_grad === null) return null;
+  const m = L.shape[L.shape.length - 2], n = U.shape[U.shape.length - 1];
+  const k = Math.min(m, n);
+  const permute = (g: Tensor) => (pivot ? P!.matmul(g) : g);
+  // linalg_solve_triangular(B, X, left=false) is X B^{-1}; left=true is B^{-1} X
+  const solveRight = (B: Tensor, X: Tensor) => linalg_solve(B, X, { left: false });
+  const solveLeft = (B: Tensor, X: Tensor) => linalg_solve(B, X);
+  if (m === n) {
+    // A_grad = P L^{-H} [L^H L_grad o 1_L + U_grad U^H o 1_U] U^{-H}
+    let A_grad: Tensor | null = L_grad !== null ? mH(L).matmul(L_grad).tril(-1) : null;
+    if (U_grad !== null) {
+      const u = U_grad.matmul(mH(U)).triu();
+      A_grad = A_grad !== null ? A_grad.add(u) : u;
+    }
+    A_grad = solveRight(mH(U), A_grad!);
+    A_grad = solveLeft(mH(L), A_grad);
+    return permute(A_grad);
+  }
+  if (m < n) {
+    // wide: A1_grad = P L^{-H} [U1_grad + (L^H L_grad o 1_L - U_grad U^H o 1_U) U1^{-H}], A2_grad = P L^{-H} U2_grad
+    const U1 = (t: Tensor) => (n === k ? t : t.narrow(-1, 0, k));
+    const U2 = (t: Tensor) => t.narrow(-1, k, n - k);
+    let A_grad: Tensor | null = L_grad !== null ? mH(L).matmul(L_grad) : null;
+    if (U_grad !== null) {
+      const u = U_grad.triu().matmul(mH(U));
+      A_grad = A_grad !== null ? A_grad.sub(u) : u.neg();
+    }
+    A_grad = solveRight(mH(U1(U)), A_grad!.tril(-1));
+    if (U_grad !== null) A_grad = cat([A_grad.add(U1(U_grad).triu()), U2(U_grad)], -1);
+    A_grad = solveLeft(mH(L), A_grad);
+    if (U_grad === null) A_grad = cat([A_grad, zeros_like(U2(U))], -1);
+    return permute(A_grad);
+  }
+  // tall: A1_grad = P [L1_grad + L^{-H} (U_grad U^H o 1_U - L^H L_grad o 1_L)] U^{-H}, A2_grad = P L2_grad U^{-H}
+  const L1 = (t: Tensor) => (m === k ? t : t.narrow(-2, 0, k));
+  const L2 = (t: Tensor) => t.narrow(-2, k, m - k);
+  let A_grad: Tensor | null = U_grad !== null ? U_grad.matmul(mH(U)) : null;
+  if (L_grad !== null) {
+    const l = mH(L).matmul(L_grad.tril(-1));
+    A_grad = A_grad !== null ? A_grad.sub(l) : l.neg();
+  }
+  A_grad = solveLeft(mH(L1(L)), A_grad!.triu());
+  if (L_grad !== null) A_grad = cat([A_grad.add(L1(L_grad).tril(-1)), L2(L_grad)], -2);
+  A_grad = solveRight(mH(U), A_grad);
+  if (L_grad === null) A_grad = cat([A_grad, zeros_like(L2(L))], -2);
+  return permute(A_grad);
+}
+
+/** lu_factor_ex_backward: LU packs L (strictly below the diagonal) and U; their gradients are grad's parts. */
+export function lu_factor_ex_backward(grad: Tensor, LU: Tensor, pivs: Tensor, pivot: boolean): Tensor | null {
+  const [P, L, U] = lu_unpack_composite(LU, pivs, pivot);
+  const m = LU.shape[LU.shape.length - 2], n = LU.shape[LU.shape.length - 1];
+  const k = Math.min(m, n);
+  return linalg_lu_backward(grad.narrow(-1, 0, k).tril(-1), grad.narrow(-2, 0, k).triu(), P, L, U, pivot);
 }

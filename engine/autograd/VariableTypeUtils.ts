@@ -105,10 +105,13 @@ export function differentiable_outputs(result: unknown): (Tensor | null)[] {
   return list.map((t) => (t && typeof t === "object" && "_impl" in t ? differentiable(t as Tensor) : null));
 }
 
-/** autogradNotImplementedFallback's Node: the outputs join the graph, and backward raises. */
+/**
+ * autogradNotImplementedFallback's Node: the outputs join the graph, and backward raises. Its edges go to the
+ * inputs that require grad only (tensors_requiring_grad_on_stack), not one per input.
+ */
 export function not_implemented_node(opName: string, ...inputs: MaybeTensors): NotImplemented {
   const fn = new NotImplemented(opName);
-  fn.set_next_edges(collect_next_edges(...inputs));
+  fn.set_next_edges(collect_next_edges(...flatten(inputs).filter((t) => t !== null && t.requires_grad)));
   return fn;
 }
 

@@ -87,11 +87,19 @@ export function validate_outputs(edges: readonly Edge[], grads: Grad[], formatEr
 
 /** The gradients each Node sees, then runs: tensor pre-hooks, Node pre-hooks, apply, post-hooks. */
 function call_function(fn: Node, inputs: Grad[], stealable: (t: Tensor) => boolean): Grad[] {
+  // call_tensor_pre_hooks: a slot's hooks run even when its gradient is undefined (an unused output of a
+  // multi-output Node): they see null, as PyTorch 1.13's hooks see None; retain_grad's hook runs after them
   let grads = inputs.map((g, slot) => {
-    const hooks = fn.tensor_pre_hooks.get(slot);
-    if (g === null || !hooks?.length) return g;
-    for (const h of hooks) engineObserver?.onHook(fn, h.name === "retain_grad_hook" ? "retain_grad" : "tensor_pre", h.name || null);
-    return callTensorHooks(hooks, g);
+    const hooks = fn.tensor_pre_hooks.get(slot) ?? [];
+    const retain = fn.retains_grad_hooks.get(slot);
+    if (!hooks.length && !retain) return g;
+    for (const h of hooks) engineObserver?.onHook(fn, "tensor_pre", h.name || null);
+    let r = callTensorHooks(hooks, g);
+    if (retain) {
+      engineObserver?.onHook(fn, "retain_grad", retain.name || null);
+      r = callTensorHooks([retain], r);
+    }
+    return r;
   });
   for (const hook of [...fn.pre_hooks]) {
     engineObserver?.onHook(fn, "pre", hook.name || null);

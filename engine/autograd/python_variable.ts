@@ -48,12 +48,15 @@ const methods = {
     if (meta.retains_grad_) return;
     const fn = grad_fn(this)!;
     const self = this;
-    // the gradient is copied in, or added to what is there, as VariableHooks::retain_grad does
-    fn.add_tensor_pre_hook(output_nr(this), function retain_grad_hook(grad: Tensor) {
+    // the gradient is copied in, or added to what is there, as VariableHooks::retain_grad does; it is kept
+    // apart from the user's hooks and runs after them (Node::retains_grad_hooks). PyTorch 1.13's hook
+    // clones an undefined gradient too (an unused output of split), which fails in clone's unpack.
+    fn.retains_grad_hooks.set(output_nr(this), function retain_grad_hook(grad: Tensor | null) {
+      if (grad === null) throw new RuntimeError("Expected a proper Tensor but got None (or an undefined Tensor in C++) for argument #0 'self'");
       const m = materialize_autograd_meta(self);
       m.grad_ = m.grad_ === null ? grad.clone() : m.grad_.add(grad);
       return undefined;
-    });
+    } as TensorPreHook);
     meta.retains_grad_ = true;
   },
 

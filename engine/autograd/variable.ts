@@ -155,6 +155,8 @@ export function set_gradient_edge(t: Tensor, edge: Edge): void {
   const meta = materialize_autograd_meta(t);
   meta.grad_fn_ = edge.function_;
   meta.output_nr_ = edge.input_nr;
+  // a view's new grad_fn is current for its version (not regenerated from the base after squeeze_)
+  if (meta.is_view_ && meta.base_) meta.attr_version = t._impl.version_counter.version;
 }
 
 /** A tensor over the same data without autograd state, sharing the version counter (tensor_data / detach's core). */

@@ -133,6 +133,7 @@ export const HELPERS: Readonly<Record<string, { readonly args: readonly [number,
   binary_cross_entropy_with_logits_target_backward: { args: [6, 6], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
   // layers: composites standing in for PyTorch's fused backward ops (see FunctionsManual.ts)
   convolution_backward: { args: [11, 11], pytorch: "at::convolution_backward (conv.yaml)" },
+  _slow_conv2d_backward: { args: [7, 7], pytorch: "at::_slow_conv2d_backward.output_mask (conv.yaml)" },
   _convolution_double_backward: { args: [13, 13], pytorch: "at::_convolution_double_backward (conv.yaml)" },
   max_pool_double_backward: { args: [3, 3], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
   max_pool2d_with_indices_backward: { args: [8, 8], pytorch: "at::max_pool2d_with_indices_backward (pooling.yaml)" },
@@ -195,6 +196,9 @@ export const HELPERS: Readonly<Record<string, { readonly args: readonly [number,
   slogdet_jvp: { args: [3, 3], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
   linalg_solve_jvp: { args: [5, 5], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
   cholesky_jvp: { args: [3, 3], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
+  // ---- misc ----
+  lu_factor_ex_backward: { args: [4, 4], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
+  linalg_lu_backward: { args: [6, 6], pytorch: "torch/csrc/autograd/FunctionsManual.cpp" },
 };
 
 /**
@@ -906,7 +910,8 @@ export function functionalSignature(func: FunctionSchema): string {
 
 /**
  * The entry that differentiates `fn`: its own, else (for an in-place variant) its functional variant's, as
- * PyTorch derives `add_` from `add`'s formulas. out= variants are never differentiable: null.
+ * PyTorch derives `add_` from `add`'s formulas, or (for a functional op with none) its in-place variant's.
+ * out= variants are never differentiable: null.
  */
 export function findDerivative(fn: NativeFunction, infos: readonly DifferentiabilityInfo[]): { info: DifferentiabilityInfo; exact: boolean } | null {
   const own = infos.find((i) => i.fn === fn);
@@ -914,5 +919,10 @@ export function findDerivative(fn: NativeFunction, infos: readonly Differentiabi
   if (fn.func.kind() === "out") return null;
   const sig = functionalSignature(fn.func);
   const functional = infos.find((i) => i.fn.func.kind() === "functional" && functionalSignature(i.fn.func) === sig);
-  return functional ? { info: functional, exact: false } : null;
+  if (functional) return { info: functional, exact: false };
+  // a functional op PyTorch generates from an in-place one (autogen: zero, _index_put_impl) takes the
+  // in-place entry's formulas and Node (load_derivatives.py pairs them the other way round too)
+  if (fn.func.kind() !== "functional") return null;
+  const inplace = infos.find((i) => i.fn.func.kind() === "inplace" && functionalSignature(i.fn.func) === sig);
+  return inplace ? { info: inplace, exact: false } : null;
 }

@@ -22,7 +22,7 @@ const DONT_REQUIRE_DERIVATIVE = new Set([
 ]);
 
 /** Ops whose Autograd kernel is hand-written (VariableTypeManual.cpp; here autograd/VariableTypeManual.ts). */
-const MANUAL_AUTOGRAD = new Set(["detach", "detach_", "_fw_primal", "_make_dual"]);
+const MANUAL_AUTOGRAD = new Set(["detach", "detach_", "copy_", "_fw_primal", "_make_dual"]);
 
 /** gen_inplace_or_view_type.py VIEW_FUNCTIONS (1.13): the ops whose output autograd treats as a view of self. */
 const VIEW_FUNCTIONS = new Set([
@@ -207,7 +207,9 @@ function emitDifferentiableKernel(e: Emitter, f: NativeFunction, info: Different
   const guard = "below_autograd";
   e.line(`  const _result = ${guard}(() => ops.${v}.redispatch(ks.and(after_autograd_keyset), ${args}));`);
   e.line(`  if (grad_fn) {`);
-  if (inplace) e.line(`    rebase_history(self, grad_fn);`);
+  // an in-place view op (squeeze_, unsqueeze_) keeps self a view: its Node is set, not rebased (gen_variable_type.py)
+  if (inplace && !VIEW_FUNCTIONS.has(baseName(f))) e.line(`    rebase_history(self, grad_fn);`);
+  else if (inplace) e.line(`    set_history(self, grad_fn);`);
   else {
     const diff = info.outputDifferentiability;
     if (f.func.returns.length === 1 && String(f.func.returns[0].type).replace(/\(.*\)/, "").startsWith("Tensor[]")) {
@@ -234,7 +236,8 @@ function emitDifferentiableKernel(e: Emitter, f: NativeFunction, info: Different
 function emitOtherKernel(e: Emitter, f: NativeFunction, infos: readonly DifferentiabilityInfo[], where: string): void {
   const v = opVar(f);
   const args = f.func.arguments.map((a) => a.name).join(", ");
-  const tensorArgs = f.func.arguments.filter((a) => isTensorArg(a) && !a.is_write).map((a) => a.name);
+  // an in-place op's self is an input too (autogradNotImplementedFallback walks every Tensor argument)
+  const tensorArgs = f.func.arguments.filter((a) => isTensorArg(a) && (!a.is_write || f.func.kind() === "inplace")).map((a) => a.name);
   const at = e.here();
   const redispatch = `below_autograd(() => ops.${v}.redispatch(ks.and(after_autograd_keyset), ${args}))`;
   if (f.func.kind() === "out") {

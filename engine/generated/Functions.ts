@@ -6,7 +6,7 @@ import type { Tensor } from "../aten/core/Tensor.js";
 import { Node, type Grad } from "../autograd/function.js";
 import { SavedVariable } from "../autograd/saved_variable.js";
 import * as torch from "./torch_functions.js";
-import { GradMode_is_enabled, _adaptive_avg_pool2d, _adaptive_avg_pool2d_backward, _convolution_double_backward, _log_softmax_backward_data, _softmax_backward_data, _to_copy_backward, _trilinear_backward, _unique_unsorted, adaptive_max_pool2d_backward, as_strided_backward, atan2_backward, avg_pool2d, avg_pool2d_backward, batchnorm_double_backward, binary_cross_entropy_backward, binary_cross_entropy_double_backward, binary_cross_entropy_double_backward_grad_output, binary_cross_entropy_double_backward_target, binary_cross_entropy_target_backward, binary_cross_entropy_with_logits_backward, binary_cross_entropy_with_logits_target_backward, cat_tensors_backward, cholesky_backward, clamp_backward, clamp_backward_min_max, col2im, constant_pad_nd_backward, convolution_backward, copysign_tensor_self_backward, cummaxmin_backward, cumprod_backward, cumsum_backward, diagonal_backward, div_tensor_other_backward, div_tensor_self_backward, elu_backward, elu_double_backward, embedding_backward, embedding_dense_double_backward, evenly_distribute_backward, gather_backward, gelu_backward, gelu_double_backward, handle_r_to_c, hardsigmoid_backward, hardswish_backward, hardtanh_backward, huber_loss_backward, huber_loss_double_backward, huber_loss_double_backward_grad_output, im2col, index_Tensor, index_backward, index_select_backward, infinitely_differentiable_logit_backward, infinitely_differentiable_mish_backward, infinitely_differentiable_native_group_norm_backward, infinitely_differentiable_silu_backward, layer_norm_double_backward, leaky_relu_backward, linalg_det_backward, linalg_qr_backward, linalg_solve_backward, linalg_vector_norm_backward, log1p_backward, log_sigmoid_backward, log_sigmoid_double_backward, logcumsumexp_backward, logsumexp_backward, masked_fill_backward, masked_select_backward, max_pool2d_with_indices_backward, max_pool_double_backward, maybe_multiply, mean_backward, mish_backward, mm_mat1_backward, mm_mat2_backward, mse_loss_backward, mse_loss_double_backward, mul_tensor_backward, native_batch_norm_backward, native_group_norm_backward, native_layer_norm_backward, nll_loss, nll_loss2d, nll_loss2d_backward, nll_loss_backward, norm_backward, not_implemented, permute_backwards, pixel_shuffle, pixel_unshuffle, pow_backward, pow_backward_exponent, pow_backward_self, prod_backward, reflection_pad1d, reflection_pad1d_backward, reflection_pad2d, reflection_pad2d_backward, reflection_pad3d, reflection_pad3d_backward, repeat_backward, replication_pad1d, replication_pad1d_backward, replication_pad2d, replication_pad2d_backward, replication_pad3d, replication_pad3d_backward, restore_reduced_dims, roll_backward, scale_grad_by_count, scatter_reduce_backward, select_backward, sgn_backward, sigmoid_backward, silu_backward, slice_backward_wrapper, slogdet_backward, smooth_l1_loss_backward, smooth_l1_loss_double_backward, softmax_double_backward, softplus_backward, softplus_double_backward, split_backward, split_with_sizes_backward, stack_tensors_backward, std_backward, std_mean_backward, sum_backward, sum_to, svd_backward, take_backward, tanh_backward, threshold_backward, unbind_backward, unfold_backward, unsqueeze_to, upsample_bilinear2d, upsample_bilinear2d_backward, upsample_bilinear2d_backward_vec, upsample_bilinear2d_vec, upsample_nearest1d, upsample_nearest1d_backward, upsample_nearest1d_backward_vec, upsample_nearest1d_vec, upsample_nearest2d, upsample_nearest2d_backward, upsample_nearest2d_backward_vec, upsample_nearest2d_vec, value_selecting_reduction_backward, var_backward, var_mean_backward, xlogy, xlogy_self_zero_other_nonpositive, zeros_like } from "../autograd/FunctionsManual.js";
+import { GradMode_is_enabled, _adaptive_avg_pool2d, _adaptive_avg_pool2d_backward, _convolution_double_backward, _log_softmax_backward_data, _slow_conv2d_backward, _softmax_backward_data, _to_copy_backward, _trilinear_backward, _unique_unsorted, adaptive_max_pool2d_backward, as_strided_backward, atan2_backward, avg_pool2d, avg_pool2d_backward, batchnorm_double_backward, binary_cross_entropy_backward, binary_cross_entropy_double_backward, binary_cross_entropy_double_backward_grad_output, binary_cross_entropy_double_backward_target, binary_cross_entropy_target_backward, binary_cross_entropy_with_logits_backward, binary_cross_entropy_with_logits_target_backward, cat_tensors_backward, cholesky_backward, clamp_backward, clamp_backward_min_max, col2im, constant_pad_nd_backward, convolution_backward, copysign_tensor_self_backward, cummaxmin_backward, cumprod_backward, cumsum_backward, diagonal_backward, div_tensor_other_backward, div_tensor_self_backward, elu_backward, elu_double_backward, embedding_backward, embedding_dense_double_backward, evenly_distribute_backward, gather_backward, gelu_backward, gelu_double_backward, handle_r_to_c, hardsigmoid_backward, hardswish_backward, hardtanh_backward, huber_loss_backward, huber_loss_double_backward, huber_loss_double_backward_grad_output, im2col, index_Tensor, index_backward, index_select_backward, infinitely_differentiable_logit_backward, infinitely_differentiable_mish_backward, infinitely_differentiable_native_group_norm_backward, infinitely_differentiable_silu_backward, layer_norm_double_backward, leaky_relu_backward, linalg_det_backward, linalg_qr_backward, linalg_solve_backward, linalg_vector_norm_backward, log1p_backward, log_sigmoid_backward, log_sigmoid_double_backward, logcumsumexp_backward, logsumexp_backward, lu_factor_ex_backward, masked_fill_backward, masked_select_backward, max_pool2d_with_indices_backward, max_pool_double_backward, maybe_multiply, mean_backward, mish_backward, mm_mat1_backward, mm_mat2_backward, mse_loss_backward, mse_loss_double_backward, mul_tensor_backward, native_batch_norm_backward, native_group_norm_backward, native_layer_norm_backward, nll_loss, nll_loss2d, nll_loss2d_backward, nll_loss_backward, norm_backward, not_implemented, permute_backwards, pixel_shuffle, pixel_unshuffle, pow_backward, pow_backward_exponent, pow_backward_self, prod_backward, reflection_pad1d, reflection_pad1d_backward, reflection_pad2d, reflection_pad2d_backward, reflection_pad3d, reflection_pad3d_backward, repeat_backward, replication_pad1d, replication_pad1d_backward, replication_pad2d, replication_pad2d_backward, replication_pad3d, replication_pad3d_backward, restore_reduced_dims, roll_backward, scale_grad_by_count, scatter_reduce_backward, select_backward, sgn_backward, sigmoid_backward, silu_backward, slice_backward_wrapper, slogdet_backward, smooth_l1_loss_backward, smooth_l1_loss_double_backward, softmax_double_backward, softplus_backward, softplus_double_backward, split_backward, split_with_sizes_backward, stack_tensors_backward, std_backward, std_mean_backward, sum_backward, sum_to, svd_backward, take_backward, tanh_backward, threshold_backward, unbind_backward, unfold_backward, unsqueeze_to, upsample_bilinear2d, upsample_bilinear2d_backward, upsample_bilinear2d_backward_vec, upsample_bilinear2d_vec, upsample_nearest1d, upsample_nearest1d_backward, upsample_nearest1d_backward_vec, upsample_nearest1d_vec, upsample_nearest2d, upsample_nearest2d_backward, upsample_nearest2d_backward_vec, upsample_nearest2d_vec, value_selecting_reduction_backward, var_backward, var_mean_backward, xlogy, xlogy_self_zero_other_nonpositive, zeros_like } from "../autograd/FunctionsManual.js";
 void torch;
 
 // ---- AddBackward0: add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor (engine/ops/derivatives.yaml:70) ----
@@ -86,7 +86,7 @@ export class MulBackward0 extends Node {
   }
 }
 
-// ---- FillBackward0: fill_.Scalar(Tensor(a!) self, Scalar value) -> Tensor(a!) (engine/ops/derivatives.yaml:81) ----
+// ---- FillBackward0: fill.Scalar(Tensor self, Scalar value) -> Tensor (engine/ops/derivatives.yaml:82) ----
 export class FillBackward0 extends Node {
   name(): string {
     return "FillBackward0";
@@ -102,7 +102,61 @@ export class FillBackward0 extends Node {
   }
 }
 
-// ---- SumBackward0: sum(Tensor self, *, ScalarType? dtype=None) -> Tensor (engine/ops/derivatives.yaml:86) ----
+// ---- FillBackward1: fill.Tensor(Tensor self, Tensor value) -> Tensor (engine/ops/derivatives.yaml:85) ----
+export class FillBackward1 extends Node {
+  name(): string {
+    return "FillBackward1";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(2).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (zeros_like(grad)) : null;
+    }
+    if (this.should_compute_output(1)) {
+      grad_inputs[1] = any_grad_defined ? (grad.sum()) : null;
+    }
+    return grad_inputs;
+  }
+}
+
+// ---- FillBackward2: fill_.Scalar(Tensor(a!) self, Scalar value) -> Tensor(a!) (engine/ops/derivatives.yaml:89) ----
+export class FillBackward2 extends Node {
+  name(): string {
+    return "FillBackward2";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (zeros_like(grad)) : null;
+    }
+    return grad_inputs;
+  }
+}
+
+// ---- FillBackward3: fill_.Tensor(Tensor(a!) self, Tensor value) -> Tensor(a!) (engine/ops/derivatives.yaml:93) ----
+export class FillBackward3 extends Node {
+  name(): string {
+    return "FillBackward3";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(2).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (zeros_like(grad)) : null;
+    }
+    if (this.should_compute_output(1)) {
+      grad_inputs[1] = any_grad_defined ? (grad.sum()) : null;
+    }
+    return grad_inputs;
+  }
+}
+
+// ---- SumBackward0: sum(Tensor self, *, ScalarType? dtype=None) -> Tensor (engine/ops/derivatives.yaml:99) ----
 export class SumBackward0 extends Node {
   self_sym_sizes: any;
   name(): string {
@@ -123,7 +177,7 @@ export class SumBackward0 extends Node {
   }
 }
 
-// ---- SumBackward1: sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor (engine/ops/derivatives.yaml:90) ----
+// ---- SumBackward1: sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor (engine/ops/derivatives.yaml:103) ----
 export class SumBackward1 extends Node {
   self_sym_sizes: any;
   dim: any;
@@ -154,7 +208,7 @@ export class SumBackward1 extends Node {
   }
 }
 
-// ---- ViewBackward0: view(Tensor(a) self, SymInt[] size) -> Tensor(a) (engine/ops/derivatives.yaml:95) ----
+// ---- ViewBackward0: view(Tensor(a) self, SymInt[] size) -> Tensor(a) (engine/ops/derivatives.yaml:108) ----
 export class ViewBackward0 extends Node {
   self_sym_sizes: any;
   name(): string {
@@ -175,7 +229,7 @@ export class ViewBackward0 extends Node {
   }
 }
 
-// ---- AbsBackward0: abs(Tensor self) -> Tensor (engine/ops/derivatives.yaml:105) ----
+// ---- AbsBackward0: abs(Tensor self) -> Tensor (engine/ops/derivatives.yaml:118) ----
 export class AbsBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -199,7 +253,7 @@ export class AbsBackward0 extends Node {
   }
 }
 
-// ---- AcosBackward0: acos(Tensor self) -> Tensor (engine/ops/derivatives.yaml:109) ----
+// ---- AcosBackward0: acos(Tensor self) -> Tensor (engine/ops/derivatives.yaml:122) ----
 export class AcosBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -223,7 +277,7 @@ export class AcosBackward0 extends Node {
   }
 }
 
-// ---- AsinBackward0: asin(Tensor self) -> Tensor (engine/ops/derivatives.yaml:113) ----
+// ---- AsinBackward0: asin(Tensor self) -> Tensor (engine/ops/derivatives.yaml:126) ----
 export class AsinBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -247,7 +301,7 @@ export class AsinBackward0 extends Node {
   }
 }
 
-// ---- AtanBackward0: atan(Tensor self) -> Tensor (engine/ops/derivatives.yaml:117) ----
+// ---- AtanBackward0: atan(Tensor self) -> Tensor (engine/ops/derivatives.yaml:130) ----
 export class AtanBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -271,7 +325,7 @@ export class AtanBackward0 extends Node {
   }
 }
 
-// ---- CeilBackward0: ceil(Tensor self) -> Tensor (engine/ops/derivatives.yaml:121) ----
+// ---- CeilBackward0: ceil(Tensor self) -> Tensor (engine/ops/derivatives.yaml:134) ----
 export class CeilBackward0 extends Node {
   name(): string {
     return "CeilBackward0";
@@ -287,7 +341,7 @@ export class CeilBackward0 extends Node {
   }
 }
 
-// ---- ClampBackward0: clamp.Tensor(Tensor self, Tensor? min=None, Tensor? max=None) -> Tensor (engine/ops/derivatives.yaml:126) ----
+// ---- ClampBackward0: clamp.Tensor(Tensor self, Tensor? min=None, Tensor? max=None) -> Tensor (engine/ops/derivatives.yaml:139) ----
 export class ClampBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   min_: SavedVariable = new SavedVariable(null, false);
@@ -327,7 +381,7 @@ export class ClampBackward0 extends Node {
   }
 }
 
-// ---- ClampBackward1: clamp(Tensor self, Scalar? min=None, Scalar? max=None) -> Tensor (engine/ops/derivatives.yaml:130) ----
+// ---- ClampBackward1: clamp(Tensor self, Scalar? min=None, Scalar? max=None) -> Tensor (engine/ops/derivatives.yaml:143) ----
 export class ClampBackward1 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   min: any;
@@ -361,7 +415,7 @@ export class ClampBackward1 extends Node {
   }
 }
 
-// ---- ClampMinBackward0: clamp_min(Tensor self, Scalar min) -> Tensor (engine/ops/derivatives.yaml:134) ----
+// ---- ClampMinBackward0: clamp_min(Tensor self, Scalar min) -> Tensor (engine/ops/derivatives.yaml:147) ----
 export class ClampMinBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   min: any;
@@ -390,7 +444,7 @@ export class ClampMinBackward0 extends Node {
   }
 }
 
-// ---- ClampMinBackward1: clamp_min.Tensor(Tensor self, Tensor min) -> Tensor (engine/ops/derivatives.yaml:138) ----
+// ---- ClampMinBackward1: clamp_min.Tensor(Tensor self, Tensor min) -> Tensor (engine/ops/derivatives.yaml:151) ----
 export class ClampMinBackward1 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   min_: SavedVariable = new SavedVariable(null, false);
@@ -423,7 +477,7 @@ export class ClampMinBackward1 extends Node {
   }
 }
 
-// ---- ClampMaxBackward0: clamp_max(Tensor self, Scalar max) -> Tensor (engine/ops/derivatives.yaml:143) ----
+// ---- ClampMaxBackward0: clamp_max(Tensor self, Scalar max) -> Tensor (engine/ops/derivatives.yaml:156) ----
 export class ClampMaxBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   max: any;
@@ -452,7 +506,7 @@ export class ClampMaxBackward0 extends Node {
   }
 }
 
-// ---- ClampMaxBackward1: clamp_max.Tensor(Tensor self, Tensor max) -> Tensor (engine/ops/derivatives.yaml:147) ----
+// ---- ClampMaxBackward1: clamp_max.Tensor(Tensor self, Tensor max) -> Tensor (engine/ops/derivatives.yaml:160) ----
 export class ClampMaxBackward1 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   max_: SavedVariable = new SavedVariable(null, false);
@@ -485,7 +539,7 @@ export class ClampMaxBackward1 extends Node {
   }
 }
 
-// ---- CosBackward0: cos(Tensor self) -> Tensor (engine/ops/derivatives.yaml:152) ----
+// ---- CosBackward0: cos(Tensor self) -> Tensor (engine/ops/derivatives.yaml:165) ----
 export class CosBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -509,7 +563,7 @@ export class CosBackward0 extends Node {
   }
 }
 
-// ---- CoshBackward0: cosh(Tensor self) -> Tensor (engine/ops/derivatives.yaml:156) ----
+// ---- CoshBackward0: cosh(Tensor self) -> Tensor (engine/ops/derivatives.yaml:169) ----
 export class CoshBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -533,7 +587,7 @@ export class CoshBackward0 extends Node {
   }
 }
 
-// ---- ErfBackward0: erf(Tensor self) -> Tensor (engine/ops/derivatives.yaml:161) ----
+// ---- ErfBackward0: erf(Tensor self) -> Tensor (engine/ops/derivatives.yaml:174) ----
 export class ErfBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -557,7 +611,7 @@ export class ErfBackward0 extends Node {
   }
 }
 
-// ---- ErfcBackward0: erfc(Tensor self) -> Tensor (engine/ops/derivatives.yaml:165) ----
+// ---- ErfcBackward0: erfc(Tensor self) -> Tensor (engine/ops/derivatives.yaml:178) ----
 export class ErfcBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -581,7 +635,7 @@ export class ErfcBackward0 extends Node {
   }
 }
 
-// ---- ErfinvBackward0: erfinv(Tensor self) -> Tensor (engine/ops/derivatives.yaml:170) ----
+// ---- ErfinvBackward0: erfinv(Tensor self) -> Tensor (engine/ops/derivatives.yaml:183) ----
 export class ErfinvBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -605,7 +659,7 @@ export class ErfinvBackward0 extends Node {
   }
 }
 
-// ---- ExpBackward0: exp(Tensor self) -> Tensor (engine/ops/derivatives.yaml:174) ----
+// ---- ExpBackward0: exp(Tensor self) -> Tensor (engine/ops/derivatives.yaml:187) ----
 export class ExpBackward0 extends Node {
   result_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -629,7 +683,7 @@ export class ExpBackward0 extends Node {
   }
 }
 
-// ---- Exp2Backward0: exp2(Tensor self) -> Tensor (engine/ops/derivatives.yaml:179) ----
+// ---- Exp2Backward0: exp2(Tensor self) -> Tensor (engine/ops/derivatives.yaml:192) ----
 export class Exp2Backward0 extends Node {
   result_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -653,7 +707,7 @@ export class Exp2Backward0 extends Node {
   }
 }
 
-// ---- Expm1Backward0: expm1(Tensor self) -> Tensor (engine/ops/derivatives.yaml:183) ----
+// ---- Expm1Backward0: expm1(Tensor self) -> Tensor (engine/ops/derivatives.yaml:196) ----
 export class Expm1Backward0 extends Node {
   result_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -677,7 +731,7 @@ export class Expm1Backward0 extends Node {
   }
 }
 
-// ---- FloorBackward0: floor(Tensor self) -> Tensor (engine/ops/derivatives.yaml:187) ----
+// ---- FloorBackward0: floor(Tensor self) -> Tensor (engine/ops/derivatives.yaml:200) ----
 export class FloorBackward0 extends Node {
   name(): string {
     return "FloorBackward0";
@@ -693,7 +747,7 @@ export class FloorBackward0 extends Node {
   }
 }
 
-// ---- FracBackward0: frac(Tensor self) -> Tensor (engine/ops/derivatives.yaml:191) ----
+// ---- FracBackward0: frac(Tensor self) -> Tensor (engine/ops/derivatives.yaml:204) ----
 export class FracBackward0 extends Node {
   name(): string {
     return "FracBackward0";
@@ -709,7 +763,7 @@ export class FracBackward0 extends Node {
   }
 }
 
-// ---- LogBackward0: log(Tensor self) -> Tensor (engine/ops/derivatives.yaml:195) ----
+// ---- LogBackward0: log(Tensor self) -> Tensor (engine/ops/derivatives.yaml:208) ----
 export class LogBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -733,7 +787,7 @@ export class LogBackward0 extends Node {
   }
 }
 
-// ---- Log10Backward0: log10(Tensor self) -> Tensor (engine/ops/derivatives.yaml:199) ----
+// ---- Log10Backward0: log10(Tensor self) -> Tensor (engine/ops/derivatives.yaml:212) ----
 export class Log10Backward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -757,7 +811,7 @@ export class Log10Backward0 extends Node {
   }
 }
 
-// ---- Log1PBackward0: log1p(Tensor self) -> Tensor (engine/ops/derivatives.yaml:203) ----
+// ---- Log1PBackward0: log1p(Tensor self) -> Tensor (engine/ops/derivatives.yaml:216) ----
 export class Log1PBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -781,7 +835,7 @@ export class Log1PBackward0 extends Node {
   }
 }
 
-// ---- Log2Backward0: log2(Tensor self) -> Tensor (engine/ops/derivatives.yaml:207) ----
+// ---- Log2Backward0: log2(Tensor self) -> Tensor (engine/ops/derivatives.yaml:220) ----
 export class Log2Backward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -805,7 +859,7 @@ export class Log2Backward0 extends Node {
   }
 }
 
-// ---- LogitBackward0: logit(Tensor self, float? eps=None) -> Tensor (engine/ops/derivatives.yaml:213) ----
+// ---- LogitBackward0: logit(Tensor self, float? eps=None) -> Tensor (engine/ops/derivatives.yaml:226) ----
 export class LogitBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   eps: any;
@@ -834,7 +888,7 @@ export class LogitBackward0 extends Node {
   }
 }
 
-// ---- NanToNumBackward0: nan_to_num(Tensor self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor (engine/ops/derivatives.yaml:217) ----
+// ---- NanToNumBackward0: nan_to_num(Tensor self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor (engine/ops/derivatives.yaml:230) ----
 export class NanToNumBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -858,7 +912,7 @@ export class NanToNumBackward0 extends Node {
   }
 }
 
-// ---- NegBackward0: neg(Tensor self) -> Tensor (engine/ops/derivatives.yaml:221) ----
+// ---- NegBackward0: neg(Tensor self) -> Tensor (engine/ops/derivatives.yaml:234) ----
 export class NegBackward0 extends Node {
   name(): string {
     return "NegBackward0";
@@ -874,7 +928,7 @@ export class NegBackward0 extends Node {
   }
 }
 
-// ---- ReciprocalBackward0: reciprocal(Tensor self) -> Tensor (engine/ops/derivatives.yaml:225) ----
+// ---- ReciprocalBackward0: reciprocal(Tensor self) -> Tensor (engine/ops/derivatives.yaml:238) ----
 export class ReciprocalBackward0 extends Node {
   result_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -898,7 +952,7 @@ export class ReciprocalBackward0 extends Node {
   }
 }
 
-// ---- RoundBackward0: round(Tensor self) -> Tensor (engine/ops/derivatives.yaml:229) ----
+// ---- RoundBackward0: round(Tensor self) -> Tensor (engine/ops/derivatives.yaml:242) ----
 export class RoundBackward0 extends Node {
   name(): string {
     return "RoundBackward0";
@@ -914,7 +968,7 @@ export class RoundBackward0 extends Node {
   }
 }
 
-// ---- RoundBackward1: round.decimals(Tensor self, *, int decimals) -> Tensor (engine/ops/derivatives.yaml:233) ----
+// ---- RoundBackward1: round.decimals(Tensor self, *, int decimals) -> Tensor (engine/ops/derivatives.yaml:246) ----
 export class RoundBackward1 extends Node {
   name(): string {
     return "RoundBackward1";
@@ -930,7 +984,7 @@ export class RoundBackward1 extends Node {
   }
 }
 
-// ---- RsqrtBackward0: rsqrt(Tensor self) -> Tensor (engine/ops/derivatives.yaml:238) ----
+// ---- RsqrtBackward0: rsqrt(Tensor self) -> Tensor (engine/ops/derivatives.yaml:251) ----
 export class RsqrtBackward0 extends Node {
   result_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -954,7 +1008,7 @@ export class RsqrtBackward0 extends Node {
   }
 }
 
-// ---- SigmoidBackward0: sigmoid(Tensor self) -> Tensor (engine/ops/derivatives.yaml:242) ----
+// ---- SigmoidBackward0: sigmoid(Tensor self) -> Tensor (engine/ops/derivatives.yaml:255) ----
 export class SigmoidBackward0 extends Node {
   result_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -978,7 +1032,7 @@ export class SigmoidBackward0 extends Node {
   }
 }
 
-// ---- SignBackward0: sign(Tensor self) -> Tensor (engine/ops/derivatives.yaml:246) ----
+// ---- SignBackward0: sign(Tensor self) -> Tensor (engine/ops/derivatives.yaml:259) ----
 export class SignBackward0 extends Node {
   name(): string {
     return "SignBackward0";
@@ -994,7 +1048,7 @@ export class SignBackward0 extends Node {
   }
 }
 
-// ---- SgnBackward0: sgn(Tensor self) -> Tensor (engine/ops/derivatives.yaml:250) ----
+// ---- SgnBackward0: sgn(Tensor self) -> Tensor (engine/ops/derivatives.yaml:263) ----
 export class SgnBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   result_: SavedVariable = new SavedVariable(null, false);
@@ -1024,7 +1078,7 @@ export class SgnBackward0 extends Node {
   }
 }
 
-// ---- SinBackward0: sin(Tensor self) -> Tensor (engine/ops/derivatives.yaml:254) ----
+// ---- SinBackward0: sin(Tensor self) -> Tensor (engine/ops/derivatives.yaml:267) ----
 export class SinBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -1048,7 +1102,7 @@ export class SinBackward0 extends Node {
   }
 }
 
-// ---- SinhBackward0: sinh(Tensor self) -> Tensor (engine/ops/derivatives.yaml:258) ----
+// ---- SinhBackward0: sinh(Tensor self) -> Tensor (engine/ops/derivatives.yaml:271) ----
 export class SinhBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -1072,7 +1126,7 @@ export class SinhBackward0 extends Node {
   }
 }
 
-// ---- SqrtBackward0: sqrt(Tensor self) -> Tensor (engine/ops/derivatives.yaml:263) ----
+// ---- SqrtBackward0: sqrt(Tensor self) -> Tensor (engine/ops/derivatives.yaml:276) ----
 export class SqrtBackward0 extends Node {
   result_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -1096,7 +1150,7 @@ export class SqrtBackward0 extends Node {
   }
 }
 
-// ---- TanBackward0: tan(Tensor self) -> Tensor (engine/ops/derivatives.yaml:268) ----
+// ---- TanBackward0: tan(Tensor self) -> Tensor (engine/ops/derivatives.yaml:281) ----
 export class TanBackward0 extends Node {
   result_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -1120,7 +1174,7 @@ export class TanBackward0 extends Node {
   }
 }
 
-// ---- TanhBackward0: tanh(Tensor self) -> Tensor (engine/ops/derivatives.yaml:272) ----
+// ---- TanhBackward0: tanh(Tensor self) -> Tensor (engine/ops/derivatives.yaml:285) ----
 export class TanhBackward0 extends Node {
   result_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -1144,7 +1198,7 @@ export class TanhBackward0 extends Node {
   }
 }
 
-// ---- TruncBackward0: trunc(Tensor self) -> Tensor (engine/ops/derivatives.yaml:276) ----
+// ---- TruncBackward0: trunc(Tensor self) -> Tensor (engine/ops/derivatives.yaml:289) ----
 export class TruncBackward0 extends Node {
   name(): string {
     return "TruncBackward0";
@@ -1160,7 +1214,7 @@ export class TruncBackward0 extends Node {
   }
 }
 
-// ---- AddcdivBackward0: addcdiv(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor (engine/ops/derivatives.yaml:283) ----
+// ---- AddcdivBackward0: addcdiv(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor (engine/ops/derivatives.yaml:296) ----
 export class AddcdivBackward0 extends Node {
   self_scalar_type: any;
   tensor1_scalar_type: any;
@@ -1216,7 +1270,7 @@ export class AddcdivBackward0 extends Node {
   }
 }
 
-// ---- AddcmulBackward0: addcmul(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor (engine/ops/derivatives.yaml:290) ----
+// ---- AddcmulBackward0: addcmul(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor (engine/ops/derivatives.yaml:303) ----
 export class AddcmulBackward0 extends Node {
   self_scalar_type: any;
   tensor1_scalar_type: any;
@@ -1272,7 +1326,7 @@ export class AddcmulBackward0 extends Node {
   }
 }
 
-// ---- Atan2Backward0: atan2(Tensor self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:296) ----
+// ---- Atan2Backward0: atan2(Tensor self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:309) ----
 export class Atan2Backward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   other_: SavedVariable = new SavedVariable(null, false);
@@ -1305,7 +1359,7 @@ export class Atan2Backward0 extends Node {
   }
 }
 
-// ---- CopysignBackward0: copysign.Tensor(Tensor self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:300) ----
+// ---- CopysignBackward0: copysign.Tensor(Tensor self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:313) ----
 export class CopysignBackward0 extends Node {
   other_sym_sizes: any;
   other_options: any;
@@ -1348,7 +1402,7 @@ export class CopysignBackward0 extends Node {
   }
 }
 
-// ---- CopysignBackward1: copysign.Scalar(Tensor self, Scalar other) -> Tensor (engine/ops/derivatives.yaml:305) ----
+// ---- CopysignBackward1: copysign.Scalar(Tensor self, Scalar other) -> Tensor (engine/ops/derivatives.yaml:318) ----
 export class CopysignBackward1 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   result_: SavedVariable = new SavedVariable(null, false);
@@ -1378,7 +1432,7 @@ export class CopysignBackward1 extends Node {
   }
 }
 
-// ---- DivBackward0: div.Tensor(Tensor self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:309) ----
+// ---- DivBackward0: div.Tensor(Tensor self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:322) ----
 export class DivBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   other_: SavedVariable = new SavedVariable(null, false);
@@ -1416,7 +1470,7 @@ export class DivBackward0 extends Node {
   }
 }
 
-// ---- DivBackward1: div.Scalar(Tensor self, Scalar other) -> Tensor (engine/ops/derivatives.yaml:314) ----
+// ---- DivBackward1: div.Scalar(Tensor self, Scalar other) -> Tensor (engine/ops/derivatives.yaml:327) ----
 export class DivBackward1 extends Node {
   self_scalar_type: any;
   other: any;
@@ -1442,7 +1496,7 @@ export class DivBackward1 extends Node {
   }
 }
 
-// ---- DivBackward2: div.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode) -> Tensor (engine/ops/derivatives.yaml:318) ----
+// ---- DivBackward2: div.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode) -> Tensor (engine/ops/derivatives.yaml:331) ----
 export class DivBackward2 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   other_: SavedVariable = new SavedVariable(null, false);
@@ -1485,7 +1539,7 @@ export class DivBackward2 extends Node {
   }
 }
 
-// ---- DivBackward3: div.Scalar_mode(Tensor self, Scalar other, *, str? rounding_mode) -> Tensor (engine/ops/derivatives.yaml:323) ----
+// ---- DivBackward3: div.Scalar_mode(Tensor self, Scalar other, *, str? rounding_mode) -> Tensor (engine/ops/derivatives.yaml:336) ----
 export class DivBackward3 extends Node {
   self_scalar_type: any;
   other: any;
@@ -1516,7 +1570,7 @@ export class DivBackward3 extends Node {
   }
 }
 
-// ---- EqBackward0: eq_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) (engine/ops/derivatives.yaml:331) ----
+// ---- EqBackward0: eq_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) (engine/ops/derivatives.yaml:344) ----
 export class EqBackward0 extends Node {
   self_sym_sizes: any;
   self_options: any;
@@ -1542,7 +1596,7 @@ export class EqBackward0 extends Node {
   }
 }
 
-// ---- EqBackward1: eq_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) (engine/ops/derivatives.yaml:335) ----
+// ---- EqBackward1: eq_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) (engine/ops/derivatives.yaml:348) ----
 export class EqBackward1 extends Node {
   other_sym_sizes: any;
   other_options: any;
@@ -1581,7 +1635,7 @@ export class EqBackward1 extends Node {
   }
 }
 
-// ---- FmodBackward0: fmod.Scalar(Tensor self, Scalar other) -> Tensor (engine/ops/derivatives.yaml:346) ----
+// ---- FmodBackward0: fmod.Scalar(Tensor self, Scalar other) -> Tensor (engine/ops/derivatives.yaml:359) ----
 export class FmodBackward0 extends Node {
   name(): string {
     return "FmodBackward0";
@@ -1597,7 +1651,7 @@ export class FmodBackward0 extends Node {
   }
 }
 
-// ---- FmodBackward1: fmod.Tensor(Tensor self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:350) ----
+// ---- FmodBackward1: fmod.Tensor(Tensor self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:363) ----
 export class FmodBackward1 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   other_: SavedVariable = new SavedVariable(null, false);
@@ -1630,7 +1684,7 @@ export class FmodBackward1 extends Node {
   }
 }
 
-// ---- GeBackward0: ge_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) (engine/ops/derivatives.yaml:355) ----
+// ---- GeBackward0: ge_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) (engine/ops/derivatives.yaml:368) ----
 export class GeBackward0 extends Node {
   self_sym_sizes: any;
   self_options: any;
@@ -1656,7 +1710,7 @@ export class GeBackward0 extends Node {
   }
 }
 
-// ---- GeBackward1: ge_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) (engine/ops/derivatives.yaml:359) ----
+// ---- GeBackward1: ge_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) (engine/ops/derivatives.yaml:372) ----
 export class GeBackward1 extends Node {
   other_sym_sizes: any;
   other_options: any;
@@ -1695,7 +1749,7 @@ export class GeBackward1 extends Node {
   }
 }
 
-// ---- GtBackward0: gt_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) (engine/ops/derivatives.yaml:370) ----
+// ---- GtBackward0: gt_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) (engine/ops/derivatives.yaml:383) ----
 export class GtBackward0 extends Node {
   self_sym_sizes: any;
   self_options: any;
@@ -1721,7 +1775,7 @@ export class GtBackward0 extends Node {
   }
 }
 
-// ---- GtBackward1: gt_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) (engine/ops/derivatives.yaml:374) ----
+// ---- GtBackward1: gt_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) (engine/ops/derivatives.yaml:387) ----
 export class GtBackward1 extends Node {
   other_sym_sizes: any;
   other_options: any;
@@ -1760,7 +1814,7 @@ export class GtBackward1 extends Node {
   }
 }
 
-// ---- HypotBackward0: hypot(Tensor self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:385) ----
+// ---- HypotBackward0: hypot(Tensor self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:398) ----
 export class HypotBackward0 extends Node {
   other_: SavedVariable = new SavedVariable(null, false);
   self_: SavedVariable = new SavedVariable(null, false);
@@ -1799,7 +1853,7 @@ export class HypotBackward0 extends Node {
   }
 }
 
-// ---- LeBackward0: le_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) (engine/ops/derivatives.yaml:390) ----
+// ---- LeBackward0: le_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) (engine/ops/derivatives.yaml:403) ----
 export class LeBackward0 extends Node {
   self_sym_sizes: any;
   self_options: any;
@@ -1825,7 +1879,7 @@ export class LeBackward0 extends Node {
   }
 }
 
-// ---- LeBackward1: le_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) (engine/ops/derivatives.yaml:394) ----
+// ---- LeBackward1: le_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) (engine/ops/derivatives.yaml:407) ----
 export class LeBackward1 extends Node {
   other_sym_sizes: any;
   other_options: any;
@@ -1864,7 +1918,7 @@ export class LeBackward1 extends Node {
   }
 }
 
-// ---- LerpBackward0: lerp.Scalar(Tensor self, Tensor end, Scalar weight) -> Tensor (engine/ops/derivatives.yaml:406) ----
+// ---- LerpBackward0: lerp.Scalar(Tensor self, Tensor end, Scalar weight) -> Tensor (engine/ops/derivatives.yaml:419) ----
 export class LerpBackward0 extends Node {
   weight: any;
   name(): string {
@@ -1888,7 +1942,7 @@ export class LerpBackward0 extends Node {
   }
 }
 
-// ---- LerpBackward1: lerp.Tensor(Tensor self, Tensor end, Tensor weight) -> Tensor (engine/ops/derivatives.yaml:412) ----
+// ---- LerpBackward1: lerp.Tensor(Tensor self, Tensor end, Tensor weight) -> Tensor (engine/ops/derivatives.yaml:425) ----
 export class LerpBackward1 extends Node {
   weight_: SavedVariable = new SavedVariable(null, false);
   self_: SavedVariable = new SavedVariable(null, false);
@@ -1930,7 +1984,7 @@ export class LerpBackward1 extends Node {
   }
 }
 
-// ---- LtBackward0: lt_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) (engine/ops/derivatives.yaml:418) ----
+// ---- LtBackward0: lt_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) (engine/ops/derivatives.yaml:431) ----
 export class LtBackward0 extends Node {
   self_sym_sizes: any;
   self_options: any;
@@ -1956,7 +2010,7 @@ export class LtBackward0 extends Node {
   }
 }
 
-// ---- LtBackward1: lt_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) (engine/ops/derivatives.yaml:422) ----
+// ---- LtBackward1: lt_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) (engine/ops/derivatives.yaml:435) ----
 export class LtBackward1 extends Node {
   other_sym_sizes: any;
   other_options: any;
@@ -1995,7 +2049,7 @@ export class LtBackward1 extends Node {
   }
 }
 
-// ---- MaximumBackward0: maximum(Tensor self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:435) ----
+// ---- MaximumBackward0: maximum(Tensor self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:448) ----
 export class MaximumBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   other_: SavedVariable = new SavedVariable(null, false);
@@ -2028,7 +2082,7 @@ export class MaximumBackward0 extends Node {
   }
 }
 
-// ---- FmaxBackward0: fmax(Tensor self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:440) ----
+// ---- FmaxBackward0: fmax(Tensor self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:453) ----
 export class FmaxBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   other_: SavedVariable = new SavedVariable(null, false);
@@ -2061,7 +2115,7 @@ export class FmaxBackward0 extends Node {
   }
 }
 
-// ---- MinimumBackward0: minimum(Tensor self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:445) ----
+// ---- MinimumBackward0: minimum(Tensor self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:458) ----
 export class MinimumBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   other_: SavedVariable = new SavedVariable(null, false);
@@ -2094,7 +2148,7 @@ export class MinimumBackward0 extends Node {
   }
 }
 
-// ---- FminBackward0: fmin(Tensor self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:450) ----
+// ---- FminBackward0: fmin(Tensor self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:463) ----
 export class FminBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   other_: SavedVariable = new SavedVariable(null, false);
@@ -2127,7 +2181,7 @@ export class FminBackward0 extends Node {
   }
 }
 
-// ---- NeBackward0: ne_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) (engine/ops/derivatives.yaml:455) ----
+// ---- NeBackward0: ne_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) (engine/ops/derivatives.yaml:468) ----
 export class NeBackward0 extends Node {
   self_sym_sizes: any;
   self_options: any;
@@ -2153,7 +2207,7 @@ export class NeBackward0 extends Node {
   }
 }
 
-// ---- NeBackward1: ne_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) (engine/ops/derivatives.yaml:459) ----
+// ---- NeBackward1: ne_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) (engine/ops/derivatives.yaml:472) ----
 export class NeBackward1 extends Node {
   other_sym_sizes: any;
   other_options: any;
@@ -2192,7 +2246,7 @@ export class NeBackward1 extends Node {
   }
 }
 
-// ---- PowBackward0: pow.Tensor_Scalar(Tensor self, Scalar exponent) -> Tensor (engine/ops/derivatives.yaml:470) ----
+// ---- PowBackward0: pow.Tensor_Scalar(Tensor self, Scalar exponent) -> Tensor (engine/ops/derivatives.yaml:483) ----
 export class PowBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   exponent: any;
@@ -2221,7 +2275,7 @@ export class PowBackward0 extends Node {
   }
 }
 
-// ---- PowBackward1: pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor (engine/ops/derivatives.yaml:474) ----
+// ---- PowBackward1: pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor (engine/ops/derivatives.yaml:487) ----
 export class PowBackward1 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   exponent_: SavedVariable = new SavedVariable(null, false);
@@ -2260,7 +2314,7 @@ export class PowBackward1 extends Node {
   }
 }
 
-// ---- PowBackward2: pow.Scalar(Scalar self, Tensor exponent) -> Tensor (engine/ops/derivatives.yaml:479) ----
+// ---- PowBackward2: pow.Scalar(Scalar self, Tensor exponent) -> Tensor (engine/ops/derivatives.yaml:492) ----
 export class PowBackward2 extends Node {
   self: any;
   exponent_: SavedVariable = new SavedVariable(null, false);
@@ -2295,7 +2349,7 @@ export class PowBackward2 extends Node {
   }
 }
 
-// ---- RemainderBackward0: remainder.Scalar(Tensor self, Scalar other) -> Tensor (engine/ops/derivatives.yaml:483) ----
+// ---- RemainderBackward0: remainder.Scalar(Tensor self, Scalar other) -> Tensor (engine/ops/derivatives.yaml:496) ----
 export class RemainderBackward0 extends Node {
   name(): string {
     return "RemainderBackward0";
@@ -2311,7 +2365,7 @@ export class RemainderBackward0 extends Node {
   }
 }
 
-// ---- RemainderBackward1: remainder.Tensor(Tensor self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:487) ----
+// ---- RemainderBackward1: remainder.Tensor(Tensor self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:500) ----
 export class RemainderBackward1 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   other_: SavedVariable = new SavedVariable(null, false);
@@ -2344,7 +2398,7 @@ export class RemainderBackward1 extends Node {
   }
 }
 
-// ---- RsubBackward0: rsub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor (engine/ops/derivatives.yaml:492) ----
+// ---- RsubBackward0: rsub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor (engine/ops/derivatives.yaml:505) ----
 export class RsubBackward0 extends Node {
   other_scalar_type: any;
   self_scalar_type: any;
@@ -2378,7 +2432,7 @@ export class RsubBackward0 extends Node {
   }
 }
 
-// ---- RsubBackward1: rsub.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor (engine/ops/derivatives.yaml:497) ----
+// ---- RsubBackward1: rsub.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor (engine/ops/derivatives.yaml:510) ----
 export class RsubBackward1 extends Node {
   self_scalar_type: any;
   alpha: any;
@@ -2404,7 +2458,7 @@ export class RsubBackward1 extends Node {
   }
 }
 
-// ---- SubBackward0: sub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor (engine/ops/derivatives.yaml:501) ----
+// ---- SubBackward0: sub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor (engine/ops/derivatives.yaml:514) ----
 export class SubBackward0 extends Node {
   other_scalar_type: any;
   alpha: any;
@@ -2438,7 +2492,7 @@ export class SubBackward0 extends Node {
   }
 }
 
-// ---- SubBackward1: sub.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor (engine/ops/derivatives.yaml:506) ----
+// ---- SubBackward1: sub.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor (engine/ops/derivatives.yaml:519) ----
 export class SubBackward1 extends Node {
   self_scalar_type: any;
   name(): string {
@@ -2459,7 +2513,7 @@ export class SubBackward1 extends Node {
   }
 }
 
-// ---- AmaxBackward0: amax(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor (engine/ops/derivatives.yaml:513) ----
+// ---- AmaxBackward0: amax(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor (engine/ops/derivatives.yaml:526) ----
 export class AmaxBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   dim: any;
@@ -2499,7 +2553,7 @@ export class AmaxBackward0 extends Node {
   }
 }
 
-// ---- AminBackward0: amin(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor (engine/ops/derivatives.yaml:517) ----
+// ---- AminBackward0: amin(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor (engine/ops/derivatives.yaml:530) ----
 export class AminBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   dim: any;
@@ -2539,7 +2593,7 @@ export class AminBackward0 extends Node {
   }
 }
 
-// ---- MaxBackward0: max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices) (engine/ops/derivatives.yaml:521) ----
+// ---- MaxBackward0: max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices) (engine/ops/derivatives.yaml:534) ----
 export class MaxBackward0 extends Node {
   self_sym_sizes: any;
   dim: any;
@@ -2578,7 +2632,7 @@ export class MaxBackward0 extends Node {
   }
 }
 
-// ---- MaxBackward1: max(Tensor self) -> Tensor (engine/ops/derivatives.yaml:526) ----
+// ---- MaxBackward1: max(Tensor self) -> Tensor (engine/ops/derivatives.yaml:539) ----
 export class MaxBackward1 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   result_: SavedVariable = new SavedVariable(null, false);
@@ -2608,7 +2662,7 @@ export class MaxBackward1 extends Node {
   }
 }
 
-// ---- MeanBackward0: mean(Tensor self, *, ScalarType? dtype=None) -> Tensor (engine/ops/derivatives.yaml:530) ----
+// ---- MeanBackward0: mean(Tensor self, *, ScalarType? dtype=None) -> Tensor (engine/ops/derivatives.yaml:543) ----
 export class MeanBackward0 extends Node {
   self_sym_sizes: any;
   self_sym_numel: any;
@@ -2634,7 +2688,7 @@ export class MeanBackward0 extends Node {
   }
 }
 
-// ---- MeanBackward1: mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor (engine/ops/derivatives.yaml:534) ----
+// ---- MeanBackward1: mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor (engine/ops/derivatives.yaml:547) ----
 export class MeanBackward1 extends Node {
   self_sym_sizes: any;
   self_sym_numel: any;
@@ -2670,7 +2724,7 @@ export class MeanBackward1 extends Node {
   }
 }
 
-// ---- MinBackward0: min.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices) (engine/ops/derivatives.yaml:538) ----
+// ---- MinBackward0: min.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices) (engine/ops/derivatives.yaml:551) ----
 export class MinBackward0 extends Node {
   self_sym_sizes: any;
   dim: any;
@@ -2709,7 +2763,7 @@ export class MinBackward0 extends Node {
   }
 }
 
-// ---- MinBackward1: min(Tensor self) -> Tensor (engine/ops/derivatives.yaml:543) ----
+// ---- MinBackward1: min(Tensor self) -> Tensor (engine/ops/derivatives.yaml:556) ----
 export class MinBackward1 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   result_: SavedVariable = new SavedVariable(null, false);
@@ -2739,7 +2793,7 @@ export class MinBackward1 extends Node {
   }
 }
 
-// ---- ProdBackward0: prod(Tensor self, *, ScalarType? dtype=None) -> Tensor (engine/ops/derivatives.yaml:547) ----
+// ---- ProdBackward0: prod(Tensor self, *, ScalarType? dtype=None) -> Tensor (engine/ops/derivatives.yaml:560) ----
 export class ProdBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   result_: SavedVariable = new SavedVariable(null, false);
@@ -2769,7 +2823,7 @@ export class ProdBackward0 extends Node {
   }
 }
 
-// ---- ProdBackward1: prod.dim_int(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor (engine/ops/derivatives.yaml:551) ----
+// ---- ProdBackward1: prod.dim_int(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor (engine/ops/derivatives.yaml:564) ----
 export class ProdBackward1 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   dim: any;
@@ -2809,7 +2863,7 @@ export class ProdBackward1 extends Node {
   }
 }
 
-// ---- StdBackward0: std.correction(Tensor self, int[1]? dim, *, int? correction, bool keepdim=False) -> Tensor (engine/ops/derivatives.yaml:555) ----
+// ---- StdBackward0: std.correction(Tensor self, int[1]? dim, *, int? correction, bool keepdim=False) -> Tensor (engine/ops/derivatives.yaml:568) ----
 export class StdBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   dim: any;
@@ -2854,7 +2908,7 @@ export class StdBackward0 extends Node {
   }
 }
 
-// ---- StdMeanBackward0: std_mean.correction(Tensor self, int[1]? dim, *, int? correction, bool keepdim=False) -> (Tensor, Tensor) (engine/ops/derivatives.yaml:559) ----
+// ---- StdMeanBackward0: std_mean.correction(Tensor self, int[1]? dim, *, int? correction, bool keepdim=False) -> (Tensor, Tensor) (engine/ops/derivatives.yaml:572) ----
 export class StdMeanBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   dim: any;
@@ -2899,7 +2953,7 @@ export class StdMeanBackward0 extends Node {
   }
 }
 
-// ---- VarBackward0: var.correction(Tensor self, int[1]? dim, *, int? correction, bool keepdim=False) -> Tensor (engine/ops/derivatives.yaml:564) ----
+// ---- VarBackward0: var.correction(Tensor self, int[1]? dim, *, int? correction, bool keepdim=False) -> Tensor (engine/ops/derivatives.yaml:577) ----
 export class VarBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   dim: any;
@@ -2938,7 +2992,7 @@ export class VarBackward0 extends Node {
   }
 }
 
-// ---- VarMeanBackward0: var_mean.correction(Tensor self, int[1]? dim, *, int? correction, bool keepdim=False) -> (Tensor, Tensor) (engine/ops/derivatives.yaml:568) ----
+// ---- VarMeanBackward0: var_mean.correction(Tensor self, int[1]? dim, *, int? correction, bool keepdim=False) -> (Tensor, Tensor) (engine/ops/derivatives.yaml:581) ----
 export class VarMeanBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   dim: any;
@@ -2977,7 +3031,7 @@ export class VarMeanBackward0 extends Node {
   }
 }
 
-// ---- WhereBackward0: where.self(Tensor condition, Tensor self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:576) ----
+// ---- WhereBackward0: where.self(Tensor condition, Tensor self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:589) ----
 export class WhereBackward0 extends Node {
   condition_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -3004,7 +3058,7 @@ export class WhereBackward0 extends Node {
   }
 }
 
-// ---- AliasBackward0: alias(Tensor(a) self) -> Tensor(a) (engine/ops/derivatives.yaml:585) ----
+// ---- AliasBackward0: alias(Tensor(a) self) -> Tensor(a) (engine/ops/derivatives.yaml:598) ----
 export class AliasBackward0 extends Node {
   name(): string {
     return "AliasBackward0";
@@ -3020,7 +3074,7 @@ export class AliasBackward0 extends Node {
   }
 }
 
-// ---- CloneBackward0: clone(Tensor self, *, MemoryFormat? memory_format=None) -> Tensor (engine/ops/derivatives.yaml:589) ----
+// ---- CloneBackward0: clone(Tensor self, *, MemoryFormat? memory_format=None) -> Tensor (engine/ops/derivatives.yaml:602) ----
 export class CloneBackward0 extends Node {
   name(): string {
     return "CloneBackward0";
@@ -3036,7 +3090,7 @@ export class CloneBackward0 extends Node {
   }
 }
 
-// ---- ExpandBackward0: expand(Tensor(a) self, SymInt[] size, *, bool implicit=False) -> Tensor(a) (engine/ops/derivatives.yaml:593) ----
+// ---- ExpandBackward0: expand(Tensor(a) self, SymInt[] size, *, bool implicit=False) -> Tensor(a) (engine/ops/derivatives.yaml:606) ----
 export class ExpandBackward0 extends Node {
   self_sym_sizes: any;
   name(): string {
@@ -3057,7 +3111,7 @@ export class ExpandBackward0 extends Node {
   }
 }
 
-// ---- PermuteBackward0: permute(Tensor(a) self, int[] dims) -> Tensor(a) (engine/ops/derivatives.yaml:597) ----
+// ---- PermuteBackward0: permute(Tensor(a) self, int[] dims) -> Tensor(a) (engine/ops/derivatives.yaml:610) ----
 export class PermuteBackward0 extends Node {
   dims: any;
   name(): string {
@@ -3078,7 +3132,7 @@ export class PermuteBackward0 extends Node {
   }
 }
 
-// ---- ReshapeAliasBackward0: _reshape_alias(Tensor(a) self, SymInt[] size, SymInt[] stride) -> Tensor(a) (engine/ops/derivatives.yaml:601) ----
+// ---- ReshapeAliasBackward0: _reshape_alias(Tensor(a) self, SymInt[] size, SymInt[] stride) -> Tensor(a) (engine/ops/derivatives.yaml:614) ----
 export class ReshapeAliasBackward0 extends Node {
   self_sym_sizes: any;
   name(): string {
@@ -3099,7 +3153,7 @@ export class ReshapeAliasBackward0 extends Node {
   }
 }
 
-// ---- SqueezeBackward0: squeeze(Tensor(a) self) -> Tensor(a) (engine/ops/derivatives.yaml:605) ----
+// ---- SqueezeBackward0: squeeze(Tensor(a) self) -> Tensor(a) (engine/ops/derivatives.yaml:618) ----
 export class SqueezeBackward0 extends Node {
   self_sym_sizes: any;
   name(): string {
@@ -3120,7 +3174,7 @@ export class SqueezeBackward0 extends Node {
   }
 }
 
-// ---- SqueezeBackward1: squeeze.dim(Tensor(a) self, int dim) -> Tensor(a) (engine/ops/derivatives.yaml:609) ----
+// ---- SqueezeBackward1: squeeze.dim(Tensor(a) self, int dim) -> Tensor(a) (engine/ops/derivatives.yaml:622) ----
 export class SqueezeBackward1 extends Node {
   self_sym_sizes: any;
   dim: any;
@@ -3146,7 +3200,54 @@ export class SqueezeBackward1 extends Node {
   }
 }
 
-// ---- TBackward0: t(Tensor(a) self) -> Tensor(a) (engine/ops/derivatives.yaml:613) ----
+// ---- SqueezeBackward2: squeeze_(Tensor(a!) self) -> Tensor(a!) (engine/ops/derivatives.yaml:628) ----
+export class SqueezeBackward2 extends Node {
+  self_sym_sizes: any;
+  name(): string {
+    return "SqueezeBackward2";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self_sym_sizes: any = this.self_sym_sizes;
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (unsqueeze_to(grad, null, self_sym_sizes)) : null;
+    }
+    return grad_inputs;
+  }
+  get _saved_self_sym_sizes(): unknown {
+    return this.self_sym_sizes;
+  }
+}
+
+// ---- SqueezeBackward3: squeeze_.dim(Tensor(a!) self, int dim) -> Tensor(a!) (engine/ops/derivatives.yaml:632) ----
+export class SqueezeBackward3 extends Node {
+  self_sym_sizes: any;
+  dim: any;
+  name(): string {
+    return "SqueezeBackward3";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self_sym_sizes: any = this.self_sym_sizes;
+    const dim: any = this.dim;
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (unsqueeze_to(grad, dim, self_sym_sizes)) : null;
+    }
+    return grad_inputs;
+  }
+  get _saved_self_sym_sizes(): unknown {
+    return this.self_sym_sizes;
+  }
+  get _saved_dim(): unknown {
+    return this.dim;
+  }
+}
+
+// ---- TBackward0: t(Tensor(a) self) -> Tensor(a) (engine/ops/derivatives.yaml:636) ----
 export class TBackward0 extends Node {
   name(): string {
     return "TBackward0";
@@ -3162,7 +3263,7 @@ export class TBackward0 extends Node {
   }
 }
 
-// ---- TransposeBackward0: transpose.int(Tensor(a) self, int dim0, int dim1) -> Tensor(a) (engine/ops/derivatives.yaml:617) ----
+// ---- TransposeBackward0: transpose.int(Tensor(a) self, int dim0, int dim1) -> Tensor(a) (engine/ops/derivatives.yaml:640) ----
 export class TransposeBackward0 extends Node {
   dim0: any;
   dim1: any;
@@ -3188,7 +3289,7 @@ export class TransposeBackward0 extends Node {
   }
 }
 
-// ---- UnsafeViewBackward0: _unsafe_view(Tensor self, SymInt[] size) -> Tensor (engine/ops/derivatives.yaml:621) ----
+// ---- UnsafeViewBackward0: _unsafe_view(Tensor self, SymInt[] size) -> Tensor (engine/ops/derivatives.yaml:644) ----
 export class UnsafeViewBackward0 extends Node {
   self_sym_sizes: any;
   name(): string {
@@ -3209,7 +3310,7 @@ export class UnsafeViewBackward0 extends Node {
   }
 }
 
-// ---- UnsqueezeBackward0: unsqueeze(Tensor(a) self, int dim) -> Tensor(a) (engine/ops/derivatives.yaml:625) ----
+// ---- UnsqueezeBackward0: unsqueeze(Tensor(a) self, int dim) -> Tensor(a) (engine/ops/derivatives.yaml:648) ----
 export class UnsqueezeBackward0 extends Node {
   dim: any;
   name(): string {
@@ -3230,7 +3331,28 @@ export class UnsqueezeBackward0 extends Node {
   }
 }
 
-// ---- CatBackward0: cat(Tensor[] tensors, int dim=0) -> Tensor (engine/ops/derivatives.yaml:632) ----
+// ---- UnsqueezeBackward1: unsqueeze_(Tensor(a!) self, int dim) -> Tensor(a!) (engine/ops/derivatives.yaml:652) ----
+export class UnsqueezeBackward1 extends Node {
+  dim: any;
+  name(): string {
+    return "UnsqueezeBackward1";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const dim: any = this.dim;
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (grad.squeeze(dim)) : null;
+    }
+    return grad_inputs;
+  }
+  get _saved_dim(): unknown {
+    return this.dim;
+  }
+}
+
+// ---- CatBackward0: cat(Tensor[] tensors, int dim=0) -> Tensor (engine/ops/derivatives.yaml:659) ----
 export class CatBackward0 extends Node {
   tensors_args_sizes: any;
   tensors_args_scalartypes: any;
@@ -3262,7 +3384,7 @@ export class CatBackward0 extends Node {
   }
 }
 
-// ---- StackBackward0: stack(Tensor[] tensors, int dim=0) -> Tensor (engine/ops/derivatives.yaml:636) ----
+// ---- StackBackward0: stack(Tensor[] tensors, int dim=0) -> Tensor (engine/ops/derivatives.yaml:663) ----
 export class StackBackward0 extends Node {
   tensors_args_scalartypes: any;
   dim: any;
@@ -3289,7 +3411,7 @@ export class StackBackward0 extends Node {
   }
 }
 
-// ---- FlipBackward0: flip(Tensor self, int[] dims) -> Tensor (engine/ops/derivatives.yaml:640) ----
+// ---- FlipBackward0: flip(Tensor self, int[] dims) -> Tensor (engine/ops/derivatives.yaml:667) ----
 export class FlipBackward0 extends Node {
   dims: any;
   name(): string {
@@ -3310,7 +3432,7 @@ export class FlipBackward0 extends Node {
   }
 }
 
-// ---- RollBackward0: roll(Tensor self, int[1] shifts, int[1] dims=[]) -> Tensor (engine/ops/derivatives.yaml:644) ----
+// ---- RollBackward0: roll(Tensor self, int[1] shifts, int[1] dims=[]) -> Tensor (engine/ops/derivatives.yaml:671) ----
 export class RollBackward0 extends Node {
   shifts: any;
   dims: any;
@@ -3336,7 +3458,7 @@ export class RollBackward0 extends Node {
   }
 }
 
-// ---- TrilBackward0: tril(Tensor self, int diagonal=0) -> Tensor (engine/ops/derivatives.yaml:648) ----
+// ---- TrilBackward0: tril(Tensor self, int diagonal=0) -> Tensor (engine/ops/derivatives.yaml:675) ----
 export class TrilBackward0 extends Node {
   diagonal: any;
   name(): string {
@@ -3357,7 +3479,7 @@ export class TrilBackward0 extends Node {
   }
 }
 
-// ---- TriuBackward0: triu(Tensor self, int diagonal=0) -> Tensor (engine/ops/derivatives.yaml:652) ----
+// ---- TriuBackward0: triu(Tensor self, int diagonal=0) -> Tensor (engine/ops/derivatives.yaml:679) ----
 export class TriuBackward0 extends Node {
   diagonal: any;
   name(): string {
@@ -3378,7 +3500,7 @@ export class TriuBackward0 extends Node {
   }
 }
 
-// ---- SelectBackward0: select.int(Tensor(a) self, int dim, int index) -> Tensor(a) (engine/ops/derivatives.yaml:659) ----
+// ---- SelectBackward0: select.int(Tensor(a) self, int dim, int index) -> Tensor(a) (engine/ops/derivatives.yaml:686) ----
 export class SelectBackward0 extends Node {
   self_sym_sizes: any;
   dim: any;
@@ -3409,7 +3531,7 @@ export class SelectBackward0 extends Node {
   }
 }
 
-// ---- SliceBackward0: slice.Tensor(Tensor(a) self, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1) -> Tensor(a) (engine/ops/derivatives.yaml:663) ----
+// ---- SliceBackward0: slice.Tensor(Tensor(a) self, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1) -> Tensor(a) (engine/ops/derivatives.yaml:690) ----
 export class SliceBackward0 extends Node {
   self_sym_sizes: any;
   dim: any;
@@ -3450,7 +3572,7 @@ export class SliceBackward0 extends Node {
   }
 }
 
-// ---- ToCopyBackward0: _to_copy(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, bool non_blocking=False, MemoryFormat? memory_format=None) -> Tensor (engine/ops/derivatives.yaml:667) ----
+// ---- ToCopyBackward0: _to_copy(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, bool non_blocking=False, MemoryFormat? memory_format=None) -> Tensor (engine/ops/derivatives.yaml:694) ----
 export class ToCopyBackward0 extends Node {
   self_options: any;
   name(): string {
@@ -3471,7 +3593,7 @@ export class ToCopyBackward0 extends Node {
   }
 }
 
-// ---- RepeatBackward0: repeat(Tensor self, SymInt[] repeats) -> Tensor (engine/ops/derivatives.yaml:671) ----
+// ---- RepeatBackward0: repeat(Tensor self, SymInt[] repeats) -> Tensor (engine/ops/derivatives.yaml:698) ----
 export class RepeatBackward0 extends Node {
   self_sym_sizes: any;
   repeats: any;
@@ -3497,7 +3619,7 @@ export class RepeatBackward0 extends Node {
   }
 }
 
-// ---- SortBackward0: sort(Tensor self, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices) (engine/ops/derivatives.yaml:678) ----
+// ---- SortBackward0: sort(Tensor self, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices) (engine/ops/derivatives.yaml:705) ----
 export class SortBackward0 extends Node {
   self_sym_sizes: any;
   dim: any;
@@ -3531,7 +3653,7 @@ export class SortBackward0 extends Node {
   }
 }
 
-// ---- SortBackward1: sort.stable(Tensor self, *, bool? stable, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices) (engine/ops/derivatives.yaml:683) ----
+// ---- SortBackward1: sort.stable(Tensor self, *, bool? stable, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices) (engine/ops/derivatives.yaml:710) ----
 export class SortBackward1 extends Node {
   self_sym_sizes: any;
   dim: any;
@@ -3565,7 +3687,7 @@ export class SortBackward1 extends Node {
   }
 }
 
-// ---- DiagonalBackward0: diagonal(Tensor(a) self, int offset=0, int dim1=0, int dim2=1) -> Tensor(a) (engine/ops/derivatives.yaml:688) ----
+// ---- DiagonalBackward0: diagonal(Tensor(a) self, int offset=0, int dim1=0, int dim2=1) -> Tensor(a) (engine/ops/derivatives.yaml:715) ----
 export class DiagonalBackward0 extends Node {
   self_sym_sizes: any;
   offset: any;
@@ -3601,7 +3723,7 @@ export class DiagonalBackward0 extends Node {
   }
 }
 
-// ---- UnfoldBackward0: unfold(Tensor(a) self, int dimension, int size, int step) -> Tensor(a) (engine/ops/derivatives.yaml:692) ----
+// ---- UnfoldBackward0: unfold(Tensor(a) self, int dimension, int size, int step) -> Tensor(a) (engine/ops/derivatives.yaml:719) ----
 export class UnfoldBackward0 extends Node {
   self_sym_sizes: any;
   dimension: any;
@@ -3637,7 +3759,7 @@ export class UnfoldBackward0 extends Node {
   }
 }
 
-// ---- SplitBackward0: split.Tensor(Tensor(a -> *) self, int split_size, int dim=0) -> Tensor(a)[] (engine/ops/derivatives.yaml:697) ----
+// ---- SplitBackward0: split.Tensor(Tensor(a -> *) self, int split_size, int dim=0) -> Tensor(a)[] (engine/ops/derivatives.yaml:724) ----
 export class SplitBackward0 extends Node {
   self_sym_sizes: any;
   self_options: any;
@@ -3673,7 +3795,7 @@ export class SplitBackward0 extends Node {
   }
 }
 
-// ---- SplitWithSizesBackward0: split_with_sizes(Tensor(a -> *) self, int[] split_sizes, int dim=0) -> Tensor(a)[] (engine/ops/derivatives.yaml:701) ----
+// ---- SplitWithSizesBackward0: split_with_sizes(Tensor(a -> *) self, int[] split_sizes, int dim=0) -> Tensor(a)[] (engine/ops/derivatives.yaml:728) ----
 export class SplitWithSizesBackward0 extends Node {
   self_sym_sizes: any;
   self_options: any;
@@ -3709,7 +3831,7 @@ export class SplitWithSizesBackward0 extends Node {
   }
 }
 
-// ---- UnbindBackward0: unbind.int(Tensor(a -> *) self, int dim=0) -> Tensor(a)[] (engine/ops/derivatives.yaml:705) ----
+// ---- UnbindBackward0: unbind.int(Tensor(a -> *) self, int dim=0) -> Tensor(a)[] (engine/ops/derivatives.yaml:732) ----
 export class UnbindBackward0 extends Node {
   dim: any;
   name(): string {
@@ -3730,7 +3852,7 @@ export class UnbindBackward0 extends Node {
   }
 }
 
-// ---- ZeroBackward0: zero_(Tensor(a!) self) -> Tensor(a!) (engine/ops/derivatives.yaml:709) ----
+// ---- ZeroBackward0: zero_(Tensor(a!) self) -> Tensor(a!) (engine/ops/derivatives.yaml:736) ----
 export class ZeroBackward0 extends Node {
   name(): string {
     return "ZeroBackward0";
@@ -3746,7 +3868,7 @@ export class ZeroBackward0 extends Node {
   }
 }
 
-// ---- AsStridedBackward0: as_strided(Tensor(a) self, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None) -> Tensor(a) (engine/ops/derivatives.yaml:714) ----
+// ---- AsStridedBackward0: as_strided(Tensor(a) self, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None) -> Tensor(a) (engine/ops/derivatives.yaml:741) ----
 export class AsStridedBackward0 extends Node {
   self_geometry: any;
   size: any;
@@ -3782,7 +3904,7 @@ export class AsStridedBackward0 extends Node {
   }
 }
 
-// ---- AddbmmBackward0: addbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor (engine/ops/derivatives.yaml:724) ----
+// ---- AddbmmBackward0: addbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor (engine/ops/derivatives.yaml:751) ----
 export class AddbmmBackward0 extends Node {
   batch1_sym_sizes: any;
   batch2_sym_sizes: any;
@@ -3838,7 +3960,7 @@ export class AddbmmBackward0 extends Node {
   }
 }
 
-// ---- AddmmBackward0: addmm(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor (engine/ops/derivatives.yaml:730) ----
+// ---- AddmmBackward0: addmm(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor (engine/ops/derivatives.yaml:757) ----
 export class AddmmBackward0 extends Node {
   mat1_sym_sizes: any;
   mat1_sym_strides: any;
@@ -3914,7 +4036,7 @@ export class AddmmBackward0 extends Node {
   }
 }
 
-// ---- AddmvBackward0: addmv(Tensor self, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1) -> Tensor (engine/ops/derivatives.yaml:736) ----
+// ---- AddmvBackward0: addmv(Tensor self, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1) -> Tensor (engine/ops/derivatives.yaml:763) ----
 export class AddmvBackward0 extends Node {
   vec_: SavedVariable = new SavedVariable(null, false);
   alpha: any;
@@ -3960,7 +4082,7 @@ export class AddmvBackward0 extends Node {
   }
 }
 
-// ---- AddrBackward0: addr(Tensor self, Tensor vec1, Tensor vec2, *, Scalar beta=1, Scalar alpha=1) -> Tensor (engine/ops/derivatives.yaml:742) ----
+// ---- AddrBackward0: addr(Tensor self, Tensor vec1, Tensor vec2, *, Scalar beta=1, Scalar alpha=1) -> Tensor (engine/ops/derivatives.yaml:769) ----
 export class AddrBackward0 extends Node {
   beta: any;
   vec2_: SavedVariable = new SavedVariable(null, false);
@@ -4006,7 +4128,7 @@ export class AddrBackward0 extends Node {
   }
 }
 
-// ---- BaddbmmBackward0: baddbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor (engine/ops/derivatives.yaml:748) ----
+// ---- BaddbmmBackward0: baddbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor (engine/ops/derivatives.yaml:775) ----
 export class BaddbmmBackward0 extends Node {
   batch2_: SavedVariable = new SavedVariable(null, false);
   alpha: any;
@@ -4052,7 +4174,7 @@ export class BaddbmmBackward0 extends Node {
   }
 }
 
-// ---- BmmBackward0: bmm(Tensor self, Tensor mat2) -> Tensor (engine/ops/derivatives.yaml:754) ----
+// ---- BmmBackward0: bmm(Tensor self, Tensor mat2) -> Tensor (engine/ops/derivatives.yaml:781) ----
 export class BmmBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   mat2_: SavedVariable = new SavedVariable(null, false);
@@ -4085,7 +4207,7 @@ export class BmmBackward0 extends Node {
   }
 }
 
-// ---- DotBackward0: dot(Tensor self, Tensor tensor) -> Tensor (engine/ops/derivatives.yaml:759) ----
+// ---- DotBackward0: dot(Tensor self, Tensor tensor) -> Tensor (engine/ops/derivatives.yaml:786) ----
 export class DotBackward0 extends Node {
   tensor_: SavedVariable = new SavedVariable(null, false);
   self_: SavedVariable = new SavedVariable(null, false);
@@ -4118,7 +4240,7 @@ export class DotBackward0 extends Node {
   }
 }
 
-// ---- VdotBackward0: vdot(Tensor self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:764) ----
+// ---- VdotBackward0: vdot(Tensor self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:791) ----
 export class VdotBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   other_: SavedVariable = new SavedVariable(null, false);
@@ -4151,7 +4273,7 @@ export class VdotBackward0 extends Node {
   }
 }
 
-// ---- MmBackward0: mm(Tensor self, Tensor mat2) -> Tensor (engine/ops/derivatives.yaml:769) ----
+// ---- MmBackward0: mm(Tensor self, Tensor mat2) -> Tensor (engine/ops/derivatives.yaml:796) ----
 export class MmBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   mat2_sym_sizes: any;
@@ -4214,7 +4336,7 @@ export class MmBackward0 extends Node {
   }
 }
 
-// ---- MvBackward0: mv(Tensor self, Tensor vec) -> Tensor (engine/ops/derivatives.yaml:774) ----
+// ---- MvBackward0: mv(Tensor self, Tensor vec) -> Tensor (engine/ops/derivatives.yaml:801) ----
 export class MvBackward0 extends Node {
   vec_: SavedVariable = new SavedVariable(null, false);
   self_: SavedVariable = new SavedVariable(null, false);
@@ -4247,7 +4369,7 @@ export class MvBackward0 extends Node {
   }
 }
 
-// ---- TrilinearBackward0: _trilinear(Tensor i1, Tensor i2, Tensor i3, int[] expand1, int[] expand2, int[] expand3, int[] sumdim, int unroll_dim=1) -> Tensor (engine/ops/derivatives.yaml:779) ----
+// ---- TrilinearBackward0: _trilinear(Tensor i1, Tensor i2, Tensor i3, int[] expand1, int[] expand2, int[] expand3, int[] sumdim, int unroll_dim=1) -> Tensor (engine/ops/derivatives.yaml:806) ----
 export class TrilinearBackward0 extends Node {
   i1_: SavedVariable = new SavedVariable(null, false);
   i2_: SavedVariable = new SavedVariable(null, false);
@@ -4307,7 +4429,7 @@ export class TrilinearBackward0 extends Node {
   }
 }
 
-// ---- LinalgInvExBackward0: linalg_inv_ex(Tensor A, *, bool check_errors=False) -> (Tensor inverse, Tensor info) (engine/ops/derivatives.yaml:783) ----
+// ---- LinalgInvExBackward0: linalg_inv_ex(Tensor A, *, bool check_errors=False) -> (Tensor inverse, Tensor info) (engine/ops/derivatives.yaml:810) ----
 export class LinalgInvExBackward0 extends Node {
   inverse_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -4331,7 +4453,7 @@ export class LinalgInvExBackward0 extends Node {
   }
 }
 
-// ---- LinalgDetBackward0: _linalg_det(Tensor A) -> (Tensor result, Tensor LU, Tensor pivots) (engine/ops/derivatives.yaml:788) ----
+// ---- LinalgDetBackward0: _linalg_det(Tensor A) -> (Tensor result, Tensor LU, Tensor pivots) (engine/ops/derivatives.yaml:815) ----
 export class LinalgDetBackward0 extends Node {
   A_: SavedVariable = new SavedVariable(null, false);
   result_: SavedVariable = new SavedVariable(null, false);
@@ -4373,7 +4495,7 @@ export class LinalgDetBackward0 extends Node {
   }
 }
 
-// ---- LinalgSlogdetBackward0: _linalg_slogdet(Tensor A) -> (Tensor sign, Tensor logabsdet, Tensor LU, Tensor pivots) (engine/ops/derivatives.yaml:793) ----
+// ---- LinalgSlogdetBackward0: _linalg_slogdet(Tensor A) -> (Tensor sign, Tensor logabsdet, Tensor LU, Tensor pivots) (engine/ops/derivatives.yaml:820) ----
 export class LinalgSlogdetBackward0 extends Node {
   A_: SavedVariable = new SavedVariable(null, false);
   sign_: SavedVariable = new SavedVariable(null, false);
@@ -4417,7 +4539,7 @@ export class LinalgSlogdetBackward0 extends Node {
   }
 }
 
-// ---- LinalgCholeskyExBackward0: linalg_cholesky_ex(Tensor self, *, bool upper=False, bool check_errors=False) -> (Tensor L, Tensor info) (engine/ops/derivatives.yaml:798) ----
+// ---- LinalgCholeskyExBackward0: linalg_cholesky_ex(Tensor self, *, bool upper=False, bool check_errors=False) -> (Tensor L, Tensor info) (engine/ops/derivatives.yaml:825) ----
 export class LinalgCholeskyExBackward0 extends Node {
   upper: any;
   L_: SavedVariable = new SavedVariable(null, false);
@@ -4446,7 +4568,7 @@ export class LinalgCholeskyExBackward0 extends Node {
   }
 }
 
-// ---- LinalgQrBackward0: linalg_qr(Tensor A, str mode='reduced') -> (Tensor Q, Tensor R) (engine/ops/derivatives.yaml:803) ----
+// ---- LinalgQrBackward0: linalg_qr(Tensor A, str mode='reduced') -> (Tensor Q, Tensor R) (engine/ops/derivatives.yaml:830) ----
 export class LinalgQrBackward0 extends Node {
   mode: any;
   Q_: SavedVariable = new SavedVariable(null, false);
@@ -4483,7 +4605,7 @@ export class LinalgQrBackward0 extends Node {
   }
 }
 
-// ---- LinalgSvdBackward0: _linalg_svd(Tensor A, bool full_matrices=False, bool compute_uv=True, *, str? driver=None) -> (Tensor U, Tensor S, Tensor Vh) (engine/ops/derivatives.yaml:806) ----
+// ---- LinalgSvdBackward0: _linalg_svd(Tensor A, bool full_matrices=False, bool compute_uv=True, *, str? driver=None) -> (Tensor U, Tensor S, Tensor Vh) (engine/ops/derivatives.yaml:833) ----
 export class LinalgSvdBackward0 extends Node {
   full_matrices: any;
   U_: SavedVariable = new SavedVariable(null, false);
@@ -4527,7 +4649,7 @@ export class LinalgSvdBackward0 extends Node {
   }
 }
 
-// ---- LinalgSolveExBackward0: _linalg_solve_ex(Tensor A, Tensor B, *, bool left=True, bool check_errors=False) -> (Tensor result, Tensor LU, Tensor pivots, Tensor info) (engine/ops/derivatives.yaml:810) ----
+// ---- LinalgSolveExBackward0: _linalg_solve_ex(Tensor A, Tensor B, *, bool left=True, bool check_errors=False) -> (Tensor result, Tensor LU, Tensor pivots, Tensor info) (engine/ops/derivatives.yaml:837) ----
 export class LinalgSolveExBackward0 extends Node {
   A_: SavedVariable = new SavedVariable(null, false);
   left: any;
@@ -4577,7 +4699,7 @@ export class LinalgSolveExBackward0 extends Node {
   }
 }
 
-// ---- CummaxBackward0: cummax(Tensor self, int dim) -> (Tensor values, Tensor indices) (engine/ops/derivatives.yaml:821) ----
+// ---- CummaxBackward0: cummax(Tensor self, int dim) -> (Tensor values, Tensor indices) (engine/ops/derivatives.yaml:848) ----
 export class CummaxBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   dim: any;
@@ -4612,7 +4734,7 @@ export class CummaxBackward0 extends Node {
   }
 }
 
-// ---- CumminBackward0: cummin(Tensor self, int dim) -> (Tensor values, Tensor indices) (engine/ops/derivatives.yaml:826) ----
+// ---- CumminBackward0: cummin(Tensor self, int dim) -> (Tensor values, Tensor indices) (engine/ops/derivatives.yaml:853) ----
 export class CumminBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   dim: any;
@@ -4647,7 +4769,7 @@ export class CumminBackward0 extends Node {
   }
 }
 
-// ---- CumprodBackward0: cumprod(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor (engine/ops/derivatives.yaml:831) ----
+// ---- CumprodBackward0: cumprod(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor (engine/ops/derivatives.yaml:858) ----
 export class CumprodBackward0 extends Node {
   self_options: any;
   self_: SavedVariable = new SavedVariable(null, false);
@@ -4687,7 +4809,7 @@ export class CumprodBackward0 extends Node {
   }
 }
 
-// ---- CumsumBackward0: cumsum(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor (engine/ops/derivatives.yaml:835) ----
+// ---- CumsumBackward0: cumsum(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor (engine/ops/derivatives.yaml:862) ----
 export class CumsumBackward0 extends Node {
   self_options: any;
   dim: any;
@@ -4713,7 +4835,7 @@ export class CumsumBackward0 extends Node {
   }
 }
 
-// ---- GatherBackward0: gather(Tensor self, int dim, Tensor index, *, bool sparse_grad=False) -> Tensor (engine/ops/derivatives.yaml:839) ----
+// ---- GatherBackward0: gather(Tensor self, int dim, Tensor index, *, bool sparse_grad=False) -> Tensor (engine/ops/derivatives.yaml:866) ----
 export class GatherBackward0 extends Node {
   self_sym_sizes: any;
   dim: any;
@@ -4752,26 +4874,7 @@ export class GatherBackward0 extends Node {
   }
 }
 
-// ---- FillBackward1: fill_.Tensor(Tensor(a!) self, Tensor value) -> Tensor(a!) (engine/ops/derivatives.yaml:844) ----
-export class FillBackward1 extends Node {
-  name(): string {
-    return "FillBackward1";
-  }
-  apply(grads: Grad[]): Grad[] {
-    const grad_inputs: Grad[] = new Array(2).fill(null);
-    const any_grad_defined = grads.some((g) => g !== null);
-    const grad: any = grads[0];
-    if (this.should_compute_output(0)) {
-      grad_inputs[0] = any_grad_defined ? (zeros_like(grad)) : null;
-    }
-    if (this.should_compute_output(1)) {
-      grad_inputs[1] = any_grad_defined ? (grad.sum()) : null;
-    }
-    return grad_inputs;
-  }
-}
-
-// ---- IndexBackward0: index.Tensor(Tensor self, Tensor?[] indices) -> Tensor (engine/ops/derivatives.yaml:852) ----
+// ---- IndexBackward0: index.Tensor(Tensor self, Tensor?[] indices) -> Tensor (engine/ops/derivatives.yaml:874) ----
 export class IndexBackward0 extends Node {
   self_sym_sizes: any;
   self_options: any;
@@ -4805,7 +4908,7 @@ export class IndexBackward0 extends Node {
   }
 }
 
-// ---- IndexAddBackward0: index_add(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor (engine/ops/derivatives.yaml:856) ----
+// ---- IndexAddBackward0: index_add(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor (engine/ops/derivatives.yaml:878) ----
 export class IndexAddBackward0 extends Node {
   dim: any;
   index_: SavedVariable = new SavedVariable(null, false);
@@ -4852,7 +4955,7 @@ export class IndexAddBackward0 extends Node {
   }
 }
 
-// ---- IndexFillBackward0: index_fill.int_Scalar(Tensor self, int dim, Tensor index, Scalar value) -> Tensor (engine/ops/derivatives.yaml:863) ----
+// ---- IndexFillBackward0: index_fill.int_Scalar(Tensor self, int dim, Tensor index, Scalar value) -> Tensor (engine/ops/derivatives.yaml:885) ----
 export class IndexFillBackward0 extends Node {
   dim: any;
   index_: SavedVariable = new SavedVariable(null, false);
@@ -4881,7 +4984,7 @@ export class IndexFillBackward0 extends Node {
   }
 }
 
-// ---- IndexFillBackward1: index_fill.int_Tensor(Tensor self, int dim, Tensor index, Tensor value) -> Tensor (engine/ops/derivatives.yaml:868) ----
+// ---- IndexFillBackward1: index_fill.int_Tensor(Tensor self, int dim, Tensor index, Tensor value) -> Tensor (engine/ops/derivatives.yaml:890) ----
 export class IndexFillBackward1 extends Node {
   dim: any;
   index_: SavedVariable = new SavedVariable(null, false);
@@ -4913,7 +5016,7 @@ export class IndexFillBackward1 extends Node {
   }
 }
 
-// ---- IndexPutBackward0: index_put(Tensor self, Tensor?[] indices, Tensor values, bool accumulate=False) -> Tensor (engine/ops/derivatives.yaml:874) ----
+// ---- IndexPutBackward0: index_put(Tensor self, Tensor?[] indices, Tensor values, bool accumulate=False) -> Tensor (engine/ops/derivatives.yaml:896) ----
 export class IndexPutBackward0 extends Node {
   indices_: SavedVariable[] = [];
   values_: SavedVariable = new SavedVariable(null, false);
@@ -4951,7 +5054,7 @@ export class IndexPutBackward0 extends Node {
   }
 }
 
-// ---- IndexPutImplBackward0: _index_put_impl_(Tensor(a!) self, Tensor?[] indices, Tensor values, bool accumulate=False, bool unsafe=False) -> Tensor(a!) (engine/ops/derivatives.yaml:879) ----
+// ---- IndexPutImplBackward0: _index_put_impl_(Tensor(a!) self, Tensor?[] indices, Tensor values, bool accumulate=False, bool unsafe=False) -> Tensor(a!) (engine/ops/derivatives.yaml:901) ----
 export class IndexPutImplBackward0 extends Node {
   indices_: SavedVariable[] = [];
   values_: SavedVariable = new SavedVariable(null, false);
@@ -4989,7 +5092,7 @@ export class IndexPutImplBackward0 extends Node {
   }
 }
 
-// ---- IndexSelectBackward0: index_select(Tensor self, int dim, Tensor index) -> Tensor (engine/ops/derivatives.yaml:884) ----
+// ---- IndexSelectBackward0: index_select(Tensor self, int dim, Tensor index) -> Tensor (engine/ops/derivatives.yaml:906) ----
 export class IndexSelectBackward0 extends Node {
   self_sym_sizes: any;
   dim: any;
@@ -5023,7 +5126,7 @@ export class IndexSelectBackward0 extends Node {
   }
 }
 
-// ---- LogsumexpBackward0: logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor (engine/ops/derivatives.yaml:889) ----
+// ---- LogsumexpBackward0: logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor (engine/ops/derivatives.yaml:911) ----
 export class LogsumexpBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   dim: any;
@@ -5063,7 +5166,7 @@ export class LogsumexpBackward0 extends Node {
   }
 }
 
-// ---- MaskedFillBackward0: masked_fill.Scalar(Tensor self, Tensor mask, Scalar value) -> Tensor (engine/ops/derivatives.yaml:893) ----
+// ---- MaskedFillBackward0: masked_fill.Scalar(Tensor self, Tensor mask, Scalar value) -> Tensor (engine/ops/derivatives.yaml:915) ----
 export class MaskedFillBackward0 extends Node {
   mask_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -5087,7 +5190,7 @@ export class MaskedFillBackward0 extends Node {
   }
 }
 
-// ---- MaskedFillBackward1: masked_fill.Tensor(Tensor self, Tensor mask, Tensor value) -> Tensor (engine/ops/derivatives.yaml:898) ----
+// ---- MaskedFillBackward1: masked_fill.Tensor(Tensor self, Tensor mask, Tensor value) -> Tensor (engine/ops/derivatives.yaml:920) ----
 export class MaskedFillBackward1 extends Node {
   mask_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -5114,7 +5217,7 @@ export class MaskedFillBackward1 extends Node {
   }
 }
 
-// ---- MaskedSelectBackward0: masked_select(Tensor self, Tensor mask) -> Tensor (engine/ops/derivatives.yaml:904) ----
+// ---- MaskedSelectBackward0: masked_select(Tensor self, Tensor mask) -> Tensor (engine/ops/derivatives.yaml:926) ----
 export class MaskedSelectBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   mask_: SavedVariable = new SavedVariable(null, false);
@@ -5144,7 +5247,7 @@ export class MaskedSelectBackward0 extends Node {
   }
 }
 
-// ---- MedianBackward0: median(Tensor self) -> Tensor (engine/ops/derivatives.yaml:909) ----
+// ---- MedianBackward0: median(Tensor self) -> Tensor (engine/ops/derivatives.yaml:931) ----
 export class MedianBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   result_: SavedVariable = new SavedVariable(null, false);
@@ -5174,7 +5277,7 @@ export class MedianBackward0 extends Node {
   }
 }
 
-// ---- NanmedianBackward0: nanmedian(Tensor self) -> Tensor (engine/ops/derivatives.yaml:913) ----
+// ---- NanmedianBackward0: nanmedian(Tensor self) -> Tensor (engine/ops/derivatives.yaml:935) ----
 export class NanmedianBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   result_: SavedVariable = new SavedVariable(null, false);
@@ -5204,7 +5307,7 @@ export class NanmedianBackward0 extends Node {
   }
 }
 
-// ---- MedianBackward1: median.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices) (engine/ops/derivatives.yaml:917) ----
+// ---- MedianBackward1: median.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices) (engine/ops/derivatives.yaml:939) ----
 export class MedianBackward1 extends Node {
   self_sym_sizes: any;
   dim: any;
@@ -5243,7 +5346,7 @@ export class MedianBackward1 extends Node {
   }
 }
 
-// ---- NanmedianBackward1: nanmedian.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices) (engine/ops/derivatives.yaml:922) ----
+// ---- NanmedianBackward1: nanmedian.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices) (engine/ops/derivatives.yaml:944) ----
 export class NanmedianBackward1 extends Node {
   self_sym_sizes: any;
   dim: any;
@@ -5282,7 +5385,7 @@ export class NanmedianBackward1 extends Node {
   }
 }
 
-// ---- ModeBackward0: mode(Tensor self, int dim=-1, bool keepdim=False) -> (Tensor values, Tensor indices) (engine/ops/derivatives.yaml:927) ----
+// ---- ModeBackward0: mode(Tensor self, int dim=-1, bool keepdim=False) -> (Tensor values, Tensor indices) (engine/ops/derivatives.yaml:949) ----
 export class ModeBackward0 extends Node {
   self_sym_sizes: any;
   dim: any;
@@ -5321,7 +5424,7 @@ export class ModeBackward0 extends Node {
   }
 }
 
-// ---- NormBackward0: norm.Scalar(Tensor self, Scalar p=2) -> Tensor (engine/ops/derivatives.yaml:932) ----
+// ---- NormBackward0: norm.Scalar(Tensor self, Scalar p=2) -> Tensor (engine/ops/derivatives.yaml:954) ----
 export class NormBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   p: any;
@@ -5356,7 +5459,7 @@ export class NormBackward0 extends Node {
   }
 }
 
-// ---- NormBackward1: norm.ScalarOpt_dim(Tensor self, Scalar? p, int[1] dim, bool keepdim=False) -> Tensor (engine/ops/derivatives.yaml:936) ----
+// ---- NormBackward1: norm.ScalarOpt_dim(Tensor self, Scalar? p, int[1] dim, bool keepdim=False) -> Tensor (engine/ops/derivatives.yaml:958) ----
 export class NormBackward1 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   p: any;
@@ -5401,7 +5504,7 @@ export class NormBackward1 extends Node {
   }
 }
 
-// ---- NormBackward2: norm.ScalarOpt_dtype(Tensor self, Scalar? p, *, ScalarType dtype) -> Tensor (engine/ops/derivatives.yaml:940) ----
+// ---- NormBackward2: norm.ScalarOpt_dtype(Tensor self, Scalar? p, *, ScalarType dtype) -> Tensor (engine/ops/derivatives.yaml:962) ----
 export class NormBackward2 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   p: any;
@@ -5436,7 +5539,7 @@ export class NormBackward2 extends Node {
   }
 }
 
-// ---- NormBackward3: norm.ScalarOpt_dim_dtype(Tensor self, Scalar? p, int[1] dim, bool keepdim, *, ScalarType dtype) -> Tensor (engine/ops/derivatives.yaml:944) ----
+// ---- NormBackward3: norm.ScalarOpt_dim_dtype(Tensor self, Scalar? p, int[1] dim, bool keepdim, *, ScalarType dtype) -> Tensor (engine/ops/derivatives.yaml:966) ----
 export class NormBackward3 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   p: any;
@@ -5481,7 +5584,7 @@ export class NormBackward3 extends Node {
   }
 }
 
-// ---- ScatterBackward0: scatter.src(Tensor self, int dim, Tensor index, Tensor src) -> Tensor (engine/ops/derivatives.yaml:948) ----
+// ---- ScatterBackward0: scatter.src(Tensor self, int dim, Tensor index, Tensor src) -> Tensor (engine/ops/derivatives.yaml:970) ----
 export class ScatterBackward0 extends Node {
   dim: any;
   index_: SavedVariable = new SavedVariable(null, false);
@@ -5513,7 +5616,7 @@ export class ScatterBackward0 extends Node {
   }
 }
 
-// ---- ScatterBackward1: scatter.value(Tensor self, int dim, Tensor index, Scalar value) -> Tensor (engine/ops/derivatives.yaml:954) ----
+// ---- ScatterBackward1: scatter.value(Tensor self, int dim, Tensor index, Scalar value) -> Tensor (engine/ops/derivatives.yaml:976) ----
 export class ScatterBackward1 extends Node {
   dim: any;
   index_: SavedVariable = new SavedVariable(null, false);
@@ -5542,7 +5645,7 @@ export class ScatterBackward1 extends Node {
   }
 }
 
-// ---- ScatterAddBackward0: scatter_add(Tensor self, int dim, Tensor index, Tensor src) -> Tensor (engine/ops/derivatives.yaml:959) ----
+// ---- ScatterAddBackward0: scatter_add(Tensor self, int dim, Tensor index, Tensor src) -> Tensor (engine/ops/derivatives.yaml:981) ----
 export class ScatterAddBackward0 extends Node {
   dim: any;
   index_: SavedVariable = new SavedVariable(null, false);
@@ -5574,7 +5677,7 @@ export class ScatterAddBackward0 extends Node {
   }
 }
 
-// ---- TakeBackward0: take(Tensor self, Tensor index) -> Tensor (engine/ops/derivatives.yaml:965) ----
+// ---- TakeBackward0: take(Tensor self, Tensor index) -> Tensor (engine/ops/derivatives.yaml:987) ----
 export class TakeBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   index_: SavedVariable = new SavedVariable(null, false);
@@ -5604,7 +5707,7 @@ export class TakeBackward0 extends Node {
   }
 }
 
-// ---- TopkBackward0: topk(Tensor self, int k, int dim=-1, bool largest=True, bool sorted=True) -> (Tensor values, Tensor indices) (engine/ops/derivatives.yaml:970) ----
+// ---- TopkBackward0: topk(Tensor self, int k, int dim=-1, bool largest=True, bool sorted=True) -> (Tensor values, Tensor indices) (engine/ops/derivatives.yaml:992) ----
 export class TopkBackward0 extends Node {
   self_sym_sizes: any;
   dim: any;
@@ -5638,7 +5741,7 @@ export class TopkBackward0 extends Node {
   }
 }
 
-// ---- UniqueBackward0: _unique(Tensor self, bool sorted=True, bool return_inverse=False) -> (Tensor, Tensor) (engine/ops/derivatives.yaml:975) ----
+// ---- UniqueBackward0: _unique(Tensor self, bool sorted=True, bool return_inverse=False) -> (Tensor, Tensor) (engine/ops/derivatives.yaml:997) ----
 export class UniqueBackward0 extends Node {
   name(): string {
     return "UniqueBackward0";
@@ -5654,7 +5757,7 @@ export class UniqueBackward0 extends Node {
   }
 }
 
-// ---- UniqueDimBackward0: unique_dim(Tensor self, int dim, bool sorted=True, bool return_inverse=False, bool return_counts=False) -> (Tensor, Tensor, Tensor) (engine/ops/derivatives.yaml:979) ----
+// ---- UniqueDimBackward0: unique_dim(Tensor self, int dim, bool sorted=True, bool return_inverse=False, bool return_counts=False) -> (Tensor, Tensor, Tensor) (engine/ops/derivatives.yaml:1001) ----
 export class UniqueDimBackward0 extends Node {
   name(): string {
     return "UniqueDimBackward0";
@@ -5670,7 +5773,7 @@ export class UniqueDimBackward0 extends Node {
   }
 }
 
-// ---- UniqueConsecutiveBackward0: unique_consecutive(Tensor self, bool return_inverse=False, bool return_counts=False, int? dim=None) -> (Tensor, Tensor, Tensor) (engine/ops/derivatives.yaml:983) ----
+// ---- UniqueConsecutiveBackward0: unique_consecutive(Tensor self, bool return_inverse=False, bool return_counts=False, int? dim=None) -> (Tensor, Tensor, Tensor) (engine/ops/derivatives.yaml:1005) ----
 export class UniqueConsecutiveBackward0 extends Node {
   name(): string {
     return "UniqueConsecutiveBackward0";
@@ -5686,7 +5789,7 @@ export class UniqueConsecutiveBackward0 extends Node {
   }
 }
 
-// ---- UniqueDimConsecutiveBackward0: unique_dim_consecutive(Tensor self, int dim, bool return_inverse=False, bool return_counts=False) -> (Tensor, Tensor, Tensor) (engine/ops/derivatives.yaml:987) ----
+// ---- UniqueDimConsecutiveBackward0: unique_dim_consecutive(Tensor self, int dim, bool return_inverse=False, bool return_counts=False) -> (Tensor, Tensor, Tensor) (engine/ops/derivatives.yaml:1009) ----
 export class UniqueDimConsecutiveBackward0 extends Node {
   name(): string {
     return "UniqueDimConsecutiveBackward0";
@@ -5702,7 +5805,7 @@ export class UniqueDimConsecutiveBackward0 extends Node {
   }
 }
 
-// ---- Unique2Backward0: _unique2(Tensor self, bool sorted=True, bool return_inverse=False, bool return_counts=False) -> (Tensor, Tensor, Tensor) (engine/ops/derivatives.yaml:991) ----
+// ---- Unique2Backward0: _unique2(Tensor self, bool sorted=True, bool return_inverse=False, bool return_counts=False) -> (Tensor, Tensor, Tensor) (engine/ops/derivatives.yaml:1013) ----
 export class Unique2Backward0 extends Node {
   name(): string {
     return "Unique2Backward0";
@@ -5718,7 +5821,7 @@ export class Unique2Backward0 extends Node {
   }
 }
 
-// ---- ScatterReduceBackward0: scatter_reduce.two(Tensor self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True) -> Tensor (engine/ops/derivatives.yaml:995) ----
+// ---- ScatterReduceBackward0: scatter_reduce.two(Tensor self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True) -> Tensor (engine/ops/derivatives.yaml:1017) ----
 export class ScatterReduceBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   dim: any;
@@ -5778,7 +5881,7 @@ export class ScatterReduceBackward0 extends Node {
   }
 }
 
-// ---- LogcumsumexpBackward0: logcumsumexp(Tensor self, int dim) -> Tensor (engine/ops/derivatives.yaml:999) ----
+// ---- LogcumsumexpBackward0: logcumsumexp(Tensor self, int dim) -> Tensor (engine/ops/derivatives.yaml:1021) ----
 export class LogcumsumexpBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   dim: any;
@@ -5813,7 +5916,7 @@ export class LogcumsumexpBackward0 extends Node {
   }
 }
 
-// ---- LinalgVectorNormBackward0: linalg_vector_norm(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor (engine/ops/derivatives.yaml:1002) ----
+// ---- LinalgVectorNormBackward0: linalg_vector_norm(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor (engine/ops/derivatives.yaml:1024) ----
 export class LinalgVectorNormBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   ord: any;
@@ -5858,7 +5961,7 @@ export class LinalgVectorNormBackward0 extends Node {
   }
 }
 
-// ---- ReluBackward0: relu(Tensor self) -> Tensor (engine/ops/derivatives.yaml:1019) ----
+// ---- ReluBackward0: relu(Tensor self) -> Tensor (engine/ops/derivatives.yaml:1041) ----
 export class ReluBackward0 extends Node {
   result_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -5882,7 +5985,7 @@ export class ReluBackward0 extends Node {
   }
 }
 
-// ---- ThresholdBackward0: threshold(Tensor self, Scalar threshold, Scalar value) -> Tensor (engine/ops/derivatives.yaml:1022) ----
+// ---- ThresholdBackward0: threshold(Tensor self, Scalar threshold, Scalar value) -> Tensor (engine/ops/derivatives.yaml:1044) ----
 export class ThresholdBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   threshold: any;
@@ -5911,7 +6014,7 @@ export class ThresholdBackward0 extends Node {
   }
 }
 
-// ---- ThresholdBackward1: threshold_(Tensor(a!) self, Scalar threshold, Scalar value) -> Tensor(a!) (engine/ops/derivatives.yaml:1025) ----
+// ---- ThresholdBackward1: threshold_(Tensor(a!) self, Scalar threshold, Scalar value) -> Tensor(a!) (engine/ops/derivatives.yaml:1047) ----
 export class ThresholdBackward1 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   threshold: any;
@@ -5940,7 +6043,7 @@ export class ThresholdBackward1 extends Node {
   }
 }
 
-// ---- ThresholdBackwardBackward0: threshold_backward(Tensor grad_output, Tensor self, Scalar threshold) -> Tensor (engine/ops/derivatives.yaml:1028) ----
+// ---- ThresholdBackwardBackward0: threshold_backward(Tensor grad_output, Tensor self, Scalar threshold) -> Tensor (engine/ops/derivatives.yaml:1050) ----
 export class ThresholdBackwardBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   threshold: any;
@@ -5972,7 +6075,7 @@ export class ThresholdBackwardBackward0 extends Node {
   }
 }
 
-// ---- LeakyReluBackward0: leaky_relu(Tensor self, Scalar negative_slope=0.01) -> Tensor (engine/ops/derivatives.yaml:1032) ----
+// ---- LeakyReluBackward0: leaky_relu(Tensor self, Scalar negative_slope=0.01) -> Tensor (engine/ops/derivatives.yaml:1054) ----
 export class LeakyReluBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   negative_slope: any;
@@ -6001,7 +6104,7 @@ export class LeakyReluBackward0 extends Node {
   }
 }
 
-// ---- LeakyReluBackward1: leaky_relu_(Tensor(a!) self, Scalar negative_slope=0.01) -> Tensor(a!) (engine/ops/derivatives.yaml:1035) ----
+// ---- LeakyReluBackward1: leaky_relu_(Tensor(a!) self, Scalar negative_slope=0.01) -> Tensor(a!) (engine/ops/derivatives.yaml:1057) ----
 export class LeakyReluBackward1 extends Node {
   negative_slope: any;
   result_: SavedVariable = new SavedVariable(null, false);
@@ -6030,7 +6133,7 @@ export class LeakyReluBackward1 extends Node {
   }
 }
 
-// ---- LeakyReluBackwardBackward0: leaky_relu_backward(Tensor grad_output, Tensor self, Scalar negative_slope, bool self_is_result) -> Tensor (engine/ops/derivatives.yaml:1038) ----
+// ---- LeakyReluBackwardBackward0: leaky_relu_backward(Tensor grad_output, Tensor self, Scalar negative_slope, bool self_is_result) -> Tensor (engine/ops/derivatives.yaml:1060) ----
 export class LeakyReluBackwardBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   negative_slope: any;
@@ -6062,7 +6165,7 @@ export class LeakyReluBackwardBackward0 extends Node {
   }
 }
 
-// ---- HardtanhBackward0: hardtanh(Tensor self, Scalar min_val=-1, Scalar max_val=1) -> Tensor (engine/ops/derivatives.yaml:1042) ----
+// ---- HardtanhBackward0: hardtanh(Tensor self, Scalar min_val=-1, Scalar max_val=1) -> Tensor (engine/ops/derivatives.yaml:1064) ----
 export class HardtanhBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   min_val: any;
@@ -6096,7 +6199,7 @@ export class HardtanhBackward0 extends Node {
   }
 }
 
-// ---- HardtanhBackwardBackward0: hardtanh_backward(Tensor grad_output, Tensor self, Scalar min_val, Scalar max_val) -> Tensor (engine/ops/derivatives.yaml:1045) ----
+// ---- HardtanhBackwardBackward0: hardtanh_backward(Tensor grad_output, Tensor self, Scalar min_val, Scalar max_val) -> Tensor (engine/ops/derivatives.yaml:1067) ----
 export class HardtanhBackwardBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   min_val: any;
@@ -6133,7 +6236,7 @@ export class HardtanhBackwardBackward0 extends Node {
   }
 }
 
-// ---- HardsigmoidBackward0: hardsigmoid(Tensor self) -> Tensor (engine/ops/derivatives.yaml:1049) ----
+// ---- HardsigmoidBackward0: hardsigmoid(Tensor self) -> Tensor (engine/ops/derivatives.yaml:1071) ----
 export class HardsigmoidBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -6157,7 +6260,7 @@ export class HardsigmoidBackward0 extends Node {
   }
 }
 
-// ---- HardswishBackward0: hardswish(Tensor self) -> Tensor (engine/ops/derivatives.yaml:1055) ----
+// ---- HardswishBackward0: hardswish(Tensor self) -> Tensor (engine/ops/derivatives.yaml:1077) ----
 export class HardswishBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -6181,7 +6284,7 @@ export class HardswishBackward0 extends Node {
   }
 }
 
-// ---- HardswishBackwardBackward0: hardswish_backward(Tensor grad_output, Tensor self) -> Tensor (engine/ops/derivatives.yaml:1058) ----
+// ---- HardswishBackwardBackward0: hardswish_backward(Tensor grad_output, Tensor self) -> Tensor (engine/ops/derivatives.yaml:1080) ----
 export class HardswishBackwardBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   grad_output_: SavedVariable = new SavedVariable(null, false);
@@ -6214,7 +6317,7 @@ export class HardswishBackwardBackward0 extends Node {
   }
 }
 
-// ---- EluBackward0: elu(Tensor self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1) -> Tensor (engine/ops/derivatives.yaml:1062) ----
+// ---- EluBackward0: elu(Tensor self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1) -> Tensor (engine/ops/derivatives.yaml:1084) ----
 export class EluBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   alpha: any;
@@ -6253,7 +6356,7 @@ export class EluBackward0 extends Node {
   }
 }
 
-// ---- EluBackward1: elu_(Tensor(a!) self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1) -> Tensor(a!) (engine/ops/derivatives.yaml:1065) ----
+// ---- EluBackward1: elu_(Tensor(a!) self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1) -> Tensor(a!) (engine/ops/derivatives.yaml:1087) ----
 export class EluBackward1 extends Node {
   alpha: any;
   scale: any;
@@ -6292,7 +6395,7 @@ export class EluBackward1 extends Node {
   }
 }
 
-// ---- CeluBackward0: celu(Tensor self, Scalar alpha=1.0) -> Tensor (engine/ops/derivatives.yaml:1068) ----
+// ---- CeluBackward0: celu(Tensor self, Scalar alpha=1.0) -> Tensor (engine/ops/derivatives.yaml:1090) ----
 export class CeluBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   alpha: any;
@@ -6321,7 +6424,7 @@ export class CeluBackward0 extends Node {
   }
 }
 
-// ---- CeluBackward1: celu_(Tensor(a!) self, Scalar alpha=1.0) -> Tensor(a!) (engine/ops/derivatives.yaml:1071) ----
+// ---- CeluBackward1: celu_(Tensor(a!) self, Scalar alpha=1.0) -> Tensor(a!) (engine/ops/derivatives.yaml:1093) ----
 export class CeluBackward1 extends Node {
   alpha: any;
   result_: SavedVariable = new SavedVariable(null, false);
@@ -6350,7 +6453,7 @@ export class CeluBackward1 extends Node {
   }
 }
 
-// ---- EluBackwardBackward0: elu_backward(Tensor grad_output, Scalar alpha, Scalar scale, Scalar input_scale, bool is_result, Tensor self_or_result) -> Tensor (engine/ops/derivatives.yaml:1074) ----
+// ---- EluBackwardBackward0: elu_backward(Tensor grad_output, Scalar alpha, Scalar scale, Scalar input_scale, bool is_result, Tensor self_or_result) -> Tensor (engine/ops/derivatives.yaml:1096) ----
 export class EluBackwardBackward0 extends Node {
   alpha: any;
   scale: any;
@@ -6403,7 +6506,7 @@ export class EluBackwardBackward0 extends Node {
   }
 }
 
-// ---- GeluBackward0: gelu(Tensor self, *, str approximate='none') -> Tensor (engine/ops/derivatives.yaml:1078) ----
+// ---- GeluBackward0: gelu(Tensor self, *, str approximate='none') -> Tensor (engine/ops/derivatives.yaml:1100) ----
 export class GeluBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   approximate: any;
@@ -6432,7 +6535,7 @@ export class GeluBackward0 extends Node {
   }
 }
 
-// ---- GeluBackwardBackward0: gelu_backward(Tensor grad_output, Tensor self, *, str approximate='none') -> Tensor (engine/ops/derivatives.yaml:1081) ----
+// ---- GeluBackwardBackward0: gelu_backward(Tensor grad_output, Tensor self, *, str approximate='none') -> Tensor (engine/ops/derivatives.yaml:1103) ----
 export class GeluBackwardBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   approximate: any;
@@ -6470,7 +6573,7 @@ export class GeluBackwardBackward0 extends Node {
   }
 }
 
-// ---- SiluBackward0: silu(Tensor self) -> Tensor (engine/ops/derivatives.yaml:1085) ----
+// ---- SiluBackward0: silu(Tensor self) -> Tensor (engine/ops/derivatives.yaml:1107) ----
 export class SiluBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -6494,7 +6597,7 @@ export class SiluBackward0 extends Node {
   }
 }
 
-// ---- MishBackward0: mish(Tensor self) -> Tensor (engine/ops/derivatives.yaml:1088) ----
+// ---- MishBackward0: mish(Tensor self) -> Tensor (engine/ops/derivatives.yaml:1110) ----
 export class MishBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -6518,7 +6621,7 @@ export class MishBackward0 extends Node {
   }
 }
 
-// ---- SoftplusBackward0: softplus(Tensor self, Scalar beta=1, Scalar threshold=20) -> Tensor (engine/ops/derivatives.yaml:1091) ----
+// ---- SoftplusBackward0: softplus(Tensor self, Scalar beta=1, Scalar threshold=20) -> Tensor (engine/ops/derivatives.yaml:1113) ----
 export class SoftplusBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   beta: any;
@@ -6552,7 +6655,7 @@ export class SoftplusBackward0 extends Node {
   }
 }
 
-// ---- SoftplusBackwardBackward0: softplus_backward(Tensor grad_output, Tensor self, Scalar beta, Scalar threshold) -> Tensor (engine/ops/derivatives.yaml:1094) ----
+// ---- SoftplusBackwardBackward0: softplus_backward(Tensor grad_output, Tensor self, Scalar beta, Scalar threshold) -> Tensor (engine/ops/derivatives.yaml:1116) ----
 export class SoftplusBackwardBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   beta: any;
@@ -6595,7 +6698,7 @@ export class SoftplusBackwardBackward0 extends Node {
   }
 }
 
-// ---- LogSigmoidBackward0: log_sigmoid_forward(Tensor self) -> (Tensor output, Tensor buffer) (engine/ops/derivatives.yaml:1098) ----
+// ---- LogSigmoidBackward0: log_sigmoid_forward(Tensor self) -> (Tensor output, Tensor buffer) (engine/ops/derivatives.yaml:1120) ----
 export class LogSigmoidBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   buffer_: SavedVariable = new SavedVariable(null, false);
@@ -6625,7 +6728,7 @@ export class LogSigmoidBackward0 extends Node {
   }
 }
 
-// ---- LogSigmoidBackwardBackward0: log_sigmoid_backward(Tensor grad_output, Tensor self, Tensor buffer) -> Tensor (engine/ops/derivatives.yaml:1102) ----
+// ---- LogSigmoidBackwardBackward0: log_sigmoid_backward(Tensor grad_output, Tensor self, Tensor buffer) -> Tensor (engine/ops/derivatives.yaml:1124) ----
 export class LogSigmoidBackwardBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   buffer_: SavedVariable = new SavedVariable(null, false);
@@ -6664,7 +6767,7 @@ export class LogSigmoidBackwardBackward0 extends Node {
   }
 }
 
-// ---- SoftmaxBackward0: _softmax(Tensor self, int dim, bool half_to_float) -> Tensor (engine/ops/derivatives.yaml:1106) ----
+// ---- SoftmaxBackward0: _softmax(Tensor self, int dim, bool half_to_float) -> Tensor (engine/ops/derivatives.yaml:1128) ----
 export class SoftmaxBackward0 extends Node {
   self_scalar_type: any;
   dim: any;
@@ -6698,7 +6801,7 @@ export class SoftmaxBackward0 extends Node {
   }
 }
 
-// ---- SoftmaxBackwardDataBackward0: _softmax_backward_data(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype) -> Tensor (engine/ops/derivatives.yaml:1109) ----
+// ---- SoftmaxBackwardDataBackward0: _softmax_backward_data(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype) -> Tensor (engine/ops/derivatives.yaml:1131) ----
 export class SoftmaxBackwardDataBackward0 extends Node {
   output_: SavedVariable = new SavedVariable(null, false);
   dim: any;
@@ -6741,7 +6844,7 @@ export class SoftmaxBackwardDataBackward0 extends Node {
   }
 }
 
-// ---- LogSoftmaxBackward0: _log_softmax(Tensor self, int dim, bool half_to_float) -> Tensor (engine/ops/derivatives.yaml:1113) ----
+// ---- LogSoftmaxBackward0: _log_softmax(Tensor self, int dim, bool half_to_float) -> Tensor (engine/ops/derivatives.yaml:1135) ----
 export class LogSoftmaxBackward0 extends Node {
   self_scalar_type: any;
   dim: any;
@@ -6775,7 +6878,7 @@ export class LogSoftmaxBackward0 extends Node {
   }
 }
 
-// ---- LogSoftmaxBackwardDataBackward0: _log_softmax_backward_data(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype) -> Tensor (engine/ops/derivatives.yaml:1116) ----
+// ---- LogSoftmaxBackwardDataBackward0: _log_softmax_backward_data(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype) -> Tensor (engine/ops/derivatives.yaml:1138) ----
 export class LogSoftmaxBackwardDataBackward0 extends Node {
   output_: SavedVariable = new SavedVariable(null, false);
   dim: any;
@@ -6813,7 +6916,7 @@ export class LogSoftmaxBackwardDataBackward0 extends Node {
   }
 }
 
-// ---- MseLossBackward0: mse_loss(Tensor self, Tensor target, int reduction=Mean) -> Tensor (engine/ops/derivatives.yaml:1120) ----
+// ---- MseLossBackward0: mse_loss(Tensor self, Tensor target, int reduction=Mean) -> Tensor (engine/ops/derivatives.yaml:1142) ----
 export class MseLossBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   target_: SavedVariable = new SavedVariable(null, false);
@@ -6851,7 +6954,7 @@ export class MseLossBackward0 extends Node {
   }
 }
 
-// ---- MseLossBackwardBackward0: mse_loss_backward(Tensor grad_output, Tensor self, Tensor target, int reduction) -> Tensor (engine/ops/derivatives.yaml:1124) ----
+// ---- MseLossBackwardBackward0: mse_loss_backward(Tensor grad_output, Tensor self, Tensor target, int reduction) -> Tensor (engine/ops/derivatives.yaml:1146) ----
 export class MseLossBackwardBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   target_: SavedVariable = new SavedVariable(null, false);
@@ -6898,7 +7001,7 @@ export class MseLossBackwardBackward0 extends Node {
   }
 }
 
-// ---- SmoothL1LossBackward0: smooth_l1_loss(Tensor self, Tensor target, int reduction=Mean, float beta=1.0) -> Tensor (engine/ops/derivatives.yaml:1129) ----
+// ---- SmoothL1LossBackward0: smooth_l1_loss(Tensor self, Tensor target, int reduction=Mean, float beta=1.0) -> Tensor (engine/ops/derivatives.yaml:1151) ----
 export class SmoothL1LossBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   target_: SavedVariable = new SavedVariable(null, false);
@@ -6941,7 +7044,7 @@ export class SmoothL1LossBackward0 extends Node {
   }
 }
 
-// ---- SmoothL1LossBackwardBackward0: smooth_l1_loss_backward(Tensor grad_output, Tensor self, Tensor target, int reduction, float beta) -> Tensor (engine/ops/derivatives.yaml:1133) ----
+// ---- SmoothL1LossBackwardBackward0: smooth_l1_loss_backward(Tensor grad_output, Tensor self, Tensor target, int reduction, float beta) -> Tensor (engine/ops/derivatives.yaml:1155) ----
 export class SmoothL1LossBackwardBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   target_: SavedVariable = new SavedVariable(null, false);
@@ -6993,7 +7096,7 @@ export class SmoothL1LossBackwardBackward0 extends Node {
   }
 }
 
-// ---- HuberLossBackward0: huber_loss(Tensor self, Tensor target, int reduction=Mean, float delta=1.0) -> Tensor (engine/ops/derivatives.yaml:1138) ----
+// ---- HuberLossBackward0: huber_loss(Tensor self, Tensor target, int reduction=Mean, float delta=1.0) -> Tensor (engine/ops/derivatives.yaml:1160) ----
 export class HuberLossBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   target_: SavedVariable = new SavedVariable(null, false);
@@ -7036,7 +7139,7 @@ export class HuberLossBackward0 extends Node {
   }
 }
 
-// ---- HuberLossBackwardBackward0: huber_loss_backward(Tensor grad_output, Tensor self, Tensor target, int reduction, float delta) -> Tensor (engine/ops/derivatives.yaml:1142) ----
+// ---- HuberLossBackwardBackward0: huber_loss_backward(Tensor grad_output, Tensor self, Tensor target, int reduction, float delta) -> Tensor (engine/ops/derivatives.yaml:1164) ----
 export class HuberLossBackwardBackward0 extends Node {
   grad_output_: SavedVariable = new SavedVariable(null, false);
   self_: SavedVariable = new SavedVariable(null, false);
@@ -7088,7 +7191,7 @@ export class HuberLossBackwardBackward0 extends Node {
   }
 }
 
-// ---- BinaryCrossEntropyBackward0: binary_cross_entropy(Tensor self, Tensor target, Tensor? weight=None, int reduction=Mean) -> Tensor (engine/ops/derivatives.yaml:1147) ----
+// ---- BinaryCrossEntropyBackward0: binary_cross_entropy(Tensor self, Tensor target, Tensor? weight=None, int reduction=Mean) -> Tensor (engine/ops/derivatives.yaml:1169) ----
 export class BinaryCrossEntropyBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   target_: SavedVariable = new SavedVariable(null, false);
@@ -7132,7 +7235,7 @@ export class BinaryCrossEntropyBackward0 extends Node {
   }
 }
 
-// ---- BinaryCrossEntropyBackwardBackward0: binary_cross_entropy_backward(Tensor grad_output, Tensor self, Tensor target, Tensor? weight=None, int reduction=Mean) -> Tensor (engine/ops/derivatives.yaml:1151) ----
+// ---- BinaryCrossEntropyBackwardBackward0: binary_cross_entropy_backward(Tensor grad_output, Tensor self, Tensor target, Tensor? weight=None, int reduction=Mean) -> Tensor (engine/ops/derivatives.yaml:1173) ----
 export class BinaryCrossEntropyBackwardBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   target_: SavedVariable = new SavedVariable(null, false);
@@ -7185,7 +7288,7 @@ export class BinaryCrossEntropyBackwardBackward0 extends Node {
   }
 }
 
-// ---- BinaryCrossEntropyWithLogitsBackward0: binary_cross_entropy_with_logits(Tensor self, Tensor target, Tensor? weight=None, Tensor? pos_weight=None, int reduction=Mean) -> Tensor (engine/ops/derivatives.yaml:1156) ----
+// ---- BinaryCrossEntropyWithLogitsBackward0: binary_cross_entropy_with_logits(Tensor self, Tensor target, Tensor? weight=None, Tensor? pos_weight=None, int reduction=Mean) -> Tensor (engine/ops/derivatives.yaml:1178) ----
 export class BinaryCrossEntropyWithLogitsBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   target_: SavedVariable = new SavedVariable(null, false);
@@ -7235,7 +7338,7 @@ export class BinaryCrossEntropyWithLogitsBackward0 extends Node {
   }
 }
 
-// ---- NllLossBackward0: nll_loss_forward(Tensor self, Tensor target, Tensor? weight, int reduction, int ignore_index) -> (Tensor output, Tensor total_weight) (engine/ops/derivatives.yaml:1161) ----
+// ---- NllLossBackward0: nll_loss_forward(Tensor self, Tensor target, Tensor? weight, int reduction, int ignore_index) -> (Tensor output, Tensor total_weight) (engine/ops/derivatives.yaml:1183) ----
 export class NllLossBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   target_: SavedVariable = new SavedVariable(null, false);
@@ -7287,7 +7390,7 @@ export class NllLossBackward0 extends Node {
   }
 }
 
-// ---- NllLossBackwardBackward0: nll_loss_backward(Tensor grad_output, Tensor self, Tensor target, Tensor? weight, int reduction, int ignore_index, Tensor total_weight) -> Tensor (engine/ops/derivatives.yaml:1166) ----
+// ---- NllLossBackwardBackward0: nll_loss_backward(Tensor grad_output, Tensor self, Tensor target, Tensor? weight, int reduction, int ignore_index, Tensor total_weight) -> Tensor (engine/ops/derivatives.yaml:1188) ----
 export class NllLossBackwardBackward0 extends Node {
   target_: SavedVariable = new SavedVariable(null, false);
   weight_: SavedVariable = new SavedVariable(null, false);
@@ -7330,7 +7433,7 @@ export class NllLossBackwardBackward0 extends Node {
   }
 }
 
-// ---- NllLoss2DBackward0: nll_loss2d_forward(Tensor self, Tensor target, Tensor? weight, int reduction, int ignore_index) -> (Tensor output, Tensor total_weight) (engine/ops/derivatives.yaml:1171) ----
+// ---- NllLoss2DBackward0: nll_loss2d_forward(Tensor self, Tensor target, Tensor? weight, int reduction, int ignore_index) -> (Tensor output, Tensor total_weight) (engine/ops/derivatives.yaml:1193) ----
 export class NllLoss2DBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   target_: SavedVariable = new SavedVariable(null, false);
@@ -7382,7 +7485,7 @@ export class NllLoss2DBackward0 extends Node {
   }
 }
 
-// ---- NllLoss2DBackwardBackward0: nll_loss2d_backward(Tensor grad_output, Tensor self, Tensor target, Tensor? weight, int reduction, int ignore_index, Tensor total_weight) -> Tensor (engine/ops/derivatives.yaml:1176) ----
+// ---- NllLoss2DBackwardBackward0: nll_loss2d_backward(Tensor grad_output, Tensor self, Tensor target, Tensor? weight, int reduction, int ignore_index, Tensor total_weight) -> Tensor (engine/ops/derivatives.yaml:1198) ----
 export class NllLoss2DBackwardBackward0 extends Node {
   target_: SavedVariable = new SavedVariable(null, false);
   weight_: SavedVariable = new SavedVariable(null, false);
@@ -7425,7 +7528,7 @@ export class NllLoss2DBackwardBackward0 extends Node {
   }
 }
 
-// ---- MulBackward1: mul.Scalar(Tensor self, Scalar other) -> Tensor (engine/ops/derivatives.yaml:1184) ----
+// ---- MulBackward1: mul.Scalar(Tensor self, Scalar other) -> Tensor (engine/ops/derivatives.yaml:1206) ----
 export class MulBackward1 extends Node {
   self_scalar_type: any;
   other: any;
@@ -7451,7 +7554,7 @@ export class MulBackward1 extends Node {
   }
 }
 
-// ---- XlogyBackward0: xlogy.Tensor(Tensor self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:1188) ----
+// ---- XlogyBackward0: xlogy.Tensor(Tensor self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:1210) ----
 export class XlogyBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   other_: SavedVariable = new SavedVariable(null, false);
@@ -7484,7 +7587,7 @@ export class XlogyBackward0 extends Node {
   }
 }
 
-// ---- XlogyBackward1: xlogy.Scalar_Self(Scalar self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:1192) ----
+// ---- XlogyBackward1: xlogy.Scalar_Self(Scalar self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:1214) ----
 export class XlogyBackward1 extends Node {
   self: any;
   other_: SavedVariable = new SavedVariable(null, false);
@@ -7513,7 +7616,7 @@ export class XlogyBackward1 extends Node {
   }
 }
 
-// ---- XlogyBackward2: xlogy.Scalar_Other(Tensor self, Scalar other) -> Tensor (engine/ops/derivatives.yaml:1195) ----
+// ---- XlogyBackward2: xlogy.Scalar_Other(Tensor self, Scalar other) -> Tensor (engine/ops/derivatives.yaml:1217) ----
 export class XlogyBackward2 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   other: any;
@@ -7542,7 +7645,7 @@ export class XlogyBackward2 extends Node {
   }
 }
 
-// ---- ConvolutionBackward0: convolution(Tensor input, Tensor weight, Tensor? bias, int[] stride, int[] padding, int[] dilation, bool transposed, int[] output_padding, int groups) -> Tensor (engine/ops/derivatives.yaml:1203) ----
+// ---- ConvolutionBackward0: convolution(Tensor input, Tensor weight, Tensor? bias, int[] stride, int[] padding, int[] dilation, bool transposed, int[] output_padding, int groups) -> Tensor (engine/ops/derivatives.yaml:1225) ----
 export class ConvolutionBackward0 extends Node {
   input_: SavedVariable = new SavedVariable(null, false);
   weight_: SavedVariable = new SavedVariable(null, false);
@@ -7611,7 +7714,7 @@ export class ConvolutionBackward0 extends Node {
   }
 }
 
-// ---- NativeBatchNormBackward0: native_batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool training, float momentum, float eps) -> (Tensor, Tensor, Tensor) (engine/ops/derivatives.yaml:1206) ----
+// ---- NativeBatchNormBackward0: native_batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool training, float momentum, float eps) -> (Tensor, Tensor, Tensor) (engine/ops/derivatives.yaml:1228) ----
 export class NativeBatchNormBackward0 extends Node {
   input_: SavedVariable = new SavedVariable(null, false);
   weight_: SavedVariable = new SavedVariable(null, false);
@@ -7679,7 +7782,7 @@ export class NativeBatchNormBackward0 extends Node {
   }
 }
 
-// ---- NativeLayerNormBackward0: native_layer_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight, Tensor? bias, float eps) -> (Tensor, Tensor, Tensor) (engine/ops/derivatives.yaml:1210) ----
+// ---- NativeLayerNormBackward0: native_layer_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight, Tensor? bias, float eps) -> (Tensor, Tensor, Tensor) (engine/ops/derivatives.yaml:1232) ----
 export class NativeLayerNormBackward0 extends Node {
   input_: SavedVariable = new SavedVariable(null, false);
   normalized_shape: any;
@@ -7736,7 +7839,7 @@ export class NativeLayerNormBackward0 extends Node {
   }
 }
 
-// ---- NativeGroupNormBackward0: native_group_norm(Tensor input, Tensor? weight, Tensor? bias, SymInt N, SymInt C, SymInt HxW, int group, float eps) -> (Tensor, Tensor, Tensor) (engine/ops/derivatives.yaml:1214) ----
+// ---- NativeGroupNormBackward0: native_group_norm(Tensor input, Tensor? weight, Tensor? bias, SymInt N, SymInt C, SymInt HxW, int group, float eps) -> (Tensor, Tensor, Tensor) (engine/ops/derivatives.yaml:1236) ----
 export class NativeGroupNormBackward0 extends Node {
   input_: SavedVariable = new SavedVariable(null, false);
   weight_: SavedVariable = new SavedVariable(null, false);
@@ -7807,7 +7910,7 @@ export class NativeGroupNormBackward0 extends Node {
   }
 }
 
-// ---- EmbeddingBackward0: embedding(Tensor weight, Tensor indices, int padding_idx=-1, bool scale_grad_by_freq=False, bool sparse=False) -> Tensor (engine/ops/derivatives.yaml:1218) ----
+// ---- EmbeddingBackward0: embedding(Tensor weight, Tensor indices, int padding_idx=-1, bool scale_grad_by_freq=False, bool sparse=False) -> Tensor (engine/ops/derivatives.yaml:1240) ----
 export class EmbeddingBackward0 extends Node {
   weight_sym_sizes: any;
   indices_: SavedVariable = new SavedVariable(null, false);
@@ -7851,7 +7954,7 @@ export class EmbeddingBackward0 extends Node {
   }
 }
 
-// ---- MaxPool2DWithIndicesBackward0: max_pool2d_with_indices(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, int[2] dilation=1, bool ceil_mode=False) -> (Tensor, Tensor) (engine/ops/derivatives.yaml:1223) ----
+// ---- MaxPool2DWithIndicesBackward0: max_pool2d_with_indices(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, int[2] dilation=1, bool ceil_mode=False) -> (Tensor, Tensor) (engine/ops/derivatives.yaml:1245) ----
 export class MaxPool2DWithIndicesBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   kernel_size: any;
@@ -7906,7 +8009,7 @@ export class MaxPool2DWithIndicesBackward0 extends Node {
   }
 }
 
-// ---- MaxPool2DWithIndicesBackwardBackward0: max_pool2d_with_indices_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, int[2] dilation, bool ceil_mode, Tensor indices) -> Tensor (engine/ops/derivatives.yaml:1227) ----
+// ---- MaxPool2DWithIndicesBackwardBackward0: max_pool2d_with_indices_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, int[2] dilation, bool ceil_mode, Tensor indices) -> Tensor (engine/ops/derivatives.yaml:1249) ----
 export class MaxPool2DWithIndicesBackwardBackward0 extends Node {
   indices_: SavedVariable = new SavedVariable(null, false);
   self_: SavedVariable = new SavedVariable(null, false);
@@ -7939,7 +8042,7 @@ export class MaxPool2DWithIndicesBackwardBackward0 extends Node {
   }
 }
 
-// ---- AvgPool2DBackward0: avg_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None) -> Tensor (engine/ops/derivatives.yaml:1232) ----
+// ---- AvgPool2DBackward0: avg_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None) -> Tensor (engine/ops/derivatives.yaml:1254) ----
 export class AvgPool2DBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   kernel_size: any;
@@ -7993,7 +8096,7 @@ export class AvgPool2DBackward0 extends Node {
   }
 }
 
-// ---- AvgPool2DBackwardBackward0: avg_pool2d_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, bool ceil_mode, bool count_include_pad, int? divisor_override) -> Tensor (engine/ops/derivatives.yaml:1235) ----
+// ---- AvgPool2DBackwardBackward0: avg_pool2d_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, bool ceil_mode, bool count_include_pad, int? divisor_override) -> Tensor (engine/ops/derivatives.yaml:1257) ----
 export class AvgPool2DBackwardBackward0 extends Node {
   kernel_size: any;
   stride: any;
@@ -8050,7 +8153,7 @@ export class AvgPool2DBackwardBackward0 extends Node {
   }
 }
 
-// ---- ConstantPadNdBackward0: constant_pad_nd(Tensor self, int[] pad, Scalar value=0) -> Tensor (engine/ops/derivatives.yaml:1240) ----
+// ---- ConstantPadNdBackward0: constant_pad_nd(Tensor self, int[] pad, Scalar value=0) -> Tensor (engine/ops/derivatives.yaml:1262) ----
 export class ConstantPadNdBackward0 extends Node {
   pad: any;
   name(): string {
@@ -8071,7 +8174,7 @@ export class ConstantPadNdBackward0 extends Node {
   }
 }
 
-// ---- PixelShuffleBackward0: pixel_shuffle(Tensor self, int upscale_factor) -> Tensor (engine/ops/derivatives.yaml:1243) ----
+// ---- PixelShuffleBackward0: pixel_shuffle(Tensor self, int upscale_factor) -> Tensor (engine/ops/derivatives.yaml:1265) ----
 export class PixelShuffleBackward0 extends Node {
   upscale_factor: any;
   name(): string {
@@ -8092,7 +8195,7 @@ export class PixelShuffleBackward0 extends Node {
   }
 }
 
-// ---- PixelUnshuffleBackward0: pixel_unshuffle(Tensor self, int downscale_factor) -> Tensor (engine/ops/derivatives.yaml:1246) ----
+// ---- PixelUnshuffleBackward0: pixel_unshuffle(Tensor self, int downscale_factor) -> Tensor (engine/ops/derivatives.yaml:1268) ----
 export class PixelUnshuffleBackward0 extends Node {
   downscale_factor: any;
   name(): string {
@@ -8113,7 +8216,7 @@ export class PixelUnshuffleBackward0 extends Node {
   }
 }
 
-// ---- Im2ColBackward0: im2col(Tensor self, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride) -> Tensor (engine/ops/derivatives.yaml:1249) ----
+// ---- Im2ColBackward0: im2col(Tensor self, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride) -> Tensor (engine/ops/derivatives.yaml:1271) ----
 export class Im2ColBackward0 extends Node {
   self_sym_sizes: any;
   self_dim: any;
@@ -8159,7 +8262,7 @@ export class Im2ColBackward0 extends Node {
   }
 }
 
-// ---- Col2ImBackward0: col2im(Tensor self, SymInt[2] output_size, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride) -> Tensor (engine/ops/derivatives.yaml:1252) ----
+// ---- Col2ImBackward0: col2im(Tensor self, SymInt[2] output_size, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride) -> Tensor (engine/ops/derivatives.yaml:1274) ----
 export class Col2ImBackward0 extends Node {
   kernel_size: any;
   dilation: any;
@@ -8195,7 +8298,7 @@ export class Col2ImBackward0 extends Node {
   }
 }
 
-// ---- AdaptiveAvgPool2DBackward0: _adaptive_avg_pool2d(Tensor self, SymInt[2] output_size) -> Tensor (engine/ops/derivatives.yaml:1256) ----
+// ---- AdaptiveAvgPool2DBackward0: _adaptive_avg_pool2d(Tensor self, SymInt[2] output_size) -> Tensor (engine/ops/derivatives.yaml:1278) ----
 export class AdaptiveAvgPool2DBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -8219,7 +8322,7 @@ export class AdaptiveAvgPool2DBackward0 extends Node {
   }
 }
 
-// ---- AdaptiveAvgPool2DBackwardBackward0: _adaptive_avg_pool2d_backward(Tensor grad_output, Tensor self) -> Tensor (engine/ops/derivatives.yaml:1259) ----
+// ---- AdaptiveAvgPool2DBackwardBackward0: _adaptive_avg_pool2d_backward(Tensor grad_output, Tensor self) -> Tensor (engine/ops/derivatives.yaml:1281) ----
 export class AdaptiveAvgPool2DBackwardBackward0 extends Node {
   grad_output_sym_sizes: any;
   grad_output_dim: any;
@@ -8256,7 +8359,7 @@ export class AdaptiveAvgPool2DBackwardBackward0 extends Node {
   }
 }
 
-// ---- AdaptiveMaxPool2DBackward0: adaptive_max_pool2d(Tensor self, int[2] output_size) -> (Tensor, Tensor) (engine/ops/derivatives.yaml:1263) ----
+// ---- AdaptiveMaxPool2DBackward0: adaptive_max_pool2d(Tensor self, int[2] output_size) -> (Tensor, Tensor) (engine/ops/derivatives.yaml:1285) ----
 export class AdaptiveMaxPool2DBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   result1_: SavedVariable = new SavedVariable(null, false);
@@ -8286,7 +8389,7 @@ export class AdaptiveMaxPool2DBackward0 extends Node {
   }
 }
 
-// ---- AdaptiveMaxPool2DBackwardBackward0: adaptive_max_pool2d_backward(Tensor grad_output, Tensor self, Tensor indices) -> Tensor (engine/ops/derivatives.yaml:1267) ----
+// ---- AdaptiveMaxPool2DBackwardBackward0: adaptive_max_pool2d_backward(Tensor grad_output, Tensor self, Tensor indices) -> Tensor (engine/ops/derivatives.yaml:1289) ----
 export class AdaptiveMaxPool2DBackwardBackward0 extends Node {
   indices_: SavedVariable = new SavedVariable(null, false);
   self_: SavedVariable = new SavedVariable(null, false);
@@ -8319,7 +8422,7 @@ export class AdaptiveMaxPool2DBackwardBackward0 extends Node {
   }
 }
 
-// ---- ConvolutionBackwardBackward0: convolution_backward(Tensor grad_output, Tensor input, Tensor weight, SymInt[]? bias_sizes, int[] stride, int[] padding, int[] dilation, bool transposed, int[] output_padding, int groups, bool[3] output_mask) -> (Tensor, Tensor, Tensor) (engine/ops/derivatives.yaml:1275) ----
+// ---- ConvolutionBackwardBackward0: convolution_backward(Tensor grad_output, Tensor input, Tensor weight, SymInt[]? bias_sizes, int[] stride, int[] padding, int[] dilation, bool transposed, int[] output_padding, int groups, bool[3] output_mask) -> (Tensor, Tensor, Tensor) (engine/ops/derivatives.yaml:1297) ----
 export class ConvolutionBackwardBackward0 extends Node {
   grad_output_: SavedVariable = new SavedVariable(null, false);
   input_: SavedVariable = new SavedVariable(null, false);
@@ -8389,7 +8492,7 @@ export class ConvolutionBackwardBackward0 extends Node {
   }
 }
 
-// ---- NativeBatchNormBackwardBackward0: native_batch_norm_backward(Tensor grad_out, Tensor input, Tensor? weight, Tensor? running_mean, Tensor? running_var, Tensor? save_mean, Tensor? save_invstd, bool train, float eps, bool[3] output_mask) -> (Tensor, Tensor, Tensor) (engine/ops/derivatives.yaml:1278) ----
+// ---- NativeBatchNormBackwardBackward0: native_batch_norm_backward(Tensor grad_out, Tensor input, Tensor? weight, Tensor? running_mean, Tensor? running_var, Tensor? save_mean, Tensor? save_invstd, bool train, float eps, bool[3] output_mask) -> (Tensor, Tensor, Tensor) (engine/ops/derivatives.yaml:1300) ----
 export class NativeBatchNormBackwardBackward0 extends Node {
   grad_out_: SavedVariable = new SavedVariable(null, false);
   input_: SavedVariable = new SavedVariable(null, false);
@@ -8469,7 +8572,7 @@ export class NativeBatchNormBackwardBackward0 extends Node {
   }
 }
 
-// ---- NativeLayerNormBackwardBackward0: native_layer_norm_backward(Tensor grad_out, Tensor input, SymInt[] normalized_shape, Tensor mean, Tensor rstd, Tensor? weight, Tensor? bias, bool[3] output_mask) -> (Tensor, Tensor, Tensor) (engine/ops/derivatives.yaml:1283) ----
+// ---- NativeLayerNormBackwardBackward0: native_layer_norm_backward(Tensor grad_out, Tensor input, SymInt[] normalized_shape, Tensor mean, Tensor rstd, Tensor? weight, Tensor? bias, bool[3] output_mask) -> (Tensor, Tensor, Tensor) (engine/ops/derivatives.yaml:1305) ----
 export class NativeLayerNormBackwardBackward0 extends Node {
   grad_out_: SavedVariable = new SavedVariable(null, false);
   input_: SavedVariable = new SavedVariable(null, false);
@@ -8535,7 +8638,7 @@ export class NativeLayerNormBackwardBackward0 extends Node {
   }
 }
 
-// ---- NativeGroupNormBackwardBackward0: native_group_norm_backward(Tensor grad_out, Tensor input, Tensor mean, Tensor rstd, Tensor? weight, SymInt N, SymInt C, SymInt HxW, int group, bool[3] output_mask) -> (Tensor, Tensor, Tensor) (engine/ops/derivatives.yaml:1290) ----
+// ---- NativeGroupNormBackwardBackward0: native_group_norm_backward(Tensor grad_out, Tensor input, Tensor mean, Tensor rstd, Tensor? weight, SymInt N, SymInt C, SymInt HxW, int group, bool[3] output_mask) -> (Tensor, Tensor, Tensor) (engine/ops/derivatives.yaml:1312) ----
 export class NativeGroupNormBackwardBackward0 extends Node {
   name(): string {
     return "NativeGroupNormBackwardBackward0";
@@ -8557,7 +8660,7 @@ export class NativeGroupNormBackwardBackward0 extends Node {
   }
 }
 
-// ---- EmbeddingDenseBackwardBackward0: embedding_dense_backward(Tensor grad_output, Tensor indices, SymInt num_weights, int padding_idx, bool scale_grad_by_freq) -> Tensor (engine/ops/derivatives.yaml:1295) ----
+// ---- EmbeddingDenseBackwardBackward0: embedding_dense_backward(Tensor grad_output, Tensor indices, SymInt num_weights, int padding_idx, bool scale_grad_by_freq) -> Tensor (engine/ops/derivatives.yaml:1317) ----
 export class EmbeddingDenseBackwardBackward0 extends Node {
   indices_: SavedVariable = new SavedVariable(null, false);
   padding_idx: any;
@@ -8586,7 +8689,7 @@ export class EmbeddingDenseBackwardBackward0 extends Node {
   }
 }
 
-// ---- UpsampleNearest1DBackward0: upsample_nearest1d(Tensor self, SymInt[1] output_size, float? scales=None) -> Tensor (engine/ops/derivatives.yaml:1300) ----
+// ---- UpsampleNearest1DBackward0: upsample_nearest1d(Tensor self, SymInt[1] output_size, float? scales=None) -> Tensor (engine/ops/derivatives.yaml:1322) ----
 export class UpsampleNearest1DBackward0 extends Node {
   self_sym_sizes: any;
   output_size: any;
@@ -8617,7 +8720,7 @@ export class UpsampleNearest1DBackward0 extends Node {
   }
 }
 
-// ---- UpsampleNearest1DBackward1: upsample_nearest1d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor (engine/ops/derivatives.yaml:1304) ----
+// ---- UpsampleNearest1DBackward1: upsample_nearest1d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor (engine/ops/derivatives.yaml:1326) ----
 export class UpsampleNearest1DBackward1 extends Node {
   input_sym_sizes: any;
   output_size: any;
@@ -8648,7 +8751,7 @@ export class UpsampleNearest1DBackward1 extends Node {
   }
 }
 
-// ---- UpsampleNearest2DBackward0: upsample_nearest2d(Tensor self, SymInt[2] output_size, float? scales_h=None, float? scales_w=None) -> Tensor (engine/ops/derivatives.yaml:1308) ----
+// ---- UpsampleNearest2DBackward0: upsample_nearest2d(Tensor self, SymInt[2] output_size, float? scales_h=None, float? scales_w=None) -> Tensor (engine/ops/derivatives.yaml:1330) ----
 export class UpsampleNearest2DBackward0 extends Node {
   self_sym_sizes: any;
   output_size: any;
@@ -8684,7 +8787,7 @@ export class UpsampleNearest2DBackward0 extends Node {
   }
 }
 
-// ---- UpsampleNearest2DBackward1: upsample_nearest2d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor (engine/ops/derivatives.yaml:1312) ----
+// ---- UpsampleNearest2DBackward1: upsample_nearest2d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor (engine/ops/derivatives.yaml:1334) ----
 export class UpsampleNearest2DBackward1 extends Node {
   input_sym_sizes: any;
   output_size: any;
@@ -8715,7 +8818,7 @@ export class UpsampleNearest2DBackward1 extends Node {
   }
 }
 
-// ---- UpsampleBilinear2DBackward0: upsample_bilinear2d(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor (engine/ops/derivatives.yaml:1316) ----
+// ---- UpsampleBilinear2DBackward0: upsample_bilinear2d(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor (engine/ops/derivatives.yaml:1338) ----
 export class UpsampleBilinear2DBackward0 extends Node {
   self_sym_sizes: any;
   output_size: any;
@@ -8756,7 +8859,7 @@ export class UpsampleBilinear2DBackward0 extends Node {
   }
 }
 
-// ---- UpsampleBilinear2DBackward1: upsample_bilinear2d.vec(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) -> Tensor (engine/ops/derivatives.yaml:1320) ----
+// ---- UpsampleBilinear2DBackward1: upsample_bilinear2d.vec(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) -> Tensor (engine/ops/derivatives.yaml:1342) ----
 export class UpsampleBilinear2DBackward1 extends Node {
   input_sym_sizes: any;
   output_size: any;
@@ -8792,7 +8895,7 @@ export class UpsampleBilinear2DBackward1 extends Node {
   }
 }
 
-// ---- UpsampleNearest1DBackwardBackward0: upsample_nearest1d_backward(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, float? scales=None) -> Tensor (engine/ops/derivatives.yaml:1324) ----
+// ---- UpsampleNearest1DBackwardBackward0: upsample_nearest1d_backward(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, float? scales=None) -> Tensor (engine/ops/derivatives.yaml:1346) ----
 export class UpsampleNearest1DBackwardBackward0 extends Node {
   output_size: any;
   scales: any;
@@ -8818,7 +8921,7 @@ export class UpsampleNearest1DBackwardBackward0 extends Node {
   }
 }
 
-// ---- UpsampleNearest1DBackwardBackward1: upsample_nearest1d_backward.vec(Tensor grad_output, SymInt[]? output_size, SymInt[] input_size, float[]? scale_factors) -> Tensor (engine/ops/derivatives.yaml:1328) ----
+// ---- UpsampleNearest1DBackwardBackward1: upsample_nearest1d_backward.vec(Tensor grad_output, SymInt[]? output_size, SymInt[] input_size, float[]? scale_factors) -> Tensor (engine/ops/derivatives.yaml:1350) ----
 export class UpsampleNearest1DBackwardBackward1 extends Node {
   output_size: any;
   scale_factors: any;
@@ -8844,7 +8947,7 @@ export class UpsampleNearest1DBackwardBackward1 extends Node {
   }
 }
 
-// ---- UpsampleNearest2DBackwardBackward0: upsample_nearest2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, float? scales_h=None, float? scales_w=None) -> Tensor (engine/ops/derivatives.yaml:1332) ----
+// ---- UpsampleNearest2DBackwardBackward0: upsample_nearest2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, float? scales_h=None, float? scales_w=None) -> Tensor (engine/ops/derivatives.yaml:1354) ----
 export class UpsampleNearest2DBackwardBackward0 extends Node {
   output_size: any;
   scales_h: any;
@@ -8875,7 +8978,7 @@ export class UpsampleNearest2DBackwardBackward0 extends Node {
   }
 }
 
-// ---- UpsampleNearest2DBackwardBackward1: upsample_nearest2d_backward.vec(Tensor grad_output, SymInt[]? output_size, SymInt[] input_size, float[]? scale_factors) -> Tensor (engine/ops/derivatives.yaml:1336) ----
+// ---- UpsampleNearest2DBackwardBackward1: upsample_nearest2d_backward.vec(Tensor grad_output, SymInt[]? output_size, SymInt[] input_size, float[]? scale_factors) -> Tensor (engine/ops/derivatives.yaml:1358) ----
 export class UpsampleNearest2DBackwardBackward1 extends Node {
   output_size: any;
   scale_factors: any;
@@ -8901,7 +9004,7 @@ export class UpsampleNearest2DBackwardBackward1 extends Node {
   }
 }
 
-// ---- UpsampleBilinear2DBackwardBackward0: upsample_bilinear2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor (engine/ops/derivatives.yaml:1340) ----
+// ---- UpsampleBilinear2DBackwardBackward0: upsample_bilinear2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor (engine/ops/derivatives.yaml:1362) ----
 export class UpsampleBilinear2DBackwardBackward0 extends Node {
   output_size: any;
   align_corners: any;
@@ -8937,7 +9040,7 @@ export class UpsampleBilinear2DBackwardBackward0 extends Node {
   }
 }
 
-// ---- UpsampleBilinear2DBackwardBackward1: upsample_bilinear2d_backward.vec(Tensor grad_output, SymInt[]? output_size, SymInt[] input_size, bool align_corners, float[]? scale_factors) -> Tensor (engine/ops/derivatives.yaml:1344) ----
+// ---- UpsampleBilinear2DBackwardBackward1: upsample_bilinear2d_backward.vec(Tensor grad_output, SymInt[]? output_size, SymInt[] input_size, bool align_corners, float[]? scale_factors) -> Tensor (engine/ops/derivatives.yaml:1366) ----
 export class UpsampleBilinear2DBackwardBackward1 extends Node {
   output_size: any;
   align_corners: any;
@@ -8968,7 +9071,7 @@ export class UpsampleBilinear2DBackwardBackward1 extends Node {
   }
 }
 
-// ---- ReflectionPad1DBackward0: reflection_pad1d(Tensor self, int[2] padding) -> Tensor (engine/ops/derivatives.yaml:1349) ----
+// ---- ReflectionPad1DBackward0: reflection_pad1d(Tensor self, int[2] padding) -> Tensor (engine/ops/derivatives.yaml:1371) ----
 export class ReflectionPad1DBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   padding: any;
@@ -8997,7 +9100,7 @@ export class ReflectionPad1DBackward0 extends Node {
   }
 }
 
-// ---- ReflectionPad2DBackward0: reflection_pad2d(Tensor self, int[4] padding) -> Tensor (engine/ops/derivatives.yaml:1353) ----
+// ---- ReflectionPad2DBackward0: reflection_pad2d(Tensor self, int[4] padding) -> Tensor (engine/ops/derivatives.yaml:1375) ----
 export class ReflectionPad2DBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   padding: any;
@@ -9026,7 +9129,7 @@ export class ReflectionPad2DBackward0 extends Node {
   }
 }
 
-// ---- ReflectionPad3DBackward0: reflection_pad3d(Tensor self, int[6] padding) -> Tensor (engine/ops/derivatives.yaml:1357) ----
+// ---- ReflectionPad3DBackward0: reflection_pad3d(Tensor self, int[6] padding) -> Tensor (engine/ops/derivatives.yaml:1379) ----
 export class ReflectionPad3DBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   padding: any;
@@ -9055,7 +9158,7 @@ export class ReflectionPad3DBackward0 extends Node {
   }
 }
 
-// ---- ReplicationPad1DBackward0: replication_pad1d(Tensor self, int[2] padding) -> Tensor (engine/ops/derivatives.yaml:1361) ----
+// ---- ReplicationPad1DBackward0: replication_pad1d(Tensor self, int[2] padding) -> Tensor (engine/ops/derivatives.yaml:1383) ----
 export class ReplicationPad1DBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   padding: any;
@@ -9084,7 +9187,7 @@ export class ReplicationPad1DBackward0 extends Node {
   }
 }
 
-// ---- ReplicationPad2DBackward0: replication_pad2d(Tensor self, int[4] padding) -> Tensor (engine/ops/derivatives.yaml:1365) ----
+// ---- ReplicationPad2DBackward0: replication_pad2d(Tensor self, int[4] padding) -> Tensor (engine/ops/derivatives.yaml:1387) ----
 export class ReplicationPad2DBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   padding: any;
@@ -9113,7 +9216,7 @@ export class ReplicationPad2DBackward0 extends Node {
   }
 }
 
-// ---- ReplicationPad3DBackward0: replication_pad3d(Tensor self, int[6] padding) -> Tensor (engine/ops/derivatives.yaml:1369) ----
+// ---- ReplicationPad3DBackward0: replication_pad3d(Tensor self, int[6] padding) -> Tensor (engine/ops/derivatives.yaml:1391) ----
 export class ReplicationPad3DBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   padding: any;
@@ -9142,7 +9245,7 @@ export class ReplicationPad3DBackward0 extends Node {
   }
 }
 
-// ---- ReflectionPad1DBackwardBackward0: reflection_pad1d_backward(Tensor grad_output, Tensor self, int[2] padding) -> Tensor (engine/ops/derivatives.yaml:1373) ----
+// ---- ReflectionPad1DBackwardBackward0: reflection_pad1d_backward(Tensor grad_output, Tensor self, int[2] padding) -> Tensor (engine/ops/derivatives.yaml:1395) ----
 export class ReflectionPad1DBackwardBackward0 extends Node {
   padding: any;
   self_: SavedVariable = new SavedVariable(null, false);
@@ -9174,7 +9277,7 @@ export class ReflectionPad1DBackwardBackward0 extends Node {
   }
 }
 
-// ---- ReflectionPad2DBackwardBackward0: reflection_pad2d_backward(Tensor grad_output, Tensor self, int[4] padding) -> Tensor (engine/ops/derivatives.yaml:1377) ----
+// ---- ReflectionPad2DBackwardBackward0: reflection_pad2d_backward(Tensor grad_output, Tensor self, int[4] padding) -> Tensor (engine/ops/derivatives.yaml:1399) ----
 export class ReflectionPad2DBackwardBackward0 extends Node {
   padding: any;
   self_: SavedVariable = new SavedVariable(null, false);
@@ -9206,7 +9309,7 @@ export class ReflectionPad2DBackwardBackward0 extends Node {
   }
 }
 
-// ---- ReflectionPad3DBackwardBackward0: reflection_pad3d_backward(Tensor grad_output, Tensor self, int[6] padding) -> Tensor (engine/ops/derivatives.yaml:1381) ----
+// ---- ReflectionPad3DBackwardBackward0: reflection_pad3d_backward(Tensor grad_output, Tensor self, int[6] padding) -> Tensor (engine/ops/derivatives.yaml:1403) ----
 export class ReflectionPad3DBackwardBackward0 extends Node {
   padding: any;
   self_: SavedVariable = new SavedVariable(null, false);
@@ -9238,7 +9341,7 @@ export class ReflectionPad3DBackwardBackward0 extends Node {
   }
 }
 
-// ---- ReplicationPad1DBackwardBackward0: replication_pad1d_backward(Tensor grad_output, Tensor self, int[2] padding) -> Tensor (engine/ops/derivatives.yaml:1385) ----
+// ---- ReplicationPad1DBackwardBackward0: replication_pad1d_backward(Tensor grad_output, Tensor self, int[2] padding) -> Tensor (engine/ops/derivatives.yaml:1407) ----
 export class ReplicationPad1DBackwardBackward0 extends Node {
   padding: any;
   self_: SavedVariable = new SavedVariable(null, false);
@@ -9270,7 +9373,7 @@ export class ReplicationPad1DBackwardBackward0 extends Node {
   }
 }
 
-// ---- ReplicationPad2DBackwardBackward0: replication_pad2d_backward(Tensor grad_output, Tensor self, int[4] padding) -> Tensor (engine/ops/derivatives.yaml:1389) ----
+// ---- ReplicationPad2DBackwardBackward0: replication_pad2d_backward(Tensor grad_output, Tensor self, int[4] padding) -> Tensor (engine/ops/derivatives.yaml:1411) ----
 export class ReplicationPad2DBackwardBackward0 extends Node {
   padding: any;
   self_: SavedVariable = new SavedVariable(null, false);
@@ -9302,7 +9405,7 @@ export class ReplicationPad2DBackwardBackward0 extends Node {
   }
 }
 
-// ---- ReplicationPad3DBackwardBackward0: replication_pad3d_backward(Tensor grad_output, Tensor self, int[6] padding) -> Tensor (engine/ops/derivatives.yaml:1393) ----
+// ---- ReplicationPad3DBackwardBackward0: replication_pad3d_backward(Tensor grad_output, Tensor self, int[6] padding) -> Tensor (engine/ops/derivatives.yaml:1415) ----
 export class ReplicationPad3DBackwardBackward0 extends Node {
   padding: any;
   self_: SavedVariable = new SavedVariable(null, false);
@@ -9331,6 +9434,413 @@ export class ReplicationPad3DBackwardBackward0 extends Node {
   }
   get _saved_self(): unknown {
     return this.self_.unpack();
+  }
+}
+
+// ---- LiftFreshBackward0: lift_fresh(Tensor(a) self) -> Tensor(a) (engine/ops/derivatives.yaml:1421) ----
+export class LiftFreshBackward0 extends Node {
+  name(): string {
+    return "LiftFreshBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (grad) : null;
+    }
+    return grad_inputs;
+  }
+}
+
+// ---- EmbeddingRenormBackward0: embedding_renorm_(Tensor(a!) self, Tensor indices, float max_norm, float norm_type) -> Tensor(a!) (engine/ops/derivatives.yaml:1424) ----
+export class EmbeddingRenormBackward0 extends Node {
+  name(): string {
+    return "EmbeddingRenormBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (not_implemented("embedding_renorm")) : null;
+    }
+    return grad_inputs;
+  }
+}
+
+// ---- LinalgLuFactorExBackward0: linalg_lu_factor_ex(Tensor A, *, bool pivot=True, bool check_errors=False) -> (Tensor LU, Tensor pivots, Tensor info) (engine/ops/derivatives.yaml:1430) ----
+export class LinalgLuFactorExBackward0 extends Node {
+  pivot: any;
+  LU_: SavedVariable = new SavedVariable(null, false);
+  pivots_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "LinalgLuFactorExBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const pivot: any = this.pivot;
+    const LU: any = this.LU_.unpack(this);
+    const pivots: any = this.pivots_.unpack(this);
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (lu_factor_ex_backward(grad, LU, pivots, pivot)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.LU_.reset_data();
+    this.pivots_.reset_data();
+  }
+  get _saved_pivot(): unknown {
+    return this.pivot;
+  }
+  get _saved_LU(): unknown {
+    return this.LU_.unpack(this);
+  }
+  get _saved_pivots(): unknown {
+    return this.pivots_.unpack(this);
+  }
+}
+
+// ---- BernoulliBackward0: bernoulli(Tensor self, *, Generator? generator=None) -> Tensor (engine/ops/derivatives.yaml:1435) ----
+export class BernoulliBackward0 extends Node {
+  name(): string {
+    return "BernoulliBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (zeros_like(grad)) : null;
+    }
+    return grad_inputs;
+  }
+}
+
+// ---- BernoulliBackward1: bernoulli_.Tensor(Tensor(a!) self, Tensor p, *, Generator? generator=None) -> Tensor(a!) (engine/ops/derivatives.yaml:1438) ----
+export class BernoulliBackward1 extends Node {
+  p_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "BernoulliBackward1";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(2).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const p: any = this.p_.unpack();
+    if (this.should_compute_output(1)) {
+      grad_inputs[1] = any_grad_defined ? (zeros_like(p)) : null;
+    }
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (zeros_like(grad)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.p_.reset_data();
+  }
+  get _saved_p(): unknown {
+    return this.p_.unpack();
+  }
+}
+
+// ---- BernoulliBackward2: bernoulli_.float(Tensor(a!) self, float p=0.5, *, Generator? generator=None) -> Tensor(a!) (engine/ops/derivatives.yaml:1442) ----
+export class BernoulliBackward2 extends Node {
+  name(): string {
+    return "BernoulliBackward2";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (zeros_like(grad)) : null;
+    }
+    return grad_inputs;
+  }
+}
+
+// ---- ConvolutionBackward1: _convolution(Tensor input, Tensor weight, Tensor? bias, int[] stride, int[] padding, int[] dilation, bool transposed, int[] output_padding, int groups, bool benchmark, bool deterministic, bool cudnn_enabled, bool allow_tf32) -> Tensor (engine/ops/derivatives.yaml:1448) ----
+export class ConvolutionBackward1 extends Node {
+  input_: SavedVariable = new SavedVariable(null, false);
+  weight_: SavedVariable = new SavedVariable(null, false);
+  bias_sym_sizes_opt: any;
+  stride: any;
+  padding: any;
+  dilation: any;
+  transposed: any;
+  output_padding: any;
+  groups: any;
+  name(): string {
+    return "ConvolutionBackward1";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(3).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const input: any = this.input_.unpack();
+    const weight: any = this.weight_.unpack();
+    const bias_sym_sizes_opt: any = this.bias_sym_sizes_opt;
+    const stride: any = this.stride;
+    const padding: any = this.padding;
+    const dilation: any = this.dilation;
+    const transposed: any = this.transposed;
+    const output_padding: any = this.output_padding;
+    const groups: any = this.groups;
+    const grad_input_mask = [this.should_compute_output(0), this.should_compute_output(1), this.should_compute_output(2)];
+    if (grad_input_mask.some(Boolean) && any_grad_defined) {
+      const r: any = convolution_backward(grad, input, weight, bias_sym_sizes_opt, stride, padding, dilation, transposed, output_padding, groups, grad_input_mask);
+      if (grad_input_mask[0]) grad_inputs[0] = r[0];
+      if (grad_input_mask[1]) grad_inputs[1] = r[1];
+      if (grad_input_mask[2]) grad_inputs[2] = r[2];
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.input_.reset_data();
+    this.weight_.reset_data();
+  }
+  get _saved_input(): unknown {
+    return this.input_.unpack();
+  }
+  get _saved_weight(): unknown {
+    return this.weight_.unpack();
+  }
+  get _saved_bias_sym_sizes_opt(): unknown {
+    return this.bias_sym_sizes_opt;
+  }
+  get _saved_stride(): unknown {
+    return this.stride;
+  }
+  get _saved_padding(): unknown {
+    return this.padding;
+  }
+  get _saved_dilation(): unknown {
+    return this.dilation;
+  }
+  get _saved_transposed(): unknown {
+    return this.transposed;
+  }
+  get _saved_output_padding(): unknown {
+    return this.output_padding;
+  }
+  get _saved_groups(): unknown {
+    return this.groups;
+  }
+}
+
+// ---- SlowConv2DBackward0: _slow_conv2d_forward(Tensor self, Tensor weight, int[2] kernel_size, Tensor? bias, int[2] stride, int[2] padding) -> Tensor (engine/ops/derivatives.yaml:1451) ----
+export class SlowConv2DBackward0 extends Node {
+  self_: SavedVariable = new SavedVariable(null, false);
+  weight_: SavedVariable = new SavedVariable(null, false);
+  kernel_size: any;
+  stride: any;
+  padding: any;
+  name(): string {
+    return "SlowConv2DBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(3).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self: any = this.self_.unpack();
+    const weight: any = this.weight_.unpack();
+    const kernel_size: any = this.kernel_size;
+    const stride: any = this.stride;
+    const padding: any = this.padding;
+    const grad_input_mask = [this.should_compute_output(0), this.should_compute_output(1), this.should_compute_output(2)];
+    if (grad_input_mask.some(Boolean) && any_grad_defined) {
+      const r: any = _slow_conv2d_backward(grad, self, weight, kernel_size, stride, padding, grad_input_mask);
+      if (grad_input_mask[0]) grad_inputs[0] = r[0];
+      if (grad_input_mask[1]) grad_inputs[1] = r[1];
+      if (grad_input_mask[2]) grad_inputs[2] = r[2];
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.self_.reset_data();
+    this.weight_.reset_data();
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
+  }
+  get _saved_weight(): unknown {
+    return this.weight_.unpack();
+  }
+  get _saved_kernel_size(): unknown {
+    return this.kernel_size;
+  }
+  get _saved_stride(): unknown {
+    return this.stride;
+  }
+  get _saved_padding(): unknown {
+    return this.padding;
+  }
+}
+
+// ---- SlowConvDilated2DBackward0: slow_conv_dilated2d(Tensor self, Tensor weight, int[2] kernel_size, Tensor? bias=None, int[2] stride=1, int[2] padding=0, int[2] dilation=1) -> Tensor (engine/ops/derivatives.yaml:1454) ----
+export class SlowConvDilated2DBackward0 extends Node {
+  self_: SavedVariable = new SavedVariable(null, false);
+  weight_: SavedVariable = new SavedVariable(null, false);
+  bias_sym_sizes_opt: any;
+  stride: any;
+  padding: any;
+  dilation: any;
+  name(): string {
+    return "SlowConvDilated2DBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(3).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self: any = this.self_.unpack();
+    const weight: any = this.weight_.unpack();
+    const bias_sym_sizes_opt: any = this.bias_sym_sizes_opt;
+    const stride: any = this.stride;
+    const padding: any = this.padding;
+    const dilation: any = this.dilation;
+    const grad_input_mask = [this.should_compute_output(0), this.should_compute_output(1), this.should_compute_output(2)];
+    if (grad_input_mask.some(Boolean) && any_grad_defined) {
+      const r: any = convolution_backward(grad, self, weight, bias_sym_sizes_opt, stride, padding, dilation, false, [0, 0], 1, grad_input_mask);
+      if (grad_input_mask[0]) grad_inputs[0] = r[0];
+      if (grad_input_mask[1]) grad_inputs[1] = r[1];
+      if (grad_input_mask[2]) grad_inputs[2] = r[2];
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.self_.reset_data();
+    this.weight_.reset_data();
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
+  }
+  get _saved_weight(): unknown {
+    return this.weight_.unpack();
+  }
+  get _saved_bias_sym_sizes_opt(): unknown {
+    return this.bias_sym_sizes_opt;
+  }
+  get _saved_stride(): unknown {
+    return this.stride;
+  }
+  get _saved_padding(): unknown {
+    return this.padding;
+  }
+  get _saved_dilation(): unknown {
+    return this.dilation;
+  }
+}
+
+// ---- SlowConvTranspose2DBackward0: slow_conv_transpose2d(Tensor self, Tensor weight, int[2] kernel_size, Tensor? bias=None, int[2] stride=1, int[2] padding=0, int[2] output_padding=0, int[2] dilation=1) -> Tensor (engine/ops/derivatives.yaml:1457) ----
+export class SlowConvTranspose2DBackward0 extends Node {
+  self_: SavedVariable = new SavedVariable(null, false);
+  weight_: SavedVariable = new SavedVariable(null, false);
+  bias_sym_sizes_opt: any;
+  stride: any;
+  padding: any;
+  output_padding: any;
+  dilation: any;
+  name(): string {
+    return "SlowConvTranspose2DBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(3).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self: any = this.self_.unpack();
+    const weight: any = this.weight_.unpack();
+    const bias_sym_sizes_opt: any = this.bias_sym_sizes_opt;
+    const stride: any = this.stride;
+    const padding: any = this.padding;
+    const output_padding: any = this.output_padding;
+    const dilation: any = this.dilation;
+    const grad_input_mask = [this.should_compute_output(0), this.should_compute_output(1), this.should_compute_output(2)];
+    if (grad_input_mask.some(Boolean) && any_grad_defined) {
+      const r: any = convolution_backward(grad, self, weight, bias_sym_sizes_opt, stride, padding, dilation, true, output_padding, 1, grad_input_mask);
+      if (grad_input_mask[0]) grad_inputs[0] = r[0];
+      if (grad_input_mask[1]) grad_inputs[1] = r[1];
+      if (grad_input_mask[2]) grad_inputs[2] = r[2];
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.self_.reset_data();
+    this.weight_.reset_data();
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
+  }
+  get _saved_weight(): unknown {
+    return this.weight_.unpack();
+  }
+  get _saved_bias_sym_sizes_opt(): unknown {
+    return this.bias_sym_sizes_opt;
+  }
+  get _saved_stride(): unknown {
+    return this.stride;
+  }
+  get _saved_padding(): unknown {
+    return this.padding;
+  }
+  get _saved_output_padding(): unknown {
+    return this.output_padding;
+  }
+  get _saved_dilation(): unknown {
+    return this.dilation;
+  }
+}
+
+// ---- SlowConv2DBackwardBackward0: _slow_conv2d_backward.output_mask(Tensor grad_output, Tensor self, Tensor weight, int[2] kernel_size, int[2] stride, int[2] padding, bool[3] output_mask) -> (Tensor grad_input, Tensor grad_weight, Tensor grad_bias) (engine/ops/derivatives.yaml:1461) ----
+export class SlowConv2DBackwardBackward0 extends Node {
+  grad_output_: SavedVariable = new SavedVariable(null, false);
+  self_: SavedVariable = new SavedVariable(null, false);
+  weight_: SavedVariable = new SavedVariable(null, false);
+  stride: any;
+  padding: any;
+  name(): string {
+    return "SlowConv2DBackwardBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(3).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const grad_output: any = this.grad_output_.unpack();
+    const self: any = this.self_.unpack();
+    const weight: any = this.weight_.unpack();
+    const stride: any = this.stride;
+    const padding: any = this.padding;
+    const grad_input_mask = [this.should_compute_output(0), this.should_compute_output(1), this.should_compute_output(2)];
+    if (grad_input_mask.some(Boolean) && any_grad_defined) {
+      const r: any = _convolution_double_backward(grads[0], grads[1], grads[2], grad_output, weight, self, stride, padding, [1, 1], false, [0, 0], 1, grad_input_mask);
+      if (grad_input_mask[0]) grad_inputs[0] = r[0];
+      if (grad_input_mask[1]) grad_inputs[1] = r[1];
+      if (grad_input_mask[2]) grad_inputs[2] = r[2];
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.grad_output_.reset_data();
+    this.self_.reset_data();
+    this.weight_.reset_data();
+  }
+  get _saved_grad_output(): unknown {
+    return this.grad_output_.unpack();
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
+  }
+  get _saved_weight(): unknown {
+    return this.weight_.unpack();
+  }
+  get _saved_stride(): unknown {
+    return this.stride;
+  }
+  get _saved_padding(): unknown {
+    return this.padding;
   }
 }
 

@@ -16,18 +16,48 @@ import { copy__fw_grad } from "../autograd/forward_ad_ops.js";
 import { NotImplementedError } from "../c10/Errors.js";
 import * as torch from "./torch_functions.js";
 import { _trilinear, amaxamin_jvp, cat_jvp, cholesky_jvp, clamp_backward, clamp_jvp, copysign_tensor_self_backward, cumprod_jvp, evenly_read_jvp, gather_with_keepdimed_indices, handle_r_to_c, infinitely_differentiable_logit_backward, linalg_det_jvp, linalg_solve_jvp, linalg_vector_norm_jvp, log1p_backward, logsumexp_jvp, maybe_multiply, norm_jvp, pow_backward, pow_backward_exponent, pow_backward_self, prod_backward, sgn_backward, sigmoid_backward, slogdet_jvp, stack_jvp, tanh_backward, var_backward, zeros_like } from "../autograd/FunctionsManual.js";
-import { AddBackward0, MulBackward0, FillBackward0, SumBackward0, SumBackward1, ViewBackward0, AbsBackward0, AcosBackward0, AsinBackward0, AtanBackward0, CeilBackward0, ClampBackward0, ClampBackward1, ClampMinBackward0, ClampMinBackward1, ClampMaxBackward0, ClampMaxBackward1, CosBackward0, CoshBackward0, ErfBackward0, ErfcBackward0, ErfinvBackward0, ExpBackward0, Exp2Backward0, Expm1Backward0, FloorBackward0, FracBackward0, LogBackward0, Log10Backward0, Log1PBackward0, Log2Backward0, LogitBackward0, NanToNumBackward0, NegBackward0, ReciprocalBackward0, RoundBackward0, RoundBackward1, RsqrtBackward0, SigmoidBackward0, SignBackward0, SgnBackward0, SinBackward0, SinhBackward0, SqrtBackward0, TanBackward0, TanhBackward0, TruncBackward0, AddcdivBackward0, AddcmulBackward0, Atan2Backward0, CopysignBackward0, CopysignBackward1, DivBackward0, DivBackward1, DivBackward2, DivBackward3, EqBackward0, EqBackward1, FmodBackward0, FmodBackward1, GeBackward0, GeBackward1, GtBackward0, GtBackward1, HypotBackward0, LeBackward0, LeBackward1, LerpBackward0, LerpBackward1, LtBackward0, LtBackward1, MaximumBackward0, FmaxBackward0, MinimumBackward0, FminBackward0, NeBackward0, NeBackward1, PowBackward0, PowBackward1, PowBackward2, RemainderBackward0, RemainderBackward1, RsubBackward0, RsubBackward1, SubBackward0, SubBackward1, AmaxBackward0, AminBackward0, MaxBackward0, MaxBackward1, MeanBackward0, MeanBackward1, MinBackward0, MinBackward1, ProdBackward0, ProdBackward1, StdBackward0, StdMeanBackward0, VarBackward0, VarMeanBackward0, WhereBackward0, AliasBackward0, CloneBackward0, ExpandBackward0, PermuteBackward0, ReshapeAliasBackward0, SqueezeBackward0, SqueezeBackward1, TBackward0, TransposeBackward0, UnsafeViewBackward0, UnsqueezeBackward0, CatBackward0, StackBackward0, FlipBackward0, RollBackward0, TrilBackward0, TriuBackward0, SelectBackward0, SliceBackward0, ToCopyBackward0, RepeatBackward0, SortBackward0, SortBackward1, DiagonalBackward0, UnfoldBackward0, SplitBackward0, SplitWithSizesBackward0, UnbindBackward0, ZeroBackward0, AsStridedBackward0, AddbmmBackward0, AddmmBackward0, AddmvBackward0, AddrBackward0, BaddbmmBackward0, BmmBackward0, DotBackward0, VdotBackward0, MmBackward0, MvBackward0, TrilinearBackward0, LinalgInvExBackward0, LinalgDetBackward0, LinalgSlogdetBackward0, LinalgCholeskyExBackward0, LinalgQrBackward0, LinalgSvdBackward0, LinalgSolveExBackward0, CummaxBackward0, CumminBackward0, CumprodBackward0, CumsumBackward0, GatherBackward0, FillBackward1, IndexBackward0, IndexAddBackward0, IndexFillBackward0, IndexFillBackward1, IndexPutBackward0, IndexPutImplBackward0, IndexSelectBackward0, LogsumexpBackward0, MaskedFillBackward0, MaskedFillBackward1, MaskedSelectBackward0, MedianBackward0, NanmedianBackward0, MedianBackward1, NanmedianBackward1, ModeBackward0, NormBackward0, NormBackward1, NormBackward2, NormBackward3, ScatterBackward0, ScatterBackward1, ScatterAddBackward0, TakeBackward0, TopkBackward0, UniqueBackward0, UniqueDimBackward0, UniqueConsecutiveBackward0, UniqueDimConsecutiveBackward0, Unique2Backward0, ScatterReduceBackward0, LogcumsumexpBackward0, LinalgVectorNormBackward0, ReluBackward0, ThresholdBackward0, ThresholdBackward1, ThresholdBackwardBackward0, LeakyReluBackward0, LeakyReluBackward1, LeakyReluBackwardBackward0, HardtanhBackward0, HardtanhBackwardBackward0, HardsigmoidBackward0, HardswishBackward0, HardswishBackwardBackward0, EluBackward0, EluBackward1, CeluBackward0, CeluBackward1, EluBackwardBackward0, GeluBackward0, GeluBackwardBackward0, SiluBackward0, MishBackward0, SoftplusBackward0, SoftplusBackwardBackward0, LogSigmoidBackward0, LogSigmoidBackwardBackward0, SoftmaxBackward0, SoftmaxBackwardDataBackward0, LogSoftmaxBackward0, LogSoftmaxBackwardDataBackward0, MseLossBackward0, MseLossBackwardBackward0, SmoothL1LossBackward0, SmoothL1LossBackwardBackward0, HuberLossBackward0, HuberLossBackwardBackward0, BinaryCrossEntropyBackward0, BinaryCrossEntropyBackwardBackward0, BinaryCrossEntropyWithLogitsBackward0, NllLossBackward0, NllLossBackwardBackward0, NllLoss2DBackward0, NllLoss2DBackwardBackward0, MulBackward1, XlogyBackward0, XlogyBackward1, XlogyBackward2, ConvolutionBackward0, NativeBatchNormBackward0, NativeLayerNormBackward0, NativeGroupNormBackward0, EmbeddingBackward0, MaxPool2DWithIndicesBackward0, MaxPool2DWithIndicesBackwardBackward0, AvgPool2DBackward0, AvgPool2DBackwardBackward0, ConstantPadNdBackward0, PixelShuffleBackward0, PixelUnshuffleBackward0, Im2ColBackward0, Col2ImBackward0, AdaptiveAvgPool2DBackward0, AdaptiveAvgPool2DBackwardBackward0, AdaptiveMaxPool2DBackward0, AdaptiveMaxPool2DBackwardBackward0, ConvolutionBackwardBackward0, NativeBatchNormBackwardBackward0, NativeLayerNormBackwardBackward0, NativeGroupNormBackwardBackward0, EmbeddingDenseBackwardBackward0, UpsampleNearest1DBackward0, UpsampleNearest1DBackward1, UpsampleNearest2DBackward0, UpsampleNearest2DBackward1, UpsampleBilinear2DBackward0, UpsampleBilinear2DBackward1, UpsampleNearest1DBackwardBackward0, UpsampleNearest1DBackwardBackward1, UpsampleNearest2DBackwardBackward0, UpsampleNearest2DBackwardBackward1, UpsampleBilinear2DBackwardBackward0, UpsampleBilinear2DBackwardBackward1, ReflectionPad1DBackward0, ReflectionPad2DBackward0, ReflectionPad3DBackward0, ReplicationPad1DBackward0, ReplicationPad2DBackward0, ReplicationPad3DBackward0, ReflectionPad1DBackwardBackward0, ReflectionPad2DBackwardBackward0, ReflectionPad3DBackwardBackward0, ReplicationPad1DBackwardBackward0, ReplicationPad2DBackwardBackward0, ReplicationPad3DBackwardBackward0 } from "./Functions.js";
+import { AddBackward0, MulBackward0, FillBackward0, FillBackward1, FillBackward2, FillBackward3, SumBackward0, SumBackward1, ViewBackward0, AbsBackward0, AcosBackward0, AsinBackward0, AtanBackward0, CeilBackward0, ClampBackward0, ClampBackward1, ClampMinBackward0, ClampMinBackward1, ClampMaxBackward0, ClampMaxBackward1, CosBackward0, CoshBackward0, ErfBackward0, ErfcBackward0, ErfinvBackward0, ExpBackward0, Exp2Backward0, Expm1Backward0, FloorBackward0, FracBackward0, LogBackward0, Log10Backward0, Log1PBackward0, Log2Backward0, LogitBackward0, NanToNumBackward0, NegBackward0, ReciprocalBackward0, RoundBackward0, RoundBackward1, RsqrtBackward0, SigmoidBackward0, SignBackward0, SgnBackward0, SinBackward0, SinhBackward0, SqrtBackward0, TanBackward0, TanhBackward0, TruncBackward0, AddcdivBackward0, AddcmulBackward0, Atan2Backward0, CopysignBackward0, CopysignBackward1, DivBackward0, DivBackward1, DivBackward2, DivBackward3, EqBackward0, EqBackward1, FmodBackward0, FmodBackward1, GeBackward0, GeBackward1, GtBackward0, GtBackward1, HypotBackward0, LeBackward0, LeBackward1, LerpBackward0, LerpBackward1, LtBackward0, LtBackward1, MaximumBackward0, FmaxBackward0, MinimumBackward0, FminBackward0, NeBackward0, NeBackward1, PowBackward0, PowBackward1, PowBackward2, RemainderBackward0, RemainderBackward1, RsubBackward0, RsubBackward1, SubBackward0, SubBackward1, AmaxBackward0, AminBackward0, MaxBackward0, MaxBackward1, MeanBackward0, MeanBackward1, MinBackward0, MinBackward1, ProdBackward0, ProdBackward1, StdBackward0, StdMeanBackward0, VarBackward0, VarMeanBackward0, WhereBackward0, AliasBackward0, CloneBackward0, ExpandBackward0, PermuteBackward0, ReshapeAliasBackward0, SqueezeBackward0, SqueezeBackward1, SqueezeBackward2, SqueezeBackward3, TBackward0, TransposeBackward0, UnsafeViewBackward0, UnsqueezeBackward0, UnsqueezeBackward1, CatBackward0, StackBackward0, FlipBackward0, RollBackward0, TrilBackward0, TriuBackward0, SelectBackward0, SliceBackward0, ToCopyBackward0, RepeatBackward0, SortBackward0, SortBackward1, DiagonalBackward0, UnfoldBackward0, SplitBackward0, SplitWithSizesBackward0, UnbindBackward0, ZeroBackward0, AsStridedBackward0, AddbmmBackward0, AddmmBackward0, AddmvBackward0, AddrBackward0, BaddbmmBackward0, BmmBackward0, DotBackward0, VdotBackward0, MmBackward0, MvBackward0, TrilinearBackward0, LinalgInvExBackward0, LinalgDetBackward0, LinalgSlogdetBackward0, LinalgCholeskyExBackward0, LinalgQrBackward0, LinalgSvdBackward0, LinalgSolveExBackward0, CummaxBackward0, CumminBackward0, CumprodBackward0, CumsumBackward0, GatherBackward0, IndexBackward0, IndexAddBackward0, IndexFillBackward0, IndexFillBackward1, IndexPutBackward0, IndexPutImplBackward0, IndexSelectBackward0, LogsumexpBackward0, MaskedFillBackward0, MaskedFillBackward1, MaskedSelectBackward0, MedianBackward0, NanmedianBackward0, MedianBackward1, NanmedianBackward1, ModeBackward0, NormBackward0, NormBackward1, NormBackward2, NormBackward3, ScatterBackward0, ScatterBackward1, ScatterAddBackward0, TakeBackward0, TopkBackward0, UniqueBackward0, UniqueDimBackward0, UniqueConsecutiveBackward0, UniqueDimConsecutiveBackward0, Unique2Backward0, ScatterReduceBackward0, LogcumsumexpBackward0, LinalgVectorNormBackward0, ReluBackward0, ThresholdBackward0, ThresholdBackward1, ThresholdBackwardBackward0, LeakyReluBackward0, LeakyReluBackward1, LeakyReluBackwardBackward0, HardtanhBackward0, HardtanhBackwardBackward0, HardsigmoidBackward0, HardswishBackward0, HardswishBackwardBackward0, EluBackward0, EluBackward1, CeluBackward0, CeluBackward1, EluBackwardBackward0, GeluBackward0, GeluBackwardBackward0, SiluBackward0, MishBackward0, SoftplusBackward0, SoftplusBackwardBackward0, LogSigmoidBackward0, LogSigmoidBackwardBackward0, SoftmaxBackward0, SoftmaxBackwardDataBackward0, LogSoftmaxBackward0, LogSoftmaxBackwardDataBackward0, MseLossBackward0, MseLossBackwardBackward0, SmoothL1LossBackward0, SmoothL1LossBackwardBackward0, HuberLossBackward0, HuberLossBackwardBackward0, BinaryCrossEntropyBackward0, BinaryCrossEntropyBackwardBackward0, BinaryCrossEntropyWithLogitsBackward0, NllLossBackward0, NllLossBackwardBackward0, NllLoss2DBackward0, NllLoss2DBackwardBackward0, MulBackward1, XlogyBackward0, XlogyBackward1, XlogyBackward2, ConvolutionBackward0, NativeBatchNormBackward0, NativeLayerNormBackward0, NativeGroupNormBackward0, EmbeddingBackward0, MaxPool2DWithIndicesBackward0, MaxPool2DWithIndicesBackwardBackward0, AvgPool2DBackward0, AvgPool2DBackwardBackward0, ConstantPadNdBackward0, PixelShuffleBackward0, PixelUnshuffleBackward0, Im2ColBackward0, Col2ImBackward0, AdaptiveAvgPool2DBackward0, AdaptiveAvgPool2DBackwardBackward0, AdaptiveMaxPool2DBackward0, AdaptiveMaxPool2DBackwardBackward0, ConvolutionBackwardBackward0, NativeBatchNormBackwardBackward0, NativeLayerNormBackwardBackward0, NativeGroupNormBackwardBackward0, EmbeddingDenseBackwardBackward0, UpsampleNearest1DBackward0, UpsampleNearest1DBackward1, UpsampleNearest2DBackward0, UpsampleNearest2DBackward1, UpsampleBilinear2DBackward0, UpsampleBilinear2DBackward1, UpsampleNearest1DBackwardBackward0, UpsampleNearest1DBackwardBackward1, UpsampleNearest2DBackwardBackward0, UpsampleNearest2DBackwardBackward1, UpsampleBilinear2DBackwardBackward0, UpsampleBilinear2DBackwardBackward1, ReflectionPad1DBackward0, ReflectionPad2DBackward0, ReflectionPad3DBackward0, ReplicationPad1DBackward0, ReplicationPad2DBackward0, ReplicationPad3DBackward0, ReflectionPad1DBackwardBackward0, ReflectionPad2DBackwardBackward0, ReflectionPad3DBackwardBackward0, ReplicationPad1DBackwardBackward0, ReplicationPad2DBackwardBackward0, ReplicationPad3DBackwardBackward0, LiftFreshBackward0, EmbeddingRenormBackward0, LinalgLuFactorExBackward0, BernoulliBackward0, BernoulliBackward1, BernoulliBackward2, ConvolutionBackward1, SlowConv2DBackward0, SlowConvDilated2DBackward0, SlowConvTranspose2DBackward0, SlowConv2DBackwardBackward0 } from "./Functions.js";
 void clone_default; void SavedVariable; void torch; void GradMode; void fw_grad; void isFwGradDefinedTensorList;
 
 registerKernel(ops.empty_memory_format, "Autograd", (ks, size, dtype, layout, device, pin_memory, memory_format) => below_autograd(() => ops.empty_memory_format.redispatch(ks.and(after_autograd_keyset), size, dtype, layout, device, pin_memory, memory_format)), "VariableType::empty_memory_format", "engine/ops/native_functions.yaml:13", "engine/generated/VariableType.ts:22");
 registerKernel(ops.ones_default, "Autograd", (ks, size, dtype, layout, device, pin_memory) => below_autograd(() => ops.ones_default.redispatch(ks.and(after_autograd_keyset), size, dtype, layout, device, pin_memory)), "VariableType::ones_default", "engine/ops/native_functions.yaml:19", "engine/generated/VariableType.ts:23");
+registerKernel(ops.fill_Scalar, "Autograd", (ks, self, value) => {
+  const _any_requires_grad = compute_requires_grad(self);
+  let grad_fn: FillBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new FillBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+  }
+  const _result = below_autograd(() => ops.fill_Scalar.redispatch(ks.and(after_autograd_keyset), self, value));
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+    note_node_created(grad_fn);
+  }
+  if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with fill that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  return _result;
+}, "VariableType::fill_Scalar", "engine/ops/native_functions.yaml:23", "engine/generated/VariableType.ts:24");
+registerKernel(ops.fill_Tensor, "Autograd", (ks, self, value) => {
+  const _any_requires_grad = compute_requires_grad(self, value);
+  let grad_fn: FillBackward1 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new FillBackward1();
+    grad_fn.set_next_edges(collect_next_edges(self, value));
+  }
+  const _result = below_autograd(() => ops.fill_Tensor.redispatch(ks.and(after_autograd_keyset), self, value));
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+    note_node_created(grad_fn);
+  }
+  if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self) || isFwGradDefined(value))) throw new NotImplementedError("Trying to use forward AD with fill that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  return _result;
+}, "VariableType::fill_Tensor", "engine/ops/native_functions.yaml:28", "engine/generated/VariableType.ts:39");
 registerKernel(ops.fill__Scalar, "Autograd", (ks, self, value) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
   check_inplace(self, _any_requires_grad);
-  let grad_fn: FillBackward0 | null = null;
+  let grad_fn: FillBackward2 | null = null;
   if (_any_requires_grad) {
-    grad_fn = new FillBackward0();
+    grad_fn = new FillBackward2();
     grad_fn.set_next_edges(collect_next_edges(self));
   }
   const _result = below_autograd(() => ops.fill__Scalar.redispatch(ks.and(after_autograd_keyset), self, value));
@@ -43,7 +73,7 @@ registerKernel(ops.fill__Scalar, "Autograd", (ks, self, value) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::fill__Scalar", "engine/ops/native_functions.yaml:23", "engine/generated/VariableType.ts:24");
+}, "VariableType::fill__Scalar", "engine/ops/native_functions.yaml:33", "engine/generated/VariableType.ts:54");
 registerKernel(ops.add_Tensor, "Autograd", (ks, self, other, alpha) => {
   const _any_requires_grad = compute_requires_grad(self, other);
   const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(other);
@@ -70,7 +100,7 @@ registerKernel(ops.add_Tensor, "Autograd", (ks, self, other, alpha) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::add_Tensor", "engine/ops/native_functions.yaml:28", "engine/generated/VariableType.ts:47");
+}, "VariableType::add_Tensor", "engine/ops/native_functions.yaml:38", "engine/generated/VariableType.ts:77");
 registerKernel(ops.add__Tensor, "Autograd", (ks, self, other, alpha) => {
   const _any_requires_grad = compute_requires_grad(self, other);
   const _any_has_forward_grad_self = isFwGradDefined(self) || isFwGradDefined(other);
@@ -99,13 +129,13 @@ registerKernel(ops.add__Tensor, "Autograd", (ks, self, other, alpha) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::add__Tensor", "engine/ops/native_functions.yaml:33", "engine/generated/VariableType.ts:74");
+}, "VariableType::add__Tensor", "engine/ops/native_functions.yaml:43", "engine/generated/VariableType.ts:104");
 registerKernel(ops.add_out, "Autograd", (ks, self, other, alpha, out) => {
   if (compute_requires_grad(self, other)) throw_error_out_requires_grad("add");
   const _result = below_autograd(() => ops.add_out.redispatch(ks.and(after_autograd_keyset), self, other, alpha, out));
   if ((isFwGradDefined(self) || isFwGradDefined(other) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with add_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::add_out", "engine/ops/native_functions.yaml:38", "engine/generated/VariableType.ts:103");
+}, "VariableType::add_out", "engine/ops/native_functions.yaml:48", "engine/generated/VariableType.ts:133");
 registerKernel(ops.mul_Tensor, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
   const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(other);
@@ -135,7 +165,7 @@ registerKernel(ops.mul_Tensor, "Autograd", (ks, self, other) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::mul_Tensor", "engine/ops/native_functions.yaml:45", "engine/generated/VariableType.ts:109");
+}, "VariableType::mul_Tensor", "engine/ops/native_functions.yaml:55", "engine/generated/VariableType.ts:139");
 registerKernel(ops.mul__Tensor, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
   const _any_has_forward_grad_self = isFwGradDefined(self) || isFwGradDefined(other);
@@ -171,13 +201,13 @@ registerKernel(ops.mul__Tensor, "Autograd", (ks, self, other) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::mul__Tensor", "engine/ops/native_functions.yaml:50", "engine/generated/VariableType.ts:139");
+}, "VariableType::mul__Tensor", "engine/ops/native_functions.yaml:60", "engine/generated/VariableType.ts:169");
 registerKernel(ops.mul_out, "Autograd", (ks, self, other, out) => {
   if (compute_requires_grad(self, other)) throw_error_out_requires_grad("mul");
   const _result = below_autograd(() => ops.mul_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
   if ((isFwGradDefined(self) || isFwGradDefined(other) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with mul_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::mul_out", "engine/ops/native_functions.yaml:55", "engine/generated/VariableType.ts:175");
+}, "VariableType::mul_out", "engine/ops/native_functions.yaml:65", "engine/generated/VariableType.ts:205");
 registerKernel(ops.sum_default, "Autograd", (ks, self, dtype) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -200,7 +230,7 @@ registerKernel(ops.sum_default, "Autograd", (ks, self, dtype) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::sum_default", "engine/ops/native_functions.yaml:62", "engine/generated/VariableType.ts:181");
+}, "VariableType::sum_default", "engine/ops/native_functions.yaml:72", "engine/generated/VariableType.ts:211");
 registerKernel(ops.sum_dim_IntList, "Autograd", (ks, self, dim, keepdim, dtype) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -225,13 +255,13 @@ registerKernel(ops.sum_dim_IntList, "Autograd", (ks, self, dim, keepdim, dtype) 
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::sum_dim_IntList", "engine/ops/native_functions.yaml:67", "engine/generated/VariableType.ts:204");
+}, "VariableType::sum_dim_IntList", "engine/ops/native_functions.yaml:77", "engine/generated/VariableType.ts:234");
 registerKernel(ops.sum_IntList_out, "Autograd", (ks, self, dim, keepdim, dtype, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("sum");
   const _result = below_autograd(() => ops.sum_IntList_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, dtype, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with sum_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::sum_IntList_out", "engine/ops/native_functions.yaml:72", "engine/generated/VariableType.ts:229");
+}, "VariableType::sum_IntList_out", "engine/ops/native_functions.yaml:82", "engine/generated/VariableType.ts:259");
 registerKernel(ops.view_default, "Autograd", (ks, self, size) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -254,7 +284,7 @@ registerKernel(ops.view_default, "Autograd", (ks, self, size) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::view_default", "engine/ops/native_functions.yaml:77", "engine/generated/VariableType.ts:235");
+}, "VariableType::view_default", "engine/ops/native_functions.yaml:87", "engine/generated/VariableType.ts:265");
 registerKernel(ops.relu_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: ReluBackward0 | null = null;
@@ -270,7 +300,7 @@ registerKernel(ops.relu_default, "Autograd", (ks, self) => {
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with relu that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::relu_default", "engine/ops/native_functions/activation.yaml:12", "engine/generated/VariableType.ts:258");
+}, "VariableType::relu_default", "engine/ops/native_functions/activation.yaml:12", "engine/generated/VariableType.ts:288");
 registerKernel(ops.relu__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -286,13 +316,13 @@ registerKernel(ops.relu__default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::relu__default", "engine/ops/native_functions/activation.yaml:17", "engine/generated/VariableType.ts:274");
+}, "VariableType::relu__default", "engine/ops/native_functions/activation.yaml:17", "engine/generated/VariableType.ts:304");
 registerKernel(ops.leaky_relu_out, "Autograd", (ks, self, negative_slope, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("leaky_relu");
   const _result = below_autograd(() => ops.leaky_relu_out.redispatch(ks.and(after_autograd_keyset), self, negative_slope, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with leaky_relu_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::leaky_relu_out", "engine/ops/native_functions/activation.yaml:34", "engine/generated/VariableType.ts:290");
+}, "VariableType::leaky_relu_out", "engine/ops/native_functions/activation.yaml:34", "engine/generated/VariableType.ts:320");
 registerKernel(ops.leaky_relu_default, "Autograd", (ks, self, negative_slope) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: LeakyReluBackward0 | null = null;
@@ -309,7 +339,7 @@ registerKernel(ops.leaky_relu_default, "Autograd", (ks, self, negative_slope) =>
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with leaky_relu that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::leaky_relu_default", "engine/ops/native_functions/activation.yaml:41", "engine/generated/VariableType.ts:296");
+}, "VariableType::leaky_relu_default", "engine/ops/native_functions/activation.yaml:41", "engine/generated/VariableType.ts:326");
 registerKernel(ops.leaky_relu__default, "Autograd", (ks, self, negative_slope) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -326,13 +356,13 @@ registerKernel(ops.leaky_relu__default, "Autograd", (ks, self, negative_slope) =
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::leaky_relu__default", "engine/ops/native_functions/activation.yaml:45", "engine/generated/VariableType.ts:313");
+}, "VariableType::leaky_relu__default", "engine/ops/native_functions/activation.yaml:45", "engine/generated/VariableType.ts:343");
 registerKernel(ops.elu_out, "Autograd", (ks, self, alpha, scale, input_scale, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("elu");
   const _result = below_autograd(() => ops.elu_out.redispatch(ks.and(after_autograd_keyset), self, alpha, scale, input_scale, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with elu_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::elu_out", "engine/ops/native_functions/activation.yaml:50", "engine/generated/VariableType.ts:330");
+}, "VariableType::elu_out", "engine/ops/native_functions/activation.yaml:50", "engine/generated/VariableType.ts:360");
 registerKernel(ops.elu_default, "Autograd", (ks, self, alpha, scale, input_scale) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: EluBackward0 | null = null;
@@ -351,7 +381,7 @@ registerKernel(ops.elu_default, "Autograd", (ks, self, alpha, scale, input_scale
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with elu that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::elu_default", "engine/ops/native_functions/activation.yaml:57", "engine/generated/VariableType.ts:336");
+}, "VariableType::elu_default", "engine/ops/native_functions/activation.yaml:57", "engine/generated/VariableType.ts:366");
 registerKernel(ops.elu__default, "Autograd", (ks, self, alpha, scale, input_scale) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -370,7 +400,7 @@ registerKernel(ops.elu__default, "Autograd", (ks, self, alpha, scale, input_scal
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::elu__default", "engine/ops/native_functions/activation.yaml:61", "engine/generated/VariableType.ts:355");
+}, "VariableType::elu__default", "engine/ops/native_functions/activation.yaml:61", "engine/generated/VariableType.ts:385");
 registerKernel(ops.celu_default, "Autograd", (ks, self, alpha) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: CeluBackward0 | null = null;
@@ -387,7 +417,7 @@ registerKernel(ops.celu_default, "Autograd", (ks, self, alpha) => {
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with celu that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::celu_default", "engine/ops/native_functions/activation.yaml:73", "engine/generated/VariableType.ts:374");
+}, "VariableType::celu_default", "engine/ops/native_functions/activation.yaml:73", "engine/generated/VariableType.ts:404");
 registerKernel(ops.celu__default, "Autograd", (ks, self, alpha) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -404,13 +434,13 @@ registerKernel(ops.celu__default, "Autograd", (ks, self, alpha) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::celu__default", "engine/ops/native_functions/activation.yaml:77", "engine/generated/VariableType.ts:391");
+}, "VariableType::celu__default", "engine/ops/native_functions/activation.yaml:77", "engine/generated/VariableType.ts:421");
 registerKernel(ops.gelu_out, "Autograd", (ks, self, approximate, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("gelu");
   const _result = below_autograd(() => ops.gelu_out.redispatch(ks.and(after_autograd_keyset), self, approximate, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with gelu_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::gelu_out", "engine/ops/native_functions/activation.yaml:83", "engine/generated/VariableType.ts:408");
+}, "VariableType::gelu_out", "engine/ops/native_functions/activation.yaml:83", "engine/generated/VariableType.ts:438");
 registerKernel(ops.gelu__default, "Autograd", (ks, self, approximate) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -427,7 +457,7 @@ registerKernel(ops.gelu__default, "Autograd", (ks, self, approximate) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::gelu__default", "engine/ops/native_functions/activation.yaml:90", "engine/generated/VariableType.ts:414");
+}, "VariableType::gelu__default", "engine/ops/native_functions/activation.yaml:90", "engine/generated/VariableType.ts:444");
 registerKernel(ops.gelu_default, "Autograd", (ks, self, approximate) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: GeluBackward0 | null = null;
@@ -444,7 +474,7 @@ registerKernel(ops.gelu_default, "Autograd", (ks, self, approximate) => {
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with gelu that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::gelu_default", "engine/ops/native_functions/activation.yaml:94", "engine/generated/VariableType.ts:431");
+}, "VariableType::gelu_default", "engine/ops/native_functions/activation.yaml:94", "engine/generated/VariableType.ts:461");
 registerKernel(ops.silu_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: SiluBackward0 | null = null;
@@ -460,7 +490,7 @@ registerKernel(ops.silu_default, "Autograd", (ks, self) => {
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with silu that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::silu_default", "engine/ops/native_functions/activation.yaml:99", "engine/generated/VariableType.ts:448");
+}, "VariableType::silu_default", "engine/ops/native_functions/activation.yaml:99", "engine/generated/VariableType.ts:478");
 registerKernel(ops.silu__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -476,13 +506,13 @@ registerKernel(ops.silu__default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::silu__default", "engine/ops/native_functions/activation.yaml:103", "engine/generated/VariableType.ts:464");
+}, "VariableType::silu__default", "engine/ops/native_functions/activation.yaml:103", "engine/generated/VariableType.ts:494");
 registerKernel(ops.silu_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("silu");
   const _result = below_autograd(() => ops.silu_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with silu_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::silu_out", "engine/ops/native_functions/activation.yaml:107", "engine/generated/VariableType.ts:480");
+}, "VariableType::silu_out", "engine/ops/native_functions/activation.yaml:107", "engine/generated/VariableType.ts:510");
 registerKernel(ops.mish_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: MishBackward0 | null = null;
@@ -498,7 +528,7 @@ registerKernel(ops.mish_default, "Autograd", (ks, self) => {
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with mish that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::mish_default", "engine/ops/native_functions/activation.yaml:114", "engine/generated/VariableType.ts:486");
+}, "VariableType::mish_default", "engine/ops/native_functions/activation.yaml:114", "engine/generated/VariableType.ts:516");
 registerKernel(ops.mish__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -514,19 +544,19 @@ registerKernel(ops.mish__default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::mish__default", "engine/ops/native_functions/activation.yaml:118", "engine/generated/VariableType.ts:502");
+}, "VariableType::mish__default", "engine/ops/native_functions/activation.yaml:118", "engine/generated/VariableType.ts:532");
 registerKernel(ops.mish_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("mish");
   const _result = below_autograd(() => ops.mish_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with mish_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::mish_out", "engine/ops/native_functions/activation.yaml:122", "engine/generated/VariableType.ts:518");
+}, "VariableType::mish_out", "engine/ops/native_functions/activation.yaml:122", "engine/generated/VariableType.ts:548");
 registerKernel(ops.softplus_out, "Autograd", (ks, self, beta, threshold, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("softplus");
   const _result = below_autograd(() => ops.softplus_out.redispatch(ks.and(after_autograd_keyset), self, beta, threshold, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with softplus_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::softplus_out", "engine/ops/native_functions/activation.yaml:130", "engine/generated/VariableType.ts:524");
+}, "VariableType::softplus_out", "engine/ops/native_functions/activation.yaml:130", "engine/generated/VariableType.ts:554");
 registerKernel(ops.softplus_default, "Autograd", (ks, self, beta, threshold) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: SoftplusBackward0 | null = null;
@@ -544,13 +574,13 @@ registerKernel(ops.softplus_default, "Autograd", (ks, self, beta, threshold) => 
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with softplus that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::softplus_default", "engine/ops/native_functions/activation.yaml:137", "engine/generated/VariableType.ts:530");
+}, "VariableType::softplus_default", "engine/ops/native_functions/activation.yaml:137", "engine/generated/VariableType.ts:560");
 registerKernel(ops.hardtanh_out, "Autograd", (ks, self, min_val, max_val, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("hardtanh");
   const _result = below_autograd(() => ops.hardtanh_out.redispatch(ks.and(after_autograd_keyset), self, min_val, max_val, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with hardtanh_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::hardtanh_out", "engine/ops/native_functions/activation.yaml:142", "engine/generated/VariableType.ts:548");
+}, "VariableType::hardtanh_out", "engine/ops/native_functions/activation.yaml:142", "engine/generated/VariableType.ts:578");
 registerKernel(ops.hardtanh_default, "Autograd", (ks, self, min_val, max_val) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: HardtanhBackward0 | null = null;
@@ -568,7 +598,7 @@ registerKernel(ops.hardtanh_default, "Autograd", (ks, self, min_val, max_val) =>
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with hardtanh that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::hardtanh_default", "engine/ops/native_functions/activation.yaml:147", "engine/generated/VariableType.ts:554");
+}, "VariableType::hardtanh_default", "engine/ops/native_functions/activation.yaml:147", "engine/generated/VariableType.ts:584");
 registerKernel(ops.hardtanh__default, "Autograd", (ks, self, min_val, max_val) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -586,13 +616,13 @@ registerKernel(ops.hardtanh__default, "Autograd", (ks, self, min_val, max_val) =
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::hardtanh__default", "engine/ops/native_functions/activation.yaml:152", "engine/generated/VariableType.ts:572");
+}, "VariableType::hardtanh__default", "engine/ops/native_functions/activation.yaml:152", "engine/generated/VariableType.ts:602");
 registerKernel(ops.hardsigmoid_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("hardsigmoid");
   const _result = below_autograd(() => ops.hardsigmoid_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with hardsigmoid_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::hardsigmoid_out", "engine/ops/native_functions/activation.yaml:157", "engine/generated/VariableType.ts:590");
+}, "VariableType::hardsigmoid_out", "engine/ops/native_functions/activation.yaml:157", "engine/generated/VariableType.ts:620");
 registerKernel(ops.hardsigmoid_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: HardsigmoidBackward0 | null = null;
@@ -608,7 +638,7 @@ registerKernel(ops.hardsigmoid_default, "Autograd", (ks, self) => {
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with hardsigmoid that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::hardsigmoid_default", "engine/ops/native_functions/activation.yaml:164", "engine/generated/VariableType.ts:596");
+}, "VariableType::hardsigmoid_default", "engine/ops/native_functions/activation.yaml:164", "engine/generated/VariableType.ts:626");
 registerKernel(ops.hardsigmoid__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -624,13 +654,13 @@ registerKernel(ops.hardsigmoid__default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::hardsigmoid__default", "engine/ops/native_functions/activation.yaml:168", "engine/generated/VariableType.ts:612");
+}, "VariableType::hardsigmoid__default", "engine/ops/native_functions/activation.yaml:168", "engine/generated/VariableType.ts:642");
 registerKernel(ops.hardswish_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("hardswish");
   const _result = below_autograd(() => ops.hardswish_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with hardswish_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::hardswish_out", "engine/ops/native_functions/activation.yaml:172", "engine/generated/VariableType.ts:628");
+}, "VariableType::hardswish_out", "engine/ops/native_functions/activation.yaml:172", "engine/generated/VariableType.ts:658");
 registerKernel(ops.hardswish_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: HardswishBackward0 | null = null;
@@ -646,7 +676,7 @@ registerKernel(ops.hardswish_default, "Autograd", (ks, self) => {
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with hardswish that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::hardswish_default", "engine/ops/native_functions/activation.yaml:177", "engine/generated/VariableType.ts:634");
+}, "VariableType::hardswish_default", "engine/ops/native_functions/activation.yaml:177", "engine/generated/VariableType.ts:664");
 registerKernel(ops.hardswish__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -662,13 +692,13 @@ registerKernel(ops.hardswish__default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::hardswish__default", "engine/ops/native_functions/activation.yaml:182", "engine/generated/VariableType.ts:650");
+}, "VariableType::hardswish__default", "engine/ops/native_functions/activation.yaml:182", "engine/generated/VariableType.ts:680");
 registerKernel(ops.log_sigmoid_forward_output, "Autograd", (ks, self, output, buffer) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("log_sigmoid_forward");
   const _result = below_autograd(() => ops.log_sigmoid_forward_output.redispatch(ks.and(after_autograd_keyset), self, output, buffer));
   if ((isFwGradDefined(self) || isFwGradDefined(output) || isFwGradDefined(buffer))) throw new NotImplementedError("Trying to use forward AD with log_sigmoid_forward_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::log_sigmoid_forward_output", "engine/ops/native_functions/activation.yaml:198", "engine/generated/VariableType.ts:666");
+}, "VariableType::log_sigmoid_forward_output", "engine/ops/native_functions/activation.yaml:198", "engine/generated/VariableType.ts:696");
 registerKernel(ops.log_sigmoid_forward_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: LogSigmoidBackward0 | null = null;
@@ -685,7 +715,7 @@ registerKernel(ops.log_sigmoid_forward_default, "Autograd", (ks, self) => {
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with log_sigmoid_forward that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::log_sigmoid_forward_default", "engine/ops/native_functions/activation.yaml:203", "engine/generated/VariableType.ts:672");
+}, "VariableType::log_sigmoid_forward_default", "engine/ops/native_functions/activation.yaml:203", "engine/generated/VariableType.ts:702");
 registerKernel(ops.threshold_default, "Autograd", (ks, self, threshold, value) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: ThresholdBackward0 | null = null;
@@ -702,7 +732,7 @@ registerKernel(ops.threshold_default, "Autograd", (ks, self, threshold, value) =
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with threshold that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::threshold_default", "engine/ops/native_functions/activation.yaml:209", "engine/generated/VariableType.ts:689");
+}, "VariableType::threshold_default", "engine/ops/native_functions/activation.yaml:209", "engine/generated/VariableType.ts:719");
 registerKernel(ops.threshold__default, "Autograd", (ks, self, threshold, value) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -719,18 +749,18 @@ registerKernel(ops.threshold__default, "Autograd", (ks, self, threshold, value) 
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::threshold__default", "engine/ops/native_functions/activation.yaml:213", "engine/generated/VariableType.ts:706");
+}, "VariableType::threshold__default", "engine/ops/native_functions/activation.yaml:213", "engine/generated/VariableType.ts:736");
 registerKernel(ops.threshold_out, "Autograd", (ks, self, threshold, value, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("threshold");
   const _result = below_autograd(() => ops.threshold_out.redispatch(ks.and(after_autograd_keyset), self, threshold, value, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with threshold_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::threshold_out", "engine/ops/native_functions/activation.yaml:217", "engine/generated/VariableType.ts:723");
+}, "VariableType::threshold_out", "engine/ops/native_functions/activation.yaml:217", "engine/generated/VariableType.ts:753");
 registerKernel(ops.softmax_int_out, "Autograd", (ks, self, dim, dtype, out) => {
   const _result = below_autograd(() => ops.softmax_int_out.redispatch(ks.and(after_autograd_keyset), self, dim, dtype, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with softmax_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::softmax_int_out", "engine/ops/native_functions/activation.yaml:229", "engine/generated/VariableType.ts:729");
+}, "VariableType::softmax_int_out", "engine/ops/native_functions/activation.yaml:229", "engine/generated/VariableType.ts:759");
 registerKernel(ops._softmax_default, "Autograd", (ks, self, dim, half_to_float) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: SoftmaxBackward0 | null = null;
@@ -748,18 +778,18 @@ registerKernel(ops._softmax_default, "Autograd", (ks, self, dim, half_to_float) 
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with _softmax that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::_softmax_default", "engine/ops/native_functions/activation.yaml:234", "engine/generated/VariableType.ts:734");
+}, "VariableType::_softmax_default", "engine/ops/native_functions/activation.yaml:234", "engine/generated/VariableType.ts:764");
 registerKernel(ops._softmax_out, "Autograd", (ks, self, dim, half_to_float, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("_softmax");
   const _result = below_autograd(() => ops._softmax_out.redispatch(ks.and(after_autograd_keyset), self, dim, half_to_float, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with _softmax_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::_softmax_out", "engine/ops/native_functions/activation.yaml:237", "engine/generated/VariableType.ts:752");
+}, "VariableType::_softmax_out", "engine/ops/native_functions/activation.yaml:237", "engine/generated/VariableType.ts:782");
 registerKernel(ops.log_softmax_int_out, "Autograd", (ks, self, dim, dtype, out) => {
   const _result = below_autograd(() => ops.log_softmax_int_out.redispatch(ks.and(after_autograd_keyset), self, dim, dtype, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with log_softmax_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::log_softmax_int_out", "engine/ops/native_functions/activation.yaml:247", "engine/generated/VariableType.ts:758");
+}, "VariableType::log_softmax_int_out", "engine/ops/native_functions/activation.yaml:247", "engine/generated/VariableType.ts:788");
 registerKernel(ops._log_softmax_default, "Autograd", (ks, self, dim, half_to_float) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: LogSoftmaxBackward0 | null = null;
@@ -777,19 +807,19 @@ registerKernel(ops._log_softmax_default, "Autograd", (ks, self, dim, half_to_flo
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with _log_softmax that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::_log_softmax_default", "engine/ops/native_functions/activation.yaml:252", "engine/generated/VariableType.ts:763");
+}, "VariableType::_log_softmax_default", "engine/ops/native_functions/activation.yaml:252", "engine/generated/VariableType.ts:793");
 registerKernel(ops._log_softmax_out, "Autograd", (ks, self, dim, half_to_float, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("_log_softmax");
   const _result = below_autograd(() => ops._log_softmax_out.redispatch(ks.and(after_autograd_keyset), self, dim, half_to_float, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with _log_softmax_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::_log_softmax_out", "engine/ops/native_functions/activation.yaml:255", "engine/generated/VariableType.ts:781");
+}, "VariableType::_log_softmax_out", "engine/ops/native_functions/activation.yaml:255", "engine/generated/VariableType.ts:811");
 registerKernel(ops.threshold_backward_grad_input, "Autograd", (ks, grad_output, self, threshold, grad_input) => {
   if (compute_requires_grad(grad_output, self)) throw_error_out_requires_grad("threshold_backward");
   const _result = below_autograd(() => ops.threshold_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, self, threshold, grad_input));
   if ((isFwGradDefined(grad_output) || isFwGradDefined(self) || isFwGradDefined(grad_input))) throw new NotImplementedError("Trying to use forward AD with threshold_backward_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::threshold_backward_grad_input", "engine/ops/native_functions/activation.yaml:303", "engine/generated/VariableType.ts:787");
+}, "VariableType::threshold_backward_grad_input", "engine/ops/native_functions/activation.yaml:303", "engine/generated/VariableType.ts:817");
 registerKernel(ops.threshold_backward_default, "Autograd", (ks, grad_output, self, threshold) => {
   const _any_requires_grad = compute_requires_grad(grad_output, self);
   let grad_fn: ThresholdBackwardBackward0 | null = null;
@@ -806,13 +836,13 @@ registerKernel(ops.threshold_backward_default, "Autograd", (ks, grad_output, sel
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(grad_output) || isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with threshold_backward that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::threshold_backward_default", "engine/ops/native_functions/activation.yaml:309", "engine/generated/VariableType.ts:793");
+}, "VariableType::threshold_backward_default", "engine/ops/native_functions/activation.yaml:309", "engine/generated/VariableType.ts:823");
 registerKernel(ops.leaky_relu_backward_grad_input, "Autograd", (ks, grad_output, self, negative_slope, self_is_result, grad_input) => {
   if (compute_requires_grad(grad_output, self)) throw_error_out_requires_grad("leaky_relu_backward");
   const _result = below_autograd(() => ops.leaky_relu_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, self, negative_slope, self_is_result, grad_input));
   if ((isFwGradDefined(grad_output) || isFwGradDefined(self) || isFwGradDefined(grad_input))) throw new NotImplementedError("Trying to use forward AD with leaky_relu_backward_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::leaky_relu_backward_grad_input", "engine/ops/native_functions/activation.yaml:313", "engine/generated/VariableType.ts:810");
+}, "VariableType::leaky_relu_backward_grad_input", "engine/ops/native_functions/activation.yaml:313", "engine/generated/VariableType.ts:840");
 registerKernel(ops.leaky_relu_backward_default, "Autograd", (ks, grad_output, self, negative_slope, self_is_result) => {
   const _any_requires_grad = compute_requires_grad(grad_output, self);
   let grad_fn: LeakyReluBackwardBackward0 | null = null;
@@ -829,13 +859,13 @@ registerKernel(ops.leaky_relu_backward_default, "Autograd", (ks, grad_output, se
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(grad_output) || isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with leaky_relu_backward that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::leaky_relu_backward_default", "engine/ops/native_functions/activation.yaml:320", "engine/generated/VariableType.ts:816");
+}, "VariableType::leaky_relu_backward_default", "engine/ops/native_functions/activation.yaml:320", "engine/generated/VariableType.ts:846");
 registerKernel(ops.hardtanh_backward_grad_input, "Autograd", (ks, grad_output, self, min_val, max_val, grad_input) => {
   if (compute_requires_grad(grad_output, self)) throw_error_out_requires_grad("hardtanh_backward");
   const _result = below_autograd(() => ops.hardtanh_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, self, min_val, max_val, grad_input));
   if ((isFwGradDefined(grad_output) || isFwGradDefined(self) || isFwGradDefined(grad_input))) throw new NotImplementedError("Trying to use forward AD with hardtanh_backward_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::hardtanh_backward_grad_input", "engine/ops/native_functions/activation.yaml:324", "engine/generated/VariableType.ts:833");
+}, "VariableType::hardtanh_backward_grad_input", "engine/ops/native_functions/activation.yaml:324", "engine/generated/VariableType.ts:863");
 registerKernel(ops.hardtanh_backward_default, "Autograd", (ks, grad_output, self, min_val, max_val) => {
   const _any_requires_grad = compute_requires_grad(grad_output, self);
   let grad_fn: HardtanhBackwardBackward0 | null = null;
@@ -853,12 +883,12 @@ registerKernel(ops.hardtanh_backward_default, "Autograd", (ks, grad_output, self
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(grad_output) || isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with hardtanh_backward that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::hardtanh_backward_default", "engine/ops/native_functions/activation.yaml:329", "engine/generated/VariableType.ts:839");
+}, "VariableType::hardtanh_backward_default", "engine/ops/native_functions/activation.yaml:329", "engine/generated/VariableType.ts:869");
 registerKernel(ops.hardsigmoid_backward_grad_input, "Autograd", (ks, grad_output, self, grad_input) => {
   const _result = below_autograd(() => ops.hardsigmoid_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, self, grad_input));
   if ((isFwGradDefined(grad_output) || isFwGradDefined(self) || isFwGradDefined(grad_input))) throw new NotImplementedError("Trying to use forward AD with hardsigmoid_backward_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::hardsigmoid_backward_grad_input", "engine/ops/native_functions/activation.yaml:334", "engine/generated/VariableType.ts:857");
+}, "VariableType::hardsigmoid_backward_grad_input", "engine/ops/native_functions/activation.yaml:334", "engine/generated/VariableType.ts:887");
 registerKernel(ops.hardsigmoid_backward_default, "Autograd", (ks, grad_output, self) => {
   const grad_fn = compute_requires_grad(grad_output, self) ? not_implemented_node("aten::hardsigmoid_backward", grad_output, self) : null;
   const _result = below_autograd(() => ops.hardsigmoid_backward_default.redispatch(ks.and(after_autograd_keyset), grad_output, self));
@@ -866,13 +896,13 @@ registerKernel(ops.hardsigmoid_backward_default, "Autograd", (ks, grad_output, s
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(grad_output) || isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with hardsigmoid_backward that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::hardsigmoid_backward_default", "engine/ops/native_functions/activation.yaml:341", "engine/generated/VariableType.ts:862");
+}, "VariableType::hardsigmoid_backward_default", "engine/ops/native_functions/activation.yaml:341", "engine/generated/VariableType.ts:892");
 registerKernel(ops.elu_backward_grad_input, "Autograd", (ks, grad_output, alpha, scale, input_scale, is_result, self_or_result, grad_input) => {
   if (compute_requires_grad(grad_output, self_or_result)) throw_error_out_requires_grad("elu_backward");
   const _result = below_autograd(() => ops.elu_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, alpha, scale, input_scale, is_result, self_or_result, grad_input));
   if ((isFwGradDefined(grad_output) || isFwGradDefined(self_or_result) || isFwGradDefined(grad_input))) throw new NotImplementedError("Trying to use forward AD with elu_backward_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::elu_backward_grad_input", "engine/ops/native_functions/activation.yaml:346", "engine/generated/VariableType.ts:870");
+}, "VariableType::elu_backward_grad_input", "engine/ops/native_functions/activation.yaml:346", "engine/generated/VariableType.ts:900");
 registerKernel(ops.elu_backward_default, "Autograd", (ks, grad_output, alpha, scale, input_scale, is_result, self_or_result) => {
   const _any_requires_grad = compute_requires_grad(grad_output, self_or_result);
   let grad_fn: EluBackwardBackward0 | null = null;
@@ -893,13 +923,13 @@ registerKernel(ops.elu_backward_default, "Autograd", (ks, grad_output, alpha, sc
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(grad_output) || isFwGradDefined(self_or_result))) throw new NotImplementedError("Trying to use forward AD with elu_backward that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::elu_backward_default", "engine/ops/native_functions/activation.yaml:353", "engine/generated/VariableType.ts:876");
+}, "VariableType::elu_backward_default", "engine/ops/native_functions/activation.yaml:353", "engine/generated/VariableType.ts:906");
 registerKernel(ops.gelu_backward_grad_input, "Autograd", (ks, grad_output, self, approximate, grad_input) => {
   if (compute_requires_grad(grad_output, self)) throw_error_out_requires_grad("gelu_backward");
   const _result = below_autograd(() => ops.gelu_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, self, approximate, grad_input));
   if ((isFwGradDefined(grad_output) || isFwGradDefined(self) || isFwGradDefined(grad_input))) throw new NotImplementedError("Trying to use forward AD with gelu_backward_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::gelu_backward_grad_input", "engine/ops/native_functions/activation.yaml:357", "engine/generated/VariableType.ts:897");
+}, "VariableType::gelu_backward_grad_input", "engine/ops/native_functions/activation.yaml:357", "engine/generated/VariableType.ts:927");
 registerKernel(ops.gelu_backward_default, "Autograd", (ks, grad_output, self, approximate) => {
   const _any_requires_grad = compute_requires_grad(grad_output, self);
   let grad_fn: GeluBackwardBackward0 | null = null;
@@ -917,12 +947,12 @@ registerKernel(ops.gelu_backward_default, "Autograd", (ks, grad_output, self, ap
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(grad_output) || isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with gelu_backward that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::gelu_backward_default", "engine/ops/native_functions/activation.yaml:364", "engine/generated/VariableType.ts:903");
+}, "VariableType::gelu_backward_default", "engine/ops/native_functions/activation.yaml:364", "engine/generated/VariableType.ts:933");
 registerKernel(ops.silu_backward_grad_input, "Autograd", (ks, grad_output, self, grad_input) => {
   const _result = below_autograd(() => ops.silu_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, self, grad_input));
   if ((isFwGradDefined(grad_output) || isFwGradDefined(self) || isFwGradDefined(grad_input))) throw new NotImplementedError("Trying to use forward AD with silu_backward_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::silu_backward_grad_input", "engine/ops/native_functions/activation.yaml:370", "engine/generated/VariableType.ts:921");
+}, "VariableType::silu_backward_grad_input", "engine/ops/native_functions/activation.yaml:370", "engine/generated/VariableType.ts:951");
 registerKernel(ops.silu_backward_default, "Autograd", (ks, grad_output, self) => {
   const grad_fn = compute_requires_grad(grad_output, self) ? not_implemented_node("aten::silu_backward", grad_output, self) : null;
   const _result = below_autograd(() => ops.silu_backward_default.redispatch(ks.and(after_autograd_keyset), grad_output, self));
@@ -930,7 +960,7 @@ registerKernel(ops.silu_backward_default, "Autograd", (ks, grad_output, self) =>
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(grad_output) || isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with silu_backward that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::silu_backward_default", "engine/ops/native_functions/activation.yaml:377", "engine/generated/VariableType.ts:926");
+}, "VariableType::silu_backward_default", "engine/ops/native_functions/activation.yaml:377", "engine/generated/VariableType.ts:956");
 registerKernel(ops.mish_backward_default, "Autograd", (ks, grad_output, self) => {
   const grad_fn = compute_requires_grad(grad_output, self) ? not_implemented_node("aten::mish_backward", grad_output, self) : null;
   const _result = below_autograd(() => ops.mish_backward_default.redispatch(ks.and(after_autograd_keyset), grad_output, self));
@@ -938,13 +968,13 @@ registerKernel(ops.mish_backward_default, "Autograd", (ks, grad_output, self) =>
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(grad_output) || isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with mish_backward that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::mish_backward_default", "engine/ops/native_functions/activation.yaml:382", "engine/generated/VariableType.ts:934");
+}, "VariableType::mish_backward_default", "engine/ops/native_functions/activation.yaml:382", "engine/generated/VariableType.ts:964");
 registerKernel(ops.softplus_backward_grad_input, "Autograd", (ks, grad_output, self, beta, threshold, grad_input) => {
   if (compute_requires_grad(grad_output, self)) throw_error_out_requires_grad("softplus_backward");
   const _result = below_autograd(() => ops.softplus_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, self, beta, threshold, grad_input));
   if ((isFwGradDefined(grad_output) || isFwGradDefined(self) || isFwGradDefined(grad_input))) throw new NotImplementedError("Trying to use forward AD with softplus_backward_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::softplus_backward_grad_input", "engine/ops/native_functions/activation.yaml:387", "engine/generated/VariableType.ts:942");
+}, "VariableType::softplus_backward_grad_input", "engine/ops/native_functions/activation.yaml:387", "engine/generated/VariableType.ts:972");
 registerKernel(ops.softplus_backward_default, "Autograd", (ks, grad_output, self, beta, threshold) => {
   const _any_requires_grad = compute_requires_grad(grad_output, self);
   let grad_fn: SoftplusBackwardBackward0 | null = null;
@@ -963,7 +993,7 @@ registerKernel(ops.softplus_backward_default, "Autograd", (ks, grad_output, self
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(grad_output) || isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with softplus_backward that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::softplus_backward_default", "engine/ops/native_functions/activation.yaml:394", "engine/generated/VariableType.ts:948");
+}, "VariableType::softplus_backward_default", "engine/ops/native_functions/activation.yaml:394", "engine/generated/VariableType.ts:978");
 registerKernel(ops.hardswish_backward_default, "Autograd", (ks, grad_output, self) => {
   const _any_requires_grad = compute_requires_grad(grad_output, self);
   let grad_fn: HardswishBackwardBackward0 | null = null;
@@ -980,13 +1010,13 @@ registerKernel(ops.hardswish_backward_default, "Autograd", (ks, grad_output, sel
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(grad_output) || isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with hardswish_backward that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::hardswish_backward_default", "engine/ops/native_functions/activation.yaml:398", "engine/generated/VariableType.ts:967");
+}, "VariableType::hardswish_backward_default", "engine/ops/native_functions/activation.yaml:398", "engine/generated/VariableType.ts:997");
 registerKernel(ops.log_sigmoid_backward_grad_input, "Autograd", (ks, grad_output, self, buffer, grad_input) => {
   if (compute_requires_grad(grad_output, self, buffer)) throw_error_out_requires_grad("log_sigmoid_backward");
   const _result = below_autograd(() => ops.log_sigmoid_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, self, buffer, grad_input));
   if ((isFwGradDefined(grad_output) || isFwGradDefined(self) || isFwGradDefined(buffer) || isFwGradDefined(grad_input))) throw new NotImplementedError("Trying to use forward AD with log_sigmoid_backward_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::log_sigmoid_backward_grad_input", "engine/ops/native_functions/activation.yaml:405", "engine/generated/VariableType.ts:984");
+}, "VariableType::log_sigmoid_backward_grad_input", "engine/ops/native_functions/activation.yaml:405", "engine/generated/VariableType.ts:1014");
 registerKernel(ops.log_sigmoid_backward_default, "Autograd", (ks, grad_output, self, buffer) => {
   const _any_requires_grad = compute_requires_grad(grad_output, self);
   let grad_fn: LogSigmoidBackwardBackward0 | null = null;
@@ -1004,7 +1034,7 @@ registerKernel(ops.log_sigmoid_backward_default, "Autograd", (ks, grad_output, s
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(grad_output) || isFwGradDefined(self) || isFwGradDefined(buffer))) throw new NotImplementedError("Trying to use forward AD with log_sigmoid_backward that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::log_sigmoid_backward_default", "engine/ops/native_functions/activation.yaml:410", "engine/generated/VariableType.ts:990");
+}, "VariableType::log_sigmoid_backward_default", "engine/ops/native_functions/activation.yaml:410", "engine/generated/VariableType.ts:1020");
 registerKernel(ops._softmax_backward_data_default, "Autograd", (ks, grad_output, output, dim, input_dtype) => {
   const _any_requires_grad = compute_requires_grad(grad_output, output);
   let grad_fn: SoftmaxBackwardDataBackward0 | null = null;
@@ -1023,13 +1053,13 @@ registerKernel(ops._softmax_backward_data_default, "Autograd", (ks, grad_output,
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(grad_output) || isFwGradDefined(output))) throw new NotImplementedError("Trying to use forward AD with _softmax_backward_data that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::_softmax_backward_data_default", "engine/ops/native_functions/activation.yaml:416", "engine/generated/VariableType.ts:1008");
+}, "VariableType::_softmax_backward_data_default", "engine/ops/native_functions/activation.yaml:416", "engine/generated/VariableType.ts:1038");
 registerKernel(ops._softmax_backward_data_out, "Autograd", (ks, grad_output, output, dim, input_dtype, grad_input) => {
   if (compute_requires_grad(grad_output, output)) throw_error_out_requires_grad("_softmax_backward_data");
   const _result = below_autograd(() => ops._softmax_backward_data_out.redispatch(ks.and(after_autograd_keyset), grad_output, output, dim, input_dtype, grad_input));
   if ((isFwGradDefined(grad_output) || isFwGradDefined(output) || isFwGradDefined(grad_input))) throw new NotImplementedError("Trying to use forward AD with _softmax_backward_data_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::_softmax_backward_data_out", "engine/ops/native_functions/activation.yaml:419", "engine/generated/VariableType.ts:1027");
+}, "VariableType::_softmax_backward_data_out", "engine/ops/native_functions/activation.yaml:419", "engine/generated/VariableType.ts:1057");
 registerKernel(ops._log_softmax_backward_data_default, "Autograd", (ks, grad_output, output, dim, input_dtype) => {
   const _any_requires_grad = compute_requires_grad(grad_output, output);
   let grad_fn: LogSoftmaxBackwardDataBackward0 | null = null;
@@ -1047,13 +1077,13 @@ registerKernel(ops._log_softmax_backward_data_default, "Autograd", (ks, grad_out
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(grad_output) || isFwGradDefined(output))) throw new NotImplementedError("Trying to use forward AD with _log_softmax_backward_data that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::_log_softmax_backward_data_default", "engine/ops/native_functions/activation.yaml:424", "engine/generated/VariableType.ts:1033");
+}, "VariableType::_log_softmax_backward_data_default", "engine/ops/native_functions/activation.yaml:424", "engine/generated/VariableType.ts:1063");
 registerKernel(ops._log_softmax_backward_data_out, "Autograd", (ks, grad_output, output, dim, input_dtype, out) => {
   if (compute_requires_grad(grad_output, output)) throw_error_out_requires_grad("_log_softmax_backward_data");
   const _result = below_autograd(() => ops._log_softmax_backward_data_out.redispatch(ks.and(after_autograd_keyset), grad_output, output, dim, input_dtype, out));
   if ((isFwGradDefined(grad_output) || isFwGradDefined(output) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with _log_softmax_backward_data_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::_log_softmax_backward_data_out", "engine/ops/native_functions/activation.yaml:427", "engine/generated/VariableType.ts:1051");
+}, "VariableType::_log_softmax_backward_data_out", "engine/ops/native_functions/activation.yaml:427", "engine/generated/VariableType.ts:1081");
 registerKernel(ops._scaled_dot_product_attention_forward_default, "Autograd", (ks, query, key, value, attn_mask, dropout_p, need_attn_weights, is_causal) => {
   const grad_fn = compute_requires_grad(query, key, value, attn_mask) ? not_implemented_node("aten::_scaled_dot_product_attention_forward", query, key, value, attn_mask) : null;
   const _result = below_autograd(() => ops._scaled_dot_product_attention_forward_default.redispatch(ks.and(after_autograd_keyset), query, key, value, attn_mask, dropout_p, need_attn_weights, is_causal));
@@ -1061,7 +1091,7 @@ registerKernel(ops._scaled_dot_product_attention_forward_default, "Autograd", (k
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(query) || isFwGradDefined(key) || isFwGradDefined(value) || isFwGradDefined(attn_mask))) throw new NotImplementedError("Trying to use forward AD with _scaled_dot_product_attention_forward that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::_scaled_dot_product_attention_forward_default", "engine/ops/native_functions/attention.yaml:21", "engine/generated/VariableType.ts:1057");
+}, "VariableType::_scaled_dot_product_attention_forward_default", "engine/ops/native_functions/attention.yaml:21", "engine/generated/VariableType.ts:1087");
 registerKernel(ops.mul_Scalar, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: MulBackward1 | null = null;
@@ -1078,7 +1108,7 @@ registerKernel(ops.mul_Scalar, "Autograd", (ks, self, other) => {
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with mul that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::mul_Scalar", "engine/ops/native_functions/attention.yaml:34", "engine/generated/VariableType.ts:1065");
+}, "VariableType::mul_Scalar", "engine/ops/native_functions/attention.yaml:34", "engine/generated/VariableType.ts:1095");
 registerKernel(ops._new_zeros_with_same_feature_meta_default, "Autograd", (ks, self, other, self_num_batch_dims) => {
   const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::_new_zeros_with_same_feature_meta", self, other) : null;
   const _result = below_autograd(() => ops._new_zeros_with_same_feature_meta_default.redispatch(ks.and(after_autograd_keyset), self, other, self_num_batch_dims));
@@ -1086,13 +1116,13 @@ registerKernel(ops._new_zeros_with_same_feature_meta_default, "Autograd", (ks, s
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self) || isFwGradDefined(other))) throw new NotImplementedError("Trying to use forward AD with _new_zeros_with_same_feature_meta that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::_new_zeros_with_same_feature_meta_default", "engine/ops/native_functions/autograd.yaml:24", "engine/generated/VariableType.ts:1082");
+}, "VariableType::_new_zeros_with_same_feature_meta_default", "engine/ops/native_functions/autograd.yaml:24", "engine/generated/VariableType.ts:1112");
 registerKernel(ops.sub_out, "Autograd", (ks, self, other, alpha, out) => {
   if (compute_requires_grad(self, other)) throw_error_out_requires_grad("sub");
   const _result = below_autograd(() => ops.sub_out.redispatch(ks.and(after_autograd_keyset), self, other, alpha, out));
   if ((isFwGradDefined(self) || isFwGradDefined(other) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with sub_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::sub_out", "engine/ops/native_functions/binary.yaml:17", "engine/generated/VariableType.ts:1090");
+}, "VariableType::sub_out", "engine/ops/native_functions/binary.yaml:17", "engine/generated/VariableType.ts:1120");
 registerKernel(ops.sub_Tensor, "Autograd", (ks, self, other, alpha) => {
   const _any_requires_grad = compute_requires_grad(self, other);
   const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(other);
@@ -1119,7 +1149,7 @@ registerKernel(ops.sub_Tensor, "Autograd", (ks, self, other, alpha) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::sub_Tensor", "engine/ops/native_functions/binary.yaml:23", "engine/generated/VariableType.ts:1096");
+}, "VariableType::sub_Tensor", "engine/ops/native_functions/binary.yaml:23", "engine/generated/VariableType.ts:1126");
 registerKernel(ops.sub__Tensor, "Autograd", (ks, self, other, alpha) => {
   const _any_requires_grad = compute_requires_grad(self, other);
   const _any_has_forward_grad_self = isFwGradDefined(self) || isFwGradDefined(other);
@@ -1148,7 +1178,7 @@ registerKernel(ops.sub__Tensor, "Autograd", (ks, self, other, alpha) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::sub__Tensor", "engine/ops/native_functions/binary.yaml:27", "engine/generated/VariableType.ts:1123");
+}, "VariableType::sub__Tensor", "engine/ops/native_functions/binary.yaml:27", "engine/generated/VariableType.ts:1153");
 registerKernel(ops.sub_Scalar, "Autograd", (ks, self, other, alpha) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -1172,7 +1202,7 @@ registerKernel(ops.sub_Scalar, "Autograd", (ks, self, other, alpha) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::sub_Scalar", "engine/ops/native_functions/binary.yaml:32", "engine/generated/VariableType.ts:1152");
+}, "VariableType::sub_Scalar", "engine/ops/native_functions/binary.yaml:32", "engine/generated/VariableType.ts:1182");
 registerKernel(ops.sub__Scalar, "Autograd", (ks, self, other, alpha) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -1198,7 +1228,7 @@ registerKernel(ops.sub__Scalar, "Autograd", (ks, self, other, alpha) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::sub__Scalar", "engine/ops/native_functions/binary.yaml:37", "engine/generated/VariableType.ts:1176");
+}, "VariableType::sub__Scalar", "engine/ops/native_functions/binary.yaml:37", "engine/generated/VariableType.ts:1206");
 registerKernel(ops.rsub_Tensor, "Autograd", (ks, self, other, alpha) => {
   const _any_requires_grad = compute_requires_grad(self, other);
   const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(other);
@@ -1225,7 +1255,7 @@ registerKernel(ops.rsub_Tensor, "Autograd", (ks, self, other, alpha) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::rsub_Tensor", "engine/ops/native_functions/binary.yaml:43", "engine/generated/VariableType.ts:1202");
+}, "VariableType::rsub_Tensor", "engine/ops/native_functions/binary.yaml:43", "engine/generated/VariableType.ts:1232");
 registerKernel(ops.rsub_Scalar, "Autograd", (ks, self, other, alpha) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -1250,7 +1280,7 @@ registerKernel(ops.rsub_Scalar, "Autograd", (ks, self, other, alpha) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::rsub_Scalar", "engine/ops/native_functions/binary.yaml:50", "engine/generated/VariableType.ts:1229");
+}, "VariableType::rsub_Scalar", "engine/ops/native_functions/binary.yaml:50", "engine/generated/VariableType.ts:1259");
 registerKernel(ops.div_Tensor, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
   const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(other);
@@ -1279,7 +1309,7 @@ registerKernel(ops.div_Tensor, "Autograd", (ks, self, other) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::div_Tensor", "engine/ops/native_functions/binary.yaml:58", "engine/generated/VariableType.ts:1254");
+}, "VariableType::div_Tensor", "engine/ops/native_functions/binary.yaml:58", "engine/generated/VariableType.ts:1284");
 registerKernel(ops.div__Tensor, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
   const _any_has_forward_grad_self = isFwGradDefined(self) || isFwGradDefined(other);
@@ -1310,13 +1340,13 @@ registerKernel(ops.div__Tensor, "Autograd", (ks, self, other) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::div__Tensor", "engine/ops/native_functions/binary.yaml:62", "engine/generated/VariableType.ts:1283");
+}, "VariableType::div__Tensor", "engine/ops/native_functions/binary.yaml:62", "engine/generated/VariableType.ts:1313");
 registerKernel(ops.div_out, "Autograd", (ks, self, other, out) => {
   if (compute_requires_grad(self, other)) throw_error_out_requires_grad("div");
   const _result = below_autograd(() => ops.div_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
   if ((isFwGradDefined(self) || isFwGradDefined(other) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with div_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::div_out", "engine/ops/native_functions/binary.yaml:66", "engine/generated/VariableType.ts:1314");
+}, "VariableType::div_out", "engine/ops/native_functions/binary.yaml:66", "engine/generated/VariableType.ts:1344");
 registerKernel(ops.div_Tensor_mode, "Autograd", (ks, self, other, rounding_mode) => {
   const _any_requires_grad = compute_requires_grad(self, other);
   const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(other);
@@ -1347,7 +1377,7 @@ registerKernel(ops.div_Tensor_mode, "Autograd", (ks, self, other, rounding_mode)
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::div_Tensor_mode", "engine/ops/native_functions/binary.yaml:72", "engine/generated/VariableType.ts:1320");
+}, "VariableType::div_Tensor_mode", "engine/ops/native_functions/binary.yaml:72", "engine/generated/VariableType.ts:1350");
 registerKernel(ops.div__Tensor_mode, "Autograd", (ks, self, other, rounding_mode) => {
   const _any_requires_grad = compute_requires_grad(self, other);
   const _any_has_forward_grad_self = isFwGradDefined(self) || isFwGradDefined(other);
@@ -1383,13 +1413,13 @@ registerKernel(ops.div__Tensor_mode, "Autograd", (ks, self, other, rounding_mode
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::div__Tensor_mode", "engine/ops/native_functions/binary.yaml:76", "engine/generated/VariableType.ts:1351");
+}, "VariableType::div__Tensor_mode", "engine/ops/native_functions/binary.yaml:76", "engine/generated/VariableType.ts:1381");
 registerKernel(ops.div_out_mode, "Autograd", (ks, self, other, rounding_mode, out) => {
   if (compute_requires_grad(self, other)) throw_error_out_requires_grad("div");
   const _result = below_autograd(() => ops.div_out_mode.redispatch(ks.and(after_autograd_keyset), self, other, rounding_mode, out));
   if ((isFwGradDefined(self) || isFwGradDefined(other) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with div_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::div_out_mode", "engine/ops/native_functions/binary.yaml:80", "engine/generated/VariableType.ts:1387");
+}, "VariableType::div_out_mode", "engine/ops/native_functions/binary.yaml:80", "engine/generated/VariableType.ts:1417");
 registerKernel(ops.div_Scalar, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -1413,7 +1443,7 @@ registerKernel(ops.div_Scalar, "Autograd", (ks, self, other) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::div_Scalar", "engine/ops/native_functions/binary.yaml:87", "engine/generated/VariableType.ts:1393");
+}, "VariableType::div_Scalar", "engine/ops/native_functions/binary.yaml:87", "engine/generated/VariableType.ts:1423");
 registerKernel(ops.div__Scalar, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -1439,7 +1469,7 @@ registerKernel(ops.div__Scalar, "Autograd", (ks, self, other) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::div__Scalar", "engine/ops/native_functions/binary.yaml:92", "engine/generated/VariableType.ts:1417");
+}, "VariableType::div__Scalar", "engine/ops/native_functions/binary.yaml:92", "engine/generated/VariableType.ts:1447");
 registerKernel(ops.div_Scalar_mode, "Autograd", (ks, self, other, rounding_mode) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -1465,7 +1495,7 @@ registerKernel(ops.div_Scalar_mode, "Autograd", (ks, self, other, rounding_mode)
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::div_Scalar_mode", "engine/ops/native_functions/binary.yaml:98", "engine/generated/VariableType.ts:1443");
+}, "VariableType::div_Scalar_mode", "engine/ops/native_functions/binary.yaml:98", "engine/generated/VariableType.ts:1473");
 registerKernel(ops.div__Scalar_mode, "Autograd", (ks, self, other, rounding_mode) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -1493,7 +1523,7 @@ registerKernel(ops.div__Scalar_mode, "Autograd", (ks, self, other, rounding_mode
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::div__Scalar_mode", "engine/ops/native_functions/binary.yaml:103", "engine/generated/VariableType.ts:1469");
+}, "VariableType::div__Scalar_mode", "engine/ops/native_functions/binary.yaml:103", "engine/generated/VariableType.ts:1499");
 registerKernel(ops.floor_divide_default, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::floor_divide", self, other) : null;
   const _result = below_autograd(() => ops.floor_divide_default.redispatch(ks.and(after_autograd_keyset), self, other));
@@ -1501,27 +1531,27 @@ registerKernel(ops.floor_divide_default, "Autograd", (ks, self, other) => {
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self) || isFwGradDefined(other))) throw new NotImplementedError("Trying to use forward AD with floor_divide that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::floor_divide_default", "engine/ops/native_functions/binary.yaml:134", "engine/generated/VariableType.ts:1497");
+}, "VariableType::floor_divide_default", "engine/ops/native_functions/binary.yaml:134", "engine/generated/VariableType.ts:1527");
 registerKernel(ops.floor_divide__Tensor, "Autograd", (ks, self, other) => {
-  const grad_fn = compute_requires_grad(other) ? not_implemented_node("aten::floor_divide_", other) : null;
+  const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::floor_divide_", self, other) : null;
   if (grad_fn) check_inplace(self, true);
   const _result = below_autograd(() => ops.floor_divide__Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) rebase_history(self, grad_fn);
   if ((isFwGradDefined(other))) throw new NotImplementedError("Trying to use forward AD with floor_divide_ that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::floor_divide__Tensor", "engine/ops/native_functions/binary.yaml:139", "engine/generated/VariableType.ts:1505");
+}, "VariableType::floor_divide__Tensor", "engine/ops/native_functions/binary.yaml:139", "engine/generated/VariableType.ts:1535");
 registerKernel(ops.floor_divide_out, "Autograd", (ks, self, other, out) => {
   const _result = below_autograd(() => ops.floor_divide_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
   if ((isFwGradDefined(self) || isFwGradDefined(other) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with floor_divide_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::floor_divide_out", "engine/ops/native_functions/binary.yaml:144", "engine/generated/VariableType.ts:1514");
+}, "VariableType::floor_divide_out", "engine/ops/native_functions/binary.yaml:144", "engine/generated/VariableType.ts:1544");
 registerKernel(ops.remainder_Tensor_out, "Autograd", (ks, self, other, out) => {
   if (compute_requires_grad(self, other)) throw_error_out_requires_grad("remainder");
   const _result = below_autograd(() => ops.remainder_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
   if ((isFwGradDefined(self) || isFwGradDefined(other) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with remainder_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::remainder_Tensor_out", "engine/ops/native_functions/binary.yaml:160", "engine/generated/VariableType.ts:1519");
+}, "VariableType::remainder_Tensor_out", "engine/ops/native_functions/binary.yaml:160", "engine/generated/VariableType.ts:1549");
 registerKernel(ops.remainder_Tensor, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
   const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(other);
@@ -1549,7 +1579,7 @@ registerKernel(ops.remainder_Tensor, "Autograd", (ks, self, other) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::remainder_Tensor", "engine/ops/native_functions/binary.yaml:166", "engine/generated/VariableType.ts:1525");
+}, "VariableType::remainder_Tensor", "engine/ops/native_functions/binary.yaml:166", "engine/generated/VariableType.ts:1555");
 registerKernel(ops.remainder__Tensor, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
   const _any_has_forward_grad_self = isFwGradDefined(self) || isFwGradDefined(other);
@@ -1583,13 +1613,13 @@ registerKernel(ops.remainder__Tensor, "Autograd", (ks, self, other) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::remainder__Tensor", "engine/ops/native_functions/binary.yaml:170", "engine/generated/VariableType.ts:1553");
+}, "VariableType::remainder__Tensor", "engine/ops/native_functions/binary.yaml:170", "engine/generated/VariableType.ts:1583");
 registerKernel(ops.remainder_Scalar_out, "Autograd", (ks, self, other, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("remainder");
   const _result = below_autograd(() => ops.remainder_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with remainder_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::remainder_Scalar_out", "engine/ops/native_functions/binary.yaml:174", "engine/generated/VariableType.ts:1587");
+}, "VariableType::remainder_Scalar_out", "engine/ops/native_functions/binary.yaml:174", "engine/generated/VariableType.ts:1617");
 registerKernel(ops.remainder_Scalar, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -1611,7 +1641,7 @@ registerKernel(ops.remainder_Scalar, "Autograd", (ks, self, other) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::remainder_Scalar", "engine/ops/native_functions/binary.yaml:178", "engine/generated/VariableType.ts:1593");
+}, "VariableType::remainder_Scalar", "engine/ops/native_functions/binary.yaml:178", "engine/generated/VariableType.ts:1623");
 registerKernel(ops.remainder__Scalar, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -1635,7 +1665,7 @@ registerKernel(ops.remainder__Scalar, "Autograd", (ks, self, other) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::remainder__Scalar", "engine/ops/native_functions/binary.yaml:183", "engine/generated/VariableType.ts:1615");
+}, "VariableType::remainder__Scalar", "engine/ops/native_functions/binary.yaml:183", "engine/generated/VariableType.ts:1645");
 registerKernel(ops.remainder_Scalar_Tensor, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(other) ? not_implemented_node("aten::remainder", other) : null;
   const _result = below_autograd(() => ops.remainder_Scalar_Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
@@ -1643,13 +1673,13 @@ registerKernel(ops.remainder_Scalar_Tensor, "Autograd", (ks, self, other) => {
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(other))) throw new NotImplementedError("Trying to use forward AD with remainder that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::remainder_Scalar_Tensor", "engine/ops/native_functions/binary.yaml:188", "engine/generated/VariableType.ts:1639");
+}, "VariableType::remainder_Scalar_Tensor", "engine/ops/native_functions/binary.yaml:188", "engine/generated/VariableType.ts:1669");
 registerKernel(ops.fmod_Tensor_out, "Autograd", (ks, self, other, out) => {
   if (compute_requires_grad(self, other)) throw_error_out_requires_grad("fmod");
   const _result = below_autograd(() => ops.fmod_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
   if ((isFwGradDefined(self) || isFwGradDefined(other) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with fmod_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::fmod_Tensor_out", "engine/ops/native_functions/binary.yaml:194", "engine/generated/VariableType.ts:1647");
+}, "VariableType::fmod_Tensor_out", "engine/ops/native_functions/binary.yaml:194", "engine/generated/VariableType.ts:1677");
 registerKernel(ops.fmod_Tensor, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
   const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(other);
@@ -1677,7 +1707,7 @@ registerKernel(ops.fmod_Tensor, "Autograd", (ks, self, other) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::fmod_Tensor", "engine/ops/native_functions/binary.yaml:200", "engine/generated/VariableType.ts:1653");
+}, "VariableType::fmod_Tensor", "engine/ops/native_functions/binary.yaml:200", "engine/generated/VariableType.ts:1683");
 registerKernel(ops.fmod__Tensor, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
   const _any_has_forward_grad_self = isFwGradDefined(self) || isFwGradDefined(other);
@@ -1711,13 +1741,13 @@ registerKernel(ops.fmod__Tensor, "Autograd", (ks, self, other) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::fmod__Tensor", "engine/ops/native_functions/binary.yaml:204", "engine/generated/VariableType.ts:1681");
+}, "VariableType::fmod__Tensor", "engine/ops/native_functions/binary.yaml:204", "engine/generated/VariableType.ts:1711");
 registerKernel(ops.fmod_Scalar_out, "Autograd", (ks, self, other, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("fmod");
   const _result = below_autograd(() => ops.fmod_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with fmod_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::fmod_Scalar_out", "engine/ops/native_functions/binary.yaml:208", "engine/generated/VariableType.ts:1715");
+}, "VariableType::fmod_Scalar_out", "engine/ops/native_functions/binary.yaml:208", "engine/generated/VariableType.ts:1745");
 registerKernel(ops.fmod_Scalar, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -1739,7 +1769,7 @@ registerKernel(ops.fmod_Scalar, "Autograd", (ks, self, other) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::fmod_Scalar", "engine/ops/native_functions/binary.yaml:212", "engine/generated/VariableType.ts:1721");
+}, "VariableType::fmod_Scalar", "engine/ops/native_functions/binary.yaml:212", "engine/generated/VariableType.ts:1751");
 registerKernel(ops.fmod__Scalar, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -1763,13 +1793,13 @@ registerKernel(ops.fmod__Scalar, "Autograd", (ks, self, other) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::fmod__Scalar", "engine/ops/native_functions/binary.yaml:217", "engine/generated/VariableType.ts:1743");
+}, "VariableType::fmod__Scalar", "engine/ops/native_functions/binary.yaml:217", "engine/generated/VariableType.ts:1773");
 registerKernel(ops.pow_Tensor_Tensor_out, "Autograd", (ks, self, exponent, out) => {
   if (compute_requires_grad(self, exponent)) throw_error_out_requires_grad("pow");
   const _result = below_autograd(() => ops.pow_Tensor_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, exponent, out));
   if ((isFwGradDefined(self) || isFwGradDefined(exponent) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with pow_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::pow_Tensor_Tensor_out", "engine/ops/native_functions/binary.yaml:224", "engine/generated/VariableType.ts:1767");
+}, "VariableType::pow_Tensor_Tensor_out", "engine/ops/native_functions/binary.yaml:224", "engine/generated/VariableType.ts:1797");
 registerKernel(ops.pow_Tensor_Tensor, "Autograd", (ks, self, exponent) => {
   const _any_requires_grad = compute_requires_grad(self, exponent);
   const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(exponent);
@@ -1799,7 +1829,7 @@ registerKernel(ops.pow_Tensor_Tensor, "Autograd", (ks, self, exponent) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::pow_Tensor_Tensor", "engine/ops/native_functions/binary.yaml:230", "engine/generated/VariableType.ts:1773");
+}, "VariableType::pow_Tensor_Tensor", "engine/ops/native_functions/binary.yaml:230", "engine/generated/VariableType.ts:1803");
 registerKernel(ops.pow__Tensor, "Autograd", (ks, self, exponent) => {
   const _any_requires_grad = compute_requires_grad(self, exponent);
   const _any_has_forward_grad_self = isFwGradDefined(self) || isFwGradDefined(exponent);
@@ -1834,13 +1864,13 @@ registerKernel(ops.pow__Tensor, "Autograd", (ks, self, exponent) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::pow__Tensor", "engine/ops/native_functions/binary.yaml:234", "engine/generated/VariableType.ts:1803");
+}, "VariableType::pow__Tensor", "engine/ops/native_functions/binary.yaml:234", "engine/generated/VariableType.ts:1833");
 registerKernel(ops.pow_Scalar_out, "Autograd", (ks, self, exponent, out) => {
   if (compute_requires_grad(exponent)) throw_error_out_requires_grad("pow");
   const _result = below_autograd(() => ops.pow_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, exponent, out));
   if ((isFwGradDefined(exponent) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with pow_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::pow_Scalar_out", "engine/ops/native_functions/binary.yaml:238", "engine/generated/VariableType.ts:1838");
+}, "VariableType::pow_Scalar_out", "engine/ops/native_functions/binary.yaml:238", "engine/generated/VariableType.ts:1868");
 registerKernel(ops.pow_Scalar, "Autograd", (ks, self, exponent) => {
   const _any_requires_grad = compute_requires_grad(exponent);
   const _any_has_forward_grad_result = isFwGradDefined(exponent);
@@ -1867,13 +1897,13 @@ registerKernel(ops.pow_Scalar, "Autograd", (ks, self, exponent) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::pow_Scalar", "engine/ops/native_functions/binary.yaml:243", "engine/generated/VariableType.ts:1844");
+}, "VariableType::pow_Scalar", "engine/ops/native_functions/binary.yaml:243", "engine/generated/VariableType.ts:1874");
 registerKernel(ops.pow_Tensor_Scalar_out, "Autograd", (ks, self, exponent, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("pow");
   const _result = below_autograd(() => ops.pow_Tensor_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, exponent, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with pow_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::pow_Tensor_Scalar_out", "engine/ops/native_functions/binary.yaml:246", "engine/generated/VariableType.ts:1871");
+}, "VariableType::pow_Tensor_Scalar_out", "engine/ops/native_functions/binary.yaml:246", "engine/generated/VariableType.ts:1901");
 registerKernel(ops.pow_Tensor_Scalar, "Autograd", (ks, self, exponent) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -1898,7 +1928,7 @@ registerKernel(ops.pow_Tensor_Scalar, "Autograd", (ks, self, exponent) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::pow_Tensor_Scalar", "engine/ops/native_functions/binary.yaml:252", "engine/generated/VariableType.ts:1877");
+}, "VariableType::pow_Tensor_Scalar", "engine/ops/native_functions/binary.yaml:252", "engine/generated/VariableType.ts:1907");
 registerKernel(ops.pow__Scalar, "Autograd", (ks, self, exponent) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -1929,13 +1959,13 @@ registerKernel(ops.pow__Scalar, "Autograd", (ks, self, exponent) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::pow__Scalar", "engine/ops/native_functions/binary.yaml:256", "engine/generated/VariableType.ts:1902");
+}, "VariableType::pow__Scalar", "engine/ops/native_functions/binary.yaml:256", "engine/generated/VariableType.ts:1932");
 registerKernel(ops.atan2_out, "Autograd", (ks, self, other, out) => {
   if (compute_requires_grad(self, other)) throw_error_out_requires_grad("atan2");
   const _result = below_autograd(() => ops.atan2_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
   if ((isFwGradDefined(self) || isFwGradDefined(other) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with atan2_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::atan2_out", "engine/ops/native_functions/binary.yaml:262", "engine/generated/VariableType.ts:1933");
+}, "VariableType::atan2_out", "engine/ops/native_functions/binary.yaml:262", "engine/generated/VariableType.ts:1963");
 registerKernel(ops.atan2__default, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
   const _any_has_forward_grad_self = isFwGradDefined(self) || isFwGradDefined(other);
@@ -1969,7 +1999,7 @@ registerKernel(ops.atan2__default, "Autograd", (ks, self, other) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::atan2__default", "engine/ops/native_functions/binary.yaml:268", "engine/generated/VariableType.ts:1939");
+}, "VariableType::atan2__default", "engine/ops/native_functions/binary.yaml:268", "engine/generated/VariableType.ts:1969");
 registerKernel(ops.atan2_default, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
   const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(other);
@@ -1997,13 +2027,13 @@ registerKernel(ops.atan2_default, "Autograd", (ks, self, other) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::atan2_default", "engine/ops/native_functions/binary.yaml:272", "engine/generated/VariableType.ts:1973");
+}, "VariableType::atan2_default", "engine/ops/native_functions/binary.yaml:272", "engine/generated/VariableType.ts:2003");
 registerKernel(ops.hypot_out, "Autograd", (ks, self, other, out) => {
   if (compute_requires_grad(self, other)) throw_error_out_requires_grad("hypot");
   const _result = below_autograd(() => ops.hypot_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
   if ((isFwGradDefined(self) || isFwGradDefined(other) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with hypot_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::hypot_out", "engine/ops/native_functions/binary.yaml:276", "engine/generated/VariableType.ts:2001");
+}, "VariableType::hypot_out", "engine/ops/native_functions/binary.yaml:276", "engine/generated/VariableType.ts:2031");
 registerKernel(ops.hypot_default, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
   const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(other);
@@ -2033,7 +2063,7 @@ registerKernel(ops.hypot_default, "Autograd", (ks, self, other) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::hypot_default", "engine/ops/native_functions/binary.yaml:282", "engine/generated/VariableType.ts:2007");
+}, "VariableType::hypot_default", "engine/ops/native_functions/binary.yaml:282", "engine/generated/VariableType.ts:2037");
 registerKernel(ops.hypot__default, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
   const _any_has_forward_grad_self = isFwGradDefined(self) || isFwGradDefined(other);
@@ -2068,13 +2098,13 @@ registerKernel(ops.hypot__default, "Autograd", (ks, self, other) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::hypot__default", "engine/ops/native_functions/binary.yaml:286", "engine/generated/VariableType.ts:2037");
+}, "VariableType::hypot__default", "engine/ops/native_functions/binary.yaml:286", "engine/generated/VariableType.ts:2067");
 registerKernel(ops.copysign_out, "Autograd", (ks, self, other, out) => {
   if (compute_requires_grad(self, other)) throw_error_out_requires_grad("copysign");
   const _result = below_autograd(() => ops.copysign_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
   if ((isFwGradDefined(self) || isFwGradDefined(other) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with copysign_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::copysign_out", "engine/ops/native_functions/binary.yaml:290", "engine/generated/VariableType.ts:2072");
+}, "VariableType::copysign_out", "engine/ops/native_functions/binary.yaml:290", "engine/generated/VariableType.ts:2102");
 registerKernel(ops.copysign_Tensor, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -2102,7 +2132,7 @@ registerKernel(ops.copysign_Tensor, "Autograd", (ks, self, other) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::copysign_Tensor", "engine/ops/native_functions/binary.yaml:296", "engine/generated/VariableType.ts:2078");
+}, "VariableType::copysign_Tensor", "engine/ops/native_functions/binary.yaml:296", "engine/generated/VariableType.ts:2108");
 registerKernel(ops.copysign__Tensor, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -2135,7 +2165,7 @@ registerKernel(ops.copysign__Tensor, "Autograd", (ks, self, other) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::copysign__Tensor", "engine/ops/native_functions/binary.yaml:300", "engine/generated/VariableType.ts:2106");
+}, "VariableType::copysign__Tensor", "engine/ops/native_functions/binary.yaml:300", "engine/generated/VariableType.ts:2136");
 registerKernel(ops.copysign_Scalar, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -2161,7 +2191,7 @@ registerKernel(ops.copysign_Scalar, "Autograd", (ks, self, other) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::copysign_Scalar", "engine/ops/native_functions/binary.yaml:304", "engine/generated/VariableType.ts:2139");
+}, "VariableType::copysign_Scalar", "engine/ops/native_functions/binary.yaml:304", "engine/generated/VariableType.ts:2169");
 registerKernel(ops.copysign__Scalar, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -2192,13 +2222,13 @@ registerKernel(ops.copysign__Scalar, "Autograd", (ks, self, other) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::copysign__Scalar", "engine/ops/native_functions/binary.yaml:309", "engine/generated/VariableType.ts:2165");
+}, "VariableType::copysign__Scalar", "engine/ops/native_functions/binary.yaml:309", "engine/generated/VariableType.ts:2195");
 registerKernel(ops.copysign_Scalar_out, "Autograd", (ks, self, other, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("copysign");
   const _result = below_autograd(() => ops.copysign_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with copysign_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::copysign_Scalar_out", "engine/ops/native_functions/binary.yaml:314", "engine/generated/VariableType.ts:2196");
+}, "VariableType::copysign_Scalar_out", "engine/ops/native_functions/binary.yaml:314", "engine/generated/VariableType.ts:2226");
 registerKernel(ops.fmin_default, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
   const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(other);
@@ -2226,13 +2256,13 @@ registerKernel(ops.fmin_default, "Autograd", (ks, self, other) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::fmin_default", "engine/ops/native_functions/binary.yaml:320", "engine/generated/VariableType.ts:2202");
+}, "VariableType::fmin_default", "engine/ops/native_functions/binary.yaml:320", "engine/generated/VariableType.ts:2232");
 registerKernel(ops.fmin_out, "Autograd", (ks, self, other, out) => {
   if (compute_requires_grad(self, other)) throw_error_out_requires_grad("fmin");
   const _result = below_autograd(() => ops.fmin_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
   if ((isFwGradDefined(self) || isFwGradDefined(other) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with fmin_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::fmin_out", "engine/ops/native_functions/binary.yaml:324", "engine/generated/VariableType.ts:2230");
+}, "VariableType::fmin_out", "engine/ops/native_functions/binary.yaml:324", "engine/generated/VariableType.ts:2260");
 registerKernel(ops.fmax_default, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
   const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(other);
@@ -2260,13 +2290,13 @@ registerKernel(ops.fmax_default, "Autograd", (ks, self, other) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::fmax_default", "engine/ops/native_functions/binary.yaml:330", "engine/generated/VariableType.ts:2236");
+}, "VariableType::fmax_default", "engine/ops/native_functions/binary.yaml:330", "engine/generated/VariableType.ts:2266");
 registerKernel(ops.fmax_out, "Autograd", (ks, self, other, out) => {
   if (compute_requires_grad(self, other)) throw_error_out_requires_grad("fmax");
   const _result = below_autograd(() => ops.fmax_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
   if ((isFwGradDefined(self) || isFwGradDefined(other) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with fmax_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::fmax_out", "engine/ops/native_functions/binary.yaml:334", "engine/generated/VariableType.ts:2264");
+}, "VariableType::fmax_out", "engine/ops/native_functions/binary.yaml:334", "engine/generated/VariableType.ts:2294");
 registerKernel(ops.maximum_default, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
   const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(other);
@@ -2295,13 +2325,13 @@ registerKernel(ops.maximum_default, "Autograd", (ks, self, other) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::maximum_default", "engine/ops/native_functions/binary.yaml:340", "engine/generated/VariableType.ts:2270");
+}, "VariableType::maximum_default", "engine/ops/native_functions/binary.yaml:340", "engine/generated/VariableType.ts:2300");
 registerKernel(ops.maximum_out, "Autograd", (ks, self, other, out) => {
   if (compute_requires_grad(self, other)) throw_error_out_requires_grad("maximum");
   const _result = below_autograd(() => ops.maximum_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
   if ((isFwGradDefined(self) || isFwGradDefined(other) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with maximum_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::maximum_out", "engine/ops/native_functions/binary.yaml:344", "engine/generated/VariableType.ts:2299");
+}, "VariableType::maximum_out", "engine/ops/native_functions/binary.yaml:344", "engine/generated/VariableType.ts:2329");
 registerKernel(ops.minimum_default, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
   const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(other);
@@ -2330,19 +2360,19 @@ registerKernel(ops.minimum_default, "Autograd", (ks, self, other) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::minimum_default", "engine/ops/native_functions/binary.yaml:350", "engine/generated/VariableType.ts:2305");
+}, "VariableType::minimum_default", "engine/ops/native_functions/binary.yaml:350", "engine/generated/VariableType.ts:2335");
 registerKernel(ops.minimum_out, "Autograd", (ks, self, other, out) => {
   if (compute_requires_grad(self, other)) throw_error_out_requires_grad("minimum");
   const _result = below_autograd(() => ops.minimum_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
   if ((isFwGradDefined(self) || isFwGradDefined(other) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with minimum_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::minimum_out", "engine/ops/native_functions/binary.yaml:354", "engine/generated/VariableType.ts:2334");
+}, "VariableType::minimum_out", "engine/ops/native_functions/binary.yaml:354", "engine/generated/VariableType.ts:2364");
 registerKernel(ops.eq_Tensor_out, "Autograd", (ks, self, other, out) => {
   const _result = below_autograd(() => ops.eq_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
   if ((isFwGradDefined(self) || isFwGradDefined(other) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with eq_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::eq_Tensor_out", "engine/ops/native_functions/binary.yaml:362", "engine/generated/VariableType.ts:2340");
-registerKernel(ops.eq_Tensor, "Autograd", (ks, self, other) => below_autograd(() => ops.eq_Tensor.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::eq_Tensor", "engine/ops/native_functions/binary.yaml:368", "engine/generated/VariableType.ts:2345");
+}, "VariableType::eq_Tensor_out", "engine/ops/native_functions/binary.yaml:362", "engine/generated/VariableType.ts:2370");
+registerKernel(ops.eq_Tensor, "Autograd", (ks, self, other) => below_autograd(() => ops.eq_Tensor.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::eq_Tensor", "engine/ops/native_functions/binary.yaml:368", "engine/generated/VariableType.ts:2375");
 registerKernel(ops.eq__Tensor, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -2369,13 +2399,13 @@ registerKernel(ops.eq__Tensor, "Autograd", (ks, self, other) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::eq__Tensor", "engine/ops/native_functions/binary.yaml:372", "engine/generated/VariableType.ts:2346");
+}, "VariableType::eq__Tensor", "engine/ops/native_functions/binary.yaml:372", "engine/generated/VariableType.ts:2376");
 registerKernel(ops.eq_Scalar_out, "Autograd", (ks, self, other, out) => {
   const _result = below_autograd(() => ops.eq_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with eq_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::eq_Scalar_out", "engine/ops/native_functions/binary.yaml:376", "engine/generated/VariableType.ts:2373");
-registerKernel(ops.eq_Scalar, "Autograd", (ks, self, other) => below_autograd(() => ops.eq_Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::eq_Scalar", "engine/ops/native_functions/binary.yaml:382", "engine/generated/VariableType.ts:2378");
+}, "VariableType::eq_Scalar_out", "engine/ops/native_functions/binary.yaml:376", "engine/generated/VariableType.ts:2403");
+registerKernel(ops.eq_Scalar, "Autograd", (ks, self, other) => below_autograd(() => ops.eq_Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::eq_Scalar", "engine/ops/native_functions/binary.yaml:382", "engine/generated/VariableType.ts:2408");
 registerKernel(ops.eq__Scalar, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -2400,13 +2430,13 @@ registerKernel(ops.eq__Scalar, "Autograd", (ks, self, other) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::eq__Scalar", "engine/ops/native_functions/binary.yaml:386", "engine/generated/VariableType.ts:2379");
+}, "VariableType::eq__Scalar", "engine/ops/native_functions/binary.yaml:386", "engine/generated/VariableType.ts:2409");
 registerKernel(ops.ne_Tensor_out, "Autograd", (ks, self, other, out) => {
   const _result = below_autograd(() => ops.ne_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
   if ((isFwGradDefined(self) || isFwGradDefined(other) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with ne_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::ne_Tensor_out", "engine/ops/native_functions/binary.yaml:390", "engine/generated/VariableType.ts:2404");
-registerKernel(ops.ne_Tensor, "Autograd", (ks, self, other) => below_autograd(() => ops.ne_Tensor.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::ne_Tensor", "engine/ops/native_functions/binary.yaml:396", "engine/generated/VariableType.ts:2409");
+}, "VariableType::ne_Tensor_out", "engine/ops/native_functions/binary.yaml:390", "engine/generated/VariableType.ts:2434");
+registerKernel(ops.ne_Tensor, "Autograd", (ks, self, other) => below_autograd(() => ops.ne_Tensor.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::ne_Tensor", "engine/ops/native_functions/binary.yaml:396", "engine/generated/VariableType.ts:2439");
 registerKernel(ops.ne__Tensor, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -2433,13 +2463,13 @@ registerKernel(ops.ne__Tensor, "Autograd", (ks, self, other) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::ne__Tensor", "engine/ops/native_functions/binary.yaml:400", "engine/generated/VariableType.ts:2410");
+}, "VariableType::ne__Tensor", "engine/ops/native_functions/binary.yaml:400", "engine/generated/VariableType.ts:2440");
 registerKernel(ops.ne_Scalar_out, "Autograd", (ks, self, other, out) => {
   const _result = below_autograd(() => ops.ne_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with ne_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::ne_Scalar_out", "engine/ops/native_functions/binary.yaml:404", "engine/generated/VariableType.ts:2437");
-registerKernel(ops.ne_Scalar, "Autograd", (ks, self, other) => below_autograd(() => ops.ne_Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::ne_Scalar", "engine/ops/native_functions/binary.yaml:410", "engine/generated/VariableType.ts:2442");
+}, "VariableType::ne_Scalar_out", "engine/ops/native_functions/binary.yaml:404", "engine/generated/VariableType.ts:2467");
+registerKernel(ops.ne_Scalar, "Autograd", (ks, self, other) => below_autograd(() => ops.ne_Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::ne_Scalar", "engine/ops/native_functions/binary.yaml:410", "engine/generated/VariableType.ts:2472");
 registerKernel(ops.ne__Scalar, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -2464,13 +2494,13 @@ registerKernel(ops.ne__Scalar, "Autograd", (ks, self, other) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::ne__Scalar", "engine/ops/native_functions/binary.yaml:414", "engine/generated/VariableType.ts:2443");
+}, "VariableType::ne__Scalar", "engine/ops/native_functions/binary.yaml:414", "engine/generated/VariableType.ts:2473");
 registerKernel(ops.lt_Tensor_out, "Autograd", (ks, self, other, out) => {
   const _result = below_autograd(() => ops.lt_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
   if ((isFwGradDefined(self) || isFwGradDefined(other) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with lt_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::lt_Tensor_out", "engine/ops/native_functions/binary.yaml:418", "engine/generated/VariableType.ts:2468");
-registerKernel(ops.lt_Tensor, "Autograd", (ks, self, other) => below_autograd(() => ops.lt_Tensor.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::lt_Tensor", "engine/ops/native_functions/binary.yaml:424", "engine/generated/VariableType.ts:2473");
+}, "VariableType::lt_Tensor_out", "engine/ops/native_functions/binary.yaml:418", "engine/generated/VariableType.ts:2498");
+registerKernel(ops.lt_Tensor, "Autograd", (ks, self, other) => below_autograd(() => ops.lt_Tensor.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::lt_Tensor", "engine/ops/native_functions/binary.yaml:424", "engine/generated/VariableType.ts:2503");
 registerKernel(ops.lt__Tensor, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -2497,13 +2527,13 @@ registerKernel(ops.lt__Tensor, "Autograd", (ks, self, other) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::lt__Tensor", "engine/ops/native_functions/binary.yaml:428", "engine/generated/VariableType.ts:2474");
+}, "VariableType::lt__Tensor", "engine/ops/native_functions/binary.yaml:428", "engine/generated/VariableType.ts:2504");
 registerKernel(ops.lt_Scalar_out, "Autograd", (ks, self, other, out) => {
   const _result = below_autograd(() => ops.lt_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with lt_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::lt_Scalar_out", "engine/ops/native_functions/binary.yaml:432", "engine/generated/VariableType.ts:2501");
-registerKernel(ops.lt_Scalar, "Autograd", (ks, self, other) => below_autograd(() => ops.lt_Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::lt_Scalar", "engine/ops/native_functions/binary.yaml:438", "engine/generated/VariableType.ts:2506");
+}, "VariableType::lt_Scalar_out", "engine/ops/native_functions/binary.yaml:432", "engine/generated/VariableType.ts:2531");
+registerKernel(ops.lt_Scalar, "Autograd", (ks, self, other) => below_autograd(() => ops.lt_Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::lt_Scalar", "engine/ops/native_functions/binary.yaml:438", "engine/generated/VariableType.ts:2536");
 registerKernel(ops.lt__Scalar, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -2528,13 +2558,13 @@ registerKernel(ops.lt__Scalar, "Autograd", (ks, self, other) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::lt__Scalar", "engine/ops/native_functions/binary.yaml:442", "engine/generated/VariableType.ts:2507");
+}, "VariableType::lt__Scalar", "engine/ops/native_functions/binary.yaml:442", "engine/generated/VariableType.ts:2537");
 registerKernel(ops.le_Tensor_out, "Autograd", (ks, self, other, out) => {
   const _result = below_autograd(() => ops.le_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
   if ((isFwGradDefined(self) || isFwGradDefined(other) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with le_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::le_Tensor_out", "engine/ops/native_functions/binary.yaml:446", "engine/generated/VariableType.ts:2532");
-registerKernel(ops.le_Tensor, "Autograd", (ks, self, other) => below_autograd(() => ops.le_Tensor.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::le_Tensor", "engine/ops/native_functions/binary.yaml:452", "engine/generated/VariableType.ts:2537");
+}, "VariableType::le_Tensor_out", "engine/ops/native_functions/binary.yaml:446", "engine/generated/VariableType.ts:2562");
+registerKernel(ops.le_Tensor, "Autograd", (ks, self, other) => below_autograd(() => ops.le_Tensor.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::le_Tensor", "engine/ops/native_functions/binary.yaml:452", "engine/generated/VariableType.ts:2567");
 registerKernel(ops.le__Tensor, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -2561,13 +2591,13 @@ registerKernel(ops.le__Tensor, "Autograd", (ks, self, other) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::le__Tensor", "engine/ops/native_functions/binary.yaml:456", "engine/generated/VariableType.ts:2538");
+}, "VariableType::le__Tensor", "engine/ops/native_functions/binary.yaml:456", "engine/generated/VariableType.ts:2568");
 registerKernel(ops.le_Scalar_out, "Autograd", (ks, self, other, out) => {
   const _result = below_autograd(() => ops.le_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with le_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::le_Scalar_out", "engine/ops/native_functions/binary.yaml:460", "engine/generated/VariableType.ts:2565");
-registerKernel(ops.le_Scalar, "Autograd", (ks, self, other) => below_autograd(() => ops.le_Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::le_Scalar", "engine/ops/native_functions/binary.yaml:466", "engine/generated/VariableType.ts:2570");
+}, "VariableType::le_Scalar_out", "engine/ops/native_functions/binary.yaml:460", "engine/generated/VariableType.ts:2595");
+registerKernel(ops.le_Scalar, "Autograd", (ks, self, other) => below_autograd(() => ops.le_Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::le_Scalar", "engine/ops/native_functions/binary.yaml:466", "engine/generated/VariableType.ts:2600");
 registerKernel(ops.le__Scalar, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -2592,13 +2622,13 @@ registerKernel(ops.le__Scalar, "Autograd", (ks, self, other) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::le__Scalar", "engine/ops/native_functions/binary.yaml:470", "engine/generated/VariableType.ts:2571");
+}, "VariableType::le__Scalar", "engine/ops/native_functions/binary.yaml:470", "engine/generated/VariableType.ts:2601");
 registerKernel(ops.gt_Tensor_out, "Autograd", (ks, self, other, out) => {
   const _result = below_autograd(() => ops.gt_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
   if ((isFwGradDefined(self) || isFwGradDefined(other) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with gt_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::gt_Tensor_out", "engine/ops/native_functions/binary.yaml:474", "engine/generated/VariableType.ts:2596");
-registerKernel(ops.gt_Tensor, "Autograd", (ks, self, other) => below_autograd(() => ops.gt_Tensor.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::gt_Tensor", "engine/ops/native_functions/binary.yaml:480", "engine/generated/VariableType.ts:2601");
+}, "VariableType::gt_Tensor_out", "engine/ops/native_functions/binary.yaml:474", "engine/generated/VariableType.ts:2626");
+registerKernel(ops.gt_Tensor, "Autograd", (ks, self, other) => below_autograd(() => ops.gt_Tensor.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::gt_Tensor", "engine/ops/native_functions/binary.yaml:480", "engine/generated/VariableType.ts:2631");
 registerKernel(ops.gt__Tensor, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -2625,13 +2655,13 @@ registerKernel(ops.gt__Tensor, "Autograd", (ks, self, other) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::gt__Tensor", "engine/ops/native_functions/binary.yaml:484", "engine/generated/VariableType.ts:2602");
+}, "VariableType::gt__Tensor", "engine/ops/native_functions/binary.yaml:484", "engine/generated/VariableType.ts:2632");
 registerKernel(ops.gt_Scalar_out, "Autograd", (ks, self, other, out) => {
   const _result = below_autograd(() => ops.gt_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with gt_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::gt_Scalar_out", "engine/ops/native_functions/binary.yaml:488", "engine/generated/VariableType.ts:2629");
-registerKernel(ops.gt_Scalar, "Autograd", (ks, self, other) => below_autograd(() => ops.gt_Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::gt_Scalar", "engine/ops/native_functions/binary.yaml:494", "engine/generated/VariableType.ts:2634");
+}, "VariableType::gt_Scalar_out", "engine/ops/native_functions/binary.yaml:488", "engine/generated/VariableType.ts:2659");
+registerKernel(ops.gt_Scalar, "Autograd", (ks, self, other) => below_autograd(() => ops.gt_Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::gt_Scalar", "engine/ops/native_functions/binary.yaml:494", "engine/generated/VariableType.ts:2664");
 registerKernel(ops.gt__Scalar, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -2656,13 +2686,13 @@ registerKernel(ops.gt__Scalar, "Autograd", (ks, self, other) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::gt__Scalar", "engine/ops/native_functions/binary.yaml:498", "engine/generated/VariableType.ts:2635");
+}, "VariableType::gt__Scalar", "engine/ops/native_functions/binary.yaml:498", "engine/generated/VariableType.ts:2665");
 registerKernel(ops.ge_Tensor_out, "Autograd", (ks, self, other, out) => {
   const _result = below_autograd(() => ops.ge_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
   if ((isFwGradDefined(self) || isFwGradDefined(other) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with ge_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::ge_Tensor_out", "engine/ops/native_functions/binary.yaml:502", "engine/generated/VariableType.ts:2660");
-registerKernel(ops.ge_Tensor, "Autograd", (ks, self, other) => below_autograd(() => ops.ge_Tensor.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::ge_Tensor", "engine/ops/native_functions/binary.yaml:508", "engine/generated/VariableType.ts:2665");
+}, "VariableType::ge_Tensor_out", "engine/ops/native_functions/binary.yaml:502", "engine/generated/VariableType.ts:2690");
+registerKernel(ops.ge_Tensor, "Autograd", (ks, self, other) => below_autograd(() => ops.ge_Tensor.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::ge_Tensor", "engine/ops/native_functions/binary.yaml:508", "engine/generated/VariableType.ts:2695");
 registerKernel(ops.ge__Tensor, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -2689,13 +2719,13 @@ registerKernel(ops.ge__Tensor, "Autograd", (ks, self, other) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::ge__Tensor", "engine/ops/native_functions/binary.yaml:512", "engine/generated/VariableType.ts:2666");
+}, "VariableType::ge__Tensor", "engine/ops/native_functions/binary.yaml:512", "engine/generated/VariableType.ts:2696");
 registerKernel(ops.ge_Scalar_out, "Autograd", (ks, self, other, out) => {
   const _result = below_autograd(() => ops.ge_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with ge_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::ge_Scalar_out", "engine/ops/native_functions/binary.yaml:516", "engine/generated/VariableType.ts:2693");
-registerKernel(ops.ge_Scalar, "Autograd", (ks, self, other) => below_autograd(() => ops.ge_Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::ge_Scalar", "engine/ops/native_functions/binary.yaml:522", "engine/generated/VariableType.ts:2698");
+}, "VariableType::ge_Scalar_out", "engine/ops/native_functions/binary.yaml:516", "engine/generated/VariableType.ts:2723");
+registerKernel(ops.ge_Scalar, "Autograd", (ks, self, other) => below_autograd(() => ops.ge_Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::ge_Scalar", "engine/ops/native_functions/binary.yaml:522", "engine/generated/VariableType.ts:2728");
 registerKernel(ops.ge__Scalar, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -2720,7 +2750,7 @@ registerKernel(ops.ge__Scalar, "Autograd", (ks, self, other) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::ge__Scalar", "engine/ops/native_functions/binary.yaml:526", "engine/generated/VariableType.ts:2699");
+}, "VariableType::ge__Scalar", "engine/ops/native_functions/binary.yaml:526", "engine/generated/VariableType.ts:2729");
 registerKernel(ops.allclose_default, "Autograd", (ks, self, other, rtol, atol, equal_nan) => {
   const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::allclose", self, other) : null;
   const _result = below_autograd(() => ops.allclose_default.redispatch(ks.and(after_autograd_keyset), self, other, rtol, atol, equal_nan));
@@ -2728,7 +2758,7 @@ registerKernel(ops.allclose_default, "Autograd", (ks, self, other, rtol, atol, e
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self) || isFwGradDefined(other))) throw new NotImplementedError("Trying to use forward AD with allclose that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::allclose_default", "engine/ops/native_functions/binary.yaml:535", "engine/generated/VariableType.ts:2724");
+}, "VariableType::allclose_default", "engine/ops/native_functions/binary.yaml:535", "engine/generated/VariableType.ts:2754");
 registerKernel(ops.equal_default, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::equal", self, other) : null;
   const _result = below_autograd(() => ops.equal_default.redispatch(ks.and(after_autograd_keyset), self, other));
@@ -2736,7 +2766,7 @@ registerKernel(ops.equal_default, "Autograd", (ks, self, other) => {
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self) || isFwGradDefined(other))) throw new NotImplementedError("Trying to use forward AD with equal that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::equal_default", "engine/ops/native_functions/binary.yaml:542", "engine/generated/VariableType.ts:2732");
+}, "VariableType::equal_default", "engine/ops/native_functions/binary.yaml:542", "engine/generated/VariableType.ts:2762");
 registerKernel(ops.logical_xor_default, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::logical_xor", self, other) : null;
   const _result = below_autograd(() => ops.logical_xor_default.redispatch(ks.and(after_autograd_keyset), self, other));
@@ -2744,21 +2774,21 @@ registerKernel(ops.logical_xor_default, "Autograd", (ks, self, other) => {
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self) || isFwGradDefined(other))) throw new NotImplementedError("Trying to use forward AD with logical_xor that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::logical_xor_default", "engine/ops/native_functions/binary.yaml:550", "engine/generated/VariableType.ts:2740");
+}, "VariableType::logical_xor_default", "engine/ops/native_functions/binary.yaml:550", "engine/generated/VariableType.ts:2770");
 registerKernel(ops.logical_xor__default, "Autograd", (ks, self, other) => {
-  const grad_fn = compute_requires_grad(other) ? not_implemented_node("aten::logical_xor_", other) : null;
+  const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::logical_xor_", self, other) : null;
   if (grad_fn) check_inplace(self, true);
   const _result = below_autograd(() => ops.logical_xor__default.redispatch(ks.and(after_autograd_keyset), self, other));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) rebase_history(self, grad_fn);
   if ((isFwGradDefined(other))) throw new NotImplementedError("Trying to use forward AD with logical_xor_ that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::logical_xor__default", "engine/ops/native_functions/binary.yaml:555", "engine/generated/VariableType.ts:2748");
+}, "VariableType::logical_xor__default", "engine/ops/native_functions/binary.yaml:555", "engine/generated/VariableType.ts:2778");
 registerKernel(ops.logical_xor_out, "Autograd", (ks, self, other, out) => {
   const _result = below_autograd(() => ops.logical_xor_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
   if ((isFwGradDefined(self) || isFwGradDefined(other) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with logical_xor_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::logical_xor_out", "engine/ops/native_functions/binary.yaml:560", "engine/generated/VariableType.ts:2757");
+}, "VariableType::logical_xor_out", "engine/ops/native_functions/binary.yaml:560", "engine/generated/VariableType.ts:2787");
 registerKernel(ops.logical_and_default, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::logical_and", self, other) : null;
   const _result = below_autograd(() => ops.logical_and_default.redispatch(ks.and(after_autograd_keyset), self, other));
@@ -2766,21 +2796,21 @@ registerKernel(ops.logical_and_default, "Autograd", (ks, self, other) => {
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self) || isFwGradDefined(other))) throw new NotImplementedError("Trying to use forward AD with logical_and that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::logical_and_default", "engine/ops/native_functions/binary.yaml:564", "engine/generated/VariableType.ts:2762");
+}, "VariableType::logical_and_default", "engine/ops/native_functions/binary.yaml:564", "engine/generated/VariableType.ts:2792");
 registerKernel(ops.logical_and__default, "Autograd", (ks, self, other) => {
-  const grad_fn = compute_requires_grad(other) ? not_implemented_node("aten::logical_and_", other) : null;
+  const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::logical_and_", self, other) : null;
   if (grad_fn) check_inplace(self, true);
   const _result = below_autograd(() => ops.logical_and__default.redispatch(ks.and(after_autograd_keyset), self, other));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) rebase_history(self, grad_fn);
   if ((isFwGradDefined(other))) throw new NotImplementedError("Trying to use forward AD with logical_and_ that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::logical_and__default", "engine/ops/native_functions/binary.yaml:569", "engine/generated/VariableType.ts:2770");
+}, "VariableType::logical_and__default", "engine/ops/native_functions/binary.yaml:569", "engine/generated/VariableType.ts:2800");
 registerKernel(ops.logical_and_out, "Autograd", (ks, self, other, out) => {
   const _result = below_autograd(() => ops.logical_and_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
   if ((isFwGradDefined(self) || isFwGradDefined(other) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with logical_and_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::logical_and_out", "engine/ops/native_functions/binary.yaml:574", "engine/generated/VariableType.ts:2779");
+}, "VariableType::logical_and_out", "engine/ops/native_functions/binary.yaml:574", "engine/generated/VariableType.ts:2809");
 registerKernel(ops.logical_or_default, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::logical_or", self, other) : null;
   const _result = below_autograd(() => ops.logical_or_default.redispatch(ks.and(after_autograd_keyset), self, other));
@@ -2788,26 +2818,26 @@ registerKernel(ops.logical_or_default, "Autograd", (ks, self, other) => {
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self) || isFwGradDefined(other))) throw new NotImplementedError("Trying to use forward AD with logical_or that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::logical_or_default", "engine/ops/native_functions/binary.yaml:578", "engine/generated/VariableType.ts:2784");
+}, "VariableType::logical_or_default", "engine/ops/native_functions/binary.yaml:578", "engine/generated/VariableType.ts:2814");
 registerKernel(ops.logical_or__default, "Autograd", (ks, self, other) => {
-  const grad_fn = compute_requires_grad(other) ? not_implemented_node("aten::logical_or_", other) : null;
+  const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::logical_or_", self, other) : null;
   if (grad_fn) check_inplace(self, true);
   const _result = below_autograd(() => ops.logical_or__default.redispatch(ks.and(after_autograd_keyset), self, other));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) rebase_history(self, grad_fn);
   if ((isFwGradDefined(other))) throw new NotImplementedError("Trying to use forward AD with logical_or_ that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::logical_or__default", "engine/ops/native_functions/binary.yaml:583", "engine/generated/VariableType.ts:2792");
+}, "VariableType::logical_or__default", "engine/ops/native_functions/binary.yaml:583", "engine/generated/VariableType.ts:2822");
 registerKernel(ops.logical_or_out, "Autograd", (ks, self, other, out) => {
   const _result = below_autograd(() => ops.logical_or_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
   if ((isFwGradDefined(self) || isFwGradDefined(other) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with logical_or_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::logical_or_out", "engine/ops/native_functions/binary.yaml:588", "engine/generated/VariableType.ts:2801");
+}, "VariableType::logical_or_out", "engine/ops/native_functions/binary.yaml:588", "engine/generated/VariableType.ts:2831");
 registerKernel(ops.bitwise_and_Tensor_out, "Autograd", (ks, self, other, out) => {
   const _result = below_autograd(() => ops.bitwise_and_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
   if ((isFwGradDefined(self) || isFwGradDefined(other) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with bitwise_and_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::bitwise_and_Tensor_out", "engine/ops/native_functions/binary.yaml:594", "engine/generated/VariableType.ts:2806");
+}, "VariableType::bitwise_and_Tensor_out", "engine/ops/native_functions/binary.yaml:594", "engine/generated/VariableType.ts:2836");
 registerKernel(ops.bitwise_and_Tensor, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::bitwise_and", self, other) : null;
   const _result = below_autograd(() => ops.bitwise_and_Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
@@ -2815,21 +2845,21 @@ registerKernel(ops.bitwise_and_Tensor, "Autograd", (ks, self, other) => {
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self) || isFwGradDefined(other))) throw new NotImplementedError("Trying to use forward AD with bitwise_and that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::bitwise_and_Tensor", "engine/ops/native_functions/binary.yaml:601", "engine/generated/VariableType.ts:2811");
+}, "VariableType::bitwise_and_Tensor", "engine/ops/native_functions/binary.yaml:601", "engine/generated/VariableType.ts:2841");
 registerKernel(ops.bitwise_and__Tensor, "Autograd", (ks, self, other) => {
-  const grad_fn = compute_requires_grad(other) ? not_implemented_node("aten::bitwise_and_", other) : null;
+  const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::bitwise_and_", self, other) : null;
   if (grad_fn) check_inplace(self, true);
   const _result = below_autograd(() => ops.bitwise_and__Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) rebase_history(self, grad_fn);
   if ((isFwGradDefined(other))) throw new NotImplementedError("Trying to use forward AD with bitwise_and_ that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::bitwise_and__Tensor", "engine/ops/native_functions/binary.yaml:605", "engine/generated/VariableType.ts:2819");
+}, "VariableType::bitwise_and__Tensor", "engine/ops/native_functions/binary.yaml:605", "engine/generated/VariableType.ts:2849");
 registerKernel(ops.bitwise_and_Scalar_out, "Autograd", (ks, self, other, out) => {
   const _result = below_autograd(() => ops.bitwise_and_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with bitwise_and_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::bitwise_and_Scalar_out", "engine/ops/native_functions/binary.yaml:609", "engine/generated/VariableType.ts:2828");
+}, "VariableType::bitwise_and_Scalar_out", "engine/ops/native_functions/binary.yaml:609", "engine/generated/VariableType.ts:2858");
 registerKernel(ops.bitwise_and_Scalar, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::bitwise_and", self) : null;
   const _result = below_autograd(() => ops.bitwise_and_Scalar.redispatch(ks.and(after_autograd_keyset), self, other));
@@ -2837,7 +2867,7 @@ registerKernel(ops.bitwise_and_Scalar, "Autograd", (ks, self, other) => {
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with bitwise_and that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::bitwise_and_Scalar", "engine/ops/native_functions/binary.yaml:614", "engine/generated/VariableType.ts:2833");
+}, "VariableType::bitwise_and_Scalar", "engine/ops/native_functions/binary.yaml:614", "engine/generated/VariableType.ts:2863");
 registerKernel(ops.bitwise_and_Scalar_Tensor, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(other) ? not_implemented_node("aten::bitwise_and", other) : null;
   const _result = below_autograd(() => ops.bitwise_and_Scalar_Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
@@ -2845,12 +2875,12 @@ registerKernel(ops.bitwise_and_Scalar_Tensor, "Autograd", (ks, self, other) => {
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(other))) throw new NotImplementedError("Trying to use forward AD with bitwise_and that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::bitwise_and_Scalar_Tensor", "engine/ops/native_functions/binary.yaml:619", "engine/generated/VariableType.ts:2841");
+}, "VariableType::bitwise_and_Scalar_Tensor", "engine/ops/native_functions/binary.yaml:619", "engine/generated/VariableType.ts:2871");
 registerKernel(ops.bitwise_or_Tensor_out, "Autograd", (ks, self, other, out) => {
   const _result = below_autograd(() => ops.bitwise_or_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
   if ((isFwGradDefined(self) || isFwGradDefined(other) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with bitwise_or_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::bitwise_or_Tensor_out", "engine/ops/native_functions/binary.yaml:630", "engine/generated/VariableType.ts:2849");
+}, "VariableType::bitwise_or_Tensor_out", "engine/ops/native_functions/binary.yaml:630", "engine/generated/VariableType.ts:2879");
 registerKernel(ops.bitwise_or_Tensor, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::bitwise_or", self, other) : null;
   const _result = below_autograd(() => ops.bitwise_or_Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
@@ -2858,21 +2888,21 @@ registerKernel(ops.bitwise_or_Tensor, "Autograd", (ks, self, other) => {
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self) || isFwGradDefined(other))) throw new NotImplementedError("Trying to use forward AD with bitwise_or that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::bitwise_or_Tensor", "engine/ops/native_functions/binary.yaml:637", "engine/generated/VariableType.ts:2854");
+}, "VariableType::bitwise_or_Tensor", "engine/ops/native_functions/binary.yaml:637", "engine/generated/VariableType.ts:2884");
 registerKernel(ops.bitwise_or__Tensor, "Autograd", (ks, self, other) => {
-  const grad_fn = compute_requires_grad(other) ? not_implemented_node("aten::bitwise_or_", other) : null;
+  const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::bitwise_or_", self, other) : null;
   if (grad_fn) check_inplace(self, true);
   const _result = below_autograd(() => ops.bitwise_or__Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) rebase_history(self, grad_fn);
   if ((isFwGradDefined(other))) throw new NotImplementedError("Trying to use forward AD with bitwise_or_ that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::bitwise_or__Tensor", "engine/ops/native_functions/binary.yaml:641", "engine/generated/VariableType.ts:2862");
+}, "VariableType::bitwise_or__Tensor", "engine/ops/native_functions/binary.yaml:641", "engine/generated/VariableType.ts:2892");
 registerKernel(ops.bitwise_or_Scalar_out, "Autograd", (ks, self, other, out) => {
   const _result = below_autograd(() => ops.bitwise_or_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with bitwise_or_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::bitwise_or_Scalar_out", "engine/ops/native_functions/binary.yaml:645", "engine/generated/VariableType.ts:2871");
+}, "VariableType::bitwise_or_Scalar_out", "engine/ops/native_functions/binary.yaml:645", "engine/generated/VariableType.ts:2901");
 registerKernel(ops.bitwise_or_Scalar_Tensor, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(other) ? not_implemented_node("aten::bitwise_or", other) : null;
   const _result = below_autograd(() => ops.bitwise_or_Scalar_Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
@@ -2880,12 +2910,12 @@ registerKernel(ops.bitwise_or_Scalar_Tensor, "Autograd", (ks, self, other) => {
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(other))) throw new NotImplementedError("Trying to use forward AD with bitwise_or that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::bitwise_or_Scalar_Tensor", "engine/ops/native_functions/binary.yaml:655", "engine/generated/VariableType.ts:2876");
+}, "VariableType::bitwise_or_Scalar_Tensor", "engine/ops/native_functions/binary.yaml:655", "engine/generated/VariableType.ts:2906");
 registerKernel(ops.bitwise_xor_Tensor_out, "Autograd", (ks, self, other, out) => {
   const _result = below_autograd(() => ops.bitwise_xor_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
   if ((isFwGradDefined(self) || isFwGradDefined(other) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with bitwise_xor_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::bitwise_xor_Tensor_out", "engine/ops/native_functions/binary.yaml:666", "engine/generated/VariableType.ts:2884");
+}, "VariableType::bitwise_xor_Tensor_out", "engine/ops/native_functions/binary.yaml:666", "engine/generated/VariableType.ts:2914");
 registerKernel(ops.bitwise_xor_Tensor, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::bitwise_xor", self, other) : null;
   const _result = below_autograd(() => ops.bitwise_xor_Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
@@ -2893,21 +2923,21 @@ registerKernel(ops.bitwise_xor_Tensor, "Autograd", (ks, self, other) => {
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self) || isFwGradDefined(other))) throw new NotImplementedError("Trying to use forward AD with bitwise_xor that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::bitwise_xor_Tensor", "engine/ops/native_functions/binary.yaml:673", "engine/generated/VariableType.ts:2889");
+}, "VariableType::bitwise_xor_Tensor", "engine/ops/native_functions/binary.yaml:673", "engine/generated/VariableType.ts:2919");
 registerKernel(ops.bitwise_xor__Tensor, "Autograd", (ks, self, other) => {
-  const grad_fn = compute_requires_grad(other) ? not_implemented_node("aten::bitwise_xor_", other) : null;
+  const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::bitwise_xor_", self, other) : null;
   if (grad_fn) check_inplace(self, true);
   const _result = below_autograd(() => ops.bitwise_xor__Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) rebase_history(self, grad_fn);
   if ((isFwGradDefined(other))) throw new NotImplementedError("Trying to use forward AD with bitwise_xor_ that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::bitwise_xor__Tensor", "engine/ops/native_functions/binary.yaml:677", "engine/generated/VariableType.ts:2897");
+}, "VariableType::bitwise_xor__Tensor", "engine/ops/native_functions/binary.yaml:677", "engine/generated/VariableType.ts:2927");
 registerKernel(ops.bitwise_xor_Scalar_out, "Autograd", (ks, self, other, out) => {
   const _result = below_autograd(() => ops.bitwise_xor_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with bitwise_xor_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::bitwise_xor_Scalar_out", "engine/ops/native_functions/binary.yaml:681", "engine/generated/VariableType.ts:2906");
+}, "VariableType::bitwise_xor_Scalar_out", "engine/ops/native_functions/binary.yaml:681", "engine/generated/VariableType.ts:2936");
 registerKernel(ops.bitwise_xor_Scalar_Tensor, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(other) ? not_implemented_node("aten::bitwise_xor", other) : null;
   const _result = below_autograd(() => ops.bitwise_xor_Scalar_Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
@@ -2915,13 +2945,13 @@ registerKernel(ops.bitwise_xor_Scalar_Tensor, "Autograd", (ks, self, other) => {
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(other))) throw new NotImplementedError("Trying to use forward AD with bitwise_xor that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::bitwise_xor_Scalar_Tensor", "engine/ops/native_functions/binary.yaml:691", "engine/generated/VariableType.ts:2911");
+}, "VariableType::bitwise_xor_Scalar_Tensor", "engine/ops/native_functions/binary.yaml:691", "engine/generated/VariableType.ts:2941");
 registerKernel(ops.lerp_Tensor_out, "Autograd", (ks, self, end, weight, out) => {
   if (compute_requires_grad(self, end, weight)) throw_error_out_requires_grad("lerp");
   const _result = below_autograd(() => ops.lerp_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, end, weight, out));
   if ((isFwGradDefined(self) || isFwGradDefined(end) || isFwGradDefined(weight) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with lerp_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::lerp_Tensor_out", "engine/ops/native_functions/binary.yaml:704", "engine/generated/VariableType.ts:2919");
+}, "VariableType::lerp_Tensor_out", "engine/ops/native_functions/binary.yaml:704", "engine/generated/VariableType.ts:2949");
 registerKernel(ops.lerp_Tensor, "Autograd", (ks, self, end, weight) => {
   const _any_requires_grad = compute_requires_grad(self, end, weight);
   const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(end) || isFwGradDefined(weight);
@@ -2953,7 +2983,7 @@ registerKernel(ops.lerp_Tensor, "Autograd", (ks, self, end, weight) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::lerp_Tensor", "engine/ops/native_functions/binary.yaml:710", "engine/generated/VariableType.ts:2925");
+}, "VariableType::lerp_Tensor", "engine/ops/native_functions/binary.yaml:710", "engine/generated/VariableType.ts:2955");
 registerKernel(ops.lerp__Tensor, "Autograd", (ks, self, end, weight) => {
   const _any_requires_grad = compute_requires_grad(self, end, weight);
   const _any_has_forward_grad_self = isFwGradDefined(self) || isFwGradDefined(end) || isFwGradDefined(weight);
@@ -2991,13 +3021,13 @@ registerKernel(ops.lerp__Tensor, "Autograd", (ks, self, end, weight) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::lerp__Tensor", "engine/ops/native_functions/binary.yaml:714", "engine/generated/VariableType.ts:2957");
+}, "VariableType::lerp__Tensor", "engine/ops/native_functions/binary.yaml:714", "engine/generated/VariableType.ts:2987");
 registerKernel(ops.lerp_Scalar_out, "Autograd", (ks, self, end, weight, out) => {
   if (compute_requires_grad(self, end)) throw_error_out_requires_grad("lerp");
   const _result = below_autograd(() => ops.lerp_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, end, weight, out));
   if ((isFwGradDefined(self) || isFwGradDefined(end) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with lerp_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::lerp_Scalar_out", "engine/ops/native_functions/binary.yaml:718", "engine/generated/VariableType.ts:2995");
+}, "VariableType::lerp_Scalar_out", "engine/ops/native_functions/binary.yaml:718", "engine/generated/VariableType.ts:3025");
 registerKernel(ops.lerp_Scalar, "Autograd", (ks, self, end, weight) => {
   const _any_requires_grad = compute_requires_grad(self, end);
   const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(end);
@@ -3022,7 +3052,7 @@ registerKernel(ops.lerp_Scalar, "Autograd", (ks, self, end, weight) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::lerp_Scalar", "engine/ops/native_functions/binary.yaml:724", "engine/generated/VariableType.ts:3001");
+}, "VariableType::lerp_Scalar", "engine/ops/native_functions/binary.yaml:724", "engine/generated/VariableType.ts:3031");
 registerKernel(ops.lerp__Scalar, "Autograd", (ks, self, end, weight) => {
   const _any_requires_grad = compute_requires_grad(self, end);
   const _any_has_forward_grad_self = isFwGradDefined(self) || isFwGradDefined(end);
@@ -3049,13 +3079,13 @@ registerKernel(ops.lerp__Scalar, "Autograd", (ks, self, end, weight) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::lerp__Scalar", "engine/ops/native_functions/binary.yaml:728", "engine/generated/VariableType.ts:3026");
+}, "VariableType::lerp__Scalar", "engine/ops/native_functions/binary.yaml:728", "engine/generated/VariableType.ts:3056");
 registerKernel(ops.addcmul_out, "Autograd", (ks, self, tensor1, tensor2, value, out) => {
   if (compute_requires_grad(self, tensor1, tensor2)) throw_error_out_requires_grad("addcmul");
   const _result = below_autograd(() => ops.addcmul_out.redispatch(ks.and(after_autograd_keyset), self, tensor1, tensor2, value, out));
   if ((isFwGradDefined(self) || isFwGradDefined(tensor1) || isFwGradDefined(tensor2) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with addcmul_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::addcmul_out", "engine/ops/native_functions/binary.yaml:734", "engine/generated/VariableType.ts:3053");
+}, "VariableType::addcmul_out", "engine/ops/native_functions/binary.yaml:734", "engine/generated/VariableType.ts:3083");
 registerKernel(ops.addcmul_default, "Autograd", (ks, self, tensor1, tensor2, value) => {
   const _any_requires_grad = compute_requires_grad(self, tensor1, tensor2);
   const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(tensor1) || isFwGradDefined(tensor2);
@@ -3089,7 +3119,7 @@ registerKernel(ops.addcmul_default, "Autograd", (ks, self, tensor1, tensor2, val
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::addcmul_default", "engine/ops/native_functions/binary.yaml:740", "engine/generated/VariableType.ts:3059");
+}, "VariableType::addcmul_default", "engine/ops/native_functions/binary.yaml:740", "engine/generated/VariableType.ts:3089");
 registerKernel(ops.addcmul__default, "Autograd", (ks, self, tensor1, tensor2, value) => {
   const _any_requires_grad = compute_requires_grad(self, tensor1, tensor2);
   const _any_has_forward_grad_self = isFwGradDefined(self) || isFwGradDefined(tensor1) || isFwGradDefined(tensor2);
@@ -3125,13 +3155,13 @@ registerKernel(ops.addcmul__default, "Autograd", (ks, self, tensor1, tensor2, va
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::addcmul__default", "engine/ops/native_functions/binary.yaml:744", "engine/generated/VariableType.ts:3093");
+}, "VariableType::addcmul__default", "engine/ops/native_functions/binary.yaml:744", "engine/generated/VariableType.ts:3123");
 registerKernel(ops.addcdiv_out, "Autograd", (ks, self, tensor1, tensor2, value, out) => {
   if (compute_requires_grad(self, tensor1, tensor2)) throw_error_out_requires_grad("addcdiv");
   const _result = below_autograd(() => ops.addcdiv_out.redispatch(ks.and(after_autograd_keyset), self, tensor1, tensor2, value, out));
   if ((isFwGradDefined(self) || isFwGradDefined(tensor1) || isFwGradDefined(tensor2) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with addcdiv_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::addcdiv_out", "engine/ops/native_functions/binary.yaml:748", "engine/generated/VariableType.ts:3129");
+}, "VariableType::addcdiv_out", "engine/ops/native_functions/binary.yaml:748", "engine/generated/VariableType.ts:3159");
 registerKernel(ops.addcdiv_default, "Autograd", (ks, self, tensor1, tensor2, value) => {
   const _any_requires_grad = compute_requires_grad(self, tensor1, tensor2);
   const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(tensor1) || isFwGradDefined(tensor2);
@@ -3165,7 +3195,7 @@ registerKernel(ops.addcdiv_default, "Autograd", (ks, self, tensor1, tensor2, val
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::addcdiv_default", "engine/ops/native_functions/binary.yaml:754", "engine/generated/VariableType.ts:3135");
+}, "VariableType::addcdiv_default", "engine/ops/native_functions/binary.yaml:754", "engine/generated/VariableType.ts:3165");
 registerKernel(ops.addcdiv__default, "Autograd", (ks, self, tensor1, tensor2, value) => {
   const _any_requires_grad = compute_requires_grad(self, tensor1, tensor2);
   const _any_has_forward_grad_self = isFwGradDefined(self) || isFwGradDefined(tensor1) || isFwGradDefined(tensor2);
@@ -3201,7 +3231,7 @@ registerKernel(ops.addcdiv__default, "Autograd", (ks, self, tensor1, tensor2, va
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::addcdiv__default", "engine/ops/native_functions/binary.yaml:758", "engine/generated/VariableType.ts:3169");
+}, "VariableType::addcdiv__default", "engine/ops/native_functions/binary.yaml:758", "engine/generated/VariableType.ts:3199");
 registerKernel(ops.xlogy_Tensor, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
   let grad_fn: XlogyBackward0 | null = null;
@@ -3218,7 +3248,7 @@ registerKernel(ops.xlogy_Tensor, "Autograd", (ks, self, other) => {
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self) || isFwGradDefined(other))) throw new NotImplementedError("Trying to use forward AD with xlogy that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::xlogy_Tensor", "engine/ops/native_functions/binary.yaml:764", "engine/generated/VariableType.ts:3205");
+}, "VariableType::xlogy_Tensor", "engine/ops/native_functions/binary.yaml:764", "engine/generated/VariableType.ts:3235");
 registerKernel(ops.xlogy_Scalar_Self, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(other);
   let grad_fn: XlogyBackward1 | null = null;
@@ -3235,7 +3265,7 @@ registerKernel(ops.xlogy_Scalar_Self, "Autograd", (ks, self, other) => {
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(other))) throw new NotImplementedError("Trying to use forward AD with xlogy that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::xlogy_Scalar_Self", "engine/ops/native_functions/binary.yaml:768", "engine/generated/VariableType.ts:3222");
+}, "VariableType::xlogy_Scalar_Self", "engine/ops/native_functions/binary.yaml:768", "engine/generated/VariableType.ts:3252");
 registerKernel(ops.xlogy_Scalar_Other, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: XlogyBackward2 | null = null;
@@ -3252,25 +3282,25 @@ registerKernel(ops.xlogy_Scalar_Other, "Autograd", (ks, self, other) => {
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with xlogy that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::xlogy_Scalar_Other", "engine/ops/native_functions/binary.yaml:773", "engine/generated/VariableType.ts:3239");
+}, "VariableType::xlogy_Scalar_Other", "engine/ops/native_functions/binary.yaml:773", "engine/generated/VariableType.ts:3269");
 registerKernel(ops.xlogy_OutTensor, "Autograd", (ks, self, other, out) => {
   if (compute_requires_grad(self, other)) throw_error_out_requires_grad("xlogy");
   const _result = below_autograd(() => ops.xlogy_OutTensor.redispatch(ks.and(after_autograd_keyset), self, other, out));
   if ((isFwGradDefined(self) || isFwGradDefined(other) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with xlogy_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::xlogy_OutTensor", "engine/ops/native_functions/binary.yaml:778", "engine/generated/VariableType.ts:3256");
+}, "VariableType::xlogy_OutTensor", "engine/ops/native_functions/binary.yaml:778", "engine/generated/VariableType.ts:3286");
 registerKernel(ops.xlogy_OutScalar_Self, "Autograd", (ks, self, other, out) => {
   if (compute_requires_grad(other)) throw_error_out_requires_grad("xlogy");
   const _result = below_autograd(() => ops.xlogy_OutScalar_Self.redispatch(ks.and(after_autograd_keyset), self, other, out));
   if ((isFwGradDefined(other) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with xlogy_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::xlogy_OutScalar_Self", "engine/ops/native_functions/binary.yaml:785", "engine/generated/VariableType.ts:3262");
+}, "VariableType::xlogy_OutScalar_Self", "engine/ops/native_functions/binary.yaml:785", "engine/generated/VariableType.ts:3292");
 registerKernel(ops.xlogy_OutScalar_Other, "Autograd", (ks, self, other, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("xlogy");
   const _result = below_autograd(() => ops.xlogy_OutScalar_Other.redispatch(ks.and(after_autograd_keyset), self, other, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with xlogy_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::xlogy_OutScalar_Other", "engine/ops/native_functions/binary.yaml:790", "engine/generated/VariableType.ts:3268");
+}, "VariableType::xlogy_OutScalar_Other", "engine/ops/native_functions/binary.yaml:790", "engine/generated/VariableType.ts:3298");
 registerKernel(ops.xlogy__Tensor, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
   check_inplace(self, _any_requires_grad);
@@ -3288,7 +3318,7 @@ registerKernel(ops.xlogy__Tensor, "Autograd", (ks, self, other) => {
   }
   if ((isFwGradDefined(other))) throw new NotImplementedError("Trying to use forward AD with xlogy_ that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::xlogy__Tensor", "engine/ops/native_functions/binary.yaml:795", "engine/generated/VariableType.ts:3274");
+}, "VariableType::xlogy__Tensor", "engine/ops/native_functions/binary.yaml:795", "engine/generated/VariableType.ts:3304");
 registerKernel(ops.xlogy__Scalar_Other, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -3305,7 +3335,7 @@ registerKernel(ops.xlogy__Scalar_Other, "Autograd", (ks, self, other) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::xlogy__Scalar_Other", "engine/ops/native_functions/binary.yaml:799", "engine/generated/VariableType.ts:3292");
+}, "VariableType::xlogy__Scalar_Other", "engine/ops/native_functions/binary.yaml:799", "engine/generated/VariableType.ts:3322");
 registerKernel(ops.convolution_default, "Autograd", (ks, input, weight, bias, stride, padding, dilation, transposed, output_padding, groups) => {
   const _any_requires_grad = compute_requires_grad(input, weight, bias);
   let grad_fn: ConvolutionBackward0 | null = null;
@@ -3329,49 +3359,106 @@ registerKernel(ops.convolution_default, "Autograd", (ks, input, weight, bias, st
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(input) || isFwGradDefined(weight) || isFwGradDefined(bias))) throw new NotImplementedError("Trying to use forward AD with convolution that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::convolution_default", "engine/ops/native_functions/conv.yaml:45", "engine/generated/VariableType.ts:3309");
+}, "VariableType::convolution_default", "engine/ops/native_functions/conv.yaml:45", "engine/generated/VariableType.ts:3339");
 registerKernel(ops._convolution_default, "Autograd", (ks, input, weight, bias, stride, padding, dilation, transposed, output_padding, groups, benchmark, deterministic, cudnn_enabled, allow_tf32) => {
-  const grad_fn = compute_requires_grad(input, weight, bias) ? not_implemented_node("aten::_convolution", input, weight, bias) : null;
+  const _any_requires_grad = compute_requires_grad(input, weight, bias);
+  let grad_fn: ConvolutionBackward1 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new ConvolutionBackward1();
+    grad_fn.set_next_edges(collect_next_edges(input, weight, bias));
+    grad_fn.input_ = new SavedVariable(input, false);
+    grad_fn.weight_ = new SavedVariable(weight, false);
+    grad_fn.bias_sym_sizes_opt = bias === null ? null : [...bias._impl.sizes()];
+    grad_fn.stride = stride;
+    grad_fn.padding = padding;
+    grad_fn.dilation = dilation;
+    grad_fn.transposed = transposed;
+    grad_fn.output_padding = output_padding;
+    grad_fn.groups = groups;
+  }
   const _result = below_autograd(() => ops._convolution_default.redispatch(ks.and(after_autograd_keyset), input, weight, bias, stride, padding, dilation, transposed, output_padding, groups, benchmark, deterministic, cudnn_enabled, allow_tf32));
-  if (grad_fn) note_node_created(grad_fn);
-  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+    note_node_created(grad_fn);
+  }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(input) || isFwGradDefined(weight) || isFwGradDefined(bias))) throw new NotImplementedError("Trying to use forward AD with _convolution that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::_convolution_default", "engine/ops/native_functions/conv.yaml:51", "engine/generated/VariableType.ts:3333");
+}, "VariableType::_convolution_default", "engine/ops/native_functions/conv.yaml:51", "engine/generated/VariableType.ts:3363");
 registerKernel(ops._slow_conv2d_forward_output, "Autograd", (ks, self, weight, kernel_size, bias, stride, padding, output) => {
+  if (compute_requires_grad(self, weight, bias)) throw_error_out_requires_grad("_slow_conv2d_forward");
   const _result = below_autograd(() => ops._slow_conv2d_forward_output.redispatch(ks.and(after_autograd_keyset), self, weight, kernel_size, bias, stride, padding, output));
   if ((isFwGradDefined(self) || isFwGradDefined(weight) || isFwGradDefined(bias) || isFwGradDefined(output))) throw new NotImplementedError("Trying to use forward AD with _slow_conv2d_forward_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::_slow_conv2d_forward_output", "engine/ops/native_functions/conv.yaml:78", "engine/generated/VariableType.ts:3341");
+}, "VariableType::_slow_conv2d_forward_output", "engine/ops/native_functions/conv.yaml:78", "engine/generated/VariableType.ts:3387");
 registerKernel(ops._slow_conv2d_forward_default, "Autograd", (ks, self, weight, kernel_size, bias, stride, padding) => {
-  const grad_fn = compute_requires_grad(self, weight, bias) ? not_implemented_node("aten::_slow_conv2d_forward", self, weight, bias) : null;
+  const _any_requires_grad = compute_requires_grad(self, weight, bias);
+  let grad_fn: SlowConv2DBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new SlowConv2DBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self, weight, bias));
+    grad_fn.self_ = new SavedVariable(self, false);
+    grad_fn.weight_ = new SavedVariable(weight, false);
+    grad_fn.kernel_size = kernel_size;
+    grad_fn.stride = stride;
+    grad_fn.padding = padding;
+  }
   const _result = below_autograd(() => ops._slow_conv2d_forward_default.redispatch(ks.and(after_autograd_keyset), self, weight, kernel_size, bias, stride, padding));
-  if (grad_fn) note_node_created(grad_fn);
-  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+    note_node_created(grad_fn);
+  }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self) || isFwGradDefined(weight) || isFwGradDefined(bias))) throw new NotImplementedError("Trying to use forward AD with _slow_conv2d_forward that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::_slow_conv2d_forward_default", "engine/ops/native_functions/conv.yaml:83", "engine/generated/VariableType.ts:3346");
+}, "VariableType::_slow_conv2d_forward_default", "engine/ops/native_functions/conv.yaml:83", "engine/generated/VariableType.ts:3393");
 registerKernel(ops.slow_conv_dilated2d_default, "Autograd", (ks, self, weight, kernel_size, bias, stride, padding, dilation) => {
-  const grad_fn = compute_requires_grad(self, weight, bias) ? not_implemented_node("aten::slow_conv_dilated2d", self, weight, bias) : null;
+  const _any_requires_grad = compute_requires_grad(self, weight, bias);
+  let grad_fn: SlowConvDilated2DBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new SlowConvDilated2DBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self, weight, bias));
+    grad_fn.self_ = new SavedVariable(self, false);
+    grad_fn.weight_ = new SavedVariable(weight, false);
+    grad_fn.bias_sym_sizes_opt = bias === null ? null : [...bias._impl.sizes()];
+    grad_fn.stride = stride;
+    grad_fn.padding = padding;
+    grad_fn.dilation = dilation;
+  }
   const _result = below_autograd(() => ops.slow_conv_dilated2d_default.redispatch(ks.and(after_autograd_keyset), self, weight, kernel_size, bias, stride, padding, dilation));
-  if (grad_fn) note_node_created(grad_fn);
-  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+    note_node_created(grad_fn);
+  }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self) || isFwGradDefined(weight) || isFwGradDefined(bias))) throw new NotImplementedError("Trying to use forward AD with slow_conv_dilated2d that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::slow_conv_dilated2d_default", "engine/ops/native_functions/conv.yaml:88", "engine/generated/VariableType.ts:3354");
+}, "VariableType::slow_conv_dilated2d_default", "engine/ops/native_functions/conv.yaml:88", "engine/generated/VariableType.ts:3413");
 registerKernel(ops.slow_conv_transpose2d_out, "Autograd", (ks, self, weight, kernel_size, bias, stride, padding, output_padding, dilation, out) => {
+  if (compute_requires_grad(self, weight, bias)) throw_error_out_requires_grad("slow_conv_transpose2d");
   const _result = below_autograd(() => ops.slow_conv_transpose2d_out.redispatch(ks.and(after_autograd_keyset), self, weight, kernel_size, bias, stride, padding, output_padding, dilation, out));
   if ((isFwGradDefined(self) || isFwGradDefined(weight) || isFwGradDefined(bias) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with slow_conv_transpose2d_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::slow_conv_transpose2d_out", "engine/ops/native_functions/conv.yaml:94", "engine/generated/VariableType.ts:3362");
+}, "VariableType::slow_conv_transpose2d_out", "engine/ops/native_functions/conv.yaml:94", "engine/generated/VariableType.ts:3434");
 registerKernel(ops.slow_conv_transpose2d_default, "Autograd", (ks, self, weight, kernel_size, bias, stride, padding, output_padding, dilation) => {
-  const grad_fn = compute_requires_grad(self, weight, bias) ? not_implemented_node("aten::slow_conv_transpose2d", self, weight, bias) : null;
+  const _any_requires_grad = compute_requires_grad(self, weight, bias);
+  let grad_fn: SlowConvTranspose2DBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new SlowConvTranspose2DBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self, weight, bias));
+    grad_fn.self_ = new SavedVariable(self, false);
+    grad_fn.weight_ = new SavedVariable(weight, false);
+    grad_fn.bias_sym_sizes_opt = bias === null ? null : [...bias._impl.sizes()];
+    grad_fn.stride = stride;
+    grad_fn.padding = padding;
+    grad_fn.output_padding = output_padding;
+    grad_fn.dilation = dilation;
+  }
   const _result = below_autograd(() => ops.slow_conv_transpose2d_default.redispatch(ks.and(after_autograd_keyset), self, weight, kernel_size, bias, stride, padding, output_padding, dilation));
-  if (grad_fn) note_node_created(grad_fn);
-  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+    note_node_created(grad_fn);
+  }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self) || isFwGradDefined(weight) || isFwGradDefined(bias))) throw new NotImplementedError("Trying to use forward AD with slow_conv_transpose2d that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::slow_conv_transpose2d_default", "engine/ops/native_functions/conv.yaml:100", "engine/generated/VariableType.ts:3367");
+}, "VariableType::slow_conv_transpose2d_default", "engine/ops/native_functions/conv.yaml:100", "engine/generated/VariableType.ts:3440");
 registerKernel(ops.convolution_backward_default, "Autograd", (ks, grad_output, input, weight, bias_sizes, stride, padding, dilation, transposed, output_padding, groups, output_mask) => {
   const _any_requires_grad = compute_requires_grad(grad_output, input, weight);
   let grad_fn: ConvolutionBackwardBackward0 | null = null;
@@ -3395,20 +3482,33 @@ registerKernel(ops.convolution_backward_default, "Autograd", (ks, grad_output, i
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(grad_output) || isFwGradDefined(input) || isFwGradDefined(weight))) throw new NotImplementedError("Trying to use forward AD with convolution_backward that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::convolution_backward_default", "engine/ops/native_functions/conv.yaml:111", "engine/generated/VariableType.ts:3375");
+}, "VariableType::convolution_backward_default", "engine/ops/native_functions/conv.yaml:111", "engine/generated/VariableType.ts:3462");
 registerKernel(ops._slow_conv2d_backward_grad_input, "Autograd", (ks, grad_output, self, weight, kernel_size, stride, padding, grad_input, grad_weight, grad_bias) => {
+  if (compute_requires_grad(grad_output, self, weight)) throw_error_out_requires_grad("_slow_conv2d_backward");
   const _result = below_autograd(() => ops._slow_conv2d_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, self, weight, kernel_size, stride, padding, grad_input, grad_weight, grad_bias));
   if ((isFwGradDefined(grad_output) || isFwGradDefined(self) || isFwGradDefined(weight) || isFwGradDefined(grad_input) || isFwGradDefined(grad_weight) || isFwGradDefined(grad_bias))) throw new NotImplementedError("Trying to use forward AD with _slow_conv2d_backward_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::_slow_conv2d_backward_grad_input", "engine/ops/native_functions/conv.yaml:120", "engine/generated/VariableType.ts:3399");
+}, "VariableType::_slow_conv2d_backward_grad_input", "engine/ops/native_functions/conv.yaml:120", "engine/generated/VariableType.ts:3486");
 registerKernel(ops._slow_conv2d_backward_output_mask, "Autograd", (ks, grad_output, self, weight, kernel_size, stride, padding, output_mask) => {
-  const grad_fn = compute_requires_grad(grad_output, self, weight) ? not_implemented_node("aten::_slow_conv2d_backward", grad_output, self, weight) : null;
+  const _any_requires_grad = compute_requires_grad(grad_output, self, weight);
+  let grad_fn: SlowConv2DBackwardBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new SlowConv2DBackwardBackward0();
+    grad_fn.set_next_edges(collect_next_edges(grad_output, self, weight));
+    grad_fn.grad_output_ = new SavedVariable(grad_output, false);
+    grad_fn.self_ = new SavedVariable(self, false);
+    grad_fn.weight_ = new SavedVariable(weight, false);
+    grad_fn.stride = stride;
+    grad_fn.padding = padding;
+  }
   const _result = below_autograd(() => ops._slow_conv2d_backward_output_mask.redispatch(ks.and(after_autograd_keyset), grad_output, self, weight, kernel_size, stride, padding, output_mask));
-  if (grad_fn) note_node_created(grad_fn);
-  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (grad_fn) {
+    set_history([differentiable((_result as any)[0]), differentiable((_result as any)[1]), differentiable((_result as any)[2])], grad_fn);
+    note_node_created(grad_fn);
+  }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(grad_output) || isFwGradDefined(self) || isFwGradDefined(weight))) throw new NotImplementedError("Trying to use forward AD with _slow_conv2d_backward that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::_slow_conv2d_backward_output_mask", "engine/ops/native_functions/conv.yaml:125", "engine/generated/VariableType.ts:3404");
+}, "VariableType::_slow_conv2d_backward_output_mask", "engine/ops/native_functions/conv.yaml:125", "engine/generated/VariableType.ts:3492");
 registerKernel(ops.index_Tensor, "Autograd", (ks, self, indices) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -3433,14 +3533,14 @@ registerKernel(ops.index_Tensor, "Autograd", (ks, self, indices) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::index_Tensor", "engine/ops/native_functions/index.yaml:20", "engine/generated/VariableType.ts:3412");
+}, "VariableType::index_Tensor", "engine/ops/native_functions/index.yaml:20", "engine/generated/VariableType.ts:3512");
 registerKernel(ops.index_Tensor_out, "Autograd", (ks, self, indices, out) => {
   if (compute_requires_grad(self, indices)) throw_error_out_requires_grad("index");
   const _result = below_autograd(() => ops.index_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, indices, out));
   for (const _t of indices ?? []) if (isFwGradDefined(_t)) throw new NotImplementedError("Trying to use forward AD with index_out that does not support it because it is an out= function");
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with index_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::index_Tensor_out", "engine/ops/native_functions/index.yaml:26", "engine/generated/VariableType.ts:3437");
+}, "VariableType::index_Tensor_out", "engine/ops/native_functions/index.yaml:26", "engine/generated/VariableType.ts:3537");
 registerKernel(ops.index_put__default, "Autograd", (ks, self, indices, values, accumulate) => {
   const _any_requires_grad = compute_requires_grad(self, values);
   const _any_has_forward_grad_self = isFwGradDefined(self) || isFwGradDefined(values);
@@ -3469,7 +3569,7 @@ registerKernel(ops.index_put__default, "Autograd", (ks, self, indices, values, a
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::index_put__default", "engine/ops/native_functions/index.yaml:33", "engine/generated/VariableType.ts:3444");
+}, "VariableType::index_put__default", "engine/ops/native_functions/index.yaml:33", "engine/generated/VariableType.ts:3544");
 registerKernel(ops.index_put_default, "Autograd", (ks, self, indices, values, accumulate) => {
   const _any_requires_grad = compute_requires_grad(self, values);
   const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(values);
@@ -3496,7 +3596,7 @@ registerKernel(ops.index_put_default, "Autograd", (ks, self, indices, values, ac
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::index_put_default", "engine/ops/native_functions/index.yaml:40", "engine/generated/VariableType.ts:3473");
+}, "VariableType::index_put_default", "engine/ops/native_functions/index.yaml:40", "engine/generated/VariableType.ts:3573");
 registerKernel(ops._index_put_impl__default, "Autograd", (ks, self, indices, values, accumulate, unsafe) => {
   const _any_requires_grad = compute_requires_grad(self, values);
   const _any_has_forward_grad_self = isFwGradDefined(self) || isFwGradDefined(values);
@@ -3524,13 +3624,13 @@ registerKernel(ops._index_put_impl__default, "Autograd", (ks, self, indices, val
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::_index_put_impl__default", "engine/ops/native_functions/index.yaml:46", "engine/generated/VariableType.ts:3500");
+}, "VariableType::_index_put_impl__default", "engine/ops/native_functions/index.yaml:46", "engine/generated/VariableType.ts:3600");
 registerKernel(ops.index_select_out, "Autograd", (ks, self, dim, index, out) => {
   if (compute_requires_grad(self, index)) throw_error_out_requires_grad("index_select");
   const _result = below_autograd(() => ops.index_select_out.redispatch(ks.and(after_autograd_keyset), self, dim, index, out));
   if ((isFwGradDefined(self) || isFwGradDefined(index) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with index_select_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::index_select_out", "engine/ops/native_functions/index.yaml:56", "engine/generated/VariableType.ts:3528");
+}, "VariableType::index_select_out", "engine/ops/native_functions/index.yaml:56", "engine/generated/VariableType.ts:3628");
 registerKernel(ops.index_select_default, "Autograd", (ks, self, dim, index) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -3555,13 +3655,13 @@ registerKernel(ops.index_select_default, "Autograd", (ks, self, dim, index) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::index_select_default", "engine/ops/native_functions/index.yaml:60", "engine/generated/VariableType.ts:3534");
+}, "VariableType::index_select_default", "engine/ops/native_functions/index.yaml:60", "engine/generated/VariableType.ts:3634");
 registerKernel(ops.take_out, "Autograd", (ks, self, index, out) => {
   if (compute_requires_grad(self, index)) throw_error_out_requires_grad("take");
   const _result = below_autograd(() => ops.take_out.redispatch(ks.and(after_autograd_keyset), self, index, out));
   if ((isFwGradDefined(self) || isFwGradDefined(index) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with take_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::take_out", "engine/ops/native_functions/index.yaml:65", "engine/generated/VariableType.ts:3559");
+}, "VariableType::take_out", "engine/ops/native_functions/index.yaml:65", "engine/generated/VariableType.ts:3659");
 registerKernel(ops.take_default, "Autograd", (ks, self, index) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -3585,13 +3685,13 @@ registerKernel(ops.take_default, "Autograd", (ks, self, index) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::take_default", "engine/ops/native_functions/index.yaml:69", "engine/generated/VariableType.ts:3565");
+}, "VariableType::take_default", "engine/ops/native_functions/index.yaml:69", "engine/generated/VariableType.ts:3665");
 registerKernel(ops.gather_out, "Autograd", (ks, self, dim, index, sparse_grad, out) => {
   if (compute_requires_grad(self, index)) throw_error_out_requires_grad("gather");
   const _result = below_autograd(() => ops.gather_out.redispatch(ks.and(after_autograd_keyset), self, dim, index, sparse_grad, out));
   if ((isFwGradDefined(self) || isFwGradDefined(index) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with gather_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::gather_out", "engine/ops/native_functions/index.yaml:76", "engine/generated/VariableType.ts:3589");
+}, "VariableType::gather_out", "engine/ops/native_functions/index.yaml:76", "engine/generated/VariableType.ts:3689");
 registerKernel(ops.gather_default, "Autograd", (ks, self, dim, index, sparse_grad) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -3617,7 +3717,7 @@ registerKernel(ops.gather_default, "Autograd", (ks, self, dim, index, sparse_gra
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::gather_default", "engine/ops/native_functions/index.yaml:81", "engine/generated/VariableType.ts:3595");
+}, "VariableType::gather_default", "engine/ops/native_functions/index.yaml:81", "engine/generated/VariableType.ts:3695");
 registerKernel(ops.scatter_src, "Autograd", (ks, self, dim, index, src) => {
   const _any_requires_grad = compute_requires_grad(self, src);
   const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(src);
@@ -3643,7 +3743,7 @@ registerKernel(ops.scatter_src, "Autograd", (ks, self, dim, index, src) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::scatter_src", "engine/ops/native_functions/index.yaml:85", "engine/generated/VariableType.ts:3621");
+}, "VariableType::scatter_src", "engine/ops/native_functions/index.yaml:85", "engine/generated/VariableType.ts:3721");
 registerKernel(ops.scatter__src, "Autograd", (ks, self, dim, index, src) => {
   const _any_requires_grad = compute_requires_grad(self, src);
   const _any_has_forward_grad_self = isFwGradDefined(self) || isFwGradDefined(src);
@@ -3671,13 +3771,13 @@ registerKernel(ops.scatter__src, "Autograd", (ks, self, dim, index, src) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::scatter__src", "engine/ops/native_functions/index.yaml:89", "engine/generated/VariableType.ts:3647");
+}, "VariableType::scatter__src", "engine/ops/native_functions/index.yaml:89", "engine/generated/VariableType.ts:3747");
 registerKernel(ops.scatter_src_out, "Autograd", (ks, self, dim, index, src, out) => {
   if (compute_requires_grad(self, index, src)) throw_error_out_requires_grad("scatter");
   const _result = below_autograd(() => ops.scatter_src_out.redispatch(ks.and(after_autograd_keyset), self, dim, index, src, out));
   if ((isFwGradDefined(self) || isFwGradDefined(index) || isFwGradDefined(src) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with scatter_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::scatter_src_out", "engine/ops/native_functions/index.yaml:93", "engine/generated/VariableType.ts:3675");
+}, "VariableType::scatter_src_out", "engine/ops/native_functions/index.yaml:93", "engine/generated/VariableType.ts:3775");
 registerKernel(ops.scatter_value, "Autograd", (ks, self, dim, index, value) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -3701,7 +3801,7 @@ registerKernel(ops.scatter_value, "Autograd", (ks, self, dim, index, value) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::scatter_value", "engine/ops/native_functions/index.yaml:99", "engine/generated/VariableType.ts:3681");
+}, "VariableType::scatter_value", "engine/ops/native_functions/index.yaml:99", "engine/generated/VariableType.ts:3781");
 registerKernel(ops.scatter__value, "Autograd", (ks, self, dim, index, value) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -3727,13 +3827,13 @@ registerKernel(ops.scatter__value, "Autograd", (ks, self, dim, index, value) => 
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::scatter__value", "engine/ops/native_functions/index.yaml:103", "engine/generated/VariableType.ts:3705");
+}, "VariableType::scatter__value", "engine/ops/native_functions/index.yaml:103", "engine/generated/VariableType.ts:3805");
 registerKernel(ops.scatter_value_out, "Autograd", (ks, self, dim, index, value, out) => {
   if (compute_requires_grad(self, index)) throw_error_out_requires_grad("scatter");
   const _result = below_autograd(() => ops.scatter_value_out.redispatch(ks.and(after_autograd_keyset), self, dim, index, value, out));
   if ((isFwGradDefined(self) || isFwGradDefined(index) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with scatter_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::scatter_value_out", "engine/ops/native_functions/index.yaml:107", "engine/generated/VariableType.ts:3731");
+}, "VariableType::scatter_value_out", "engine/ops/native_functions/index.yaml:107", "engine/generated/VariableType.ts:3831");
 registerKernel(ops.scatter_reduce, "Autograd", (ks, self, dim, index, src, reduce) => {
   const grad_fn = compute_requires_grad(self, index, src) ? not_implemented_node("aten::scatter", self, index, src) : null;
   const _result = below_autograd(() => ops.scatter_reduce.redispatch(ks.and(after_autograd_keyset), self, dim, index, src, reduce));
@@ -3741,22 +3841,22 @@ registerKernel(ops.scatter_reduce, "Autograd", (ks, self, dim, index, src, reduc
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self) || isFwGradDefined(index) || isFwGradDefined(src))) throw new NotImplementedError("Trying to use forward AD with scatter that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::scatter_reduce", "engine/ops/native_functions/index.yaml:113", "engine/generated/VariableType.ts:3737");
+}, "VariableType::scatter_reduce", "engine/ops/native_functions/index.yaml:113", "engine/generated/VariableType.ts:3837");
 registerKernel(ops.scatter__reduce, "Autograd", (ks, self, dim, index, src, reduce) => {
-  const grad_fn = compute_requires_grad(index, src) ? not_implemented_node("aten::scatter_", index, src) : null;
+  const grad_fn = compute_requires_grad(self, index, src) ? not_implemented_node("aten::scatter_", self, index, src) : null;
   if (grad_fn) check_inplace(self, true);
   const _result = below_autograd(() => ops.scatter__reduce.redispatch(ks.and(after_autograd_keyset), self, dim, index, src, reduce));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) rebase_history(self, grad_fn);
   if ((isFwGradDefined(index) || isFwGradDefined(src))) throw new NotImplementedError("Trying to use forward AD with scatter_ that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::scatter__reduce", "engine/ops/native_functions/index.yaml:117", "engine/generated/VariableType.ts:3745");
+}, "VariableType::scatter__reduce", "engine/ops/native_functions/index.yaml:117", "engine/generated/VariableType.ts:3845");
 registerKernel(ops.scatter_reduce_out, "Autograd", (ks, self, dim, index, src, reduce, out) => {
   if (compute_requires_grad(self, index, src)) throw_error_out_requires_grad("scatter");
   const _result = below_autograd(() => ops.scatter_reduce_out.redispatch(ks.and(after_autograd_keyset), self, dim, index, src, reduce, out));
   if ((isFwGradDefined(self) || isFwGradDefined(index) || isFwGradDefined(src) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with scatter_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::scatter_reduce_out", "engine/ops/native_functions/index.yaml:121", "engine/generated/VariableType.ts:3754");
+}, "VariableType::scatter_reduce_out", "engine/ops/native_functions/index.yaml:121", "engine/generated/VariableType.ts:3854");
 registerKernel(ops.scatter_value_reduce, "Autograd", (ks, self, dim, index, value, reduce) => {
   const grad_fn = compute_requires_grad(self, index) ? not_implemented_node("aten::scatter", self, index) : null;
   const _result = below_autograd(() => ops.scatter_value_reduce.redispatch(ks.and(after_autograd_keyset), self, dim, index, value, reduce));
@@ -3764,22 +3864,22 @@ registerKernel(ops.scatter_value_reduce, "Autograd", (ks, self, dim, index, valu
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self) || isFwGradDefined(index))) throw new NotImplementedError("Trying to use forward AD with scatter that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::scatter_value_reduce", "engine/ops/native_functions/index.yaml:127", "engine/generated/VariableType.ts:3760");
+}, "VariableType::scatter_value_reduce", "engine/ops/native_functions/index.yaml:127", "engine/generated/VariableType.ts:3860");
 registerKernel(ops.scatter__value_reduce, "Autograd", (ks, self, dim, index, value, reduce) => {
-  const grad_fn = compute_requires_grad(index) ? not_implemented_node("aten::scatter_", index) : null;
+  const grad_fn = compute_requires_grad(self, index) ? not_implemented_node("aten::scatter_", self, index) : null;
   if (grad_fn) check_inplace(self, true);
   const _result = below_autograd(() => ops.scatter__value_reduce.redispatch(ks.and(after_autograd_keyset), self, dim, index, value, reduce));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) rebase_history(self, grad_fn);
   if ((isFwGradDefined(index))) throw new NotImplementedError("Trying to use forward AD with scatter_ that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::scatter__value_reduce", "engine/ops/native_functions/index.yaml:131", "engine/generated/VariableType.ts:3768");
+}, "VariableType::scatter__value_reduce", "engine/ops/native_functions/index.yaml:131", "engine/generated/VariableType.ts:3868");
 registerKernel(ops.scatter_value_reduce_out, "Autograd", (ks, self, dim, index, value, reduce, out) => {
   if (compute_requires_grad(self, index)) throw_error_out_requires_grad("scatter");
   const _result = below_autograd(() => ops.scatter_value_reduce_out.redispatch(ks.and(after_autograd_keyset), self, dim, index, value, reduce, out));
   if ((isFwGradDefined(self) || isFwGradDefined(index) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with scatter_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::scatter_value_reduce_out", "engine/ops/native_functions/index.yaml:135", "engine/generated/VariableType.ts:3777");
+}, "VariableType::scatter_value_reduce_out", "engine/ops/native_functions/index.yaml:135", "engine/generated/VariableType.ts:3877");
 registerKernel(ops.scatter_add_default, "Autograd", (ks, self, dim, index, src) => {
   const _any_requires_grad = compute_requires_grad(self, src);
   const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(src);
@@ -3805,7 +3905,7 @@ registerKernel(ops.scatter_add_default, "Autograd", (ks, self, dim, index, src) 
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::scatter_add_default", "engine/ops/native_functions/index.yaml:141", "engine/generated/VariableType.ts:3783");
+}, "VariableType::scatter_add_default", "engine/ops/native_functions/index.yaml:141", "engine/generated/VariableType.ts:3883");
 registerKernel(ops.scatter_add__default, "Autograd", (ks, self, dim, index, src) => {
   const _any_requires_grad = compute_requires_grad(self, src);
   const _any_has_forward_grad_self = isFwGradDefined(self) || isFwGradDefined(src);
@@ -3833,13 +3933,13 @@ registerKernel(ops.scatter_add__default, "Autograd", (ks, self, dim, index, src)
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::scatter_add__default", "engine/ops/native_functions/index.yaml:145", "engine/generated/VariableType.ts:3809");
+}, "VariableType::scatter_add__default", "engine/ops/native_functions/index.yaml:145", "engine/generated/VariableType.ts:3909");
 registerKernel(ops.scatter_add_out, "Autograd", (ks, self, dim, index, src, out) => {
   if (compute_requires_grad(self, index, src)) throw_error_out_requires_grad("scatter_add");
   const _result = below_autograd(() => ops.scatter_add_out.redispatch(ks.and(after_autograd_keyset), self, dim, index, src, out));
   if ((isFwGradDefined(self) || isFwGradDefined(index) || isFwGradDefined(src) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with scatter_add_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::scatter_add_out", "engine/ops/native_functions/index.yaml:149", "engine/generated/VariableType.ts:3837");
+}, "VariableType::scatter_add_out", "engine/ops/native_functions/index.yaml:149", "engine/generated/VariableType.ts:3937");
 registerKernel(ops.scatter_reduce_two, "Autograd", (ks, self, dim, index, src, reduce, include_self) => {
   const _any_requires_grad = compute_requires_grad(self, src);
   let grad_fn: ScatterReduceBackward0 | null = null;
@@ -3861,7 +3961,7 @@ registerKernel(ops.scatter_reduce_two, "Autograd", (ks, self, dim, index, src, r
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self) || isFwGradDefined(index) || isFwGradDefined(src))) throw new NotImplementedError("Trying to use forward AD with scatter_reduce that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::scatter_reduce_two", "engine/ops/native_functions/index.yaml:155", "engine/generated/VariableType.ts:3843");
+}, "VariableType::scatter_reduce_two", "engine/ops/native_functions/index.yaml:155", "engine/generated/VariableType.ts:3943");
 registerKernel(ops.scatter_reduce__two, "Autograd", (ks, self, dim, index, src, reduce, include_self) => {
   const _any_requires_grad = compute_requires_grad(self, src);
   check_inplace(self, _any_requires_grad);
@@ -3884,19 +3984,19 @@ registerKernel(ops.scatter_reduce__two, "Autograd", (ks, self, dim, index, src, 
   }
   if ((isFwGradDefined(index) || isFwGradDefined(src))) throw new NotImplementedError("Trying to use forward AD with scatter_reduce_ that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::scatter_reduce__two", "engine/ops/native_functions/index.yaml:159", "engine/generated/VariableType.ts:3865");
+}, "VariableType::scatter_reduce__two", "engine/ops/native_functions/index.yaml:159", "engine/generated/VariableType.ts:3965");
 registerKernel(ops.scatter_reduce_two_out, "Autograd", (ks, self, dim, index, src, reduce, include_self, out) => {
   if (compute_requires_grad(self, index, src)) throw_error_out_requires_grad("scatter_reduce");
   const _result = below_autograd(() => ops.scatter_reduce_two_out.redispatch(ks.and(after_autograd_keyset), self, dim, index, src, reduce, include_self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(index) || isFwGradDefined(src) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with scatter_reduce_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::scatter_reduce_two_out", "engine/ops/native_functions/index.yaml:163", "engine/generated/VariableType.ts:3888");
+}, "VariableType::scatter_reduce_two_out", "engine/ops/native_functions/index.yaml:163", "engine/generated/VariableType.ts:3988");
 registerKernel(ops.index_add_out, "Autograd", (ks, self, dim, index, source, alpha, out) => {
   if (compute_requires_grad(self, index, source)) throw_error_out_requires_grad("index_add");
   const _result = below_autograd(() => ops.index_add_out.redispatch(ks.and(after_autograd_keyset), self, dim, index, source, alpha, out));
   if ((isFwGradDefined(self) || isFwGradDefined(index) || isFwGradDefined(source) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with index_add_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::index_add_out", "engine/ops/native_functions/index.yaml:171", "engine/generated/VariableType.ts:3894");
+}, "VariableType::index_add_out", "engine/ops/native_functions/index.yaml:171", "engine/generated/VariableType.ts:3994");
 registerKernel(ops.index_add__default, "Autograd", (ks, self, dim, index, source, alpha) => {
   const _any_requires_grad = compute_requires_grad(self, source);
   const _any_has_forward_grad_self = isFwGradDefined(self) || isFwGradDefined(source);
@@ -3927,7 +4027,7 @@ registerKernel(ops.index_add__default, "Autograd", (ks, self, dim, index, source
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::index_add__default", "engine/ops/native_functions/index.yaml:178", "engine/generated/VariableType.ts:3900");
+}, "VariableType::index_add__default", "engine/ops/native_functions/index.yaml:178", "engine/generated/VariableType.ts:4000");
 registerKernel(ops.index_add_default, "Autograd", (ks, self, dim, index, source, alpha) => {
   const _any_requires_grad = compute_requires_grad(self, source);
   const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(source);
@@ -3956,7 +4056,7 @@ registerKernel(ops.index_add_default, "Autograd", (ks, self, dim, index, source,
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::index_add_default", "engine/ops/native_functions/index.yaml:182", "engine/generated/VariableType.ts:3931");
+}, "VariableType::index_add_default", "engine/ops/native_functions/index.yaml:182", "engine/generated/VariableType.ts:4031");
 registerKernel(ops.index_fill__int_Scalar, "Autograd", (ks, self, dim, index, value) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -3982,7 +4082,7 @@ registerKernel(ops.index_fill__int_Scalar, "Autograd", (ks, self, dim, index, va
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::index_fill__int_Scalar", "engine/ops/native_functions/index.yaml:186", "engine/generated/VariableType.ts:3960");
+}, "VariableType::index_fill__int_Scalar", "engine/ops/native_functions/index.yaml:186", "engine/generated/VariableType.ts:4060");
 registerKernel(ops.index_fill_int_Scalar, "Autograd", (ks, self, dim, index, value) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -4006,7 +4106,7 @@ registerKernel(ops.index_fill_int_Scalar, "Autograd", (ks, self, dim, index, val
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::index_fill_int_Scalar", "engine/ops/native_functions/index.yaml:194", "engine/generated/VariableType.ts:3986");
+}, "VariableType::index_fill_int_Scalar", "engine/ops/native_functions/index.yaml:194", "engine/generated/VariableType.ts:4086");
 registerKernel(ops.index_fill__int_Tensor, "Autograd", (ks, self, dim, index, value) => {
   const _any_requires_grad = compute_requires_grad(self, value);
   const _any_has_forward_grad_self = isFwGradDefined(self) || isFwGradDefined(value);
@@ -4034,7 +4134,7 @@ registerKernel(ops.index_fill__int_Tensor, "Autograd", (ks, self, dim, index, va
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::index_fill__int_Tensor", "engine/ops/native_functions/index.yaml:200", "engine/generated/VariableType.ts:4010");
+}, "VariableType::index_fill__int_Tensor", "engine/ops/native_functions/index.yaml:200", "engine/generated/VariableType.ts:4110");
 registerKernel(ops.index_fill_int_Tensor, "Autograd", (ks, self, dim, index, value) => {
   const _any_requires_grad = compute_requires_grad(self, value);
   const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(value);
@@ -4060,7 +4160,7 @@ registerKernel(ops.index_fill_int_Tensor, "Autograd", (ks, self, dim, index, val
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::index_fill_int_Tensor", "engine/ops/native_functions/index.yaml:208", "engine/generated/VariableType.ts:4038");
+}, "VariableType::index_fill_int_Tensor", "engine/ops/native_functions/index.yaml:208", "engine/generated/VariableType.ts:4138");
 registerKernel(ops.masked_fill__Scalar, "Autograd", (ks, self, mask, value) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -4085,7 +4185,7 @@ registerKernel(ops.masked_fill__Scalar, "Autograd", (ks, self, mask, value) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::masked_fill__Scalar", "engine/ops/native_functions/index.yaml:216", "engine/generated/VariableType.ts:4064");
+}, "VariableType::masked_fill__Scalar", "engine/ops/native_functions/index.yaml:216", "engine/generated/VariableType.ts:4164");
 registerKernel(ops.masked_fill_Scalar, "Autograd", (ks, self, mask, value) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -4108,7 +4208,7 @@ registerKernel(ops.masked_fill_Scalar, "Autograd", (ks, self, mask, value) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::masked_fill_Scalar", "engine/ops/native_functions/index.yaml:224", "engine/generated/VariableType.ts:4089");
+}, "VariableType::masked_fill_Scalar", "engine/ops/native_functions/index.yaml:224", "engine/generated/VariableType.ts:4189");
 registerKernel(ops.masked_fill__Tensor, "Autograd", (ks, self, mask, value) => {
   const _any_requires_grad = compute_requires_grad(self, value);
   const _any_has_forward_grad_self = isFwGradDefined(self) || isFwGradDefined(value);
@@ -4135,7 +4235,7 @@ registerKernel(ops.masked_fill__Tensor, "Autograd", (ks, self, mask, value) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::masked_fill__Tensor", "engine/ops/native_functions/index.yaml:230", "engine/generated/VariableType.ts:4112");
+}, "VariableType::masked_fill__Tensor", "engine/ops/native_functions/index.yaml:230", "engine/generated/VariableType.ts:4212");
 registerKernel(ops.masked_fill_Tensor, "Autograd", (ks, self, mask, value) => {
   const _any_requires_grad = compute_requires_grad(self, value);
   const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(value);
@@ -4160,13 +4260,13 @@ registerKernel(ops.masked_fill_Tensor, "Autograd", (ks, self, mask, value) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::masked_fill_Tensor", "engine/ops/native_functions/index.yaml:238", "engine/generated/VariableType.ts:4139");
+}, "VariableType::masked_fill_Tensor", "engine/ops/native_functions/index.yaml:238", "engine/generated/VariableType.ts:4239");
 registerKernel(ops.masked_select_out, "Autograd", (ks, self, mask, out) => {
   if (compute_requires_grad(self, mask)) throw_error_out_requires_grad("masked_select");
   const _result = below_autograd(() => ops.masked_select_out.redispatch(ks.and(after_autograd_keyset), self, mask, out));
   if ((isFwGradDefined(self) || isFwGradDefined(mask) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with masked_select_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::masked_select_out", "engine/ops/native_functions/index.yaml:244", "engine/generated/VariableType.ts:4164");
+}, "VariableType::masked_select_out", "engine/ops/native_functions/index.yaml:244", "engine/generated/VariableType.ts:4264");
 registerKernel(ops.masked_select_default, "Autograd", (ks, self, mask) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -4190,12 +4290,12 @@ registerKernel(ops.masked_select_default, "Autograd", (ks, self, mask) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::masked_select_default", "engine/ops/native_functions/index.yaml:249", "engine/generated/VariableType.ts:4170");
+}, "VariableType::masked_select_default", "engine/ops/native_functions/index.yaml:249", "engine/generated/VariableType.ts:4270");
 registerKernel(ops.nonzero_out, "Autograd", (ks, self, out) => {
   const _result = below_autograd(() => ops.nonzero_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with nonzero_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::nonzero_out", "engine/ops/native_functions/index.yaml:257", "engine/generated/VariableType.ts:4194");
+}, "VariableType::nonzero_out", "engine/ops/native_functions/index.yaml:257", "engine/generated/VariableType.ts:4294");
 registerKernel(ops.nonzero_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::nonzero", self) : null;
   const _result = below_autograd(() => ops.nonzero_default.redispatch(ks.and(after_autograd_keyset), self));
@@ -4203,7 +4303,7 @@ registerKernel(ops.nonzero_default, "Autograd", (ks, self) => {
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with nonzero that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::nonzero_default", "engine/ops/native_functions/index.yaml:262", "engine/generated/VariableType.ts:4199");
+}, "VariableType::nonzero_default", "engine/ops/native_functions/index.yaml:262", "engine/generated/VariableType.ts:4299");
 registerKernel(ops.embedding_default, "Autograd", (ks, weight, indices, padding_idx, scale_grad_by_freq, sparse) => {
   const _any_requires_grad = compute_requires_grad(weight);
   let grad_fn: EmbeddingBackward0 | null = null;
@@ -4223,31 +4323,45 @@ registerKernel(ops.embedding_default, "Autograd", (ks, weight, indices, padding_
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(weight) || isFwGradDefined(indices))) throw new NotImplementedError("Trying to use forward AD with embedding that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::embedding_default", "engine/ops/native_functions/index.yaml:281", "engine/generated/VariableType.ts:4207");
+}, "VariableType::embedding_default", "engine/ops/native_functions/index.yaml:281", "engine/generated/VariableType.ts:4307");
 registerKernel(ops.embedding_renorm__default, "Autograd", (ks, self, indices, max_norm, norm_type) => {
-  const grad_fn = compute_requires_grad(indices) ? not_implemented_node("aten::embedding_renorm_", indices) : null;
-  if (grad_fn) check_inplace(self, true);
+  const _any_requires_grad = compute_requires_grad(self);
+  check_inplace(self, _any_requires_grad);
+  let grad_fn: EmbeddingRenormBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new EmbeddingRenormBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+  }
   const _result = below_autograd(() => ops.embedding_renorm__default.redispatch(ks.and(after_autograd_keyset), self, indices, max_norm, norm_type));
-  if (grad_fn) note_node_created(grad_fn);
-  if (grad_fn) rebase_history(self, grad_fn);
+  if (grad_fn) {
+    rebase_history(self, grad_fn);
+    note_node_created(grad_fn);
+  }
   if ((isFwGradDefined(indices))) throw new NotImplementedError("Trying to use forward AD with embedding_renorm_ that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::embedding_renorm__default", "engine/ops/native_functions/index.yaml:286", "engine/generated/VariableType.ts:4227");
+}, "VariableType::embedding_renorm__default", "engine/ops/native_functions/index.yaml:286", "engine/generated/VariableType.ts:4327");
 registerKernel(ops.lift_fresh_default, "Autograd", (ks, self) => {
-  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::lift_fresh", self) : null;
+  const _any_requires_grad = compute_requires_grad(self);
+  let grad_fn: LiftFreshBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new LiftFreshBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+  }
   const _result = below_autograd(() => ops.lift_fresh_default.redispatch(ks.and(after_autograd_keyset), self));
-  if (grad_fn) note_node_created(grad_fn);
-  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+    note_node_created(grad_fn);
+  }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with lift_fresh that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::lift_fresh_default", "engine/ops/native_functions/index.yaml:303", "engine/generated/VariableType.ts:4236");
+}, "VariableType::lift_fresh_default", "engine/ops/native_functions/index.yaml:303", "engine/generated/VariableType.ts:4343");
 registerKernel(ops.fill__Tensor, "Autograd", (ks, self, value) => {
   const _any_requires_grad = compute_requires_grad(self, value);
   const _any_has_forward_grad_self = isFwGradDefined(self) || isFwGradDefined(value);
   check_inplace(self, _any_requires_grad);
-  let grad_fn: FillBackward1 | null = null;
+  let grad_fn: FillBackward3 | null = null;
   if (_any_requires_grad) {
-    grad_fn = new FillBackward1();
+    grad_fn = new FillBackward3();
     grad_fn.set_next_edges(collect_next_edges(self, value));
   }
   const _result = below_autograd(() => ops.fill__Tensor.redispatch(ks.and(after_autograd_keyset), self, value));
@@ -4265,8 +4379,8 @@ registerKernel(ops.fill__Tensor, "Autograd", (ks, self, value) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::fill__Tensor", "engine/ops/native_functions/index.yaml:307", "engine/generated/VariableType.ts:4244");
-registerKernel(ops.empty_names, "Autograd", (ks, size, names, dtype, layout, device, pin_memory, memory_format) => below_autograd(() => ops.empty_names.redispatch(ks.and(after_autograd_keyset), size, names, dtype, layout, device, pin_memory, memory_format)), "VariableType::empty_names", "engine/ops/native_functions/index.yaml:317", "engine/generated/VariableType.ts:4269");
+}, "VariableType::fill__Tensor", "engine/ops/native_functions/index.yaml:307", "engine/generated/VariableType.ts:4358");
+registerKernel(ops.empty_names, "Autograd", (ks, size, names, dtype, layout, device, pin_memory, memory_format) => below_autograd(() => ops.empty_names.redispatch(ks.and(after_autograd_keyset), size, names, dtype, layout, device, pin_memory, memory_format)), "VariableType::empty_names", "engine/ops/native_functions/index.yaml:317", "engine/generated/VariableType.ts:4383");
 registerKernel(ops._local_scalar_dense_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::_local_scalar_dense", self) : null;
   const _result = below_autograd(() => ops._local_scalar_dense_default.redispatch(ks.and(after_autograd_keyset), self));
@@ -4274,7 +4388,7 @@ registerKernel(ops._local_scalar_dense_default, "Autograd", (ks, self) => {
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with _local_scalar_dense that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::_local_scalar_dense_default", "engine/ops/native_functions/index.yaml:332", "engine/generated/VariableType.ts:4270");
+}, "VariableType::_local_scalar_dense_default", "engine/ops/native_functions/index.yaml:332", "engine/generated/VariableType.ts:4384");
 registerKernel(ops.embedding_dense_backward_default, "Autograd", (ks, grad_output, indices, num_weights, padding_idx, scale_grad_by_freq) => {
   const _any_requires_grad = compute_requires_grad(grad_output);
   let grad_fn: EmbeddingDenseBackwardBackward0 | null = null;
@@ -4291,7 +4405,7 @@ registerKernel(ops.embedding_dense_backward_default, "Autograd", (ks, grad_outpu
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(grad_output) || isFwGradDefined(indices))) throw new NotImplementedError("Trying to use forward AD with embedding_dense_backward that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::embedding_dense_backward_default", "engine/ops/native_functions/index.yaml:344", "engine/generated/VariableType.ts:4278");
+}, "VariableType::embedding_dense_backward_default", "engine/ops/native_functions/index.yaml:344", "engine/generated/VariableType.ts:4392");
 registerKernel(ops.cat_default, "Autograd", (ks, tensors, dim) => {
   const _any_requires_grad = compute_requires_grad(tensors);
   const _any_has_forward_grad_result = isFwGradDefinedTensorList(tensors);
@@ -4315,14 +4429,14 @@ registerKernel(ops.cat_default, "Autograd", (ks, tensors, dim) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::cat_default", "engine/ops/native_functions/join.yaml:15", "engine/generated/VariableType.ts:4295");
+}, "VariableType::cat_default", "engine/ops/native_functions/join.yaml:15", "engine/generated/VariableType.ts:4409");
 registerKernel(ops.cat_out, "Autograd", (ks, tensors, dim, out) => {
   if (compute_requires_grad(tensors)) throw_error_out_requires_grad("cat");
   const _result = below_autograd(() => ops.cat_out.redispatch(ks.and(after_autograd_keyset), tensors, dim, out));
   for (const _t of tensors ?? []) if (isFwGradDefined(_t)) throw new NotImplementedError("Trying to use forward AD with cat_out that does not support it because it is an out= function");
   if ((isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with cat_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::cat_out", "engine/ops/native_functions/join.yaml:18", "engine/generated/VariableType.ts:4319");
+}, "VariableType::cat_out", "engine/ops/native_functions/join.yaml:18", "engine/generated/VariableType.ts:4433");
 registerKernel(ops.stack_default, "Autograd", (ks, tensors, dim) => {
   const _any_requires_grad = compute_requires_grad(tensors);
   const _any_has_forward_grad_result = isFwGradDefinedTensorList(tensors);
@@ -4345,14 +4459,14 @@ registerKernel(ops.stack_default, "Autograd", (ks, tensors, dim) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::stack_default", "engine/ops/native_functions/join.yaml:25", "engine/generated/VariableType.ts:4326");
+}, "VariableType::stack_default", "engine/ops/native_functions/join.yaml:25", "engine/generated/VariableType.ts:4440");
 registerKernel(ops.stack_out, "Autograd", (ks, tensors, dim, out) => {
   if (compute_requires_grad(tensors)) throw_error_out_requires_grad("stack");
   const _result = below_autograd(() => ops.stack_out.redispatch(ks.and(after_autograd_keyset), tensors, dim, out));
   for (const _t of tensors ?? []) if (isFwGradDefined(_t)) throw new NotImplementedError("Trying to use forward AD with stack_out that does not support it because it is an out= function");
   if ((isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with stack_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::stack_out", "engine/ops/native_functions/join.yaml:29", "engine/generated/VariableType.ts:4349");
+}, "VariableType::stack_out", "engine/ops/native_functions/join.yaml:29", "engine/generated/VariableType.ts:4463");
 registerKernel(ops.flip_default, "Autograd", (ks, self, dims) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -4375,7 +4489,7 @@ registerKernel(ops.flip_default, "Autograd", (ks, self, dims) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::flip_default", "engine/ops/native_functions/join.yaml:90", "engine/generated/VariableType.ts:4356");
+}, "VariableType::flip_default", "engine/ops/native_functions/join.yaml:90", "engine/generated/VariableType.ts:4470");
 registerKernel(ops.roll_default, "Autograd", (ks, self, shifts, dims) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -4399,13 +4513,13 @@ registerKernel(ops.roll_default, "Autograd", (ks, self, shifts, dims) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::roll_default", "engine/ops/native_functions/join.yaml:97", "engine/generated/VariableType.ts:4379");
+}, "VariableType::roll_default", "engine/ops/native_functions/join.yaml:97", "engine/generated/VariableType.ts:4493");
 registerKernel(ops.tril_out, "Autograd", (ks, self, diagonal, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("tril");
   const _result = below_autograd(() => ops.tril_out.redispatch(ks.and(after_autograd_keyset), self, diagonal, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with tril_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::tril_out", "engine/ops/native_functions/join.yaml:106", "engine/generated/VariableType.ts:4403");
+}, "VariableType::tril_out", "engine/ops/native_functions/join.yaml:106", "engine/generated/VariableType.ts:4517");
 registerKernel(ops.tril_default, "Autograd", (ks, self, diagonal) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -4428,7 +4542,7 @@ registerKernel(ops.tril_default, "Autograd", (ks, self, diagonal) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::tril_default", "engine/ops/native_functions/join.yaml:111", "engine/generated/VariableType.ts:4409");
+}, "VariableType::tril_default", "engine/ops/native_functions/join.yaml:111", "engine/generated/VariableType.ts:4523");
 registerKernel(ops.tril__default, "Autograd", (ks, self, diagonal) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -4453,13 +4567,13 @@ registerKernel(ops.tril__default, "Autograd", (ks, self, diagonal) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::tril__default", "engine/ops/native_functions/join.yaml:115", "engine/generated/VariableType.ts:4432");
+}, "VariableType::tril__default", "engine/ops/native_functions/join.yaml:115", "engine/generated/VariableType.ts:4546");
 registerKernel(ops.triu_out, "Autograd", (ks, self, diagonal, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("triu");
   const _result = below_autograd(() => ops.triu_out.redispatch(ks.and(after_autograd_keyset), self, diagonal, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with triu_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::triu_out", "engine/ops/native_functions/join.yaml:119", "engine/generated/VariableType.ts:4457");
+}, "VariableType::triu_out", "engine/ops/native_functions/join.yaml:119", "engine/generated/VariableType.ts:4571");
 registerKernel(ops.triu_default, "Autograd", (ks, self, diagonal) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -4482,7 +4596,7 @@ registerKernel(ops.triu_default, "Autograd", (ks, self, diagonal) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::triu_default", "engine/ops/native_functions/join.yaml:124", "engine/generated/VariableType.ts:4463");
+}, "VariableType::triu_default", "engine/ops/native_functions/join.yaml:124", "engine/generated/VariableType.ts:4577");
 registerKernel(ops.triu__default, "Autograd", (ks, self, diagonal) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -4507,7 +4621,7 @@ registerKernel(ops.triu__default, "Autograd", (ks, self, diagonal) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::triu__default", "engine/ops/native_functions/join.yaml:128", "engine/generated/VariableType.ts:4486");
+}, "VariableType::triu__default", "engine/ops/native_functions/join.yaml:128", "engine/generated/VariableType.ts:4600");
 registerKernel(ops.repeat_default, "Autograd", (ks, self, repeats) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -4531,7 +4645,7 @@ registerKernel(ops.repeat_default, "Autograd", (ks, self, repeats) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::repeat_default", "engine/ops/native_functions/join.yaml:134", "engine/generated/VariableType.ts:4511");
+}, "VariableType::repeat_default", "engine/ops/native_functions/join.yaml:134", "engine/generated/VariableType.ts:4625");
 registerKernel(ops.mm_default, "Autograd", (ks, self, mat2) => {
   const _any_requires_grad = compute_requires_grad(self, mat2);
   const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(mat2);
@@ -4565,19 +4679,19 @@ registerKernel(ops.mm_default, "Autograd", (ks, self, mat2) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::mm_default", "engine/ops/native_functions/linalg.yaml:12", "engine/generated/VariableType.ts:4535");
+}, "VariableType::mm_default", "engine/ops/native_functions/linalg.yaml:12", "engine/generated/VariableType.ts:4649");
 registerKernel(ops.mm_out, "Autograd", (ks, self, mat2, out) => {
   if (compute_requires_grad(self, mat2)) throw_error_out_requires_grad("mm");
   const _result = below_autograd(() => ops.mm_out.redispatch(ks.and(after_autograd_keyset), self, mat2, out));
   if ((isFwGradDefined(self) || isFwGradDefined(mat2) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with mm_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::mm_out", "engine/ops/native_functions/linalg.yaml:16", "engine/generated/VariableType.ts:4569");
+}, "VariableType::mm_out", "engine/ops/native_functions/linalg.yaml:16", "engine/generated/VariableType.ts:4683");
 registerKernel(ops.addmm_out, "Autograd", (ks, self, mat1, mat2, beta, alpha, out) => {
   if (compute_requires_grad(self, mat1, mat2)) throw_error_out_requires_grad("addmm");
   const _result = below_autograd(() => ops.addmm_out.redispatch(ks.and(after_autograd_keyset), self, mat1, mat2, beta, alpha, out));
   if ((isFwGradDefined(self) || isFwGradDefined(mat1) || isFwGradDefined(mat2) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with addmm_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::addmm_out", "engine/ops/native_functions/linalg.yaml:21", "engine/generated/VariableType.ts:4575");
+}, "VariableType::addmm_out", "engine/ops/native_functions/linalg.yaml:21", "engine/generated/VariableType.ts:4689");
 registerKernel(ops.addmm_default, "Autograd", (ks, self, mat1, mat2, beta, alpha) => {
   const _any_requires_grad = compute_requires_grad(self, mat1, mat2);
   const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(mat1) || isFwGradDefined(mat2);
@@ -4615,7 +4729,7 @@ registerKernel(ops.addmm_default, "Autograd", (ks, self, mat1, mat2, beta, alpha
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::addmm_default", "engine/ops/native_functions/linalg.yaml:26", "engine/generated/VariableType.ts:4581");
+}, "VariableType::addmm_default", "engine/ops/native_functions/linalg.yaml:26", "engine/generated/VariableType.ts:4695");
 registerKernel(ops.addmm__default, "Autograd", (ks, self, mat1, mat2, beta, alpha) => {
   const _any_requires_grad = compute_requires_grad(self, mat1, mat2);
   const _any_has_forward_grad_self = isFwGradDefined(self) || isFwGradDefined(mat1) || isFwGradDefined(mat2);
@@ -4655,7 +4769,7 @@ registerKernel(ops.addmm__default, "Autograd", (ks, self, mat1, mat2, beta, alph
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::addmm__default", "engine/ops/native_functions/linalg.yaml:30", "engine/generated/VariableType.ts:4619");
+}, "VariableType::addmm__default", "engine/ops/native_functions/linalg.yaml:30", "engine/generated/VariableType.ts:4733");
 registerKernel(ops.bmm_default, "Autograd", (ks, self, mat2) => {
   const _any_requires_grad = compute_requires_grad(self, mat2);
   const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(mat2);
@@ -4683,13 +4797,13 @@ registerKernel(ops.bmm_default, "Autograd", (ks, self, mat2) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::bmm_default", "engine/ops/native_functions/linalg.yaml:36", "engine/generated/VariableType.ts:4659");
+}, "VariableType::bmm_default", "engine/ops/native_functions/linalg.yaml:36", "engine/generated/VariableType.ts:4773");
 registerKernel(ops.bmm_out, "Autograd", (ks, self, mat2, out) => {
   if (compute_requires_grad(self, mat2)) throw_error_out_requires_grad("bmm");
   const _result = below_autograd(() => ops.bmm_out.redispatch(ks.and(after_autograd_keyset), self, mat2, out));
   if ((isFwGradDefined(self) || isFwGradDefined(mat2) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with bmm_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::bmm_out", "engine/ops/native_functions/linalg.yaml:40", "engine/generated/VariableType.ts:4687");
+}, "VariableType::bmm_out", "engine/ops/native_functions/linalg.yaml:40", "engine/generated/VariableType.ts:4801");
 registerKernel(ops.baddbmm_default, "Autograd", (ks, self, batch1, batch2, beta, alpha) => {
   const _any_requires_grad = compute_requires_grad(self, batch1, batch2);
   const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(batch1) || isFwGradDefined(batch2);
@@ -4721,7 +4835,7 @@ registerKernel(ops.baddbmm_default, "Autograd", (ks, self, batch1, batch2, beta,
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::baddbmm_default", "engine/ops/native_functions/linalg.yaml:46", "engine/generated/VariableType.ts:4693");
+}, "VariableType::baddbmm_default", "engine/ops/native_functions/linalg.yaml:46", "engine/generated/VariableType.ts:4807");
 registerKernel(ops.baddbmm__default, "Autograd", (ks, self, batch1, batch2, beta, alpha) => {
   const _any_requires_grad = compute_requires_grad(self, batch1, batch2);
   const _any_has_forward_grad_self = isFwGradDefined(self) || isFwGradDefined(batch1) || isFwGradDefined(batch2);
@@ -4755,13 +4869,13 @@ registerKernel(ops.baddbmm__default, "Autograd", (ks, self, batch1, batch2, beta
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::baddbmm__default", "engine/ops/native_functions/linalg.yaml:50", "engine/generated/VariableType.ts:4725");
+}, "VariableType::baddbmm__default", "engine/ops/native_functions/linalg.yaml:50", "engine/generated/VariableType.ts:4839");
 registerKernel(ops.baddbmm_out, "Autograd", (ks, self, batch1, batch2, beta, alpha, out) => {
   if (compute_requires_grad(self, batch1, batch2)) throw_error_out_requires_grad("baddbmm");
   const _result = below_autograd(() => ops.baddbmm_out.redispatch(ks.and(after_autograd_keyset), self, batch1, batch2, beta, alpha, out));
   if ((isFwGradDefined(self) || isFwGradDefined(batch1) || isFwGradDefined(batch2) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with baddbmm_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::baddbmm_out", "engine/ops/native_functions/linalg.yaml:54", "engine/generated/VariableType.ts:4759");
+}, "VariableType::baddbmm_out", "engine/ops/native_functions/linalg.yaml:54", "engine/generated/VariableType.ts:4873");
 registerKernel(ops.addbmm__default, "Autograd", (ks, self, batch1, batch2, beta, alpha) => {
   const _any_requires_grad = compute_requires_grad(self, batch1, batch2);
   const _any_has_forward_grad_self = isFwGradDefined(self) || isFwGradDefined(batch1) || isFwGradDefined(batch2);
@@ -4797,13 +4911,13 @@ registerKernel(ops.addbmm__default, "Autograd", (ks, self, batch1, batch2, beta,
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::addbmm__default", "engine/ops/native_functions/linalg.yaml:60", "engine/generated/VariableType.ts:4765");
+}, "VariableType::addbmm__default", "engine/ops/native_functions/linalg.yaml:60", "engine/generated/VariableType.ts:4879");
 registerKernel(ops.addbmm_out, "Autograd", (ks, self, batch1, batch2, beta, alpha, out) => {
   if (compute_requires_grad(self, batch1, batch2)) throw_error_out_requires_grad("addbmm");
   const _result = below_autograd(() => ops.addbmm_out.redispatch(ks.and(after_autograd_keyset), self, batch1, batch2, beta, alpha, out));
   if ((isFwGradDefined(self) || isFwGradDefined(batch1) || isFwGradDefined(batch2) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with addbmm_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::addbmm_out", "engine/ops/native_functions/linalg.yaml:65", "engine/generated/VariableType.ts:4801");
+}, "VariableType::addbmm_out", "engine/ops/native_functions/linalg.yaml:65", "engine/generated/VariableType.ts:4915");
 registerKernel(ops.addbmm_default, "Autograd", (ks, self, batch1, batch2, beta, alpha) => {
   const _any_requires_grad = compute_requires_grad(self, batch1, batch2);
   const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(batch1) || isFwGradDefined(batch2);
@@ -4837,7 +4951,7 @@ registerKernel(ops.addbmm_default, "Autograd", (ks, self, batch1, batch2, beta, 
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::addbmm_default", "engine/ops/native_functions/linalg.yaml:69", "engine/generated/VariableType.ts:4807");
+}, "VariableType::addbmm_default", "engine/ops/native_functions/linalg.yaml:69", "engine/generated/VariableType.ts:4921");
 registerKernel(ops.addmv_default, "Autograd", (ks, self, mat, vec, beta, alpha) => {
   const _any_requires_grad = compute_requires_grad(self, mat, vec);
   const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(mat) || isFwGradDefined(vec);
@@ -4869,7 +4983,7 @@ registerKernel(ops.addmv_default, "Autograd", (ks, self, mat, vec, beta, alpha) 
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::addmv_default", "engine/ops/native_functions/linalg.yaml:76", "engine/generated/VariableType.ts:4841");
+}, "VariableType::addmv_default", "engine/ops/native_functions/linalg.yaml:76", "engine/generated/VariableType.ts:4955");
 registerKernel(ops.addmv__default, "Autograd", (ks, self, mat, vec, beta, alpha) => {
   const _any_requires_grad = compute_requires_grad(self, mat, vec);
   const _any_has_forward_grad_self = isFwGradDefined(self) || isFwGradDefined(mat) || isFwGradDefined(vec);
@@ -4903,13 +5017,13 @@ registerKernel(ops.addmv__default, "Autograd", (ks, self, mat, vec, beta, alpha)
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::addmv__default", "engine/ops/native_functions/linalg.yaml:80", "engine/generated/VariableType.ts:4873");
+}, "VariableType::addmv__default", "engine/ops/native_functions/linalg.yaml:80", "engine/generated/VariableType.ts:4987");
 registerKernel(ops.addmv_out, "Autograd", (ks, self, mat, vec, beta, alpha, out) => {
   if (compute_requires_grad(self, mat, vec)) throw_error_out_requires_grad("addmv");
   const _result = below_autograd(() => ops.addmv_out.redispatch(ks.and(after_autograd_keyset), self, mat, vec, beta, alpha, out));
   if ((isFwGradDefined(self) || isFwGradDefined(mat) || isFwGradDefined(vec) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with addmv_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::addmv_out", "engine/ops/native_functions/linalg.yaml:84", "engine/generated/VariableType.ts:4907");
+}, "VariableType::addmv_out", "engine/ops/native_functions/linalg.yaml:84", "engine/generated/VariableType.ts:5021");
 registerKernel(ops.mv_default, "Autograd", (ks, self, vec) => {
   const _any_requires_grad = compute_requires_grad(self, vec);
   const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(vec);
@@ -4937,13 +5051,13 @@ registerKernel(ops.mv_default, "Autograd", (ks, self, vec) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::mv_default", "engine/ops/native_functions/linalg.yaml:89", "engine/generated/VariableType.ts:4913");
+}, "VariableType::mv_default", "engine/ops/native_functions/linalg.yaml:89", "engine/generated/VariableType.ts:5027");
 registerKernel(ops.mv_out, "Autograd", (ks, self, vec, out) => {
   if (compute_requires_grad(self, vec)) throw_error_out_requires_grad("mv");
   const _result = below_autograd(() => ops.mv_out.redispatch(ks.and(after_autograd_keyset), self, vec, out));
   if ((isFwGradDefined(self) || isFwGradDefined(vec) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with mv_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::mv_out", "engine/ops/native_functions/linalg.yaml:94", "engine/generated/VariableType.ts:4941");
+}, "VariableType::mv_out", "engine/ops/native_functions/linalg.yaml:94", "engine/generated/VariableType.ts:5055");
 registerKernel(ops.addr_default, "Autograd", (ks, self, vec1, vec2, beta, alpha) => {
   const _any_requires_grad = compute_requires_grad(self, vec1, vec2);
   const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(vec1) || isFwGradDefined(vec2);
@@ -4975,7 +5089,7 @@ registerKernel(ops.addr_default, "Autograd", (ks, self, vec1, vec2, beta, alpha)
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::addr_default", "engine/ops/native_functions/linalg.yaml:100", "engine/generated/VariableType.ts:4947");
+}, "VariableType::addr_default", "engine/ops/native_functions/linalg.yaml:100", "engine/generated/VariableType.ts:5061");
 registerKernel(ops.addr__default, "Autograd", (ks, self, vec1, vec2, beta, alpha) => {
   const _any_requires_grad = compute_requires_grad(self, vec1, vec2);
   const _any_has_forward_grad_self = isFwGradDefined(self) || isFwGradDefined(vec1) || isFwGradDefined(vec2);
@@ -5009,13 +5123,13 @@ registerKernel(ops.addr__default, "Autograd", (ks, self, vec1, vec2, beta, alpha
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::addr__default", "engine/ops/native_functions/linalg.yaml:106", "engine/generated/VariableType.ts:4979");
+}, "VariableType::addr__default", "engine/ops/native_functions/linalg.yaml:106", "engine/generated/VariableType.ts:5093");
 registerKernel(ops.addr_out, "Autograd", (ks, self, vec1, vec2, beta, alpha, out) => {
   if (compute_requires_grad(self, vec1, vec2)) throw_error_out_requires_grad("addr");
   const _result = below_autograd(() => ops.addr_out.redispatch(ks.and(after_autograd_keyset), self, vec1, vec2, beta, alpha, out));
   if ((isFwGradDefined(self) || isFwGradDefined(vec1) || isFwGradDefined(vec2) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with addr_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::addr_out", "engine/ops/native_functions/linalg.yaml:111", "engine/generated/VariableType.ts:5013");
+}, "VariableType::addr_out", "engine/ops/native_functions/linalg.yaml:111", "engine/generated/VariableType.ts:5127");
 registerKernel(ops.dot_default, "Autograd", (ks, self, tensor) => {
   const _any_requires_grad = compute_requires_grad(self, tensor);
   const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(tensor);
@@ -5043,13 +5157,13 @@ registerKernel(ops.dot_default, "Autograd", (ks, self, tensor) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::dot_default", "engine/ops/native_functions/linalg.yaml:119", "engine/generated/VariableType.ts:5019");
+}, "VariableType::dot_default", "engine/ops/native_functions/linalg.yaml:119", "engine/generated/VariableType.ts:5133");
 registerKernel(ops.dot_out, "Autograd", (ks, self, tensor, out) => {
   if (compute_requires_grad(self, tensor)) throw_error_out_requires_grad("dot");
   const _result = below_autograd(() => ops.dot_out.redispatch(ks.and(after_autograd_keyset), self, tensor, out));
   if ((isFwGradDefined(self) || isFwGradDefined(tensor) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with dot_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::dot_out", "engine/ops/native_functions/linalg.yaml:125", "engine/generated/VariableType.ts:5047");
+}, "VariableType::dot_out", "engine/ops/native_functions/linalg.yaml:125", "engine/generated/VariableType.ts:5161");
 registerKernel(ops.vdot_default, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
   const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(other);
@@ -5077,23 +5191,23 @@ registerKernel(ops.vdot_default, "Autograd", (ks, self, other) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::vdot_default", "engine/ops/native_functions/linalg.yaml:129", "engine/generated/VariableType.ts:5053");
+}, "VariableType::vdot_default", "engine/ops/native_functions/linalg.yaml:129", "engine/generated/VariableType.ts:5167");
 registerKernel(ops.vdot_out, "Autograd", (ks, self, other, out) => {
   if (compute_requires_grad(self, other)) throw_error_out_requires_grad("vdot");
   const _result = below_autograd(() => ops.vdot_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
   if ((isFwGradDefined(self) || isFwGradDefined(other) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with vdot_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::vdot_out", "engine/ops/native_functions/linalg.yaml:135", "engine/generated/VariableType.ts:5081");
+}, "VariableType::vdot_out", "engine/ops/native_functions/linalg.yaml:135", "engine/generated/VariableType.ts:5195");
 registerKernel(ops.tensordot_out, "Autograd", (ks, self, other, dims_self, dims_other, out) => {
   const _result = below_autograd(() => ops.tensordot_out.redispatch(ks.and(after_autograd_keyset), self, other, dims_self, dims_other, out));
   if ((isFwGradDefined(self) || isFwGradDefined(other) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with tensordot_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::tensordot_out", "engine/ops/native_functions/linalg.yaml:174", "engine/generated/VariableType.ts:5087");
+}, "VariableType::tensordot_out", "engine/ops/native_functions/linalg.yaml:174", "engine/generated/VariableType.ts:5201");
 registerKernel(ops.linear_out, "Autograd", (ks, input, weight, bias, out) => {
   const _result = below_autograd(() => ops.linear_out.redispatch(ks.and(after_autograd_keyset), input, weight, bias, out));
   if ((isFwGradDefined(input) || isFwGradDefined(weight) || isFwGradDefined(bias) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with linear_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::linear_out", "engine/ops/native_functions/linalg.yaml:203", "engine/generated/VariableType.ts:5092");
+}, "VariableType::linear_out", "engine/ops/native_functions/linalg.yaml:203", "engine/generated/VariableType.ts:5206");
 registerKernel(ops._trilinear_default, "Autograd", (ks, i1, i2, i3, expand1, expand2, expand3, sumdim, unroll_dim) => {
   const _any_requires_grad = compute_requires_grad(i1, i2, i3);
   const _any_has_forward_grad_result = isFwGradDefined(i1) || isFwGradDefined(i2) || isFwGradDefined(i3);
@@ -5129,21 +5243,45 @@ registerKernel(ops._trilinear_default, "Autograd", (ks, i1, i2, i3, expand1, exp
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::_trilinear_default", "engine/ops/native_functions/linalg.yaml:212", "engine/generated/VariableType.ts:5097");
+}, "VariableType::_trilinear_default", "engine/ops/native_functions/linalg.yaml:212", "engine/generated/VariableType.ts:5211");
+registerKernel(ops.squeeze__default, "Autograd", (ks, self) => {
+  const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_self = isFwGradDefined(self);
+  check_inplace(self, _any_requires_grad);
+  let grad_fn: SqueezeBackward2 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new SqueezeBackward2();
+    grad_fn.set_next_edges(collect_next_edges(self));
+    grad_fn.self_sym_sizes = [...self._impl.sizes()];
+  }
+  const _result = below_autograd(() => ops.squeeze__default.redispatch(ks.and(after_autograd_keyset), self));
+  if (grad_fn) {
+    set_history(self, grad_fn);
+    note_node_created(grad_fn);
+  }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    self_new_fw_grad_opt = ops.squeeze__default.call(self_t);
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
+  return _result;
+}, "VariableType::squeeze__default", "engine/ops/native_functions/linalg.yaml:222", "engine/generated/VariableType.ts:5247");
 registerKernel(ops.squeeze__dim, "Autograd", (ks, self, dim) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
   check_inplace(self, _any_requires_grad);
-  let grad_fn: SqueezeBackward1 | null = null;
+  let grad_fn: SqueezeBackward3 | null = null;
   if (_any_requires_grad) {
-    grad_fn = new SqueezeBackward1();
+    grad_fn = new SqueezeBackward3();
     grad_fn.set_next_edges(collect_next_edges(self));
     grad_fn.self_sym_sizes = [...self._impl.sizes()];
     grad_fn.dim = dim;
   }
   const _result = below_autograd(() => ops.squeeze__dim.redispatch(ks.and(after_autograd_keyset), self, dim));
   if (grad_fn) {
-    rebase_history(self, grad_fn);
+    set_history(self, grad_fn);
     note_node_created(grad_fn);
   }
   let self_new_fw_grad_opt: any = null;
@@ -5154,7 +5292,7 @@ registerKernel(ops.squeeze__dim, "Autograd", (ks, self, dim) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::squeeze__dim", "engine/ops/native_functions/linalg.yaml:221", "engine/generated/VariableType.ts:5133");
+}, "VariableType::squeeze__dim", "engine/ops/native_functions/linalg.yaml:228", "engine/generated/VariableType.ts:5271");
 registerKernel(ops._linalg_check_errors_default, "Autograd", (ks, info, api_name, is_matrix) => {
   const grad_fn = compute_requires_grad(info) ? not_implemented_node("aten::_linalg_check_errors", info) : null;
   const _result = below_autograd(() => ops._linalg_check_errors_default.redispatch(ks.and(after_autograd_keyset), info, api_name, is_matrix));
@@ -5162,20 +5300,31 @@ registerKernel(ops._linalg_check_errors_default, "Autograd", (ks, info, api_name
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(info))) throw new NotImplementedError("Trying to use forward AD with _linalg_check_errors that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::_linalg_check_errors_default", "engine/ops/native_functions/linalg.yaml:229", "engine/generated/VariableType.ts:5158");
+}, "VariableType::_linalg_check_errors_default", "engine/ops/native_functions/linalg.yaml:236", "engine/generated/VariableType.ts:5296");
 registerKernel(ops.linalg_lu_factor_ex_default, "Autograd", (ks, A, pivot, check_errors) => {
-  const grad_fn = compute_requires_grad(A) ? not_implemented_node("aten::linalg_lu_factor_ex", A) : null;
+  const _any_requires_grad = compute_requires_grad(A);
+  let grad_fn: LinalgLuFactorExBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new LinalgLuFactorExBackward0();
+    grad_fn.set_next_edges(collect_next_edges(A));
+    grad_fn.pivot = pivot;
+  }
   const _result = below_autograd(() => ops.linalg_lu_factor_ex_default.redispatch(ks.and(after_autograd_keyset), A, pivot, check_errors));
-  if (grad_fn) note_node_created(grad_fn);
-  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (grad_fn) {
+    set_history([differentiable((_result as any)[0]), null, null], grad_fn);
+    grad_fn.LU_ = new SavedVariable((_result as any)[0], true);
+    grad_fn.pivots_ = new SavedVariable((_result as any)[1], true);
+    note_node_created(grad_fn);
+  }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(A))) throw new NotImplementedError("Trying to use forward AD with linalg_lu_factor_ex that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::linalg_lu_factor_ex_default", "engine/ops/native_functions/linalg.yaml:245", "engine/generated/VariableType.ts:5166");
+}, "VariableType::linalg_lu_factor_ex_default", "engine/ops/native_functions/linalg.yaml:252", "engine/generated/VariableType.ts:5304");
 registerKernel(ops.linalg_lu_factor_ex_out, "Autograd", (ks, A, pivot, check_errors, LU, pivots, info) => {
+  if (compute_requires_grad(A)) throw_error_out_requires_grad("linalg_lu_factor_ex");
   const _result = below_autograd(() => ops.linalg_lu_factor_ex_out.redispatch(ks.and(after_autograd_keyset), A, pivot, check_errors, LU, pivots, info));
   if ((isFwGradDefined(A) || isFwGradDefined(LU) || isFwGradDefined(pivots) || isFwGradDefined(info))) throw new NotImplementedError("Trying to use forward AD with linalg_lu_factor_ex_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::linalg_lu_factor_ex_out", "engine/ops/native_functions/linalg.yaml:250", "engine/generated/VariableType.ts:5174");
+}, "VariableType::linalg_lu_factor_ex_out", "engine/ops/native_functions/linalg.yaml:257", "engine/generated/VariableType.ts:5322");
 registerKernel(ops._linalg_det_default, "Autograd", (ks, A) => {
   const _any_requires_grad = compute_requires_grad(A);
   const _any_has_forward_grad_result = isFwGradDefined(A);
@@ -5203,13 +5352,13 @@ registerKernel(ops._linalg_det_default, "Autograd", (ks, A) => {
   }
   if (result_new_fw_grad_opt && (_result as any)[0]) set_fw_grad((_result as any)[0], result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::_linalg_det_default", "engine/ops/native_functions/linalg.yaml:259", "engine/generated/VariableType.ts:5179");
+}, "VariableType::_linalg_det_default", "engine/ops/native_functions/linalg.yaml:266", "engine/generated/VariableType.ts:5328");
 registerKernel(ops._linalg_det_result, "Autograd", (ks, A, result, LU, pivots) => {
   if (compute_requires_grad(A)) throw_error_out_requires_grad("_linalg_det");
   const _result = below_autograd(() => ops._linalg_det_result.redispatch(ks.and(after_autograd_keyset), A, result, LU, pivots));
   if ((isFwGradDefined(A) || isFwGradDefined(result) || isFwGradDefined(LU) || isFwGradDefined(pivots))) throw new NotImplementedError("Trying to use forward AD with _linalg_det_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::_linalg_det_result", "engine/ops/native_functions/linalg.yaml:262", "engine/generated/VariableType.ts:5207");
+}, "VariableType::_linalg_det_result", "engine/ops/native_functions/linalg.yaml:269", "engine/generated/VariableType.ts:5356");
 registerKernel(ops._linalg_slogdet_default, "Autograd", (ks, A) => {
   const _any_requires_grad = compute_requires_grad(A);
   const _any_has_forward_grad_sign_logabsdet = isFwGradDefined(A);
@@ -5238,13 +5387,13 @@ registerKernel(ops._linalg_slogdet_default, "Autograd", (ks, A) => {
   if (sign_logabsdet_new_fw_grad_opt && sign_logabsdet_new_fw_grad_opt[0] && (_result as any)[0]) set_fw_grad((_result as any)[0], sign_logabsdet_new_fw_grad_opt[0], 0, false);
   if (sign_logabsdet_new_fw_grad_opt && sign_logabsdet_new_fw_grad_opt[1] && (_result as any)[1]) set_fw_grad((_result as any)[1], sign_logabsdet_new_fw_grad_opt[1], 0, false);
   return _result;
-}, "VariableType::_linalg_slogdet_default", "engine/ops/native_functions/linalg.yaml:283", "engine/generated/VariableType.ts:5213");
+}, "VariableType::_linalg_slogdet_default", "engine/ops/native_functions/linalg.yaml:290", "engine/generated/VariableType.ts:5362");
 registerKernel(ops._linalg_slogdet_sign, "Autograd", (ks, A, sign, logabsdet, LU, pivots) => {
   if (compute_requires_grad(A)) throw_error_out_requires_grad("_linalg_slogdet");
   const _result = below_autograd(() => ops._linalg_slogdet_sign.redispatch(ks.and(after_autograd_keyset), A, sign, logabsdet, LU, pivots));
   if ((isFwGradDefined(A) || isFwGradDefined(sign) || isFwGradDefined(logabsdet) || isFwGradDefined(LU) || isFwGradDefined(pivots))) throw new NotImplementedError("Trying to use forward AD with _linalg_slogdet_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::_linalg_slogdet_sign", "engine/ops/native_functions/linalg.yaml:286", "engine/generated/VariableType.ts:5242");
+}, "VariableType::_linalg_slogdet_sign", "engine/ops/native_functions/linalg.yaml:293", "engine/generated/VariableType.ts:5391");
 registerKernel(ops.linalg_cholesky_ex_default, "Autograd", (ks, self, upper, check_errors) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_L = isFwGradDefined(self);
@@ -5269,13 +5418,13 @@ registerKernel(ops.linalg_cholesky_ex_default, "Autograd", (ks, self, upper, che
   }
   if (L_new_fw_grad_opt && (_result as any)[0]) set_fw_grad((_result as any)[0], L_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::linalg_cholesky_ex_default", "engine/ops/native_functions/linalg.yaml:303", "engine/generated/VariableType.ts:5248");
+}, "VariableType::linalg_cholesky_ex_default", "engine/ops/native_functions/linalg.yaml:310", "engine/generated/VariableType.ts:5397");
 registerKernel(ops.linalg_cholesky_ex_L, "Autograd", (ks, self, upper, check_errors, L, info) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("linalg_cholesky_ex");
   const _result = below_autograd(() => ops.linalg_cholesky_ex_L.redispatch(ks.and(after_autograd_keyset), self, upper, check_errors, L, info));
   if ((isFwGradDefined(self) || isFwGradDefined(L) || isFwGradDefined(info))) throw new NotImplementedError("Trying to use forward AD with linalg_cholesky_ex_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::linalg_cholesky_ex_L", "engine/ops/native_functions/linalg.yaml:307", "engine/generated/VariableType.ts:5273");
+}, "VariableType::linalg_cholesky_ex_L", "engine/ops/native_functions/linalg.yaml:314", "engine/generated/VariableType.ts:5422");
 registerKernel(ops.linalg_inv_ex_default, "Autograd", (ks, A, check_errors) => {
   const _any_requires_grad = compute_requires_grad(A);
   const _any_has_forward_grad_inverse = isFwGradDefined(A);
@@ -5299,13 +5448,13 @@ registerKernel(ops.linalg_inv_ex_default, "Autograd", (ks, A, check_errors) => {
   }
   if (inverse_new_fw_grad_opt && (_result as any)[0]) set_fw_grad((_result as any)[0], inverse_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::linalg_inv_ex_default", "engine/ops/native_functions/linalg.yaml:325", "engine/generated/VariableType.ts:5279");
+}, "VariableType::linalg_inv_ex_default", "engine/ops/native_functions/linalg.yaml:332", "engine/generated/VariableType.ts:5428");
 registerKernel(ops.linalg_inv_ex_inverse, "Autograd", (ks, A, check_errors, inverse, info) => {
   if (compute_requires_grad(A)) throw_error_out_requires_grad("linalg_inv_ex");
   const _result = below_autograd(() => ops.linalg_inv_ex_inverse.redispatch(ks.and(after_autograd_keyset), A, check_errors, inverse, info));
   if ((isFwGradDefined(A) || isFwGradDefined(inverse) || isFwGradDefined(info))) throw new NotImplementedError("Trying to use forward AD with linalg_inv_ex_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::linalg_inv_ex_inverse", "engine/ops/native_functions/linalg.yaml:329", "engine/generated/VariableType.ts:5303");
+}, "VariableType::linalg_inv_ex_inverse", "engine/ops/native_functions/linalg.yaml:336", "engine/generated/VariableType.ts:5452");
 registerKernel(ops.linalg_qr_default, "Autograd", (ks, A, mode) => {
   const _any_requires_grad = compute_requires_grad(A);
   let grad_fn: LinalgQrBackward0 | null = null;
@@ -5323,13 +5472,13 @@ registerKernel(ops.linalg_qr_default, "Autograd", (ks, A, mode) => {
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(A))) throw new NotImplementedError("Trying to use forward AD with linalg_qr that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::linalg_qr_default", "engine/ops/native_functions/linalg.yaml:347", "engine/generated/VariableType.ts:5309");
+}, "VariableType::linalg_qr_default", "engine/ops/native_functions/linalg.yaml:354", "engine/generated/VariableType.ts:5458");
 registerKernel(ops.linalg_qr_out, "Autograd", (ks, A, mode, Q, R) => {
   if (compute_requires_grad(A)) throw_error_out_requires_grad("linalg_qr");
   const _result = below_autograd(() => ops.linalg_qr_out.redispatch(ks.and(after_autograd_keyset), A, mode, Q, R));
   if ((isFwGradDefined(A) || isFwGradDefined(Q) || isFwGradDefined(R))) throw new NotImplementedError("Trying to use forward AD with linalg_qr_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::linalg_qr_out", "engine/ops/native_functions/linalg.yaml:352", "engine/generated/VariableType.ts:5327");
+}, "VariableType::linalg_qr_out", "engine/ops/native_functions/linalg.yaml:359", "engine/generated/VariableType.ts:5476");
 registerKernel(ops._linalg_svd_default, "Autograd", (ks, A, full_matrices, compute_uv, driver) => {
   const _any_requires_grad = compute_requires_grad(A);
   let grad_fn: LinalgSvdBackward0 | null = null;
@@ -5348,13 +5497,13 @@ registerKernel(ops._linalg_svd_default, "Autograd", (ks, A, full_matrices, compu
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(A))) throw new NotImplementedError("Trying to use forward AD with _linalg_svd that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::_linalg_svd_default", "engine/ops/native_functions/linalg.yaml:360", "engine/generated/VariableType.ts:5333");
+}, "VariableType::_linalg_svd_default", "engine/ops/native_functions/linalg.yaml:367", "engine/generated/VariableType.ts:5482");
 registerKernel(ops._linalg_svd_U, "Autograd", (ks, A, full_matrices, compute_uv, driver, U, S, Vh) => {
   if (compute_requires_grad(A)) throw_error_out_requires_grad("_linalg_svd");
   const _result = below_autograd(() => ops._linalg_svd_U.redispatch(ks.and(after_autograd_keyset), A, full_matrices, compute_uv, driver, U, S, Vh));
   if ((isFwGradDefined(A) || isFwGradDefined(U) || isFwGradDefined(S) || isFwGradDefined(Vh))) throw new NotImplementedError("Trying to use forward AD with _linalg_svd_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::_linalg_svd_U", "engine/ops/native_functions/linalg.yaml:364", "engine/generated/VariableType.ts:5352");
+}, "VariableType::_linalg_svd_U", "engine/ops/native_functions/linalg.yaml:371", "engine/generated/VariableType.ts:5501");
 registerKernel(ops._linalg_solve_ex_default, "Autograd", (ks, A, B, left, check_errors) => {
   const _any_requires_grad = compute_requires_grad(A, B);
   const _any_has_forward_grad_result = isFwGradDefined(A) || isFwGradDefined(B);
@@ -5385,13 +5534,13 @@ registerKernel(ops._linalg_solve_ex_default, "Autograd", (ks, A, B, left, check_
   }
   if (result_new_fw_grad_opt && (_result as any)[0]) set_fw_grad((_result as any)[0], result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::_linalg_solve_ex_default", "engine/ops/native_functions/linalg.yaml:395", "engine/generated/VariableType.ts:5358");
+}, "VariableType::_linalg_solve_ex_default", "engine/ops/native_functions/linalg.yaml:402", "engine/generated/VariableType.ts:5507");
 registerKernel(ops._linalg_solve_ex_result, "Autograd", (ks, A, B, left, check_errors, result, LU, pivots, info) => {
   if (compute_requires_grad(A, B)) throw_error_out_requires_grad("_linalg_solve_ex");
   const _result = below_autograd(() => ops._linalg_solve_ex_result.redispatch(ks.and(after_autograd_keyset), A, B, left, check_errors, result, LU, pivots, info));
   if ((isFwGradDefined(A) || isFwGradDefined(B) || isFwGradDefined(result) || isFwGradDefined(LU) || isFwGradDefined(pivots) || isFwGradDefined(info))) throw new NotImplementedError("Trying to use forward AD with _linalg_solve_ex_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::_linalg_solve_ex_result", "engine/ops/native_functions/linalg.yaml:398", "engine/generated/VariableType.ts:5389");
+}, "VariableType::_linalg_solve_ex_result", "engine/ops/native_functions/linalg.yaml:405", "engine/generated/VariableType.ts:5538");
 registerKernel(ops.binary_cross_entropy_default, "Autograd", (ks, self, target, weight, reduction) => {
   const _any_requires_grad = compute_requires_grad(self, target);
   let grad_fn: BinaryCrossEntropyBackward0 | null = null;
@@ -5410,13 +5559,13 @@ registerKernel(ops.binary_cross_entropy_default, "Autograd", (ks, self, target, 
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self) || isFwGradDefined(target) || isFwGradDefined(weight))) throw new NotImplementedError("Trying to use forward AD with binary_cross_entropy that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::binary_cross_entropy_default", "engine/ops/native_functions/loss.yaml:12", "engine/generated/VariableType.ts:5395");
+}, "VariableType::binary_cross_entropy_default", "engine/ops/native_functions/loss.yaml:12", "engine/generated/VariableType.ts:5544");
 registerKernel(ops.binary_cross_entropy_out, "Autograd", (ks, self, target, weight, reduction, out) => {
   if (compute_requires_grad(self, target, weight)) throw_error_out_requires_grad("binary_cross_entropy");
   const _result = below_autograd(() => ops.binary_cross_entropy_out.redispatch(ks.and(after_autograd_keyset), self, target, weight, reduction, out));
   if ((isFwGradDefined(self) || isFwGradDefined(target) || isFwGradDefined(weight) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with binary_cross_entropy_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::binary_cross_entropy_out", "engine/ops/native_functions/loss.yaml:18", "engine/generated/VariableType.ts:5414");
+}, "VariableType::binary_cross_entropy_out", "engine/ops/native_functions/loss.yaml:18", "engine/generated/VariableType.ts:5563");
 registerKernel(ops.binary_cross_entropy_with_logits_default, "Autograd", (ks, self, target, weight, pos_weight, reduction) => {
   const _any_requires_grad = compute_requires_grad(self, target);
   let grad_fn: BinaryCrossEntropyWithLogitsBackward0 | null = null;
@@ -5436,13 +5585,13 @@ registerKernel(ops.binary_cross_entropy_with_logits_default, "Autograd", (ks, se
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self) || isFwGradDefined(target) || isFwGradDefined(weight) || isFwGradDefined(pos_weight))) throw new NotImplementedError("Trying to use forward AD with binary_cross_entropy_with_logits that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::binary_cross_entropy_with_logits_default", "engine/ops/native_functions/loss.yaml:24", "engine/generated/VariableType.ts:5420");
+}, "VariableType::binary_cross_entropy_with_logits_default", "engine/ops/native_functions/loss.yaml:24", "engine/generated/VariableType.ts:5569");
 registerKernel(ops.mse_loss_out, "Autograd", (ks, self, target, reduction, out) => {
   if (compute_requires_grad(self, target)) throw_error_out_requires_grad("mse_loss");
   const _result = below_autograd(() => ops.mse_loss_out.redispatch(ks.and(after_autograd_keyset), self, target, reduction, out));
   if ((isFwGradDefined(self) || isFwGradDefined(target) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with mse_loss_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::mse_loss_out", "engine/ops/native_functions/loss.yaml:42", "engine/generated/VariableType.ts:5440");
+}, "VariableType::mse_loss_out", "engine/ops/native_functions/loss.yaml:42", "engine/generated/VariableType.ts:5589");
 registerKernel(ops.mse_loss_default, "Autograd", (ks, self, target, reduction) => {
   const _any_requires_grad = compute_requires_grad(self, target);
   let grad_fn: MseLossBackward0 | null = null;
@@ -5460,13 +5609,13 @@ registerKernel(ops.mse_loss_default, "Autograd", (ks, self, target, reduction) =
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self) || isFwGradDefined(target))) throw new NotImplementedError("Trying to use forward AD with mse_loss that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::mse_loss_default", "engine/ops/native_functions/loss.yaml:49", "engine/generated/VariableType.ts:5446");
+}, "VariableType::mse_loss_default", "engine/ops/native_functions/loss.yaml:49", "engine/generated/VariableType.ts:5595");
 registerKernel(ops.nll_loss_forward_output, "Autograd", (ks, self, target, weight, reduction, ignore_index, output, total_weight) => {
   if (compute_requires_grad(self, target, weight)) throw_error_out_requires_grad("nll_loss_forward");
   const _result = below_autograd(() => ops.nll_loss_forward_output.redispatch(ks.and(after_autograd_keyset), self, target, weight, reduction, ignore_index, output, total_weight));
   if ((isFwGradDefined(self) || isFwGradDefined(target) || isFwGradDefined(weight) || isFwGradDefined(output) || isFwGradDefined(total_weight))) throw new NotImplementedError("Trying to use forward AD with nll_loss_forward_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::nll_loss_forward_output", "engine/ops/native_functions/loss.yaml:75", "engine/generated/VariableType.ts:5464");
+}, "VariableType::nll_loss_forward_output", "engine/ops/native_functions/loss.yaml:75", "engine/generated/VariableType.ts:5613");
 registerKernel(ops.nll_loss_forward_default, "Autograd", (ks, self, target, weight, reduction, ignore_index) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: NllLossBackward0 | null = null;
@@ -5487,13 +5636,13 @@ registerKernel(ops.nll_loss_forward_default, "Autograd", (ks, self, target, weig
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self) || isFwGradDefined(target) || isFwGradDefined(weight))) throw new NotImplementedError("Trying to use forward AD with nll_loss_forward that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::nll_loss_forward_default", "engine/ops/native_functions/loss.yaml:81", "engine/generated/VariableType.ts:5470");
+}, "VariableType::nll_loss_forward_default", "engine/ops/native_functions/loss.yaml:81", "engine/generated/VariableType.ts:5619");
 registerKernel(ops.nll_loss2d_forward_output, "Autograd", (ks, self, target, weight, reduction, ignore_index, output, total_weight) => {
   if (compute_requires_grad(self, target, weight)) throw_error_out_requires_grad("nll_loss2d_forward");
   const _result = below_autograd(() => ops.nll_loss2d_forward_output.redispatch(ks.and(after_autograd_keyset), self, target, weight, reduction, ignore_index, output, total_weight));
   if ((isFwGradDefined(self) || isFwGradDefined(target) || isFwGradDefined(weight) || isFwGradDefined(output) || isFwGradDefined(total_weight))) throw new NotImplementedError("Trying to use forward AD with nll_loss2d_forward_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::nll_loss2d_forward_output", "engine/ops/native_functions/loss.yaml:95", "engine/generated/VariableType.ts:5491");
+}, "VariableType::nll_loss2d_forward_output", "engine/ops/native_functions/loss.yaml:95", "engine/generated/VariableType.ts:5640");
 registerKernel(ops.nll_loss2d_forward_default, "Autograd", (ks, self, target, weight, reduction, ignore_index) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: NllLoss2DBackward0 | null = null;
@@ -5514,13 +5663,13 @@ registerKernel(ops.nll_loss2d_forward_default, "Autograd", (ks, self, target, we
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self) || isFwGradDefined(target) || isFwGradDefined(weight))) throw new NotImplementedError("Trying to use forward AD with nll_loss2d_forward that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::nll_loss2d_forward_default", "engine/ops/native_functions/loss.yaml:100", "engine/generated/VariableType.ts:5497");
+}, "VariableType::nll_loss2d_forward_default", "engine/ops/native_functions/loss.yaml:100", "engine/generated/VariableType.ts:5646");
 registerKernel(ops.smooth_l1_loss_out, "Autograd", (ks, self, target, reduction, beta, out) => {
   if (compute_requires_grad(self, target)) throw_error_out_requires_grad("smooth_l1_loss");
   const _result = below_autograd(() => ops.smooth_l1_loss_out.redispatch(ks.and(after_autograd_keyset), self, target, reduction, beta, out));
   if ((isFwGradDefined(self) || isFwGradDefined(target) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with smooth_l1_loss_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::smooth_l1_loss_out", "engine/ops/native_functions/loss.yaml:106", "engine/generated/VariableType.ts:5518");
+}, "VariableType::smooth_l1_loss_out", "engine/ops/native_functions/loss.yaml:106", "engine/generated/VariableType.ts:5667");
 registerKernel(ops.smooth_l1_loss_default, "Autograd", (ks, self, target, reduction, beta) => {
   const _any_requires_grad = compute_requires_grad(self, target);
   let grad_fn: SmoothL1LossBackward0 | null = null;
@@ -5539,13 +5688,13 @@ registerKernel(ops.smooth_l1_loss_default, "Autograd", (ks, self, target, reduct
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self) || isFwGradDefined(target))) throw new NotImplementedError("Trying to use forward AD with smooth_l1_loss that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::smooth_l1_loss_default", "engine/ops/native_functions/loss.yaml:113", "engine/generated/VariableType.ts:5524");
+}, "VariableType::smooth_l1_loss_default", "engine/ops/native_functions/loss.yaml:113", "engine/generated/VariableType.ts:5673");
 registerKernel(ops.huber_loss_out, "Autograd", (ks, self, target, reduction, delta, out) => {
   if (compute_requires_grad(self, target)) throw_error_out_requires_grad("huber_loss");
   const _result = below_autograd(() => ops.huber_loss_out.redispatch(ks.and(after_autograd_keyset), self, target, reduction, delta, out));
   if ((isFwGradDefined(self) || isFwGradDefined(target) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with huber_loss_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::huber_loss_out", "engine/ops/native_functions/loss.yaml:117", "engine/generated/VariableType.ts:5543");
+}, "VariableType::huber_loss_out", "engine/ops/native_functions/loss.yaml:117", "engine/generated/VariableType.ts:5692");
 registerKernel(ops.huber_loss_default, "Autograd", (ks, self, target, reduction, delta) => {
   const _any_requires_grad = compute_requires_grad(self, target);
   let grad_fn: HuberLossBackward0 | null = null;
@@ -5564,13 +5713,13 @@ registerKernel(ops.huber_loss_default, "Autograd", (ks, self, target, reduction,
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self) || isFwGradDefined(target))) throw new NotImplementedError("Trying to use forward AD with huber_loss that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::huber_loss_default", "engine/ops/native_functions/loss.yaml:122", "engine/generated/VariableType.ts:5549");
+}, "VariableType::huber_loss_default", "engine/ops/native_functions/loss.yaml:122", "engine/generated/VariableType.ts:5698");
 registerKernel(ops.nll_loss_backward_grad_input, "Autograd", (ks, grad_output, self, target, weight, reduction, ignore_index, total_weight, grad_input) => {
   if (compute_requires_grad(grad_output, self, target, weight, total_weight)) throw_error_out_requires_grad("nll_loss_backward");
   const _result = below_autograd(() => ops.nll_loss_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, self, target, weight, reduction, ignore_index, total_weight, grad_input));
   if ((isFwGradDefined(grad_output) || isFwGradDefined(self) || isFwGradDefined(target) || isFwGradDefined(weight) || isFwGradDefined(total_weight) || isFwGradDefined(grad_input))) throw new NotImplementedError("Trying to use forward AD with nll_loss_backward_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::nll_loss_backward_grad_input", "engine/ops/native_functions/loss.yaml:130", "engine/generated/VariableType.ts:5568");
+}, "VariableType::nll_loss_backward_grad_input", "engine/ops/native_functions/loss.yaml:130", "engine/generated/VariableType.ts:5717");
 registerKernel(ops.nll_loss_backward_default, "Autograd", (ks, grad_output, self, target, weight, reduction, ignore_index, total_weight) => {
   const _any_requires_grad = compute_requires_grad(grad_output, self);
   let grad_fn: NllLossBackwardBackward0 | null = null;
@@ -5589,13 +5738,13 @@ registerKernel(ops.nll_loss_backward_default, "Autograd", (ks, grad_output, self
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(grad_output) || isFwGradDefined(self) || isFwGradDefined(target) || isFwGradDefined(weight) || isFwGradDefined(total_weight))) throw new NotImplementedError("Trying to use forward AD with nll_loss_backward that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::nll_loss_backward_default", "engine/ops/native_functions/loss.yaml:136", "engine/generated/VariableType.ts:5574");
+}, "VariableType::nll_loss_backward_default", "engine/ops/native_functions/loss.yaml:136", "engine/generated/VariableType.ts:5723");
 registerKernel(ops.nll_loss2d_backward_grad_input, "Autograd", (ks, grad_output, self, target, weight, reduction, ignore_index, total_weight, grad_input) => {
   if (compute_requires_grad(grad_output, self, target, weight, total_weight)) throw_error_out_requires_grad("nll_loss2d_backward");
   const _result = below_autograd(() => ops.nll_loss2d_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, self, target, weight, reduction, ignore_index, total_weight, grad_input));
   if ((isFwGradDefined(grad_output) || isFwGradDefined(self) || isFwGradDefined(target) || isFwGradDefined(weight) || isFwGradDefined(total_weight) || isFwGradDefined(grad_input))) throw new NotImplementedError("Trying to use forward AD with nll_loss2d_backward_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::nll_loss2d_backward_grad_input", "engine/ops/native_functions/loss.yaml:140", "engine/generated/VariableType.ts:5593");
+}, "VariableType::nll_loss2d_backward_grad_input", "engine/ops/native_functions/loss.yaml:140", "engine/generated/VariableType.ts:5742");
 registerKernel(ops.nll_loss2d_backward_default, "Autograd", (ks, grad_output, self, target, weight, reduction, ignore_index, total_weight) => {
   const _any_requires_grad = compute_requires_grad(grad_output, self);
   let grad_fn: NllLoss2DBackwardBackward0 | null = null;
@@ -5614,13 +5763,13 @@ registerKernel(ops.nll_loss2d_backward_default, "Autograd", (ks, grad_output, se
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(grad_output) || isFwGradDefined(self) || isFwGradDefined(target) || isFwGradDefined(weight) || isFwGradDefined(total_weight))) throw new NotImplementedError("Trying to use forward AD with nll_loss2d_backward that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::nll_loss2d_backward_default", "engine/ops/native_functions/loss.yaml:145", "engine/generated/VariableType.ts:5599");
+}, "VariableType::nll_loss2d_backward_default", "engine/ops/native_functions/loss.yaml:145", "engine/generated/VariableType.ts:5748");
 registerKernel(ops.mse_loss_backward_grad_input, "Autograd", (ks, grad_output, self, target, reduction, grad_input) => {
   if (compute_requires_grad(grad_output, self, target)) throw_error_out_requires_grad("mse_loss_backward");
   const _result = below_autograd(() => ops.mse_loss_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, self, target, reduction, grad_input));
   if ((isFwGradDefined(grad_output) || isFwGradDefined(self) || isFwGradDefined(target) || isFwGradDefined(grad_input))) throw new NotImplementedError("Trying to use forward AD with mse_loss_backward_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::mse_loss_backward_grad_input", "engine/ops/native_functions/loss.yaml:151", "engine/generated/VariableType.ts:5618");
+}, "VariableType::mse_loss_backward_grad_input", "engine/ops/native_functions/loss.yaml:151", "engine/generated/VariableType.ts:5767");
 registerKernel(ops.mse_loss_backward_default, "Autograd", (ks, grad_output, self, target, reduction) => {
   const _any_requires_grad = compute_requires_grad(grad_output, self, target);
   let grad_fn: MseLossBackwardBackward0 | null = null;
@@ -5639,13 +5788,13 @@ registerKernel(ops.mse_loss_backward_default, "Autograd", (ks, grad_output, self
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(grad_output) || isFwGradDefined(self) || isFwGradDefined(target))) throw new NotImplementedError("Trying to use forward AD with mse_loss_backward that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::mse_loss_backward_default", "engine/ops/native_functions/loss.yaml:156", "engine/generated/VariableType.ts:5624");
+}, "VariableType::mse_loss_backward_default", "engine/ops/native_functions/loss.yaml:156", "engine/generated/VariableType.ts:5773");
 registerKernel(ops.smooth_l1_loss_backward_grad_input, "Autograd", (ks, grad_output, self, target, reduction, beta, grad_input) => {
   if (compute_requires_grad(grad_output, self, target)) throw_error_out_requires_grad("smooth_l1_loss_backward");
   const _result = below_autograd(() => ops.smooth_l1_loss_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, self, target, reduction, beta, grad_input));
   if ((isFwGradDefined(grad_output) || isFwGradDefined(self) || isFwGradDefined(target) || isFwGradDefined(grad_input))) throw new NotImplementedError("Trying to use forward AD with smooth_l1_loss_backward_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::smooth_l1_loss_backward_grad_input", "engine/ops/native_functions/loss.yaml:161", "engine/generated/VariableType.ts:5643");
+}, "VariableType::smooth_l1_loss_backward_grad_input", "engine/ops/native_functions/loss.yaml:161", "engine/generated/VariableType.ts:5792");
 registerKernel(ops.smooth_l1_loss_backward_default, "Autograd", (ks, grad_output, self, target, reduction, beta) => {
   const _any_requires_grad = compute_requires_grad(grad_output, self, target);
   let grad_fn: SmoothL1LossBackwardBackward0 | null = null;
@@ -5665,13 +5814,13 @@ registerKernel(ops.smooth_l1_loss_backward_default, "Autograd", (ks, grad_output
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(grad_output) || isFwGradDefined(self) || isFwGradDefined(target))) throw new NotImplementedError("Trying to use forward AD with smooth_l1_loss_backward that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::smooth_l1_loss_backward_default", "engine/ops/native_functions/loss.yaml:166", "engine/generated/VariableType.ts:5649");
+}, "VariableType::smooth_l1_loss_backward_default", "engine/ops/native_functions/loss.yaml:166", "engine/generated/VariableType.ts:5798");
 registerKernel(ops.huber_loss_backward_out, "Autograd", (ks, grad_output, self, target, reduction, delta, grad_input) => {
   if (compute_requires_grad(grad_output, self, target)) throw_error_out_requires_grad("huber_loss_backward");
   const _result = below_autograd(() => ops.huber_loss_backward_out.redispatch(ks.and(after_autograd_keyset), grad_output, self, target, reduction, delta, grad_input));
   if ((isFwGradDefined(grad_output) || isFwGradDefined(self) || isFwGradDefined(target) || isFwGradDefined(grad_input))) throw new NotImplementedError("Trying to use forward AD with huber_loss_backward_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::huber_loss_backward_out", "engine/ops/native_functions/loss.yaml:171", "engine/generated/VariableType.ts:5669");
+}, "VariableType::huber_loss_backward_out", "engine/ops/native_functions/loss.yaml:171", "engine/generated/VariableType.ts:5818");
 registerKernel(ops.huber_loss_backward_default, "Autograd", (ks, grad_output, self, target, reduction, delta) => {
   const _any_requires_grad = compute_requires_grad(grad_output, self, target);
   let grad_fn: HuberLossBackwardBackward0 | null = null;
@@ -5691,7 +5840,7 @@ registerKernel(ops.huber_loss_backward_default, "Autograd", (ks, grad_output, se
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(grad_output) || isFwGradDefined(self) || isFwGradDefined(target))) throw new NotImplementedError("Trying to use forward AD with huber_loss_backward that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::huber_loss_backward_default", "engine/ops/native_functions/loss.yaml:176", "engine/generated/VariableType.ts:5675");
+}, "VariableType::huber_loss_backward_default", "engine/ops/native_functions/loss.yaml:176", "engine/generated/VariableType.ts:5824");
 registerKernel(ops.binary_cross_entropy_backward_default, "Autograd", (ks, grad_output, self, target, weight, reduction) => {
   const _any_requires_grad = compute_requires_grad(grad_output, self, target);
   let grad_fn: BinaryCrossEntropyBackwardBackward0 | null = null;
@@ -5711,13 +5860,13 @@ registerKernel(ops.binary_cross_entropy_backward_default, "Autograd", (ks, grad_
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(grad_output) || isFwGradDefined(self) || isFwGradDefined(target) || isFwGradDefined(weight))) throw new NotImplementedError("Trying to use forward AD with binary_cross_entropy_backward that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::binary_cross_entropy_backward_default", "engine/ops/native_functions/loss.yaml:181", "engine/generated/VariableType.ts:5695");
+}, "VariableType::binary_cross_entropy_backward_default", "engine/ops/native_functions/loss.yaml:181", "engine/generated/VariableType.ts:5844");
 registerKernel(ops.binary_cross_entropy_backward_grad_input, "Autograd", (ks, grad_output, self, target, weight, reduction, grad_input) => {
   if (compute_requires_grad(grad_output, self, target, weight)) throw_error_out_requires_grad("binary_cross_entropy_backward");
   const _result = below_autograd(() => ops.binary_cross_entropy_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, self, target, weight, reduction, grad_input));
   if ((isFwGradDefined(grad_output) || isFwGradDefined(self) || isFwGradDefined(target) || isFwGradDefined(weight) || isFwGradDefined(grad_input))) throw new NotImplementedError("Trying to use forward AD with binary_cross_entropy_backward_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::binary_cross_entropy_backward_grad_input", "engine/ops/native_functions/loss.yaml:187", "engine/generated/VariableType.ts:5715");
+}, "VariableType::binary_cross_entropy_backward_grad_input", "engine/ops/native_functions/loss.yaml:187", "engine/generated/VariableType.ts:5864");
 registerKernel(ops.native_batch_norm_default, "Autograd", (ks, input, weight, bias, running_mean, running_var, training, momentum, eps) => {
   const _any_requires_grad = compute_requires_grad(input, weight, bias);
   let grad_fn: NativeBatchNormBackward0 | null = null;
@@ -5740,7 +5889,7 @@ registerKernel(ops.native_batch_norm_default, "Autograd", (ks, input, weight, bi
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(input) || isFwGradDefined(weight) || isFwGradDefined(bias) || isFwGradDefined(running_mean) || isFwGradDefined(running_var))) throw new NotImplementedError("Trying to use forward AD with native_batch_norm that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::native_batch_norm_default", "engine/ops/native_functions/normalization.yaml:22", "engine/generated/VariableType.ts:5721");
+}, "VariableType::native_batch_norm_default", "engine/ops/native_functions/normalization.yaml:22", "engine/generated/VariableType.ts:5870");
 registerKernel(ops.native_layer_norm_default, "Autograd", (ks, input, normalized_shape, weight, bias, eps) => {
   const _any_requires_grad = compute_requires_grad(input, weight, bias);
   let grad_fn: NativeLayerNormBackward0 | null = null;
@@ -5761,7 +5910,7 @@ registerKernel(ops.native_layer_norm_default, "Autograd", (ks, input, normalized
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(input) || isFwGradDefined(weight) || isFwGradDefined(bias))) throw new NotImplementedError("Trying to use forward AD with native_layer_norm that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::native_layer_norm_default", "engine/ops/native_functions/normalization.yaml:36", "engine/generated/VariableType.ts:5744");
+}, "VariableType::native_layer_norm_default", "engine/ops/native_functions/normalization.yaml:36", "engine/generated/VariableType.ts:5893");
 registerKernel(ops.native_group_norm_default, "Autograd", (ks, input, weight, bias, N, C, HxW, group, eps) => {
   const _any_requires_grad = compute_requires_grad(input, weight, bias);
   let grad_fn: NativeGroupNormBackward0 | null = null;
@@ -5785,7 +5934,7 @@ registerKernel(ops.native_group_norm_default, "Autograd", (ks, input, weight, bi
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(input) || isFwGradDefined(weight) || isFwGradDefined(bias))) throw new NotImplementedError("Trying to use forward AD with native_group_norm that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::native_group_norm_default", "engine/ops/native_functions/normalization.yaml:46", "engine/generated/VariableType.ts:5765");
+}, "VariableType::native_group_norm_default", "engine/ops/native_functions/normalization.yaml:46", "engine/generated/VariableType.ts:5914");
 registerKernel(ops.native_batch_norm_backward_default, "Autograd", (ks, grad_out, input, weight, running_mean, running_var, save_mean, save_invstd, train, eps, output_mask) => {
   const _any_requires_grad = compute_requires_grad(grad_out, input, weight, save_mean, save_invstd);
   let grad_fn: NativeBatchNormBackwardBackward0 | null = null;
@@ -5809,7 +5958,7 @@ registerKernel(ops.native_batch_norm_backward_default, "Autograd", (ks, grad_out
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(grad_out) || isFwGradDefined(input) || isFwGradDefined(weight) || isFwGradDefined(running_mean) || isFwGradDefined(running_var) || isFwGradDefined(save_mean) || isFwGradDefined(save_invstd))) throw new NotImplementedError("Trying to use forward AD with native_batch_norm_backward that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::native_batch_norm_backward_default", "engine/ops/native_functions/normalization.yaml:56", "engine/generated/VariableType.ts:5789");
+}, "VariableType::native_batch_norm_backward_default", "engine/ops/native_functions/normalization.yaml:56", "engine/generated/VariableType.ts:5938");
 registerKernel(ops.native_layer_norm_backward_default, "Autograd", (ks, grad_out, input, normalized_shape, mean, rstd, weight, bias, output_mask) => {
   const _any_requires_grad = compute_requires_grad(grad_out, input, mean, rstd, weight, bias);
   let grad_fn: NativeLayerNormBackwardBackward0 | null = null;
@@ -5830,7 +5979,7 @@ registerKernel(ops.native_layer_norm_backward_default, "Autograd", (ks, grad_out
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(grad_out) || isFwGradDefined(input) || isFwGradDefined(mean) || isFwGradDefined(rstd) || isFwGradDefined(weight) || isFwGradDefined(bias))) throw new NotImplementedError("Trying to use forward AD with native_layer_norm_backward that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::native_layer_norm_backward_default", "engine/ops/native_functions/normalization.yaml:61", "engine/generated/VariableType.ts:5813");
+}, "VariableType::native_layer_norm_backward_default", "engine/ops/native_functions/normalization.yaml:61", "engine/generated/VariableType.ts:5962");
 registerKernel(ops.native_group_norm_backward_default, "Autograd", (ks, grad_out, input, mean, rstd, weight, N, C, HxW, group, output_mask) => {
   const _any_requires_grad = compute_requires_grad(grad_out, input, weight);
   let grad_fn: NativeGroupNormBackwardBackward0 | null = null;
@@ -5845,20 +5994,20 @@ registerKernel(ops.native_group_norm_backward_default, "Autograd", (ks, grad_out
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(grad_out) || isFwGradDefined(input) || isFwGradDefined(mean) || isFwGradDefined(rstd) || isFwGradDefined(weight))) throw new NotImplementedError("Trying to use forward AD with native_group_norm_backward that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::native_group_norm_backward_default", "engine/ops/native_functions/normalization.yaml:66", "engine/generated/VariableType.ts:5834");
+}, "VariableType::native_group_norm_backward_default", "engine/ops/native_functions/normalization.yaml:66", "engine/generated/VariableType.ts:5983");
 registerKernel(ops.unsqueeze__default, "Autograd", (ks, self, dim) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
   check_inplace(self, _any_requires_grad);
-  let grad_fn: UnsqueezeBackward0 | null = null;
+  let grad_fn: UnsqueezeBackward1 | null = null;
   if (_any_requires_grad) {
-    grad_fn = new UnsqueezeBackward0();
+    grad_fn = new UnsqueezeBackward1();
     grad_fn.set_next_edges(collect_next_edges(self));
     grad_fn.dim = dim;
   }
   const _result = below_autograd(() => ops.unsqueeze__default.redispatch(ks.and(after_autograd_keyset), self, dim));
   if (grad_fn) {
-    rebase_history(self, grad_fn);
+    set_history(self, grad_fn);
     note_node_created(grad_fn);
   }
   let self_new_fw_grad_opt: any = null;
@@ -5869,7 +6018,7 @@ registerKernel(ops.unsqueeze__default, "Autograd", (ks, self, dim) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::unsqueeze__default", "engine/ops/native_functions/norms.yaml:83", "engine/generated/VariableType.ts:5849");
+}, "VariableType::unsqueeze__default", "engine/ops/native_functions/norms.yaml:83", "engine/generated/VariableType.ts:5998");
 registerKernel(ops.constant_pad_nd_default, "Autograd", (ks, self, pad, value) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: ConstantPadNdBackward0 | null = null;
@@ -5885,13 +6034,13 @@ registerKernel(ops.constant_pad_nd_default, "Autograd", (ks, self, pad, value) =
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with constant_pad_nd that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::constant_pad_nd_default", "engine/ops/native_functions/pad.yaml:12", "engine/generated/VariableType.ts:5873");
+}, "VariableType::constant_pad_nd_default", "engine/ops/native_functions/pad.yaml:12", "engine/generated/VariableType.ts:6022");
 registerKernel(ops.reflection_pad1d_out, "Autograd", (ks, self, padding, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("reflection_pad1d");
   const _result = below_autograd(() => ops.reflection_pad1d_out.redispatch(ks.and(after_autograd_keyset), self, padding, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with reflection_pad1d_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::reflection_pad1d_out", "engine/ops/native_functions/pad.yaml:18", "engine/generated/VariableType.ts:5889");
+}, "VariableType::reflection_pad1d_out", "engine/ops/native_functions/pad.yaml:18", "engine/generated/VariableType.ts:6038");
 registerKernel(ops.reflection_pad1d_default, "Autograd", (ks, self, padding) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -5915,13 +6064,13 @@ registerKernel(ops.reflection_pad1d_default, "Autograd", (ks, self, padding) => 
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::reflection_pad1d_default", "engine/ops/native_functions/pad.yaml:24", "engine/generated/VariableType.ts:5895");
+}, "VariableType::reflection_pad1d_default", "engine/ops/native_functions/pad.yaml:24", "engine/generated/VariableType.ts:6044");
 registerKernel(ops.reflection_pad2d_out, "Autograd", (ks, self, padding, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("reflection_pad2d");
   const _result = below_autograd(() => ops.reflection_pad2d_out.redispatch(ks.and(after_autograd_keyset), self, padding, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with reflection_pad2d_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::reflection_pad2d_out", "engine/ops/native_functions/pad.yaml:28", "engine/generated/VariableType.ts:5919");
+}, "VariableType::reflection_pad2d_out", "engine/ops/native_functions/pad.yaml:28", "engine/generated/VariableType.ts:6068");
 registerKernel(ops.reflection_pad2d_default, "Autograd", (ks, self, padding) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -5945,13 +6094,13 @@ registerKernel(ops.reflection_pad2d_default, "Autograd", (ks, self, padding) => 
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::reflection_pad2d_default", "engine/ops/native_functions/pad.yaml:33", "engine/generated/VariableType.ts:5925");
+}, "VariableType::reflection_pad2d_default", "engine/ops/native_functions/pad.yaml:33", "engine/generated/VariableType.ts:6074");
 registerKernel(ops.reflection_pad3d_out, "Autograd", (ks, self, padding, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("reflection_pad3d");
   const _result = below_autograd(() => ops.reflection_pad3d_out.redispatch(ks.and(after_autograd_keyset), self, padding, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with reflection_pad3d_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::reflection_pad3d_out", "engine/ops/native_functions/pad.yaml:38", "engine/generated/VariableType.ts:5949");
+}, "VariableType::reflection_pad3d_out", "engine/ops/native_functions/pad.yaml:38", "engine/generated/VariableType.ts:6098");
 registerKernel(ops.reflection_pad3d_default, "Autograd", (ks, self, padding) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -5975,13 +6124,13 @@ registerKernel(ops.reflection_pad3d_default, "Autograd", (ks, self, padding) => 
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::reflection_pad3d_default", "engine/ops/native_functions/pad.yaml:44", "engine/generated/VariableType.ts:5955");
+}, "VariableType::reflection_pad3d_default", "engine/ops/native_functions/pad.yaml:44", "engine/generated/VariableType.ts:6104");
 registerKernel(ops.replication_pad1d_out, "Autograd", (ks, self, padding, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("replication_pad1d");
   const _result = below_autograd(() => ops.replication_pad1d_out.redispatch(ks.and(after_autograd_keyset), self, padding, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with replication_pad1d_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::replication_pad1d_out", "engine/ops/native_functions/pad.yaml:48", "engine/generated/VariableType.ts:5979");
+}, "VariableType::replication_pad1d_out", "engine/ops/native_functions/pad.yaml:48", "engine/generated/VariableType.ts:6128");
 registerKernel(ops.replication_pad1d_default, "Autograd", (ks, self, padding) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -6005,13 +6154,13 @@ registerKernel(ops.replication_pad1d_default, "Autograd", (ks, self, padding) =>
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::replication_pad1d_default", "engine/ops/native_functions/pad.yaml:54", "engine/generated/VariableType.ts:5985");
+}, "VariableType::replication_pad1d_default", "engine/ops/native_functions/pad.yaml:54", "engine/generated/VariableType.ts:6134");
 registerKernel(ops.replication_pad2d_out, "Autograd", (ks, self, padding, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("replication_pad2d");
   const _result = below_autograd(() => ops.replication_pad2d_out.redispatch(ks.and(after_autograd_keyset), self, padding, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with replication_pad2d_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::replication_pad2d_out", "engine/ops/native_functions/pad.yaml:58", "engine/generated/VariableType.ts:6009");
+}, "VariableType::replication_pad2d_out", "engine/ops/native_functions/pad.yaml:58", "engine/generated/VariableType.ts:6158");
 registerKernel(ops.replication_pad2d_default, "Autograd", (ks, self, padding) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -6035,13 +6184,13 @@ registerKernel(ops.replication_pad2d_default, "Autograd", (ks, self, padding) =>
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::replication_pad2d_default", "engine/ops/native_functions/pad.yaml:64", "engine/generated/VariableType.ts:6015");
+}, "VariableType::replication_pad2d_default", "engine/ops/native_functions/pad.yaml:64", "engine/generated/VariableType.ts:6164");
 registerKernel(ops.replication_pad3d_out, "Autograd", (ks, self, padding, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("replication_pad3d");
   const _result = below_autograd(() => ops.replication_pad3d_out.redispatch(ks.and(after_autograd_keyset), self, padding, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with replication_pad3d_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::replication_pad3d_out", "engine/ops/native_functions/pad.yaml:68", "engine/generated/VariableType.ts:6039");
+}, "VariableType::replication_pad3d_out", "engine/ops/native_functions/pad.yaml:68", "engine/generated/VariableType.ts:6188");
 registerKernel(ops.replication_pad3d_default, "Autograd", (ks, self, padding) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -6065,13 +6214,13 @@ registerKernel(ops.replication_pad3d_default, "Autograd", (ks, self, padding) =>
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::replication_pad3d_default", "engine/ops/native_functions/pad.yaml:74", "engine/generated/VariableType.ts:6045");
+}, "VariableType::replication_pad3d_default", "engine/ops/native_functions/pad.yaml:74", "engine/generated/VariableType.ts:6194");
 registerKernel(ops.reflection_pad1d_backward_grad_input, "Autograd", (ks, grad_output, self, padding, grad_input) => {
   if (compute_requires_grad(grad_output, self)) throw_error_out_requires_grad("reflection_pad1d_backward");
   const _result = below_autograd(() => ops.reflection_pad1d_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, self, padding, grad_input));
   if ((isFwGradDefined(grad_output) || isFwGradDefined(self) || isFwGradDefined(grad_input))) throw new NotImplementedError("Trying to use forward AD with reflection_pad1d_backward_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::reflection_pad1d_backward_grad_input", "engine/ops/native_functions/pad.yaml:98", "engine/generated/VariableType.ts:6069");
+}, "VariableType::reflection_pad1d_backward_grad_input", "engine/ops/native_functions/pad.yaml:98", "engine/generated/VariableType.ts:6218");
 registerKernel(ops.reflection_pad1d_backward_default, "Autograd", (ks, grad_output, self, padding) => {
   const _any_requires_grad = compute_requires_grad(grad_output, self);
   let grad_fn: ReflectionPad1DBackwardBackward0 | null = null;
@@ -6088,13 +6237,13 @@ registerKernel(ops.reflection_pad1d_backward_default, "Autograd", (ks, grad_outp
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(grad_output) || isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with reflection_pad1d_backward that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::reflection_pad1d_backward_default", "engine/ops/native_functions/pad.yaml:104", "engine/generated/VariableType.ts:6075");
+}, "VariableType::reflection_pad1d_backward_default", "engine/ops/native_functions/pad.yaml:104", "engine/generated/VariableType.ts:6224");
 registerKernel(ops.reflection_pad2d_backward_grad_input, "Autograd", (ks, grad_output, self, padding, grad_input) => {
   if (compute_requires_grad(grad_output, self)) throw_error_out_requires_grad("reflection_pad2d_backward");
   const _result = below_autograd(() => ops.reflection_pad2d_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, self, padding, grad_input));
   if ((isFwGradDefined(grad_output) || isFwGradDefined(self) || isFwGradDefined(grad_input))) throw new NotImplementedError("Trying to use forward AD with reflection_pad2d_backward_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::reflection_pad2d_backward_grad_input", "engine/ops/native_functions/pad.yaml:108", "engine/generated/VariableType.ts:6092");
+}, "VariableType::reflection_pad2d_backward_grad_input", "engine/ops/native_functions/pad.yaml:108", "engine/generated/VariableType.ts:6241");
 registerKernel(ops.reflection_pad2d_backward_default, "Autograd", (ks, grad_output, self, padding) => {
   const _any_requires_grad = compute_requires_grad(grad_output, self);
   let grad_fn: ReflectionPad2DBackwardBackward0 | null = null;
@@ -6111,13 +6260,13 @@ registerKernel(ops.reflection_pad2d_backward_default, "Autograd", (ks, grad_outp
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(grad_output) || isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with reflection_pad2d_backward that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::reflection_pad2d_backward_default", "engine/ops/native_functions/pad.yaml:113", "engine/generated/VariableType.ts:6098");
+}, "VariableType::reflection_pad2d_backward_default", "engine/ops/native_functions/pad.yaml:113", "engine/generated/VariableType.ts:6247");
 registerKernel(ops.reflection_pad3d_backward_grad_input, "Autograd", (ks, grad_output, self, padding, grad_input) => {
   if (compute_requires_grad(grad_output, self)) throw_error_out_requires_grad("reflection_pad3d_backward");
   const _result = below_autograd(() => ops.reflection_pad3d_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, self, padding, grad_input));
   if ((isFwGradDefined(grad_output) || isFwGradDefined(self) || isFwGradDefined(grad_input))) throw new NotImplementedError("Trying to use forward AD with reflection_pad3d_backward_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::reflection_pad3d_backward_grad_input", "engine/ops/native_functions/pad.yaml:118", "engine/generated/VariableType.ts:6115");
+}, "VariableType::reflection_pad3d_backward_grad_input", "engine/ops/native_functions/pad.yaml:118", "engine/generated/VariableType.ts:6264");
 registerKernel(ops.reflection_pad3d_backward_default, "Autograd", (ks, grad_output, self, padding) => {
   const _any_requires_grad = compute_requires_grad(grad_output, self);
   let grad_fn: ReflectionPad3DBackwardBackward0 | null = null;
@@ -6134,13 +6283,13 @@ registerKernel(ops.reflection_pad3d_backward_default, "Autograd", (ks, grad_outp
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(grad_output) || isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with reflection_pad3d_backward that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::reflection_pad3d_backward_default", "engine/ops/native_functions/pad.yaml:124", "engine/generated/VariableType.ts:6121");
+}, "VariableType::reflection_pad3d_backward_default", "engine/ops/native_functions/pad.yaml:124", "engine/generated/VariableType.ts:6270");
 registerKernel(ops.replication_pad1d_backward_grad_input, "Autograd", (ks, grad_output, self, padding, grad_input) => {
   if (compute_requires_grad(grad_output, self)) throw_error_out_requires_grad("replication_pad1d_backward");
   const _result = below_autograd(() => ops.replication_pad1d_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, self, padding, grad_input));
   if ((isFwGradDefined(grad_output) || isFwGradDefined(self) || isFwGradDefined(grad_input))) throw new NotImplementedError("Trying to use forward AD with replication_pad1d_backward_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::replication_pad1d_backward_grad_input", "engine/ops/native_functions/pad.yaml:128", "engine/generated/VariableType.ts:6138");
+}, "VariableType::replication_pad1d_backward_grad_input", "engine/ops/native_functions/pad.yaml:128", "engine/generated/VariableType.ts:6287");
 registerKernel(ops.replication_pad1d_backward_default, "Autograd", (ks, grad_output, self, padding) => {
   const _any_requires_grad = compute_requires_grad(grad_output, self);
   let grad_fn: ReplicationPad1DBackwardBackward0 | null = null;
@@ -6157,13 +6306,13 @@ registerKernel(ops.replication_pad1d_backward_default, "Autograd", (ks, grad_out
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(grad_output) || isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with replication_pad1d_backward that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::replication_pad1d_backward_default", "engine/ops/native_functions/pad.yaml:134", "engine/generated/VariableType.ts:6144");
+}, "VariableType::replication_pad1d_backward_default", "engine/ops/native_functions/pad.yaml:134", "engine/generated/VariableType.ts:6293");
 registerKernel(ops.replication_pad2d_backward_grad_input, "Autograd", (ks, grad_output, self, padding, grad_input) => {
   if (compute_requires_grad(grad_output, self)) throw_error_out_requires_grad("replication_pad2d_backward");
   const _result = below_autograd(() => ops.replication_pad2d_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, self, padding, grad_input));
   if ((isFwGradDefined(grad_output) || isFwGradDefined(self) || isFwGradDefined(grad_input))) throw new NotImplementedError("Trying to use forward AD with replication_pad2d_backward_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::replication_pad2d_backward_grad_input", "engine/ops/native_functions/pad.yaml:138", "engine/generated/VariableType.ts:6161");
+}, "VariableType::replication_pad2d_backward_grad_input", "engine/ops/native_functions/pad.yaml:138", "engine/generated/VariableType.ts:6310");
 registerKernel(ops.replication_pad2d_backward_default, "Autograd", (ks, grad_output, self, padding) => {
   const _any_requires_grad = compute_requires_grad(grad_output, self);
   let grad_fn: ReplicationPad2DBackwardBackward0 | null = null;
@@ -6180,13 +6329,13 @@ registerKernel(ops.replication_pad2d_backward_default, "Autograd", (ks, grad_out
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(grad_output) || isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with replication_pad2d_backward that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::replication_pad2d_backward_default", "engine/ops/native_functions/pad.yaml:143", "engine/generated/VariableType.ts:6167");
+}, "VariableType::replication_pad2d_backward_default", "engine/ops/native_functions/pad.yaml:143", "engine/generated/VariableType.ts:6316");
 registerKernel(ops.replication_pad3d_backward_grad_input, "Autograd", (ks, grad_output, self, padding, grad_input) => {
   if (compute_requires_grad(grad_output, self)) throw_error_out_requires_grad("replication_pad3d_backward");
   const _result = below_autograd(() => ops.replication_pad3d_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, self, padding, grad_input));
   if ((isFwGradDefined(grad_output) || isFwGradDefined(self) || isFwGradDefined(grad_input))) throw new NotImplementedError("Trying to use forward AD with replication_pad3d_backward_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::replication_pad3d_backward_grad_input", "engine/ops/native_functions/pad.yaml:148", "engine/generated/VariableType.ts:6184");
+}, "VariableType::replication_pad3d_backward_grad_input", "engine/ops/native_functions/pad.yaml:148", "engine/generated/VariableType.ts:6333");
 registerKernel(ops.replication_pad3d_backward_default, "Autograd", (ks, grad_output, self, padding) => {
   const _any_requires_grad = compute_requires_grad(grad_output, self);
   let grad_fn: ReplicationPad3DBackwardBackward0 | null = null;
@@ -6203,13 +6352,13 @@ registerKernel(ops.replication_pad3d_backward_default, "Autograd", (ks, grad_out
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(grad_output) || isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with replication_pad3d_backward that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::replication_pad3d_backward_default", "engine/ops/native_functions/pad.yaml:153", "engine/generated/VariableType.ts:6190");
+}, "VariableType::replication_pad3d_backward_default", "engine/ops/native_functions/pad.yaml:153", "engine/generated/VariableType.ts:6339");
 registerKernel(ops.max_pool2d_with_indices_out, "Autograd", (ks, self, kernel_size, stride, padding, dilation, ceil_mode, out, indices) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("max_pool2d_with_indices");
   const _result = below_autograd(() => ops.max_pool2d_with_indices_out.redispatch(ks.and(after_autograd_keyset), self, kernel_size, stride, padding, dilation, ceil_mode, out, indices));
   if ((isFwGradDefined(self) || isFwGradDefined(out) || isFwGradDefined(indices))) throw new NotImplementedError("Trying to use forward AD with max_pool2d_with_indices_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::max_pool2d_with_indices_out", "engine/ops/native_functions/pooling.yaml:24", "engine/generated/VariableType.ts:6207");
+}, "VariableType::max_pool2d_with_indices_out", "engine/ops/native_functions/pooling.yaml:24", "engine/generated/VariableType.ts:6356");
 registerKernel(ops.max_pool2d_with_indices_default, "Autograd", (ks, self, kernel_size, stride, padding, dilation, ceil_mode) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: MaxPool2DWithIndicesBackward0 | null = null;
@@ -6231,13 +6380,13 @@ registerKernel(ops.max_pool2d_with_indices_default, "Autograd", (ks, self, kerne
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with max_pool2d_with_indices that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::max_pool2d_with_indices_default", "engine/ops/native_functions/pooling.yaml:30", "engine/generated/VariableType.ts:6213");
+}, "VariableType::max_pool2d_with_indices_default", "engine/ops/native_functions/pooling.yaml:30", "engine/generated/VariableType.ts:6362");
 registerKernel(ops.max_pool2d_with_indices_backward_grad_input, "Autograd", (ks, grad_output, self, kernel_size, stride, padding, dilation, ceil_mode, indices, grad_input) => {
   if (compute_requires_grad(grad_output, self, indices)) throw_error_out_requires_grad("max_pool2d_with_indices_backward");
   const _result = below_autograd(() => ops.max_pool2d_with_indices_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, self, kernel_size, stride, padding, dilation, ceil_mode, indices, grad_input));
   if ((isFwGradDefined(grad_output) || isFwGradDefined(self) || isFwGradDefined(indices) || isFwGradDefined(grad_input))) throw new NotImplementedError("Trying to use forward AD with max_pool2d_with_indices_backward_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::max_pool2d_with_indices_backward_grad_input", "engine/ops/native_functions/pooling.yaml:35", "engine/generated/VariableType.ts:6235");
+}, "VariableType::max_pool2d_with_indices_backward_grad_input", "engine/ops/native_functions/pooling.yaml:35", "engine/generated/VariableType.ts:6384");
 registerKernel(ops.max_pool2d_with_indices_backward_default, "Autograd", (ks, grad_output, self, kernel_size, stride, padding, dilation, ceil_mode, indices) => {
   const _any_requires_grad = compute_requires_grad(grad_output, self);
   let grad_fn: MaxPool2DWithIndicesBackwardBackward0 | null = null;
@@ -6254,13 +6403,13 @@ registerKernel(ops.max_pool2d_with_indices_backward_default, "Autograd", (ks, gr
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(grad_output) || isFwGradDefined(self) || isFwGradDefined(indices))) throw new NotImplementedError("Trying to use forward AD with max_pool2d_with_indices_backward that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::max_pool2d_with_indices_backward_default", "engine/ops/native_functions/pooling.yaml:41", "engine/generated/VariableType.ts:6241");
+}, "VariableType::max_pool2d_with_indices_backward_default", "engine/ops/native_functions/pooling.yaml:41", "engine/generated/VariableType.ts:6390");
 registerKernel(ops.avg_pool2d_out, "Autograd", (ks, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("avg_pool2d");
   const _result = below_autograd(() => ops.avg_pool2d_out.redispatch(ks.and(after_autograd_keyset), self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with avg_pool2d_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::avg_pool2d_out", "engine/ops/native_functions/pooling.yaml:51", "engine/generated/VariableType.ts:6258");
+}, "VariableType::avg_pool2d_out", "engine/ops/native_functions/pooling.yaml:51", "engine/generated/VariableType.ts:6407");
 registerKernel(ops.avg_pool2d_default, "Autograd", (ks, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: AvgPool2DBackward0 | null = null;
@@ -6282,13 +6431,13 @@ registerKernel(ops.avg_pool2d_default, "Autograd", (ks, self, kernel_size, strid
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with avg_pool2d that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::avg_pool2d_default", "engine/ops/native_functions/pooling.yaml:61", "engine/generated/VariableType.ts:6264");
+}, "VariableType::avg_pool2d_default", "engine/ops/native_functions/pooling.yaml:61", "engine/generated/VariableType.ts:6413");
 registerKernel(ops.avg_pool2d_backward_grad_input, "Autograd", (ks, grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, grad_input) => {
   if (compute_requires_grad(grad_output, self)) throw_error_out_requires_grad("avg_pool2d_backward");
   const _result = below_autograd(() => ops.avg_pool2d_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, grad_input));
   if ((isFwGradDefined(grad_output) || isFwGradDefined(self) || isFwGradDefined(grad_input))) throw new NotImplementedError("Trying to use forward AD with avg_pool2d_backward_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::avg_pool2d_backward_grad_input", "engine/ops/native_functions/pooling.yaml:66", "engine/generated/VariableType.ts:6286");
+}, "VariableType::avg_pool2d_backward_grad_input", "engine/ops/native_functions/pooling.yaml:66", "engine/generated/VariableType.ts:6435");
 registerKernel(ops.avg_pool2d_backward_default, "Autograd", (ks, grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override) => {
   const _any_requires_grad = compute_requires_grad(grad_output, self);
   let grad_fn: AvgPool2DBackwardBackward0 | null = null;
@@ -6310,12 +6459,12 @@ registerKernel(ops.avg_pool2d_backward_default, "Autograd", (ks, grad_output, se
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(grad_output) || isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with avg_pool2d_backward that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::avg_pool2d_backward_default", "engine/ops/native_functions/pooling.yaml:72", "engine/generated/VariableType.ts:6292");
+}, "VariableType::avg_pool2d_backward_default", "engine/ops/native_functions/pooling.yaml:72", "engine/generated/VariableType.ts:6441");
 registerKernel(ops.adaptive_avg_pool2d_out, "Autograd", (ks, self, output_size, out) => {
   const _result = below_autograd(() => ops.adaptive_avg_pool2d_out.redispatch(ks.and(after_autograd_keyset), self, output_size, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with adaptive_avg_pool2d_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::adaptive_avg_pool2d_out", "engine/ops/native_functions/pooling.yaml:78", "engine/generated/VariableType.ts:6314");
+}, "VariableType::adaptive_avg_pool2d_out", "engine/ops/native_functions/pooling.yaml:78", "engine/generated/VariableType.ts:6463");
 registerKernel(ops._adaptive_avg_pool2d_default, "Autograd", (ks, self, output_size) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: AdaptiveAvgPool2DBackward0 | null = null;
@@ -6331,7 +6480,7 @@ registerKernel(ops._adaptive_avg_pool2d_default, "Autograd", (ks, self, output_s
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with _adaptive_avg_pool2d that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::_adaptive_avg_pool2d_default", "engine/ops/native_functions/pooling.yaml:88", "engine/generated/VariableType.ts:6319");
+}, "VariableType::_adaptive_avg_pool2d_default", "engine/ops/native_functions/pooling.yaml:88", "engine/generated/VariableType.ts:6468");
 registerKernel(ops._adaptive_avg_pool2d_backward_default, "Autograd", (ks, grad_output, self) => {
   const _any_requires_grad = compute_requires_grad(grad_output, self);
   let grad_fn: AdaptiveAvgPool2DBackwardBackward0 | null = null;
@@ -6349,13 +6498,13 @@ registerKernel(ops._adaptive_avg_pool2d_backward_default, "Autograd", (ks, grad_
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(grad_output) || isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with _adaptive_avg_pool2d_backward that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::_adaptive_avg_pool2d_backward_default", "engine/ops/native_functions/pooling.yaml:95", "engine/generated/VariableType.ts:6335");
+}, "VariableType::_adaptive_avg_pool2d_backward_default", "engine/ops/native_functions/pooling.yaml:95", "engine/generated/VariableType.ts:6484");
 registerKernel(ops.adaptive_max_pool2d_out, "Autograd", (ks, self, output_size, out, indices) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("adaptive_max_pool2d");
   const _result = below_autograd(() => ops.adaptive_max_pool2d_out.redispatch(ks.and(after_autograd_keyset), self, output_size, out, indices));
   if ((isFwGradDefined(self) || isFwGradDefined(out) || isFwGradDefined(indices))) throw new NotImplementedError("Trying to use forward AD with adaptive_max_pool2d_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::adaptive_max_pool2d_out", "engine/ops/native_functions/pooling.yaml:101", "engine/generated/VariableType.ts:6353");
+}, "VariableType::adaptive_max_pool2d_out", "engine/ops/native_functions/pooling.yaml:101", "engine/generated/VariableType.ts:6502");
 registerKernel(ops.adaptive_max_pool2d_default, "Autograd", (ks, self, output_size) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: AdaptiveMaxPool2DBackward0 | null = null;
@@ -6372,13 +6521,13 @@ registerKernel(ops.adaptive_max_pool2d_default, "Autograd", (ks, self, output_si
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with adaptive_max_pool2d that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::adaptive_max_pool2d_default", "engine/ops/native_functions/pooling.yaml:107", "engine/generated/VariableType.ts:6359");
+}, "VariableType::adaptive_max_pool2d_default", "engine/ops/native_functions/pooling.yaml:107", "engine/generated/VariableType.ts:6508");
 registerKernel(ops.adaptive_max_pool2d_backward_grad_input, "Autograd", (ks, grad_output, self, indices, grad_input) => {
   if (compute_requires_grad(grad_output, self, indices)) throw_error_out_requires_grad("adaptive_max_pool2d_backward");
   const _result = below_autograd(() => ops.adaptive_max_pool2d_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, self, indices, grad_input));
   if ((isFwGradDefined(grad_output) || isFwGradDefined(self) || isFwGradDefined(indices) || isFwGradDefined(grad_input))) throw new NotImplementedError("Trying to use forward AD with adaptive_max_pool2d_backward_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::adaptive_max_pool2d_backward_grad_input", "engine/ops/native_functions/pooling.yaml:111", "engine/generated/VariableType.ts:6376");
+}, "VariableType::adaptive_max_pool2d_backward_grad_input", "engine/ops/native_functions/pooling.yaml:111", "engine/generated/VariableType.ts:6525");
 registerKernel(ops.adaptive_max_pool2d_backward_default, "Autograd", (ks, grad_output, self, indices) => {
   const _any_requires_grad = compute_requires_grad(grad_output, self);
   let grad_fn: AdaptiveMaxPool2DBackwardBackward0 | null = null;
@@ -6395,7 +6544,60 @@ registerKernel(ops.adaptive_max_pool2d_backward_default, "Autograd", (ks, grad_o
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(grad_output) || isFwGradDefined(self) || isFwGradDefined(indices))) throw new NotImplementedError("Trying to use forward AD with adaptive_max_pool2d_backward that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::adaptive_max_pool2d_backward_default", "engine/ops/native_functions/pooling.yaml:117", "engine/generated/VariableType.ts:6382");
+}, "VariableType::adaptive_max_pool2d_backward_default", "engine/ops/native_functions/pooling.yaml:117", "engine/generated/VariableType.ts:6531");
+registerKernel(ops.bernoulli_default, "Autograd", (ks, self, generator) => {
+  const _any_requires_grad = compute_requires_grad(self);
+  let grad_fn: BernoulliBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new BernoulliBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+  }
+  const _result = below_autograd(() => ops.bernoulli_default.redispatch(ks.and(after_autograd_keyset), self, generator));
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+    note_node_created(grad_fn);
+  }
+  if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with bernoulli that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  return _result;
+}, "VariableType::bernoulli_default", "engine/ops/native_functions/random.yaml:7", "engine/generated/VariableType.ts:6548");
+registerKernel(ops.bernoulli_out, "Autograd", (ks, self, generator, out) => {
+  if (compute_requires_grad(self)) throw_error_out_requires_grad("bernoulli");
+  const _result = below_autograd(() => ops.bernoulli_out.redispatch(ks.and(after_autograd_keyset), self, generator, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with bernoulli_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::bernoulli_out", "engine/ops/native_functions/random.yaml:14", "engine/generated/VariableType.ts:6563");
+registerKernel(ops.bernoulli__Tensor, "Autograd", (ks, self, p, generator) => {
+  const _any_requires_grad = compute_requires_grad(self, p);
+  check_inplace(self, _any_requires_grad);
+  let grad_fn: BernoulliBackward1 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new BernoulliBackward1();
+    grad_fn.set_next_edges(collect_next_edges(self, p));
+    if (grad_fn.should_compute_output(1)) grad_fn.p_ = new SavedVariable(p, false);
+  }
+  const _result = below_autograd(() => ops.bernoulli__Tensor.redispatch(ks.and(after_autograd_keyset), self, p, generator));
+  if (grad_fn) {
+    rebase_history(self, grad_fn);
+    note_node_created(grad_fn);
+  }
+  if ((isFwGradDefined(p))) throw new NotImplementedError("Trying to use forward AD with bernoulli_ that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  return _result;
+}, "VariableType::bernoulli__Tensor", "engine/ops/native_functions/random.yaml:21", "engine/generated/VariableType.ts:6569");
+registerKernel(ops.bernoulli__float, "Autograd", (ks, self, p, generator) => {
+  const _any_requires_grad = compute_requires_grad(self);
+  check_inplace(self, _any_requires_grad);
+  let grad_fn: BernoulliBackward2 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new BernoulliBackward2();
+    grad_fn.set_next_edges(collect_next_edges(self));
+  }
+  const _result = below_autograd(() => ops.bernoulli__float.redispatch(ks.and(after_autograd_keyset), self, p, generator));
+  if (grad_fn) {
+    rebase_history(self, grad_fn);
+    note_node_created(grad_fn);
+  }
+  return _result;
+}, "VariableType::bernoulli__float", "engine/ops/native_functions/random.yaml:29", "engine/generated/VariableType.ts:6586");
 registerKernel(ops.all_dim, "Autograd", (ks, self, dim, keepdim) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::all", self) : null;
   const _result = below_autograd(() => ops.all_dim.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim));
@@ -6403,12 +6605,12 @@ registerKernel(ops.all_dim, "Autograd", (ks, self, dim, keepdim) => {
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with all that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::all_dim", "engine/ops/native_functions/reduce.yaml:13", "engine/generated/VariableType.ts:6399");
+}, "VariableType::all_dim", "engine/ops/native_functions/reduce.yaml:13", "engine/generated/VariableType.ts:6601");
 registerKernel(ops.all_out, "Autograd", (ks, self, dim, keepdim, out) => {
   const _result = below_autograd(() => ops.all_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with all_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::all_out", "engine/ops/native_functions/reduce.yaml:17", "engine/generated/VariableType.ts:6407");
+}, "VariableType::all_out", "engine/ops/native_functions/reduce.yaml:17", "engine/generated/VariableType.ts:6609");
 registerKernel(ops.any_dim, "Autograd", (ks, self, dim, keepdim) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::any", self) : null;
   const _result = below_autograd(() => ops.any_dim.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim));
@@ -6416,24 +6618,24 @@ registerKernel(ops.any_dim, "Autograd", (ks, self, dim, keepdim) => {
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with any that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::any_dim", "engine/ops/native_functions/reduce.yaml:22", "engine/generated/VariableType.ts:6412");
+}, "VariableType::any_dim", "engine/ops/native_functions/reduce.yaml:22", "engine/generated/VariableType.ts:6614");
 registerKernel(ops.any_out, "Autograd", (ks, self, dim, keepdim, out) => {
   const _result = below_autograd(() => ops.any_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with any_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::any_out", "engine/ops/native_functions/reduce.yaml:26", "engine/generated/VariableType.ts:6420");
-registerKernel(ops.argmax_default, "Autograd", (ks, self, dim, keepdim) => below_autograd(() => ops.argmax_default.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim)), "VariableType::argmax_default", "engine/ops/native_functions/reduce.yaml:32", "engine/generated/VariableType.ts:6425");
+}, "VariableType::any_out", "engine/ops/native_functions/reduce.yaml:26", "engine/generated/VariableType.ts:6622");
+registerKernel(ops.argmax_default, "Autograd", (ks, self, dim, keepdim) => below_autograd(() => ops.argmax_default.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim)), "VariableType::argmax_default", "engine/ops/native_functions/reduce.yaml:32", "engine/generated/VariableType.ts:6627");
 registerKernel(ops.argmax_out, "Autograd", (ks, self, dim, keepdim, out) => {
   const _result = below_autograd(() => ops.argmax_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with argmax_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::argmax_out", "engine/ops/native_functions/reduce.yaml:36", "engine/generated/VariableType.ts:6426");
-registerKernel(ops.argmin_default, "Autograd", (ks, self, dim, keepdim) => below_autograd(() => ops.argmin_default.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim)), "VariableType::argmin_default", "engine/ops/native_functions/reduce.yaml:41", "engine/generated/VariableType.ts:6431");
+}, "VariableType::argmax_out", "engine/ops/native_functions/reduce.yaml:36", "engine/generated/VariableType.ts:6628");
+registerKernel(ops.argmin_default, "Autograd", (ks, self, dim, keepdim) => below_autograd(() => ops.argmin_default.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim)), "VariableType::argmin_default", "engine/ops/native_functions/reduce.yaml:41", "engine/generated/VariableType.ts:6633");
 registerKernel(ops.argmin_out, "Autograd", (ks, self, dim, keepdim, out) => {
   const _result = below_autograd(() => ops.argmin_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with argmin_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::argmin_out", "engine/ops/native_functions/reduce.yaml:45", "engine/generated/VariableType.ts:6432");
+}, "VariableType::argmin_out", "engine/ops/native_functions/reduce.yaml:45", "engine/generated/VariableType.ts:6634");
 registerKernel(ops.max_dim, "Autograd", (ks, self, dim, keepdim) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_values = isFwGradDefined(self);
@@ -6460,13 +6662,13 @@ registerKernel(ops.max_dim, "Autograd", (ks, self, dim, keepdim) => {
   }
   if (values_new_fw_grad_opt && (_result as any)[0]) set_fw_grad((_result as any)[0], values_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::max_dim", "engine/ops/native_functions/reduce.yaml:51", "engine/generated/VariableType.ts:6437");
+}, "VariableType::max_dim", "engine/ops/native_functions/reduce.yaml:51", "engine/generated/VariableType.ts:6639");
 registerKernel(ops.max_dim_max, "Autograd", (ks, self, dim, keepdim, max, max_values) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("max");
   const _result = below_autograd(() => ops.max_dim_max.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, max, max_values));
   if ((isFwGradDefined(self) || isFwGradDefined(max) || isFwGradDefined(max_values))) throw new NotImplementedError("Trying to use forward AD with max_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::max_dim_max", "engine/ops/native_functions/reduce.yaml:55", "engine/generated/VariableType.ts:6464");
+}, "VariableType::max_dim_max", "engine/ops/native_functions/reduce.yaml:55", "engine/generated/VariableType.ts:6666");
 registerKernel(ops.amax_default, "Autograd", (ks, self, dim, keepdim) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -6494,13 +6696,13 @@ registerKernel(ops.amax_default, "Autograd", (ks, self, dim, keepdim) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::amax_default", "engine/ops/native_functions/reduce.yaml:60", "engine/generated/VariableType.ts:6470");
+}, "VariableType::amax_default", "engine/ops/native_functions/reduce.yaml:60", "engine/generated/VariableType.ts:6672");
 registerKernel(ops.amax_out, "Autograd", (ks, self, dim, keepdim, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("amax");
   const _result = below_autograd(() => ops.amax_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with amax_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::amax_out", "engine/ops/native_functions/reduce.yaml:64", "engine/generated/VariableType.ts:6498");
+}, "VariableType::amax_out", "engine/ops/native_functions/reduce.yaml:64", "engine/generated/VariableType.ts:6700");
 registerKernel(ops.mean_default, "Autograd", (ks, self, dtype) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -6524,7 +6726,7 @@ registerKernel(ops.mean_default, "Autograd", (ks, self, dtype) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::mean_default", "engine/ops/native_functions/reduce.yaml:70", "engine/generated/VariableType.ts:6504");
+}, "VariableType::mean_default", "engine/ops/native_functions/reduce.yaml:70", "engine/generated/VariableType.ts:6706");
 registerKernel(ops.mean_dim, "Autograd", (ks, self, dim, keepdim, dtype) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -6550,13 +6752,13 @@ registerKernel(ops.mean_dim, "Autograd", (ks, self, dim, keepdim, dtype) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::mean_dim", "engine/ops/native_functions/reduce.yaml:75", "engine/generated/VariableType.ts:6528");
+}, "VariableType::mean_dim", "engine/ops/native_functions/reduce.yaml:75", "engine/generated/VariableType.ts:6730");
 registerKernel(ops.mean_out, "Autograd", (ks, self, dim, keepdim, dtype, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("mean");
   const _result = below_autograd(() => ops.mean_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, dtype, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with mean_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::mean_out", "engine/ops/native_functions/reduce.yaml:79", "engine/generated/VariableType.ts:6554");
+}, "VariableType::mean_out", "engine/ops/native_functions/reduce.yaml:79", "engine/generated/VariableType.ts:6756");
 registerKernel(ops.min_dim, "Autograd", (ks, self, dim, keepdim) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_values = isFwGradDefined(self);
@@ -6583,13 +6785,13 @@ registerKernel(ops.min_dim, "Autograd", (ks, self, dim, keepdim) => {
   }
   if (values_new_fw_grad_opt && (_result as any)[0]) set_fw_grad((_result as any)[0], values_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::min_dim", "engine/ops/native_functions/reduce.yaml:85", "engine/generated/VariableType.ts:6560");
+}, "VariableType::min_dim", "engine/ops/native_functions/reduce.yaml:85", "engine/generated/VariableType.ts:6762");
 registerKernel(ops.min_dim_min, "Autograd", (ks, self, dim, keepdim, min, min_indices) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("min");
   const _result = below_autograd(() => ops.min_dim_min.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, min, min_indices));
   if ((isFwGradDefined(self) || isFwGradDefined(min) || isFwGradDefined(min_indices))) throw new NotImplementedError("Trying to use forward AD with min_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::min_dim_min", "engine/ops/native_functions/reduce.yaml:89", "engine/generated/VariableType.ts:6587");
+}, "VariableType::min_dim_min", "engine/ops/native_functions/reduce.yaml:89", "engine/generated/VariableType.ts:6789");
 registerKernel(ops.amin_default, "Autograd", (ks, self, dim, keepdim) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -6617,13 +6819,13 @@ registerKernel(ops.amin_default, "Autograd", (ks, self, dim, keepdim) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::amin_default", "engine/ops/native_functions/reduce.yaml:94", "engine/generated/VariableType.ts:6593");
+}, "VariableType::amin_default", "engine/ops/native_functions/reduce.yaml:94", "engine/generated/VariableType.ts:6795");
 registerKernel(ops.amin_out, "Autograd", (ks, self, dim, keepdim, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("amin");
   const _result = below_autograd(() => ops.amin_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with amin_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::amin_out", "engine/ops/native_functions/reduce.yaml:98", "engine/generated/VariableType.ts:6621");
+}, "VariableType::amin_out", "engine/ops/native_functions/reduce.yaml:98", "engine/generated/VariableType.ts:6823");
 registerKernel(ops.prod_default, "Autograd", (ks, self, dtype) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -6649,7 +6851,7 @@ registerKernel(ops.prod_default, "Autograd", (ks, self, dtype) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::prod_default", "engine/ops/native_functions/reduce.yaml:104", "engine/generated/VariableType.ts:6627");
+}, "VariableType::prod_default", "engine/ops/native_functions/reduce.yaml:104", "engine/generated/VariableType.ts:6829");
 registerKernel(ops.prod_dim_int, "Autograd", (ks, self, dim, keepdim, dtype) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -6677,13 +6879,13 @@ registerKernel(ops.prod_dim_int, "Autograd", (ks, self, dim, keepdim, dtype) => 
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::prod_dim_int", "engine/ops/native_functions/reduce.yaml:110", "engine/generated/VariableType.ts:6653");
+}, "VariableType::prod_dim_int", "engine/ops/native_functions/reduce.yaml:110", "engine/generated/VariableType.ts:6855");
 registerKernel(ops.prod_int_out, "Autograd", (ks, self, dim, keepdim, dtype, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("prod");
   const _result = below_autograd(() => ops.prod_int_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, dtype, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with prod_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::prod_int_out", "engine/ops/native_functions/reduce.yaml:114", "engine/generated/VariableType.ts:6681");
+}, "VariableType::prod_int_out", "engine/ops/native_functions/reduce.yaml:114", "engine/generated/VariableType.ts:6883");
 registerKernel(ops.all_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::all", self) : null;
   const _result = below_autograd(() => ops.all_default.redispatch(ks.and(after_autograd_keyset), self));
@@ -6691,12 +6893,12 @@ registerKernel(ops.all_default, "Autograd", (ks, self) => {
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with all that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::all_default", "engine/ops/native_functions/reduce.yaml:120", "engine/generated/VariableType.ts:6687");
+}, "VariableType::all_default", "engine/ops/native_functions/reduce.yaml:120", "engine/generated/VariableType.ts:6889");
 registerKernel(ops.all_all_out, "Autograd", (ks, self, out) => {
   const _result = below_autograd(() => ops.all_all_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with all_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::all_all_out", "engine/ops/native_functions/reduce.yaml:124", "engine/generated/VariableType.ts:6695");
+}, "VariableType::all_all_out", "engine/ops/native_functions/reduce.yaml:124", "engine/generated/VariableType.ts:6897");
 registerKernel(ops.any_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::any", self) : null;
   const _result = below_autograd(() => ops.any_default.redispatch(ks.and(after_autograd_keyset), self));
@@ -6704,12 +6906,12 @@ registerKernel(ops.any_default, "Autograd", (ks, self) => {
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with any that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::any_default", "engine/ops/native_functions/reduce.yaml:129", "engine/generated/VariableType.ts:6700");
+}, "VariableType::any_default", "engine/ops/native_functions/reduce.yaml:129", "engine/generated/VariableType.ts:6902");
 registerKernel(ops.any_all_out, "Autograd", (ks, self, out) => {
   const _result = below_autograd(() => ops.any_all_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with any_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::any_all_out", "engine/ops/native_functions/reduce.yaml:133", "engine/generated/VariableType.ts:6708");
+}, "VariableType::any_all_out", "engine/ops/native_functions/reduce.yaml:133", "engine/generated/VariableType.ts:6910");
 registerKernel(ops.min_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -6735,7 +6937,7 @@ registerKernel(ops.min_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::min_default", "engine/ops/native_functions/reduce.yaml:139", "engine/generated/VariableType.ts:6713");
+}, "VariableType::min_default", "engine/ops/native_functions/reduce.yaml:139", "engine/generated/VariableType.ts:6915");
 registerKernel(ops.max_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -6761,7 +6963,7 @@ registerKernel(ops.max_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::max_default", "engine/ops/native_functions/reduce.yaml:144", "engine/generated/VariableType.ts:6739");
+}, "VariableType::max_default", "engine/ops/native_functions/reduce.yaml:144", "engine/generated/VariableType.ts:6941");
 registerKernel(ops.count_nonzero_dim_IntList, "Autograd", (ks, self, dim) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::count_nonzero", self) : null;
   const _result = below_autograd(() => ops.count_nonzero_dim_IntList.redispatch(ks.and(after_autograd_keyset), self, dim));
@@ -6769,7 +6971,7 @@ registerKernel(ops.count_nonzero_dim_IntList, "Autograd", (ks, self, dim) => {
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with count_nonzero that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::count_nonzero_dim_IntList", "engine/ops/native_functions/reduce2.yaml:12", "engine/generated/VariableType.ts:6765");
+}, "VariableType::count_nonzero_dim_IntList", "engine/ops/native_functions/reduce2.yaml:12", "engine/generated/VariableType.ts:6967");
 registerKernel(ops.count_nonzero_default, "Autograd", (ks, self, dim) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::count_nonzero", self) : null;
   const _result = below_autograd(() => ops.count_nonzero_default.redispatch(ks.and(after_autograd_keyset), self, dim));
@@ -6777,7 +6979,7 @@ registerKernel(ops.count_nonzero_default, "Autograd", (ks, self, dim) => {
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with count_nonzero that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::count_nonzero_default", "engine/ops/native_functions/reduce2.yaml:18", "engine/generated/VariableType.ts:6773");
+}, "VariableType::count_nonzero_default", "engine/ops/native_functions/reduce2.yaml:18", "engine/generated/VariableType.ts:6975");
 registerKernel(ops.std_correction, "Autograd", (ks, self, dim, correction, keepdim) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -6806,7 +7008,7 @@ registerKernel(ops.std_correction, "Autograd", (ks, self, dim, correction, keepd
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::std_correction", "engine/ops/native_functions/reduce2.yaml:35", "engine/generated/VariableType.ts:6781");
+}, "VariableType::std_correction", "engine/ops/native_functions/reduce2.yaml:35", "engine/generated/VariableType.ts:6983");
 registerKernel(ops.std_mean_correction, "Autograd", (ks, self, dim, correction, keepdim) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result0 = isFwGradDefined(self);
@@ -6843,13 +7045,13 @@ registerKernel(ops.std_mean_correction, "Autograd", (ks, self, dim, correction, 
   if (result0_new_fw_grad_opt && (_result as any)[0]) set_fw_grad((_result as any)[0], result0_new_fw_grad_opt, 0, false);
   if (result1_new_fw_grad_opt && (_result as any)[1]) set_fw_grad((_result as any)[1], result1_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::std_mean_correction", "engine/ops/native_functions/reduce2.yaml:50", "engine/generated/VariableType.ts:6810");
+}, "VariableType::std_mean_correction", "engine/ops/native_functions/reduce2.yaml:50", "engine/generated/VariableType.ts:7012");
 registerKernel(ops.std_correction_out, "Autograd", (ks, self, dim, correction, keepdim, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("std");
   const _result = below_autograd(() => ops.std_correction_out.redispatch(ks.and(after_autograd_keyset), self, dim, correction, keepdim, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with std_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::std_correction_out", "engine/ops/native_functions/reduce2.yaml:60", "engine/generated/VariableType.ts:6847");
+}, "VariableType::std_correction_out", "engine/ops/native_functions/reduce2.yaml:60", "engine/generated/VariableType.ts:7049");
 registerKernel(ops.var_correction, "Autograd", (ks, self, dim, correction, keepdim) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -6876,13 +7078,13 @@ registerKernel(ops.var_correction, "Autograd", (ks, self, dim, correction, keepd
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::var_correction", "engine/ops/native_functions/reduce2.yaml:75", "engine/generated/VariableType.ts:6853");
+}, "VariableType::var_correction", "engine/ops/native_functions/reduce2.yaml:75", "engine/generated/VariableType.ts:7055");
 registerKernel(ops.var_correction_out, "Autograd", (ks, self, dim, correction, keepdim, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("var");
   const _result = below_autograd(() => ops.var_correction_out.redispatch(ks.and(after_autograd_keyset), self, dim, correction, keepdim, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with var_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::var_correction_out", "engine/ops/native_functions/reduce2.yaml:84", "engine/generated/VariableType.ts:6880");
+}, "VariableType::var_correction_out", "engine/ops/native_functions/reduce2.yaml:84", "engine/generated/VariableType.ts:7082");
 registerKernel(ops.var_mean_correction, "Autograd", (ks, self, dim, correction, keepdim) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result0 = isFwGradDefined(self);
@@ -6917,7 +7119,7 @@ registerKernel(ops.var_mean_correction, "Autograd", (ks, self, dim, correction, 
   if (result0_new_fw_grad_opt && (_result as any)[0]) set_fw_grad((_result as any)[0], result0_new_fw_grad_opt, 0, false);
   if (result1_new_fw_grad_opt && (_result as any)[1]) set_fw_grad((_result as any)[1], result1_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::var_mean_correction", "engine/ops/native_functions/reduce2.yaml:98", "engine/generated/VariableType.ts:6886");
+}, "VariableType::var_mean_correction", "engine/ops/native_functions/reduce2.yaml:98", "engine/generated/VariableType.ts:7088");
 registerKernel(ops.cummax_default, "Autograd", (ks, self, dim) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_values = isFwGradDefined(self);
@@ -6943,13 +7145,13 @@ registerKernel(ops.cummax_default, "Autograd", (ks, self, dim) => {
   }
   if (values_new_fw_grad_opt && (_result as any)[0]) set_fw_grad((_result as any)[0], values_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::cummax_default", "engine/ops/native_functions/reduce3.yaml:17", "engine/generated/VariableType.ts:6921");
+}, "VariableType::cummax_default", "engine/ops/native_functions/reduce3.yaml:17", "engine/generated/VariableType.ts:7123");
 registerKernel(ops.cummax_out, "Autograd", (ks, self, dim, values, indices) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("cummax");
   const _result = below_autograd(() => ops.cummax_out.redispatch(ks.and(after_autograd_keyset), self, dim, values, indices));
   if ((isFwGradDefined(self) || isFwGradDefined(values) || isFwGradDefined(indices))) throw new NotImplementedError("Trying to use forward AD with cummax_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::cummax_out", "engine/ops/native_functions/reduce3.yaml:23", "engine/generated/VariableType.ts:6947");
+}, "VariableType::cummax_out", "engine/ops/native_functions/reduce3.yaml:23", "engine/generated/VariableType.ts:7149");
 registerKernel(ops._cummax_helper_default, "Autograd", (ks, self, values, indices, dim) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::_cummax_helper", self) : null;
   const _result = below_autograd(() => ops._cummax_helper_default.redispatch(ks.and(after_autograd_keyset), self, values, indices, dim));
@@ -6957,7 +7159,7 @@ registerKernel(ops._cummax_helper_default, "Autograd", (ks, self, values, indice
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with _cummax_helper that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::_cummax_helper_default", "engine/ops/native_functions/reduce3.yaml:28", "engine/generated/VariableType.ts:6953");
+}, "VariableType::_cummax_helper_default", "engine/ops/native_functions/reduce3.yaml:28", "engine/generated/VariableType.ts:7155");
 registerKernel(ops.cummin_default, "Autograd", (ks, self, dim) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_values = isFwGradDefined(self);
@@ -6983,13 +7185,13 @@ registerKernel(ops.cummin_default, "Autograd", (ks, self, dim) => {
   }
   if (values_new_fw_grad_opt && (_result as any)[0]) set_fw_grad((_result as any)[0], values_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::cummin_default", "engine/ops/native_functions/reduce3.yaml:33", "engine/generated/VariableType.ts:6961");
+}, "VariableType::cummin_default", "engine/ops/native_functions/reduce3.yaml:33", "engine/generated/VariableType.ts:7163");
 registerKernel(ops.cummin_out, "Autograd", (ks, self, dim, values, indices) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("cummin");
   const _result = below_autograd(() => ops.cummin_out.redispatch(ks.and(after_autograd_keyset), self, dim, values, indices));
   if ((isFwGradDefined(self) || isFwGradDefined(values) || isFwGradDefined(indices))) throw new NotImplementedError("Trying to use forward AD with cummin_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::cummin_out", "engine/ops/native_functions/reduce3.yaml:39", "engine/generated/VariableType.ts:6987");
+}, "VariableType::cummin_out", "engine/ops/native_functions/reduce3.yaml:39", "engine/generated/VariableType.ts:7189");
 registerKernel(ops._cummin_helper_default, "Autograd", (ks, self, values, indices, dim) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::_cummin_helper", self) : null;
   const _result = below_autograd(() => ops._cummin_helper_default.redispatch(ks.and(after_autograd_keyset), self, values, indices, dim));
@@ -6997,7 +7199,7 @@ registerKernel(ops._cummin_helper_default, "Autograd", (ks, self, values, indice
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with _cummin_helper that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::_cummin_helper_default", "engine/ops/native_functions/reduce3.yaml:44", "engine/generated/VariableType.ts:6993");
+}, "VariableType::_cummin_helper_default", "engine/ops/native_functions/reduce3.yaml:44", "engine/generated/VariableType.ts:7195");
 registerKernel(ops.cumprod_default, "Autograd", (ks, self, dim, dtype) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -7025,7 +7227,7 @@ registerKernel(ops.cumprod_default, "Autograd", (ks, self, dim, dtype) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::cumprod_default", "engine/ops/native_functions/reduce3.yaml:50", "engine/generated/VariableType.ts:7001");
+}, "VariableType::cumprod_default", "engine/ops/native_functions/reduce3.yaml:50", "engine/generated/VariableType.ts:7203");
 registerKernel(ops.cumprod__default, "Autograd", (ks, self, dim, dtype) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -7058,13 +7260,13 @@ registerKernel(ops.cumprod__default, "Autograd", (ks, self, dim, dtype) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::cumprod__default", "engine/ops/native_functions/reduce3.yaml:55", "engine/generated/VariableType.ts:7029");
+}, "VariableType::cumprod__default", "engine/ops/native_functions/reduce3.yaml:55", "engine/generated/VariableType.ts:7231");
 registerKernel(ops.cumprod_out, "Autograd", (ks, self, dim, dtype, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("cumprod");
   const _result = below_autograd(() => ops.cumprod_out.redispatch(ks.and(after_autograd_keyset), self, dim, dtype, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with cumprod_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::cumprod_out", "engine/ops/native_functions/reduce3.yaml:59", "engine/generated/VariableType.ts:7062");
+}, "VariableType::cumprod_out", "engine/ops/native_functions/reduce3.yaml:59", "engine/generated/VariableType.ts:7264");
 registerKernel(ops.cumsum_default, "Autograd", (ks, self, dim, dtype) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -7088,7 +7290,7 @@ registerKernel(ops.cumsum_default, "Autograd", (ks, self, dim, dtype) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::cumsum_default", "engine/ops/native_functions/reduce3.yaml:65", "engine/generated/VariableType.ts:7068");
+}, "VariableType::cumsum_default", "engine/ops/native_functions/reduce3.yaml:65", "engine/generated/VariableType.ts:7270");
 registerKernel(ops.cumsum__default, "Autograd", (ks, self, dim, dtype) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -7114,13 +7316,13 @@ registerKernel(ops.cumsum__default, "Autograd", (ks, self, dim, dtype) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::cumsum__default", "engine/ops/native_functions/reduce3.yaml:70", "engine/generated/VariableType.ts:7092");
+}, "VariableType::cumsum__default", "engine/ops/native_functions/reduce3.yaml:70", "engine/generated/VariableType.ts:7294");
 registerKernel(ops.cumsum_out, "Autograd", (ks, self, dim, dtype, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("cumsum");
   const _result = below_autograd(() => ops.cumsum_out.redispatch(ks.and(after_autograd_keyset), self, dim, dtype, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with cumsum_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::cumsum_out", "engine/ops/native_functions/reduce3.yaml:74", "engine/generated/VariableType.ts:7118");
+}, "VariableType::cumsum_out", "engine/ops/native_functions/reduce3.yaml:74", "engine/generated/VariableType.ts:7320");
 registerKernel(ops._logcumsumexp_default, "Autograd", (ks, self, dim) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::_logcumsumexp", self) : null;
   const _result = below_autograd(() => ops._logcumsumexp_default.redispatch(ks.and(after_autograd_keyset), self, dim));
@@ -7128,12 +7330,12 @@ registerKernel(ops._logcumsumexp_default, "Autograd", (ks, self, dim) => {
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with _logcumsumexp that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::_logcumsumexp_default", "engine/ops/native_functions/reduce3.yaml:91", "engine/generated/VariableType.ts:7124");
+}, "VariableType::_logcumsumexp_default", "engine/ops/native_functions/reduce3.yaml:91", "engine/generated/VariableType.ts:7326");
 registerKernel(ops._logcumsumexp_out, "Autograd", (ks, self, dim, out) => {
   const _result = below_autograd(() => ops._logcumsumexp_out.redispatch(ks.and(after_autograd_keyset), self, dim, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with _logcumsumexp_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::_logcumsumexp_out", "engine/ops/native_functions/reduce3.yaml:95", "engine/generated/VariableType.ts:7132");
+}, "VariableType::_logcumsumexp_out", "engine/ops/native_functions/reduce3.yaml:95", "engine/generated/VariableType.ts:7334");
 registerKernel(ops.logcumsumexp_default, "Autograd", (ks, self, dim) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: LogcumsumexpBackward0 | null = null;
@@ -7151,13 +7353,13 @@ registerKernel(ops.logcumsumexp_default, "Autograd", (ks, self, dim) => {
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with logcumsumexp that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::logcumsumexp_default", "engine/ops/native_functions/reduce3.yaml:99", "engine/generated/VariableType.ts:7137");
+}, "VariableType::logcumsumexp_default", "engine/ops/native_functions/reduce3.yaml:99", "engine/generated/VariableType.ts:7339");
 registerKernel(ops.logcumsumexp_out, "Autograd", (ks, self, dim, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("logcumsumexp");
   const _result = below_autograd(() => ops.logcumsumexp_out.redispatch(ks.and(after_autograd_keyset), self, dim, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with logcumsumexp_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::logcumsumexp_out", "engine/ops/native_functions/reduce3.yaml:104", "engine/generated/VariableType.ts:7155");
+}, "VariableType::logcumsumexp_out", "engine/ops/native_functions/reduce3.yaml:104", "engine/generated/VariableType.ts:7357");
 registerKernel(ops.logsumexp_default, "Autograd", (ks, self, dim, keepdim) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -7184,13 +7386,13 @@ registerKernel(ops.logsumexp_default, "Autograd", (ks, self, dim, keepdim) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::logsumexp_default", "engine/ops/native_functions/reduce3.yaml:109", "engine/generated/VariableType.ts:7161");
+}, "VariableType::logsumexp_default", "engine/ops/native_functions/reduce3.yaml:109", "engine/generated/VariableType.ts:7363");
 registerKernel(ops.logsumexp_out, "Autograd", (ks, self, dim, keepdim, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("logsumexp");
   const _result = below_autograd(() => ops.logsumexp_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with logsumexp_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::logsumexp_out", "engine/ops/native_functions/reduce3.yaml:115", "engine/generated/VariableType.ts:7188");
+}, "VariableType::logsumexp_out", "engine/ops/native_functions/reduce3.yaml:115", "engine/generated/VariableType.ts:7390");
 registerKernel(ops.median_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -7216,7 +7418,7 @@ registerKernel(ops.median_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::median_default", "engine/ops/native_functions/reduce3.yaml:122", "engine/generated/VariableType.ts:7194");
+}, "VariableType::median_default", "engine/ops/native_functions/reduce3.yaml:122", "engine/generated/VariableType.ts:7396");
 registerKernel(ops.median_dim, "Autograd", (ks, self, dim, keepdim) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_values = isFwGradDefined(self);
@@ -7243,13 +7445,13 @@ registerKernel(ops.median_dim, "Autograd", (ks, self, dim, keepdim) => {
   }
   if (values_new_fw_grad_opt && (_result as any)[0]) set_fw_grad((_result as any)[0], values_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::median_dim", "engine/ops/native_functions/reduce3.yaml:128", "engine/generated/VariableType.ts:7220");
+}, "VariableType::median_dim", "engine/ops/native_functions/reduce3.yaml:128", "engine/generated/VariableType.ts:7422");
 registerKernel(ops.median_dim_values, "Autograd", (ks, self, dim, keepdim, values, indices) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("median");
   const _result = below_autograd(() => ops.median_dim_values.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, values, indices));
   if ((isFwGradDefined(self) || isFwGradDefined(values) || isFwGradDefined(indices))) throw new NotImplementedError("Trying to use forward AD with median_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::median_dim_values", "engine/ops/native_functions/reduce3.yaml:133", "engine/generated/VariableType.ts:7247");
+}, "VariableType::median_dim_values", "engine/ops/native_functions/reduce3.yaml:133", "engine/generated/VariableType.ts:7449");
 registerKernel(ops.nanmedian_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -7275,7 +7477,7 @@ registerKernel(ops.nanmedian_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::nanmedian_default", "engine/ops/native_functions/reduce3.yaml:137", "engine/generated/VariableType.ts:7253");
+}, "VariableType::nanmedian_default", "engine/ops/native_functions/reduce3.yaml:137", "engine/generated/VariableType.ts:7455");
 registerKernel(ops.nanmedian_dim, "Autograd", (ks, self, dim, keepdim) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_values = isFwGradDefined(self);
@@ -7302,13 +7504,13 @@ registerKernel(ops.nanmedian_dim, "Autograd", (ks, self, dim, keepdim) => {
   }
   if (values_new_fw_grad_opt && (_result as any)[0]) set_fw_grad((_result as any)[0], values_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::nanmedian_dim", "engine/ops/native_functions/reduce3.yaml:143", "engine/generated/VariableType.ts:7279");
+}, "VariableType::nanmedian_dim", "engine/ops/native_functions/reduce3.yaml:143", "engine/generated/VariableType.ts:7481");
 registerKernel(ops.nanmedian_dim_values, "Autograd", (ks, self, dim, keepdim, values, indices) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("nanmedian");
   const _result = below_autograd(() => ops.nanmedian_dim_values.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, values, indices));
   if ((isFwGradDefined(self) || isFwGradDefined(values) || isFwGradDefined(indices))) throw new NotImplementedError("Trying to use forward AD with nanmedian_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::nanmedian_dim_values", "engine/ops/native_functions/reduce3.yaml:148", "engine/generated/VariableType.ts:7306");
+}, "VariableType::nanmedian_dim_values", "engine/ops/native_functions/reduce3.yaml:148", "engine/generated/VariableType.ts:7508");
 registerKernel(ops.mode_default, "Autograd", (ks, self, dim, keepdim) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_values = isFwGradDefined(self);
@@ -7335,13 +7537,13 @@ registerKernel(ops.mode_default, "Autograd", (ks, self, dim, keepdim) => {
   }
   if (values_new_fw_grad_opt && (_result as any)[0]) set_fw_grad((_result as any)[0], values_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::mode_default", "engine/ops/native_functions/reduce3.yaml:153", "engine/generated/VariableType.ts:7312");
+}, "VariableType::mode_default", "engine/ops/native_functions/reduce3.yaml:153", "engine/generated/VariableType.ts:7514");
 registerKernel(ops.mode_values, "Autograd", (ks, self, dim, keepdim, values, indices) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("mode");
   const _result = below_autograd(() => ops.mode_values.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, values, indices));
   if ((isFwGradDefined(self) || isFwGradDefined(values) || isFwGradDefined(indices))) throw new NotImplementedError("Trying to use forward AD with mode_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::mode_values", "engine/ops/native_functions/reduce3.yaml:158", "engine/generated/VariableType.ts:7339");
+}, "VariableType::mode_values", "engine/ops/native_functions/reduce3.yaml:158", "engine/generated/VariableType.ts:7541");
 registerKernel(ops._unique_default, "Autograd", (ks, self, sorted, return_inverse) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: UniqueBackward0 | null = null;
@@ -7356,7 +7558,7 @@ registerKernel(ops._unique_default, "Autograd", (ks, self, sorted, return_invers
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with _unique that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::_unique_default", "engine/ops/native_functions/reduce3.yaml:163", "engine/generated/VariableType.ts:7345");
+}, "VariableType::_unique_default", "engine/ops/native_functions/reduce3.yaml:163", "engine/generated/VariableType.ts:7547");
 registerKernel(ops.unique_dim_default, "Autograd", (ks, self, dim, sorted, return_inverse, return_counts) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: UniqueDimBackward0 | null = null;
@@ -7371,7 +7573,7 @@ registerKernel(ops.unique_dim_default, "Autograd", (ks, self, dim, sorted, retur
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with unique_dim that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::unique_dim_default", "engine/ops/native_functions/reduce3.yaml:169", "engine/generated/VariableType.ts:7360");
+}, "VariableType::unique_dim_default", "engine/ops/native_functions/reduce3.yaml:169", "engine/generated/VariableType.ts:7562");
 registerKernel(ops.unique_consecutive_default, "Autograd", (ks, self, return_inverse, return_counts, dim) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: UniqueConsecutiveBackward0 | null = null;
@@ -7386,7 +7588,7 @@ registerKernel(ops.unique_consecutive_default, "Autograd", (ks, self, return_inv
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with unique_consecutive that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::unique_consecutive_default", "engine/ops/native_functions/reduce3.yaml:176", "engine/generated/VariableType.ts:7375");
+}, "VariableType::unique_consecutive_default", "engine/ops/native_functions/reduce3.yaml:176", "engine/generated/VariableType.ts:7577");
 registerKernel(ops.unique_dim_consecutive_default, "Autograd", (ks, self, dim, return_inverse, return_counts) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: UniqueDimConsecutiveBackward0 | null = null;
@@ -7401,7 +7603,7 @@ registerKernel(ops.unique_dim_consecutive_default, "Autograd", (ks, self, dim, r
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with unique_dim_consecutive that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::unique_dim_consecutive_default", "engine/ops/native_functions/reduce3.yaml:183", "engine/generated/VariableType.ts:7390");
+}, "VariableType::unique_dim_consecutive_default", "engine/ops/native_functions/reduce3.yaml:183", "engine/generated/VariableType.ts:7592");
 registerKernel(ops._unique2_default, "Autograd", (ks, self, sorted, return_inverse, return_counts) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: Unique2Backward0 | null = null;
@@ -7416,7 +7618,7 @@ registerKernel(ops._unique2_default, "Autograd", (ks, self, sorted, return_inver
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with _unique2 that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::_unique2_default", "engine/ops/native_functions/reduce3.yaml:190", "engine/generated/VariableType.ts:7405");
+}, "VariableType::_unique2_default", "engine/ops/native_functions/reduce3.yaml:190", "engine/generated/VariableType.ts:7607");
 registerKernel(ops.norm_ScalarOpt_dtype, "Autograd", (ks, self, p, dtype) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -7443,7 +7645,7 @@ registerKernel(ops.norm_ScalarOpt_dtype, "Autograd", (ks, self, p, dtype) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::norm_ScalarOpt_dtype", "engine/ops/native_functions/reduce3.yaml:198", "engine/generated/VariableType.ts:7420");
+}, "VariableType::norm_ScalarOpt_dtype", "engine/ops/native_functions/reduce3.yaml:198", "engine/generated/VariableType.ts:7622");
 registerKernel(ops.norm_Scalar, "Autograd", (ks, self, p) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -7470,7 +7672,7 @@ registerKernel(ops.norm_Scalar, "Autograd", (ks, self, p) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::norm_Scalar", "engine/ops/native_functions/reduce3.yaml:205", "engine/generated/VariableType.ts:7447");
+}, "VariableType::norm_Scalar", "engine/ops/native_functions/reduce3.yaml:205", "engine/generated/VariableType.ts:7649");
 registerKernel(ops.norm_ScalarOpt_dim_dtype, "Autograd", (ks, self, p, dim, keepdim, dtype) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -7499,7 +7701,7 @@ registerKernel(ops.norm_ScalarOpt_dim_dtype, "Autograd", (ks, self, p, dim, keep
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::norm_ScalarOpt_dim_dtype", "engine/ops/native_functions/reduce3.yaml:212", "engine/generated/VariableType.ts:7474");
+}, "VariableType::norm_ScalarOpt_dim_dtype", "engine/ops/native_functions/reduce3.yaml:212", "engine/generated/VariableType.ts:7676");
 registerKernel(ops.norm_ScalarOpt_dim, "Autograd", (ks, self, p, dim, keepdim) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -7528,31 +7730,31 @@ registerKernel(ops.norm_ScalarOpt_dim, "Autograd", (ks, self, p, dim, keepdim) =
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::norm_ScalarOpt_dim", "engine/ops/native_functions/reduce3.yaml:217", "engine/generated/VariableType.ts:7503");
+}, "VariableType::norm_ScalarOpt_dim", "engine/ops/native_functions/reduce3.yaml:217", "engine/generated/VariableType.ts:7705");
 registerKernel(ops.norm_dtype_out, "Autograd", (ks, self, p, dim, keepdim, dtype, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("norm");
   const _result = below_autograd(() => ops.norm_dtype_out.redispatch(ks.and(after_autograd_keyset), self, p, dim, keepdim, dtype, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with norm_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::norm_dtype_out", "engine/ops/native_functions/reduce3.yaml:222", "engine/generated/VariableType.ts:7532");
+}, "VariableType::norm_dtype_out", "engine/ops/native_functions/reduce3.yaml:222", "engine/generated/VariableType.ts:7734");
 registerKernel(ops.norm_out, "Autograd", (ks, self, p, dim, keepdim, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("norm");
   const _result = below_autograd(() => ops.norm_out.redispatch(ks.and(after_autograd_keyset), self, p, dim, keepdim, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with norm_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::norm_out", "engine/ops/native_functions/reduce3.yaml:228", "engine/generated/VariableType.ts:7538");
+}, "VariableType::norm_out", "engine/ops/native_functions/reduce3.yaml:228", "engine/generated/VariableType.ts:7740");
 registerKernel(ops.histc_out, "Autograd", (ks, self, bins, min, max, out) => {
   const _result = below_autograd(() => ops.histc_out.redispatch(ks.and(after_autograd_keyset), self, bins, min, max, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with histc_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::histc_out", "engine/ops/native_functions/reduce3.yaml:251", "engine/generated/VariableType.ts:7544");
-registerKernel(ops.histc_default, "Autograd", (ks, self, bins, min, max) => below_autograd(() => ops.histc_default.redispatch(ks.and(after_autograd_keyset), self, bins, min, max)), "VariableType::histc_default", "engine/ops/native_functions/reduce3.yaml:255", "engine/generated/VariableType.ts:7549");
+}, "VariableType::histc_out", "engine/ops/native_functions/reduce3.yaml:251", "engine/generated/VariableType.ts:7746");
+registerKernel(ops.histc_default, "Autograd", (ks, self, bins, min, max) => below_autograd(() => ops.histc_default.redispatch(ks.and(after_autograd_keyset), self, bins, min, max)), "VariableType::histc_default", "engine/ops/native_functions/reduce3.yaml:255", "engine/generated/VariableType.ts:7751");
 registerKernel(ops.topk_values, "Autograd", (ks, self, k, dim, largest, sorted, values, indices) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("topk");
   const _result = below_autograd(() => ops.topk_values.redispatch(ks.and(after_autograd_keyset), self, k, dim, largest, sorted, values, indices));
   if ((isFwGradDefined(self) || isFwGradDefined(values) || isFwGradDefined(indices))) throw new NotImplementedError("Trying to use forward AD with topk_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::topk_values", "engine/ops/native_functions/reduce3.yaml:271", "engine/generated/VariableType.ts:7550");
+}, "VariableType::topk_values", "engine/ops/native_functions/reduce3.yaml:271", "engine/generated/VariableType.ts:7752");
 registerKernel(ops.topk_default, "Autograd", (ks, self, k, dim, largest, sorted) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_values = isFwGradDefined(self);
@@ -7578,21 +7780,21 @@ registerKernel(ops.topk_default, "Autograd", (ks, self, k, dim, largest, sorted)
   }
   if (values_new_fw_grad_opt && (_result as any)[0]) set_fw_grad((_result as any)[0], values_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::topk_default", "engine/ops/native_functions/reduce3.yaml:276", "engine/generated/VariableType.ts:7556");
-registerKernel(ops.bucketize_Tensor, "Autograd", (ks, self, boundaries, out_int32, right) => below_autograd(() => ops.bucketize_Tensor.redispatch(ks.and(after_autograd_keyset), self, boundaries, out_int32, right)), "VariableType::bucketize_Tensor", "engine/ops/native_functions/reduce3.yaml:281", "engine/generated/VariableType.ts:7582");
+}, "VariableType::topk_default", "engine/ops/native_functions/reduce3.yaml:276", "engine/generated/VariableType.ts:7758");
+registerKernel(ops.bucketize_Tensor, "Autograd", (ks, self, boundaries, out_int32, right) => below_autograd(() => ops.bucketize_Tensor.redispatch(ks.and(after_autograd_keyset), self, boundaries, out_int32, right)), "VariableType::bucketize_Tensor", "engine/ops/native_functions/reduce3.yaml:281", "engine/generated/VariableType.ts:7784");
 registerKernel(ops.bucketize_Tensor_out, "Autograd", (ks, self, boundaries, out_int32, right, out) => {
   const _result = below_autograd(() => ops.bucketize_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, boundaries, out_int32, right, out));
   if ((isFwGradDefined(self) || isFwGradDefined(boundaries) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with bucketize_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::bucketize_Tensor_out", "engine/ops/native_functions/reduce3.yaml:285", "engine/generated/VariableType.ts:7583");
-registerKernel(ops.bucketize_Scalar, "Autograd", (ks, self, boundaries, out_int32, right) => below_autograd(() => ops.bucketize_Scalar.redispatch(ks.and(after_autograd_keyset), self, boundaries, out_int32, right)), "VariableType::bucketize_Scalar", "engine/ops/native_functions/reduce3.yaml:289", "engine/generated/VariableType.ts:7588");
-registerKernel(ops.searchsorted_Tensor, "Autograd", (ks, sorted_sequence, self, out_int32, right, side, sorter) => below_autograd(() => ops.searchsorted_Tensor.redispatch(ks.and(after_autograd_keyset), sorted_sequence, self, out_int32, right, side, sorter)), "VariableType::searchsorted_Tensor", "engine/ops/native_functions/reduce3.yaml:294", "engine/generated/VariableType.ts:7589");
+}, "VariableType::bucketize_Tensor_out", "engine/ops/native_functions/reduce3.yaml:285", "engine/generated/VariableType.ts:7785");
+registerKernel(ops.bucketize_Scalar, "Autograd", (ks, self, boundaries, out_int32, right) => below_autograd(() => ops.bucketize_Scalar.redispatch(ks.and(after_autograd_keyset), self, boundaries, out_int32, right)), "VariableType::bucketize_Scalar", "engine/ops/native_functions/reduce3.yaml:289", "engine/generated/VariableType.ts:7790");
+registerKernel(ops.searchsorted_Tensor, "Autograd", (ks, sorted_sequence, self, out_int32, right, side, sorter) => below_autograd(() => ops.searchsorted_Tensor.redispatch(ks.and(after_autograd_keyset), sorted_sequence, self, out_int32, right, side, sorter)), "VariableType::searchsorted_Tensor", "engine/ops/native_functions/reduce3.yaml:294", "engine/generated/VariableType.ts:7791");
 registerKernel(ops.searchsorted_Tensor_out, "Autograd", (ks, sorted_sequence, self, out_int32, right, side, sorter, out) => {
   const _result = below_autograd(() => ops.searchsorted_Tensor_out.redispatch(ks.and(after_autograd_keyset), sorted_sequence, self, out_int32, right, side, sorter, out));
   if ((isFwGradDefined(sorted_sequence) || isFwGradDefined(self) || isFwGradDefined(sorter) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with searchsorted_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::searchsorted_Tensor_out", "engine/ops/native_functions/reduce3.yaml:298", "engine/generated/VariableType.ts:7590");
-registerKernel(ops.searchsorted_Scalar, "Autograd", (ks, sorted_sequence, self, out_int32, right, side, sorter) => below_autograd(() => ops.searchsorted_Scalar.redispatch(ks.and(after_autograd_keyset), sorted_sequence, self, out_int32, right, side, sorter)), "VariableType::searchsorted_Scalar", "engine/ops/native_functions/reduce3.yaml:302", "engine/generated/VariableType.ts:7595");
+}, "VariableType::searchsorted_Tensor_out", "engine/ops/native_functions/reduce3.yaml:298", "engine/generated/VariableType.ts:7792");
+registerKernel(ops.searchsorted_Scalar, "Autograd", (ks, sorted_sequence, self, out_int32, right, side, sorter) => below_autograd(() => ops.searchsorted_Scalar.redispatch(ks.and(after_autograd_keyset), sorted_sequence, self, out_int32, right, side, sorter)), "VariableType::searchsorted_Scalar", "engine/ops/native_functions/reduce3.yaml:302", "engine/generated/VariableType.ts:7797");
 registerKernel(ops.bincount_default, "Autograd", (ks, self, weights, minlength) => {
   const grad_fn = compute_requires_grad(self, weights) ? not_implemented_node("aten::bincount", self, weights) : null;
   const _result = below_autograd(() => ops.bincount_default.redispatch(ks.and(after_autograd_keyset), self, weights, minlength));
@@ -7600,7 +7802,7 @@ registerKernel(ops.bincount_default, "Autograd", (ks, self, weights, minlength) 
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self) || isFwGradDefined(weights))) throw new NotImplementedError("Trying to use forward AD with bincount that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::bincount_default", "engine/ops/native_functions/reduce3.yaml:308", "engine/generated/VariableType.ts:7596");
+}, "VariableType::bincount_default", "engine/ops/native_functions/reduce3.yaml:308", "engine/generated/VariableType.ts:7798");
 registerKernel(ops.linalg_vector_norm_default, "Autograd", (ks, self, ord, dim, keepdim, dtype) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -7629,13 +7831,13 @@ registerKernel(ops.linalg_vector_norm_default, "Autograd", (ks, self, ord, dim, 
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::linalg_vector_norm_default", "engine/ops/native_functions/reduce3.yaml:316", "engine/generated/VariableType.ts:7604");
+}, "VariableType::linalg_vector_norm_default", "engine/ops/native_functions/reduce3.yaml:316", "engine/generated/VariableType.ts:7806");
 registerKernel(ops.linalg_vector_norm_out, "Autograd", (ks, self, ord, dim, keepdim, dtype, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("linalg_vector_norm");
   const _result = below_autograd(() => ops.linalg_vector_norm_out.redispatch(ks.and(after_autograd_keyset), self, ord, dim, keepdim, dtype, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with linalg_vector_norm_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::linalg_vector_norm_out", "engine/ops/native_functions/reduce3.yaml:321", "engine/generated/VariableType.ts:7633");
+}, "VariableType::linalg_vector_norm_out", "engine/ops/native_functions/reduce3.yaml:321", "engine/generated/VariableType.ts:7835");
 registerKernel(ops.where_self, "Autograd", (ks, condition, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
   const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(other);
@@ -7660,25 +7862,25 @@ registerKernel(ops.where_self, "Autograd", (ks, condition, self, other) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::where_self", "engine/ops/native_functions/select.yaml:12", "engine/generated/VariableType.ts:7639");
+}, "VariableType::where_self", "engine/ops/native_functions/select.yaml:12", "engine/generated/VariableType.ts:7841");
 registerKernel(ops.where_self_out, "Autograd", (ks, condition, self, other, out) => {
   if (compute_requires_grad(condition, self, other)) throw_error_out_requires_grad("where");
   const _result = below_autograd(() => ops.where_self_out.redispatch(ks.and(after_autograd_keyset), condition, self, other, out));
   if ((isFwGradDefined(condition) || isFwGradDefined(self) || isFwGradDefined(other) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with where_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::where_self_out", "engine/ops/native_functions/select.yaml:18", "engine/generated/VariableType.ts:7664");
+}, "VariableType::where_self_out", "engine/ops/native_functions/select.yaml:18", "engine/generated/VariableType.ts:7866");
 registerKernel(ops.sort_values, "Autograd", (ks, self, dim, descending, values, indices) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("sort");
   const _result = below_autograd(() => ops.sort_values.redispatch(ks.and(after_autograd_keyset), self, dim, descending, values, indices));
   if ((isFwGradDefined(self) || isFwGradDefined(values) || isFwGradDefined(indices))) throw new NotImplementedError("Trying to use forward AD with sort_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::sort_values", "engine/ops/native_functions/select.yaml:40", "engine/generated/VariableType.ts:7670");
+}, "VariableType::sort_values", "engine/ops/native_functions/select.yaml:40", "engine/generated/VariableType.ts:7872");
 registerKernel(ops.sort_values_stable, "Autograd", (ks, self, stable, dim, descending, values, indices) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("sort");
   const _result = below_autograd(() => ops.sort_values_stable.redispatch(ks.and(after_autograd_keyset), self, stable, dim, descending, values, indices));
   if ((isFwGradDefined(self) || isFwGradDefined(values) || isFwGradDefined(indices))) throw new NotImplementedError("Trying to use forward AD with sort_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::sort_values_stable", "engine/ops/native_functions/select.yaml:45", "engine/generated/VariableType.ts:7676");
+}, "VariableType::sort_values_stable", "engine/ops/native_functions/select.yaml:45", "engine/generated/VariableType.ts:7878");
 registerKernel(ops.sort_default, "Autograd", (ks, self, dim, descending) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_values = isFwGradDefined(self);
@@ -7704,7 +7906,7 @@ registerKernel(ops.sort_default, "Autograd", (ks, self, dim, descending) => {
   }
   if (values_new_fw_grad_opt && (_result as any)[0]) set_fw_grad((_result as any)[0], values_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::sort_default", "engine/ops/native_functions/select.yaml:50", "engine/generated/VariableType.ts:7682");
+}, "VariableType::sort_default", "engine/ops/native_functions/select.yaml:50", "engine/generated/VariableType.ts:7884");
 registerKernel(ops.sort_stable, "Autograd", (ks, self, stable, dim, descending) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_values = isFwGradDefined(self);
@@ -7730,8 +7932,8 @@ registerKernel(ops.sort_stable, "Autograd", (ks, self, stable, dim, descending) 
   }
   if (values_new_fw_grad_opt && (_result as any)[0]) set_fw_grad((_result as any)[0], values_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::sort_stable", "engine/ops/native_functions/select.yaml:56", "engine/generated/VariableType.ts:7708");
-registerKernel(ops.argsort_stable, "Autograd", (ks, self, stable, dim, descending) => below_autograd(() => ops.argsort_stable.redispatch(ks.and(after_autograd_keyset), self, stable, dim, descending)), "VariableType::argsort_stable", "engine/ops/native_functions/select.yaml:66", "engine/generated/VariableType.ts:7734");
+}, "VariableType::sort_stable", "engine/ops/native_functions/select.yaml:56", "engine/generated/VariableType.ts:7910");
+registerKernel(ops.argsort_stable, "Autograd", (ks, self, stable, dim, descending) => below_autograd(() => ops.argsort_stable.redispatch(ks.and(after_autograd_keyset), self, stable, dim, descending)), "VariableType::argsort_stable", "engine/ops/native_functions/select.yaml:66", "engine/generated/VariableType.ts:7936");
 registerKernel(ops.as_strided_default, "Autograd", (ks, self, size, stride, storage_offset) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -7757,7 +7959,7 @@ registerKernel(ops.as_strided_default, "Autograd", (ks, self, size, stride, stor
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::as_strided_default", "engine/ops/native_functions/shape.yaml:19", "engine/generated/VariableType.ts:7735");
+}, "VariableType::as_strided_default", "engine/ops/native_functions/shape.yaml:19", "engine/generated/VariableType.ts:7937");
 registerKernel(ops.alias_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -7779,7 +7981,7 @@ registerKernel(ops.alias_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::alias_default", "engine/ops/native_functions/shape.yaml:26", "engine/generated/VariableType.ts:7761");
+}, "VariableType::alias_default", "engine/ops/native_functions/shape.yaml:26", "engine/generated/VariableType.ts:7963");
 registerKernel(ops._reshape_alias_default, "Autograd", (ks, self, size, stride) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -7802,7 +8004,7 @@ registerKernel(ops._reshape_alias_default, "Autograd", (ks, self, size, stride) 
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::_reshape_alias_default", "engine/ops/native_functions/shape.yaml:53", "engine/generated/VariableType.ts:7783");
+}, "VariableType::_reshape_alias_default", "engine/ops/native_functions/shape.yaml:53", "engine/generated/VariableType.ts:7985");
 registerKernel(ops._unsafe_view_default, "Autograd", (ks, self, size) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -7825,7 +8027,7 @@ registerKernel(ops._unsafe_view_default, "Autograd", (ks, self, size) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::_unsafe_view_default", "engine/ops/native_functions/shape.yaml:59", "engine/generated/VariableType.ts:7806");
+}, "VariableType::_unsafe_view_default", "engine/ops/native_functions/shape.yaml:59", "engine/generated/VariableType.ts:8008");
 registerKernel(ops.squeeze_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -7848,7 +8050,7 @@ registerKernel(ops.squeeze_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::squeeze_default", "engine/ops/native_functions/shape.yaml:82", "engine/generated/VariableType.ts:7829");
+}, "VariableType::squeeze_default", "engine/ops/native_functions/shape.yaml:82", "engine/generated/VariableType.ts:8031");
 registerKernel(ops.squeeze_dim, "Autograd", (ks, self, dim) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -7872,7 +8074,7 @@ registerKernel(ops.squeeze_dim, "Autograd", (ks, self, dim) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::squeeze_dim", "engine/ops/native_functions/shape.yaml:88", "engine/generated/VariableType.ts:7852");
+}, "VariableType::squeeze_dim", "engine/ops/native_functions/shape.yaml:88", "engine/generated/VariableType.ts:8054");
 registerKernel(ops.unsqueeze_default, "Autograd", (ks, self, dim) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -7895,7 +8097,7 @@ registerKernel(ops.unsqueeze_default, "Autograd", (ks, self, dim) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::unsqueeze_default", "engine/ops/native_functions/shape.yaml:94", "engine/generated/VariableType.ts:7876");
+}, "VariableType::unsqueeze_default", "engine/ops/native_functions/shape.yaml:94", "engine/generated/VariableType.ts:8078");
 registerKernel(ops.transpose_int, "Autograd", (ks, self, dim0, dim1) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -7919,7 +8121,7 @@ registerKernel(ops.transpose_int, "Autograd", (ks, self, dim0, dim1) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::transpose_int", "engine/ops/native_functions/shape.yaml:102", "engine/generated/VariableType.ts:7899");
+}, "VariableType::transpose_int", "engine/ops/native_functions/shape.yaml:102", "engine/generated/VariableType.ts:8101");
 registerKernel(ops.t_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -7941,7 +8143,7 @@ registerKernel(ops.t_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::t_default", "engine/ops/native_functions/shape.yaml:108", "engine/generated/VariableType.ts:7923");
+}, "VariableType::t_default", "engine/ops/native_functions/shape.yaml:108", "engine/generated/VariableType.ts:8125");
 registerKernel(ops.permute_default, "Autograd", (ks, self, dims) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -7964,7 +8166,7 @@ registerKernel(ops.permute_default, "Autograd", (ks, self, dims) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::permute_default", "engine/ops/native_functions/shape.yaml:114", "engine/generated/VariableType.ts:7945");
+}, "VariableType::permute_default", "engine/ops/native_functions/shape.yaml:114", "engine/generated/VariableType.ts:8147");
 registerKernel(ops.expand_default, "Autograd", (ks, self, size, implicit) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -7987,7 +8189,7 @@ registerKernel(ops.expand_default, "Autograd", (ks, self, size, implicit) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::expand_default", "engine/ops/native_functions/shape.yaml:142", "engine/generated/VariableType.ts:7968");
+}, "VariableType::expand_default", "engine/ops/native_functions/shape.yaml:142", "engine/generated/VariableType.ts:8170");
 registerKernel(ops.select_int, "Autograd", (ks, self, dim, index) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -8012,7 +8214,7 @@ registerKernel(ops.select_int, "Autograd", (ks, self, dim, index) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::select_int", "engine/ops/native_functions/shape.yaml:168", "engine/generated/VariableType.ts:7991");
+}, "VariableType::select_int", "engine/ops/native_functions/shape.yaml:168", "engine/generated/VariableType.ts:8193");
 registerKernel(ops.slice_Tensor, "Autograd", (ks, self, dim, start, end, step) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -8039,7 +8241,7 @@ registerKernel(ops.slice_Tensor, "Autograd", (ks, self, dim, start, end, step) =
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::slice_Tensor", "engine/ops/native_functions/shape.yaml:174", "engine/generated/VariableType.ts:8016");
+}, "VariableType::slice_Tensor", "engine/ops/native_functions/shape.yaml:174", "engine/generated/VariableType.ts:8218");
 registerKernel(ops.unfold_default, "Autograd", (ks, self, dimension, size, step) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -8065,7 +8267,7 @@ registerKernel(ops.unfold_default, "Autograd", (ks, self, dimension, size, step)
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::unfold_default", "engine/ops/native_functions/shape.yaml:180", "engine/generated/VariableType.ts:8043");
+}, "VariableType::unfold_default", "engine/ops/native_functions/shape.yaml:180", "engine/generated/VariableType.ts:8245");
 registerKernel(ops.diagonal_default, "Autograd", (ks, self, offset, dim1, dim2) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -8091,7 +8293,7 @@ registerKernel(ops.diagonal_default, "Autograd", (ks, self, offset, dim1, dim2) 
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::diagonal_default", "engine/ops/native_functions/shape.yaml:186", "engine/generated/VariableType.ts:8069");
+}, "VariableType::diagonal_default", "engine/ops/native_functions/shape.yaml:186", "engine/generated/VariableType.ts:8271");
 registerKernel(ops.split_Tensor, "Autograd", (ks, self, split_size, dim) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -8117,7 +8319,7 @@ registerKernel(ops.split_Tensor, "Autograd", (ks, self, split_size, dim) => {
   }
   if (result_new_fw_grad_opt) ((_result as any) as Tensor[]).forEach((t, i) => { if (result_new_fw_grad_opt[i]) set_fw_grad(t, result_new_fw_grad_opt[i], 0, false); });
   return _result;
-}, "VariableType::split_Tensor", "engine/ops/native_functions/shape.yaml:193", "engine/generated/VariableType.ts:8095");
+}, "VariableType::split_Tensor", "engine/ops/native_functions/shape.yaml:193", "engine/generated/VariableType.ts:8297");
 registerKernel(ops.split_with_sizes_default, "Autograd", (ks, self, split_sizes, dim) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -8143,7 +8345,7 @@ registerKernel(ops.split_with_sizes_default, "Autograd", (ks, self, split_sizes,
   }
   if (result_new_fw_grad_opt) ((_result as any) as Tensor[]).forEach((t, i) => { if (result_new_fw_grad_opt[i]) set_fw_grad(t, result_new_fw_grad_opt[i], 0, false); });
   return _result;
-}, "VariableType::split_with_sizes_default", "engine/ops/native_functions/shape.yaml:204", "engine/generated/VariableType.ts:8121");
+}, "VariableType::split_with_sizes_default", "engine/ops/native_functions/shape.yaml:204", "engine/generated/VariableType.ts:8323");
 registerKernel(ops.unbind_int, "Autograd", (ks, self, dim) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -8166,7 +8368,7 @@ registerKernel(ops.unbind_int, "Autograd", (ks, self, dim) => {
   }
   if (result_new_fw_grad_opt) ((_result as any) as Tensor[]).forEach((t, i) => { if (result_new_fw_grad_opt[i]) set_fw_grad(t, result_new_fw_grad_opt[i], 0, false); });
   return _result;
-}, "VariableType::unbind_int", "engine/ops/native_functions/shape.yaml:216", "engine/generated/VariableType.ts:8147");
+}, "VariableType::unbind_int", "engine/ops/native_functions/shape.yaml:216", "engine/generated/VariableType.ts:8349");
 registerKernel(ops.clone_default, "Autograd", (ks, self, memory_format) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -8188,16 +8390,7 @@ registerKernel(ops.clone_default, "Autograd", (ks, self, memory_format) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::clone_default", "engine/ops/native_functions/shape.yaml:223", "engine/generated/VariableType.ts:8170");
-registerKernel(ops.copy__default, "Autograd", (ks, self, src, non_blocking) => {
-  const grad_fn = compute_requires_grad(src) ? not_implemented_node("aten::copy_", src) : null;
-  if (grad_fn) check_inplace(self, true);
-  const _result = below_autograd(() => ops.copy__default.redispatch(ks.and(after_autograd_keyset), self, src, non_blocking));
-  if (grad_fn) note_node_created(grad_fn);
-  if (grad_fn) rebase_history(self, grad_fn);
-  copy__fw_grad(self, src);
-  return _result;
-}, "VariableType::copy__default", "engine/ops/native_functions/shape.yaml:235", "engine/generated/VariableType.ts:8192");
+}, "VariableType::clone_default", "engine/ops/native_functions/shape.yaml:223", "engine/generated/VariableType.ts:8372");
 registerKernel(ops._to_copy_default, "Autograd", (ks, self, dtype, layout, device, pin_memory, non_blocking, memory_format) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -8220,7 +8413,7 @@ registerKernel(ops._to_copy_default, "Autograd", (ks, self, dtype, layout, devic
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::_to_copy_default", "engine/ops/native_functions/shape.yaml:242", "engine/generated/VariableType.ts:8201");
+}, "VariableType::_to_copy_default", "engine/ops/native_functions/shape.yaml:242", "engine/generated/VariableType.ts:8394");
 registerKernel(ops.zero__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -8243,14 +8436,14 @@ registerKernel(ops.zero__default, "Autograd", (ks, self) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::zero__default", "engine/ops/native_functions/shape.yaml:276", "engine/generated/VariableType.ts:8224");
-registerKernel(ops.empty_strided_default, "Autograd", (ks, size, stride, dtype, layout, device, pin_memory) => below_autograd(() => ops.empty_strided_default.redispatch(ks.and(after_autograd_keyset), size, stride, dtype, layout, device, pin_memory)), "VariableType::empty_strided_default", "engine/ops/native_functions/shape.yaml:284", "engine/generated/VariableType.ts:8247");
-registerKernel(ops.empty_like_default, "Autograd", (ks, self, dtype, layout, device, pin_memory, memory_format) => below_autograd(() => ops.empty_like_default.redispatch(ks.and(after_autograd_keyset), self, dtype, layout, device, pin_memory, memory_format)), "VariableType::empty_like_default", "engine/ops/native_functions/shape.yaml:290", "engine/generated/VariableType.ts:8248");
-registerKernel(ops.zeros_default, "Autograd", (ks, size, dtype, layout, device, pin_memory) => below_autograd(() => ops.zeros_default.redispatch(ks.and(after_autograd_keyset), size, dtype, layout, device, pin_memory)), "VariableType::zeros_default", "engine/ops/native_functions/shape.yaml:296", "engine/generated/VariableType.ts:8249");
-registerKernel(ops.zeros_like_default, "Autograd", (ks, self, dtype, layout, device, pin_memory, memory_format) => below_autograd(() => ops.zeros_like_default.redispatch(ks.and(after_autograd_keyset), self, dtype, layout, device, pin_memory, memory_format)), "VariableType::zeros_like_default", "engine/ops/native_functions/shape.yaml:300", "engine/generated/VariableType.ts:8250");
-registerKernel(ops.ones_like_default, "Autograd", (ks, self, dtype, layout, device, pin_memory, memory_format) => below_autograd(() => ops.ones_like_default.redispatch(ks.and(after_autograd_keyset), self, dtype, layout, device, pin_memory, memory_format)), "VariableType::ones_like_default", "engine/ops/native_functions/shape.yaml:307", "engine/generated/VariableType.ts:8251");
-registerKernel(ops.full_default, "Autograd", (ks, size, fill_value, dtype, layout, device, pin_memory) => below_autograd(() => ops.full_default.redispatch(ks.and(after_autograd_keyset), size, fill_value, dtype, layout, device, pin_memory)), "VariableType::full_default", "engine/ops/native_functions/shape.yaml:314", "engine/generated/VariableType.ts:8252");
-registerKernel(ops.full_like_default, "Autograd", (ks, self, fill_value, dtype, layout, device, pin_memory, memory_format) => below_autograd(() => ops.full_like_default.redispatch(ks.and(after_autograd_keyset), self, fill_value, dtype, layout, device, pin_memory, memory_format)), "VariableType::full_like_default", "engine/ops/native_functions/shape.yaml:318", "engine/generated/VariableType.ts:8253");
+}, "VariableType::zero__default", "engine/ops/native_functions/shape.yaml:276", "engine/generated/VariableType.ts:8417");
+registerKernel(ops.empty_strided_default, "Autograd", (ks, size, stride, dtype, layout, device, pin_memory) => below_autograd(() => ops.empty_strided_default.redispatch(ks.and(after_autograd_keyset), size, stride, dtype, layout, device, pin_memory)), "VariableType::empty_strided_default", "engine/ops/native_functions/shape.yaml:284", "engine/generated/VariableType.ts:8440");
+registerKernel(ops.empty_like_default, "Autograd", (ks, self, dtype, layout, device, pin_memory, memory_format) => below_autograd(() => ops.empty_like_default.redispatch(ks.and(after_autograd_keyset), self, dtype, layout, device, pin_memory, memory_format)), "VariableType::empty_like_default", "engine/ops/native_functions/shape.yaml:290", "engine/generated/VariableType.ts:8441");
+registerKernel(ops.zeros_default, "Autograd", (ks, size, dtype, layout, device, pin_memory) => below_autograd(() => ops.zeros_default.redispatch(ks.and(after_autograd_keyset), size, dtype, layout, device, pin_memory)), "VariableType::zeros_default", "engine/ops/native_functions/shape.yaml:296", "engine/generated/VariableType.ts:8442");
+registerKernel(ops.zeros_like_default, "Autograd", (ks, self, dtype, layout, device, pin_memory, memory_format) => below_autograd(() => ops.zeros_like_default.redispatch(ks.and(after_autograd_keyset), self, dtype, layout, device, pin_memory, memory_format)), "VariableType::zeros_like_default", "engine/ops/native_functions/shape.yaml:300", "engine/generated/VariableType.ts:8443");
+registerKernel(ops.ones_like_default, "Autograd", (ks, self, dtype, layout, device, pin_memory, memory_format) => below_autograd(() => ops.ones_like_default.redispatch(ks.and(after_autograd_keyset), self, dtype, layout, device, pin_memory, memory_format)), "VariableType::ones_like_default", "engine/ops/native_functions/shape.yaml:307", "engine/generated/VariableType.ts:8444");
+registerKernel(ops.full_default, "Autograd", (ks, size, fill_value, dtype, layout, device, pin_memory) => below_autograd(() => ops.full_default.redispatch(ks.and(after_autograd_keyset), size, fill_value, dtype, layout, device, pin_memory)), "VariableType::full_default", "engine/ops/native_functions/shape.yaml:314", "engine/generated/VariableType.ts:8445");
+registerKernel(ops.full_like_default, "Autograd", (ks, self, fill_value, dtype, layout, device, pin_memory, memory_format) => below_autograd(() => ops.full_like_default.redispatch(ks.and(after_autograd_keyset), self, fill_value, dtype, layout, device, pin_memory, memory_format)), "VariableType::full_like_default", "engine/ops/native_functions/shape.yaml:318", "engine/generated/VariableType.ts:8446");
 registerKernel(ops.neg_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -8272,7 +8465,7 @@ registerKernel(ops.neg_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::neg_default", "engine/ops/native_functions/unary.yaml:19", "engine/generated/VariableType.ts:8254");
+}, "VariableType::neg_default", "engine/ops/native_functions/unary.yaml:19", "engine/generated/VariableType.ts:8447");
 registerKernel(ops.neg__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -8296,13 +8489,13 @@ registerKernel(ops.neg__default, "Autograd", (ks, self) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::neg__default", "engine/ops/native_functions/unary.yaml:23", "engine/generated/VariableType.ts:8276");
+}, "VariableType::neg__default", "engine/ops/native_functions/unary.yaml:23", "engine/generated/VariableType.ts:8469");
 registerKernel(ops.neg_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("neg");
   const _result = below_autograd(() => ops.neg_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with neg_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::neg_out", "engine/ops/native_functions/unary.yaml:27", "engine/generated/VariableType.ts:8300");
+}, "VariableType::neg_out", "engine/ops/native_functions/unary.yaml:27", "engine/generated/VariableType.ts:8493");
 registerKernel(ops.abs_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -8327,7 +8520,7 @@ registerKernel(ops.abs_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::abs_default", "engine/ops/native_functions/unary.yaml:48", "engine/generated/VariableType.ts:8306");
+}, "VariableType::abs_default", "engine/ops/native_functions/unary.yaml:48", "engine/generated/VariableType.ts:8499");
 registerKernel(ops.abs__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -8358,13 +8551,13 @@ registerKernel(ops.abs__default, "Autograd", (ks, self) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::abs__default", "engine/ops/native_functions/unary.yaml:53", "engine/generated/VariableType.ts:8331");
+}, "VariableType::abs__default", "engine/ops/native_functions/unary.yaml:53", "engine/generated/VariableType.ts:8524");
 registerKernel(ops.abs_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("abs");
   const _result = below_autograd(() => ops.abs_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with abs_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::abs_out", "engine/ops/native_functions/unary.yaml:58", "engine/generated/VariableType.ts:8362");
+}, "VariableType::abs_out", "engine/ops/native_functions/unary.yaml:58", "engine/generated/VariableType.ts:8555");
 registerKernel(ops.sign_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -8386,7 +8579,7 @@ registerKernel(ops.sign_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::sign_default", "engine/ops/native_functions/unary.yaml:77", "engine/generated/VariableType.ts:8368");
+}, "VariableType::sign_default", "engine/ops/native_functions/unary.yaml:77", "engine/generated/VariableType.ts:8561");
 registerKernel(ops.sign__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -8410,13 +8603,13 @@ registerKernel(ops.sign__default, "Autograd", (ks, self) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::sign__default", "engine/ops/native_functions/unary.yaml:81", "engine/generated/VariableType.ts:8390");
+}, "VariableType::sign__default", "engine/ops/native_functions/unary.yaml:81", "engine/generated/VariableType.ts:8583");
 registerKernel(ops.sign_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("sign");
   const _result = below_autograd(() => ops.sign_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with sign_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::sign_out", "engine/ops/native_functions/unary.yaml:85", "engine/generated/VariableType.ts:8414");
+}, "VariableType::sign_out", "engine/ops/native_functions/unary.yaml:85", "engine/generated/VariableType.ts:8607");
 registerKernel(ops.sgn_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -8442,7 +8635,7 @@ registerKernel(ops.sgn_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::sgn_default", "engine/ops/native_functions/unary.yaml:91", "engine/generated/VariableType.ts:8420");
+}, "VariableType::sgn_default", "engine/ops/native_functions/unary.yaml:91", "engine/generated/VariableType.ts:8613");
 registerKernel(ops.sgn__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -8473,13 +8666,13 @@ registerKernel(ops.sgn__default, "Autograd", (ks, self) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::sgn__default", "engine/ops/native_functions/unary.yaml:95", "engine/generated/VariableType.ts:8446");
+}, "VariableType::sgn__default", "engine/ops/native_functions/unary.yaml:95", "engine/generated/VariableType.ts:8639");
 registerKernel(ops.sgn_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("sgn");
   const _result = below_autograd(() => ops.sgn_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with sgn_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::sgn_out", "engine/ops/native_functions/unary.yaml:99", "engine/generated/VariableType.ts:8477");
+}, "VariableType::sgn_out", "engine/ops/native_functions/unary.yaml:99", "engine/generated/VariableType.ts:8670");
 registerKernel(ops.exp_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -8503,7 +8696,7 @@ registerKernel(ops.exp_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::exp_default", "engine/ops/native_functions/unary.yaml:106", "engine/generated/VariableType.ts:8483");
+}, "VariableType::exp_default", "engine/ops/native_functions/unary.yaml:106", "engine/generated/VariableType.ts:8676");
 registerKernel(ops.exp__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -8529,13 +8722,13 @@ registerKernel(ops.exp__default, "Autograd", (ks, self) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::exp__default", "engine/ops/native_functions/unary.yaml:110", "engine/generated/VariableType.ts:8507");
+}, "VariableType::exp__default", "engine/ops/native_functions/unary.yaml:110", "engine/generated/VariableType.ts:8700");
 registerKernel(ops.exp_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("exp");
   const _result = below_autograd(() => ops.exp_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with exp_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::exp_out", "engine/ops/native_functions/unary.yaml:114", "engine/generated/VariableType.ts:8533");
+}, "VariableType::exp_out", "engine/ops/native_functions/unary.yaml:114", "engine/generated/VariableType.ts:8726");
 registerKernel(ops.exp2_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -8559,7 +8752,7 @@ registerKernel(ops.exp2_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::exp2_default", "engine/ops/native_functions/unary.yaml:120", "engine/generated/VariableType.ts:8539");
+}, "VariableType::exp2_default", "engine/ops/native_functions/unary.yaml:120", "engine/generated/VariableType.ts:8732");
 registerKernel(ops.exp2__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -8585,13 +8778,13 @@ registerKernel(ops.exp2__default, "Autograd", (ks, self) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::exp2__default", "engine/ops/native_functions/unary.yaml:124", "engine/generated/VariableType.ts:8563");
+}, "VariableType::exp2__default", "engine/ops/native_functions/unary.yaml:124", "engine/generated/VariableType.ts:8756");
 registerKernel(ops.exp2_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("exp2");
   const _result = below_autograd(() => ops.exp2_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with exp2_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::exp2_out", "engine/ops/native_functions/unary.yaml:128", "engine/generated/VariableType.ts:8589");
+}, "VariableType::exp2_out", "engine/ops/native_functions/unary.yaml:128", "engine/generated/VariableType.ts:8782");
 registerKernel(ops.expm1_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -8615,7 +8808,7 @@ registerKernel(ops.expm1_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::expm1_default", "engine/ops/native_functions/unary.yaml:134", "engine/generated/VariableType.ts:8595");
+}, "VariableType::expm1_default", "engine/ops/native_functions/unary.yaml:134", "engine/generated/VariableType.ts:8788");
 registerKernel(ops.expm1__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -8641,13 +8834,13 @@ registerKernel(ops.expm1__default, "Autograd", (ks, self) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::expm1__default", "engine/ops/native_functions/unary.yaml:138", "engine/generated/VariableType.ts:8619");
+}, "VariableType::expm1__default", "engine/ops/native_functions/unary.yaml:138", "engine/generated/VariableType.ts:8812");
 registerKernel(ops.expm1_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("expm1");
   const _result = below_autograd(() => ops.expm1_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with expm1_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::expm1_out", "engine/ops/native_functions/unary.yaml:142", "engine/generated/VariableType.ts:8645");
+}, "VariableType::expm1_out", "engine/ops/native_functions/unary.yaml:142", "engine/generated/VariableType.ts:8838");
 registerKernel(ops.log_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -8671,7 +8864,7 @@ registerKernel(ops.log_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::log_default", "engine/ops/native_functions/unary.yaml:148", "engine/generated/VariableType.ts:8651");
+}, "VariableType::log_default", "engine/ops/native_functions/unary.yaml:148", "engine/generated/VariableType.ts:8844");
 registerKernel(ops.log__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -8701,13 +8894,13 @@ registerKernel(ops.log__default, "Autograd", (ks, self) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::log__default", "engine/ops/native_functions/unary.yaml:152", "engine/generated/VariableType.ts:8675");
+}, "VariableType::log__default", "engine/ops/native_functions/unary.yaml:152", "engine/generated/VariableType.ts:8868");
 registerKernel(ops.log_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("log");
   const _result = below_autograd(() => ops.log_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with log_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::log_out", "engine/ops/native_functions/unary.yaml:156", "engine/generated/VariableType.ts:8705");
+}, "VariableType::log_out", "engine/ops/native_functions/unary.yaml:156", "engine/generated/VariableType.ts:8898");
 registerKernel(ops.log2_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -8731,7 +8924,7 @@ registerKernel(ops.log2_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::log2_default", "engine/ops/native_functions/unary.yaml:162", "engine/generated/VariableType.ts:8711");
+}, "VariableType::log2_default", "engine/ops/native_functions/unary.yaml:162", "engine/generated/VariableType.ts:8904");
 registerKernel(ops.log2__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -8761,13 +8954,13 @@ registerKernel(ops.log2__default, "Autograd", (ks, self) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::log2__default", "engine/ops/native_functions/unary.yaml:166", "engine/generated/VariableType.ts:8735");
+}, "VariableType::log2__default", "engine/ops/native_functions/unary.yaml:166", "engine/generated/VariableType.ts:8928");
 registerKernel(ops.log2_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("log2");
   const _result = below_autograd(() => ops.log2_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with log2_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::log2_out", "engine/ops/native_functions/unary.yaml:170", "engine/generated/VariableType.ts:8765");
+}, "VariableType::log2_out", "engine/ops/native_functions/unary.yaml:170", "engine/generated/VariableType.ts:8958");
 registerKernel(ops.log10_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -8791,7 +8984,7 @@ registerKernel(ops.log10_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::log10_default", "engine/ops/native_functions/unary.yaml:176", "engine/generated/VariableType.ts:8771");
+}, "VariableType::log10_default", "engine/ops/native_functions/unary.yaml:176", "engine/generated/VariableType.ts:8964");
 registerKernel(ops.log10__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -8821,13 +9014,13 @@ registerKernel(ops.log10__default, "Autograd", (ks, self) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::log10__default", "engine/ops/native_functions/unary.yaml:180", "engine/generated/VariableType.ts:8795");
+}, "VariableType::log10__default", "engine/ops/native_functions/unary.yaml:180", "engine/generated/VariableType.ts:8988");
 registerKernel(ops.log10_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("log10");
   const _result = below_autograd(() => ops.log10_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with log10_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::log10_out", "engine/ops/native_functions/unary.yaml:184", "engine/generated/VariableType.ts:8825");
+}, "VariableType::log10_out", "engine/ops/native_functions/unary.yaml:184", "engine/generated/VariableType.ts:9018");
 registerKernel(ops.log1p_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -8851,7 +9044,7 @@ registerKernel(ops.log1p_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::log1p_default", "engine/ops/native_functions/unary.yaml:190", "engine/generated/VariableType.ts:8831");
+}, "VariableType::log1p_default", "engine/ops/native_functions/unary.yaml:190", "engine/generated/VariableType.ts:9024");
 registerKernel(ops.log1p__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -8881,13 +9074,13 @@ registerKernel(ops.log1p__default, "Autograd", (ks, self) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::log1p__default", "engine/ops/native_functions/unary.yaml:194", "engine/generated/VariableType.ts:8855");
+}, "VariableType::log1p__default", "engine/ops/native_functions/unary.yaml:194", "engine/generated/VariableType.ts:9048");
 registerKernel(ops.log1p_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("log1p");
   const _result = below_autograd(() => ops.log1p_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with log1p_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::log1p_out", "engine/ops/native_functions/unary.yaml:198", "engine/generated/VariableType.ts:8885");
+}, "VariableType::log1p_out", "engine/ops/native_functions/unary.yaml:198", "engine/generated/VariableType.ts:9078");
 registerKernel(ops.sqrt_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -8911,7 +9104,7 @@ registerKernel(ops.sqrt_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::sqrt_default", "engine/ops/native_functions/unary.yaml:204", "engine/generated/VariableType.ts:8891");
+}, "VariableType::sqrt_default", "engine/ops/native_functions/unary.yaml:204", "engine/generated/VariableType.ts:9084");
 registerKernel(ops.sqrt__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -8937,13 +9130,13 @@ registerKernel(ops.sqrt__default, "Autograd", (ks, self) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::sqrt__default", "engine/ops/native_functions/unary.yaml:208", "engine/generated/VariableType.ts:8915");
+}, "VariableType::sqrt__default", "engine/ops/native_functions/unary.yaml:208", "engine/generated/VariableType.ts:9108");
 registerKernel(ops.sqrt_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("sqrt");
   const _result = below_autograd(() => ops.sqrt_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with sqrt_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::sqrt_out", "engine/ops/native_functions/unary.yaml:212", "engine/generated/VariableType.ts:8941");
+}, "VariableType::sqrt_out", "engine/ops/native_functions/unary.yaml:212", "engine/generated/VariableType.ts:9134");
 registerKernel(ops.rsqrt_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -8967,7 +9160,7 @@ registerKernel(ops.rsqrt_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::rsqrt_default", "engine/ops/native_functions/unary.yaml:218", "engine/generated/VariableType.ts:8947");
+}, "VariableType::rsqrt_default", "engine/ops/native_functions/unary.yaml:218", "engine/generated/VariableType.ts:9140");
 registerKernel(ops.rsqrt__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -8993,13 +9186,13 @@ registerKernel(ops.rsqrt__default, "Autograd", (ks, self) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::rsqrt__default", "engine/ops/native_functions/unary.yaml:222", "engine/generated/VariableType.ts:8971");
+}, "VariableType::rsqrt__default", "engine/ops/native_functions/unary.yaml:222", "engine/generated/VariableType.ts:9164");
 registerKernel(ops.rsqrt_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("rsqrt");
   const _result = below_autograd(() => ops.rsqrt_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with rsqrt_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::rsqrt_out", "engine/ops/native_functions/unary.yaml:226", "engine/generated/VariableType.ts:8997");
+}, "VariableType::rsqrt_out", "engine/ops/native_functions/unary.yaml:226", "engine/generated/VariableType.ts:9190");
 registerKernel(ops.reciprocal_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -9023,7 +9216,7 @@ registerKernel(ops.reciprocal_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::reciprocal_default", "engine/ops/native_functions/unary.yaml:232", "engine/generated/VariableType.ts:9003");
+}, "VariableType::reciprocal_default", "engine/ops/native_functions/unary.yaml:232", "engine/generated/VariableType.ts:9196");
 registerKernel(ops.reciprocal__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -9049,13 +9242,13 @@ registerKernel(ops.reciprocal__default, "Autograd", (ks, self) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::reciprocal__default", "engine/ops/native_functions/unary.yaml:236", "engine/generated/VariableType.ts:9027");
+}, "VariableType::reciprocal__default", "engine/ops/native_functions/unary.yaml:236", "engine/generated/VariableType.ts:9220");
 registerKernel(ops.reciprocal_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("reciprocal");
   const _result = below_autograd(() => ops.reciprocal_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with reciprocal_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::reciprocal_out", "engine/ops/native_functions/unary.yaml:240", "engine/generated/VariableType.ts:9053");
+}, "VariableType::reciprocal_out", "engine/ops/native_functions/unary.yaml:240", "engine/generated/VariableType.ts:9246");
 registerKernel(ops.sin_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -9079,7 +9272,7 @@ registerKernel(ops.sin_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::sin_default", "engine/ops/native_functions/unary.yaml:262", "engine/generated/VariableType.ts:9059");
+}, "VariableType::sin_default", "engine/ops/native_functions/unary.yaml:262", "engine/generated/VariableType.ts:9252");
 registerKernel(ops.sin__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -9109,13 +9302,13 @@ registerKernel(ops.sin__default, "Autograd", (ks, self) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::sin__default", "engine/ops/native_functions/unary.yaml:266", "engine/generated/VariableType.ts:9083");
+}, "VariableType::sin__default", "engine/ops/native_functions/unary.yaml:266", "engine/generated/VariableType.ts:9276");
 registerKernel(ops.sin_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("sin");
   const _result = below_autograd(() => ops.sin_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with sin_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::sin_out", "engine/ops/native_functions/unary.yaml:270", "engine/generated/VariableType.ts:9113");
+}, "VariableType::sin_out", "engine/ops/native_functions/unary.yaml:270", "engine/generated/VariableType.ts:9306");
 registerKernel(ops.cos_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -9139,7 +9332,7 @@ registerKernel(ops.cos_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::cos_default", "engine/ops/native_functions/unary.yaml:276", "engine/generated/VariableType.ts:9119");
+}, "VariableType::cos_default", "engine/ops/native_functions/unary.yaml:276", "engine/generated/VariableType.ts:9312");
 registerKernel(ops.cos__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -9169,13 +9362,13 @@ registerKernel(ops.cos__default, "Autograd", (ks, self) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::cos__default", "engine/ops/native_functions/unary.yaml:280", "engine/generated/VariableType.ts:9143");
+}, "VariableType::cos__default", "engine/ops/native_functions/unary.yaml:280", "engine/generated/VariableType.ts:9336");
 registerKernel(ops.cos_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("cos");
   const _result = below_autograd(() => ops.cos_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with cos_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::cos_out", "engine/ops/native_functions/unary.yaml:284", "engine/generated/VariableType.ts:9173");
+}, "VariableType::cos_out", "engine/ops/native_functions/unary.yaml:284", "engine/generated/VariableType.ts:9366");
 registerKernel(ops.tan_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -9199,7 +9392,7 @@ registerKernel(ops.tan_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::tan_default", "engine/ops/native_functions/unary.yaml:290", "engine/generated/VariableType.ts:9179");
+}, "VariableType::tan_default", "engine/ops/native_functions/unary.yaml:290", "engine/generated/VariableType.ts:9372");
 registerKernel(ops.tan__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -9225,13 +9418,13 @@ registerKernel(ops.tan__default, "Autograd", (ks, self) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::tan__default", "engine/ops/native_functions/unary.yaml:294", "engine/generated/VariableType.ts:9203");
+}, "VariableType::tan__default", "engine/ops/native_functions/unary.yaml:294", "engine/generated/VariableType.ts:9396");
 registerKernel(ops.tan_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("tan");
   const _result = below_autograd(() => ops.tan_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with tan_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::tan_out", "engine/ops/native_functions/unary.yaml:298", "engine/generated/VariableType.ts:9229");
+}, "VariableType::tan_out", "engine/ops/native_functions/unary.yaml:298", "engine/generated/VariableType.ts:9422");
 registerKernel(ops.asin_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -9255,7 +9448,7 @@ registerKernel(ops.asin_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::asin_default", "engine/ops/native_functions/unary.yaml:304", "engine/generated/VariableType.ts:9235");
+}, "VariableType::asin_default", "engine/ops/native_functions/unary.yaml:304", "engine/generated/VariableType.ts:9428");
 registerKernel(ops.asin__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -9285,13 +9478,13 @@ registerKernel(ops.asin__default, "Autograd", (ks, self) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::asin__default", "engine/ops/native_functions/unary.yaml:308", "engine/generated/VariableType.ts:9259");
+}, "VariableType::asin__default", "engine/ops/native_functions/unary.yaml:308", "engine/generated/VariableType.ts:9452");
 registerKernel(ops.asin_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("asin");
   const _result = below_autograd(() => ops.asin_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with asin_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::asin_out", "engine/ops/native_functions/unary.yaml:312", "engine/generated/VariableType.ts:9289");
+}, "VariableType::asin_out", "engine/ops/native_functions/unary.yaml:312", "engine/generated/VariableType.ts:9482");
 registerKernel(ops.acos_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -9315,7 +9508,7 @@ registerKernel(ops.acos_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::acos_default", "engine/ops/native_functions/unary.yaml:332", "engine/generated/VariableType.ts:9295");
+}, "VariableType::acos_default", "engine/ops/native_functions/unary.yaml:332", "engine/generated/VariableType.ts:9488");
 registerKernel(ops.acos__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -9345,13 +9538,13 @@ registerKernel(ops.acos__default, "Autograd", (ks, self) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::acos__default", "engine/ops/native_functions/unary.yaml:336", "engine/generated/VariableType.ts:9319");
+}, "VariableType::acos__default", "engine/ops/native_functions/unary.yaml:336", "engine/generated/VariableType.ts:9512");
 registerKernel(ops.acos_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("acos");
   const _result = below_autograd(() => ops.acos_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with acos_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::acos_out", "engine/ops/native_functions/unary.yaml:340", "engine/generated/VariableType.ts:9349");
+}, "VariableType::acos_out", "engine/ops/native_functions/unary.yaml:340", "engine/generated/VariableType.ts:9542");
 registerKernel(ops.atan_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -9375,7 +9568,7 @@ registerKernel(ops.atan_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::atan_default", "engine/ops/native_functions/unary.yaml:360", "engine/generated/VariableType.ts:9355");
+}, "VariableType::atan_default", "engine/ops/native_functions/unary.yaml:360", "engine/generated/VariableType.ts:9548");
 registerKernel(ops.atan__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -9405,13 +9598,13 @@ registerKernel(ops.atan__default, "Autograd", (ks, self) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::atan__default", "engine/ops/native_functions/unary.yaml:364", "engine/generated/VariableType.ts:9379");
+}, "VariableType::atan__default", "engine/ops/native_functions/unary.yaml:364", "engine/generated/VariableType.ts:9572");
 registerKernel(ops.atan_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("atan");
   const _result = below_autograd(() => ops.atan_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with atan_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::atan_out", "engine/ops/native_functions/unary.yaml:368", "engine/generated/VariableType.ts:9409");
+}, "VariableType::atan_out", "engine/ops/native_functions/unary.yaml:368", "engine/generated/VariableType.ts:9602");
 registerKernel(ops.sinh_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -9435,7 +9628,7 @@ registerKernel(ops.sinh_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::sinh_default", "engine/ops/native_functions/unary.yaml:388", "engine/generated/VariableType.ts:9415");
+}, "VariableType::sinh_default", "engine/ops/native_functions/unary.yaml:388", "engine/generated/VariableType.ts:9608");
 registerKernel(ops.sinh__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -9465,13 +9658,13 @@ registerKernel(ops.sinh__default, "Autograd", (ks, self) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::sinh__default", "engine/ops/native_functions/unary.yaml:392", "engine/generated/VariableType.ts:9439");
+}, "VariableType::sinh__default", "engine/ops/native_functions/unary.yaml:392", "engine/generated/VariableType.ts:9632");
 registerKernel(ops.sinh_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("sinh");
   const _result = below_autograd(() => ops.sinh_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with sinh_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::sinh_out", "engine/ops/native_functions/unary.yaml:396", "engine/generated/VariableType.ts:9469");
+}, "VariableType::sinh_out", "engine/ops/native_functions/unary.yaml:396", "engine/generated/VariableType.ts:9662");
 registerKernel(ops.cosh_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -9495,7 +9688,7 @@ registerKernel(ops.cosh_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::cosh_default", "engine/ops/native_functions/unary.yaml:402", "engine/generated/VariableType.ts:9475");
+}, "VariableType::cosh_default", "engine/ops/native_functions/unary.yaml:402", "engine/generated/VariableType.ts:9668");
 registerKernel(ops.cosh__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -9525,13 +9718,13 @@ registerKernel(ops.cosh__default, "Autograd", (ks, self) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::cosh__default", "engine/ops/native_functions/unary.yaml:406", "engine/generated/VariableType.ts:9499");
+}, "VariableType::cosh__default", "engine/ops/native_functions/unary.yaml:406", "engine/generated/VariableType.ts:9692");
 registerKernel(ops.cosh_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("cosh");
   const _result = below_autograd(() => ops.cosh_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with cosh_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::cosh_out", "engine/ops/native_functions/unary.yaml:410", "engine/generated/VariableType.ts:9529");
+}, "VariableType::cosh_out", "engine/ops/native_functions/unary.yaml:410", "engine/generated/VariableType.ts:9722");
 registerKernel(ops.tanh_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -9555,7 +9748,7 @@ registerKernel(ops.tanh_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::tanh_default", "engine/ops/native_functions/unary.yaml:416", "engine/generated/VariableType.ts:9535");
+}, "VariableType::tanh_default", "engine/ops/native_functions/unary.yaml:416", "engine/generated/VariableType.ts:9728");
 registerKernel(ops.tanh__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -9581,13 +9774,13 @@ registerKernel(ops.tanh__default, "Autograd", (ks, self) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::tanh__default", "engine/ops/native_functions/unary.yaml:420", "engine/generated/VariableType.ts:9559");
+}, "VariableType::tanh__default", "engine/ops/native_functions/unary.yaml:420", "engine/generated/VariableType.ts:9752");
 registerKernel(ops.tanh_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("tanh");
   const _result = below_autograd(() => ops.tanh_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with tanh_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::tanh_out", "engine/ops/native_functions/unary.yaml:424", "engine/generated/VariableType.ts:9585");
+}, "VariableType::tanh_out", "engine/ops/native_functions/unary.yaml:424", "engine/generated/VariableType.ts:9778");
 registerKernel(ops.sigmoid_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -9611,7 +9804,7 @@ registerKernel(ops.sigmoid_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::sigmoid_default", "engine/ops/native_functions/unary.yaml:431", "engine/generated/VariableType.ts:9591");
+}, "VariableType::sigmoid_default", "engine/ops/native_functions/unary.yaml:431", "engine/generated/VariableType.ts:9784");
 registerKernel(ops.sigmoid__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -9637,13 +9830,13 @@ registerKernel(ops.sigmoid__default, "Autograd", (ks, self) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::sigmoid__default", "engine/ops/native_functions/unary.yaml:435", "engine/generated/VariableType.ts:9615");
+}, "VariableType::sigmoid__default", "engine/ops/native_functions/unary.yaml:435", "engine/generated/VariableType.ts:9808");
 registerKernel(ops.sigmoid_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("sigmoid");
   const _result = below_autograd(() => ops.sigmoid_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with sigmoid_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::sigmoid_out", "engine/ops/native_functions/unary.yaml:439", "engine/generated/VariableType.ts:9641");
+}, "VariableType::sigmoid_out", "engine/ops/native_functions/unary.yaml:439", "engine/generated/VariableType.ts:9834");
 registerKernel(ops.logit_default, "Autograd", (ks, self, eps) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -9668,7 +9861,7 @@ registerKernel(ops.logit_default, "Autograd", (ks, self, eps) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::logit_default", "engine/ops/native_functions/unary.yaml:445", "engine/generated/VariableType.ts:9647");
+}, "VariableType::logit_default", "engine/ops/native_functions/unary.yaml:445", "engine/generated/VariableType.ts:9840");
 registerKernel(ops.logit__default, "Autograd", (ks, self, eps) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -9699,13 +9892,13 @@ registerKernel(ops.logit__default, "Autograd", (ks, self, eps) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::logit__default", "engine/ops/native_functions/unary.yaml:450", "engine/generated/VariableType.ts:9672");
+}, "VariableType::logit__default", "engine/ops/native_functions/unary.yaml:450", "engine/generated/VariableType.ts:9865");
 registerKernel(ops.logit_out, "Autograd", (ks, self, eps, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("logit");
   const _result = below_autograd(() => ops.logit_out.redispatch(ks.and(after_autograd_keyset), self, eps, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with logit_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::logit_out", "engine/ops/native_functions/unary.yaml:455", "engine/generated/VariableType.ts:9703");
+}, "VariableType::logit_out", "engine/ops/native_functions/unary.yaml:455", "engine/generated/VariableType.ts:9896");
 registerKernel(ops.erf_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -9729,7 +9922,7 @@ registerKernel(ops.erf_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::erf_default", "engine/ops/native_functions/unary.yaml:460", "engine/generated/VariableType.ts:9709");
+}, "VariableType::erf_default", "engine/ops/native_functions/unary.yaml:460", "engine/generated/VariableType.ts:9902");
 registerKernel(ops.erf__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -9759,13 +9952,13 @@ registerKernel(ops.erf__default, "Autograd", (ks, self) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::erf__default", "engine/ops/native_functions/unary.yaml:464", "engine/generated/VariableType.ts:9733");
+}, "VariableType::erf__default", "engine/ops/native_functions/unary.yaml:464", "engine/generated/VariableType.ts:9926");
 registerKernel(ops.erf_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("erf");
   const _result = below_autograd(() => ops.erf_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with erf_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::erf_out", "engine/ops/native_functions/unary.yaml:468", "engine/generated/VariableType.ts:9763");
+}, "VariableType::erf_out", "engine/ops/native_functions/unary.yaml:468", "engine/generated/VariableType.ts:9956");
 registerKernel(ops.erfc_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -9789,7 +9982,7 @@ registerKernel(ops.erfc_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::erfc_default", "engine/ops/native_functions/unary.yaml:474", "engine/generated/VariableType.ts:9769");
+}, "VariableType::erfc_default", "engine/ops/native_functions/unary.yaml:474", "engine/generated/VariableType.ts:9962");
 registerKernel(ops.erfc__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -9819,13 +10012,13 @@ registerKernel(ops.erfc__default, "Autograd", (ks, self) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::erfc__default", "engine/ops/native_functions/unary.yaml:478", "engine/generated/VariableType.ts:9793");
+}, "VariableType::erfc__default", "engine/ops/native_functions/unary.yaml:478", "engine/generated/VariableType.ts:9986");
 registerKernel(ops.erfc_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("erfc");
   const _result = below_autograd(() => ops.erfc_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with erfc_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::erfc_out", "engine/ops/native_functions/unary.yaml:482", "engine/generated/VariableType.ts:9823");
+}, "VariableType::erfc_out", "engine/ops/native_functions/unary.yaml:482", "engine/generated/VariableType.ts:10016");
 registerKernel(ops.erfinv_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -9849,7 +10042,7 @@ registerKernel(ops.erfinv_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::erfinv_default", "engine/ops/native_functions/unary.yaml:488", "engine/generated/VariableType.ts:9829");
+}, "VariableType::erfinv_default", "engine/ops/native_functions/unary.yaml:488", "engine/generated/VariableType.ts:10022");
 registerKernel(ops.erfinv__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -9879,13 +10072,13 @@ registerKernel(ops.erfinv__default, "Autograd", (ks, self) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::erfinv__default", "engine/ops/native_functions/unary.yaml:492", "engine/generated/VariableType.ts:9853");
+}, "VariableType::erfinv__default", "engine/ops/native_functions/unary.yaml:492", "engine/generated/VariableType.ts:10046");
 registerKernel(ops.erfinv_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("erfinv");
   const _result = below_autograd(() => ops.erfinv_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with erfinv_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::erfinv_out", "engine/ops/native_functions/unary.yaml:496", "engine/generated/VariableType.ts:9883");
+}, "VariableType::erfinv_out", "engine/ops/native_functions/unary.yaml:496", "engine/generated/VariableType.ts:10076");
 registerKernel(ops.floor_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -9907,7 +10100,7 @@ registerKernel(ops.floor_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::floor_default", "engine/ops/native_functions/unary.yaml:503", "engine/generated/VariableType.ts:9889");
+}, "VariableType::floor_default", "engine/ops/native_functions/unary.yaml:503", "engine/generated/VariableType.ts:10082");
 registerKernel(ops.floor__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -9931,13 +10124,13 @@ registerKernel(ops.floor__default, "Autograd", (ks, self) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::floor__default", "engine/ops/native_functions/unary.yaml:507", "engine/generated/VariableType.ts:9911");
+}, "VariableType::floor__default", "engine/ops/native_functions/unary.yaml:507", "engine/generated/VariableType.ts:10104");
 registerKernel(ops.floor_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("floor");
   const _result = below_autograd(() => ops.floor_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with floor_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::floor_out", "engine/ops/native_functions/unary.yaml:511", "engine/generated/VariableType.ts:9935");
+}, "VariableType::floor_out", "engine/ops/native_functions/unary.yaml:511", "engine/generated/VariableType.ts:10128");
 registerKernel(ops.ceil_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -9959,7 +10152,7 @@ registerKernel(ops.ceil_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::ceil_default", "engine/ops/native_functions/unary.yaml:517", "engine/generated/VariableType.ts:9941");
+}, "VariableType::ceil_default", "engine/ops/native_functions/unary.yaml:517", "engine/generated/VariableType.ts:10134");
 registerKernel(ops.ceil__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -9983,13 +10176,13 @@ registerKernel(ops.ceil__default, "Autograd", (ks, self) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::ceil__default", "engine/ops/native_functions/unary.yaml:521", "engine/generated/VariableType.ts:9963");
+}, "VariableType::ceil__default", "engine/ops/native_functions/unary.yaml:521", "engine/generated/VariableType.ts:10156");
 registerKernel(ops.ceil_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("ceil");
   const _result = below_autograd(() => ops.ceil_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with ceil_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::ceil_out", "engine/ops/native_functions/unary.yaml:525", "engine/generated/VariableType.ts:9987");
+}, "VariableType::ceil_out", "engine/ops/native_functions/unary.yaml:525", "engine/generated/VariableType.ts:10180");
 registerKernel(ops.round_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -10011,7 +10204,7 @@ registerKernel(ops.round_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::round_default", "engine/ops/native_functions/unary.yaml:531", "engine/generated/VariableType.ts:9993");
+}, "VariableType::round_default", "engine/ops/native_functions/unary.yaml:531", "engine/generated/VariableType.ts:10186");
 registerKernel(ops.round__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -10035,13 +10228,13 @@ registerKernel(ops.round__default, "Autograd", (ks, self) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::round__default", "engine/ops/native_functions/unary.yaml:535", "engine/generated/VariableType.ts:10015");
+}, "VariableType::round__default", "engine/ops/native_functions/unary.yaml:535", "engine/generated/VariableType.ts:10208");
 registerKernel(ops.round_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("round");
   const _result = below_autograd(() => ops.round_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with round_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::round_out", "engine/ops/native_functions/unary.yaml:539", "engine/generated/VariableType.ts:10039");
+}, "VariableType::round_out", "engine/ops/native_functions/unary.yaml:539", "engine/generated/VariableType.ts:10232");
 registerKernel(ops.round_decimals, "Autograd", (ks, self, decimals) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -10063,7 +10256,7 @@ registerKernel(ops.round_decimals, "Autograd", (ks, self, decimals) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::round_decimals", "engine/ops/native_functions/unary.yaml:545", "engine/generated/VariableType.ts:10045");
+}, "VariableType::round_decimals", "engine/ops/native_functions/unary.yaml:545", "engine/generated/VariableType.ts:10238");
 registerKernel(ops.round__decimals, "Autograd", (ks, self, decimals) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -10087,13 +10280,13 @@ registerKernel(ops.round__decimals, "Autograd", (ks, self, decimals) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::round__decimals", "engine/ops/native_functions/unary.yaml:549", "engine/generated/VariableType.ts:10067");
+}, "VariableType::round__decimals", "engine/ops/native_functions/unary.yaml:549", "engine/generated/VariableType.ts:10260");
 registerKernel(ops.round_decimals_out, "Autograd", (ks, self, decimals, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("round");
   const _result = below_autograd(() => ops.round_decimals_out.redispatch(ks.and(after_autograd_keyset), self, decimals, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with round_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::round_decimals_out", "engine/ops/native_functions/unary.yaml:553", "engine/generated/VariableType.ts:10091");
+}, "VariableType::round_decimals_out", "engine/ops/native_functions/unary.yaml:553", "engine/generated/VariableType.ts:10284");
 registerKernel(ops.trunc_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -10115,7 +10308,7 @@ registerKernel(ops.trunc_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::trunc_default", "engine/ops/native_functions/unary.yaml:559", "engine/generated/VariableType.ts:10097");
+}, "VariableType::trunc_default", "engine/ops/native_functions/unary.yaml:559", "engine/generated/VariableType.ts:10290");
 registerKernel(ops.trunc__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -10139,13 +10332,13 @@ registerKernel(ops.trunc__default, "Autograd", (ks, self) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::trunc__default", "engine/ops/native_functions/unary.yaml:563", "engine/generated/VariableType.ts:10119");
+}, "VariableType::trunc__default", "engine/ops/native_functions/unary.yaml:563", "engine/generated/VariableType.ts:10312");
 registerKernel(ops.trunc_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("trunc");
   const _result = below_autograd(() => ops.trunc_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with trunc_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::trunc_out", "engine/ops/native_functions/unary.yaml:567", "engine/generated/VariableType.ts:10143");
+}, "VariableType::trunc_out", "engine/ops/native_functions/unary.yaml:567", "engine/generated/VariableType.ts:10336");
 registerKernel(ops.frac_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -10167,7 +10360,7 @@ registerKernel(ops.frac_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::frac_default", "engine/ops/native_functions/unary.yaml:587", "engine/generated/VariableType.ts:10149");
+}, "VariableType::frac_default", "engine/ops/native_functions/unary.yaml:587", "engine/generated/VariableType.ts:10342");
 registerKernel(ops.frac__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -10191,13 +10384,13 @@ registerKernel(ops.frac__default, "Autograd", (ks, self) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::frac__default", "engine/ops/native_functions/unary.yaml:591", "engine/generated/VariableType.ts:10171");
+}, "VariableType::frac__default", "engine/ops/native_functions/unary.yaml:591", "engine/generated/VariableType.ts:10364");
 registerKernel(ops.frac_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("frac");
   const _result = below_autograd(() => ops.frac_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with frac_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::frac_out", "engine/ops/native_functions/unary.yaml:595", "engine/generated/VariableType.ts:10195");
+}, "VariableType::frac_out", "engine/ops/native_functions/unary.yaml:595", "engine/generated/VariableType.ts:10388");
 registerKernel(ops.clamp_Tensor, "Autograd", (ks, self, min, max) => {
   const _any_requires_grad = compute_requires_grad(self, min, max);
   const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(min) || isFwGradDefined(max);
@@ -10229,7 +10422,7 @@ registerKernel(ops.clamp_Tensor, "Autograd", (ks, self, min, max) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::clamp_Tensor", "engine/ops/native_functions/unary.yaml:602", "engine/generated/VariableType.ts:10201");
+}, "VariableType::clamp_Tensor", "engine/ops/native_functions/unary.yaml:602", "engine/generated/VariableType.ts:10394");
 registerKernel(ops.clamp_default, "Autograd", (ks, self, min, max) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -10255,7 +10448,7 @@ registerKernel(ops.clamp_default, "Autograd", (ks, self, min, max) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::clamp_default", "engine/ops/native_functions/unary.yaml:606", "engine/generated/VariableType.ts:10233");
+}, "VariableType::clamp_default", "engine/ops/native_functions/unary.yaml:606", "engine/generated/VariableType.ts:10426");
 registerKernel(ops.clamp__Tensor, "Autograd", (ks, self, min, max) => {
   const _any_requires_grad = compute_requires_grad(self, min, max);
   const _any_has_forward_grad_self = isFwGradDefined(self) || isFwGradDefined(min) || isFwGradDefined(max);
@@ -10293,7 +10486,7 @@ registerKernel(ops.clamp__Tensor, "Autograd", (ks, self, min, max) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::clamp__Tensor", "engine/ops/native_functions/unary.yaml:610", "engine/generated/VariableType.ts:10259");
+}, "VariableType::clamp__Tensor", "engine/ops/native_functions/unary.yaml:610", "engine/generated/VariableType.ts:10452");
 registerKernel(ops.clamp__default, "Autograd", (ks, self, min, max) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -10325,19 +10518,19 @@ registerKernel(ops.clamp__default, "Autograd", (ks, self, min, max) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::clamp__default", "engine/ops/native_functions/unary.yaml:614", "engine/generated/VariableType.ts:10297");
+}, "VariableType::clamp__default", "engine/ops/native_functions/unary.yaml:614", "engine/generated/VariableType.ts:10490");
 registerKernel(ops.clamp_Tensor_out, "Autograd", (ks, self, min, max, out) => {
   if (compute_requires_grad(self, min, max)) throw_error_out_requires_grad("clamp");
   const _result = below_autograd(() => ops.clamp_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, min, max, out));
   if ((isFwGradDefined(self) || isFwGradDefined(min) || isFwGradDefined(max) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with clamp_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::clamp_Tensor_out", "engine/ops/native_functions/unary.yaml:618", "engine/generated/VariableType.ts:10329");
+}, "VariableType::clamp_Tensor_out", "engine/ops/native_functions/unary.yaml:618", "engine/generated/VariableType.ts:10522");
 registerKernel(ops.clamp_out, "Autograd", (ks, self, min, max, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("clamp");
   const _result = below_autograd(() => ops.clamp_out.redispatch(ks.and(after_autograd_keyset), self, min, max, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with clamp_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::clamp_out", "engine/ops/native_functions/unary.yaml:624", "engine/generated/VariableType.ts:10335");
+}, "VariableType::clamp_out", "engine/ops/native_functions/unary.yaml:624", "engine/generated/VariableType.ts:10528");
 registerKernel(ops.clamp_min_Tensor, "Autograd", (ks, self, min) => {
   const _any_requires_grad = compute_requires_grad(self, min);
   const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(min);
@@ -10365,7 +10558,7 @@ registerKernel(ops.clamp_min_Tensor, "Autograd", (ks, self, min) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::clamp_min_Tensor", "engine/ops/native_functions/unary.yaml:630", "engine/generated/VariableType.ts:10341");
+}, "VariableType::clamp_min_Tensor", "engine/ops/native_functions/unary.yaml:630", "engine/generated/VariableType.ts:10534");
 registerKernel(ops.clamp_min_default, "Autograd", (ks, self, min) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -10390,7 +10583,7 @@ registerKernel(ops.clamp_min_default, "Autograd", (ks, self, min) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::clamp_min_default", "engine/ops/native_functions/unary.yaml:634", "engine/generated/VariableType.ts:10369");
+}, "VariableType::clamp_min_default", "engine/ops/native_functions/unary.yaml:634", "engine/generated/VariableType.ts:10562");
 registerKernel(ops.clamp_min__Tensor, "Autograd", (ks, self, min) => {
   const _any_requires_grad = compute_requires_grad(self, min);
   const _any_has_forward_grad_self = isFwGradDefined(self) || isFwGradDefined(min);
@@ -10424,7 +10617,7 @@ registerKernel(ops.clamp_min__Tensor, "Autograd", (ks, self, min) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::clamp_min__Tensor", "engine/ops/native_functions/unary.yaml:638", "engine/generated/VariableType.ts:10394");
+}, "VariableType::clamp_min__Tensor", "engine/ops/native_functions/unary.yaml:638", "engine/generated/VariableType.ts:10587");
 registerKernel(ops.clamp_min__default, "Autograd", (ks, self, min) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -10455,19 +10648,19 @@ registerKernel(ops.clamp_min__default, "Autograd", (ks, self, min) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::clamp_min__default", "engine/ops/native_functions/unary.yaml:642", "engine/generated/VariableType.ts:10428");
+}, "VariableType::clamp_min__default", "engine/ops/native_functions/unary.yaml:642", "engine/generated/VariableType.ts:10621");
 registerKernel(ops.clamp_min_Tensor_out, "Autograd", (ks, self, min, out) => {
   if (compute_requires_grad(self, min)) throw_error_out_requires_grad("clamp_min");
   const _result = below_autograd(() => ops.clamp_min_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, min, out));
   if ((isFwGradDefined(self) || isFwGradDefined(min) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with clamp_min_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::clamp_min_Tensor_out", "engine/ops/native_functions/unary.yaml:646", "engine/generated/VariableType.ts:10459");
+}, "VariableType::clamp_min_Tensor_out", "engine/ops/native_functions/unary.yaml:646", "engine/generated/VariableType.ts:10652");
 registerKernel(ops.clamp_min_out, "Autograd", (ks, self, min, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("clamp_min");
   const _result = below_autograd(() => ops.clamp_min_out.redispatch(ks.and(after_autograd_keyset), self, min, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with clamp_min_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::clamp_min_out", "engine/ops/native_functions/unary.yaml:652", "engine/generated/VariableType.ts:10465");
+}, "VariableType::clamp_min_out", "engine/ops/native_functions/unary.yaml:652", "engine/generated/VariableType.ts:10658");
 registerKernel(ops.clamp_max_Tensor, "Autograd", (ks, self, max) => {
   const _any_requires_grad = compute_requires_grad(self, max);
   const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(max);
@@ -10495,7 +10688,7 @@ registerKernel(ops.clamp_max_Tensor, "Autograd", (ks, self, max) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::clamp_max_Tensor", "engine/ops/native_functions/unary.yaml:658", "engine/generated/VariableType.ts:10471");
+}, "VariableType::clamp_max_Tensor", "engine/ops/native_functions/unary.yaml:658", "engine/generated/VariableType.ts:10664");
 registerKernel(ops.clamp_max_default, "Autograd", (ks, self, max) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -10520,7 +10713,7 @@ registerKernel(ops.clamp_max_default, "Autograd", (ks, self, max) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::clamp_max_default", "engine/ops/native_functions/unary.yaml:662", "engine/generated/VariableType.ts:10499");
+}, "VariableType::clamp_max_default", "engine/ops/native_functions/unary.yaml:662", "engine/generated/VariableType.ts:10692");
 registerKernel(ops.clamp_max__Tensor, "Autograd", (ks, self, max) => {
   const _any_requires_grad = compute_requires_grad(self, max);
   const _any_has_forward_grad_self = isFwGradDefined(self) || isFwGradDefined(max);
@@ -10554,7 +10747,7 @@ registerKernel(ops.clamp_max__Tensor, "Autograd", (ks, self, max) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::clamp_max__Tensor", "engine/ops/native_functions/unary.yaml:666", "engine/generated/VariableType.ts:10524");
+}, "VariableType::clamp_max__Tensor", "engine/ops/native_functions/unary.yaml:666", "engine/generated/VariableType.ts:10717");
 registerKernel(ops.clamp_max__default, "Autograd", (ks, self, max) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -10585,21 +10778,21 @@ registerKernel(ops.clamp_max__default, "Autograd", (ks, self, max) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::clamp_max__default", "engine/ops/native_functions/unary.yaml:670", "engine/generated/VariableType.ts:10558");
+}, "VariableType::clamp_max__default", "engine/ops/native_functions/unary.yaml:670", "engine/generated/VariableType.ts:10751");
 registerKernel(ops.clamp_max_Tensor_out, "Autograd", (ks, self, max, out) => {
   if (compute_requires_grad(self, max)) throw_error_out_requires_grad("clamp_max");
   const _result = below_autograd(() => ops.clamp_max_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, max, out));
   if ((isFwGradDefined(self) || isFwGradDefined(max) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with clamp_max_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::clamp_max_Tensor_out", "engine/ops/native_functions/unary.yaml:674", "engine/generated/VariableType.ts:10589");
+}, "VariableType::clamp_max_Tensor_out", "engine/ops/native_functions/unary.yaml:674", "engine/generated/VariableType.ts:10782");
 registerKernel(ops.clamp_max_out, "Autograd", (ks, self, max, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("clamp_max");
   const _result = below_autograd(() => ops.clamp_max_out.redispatch(ks.and(after_autograd_keyset), self, max, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with clamp_max_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::clamp_max_out", "engine/ops/native_functions/unary.yaml:680", "engine/generated/VariableType.ts:10595");
-registerKernel(ops.isnan_default, "Autograd", (ks, self) => below_autograd(() => ops.isnan_default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::isnan_default", "engine/ops/native_functions/unary.yaml:715", "engine/generated/VariableType.ts:10601");
-registerKernel(ops.isinf_default, "Autograd", (ks, self) => below_autograd(() => ops.isinf_default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::isinf_default", "engine/ops/native_functions/unary.yaml:721", "engine/generated/VariableType.ts:10602");
+}, "VariableType::clamp_max_out", "engine/ops/native_functions/unary.yaml:680", "engine/generated/VariableType.ts:10788");
+registerKernel(ops.isnan_default, "Autograd", (ks, self) => below_autograd(() => ops.isnan_default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::isnan_default", "engine/ops/native_functions/unary.yaml:715", "engine/generated/VariableType.ts:10794");
+registerKernel(ops.isinf_default, "Autograd", (ks, self) => below_autograd(() => ops.isinf_default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::isinf_default", "engine/ops/native_functions/unary.yaml:721", "engine/generated/VariableType.ts:10795");
 registerKernel(ops.nan_to_num_default, "Autograd", (ks, self, nan, posinf, neginf) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -10623,7 +10816,7 @@ registerKernel(ops.nan_to_num_default, "Autograd", (ks, self, nan, posinf, negin
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::nan_to_num_default", "engine/ops/native_functions/unary.yaml:732", "engine/generated/VariableType.ts:10603");
+}, "VariableType::nan_to_num_default", "engine/ops/native_functions/unary.yaml:732", "engine/generated/VariableType.ts:10796");
 registerKernel(ops.nan_to_num__default, "Autograd", (ks, self, nan, posinf, neginf) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -10653,13 +10846,13 @@ registerKernel(ops.nan_to_num__default, "Autograd", (ks, self, nan, posinf, negi
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::nan_to_num__default", "engine/ops/native_functions/unary.yaml:737", "engine/generated/VariableType.ts:10627");
+}, "VariableType::nan_to_num__default", "engine/ops/native_functions/unary.yaml:737", "engine/generated/VariableType.ts:10820");
 registerKernel(ops.nan_to_num_out, "Autograd", (ks, self, nan, posinf, neginf, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("nan_to_num");
   const _result = below_autograd(() => ops.nan_to_num_out.redispatch(ks.and(after_autograd_keyset), self, nan, posinf, neginf, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with nan_to_num_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::nan_to_num_out", "engine/ops/native_functions/unary.yaml:742", "engine/generated/VariableType.ts:10657");
+}, "VariableType::nan_to_num_out", "engine/ops/native_functions/unary.yaml:742", "engine/generated/VariableType.ts:10850");
 registerKernel(ops.logical_not_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::logical_not", self) : null;
   const _result = below_autograd(() => ops.logical_not_default.redispatch(ks.and(after_autograd_keyset), self));
@@ -10667,13 +10860,20 @@ registerKernel(ops.logical_not_default, "Autograd", (ks, self) => {
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with logical_not that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::logical_not_default", "engine/ops/native_functions/unary.yaml:747", "engine/generated/VariableType.ts:10663");
-registerKernel(ops.logical_not__default, "Autograd", (ks, self) => below_autograd(() => ops.logical_not__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::logical_not__default", "engine/ops/native_functions/unary.yaml:752", "engine/generated/VariableType.ts:10671");
+}, "VariableType::logical_not_default", "engine/ops/native_functions/unary.yaml:747", "engine/generated/VariableType.ts:10856");
+registerKernel(ops.logical_not__default, "Autograd", (ks, self) => {
+  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::logical_not_", self) : null;
+  if (grad_fn) check_inplace(self, true);
+  const _result = below_autograd(() => ops.logical_not__default.redispatch(ks.and(after_autograd_keyset), self));
+  if (grad_fn) note_node_created(grad_fn);
+  if (grad_fn) rebase_history(self, grad_fn);
+  return _result;
+}, "VariableType::logical_not__default", "engine/ops/native_functions/unary.yaml:752", "engine/generated/VariableType.ts:10864");
 registerKernel(ops.logical_not_out, "Autograd", (ks, self, out) => {
   const _result = below_autograd(() => ops.logical_not_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with logical_not_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::logical_not_out", "engine/ops/native_functions/unary.yaml:757", "engine/generated/VariableType.ts:10672");
+}, "VariableType::logical_not_out", "engine/ops/native_functions/unary.yaml:757", "engine/generated/VariableType.ts:10872");
 registerKernel(ops.bitwise_not_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::bitwise_not", self) : null;
   const _result = below_autograd(() => ops.bitwise_not_default.redispatch(ks.and(after_autograd_keyset), self));
@@ -10681,13 +10881,20 @@ registerKernel(ops.bitwise_not_default, "Autograd", (ks, self) => {
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with bitwise_not that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::bitwise_not_default", "engine/ops/native_functions/unary.yaml:761", "engine/generated/VariableType.ts:10677");
-registerKernel(ops.bitwise_not__default, "Autograd", (ks, self) => below_autograd(() => ops.bitwise_not__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::bitwise_not__default", "engine/ops/native_functions/unary.yaml:765", "engine/generated/VariableType.ts:10685");
+}, "VariableType::bitwise_not_default", "engine/ops/native_functions/unary.yaml:761", "engine/generated/VariableType.ts:10877");
+registerKernel(ops.bitwise_not__default, "Autograd", (ks, self) => {
+  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::bitwise_not_", self) : null;
+  if (grad_fn) check_inplace(self, true);
+  const _result = below_autograd(() => ops.bitwise_not__default.redispatch(ks.and(after_autograd_keyset), self));
+  if (grad_fn) note_node_created(grad_fn);
+  if (grad_fn) rebase_history(self, grad_fn);
+  return _result;
+}, "VariableType::bitwise_not__default", "engine/ops/native_functions/unary.yaml:765", "engine/generated/VariableType.ts:10885");
 registerKernel(ops.bitwise_not_out, "Autograd", (ks, self, out) => {
   const _result = below_autograd(() => ops.bitwise_not_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with bitwise_not_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::bitwise_not_out", "engine/ops/native_functions/unary.yaml:769", "engine/generated/VariableType.ts:10686");
+}, "VariableType::bitwise_not_out", "engine/ops/native_functions/unary.yaml:769", "engine/generated/VariableType.ts:10893");
 registerKernel(ops.upsample_nearest1d_vec, "Autograd", (ks, input, output_size, scale_factors) => {
   const _any_requires_grad = compute_requires_grad(input);
   const _any_has_forward_grad_result = isFwGradDefined(input);
@@ -10712,7 +10919,7 @@ registerKernel(ops.upsample_nearest1d_vec, "Autograd", (ks, input, output_size, 
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::upsample_nearest1d_vec", "engine/ops/native_functions/vision.yaml:13", "engine/generated/VariableType.ts:10691");
+}, "VariableType::upsample_nearest1d_vec", "engine/ops/native_functions/vision.yaml:13", "engine/generated/VariableType.ts:10898");
 registerKernel(ops.upsample_nearest2d_vec, "Autograd", (ks, input, output_size, scale_factors) => {
   const _any_requires_grad = compute_requires_grad(input);
   const _any_has_forward_grad_result = isFwGradDefined(input);
@@ -10737,7 +10944,7 @@ registerKernel(ops.upsample_nearest2d_vec, "Autograd", (ks, input, output_size, 
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::upsample_nearest2d_vec", "engine/ops/native_functions/vision.yaml:19", "engine/generated/VariableType.ts:10716");
+}, "VariableType::upsample_nearest2d_vec", "engine/ops/native_functions/vision.yaml:19", "engine/generated/VariableType.ts:10923");
 registerKernel(ops.upsample_bilinear2d_vec, "Autograd", (ks, input, output_size, align_corners, scale_factors) => {
   const _any_requires_grad = compute_requires_grad(input);
   const _any_has_forward_grad_result = isFwGradDefined(input);
@@ -10763,13 +10970,13 @@ registerKernel(ops.upsample_bilinear2d_vec, "Autograd", (ks, input, output_size,
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::upsample_bilinear2d_vec", "engine/ops/native_functions/vision.yaml:25", "engine/generated/VariableType.ts:10741");
+}, "VariableType::upsample_bilinear2d_vec", "engine/ops/native_functions/vision.yaml:25", "engine/generated/VariableType.ts:10948");
 registerKernel(ops.upsample_bilinear2d_out, "Autograd", (ks, self, output_size, align_corners, scales_h, scales_w, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("upsample_bilinear2d");
   const _result = below_autograd(() => ops.upsample_bilinear2d_out.redispatch(ks.and(after_autograd_keyset), self, output_size, align_corners, scales_h, scales_w, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with upsample_bilinear2d_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::upsample_bilinear2d_out", "engine/ops/native_functions/vision.yaml:31", "engine/generated/VariableType.ts:10767");
+}, "VariableType::upsample_bilinear2d_out", "engine/ops/native_functions/vision.yaml:31", "engine/generated/VariableType.ts:10974");
 registerKernel(ops.upsample_bilinear2d_default, "Autograd", (ks, self, output_size, align_corners, scales_h, scales_w) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -10796,13 +11003,13 @@ registerKernel(ops.upsample_bilinear2d_default, "Autograd", (ks, self, output_si
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::upsample_bilinear2d_default", "engine/ops/native_functions/vision.yaml:37", "engine/generated/VariableType.ts:10773");
+}, "VariableType::upsample_bilinear2d_default", "engine/ops/native_functions/vision.yaml:37", "engine/generated/VariableType.ts:10980");
 registerKernel(ops.upsample_nearest1d_out, "Autograd", (ks, self, output_size, scales, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("upsample_nearest1d");
   const _result = below_autograd(() => ops.upsample_nearest1d_out.redispatch(ks.and(after_autograd_keyset), self, output_size, scales, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with upsample_nearest1d_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::upsample_nearest1d_out", "engine/ops/native_functions/vision.yaml:41", "engine/generated/VariableType.ts:10800");
+}, "VariableType::upsample_nearest1d_out", "engine/ops/native_functions/vision.yaml:41", "engine/generated/VariableType.ts:11007");
 registerKernel(ops.upsample_nearest1d_default, "Autograd", (ks, self, output_size, scales) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -10827,13 +11034,13 @@ registerKernel(ops.upsample_nearest1d_default, "Autograd", (ks, self, output_siz
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::upsample_nearest1d_default", "engine/ops/native_functions/vision.yaml:47", "engine/generated/VariableType.ts:10806");
+}, "VariableType::upsample_nearest1d_default", "engine/ops/native_functions/vision.yaml:47", "engine/generated/VariableType.ts:11013");
 registerKernel(ops.upsample_nearest2d_out, "Autograd", (ks, self, output_size, scales_h, scales_w, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("upsample_nearest2d");
   const _result = below_autograd(() => ops.upsample_nearest2d_out.redispatch(ks.and(after_autograd_keyset), self, output_size, scales_h, scales_w, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with upsample_nearest2d_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::upsample_nearest2d_out", "engine/ops/native_functions/vision.yaml:51", "engine/generated/VariableType.ts:10831");
+}, "VariableType::upsample_nearest2d_out", "engine/ops/native_functions/vision.yaml:51", "engine/generated/VariableType.ts:11038");
 registerKernel(ops.upsample_nearest2d_default, "Autograd", (ks, self, output_size, scales_h, scales_w) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -10859,7 +11066,7 @@ registerKernel(ops.upsample_nearest2d_default, "Autograd", (ks, self, output_siz
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::upsample_nearest2d_default", "engine/ops/native_functions/vision.yaml:57", "engine/generated/VariableType.ts:10837");
+}, "VariableType::upsample_nearest2d_default", "engine/ops/native_functions/vision.yaml:57", "engine/generated/VariableType.ts:11044");
 registerKernel(ops.pixel_shuffle_default, "Autograd", (ks, self, upscale_factor) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: PixelShuffleBackward0 | null = null;
@@ -10875,7 +11082,7 @@ registerKernel(ops.pixel_shuffle_default, "Autograd", (ks, self, upscale_factor)
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with pixel_shuffle that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::pixel_shuffle_default", "engine/ops/native_functions/vision.yaml:63", "engine/generated/VariableType.ts:10863");
+}, "VariableType::pixel_shuffle_default", "engine/ops/native_functions/vision.yaml:63", "engine/generated/VariableType.ts:11070");
 registerKernel(ops.pixel_unshuffle_default, "Autograd", (ks, self, downscale_factor) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: PixelUnshuffleBackward0 | null = null;
@@ -10891,13 +11098,13 @@ registerKernel(ops.pixel_unshuffle_default, "Autograd", (ks, self, downscale_fac
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with pixel_unshuffle that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::pixel_unshuffle_default", "engine/ops/native_functions/vision.yaml:69", "engine/generated/VariableType.ts:10879");
+}, "VariableType::pixel_unshuffle_default", "engine/ops/native_functions/vision.yaml:69", "engine/generated/VariableType.ts:11086");
 registerKernel(ops.col2im_out, "Autograd", (ks, self, output_size, kernel_size, dilation, padding, stride, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("col2im");
   const _result = below_autograd(() => ops.col2im_out.redispatch(ks.and(after_autograd_keyset), self, output_size, kernel_size, dilation, padding, stride, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with col2im_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::col2im_out", "engine/ops/native_functions/vision.yaml:77", "engine/generated/VariableType.ts:10895");
+}, "VariableType::col2im_out", "engine/ops/native_functions/vision.yaml:77", "engine/generated/VariableType.ts:11102");
 registerKernel(ops.col2im_default, "Autograd", (ks, self, output_size, kernel_size, dilation, padding, stride) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: Col2ImBackward0 | null = null;
@@ -10916,13 +11123,13 @@ registerKernel(ops.col2im_default, "Autograd", (ks, self, output_size, kernel_si
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with col2im that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::col2im_default", "engine/ops/native_functions/vision.yaml:82", "engine/generated/VariableType.ts:10901");
+}, "VariableType::col2im_default", "engine/ops/native_functions/vision.yaml:82", "engine/generated/VariableType.ts:11108");
 registerKernel(ops.im2col_out, "Autograd", (ks, self, kernel_size, dilation, padding, stride, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("im2col");
   const _result = below_autograd(() => ops.im2col_out.redispatch(ks.and(after_autograd_keyset), self, kernel_size, dilation, padding, stride, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with im2col_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::im2col_out", "engine/ops/native_functions/vision.yaml:88", "engine/generated/VariableType.ts:10920");
+}, "VariableType::im2col_out", "engine/ops/native_functions/vision.yaml:88", "engine/generated/VariableType.ts:11127");
 registerKernel(ops.im2col_default, "Autograd", (ks, self, kernel_size, dilation, padding, stride) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: Im2ColBackward0 | null = null;
@@ -10943,7 +11150,7 @@ registerKernel(ops.im2col_default, "Autograd", (ks, self, kernel_size, dilation,
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with im2col that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::im2col_default", "engine/ops/native_functions/vision.yaml:93", "engine/generated/VariableType.ts:10926");
+}, "VariableType::im2col_default", "engine/ops/native_functions/vision.yaml:93", "engine/generated/VariableType.ts:11133");
 registerKernel(ops.upsample_bilinear2d_backward_vec, "Autograd", (ks, grad_output, output_size, input_size, align_corners, scale_factors) => {
   const _any_requires_grad = compute_requires_grad(grad_output);
   const _any_has_forward_grad_result = isFwGradDefined(grad_output);
@@ -10968,7 +11175,7 @@ registerKernel(ops.upsample_bilinear2d_backward_vec, "Autograd", (ks, grad_outpu
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::upsample_bilinear2d_backward_vec", "engine/ops/native_functions/vision.yaml:103", "engine/generated/VariableType.ts:10947");
+}, "VariableType::upsample_bilinear2d_backward_vec", "engine/ops/native_functions/vision.yaml:103", "engine/generated/VariableType.ts:11154");
 registerKernel(ops.upsample_nearest1d_backward_vec, "Autograd", (ks, grad_output, output_size, input_size, scale_factors) => {
   const _any_requires_grad = compute_requires_grad(grad_output);
   const _any_has_forward_grad_result = isFwGradDefined(grad_output);
@@ -10992,7 +11199,7 @@ registerKernel(ops.upsample_nearest1d_backward_vec, "Autograd", (ks, grad_output
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::upsample_nearest1d_backward_vec", "engine/ops/native_functions/vision.yaml:109", "engine/generated/VariableType.ts:10972");
+}, "VariableType::upsample_nearest1d_backward_vec", "engine/ops/native_functions/vision.yaml:109", "engine/generated/VariableType.ts:11179");
 registerKernel(ops.upsample_nearest2d_backward_vec, "Autograd", (ks, grad_output, output_size, input_size, scale_factors) => {
   const _any_requires_grad = compute_requires_grad(grad_output);
   const _any_has_forward_grad_result = isFwGradDefined(grad_output);
@@ -11016,13 +11223,13 @@ registerKernel(ops.upsample_nearest2d_backward_vec, "Autograd", (ks, grad_output
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::upsample_nearest2d_backward_vec", "engine/ops/native_functions/vision.yaml:115", "engine/generated/VariableType.ts:10996");
+}, "VariableType::upsample_nearest2d_backward_vec", "engine/ops/native_functions/vision.yaml:115", "engine/generated/VariableType.ts:11203");
 registerKernel(ops.upsample_bilinear2d_backward_grad_input, "Autograd", (ks, grad_output, output_size, input_size, align_corners, scales_h, scales_w, grad_input) => {
   if (compute_requires_grad(grad_output)) throw_error_out_requires_grad("upsample_bilinear2d_backward");
   const _result = below_autograd(() => ops.upsample_bilinear2d_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, output_size, input_size, align_corners, scales_h, scales_w, grad_input));
   if ((isFwGradDefined(grad_output) || isFwGradDefined(grad_input))) throw new NotImplementedError("Trying to use forward AD with upsample_bilinear2d_backward_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::upsample_bilinear2d_backward_grad_input", "engine/ops/native_functions/vision.yaml:121", "engine/generated/VariableType.ts:11020");
+}, "VariableType::upsample_bilinear2d_backward_grad_input", "engine/ops/native_functions/vision.yaml:121", "engine/generated/VariableType.ts:11227");
 registerKernel(ops.upsample_bilinear2d_backward_default, "Autograd", (ks, grad_output, output_size, input_size, align_corners, scales_h, scales_w) => {
   const _any_requires_grad = compute_requires_grad(grad_output);
   const _any_has_forward_grad_result = isFwGradDefined(grad_output);
@@ -11048,13 +11255,13 @@ registerKernel(ops.upsample_bilinear2d_backward_default, "Autograd", (ks, grad_o
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::upsample_bilinear2d_backward_default", "engine/ops/native_functions/vision.yaml:127", "engine/generated/VariableType.ts:11026");
+}, "VariableType::upsample_bilinear2d_backward_default", "engine/ops/native_functions/vision.yaml:127", "engine/generated/VariableType.ts:11233");
 registerKernel(ops.upsample_nearest1d_backward_grad_input, "Autograd", (ks, grad_output, output_size, input_size, scales, grad_input) => {
   if (compute_requires_grad(grad_output)) throw_error_out_requires_grad("upsample_nearest1d_backward");
   const _result = below_autograd(() => ops.upsample_nearest1d_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, output_size, input_size, scales, grad_input));
   if ((isFwGradDefined(grad_output) || isFwGradDefined(grad_input))) throw new NotImplementedError("Trying to use forward AD with upsample_nearest1d_backward_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::upsample_nearest1d_backward_grad_input", "engine/ops/native_functions/vision.yaml:131", "engine/generated/VariableType.ts:11052");
+}, "VariableType::upsample_nearest1d_backward_grad_input", "engine/ops/native_functions/vision.yaml:131", "engine/generated/VariableType.ts:11259");
 registerKernel(ops.upsample_nearest1d_backward_default, "Autograd", (ks, grad_output, output_size, input_size, scales) => {
   const _any_requires_grad = compute_requires_grad(grad_output);
   const _any_has_forward_grad_result = isFwGradDefined(grad_output);
@@ -11078,13 +11285,13 @@ registerKernel(ops.upsample_nearest1d_backward_default, "Autograd", (ks, grad_ou
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::upsample_nearest1d_backward_default", "engine/ops/native_functions/vision.yaml:137", "engine/generated/VariableType.ts:11058");
+}, "VariableType::upsample_nearest1d_backward_default", "engine/ops/native_functions/vision.yaml:137", "engine/generated/VariableType.ts:11265");
 registerKernel(ops.upsample_nearest2d_backward_grad_input, "Autograd", (ks, grad_output, output_size, input_size, scales_h, scales_w, grad_input) => {
   if (compute_requires_grad(grad_output)) throw_error_out_requires_grad("upsample_nearest2d_backward");
   const _result = below_autograd(() => ops.upsample_nearest2d_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, output_size, input_size, scales_h, scales_w, grad_input));
   if ((isFwGradDefined(grad_output) || isFwGradDefined(grad_input))) throw new NotImplementedError("Trying to use forward AD with upsample_nearest2d_backward_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::upsample_nearest2d_backward_grad_input", "engine/ops/native_functions/vision.yaml:141", "engine/generated/VariableType.ts:11082");
+}, "VariableType::upsample_nearest2d_backward_grad_input", "engine/ops/native_functions/vision.yaml:141", "engine/generated/VariableType.ts:11289");
 registerKernel(ops.upsample_nearest2d_backward_default, "Autograd", (ks, grad_output, output_size, input_size, scales_h, scales_w) => {
   const _any_requires_grad = compute_requires_grad(grad_output);
   const _any_has_forward_grad_result = isFwGradDefined(grad_output);
@@ -11109,490 +11316,561 @@ registerKernel(ops.upsample_nearest2d_backward_default, "Autograd", (ks, grad_ou
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::upsample_nearest2d_backward_default", "engine/ops/native_functions/vision.yaml:147", "engine/generated/VariableType.ts:11088");
+}, "VariableType::upsample_nearest2d_backward_default", "engine/ops/native_functions/vision.yaml:147", "engine/generated/VariableType.ts:11295");
 registerKernel(ops.relu_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("relu");
   const _result = below_autograd(() => ops.relu_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with relu_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::relu_out", "engine/ops/native_functions/activation.yaml:17", "engine/generated/VariableType.ts:11113");
+}, "VariableType::relu_out", "engine/ops/native_functions/activation.yaml:17", "engine/generated/VariableType.ts:11320");
 registerKernel(ops.celu_out, "Autograd", (ks, self, alpha, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("celu");
   const _result = below_autograd(() => ops.celu_out.redispatch(ks.and(after_autograd_keyset), self, alpha, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with celu_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::celu_out", "engine/ops/native_functions/activation.yaml:77", "engine/generated/VariableType.ts:11119");
+}, "VariableType::celu_out", "engine/ops/native_functions/activation.yaml:77", "engine/generated/VariableType.ts:11326");
 registerKernel(ops.hardswish_backward_out, "Autograd", (ks, grad_output, self, out) => {
   if (compute_requires_grad(grad_output, self)) throw_error_out_requires_grad("hardswish_backward");
   const _result = below_autograd(() => ops.hardswish_backward_out.redispatch(ks.and(after_autograd_keyset), grad_output, self, out));
   if ((isFwGradDefined(grad_output) || isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with hardswish_backward_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::hardswish_backward_out", "engine/ops/native_functions/activation.yaml:398", "engine/generated/VariableType.ts:11125");
+}, "VariableType::hardswish_backward_out", "engine/ops/native_functions/activation.yaml:398", "engine/generated/VariableType.ts:11332");
 registerKernel(ops._scaled_dot_product_attention_out, "Autograd", (ks, query, key, value, attn_mask, dropout_p, need_attn_weights, is_causal, out0, out1) => {
   const _result = below_autograd(() => ops._scaled_dot_product_attention_out.redispatch(ks.and(after_autograd_keyset), query, key, value, attn_mask, dropout_p, need_attn_weights, is_causal, out0, out1));
   if ((isFwGradDefined(query) || isFwGradDefined(key) || isFwGradDefined(value) || isFwGradDefined(attn_mask) || isFwGradDefined(out0) || isFwGradDefined(out1))) throw new NotImplementedError("Trying to use forward AD with _scaled_dot_product_attention_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::_scaled_dot_product_attention_out", "engine/ops/native_functions/attention.yaml:13", "engine/generated/VariableType.ts:11131");
+}, "VariableType::_scaled_dot_product_attention_out", "engine/ops/native_functions/attention.yaml:13", "engine/generated/VariableType.ts:11338");
 registerKernel(ops._new_zeros_with_same_feature_meta_out, "Autograd", (ks, self, other, self_num_batch_dims, out) => {
   const _result = below_autograd(() => ops._new_zeros_with_same_feature_meta_out.redispatch(ks.and(after_autograd_keyset), self, other, self_num_batch_dims, out));
   if ((isFwGradDefined(self) || isFwGradDefined(other) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with _new_zeros_with_same_feature_meta_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::_new_zeros_with_same_feature_meta_out", "engine/ops/native_functions/autograd.yaml:24", "engine/generated/VariableType.ts:11136");
+}, "VariableType::_new_zeros_with_same_feature_meta_out", "engine/ops/native_functions/autograd.yaml:24", "engine/generated/VariableType.ts:11343");
 registerKernel(ops.sub_Scalar_out, "Autograd", (ks, self, other, alpha, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("sub");
   const _result = below_autograd(() => ops.sub_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, alpha, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with sub_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::sub_Scalar_out", "engine/ops/native_functions/binary.yaml:37", "engine/generated/VariableType.ts:11141");
+}, "VariableType::sub_Scalar_out", "engine/ops/native_functions/binary.yaml:37", "engine/generated/VariableType.ts:11348");
 registerKernel(ops.rsub_Tensor_out, "Autograd", (ks, self, other, alpha, out) => {
   if (compute_requires_grad(self, other)) throw_error_out_requires_grad("rsub");
   const _result = below_autograd(() => ops.rsub_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, alpha, out));
   if ((isFwGradDefined(self) || isFwGradDefined(other) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with rsub_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::rsub_Tensor_out", "engine/ops/native_functions/binary.yaml:43", "engine/generated/VariableType.ts:11147");
+}, "VariableType::rsub_Tensor_out", "engine/ops/native_functions/binary.yaml:43", "engine/generated/VariableType.ts:11354");
 registerKernel(ops.rsub_Scalar_out, "Autograd", (ks, self, other, alpha, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("rsub");
   const _result = below_autograd(() => ops.rsub_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, alpha, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with rsub_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::rsub_Scalar_out", "engine/ops/native_functions/binary.yaml:50", "engine/generated/VariableType.ts:11153");
+}, "VariableType::rsub_Scalar_out", "engine/ops/native_functions/binary.yaml:50", "engine/generated/VariableType.ts:11360");
 registerKernel(ops.div_Scalar_out, "Autograd", (ks, self, other, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("div");
   const _result = below_autograd(() => ops.div_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with div_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::div_Scalar_out", "engine/ops/native_functions/binary.yaml:92", "engine/generated/VariableType.ts:11159");
+}, "VariableType::div_Scalar_out", "engine/ops/native_functions/binary.yaml:92", "engine/generated/VariableType.ts:11366");
 registerKernel(ops.div_Scalar_mode_out, "Autograd", (ks, self, other, rounding_mode, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("div");
   const _result = below_autograd(() => ops.div_Scalar_mode_out.redispatch(ks.and(after_autograd_keyset), self, other, rounding_mode, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with div_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::div_Scalar_mode_out", "engine/ops/native_functions/binary.yaml:103", "engine/generated/VariableType.ts:11165");
+}, "VariableType::div_Scalar_mode_out", "engine/ops/native_functions/binary.yaml:103", "engine/generated/VariableType.ts:11372");
 registerKernel(ops.remainder_Scalar_Tensor_out, "Autograd", (ks, self, other, out) => {
   if (compute_requires_grad(other)) throw_error_out_requires_grad("remainder");
   const _result = below_autograd(() => ops.remainder_Scalar_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
   if ((isFwGradDefined(other) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with remainder_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::remainder_Scalar_Tensor_out", "engine/ops/native_functions/binary.yaml:188", "engine/generated/VariableType.ts:11171");
+}, "VariableType::remainder_Scalar_Tensor_out", "engine/ops/native_functions/binary.yaml:188", "engine/generated/VariableType.ts:11378");
 registerKernel(ops.bitwise_and_Scalar_Tensor_out, "Autograd", (ks, self, other, out) => {
   const _result = below_autograd(() => ops.bitwise_and_Scalar_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
   if ((isFwGradDefined(other) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with bitwise_and_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::bitwise_and_Scalar_Tensor_out", "engine/ops/native_functions/binary.yaml:619", "engine/generated/VariableType.ts:11177");
+}, "VariableType::bitwise_and_Scalar_Tensor_out", "engine/ops/native_functions/binary.yaml:619", "engine/generated/VariableType.ts:11384");
 registerKernel(ops.bitwise_or_Scalar_Tensor_out, "Autograd", (ks, self, other, out) => {
   const _result = below_autograd(() => ops.bitwise_or_Scalar_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
   if ((isFwGradDefined(other) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with bitwise_or_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::bitwise_or_Scalar_Tensor_out", "engine/ops/native_functions/binary.yaml:655", "engine/generated/VariableType.ts:11182");
+}, "VariableType::bitwise_or_Scalar_Tensor_out", "engine/ops/native_functions/binary.yaml:655", "engine/generated/VariableType.ts:11389");
 registerKernel(ops.bitwise_xor_Scalar_Tensor_out, "Autograd", (ks, self, other, out) => {
   const _result = below_autograd(() => ops.bitwise_xor_Scalar_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
   if ((isFwGradDefined(other) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with bitwise_xor_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::bitwise_xor_Scalar_Tensor_out", "engine/ops/native_functions/binary.yaml:691", "engine/generated/VariableType.ts:11187");
+}, "VariableType::bitwise_xor_Scalar_Tensor_out", "engine/ops/native_functions/binary.yaml:691", "engine/generated/VariableType.ts:11394");
 registerKernel(ops.convolution_out, "Autograd", (ks, input, weight, bias, stride, padding, dilation, transposed, output_padding, groups, out) => {
   if (compute_requires_grad(input, weight, bias)) throw_error_out_requires_grad("convolution");
   const _result = below_autograd(() => ops.convolution_out.redispatch(ks.and(after_autograd_keyset), input, weight, bias, stride, padding, dilation, transposed, output_padding, groups, out));
   if ((isFwGradDefined(input) || isFwGradDefined(weight) || isFwGradDefined(bias) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with convolution_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::convolution_out", "engine/ops/native_functions/conv.yaml:45", "engine/generated/VariableType.ts:11192");
+}, "VariableType::convolution_out", "engine/ops/native_functions/conv.yaml:45", "engine/generated/VariableType.ts:11399");
 registerKernel(ops._convolution_out, "Autograd", (ks, input, weight, bias, stride, padding, dilation, transposed, output_padding, groups, benchmark, deterministic, cudnn_enabled, allow_tf32, out) => {
+  if (compute_requires_grad(input, weight, bias)) throw_error_out_requires_grad("_convolution");
   const _result = below_autograd(() => ops._convolution_out.redispatch(ks.and(after_autograd_keyset), input, weight, bias, stride, padding, dilation, transposed, output_padding, groups, benchmark, deterministic, cudnn_enabled, allow_tf32, out));
   if ((isFwGradDefined(input) || isFwGradDefined(weight) || isFwGradDefined(bias) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with _convolution_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::_convolution_out", "engine/ops/native_functions/conv.yaml:51", "engine/generated/VariableType.ts:11198");
+}, "VariableType::_convolution_out", "engine/ops/native_functions/conv.yaml:51", "engine/generated/VariableType.ts:11405");
 registerKernel(ops.slow_conv_dilated2d_out, "Autograd", (ks, self, weight, kernel_size, bias, stride, padding, dilation, out) => {
+  if (compute_requires_grad(self, weight, bias)) throw_error_out_requires_grad("slow_conv_dilated2d");
   const _result = below_autograd(() => ops.slow_conv_dilated2d_out.redispatch(ks.and(after_autograd_keyset), self, weight, kernel_size, bias, stride, padding, dilation, out));
   if ((isFwGradDefined(self) || isFwGradDefined(weight) || isFwGradDefined(bias) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with slow_conv_dilated2d_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::slow_conv_dilated2d_out", "engine/ops/native_functions/conv.yaml:88", "engine/generated/VariableType.ts:11203");
+}, "VariableType::slow_conv_dilated2d_out", "engine/ops/native_functions/conv.yaml:88", "engine/generated/VariableType.ts:11411");
 registerKernel(ops.convolution_backward_out, "Autograd", (ks, grad_output, input, weight, bias_sizes, stride, padding, dilation, transposed, output_padding, groups, output_mask, out0, out1, out2) => {
   if (compute_requires_grad(grad_output, input, weight)) throw_error_out_requires_grad("convolution_backward");
   const _result = below_autograd(() => ops.convolution_backward_out.redispatch(ks.and(after_autograd_keyset), grad_output, input, weight, bias_sizes, stride, padding, dilation, transposed, output_padding, groups, output_mask, out0, out1, out2));
   if ((isFwGradDefined(grad_output) || isFwGradDefined(input) || isFwGradDefined(weight) || isFwGradDefined(out0) || isFwGradDefined(out1) || isFwGradDefined(out2))) throw new NotImplementedError("Trying to use forward AD with convolution_backward_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::convolution_backward_out", "engine/ops/native_functions/conv.yaml:111", "engine/generated/VariableType.ts:11208");
+}, "VariableType::convolution_backward_out", "engine/ops/native_functions/conv.yaml:111", "engine/generated/VariableType.ts:11417");
 registerKernel(ops._slow_conv2d_backward_output_mask_out, "Autograd", (ks, grad_output, self, weight, kernel_size, stride, padding, output_mask, out0, out1, out2) => {
+  if (compute_requires_grad(grad_output, self, weight)) throw_error_out_requires_grad("_slow_conv2d_backward");
   const _result = below_autograd(() => ops._slow_conv2d_backward_output_mask_out.redispatch(ks.and(after_autograd_keyset), grad_output, self, weight, kernel_size, stride, padding, output_mask, out0, out1, out2));
   if ((isFwGradDefined(grad_output) || isFwGradDefined(self) || isFwGradDefined(weight) || isFwGradDefined(out0) || isFwGradDefined(out1) || isFwGradDefined(out2))) throw new NotImplementedError("Trying to use forward AD with _slow_conv2d_backward_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::_slow_conv2d_backward_output_mask_out", "engine/ops/native_functions/conv.yaml:125", "engine/generated/VariableType.ts:11214");
+}, "VariableType::_slow_conv2d_backward_output_mask_out", "engine/ops/native_functions/conv.yaml:125", "engine/generated/VariableType.ts:11423");
 registerKernel(ops.index_put_out, "Autograd", (ks, self, indices, values, accumulate, out) => {
   if (compute_requires_grad(self, indices, values)) throw_error_out_requires_grad("index_put");
   const _result = below_autograd(() => ops.index_put_out.redispatch(ks.and(after_autograd_keyset), self, indices, values, accumulate, out));
   for (const _t of indices ?? []) if (isFwGradDefined(_t)) throw new NotImplementedError("Trying to use forward AD with index_put_out that does not support it because it is an out= function");
   if ((isFwGradDefined(self) || isFwGradDefined(values) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with index_put_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::index_put_out", "engine/ops/native_functions/index.yaml:33", "engine/generated/VariableType.ts:11219");
+}, "VariableType::index_put_out", "engine/ops/native_functions/index.yaml:33", "engine/generated/VariableType.ts:11429");
 registerKernel(ops._index_put_impl_default, "Autograd", (ks, self, indices, values, accumulate, unsafe) => {
-  const grad_fn = compute_requires_grad(self, indices, values) ? not_implemented_node("aten::_index_put_impl", self, indices, values) : null;
+  const _any_requires_grad = compute_requires_grad(self, values);
+  const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(values);
+  let grad_fn: IndexPutImplBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new IndexPutImplBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self, values));
+    grad_fn.indices_ = indices.map((t: Tensor) => new SavedVariable(t, false));
+    if (grad_fn.should_compute_output(0)) grad_fn.values_ = new SavedVariable(values, false);
+    if (grad_fn.should_compute_output(0)) grad_fn.accumulate = accumulate;
+  }
   const _result = below_autograd(() => ops._index_put_impl_default.redispatch(ks.and(after_autograd_keyset), self, indices, values, accumulate, unsafe));
-  if (grad_fn) note_node_created(grad_fn);
-  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
-  for (const _t of indices ?? []) if (differentiable_outputs(_result).some((t) => t !== null) && isFwGradDefined(_t)) throw new NotImplementedError("Trying to use forward AD with _index_put_impl that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
-  if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self) || isFwGradDefined(values))) throw new NotImplementedError("Trying to use forward AD with _index_put_impl that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+    note_node_created(grad_fn);
+  }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const values_t_raw: any = values ? fw_grad(values, 0) : null;
+    const values_t: any = values_t_raw !== null || !values ? values_t_raw : ops.zeros_default.call([...values._impl.sizes()], values.dtype, null, values.device, null);
+    result_new_fw_grad_opt = ops._index_put_impl__default.call(self_t, indices, values_t, accumulate, unsafe);
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::_index_put_impl_default", "engine/ops/native_functions/index.yaml:46", "engine/generated/VariableType.ts:11226");
+}, "VariableType::_index_put_impl_default", "engine/ops/native_functions/index.yaml:46", "engine/generated/VariableType.ts:11436");
 registerKernel(ops._index_put_impl_out, "Autograd", (ks, self, indices, values, accumulate, unsafe, out) => {
   const _result = below_autograd(() => ops._index_put_impl_out.redispatch(ks.and(after_autograd_keyset), self, indices, values, accumulate, unsafe, out));
   for (const _t of indices ?? []) if (isFwGradDefined(_t)) throw new NotImplementedError("Trying to use forward AD with _index_put_impl_out that does not support it because it is an out= function");
   if ((isFwGradDefined(self) || isFwGradDefined(values) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with _index_put_impl_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::_index_put_impl_out", "engine/ops/native_functions/index.yaml:46", "engine/generated/VariableType.ts:11235");
+}, "VariableType::_index_put_impl_out", "engine/ops/native_functions/index.yaml:46", "engine/generated/VariableType.ts:11463");
 registerKernel(ops.index_fill_int_Scalar_out, "Autograd", (ks, self, dim, index, value, out) => {
   if (compute_requires_grad(self, index)) throw_error_out_requires_grad("index_fill");
   const _result = below_autograd(() => ops.index_fill_int_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, dim, index, value, out));
   if ((isFwGradDefined(self) || isFwGradDefined(index) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with index_fill_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::index_fill_int_Scalar_out", "engine/ops/native_functions/index.yaml:186", "engine/generated/VariableType.ts:11241");
+}, "VariableType::index_fill_int_Scalar_out", "engine/ops/native_functions/index.yaml:186", "engine/generated/VariableType.ts:11469");
 registerKernel(ops.index_fill_int_Tensor_out, "Autograd", (ks, self, dim, index, value, out) => {
   if (compute_requires_grad(self, index, value)) throw_error_out_requires_grad("index_fill");
   const _result = below_autograd(() => ops.index_fill_int_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, dim, index, value, out));
   if ((isFwGradDefined(self) || isFwGradDefined(index) || isFwGradDefined(value) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with index_fill_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::index_fill_int_Tensor_out", "engine/ops/native_functions/index.yaml:200", "engine/generated/VariableType.ts:11247");
+}, "VariableType::index_fill_int_Tensor_out", "engine/ops/native_functions/index.yaml:200", "engine/generated/VariableType.ts:11475");
 registerKernel(ops.masked_fill_Scalar_out, "Autograd", (ks, self, mask, value, out) => {
   if (compute_requires_grad(self, mask)) throw_error_out_requires_grad("masked_fill");
   const _result = below_autograd(() => ops.masked_fill_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, mask, value, out));
   if ((isFwGradDefined(self) || isFwGradDefined(mask) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with masked_fill_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::masked_fill_Scalar_out", "engine/ops/native_functions/index.yaml:216", "engine/generated/VariableType.ts:11253");
+}, "VariableType::masked_fill_Scalar_out", "engine/ops/native_functions/index.yaml:216", "engine/generated/VariableType.ts:11481");
 registerKernel(ops.masked_fill_Tensor_out, "Autograd", (ks, self, mask, value, out) => {
   if (compute_requires_grad(self, mask, value)) throw_error_out_requires_grad("masked_fill");
   const _result = below_autograd(() => ops.masked_fill_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, mask, value, out));
   if ((isFwGradDefined(self) || isFwGradDefined(mask) || isFwGradDefined(value) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with masked_fill_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::masked_fill_Tensor_out", "engine/ops/native_functions/index.yaml:230", "engine/generated/VariableType.ts:11259");
+}, "VariableType::masked_fill_Tensor_out", "engine/ops/native_functions/index.yaml:230", "engine/generated/VariableType.ts:11487");
 registerKernel(ops.embedding_out, "Autograd", (ks, weight, indices, padding_idx, scale_grad_by_freq, sparse, out) => {
   if (compute_requires_grad(weight, indices)) throw_error_out_requires_grad("embedding");
   const _result = below_autograd(() => ops.embedding_out.redispatch(ks.and(after_autograd_keyset), weight, indices, padding_idx, scale_grad_by_freq, sparse, out));
   if ((isFwGradDefined(weight) || isFwGradDefined(indices) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with embedding_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::embedding_out", "engine/ops/native_functions/index.yaml:281", "engine/generated/VariableType.ts:11265");
+}, "VariableType::embedding_out", "engine/ops/native_functions/index.yaml:281", "engine/generated/VariableType.ts:11493");
 registerKernel(ops.embedding_renorm_default, "Autograd", (ks, self, indices, max_norm, norm_type) => {
-  const grad_fn = compute_requires_grad(self, indices) ? not_implemented_node("aten::embedding_renorm", self, indices) : null;
+  const _any_requires_grad = compute_requires_grad(self);
+  let grad_fn: EmbeddingRenormBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new EmbeddingRenormBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+  }
   const _result = below_autograd(() => ops.embedding_renorm_default.redispatch(ks.and(after_autograd_keyset), self, indices, max_norm, norm_type));
-  if (grad_fn) note_node_created(grad_fn);
-  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+    note_node_created(grad_fn);
+  }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self) || isFwGradDefined(indices))) throw new NotImplementedError("Trying to use forward AD with embedding_renorm that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::embedding_renorm_default", "engine/ops/native_functions/index.yaml:286", "engine/generated/VariableType.ts:11271");
+}, "VariableType::embedding_renorm_default", "engine/ops/native_functions/index.yaml:286", "engine/generated/VariableType.ts:11499");
 registerKernel(ops.embedding_renorm_out, "Autograd", (ks, self, indices, max_norm, norm_type, out) => {
   const _result = below_autograd(() => ops.embedding_renorm_out.redispatch(ks.and(after_autograd_keyset), self, indices, max_norm, norm_type, out));
   if ((isFwGradDefined(self) || isFwGradDefined(indices) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with embedding_renorm_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::embedding_renorm_out", "engine/ops/native_functions/index.yaml:286", "engine/generated/VariableType.ts:11279");
+}, "VariableType::embedding_renorm_out", "engine/ops/native_functions/index.yaml:286", "engine/generated/VariableType.ts:11514");
 registerKernel(ops.fill_Tensor_out, "Autograd", (ks, self, value, out) => {
+  if (compute_requires_grad(self, value)) throw_error_out_requires_grad("fill");
   const _result = below_autograd(() => ops.fill_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, value, out));
   if ((isFwGradDefined(self) || isFwGradDefined(value) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with fill_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::fill_Tensor_out", "engine/ops/native_functions/index.yaml:307", "engine/generated/VariableType.ts:11284");
+}, "VariableType::fill_Tensor_out", "engine/ops/native_functions/index.yaml:307", "engine/generated/VariableType.ts:11519");
 registerKernel(ops.empty_names_out, "Autograd", (ks, size, names, memory_format, out) => {
   const _result = below_autograd(() => ops.empty_names_out.redispatch(ks.and(after_autograd_keyset), size, names, memory_format, out));
   if ((isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with empty_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::empty_names_out", "engine/ops/native_functions/index.yaml:317", "engine/generated/VariableType.ts:11289");
+}, "VariableType::empty_names_out", "engine/ops/native_functions/index.yaml:317", "engine/generated/VariableType.ts:11525");
 registerKernel(ops.embedding_dense_backward_out, "Autograd", (ks, grad_output, indices, num_weights, padding_idx, scale_grad_by_freq, out) => {
   if (compute_requires_grad(grad_output, indices)) throw_error_out_requires_grad("embedding_dense_backward");
   const _result = below_autograd(() => ops.embedding_dense_backward_out.redispatch(ks.and(after_autograd_keyset), grad_output, indices, num_weights, padding_idx, scale_grad_by_freq, out));
   if ((isFwGradDefined(grad_output) || isFwGradDefined(indices) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with embedding_dense_backward_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::embedding_dense_backward_out", "engine/ops/native_functions/index.yaml:344", "engine/generated/VariableType.ts:11294");
+}, "VariableType::embedding_dense_backward_out", "engine/ops/native_functions/index.yaml:344", "engine/generated/VariableType.ts:11530");
 registerKernel(ops.flip_out, "Autograd", (ks, self, dims, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("flip");
   const _result = below_autograd(() => ops.flip_out.redispatch(ks.and(after_autograd_keyset), self, dims, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with flip_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::flip_out", "engine/ops/native_functions/join.yaml:90", "engine/generated/VariableType.ts:11300");
+}, "VariableType::flip_out", "engine/ops/native_functions/join.yaml:90", "engine/generated/VariableType.ts:11536");
 registerKernel(ops.roll_out, "Autograd", (ks, self, shifts, dims, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("roll");
   const _result = below_autograd(() => ops.roll_out.redispatch(ks.and(after_autograd_keyset), self, shifts, dims, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with roll_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::roll_out", "engine/ops/native_functions/join.yaml:97", "engine/generated/VariableType.ts:11306");
+}, "VariableType::roll_out", "engine/ops/native_functions/join.yaml:97", "engine/generated/VariableType.ts:11542");
 registerKernel(ops.repeat_out, "Autograd", (ks, self, repeats, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("repeat");
   const _result = below_autograd(() => ops.repeat_out.redispatch(ks.and(after_autograd_keyset), self, repeats, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with repeat_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::repeat_out", "engine/ops/native_functions/join.yaml:134", "engine/generated/VariableType.ts:11312");
+}, "VariableType::repeat_out", "engine/ops/native_functions/join.yaml:134", "engine/generated/VariableType.ts:11548");
 registerKernel(ops._trilinear_out, "Autograd", (ks, i1, i2, i3, expand1, expand2, expand3, sumdim, unroll_dim, out) => {
   if (compute_requires_grad(i1, i2, i3)) throw_error_out_requires_grad("_trilinear");
   const _result = below_autograd(() => ops._trilinear_out.redispatch(ks.and(after_autograd_keyset), i1, i2, i3, expand1, expand2, expand3, sumdim, unroll_dim, out));
   if ((isFwGradDefined(i1) || isFwGradDefined(i2) || isFwGradDefined(i3) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with _trilinear_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::_trilinear_out", "engine/ops/native_functions/linalg.yaml:212", "engine/generated/VariableType.ts:11318");
+}, "VariableType::_trilinear_out", "engine/ops/native_functions/linalg.yaml:212", "engine/generated/VariableType.ts:11554");
 registerKernel(ops.binary_cross_entropy_with_logits_out, "Autograd", (ks, self, target, weight, pos_weight, reduction, out) => {
   if (compute_requires_grad(self, target, weight, pos_weight)) throw_error_out_requires_grad("binary_cross_entropy_with_logits");
   const _result = below_autograd(() => ops.binary_cross_entropy_with_logits_out.redispatch(ks.and(after_autograd_keyset), self, target, weight, pos_weight, reduction, out));
   if ((isFwGradDefined(self) || isFwGradDefined(target) || isFwGradDefined(weight) || isFwGradDefined(pos_weight) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with binary_cross_entropy_with_logits_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::binary_cross_entropy_with_logits_out", "engine/ops/native_functions/loss.yaml:24", "engine/generated/VariableType.ts:11324");
+}, "VariableType::binary_cross_entropy_with_logits_out", "engine/ops/native_functions/loss.yaml:24", "engine/generated/VariableType.ts:11560");
 registerKernel(ops.native_layer_norm_out, "Autograd", (ks, input, normalized_shape, weight, bias, eps, out0, out1, out2) => {
   if (compute_requires_grad(input, weight, bias)) throw_error_out_requires_grad("native_layer_norm");
   const _result = below_autograd(() => ops.native_layer_norm_out.redispatch(ks.and(after_autograd_keyset), input, normalized_shape, weight, bias, eps, out0, out1, out2));
   if ((isFwGradDefined(input) || isFwGradDefined(weight) || isFwGradDefined(bias) || isFwGradDefined(out0) || isFwGradDefined(out1) || isFwGradDefined(out2))) throw new NotImplementedError("Trying to use forward AD with native_layer_norm_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::native_layer_norm_out", "engine/ops/native_functions/normalization.yaml:36", "engine/generated/VariableType.ts:11330");
+}, "VariableType::native_layer_norm_out", "engine/ops/native_functions/normalization.yaml:36", "engine/generated/VariableType.ts:11566");
 registerKernel(ops.native_group_norm_out, "Autograd", (ks, input, weight, bias, N, C, HxW, group, eps, out0, out1, out2) => {
   if (compute_requires_grad(input, weight, bias)) throw_error_out_requires_grad("native_group_norm");
   const _result = below_autograd(() => ops.native_group_norm_out.redispatch(ks.and(after_autograd_keyset), input, weight, bias, N, C, HxW, group, eps, out0, out1, out2));
   if ((isFwGradDefined(input) || isFwGradDefined(weight) || isFwGradDefined(bias) || isFwGradDefined(out0) || isFwGradDefined(out1) || isFwGradDefined(out2))) throw new NotImplementedError("Trying to use forward AD with native_group_norm_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::native_group_norm_out", "engine/ops/native_functions/normalization.yaml:46", "engine/generated/VariableType.ts:11336");
+}, "VariableType::native_group_norm_out", "engine/ops/native_functions/normalization.yaml:46", "engine/generated/VariableType.ts:11572");
 registerKernel(ops.native_batch_norm_backward_out, "Autograd", (ks, grad_out, input, weight, running_mean, running_var, save_mean, save_invstd, train, eps, output_mask, out0, out1, out2) => {
   if (compute_requires_grad(grad_out, input, weight, running_mean, running_var, save_mean, save_invstd)) throw_error_out_requires_grad("native_batch_norm_backward");
   const _result = below_autograd(() => ops.native_batch_norm_backward_out.redispatch(ks.and(after_autograd_keyset), grad_out, input, weight, running_mean, running_var, save_mean, save_invstd, train, eps, output_mask, out0, out1, out2));
   if ((isFwGradDefined(grad_out) || isFwGradDefined(input) || isFwGradDefined(weight) || isFwGradDefined(running_mean) || isFwGradDefined(running_var) || isFwGradDefined(save_mean) || isFwGradDefined(save_invstd) || isFwGradDefined(out0) || isFwGradDefined(out1) || isFwGradDefined(out2))) throw new NotImplementedError("Trying to use forward AD with native_batch_norm_backward_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::native_batch_norm_backward_out", "engine/ops/native_functions/normalization.yaml:56", "engine/generated/VariableType.ts:11342");
+}, "VariableType::native_batch_norm_backward_out", "engine/ops/native_functions/normalization.yaml:56", "engine/generated/VariableType.ts:11578");
 registerKernel(ops.native_layer_norm_backward_out, "Autograd", (ks, grad_out, input, normalized_shape, mean, rstd, weight, bias, output_mask, out0, out1, out2) => {
   if (compute_requires_grad(grad_out, input, mean, rstd, weight, bias)) throw_error_out_requires_grad("native_layer_norm_backward");
   const _result = below_autograd(() => ops.native_layer_norm_backward_out.redispatch(ks.and(after_autograd_keyset), grad_out, input, normalized_shape, mean, rstd, weight, bias, output_mask, out0, out1, out2));
   if ((isFwGradDefined(grad_out) || isFwGradDefined(input) || isFwGradDefined(mean) || isFwGradDefined(rstd) || isFwGradDefined(weight) || isFwGradDefined(bias) || isFwGradDefined(out0) || isFwGradDefined(out1) || isFwGradDefined(out2))) throw new NotImplementedError("Trying to use forward AD with native_layer_norm_backward_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::native_layer_norm_backward_out", "engine/ops/native_functions/normalization.yaml:61", "engine/generated/VariableType.ts:11348");
+}, "VariableType::native_layer_norm_backward_out", "engine/ops/native_functions/normalization.yaml:61", "engine/generated/VariableType.ts:11584");
 registerKernel(ops.native_group_norm_backward_out, "Autograd", (ks, grad_out, input, mean, rstd, weight, N, C, HxW, group, output_mask, out0, out1, out2) => {
   if (compute_requires_grad(grad_out, input, mean, rstd, weight)) throw_error_out_requires_grad("native_group_norm_backward");
   const _result = below_autograd(() => ops.native_group_norm_backward_out.redispatch(ks.and(after_autograd_keyset), grad_out, input, mean, rstd, weight, N, C, HxW, group, output_mask, out0, out1, out2));
   if ((isFwGradDefined(grad_out) || isFwGradDefined(input) || isFwGradDefined(mean) || isFwGradDefined(rstd) || isFwGradDefined(weight) || isFwGradDefined(out0) || isFwGradDefined(out1) || isFwGradDefined(out2))) throw new NotImplementedError("Trying to use forward AD with native_group_norm_backward_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::native_group_norm_backward_out", "engine/ops/native_functions/normalization.yaml:66", "engine/generated/VariableType.ts:11354");
+}, "VariableType::native_group_norm_backward_out", "engine/ops/native_functions/normalization.yaml:66", "engine/generated/VariableType.ts:11590");
 registerKernel(ops.constant_pad_nd_out, "Autograd", (ks, self, pad, value, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("constant_pad_nd");
   const _result = below_autograd(() => ops.constant_pad_nd_out.redispatch(ks.and(after_autograd_keyset), self, pad, value, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with constant_pad_nd_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::constant_pad_nd_out", "engine/ops/native_functions/pad.yaml:12", "engine/generated/VariableType.ts:11360");
+}, "VariableType::constant_pad_nd_out", "engine/ops/native_functions/pad.yaml:12", "engine/generated/VariableType.ts:11596");
 registerKernel(ops._adaptive_avg_pool2d_out, "Autograd", (ks, self, output_size, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("_adaptive_avg_pool2d");
   const _result = below_autograd(() => ops._adaptive_avg_pool2d_out.redispatch(ks.and(after_autograd_keyset), self, output_size, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with _adaptive_avg_pool2d_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::_adaptive_avg_pool2d_out", "engine/ops/native_functions/pooling.yaml:88", "engine/generated/VariableType.ts:11366");
+}, "VariableType::_adaptive_avg_pool2d_out", "engine/ops/native_functions/pooling.yaml:88", "engine/generated/VariableType.ts:11602");
 registerKernel(ops._adaptive_avg_pool2d_backward_out, "Autograd", (ks, grad_output, self, out) => {
   if (compute_requires_grad(grad_output, self)) throw_error_out_requires_grad("_adaptive_avg_pool2d_backward");
   const _result = below_autograd(() => ops._adaptive_avg_pool2d_backward_out.redispatch(ks.and(after_autograd_keyset), grad_output, self, out));
   if ((isFwGradDefined(grad_output) || isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with _adaptive_avg_pool2d_backward_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::_adaptive_avg_pool2d_backward_out", "engine/ops/native_functions/pooling.yaml:95", "engine/generated/VariableType.ts:11372");
+}, "VariableType::_adaptive_avg_pool2d_backward_out", "engine/ops/native_functions/pooling.yaml:95", "engine/generated/VariableType.ts:11608");
+registerKernel(ops.bernoulli_Tensor, "Autograd", (ks, self, p, generator) => {
+  const _any_requires_grad = compute_requires_grad(self, p);
+  let grad_fn: BernoulliBackward1 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new BernoulliBackward1();
+    grad_fn.set_next_edges(collect_next_edges(self, p));
+    if (grad_fn.should_compute_output(1)) grad_fn.p_ = new SavedVariable(p, false);
+  }
+  const _result = below_autograd(() => ops.bernoulli_Tensor.redispatch(ks.and(after_autograd_keyset), self, p, generator));
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+    note_node_created(grad_fn);
+  }
+  if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self) || isFwGradDefined(p))) throw new NotImplementedError("Trying to use forward AD with bernoulli that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  return _result;
+}, "VariableType::bernoulli_Tensor", "engine/ops/native_functions/random.yaml:21", "engine/generated/VariableType.ts:11614");
+registerKernel(ops.bernoulli_Tensor_out, "Autograd", (ks, self, p, generator, out) => {
+  if (compute_requires_grad(self, p)) throw_error_out_requires_grad("bernoulli");
+  const _result = below_autograd(() => ops.bernoulli_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, p, generator, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(p) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with bernoulli_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::bernoulli_Tensor_out", "engine/ops/native_functions/random.yaml:21", "engine/generated/VariableType.ts:11630");
+registerKernel(ops.bernoulli_float_out, "Autograd", (ks, self, p, generator, out) => {
+  if (compute_requires_grad(self)) throw_error_out_requires_grad("bernoulli");
+  const _result = below_autograd(() => ops.bernoulli_float_out.redispatch(ks.and(after_autograd_keyset), self, p, generator, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with bernoulli_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::bernoulli_float_out", "engine/ops/native_functions/random.yaml:29", "engine/generated/VariableType.ts:11636");
 registerKernel(ops.prod_out, "Autograd", (ks, self, dtype, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("prod");
   const _result = below_autograd(() => ops.prod_out.redispatch(ks.and(after_autograd_keyset), self, dtype, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with prod_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::prod_out", "engine/ops/native_functions/reduce.yaml:104", "engine/generated/VariableType.ts:11378");
+}, "VariableType::prod_out", "engine/ops/native_functions/reduce.yaml:104", "engine/generated/VariableType.ts:11642");
 registerKernel(ops.count_nonzero_dim_IntList_out, "Autograd", (ks, self, dim, out) => {
   const _result = below_autograd(() => ops.count_nonzero_dim_IntList_out.redispatch(ks.and(after_autograd_keyset), self, dim, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with count_nonzero_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::count_nonzero_dim_IntList_out", "engine/ops/native_functions/reduce2.yaml:12", "engine/generated/VariableType.ts:11384");
+}, "VariableType::count_nonzero_dim_IntList_out", "engine/ops/native_functions/reduce2.yaml:12", "engine/generated/VariableType.ts:11648");
 registerKernel(ops.count_nonzero_out, "Autograd", (ks, self, dim, out) => {
   const _result = below_autograd(() => ops.count_nonzero_out.redispatch(ks.and(after_autograd_keyset), self, dim, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with count_nonzero_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::count_nonzero_out", "engine/ops/native_functions/reduce2.yaml:18", "engine/generated/VariableType.ts:11389");
+}, "VariableType::count_nonzero_out", "engine/ops/native_functions/reduce2.yaml:18", "engine/generated/VariableType.ts:11653");
 registerKernel(ops.std_mean_correction_out, "Autograd", (ks, self, dim, correction, keepdim, out0, out1) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("std_mean");
   const _result = below_autograd(() => ops.std_mean_correction_out.redispatch(ks.and(after_autograd_keyset), self, dim, correction, keepdim, out0, out1));
   if ((isFwGradDefined(self) || isFwGradDefined(out0) || isFwGradDefined(out1))) throw new NotImplementedError("Trying to use forward AD with std_mean_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::std_mean_correction_out", "engine/ops/native_functions/reduce2.yaml:50", "engine/generated/VariableType.ts:11394");
+}, "VariableType::std_mean_correction_out", "engine/ops/native_functions/reduce2.yaml:50", "engine/generated/VariableType.ts:11658");
 registerKernel(ops.var_mean_correction_out, "Autograd", (ks, self, dim, correction, keepdim, out0, out1) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("var_mean");
   const _result = below_autograd(() => ops.var_mean_correction_out.redispatch(ks.and(after_autograd_keyset), self, dim, correction, keepdim, out0, out1));
   if ((isFwGradDefined(self) || isFwGradDefined(out0) || isFwGradDefined(out1))) throw new NotImplementedError("Trying to use forward AD with var_mean_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::var_mean_correction_out", "engine/ops/native_functions/reduce2.yaml:98", "engine/generated/VariableType.ts:11400");
+}, "VariableType::var_mean_correction_out", "engine/ops/native_functions/reduce2.yaml:98", "engine/generated/VariableType.ts:11664");
 registerKernel(ops.median_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("median");
   const _result = below_autograd(() => ops.median_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with median_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::median_out", "engine/ops/native_functions/reduce3.yaml:122", "engine/generated/VariableType.ts:11406");
+}, "VariableType::median_out", "engine/ops/native_functions/reduce3.yaml:122", "engine/generated/VariableType.ts:11670");
 registerKernel(ops.nanmedian_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("nanmedian");
   const _result = below_autograd(() => ops.nanmedian_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with nanmedian_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::nanmedian_out", "engine/ops/native_functions/reduce3.yaml:137", "engine/generated/VariableType.ts:11412");
+}, "VariableType::nanmedian_out", "engine/ops/native_functions/reduce3.yaml:137", "engine/generated/VariableType.ts:11676");
 registerKernel(ops._unique_out, "Autograd", (ks, self, sorted, return_inverse, out0, out1) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("_unique");
   const _result = below_autograd(() => ops._unique_out.redispatch(ks.and(after_autograd_keyset), self, sorted, return_inverse, out0, out1));
   if ((isFwGradDefined(self) || isFwGradDefined(out0) || isFwGradDefined(out1))) throw new NotImplementedError("Trying to use forward AD with _unique_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::_unique_out", "engine/ops/native_functions/reduce3.yaml:163", "engine/generated/VariableType.ts:11418");
+}, "VariableType::_unique_out", "engine/ops/native_functions/reduce3.yaml:163", "engine/generated/VariableType.ts:11682");
 registerKernel(ops.unique_dim_out, "Autograd", (ks, self, dim, sorted, return_inverse, return_counts, out0, out1, out2) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("unique_dim");
   const _result = below_autograd(() => ops.unique_dim_out.redispatch(ks.and(after_autograd_keyset), self, dim, sorted, return_inverse, return_counts, out0, out1, out2));
   if ((isFwGradDefined(self) || isFwGradDefined(out0) || isFwGradDefined(out1) || isFwGradDefined(out2))) throw new NotImplementedError("Trying to use forward AD with unique_dim_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::unique_dim_out", "engine/ops/native_functions/reduce3.yaml:169", "engine/generated/VariableType.ts:11424");
+}, "VariableType::unique_dim_out", "engine/ops/native_functions/reduce3.yaml:169", "engine/generated/VariableType.ts:11688");
 registerKernel(ops.unique_consecutive_out, "Autograd", (ks, self, return_inverse, return_counts, dim, out0, out1, out2) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("unique_consecutive");
   const _result = below_autograd(() => ops.unique_consecutive_out.redispatch(ks.and(after_autograd_keyset), self, return_inverse, return_counts, dim, out0, out1, out2));
   if ((isFwGradDefined(self) || isFwGradDefined(out0) || isFwGradDefined(out1) || isFwGradDefined(out2))) throw new NotImplementedError("Trying to use forward AD with unique_consecutive_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::unique_consecutive_out", "engine/ops/native_functions/reduce3.yaml:176", "engine/generated/VariableType.ts:11430");
+}, "VariableType::unique_consecutive_out", "engine/ops/native_functions/reduce3.yaml:176", "engine/generated/VariableType.ts:11694");
 registerKernel(ops.unique_dim_consecutive_out, "Autograd", (ks, self, dim, return_inverse, return_counts, out0, out1, out2) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("unique_dim_consecutive");
   const _result = below_autograd(() => ops.unique_dim_consecutive_out.redispatch(ks.and(after_autograd_keyset), self, dim, return_inverse, return_counts, out0, out1, out2));
   if ((isFwGradDefined(self) || isFwGradDefined(out0) || isFwGradDefined(out1) || isFwGradDefined(out2))) throw new NotImplementedError("Trying to use forward AD with unique_dim_consecutive_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::unique_dim_consecutive_out", "engine/ops/native_functions/reduce3.yaml:183", "engine/generated/VariableType.ts:11436");
+}, "VariableType::unique_dim_consecutive_out", "engine/ops/native_functions/reduce3.yaml:183", "engine/generated/VariableType.ts:11700");
 registerKernel(ops._unique2_out, "Autograd", (ks, self, sorted, return_inverse, return_counts, out0, out1, out2) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("_unique2");
   const _result = below_autograd(() => ops._unique2_out.redispatch(ks.and(after_autograd_keyset), self, sorted, return_inverse, return_counts, out0, out1, out2));
   if ((isFwGradDefined(self) || isFwGradDefined(out0) || isFwGradDefined(out1) || isFwGradDefined(out2))) throw new NotImplementedError("Trying to use forward AD with _unique2_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::_unique2_out", "engine/ops/native_functions/reduce3.yaml:190", "engine/generated/VariableType.ts:11442");
+}, "VariableType::_unique2_out", "engine/ops/native_functions/reduce3.yaml:190", "engine/generated/VariableType.ts:11706");
 registerKernel(ops.norm_ScalarOpt_dtype_out, "Autograd", (ks, self, p, dtype, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("norm");
   const _result = below_autograd(() => ops.norm_ScalarOpt_dtype_out.redispatch(ks.and(after_autograd_keyset), self, p, dtype, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with norm_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::norm_ScalarOpt_dtype_out", "engine/ops/native_functions/reduce3.yaml:198", "engine/generated/VariableType.ts:11448");
+}, "VariableType::norm_ScalarOpt_dtype_out", "engine/ops/native_functions/reduce3.yaml:198", "engine/generated/VariableType.ts:11712");
 registerKernel(ops.norm_Scalar_out, "Autograd", (ks, self, p, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("norm");
   const _result = below_autograd(() => ops.norm_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, p, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with norm_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::norm_Scalar_out", "engine/ops/native_functions/reduce3.yaml:205", "engine/generated/VariableType.ts:11454");
+}, "VariableType::norm_Scalar_out", "engine/ops/native_functions/reduce3.yaml:205", "engine/generated/VariableType.ts:11718");
 registerKernel(ops.bucketize_Scalar_out, "Autograd", (ks, self, boundaries, out_int32, right, out) => {
   const _result = below_autograd(() => ops.bucketize_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, boundaries, out_int32, right, out));
   if ((isFwGradDefined(boundaries) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with bucketize_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::bucketize_Scalar_out", "engine/ops/native_functions/reduce3.yaml:289", "engine/generated/VariableType.ts:11460");
+}, "VariableType::bucketize_Scalar_out", "engine/ops/native_functions/reduce3.yaml:289", "engine/generated/VariableType.ts:11724");
 registerKernel(ops.searchsorted_Scalar_out, "Autograd", (ks, sorted_sequence, self, out_int32, right, side, sorter, out) => {
   const _result = below_autograd(() => ops.searchsorted_Scalar_out.redispatch(ks.and(after_autograd_keyset), sorted_sequence, self, out_int32, right, side, sorter, out));
   if ((isFwGradDefined(sorted_sequence) || isFwGradDefined(sorter) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with searchsorted_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::searchsorted_Scalar_out", "engine/ops/native_functions/reduce3.yaml:302", "engine/generated/VariableType.ts:11465");
+}, "VariableType::searchsorted_Scalar_out", "engine/ops/native_functions/reduce3.yaml:302", "engine/generated/VariableType.ts:11729");
 registerKernel(ops.bincount_out, "Autograd", (ks, self, weights, minlength, out) => {
   const _result = below_autograd(() => ops.bincount_out.redispatch(ks.and(after_autograd_keyset), self, weights, minlength, out));
   if ((isFwGradDefined(self) || isFwGradDefined(weights) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with bincount_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::bincount_out", "engine/ops/native_functions/reduce3.yaml:308", "engine/generated/VariableType.ts:11470");
+}, "VariableType::bincount_out", "engine/ops/native_functions/reduce3.yaml:308", "engine/generated/VariableType.ts:11734");
 registerKernel(ops.argsort_stable_out, "Autograd", (ks, self, stable, dim, descending, out) => {
   const _result = below_autograd(() => ops.argsort_stable_out.redispatch(ks.and(after_autograd_keyset), self, stable, dim, descending, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with argsort_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::argsort_stable_out", "engine/ops/native_functions/select.yaml:66", "engine/generated/VariableType.ts:11475");
+}, "VariableType::argsort_stable_out", "engine/ops/native_functions/select.yaml:66", "engine/generated/VariableType.ts:11739");
 registerKernel(ops._unsafe_view_out, "Autograd", (ks, self, size, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("_unsafe_view");
   const _result = below_autograd(() => ops._unsafe_view_out.redispatch(ks.and(after_autograd_keyset), self, size, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with _unsafe_view_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::_unsafe_view_out", "engine/ops/native_functions/shape.yaml:59", "engine/generated/VariableType.ts:11480");
+}, "VariableType::_unsafe_view_out", "engine/ops/native_functions/shape.yaml:59", "engine/generated/VariableType.ts:11744");
 registerKernel(ops.clone_out, "Autograd", (ks, self, memory_format, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("clone");
   const _result = below_autograd(() => ops.clone_out.redispatch(ks.and(after_autograd_keyset), self, memory_format, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with clone_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::clone_out", "engine/ops/native_functions/shape.yaml:223", "engine/generated/VariableType.ts:11486");
+}, "VariableType::clone_out", "engine/ops/native_functions/shape.yaml:223", "engine/generated/VariableType.ts:11750");
 registerKernel(ops.copy_out, "Autograd", (ks, self, src, non_blocking, out) => {
   const _result = below_autograd(() => ops.copy_out.redispatch(ks.and(after_autograd_keyset), self, src, non_blocking, out));
   if ((isFwGradDefined(self) || isFwGradDefined(src) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with copy_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::copy_out", "engine/ops/native_functions/shape.yaml:235", "engine/generated/VariableType.ts:11492");
+}, "VariableType::copy_out", "engine/ops/native_functions/shape.yaml:235", "engine/generated/VariableType.ts:11756");
 registerKernel(ops._to_copy_out, "Autograd", (ks, self, non_blocking, memory_format, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("_to_copy");
   const _result = below_autograd(() => ops._to_copy_out.redispatch(ks.and(after_autograd_keyset), self, non_blocking, memory_format, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with _to_copy_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::_to_copy_out", "engine/ops/native_functions/shape.yaml:242", "engine/generated/VariableType.ts:11497");
+}, "VariableType::_to_copy_out", "engine/ops/native_functions/shape.yaml:242", "engine/generated/VariableType.ts:11761");
 registerKernel(ops.zero_default, "Autograd", (ks, self) => {
-  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::zero", self) : null;
+  const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
+  let grad_fn: ZeroBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new ZeroBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+  }
   const _result = below_autograd(() => ops.zero_default.redispatch(ks.and(after_autograd_keyset), self));
-  if (grad_fn) note_node_created(grad_fn);
-  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
-  if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with zero that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+    note_node_created(grad_fn);
+  }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    result_new_fw_grad_opt = self_t.zero_();
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::zero_default", "engine/ops/native_functions/shape.yaml:276", "engine/generated/VariableType.ts:11503");
+}, "VariableType::zero_default", "engine/ops/native_functions/shape.yaml:276", "engine/generated/VariableType.ts:11767");
 registerKernel(ops.zero_out, "Autograd", (ks, self, out) => {
   const _result = below_autograd(() => ops.zero_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with zero_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::zero_out", "engine/ops/native_functions/shape.yaml:276", "engine/generated/VariableType.ts:11511");
+}, "VariableType::zero_out", "engine/ops/native_functions/shape.yaml:276", "engine/generated/VariableType.ts:11789");
 registerKernel(ops.empty_strided_out, "Autograd", (ks, size, stride, out) => {
   const _result = below_autograd(() => ops.empty_strided_out.redispatch(ks.and(after_autograd_keyset), size, stride, out));
   if ((isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with empty_strided_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::empty_strided_out", "engine/ops/native_functions/shape.yaml:284", "engine/generated/VariableType.ts:11516");
+}, "VariableType::empty_strided_out", "engine/ops/native_functions/shape.yaml:284", "engine/generated/VariableType.ts:11794");
 registerKernel(ops.empty_like_out, "Autograd", (ks, self, memory_format, out) => {
   const _result = below_autograd(() => ops.empty_like_out.redispatch(ks.and(after_autograd_keyset), self, memory_format, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with empty_like_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::empty_like_out", "engine/ops/native_functions/shape.yaml:290", "engine/generated/VariableType.ts:11521");
+}, "VariableType::empty_like_out", "engine/ops/native_functions/shape.yaml:290", "engine/generated/VariableType.ts:11799");
 registerKernel(ops.zeros_like_out, "Autograd", (ks, self, memory_format, out) => {
   const _result = below_autograd(() => ops.zeros_like_out.redispatch(ks.and(after_autograd_keyset), self, memory_format, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with zeros_like_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::zeros_like_out", "engine/ops/native_functions/shape.yaml:300", "engine/generated/VariableType.ts:11526");
+}, "VariableType::zeros_like_out", "engine/ops/native_functions/shape.yaml:300", "engine/generated/VariableType.ts:11804");
 registerKernel(ops.ones_like_out, "Autograd", (ks, self, memory_format, out) => {
   const _result = below_autograd(() => ops.ones_like_out.redispatch(ks.and(after_autograd_keyset), self, memory_format, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with ones_like_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::ones_like_out", "engine/ops/native_functions/shape.yaml:307", "engine/generated/VariableType.ts:11531");
+}, "VariableType::ones_like_out", "engine/ops/native_functions/shape.yaml:307", "engine/generated/VariableType.ts:11809");
 registerKernel(ops.full_like_out, "Autograd", (ks, self, fill_value, memory_format, out) => {
   const _result = below_autograd(() => ops.full_like_out.redispatch(ks.and(after_autograd_keyset), self, fill_value, memory_format, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with full_like_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::full_like_out", "engine/ops/native_functions/shape.yaml:318", "engine/generated/VariableType.ts:11536");
+}, "VariableType::full_like_out", "engine/ops/native_functions/shape.yaml:318", "engine/generated/VariableType.ts:11814");
 registerKernel(ops.isnan_out, "Autograd", (ks, self, out) => {
   const _result = below_autograd(() => ops.isnan_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with isnan_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::isnan_out", "engine/ops/native_functions/unary.yaml:715", "engine/generated/VariableType.ts:11541");
+}, "VariableType::isnan_out", "engine/ops/native_functions/unary.yaml:715", "engine/generated/VariableType.ts:11819");
 registerKernel(ops.isinf_out, "Autograd", (ks, self, out) => {
   const _result = below_autograd(() => ops.isinf_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with isinf_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::isinf_out", "engine/ops/native_functions/unary.yaml:721", "engine/generated/VariableType.ts:11546");
+}, "VariableType::isinf_out", "engine/ops/native_functions/unary.yaml:721", "engine/generated/VariableType.ts:11824");
 registerKernel(ops.upsample_nearest1d_vec_out, "Autograd", (ks, input, output_size, scale_factors, out) => {
   if (compute_requires_grad(input)) throw_error_out_requires_grad("upsample_nearest1d");
   const _result = below_autograd(() => ops.upsample_nearest1d_vec_out.redispatch(ks.and(after_autograd_keyset), input, output_size, scale_factors, out));
   if ((isFwGradDefined(input) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with upsample_nearest1d_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::upsample_nearest1d_vec_out", "engine/ops/native_functions/vision.yaml:13", "engine/generated/VariableType.ts:11551");
+}, "VariableType::upsample_nearest1d_vec_out", "engine/ops/native_functions/vision.yaml:13", "engine/generated/VariableType.ts:11829");
 registerKernel(ops.upsample_nearest2d_vec_out, "Autograd", (ks, input, output_size, scale_factors, out) => {
   if (compute_requires_grad(input)) throw_error_out_requires_grad("upsample_nearest2d");
   const _result = below_autograd(() => ops.upsample_nearest2d_vec_out.redispatch(ks.and(after_autograd_keyset), input, output_size, scale_factors, out));
   if ((isFwGradDefined(input) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with upsample_nearest2d_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::upsample_nearest2d_vec_out", "engine/ops/native_functions/vision.yaml:19", "engine/generated/VariableType.ts:11557");
+}, "VariableType::upsample_nearest2d_vec_out", "engine/ops/native_functions/vision.yaml:19", "engine/generated/VariableType.ts:11835");
 registerKernel(ops.upsample_bilinear2d_vec_out, "Autograd", (ks, input, output_size, align_corners, scale_factors, out) => {
   if (compute_requires_grad(input)) throw_error_out_requires_grad("upsample_bilinear2d");
   const _result = below_autograd(() => ops.upsample_bilinear2d_vec_out.redispatch(ks.and(after_autograd_keyset), input, output_size, align_corners, scale_factors, out));
   if ((isFwGradDefined(input) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with upsample_bilinear2d_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::upsample_bilinear2d_vec_out", "engine/ops/native_functions/vision.yaml:25", "engine/generated/VariableType.ts:11563");
+}, "VariableType::upsample_bilinear2d_vec_out", "engine/ops/native_functions/vision.yaml:25", "engine/generated/VariableType.ts:11841");
 registerKernel(ops.pixel_shuffle_out, "Autograd", (ks, self, upscale_factor, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("pixel_shuffle");
   const _result = below_autograd(() => ops.pixel_shuffle_out.redispatch(ks.and(after_autograd_keyset), self, upscale_factor, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with pixel_shuffle_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::pixel_shuffle_out", "engine/ops/native_functions/vision.yaml:63", "engine/generated/VariableType.ts:11569");
+}, "VariableType::pixel_shuffle_out", "engine/ops/native_functions/vision.yaml:63", "engine/generated/VariableType.ts:11847");
 registerKernel(ops.pixel_unshuffle_out, "Autograd", (ks, self, downscale_factor, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("pixel_unshuffle");
   const _result = below_autograd(() => ops.pixel_unshuffle_out.redispatch(ks.and(after_autograd_keyset), self, downscale_factor, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with pixel_unshuffle_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::pixel_unshuffle_out", "engine/ops/native_functions/vision.yaml:69", "engine/generated/VariableType.ts:11575");
+}, "VariableType::pixel_unshuffle_out", "engine/ops/native_functions/vision.yaml:69", "engine/generated/VariableType.ts:11853");
 registerKernel(ops.upsample_bilinear2d_backward_vec_out, "Autograd", (ks, grad_output, output_size, input_size, align_corners, scale_factors, out) => {
   if (compute_requires_grad(grad_output)) throw_error_out_requires_grad("upsample_bilinear2d_backward");
   const _result = below_autograd(() => ops.upsample_bilinear2d_backward_vec_out.redispatch(ks.and(after_autograd_keyset), grad_output, output_size, input_size, align_corners, scale_factors, out));
   if ((isFwGradDefined(grad_output) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with upsample_bilinear2d_backward_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::upsample_bilinear2d_backward_vec_out", "engine/ops/native_functions/vision.yaml:103", "engine/generated/VariableType.ts:11581");
+}, "VariableType::upsample_bilinear2d_backward_vec_out", "engine/ops/native_functions/vision.yaml:103", "engine/generated/VariableType.ts:11859");
 registerKernel(ops.upsample_nearest1d_backward_vec_out, "Autograd", (ks, grad_output, output_size, input_size, scale_factors, out) => {
   if (compute_requires_grad(grad_output)) throw_error_out_requires_grad("upsample_nearest1d_backward");
   const _result = below_autograd(() => ops.upsample_nearest1d_backward_vec_out.redispatch(ks.and(after_autograd_keyset), grad_output, output_size, input_size, scale_factors, out));
   if ((isFwGradDefined(grad_output) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with upsample_nearest1d_backward_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::upsample_nearest1d_backward_vec_out", "engine/ops/native_functions/vision.yaml:109", "engine/generated/VariableType.ts:11587");
+}, "VariableType::upsample_nearest1d_backward_vec_out", "engine/ops/native_functions/vision.yaml:109", "engine/generated/VariableType.ts:11865");
 registerKernel(ops.upsample_nearest2d_backward_vec_out, "Autograd", (ks, grad_output, output_size, input_size, scale_factors, out) => {
   if (compute_requires_grad(grad_output)) throw_error_out_requires_grad("upsample_nearest2d_backward");
   const _result = below_autograd(() => ops.upsample_nearest2d_backward_vec_out.redispatch(ks.and(after_autograd_keyset), grad_output, output_size, input_size, scale_factors, out));
   if ((isFwGradDefined(grad_output) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with upsample_nearest2d_backward_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::upsample_nearest2d_backward_vec_out", "engine/ops/native_functions/vision.yaml:115", "engine/generated/VariableType.ts:11593");
+}, "VariableType::upsample_nearest2d_backward_vec_out", "engine/ops/native_functions/vision.yaml:115", "engine/generated/VariableType.ts:11871");

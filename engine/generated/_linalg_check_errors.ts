@@ -9,9 +9,9 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- _linalg_check_errors (engine/ops/native_functions/linalg.yaml:229) ----
-export const _linalg_check_errors_default = defineOp("aten::_linalg_check_errors(Tensor info, str api_name, *, bool is_matrix) -> ()", "engine/ops/native_functions/linalg.yaml:229");
-registerKernel(_linalg_check_errors_default, "CompositeExplicitAutograd", (ks, info, api_name, is_matrix) => native._linalg_check_errors_op(info, api_name, is_matrix), "native._linalg_check_errors_op", "engine/ops/native_functions/linalg.yaml:229", "engine/generated/_linalg_check_errors.ts:14");
+// ---- _linalg_check_errors (engine/ops/native_functions/linalg.yaml:236) ----
+export const _linalg_check_errors_default = defineOp("aten::_linalg_check_errors(Tensor info, str api_name, *, bool is_matrix) -> ()", "engine/ops/native_functions/linalg.yaml:236");
+registerKernel(_linalg_check_errors_default, "CompositeExplicitAutograd", (ks, info, api_name, is_matrix) => native._linalg_check_errors_op(info, api_name, is_matrix), "native._linalg_check_errors_op", "engine/ops/native_functions/linalg.yaml:236", "engine/generated/_linalg_check_errors.ts:14");
 
 // torch._linalg_check_errors: _linalg_check_errors
 const _linalg_check_errors_parser = new PythonArgParser(["_linalg_check_errors(Tensor info, str api_name, *, bool is_matrix)"]);

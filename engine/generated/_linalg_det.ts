@@ -9,16 +9,16 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- _linalg_det (engine/ops/native_functions/linalg.yaml:259) ----
-export const _linalg_det_default = defineOp("aten::_linalg_det(Tensor A) -> (Tensor result, Tensor LU, Tensor pivots)", "engine/ops/native_functions/linalg.yaml:259");
-registerKernel(_linalg_det_default, "CPU", (ks, A) => native._linalg_det_out(A, null, null, null, "functional"), "native._linalg_det_out", "engine/ops/native_functions/linalg.yaml:262", "engine/generated/_linalg_det.ts:14"); // (structured_delegate: _linalg_det.result)
-registerKernel(_linalg_det_default, "Meta", (ks, A) => native._linalg_det_out(A, null, null, null, "functional"), "native._linalg_det_out", "engine/ops/native_functions/linalg.yaml:262", "engine/generated/_linalg_det.ts:15"); // (structured_delegate: _linalg_det.result)
-registerKernel(_linalg_det_default, "CompositeExplicitAutogradNonFunctional", (ks, A) => native._linalg_det_out(A, null, null, null, "functional"), "native._linalg_det_out", "engine/ops/native_functions/linalg.yaml:262", "engine/generated/_linalg_det.ts:16"); // (structured_delegate: _linalg_det.result)
+// ---- _linalg_det (engine/ops/native_functions/linalg.yaml:266) ----
+export const _linalg_det_default = defineOp("aten::_linalg_det(Tensor A) -> (Tensor result, Tensor LU, Tensor pivots)", "engine/ops/native_functions/linalg.yaml:266");
+registerKernel(_linalg_det_default, "CPU", (ks, A) => native._linalg_det_out(A, null, null, null, "functional"), "native._linalg_det_out", "engine/ops/native_functions/linalg.yaml:269", "engine/generated/_linalg_det.ts:14"); // (structured_delegate: _linalg_det.result)
+registerKernel(_linalg_det_default, "Meta", (ks, A) => native._linalg_det_out(A, null, null, null, "functional"), "native._linalg_det_out", "engine/ops/native_functions/linalg.yaml:269", "engine/generated/_linalg_det.ts:15"); // (structured_delegate: _linalg_det.result)
+registerKernel(_linalg_det_default, "CompositeExplicitAutogradNonFunctional", (ks, A) => native._linalg_det_out(A, null, null, null, "functional"), "native._linalg_det_out", "engine/ops/native_functions/linalg.yaml:269", "engine/generated/_linalg_det.ts:16"); // (structured_delegate: _linalg_det.result)
 
-// ---- _linalg_det.result (engine/ops/native_functions/linalg.yaml:262) ----
-export const _linalg_det_result = defineOp("aten::_linalg_det.result(Tensor A, *, Tensor(a!) result, Tensor(b!) LU, Tensor(c!) pivots) -> (Tensor(a!) result, Tensor(b!) LU, Tensor(c!) pivots)", "engine/ops/native_functions/linalg.yaml:262");
-registerKernel(_linalg_det_result, "CPU", (ks, A, result, LU, pivots) => native._linalg_det_out(A, result, LU, pivots, "out"), "native._linalg_det_out", "engine/ops/native_functions/linalg.yaml:262", "engine/generated/_linalg_det.ts:20");
-registerKernel(_linalg_det_result, "Meta", (ks, A, result, LU, pivots) => native._linalg_det_out(A, result, LU, pivots, "out"), "native._linalg_det_out", "engine/ops/native_functions/linalg.yaml:262", "engine/generated/_linalg_det.ts:21");
+// ---- _linalg_det.result (engine/ops/native_functions/linalg.yaml:269) ----
+export const _linalg_det_result = defineOp("aten::_linalg_det.result(Tensor A, *, Tensor(a!) result, Tensor(b!) LU, Tensor(c!) pivots) -> (Tensor(a!) result, Tensor(b!) LU, Tensor(c!) pivots)", "engine/ops/native_functions/linalg.yaml:269");
+registerKernel(_linalg_det_result, "CPU", (ks, A, result, LU, pivots) => native._linalg_det_out(A, result, LU, pivots, "out"), "native._linalg_det_out", "engine/ops/native_functions/linalg.yaml:269", "engine/generated/_linalg_det.ts:20");
+registerKernel(_linalg_det_result, "Meta", (ks, A, result, LU, pivots) => native._linalg_det_out(A, result, LU, pivots, "out"), "native._linalg_det_out", "engine/ops/native_functions/linalg.yaml:269", "engine/generated/_linalg_det.ts:21");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(_linalg_det_result, "ADInplaceOrView", (ks, A, result, LU, pivots) => {
   const result_ = _linalg_det_result.redispatch(ks.and(after_ADInplaceOrView_keyset), A, result, LU, pivots);
@@ -26,7 +26,7 @@ registerKernel(_linalg_det_result, "ADInplaceOrView", (ks, A, result, LU, pivots
   increment_version(LU);
   increment_version(pivots);
   return result_;
-}, "ADInplaceOrView", "engine/ops/native_functions/linalg.yaml:262", "engine/generated/_linalg_det.ts:23");
+}, "ADInplaceOrView", "engine/ops/native_functions/linalg.yaml:269", "engine/generated/_linalg_det.ts:23");
 
 // torch._linalg_det: _linalg_det / _linalg_det.result
 const _linalg_det_parser = new PythonArgParser(["_linalg_det(Tensor A, *, Tensor[] out=None)"]);

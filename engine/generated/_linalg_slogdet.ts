@@ -9,16 +9,16 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- _linalg_slogdet (engine/ops/native_functions/linalg.yaml:283) ----
-export const _linalg_slogdet_default = defineOp("aten::_linalg_slogdet(Tensor A) -> (Tensor sign, Tensor logabsdet, Tensor LU, Tensor pivots)", "engine/ops/native_functions/linalg.yaml:283");
-registerKernel(_linalg_slogdet_default, "CPU", (ks, A) => native._linalg_slogdet_out(A, null, null, null, null, "functional"), "native._linalg_slogdet_out", "engine/ops/native_functions/linalg.yaml:286", "engine/generated/_linalg_slogdet.ts:14"); // (structured_delegate: _linalg_slogdet.sign)
-registerKernel(_linalg_slogdet_default, "Meta", (ks, A) => native._linalg_slogdet_out(A, null, null, null, null, "functional"), "native._linalg_slogdet_out", "engine/ops/native_functions/linalg.yaml:286", "engine/generated/_linalg_slogdet.ts:15"); // (structured_delegate: _linalg_slogdet.sign)
-registerKernel(_linalg_slogdet_default, "CompositeExplicitAutogradNonFunctional", (ks, A) => native._linalg_slogdet_out(A, null, null, null, null, "functional"), "native._linalg_slogdet_out", "engine/ops/native_functions/linalg.yaml:286", "engine/generated/_linalg_slogdet.ts:16"); // (structured_delegate: _linalg_slogdet.sign)
+// ---- _linalg_slogdet (engine/ops/native_functions/linalg.yaml:290) ----
+export const _linalg_slogdet_default = defineOp("aten::_linalg_slogdet(Tensor A) -> (Tensor sign, Tensor logabsdet, Tensor LU, Tensor pivots)", "engine/ops/native_functions/linalg.yaml:290");
+registerKernel(_linalg_slogdet_default, "CPU", (ks, A) => native._linalg_slogdet_out(A, null, null, null, null, "functional"), "native._linalg_slogdet_out", "engine/ops/native_functions/linalg.yaml:293", "engine/generated/_linalg_slogdet.ts:14"); // (structured_delegate: _linalg_slogdet.sign)
+registerKernel(_linalg_slogdet_default, "Meta", (ks, A) => native._linalg_slogdet_out(A, null, null, null, null, "functional"), "native._linalg_slogdet_out", "engine/ops/native_functions/linalg.yaml:293", "engine/generated/_linalg_slogdet.ts:15"); // (structured_delegate: _linalg_slogdet.sign)
+registerKernel(_linalg_slogdet_default, "CompositeExplicitAutogradNonFunctional", (ks, A) => native._linalg_slogdet_out(A, null, null, null, null, "functional"), "native._linalg_slogdet_out", "engine/ops/native_functions/linalg.yaml:293", "engine/generated/_linalg_slogdet.ts:16"); // (structured_delegate: _linalg_slogdet.sign)
 
-// ---- _linalg_slogdet.sign (engine/ops/native_functions/linalg.yaml:286) ----
-export const _linalg_slogdet_sign = defineOp("aten::_linalg_slogdet.sign(Tensor A, *, Tensor(a!) sign, Tensor(b!) logabsdet, Tensor(c!) LU, Tensor(d!) pivots) -> (Tensor(a!) sign, Tensor(b!) logabsdet, Tensor(c!) LU, Tensor(d!) pivots)", "engine/ops/native_functions/linalg.yaml:286");
-registerKernel(_linalg_slogdet_sign, "CPU", (ks, A, sign, logabsdet, LU, pivots) => native._linalg_slogdet_out(A, sign, logabsdet, LU, pivots, "out"), "native._linalg_slogdet_out", "engine/ops/native_functions/linalg.yaml:286", "engine/generated/_linalg_slogdet.ts:20");
-registerKernel(_linalg_slogdet_sign, "Meta", (ks, A, sign, logabsdet, LU, pivots) => native._linalg_slogdet_out(A, sign, logabsdet, LU, pivots, "out"), "native._linalg_slogdet_out", "engine/ops/native_functions/linalg.yaml:286", "engine/generated/_linalg_slogdet.ts:21");
+// ---- _linalg_slogdet.sign (engine/ops/native_functions/linalg.yaml:293) ----
+export const _linalg_slogdet_sign = defineOp("aten::_linalg_slogdet.sign(Tensor A, *, Tensor(a!) sign, Tensor(b!) logabsdet, Tensor(c!) LU, Tensor(d!) pivots) -> (Tensor(a!) sign, Tensor(b!) logabsdet, Tensor(c!) LU, Tensor(d!) pivots)", "engine/ops/native_functions/linalg.yaml:293");
+registerKernel(_linalg_slogdet_sign, "CPU", (ks, A, sign, logabsdet, LU, pivots) => native._linalg_slogdet_out(A, sign, logabsdet, LU, pivots, "out"), "native._linalg_slogdet_out", "engine/ops/native_functions/linalg.yaml:293", "engine/generated/_linalg_slogdet.ts:20");
+registerKernel(_linalg_slogdet_sign, "Meta", (ks, A, sign, logabsdet, LU, pivots) => native._linalg_slogdet_out(A, sign, logabsdet, LU, pivots, "out"), "native._linalg_slogdet_out", "engine/ops/native_functions/linalg.yaml:293", "engine/generated/_linalg_slogdet.ts:21");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(_linalg_slogdet_sign, "ADInplaceOrView", (ks, A, sign, logabsdet, LU, pivots) => {
   const result = _linalg_slogdet_sign.redispatch(ks.and(after_ADInplaceOrView_keyset), A, sign, logabsdet, LU, pivots);
@@ -27,7 +27,7 @@ registerKernel(_linalg_slogdet_sign, "ADInplaceOrView", (ks, A, sign, logabsdet,
   increment_version(LU);
   increment_version(pivots);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/linalg.yaml:286", "engine/generated/_linalg_slogdet.ts:23");
+}, "ADInplaceOrView", "engine/ops/native_functions/linalg.yaml:293", "engine/generated/_linalg_slogdet.ts:23");
 
 // torch._linalg_slogdet: _linalg_slogdet / _linalg_slogdet.sign
 const _linalg_slogdet_parser = new PythonArgParser(["_linalg_slogdet(Tensor A, *, Tensor[] out=None)"]);

@@ -9,16 +9,16 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- _linalg_solve_ex (engine/ops/native_functions/linalg.yaml:395) ----
-export const _linalg_solve_ex_default = defineOp("aten::_linalg_solve_ex(Tensor A, Tensor B, *, bool left=True, bool check_errors=False) -> (Tensor result, Tensor LU, Tensor pivots, Tensor info)", "engine/ops/native_functions/linalg.yaml:395");
-registerKernel(_linalg_solve_ex_default, "CPU", (ks, A, B, left, check_errors) => native._linalg_solve_ex_out(A, B, left, check_errors, null, null, null, null, "functional"), "native._linalg_solve_ex_out", "engine/ops/native_functions/linalg.yaml:398", "engine/generated/_linalg_solve_ex.ts:14"); // (structured_delegate: _linalg_solve_ex.result)
-registerKernel(_linalg_solve_ex_default, "Meta", (ks, A, B, left, check_errors) => native._linalg_solve_ex_out(A, B, left, check_errors, null, null, null, null, "functional"), "native._linalg_solve_ex_out", "engine/ops/native_functions/linalg.yaml:398", "engine/generated/_linalg_solve_ex.ts:15"); // (structured_delegate: _linalg_solve_ex.result)
-registerKernel(_linalg_solve_ex_default, "CompositeExplicitAutogradNonFunctional", (ks, A, B, left, check_errors) => native._linalg_solve_ex_out(A, B, left, check_errors, null, null, null, null, "functional"), "native._linalg_solve_ex_out", "engine/ops/native_functions/linalg.yaml:398", "engine/generated/_linalg_solve_ex.ts:16"); // (structured_delegate: _linalg_solve_ex.result)
+// ---- _linalg_solve_ex (engine/ops/native_functions/linalg.yaml:402) ----
+export const _linalg_solve_ex_default = defineOp("aten::_linalg_solve_ex(Tensor A, Tensor B, *, bool left=True, bool check_errors=False) -> (Tensor result, Tensor LU, Tensor pivots, Tensor info)", "engine/ops/native_functions/linalg.yaml:402");
+registerKernel(_linalg_solve_ex_default, "CPU", (ks, A, B, left, check_errors) => native._linalg_solve_ex_out(A, B, left, check_errors, null, null, null, null, "functional"), "native._linalg_solve_ex_out", "engine/ops/native_functions/linalg.yaml:405", "engine/generated/_linalg_solve_ex.ts:14"); // (structured_delegate: _linalg_solve_ex.result)
+registerKernel(_linalg_solve_ex_default, "Meta", (ks, A, B, left, check_errors) => native._linalg_solve_ex_out(A, B, left, check_errors, null, null, null, null, "functional"), "native._linalg_solve_ex_out", "engine/ops/native_functions/linalg.yaml:405", "engine/generated/_linalg_solve_ex.ts:15"); // (structured_delegate: _linalg_solve_ex.result)
+registerKernel(_linalg_solve_ex_default, "CompositeExplicitAutogradNonFunctional", (ks, A, B, left, check_errors) => native._linalg_solve_ex_out(A, B, left, check_errors, null, null, null, null, "functional"), "native._linalg_solve_ex_out", "engine/ops/native_functions/linalg.yaml:405", "engine/generated/_linalg_solve_ex.ts:16"); // (structured_delegate: _linalg_solve_ex.result)
 
-// ---- _linalg_solve_ex.result (engine/ops/native_functions/linalg.yaml:398) ----
-export const _linalg_solve_ex_result = defineOp("aten::_linalg_solve_ex.result(Tensor A, Tensor B, *, bool left=True, bool check_errors=False, Tensor(a!) result, Tensor(b!) LU, Tensor(c!) pivots, Tensor(d!) info) -> (Tensor(a!) result, Tensor(b!) LU, Tensor(c!) pivots, Tensor(d!) info)", "engine/ops/native_functions/linalg.yaml:398");
-registerKernel(_linalg_solve_ex_result, "CPU", (ks, A, B, left, check_errors, result, LU, pivots, info) => native._linalg_solve_ex_out(A, B, left, check_errors, result, LU, pivots, info, "out"), "native._linalg_solve_ex_out", "engine/ops/native_functions/linalg.yaml:398", "engine/generated/_linalg_solve_ex.ts:20");
-registerKernel(_linalg_solve_ex_result, "Meta", (ks, A, B, left, check_errors, result, LU, pivots, info) => native._linalg_solve_ex_out(A, B, left, check_errors, result, LU, pivots, info, "out"), "native._linalg_solve_ex_out", "engine/ops/native_functions/linalg.yaml:398", "engine/generated/_linalg_solve_ex.ts:21");
+// ---- _linalg_solve_ex.result (engine/ops/native_functions/linalg.yaml:405) ----
+export const _linalg_solve_ex_result = defineOp("aten::_linalg_solve_ex.result(Tensor A, Tensor B, *, bool left=True, bool check_errors=False, Tensor(a!) result, Tensor(b!) LU, Tensor(c!) pivots, Tensor(d!) info) -> (Tensor(a!) result, Tensor(b!) LU, Tensor(c!) pivots, Tensor(d!) info)", "engine/ops/native_functions/linalg.yaml:405");
+registerKernel(_linalg_solve_ex_result, "CPU", (ks, A, B, left, check_errors, result, LU, pivots, info) => native._linalg_solve_ex_out(A, B, left, check_errors, result, LU, pivots, info, "out"), "native._linalg_solve_ex_out", "engine/ops/native_functions/linalg.yaml:405", "engine/generated/_linalg_solve_ex.ts:20");
+registerKernel(_linalg_solve_ex_result, "Meta", (ks, A, B, left, check_errors, result, LU, pivots, info) => native._linalg_solve_ex_out(A, B, left, check_errors, result, LU, pivots, info, "out"), "native._linalg_solve_ex_out", "engine/ops/native_functions/linalg.yaml:405", "engine/generated/_linalg_solve_ex.ts:21");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(_linalg_solve_ex_result, "ADInplaceOrView", (ks, A, B, left, check_errors, result, LU, pivots, info) => {
   const result_ = _linalg_solve_ex_result.redispatch(ks.and(after_ADInplaceOrView_keyset), A, B, left, check_errors, result, LU, pivots, info);
@@ -27,7 +27,7 @@ registerKernel(_linalg_solve_ex_result, "ADInplaceOrView", (ks, A, B, left, chec
   increment_version(pivots);
   increment_version(info);
   return result_;
-}, "ADInplaceOrView", "engine/ops/native_functions/linalg.yaml:398", "engine/generated/_linalg_solve_ex.ts:23");
+}, "ADInplaceOrView", "engine/ops/native_functions/linalg.yaml:405", "engine/generated/_linalg_solve_ex.ts:23");
 
 // torch._linalg_solve_ex: _linalg_solve_ex / _linalg_solve_ex.result
 const _linalg_solve_ex_parser = new PythonArgParser(["_linalg_solve_ex(Tensor A, Tensor B, *, bool left=True, bool check_errors=False, Tensor[] out=None)"]);

@@ -9,16 +9,16 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- _linalg_svd (engine/ops/native_functions/linalg.yaml:360) ----
-export const _linalg_svd_default = defineOp("aten::_linalg_svd(Tensor A, bool full_matrices=False, bool compute_uv=True, *, str? driver=None) -> (Tensor U, Tensor S, Tensor Vh)", "engine/ops/native_functions/linalg.yaml:360");
-registerKernel(_linalg_svd_default, "CPU", (ks, A, full_matrices, compute_uv, driver) => native._linalg_svd_out(A, full_matrices, compute_uv, driver, null, null, null, "functional"), "native._linalg_svd_out", "engine/ops/native_functions/linalg.yaml:364", "engine/generated/_linalg_svd.ts:14"); // (structured_delegate: _linalg_svd.U)
-registerKernel(_linalg_svd_default, "Meta", (ks, A, full_matrices, compute_uv, driver) => native._linalg_svd_out(A, full_matrices, compute_uv, driver, null, null, null, "functional"), "native._linalg_svd_out", "engine/ops/native_functions/linalg.yaml:364", "engine/generated/_linalg_svd.ts:15"); // (structured_delegate: _linalg_svd.U)
-registerKernel(_linalg_svd_default, "CompositeExplicitAutogradNonFunctional", (ks, A, full_matrices, compute_uv, driver) => native._linalg_svd_out(A, full_matrices, compute_uv, driver, null, null, null, "functional"), "native._linalg_svd_out", "engine/ops/native_functions/linalg.yaml:364", "engine/generated/_linalg_svd.ts:16"); // (structured_delegate: _linalg_svd.U)
+// ---- _linalg_svd (engine/ops/native_functions/linalg.yaml:367) ----
+export const _linalg_svd_default = defineOp("aten::_linalg_svd(Tensor A, bool full_matrices=False, bool compute_uv=True, *, str? driver=None) -> (Tensor U, Tensor S, Tensor Vh)", "engine/ops/native_functions/linalg.yaml:367");
+registerKernel(_linalg_svd_default, "CPU", (ks, A, full_matrices, compute_uv, driver) => native._linalg_svd_out(A, full_matrices, compute_uv, driver, null, null, null, "functional"), "native._linalg_svd_out", "engine/ops/native_functions/linalg.yaml:371", "engine/generated/_linalg_svd.ts:14"); // (structured_delegate: _linalg_svd.U)
+registerKernel(_linalg_svd_default, "Meta", (ks, A, full_matrices, compute_uv, driver) => native._linalg_svd_out(A, full_matrices, compute_uv, driver, null, null, null, "functional"), "native._linalg_svd_out", "engine/ops/native_functions/linalg.yaml:371", "engine/generated/_linalg_svd.ts:15"); // (structured_delegate: _linalg_svd.U)
+registerKernel(_linalg_svd_default, "CompositeExplicitAutogradNonFunctional", (ks, A, full_matrices, compute_uv, driver) => native._linalg_svd_out(A, full_matrices, compute_uv, driver, null, null, null, "functional"), "native._linalg_svd_out", "engine/ops/native_functions/linalg.yaml:371", "engine/generated/_linalg_svd.ts:16"); // (structured_delegate: _linalg_svd.U)
 
-// ---- _linalg_svd.U (engine/ops/native_functions/linalg.yaml:364) ----
-export const _linalg_svd_U = defineOp("aten::_linalg_svd.U(Tensor A, bool full_matrices=False, bool compute_uv=True, *, str? driver=None, Tensor(a!) U, Tensor(b!) S, Tensor(c!) Vh) -> (Tensor(a!) U, Tensor(b!) S, Tensor(c!) Vh)", "engine/ops/native_functions/linalg.yaml:364");
-registerKernel(_linalg_svd_U, "CPU", (ks, A, full_matrices, compute_uv, driver, U, S, Vh) => native._linalg_svd_out(A, full_matrices, compute_uv, driver, U, S, Vh, "out"), "native._linalg_svd_out", "engine/ops/native_functions/linalg.yaml:364", "engine/generated/_linalg_svd.ts:20");
-registerKernel(_linalg_svd_U, "Meta", (ks, A, full_matrices, compute_uv, driver, U, S, Vh) => native._linalg_svd_out(A, full_matrices, compute_uv, driver, U, S, Vh, "out"), "native._linalg_svd_out", "engine/ops/native_functions/linalg.yaml:364", "engine/generated/_linalg_svd.ts:21");
+// ---- _linalg_svd.U (engine/ops/native_functions/linalg.yaml:371) ----
+export const _linalg_svd_U = defineOp("aten::_linalg_svd.U(Tensor A, bool full_matrices=False, bool compute_uv=True, *, str? driver=None, Tensor(a!) U, Tensor(b!) S, Tensor(c!) Vh) -> (Tensor(a!) U, Tensor(b!) S, Tensor(c!) Vh)", "engine/ops/native_functions/linalg.yaml:371");
+registerKernel(_linalg_svd_U, "CPU", (ks, A, full_matrices, compute_uv, driver, U, S, Vh) => native._linalg_svd_out(A, full_matrices, compute_uv, driver, U, S, Vh, "out"), "native._linalg_svd_out", "engine/ops/native_functions/linalg.yaml:371", "engine/generated/_linalg_svd.ts:20");
+registerKernel(_linalg_svd_U, "Meta", (ks, A, full_matrices, compute_uv, driver, U, S, Vh) => native._linalg_svd_out(A, full_matrices, compute_uv, driver, U, S, Vh, "out"), "native._linalg_svd_out", "engine/ops/native_functions/linalg.yaml:371", "engine/generated/_linalg_svd.ts:21");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(_linalg_svd_U, "ADInplaceOrView", (ks, A, full_matrices, compute_uv, driver, U, S, Vh) => {
   const result = _linalg_svd_U.redispatch(ks.and(after_ADInplaceOrView_keyset), A, full_matrices, compute_uv, driver, U, S, Vh);
@@ -26,7 +26,7 @@ registerKernel(_linalg_svd_U, "ADInplaceOrView", (ks, A, full_matrices, compute_
   increment_version(S);
   increment_version(Vh);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/linalg.yaml:364", "engine/generated/_linalg_svd.ts:23");
+}, "ADInplaceOrView", "engine/ops/native_functions/linalg.yaml:371", "engine/generated/_linalg_svd.ts:23");
 
 // torch._linalg_svd: _linalg_svd / _linalg_svd.U
 const _linalg_svd_parser = new PythonArgParser(["_linalg_svd(Tensor A, bool full_matrices=False, bool compute_uv=True, *, str? driver=None, Tensor[] out=None)"]);

@@ -9,37 +9,37 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- add.Tensor (engine/ops/native_functions.yaml:28) ----
+// ---- add.Tensor (engine/ops/native_functions.yaml:38) ----
 // tags: core, pointwise
-export const add_Tensor = defineOp("aten::add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor", "engine/ops/native_functions.yaml:28");
-registerKernel(add_Tensor, "CPU", (ks, self, other, alpha) => native.add_out(self, other, alpha, null, "functional"), "native.add_out", "engine/ops/native_functions.yaml:38", "engine/generated/add.ts:15"); // (structured_delegate: add.out)
-registerKernel(add_Tensor, "Meta", (ks, self, other, alpha) => native.add_out(self, other, alpha, null, "functional"), "native.add_out", "engine/ops/native_functions.yaml:38", "engine/generated/add.ts:16"); // (structured_delegate: add.out)
-registerKernel(add_Tensor, "CompositeExplicitAutogradNonFunctional", (ks, self, other, alpha) => native.add_out(self, other, alpha, null, "functional"), "native.add_out", "engine/ops/native_functions.yaml:38", "engine/generated/add.ts:17"); // (structured_delegate: add.out)
+export const add_Tensor = defineOp("aten::add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor", "engine/ops/native_functions.yaml:38");
+registerKernel(add_Tensor, "CPU", (ks, self, other, alpha) => native.add_out(self, other, alpha, null, "functional"), "native.add_out", "engine/ops/native_functions.yaml:48", "engine/generated/add.ts:15"); // (structured_delegate: add.out)
+registerKernel(add_Tensor, "Meta", (ks, self, other, alpha) => native.add_out(self, other, alpha, null, "functional"), "native.add_out", "engine/ops/native_functions.yaml:48", "engine/generated/add.ts:16"); // (structured_delegate: add.out)
+registerKernel(add_Tensor, "CompositeExplicitAutogradNonFunctional", (ks, self, other, alpha) => native.add_out(self, other, alpha, null, "functional"), "native.add_out", "engine/ops/native_functions.yaml:48", "engine/generated/add.ts:17"); // (structured_delegate: add.out)
 
-// ---- add_.Tensor (engine/ops/native_functions.yaml:33) ----
+// ---- add_.Tensor (engine/ops/native_functions.yaml:43) ----
 // tags: pointwise
-export const add__Tensor = defineOp("aten::add_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)", "engine/ops/native_functions.yaml:33");
-registerKernel(add__Tensor, "CPU", (ks, self, other, alpha) => native.add_out(self, other, alpha, null, "inplace"), "native.add_out", "engine/ops/native_functions.yaml:38", "engine/generated/add.ts:22"); // (structured_delegate: add.out)
-registerKernel(add__Tensor, "Meta", (ks, self, other, alpha) => native.add_out(self, other, alpha, null, "inplace"), "native.add_out", "engine/ops/native_functions.yaml:38", "engine/generated/add.ts:23"); // (structured_delegate: add.out)
-registerKernel(add__Tensor, "CompositeExplicitAutogradNonFunctional", (ks, self, other, alpha) => native.add_out(self, other, alpha, null, "inplace"), "native.add_out", "engine/ops/native_functions.yaml:38", "engine/generated/add.ts:24"); // (structured_delegate: add.out)
+export const add__Tensor = defineOp("aten::add_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)", "engine/ops/native_functions.yaml:43");
+registerKernel(add__Tensor, "CPU", (ks, self, other, alpha) => native.add_out(self, other, alpha, null, "inplace"), "native.add_out", "engine/ops/native_functions.yaml:48", "engine/generated/add.ts:22"); // (structured_delegate: add.out)
+registerKernel(add__Tensor, "Meta", (ks, self, other, alpha) => native.add_out(self, other, alpha, null, "inplace"), "native.add_out", "engine/ops/native_functions.yaml:48", "engine/generated/add.ts:23"); // (structured_delegate: add.out)
+registerKernel(add__Tensor, "CompositeExplicitAutogradNonFunctional", (ks, self, other, alpha) => native.add_out(self, other, alpha, null, "inplace"), "native.add_out", "engine/ops/native_functions.yaml:48", "engine/generated/add.ts:24"); // (structured_delegate: add.out)
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(add__Tensor, "ADInplaceOrView", (ks, self, other, alpha) => {
   const result = add__Tensor.redispatch(ks.and(after_ADInplaceOrView_keyset), self, other, alpha);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions.yaml:33", "engine/generated/add.ts:26");
+}, "ADInplaceOrView", "engine/ops/native_functions.yaml:43", "engine/generated/add.ts:26");
 
-// ---- add.out (engine/ops/native_functions.yaml:38) ----
+// ---- add.out (engine/ops/native_functions.yaml:48) ----
 // tags: pointwise
-export const add_out = defineOp("aten::add.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions.yaml:38");
-registerKernel(add_out, "CPU", (ks, self, other, alpha, out) => native.add_out(self, other, alpha, out, "out"), "native.add_out", "engine/ops/native_functions.yaml:38", "engine/generated/add.ts:35");
-registerKernel(add_out, "Meta", (ks, self, other, alpha, out) => native.add_out(self, other, alpha, out, "out"), "native.add_out", "engine/ops/native_functions.yaml:38", "engine/generated/add.ts:36");
+export const add_out = defineOp("aten::add.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions.yaml:48");
+registerKernel(add_out, "CPU", (ks, self, other, alpha, out) => native.add_out(self, other, alpha, out, "out"), "native.add_out", "engine/ops/native_functions.yaml:48", "engine/generated/add.ts:35");
+registerKernel(add_out, "Meta", (ks, self, other, alpha, out) => native.add_out(self, other, alpha, out, "out"), "native.add_out", "engine/ops/native_functions.yaml:48", "engine/generated/add.ts:36");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(add_out, "ADInplaceOrView", (ks, self, other, alpha, out) => {
   const result = add_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, other, alpha, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions.yaml:38", "engine/generated/add.ts:38");
+}, "ADInplaceOrView", "engine/ops/native_functions.yaml:48", "engine/generated/add.ts:38");
 
 // torch.add: add.Tensor / add.out
 const add_parser = new PythonArgParser(["add(Tensor input, Tensor other, *, Scalar alpha=1, Tensor? out=None)"], true);

@@ -9,9 +9,9 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- det (engine/ops/native_functions/linalg.yaml:278) ----
-export const det_default = defineOp("aten::det(Tensor self) -> Tensor", "engine/ops/native_functions/linalg.yaml:278");
-registerKernel(det_default, "CompositeImplicitAutograd", (ks, self) => native.det(self), "native.det", "engine/ops/native_functions/linalg.yaml:278", "engine/generated/det.ts:14");
+// ---- det (engine/ops/native_functions/linalg.yaml:285) ----
+export const det_default = defineOp("aten::det(Tensor self) -> Tensor", "engine/ops/native_functions/linalg.yaml:285");
+registerKernel(det_default, "CompositeImplicitAutograd", (ks, self) => native.det(self), "native.det", "engine/ops/native_functions/linalg.yaml:285", "engine/generated/det.ts:14");
 
 // torch.det: det
 const det_parser = new PythonArgParser(["det(Tensor input)"]);

@@ -9,37 +9,64 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- fill_.Scalar (engine/ops/native_functions.yaml:23) ----
-export const fill__Scalar = defineOp("aten::fill_.Scalar(Tensor(a!) self, Scalar value) -> Tensor(a!)", "engine/ops/native_functions.yaml:23");
-registerKernel(fill__Scalar, "CPU", (ks, self, value) => native.fill_(self, value), "native.fill_", "engine/ops/native_functions.yaml:23", "engine/generated/fill.ts:14");
-registerKernel(fill__Scalar, "Meta", (ks, self, value) => native.fill_(self, value), "native.fill_", "engine/ops/native_functions.yaml:23", "engine/generated/fill.ts:15");
+// ---- fill.Scalar (engine/ops/native_functions.yaml:23) ----
+export const fill_Scalar = defineOp("aten::fill.Scalar(Tensor self, Scalar value) -> Tensor", "engine/ops/native_functions.yaml:23");
+registerKernel(fill_Scalar, "CompositeExplicitAutograd", (ks, self, value) => native.fill(self, value), "native.fill", "engine/ops/native_functions.yaml:23", "engine/generated/fill.ts:14");
+
+// ---- fill.Tensor (engine/ops/native_functions.yaml:28) ----
+export const fill_Tensor = defineOp("aten::fill.Tensor(Tensor self, Tensor value) -> Tensor", "engine/ops/native_functions.yaml:28");
+registerKernel(fill_Tensor, "CompositeExplicitAutograd", (ks, self, value) => native.fill(self, value), "native.fill", "engine/ops/native_functions.yaml:28", "engine/generated/fill.ts:18");
+
+// ---- fill_.Scalar (engine/ops/native_functions.yaml:33) ----
+export const fill__Scalar = defineOp("aten::fill_.Scalar(Tensor(a!) self, Scalar value) -> Tensor(a!)", "engine/ops/native_functions.yaml:33");
+registerKernel(fill__Scalar, "CPU", (ks, self, value) => native.fill_(self, value), "native.fill_", "engine/ops/native_functions.yaml:33", "engine/generated/fill.ts:22");
+registerKernel(fill__Scalar, "Meta", (ks, self, value) => native.fill_(self, value), "native.fill_", "engine/ops/native_functions.yaml:33", "engine/generated/fill.ts:23");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(fill__Scalar, "ADInplaceOrView", (ks, self, value) => {
   const result = fill__Scalar.redispatch(ks.and(after_ADInplaceOrView_keyset), self, value);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions.yaml:23", "engine/generated/fill.ts:17");
+}, "ADInplaceOrView", "engine/ops/native_functions.yaml:33", "engine/generated/fill.ts:25");
 
 // ---- fill_.Tensor (engine/ops/native_functions/index.yaml:307) ----
 export const fill__Tensor = defineOp("aten::fill_.Tensor(Tensor(a!) self, Tensor value) -> Tensor(a!)", "engine/ops/native_functions/index.yaml:307");
-registerKernel(fill__Tensor, "CPU", (ks, self, value) => native.fill_(self, value), "native.fill_", "engine/ops/native_functions/index.yaml:307", "engine/generated/fill.ts:25");
-registerKernel(fill__Tensor, "Meta", (ks, self, value) => native.fill_meta_(self, value), "native.fill_meta_", "engine/ops/native_functions/index.yaml:307", "engine/generated/fill.ts:26");
+registerKernel(fill__Tensor, "CPU", (ks, self, value) => native.fill_(self, value), "native.fill_", "engine/ops/native_functions/index.yaml:307", "engine/generated/fill.ts:33");
+registerKernel(fill__Tensor, "Meta", (ks, self, value) => native.fill_meta_(self, value), "native.fill_meta_", "engine/ops/native_functions/index.yaml:307", "engine/generated/fill.ts:34");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(fill__Tensor, "ADInplaceOrView", (ks, self, value) => {
   const result = fill__Tensor.redispatch(ks.and(after_ADInplaceOrView_keyset), self, value);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/index.yaml:307", "engine/generated/fill.ts:28");
+}, "ADInplaceOrView", "engine/ops/native_functions/index.yaml:307", "engine/generated/fill.ts:36");
 
 // ---- fill.Tensor_out (engine/ops/native_functions/index.yaml:307) ----
 export const fill_Tensor_out = defineOp("aten::fill.Tensor_out(Tensor self, Tensor value, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/index.yaml:307");
-registerKernel(fill_Tensor_out, "CompositeExplicitAutograd", (ks, self, value, out) => { const self_clone = native.autogen_clone_arg(self); return native.autogen_copy_out(out, fill__Tensor.call(self_clone, value) as any); }, "native.autogen_copy_out(fill.Tensor)", "engine/ops/native_functions/index.yaml:307", "engine/generated/fill.ts:36"); // (autogen: derived from fill_.Tensor)
+registerKernel(fill_Tensor_out, "CompositeExplicitAutograd", (ks, self, value, out) => native.autogen_copy_out(out, (fill_Tensor.call(self, value) as any)), "native.autogen_copy_out(fill.Tensor)", "engine/ops/native_functions/index.yaml:307", "engine/generated/fill.ts:44"); // (autogen: derived from fill_.Tensor)
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(fill_Tensor_out, "ADInplaceOrView", (ks, self, value, out) => {
   const result = fill_Tensor_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, value, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/index.yaml:307", "engine/generated/fill.ts:38");
+}, "ADInplaceOrView", "engine/ops/native_functions/index.yaml:307", "engine/generated/fill.ts:46");
+
+// torch.fill: fill.Scalar, fill.Tensor
+const fill_parser = new PythonArgParser(["fill(Tensor input, Scalar value)", "fill(Tensor input, Tensor value)"]);
+export function fill(input: Tensor, value: number | boolean): Tensor;
+export function fill(input: Tensor, value: Tensor): Tensor;
+export function fill(...args: unknown[]): any {
+  if (isTracing()) noteApiBinding("torch.fill");
+  const r = fill_parser.parse(args);
+  switch (r.index) {
+    case 0: {
+      const [_input, _value] = r.values as any[];
+      return fill_Scalar.call(_input, _value);
+    }
+    case 1: {
+      const [_input, _value] = r.values as any[];
+      return fill_Tensor.call(_input, _value);
+    }
+  }
+}
 
 // torch.fill_: fill_.Scalar, fill_.Tensor
 const fill__parser = new PythonArgParser(["fill_(Tensor input, Scalar value)", "fill_(Tensor input, Tensor value)"]);

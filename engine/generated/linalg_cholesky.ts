@@ -9,19 +9,19 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- linalg_cholesky (engine/ops/native_functions/linalg.yaml:313) ----
-export const linalg_cholesky_default = defineOp("aten::linalg_cholesky(Tensor self, *, bool upper=False) -> Tensor", "engine/ops/native_functions/linalg.yaml:313");
-registerKernel(linalg_cholesky_default, "CompositeImplicitAutograd", (ks, self, upper) => native.linalg_cholesky(self, upper), "native.linalg_cholesky", "engine/ops/native_functions/linalg.yaml:313", "engine/generated/linalg_cholesky.ts:14");
+// ---- linalg_cholesky (engine/ops/native_functions/linalg.yaml:320) ----
+export const linalg_cholesky_default = defineOp("aten::linalg_cholesky(Tensor self, *, bool upper=False) -> Tensor", "engine/ops/native_functions/linalg.yaml:320");
+registerKernel(linalg_cholesky_default, "CompositeImplicitAutograd", (ks, self, upper) => native.linalg_cholesky(self, upper), "native.linalg_cholesky", "engine/ops/native_functions/linalg.yaml:320", "engine/generated/linalg_cholesky.ts:14");
 
-// ---- linalg_cholesky.out (engine/ops/native_functions/linalg.yaml:318) ----
-export const linalg_cholesky_out = defineOp("aten::linalg_cholesky.out(Tensor self, *, bool upper=False, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/linalg.yaml:318");
-registerKernel(linalg_cholesky_out, "CompositeImplicitAutograd", (ks, self, upper, out) => native.linalg_cholesky_out(self, upper, out), "native.linalg_cholesky_out", "engine/ops/native_functions/linalg.yaml:318", "engine/generated/linalg_cholesky.ts:18");
+// ---- linalg_cholesky.out (engine/ops/native_functions/linalg.yaml:325) ----
+export const linalg_cholesky_out = defineOp("aten::linalg_cholesky.out(Tensor self, *, bool upper=False, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/linalg.yaml:325");
+registerKernel(linalg_cholesky_out, "CompositeImplicitAutograd", (ks, self, upper, out) => native.linalg_cholesky_out(self, upper, out), "native.linalg_cholesky_out", "engine/ops/native_functions/linalg.yaml:325", "engine/generated/linalg_cholesky.ts:18");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(linalg_cholesky_out, "ADInplaceOrView", (ks, self, upper, out) => {
   const result = linalg_cholesky_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, upper, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/linalg.yaml:318", "engine/generated/linalg_cholesky.ts:20");
+}, "ADInplaceOrView", "engine/ops/native_functions/linalg.yaml:325", "engine/generated/linalg_cholesky.ts:20");
 
 // torch.linalg_cholesky: linalg_cholesky / linalg_cholesky.out
 const linalg_cholesky_parser = new PythonArgParser(["linalg_cholesky(Tensor input, *, bool upper=False, Tensor? out=None)"]);

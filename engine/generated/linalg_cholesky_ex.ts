@@ -9,23 +9,23 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- linalg_cholesky_ex (engine/ops/native_functions/linalg.yaml:303) ----
-export const linalg_cholesky_ex_default = defineOp("aten::linalg_cholesky_ex(Tensor self, *, bool upper=False, bool check_errors=False) -> (Tensor L, Tensor info)", "engine/ops/native_functions/linalg.yaml:303");
-registerKernel(linalg_cholesky_ex_default, "CPU", (ks, self, upper, check_errors) => native.linalg_cholesky_ex_out(self, upper, check_errors, null, null, "functional"), "native.linalg_cholesky_ex_out", "engine/ops/native_functions/linalg.yaml:307", "engine/generated/linalg_cholesky_ex.ts:14"); // (structured_delegate: linalg_cholesky_ex.L)
-registerKernel(linalg_cholesky_ex_default, "Meta", (ks, self, upper, check_errors) => native.linalg_cholesky_ex_out(self, upper, check_errors, null, null, "functional"), "native.linalg_cholesky_ex_out", "engine/ops/native_functions/linalg.yaml:307", "engine/generated/linalg_cholesky_ex.ts:15"); // (structured_delegate: linalg_cholesky_ex.L)
-registerKernel(linalg_cholesky_ex_default, "CompositeExplicitAutogradNonFunctional", (ks, self, upper, check_errors) => native.linalg_cholesky_ex_out(self, upper, check_errors, null, null, "functional"), "native.linalg_cholesky_ex_out", "engine/ops/native_functions/linalg.yaml:307", "engine/generated/linalg_cholesky_ex.ts:16"); // (structured_delegate: linalg_cholesky_ex.L)
+// ---- linalg_cholesky_ex (engine/ops/native_functions/linalg.yaml:310) ----
+export const linalg_cholesky_ex_default = defineOp("aten::linalg_cholesky_ex(Tensor self, *, bool upper=False, bool check_errors=False) -> (Tensor L, Tensor info)", "engine/ops/native_functions/linalg.yaml:310");
+registerKernel(linalg_cholesky_ex_default, "CPU", (ks, self, upper, check_errors) => native.linalg_cholesky_ex_out(self, upper, check_errors, null, null, "functional"), "native.linalg_cholesky_ex_out", "engine/ops/native_functions/linalg.yaml:314", "engine/generated/linalg_cholesky_ex.ts:14"); // (structured_delegate: linalg_cholesky_ex.L)
+registerKernel(linalg_cholesky_ex_default, "Meta", (ks, self, upper, check_errors) => native.linalg_cholesky_ex_out(self, upper, check_errors, null, null, "functional"), "native.linalg_cholesky_ex_out", "engine/ops/native_functions/linalg.yaml:314", "engine/generated/linalg_cholesky_ex.ts:15"); // (structured_delegate: linalg_cholesky_ex.L)
+registerKernel(linalg_cholesky_ex_default, "CompositeExplicitAutogradNonFunctional", (ks, self, upper, check_errors) => native.linalg_cholesky_ex_out(self, upper, check_errors, null, null, "functional"), "native.linalg_cholesky_ex_out", "engine/ops/native_functions/linalg.yaml:314", "engine/generated/linalg_cholesky_ex.ts:16"); // (structured_delegate: linalg_cholesky_ex.L)
 
-// ---- linalg_cholesky_ex.L (engine/ops/native_functions/linalg.yaml:307) ----
-export const linalg_cholesky_ex_L = defineOp("aten::linalg_cholesky_ex.L(Tensor self, *, bool upper=False, bool check_errors=False, Tensor(a!) L, Tensor(b!) info) -> (Tensor(a!) L, Tensor(b!) info)", "engine/ops/native_functions/linalg.yaml:307");
-registerKernel(linalg_cholesky_ex_L, "CPU", (ks, self, upper, check_errors, L, info) => native.linalg_cholesky_ex_out(self, upper, check_errors, L, info, "out"), "native.linalg_cholesky_ex_out", "engine/ops/native_functions/linalg.yaml:307", "engine/generated/linalg_cholesky_ex.ts:20");
-registerKernel(linalg_cholesky_ex_L, "Meta", (ks, self, upper, check_errors, L, info) => native.linalg_cholesky_ex_out(self, upper, check_errors, L, info, "out"), "native.linalg_cholesky_ex_out", "engine/ops/native_functions/linalg.yaml:307", "engine/generated/linalg_cholesky_ex.ts:21");
+// ---- linalg_cholesky_ex.L (engine/ops/native_functions/linalg.yaml:314) ----
+export const linalg_cholesky_ex_L = defineOp("aten::linalg_cholesky_ex.L(Tensor self, *, bool upper=False, bool check_errors=False, Tensor(a!) L, Tensor(b!) info) -> (Tensor(a!) L, Tensor(b!) info)", "engine/ops/native_functions/linalg.yaml:314");
+registerKernel(linalg_cholesky_ex_L, "CPU", (ks, self, upper, check_errors, L, info) => native.linalg_cholesky_ex_out(self, upper, check_errors, L, info, "out"), "native.linalg_cholesky_ex_out", "engine/ops/native_functions/linalg.yaml:314", "engine/generated/linalg_cholesky_ex.ts:20");
+registerKernel(linalg_cholesky_ex_L, "Meta", (ks, self, upper, check_errors, L, info) => native.linalg_cholesky_ex_out(self, upper, check_errors, L, info, "out"), "native.linalg_cholesky_ex_out", "engine/ops/native_functions/linalg.yaml:314", "engine/generated/linalg_cholesky_ex.ts:21");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(linalg_cholesky_ex_L, "ADInplaceOrView", (ks, self, upper, check_errors, L, info) => {
   const result = linalg_cholesky_ex_L.redispatch(ks.and(after_ADInplaceOrView_keyset), self, upper, check_errors, L, info);
   increment_version(L);
   increment_version(info);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/linalg.yaml:307", "engine/generated/linalg_cholesky_ex.ts:23");
+}, "ADInplaceOrView", "engine/ops/native_functions/linalg.yaml:314", "engine/generated/linalg_cholesky_ex.ts:23");
 
 // torch.linalg_cholesky_ex: linalg_cholesky_ex / linalg_cholesky_ex.L
 const linalg_cholesky_ex_parser = new PythonArgParser(["linalg_cholesky_ex(Tensor input, *, bool upper=False, bool check_errors=False, Tensor[] out=None)"]);

@@ -9,19 +9,19 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- linalg_det (engine/ops/native_functions/linalg.yaml:267) ----
-export const linalg_det_default = defineOp("aten::linalg_det(Tensor A) -> Tensor", "engine/ops/native_functions/linalg.yaml:267");
-registerKernel(linalg_det_default, "CompositeImplicitAutograd", (ks, A) => native.linalg_det(A), "native.linalg_det", "engine/ops/native_functions/linalg.yaml:267", "engine/generated/linalg_det.ts:14");
+// ---- linalg_det (engine/ops/native_functions/linalg.yaml:274) ----
+export const linalg_det_default = defineOp("aten::linalg_det(Tensor A) -> Tensor", "engine/ops/native_functions/linalg.yaml:274");
+registerKernel(linalg_det_default, "CompositeImplicitAutograd", (ks, A) => native.linalg_det(A), "native.linalg_det", "engine/ops/native_functions/linalg.yaml:274", "engine/generated/linalg_det.ts:14");
 
-// ---- linalg_det.out (engine/ops/native_functions/linalg.yaml:273) ----
-export const linalg_det_out = defineOp("aten::linalg_det.out(Tensor A, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/linalg.yaml:273");
-registerKernel(linalg_det_out, "CompositeImplicitAutograd", (ks, A, out) => native.linalg_det_out(A, out), "native.linalg_det_out", "engine/ops/native_functions/linalg.yaml:273", "engine/generated/linalg_det.ts:18");
+// ---- linalg_det.out (engine/ops/native_functions/linalg.yaml:280) ----
+export const linalg_det_out = defineOp("aten::linalg_det.out(Tensor A, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/linalg.yaml:280");
+registerKernel(linalg_det_out, "CompositeImplicitAutograd", (ks, A, out) => native.linalg_det_out(A, out), "native.linalg_det_out", "engine/ops/native_functions/linalg.yaml:280", "engine/generated/linalg_det.ts:18");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(linalg_det_out, "ADInplaceOrView", (ks, A, out) => {
   const result = linalg_det_out.redispatch(ks.and(after_ADInplaceOrView_keyset), A, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/linalg.yaml:273", "engine/generated/linalg_det.ts:20");
+}, "ADInplaceOrView", "engine/ops/native_functions/linalg.yaml:280", "engine/generated/linalg_det.ts:20");
 
 // torch.linalg_det: linalg_det / linalg_det.out
 const linalg_det_parser = new PythonArgParser(["linalg_det(Tensor A, *, Tensor? out=None)"]);

@@ -9,19 +9,19 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- linalg_inv (engine/ops/native_functions/linalg.yaml:335) ----
-export const linalg_inv_default = defineOp("aten::linalg_inv(Tensor A) -> Tensor", "engine/ops/native_functions/linalg.yaml:335");
-registerKernel(linalg_inv_default, "CompositeImplicitAutograd", (ks, A) => native.linalg_inv(A), "native.linalg_inv", "engine/ops/native_functions/linalg.yaml:335", "engine/generated/linalg_inv.ts:14");
+// ---- linalg_inv (engine/ops/native_functions/linalg.yaml:342) ----
+export const linalg_inv_default = defineOp("aten::linalg_inv(Tensor A) -> Tensor", "engine/ops/native_functions/linalg.yaml:342");
+registerKernel(linalg_inv_default, "CompositeImplicitAutograd", (ks, A) => native.linalg_inv(A), "native.linalg_inv", "engine/ops/native_functions/linalg.yaml:342", "engine/generated/linalg_inv.ts:14");
 
-// ---- linalg_inv.out (engine/ops/native_functions/linalg.yaml:340) ----
-export const linalg_inv_out = defineOp("aten::linalg_inv.out(Tensor A, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/linalg.yaml:340");
-registerKernel(linalg_inv_out, "CompositeImplicitAutograd", (ks, A, out) => native.linalg_inv_out(A, out), "native.linalg_inv_out", "engine/ops/native_functions/linalg.yaml:340", "engine/generated/linalg_inv.ts:18");
+// ---- linalg_inv.out (engine/ops/native_functions/linalg.yaml:347) ----
+export const linalg_inv_out = defineOp("aten::linalg_inv.out(Tensor A, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/linalg.yaml:347");
+registerKernel(linalg_inv_out, "CompositeImplicitAutograd", (ks, A, out) => native.linalg_inv_out(A, out), "native.linalg_inv_out", "engine/ops/native_functions/linalg.yaml:347", "engine/generated/linalg_inv.ts:18");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(linalg_inv_out, "ADInplaceOrView", (ks, A, out) => {
   const result = linalg_inv_out.redispatch(ks.and(after_ADInplaceOrView_keyset), A, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/linalg.yaml:340", "engine/generated/linalg_inv.ts:20");
+}, "ADInplaceOrView", "engine/ops/native_functions/linalg.yaml:347", "engine/generated/linalg_inv.ts:20");
 
 // torch.linalg_inv: linalg_inv / linalg_inv.out
 const linalg_inv_parser = new PythonArgParser(["linalg_inv(Tensor A, *, Tensor? out=None)"]);

@@ -9,23 +9,23 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- linalg_inv_ex (engine/ops/native_functions/linalg.yaml:325) ----
-export const linalg_inv_ex_default = defineOp("aten::linalg_inv_ex(Tensor A, *, bool check_errors=False) -> (Tensor inverse, Tensor info)", "engine/ops/native_functions/linalg.yaml:325");
-registerKernel(linalg_inv_ex_default, "CPU", (ks, A, check_errors) => native.linalg_inv_ex_out(A, check_errors, null, null, "functional"), "native.linalg_inv_ex_out", "engine/ops/native_functions/linalg.yaml:329", "engine/generated/linalg_inv_ex.ts:14"); // (structured_delegate: linalg_inv_ex.inverse)
-registerKernel(linalg_inv_ex_default, "Meta", (ks, A, check_errors) => native.linalg_inv_ex_out(A, check_errors, null, null, "functional"), "native.linalg_inv_ex_out", "engine/ops/native_functions/linalg.yaml:329", "engine/generated/linalg_inv_ex.ts:15"); // (structured_delegate: linalg_inv_ex.inverse)
-registerKernel(linalg_inv_ex_default, "CompositeExplicitAutogradNonFunctional", (ks, A, check_errors) => native.linalg_inv_ex_out(A, check_errors, null, null, "functional"), "native.linalg_inv_ex_out", "engine/ops/native_functions/linalg.yaml:329", "engine/generated/linalg_inv_ex.ts:16"); // (structured_delegate: linalg_inv_ex.inverse)
+// ---- linalg_inv_ex (engine/ops/native_functions/linalg.yaml:332) ----
+export const linalg_inv_ex_default = defineOp("aten::linalg_inv_ex(Tensor A, *, bool check_errors=False) -> (Tensor inverse, Tensor info)", "engine/ops/native_functions/linalg.yaml:332");
+registerKernel(linalg_inv_ex_default, "CPU", (ks, A, check_errors) => native.linalg_inv_ex_out(A, check_errors, null, null, "functional"), "native.linalg_inv_ex_out", "engine/ops/native_functions/linalg.yaml:336", "engine/generated/linalg_inv_ex.ts:14"); // (structured_delegate: linalg_inv_ex.inverse)
+registerKernel(linalg_inv_ex_default, "Meta", (ks, A, check_errors) => native.linalg_inv_ex_out(A, check_errors, null, null, "functional"), "native.linalg_inv_ex_out", "engine/ops/native_functions/linalg.yaml:336", "engine/generated/linalg_inv_ex.ts:15"); // (structured_delegate: linalg_inv_ex.inverse)
+registerKernel(linalg_inv_ex_default, "CompositeExplicitAutogradNonFunctional", (ks, A, check_errors) => native.linalg_inv_ex_out(A, check_errors, null, null, "functional"), "native.linalg_inv_ex_out", "engine/ops/native_functions/linalg.yaml:336", "engine/generated/linalg_inv_ex.ts:16"); // (structured_delegate: linalg_inv_ex.inverse)
 
-// ---- linalg_inv_ex.inverse (engine/ops/native_functions/linalg.yaml:329) ----
-export const linalg_inv_ex_inverse = defineOp("aten::linalg_inv_ex.inverse(Tensor A, *, bool check_errors=False, Tensor(a!) inverse, Tensor(b!) info) -> (Tensor(a!) inverse, Tensor(b!) info)", "engine/ops/native_functions/linalg.yaml:329");
-registerKernel(linalg_inv_ex_inverse, "CPU", (ks, A, check_errors, inverse, info) => native.linalg_inv_ex_out(A, check_errors, inverse, info, "out"), "native.linalg_inv_ex_out", "engine/ops/native_functions/linalg.yaml:329", "engine/generated/linalg_inv_ex.ts:20");
-registerKernel(linalg_inv_ex_inverse, "Meta", (ks, A, check_errors, inverse, info) => native.linalg_inv_ex_out(A, check_errors, inverse, info, "out"), "native.linalg_inv_ex_out", "engine/ops/native_functions/linalg.yaml:329", "engine/generated/linalg_inv_ex.ts:21");
+// ---- linalg_inv_ex.inverse (engine/ops/native_functions/linalg.yaml:336) ----
+export const linalg_inv_ex_inverse = defineOp("aten::linalg_inv_ex.inverse(Tensor A, *, bool check_errors=False, Tensor(a!) inverse, Tensor(b!) info) -> (Tensor(a!) inverse, Tensor(b!) info)", "engine/ops/native_functions/linalg.yaml:336");
+registerKernel(linalg_inv_ex_inverse, "CPU", (ks, A, check_errors, inverse, info) => native.linalg_inv_ex_out(A, check_errors, inverse, info, "out"), "native.linalg_inv_ex_out", "engine/ops/native_functions/linalg.yaml:336", "engine/generated/linalg_inv_ex.ts:20");
+registerKernel(linalg_inv_ex_inverse, "Meta", (ks, A, check_errors, inverse, info) => native.linalg_inv_ex_out(A, check_errors, inverse, info, "out"), "native.linalg_inv_ex_out", "engine/ops/native_functions/linalg.yaml:336", "engine/generated/linalg_inv_ex.ts:21");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(linalg_inv_ex_inverse, "ADInplaceOrView", (ks, A, check_errors, inverse, info) => {
   const result = linalg_inv_ex_inverse.redispatch(ks.and(after_ADInplaceOrView_keyset), A, check_errors, inverse, info);
   increment_version(inverse);
   increment_version(info);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/linalg.yaml:329", "engine/generated/linalg_inv_ex.ts:23");
+}, "ADInplaceOrView", "engine/ops/native_functions/linalg.yaml:336", "engine/generated/linalg_inv_ex.ts:23");
 
 // torch.linalg_inv_ex: linalg_inv_ex / linalg_inv_ex.inverse
 const linalg_inv_ex_parser = new PythonArgParser(["linalg_inv_ex(Tensor A, *, bool check_errors=False, Tensor[] out=None)"]);

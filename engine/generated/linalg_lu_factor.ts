@@ -9,20 +9,20 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- linalg_lu_factor (engine/ops/native_functions/linalg.yaml:233) ----
-export const linalg_lu_factor_default = defineOp("aten::linalg_lu_factor(Tensor A, *, bool pivot=True) -> (Tensor LU, Tensor pivots)", "engine/ops/native_functions/linalg.yaml:233");
-registerKernel(linalg_lu_factor_default, "CompositeImplicitAutograd", (ks, A, pivot) => native.linalg_lu_factor(A, pivot), "native.linalg_lu_factor", "engine/ops/native_functions/linalg.yaml:233", "engine/generated/linalg_lu_factor.ts:14");
+// ---- linalg_lu_factor (engine/ops/native_functions/linalg.yaml:240) ----
+export const linalg_lu_factor_default = defineOp("aten::linalg_lu_factor(Tensor A, *, bool pivot=True) -> (Tensor LU, Tensor pivots)", "engine/ops/native_functions/linalg.yaml:240");
+registerKernel(linalg_lu_factor_default, "CompositeImplicitAutograd", (ks, A, pivot) => native.linalg_lu_factor(A, pivot), "native.linalg_lu_factor", "engine/ops/native_functions/linalg.yaml:240", "engine/generated/linalg_lu_factor.ts:14");
 
-// ---- linalg_lu_factor.out (engine/ops/native_functions/linalg.yaml:239) ----
-export const linalg_lu_factor_out = defineOp("aten::linalg_lu_factor.out(Tensor A, *, bool pivot=True, Tensor(a!) LU, Tensor(b!) pivots) -> (Tensor(a!) LU, Tensor(b!) pivots)", "engine/ops/native_functions/linalg.yaml:239");
-registerKernel(linalg_lu_factor_out, "CompositeImplicitAutograd", (ks, A, pivot, LU, pivots) => native.linalg_lu_factor_out(A, pivot, LU, pivots), "native.linalg_lu_factor_out", "engine/ops/native_functions/linalg.yaml:239", "engine/generated/linalg_lu_factor.ts:18");
+// ---- linalg_lu_factor.out (engine/ops/native_functions/linalg.yaml:246) ----
+export const linalg_lu_factor_out = defineOp("aten::linalg_lu_factor.out(Tensor A, *, bool pivot=True, Tensor(a!) LU, Tensor(b!) pivots) -> (Tensor(a!) LU, Tensor(b!) pivots)", "engine/ops/native_functions/linalg.yaml:246");
+registerKernel(linalg_lu_factor_out, "CompositeImplicitAutograd", (ks, A, pivot, LU, pivots) => native.linalg_lu_factor_out(A, pivot, LU, pivots), "native.linalg_lu_factor_out", "engine/ops/native_functions/linalg.yaml:246", "engine/generated/linalg_lu_factor.ts:18");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(linalg_lu_factor_out, "ADInplaceOrView", (ks, A, pivot, LU, pivots) => {
   const result = linalg_lu_factor_out.redispatch(ks.and(after_ADInplaceOrView_keyset), A, pivot, LU, pivots);
   increment_version(LU);
   increment_version(pivots);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/linalg.yaml:239", "engine/generated/linalg_lu_factor.ts:20");
+}, "ADInplaceOrView", "engine/ops/native_functions/linalg.yaml:246", "engine/generated/linalg_lu_factor.ts:20");
 
 // torch.linalg_lu_factor: linalg_lu_factor / linalg_lu_factor.out
 const linalg_lu_factor_parser = new PythonArgParser(["linalg_lu_factor(Tensor A, *, bool pivot=True, Tensor[] out=None)"]);

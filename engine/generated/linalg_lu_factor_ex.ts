@@ -9,16 +9,16 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- linalg_lu_factor_ex (engine/ops/native_functions/linalg.yaml:245) ----
-export const linalg_lu_factor_ex_default = defineOp("aten::linalg_lu_factor_ex(Tensor A, *, bool pivot=True, bool check_errors=False) -> (Tensor LU, Tensor pivots, Tensor info)", "engine/ops/native_functions/linalg.yaml:245");
-registerKernel(linalg_lu_factor_ex_default, "CPU", (ks, A, pivot, check_errors) => native.linalg_lu_factor_ex_out(A, pivot, check_errors, null, null, null, "functional"), "native.linalg_lu_factor_ex_out", "engine/ops/native_functions/linalg.yaml:250", "engine/generated/linalg_lu_factor_ex.ts:14"); // (structured_delegate: linalg_lu_factor_ex.out)
-registerKernel(linalg_lu_factor_ex_default, "Meta", (ks, A, pivot, check_errors) => native.linalg_lu_factor_ex_out(A, pivot, check_errors, null, null, null, "functional"), "native.linalg_lu_factor_ex_out", "engine/ops/native_functions/linalg.yaml:250", "engine/generated/linalg_lu_factor_ex.ts:15"); // (structured_delegate: linalg_lu_factor_ex.out)
-registerKernel(linalg_lu_factor_ex_default, "CompositeExplicitAutogradNonFunctional", (ks, A, pivot, check_errors) => native.linalg_lu_factor_ex_out(A, pivot, check_errors, null, null, null, "functional"), "native.linalg_lu_factor_ex_out", "engine/ops/native_functions/linalg.yaml:250", "engine/generated/linalg_lu_factor_ex.ts:16"); // (structured_delegate: linalg_lu_factor_ex.out)
+// ---- linalg_lu_factor_ex (engine/ops/native_functions/linalg.yaml:252) ----
+export const linalg_lu_factor_ex_default = defineOp("aten::linalg_lu_factor_ex(Tensor A, *, bool pivot=True, bool check_errors=False) -> (Tensor LU, Tensor pivots, Tensor info)", "engine/ops/native_functions/linalg.yaml:252");
+registerKernel(linalg_lu_factor_ex_default, "CPU", (ks, A, pivot, check_errors) => native.linalg_lu_factor_ex_out(A, pivot, check_errors, null, null, null, "functional"), "native.linalg_lu_factor_ex_out", "engine/ops/native_functions/linalg.yaml:257", "engine/generated/linalg_lu_factor_ex.ts:14"); // (structured_delegate: linalg_lu_factor_ex.out)
+registerKernel(linalg_lu_factor_ex_default, "Meta", (ks, A, pivot, check_errors) => native.linalg_lu_factor_ex_out(A, pivot, check_errors, null, null, null, "functional"), "native.linalg_lu_factor_ex_out", "engine/ops/native_functions/linalg.yaml:257", "engine/generated/linalg_lu_factor_ex.ts:15"); // (structured_delegate: linalg_lu_factor_ex.out)
+registerKernel(linalg_lu_factor_ex_default, "CompositeExplicitAutogradNonFunctional", (ks, A, pivot, check_errors) => native.linalg_lu_factor_ex_out(A, pivot, check_errors, null, null, null, "functional"), "native.linalg_lu_factor_ex_out", "engine/ops/native_functions/linalg.yaml:257", "engine/generated/linalg_lu_factor_ex.ts:16"); // (structured_delegate: linalg_lu_factor_ex.out)
 
-// ---- linalg_lu_factor_ex.out (engine/ops/native_functions/linalg.yaml:250) ----
-export const linalg_lu_factor_ex_out = defineOp("aten::linalg_lu_factor_ex.out(Tensor A, *, bool pivot=True, bool check_errors=False, Tensor(a!) LU, Tensor(b!) pivots, Tensor(c!) info) -> (Tensor(a!) LU, Tensor(b!) pivots, Tensor(c!) info)", "engine/ops/native_functions/linalg.yaml:250");
-registerKernel(linalg_lu_factor_ex_out, "CPU", (ks, A, pivot, check_errors, LU, pivots, info) => native.linalg_lu_factor_ex_out(A, pivot, check_errors, LU, pivots, info, "out"), "native.linalg_lu_factor_ex_out", "engine/ops/native_functions/linalg.yaml:250", "engine/generated/linalg_lu_factor_ex.ts:20");
-registerKernel(linalg_lu_factor_ex_out, "Meta", (ks, A, pivot, check_errors, LU, pivots, info) => native.linalg_lu_factor_ex_out(A, pivot, check_errors, LU, pivots, info, "out"), "native.linalg_lu_factor_ex_out", "engine/ops/native_functions/linalg.yaml:250", "engine/generated/linalg_lu_factor_ex.ts:21");
+// ---- linalg_lu_factor_ex.out (engine/ops/native_functions/linalg.yaml:257) ----
+export const linalg_lu_factor_ex_out = defineOp("aten::linalg_lu_factor_ex.out(Tensor A, *, bool pivot=True, bool check_errors=False, Tensor(a!) LU, Tensor(b!) pivots, Tensor(c!) info) -> (Tensor(a!) LU, Tensor(b!) pivots, Tensor(c!) info)", "engine/ops/native_functions/linalg.yaml:257");
+registerKernel(linalg_lu_factor_ex_out, "CPU", (ks, A, pivot, check_errors, LU, pivots, info) => native.linalg_lu_factor_ex_out(A, pivot, check_errors, LU, pivots, info, "out"), "native.linalg_lu_factor_ex_out", "engine/ops/native_functions/linalg.yaml:257", "engine/generated/linalg_lu_factor_ex.ts:20");
+registerKernel(linalg_lu_factor_ex_out, "Meta", (ks, A, pivot, check_errors, LU, pivots, info) => native.linalg_lu_factor_ex_out(A, pivot, check_errors, LU, pivots, info, "out"), "native.linalg_lu_factor_ex_out", "engine/ops/native_functions/linalg.yaml:257", "engine/generated/linalg_lu_factor_ex.ts:21");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(linalg_lu_factor_ex_out, "ADInplaceOrView", (ks, A, pivot, check_errors, LU, pivots, info) => {
   const result = linalg_lu_factor_ex_out.redispatch(ks.and(after_ADInplaceOrView_keyset), A, pivot, check_errors, LU, pivots, info);
@@ -26,7 +26,7 @@ registerKernel(linalg_lu_factor_ex_out, "ADInplaceOrView", (ks, A, pivot, check_
   increment_version(pivots);
   increment_version(info);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/linalg.yaml:250", "engine/generated/linalg_lu_factor_ex.ts:23");
+}, "ADInplaceOrView", "engine/ops/native_functions/linalg.yaml:257", "engine/generated/linalg_lu_factor_ex.ts:23");
 
 // torch.linalg_lu_factor_ex: linalg_lu_factor_ex / linalg_lu_factor_ex.out
 const linalg_lu_factor_ex_parser = new PythonArgParser(["linalg_lu_factor_ex(Tensor A, *, bool pivot=True, bool check_errors=False, Tensor[] out=None)"]);

@@ -9,9 +9,9 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- linalg_multi_dot (engine/ops/native_functions/linalg.yaml:425) ----
-export const linalg_multi_dot_default = defineOp("aten::linalg_multi_dot(Tensor[] tensors) -> Tensor", "engine/ops/native_functions/linalg.yaml:425");
-registerKernel(linalg_multi_dot_default, "CompositeImplicitAutograd", (ks, tensors) => native.linalg_multi_dot(tensors), "native.linalg_multi_dot", "engine/ops/native_functions/linalg.yaml:425", "engine/generated/linalg_multi_dot.ts:14");
+// ---- linalg_multi_dot (engine/ops/native_functions/linalg.yaml:432) ----
+export const linalg_multi_dot_default = defineOp("aten::linalg_multi_dot(Tensor[] tensors) -> Tensor", "engine/ops/native_functions/linalg.yaml:432");
+registerKernel(linalg_multi_dot_default, "CompositeImplicitAutograd", (ks, tensors) => native.linalg_multi_dot(tensors), "native.linalg_multi_dot", "engine/ops/native_functions/linalg.yaml:432", "engine/generated/linalg_multi_dot.ts:14");
 
 // torch.linalg_multi_dot: linalg_multi_dot
 const linalg_multi_dot_parser = new PythonArgParser(["linalg_multi_dot(Tensor[] tensors)"]);

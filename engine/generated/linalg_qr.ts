@@ -9,23 +9,23 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- linalg_qr (engine/ops/native_functions/linalg.yaml:347) ----
-export const linalg_qr_default = defineOp("aten::linalg_qr(Tensor A, str mode='reduced') -> (Tensor Q, Tensor R)", "engine/ops/native_functions/linalg.yaml:347");
-registerKernel(linalg_qr_default, "CPU", (ks, A, mode) => native.linalg_qr_out(A, mode, null, null, "functional"), "native.linalg_qr_out", "engine/ops/native_functions/linalg.yaml:352", "engine/generated/linalg_qr.ts:14"); // (structured_delegate: linalg_qr.out)
-registerKernel(linalg_qr_default, "Meta", (ks, A, mode) => native.linalg_qr_out(A, mode, null, null, "functional"), "native.linalg_qr_out", "engine/ops/native_functions/linalg.yaml:352", "engine/generated/linalg_qr.ts:15"); // (structured_delegate: linalg_qr.out)
-registerKernel(linalg_qr_default, "CompositeExplicitAutogradNonFunctional", (ks, A, mode) => native.linalg_qr_out(A, mode, null, null, "functional"), "native.linalg_qr_out", "engine/ops/native_functions/linalg.yaml:352", "engine/generated/linalg_qr.ts:16"); // (structured_delegate: linalg_qr.out)
+// ---- linalg_qr (engine/ops/native_functions/linalg.yaml:354) ----
+export const linalg_qr_default = defineOp("aten::linalg_qr(Tensor A, str mode='reduced') -> (Tensor Q, Tensor R)", "engine/ops/native_functions/linalg.yaml:354");
+registerKernel(linalg_qr_default, "CPU", (ks, A, mode) => native.linalg_qr_out(A, mode, null, null, "functional"), "native.linalg_qr_out", "engine/ops/native_functions/linalg.yaml:359", "engine/generated/linalg_qr.ts:14"); // (structured_delegate: linalg_qr.out)
+registerKernel(linalg_qr_default, "Meta", (ks, A, mode) => native.linalg_qr_out(A, mode, null, null, "functional"), "native.linalg_qr_out", "engine/ops/native_functions/linalg.yaml:359", "engine/generated/linalg_qr.ts:15"); // (structured_delegate: linalg_qr.out)
+registerKernel(linalg_qr_default, "CompositeExplicitAutogradNonFunctional", (ks, A, mode) => native.linalg_qr_out(A, mode, null, null, "functional"), "native.linalg_qr_out", "engine/ops/native_functions/linalg.yaml:359", "engine/generated/linalg_qr.ts:16"); // (structured_delegate: linalg_qr.out)
 
-// ---- linalg_qr.out (engine/ops/native_functions/linalg.yaml:352) ----
-export const linalg_qr_out = defineOp("aten::linalg_qr.out(Tensor A, str mode='reduced', *, Tensor(a!) Q, Tensor(b!) R) -> (Tensor(a!) Q, Tensor(b!) R)", "engine/ops/native_functions/linalg.yaml:352");
-registerKernel(linalg_qr_out, "CPU", (ks, A, mode, Q, R) => native.linalg_qr_out(A, mode, Q, R, "out"), "native.linalg_qr_out", "engine/ops/native_functions/linalg.yaml:352", "engine/generated/linalg_qr.ts:20");
-registerKernel(linalg_qr_out, "Meta", (ks, A, mode, Q, R) => native.linalg_qr_out(A, mode, Q, R, "out"), "native.linalg_qr_out", "engine/ops/native_functions/linalg.yaml:352", "engine/generated/linalg_qr.ts:21");
+// ---- linalg_qr.out (engine/ops/native_functions/linalg.yaml:359) ----
+export const linalg_qr_out = defineOp("aten::linalg_qr.out(Tensor A, str mode='reduced', *, Tensor(a!) Q, Tensor(b!) R) -> (Tensor(a!) Q, Tensor(b!) R)", "engine/ops/native_functions/linalg.yaml:359");
+registerKernel(linalg_qr_out, "CPU", (ks, A, mode, Q, R) => native.linalg_qr_out(A, mode, Q, R, "out"), "native.linalg_qr_out", "engine/ops/native_functions/linalg.yaml:359", "engine/generated/linalg_qr.ts:20");
+registerKernel(linalg_qr_out, "Meta", (ks, A, mode, Q, R) => native.linalg_qr_out(A, mode, Q, R, "out"), "native.linalg_qr_out", "engine/ops/native_functions/linalg.yaml:359", "engine/generated/linalg_qr.ts:21");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(linalg_qr_out, "ADInplaceOrView", (ks, A, mode, Q, R) => {
   const result = linalg_qr_out.redispatch(ks.and(after_ADInplaceOrView_keyset), A, mode, Q, R);
   increment_version(Q);
   increment_version(R);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/linalg.yaml:352", "engine/generated/linalg_qr.ts:23");
+}, "ADInplaceOrView", "engine/ops/native_functions/linalg.yaml:359", "engine/generated/linalg_qr.ts:23");
 
 // torch.linalg_qr: linalg_qr / linalg_qr.out
 const linalg_qr_parser = new PythonArgParser(["linalg_qr(Tensor A, str mode='reduced', *, Tensor[] out=None)"]);

@@ -9,20 +9,20 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- linalg_slogdet (engine/ops/native_functions/linalg.yaml:291) ----
-export const linalg_slogdet_default = defineOp("aten::linalg_slogdet(Tensor A) -> (Tensor sign, Tensor logabsdet)", "engine/ops/native_functions/linalg.yaml:291");
-registerKernel(linalg_slogdet_default, "CompositeImplicitAutograd", (ks, A) => native.linalg_slogdet(A), "native.linalg_slogdet", "engine/ops/native_functions/linalg.yaml:291", "engine/generated/linalg_slogdet.ts:14");
+// ---- linalg_slogdet (engine/ops/native_functions/linalg.yaml:298) ----
+export const linalg_slogdet_default = defineOp("aten::linalg_slogdet(Tensor A) -> (Tensor sign, Tensor logabsdet)", "engine/ops/native_functions/linalg.yaml:298");
+registerKernel(linalg_slogdet_default, "CompositeImplicitAutograd", (ks, A) => native.linalg_slogdet(A), "native.linalg_slogdet", "engine/ops/native_functions/linalg.yaml:298", "engine/generated/linalg_slogdet.ts:14");
 
-// ---- linalg_slogdet.out (engine/ops/native_functions/linalg.yaml:296) ----
-export const linalg_slogdet_out = defineOp("aten::linalg_slogdet.out(Tensor A, *, Tensor(a!) sign, Tensor(b!) logabsdet) -> (Tensor(a!) sign, Tensor(b!) logabsdet)", "engine/ops/native_functions/linalg.yaml:296");
-registerKernel(linalg_slogdet_out, "CompositeImplicitAutograd", (ks, A, sign, logabsdet) => native.linalg_slogdet_out(A, sign, logabsdet), "native.linalg_slogdet_out", "engine/ops/native_functions/linalg.yaml:296", "engine/generated/linalg_slogdet.ts:18");
+// ---- linalg_slogdet.out (engine/ops/native_functions/linalg.yaml:303) ----
+export const linalg_slogdet_out = defineOp("aten::linalg_slogdet.out(Tensor A, *, Tensor(a!) sign, Tensor(b!) logabsdet) -> (Tensor(a!) sign, Tensor(b!) logabsdet)", "engine/ops/native_functions/linalg.yaml:303");
+registerKernel(linalg_slogdet_out, "CompositeImplicitAutograd", (ks, A, sign, logabsdet) => native.linalg_slogdet_out(A, sign, logabsdet), "native.linalg_slogdet_out", "engine/ops/native_functions/linalg.yaml:303", "engine/generated/linalg_slogdet.ts:18");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(linalg_slogdet_out, "ADInplaceOrView", (ks, A, sign, logabsdet) => {
   const result = linalg_slogdet_out.redispatch(ks.and(after_ADInplaceOrView_keyset), A, sign, logabsdet);
   increment_version(sign);
   increment_version(logabsdet);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/linalg.yaml:296", "engine/generated/linalg_slogdet.ts:20");
+}, "ADInplaceOrView", "engine/ops/native_functions/linalg.yaml:303", "engine/generated/linalg_slogdet.ts:20");
 
 // torch.linalg_slogdet: linalg_slogdet / linalg_slogdet.out
 const linalg_slogdet_parser = new PythonArgParser(["linalg_slogdet(Tensor A, *, Tensor[] out=None)"]);

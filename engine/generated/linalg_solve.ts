@@ -9,19 +9,19 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- linalg_solve (engine/ops/native_functions/linalg.yaml:413) ----
-export const linalg_solve_default = defineOp("aten::linalg_solve(Tensor A, Tensor B, *, bool left=True) -> Tensor", "engine/ops/native_functions/linalg.yaml:413");
-registerKernel(linalg_solve_default, "CompositeImplicitAutograd", (ks, A, B, left) => native.linalg_solve(A, B, left), "native.linalg_solve", "engine/ops/native_functions/linalg.yaml:413", "engine/generated/linalg_solve.ts:14");
+// ---- linalg_solve (engine/ops/native_functions/linalg.yaml:420) ----
+export const linalg_solve_default = defineOp("aten::linalg_solve(Tensor A, Tensor B, *, bool left=True) -> Tensor", "engine/ops/native_functions/linalg.yaml:420");
+registerKernel(linalg_solve_default, "CompositeImplicitAutograd", (ks, A, B, left) => native.linalg_solve(A, B, left), "native.linalg_solve", "engine/ops/native_functions/linalg.yaml:420", "engine/generated/linalg_solve.ts:14");
 
-// ---- linalg_solve.out (engine/ops/native_functions/linalg.yaml:418) ----
-export const linalg_solve_out = defineOp("aten::linalg_solve.out(Tensor A, Tensor B, *, bool left=True, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/linalg.yaml:418");
-registerKernel(linalg_solve_out, "CompositeImplicitAutograd", (ks, A, B, left, out) => native.linalg_solve_out(A, B, left, out), "native.linalg_solve_out", "engine/ops/native_functions/linalg.yaml:418", "engine/generated/linalg_solve.ts:18");
+// ---- linalg_solve.out (engine/ops/native_functions/linalg.yaml:425) ----
+export const linalg_solve_out = defineOp("aten::linalg_solve.out(Tensor A, Tensor B, *, bool left=True, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/linalg.yaml:425");
+registerKernel(linalg_solve_out, "CompositeImplicitAutograd", (ks, A, B, left, out) => native.linalg_solve_out(A, B, left, out), "native.linalg_solve_out", "engine/ops/native_functions/linalg.yaml:425", "engine/generated/linalg_solve.ts:18");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(linalg_solve_out, "ADInplaceOrView", (ks, A, B, left, out) => {
   const result = linalg_solve_out.redispatch(ks.and(after_ADInplaceOrView_keyset), A, B, left, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/linalg.yaml:418", "engine/generated/linalg_solve.ts:20");
+}, "ADInplaceOrView", "engine/ops/native_functions/linalg.yaml:425", "engine/generated/linalg_solve.ts:20");
 
 // torch.linalg_solve: linalg_solve / linalg_solve.out
 const linalg_solve_parser = new PythonArgParser(["linalg_solve(Tensor A, Tensor B, *, bool left=True, Tensor? out=None)"]);

@@ -9,20 +9,20 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- linalg_solve_ex (engine/ops/native_functions/linalg.yaml:403) ----
-export const linalg_solve_ex_default = defineOp("aten::linalg_solve_ex(Tensor A, Tensor B, *, bool left=True, bool check_errors=False) -> (Tensor result, Tensor info)", "engine/ops/native_functions/linalg.yaml:403");
-registerKernel(linalg_solve_ex_default, "CompositeImplicitAutograd", (ks, A, B, left, check_errors) => native.linalg_solve_ex(A, B, left, check_errors), "native.linalg_solve_ex", "engine/ops/native_functions/linalg.yaml:403", "engine/generated/linalg_solve_ex.ts:14");
+// ---- linalg_solve_ex (engine/ops/native_functions/linalg.yaml:410) ----
+export const linalg_solve_ex_default = defineOp("aten::linalg_solve_ex(Tensor A, Tensor B, *, bool left=True, bool check_errors=False) -> (Tensor result, Tensor info)", "engine/ops/native_functions/linalg.yaml:410");
+registerKernel(linalg_solve_ex_default, "CompositeImplicitAutograd", (ks, A, B, left, check_errors) => native.linalg_solve_ex(A, B, left, check_errors), "native.linalg_solve_ex", "engine/ops/native_functions/linalg.yaml:410", "engine/generated/linalg_solve_ex.ts:14");
 
-// ---- linalg_solve_ex.out (engine/ops/native_functions/linalg.yaml:408) ----
-export const linalg_solve_ex_out = defineOp("aten::linalg_solve_ex.out(Tensor A, Tensor B, *, bool left=True, bool check_errors=False, Tensor(a!) result, Tensor(b!) info) -> (Tensor(a!) result, Tensor(b!) info)", "engine/ops/native_functions/linalg.yaml:408");
-registerKernel(linalg_solve_ex_out, "CompositeImplicitAutograd", (ks, A, B, left, check_errors, result, info) => native.linalg_solve_ex_out(A, B, left, check_errors, result, info), "native.linalg_solve_ex_out", "engine/ops/native_functions/linalg.yaml:408", "engine/generated/linalg_solve_ex.ts:18");
+// ---- linalg_solve_ex.out (engine/ops/native_functions/linalg.yaml:415) ----
+export const linalg_solve_ex_out = defineOp("aten::linalg_solve_ex.out(Tensor A, Tensor B, *, bool left=True, bool check_errors=False, Tensor(a!) result, Tensor(b!) info) -> (Tensor(a!) result, Tensor(b!) info)", "engine/ops/native_functions/linalg.yaml:415");
+registerKernel(linalg_solve_ex_out, "CompositeImplicitAutograd", (ks, A, B, left, check_errors, result, info) => native.linalg_solve_ex_out(A, B, left, check_errors, result, info), "native.linalg_solve_ex_out", "engine/ops/native_functions/linalg.yaml:415", "engine/generated/linalg_solve_ex.ts:18");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(linalg_solve_ex_out, "ADInplaceOrView", (ks, A, B, left, check_errors, result, info) => {
   const result_ = linalg_solve_ex_out.redispatch(ks.and(after_ADInplaceOrView_keyset), A, B, left, check_errors, result, info);
   increment_version(result);
   increment_version(info);
   return result_;
-}, "ADInplaceOrView", "engine/ops/native_functions/linalg.yaml:408", "engine/generated/linalg_solve_ex.ts:20");
+}, "ADInplaceOrView", "engine/ops/native_functions/linalg.yaml:415", "engine/generated/linalg_solve_ex.ts:20");
 
 // torch.linalg_solve_ex: linalg_solve_ex / linalg_solve_ex.out
 const linalg_solve_ex_parser = new PythonArgParser(["linalg_solve_ex(Tensor A, Tensor B, *, bool left=True, bool check_errors=False, Tensor[] out=None)"]);

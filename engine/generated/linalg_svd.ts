@@ -9,13 +9,13 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- linalg_svd (engine/ops/native_functions/linalg.yaml:369) ----
-export const linalg_svd_default = defineOp("aten::linalg_svd(Tensor A, bool full_matrices=True, *, str? driver=None) -> (Tensor U, Tensor S, Tensor Vh)", "engine/ops/native_functions/linalg.yaml:369");
-registerKernel(linalg_svd_default, "CompositeImplicitAutograd", (ks, A, full_matrices, driver) => native.linalg_svd(A, full_matrices, driver), "native.linalg_svd", "engine/ops/native_functions/linalg.yaml:369", "engine/generated/linalg_svd.ts:14");
+// ---- linalg_svd (engine/ops/native_functions/linalg.yaml:376) ----
+export const linalg_svd_default = defineOp("aten::linalg_svd(Tensor A, bool full_matrices=True, *, str? driver=None) -> (Tensor U, Tensor S, Tensor Vh)", "engine/ops/native_functions/linalg.yaml:376");
+registerKernel(linalg_svd_default, "CompositeImplicitAutograd", (ks, A, full_matrices, driver) => native.linalg_svd(A, full_matrices, driver), "native.linalg_svd", "engine/ops/native_functions/linalg.yaml:376", "engine/generated/linalg_svd.ts:14");
 
-// ---- linalg_svd.U (engine/ops/native_functions/linalg.yaml:375) ----
-export const linalg_svd_U = defineOp("aten::linalg_svd.U(Tensor A, bool full_matrices=True, *, str? driver=None, Tensor(a!) U, Tensor(b!) S, Tensor(c!) Vh) -> (Tensor(a!) U, Tensor(b!) S, Tensor(c!) Vh)", "engine/ops/native_functions/linalg.yaml:375");
-registerKernel(linalg_svd_U, "CompositeImplicitAutograd", (ks, A, full_matrices, driver, U, S, Vh) => native.linalg_svd_out(A, full_matrices, driver, U, S, Vh), "native.linalg_svd_out", "engine/ops/native_functions/linalg.yaml:375", "engine/generated/linalg_svd.ts:18");
+// ---- linalg_svd.U (engine/ops/native_functions/linalg.yaml:382) ----
+export const linalg_svd_U = defineOp("aten::linalg_svd.U(Tensor A, bool full_matrices=True, *, str? driver=None, Tensor(a!) U, Tensor(b!) S, Tensor(c!) Vh) -> (Tensor(a!) U, Tensor(b!) S, Tensor(c!) Vh)", "engine/ops/native_functions/linalg.yaml:382");
+registerKernel(linalg_svd_U, "CompositeImplicitAutograd", (ks, A, full_matrices, driver, U, S, Vh) => native.linalg_svd_out(A, full_matrices, driver, U, S, Vh), "native.linalg_svd_out", "engine/ops/native_functions/linalg.yaml:382", "engine/generated/linalg_svd.ts:18");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(linalg_svd_U, "ADInplaceOrView", (ks, A, full_matrices, driver, U, S, Vh) => {
   const result = linalg_svd_U.redispatch(ks.and(after_ADInplaceOrView_keyset), A, full_matrices, driver, U, S, Vh);
@@ -23,7 +23,7 @@ registerKernel(linalg_svd_U, "ADInplaceOrView", (ks, A, full_matrices, driver, U
   increment_version(S);
   increment_version(Vh);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/linalg.yaml:375", "engine/generated/linalg_svd.ts:20");
+}, "ADInplaceOrView", "engine/ops/native_functions/linalg.yaml:382", "engine/generated/linalg_svd.ts:20");
 
 // torch.linalg_svd: linalg_svd / linalg_svd.U
 const linalg_svd_parser = new PythonArgParser(["linalg_svd(Tensor A, bool full_matrices=True, *, str? driver=None, Tensor[] out=None)"]);

@@ -9,19 +9,19 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- linalg_svdvals (engine/ops/native_functions/linalg.yaml:381) ----
-export const linalg_svdvals_default = defineOp("aten::linalg_svdvals(Tensor A, *, str? driver=None) -> Tensor", "engine/ops/native_functions/linalg.yaml:381");
-registerKernel(linalg_svdvals_default, "CompositeImplicitAutograd", (ks, A, driver) => native.linalg_svdvals(A, driver), "native.linalg_svdvals", "engine/ops/native_functions/linalg.yaml:381", "engine/generated/linalg_svdvals.ts:14");
+// ---- linalg_svdvals (engine/ops/native_functions/linalg.yaml:388) ----
+export const linalg_svdvals_default = defineOp("aten::linalg_svdvals(Tensor A, *, str? driver=None) -> Tensor", "engine/ops/native_functions/linalg.yaml:388");
+registerKernel(linalg_svdvals_default, "CompositeImplicitAutograd", (ks, A, driver) => native.linalg_svdvals(A, driver), "native.linalg_svdvals", "engine/ops/native_functions/linalg.yaml:388", "engine/generated/linalg_svdvals.ts:14");
 
-// ---- linalg_svdvals.out (engine/ops/native_functions/linalg.yaml:387) ----
-export const linalg_svdvals_out = defineOp("aten::linalg_svdvals.out(Tensor A, *, str? driver=None, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/linalg.yaml:387");
-registerKernel(linalg_svdvals_out, "CompositeImplicitAutograd", (ks, A, driver, out) => native.linalg_svdvals_out(A, driver, out), "native.linalg_svdvals_out", "engine/ops/native_functions/linalg.yaml:387", "engine/generated/linalg_svdvals.ts:18");
+// ---- linalg_svdvals.out (engine/ops/native_functions/linalg.yaml:394) ----
+export const linalg_svdvals_out = defineOp("aten::linalg_svdvals.out(Tensor A, *, str? driver=None, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/linalg.yaml:394");
+registerKernel(linalg_svdvals_out, "CompositeImplicitAutograd", (ks, A, driver, out) => native.linalg_svdvals_out(A, driver, out), "native.linalg_svdvals_out", "engine/ops/native_functions/linalg.yaml:394", "engine/generated/linalg_svdvals.ts:18");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(linalg_svdvals_out, "ADInplaceOrView", (ks, A, driver, out) => {
   const result = linalg_svdvals_out.redispatch(ks.and(after_ADInplaceOrView_keyset), A, driver, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/linalg.yaml:387", "engine/generated/linalg_svdvals.ts:20");
+}, "ADInplaceOrView", "engine/ops/native_functions/linalg.yaml:394", "engine/generated/linalg_svdvals.ts:20");
 
 // torch.linalg_svdvals: linalg_svdvals / linalg_svdvals.out
 const linalg_svdvals_parser = new PythonArgParser(["linalg_svdvals(Tensor A, *, str? driver=None, Tensor? out=None)"]);

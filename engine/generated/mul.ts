@@ -9,37 +9,37 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- mul.Tensor (engine/ops/native_functions.yaml:45) ----
+// ---- mul.Tensor (engine/ops/native_functions.yaml:55) ----
 // tags: core, pointwise
-export const mul_Tensor = defineOp("aten::mul.Tensor(Tensor self, Tensor other) -> Tensor", "engine/ops/native_functions.yaml:45");
-registerKernel(mul_Tensor, "CPU", (ks, self, other) => native.mul_out(self, other, null, "functional"), "native.mul_out", "engine/ops/native_functions.yaml:55", "engine/generated/mul.ts:15"); // (structured_delegate: mul.out)
-registerKernel(mul_Tensor, "Meta", (ks, self, other) => native.mul_out(self, other, null, "functional"), "native.mul_out", "engine/ops/native_functions.yaml:55", "engine/generated/mul.ts:16"); // (structured_delegate: mul.out)
-registerKernel(mul_Tensor, "CompositeExplicitAutogradNonFunctional", (ks, self, other) => native.mul_out(self, other, null, "functional"), "native.mul_out", "engine/ops/native_functions.yaml:55", "engine/generated/mul.ts:17"); // (structured_delegate: mul.out)
+export const mul_Tensor = defineOp("aten::mul.Tensor(Tensor self, Tensor other) -> Tensor", "engine/ops/native_functions.yaml:55");
+registerKernel(mul_Tensor, "CPU", (ks, self, other) => native.mul_out(self, other, null, "functional"), "native.mul_out", "engine/ops/native_functions.yaml:65", "engine/generated/mul.ts:15"); // (structured_delegate: mul.out)
+registerKernel(mul_Tensor, "Meta", (ks, self, other) => native.mul_out(self, other, null, "functional"), "native.mul_out", "engine/ops/native_functions.yaml:65", "engine/generated/mul.ts:16"); // (structured_delegate: mul.out)
+registerKernel(mul_Tensor, "CompositeExplicitAutogradNonFunctional", (ks, self, other) => native.mul_out(self, other, null, "functional"), "native.mul_out", "engine/ops/native_functions.yaml:65", "engine/generated/mul.ts:17"); // (structured_delegate: mul.out)
 
-// ---- mul_.Tensor (engine/ops/native_functions.yaml:50) ----
+// ---- mul_.Tensor (engine/ops/native_functions.yaml:60) ----
 // tags: pointwise
-export const mul__Tensor = defineOp("aten::mul_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", "engine/ops/native_functions.yaml:50");
-registerKernel(mul__Tensor, "CPU", (ks, self, other) => native.mul_out(self, other, null, "inplace"), "native.mul_out", "engine/ops/native_functions.yaml:55", "engine/generated/mul.ts:22"); // (structured_delegate: mul.out)
-registerKernel(mul__Tensor, "Meta", (ks, self, other) => native.mul_out(self, other, null, "inplace"), "native.mul_out", "engine/ops/native_functions.yaml:55", "engine/generated/mul.ts:23"); // (structured_delegate: mul.out)
-registerKernel(mul__Tensor, "CompositeExplicitAutogradNonFunctional", (ks, self, other) => native.mul_out(self, other, null, "inplace"), "native.mul_out", "engine/ops/native_functions.yaml:55", "engine/generated/mul.ts:24"); // (structured_delegate: mul.out)
+export const mul__Tensor = defineOp("aten::mul_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", "engine/ops/native_functions.yaml:60");
+registerKernel(mul__Tensor, "CPU", (ks, self, other) => native.mul_out(self, other, null, "inplace"), "native.mul_out", "engine/ops/native_functions.yaml:65", "engine/generated/mul.ts:22"); // (structured_delegate: mul.out)
+registerKernel(mul__Tensor, "Meta", (ks, self, other) => native.mul_out(self, other, null, "inplace"), "native.mul_out", "engine/ops/native_functions.yaml:65", "engine/generated/mul.ts:23"); // (structured_delegate: mul.out)
+registerKernel(mul__Tensor, "CompositeExplicitAutogradNonFunctional", (ks, self, other) => native.mul_out(self, other, null, "inplace"), "native.mul_out", "engine/ops/native_functions.yaml:65", "engine/generated/mul.ts:24"); // (structured_delegate: mul.out)
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(mul__Tensor, "ADInplaceOrView", (ks, self, other) => {
   const result = mul__Tensor.redispatch(ks.and(after_ADInplaceOrView_keyset), self, other);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions.yaml:50", "engine/generated/mul.ts:26");
+}, "ADInplaceOrView", "engine/ops/native_functions.yaml:60", "engine/generated/mul.ts:26");
 
-// ---- mul.out (engine/ops/native_functions.yaml:55) ----
+// ---- mul.out (engine/ops/native_functions.yaml:65) ----
 // tags: pointwise
-export const mul_out = defineOp("aten::mul.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions.yaml:55");
-registerKernel(mul_out, "CPU", (ks, self, other, out) => native.mul_out(self, other, out, "out"), "native.mul_out", "engine/ops/native_functions.yaml:55", "engine/generated/mul.ts:35");
-registerKernel(mul_out, "Meta", (ks, self, other, out) => native.mul_out(self, other, out, "out"), "native.mul_out", "engine/ops/native_functions.yaml:55", "engine/generated/mul.ts:36");
+export const mul_out = defineOp("aten::mul.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions.yaml:65");
+registerKernel(mul_out, "CPU", (ks, self, other, out) => native.mul_out(self, other, out, "out"), "native.mul_out", "engine/ops/native_functions.yaml:65", "engine/generated/mul.ts:35");
+registerKernel(mul_out, "Meta", (ks, self, other, out) => native.mul_out(self, other, out, "out"), "native.mul_out", "engine/ops/native_functions.yaml:65", "engine/generated/mul.ts:36");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(mul_out, "ADInplaceOrView", (ks, self, other, out) => {
   const result = mul_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, other, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions.yaml:55", "engine/generated/mul.ts:38");
+}, "ADInplaceOrView", "engine/ops/native_functions.yaml:65", "engine/generated/mul.ts:38");
 
 // ---- mul.Scalar (engine/ops/native_functions/attention.yaml:34) ----
 export const mul_Scalar = defineOp("aten::mul.Scalar(Tensor self, Scalar other) -> Tensor", "engine/ops/native_functions/attention.yaml:34");

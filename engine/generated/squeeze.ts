@@ -9,24 +9,35 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- squeeze_.dim (engine/ops/native_functions/linalg.yaml:221) ----
+// ---- squeeze_ (engine/ops/native_functions/linalg.yaml:222) ----
 // tags: inplace_view
-export const squeeze__dim = defineOp("aten::squeeze_.dim(Tensor(a!) self, int dim) -> Tensor(a!)", "engine/ops/native_functions/linalg.yaml:221");
-registerKernel(squeeze__dim, "CompositeExplicitAutograd", (ks, self, dim) => native.squeeze__dim(self, dim), "native.squeeze__dim", "engine/ops/native_functions/linalg.yaml:221", "engine/generated/squeeze.ts:15");
+export const squeeze__default = defineOp("aten::squeeze_(Tensor(a!) self) -> Tensor(a!)", "engine/ops/native_functions/linalg.yaml:222");
+registerKernel(squeeze__default, "CompositeExplicitAutograd", (ks, self) => native.squeeze_(self), "native.squeeze_", "engine/ops/native_functions/linalg.yaml:222", "engine/generated/squeeze.ts:15");
+// ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
+registerKernel(squeeze__default, "ADInplaceOrView", (ks, self) => {
+  const result = squeeze__default.redispatch(ks.and(after_ADInplaceOrView_keyset), self);
+  increment_version(self);
+  return result;
+}, "ADInplaceOrView", "engine/ops/native_functions/linalg.yaml:222", "engine/generated/squeeze.ts:17");
+
+// ---- squeeze_.dim (engine/ops/native_functions/linalg.yaml:228) ----
+// tags: inplace_view
+export const squeeze__dim = defineOp("aten::squeeze_.dim(Tensor(a!) self, int dim) -> Tensor(a!)", "engine/ops/native_functions/linalg.yaml:228");
+registerKernel(squeeze__dim, "CompositeExplicitAutograd", (ks, self, dim) => native.squeeze__dim(self, dim), "native.squeeze__dim", "engine/ops/native_functions/linalg.yaml:228", "engine/generated/squeeze.ts:26");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(squeeze__dim, "ADInplaceOrView", (ks, self, dim) => {
   const result = squeeze__dim.redispatch(ks.and(after_ADInplaceOrView_keyset), self, dim);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/linalg.yaml:221", "engine/generated/squeeze.ts:17");
+}, "ADInplaceOrView", "engine/ops/native_functions/linalg.yaml:228", "engine/generated/squeeze.ts:28");
 
 // ---- squeeze (engine/ops/native_functions/shape.yaml:82) ----
 export const squeeze_default = defineOp("aten::squeeze(Tensor(a) self) -> Tensor(a)", "engine/ops/native_functions/shape.yaml:82");
-registerKernel(squeeze_default, "CompositeExplicitAutograd", (ks, self) => native.squeeze(self), "native.squeeze", "engine/ops/native_functions/shape.yaml:82", "engine/generated/squeeze.ts:25");
+registerKernel(squeeze_default, "CompositeExplicitAutograd", (ks, self) => native.squeeze(self), "native.squeeze", "engine/ops/native_functions/shape.yaml:82", "engine/generated/squeeze.ts:36");
 
 // ---- squeeze.dim (engine/ops/native_functions/shape.yaml:88) ----
 export const squeeze_dim = defineOp("aten::squeeze.dim(Tensor(a) self, int dim) -> Tensor(a)", "engine/ops/native_functions/shape.yaml:88");
-registerKernel(squeeze_dim, "CompositeExplicitAutograd", (ks, self, dim) => native.squeeze(self, dim), "native.squeeze", "engine/ops/native_functions/shape.yaml:88", "engine/generated/squeeze.ts:29");
+registerKernel(squeeze_dim, "CompositeExplicitAutograd", (ks, self, dim) => native.squeeze(self, dim), "native.squeeze", "engine/ops/native_functions/shape.yaml:88", "engine/generated/squeeze.ts:40");
 
 // torch.squeeze: squeeze, squeeze.dim
 const squeeze_parser = new PythonArgParser(["squeeze(Tensor input)", "squeeze(Tensor input, int dim)"]);
@@ -47,13 +58,17 @@ export function squeeze(...args: unknown[]): any {
   }
 }
 
-// Tensor.squeeze_: squeeze_.dim
-const Tensor_squeeze__parser = new PythonArgParser(["squeeze_(int dim)"]);
+// Tensor.squeeze_: squeeze_, squeeze_.dim
+const Tensor_squeeze__parser = new PythonArgParser(["squeeze_()", "squeeze_(int dim)"]);
 function Tensor_squeeze_(this: Tensor, ...args: unknown[]): any {
   if (isTracing()) noteApiBinding("Tensor.squeeze_");
   const r = Tensor_squeeze__parser.parse(args);
   switch (r.index) {
     case 0: {
+      const [] = r.values as any[];
+      return squeeze__default.call(this);
+    }
+    case 1: {
       const [_dim] = r.values as any[];
       return squeeze__dim.call(this, _dim);
     }

@@ -9,27 +9,27 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- sum (engine/ops/native_functions.yaml:62) ----
-export const sum_default = defineOp("aten::sum(Tensor self, *, ScalarType? dtype=None) -> Tensor", "engine/ops/native_functions.yaml:62");
-registerKernel(sum_default, "CompositeExplicitAutograd", (ks, self, dtype) => native.sum(self, dtype), "native.sum", "engine/ops/native_functions.yaml:62", "engine/generated/sum.ts:14");
+// ---- sum (engine/ops/native_functions.yaml:72) ----
+export const sum_default = defineOp("aten::sum(Tensor self, *, ScalarType? dtype=None) -> Tensor", "engine/ops/native_functions.yaml:72");
+registerKernel(sum_default, "CompositeExplicitAutograd", (ks, self, dtype) => native.sum(self, dtype), "native.sum", "engine/ops/native_functions.yaml:72", "engine/generated/sum.ts:14");
 
-// ---- sum.dim_IntList (engine/ops/native_functions.yaml:67) ----
+// ---- sum.dim_IntList (engine/ops/native_functions.yaml:77) ----
 // tags: core
-export const sum_dim_IntList = defineOp("aten::sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor", "engine/ops/native_functions.yaml:67");
-registerKernel(sum_dim_IntList, "CPU", (ks, self, dim, keepdim, dtype) => native.sum_IntList_out(self, dim, keepdim, dtype, null, "functional"), "native.sum_IntList_out", "engine/ops/native_functions.yaml:72", "engine/generated/sum.ts:19"); // (structured_delegate: sum.IntList_out)
-registerKernel(sum_dim_IntList, "Meta", (ks, self, dim, keepdim, dtype) => native.sum_IntList_out(self, dim, keepdim, dtype, null, "functional"), "native.sum_IntList_out", "engine/ops/native_functions.yaml:72", "engine/generated/sum.ts:20"); // (structured_delegate: sum.IntList_out)
-registerKernel(sum_dim_IntList, "CompositeExplicitAutogradNonFunctional", (ks, self, dim, keepdim, dtype) => native.sum_IntList_out(self, dim, keepdim, dtype, null, "functional"), "native.sum_IntList_out", "engine/ops/native_functions.yaml:72", "engine/generated/sum.ts:21"); // (structured_delegate: sum.IntList_out)
+export const sum_dim_IntList = defineOp("aten::sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor", "engine/ops/native_functions.yaml:77");
+registerKernel(sum_dim_IntList, "CPU", (ks, self, dim, keepdim, dtype) => native.sum_IntList_out(self, dim, keepdim, dtype, null, "functional"), "native.sum_IntList_out", "engine/ops/native_functions.yaml:82", "engine/generated/sum.ts:19"); // (structured_delegate: sum.IntList_out)
+registerKernel(sum_dim_IntList, "Meta", (ks, self, dim, keepdim, dtype) => native.sum_IntList_out(self, dim, keepdim, dtype, null, "functional"), "native.sum_IntList_out", "engine/ops/native_functions.yaml:82", "engine/generated/sum.ts:20"); // (structured_delegate: sum.IntList_out)
+registerKernel(sum_dim_IntList, "CompositeExplicitAutogradNonFunctional", (ks, self, dim, keepdim, dtype) => native.sum_IntList_out(self, dim, keepdim, dtype, null, "functional"), "native.sum_IntList_out", "engine/ops/native_functions.yaml:82", "engine/generated/sum.ts:21"); // (structured_delegate: sum.IntList_out)
 
-// ---- sum.IntList_out (engine/ops/native_functions.yaml:72) ----
-export const sum_IntList_out = defineOp("aten::sum.IntList_out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions.yaml:72");
-registerKernel(sum_IntList_out, "CPU", (ks, self, dim, keepdim, dtype, out) => native.sum_IntList_out(self, dim, keepdim, dtype, out, "out"), "native.sum_IntList_out", "engine/ops/native_functions.yaml:72", "engine/generated/sum.ts:25");
-registerKernel(sum_IntList_out, "Meta", (ks, self, dim, keepdim, dtype, out) => native.sum_IntList_out(self, dim, keepdim, dtype, out, "out"), "native.sum_IntList_out", "engine/ops/native_functions.yaml:72", "engine/generated/sum.ts:26");
+// ---- sum.IntList_out (engine/ops/native_functions.yaml:82) ----
+export const sum_IntList_out = defineOp("aten::sum.IntList_out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions.yaml:82");
+registerKernel(sum_IntList_out, "CPU", (ks, self, dim, keepdim, dtype, out) => native.sum_IntList_out(self, dim, keepdim, dtype, out, "out"), "native.sum_IntList_out", "engine/ops/native_functions.yaml:82", "engine/generated/sum.ts:25");
+registerKernel(sum_IntList_out, "Meta", (ks, self, dim, keepdim, dtype, out) => native.sum_IntList_out(self, dim, keepdim, dtype, out, "out"), "native.sum_IntList_out", "engine/ops/native_functions.yaml:82", "engine/generated/sum.ts:26");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(sum_IntList_out, "ADInplaceOrView", (ks, self, dim, keepdim, dtype, out) => {
   const result = sum_IntList_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, dim, keepdim, dtype, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions.yaml:72", "engine/generated/sum.ts:28");
+}, "ADInplaceOrView", "engine/ops/native_functions.yaml:82", "engine/generated/sum.ts:28");
 
 // torch.sum: sum, sum.dim_IntList / sum.IntList_out
 const sum_parser = new PythonArgParser(["sum(Tensor input, *, ScalarType? dtype=None)", "sum(Tensor input, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor? out=None)"]);

@@ -5,7 +5,7 @@
 
 export { empty } from "./empty.js";
 export { ones } from "./ones.js";
-export { fill_ } from "./fill.js";
+export { fill, fill_ } from "./fill.js";
 export { add } from "./add.js";
 export { mul } from "./mul.js";
 export { sum } from "./sum.js";
@@ -120,6 +120,7 @@ export { max_pool1d_with_indices } from "./max_pool1d_with_indices.js";
 export { max_pool1d } from "./max_pool1d.js";
 export { max_pool2d } from "./max_pool2d.js";
 export { avg_pool1d } from "./avg_pool1d.js";
+export { bernoulli } from "./bernoulli.js";
 export { all } from "./all.js";
 export { any } from "./any.js";
 export { argmax } from "./argmax.js";

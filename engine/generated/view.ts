@@ -9,11 +9,11 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- view (engine/ops/native_functions.yaml:77) ----
+// ---- view (engine/ops/native_functions.yaml:87) ----
 // tags: core
-export const view_default = defineOp("aten::view(Tensor(a) self, SymInt[] size) -> Tensor(a)", "engine/ops/native_functions.yaml:77");
-registerKernel(view_default, "CPU", (ks, self, size) => native.view(self, size), "native.view", "engine/ops/native_functions.yaml:77", "engine/generated/view.ts:15");
-registerKernel(view_default, "Meta", (ks, self, size) => native.view(self, size), "native.view", "engine/ops/native_functions.yaml:77", "engine/generated/view.ts:16");
+export const view_default = defineOp("aten::view(Tensor(a) self, SymInt[] size) -> Tensor(a)", "engine/ops/native_functions.yaml:87");
+registerKernel(view_default, "CPU", (ks, self, size) => native.view(self, size), "native.view", "engine/ops/native_functions.yaml:87", "engine/generated/view.ts:15");
+registerKernel(view_default, "Meta", (ks, self, size) => native.view(self, size), "native.view", "engine/ops/native_functions.yaml:87", "engine/generated/view.ts:16");
 
 // Tensor.view: view
 const Tensor_view_parser = new PythonArgParser(["view(SymInt[] size)"]);

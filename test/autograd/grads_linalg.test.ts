@@ -9,16 +9,13 @@
 // Skipped (each checked by gradcheck_linalg.test.ts instead):
 // - the SVD cases that differentiate U or Vh: singular vectors are defined up to a sign per column, and
 //   Glasstorch's svd picks other signs than LAPACK for some columns, so U, Vh and the gradients of a fixed
-//   upstream gradient on them differ from PyTorch's (the S-only cases are sign-free and are compared);
-// - matmul of a vector and a matrix: PyTorch ends in squeeze_(0), whose Node is SqueezeBackward3 (derivatives.yaml
-//   numbers squeeze, squeeze.dim, squeeze_, squeeze_.dim); Glasstorch has no squeeze_ (no dim) to give its
-//   squeeze_.dim the same number.
+//   upstream gradient on them differ from PyTorch's (the S-only cases are sign-free and are compared).
 import { loadFixture } from "../support/fixtures.js";
 import { describeGradCases } from "../support/grad_cases.js";
 
 const SKIP = new Set([
   "linalg.svd reduced tall", "linalg.svd reduced wide", "linalg.svd square U only", "linalg.svd square Vh only",
-  "linalg.svd full square", "linalg.svd full tall", "matmul 1d 2d",
+  "linalg.svd full square", "linalg.svd full tall",
 ]);
 
 describeGradCases("linalg gradients against PyTorch 1.13 (grads_linalg.json)", loadFixture("grads_linalg.json"), {

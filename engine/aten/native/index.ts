@@ -3,7 +3,7 @@
 
 export { empty_cpu, empty_meta } from "./EmptyTensor.js";
 export { ones } from "./TensorFactories.js";
-export { fill_ } from "./Fill.js";
+export { fill_, fill } from "./Fill.js";
 export { add_out, mul_out } from "./BinaryOps.js";
 export { sum, sum_IntList_out } from "./ReduceOps.js";
 export { view } from "./TensorShape.js";
@@ -26,3 +26,4 @@ export * from "./vision/index.js";
 export * from "./norms/index.js";
 export * from "./attention/index.js";
 export * from "./autograd/index.js";
+export * from "./random/index.js";

@@ -53,7 +53,7 @@ export class AccumulateGrad extends Node {
     const meta = get_autograd_meta(this.variable);
     if (!meta) return [];
     // the leaf's own hooks (Tensor.register_hook on a leaf) see the gradient first (callHooks)
-    const newGrad = meta.hooks_.length ? callTensorHooks(meta.hooks_, grads[0]) : grads[0];
+    const newGrad = meta.hooks_.length ? callTensorHooks(meta.hooks_, grads[0])! : grads[0];
     if (newGrad !== grads[0]) stealable = false;
     const current = meta.grad_;
     engineObserver?.onAccumulate(this, this.variable, newGrad, current !== null);

@@ -4,7 +4,7 @@
 // When an in-place op changes a view, the base's history must include it: CopySlices becomes the
 // base's grad_fn. Backward takes the base's gradient, runs the in-place op's Node on the slice the view
 // covers, and writes the result back into that slice. The view's own grad_fn is regenerated lazily
-// (variable.ts grad_fn) as AsStridedBackward0 reading from the base.
+// (variable.ts grad_fn) as AsStridedBackward0 reading from the base. CopyBackwards is copy_'s Node.
 
 import type { Tensor } from "../../aten/core/Tensor.js";
 import { empty_strided_default } from "../../generated/empty_strided.js";
@@ -12,6 +12,8 @@ import { zeros_default } from "../../generated/zeros.js";
 import { as_strided_default } from "../../generated/as_strided.js";
 import { copy__default } from "../../generated/copy.js";
 import { clone_default } from "../../generated/clone.js";
+import { zeros_like_default } from "../../generated/zeros_like.js";
+import { to_dtype_layout } from "../../generated/to.js";
 import { contiguous_format } from "../../c10/MemoryFormat.js";
 import { Node, type Grad } from "../function.js";
 import type { Edge } from "../edge.js";
@@ -104,5 +106,29 @@ export class CopySlices extends Node {
 
   override release_variables(): void {
     this.fn?.release_variables();
+  }
+}
+
+/**
+ * CopyBackwards (functions/tensor.cpp): the Node of self.copy_(src), made by the hand-written copy_
+ * kernel (VariableTypeManual.ts). self's old values are overwritten, so its gradient is zero; src's is
+ * the gradient converted to src's dtype and device (grad.to(src_options)); the engine then sums it down
+ * to src's shape when src was broadcast.
+ */
+export class CopyBackwards extends Node {
+  src_options: { dtype: Tensor["dtype"]; device: Tensor["device"]; layout: Tensor["layout"] } | null = null;
+  name(): string {
+    return "CopyBackwards";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad = grads[0];
+    const grad_inputs: Grad[] = [null, null];
+    if (grad === null) return grad_inputs;
+    if (this.should_compute_output(0)) grad_inputs[0] = zeros_like_default.call(grad, null, null, null, null, contiguous_format) as Tensor;
+    if (this.should_compute_output(1)) {
+      const o = this.src_options!;
+      grad_inputs[1] = to_dtype_layout.call(grad, o.dtype, o.layout, o.device, null, false, false, null) as Tensor;
+    }
+    return grad_inputs;
   }
 }

@@ -42,14 +42,12 @@ const dispatchCalls: Record<string, (...a: In) => unknown> = {
 };
 
 /**
- * Known differences, both outside this family, dropped from PyTorch's log:
- * - under autograd PyTorch's _softmax saves its result for backward with a detach() that shows in the
- *   trace (aten::detach after aten::_softmax); Glasstorch's autograd saves it without a dispatched detach;
- * - dropout's noise.bernoulli_(1 - p) is a dispatched aten::bernoulli_.float in PyTorch; Glasstorch's
- *   dropout (activation family) fills the noise through Distributions.bernoulli_ directly, no op (the
- *   values are PyTorch's: the dropout cases above compare them).
+ * A known difference, outside this family, dropped from PyTorch's log: under autograd PyTorch's _softmax
+ * saves its result for backward with a detach() that shows in the trace (aten::detach after aten::_softmax);
+ * Glasstorch's autograd saves it without a dispatched detach. (dropout's noise.bernoulli_(1 - p) is the
+ * dispatched aten::bernoulli_.float in both.)
  */
-const NOT_DISPATCHED = new Set(["aten::detach", "aten::bernoulli_.float"]);
+const NOT_DISPATCHED = new Set(["aten::detach"]);
 
 describe("attention reaches the aten ops PyTorch's does, in order (TorchDispatchMode log vs PyTorch's)", () => {
   for (const d of F.dispatch) {

@@ -1,13 +1,13 @@
 // dropout and its feature (channel-wise) and alpha forms (aten/src/ATen/native/Dropout.cpp,
 // _dropout_impl): CompositeImplicitAutograd kernels. On CPU the noise is a tensor like the input
-// (or of shape (N, C, 1, ...) for feature dropout) filled by bernoulli_(1 - p) from the default
+// (or of shape (N, C, 1, ...) for feature dropout) filled by bernoulli_.float(1 - p) from the default
 // generator, then divided by 1 - p, and the input is multiplied by it — so the same
 // torch.manual_seed gives PyTorch's masks. p == 0, train == false or an empty input return the
 // input itself; p == 1 multiplies by a zero scalar tensor.
 
 import { RuntimeError } from "../../../c10/Errors.js";
 import type { Tensor } from "../../core/Tensor.js";
-import { bernoulli_ } from "../../Distributions.js";
+import { bernoulli__float } from "../../../generated/bernoulli.js";
 import { cppDouble } from "../../cpu/DistributionKernels.js";
 import { wrapScalar } from "../binary/common.js";
 import { empty_like_default } from "../../../generated/empty_like.js";
@@ -36,7 +36,7 @@ function _dropout_impl(input: Tensor, p: number, train: boolean, feature: boolea
 
   // LEGACY_CONTIGUOUS_MEMORY_FORMAT: the noise is contiguous whatever the input's layout
   const noise = feature ? make_feature_noise(input) : (empty_like_default.call(input, null, null, null, null, "contiguous_format") as Tensor);
-  bernoulli_(noise, 1 - p);
+  bernoulli__float.call(noise, 1 - p, null); // noise.bernoulli_(1 - p): aten::bernoulli_.float
   if (alpha) {
     const ALPHA = 1.7580993408473766;
     const a = 1 / Math.sqrt((ALPHA * ALPHA * p + 1) * (1 - p));

@@ -6,7 +6,7 @@ export { addr, addr_, addr_out, math_addr, math_addr_out } from "./Addr.js";
 export { matmul, matmul_out, outer, outer_out, ger, ger_out, kron, kron_out, tensordot, tensordot_out } from "./Matmul.js";
 export { einsum } from "./Einsum.js";
 export { linear, linear_out, bilinear, _trilinear } from "./Linear.js";
-export { squeeze__dim } from "./SqueezeInplace.js";
+export { squeeze__dim, squeeze_ } from "./SqueezeInplace.js";
 export { linalg_lu_factor_ex_out, linalg_lu_factor, linalg_lu_factor_out, _linalg_check_errors_op } from "./LuFactor.js";
 export { _linalg_solve_ex_out, linalg_solve_ex, linalg_solve_ex_out, linalg_solve, linalg_solve_out, linalg_inv_ex_out, linalg_inv, linalg_inv_out } from "./Solve.js";
 export { _linalg_det_out, linalg_det, linalg_det_out, det, _linalg_slogdet_out, linalg_slogdet, linalg_slogdet_out } from "./Det.js";
