@@ -1,0 +1,57 @@
+// The extension manifest and the packaged .vsix: what VS Code loads and when it activates.
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import * as path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { zipEntries } from "../support/zip_listing.js";
+
+const root = path.resolve(import.meta.dirname, "../..");
+const manifest = JSON.parse(readFileSync(path.join(root, "extension", "package.json"), "utf8"));
+
+describe("extension manifest", () => {
+  it("names the extension and the VS Code it needs", () => {
+    expect(manifest).toMatchObject({ publisher: "glasstorch", name: "glasstorch", main: "./dist/extension.js", license: "MIT" });
+    expect(manifest.engines.vscode).toBe("^1.100.0");
+    expect(manifest.capabilities.untrustedWorkspaces.supported).toBe("limited");
+  });
+
+  it("activates only on its own notebook and commands", () => {
+    const commands = manifest.contributes.commands.map((c: { command: string }) => c.command);
+    for (const event of manifest.activationEvents as string[]) {
+      const [kind, id] = event.split(":");
+      if (kind === "onNotebook") expect(id).toBe("glasstorch-notebook");
+      else if (kind === "onCommand") expect(commands).toContain(id);
+      else throw new Error(`unexpected activation event ${event}`);
+    }
+    expect(commands.every((c: string) => c.startsWith("glasstorch."))).toBe(true);
+  });
+
+  it("opens *.nb.ts as a notebook and renders the tensor mime type", () => {
+    expect(manifest.contributes.notebooks).toEqual([
+      expect.objectContaining({ type: "glasstorch-notebook", selector: [{ filenamePattern: "*.nb.ts" }], priority: "default" }),
+    ]);
+    expect(manifest.contributes.notebookRenderer[0].mimeTypes).toEqual(["application/vnd.glasstorch.tensor+json"]);
+    const props = Object.keys(manifest.contributes.configuration.properties).sort();
+    expect(props).toEqual(["glasstorch.cpuKernels", "glasstorch.hostMemoryMB", "glasstorch.traceLimit", "glasstorch.tracing"]);
+  });
+});
+
+describe("npm run package:extension", () => {
+  let dir: string;
+  let entries: string[];
+  beforeAll(() => {
+    dir = mkdtempSync(path.join(tmpdir(), "glasstorch-vsix-"));
+    const vsix = path.join(dir, "glasstorch.vsix");
+    execFileSync(process.execPath, [path.join(root, "scripts", "package-extension.mjs"), vsix], { stdio: "pipe" });
+    entries = zipEntries(vsix);
+  }, 60_000);
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("holds the bundles the manifest names, and no sources or source maps", () => {
+    expect(entries).toContain("extension/package.json");
+    expect(entries).toContain("extension/" + manifest.main.replace("./", ""));
+    expect(entries).toContain("extension/" + manifest.contributes.notebookRenderer[0].entrypoint.replace("./", ""));
+    expect(entries.filter((e) => /\.(ts|map)$/.test(e) || e.includes("/src/") || e.includes("node_modules"))).toEqual([]);
+  });
+});
