@@ -27,6 +27,7 @@ import {
 export const INTERRUPT_GRACE_MS = 1000;
 const INITIALIZE_TIMEOUT_MS = 30_000;
 const STDERR_KEPT = 16 * 1024;
+const DEATH_REPORT_WAIT_MS = 2000;
 
 export interface HostClientOptions {
   /** The host bundle (extension/dist/host.js). */
@@ -108,7 +109,7 @@ export class HostClient {
     this.activeRunId = runId;
     try {
       return await Promise.race([
-        host.connection.sendRequest(Run, { ...params, runId }),
+        host.connection.sendRequest(Run, { ...params, runId }).catch((err) => rethrowAsDeath(host, err)),
         host.died.then((death) => Promise.reject(new HostDiedError(death))),
       ]);
     } finally {
@@ -212,6 +213,7 @@ export class HostClient {
           }
           resolve(result);
         })
+        .catch((err) => rethrowAsDeath(host, err))
         .catch(reject)
         .finally(() => clearTimeout(timer));
     });
@@ -219,6 +221,15 @@ export class HostClient {
     host.info.catch(() => undefined);
     return host;
   }
+}
+
+/**
+ * A request fails when the connection closes, which is usually a moment before the process's
+ * 'close' event says why it died: give that reason rather than "connection disposed".
+ */
+async function rethrowAsDeath(host: Running, err: unknown): Promise<never> {
+  const death = await Promise.race([host.died, new Promise<undefined>((r) => setTimeout(r, DEATH_REPORT_WAIT_MS, undefined))]);
+  throw death ? new HostDiedError(death) : err;
 }
 
 function describeDeath(code: number | null, signal: NodeJS.Signals | null, host: Running, memoryMB: number): HostDeath {
