@@ -2,7 +2,7 @@
 // (install-code-server.sh), serving on 127.0.0.1 with its own profile and the extension folder.
 
 import { execFileSync, spawn } from "node:child_process";
-import { mkdirSync, rmSync, symlinkSync, writeFileSync, readFileSync } from "node:fs";
+import { appendFileSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -69,9 +69,11 @@ export async function startCodeServer(bin, { port, userDataDir, extensionsDir, f
   args.push(folder);
   const proc = spawn(bin, args, { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"], detached: true });
   let log = "";
+  let stopped = false;
+  if (logFile) writeFileSync(logFile, "");
   const keep = (chunk) => {
     log += chunk;
-    if (logFile) writeFileSync(logFile, log);
+    if (logFile && !stopped) appendFileSync(logFile, chunk);
   };
   proc.stdout.on("data", keep);
   proc.stderr.on("data", keep);
@@ -94,6 +96,7 @@ export async function startCodeServer(bin, { port, userDataDir, extensionsDir, f
     log: () => log,
     /** Stops code-server and everything it started (its process group). */
     stop() {
+      stopped = true;
       try {
         process.kill(-proc.pid, "SIGTERM");
       } catch {

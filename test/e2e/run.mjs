@@ -94,7 +94,7 @@ async function main() {
   });
   if (!setup) return;
 
-  const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+  const page = await browser.newPage({ viewport: { width: 1400, height: 1400 } });
   const wb = new Workbench(page);
   const c = (name, fn) => check(name, fn, page);
   await page.goto(setup.url);
@@ -110,7 +110,9 @@ async function main() {
     return `${ms} ms`;
   });
   await c("Run All starts", () => wb.runAll());
-  await c("a tensor prints as PyTorch prints it", () => wb.waitForFrameText(RANDN_2_3_REPR, { timeout: 60_000, what: "the randn(2, 3) repr" }));
+  await c("a tensor prints as PyTorch prints it", async () => {
+    await wb.waitForFrameText(RANDN_2_3_REPR, { timeout: 60_000, what: "the randn(2, 3) repr" });
+  });
   await c("the renderer draws a 2-D tensor as a heat map", async () => {
     const info = await wb.waitForCanvas("canvas.glasstorch-heatmap");
     if (info.width !== 3 * 32 || info.height !== 2 * 32 || info.opaque !== info.width * info.height) throw new Error(`heat map canvas ${JSON.stringify(info)}`);
@@ -120,9 +122,10 @@ async function main() {
     const info = await wb.waitForCanvas("canvas.glasstorch-histogram");
     if (!(info.opaque > 0)) throw new Error(`histogram canvas is blank ${JSON.stringify(info)}`);
   });
-  await c("a progress loop shows a finished bar", () =>
-    wb.waitForFrameText((t) => /e2e-bar 100%\|█+\| 5\/5/.test(t), { what: "the finished progress bar" }),
-  );
+  await wb.scrollToEnd();
+  await c("a progress loop shows a finished bar", async () => {
+    await wb.waitForFrameText((t) => /e2e-bar 100%\|█+\| 5\/5/.test(t), { what: "the finished progress bar" });
+  });
   await c("an error shows its PyTorch text and the cell line", async () => {
     const text = await wb.waitForFrameText(MM_ERROR, { what: "the mm error" });
     if (!text.includes("at cell 5, line 2")) throw new Error(`the error output does not name cell 5, line 2:\n${text}`);

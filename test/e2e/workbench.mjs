@@ -27,8 +27,7 @@ export class Workbench {
   async openNotebook(name) {
     await this.openFile(name);
     await this.page.locator(`.notebookOverlay`).last().waitFor({ timeout: 30_000 });
-    await this.page.locator(".tab.active", { hasText: name }).waitFor({ timeout: 10_000 });
-    await this.page.locator(".notebookOverlay .cell-list-container .code-cell-row, .notebookOverlay .cell-list-container .markdown-cell-row").first().waitFor({ timeout: 20_000 });
+    await this.page.locator(".notebookOverlay .cell-list-container .code-cell-row").first().waitFor({ timeout: 20_000 });
   }
 
   /** Closes every editor; a notebook left dirty by a failed check is closed without saving. */
@@ -70,11 +69,21 @@ export class Workbench {
   }
 
   /** Runs code cell i on its own (Ctrl+Enter in its editor). */
+  /** Runs code cell i on its own, with the run button beside it. */
   async runCell(i) {
-    await this.codeCellEditor(i).click();
-    // Out of the cell's editor (where Ctrl+Enter would insert a line) into the cell list.
-    await this.page.keyboard.press("Escape");
-    await this.page.keyboard.press("Control+Enter");
+    const row = this.page.locator(".notebookOverlay .cell-list-container .code-cell-row").nth(i);
+    await row.scrollIntoViewIfNeeded();
+    await row.hover();
+    await row.locator(".run-button-container .action-item").first().click();
+  }
+
+  /** Scrolls the notebook to its end: cells far below are not rendered, nor are their outputs. */
+  async scrollToEnd() {
+    await this.page.locator(".notebookOverlay .cell-list-container").last().hover();
+    for (let i = 0; i < 8; i++) {
+      await this.page.mouse.wheel(0, 600);
+      await this.page.waitForTimeout(100);
+    }
   }
 
   /** Every frame's text (the notebook outputs live in webview iframes). */
