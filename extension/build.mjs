@@ -8,6 +8,8 @@ import * as path from "node:path";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const minify = process.argv.includes("--minify");
+// --outdir=DIR: where the bundles go (packaging builds into a staging folder); default extension/dist.
+const outdir = path.resolve(process.argv.find((a) => a.startsWith("--outdir="))?.slice("--outdir=".length) ?? path.join(here, "dist"));
 
 const common = { bundle: true, minify, sourcemap: minify ? false : "linked", logLevel: "warning", absWorkingDir: here };
 
@@ -16,7 +18,7 @@ export const entryPoints = [
   {
     ...common,
     entryPoints: ["src/extension.ts"],
-    outfile: "dist/extension.js",
+    outfile: path.join(outdir, "extension.js"),
     platform: "node",
     format: "cjs",
     target: "node20",
@@ -29,7 +31,7 @@ export const entryPoints = [
   {
     ...common,
     entryPoints: ["webview/renderer/index.ts"],
-    outfile: "dist/renderer.js",
+    outfile: path.join(outdir, "renderer.js"),
     platform: "browser",
     format: "esm",
     target: "es2022",

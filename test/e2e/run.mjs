@@ -89,7 +89,7 @@ async function main() {
       headless: true,
       args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
     });
-    setup = { ws, url: server.url };
+    setup = { ws, url: server.url, bin, extensionsDir };
     return `${version.split(" ")[0]} on port ${port}, vsix installed`;
   });
   if (!setup) return;
@@ -161,13 +161,13 @@ async function main() {
   await c("a killed host is reported in the cell and in a notification", async () => {
     await wb.openNotebook("crash.nb.ts");
     await wb.runAll();
-    const text = await wb.waitForFrameText("engine host stopped", { timeout: 60_000 });
+    const text = await wb.waitForFrameText("engine host stopped", { timeout: 60_000, allowHostDeath: true });
     if (!text.includes("SIGKILL")) throw new Error(`the cell's report does not say SIGKILL:\n${text}`);
     await wb.notificationText("engine host stopped");
   });
   await c("the next run starts a fresh host", async () => {
     await wb.runCell(2);
-    await wb.waitForFrameText("restarted, a is undefined", { timeout: 60_000 });
+    await wb.waitForFrameText("restarted, a is undefined", { timeout: 60_000, allowHostDeath: true });
   });
   await wb.closeAllEditors();
 
@@ -186,6 +186,40 @@ async function main() {
     await pollFile(saveFile, SAVE);
   });
   await page.screenshot({ path: path.join(shots, "last.png") });
+  await page.close();
+  server.stop();
+  await untrusted(setup);
+}
+
+/** A second VS Code, with workspace trust on and this folder not trusted: nothing may run. */
+async function untrusted({ bin, extensionsDir }) {
+  console.log(`[${elapsed()}] restricted mode: an untrusted workspace`);
+  const userDataDir = path.join(work, "user-data-untrusted");
+  writeProfile(userDataDir, { "security.workspace.trust.enabled": true, "security.workspace.trust.startupPrompt": "never" });
+  const ws = path.join(work, "ws-untrusted");
+  mkdirSync(ws);
+  writeFileSync(path.join(ws, "untrusted.nb.ts"), '// %%\n"ran " + 1\n');
+  const port = await freePort();
+  server = await startCodeServer(bin, { port, userDataDir, extensionsDir, folder: ws, trust: true, logFile: path.join(work, "code-server-untrusted.log") });
+  const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+  const wb = new Workbench(page);
+  await page.goto(server.url);
+  await check("untrusted: the notebook opens, Run All asks for trust, and declining runs nothing", async () => {
+    await wb.waitReady();
+    await wb.openNotebook("untrusted.nb.ts");
+    await wb.runAll();
+    const dialog = page.locator(".monaco-dialog-box");
+    await dialog.waitFor({ timeout: 15_000 });
+    const text = (await dialog.innerText()).replace(/\s+/g, " ");
+    await dialog.locator(".monaco-button", { hasText: "Cancel" }).first().click();
+    await page.waitForTimeout(2_000);
+    const hosts = execFileSync("ps", ["-eo", "args"], { encoding: "utf8" }).split("\n").filter((l) => l.includes(extensionsDir) && l.includes("host.js"));
+    if (hosts.length) throw new Error(`an engine host runs in the untrusted workspace: ${hosts.join("; ")}`);
+    const outputs = await wb.frameTexts();
+    if (outputs.some((t) => t.includes("ran 1"))) throw new Error("the cell ran");
+    return `trust prompt: "${text.slice(0, 80)}…"`;
+  }, page);
+  await page.close();
 }
 
 try {

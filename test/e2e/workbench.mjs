@@ -86,10 +86,12 @@ export class Workbench {
     }
   }
 
-  /** Every frame's text (the notebook outputs live in webview iframes). */
+  /** The text of every webview frame: the notebook outputs. (The main frame, which also shows
+   * the cells' sources and the notifications, is left out.) */
   async frameTexts() {
     const texts = [];
     for (const frame of this.page.frames()) {
+      if (frame === this.page.mainFrame()) continue;
       try {
         texts.push(await frame.evaluate(() => document.body?.innerText ?? ""));
       } catch {
@@ -100,13 +102,16 @@ export class Workbench {
   }
 
   /** Waits until some frame's text satisfies `test`; returns that text. */
-  async waitForFrameText(test, { timeout = 30_000, what = String(test) } = {}) {
+  async waitForFrameText(test, { timeout = 30_000, what = String(test), allowHostDeath = false } = {}) {
     const deadline = Date.now() + timeout;
     let last = [];
     while (Date.now() < deadline) {
       last = await this.frameTexts();
       const hit = last.find((t) => (typeof test === "string" ? t.includes(test) : test(t)));
       if (hit !== undefined) return hit;
+      // A dead engine host will not produce the output: say so now rather than at the timeout.
+      const death = !allowHostDeath && last.find((t) => t.includes("EngineHostStopped"));
+      if (death) throw new Error(`the engine host stopped while waiting for ${what}:\n${death.slice(0, 1200)}`);
       await this.page.waitForTimeout(150);
     }
     const outputs = last.filter((t) => t.trim()).map((t) => t.slice(0, 600)).join("\n---\n");

@@ -52,6 +52,13 @@ describe("npm run package:extension", () => {
     expect(entries).toContain("extension/package.json");
     expect(entries).toContain("extension/" + manifest.main.replace("./", ""));
     expect(entries).toContain("extension/" + manifest.contributes.notebookRenderer[0].entrypoint.replace("./", ""));
-    expect(entries.filter((e) => /\.(ts|map)$/.test(e) || e.includes("/src/") || e.includes("node_modules"))).toEqual([]);
+    expect(entries.filter((e) => e.endsWith(".map") || e.startsWith("extension/src/") || e.startsWith("extension/webview/"))).toEqual([]);
+  });
+
+  it("holds the engine sources the host's views show: yaml, generated code and its index", () => {
+    for (const file of ["engine/ops/derivatives.yaml", "engine/generated/index.json", "engine/generated/Functions.ts", "engine/index.ts"]) {
+      expect(entries).toContain(`extension/${file}`);
+    }
+    expect(entries.filter((e) => e.includes("node_modules") && !e.startsWith("extension/dist/node_modules/"))).toEqual([]);
   });
 });
