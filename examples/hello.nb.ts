@@ -17,7 +17,7 @@ x
 // Larger tensors get a histogram.
 
 // %%
-const big = torch.randn(1000);
+const big = torch.randn(10000);
 big
 
 // %% autograd

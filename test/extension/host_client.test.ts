@@ -1,9 +1,11 @@
 // The extension's engine-host client against the real host bundle (extension/dist/host.js, built
 // by `npm run build`): runs, streamed output, interrupts, deaths and restarts.
+import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { HostClient, HostDiedError, type HostDeath } from "../../extension/src/host_client.js";
 import type { OutputNotification } from "../../extension/host/protocol.js";
+import { parse } from "../../extension/src/notebook/nbts_format.js";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const hostScript = path.join(root, "extension", "dist", "host.js");
@@ -90,5 +92,30 @@ describe("HostClient", () => {
     expect(err.message).toMatch(/restarted/);
     expect((await c.run(cell("typeof before", 2))).value).toMatchObject({ text: "'undefined'" });
     expect(deaths).toHaveLength(1);
+  }, 60_000);
+});
+
+describe("examples/hello.nb.ts", () => {
+  it("runs cell by cell: tensors with rich views, autograd, a progress loop", async () => {
+    const progress: number[] = [];
+    const c = new HostClient({
+      hostScript,
+      cwd: path.join(root, "examples"),
+      memoryMB: 1024,
+      settings: { cpuKernels: "auto", tracing: false, traceLimit: 1000 },
+      onProgress: (p) => progress.push(p.current),
+    });
+    clients.push(c);
+    const text = readFileSync(path.join(root, "examples", "hello.nb.ts"), "utf8");
+    const cells = parse(text).map((cell, index) => ({ ...cell, index })).filter((cell) => cell.kind === "code");
+    const results = [];
+    for (const cell of cells) results.push(await c.run({ cellUri: `vscode-notebook-cell:/hello.nb.ts#${cell.index}`, cellIndex: cell.index, code: cell.value }));
+    expect(results.map((r) => r.status)).toEqual(cells.map(() => "ok"));
+    const [x, big, grad, total] = results.map((r) => r.value);
+    expect(x).toMatchObject({ kind: "tensor", repr: "tensor([[ 1.5410, -0.2934, -2.1788],\n        [ 0.5684, -1.0845, -1.3986]])", rich: { view: "heatmap" } });
+    expect(big).toMatchObject({ kind: "tensor", shape: [10000], rich: { view: "histogram" } });
+    expect(grad).toMatchObject({ kind: "tensor", repr: "tensor([[ 2., -4.],\n        [ 1.,  6.]])" });
+    expect(total).toMatchObject({ kind: "value", text: String(50 * 4096 + (49 * 50) / 2) });
+    expect(progress.at(-1)).toBe(50);
   }, 60_000);
 });
