@@ -60,6 +60,20 @@ describe("HostClient", () => {
     expect((await c.run(cell("kept", 2))).value).toMatchObject({ kind: "value", text: "7" });
   }, 60_000);
 
+  it("kills the host when a cell does not stop within a second of the interrupt, and says the state is lost", async () => {
+    const c = shared;
+    // A synchronous native call: no JavaScript runs until it returns, so SIGINT cannot stop it.
+    const running = c.run(cell('const cp = await import("node:child_process");\ncp.execSync("sleep 5")', 3));
+    await new Promise((r) => setTimeout(r, 500));
+    const t0 = Date.now();
+    c.interrupt();
+    const err = await running.catch((e) => e);
+    expect(Date.now() - t0).toBeLessThan(2500);
+    expect(err).toBeInstanceOf(HostDiedError);
+    expect(err.message).toMatch(/did not stop within 1 s of the interrupt, so the host was killed; the session's state \(variables, tensors\) was lost/);
+    expect(deaths).toHaveLength(1);
+  }, 60_000);
+
   it("reports a host killed from outside, then starts a fresh one on the next run", async () => {
     const c = shared;
     await c.run(cell("const gone = 1;"));
@@ -68,7 +82,7 @@ describe("HostClient", () => {
     expect(err).toBeInstanceOf(HostDiedError);
     expect(err.death).toMatchObject({ signal: "SIGKILL" });
     expect(err.message).toMatch(/killed \(SIGKILL/);
-    expect(deaths).toHaveLength(1);
+    expect(deaths).toHaveLength(2);
     const again = await c.run(cell("typeof gone", 2));
     expect(again.value).toMatchObject({ kind: "value", text: "'undefined'" });
     expect(c.pid).not.toBe(firstPid);
@@ -91,7 +105,7 @@ describe("HostClient", () => {
     expect(err).toBeInstanceOf(HostDiedError);
     expect(err.message).toMatch(/restarted/);
     expect((await c.run(cell("typeof before", 2))).value).toMatchObject({ text: "'undefined'" });
-    expect(deaths).toHaveLength(1);
+    expect(deaths).toHaveLength(2);
   }, 60_000);
 });
 
