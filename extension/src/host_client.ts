@@ -4,6 +4,7 @@
 // run. No `vscode` here: the notebook controller turns what this reports into cell outputs.
 
 import { fork, type ChildProcess } from "node:child_process";
+import type { RequestType } from "vscode-jsonrpc";
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from "vscode-jsonrpc/node";
 import {
   HOST_PROTOCOL_VERSION,
@@ -117,6 +118,14 @@ export class HostClient {
       clearTimeout(this.interruptTimer);
       this.interruptTimer = undefined;
     }
+  }
+
+  /** Any other request of the protocol (the views' questions), on the running host, started if need be. */
+  async request<P, R>(type: RequestType<P, R, void>, params: P): Promise<R> {
+    await this.start();
+    const host = this.host!;
+    // (params as never: the generic P cannot be matched to the library's conditional parameter type.)
+    return host.connection.sendRequest<P, R, void>(type, params as never).catch((err) => rethrowAsDeath(host, err));
   }
 
   /**

@@ -89,7 +89,7 @@ async function main() {
       headless: true,
       args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
     });
-    setup = { ws, url: server.url, bin, extensionsDir };
+    setup = { ws, url: server.url, bin, extensionsDir, userDataDir };
     return `${version.split(" ")[0]} on port ${port}, vsix installed`;
   });
   if (!setup) return;
@@ -133,6 +133,21 @@ async function main() {
   await c("the status bar shows the backend and device", async () => {
     const text = await wb.statusBarText(/Glasstorch: (typescript|native) · cpu/);
     return text;
+  });
+  await c("clicking the status bar picks the CPU kernel path (glasstorch.cpuKernels)", async () => {
+    await page.locator(".statusbar-item", { hasText: "Glasstorch:" }).first().click();
+    const rows = page.locator(".quick-input-list .monaco-list-row");
+    await rows.first().waitFor({ timeout: 10_000 });
+    const labels = (await rows.allInnerTexts()).map((t) => t.split("\n")[0].trim());
+    if (labels.length !== 3) throw new Error(`the pick offers ${JSON.stringify(labels)}`);
+    await page.locator(".quick-input-list .monaco-list-row", { hasText: "the TypeScript kernels only" }).click();
+    const settingsFile = path.join(setup.userDataDir, "User", "settings.json");
+    const deadline = Date.now() + 10_000;
+    while (!readFileSync(settingsFile, "utf8").includes('"glasstorch.cpuKernels": "typescript"')) {
+      if (Date.now() > deadline) throw new Error(`settings.json does not have the choice:\n${readFileSync(settingsFile, "utf8")}`);
+      await page.waitForTimeout(200);
+    }
+    return `${labels.length} choices`;
   });
   await wb.closeAllEditors();
 

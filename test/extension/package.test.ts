@@ -4,7 +4,9 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { zipEntries } from "../support/zip_listing.js";
+import { zipEntries, zipExtract } from "../support/zip_listing.js";
+import { HostClient } from "../../extension/src/host_client.js";
+import { GeneratedCode } from "../../extension/host/protocol.js";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const manifest = JSON.parse(readFileSync(path.join(root, "extension", "package.json"), "utf8"));
@@ -39,10 +41,11 @@ describe("extension manifest", () => {
 
 describe("npm run package:extension", () => {
   let dir: string;
+  let vsix: string;
   let entries: string[];
   beforeAll(() => {
     dir = mkdtempSync(path.join(tmpdir(), "glasstorch-vsix-"));
-    const vsix = path.join(dir, "glasstorch.vsix");
+    vsix = path.join(dir, "glasstorch.vsix");
     execFileSync(process.execPath, [path.join(root, "scripts", "package-extension.mjs"), vsix], { stdio: "pipe" });
     entries = zipEntries(vsix);
   }, 60_000);
@@ -52,6 +55,8 @@ describe("npm run package:extension", () => {
     expect(entries).toContain("extension/package.json");
     expect(entries).toContain("extension/" + manifest.main.replace("./", ""));
     expect(entries).toContain("extension/" + manifest.contributes.notebookRenderer[0].entrypoint.replace("./", ""));
+    expect(entries).toContain("extension/dist/host.js");
+    expect(entries).toContain("extension/dist/node_modules/typescript/lib/typescript.js");
     expect(entries.filter((e) => e.endsWith(".map") || e.startsWith("extension/src/") || e.startsWith("extension/webview/"))).toEqual([]);
   });
 
@@ -61,4 +66,24 @@ describe("npm run package:extension", () => {
     }
     expect(entries.filter((e) => e.includes("node_modules") && !e.startsWith("extension/dist/node_modules/"))).toEqual([]);
   });
+
+  it("runs as installed: the unpacked host runs a cell and finds the engine sources for its views", async () => {
+    const unpacked = path.join(dir, "unpacked");
+    zipExtract(vsix, unpacked);
+    const client = new HostClient({
+      hostScript: path.join(unpacked, "extension", "dist", "host.js"),
+      cwd: dir,
+      memoryMB: 1024,
+      settings: { cpuKernels: "auto", tracing: false, traceLimit: 1000 },
+    });
+    try {
+      const result = await client.run({ cellUri: "vscode-notebook-cell:/p.nb.ts#0", cellIndex: 0, code: 'import * as torch from "glasstorch";\ntorch.ones(2, 2).sum()' });
+      expect(result.value).toMatchObject({ kind: "tensor", repr: "tensor(4.)" });
+      const code = await client.request(GeneratedCode, { op: "add.Tensor" });
+      expect(code.sections.length).toBeGreaterThan(0);
+      expect(code.sections.some((s) => s.source?.file.startsWith("engine/ops/") && s.text.includes("add.Tensor"))).toBe(true);
+    } finally {
+      client.dispose();
+    }
+  }, 60_000);
 });
