@@ -12,7 +12,6 @@ import { expand_default } from "../generated/expand.js";
 import { zeros_like_default } from "../generated/zeros_like.js";
 import { zeros } from "../generated/zeros.js";
 import { where } from "../generated/where.js";
-import { softplus_default } from "../generated/softplus.js";
 import { nll_loss_backward_default } from "../generated/nll_loss_backward.js";
 import { nll_loss2d_backward_default } from "../generated/nll_loss2d_backward.js";
 import { nll_loss_default } from "../generated/nll_loss.js";
@@ -1003,126 +1002,230 @@ export function _unique_unsorted(index: Tensor): Tensor {
 }
 // ---------------------------------------------------------------------------------------------------------------
 // ---- act: the activation and loss family ----
-// The backward aten ops PyTorch's formulas call for these (elu_backward, gelu_backward, softplus_backward,
-// hardswish_backward, log_sigmoid_backward, _softmax_backward_data, _log_softmax_backward_data,
-// mse_loss_backward, smooth_l1_loss_backward, huber_loss_backward, binary_cross_entropy_backward) are not
-// declared as operators yet: the `<op>_composite` helpers compute the same math, in the CPU kernels' order,
-// from existing ops, so create_graph differentiates them (PyTorch differentiates the backward op itself).
-// threshold_backward, leaky_relu_backward, hardtanh_backward and hardsigmoid_backward are real operators.
+// The backward aten ops PyTorch's formulas call (threshold_backward, leaky_relu_backward, hardtanh_backward,
+// hardsigmoid_backward, elu_backward, gelu_backward, softplus_backward, hardswish_backward, silu_backward,
+// mish_backward, log_sigmoid_backward, _softmax_backward_data, _log_softmax_backward_data, mse_loss_backward,
+// smooth_l1_loss_backward, huber_loss_backward, binary_cross_entropy_backward, nll_loss(2d)_backward, xlogy) are
+// operators (activation.yaml, loss.yaml, binary.yaml), called through their handles so the backward trace shows
+// them; below are PyTorch's double-backward helpers for them, each running its ops in the order PyTorch 1.13's
+// build runs them (C++ evaluates the right operand of `a * b` first there: the dispatch logs show it).
 
-import { ScalarType as ST } from "../c10/ScalarType.js";
-const M_SQRT1_2 = Math.SQRT1_2, M_2_SQRTPI = 2 / Math.sqrt(Math.PI);
+import { GradMode, AutoGradMode } from "../c10/GradMode.js";
+import { empty_like_default } from "../generated/empty_like.js";
+import { elu_backward_default } from "../generated/elu_backward.js";
+import { gelu_backward_default } from "../generated/gelu_backward.js";
+import { softplus_backward_default } from "../generated/softplus_backward.js";
+import { hardswish_backward_default } from "../generated/hardswish_backward.js";
+import { silu_backward_default } from "../generated/silu_backward.js";
+import { mish_backward_default } from "../generated/mish_backward.js";
+import { log_sigmoid_backward_default } from "../generated/log_sigmoid_backward.js";
+import { _softmax_backward_data_default } from "../generated/_softmax_backward_data.js";
+import { _log_softmax_backward_data_default } from "../generated/_log_softmax_backward_data.js";
+import { mse_loss_backward_default } from "../generated/mse_loss_backward.js";
+import { smooth_l1_loss_backward_default } from "../generated/smooth_l1_loss_backward.js";
+import { huber_loss_backward_default } from "../generated/huber_loss_backward.js";
+import { binary_cross_entropy_backward_default } from "../generated/binary_cross_entropy_backward.js";
+import { xlogy_Tensor, xlogy_Scalar_Other, xlogy_Scalar_Self } from "../generated/xlogy.js";
+import { ones_like_default } from "../generated/ones_like.js";
+import { mul_Scalar } from "../generated/mul.js";
+import { div_Scalar, div__Scalar } from "../generated/div.js";
+import { sub_Scalar } from "../generated/sub.js";
+import { log__default } from "../generated/log.js";
 
-/** elu_backward (is_result false): self <= 0 ? grad * input_scale * (alpha * scale) * exp(self * input_scale) : grad * scale. */
-export function elu_backward_composite(grad: Tensor, alpha: number, scale: number, input_scale: number, self: Tensor): Tensor {
-  const f32 = self.dtype.scalarType === ST.Float;
-  const negcoef = f32 ? Math.fround(Math.fround(alpha) * Math.fround(scale)) : alpha * scale;
-  const neg = grad.mul(input_scale).mul(negcoef).mul(self.mul(input_scale).exp());
-  return where(self.le(0), neg, grad.mul(scale));
+/** GradMode::is_enabled(): silu's and mish's formulas pick the differentiable composite under create_graph. */
+export const GradMode_is_enabled = (): boolean => GradMode.is_enabled();
+
+/** C++'s `s - t` / `s / t` with a Scalar s: at::empty_like(t).fill_(s).sub_(t) / .div_(t). */
+const rsub = (s: number, t: Tensor): Tensor => (empty_like_default.call(t, null, null, null, null, null) as Tensor).fill_(s).sub_(t);
+const rdiv = (s: number, t: Tensor): Tensor => (empty_like_default.call(t, null, null, null, null, null) as Tensor).fill_(s).div_(t);
+/** C++'s `t * s`, `t / s`, `t - s` with a Scalar s: mul.Scalar, div.Scalar, sub.Scalar (a TS `t.mul(s)` is Python's
+ * mul.Tensor with a wrapped scalar). Glasstorch has no add.Scalar yet: `t + s` stays t.add(s) (add.Tensor). */
+const muls = (t: Tensor, s: number): Tensor => mul_Scalar.call(t, s) as Tensor;
+const divs = (t: Tensor, s: number): Tensor => div_Scalar.call(t, s) as Tensor;
+const subs = (t: Tensor, s: number): Tensor => sub_Scalar.call(t, s, 1) as Tensor;
+/** Tensor::type_as(other): other's dtype (a _to_copy when it differs). */
+const type_as = (t: Tensor, other: Tensor): Tensor => t.to(other.dtype);
+/** A ScalarType argument the way the op handles take it (a formula's <t>_scalar_type is the enum). */
+const asDtype = (t: any) => (typeof t === "number" ? dtypeOf(t) : t);
+
+// the operators
+export const elu_backward = (grad: Tensor, alpha: number, scale: number, input_scale: number, is_result: boolean, self_or_result: Tensor): Tensor =>
+  elu_backward_default.call(grad, alpha, scale, input_scale, is_result, self_or_result) as Tensor;
+export const gelu_backward = (grad: Tensor, self: Tensor, approximate: string): Tensor => gelu_backward_default.call(grad, self, approximate) as Tensor;
+export const softplus_backward = (grad: Tensor, self: Tensor, beta: number, threshold: number): Tensor =>
+  softplus_backward_default.call(grad, self, beta, threshold) as Tensor;
+export const hardswish_backward = (grad: Tensor, self: Tensor): Tensor => hardswish_backward_default.call(grad, self) as Tensor;
+export const silu_backward = (grad: Tensor, self: Tensor): Tensor => silu_backward_default.call(grad, self) as Tensor;
+export const mish_backward = (grad: Tensor, self: Tensor): Tensor => mish_backward_default.call(grad, self) as Tensor;
+export const log_sigmoid_backward = (grad: Tensor, self: Tensor, buffer: Tensor): Tensor => log_sigmoid_backward_default.call(grad, self, buffer) as Tensor;
+export const _softmax_backward_data = (grad: Tensor, output: Tensor, dim: number, input_dtype: unknown): Tensor =>
+  _softmax_backward_data_default.call(grad, output, dim, asDtype(input_dtype)) as Tensor;
+export const _log_softmax_backward_data = (grad: Tensor, output: Tensor, dim: number, input_dtype: unknown): Tensor =>
+  _log_softmax_backward_data_default.call(grad, output, dim, asDtype(input_dtype)) as Tensor;
+export const mse_loss_backward = (grad: Tensor, self: Tensor, target: Tensor, reduction: number): Tensor =>
+  mse_loss_backward_default.call(grad, self, target, reduction) as Tensor;
+export const smooth_l1_loss_backward = (grad: Tensor, self: Tensor, target: Tensor, reduction: number, beta: number): Tensor =>
+  smooth_l1_loss_backward_default.call(grad, self, target, reduction, beta) as Tensor;
+export const huber_loss_backward = (grad: Tensor, self: Tensor, target: Tensor, reduction: number, delta: number): Tensor =>
+  huber_loss_backward_default.call(grad, self, target, reduction, delta) as Tensor;
+export const binary_cross_entropy_backward = (grad: Tensor, self: Tensor, target: Tensor, weight: Tensor | null, reduction: number): Tensor =>
+  binary_cross_entropy_backward_default.call(grad, self, target, weight, reduction) as Tensor;
+/** at::xlogy: the overload the argument kinds pick (xlogy.Tensor, .Scalar_Other, .Scalar_Self). */
+export function xlogy(self: Tensor | number, other: Tensor | number): Tensor {
+  if (typeof self === "number") return xlogy_Scalar_Self.call(self, other) as Tensor;
+  if (typeof other === "number") return xlogy_Scalar_Other.call(self, other) as Tensor;
+  return xlogy_Tensor.call(self, other) as Tensor;
 }
 
-/** elu_backward (is_result true, the in-place elu_): result <= 0 ? grad * input_scale * (result + alpha * scale) : grad * scale. */
-export function elu_backward_result_composite(grad: Tensor, alpha: number, scale: number, input_scale: number, result: Tensor): Tensor {
-  const f32 = result.dtype.scalarType === ST.Float;
-  const negcoef = f32 ? Math.fround(Math.fround(alpha) * Math.fround(scale)) : alpha * scale;
-  return where(result.le(0), grad.mul(input_scale).mul(result.add(negcoef)), grad.mul(scale));
+/** elu_double_backward: the gradient of elu_backward in self_or_result. */
+export function elu_double_backward(grad: Tensor, grad_output: Tensor, alpha: number, scale: number, input_scale: number, is_result: boolean, self_or_result: Tensor): Tensor {
+  const mask = type_as(self_or_result.lt(0), grad);
+  if (is_result) return muls(grad.mul(grad_output), input_scale).mul(mask);
+  return elu_backward(muls(grad.mul(grad_output), input_scale), alpha, scale, input_scale, is_result, self_or_result).mul(mask);
 }
 
-/** gelu_backward: 'none': grad * (cdf + x * pdf); 'tanh': the derivative of 0.5 x (1 + tanh(kBeta (x + kKappa x^3))). */
-export function gelu_backward_composite(grad: Tensor, self: Tensor, approximate: string): Tensor {
+const M_SQRT2 = Math.SQRT2, M_SQRT1_2 = Math.SQRT1_2, M_2_SQRTPI = 2 / Math.sqrt(Math.PI);
+
+/** gelu_double_backward: the gradient of gelu_backward in self (the second derivative of gelu, times ggI * gO). */
+export function gelu_double_backward(ggI: Tensor, gO: Tensor, input: Tensor, approximate: string): Tensor {
   if (approximate === "tanh") {
-    const kBeta = Math.SQRT2 * M_2_SQRTPI * 0.5, kKappa = 0.044715;
-    const x_sq = self.mul(self), x_cube = x_sq.mul(self);
-    const inner = self.add(x_cube.mul(kKappa)).mul(kBeta);
+    const kBeta = M_SQRT2 * M_2_SQRTPI * 0.5, kKappa = 0.044715;
+    const inner = muls(input.add(muls(input.pow(3), kKappa)), kBeta);
     const tanh_inner = inner.tanh();
-    const left = self.mul(0.5), right = tanh_inner.add(1);
-    const left_derivative = right.mul(0.5);
-    const tanh_derivative = tanh_inner.mul(tanh_inner).neg().add(1);
-    const inner_derivative = x_sq.mul(3 * kKappa).add(1).mul(kBeta);
-    const right_derivative = left.mul(tanh_derivative).mul(inner_derivative);
-    return grad.mul(left_derivative.add(right_derivative));
+    const sech_inner = rdiv(1, inner.cosh());
+    const f = muls(input, 0.5);
+    const g = rsub(1, tanh_inner.mul(tanh_inner));
+    const h = muls(muls(input, 3 * kKappa).mul(input).add(1), kBeta);
+    const f_prime_gh = muls(g, 0.5).mul(h);
+    const neg_sech_tanh = sech_inner.neg().mul(tanh_inner);
+    const g_prime = muls(sech_inner, 2).mul(neg_sech_tanh).mul(h);
+    const g_prime_fh = f.mul(h).mul(g_prime);
+    const h_prime = muls(muls(input, 6 * kKappa), kBeta);
+    const h_prime_fg = f.mul(g).mul(h_prime);
+    const sum = muls(f_prime_gh, 2).add(g_prime_fh).add(h_prime_fg);
+    return ggI.mul(gO).mul(sum);
   }
   const kBeta = M_2_SQRTPI * M_SQRT1_2 * 0.5;
-  const cdf = self.mul(M_SQRT1_2).erf().add(1).mul(0.5);
-  const pdf = self.mul(self).mul(-0.5).exp().mul(kBeta);
-  return grad.mul(cdf.add(self.mul(pdf)));
+  const input_sq = input.mul(input);
+  const pdf = muls(muls(input_sq, -0.5).exp(), kBeta);
+  const sq_pdf = input_sq.mul(pdf);
+  const dgrad_dInput = muls(pdf, 2).sub(sq_pdf);
+  return ggI.mul(gO).mul(dgrad_dInput);
 }
 
 /** FunctionsManual's infinitely_differentiable_silu_backward: grad * sigmoid * (1 + self * (1 - sigmoid)). */
 export function infinitely_differentiable_silu_backward(grad_output: Tensor, input: Tensor): Tensor {
   const sigmoid = input.sigmoid();
-  return grad_output.mul(sigmoid).mul(input.mul(sigmoid.neg().add(1)).add(1));
+  const right = input.mul(rsub(1, sigmoid)).add(1);
+  return grad_output.mul(sigmoid).mul(right);
 }
 
-/** FunctionsManual's infinitely_differentiable_mish_backward: grad * (tanh(softplus(x)) + x * sigmoid(x) * (1 - tanh_softplus^2)). */
+/** FunctionsManual's infinitely_differentiable_mish_backward: grad * (tanh(softplus) + x * sigmoid(x) * (1 - tanh(softplus)^2)), softplus = log1p(exp(x)). */
 export function infinitely_differentiable_mish_backward(grad_output: Tensor, input: Tensor): Tensor {
   const sigmoid = input.sigmoid();
-  const tanh_softplus = (softplus_default.call(input, 1, 20) as Tensor).tanh();
-  return grad_output.mul(tanh_softplus.add(sigmoid.mul(input).mul(tanh_softplus.mul(tanh_softplus).neg().add(1))));
+  const tanh_softplus = input.exp().log1p().tanh();
+  const one_m = rsub(1, tanh_softplus.mul(tanh_softplus));
+  return grad_output.mul(tanh_softplus.add(input.mul(sigmoid).mul(one_m)));
 }
 
-/** softplus_backward: self * beta > threshold ? grad : grad * z / (z + 1), z = exp(self * beta). */
-export function softplus_backward_composite(grad: Tensor, self: Tensor, beta: number, threshold: number): Tensor {
-  const xb = self.mul(beta), z = xb.exp();
-  return where(xb.gt(threshold), grad, grad.mul(z).div(z.add(1)));
+/** softplus_double_backward: sigmoid_backward(grad, sigmoid(x * beta)) * (x * beta < threshold) * beta. */
+export function softplus_double_backward(grad: Tensor, input: Tensor, beta: number, threshold: number): Tensor {
+  const x = muls(input, beta);
+  const mask = type_as(x.lt(threshold), grad);
+  return muls(sigmoid_backward(grad, x.sigmoid()).mul(mask), beta);
 }
 
-/** hardswish_backward: self < -3 ? 0 : self <= 3 ? grad * (self / 3 + 0.5) : grad. */
-export function hardswish_backward_composite(grad: Tensor, self: Tensor): Tensor {
-  return where(self.lt(-3), 0, where(self.le(3), grad.mul(self.div(3).add(0.5)), grad));
+/** log_sigmoid_double_backward: grad * (sigmoid(x) - 1) * sigmoid(x). */
+export function log_sigmoid_double_backward(grad: Tensor, input: Tensor): Tensor {
+  const z = input.sigmoid();
+  return grad.mul(subs(z, 1)).mul(z);
 }
 
-/** log_sigmoid_backward (CPU kernel): z = exp(-|x|); grad * (x < 0 ? 1 - z / (1 + z) : z / (1 + z)). */
-export function log_sigmoid_backward_composite(grad: Tensor, self: Tensor): Tensor {
-  const z = self.abs().neg().exp(), q = z.div(z.add(1));
-  return grad.mul(where(self.lt(0), q.neg().add(1), q));
-}
-
-/** _softmax_backward_data: output * (grad - sum(grad * output, dim, keepdim)). */
-export function _softmax_backward_data_composite(grad: Tensor, output: Tensor, dim: number): Tensor {
-  return output.mul(grad.sub(grad.mul(output).sum([dim], true)));
-}
-
-/** _log_softmax_backward_data: grad - exp(output) * sum(grad, dim, keepdim). */
-export function _log_softmax_backward_data_composite(grad: Tensor, output: Tensor, dim: number): Tensor {
-  return grad.sub(output.exp().mul(grad.sum([dim], true)));
+/** softmax_double_backward: grad_output * grad - sum(output * grad_output) * grad - grad_output * sum(output * grad), sums over dim. */
+export function softmax_double_backward(grad: Tensor, grad_output: Tensor, dim: number, output: Tensor): Tensor {
+  const t3 = grad_output.mul(output.mul(grad).sum([dim], true));
+  const t2 = output.mul(grad_output).sum([dim], true).mul(grad);
+  return grad_output.mul(grad).sub(t2).sub(t3);
 }
 
 // Reduction: 0 None, 1 Mean, 2 Sum (at::Reduction).
 
-/** mse_loss_backward: norm * (self - target) * grad, norm = 2 / numel for Mean, else 2. */
-export function mse_loss_backward_composite(grad: Tensor, self: Tensor, target: Tensor, reduction: number): Tensor {
-  const norm = reduction === 1 ? 2 / self.numel() : 2;
-  return self.sub(target).mul(norm).mul(grad);
+/** mse_loss_double_backward: 2 * grad (/ numel for Mean). */
+export function mse_loss_double_backward(grad: Tensor, input: Tensor, reduction: number): Tensor {
+  const grad_input = muls(grad, 2);
+  return reduction === 1 ? (div__Scalar.call(grad_input, input.numel()) as Tensor) : grad_input;
 }
 
-/** smooth_l1_loss_backward: x = self - target; x < -beta ? -norm * grad : x > beta ? norm * grad : norm * x * grad / beta. */
-export function smooth_l1_loss_backward_composite(grad: Tensor, self: Tensor, target: Tensor, reduction: number, beta: number): Tensor {
-  const norm = reduction === 1 ? 1 / self.numel() : 1;
-  const x = self.sub(target), g = grad.mul(norm);
-  return where(x.lt(-beta), g.neg(), where(x.gt(beta), g, x.mul(norm).mul(grad).div(beta)));
+/** smooth_l1_loss_double_backward: grad * (|input - target| < beta) / beta (/ numel for Mean); zeros for beta == 0. */
+export function smooth_l1_loss_double_backward(grad: Tensor, input: Tensor, target: Tensor, reduction: number, beta: number): Tensor {
+  if (beta === 0) return zeros([...grad.shape], { dtype: grad.dtype, device: grad.device });
+  const d = input.sub(target).abs();
+  const grad_input = divs(grad.mul(type_as(d.lt(beta), grad)), beta);
+  return reduction === 1 ? (div__Scalar.call(grad_input, input.numel()) as Tensor) : grad_input;
 }
 
-/** huber_loss_backward: x = self - target; x < -delta ? -norm * grad * delta : x > delta ? norm * grad * delta : norm * x * grad. */
-export function huber_loss_backward_composite(grad: Tensor, self: Tensor, target: Tensor, reduction: number, delta: number): Tensor {
-  const norm = reduction === 1 ? 1 / self.numel() : 1;
-  const x = self.sub(target), g = grad.mul(norm * delta);
-  return where(x.lt(-delta), g.neg(), where(x.gt(delta), g, x.mul(norm).mul(grad)));
+/** huber_loss_double_backward: grad * (|input - target| < delta) (/ numel for Mean). */
+export function huber_loss_double_backward(grad: Tensor, input: Tensor, target: Tensor, reduction: number, delta: number): Tensor {
+  const d = input.sub(target).abs();
+  const grad_input = grad.mul(d.lt(delta));
+  return reduction === 1 ? (div__Scalar.call(grad_input, input.numel()) as Tensor) : grad_input;
 }
 
-/** binary_cross_entropy_backward: grad * (self - target) / max((1 - self) * self, 1e-12) * weight (/ numel for Mean). */
-export function binary_cross_entropy_backward_composite(grad: Tensor, self: Tensor, target: Tensor, weight: Tensor | null, reduction: number): Tensor {
-  let r = grad.mul(self.sub(target)).div(self.neg().add(1).mul(self).clamp_min(1e-12));
-  if (weight !== null) r = r.mul(weight);
-  return reduction === 1 ? r.div(self.numel()) : r;
+/** huber_loss_double_backward_grad_output: huber_loss_backward(grad, ...) unreduced, else sum(huber_loss_backward(ones, ...) * grad). */
+export function huber_loss_double_backward_grad_output(grad: Tensor, grad_output: Tensor, input: Tensor, target: Tensor, reduction: number, delta: number): Tensor {
+  if (reduction === 0) return huber_loss_backward(grad, input, target, reduction, delta);
+  const r = huber_loss_backward(ones_like_default.call(grad_output, null, null, null, null, null) as Tensor, input, target, reduction, delta);
+  return r.mul(grad).sum();
 }
 
-/** FunctionsManual's binary_cross_entropy_target_backward: grad * (log(1 - self) - log(self)) * weight (/ numel for Mean). */
+const BCE_EPS = 1e-12;
+
+/** binary_cross_entropy_double_backward: the gradient of binary_cross_entropy_backward in self. */
+export function binary_cross_entropy_double_backward(grad_output: Tensor, grad: Tensor, input: Tensor, target: Tensor, weight: Tensor | null, reduction: number): Tensor {
+  const inp_pl_eps = input.add(BCE_EPS);
+  const one_m_inp_pl_eps = rsub(1, input).add(BCE_EPS);
+  const denom = inp_pl_eps.pow(2).mul(one_m_inp_pl_eps.pow(2)); // PyTorch squares one_m_inp_pl_eps first
+  const two_it = muls(input, 2).mul(target);
+  let gI = input.mul(input).sub(two_it).add(target).div(denom);
+  gI = gI.mul(grad.mul(grad_output));
+  if (weight !== null) gI = gI.mul(weight);
+  return reduction === 1 ? divs(gI, input.numel()) : gI;
+}
+
+/** binary_cross_entropy_double_backward_grad_output: grad * (input - target) / ((input + eps) * (1 - input + eps)) * weight (/ numel for Mean). */
+export function binary_cross_entropy_double_backward_grad_output(grad: Tensor, input: Tensor, target: Tensor, weight: Tensor | null, reduction: number): Tensor {
+  const one_m = rsub(1, input).add(BCE_EPS);
+  let ggO = input.sub(target).div(input.add(BCE_EPS).mul(one_m));
+  ggO = ggO.mul(grad);
+  if (weight !== null) ggO = ggO.mul(weight);
+  return reduction === 1 ? divs(ggO, input.numel()) : ggO;
+}
+
+/** binary_cross_entropy_double_backward_target: -grad * grad_output * weight / max((1 - self) * self, eps) (/ numel for Mean). */
+export function binary_cross_entropy_double_backward_target(grad: Tensor, grad_output: Tensor, self: Tensor, target: Tensor, weight: Tensor | null, reduction: number): Tensor {
+  let res = grad.neg().mul(grad_output);
+  if (weight !== null) res = res.mul(weight);
+  const denom = rsub(1, self).mul(self);
+  {
+    using _noGrad = new AutoGradMode(false); // at::NoGradGuard: the clamp is not differentiated
+    denom.clamp_min_(BCE_EPS);
+  }
+  res = res.div(denom);
+  return reduction === 1 ? (div__Scalar.call(res, target.numel()) as Tensor) : res;
+}
+
+/** FunctionsManual's binary_cross_entropy_target_backward: (1 - self).log_().sub_(self.log()) * grad * weight (/ numel for Mean). */
 export function binary_cross_entropy_target_backward(grad: Tensor, self: Tensor, target: Tensor, weight: Tensor | null, reduction: number): Tensor {
-  let r = self.neg().add(1).log().sub(self.log());
-  if (weight !== null) r = r.mul(weight);
+  let r = (log__default.call(rsub(1, self)) as Tensor).sub_(self.log());
   r = r.mul(grad);
-  return reduction === 1 ? r.div(target.numel()) : r;
+  if (weight !== null) r = r.mul(weight);
+  return reduction === 1 ? (div__Scalar.call(r, target.numel()) as Tensor) : r;
+}
+
+/** C++'s `(self == 0.) & (other <= 0.)` in xlogy's formula: the right operand is evaluated first there. */
+export function xlogy_self_zero_other_nonpositive(self: Tensor, other: Tensor): Tensor {
+  const other_le = other.le(0.0);
+  return self.eq(0.0).bitwise_and(other_le);
 }
 
 /** FunctionsManual's binary_cross_entropy_with_logits_backward: ((pos_weight * t + 1 - t) * sigmoid(x) - pos_weight * t) or (sigmoid(x) - t), times grad and weight (/ numel for Mean). */
@@ -1170,186 +1273,32 @@ export const nll_loss = (self: Tensor, target: Tensor, weight: Tensor | null, re
   nll_loss_default.call(self, target, weight, reduction, ignore_index) as Tensor;
 export const nll_loss2d = (self: Tensor, target: Tensor, weight: Tensor | null, reduction: number, ignore_index: number): Tensor =>
   nll_loss2d_default.call(self, target, weight, reduction, ignore_index) as Tensor;
-// ---- layers (conv.yaml, pooling.yaml, normalization.yaml, index.yaml's embedding) ----
-// PyTorch's formulas here call fused backward ops (convolution_backward, native_batch_norm_backward,
-// native_layer_norm_backward, native_group_norm_backward, embedding_dense_backward). Glasstorch does not have
-// those ops yet: these helpers compute the same gradients from existing differentiable ops (convolution,
-// where/sum, mean), so create_graph gives second-order gradients by differentiating them again (PyTorch's
-// double-backward Nodes, ConvolutionBackwardBackward0 and the like, are not reproduced).
+// ---- layers (conv.yaml, pooling.yaml, normalization.yaml, index.yaml's embedding, pad.yaml, vision.yaml) ----
+// The backward ops PyTorch 1.13's layer formulas call, by their ATen names, and the FunctionsManual.cpp
+// double-backward helpers (batchnorm_double_backward, layer_norm_double_backward,
+// infinitely_differentiable_native_group_norm_backward, embedding_dense_double_backward) built from
+// differentiable ops, so they can be differentiated again.
 
-import { convolution_default } from "../generated/convolution.js";
+import { convolution_backward_default } from "../generated/convolution_backward.js";
+import { _convolution_double_backward_default } from "../generated/_convolution_double_backward.js";
 
-/** The gradient of a convolution's weight: conv(input, grad) with input and grad's batch/channel dims swapped,
- * stride and dilation exchanged; per group, cut to the kernel's size. Weight layout [out, in/groups, k...]. */
-function conv_weight_grad(inp: Tensor, gout: Tensor, ksize: readonly number[], stride: readonly number[], padding: readonly number[], dilation: readonly number[], groups: number): Tensor {
-  const cin = inp.shape[1] / groups, cout = gout.shape[1] / groups;
-  const nd = ksize.length;
-  const parts: Tensor[] = [];
-  for (let g = 0; g < groups; g++) {
-    const i = inp.narrow(1, g * cin, cin).transpose(0, 1);
-    const o = gout.narrow(1, g * cout, cout).transpose(0, 1);
-    let w = convolution_default.call(i, o, null, [...dilation], [...padding], [...stride], false, new Array(nd).fill(0), 1) as Tensor;
-    for (let d = 0; d < nd; d++) if (w.shape[2 + d] !== ksize[d]) w = w.narrow(2 + d, 0, ksize[d]);
-    parts.push(w.transpose(0, 1));
-  }
-  return parts.length === 1 ? parts[0] : cat(parts, 0);
-}
-
-const expandParam = (p: readonly number[], nd: number): number[] => (p.length === 1 && nd > 1 ? new Array(nd).fill(p[0]) : [...p]);
-
-/** convolution_backward (Convolution.cpp): [grad_input, grad_weight, grad_bias] of at::convolution. */
-export function convolution_backward_composite(
-  grad: Tensor, input: Tensor, weight: Tensor, stride: readonly number[], padding: readonly number[], dilation: readonly number[],
-  transposed: boolean, output_padding: readonly number[], groups: number, mask: readonly boolean[],
+/** at::convolution_backward (conv.yaml): [grad_input, grad_weight, grad_bias], null where output_mask is false. */
+export function convolution_backward(
+  grad: Tensor, input: Tensor, weight: Tensor, bias_sizes: number[] | null, stride: number[], padding: number[], dilation: number[],
+  transposed: boolean, output_padding: number[], groups: number, output_mask: boolean[],
 ): (Tensor | null)[] {
-  const nd = weight.dim() - 2;
-  const s = expandParam(stride, nd), p = expandParam(padding, nd), d = expandParam(dilation, nd);
-  const k = weight.shape.slice(2);
-  let gi: Tensor | null = null, gw: Tensor | null = null, gb: Tensor | null = null;
-  // an unbatched input (C, L...) runs batched
-  const unbatched = input.dim() === nd + 1;
-  const x = unbatched ? input.unsqueeze(0) : input;
-  const g = unbatched ? grad.unsqueeze(0) : grad;
-  if (mask[0]) {
-    if (!transposed) {
-      // the transposed convolution maps the output back onto the input's size: output_padding makes up the rows
-      // the forward's floor division dropped
-      const op = k.map((kk, i) => x.shape[2 + i] - ((g.shape[2 + i] - 1) * s[i] - 2 * p[i] + d[i] * (kk - 1) + 1));
-      gi = convolution_default.call(g, weight, null, s, p, d, true, op, groups) as Tensor;
-    } else {
-      gi = convolution_default.call(g, weight, null, s, p, d, false, new Array(nd).fill(0), groups) as Tensor;
-    }
-    if (unbatched) gi = gi.squeeze(0);
-  }
-  if (mask[1]) {
-    // a transposed convolution is the adjoint of a convolution from its output to its input: the roles swap
-    gw = transposed ? conv_weight_grad(g, x, k, s, p, d, groups) : conv_weight_grad(x, g, k, s, p, d, groups);
-  }
-  if (mask[2]) {
-    const dims = [0, ...Array.from({ length: nd }, (_, i) => 2 + i)];
-    gb = g.sum(dims, false);
-  }
-  return [gi, gw, gb];
+  return convolution_backward_default.call(grad, input, weight, bias_sizes, stride, padding, dilation, transposed, output_padding, groups, [...output_mask]) as (Tensor | null)[];
 }
 
-/** The per-channel view [1, C, 1, ...] of a [C] parameter for an input of `dim` dims. */
-function channelView(t: Tensor, dim: number): Tensor {
-  return t.reshape([1, -1, ...new Array(Math.max(dim - 2, 0)).fill(1)]);
-}
-
-/** native_batch_norm_backward (Normalization.cpp batch_norm_backward_cpu_template): training uses the batch's
- * statistics (recomputed from input, so the result stays differentiable in input), eval the running ones. */
-export function batch_norm_backward_composite(
-  grad: Tensor | null, input: Tensor, weight: Tensor | null, running_mean: Tensor | null, running_var: Tensor | null,
-  training: boolean, eps: number, mask: readonly boolean[],
+/** at::_convolution_double_backward (conv.yaml): [grad of grad_output, grad of input, grad of weight]. */
+export function _convolution_double_backward(
+  ggI: Tensor | null, ggW: Tensor | null, ggb: Tensor | null, gO: Tensor, weight: Tensor, input: Tensor, stride: number[], padding: number[],
+  dilation: number[], transposed: boolean, output_padding: number[], groups: number, output_mask: boolean[],
 ): (Tensor | null)[] {
-  if (grad === null) return [null, null, null];
-  const nd = input.dim();
-  const dims = [0, ...Array.from({ length: nd - 2 }, (_, i) => 2 + i)];
-  const n = input.numel() / input.shape[1];
-  let mean: Tensor, invstd: Tensor;
-  if (training) {
-    mean = input.mean(dims, true);
-    invstd = input.sub(mean).pow(2).mean(dims, true).add(eps).sqrt().reciprocal();
-  } else {
-    mean = channelView(running_mean!, nd);
-    invstd = channelView(running_var!, nd).add(eps).sqrt().reciprocal();
-  }
-  const centered = input.sub(mean);
-  const dotp = centered.mul(grad).sum(dims, true);
-  const w = weight === null ? null : channelView(weight, nd);
-  let gi: Tensor | null = null;
-  if (mask[0]) {
-    if (training) {
-      const k = dotp.mul(invstd).mul(invstd).div(n);
-      const gradMean = grad.sum(dims, true).div(n);
-      gi = grad.sub(gradMean).sub(centered.mul(k)).mul(invstd);
-    } else {
-      gi = grad.mul(invstd);
-    }
-    if (w !== null) gi = gi.mul(w);
-  }
-  const gw = mask[1] ? dotp.mul(invstd).reshape([-1]) : null;
-  const gb = mask[2] ? grad.sum(dims, false) : null;
-  return [gi, gw, gb];
+  return _convolution_double_backward_default.call(ggI, ggW, ggb, gO, weight, input, stride, padding, dilation, transposed, output_padding, groups, [...output_mask]) as (Tensor | null)[];
 }
 
-/** The gradient of normalizing the last axis of x3 [N, G, D] (layer/group norm's LayerNormBackwardKernel
- * arithmetic: dx = rstd dy' + b x + c with ds = sum(dy' x), db = sum(dy'), dy' the gradient times gamma). */
-function normalize_last_backward(dyg: Tensor, x3: Tensor, eps: number): Tensor {
-  const D = x3.shape[x3.dim() - 1];
-  const mean = x3.mean([-1], true);
-  const rstd = x3.sub(mean).pow(2).mean([-1], true).add(eps).sqrt().reciprocal();
-  const ds = dyg.mul(x3).sum([-1], true);
-  const db = dyg.sum([-1], true);
-  const b = db.mul(mean).sub(ds).mul(rstd).mul(rstd).mul(rstd).div(D);
-  const c = b.neg().mul(mean).sub(db.mul(rstd).div(D));
-  return dyg.mul(rstd).add(b.mul(x3)).add(c);
-}
-
-/** native_layer_norm_backward (layer_norm_backward_cpu): over the trailing normalized_shape dims. */
-export function layer_norm_backward_composite(
-  grad: Tensor | null, input: Tensor, normalized_shape: readonly number[], weight: Tensor | null, eps: number, mask: readonly boolean[],
-): (Tensor | null)[] {
-  if (grad === null) return [null, null, null];
-  const D = normalized_shape.reduce((a, b) => a * b, 1);
-  const x2 = input.reshape([-1, D]);
-  const g2 = grad.reshape([-1, D]);
-  const w2 = weight === null ? null : weight.reshape([1, D]);
-  const gi = mask[0] ? normalize_last_backward(w2 === null ? g2 : g2.mul(w2), x2, eps).reshape([...input.shape]) : null;
-  let gw: Tensor | null = null;
-  if (mask[1]) {
-    const mean = x2.mean([-1], true);
-    const rstd = x2.sub(mean).pow(2).mean([-1], true).add(eps).sqrt().reciprocal();
-    gw = g2.mul(x2.sub(mean).mul(rstd)).sum([0], false).reshape([...normalized_shape]);
-  }
-  const gb = mask[2] ? g2.sum([0], false).reshape([...normalized_shape]) : null;
-  return [gi, gw, gb];
-}
-
-/** native_group_norm_backward (GroupNorm.cpp): input [N, C, HxW...] normalized per (n, group). */
-export function group_norm_backward_composite(
-  grad: Tensor | null, input: Tensor, weight: Tensor | null, N: number, C: number, HxW: number, group: number, eps: number, mask: readonly boolean[],
-): (Tensor | null)[] {
-  if (grad === null) return [null, null, null];
-  const x4 = input.reshape([N, group, C / group, HxW]);
-  const g4 = grad.reshape([N, group, C / group, HxW]);
-  const w4 = weight === null ? null : weight.reshape([1, group, C / group, 1]);
-  const dyg = (w4 === null ? g4 : g4.mul(w4)).reshape([N, group, -1]);
-  const x3 = x4.reshape([N, group, -1]);
-  const gi = mask[0] ? normalize_last_backward(dyg, x3, eps).reshape([...input.shape]) : null;
-  let gw: Tensor | null = null;
-  if (mask[1]) {
-    const mean = x3.mean([-1], true);
-    const rstd = x3.sub(mean).pow(2).mean([-1], true).add(eps).sqrt().reciprocal();
-    const xhat = x3.sub(mean).mul(rstd).reshape([N, group, C / group, HxW]);
-    gw = g4.mul(xhat).sum([0, 3], false).reshape([C]);
-  }
-  const gb = mask[2] ? g4.sum([0, 3], false).reshape([C]) : null;
-  return [gi, gw, gb];
-}
-
-/** embedding_backward -> embedding_dense_backward_cpu: grad rows summed into the rows their indices name
- * (none into padding_idx), each scaled by 1/count of its index when scale_grad_by_freq. */
-export function embedding_backward_composite(grad: Tensor, indices: Tensor, num_weights: number, padding_idx: number, scale_grad_by_freq: boolean): Tensor {
-  const idx = indices.reshape([-1]).tolist() as number[];
-  const L = idx.length;
-  const D = grad.numel() / Math.max(L, 1);
-  const g2 = grad.reshape([L, D]);
-  const counts = new Array<number>(num_weights).fill(0);
-  for (const i of idx) counts[i] += 1;
-  const m = new Array<boolean>(L * num_weights);
-  const scale = new Array<number>(L * num_weights).fill(1);
-  for (let l = 0; l < L; l++)
-    for (let k = 0; k < num_weights; k++) {
-      m[l * num_weights + k] = idx[l] === k && k !== padding_idx;
-      if (scale_grad_by_freq && idx[l] === k) scale[l * num_weights + k] = 1 / counts[k];
-    }
-  const M = tensor(m, { dtype: boolDtype }).reshape([L, num_weights, 1]);
-  let rows = g2.unsqueeze(1);
-  if (scale_grad_by_freq) rows = rows.mul(tensor(scale, { dtype: grad.dtype }).reshape([L, num_weights, 1]));
-  return where(M, rows, 0).sum([0], false);
-}
+// (the normalization and embedding helpers follow at the end of this section)
 
 /** max_pool_double_backward: the gradient of max pooling's backward in grad_output picks, for every output,
  * the element of grad its index names (the last `dim` dims flattened, as the indices count them). */
@@ -1411,3 +1360,296 @@ export function _adaptive_avg_pool2d_backward(grad: Tensor, self: Tensor): Tenso
 export function adaptive_max_pool2d_backward(grad: Tensor, self: Tensor, indices: Tensor): Tensor {
   return adaptive_max_pool2d_backward_default.call(grad, self, indices) as Tensor;
 }
+
+// ---- layers backward ----
+// at::native_batch_norm_backward, at::native_layer_norm_backward, at::native_group_norm_backward,
+// at::embedding_backward, the upsampling and padding ops and their backward ops (normalization.yaml,
+// index.yaml, vision.yaml, pad.yaml) as PyTorch's formulas call them, and FunctionsManual.cpp's double
+// backward helpers. Those build on differentiable ops (out of place where PyTorch chains div_/add_/sub_
+// on fresh temporaries: the same values), so they can be differentiated again.
+import { GradMode } from "../c10/GradMode.js";
+import { native_batch_norm_backward_default } from "../generated/native_batch_norm_backward.js";
+import { native_layer_norm_backward_default } from "../generated/native_layer_norm_backward.js";
+import { native_group_norm_backward_default } from "../generated/native_group_norm_backward.js";
+import { embedding_backward_default } from "../generated/embedding_backward.js";
+import { ones_default } from "../generated/ones.js";
+import { upsample_nearest1d_default, upsample_nearest1d_vec as upsample_nearest1d_vec_op } from "../generated/upsample_nearest1d.js";
+import { upsample_nearest2d_default, upsample_nearest2d_vec as upsample_nearest2d_vec_op } from "../generated/upsample_nearest2d.js";
+import { upsample_bilinear2d_default, upsample_bilinear2d_vec as upsample_bilinear2d_vec_op } from "../generated/upsample_bilinear2d.js";
+import { upsample_nearest1d_backward_default, upsample_nearest1d_backward_vec as upsample_nearest1d_backward_vec_op } from "../generated/upsample_nearest1d_backward.js";
+import { upsample_nearest2d_backward_default, upsample_nearest2d_backward_vec as upsample_nearest2d_backward_vec_op } from "../generated/upsample_nearest2d_backward.js";
+import { upsample_bilinear2d_backward_default, upsample_bilinear2d_backward_vec as upsample_bilinear2d_backward_vec_op } from "../generated/upsample_bilinear2d_backward.js";
+import { reflection_pad1d_default } from "../generated/reflection_pad1d.js";
+import { reflection_pad2d_default } from "../generated/reflection_pad2d.js";
+import { reflection_pad3d_default } from "../generated/reflection_pad3d.js";
+import { replication_pad1d_default } from "../generated/replication_pad1d.js";
+import { replication_pad2d_default } from "../generated/replication_pad2d.js";
+import { replication_pad3d_default } from "../generated/replication_pad3d.js";
+import { reflection_pad1d_backward_default } from "../generated/reflection_pad1d_backward.js";
+import { reflection_pad2d_backward_default } from "../generated/reflection_pad2d_backward.js";
+import { reflection_pad3d_backward_default } from "../generated/reflection_pad3d_backward.js";
+import { replication_pad1d_backward_default } from "../generated/replication_pad1d_backward.js";
+import { replication_pad2d_backward_default } from "../generated/replication_pad2d_backward.js";
+import { replication_pad3d_backward_default } from "../generated/replication_pad3d_backward.js";
+
+type Grads3 = (Tensor | null)[];
+
+/** GradMode::is_enabled(): true while a backward pass runs with create_graph. */
+export const GradMode_is_enabled = (): boolean => GradMode.is_enabled();
+
+export function native_batch_norm_backward(
+  grad: Tensor, input: Tensor, weight: Tensor | null, running_mean: Tensor | null, running_var: Tensor | null, save_mean: Tensor | null,
+  save_invstd: Tensor | null, train: boolean, eps: number, output_mask: boolean[],
+): Grads3 {
+  return native_batch_norm_backward_default.call(grad, input, weight, running_mean, running_var, save_mean, save_invstd, train, eps, [...output_mask]) as Grads3;
+}
+
+export function native_layer_norm_backward(
+  grad: Tensor, input: Tensor, normalized_shape: number[], mean: Tensor, rstd: Tensor, weight: Tensor | null, bias: Tensor | null, output_mask: boolean[],
+): Grads3 {
+  return native_layer_norm_backward_default.call(grad, input, normalized_shape, mean, rstd, weight, bias, [...output_mask]) as Grads3;
+}
+
+export function native_group_norm_backward(
+  grad: Tensor, input: Tensor, mean: Tensor, rstd: Tensor, weight: Tensor | null, N: number, C: number, HxW: number, group: number, output_mask: boolean[],
+): Grads3 {
+  return native_group_norm_backward_default.call(grad, input, mean, rstd, weight, N, C, HxW, group, [...output_mask]) as Grads3;
+}
+
+/** src [C] seen as [1, C, 1, ...] against target (unsqueeze_dim1 in FunctionsManual.cpp). */
+function unsqueeze_dim1(src: Tensor, target: Tensor): Tensor {
+  let s = src;
+  while (s.dim() < target.dim() - 1) s = s.unsqueeze(1);
+  if (s.dim() === target.dim() - 1) s = s.unsqueeze(0);
+  return s;
+}
+const expand_as_dim1 = (src: Tensor, target: Tensor): Tensor => unsqueeze_dim1(src, target).expand_as(target);
+/** The sum over every dim but 1 (sum_exclude_dim1). */
+function sum_exclude_dim1(t: Tensor, keepdim = true): Tensor {
+  const dims = Array.from({ length: t.dim() }, (_, i) => i).filter((d) => d !== 1);
+  return t.sum(dims, keepdim);
+}
+
+/** batchnorm_double_backward (FunctionsManual.cpp): [gI, gG, ggO] from the gradients of
+ * native_batch_norm_backward's outputs (ggI, ggG, ggB). */
+export function batchnorm_double_backward(
+  input: Tensor, gamma: Tensor | null, ggI: Tensor | null, ggG: Tensor | null, ggB: Tensor | null, gO: Tensor,
+  running_mean: Tensor | null, running_var: Tensor | null, training: boolean, eps: number, save_mean: Tensor | null, save_invstd: Tensor | null,
+  output_mask: boolean[],
+): Grads3 {
+  const affine = gamma !== null;
+  const gamma_expanded = affine ? expand_as_dim1(gamma!, input) : (ones_default.call([], input.dtype, null, input.device, null) as Tensor);
+  const ggG_expanded = affine && ggG !== null ? expand_as_dim1(ggG, input) : null;
+  const ggB_expanded = affine && ggB !== null ? expand_as_dim1(ggB, input) : null;
+  let M = input.shape[0];
+  for (const s of input.shape.slice(2)) M *= s;
+  const mu = unsqueeze_dim1(training ? save_mean!.to(input.dtype) : running_mean!, input);
+  const input_sub_mu = input.sub(mu);
+  const s_1_2 = unsqueeze_dim1(training ? save_invstd!.to(input.dtype) : running_var!.add(eps).pow(-0.5), input);
+  const s_1 = s_1_2.pow(2);
+  const s_3_2 = s_1_2.pow(3);
+  const input_mu_s_3_2 = input_sub_mu.mul(s_3_2);
+  const gOinmu_sum = sum_exclude_dim1(gO.mul(input_sub_mu));
+  const gO_sum = sum_exclude_dim1(gO);
+  let gI: Tensor | null = null;
+  if (ggI !== null && training) {
+    const ggI_sum = sum_exclude_dim1(ggI);
+    const ggIinmu_sum = sum_exclude_dim1(ggI.mul(input_sub_mu));
+    const all_sub = ggI_sum.mul(gO_sum).div(M).sub(sum_exclude_dim1(gO.mul(ggI))).add(s_1.mul(gOinmu_sum).mul(ggIinmu_sum).mul(3 / M));
+    const gI_0t = input_mu_s_3_2.mul(all_sub).div(M);
+    const gI_1t = ggIinmu_sum.mul(s_3_2).div(M).mul(gO_sum.div(M).sub(gO));
+    const gI_2t = gOinmu_sum.mul(s_3_2).div(M).mul(ggI_sum.div(M).sub(ggI));
+    gI = gamma_expanded.mul(gI_0t.add(gI_1t).add(gI_2t));
+  }
+  if (affine && ggG !== null) {
+    let term: Tensor;
+    if (training) {
+      const t0 = gO.mul(s_1_2);
+      const t1 = s_1_2.mul(gO_sum).div(-M);
+      const t2 = input_mu_s_3_2.mul(sum_exclude_dim1(gO.mul(input_sub_mu))).div(-M);
+      term = ggG_expanded!.mul(t0.add(t1).add(t2));
+    } else {
+      term = ggG_expanded!.mul(s_1_2).mul(gO);
+    }
+    gI = gI === null ? term : gI.add(term);
+  }
+  // the first backward's grad_input
+  const first_back_grad_input = (g: Tensor, gam: Tensor): Tensor => {
+    const h0 = gam.mul(s_1_2).div(M);
+    const h1 = g.mul(M).sub(sum_exclude_dim1(g)).sub(input_sub_mu.mul(s_1).mul(sum_exclude_dim1(g.mul(input_sub_mu))));
+    return h0.mul(h1);
+  };
+  let gG: Tensor | null = null;
+  if (affine && ggI !== null) {
+    gG = training
+      ? sum_exclude_dim1(ggI.mul(first_back_grad_input(gO, ones_default.call([], s_1_2.dtype, null, s_1_2.device, null) as Tensor)), false)
+      : sum_exclude_dim1(ggI.mul(gO).mul(s_1_2), false);
+  }
+  let ggO: Tensor | null = null;
+  if (ggI !== null) ggO = training ? first_back_grad_input(ggI, gamma_expanded) : ggI.mul(s_1_2).mul(gamma_expanded);
+  if (ggG !== null) {
+    const term = ggG_expanded!.mul(input_sub_mu).mul(s_1_2);
+    ggO = ggO === null ? term : ggO.add(term);
+  }
+  if (ggB !== null) ggO = ggO === null ? ggB_expanded! : ggO.add(ggB_expanded!);
+  if (output_mask[1] && gG === null && !affine) throw new RuntimeError("gamma should always be defined when it requires grad");
+  return [gI, gG, ggO];
+}
+
+/** layer_norm_double_backward (FunctionsManual.cpp): [gI, gG, ggO] over rows of N = prod(normalized_shape). */
+export function layer_norm_double_backward(
+  input_t: Tensor, gamma: Tensor | null, ggI: Tensor | null, ggG: Tensor | null, ggB: Tensor | null, gO_t: Tensor,
+  save_mean_t: Tensor, save_invstd_t: Tensor, normalized_shape: number[], output_mask: boolean[],
+): Grads3 {
+  const axis = input_t.dim() - normalized_shape.length;
+  const M = input_t.shape.slice(0, axis).reduce((a, b) => a * b, 1);
+  const N = input_t.shape.slice(axis).reduce((a, b) => a * b, 1);
+  const input = input_t.reshape([M, N]);
+  const gO = gO_t.reshape([M, N]);
+  const save_mean = save_mean_t.reshape([M, 1]);
+  const save_invstd = save_invstd_t.reshape([M, 1]);
+  const affine = gamma !== null;
+  const gamma_expanded = affine ? gamma!.reshape([1, N]) : (ones_default.call([1], input.dtype, null, input.device, null) as Tensor);
+  const ggG_expanded = affine && ggG !== null ? ggG.reshape([1, N]) : null;
+  const ggB_expanded = affine && ggB !== null ? ggB.reshape([1, N]) : null;
+  const ggI_expanded = ggI !== null ? ggI.reshape([M, N]) : null;
+  const mu = save_mean.to(input.dtype);
+  const input_sub_mu = input.sub(mu);
+  const s_1_2 = save_invstd.to(input.dtype);
+  const s_1 = s_1_2.pow(2);
+  const s_3_2 = s_1_2.pow(3);
+  const input_mu_s_3_2 = input_sub_mu.mul(s_3_2);
+  let gI: Tensor | null = null;
+  if (ggI_expanded !== null) {
+    const gxhat = gO.mul(gamma_expanded);
+    const gxhat_mu_sum = gxhat.mul(input_sub_mu).sum([1], true);
+    const gxhat_sum = gxhat.sum([1], true);
+    const ggI_sum = ggI_expanded.sum([1], true);
+    const ggI_mu_sum = ggI_expanded.mul(input_sub_mu).sum([1], true);
+    const all_sub = ggI_sum.mul(gxhat_sum).div(N).sub(ggI_expanded.mul(gxhat).sum([1], true)).add(s_1.mul(gxhat_mu_sum).mul(ggI_mu_sum).mul(3 / N));
+    const gI_0t = input_mu_s_3_2.mul(all_sub).div(N);
+    const gI_1t = ggI_mu_sum.mul(s_3_2).div(N).mul(gxhat_sum.div(N).sub(gxhat));
+    const gI_2t = gxhat_mu_sum.mul(s_3_2).div(N).mul(ggI_sum.div(N).sub(ggI_expanded));
+    gI = gI_0t.add(gI_1t).add(gI_2t);
+  }
+  if (affine && ggG_expanded !== null) {
+    const t0 = gO.mul(ggG_expanded).mul(s_1_2);
+    const t1 = s_1_2.mul(gO.mul(ggG_expanded).sum([1], true)).div(-N);
+    const t2 = input_mu_s_3_2.mul(gO.mul(ggG_expanded).mul(input_sub_mu).sum([1], true)).div(N);
+    const term = t0.add(t1).sub(t2);
+    gI = gI === null ? term : gI.add(term);
+  }
+  if (gI !== null) gI = gI.reshape([...input_t.shape]);
+  const first_bwd_fn_grad_input = (g: Tensor, gam: Tensor): Tensor => {
+    const h0 = gam.mul(s_1_2).div(N);
+    const h1 = g.mul(N).sub(g.sum([1], true)).sub(input_sub_mu.mul(s_1).mul(g.mul(input_sub_mu).sum([1], true)));
+    return h0.mul(h1);
+  };
+  let gG: Tensor | null = null;
+  if (affine && ggI_expanded !== null) {
+    gG = first_bwd_fn_grad_input(ggI_expanded, ones_default.call([], s_1_2.dtype, null, s_1_2.device, null) as Tensor);
+    gG = gO.mul(gG).sum([0], false).reshape([...gamma!.shape]);
+  }
+  let ggO: Tensor | null = null;
+  if (ggI_expanded !== null) ggO = first_bwd_fn_grad_input(ggI_expanded, gamma_expanded);
+  if (ggG_expanded !== null) {
+    const term = ggG_expanded.mul(input_sub_mu).mul(s_1_2);
+    ggO = ggO === null ? term : ggO.add(term);
+  }
+  if (ggB_expanded !== null) ggO = ggO === null ? ggB_expanded : ggO.add(ggB_expanded);
+  if (ggO !== null) ggO = ggO.expand([M, N]).reshape([...input_t.shape]);
+  if (output_mask[1] && gG === null && !affine) throw new RuntimeError("gamma should always be defined when it requires grad");
+  return [gI, gG, ggO];
+}
+
+/** infinitely_differentiable_native_group_norm_backward (FunctionsManual.cpp): native_group_norm's gradients
+ * (including through its mean and rstd outputs) from differentiable ops, used when GradMode is on. */
+export function infinitely_differentiable_native_group_norm_backward(
+  dY: Tensor | null, dmean: Tensor | null, drstd: Tensor | null, X: Tensor, mean: Tensor, rstd: Tensor, gamma: Tensor | null,
+  N: number, C: number, HxW: number, group: number, eps: number, grad_input_mask: boolean[],
+): Grads3 {
+  const G = group;
+  const D = C / G;
+  const s = 1 / (D * HxW);
+  let dX: Tensor | null = null, dgamma: Tensor | null = null, dbeta: Tensor | null = null;
+  const X_tensor = X.reshape([N, G, D, HxW]);
+  const mean_tensor = mean.reshape([N, G, 1, 1]);
+  const rstd_tensor = rstd.reshape([N, G, 1, 1]);
+  let dY_tensor: Tensor | null = null, ds: Tensor | null = null, db: Tensor | null = null;
+  if (dY !== null) {
+    dY_tensor = dY.reshape([N, G, D, HxW]);
+    ds = dY_tensor.mul(X_tensor).sum([3], false).unsqueeze(-1);
+    db = dY_tensor.sum([3], false).unsqueeze(-1);
+  }
+  if (grad_input_mask[0]) {
+    const gamma_tensor = gamma !== null ? gamma.reshape([1, G, D, 1]) : null;
+    const variance = rstd_tensor.mul(rstd_tensor).reciprocal().sub(eps).clamp_min(0);
+    const rstd_cube = rstd_tensor.mul(rstd_tensor).mul(rstd_tensor);
+    const dvar = drstd !== null ? rstd_cube.mul(-0.5).mul(drstd.view([N, G, 1, 1])) : null;
+    if (dY_tensor !== null) {
+      const a = gamma_tensor !== null ? rstd_tensor.mul(gamma_tensor) : rstd_tensor;
+      let b = (gamma_tensor !== null ? ds!.mul(gamma_tensor).sum([2], false) : ds!.sum([2], false)).unsqueeze(-2);
+      let c = (gamma_tensor !== null ? db!.mul(gamma_tensor).sum([2], false) : db!.sum([2], false)).unsqueeze(-2);
+      b = c.mul(mean_tensor).sub(b).mul(rstd_cube).mul(s);
+      c = b.neg().mul(mean_tensor).sub(c.mul(rstd_tensor).mul(s));
+      dX = a.mul(dY_tensor).add(b.mul(X_tensor)).add(c);
+      if (dmean !== null && drstd !== null) dX = dX.add(var_mean_backward(dvar, dmean.view([N, G, 1, 1]), X_tensor, [2, 3], 0, true));
+      dX = dX.reshape([...X.shape]);
+    } else if (dmean !== null && drstd !== null) {
+      dX = var_mean_backward(dvar, dmean.view([N, G, 1, 1]), X_tensor, [2, 3], 0, true).reshape([...X.shape]);
+    }
+    void variance;
+  }
+  if (grad_input_mask[1] && dY !== null) dgamma = ds!.sub(db!.mul(mean_tensor)).mul(rstd_tensor).sum([0], false).reshape([...gamma!.shape]);
+  if (grad_input_mask[2] && dY !== null) dbeta = db!.sum([0], false).reshape([...gamma!.shape]);
+  return [dX, dgamma, dbeta];
+}
+
+/** at::embedding_backward (index.yaml, CompositeImplicitAutograd): embedding_dense_backward unless sparse. */
+export function embedding_backward(grad: Tensor, indices: Tensor, num_weights: number, padding_idx: number, scale_grad_by_freq: boolean, sparse: boolean): Tensor {
+  return embedding_backward_default.call(grad, indices, num_weights, padding_idx, scale_grad_by_freq, sparse) as Tensor;
+}
+
+/** embedding_dense_double_backward (FunctionsManual.cpp): the rows of grad the indices name, zero for padding_idx. */
+export function embedding_dense_double_backward(grad: Tensor, indices: Tensor, padding_idx: number): Tensor {
+  let gg_weight = grad.index_select(0, indices.reshape([-1]));
+  if (padding_idx >= 0) gg_weight = gg_weight.masked_fill(indices.eq(padding_idx).reshape([-1, 1]), 0);
+  return gg_weight.view([...indices.shape, -1]);
+}
+
+// the upsampling ops and their backward ops; the `_vec` names are the .vec overloads (C++ picks them by overload)
+export const upsample_nearest1d = (self: Tensor, output_size: number[], scales: number | null): Tensor => upsample_nearest1d_default.call(self, output_size, scales) as Tensor;
+export const upsample_nearest1d_vec = (input: Tensor, output_size: number[] | null, scale_factors: number[] | null): Tensor => upsample_nearest1d_vec_op.call(input, output_size, scale_factors) as Tensor;
+export const upsample_nearest1d_backward = (grad: Tensor, output_size: number[], input_size: number[], scales: number | null): Tensor =>
+  upsample_nearest1d_backward_default.call(grad, output_size, input_size, scales) as Tensor;
+export const upsample_nearest1d_backward_vec = (grad: Tensor, output_size: number[] | null, input_size: number[], scale_factors: number[] | null): Tensor =>
+  upsample_nearest1d_backward_vec_op.call(grad, output_size, input_size, scale_factors) as Tensor;
+export const upsample_nearest2d = (self: Tensor, output_size: number[], scales_h: number | null, scales_w: number | null): Tensor =>
+  upsample_nearest2d_default.call(self, output_size, scales_h, scales_w) as Tensor;
+export const upsample_nearest2d_vec = (input: Tensor, output_size: number[] | null, scale_factors: number[] | null): Tensor => upsample_nearest2d_vec_op.call(input, output_size, scale_factors) as Tensor;
+export const upsample_nearest2d_backward = (grad: Tensor, output_size: number[], input_size: number[], scales_h: number | null, scales_w: number | null): Tensor =>
+  upsample_nearest2d_backward_default.call(grad, output_size, input_size, scales_h, scales_w) as Tensor;
+export const upsample_nearest2d_backward_vec = (grad: Tensor, output_size: number[] | null, input_size: number[], scale_factors: number[] | null): Tensor =>
+  upsample_nearest2d_backward_vec_op.call(grad, output_size, input_size, scale_factors) as Tensor;
+export const upsample_bilinear2d = (self: Tensor, output_size: number[], align_corners: boolean, scales_h: number | null, scales_w: number | null): Tensor =>
+  upsample_bilinear2d_default.call(self, output_size, align_corners, scales_h, scales_w) as Tensor;
+export const upsample_bilinear2d_vec = (input: Tensor, output_size: number[] | null, align_corners: boolean, scale_factors: number[] | null): Tensor =>
+  upsample_bilinear2d_vec_op.call(input, output_size, align_corners, scale_factors) as Tensor;
+export const upsample_bilinear2d_backward = (grad: Tensor, output_size: number[], input_size: number[], align_corners: boolean, scales_h: number | null, scales_w: number | null): Tensor =>
+  upsample_bilinear2d_backward_default.call(grad, output_size, input_size, align_corners, scales_h, scales_w) as Tensor;
+export const upsample_bilinear2d_backward_vec = (grad: Tensor, output_size: number[] | null, input_size: number[], align_corners: boolean, scale_factors: number[] | null): Tensor =>
+  upsample_bilinear2d_backward_vec_op.call(grad, output_size, input_size, align_corners, scale_factors) as Tensor;
+
+// reflection / replication padding and their backward ops
+export const reflection_pad1d = (self: Tensor, padding: number[]): Tensor => reflection_pad1d_default.call(self, padding) as Tensor;
+export const reflection_pad2d = (self: Tensor, padding: number[]): Tensor => reflection_pad2d_default.call(self, padding) as Tensor;
+export const reflection_pad3d = (self: Tensor, padding: number[]): Tensor => reflection_pad3d_default.call(self, padding) as Tensor;
+export const replication_pad1d = (self: Tensor, padding: number[]): Tensor => replication_pad1d_default.call(self, padding) as Tensor;
+export const replication_pad2d = (self: Tensor, padding: number[]): Tensor => replication_pad2d_default.call(self, padding) as Tensor;
+export const replication_pad3d = (self: Tensor, padding: number[]): Tensor => replication_pad3d_default.call(self, padding) as Tensor;
+export const reflection_pad1d_backward = (grad: Tensor, self: Tensor, padding: number[]): Tensor => reflection_pad1d_backward_default.call(grad, self, padding) as Tensor;
+export const reflection_pad2d_backward = (grad: Tensor, self: Tensor, padding: number[]): Tensor => reflection_pad2d_backward_default.call(grad, self, padding) as Tensor;
+export const reflection_pad3d_backward = (grad: Tensor, self: Tensor, padding: number[]): Tensor => reflection_pad3d_backward_default.call(grad, self, padding) as Tensor;
+export const replication_pad1d_backward = (grad: Tensor, self: Tensor, padding: number[]): Tensor => replication_pad1d_backward_default.call(grad, self, padding) as Tensor;
+export const replication_pad2d_backward = (grad: Tensor, self: Tensor, padding: number[]): Tensor => replication_pad2d_backward_default.call(grad, self, padding) as Tensor;
+export const replication_pad3d_backward = (grad: Tensor, self: Tensor, padding: number[]): Tensor => replication_pad3d_backward_default.call(grad, self, padding) as Tensor;

@@ -251,7 +251,9 @@ export function generate(fns: readonly NativeFunction[], yamlPath: string): Gene
     e.line(`import * as native from "../aten/native/index.js";`);
     e.line();
     for (const f of famFns) emitOp(e, f, byName);
-    for (const b of bindings.filter((b) => b.overloads.some((o) => family(o.fn) === fam))) {
+    // names gen_python_functions.py skips (.*_backward, .*_forward) get no binding at all: their bool[3]
+    // output_mask has no Python argument type
+    for (const b of bindings.filter((b) => b.overloads.some((o) => family(o.fn) === fam) && !isSkippedPythonBinding(b.name))) {
       emitBinding(e, b);
       if (b.variant === "method") methods.push(`${b.name}: ${jsName(fam)}.Tensor_${b.name}`);
       else functions.push(`export { ${jsName(b.name) === b.name ? b.name : `${jsName(b.name)} as ${b.name}`} } from "./${fam}.js";`);

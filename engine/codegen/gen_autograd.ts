@@ -63,6 +63,8 @@ function saveExpr(s: SavedAttribute, isOutput: boolean, inplaceClone: boolean): 
   switch (s.metadata) {
     case "sym_sizes":
       return `[...${src}._impl.sizes()]`;
+    case "sym_sizes_opt":
+      return `${src} === null ? null : [...${src}._impl.sizes()]`;
     case "sym_strides":
       return `[...${src}._impl.strides()]`;
     case "scalar_type":

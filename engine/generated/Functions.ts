@@ -6,7 +6,7 @@ import type { Tensor } from "../aten/core/Tensor.js";
 import { Node, type Grad } from "../autograd/function.js";
 import { SavedVariable } from "../autograd/saved_variable.js";
 import * as torch from "./torch_functions.js";
-import { _adaptive_avg_pool2d, _adaptive_avg_pool2d_backward, _log_softmax_backward_data_composite, _softmax_backward_data_composite, _to_copy_backward, _trilinear_backward, _unique_unsorted, adaptive_max_pool2d_backward, as_strided_backward, atan2_backward, avg_pool2d, avg_pool2d_backward, batch_norm_backward_composite, binary_cross_entropy_backward_composite, binary_cross_entropy_target_backward, binary_cross_entropy_with_logits_backward, binary_cross_entropy_with_logits_target_backward, cat_tensors_backward, cholesky_backward, clamp_backward, clamp_backward_min_max, col2im, constant_pad_nd_backward, convolution_backward_composite, copysign_tensor_self_backward, cummaxmin_backward, cumprod_backward, cumsum_backward, diagonal_backward, div_tensor_other_backward, div_tensor_self_backward, elu_backward_composite, elu_backward_result_composite, embedding_backward_composite, evenly_distribute_backward, gather_backward, gelu_backward_composite, group_norm_backward_composite, handle_r_to_c, hardsigmoid_backward, hardswish_backward_composite, hardtanh_backward, huber_loss_backward_composite, im2col, index_Tensor, index_backward, index_select_backward, infinitely_differentiable_logit_backward, infinitely_differentiable_mish_backward, infinitely_differentiable_silu_backward, layer_norm_backward_composite, leaky_relu_backward, linalg_det_backward, linalg_qr_backward, linalg_solve_backward, linalg_vector_norm_backward, log1p_backward, log_sigmoid_backward_composite, logcumsumexp_backward, logsumexp_backward, masked_fill_backward, masked_select_backward, max_pool2d_with_indices_backward, max_pool_double_backward, maybe_multiply, mean_backward, mm_mat1_backward, mm_mat2_backward, mse_loss_backward_composite, mul_tensor_backward, nll_loss, nll_loss2d, nll_loss2d_backward, nll_loss_backward, norm_backward, not_implemented, permute_backwards, pixel_shuffle, pixel_unshuffle, pow_backward, pow_backward_exponent, pow_backward_self, prod_backward, repeat_backward, restore_reduced_dims, roll_backward, scale_grad_by_count, scatter_reduce_backward, select_backward, sgn_backward, sigmoid_backward, slice_backward_wrapper, slogdet_backward, smooth_l1_loss_backward_composite, softplus_backward_composite, split_backward, split_with_sizes_backward, stack_tensors_backward, std_backward, std_mean_backward, sum_backward, sum_to, svd_backward, take_backward, tanh_backward, threshold_backward, unbind_backward, unfold_backward, unsqueeze_to, value_selecting_reduction_backward, var_backward, var_mean_backward, zeros_like } from "../autograd/FunctionsManual.js";
+import { GradMode_is_enabled, _adaptive_avg_pool2d, _adaptive_avg_pool2d_backward, _log_softmax_backward_data, _softmax_backward_data, _to_copy_backward, _trilinear_backward, _unique_unsorted, adaptive_max_pool2d_backward, as_strided_backward, atan2_backward, avg_pool2d, avg_pool2d_backward, batch_norm_backward_composite, binary_cross_entropy_backward, binary_cross_entropy_double_backward, binary_cross_entropy_double_backward_grad_output, binary_cross_entropy_double_backward_target, binary_cross_entropy_target_backward, binary_cross_entropy_with_logits_backward, binary_cross_entropy_with_logits_target_backward, cat_tensors_backward, cholesky_backward, clamp_backward, clamp_backward_min_max, col2im, constant_pad_nd_backward, convolution_backward_composite, copysign_tensor_self_backward, cummaxmin_backward, cumprod_backward, cumsum_backward, diagonal_backward, div_tensor_other_backward, div_tensor_self_backward, elu_backward, elu_double_backward, embedding_backward_composite, evenly_distribute_backward, gather_backward, gelu_backward, gelu_double_backward, group_norm_backward_composite, handle_r_to_c, hardsigmoid_backward, hardswish_backward, hardtanh_backward, huber_loss_backward, huber_loss_double_backward, huber_loss_double_backward_grad_output, im2col, index_Tensor, index_backward, index_select_backward, infinitely_differentiable_logit_backward, infinitely_differentiable_mish_backward, infinitely_differentiable_silu_backward, layer_norm_backward_composite, leaky_relu_backward, linalg_det_backward, linalg_qr_backward, linalg_solve_backward, linalg_vector_norm_backward, log1p_backward, log_sigmoid_backward, log_sigmoid_double_backward, logcumsumexp_backward, logsumexp_backward, masked_fill_backward, masked_select_backward, max_pool2d_with_indices_backward, max_pool_double_backward, maybe_multiply, mean_backward, mish_backward, mm_mat1_backward, mm_mat2_backward, mse_loss_backward, mse_loss_double_backward, mul_tensor_backward, nll_loss, nll_loss2d, nll_loss2d_backward, nll_loss_backward, norm_backward, not_implemented, permute_backwards, pixel_shuffle, pixel_unshuffle, pow_backward, pow_backward_exponent, pow_backward_self, prod_backward, repeat_backward, restore_reduced_dims, roll_backward, scale_grad_by_count, scatter_reduce_backward, select_backward, sgn_backward, sigmoid_backward, silu_backward, slice_backward_wrapper, slogdet_backward, smooth_l1_loss_backward, smooth_l1_loss_double_backward, softmax_double_backward, softplus_backward, softplus_double_backward, split_backward, split_with_sizes_backward, stack_tensors_backward, std_backward, std_mean_backward, sum_backward, sum_to, svd_backward, take_backward, tanh_backward, threshold_backward, unbind_backward, unfold_backward, unsqueeze_to, value_selecting_reduction_backward, var_backward, var_mean_backward, xlogy, xlogy_self_zero_other_nonpositive, zeros_like } from "../autograd/FunctionsManual.js";
 void torch;
 
 // ---- AddBackward0: add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor (engine/ops/derivatives.yaml:70) ----
@@ -5858,7 +5858,7 @@ export class LinalgVectorNormBackward0 extends Node {
   }
 }
 
-// ---- ReluBackward0: relu(Tensor self) -> Tensor (engine/ops/derivatives.yaml:847) ----
+// ---- ReluBackward0: relu(Tensor self) -> Tensor (engine/ops/derivatives.yaml:848) ----
 export class ReluBackward0 extends Node {
   result_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -5882,7 +5882,7 @@ export class ReluBackward0 extends Node {
   }
 }
 
-// ---- ThresholdBackward0: threshold(Tensor self, Scalar threshold, Scalar value) -> Tensor (engine/ops/derivatives.yaml:850) ----
+// ---- ThresholdBackward0: threshold(Tensor self, Scalar threshold, Scalar value) -> Tensor (engine/ops/derivatives.yaml:851) ----
 export class ThresholdBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   threshold: any;
@@ -5911,7 +5911,7 @@ export class ThresholdBackward0 extends Node {
   }
 }
 
-// ---- ThresholdBackward1: threshold_(Tensor(a!) self, Scalar threshold, Scalar value) -> Tensor(a!) (engine/ops/derivatives.yaml:853) ----
+// ---- ThresholdBackward1: threshold_(Tensor(a!) self, Scalar threshold, Scalar value) -> Tensor(a!) (engine/ops/derivatives.yaml:854) ----
 export class ThresholdBackward1 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   threshold: any;
@@ -5940,7 +5940,7 @@ export class ThresholdBackward1 extends Node {
   }
 }
 
-// ---- ThresholdBackwardBackward0: threshold_backward(Tensor grad_output, Tensor self, Scalar threshold) -> Tensor (engine/ops/derivatives.yaml:856) ----
+// ---- ThresholdBackwardBackward0: threshold_backward(Tensor grad_output, Tensor self, Scalar threshold) -> Tensor (engine/ops/derivatives.yaml:857) ----
 export class ThresholdBackwardBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   threshold: any;
@@ -5972,7 +5972,7 @@ export class ThresholdBackwardBackward0 extends Node {
   }
 }
 
-// ---- LeakyReluBackward0: leaky_relu(Tensor self, Scalar negative_slope=0.01) -> Tensor (engine/ops/derivatives.yaml:860) ----
+// ---- LeakyReluBackward0: leaky_relu(Tensor self, Scalar negative_slope=0.01) -> Tensor (engine/ops/derivatives.yaml:861) ----
 export class LeakyReluBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   negative_slope: any;
@@ -6001,7 +6001,7 @@ export class LeakyReluBackward0 extends Node {
   }
 }
 
-// ---- LeakyReluBackward1: leaky_relu_(Tensor(a!) self, Scalar negative_slope=0.01) -> Tensor(a!) (engine/ops/derivatives.yaml:863) ----
+// ---- LeakyReluBackward1: leaky_relu_(Tensor(a!) self, Scalar negative_slope=0.01) -> Tensor(a!) (engine/ops/derivatives.yaml:864) ----
 export class LeakyReluBackward1 extends Node {
   negative_slope: any;
   result_: SavedVariable = new SavedVariable(null, false);
@@ -6030,7 +6030,7 @@ export class LeakyReluBackward1 extends Node {
   }
 }
 
-// ---- LeakyReluBackwardBackward0: leaky_relu_backward(Tensor grad_output, Tensor self, Scalar negative_slope, bool self_is_result) -> Tensor (engine/ops/derivatives.yaml:866) ----
+// ---- LeakyReluBackwardBackward0: leaky_relu_backward(Tensor grad_output, Tensor self, Scalar negative_slope, bool self_is_result) -> Tensor (engine/ops/derivatives.yaml:867) ----
 export class LeakyReluBackwardBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   negative_slope: any;
@@ -6062,7 +6062,7 @@ export class LeakyReluBackwardBackward0 extends Node {
   }
 }
 
-// ---- HardtanhBackward0: hardtanh(Tensor self, Scalar min_val=-1, Scalar max_val=1) -> Tensor (engine/ops/derivatives.yaml:870) ----
+// ---- HardtanhBackward0: hardtanh(Tensor self, Scalar min_val=-1, Scalar max_val=1) -> Tensor (engine/ops/derivatives.yaml:871) ----
 export class HardtanhBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   min_val: any;
@@ -6096,7 +6096,7 @@ export class HardtanhBackward0 extends Node {
   }
 }
 
-// ---- HardtanhBackwardBackward0: hardtanh_backward(Tensor grad_output, Tensor self, Scalar min_val, Scalar max_val) -> Tensor (engine/ops/derivatives.yaml:873) ----
+// ---- HardtanhBackwardBackward0: hardtanh_backward(Tensor grad_output, Tensor self, Scalar min_val, Scalar max_val) -> Tensor (engine/ops/derivatives.yaml:874) ----
 export class HardtanhBackwardBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   min_val: any;
@@ -6133,7 +6133,7 @@ export class HardtanhBackwardBackward0 extends Node {
   }
 }
 
-// ---- HardsigmoidBackward0: hardsigmoid(Tensor self) -> Tensor (engine/ops/derivatives.yaml:877) ----
+// ---- HardsigmoidBackward0: hardsigmoid(Tensor self) -> Tensor (engine/ops/derivatives.yaml:878) ----
 export class HardsigmoidBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -6157,7 +6157,7 @@ export class HardsigmoidBackward0 extends Node {
   }
 }
 
-// ---- HardswishBackward0: hardswish(Tensor self) -> Tensor (engine/ops/derivatives.yaml:883) ----
+// ---- HardswishBackward0: hardswish(Tensor self) -> Tensor (engine/ops/derivatives.yaml:884) ----
 export class HardswishBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -6169,7 +6169,7 @@ export class HardswishBackward0 extends Node {
     const grad: any = grads[0];
     const self: any = this.self_.unpack();
     if (this.should_compute_output(0)) {
-      grad_inputs[0] = any_grad_defined ? (hardswish_backward_composite(grad, self)) : null;
+      grad_inputs[0] = any_grad_defined ? (hardswish_backward(grad, self)) : null;
     }
     return grad_inputs;
   }
@@ -6181,7 +6181,40 @@ export class HardswishBackward0 extends Node {
   }
 }
 
-// ---- EluBackward0: elu(Tensor self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1) -> Tensor (engine/ops/derivatives.yaml:886) ----
+// ---- HardswishBackwardBackward0: hardswish_backward(Tensor grad_output, Tensor self) -> Tensor (engine/ops/derivatives.yaml:887) ----
+export class HardswishBackwardBackward0 extends Node {
+  self_: SavedVariable = new SavedVariable(null, false);
+  grad_output_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "HardswishBackwardBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(2).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self: any = this.self_.unpack();
+    const grad_output: any = this.grad_output_.unpack();
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (hardswish_backward(grad, self)) : null;
+    }
+    if (this.should_compute_output(1)) {
+      grad_inputs[1] = any_grad_defined ? (torch.where(self.gt(-3.0).logical_and(self.lt(3.0)), grad.mul(grad_output).div(3.0), torch.zeros([], { dtype: self.dtype }))) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.self_.reset_data();
+    this.grad_output_.reset_data();
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
+  }
+  get _saved_grad_output(): unknown {
+    return this.grad_output_.unpack();
+  }
+}
+
+// ---- EluBackward0: elu(Tensor self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1) -> Tensor (engine/ops/derivatives.yaml:891) ----
 export class EluBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   alpha: any;
@@ -6199,7 +6232,7 @@ export class EluBackward0 extends Node {
     const scale: any = this.scale;
     const input_scale: any = this.input_scale;
     if (this.should_compute_output(0)) {
-      grad_inputs[0] = any_grad_defined ? (elu_backward_composite(grad, alpha, scale, input_scale, self)) : null;
+      grad_inputs[0] = any_grad_defined ? (elu_backward(grad, alpha, scale, input_scale, false, self)) : null;
     }
     return grad_inputs;
   }
@@ -6220,7 +6253,7 @@ export class EluBackward0 extends Node {
   }
 }
 
-// ---- EluBackward1: elu_(Tensor(a!) self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1) -> Tensor(a!) (engine/ops/derivatives.yaml:889) ----
+// ---- EluBackward1: elu_(Tensor(a!) self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1) -> Tensor(a!) (engine/ops/derivatives.yaml:894) ----
 export class EluBackward1 extends Node {
   alpha: any;
   scale: any;
@@ -6238,7 +6271,7 @@ export class EluBackward1 extends Node {
     const input_scale: any = this.input_scale;
     const result: any = this.result_.unpack(this);
     if (this.should_compute_output(0)) {
-      grad_inputs[0] = any_grad_defined ? (elu_backward_result_composite(grad, alpha, scale, input_scale, result)) : null;
+      grad_inputs[0] = any_grad_defined ? (elu_backward(grad, alpha, scale, input_scale, true, result)) : null;
     }
     return grad_inputs;
   }
@@ -6259,7 +6292,7 @@ export class EluBackward1 extends Node {
   }
 }
 
-// ---- CeluBackward0: celu(Tensor self, Scalar alpha=1.0) -> Tensor (engine/ops/derivatives.yaml:892) ----
+// ---- CeluBackward0: celu(Tensor self, Scalar alpha=1.0) -> Tensor (engine/ops/derivatives.yaml:897) ----
 export class CeluBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   alpha: any;
@@ -6273,7 +6306,7 @@ export class CeluBackward0 extends Node {
     const self: any = this.self_.unpack();
     const alpha: any = this.alpha;
     if (this.should_compute_output(0)) {
-      grad_inputs[0] = any_grad_defined ? (elu_backward_composite(grad, alpha, 1, 1.0 / alpha, self)) : null;
+      grad_inputs[0] = any_grad_defined ? (elu_backward(grad, alpha, 1, 1.0 / alpha, false, self)) : null;
     }
     return grad_inputs;
   }
@@ -6288,7 +6321,7 @@ export class CeluBackward0 extends Node {
   }
 }
 
-// ---- CeluBackward1: celu_(Tensor(a!) self, Scalar alpha=1.0) -> Tensor(a!) (engine/ops/derivatives.yaml:895) ----
+// ---- CeluBackward1: celu_(Tensor(a!) self, Scalar alpha=1.0) -> Tensor(a!) (engine/ops/derivatives.yaml:900) ----
 export class CeluBackward1 extends Node {
   alpha: any;
   result_: SavedVariable = new SavedVariable(null, false);
@@ -6302,7 +6335,7 @@ export class CeluBackward1 extends Node {
     const alpha: any = this.alpha;
     const result: any = this.result_.unpack(this);
     if (this.should_compute_output(0)) {
-      grad_inputs[0] = any_grad_defined ? (elu_backward_result_composite(grad, alpha, 1, 1.0 / alpha, result)) : null;
+      grad_inputs[0] = any_grad_defined ? (elu_backward(grad, alpha, 1, 1.0 / alpha, true, result)) : null;
     }
     return grad_inputs;
   }
@@ -6317,7 +6350,60 @@ export class CeluBackward1 extends Node {
   }
 }
 
-// ---- GeluBackward0: gelu(Tensor self, *, str approximate='none') -> Tensor (engine/ops/derivatives.yaml:898) ----
+// ---- EluBackwardBackward0: elu_backward(Tensor grad_output, Scalar alpha, Scalar scale, Scalar input_scale, bool is_result, Tensor self_or_result) -> Tensor (engine/ops/derivatives.yaml:903) ----
+export class EluBackwardBackward0 extends Node {
+  alpha: any;
+  scale: any;
+  input_scale: any;
+  is_result: any;
+  self_or_result_: SavedVariable = new SavedVariable(null, false);
+  grad_output_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "EluBackwardBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(2).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const alpha: any = this.alpha;
+    const scale: any = this.scale;
+    const input_scale: any = this.input_scale;
+    const is_result: any = this.is_result;
+    const self_or_result: any = this.self_or_result_.unpack();
+    const grad_output: any = this.grad_output_.unpack();
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (elu_backward(grad, alpha, scale, input_scale, is_result, self_or_result)) : null;
+    }
+    if (this.should_compute_output(1)) {
+      grad_inputs[1] = any_grad_defined ? (elu_double_backward(grad, grad_output, alpha, scale, input_scale, is_result, self_or_result)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.self_or_result_.reset_data();
+    this.grad_output_.reset_data();
+  }
+  get _saved_alpha(): unknown {
+    return this.alpha;
+  }
+  get _saved_scale(): unknown {
+    return this.scale;
+  }
+  get _saved_input_scale(): unknown {
+    return this.input_scale;
+  }
+  get _saved_is_result(): unknown {
+    return this.is_result;
+  }
+  get _saved_self_or_result(): unknown {
+    return this.self_or_result_.unpack();
+  }
+  get _saved_grad_output(): unknown {
+    return this.grad_output_.unpack();
+  }
+}
+
+// ---- GeluBackward0: gelu(Tensor self, *, str approximate='none') -> Tensor (engine/ops/derivatives.yaml:907) ----
 export class GeluBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   approximate: any;
@@ -6331,7 +6417,7 @@ export class GeluBackward0 extends Node {
     const self: any = this.self_.unpack();
     const approximate: any = this.approximate;
     if (this.should_compute_output(0)) {
-      grad_inputs[0] = any_grad_defined ? (gelu_backward_composite(grad, self, approximate)) : null;
+      grad_inputs[0] = any_grad_defined ? (gelu_backward(grad, self, approximate)) : null;
     }
     return grad_inputs;
   }
@@ -6346,7 +6432,45 @@ export class GeluBackward0 extends Node {
   }
 }
 
-// ---- SiluBackward0: silu(Tensor self) -> Tensor (engine/ops/derivatives.yaml:901) ----
+// ---- GeluBackwardBackward0: gelu_backward(Tensor grad_output, Tensor self, *, str approximate='none') -> Tensor (engine/ops/derivatives.yaml:910) ----
+export class GeluBackwardBackward0 extends Node {
+  self_: SavedVariable = new SavedVariable(null, false);
+  approximate: any;
+  grad_output_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "GeluBackwardBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(2).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self: any = this.self_.unpack();
+    const approximate: any = this.approximate;
+    const grad_output: any = this.grad_output_.unpack();
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (gelu_backward(grad, self, approximate)) : null;
+    }
+    if (this.should_compute_output(1)) {
+      grad_inputs[1] = any_grad_defined ? (gelu_double_backward(grad, grad_output, self, approximate)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.self_.reset_data();
+    this.grad_output_.reset_data();
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
+  }
+  get _saved_approximate(): unknown {
+    return this.approximate;
+  }
+  get _saved_grad_output(): unknown {
+    return this.grad_output_.unpack();
+  }
+}
+
+// ---- SiluBackward0: silu(Tensor self) -> Tensor (engine/ops/derivatives.yaml:914) ----
 export class SiluBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -6358,7 +6482,7 @@ export class SiluBackward0 extends Node {
     const grad: any = grads[0];
     const self: any = this.self_.unpack();
     if (this.should_compute_output(0)) {
-      grad_inputs[0] = any_grad_defined ? (infinitely_differentiable_silu_backward(grad, self)) : null;
+      grad_inputs[0] = any_grad_defined ? (GradMode_is_enabled() ? infinitely_differentiable_silu_backward(grad, self) : silu_backward(grad, self)) : null;
     }
     return grad_inputs;
   }
@@ -6370,7 +6494,7 @@ export class SiluBackward0 extends Node {
   }
 }
 
-// ---- MishBackward0: mish(Tensor self) -> Tensor (engine/ops/derivatives.yaml:904) ----
+// ---- MishBackward0: mish(Tensor self) -> Tensor (engine/ops/derivatives.yaml:917) ----
 export class MishBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -6382,7 +6506,7 @@ export class MishBackward0 extends Node {
     const grad: any = grads[0];
     const self: any = this.self_.unpack();
     if (this.should_compute_output(0)) {
-      grad_inputs[0] = any_grad_defined ? (infinitely_differentiable_mish_backward(grad, self)) : null;
+      grad_inputs[0] = any_grad_defined ? (GradMode_is_enabled() ? infinitely_differentiable_mish_backward(grad, self) : mish_backward(grad, self)) : null;
     }
     return grad_inputs;
   }
@@ -6394,7 +6518,7 @@ export class MishBackward0 extends Node {
   }
 }
 
-// ---- SoftplusBackward0: softplus(Tensor self, Scalar beta=1, Scalar threshold=20) -> Tensor (engine/ops/derivatives.yaml:907) ----
+// ---- SoftplusBackward0: softplus(Tensor self, Scalar beta=1, Scalar threshold=20) -> Tensor (engine/ops/derivatives.yaml:920) ----
 export class SoftplusBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   beta: any;
@@ -6410,7 +6534,7 @@ export class SoftplusBackward0 extends Node {
     const beta: any = this.beta;
     const threshold: any = this.threshold;
     if (this.should_compute_output(0)) {
-      grad_inputs[0] = any_grad_defined ? (softplus_backward_composite(grad, self, beta, threshold)) : null;
+      grad_inputs[0] = any_grad_defined ? (softplus_backward(grad, self, beta, threshold)) : null;
     }
     return grad_inputs;
   }
@@ -6428,9 +6552,53 @@ export class SoftplusBackward0 extends Node {
   }
 }
 
-// ---- LogSigmoidBackward0: log_sigmoid_forward(Tensor self) -> (Tensor output, Tensor buffer) (engine/ops/derivatives.yaml:910) ----
+// ---- SoftplusBackwardBackward0: softplus_backward(Tensor grad_output, Tensor self, Scalar beta, Scalar threshold) -> Tensor (engine/ops/derivatives.yaml:923) ----
+export class SoftplusBackwardBackward0 extends Node {
+  self_: SavedVariable = new SavedVariable(null, false);
+  beta: any;
+  threshold: any;
+  grad_output_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "SoftplusBackwardBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(2).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self: any = this.self_.unpack();
+    const beta: any = this.beta;
+    const threshold: any = this.threshold;
+    const grad_output: any = this.grad_output_.unpack();
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (softplus_backward(grad, self, beta, threshold)) : null;
+    }
+    if (this.should_compute_output(1)) {
+      grad_inputs[1] = any_grad_defined ? (softplus_double_backward(grad.mul(grad_output), self, beta, threshold)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.self_.reset_data();
+    this.grad_output_.reset_data();
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
+  }
+  get _saved_beta(): unknown {
+    return this.beta;
+  }
+  get _saved_threshold(): unknown {
+    return this.threshold;
+  }
+  get _saved_grad_output(): unknown {
+    return this.grad_output_.unpack();
+  }
+}
+
+// ---- LogSigmoidBackward0: log_sigmoid_forward(Tensor self) -> (Tensor output, Tensor buffer) (engine/ops/derivatives.yaml:927) ----
 export class LogSigmoidBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
+  buffer_: SavedVariable = new SavedVariable(null, false);
   name(): string {
     return "LogSigmoidBackward0";
   }
@@ -6439,21 +6607,66 @@ export class LogSigmoidBackward0 extends Node {
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
     const self: any = this.self_.unpack();
+    const buffer: any = this.buffer_.unpack(this);
     if (this.should_compute_output(0)) {
-      grad_inputs[0] = any_grad_defined ? (log_sigmoid_backward_composite(grad, self)) : null;
+      grad_inputs[0] = any_grad_defined ? (log_sigmoid_backward(grad, self, buffer)) : null;
     }
     return grad_inputs;
   }
   override release_variables(): void {
     this.self_.reset_data();
+    this.buffer_.reset_data();
   }
   get _saved_self(): unknown {
     return this.self_.unpack();
   }
+  get _saved_buffer(): unknown {
+    return this.buffer_.unpack(this);
+  }
 }
 
-// ---- SoftmaxBackward0: _softmax(Tensor self, int dim, bool half_to_float) -> Tensor (engine/ops/derivatives.yaml:914) ----
+// ---- LogSigmoidBackwardBackward0: log_sigmoid_backward(Tensor grad_output, Tensor self, Tensor buffer) -> Tensor (engine/ops/derivatives.yaml:931) ----
+export class LogSigmoidBackwardBackward0 extends Node {
+  self_: SavedVariable = new SavedVariable(null, false);
+  buffer_: SavedVariable = new SavedVariable(null, false);
+  grad_output_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "LogSigmoidBackwardBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(2).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self: any = this.self_.unpack();
+    const buffer: any = this.buffer_.unpack();
+    const grad_output: any = this.grad_output_.unpack();
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (log_sigmoid_backward(grad, self, buffer)) : null;
+    }
+    if (this.should_compute_output(1)) {
+      grad_inputs[1] = any_grad_defined ? (log_sigmoid_double_backward(grad.mul(grad_output), self)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.self_.reset_data();
+    this.buffer_.reset_data();
+    this.grad_output_.reset_data();
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
+  }
+  get _saved_buffer(): unknown {
+    return this.buffer_.unpack();
+  }
+  get _saved_grad_output(): unknown {
+    return this.grad_output_.unpack();
+  }
+}
+
+// ---- SoftmaxBackward0: _softmax(Tensor self, int dim, bool half_to_float) -> Tensor (engine/ops/derivatives.yaml:935) ----
 export class SoftmaxBackward0 extends Node {
+  self_scalar_type: any;
   dim: any;
   result_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -6463,15 +6676,19 @@ export class SoftmaxBackward0 extends Node {
     const grad_inputs: Grad[] = new Array(1).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
+    const self_scalar_type: any = this.self_scalar_type;
     const dim: any = this.dim;
     const result: any = this.result_.unpack(this);
     if (this.should_compute_output(0)) {
-      grad_inputs[0] = any_grad_defined ? (_softmax_backward_data_composite(grad, result, dim)) : null;
+      grad_inputs[0] = any_grad_defined ? (_softmax_backward_data(grad, result, dim, self_scalar_type)) : null;
     }
     return grad_inputs;
   }
   override release_variables(): void {
     this.result_.reset_data();
+  }
+  get _saved_self_scalar_type(): unknown {
+    return this.self_scalar_type;
   }
   get _saved_dim(): unknown {
     return this.dim;
@@ -6481,8 +6698,52 @@ export class SoftmaxBackward0 extends Node {
   }
 }
 
-// ---- LogSoftmaxBackward0: _log_softmax(Tensor self, int dim, bool half_to_float) -> Tensor (engine/ops/derivatives.yaml:917) ----
+// ---- SoftmaxBackwardDataBackward0: _softmax_backward_data(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype) -> Tensor (engine/ops/derivatives.yaml:938) ----
+export class SoftmaxBackwardDataBackward0 extends Node {
+  output_: SavedVariable = new SavedVariable(null, false);
+  dim: any;
+  input_dtype: any;
+  grad_output_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "SoftmaxBackwardDataBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(2).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const output: any = this.output_.unpack();
+    const dim: any = this.dim;
+    const input_dtype: any = this.input_dtype;
+    const grad_output: any = this.grad_output_.unpack();
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (_softmax_backward_data(grad, output, dim, input_dtype)) : null;
+    }
+    if (this.should_compute_output(1)) {
+      grad_inputs[1] = any_grad_defined ? (softmax_double_backward(grad, grad_output, dim, output)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.output_.reset_data();
+    this.grad_output_.reset_data();
+  }
+  get _saved_output(): unknown {
+    return this.output_.unpack();
+  }
+  get _saved_dim(): unknown {
+    return this.dim;
+  }
+  get _saved_input_dtype(): unknown {
+    return this.input_dtype;
+  }
+  get _saved_grad_output(): unknown {
+    return this.grad_output_.unpack();
+  }
+}
+
+// ---- LogSoftmaxBackward0: _log_softmax(Tensor self, int dim, bool half_to_float) -> Tensor (engine/ops/derivatives.yaml:942) ----
 export class LogSoftmaxBackward0 extends Node {
+  self_scalar_type: any;
   dim: any;
   result_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -6492,15 +6753,19 @@ export class LogSoftmaxBackward0 extends Node {
     const grad_inputs: Grad[] = new Array(1).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
+    const self_scalar_type: any = this.self_scalar_type;
     const dim: any = this.dim;
     const result: any = this.result_.unpack(this);
     if (this.should_compute_output(0)) {
-      grad_inputs[0] = any_grad_defined ? (_log_softmax_backward_data_composite(grad, result, dim)) : null;
+      grad_inputs[0] = any_grad_defined ? (_log_softmax_backward_data(grad, result, dim, self_scalar_type)) : null;
     }
     return grad_inputs;
   }
   override release_variables(): void {
     this.result_.reset_data();
+  }
+  get _saved_self_scalar_type(): unknown {
+    return this.self_scalar_type;
   }
   get _saved_dim(): unknown {
     return this.dim;
@@ -6510,7 +6775,45 @@ export class LogSoftmaxBackward0 extends Node {
   }
 }
 
-// ---- MseLossBackward0: mse_loss(Tensor self, Tensor target, int reduction=Mean) -> Tensor (engine/ops/derivatives.yaml:920) ----
+// ---- LogSoftmaxBackwardDataBackward0: _log_softmax_backward_data(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype) -> Tensor (engine/ops/derivatives.yaml:945) ----
+export class LogSoftmaxBackwardDataBackward0 extends Node {
+  output_: SavedVariable = new SavedVariable(null, false);
+  dim: any;
+  grad_output_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "LogSoftmaxBackwardDataBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(2).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const output: any = this.output_.unpack();
+    const dim: any = this.dim;
+    const grad_output: any = this.grad_output_.unpack();
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (grad.to(output.dtype).sub(grad.to(output.dtype).mul(output.exp()).sum([dim], true))) : null;
+    }
+    if (this.should_compute_output(1)) {
+      grad_inputs[1] = any_grad_defined ? (grad_output.sum([dim], true).neg().mul(output.exp()).mul(grad.to(output.dtype)).to(output.dtype)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.output_.reset_data();
+    this.grad_output_.reset_data();
+  }
+  get _saved_output(): unknown {
+    return this.output_.unpack();
+  }
+  get _saved_dim(): unknown {
+    return this.dim;
+  }
+  get _saved_grad_output(): unknown {
+    return this.grad_output_.unpack();
+  }
+}
+
+// ---- MseLossBackward0: mse_loss(Tensor self, Tensor target, int reduction=Mean) -> Tensor (engine/ops/derivatives.yaml:949) ----
 export class MseLossBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   target_: SavedVariable = new SavedVariable(null, false);
@@ -6526,10 +6829,10 @@ export class MseLossBackward0 extends Node {
     const target: any = this.target_.unpack();
     const reduction: any = this.reduction;
     if (this.should_compute_output(0)) {
-      grad_inputs[0] = any_grad_defined ? (mse_loss_backward_composite(grad, self, target, reduction)) : null;
+      grad_inputs[0] = any_grad_defined ? (mse_loss_backward(grad, self, target, reduction)) : null;
     }
     if (this.should_compute_output(1)) {
-      grad_inputs[1] = any_grad_defined ? (mse_loss_backward_composite(grad, target, self, reduction)) : null;
+      grad_inputs[1] = any_grad_defined ? (mse_loss_backward(grad, target, self, reduction)) : null;
     }
     return grad_inputs;
   }
@@ -6548,7 +6851,54 @@ export class MseLossBackward0 extends Node {
   }
 }
 
-// ---- SmoothL1LossBackward0: smooth_l1_loss(Tensor self, Tensor target, int reduction=Mean, float beta=1.0) -> Tensor (engine/ops/derivatives.yaml:924) ----
+// ---- MseLossBackwardBackward0: mse_loss_backward(Tensor grad_output, Tensor self, Tensor target, int reduction) -> Tensor (engine/ops/derivatives.yaml:953) ----
+export class MseLossBackwardBackward0 extends Node {
+  self_: SavedVariable = new SavedVariable(null, false);
+  target_: SavedVariable = new SavedVariable(null, false);
+  reduction: any;
+  grad_output_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "MseLossBackwardBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(3).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self: any = this.self_.unpack();
+    const target: any = this.target_.unpack();
+    const reduction: any = this.reduction;
+    const grad_output: any = this.grad_output_.unpack();
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (mse_loss_backward(grad, self, target, reduction)) : null;
+    }
+    if (this.should_compute_output(1)) {
+      grad_inputs[1] = any_grad_defined ? (mse_loss_double_backward(grad.mul(grad_output), self, reduction)) : null;
+    }
+    if (this.should_compute_output(2)) {
+      grad_inputs[2] = any_grad_defined ? (mse_loss_double_backward(grad.mul(grad_output), target, reduction).neg()) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.self_.reset_data();
+    this.target_.reset_data();
+    this.grad_output_.reset_data();
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
+  }
+  get _saved_target(): unknown {
+    return this.target_.unpack();
+  }
+  get _saved_reduction(): unknown {
+    return this.reduction;
+  }
+  get _saved_grad_output(): unknown {
+    return this.grad_output_.unpack();
+  }
+}
+
+// ---- SmoothL1LossBackward0: smooth_l1_loss(Tensor self, Tensor target, int reduction=Mean, float beta=1.0) -> Tensor (engine/ops/derivatives.yaml:958) ----
 export class SmoothL1LossBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   target_: SavedVariable = new SavedVariable(null, false);
@@ -6566,10 +6916,10 @@ export class SmoothL1LossBackward0 extends Node {
     const reduction: any = this.reduction;
     const beta: any = this.beta;
     if (this.should_compute_output(0)) {
-      grad_inputs[0] = any_grad_defined ? (smooth_l1_loss_backward_composite(grad, self, target, reduction, beta)) : null;
+      grad_inputs[0] = any_grad_defined ? (smooth_l1_loss_backward(grad, self, target, reduction, beta)) : null;
     }
     if (this.should_compute_output(1)) {
-      grad_inputs[1] = any_grad_defined ? (smooth_l1_loss_backward_composite(grad, target, self, reduction, beta)) : null;
+      grad_inputs[1] = any_grad_defined ? (smooth_l1_loss_backward(grad, target, self, reduction, beta)) : null;
     }
     return grad_inputs;
   }
@@ -6591,7 +6941,59 @@ export class SmoothL1LossBackward0 extends Node {
   }
 }
 
-// ---- HuberLossBackward0: huber_loss(Tensor self, Tensor target, int reduction=Mean, float delta=1.0) -> Tensor (engine/ops/derivatives.yaml:928) ----
+// ---- SmoothL1LossBackwardBackward0: smooth_l1_loss_backward(Tensor grad_output, Tensor self, Tensor target, int reduction, float beta) -> Tensor (engine/ops/derivatives.yaml:962) ----
+export class SmoothL1LossBackwardBackward0 extends Node {
+  self_: SavedVariable = new SavedVariable(null, false);
+  target_: SavedVariable = new SavedVariable(null, false);
+  reduction: any;
+  beta: any;
+  grad_output_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "SmoothL1LossBackwardBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(3).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self: any = this.self_.unpack();
+    const target: any = this.target_.unpack();
+    const reduction: any = this.reduction;
+    const beta: any = this.beta;
+    const grad_output: any = this.grad_output_.unpack();
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (smooth_l1_loss_backward(grad, self, target, reduction, beta)) : null;
+    }
+    if (this.should_compute_output(1)) {
+      grad_inputs[1] = any_grad_defined ? (smooth_l1_loss_double_backward(grad.mul(grad_output), self, target, reduction, beta)) : null;
+    }
+    if (this.should_compute_output(2)) {
+      grad_inputs[2] = any_grad_defined ? (smooth_l1_loss_double_backward(grad.mul(grad_output), self, target, reduction, beta).neg()) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.self_.reset_data();
+    this.target_.reset_data();
+    this.grad_output_.reset_data();
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
+  }
+  get _saved_target(): unknown {
+    return this.target_.unpack();
+  }
+  get _saved_reduction(): unknown {
+    return this.reduction;
+  }
+  get _saved_beta(): unknown {
+    return this.beta;
+  }
+  get _saved_grad_output(): unknown {
+    return this.grad_output_.unpack();
+  }
+}
+
+// ---- HuberLossBackward0: huber_loss(Tensor self, Tensor target, int reduction=Mean, float delta=1.0) -> Tensor (engine/ops/derivatives.yaml:967) ----
 export class HuberLossBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   target_: SavedVariable = new SavedVariable(null, false);
@@ -6609,10 +7011,10 @@ export class HuberLossBackward0 extends Node {
     const reduction: any = this.reduction;
     const delta: any = this.delta;
     if (this.should_compute_output(0)) {
-      grad_inputs[0] = any_grad_defined ? (huber_loss_backward_composite(grad, self, target, reduction, delta)) : null;
+      grad_inputs[0] = any_grad_defined ? (huber_loss_backward(grad, self, target, reduction, delta)) : null;
     }
     if (this.should_compute_output(1)) {
-      grad_inputs[1] = any_grad_defined ? (huber_loss_backward_composite(grad, target, self, reduction, delta)) : null;
+      grad_inputs[1] = any_grad_defined ? (huber_loss_backward(grad, target, self, reduction, delta)) : null;
     }
     return grad_inputs;
   }
@@ -6634,7 +7036,59 @@ export class HuberLossBackward0 extends Node {
   }
 }
 
-// ---- BinaryCrossEntropyBackward0: binary_cross_entropy(Tensor self, Tensor target, Tensor? weight=None, int reduction=Mean) -> Tensor (engine/ops/derivatives.yaml:932) ----
+// ---- HuberLossBackwardBackward0: huber_loss_backward(Tensor grad_output, Tensor self, Tensor target, int reduction, float delta) -> Tensor (engine/ops/derivatives.yaml:971) ----
+export class HuberLossBackwardBackward0 extends Node {
+  grad_output_: SavedVariable = new SavedVariable(null, false);
+  self_: SavedVariable = new SavedVariable(null, false);
+  target_: SavedVariable = new SavedVariable(null, false);
+  reduction: any;
+  delta: any;
+  name(): string {
+    return "HuberLossBackwardBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(3).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const grad_output: any = this.grad_output_.unpack();
+    const self: any = this.self_.unpack();
+    const target: any = this.target_.unpack();
+    const reduction: any = this.reduction;
+    const delta: any = this.delta;
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (huber_loss_double_backward_grad_output(grad, grad_output, self, target, reduction, delta)) : null;
+    }
+    if (this.should_compute_output(1)) {
+      grad_inputs[1] = any_grad_defined ? (huber_loss_double_backward(grad.mul(grad_output), self, target, reduction, delta)) : null;
+    }
+    if (this.should_compute_output(2)) {
+      grad_inputs[2] = any_grad_defined ? (huber_loss_double_backward(grad.mul(grad_output), self, target, reduction, delta).neg()) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.grad_output_.reset_data();
+    this.self_.reset_data();
+    this.target_.reset_data();
+  }
+  get _saved_grad_output(): unknown {
+    return this.grad_output_.unpack();
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
+  }
+  get _saved_target(): unknown {
+    return this.target_.unpack();
+  }
+  get _saved_reduction(): unknown {
+    return this.reduction;
+  }
+  get _saved_delta(): unknown {
+    return this.delta;
+  }
+}
+
+// ---- BinaryCrossEntropyBackward0: binary_cross_entropy(Tensor self, Tensor target, Tensor? weight=None, int reduction=Mean) -> Tensor (engine/ops/derivatives.yaml:976) ----
 export class BinaryCrossEntropyBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   target_: SavedVariable = new SavedVariable(null, false);
@@ -6652,7 +7106,7 @@ export class BinaryCrossEntropyBackward0 extends Node {
     const weight: any = this.weight_.unpack();
     const reduction: any = this.reduction;
     if (this.should_compute_output(0)) {
-      grad_inputs[0] = any_grad_defined ? (binary_cross_entropy_backward_composite(grad, self, target, weight, reduction)) : null;
+      grad_inputs[0] = any_grad_defined ? (binary_cross_entropy_backward(grad, self, target, weight, reduction)) : null;
     }
     if (this.should_compute_output(1)) {
       grad_inputs[1] = any_grad_defined ? (binary_cross_entropy_target_backward(grad, self, target, weight, reduction)) : null;
@@ -6678,7 +7132,60 @@ export class BinaryCrossEntropyBackward0 extends Node {
   }
 }
 
-// ---- BinaryCrossEntropyWithLogitsBackward0: binary_cross_entropy_with_logits(Tensor self, Tensor target, Tensor? weight=None, Tensor? pos_weight=None, int reduction=Mean) -> Tensor (engine/ops/derivatives.yaml:936) ----
+// ---- BinaryCrossEntropyBackwardBackward0: binary_cross_entropy_backward(Tensor grad_output, Tensor self, Tensor target, Tensor? weight=None, int reduction=Mean) -> Tensor (engine/ops/derivatives.yaml:980) ----
+export class BinaryCrossEntropyBackwardBackward0 extends Node {
+  self_: SavedVariable = new SavedVariable(null, false);
+  target_: SavedVariable = new SavedVariable(null, false);
+  weight_: SavedVariable = new SavedVariable(null, false);
+  reduction: any;
+  grad_output_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "BinaryCrossEntropyBackwardBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(3).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self: any = this.self_.unpack();
+    const target: any = this.target_.unpack();
+    const weight: any = this.weight_.unpack();
+    const reduction: any = this.reduction;
+    const grad_output: any = this.grad_output_.unpack();
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (binary_cross_entropy_double_backward_grad_output(grad, self, target, weight, reduction)) : null;
+    }
+    if (this.should_compute_output(1)) {
+      grad_inputs[1] = any_grad_defined ? (binary_cross_entropy_double_backward(grad_output, grad, self, target, weight, reduction)) : null;
+    }
+    if (this.should_compute_output(2)) {
+      grad_inputs[2] = any_grad_defined ? (binary_cross_entropy_double_backward_target(grad, grad_output, self, target, weight, reduction)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.self_.reset_data();
+    this.target_.reset_data();
+    this.weight_.reset_data();
+    this.grad_output_.reset_data();
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
+  }
+  get _saved_target(): unknown {
+    return this.target_.unpack();
+  }
+  get _saved_weight(): unknown {
+    return this.weight_.unpack();
+  }
+  get _saved_reduction(): unknown {
+    return this.reduction;
+  }
+  get _saved_grad_output(): unknown {
+    return this.grad_output_.unpack();
+  }
+}
+
+// ---- BinaryCrossEntropyWithLogitsBackward0: binary_cross_entropy_with_logits(Tensor self, Tensor target, Tensor? weight=None, Tensor? pos_weight=None, int reduction=Mean) -> Tensor (engine/ops/derivatives.yaml:985) ----
 export class BinaryCrossEntropyWithLogitsBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   target_: SavedVariable = new SavedVariable(null, false);
@@ -6728,7 +7235,7 @@ export class BinaryCrossEntropyWithLogitsBackward0 extends Node {
   }
 }
 
-// ---- NllLossBackward0: nll_loss_forward(Tensor self, Tensor target, Tensor? weight, int reduction, int ignore_index) -> (Tensor output, Tensor total_weight) (engine/ops/derivatives.yaml:941) ----
+// ---- NllLossBackward0: nll_loss_forward(Tensor self, Tensor target, Tensor? weight, int reduction, int ignore_index) -> (Tensor output, Tensor total_weight) (engine/ops/derivatives.yaml:990) ----
 export class NllLossBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   target_: SavedVariable = new SavedVariable(null, false);
@@ -6780,7 +7287,7 @@ export class NllLossBackward0 extends Node {
   }
 }
 
-// ---- NllLossBackwardBackward0: nll_loss_backward(Tensor grad_output, Tensor self, Tensor target, Tensor? weight, int reduction, int ignore_index, Tensor total_weight) -> Tensor (engine/ops/derivatives.yaml:946) ----
+// ---- NllLossBackwardBackward0: nll_loss_backward(Tensor grad_output, Tensor self, Tensor target, Tensor? weight, int reduction, int ignore_index, Tensor total_weight) -> Tensor (engine/ops/derivatives.yaml:995) ----
 export class NllLossBackwardBackward0 extends Node {
   target_: SavedVariable = new SavedVariable(null, false);
   weight_: SavedVariable = new SavedVariable(null, false);
@@ -6823,7 +7330,7 @@ export class NllLossBackwardBackward0 extends Node {
   }
 }
 
-// ---- NllLoss2DBackward0: nll_loss2d_forward(Tensor self, Tensor target, Tensor? weight, int reduction, int ignore_index) -> (Tensor output, Tensor total_weight) (engine/ops/derivatives.yaml:951) ----
+// ---- NllLoss2DBackward0: nll_loss2d_forward(Tensor self, Tensor target, Tensor? weight, int reduction, int ignore_index) -> (Tensor output, Tensor total_weight) (engine/ops/derivatives.yaml:1000) ----
 export class NllLoss2DBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   target_: SavedVariable = new SavedVariable(null, false);
@@ -6875,7 +7382,7 @@ export class NllLoss2DBackward0 extends Node {
   }
 }
 
-// ---- NllLoss2DBackwardBackward0: nll_loss2d_backward(Tensor grad_output, Tensor self, Tensor target, Tensor? weight, int reduction, int ignore_index, Tensor total_weight) -> Tensor (engine/ops/derivatives.yaml:956) ----
+// ---- NllLoss2DBackwardBackward0: nll_loss2d_backward(Tensor grad_output, Tensor self, Tensor target, Tensor? weight, int reduction, int ignore_index, Tensor total_weight) -> Tensor (engine/ops/derivatives.yaml:1005) ----
 export class NllLoss2DBackwardBackward0 extends Node {
   target_: SavedVariable = new SavedVariable(null, false);
   weight_: SavedVariable = new SavedVariable(null, false);
@@ -6918,7 +7425,124 @@ export class NllLoss2DBackwardBackward0 extends Node {
   }
 }
 
-// ---- ConvolutionBackward0: convolution(Tensor input, Tensor weight, Tensor? bias, int[] stride, int[] padding, int[] dilation, bool transposed, int[] output_padding, int groups) -> Tensor (engine/ops/derivatives.yaml:967) ----
+// ---- MulBackward1: mul.Scalar(Tensor self, Scalar other) -> Tensor (engine/ops/derivatives.yaml:1013) ----
+export class MulBackward1 extends Node {
+  self_scalar_type: any;
+  other: any;
+  name(): string {
+    return "MulBackward1";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self_scalar_type: any = this.self_scalar_type;
+    const other: any = this.other;
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (handle_r_to_c(self_scalar_type, grad.mul(other))) : null;
+    }
+    return grad_inputs;
+  }
+  get _saved_self_scalar_type(): unknown {
+    return this.self_scalar_type;
+  }
+  get _saved_other(): unknown {
+    return this.other;
+  }
+}
+
+// ---- XlogyBackward0: xlogy.Tensor(Tensor self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:1017) ----
+export class XlogyBackward0 extends Node {
+  self_: SavedVariable = new SavedVariable(null, false);
+  other_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "XlogyBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(2).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self: any = this.self_.unpack();
+    const other: any = this.other_.unpack();
+    if (this.should_compute_output(1)) {
+      grad_inputs[1] = any_grad_defined ? (grad.mul(self).div(other)) : null;
+    }
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (xlogy(grad, other).masked_fill(xlogy_self_zero_other_nonpositive(self, other), 0.0)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.self_.reset_data();
+    this.other_.reset_data();
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
+  }
+  get _saved_other(): unknown {
+    return this.other_.unpack();
+  }
+}
+
+// ---- XlogyBackward1: xlogy.Scalar_Self(Scalar self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:1021) ----
+export class XlogyBackward1 extends Node {
+  self: any;
+  other_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "XlogyBackward1";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self: any = this.self;
+    const other: any = this.other_.unpack();
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (grad.mul(self).div(other)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.other_.reset_data();
+  }
+  get _saved_self(): unknown {
+    return this.self;
+  }
+  get _saved_other(): unknown {
+    return this.other_.unpack();
+  }
+}
+
+// ---- XlogyBackward2: xlogy.Scalar_Other(Tensor self, Scalar other) -> Tensor (engine/ops/derivatives.yaml:1024) ----
+export class XlogyBackward2 extends Node {
+  self_: SavedVariable = new SavedVariable(null, false);
+  other: any;
+  name(): string {
+    return "XlogyBackward2";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self: any = this.self_.unpack();
+    const other: any = this.other;
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (other > 0.0 ? xlogy(grad, other) : xlogy(grad, other).masked_fill(self.eq(0.0), 0.0)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.self_.reset_data();
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
+  }
+  get _saved_other(): unknown {
+    return this.other;
+  }
+}
+
+// ---- ConvolutionBackward0: convolution(Tensor input, Tensor weight, Tensor? bias, int[] stride, int[] padding, int[] dilation, bool transposed, int[] output_padding, int groups) -> Tensor (engine/ops/derivatives.yaml:1033) ----
 export class ConvolutionBackward0 extends Node {
   input_: SavedVariable = new SavedVariable(null, false);
   weight_: SavedVariable = new SavedVariable(null, false);
@@ -6982,7 +7606,7 @@ export class ConvolutionBackward0 extends Node {
   }
 }
 
-// ---- NativeBatchNormBackward0: native_batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool training, float momentum, float eps) -> (Tensor, Tensor, Tensor) (engine/ops/derivatives.yaml:970) ----
+// ---- NativeBatchNormBackward0: native_batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool training, float momentum, float eps) -> (Tensor, Tensor, Tensor) (engine/ops/derivatives.yaml:1036) ----
 export class NativeBatchNormBackward0 extends Node {
   input_: SavedVariable = new SavedVariable(null, false);
   weight_: SavedVariable = new SavedVariable(null, false);
@@ -7038,7 +7662,7 @@ export class NativeBatchNormBackward0 extends Node {
   }
 }
 
-// ---- NativeLayerNormBackward0: native_layer_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight, Tensor? bias, float eps) -> (Tensor, Tensor, Tensor) (engine/ops/derivatives.yaml:974) ----
+// ---- NativeLayerNormBackward0: native_layer_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight, Tensor? bias, float eps) -> (Tensor, Tensor, Tensor) (engine/ops/derivatives.yaml:1040) ----
 export class NativeLayerNormBackward0 extends Node {
   input_: SavedVariable = new SavedVariable(null, false);
   normalized_shape: any;
@@ -7082,7 +7706,7 @@ export class NativeLayerNormBackward0 extends Node {
   }
 }
 
-// ---- NativeGroupNormBackward0: native_group_norm(Tensor input, Tensor? weight, Tensor? bias, SymInt N, SymInt C, SymInt HxW, int group, float eps) -> (Tensor, Tensor, Tensor) (engine/ops/derivatives.yaml:978) ----
+// ---- NativeGroupNormBackward0: native_group_norm(Tensor input, Tensor? weight, Tensor? bias, SymInt N, SymInt C, SymInt HxW, int group, float eps) -> (Tensor, Tensor, Tensor) (engine/ops/derivatives.yaml:1044) ----
 export class NativeGroupNormBackward0 extends Node {
   input_: SavedVariable = new SavedVariable(null, false);
   weight_: SavedVariable = new SavedVariable(null, false);
@@ -7141,7 +7765,7 @@ export class NativeGroupNormBackward0 extends Node {
   }
 }
 
-// ---- EmbeddingBackward0: embedding(Tensor weight, Tensor indices, int padding_idx=-1, bool scale_grad_by_freq=False, bool sparse=False) -> Tensor (engine/ops/derivatives.yaml:981) ----
+// ---- EmbeddingBackward0: embedding(Tensor weight, Tensor indices, int padding_idx=-1, bool scale_grad_by_freq=False, bool sparse=False) -> Tensor (engine/ops/derivatives.yaml:1047) ----
 export class EmbeddingBackward0 extends Node {
   weight_sym_sizes: any;
   indices_: SavedVariable = new SavedVariable(null, false);
@@ -7180,7 +7804,7 @@ export class EmbeddingBackward0 extends Node {
   }
 }
 
-// ---- MaxPool2DWithIndicesBackward0: max_pool2d_with_indices(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, int[2] dilation=1, bool ceil_mode=False) -> (Tensor, Tensor) (engine/ops/derivatives.yaml:986) ----
+// ---- MaxPool2DWithIndicesBackward0: max_pool2d_with_indices(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, int[2] dilation=1, bool ceil_mode=False) -> (Tensor, Tensor) (engine/ops/derivatives.yaml:1052) ----
 export class MaxPool2DWithIndicesBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   kernel_size: any;
@@ -7235,7 +7859,7 @@ export class MaxPool2DWithIndicesBackward0 extends Node {
   }
 }
 
-// ---- MaxPool2DWithIndicesBackwardBackward0: max_pool2d_with_indices_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, int[2] dilation, bool ceil_mode, Tensor indices) -> Tensor (engine/ops/derivatives.yaml:990) ----
+// ---- MaxPool2DWithIndicesBackwardBackward0: max_pool2d_with_indices_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, int[2] dilation, bool ceil_mode, Tensor indices) -> Tensor (engine/ops/derivatives.yaml:1056) ----
 export class MaxPool2DWithIndicesBackwardBackward0 extends Node {
   indices_: SavedVariable = new SavedVariable(null, false);
   self_: SavedVariable = new SavedVariable(null, false);
@@ -7268,7 +7892,7 @@ export class MaxPool2DWithIndicesBackwardBackward0 extends Node {
   }
 }
 
-// ---- AvgPool2DBackward0: avg_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None) -> Tensor (engine/ops/derivatives.yaml:995) ----
+// ---- AvgPool2DBackward0: avg_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None) -> Tensor (engine/ops/derivatives.yaml:1061) ----
 export class AvgPool2DBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   kernel_size: any;
@@ -7322,7 +7946,7 @@ export class AvgPool2DBackward0 extends Node {
   }
 }
 
-// ---- AvgPool2DBackwardBackward0: avg_pool2d_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, bool ceil_mode, bool count_include_pad, int? divisor_override) -> Tensor (engine/ops/derivatives.yaml:998) ----
+// ---- AvgPool2DBackwardBackward0: avg_pool2d_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, bool ceil_mode, bool count_include_pad, int? divisor_override) -> Tensor (engine/ops/derivatives.yaml:1064) ----
 export class AvgPool2DBackwardBackward0 extends Node {
   kernel_size: any;
   stride: any;
@@ -7379,7 +8003,7 @@ export class AvgPool2DBackwardBackward0 extends Node {
   }
 }
 
-// ---- ConstantPadNdBackward0: constant_pad_nd(Tensor self, int[] pad, Scalar value=0) -> Tensor (engine/ops/derivatives.yaml:1003) ----
+// ---- ConstantPadNdBackward0: constant_pad_nd(Tensor self, int[] pad, Scalar value=0) -> Tensor (engine/ops/derivatives.yaml:1069) ----
 export class ConstantPadNdBackward0 extends Node {
   pad: any;
   name(): string {
@@ -7400,7 +8024,7 @@ export class ConstantPadNdBackward0 extends Node {
   }
 }
 
-// ---- PixelShuffleBackward0: pixel_shuffle(Tensor self, int upscale_factor) -> Tensor (engine/ops/derivatives.yaml:1006) ----
+// ---- PixelShuffleBackward0: pixel_shuffle(Tensor self, int upscale_factor) -> Tensor (engine/ops/derivatives.yaml:1072) ----
 export class PixelShuffleBackward0 extends Node {
   upscale_factor: any;
   name(): string {
@@ -7421,7 +8045,7 @@ export class PixelShuffleBackward0 extends Node {
   }
 }
 
-// ---- PixelUnshuffleBackward0: pixel_unshuffle(Tensor self, int downscale_factor) -> Tensor (engine/ops/derivatives.yaml:1009) ----
+// ---- PixelUnshuffleBackward0: pixel_unshuffle(Tensor self, int downscale_factor) -> Tensor (engine/ops/derivatives.yaml:1075) ----
 export class PixelUnshuffleBackward0 extends Node {
   downscale_factor: any;
   name(): string {
@@ -7442,7 +8066,7 @@ export class PixelUnshuffleBackward0 extends Node {
   }
 }
 
-// ---- Im2ColBackward0: im2col(Tensor self, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride) -> Tensor (engine/ops/derivatives.yaml:1012) ----
+// ---- Im2ColBackward0: im2col(Tensor self, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride) -> Tensor (engine/ops/derivatives.yaml:1078) ----
 export class Im2ColBackward0 extends Node {
   self_sym_sizes: any;
   self_dim: any;
@@ -7488,7 +8112,7 @@ export class Im2ColBackward0 extends Node {
   }
 }
 
-// ---- Col2ImBackward0: col2im(Tensor self, SymInt[2] output_size, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride) -> Tensor (engine/ops/derivatives.yaml:1015) ----
+// ---- Col2ImBackward0: col2im(Tensor self, SymInt[2] output_size, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride) -> Tensor (engine/ops/derivatives.yaml:1081) ----
 export class Col2ImBackward0 extends Node {
   kernel_size: any;
   dilation: any;
@@ -7524,7 +8148,7 @@ export class Col2ImBackward0 extends Node {
   }
 }
 
-// ---- AdaptiveAvgPool2DBackward0: _adaptive_avg_pool2d(Tensor self, SymInt[2] output_size) -> Tensor (engine/ops/derivatives.yaml:1019) ----
+// ---- AdaptiveAvgPool2DBackward0: _adaptive_avg_pool2d(Tensor self, SymInt[2] output_size) -> Tensor (engine/ops/derivatives.yaml:1085) ----
 export class AdaptiveAvgPool2DBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -7548,7 +8172,7 @@ export class AdaptiveAvgPool2DBackward0 extends Node {
   }
 }
 
-// ---- AdaptiveAvgPool2DBackwardBackward0: _adaptive_avg_pool2d_backward(Tensor grad_output, Tensor self) -> Tensor (engine/ops/derivatives.yaml:1022) ----
+// ---- AdaptiveAvgPool2DBackwardBackward0: _adaptive_avg_pool2d_backward(Tensor grad_output, Tensor self) -> Tensor (engine/ops/derivatives.yaml:1088) ----
 export class AdaptiveAvgPool2DBackwardBackward0 extends Node {
   grad_output_sym_sizes: any;
   grad_output_dim: any;
@@ -7585,7 +8209,7 @@ export class AdaptiveAvgPool2DBackwardBackward0 extends Node {
   }
 }
 
-// ---- AdaptiveMaxPool2DBackward0: adaptive_max_pool2d(Tensor self, int[2] output_size) -> (Tensor, Tensor) (engine/ops/derivatives.yaml:1026) ----
+// ---- AdaptiveMaxPool2DBackward0: adaptive_max_pool2d(Tensor self, int[2] output_size) -> (Tensor, Tensor) (engine/ops/derivatives.yaml:1092) ----
 export class AdaptiveMaxPool2DBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   result1_: SavedVariable = new SavedVariable(null, false);
@@ -7615,7 +8239,7 @@ export class AdaptiveMaxPool2DBackward0 extends Node {
   }
 }
 
-// ---- AdaptiveMaxPool2DBackwardBackward0: adaptive_max_pool2d_backward(Tensor grad_output, Tensor self, Tensor indices) -> Tensor (engine/ops/derivatives.yaml:1030) ----
+// ---- AdaptiveMaxPool2DBackwardBackward0: adaptive_max_pool2d_backward(Tensor grad_output, Tensor self, Tensor indices) -> Tensor (engine/ops/derivatives.yaml:1096) ----
 export class AdaptiveMaxPool2DBackwardBackward0 extends Node {
   indices_: SavedVariable = new SavedVariable(null, false);
   self_: SavedVariable = new SavedVariable(null, false);

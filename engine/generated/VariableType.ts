@@ -10,7 +10,7 @@ import { clone_default } from "./clone.js";
 import { SavedVariable } from "../autograd/saved_variable.js";
 import { note_node_created } from "../autograd/trace_events.js";
 import { compute_requires_grad, collect_next_edges, set_history, rebase_history, check_inplace, differentiable, differentiable_outputs, not_implemented_node, throw_error_out_requires_grad } from "../autograd/VariableTypeUtils.js";
-import { AddBackward0, MulBackward0, FillBackward0, SumBackward0, SumBackward1, ViewBackward0, AbsBackward0, AcosBackward0, AsinBackward0, AtanBackward0, CeilBackward0, ClampBackward0, ClampBackward1, ClampMinBackward0, ClampMinBackward1, ClampMaxBackward0, ClampMaxBackward1, CosBackward0, CoshBackward0, ErfBackward0, ErfcBackward0, ErfinvBackward0, ExpBackward0, Exp2Backward0, Expm1Backward0, FloorBackward0, FracBackward0, LogBackward0, Log10Backward0, Log1PBackward0, Log2Backward0, LogitBackward0, NanToNumBackward0, NegBackward0, ReciprocalBackward0, RoundBackward0, RoundBackward1, RsqrtBackward0, SigmoidBackward0, SignBackward0, SgnBackward0, SinBackward0, SinhBackward0, SqrtBackward0, TanBackward0, TanhBackward0, TruncBackward0, AddcdivBackward0, AddcmulBackward0, Atan2Backward0, CopysignBackward0, CopysignBackward1, DivBackward0, DivBackward1, DivBackward2, DivBackward3, EqBackward0, EqBackward1, FmodBackward0, FmodBackward1, GeBackward0, GeBackward1, GtBackward0, GtBackward1, HypotBackward0, LeBackward0, LeBackward1, LerpBackward0, LerpBackward1, LtBackward0, LtBackward1, MaximumBackward0, FmaxBackward0, MinimumBackward0, FminBackward0, NeBackward0, NeBackward1, PowBackward0, PowBackward1, PowBackward2, RemainderBackward0, RemainderBackward1, RsubBackward0, RsubBackward1, SubBackward0, SubBackward1, AmaxBackward0, AminBackward0, MaxBackward0, MaxBackward1, MeanBackward0, MeanBackward1, MinBackward0, MinBackward1, ProdBackward0, ProdBackward1, StdBackward0, StdMeanBackward0, VarBackward0, VarMeanBackward0, WhereBackward0, AliasBackward0, CloneBackward0, ExpandBackward0, PermuteBackward0, ReshapeAliasBackward0, SqueezeBackward0, SqueezeBackward1, TBackward0, TransposeBackward0, UnsafeViewBackward0, UnsqueezeBackward0, CatBackward0, StackBackward0, FlipBackward0, RollBackward0, TrilBackward0, TriuBackward0, SelectBackward0, SliceBackward0, ToCopyBackward0, RepeatBackward0, SortBackward0, SortBackward1, DiagonalBackward0, UnfoldBackward0, SplitBackward0, SplitWithSizesBackward0, UnbindBackward0, ZeroBackward0, AsStridedBackward0, AddbmmBackward0, AddmmBackward0, AddmvBackward0, AddrBackward0, BaddbmmBackward0, BmmBackward0, DotBackward0, VdotBackward0, MmBackward0, MvBackward0, TrilinearBackward0, LinalgInvExBackward0, LinalgDetBackward0, LinalgSlogdetBackward0, LinalgCholeskyExBackward0, LinalgQrBackward0, LinalgSvdBackward0, LinalgSolveExBackward0, CummaxBackward0, CumminBackward0, CumprodBackward0, CumsumBackward0, GatherBackward0, FillBackward1, IndexBackward0, IndexAddBackward0, IndexFillBackward0, IndexFillBackward1, IndexPutBackward0, IndexPutImplBackward0, IndexSelectBackward0, LogsumexpBackward0, MaskedFillBackward0, MaskedFillBackward1, MaskedSelectBackward0, MedianBackward0, NanmedianBackward0, MedianBackward1, NanmedianBackward1, ModeBackward0, NormBackward0, NormBackward1, NormBackward2, NormBackward3, ScatterBackward0, ScatterBackward1, ScatterAddBackward0, TakeBackward0, TopkBackward0, UniqueBackward0, UniqueDimBackward0, UniqueConsecutiveBackward0, UniqueDimConsecutiveBackward0, Unique2Backward0, ScatterReduceBackward0, LogcumsumexpBackward0, LinalgVectorNormBackward0, ReluBackward0, ThresholdBackward0, ThresholdBackward1, ThresholdBackwardBackward0, LeakyReluBackward0, LeakyReluBackward1, LeakyReluBackwardBackward0, HardtanhBackward0, HardtanhBackwardBackward0, HardsigmoidBackward0, HardswishBackward0, EluBackward0, EluBackward1, CeluBackward0, CeluBackward1, GeluBackward0, SiluBackward0, MishBackward0, SoftplusBackward0, LogSigmoidBackward0, SoftmaxBackward0, LogSoftmaxBackward0, MseLossBackward0, SmoothL1LossBackward0, HuberLossBackward0, BinaryCrossEntropyBackward0, BinaryCrossEntropyWithLogitsBackward0, NllLossBackward0, NllLossBackwardBackward0, NllLoss2DBackward0, NllLoss2DBackwardBackward0, ConvolutionBackward0, NativeBatchNormBackward0, NativeLayerNormBackward0, NativeGroupNormBackward0, EmbeddingBackward0, MaxPool2DWithIndicesBackward0, MaxPool2DWithIndicesBackwardBackward0, AvgPool2DBackward0, AvgPool2DBackwardBackward0, ConstantPadNdBackward0, PixelShuffleBackward0, PixelUnshuffleBackward0, Im2ColBackward0, Col2ImBackward0, AdaptiveAvgPool2DBackward0, AdaptiveAvgPool2DBackwardBackward0, AdaptiveMaxPool2DBackward0, AdaptiveMaxPool2DBackwardBackward0 } from "./Functions.js";
+import { AddBackward0, MulBackward0, FillBackward0, SumBackward0, SumBackward1, ViewBackward0, AbsBackward0, AcosBackward0, AsinBackward0, AtanBackward0, CeilBackward0, ClampBackward0, ClampBackward1, ClampMinBackward0, ClampMinBackward1, ClampMaxBackward0, ClampMaxBackward1, CosBackward0, CoshBackward0, ErfBackward0, ErfcBackward0, ErfinvBackward0, ExpBackward0, Exp2Backward0, Expm1Backward0, FloorBackward0, FracBackward0, LogBackward0, Log10Backward0, Log1PBackward0, Log2Backward0, LogitBackward0, NanToNumBackward0, NegBackward0, ReciprocalBackward0, RoundBackward0, RoundBackward1, RsqrtBackward0, SigmoidBackward0, SignBackward0, SgnBackward0, SinBackward0, SinhBackward0, SqrtBackward0, TanBackward0, TanhBackward0, TruncBackward0, AddcdivBackward0, AddcmulBackward0, Atan2Backward0, CopysignBackward0, CopysignBackward1, DivBackward0, DivBackward1, DivBackward2, DivBackward3, EqBackward0, EqBackward1, FmodBackward0, FmodBackward1, GeBackward0, GeBackward1, GtBackward0, GtBackward1, HypotBackward0, LeBackward0, LeBackward1, LerpBackward0, LerpBackward1, LtBackward0, LtBackward1, MaximumBackward0, FmaxBackward0, MinimumBackward0, FminBackward0, NeBackward0, NeBackward1, PowBackward0, PowBackward1, PowBackward2, RemainderBackward0, RemainderBackward1, RsubBackward0, RsubBackward1, SubBackward0, SubBackward1, AmaxBackward0, AminBackward0, MaxBackward0, MaxBackward1, MeanBackward0, MeanBackward1, MinBackward0, MinBackward1, ProdBackward0, ProdBackward1, StdBackward0, StdMeanBackward0, VarBackward0, VarMeanBackward0, WhereBackward0, AliasBackward0, CloneBackward0, ExpandBackward0, PermuteBackward0, ReshapeAliasBackward0, SqueezeBackward0, SqueezeBackward1, TBackward0, TransposeBackward0, UnsafeViewBackward0, UnsqueezeBackward0, CatBackward0, StackBackward0, FlipBackward0, RollBackward0, TrilBackward0, TriuBackward0, SelectBackward0, SliceBackward0, ToCopyBackward0, RepeatBackward0, SortBackward0, SortBackward1, DiagonalBackward0, UnfoldBackward0, SplitBackward0, SplitWithSizesBackward0, UnbindBackward0, ZeroBackward0, AsStridedBackward0, AddbmmBackward0, AddmmBackward0, AddmvBackward0, AddrBackward0, BaddbmmBackward0, BmmBackward0, DotBackward0, VdotBackward0, MmBackward0, MvBackward0, TrilinearBackward0, LinalgInvExBackward0, LinalgDetBackward0, LinalgSlogdetBackward0, LinalgCholeskyExBackward0, LinalgQrBackward0, LinalgSvdBackward0, LinalgSolveExBackward0, CummaxBackward0, CumminBackward0, CumprodBackward0, CumsumBackward0, GatherBackward0, FillBackward1, IndexBackward0, IndexAddBackward0, IndexFillBackward0, IndexFillBackward1, IndexPutBackward0, IndexPutImplBackward0, IndexSelectBackward0, LogsumexpBackward0, MaskedFillBackward0, MaskedFillBackward1, MaskedSelectBackward0, MedianBackward0, NanmedianBackward0, MedianBackward1, NanmedianBackward1, ModeBackward0, NormBackward0, NormBackward1, NormBackward2, NormBackward3, ScatterBackward0, ScatterBackward1, ScatterAddBackward0, TakeBackward0, TopkBackward0, UniqueBackward0, UniqueDimBackward0, UniqueConsecutiveBackward0, UniqueDimConsecutiveBackward0, Unique2Backward0, ScatterReduceBackward0, LogcumsumexpBackward0, LinalgVectorNormBackward0, ReluBackward0, ThresholdBackward0, ThresholdBackward1, ThresholdBackwardBackward0, LeakyReluBackward0, LeakyReluBackward1, LeakyReluBackwardBackward0, HardtanhBackward0, HardtanhBackwardBackward0, HardsigmoidBackward0, HardswishBackward0, HardswishBackwardBackward0, EluBackward0, EluBackward1, CeluBackward0, CeluBackward1, EluBackwardBackward0, GeluBackward0, GeluBackwardBackward0, SiluBackward0, MishBackward0, SoftplusBackward0, SoftplusBackwardBackward0, LogSigmoidBackward0, LogSigmoidBackwardBackward0, SoftmaxBackward0, SoftmaxBackwardDataBackward0, LogSoftmaxBackward0, LogSoftmaxBackwardDataBackward0, MseLossBackward0, MseLossBackwardBackward0, SmoothL1LossBackward0, SmoothL1LossBackwardBackward0, HuberLossBackward0, HuberLossBackwardBackward0, BinaryCrossEntropyBackward0, BinaryCrossEntropyBackwardBackward0, BinaryCrossEntropyWithLogitsBackward0, NllLossBackward0, NllLossBackwardBackward0, NllLoss2DBackward0, NllLoss2DBackwardBackward0, MulBackward1, XlogyBackward0, XlogyBackward1, XlogyBackward2, ConvolutionBackward0, NativeBatchNormBackward0, NativeLayerNormBackward0, NativeGroupNormBackward0, EmbeddingBackward0, MaxPool2DWithIndicesBackward0, MaxPool2DWithIndicesBackwardBackward0, AvgPool2DBackward0, AvgPool2DBackwardBackward0, ConstantPadNdBackward0, PixelShuffleBackward0, PixelUnshuffleBackward0, Im2ColBackward0, Col2ImBackward0, AdaptiveAvgPool2DBackward0, AdaptiveAvgPool2DBackwardBackward0, AdaptiveMaxPool2DBackward0, AdaptiveMaxPool2DBackwardBackward0 } from "./Functions.js";
 void clone_default; void SavedVariable;
 
 registerKernel(ops.empty_memory_format, "Autograd", (ks, size, dtype, layout, device, pin_memory, memory_format) => below_autograd(() => ops.empty_memory_format.redispatch(ks.and(after_autograd_keyset), size, dtype, layout, device, pin_memory, memory_format)), "VariableType::empty_memory_format", "engine/ops/native_functions.yaml:13", "engine/generated/VariableType.ts:16");
@@ -555,6 +555,7 @@ registerKernel(ops.log_sigmoid_forward_default, "Autograd", (ks, self) => {
   const _result = below_autograd(() => ops.log_sigmoid_forward_default.redispatch(ks.and(after_autograd_keyset), self));
   if (grad_fn) {
     set_history([differentiable((_result as any)[0]), null], grad_fn);
+    grad_fn.buffer_ = new SavedVariable((_result as any)[1], true);
     note_node_created(grad_fn);
   }
   return _result;
@@ -574,7 +575,7 @@ registerKernel(ops.threshold_default, "Autograd", (ks, self, threshold, value) =
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::threshold_default", "engine/ops/native_functions/activation.yaml:209", "engine/generated/VariableType.ts:562");
+}, "VariableType::threshold_default", "engine/ops/native_functions/activation.yaml:209", "engine/generated/VariableType.ts:563");
 registerKernel(ops.threshold__default, "Autograd", (ks, self, threshold, value) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -591,18 +592,19 @@ registerKernel(ops.threshold__default, "Autograd", (ks, self, threshold, value) 
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::threshold__default", "engine/ops/native_functions/activation.yaml:213", "engine/generated/VariableType.ts:578");
+}, "VariableType::threshold__default", "engine/ops/native_functions/activation.yaml:213", "engine/generated/VariableType.ts:579");
 registerKernel(ops.threshold_out, "Autograd", (ks, self, threshold, value, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("threshold");
   return below_autograd(() => ops.threshold_out.redispatch(ks.and(after_autograd_keyset), self, threshold, value, out));
-}, "VariableType::threshold_out", "engine/ops/native_functions/activation.yaml:217", "engine/generated/VariableType.ts:595");
-registerKernel(ops.softmax_int_out, "Autograd", (ks, self, dim, dtype, out) => below_autograd(() => ops.softmax_int_out.redispatch(ks.and(after_autograd_keyset), self, dim, dtype, out)), "VariableType::softmax_int_out", "engine/ops/native_functions/activation.yaml:229", "engine/generated/VariableType.ts:599");
+}, "VariableType::threshold_out", "engine/ops/native_functions/activation.yaml:217", "engine/generated/VariableType.ts:596");
+registerKernel(ops.softmax_int_out, "Autograd", (ks, self, dim, dtype, out) => below_autograd(() => ops.softmax_int_out.redispatch(ks.and(after_autograd_keyset), self, dim, dtype, out)), "VariableType::softmax_int_out", "engine/ops/native_functions/activation.yaml:229", "engine/generated/VariableType.ts:600");
 registerKernel(ops._softmax_default, "Autograd", (ks, self, dim, half_to_float) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: SoftmaxBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new SoftmaxBackward0();
     grad_fn.set_next_edges(collect_next_edges(self));
+    grad_fn.self_scalar_type = self.dtype.scalarType;
     grad_fn.dim = dim;
   }
   const _result = below_autograd(() => ops._softmax_default.redispatch(ks.and(after_autograd_keyset), self, dim, half_to_float));
@@ -612,18 +614,19 @@ registerKernel(ops._softmax_default, "Autograd", (ks, self, dim, half_to_float) 
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::_softmax_default", "engine/ops/native_functions/activation.yaml:234", "engine/generated/VariableType.ts:600");
+}, "VariableType::_softmax_default", "engine/ops/native_functions/activation.yaml:234", "engine/generated/VariableType.ts:601");
 registerKernel(ops._softmax_out, "Autograd", (ks, self, dim, half_to_float, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("_softmax");
   return below_autograd(() => ops._softmax_out.redispatch(ks.and(after_autograd_keyset), self, dim, half_to_float, out));
-}, "VariableType::_softmax_out", "engine/ops/native_functions/activation.yaml:237", "engine/generated/VariableType.ts:616");
-registerKernel(ops.log_softmax_int_out, "Autograd", (ks, self, dim, dtype, out) => below_autograd(() => ops.log_softmax_int_out.redispatch(ks.and(after_autograd_keyset), self, dim, dtype, out)), "VariableType::log_softmax_int_out", "engine/ops/native_functions/activation.yaml:247", "engine/generated/VariableType.ts:620");
+}, "VariableType::_softmax_out", "engine/ops/native_functions/activation.yaml:237", "engine/generated/VariableType.ts:618");
+registerKernel(ops.log_softmax_int_out, "Autograd", (ks, self, dim, dtype, out) => below_autograd(() => ops.log_softmax_int_out.redispatch(ks.and(after_autograd_keyset), self, dim, dtype, out)), "VariableType::log_softmax_int_out", "engine/ops/native_functions/activation.yaml:247", "engine/generated/VariableType.ts:622");
 registerKernel(ops._log_softmax_default, "Autograd", (ks, self, dim, half_to_float) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: LogSoftmaxBackward0 | null = null;
   if (_any_requires_grad) {
     grad_fn = new LogSoftmaxBackward0();
     grad_fn.set_next_edges(collect_next_edges(self));
+    grad_fn.self_scalar_type = self.dtype.scalarType;
     grad_fn.dim = dim;
   }
   const _result = below_autograd(() => ops._log_softmax_default.redispatch(ks.and(after_autograd_keyset), self, dim, half_to_float));
@@ -633,15 +636,15 @@ registerKernel(ops._log_softmax_default, "Autograd", (ks, self, dim, half_to_flo
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::_log_softmax_default", "engine/ops/native_functions/activation.yaml:252", "engine/generated/VariableType.ts:621");
+}, "VariableType::_log_softmax_default", "engine/ops/native_functions/activation.yaml:252", "engine/generated/VariableType.ts:623");
 registerKernel(ops._log_softmax_out, "Autograd", (ks, self, dim, half_to_float, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("_log_softmax");
   return below_autograd(() => ops._log_softmax_out.redispatch(ks.and(after_autograd_keyset), self, dim, half_to_float, out));
-}, "VariableType::_log_softmax_out", "engine/ops/native_functions/activation.yaml:255", "engine/generated/VariableType.ts:637");
+}, "VariableType::_log_softmax_out", "engine/ops/native_functions/activation.yaml:255", "engine/generated/VariableType.ts:640");
 registerKernel(ops.threshold_backward_grad_input, "Autograd", (ks, grad_output, self, threshold, grad_input) => {
   if (compute_requires_grad(grad_output, self)) throw_error_out_requires_grad("threshold_backward");
   return below_autograd(() => ops.threshold_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, self, threshold, grad_input));
-}, "VariableType::threshold_backward_grad_input", "engine/ops/native_functions/activation.yaml:303", "engine/generated/VariableType.ts:641");
+}, "VariableType::threshold_backward_grad_input", "engine/ops/native_functions/activation.yaml:303", "engine/generated/VariableType.ts:644");
 registerKernel(ops.threshold_backward_default, "Autograd", (ks, grad_output, self, threshold) => {
   const _any_requires_grad = compute_requires_grad(grad_output, self);
   let grad_fn: ThresholdBackwardBackward0 | null = null;
@@ -657,11 +660,11 @@ registerKernel(ops.threshold_backward_default, "Autograd", (ks, grad_output, sel
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::threshold_backward_default", "engine/ops/native_functions/activation.yaml:309", "engine/generated/VariableType.ts:645");
+}, "VariableType::threshold_backward_default", "engine/ops/native_functions/activation.yaml:309", "engine/generated/VariableType.ts:648");
 registerKernel(ops.leaky_relu_backward_grad_input, "Autograd", (ks, grad_output, self, negative_slope, self_is_result, grad_input) => {
   if (compute_requires_grad(grad_output, self)) throw_error_out_requires_grad("leaky_relu_backward");
   return below_autograd(() => ops.leaky_relu_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, self, negative_slope, self_is_result, grad_input));
-}, "VariableType::leaky_relu_backward_grad_input", "engine/ops/native_functions/activation.yaml:313", "engine/generated/VariableType.ts:661");
+}, "VariableType::leaky_relu_backward_grad_input", "engine/ops/native_functions/activation.yaml:313", "engine/generated/VariableType.ts:664");
 registerKernel(ops.leaky_relu_backward_default, "Autograd", (ks, grad_output, self, negative_slope, self_is_result) => {
   const _any_requires_grad = compute_requires_grad(grad_output, self);
   let grad_fn: LeakyReluBackwardBackward0 | null = null;
@@ -677,11 +680,11 @@ registerKernel(ops.leaky_relu_backward_default, "Autograd", (ks, grad_output, se
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::leaky_relu_backward_default", "engine/ops/native_functions/activation.yaml:320", "engine/generated/VariableType.ts:665");
+}, "VariableType::leaky_relu_backward_default", "engine/ops/native_functions/activation.yaml:320", "engine/generated/VariableType.ts:668");
 registerKernel(ops.hardtanh_backward_grad_input, "Autograd", (ks, grad_output, self, min_val, max_val, grad_input) => {
   if (compute_requires_grad(grad_output, self)) throw_error_out_requires_grad("hardtanh_backward");
   return below_autograd(() => ops.hardtanh_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, self, min_val, max_val, grad_input));
-}, "VariableType::hardtanh_backward_grad_input", "engine/ops/native_functions/activation.yaml:324", "engine/generated/VariableType.ts:681");
+}, "VariableType::hardtanh_backward_grad_input", "engine/ops/native_functions/activation.yaml:324", "engine/generated/VariableType.ts:684");
 registerKernel(ops.hardtanh_backward_default, "Autograd", (ks, grad_output, self, min_val, max_val) => {
   const _any_requires_grad = compute_requires_grad(grad_output, self);
   let grad_fn: HardtanhBackwardBackward0 | null = null;
@@ -698,33 +701,204 @@ registerKernel(ops.hardtanh_backward_default, "Autograd", (ks, grad_output, self
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::hardtanh_backward_default", "engine/ops/native_functions/activation.yaml:329", "engine/generated/VariableType.ts:685");
-registerKernel(ops.hardsigmoid_backward_grad_input, "Autograd", (ks, grad_output, self, grad_input) => below_autograd(() => ops.hardsigmoid_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, self, grad_input)), "VariableType::hardsigmoid_backward_grad_input", "engine/ops/native_functions/activation.yaml:334", "engine/generated/VariableType.ts:702");
+}, "VariableType::hardtanh_backward_default", "engine/ops/native_functions/activation.yaml:329", "engine/generated/VariableType.ts:688");
+registerKernel(ops.hardsigmoid_backward_grad_input, "Autograd", (ks, grad_output, self, grad_input) => below_autograd(() => ops.hardsigmoid_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, self, grad_input)), "VariableType::hardsigmoid_backward_grad_input", "engine/ops/native_functions/activation.yaml:334", "engine/generated/VariableType.ts:705");
 registerKernel(ops.hardsigmoid_backward_default, "Autograd", (ks, grad_output, self) => {
   const grad_fn = compute_requires_grad(grad_output, self) ? not_implemented_node("aten::hardsigmoid_backward", grad_output, self) : null;
   const _result = below_autograd(() => ops.hardsigmoid_backward_default.redispatch(ks.and(after_autograd_keyset), grad_output, self));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::hardsigmoid_backward_default", "engine/ops/native_functions/activation.yaml:341", "engine/generated/VariableType.ts:703");
+}, "VariableType::hardsigmoid_backward_default", "engine/ops/native_functions/activation.yaml:341", "engine/generated/VariableType.ts:706");
+registerKernel(ops.elu_backward_grad_input, "Autograd", (ks, grad_output, alpha, scale, input_scale, is_result, self_or_result, grad_input) => {
+  if (compute_requires_grad(grad_output, self_or_result)) throw_error_out_requires_grad("elu_backward");
+  return below_autograd(() => ops.elu_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, alpha, scale, input_scale, is_result, self_or_result, grad_input));
+}, "VariableType::elu_backward_grad_input", "engine/ops/native_functions/activation.yaml:346", "engine/generated/VariableType.ts:713");
+registerKernel(ops.elu_backward_default, "Autograd", (ks, grad_output, alpha, scale, input_scale, is_result, self_or_result) => {
+  const _any_requires_grad = compute_requires_grad(grad_output, self_or_result);
+  let grad_fn: EluBackwardBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new EluBackwardBackward0();
+    grad_fn.set_next_edges(collect_next_edges(grad_output, self_or_result));
+    grad_fn.alpha = alpha;
+    grad_fn.scale = scale;
+    grad_fn.input_scale = input_scale;
+    grad_fn.is_result = is_result;
+    grad_fn.self_or_result_ = new SavedVariable(self_or_result, false);
+    if (grad_fn.should_compute_output(1)) grad_fn.grad_output_ = new SavedVariable(grad_output, false);
+  }
+  const _result = below_autograd(() => ops.elu_backward_default.redispatch(ks.and(after_autograd_keyset), grad_output, alpha, scale, input_scale, is_result, self_or_result));
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+    note_node_created(grad_fn);
+  }
+  return _result;
+}, "VariableType::elu_backward_default", "engine/ops/native_functions/activation.yaml:353", "engine/generated/VariableType.ts:717");
+registerKernel(ops.gelu_backward_grad_input, "Autograd", (ks, grad_output, self, approximate, grad_input) => {
+  if (compute_requires_grad(grad_output, self)) throw_error_out_requires_grad("gelu_backward");
+  return below_autograd(() => ops.gelu_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, self, approximate, grad_input));
+}, "VariableType::gelu_backward_grad_input", "engine/ops/native_functions/activation.yaml:357", "engine/generated/VariableType.ts:737");
+registerKernel(ops.gelu_backward_default, "Autograd", (ks, grad_output, self, approximate) => {
+  const _any_requires_grad = compute_requires_grad(grad_output, self);
+  let grad_fn: GeluBackwardBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new GeluBackwardBackward0();
+    grad_fn.set_next_edges(collect_next_edges(grad_output, self));
+    grad_fn.self_ = new SavedVariable(self, false);
+    grad_fn.approximate = approximate;
+    if (grad_fn.should_compute_output(1)) grad_fn.grad_output_ = new SavedVariable(grad_output, false);
+  }
+  const _result = below_autograd(() => ops.gelu_backward_default.redispatch(ks.and(after_autograd_keyset), grad_output, self, approximate));
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+    note_node_created(grad_fn);
+  }
+  return _result;
+}, "VariableType::gelu_backward_default", "engine/ops/native_functions/activation.yaml:364", "engine/generated/VariableType.ts:741");
+registerKernel(ops.silu_backward_grad_input, "Autograd", (ks, grad_output, self, grad_input) => below_autograd(() => ops.silu_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, self, grad_input)), "VariableType::silu_backward_grad_input", "engine/ops/native_functions/activation.yaml:370", "engine/generated/VariableType.ts:758");
+registerKernel(ops.silu_backward_default, "Autograd", (ks, grad_output, self) => {
+  const grad_fn = compute_requires_grad(grad_output, self) ? not_implemented_node("aten::silu_backward", grad_output, self) : null;
+  const _result = below_autograd(() => ops.silu_backward_default.redispatch(ks.and(after_autograd_keyset), grad_output, self));
+  if (grad_fn) note_node_created(grad_fn);
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
+}, "VariableType::silu_backward_default", "engine/ops/native_functions/activation.yaml:377", "engine/generated/VariableType.ts:759");
+registerKernel(ops.mish_backward_default, "Autograd", (ks, grad_output, self) => {
+  const grad_fn = compute_requires_grad(grad_output, self) ? not_implemented_node("aten::mish_backward", grad_output, self) : null;
+  const _result = below_autograd(() => ops.mish_backward_default.redispatch(ks.and(after_autograd_keyset), grad_output, self));
+  if (grad_fn) note_node_created(grad_fn);
+  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  return _result;
+}, "VariableType::mish_backward_default", "engine/ops/native_functions/activation.yaml:382", "engine/generated/VariableType.ts:766");
+registerKernel(ops.softplus_backward_grad_input, "Autograd", (ks, grad_output, self, beta, threshold, grad_input) => {
+  if (compute_requires_grad(grad_output, self)) throw_error_out_requires_grad("softplus_backward");
+  return below_autograd(() => ops.softplus_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, self, beta, threshold, grad_input));
+}, "VariableType::softplus_backward_grad_input", "engine/ops/native_functions/activation.yaml:387", "engine/generated/VariableType.ts:773");
+registerKernel(ops.softplus_backward_default, "Autograd", (ks, grad_output, self, beta, threshold) => {
+  const _any_requires_grad = compute_requires_grad(grad_output, self);
+  let grad_fn: SoftplusBackwardBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new SoftplusBackwardBackward0();
+    grad_fn.set_next_edges(collect_next_edges(grad_output, self));
+    grad_fn.self_ = new SavedVariable(self, false);
+    grad_fn.beta = beta;
+    grad_fn.threshold = threshold;
+    if (grad_fn.should_compute_output(1)) grad_fn.grad_output_ = new SavedVariable(grad_output, false);
+  }
+  const _result = below_autograd(() => ops.softplus_backward_default.redispatch(ks.and(after_autograd_keyset), grad_output, self, beta, threshold));
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+    note_node_created(grad_fn);
+  }
+  return _result;
+}, "VariableType::softplus_backward_default", "engine/ops/native_functions/activation.yaml:394", "engine/generated/VariableType.ts:777");
+registerKernel(ops.hardswish_backward_default, "Autograd", (ks, grad_output, self) => {
+  const _any_requires_grad = compute_requires_grad(grad_output, self);
+  let grad_fn: HardswishBackwardBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new HardswishBackwardBackward0();
+    grad_fn.set_next_edges(collect_next_edges(grad_output, self));
+    grad_fn.self_ = new SavedVariable(self, false);
+    if (grad_fn.should_compute_output(1)) grad_fn.grad_output_ = new SavedVariable(grad_output, false);
+  }
+  const _result = below_autograd(() => ops.hardswish_backward_default.redispatch(ks.and(after_autograd_keyset), grad_output, self));
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+    note_node_created(grad_fn);
+  }
+  return _result;
+}, "VariableType::hardswish_backward_default", "engine/ops/native_functions/activation.yaml:398", "engine/generated/VariableType.ts:795");
+registerKernel(ops.log_sigmoid_backward_grad_input, "Autograd", (ks, grad_output, self, buffer, grad_input) => {
+  if (compute_requires_grad(grad_output, self, buffer)) throw_error_out_requires_grad("log_sigmoid_backward");
+  return below_autograd(() => ops.log_sigmoid_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, self, buffer, grad_input));
+}, "VariableType::log_sigmoid_backward_grad_input", "engine/ops/native_functions/activation.yaml:405", "engine/generated/VariableType.ts:811");
+registerKernel(ops.log_sigmoid_backward_default, "Autograd", (ks, grad_output, self, buffer) => {
+  const _any_requires_grad = compute_requires_grad(grad_output, self);
+  let grad_fn: LogSigmoidBackwardBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new LogSigmoidBackwardBackward0();
+    grad_fn.set_next_edges(collect_next_edges(grad_output, self));
+    grad_fn.self_ = new SavedVariable(self, false);
+    if (grad_fn.should_compute_output(0)) grad_fn.buffer_ = new SavedVariable(buffer, false);
+    if (grad_fn.should_compute_output(1)) grad_fn.grad_output_ = new SavedVariable(grad_output, false);
+  }
+  const _result = below_autograd(() => ops.log_sigmoid_backward_default.redispatch(ks.and(after_autograd_keyset), grad_output, self, buffer));
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+    note_node_created(grad_fn);
+  }
+  return _result;
+}, "VariableType::log_sigmoid_backward_default", "engine/ops/native_functions/activation.yaml:410", "engine/generated/VariableType.ts:815");
+registerKernel(ops._softmax_backward_data_default, "Autograd", (ks, grad_output, output, dim, input_dtype) => {
+  const _any_requires_grad = compute_requires_grad(grad_output, output);
+  let grad_fn: SoftmaxBackwardDataBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new SoftmaxBackwardDataBackward0();
+    grad_fn.set_next_edges(collect_next_edges(grad_output, output));
+    grad_fn.output_ = new SavedVariable(output, false);
+    grad_fn.dim = dim;
+    if (grad_fn.should_compute_output(0)) grad_fn.input_dtype = input_dtype;
+    if (grad_fn.should_compute_output(1)) grad_fn.grad_output_ = new SavedVariable(grad_output, false);
+  }
+  const _result = below_autograd(() => ops._softmax_backward_data_default.redispatch(ks.and(after_autograd_keyset), grad_output, output, dim, input_dtype));
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+    note_node_created(grad_fn);
+  }
+  return _result;
+}, "VariableType::_softmax_backward_data_default", "engine/ops/native_functions/activation.yaml:416", "engine/generated/VariableType.ts:832");
+registerKernel(ops._softmax_backward_data_out, "Autograd", (ks, grad_output, output, dim, input_dtype, grad_input) => {
+  if (compute_requires_grad(grad_output, output)) throw_error_out_requires_grad("_softmax_backward_data");
+  return below_autograd(() => ops._softmax_backward_data_out.redispatch(ks.and(after_autograd_keyset), grad_output, output, dim, input_dtype, grad_input));
+}, "VariableType::_softmax_backward_data_out", "engine/ops/native_functions/activation.yaml:419", "engine/generated/VariableType.ts:850");
+registerKernel(ops._log_softmax_backward_data_default, "Autograd", (ks, grad_output, output, dim, input_dtype) => {
+  const _any_requires_grad = compute_requires_grad(grad_output, output);
+  let grad_fn: LogSoftmaxBackwardDataBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new LogSoftmaxBackwardDataBackward0();
+    grad_fn.set_next_edges(collect_next_edges(grad_output, output));
+    grad_fn.output_ = new SavedVariable(output, false);
+    grad_fn.dim = dim;
+    if (grad_fn.should_compute_output(1)) grad_fn.grad_output_ = new SavedVariable(grad_output, false);
+  }
+  const _result = below_autograd(() => ops._log_softmax_backward_data_default.redispatch(ks.and(after_autograd_keyset), grad_output, output, dim, input_dtype));
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+    note_node_created(grad_fn);
+  }
+  return _result;
+}, "VariableType::_log_softmax_backward_data_default", "engine/ops/native_functions/activation.yaml:424", "engine/generated/VariableType.ts:854");
+registerKernel(ops._log_softmax_backward_data_out, "Autograd", (ks, grad_output, output, dim, input_dtype, out) => {
+  if (compute_requires_grad(grad_output, output)) throw_error_out_requires_grad("_log_softmax_backward_data");
+  return below_autograd(() => ops._log_softmax_backward_data_out.redispatch(ks.and(after_autograd_keyset), grad_output, output, dim, input_dtype, out));
+}, "VariableType::_log_softmax_backward_data_out", "engine/ops/native_functions/activation.yaml:427", "engine/generated/VariableType.ts:871");
 registerKernel(ops._scaled_dot_product_attention_forward_default, "Autograd", (ks, query, key, value, attn_mask, dropout_p, need_attn_weights, is_causal) => {
   const grad_fn = compute_requires_grad(query, key, value, attn_mask) ? not_implemented_node("aten::_scaled_dot_product_attention_forward", query, key, value, attn_mask) : null;
   const _result = below_autograd(() => ops._scaled_dot_product_attention_forward_default.redispatch(ks.and(after_autograd_keyset), query, key, value, attn_mask, dropout_p, need_attn_weights, is_causal));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::_scaled_dot_product_attention_forward_default", "engine/ops/native_functions/attention.yaml:21", "engine/generated/VariableType.ts:710");
+}, "VariableType::_scaled_dot_product_attention_forward_default", "engine/ops/native_functions/attention.yaml:21", "engine/generated/VariableType.ts:875");
 registerKernel(ops.mul_Scalar, "Autograd", (ks, self, other) => {
-  const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::mul", self) : null;
+  const _any_requires_grad = compute_requires_grad(self);
+  let grad_fn: MulBackward1 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new MulBackward1();
+    grad_fn.set_next_edges(collect_next_edges(self));
+    grad_fn.self_scalar_type = self.dtype.scalarType;
+    grad_fn.other = other;
+  }
   const _result = below_autograd(() => ops.mul_Scalar.redispatch(ks.and(after_autograd_keyset), self, other));
-  if (grad_fn) note_node_created(grad_fn);
-  if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+    note_node_created(grad_fn);
+  }
   return _result;
-}, "VariableType::mul_Scalar", "engine/ops/native_functions/attention.yaml:34", "engine/generated/VariableType.ts:717");
+}, "VariableType::mul_Scalar", "engine/ops/native_functions/attention.yaml:34", "engine/generated/VariableType.ts:882");
 registerKernel(ops.sub_out, "Autograd", (ks, self, other, alpha, out) => {
   if (compute_requires_grad(self, other)) throw_error_out_requires_grad("sub");
   return below_autograd(() => ops.sub_out.redispatch(ks.and(after_autograd_keyset), self, other, alpha, out));
-}, "VariableType::sub_out", "engine/ops/native_functions/binary.yaml:17", "engine/generated/VariableType.ts:724");
+}, "VariableType::sub_out", "engine/ops/native_functions/binary.yaml:17", "engine/generated/VariableType.ts:898");
 registerKernel(ops.sub_Tensor, "Autograd", (ks, self, other, alpha) => {
   const _any_requires_grad = compute_requires_grad(self, other);
   let grad_fn: SubBackward0 | null = null;
@@ -741,7 +915,7 @@ registerKernel(ops.sub_Tensor, "Autograd", (ks, self, other, alpha) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::sub_Tensor", "engine/ops/native_functions/binary.yaml:23", "engine/generated/VariableType.ts:728");
+}, "VariableType::sub_Tensor", "engine/ops/native_functions/binary.yaml:23", "engine/generated/VariableType.ts:902");
 registerKernel(ops.sub__Tensor, "Autograd", (ks, self, other, alpha) => {
   const _any_requires_grad = compute_requires_grad(self, other);
   check_inplace(self, _any_requires_grad);
@@ -759,7 +933,7 @@ registerKernel(ops.sub__Tensor, "Autograd", (ks, self, other, alpha) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::sub__Tensor", "engine/ops/native_functions/binary.yaml:27", "engine/generated/VariableType.ts:745");
+}, "VariableType::sub__Tensor", "engine/ops/native_functions/binary.yaml:27", "engine/generated/VariableType.ts:919");
 registerKernel(ops.sub_Scalar, "Autograd", (ks, self, other, alpha) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: SubBackward1 | null = null;
@@ -774,7 +948,7 @@ registerKernel(ops.sub_Scalar, "Autograd", (ks, self, other, alpha) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::sub_Scalar", "engine/ops/native_functions/binary.yaml:32", "engine/generated/VariableType.ts:763");
+}, "VariableType::sub_Scalar", "engine/ops/native_functions/binary.yaml:32", "engine/generated/VariableType.ts:937");
 registerKernel(ops.sub__Scalar, "Autograd", (ks, self, other, alpha) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -790,7 +964,7 @@ registerKernel(ops.sub__Scalar, "Autograd", (ks, self, other, alpha) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::sub__Scalar", "engine/ops/native_functions/binary.yaml:37", "engine/generated/VariableType.ts:778");
+}, "VariableType::sub__Scalar", "engine/ops/native_functions/binary.yaml:37", "engine/generated/VariableType.ts:952");
 registerKernel(ops.rsub_Tensor, "Autograd", (ks, self, other, alpha) => {
   const _any_requires_grad = compute_requires_grad(self, other);
   let grad_fn: RsubBackward0 | null = null;
@@ -807,7 +981,7 @@ registerKernel(ops.rsub_Tensor, "Autograd", (ks, self, other, alpha) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::rsub_Tensor", "engine/ops/native_functions/binary.yaml:43", "engine/generated/VariableType.ts:794");
+}, "VariableType::rsub_Tensor", "engine/ops/native_functions/binary.yaml:43", "engine/generated/VariableType.ts:968");
 registerKernel(ops.rsub_Scalar, "Autograd", (ks, self, other, alpha) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: RsubBackward1 | null = null;
@@ -823,7 +997,7 @@ registerKernel(ops.rsub_Scalar, "Autograd", (ks, self, other, alpha) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::rsub_Scalar", "engine/ops/native_functions/binary.yaml:50", "engine/generated/VariableType.ts:811");
+}, "VariableType::rsub_Scalar", "engine/ops/native_functions/binary.yaml:50", "engine/generated/VariableType.ts:985");
 registerKernel(ops.div_Tensor, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
   let grad_fn: DivBackward0 | null = null;
@@ -840,7 +1014,7 @@ registerKernel(ops.div_Tensor, "Autograd", (ks, self, other) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::div_Tensor", "engine/ops/native_functions/binary.yaml:58", "engine/generated/VariableType.ts:827");
+}, "VariableType::div_Tensor", "engine/ops/native_functions/binary.yaml:58", "engine/generated/VariableType.ts:1001");
 registerKernel(ops.div__Tensor, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
   check_inplace(self, _any_requires_grad);
@@ -858,11 +1032,11 @@ registerKernel(ops.div__Tensor, "Autograd", (ks, self, other) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::div__Tensor", "engine/ops/native_functions/binary.yaml:62", "engine/generated/VariableType.ts:844");
+}, "VariableType::div__Tensor", "engine/ops/native_functions/binary.yaml:62", "engine/generated/VariableType.ts:1018");
 registerKernel(ops.div_out, "Autograd", (ks, self, other, out) => {
   if (compute_requires_grad(self, other)) throw_error_out_requires_grad("div");
   return below_autograd(() => ops.div_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
-}, "VariableType::div_out", "engine/ops/native_functions/binary.yaml:66", "engine/generated/VariableType.ts:862");
+}, "VariableType::div_out", "engine/ops/native_functions/binary.yaml:66", "engine/generated/VariableType.ts:1036");
 registerKernel(ops.div_Tensor_mode, "Autograd", (ks, self, other, rounding_mode) => {
   const _any_requires_grad = compute_requires_grad(self, other);
   let grad_fn: DivBackward2 | null = null;
@@ -880,7 +1054,7 @@ registerKernel(ops.div_Tensor_mode, "Autograd", (ks, self, other, rounding_mode)
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::div_Tensor_mode", "engine/ops/native_functions/binary.yaml:72", "engine/generated/VariableType.ts:866");
+}, "VariableType::div_Tensor_mode", "engine/ops/native_functions/binary.yaml:72", "engine/generated/VariableType.ts:1040");
 registerKernel(ops.div__Tensor_mode, "Autograd", (ks, self, other, rounding_mode) => {
   const _any_requires_grad = compute_requires_grad(self, other);
   check_inplace(self, _any_requires_grad);
@@ -899,11 +1073,11 @@ registerKernel(ops.div__Tensor_mode, "Autograd", (ks, self, other, rounding_mode
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::div__Tensor_mode", "engine/ops/native_functions/binary.yaml:76", "engine/generated/VariableType.ts:884");
+}, "VariableType::div__Tensor_mode", "engine/ops/native_functions/binary.yaml:76", "engine/generated/VariableType.ts:1058");
 registerKernel(ops.div_out_mode, "Autograd", (ks, self, other, rounding_mode, out) => {
   if (compute_requires_grad(self, other)) throw_error_out_requires_grad("div");
   return below_autograd(() => ops.div_out_mode.redispatch(ks.and(after_autograd_keyset), self, other, rounding_mode, out));
-}, "VariableType::div_out_mode", "engine/ops/native_functions/binary.yaml:80", "engine/generated/VariableType.ts:903");
+}, "VariableType::div_out_mode", "engine/ops/native_functions/binary.yaml:80", "engine/generated/VariableType.ts:1077");
 registerKernel(ops.div_Scalar, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: DivBackward1 | null = null;
@@ -919,7 +1093,7 @@ registerKernel(ops.div_Scalar, "Autograd", (ks, self, other) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::div_Scalar", "engine/ops/native_functions/binary.yaml:87", "engine/generated/VariableType.ts:907");
+}, "VariableType::div_Scalar", "engine/ops/native_functions/binary.yaml:87", "engine/generated/VariableType.ts:1081");
 registerKernel(ops.div__Scalar, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -936,7 +1110,7 @@ registerKernel(ops.div__Scalar, "Autograd", (ks, self, other) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::div__Scalar", "engine/ops/native_functions/binary.yaml:92", "engine/generated/VariableType.ts:923");
+}, "VariableType::div__Scalar", "engine/ops/native_functions/binary.yaml:92", "engine/generated/VariableType.ts:1097");
 registerKernel(ops.div_Scalar_mode, "Autograd", (ks, self, other, rounding_mode) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: DivBackward3 | null = null;
@@ -953,7 +1127,7 @@ registerKernel(ops.div_Scalar_mode, "Autograd", (ks, self, other, rounding_mode)
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::div_Scalar_mode", "engine/ops/native_functions/binary.yaml:98", "engine/generated/VariableType.ts:940");
+}, "VariableType::div_Scalar_mode", "engine/ops/native_functions/binary.yaml:98", "engine/generated/VariableType.ts:1114");
 registerKernel(ops.div__Scalar_mode, "Autograd", (ks, self, other, rounding_mode) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -971,14 +1145,14 @@ registerKernel(ops.div__Scalar_mode, "Autograd", (ks, self, other, rounding_mode
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::div__Scalar_mode", "engine/ops/native_functions/binary.yaml:103", "engine/generated/VariableType.ts:957");
+}, "VariableType::div__Scalar_mode", "engine/ops/native_functions/binary.yaml:103", "engine/generated/VariableType.ts:1131");
 registerKernel(ops.floor_divide_default, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::floor_divide", self, other) : null;
   const _result = below_autograd(() => ops.floor_divide_default.redispatch(ks.and(after_autograd_keyset), self, other));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::floor_divide_default", "engine/ops/native_functions/binary.yaml:134", "engine/generated/VariableType.ts:975");
+}, "VariableType::floor_divide_default", "engine/ops/native_functions/binary.yaml:134", "engine/generated/VariableType.ts:1149");
 registerKernel(ops.floor_divide__Tensor, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(other) ? not_implemented_node("aten::floor_divide_", other) : null;
   if (grad_fn) check_inplace(self, true);
@@ -986,12 +1160,12 @@ registerKernel(ops.floor_divide__Tensor, "Autograd", (ks, self, other) => {
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) rebase_history(self, grad_fn);
   return _result;
-}, "VariableType::floor_divide__Tensor", "engine/ops/native_functions/binary.yaml:139", "engine/generated/VariableType.ts:982");
-registerKernel(ops.floor_divide_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.floor_divide_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::floor_divide_out", "engine/ops/native_functions/binary.yaml:144", "engine/generated/VariableType.ts:990");
+}, "VariableType::floor_divide__Tensor", "engine/ops/native_functions/binary.yaml:139", "engine/generated/VariableType.ts:1156");
+registerKernel(ops.floor_divide_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.floor_divide_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::floor_divide_out", "engine/ops/native_functions/binary.yaml:144", "engine/generated/VariableType.ts:1164");
 registerKernel(ops.remainder_Tensor_out, "Autograd", (ks, self, other, out) => {
   if (compute_requires_grad(self, other)) throw_error_out_requires_grad("remainder");
   return below_autograd(() => ops.remainder_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
-}, "VariableType::remainder_Tensor_out", "engine/ops/native_functions/binary.yaml:160", "engine/generated/VariableType.ts:991");
+}, "VariableType::remainder_Tensor_out", "engine/ops/native_functions/binary.yaml:160", "engine/generated/VariableType.ts:1165");
 registerKernel(ops.remainder_Tensor, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
   let grad_fn: RemainderBackward1 | null = null;
@@ -1007,7 +1181,7 @@ registerKernel(ops.remainder_Tensor, "Autograd", (ks, self, other) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::remainder_Tensor", "engine/ops/native_functions/binary.yaml:166", "engine/generated/VariableType.ts:995");
+}, "VariableType::remainder_Tensor", "engine/ops/native_functions/binary.yaml:166", "engine/generated/VariableType.ts:1169");
 registerKernel(ops.remainder__Tensor, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
   check_inplace(self, _any_requires_grad);
@@ -1024,11 +1198,11 @@ registerKernel(ops.remainder__Tensor, "Autograd", (ks, self, other) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::remainder__Tensor", "engine/ops/native_functions/binary.yaml:170", "engine/generated/VariableType.ts:1011");
+}, "VariableType::remainder__Tensor", "engine/ops/native_functions/binary.yaml:170", "engine/generated/VariableType.ts:1185");
 registerKernel(ops.remainder_Scalar_out, "Autograd", (ks, self, other, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("remainder");
   return below_autograd(() => ops.remainder_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
-}, "VariableType::remainder_Scalar_out", "engine/ops/native_functions/binary.yaml:174", "engine/generated/VariableType.ts:1028");
+}, "VariableType::remainder_Scalar_out", "engine/ops/native_functions/binary.yaml:174", "engine/generated/VariableType.ts:1202");
 registerKernel(ops.remainder_Scalar, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: RemainderBackward0 | null = null;
@@ -1042,7 +1216,7 @@ registerKernel(ops.remainder_Scalar, "Autograd", (ks, self, other) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::remainder_Scalar", "engine/ops/native_functions/binary.yaml:178", "engine/generated/VariableType.ts:1032");
+}, "VariableType::remainder_Scalar", "engine/ops/native_functions/binary.yaml:178", "engine/generated/VariableType.ts:1206");
 registerKernel(ops.remainder__Scalar, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -1057,18 +1231,18 @@ registerKernel(ops.remainder__Scalar, "Autograd", (ks, self, other) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::remainder__Scalar", "engine/ops/native_functions/binary.yaml:183", "engine/generated/VariableType.ts:1046");
+}, "VariableType::remainder__Scalar", "engine/ops/native_functions/binary.yaml:183", "engine/generated/VariableType.ts:1220");
 registerKernel(ops.remainder_Scalar_Tensor, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(other) ? not_implemented_node("aten::remainder", other) : null;
   const _result = below_autograd(() => ops.remainder_Scalar_Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::remainder_Scalar_Tensor", "engine/ops/native_functions/binary.yaml:188", "engine/generated/VariableType.ts:1061");
+}, "VariableType::remainder_Scalar_Tensor", "engine/ops/native_functions/binary.yaml:188", "engine/generated/VariableType.ts:1235");
 registerKernel(ops.fmod_Tensor_out, "Autograd", (ks, self, other, out) => {
   if (compute_requires_grad(self, other)) throw_error_out_requires_grad("fmod");
   return below_autograd(() => ops.fmod_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
-}, "VariableType::fmod_Tensor_out", "engine/ops/native_functions/binary.yaml:194", "engine/generated/VariableType.ts:1068");
+}, "VariableType::fmod_Tensor_out", "engine/ops/native_functions/binary.yaml:194", "engine/generated/VariableType.ts:1242");
 registerKernel(ops.fmod_Tensor, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
   let grad_fn: FmodBackward1 | null = null;
@@ -1084,7 +1258,7 @@ registerKernel(ops.fmod_Tensor, "Autograd", (ks, self, other) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::fmod_Tensor", "engine/ops/native_functions/binary.yaml:200", "engine/generated/VariableType.ts:1072");
+}, "VariableType::fmod_Tensor", "engine/ops/native_functions/binary.yaml:200", "engine/generated/VariableType.ts:1246");
 registerKernel(ops.fmod__Tensor, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
   check_inplace(self, _any_requires_grad);
@@ -1101,11 +1275,11 @@ registerKernel(ops.fmod__Tensor, "Autograd", (ks, self, other) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::fmod__Tensor", "engine/ops/native_functions/binary.yaml:204", "engine/generated/VariableType.ts:1088");
+}, "VariableType::fmod__Tensor", "engine/ops/native_functions/binary.yaml:204", "engine/generated/VariableType.ts:1262");
 registerKernel(ops.fmod_Scalar_out, "Autograd", (ks, self, other, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("fmod");
   return below_autograd(() => ops.fmod_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
-}, "VariableType::fmod_Scalar_out", "engine/ops/native_functions/binary.yaml:208", "engine/generated/VariableType.ts:1105");
+}, "VariableType::fmod_Scalar_out", "engine/ops/native_functions/binary.yaml:208", "engine/generated/VariableType.ts:1279");
 registerKernel(ops.fmod_Scalar, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: FmodBackward0 | null = null;
@@ -1119,7 +1293,7 @@ registerKernel(ops.fmod_Scalar, "Autograd", (ks, self, other) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::fmod_Scalar", "engine/ops/native_functions/binary.yaml:212", "engine/generated/VariableType.ts:1109");
+}, "VariableType::fmod_Scalar", "engine/ops/native_functions/binary.yaml:212", "engine/generated/VariableType.ts:1283");
 registerKernel(ops.fmod__Scalar, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -1134,11 +1308,11 @@ registerKernel(ops.fmod__Scalar, "Autograd", (ks, self, other) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::fmod__Scalar", "engine/ops/native_functions/binary.yaml:217", "engine/generated/VariableType.ts:1123");
+}, "VariableType::fmod__Scalar", "engine/ops/native_functions/binary.yaml:217", "engine/generated/VariableType.ts:1297");
 registerKernel(ops.pow_Tensor_Tensor_out, "Autograd", (ks, self, exponent, out) => {
   if (compute_requires_grad(self, exponent)) throw_error_out_requires_grad("pow");
   return below_autograd(() => ops.pow_Tensor_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, exponent, out));
-}, "VariableType::pow_Tensor_Tensor_out", "engine/ops/native_functions/binary.yaml:224", "engine/generated/VariableType.ts:1138");
+}, "VariableType::pow_Tensor_Tensor_out", "engine/ops/native_functions/binary.yaml:224", "engine/generated/VariableType.ts:1312");
 registerKernel(ops.pow_Tensor_Tensor, "Autograd", (ks, self, exponent) => {
   const _any_requires_grad = compute_requires_grad(self, exponent);
   let grad_fn: PowBackward1 | null = null;
@@ -1155,7 +1329,7 @@ registerKernel(ops.pow_Tensor_Tensor, "Autograd", (ks, self, exponent) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::pow_Tensor_Tensor", "engine/ops/native_functions/binary.yaml:230", "engine/generated/VariableType.ts:1142");
+}, "VariableType::pow_Tensor_Tensor", "engine/ops/native_functions/binary.yaml:230", "engine/generated/VariableType.ts:1316");
 registerKernel(ops.pow__Tensor, "Autograd", (ks, self, exponent) => {
   const _any_requires_grad = compute_requires_grad(self, exponent);
   check_inplace(self, _any_requires_grad);
@@ -1173,11 +1347,11 @@ registerKernel(ops.pow__Tensor, "Autograd", (ks, self, exponent) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::pow__Tensor", "engine/ops/native_functions/binary.yaml:234", "engine/generated/VariableType.ts:1159");
+}, "VariableType::pow__Tensor", "engine/ops/native_functions/binary.yaml:234", "engine/generated/VariableType.ts:1333");
 registerKernel(ops.pow_Scalar_out, "Autograd", (ks, self, exponent, out) => {
   if (compute_requires_grad(exponent)) throw_error_out_requires_grad("pow");
   return below_autograd(() => ops.pow_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, exponent, out));
-}, "VariableType::pow_Scalar_out", "engine/ops/native_functions/binary.yaml:238", "engine/generated/VariableType.ts:1177");
+}, "VariableType::pow_Scalar_out", "engine/ops/native_functions/binary.yaml:238", "engine/generated/VariableType.ts:1351");
 registerKernel(ops.pow_Scalar, "Autograd", (ks, self, exponent) => {
   const _any_requires_grad = compute_requires_grad(exponent);
   let grad_fn: PowBackward2 | null = null;
@@ -1194,11 +1368,11 @@ registerKernel(ops.pow_Scalar, "Autograd", (ks, self, exponent) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::pow_Scalar", "engine/ops/native_functions/binary.yaml:243", "engine/generated/VariableType.ts:1181");
+}, "VariableType::pow_Scalar", "engine/ops/native_functions/binary.yaml:243", "engine/generated/VariableType.ts:1355");
 registerKernel(ops.pow_Tensor_Scalar_out, "Autograd", (ks, self, exponent, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("pow");
   return below_autograd(() => ops.pow_Tensor_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, exponent, out));
-}, "VariableType::pow_Tensor_Scalar_out", "engine/ops/native_functions/binary.yaml:246", "engine/generated/VariableType.ts:1198");
+}, "VariableType::pow_Tensor_Scalar_out", "engine/ops/native_functions/binary.yaml:246", "engine/generated/VariableType.ts:1372");
 registerKernel(ops.pow_Tensor_Scalar, "Autograd", (ks, self, exponent) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: PowBackward0 | null = null;
@@ -1214,7 +1388,7 @@ registerKernel(ops.pow_Tensor_Scalar, "Autograd", (ks, self, exponent) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::pow_Tensor_Scalar", "engine/ops/native_functions/binary.yaml:252", "engine/generated/VariableType.ts:1202");
+}, "VariableType::pow_Tensor_Scalar", "engine/ops/native_functions/binary.yaml:252", "engine/generated/VariableType.ts:1376");
 registerKernel(ops.pow__Scalar, "Autograd", (ks, self, exponent) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -1231,11 +1405,11 @@ registerKernel(ops.pow__Scalar, "Autograd", (ks, self, exponent) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::pow__Scalar", "engine/ops/native_functions/binary.yaml:256", "engine/generated/VariableType.ts:1218");
+}, "VariableType::pow__Scalar", "engine/ops/native_functions/binary.yaml:256", "engine/generated/VariableType.ts:1392");
 registerKernel(ops.atan2_out, "Autograd", (ks, self, other, out) => {
   if (compute_requires_grad(self, other)) throw_error_out_requires_grad("atan2");
   return below_autograd(() => ops.atan2_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
-}, "VariableType::atan2_out", "engine/ops/native_functions/binary.yaml:262", "engine/generated/VariableType.ts:1235");
+}, "VariableType::atan2_out", "engine/ops/native_functions/binary.yaml:262", "engine/generated/VariableType.ts:1409");
 registerKernel(ops.atan2__default, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
   check_inplace(self, _any_requires_grad);
@@ -1252,7 +1426,7 @@ registerKernel(ops.atan2__default, "Autograd", (ks, self, other) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::atan2__default", "engine/ops/native_functions/binary.yaml:268", "engine/generated/VariableType.ts:1239");
+}, "VariableType::atan2__default", "engine/ops/native_functions/binary.yaml:268", "engine/generated/VariableType.ts:1413");
 registerKernel(ops.atan2_default, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
   let grad_fn: Atan2Backward0 | null = null;
@@ -1268,11 +1442,11 @@ registerKernel(ops.atan2_default, "Autograd", (ks, self, other) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::atan2_default", "engine/ops/native_functions/binary.yaml:272", "engine/generated/VariableType.ts:1256");
+}, "VariableType::atan2_default", "engine/ops/native_functions/binary.yaml:272", "engine/generated/VariableType.ts:1430");
 registerKernel(ops.hypot_out, "Autograd", (ks, self, other, out) => {
   if (compute_requires_grad(self, other)) throw_error_out_requires_grad("hypot");
   return below_autograd(() => ops.hypot_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
-}, "VariableType::hypot_out", "engine/ops/native_functions/binary.yaml:276", "engine/generated/VariableType.ts:1272");
+}, "VariableType::hypot_out", "engine/ops/native_functions/binary.yaml:276", "engine/generated/VariableType.ts:1446");
 registerKernel(ops.hypot_default, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
   let grad_fn: HypotBackward0 | null = null;
@@ -1289,7 +1463,7 @@ registerKernel(ops.hypot_default, "Autograd", (ks, self, other) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::hypot_default", "engine/ops/native_functions/binary.yaml:282", "engine/generated/VariableType.ts:1276");
+}, "VariableType::hypot_default", "engine/ops/native_functions/binary.yaml:282", "engine/generated/VariableType.ts:1450");
 registerKernel(ops.hypot__default, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
   check_inplace(self, _any_requires_grad);
@@ -1307,11 +1481,11 @@ registerKernel(ops.hypot__default, "Autograd", (ks, self, other) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::hypot__default", "engine/ops/native_functions/binary.yaml:286", "engine/generated/VariableType.ts:1293");
+}, "VariableType::hypot__default", "engine/ops/native_functions/binary.yaml:286", "engine/generated/VariableType.ts:1467");
 registerKernel(ops.copysign_out, "Autograd", (ks, self, other, out) => {
   if (compute_requires_grad(self, other)) throw_error_out_requires_grad("copysign");
   return below_autograd(() => ops.copysign_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
-}, "VariableType::copysign_out", "engine/ops/native_functions/binary.yaml:290", "engine/generated/VariableType.ts:1311");
+}, "VariableType::copysign_out", "engine/ops/native_functions/binary.yaml:290", "engine/generated/VariableType.ts:1485");
 registerKernel(ops.copysign_Tensor, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
   let grad_fn: CopysignBackward0 | null = null;
@@ -1329,7 +1503,7 @@ registerKernel(ops.copysign_Tensor, "Autograd", (ks, self, other) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::copysign_Tensor", "engine/ops/native_functions/binary.yaml:296", "engine/generated/VariableType.ts:1315");
+}, "VariableType::copysign_Tensor", "engine/ops/native_functions/binary.yaml:296", "engine/generated/VariableType.ts:1489");
 registerKernel(ops.copysign__Tensor, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
   check_inplace(self, _any_requires_grad);
@@ -1348,7 +1522,7 @@ registerKernel(ops.copysign__Tensor, "Autograd", (ks, self, other) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::copysign__Tensor", "engine/ops/native_functions/binary.yaml:300", "engine/generated/VariableType.ts:1333");
+}, "VariableType::copysign__Tensor", "engine/ops/native_functions/binary.yaml:300", "engine/generated/VariableType.ts:1507");
 registerKernel(ops.copysign_Scalar, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: CopysignBackward1 | null = null;
@@ -1364,7 +1538,7 @@ registerKernel(ops.copysign_Scalar, "Autograd", (ks, self, other) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::copysign_Scalar", "engine/ops/native_functions/binary.yaml:304", "engine/generated/VariableType.ts:1352");
+}, "VariableType::copysign_Scalar", "engine/ops/native_functions/binary.yaml:304", "engine/generated/VariableType.ts:1526");
 registerKernel(ops.copysign__Scalar, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -1381,11 +1555,11 @@ registerKernel(ops.copysign__Scalar, "Autograd", (ks, self, other) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::copysign__Scalar", "engine/ops/native_functions/binary.yaml:309", "engine/generated/VariableType.ts:1368");
+}, "VariableType::copysign__Scalar", "engine/ops/native_functions/binary.yaml:309", "engine/generated/VariableType.ts:1542");
 registerKernel(ops.copysign_Scalar_out, "Autograd", (ks, self, other, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("copysign");
   return below_autograd(() => ops.copysign_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
-}, "VariableType::copysign_Scalar_out", "engine/ops/native_functions/binary.yaml:314", "engine/generated/VariableType.ts:1385");
+}, "VariableType::copysign_Scalar_out", "engine/ops/native_functions/binary.yaml:314", "engine/generated/VariableType.ts:1559");
 registerKernel(ops.fmin_default, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
   let grad_fn: FminBackward0 | null = null;
@@ -1401,11 +1575,11 @@ registerKernel(ops.fmin_default, "Autograd", (ks, self, other) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::fmin_default", "engine/ops/native_functions/binary.yaml:320", "engine/generated/VariableType.ts:1389");
+}, "VariableType::fmin_default", "engine/ops/native_functions/binary.yaml:320", "engine/generated/VariableType.ts:1563");
 registerKernel(ops.fmin_out, "Autograd", (ks, self, other, out) => {
   if (compute_requires_grad(self, other)) throw_error_out_requires_grad("fmin");
   return below_autograd(() => ops.fmin_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
-}, "VariableType::fmin_out", "engine/ops/native_functions/binary.yaml:324", "engine/generated/VariableType.ts:1405");
+}, "VariableType::fmin_out", "engine/ops/native_functions/binary.yaml:324", "engine/generated/VariableType.ts:1579");
 registerKernel(ops.fmax_default, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
   let grad_fn: FmaxBackward0 | null = null;
@@ -1421,11 +1595,11 @@ registerKernel(ops.fmax_default, "Autograd", (ks, self, other) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::fmax_default", "engine/ops/native_functions/binary.yaml:330", "engine/generated/VariableType.ts:1409");
+}, "VariableType::fmax_default", "engine/ops/native_functions/binary.yaml:330", "engine/generated/VariableType.ts:1583");
 registerKernel(ops.fmax_out, "Autograd", (ks, self, other, out) => {
   if (compute_requires_grad(self, other)) throw_error_out_requires_grad("fmax");
   return below_autograd(() => ops.fmax_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
-}, "VariableType::fmax_out", "engine/ops/native_functions/binary.yaml:334", "engine/generated/VariableType.ts:1425");
+}, "VariableType::fmax_out", "engine/ops/native_functions/binary.yaml:334", "engine/generated/VariableType.ts:1599");
 registerKernel(ops.maximum_default, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
   let grad_fn: MaximumBackward0 | null = null;
@@ -1441,11 +1615,11 @@ registerKernel(ops.maximum_default, "Autograd", (ks, self, other) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::maximum_default", "engine/ops/native_functions/binary.yaml:340", "engine/generated/VariableType.ts:1429");
+}, "VariableType::maximum_default", "engine/ops/native_functions/binary.yaml:340", "engine/generated/VariableType.ts:1603");
 registerKernel(ops.maximum_out, "Autograd", (ks, self, other, out) => {
   if (compute_requires_grad(self, other)) throw_error_out_requires_grad("maximum");
   return below_autograd(() => ops.maximum_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
-}, "VariableType::maximum_out", "engine/ops/native_functions/binary.yaml:344", "engine/generated/VariableType.ts:1445");
+}, "VariableType::maximum_out", "engine/ops/native_functions/binary.yaml:344", "engine/generated/VariableType.ts:1619");
 registerKernel(ops.minimum_default, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
   let grad_fn: MinimumBackward0 | null = null;
@@ -1461,13 +1635,13 @@ registerKernel(ops.minimum_default, "Autograd", (ks, self, other) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::minimum_default", "engine/ops/native_functions/binary.yaml:350", "engine/generated/VariableType.ts:1449");
+}, "VariableType::minimum_default", "engine/ops/native_functions/binary.yaml:350", "engine/generated/VariableType.ts:1623");
 registerKernel(ops.minimum_out, "Autograd", (ks, self, other, out) => {
   if (compute_requires_grad(self, other)) throw_error_out_requires_grad("minimum");
   return below_autograd(() => ops.minimum_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
-}, "VariableType::minimum_out", "engine/ops/native_functions/binary.yaml:354", "engine/generated/VariableType.ts:1465");
-registerKernel(ops.eq_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.eq_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::eq_Tensor_out", "engine/ops/native_functions/binary.yaml:362", "engine/generated/VariableType.ts:1469");
-registerKernel(ops.eq_Tensor, "Autograd", (ks, self, other) => below_autograd(() => ops.eq_Tensor.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::eq_Tensor", "engine/ops/native_functions/binary.yaml:368", "engine/generated/VariableType.ts:1470");
+}, "VariableType::minimum_out", "engine/ops/native_functions/binary.yaml:354", "engine/generated/VariableType.ts:1639");
+registerKernel(ops.eq_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.eq_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::eq_Tensor_out", "engine/ops/native_functions/binary.yaml:362", "engine/generated/VariableType.ts:1643");
+registerKernel(ops.eq_Tensor, "Autograd", (ks, self, other) => below_autograd(() => ops.eq_Tensor.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::eq_Tensor", "engine/ops/native_functions/binary.yaml:368", "engine/generated/VariableType.ts:1644");
 registerKernel(ops.eq__Tensor, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
   check_inplace(self, _any_requires_grad);
@@ -1486,9 +1660,9 @@ registerKernel(ops.eq__Tensor, "Autograd", (ks, self, other) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::eq__Tensor", "engine/ops/native_functions/binary.yaml:372", "engine/generated/VariableType.ts:1471");
-registerKernel(ops.eq_Scalar_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.eq_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::eq_Scalar_out", "engine/ops/native_functions/binary.yaml:376", "engine/generated/VariableType.ts:1490");
-registerKernel(ops.eq_Scalar, "Autograd", (ks, self, other) => below_autograd(() => ops.eq_Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::eq_Scalar", "engine/ops/native_functions/binary.yaml:382", "engine/generated/VariableType.ts:1491");
+}, "VariableType::eq__Tensor", "engine/ops/native_functions/binary.yaml:372", "engine/generated/VariableType.ts:1645");
+registerKernel(ops.eq_Scalar_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.eq_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::eq_Scalar_out", "engine/ops/native_functions/binary.yaml:376", "engine/generated/VariableType.ts:1664");
+registerKernel(ops.eq_Scalar, "Autograd", (ks, self, other) => below_autograd(() => ops.eq_Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::eq_Scalar", "engine/ops/native_functions/binary.yaml:382", "engine/generated/VariableType.ts:1665");
 registerKernel(ops.eq__Scalar, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -1505,9 +1679,9 @@ registerKernel(ops.eq__Scalar, "Autograd", (ks, self, other) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::eq__Scalar", "engine/ops/native_functions/binary.yaml:386", "engine/generated/VariableType.ts:1492");
-registerKernel(ops.ne_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.ne_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::ne_Tensor_out", "engine/ops/native_functions/binary.yaml:390", "engine/generated/VariableType.ts:1509");
-registerKernel(ops.ne_Tensor, "Autograd", (ks, self, other) => below_autograd(() => ops.ne_Tensor.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::ne_Tensor", "engine/ops/native_functions/binary.yaml:396", "engine/generated/VariableType.ts:1510");
+}, "VariableType::eq__Scalar", "engine/ops/native_functions/binary.yaml:386", "engine/generated/VariableType.ts:1666");
+registerKernel(ops.ne_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.ne_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::ne_Tensor_out", "engine/ops/native_functions/binary.yaml:390", "engine/generated/VariableType.ts:1683");
+registerKernel(ops.ne_Tensor, "Autograd", (ks, self, other) => below_autograd(() => ops.ne_Tensor.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::ne_Tensor", "engine/ops/native_functions/binary.yaml:396", "engine/generated/VariableType.ts:1684");
 registerKernel(ops.ne__Tensor, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
   check_inplace(self, _any_requires_grad);
@@ -1526,9 +1700,9 @@ registerKernel(ops.ne__Tensor, "Autograd", (ks, self, other) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::ne__Tensor", "engine/ops/native_functions/binary.yaml:400", "engine/generated/VariableType.ts:1511");
-registerKernel(ops.ne_Scalar_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.ne_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::ne_Scalar_out", "engine/ops/native_functions/binary.yaml:404", "engine/generated/VariableType.ts:1530");
-registerKernel(ops.ne_Scalar, "Autograd", (ks, self, other) => below_autograd(() => ops.ne_Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::ne_Scalar", "engine/ops/native_functions/binary.yaml:410", "engine/generated/VariableType.ts:1531");
+}, "VariableType::ne__Tensor", "engine/ops/native_functions/binary.yaml:400", "engine/generated/VariableType.ts:1685");
+registerKernel(ops.ne_Scalar_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.ne_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::ne_Scalar_out", "engine/ops/native_functions/binary.yaml:404", "engine/generated/VariableType.ts:1704");
+registerKernel(ops.ne_Scalar, "Autograd", (ks, self, other) => below_autograd(() => ops.ne_Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::ne_Scalar", "engine/ops/native_functions/binary.yaml:410", "engine/generated/VariableType.ts:1705");
 registerKernel(ops.ne__Scalar, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -1545,9 +1719,9 @@ registerKernel(ops.ne__Scalar, "Autograd", (ks, self, other) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::ne__Scalar", "engine/ops/native_functions/binary.yaml:414", "engine/generated/VariableType.ts:1532");
-registerKernel(ops.lt_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.lt_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::lt_Tensor_out", "engine/ops/native_functions/binary.yaml:418", "engine/generated/VariableType.ts:1549");
-registerKernel(ops.lt_Tensor, "Autograd", (ks, self, other) => below_autograd(() => ops.lt_Tensor.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::lt_Tensor", "engine/ops/native_functions/binary.yaml:424", "engine/generated/VariableType.ts:1550");
+}, "VariableType::ne__Scalar", "engine/ops/native_functions/binary.yaml:414", "engine/generated/VariableType.ts:1706");
+registerKernel(ops.lt_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.lt_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::lt_Tensor_out", "engine/ops/native_functions/binary.yaml:418", "engine/generated/VariableType.ts:1723");
+registerKernel(ops.lt_Tensor, "Autograd", (ks, self, other) => below_autograd(() => ops.lt_Tensor.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::lt_Tensor", "engine/ops/native_functions/binary.yaml:424", "engine/generated/VariableType.ts:1724");
 registerKernel(ops.lt__Tensor, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
   check_inplace(self, _any_requires_grad);
@@ -1566,9 +1740,9 @@ registerKernel(ops.lt__Tensor, "Autograd", (ks, self, other) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::lt__Tensor", "engine/ops/native_functions/binary.yaml:428", "engine/generated/VariableType.ts:1551");
-registerKernel(ops.lt_Scalar_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.lt_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::lt_Scalar_out", "engine/ops/native_functions/binary.yaml:432", "engine/generated/VariableType.ts:1570");
-registerKernel(ops.lt_Scalar, "Autograd", (ks, self, other) => below_autograd(() => ops.lt_Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::lt_Scalar", "engine/ops/native_functions/binary.yaml:438", "engine/generated/VariableType.ts:1571");
+}, "VariableType::lt__Tensor", "engine/ops/native_functions/binary.yaml:428", "engine/generated/VariableType.ts:1725");
+registerKernel(ops.lt_Scalar_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.lt_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::lt_Scalar_out", "engine/ops/native_functions/binary.yaml:432", "engine/generated/VariableType.ts:1744");
+registerKernel(ops.lt_Scalar, "Autograd", (ks, self, other) => below_autograd(() => ops.lt_Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::lt_Scalar", "engine/ops/native_functions/binary.yaml:438", "engine/generated/VariableType.ts:1745");
 registerKernel(ops.lt__Scalar, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -1585,9 +1759,9 @@ registerKernel(ops.lt__Scalar, "Autograd", (ks, self, other) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::lt__Scalar", "engine/ops/native_functions/binary.yaml:442", "engine/generated/VariableType.ts:1572");
-registerKernel(ops.le_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.le_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::le_Tensor_out", "engine/ops/native_functions/binary.yaml:446", "engine/generated/VariableType.ts:1589");
-registerKernel(ops.le_Tensor, "Autograd", (ks, self, other) => below_autograd(() => ops.le_Tensor.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::le_Tensor", "engine/ops/native_functions/binary.yaml:452", "engine/generated/VariableType.ts:1590");
+}, "VariableType::lt__Scalar", "engine/ops/native_functions/binary.yaml:442", "engine/generated/VariableType.ts:1746");
+registerKernel(ops.le_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.le_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::le_Tensor_out", "engine/ops/native_functions/binary.yaml:446", "engine/generated/VariableType.ts:1763");
+registerKernel(ops.le_Tensor, "Autograd", (ks, self, other) => below_autograd(() => ops.le_Tensor.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::le_Tensor", "engine/ops/native_functions/binary.yaml:452", "engine/generated/VariableType.ts:1764");
 registerKernel(ops.le__Tensor, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
   check_inplace(self, _any_requires_grad);
@@ -1606,9 +1780,9 @@ registerKernel(ops.le__Tensor, "Autograd", (ks, self, other) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::le__Tensor", "engine/ops/native_functions/binary.yaml:456", "engine/generated/VariableType.ts:1591");
-registerKernel(ops.le_Scalar_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.le_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::le_Scalar_out", "engine/ops/native_functions/binary.yaml:460", "engine/generated/VariableType.ts:1610");
-registerKernel(ops.le_Scalar, "Autograd", (ks, self, other) => below_autograd(() => ops.le_Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::le_Scalar", "engine/ops/native_functions/binary.yaml:466", "engine/generated/VariableType.ts:1611");
+}, "VariableType::le__Tensor", "engine/ops/native_functions/binary.yaml:456", "engine/generated/VariableType.ts:1765");
+registerKernel(ops.le_Scalar_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.le_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::le_Scalar_out", "engine/ops/native_functions/binary.yaml:460", "engine/generated/VariableType.ts:1784");
+registerKernel(ops.le_Scalar, "Autograd", (ks, self, other) => below_autograd(() => ops.le_Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::le_Scalar", "engine/ops/native_functions/binary.yaml:466", "engine/generated/VariableType.ts:1785");
 registerKernel(ops.le__Scalar, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -1625,9 +1799,9 @@ registerKernel(ops.le__Scalar, "Autograd", (ks, self, other) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::le__Scalar", "engine/ops/native_functions/binary.yaml:470", "engine/generated/VariableType.ts:1612");
-registerKernel(ops.gt_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.gt_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::gt_Tensor_out", "engine/ops/native_functions/binary.yaml:474", "engine/generated/VariableType.ts:1629");
-registerKernel(ops.gt_Tensor, "Autograd", (ks, self, other) => below_autograd(() => ops.gt_Tensor.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::gt_Tensor", "engine/ops/native_functions/binary.yaml:480", "engine/generated/VariableType.ts:1630");
+}, "VariableType::le__Scalar", "engine/ops/native_functions/binary.yaml:470", "engine/generated/VariableType.ts:1786");
+registerKernel(ops.gt_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.gt_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::gt_Tensor_out", "engine/ops/native_functions/binary.yaml:474", "engine/generated/VariableType.ts:1803");
+registerKernel(ops.gt_Tensor, "Autograd", (ks, self, other) => below_autograd(() => ops.gt_Tensor.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::gt_Tensor", "engine/ops/native_functions/binary.yaml:480", "engine/generated/VariableType.ts:1804");
 registerKernel(ops.gt__Tensor, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
   check_inplace(self, _any_requires_grad);
@@ -1646,9 +1820,9 @@ registerKernel(ops.gt__Tensor, "Autograd", (ks, self, other) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::gt__Tensor", "engine/ops/native_functions/binary.yaml:484", "engine/generated/VariableType.ts:1631");
-registerKernel(ops.gt_Scalar_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.gt_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::gt_Scalar_out", "engine/ops/native_functions/binary.yaml:488", "engine/generated/VariableType.ts:1650");
-registerKernel(ops.gt_Scalar, "Autograd", (ks, self, other) => below_autograd(() => ops.gt_Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::gt_Scalar", "engine/ops/native_functions/binary.yaml:494", "engine/generated/VariableType.ts:1651");
+}, "VariableType::gt__Tensor", "engine/ops/native_functions/binary.yaml:484", "engine/generated/VariableType.ts:1805");
+registerKernel(ops.gt_Scalar_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.gt_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::gt_Scalar_out", "engine/ops/native_functions/binary.yaml:488", "engine/generated/VariableType.ts:1824");
+registerKernel(ops.gt_Scalar, "Autograd", (ks, self, other) => below_autograd(() => ops.gt_Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::gt_Scalar", "engine/ops/native_functions/binary.yaml:494", "engine/generated/VariableType.ts:1825");
 registerKernel(ops.gt__Scalar, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -1665,9 +1839,9 @@ registerKernel(ops.gt__Scalar, "Autograd", (ks, self, other) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::gt__Scalar", "engine/ops/native_functions/binary.yaml:498", "engine/generated/VariableType.ts:1652");
-registerKernel(ops.ge_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.ge_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::ge_Tensor_out", "engine/ops/native_functions/binary.yaml:502", "engine/generated/VariableType.ts:1669");
-registerKernel(ops.ge_Tensor, "Autograd", (ks, self, other) => below_autograd(() => ops.ge_Tensor.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::ge_Tensor", "engine/ops/native_functions/binary.yaml:508", "engine/generated/VariableType.ts:1670");
+}, "VariableType::gt__Scalar", "engine/ops/native_functions/binary.yaml:498", "engine/generated/VariableType.ts:1826");
+registerKernel(ops.ge_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.ge_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::ge_Tensor_out", "engine/ops/native_functions/binary.yaml:502", "engine/generated/VariableType.ts:1843");
+registerKernel(ops.ge_Tensor, "Autograd", (ks, self, other) => below_autograd(() => ops.ge_Tensor.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::ge_Tensor", "engine/ops/native_functions/binary.yaml:508", "engine/generated/VariableType.ts:1844");
 registerKernel(ops.ge__Tensor, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
   check_inplace(self, _any_requires_grad);
@@ -1686,9 +1860,9 @@ registerKernel(ops.ge__Tensor, "Autograd", (ks, self, other) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::ge__Tensor", "engine/ops/native_functions/binary.yaml:512", "engine/generated/VariableType.ts:1671");
-registerKernel(ops.ge_Scalar_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.ge_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::ge_Scalar_out", "engine/ops/native_functions/binary.yaml:516", "engine/generated/VariableType.ts:1690");
-registerKernel(ops.ge_Scalar, "Autograd", (ks, self, other) => below_autograd(() => ops.ge_Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::ge_Scalar", "engine/ops/native_functions/binary.yaml:522", "engine/generated/VariableType.ts:1691");
+}, "VariableType::ge__Tensor", "engine/ops/native_functions/binary.yaml:512", "engine/generated/VariableType.ts:1845");
+registerKernel(ops.ge_Scalar_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.ge_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::ge_Scalar_out", "engine/ops/native_functions/binary.yaml:516", "engine/generated/VariableType.ts:1864");
+registerKernel(ops.ge_Scalar, "Autograd", (ks, self, other) => below_autograd(() => ops.ge_Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::ge_Scalar", "engine/ops/native_functions/binary.yaml:522", "engine/generated/VariableType.ts:1865");
 registerKernel(ops.ge__Scalar, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -1705,28 +1879,28 @@ registerKernel(ops.ge__Scalar, "Autograd", (ks, self, other) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::ge__Scalar", "engine/ops/native_functions/binary.yaml:526", "engine/generated/VariableType.ts:1692");
+}, "VariableType::ge__Scalar", "engine/ops/native_functions/binary.yaml:526", "engine/generated/VariableType.ts:1866");
 registerKernel(ops.allclose_default, "Autograd", (ks, self, other, rtol, atol, equal_nan) => {
   const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::allclose", self, other) : null;
   const _result = below_autograd(() => ops.allclose_default.redispatch(ks.and(after_autograd_keyset), self, other, rtol, atol, equal_nan));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::allclose_default", "engine/ops/native_functions/binary.yaml:535", "engine/generated/VariableType.ts:1709");
+}, "VariableType::allclose_default", "engine/ops/native_functions/binary.yaml:535", "engine/generated/VariableType.ts:1883");
 registerKernel(ops.equal_default, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::equal", self, other) : null;
   const _result = below_autograd(() => ops.equal_default.redispatch(ks.and(after_autograd_keyset), self, other));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::equal_default", "engine/ops/native_functions/binary.yaml:542", "engine/generated/VariableType.ts:1716");
+}, "VariableType::equal_default", "engine/ops/native_functions/binary.yaml:542", "engine/generated/VariableType.ts:1890");
 registerKernel(ops.logical_xor_default, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::logical_xor", self, other) : null;
   const _result = below_autograd(() => ops.logical_xor_default.redispatch(ks.and(after_autograd_keyset), self, other));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::logical_xor_default", "engine/ops/native_functions/binary.yaml:550", "engine/generated/VariableType.ts:1723");
+}, "VariableType::logical_xor_default", "engine/ops/native_functions/binary.yaml:550", "engine/generated/VariableType.ts:1897");
 registerKernel(ops.logical_xor__default, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(other) ? not_implemented_node("aten::logical_xor_", other) : null;
   if (grad_fn) check_inplace(self, true);
@@ -1734,15 +1908,15 @@ registerKernel(ops.logical_xor__default, "Autograd", (ks, self, other) => {
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) rebase_history(self, grad_fn);
   return _result;
-}, "VariableType::logical_xor__default", "engine/ops/native_functions/binary.yaml:555", "engine/generated/VariableType.ts:1730");
-registerKernel(ops.logical_xor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.logical_xor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::logical_xor_out", "engine/ops/native_functions/binary.yaml:560", "engine/generated/VariableType.ts:1738");
+}, "VariableType::logical_xor__default", "engine/ops/native_functions/binary.yaml:555", "engine/generated/VariableType.ts:1904");
+registerKernel(ops.logical_xor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.logical_xor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::logical_xor_out", "engine/ops/native_functions/binary.yaml:560", "engine/generated/VariableType.ts:1912");
 registerKernel(ops.logical_and_default, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::logical_and", self, other) : null;
   const _result = below_autograd(() => ops.logical_and_default.redispatch(ks.and(after_autograd_keyset), self, other));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::logical_and_default", "engine/ops/native_functions/binary.yaml:564", "engine/generated/VariableType.ts:1739");
+}, "VariableType::logical_and_default", "engine/ops/native_functions/binary.yaml:564", "engine/generated/VariableType.ts:1913");
 registerKernel(ops.logical_and__default, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(other) ? not_implemented_node("aten::logical_and_", other) : null;
   if (grad_fn) check_inplace(self, true);
@@ -1750,15 +1924,15 @@ registerKernel(ops.logical_and__default, "Autograd", (ks, self, other) => {
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) rebase_history(self, grad_fn);
   return _result;
-}, "VariableType::logical_and__default", "engine/ops/native_functions/binary.yaml:569", "engine/generated/VariableType.ts:1746");
-registerKernel(ops.logical_and_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.logical_and_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::logical_and_out", "engine/ops/native_functions/binary.yaml:574", "engine/generated/VariableType.ts:1754");
+}, "VariableType::logical_and__default", "engine/ops/native_functions/binary.yaml:569", "engine/generated/VariableType.ts:1920");
+registerKernel(ops.logical_and_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.logical_and_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::logical_and_out", "engine/ops/native_functions/binary.yaml:574", "engine/generated/VariableType.ts:1928");
 registerKernel(ops.logical_or_default, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::logical_or", self, other) : null;
   const _result = below_autograd(() => ops.logical_or_default.redispatch(ks.and(after_autograd_keyset), self, other));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::logical_or_default", "engine/ops/native_functions/binary.yaml:578", "engine/generated/VariableType.ts:1755");
+}, "VariableType::logical_or_default", "engine/ops/native_functions/binary.yaml:578", "engine/generated/VariableType.ts:1929");
 registerKernel(ops.logical_or__default, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(other) ? not_implemented_node("aten::logical_or_", other) : null;
   if (grad_fn) check_inplace(self, true);
@@ -1766,16 +1940,16 @@ registerKernel(ops.logical_or__default, "Autograd", (ks, self, other) => {
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) rebase_history(self, grad_fn);
   return _result;
-}, "VariableType::logical_or__default", "engine/ops/native_functions/binary.yaml:583", "engine/generated/VariableType.ts:1762");
-registerKernel(ops.logical_or_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.logical_or_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::logical_or_out", "engine/ops/native_functions/binary.yaml:588", "engine/generated/VariableType.ts:1770");
-registerKernel(ops.bitwise_and_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.bitwise_and_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::bitwise_and_Tensor_out", "engine/ops/native_functions/binary.yaml:594", "engine/generated/VariableType.ts:1771");
+}, "VariableType::logical_or__default", "engine/ops/native_functions/binary.yaml:583", "engine/generated/VariableType.ts:1936");
+registerKernel(ops.logical_or_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.logical_or_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::logical_or_out", "engine/ops/native_functions/binary.yaml:588", "engine/generated/VariableType.ts:1944");
+registerKernel(ops.bitwise_and_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.bitwise_and_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::bitwise_and_Tensor_out", "engine/ops/native_functions/binary.yaml:594", "engine/generated/VariableType.ts:1945");
 registerKernel(ops.bitwise_and_Tensor, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::bitwise_and", self, other) : null;
   const _result = below_autograd(() => ops.bitwise_and_Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::bitwise_and_Tensor", "engine/ops/native_functions/binary.yaml:601", "engine/generated/VariableType.ts:1772");
+}, "VariableType::bitwise_and_Tensor", "engine/ops/native_functions/binary.yaml:601", "engine/generated/VariableType.ts:1946");
 registerKernel(ops.bitwise_and__Tensor, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(other) ? not_implemented_node("aten::bitwise_and_", other) : null;
   if (grad_fn) check_inplace(self, true);
@@ -1783,30 +1957,30 @@ registerKernel(ops.bitwise_and__Tensor, "Autograd", (ks, self, other) => {
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) rebase_history(self, grad_fn);
   return _result;
-}, "VariableType::bitwise_and__Tensor", "engine/ops/native_functions/binary.yaml:605", "engine/generated/VariableType.ts:1779");
-registerKernel(ops.bitwise_and_Scalar_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.bitwise_and_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::bitwise_and_Scalar_out", "engine/ops/native_functions/binary.yaml:609", "engine/generated/VariableType.ts:1787");
+}, "VariableType::bitwise_and__Tensor", "engine/ops/native_functions/binary.yaml:605", "engine/generated/VariableType.ts:1953");
+registerKernel(ops.bitwise_and_Scalar_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.bitwise_and_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::bitwise_and_Scalar_out", "engine/ops/native_functions/binary.yaml:609", "engine/generated/VariableType.ts:1961");
 registerKernel(ops.bitwise_and_Scalar, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::bitwise_and", self) : null;
   const _result = below_autograd(() => ops.bitwise_and_Scalar.redispatch(ks.and(after_autograd_keyset), self, other));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::bitwise_and_Scalar", "engine/ops/native_functions/binary.yaml:614", "engine/generated/VariableType.ts:1788");
+}, "VariableType::bitwise_and_Scalar", "engine/ops/native_functions/binary.yaml:614", "engine/generated/VariableType.ts:1962");
 registerKernel(ops.bitwise_and_Scalar_Tensor, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(other) ? not_implemented_node("aten::bitwise_and", other) : null;
   const _result = below_autograd(() => ops.bitwise_and_Scalar_Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::bitwise_and_Scalar_Tensor", "engine/ops/native_functions/binary.yaml:619", "engine/generated/VariableType.ts:1795");
-registerKernel(ops.bitwise_or_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.bitwise_or_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::bitwise_or_Tensor_out", "engine/ops/native_functions/binary.yaml:630", "engine/generated/VariableType.ts:1802");
+}, "VariableType::bitwise_and_Scalar_Tensor", "engine/ops/native_functions/binary.yaml:619", "engine/generated/VariableType.ts:1969");
+registerKernel(ops.bitwise_or_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.bitwise_or_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::bitwise_or_Tensor_out", "engine/ops/native_functions/binary.yaml:630", "engine/generated/VariableType.ts:1976");
 registerKernel(ops.bitwise_or_Tensor, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::bitwise_or", self, other) : null;
   const _result = below_autograd(() => ops.bitwise_or_Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::bitwise_or_Tensor", "engine/ops/native_functions/binary.yaml:637", "engine/generated/VariableType.ts:1803");
+}, "VariableType::bitwise_or_Tensor", "engine/ops/native_functions/binary.yaml:637", "engine/generated/VariableType.ts:1977");
 registerKernel(ops.bitwise_or__Tensor, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(other) ? not_implemented_node("aten::bitwise_or_", other) : null;
   if (grad_fn) check_inplace(self, true);
@@ -1814,23 +1988,23 @@ registerKernel(ops.bitwise_or__Tensor, "Autograd", (ks, self, other) => {
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) rebase_history(self, grad_fn);
   return _result;
-}, "VariableType::bitwise_or__Tensor", "engine/ops/native_functions/binary.yaml:641", "engine/generated/VariableType.ts:1810");
-registerKernel(ops.bitwise_or_Scalar_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.bitwise_or_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::bitwise_or_Scalar_out", "engine/ops/native_functions/binary.yaml:645", "engine/generated/VariableType.ts:1818");
+}, "VariableType::bitwise_or__Tensor", "engine/ops/native_functions/binary.yaml:641", "engine/generated/VariableType.ts:1984");
+registerKernel(ops.bitwise_or_Scalar_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.bitwise_or_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::bitwise_or_Scalar_out", "engine/ops/native_functions/binary.yaml:645", "engine/generated/VariableType.ts:1992");
 registerKernel(ops.bitwise_or_Scalar_Tensor, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(other) ? not_implemented_node("aten::bitwise_or", other) : null;
   const _result = below_autograd(() => ops.bitwise_or_Scalar_Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::bitwise_or_Scalar_Tensor", "engine/ops/native_functions/binary.yaml:655", "engine/generated/VariableType.ts:1819");
-registerKernel(ops.bitwise_xor_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.bitwise_xor_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::bitwise_xor_Tensor_out", "engine/ops/native_functions/binary.yaml:666", "engine/generated/VariableType.ts:1826");
+}, "VariableType::bitwise_or_Scalar_Tensor", "engine/ops/native_functions/binary.yaml:655", "engine/generated/VariableType.ts:1993");
+registerKernel(ops.bitwise_xor_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.bitwise_xor_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::bitwise_xor_Tensor_out", "engine/ops/native_functions/binary.yaml:666", "engine/generated/VariableType.ts:2000");
 registerKernel(ops.bitwise_xor_Tensor, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::bitwise_xor", self, other) : null;
   const _result = below_autograd(() => ops.bitwise_xor_Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::bitwise_xor_Tensor", "engine/ops/native_functions/binary.yaml:673", "engine/generated/VariableType.ts:1827");
+}, "VariableType::bitwise_xor_Tensor", "engine/ops/native_functions/binary.yaml:673", "engine/generated/VariableType.ts:2001");
 registerKernel(ops.bitwise_xor__Tensor, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(other) ? not_implemented_node("aten::bitwise_xor_", other) : null;
   if (grad_fn) check_inplace(self, true);
@@ -1838,19 +2012,19 @@ registerKernel(ops.bitwise_xor__Tensor, "Autograd", (ks, self, other) => {
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) rebase_history(self, grad_fn);
   return _result;
-}, "VariableType::bitwise_xor__Tensor", "engine/ops/native_functions/binary.yaml:677", "engine/generated/VariableType.ts:1834");
-registerKernel(ops.bitwise_xor_Scalar_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.bitwise_xor_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::bitwise_xor_Scalar_out", "engine/ops/native_functions/binary.yaml:681", "engine/generated/VariableType.ts:1842");
+}, "VariableType::bitwise_xor__Tensor", "engine/ops/native_functions/binary.yaml:677", "engine/generated/VariableType.ts:2008");
+registerKernel(ops.bitwise_xor_Scalar_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.bitwise_xor_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::bitwise_xor_Scalar_out", "engine/ops/native_functions/binary.yaml:681", "engine/generated/VariableType.ts:2016");
 registerKernel(ops.bitwise_xor_Scalar_Tensor, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(other) ? not_implemented_node("aten::bitwise_xor", other) : null;
   const _result = below_autograd(() => ops.bitwise_xor_Scalar_Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::bitwise_xor_Scalar_Tensor", "engine/ops/native_functions/binary.yaml:691", "engine/generated/VariableType.ts:1843");
+}, "VariableType::bitwise_xor_Scalar_Tensor", "engine/ops/native_functions/binary.yaml:691", "engine/generated/VariableType.ts:2017");
 registerKernel(ops.lerp_Tensor_out, "Autograd", (ks, self, end, weight, out) => {
   if (compute_requires_grad(self, end, weight)) throw_error_out_requires_grad("lerp");
   return below_autograd(() => ops.lerp_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, end, weight, out));
-}, "VariableType::lerp_Tensor_out", "engine/ops/native_functions/binary.yaml:704", "engine/generated/VariableType.ts:1850");
+}, "VariableType::lerp_Tensor_out", "engine/ops/native_functions/binary.yaml:704", "engine/generated/VariableType.ts:2024");
 registerKernel(ops.lerp_Tensor, "Autograd", (ks, self, end, weight) => {
   const _any_requires_grad = compute_requires_grad(self, end, weight);
   let grad_fn: LerpBackward1 | null = null;
@@ -1867,7 +2041,7 @@ registerKernel(ops.lerp_Tensor, "Autograd", (ks, self, end, weight) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::lerp_Tensor", "engine/ops/native_functions/binary.yaml:710", "engine/generated/VariableType.ts:1854");
+}, "VariableType::lerp_Tensor", "engine/ops/native_functions/binary.yaml:710", "engine/generated/VariableType.ts:2028");
 registerKernel(ops.lerp__Tensor, "Autograd", (ks, self, end, weight) => {
   const _any_requires_grad = compute_requires_grad(self, end, weight);
   check_inplace(self, _any_requires_grad);
@@ -1885,11 +2059,11 @@ registerKernel(ops.lerp__Tensor, "Autograd", (ks, self, end, weight) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::lerp__Tensor", "engine/ops/native_functions/binary.yaml:714", "engine/generated/VariableType.ts:1871");
+}, "VariableType::lerp__Tensor", "engine/ops/native_functions/binary.yaml:714", "engine/generated/VariableType.ts:2045");
 registerKernel(ops.lerp_Scalar_out, "Autograd", (ks, self, end, weight, out) => {
   if (compute_requires_grad(self, end)) throw_error_out_requires_grad("lerp");
   return below_autograd(() => ops.lerp_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, end, weight, out));
-}, "VariableType::lerp_Scalar_out", "engine/ops/native_functions/binary.yaml:718", "engine/generated/VariableType.ts:1889");
+}, "VariableType::lerp_Scalar_out", "engine/ops/native_functions/binary.yaml:718", "engine/generated/VariableType.ts:2063");
 registerKernel(ops.lerp_Scalar, "Autograd", (ks, self, end, weight) => {
   const _any_requires_grad = compute_requires_grad(self, end);
   let grad_fn: LerpBackward0 | null = null;
@@ -1904,7 +2078,7 @@ registerKernel(ops.lerp_Scalar, "Autograd", (ks, self, end, weight) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::lerp_Scalar", "engine/ops/native_functions/binary.yaml:724", "engine/generated/VariableType.ts:1893");
+}, "VariableType::lerp_Scalar", "engine/ops/native_functions/binary.yaml:724", "engine/generated/VariableType.ts:2067");
 registerKernel(ops.lerp__Scalar, "Autograd", (ks, self, end, weight) => {
   const _any_requires_grad = compute_requires_grad(self, end);
   check_inplace(self, _any_requires_grad);
@@ -1920,11 +2094,11 @@ registerKernel(ops.lerp__Scalar, "Autograd", (ks, self, end, weight) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::lerp__Scalar", "engine/ops/native_functions/binary.yaml:728", "engine/generated/VariableType.ts:1908");
+}, "VariableType::lerp__Scalar", "engine/ops/native_functions/binary.yaml:728", "engine/generated/VariableType.ts:2082");
 registerKernel(ops.addcmul_out, "Autograd", (ks, self, tensor1, tensor2, value, out) => {
   if (compute_requires_grad(self, tensor1, tensor2)) throw_error_out_requires_grad("addcmul");
   return below_autograd(() => ops.addcmul_out.redispatch(ks.and(after_autograd_keyset), self, tensor1, tensor2, value, out));
-}, "VariableType::addcmul_out", "engine/ops/native_functions/binary.yaml:734", "engine/generated/VariableType.ts:1924");
+}, "VariableType::addcmul_out", "engine/ops/native_functions/binary.yaml:734", "engine/generated/VariableType.ts:2098");
 registerKernel(ops.addcmul_default, "Autograd", (ks, self, tensor1, tensor2, value) => {
   const _any_requires_grad = compute_requires_grad(self, tensor1, tensor2);
   let grad_fn: AddcmulBackward0 | null = null;
@@ -1944,7 +2118,7 @@ registerKernel(ops.addcmul_default, "Autograd", (ks, self, tensor1, tensor2, val
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::addcmul_default", "engine/ops/native_functions/binary.yaml:740", "engine/generated/VariableType.ts:1928");
+}, "VariableType::addcmul_default", "engine/ops/native_functions/binary.yaml:740", "engine/generated/VariableType.ts:2102");
 registerKernel(ops.addcmul__default, "Autograd", (ks, self, tensor1, tensor2, value) => {
   const _any_requires_grad = compute_requires_grad(self, tensor1, tensor2);
   check_inplace(self, _any_requires_grad);
@@ -1965,11 +2139,11 @@ registerKernel(ops.addcmul__default, "Autograd", (ks, self, tensor1, tensor2, va
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::addcmul__default", "engine/ops/native_functions/binary.yaml:744", "engine/generated/VariableType.ts:1948");
+}, "VariableType::addcmul__default", "engine/ops/native_functions/binary.yaml:744", "engine/generated/VariableType.ts:2122");
 registerKernel(ops.addcdiv_out, "Autograd", (ks, self, tensor1, tensor2, value, out) => {
   if (compute_requires_grad(self, tensor1, tensor2)) throw_error_out_requires_grad("addcdiv");
   return below_autograd(() => ops.addcdiv_out.redispatch(ks.and(after_autograd_keyset), self, tensor1, tensor2, value, out));
-}, "VariableType::addcdiv_out", "engine/ops/native_functions/binary.yaml:748", "engine/generated/VariableType.ts:1969");
+}, "VariableType::addcdiv_out", "engine/ops/native_functions/binary.yaml:748", "engine/generated/VariableType.ts:2143");
 registerKernel(ops.addcdiv_default, "Autograd", (ks, self, tensor1, tensor2, value) => {
   const _any_requires_grad = compute_requires_grad(self, tensor1, tensor2);
   let grad_fn: AddcdivBackward0 | null = null;
@@ -1989,7 +2163,7 @@ registerKernel(ops.addcdiv_default, "Autograd", (ks, self, tensor1, tensor2, val
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::addcdiv_default", "engine/ops/native_functions/binary.yaml:754", "engine/generated/VariableType.ts:1973");
+}, "VariableType::addcdiv_default", "engine/ops/native_functions/binary.yaml:754", "engine/generated/VariableType.ts:2147");
 registerKernel(ops.addcdiv__default, "Autograd", (ks, self, tensor1, tensor2, value) => {
   const _any_requires_grad = compute_requires_grad(self, tensor1, tensor2);
   check_inplace(self, _any_requires_grad);
@@ -2010,7 +2184,101 @@ registerKernel(ops.addcdiv__default, "Autograd", (ks, self, tensor1, tensor2, va
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::addcdiv__default", "engine/ops/native_functions/binary.yaml:758", "engine/generated/VariableType.ts:1993");
+}, "VariableType::addcdiv__default", "engine/ops/native_functions/binary.yaml:758", "engine/generated/VariableType.ts:2167");
+registerKernel(ops.xlogy_Tensor, "Autograd", (ks, self, other) => {
+  const _any_requires_grad = compute_requires_grad(self, other);
+  let grad_fn: XlogyBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new XlogyBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self, other));
+    grad_fn.self_ = new SavedVariable(self, false);
+    grad_fn.other_ = new SavedVariable(other, false);
+  }
+  const _result = below_autograd(() => ops.xlogy_Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+    note_node_created(grad_fn);
+  }
+  return _result;
+}, "VariableType::xlogy_Tensor", "engine/ops/native_functions/binary.yaml:764", "engine/generated/VariableType.ts:2188");
+registerKernel(ops.xlogy_Scalar_Self, "Autograd", (ks, self, other) => {
+  const _any_requires_grad = compute_requires_grad(other);
+  let grad_fn: XlogyBackward1 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new XlogyBackward1();
+    grad_fn.set_next_edges(collect_next_edges(other));
+    grad_fn.self = self;
+    grad_fn.other_ = new SavedVariable(other, false);
+  }
+  const _result = below_autograd(() => ops.xlogy_Scalar_Self.redispatch(ks.and(after_autograd_keyset), self, other));
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+    note_node_created(grad_fn);
+  }
+  return _result;
+}, "VariableType::xlogy_Scalar_Self", "engine/ops/native_functions/binary.yaml:768", "engine/generated/VariableType.ts:2204");
+registerKernel(ops.xlogy_Scalar_Other, "Autograd", (ks, self, other) => {
+  const _any_requires_grad = compute_requires_grad(self);
+  let grad_fn: XlogyBackward2 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new XlogyBackward2();
+    grad_fn.set_next_edges(collect_next_edges(self));
+    grad_fn.self_ = new SavedVariable(self, false);
+    grad_fn.other = other;
+  }
+  const _result = below_autograd(() => ops.xlogy_Scalar_Other.redispatch(ks.and(after_autograd_keyset), self, other));
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+    note_node_created(grad_fn);
+  }
+  return _result;
+}, "VariableType::xlogy_Scalar_Other", "engine/ops/native_functions/binary.yaml:773", "engine/generated/VariableType.ts:2220");
+registerKernel(ops.xlogy_OutTensor, "Autograd", (ks, self, other, out) => {
+  if (compute_requires_grad(self, other)) throw_error_out_requires_grad("xlogy");
+  return below_autograd(() => ops.xlogy_OutTensor.redispatch(ks.and(after_autograd_keyset), self, other, out));
+}, "VariableType::xlogy_OutTensor", "engine/ops/native_functions/binary.yaml:778", "engine/generated/VariableType.ts:2236");
+registerKernel(ops.xlogy_OutScalar_Self, "Autograd", (ks, self, other, out) => {
+  if (compute_requires_grad(other)) throw_error_out_requires_grad("xlogy");
+  return below_autograd(() => ops.xlogy_OutScalar_Self.redispatch(ks.and(after_autograd_keyset), self, other, out));
+}, "VariableType::xlogy_OutScalar_Self", "engine/ops/native_functions/binary.yaml:785", "engine/generated/VariableType.ts:2240");
+registerKernel(ops.xlogy_OutScalar_Other, "Autograd", (ks, self, other, out) => {
+  if (compute_requires_grad(self)) throw_error_out_requires_grad("xlogy");
+  return below_autograd(() => ops.xlogy_OutScalar_Other.redispatch(ks.and(after_autograd_keyset), self, other, out));
+}, "VariableType::xlogy_OutScalar_Other", "engine/ops/native_functions/binary.yaml:790", "engine/generated/VariableType.ts:2244");
+registerKernel(ops.xlogy__Tensor, "Autograd", (ks, self, other) => {
+  const _any_requires_grad = compute_requires_grad(self, other);
+  check_inplace(self, _any_requires_grad);
+  let grad_fn: XlogyBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new XlogyBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self, other));
+    grad_fn.self_ = new SavedVariable(clone_default.call(self, null) as Tensor, false);
+    grad_fn.other_ = new SavedVariable(other, false);
+  }
+  const _result = below_autograd(() => ops.xlogy__Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
+  if (grad_fn) {
+    rebase_history(self, grad_fn);
+    note_node_created(grad_fn);
+  }
+  return _result;
+}, "VariableType::xlogy__Tensor", "engine/ops/native_functions/binary.yaml:795", "engine/generated/VariableType.ts:2248");
+registerKernel(ops.xlogy__Scalar_Other, "Autograd", (ks, self, other) => {
+  const _any_requires_grad = compute_requires_grad(self);
+  check_inplace(self, _any_requires_grad);
+  let grad_fn: XlogyBackward2 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new XlogyBackward2();
+    grad_fn.set_next_edges(collect_next_edges(self));
+    grad_fn.self_ = new SavedVariable(clone_default.call(self, null) as Tensor, false);
+    grad_fn.other = other;
+  }
+  const _result = below_autograd(() => ops.xlogy__Scalar_Other.redispatch(ks.and(after_autograd_keyset), self, other));
+  if (grad_fn) {
+    rebase_history(self, grad_fn);
+    note_node_created(grad_fn);
+  }
+  return _result;
+}, "VariableType::xlogy__Scalar_Other", "engine/ops/native_functions/binary.yaml:799", "engine/generated/VariableType.ts:2265");
 registerKernel(ops.convolution_default, "Autograd", (ks, input, weight, bias, stride, padding, dilation, transposed, output_padding, groups) => {
   const _any_requires_grad = compute_requires_grad(input, weight, bias);
   let grad_fn: ConvolutionBackward0 | null = null;
@@ -2032,37 +2300,37 @@ registerKernel(ops.convolution_default, "Autograd", (ks, input, weight, bias, st
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::convolution_default", "engine/ops/native_functions/conv.yaml:45", "engine/generated/VariableType.ts:2014");
+}, "VariableType::convolution_default", "engine/ops/native_functions/conv.yaml:45", "engine/generated/VariableType.ts:2282");
 registerKernel(ops._convolution_default, "Autograd", (ks, input, weight, bias, stride, padding, dilation, transposed, output_padding, groups, benchmark, deterministic, cudnn_enabled, allow_tf32) => {
   const grad_fn = compute_requires_grad(input, weight, bias) ? not_implemented_node("aten::_convolution", input, weight, bias) : null;
   const _result = below_autograd(() => ops._convolution_default.redispatch(ks.and(after_autograd_keyset), input, weight, bias, stride, padding, dilation, transposed, output_padding, groups, benchmark, deterministic, cudnn_enabled, allow_tf32));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::_convolution_default", "engine/ops/native_functions/conv.yaml:51", "engine/generated/VariableType.ts:2036");
-registerKernel(ops._slow_conv2d_forward_output, "Autograd", (ks, self, weight, kernel_size, bias, stride, padding, output) => below_autograd(() => ops._slow_conv2d_forward_output.redispatch(ks.and(after_autograd_keyset), self, weight, kernel_size, bias, stride, padding, output)), "VariableType::_slow_conv2d_forward_output", "engine/ops/native_functions/conv.yaml:78", "engine/generated/VariableType.ts:2043");
+}, "VariableType::_convolution_default", "engine/ops/native_functions/conv.yaml:51", "engine/generated/VariableType.ts:2304");
+registerKernel(ops._slow_conv2d_forward_output, "Autograd", (ks, self, weight, kernel_size, bias, stride, padding, output) => below_autograd(() => ops._slow_conv2d_forward_output.redispatch(ks.and(after_autograd_keyset), self, weight, kernel_size, bias, stride, padding, output)), "VariableType::_slow_conv2d_forward_output", "engine/ops/native_functions/conv.yaml:78", "engine/generated/VariableType.ts:2311");
 registerKernel(ops._slow_conv2d_forward_default, "Autograd", (ks, self, weight, kernel_size, bias, stride, padding) => {
   const grad_fn = compute_requires_grad(self, weight, bias) ? not_implemented_node("aten::_slow_conv2d_forward", self, weight, bias) : null;
   const _result = below_autograd(() => ops._slow_conv2d_forward_default.redispatch(ks.and(after_autograd_keyset), self, weight, kernel_size, bias, stride, padding));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::_slow_conv2d_forward_default", "engine/ops/native_functions/conv.yaml:83", "engine/generated/VariableType.ts:2044");
+}, "VariableType::_slow_conv2d_forward_default", "engine/ops/native_functions/conv.yaml:83", "engine/generated/VariableType.ts:2312");
 registerKernel(ops.slow_conv_dilated2d_default, "Autograd", (ks, self, weight, kernel_size, bias, stride, padding, dilation) => {
   const grad_fn = compute_requires_grad(self, weight, bias) ? not_implemented_node("aten::slow_conv_dilated2d", self, weight, bias) : null;
   const _result = below_autograd(() => ops.slow_conv_dilated2d_default.redispatch(ks.and(after_autograd_keyset), self, weight, kernel_size, bias, stride, padding, dilation));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::slow_conv_dilated2d_default", "engine/ops/native_functions/conv.yaml:88", "engine/generated/VariableType.ts:2051");
-registerKernel(ops.slow_conv_transpose2d_out, "Autograd", (ks, self, weight, kernel_size, bias, stride, padding, output_padding, dilation, out) => below_autograd(() => ops.slow_conv_transpose2d_out.redispatch(ks.and(after_autograd_keyset), self, weight, kernel_size, bias, stride, padding, output_padding, dilation, out)), "VariableType::slow_conv_transpose2d_out", "engine/ops/native_functions/conv.yaml:94", "engine/generated/VariableType.ts:2058");
+}, "VariableType::slow_conv_dilated2d_default", "engine/ops/native_functions/conv.yaml:88", "engine/generated/VariableType.ts:2319");
+registerKernel(ops.slow_conv_transpose2d_out, "Autograd", (ks, self, weight, kernel_size, bias, stride, padding, output_padding, dilation, out) => below_autograd(() => ops.slow_conv_transpose2d_out.redispatch(ks.and(after_autograd_keyset), self, weight, kernel_size, bias, stride, padding, output_padding, dilation, out)), "VariableType::slow_conv_transpose2d_out", "engine/ops/native_functions/conv.yaml:94", "engine/generated/VariableType.ts:2326");
 registerKernel(ops.slow_conv_transpose2d_default, "Autograd", (ks, self, weight, kernel_size, bias, stride, padding, output_padding, dilation) => {
   const grad_fn = compute_requires_grad(self, weight, bias) ? not_implemented_node("aten::slow_conv_transpose2d", self, weight, bias) : null;
   const _result = below_autograd(() => ops.slow_conv_transpose2d_default.redispatch(ks.and(after_autograd_keyset), self, weight, kernel_size, bias, stride, padding, output_padding, dilation));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::slow_conv_transpose2d_default", "engine/ops/native_functions/conv.yaml:100", "engine/generated/VariableType.ts:2059");
+}, "VariableType::slow_conv_transpose2d_default", "engine/ops/native_functions/conv.yaml:100", "engine/generated/VariableType.ts:2327");
 registerKernel(ops.index_Tensor, "Autograd", (ks, self, indices) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: IndexBackward0 | null = null;
@@ -2079,11 +2347,11 @@ registerKernel(ops.index_Tensor, "Autograd", (ks, self, indices) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::index_Tensor", "engine/ops/native_functions/index.yaml:20", "engine/generated/VariableType.ts:2066");
+}, "VariableType::index_Tensor", "engine/ops/native_functions/index.yaml:20", "engine/generated/VariableType.ts:2334");
 registerKernel(ops.index_Tensor_out, "Autograd", (ks, self, indices, out) => {
   if (compute_requires_grad(self, indices)) throw_error_out_requires_grad("index");
   return below_autograd(() => ops.index_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, indices, out));
-}, "VariableType::index_Tensor_out", "engine/ops/native_functions/index.yaml:26", "engine/generated/VariableType.ts:2083");
+}, "VariableType::index_Tensor_out", "engine/ops/native_functions/index.yaml:26", "engine/generated/VariableType.ts:2351");
 registerKernel(ops.index_put__default, "Autograd", (ks, self, indices, values, accumulate) => {
   const _any_requires_grad = compute_requires_grad(self, values);
   check_inplace(self, _any_requires_grad);
@@ -2101,7 +2369,7 @@ registerKernel(ops.index_put__default, "Autograd", (ks, self, indices, values, a
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::index_put__default", "engine/ops/native_functions/index.yaml:33", "engine/generated/VariableType.ts:2087");
+}, "VariableType::index_put__default", "engine/ops/native_functions/index.yaml:33", "engine/generated/VariableType.ts:2355");
 registerKernel(ops.index_put_default, "Autograd", (ks, self, indices, values, accumulate) => {
   const _any_requires_grad = compute_requires_grad(self, values);
   let grad_fn: IndexPutBackward0 | null = null;
@@ -2118,7 +2386,7 @@ registerKernel(ops.index_put_default, "Autograd", (ks, self, indices, values, ac
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::index_put_default", "engine/ops/native_functions/index.yaml:40", "engine/generated/VariableType.ts:2105");
+}, "VariableType::index_put_default", "engine/ops/native_functions/index.yaml:40", "engine/generated/VariableType.ts:2373");
 registerKernel(ops._index_put_impl__default, "Autograd", (ks, self, indices, values, accumulate, unsafe) => {
   const _any_requires_grad = compute_requires_grad(self, values);
   check_inplace(self, _any_requires_grad);
@@ -2136,11 +2404,11 @@ registerKernel(ops._index_put_impl__default, "Autograd", (ks, self, indices, val
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::_index_put_impl__default", "engine/ops/native_functions/index.yaml:46", "engine/generated/VariableType.ts:2122");
+}, "VariableType::_index_put_impl__default", "engine/ops/native_functions/index.yaml:46", "engine/generated/VariableType.ts:2390");
 registerKernel(ops.index_select_out, "Autograd", (ks, self, dim, index, out) => {
   if (compute_requires_grad(self, index)) throw_error_out_requires_grad("index_select");
   return below_autograd(() => ops.index_select_out.redispatch(ks.and(after_autograd_keyset), self, dim, index, out));
-}, "VariableType::index_select_out", "engine/ops/native_functions/index.yaml:56", "engine/generated/VariableType.ts:2140");
+}, "VariableType::index_select_out", "engine/ops/native_functions/index.yaml:56", "engine/generated/VariableType.ts:2408");
 registerKernel(ops.index_select_default, "Autograd", (ks, self, dim, index) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: IndexSelectBackward0 | null = null;
@@ -2157,11 +2425,11 @@ registerKernel(ops.index_select_default, "Autograd", (ks, self, dim, index) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::index_select_default", "engine/ops/native_functions/index.yaml:60", "engine/generated/VariableType.ts:2144");
+}, "VariableType::index_select_default", "engine/ops/native_functions/index.yaml:60", "engine/generated/VariableType.ts:2412");
 registerKernel(ops.take_out, "Autograd", (ks, self, index, out) => {
   if (compute_requires_grad(self, index)) throw_error_out_requires_grad("take");
   return below_autograd(() => ops.take_out.redispatch(ks.and(after_autograd_keyset), self, index, out));
-}, "VariableType::take_out", "engine/ops/native_functions/index.yaml:65", "engine/generated/VariableType.ts:2161");
+}, "VariableType::take_out", "engine/ops/native_functions/index.yaml:65", "engine/generated/VariableType.ts:2429");
 registerKernel(ops.take_default, "Autograd", (ks, self, index) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: TakeBackward0 | null = null;
@@ -2177,11 +2445,11 @@ registerKernel(ops.take_default, "Autograd", (ks, self, index) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::take_default", "engine/ops/native_functions/index.yaml:69", "engine/generated/VariableType.ts:2165");
+}, "VariableType::take_default", "engine/ops/native_functions/index.yaml:69", "engine/generated/VariableType.ts:2433");
 registerKernel(ops.gather_out, "Autograd", (ks, self, dim, index, sparse_grad, out) => {
   if (compute_requires_grad(self, index)) throw_error_out_requires_grad("gather");
   return below_autograd(() => ops.gather_out.redispatch(ks.and(after_autograd_keyset), self, dim, index, sparse_grad, out));
-}, "VariableType::gather_out", "engine/ops/native_functions/index.yaml:76", "engine/generated/VariableType.ts:2181");
+}, "VariableType::gather_out", "engine/ops/native_functions/index.yaml:76", "engine/generated/VariableType.ts:2449");
 registerKernel(ops.gather_default, "Autograd", (ks, self, dim, index, sparse_grad) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: GatherBackward0 | null = null;
@@ -2199,7 +2467,7 @@ registerKernel(ops.gather_default, "Autograd", (ks, self, dim, index, sparse_gra
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::gather_default", "engine/ops/native_functions/index.yaml:81", "engine/generated/VariableType.ts:2185");
+}, "VariableType::gather_default", "engine/ops/native_functions/index.yaml:81", "engine/generated/VariableType.ts:2453");
 registerKernel(ops.scatter_src, "Autograd", (ks, self, dim, index, src) => {
   const _any_requires_grad = compute_requires_grad(self, src);
   let grad_fn: ScatterBackward0 | null = null;
@@ -2215,7 +2483,7 @@ registerKernel(ops.scatter_src, "Autograd", (ks, self, dim, index, src) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::scatter_src", "engine/ops/native_functions/index.yaml:85", "engine/generated/VariableType.ts:2203");
+}, "VariableType::scatter_src", "engine/ops/native_functions/index.yaml:85", "engine/generated/VariableType.ts:2471");
 registerKernel(ops.scatter__src, "Autograd", (ks, self, dim, index, src) => {
   const _any_requires_grad = compute_requires_grad(self, src);
   check_inplace(self, _any_requires_grad);
@@ -2232,11 +2500,11 @@ registerKernel(ops.scatter__src, "Autograd", (ks, self, dim, index, src) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::scatter__src", "engine/ops/native_functions/index.yaml:89", "engine/generated/VariableType.ts:2219");
+}, "VariableType::scatter__src", "engine/ops/native_functions/index.yaml:89", "engine/generated/VariableType.ts:2487");
 registerKernel(ops.scatter_src_out, "Autograd", (ks, self, dim, index, src, out) => {
   if (compute_requires_grad(self, index, src)) throw_error_out_requires_grad("scatter");
   return below_autograd(() => ops.scatter_src_out.redispatch(ks.and(after_autograd_keyset), self, dim, index, src, out));
-}, "VariableType::scatter_src_out", "engine/ops/native_functions/index.yaml:93", "engine/generated/VariableType.ts:2236");
+}, "VariableType::scatter_src_out", "engine/ops/native_functions/index.yaml:93", "engine/generated/VariableType.ts:2504");
 registerKernel(ops.scatter_value, "Autograd", (ks, self, dim, index, value) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: ScatterBackward1 | null = null;
@@ -2252,7 +2520,7 @@ registerKernel(ops.scatter_value, "Autograd", (ks, self, dim, index, value) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::scatter_value", "engine/ops/native_functions/index.yaml:99", "engine/generated/VariableType.ts:2240");
+}, "VariableType::scatter_value", "engine/ops/native_functions/index.yaml:99", "engine/generated/VariableType.ts:2508");
 registerKernel(ops.scatter__value, "Autograd", (ks, self, dim, index, value) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -2269,18 +2537,18 @@ registerKernel(ops.scatter__value, "Autograd", (ks, self, dim, index, value) => 
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::scatter__value", "engine/ops/native_functions/index.yaml:103", "engine/generated/VariableType.ts:2256");
+}, "VariableType::scatter__value", "engine/ops/native_functions/index.yaml:103", "engine/generated/VariableType.ts:2524");
 registerKernel(ops.scatter_value_out, "Autograd", (ks, self, dim, index, value, out) => {
   if (compute_requires_grad(self, index)) throw_error_out_requires_grad("scatter");
   return below_autograd(() => ops.scatter_value_out.redispatch(ks.and(after_autograd_keyset), self, dim, index, value, out));
-}, "VariableType::scatter_value_out", "engine/ops/native_functions/index.yaml:107", "engine/generated/VariableType.ts:2273");
+}, "VariableType::scatter_value_out", "engine/ops/native_functions/index.yaml:107", "engine/generated/VariableType.ts:2541");
 registerKernel(ops.scatter_reduce, "Autograd", (ks, self, dim, index, src, reduce) => {
   const grad_fn = compute_requires_grad(self, index, src) ? not_implemented_node("aten::scatter", self, index, src) : null;
   const _result = below_autograd(() => ops.scatter_reduce.redispatch(ks.and(after_autograd_keyset), self, dim, index, src, reduce));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::scatter_reduce", "engine/ops/native_functions/index.yaml:113", "engine/generated/VariableType.ts:2277");
+}, "VariableType::scatter_reduce", "engine/ops/native_functions/index.yaml:113", "engine/generated/VariableType.ts:2545");
 registerKernel(ops.scatter__reduce, "Autograd", (ks, self, dim, index, src, reduce) => {
   const grad_fn = compute_requires_grad(index, src) ? not_implemented_node("aten::scatter_", index, src) : null;
   if (grad_fn) check_inplace(self, true);
@@ -2288,18 +2556,18 @@ registerKernel(ops.scatter__reduce, "Autograd", (ks, self, dim, index, src, redu
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) rebase_history(self, grad_fn);
   return _result;
-}, "VariableType::scatter__reduce", "engine/ops/native_functions/index.yaml:117", "engine/generated/VariableType.ts:2284");
+}, "VariableType::scatter__reduce", "engine/ops/native_functions/index.yaml:117", "engine/generated/VariableType.ts:2552");
 registerKernel(ops.scatter_reduce_out, "Autograd", (ks, self, dim, index, src, reduce, out) => {
   if (compute_requires_grad(self, index, src)) throw_error_out_requires_grad("scatter");
   return below_autograd(() => ops.scatter_reduce_out.redispatch(ks.and(after_autograd_keyset), self, dim, index, src, reduce, out));
-}, "VariableType::scatter_reduce_out", "engine/ops/native_functions/index.yaml:121", "engine/generated/VariableType.ts:2292");
+}, "VariableType::scatter_reduce_out", "engine/ops/native_functions/index.yaml:121", "engine/generated/VariableType.ts:2560");
 registerKernel(ops.scatter_value_reduce, "Autograd", (ks, self, dim, index, value, reduce) => {
   const grad_fn = compute_requires_grad(self, index) ? not_implemented_node("aten::scatter", self, index) : null;
   const _result = below_autograd(() => ops.scatter_value_reduce.redispatch(ks.and(after_autograd_keyset), self, dim, index, value, reduce));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::scatter_value_reduce", "engine/ops/native_functions/index.yaml:127", "engine/generated/VariableType.ts:2296");
+}, "VariableType::scatter_value_reduce", "engine/ops/native_functions/index.yaml:127", "engine/generated/VariableType.ts:2564");
 registerKernel(ops.scatter__value_reduce, "Autograd", (ks, self, dim, index, value, reduce) => {
   const grad_fn = compute_requires_grad(index) ? not_implemented_node("aten::scatter_", index) : null;
   if (grad_fn) check_inplace(self, true);
@@ -2307,11 +2575,11 @@ registerKernel(ops.scatter__value_reduce, "Autograd", (ks, self, dim, index, val
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) rebase_history(self, grad_fn);
   return _result;
-}, "VariableType::scatter__value_reduce", "engine/ops/native_functions/index.yaml:131", "engine/generated/VariableType.ts:2303");
+}, "VariableType::scatter__value_reduce", "engine/ops/native_functions/index.yaml:131", "engine/generated/VariableType.ts:2571");
 registerKernel(ops.scatter_value_reduce_out, "Autograd", (ks, self, dim, index, value, reduce, out) => {
   if (compute_requires_grad(self, index)) throw_error_out_requires_grad("scatter");
   return below_autograd(() => ops.scatter_value_reduce_out.redispatch(ks.and(after_autograd_keyset), self, dim, index, value, reduce, out));
-}, "VariableType::scatter_value_reduce_out", "engine/ops/native_functions/index.yaml:135", "engine/generated/VariableType.ts:2311");
+}, "VariableType::scatter_value_reduce_out", "engine/ops/native_functions/index.yaml:135", "engine/generated/VariableType.ts:2579");
 registerKernel(ops.scatter_add_default, "Autograd", (ks, self, dim, index, src) => {
   const _any_requires_grad = compute_requires_grad(self, src);
   let grad_fn: ScatterAddBackward0 | null = null;
@@ -2327,7 +2595,7 @@ registerKernel(ops.scatter_add_default, "Autograd", (ks, self, dim, index, src) 
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::scatter_add_default", "engine/ops/native_functions/index.yaml:141", "engine/generated/VariableType.ts:2315");
+}, "VariableType::scatter_add_default", "engine/ops/native_functions/index.yaml:141", "engine/generated/VariableType.ts:2583");
 registerKernel(ops.scatter_add__default, "Autograd", (ks, self, dim, index, src) => {
   const _any_requires_grad = compute_requires_grad(self, src);
   check_inplace(self, _any_requires_grad);
@@ -2344,11 +2612,11 @@ registerKernel(ops.scatter_add__default, "Autograd", (ks, self, dim, index, src)
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::scatter_add__default", "engine/ops/native_functions/index.yaml:145", "engine/generated/VariableType.ts:2331");
+}, "VariableType::scatter_add__default", "engine/ops/native_functions/index.yaml:145", "engine/generated/VariableType.ts:2599");
 registerKernel(ops.scatter_add_out, "Autograd", (ks, self, dim, index, src, out) => {
   if (compute_requires_grad(self, index, src)) throw_error_out_requires_grad("scatter_add");
   return below_autograd(() => ops.scatter_add_out.redispatch(ks.and(after_autograd_keyset), self, dim, index, src, out));
-}, "VariableType::scatter_add_out", "engine/ops/native_functions/index.yaml:149", "engine/generated/VariableType.ts:2348");
+}, "VariableType::scatter_add_out", "engine/ops/native_functions/index.yaml:149", "engine/generated/VariableType.ts:2616");
 registerKernel(ops.scatter_reduce_two, "Autograd", (ks, self, dim, index, src, reduce, include_self) => {
   const _any_requires_grad = compute_requires_grad(self, src);
   let grad_fn: ScatterReduceBackward0 | null = null;
@@ -2369,7 +2637,7 @@ registerKernel(ops.scatter_reduce_two, "Autograd", (ks, self, dim, index, src, r
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::scatter_reduce_two", "engine/ops/native_functions/index.yaml:155", "engine/generated/VariableType.ts:2352");
+}, "VariableType::scatter_reduce_two", "engine/ops/native_functions/index.yaml:155", "engine/generated/VariableType.ts:2620");
 registerKernel(ops.scatter_reduce__two, "Autograd", (ks, self, dim, index, src, reduce, include_self) => {
   const _any_requires_grad = compute_requires_grad(self, src);
   check_inplace(self, _any_requires_grad);
@@ -2391,15 +2659,15 @@ registerKernel(ops.scatter_reduce__two, "Autograd", (ks, self, dim, index, src, 
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::scatter_reduce__two", "engine/ops/native_functions/index.yaml:159", "engine/generated/VariableType.ts:2373");
+}, "VariableType::scatter_reduce__two", "engine/ops/native_functions/index.yaml:159", "engine/generated/VariableType.ts:2641");
 registerKernel(ops.scatter_reduce_two_out, "Autograd", (ks, self, dim, index, src, reduce, include_self, out) => {
   if (compute_requires_grad(self, index, src)) throw_error_out_requires_grad("scatter_reduce");
   return below_autograd(() => ops.scatter_reduce_two_out.redispatch(ks.and(after_autograd_keyset), self, dim, index, src, reduce, include_self, out));
-}, "VariableType::scatter_reduce_two_out", "engine/ops/native_functions/index.yaml:163", "engine/generated/VariableType.ts:2395");
+}, "VariableType::scatter_reduce_two_out", "engine/ops/native_functions/index.yaml:163", "engine/generated/VariableType.ts:2663");
 registerKernel(ops.index_add_out, "Autograd", (ks, self, dim, index, source, alpha, out) => {
   if (compute_requires_grad(self, index, source)) throw_error_out_requires_grad("index_add");
   return below_autograd(() => ops.index_add_out.redispatch(ks.and(after_autograd_keyset), self, dim, index, source, alpha, out));
-}, "VariableType::index_add_out", "engine/ops/native_functions/index.yaml:171", "engine/generated/VariableType.ts:2399");
+}, "VariableType::index_add_out", "engine/ops/native_functions/index.yaml:171", "engine/generated/VariableType.ts:2667");
 registerKernel(ops.index_add__default, "Autograd", (ks, self, dim, index, source, alpha) => {
   const _any_requires_grad = compute_requires_grad(self, source);
   check_inplace(self, _any_requires_grad);
@@ -2419,7 +2687,7 @@ registerKernel(ops.index_add__default, "Autograd", (ks, self, dim, index, source
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::index_add__default", "engine/ops/native_functions/index.yaml:178", "engine/generated/VariableType.ts:2403");
+}, "VariableType::index_add__default", "engine/ops/native_functions/index.yaml:178", "engine/generated/VariableType.ts:2671");
 registerKernel(ops.index_add_default, "Autograd", (ks, self, dim, index, source, alpha) => {
   const _any_requires_grad = compute_requires_grad(self, source);
   let grad_fn: IndexAddBackward0 | null = null;
@@ -2438,7 +2706,7 @@ registerKernel(ops.index_add_default, "Autograd", (ks, self, dim, index, source,
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::index_add_default", "engine/ops/native_functions/index.yaml:182", "engine/generated/VariableType.ts:2423");
+}, "VariableType::index_add_default", "engine/ops/native_functions/index.yaml:182", "engine/generated/VariableType.ts:2691");
 registerKernel(ops.index_fill__int_Scalar, "Autograd", (ks, self, dim, index, value) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -2455,7 +2723,7 @@ registerKernel(ops.index_fill__int_Scalar, "Autograd", (ks, self, dim, index, va
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::index_fill__int_Scalar", "engine/ops/native_functions/index.yaml:186", "engine/generated/VariableType.ts:2442");
+}, "VariableType::index_fill__int_Scalar", "engine/ops/native_functions/index.yaml:186", "engine/generated/VariableType.ts:2710");
 registerKernel(ops.index_fill_int_Scalar, "Autograd", (ks, self, dim, index, value) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: IndexFillBackward0 | null = null;
@@ -2471,7 +2739,7 @@ registerKernel(ops.index_fill_int_Scalar, "Autograd", (ks, self, dim, index, val
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::index_fill_int_Scalar", "engine/ops/native_functions/index.yaml:194", "engine/generated/VariableType.ts:2459");
+}, "VariableType::index_fill_int_Scalar", "engine/ops/native_functions/index.yaml:194", "engine/generated/VariableType.ts:2727");
 registerKernel(ops.index_fill__int_Tensor, "Autograd", (ks, self, dim, index, value) => {
   const _any_requires_grad = compute_requires_grad(self, value);
   check_inplace(self, _any_requires_grad);
@@ -2488,7 +2756,7 @@ registerKernel(ops.index_fill__int_Tensor, "Autograd", (ks, self, dim, index, va
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::index_fill__int_Tensor", "engine/ops/native_functions/index.yaml:200", "engine/generated/VariableType.ts:2475");
+}, "VariableType::index_fill__int_Tensor", "engine/ops/native_functions/index.yaml:200", "engine/generated/VariableType.ts:2743");
 registerKernel(ops.index_fill_int_Tensor, "Autograd", (ks, self, dim, index, value) => {
   const _any_requires_grad = compute_requires_grad(self, value);
   let grad_fn: IndexFillBackward1 | null = null;
@@ -2504,7 +2772,7 @@ registerKernel(ops.index_fill_int_Tensor, "Autograd", (ks, self, dim, index, val
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::index_fill_int_Tensor", "engine/ops/native_functions/index.yaml:208", "engine/generated/VariableType.ts:2492");
+}, "VariableType::index_fill_int_Tensor", "engine/ops/native_functions/index.yaml:208", "engine/generated/VariableType.ts:2760");
 registerKernel(ops.masked_fill__Scalar, "Autograd", (ks, self, mask, value) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -2520,7 +2788,7 @@ registerKernel(ops.masked_fill__Scalar, "Autograd", (ks, self, mask, value) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::masked_fill__Scalar", "engine/ops/native_functions/index.yaml:216", "engine/generated/VariableType.ts:2508");
+}, "VariableType::masked_fill__Scalar", "engine/ops/native_functions/index.yaml:216", "engine/generated/VariableType.ts:2776");
 registerKernel(ops.masked_fill_Scalar, "Autograd", (ks, self, mask, value) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: MaskedFillBackward0 | null = null;
@@ -2535,7 +2803,7 @@ registerKernel(ops.masked_fill_Scalar, "Autograd", (ks, self, mask, value) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::masked_fill_Scalar", "engine/ops/native_functions/index.yaml:224", "engine/generated/VariableType.ts:2524");
+}, "VariableType::masked_fill_Scalar", "engine/ops/native_functions/index.yaml:224", "engine/generated/VariableType.ts:2792");
 registerKernel(ops.masked_fill__Tensor, "Autograd", (ks, self, mask, value) => {
   const _any_requires_grad = compute_requires_grad(self, value);
   check_inplace(self, _any_requires_grad);
@@ -2551,7 +2819,7 @@ registerKernel(ops.masked_fill__Tensor, "Autograd", (ks, self, mask, value) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::masked_fill__Tensor", "engine/ops/native_functions/index.yaml:230", "engine/generated/VariableType.ts:2539");
+}, "VariableType::masked_fill__Tensor", "engine/ops/native_functions/index.yaml:230", "engine/generated/VariableType.ts:2807");
 registerKernel(ops.masked_fill_Tensor, "Autograd", (ks, self, mask, value) => {
   const _any_requires_grad = compute_requires_grad(self, value);
   let grad_fn: MaskedFillBackward1 | null = null;
@@ -2566,11 +2834,11 @@ registerKernel(ops.masked_fill_Tensor, "Autograd", (ks, self, mask, value) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::masked_fill_Tensor", "engine/ops/native_functions/index.yaml:238", "engine/generated/VariableType.ts:2555");
+}, "VariableType::masked_fill_Tensor", "engine/ops/native_functions/index.yaml:238", "engine/generated/VariableType.ts:2823");
 registerKernel(ops.masked_select_out, "Autograd", (ks, self, mask, out) => {
   if (compute_requires_grad(self, mask)) throw_error_out_requires_grad("masked_select");
   return below_autograd(() => ops.masked_select_out.redispatch(ks.and(after_autograd_keyset), self, mask, out));
-}, "VariableType::masked_select_out", "engine/ops/native_functions/index.yaml:244", "engine/generated/VariableType.ts:2570");
+}, "VariableType::masked_select_out", "engine/ops/native_functions/index.yaml:244", "engine/generated/VariableType.ts:2838");
 registerKernel(ops.masked_select_default, "Autograd", (ks, self, mask) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: MaskedSelectBackward0 | null = null;
@@ -2586,15 +2854,15 @@ registerKernel(ops.masked_select_default, "Autograd", (ks, self, mask) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::masked_select_default", "engine/ops/native_functions/index.yaml:249", "engine/generated/VariableType.ts:2574");
-registerKernel(ops.nonzero_out, "Autograd", (ks, self, out) => below_autograd(() => ops.nonzero_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::nonzero_out", "engine/ops/native_functions/index.yaml:257", "engine/generated/VariableType.ts:2590");
+}, "VariableType::masked_select_default", "engine/ops/native_functions/index.yaml:249", "engine/generated/VariableType.ts:2842");
+registerKernel(ops.nonzero_out, "Autograd", (ks, self, out) => below_autograd(() => ops.nonzero_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::nonzero_out", "engine/ops/native_functions/index.yaml:257", "engine/generated/VariableType.ts:2858");
 registerKernel(ops.nonzero_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::nonzero", self) : null;
   const _result = below_autograd(() => ops.nonzero_default.redispatch(ks.and(after_autograd_keyset), self));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::nonzero_default", "engine/ops/native_functions/index.yaml:262", "engine/generated/VariableType.ts:2591");
+}, "VariableType::nonzero_default", "engine/ops/native_functions/index.yaml:262", "engine/generated/VariableType.ts:2859");
 registerKernel(ops.embedding_default, "Autograd", (ks, weight, indices, padding_idx, scale_grad_by_freq, sparse) => {
   const _any_requires_grad = compute_requires_grad(weight);
   let grad_fn: EmbeddingBackward0 | null = null;
@@ -2612,7 +2880,7 @@ registerKernel(ops.embedding_default, "Autograd", (ks, weight, indices, padding_
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::embedding_default", "engine/ops/native_functions/index.yaml:281", "engine/generated/VariableType.ts:2598");
+}, "VariableType::embedding_default", "engine/ops/native_functions/index.yaml:281", "engine/generated/VariableType.ts:2866");
 registerKernel(ops.embedding_renorm__default, "Autograd", (ks, self, indices, max_norm, norm_type) => {
   const grad_fn = compute_requires_grad(indices) ? not_implemented_node("aten::embedding_renorm_", indices) : null;
   if (grad_fn) check_inplace(self, true);
@@ -2620,14 +2888,14 @@ registerKernel(ops.embedding_renorm__default, "Autograd", (ks, self, indices, ma
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) rebase_history(self, grad_fn);
   return _result;
-}, "VariableType::embedding_renorm__default", "engine/ops/native_functions/index.yaml:286", "engine/generated/VariableType.ts:2616");
+}, "VariableType::embedding_renorm__default", "engine/ops/native_functions/index.yaml:286", "engine/generated/VariableType.ts:2884");
 registerKernel(ops.lift_fresh_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::lift_fresh", self) : null;
   const _result = below_autograd(() => ops.lift_fresh_default.redispatch(ks.and(after_autograd_keyset), self));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::lift_fresh_default", "engine/ops/native_functions/index.yaml:303", "engine/generated/VariableType.ts:2624");
+}, "VariableType::lift_fresh_default", "engine/ops/native_functions/index.yaml:303", "engine/generated/VariableType.ts:2892");
 registerKernel(ops.fill__Tensor, "Autograd", (ks, self, value) => {
   const _any_requires_grad = compute_requires_grad(self, value);
   check_inplace(self, _any_requires_grad);
@@ -2642,15 +2910,15 @@ registerKernel(ops.fill__Tensor, "Autograd", (ks, self, value) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::fill__Tensor", "engine/ops/native_functions/index.yaml:307", "engine/generated/VariableType.ts:2631");
-registerKernel(ops.empty_names, "Autograd", (ks, size, names, dtype, layout, device, pin_memory, memory_format) => below_autograd(() => ops.empty_names.redispatch(ks.and(after_autograd_keyset), size, names, dtype, layout, device, pin_memory, memory_format)), "VariableType::empty_names", "engine/ops/native_functions/index.yaml:317", "engine/generated/VariableType.ts:2646");
+}, "VariableType::fill__Tensor", "engine/ops/native_functions/index.yaml:307", "engine/generated/VariableType.ts:2899");
+registerKernel(ops.empty_names, "Autograd", (ks, size, names, dtype, layout, device, pin_memory, memory_format) => below_autograd(() => ops.empty_names.redispatch(ks.and(after_autograd_keyset), size, names, dtype, layout, device, pin_memory, memory_format)), "VariableType::empty_names", "engine/ops/native_functions/index.yaml:317", "engine/generated/VariableType.ts:2914");
 registerKernel(ops._local_scalar_dense_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::_local_scalar_dense", self) : null;
   const _result = below_autograd(() => ops._local_scalar_dense_default.redispatch(ks.and(after_autograd_keyset), self));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::_local_scalar_dense_default", "engine/ops/native_functions/index.yaml:332", "engine/generated/VariableType.ts:2647");
+}, "VariableType::_local_scalar_dense_default", "engine/ops/native_functions/index.yaml:332", "engine/generated/VariableType.ts:2915");
 registerKernel(ops.cat_default, "Autograd", (ks, tensors, dim) => {
   const _any_requires_grad = compute_requires_grad(tensors);
   let grad_fn: CatBackward0 | null = null;
@@ -2668,11 +2936,11 @@ registerKernel(ops.cat_default, "Autograd", (ks, tensors, dim) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::cat_default", "engine/ops/native_functions/join.yaml:15", "engine/generated/VariableType.ts:2654");
+}, "VariableType::cat_default", "engine/ops/native_functions/join.yaml:15", "engine/generated/VariableType.ts:2922");
 registerKernel(ops.cat_out, "Autograd", (ks, tensors, dim, out) => {
   if (compute_requires_grad(tensors)) throw_error_out_requires_grad("cat");
   return below_autograd(() => ops.cat_out.redispatch(ks.and(after_autograd_keyset), tensors, dim, out));
-}, "VariableType::cat_out", "engine/ops/native_functions/join.yaml:18", "engine/generated/VariableType.ts:2672");
+}, "VariableType::cat_out", "engine/ops/native_functions/join.yaml:18", "engine/generated/VariableType.ts:2940");
 registerKernel(ops.stack_default, "Autograd", (ks, tensors, dim) => {
   const _any_requires_grad = compute_requires_grad(tensors);
   let grad_fn: StackBackward0 | null = null;
@@ -2689,11 +2957,11 @@ registerKernel(ops.stack_default, "Autograd", (ks, tensors, dim) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::stack_default", "engine/ops/native_functions/join.yaml:25", "engine/generated/VariableType.ts:2676");
+}, "VariableType::stack_default", "engine/ops/native_functions/join.yaml:25", "engine/generated/VariableType.ts:2944");
 registerKernel(ops.stack_out, "Autograd", (ks, tensors, dim, out) => {
   if (compute_requires_grad(tensors)) throw_error_out_requires_grad("stack");
   return below_autograd(() => ops.stack_out.redispatch(ks.and(after_autograd_keyset), tensors, dim, out));
-}, "VariableType::stack_out", "engine/ops/native_functions/join.yaml:29", "engine/generated/VariableType.ts:2693");
+}, "VariableType::stack_out", "engine/ops/native_functions/join.yaml:29", "engine/generated/VariableType.ts:2961");
 registerKernel(ops.flip_default, "Autograd", (ks, self, dims) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: FlipBackward0 | null = null;
@@ -2708,7 +2976,7 @@ registerKernel(ops.flip_default, "Autograd", (ks, self, dims) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::flip_default", "engine/ops/native_functions/join.yaml:90", "engine/generated/VariableType.ts:2697");
+}, "VariableType::flip_default", "engine/ops/native_functions/join.yaml:90", "engine/generated/VariableType.ts:2965");
 registerKernel(ops.roll_default, "Autograd", (ks, self, shifts, dims) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: RollBackward0 | null = null;
@@ -2724,11 +2992,11 @@ registerKernel(ops.roll_default, "Autograd", (ks, self, shifts, dims) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::roll_default", "engine/ops/native_functions/join.yaml:97", "engine/generated/VariableType.ts:2712");
+}, "VariableType::roll_default", "engine/ops/native_functions/join.yaml:97", "engine/generated/VariableType.ts:2980");
 registerKernel(ops.tril_out, "Autograd", (ks, self, diagonal, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("tril");
   return below_autograd(() => ops.tril_out.redispatch(ks.and(after_autograd_keyset), self, diagonal, out));
-}, "VariableType::tril_out", "engine/ops/native_functions/join.yaml:106", "engine/generated/VariableType.ts:2728");
+}, "VariableType::tril_out", "engine/ops/native_functions/join.yaml:106", "engine/generated/VariableType.ts:2996");
 registerKernel(ops.tril_default, "Autograd", (ks, self, diagonal) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: TrilBackward0 | null = null;
@@ -2743,7 +3011,7 @@ registerKernel(ops.tril_default, "Autograd", (ks, self, diagonal) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::tril_default", "engine/ops/native_functions/join.yaml:111", "engine/generated/VariableType.ts:2732");
+}, "VariableType::tril_default", "engine/ops/native_functions/join.yaml:111", "engine/generated/VariableType.ts:3000");
 registerKernel(ops.tril__default, "Autograd", (ks, self, diagonal) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -2759,11 +3027,11 @@ registerKernel(ops.tril__default, "Autograd", (ks, self, diagonal) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::tril__default", "engine/ops/native_functions/join.yaml:115", "engine/generated/VariableType.ts:2747");
+}, "VariableType::tril__default", "engine/ops/native_functions/join.yaml:115", "engine/generated/VariableType.ts:3015");
 registerKernel(ops.triu_out, "Autograd", (ks, self, diagonal, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("triu");
   return below_autograd(() => ops.triu_out.redispatch(ks.and(after_autograd_keyset), self, diagonal, out));
-}, "VariableType::triu_out", "engine/ops/native_functions/join.yaml:119", "engine/generated/VariableType.ts:2763");
+}, "VariableType::triu_out", "engine/ops/native_functions/join.yaml:119", "engine/generated/VariableType.ts:3031");
 registerKernel(ops.triu_default, "Autograd", (ks, self, diagonal) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: TriuBackward0 | null = null;
@@ -2778,7 +3046,7 @@ registerKernel(ops.triu_default, "Autograd", (ks, self, diagonal) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::triu_default", "engine/ops/native_functions/join.yaml:124", "engine/generated/VariableType.ts:2767");
+}, "VariableType::triu_default", "engine/ops/native_functions/join.yaml:124", "engine/generated/VariableType.ts:3035");
 registerKernel(ops.triu__default, "Autograd", (ks, self, diagonal) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -2794,7 +3062,7 @@ registerKernel(ops.triu__default, "Autograd", (ks, self, diagonal) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::triu__default", "engine/ops/native_functions/join.yaml:128", "engine/generated/VariableType.ts:2782");
+}, "VariableType::triu__default", "engine/ops/native_functions/join.yaml:128", "engine/generated/VariableType.ts:3050");
 registerKernel(ops.repeat_default, "Autograd", (ks, self, repeats) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: RepeatBackward0 | null = null;
@@ -2810,7 +3078,7 @@ registerKernel(ops.repeat_default, "Autograd", (ks, self, repeats) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::repeat_default", "engine/ops/native_functions/join.yaml:134", "engine/generated/VariableType.ts:2798");
+}, "VariableType::repeat_default", "engine/ops/native_functions/join.yaml:134", "engine/generated/VariableType.ts:3066");
 registerKernel(ops.mm_default, "Autograd", (ks, self, mat2) => {
   const _any_requires_grad = compute_requires_grad(self, mat2);
   let grad_fn: MmBackward0 | null = null;
@@ -2832,15 +3100,15 @@ registerKernel(ops.mm_default, "Autograd", (ks, self, mat2) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::mm_default", "engine/ops/native_functions/linalg.yaml:12", "engine/generated/VariableType.ts:2814");
+}, "VariableType::mm_default", "engine/ops/native_functions/linalg.yaml:12", "engine/generated/VariableType.ts:3082");
 registerKernel(ops.mm_out, "Autograd", (ks, self, mat2, out) => {
   if (compute_requires_grad(self, mat2)) throw_error_out_requires_grad("mm");
   return below_autograd(() => ops.mm_out.redispatch(ks.and(after_autograd_keyset), self, mat2, out));
-}, "VariableType::mm_out", "engine/ops/native_functions/linalg.yaml:16", "engine/generated/VariableType.ts:2836");
+}, "VariableType::mm_out", "engine/ops/native_functions/linalg.yaml:16", "engine/generated/VariableType.ts:3104");
 registerKernel(ops.addmm_out, "Autograd", (ks, self, mat1, mat2, beta, alpha, out) => {
   if (compute_requires_grad(self, mat1, mat2)) throw_error_out_requires_grad("addmm");
   return below_autograd(() => ops.addmm_out.redispatch(ks.and(after_autograd_keyset), self, mat1, mat2, beta, alpha, out));
-}, "VariableType::addmm_out", "engine/ops/native_functions/linalg.yaml:21", "engine/generated/VariableType.ts:2840");
+}, "VariableType::addmm_out", "engine/ops/native_functions/linalg.yaml:21", "engine/generated/VariableType.ts:3108");
 registerKernel(ops.addmm_default, "Autograd", (ks, self, mat1, mat2, beta, alpha) => {
   const _any_requires_grad = compute_requires_grad(self, mat1, mat2);
   let grad_fn: AddmmBackward0 | null = null;
@@ -2864,7 +3132,7 @@ registerKernel(ops.addmm_default, "Autograd", (ks, self, mat1, mat2, beta, alpha
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::addmm_default", "engine/ops/native_functions/linalg.yaml:26", "engine/generated/VariableType.ts:2844");
+}, "VariableType::addmm_default", "engine/ops/native_functions/linalg.yaml:26", "engine/generated/VariableType.ts:3112");
 registerKernel(ops.addmm__default, "Autograd", (ks, self, mat1, mat2, beta, alpha) => {
   const _any_requires_grad = compute_requires_grad(self, mat1, mat2);
   check_inplace(self, _any_requires_grad);
@@ -2889,7 +3157,7 @@ registerKernel(ops.addmm__default, "Autograd", (ks, self, mat1, mat2, beta, alph
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::addmm__default", "engine/ops/native_functions/linalg.yaml:30", "engine/generated/VariableType.ts:2868");
+}, "VariableType::addmm__default", "engine/ops/native_functions/linalg.yaml:30", "engine/generated/VariableType.ts:3136");
 registerKernel(ops.bmm_default, "Autograd", (ks, self, mat2) => {
   const _any_requires_grad = compute_requires_grad(self, mat2);
   let grad_fn: BmmBackward0 | null = null;
@@ -2905,11 +3173,11 @@ registerKernel(ops.bmm_default, "Autograd", (ks, self, mat2) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::bmm_default", "engine/ops/native_functions/linalg.yaml:36", "engine/generated/VariableType.ts:2893");
+}, "VariableType::bmm_default", "engine/ops/native_functions/linalg.yaml:36", "engine/generated/VariableType.ts:3161");
 registerKernel(ops.bmm_out, "Autograd", (ks, self, mat2, out) => {
   if (compute_requires_grad(self, mat2)) throw_error_out_requires_grad("bmm");
   return below_autograd(() => ops.bmm_out.redispatch(ks.and(after_autograd_keyset), self, mat2, out));
-}, "VariableType::bmm_out", "engine/ops/native_functions/linalg.yaml:40", "engine/generated/VariableType.ts:2909");
+}, "VariableType::bmm_out", "engine/ops/native_functions/linalg.yaml:40", "engine/generated/VariableType.ts:3177");
 registerKernel(ops.baddbmm_default, "Autograd", (ks, self, batch1, batch2, beta, alpha) => {
   const _any_requires_grad = compute_requires_grad(self, batch1, batch2);
   let grad_fn: BaddbmmBackward0 | null = null;
@@ -2927,7 +3195,7 @@ registerKernel(ops.baddbmm_default, "Autograd", (ks, self, batch1, batch2, beta,
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::baddbmm_default", "engine/ops/native_functions/linalg.yaml:46", "engine/generated/VariableType.ts:2913");
+}, "VariableType::baddbmm_default", "engine/ops/native_functions/linalg.yaml:46", "engine/generated/VariableType.ts:3181");
 registerKernel(ops.baddbmm__default, "Autograd", (ks, self, batch1, batch2, beta, alpha) => {
   const _any_requires_grad = compute_requires_grad(self, batch1, batch2);
   check_inplace(self, _any_requires_grad);
@@ -2946,11 +3214,11 @@ registerKernel(ops.baddbmm__default, "Autograd", (ks, self, batch1, batch2, beta
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::baddbmm__default", "engine/ops/native_functions/linalg.yaml:50", "engine/generated/VariableType.ts:2931");
+}, "VariableType::baddbmm__default", "engine/ops/native_functions/linalg.yaml:50", "engine/generated/VariableType.ts:3199");
 registerKernel(ops.baddbmm_out, "Autograd", (ks, self, batch1, batch2, beta, alpha, out) => {
   if (compute_requires_grad(self, batch1, batch2)) throw_error_out_requires_grad("baddbmm");
   return below_autograd(() => ops.baddbmm_out.redispatch(ks.and(after_autograd_keyset), self, batch1, batch2, beta, alpha, out));
-}, "VariableType::baddbmm_out", "engine/ops/native_functions/linalg.yaml:54", "engine/generated/VariableType.ts:2950");
+}, "VariableType::baddbmm_out", "engine/ops/native_functions/linalg.yaml:54", "engine/generated/VariableType.ts:3218");
 registerKernel(ops.addbmm__default, "Autograd", (ks, self, batch1, batch2, beta, alpha) => {
   const _any_requires_grad = compute_requires_grad(self, batch1, batch2);
   check_inplace(self, _any_requires_grad);
@@ -2971,11 +3239,11 @@ registerKernel(ops.addbmm__default, "Autograd", (ks, self, batch1, batch2, beta,
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::addbmm__default", "engine/ops/native_functions/linalg.yaml:60", "engine/generated/VariableType.ts:2954");
+}, "VariableType::addbmm__default", "engine/ops/native_functions/linalg.yaml:60", "engine/generated/VariableType.ts:3222");
 registerKernel(ops.addbmm_out, "Autograd", (ks, self, batch1, batch2, beta, alpha, out) => {
   if (compute_requires_grad(self, batch1, batch2)) throw_error_out_requires_grad("addbmm");
   return below_autograd(() => ops.addbmm_out.redispatch(ks.and(after_autograd_keyset), self, batch1, batch2, beta, alpha, out));
-}, "VariableType::addbmm_out", "engine/ops/native_functions/linalg.yaml:65", "engine/generated/VariableType.ts:2975");
+}, "VariableType::addbmm_out", "engine/ops/native_functions/linalg.yaml:65", "engine/generated/VariableType.ts:3243");
 registerKernel(ops.addbmm_default, "Autograd", (ks, self, batch1, batch2, beta, alpha) => {
   const _any_requires_grad = compute_requires_grad(self, batch1, batch2);
   let grad_fn: AddbmmBackward0 | null = null;
@@ -2995,7 +3263,7 @@ registerKernel(ops.addbmm_default, "Autograd", (ks, self, batch1, batch2, beta, 
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::addbmm_default", "engine/ops/native_functions/linalg.yaml:69", "engine/generated/VariableType.ts:2979");
+}, "VariableType::addbmm_default", "engine/ops/native_functions/linalg.yaml:69", "engine/generated/VariableType.ts:3247");
 registerKernel(ops.addmv_default, "Autograd", (ks, self, mat, vec, beta, alpha) => {
   const _any_requires_grad = compute_requires_grad(self, mat, vec);
   let grad_fn: AddmvBackward0 | null = null;
@@ -3013,7 +3281,7 @@ registerKernel(ops.addmv_default, "Autograd", (ks, self, mat, vec, beta, alpha) 
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::addmv_default", "engine/ops/native_functions/linalg.yaml:76", "engine/generated/VariableType.ts:2999");
+}, "VariableType::addmv_default", "engine/ops/native_functions/linalg.yaml:76", "engine/generated/VariableType.ts:3267");
 registerKernel(ops.addmv__default, "Autograd", (ks, self, mat, vec, beta, alpha) => {
   const _any_requires_grad = compute_requires_grad(self, mat, vec);
   check_inplace(self, _any_requires_grad);
@@ -3032,11 +3300,11 @@ registerKernel(ops.addmv__default, "Autograd", (ks, self, mat, vec, beta, alpha)
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::addmv__default", "engine/ops/native_functions/linalg.yaml:80", "engine/generated/VariableType.ts:3017");
+}, "VariableType::addmv__default", "engine/ops/native_functions/linalg.yaml:80", "engine/generated/VariableType.ts:3285");
 registerKernel(ops.addmv_out, "Autograd", (ks, self, mat, vec, beta, alpha, out) => {
   if (compute_requires_grad(self, mat, vec)) throw_error_out_requires_grad("addmv");
   return below_autograd(() => ops.addmv_out.redispatch(ks.and(after_autograd_keyset), self, mat, vec, beta, alpha, out));
-}, "VariableType::addmv_out", "engine/ops/native_functions/linalg.yaml:84", "engine/generated/VariableType.ts:3036");
+}, "VariableType::addmv_out", "engine/ops/native_functions/linalg.yaml:84", "engine/generated/VariableType.ts:3304");
 registerKernel(ops.mv_default, "Autograd", (ks, self, vec) => {
   const _any_requires_grad = compute_requires_grad(self, vec);
   let grad_fn: MvBackward0 | null = null;
@@ -3052,11 +3320,11 @@ registerKernel(ops.mv_default, "Autograd", (ks, self, vec) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::mv_default", "engine/ops/native_functions/linalg.yaml:89", "engine/generated/VariableType.ts:3040");
+}, "VariableType::mv_default", "engine/ops/native_functions/linalg.yaml:89", "engine/generated/VariableType.ts:3308");
 registerKernel(ops.mv_out, "Autograd", (ks, self, vec, out) => {
   if (compute_requires_grad(self, vec)) throw_error_out_requires_grad("mv");
   return below_autograd(() => ops.mv_out.redispatch(ks.and(after_autograd_keyset), self, vec, out));
-}, "VariableType::mv_out", "engine/ops/native_functions/linalg.yaml:94", "engine/generated/VariableType.ts:3056");
+}, "VariableType::mv_out", "engine/ops/native_functions/linalg.yaml:94", "engine/generated/VariableType.ts:3324");
 registerKernel(ops.addr_default, "Autograd", (ks, self, vec1, vec2, beta, alpha) => {
   const _any_requires_grad = compute_requires_grad(self, vec1, vec2);
   let grad_fn: AddrBackward0 | null = null;
@@ -3074,7 +3342,7 @@ registerKernel(ops.addr_default, "Autograd", (ks, self, vec1, vec2, beta, alpha)
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::addr_default", "engine/ops/native_functions/linalg.yaml:100", "engine/generated/VariableType.ts:3060");
+}, "VariableType::addr_default", "engine/ops/native_functions/linalg.yaml:100", "engine/generated/VariableType.ts:3328");
 registerKernel(ops.addr__default, "Autograd", (ks, self, vec1, vec2, beta, alpha) => {
   const _any_requires_grad = compute_requires_grad(self, vec1, vec2);
   check_inplace(self, _any_requires_grad);
@@ -3093,11 +3361,11 @@ registerKernel(ops.addr__default, "Autograd", (ks, self, vec1, vec2, beta, alpha
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::addr__default", "engine/ops/native_functions/linalg.yaml:106", "engine/generated/VariableType.ts:3078");
+}, "VariableType::addr__default", "engine/ops/native_functions/linalg.yaml:106", "engine/generated/VariableType.ts:3346");
 registerKernel(ops.addr_out, "Autograd", (ks, self, vec1, vec2, beta, alpha, out) => {
   if (compute_requires_grad(self, vec1, vec2)) throw_error_out_requires_grad("addr");
   return below_autograd(() => ops.addr_out.redispatch(ks.and(after_autograd_keyset), self, vec1, vec2, beta, alpha, out));
-}, "VariableType::addr_out", "engine/ops/native_functions/linalg.yaml:111", "engine/generated/VariableType.ts:3097");
+}, "VariableType::addr_out", "engine/ops/native_functions/linalg.yaml:111", "engine/generated/VariableType.ts:3365");
 registerKernel(ops.dot_default, "Autograd", (ks, self, tensor) => {
   const _any_requires_grad = compute_requires_grad(self, tensor);
   let grad_fn: DotBackward0 | null = null;
@@ -3113,11 +3381,11 @@ registerKernel(ops.dot_default, "Autograd", (ks, self, tensor) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::dot_default", "engine/ops/native_functions/linalg.yaml:119", "engine/generated/VariableType.ts:3101");
+}, "VariableType::dot_default", "engine/ops/native_functions/linalg.yaml:119", "engine/generated/VariableType.ts:3369");
 registerKernel(ops.dot_out, "Autograd", (ks, self, tensor, out) => {
   if (compute_requires_grad(self, tensor)) throw_error_out_requires_grad("dot");
   return below_autograd(() => ops.dot_out.redispatch(ks.and(after_autograd_keyset), self, tensor, out));
-}, "VariableType::dot_out", "engine/ops/native_functions/linalg.yaml:125", "engine/generated/VariableType.ts:3117");
+}, "VariableType::dot_out", "engine/ops/native_functions/linalg.yaml:125", "engine/generated/VariableType.ts:3385");
 registerKernel(ops.vdot_default, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
   let grad_fn: VdotBackward0 | null = null;
@@ -3133,13 +3401,13 @@ registerKernel(ops.vdot_default, "Autograd", (ks, self, other) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::vdot_default", "engine/ops/native_functions/linalg.yaml:129", "engine/generated/VariableType.ts:3121");
+}, "VariableType::vdot_default", "engine/ops/native_functions/linalg.yaml:129", "engine/generated/VariableType.ts:3389");
 registerKernel(ops.vdot_out, "Autograd", (ks, self, other, out) => {
   if (compute_requires_grad(self, other)) throw_error_out_requires_grad("vdot");
   return below_autograd(() => ops.vdot_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
-}, "VariableType::vdot_out", "engine/ops/native_functions/linalg.yaml:135", "engine/generated/VariableType.ts:3137");
-registerKernel(ops.tensordot_out, "Autograd", (ks, self, other, dims_self, dims_other, out) => below_autograd(() => ops.tensordot_out.redispatch(ks.and(after_autograd_keyset), self, other, dims_self, dims_other, out)), "VariableType::tensordot_out", "engine/ops/native_functions/linalg.yaml:174", "engine/generated/VariableType.ts:3141");
-registerKernel(ops.linear_out, "Autograd", (ks, input, weight, bias, out) => below_autograd(() => ops.linear_out.redispatch(ks.and(after_autograd_keyset), input, weight, bias, out)), "VariableType::linear_out", "engine/ops/native_functions/linalg.yaml:203", "engine/generated/VariableType.ts:3142");
+}, "VariableType::vdot_out", "engine/ops/native_functions/linalg.yaml:135", "engine/generated/VariableType.ts:3405");
+registerKernel(ops.tensordot_out, "Autograd", (ks, self, other, dims_self, dims_other, out) => below_autograd(() => ops.tensordot_out.redispatch(ks.and(after_autograd_keyset), self, other, dims_self, dims_other, out)), "VariableType::tensordot_out", "engine/ops/native_functions/linalg.yaml:174", "engine/generated/VariableType.ts:3409");
+registerKernel(ops.linear_out, "Autograd", (ks, input, weight, bias, out) => below_autograd(() => ops.linear_out.redispatch(ks.and(after_autograd_keyset), input, weight, bias, out)), "VariableType::linear_out", "engine/ops/native_functions/linalg.yaml:203", "engine/generated/VariableType.ts:3410");
 registerKernel(ops._trilinear_default, "Autograd", (ks, i1, i2, i3, expand1, expand2, expand3, sumdim, unroll_dim) => {
   const _any_requires_grad = compute_requires_grad(i1, i2, i3);
   let grad_fn: TrilinearBackward0 | null = null;
@@ -3160,7 +3428,7 @@ registerKernel(ops._trilinear_default, "Autograd", (ks, i1, i2, i3, expand1, exp
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::_trilinear_default", "engine/ops/native_functions/linalg.yaml:212", "engine/generated/VariableType.ts:3143");
+}, "VariableType::_trilinear_default", "engine/ops/native_functions/linalg.yaml:212", "engine/generated/VariableType.ts:3411");
 registerKernel(ops.squeeze__dim, "Autograd", (ks, self, dim) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -3177,22 +3445,22 @@ registerKernel(ops.squeeze__dim, "Autograd", (ks, self, dim) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::squeeze__dim", "engine/ops/native_functions/linalg.yaml:221", "engine/generated/VariableType.ts:3164");
+}, "VariableType::squeeze__dim", "engine/ops/native_functions/linalg.yaml:221", "engine/generated/VariableType.ts:3432");
 registerKernel(ops._linalg_check_errors_default, "Autograd", (ks, info, api_name, is_matrix) => {
   const grad_fn = compute_requires_grad(info) ? not_implemented_node("aten::_linalg_check_errors", info) : null;
   const _result = below_autograd(() => ops._linalg_check_errors_default.redispatch(ks.and(after_autograd_keyset), info, api_name, is_matrix));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::_linalg_check_errors_default", "engine/ops/native_functions/linalg.yaml:228", "engine/generated/VariableType.ts:3181");
+}, "VariableType::_linalg_check_errors_default", "engine/ops/native_functions/linalg.yaml:228", "engine/generated/VariableType.ts:3449");
 registerKernel(ops.linalg_lu_factor_ex_default, "Autograd", (ks, A, pivot, check_errors) => {
   const grad_fn = compute_requires_grad(A) ? not_implemented_node("aten::linalg_lu_factor_ex", A) : null;
   const _result = below_autograd(() => ops.linalg_lu_factor_ex_default.redispatch(ks.and(after_autograd_keyset), A, pivot, check_errors));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::linalg_lu_factor_ex_default", "engine/ops/native_functions/linalg.yaml:244", "engine/generated/VariableType.ts:3188");
-registerKernel(ops.linalg_lu_factor_ex_out, "Autograd", (ks, A, pivot, check_errors, LU, pivots, info) => below_autograd(() => ops.linalg_lu_factor_ex_out.redispatch(ks.and(after_autograd_keyset), A, pivot, check_errors, LU, pivots, info)), "VariableType::linalg_lu_factor_ex_out", "engine/ops/native_functions/linalg.yaml:249", "engine/generated/VariableType.ts:3195");
+}, "VariableType::linalg_lu_factor_ex_default", "engine/ops/native_functions/linalg.yaml:244", "engine/generated/VariableType.ts:3456");
+registerKernel(ops.linalg_lu_factor_ex_out, "Autograd", (ks, A, pivot, check_errors, LU, pivots, info) => below_autograd(() => ops.linalg_lu_factor_ex_out.redispatch(ks.and(after_autograd_keyset), A, pivot, check_errors, LU, pivots, info)), "VariableType::linalg_lu_factor_ex_out", "engine/ops/native_functions/linalg.yaml:249", "engine/generated/VariableType.ts:3463");
 registerKernel(ops._linalg_det_default, "Autograd", (ks, A) => {
   const _any_requires_grad = compute_requires_grad(A);
   let grad_fn: LinalgDetBackward0 | null = null;
@@ -3210,11 +3478,11 @@ registerKernel(ops._linalg_det_default, "Autograd", (ks, A) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::_linalg_det_default", "engine/ops/native_functions/linalg.yaml:258", "engine/generated/VariableType.ts:3196");
+}, "VariableType::_linalg_det_default", "engine/ops/native_functions/linalg.yaml:258", "engine/generated/VariableType.ts:3464");
 registerKernel(ops._linalg_det_result, "Autograd", (ks, A, result, LU, pivots) => {
   if (compute_requires_grad(A)) throw_error_out_requires_grad("_linalg_det");
   return below_autograd(() => ops._linalg_det_result.redispatch(ks.and(after_autograd_keyset), A, result, LU, pivots));
-}, "VariableType::_linalg_det_result", "engine/ops/native_functions/linalg.yaml:261", "engine/generated/VariableType.ts:3214");
+}, "VariableType::_linalg_det_result", "engine/ops/native_functions/linalg.yaml:261", "engine/generated/VariableType.ts:3482");
 registerKernel(ops._linalg_slogdet_default, "Autograd", (ks, A) => {
   const _any_requires_grad = compute_requires_grad(A);
   let grad_fn: LinalgSlogdetBackward0 | null = null;
@@ -3232,11 +3500,11 @@ registerKernel(ops._linalg_slogdet_default, "Autograd", (ks, A) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::_linalg_slogdet_default", "engine/ops/native_functions/linalg.yaml:282", "engine/generated/VariableType.ts:3218");
+}, "VariableType::_linalg_slogdet_default", "engine/ops/native_functions/linalg.yaml:282", "engine/generated/VariableType.ts:3486");
 registerKernel(ops._linalg_slogdet_sign, "Autograd", (ks, A, sign, logabsdet, LU, pivots) => {
   if (compute_requires_grad(A)) throw_error_out_requires_grad("_linalg_slogdet");
   return below_autograd(() => ops._linalg_slogdet_sign.redispatch(ks.and(after_autograd_keyset), A, sign, logabsdet, LU, pivots));
-}, "VariableType::_linalg_slogdet_sign", "engine/ops/native_functions/linalg.yaml:285", "engine/generated/VariableType.ts:3236");
+}, "VariableType::_linalg_slogdet_sign", "engine/ops/native_functions/linalg.yaml:285", "engine/generated/VariableType.ts:3504");
 registerKernel(ops.linalg_cholesky_ex_default, "Autograd", (ks, self, upper, check_errors) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: LinalgCholeskyExBackward0 | null = null;
@@ -3252,11 +3520,11 @@ registerKernel(ops.linalg_cholesky_ex_default, "Autograd", (ks, self, upper, che
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::linalg_cholesky_ex_default", "engine/ops/native_functions/linalg.yaml:302", "engine/generated/VariableType.ts:3240");
+}, "VariableType::linalg_cholesky_ex_default", "engine/ops/native_functions/linalg.yaml:302", "engine/generated/VariableType.ts:3508");
 registerKernel(ops.linalg_cholesky_ex_L, "Autograd", (ks, self, upper, check_errors, L, info) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("linalg_cholesky_ex");
   return below_autograd(() => ops.linalg_cholesky_ex_L.redispatch(ks.and(after_autograd_keyset), self, upper, check_errors, L, info));
-}, "VariableType::linalg_cholesky_ex_L", "engine/ops/native_functions/linalg.yaml:306", "engine/generated/VariableType.ts:3256");
+}, "VariableType::linalg_cholesky_ex_L", "engine/ops/native_functions/linalg.yaml:306", "engine/generated/VariableType.ts:3524");
 registerKernel(ops.linalg_inv_ex_default, "Autograd", (ks, A, check_errors) => {
   const _any_requires_grad = compute_requires_grad(A);
   let grad_fn: LinalgInvExBackward0 | null = null;
@@ -3271,11 +3539,11 @@ registerKernel(ops.linalg_inv_ex_default, "Autograd", (ks, A, check_errors) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::linalg_inv_ex_default", "engine/ops/native_functions/linalg.yaml:324", "engine/generated/VariableType.ts:3260");
+}, "VariableType::linalg_inv_ex_default", "engine/ops/native_functions/linalg.yaml:324", "engine/generated/VariableType.ts:3528");
 registerKernel(ops.linalg_inv_ex_inverse, "Autograd", (ks, A, check_errors, inverse, info) => {
   if (compute_requires_grad(A)) throw_error_out_requires_grad("linalg_inv_ex");
   return below_autograd(() => ops.linalg_inv_ex_inverse.redispatch(ks.and(after_autograd_keyset), A, check_errors, inverse, info));
-}, "VariableType::linalg_inv_ex_inverse", "engine/ops/native_functions/linalg.yaml:328", "engine/generated/VariableType.ts:3275");
+}, "VariableType::linalg_inv_ex_inverse", "engine/ops/native_functions/linalg.yaml:328", "engine/generated/VariableType.ts:3543");
 registerKernel(ops.linalg_qr_default, "Autograd", (ks, A, mode) => {
   const _any_requires_grad = compute_requires_grad(A);
   let grad_fn: LinalgQrBackward0 | null = null;
@@ -3292,11 +3560,11 @@ registerKernel(ops.linalg_qr_default, "Autograd", (ks, A, mode) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::linalg_qr_default", "engine/ops/native_functions/linalg.yaml:346", "engine/generated/VariableType.ts:3279");
+}, "VariableType::linalg_qr_default", "engine/ops/native_functions/linalg.yaml:346", "engine/generated/VariableType.ts:3547");
 registerKernel(ops.linalg_qr_out, "Autograd", (ks, A, mode, Q, R) => {
   if (compute_requires_grad(A)) throw_error_out_requires_grad("linalg_qr");
   return below_autograd(() => ops.linalg_qr_out.redispatch(ks.and(after_autograd_keyset), A, mode, Q, R));
-}, "VariableType::linalg_qr_out", "engine/ops/native_functions/linalg.yaml:351", "engine/generated/VariableType.ts:3296");
+}, "VariableType::linalg_qr_out", "engine/ops/native_functions/linalg.yaml:351", "engine/generated/VariableType.ts:3564");
 registerKernel(ops._linalg_svd_default, "Autograd", (ks, A, full_matrices, compute_uv, driver) => {
   const _any_requires_grad = compute_requires_grad(A);
   let grad_fn: LinalgSvdBackward0 | null = null;
@@ -3314,11 +3582,11 @@ registerKernel(ops._linalg_svd_default, "Autograd", (ks, A, full_matrices, compu
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::_linalg_svd_default", "engine/ops/native_functions/linalg.yaml:359", "engine/generated/VariableType.ts:3300");
+}, "VariableType::_linalg_svd_default", "engine/ops/native_functions/linalg.yaml:359", "engine/generated/VariableType.ts:3568");
 registerKernel(ops._linalg_svd_U, "Autograd", (ks, A, full_matrices, compute_uv, driver, U, S, Vh) => {
   if (compute_requires_grad(A)) throw_error_out_requires_grad("_linalg_svd");
   return below_autograd(() => ops._linalg_svd_U.redispatch(ks.and(after_autograd_keyset), A, full_matrices, compute_uv, driver, U, S, Vh));
-}, "VariableType::_linalg_svd_U", "engine/ops/native_functions/linalg.yaml:363", "engine/generated/VariableType.ts:3318");
+}, "VariableType::_linalg_svd_U", "engine/ops/native_functions/linalg.yaml:363", "engine/generated/VariableType.ts:3586");
 registerKernel(ops._linalg_solve_ex_default, "Autograd", (ks, A, B, left, check_errors) => {
   const _any_requires_grad = compute_requires_grad(A, B);
   let grad_fn: LinalgSolveExBackward0 | null = null;
@@ -3337,11 +3605,11 @@ registerKernel(ops._linalg_solve_ex_default, "Autograd", (ks, A, B, left, check_
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::_linalg_solve_ex_default", "engine/ops/native_functions/linalg.yaml:394", "engine/generated/VariableType.ts:3322");
+}, "VariableType::_linalg_solve_ex_default", "engine/ops/native_functions/linalg.yaml:394", "engine/generated/VariableType.ts:3590");
 registerKernel(ops._linalg_solve_ex_result, "Autograd", (ks, A, B, left, check_errors, result, LU, pivots, info) => {
   if (compute_requires_grad(A, B)) throw_error_out_requires_grad("_linalg_solve_ex");
   return below_autograd(() => ops._linalg_solve_ex_result.redispatch(ks.and(after_autograd_keyset), A, B, left, check_errors, result, LU, pivots, info));
-}, "VariableType::_linalg_solve_ex_result", "engine/ops/native_functions/linalg.yaml:397", "engine/generated/VariableType.ts:3341");
+}, "VariableType::_linalg_solve_ex_result", "engine/ops/native_functions/linalg.yaml:397", "engine/generated/VariableType.ts:3609");
 registerKernel(ops.binary_cross_entropy_default, "Autograd", (ks, self, target, weight, reduction) => {
   const _any_requires_grad = compute_requires_grad(self, target);
   let grad_fn: BinaryCrossEntropyBackward0 | null = null;
@@ -3359,11 +3627,11 @@ registerKernel(ops.binary_cross_entropy_default, "Autograd", (ks, self, target, 
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::binary_cross_entropy_default", "engine/ops/native_functions/loss.yaml:12", "engine/generated/VariableType.ts:3345");
+}, "VariableType::binary_cross_entropy_default", "engine/ops/native_functions/loss.yaml:12", "engine/generated/VariableType.ts:3613");
 registerKernel(ops.binary_cross_entropy_out, "Autograd", (ks, self, target, weight, reduction, out) => {
   if (compute_requires_grad(self, target, weight)) throw_error_out_requires_grad("binary_cross_entropy");
   return below_autograd(() => ops.binary_cross_entropy_out.redispatch(ks.and(after_autograd_keyset), self, target, weight, reduction, out));
-}, "VariableType::binary_cross_entropy_out", "engine/ops/native_functions/loss.yaml:18", "engine/generated/VariableType.ts:3363");
+}, "VariableType::binary_cross_entropy_out", "engine/ops/native_functions/loss.yaml:18", "engine/generated/VariableType.ts:3631");
 registerKernel(ops.binary_cross_entropy_with_logits_default, "Autograd", (ks, self, target, weight, pos_weight, reduction) => {
   const _any_requires_grad = compute_requires_grad(self, target);
   let grad_fn: BinaryCrossEntropyWithLogitsBackward0 | null = null;
@@ -3382,11 +3650,11 @@ registerKernel(ops.binary_cross_entropy_with_logits_default, "Autograd", (ks, se
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::binary_cross_entropy_with_logits_default", "engine/ops/native_functions/loss.yaml:24", "engine/generated/VariableType.ts:3367");
+}, "VariableType::binary_cross_entropy_with_logits_default", "engine/ops/native_functions/loss.yaml:24", "engine/generated/VariableType.ts:3635");
 registerKernel(ops.mse_loss_out, "Autograd", (ks, self, target, reduction, out) => {
   if (compute_requires_grad(self, target)) throw_error_out_requires_grad("mse_loss");
   return below_autograd(() => ops.mse_loss_out.redispatch(ks.and(after_autograd_keyset), self, target, reduction, out));
-}, "VariableType::mse_loss_out", "engine/ops/native_functions/loss.yaml:42", "engine/generated/VariableType.ts:3386");
+}, "VariableType::mse_loss_out", "engine/ops/native_functions/loss.yaml:42", "engine/generated/VariableType.ts:3654");
 registerKernel(ops.mse_loss_default, "Autograd", (ks, self, target, reduction) => {
   const _any_requires_grad = compute_requires_grad(self, target);
   let grad_fn: MseLossBackward0 | null = null;
@@ -3403,11 +3671,11 @@ registerKernel(ops.mse_loss_default, "Autograd", (ks, self, target, reduction) =
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::mse_loss_default", "engine/ops/native_functions/loss.yaml:49", "engine/generated/VariableType.ts:3390");
+}, "VariableType::mse_loss_default", "engine/ops/native_functions/loss.yaml:49", "engine/generated/VariableType.ts:3658");
 registerKernel(ops.nll_loss_forward_output, "Autograd", (ks, self, target, weight, reduction, ignore_index, output, total_weight) => {
   if (compute_requires_grad(self, target, weight)) throw_error_out_requires_grad("nll_loss_forward");
   return below_autograd(() => ops.nll_loss_forward_output.redispatch(ks.and(after_autograd_keyset), self, target, weight, reduction, ignore_index, output, total_weight));
-}, "VariableType::nll_loss_forward_output", "engine/ops/native_functions/loss.yaml:75", "engine/generated/VariableType.ts:3407");
+}, "VariableType::nll_loss_forward_output", "engine/ops/native_functions/loss.yaml:75", "engine/generated/VariableType.ts:3675");
 registerKernel(ops.nll_loss_forward_default, "Autograd", (ks, self, target, weight, reduction, ignore_index) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: NllLossBackward0 | null = null;
@@ -3427,11 +3695,11 @@ registerKernel(ops.nll_loss_forward_default, "Autograd", (ks, self, target, weig
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::nll_loss_forward_default", "engine/ops/native_functions/loss.yaml:81", "engine/generated/VariableType.ts:3411");
+}, "VariableType::nll_loss_forward_default", "engine/ops/native_functions/loss.yaml:81", "engine/generated/VariableType.ts:3679");
 registerKernel(ops.nll_loss2d_forward_output, "Autograd", (ks, self, target, weight, reduction, ignore_index, output, total_weight) => {
   if (compute_requires_grad(self, target, weight)) throw_error_out_requires_grad("nll_loss2d_forward");
   return below_autograd(() => ops.nll_loss2d_forward_output.redispatch(ks.and(after_autograd_keyset), self, target, weight, reduction, ignore_index, output, total_weight));
-}, "VariableType::nll_loss2d_forward_output", "engine/ops/native_functions/loss.yaml:95", "engine/generated/VariableType.ts:3431");
+}, "VariableType::nll_loss2d_forward_output", "engine/ops/native_functions/loss.yaml:95", "engine/generated/VariableType.ts:3699");
 registerKernel(ops.nll_loss2d_forward_default, "Autograd", (ks, self, target, weight, reduction, ignore_index) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: NllLoss2DBackward0 | null = null;
@@ -3451,11 +3719,11 @@ registerKernel(ops.nll_loss2d_forward_default, "Autograd", (ks, self, target, we
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::nll_loss2d_forward_default", "engine/ops/native_functions/loss.yaml:100", "engine/generated/VariableType.ts:3435");
+}, "VariableType::nll_loss2d_forward_default", "engine/ops/native_functions/loss.yaml:100", "engine/generated/VariableType.ts:3703");
 registerKernel(ops.smooth_l1_loss_out, "Autograd", (ks, self, target, reduction, beta, out) => {
   if (compute_requires_grad(self, target)) throw_error_out_requires_grad("smooth_l1_loss");
   return below_autograd(() => ops.smooth_l1_loss_out.redispatch(ks.and(after_autograd_keyset), self, target, reduction, beta, out));
-}, "VariableType::smooth_l1_loss_out", "engine/ops/native_functions/loss.yaml:106", "engine/generated/VariableType.ts:3455");
+}, "VariableType::smooth_l1_loss_out", "engine/ops/native_functions/loss.yaml:106", "engine/generated/VariableType.ts:3723");
 registerKernel(ops.smooth_l1_loss_default, "Autograd", (ks, self, target, reduction, beta) => {
   const _any_requires_grad = compute_requires_grad(self, target);
   let grad_fn: SmoothL1LossBackward0 | null = null;
@@ -3473,11 +3741,11 @@ registerKernel(ops.smooth_l1_loss_default, "Autograd", (ks, self, target, reduct
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::smooth_l1_loss_default", "engine/ops/native_functions/loss.yaml:113", "engine/generated/VariableType.ts:3459");
+}, "VariableType::smooth_l1_loss_default", "engine/ops/native_functions/loss.yaml:113", "engine/generated/VariableType.ts:3727");
 registerKernel(ops.huber_loss_out, "Autograd", (ks, self, target, reduction, delta, out) => {
   if (compute_requires_grad(self, target)) throw_error_out_requires_grad("huber_loss");
   return below_autograd(() => ops.huber_loss_out.redispatch(ks.and(after_autograd_keyset), self, target, reduction, delta, out));
-}, "VariableType::huber_loss_out", "engine/ops/native_functions/loss.yaml:117", "engine/generated/VariableType.ts:3477");
+}, "VariableType::huber_loss_out", "engine/ops/native_functions/loss.yaml:117", "engine/generated/VariableType.ts:3745");
 registerKernel(ops.huber_loss_default, "Autograd", (ks, self, target, reduction, delta) => {
   const _any_requires_grad = compute_requires_grad(self, target);
   let grad_fn: HuberLossBackward0 | null = null;
@@ -3495,11 +3763,11 @@ registerKernel(ops.huber_loss_default, "Autograd", (ks, self, target, reduction,
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::huber_loss_default", "engine/ops/native_functions/loss.yaml:122", "engine/generated/VariableType.ts:3481");
+}, "VariableType::huber_loss_default", "engine/ops/native_functions/loss.yaml:122", "engine/generated/VariableType.ts:3749");
 registerKernel(ops.nll_loss_backward_grad_input, "Autograd", (ks, grad_output, self, target, weight, reduction, ignore_index, total_weight, grad_input) => {
   if (compute_requires_grad(grad_output, self, target, weight, total_weight)) throw_error_out_requires_grad("nll_loss_backward");
   return below_autograd(() => ops.nll_loss_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, self, target, weight, reduction, ignore_index, total_weight, grad_input));
-}, "VariableType::nll_loss_backward_grad_input", "engine/ops/native_functions/loss.yaml:130", "engine/generated/VariableType.ts:3499");
+}, "VariableType::nll_loss_backward_grad_input", "engine/ops/native_functions/loss.yaml:130", "engine/generated/VariableType.ts:3767");
 registerKernel(ops.nll_loss_backward_default, "Autograd", (ks, grad_output, self, target, weight, reduction, ignore_index, total_weight) => {
   const _any_requires_grad = compute_requires_grad(grad_output, self);
   let grad_fn: NllLossBackwardBackward0 | null = null;
@@ -3517,11 +3785,11 @@ registerKernel(ops.nll_loss_backward_default, "Autograd", (ks, grad_output, self
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::nll_loss_backward_default", "engine/ops/native_functions/loss.yaml:136", "engine/generated/VariableType.ts:3503");
+}, "VariableType::nll_loss_backward_default", "engine/ops/native_functions/loss.yaml:136", "engine/generated/VariableType.ts:3771");
 registerKernel(ops.nll_loss2d_backward_grad_input, "Autograd", (ks, grad_output, self, target, weight, reduction, ignore_index, total_weight, grad_input) => {
   if (compute_requires_grad(grad_output, self, target, weight, total_weight)) throw_error_out_requires_grad("nll_loss2d_backward");
   return below_autograd(() => ops.nll_loss2d_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, self, target, weight, reduction, ignore_index, total_weight, grad_input));
-}, "VariableType::nll_loss2d_backward_grad_input", "engine/ops/native_functions/loss.yaml:140", "engine/generated/VariableType.ts:3521");
+}, "VariableType::nll_loss2d_backward_grad_input", "engine/ops/native_functions/loss.yaml:140", "engine/generated/VariableType.ts:3789");
 registerKernel(ops.nll_loss2d_backward_default, "Autograd", (ks, grad_output, self, target, weight, reduction, ignore_index, total_weight) => {
   const _any_requires_grad = compute_requires_grad(grad_output, self);
   let grad_fn: NllLoss2DBackwardBackward0 | null = null;
@@ -3539,7 +3807,98 @@ registerKernel(ops.nll_loss2d_backward_default, "Autograd", (ks, grad_output, se
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::nll_loss2d_backward_default", "engine/ops/native_functions/loss.yaml:145", "engine/generated/VariableType.ts:3525");
+}, "VariableType::nll_loss2d_backward_default", "engine/ops/native_functions/loss.yaml:145", "engine/generated/VariableType.ts:3793");
+registerKernel(ops.mse_loss_backward_grad_input, "Autograd", (ks, grad_output, self, target, reduction, grad_input) => {
+  if (compute_requires_grad(grad_output, self, target)) throw_error_out_requires_grad("mse_loss_backward");
+  return below_autograd(() => ops.mse_loss_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, self, target, reduction, grad_input));
+}, "VariableType::mse_loss_backward_grad_input", "engine/ops/native_functions/loss.yaml:151", "engine/generated/VariableType.ts:3811");
+registerKernel(ops.mse_loss_backward_default, "Autograd", (ks, grad_output, self, target, reduction) => {
+  const _any_requires_grad = compute_requires_grad(grad_output, self, target);
+  let grad_fn: MseLossBackwardBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new MseLossBackwardBackward0();
+    grad_fn.set_next_edges(collect_next_edges(grad_output, self, target));
+    if (grad_fn.should_compute_output(0) || grad_fn.should_compute_output(1)) grad_fn.self_ = new SavedVariable(self, false);
+    if (grad_fn.should_compute_output(0) || grad_fn.should_compute_output(2)) grad_fn.target_ = new SavedVariable(target, false);
+    grad_fn.reduction = reduction;
+    if (grad_fn.should_compute_output(1) || grad_fn.should_compute_output(2)) grad_fn.grad_output_ = new SavedVariable(grad_output, false);
+  }
+  const _result = below_autograd(() => ops.mse_loss_backward_default.redispatch(ks.and(after_autograd_keyset), grad_output, self, target, reduction));
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+    note_node_created(grad_fn);
+  }
+  return _result;
+}, "VariableType::mse_loss_backward_default", "engine/ops/native_functions/loss.yaml:156", "engine/generated/VariableType.ts:3815");
+registerKernel(ops.smooth_l1_loss_backward_grad_input, "Autograd", (ks, grad_output, self, target, reduction, beta, grad_input) => {
+  if (compute_requires_grad(grad_output, self, target)) throw_error_out_requires_grad("smooth_l1_loss_backward");
+  return below_autograd(() => ops.smooth_l1_loss_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, self, target, reduction, beta, grad_input));
+}, "VariableType::smooth_l1_loss_backward_grad_input", "engine/ops/native_functions/loss.yaml:161", "engine/generated/VariableType.ts:3833");
+registerKernel(ops.smooth_l1_loss_backward_default, "Autograd", (ks, grad_output, self, target, reduction, beta) => {
+  const _any_requires_grad = compute_requires_grad(grad_output, self, target);
+  let grad_fn: SmoothL1LossBackwardBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new SmoothL1LossBackwardBackward0();
+    grad_fn.set_next_edges(collect_next_edges(grad_output, self, target));
+    grad_fn.self_ = new SavedVariable(self, false);
+    grad_fn.target_ = new SavedVariable(target, false);
+    grad_fn.reduction = reduction;
+    grad_fn.beta = beta;
+    if (grad_fn.should_compute_output(1) || grad_fn.should_compute_output(2)) grad_fn.grad_output_ = new SavedVariable(grad_output, false);
+  }
+  const _result = below_autograd(() => ops.smooth_l1_loss_backward_default.redispatch(ks.and(after_autograd_keyset), grad_output, self, target, reduction, beta));
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+    note_node_created(grad_fn);
+  }
+  return _result;
+}, "VariableType::smooth_l1_loss_backward_default", "engine/ops/native_functions/loss.yaml:166", "engine/generated/VariableType.ts:3837");
+registerKernel(ops.huber_loss_backward_out, "Autograd", (ks, grad_output, self, target, reduction, delta, grad_input) => {
+  if (compute_requires_grad(grad_output, self, target)) throw_error_out_requires_grad("huber_loss_backward");
+  return below_autograd(() => ops.huber_loss_backward_out.redispatch(ks.and(after_autograd_keyset), grad_output, self, target, reduction, delta, grad_input));
+}, "VariableType::huber_loss_backward_out", "engine/ops/native_functions/loss.yaml:171", "engine/generated/VariableType.ts:3856");
+registerKernel(ops.huber_loss_backward_default, "Autograd", (ks, grad_output, self, target, reduction, delta) => {
+  const _any_requires_grad = compute_requires_grad(grad_output, self, target);
+  let grad_fn: HuberLossBackwardBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new HuberLossBackwardBackward0();
+    grad_fn.set_next_edges(collect_next_edges(grad_output, self, target));
+    grad_fn.grad_output_ = new SavedVariable(grad_output, false);
+    grad_fn.self_ = new SavedVariable(self, false);
+    grad_fn.target_ = new SavedVariable(target, false);
+    grad_fn.reduction = reduction;
+    grad_fn.delta = delta;
+  }
+  const _result = below_autograd(() => ops.huber_loss_backward_default.redispatch(ks.and(after_autograd_keyset), grad_output, self, target, reduction, delta));
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+    note_node_created(grad_fn);
+  }
+  return _result;
+}, "VariableType::huber_loss_backward_default", "engine/ops/native_functions/loss.yaml:176", "engine/generated/VariableType.ts:3860");
+registerKernel(ops.binary_cross_entropy_backward_default, "Autograd", (ks, grad_output, self, target, weight, reduction) => {
+  const _any_requires_grad = compute_requires_grad(grad_output, self, target);
+  let grad_fn: BinaryCrossEntropyBackwardBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new BinaryCrossEntropyBackwardBackward0();
+    grad_fn.set_next_edges(collect_next_edges(grad_output, self, target));
+    grad_fn.self_ = new SavedVariable(self, false);
+    grad_fn.target_ = new SavedVariable(target, false);
+    grad_fn.weight_ = new SavedVariable(weight, false);
+    grad_fn.reduction = reduction;
+    if (grad_fn.should_compute_output(1) || grad_fn.should_compute_output(2)) grad_fn.grad_output_ = new SavedVariable(grad_output, false);
+  }
+  const _result = below_autograd(() => ops.binary_cross_entropy_backward_default.redispatch(ks.and(after_autograd_keyset), grad_output, self, target, weight, reduction));
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+    note_node_created(grad_fn);
+  }
+  return _result;
+}, "VariableType::binary_cross_entropy_backward_default", "engine/ops/native_functions/loss.yaml:181", "engine/generated/VariableType.ts:3879");
+registerKernel(ops.binary_cross_entropy_backward_grad_input, "Autograd", (ks, grad_output, self, target, weight, reduction, grad_input) => {
+  if (compute_requires_grad(grad_output, self, target, weight)) throw_error_out_requires_grad("binary_cross_entropy_backward");
+  return below_autograd(() => ops.binary_cross_entropy_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, self, target, weight, reduction, grad_input));
+}, "VariableType::binary_cross_entropy_backward_grad_input", "engine/ops/native_functions/loss.yaml:187", "engine/generated/VariableType.ts:3898");
 registerKernel(ops.native_batch_norm_default, "Autograd", (ks, input, weight, bias, running_mean, running_var, training, momentum, eps) => {
   const _any_requires_grad = compute_requires_grad(input, weight, bias);
   let grad_fn: NativeBatchNormBackward0 | null = null;
@@ -3559,7 +3918,7 @@ registerKernel(ops.native_batch_norm_default, "Autograd", (ks, input, weight, bi
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::native_batch_norm_default", "engine/ops/native_functions/normalization.yaml:22", "engine/generated/VariableType.ts:3543");
+}, "VariableType::native_batch_norm_default", "engine/ops/native_functions/normalization.yaml:22", "engine/generated/VariableType.ts:3902");
 registerKernel(ops.native_layer_norm_default, "Autograd", (ks, input, normalized_shape, weight, bias, eps) => {
   const _any_requires_grad = compute_requires_grad(input, weight, bias);
   let grad_fn: NativeLayerNormBackward0 | null = null;
@@ -3577,7 +3936,7 @@ registerKernel(ops.native_layer_norm_default, "Autograd", (ks, input, normalized
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::native_layer_norm_default", "engine/ops/native_functions/normalization.yaml:36", "engine/generated/VariableType.ts:3563");
+}, "VariableType::native_layer_norm_default", "engine/ops/native_functions/normalization.yaml:36", "engine/generated/VariableType.ts:3922");
 registerKernel(ops.native_group_norm_default, "Autograd", (ks, input, weight, bias, N, C, HxW, group, eps) => {
   const _any_requires_grad = compute_requires_grad(input, weight, bias);
   let grad_fn: NativeGroupNormBackward0 | null = null;
@@ -3598,7 +3957,7 @@ registerKernel(ops.native_group_norm_default, "Autograd", (ks, input, weight, bi
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::native_group_norm_default", "engine/ops/native_functions/normalization.yaml:46", "engine/generated/VariableType.ts:3581");
+}, "VariableType::native_group_norm_default", "engine/ops/native_functions/normalization.yaml:46", "engine/generated/VariableType.ts:3940");
 registerKernel(ops.unsqueeze__default, "Autograd", (ks, self, dim) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -3614,7 +3973,7 @@ registerKernel(ops.unsqueeze__default, "Autograd", (ks, self, dim) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::unsqueeze__default", "engine/ops/native_functions/norms.yaml:83", "engine/generated/VariableType.ts:3602");
+}, "VariableType::unsqueeze__default", "engine/ops/native_functions/norms.yaml:83", "engine/generated/VariableType.ts:3961");
 registerKernel(ops.constant_pad_nd_default, "Autograd", (ks, self, pad, value) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: ConstantPadNdBackward0 | null = null;
@@ -3629,59 +3988,59 @@ registerKernel(ops.constant_pad_nd_default, "Autograd", (ks, self, pad, value) =
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::constant_pad_nd_default", "engine/ops/native_functions/pad.yaml:12", "engine/generated/VariableType.ts:3618");
-registerKernel(ops.reflection_pad1d_out, "Autograd", (ks, self, padding, out) => below_autograd(() => ops.reflection_pad1d_out.redispatch(ks.and(after_autograd_keyset), self, padding, out)), "VariableType::reflection_pad1d_out", "engine/ops/native_functions/pad.yaml:18", "engine/generated/VariableType.ts:3633");
+}, "VariableType::constant_pad_nd_default", "engine/ops/native_functions/pad.yaml:12", "engine/generated/VariableType.ts:3977");
+registerKernel(ops.reflection_pad1d_out, "Autograd", (ks, self, padding, out) => below_autograd(() => ops.reflection_pad1d_out.redispatch(ks.and(after_autograd_keyset), self, padding, out)), "VariableType::reflection_pad1d_out", "engine/ops/native_functions/pad.yaml:18", "engine/generated/VariableType.ts:3992");
 registerKernel(ops.reflection_pad1d_default, "Autograd", (ks, self, padding) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::reflection_pad1d", self) : null;
   const _result = below_autograd(() => ops.reflection_pad1d_default.redispatch(ks.and(after_autograd_keyset), self, padding));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::reflection_pad1d_default", "engine/ops/native_functions/pad.yaml:24", "engine/generated/VariableType.ts:3634");
-registerKernel(ops.reflection_pad2d_out, "Autograd", (ks, self, padding, out) => below_autograd(() => ops.reflection_pad2d_out.redispatch(ks.and(after_autograd_keyset), self, padding, out)), "VariableType::reflection_pad2d_out", "engine/ops/native_functions/pad.yaml:28", "engine/generated/VariableType.ts:3641");
+}, "VariableType::reflection_pad1d_default", "engine/ops/native_functions/pad.yaml:24", "engine/generated/VariableType.ts:3993");
+registerKernel(ops.reflection_pad2d_out, "Autograd", (ks, self, padding, out) => below_autograd(() => ops.reflection_pad2d_out.redispatch(ks.and(after_autograd_keyset), self, padding, out)), "VariableType::reflection_pad2d_out", "engine/ops/native_functions/pad.yaml:28", "engine/generated/VariableType.ts:4000");
 registerKernel(ops.reflection_pad2d_default, "Autograd", (ks, self, padding) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::reflection_pad2d", self) : null;
   const _result = below_autograd(() => ops.reflection_pad2d_default.redispatch(ks.and(after_autograd_keyset), self, padding));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::reflection_pad2d_default", "engine/ops/native_functions/pad.yaml:33", "engine/generated/VariableType.ts:3642");
-registerKernel(ops.reflection_pad3d_out, "Autograd", (ks, self, padding, out) => below_autograd(() => ops.reflection_pad3d_out.redispatch(ks.and(after_autograd_keyset), self, padding, out)), "VariableType::reflection_pad3d_out", "engine/ops/native_functions/pad.yaml:38", "engine/generated/VariableType.ts:3649");
+}, "VariableType::reflection_pad2d_default", "engine/ops/native_functions/pad.yaml:33", "engine/generated/VariableType.ts:4001");
+registerKernel(ops.reflection_pad3d_out, "Autograd", (ks, self, padding, out) => below_autograd(() => ops.reflection_pad3d_out.redispatch(ks.and(after_autograd_keyset), self, padding, out)), "VariableType::reflection_pad3d_out", "engine/ops/native_functions/pad.yaml:38", "engine/generated/VariableType.ts:4008");
 registerKernel(ops.reflection_pad3d_default, "Autograd", (ks, self, padding) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::reflection_pad3d", self) : null;
   const _result = below_autograd(() => ops.reflection_pad3d_default.redispatch(ks.and(after_autograd_keyset), self, padding));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::reflection_pad3d_default", "engine/ops/native_functions/pad.yaml:44", "engine/generated/VariableType.ts:3650");
-registerKernel(ops.replication_pad1d_out, "Autograd", (ks, self, padding, out) => below_autograd(() => ops.replication_pad1d_out.redispatch(ks.and(after_autograd_keyset), self, padding, out)), "VariableType::replication_pad1d_out", "engine/ops/native_functions/pad.yaml:48", "engine/generated/VariableType.ts:3657");
+}, "VariableType::reflection_pad3d_default", "engine/ops/native_functions/pad.yaml:44", "engine/generated/VariableType.ts:4009");
+registerKernel(ops.replication_pad1d_out, "Autograd", (ks, self, padding, out) => below_autograd(() => ops.replication_pad1d_out.redispatch(ks.and(after_autograd_keyset), self, padding, out)), "VariableType::replication_pad1d_out", "engine/ops/native_functions/pad.yaml:48", "engine/generated/VariableType.ts:4016");
 registerKernel(ops.replication_pad1d_default, "Autograd", (ks, self, padding) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::replication_pad1d", self) : null;
   const _result = below_autograd(() => ops.replication_pad1d_default.redispatch(ks.and(after_autograd_keyset), self, padding));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::replication_pad1d_default", "engine/ops/native_functions/pad.yaml:54", "engine/generated/VariableType.ts:3658");
-registerKernel(ops.replication_pad2d_out, "Autograd", (ks, self, padding, out) => below_autograd(() => ops.replication_pad2d_out.redispatch(ks.and(after_autograd_keyset), self, padding, out)), "VariableType::replication_pad2d_out", "engine/ops/native_functions/pad.yaml:58", "engine/generated/VariableType.ts:3665");
+}, "VariableType::replication_pad1d_default", "engine/ops/native_functions/pad.yaml:54", "engine/generated/VariableType.ts:4017");
+registerKernel(ops.replication_pad2d_out, "Autograd", (ks, self, padding, out) => below_autograd(() => ops.replication_pad2d_out.redispatch(ks.and(after_autograd_keyset), self, padding, out)), "VariableType::replication_pad2d_out", "engine/ops/native_functions/pad.yaml:58", "engine/generated/VariableType.ts:4024");
 registerKernel(ops.replication_pad2d_default, "Autograd", (ks, self, padding) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::replication_pad2d", self) : null;
   const _result = below_autograd(() => ops.replication_pad2d_default.redispatch(ks.and(after_autograd_keyset), self, padding));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::replication_pad2d_default", "engine/ops/native_functions/pad.yaml:64", "engine/generated/VariableType.ts:3666");
-registerKernel(ops.replication_pad3d_out, "Autograd", (ks, self, padding, out) => below_autograd(() => ops.replication_pad3d_out.redispatch(ks.and(after_autograd_keyset), self, padding, out)), "VariableType::replication_pad3d_out", "engine/ops/native_functions/pad.yaml:68", "engine/generated/VariableType.ts:3673");
+}, "VariableType::replication_pad2d_default", "engine/ops/native_functions/pad.yaml:64", "engine/generated/VariableType.ts:4025");
+registerKernel(ops.replication_pad3d_out, "Autograd", (ks, self, padding, out) => below_autograd(() => ops.replication_pad3d_out.redispatch(ks.and(after_autograd_keyset), self, padding, out)), "VariableType::replication_pad3d_out", "engine/ops/native_functions/pad.yaml:68", "engine/generated/VariableType.ts:4032");
 registerKernel(ops.replication_pad3d_default, "Autograd", (ks, self, padding) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::replication_pad3d", self) : null;
   const _result = below_autograd(() => ops.replication_pad3d_default.redispatch(ks.and(after_autograd_keyset), self, padding));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::replication_pad3d_default", "engine/ops/native_functions/pad.yaml:74", "engine/generated/VariableType.ts:3674");
+}, "VariableType::replication_pad3d_default", "engine/ops/native_functions/pad.yaml:74", "engine/generated/VariableType.ts:4033");
 registerKernel(ops.max_pool2d_with_indices_out, "Autograd", (ks, self, kernel_size, stride, padding, dilation, ceil_mode, out, indices) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("max_pool2d_with_indices");
   return below_autograd(() => ops.max_pool2d_with_indices_out.redispatch(ks.and(after_autograd_keyset), self, kernel_size, stride, padding, dilation, ceil_mode, out, indices));
-}, "VariableType::max_pool2d_with_indices_out", "engine/ops/native_functions/pooling.yaml:24", "engine/generated/VariableType.ts:3681");
+}, "VariableType::max_pool2d_with_indices_out", "engine/ops/native_functions/pooling.yaml:24", "engine/generated/VariableType.ts:4040");
 registerKernel(ops.max_pool2d_with_indices_default, "Autograd", (ks, self, kernel_size, stride, padding, dilation, ceil_mode) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: MaxPool2DWithIndicesBackward0 | null = null;
@@ -3702,11 +4061,11 @@ registerKernel(ops.max_pool2d_with_indices_default, "Autograd", (ks, self, kerne
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::max_pool2d_with_indices_default", "engine/ops/native_functions/pooling.yaml:30", "engine/generated/VariableType.ts:3685");
+}, "VariableType::max_pool2d_with_indices_default", "engine/ops/native_functions/pooling.yaml:30", "engine/generated/VariableType.ts:4044");
 registerKernel(ops.max_pool2d_with_indices_backward_grad_input, "Autograd", (ks, grad_output, self, kernel_size, stride, padding, dilation, ceil_mode, indices, grad_input) => {
   if (compute_requires_grad(grad_output, self, indices)) throw_error_out_requires_grad("max_pool2d_with_indices_backward");
   return below_autograd(() => ops.max_pool2d_with_indices_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, self, kernel_size, stride, padding, dilation, ceil_mode, indices, grad_input));
-}, "VariableType::max_pool2d_with_indices_backward_grad_input", "engine/ops/native_functions/pooling.yaml:35", "engine/generated/VariableType.ts:3706");
+}, "VariableType::max_pool2d_with_indices_backward_grad_input", "engine/ops/native_functions/pooling.yaml:35", "engine/generated/VariableType.ts:4065");
 registerKernel(ops.max_pool2d_with_indices_backward_default, "Autograd", (ks, grad_output, self, kernel_size, stride, padding, dilation, ceil_mode, indices) => {
   const _any_requires_grad = compute_requires_grad(grad_output, self);
   let grad_fn: MaxPool2DWithIndicesBackwardBackward0 | null = null;
@@ -3722,11 +4081,11 @@ registerKernel(ops.max_pool2d_with_indices_backward_default, "Autograd", (ks, gr
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::max_pool2d_with_indices_backward_default", "engine/ops/native_functions/pooling.yaml:41", "engine/generated/VariableType.ts:3710");
+}, "VariableType::max_pool2d_with_indices_backward_default", "engine/ops/native_functions/pooling.yaml:41", "engine/generated/VariableType.ts:4069");
 registerKernel(ops.avg_pool2d_out, "Autograd", (ks, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("avg_pool2d");
   return below_autograd(() => ops.avg_pool2d_out.redispatch(ks.and(after_autograd_keyset), self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, out));
-}, "VariableType::avg_pool2d_out", "engine/ops/native_functions/pooling.yaml:51", "engine/generated/VariableType.ts:3726");
+}, "VariableType::avg_pool2d_out", "engine/ops/native_functions/pooling.yaml:51", "engine/generated/VariableType.ts:4085");
 registerKernel(ops.avg_pool2d_default, "Autograd", (ks, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: AvgPool2DBackward0 | null = null;
@@ -3747,11 +4106,11 @@ registerKernel(ops.avg_pool2d_default, "Autograd", (ks, self, kernel_size, strid
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::avg_pool2d_default", "engine/ops/native_functions/pooling.yaml:61", "engine/generated/VariableType.ts:3730");
+}, "VariableType::avg_pool2d_default", "engine/ops/native_functions/pooling.yaml:61", "engine/generated/VariableType.ts:4089");
 registerKernel(ops.avg_pool2d_backward_grad_input, "Autograd", (ks, grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, grad_input) => {
   if (compute_requires_grad(grad_output, self)) throw_error_out_requires_grad("avg_pool2d_backward");
   return below_autograd(() => ops.avg_pool2d_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, grad_input));
-}, "VariableType::avg_pool2d_backward_grad_input", "engine/ops/native_functions/pooling.yaml:66", "engine/generated/VariableType.ts:3751");
+}, "VariableType::avg_pool2d_backward_grad_input", "engine/ops/native_functions/pooling.yaml:66", "engine/generated/VariableType.ts:4110");
 registerKernel(ops.avg_pool2d_backward_default, "Autograd", (ks, grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override) => {
   const _any_requires_grad = compute_requires_grad(grad_output, self);
   let grad_fn: AvgPool2DBackwardBackward0 | null = null;
@@ -3772,8 +4131,8 @@ registerKernel(ops.avg_pool2d_backward_default, "Autograd", (ks, grad_output, se
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::avg_pool2d_backward_default", "engine/ops/native_functions/pooling.yaml:72", "engine/generated/VariableType.ts:3755");
-registerKernel(ops.adaptive_avg_pool2d_out, "Autograd", (ks, self, output_size, out) => below_autograd(() => ops.adaptive_avg_pool2d_out.redispatch(ks.and(after_autograd_keyset), self, output_size, out)), "VariableType::adaptive_avg_pool2d_out", "engine/ops/native_functions/pooling.yaml:78", "engine/generated/VariableType.ts:3776");
+}, "VariableType::avg_pool2d_backward_default", "engine/ops/native_functions/pooling.yaml:72", "engine/generated/VariableType.ts:4114");
+registerKernel(ops.adaptive_avg_pool2d_out, "Autograd", (ks, self, output_size, out) => below_autograd(() => ops.adaptive_avg_pool2d_out.redispatch(ks.and(after_autograd_keyset), self, output_size, out)), "VariableType::adaptive_avg_pool2d_out", "engine/ops/native_functions/pooling.yaml:78", "engine/generated/VariableType.ts:4135");
 registerKernel(ops._adaptive_avg_pool2d_default, "Autograd", (ks, self, output_size) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: AdaptiveAvgPool2DBackward0 | null = null;
@@ -3788,7 +4147,7 @@ registerKernel(ops._adaptive_avg_pool2d_default, "Autograd", (ks, self, output_s
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::_adaptive_avg_pool2d_default", "engine/ops/native_functions/pooling.yaml:88", "engine/generated/VariableType.ts:3777");
+}, "VariableType::_adaptive_avg_pool2d_default", "engine/ops/native_functions/pooling.yaml:88", "engine/generated/VariableType.ts:4136");
 registerKernel(ops._adaptive_avg_pool2d_backward_default, "Autograd", (ks, grad_output, self) => {
   const _any_requires_grad = compute_requires_grad(grad_output, self);
   let grad_fn: AdaptiveAvgPool2DBackwardBackward0 | null = null;
@@ -3805,11 +4164,11 @@ registerKernel(ops._adaptive_avg_pool2d_backward_default, "Autograd", (ks, grad_
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::_adaptive_avg_pool2d_backward_default", "engine/ops/native_functions/pooling.yaml:95", "engine/generated/VariableType.ts:3792");
+}, "VariableType::_adaptive_avg_pool2d_backward_default", "engine/ops/native_functions/pooling.yaml:95", "engine/generated/VariableType.ts:4151");
 registerKernel(ops.adaptive_max_pool2d_out, "Autograd", (ks, self, output_size, out, indices) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("adaptive_max_pool2d");
   return below_autograd(() => ops.adaptive_max_pool2d_out.redispatch(ks.and(after_autograd_keyset), self, output_size, out, indices));
-}, "VariableType::adaptive_max_pool2d_out", "engine/ops/native_functions/pooling.yaml:101", "engine/generated/VariableType.ts:3809");
+}, "VariableType::adaptive_max_pool2d_out", "engine/ops/native_functions/pooling.yaml:101", "engine/generated/VariableType.ts:4168");
 registerKernel(ops.adaptive_max_pool2d_default, "Autograd", (ks, self, output_size) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: AdaptiveMaxPool2DBackward0 | null = null;
@@ -3825,11 +4184,11 @@ registerKernel(ops.adaptive_max_pool2d_default, "Autograd", (ks, self, output_si
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::adaptive_max_pool2d_default", "engine/ops/native_functions/pooling.yaml:107", "engine/generated/VariableType.ts:3813");
+}, "VariableType::adaptive_max_pool2d_default", "engine/ops/native_functions/pooling.yaml:107", "engine/generated/VariableType.ts:4172");
 registerKernel(ops.adaptive_max_pool2d_backward_grad_input, "Autograd", (ks, grad_output, self, indices, grad_input) => {
   if (compute_requires_grad(grad_output, self, indices)) throw_error_out_requires_grad("adaptive_max_pool2d_backward");
   return below_autograd(() => ops.adaptive_max_pool2d_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, self, indices, grad_input));
-}, "VariableType::adaptive_max_pool2d_backward_grad_input", "engine/ops/native_functions/pooling.yaml:111", "engine/generated/VariableType.ts:3829");
+}, "VariableType::adaptive_max_pool2d_backward_grad_input", "engine/ops/native_functions/pooling.yaml:111", "engine/generated/VariableType.ts:4188");
 registerKernel(ops.adaptive_max_pool2d_backward_default, "Autograd", (ks, grad_output, self, indices) => {
   const _any_requires_grad = compute_requires_grad(grad_output, self);
   let grad_fn: AdaptiveMaxPool2DBackwardBackward0 | null = null;
@@ -3845,27 +4204,27 @@ registerKernel(ops.adaptive_max_pool2d_backward_default, "Autograd", (ks, grad_o
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::adaptive_max_pool2d_backward_default", "engine/ops/native_functions/pooling.yaml:117", "engine/generated/VariableType.ts:3833");
+}, "VariableType::adaptive_max_pool2d_backward_default", "engine/ops/native_functions/pooling.yaml:117", "engine/generated/VariableType.ts:4192");
 registerKernel(ops.all_dim, "Autograd", (ks, self, dim, keepdim) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::all", self) : null;
   const _result = below_autograd(() => ops.all_dim.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::all_dim", "engine/ops/native_functions/reduce.yaml:13", "engine/generated/VariableType.ts:3849");
-registerKernel(ops.all_out, "Autograd", (ks, self, dim, keepdim, out) => below_autograd(() => ops.all_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, out)), "VariableType::all_out", "engine/ops/native_functions/reduce.yaml:17", "engine/generated/VariableType.ts:3856");
+}, "VariableType::all_dim", "engine/ops/native_functions/reduce.yaml:13", "engine/generated/VariableType.ts:4208");
+registerKernel(ops.all_out, "Autograd", (ks, self, dim, keepdim, out) => below_autograd(() => ops.all_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, out)), "VariableType::all_out", "engine/ops/native_functions/reduce.yaml:17", "engine/generated/VariableType.ts:4215");
 registerKernel(ops.any_dim, "Autograd", (ks, self, dim, keepdim) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::any", self) : null;
   const _result = below_autograd(() => ops.any_dim.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::any_dim", "engine/ops/native_functions/reduce.yaml:22", "engine/generated/VariableType.ts:3857");
-registerKernel(ops.any_out, "Autograd", (ks, self, dim, keepdim, out) => below_autograd(() => ops.any_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, out)), "VariableType::any_out", "engine/ops/native_functions/reduce.yaml:26", "engine/generated/VariableType.ts:3864");
-registerKernel(ops.argmax_default, "Autograd", (ks, self, dim, keepdim) => below_autograd(() => ops.argmax_default.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim)), "VariableType::argmax_default", "engine/ops/native_functions/reduce.yaml:32", "engine/generated/VariableType.ts:3865");
-registerKernel(ops.argmax_out, "Autograd", (ks, self, dim, keepdim, out) => below_autograd(() => ops.argmax_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, out)), "VariableType::argmax_out", "engine/ops/native_functions/reduce.yaml:36", "engine/generated/VariableType.ts:3866");
-registerKernel(ops.argmin_default, "Autograd", (ks, self, dim, keepdim) => below_autograd(() => ops.argmin_default.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim)), "VariableType::argmin_default", "engine/ops/native_functions/reduce.yaml:41", "engine/generated/VariableType.ts:3867");
-registerKernel(ops.argmin_out, "Autograd", (ks, self, dim, keepdim, out) => below_autograd(() => ops.argmin_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, out)), "VariableType::argmin_out", "engine/ops/native_functions/reduce.yaml:45", "engine/generated/VariableType.ts:3868");
+}, "VariableType::any_dim", "engine/ops/native_functions/reduce.yaml:22", "engine/generated/VariableType.ts:4216");
+registerKernel(ops.any_out, "Autograd", (ks, self, dim, keepdim, out) => below_autograd(() => ops.any_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, out)), "VariableType::any_out", "engine/ops/native_functions/reduce.yaml:26", "engine/generated/VariableType.ts:4223");
+registerKernel(ops.argmax_default, "Autograd", (ks, self, dim, keepdim) => below_autograd(() => ops.argmax_default.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim)), "VariableType::argmax_default", "engine/ops/native_functions/reduce.yaml:32", "engine/generated/VariableType.ts:4224");
+registerKernel(ops.argmax_out, "Autograd", (ks, self, dim, keepdim, out) => below_autograd(() => ops.argmax_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, out)), "VariableType::argmax_out", "engine/ops/native_functions/reduce.yaml:36", "engine/generated/VariableType.ts:4225");
+registerKernel(ops.argmin_default, "Autograd", (ks, self, dim, keepdim) => below_autograd(() => ops.argmin_default.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim)), "VariableType::argmin_default", "engine/ops/native_functions/reduce.yaml:41", "engine/generated/VariableType.ts:4226");
+registerKernel(ops.argmin_out, "Autograd", (ks, self, dim, keepdim, out) => below_autograd(() => ops.argmin_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, out)), "VariableType::argmin_out", "engine/ops/native_functions/reduce.yaml:45", "engine/generated/VariableType.ts:4227");
 registerKernel(ops.max_dim, "Autograd", (ks, self, dim, keepdim) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: MaxBackward0 | null = null;
@@ -3883,11 +4242,11 @@ registerKernel(ops.max_dim, "Autograd", (ks, self, dim, keepdim) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::max_dim", "engine/ops/native_functions/reduce.yaml:51", "engine/generated/VariableType.ts:3869");
+}, "VariableType::max_dim", "engine/ops/native_functions/reduce.yaml:51", "engine/generated/VariableType.ts:4228");
 registerKernel(ops.max_dim_max, "Autograd", (ks, self, dim, keepdim, max, max_values) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("max");
   return below_autograd(() => ops.max_dim_max.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, max, max_values));
-}, "VariableType::max_dim_max", "engine/ops/native_functions/reduce.yaml:55", "engine/generated/VariableType.ts:3887");
+}, "VariableType::max_dim_max", "engine/ops/native_functions/reduce.yaml:55", "engine/generated/VariableType.ts:4246");
 registerKernel(ops.amax_default, "Autograd", (ks, self, dim, keepdim) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: AmaxBackward0 | null = null;
@@ -3905,11 +4264,11 @@ registerKernel(ops.amax_default, "Autograd", (ks, self, dim, keepdim) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::amax_default", "engine/ops/native_functions/reduce.yaml:60", "engine/generated/VariableType.ts:3891");
+}, "VariableType::amax_default", "engine/ops/native_functions/reduce.yaml:60", "engine/generated/VariableType.ts:4250");
 registerKernel(ops.amax_out, "Autograd", (ks, self, dim, keepdim, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("amax");
   return below_autograd(() => ops.amax_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, out));
-}, "VariableType::amax_out", "engine/ops/native_functions/reduce.yaml:64", "engine/generated/VariableType.ts:3909");
+}, "VariableType::amax_out", "engine/ops/native_functions/reduce.yaml:64", "engine/generated/VariableType.ts:4268");
 registerKernel(ops.mean_default, "Autograd", (ks, self, dtype) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: MeanBackward0 | null = null;
@@ -3925,7 +4284,7 @@ registerKernel(ops.mean_default, "Autograd", (ks, self, dtype) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::mean_default", "engine/ops/native_functions/reduce.yaml:70", "engine/generated/VariableType.ts:3913");
+}, "VariableType::mean_default", "engine/ops/native_functions/reduce.yaml:70", "engine/generated/VariableType.ts:4272");
 registerKernel(ops.mean_dim, "Autograd", (ks, self, dim, keepdim, dtype) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: MeanBackward1 | null = null;
@@ -3943,11 +4302,11 @@ registerKernel(ops.mean_dim, "Autograd", (ks, self, dim, keepdim, dtype) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::mean_dim", "engine/ops/native_functions/reduce.yaml:75", "engine/generated/VariableType.ts:3929");
+}, "VariableType::mean_dim", "engine/ops/native_functions/reduce.yaml:75", "engine/generated/VariableType.ts:4288");
 registerKernel(ops.mean_out, "Autograd", (ks, self, dim, keepdim, dtype, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("mean");
   return below_autograd(() => ops.mean_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, dtype, out));
-}, "VariableType::mean_out", "engine/ops/native_functions/reduce.yaml:79", "engine/generated/VariableType.ts:3947");
+}, "VariableType::mean_out", "engine/ops/native_functions/reduce.yaml:79", "engine/generated/VariableType.ts:4306");
 registerKernel(ops.min_dim, "Autograd", (ks, self, dim, keepdim) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: MinBackward0 | null = null;
@@ -3965,11 +4324,11 @@ registerKernel(ops.min_dim, "Autograd", (ks, self, dim, keepdim) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::min_dim", "engine/ops/native_functions/reduce.yaml:85", "engine/generated/VariableType.ts:3951");
+}, "VariableType::min_dim", "engine/ops/native_functions/reduce.yaml:85", "engine/generated/VariableType.ts:4310");
 registerKernel(ops.min_dim_min, "Autograd", (ks, self, dim, keepdim, min, min_indices) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("min");
   return below_autograd(() => ops.min_dim_min.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, min, min_indices));
-}, "VariableType::min_dim_min", "engine/ops/native_functions/reduce.yaml:89", "engine/generated/VariableType.ts:3969");
+}, "VariableType::min_dim_min", "engine/ops/native_functions/reduce.yaml:89", "engine/generated/VariableType.ts:4328");
 registerKernel(ops.amin_default, "Autograd", (ks, self, dim, keepdim) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: AminBackward0 | null = null;
@@ -3987,11 +4346,11 @@ registerKernel(ops.amin_default, "Autograd", (ks, self, dim, keepdim) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::amin_default", "engine/ops/native_functions/reduce.yaml:94", "engine/generated/VariableType.ts:3973");
+}, "VariableType::amin_default", "engine/ops/native_functions/reduce.yaml:94", "engine/generated/VariableType.ts:4332");
 registerKernel(ops.amin_out, "Autograd", (ks, self, dim, keepdim, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("amin");
   return below_autograd(() => ops.amin_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, out));
-}, "VariableType::amin_out", "engine/ops/native_functions/reduce.yaml:98", "engine/generated/VariableType.ts:3991");
+}, "VariableType::amin_out", "engine/ops/native_functions/reduce.yaml:98", "engine/generated/VariableType.ts:4350");
 registerKernel(ops.prod_default, "Autograd", (ks, self, dtype) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: ProdBackward0 | null = null;
@@ -4007,7 +4366,7 @@ registerKernel(ops.prod_default, "Autograd", (ks, self, dtype) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::prod_default", "engine/ops/native_functions/reduce.yaml:104", "engine/generated/VariableType.ts:3995");
+}, "VariableType::prod_default", "engine/ops/native_functions/reduce.yaml:104", "engine/generated/VariableType.ts:4354");
 registerKernel(ops.prod_dim_int, "Autograd", (ks, self, dim, keepdim, dtype) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: ProdBackward1 | null = null;
@@ -4025,27 +4384,27 @@ registerKernel(ops.prod_dim_int, "Autograd", (ks, self, dim, keepdim, dtype) => 
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::prod_dim_int", "engine/ops/native_functions/reduce.yaml:110", "engine/generated/VariableType.ts:4011");
+}, "VariableType::prod_dim_int", "engine/ops/native_functions/reduce.yaml:110", "engine/generated/VariableType.ts:4370");
 registerKernel(ops.prod_int_out, "Autograd", (ks, self, dim, keepdim, dtype, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("prod");
   return below_autograd(() => ops.prod_int_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, dtype, out));
-}, "VariableType::prod_int_out", "engine/ops/native_functions/reduce.yaml:114", "engine/generated/VariableType.ts:4029");
+}, "VariableType::prod_int_out", "engine/ops/native_functions/reduce.yaml:114", "engine/generated/VariableType.ts:4388");
 registerKernel(ops.all_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::all", self) : null;
   const _result = below_autograd(() => ops.all_default.redispatch(ks.and(after_autograd_keyset), self));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::all_default", "engine/ops/native_functions/reduce.yaml:120", "engine/generated/VariableType.ts:4033");
-registerKernel(ops.all_all_out, "Autograd", (ks, self, out) => below_autograd(() => ops.all_all_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::all_all_out", "engine/ops/native_functions/reduce.yaml:124", "engine/generated/VariableType.ts:4040");
+}, "VariableType::all_default", "engine/ops/native_functions/reduce.yaml:120", "engine/generated/VariableType.ts:4392");
+registerKernel(ops.all_all_out, "Autograd", (ks, self, out) => below_autograd(() => ops.all_all_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::all_all_out", "engine/ops/native_functions/reduce.yaml:124", "engine/generated/VariableType.ts:4399");
 registerKernel(ops.any_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::any", self) : null;
   const _result = below_autograd(() => ops.any_default.redispatch(ks.and(after_autograd_keyset), self));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::any_default", "engine/ops/native_functions/reduce.yaml:129", "engine/generated/VariableType.ts:4041");
-registerKernel(ops.any_all_out, "Autograd", (ks, self, out) => below_autograd(() => ops.any_all_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::any_all_out", "engine/ops/native_functions/reduce.yaml:133", "engine/generated/VariableType.ts:4048");
+}, "VariableType::any_default", "engine/ops/native_functions/reduce.yaml:129", "engine/generated/VariableType.ts:4400");
+registerKernel(ops.any_all_out, "Autograd", (ks, self, out) => below_autograd(() => ops.any_all_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::any_all_out", "engine/ops/native_functions/reduce.yaml:133", "engine/generated/VariableType.ts:4407");
 registerKernel(ops.min_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: MinBackward1 | null = null;
@@ -4061,7 +4420,7 @@ registerKernel(ops.min_default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::min_default", "engine/ops/native_functions/reduce.yaml:139", "engine/generated/VariableType.ts:4049");
+}, "VariableType::min_default", "engine/ops/native_functions/reduce.yaml:139", "engine/generated/VariableType.ts:4408");
 registerKernel(ops.max_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: MaxBackward1 | null = null;
@@ -4077,21 +4436,21 @@ registerKernel(ops.max_default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::max_default", "engine/ops/native_functions/reduce.yaml:144", "engine/generated/VariableType.ts:4065");
+}, "VariableType::max_default", "engine/ops/native_functions/reduce.yaml:144", "engine/generated/VariableType.ts:4424");
 registerKernel(ops.count_nonzero_dim_IntList, "Autograd", (ks, self, dim) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::count_nonzero", self) : null;
   const _result = below_autograd(() => ops.count_nonzero_dim_IntList.redispatch(ks.and(after_autograd_keyset), self, dim));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::count_nonzero_dim_IntList", "engine/ops/native_functions/reduce2.yaml:12", "engine/generated/VariableType.ts:4081");
+}, "VariableType::count_nonzero_dim_IntList", "engine/ops/native_functions/reduce2.yaml:12", "engine/generated/VariableType.ts:4440");
 registerKernel(ops.count_nonzero_default, "Autograd", (ks, self, dim) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::count_nonzero", self) : null;
   const _result = below_autograd(() => ops.count_nonzero_default.redispatch(ks.and(after_autograd_keyset), self, dim));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::count_nonzero_default", "engine/ops/native_functions/reduce2.yaml:18", "engine/generated/VariableType.ts:4088");
+}, "VariableType::count_nonzero_default", "engine/ops/native_functions/reduce2.yaml:18", "engine/generated/VariableType.ts:4447");
 registerKernel(ops.std_correction, "Autograd", (ks, self, dim, correction, keepdim) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: StdBackward0 | null = null;
@@ -4110,7 +4469,7 @@ registerKernel(ops.std_correction, "Autograd", (ks, self, dim, correction, keepd
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::std_correction", "engine/ops/native_functions/reduce2.yaml:35", "engine/generated/VariableType.ts:4095");
+}, "VariableType::std_correction", "engine/ops/native_functions/reduce2.yaml:35", "engine/generated/VariableType.ts:4454");
 registerKernel(ops.std_mean_correction, "Autograd", (ks, self, dim, correction, keepdim) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: StdMeanBackward0 | null = null;
@@ -4129,11 +4488,11 @@ registerKernel(ops.std_mean_correction, "Autograd", (ks, self, dim, correction, 
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::std_mean_correction", "engine/ops/native_functions/reduce2.yaml:50", "engine/generated/VariableType.ts:4114");
+}, "VariableType::std_mean_correction", "engine/ops/native_functions/reduce2.yaml:50", "engine/generated/VariableType.ts:4473");
 registerKernel(ops.std_correction_out, "Autograd", (ks, self, dim, correction, keepdim, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("std");
   return below_autograd(() => ops.std_correction_out.redispatch(ks.and(after_autograd_keyset), self, dim, correction, keepdim, out));
-}, "VariableType::std_correction_out", "engine/ops/native_functions/reduce2.yaml:60", "engine/generated/VariableType.ts:4133");
+}, "VariableType::std_correction_out", "engine/ops/native_functions/reduce2.yaml:60", "engine/generated/VariableType.ts:4492");
 registerKernel(ops.var_correction, "Autograd", (ks, self, dim, correction, keepdim) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: VarBackward0 | null = null;
@@ -4151,11 +4510,11 @@ registerKernel(ops.var_correction, "Autograd", (ks, self, dim, correction, keepd
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::var_correction", "engine/ops/native_functions/reduce2.yaml:75", "engine/generated/VariableType.ts:4137");
+}, "VariableType::var_correction", "engine/ops/native_functions/reduce2.yaml:75", "engine/generated/VariableType.ts:4496");
 registerKernel(ops.var_correction_out, "Autograd", (ks, self, dim, correction, keepdim, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("var");
   return below_autograd(() => ops.var_correction_out.redispatch(ks.and(after_autograd_keyset), self, dim, correction, keepdim, out));
-}, "VariableType::var_correction_out", "engine/ops/native_functions/reduce2.yaml:84", "engine/generated/VariableType.ts:4155");
+}, "VariableType::var_correction_out", "engine/ops/native_functions/reduce2.yaml:84", "engine/generated/VariableType.ts:4514");
 registerKernel(ops.var_mean_correction, "Autograd", (ks, self, dim, correction, keepdim) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: VarMeanBackward0 | null = null;
@@ -4173,7 +4532,7 @@ registerKernel(ops.var_mean_correction, "Autograd", (ks, self, dim, correction, 
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::var_mean_correction", "engine/ops/native_functions/reduce2.yaml:98", "engine/generated/VariableType.ts:4159");
+}, "VariableType::var_mean_correction", "engine/ops/native_functions/reduce2.yaml:98", "engine/generated/VariableType.ts:4518");
 registerKernel(ops.cummax_default, "Autograd", (ks, self, dim) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: CummaxBackward0 | null = null;
@@ -4190,18 +4549,18 @@ registerKernel(ops.cummax_default, "Autograd", (ks, self, dim) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::cummax_default", "engine/ops/native_functions/reduce3.yaml:17", "engine/generated/VariableType.ts:4177");
+}, "VariableType::cummax_default", "engine/ops/native_functions/reduce3.yaml:17", "engine/generated/VariableType.ts:4536");
 registerKernel(ops.cummax_out, "Autograd", (ks, self, dim, values, indices) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("cummax");
   return below_autograd(() => ops.cummax_out.redispatch(ks.and(after_autograd_keyset), self, dim, values, indices));
-}, "VariableType::cummax_out", "engine/ops/native_functions/reduce3.yaml:23", "engine/generated/VariableType.ts:4194");
+}, "VariableType::cummax_out", "engine/ops/native_functions/reduce3.yaml:23", "engine/generated/VariableType.ts:4553");
 registerKernel(ops._cummax_helper_default, "Autograd", (ks, self, values, indices, dim) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::_cummax_helper", self) : null;
   const _result = below_autograd(() => ops._cummax_helper_default.redispatch(ks.and(after_autograd_keyset), self, values, indices, dim));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::_cummax_helper_default", "engine/ops/native_functions/reduce3.yaml:28", "engine/generated/VariableType.ts:4198");
+}, "VariableType::_cummax_helper_default", "engine/ops/native_functions/reduce3.yaml:28", "engine/generated/VariableType.ts:4557");
 registerKernel(ops.cummin_default, "Autograd", (ks, self, dim) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: CumminBackward0 | null = null;
@@ -4218,18 +4577,18 @@ registerKernel(ops.cummin_default, "Autograd", (ks, self, dim) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::cummin_default", "engine/ops/native_functions/reduce3.yaml:33", "engine/generated/VariableType.ts:4205");
+}, "VariableType::cummin_default", "engine/ops/native_functions/reduce3.yaml:33", "engine/generated/VariableType.ts:4564");
 registerKernel(ops.cummin_out, "Autograd", (ks, self, dim, values, indices) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("cummin");
   return below_autograd(() => ops.cummin_out.redispatch(ks.and(after_autograd_keyset), self, dim, values, indices));
-}, "VariableType::cummin_out", "engine/ops/native_functions/reduce3.yaml:39", "engine/generated/VariableType.ts:4222");
+}, "VariableType::cummin_out", "engine/ops/native_functions/reduce3.yaml:39", "engine/generated/VariableType.ts:4581");
 registerKernel(ops._cummin_helper_default, "Autograd", (ks, self, values, indices, dim) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::_cummin_helper", self) : null;
   const _result = below_autograd(() => ops._cummin_helper_default.redispatch(ks.and(after_autograd_keyset), self, values, indices, dim));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::_cummin_helper_default", "engine/ops/native_functions/reduce3.yaml:44", "engine/generated/VariableType.ts:4226");
+}, "VariableType::_cummin_helper_default", "engine/ops/native_functions/reduce3.yaml:44", "engine/generated/VariableType.ts:4585");
 registerKernel(ops.cumprod_default, "Autograd", (ks, self, dim, dtype) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: CumprodBackward0 | null = null;
@@ -4247,7 +4606,7 @@ registerKernel(ops.cumprod_default, "Autograd", (ks, self, dim, dtype) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::cumprod_default", "engine/ops/native_functions/reduce3.yaml:50", "engine/generated/VariableType.ts:4233");
+}, "VariableType::cumprod_default", "engine/ops/native_functions/reduce3.yaml:50", "engine/generated/VariableType.ts:4592");
 registerKernel(ops.cumprod__default, "Autograd", (ks, self, dim, dtype) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -4266,11 +4625,11 @@ registerKernel(ops.cumprod__default, "Autograd", (ks, self, dim, dtype) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::cumprod__default", "engine/ops/native_functions/reduce3.yaml:55", "engine/generated/VariableType.ts:4251");
+}, "VariableType::cumprod__default", "engine/ops/native_functions/reduce3.yaml:55", "engine/generated/VariableType.ts:4610");
 registerKernel(ops.cumprod_out, "Autograd", (ks, self, dim, dtype, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("cumprod");
   return below_autograd(() => ops.cumprod_out.redispatch(ks.and(after_autograd_keyset), self, dim, dtype, out));
-}, "VariableType::cumprod_out", "engine/ops/native_functions/reduce3.yaml:59", "engine/generated/VariableType.ts:4270");
+}, "VariableType::cumprod_out", "engine/ops/native_functions/reduce3.yaml:59", "engine/generated/VariableType.ts:4629");
 registerKernel(ops.cumsum_default, "Autograd", (ks, self, dim, dtype) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: CumsumBackward0 | null = null;
@@ -4286,7 +4645,7 @@ registerKernel(ops.cumsum_default, "Autograd", (ks, self, dim, dtype) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::cumsum_default", "engine/ops/native_functions/reduce3.yaml:65", "engine/generated/VariableType.ts:4274");
+}, "VariableType::cumsum_default", "engine/ops/native_functions/reduce3.yaml:65", "engine/generated/VariableType.ts:4633");
 registerKernel(ops.cumsum__default, "Autograd", (ks, self, dim, dtype) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -4303,19 +4662,19 @@ registerKernel(ops.cumsum__default, "Autograd", (ks, self, dim, dtype) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::cumsum__default", "engine/ops/native_functions/reduce3.yaml:70", "engine/generated/VariableType.ts:4290");
+}, "VariableType::cumsum__default", "engine/ops/native_functions/reduce3.yaml:70", "engine/generated/VariableType.ts:4649");
 registerKernel(ops.cumsum_out, "Autograd", (ks, self, dim, dtype, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("cumsum");
   return below_autograd(() => ops.cumsum_out.redispatch(ks.and(after_autograd_keyset), self, dim, dtype, out));
-}, "VariableType::cumsum_out", "engine/ops/native_functions/reduce3.yaml:74", "engine/generated/VariableType.ts:4307");
+}, "VariableType::cumsum_out", "engine/ops/native_functions/reduce3.yaml:74", "engine/generated/VariableType.ts:4666");
 registerKernel(ops._logcumsumexp_default, "Autograd", (ks, self, dim) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::_logcumsumexp", self) : null;
   const _result = below_autograd(() => ops._logcumsumexp_default.redispatch(ks.and(after_autograd_keyset), self, dim));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::_logcumsumexp_default", "engine/ops/native_functions/reduce3.yaml:91", "engine/generated/VariableType.ts:4311");
-registerKernel(ops._logcumsumexp_out, "Autograd", (ks, self, dim, out) => below_autograd(() => ops._logcumsumexp_out.redispatch(ks.and(after_autograd_keyset), self, dim, out)), "VariableType::_logcumsumexp_out", "engine/ops/native_functions/reduce3.yaml:95", "engine/generated/VariableType.ts:4318");
+}, "VariableType::_logcumsumexp_default", "engine/ops/native_functions/reduce3.yaml:91", "engine/generated/VariableType.ts:4670");
+registerKernel(ops._logcumsumexp_out, "Autograd", (ks, self, dim, out) => below_autograd(() => ops._logcumsumexp_out.redispatch(ks.and(after_autograd_keyset), self, dim, out)), "VariableType::_logcumsumexp_out", "engine/ops/native_functions/reduce3.yaml:95", "engine/generated/VariableType.ts:4677");
 registerKernel(ops.logcumsumexp_default, "Autograd", (ks, self, dim) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: LogcumsumexpBackward0 | null = null;
@@ -4332,11 +4691,11 @@ registerKernel(ops.logcumsumexp_default, "Autograd", (ks, self, dim) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::logcumsumexp_default", "engine/ops/native_functions/reduce3.yaml:99", "engine/generated/VariableType.ts:4319");
+}, "VariableType::logcumsumexp_default", "engine/ops/native_functions/reduce3.yaml:99", "engine/generated/VariableType.ts:4678");
 registerKernel(ops.logcumsumexp_out, "Autograd", (ks, self, dim, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("logcumsumexp");
   return below_autograd(() => ops.logcumsumexp_out.redispatch(ks.and(after_autograd_keyset), self, dim, out));
-}, "VariableType::logcumsumexp_out", "engine/ops/native_functions/reduce3.yaml:104", "engine/generated/VariableType.ts:4336");
+}, "VariableType::logcumsumexp_out", "engine/ops/native_functions/reduce3.yaml:104", "engine/generated/VariableType.ts:4695");
 registerKernel(ops.logsumexp_default, "Autograd", (ks, self, dim, keepdim) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: LogsumexpBackward0 | null = null;
@@ -4354,11 +4713,11 @@ registerKernel(ops.logsumexp_default, "Autograd", (ks, self, dim, keepdim) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::logsumexp_default", "engine/ops/native_functions/reduce3.yaml:109", "engine/generated/VariableType.ts:4340");
+}, "VariableType::logsumexp_default", "engine/ops/native_functions/reduce3.yaml:109", "engine/generated/VariableType.ts:4699");
 registerKernel(ops.logsumexp_out, "Autograd", (ks, self, dim, keepdim, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("logsumexp");
   return below_autograd(() => ops.logsumexp_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, out));
-}, "VariableType::logsumexp_out", "engine/ops/native_functions/reduce3.yaml:115", "engine/generated/VariableType.ts:4358");
+}, "VariableType::logsumexp_out", "engine/ops/native_functions/reduce3.yaml:115", "engine/generated/VariableType.ts:4717");
 registerKernel(ops.median_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: MedianBackward0 | null = null;
@@ -4374,7 +4733,7 @@ registerKernel(ops.median_default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::median_default", "engine/ops/native_functions/reduce3.yaml:122", "engine/generated/VariableType.ts:4362");
+}, "VariableType::median_default", "engine/ops/native_functions/reduce3.yaml:122", "engine/generated/VariableType.ts:4721");
 registerKernel(ops.median_dim, "Autograd", (ks, self, dim, keepdim) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: MedianBackward1 | null = null;
@@ -4392,11 +4751,11 @@ registerKernel(ops.median_dim, "Autograd", (ks, self, dim, keepdim) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::median_dim", "engine/ops/native_functions/reduce3.yaml:128", "engine/generated/VariableType.ts:4378");
+}, "VariableType::median_dim", "engine/ops/native_functions/reduce3.yaml:128", "engine/generated/VariableType.ts:4737");
 registerKernel(ops.median_dim_values, "Autograd", (ks, self, dim, keepdim, values, indices) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("median");
   return below_autograd(() => ops.median_dim_values.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, values, indices));
-}, "VariableType::median_dim_values", "engine/ops/native_functions/reduce3.yaml:133", "engine/generated/VariableType.ts:4396");
+}, "VariableType::median_dim_values", "engine/ops/native_functions/reduce3.yaml:133", "engine/generated/VariableType.ts:4755");
 registerKernel(ops.nanmedian_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: NanmedianBackward0 | null = null;
@@ -4412,7 +4771,7 @@ registerKernel(ops.nanmedian_default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::nanmedian_default", "engine/ops/native_functions/reduce3.yaml:137", "engine/generated/VariableType.ts:4400");
+}, "VariableType::nanmedian_default", "engine/ops/native_functions/reduce3.yaml:137", "engine/generated/VariableType.ts:4759");
 registerKernel(ops.nanmedian_dim, "Autograd", (ks, self, dim, keepdim) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: NanmedianBackward1 | null = null;
@@ -4430,11 +4789,11 @@ registerKernel(ops.nanmedian_dim, "Autograd", (ks, self, dim, keepdim) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::nanmedian_dim", "engine/ops/native_functions/reduce3.yaml:143", "engine/generated/VariableType.ts:4416");
+}, "VariableType::nanmedian_dim", "engine/ops/native_functions/reduce3.yaml:143", "engine/generated/VariableType.ts:4775");
 registerKernel(ops.nanmedian_dim_values, "Autograd", (ks, self, dim, keepdim, values, indices) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("nanmedian");
   return below_autograd(() => ops.nanmedian_dim_values.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, values, indices));
-}, "VariableType::nanmedian_dim_values", "engine/ops/native_functions/reduce3.yaml:148", "engine/generated/VariableType.ts:4434");
+}, "VariableType::nanmedian_dim_values", "engine/ops/native_functions/reduce3.yaml:148", "engine/generated/VariableType.ts:4793");
 registerKernel(ops.mode_default, "Autograd", (ks, self, dim, keepdim) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: ModeBackward0 | null = null;
@@ -4452,11 +4811,11 @@ registerKernel(ops.mode_default, "Autograd", (ks, self, dim, keepdim) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::mode_default", "engine/ops/native_functions/reduce3.yaml:153", "engine/generated/VariableType.ts:4438");
+}, "VariableType::mode_default", "engine/ops/native_functions/reduce3.yaml:153", "engine/generated/VariableType.ts:4797");
 registerKernel(ops.mode_values, "Autograd", (ks, self, dim, keepdim, values, indices) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("mode");
   return below_autograd(() => ops.mode_values.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, values, indices));
-}, "VariableType::mode_values", "engine/ops/native_functions/reduce3.yaml:158", "engine/generated/VariableType.ts:4456");
+}, "VariableType::mode_values", "engine/ops/native_functions/reduce3.yaml:158", "engine/generated/VariableType.ts:4815");
 registerKernel(ops._unique_default, "Autograd", (ks, self, sorted, return_inverse) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: UniqueBackward0 | null = null;
@@ -4470,7 +4829,7 @@ registerKernel(ops._unique_default, "Autograd", (ks, self, sorted, return_invers
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::_unique_default", "engine/ops/native_functions/reduce3.yaml:163", "engine/generated/VariableType.ts:4460");
+}, "VariableType::_unique_default", "engine/ops/native_functions/reduce3.yaml:163", "engine/generated/VariableType.ts:4819");
 registerKernel(ops.unique_dim_default, "Autograd", (ks, self, dim, sorted, return_inverse, return_counts) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: UniqueDimBackward0 | null = null;
@@ -4484,7 +4843,7 @@ registerKernel(ops.unique_dim_default, "Autograd", (ks, self, dim, sorted, retur
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::unique_dim_default", "engine/ops/native_functions/reduce3.yaml:169", "engine/generated/VariableType.ts:4474");
+}, "VariableType::unique_dim_default", "engine/ops/native_functions/reduce3.yaml:169", "engine/generated/VariableType.ts:4833");
 registerKernel(ops.unique_consecutive_default, "Autograd", (ks, self, return_inverse, return_counts, dim) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: UniqueConsecutiveBackward0 | null = null;
@@ -4498,7 +4857,7 @@ registerKernel(ops.unique_consecutive_default, "Autograd", (ks, self, return_inv
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::unique_consecutive_default", "engine/ops/native_functions/reduce3.yaml:176", "engine/generated/VariableType.ts:4488");
+}, "VariableType::unique_consecutive_default", "engine/ops/native_functions/reduce3.yaml:176", "engine/generated/VariableType.ts:4847");
 registerKernel(ops.unique_dim_consecutive_default, "Autograd", (ks, self, dim, return_inverse, return_counts) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: UniqueDimConsecutiveBackward0 | null = null;
@@ -4512,7 +4871,7 @@ registerKernel(ops.unique_dim_consecutive_default, "Autograd", (ks, self, dim, r
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::unique_dim_consecutive_default", "engine/ops/native_functions/reduce3.yaml:183", "engine/generated/VariableType.ts:4502");
+}, "VariableType::unique_dim_consecutive_default", "engine/ops/native_functions/reduce3.yaml:183", "engine/generated/VariableType.ts:4861");
 registerKernel(ops._unique2_default, "Autograd", (ks, self, sorted, return_inverse, return_counts) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: Unique2Backward0 | null = null;
@@ -4526,7 +4885,7 @@ registerKernel(ops._unique2_default, "Autograd", (ks, self, sorted, return_inver
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::_unique2_default", "engine/ops/native_functions/reduce3.yaml:190", "engine/generated/VariableType.ts:4516");
+}, "VariableType::_unique2_default", "engine/ops/native_functions/reduce3.yaml:190", "engine/generated/VariableType.ts:4875");
 registerKernel(ops.norm_ScalarOpt_dtype, "Autograd", (ks, self, p, dtype) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: NormBackward2 | null = null;
@@ -4543,7 +4902,7 @@ registerKernel(ops.norm_ScalarOpt_dtype, "Autograd", (ks, self, p, dtype) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::norm_ScalarOpt_dtype", "engine/ops/native_functions/reduce3.yaml:198", "engine/generated/VariableType.ts:4530");
+}, "VariableType::norm_ScalarOpt_dtype", "engine/ops/native_functions/reduce3.yaml:198", "engine/generated/VariableType.ts:4889");
 registerKernel(ops.norm_Scalar, "Autograd", (ks, self, p) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: NormBackward0 | null = null;
@@ -4560,7 +4919,7 @@ registerKernel(ops.norm_Scalar, "Autograd", (ks, self, p) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::norm_Scalar", "engine/ops/native_functions/reduce3.yaml:205", "engine/generated/VariableType.ts:4547");
+}, "VariableType::norm_Scalar", "engine/ops/native_functions/reduce3.yaml:205", "engine/generated/VariableType.ts:4906");
 registerKernel(ops.norm_ScalarOpt_dim_dtype, "Autograd", (ks, self, p, dim, keepdim, dtype) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: NormBackward3 | null = null;
@@ -4579,7 +4938,7 @@ registerKernel(ops.norm_ScalarOpt_dim_dtype, "Autograd", (ks, self, p, dim, keep
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::norm_ScalarOpt_dim_dtype", "engine/ops/native_functions/reduce3.yaml:212", "engine/generated/VariableType.ts:4564");
+}, "VariableType::norm_ScalarOpt_dim_dtype", "engine/ops/native_functions/reduce3.yaml:212", "engine/generated/VariableType.ts:4923");
 registerKernel(ops.norm_ScalarOpt_dim, "Autograd", (ks, self, p, dim, keepdim) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: NormBackward1 | null = null;
@@ -4598,21 +4957,21 @@ registerKernel(ops.norm_ScalarOpt_dim, "Autograd", (ks, self, p, dim, keepdim) =
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::norm_ScalarOpt_dim", "engine/ops/native_functions/reduce3.yaml:217", "engine/generated/VariableType.ts:4583");
+}, "VariableType::norm_ScalarOpt_dim", "engine/ops/native_functions/reduce3.yaml:217", "engine/generated/VariableType.ts:4942");
 registerKernel(ops.norm_dtype_out, "Autograd", (ks, self, p, dim, keepdim, dtype, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("norm");
   return below_autograd(() => ops.norm_dtype_out.redispatch(ks.and(after_autograd_keyset), self, p, dim, keepdim, dtype, out));
-}, "VariableType::norm_dtype_out", "engine/ops/native_functions/reduce3.yaml:222", "engine/generated/VariableType.ts:4602");
+}, "VariableType::norm_dtype_out", "engine/ops/native_functions/reduce3.yaml:222", "engine/generated/VariableType.ts:4961");
 registerKernel(ops.norm_out, "Autograd", (ks, self, p, dim, keepdim, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("norm");
   return below_autograd(() => ops.norm_out.redispatch(ks.and(after_autograd_keyset), self, p, dim, keepdim, out));
-}, "VariableType::norm_out", "engine/ops/native_functions/reduce3.yaml:228", "engine/generated/VariableType.ts:4606");
-registerKernel(ops.histc_out, "Autograd", (ks, self, bins, min, max, out) => below_autograd(() => ops.histc_out.redispatch(ks.and(after_autograd_keyset), self, bins, min, max, out)), "VariableType::histc_out", "engine/ops/native_functions/reduce3.yaml:251", "engine/generated/VariableType.ts:4610");
-registerKernel(ops.histc_default, "Autograd", (ks, self, bins, min, max) => below_autograd(() => ops.histc_default.redispatch(ks.and(after_autograd_keyset), self, bins, min, max)), "VariableType::histc_default", "engine/ops/native_functions/reduce3.yaml:255", "engine/generated/VariableType.ts:4611");
+}, "VariableType::norm_out", "engine/ops/native_functions/reduce3.yaml:228", "engine/generated/VariableType.ts:4965");
+registerKernel(ops.histc_out, "Autograd", (ks, self, bins, min, max, out) => below_autograd(() => ops.histc_out.redispatch(ks.and(after_autograd_keyset), self, bins, min, max, out)), "VariableType::histc_out", "engine/ops/native_functions/reduce3.yaml:251", "engine/generated/VariableType.ts:4969");
+registerKernel(ops.histc_default, "Autograd", (ks, self, bins, min, max) => below_autograd(() => ops.histc_default.redispatch(ks.and(after_autograd_keyset), self, bins, min, max)), "VariableType::histc_default", "engine/ops/native_functions/reduce3.yaml:255", "engine/generated/VariableType.ts:4970");
 registerKernel(ops.topk_values, "Autograd", (ks, self, k, dim, largest, sorted, values, indices) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("topk");
   return below_autograd(() => ops.topk_values.redispatch(ks.and(after_autograd_keyset), self, k, dim, largest, sorted, values, indices));
-}, "VariableType::topk_values", "engine/ops/native_functions/reduce3.yaml:271", "engine/generated/VariableType.ts:4612");
+}, "VariableType::topk_values", "engine/ops/native_functions/reduce3.yaml:271", "engine/generated/VariableType.ts:4971");
 registerKernel(ops.topk_default, "Autograd", (ks, self, k, dim, largest, sorted) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: TopkBackward0 | null = null;
@@ -4629,20 +4988,20 @@ registerKernel(ops.topk_default, "Autograd", (ks, self, k, dim, largest, sorted)
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::topk_default", "engine/ops/native_functions/reduce3.yaml:276", "engine/generated/VariableType.ts:4616");
-registerKernel(ops.bucketize_Tensor, "Autograd", (ks, self, boundaries, out_int32, right) => below_autograd(() => ops.bucketize_Tensor.redispatch(ks.and(after_autograd_keyset), self, boundaries, out_int32, right)), "VariableType::bucketize_Tensor", "engine/ops/native_functions/reduce3.yaml:281", "engine/generated/VariableType.ts:4633");
-registerKernel(ops.bucketize_Tensor_out, "Autograd", (ks, self, boundaries, out_int32, right, out) => below_autograd(() => ops.bucketize_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, boundaries, out_int32, right, out)), "VariableType::bucketize_Tensor_out", "engine/ops/native_functions/reduce3.yaml:285", "engine/generated/VariableType.ts:4634");
-registerKernel(ops.bucketize_Scalar, "Autograd", (ks, self, boundaries, out_int32, right) => below_autograd(() => ops.bucketize_Scalar.redispatch(ks.and(after_autograd_keyset), self, boundaries, out_int32, right)), "VariableType::bucketize_Scalar", "engine/ops/native_functions/reduce3.yaml:289", "engine/generated/VariableType.ts:4635");
-registerKernel(ops.searchsorted_Tensor, "Autograd", (ks, sorted_sequence, self, out_int32, right, side, sorter) => below_autograd(() => ops.searchsorted_Tensor.redispatch(ks.and(after_autograd_keyset), sorted_sequence, self, out_int32, right, side, sorter)), "VariableType::searchsorted_Tensor", "engine/ops/native_functions/reduce3.yaml:294", "engine/generated/VariableType.ts:4636");
-registerKernel(ops.searchsorted_Tensor_out, "Autograd", (ks, sorted_sequence, self, out_int32, right, side, sorter, out) => below_autograd(() => ops.searchsorted_Tensor_out.redispatch(ks.and(after_autograd_keyset), sorted_sequence, self, out_int32, right, side, sorter, out)), "VariableType::searchsorted_Tensor_out", "engine/ops/native_functions/reduce3.yaml:298", "engine/generated/VariableType.ts:4637");
-registerKernel(ops.searchsorted_Scalar, "Autograd", (ks, sorted_sequence, self, out_int32, right, side, sorter) => below_autograd(() => ops.searchsorted_Scalar.redispatch(ks.and(after_autograd_keyset), sorted_sequence, self, out_int32, right, side, sorter)), "VariableType::searchsorted_Scalar", "engine/ops/native_functions/reduce3.yaml:302", "engine/generated/VariableType.ts:4638");
+}, "VariableType::topk_default", "engine/ops/native_functions/reduce3.yaml:276", "engine/generated/VariableType.ts:4975");
+registerKernel(ops.bucketize_Tensor, "Autograd", (ks, self, boundaries, out_int32, right) => below_autograd(() => ops.bucketize_Tensor.redispatch(ks.and(after_autograd_keyset), self, boundaries, out_int32, right)), "VariableType::bucketize_Tensor", "engine/ops/native_functions/reduce3.yaml:281", "engine/generated/VariableType.ts:4992");
+registerKernel(ops.bucketize_Tensor_out, "Autograd", (ks, self, boundaries, out_int32, right, out) => below_autograd(() => ops.bucketize_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, boundaries, out_int32, right, out)), "VariableType::bucketize_Tensor_out", "engine/ops/native_functions/reduce3.yaml:285", "engine/generated/VariableType.ts:4993");
+registerKernel(ops.bucketize_Scalar, "Autograd", (ks, self, boundaries, out_int32, right) => below_autograd(() => ops.bucketize_Scalar.redispatch(ks.and(after_autograd_keyset), self, boundaries, out_int32, right)), "VariableType::bucketize_Scalar", "engine/ops/native_functions/reduce3.yaml:289", "engine/generated/VariableType.ts:4994");
+registerKernel(ops.searchsorted_Tensor, "Autograd", (ks, sorted_sequence, self, out_int32, right, side, sorter) => below_autograd(() => ops.searchsorted_Tensor.redispatch(ks.and(after_autograd_keyset), sorted_sequence, self, out_int32, right, side, sorter)), "VariableType::searchsorted_Tensor", "engine/ops/native_functions/reduce3.yaml:294", "engine/generated/VariableType.ts:4995");
+registerKernel(ops.searchsorted_Tensor_out, "Autograd", (ks, sorted_sequence, self, out_int32, right, side, sorter, out) => below_autograd(() => ops.searchsorted_Tensor_out.redispatch(ks.and(after_autograd_keyset), sorted_sequence, self, out_int32, right, side, sorter, out)), "VariableType::searchsorted_Tensor_out", "engine/ops/native_functions/reduce3.yaml:298", "engine/generated/VariableType.ts:4996");
+registerKernel(ops.searchsorted_Scalar, "Autograd", (ks, sorted_sequence, self, out_int32, right, side, sorter) => below_autograd(() => ops.searchsorted_Scalar.redispatch(ks.and(after_autograd_keyset), sorted_sequence, self, out_int32, right, side, sorter)), "VariableType::searchsorted_Scalar", "engine/ops/native_functions/reduce3.yaml:302", "engine/generated/VariableType.ts:4997");
 registerKernel(ops.bincount_default, "Autograd", (ks, self, weights, minlength) => {
   const grad_fn = compute_requires_grad(self, weights) ? not_implemented_node("aten::bincount", self, weights) : null;
   const _result = below_autograd(() => ops.bincount_default.redispatch(ks.and(after_autograd_keyset), self, weights, minlength));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::bincount_default", "engine/ops/native_functions/reduce3.yaml:308", "engine/generated/VariableType.ts:4639");
+}, "VariableType::bincount_default", "engine/ops/native_functions/reduce3.yaml:308", "engine/generated/VariableType.ts:4998");
 registerKernel(ops.linalg_vector_norm_default, "Autograd", (ks, self, ord, dim, keepdim, dtype) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: LinalgVectorNormBackward0 | null = null;
@@ -4661,11 +5020,11 @@ registerKernel(ops.linalg_vector_norm_default, "Autograd", (ks, self, ord, dim, 
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::linalg_vector_norm_default", "engine/ops/native_functions/reduce3.yaml:316", "engine/generated/VariableType.ts:4646");
+}, "VariableType::linalg_vector_norm_default", "engine/ops/native_functions/reduce3.yaml:316", "engine/generated/VariableType.ts:5005");
 registerKernel(ops.linalg_vector_norm_out, "Autograd", (ks, self, ord, dim, keepdim, dtype, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("linalg_vector_norm");
   return below_autograd(() => ops.linalg_vector_norm_out.redispatch(ks.and(after_autograd_keyset), self, ord, dim, keepdim, dtype, out));
-}, "VariableType::linalg_vector_norm_out", "engine/ops/native_functions/reduce3.yaml:321", "engine/generated/VariableType.ts:4665");
+}, "VariableType::linalg_vector_norm_out", "engine/ops/native_functions/reduce3.yaml:321", "engine/generated/VariableType.ts:5024");
 registerKernel(ops.where_self, "Autograd", (ks, condition, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
   let grad_fn: WhereBackward0 | null = null;
@@ -4680,19 +5039,19 @@ registerKernel(ops.where_self, "Autograd", (ks, condition, self, other) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::where_self", "engine/ops/native_functions/select.yaml:12", "engine/generated/VariableType.ts:4669");
+}, "VariableType::where_self", "engine/ops/native_functions/select.yaml:12", "engine/generated/VariableType.ts:5028");
 registerKernel(ops.where_self_out, "Autograd", (ks, condition, self, other, out) => {
   if (compute_requires_grad(condition, self, other)) throw_error_out_requires_grad("where");
   return below_autograd(() => ops.where_self_out.redispatch(ks.and(after_autograd_keyset), condition, self, other, out));
-}, "VariableType::where_self_out", "engine/ops/native_functions/select.yaml:18", "engine/generated/VariableType.ts:4684");
+}, "VariableType::where_self_out", "engine/ops/native_functions/select.yaml:18", "engine/generated/VariableType.ts:5043");
 registerKernel(ops.sort_values, "Autograd", (ks, self, dim, descending, values, indices) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("sort");
   return below_autograd(() => ops.sort_values.redispatch(ks.and(after_autograd_keyset), self, dim, descending, values, indices));
-}, "VariableType::sort_values", "engine/ops/native_functions/select.yaml:40", "engine/generated/VariableType.ts:4688");
+}, "VariableType::sort_values", "engine/ops/native_functions/select.yaml:40", "engine/generated/VariableType.ts:5047");
 registerKernel(ops.sort_values_stable, "Autograd", (ks, self, stable, dim, descending, values, indices) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("sort");
   return below_autograd(() => ops.sort_values_stable.redispatch(ks.and(after_autograd_keyset), self, stable, dim, descending, values, indices));
-}, "VariableType::sort_values_stable", "engine/ops/native_functions/select.yaml:45", "engine/generated/VariableType.ts:4692");
+}, "VariableType::sort_values_stable", "engine/ops/native_functions/select.yaml:45", "engine/generated/VariableType.ts:5051");
 registerKernel(ops.sort_default, "Autograd", (ks, self, dim, descending) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: SortBackward0 | null = null;
@@ -4709,7 +5068,7 @@ registerKernel(ops.sort_default, "Autograd", (ks, self, dim, descending) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::sort_default", "engine/ops/native_functions/select.yaml:50", "engine/generated/VariableType.ts:4696");
+}, "VariableType::sort_default", "engine/ops/native_functions/select.yaml:50", "engine/generated/VariableType.ts:5055");
 registerKernel(ops.sort_stable, "Autograd", (ks, self, stable, dim, descending) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: SortBackward1 | null = null;
@@ -4726,8 +5085,8 @@ registerKernel(ops.sort_stable, "Autograd", (ks, self, stable, dim, descending) 
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::sort_stable", "engine/ops/native_functions/select.yaml:56", "engine/generated/VariableType.ts:4713");
-registerKernel(ops.argsort_stable, "Autograd", (ks, self, stable, dim, descending) => below_autograd(() => ops.argsort_stable.redispatch(ks.and(after_autograd_keyset), self, stable, dim, descending)), "VariableType::argsort_stable", "engine/ops/native_functions/select.yaml:66", "engine/generated/VariableType.ts:4730");
+}, "VariableType::sort_stable", "engine/ops/native_functions/select.yaml:56", "engine/generated/VariableType.ts:5072");
+registerKernel(ops.argsort_stable, "Autograd", (ks, self, stable, dim, descending) => below_autograd(() => ops.argsort_stable.redispatch(ks.and(after_autograd_keyset), self, stable, dim, descending)), "VariableType::argsort_stable", "engine/ops/native_functions/select.yaml:66", "engine/generated/VariableType.ts:5089");
 registerKernel(ops.as_strided_default, "Autograd", (ks, self, size, stride, storage_offset) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: AsStridedBackward0 | null = null;
@@ -4745,7 +5104,7 @@ registerKernel(ops.as_strided_default, "Autograd", (ks, self, size, stride, stor
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::as_strided_default", "engine/ops/native_functions/shape.yaml:19", "engine/generated/VariableType.ts:4731");
+}, "VariableType::as_strided_default", "engine/ops/native_functions/shape.yaml:19", "engine/generated/VariableType.ts:5090");
 registerKernel(ops.alias_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: AliasBackward0 | null = null;
@@ -4759,7 +5118,7 @@ registerKernel(ops.alias_default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::alias_default", "engine/ops/native_functions/shape.yaml:26", "engine/generated/VariableType.ts:4749");
+}, "VariableType::alias_default", "engine/ops/native_functions/shape.yaml:26", "engine/generated/VariableType.ts:5108");
 registerKernel(ops._reshape_alias_default, "Autograd", (ks, self, size, stride) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: ReshapeAliasBackward0 | null = null;
@@ -4774,7 +5133,7 @@ registerKernel(ops._reshape_alias_default, "Autograd", (ks, self, size, stride) 
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::_reshape_alias_default", "engine/ops/native_functions/shape.yaml:53", "engine/generated/VariableType.ts:4763");
+}, "VariableType::_reshape_alias_default", "engine/ops/native_functions/shape.yaml:53", "engine/generated/VariableType.ts:5122");
 registerKernel(ops._unsafe_view_default, "Autograd", (ks, self, size) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: UnsafeViewBackward0 | null = null;
@@ -4789,7 +5148,7 @@ registerKernel(ops._unsafe_view_default, "Autograd", (ks, self, size) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::_unsafe_view_default", "engine/ops/native_functions/shape.yaml:59", "engine/generated/VariableType.ts:4778");
+}, "VariableType::_unsafe_view_default", "engine/ops/native_functions/shape.yaml:59", "engine/generated/VariableType.ts:5137");
 registerKernel(ops.squeeze_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: SqueezeBackward0 | null = null;
@@ -4804,7 +5163,7 @@ registerKernel(ops.squeeze_default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::squeeze_default", "engine/ops/native_functions/shape.yaml:82", "engine/generated/VariableType.ts:4793");
+}, "VariableType::squeeze_default", "engine/ops/native_functions/shape.yaml:82", "engine/generated/VariableType.ts:5152");
 registerKernel(ops.squeeze_dim, "Autograd", (ks, self, dim) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: SqueezeBackward1 | null = null;
@@ -4820,7 +5179,7 @@ registerKernel(ops.squeeze_dim, "Autograd", (ks, self, dim) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::squeeze_dim", "engine/ops/native_functions/shape.yaml:88", "engine/generated/VariableType.ts:4808");
+}, "VariableType::squeeze_dim", "engine/ops/native_functions/shape.yaml:88", "engine/generated/VariableType.ts:5167");
 registerKernel(ops.unsqueeze_default, "Autograd", (ks, self, dim) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: UnsqueezeBackward0 | null = null;
@@ -4835,7 +5194,7 @@ registerKernel(ops.unsqueeze_default, "Autograd", (ks, self, dim) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::unsqueeze_default", "engine/ops/native_functions/shape.yaml:94", "engine/generated/VariableType.ts:4824");
+}, "VariableType::unsqueeze_default", "engine/ops/native_functions/shape.yaml:94", "engine/generated/VariableType.ts:5183");
 registerKernel(ops.transpose_int, "Autograd", (ks, self, dim0, dim1) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: TransposeBackward0 | null = null;
@@ -4851,7 +5210,7 @@ registerKernel(ops.transpose_int, "Autograd", (ks, self, dim0, dim1) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::transpose_int", "engine/ops/native_functions/shape.yaml:102", "engine/generated/VariableType.ts:4839");
+}, "VariableType::transpose_int", "engine/ops/native_functions/shape.yaml:102", "engine/generated/VariableType.ts:5198");
 registerKernel(ops.t_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: TBackward0 | null = null;
@@ -4865,7 +5224,7 @@ registerKernel(ops.t_default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::t_default", "engine/ops/native_functions/shape.yaml:108", "engine/generated/VariableType.ts:4855");
+}, "VariableType::t_default", "engine/ops/native_functions/shape.yaml:108", "engine/generated/VariableType.ts:5214");
 registerKernel(ops.permute_default, "Autograd", (ks, self, dims) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: PermuteBackward0 | null = null;
@@ -4880,7 +5239,7 @@ registerKernel(ops.permute_default, "Autograd", (ks, self, dims) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::permute_default", "engine/ops/native_functions/shape.yaml:114", "engine/generated/VariableType.ts:4869");
+}, "VariableType::permute_default", "engine/ops/native_functions/shape.yaml:114", "engine/generated/VariableType.ts:5228");
 registerKernel(ops.expand_default, "Autograd", (ks, self, size, implicit) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: ExpandBackward0 | null = null;
@@ -4895,7 +5254,7 @@ registerKernel(ops.expand_default, "Autograd", (ks, self, size, implicit) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::expand_default", "engine/ops/native_functions/shape.yaml:142", "engine/generated/VariableType.ts:4884");
+}, "VariableType::expand_default", "engine/ops/native_functions/shape.yaml:142", "engine/generated/VariableType.ts:5243");
 registerKernel(ops.select_int, "Autograd", (ks, self, dim, index) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: SelectBackward0 | null = null;
@@ -4912,7 +5271,7 @@ registerKernel(ops.select_int, "Autograd", (ks, self, dim, index) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::select_int", "engine/ops/native_functions/shape.yaml:168", "engine/generated/VariableType.ts:4899");
+}, "VariableType::select_int", "engine/ops/native_functions/shape.yaml:168", "engine/generated/VariableType.ts:5258");
 registerKernel(ops.slice_Tensor, "Autograd", (ks, self, dim, start, end, step) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: SliceBackward0 | null = null;
@@ -4931,7 +5290,7 @@ registerKernel(ops.slice_Tensor, "Autograd", (ks, self, dim, start, end, step) =
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::slice_Tensor", "engine/ops/native_functions/shape.yaml:174", "engine/generated/VariableType.ts:4916");
+}, "VariableType::slice_Tensor", "engine/ops/native_functions/shape.yaml:174", "engine/generated/VariableType.ts:5275");
 registerKernel(ops.unfold_default, "Autograd", (ks, self, dimension, size, step) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: UnfoldBackward0 | null = null;
@@ -4949,7 +5308,7 @@ registerKernel(ops.unfold_default, "Autograd", (ks, self, dimension, size, step)
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::unfold_default", "engine/ops/native_functions/shape.yaml:180", "engine/generated/VariableType.ts:4935");
+}, "VariableType::unfold_default", "engine/ops/native_functions/shape.yaml:180", "engine/generated/VariableType.ts:5294");
 registerKernel(ops.diagonal_default, "Autograd", (ks, self, offset, dim1, dim2) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: DiagonalBackward0 | null = null;
@@ -4967,7 +5326,7 @@ registerKernel(ops.diagonal_default, "Autograd", (ks, self, offset, dim1, dim2) 
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::diagonal_default", "engine/ops/native_functions/shape.yaml:186", "engine/generated/VariableType.ts:4953");
+}, "VariableType::diagonal_default", "engine/ops/native_functions/shape.yaml:186", "engine/generated/VariableType.ts:5312");
 registerKernel(ops.split_Tensor, "Autograd", (ks, self, split_size, dim) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: SplitBackward0 | null = null;
@@ -4985,7 +5344,7 @@ registerKernel(ops.split_Tensor, "Autograd", (ks, self, split_size, dim) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::split_Tensor", "engine/ops/native_functions/shape.yaml:193", "engine/generated/VariableType.ts:4971");
+}, "VariableType::split_Tensor", "engine/ops/native_functions/shape.yaml:193", "engine/generated/VariableType.ts:5330");
 registerKernel(ops.split_with_sizes_default, "Autograd", (ks, self, split_sizes, dim) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: SplitWithSizesBackward0 | null = null;
@@ -5003,7 +5362,7 @@ registerKernel(ops.split_with_sizes_default, "Autograd", (ks, self, split_sizes,
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::split_with_sizes_default", "engine/ops/native_functions/shape.yaml:204", "engine/generated/VariableType.ts:4989");
+}, "VariableType::split_with_sizes_default", "engine/ops/native_functions/shape.yaml:204", "engine/generated/VariableType.ts:5348");
 registerKernel(ops.unbind_int, "Autograd", (ks, self, dim) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: UnbindBackward0 | null = null;
@@ -5018,7 +5377,7 @@ registerKernel(ops.unbind_int, "Autograd", (ks, self, dim) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::unbind_int", "engine/ops/native_functions/shape.yaml:216", "engine/generated/VariableType.ts:5007");
+}, "VariableType::unbind_int", "engine/ops/native_functions/shape.yaml:216", "engine/generated/VariableType.ts:5366");
 registerKernel(ops.clone_default, "Autograd", (ks, self, memory_format) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: CloneBackward0 | null = null;
@@ -5032,7 +5391,7 @@ registerKernel(ops.clone_default, "Autograd", (ks, self, memory_format) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::clone_default", "engine/ops/native_functions/shape.yaml:223", "engine/generated/VariableType.ts:5022");
+}, "VariableType::clone_default", "engine/ops/native_functions/shape.yaml:223", "engine/generated/VariableType.ts:5381");
 registerKernel(ops.copy__default, "Autograd", (ks, self, src, non_blocking) => {
   const grad_fn = compute_requires_grad(src) ? not_implemented_node("aten::copy_", src) : null;
   if (grad_fn) check_inplace(self, true);
@@ -5040,7 +5399,7 @@ registerKernel(ops.copy__default, "Autograd", (ks, self, src, non_blocking) => {
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) rebase_history(self, grad_fn);
   return _result;
-}, "VariableType::copy__default", "engine/ops/native_functions/shape.yaml:235", "engine/generated/VariableType.ts:5036");
+}, "VariableType::copy__default", "engine/ops/native_functions/shape.yaml:235", "engine/generated/VariableType.ts:5395");
 registerKernel(ops._to_copy_default, "Autograd", (ks, self, dtype, layout, device, pin_memory, non_blocking, memory_format) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: ToCopyBackward0 | null = null;
@@ -5055,7 +5414,7 @@ registerKernel(ops._to_copy_default, "Autograd", (ks, self, dtype, layout, devic
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::_to_copy_default", "engine/ops/native_functions/shape.yaml:242", "engine/generated/VariableType.ts:5044");
+}, "VariableType::_to_copy_default", "engine/ops/native_functions/shape.yaml:242", "engine/generated/VariableType.ts:5403");
 registerKernel(ops.zero__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -5070,14 +5429,14 @@ registerKernel(ops.zero__default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::zero__default", "engine/ops/native_functions/shape.yaml:276", "engine/generated/VariableType.ts:5059");
-registerKernel(ops.empty_strided_default, "Autograd", (ks, size, stride, dtype, layout, device, pin_memory) => below_autograd(() => ops.empty_strided_default.redispatch(ks.and(after_autograd_keyset), size, stride, dtype, layout, device, pin_memory)), "VariableType::empty_strided_default", "engine/ops/native_functions/shape.yaml:284", "engine/generated/VariableType.ts:5074");
-registerKernel(ops.empty_like_default, "Autograd", (ks, self, dtype, layout, device, pin_memory, memory_format) => below_autograd(() => ops.empty_like_default.redispatch(ks.and(after_autograd_keyset), self, dtype, layout, device, pin_memory, memory_format)), "VariableType::empty_like_default", "engine/ops/native_functions/shape.yaml:290", "engine/generated/VariableType.ts:5075");
-registerKernel(ops.zeros_default, "Autograd", (ks, size, dtype, layout, device, pin_memory) => below_autograd(() => ops.zeros_default.redispatch(ks.and(after_autograd_keyset), size, dtype, layout, device, pin_memory)), "VariableType::zeros_default", "engine/ops/native_functions/shape.yaml:296", "engine/generated/VariableType.ts:5076");
-registerKernel(ops.zeros_like_default, "Autograd", (ks, self, dtype, layout, device, pin_memory, memory_format) => below_autograd(() => ops.zeros_like_default.redispatch(ks.and(after_autograd_keyset), self, dtype, layout, device, pin_memory, memory_format)), "VariableType::zeros_like_default", "engine/ops/native_functions/shape.yaml:300", "engine/generated/VariableType.ts:5077");
-registerKernel(ops.ones_like_default, "Autograd", (ks, self, dtype, layout, device, pin_memory, memory_format) => below_autograd(() => ops.ones_like_default.redispatch(ks.and(after_autograd_keyset), self, dtype, layout, device, pin_memory, memory_format)), "VariableType::ones_like_default", "engine/ops/native_functions/shape.yaml:307", "engine/generated/VariableType.ts:5078");
-registerKernel(ops.full_default, "Autograd", (ks, size, fill_value, dtype, layout, device, pin_memory) => below_autograd(() => ops.full_default.redispatch(ks.and(after_autograd_keyset), size, fill_value, dtype, layout, device, pin_memory)), "VariableType::full_default", "engine/ops/native_functions/shape.yaml:314", "engine/generated/VariableType.ts:5079");
-registerKernel(ops.full_like_default, "Autograd", (ks, self, fill_value, dtype, layout, device, pin_memory, memory_format) => below_autograd(() => ops.full_like_default.redispatch(ks.and(after_autograd_keyset), self, fill_value, dtype, layout, device, pin_memory, memory_format)), "VariableType::full_like_default", "engine/ops/native_functions/shape.yaml:318", "engine/generated/VariableType.ts:5080");
+}, "VariableType::zero__default", "engine/ops/native_functions/shape.yaml:276", "engine/generated/VariableType.ts:5418");
+registerKernel(ops.empty_strided_default, "Autograd", (ks, size, stride, dtype, layout, device, pin_memory) => below_autograd(() => ops.empty_strided_default.redispatch(ks.and(after_autograd_keyset), size, stride, dtype, layout, device, pin_memory)), "VariableType::empty_strided_default", "engine/ops/native_functions/shape.yaml:284", "engine/generated/VariableType.ts:5433");
+registerKernel(ops.empty_like_default, "Autograd", (ks, self, dtype, layout, device, pin_memory, memory_format) => below_autograd(() => ops.empty_like_default.redispatch(ks.and(after_autograd_keyset), self, dtype, layout, device, pin_memory, memory_format)), "VariableType::empty_like_default", "engine/ops/native_functions/shape.yaml:290", "engine/generated/VariableType.ts:5434");
+registerKernel(ops.zeros_default, "Autograd", (ks, size, dtype, layout, device, pin_memory) => below_autograd(() => ops.zeros_default.redispatch(ks.and(after_autograd_keyset), size, dtype, layout, device, pin_memory)), "VariableType::zeros_default", "engine/ops/native_functions/shape.yaml:296", "engine/generated/VariableType.ts:5435");
+registerKernel(ops.zeros_like_default, "Autograd", (ks, self, dtype, layout, device, pin_memory, memory_format) => below_autograd(() => ops.zeros_like_default.redispatch(ks.and(after_autograd_keyset), self, dtype, layout, device, pin_memory, memory_format)), "VariableType::zeros_like_default", "engine/ops/native_functions/shape.yaml:300", "engine/generated/VariableType.ts:5436");
+registerKernel(ops.ones_like_default, "Autograd", (ks, self, dtype, layout, device, pin_memory, memory_format) => below_autograd(() => ops.ones_like_default.redispatch(ks.and(after_autograd_keyset), self, dtype, layout, device, pin_memory, memory_format)), "VariableType::ones_like_default", "engine/ops/native_functions/shape.yaml:307", "engine/generated/VariableType.ts:5437");
+registerKernel(ops.full_default, "Autograd", (ks, size, fill_value, dtype, layout, device, pin_memory) => below_autograd(() => ops.full_default.redispatch(ks.and(after_autograd_keyset), size, fill_value, dtype, layout, device, pin_memory)), "VariableType::full_default", "engine/ops/native_functions/shape.yaml:314", "engine/generated/VariableType.ts:5438");
+registerKernel(ops.full_like_default, "Autograd", (ks, self, fill_value, dtype, layout, device, pin_memory, memory_format) => below_autograd(() => ops.full_like_default.redispatch(ks.and(after_autograd_keyset), self, fill_value, dtype, layout, device, pin_memory, memory_format)), "VariableType::full_like_default", "engine/ops/native_functions/shape.yaml:318", "engine/generated/VariableType.ts:5439");
 registerKernel(ops.neg_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: NegBackward0 | null = null;
@@ -5091,7 +5450,7 @@ registerKernel(ops.neg_default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::neg_default", "engine/ops/native_functions/unary.yaml:19", "engine/generated/VariableType.ts:5081");
+}, "VariableType::neg_default", "engine/ops/native_functions/unary.yaml:19", "engine/generated/VariableType.ts:5440");
 registerKernel(ops.neg__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -5106,11 +5465,11 @@ registerKernel(ops.neg__default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::neg__default", "engine/ops/native_functions/unary.yaml:23", "engine/generated/VariableType.ts:5095");
+}, "VariableType::neg__default", "engine/ops/native_functions/unary.yaml:23", "engine/generated/VariableType.ts:5454");
 registerKernel(ops.neg_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("neg");
   return below_autograd(() => ops.neg_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::neg_out", "engine/ops/native_functions/unary.yaml:27", "engine/generated/VariableType.ts:5110");
+}, "VariableType::neg_out", "engine/ops/native_functions/unary.yaml:27", "engine/generated/VariableType.ts:5469");
 registerKernel(ops.abs_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: AbsBackward0 | null = null;
@@ -5125,7 +5484,7 @@ registerKernel(ops.abs_default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::abs_default", "engine/ops/native_functions/unary.yaml:48", "engine/generated/VariableType.ts:5114");
+}, "VariableType::abs_default", "engine/ops/native_functions/unary.yaml:48", "engine/generated/VariableType.ts:5473");
 registerKernel(ops.abs__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -5141,11 +5500,11 @@ registerKernel(ops.abs__default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::abs__default", "engine/ops/native_functions/unary.yaml:53", "engine/generated/VariableType.ts:5129");
+}, "VariableType::abs__default", "engine/ops/native_functions/unary.yaml:53", "engine/generated/VariableType.ts:5488");
 registerKernel(ops.abs_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("abs");
   return below_autograd(() => ops.abs_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::abs_out", "engine/ops/native_functions/unary.yaml:58", "engine/generated/VariableType.ts:5145");
+}, "VariableType::abs_out", "engine/ops/native_functions/unary.yaml:58", "engine/generated/VariableType.ts:5504");
 registerKernel(ops.sign_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: SignBackward0 | null = null;
@@ -5159,7 +5518,7 @@ registerKernel(ops.sign_default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::sign_default", "engine/ops/native_functions/unary.yaml:77", "engine/generated/VariableType.ts:5149");
+}, "VariableType::sign_default", "engine/ops/native_functions/unary.yaml:77", "engine/generated/VariableType.ts:5508");
 registerKernel(ops.sign__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -5174,11 +5533,11 @@ registerKernel(ops.sign__default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::sign__default", "engine/ops/native_functions/unary.yaml:81", "engine/generated/VariableType.ts:5163");
+}, "VariableType::sign__default", "engine/ops/native_functions/unary.yaml:81", "engine/generated/VariableType.ts:5522");
 registerKernel(ops.sign_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("sign");
   return below_autograd(() => ops.sign_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::sign_out", "engine/ops/native_functions/unary.yaml:85", "engine/generated/VariableType.ts:5178");
+}, "VariableType::sign_out", "engine/ops/native_functions/unary.yaml:85", "engine/generated/VariableType.ts:5537");
 registerKernel(ops.sgn_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: SgnBackward0 | null = null;
@@ -5194,7 +5553,7 @@ registerKernel(ops.sgn_default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::sgn_default", "engine/ops/native_functions/unary.yaml:91", "engine/generated/VariableType.ts:5182");
+}, "VariableType::sgn_default", "engine/ops/native_functions/unary.yaml:91", "engine/generated/VariableType.ts:5541");
 registerKernel(ops.sgn__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -5211,11 +5570,11 @@ registerKernel(ops.sgn__default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::sgn__default", "engine/ops/native_functions/unary.yaml:95", "engine/generated/VariableType.ts:5198");
+}, "VariableType::sgn__default", "engine/ops/native_functions/unary.yaml:95", "engine/generated/VariableType.ts:5557");
 registerKernel(ops.sgn_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("sgn");
   return below_autograd(() => ops.sgn_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::sgn_out", "engine/ops/native_functions/unary.yaml:99", "engine/generated/VariableType.ts:5215");
+}, "VariableType::sgn_out", "engine/ops/native_functions/unary.yaml:99", "engine/generated/VariableType.ts:5574");
 registerKernel(ops.exp_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: ExpBackward0 | null = null;
@@ -5230,7 +5589,7 @@ registerKernel(ops.exp_default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::exp_default", "engine/ops/native_functions/unary.yaml:106", "engine/generated/VariableType.ts:5219");
+}, "VariableType::exp_default", "engine/ops/native_functions/unary.yaml:106", "engine/generated/VariableType.ts:5578");
 registerKernel(ops.exp__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -5246,11 +5605,11 @@ registerKernel(ops.exp__default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::exp__default", "engine/ops/native_functions/unary.yaml:110", "engine/generated/VariableType.ts:5234");
+}, "VariableType::exp__default", "engine/ops/native_functions/unary.yaml:110", "engine/generated/VariableType.ts:5593");
 registerKernel(ops.exp_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("exp");
   return below_autograd(() => ops.exp_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::exp_out", "engine/ops/native_functions/unary.yaml:114", "engine/generated/VariableType.ts:5250");
+}, "VariableType::exp_out", "engine/ops/native_functions/unary.yaml:114", "engine/generated/VariableType.ts:5609");
 registerKernel(ops.exp2_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: Exp2Backward0 | null = null;
@@ -5265,7 +5624,7 @@ registerKernel(ops.exp2_default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::exp2_default", "engine/ops/native_functions/unary.yaml:120", "engine/generated/VariableType.ts:5254");
+}, "VariableType::exp2_default", "engine/ops/native_functions/unary.yaml:120", "engine/generated/VariableType.ts:5613");
 registerKernel(ops.exp2__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -5281,11 +5640,11 @@ registerKernel(ops.exp2__default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::exp2__default", "engine/ops/native_functions/unary.yaml:124", "engine/generated/VariableType.ts:5269");
+}, "VariableType::exp2__default", "engine/ops/native_functions/unary.yaml:124", "engine/generated/VariableType.ts:5628");
 registerKernel(ops.exp2_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("exp2");
   return below_autograd(() => ops.exp2_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::exp2_out", "engine/ops/native_functions/unary.yaml:128", "engine/generated/VariableType.ts:5285");
+}, "VariableType::exp2_out", "engine/ops/native_functions/unary.yaml:128", "engine/generated/VariableType.ts:5644");
 registerKernel(ops.expm1_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: Expm1Backward0 | null = null;
@@ -5300,7 +5659,7 @@ registerKernel(ops.expm1_default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::expm1_default", "engine/ops/native_functions/unary.yaml:134", "engine/generated/VariableType.ts:5289");
+}, "VariableType::expm1_default", "engine/ops/native_functions/unary.yaml:134", "engine/generated/VariableType.ts:5648");
 registerKernel(ops.expm1__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -5316,11 +5675,11 @@ registerKernel(ops.expm1__default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::expm1__default", "engine/ops/native_functions/unary.yaml:138", "engine/generated/VariableType.ts:5304");
+}, "VariableType::expm1__default", "engine/ops/native_functions/unary.yaml:138", "engine/generated/VariableType.ts:5663");
 registerKernel(ops.expm1_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("expm1");
   return below_autograd(() => ops.expm1_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::expm1_out", "engine/ops/native_functions/unary.yaml:142", "engine/generated/VariableType.ts:5320");
+}, "VariableType::expm1_out", "engine/ops/native_functions/unary.yaml:142", "engine/generated/VariableType.ts:5679");
 registerKernel(ops.log_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: LogBackward0 | null = null;
@@ -5335,7 +5694,7 @@ registerKernel(ops.log_default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::log_default", "engine/ops/native_functions/unary.yaml:148", "engine/generated/VariableType.ts:5324");
+}, "VariableType::log_default", "engine/ops/native_functions/unary.yaml:148", "engine/generated/VariableType.ts:5683");
 registerKernel(ops.log__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -5351,11 +5710,11 @@ registerKernel(ops.log__default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::log__default", "engine/ops/native_functions/unary.yaml:152", "engine/generated/VariableType.ts:5339");
+}, "VariableType::log__default", "engine/ops/native_functions/unary.yaml:152", "engine/generated/VariableType.ts:5698");
 registerKernel(ops.log_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("log");
   return below_autograd(() => ops.log_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::log_out", "engine/ops/native_functions/unary.yaml:156", "engine/generated/VariableType.ts:5355");
+}, "VariableType::log_out", "engine/ops/native_functions/unary.yaml:156", "engine/generated/VariableType.ts:5714");
 registerKernel(ops.log2_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: Log2Backward0 | null = null;
@@ -5370,7 +5729,7 @@ registerKernel(ops.log2_default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::log2_default", "engine/ops/native_functions/unary.yaml:162", "engine/generated/VariableType.ts:5359");
+}, "VariableType::log2_default", "engine/ops/native_functions/unary.yaml:162", "engine/generated/VariableType.ts:5718");
 registerKernel(ops.log2__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -5386,11 +5745,11 @@ registerKernel(ops.log2__default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::log2__default", "engine/ops/native_functions/unary.yaml:166", "engine/generated/VariableType.ts:5374");
+}, "VariableType::log2__default", "engine/ops/native_functions/unary.yaml:166", "engine/generated/VariableType.ts:5733");
 registerKernel(ops.log2_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("log2");
   return below_autograd(() => ops.log2_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::log2_out", "engine/ops/native_functions/unary.yaml:170", "engine/generated/VariableType.ts:5390");
+}, "VariableType::log2_out", "engine/ops/native_functions/unary.yaml:170", "engine/generated/VariableType.ts:5749");
 registerKernel(ops.log10_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: Log10Backward0 | null = null;
@@ -5405,7 +5764,7 @@ registerKernel(ops.log10_default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::log10_default", "engine/ops/native_functions/unary.yaml:176", "engine/generated/VariableType.ts:5394");
+}, "VariableType::log10_default", "engine/ops/native_functions/unary.yaml:176", "engine/generated/VariableType.ts:5753");
 registerKernel(ops.log10__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -5421,11 +5780,11 @@ registerKernel(ops.log10__default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::log10__default", "engine/ops/native_functions/unary.yaml:180", "engine/generated/VariableType.ts:5409");
+}, "VariableType::log10__default", "engine/ops/native_functions/unary.yaml:180", "engine/generated/VariableType.ts:5768");
 registerKernel(ops.log10_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("log10");
   return below_autograd(() => ops.log10_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::log10_out", "engine/ops/native_functions/unary.yaml:184", "engine/generated/VariableType.ts:5425");
+}, "VariableType::log10_out", "engine/ops/native_functions/unary.yaml:184", "engine/generated/VariableType.ts:5784");
 registerKernel(ops.log1p_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: Log1PBackward0 | null = null;
@@ -5440,7 +5799,7 @@ registerKernel(ops.log1p_default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::log1p_default", "engine/ops/native_functions/unary.yaml:190", "engine/generated/VariableType.ts:5429");
+}, "VariableType::log1p_default", "engine/ops/native_functions/unary.yaml:190", "engine/generated/VariableType.ts:5788");
 registerKernel(ops.log1p__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -5456,11 +5815,11 @@ registerKernel(ops.log1p__default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::log1p__default", "engine/ops/native_functions/unary.yaml:194", "engine/generated/VariableType.ts:5444");
+}, "VariableType::log1p__default", "engine/ops/native_functions/unary.yaml:194", "engine/generated/VariableType.ts:5803");
 registerKernel(ops.log1p_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("log1p");
   return below_autograd(() => ops.log1p_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::log1p_out", "engine/ops/native_functions/unary.yaml:198", "engine/generated/VariableType.ts:5460");
+}, "VariableType::log1p_out", "engine/ops/native_functions/unary.yaml:198", "engine/generated/VariableType.ts:5819");
 registerKernel(ops.sqrt_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: SqrtBackward0 | null = null;
@@ -5475,7 +5834,7 @@ registerKernel(ops.sqrt_default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::sqrt_default", "engine/ops/native_functions/unary.yaml:204", "engine/generated/VariableType.ts:5464");
+}, "VariableType::sqrt_default", "engine/ops/native_functions/unary.yaml:204", "engine/generated/VariableType.ts:5823");
 registerKernel(ops.sqrt__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -5491,11 +5850,11 @@ registerKernel(ops.sqrt__default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::sqrt__default", "engine/ops/native_functions/unary.yaml:208", "engine/generated/VariableType.ts:5479");
+}, "VariableType::sqrt__default", "engine/ops/native_functions/unary.yaml:208", "engine/generated/VariableType.ts:5838");
 registerKernel(ops.sqrt_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("sqrt");
   return below_autograd(() => ops.sqrt_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::sqrt_out", "engine/ops/native_functions/unary.yaml:212", "engine/generated/VariableType.ts:5495");
+}, "VariableType::sqrt_out", "engine/ops/native_functions/unary.yaml:212", "engine/generated/VariableType.ts:5854");
 registerKernel(ops.rsqrt_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: RsqrtBackward0 | null = null;
@@ -5510,7 +5869,7 @@ registerKernel(ops.rsqrt_default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::rsqrt_default", "engine/ops/native_functions/unary.yaml:218", "engine/generated/VariableType.ts:5499");
+}, "VariableType::rsqrt_default", "engine/ops/native_functions/unary.yaml:218", "engine/generated/VariableType.ts:5858");
 registerKernel(ops.rsqrt__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -5526,11 +5885,11 @@ registerKernel(ops.rsqrt__default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::rsqrt__default", "engine/ops/native_functions/unary.yaml:222", "engine/generated/VariableType.ts:5514");
+}, "VariableType::rsqrt__default", "engine/ops/native_functions/unary.yaml:222", "engine/generated/VariableType.ts:5873");
 registerKernel(ops.rsqrt_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("rsqrt");
   return below_autograd(() => ops.rsqrt_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::rsqrt_out", "engine/ops/native_functions/unary.yaml:226", "engine/generated/VariableType.ts:5530");
+}, "VariableType::rsqrt_out", "engine/ops/native_functions/unary.yaml:226", "engine/generated/VariableType.ts:5889");
 registerKernel(ops.reciprocal_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: ReciprocalBackward0 | null = null;
@@ -5545,7 +5904,7 @@ registerKernel(ops.reciprocal_default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::reciprocal_default", "engine/ops/native_functions/unary.yaml:232", "engine/generated/VariableType.ts:5534");
+}, "VariableType::reciprocal_default", "engine/ops/native_functions/unary.yaml:232", "engine/generated/VariableType.ts:5893");
 registerKernel(ops.reciprocal__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -5561,11 +5920,11 @@ registerKernel(ops.reciprocal__default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::reciprocal__default", "engine/ops/native_functions/unary.yaml:236", "engine/generated/VariableType.ts:5549");
+}, "VariableType::reciprocal__default", "engine/ops/native_functions/unary.yaml:236", "engine/generated/VariableType.ts:5908");
 registerKernel(ops.reciprocal_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("reciprocal");
   return below_autograd(() => ops.reciprocal_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::reciprocal_out", "engine/ops/native_functions/unary.yaml:240", "engine/generated/VariableType.ts:5565");
+}, "VariableType::reciprocal_out", "engine/ops/native_functions/unary.yaml:240", "engine/generated/VariableType.ts:5924");
 registerKernel(ops.sin_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: SinBackward0 | null = null;
@@ -5580,7 +5939,7 @@ registerKernel(ops.sin_default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::sin_default", "engine/ops/native_functions/unary.yaml:262", "engine/generated/VariableType.ts:5569");
+}, "VariableType::sin_default", "engine/ops/native_functions/unary.yaml:262", "engine/generated/VariableType.ts:5928");
 registerKernel(ops.sin__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -5596,11 +5955,11 @@ registerKernel(ops.sin__default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::sin__default", "engine/ops/native_functions/unary.yaml:266", "engine/generated/VariableType.ts:5584");
+}, "VariableType::sin__default", "engine/ops/native_functions/unary.yaml:266", "engine/generated/VariableType.ts:5943");
 registerKernel(ops.sin_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("sin");
   return below_autograd(() => ops.sin_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::sin_out", "engine/ops/native_functions/unary.yaml:270", "engine/generated/VariableType.ts:5600");
+}, "VariableType::sin_out", "engine/ops/native_functions/unary.yaml:270", "engine/generated/VariableType.ts:5959");
 registerKernel(ops.cos_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: CosBackward0 | null = null;
@@ -5615,7 +5974,7 @@ registerKernel(ops.cos_default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::cos_default", "engine/ops/native_functions/unary.yaml:276", "engine/generated/VariableType.ts:5604");
+}, "VariableType::cos_default", "engine/ops/native_functions/unary.yaml:276", "engine/generated/VariableType.ts:5963");
 registerKernel(ops.cos__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -5631,11 +5990,11 @@ registerKernel(ops.cos__default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::cos__default", "engine/ops/native_functions/unary.yaml:280", "engine/generated/VariableType.ts:5619");
+}, "VariableType::cos__default", "engine/ops/native_functions/unary.yaml:280", "engine/generated/VariableType.ts:5978");
 registerKernel(ops.cos_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("cos");
   return below_autograd(() => ops.cos_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::cos_out", "engine/ops/native_functions/unary.yaml:284", "engine/generated/VariableType.ts:5635");
+}, "VariableType::cos_out", "engine/ops/native_functions/unary.yaml:284", "engine/generated/VariableType.ts:5994");
 registerKernel(ops.tan_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: TanBackward0 | null = null;
@@ -5650,7 +6009,7 @@ registerKernel(ops.tan_default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::tan_default", "engine/ops/native_functions/unary.yaml:290", "engine/generated/VariableType.ts:5639");
+}, "VariableType::tan_default", "engine/ops/native_functions/unary.yaml:290", "engine/generated/VariableType.ts:5998");
 registerKernel(ops.tan__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -5666,11 +6025,11 @@ registerKernel(ops.tan__default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::tan__default", "engine/ops/native_functions/unary.yaml:294", "engine/generated/VariableType.ts:5654");
+}, "VariableType::tan__default", "engine/ops/native_functions/unary.yaml:294", "engine/generated/VariableType.ts:6013");
 registerKernel(ops.tan_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("tan");
   return below_autograd(() => ops.tan_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::tan_out", "engine/ops/native_functions/unary.yaml:298", "engine/generated/VariableType.ts:5670");
+}, "VariableType::tan_out", "engine/ops/native_functions/unary.yaml:298", "engine/generated/VariableType.ts:6029");
 registerKernel(ops.asin_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: AsinBackward0 | null = null;
@@ -5685,7 +6044,7 @@ registerKernel(ops.asin_default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::asin_default", "engine/ops/native_functions/unary.yaml:304", "engine/generated/VariableType.ts:5674");
+}, "VariableType::asin_default", "engine/ops/native_functions/unary.yaml:304", "engine/generated/VariableType.ts:6033");
 registerKernel(ops.asin__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -5701,11 +6060,11 @@ registerKernel(ops.asin__default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::asin__default", "engine/ops/native_functions/unary.yaml:308", "engine/generated/VariableType.ts:5689");
+}, "VariableType::asin__default", "engine/ops/native_functions/unary.yaml:308", "engine/generated/VariableType.ts:6048");
 registerKernel(ops.asin_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("asin");
   return below_autograd(() => ops.asin_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::asin_out", "engine/ops/native_functions/unary.yaml:312", "engine/generated/VariableType.ts:5705");
+}, "VariableType::asin_out", "engine/ops/native_functions/unary.yaml:312", "engine/generated/VariableType.ts:6064");
 registerKernel(ops.acos_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: AcosBackward0 | null = null;
@@ -5720,7 +6079,7 @@ registerKernel(ops.acos_default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::acos_default", "engine/ops/native_functions/unary.yaml:332", "engine/generated/VariableType.ts:5709");
+}, "VariableType::acos_default", "engine/ops/native_functions/unary.yaml:332", "engine/generated/VariableType.ts:6068");
 registerKernel(ops.acos__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -5736,11 +6095,11 @@ registerKernel(ops.acos__default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::acos__default", "engine/ops/native_functions/unary.yaml:336", "engine/generated/VariableType.ts:5724");
+}, "VariableType::acos__default", "engine/ops/native_functions/unary.yaml:336", "engine/generated/VariableType.ts:6083");
 registerKernel(ops.acos_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("acos");
   return below_autograd(() => ops.acos_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::acos_out", "engine/ops/native_functions/unary.yaml:340", "engine/generated/VariableType.ts:5740");
+}, "VariableType::acos_out", "engine/ops/native_functions/unary.yaml:340", "engine/generated/VariableType.ts:6099");
 registerKernel(ops.atan_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: AtanBackward0 | null = null;
@@ -5755,7 +6114,7 @@ registerKernel(ops.atan_default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::atan_default", "engine/ops/native_functions/unary.yaml:360", "engine/generated/VariableType.ts:5744");
+}, "VariableType::atan_default", "engine/ops/native_functions/unary.yaml:360", "engine/generated/VariableType.ts:6103");
 registerKernel(ops.atan__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -5771,11 +6130,11 @@ registerKernel(ops.atan__default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::atan__default", "engine/ops/native_functions/unary.yaml:364", "engine/generated/VariableType.ts:5759");
+}, "VariableType::atan__default", "engine/ops/native_functions/unary.yaml:364", "engine/generated/VariableType.ts:6118");
 registerKernel(ops.atan_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("atan");
   return below_autograd(() => ops.atan_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::atan_out", "engine/ops/native_functions/unary.yaml:368", "engine/generated/VariableType.ts:5775");
+}, "VariableType::atan_out", "engine/ops/native_functions/unary.yaml:368", "engine/generated/VariableType.ts:6134");
 registerKernel(ops.sinh_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: SinhBackward0 | null = null;
@@ -5790,7 +6149,7 @@ registerKernel(ops.sinh_default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::sinh_default", "engine/ops/native_functions/unary.yaml:388", "engine/generated/VariableType.ts:5779");
+}, "VariableType::sinh_default", "engine/ops/native_functions/unary.yaml:388", "engine/generated/VariableType.ts:6138");
 registerKernel(ops.sinh__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -5806,11 +6165,11 @@ registerKernel(ops.sinh__default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::sinh__default", "engine/ops/native_functions/unary.yaml:392", "engine/generated/VariableType.ts:5794");
+}, "VariableType::sinh__default", "engine/ops/native_functions/unary.yaml:392", "engine/generated/VariableType.ts:6153");
 registerKernel(ops.sinh_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("sinh");
   return below_autograd(() => ops.sinh_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::sinh_out", "engine/ops/native_functions/unary.yaml:396", "engine/generated/VariableType.ts:5810");
+}, "VariableType::sinh_out", "engine/ops/native_functions/unary.yaml:396", "engine/generated/VariableType.ts:6169");
 registerKernel(ops.cosh_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: CoshBackward0 | null = null;
@@ -5825,7 +6184,7 @@ registerKernel(ops.cosh_default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::cosh_default", "engine/ops/native_functions/unary.yaml:402", "engine/generated/VariableType.ts:5814");
+}, "VariableType::cosh_default", "engine/ops/native_functions/unary.yaml:402", "engine/generated/VariableType.ts:6173");
 registerKernel(ops.cosh__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -5841,11 +6200,11 @@ registerKernel(ops.cosh__default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::cosh__default", "engine/ops/native_functions/unary.yaml:406", "engine/generated/VariableType.ts:5829");
+}, "VariableType::cosh__default", "engine/ops/native_functions/unary.yaml:406", "engine/generated/VariableType.ts:6188");
 registerKernel(ops.cosh_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("cosh");
   return below_autograd(() => ops.cosh_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::cosh_out", "engine/ops/native_functions/unary.yaml:410", "engine/generated/VariableType.ts:5845");
+}, "VariableType::cosh_out", "engine/ops/native_functions/unary.yaml:410", "engine/generated/VariableType.ts:6204");
 registerKernel(ops.tanh_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: TanhBackward0 | null = null;
@@ -5860,7 +6219,7 @@ registerKernel(ops.tanh_default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::tanh_default", "engine/ops/native_functions/unary.yaml:416", "engine/generated/VariableType.ts:5849");
+}, "VariableType::tanh_default", "engine/ops/native_functions/unary.yaml:416", "engine/generated/VariableType.ts:6208");
 registerKernel(ops.tanh__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -5876,11 +6235,11 @@ registerKernel(ops.tanh__default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::tanh__default", "engine/ops/native_functions/unary.yaml:420", "engine/generated/VariableType.ts:5864");
+}, "VariableType::tanh__default", "engine/ops/native_functions/unary.yaml:420", "engine/generated/VariableType.ts:6223");
 registerKernel(ops.tanh_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("tanh");
   return below_autograd(() => ops.tanh_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::tanh_out", "engine/ops/native_functions/unary.yaml:424", "engine/generated/VariableType.ts:5880");
+}, "VariableType::tanh_out", "engine/ops/native_functions/unary.yaml:424", "engine/generated/VariableType.ts:6239");
 registerKernel(ops.sigmoid_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: SigmoidBackward0 | null = null;
@@ -5895,7 +6254,7 @@ registerKernel(ops.sigmoid_default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::sigmoid_default", "engine/ops/native_functions/unary.yaml:431", "engine/generated/VariableType.ts:5884");
+}, "VariableType::sigmoid_default", "engine/ops/native_functions/unary.yaml:431", "engine/generated/VariableType.ts:6243");
 registerKernel(ops.sigmoid__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -5911,11 +6270,11 @@ registerKernel(ops.sigmoid__default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::sigmoid__default", "engine/ops/native_functions/unary.yaml:435", "engine/generated/VariableType.ts:5899");
+}, "VariableType::sigmoid__default", "engine/ops/native_functions/unary.yaml:435", "engine/generated/VariableType.ts:6258");
 registerKernel(ops.sigmoid_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("sigmoid");
   return below_autograd(() => ops.sigmoid_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::sigmoid_out", "engine/ops/native_functions/unary.yaml:439", "engine/generated/VariableType.ts:5915");
+}, "VariableType::sigmoid_out", "engine/ops/native_functions/unary.yaml:439", "engine/generated/VariableType.ts:6274");
 registerKernel(ops.logit_default, "Autograd", (ks, self, eps) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: LogitBackward0 | null = null;
@@ -5931,7 +6290,7 @@ registerKernel(ops.logit_default, "Autograd", (ks, self, eps) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::logit_default", "engine/ops/native_functions/unary.yaml:445", "engine/generated/VariableType.ts:5919");
+}, "VariableType::logit_default", "engine/ops/native_functions/unary.yaml:445", "engine/generated/VariableType.ts:6278");
 registerKernel(ops.logit__default, "Autograd", (ks, self, eps) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -5948,11 +6307,11 @@ registerKernel(ops.logit__default, "Autograd", (ks, self, eps) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::logit__default", "engine/ops/native_functions/unary.yaml:450", "engine/generated/VariableType.ts:5935");
+}, "VariableType::logit__default", "engine/ops/native_functions/unary.yaml:450", "engine/generated/VariableType.ts:6294");
 registerKernel(ops.logit_out, "Autograd", (ks, self, eps, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("logit");
   return below_autograd(() => ops.logit_out.redispatch(ks.and(after_autograd_keyset), self, eps, out));
-}, "VariableType::logit_out", "engine/ops/native_functions/unary.yaml:455", "engine/generated/VariableType.ts:5952");
+}, "VariableType::logit_out", "engine/ops/native_functions/unary.yaml:455", "engine/generated/VariableType.ts:6311");
 registerKernel(ops.erf_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: ErfBackward0 | null = null;
@@ -5967,7 +6326,7 @@ registerKernel(ops.erf_default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::erf_default", "engine/ops/native_functions/unary.yaml:460", "engine/generated/VariableType.ts:5956");
+}, "VariableType::erf_default", "engine/ops/native_functions/unary.yaml:460", "engine/generated/VariableType.ts:6315");
 registerKernel(ops.erf__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -5983,11 +6342,11 @@ registerKernel(ops.erf__default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::erf__default", "engine/ops/native_functions/unary.yaml:464", "engine/generated/VariableType.ts:5971");
+}, "VariableType::erf__default", "engine/ops/native_functions/unary.yaml:464", "engine/generated/VariableType.ts:6330");
 registerKernel(ops.erf_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("erf");
   return below_autograd(() => ops.erf_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::erf_out", "engine/ops/native_functions/unary.yaml:468", "engine/generated/VariableType.ts:5987");
+}, "VariableType::erf_out", "engine/ops/native_functions/unary.yaml:468", "engine/generated/VariableType.ts:6346");
 registerKernel(ops.erfc_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: ErfcBackward0 | null = null;
@@ -6002,7 +6361,7 @@ registerKernel(ops.erfc_default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::erfc_default", "engine/ops/native_functions/unary.yaml:474", "engine/generated/VariableType.ts:5991");
+}, "VariableType::erfc_default", "engine/ops/native_functions/unary.yaml:474", "engine/generated/VariableType.ts:6350");
 registerKernel(ops.erfc__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -6018,11 +6377,11 @@ registerKernel(ops.erfc__default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::erfc__default", "engine/ops/native_functions/unary.yaml:478", "engine/generated/VariableType.ts:6006");
+}, "VariableType::erfc__default", "engine/ops/native_functions/unary.yaml:478", "engine/generated/VariableType.ts:6365");
 registerKernel(ops.erfc_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("erfc");
   return below_autograd(() => ops.erfc_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::erfc_out", "engine/ops/native_functions/unary.yaml:482", "engine/generated/VariableType.ts:6022");
+}, "VariableType::erfc_out", "engine/ops/native_functions/unary.yaml:482", "engine/generated/VariableType.ts:6381");
 registerKernel(ops.erfinv_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: ErfinvBackward0 | null = null;
@@ -6037,7 +6396,7 @@ registerKernel(ops.erfinv_default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::erfinv_default", "engine/ops/native_functions/unary.yaml:488", "engine/generated/VariableType.ts:6026");
+}, "VariableType::erfinv_default", "engine/ops/native_functions/unary.yaml:488", "engine/generated/VariableType.ts:6385");
 registerKernel(ops.erfinv__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -6053,11 +6412,11 @@ registerKernel(ops.erfinv__default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::erfinv__default", "engine/ops/native_functions/unary.yaml:492", "engine/generated/VariableType.ts:6041");
+}, "VariableType::erfinv__default", "engine/ops/native_functions/unary.yaml:492", "engine/generated/VariableType.ts:6400");
 registerKernel(ops.erfinv_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("erfinv");
   return below_autograd(() => ops.erfinv_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::erfinv_out", "engine/ops/native_functions/unary.yaml:496", "engine/generated/VariableType.ts:6057");
+}, "VariableType::erfinv_out", "engine/ops/native_functions/unary.yaml:496", "engine/generated/VariableType.ts:6416");
 registerKernel(ops.floor_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: FloorBackward0 | null = null;
@@ -6071,7 +6430,7 @@ registerKernel(ops.floor_default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::floor_default", "engine/ops/native_functions/unary.yaml:503", "engine/generated/VariableType.ts:6061");
+}, "VariableType::floor_default", "engine/ops/native_functions/unary.yaml:503", "engine/generated/VariableType.ts:6420");
 registerKernel(ops.floor__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -6086,11 +6445,11 @@ registerKernel(ops.floor__default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::floor__default", "engine/ops/native_functions/unary.yaml:507", "engine/generated/VariableType.ts:6075");
+}, "VariableType::floor__default", "engine/ops/native_functions/unary.yaml:507", "engine/generated/VariableType.ts:6434");
 registerKernel(ops.floor_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("floor");
   return below_autograd(() => ops.floor_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::floor_out", "engine/ops/native_functions/unary.yaml:511", "engine/generated/VariableType.ts:6090");
+}, "VariableType::floor_out", "engine/ops/native_functions/unary.yaml:511", "engine/generated/VariableType.ts:6449");
 registerKernel(ops.ceil_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: CeilBackward0 | null = null;
@@ -6104,7 +6463,7 @@ registerKernel(ops.ceil_default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::ceil_default", "engine/ops/native_functions/unary.yaml:517", "engine/generated/VariableType.ts:6094");
+}, "VariableType::ceil_default", "engine/ops/native_functions/unary.yaml:517", "engine/generated/VariableType.ts:6453");
 registerKernel(ops.ceil__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -6119,11 +6478,11 @@ registerKernel(ops.ceil__default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::ceil__default", "engine/ops/native_functions/unary.yaml:521", "engine/generated/VariableType.ts:6108");
+}, "VariableType::ceil__default", "engine/ops/native_functions/unary.yaml:521", "engine/generated/VariableType.ts:6467");
 registerKernel(ops.ceil_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("ceil");
   return below_autograd(() => ops.ceil_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::ceil_out", "engine/ops/native_functions/unary.yaml:525", "engine/generated/VariableType.ts:6123");
+}, "VariableType::ceil_out", "engine/ops/native_functions/unary.yaml:525", "engine/generated/VariableType.ts:6482");
 registerKernel(ops.round_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: RoundBackward0 | null = null;
@@ -6137,7 +6496,7 @@ registerKernel(ops.round_default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::round_default", "engine/ops/native_functions/unary.yaml:531", "engine/generated/VariableType.ts:6127");
+}, "VariableType::round_default", "engine/ops/native_functions/unary.yaml:531", "engine/generated/VariableType.ts:6486");
 registerKernel(ops.round__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -6152,11 +6511,11 @@ registerKernel(ops.round__default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::round__default", "engine/ops/native_functions/unary.yaml:535", "engine/generated/VariableType.ts:6141");
+}, "VariableType::round__default", "engine/ops/native_functions/unary.yaml:535", "engine/generated/VariableType.ts:6500");
 registerKernel(ops.round_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("round");
   return below_autograd(() => ops.round_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::round_out", "engine/ops/native_functions/unary.yaml:539", "engine/generated/VariableType.ts:6156");
+}, "VariableType::round_out", "engine/ops/native_functions/unary.yaml:539", "engine/generated/VariableType.ts:6515");
 registerKernel(ops.round_decimals, "Autograd", (ks, self, decimals) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: RoundBackward1 | null = null;
@@ -6170,7 +6529,7 @@ registerKernel(ops.round_decimals, "Autograd", (ks, self, decimals) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::round_decimals", "engine/ops/native_functions/unary.yaml:545", "engine/generated/VariableType.ts:6160");
+}, "VariableType::round_decimals", "engine/ops/native_functions/unary.yaml:545", "engine/generated/VariableType.ts:6519");
 registerKernel(ops.round__decimals, "Autograd", (ks, self, decimals) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -6185,11 +6544,11 @@ registerKernel(ops.round__decimals, "Autograd", (ks, self, decimals) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::round__decimals", "engine/ops/native_functions/unary.yaml:549", "engine/generated/VariableType.ts:6174");
+}, "VariableType::round__decimals", "engine/ops/native_functions/unary.yaml:549", "engine/generated/VariableType.ts:6533");
 registerKernel(ops.round_decimals_out, "Autograd", (ks, self, decimals, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("round");
   return below_autograd(() => ops.round_decimals_out.redispatch(ks.and(after_autograd_keyset), self, decimals, out));
-}, "VariableType::round_decimals_out", "engine/ops/native_functions/unary.yaml:553", "engine/generated/VariableType.ts:6189");
+}, "VariableType::round_decimals_out", "engine/ops/native_functions/unary.yaml:553", "engine/generated/VariableType.ts:6548");
 registerKernel(ops.trunc_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: TruncBackward0 | null = null;
@@ -6203,7 +6562,7 @@ registerKernel(ops.trunc_default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::trunc_default", "engine/ops/native_functions/unary.yaml:559", "engine/generated/VariableType.ts:6193");
+}, "VariableType::trunc_default", "engine/ops/native_functions/unary.yaml:559", "engine/generated/VariableType.ts:6552");
 registerKernel(ops.trunc__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -6218,11 +6577,11 @@ registerKernel(ops.trunc__default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::trunc__default", "engine/ops/native_functions/unary.yaml:563", "engine/generated/VariableType.ts:6207");
+}, "VariableType::trunc__default", "engine/ops/native_functions/unary.yaml:563", "engine/generated/VariableType.ts:6566");
 registerKernel(ops.trunc_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("trunc");
   return below_autograd(() => ops.trunc_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::trunc_out", "engine/ops/native_functions/unary.yaml:567", "engine/generated/VariableType.ts:6222");
+}, "VariableType::trunc_out", "engine/ops/native_functions/unary.yaml:567", "engine/generated/VariableType.ts:6581");
 registerKernel(ops.frac_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: FracBackward0 | null = null;
@@ -6236,7 +6595,7 @@ registerKernel(ops.frac_default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::frac_default", "engine/ops/native_functions/unary.yaml:587", "engine/generated/VariableType.ts:6226");
+}, "VariableType::frac_default", "engine/ops/native_functions/unary.yaml:587", "engine/generated/VariableType.ts:6585");
 registerKernel(ops.frac__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -6251,11 +6610,11 @@ registerKernel(ops.frac__default, "Autograd", (ks, self) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::frac__default", "engine/ops/native_functions/unary.yaml:591", "engine/generated/VariableType.ts:6240");
+}, "VariableType::frac__default", "engine/ops/native_functions/unary.yaml:591", "engine/generated/VariableType.ts:6599");
 registerKernel(ops.frac_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("frac");
   return below_autograd(() => ops.frac_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::frac_out", "engine/ops/native_functions/unary.yaml:595", "engine/generated/VariableType.ts:6255");
+}, "VariableType::frac_out", "engine/ops/native_functions/unary.yaml:595", "engine/generated/VariableType.ts:6614");
 registerKernel(ops.clamp_Tensor, "Autograd", (ks, self, min, max) => {
   const _any_requires_grad = compute_requires_grad(self, min, max);
   let grad_fn: ClampBackward0 | null = null;
@@ -6272,7 +6631,7 @@ registerKernel(ops.clamp_Tensor, "Autograd", (ks, self, min, max) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::clamp_Tensor", "engine/ops/native_functions/unary.yaml:602", "engine/generated/VariableType.ts:6259");
+}, "VariableType::clamp_Tensor", "engine/ops/native_functions/unary.yaml:602", "engine/generated/VariableType.ts:6618");
 registerKernel(ops.clamp_default, "Autograd", (ks, self, min, max) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: ClampBackward1 | null = null;
@@ -6289,7 +6648,7 @@ registerKernel(ops.clamp_default, "Autograd", (ks, self, min, max) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::clamp_default", "engine/ops/native_functions/unary.yaml:606", "engine/generated/VariableType.ts:6276");
+}, "VariableType::clamp_default", "engine/ops/native_functions/unary.yaml:606", "engine/generated/VariableType.ts:6635");
 registerKernel(ops.clamp__Tensor, "Autograd", (ks, self, min, max) => {
   const _any_requires_grad = compute_requires_grad(self, min, max);
   check_inplace(self, _any_requires_grad);
@@ -6307,7 +6666,7 @@ registerKernel(ops.clamp__Tensor, "Autograd", (ks, self, min, max) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::clamp__Tensor", "engine/ops/native_functions/unary.yaml:610", "engine/generated/VariableType.ts:6293");
+}, "VariableType::clamp__Tensor", "engine/ops/native_functions/unary.yaml:610", "engine/generated/VariableType.ts:6652");
 registerKernel(ops.clamp__default, "Autograd", (ks, self, min, max) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -6325,15 +6684,15 @@ registerKernel(ops.clamp__default, "Autograd", (ks, self, min, max) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::clamp__default", "engine/ops/native_functions/unary.yaml:614", "engine/generated/VariableType.ts:6311");
+}, "VariableType::clamp__default", "engine/ops/native_functions/unary.yaml:614", "engine/generated/VariableType.ts:6670");
 registerKernel(ops.clamp_Tensor_out, "Autograd", (ks, self, min, max, out) => {
   if (compute_requires_grad(self, min, max)) throw_error_out_requires_grad("clamp");
   return below_autograd(() => ops.clamp_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, min, max, out));
-}, "VariableType::clamp_Tensor_out", "engine/ops/native_functions/unary.yaml:618", "engine/generated/VariableType.ts:6329");
+}, "VariableType::clamp_Tensor_out", "engine/ops/native_functions/unary.yaml:618", "engine/generated/VariableType.ts:6688");
 registerKernel(ops.clamp_out, "Autograd", (ks, self, min, max, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("clamp");
   return below_autograd(() => ops.clamp_out.redispatch(ks.and(after_autograd_keyset), self, min, max, out));
-}, "VariableType::clamp_out", "engine/ops/native_functions/unary.yaml:624", "engine/generated/VariableType.ts:6333");
+}, "VariableType::clamp_out", "engine/ops/native_functions/unary.yaml:624", "engine/generated/VariableType.ts:6692");
 registerKernel(ops.clamp_min_Tensor, "Autograd", (ks, self, min) => {
   const _any_requires_grad = compute_requires_grad(self, min);
   let grad_fn: ClampMinBackward1 | null = null;
@@ -6349,7 +6708,7 @@ registerKernel(ops.clamp_min_Tensor, "Autograd", (ks, self, min) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::clamp_min_Tensor", "engine/ops/native_functions/unary.yaml:630", "engine/generated/VariableType.ts:6337");
+}, "VariableType::clamp_min_Tensor", "engine/ops/native_functions/unary.yaml:630", "engine/generated/VariableType.ts:6696");
 registerKernel(ops.clamp_min_default, "Autograd", (ks, self, min) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: ClampMinBackward0 | null = null;
@@ -6365,7 +6724,7 @@ registerKernel(ops.clamp_min_default, "Autograd", (ks, self, min) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::clamp_min_default", "engine/ops/native_functions/unary.yaml:634", "engine/generated/VariableType.ts:6353");
+}, "VariableType::clamp_min_default", "engine/ops/native_functions/unary.yaml:634", "engine/generated/VariableType.ts:6712");
 registerKernel(ops.clamp_min__Tensor, "Autograd", (ks, self, min) => {
   const _any_requires_grad = compute_requires_grad(self, min);
   check_inplace(self, _any_requires_grad);
@@ -6382,7 +6741,7 @@ registerKernel(ops.clamp_min__Tensor, "Autograd", (ks, self, min) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::clamp_min__Tensor", "engine/ops/native_functions/unary.yaml:638", "engine/generated/VariableType.ts:6369");
+}, "VariableType::clamp_min__Tensor", "engine/ops/native_functions/unary.yaml:638", "engine/generated/VariableType.ts:6728");
 registerKernel(ops.clamp_min__default, "Autograd", (ks, self, min) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -6399,15 +6758,15 @@ registerKernel(ops.clamp_min__default, "Autograd", (ks, self, min) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::clamp_min__default", "engine/ops/native_functions/unary.yaml:642", "engine/generated/VariableType.ts:6386");
+}, "VariableType::clamp_min__default", "engine/ops/native_functions/unary.yaml:642", "engine/generated/VariableType.ts:6745");
 registerKernel(ops.clamp_min_Tensor_out, "Autograd", (ks, self, min, out) => {
   if (compute_requires_grad(self, min)) throw_error_out_requires_grad("clamp_min");
   return below_autograd(() => ops.clamp_min_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, min, out));
-}, "VariableType::clamp_min_Tensor_out", "engine/ops/native_functions/unary.yaml:646", "engine/generated/VariableType.ts:6403");
+}, "VariableType::clamp_min_Tensor_out", "engine/ops/native_functions/unary.yaml:646", "engine/generated/VariableType.ts:6762");
 registerKernel(ops.clamp_min_out, "Autograd", (ks, self, min, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("clamp_min");
   return below_autograd(() => ops.clamp_min_out.redispatch(ks.and(after_autograd_keyset), self, min, out));
-}, "VariableType::clamp_min_out", "engine/ops/native_functions/unary.yaml:652", "engine/generated/VariableType.ts:6407");
+}, "VariableType::clamp_min_out", "engine/ops/native_functions/unary.yaml:652", "engine/generated/VariableType.ts:6766");
 registerKernel(ops.clamp_max_Tensor, "Autograd", (ks, self, max) => {
   const _any_requires_grad = compute_requires_grad(self, max);
   let grad_fn: ClampMaxBackward1 | null = null;
@@ -6423,7 +6782,7 @@ registerKernel(ops.clamp_max_Tensor, "Autograd", (ks, self, max) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::clamp_max_Tensor", "engine/ops/native_functions/unary.yaml:658", "engine/generated/VariableType.ts:6411");
+}, "VariableType::clamp_max_Tensor", "engine/ops/native_functions/unary.yaml:658", "engine/generated/VariableType.ts:6770");
 registerKernel(ops.clamp_max_default, "Autograd", (ks, self, max) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: ClampMaxBackward0 | null = null;
@@ -6439,7 +6798,7 @@ registerKernel(ops.clamp_max_default, "Autograd", (ks, self, max) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::clamp_max_default", "engine/ops/native_functions/unary.yaml:662", "engine/generated/VariableType.ts:6427");
+}, "VariableType::clamp_max_default", "engine/ops/native_functions/unary.yaml:662", "engine/generated/VariableType.ts:6786");
 registerKernel(ops.clamp_max__Tensor, "Autograd", (ks, self, max) => {
   const _any_requires_grad = compute_requires_grad(self, max);
   check_inplace(self, _any_requires_grad);
@@ -6456,7 +6815,7 @@ registerKernel(ops.clamp_max__Tensor, "Autograd", (ks, self, max) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::clamp_max__Tensor", "engine/ops/native_functions/unary.yaml:666", "engine/generated/VariableType.ts:6443");
+}, "VariableType::clamp_max__Tensor", "engine/ops/native_functions/unary.yaml:666", "engine/generated/VariableType.ts:6802");
 registerKernel(ops.clamp_max__default, "Autograd", (ks, self, max) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -6473,17 +6832,17 @@ registerKernel(ops.clamp_max__default, "Autograd", (ks, self, max) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::clamp_max__default", "engine/ops/native_functions/unary.yaml:670", "engine/generated/VariableType.ts:6460");
+}, "VariableType::clamp_max__default", "engine/ops/native_functions/unary.yaml:670", "engine/generated/VariableType.ts:6819");
 registerKernel(ops.clamp_max_Tensor_out, "Autograd", (ks, self, max, out) => {
   if (compute_requires_grad(self, max)) throw_error_out_requires_grad("clamp_max");
   return below_autograd(() => ops.clamp_max_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, max, out));
-}, "VariableType::clamp_max_Tensor_out", "engine/ops/native_functions/unary.yaml:674", "engine/generated/VariableType.ts:6477");
+}, "VariableType::clamp_max_Tensor_out", "engine/ops/native_functions/unary.yaml:674", "engine/generated/VariableType.ts:6836");
 registerKernel(ops.clamp_max_out, "Autograd", (ks, self, max, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("clamp_max");
   return below_autograd(() => ops.clamp_max_out.redispatch(ks.and(after_autograd_keyset), self, max, out));
-}, "VariableType::clamp_max_out", "engine/ops/native_functions/unary.yaml:680", "engine/generated/VariableType.ts:6481");
-registerKernel(ops.isnan_default, "Autograd", (ks, self) => below_autograd(() => ops.isnan_default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::isnan_default", "engine/ops/native_functions/unary.yaml:715", "engine/generated/VariableType.ts:6485");
-registerKernel(ops.isinf_default, "Autograd", (ks, self) => below_autograd(() => ops.isinf_default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::isinf_default", "engine/ops/native_functions/unary.yaml:721", "engine/generated/VariableType.ts:6486");
+}, "VariableType::clamp_max_out", "engine/ops/native_functions/unary.yaml:680", "engine/generated/VariableType.ts:6840");
+registerKernel(ops.isnan_default, "Autograd", (ks, self) => below_autograd(() => ops.isnan_default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::isnan_default", "engine/ops/native_functions/unary.yaml:715", "engine/generated/VariableType.ts:6844");
+registerKernel(ops.isinf_default, "Autograd", (ks, self) => below_autograd(() => ops.isinf_default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::isinf_default", "engine/ops/native_functions/unary.yaml:721", "engine/generated/VariableType.ts:6845");
 registerKernel(ops.nan_to_num_default, "Autograd", (ks, self, nan, posinf, neginf) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: NanToNumBackward0 | null = null;
@@ -6498,7 +6857,7 @@ registerKernel(ops.nan_to_num_default, "Autograd", (ks, self, nan, posinf, negin
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::nan_to_num_default", "engine/ops/native_functions/unary.yaml:732", "engine/generated/VariableType.ts:6487");
+}, "VariableType::nan_to_num_default", "engine/ops/native_functions/unary.yaml:732", "engine/generated/VariableType.ts:6846");
 registerKernel(ops.nan_to_num__default, "Autograd", (ks, self, nan, posinf, neginf) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -6514,74 +6873,74 @@ registerKernel(ops.nan_to_num__default, "Autograd", (ks, self, nan, posinf, negi
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::nan_to_num__default", "engine/ops/native_functions/unary.yaml:737", "engine/generated/VariableType.ts:6502");
+}, "VariableType::nan_to_num__default", "engine/ops/native_functions/unary.yaml:737", "engine/generated/VariableType.ts:6861");
 registerKernel(ops.nan_to_num_out, "Autograd", (ks, self, nan, posinf, neginf, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("nan_to_num");
   return below_autograd(() => ops.nan_to_num_out.redispatch(ks.and(after_autograd_keyset), self, nan, posinf, neginf, out));
-}, "VariableType::nan_to_num_out", "engine/ops/native_functions/unary.yaml:742", "engine/generated/VariableType.ts:6518");
+}, "VariableType::nan_to_num_out", "engine/ops/native_functions/unary.yaml:742", "engine/generated/VariableType.ts:6877");
 registerKernel(ops.logical_not_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::logical_not", self) : null;
   const _result = below_autograd(() => ops.logical_not_default.redispatch(ks.and(after_autograd_keyset), self));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::logical_not_default", "engine/ops/native_functions/unary.yaml:747", "engine/generated/VariableType.ts:6522");
-registerKernel(ops.logical_not__default, "Autograd", (ks, self) => below_autograd(() => ops.logical_not__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::logical_not__default", "engine/ops/native_functions/unary.yaml:752", "engine/generated/VariableType.ts:6529");
-registerKernel(ops.logical_not_out, "Autograd", (ks, self, out) => below_autograd(() => ops.logical_not_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::logical_not_out", "engine/ops/native_functions/unary.yaml:757", "engine/generated/VariableType.ts:6530");
+}, "VariableType::logical_not_default", "engine/ops/native_functions/unary.yaml:747", "engine/generated/VariableType.ts:6881");
+registerKernel(ops.logical_not__default, "Autograd", (ks, self) => below_autograd(() => ops.logical_not__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::logical_not__default", "engine/ops/native_functions/unary.yaml:752", "engine/generated/VariableType.ts:6888");
+registerKernel(ops.logical_not_out, "Autograd", (ks, self, out) => below_autograd(() => ops.logical_not_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::logical_not_out", "engine/ops/native_functions/unary.yaml:757", "engine/generated/VariableType.ts:6889");
 registerKernel(ops.bitwise_not_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::bitwise_not", self) : null;
   const _result = below_autograd(() => ops.bitwise_not_default.redispatch(ks.and(after_autograd_keyset), self));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::bitwise_not_default", "engine/ops/native_functions/unary.yaml:761", "engine/generated/VariableType.ts:6531");
-registerKernel(ops.bitwise_not__default, "Autograd", (ks, self) => below_autograd(() => ops.bitwise_not__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::bitwise_not__default", "engine/ops/native_functions/unary.yaml:765", "engine/generated/VariableType.ts:6538");
-registerKernel(ops.bitwise_not_out, "Autograd", (ks, self, out) => below_autograd(() => ops.bitwise_not_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::bitwise_not_out", "engine/ops/native_functions/unary.yaml:769", "engine/generated/VariableType.ts:6539");
+}, "VariableType::bitwise_not_default", "engine/ops/native_functions/unary.yaml:761", "engine/generated/VariableType.ts:6890");
+registerKernel(ops.bitwise_not__default, "Autograd", (ks, self) => below_autograd(() => ops.bitwise_not__default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::bitwise_not__default", "engine/ops/native_functions/unary.yaml:765", "engine/generated/VariableType.ts:6897");
+registerKernel(ops.bitwise_not_out, "Autograd", (ks, self, out) => below_autograd(() => ops.bitwise_not_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::bitwise_not_out", "engine/ops/native_functions/unary.yaml:769", "engine/generated/VariableType.ts:6898");
 registerKernel(ops.upsample_nearest1d_vec, "Autograd", (ks, input, output_size, scale_factors) => {
   const grad_fn = compute_requires_grad(input) ? not_implemented_node("aten::upsample_nearest1d", input) : null;
   const _result = below_autograd(() => ops.upsample_nearest1d_vec.redispatch(ks.and(after_autograd_keyset), input, output_size, scale_factors));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::upsample_nearest1d_vec", "engine/ops/native_functions/vision.yaml:13", "engine/generated/VariableType.ts:6540");
+}, "VariableType::upsample_nearest1d_vec", "engine/ops/native_functions/vision.yaml:13", "engine/generated/VariableType.ts:6899");
 registerKernel(ops.upsample_nearest2d_vec, "Autograd", (ks, input, output_size, scale_factors) => {
   const grad_fn = compute_requires_grad(input) ? not_implemented_node("aten::upsample_nearest2d", input) : null;
   const _result = below_autograd(() => ops.upsample_nearest2d_vec.redispatch(ks.and(after_autograd_keyset), input, output_size, scale_factors));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::upsample_nearest2d_vec", "engine/ops/native_functions/vision.yaml:19", "engine/generated/VariableType.ts:6547");
+}, "VariableType::upsample_nearest2d_vec", "engine/ops/native_functions/vision.yaml:19", "engine/generated/VariableType.ts:6906");
 registerKernel(ops.upsample_bilinear2d_vec, "Autograd", (ks, input, output_size, align_corners, scale_factors) => {
   const grad_fn = compute_requires_grad(input) ? not_implemented_node("aten::upsample_bilinear2d", input) : null;
   const _result = below_autograd(() => ops.upsample_bilinear2d_vec.redispatch(ks.and(after_autograd_keyset), input, output_size, align_corners, scale_factors));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::upsample_bilinear2d_vec", "engine/ops/native_functions/vision.yaml:25", "engine/generated/VariableType.ts:6554");
-registerKernel(ops.upsample_bilinear2d_out, "Autograd", (ks, self, output_size, align_corners, scales_h, scales_w, out) => below_autograd(() => ops.upsample_bilinear2d_out.redispatch(ks.and(after_autograd_keyset), self, output_size, align_corners, scales_h, scales_w, out)), "VariableType::upsample_bilinear2d_out", "engine/ops/native_functions/vision.yaml:31", "engine/generated/VariableType.ts:6561");
+}, "VariableType::upsample_bilinear2d_vec", "engine/ops/native_functions/vision.yaml:25", "engine/generated/VariableType.ts:6913");
+registerKernel(ops.upsample_bilinear2d_out, "Autograd", (ks, self, output_size, align_corners, scales_h, scales_w, out) => below_autograd(() => ops.upsample_bilinear2d_out.redispatch(ks.and(after_autograd_keyset), self, output_size, align_corners, scales_h, scales_w, out)), "VariableType::upsample_bilinear2d_out", "engine/ops/native_functions/vision.yaml:31", "engine/generated/VariableType.ts:6920");
 registerKernel(ops.upsample_bilinear2d_default, "Autograd", (ks, self, output_size, align_corners, scales_h, scales_w) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::upsample_bilinear2d", self) : null;
   const _result = below_autograd(() => ops.upsample_bilinear2d_default.redispatch(ks.and(after_autograd_keyset), self, output_size, align_corners, scales_h, scales_w));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::upsample_bilinear2d_default", "engine/ops/native_functions/vision.yaml:37", "engine/generated/VariableType.ts:6562");
-registerKernel(ops.upsample_nearest1d_out, "Autograd", (ks, self, output_size, scales, out) => below_autograd(() => ops.upsample_nearest1d_out.redispatch(ks.and(after_autograd_keyset), self, output_size, scales, out)), "VariableType::upsample_nearest1d_out", "engine/ops/native_functions/vision.yaml:41", "engine/generated/VariableType.ts:6569");
+}, "VariableType::upsample_bilinear2d_default", "engine/ops/native_functions/vision.yaml:37", "engine/generated/VariableType.ts:6921");
+registerKernel(ops.upsample_nearest1d_out, "Autograd", (ks, self, output_size, scales, out) => below_autograd(() => ops.upsample_nearest1d_out.redispatch(ks.and(after_autograd_keyset), self, output_size, scales, out)), "VariableType::upsample_nearest1d_out", "engine/ops/native_functions/vision.yaml:41", "engine/generated/VariableType.ts:6928");
 registerKernel(ops.upsample_nearest1d_default, "Autograd", (ks, self, output_size, scales) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::upsample_nearest1d", self) : null;
   const _result = below_autograd(() => ops.upsample_nearest1d_default.redispatch(ks.and(after_autograd_keyset), self, output_size, scales));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::upsample_nearest1d_default", "engine/ops/native_functions/vision.yaml:47", "engine/generated/VariableType.ts:6570");
-registerKernel(ops.upsample_nearest2d_out, "Autograd", (ks, self, output_size, scales_h, scales_w, out) => below_autograd(() => ops.upsample_nearest2d_out.redispatch(ks.and(after_autograd_keyset), self, output_size, scales_h, scales_w, out)), "VariableType::upsample_nearest2d_out", "engine/ops/native_functions/vision.yaml:51", "engine/generated/VariableType.ts:6577");
+}, "VariableType::upsample_nearest1d_default", "engine/ops/native_functions/vision.yaml:47", "engine/generated/VariableType.ts:6929");
+registerKernel(ops.upsample_nearest2d_out, "Autograd", (ks, self, output_size, scales_h, scales_w, out) => below_autograd(() => ops.upsample_nearest2d_out.redispatch(ks.and(after_autograd_keyset), self, output_size, scales_h, scales_w, out)), "VariableType::upsample_nearest2d_out", "engine/ops/native_functions/vision.yaml:51", "engine/generated/VariableType.ts:6936");
 registerKernel(ops.upsample_nearest2d_default, "Autograd", (ks, self, output_size, scales_h, scales_w) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::upsample_nearest2d", self) : null;
   const _result = below_autograd(() => ops.upsample_nearest2d_default.redispatch(ks.and(after_autograd_keyset), self, output_size, scales_h, scales_w));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::upsample_nearest2d_default", "engine/ops/native_functions/vision.yaml:57", "engine/generated/VariableType.ts:6578");
+}, "VariableType::upsample_nearest2d_default", "engine/ops/native_functions/vision.yaml:57", "engine/generated/VariableType.ts:6937");
 registerKernel(ops.pixel_shuffle_default, "Autograd", (ks, self, upscale_factor) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: PixelShuffleBackward0 | null = null;
@@ -6596,7 +6955,7 @@ registerKernel(ops.pixel_shuffle_default, "Autograd", (ks, self, upscale_factor)
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::pixel_shuffle_default", "engine/ops/native_functions/vision.yaml:63", "engine/generated/VariableType.ts:6585");
+}, "VariableType::pixel_shuffle_default", "engine/ops/native_functions/vision.yaml:63", "engine/generated/VariableType.ts:6944");
 registerKernel(ops.pixel_unshuffle_default, "Autograd", (ks, self, downscale_factor) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: PixelUnshuffleBackward0 | null = null;
@@ -6611,11 +6970,11 @@ registerKernel(ops.pixel_unshuffle_default, "Autograd", (ks, self, downscale_fac
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::pixel_unshuffle_default", "engine/ops/native_functions/vision.yaml:69", "engine/generated/VariableType.ts:6600");
+}, "VariableType::pixel_unshuffle_default", "engine/ops/native_functions/vision.yaml:69", "engine/generated/VariableType.ts:6959");
 registerKernel(ops.col2im_out, "Autograd", (ks, self, output_size, kernel_size, dilation, padding, stride, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("col2im");
   return below_autograd(() => ops.col2im_out.redispatch(ks.and(after_autograd_keyset), self, output_size, kernel_size, dilation, padding, stride, out));
-}, "VariableType::col2im_out", "engine/ops/native_functions/vision.yaml:77", "engine/generated/VariableType.ts:6615");
+}, "VariableType::col2im_out", "engine/ops/native_functions/vision.yaml:77", "engine/generated/VariableType.ts:6974");
 registerKernel(ops.col2im_default, "Autograd", (ks, self, output_size, kernel_size, dilation, padding, stride) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: Col2ImBackward0 | null = null;
@@ -6633,11 +6992,11 @@ registerKernel(ops.col2im_default, "Autograd", (ks, self, output_size, kernel_si
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::col2im_default", "engine/ops/native_functions/vision.yaml:82", "engine/generated/VariableType.ts:6619");
+}, "VariableType::col2im_default", "engine/ops/native_functions/vision.yaml:82", "engine/generated/VariableType.ts:6978");
 registerKernel(ops.im2col_out, "Autograd", (ks, self, kernel_size, dilation, padding, stride, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("im2col");
   return below_autograd(() => ops.im2col_out.redispatch(ks.and(after_autograd_keyset), self, kernel_size, dilation, padding, stride, out));
-}, "VariableType::im2col_out", "engine/ops/native_functions/vision.yaml:88", "engine/generated/VariableType.ts:6637");
+}, "VariableType::im2col_out", "engine/ops/native_functions/vision.yaml:88", "engine/generated/VariableType.ts:6996");
 registerKernel(ops.im2col_default, "Autograd", (ks, self, kernel_size, dilation, padding, stride) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: Im2ColBackward0 | null = null;
@@ -6657,221 +7016,225 @@ registerKernel(ops.im2col_default, "Autograd", (ks, self, kernel_size, dilation,
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::im2col_default", "engine/ops/native_functions/vision.yaml:93", "engine/generated/VariableType.ts:6641");
+}, "VariableType::im2col_default", "engine/ops/native_functions/vision.yaml:93", "engine/generated/VariableType.ts:7000");
 registerKernel(ops.relu_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("relu");
   return below_autograd(() => ops.relu_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::relu_out", "engine/ops/native_functions/activation.yaml:17", "engine/generated/VariableType.ts:6661");
+}, "VariableType::relu_out", "engine/ops/native_functions/activation.yaml:17", "engine/generated/VariableType.ts:7020");
 registerKernel(ops.celu_out, "Autograd", (ks, self, alpha, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("celu");
   return below_autograd(() => ops.celu_out.redispatch(ks.and(after_autograd_keyset), self, alpha, out));
-}, "VariableType::celu_out", "engine/ops/native_functions/activation.yaml:77", "engine/generated/VariableType.ts:6665");
-registerKernel(ops._scaled_dot_product_attention_out, "Autograd", (ks, query, key, value, attn_mask, dropout_p, need_attn_weights, is_causal, out0, out1) => below_autograd(() => ops._scaled_dot_product_attention_out.redispatch(ks.and(after_autograd_keyset), query, key, value, attn_mask, dropout_p, need_attn_weights, is_causal, out0, out1)), "VariableType::_scaled_dot_product_attention_out", "engine/ops/native_functions/attention.yaml:13", "engine/generated/VariableType.ts:6669");
+}, "VariableType::celu_out", "engine/ops/native_functions/activation.yaml:77", "engine/generated/VariableType.ts:7024");
+registerKernel(ops.hardswish_backward_out, "Autograd", (ks, grad_output, self, out) => {
+  if (compute_requires_grad(grad_output, self)) throw_error_out_requires_grad("hardswish_backward");
+  return below_autograd(() => ops.hardswish_backward_out.redispatch(ks.and(after_autograd_keyset), grad_output, self, out));
+}, "VariableType::hardswish_backward_out", "engine/ops/native_functions/activation.yaml:398", "engine/generated/VariableType.ts:7028");
+registerKernel(ops._scaled_dot_product_attention_out, "Autograd", (ks, query, key, value, attn_mask, dropout_p, need_attn_weights, is_causal, out0, out1) => below_autograd(() => ops._scaled_dot_product_attention_out.redispatch(ks.and(after_autograd_keyset), query, key, value, attn_mask, dropout_p, need_attn_weights, is_causal, out0, out1)), "VariableType::_scaled_dot_product_attention_out", "engine/ops/native_functions/attention.yaml:13", "engine/generated/VariableType.ts:7032");
 registerKernel(ops.sub_Scalar_out, "Autograd", (ks, self, other, alpha, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("sub");
   return below_autograd(() => ops.sub_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, alpha, out));
-}, "VariableType::sub_Scalar_out", "engine/ops/native_functions/binary.yaml:37", "engine/generated/VariableType.ts:6670");
+}, "VariableType::sub_Scalar_out", "engine/ops/native_functions/binary.yaml:37", "engine/generated/VariableType.ts:7033");
 registerKernel(ops.rsub_Tensor_out, "Autograd", (ks, self, other, alpha, out) => {
   if (compute_requires_grad(self, other)) throw_error_out_requires_grad("rsub");
   return below_autograd(() => ops.rsub_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, alpha, out));
-}, "VariableType::rsub_Tensor_out", "engine/ops/native_functions/binary.yaml:43", "engine/generated/VariableType.ts:6674");
+}, "VariableType::rsub_Tensor_out", "engine/ops/native_functions/binary.yaml:43", "engine/generated/VariableType.ts:7037");
 registerKernel(ops.rsub_Scalar_out, "Autograd", (ks, self, other, alpha, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("rsub");
   return below_autograd(() => ops.rsub_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, alpha, out));
-}, "VariableType::rsub_Scalar_out", "engine/ops/native_functions/binary.yaml:50", "engine/generated/VariableType.ts:6678");
+}, "VariableType::rsub_Scalar_out", "engine/ops/native_functions/binary.yaml:50", "engine/generated/VariableType.ts:7041");
 registerKernel(ops.div_Scalar_out, "Autograd", (ks, self, other, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("div");
   return below_autograd(() => ops.div_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
-}, "VariableType::div_Scalar_out", "engine/ops/native_functions/binary.yaml:92", "engine/generated/VariableType.ts:6682");
+}, "VariableType::div_Scalar_out", "engine/ops/native_functions/binary.yaml:92", "engine/generated/VariableType.ts:7045");
 registerKernel(ops.div_Scalar_mode_out, "Autograd", (ks, self, other, rounding_mode, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("div");
   return below_autograd(() => ops.div_Scalar_mode_out.redispatch(ks.and(after_autograd_keyset), self, other, rounding_mode, out));
-}, "VariableType::div_Scalar_mode_out", "engine/ops/native_functions/binary.yaml:103", "engine/generated/VariableType.ts:6686");
+}, "VariableType::div_Scalar_mode_out", "engine/ops/native_functions/binary.yaml:103", "engine/generated/VariableType.ts:7049");
 registerKernel(ops.remainder_Scalar_Tensor_out, "Autograd", (ks, self, other, out) => {
   if (compute_requires_grad(other)) throw_error_out_requires_grad("remainder");
   return below_autograd(() => ops.remainder_Scalar_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
-}, "VariableType::remainder_Scalar_Tensor_out", "engine/ops/native_functions/binary.yaml:188", "engine/generated/VariableType.ts:6690");
-registerKernel(ops.bitwise_and_Scalar_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.bitwise_and_Scalar_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::bitwise_and_Scalar_Tensor_out", "engine/ops/native_functions/binary.yaml:619", "engine/generated/VariableType.ts:6694");
-registerKernel(ops.bitwise_or_Scalar_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.bitwise_or_Scalar_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::bitwise_or_Scalar_Tensor_out", "engine/ops/native_functions/binary.yaml:655", "engine/generated/VariableType.ts:6695");
-registerKernel(ops.bitwise_xor_Scalar_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.bitwise_xor_Scalar_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::bitwise_xor_Scalar_Tensor_out", "engine/ops/native_functions/binary.yaml:691", "engine/generated/VariableType.ts:6696");
+}, "VariableType::remainder_Scalar_Tensor_out", "engine/ops/native_functions/binary.yaml:188", "engine/generated/VariableType.ts:7053");
+registerKernel(ops.bitwise_and_Scalar_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.bitwise_and_Scalar_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::bitwise_and_Scalar_Tensor_out", "engine/ops/native_functions/binary.yaml:619", "engine/generated/VariableType.ts:7057");
+registerKernel(ops.bitwise_or_Scalar_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.bitwise_or_Scalar_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::bitwise_or_Scalar_Tensor_out", "engine/ops/native_functions/binary.yaml:655", "engine/generated/VariableType.ts:7058");
+registerKernel(ops.bitwise_xor_Scalar_Tensor_out, "Autograd", (ks, self, other, out) => below_autograd(() => ops.bitwise_xor_Scalar_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out)), "VariableType::bitwise_xor_Scalar_Tensor_out", "engine/ops/native_functions/binary.yaml:691", "engine/generated/VariableType.ts:7059");
 registerKernel(ops.convolution_out, "Autograd", (ks, input, weight, bias, stride, padding, dilation, transposed, output_padding, groups, out) => {
   if (compute_requires_grad(input, weight, bias)) throw_error_out_requires_grad("convolution");
   return below_autograd(() => ops.convolution_out.redispatch(ks.and(after_autograd_keyset), input, weight, bias, stride, padding, dilation, transposed, output_padding, groups, out));
-}, "VariableType::convolution_out", "engine/ops/native_functions/conv.yaml:45", "engine/generated/VariableType.ts:6697");
-registerKernel(ops._convolution_out, "Autograd", (ks, input, weight, bias, stride, padding, dilation, transposed, output_padding, groups, benchmark, deterministic, cudnn_enabled, allow_tf32, out) => below_autograd(() => ops._convolution_out.redispatch(ks.and(after_autograd_keyset), input, weight, bias, stride, padding, dilation, transposed, output_padding, groups, benchmark, deterministic, cudnn_enabled, allow_tf32, out)), "VariableType::_convolution_out", "engine/ops/native_functions/conv.yaml:51", "engine/generated/VariableType.ts:6701");
-registerKernel(ops.slow_conv_dilated2d_out, "Autograd", (ks, self, weight, kernel_size, bias, stride, padding, dilation, out) => below_autograd(() => ops.slow_conv_dilated2d_out.redispatch(ks.and(after_autograd_keyset), self, weight, kernel_size, bias, stride, padding, dilation, out)), "VariableType::slow_conv_dilated2d_out", "engine/ops/native_functions/conv.yaml:88", "engine/generated/VariableType.ts:6702");
+}, "VariableType::convolution_out", "engine/ops/native_functions/conv.yaml:45", "engine/generated/VariableType.ts:7060");
+registerKernel(ops._convolution_out, "Autograd", (ks, input, weight, bias, stride, padding, dilation, transposed, output_padding, groups, benchmark, deterministic, cudnn_enabled, allow_tf32, out) => below_autograd(() => ops._convolution_out.redispatch(ks.and(after_autograd_keyset), input, weight, bias, stride, padding, dilation, transposed, output_padding, groups, benchmark, deterministic, cudnn_enabled, allow_tf32, out)), "VariableType::_convolution_out", "engine/ops/native_functions/conv.yaml:51", "engine/generated/VariableType.ts:7064");
+registerKernel(ops.slow_conv_dilated2d_out, "Autograd", (ks, self, weight, kernel_size, bias, stride, padding, dilation, out) => below_autograd(() => ops.slow_conv_dilated2d_out.redispatch(ks.and(after_autograd_keyset), self, weight, kernel_size, bias, stride, padding, dilation, out)), "VariableType::slow_conv_dilated2d_out", "engine/ops/native_functions/conv.yaml:88", "engine/generated/VariableType.ts:7065");
 registerKernel(ops.index_put_out, "Autograd", (ks, self, indices, values, accumulate, out) => {
   if (compute_requires_grad(self, indices, values)) throw_error_out_requires_grad("index_put");
   return below_autograd(() => ops.index_put_out.redispatch(ks.and(after_autograd_keyset), self, indices, values, accumulate, out));
-}, "VariableType::index_put_out", "engine/ops/native_functions/index.yaml:33", "engine/generated/VariableType.ts:6703");
+}, "VariableType::index_put_out", "engine/ops/native_functions/index.yaml:33", "engine/generated/VariableType.ts:7066");
 registerKernel(ops._index_put_impl_default, "Autograd", (ks, self, indices, values, accumulate, unsafe) => {
   const grad_fn = compute_requires_grad(self, indices, values) ? not_implemented_node("aten::_index_put_impl", self, indices, values) : null;
   const _result = below_autograd(() => ops._index_put_impl_default.redispatch(ks.and(after_autograd_keyset), self, indices, values, accumulate, unsafe));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::_index_put_impl_default", "engine/ops/native_functions/index.yaml:46", "engine/generated/VariableType.ts:6707");
-registerKernel(ops._index_put_impl_out, "Autograd", (ks, self, indices, values, accumulate, unsafe, out) => below_autograd(() => ops._index_put_impl_out.redispatch(ks.and(after_autograd_keyset), self, indices, values, accumulate, unsafe, out)), "VariableType::_index_put_impl_out", "engine/ops/native_functions/index.yaml:46", "engine/generated/VariableType.ts:6714");
+}, "VariableType::_index_put_impl_default", "engine/ops/native_functions/index.yaml:46", "engine/generated/VariableType.ts:7070");
+registerKernel(ops._index_put_impl_out, "Autograd", (ks, self, indices, values, accumulate, unsafe, out) => below_autograd(() => ops._index_put_impl_out.redispatch(ks.and(after_autograd_keyset), self, indices, values, accumulate, unsafe, out)), "VariableType::_index_put_impl_out", "engine/ops/native_functions/index.yaml:46", "engine/generated/VariableType.ts:7077");
 registerKernel(ops.index_fill_int_Scalar_out, "Autograd", (ks, self, dim, index, value, out) => {
   if (compute_requires_grad(self, index)) throw_error_out_requires_grad("index_fill");
   return below_autograd(() => ops.index_fill_int_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, dim, index, value, out));
-}, "VariableType::index_fill_int_Scalar_out", "engine/ops/native_functions/index.yaml:186", "engine/generated/VariableType.ts:6715");
+}, "VariableType::index_fill_int_Scalar_out", "engine/ops/native_functions/index.yaml:186", "engine/generated/VariableType.ts:7078");
 registerKernel(ops.index_fill_int_Tensor_out, "Autograd", (ks, self, dim, index, value, out) => {
   if (compute_requires_grad(self, index, value)) throw_error_out_requires_grad("index_fill");
   return below_autograd(() => ops.index_fill_int_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, dim, index, value, out));
-}, "VariableType::index_fill_int_Tensor_out", "engine/ops/native_functions/index.yaml:200", "engine/generated/VariableType.ts:6719");
+}, "VariableType::index_fill_int_Tensor_out", "engine/ops/native_functions/index.yaml:200", "engine/generated/VariableType.ts:7082");
 registerKernel(ops.masked_fill_Scalar_out, "Autograd", (ks, self, mask, value, out) => {
   if (compute_requires_grad(self, mask)) throw_error_out_requires_grad("masked_fill");
   return below_autograd(() => ops.masked_fill_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, mask, value, out));
-}, "VariableType::masked_fill_Scalar_out", "engine/ops/native_functions/index.yaml:216", "engine/generated/VariableType.ts:6723");
+}, "VariableType::masked_fill_Scalar_out", "engine/ops/native_functions/index.yaml:216", "engine/generated/VariableType.ts:7086");
 registerKernel(ops.masked_fill_Tensor_out, "Autograd", (ks, self, mask, value, out) => {
   if (compute_requires_grad(self, mask, value)) throw_error_out_requires_grad("masked_fill");
   return below_autograd(() => ops.masked_fill_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, mask, value, out));
-}, "VariableType::masked_fill_Tensor_out", "engine/ops/native_functions/index.yaml:230", "engine/generated/VariableType.ts:6727");
+}, "VariableType::masked_fill_Tensor_out", "engine/ops/native_functions/index.yaml:230", "engine/generated/VariableType.ts:7090");
 registerKernel(ops.embedding_out, "Autograd", (ks, weight, indices, padding_idx, scale_grad_by_freq, sparse, out) => {
   if (compute_requires_grad(weight, indices)) throw_error_out_requires_grad("embedding");
   return below_autograd(() => ops.embedding_out.redispatch(ks.and(after_autograd_keyset), weight, indices, padding_idx, scale_grad_by_freq, sparse, out));
-}, "VariableType::embedding_out", "engine/ops/native_functions/index.yaml:281", "engine/generated/VariableType.ts:6731");
+}, "VariableType::embedding_out", "engine/ops/native_functions/index.yaml:281", "engine/generated/VariableType.ts:7094");
 registerKernel(ops.embedding_renorm_default, "Autograd", (ks, self, indices, max_norm, norm_type) => {
   const grad_fn = compute_requires_grad(self, indices) ? not_implemented_node("aten::embedding_renorm", self, indices) : null;
   const _result = below_autograd(() => ops.embedding_renorm_default.redispatch(ks.and(after_autograd_keyset), self, indices, max_norm, norm_type));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::embedding_renorm_default", "engine/ops/native_functions/index.yaml:286", "engine/generated/VariableType.ts:6735");
-registerKernel(ops.embedding_renorm_out, "Autograd", (ks, self, indices, max_norm, norm_type, out) => below_autograd(() => ops.embedding_renorm_out.redispatch(ks.and(after_autograd_keyset), self, indices, max_norm, norm_type, out)), "VariableType::embedding_renorm_out", "engine/ops/native_functions/index.yaml:286", "engine/generated/VariableType.ts:6742");
-registerKernel(ops.fill_Tensor_out, "Autograd", (ks, self, value, out) => below_autograd(() => ops.fill_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, value, out)), "VariableType::fill_Tensor_out", "engine/ops/native_functions/index.yaml:307", "engine/generated/VariableType.ts:6743");
-registerKernel(ops.empty_names_out, "Autograd", (ks, size, names, memory_format, out) => below_autograd(() => ops.empty_names_out.redispatch(ks.and(after_autograd_keyset), size, names, memory_format, out)), "VariableType::empty_names_out", "engine/ops/native_functions/index.yaml:317", "engine/generated/VariableType.ts:6744");
+}, "VariableType::embedding_renorm_default", "engine/ops/native_functions/index.yaml:286", "engine/generated/VariableType.ts:7098");
+registerKernel(ops.embedding_renorm_out, "Autograd", (ks, self, indices, max_norm, norm_type, out) => below_autograd(() => ops.embedding_renorm_out.redispatch(ks.and(after_autograd_keyset), self, indices, max_norm, norm_type, out)), "VariableType::embedding_renorm_out", "engine/ops/native_functions/index.yaml:286", "engine/generated/VariableType.ts:7105");
+registerKernel(ops.fill_Tensor_out, "Autograd", (ks, self, value, out) => below_autograd(() => ops.fill_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, value, out)), "VariableType::fill_Tensor_out", "engine/ops/native_functions/index.yaml:307", "engine/generated/VariableType.ts:7106");
+registerKernel(ops.empty_names_out, "Autograd", (ks, size, names, memory_format, out) => below_autograd(() => ops.empty_names_out.redispatch(ks.and(after_autograd_keyset), size, names, memory_format, out)), "VariableType::empty_names_out", "engine/ops/native_functions/index.yaml:317", "engine/generated/VariableType.ts:7107");
 registerKernel(ops.flip_out, "Autograd", (ks, self, dims, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("flip");
   return below_autograd(() => ops.flip_out.redispatch(ks.and(after_autograd_keyset), self, dims, out));
-}, "VariableType::flip_out", "engine/ops/native_functions/join.yaml:90", "engine/generated/VariableType.ts:6745");
+}, "VariableType::flip_out", "engine/ops/native_functions/join.yaml:90", "engine/generated/VariableType.ts:7108");
 registerKernel(ops.roll_out, "Autograd", (ks, self, shifts, dims, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("roll");
   return below_autograd(() => ops.roll_out.redispatch(ks.and(after_autograd_keyset), self, shifts, dims, out));
-}, "VariableType::roll_out", "engine/ops/native_functions/join.yaml:97", "engine/generated/VariableType.ts:6749");
+}, "VariableType::roll_out", "engine/ops/native_functions/join.yaml:97", "engine/generated/VariableType.ts:7112");
 registerKernel(ops.repeat_out, "Autograd", (ks, self, repeats, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("repeat");
   return below_autograd(() => ops.repeat_out.redispatch(ks.and(after_autograd_keyset), self, repeats, out));
-}, "VariableType::repeat_out", "engine/ops/native_functions/join.yaml:134", "engine/generated/VariableType.ts:6753");
+}, "VariableType::repeat_out", "engine/ops/native_functions/join.yaml:134", "engine/generated/VariableType.ts:7116");
 registerKernel(ops._trilinear_out, "Autograd", (ks, i1, i2, i3, expand1, expand2, expand3, sumdim, unroll_dim, out) => {
   if (compute_requires_grad(i1, i2, i3)) throw_error_out_requires_grad("_trilinear");
   return below_autograd(() => ops._trilinear_out.redispatch(ks.and(after_autograd_keyset), i1, i2, i3, expand1, expand2, expand3, sumdim, unroll_dim, out));
-}, "VariableType::_trilinear_out", "engine/ops/native_functions/linalg.yaml:212", "engine/generated/VariableType.ts:6757");
+}, "VariableType::_trilinear_out", "engine/ops/native_functions/linalg.yaml:212", "engine/generated/VariableType.ts:7120");
 registerKernel(ops.binary_cross_entropy_with_logits_out, "Autograd", (ks, self, target, weight, pos_weight, reduction, out) => {
   if (compute_requires_grad(self, target, weight, pos_weight)) throw_error_out_requires_grad("binary_cross_entropy_with_logits");
   return below_autograd(() => ops.binary_cross_entropy_with_logits_out.redispatch(ks.and(after_autograd_keyset), self, target, weight, pos_weight, reduction, out));
-}, "VariableType::binary_cross_entropy_with_logits_out", "engine/ops/native_functions/loss.yaml:24", "engine/generated/VariableType.ts:6761");
+}, "VariableType::binary_cross_entropy_with_logits_out", "engine/ops/native_functions/loss.yaml:24", "engine/generated/VariableType.ts:7124");
 registerKernel(ops.native_layer_norm_out, "Autograd", (ks, input, normalized_shape, weight, bias, eps, out0, out1, out2) => {
   if (compute_requires_grad(input, weight, bias)) throw_error_out_requires_grad("native_layer_norm");
   return below_autograd(() => ops.native_layer_norm_out.redispatch(ks.and(after_autograd_keyset), input, normalized_shape, weight, bias, eps, out0, out1, out2));
-}, "VariableType::native_layer_norm_out", "engine/ops/native_functions/normalization.yaml:36", "engine/generated/VariableType.ts:6765");
+}, "VariableType::native_layer_norm_out", "engine/ops/native_functions/normalization.yaml:36", "engine/generated/VariableType.ts:7128");
 registerKernel(ops.native_group_norm_out, "Autograd", (ks, input, weight, bias, N, C, HxW, group, eps, out0, out1, out2) => {
   if (compute_requires_grad(input, weight, bias)) throw_error_out_requires_grad("native_group_norm");
   return below_autograd(() => ops.native_group_norm_out.redispatch(ks.and(after_autograd_keyset), input, weight, bias, N, C, HxW, group, eps, out0, out1, out2));
-}, "VariableType::native_group_norm_out", "engine/ops/native_functions/normalization.yaml:46", "engine/generated/VariableType.ts:6769");
+}, "VariableType::native_group_norm_out", "engine/ops/native_functions/normalization.yaml:46", "engine/generated/VariableType.ts:7132");
 registerKernel(ops.constant_pad_nd_out, "Autograd", (ks, self, pad, value, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("constant_pad_nd");
   return below_autograd(() => ops.constant_pad_nd_out.redispatch(ks.and(after_autograd_keyset), self, pad, value, out));
-}, "VariableType::constant_pad_nd_out", "engine/ops/native_functions/pad.yaml:12", "engine/generated/VariableType.ts:6773");
+}, "VariableType::constant_pad_nd_out", "engine/ops/native_functions/pad.yaml:12", "engine/generated/VariableType.ts:7136");
 registerKernel(ops._adaptive_avg_pool2d_out, "Autograd", (ks, self, output_size, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("_adaptive_avg_pool2d");
   return below_autograd(() => ops._adaptive_avg_pool2d_out.redispatch(ks.and(after_autograd_keyset), self, output_size, out));
-}, "VariableType::_adaptive_avg_pool2d_out", "engine/ops/native_functions/pooling.yaml:88", "engine/generated/VariableType.ts:6777");
+}, "VariableType::_adaptive_avg_pool2d_out", "engine/ops/native_functions/pooling.yaml:88", "engine/generated/VariableType.ts:7140");
 registerKernel(ops._adaptive_avg_pool2d_backward_out, "Autograd", (ks, grad_output, self, out) => {
   if (compute_requires_grad(grad_output, self)) throw_error_out_requires_grad("_adaptive_avg_pool2d_backward");
   return below_autograd(() => ops._adaptive_avg_pool2d_backward_out.redispatch(ks.and(after_autograd_keyset), grad_output, self, out));
-}, "VariableType::_adaptive_avg_pool2d_backward_out", "engine/ops/native_functions/pooling.yaml:95", "engine/generated/VariableType.ts:6781");
+}, "VariableType::_adaptive_avg_pool2d_backward_out", "engine/ops/native_functions/pooling.yaml:95", "engine/generated/VariableType.ts:7144");
 registerKernel(ops.prod_out, "Autograd", (ks, self, dtype, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("prod");
   return below_autograd(() => ops.prod_out.redispatch(ks.and(after_autograd_keyset), self, dtype, out));
-}, "VariableType::prod_out", "engine/ops/native_functions/reduce.yaml:104", "engine/generated/VariableType.ts:6785");
-registerKernel(ops.count_nonzero_dim_IntList_out, "Autograd", (ks, self, dim, out) => below_autograd(() => ops.count_nonzero_dim_IntList_out.redispatch(ks.and(after_autograd_keyset), self, dim, out)), "VariableType::count_nonzero_dim_IntList_out", "engine/ops/native_functions/reduce2.yaml:12", "engine/generated/VariableType.ts:6789");
-registerKernel(ops.count_nonzero_out, "Autograd", (ks, self, dim, out) => below_autograd(() => ops.count_nonzero_out.redispatch(ks.and(after_autograd_keyset), self, dim, out)), "VariableType::count_nonzero_out", "engine/ops/native_functions/reduce2.yaml:18", "engine/generated/VariableType.ts:6790");
+}, "VariableType::prod_out", "engine/ops/native_functions/reduce.yaml:104", "engine/generated/VariableType.ts:7148");
+registerKernel(ops.count_nonzero_dim_IntList_out, "Autograd", (ks, self, dim, out) => below_autograd(() => ops.count_nonzero_dim_IntList_out.redispatch(ks.and(after_autograd_keyset), self, dim, out)), "VariableType::count_nonzero_dim_IntList_out", "engine/ops/native_functions/reduce2.yaml:12", "engine/generated/VariableType.ts:7152");
+registerKernel(ops.count_nonzero_out, "Autograd", (ks, self, dim, out) => below_autograd(() => ops.count_nonzero_out.redispatch(ks.and(after_autograd_keyset), self, dim, out)), "VariableType::count_nonzero_out", "engine/ops/native_functions/reduce2.yaml:18", "engine/generated/VariableType.ts:7153");
 registerKernel(ops.std_mean_correction_out, "Autograd", (ks, self, dim, correction, keepdim, out0, out1) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("std_mean");
   return below_autograd(() => ops.std_mean_correction_out.redispatch(ks.and(after_autograd_keyset), self, dim, correction, keepdim, out0, out1));
-}, "VariableType::std_mean_correction_out", "engine/ops/native_functions/reduce2.yaml:50", "engine/generated/VariableType.ts:6791");
+}, "VariableType::std_mean_correction_out", "engine/ops/native_functions/reduce2.yaml:50", "engine/generated/VariableType.ts:7154");
 registerKernel(ops.var_mean_correction_out, "Autograd", (ks, self, dim, correction, keepdim, out0, out1) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("var_mean");
   return below_autograd(() => ops.var_mean_correction_out.redispatch(ks.and(after_autograd_keyset), self, dim, correction, keepdim, out0, out1));
-}, "VariableType::var_mean_correction_out", "engine/ops/native_functions/reduce2.yaml:98", "engine/generated/VariableType.ts:6795");
+}, "VariableType::var_mean_correction_out", "engine/ops/native_functions/reduce2.yaml:98", "engine/generated/VariableType.ts:7158");
 registerKernel(ops.median_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("median");
   return below_autograd(() => ops.median_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::median_out", "engine/ops/native_functions/reduce3.yaml:122", "engine/generated/VariableType.ts:6799");
+}, "VariableType::median_out", "engine/ops/native_functions/reduce3.yaml:122", "engine/generated/VariableType.ts:7162");
 registerKernel(ops.nanmedian_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("nanmedian");
   return below_autograd(() => ops.nanmedian_out.redispatch(ks.and(after_autograd_keyset), self, out));
-}, "VariableType::nanmedian_out", "engine/ops/native_functions/reduce3.yaml:137", "engine/generated/VariableType.ts:6803");
+}, "VariableType::nanmedian_out", "engine/ops/native_functions/reduce3.yaml:137", "engine/generated/VariableType.ts:7166");
 registerKernel(ops._unique_out, "Autograd", (ks, self, sorted, return_inverse, out0, out1) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("_unique");
   return below_autograd(() => ops._unique_out.redispatch(ks.and(after_autograd_keyset), self, sorted, return_inverse, out0, out1));
-}, "VariableType::_unique_out", "engine/ops/native_functions/reduce3.yaml:163", "engine/generated/VariableType.ts:6807");
+}, "VariableType::_unique_out", "engine/ops/native_functions/reduce3.yaml:163", "engine/generated/VariableType.ts:7170");
 registerKernel(ops.unique_dim_out, "Autograd", (ks, self, dim, sorted, return_inverse, return_counts, out0, out1, out2) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("unique_dim");
   return below_autograd(() => ops.unique_dim_out.redispatch(ks.and(after_autograd_keyset), self, dim, sorted, return_inverse, return_counts, out0, out1, out2));
-}, "VariableType::unique_dim_out", "engine/ops/native_functions/reduce3.yaml:169", "engine/generated/VariableType.ts:6811");
+}, "VariableType::unique_dim_out", "engine/ops/native_functions/reduce3.yaml:169", "engine/generated/VariableType.ts:7174");
 registerKernel(ops.unique_consecutive_out, "Autograd", (ks, self, return_inverse, return_counts, dim, out0, out1, out2) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("unique_consecutive");
   return below_autograd(() => ops.unique_consecutive_out.redispatch(ks.and(after_autograd_keyset), self, return_inverse, return_counts, dim, out0, out1, out2));
-}, "VariableType::unique_consecutive_out", "engine/ops/native_functions/reduce3.yaml:176", "engine/generated/VariableType.ts:6815");
+}, "VariableType::unique_consecutive_out", "engine/ops/native_functions/reduce3.yaml:176", "engine/generated/VariableType.ts:7178");
 registerKernel(ops.unique_dim_consecutive_out, "Autograd", (ks, self, dim, return_inverse, return_counts, out0, out1, out2) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("unique_dim_consecutive");
   return below_autograd(() => ops.unique_dim_consecutive_out.redispatch(ks.and(after_autograd_keyset), self, dim, return_inverse, return_counts, out0, out1, out2));
-}, "VariableType::unique_dim_consecutive_out", "engine/ops/native_functions/reduce3.yaml:183", "engine/generated/VariableType.ts:6819");
+}, "VariableType::unique_dim_consecutive_out", "engine/ops/native_functions/reduce3.yaml:183", "engine/generated/VariableType.ts:7182");
 registerKernel(ops._unique2_out, "Autograd", (ks, self, sorted, return_inverse, return_counts, out0, out1, out2) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("_unique2");
   return below_autograd(() => ops._unique2_out.redispatch(ks.and(after_autograd_keyset), self, sorted, return_inverse, return_counts, out0, out1, out2));
-}, "VariableType::_unique2_out", "engine/ops/native_functions/reduce3.yaml:190", "engine/generated/VariableType.ts:6823");
+}, "VariableType::_unique2_out", "engine/ops/native_functions/reduce3.yaml:190", "engine/generated/VariableType.ts:7186");
 registerKernel(ops.norm_ScalarOpt_dtype_out, "Autograd", (ks, self, p, dtype, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("norm");
   return below_autograd(() => ops.norm_ScalarOpt_dtype_out.redispatch(ks.and(after_autograd_keyset), self, p, dtype, out));
-}, "VariableType::norm_ScalarOpt_dtype_out", "engine/ops/native_functions/reduce3.yaml:198", "engine/generated/VariableType.ts:6827");
+}, "VariableType::norm_ScalarOpt_dtype_out", "engine/ops/native_functions/reduce3.yaml:198", "engine/generated/VariableType.ts:7190");
 registerKernel(ops.norm_Scalar_out, "Autograd", (ks, self, p, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("norm");
   return below_autograd(() => ops.norm_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, p, out));
-}, "VariableType::norm_Scalar_out", "engine/ops/native_functions/reduce3.yaml:205", "engine/generated/VariableType.ts:6831");
-registerKernel(ops.bucketize_Scalar_out, "Autograd", (ks, self, boundaries, out_int32, right, out) => below_autograd(() => ops.bucketize_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, boundaries, out_int32, right, out)), "VariableType::bucketize_Scalar_out", "engine/ops/native_functions/reduce3.yaml:289", "engine/generated/VariableType.ts:6835");
-registerKernel(ops.searchsorted_Scalar_out, "Autograd", (ks, sorted_sequence, self, out_int32, right, side, sorter, out) => below_autograd(() => ops.searchsorted_Scalar_out.redispatch(ks.and(after_autograd_keyset), sorted_sequence, self, out_int32, right, side, sorter, out)), "VariableType::searchsorted_Scalar_out", "engine/ops/native_functions/reduce3.yaml:302", "engine/generated/VariableType.ts:6836");
-registerKernel(ops.bincount_out, "Autograd", (ks, self, weights, minlength, out) => below_autograd(() => ops.bincount_out.redispatch(ks.and(after_autograd_keyset), self, weights, minlength, out)), "VariableType::bincount_out", "engine/ops/native_functions/reduce3.yaml:308", "engine/generated/VariableType.ts:6837");
-registerKernel(ops.argsort_stable_out, "Autograd", (ks, self, stable, dim, descending, out) => below_autograd(() => ops.argsort_stable_out.redispatch(ks.and(after_autograd_keyset), self, stable, dim, descending, out)), "VariableType::argsort_stable_out", "engine/ops/native_functions/select.yaml:66", "engine/generated/VariableType.ts:6838");
+}, "VariableType::norm_Scalar_out", "engine/ops/native_functions/reduce3.yaml:205", "engine/generated/VariableType.ts:7194");
+registerKernel(ops.bucketize_Scalar_out, "Autograd", (ks, self, boundaries, out_int32, right, out) => below_autograd(() => ops.bucketize_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, boundaries, out_int32, right, out)), "VariableType::bucketize_Scalar_out", "engine/ops/native_functions/reduce3.yaml:289", "engine/generated/VariableType.ts:7198");
+registerKernel(ops.searchsorted_Scalar_out, "Autograd", (ks, sorted_sequence, self, out_int32, right, side, sorter, out) => below_autograd(() => ops.searchsorted_Scalar_out.redispatch(ks.and(after_autograd_keyset), sorted_sequence, self, out_int32, right, side, sorter, out)), "VariableType::searchsorted_Scalar_out", "engine/ops/native_functions/reduce3.yaml:302", "engine/generated/VariableType.ts:7199");
+registerKernel(ops.bincount_out, "Autograd", (ks, self, weights, minlength, out) => below_autograd(() => ops.bincount_out.redispatch(ks.and(after_autograd_keyset), self, weights, minlength, out)), "VariableType::bincount_out", "engine/ops/native_functions/reduce3.yaml:308", "engine/generated/VariableType.ts:7200");
+registerKernel(ops.argsort_stable_out, "Autograd", (ks, self, stable, dim, descending, out) => below_autograd(() => ops.argsort_stable_out.redispatch(ks.and(after_autograd_keyset), self, stable, dim, descending, out)), "VariableType::argsort_stable_out", "engine/ops/native_functions/select.yaml:66", "engine/generated/VariableType.ts:7201");
 registerKernel(ops._unsafe_view_out, "Autograd", (ks, self, size, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("_unsafe_view");
   return below_autograd(() => ops._unsafe_view_out.redispatch(ks.and(after_autograd_keyset), self, size, out));
-}, "VariableType::_unsafe_view_out", "engine/ops/native_functions/shape.yaml:59", "engine/generated/VariableType.ts:6839");
+}, "VariableType::_unsafe_view_out", "engine/ops/native_functions/shape.yaml:59", "engine/generated/VariableType.ts:7202");
 registerKernel(ops.clone_out, "Autograd", (ks, self, memory_format, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("clone");
   return below_autograd(() => ops.clone_out.redispatch(ks.and(after_autograd_keyset), self, memory_format, out));
-}, "VariableType::clone_out", "engine/ops/native_functions/shape.yaml:223", "engine/generated/VariableType.ts:6843");
-registerKernel(ops.copy_out, "Autograd", (ks, self, src, non_blocking, out) => below_autograd(() => ops.copy_out.redispatch(ks.and(after_autograd_keyset), self, src, non_blocking, out)), "VariableType::copy_out", "engine/ops/native_functions/shape.yaml:235", "engine/generated/VariableType.ts:6847");
+}, "VariableType::clone_out", "engine/ops/native_functions/shape.yaml:223", "engine/generated/VariableType.ts:7206");
+registerKernel(ops.copy_out, "Autograd", (ks, self, src, non_blocking, out) => below_autograd(() => ops.copy_out.redispatch(ks.and(after_autograd_keyset), self, src, non_blocking, out)), "VariableType::copy_out", "engine/ops/native_functions/shape.yaml:235", "engine/generated/VariableType.ts:7210");
 registerKernel(ops._to_copy_out, "Autograd", (ks, self, non_blocking, memory_format, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("_to_copy");
   return below_autograd(() => ops._to_copy_out.redispatch(ks.and(after_autograd_keyset), self, non_blocking, memory_format, out));
-}, "VariableType::_to_copy_out", "engine/ops/native_functions/shape.yaml:242", "engine/generated/VariableType.ts:6848");
+}, "VariableType::_to_copy_out", "engine/ops/native_functions/shape.yaml:242", "engine/generated/VariableType.ts:7211");
 registerKernel(ops.zero_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::zero", self) : null;
   const _result = below_autograd(() => ops.zero_default.redispatch(ks.and(after_autograd_keyset), self));
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   return _result;
-}, "VariableType::zero_default", "engine/ops/native_functions/shape.yaml:276", "engine/generated/VariableType.ts:6852");
-registerKernel(ops.zero_out, "Autograd", (ks, self, out) => below_autograd(() => ops.zero_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::zero_out", "engine/ops/native_functions/shape.yaml:276", "engine/generated/VariableType.ts:6859");
-registerKernel(ops.empty_strided_out, "Autograd", (ks, size, stride, out) => below_autograd(() => ops.empty_strided_out.redispatch(ks.and(after_autograd_keyset), size, stride, out)), "VariableType::empty_strided_out", "engine/ops/native_functions/shape.yaml:284", "engine/generated/VariableType.ts:6860");
-registerKernel(ops.empty_like_out, "Autograd", (ks, self, memory_format, out) => below_autograd(() => ops.empty_like_out.redispatch(ks.and(after_autograd_keyset), self, memory_format, out)), "VariableType::empty_like_out", "engine/ops/native_functions/shape.yaml:290", "engine/generated/VariableType.ts:6861");
-registerKernel(ops.zeros_like_out, "Autograd", (ks, self, memory_format, out) => below_autograd(() => ops.zeros_like_out.redispatch(ks.and(after_autograd_keyset), self, memory_format, out)), "VariableType::zeros_like_out", "engine/ops/native_functions/shape.yaml:300", "engine/generated/VariableType.ts:6862");
-registerKernel(ops.ones_like_out, "Autograd", (ks, self, memory_format, out) => below_autograd(() => ops.ones_like_out.redispatch(ks.and(after_autograd_keyset), self, memory_format, out)), "VariableType::ones_like_out", "engine/ops/native_functions/shape.yaml:307", "engine/generated/VariableType.ts:6863");
-registerKernel(ops.full_like_out, "Autograd", (ks, self, fill_value, memory_format, out) => below_autograd(() => ops.full_like_out.redispatch(ks.and(after_autograd_keyset), self, fill_value, memory_format, out)), "VariableType::full_like_out", "engine/ops/native_functions/shape.yaml:318", "engine/generated/VariableType.ts:6864");
-registerKernel(ops.isnan_out, "Autograd", (ks, self, out) => below_autograd(() => ops.isnan_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::isnan_out", "engine/ops/native_functions/unary.yaml:715", "engine/generated/VariableType.ts:6865");
-registerKernel(ops.isinf_out, "Autograd", (ks, self, out) => below_autograd(() => ops.isinf_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::isinf_out", "engine/ops/native_functions/unary.yaml:721", "engine/generated/VariableType.ts:6866");
-registerKernel(ops.upsample_nearest1d_vec_out, "Autograd", (ks, input, output_size, scale_factors, out) => below_autograd(() => ops.upsample_nearest1d_vec_out.redispatch(ks.and(after_autograd_keyset), input, output_size, scale_factors, out)), "VariableType::upsample_nearest1d_vec_out", "engine/ops/native_functions/vision.yaml:13", "engine/generated/VariableType.ts:6867");
-registerKernel(ops.upsample_nearest2d_vec_out, "Autograd", (ks, input, output_size, scale_factors, out) => below_autograd(() => ops.upsample_nearest2d_vec_out.redispatch(ks.and(after_autograd_keyset), input, output_size, scale_factors, out)), "VariableType::upsample_nearest2d_vec_out", "engine/ops/native_functions/vision.yaml:19", "engine/generated/VariableType.ts:6868");
-registerKernel(ops.upsample_bilinear2d_vec_out, "Autograd", (ks, input, output_size, align_corners, scale_factors, out) => below_autograd(() => ops.upsample_bilinear2d_vec_out.redispatch(ks.and(after_autograd_keyset), input, output_size, align_corners, scale_factors, out)), "VariableType::upsample_bilinear2d_vec_out", "engine/ops/native_functions/vision.yaml:25", "engine/generated/VariableType.ts:6869");
+}, "VariableType::zero_default", "engine/ops/native_functions/shape.yaml:276", "engine/generated/VariableType.ts:7215");
+registerKernel(ops.zero_out, "Autograd", (ks, self, out) => below_autograd(() => ops.zero_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::zero_out", "engine/ops/native_functions/shape.yaml:276", "engine/generated/VariableType.ts:7222");
+registerKernel(ops.empty_strided_out, "Autograd", (ks, size, stride, out) => below_autograd(() => ops.empty_strided_out.redispatch(ks.and(after_autograd_keyset), size, stride, out)), "VariableType::empty_strided_out", "engine/ops/native_functions/shape.yaml:284", "engine/generated/VariableType.ts:7223");
+registerKernel(ops.empty_like_out, "Autograd", (ks, self, memory_format, out) => below_autograd(() => ops.empty_like_out.redispatch(ks.and(after_autograd_keyset), self, memory_format, out)), "VariableType::empty_like_out", "engine/ops/native_functions/shape.yaml:290", "engine/generated/VariableType.ts:7224");
+registerKernel(ops.zeros_like_out, "Autograd", (ks, self, memory_format, out) => below_autograd(() => ops.zeros_like_out.redispatch(ks.and(after_autograd_keyset), self, memory_format, out)), "VariableType::zeros_like_out", "engine/ops/native_functions/shape.yaml:300", "engine/generated/VariableType.ts:7225");
+registerKernel(ops.ones_like_out, "Autograd", (ks, self, memory_format, out) => below_autograd(() => ops.ones_like_out.redispatch(ks.and(after_autograd_keyset), self, memory_format, out)), "VariableType::ones_like_out", "engine/ops/native_functions/shape.yaml:307", "engine/generated/VariableType.ts:7226");
+registerKernel(ops.full_like_out, "Autograd", (ks, self, fill_value, memory_format, out) => below_autograd(() => ops.full_like_out.redispatch(ks.and(after_autograd_keyset), self, fill_value, memory_format, out)), "VariableType::full_like_out", "engine/ops/native_functions/shape.yaml:318", "engine/generated/VariableType.ts:7227");
+registerKernel(ops.isnan_out, "Autograd", (ks, self, out) => below_autograd(() => ops.isnan_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::isnan_out", "engine/ops/native_functions/unary.yaml:715", "engine/generated/VariableType.ts:7228");
+registerKernel(ops.isinf_out, "Autograd", (ks, self, out) => below_autograd(() => ops.isinf_out.redispatch(ks.and(after_autograd_keyset), self, out)), "VariableType::isinf_out", "engine/ops/native_functions/unary.yaml:721", "engine/generated/VariableType.ts:7229");
+registerKernel(ops.upsample_nearest1d_vec_out, "Autograd", (ks, input, output_size, scale_factors, out) => below_autograd(() => ops.upsample_nearest1d_vec_out.redispatch(ks.and(after_autograd_keyset), input, output_size, scale_factors, out)), "VariableType::upsample_nearest1d_vec_out", "engine/ops/native_functions/vision.yaml:13", "engine/generated/VariableType.ts:7230");
+registerKernel(ops.upsample_nearest2d_vec_out, "Autograd", (ks, input, output_size, scale_factors, out) => below_autograd(() => ops.upsample_nearest2d_vec_out.redispatch(ks.and(after_autograd_keyset), input, output_size, scale_factors, out)), "VariableType::upsample_nearest2d_vec_out", "engine/ops/native_functions/vision.yaml:19", "engine/generated/VariableType.ts:7231");
+registerKernel(ops.upsample_bilinear2d_vec_out, "Autograd", (ks, input, output_size, align_corners, scale_factors, out) => below_autograd(() => ops.upsample_bilinear2d_vec_out.redispatch(ks.and(after_autograd_keyset), input, output_size, align_corners, scale_factors, out)), "VariableType::upsample_bilinear2d_vec_out", "engine/ops/native_functions/vision.yaml:25", "engine/generated/VariableType.ts:7232");
 registerKernel(ops.pixel_shuffle_out, "Autograd", (ks, self, upscale_factor, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("pixel_shuffle");
   return below_autograd(() => ops.pixel_shuffle_out.redispatch(ks.and(after_autograd_keyset), self, upscale_factor, out));
-}, "VariableType::pixel_shuffle_out", "engine/ops/native_functions/vision.yaml:63", "engine/generated/VariableType.ts:6870");
+}, "VariableType::pixel_shuffle_out", "engine/ops/native_functions/vision.yaml:63", "engine/generated/VariableType.ts:7233");
 registerKernel(ops.pixel_unshuffle_out, "Autograd", (ks, self, downscale_factor, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("pixel_unshuffle");
   return below_autograd(() => ops.pixel_unshuffle_out.redispatch(ks.and(after_autograd_keyset), self, downscale_factor, out));
-}, "VariableType::pixel_unshuffle_out", "engine/ops/native_functions/vision.yaml:69", "engine/generated/VariableType.ts:6874");
+}, "VariableType::pixel_unshuffle_out", "engine/ops/native_functions/vision.yaml:69", "engine/generated/VariableType.ts:7237");

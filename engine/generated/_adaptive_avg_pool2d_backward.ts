@@ -23,17 +23,3 @@ registerKernel(_adaptive_avg_pool2d_backward_out, "ADInplaceOrView", (ks, grad_o
   return result;
 }, "ADInplaceOrView", "engine/ops/native_functions/pooling.yaml:95", "engine/generated/_adaptive_avg_pool2d_backward.ts:20");
 
-// torch._adaptive_avg_pool2d_backward: _adaptive_avg_pool2d_backward
-const _adaptive_avg_pool2d_backward_parser = new PythonArgParser(["_adaptive_avg_pool2d_backward(Tensor grad_output, Tensor input)"]);
-export function _adaptive_avg_pool2d_backward(grad_output: Tensor, input: Tensor): Tensor;
-export function _adaptive_avg_pool2d_backward(...args: unknown[]): any {
-  if (isTracing()) noteApiBinding("torch._adaptive_avg_pool2d_backward");
-  const r = _adaptive_avg_pool2d_backward_parser.parse(args);
-  switch (r.index) {
-    case 0: {
-      const [_grad_output, _input] = r.values as any[];
-      return _adaptive_avg_pool2d_backward_default.call(_grad_output, _input);
-    }
-  }
-}
-

@@ -14,21 +14,3 @@ export const _scaled_dot_product_attention_forward_default = defineOp("aten::_sc
 registerKernel(_scaled_dot_product_attention_forward_default, "CPU", (ks, query, key, value, attn_mask, dropout_p, need_attn_weights, is_causal) => native._scaled_dot_product_attention_forward_math(query, key, value, attn_mask, dropout_p, need_attn_weights, is_causal), "native._scaled_dot_product_attention_forward_math", "engine/ops/native_functions/attention.yaml:21", "engine/generated/_scaled_dot_product_attention_forward.ts:14");
 registerKernel(_scaled_dot_product_attention_forward_default, "Meta", (ks, query, key, value, attn_mask, dropout_p, need_attn_weights, is_causal) => native._scaled_dot_product_attention_forward_math(query, key, value, attn_mask, dropout_p, need_attn_weights, is_causal), "native._scaled_dot_product_attention_forward_math", "engine/ops/native_functions/attention.yaml:21", "engine/generated/_scaled_dot_product_attention_forward.ts:15");
 
-// torch._scaled_dot_product_attention_forward: _scaled_dot_product_attention_forward
-const _scaled_dot_product_attention_forward_parser = new PythonArgParser(["_scaled_dot_product_attention_forward(Tensor query, Tensor key, Tensor value, Tensor? attn_mask=None, float dropout_p=0.0, bool need_attn_weights=False, bool is_causal=False)"]);
-export function _scaled_dot_product_attention_forward(query: Tensor, key: Tensor, value: Tensor, options?: { attn_mask?: Tensor | null; dropout_p?: number; need_attn_weights?: boolean; is_causal?: boolean }): Tensor;
-export function _scaled_dot_product_attention_forward(query: Tensor, key: Tensor, value: Tensor, attn_mask: Tensor | null, options?: { attn_mask?: Tensor | null; dropout_p?: number; need_attn_weights?: boolean; is_causal?: boolean }): Tensor;
-export function _scaled_dot_product_attention_forward(query: Tensor, key: Tensor, value: Tensor, attn_mask: Tensor | null, dropout_p: number, options?: { attn_mask?: Tensor | null; dropout_p?: number; need_attn_weights?: boolean; is_causal?: boolean }): Tensor;
-export function _scaled_dot_product_attention_forward(query: Tensor, key: Tensor, value: Tensor, attn_mask: Tensor | null, dropout_p: number, need_attn_weights: boolean, options?: { attn_mask?: Tensor | null; dropout_p?: number; need_attn_weights?: boolean; is_causal?: boolean }): Tensor;
-export function _scaled_dot_product_attention_forward(query: Tensor, key: Tensor, value: Tensor, attn_mask: Tensor | null, dropout_p: number, need_attn_weights: boolean, is_causal: boolean, options?: { attn_mask?: Tensor | null; dropout_p?: number; need_attn_weights?: boolean; is_causal?: boolean }): Tensor;
-export function _scaled_dot_product_attention_forward(...args: unknown[]): any {
-  if (isTracing()) noteApiBinding("torch._scaled_dot_product_attention_forward");
-  const r = _scaled_dot_product_attention_forward_parser.parse(args);
-  switch (r.index) {
-    case 0: {
-      const [_query, _key, _value, _attn_mask, _dropout_p, _need_attn_weights, _is_causal] = r.values as any[];
-      return _scaled_dot_product_attention_forward_default.call(_query, _key, _value, _attn_mask, _dropout_p, _need_attn_weights, _is_causal);
-    }
-  }
-}
-

@@ -23,17 +23,3 @@ registerKernel(_slow_conv2d_forward_output, "ADInplaceOrView", (ks, self, weight
 export const _slow_conv2d_forward_default = defineOp("aten::_slow_conv2d_forward(Tensor self, Tensor weight, int[2] kernel_size, Tensor? bias, int[2] stride, int[2] padding) -> Tensor", "engine/ops/native_functions/conv.yaml:83");
 registerKernel(_slow_conv2d_forward_default, "CPU", (ks, self, weight, kernel_size, bias, stride, padding) => native.slow_conv2d_forward_cpu(self, weight, kernel_size, bias, stride, padding), "native.slow_conv2d_forward_cpu", "engine/ops/native_functions/conv.yaml:83", "engine/generated/_slow_conv2d_forward.ts:24");
 
-// torch._slow_conv2d_forward: _slow_conv2d_forward / _slow_conv2d_forward.output
-const _slow_conv2d_forward_parser = new PythonArgParser(["_slow_conv2d_forward(Tensor input, Tensor weight, int[2] kernel_size, Tensor? bias, int[2] stride, int[2] padding, *, Tensor? out=None)"]);
-export function _slow_conv2d_forward(input: Tensor, weight: Tensor, kernel_size: number | number[], bias: Tensor | null, stride: number | number[], padding: number | number[], options?: { out?: Tensor | null }): Tensor;
-export function _slow_conv2d_forward(...args: unknown[]): any {
-  if (isTracing()) noteApiBinding("torch._slow_conv2d_forward");
-  const r = _slow_conv2d_forward_parser.parse(args);
-  switch (r.index) {
-    case 0: {
-      const [_input, _weight, _kernel_size, _bias, _stride, _padding, _out] = r.values as any[];
-      return _out === null ? _slow_conv2d_forward_default.call(_input, _weight, _kernel_size, _bias, _stride, _padding) : _slow_conv2d_forward_output.call(_input, _weight, _kernel_size, _bias, _stride, _padding, _out);
-    }
-  }
-}
-

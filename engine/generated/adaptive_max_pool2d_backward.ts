@@ -26,17 +26,3 @@ registerKernel(adaptive_max_pool2d_backward_default, "CPU", (ks, grad_output, se
 registerKernel(adaptive_max_pool2d_backward_default, "Meta", (ks, grad_output, self, indices) => native.adaptive_max_pool2d_backward_out_cpu(grad_output, self, indices, null, "functional"), "native.adaptive_max_pool2d_backward_out_cpu", "engine/ops/native_functions/pooling.yaml:111", "engine/generated/adaptive_max_pool2d_backward.ts:26"); // (structured_delegate: adaptive_max_pool2d_backward.grad_input)
 registerKernel(adaptive_max_pool2d_backward_default, "CompositeExplicitAutogradNonFunctional", (ks, grad_output, self, indices) => native.adaptive_max_pool2d_backward_out_cpu(grad_output, self, indices, null, "functional"), "native.adaptive_max_pool2d_backward_out_cpu", "engine/ops/native_functions/pooling.yaml:111", "engine/generated/adaptive_max_pool2d_backward.ts:27"); // (structured_delegate: adaptive_max_pool2d_backward.grad_input)
 
-// torch.adaptive_max_pool2d_backward: adaptive_max_pool2d_backward / adaptive_max_pool2d_backward.grad_input
-const adaptive_max_pool2d_backward_parser = new PythonArgParser(["adaptive_max_pool2d_backward(Tensor grad_output, Tensor input, Tensor indices, *, Tensor? out=None)"]);
-export function adaptive_max_pool2d_backward(grad_output: Tensor, input: Tensor, indices: Tensor, options?: { out?: Tensor | null }): Tensor;
-export function adaptive_max_pool2d_backward(...args: unknown[]): any {
-  if (isTracing()) noteApiBinding("torch.adaptive_max_pool2d_backward");
-  const r = adaptive_max_pool2d_backward_parser.parse(args);
-  switch (r.index) {
-    case 0: {
-      const [_grad_output, _input, _indices, _out] = r.values as any[];
-      return _out === null ? adaptive_max_pool2d_backward_default.call(_grad_output, _input, _indices) : adaptive_max_pool2d_backward_grad_input.call(_grad_output, _input, _indices, _out);
-    }
-  }
-}
-

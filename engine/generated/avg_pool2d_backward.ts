@@ -26,17 +26,3 @@ registerKernel(avg_pool2d_backward_default, "CPU", (ks, grad_output, self, kerne
 registerKernel(avg_pool2d_backward_default, "Meta", (ks, grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override) => native.avg_pool2d_backward_out_cpu(grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, null, "functional"), "native.avg_pool2d_backward_out_cpu", "engine/ops/native_functions/pooling.yaml:66", "engine/generated/avg_pool2d_backward.ts:26"); // (structured_delegate: avg_pool2d_backward.grad_input)
 registerKernel(avg_pool2d_backward_default, "CompositeExplicitAutogradNonFunctional", (ks, grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override) => native.avg_pool2d_backward_out_cpu(grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, null, "functional"), "native.avg_pool2d_backward_out_cpu", "engine/ops/native_functions/pooling.yaml:66", "engine/generated/avg_pool2d_backward.ts:27"); // (structured_delegate: avg_pool2d_backward.grad_input)
 
-// torch.avg_pool2d_backward: avg_pool2d_backward / avg_pool2d_backward.grad_input
-const avg_pool2d_backward_parser = new PythonArgParser(["avg_pool2d_backward(Tensor grad_output, Tensor input, int[2] kernel_size, int[2] stride, int[2] padding, bool ceil_mode, bool count_include_pad, int? divisor_override, *, Tensor? out=None)"]);
-export function avg_pool2d_backward(grad_output: Tensor, input: Tensor, kernel_size: number | number[], stride: number | number[], padding: number | number[], ceil_mode: boolean, count_include_pad: boolean, divisor_override: number | null, options?: { out?: Tensor | null }): Tensor;
-export function avg_pool2d_backward(...args: unknown[]): any {
-  if (isTracing()) noteApiBinding("torch.avg_pool2d_backward");
-  const r = avg_pool2d_backward_parser.parse(args);
-  switch (r.index) {
-    case 0: {
-      const [_grad_output, _input, _kernel_size, _stride, _padding, _ceil_mode, _count_include_pad, _divisor_override, _out] = r.values as any[];
-      return _out === null ? avg_pool2d_backward_default.call(_grad_output, _input, _kernel_size, _stride, _padding, _ceil_mode, _count_include_pad, _divisor_override) : avg_pool2d_backward_grad_input.call(_grad_output, _input, _kernel_size, _stride, _padding, _ceil_mode, _count_include_pad, _divisor_override, _out);
-    }
-  }
-}
-

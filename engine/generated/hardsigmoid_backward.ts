@@ -26,17 +26,3 @@ registerKernel(hardsigmoid_backward_default, "CPU", (ks, grad_output, self) => n
 registerKernel(hardsigmoid_backward_default, "Meta", (ks, grad_output, self) => native.hardsigmoid_backward_out(grad_output, self, null, "functional"), "native.hardsigmoid_backward_out", "engine/ops/native_functions/activation.yaml:334", "engine/generated/hardsigmoid_backward.ts:26"); // (structured_delegate: hardsigmoid_backward.grad_input)
 registerKernel(hardsigmoid_backward_default, "CompositeExplicitAutogradNonFunctional", (ks, grad_output, self) => native.hardsigmoid_backward_out(grad_output, self, null, "functional"), "native.hardsigmoid_backward_out", "engine/ops/native_functions/activation.yaml:334", "engine/generated/hardsigmoid_backward.ts:27"); // (structured_delegate: hardsigmoid_backward.grad_input)
 
-// torch.hardsigmoid_backward: hardsigmoid_backward / hardsigmoid_backward.grad_input
-const hardsigmoid_backward_parser = new PythonArgParser(["hardsigmoid_backward(Tensor grad_output, Tensor input, *, Tensor? out=None)"]);
-export function hardsigmoid_backward(grad_output: Tensor, input: Tensor, options?: { out?: Tensor | null }): Tensor;
-export function hardsigmoid_backward(...args: unknown[]): any {
-  if (isTracing()) noteApiBinding("torch.hardsigmoid_backward");
-  const r = hardsigmoid_backward_parser.parse(args);
-  switch (r.index) {
-    case 0: {
-      const [_grad_output, _input, _out] = r.values as any[];
-      return _out === null ? hardsigmoid_backward_default.call(_grad_output, _input) : hardsigmoid_backward_grad_input.call(_grad_output, _input, _out);
-    }
-  }
-}
-

@@ -25,17 +25,3 @@ export const hardtanh_backward_default = defineOp("aten::hardtanh_backward(Tenso
 registerKernel(hardtanh_backward_default, "CPU", (ks, grad_output, self, min_val, max_val) => native.hardtanh_backward(grad_output, self, min_val, max_val), "native.hardtanh_backward", "engine/ops/native_functions/activation.yaml:329", "engine/generated/hardtanh_backward.ts:25");
 registerKernel(hardtanh_backward_default, "Meta", (ks, grad_output, self, min_val, max_val) => native.hardtanh_backward(grad_output, self, min_val, max_val), "native.hardtanh_backward", "engine/ops/native_functions/activation.yaml:329", "engine/generated/hardtanh_backward.ts:26");
 
-// torch.hardtanh_backward: hardtanh_backward / hardtanh_backward.grad_input
-const hardtanh_backward_parser = new PythonArgParser(["hardtanh_backward(Tensor grad_output, Tensor input, Scalar min_val, Scalar max_val, *, Tensor? out=None)"]);
-export function hardtanh_backward(grad_output: Tensor, input: Tensor, min_val: number | boolean, max_val: number | boolean, options?: { out?: Tensor | null }): Tensor;
-export function hardtanh_backward(...args: unknown[]): any {
-  if (isTracing()) noteApiBinding("torch.hardtanh_backward");
-  const r = hardtanh_backward_parser.parse(args);
-  switch (r.index) {
-    case 0: {
-      const [_grad_output, _input, _min_val, _max_val, _out] = r.values as any[];
-      return _out === null ? hardtanh_backward_default.call(_grad_output, _input, _min_val, _max_val) : hardtanh_backward_grad_input.call(_grad_output, _input, _min_val, _max_val, _out);
-    }
-  }
-}
-

@@ -26,17 +26,3 @@ registerKernel(leaky_relu_backward_default, "CPU", (ks, grad_output, self, negat
 registerKernel(leaky_relu_backward_default, "Meta", (ks, grad_output, self, negative_slope, self_is_result) => native.leaky_relu_backward_out(grad_output, self, negative_slope, self_is_result, null, "functional"), "native.leaky_relu_backward_out", "engine/ops/native_functions/activation.yaml:313", "engine/generated/leaky_relu_backward.ts:26"); // (structured_delegate: leaky_relu_backward.grad_input)
 registerKernel(leaky_relu_backward_default, "CompositeExplicitAutogradNonFunctional", (ks, grad_output, self, negative_slope, self_is_result) => native.leaky_relu_backward_out(grad_output, self, negative_slope, self_is_result, null, "functional"), "native.leaky_relu_backward_out", "engine/ops/native_functions/activation.yaml:313", "engine/generated/leaky_relu_backward.ts:27"); // (structured_delegate: leaky_relu_backward.grad_input)
 
-// torch.leaky_relu_backward: leaky_relu_backward / leaky_relu_backward.grad_input
-const leaky_relu_backward_parser = new PythonArgParser(["leaky_relu_backward(Tensor grad_output, Tensor input, Scalar negative_slope, bool self_is_result, *, Tensor? out=None)"]);
-export function leaky_relu_backward(grad_output: Tensor, input: Tensor, negative_slope: number | boolean, self_is_result: boolean, options?: { out?: Tensor | null }): Tensor;
-export function leaky_relu_backward(...args: unknown[]): any {
-  if (isTracing()) noteApiBinding("torch.leaky_relu_backward");
-  const r = leaky_relu_backward_parser.parse(args);
-  switch (r.index) {
-    case 0: {
-      const [_grad_output, _input, _negative_slope, _self_is_result, _out] = r.values as any[];
-      return _out === null ? leaky_relu_backward_default.call(_grad_output, _input, _negative_slope, _self_is_result) : leaky_relu_backward_grad_input.call(_grad_output, _input, _negative_slope, _self_is_result, _out);
-    }
-  }
-}
-

@@ -26,17 +26,3 @@ export const log_sigmoid_forward_default = defineOp("aten::log_sigmoid_forward(T
 registerKernel(log_sigmoid_forward_default, "CPU", (ks, self) => native.log_sigmoid_forward_cpu(self), "native.log_sigmoid_forward_cpu", "engine/ops/native_functions/activation.yaml:203", "engine/generated/log_sigmoid_forward.ts:26");
 registerKernel(log_sigmoid_forward_default, "Meta", (ks, self) => native.log_sigmoid_forward_cpu(self), "native.log_sigmoid_forward_cpu", "engine/ops/native_functions/activation.yaml:203", "engine/generated/log_sigmoid_forward.ts:27");
 
-// torch.log_sigmoid_forward: log_sigmoid_forward / log_sigmoid_forward.output
-const log_sigmoid_forward_parser = new PythonArgParser(["log_sigmoid_forward(Tensor input, *, Tensor[] out=None)"]);
-export function log_sigmoid_forward(input: Tensor, options?: { out?: Tensor[] | null }): Tensor;
-export function log_sigmoid_forward(...args: unknown[]): any {
-  if (isTracing()) noteApiBinding("torch.log_sigmoid_forward");
-  const r = log_sigmoid_forward_parser.parse(args);
-  switch (r.index) {
-    case 0: {
-      const [_input, _out] = r.values as any[];
-      return _out === null ? log_sigmoid_forward_default.call(_input) : log_sigmoid_forward_output.call(_input, ..._out);
-    }
-  }
-}
-

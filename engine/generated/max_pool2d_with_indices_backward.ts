@@ -26,17 +26,3 @@ registerKernel(max_pool2d_with_indices_backward_default, "CPU", (ks, grad_output
 registerKernel(max_pool2d_with_indices_backward_default, "Meta", (ks, grad_output, self, kernel_size, stride, padding, dilation, ceil_mode, indices) => native.max_pool2d_with_indices_backward_out_cpu(grad_output, self, kernel_size, stride, padding, dilation, ceil_mode, indices, null, "functional"), "native.max_pool2d_with_indices_backward_out_cpu", "engine/ops/native_functions/pooling.yaml:35", "engine/generated/max_pool2d_with_indices_backward.ts:26"); // (structured_delegate: max_pool2d_with_indices_backward.grad_input)
 registerKernel(max_pool2d_with_indices_backward_default, "CompositeExplicitAutogradNonFunctional", (ks, grad_output, self, kernel_size, stride, padding, dilation, ceil_mode, indices) => native.max_pool2d_with_indices_backward_out_cpu(grad_output, self, kernel_size, stride, padding, dilation, ceil_mode, indices, null, "functional"), "native.max_pool2d_with_indices_backward_out_cpu", "engine/ops/native_functions/pooling.yaml:35", "engine/generated/max_pool2d_with_indices_backward.ts:27"); // (structured_delegate: max_pool2d_with_indices_backward.grad_input)
 
-// torch.max_pool2d_with_indices_backward: max_pool2d_with_indices_backward / max_pool2d_with_indices_backward.grad_input
-const max_pool2d_with_indices_backward_parser = new PythonArgParser(["max_pool2d_with_indices_backward(Tensor grad_output, Tensor input, int[2] kernel_size, int[2] stride, int[2] padding, int[2] dilation, bool ceil_mode, Tensor indices, *, Tensor? out=None)"]);
-export function max_pool2d_with_indices_backward(grad_output: Tensor, input: Tensor, kernel_size: number | number[], stride: number | number[], padding: number | number[], dilation: number | number[], ceil_mode: boolean, indices: Tensor, options?: { out?: Tensor | null }): Tensor;
-export function max_pool2d_with_indices_backward(...args: unknown[]): any {
-  if (isTracing()) noteApiBinding("torch.max_pool2d_with_indices_backward");
-  const r = max_pool2d_with_indices_backward_parser.parse(args);
-  switch (r.index) {
-    case 0: {
-      const [_grad_output, _input, _kernel_size, _stride, _padding, _dilation, _ceil_mode, _indices, _out] = r.values as any[];
-      return _out === null ? max_pool2d_with_indices_backward_default.call(_grad_output, _input, _kernel_size, _stride, _padding, _dilation, _ceil_mode, _indices) : max_pool2d_with_indices_backward_grad_input.call(_grad_output, _input, _kernel_size, _stride, _padding, _dilation, _ceil_mode, _indices, _out);
-    }
-  }
-}
-

@@ -25,17 +25,3 @@ export const nll_loss2d_backward_default = defineOp("aten::nll_loss2d_backward(T
 registerKernel(nll_loss2d_backward_default, "CPU", (ks, grad_output, self, target, weight, reduction, ignore_index, total_weight) => native.nll_loss2d_backward_cpu(grad_output, self, target, weight, reduction, ignore_index, total_weight), "native.nll_loss2d_backward_cpu", "engine/ops/native_functions/loss.yaml:145", "engine/generated/nll_loss2d_backward.ts:25");
 registerKernel(nll_loss2d_backward_default, "Meta", (ks, grad_output, self, target, weight, reduction, ignore_index, total_weight) => native.nll_loss2d_backward_cpu(grad_output, self, target, weight, reduction, ignore_index, total_weight), "native.nll_loss2d_backward_cpu", "engine/ops/native_functions/loss.yaml:145", "engine/generated/nll_loss2d_backward.ts:26");
 
-// torch.nll_loss2d_backward: nll_loss2d_backward / nll_loss2d_backward.grad_input
-const nll_loss2d_backward_parser = new PythonArgParser(["nll_loss2d_backward(Tensor grad_output, Tensor input, Tensor target, Tensor? weight, int reduction, int ignore_index, Tensor total_weight, *, Tensor? out=None)"]);
-export function nll_loss2d_backward(grad_output: Tensor, input: Tensor, target: Tensor, weight: Tensor | null, reduction: number, ignore_index: number, total_weight: Tensor, options?: { out?: Tensor | null }): Tensor;
-export function nll_loss2d_backward(...args: unknown[]): any {
-  if (isTracing()) noteApiBinding("torch.nll_loss2d_backward");
-  const r = nll_loss2d_backward_parser.parse(args);
-  switch (r.index) {
-    case 0: {
-      const [_grad_output, _input, _target, _weight, _reduction, _ignore_index, _total_weight, _out] = r.values as any[];
-      return _out === null ? nll_loss2d_backward_default.call(_grad_output, _input, _target, _weight, _reduction, _ignore_index, _total_weight) : nll_loss2d_backward_grad_input.call(_grad_output, _input, _target, _weight, _reduction, _ignore_index, _total_weight, _out);
-    }
-  }
-}
-

@@ -24,17 +24,3 @@ registerKernel(nll_loss2d_forward_output, "ADInplaceOrView", (ks, self, target, 
 export const nll_loss2d_forward_default = defineOp("aten::nll_loss2d_forward(Tensor self, Tensor target, Tensor? weight, int reduction, int ignore_index) -> (Tensor output, Tensor total_weight)", "engine/ops/native_functions/loss.yaml:100");
 registerKernel(nll_loss2d_forward_default, "CPU", (ks, self, target, weight, reduction, ignore_index) => native.nll_loss2d_forward_cpu(self, target, weight, reduction, ignore_index), "native.nll_loss2d_forward_cpu", "engine/ops/native_functions/loss.yaml:100", "engine/generated/nll_loss2d_forward.ts:25");
 
-// torch.nll_loss2d_forward: nll_loss2d_forward / nll_loss2d_forward.output
-const nll_loss2d_forward_parser = new PythonArgParser(["nll_loss2d_forward(Tensor input, Tensor target, Tensor? weight, int reduction, int ignore_index, *, Tensor[] out=None)"]);
-export function nll_loss2d_forward(input: Tensor, target: Tensor, weight: Tensor | null, reduction: number, ignore_index: number, options?: { out?: Tensor[] | null }): Tensor;
-export function nll_loss2d_forward(...args: unknown[]): any {
-  if (isTracing()) noteApiBinding("torch.nll_loss2d_forward");
-  const r = nll_loss2d_forward_parser.parse(args);
-  switch (r.index) {
-    case 0: {
-      const [_input, _target, _weight, _reduction, _ignore_index, _out] = r.values as any[];
-      return _out === null ? nll_loss2d_forward_default.call(_input, _target, _weight, _reduction, _ignore_index) : nll_loss2d_forward_output.call(_input, _target, _weight, _reduction, _ignore_index, ..._out);
-    }
-  }
-}
-

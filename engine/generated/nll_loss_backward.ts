@@ -26,17 +26,3 @@ registerKernel(nll_loss_backward_default, "CPU", (ks, grad_output, self, target,
 registerKernel(nll_loss_backward_default, "Meta", (ks, grad_output, self, target, weight, reduction, ignore_index, total_weight) => native.nll_loss_backward_out_cpu(grad_output, self, target, weight, reduction, ignore_index, total_weight, null, "functional"), "native.nll_loss_backward_out_cpu", "engine/ops/native_functions/loss.yaml:130", "engine/generated/nll_loss_backward.ts:26"); // (structured_delegate: nll_loss_backward.grad_input)
 registerKernel(nll_loss_backward_default, "CompositeExplicitAutogradNonFunctional", (ks, grad_output, self, target, weight, reduction, ignore_index, total_weight) => native.nll_loss_backward_out_cpu(grad_output, self, target, weight, reduction, ignore_index, total_weight, null, "functional"), "native.nll_loss_backward_out_cpu", "engine/ops/native_functions/loss.yaml:130", "engine/generated/nll_loss_backward.ts:27"); // (structured_delegate: nll_loss_backward.grad_input)
 
-// torch.nll_loss_backward: nll_loss_backward / nll_loss_backward.grad_input
-const nll_loss_backward_parser = new PythonArgParser(["nll_loss_backward(Tensor grad_output, Tensor input, Tensor target, Tensor? weight, int reduction, int ignore_index, Tensor total_weight, *, Tensor? out=None)"]);
-export function nll_loss_backward(grad_output: Tensor, input: Tensor, target: Tensor, weight: Tensor | null, reduction: number, ignore_index: number, total_weight: Tensor, options?: { out?: Tensor | null }): Tensor;
-export function nll_loss_backward(...args: unknown[]): any {
-  if (isTracing()) noteApiBinding("torch.nll_loss_backward");
-  const r = nll_loss_backward_parser.parse(args);
-  switch (r.index) {
-    case 0: {
-      const [_grad_output, _input, _target, _weight, _reduction, _ignore_index, _total_weight, _out] = r.values as any[];
-      return _out === null ? nll_loss_backward_default.call(_grad_output, _input, _target, _weight, _reduction, _ignore_index, _total_weight) : nll_loss_backward_grad_input.call(_grad_output, _input, _target, _weight, _reduction, _ignore_index, _total_weight, _out);
-    }
-  }
-}
-

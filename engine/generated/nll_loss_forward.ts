@@ -27,17 +27,3 @@ registerKernel(nll_loss_forward_default, "CPU", (ks, self, target, weight, reduc
 registerKernel(nll_loss_forward_default, "Meta", (ks, self, target, weight, reduction, ignore_index) => native.nll_loss_forward_out_cpu(self, target, weight, reduction, ignore_index, null, null, "functional"), "native.nll_loss_forward_out_cpu", "engine/ops/native_functions/loss.yaml:75", "engine/generated/nll_loss_forward.ts:27"); // (structured_delegate: nll_loss_forward.output)
 registerKernel(nll_loss_forward_default, "CompositeExplicitAutogradNonFunctional", (ks, self, target, weight, reduction, ignore_index) => native.nll_loss_forward_out_cpu(self, target, weight, reduction, ignore_index, null, null, "functional"), "native.nll_loss_forward_out_cpu", "engine/ops/native_functions/loss.yaml:75", "engine/generated/nll_loss_forward.ts:28"); // (structured_delegate: nll_loss_forward.output)
 
-// torch.nll_loss_forward: nll_loss_forward / nll_loss_forward.output
-const nll_loss_forward_parser = new PythonArgParser(["nll_loss_forward(Tensor input, Tensor target, Tensor? weight, int reduction, int ignore_index, *, Tensor[] out=None)"]);
-export function nll_loss_forward(input: Tensor, target: Tensor, weight: Tensor | null, reduction: number, ignore_index: number, options?: { out?: Tensor[] | null }): Tensor;
-export function nll_loss_forward(...args: unknown[]): any {
-  if (isTracing()) noteApiBinding("torch.nll_loss_forward");
-  const r = nll_loss_forward_parser.parse(args);
-  switch (r.index) {
-    case 0: {
-      const [_input, _target, _weight, _reduction, _ignore_index, _out] = r.values as any[];
-      return _out === null ? nll_loss_forward_default.call(_input, _target, _weight, _reduction, _ignore_index) : nll_loss_forward_output.call(_input, _target, _weight, _reduction, _ignore_index, ..._out);
-    }
-  }
-}
-

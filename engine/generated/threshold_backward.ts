@@ -26,17 +26,3 @@ registerKernel(threshold_backward_default, "CPU", (ks, grad_output, self, thresh
 registerKernel(threshold_backward_default, "Meta", (ks, grad_output, self, threshold) => native.threshold_backward_out(grad_output, self, threshold, null, "functional"), "native.threshold_backward_out", "engine/ops/native_functions/activation.yaml:303", "engine/generated/threshold_backward.ts:26"); // (structured_delegate: threshold_backward.grad_input)
 registerKernel(threshold_backward_default, "CompositeExplicitAutogradNonFunctional", (ks, grad_output, self, threshold) => native.threshold_backward_out(grad_output, self, threshold, null, "functional"), "native.threshold_backward_out", "engine/ops/native_functions/activation.yaml:303", "engine/generated/threshold_backward.ts:27"); // (structured_delegate: threshold_backward.grad_input)
 
-// torch.threshold_backward: threshold_backward / threshold_backward.grad_input
-const threshold_backward_parser = new PythonArgParser(["threshold_backward(Tensor grad_output, Tensor input, Scalar threshold, *, Tensor? out=None)"]);
-export function threshold_backward(grad_output: Tensor, input: Tensor, threshold: number | boolean, options?: { out?: Tensor | null }): Tensor;
-export function threshold_backward(...args: unknown[]): any {
-  if (isTracing()) noteApiBinding("torch.threshold_backward");
-  const r = threshold_backward_parser.parse(args);
-  switch (r.index) {
-    case 0: {
-      const [_grad_output, _input, _threshold, _out] = r.values as any[];
-      return _out === null ? threshold_backward_default.call(_grad_output, _input, _threshold) : threshold_backward_grad_input.call(_grad_output, _input, _threshold, _out);
-    }
-  }
-}
-

@@ -52,6 +52,7 @@ export { bitwise_xor } from "./bitwise_xor.js";
 export { lerp } from "./lerp.js";
 export { addcmul } from "./addcmul.js";
 export { addcdiv } from "./addcdiv.js";
+export { xlogy, xlogy_ } from "./xlogy.js";
 export { conv1d } from "./conv1d.js";
 export { conv2d } from "./conv2d.js";
 export { conv_transpose1d } from "./conv_transpose1d.js";

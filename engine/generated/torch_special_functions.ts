@@ -3,4 +3,4 @@
 
 // torch.special: the ops with `python_module: special`, their `special_` prefix dropped.
 
-export {};
+export { special_xlogy as xlogy } from "./special_xlogy.js";

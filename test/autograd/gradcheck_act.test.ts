@@ -1,13 +1,17 @@
 // torch.autograd.gradcheck (float64, the slow mode's finite differences: eps 1e-6, atol 1e-5, rtol 1e-3) over
 // the activation and loss family's derivatives.yaml entries: first order on every op, and second order
 // (gradcheck of the create_graph gradient, what gradgradcheck checks) where PyTorch 1.13 differentiates the
-// backward. PyTorch's gradcheck returns True on each of these programs. Inputs are away from the kinks.
+// backward. The backward ops (elu_backward ... binary_cross_entropy_backward) are checked directly too, so their own
+// entries are gradchecked and gradgradchecked. PyTorch's gradcheck and gradgradcheck return True on each of these
+// programs (checked with PyTorch 1.13 on the same inputs). Inputs are away from the kinks.
 import { describe, it, expect } from "vitest";
 import * as torch from "../../engine/index.js";
 import type { Tensor } from "../../engine/aten/core/Tensor.js";
 
 const { gradcheck } = torch.autograd;
 const nn = (torch as any)._C._nn;
+/** torch.ops.aten.<name>.default: the backward ops have no Python binding (PyTorch skips *_backward too). */
+const aten = (name: string) => (...args: unknown[]): Tensor => (torch as any).ops.aten[name].default.call(...args);
 const u = (n: number, lo: number, hi: number, seed: number) => Array.from({ length: n }, (_, i) => lo + ((((i + 1) * 7919 * seed) % 997) / 997) * (hi - lo));
 const X = (shape: number[], lo = -2, hi = 2, seed = 1, requires_grad = true) =>
   torch.tensor(u(shape.reduce((a, b) => a * b, 1), lo, hi, seed), { dtype: torch.float64 }).reshape(shape).requires_grad_(requires_grad);
@@ -47,7 +51,26 @@ const CASES: Case[] = [
   ["binary_cross_entropy", (a, b, w) => nn.binary_cross_entropy(a, b, w, 1), () => [P([2, 3]), P([2, 3], 5), C([2, 3])]],
   ["binary_cross_entropy_with_logits", (a, b, w, pw) => torch.binary_cross_entropy_with_logits(a, b, w, pw, 1), () => [X([2, 3]), P([2, 3], 5), C([3]), C([3], 7)]],
   ["binary_cross_entropy_with_logits sum", (a, b) => torch.binary_cross_entropy_with_logits(a, b, null, null, 2), () => [X([2, 3]), P([2, 3], 5)]],
-  ["kl_div", (a, b) => torch.kl_div(a, b, 1), () => [X([2, 3]), P([2, 3], 5, false)]],
+  ["kl_div", (a, b) => torch.kl_div(a, b, 1), () => [X([2, 3]), P([2, 3], 5)]],
+  ["xlogy", (a, b) => torch.xlogy(a, b), () => [X([2, 3]), X([3], 0.5, 2, 5)]],
+  ["xlogy Scalar_Self", (b) => torch.xlogy(1.5, b), () => [X([2, 3], 0.5, 2, 5)]],
+  ["xlogy Scalar_Other", (a) => torch.xlogy(a, 2.5), () => [X([2, 3])]],
+  ["special.xlogy", (a, b) => (torch as any).special.xlogy(a, b), () => [X([2, 3]), X([2, 3], 0.5, 2, 5)]],
+  // the backward ops called directly, every tensor input differentiable (grad_output included): their own entries
+  ["elu_backward", (g, x) => aten("elu_backward")(g, 1.5, 2, 0.5, false, x), () => [X([2, 3], -1, 1, 7), X([2, 3])]],
+  ["elu_backward is_result", (g, r) => aten("elu_backward")(g, 1.5, 2, 0.5, true, r), () => [X([2, 3], -1, 1, 7), X([2, 3])]],
+  ["gelu_backward", (g, x) => aten("gelu_backward")(g, x), () => [X([2, 3], -1, 1, 7), X([2, 3])]],
+  ["gelu_backward tanh", (g, x) => aten("gelu_backward")(g, x, { approximate: "tanh" }), () => [X([2, 3], -1, 1, 7), X([2, 3])]],
+  ["softplus_backward", (g, x) => aten("softplus_backward")(g, x, 2, 1), () => [X([2, 3], -1, 1, 7), X([2, 3])]],
+  ["hardswish_backward", (g, x) => aten("hardswish_backward")(g, x), () => [X([2, 4], -1, 1, 7), X([2, 4], -4, 4)]],
+  ["_softmax_backward_data", (g, o) => aten("_softmax_backward_data")(g, o, 1, torch.float64), () => [X([2, 3], -1, 1, 7), P([2, 3])]],
+  ["_log_softmax_backward_data", (g, o) => aten("_log_softmax_backward_data")(g, o, 0, torch.float64), () => [X([3, 2], -1, 1, 7), X([3, 2])]],
+  ["mse_loss_backward", (g, a, b) => aten("mse_loss_backward")(g, a, b, 1), () => [X([], -1, 1, 7), X([2, 3]), X([2, 3], -2, 2, 5)]],
+  ["mse_loss_backward none", (g, a, b) => aten("mse_loss_backward")(g, a, b, 0), () => [X([2, 3], -1, 1, 7), X([2, 3]), X([2, 3], -2, 2, 5)]],
+  ["smooth_l1_loss_backward", (g, a, b) => aten("smooth_l1_loss_backward")(g, a, b, 2, 0.5), () => [X([], -1, 1, 7), X([2, 3]), X([2, 3], -2, 2, 5)]],
+  ["huber_loss_backward", (g, a, b) => aten("huber_loss_backward")(g, a, b, 1, 0.7), () => [X([], -1, 1, 7), X([2, 3]), X([2, 3], -2, 2, 5)]],
+  ["huber_loss_backward none", (g, a, b) => aten("huber_loss_backward")(g, a, b, 0, 0.7), () => [X([2, 3], -1, 1, 7), X([2, 3]), X([2, 3], -2, 2, 5)]],
+  ["binary_cross_entropy_backward", (g, a, b, w) => aten("binary_cross_entropy_backward")(g, a, b, w, 1), () => [X([], -1, 1, 7), P([2, 3]), P([2, 3], 5), C([2, 3])]],
   ["nll_loss", (a, t, w) => nn.nll_loss(a, t, w, 1, 1), () => [X([4, 3]), torch.tensor([2, 1, 0, 1]), C([3])]],
   ["nll_loss none", (a, t) => nn.nll_loss(a, t, null, 0), () => [X([3, 4]), torch.tensor([0, 3, 1])]],
   ["nll_loss2d", (a, t) => nn.nll_loss2d(a, t, null, 2), () => [X([2, 3, 2, 1]), torch.tensor([0, 2, 1, 1]).reshape([2, 2, 1])]],

@@ -8,7 +8,8 @@ export class DispatchLog extends torch.utils.TorchDispatchMode {
   __torch_dispatch__(func: any, _types: readonly unknown[], args: unknown[], kwargs: Record<string, unknown>): unknown {
     const summary = (a: any): any => {
       if (a instanceof torch.Tensor) return { t: [...a.shape] };
-      if (Array.isArray(a) && a.every((x) => typeof x === "number")) return [...a];
+      // Python's isinstance(x, int): integers and bools (output_mask), not floats (scale_factors)
+      if (Array.isArray(a) && a.every((x) => (typeof x === "number" && Number.isInteger(x)) || typeof x === "boolean")) return [...a];
       if (Array.isArray(a) && a.length && a.every((x) => x instanceof torch.Tensor)) return a.map(summary);
       return null;
     };

@@ -44,12 +44,14 @@ function call(c: any, r: any, device: string): { value: unknown; out: unknown } 
 }
 
 function summary(r: any, out: unknown): any {
+  if (r === null) return { none: true }; // an undefined tensor in a tuple (a backward op's output_mask)
   if (Array.isArray(r)) return { list: r.map((t) => summary(t, out)) };
   const t = r as Tensor;
   return { sizes: [...t.shape], strides: t.stride(), dtype: t.dtype.name, values: t.tolist(), is_out: t === out };
 }
 
 function metaSummary(r: any): any {
+  if (r === null) return { none: true };
   if (Array.isArray(r)) return { list: r.map(metaSummary) };
   const t = r as Tensor;
   return { sizes: [...t.shape], strides: t.stride(), dtype: t.dtype.name };
@@ -62,7 +64,7 @@ function decodeValues(e: any): any {
 
 /** The CPU result as a meta result: sizes, strides and dtype (or the same error). */
 function cpuAsMeta(cpu: any): any {
-  if ("error" in cpu) return cpu;
+  if ("error" in cpu || "none" in cpu) return cpu;
   if ("list" in cpu) return { list: cpu.list.map(cpuAsMeta) };
   return { sizes: cpu.sizes, strides: cpu.strides, dtype: cpu.dtype };
 }

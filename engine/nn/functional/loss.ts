@@ -47,10 +47,12 @@ function warnSizeMismatch(input: Tensor, target: Tensor): void {
   );
 }
 
-/** torch.broadcast_tensors(input, target): both expanded to their broadcast shape. */
+/** torch.broadcast_tensors(input, target): each expanded to the broadcast shape, unless it has it already
+ * (at::expand_outplace returns such a tensor itself, so PyTorch's log shows no aten::expand for it). */
 function broadcast(input: Tensor, target: Tensor): [Tensor, Tensor] {
   const shape = infer_size([...input.shape], [...target.shape]);
-  return [(input as any).expand(shape), (target as any).expand(shape)];
+  const to = (t: Tensor) => ([...t.shape].join() === shape.join() ? t : (t as any).expand(shape));
+  return [to(input), to(target)];
 }
 
 type LegacyOpts = { size_average?: boolean | null; reduce?: boolean | null; reduction?: string };

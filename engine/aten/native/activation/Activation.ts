@@ -85,7 +85,7 @@ export function celu_(self: Tensor, alpha: Scalar): Tensor {
 // ---- gelu, silu, mish, softplus ----
 
 /** get_gelutype_enum: read by the impl only, so a meta call does not check it. */
-function geluType(approximate: string): "none" | "tanh" {
+export function geluType(approximate: string): "none" | "tanh" {
   if (approximate === "none" || approximate === "tanh") return approximate;
   throw new RuntimeError("approximate argument must be either none or tanh.");
 }

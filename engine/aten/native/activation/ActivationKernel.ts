@@ -173,3 +173,105 @@ export const hardsigmoid_backward_stub = stub("hardsigmoid_backward_stub", (iter
     const oneSixth = Math.fround(1 / 6);
     return (grad, self) => (self > -3 && self < 3 ? r(grad * oneSixth) : 0);
   }));
+
+/**
+ * elu_backward over (grad_output, self_or_result): is_result ? (b <= 0 ? a * negiptcoef * (b + negcoef) : a * poscoef)
+ * : (b <= 0 ? a * negiptcoef * negcoef * exp(b * negiptcoef) : a * poscoef).
+ */
+export const elu_backward_stub = stub("elu_backward_stub", (iter: TensorIterator, alpha: Scalar, scale: Scalar, inputScale: Scalar, isResult: boolean) =>
+  floatKernel2("elu_backward_cpu", FLOATING_TYPES_AND_BFLOAT16, iter, (r, t) => {
+    const negcoef = r(coef(alpha, t) * coef(scale, t)), poscoef = coef(scale, t), negiptcoef = coef(inputScale, t);
+    return isResult
+      ? (a, b) => (b <= 0 ? r(r(a * negiptcoef) * r(b + negcoef)) : r(a * poscoef))
+      : (a, b) => (b <= 0 ? r(r(r(a * negiptcoef) * negcoef) * r(Math.exp(r(b * negiptcoef)))) : r(a * poscoef));
+  }));
+
+/**
+ * GeluBackwardKernelImpl over (grad_output, self), written as its Vectorized lambda (float32 in float,
+ * erf through Vectorized<float>::erf when every operand is contiguous; bfloat16 computed in float):
+ * 'none': dy * (cdf + x * pdf), cdf = 0.5 (1 + erf(x / sqrt 2)), pdf = exp(-x^2 / 2) / sqrt(2 pi);
+ * 'tanh': dy * (0.5 (1 + tanh(inner)) + 0.5 x (1 - tanh(inner)^2) kBeta (1 + 3 kKappa x^2)).
+ */
+export const GeluBackwardKernel = stub("GeluBackwardKernel", (iter: TensorIterator, approximate: "none" | "tanh") => {
+  const t = iter.commonDtype.scalarType;
+  AT_DISPATCH("GeluBackwardKernelImpl", t, FLOATING_TYPES_AND_BFLOAT16);
+  const vectorized = iter.output.is_contiguous() && iter.inputs.every((u) => u.is_contiguous());
+  // as in the forward kernel: bfloat16 rounds every operation to bfloat16 for tanh, and for erf off the vector path
+  const bf16Ops = t === ScalarType.BFloat16 && (approximate === "tanh" || !vectorized);
+  const r: Fn = bf16Ops ? (x) => roundToScalarType(t, x) : stepOf(t);
+  let f: (dy: number, x: number) => number;
+  if (approximate === "tanh") {
+    const kBeta = r(Math.SQRT2 * M_2_SQRTPI * 0.5), kKappa = r(0.044715);
+    f = (dy, x) => {
+      const x_sq = r(x * x), x_cube = r(x * x_sq);
+      const inner = r(kBeta * r(x + r(kKappa * x_cube)));
+      const tanh_inner = r(Math.tanh(inner));
+      const left = r(0.5 * x), right = r(1 + tanh_inner);
+      const left_derivative = r(0.5 * right);
+      const tanh_derivative = r(1 - r(tanh_inner * tanh_inner));
+      const inner_derivative = r(kBeta * r(1 + r(r(3 * kKappa) * x_sq)));
+      const right_derivative = r(r(left * tanh_derivative) * inner_derivative);
+      return r(dy * r(left_derivative + right_derivative));
+    };
+  } else {
+    const kBeta = r(M_2_SQRTPI * Math.SQRT1_2 * 0.5), kAlpha = r(Math.SQRT1_2);
+    const erfOf = t !== Double && vectorized ? vecErfFloat : erf;
+    f = (dy, x) => {
+      const cdf = r(0.5 * r(1 + r(erfOf(r(x * kAlpha)))));
+      const pdf = r(kBeta * r(Math.exp(r(r(x * x) * -0.5))));
+      return r(dy * r(cdf + r(x * pdf)));
+    };
+  }
+  cpu_kernel_nary(iter, t, { number: f, bigint: () => { throw new Error("GeluBackwardKernelImpl: no int64 path"); } });
+});
+const M_2_SQRTPI = 2 / Math.sqrt(Math.PI);
+
+/** softplus_backward over (grad_output, self): z = exp(b * beta); (b * beta) > threshold ? a : a * z / (z + 1). */
+export const softplus_backward_stub = stub("softplus_backward_stub", (iter: TensorIterator, beta: Scalar, threshold: Scalar) =>
+  floatKernel2("softplus_backward_cpu", FLOATING_TYPES_AND_BFLOAT16, iter, (r, t) => {
+    const b = coef(beta, t), th = coef(threshold, t);
+    return (a, x) => {
+      const xb = r(x * b), z = r(Math.exp(xb));
+      return xb > th ? a : r(r(a * z) / r(z + 1));
+    };
+  }));
+
+/** hardswish_backward over (grad_output, self): self < -3 ? 0 : self <= 3 ? grad * (self / 3 + 0.5) : grad. */
+export const hardswish_backward_stub = stub("hardswish_backward_stub", (iter: TensorIterator) =>
+  floatKernel2("hardswish_backward_cpu", FLOATING_TYPES_AND_BFLOAT16, iter, (r) => (g, x) => (x < -3 ? 0 : x <= 3 ? r(g * r(r(x / 3) + 0.5)) : g)));
+
+/** silu_backward over (grad_output, self): sigmoid = 1 / (1 + exp(-x)); dy * sigmoid * (1 + x * (1 - sigmoid)). */
+export const silu_backward_stub = stub("silu_backward_stub", (iter: TensorIterator) => {
+  const t = iter.commonDtype.scalarType;
+  // 1.13 runs bfloat16 through Vectorized<BFloat16>: every operation rounds to bfloat16
+  const r: Fn = t === ScalarType.BFloat16 ? (x) => roundToScalarType(t, x) : stepOf(t);
+  floatKernel2("silu_backward_cpu", FLOATING_TYPES_AND_BFLOAT16, iter, () => (dy, x) => {
+    const sigmoid = r(1 / r(1 + r(Math.exp(r(-x)))));
+    return r(r(dy * sigmoid) * r(1 + r(x * r(1 - sigmoid))));
+  });
+});
+
+/** mish_backward over (grad_output, self), float and double only: dy * (tanh_sp + x * sigmoid * (1 - tanh_sp^2)). */
+export const mish_backward_stub = stub("mish_backward_stub", (iter: TensorIterator) =>
+  floatKernel2("mish_backward_cpu", FLOATING_TYPES, iter, (r) => (dy, x) => {
+    const sigmoid = r(1 / r(1 + r(Math.exp(-x))));
+    const tanh_softplus = r(Math.tanh(r(Math.log1p(r(Math.exp(x))))));
+    return r(dy * r(tanh_softplus + r(r(x * sigmoid) * r(1 - r(tanh_softplus * tanh_softplus)))));
+  }));
+
+/**
+ * log_sigmoid_backward over (input, buffer, grad_output), buffer = exp(-|x|):
+ * (max_deriv - sign * b / (1 + b)) * c, max_deriv = x < 0 ? 1 : 0, sign = x < 0 ? 1 : -1.
+ */
+export const log_sigmoid_backward_stub = stub("log_sigmoid_backward_stub", (iter: TensorIterator) => {
+  const t = iter.commonDtype.scalarType;
+  AT_DISPATCH("log_sigmoid_backward_cpu", t, FLOATING_TYPES_AND_BFLOAT16);
+  const r = stepOf(t);
+  cpu_kernel_nary(iter, t, {
+    number: (a, b, c) => {
+      const neg = a < 0;
+      return r(r((neg ? 1 : 0) - r((neg ? 1 : -1) * r(b / r(1 + b)))) * c);
+    },
+    bigint: () => { throw new Error("log_sigmoid_backward_cpu: no int64 path"); },
+  });
+});

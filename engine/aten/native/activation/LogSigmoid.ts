@@ -4,7 +4,11 @@
 // log_sigmoid.out are its first output.
 
 import { RuntimeError } from "../../../c10/Errors.js";
-import { ScalarType } from "../../../c10/ScalarType.js";
+import { ScalarType, scalarTypeName } from "../../../c10/ScalarType.js";
+import { build_unary, hasData } from "../unary/UnaryIterator.js";
+import { below_ADInplaceOrView } from "../unary/Nested.js";
+import { log_sigmoid_backward_stub } from "./ActivationKernel.js";
+import { empty_like_default } from "../../../generated/empty_like.js";
 import { contiguousStrides } from "../../../c10/Contiguity.js";
 import type { Tensor } from "../../core/Tensor.js";
 import { empty_strided_impl, wrap } from "../../core/empty.js";
@@ -78,3 +82,30 @@ export function log_sigmoid_out(self: Tensor, out: Tensor): Tensor {
   return (log_sigmoid_forward_output.call(self, out, buffer) as Pair)[0];
 }
 
+
+// ---- log_sigmoid_backward (not structured): a TensorIterator over (input, buffer, grad_output) ----
+
+/** TensorIteratorConfig's check_all_same_dtype over the inputs, in order: "Found dtype X but expected Y". */
+export function checkAllSameDtype(tensors: readonly Tensor[]): void {
+  const common = tensors[0].dtype;
+  for (const t of tensors) {
+    if (t.dtype !== common) throw new RuntimeError(`Found dtype ${scalarTypeName(t.dtype.scalarType)} but expected ${scalarTypeName(common.scalarType)}`);
+  }
+}
+
+function logSigmoidBackward(grad_output: Tensor, self: Tensor, buffer: Tensor, grad_input: Tensor): Tensor {
+  checkAllSameDtype([self, buffer, grad_output, grad_input]);
+  const iter = build_unary({ config: "promoting", inputs: [self, buffer, grad_output], out: grad_input, mode: "out" });
+  if (hasData(iter)) log_sigmoid_backward_stub.call(iter.output.device.type, iter);
+  return iter.output;
+}
+
+/** log_sigmoid_backward_cpu: into at::empty_like(grad_output). */
+export function log_sigmoid_backward_cpu(grad_output: Tensor, self: Tensor, buffer: Tensor): Tensor {
+  const grad_input = below_ADInplaceOrView(() => empty_like_default.call(grad_output, null, null, null, null, null) as Tensor);
+  return logSigmoidBackward(grad_output, self, buffer, grad_input);
+}
+
+/** log_sigmoid_backward.grad_input. */
+export const log_sigmoid_backward_cpu_out = (grad_output: Tensor, self: Tensor, buffer: Tensor, grad_input: Tensor): Tensor =>
+  logSigmoidBackward(grad_output, self, buffer, grad_input);

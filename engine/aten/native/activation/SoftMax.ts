@@ -6,7 +6,7 @@
 import { RuntimeError } from "../../../c10/Errors.js";
 import { maybe_wrap_dim } from "../../../c10/WrapDimMinimal.js";
 import { contiguousStrides } from "../../../c10/Contiguity.js";
-import { float32, type dtype } from "../../../c10/ScalarType.js";
+import { float16, float32, scalarTypeName, type dtype } from "../../../c10/ScalarType.js";
 import type { Tensor } from "../../core/Tensor.js";
 import { empty_strided_impl, wrap } from "../../core/empty.js";
 import type { DispatchStub } from "../DispatchStub.js";
@@ -96,3 +96,62 @@ function softmaxOutComposite(input: Tensor, dim: number, dt: dtype | null, out: 
 
 export const softmax_out = (input: Tensor, dim: number, dt: dtype | null, out: Tensor): Tensor => softmaxOutComposite(input, dim, dt, out, _softmax_out);
 export const log_softmax_out = (input: Tensor, dim: number, dt: dtype | null, out: Tensor): Tensor => softmaxOutComposite(input, dim, dt, out, _log_softmax_out);
+
+// ---- _softmax_backward_data, _log_softmax_backward_data (structured) ----
+
+/**
+ * TORCH_META_FUNC(_softmax_backward_data) / (_log_softmax_backward_data): grad_input has grad's sizes,
+ * contiguous, grad's dtype (Half only for a float grad of a half input, a CUDA case); softmax checks
+ * that grad and output have the same size.
+ */
+function softmaxBackwardMeta(
+  grad: Tensor, output: Tensor, dim: number, input_dtype: dtype, out: Tensor | null, mode: StructuredMode, log: boolean,
+): Tensor {
+  if (!log) {
+    const gs = [...grad._impl.sizes()], os = [...output._impl.sizes()];
+    if (gs.length !== os.length || gs.some((v, i) => v !== os[i])) {
+      throw new RuntimeError(
+        `Expected tensor for argument #1 'grad' to have same size as tensor for argument #2 'output'; but [${gs.join(", ")}] does not equal [${os.join(", ")}] (while checking arguments for softmax_backward)`,
+      );
+    }
+  }
+  const d = maybe_wrap_dim(dim, grad.dim());
+  let dt: dtype = grad.dtype;
+  if (grad.dtype !== input_dtype && grad.dtype === float32 && input_dtype === float16) dt = float16;
+  if (!(d >= 0 && d < Math.max(grad.dim(), 1))) throw new RuntimeError("dim must be non-negative and less than input dimensions");
+  const sizes = [...grad._impl.sizes()];
+  if (mode === "functional" || out === null) return wrap(empty_strided_impl(sizes, contiguousStrides(sizes), dt, grad.device));
+  if (out.dtype !== dt) throw new RuntimeError(`Expected out tensor to have dtype ${typeMetaName(dt.scalarType)}, but got ${typeMetaName(out.dtype.scalarType)} instead`);
+  resize_output(out, sizes);
+  return out;
+}
+
+/** The impl: grad and output made contiguous (0-dim viewed as (1)), then the last-dim or the inner-dim kernel. */
+function softmaxBackwardImpl(grad: Tensor, output: Tensor, dim: number, input_dtype: dtype, out: Tensor | null, mode: StructuredMode, log: boolean): Tensor {
+  const grad_input = softmaxBackwardMeta(grad, output, dim, input_dtype, out, mode, log);
+  if (!grad_input._impl.storage.hasData() || output.numel() === 0) return grad_input;
+  // the kernel reads output (and writes grad_input) as grad's scalar_t: TensorBase::data_ptr<scalar_t>'s check
+  for (const t of [output, grad_input]) {
+    if (t.dtype !== grad.dtype) throw new RuntimeError(`expected scalar type ${scalarTypeName(grad.dtype.scalarType)} but found ${scalarTypeName(t.dtype.scalarType)}`);
+  }
+  const sizes = grad.dim() === 0 ? [1] : [...grad._impl.sizes()];
+  const d = maybe_wrap_dim(dim, sizes.length);
+  const last = d === sizes.length - 1;
+  const kernel = log ? (last ? K.log_softmax_backward_lastdim_kernel : K.log_softmax_backward_kernel) : last ? K.softmax_backward_lastdim_kernel : K.softmax_backward_kernel;
+  const outer = sizes.slice(0, d).reduce((a, b) => a * b, 1);
+  const inner = sizes.slice(d + 1).reduce((a, b) => a * b, 1);
+  const values = new Float64Array(grad.numel());
+  kernel.call(grad.device.type, {
+    grad: grad._flatNumbers(), output: output._flatNumbers(), gradInput: values, dtype: grad.dtype.scalarType, outer, dimSize: sizes[d], inner,
+  });
+  writeAll(grad_input, Array.from(values));
+  return grad_input;
+}
+
+export function softmax_backward_cpu_out(grad: Tensor, output: Tensor, dim: number, input_dtype: dtype, out: Tensor | null, mode: StructuredMode = "out"): Tensor {
+  return softmaxBackwardImpl(grad, output, dim, input_dtype, out, mode, false);
+}
+
+export function log_softmax_backward_cpu_out(grad: Tensor, output: Tensor, dim: number, input_dtype: dtype, out: Tensor | null, mode: StructuredMode = "out"): Tensor {
+  return softmaxBackwardImpl(grad, output, dim, input_dtype, out, mode, true);
+}

@@ -111,3 +111,73 @@ export const log_softmax_lastdim_kernel = kernelStub("log_softmax_lastdim_kernel
 export const softmax_kernel = kernelStub("softmax_kernel", "softmax_kernel_impl", innerdim(false));
 // PyTorch 1.13 names the inner-dim log_softmax dispatch "softmax_kernel_impl" too
 export const log_softmax_kernel = kernelStub("log_softmax_kernel", "softmax_kernel_impl", innerdim(true));
+
+// ---- the backward kernels (softmax_backward_lastdim_kernel, softmax_backward_kernel, and the log forms) ----
+
+/** The data a softmax backward kernel reads and writes: grad and output (row-major, contiguous), grad_input. */
+export interface SoftmaxBackwardArgs {
+  grad: Float64Array;
+  output: Float64Array;
+  gradInput: Float64Array;
+  dtype: ScalarType;
+  outer: number;
+  dimSize: number;
+  inner: number;
+}
+type BackwardKernel = (a: SoftmaxBackwardArgs) => void;
+
+/**
+ * _vec_softmax_backward / _vec_log_softmax_backward on each row of the last dim: softmax's
+ * dot = map2_reduce_all(grad * output), then (grad - dot) * output; log_softmax's
+ * sum = reduce_all(grad), then grad - exp(output) * sum.
+ */
+function backwardLastdim(log: boolean): BackwardKernel {
+  return ({ grad, output, gradInput, dtype, outer, dimSize }) => {
+    // bfloat16 is computed in float here; 1.13's bfloat16 path rounds differently (the tests allow for it)
+    const r = step(dtype), L = lanes(dtype);
+    const prod = new Float64Array(dimSize);
+    for (let i = 0; i < outer; i++) {
+      const base = i * dimSize;
+      if (log) {
+        const sum = reduceAllSum(grad, base, dimSize, r, L);
+        for (let d = 0; d < dimSize; d++) gradInput[base + d] = r(grad[base + d] - r(r(Math.exp(output[base + d])) * sum));
+      } else {
+        for (let d = 0; d < dimSize; d++) prod[d] = r(grad[base + d] * output[base + d]);
+        const dot = reduceAllSum(prod, 0, dimSize, r, L);
+        for (let d = 0; d < dimSize; d++) gradInput[base + d] = r(r(grad[base + d] - dot) * output[base + d]);
+      }
+    }
+  };
+}
+
+/** Any other dim: each column sums in order (grad * output, or grad), then the same elementwise step. */
+function backwardInnerdim(log: boolean): BackwardKernel {
+  return ({ grad, output, gradInput, dtype, outer, dimSize, inner }) => {
+    const r = step(dtype);
+    for (let o = 0; o < outer; o++) {
+      for (let k = 0; k < inner; k++) {
+        const at = (d: number) => o * dimSize * inner + d * inner + k;
+        let sum = 0;
+        for (let d = 0; d < dimSize; d++) sum = r(sum + (log ? grad[at(d)] : r(grad[at(d)] * output[at(d)])));
+        for (let d = 0; d < dimSize; d++) {
+          const i = at(d);
+          gradInput[i] = log ? r(grad[i] - r(r(Math.exp(output[i])) * sum)) : r(r(grad[i] - sum) * output[i]);
+        }
+      }
+    }
+  };
+}
+
+function backwardStub(name: string, dispatchName: string, k: BackwardKernel): DispatchStub<BackwardKernel> {
+  const s = new DispatchStub<BackwardKernel>(name, REF);
+  s.register("ts", (a) => {
+    AT_DISPATCH(dispatchName, a.dtype, FLOATING_TYPES_AND_BFLOAT16);
+    k(a);
+  });
+  return s;
+}
+
+export const softmax_backward_lastdim_kernel = backwardStub("softmax_backward_lastdim_kernel", "softmax_backward_lastdim_kernel_impl", backwardLastdim(false));
+export const log_softmax_backward_lastdim_kernel = backwardStub("log_softmax_backward_lastdim_kernel", "log_softmax_backward_lastdim_kernel_impl", backwardLastdim(true));
+export const softmax_backward_kernel = backwardStub("softmax_backward_kernel", "softmax_backward_kernel_impl", backwardInnerdim(false));
+export const log_softmax_backward_kernel = backwardStub("log_softmax_backward_kernel", "log_softmax_backward_kernel_impl", backwardInnerdim(true));

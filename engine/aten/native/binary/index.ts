@@ -15,3 +15,4 @@ export { logical_and, logical_and_, logical_and_out, logical_or, logical_or_, lo
 export { bitwise_and, bitwise_and_, bitwise_and_out, bitwise_or, bitwise_or_, bitwise_or_out, bitwise_xor, bitwise_xor_, bitwise_xor_out } from "./Bitwise.js";
 export { lerp_Scalar, lerp_Tensor } from "./Lerp.js";
 export { addcmul_out, addcdiv_out } from "./PointwiseOps.js";
+export { xlogy_out, xlogy, xlogy_, special_xlogy, special_xlogy_out } from "./Xlogy.js";

@@ -128,7 +128,7 @@ export function _convolution_deprecated(input: Tensor, weight: Tensor, bias: Ten
   return _convolution_default.call(input, weight, bias, stride, padding, dilation, transposed, outputPadding, groups, benchmark, deterministic, cudnnEnabled, true) as Tensor;
 }
 
-function params(weight: Tensor, stride: number[], padding: number[], dilation: number[], transposed: boolean, outputPadding: number[], groups: number): ConvParams {
+export function params(weight: Tensor, stride: number[], padding: number[], dilation: number[], transposed: boolean, outputPadding: number[], groups: number): ConvParams {
   const dim = weight.dim() - 2;
   return {
     stride: expand_param_if_needed(stride, "stride", dim),
@@ -140,10 +140,10 @@ function params(weight: Tensor, stride: number[], padding: number[], dilation: n
   };
 }
 
-type Backend = "Empty" | "SlowTranspose2d" | "SlowDilated2d" | "Slow2d";
+export type Backend = "Empty" | "SlowTranspose2d" | "SlowDilated2d" | "Slow2d";
 
 /** _select_conv_backend for a CPU tensor with MKLDNN (and NNPACK, XNNPACK) unavailable. */
-function select_backend(input: Tensor, p: ConvParams): Backend {
+export function select_backend(input: Tensor, p: ConvParams): Backend {
   if (input.shape[0] === 0 || input.shape[1] === 0) return "Empty";
   if (input.numel() === 0) throw new RuntimeError(`Only zero batch or zero channel inputs are supported, but got input shape: ${sizesStr(input.shape)}`);
   if (input.dim() !== 4) throw new RuntimeError("unsupported ConvNd parameters"); // 3-d convolutions are not part of this engine yet
@@ -163,7 +163,7 @@ function nogroup_backend(input: Tensor, weight: Tensor, bias: Tensor | null, bac
   }
 }
 
-const subtensor = (t: Tensor | null, dim: number, groups: number, g: number): Tensor | null => {
+export const subtensor = (t: Tensor | null, dim: number, groups: number, g: number): Tensor | null => {
   if (t === null) return null;
   const n = t.shape[dim] / groups;
   return contig(narrow_default.call(t, dim, n * g, n) as Tensor);

@@ -11,7 +11,9 @@ import { contig } from "./Convolution.js";
 import { empty_impl, wrap } from "../../core/empty.js";
 import { resize_output } from "../Resize.js";
 import { _slow_conv2d_forward_default, _slow_conv2d_forward_output } from "../../../generated/_slow_conv2d_forward.js";
-import { AT_DISPATCH, ALL_TYPES_AND_BFLOAT16 } from "../unary/Dispatch.js";
+import { AT_DISPATCH, ALL_TYPES_AND_BFLOAT16, FLOATING_TYPES_AND_BFLOAT16 } from "../unary/Dispatch.js";
+import { sum_IntList_out } from "../../../generated/sum.js";
+import { slow_conv2d_backward_stub } from "./ConvBackwardKernels.js";
 import { slow_conv2d_stub, slow_conv_dilated2d_stub, slow_conv_transpose2d_stub } from "./ConvKernels.js";
 import { hasData, sizesStr } from "./Dense.js";
 import type { StructuredMode } from "../BinaryOps.js";
@@ -200,4 +202,52 @@ export function slow_conv_transpose2d_structured_cpu(self: Tensor, weight: Tenso
   const x = batched ? self : reshaped(self, [1, ...self.shape]);
   slow_conv_transpose2d_stub.call("cpu", output, x, weight, bias, { stride, padding, dilation, output_padding: outputPadding });
   return output;
+}
+
+// ---- _slow_conv2d_backward (ConvolutionMM2d.cpp) ----
+
+/** slow_conv2d_shape_check with grad_output: the forward's checks, then grad_output's size per dim. */
+function backward_shape_check(input: Tensor, gradOutput: Tensor, weight: Tensor, k: number[], s: number[], p: number[]): void {
+  const [oh, ow] = slow_conv2d_shape_check(input, weight, null, k, s, p);
+  const ndim = input.dim();
+  const nOutputPlane = weight.shape[0];
+  checkDimSize(gradOutput, ndim, 1, nOutputPlane);
+  checkDimSize(gradOutput, ndim, 2, oh);
+  checkDimSize(gradOutput, ndim, 3, ow);
+}
+
+/** slow_conv2d_backward_out_cpu: grad_input (gemm + col2im), grad_bias (sum_out over N, H, W), grad_weight
+ * (resized to weight's sizes, zeroed, then accumulated). An undefined (null) output is skipped. */
+export function slow_conv2d_backward_out_cpu(
+  gradOutput: Tensor, self: Tensor, weight: Tensor, kernel: number[], stride: number[], padding: number[],
+  gradInput: Tensor | null, gradWeight: Tensor | null, gradBias: Tensor | null,
+): [Tensor | null, Tensor | null, Tensor | null] {
+  const w4 = (): Tensor => (weight.dim() === 2 ? reshaped(contig(weight), [weight.shape[0], weight.shape[1] / (kernel[0] * kernel[1]), kernel[0], kernel[1]]) : weight);
+  const args = { stride, padding, dilation: [1, 1] };
+  if (gradInput !== null) {
+    backward_shape_check(self, gradOutput, weight, kernel, stride, padding);
+    resize_output(gradInput, [...self.shape]);
+    AT_DISPATCH("slow_conv2d_cpu_grad_input", self.dtype.scalarType, FLOATING_TYPES_AND_BFLOAT16);
+    sameDtype(self, gradOutput, weight);
+    if (hasData(gradInput) && gradInput.numel() > 0) slow_conv2d_backward_stub.call("cpu", { grad_input: gradInput, grad_weight: null, grad_bias: null }, contig(gradOutput), self, w4(), args);
+  }
+  if (gradBias !== null) sum_IntList_out.call(gradOutput, [0, 2, 3], false, null, gradBias);
+  if (gradWeight !== null) {
+    resize_output(gradWeight, [...weight.shape]);
+    backward_shape_check(self, gradOutput, weight, kernel, stride, padding);
+    AT_DISPATCH("slow_conv2d_cpu", self.dtype.scalarType, ALL_TYPES_AND_BFLOAT16);
+    AT_DISPATCH("slow_conv2d_cpu_grad_weight", self.dtype.scalarType, FLOATING_TYPES_AND_BFLOAT16);
+    sameDtype(self, gradOutput, gradWeight);
+    if (hasData(gradWeight) && gradWeight.numel() > 0) {
+      const gw4 = gradWeight.dim() === 2 ? reshaped(gradWeight, [weight.shape[0], weight.shape[1] / (kernel[0] * kernel[1]), kernel[0], kernel[1]]) : gradWeight;
+      slow_conv2d_backward_stub.call("cpu", { grad_input: null, grad_weight: gw4, grad_bias: null }, contig(gradOutput), self, w4(), args);
+    }
+  }
+  return [gradInput, gradWeight, gradBias];
+}
+
+/** _slow_conv2d_backward.output_mask: the out= kernel on empty outputs where the mask asks for them. */
+export function slow_conv2d_backward_cpu(gradOutput: Tensor, self: Tensor, weight: Tensor, kernel: number[], stride: number[], padding: number[], outputMask: boolean[]): [Tensor | null, Tensor | null, Tensor | null] {
+  const e = (): Tensor | null => newTensor(gradOutput, [0]);
+  return slow_conv2d_backward_out_cpu(gradOutput, self, weight, kernel, stride, padding, outputMask[0] ? e() : null, outputMask[1] ? e() : null, outputMask[2] ? e() : null);
 }

@@ -17,7 +17,7 @@ import { elements, indexValues, offsetAt } from "./common.js";
 const legacyName = (t: Tensor): string =>
   t.is_meta ? `Meta${scalarTypeName(t.dtype.scalarType)}Type` : `torch.${scalarTypeName(t.dtype.scalarType)}Tensor`;
 
-function checkIndices(indices: Tensor, arg: string, fn: string): void {
+export function checkIndices(indices: Tensor, arg: string, fn: string): void {
   const st = indices.dtype.scalarType;
   if (st !== ScalarType.Long && st !== ScalarType.Int) {
     throw new RuntimeError(

@@ -13,3 +13,4 @@ export { nonzero_cpu, nonzero_out_cpu, nonzero_numpy, argwhere } from "./Nonzero
 export { embedding, embedding_renorm_cpu_ } from "./Embedding.js";
 export { one_hot } from "./OneHot.js";
 export { lift_fresh, empty_names, item, _local_scalar_dense_cpu, fill_meta_, inplace_meta_ } from "./LoweringOps.js";
+export { embedding_backward_symint, embedding_dense_backward_cpu } from "./EmbeddingBackward.js";

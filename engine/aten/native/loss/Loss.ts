@@ -19,6 +19,7 @@ import { below_ADInplaceOrView } from "../unary/Nested.js";
 import { mean_default, mean_out } from "../../../generated/mean.js";
 import { sum_default, sum_IntList_out } from "../../../generated/sum.js";
 import { sub_Tensor, sub__Tensor } from "../../../generated/sub.js";
+import { xlogy_Tensor } from "../../../generated/xlogy.js";
 import { abs_default } from "../../../generated/abs.js";
 import { neg_default } from "../../../generated/neg.js";
 import { exp_default, exp__default } from "../../../generated/exp.js";
@@ -211,24 +212,6 @@ export function binary_cross_entropy_with_logits(self: Tensor, target: Tensor, w
 
 // ---- kl_div ----
 
-/**
- * xlogy(x, y) = x == 0 ? 0 : x * log(y), NaN where y is NaN (BinaryOpsKernel.cpp xlogy_kernel, every
- * operation in the dtype's own arithmetic). Glasstorch has no aten::xlogy yet, so kl_div computes it
- * here over a TensorIterator; the dispatch trace shows kl_div without the xlogy call PyTorch makes.
- */
-function xlogy(x: Tensor, y: Tensor): Tensor {
-  const iter = build_unary({ config: "promoting", inputs: [x, y], out: null, mode: "functional" });
-  if (!hasData(iter)) return iter.output;
-  const t = iter.commonDtype.scalarType;
-  AT_DISPATCH("xlogy_cpu", t, [ScalarType.Double, ScalarType.Float, ScalarType.BFloat16, ScalarType.Half]);
-  const r = t === ScalarType.Double ? (v: number) => v : t === ScalarType.Float ? Math.fround : (v: number) => roundToScalarType(t, v);
-  cpu_kernel_binary(iter, {
-    number: (a, b) => (Number.isNaN(b) ? NaN : a === 0 ? 0 : r(a * r(Math.log(b)))),
-    bigint: noBigint,
-  });
-  return iter.output;
-}
-
 /** kl_div (CompositeImplicitAutograd): exp(target) * (target - input) for a log target, else xlogy(target, target) - target * input. */
 export function kl_div(self: Tensor, target: Tensor, reduction: number, log_target: boolean): Tensor {
   if (isIntegralType(self.dtype.scalarType, true) || isIntegralType(target.dtype.scalarType, true)) {
@@ -240,7 +223,7 @@ export function kl_div(self: Tensor, target: Tensor, reduction: number, log_targ
     output = mul_Tensor.call(exp_default.call(target), diff) as Tensor;
   } else {
     const prod = mul_Tensor.call(target, self) as Tensor;
-    output = sub_Tensor.call(xlogy(target, target), prod, 1) as Tensor;
+    output = sub_Tensor.call(xlogy_Tensor.call(target, target) as Tensor, prod, 1) as Tensor;
   }
   return apply_loss_reduction(output, reduction);
 }

@@ -10,7 +10,10 @@ import { cpu_kernel_binary } from "../Loops.js";
 import { DispatchStub } from "../DispatchStub.js";
 import type { TensorIterator } from "../TensorIterator.js";
 import { noBigint } from "../binary/common.js";
-import { AT_DISPATCH, FLOATING_TYPES_AND_HALF } from "../unary/Dispatch.js";
+import { AT_DISPATCH, FLOATING_TYPES_AND_HALF, ALL_TYPES_AND_BFLOAT16, INTEGRAL_TYPES } from "../unary/Dispatch.js";
+
+const ALL_TYPES = [...INTEGRAL_TYPES, ScalarType.Double, ScalarType.Float] as const;
+import { cpu_kernel_nary } from "../unary/NaryLoop.js";
 
 const REF = "aten/src/ATen/native/cpu/BinaryOpsKernel.cpp";
 const { Double, Float, Half } = ScalarType;
@@ -61,3 +64,74 @@ huber_stub.register("ts", (iter, delta) => {
     bigint: noBigint,
   });
 });
+
+// ---- the backward kernels (cpu/PointwiseOpsKernel.cpp): three inputs (input, target, grad_output) ----
+
+
+const REF_POINTWISE = "aten/src/ATen/native/cpu/PointwiseOpsKernel.cpp";
+
+/** Scalar::to<int64_t>(): a double truncated toward zero. */
+const toBig = (v: number): bigint => BigInt(Math.trunc(v));
+
+/** A three-input kernel over the output's dtype (iter.dtype(0)); integer dtypes compute in int64 with C++'s truncation. */
+function kernel3(iter: TensorIterator, name: string, types: readonly ScalarType[], f: (r: (x: number) => number, t: ScalarType) => (a: number, b: number, c: number) => number,
+  big?: (t: ScalarType) => (a: bigint, b: bigint, c: bigint) => bigint): void {
+  const t = iter.output.dtype.scalarType;
+  AT_DISPATCH(name, t, types);
+  const isFloat = t === Double || t === Float || t === Half || t === ScalarType.BFloat16;
+  const compute = isFloat ? t : ScalarType.Long;
+  cpu_kernel_nary(iter, compute, {
+    number: isFloat ? f(stepOf(t), t) : (() => { throw new Error(`${name}: no double path for integers`); }),
+    bigint: !isFloat && big ? big(t) : noBigint,
+  });
+}
+
+/** mse_backward: norm * (self - target) * grad_output, every real type but bfloat16 and half (norm.to<scalar_t>(), so Mean's 2 / numel truncates for integers). */
+export const mse_backward_stub = new DispatchStub<(iter: TensorIterator, norm: number) => void>("mse_backward_stub", REF_POINTWISE);
+mse_backward_stub.register("ts", (iter, norm) =>
+  kernel3(iter, "mse_backward_cpu_out", ALL_TYPES, (r) => {
+    const n = r(norm);
+    return (a, b, c) => r(r(n * r(a - b)) * c);
+  }, (t) => {
+    const n = toBig(norm);
+    return (a, b, c) => n * (a - b) * c;
+  }));
+
+/**
+ * smooth_l1_backward: x = input - target; x <= -beta ? -norm * grad : x >= beta ? norm * grad : norm * x * grad / beta
+ * (the scalar lambda; PyTorch's vector lambda computes norm * (x / beta) * grad, within an ulp of it).
+ */
+export const smooth_l1_backward_stub = new DispatchStub<(iter: TensorIterator, norm: number, beta: number) => void>("smooth_l1_backward_stub", REF_POINTWISE);
+smooth_l1_backward_stub.register("ts", (iter, norm, beta) =>
+  kernel3(iter, "smooth_l1_backward_cpu_out", ALL_TYPES_AND_BFLOAT16, (r) => {
+    const n = r(norm), b = r(beta);
+    return (input, target, g) => {
+      const x = r(input - target);
+      return x <= -b ? r(-n * g) : x >= b ? r(n * g) : r(r(r(n * x) * g) / b);
+    };
+  }, (t) => {
+    const n = toBig(norm), b = toBig(beta);
+    return (input, target, g) => {
+      const x = input - target;
+      return x <= -b ? -n * g : x >= b ? n * g : (n * x * g) / b;
+    };
+  }));
+
+/** huber_backward: x = input - target; x <= -delta ? -norm * grad * delta : x >= delta ? norm * grad * delta : norm * x * grad. */
+export const huber_backward_stub = new DispatchStub<(iter: TensorIterator, norm: number, delta: number) => void>("huber_backward_stub", REF_POINTWISE);
+huber_backward_stub.register("ts", (iter, norm, delta) =>
+  kernel3(iter, "huber_backward_cpu_out", FLOATING_TYPES_AND_HALF, (r) => {
+    const n = r(norm), d = r(delta);
+    return (input, target, g) => {
+      const x = r(input - target);
+      return x <= -d ? r(r(-n * g) * d) : x >= d ? r(r(n * g) * d) : r(r(n * x) * g);
+    };
+  }));
+
+/** binary_cross_entropy_backward's loop: grad * (input - target) / max((1 - input) * input, EPSILON), float and double. */
+export const binary_cross_entropy_backward_stub = new DispatchStub<(iter: TensorIterator) => void>("binary_cross_entropy_backward_stub", "aten/src/ATen/native/Loss.cpp");
+binary_cross_entropy_backward_stub.register("ts", (iter) =>
+  kernel3(iter, "binary_cross_entropy_backward", [Double, Float], (r) => {
+    const eps = r(1e-12);
+    return (g, input, target) => r(r(g * r(input - target)) / Math.max(r(r(1 - input) * input), eps));
+  }));

@@ -10,3 +10,7 @@ export {
 } from "./LossNLL.js";
 export { cross_entropy_loss } from "./CrossEntropy.js";
 export { nll_loss_backward_out_cpu, nll_loss2d_backward_out_cpu, nll_loss2d_backward_cpu } from "./LossNLLBackward.js";
+export {
+  mse_loss_backward, mse_loss_backward_out, smooth_l1_loss_backward, smooth_l1_loss_backward_out, huber_loss_backward, huber_loss_backward_out,
+  binary_cross_entropy_backward_cpu, binary_cross_entropy_backward_out_cpu,
+} from "./LossBackward.js";

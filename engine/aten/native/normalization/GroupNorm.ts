@@ -17,7 +17,7 @@ import { meta_stats_dtype } from "./BatchNorm.js";
 
 const { Double, Float, BFloat16 } = ScalarType;
 
-function check_group_norm_inputs(input: Tensor, weight: Tensor | null, bias: Tensor | null, C: number, numGroups: number): void {
+export function check_group_norm_inputs(input: Tensor, weight: Tensor | null, bias: Tensor | null, C: number, numGroups: number): void {
   if (!(numGroups > 0)) throw new RuntimeError(`Expected num groups to be greater than 0, got ${numGroups}`);
   if (C % numGroups !== 0) {
     throw new RuntimeError(`Expected number of channels in input to be divisible by num_groups, but got input of shape ${sizesStr(input.shape)} and num_groups=${numGroups}`);

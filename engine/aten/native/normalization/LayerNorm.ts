@@ -25,7 +25,7 @@ export function layer_norm(input: Tensor, normalizedShape: number[], weight: Ten
 const same = (a: readonly number[], b: readonly number[]) => a.length === b.length && a.every((v, i) => v === b[i]);
 
 /** _check_layer_norm_inputs: returns [M, N]. */
-function checkInputs(input: Tensor, normalizedShape: number[], weight: Tensor | null, bias: Tensor | null): [number, number] {
+export function checkInputs(input: Tensor, normalizedShape: number[], weight: Tensor | null, bias: Tensor | null): [number, number] {
   const nd = normalizedShape.length;
   const ns = sizesStr(normalizedShape);
   if (!(nd >= 1)) throw new RuntimeError(`Expected normalized_shape to be at least 1-dimensional, i.e., containing at least one element, but got normalized_shape = ${ns}`);

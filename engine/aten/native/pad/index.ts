@@ -5,3 +5,8 @@ export {
   reflection_pad1d_out_cpu, reflection_pad2d_cpu, reflection_pad2d_out_cpu, reflection_pad3d_out_cpu,
   replication_pad1d_out_cpu, replication_pad2d_out_cpu, replication_pad3d_out_cpu,
 } from "./Padding.js";
+export {
+  reflection_pad1d_backward_out_cpu, reflection_pad2d_backward_cpu, reflection_pad2d_backward_out_cpu, reflection_pad3d_backward_out_cpu,
+  replication_pad1d_backward_out_cpu, replication_pad2d_backward_cpu, replication_pad2d_backward_out_cpu,
+  replication_pad3d_backward_cpu, replication_pad3d_backward_out_cpu,
+} from "./PaddingBackward.js";

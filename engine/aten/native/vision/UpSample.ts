@@ -33,7 +33,7 @@ import { upsample_bilinear2d_kernel, upsample_nearest_kernel } from "./UpSampleK
 
 const { Double, Float, BFloat16 } = ScalarType;
 
-function compute_output_size(inputSize: readonly number[], outputSize: number[] | null, scaleFactors: number[] | null): number[] {
+export function compute_output_size(inputSize: readonly number[], outputSize: number[] | null, scaleFactors: number[] | null): number[] {
   const spatial = inputSize.length - 2;
   if (outputSize !== null) {
     if (scaleFactors !== null) throw new RuntimeError("Must specify exactly one of output_size and scale_factors");
@@ -64,7 +64,7 @@ export function upsample_bilinear2d(input: Tensor, outputSize: number[] | null, 
   return upsample_bilinear2d_default.call(input, osize, alignCorners, scaleAt(scaleFactors, 0), scaleAt(scaleFactors, 1)) as Tensor;
 }
 
-function upsample_1d_common_check(input: readonly number[], output: number[]): number[] {
+export function upsample_1d_common_check(input: readonly number[], output: number[]): number[] {
   if (output.length !== 1) throw new RuntimeError(`It is expected output_size equals to 1, but got size ${output.length}`);
   if (input.length !== 3) throw new RuntimeError(`It is expected input_size equals to 3, but got size ${input.length}`);
   const [nbatch, channels, iw] = input;
@@ -73,7 +73,7 @@ function upsample_1d_common_check(input: readonly number[], output: number[]): n
   return [nbatch, channels, ow];
 }
 
-function upsample_2d_common_check(input: readonly number[], output: number[]): number[] {
+export function upsample_2d_common_check(input: readonly number[], output: number[]): number[] {
   if (output.length !== 2) throw new RuntimeError(`It is expected output_size equals to 2, but got size ${output.length}`);
   if (input.length !== 4) throw new RuntimeError(`It is expected input_size equals to 4, but got size ${input.length}`);
   const [nbatch, channels, ih, iw] = input;

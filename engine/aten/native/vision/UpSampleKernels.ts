@@ -43,7 +43,7 @@ function nearestIndices(t: ScalarType, inputSize: number, outputSize: number, sc
  * scale is a scalar_t; the source index is computed from it in double (area_pixel_compute_source_index
  * on accumulate types), and the weights are stored as scalar_t.
  */
-function linearIndices(t: ScalarType, inputSize: number, outputSize: number, alignCorners: boolean, scale: number | null): { i0: Int32Array; i1: Int32Array; l0: Float64Array; l1: Float64Array } {
+export function linearIndices(t: ScalarType, inputSize: number, outputSize: number, alignCorners: boolean, scale: number | null): { i0: Int32Array; i1: Int32Array; l0: Float64Array; l1: Float64Array } {
   const store = scalarRound(t);
   const ratio = area_pixel_compute_scale(store, inputSize, outputSize, alignCorners, scale);
   const i0 = new Int32Array(outputSize), i1 = new Int32Array(outputSize), l0 = new Float64Array(outputSize), l1 = new Float64Array(outputSize);
