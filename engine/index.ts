@@ -8,7 +8,7 @@ export { device } from "./c10/Device.js";
 export { layout, strided, sparse_coo, sparse_csr, sparse_csc, sparse_bsr, sparse_bsc, _mkldnn } from "./c10/Layout.js";
 export { memory_format, contiguous_format, preserve_format, channels_last, channels_last_3d } from "./c10/MemoryFormat.js";
 export { get_default_dtype, set_default_dtype } from "./c10/DefaultDtype.js";
-export { RuntimeError, IndexError, ValueError, TypeError_ as TypeError, NotImplementedError } from "./c10/Errors.js";
+export { RuntimeError, IndexError, ValueError, TypeError_ as TypeError, NotImplementedError, KeyboardInterrupt } from "./c10/Errors.js";
 export { DispatchKeySet } from "./c10/DispatchKeySet.js";
 export { Tensor } from "./aten/core/Tensor.js";
 export { Size } from "./aten/core/Size.js";

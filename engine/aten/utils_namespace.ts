@@ -1,2 +1,3 @@
 // torch.utils: the pieces of torch/utils/ Glasstorch has.
 export { TorchDispatchMode } from "./core/python_dispatch.js";
+export { progress, tqdm, Progress, type ProgressOptions } from "../utils/progress.js";

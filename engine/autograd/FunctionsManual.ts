@@ -1367,7 +1367,6 @@ export function adaptive_max_pool2d_backward(grad: Tensor, self: Tensor, indices
 // index.yaml, vision.yaml, pad.yaml) as PyTorch's formulas call them, and FunctionsManual.cpp's double
 // backward helpers. Those build on differentiable ops (out of place where PyTorch chains div_/add_/sub_
 // on fresh temporaries: the same values), so they can be differentiated again.
-import { GradMode } from "../c10/GradMode.js";
 import { native_batch_norm_backward_default } from "../generated/native_batch_norm_backward.js";
 import { native_layer_norm_backward_default } from "../generated/native_layer_norm_backward.js";
 import { native_group_norm_backward_default } from "../generated/native_group_norm_backward.js";
@@ -1393,9 +1392,6 @@ import { replication_pad2d_backward_default } from "../generated/replication_pad
 import { replication_pad3d_backward_default } from "../generated/replication_pad3d_backward.js";
 
 type Grads3 = (Tensor | null)[];
-
-/** GradMode::is_enabled(): true while a backward pass runs with create_graph. */
-export const GradMode_is_enabled = (): boolean => GradMode.is_enabled();
 
 export function native_batch_norm_backward(
   grad: Tensor, input: Tensor, weight: Tensor | null, running_mean: Tensor | null, running_var: Tensor | null, save_mean: Tensor | null,

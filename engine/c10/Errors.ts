@@ -66,3 +66,15 @@ export class LinAlgError extends RuntimeError {
 export function TORCH_CHECK(cond: unknown, message: string | (() => string), opts?: TorchErrorOptions): asserts cond {
   if (!cond) throw new RuntimeError(typeof message === "string" ? message : message(), opts);
 }
+
+/**
+ * Python's KeyboardInterrupt: what a run stopped by Ctrl-C (the notebook's interrupt) raises. Not a
+ * RuntimeError, so `catch` blocks that handle engine errors by class let it through.
+ */
+export class KeyboardInterrupt extends Error {
+  op?: string;
+  constructor(message = "", opts?: TorchErrorOptions) {
+    super(message);
+    init(this, "KeyboardInterrupt", opts);
+  }
+}

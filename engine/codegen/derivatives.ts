@@ -147,7 +147,6 @@ export const HELPERS: Readonly<Record<string, { readonly args: readonly [number,
   _adaptive_avg_pool2d_backward: { args: [2, 2], pytorch: "at::_adaptive_avg_pool2d_backward (pooling.yaml)" },
   adaptive_max_pool2d_backward: { args: [3, 3], pytorch: "at::adaptive_max_pool2d_backward (pooling.yaml)" },
   // ---- layers backward ----
-  GradMode_is_enabled: { args: [0, 0], pytorch: "c10/core/GradMode.h (GradMode::is_enabled)" },
   native_batch_norm_backward: { args: [10, 10], pytorch: "at::native_batch_norm_backward (normalization.yaml)" },
   native_layer_norm_backward: { args: [8, 8], pytorch: "at::native_layer_norm_backward (normalization.yaml)" },
   native_group_norm_backward: { args: [10, 10], pytorch: "at::native_group_norm_backward (normalization.yaml)" },

@@ -20,6 +20,7 @@ import {
   numRuntimeEntries,
 } from "../c10/DispatchKeySet.js";
 import { RuntimeError } from "../c10/Errors.js";
+import { checkInterrupt, pendingInterrupt } from "../c10/Interrupt.js";
 import { tls_local_dispatch_key_set } from "../c10/impl/LocalDispatchKeySet.js";
 import { dispatchObserver, type DispatchEvent } from "./DispatchObserver.js";
 import {
@@ -301,12 +302,18 @@ export class Dispatcher {
 
   /** call() with the arguments as one array (schema order, defaults filled). */
   callBoxed(op: OperatorHandle, args: unknown[]): unknown {
-    const entry = op.entry;
-    const repr = entry.dispatchKeyExtractor_.getDispatchKeySetRepr(args);
-    const idx = dispatchTableIndexOfRepr(repr);
-    const ks = new DispatchKeySet(repr);
-    if (dispatchObserver === null) return entry.dispatchTable_[idx].call(op, ks, args);
-    return dispatchObserved(op, ks, idx, args, false, undefined);
+    // An interrupt (Ctrl-C in a notebook) stops the program at its next op (c10/Interrupt.ts).
+    if (pendingInterrupt !== null) checkInterrupt(op.operator_name());
+    try {
+      const entry = op.entry;
+      const repr = entry.dispatchKeyExtractor_.getDispatchKeySetRepr(args);
+      const idx = dispatchTableIndexOfRepr(repr);
+      const ks = new DispatchKeySet(repr);
+      if (dispatchObserver === null) return entry.dispatchTable_[idx].call(op, ks, args);
+      return dispatchObserved(op, ks, idx, args, false, undefined);
+    } catch (err) {
+      throw withOperatorName(err, op);
+    }
   }
 
   /** Passes a call on with the key set the kernel chose (usually `ks & someMask`). Nothing is recomputed. */
@@ -342,6 +349,15 @@ export class Dispatcher {
   _dispatch_dump_table(name: string): string {
     return this.findOp(parseOperatorName(name))?.dumpComputedTable() ?? "";
   }
+}
+
+/**
+ * Names the operator an error came out of, when the kernel did not (`err.op`, as PyTorch's traceback
+ * names the op): the innermost call sets it, outer calls leave it. A notebook reports it with the error.
+ */
+function withOperatorName(err: unknown, op: OperatorHandle): unknown {
+  if (err instanceof Error && (err as { op?: unknown }).op === undefined) (err as { op?: string }).op = op.operator_name();
+  return err;
 }
 
 /** The slow path, taken only while an observer is set: one event around the kernel. */

@@ -6,7 +6,7 @@ import type { Tensor } from "../aten/core/Tensor.js";
 import { Node, type Grad } from "../autograd/function.js";
 import { SavedVariable } from "../autograd/saved_variable.js";
 import * as torch from "./torch_functions.js";
-import { GradMode_is_enabled, _adaptive_avg_pool2d, _adaptive_avg_pool2d_backward, _log_softmax_backward_data, _softmax_backward_data, _to_copy_backward, _trilinear_backward, _unique_unsorted, adaptive_max_pool2d_backward, as_strided_backward, atan2_backward, avg_pool2d, avg_pool2d_backward, batch_norm_backward_composite, binary_cross_entropy_backward, binary_cross_entropy_double_backward, binary_cross_entropy_double_backward_grad_output, binary_cross_entropy_double_backward_target, binary_cross_entropy_target_backward, binary_cross_entropy_with_logits_backward, binary_cross_entropy_with_logits_target_backward, cat_tensors_backward, cholesky_backward, clamp_backward, clamp_backward_min_max, col2im, constant_pad_nd_backward, convolution_backward_composite, copysign_tensor_self_backward, cummaxmin_backward, cumprod_backward, cumsum_backward, diagonal_backward, div_tensor_other_backward, div_tensor_self_backward, elu_backward, elu_double_backward, embedding_backward_composite, evenly_distribute_backward, gather_backward, gelu_backward, gelu_double_backward, group_norm_backward_composite, handle_r_to_c, hardsigmoid_backward, hardswish_backward, hardtanh_backward, huber_loss_backward, huber_loss_double_backward, huber_loss_double_backward_grad_output, im2col, index_Tensor, index_backward, index_select_backward, infinitely_differentiable_logit_backward, infinitely_differentiable_mish_backward, infinitely_differentiable_silu_backward, layer_norm_backward_composite, leaky_relu_backward, linalg_det_backward, linalg_qr_backward, linalg_solve_backward, linalg_vector_norm_backward, log1p_backward, log_sigmoid_backward, log_sigmoid_double_backward, logcumsumexp_backward, logsumexp_backward, masked_fill_backward, masked_select_backward, max_pool2d_with_indices_backward, max_pool_double_backward, maybe_multiply, mean_backward, mish_backward, mm_mat1_backward, mm_mat2_backward, mse_loss_backward, mse_loss_double_backward, mul_tensor_backward, nll_loss, nll_loss2d, nll_loss2d_backward, nll_loss_backward, norm_backward, not_implemented, permute_backwards, pixel_shuffle, pixel_unshuffle, pow_backward, pow_backward_exponent, pow_backward_self, prod_backward, repeat_backward, restore_reduced_dims, roll_backward, scale_grad_by_count, scatter_reduce_backward, select_backward, sgn_backward, sigmoid_backward, silu_backward, slice_backward_wrapper, slogdet_backward, smooth_l1_loss_backward, smooth_l1_loss_double_backward, softmax_double_backward, softplus_backward, softplus_double_backward, split_backward, split_with_sizes_backward, stack_tensors_backward, std_backward, std_mean_backward, sum_backward, sum_to, svd_backward, take_backward, tanh_backward, threshold_backward, unbind_backward, unfold_backward, unsqueeze_to, value_selecting_reduction_backward, var_backward, var_mean_backward, xlogy, xlogy_self_zero_other_nonpositive, zeros_like } from "../autograd/FunctionsManual.js";
+import { GradMode_is_enabled, _adaptive_avg_pool2d, _adaptive_avg_pool2d_backward, _convolution_double_backward, _log_softmax_backward_data, _softmax_backward_data, _to_copy_backward, _trilinear_backward, _unique_unsorted, adaptive_max_pool2d_backward, as_strided_backward, atan2_backward, avg_pool2d, avg_pool2d_backward, batchnorm_double_backward, binary_cross_entropy_backward, binary_cross_entropy_double_backward, binary_cross_entropy_double_backward_grad_output, binary_cross_entropy_double_backward_target, binary_cross_entropy_target_backward, binary_cross_entropy_with_logits_backward, binary_cross_entropy_with_logits_target_backward, cat_tensors_backward, cholesky_backward, clamp_backward, clamp_backward_min_max, col2im, constant_pad_nd_backward, convolution_backward, copysign_tensor_self_backward, cummaxmin_backward, cumprod_backward, cumsum_backward, diagonal_backward, div_tensor_other_backward, div_tensor_self_backward, elu_backward, elu_double_backward, embedding_backward, embedding_dense_double_backward, evenly_distribute_backward, gather_backward, gelu_backward, gelu_double_backward, handle_r_to_c, hardsigmoid_backward, hardswish_backward, hardtanh_backward, huber_loss_backward, huber_loss_double_backward, huber_loss_double_backward_grad_output, im2col, index_Tensor, index_backward, index_select_backward, infinitely_differentiable_logit_backward, infinitely_differentiable_mish_backward, infinitely_differentiable_native_group_norm_backward, infinitely_differentiable_silu_backward, layer_norm_double_backward, leaky_relu_backward, linalg_det_backward, linalg_qr_backward, linalg_solve_backward, linalg_vector_norm_backward, log1p_backward, log_sigmoid_backward, log_sigmoid_double_backward, logcumsumexp_backward, logsumexp_backward, masked_fill_backward, masked_select_backward, max_pool2d_with_indices_backward, max_pool_double_backward, maybe_multiply, mean_backward, mish_backward, mm_mat1_backward, mm_mat2_backward, mse_loss_backward, mse_loss_double_backward, mul_tensor_backward, native_batch_norm_backward, native_group_norm_backward, native_layer_norm_backward, nll_loss, nll_loss2d, nll_loss2d_backward, nll_loss_backward, norm_backward, not_implemented, permute_backwards, pixel_shuffle, pixel_unshuffle, pow_backward, pow_backward_exponent, pow_backward_self, prod_backward, reflection_pad1d, reflection_pad1d_backward, reflection_pad2d, reflection_pad2d_backward, reflection_pad3d, reflection_pad3d_backward, repeat_backward, replication_pad1d, replication_pad1d_backward, replication_pad2d, replication_pad2d_backward, replication_pad3d, replication_pad3d_backward, restore_reduced_dims, roll_backward, scale_grad_by_count, scatter_reduce_backward, select_backward, sgn_backward, sigmoid_backward, silu_backward, slice_backward_wrapper, slogdet_backward, smooth_l1_loss_backward, smooth_l1_loss_double_backward, softmax_double_backward, softplus_backward, softplus_double_backward, split_backward, split_with_sizes_backward, stack_tensors_backward, std_backward, std_mean_backward, sum_backward, sum_to, svd_backward, take_backward, tanh_backward, threshold_backward, unbind_backward, unfold_backward, unsqueeze_to, upsample_bilinear2d, upsample_bilinear2d_backward, upsample_bilinear2d_backward_vec, upsample_bilinear2d_vec, upsample_nearest1d, upsample_nearest1d_backward, upsample_nearest1d_backward_vec, upsample_nearest1d_vec, upsample_nearest2d, upsample_nearest2d_backward, upsample_nearest2d_backward_vec, upsample_nearest2d_vec, value_selecting_reduction_backward, var_backward, var_mean_backward, xlogy, xlogy_self_zero_other_nonpositive, zeros_like } from "../autograd/FunctionsManual.js";
 void torch;
 
 // ---- AddBackward0: add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor (engine/ops/derivatives.yaml:70) ----
@@ -7542,10 +7542,11 @@ export class XlogyBackward2 extends Node {
   }
 }
 
-// ---- ConvolutionBackward0: convolution(Tensor input, Tensor weight, Tensor? bias, int[] stride, int[] padding, int[] dilation, bool transposed, int[] output_padding, int groups) -> Tensor (engine/ops/derivatives.yaml:1033) ----
+// ---- ConvolutionBackward0: convolution(Tensor input, Tensor weight, Tensor? bias, int[] stride, int[] padding, int[] dilation, bool transposed, int[] output_padding, int groups) -> Tensor (engine/ops/derivatives.yaml:1032) ----
 export class ConvolutionBackward0 extends Node {
   input_: SavedVariable = new SavedVariable(null, false);
   weight_: SavedVariable = new SavedVariable(null, false);
+  bias_sym_sizes_opt: any;
   stride: any;
   padding: any;
   dilation: any;
@@ -7561,6 +7562,7 @@ export class ConvolutionBackward0 extends Node {
     const grad: any = grads[0];
     const input: any = this.input_.unpack();
     const weight: any = this.weight_.unpack();
+    const bias_sym_sizes_opt: any = this.bias_sym_sizes_opt;
     const stride: any = this.stride;
     const padding: any = this.padding;
     const dilation: any = this.dilation;
@@ -7569,7 +7571,7 @@ export class ConvolutionBackward0 extends Node {
     const groups: any = this.groups;
     const grad_input_mask = [this.should_compute_output(0), this.should_compute_output(1), this.should_compute_output(2)];
     if (grad_input_mask.some(Boolean) && any_grad_defined) {
-      const r: any = convolution_backward_composite(grad, input, weight, stride, padding, dilation, transposed, output_padding, groups, grad_input_mask);
+      const r: any = convolution_backward(grad, input, weight, bias_sym_sizes_opt, stride, padding, dilation, transposed, output_padding, groups, grad_input_mask);
       if (grad_input_mask[0]) grad_inputs[0] = r[0];
       if (grad_input_mask[1]) grad_inputs[1] = r[1];
       if (grad_input_mask[2]) grad_inputs[2] = r[2];
@@ -7585,6 +7587,9 @@ export class ConvolutionBackward0 extends Node {
   }
   get _saved_weight(): unknown {
     return this.weight_.unpack();
+  }
+  get _saved_bias_sym_sizes_opt(): unknown {
+    return this.bias_sym_sizes_opt;
   }
   get _saved_stride(): unknown {
     return this.stride;
@@ -7606,7 +7611,7 @@ export class ConvolutionBackward0 extends Node {
   }
 }
 
-// ---- NativeBatchNormBackward0: native_batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool training, float momentum, float eps) -> (Tensor, Tensor, Tensor) (engine/ops/derivatives.yaml:1036) ----
+// ---- NativeBatchNormBackward0: native_batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool training, float momentum, float eps) -> (Tensor, Tensor, Tensor) (engine/ops/derivatives.yaml:1035) ----
 export class NativeBatchNormBackward0 extends Node {
   input_: SavedVariable = new SavedVariable(null, false);
   weight_: SavedVariable = new SavedVariable(null, false);
@@ -7614,6 +7619,8 @@ export class NativeBatchNormBackward0 extends Node {
   running_var_: SavedVariable = new SavedVariable(null, false);
   training: any;
   eps: any;
+  result1_: SavedVariable = new SavedVariable(null, false);
+  result2_: SavedVariable = new SavedVariable(null, false);
   name(): string {
     return "NativeBatchNormBackward0";
   }
@@ -7627,9 +7634,11 @@ export class NativeBatchNormBackward0 extends Node {
     const running_var: any = this.running_var_.unpack();
     const training: any = this.training;
     const eps: any = this.eps;
+    const result1: any = this.result1_.unpack(this);
+    const result2: any = this.result2_.unpack(this);
     const grad_input_mask = [this.should_compute_output(0), this.should_compute_output(1), this.should_compute_output(2)];
     if (grad_input_mask.some(Boolean) && any_grad_defined) {
-      const r: any = batch_norm_backward_composite(grad, input, weight, running_mean, running_var, training, eps, grad_input_mask);
+      const r: any = native_batch_norm_backward(grad, input, weight, running_mean, running_var, result1, result2, training, eps, grad_input_mask);
       if (grad_input_mask[0]) grad_inputs[0] = r[0];
       if (grad_input_mask[1]) grad_inputs[1] = r[1];
       if (grad_input_mask[2]) grad_inputs[2] = r[2];
@@ -7641,6 +7650,8 @@ export class NativeBatchNormBackward0 extends Node {
     this.weight_.reset_data();
     this.running_mean_.reset_data();
     this.running_var_.reset_data();
+    this.result1_.reset_data();
+    this.result2_.reset_data();
   }
   get _saved_input(): unknown {
     return this.input_.unpack();
@@ -7660,14 +7671,22 @@ export class NativeBatchNormBackward0 extends Node {
   get _saved_eps(): unknown {
     return this.eps;
   }
+  get _saved_result1(): unknown {
+    return this.result1_.unpack(this);
+  }
+  get _saved_result2(): unknown {
+    return this.result2_.unpack(this);
+  }
 }
 
-// ---- NativeLayerNormBackward0: native_layer_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight, Tensor? bias, float eps) -> (Tensor, Tensor, Tensor) (engine/ops/derivatives.yaml:1040) ----
+// ---- NativeLayerNormBackward0: native_layer_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight, Tensor? bias, float eps) -> (Tensor, Tensor, Tensor) (engine/ops/derivatives.yaml:1039) ----
 export class NativeLayerNormBackward0 extends Node {
   input_: SavedVariable = new SavedVariable(null, false);
   normalized_shape: any;
   weight_: SavedVariable = new SavedVariable(null, false);
-  eps: any;
+  bias_: SavedVariable = new SavedVariable(null, false);
+  result1_: SavedVariable = new SavedVariable(null, false);
+  result2_: SavedVariable = new SavedVariable(null, false);
   name(): string {
     return "NativeLayerNormBackward0";
   }
@@ -7678,10 +7697,12 @@ export class NativeLayerNormBackward0 extends Node {
     const input: any = this.input_.unpack();
     const normalized_shape: any = this.normalized_shape;
     const weight: any = this.weight_.unpack();
-    const eps: any = this.eps;
+    const bias: any = this.bias_.unpack();
+    const result1: any = this.result1_.unpack(this);
+    const result2: any = this.result2_.unpack(this);
     const grad_input_mask = [this.should_compute_output(0), this.should_compute_output(1), this.should_compute_output(2)];
     if (grad_input_mask.some(Boolean) && any_grad_defined) {
-      const r: any = layer_norm_backward_composite(grad, input, normalized_shape, weight, eps, grad_input_mask);
+      const r: any = native_layer_norm_backward(grad, input, normalized_shape, result1, result2, weight, bias, grad_input_mask);
       if (grad_input_mask[0]) grad_inputs[0] = r[0];
       if (grad_input_mask[1]) grad_inputs[1] = r[1];
       if (grad_input_mask[2]) grad_inputs[2] = r[2];
@@ -7691,6 +7712,9 @@ export class NativeLayerNormBackward0 extends Node {
   override release_variables(): void {
     this.input_.reset_data();
     this.weight_.reset_data();
+    this.bias_.reset_data();
+    this.result1_.reset_data();
+    this.result2_.reset_data();
   }
   get _saved_input(): unknown {
     return this.input_.unpack();
@@ -7701,12 +7725,18 @@ export class NativeLayerNormBackward0 extends Node {
   get _saved_weight(): unknown {
     return this.weight_.unpack();
   }
-  get _saved_eps(): unknown {
-    return this.eps;
+  get _saved_bias(): unknown {
+    return this.bias_.unpack();
+  }
+  get _saved_result1(): unknown {
+    return this.result1_.unpack(this);
+  }
+  get _saved_result2(): unknown {
+    return this.result2_.unpack(this);
   }
 }
 
-// ---- NativeGroupNormBackward0: native_group_norm(Tensor input, Tensor? weight, Tensor? bias, SymInt N, SymInt C, SymInt HxW, int group, float eps) -> (Tensor, Tensor, Tensor) (engine/ops/derivatives.yaml:1044) ----
+// ---- NativeGroupNormBackward0: native_group_norm(Tensor input, Tensor? weight, Tensor? bias, SymInt N, SymInt C, SymInt HxW, int group, float eps) -> (Tensor, Tensor, Tensor) (engine/ops/derivatives.yaml:1043) ----
 export class NativeGroupNormBackward0 extends Node {
   input_: SavedVariable = new SavedVariable(null, false);
   weight_: SavedVariable = new SavedVariable(null, false);
@@ -7715,6 +7745,8 @@ export class NativeGroupNormBackward0 extends Node {
   HxW: any;
   group: any;
   eps: any;
+  result1_: SavedVariable = new SavedVariable(null, false);
+  result2_: SavedVariable = new SavedVariable(null, false);
   name(): string {
     return "NativeGroupNormBackward0";
   }
@@ -7729,9 +7761,11 @@ export class NativeGroupNormBackward0 extends Node {
     const HxW: any = this.HxW;
     const group: any = this.group;
     const eps: any = this.eps;
+    const result1: any = this.result1_.unpack(this);
+    const result2: any = this.result2_.unpack(this);
     const grad_input_mask = [this.should_compute_output(0), this.should_compute_output(1), this.should_compute_output(2)];
     if (grad_input_mask.some(Boolean) && any_grad_defined) {
-      const r: any = group_norm_backward_composite(grad, input, weight, N, C, HxW, group, eps, grad_input_mask);
+      const r: any = GradMode_is_enabled() || grads[1] !== null || grads[2] !== null ? infinitely_differentiable_native_group_norm_backward(grads[0], grads[1], grads[2], input, result1, result2, weight, N, C, HxW, group, eps, grad_input_mask) : grads[0] !== null ? native_group_norm_backward(grads[0].contiguous(), input.contiguous(), result1, result2, weight, N, C, HxW, group, grad_input_mask) : [null, null, null];
       if (grad_input_mask[0]) grad_inputs[0] = r[0];
       if (grad_input_mask[1]) grad_inputs[1] = r[1];
       if (grad_input_mask[2]) grad_inputs[2] = r[2];
@@ -7741,6 +7775,8 @@ export class NativeGroupNormBackward0 extends Node {
   override release_variables(): void {
     this.input_.reset_data();
     this.weight_.reset_data();
+    this.result1_.reset_data();
+    this.result2_.reset_data();
   }
   get _saved_input(): unknown {
     return this.input_.unpack();
@@ -7763,6 +7799,12 @@ export class NativeGroupNormBackward0 extends Node {
   get _saved_eps(): unknown {
     return this.eps;
   }
+  get _saved_result1(): unknown {
+    return this.result1_.unpack(this);
+  }
+  get _saved_result2(): unknown {
+    return this.result2_.unpack(this);
+  }
 }
 
 // ---- EmbeddingBackward0: embedding(Tensor weight, Tensor indices, int padding_idx=-1, bool scale_grad_by_freq=False, bool sparse=False) -> Tensor (engine/ops/derivatives.yaml:1047) ----
@@ -7771,6 +7813,7 @@ export class EmbeddingBackward0 extends Node {
   indices_: SavedVariable = new SavedVariable(null, false);
   padding_idx: any;
   scale_grad_by_freq: any;
+  sparse: any;
   name(): string {
     return "EmbeddingBackward0";
   }
@@ -7782,8 +7825,9 @@ export class EmbeddingBackward0 extends Node {
     const indices: any = this.indices_.unpack();
     const padding_idx: any = this.padding_idx;
     const scale_grad_by_freq: any = this.scale_grad_by_freq;
+    const sparse: any = this.sparse;
     if (this.should_compute_output(0)) {
-      grad_inputs[0] = any_grad_defined ? (embedding_backward_composite(grad, indices, weight_sym_sizes[0], padding_idx, scale_grad_by_freq)) : null;
+      grad_inputs[0] = any_grad_defined ? (embedding_backward(grad, indices, weight_sym_sizes[0], padding_idx, scale_grad_by_freq, sparse)) : null;
     }
     return grad_inputs;
   }
@@ -7801,6 +7845,9 @@ export class EmbeddingBackward0 extends Node {
   }
   get _saved_scale_grad_by_freq(): unknown {
     return this.scale_grad_by_freq;
+  }
+  get _saved_sparse(): unknown {
+    return this.sparse;
   }
 }
 
@@ -8266,6 +8313,1021 @@ export class AdaptiveMaxPool2DBackwardBackward0 extends Node {
   }
   get _saved_indices(): unknown {
     return this.indices_.unpack();
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
+  }
+}
+
+// ---- ConvolutionBackwardBackward0: convolution_backward(Tensor grad_output, Tensor input, Tensor weight, SymInt[]? bias_sizes, int[] stride, int[] padding, int[] dilation, bool transposed, int[] output_padding, int groups, bool[3] output_mask) -> (Tensor, Tensor, Tensor) (engine/ops/derivatives.yaml:1104) ----
+export class ConvolutionBackwardBackward0 extends Node {
+  grad_output_: SavedVariable = new SavedVariable(null, false);
+  input_: SavedVariable = new SavedVariable(null, false);
+  weight_: SavedVariable = new SavedVariable(null, false);
+  stride: any;
+  padding: any;
+  dilation: any;
+  transposed: any;
+  output_padding: any;
+  groups: any;
+  name(): string {
+    return "ConvolutionBackwardBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(3).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const grad_output: any = this.grad_output_.unpack();
+    const input: any = this.input_.unpack();
+    const weight: any = this.weight_.unpack();
+    const stride: any = this.stride;
+    const padding: any = this.padding;
+    const dilation: any = this.dilation;
+    const transposed: any = this.transposed;
+    const output_padding: any = this.output_padding;
+    const groups: any = this.groups;
+    const grad_input_mask = [this.should_compute_output(0), this.should_compute_output(1), this.should_compute_output(2)];
+    if (grad_input_mask.some(Boolean) && any_grad_defined) {
+      const r: any = _convolution_double_backward(grads[0], grads[1], grads[2], grad_output, weight, input, stride, padding, dilation, transposed, output_padding, groups, grad_input_mask);
+      if (grad_input_mask[0]) grad_inputs[0] = r[0];
+      if (grad_input_mask[1]) grad_inputs[1] = r[1];
+      if (grad_input_mask[2]) grad_inputs[2] = r[2];
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.grad_output_.reset_data();
+    this.input_.reset_data();
+    this.weight_.reset_data();
+  }
+  get _saved_grad_output(): unknown {
+    return this.grad_output_.unpack();
+  }
+  get _saved_input(): unknown {
+    return this.input_.unpack();
+  }
+  get _saved_weight(): unknown {
+    return this.weight_.unpack();
+  }
+  get _saved_stride(): unknown {
+    return this.stride;
+  }
+  get _saved_padding(): unknown {
+    return this.padding;
+  }
+  get _saved_dilation(): unknown {
+    return this.dilation;
+  }
+  get _saved_transposed(): unknown {
+    return this.transposed;
+  }
+  get _saved_output_padding(): unknown {
+    return this.output_padding;
+  }
+  get _saved_groups(): unknown {
+    return this.groups;
+  }
+}
+
+// ---- NativeBatchNormBackwardBackward0: native_batch_norm_backward(Tensor grad_out, Tensor input, Tensor? weight, Tensor? running_mean, Tensor? running_var, Tensor? save_mean, Tensor? save_invstd, bool train, float eps, bool[3] output_mask) -> (Tensor, Tensor, Tensor) (engine/ops/derivatives.yaml:1107) ----
+export class NativeBatchNormBackwardBackward0 extends Node {
+  grad_out_: SavedVariable = new SavedVariable(null, false);
+  input_: SavedVariable = new SavedVariable(null, false);
+  weight_: SavedVariable = new SavedVariable(null, false);
+  running_mean_: SavedVariable = new SavedVariable(null, false);
+  running_var_: SavedVariable = new SavedVariable(null, false);
+  save_mean_: SavedVariable = new SavedVariable(null, false);
+  save_invstd_: SavedVariable = new SavedVariable(null, false);
+  train: any;
+  eps: any;
+  name(): string {
+    return "NativeBatchNormBackwardBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(5).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const grad_out: any = this.grad_out_.unpack();
+    const input: any = this.input_.unpack();
+    const weight: any = this.weight_.unpack();
+    const running_mean: any = this.running_mean_.unpack();
+    const running_var: any = this.running_var_.unpack();
+    const save_mean: any = this.save_mean_.unpack();
+    const save_invstd: any = this.save_invstd_.unpack();
+    const train: any = this.train;
+    const eps: any = this.eps;
+    const grad_input_mask = [this.should_compute_output(1), this.should_compute_output(2), this.should_compute_output(0)];
+    if (grad_input_mask.some(Boolean) && any_grad_defined) {
+      const r: any = batchnorm_double_backward(input, weight, grads[0], grads[1], grads[2], grad_out, running_mean, running_var, train, eps, save_mean, save_invstd, grad_input_mask);
+      if (grad_input_mask[0]) grad_inputs[1] = r[0];
+      if (grad_input_mask[1]) grad_inputs[2] = r[1];
+      if (grad_input_mask[2]) grad_inputs[0] = r[2];
+    }
+    if (this.should_compute_output(4)) {
+      grad_inputs[4] = any_grad_defined ? (not_implemented("native_batch_norm_backward save_invstd")) : null;
+    }
+    if (this.should_compute_output(3)) {
+      grad_inputs[3] = any_grad_defined ? (not_implemented("native_batch_norm_backward save_mean")) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.grad_out_.reset_data();
+    this.input_.reset_data();
+    this.weight_.reset_data();
+    this.running_mean_.reset_data();
+    this.running_var_.reset_data();
+    this.save_mean_.reset_data();
+    this.save_invstd_.reset_data();
+  }
+  get _saved_grad_out(): unknown {
+    return this.grad_out_.unpack();
+  }
+  get _saved_input(): unknown {
+    return this.input_.unpack();
+  }
+  get _saved_weight(): unknown {
+    return this.weight_.unpack();
+  }
+  get _saved_running_mean(): unknown {
+    return this.running_mean_.unpack();
+  }
+  get _saved_running_var(): unknown {
+    return this.running_var_.unpack();
+  }
+  get _saved_save_mean(): unknown {
+    return this.save_mean_.unpack();
+  }
+  get _saved_save_invstd(): unknown {
+    return this.save_invstd_.unpack();
+  }
+  get _saved_train(): unknown {
+    return this.train;
+  }
+  get _saved_eps(): unknown {
+    return this.eps;
+  }
+}
+
+// ---- NativeLayerNormBackwardBackward0: native_layer_norm_backward(Tensor grad_out, Tensor input, SymInt[] normalized_shape, Tensor mean, Tensor rstd, Tensor? weight, Tensor? bias, bool[3] output_mask) -> (Tensor, Tensor, Tensor) (engine/ops/derivatives.yaml:1112) ----
+export class NativeLayerNormBackwardBackward0 extends Node {
+  grad_out_: SavedVariable = new SavedVariable(null, false);
+  input_: SavedVariable = new SavedVariable(null, false);
+  normalized_shape: any;
+  mean_: SavedVariable = new SavedVariable(null, false);
+  rstd_: SavedVariable = new SavedVariable(null, false);
+  weight_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "NativeLayerNormBackwardBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(6).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const grad_out: any = this.grad_out_.unpack();
+    const input: any = this.input_.unpack();
+    const normalized_shape: any = this.normalized_shape;
+    const mean: any = this.mean_.unpack();
+    const rstd: any = this.rstd_.unpack();
+    const weight: any = this.weight_.unpack();
+    if (this.should_compute_output(5)) {
+      grad_inputs[5] = any_grad_defined ? (null) : null;
+    }
+    const grad_input_mask = [this.should_compute_output(1), this.should_compute_output(4), this.should_compute_output(0)];
+    if (grad_input_mask.some(Boolean) && any_grad_defined) {
+      const r: any = layer_norm_double_backward(input, weight, grads[0], grads[1], grads[2], grad_out, mean, rstd, normalized_shape, grad_input_mask);
+      if (grad_input_mask[0]) grad_inputs[1] = r[0];
+      if (grad_input_mask[1]) grad_inputs[4] = r[1];
+      if (grad_input_mask[2]) grad_inputs[0] = r[2];
+    }
+    if (this.should_compute_output(2)) {
+      grad_inputs[2] = any_grad_defined ? (not_implemented("native_layer_norm_backward mean")) : null;
+    }
+    if (this.should_compute_output(3)) {
+      grad_inputs[3] = any_grad_defined ? (not_implemented("native_layer_norm_backward rstd")) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.grad_out_.reset_data();
+    this.input_.reset_data();
+    this.mean_.reset_data();
+    this.rstd_.reset_data();
+    this.weight_.reset_data();
+  }
+  get _saved_grad_out(): unknown {
+    return this.grad_out_.unpack();
+  }
+  get _saved_input(): unknown {
+    return this.input_.unpack();
+  }
+  get _saved_normalized_shape(): unknown {
+    return this.normalized_shape;
+  }
+  get _saved_mean(): unknown {
+    return this.mean_.unpack();
+  }
+  get _saved_rstd(): unknown {
+    return this.rstd_.unpack();
+  }
+  get _saved_weight(): unknown {
+    return this.weight_.unpack();
+  }
+}
+
+// ---- NativeGroupNormBackwardBackward0: native_group_norm_backward(Tensor grad_out, Tensor input, Tensor mean, Tensor rstd, Tensor? weight, SymInt N, SymInt C, SymInt HxW, int group, bool[3] output_mask) -> (Tensor, Tensor, Tensor) (engine/ops/derivatives.yaml:1119) ----
+export class NativeGroupNormBackwardBackward0 extends Node {
+  name(): string {
+    return "NativeGroupNormBackwardBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(3).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (not_implemented("native_group_norm_backward")) : null;
+    }
+    if (this.should_compute_output(1)) {
+      grad_inputs[1] = any_grad_defined ? (not_implemented("native_group_norm_backward")) : null;
+    }
+    if (this.should_compute_output(2)) {
+      grad_inputs[2] = any_grad_defined ? (not_implemented("native_group_norm_backward")) : null;
+    }
+    return grad_inputs;
+  }
+}
+
+// ---- EmbeddingDenseBackwardBackward0: embedding_dense_backward(Tensor grad_output, Tensor indices, SymInt num_weights, int padding_idx, bool scale_grad_by_freq) -> Tensor (engine/ops/derivatives.yaml:1124) ----
+export class EmbeddingDenseBackwardBackward0 extends Node {
+  indices_: SavedVariable = new SavedVariable(null, false);
+  padding_idx: any;
+  name(): string {
+    return "EmbeddingDenseBackwardBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const indices: any = this.indices_.unpack();
+    const padding_idx: any = this.padding_idx;
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (embedding_dense_double_backward(grad, indices, padding_idx)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.indices_.reset_data();
+  }
+  get _saved_indices(): unknown {
+    return this.indices_.unpack();
+  }
+  get _saved_padding_idx(): unknown {
+    return this.padding_idx;
+  }
+}
+
+// ---- UpsampleNearest1DBackward0: upsample_nearest1d(Tensor self, SymInt[1] output_size, float? scales=None) -> Tensor (engine/ops/derivatives.yaml:1129) ----
+export class UpsampleNearest1DBackward0 extends Node {
+  self_sym_sizes: any;
+  output_size: any;
+  scales: any;
+  name(): string {
+    return "UpsampleNearest1DBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self_sym_sizes: any = this.self_sym_sizes;
+    const output_size: any = this.output_size;
+    const scales: any = this.scales;
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (upsample_nearest1d_backward(grad, output_size, self_sym_sizes, scales)) : null;
+    }
+    return grad_inputs;
+  }
+  get _saved_self_sym_sizes(): unknown {
+    return this.self_sym_sizes;
+  }
+  get _saved_output_size(): unknown {
+    return this.output_size;
+  }
+  get _saved_scales(): unknown {
+    return this.scales;
+  }
+}
+
+// ---- UpsampleNearest1DBackward1: upsample_nearest1d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor (engine/ops/derivatives.yaml:1133) ----
+export class UpsampleNearest1DBackward1 extends Node {
+  input_sym_sizes: any;
+  output_size: any;
+  scale_factors: any;
+  name(): string {
+    return "UpsampleNearest1DBackward1";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const input_sym_sizes: any = this.input_sym_sizes;
+    const output_size: any = this.output_size;
+    const scale_factors: any = this.scale_factors;
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (upsample_nearest1d_backward_vec(grad, output_size, input_sym_sizes, scale_factors)) : null;
+    }
+    return grad_inputs;
+  }
+  get _saved_input_sym_sizes(): unknown {
+    return this.input_sym_sizes;
+  }
+  get _saved_output_size(): unknown {
+    return this.output_size;
+  }
+  get _saved_scale_factors(): unknown {
+    return this.scale_factors;
+  }
+}
+
+// ---- UpsampleNearest2DBackward0: upsample_nearest2d(Tensor self, SymInt[2] output_size, float? scales_h=None, float? scales_w=None) -> Tensor (engine/ops/derivatives.yaml:1137) ----
+export class UpsampleNearest2DBackward0 extends Node {
+  self_sym_sizes: any;
+  output_size: any;
+  scales_h: any;
+  scales_w: any;
+  name(): string {
+    return "UpsampleNearest2DBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self_sym_sizes: any = this.self_sym_sizes;
+    const output_size: any = this.output_size;
+    const scales_h: any = this.scales_h;
+    const scales_w: any = this.scales_w;
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (upsample_nearest2d_backward(grad, output_size, self_sym_sizes, scales_h, scales_w)) : null;
+    }
+    return grad_inputs;
+  }
+  get _saved_self_sym_sizes(): unknown {
+    return this.self_sym_sizes;
+  }
+  get _saved_output_size(): unknown {
+    return this.output_size;
+  }
+  get _saved_scales_h(): unknown {
+    return this.scales_h;
+  }
+  get _saved_scales_w(): unknown {
+    return this.scales_w;
+  }
+}
+
+// ---- UpsampleNearest2DBackward1: upsample_nearest2d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor (engine/ops/derivatives.yaml:1141) ----
+export class UpsampleNearest2DBackward1 extends Node {
+  input_sym_sizes: any;
+  output_size: any;
+  scale_factors: any;
+  name(): string {
+    return "UpsampleNearest2DBackward1";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const input_sym_sizes: any = this.input_sym_sizes;
+    const output_size: any = this.output_size;
+    const scale_factors: any = this.scale_factors;
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (upsample_nearest2d_backward_vec(grad, output_size, input_sym_sizes, scale_factors)) : null;
+    }
+    return grad_inputs;
+  }
+  get _saved_input_sym_sizes(): unknown {
+    return this.input_sym_sizes;
+  }
+  get _saved_output_size(): unknown {
+    return this.output_size;
+  }
+  get _saved_scale_factors(): unknown {
+    return this.scale_factors;
+  }
+}
+
+// ---- UpsampleBilinear2DBackward0: upsample_bilinear2d(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor (engine/ops/derivatives.yaml:1145) ----
+export class UpsampleBilinear2DBackward0 extends Node {
+  self_sym_sizes: any;
+  output_size: any;
+  align_corners: any;
+  scales_h: any;
+  scales_w: any;
+  name(): string {
+    return "UpsampleBilinear2DBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self_sym_sizes: any = this.self_sym_sizes;
+    const output_size: any = this.output_size;
+    const align_corners: any = this.align_corners;
+    const scales_h: any = this.scales_h;
+    const scales_w: any = this.scales_w;
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (upsample_bilinear2d_backward(grad, output_size, self_sym_sizes, align_corners, scales_h, scales_w)) : null;
+    }
+    return grad_inputs;
+  }
+  get _saved_self_sym_sizes(): unknown {
+    return this.self_sym_sizes;
+  }
+  get _saved_output_size(): unknown {
+    return this.output_size;
+  }
+  get _saved_align_corners(): unknown {
+    return this.align_corners;
+  }
+  get _saved_scales_h(): unknown {
+    return this.scales_h;
+  }
+  get _saved_scales_w(): unknown {
+    return this.scales_w;
+  }
+}
+
+// ---- UpsampleBilinear2DBackward1: upsample_bilinear2d.vec(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) -> Tensor (engine/ops/derivatives.yaml:1149) ----
+export class UpsampleBilinear2DBackward1 extends Node {
+  input_sym_sizes: any;
+  output_size: any;
+  align_corners: any;
+  scale_factors: any;
+  name(): string {
+    return "UpsampleBilinear2DBackward1";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const input_sym_sizes: any = this.input_sym_sizes;
+    const output_size: any = this.output_size;
+    const align_corners: any = this.align_corners;
+    const scale_factors: any = this.scale_factors;
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (upsample_bilinear2d_backward_vec(grad, output_size, input_sym_sizes, align_corners, scale_factors)) : null;
+    }
+    return grad_inputs;
+  }
+  get _saved_input_sym_sizes(): unknown {
+    return this.input_sym_sizes;
+  }
+  get _saved_output_size(): unknown {
+    return this.output_size;
+  }
+  get _saved_align_corners(): unknown {
+    return this.align_corners;
+  }
+  get _saved_scale_factors(): unknown {
+    return this.scale_factors;
+  }
+}
+
+// ---- UpsampleNearest1DBackwardBackward0: upsample_nearest1d_backward(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, float? scales=None) -> Tensor (engine/ops/derivatives.yaml:1153) ----
+export class UpsampleNearest1DBackwardBackward0 extends Node {
+  output_size: any;
+  scales: any;
+  name(): string {
+    return "UpsampleNearest1DBackwardBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const output_size: any = this.output_size;
+    const scales: any = this.scales;
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (upsample_nearest1d(grad, output_size, scales)) : null;
+    }
+    return grad_inputs;
+  }
+  get _saved_output_size(): unknown {
+    return this.output_size;
+  }
+  get _saved_scales(): unknown {
+    return this.scales;
+  }
+}
+
+// ---- UpsampleNearest1DBackwardBackward1: upsample_nearest1d_backward.vec(Tensor grad_output, SymInt[]? output_size, SymInt[] input_size, float[]? scale_factors) -> Tensor (engine/ops/derivatives.yaml:1157) ----
+export class UpsampleNearest1DBackwardBackward1 extends Node {
+  output_size: any;
+  scale_factors: any;
+  name(): string {
+    return "UpsampleNearest1DBackwardBackward1";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const output_size: any = this.output_size;
+    const scale_factors: any = this.scale_factors;
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (upsample_nearest1d_vec(grad, output_size, scale_factors)) : null;
+    }
+    return grad_inputs;
+  }
+  get _saved_output_size(): unknown {
+    return this.output_size;
+  }
+  get _saved_scale_factors(): unknown {
+    return this.scale_factors;
+  }
+}
+
+// ---- UpsampleNearest2DBackwardBackward0: upsample_nearest2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, float? scales_h=None, float? scales_w=None) -> Tensor (engine/ops/derivatives.yaml:1161) ----
+export class UpsampleNearest2DBackwardBackward0 extends Node {
+  output_size: any;
+  scales_h: any;
+  scales_w: any;
+  name(): string {
+    return "UpsampleNearest2DBackwardBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const output_size: any = this.output_size;
+    const scales_h: any = this.scales_h;
+    const scales_w: any = this.scales_w;
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (upsample_nearest2d(grad, output_size, scales_h, scales_w)) : null;
+    }
+    return grad_inputs;
+  }
+  get _saved_output_size(): unknown {
+    return this.output_size;
+  }
+  get _saved_scales_h(): unknown {
+    return this.scales_h;
+  }
+  get _saved_scales_w(): unknown {
+    return this.scales_w;
+  }
+}
+
+// ---- UpsampleNearest2DBackwardBackward1: upsample_nearest2d_backward.vec(Tensor grad_output, SymInt[]? output_size, SymInt[] input_size, float[]? scale_factors) -> Tensor (engine/ops/derivatives.yaml:1165) ----
+export class UpsampleNearest2DBackwardBackward1 extends Node {
+  output_size: any;
+  scale_factors: any;
+  name(): string {
+    return "UpsampleNearest2DBackwardBackward1";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const output_size: any = this.output_size;
+    const scale_factors: any = this.scale_factors;
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (upsample_nearest2d_vec(grad, output_size, scale_factors)) : null;
+    }
+    return grad_inputs;
+  }
+  get _saved_output_size(): unknown {
+    return this.output_size;
+  }
+  get _saved_scale_factors(): unknown {
+    return this.scale_factors;
+  }
+}
+
+// ---- UpsampleBilinear2DBackwardBackward0: upsample_bilinear2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor (engine/ops/derivatives.yaml:1169) ----
+export class UpsampleBilinear2DBackwardBackward0 extends Node {
+  output_size: any;
+  align_corners: any;
+  scales_h: any;
+  scales_w: any;
+  name(): string {
+    return "UpsampleBilinear2DBackwardBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const output_size: any = this.output_size;
+    const align_corners: any = this.align_corners;
+    const scales_h: any = this.scales_h;
+    const scales_w: any = this.scales_w;
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (upsample_bilinear2d(grad, output_size, align_corners, scales_h, scales_w)) : null;
+    }
+    return grad_inputs;
+  }
+  get _saved_output_size(): unknown {
+    return this.output_size;
+  }
+  get _saved_align_corners(): unknown {
+    return this.align_corners;
+  }
+  get _saved_scales_h(): unknown {
+    return this.scales_h;
+  }
+  get _saved_scales_w(): unknown {
+    return this.scales_w;
+  }
+}
+
+// ---- UpsampleBilinear2DBackwardBackward1: upsample_bilinear2d_backward.vec(Tensor grad_output, SymInt[]? output_size, SymInt[] input_size, bool align_corners, float[]? scale_factors) -> Tensor (engine/ops/derivatives.yaml:1173) ----
+export class UpsampleBilinear2DBackwardBackward1 extends Node {
+  output_size: any;
+  align_corners: any;
+  scale_factors: any;
+  name(): string {
+    return "UpsampleBilinear2DBackwardBackward1";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const output_size: any = this.output_size;
+    const align_corners: any = this.align_corners;
+    const scale_factors: any = this.scale_factors;
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (upsample_bilinear2d_vec(grad, output_size, align_corners, scale_factors)) : null;
+    }
+    return grad_inputs;
+  }
+  get _saved_output_size(): unknown {
+    return this.output_size;
+  }
+  get _saved_align_corners(): unknown {
+    return this.align_corners;
+  }
+  get _saved_scale_factors(): unknown {
+    return this.scale_factors;
+  }
+}
+
+// ---- ReflectionPad1DBackward0: reflection_pad1d(Tensor self, int[2] padding) -> Tensor (engine/ops/derivatives.yaml:1178) ----
+export class ReflectionPad1DBackward0 extends Node {
+  self_: SavedVariable = new SavedVariable(null, false);
+  padding: any;
+  name(): string {
+    return "ReflectionPad1DBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self: any = this.self_.unpack();
+    const padding: any = this.padding;
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (reflection_pad1d_backward(grad, self, padding)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.self_.reset_data();
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
+  }
+  get _saved_padding(): unknown {
+    return this.padding;
+  }
+}
+
+// ---- ReflectionPad2DBackward0: reflection_pad2d(Tensor self, int[4] padding) -> Tensor (engine/ops/derivatives.yaml:1182) ----
+export class ReflectionPad2DBackward0 extends Node {
+  self_: SavedVariable = new SavedVariable(null, false);
+  padding: any;
+  name(): string {
+    return "ReflectionPad2DBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self: any = this.self_.unpack();
+    const padding: any = this.padding;
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (reflection_pad2d_backward(grad, self, padding)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.self_.reset_data();
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
+  }
+  get _saved_padding(): unknown {
+    return this.padding;
+  }
+}
+
+// ---- ReflectionPad3DBackward0: reflection_pad3d(Tensor self, int[6] padding) -> Tensor (engine/ops/derivatives.yaml:1186) ----
+export class ReflectionPad3DBackward0 extends Node {
+  self_: SavedVariable = new SavedVariable(null, false);
+  padding: any;
+  name(): string {
+    return "ReflectionPad3DBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self: any = this.self_.unpack();
+    const padding: any = this.padding;
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (reflection_pad3d_backward(grad, self, padding)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.self_.reset_data();
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
+  }
+  get _saved_padding(): unknown {
+    return this.padding;
+  }
+}
+
+// ---- ReplicationPad1DBackward0: replication_pad1d(Tensor self, int[2] padding) -> Tensor (engine/ops/derivatives.yaml:1190) ----
+export class ReplicationPad1DBackward0 extends Node {
+  self_: SavedVariable = new SavedVariable(null, false);
+  padding: any;
+  name(): string {
+    return "ReplicationPad1DBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self: any = this.self_.unpack();
+    const padding: any = this.padding;
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (replication_pad1d_backward(grad, self, padding)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.self_.reset_data();
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
+  }
+  get _saved_padding(): unknown {
+    return this.padding;
+  }
+}
+
+// ---- ReplicationPad2DBackward0: replication_pad2d(Tensor self, int[4] padding) -> Tensor (engine/ops/derivatives.yaml:1194) ----
+export class ReplicationPad2DBackward0 extends Node {
+  self_: SavedVariable = new SavedVariable(null, false);
+  padding: any;
+  name(): string {
+    return "ReplicationPad2DBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self: any = this.self_.unpack();
+    const padding: any = this.padding;
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (replication_pad2d_backward(grad, self, padding)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.self_.reset_data();
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
+  }
+  get _saved_padding(): unknown {
+    return this.padding;
+  }
+}
+
+// ---- ReplicationPad3DBackward0: replication_pad3d(Tensor self, int[6] padding) -> Tensor (engine/ops/derivatives.yaml:1198) ----
+export class ReplicationPad3DBackward0 extends Node {
+  self_: SavedVariable = new SavedVariable(null, false);
+  padding: any;
+  name(): string {
+    return "ReplicationPad3DBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self: any = this.self_.unpack();
+    const padding: any = this.padding;
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (replication_pad3d_backward(grad, self, padding)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.self_.reset_data();
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
+  }
+  get _saved_padding(): unknown {
+    return this.padding;
+  }
+}
+
+// ---- ReflectionPad1DBackwardBackward0: reflection_pad1d_backward(Tensor grad_output, Tensor self, int[2] padding) -> Tensor (engine/ops/derivatives.yaml:1202) ----
+export class ReflectionPad1DBackwardBackward0 extends Node {
+  padding: any;
+  self_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "ReflectionPad1DBackwardBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(2).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const padding: any = this.padding;
+    const self: any = this.self_.unpack();
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (reflection_pad1d(grad, padding)) : null;
+    }
+    if (this.should_compute_output(1)) {
+      grad_inputs[1] = any_grad_defined ? (zeros_like(self)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.self_.reset_data();
+  }
+  get _saved_padding(): unknown {
+    return this.padding;
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
+  }
+}
+
+// ---- ReflectionPad2DBackwardBackward0: reflection_pad2d_backward(Tensor grad_output, Tensor self, int[4] padding) -> Tensor (engine/ops/derivatives.yaml:1206) ----
+export class ReflectionPad2DBackwardBackward0 extends Node {
+  padding: any;
+  self_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "ReflectionPad2DBackwardBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(2).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const padding: any = this.padding;
+    const self: any = this.self_.unpack();
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (reflection_pad2d(grad, padding)) : null;
+    }
+    if (this.should_compute_output(1)) {
+      grad_inputs[1] = any_grad_defined ? (zeros_like(self)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.self_.reset_data();
+  }
+  get _saved_padding(): unknown {
+    return this.padding;
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
+  }
+}
+
+// ---- ReflectionPad3DBackwardBackward0: reflection_pad3d_backward(Tensor grad_output, Tensor self, int[6] padding) -> Tensor (engine/ops/derivatives.yaml:1210) ----
+export class ReflectionPad3DBackwardBackward0 extends Node {
+  padding: any;
+  self_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "ReflectionPad3DBackwardBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(2).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const padding: any = this.padding;
+    const self: any = this.self_.unpack();
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (reflection_pad3d(grad, padding)) : null;
+    }
+    if (this.should_compute_output(1)) {
+      grad_inputs[1] = any_grad_defined ? (zeros_like(self)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.self_.reset_data();
+  }
+  get _saved_padding(): unknown {
+    return this.padding;
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
+  }
+}
+
+// ---- ReplicationPad1DBackwardBackward0: replication_pad1d_backward(Tensor grad_output, Tensor self, int[2] padding) -> Tensor (engine/ops/derivatives.yaml:1214) ----
+export class ReplicationPad1DBackwardBackward0 extends Node {
+  padding: any;
+  self_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "ReplicationPad1DBackwardBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(2).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const padding: any = this.padding;
+    const self: any = this.self_.unpack();
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (replication_pad1d(grad, padding)) : null;
+    }
+    if (this.should_compute_output(1)) {
+      grad_inputs[1] = any_grad_defined ? (zeros_like(self)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.self_.reset_data();
+  }
+  get _saved_padding(): unknown {
+    return this.padding;
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
+  }
+}
+
+// ---- ReplicationPad2DBackwardBackward0: replication_pad2d_backward(Tensor grad_output, Tensor self, int[4] padding) -> Tensor (engine/ops/derivatives.yaml:1218) ----
+export class ReplicationPad2DBackwardBackward0 extends Node {
+  padding: any;
+  self_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "ReplicationPad2DBackwardBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(2).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const padding: any = this.padding;
+    const self: any = this.self_.unpack();
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (replication_pad2d(grad, padding)) : null;
+    }
+    if (this.should_compute_output(1)) {
+      grad_inputs[1] = any_grad_defined ? (zeros_like(self)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.self_.reset_data();
+  }
+  get _saved_padding(): unknown {
+    return this.padding;
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
+  }
+}
+
+// ---- ReplicationPad3DBackwardBackward0: replication_pad3d_backward(Tensor grad_output, Tensor self, int[6] padding) -> Tensor (engine/ops/derivatives.yaml:1222) ----
+export class ReplicationPad3DBackwardBackward0 extends Node {
+  padding: any;
+  self_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "ReplicationPad3DBackwardBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(2).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const padding: any = this.padding;
+    const self: any = this.self_.unpack();
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (replication_pad3d(grad, padding)) : null;
+    }
+    if (this.should_compute_output(1)) {
+      grad_inputs[1] = any_grad_defined ? (zeros_like(self)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.self_.reset_data();
+  }
+  get _saved_padding(): unknown {
+    return this.padding;
   }
   get _saved_self(): unknown {
     return this.self_.unpack();

@@ -25,19 +25,3 @@ registerKernel(binary_cross_entropy_backward_grad_input, "ADInplaceOrView", (ks,
   return result;
 }, "ADInplaceOrView", "engine/ops/native_functions/loss.yaml:187", "engine/generated/binary_cross_entropy_backward.ts:22");
 
-// torch.binary_cross_entropy_backward: binary_cross_entropy_backward / binary_cross_entropy_backward.grad_input
-const binary_cross_entropy_backward_parser = new PythonArgParser(["binary_cross_entropy_backward(Tensor grad_output, Tensor input, Tensor target, Tensor? weight=None, int reduction=Mean, *, Tensor? out=None)"]);
-export function binary_cross_entropy_backward(grad_output: Tensor, input: Tensor, target: Tensor, options?: { weight?: Tensor | null; reduction?: number; out?: Tensor | null }): Tensor;
-export function binary_cross_entropy_backward(grad_output: Tensor, input: Tensor, target: Tensor, weight: Tensor | null, options?: { weight?: Tensor | null; reduction?: number; out?: Tensor | null }): Tensor;
-export function binary_cross_entropy_backward(grad_output: Tensor, input: Tensor, target: Tensor, weight: Tensor | null, reduction: number, options?: { weight?: Tensor | null; reduction?: number; out?: Tensor | null }): Tensor;
-export function binary_cross_entropy_backward(...args: unknown[]): any {
-  if (isTracing()) noteApiBinding("torch.binary_cross_entropy_backward");
-  const r = binary_cross_entropy_backward_parser.parse(args);
-  switch (r.index) {
-    case 0: {
-      const [_grad_output, _input, _target, _weight, _reduction, _out] = r.values as any[];
-      return _out === null ? binary_cross_entropy_backward_default.call(_grad_output, _input, _target, _weight, _reduction) : binary_cross_entropy_backward_grad_input.call(_grad_output, _input, _target, _weight, _reduction, _out);
-    }
-  }
-}
-

@@ -26,17 +26,3 @@ registerKernel(elu_backward_default, "CPU", (ks, grad_output, alpha, scale, inpu
 registerKernel(elu_backward_default, "Meta", (ks, grad_output, alpha, scale, input_scale, is_result, self_or_result) => native.elu_backward_out(grad_output, alpha, scale, input_scale, is_result, self_or_result, null, "functional"), "native.elu_backward_out", "engine/ops/native_functions/activation.yaml:346", "engine/generated/elu_backward.ts:26"); // (structured_delegate: elu_backward.grad_input)
 registerKernel(elu_backward_default, "CompositeExplicitAutogradNonFunctional", (ks, grad_output, alpha, scale, input_scale, is_result, self_or_result) => native.elu_backward_out(grad_output, alpha, scale, input_scale, is_result, self_or_result, null, "functional"), "native.elu_backward_out", "engine/ops/native_functions/activation.yaml:346", "engine/generated/elu_backward.ts:27"); // (structured_delegate: elu_backward.grad_input)
 
-// torch.elu_backward: elu_backward / elu_backward.grad_input
-const elu_backward_parser = new PythonArgParser(["elu_backward(Tensor grad_output, Scalar alpha, Scalar scale, Scalar input_scale, bool is_result, Tensor self_or_result, *, Tensor? out=None)"]);
-export function elu_backward(grad_output: Tensor, alpha: number | boolean, scale: number | boolean, input_scale: number | boolean, is_result: boolean, self_or_result: Tensor, options?: { out?: Tensor | null }): Tensor;
-export function elu_backward(...args: unknown[]): any {
-  if (isTracing()) noteApiBinding("torch.elu_backward");
-  const r = elu_backward_parser.parse(args);
-  switch (r.index) {
-    case 0: {
-      const [_grad_output, _alpha, _scale, _input_scale, _is_result, _self_or_result, _out] = r.values as any[];
-      return _out === null ? elu_backward_default.call(_grad_output, _alpha, _scale, _input_scale, _is_result, _self_or_result) : elu_backward_grad_input.call(_grad_output, _alpha, _scale, _input_scale, _is_result, _self_or_result, _out);
-    }
-  }
-}
-

@@ -26,17 +26,3 @@ registerKernel(gelu_backward_default, "CPU", (ks, grad_output, self, approximate
 registerKernel(gelu_backward_default, "Meta", (ks, grad_output, self, approximate) => native.gelu_backward_out_cpu(grad_output, self, approximate, null, "functional"), "native.gelu_backward_out_cpu", "engine/ops/native_functions/activation.yaml:357", "engine/generated/gelu_backward.ts:26"); // (structured_delegate: gelu_backward.grad_input)
 registerKernel(gelu_backward_default, "CompositeExplicitAutogradNonFunctional", (ks, grad_output, self, approximate) => native.gelu_backward_out_cpu(grad_output, self, approximate, null, "functional"), "native.gelu_backward_out_cpu", "engine/ops/native_functions/activation.yaml:357", "engine/generated/gelu_backward.ts:27"); // (structured_delegate: gelu_backward.grad_input)
 
-// torch.gelu_backward: gelu_backward / gelu_backward.grad_input
-const gelu_backward_parser = new PythonArgParser(["gelu_backward(Tensor grad_output, Tensor input, *, str approximate='none', Tensor? out=None)"]);
-export function gelu_backward(grad_output: Tensor, input: Tensor, options?: { approximate?: string; out?: Tensor | null }): Tensor;
-export function gelu_backward(...args: unknown[]): any {
-  if (isTracing()) noteApiBinding("torch.gelu_backward");
-  const r = gelu_backward_parser.parse(args);
-  switch (r.index) {
-    case 0: {
-      const [_grad_output, _input, _approximate, _out] = r.values as any[];
-      return _out === null ? gelu_backward_default.call(_grad_output, _input, _approximate) : gelu_backward_grad_input.call(_grad_output, _input, _approximate, _out);
-    }
-  }
-}
-

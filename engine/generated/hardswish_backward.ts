@@ -24,17 +24,3 @@ registerKernel(hardswish_backward_out, "ADInplaceOrView", (ks, grad_output, self
   return result;
 }, "ADInplaceOrView", "engine/ops/native_functions/activation.yaml:398", "engine/generated/hardswish_backward.ts:21");
 
-// torch.hardswish_backward: hardswish_backward
-const hardswish_backward_parser = new PythonArgParser(["hardswish_backward(Tensor grad_output, Tensor input)"]);
-export function hardswish_backward(grad_output: Tensor, input: Tensor): Tensor;
-export function hardswish_backward(...args: unknown[]): any {
-  if (isTracing()) noteApiBinding("torch.hardswish_backward");
-  const r = hardswish_backward_parser.parse(args);
-  switch (r.index) {
-    case 0: {
-      const [_grad_output, _input] = r.values as any[];
-      return hardswish_backward_default.call(_grad_output, _input);
-    }
-  }
-}
-

@@ -24,17 +24,3 @@ registerKernel(huber_loss_backward_out, "ADInplaceOrView", (ks, grad_output, sel
 export const huber_loss_backward_default = defineOp("aten::huber_loss_backward(Tensor grad_output, Tensor self, Tensor target, int reduction, float delta) -> Tensor", "engine/ops/native_functions/loss.yaml:176");
 registerKernel(huber_loss_backward_default, "CompositeExplicitAutograd", (ks, grad_output, self, target, reduction, delta) => native.huber_loss_backward(grad_output, self, target, reduction, delta), "native.huber_loss_backward", "engine/ops/native_functions/loss.yaml:176", "engine/generated/huber_loss_backward.ts:25");
 
-// torch.huber_loss_backward: huber_loss_backward / huber_loss_backward.out
-const huber_loss_backward_parser = new PythonArgParser(["huber_loss_backward(Tensor grad_output, Tensor input, Tensor target, int reduction, float delta, *, Tensor? out=None)"]);
-export function huber_loss_backward(grad_output: Tensor, input: Tensor, target: Tensor, reduction: number, delta: number, options?: { out?: Tensor | null }): Tensor;
-export function huber_loss_backward(...args: unknown[]): any {
-  if (isTracing()) noteApiBinding("torch.huber_loss_backward");
-  const r = huber_loss_backward_parser.parse(args);
-  switch (r.index) {
-    case 0: {
-      const [_grad_output, _input, _target, _reduction, _delta, _out] = r.values as any[];
-      return _out === null ? huber_loss_backward_default.call(_grad_output, _input, _target, _reduction, _delta) : huber_loss_backward_out.call(_grad_output, _input, _target, _reduction, _delta, _out);
-    }
-  }
-}
-

@@ -25,17 +25,3 @@ export const log_sigmoid_backward_default = defineOp("aten::log_sigmoid_backward
 registerKernel(log_sigmoid_backward_default, "CPU", (ks, grad_output, self, buffer) => native.log_sigmoid_backward_cpu(grad_output, self, buffer), "native.log_sigmoid_backward_cpu", "engine/ops/native_functions/activation.yaml:410", "engine/generated/log_sigmoid_backward.ts:25");
 registerKernel(log_sigmoid_backward_default, "Meta", (ks, grad_output, self, buffer) => native.log_sigmoid_backward_cpu(grad_output, self, buffer), "native.log_sigmoid_backward_cpu", "engine/ops/native_functions/activation.yaml:410", "engine/generated/log_sigmoid_backward.ts:26");
 
-// torch.log_sigmoid_backward: log_sigmoid_backward / log_sigmoid_backward.grad_input
-const log_sigmoid_backward_parser = new PythonArgParser(["log_sigmoid_backward(Tensor grad_output, Tensor input, Tensor buffer, *, Tensor? out=None)"]);
-export function log_sigmoid_backward(grad_output: Tensor, input: Tensor, buffer: Tensor, options?: { out?: Tensor | null }): Tensor;
-export function log_sigmoid_backward(...args: unknown[]): any {
-  if (isTracing()) noteApiBinding("torch.log_sigmoid_backward");
-  const r = log_sigmoid_backward_parser.parse(args);
-  switch (r.index) {
-    case 0: {
-      const [_grad_output, _input, _buffer, _out] = r.values as any[];
-      return _out === null ? log_sigmoid_backward_default.call(_grad_output, _input, _buffer) : log_sigmoid_backward_grad_input.call(_grad_output, _input, _buffer, _out);
-    }
-  }
-}
-

@@ -14,17 +14,3 @@ export const mish_backward_default = defineOp("aten::mish_backward(Tensor grad_o
 registerKernel(mish_backward_default, "CPU", (ks, grad_output, self) => native.mish_backward(grad_output, self), "native.mish_backward", "engine/ops/native_functions/activation.yaml:382", "engine/generated/mish_backward.ts:14");
 registerKernel(mish_backward_default, "Meta", (ks, grad_output, self) => native.mish_backward(grad_output, self), "native.mish_backward", "engine/ops/native_functions/activation.yaml:382", "engine/generated/mish_backward.ts:15");
 
-// torch.mish_backward: mish_backward
-const mish_backward_parser = new PythonArgParser(["mish_backward(Tensor grad_output, Tensor input)"]);
-export function mish_backward(grad_output: Tensor, input: Tensor): Tensor;
-export function mish_backward(...args: unknown[]): any {
-  if (isTracing()) noteApiBinding("torch.mish_backward");
-  const r = mish_backward_parser.parse(args);
-  switch (r.index) {
-    case 0: {
-      const [_grad_output, _input] = r.values as any[];
-      return mish_backward_default.call(_grad_output, _input);
-    }
-  }
-}
-

@@ -25,17 +25,3 @@ export const mse_loss_backward_default = defineOp("aten::mse_loss_backward(Tenso
 registerKernel(mse_loss_backward_default, "CPU", (ks, grad_output, self, target, reduction) => native.mse_loss_backward(grad_output, self, target, reduction), "native.mse_loss_backward", "engine/ops/native_functions/loss.yaml:156", "engine/generated/mse_loss_backward.ts:25");
 registerKernel(mse_loss_backward_default, "Meta", (ks, grad_output, self, target, reduction) => native.mse_loss_backward(grad_output, self, target, reduction), "native.mse_loss_backward", "engine/ops/native_functions/loss.yaml:156", "engine/generated/mse_loss_backward.ts:26");
 
-// torch.mse_loss_backward: mse_loss_backward / mse_loss_backward.grad_input
-const mse_loss_backward_parser = new PythonArgParser(["mse_loss_backward(Tensor grad_output, Tensor input, Tensor target, int reduction, *, Tensor? out=None)"]);
-export function mse_loss_backward(grad_output: Tensor, input: Tensor, target: Tensor, reduction: number, options?: { out?: Tensor | null }): Tensor;
-export function mse_loss_backward(...args: unknown[]): any {
-  if (isTracing()) noteApiBinding("torch.mse_loss_backward");
-  const r = mse_loss_backward_parser.parse(args);
-  switch (r.index) {
-    case 0: {
-      const [_grad_output, _input, _target, _reduction, _out] = r.values as any[];
-      return _out === null ? mse_loss_backward_default.call(_grad_output, _input, _target, _reduction) : mse_loss_backward_grad_input.call(_grad_output, _input, _target, _reduction, _out);
-    }
-  }
-}
-

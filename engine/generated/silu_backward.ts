@@ -26,17 +26,3 @@ registerKernel(silu_backward_default, "CPU", (ks, grad_output, self) => native.s
 registerKernel(silu_backward_default, "Meta", (ks, grad_output, self) => native.silu_backward_out(grad_output, self, null, "functional"), "native.silu_backward_out", "engine/ops/native_functions/activation.yaml:370", "engine/generated/silu_backward.ts:26"); // (structured_delegate: silu_backward.grad_input)
 registerKernel(silu_backward_default, "CompositeExplicitAutogradNonFunctional", (ks, grad_output, self) => native.silu_backward_out(grad_output, self, null, "functional"), "native.silu_backward_out", "engine/ops/native_functions/activation.yaml:370", "engine/generated/silu_backward.ts:27"); // (structured_delegate: silu_backward.grad_input)
 
-// torch.silu_backward: silu_backward / silu_backward.grad_input
-const silu_backward_parser = new PythonArgParser(["silu_backward(Tensor grad_output, Tensor input, *, Tensor? out=None)"]);
-export function silu_backward(grad_output: Tensor, input: Tensor, options?: { out?: Tensor | null }): Tensor;
-export function silu_backward(...args: unknown[]): any {
-  if (isTracing()) noteApiBinding("torch.silu_backward");
-  const r = silu_backward_parser.parse(args);
-  switch (r.index) {
-    case 0: {
-      const [_grad_output, _input, _out] = r.values as any[];
-      return _out === null ? silu_backward_default.call(_grad_output, _input) : silu_backward_grad_input.call(_grad_output, _input, _out);
-    }
-  }
-}
-

@@ -24,17 +24,3 @@ registerKernel(smooth_l1_loss_backward_grad_input, "ADInplaceOrView", (ks, grad_
 export const smooth_l1_loss_backward_default = defineOp("aten::smooth_l1_loss_backward(Tensor grad_output, Tensor self, Tensor target, int reduction, float beta) -> Tensor", "engine/ops/native_functions/loss.yaml:166");
 registerKernel(smooth_l1_loss_backward_default, "CompositeExplicitAutograd", (ks, grad_output, self, target, reduction, beta) => native.smooth_l1_loss_backward(grad_output, self, target, reduction, beta), "native.smooth_l1_loss_backward", "engine/ops/native_functions/loss.yaml:166", "engine/generated/smooth_l1_loss_backward.ts:25");
 
-// torch.smooth_l1_loss_backward: smooth_l1_loss_backward / smooth_l1_loss_backward.grad_input
-const smooth_l1_loss_backward_parser = new PythonArgParser(["smooth_l1_loss_backward(Tensor grad_output, Tensor input, Tensor target, int reduction, float beta, *, Tensor? out=None)"]);
-export function smooth_l1_loss_backward(grad_output: Tensor, input: Tensor, target: Tensor, reduction: number, beta: number, options?: { out?: Tensor | null }): Tensor;
-export function smooth_l1_loss_backward(...args: unknown[]): any {
-  if (isTracing()) noteApiBinding("torch.smooth_l1_loss_backward");
-  const r = smooth_l1_loss_backward_parser.parse(args);
-  switch (r.index) {
-    case 0: {
-      const [_grad_output, _input, _target, _reduction, _beta, _out] = r.values as any[];
-      return _out === null ? smooth_l1_loss_backward_default.call(_grad_output, _input, _target, _reduction, _beta) : smooth_l1_loss_backward_grad_input.call(_grad_output, _input, _target, _reduction, _beta, _out);
-    }
-  }
-}
-

@@ -26,17 +26,3 @@ registerKernel(softplus_backward_default, "CPU", (ks, grad_output, self, beta, t
 registerKernel(softplus_backward_default, "Meta", (ks, grad_output, self, beta, threshold) => native.softplus_backward_out(grad_output, self, beta, threshold, null, "functional"), "native.softplus_backward_out", "engine/ops/native_functions/activation.yaml:387", "engine/generated/softplus_backward.ts:26"); // (structured_delegate: softplus_backward.grad_input)
 registerKernel(softplus_backward_default, "CompositeExplicitAutogradNonFunctional", (ks, grad_output, self, beta, threshold) => native.softplus_backward_out(grad_output, self, beta, threshold, null, "functional"), "native.softplus_backward_out", "engine/ops/native_functions/activation.yaml:387", "engine/generated/softplus_backward.ts:27"); // (structured_delegate: softplus_backward.grad_input)
 
-// torch.softplus_backward: softplus_backward / softplus_backward.grad_input
-const softplus_backward_parser = new PythonArgParser(["softplus_backward(Tensor grad_output, Tensor input, Scalar beta, Scalar threshold, *, Tensor? out=None)"]);
-export function softplus_backward(grad_output: Tensor, input: Tensor, beta: number | boolean, threshold: number | boolean, options?: { out?: Tensor | null }): Tensor;
-export function softplus_backward(...args: unknown[]): any {
-  if (isTracing()) noteApiBinding("torch.softplus_backward");
-  const r = softplus_backward_parser.parse(args);
-  switch (r.index) {
-    case 0: {
-      const [_grad_output, _input, _beta, _threshold, _out] = r.values as any[];
-      return _out === null ? softplus_backward_default.call(_grad_output, _input, _beta, _threshold) : softplus_backward_grad_input.call(_grad_output, _input, _beta, _threshold, _out);
-    }
-  }
-}
-

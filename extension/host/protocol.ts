@@ -40,6 +40,8 @@ export interface InitializeResult {
   /** What the status bar shows: the CPU kernel path in effect and the devices available. */
   backend: BackendInfo;
   traceHeader: TraceHeader;
+  /** The folder the engine sources were read from (the views' `file` paths are relative to it). */
+  engineRoot?: string;
 }
 
 export interface BackendInfo {
