@@ -1,61 +1,86 @@
-// Bundles the extension's processes with esbuild (root `npm run build` calls this last).
-// Each entry is one self-contained CommonJS file in extension/dist/, with an external source map so
-// stacks and the engine's call sites can name the original TypeScript.
-//
-// The engine host (host/main.ts) bundles the engine from source (engine/index.ts): a cell's
-// `import * as torch from "glasstorch"` gets that one instance, the same the host inspects.
-// `node extension/build.mjs --watch` rebuilds on change.
+// Bundles the extension with esbuild, one bundle per place it runs (root `npm run build` calls
+// this last, so tests can spawn the bundles):
+//   dist/host.js       the engine host process (host/main.ts), with the engine bundled from source:
+//                      a cell's `import * as torch from "glasstorch"` gets that one instance, the
+//                      same the host inspects
+//   dist/extension.js  VS Code's extension host: activation, notebook, status bar (src/extension.ts)
+//   dist/renderer.js   the notebook renderer, an ES module in VS Code's output webview
+// Node bundles are CommonJS with external source maps, so stacks and the engine's call sites can
+// name the original TypeScript.
+//   node extension/build.mjs [--minify] [--outdir=DIR] [--watch]
+// --minify and --outdir are for packaging (scripts/package-extension.mjs): minified, no maps, into
+// a staging folder.
 
 import * as esbuild from "esbuild";
 import { copyFileSync, mkdirSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const here = dirname(fileURLToPath(import.meta.url));
-
-/** The bundles: add an entry here for each new process or view script. */
-export const entryPoints = [
-  { in: join(here, "host", "main.ts"), out: "host" },
-];
+const minify = process.argv.includes("--minify");
+const outdir = resolve(process.argv.find((a) => a.startsWith("--outdir="))?.slice("--outdir=".length) ?? join(here, "dist"));
 
 /** The engine uses import.meta.url (its own location, for call sites and registration sites); in a
  * CommonJS bundle that is the bundle's own URL. */
 const importMetaUrlShim = 'const __glasstorch_import_meta_url = require("node:url").pathToFileURL(__filename).href;';
 
-export const options = {
-  entryPoints,
-  outdir: join(here, "dist"),
+const common = {
   bundle: true,
-  platform: "node",
-  format: "cjs",
-  target: "node20",
-  sourcemap: "linked",
-  sourcesContent: false, // the maps point at the sources (engine/, extension/host/); keeps them small
-  // The TypeScript compiler (cells are transpiled with it) is not bundled: it is one 9 MB file that
-  // would make the bundle's source map huge (slow to load when the first stack is mapped). A copy
-  // sits in dist/node_modules/typescript, so the bundles need nothing outside dist/.
-  external: ["vscode", "typescript"],
-  define: { "import.meta.url": "__glasstorch_import_meta_url" },
-  banner: { js: importMetaUrlShim },
+  outdir,
+  minify,
+  sourcemap: minify ? false : "linked",
+  sourcesContent: false, // the maps point at the sources (engine/, extension/); keeps them small
   logLevel: "warning",
 };
+const node = { ...common, platform: "node", format: "cjs", target: "node20" };
+
+/** The bundles: add an entry here for each new process or view script. */
+export const bundles = [
+  {
+    ...node,
+    entryPoints: { host: join(here, "host", "main.ts") },
+    // The TypeScript compiler (cells are transpiled with it) is not bundled: it is one 9 MB file that
+    // would make the bundle's source map huge (slow to load when the first stack is mapped). A copy
+    // sits in dist/node_modules/typescript, so the bundles need nothing outside dist/.
+    external: ["vscode", "typescript"],
+    define: { "import.meta.url": "__glasstorch_import_meta_url" },
+    banner: { js: importMetaUrlShim },
+  },
+  {
+    ...node,
+    entryPoints: { extension: join(here, "src", "extension.ts") },
+    external: ["vscode"],
+    // Activation time counts loading this bundle (first line to last) plus activate() (src/extension.ts).
+    banner: { js: '"use strict"; var __glasstorchLoad = { start: performance.now(), end: 0 };' },
+    footer: { js: "__glasstorchLoad.end = performance.now();" },
+  },
+  {
+    ...common,
+    entryPoints: { renderer: join(here, "webview", "renderer", "index.ts") },
+    platform: "browser",
+    format: "esm",
+    target: "es2022",
+  },
+];
 
 // The bundles are CommonJS; the repository's package.json says "type": "module", so dist/ says otherwise.
-mkdirSync(options.outdir, { recursive: true });
-writeFileSync(join(options.outdir, "package.json"), '{ "type": "commonjs" }\n');
+mkdirSync(outdir, { recursive: true });
+writeFileSync(join(outdir, "package.json"), '{ "type": "commonjs" }\n');
 
 // dist/node_modules/typescript: the compiler file and a package.json pointing at it.
-const tsMain = createRequire(import.meta.url).resolve("typescript");
-const tsDir = join(options.outdir, "node_modules", "typescript");
+const require = createRequire(import.meta.url);
+const tsMain = require.resolve("typescript");
+const tsDir = join(outdir, "node_modules", "typescript");
 mkdirSync(join(tsDir, "lib"), { recursive: true });
 copyFileSync(tsMain, join(tsDir, "lib", "typescript.js"));
 copyFileSync(join(dirname(dirname(tsMain)), "LICENSE.txt"), join(tsDir, "LICENSE.txt"));
-writeFileSync(join(tsDir, "package.json"), JSON.stringify({ name: "typescript", version: createRequire(import.meta.url)("typescript/package.json").version, main: "lib/typescript.js" }) + "\n");
+writeFileSync(join(tsDir, "package.json"), JSON.stringify({ name: "typescript", version: require("typescript/package.json").version, main: "lib/typescript.js" }) + "\n");
 
 if (process.argv.includes("--watch")) {
-  const ctx = await esbuild.context(options);
-  await ctx.watch();
+  for (const options of bundles) await (await esbuild.context(options)).watch();
 } else {
-  await esbuild.build(options);
+  const started = Date.now();
+  await Promise.all(bundles.map((options) => esbuild.build(options)));
+  console.log(`extension: ${bundles.length} bundles in ${Date.now() - started} ms${minify ? " (minified)" : ""}`);
 }
