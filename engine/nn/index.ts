@@ -1,3 +1,6 @@
-// torch.nn: modules (a later issue) and torch.nn.functional.
+// torch.nn: Module and its layers (engine/nn/modules/), Parameter, torch.nn.init and torch.nn.functional.
 
 export * as functional from "./functional/index.js";
+export { Parameter } from "./parameter.js";
+export * as init from "./init.js";
+export * from "./modules/index.js";
