@@ -304,25 +304,25 @@ export class Module {
     Reflect.deleteProperty(target, name);
   }
 
-  private _target(): any {
+  _target(): any {
     // the proxied function itself: Reflect on the proxy would re-enter the traps
     return targetOf.get(this) ?? this;
   }
 
-  private _dropOwn(name: string): void {
+  _dropOwn(name: string): void {
     const t = this._target();
     const d = Object.getOwnPropertyDescriptor(t, name);
     if (d && "value" in d) Reflect.deleteProperty(t, name);
   }
 
-  private _defineAttr(name: string): void {
+  _defineAttr(name: string): void {
     const t = this._target();
     const d = Object.getOwnPropertyDescriptor(t, name);
     if (!d || "value" in d) Reflect.defineProperty(t, name, attrAccessor(name, t));
   }
 
   /** hasattr(self, name) as register_* checks it. */
-  private _hasattr(name: string): boolean {
+  _hasattr(name: string): boolean {
     return name in this._target();
   }
 
@@ -400,7 +400,7 @@ export class Module {
   // ---- iteration ----
 
   /** _named_members: (name, value) pairs of every module's members, each value once. */
-  private *_named_members(get: (m: Module) => Iterable<[string, any]>, prefix = "", recurse = true, remove_duplicate = true): Generator<[string, any]> {
+  *_named_members(get: (m: Module) => Iterable<[string, any]>, prefix = "", recurse = true, remove_duplicate = true): Generator<[string, any]> {
     const memo = new Set<unknown>();
     const modules: Iterable<[string, Module]> = recurse ? this.named_modules({ prefix, remove_duplicate }) : [[prefix, this]];
     for (const [module_prefix, module] of modules) {
