@@ -6,7 +6,7 @@ import type { Tensor } from "../../aten/core/Tensor.js";
 import * as Fn from "../functional/index.js";
 
 const F = Fn as any;
-import { bindArgs, type Params } from "../_bind.js";
+import { bindArgs } from "../_bind.js";
 import { Module } from "./module.js";
 import { pyFloat, pyRepr } from "./_utils.js";
 
@@ -75,7 +75,7 @@ export class Threshold extends Module {
     return F.threshold(input, this.threshold, this.value, this.inplace);
   }
   override extra_repr(): string {
-    return `threshold=${this.threshold}, value=${this.value}${inplaceTail(this.inplace)}`;
+    return `threshold=${pyFloat(this.threshold)}, value=${pyFloat(this.value)}${inplaceTail(this.inplace)}`;
   }
 }
 
@@ -85,14 +85,11 @@ export class Hardtanh extends Module {
   declare inplace: boolean;
   constructor(...args: unknown[]) {
     super();
-    const a = bindArgs(`${new.target.name}.__init__`, args, Hardtanh._params(new.target.name));
+    const a = bindArgs("Hardtanh.__init__", args, [["min_val", -1.0], ["max_val", 1.0], ["inplace", false], ["min_value", null], ["max_value", null]]);
     this.min_val = a.min_value ?? a.min_val;
     this.max_val = a.max_value ?? a.max_val;
     this.inplace = a.inplace;
     if (!(this.max_val > this.min_val)) throw new Error("AssertionError");
-  }
-  static _params(name: string): Params {
-    return name === "ReLU6" ? [["inplace", false]] : [["min_val", -1.0], ["max_val", 1.0], ["inplace", false], ["min_value", null], ["max_value", null]];
   }
   override forward(input: Tensor): Tensor {
     return F.hardtanh(input, this.min_val, this.max_val, this.inplace);

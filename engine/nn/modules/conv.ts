@@ -7,7 +7,7 @@ import * as init from "../init.js";
 import { bindArgs } from "../_bind.js";
 import { Parameter } from "../parameter.js";
 import { Module } from "./module.js";
-import { _pair, _single, factoryEmpty, pyRepr } from "./_utils.js";
+import { _pair, _single, factoryEmpty, pyTuple } from "./_utils.js";
 
 const F = Fn as any;
 const pySet = (xs: string[]) => `{${xs.map((x) => `'${x}'`).join(", ")}}`;
@@ -87,11 +87,11 @@ abstract class _ConvNd extends Module {
   }
 
   override extra_repr(): string {
-    let s = `${this.in_channels}, ${this.out_channels}, kernel_size=${pyRepr(this.kernel_size)}, stride=${pyRepr(this.stride)}`;
+    let s = `${this.in_channels}, ${this.out_channels}, kernel_size=${pyTuple(this.kernel_size)}, stride=${pyTuple(this.stride)}`;
     const p = this.padding;
-    if (typeof p === "string" || p.some((v) => v !== 0)) s += `, padding=${typeof p === "string" ? p : pyRepr(p)}`;
-    if (this.dilation.some((v) => v !== 1)) s += `, dilation=${pyRepr(this.dilation)}`;
-    if (this.output_padding.some((v) => v !== 0)) s += `, output_padding=${pyRepr(this.output_padding)}`;
+    if (typeof p === "string" || p.some((v) => v !== 0)) s += `, padding=${typeof p === "string" ? p : pyTuple(p)}`;
+    if (this.dilation.some((v) => v !== 1)) s += `, dilation=${pyTuple(this.dilation)}`;
+    if (this.output_padding.some((v) => v !== 0)) s += `, output_padding=${pyTuple(this.output_padding)}`;
     if (this.groups !== 1) s += `, groups=${this.groups}`;
     if (this.bias === null) s += ", bias=False";
     if (this.padding_mode !== "zeros") s += `, padding_mode=${this.padding_mode}`;

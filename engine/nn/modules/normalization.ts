@@ -7,7 +7,7 @@ import * as init from "../init.js";
 import { bindArgs } from "../_bind.js";
 import { Parameter } from "../parameter.js";
 import { Module } from "./module.js";
-import { factoryEmpty, pyFloat, pyRepr } from "./_utils.js";
+import { factoryEmpty, pyFloat, pyRepr, pyTuple } from "./_utils.js";
 
 export class LayerNorm extends Module {
   declare normalized_shape: number[];
@@ -40,7 +40,7 @@ export class LayerNorm extends Module {
     return F.layer_norm(input, this.normalized_shape, this.weight, this.bias, this.eps);
   }
   override extra_repr(): string {
-    return `${pyRepr(this.normalized_shape)}, eps=${pyFloat(this.eps)}, elementwise_affine=${pyRepr(this.elementwise_affine)}`;
+    return `${pyTuple(this.normalized_shape)}, eps=${pyFloat(this.eps)}, elementwise_affine=${pyRepr(this.elementwise_affine)}`;
   }
 }
 

@@ -4,7 +4,7 @@ import type { Tensor } from "../../aten/core/Tensor.js";
 import * as Fn from "../functional/index.js";
 import { bindArgs } from "../_bind.js";
 import { Module } from "./module.js";
-import { _single, pyRepr } from "./_utils.js";
+import { _single, pyRepr, pyTuple } from "./_utils.js";
 
 const F = Fn as any;
 
@@ -56,7 +56,7 @@ export class AvgPool1d extends Module {
     return F.avg_pool1d(input, this.kernel_size, this.stride, this.padding, this.ceil_mode, this.count_include_pad);
   }
   override extra_repr(): string {
-    return `kernel_size=${pyRepr(this.kernel_size)}, stride=${pyRepr(this.stride)}, padding=${pyRepr(this.padding)}`;
+    return `kernel_size=${pyTuple(this.kernel_size)}, stride=${pyTuple(this.stride)}, padding=${pyTuple(this.padding)}`;
   }
 }
 
