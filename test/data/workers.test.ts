@@ -65,23 +65,26 @@ describe("DataLoader workers", () => {
     expect(err!.message).toContain("\nValueError: bad index 3\n");
   }, T);
 
-  it("persistent workers serve several epochs from the same threads; shuffled orders match workers=0", async () => {
-    torch.manual_seed(5);
-    const ref = new D.DataLoader(new D.TensorDataset(torch.arange(8)), { batch_size: 3, shuffle: true });
-    const expected = [0, 1].map(() => [...ref].map((b: any) => b[0].tolist()));
-    torch.manual_seed(5);
-    // persistent workers draw base_seed once (first epoch only), so the second epoch's shuffle differs from
-    // num_workers=0's exactly as in PyTorch; a generator-less TensorDataset loader shows the first epoch equal
-    const loader = new D.DataLoader(new D.TensorDataset(torch.arange(8)), { batch_size: 3, shuffle: true, num_workers: 2, persistent_workers: true });
-    const e1 = (await collect(loader)).map((b) => b[0].tolist());
-    expect(e1).toEqual(expected[0]);
+  it("shuffle=True with workers, persistent or not: PyTorch's batch orders over two epochs", async () => {
+    // a persistent iterator draws base_seed only once, so its second epoch differs from a fresh iterator's
+    for (const c of F.dataloader_workers) {
+      torch.manual_seed(c.seed);
+      const loader = new D.DataLoader(new D.TensorDataset(torch.arange(c.n)), { batch_size: c.batch_size, shuffle: true, num_workers: 2, persistent_workers: c.persistent });
+      const epochs = [];
+      for (let e = 0; e < 2; e++) epochs.push((await collect(loader)).map((b) => b[0].tolist()));
+      expect(epochs).toEqual(c.epochs);
+      expect(torch.rand(2).tolist()).toEqual(c.after);
+      await loader.shutdown();
+    }
+  }, T);
+
+  it("persistent workers serve every epoch from the same threads", async () => {
     const probe = new D.DataLoader(new Probe(4), { batch_size: 1, num_workers: 2, persistent_workers: true });
     const threads1 = (await collect(probe)).map((b) => b.thread.item());
     const threads2 = (await collect(probe)).map((b) => b.thread.item());
     expect(threads2).toEqual(threads1);
     expect(new Set(threads1).size).toBe(2);
     await probe.shutdown();
-    await loader.shutdown();
   }, T);
 
   it("timeout: RuntimeError('DataLoader timed out after N seconds')", async () => {
