@@ -15,7 +15,7 @@ import { dirname, join } from "node:path";
 import type { Generator } from "../aten/Generator.js";
 import { RuntimeError, ValueError, TypeError_, IndexError, NotImplementedError } from "../c10/Errors.js";
 import { len, getitem, draw_int64_seed, pyRepr } from "./_common.js";
-import { IterableDataset } from "./dataset.js";
+import { isIterableDataset } from "./dataset.js";
 import { BatchSampler, RandomSampler, SequentialSampler } from "./sampler.js";
 import { default_collate, default_convert } from "./collate.js";
 import { decodeTree } from "./_transfer.js";
@@ -90,7 +90,7 @@ export class DataLoader<T = any> implements Iterable<T>, AsyncIterable<T> {
     this.timeout = timeout;
     this.worker_init_fn = options.worker_init_fn ?? null;
 
-    if (dataset instanceof IterableDataset) {
+    if (isIterableDataset(dataset)) {
       this._dataset_kind = "iterable";
       if (shuffle !== false && shuffle !== null) {
         throw new ValueError(`DataLoader with IterableDataset: expected unspecified shuffle option, but got shuffle=${pyRepr(shuffle)}`);

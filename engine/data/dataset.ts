@@ -30,9 +30,23 @@ export abstract class Dataset<T = unknown> {
   }
 }
 
+const ITERABLE_BRAND = Symbol.for("glasstorch.utils.data.IterableDataset");
+
+/**
+ * isinstance(x, IterableDataset), by a registry-wide symbol so that datasets built on another copy of
+ * the engine (a user module importing the compiled package while tests run the sources) are recognised.
+ */
+export function isIterableDataset(x: unknown): boolean {
+  return x !== null && typeof x === "object" && (x as Record<symbol, unknown>)[ITERABLE_BRAND] === true;
+}
+
 /** An iterable-style dataset: subclasses define [Symbol.iterator]. */
 export abstract class IterableDataset<T = unknown> {
   abstract [Symbol.iterator](): Iterator<T>;
+
+  get [ITERABLE_BRAND](): boolean {
+    return true;
+  }
 
   __add__(other: IterableDataset<T>): ChainDataset<T> {
     return new ChainDataset<T>([this, other]);
@@ -97,7 +111,7 @@ export class ConcatDataset<T = unknown> extends Dataset<T> {
     this.datasets = [...datasets];
     if (this.datasets.length === 0) throw new AssertionError("datasets should not be an empty iterable");
     for (const d of this.datasets) {
-      if (d instanceof IterableDataset) throw new AssertionError("ConcatDataset does not support IterableDataset");
+      if (isIterableDataset(d)) throw new AssertionError("ConcatDataset does not support IterableDataset");
     }
     this.cumulative_sizes = ConcatDataset.cumsum(this.datasets);
   }
@@ -133,7 +147,7 @@ export class ChainDataset<T = unknown> extends IterableDataset<T> {
 
   *[Symbol.iterator](): Iterator<T> {
     for (const d of this.datasets) {
-      if (!(d instanceof IterableDataset)) throw new AssertionError("ChainDataset only supports IterableDataset");
+      if (!isIterableDataset(d)) throw new AssertionError("ChainDataset only supports IterableDataset");
       yield* d as Iterable<T>;
     }
   }
@@ -141,7 +155,7 @@ export class ChainDataset<T = unknown> extends IterableDataset<T> {
   __len__(): number {
     let total = 0;
     for (const d of this.datasets) {
-      if (!(d instanceof IterableDataset)) throw new AssertionError("ChainDataset only supports IterableDataset");
+      if (!isIterableDataset(d)) throw new AssertionError("ChainDataset only supports IterableDataset");
       total += len(d);
     }
     return total;

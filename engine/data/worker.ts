@@ -61,7 +61,8 @@ async function main(): Promise<void> {
   let collate: ((b: unknown) => unknown) | null = null;
   let init_exception: { exc_type: string; msg: string } | null = null;
   let iter: Iterator<unknown> | null = null;
-  let iteration_end = false;
+  let iteration_end = false; // the loop's flag: StopIteration sent, ignore further indices this epoch
+  let ended = false; // the fetcher's flag: the stream ran out inside a batch, the next fetch stops
   try {
     dataset = await buildDataset(init.dataset);
     _set_worker_info(new WorkerInfo(init.worker_id, init.num_workers, seed, dataset));
@@ -75,13 +76,14 @@ async function main(): Promise<void> {
 
   const fetch = (index: unknown): unknown => {
     if (init.dataset_kind === "iterable") {
+      if (ended) return STOP;
       iter ??= (dataset as Iterable<unknown>)[Symbol.iterator]();
       if (init.auto_collation) {
         const data: unknown[] = [];
         for (let k = 0; k < (index as unknown[]).length; k++) {
           const r = iter.next();
           if (r.done) {
-            iteration_end = true;
+            ended = true;
             break;
           }
           data.push(r.value);
@@ -105,6 +107,7 @@ async function main(): Promise<void> {
     if (m.type === "resume") {
       iter = null;
       iteration_end = false;
+      ended = false;
       port.postMessage({ type: "resumed" });
       return;
     }

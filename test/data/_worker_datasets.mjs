@@ -54,3 +54,21 @@ export class Opaque extends D.Dataset {
 export function shift_by_worker(worker_id) {
   D.get_worker_info().dataset.offset = 1000 * (worker_id + 1);
 }
+
+/** The documented IterableDataset pattern: each worker yields its share, chosen with get_worker_info(). */
+export class SplitStream extends D.IterableDataset {
+  constructor(n) {
+    super();
+    this.n = n;
+  }
+
+  *[Symbol.iterator]() {
+    const info = D.get_worker_info();
+    const [k, m] = info === null ? [0, 1] : [info.id, info.num_workers];
+    for (let i = k; i < this.n; i += m) yield i;
+  }
+
+  __worker_spec__() {
+    return { module: import.meta.url, name: "SplitStream", args: [this.n] };
+  }
+}

@@ -47,6 +47,19 @@ describe("RandomSampler", () => {
   });
 });
 
+describe("randperm's draws", () => {
+  it("one 32-bit draw per swap, as 1.13 makes even past later releases' random64 switch (n >= 2^32/20)", () => {
+    // gen_data.py (GLASSTORCH_SLOW_FIXTURES=1) checked real torch at n = 214749364: its generator ended
+    // where n - 1 32-bit draws leave it. Ours consumes the same way (checked at a size this test can afford).
+    expect(F.randperm_past_switch.state_equals_n_minus_1_32bit_draws).toBe(true);
+    const g1 = new torch.Generator().manual_seed(7);
+    torch.randperm(5000, { generator: g1 });
+    const g2 = new torch.Generator().manual_seed(7);
+    torch.randint(0, 1000, [4999], { generator: g2 });
+    expect(torch.equal(g1.get_state(), g2.get_state())).toBe(true);
+  });
+});
+
 describe("SubsetRandomSampler / WeightedRandomSampler / BatchSampler", () => {
   it("SubsetRandomSampler", () => {
     for (const c of F.subset_random_sampler) {

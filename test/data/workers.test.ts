@@ -9,7 +9,7 @@ import { fileURLToPath } from "node:url";
 import * as torch from "../../engine/index.js";
 import { loadFixture } from "../support/fixtures.js";
 // @ts-expect-error plain JS module over dist/
-import { Probe, Opaque, shift_by_worker } from "./_worker_datasets.mjs";
+import { Probe, Opaque, SplitStream, shift_by_worker } from "./_worker_datasets.mjs";
 
 const F = loadFixture("data.json");
 const D = torch.utils.data;
@@ -86,6 +86,14 @@ describe("DataLoader workers", () => {
       expect(torch.rand(2).tolist()).toEqual(c.after);
       await loader.shutdown();
     }
+  }, T);
+
+  it("IterableDataset split by get_worker_info(): PyTorch's interleaving of the workers' batches", async () => {
+    const c = F.iterable_workers;
+    const loader = new D.DataLoader(new SplitStream(c.n), { batch_size: c.batch_size, num_workers: c.num_workers });
+    expect((await collect(loader)).map((b) => b.tolist())).toEqual(c.batches);
+    const dropping = new D.DataLoader(new SplitStream(c.n), { batch_size: c.batch_size, num_workers: c.num_workers, drop_last: true });
+    expect((await collect(dropping)).map((b) => b.tolist())).toEqual(c.batches_drop_last);
   }, T);
 
   it("timeout: RuntimeError('DataLoader timed out after N seconds')", async () => {
