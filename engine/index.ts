@@ -47,6 +47,7 @@ export * as _C from "./aten/_C.js";
 export * as linalg from "./aten/linalg_namespace.js";
 export * as special from "./aten/special_namespace.js";
 export * as nn from "./nn/index.js";
+export * as torchvision from "./data/torchvision.js"; // datasets.FashionMNIST, transforms (torchvision has no JS package)
 // t.get(...) / t.set(...) (Python's t[...]), torch.indexing, and the hand-written nonzero binding
 import "./aten/indexing/python_variable_indexing.js";
 export * as indexing from "./aten/indexing/namespace.js";
