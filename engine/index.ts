@@ -50,6 +50,7 @@ export * as nn from "./nn/index.js";
 export * as optim from "./optim/index.js";
 export { save, load } from "./serialization/index.js"; // torch.save / torch.load (weights-only)
 export * as serialization from "./serialization/index.js";
+export * as torchvision from "./data/torchvision.js"; // datasets.FashionMNIST, transforms (torchvision has no JS package)
 // t.get(...) / t.set(...) (Python's t[...]), torch.indexing, and the hand-written nonzero binding
 import "./aten/indexing/python_variable_indexing.js";
 export * as indexing from "./aten/indexing/namespace.js";

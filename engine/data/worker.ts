@@ -1,0 +1,139 @@
+// The body of a DataLoader worker thread: torch/utils/data/_utils/worker.py's _worker_loop.
+// It seeds torch with base_seed + worker_id, rebuilds the dataset from its spec, runs worker_init_fn,
+// then answers index messages with collated batches (or a wrapped exception) until told to stop.
+
+import { parentPort, workerData } from "node:worker_threads";
+import * as torch from "../index.js";
+import { getitem } from "./_common.js";
+import { default_collate, default_convert } from "./collate.js";
+import { encodeTree, decodeTree } from "./_transfer.js";
+import { WorkerInfo, _set_worker_info, get_worker_info } from "./worker_info.js";
+import { runnableModule, type WorkerSpec, type WorkerFn } from "./_worker_spec.js";
+
+export interface WorkerInit {
+  dataset: WorkerSpec;
+  dataset_kind: "map" | "iterable";
+  auto_collation: boolean;
+  collate_fn: WorkerFn | null; // null: default_collate (auto-collation) or default_convert
+  worker_init_fn: WorkerFn | null;
+  drop_last: boolean;
+  base_seed: string;
+  worker_id: number;
+  num_workers: number;
+}
+
+/** Rebuilds a dataset from its spec (recursively for wrappers like Subset). */
+export async function buildDataset(spec: WorkerSpec): Promise<unknown> {
+  if (spec.name === "__array__") return decodeTree(spec.args);
+  const mod = (await import(runnableModule(spec.module))) as Record<string, unknown>;
+  const cls = mod[spec.name] as { __from_worker__?: (a: unknown, b: typeof buildDataset) => unknown; new (...a: unknown[]): unknown };
+  if (cls === undefined) throw new Error(`${spec.module} has no export named ${spec.name}`);
+  if (typeof cls.__from_worker__ === "function") return await cls.__from_worker__(spec.args, buildDataset);
+  return new cls(...((spec.args as unknown[]) ?? []));
+}
+
+async function buildFn(spec: WorkerFn | null): Promise<((...a: unknown[]) => unknown) | null> {
+  if (spec === null) return null;
+  if ("source" in spec) {
+    // eslint-disable-next-line @typescript-eslint/no-implied-eval
+    return new Function("torch", "get_worker_info", "default_collate", `return (${spec.source});`)(torch, get_worker_info, default_collate);
+  }
+  const mod = (await import(spec.module)) as Record<string, unknown>;
+  return mod[spec.name] as (...a: unknown[]) => unknown;
+}
+
+/** PyTorch's ExceptionWrapper text: "Caught X in DataLoader worker process N.\nOriginal Traceback ...". */
+function wrapException(e: unknown, worker_id: number): { exc_type: string; msg: string } {
+  const err = e instanceof Error ? e : new Error(String(e));
+  const name = err.name === "TypeError_" ? "TypeError" : err.name;
+  const frames = (err.stack ?? "").split("\n").filter((l) => /^\s+at /.test(l));
+  const tb = `Traceback (most recent call last):\n${frames.join("\n")}\n${name}: ${err.message}\n`;
+  return { exc_type: name, msg: `Caught ${name} in DataLoader worker process ${worker_id}.\nOriginal ${tb}` };
+}
+
+async function main(): Promise<void> {
+  const init = workerData as WorkerInit;
+  const port = parentPort!;
+  const seed = BigInt(init.base_seed) + BigInt(init.worker_id);
+  torch.manual_seed(seed);
+
+  let dataset: unknown = null;
+  let collate: ((b: unknown) => unknown) | null = null;
+  let init_exception: { exc_type: string; msg: string } | null = null;
+  let iter: Iterator<unknown> | null = null;
+  let iteration_end = false; // the loop's flag: StopIteration sent, ignore further indices this epoch
+  let ended = false; // the fetcher's flag: the stream ran out inside a batch, the next fetch stops
+  try {
+    dataset = await buildDataset(init.dataset);
+    _set_worker_info(new WorkerInfo(init.worker_id, init.num_workers, seed, dataset));
+    const userCollate = await buildFn(init.collate_fn);
+    collate = userCollate ?? (init.auto_collation ? default_collate : default_convert) as (b: unknown) => unknown;
+    const initFn = await buildFn(init.worker_init_fn);
+    if (initFn !== null) await initFn(init.worker_id);
+  } catch (e) {
+    init_exception = wrapException(e, init.worker_id);
+  }
+
+  const fetch = (index: unknown): unknown => {
+    if (init.dataset_kind === "iterable") {
+      if (ended) return STOP;
+      iter ??= (dataset as Iterable<unknown>)[Symbol.iterator]();
+      if (init.auto_collation) {
+        const data: unknown[] = [];
+        for (let k = 0; k < (index as unknown[]).length; k++) {
+          const r = iter.next();
+          if (r.done) {
+            ended = true;
+            break;
+          }
+          data.push(r.value);
+        }
+        if (data.length === 0 || (init.drop_last && data.length < (index as unknown[]).length)) return STOP;
+        return collate!(data);
+      }
+      const r = iter.next();
+      if (r.done) return STOP;
+      return collate!(r.value);
+    }
+    if (init.auto_collation) return collate!((index as number[]).map((i) => getitem(dataset, i)));
+    return collate!(getitem(dataset, index));
+  };
+
+  port.on("message", (m: { type: "fetch"; idx: number; index: unknown } | { type: "resume" } | { type: "stop" }) => {
+    if (m.type === "stop") {
+      port.close();
+      return;
+    }
+    if (m.type === "resume") {
+      iter = null;
+      iteration_end = false;
+      ended = false;
+      port.postMessage({ type: "resumed" });
+      return;
+    }
+    if (iteration_end) return;
+    if (init_exception !== null) {
+      port.postMessage({ type: "error", idx: m.idx, ...init_exception });
+      init_exception = null;
+      return;
+    }
+    try {
+      const data = fetch(m.index);
+      if (data === STOP) {
+        iteration_end = true;
+        port.postMessage({ type: "stop_iteration", idx: m.idx, worker_id: init.worker_id });
+        return;
+      }
+      const transfer: ArrayBuffer[] = [];
+      const encoded = encodeTree(data, transfer);
+      port.postMessage({ type: "data", idx: m.idx, data: encoded }, transfer);
+    } catch (e) {
+      port.postMessage({ type: "error", idx: m.idx, ...wrapException(e, init.worker_id) });
+    }
+  });
+  port.postMessage({ type: "ready" });
+}
+
+const STOP = Symbol("StopIteration");
+
+if (parentPort !== null && (workerData as { __glasstorch_data_worker__?: boolean })?.__glasstorch_data_worker__) void main();
