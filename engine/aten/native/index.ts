@@ -25,3 +25,4 @@ export * from "./normalization/index.js";
 export * from "./vision/index.js";
 export * from "./norms/index.js";
 export * from "./attention/index.js";
+import "./cpu_native/index.js"; // the native CPU backend registers its kernels into the stubs above, when its addon loads
