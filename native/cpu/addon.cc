@@ -8,6 +8,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <unordered_map>
+#include <vector>
 
 #include "Loops.h"
 #include "Reduce.h"
@@ -25,20 +27,47 @@ constexpr size_t kAlignment = 64;  // c10's gAlignment
 int64_t g_external_bytes = 0;       // live external allocations (finalizers run on the JS thread)
 int64_t g_external_count = 0;
 int64_t g_fallback_count = 0;       // allocations that had to be V8-owned (external buffers refused)
+bool g_report_external = true;      // napi_adjust_external_memory on alloc/free (a switch for the benchmark)
 
 struct Block {
   void* raw;
   size_t bytes;
+  bool reported;
 };
+
+// Freed blocks kept for reuse, by exact size, up to kCacheLimit bytes (a training loop allocates the
+// same sizes every step): fresh pages cost a page fault each on first touch, a cached block only a
+// memset. Everything here runs on the JS thread (allocations and GC finalizers).
+constexpr size_t kCacheLimit = size_t(256) << 20;
+size_t g_cached_bytes = 0;
+std::unordered_map<size_t, std::vector<void*>> g_cache;
 
 void finalize_block(napi_env env, void*, void* hint) {
   Block* b = static_cast<Block*>(hint);
   int64_t adjusted;
-  napi_adjust_external_memory(env, -static_cast<int64_t>(b->bytes), &adjusted);
+  if (b->reported) napi_adjust_external_memory(env, -static_cast<int64_t>(b->bytes), &adjusted);
   g_external_bytes -= static_cast<int64_t>(b->bytes);
   --g_external_count;
-  std::free(b->raw);
+  if (g_cached_bytes + b->bytes <= kCacheLimit) {
+    g_cache[b->bytes].push_back(b->raw);
+    g_cached_bytes += b->bytes;
+  } else {
+    std::free(b->raw);
+  }
   delete b;
+}
+
+// A zeroed block of bytes + kAlignment: from the cache, or calloc's (fresh pages are already zero).
+void* take_block(size_t bytes) {
+  auto it = g_cache.find(bytes);
+  if (it != g_cache.end() && !it->second.empty()) {
+    void* raw = it->second.back();
+    it->second.pop_back();
+    g_cached_bytes -= bytes;
+    std::memset(raw, 0, bytes + kAlignment);
+    return raw;
+  }
+  return std::calloc(bytes + kAlignment, 1);
 }
 
 // alloc(nbytes) -> ArrayBuffer. calloc gives zeroed memory (fresh pages for large blocks, so zeroing
@@ -49,16 +78,16 @@ Napi::Value Alloc(const Napi::CallbackInfo& info) {
   const size_t bytes = static_cast<size_t>(info[0].As<Napi::Number>().Int64Value());
   napi_value ab;
   if (bytes > 0) {
-    void* raw = std::calloc(bytes + kAlignment, 1);
+    void* raw = take_block(bytes);
     if (raw == nullptr) {
       Napi::Error::New(env, "DefaultCPUAllocator: not enough memory: you tried to allocate " + std::to_string(bytes) + " bytes.").ThrowAsJavaScriptException();
       return env.Undefined();
     }
     void* aligned = reinterpret_cast<void*>((reinterpret_cast<uintptr_t>(raw) + kAlignment - 1) & ~(uintptr_t)(kAlignment - 1));
-    Block* b = new Block{raw, bytes};
+    Block* b = new Block{raw, bytes, g_report_external};
     if (napi_create_external_arraybuffer(env, aligned, bytes, finalize_block, b, &ab) == napi_ok) {
       int64_t adjusted;
-      napi_adjust_external_memory(env, static_cast<int64_t>(bytes), &adjusted);
+      if (g_report_external) napi_adjust_external_memory(env, static_cast<int64_t>(bytes), &adjusted);
       g_external_bytes += static_cast<int64_t>(bytes);
       ++g_external_count;
       return Napi::Value(env, ab);
@@ -204,8 +233,14 @@ Napi::Value Status(const Napi::CallbackInfo& info) {
   o.Set("external_bytes", static_cast<double>(g_external_bytes));
   o.Set("external_allocations", static_cast<double>(g_external_count));
   o.Set("fallback_allocations", static_cast<double>(g_fallback_count));
+  o.Set("cached_bytes", static_cast<double>(g_cached_bytes));
   o.Set("alignment", static_cast<double>(kAlignment));
   return o;
+}
+
+Napi::Value SetReportExternal(const Napi::CallbackInfo& info) {
+  g_report_external = info[0].As<Napi::Boolean>().Value();
+  return info.Env().Undefined();
 }
 
 // The address of a buffer's first byte (for the alignment test).
@@ -225,6 +260,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   exports.Set("get_num_threads", Napi::Function::New(env, GetNumThreads));
   exports.Set("set_capability", Napi::Function::New(env, SetCapability));
   exports.Set("status", Napi::Function::New(env, Status));
+  exports.Set("set_report_external", Napi::Function::New(env, SetReportExternal));
   exports.Set("address_mod_4096", Napi::Function::New(env, Address));
   return exports;
 }

@@ -5,6 +5,7 @@
 //   GLASSTORCH_NATIVE=0            hide the addon (the TypeScript-only engine, e.g. to test the fallback)
 //   GLASSTORCH_NATIVE_ADDON=path   load the addon from another file (tests point it at a missing one)
 //   GLASSTORCH_REQUIRE_NATIVE=1    a failed load is an error (CI, where a compiler is present)
+//   GLASSTORCH_NATIVE_ALLOCATOR=0  keep V8's ArrayBuffers for CPU storage (the kernels still run natively)
 //   GLASSTORCH_NATIVE_ISA=avx2     cap the kernels' instruction set (PyTorch's ATEN_CPU_CAPABILITY)
 //   GLASSTORCH_CPU_CAPABILITY=ts   run the TypeScript kernels even when the addon is loaded (DispatchStub.ts)
 
@@ -119,7 +120,7 @@ class NativeCPUAllocator implements Allocator {
 }
 
 if (nativeAddon) {
-  SetAllocator("cpu", new NativeCPUAllocator(nativeAddon));
+  if (process.env.GLASSTORCH_NATIVE_ALLOCATOR !== "0") SetAllocator("cpu", new NativeCPUAllocator(nativeAddon));
   set_native_backend({ capability: nativeAddon.status().capability });
 }
 
