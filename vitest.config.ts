@@ -1,9 +1,26 @@
+import { spawnSync } from "node:child_process";
 import { defineConfig } from "vitest/config";
+
+// The native CPU backend (native/, issue #8): where a C++ compiler is present `npm install` builds the
+// addon, and the tests require it (GLASSTORCH_REQUIRE_NATIVE=1: a failed build fails the run instead of
+// silently testing the TypeScript kernels twice). The whole suite then runs with the native kernels
+// wherever they cover an op, and the op families they cover run a second time on the TypeScript
+// reference kernels (GLASSTORCH_CPU_CAPABILITY=ts), so both paths are checked against the PyTorch fixtures.
+const hasCompiler = spawnSync("c++", ["--version"], { stdio: "ignore" }).status === 0;
+const nativeFamilies = ["binary", "unary", "reduce", "ops"].map((f) => `test/aten/native/${f}.test.ts`);
 
 export default defineConfig({
   test: {
-    include: ["test/**/*.test.ts"],
     // The summary reporter prints the closing line CI reads: "vitest: N passed, N failed, N skipped".
     reporters: ["default", "./test/support/summary-reporter.js"],
+    projects: [
+      {
+        extends: true,
+        test: { name: "default", include: ["test/**/*.test.ts"], env: hasCompiler ? { GLASSTORCH_REQUIRE_NATIVE: "1" } : {} },
+      },
+      ...(hasCompiler
+        ? [{ extends: true, test: { name: "ts-kernels", include: nativeFamilies, env: { GLASSTORCH_CPU_CAPABILITY: "ts" } } }]
+        : []),
+    ],
   },
 });

@@ -44,6 +44,8 @@ export * as utils from "./aten/utils_namespace.js";
 export * as testing from "./aten/testing_namespace.js";
 export * as library from "./aten/library_namespace.js";
 export * as _C from "./aten/_C.js";
+export * as backends from "./aten/backends_namespace.js";
+export { set_num_threads, get_num_threads } from "./aten/native/cpu_native/NativeBackend.js";
 export * as linalg from "./aten/linalg_namespace.js";
 export * as special from "./aten/special_namespace.js";
 export * as nn from "./nn/index.js";

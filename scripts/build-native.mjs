@@ -10,5 +10,5 @@ if (!hasCompiler) {
   console.warn("[glasstorch] no C++ compiler found: using the TypeScript kernels only");
   process.exit(0);
 }
-const r = spawnSync("node-gyp", ["rebuild", "--directory=native"], { stdio: "inherit", shell: false });
+const r = spawnSync("node-gyp", ["rebuild", "-j", "max", "--directory=native"], { stdio: "inherit", shell: false });
 if (r.status !== 0) console.warn("[glasstorch] native addon build failed: using the TypeScript kernels only");

@@ -5,6 +5,9 @@ import { tls_local_dispatch_key_set } from "../c10/impl/LocalDispatchKeySet.js";
 import type { DispatchKeySet } from "../c10/DispatchKeySet.js";
 import type { Tensor } from "./core/Tensor.js";
 
+/** Whether the native CPU addon loaded (and why not), its capability, threads and external memory. */
+export { _native_status } from "./native/cpu_native/NativeBackend.js";
+
 /** The registrations of one op ("aten::add.Tensor"): schema, kernels per key, fallbacks. */
 export function _dispatch_dump(name: string): string {
   return Dispatcher.singleton()._dispatch_dump(name);

@@ -3,11 +3,24 @@
 // the implementation for the device: the TypeScript reference kernel, a native C++ kernel when the
 // addon provides one, or a CUDA kernel. PyTorch picks by CPU capability (ATEN_CPU_CAPABILITY);
 // GLASSTORCH_CPU_CAPABILITY=ts|native forces the choice here, so a cell can be run on each and compared.
+//
+// A native kernel covers what it can (some dtypes, some layouts) and returns false for the rest: the
+// stub then runs the TypeScript kernel, and the trace names the kernel that actually ran. Forcing
+// "native" therefore means "the native kernel wherever one takes these arguments", so a whole test
+// suite can run that way; forcing it while the addon is not loaded is an error.
 
 import { RuntimeError } from "../../c10/Errors.js";
 import { isTracing, recorder } from "../../trace/session.js";
 
 export type StubImpl = "ts" | "native" | "cuda";
+
+/** What the native CPU backend reports once loaded: its capability names the native kernels in traces. */
+let nativeBackend: { capability: string } | null = null;
+
+/** Called by the native CPU backend (cpu_native/) when it has loaded, with its capability ("AVX512"). */
+export function set_native_backend(info: { capability: string } | null): void {
+  nativeBackend = info;
+}
 
 /** The forced CPU implementation, from the environment or set_cpu_capability(). */
 let forcedCpu: StubImpl | null = parseCapability(typeof process !== "undefined" ? process.env.GLASSTORCH_CPU_CAPABILITY : undefined);
@@ -27,8 +40,11 @@ export function get_cpu_capability(): "ts" | "native" | null {
   return forcedCpu as "ts" | "native" | null;
 }
 
+/** A native kernel may decline arguments it does not cover by returning false. */
+type Impl<F extends (...args: any[]) => void> = (...args: Parameters<F>) => void | boolean;
+
 export class DispatchStub<F extends (...args: any[]) => void> {
-  private readonly impls = new Map<StubImpl, F>();
+  private readonly impls = new Map<StubImpl, Impl<F>>();
 
   constructor(
     readonly name: string,
@@ -36,8 +52,11 @@ export class DispatchStub<F extends (...args: any[]) => void> {
     readonly pytorchRef: string,
   ) {}
 
-  /** REGISTER_DISPATCH: the addon and the CUDA backend register theirs when they load. */
-  register(impl: StubImpl, fn: F): void {
+  /**
+   * REGISTER_DISPATCH: the addon and the CUDA backend register theirs when they load. A native
+   * kernel returns false for arguments it does not cover (a dtype, a layout): the TypeScript kernel runs.
+   */
+  register(impl: StubImpl, fn: Impl<F>): void {
     this.impls.set(impl, fn);
   }
 
@@ -49,18 +68,30 @@ export class DispatchStub<F extends (...args: any[]) => void> {
   call(deviceType: string, ...args: Parameters<F>): void {
     let impl: StubImpl;
     if (deviceType === "cuda") impl = "cuda";
-    else if (forcedCpu) impl = forcedCpu;
-    else impl = this.impls.has("native") ? "native" : "ts";
+    else if (forcedCpu === "ts") impl = "ts";
+    else {
+      if (forcedCpu === "native" && nativeBackend === null) {
+        throw new RuntimeError(`${this.name}: GLASSTORCH_CPU_CAPABILITY=native, but the native CPU backend is not loaded (see torch._C._native_status())`);
+      }
+      impl = this.impls.has("native") ? "native" : "ts";
+    }
     const fn = this.impls.get(impl);
     if (!fn) {
       throw new RuntimeError(`${this.name}: no ${impl} kernel is registered${forcedCpu ? ` (GLASSTORCH_CPU_CAPABILITY=${forcedCpu})` : ""}`);
     }
-    if (!isTracing()) return fn(...args);
+    if (!isTracing()) {
+      if (fn(...args) === false) this.impls.get("ts")!(...args);
+      return;
+    }
     const t0 = performance.now();
     try {
-      fn(...args);
+      if (fn(...args) === false) {
+        impl = "ts";
+        this.impls.get("ts")!(...args);
+      }
     } finally {
-      recorder.emitKernel({ stub: this.name, impl, capability: impl === "ts" ? "DEFAULT" : impl.toUpperCase(), forced: forcedCpu !== null, dur: (performance.now() - t0) * 1000, pytorchRef: this.pytorchRef });
+      const capability = impl === "native" ? nativeBackend?.capability ?? "NATIVE" : impl === "ts" ? "DEFAULT" : impl.toUpperCase();
+      recorder.emitKernel({ stub: this.name, impl, capability, forced: forcedCpu !== null, dur: (performance.now() - t0) * 1000, pytorchRef: this.pytorchRef });
     }
   }
 }

@@ -10,6 +10,14 @@ import { empty_impl, wrap } from "../core/empty.js";
 import { resize_output } from "./Resize.js";
 import type { StructuredMode } from "./BinaryOps.js";
 import { sum_dim_IntList } from "../../generated/sum.js";
+import { DispatchStub } from "./DispatchStub.js";
+
+/**
+ * sum_stub (aten/src/ATen/native/cpu/SumKernel.cpp): out[o] = the sum of self's elements that reduce
+ * into o. `mask` marks the reduced dims of self; out has the reduced shape (keepdim or not).
+ */
+export const sum_stub = new DispatchStub<(self: Tensor, mask: readonly boolean[], out: Tensor) => void>("sum_stub", "aten/src/ATen/native/cpu/SumKernel.cpp");
+sum_stub.register("ts", (self, mask, out) => reduceSum(self, mask, out));
 
 /** get_dtype_from_self: the result dtype of sum when none is requested. */
 function sumDtype(self: Tensor, requested: dtype | null): dtype {
@@ -39,7 +47,7 @@ export function sum_IntList_out(self: Tensor, dim: readonly number[] | null, kee
   });
   resize_output(out, outSizes);
   if (!out._impl.storage.hasData()) return out;
-  reduceSum(self, mask, out);
+  sum_stub.call(self.device.type, self, mask, out);
   return out;
 }
 

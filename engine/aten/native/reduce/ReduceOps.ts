@@ -13,6 +13,8 @@ import { ScalarType, int64, bool as boolDtype, uint8, isFloatingType, isComplexT
 import { maybe_wrap_dim } from "../../../c10/WrapDimMinimal.js";
 import type { Tensor } from "../../core/Tensor.js";
 import { mean_dim } from "../../../generated/mean.js";
+import { typedView, readNumber, toRaw, offsetOf } from "../../../c10/ElementAccess.js";
+import { sum_stub } from "../ReduceOps.js";
 import {
   dimMask, reducedShape, structuredOutput, hasData, gather, writeAll, roundTo, isNaNValue,
   type StructuredMode, type Value,
@@ -71,7 +73,16 @@ export function mean_out(self: Tensor, dim: readonly number[] | null, keepdim: b
   if (dim === null || dim.length === 0 || sizes.length === 0) count = self.numel();
   else sizes.forEach((s, i) => { if (mask[i]) count *= s; });
   const rdt = result.dtype;
-  // at::sum_out(result, ...) rounds the sum to the result dtype, then div_ divides in that dtype
+  // at::sum_out(result, ...) rounds the sum to the result dtype (sum_stub), then div_ divides in that dtype
+  if (self.dtype === rdt) {
+    sum_stub.call(self.device.type, self, mask, result);
+    const impl = result._impl, view = typedView(impl.storage, rdt) as unknown as number[], n = result.numel();
+    for (let o = 0; o < n; o++) {
+      const off = offsetOf(impl, o);
+      view[off] = toRaw(rdt.scalarType, roundTo(rdt, readNumber(view as any, rdt.scalarType, off) / count)) as number;
+    }
+    return result;
+  }
   writeAll(result, gather(self, mask).map((g) => roundTo(rdt, roundTo(rdt, g.reduce<number>((a, v) => a + asDouble(v), 0)) / count)));
   return result;
 }

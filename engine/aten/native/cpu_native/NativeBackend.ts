@@ -1,0 +1,161 @@
+// The native CPU backend (issue #8): loads the C++ addon that `npm install` builds in
+// native/build/Release (native/binding.gyp), installs its allocator, and reports what it found.
+// Without the addon every kernel runs in TypeScript; the engine says so once, in one warning line.
+//
+//   GLASSTORCH_NATIVE=0            hide the addon (the TypeScript-only engine, e.g. to test the fallback)
+//   GLASSTORCH_NATIVE_ADDON=path   load the addon from another file (tests point it at a missing one)
+//   GLASSTORCH_REQUIRE_NATIVE=1    a failed load is an error (CI, where a compiler is present)
+//   GLASSTORCH_NATIVE_ALLOCATOR=0  keep V8's ArrayBuffers for CPU storage (the kernels still run natively)
+//   GLASSTORCH_NATIVE_ISA=avx2     cap the kernels' instruction set (PyTorch's ATEN_CPU_CAPABILITY)
+//   GLASSTORCH_CPU_CAPABILITY=ts   run the TypeScript kernels even when the addon is loaded (DispatchStub.ts)
+
+import { createRequire } from "node:module";
+import { existsSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { availableParallelism } from "node:os";
+import { RuntimeError } from "../../../c10/Errors.js";
+import { SetAllocator, type Allocator, type DataPtr } from "../../../c10/Allocator.js";
+import { set_native_backend } from "../DispatchStub.js";
+
+/** The addon's exports (native/cpu/addon.cc). */
+export interface NativeAddon {
+  alloc(nbytes: number): ArrayBuffer;
+  binary(op: number, dtype: number, meta: Float64Array, out: ArrayBufferView, a: ArrayBufferView, b: ArrayBufferView, alpha: number): boolean;
+  unary(op: number, dtype: number, meta: Float64Array, out: ArrayBufferView, a: ArrayBufferView): boolean;
+  sum(dtype: number, meta: Float64Array, input: ArrayBufferView, out: ArrayBufferView): boolean;
+  set_num_threads(n: number): void;
+  get_num_threads(): number;
+  set_capability(name: string): boolean;
+  status(): NativeAddonStatus;
+  address_mod_4096(buffer: ArrayBuffer): number;
+}
+
+export interface NativeAddonStatus {
+  capability: string;
+  best_capability: string;
+  cpu_features: Record<string, boolean>;
+  num_threads: number;
+  default_num_threads: number;
+  grain_size: number;
+  external_bytes: number;
+  external_allocations: number;
+  fallback_allocations: number;
+  alignment: number;
+}
+
+/** torch._C._native_status(): whether the addon loaded, and if not, why. */
+export interface NativeStatus {
+  loaded: boolean;
+  /** The addon file, when found. */
+  path: string | null;
+  /** Why the TypeScript kernels run alone (absent, disabled, failed to load); null when loaded. */
+  reason: string | null;
+  /** The addon's own report (capability, threads, external memory) when loaded. */
+  addon: NativeAddonStatus | null;
+}
+
+const ADDON_FILE = join("native", "build", "Release", "glasstorch_cpu.node");
+
+/** The package root: the nearest folder above this module with native/ (engine/ from source, dist/engine/ built). */
+function findAddon(): string | null {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i < 8; i++) {
+    const candidate = join(dir, ADDON_FILE);
+    if (existsSync(candidate)) return candidate;
+    const up = dirname(dir);
+    if (up === dir) break;
+    dir = up;
+  }
+  return null;
+}
+
+function load(): { addon: NativeAddon | null; status: NativeStatus } {
+  const env = typeof process !== "undefined" ? process.env : {};
+  if (env.GLASSTORCH_NATIVE === "0") {
+    return { addon: null, status: { loaded: false, path: null, reason: "disabled by GLASSTORCH_NATIVE=0", addon: null } };
+  }
+  const path = env.GLASSTORCH_NATIVE_ADDON ? (existsSync(env.GLASSTORCH_NATIVE_ADDON) ? env.GLASSTORCH_NATIVE_ADDON : null) : findAddon();
+  let reason: string;
+  if (path === null) {
+    reason = env.GLASSTORCH_NATIVE_ADDON
+      ? `the native addon is not built (${env.GLASSTORCH_NATIVE_ADDON} not found)`
+      : `the native addon is not built (${ADDON_FILE} not found: npm install builds it where a C++ compiler is present)`;
+  } else {
+    try {
+      const addon = createRequire(import.meta.url)(path) as NativeAddon;
+      return { addon, status: { loaded: true, path, reason: null, addon: null } };
+    } catch (e) {
+      reason = `the native addon failed to load: ${(e as Error).message.split("\n")[0]}`;
+    }
+  }
+  if (env.GLASSTORCH_REQUIRE_NATIVE === "1") throw new RuntimeError(`GLASSTORCH_REQUIRE_NATIVE=1: ${reason}`);
+  // said once per process: the engine works, more slowly
+  console.warn(`[glasstorch] ${reason}; using the TypeScript CPU kernels`);
+  return { addon: null, status: { loaded: false, path, reason, addon: null } };
+}
+
+const loaded = load();
+
+/** The loaded addon, or null: the kernels' registration (NativeKernels.ts) checks this. */
+export const nativeAddon: NativeAddon | null = loaded.addon;
+
+/**
+ * The CPU allocator on native memory (c10's DefaultCPUAllocator): 64-byte aligned, zeroed, owned by
+ * the addon and freed by the ArrayBuffer's finalizer, with V8 told of its size
+ * (napi_adjust_external_memory) so garbage collection sees it. Small blocks stay V8 ArrayBuffers:
+ * for them an external buffer costs more than it saves (see bench/native_alloc.mjs).
+ */
+const SMALL_ALLOCATION = 4096;
+let nextAddress = 0x7f0000000000 / 1024;
+
+class NativeCPUAllocator implements Allocator {
+  constructor(private readonly addon: NativeAddon) {}
+  allocate(nbytes: number): DataPtr {
+    const address = nextAddress;
+    nextAddress += Math.ceil(Math.max(nbytes, 1) / 64) * 64;
+    const buffer = nbytes < SMALL_ALLOCATION ? new ArrayBuffer(nbytes) : this.addon.alloc(nbytes);
+    return { buffer, address, zeroed: true };
+  }
+}
+
+if (nativeAddon) {
+  if (process.env.GLASSTORCH_NATIVE_ALLOCATOR !== "0") SetAllocator("cpu", new NativeCPUAllocator(nativeAddon));
+  set_native_backend({ capability: nativeAddon.status().capability });
+}
+
+export function _native_status(): NativeStatus {
+  return { ...loaded.status, addon: nativeAddon ? nativeAddon.status() : null };
+}
+
+// ---- torch.set_num_threads / get_num_threads (torch/csrc/Module.cpp THPModule_setNumThreads) ----
+
+let numThreads = typeof availableParallelism === "function" ? availableParallelism() : 1;
+
+export function set_num_threads(n: number): void {
+  if (typeof n !== "number" || !Number.isInteger(n)) throw new RuntimeError(`set_num_threads expects an int, but got ${typeof n === "number" ? "float" : typeof n}`);
+  if (n <= 0) throw new RuntimeError("set_num_threads expects a positive integer");
+  numThreads = n;
+  nativeAddon?.set_num_threads(n);
+}
+
+/** The intra-op thread count (the native kernels' pool; the TypeScript kernels always run on one thread). */
+export function get_num_threads(): number {
+  return nativeAddon ? nativeAddon.get_num_threads() : numThreads;
+}
+
+/**
+ * torch.backends.cpu.get_cpu_capability() (PyTorch 2.x): "AVX512", "AVX2" or "DEFAULT" — the
+ * instruction set of the kernels that run; "DEFAULT" when they are the TypeScript ones.
+ */
+export function get_cpu_capability(): string {
+  return nativeAddon ? nativeAddon.status().capability : "DEFAULT";
+}
+
+/** Selects a lower instruction-set unit (tests compare them); false if the CPU cannot run it. */
+export function _set_native_isa(name: "DEFAULT" | "AVX2" | "AVX512"): boolean {
+  if (!nativeAddon) return false;
+  const ok = nativeAddon.set_capability(name);
+  if (ok) set_native_backend({ capability: nativeAddon.status().capability });
+  return ok;
+}

@@ -1,0 +1,33 @@
+# The native CPU backend (issue #8). Built by `npm install` (scripts/build-native.mjs runs node-gyp).
+# Portable: the addon's own code is compiled for the x86-64 baseline; the AVX2 and AVX-512 kernel
+# units are separate static libraries with their own flags, and cpu_features.cc picks one at run time
+# (__builtin_cpu_supports), as PyTorch's DispatchStub picks DEFAULT/AVX2/AVX512. Never -march=native.
+{
+  "variables": {
+    "gt_common_cflags": ["-std=c++17", "-O3", "-fPIC", "-fno-math-errno", "-ffp-contract=off", "-Wall", "-Wno-unused-function"],
+  },
+  "targets": [
+    {
+      "target_name": "gt_kernels_avx2",
+      "type": "static_library",
+      "sources": ["cpu/kernels_avx2.cc"],
+      "cflags_cc": ["<@(gt_common_cflags)", "-mavx2", "-mfma"],
+      "cflags_cc!": ["-fno-exceptions"],
+    },
+    {
+      "target_name": "gt_kernels_avx512",
+      "type": "static_library",
+      "sources": ["cpu/kernels_avx512.cc"],
+      "cflags_cc": ["<@(gt_common_cflags)", "-mavx2", "-mfma", "-mavx512f", "-mavx512dq", "-mavx512vl", "-mavx512bw", "-mprefer-vector-width=512"],
+    },
+    {
+      "target_name": "glasstorch_cpu",
+      "sources": ["cpu/addon.cc", "cpu/ThreadPool.cc", "cpu/cpu_features.cc", "cpu/kernels_default.cc", "cpu/Loops.cc", "cpu/Reduce.cc"],
+      "dependencies": ["gt_kernels_avx2", "gt_kernels_avx512"],
+      "include_dirs": ["<!(node -p \"require('node-addon-api').include_dir\")"],
+      "defines": ["NAPI_VERSION=8", "NAPI_DISABLE_CPP_EXCEPTIONS", "NODE_ADDON_API_DISABLE_CPP_EXCEPTIONS"],
+      "cflags_cc": ["<@(gt_common_cflags)"],
+      "libraries": ["-lpthread"],
+    },
+  ],
+}

@@ -1,0 +1,270 @@
+// The native CPU backend's N-API surface (node-addon-api). The TypeScript side
+// (engine/aten/native/cpu_native/) loads this, installs `alloc` as the CPU allocator and registers
+// the kernels into the DispatchStubs. Kernels read and write the tensors' ArrayBuffers in place
+// (zero-copy): every call passes the storages' typed arrays plus a Float64Array of sizes, element
+// strides and offsets (the TensorIterator's view of the operands).
+#include <napi.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "Loops.h"
+#include "Reduce.h"
+#include "ThreadPool.h"
+#include "cpu_features.h"
+#include "kernels.h"
+
+using namespace glasstorch;
+
+namespace {
+
+// ---- the allocator: 64-byte aligned, zeroed, owned by native code, reported to V8 ----
+
+constexpr size_t kAlignment = 64;  // c10's gAlignment
+int64_t g_external_bytes = 0;       // live external allocations (finalizers run on the JS thread)
+int64_t g_external_count = 0;
+int64_t g_fallback_count = 0;       // allocations that had to be V8-owned (external buffers refused)
+bool g_report_external = true;      // napi_adjust_external_memory on alloc/free (a switch for the benchmark)
+
+struct Block {
+  void* raw;
+  size_t bytes;
+  bool reported;
+};
+
+// Freed blocks kept for reuse, by exact size, up to kCacheLimit bytes (a training loop allocates the
+// same sizes every step): fresh pages cost a page fault each on first touch, a cached block only a
+// memset. Everything here runs on the JS thread (allocations and GC finalizers).
+constexpr size_t kCacheLimit = size_t(256) << 20;
+size_t g_cached_bytes = 0;
+std::unordered_map<size_t, std::vector<void*>> g_cache;
+
+void finalize_block(napi_env env, void*, void* hint) {
+  Block* b = static_cast<Block*>(hint);
+  int64_t adjusted;
+  if (b->reported) napi_adjust_external_memory(env, -static_cast<int64_t>(b->bytes), &adjusted);
+  g_external_bytes -= static_cast<int64_t>(b->bytes);
+  --g_external_count;
+  if (g_cached_bytes + b->bytes <= kCacheLimit) {
+    g_cache[b->bytes].push_back(b->raw);
+    g_cached_bytes += b->bytes;
+  } else {
+    std::free(b->raw);
+  }
+  delete b;
+}
+
+// A zeroed block of bytes + kAlignment: from the cache, or calloc's (fresh pages are already zero).
+void* take_block(size_t bytes) {
+  auto it = g_cache.find(bytes);
+  if (it != g_cache.end() && !it->second.empty()) {
+    void* raw = it->second.back();
+    it->second.pop_back();
+    g_cached_bytes -= bytes;
+    std::memset(raw, 0, bytes + kAlignment);
+    return raw;
+  }
+  return std::calloc(bytes + kAlignment, 1);
+}
+
+// alloc(nbytes) -> ArrayBuffer. calloc gives zeroed memory (fresh pages for large blocks, so zeroing
+// costs nothing up front); the pointer is rounded up to 64 bytes. Where the runtime refuses external
+// buffers (Electron's V8 sandbox: napi_no_external_buffers_allowed) the bytes go into a V8-owned buffer.
+Napi::Value Alloc(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  const size_t bytes = static_cast<size_t>(info[0].As<Napi::Number>().Int64Value());
+  napi_value ab;
+  if (bytes > 0) {
+    void* raw = take_block(bytes);
+    if (raw == nullptr) {
+      Napi::Error::New(env, "DefaultCPUAllocator: not enough memory: you tried to allocate " + std::to_string(bytes) + " bytes.").ThrowAsJavaScriptException();
+      return env.Undefined();
+    }
+    void* aligned = reinterpret_cast<void*>((reinterpret_cast<uintptr_t>(raw) + kAlignment - 1) & ~(uintptr_t)(kAlignment - 1));
+    Block* b = new Block{raw, bytes, g_report_external};
+    if (napi_create_external_arraybuffer(env, aligned, bytes, finalize_block, b, &ab) == napi_ok) {
+      int64_t adjusted;
+      if (g_report_external) napi_adjust_external_memory(env, static_cast<int64_t>(bytes), &adjusted);
+      g_external_bytes += static_cast<int64_t>(bytes);
+      ++g_external_count;
+      return Napi::Value(env, ab);
+    }
+    delete b;
+    std::free(raw);
+    ++g_fallback_count;
+  }
+  void* data;
+  napi_create_arraybuffer(env, bytes, &data, &ab);
+  return Napi::Value(env, ab);
+}
+
+// ---- argument helpers ----
+
+// The typed array's first element (null for an empty one); false when v is not a typed array.
+bool data_of(napi_env env, napi_value v, char** out) {
+  napi_typedarray_type type;
+  size_t length, byte_offset;
+  void* data = nullptr;
+  napi_value ab;
+  if (napi_get_typedarray_info(env, v, &type, &length, &data, &ab, &byte_offset) != napi_ok) return false;
+  *out = static_cast<char*>(data);
+  return true;
+}
+
+int itemsize_of(int dtype) {
+  switch (dtype) {
+    case kDouble: case kLong: return 8;
+    case kFloat: case kInt: return 4;
+    case kShort: case kHalf: return 2;
+    default: return 1;
+  }
+}
+
+bool check(Napi::Env env, bool ok, const char* what) {
+  if (!ok) Napi::TypeError::New(env, std::string("glasstorch native: ") + what).ThrowAsJavaScriptException();
+  return ok;
+}
+
+// meta: [ndim, shape..., then per operand: offset, strides...]
+struct Meta {
+  int ndim;
+  int64_t shape[kMaxDims];
+};
+
+bool read_meta(Napi::Env env, napi_value v, int nops, Meta& m, Operand* ops, napi_value* arrays) {
+  char* raw = nullptr;
+  if (!check(env, data_of(env, v, &raw) && raw != nullptr, "meta must be a Float64Array")) return false;
+  const double* p = reinterpret_cast<const double*>(raw);
+  m.ndim = static_cast<int>(p[0]);
+  if (!check(env, m.ndim >= 0 && m.ndim <= kMaxDims, "too many dims")) return false;
+  for (int d = 0; d < m.ndim; ++d) m.shape[d] = static_cast<int64_t>(p[1 + d]);
+  const double* q = p + 1 + m.ndim;
+  for (int k = 0; k < nops; ++k) {
+    if (!check(env, data_of(env, arrays[k], &ops[k].data), "operands must be typed arrays")) return false;
+    ops[k].offset = static_cast<int64_t>(*q++);
+    for (int d = 0; d < m.ndim; ++d) ops[k].strides[d] = static_cast<int64_t>(*q++);
+  }
+  return true;
+}
+
+// binary(op, dtype, meta, out, a, b, alpha): false when this op/dtype has no native kernel
+Napi::Value Binary(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  const int op = info[0].As<Napi::Number>().Int32Value();
+  const int dtype = info[1].As<Napi::Number>().Int32Value();
+  if (op < 0 || op >= kNumBinaryOps || dtype < 0 || dtype >= kNumDTypes) return Napi::Boolean::New(env, false);
+  BinaryLoop loop = kernels().binary[op][dtype];
+  if (loop == nullptr) return Napi::Boolean::New(env, false);
+  Meta m;
+  Operand ops[3];
+  napi_value arrays[3] = {info[3], info[4], info[5]};
+  if (!read_meta(env, info[2], 3, m, ops, arrays)) return env.Undefined();
+  pointwise_binary(loop, m.ndim, m.shape, ops, itemsize_of(dtype), info[6].As<Napi::Number>().DoubleValue());
+  return Napi::Boolean::New(env, true);
+}
+
+// unary(op, dtype, meta, out, a)
+Napi::Value Unary(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  const int op = info[0].As<Napi::Number>().Int32Value();
+  const int dtype = info[1].As<Napi::Number>().Int32Value();
+  if (op < 0 || op >= kNumUnaryOps || dtype < 0 || dtype >= kNumDTypes) return Napi::Boolean::New(env, false);
+  UnaryLoop loop = kernels().unary[op][dtype];
+  if (loop == nullptr) return Napi::Boolean::New(env, false);
+  Meta m;
+  Operand ops[2];
+  napi_value arrays[2] = {info[3], info[4]};
+  if (!read_meta(env, info[2], 2, m, ops, arrays)) return env.Undefined();
+  pointwise_unary(loop, m.ndim, m.shape, ops, itemsize_of(dtype));
+  return Napi::Boolean::New(env, true);
+}
+
+// sum(dtype, meta, in, out): meta = [ndim, shape..., inOffset, inStrides..., outOffset, outStrides..., reduce flags...]
+Napi::Value Sum(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  const int dtype = info[0].As<Napi::Number>().Int32Value();
+  if (dtype != kFloat && dtype != kDouble) return Napi::Boolean::New(env, false);
+  Meta m;
+  Operand ops[2];
+  napi_value arrays[2] = {info[2], info[3]};
+  if (!read_meta(env, info[1], 2, m, ops, arrays)) return env.Undefined();
+  char* raw = nullptr;
+  data_of(env, info[1], &raw);
+  const double* flags = reinterpret_cast<const double*>(raw) + 1 + m.ndim + 2 * (1 + m.ndim);
+  bool reduce[kMaxDims];
+  for (int d = 0; d < m.ndim; ++d) reduce[d] = flags[d] != 0;
+  sum_dims(dtype, m.ndim, m.shape, ops[0].data, ops[0].offset, ops[0].strides, reduce, ops[1].data, ops[1].offset, ops[1].strides);
+  return Napi::Boolean::New(env, true);
+}
+
+// ---- settings and status ----
+
+Napi::Value SetNumThreads(const Napi::CallbackInfo& info) {
+  set_num_threads(info[0].As<Napi::Number>().Int32Value());
+  return info.Env().Undefined();
+}
+
+Napi::Value GetNumThreads(const Napi::CallbackInfo& info) { return Napi::Number::New(info.Env(), get_num_threads()); }
+
+Napi::Value SetCapability(const Napi::CallbackInfo& info) {
+  return Napi::Boolean::New(info.Env(), set_capability(info[0].As<Napi::String>().Utf8Value()));
+}
+
+Napi::Value Status(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  Napi::Object o = Napi::Object::New(env);
+  o.Set("capability", kernels().name);
+  o.Set("best_capability", best_capability());
+  const CpuFeatures f = detect_cpu_features();
+  Napi::Object cpu = Napi::Object::New(env);
+  cpu.Set("avx2", f.avx2);
+  cpu.Set("fma", f.fma);
+  cpu.Set("avx512f", f.avx512f);
+  cpu.Set("avx512dq", f.avx512dq);
+  cpu.Set("avx512vl", f.avx512vl);
+  cpu.Set("avx512bw", f.avx512bw);
+  o.Set("cpu_features", cpu);
+  o.Set("num_threads", get_num_threads());
+  o.Set("default_num_threads", default_num_threads());
+  o.Set("grain_size", static_cast<double>(GRAIN_SIZE));
+  o.Set("external_bytes", static_cast<double>(g_external_bytes));
+  o.Set("external_allocations", static_cast<double>(g_external_count));
+  o.Set("fallback_allocations", static_cast<double>(g_fallback_count));
+  o.Set("cached_bytes", static_cast<double>(g_cached_bytes));
+  o.Set("alignment", static_cast<double>(kAlignment));
+  return o;
+}
+
+Napi::Value SetReportExternal(const Napi::CallbackInfo& info) {
+  g_report_external = info[0].As<Napi::Boolean>().Value();
+  return info.Env().Undefined();
+}
+
+// The address of a buffer's first byte (for the alignment test).
+Napi::Value Address(const Napi::CallbackInfo& info) {
+  void* data;
+  size_t len;
+  napi_get_arraybuffer_info(info.Env(), info[0], &data, &len);
+  return Napi::Number::New(info.Env(), static_cast<double>(reinterpret_cast<uintptr_t>(data) % 4096));
+}
+
+Napi::Object Init(Napi::Env env, Napi::Object exports) {
+  exports.Set("alloc", Napi::Function::New(env, Alloc));
+  exports.Set("binary", Napi::Function::New(env, Binary));
+  exports.Set("unary", Napi::Function::New(env, Unary));
+  exports.Set("sum", Napi::Function::New(env, Sum));
+  exports.Set("set_num_threads", Napi::Function::New(env, SetNumThreads));
+  exports.Set("get_num_threads", Napi::Function::New(env, GetNumThreads));
+  exports.Set("set_capability", Napi::Function::New(env, SetCapability));
+  exports.Set("status", Napi::Function::New(env, Status));
+  exports.Set("set_report_external", Napi::Function::New(env, SetReportExternal));
+  exports.Set("address_mod_4096", Napi::Function::New(env, Address));
+  return exports;
+}
+
+}  // namespace
+
+NODE_API_MODULE(glasstorch_cpu, Init)
