@@ -25,3 +25,4 @@ export * from "./normalization/index.js";
 export * from "./vision/index.js";
 export * from "./norms/index.js";
 export * from "./attention/index.js";
+export * from "./rnn/index.js";
