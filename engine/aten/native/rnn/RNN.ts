@@ -201,7 +201,7 @@ export function lstm_cell(input: Tensor, hx: readonly Tensor[], w_ih: Tensor, w_
   check_rnn_cell_forward_input(input, w_ih.size(1));
   const hidden_size = w_hh.size(1);
   check_rnn_cell_forward_hidden(input, hx[0], hidden_size, 0);
-  check_rnn_cell_forward_hidden(input, hx[1], hidden_size, 1);
+  check_rnn_cell_forward_hidden(input, hx[1], hidden_size, 0); // label 0 for cx too, as 1.13 has it
   return LSTMCell(input, [hx[0], hx[1]], cellParams(w_ih, w_hh, b_ih, b_hh), false);
 }
 
