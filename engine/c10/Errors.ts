@@ -43,6 +43,24 @@ export class TypeError_ extends TypeError {
   }
 }
 
+/** Python's KeyError (the message is the key's text, as str(KeyError(text)) shows it). */
+export class KeyError extends Error {
+  op?: string;
+  constructor(message: string, opts?: TorchErrorOptions) {
+    super(message);
+    init(this, "KeyError", opts);
+  }
+}
+
+/** Python's AttributeError. */
+export class AttributeError extends Error {
+  op?: string;
+  constructor(message: string, opts?: TorchErrorOptions) {
+    super(message);
+    init(this, "AttributeError", opts);
+  }
+}
+
 export class NotImplementedError extends Error {
   op?: string;
   constructor(message: string, opts?: TorchErrorOptions) {

@@ -7,7 +7,7 @@ import * as G from "../../generated/index.js";
 import { ValueError } from "../../c10/Errors.js";
 import { maybe_wrap_dim } from "../../c10/WrapDimMinimal.js";
 import type { Tensor } from "../../aten/core/Tensor.js";
-import { bindArgs } from "./_params.js";
+import { bindArgs } from "../_bind.js";
 
 const CUDNN_ENABLED = true;
 const sizeStr = (s: readonly number[]) => `torch.Size([${s.join(", ")}])`;

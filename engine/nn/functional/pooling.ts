@@ -7,7 +7,8 @@
 import * as G from "../../generated/index.js";
 import * as nn from "../../generated/torch_nn_functions.js";
 import type { Tensor } from "../../aten/core/Tensor.js";
-import { bindArgs, _list_with_default, type Params } from "./_params.js";
+import { bindArgs, type Params } from "../_bind.js";
+import { _list_with_default } from "./_params.js";
 import { isOptionsObject } from "../../aten/core/TensorOptions.js";
 
 const MAX_POOL: Params = [["input"], ["kernel_size"], ["stride", null], ["padding", 0], ["dilation", 1], ["ceil_mode", false], ["return_indices", false]];

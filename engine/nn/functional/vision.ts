@@ -11,7 +11,7 @@ import * as G from "../../generated/index.js";
 import * as nn from "../../generated/torch_nn_functions.js";
 import { NotImplementedError, ValueError } from "../../c10/Errors.js";
 import type { Tensor } from "../../aten/core/Tensor.js";
-import { bindArgs } from "./_params.js";
+import { bindArgs } from "../_bind.js";
 import { adaptive_avg_pool2d } from "./pooling.js";
 
 const pyList = (v: unknown): string => (Array.isArray(v) ? `[${v.join(", ")}]` : String(v));
