@@ -13,6 +13,8 @@ import { softmax } from "./activation.js";
 import { dropout } from "./dropout.js";
 
 const A = (t: Tensor) => t as any;
+/** Tensor.contiguous() as C++ has it: the tensor itself, with no op dispatched, when already contiguous. */
+const contiguous = (t: Tensor): Tensor => (t.is_contiguous() ? t : (A(t).contiguous() as Tensor));
 const torchSize = (s: readonly number[]) => `torch.Size([${s.join(", ")}])`;
 const pyTuple = (s: readonly number[]) => (s.length === 1 ? `(${s[0]},)` : `(${s.join(", ")})`);
 const same = (a: readonly number[], b: readonly number[]) => a.length === b.length && a.every((x, i) => x === b[i]);
@@ -55,8 +57,8 @@ export function _in_projection_packed(q: Tensor, k: Tensor, v: Tensor, w: Tensor
   const E = q.size(-1);
   if (k === v) {
     if (q === k) return A(linear(q, w, b)).chunk(3, -1);
-    const [w_q, w_kv] = A(w).split([E, E * 2]) as Tensor[];
-    const [b_q, b_kv] = b === null ? [null, null] : (A(b).split([E, E * 2]) as Tensor[]);
+    const [w_q, w_kv] = A(w).split_with_sizes([E, E * 2]) as Tensor[];
+    const [b_q, b_kv] = b === null ? [null, null] : (A(b).split_with_sizes([E, E * 2]) as Tensor[]);
     return [linear(q, w_q, b_q), ...A(linear(k, w_kv, b_kv)).chunk(2, -1)];
   }
   const [w_q, w_k, w_v] = A(w).chunk(3) as Tensor[];
@@ -178,14 +180,14 @@ export function multi_head_attention_forward(...args: unknown[]): [Tensor, Tenso
   }
 
   // heads into the batch dim, batch first
-  q = A(A(A(q).contiguous()).view(tgt_len, bsz * num_heads, head_dim)).transpose(0, 1);
-  if (static_k === null) k = A(A(A(k).contiguous()).view(k.shape[0], bsz * num_heads, head_dim)).transpose(0, 1);
+  q = A(A(contiguous(q)).view(tgt_len, bsz * num_heads, head_dim)).transpose(0, 1);
+  if (static_k === null) k = A(A(contiguous(k)).view(k.shape[0], bsz * num_heads, head_dim)).transpose(0, 1);
   else {
     check(static_k.size(0) === bsz * num_heads, `expecting static_k.size(0) of ${bsz * num_heads}, but got ${static_k.size(0)}`);
     check(static_k.size(2) === head_dim, `expecting static_k.size(2) of ${head_dim}, but got ${static_k.size(2)}`);
     k = static_k;
   }
-  if (static_v === null) v = A(A(A(v).contiguous()).view(v.shape[0], bsz * num_heads, head_dim)).transpose(0, 1);
+  if (static_v === null) v = A(A(contiguous(v)).view(v.shape[0], bsz * num_heads, head_dim)).transpose(0, 1);
   else {
     check(static_v.size(0) === bsz * num_heads, `expecting static_v.size(0) of ${bsz * num_heads}, but got ${static_v.size(0)}`);
     check(static_v.size(2) === head_dim, `expecting static_v.size(2) of ${head_dim}, but got ${static_v.size(2)}`);
@@ -226,7 +228,7 @@ export function multi_head_attention_forward(...args: unknown[]): [Tensor, Tenso
   attn_output_weights = softmax(attn_output_weights, { dim: -1 }) as Tensor;
   if (dropout_p > 0.0) attn_output_weights = dropout(attn_output_weights, { p: dropout_p });
   let attn_output = T.bmm(attn_output_weights, v) as Tensor;
-  attn_output = A(A(A(attn_output).transpose(0, 1)).contiguous()).view(tgt_len * bsz, embed_dim);
+  attn_output = A(contiguous(A(attn_output).transpose(0, 1))).view(tgt_len * bsz, embed_dim);
   attn_output = linear(attn_output, out_proj_weight, out_proj_bias);
   attn_output = A(attn_output).view(tgt_len, bsz, attn_output.size(1));
   if (need_weights) {

@@ -156,8 +156,8 @@ function simpleRnn(cell: Cell<Tensor>) {
     const input = batch_first ? (transpose_int.call(_input, 0, 1) as Tensor) : _input;
     const params = gather_params(_params, has_biases);
     const r = _rnn_impl(cell, input, params, unbind_int.call(hx, 0) as Tensor[], num_layers, dropout_p, train, bidirectional);
-    const output = batch_first ? (transpose_int.call(r.output, 0, 1) as Tensor) : r.output;
-    return [output, stack_default.call(r.final, 0) as Tensor];
+    const hy = stack_default.call(r.final, 0) as Tensor; // _rnn_impl_with_concat stacks before the caller transposes
+    return [batch_first ? (transpose_int.call(r.output, 0, 1) as Tensor) : r.output, hy];
   };
 }
 
@@ -177,8 +177,9 @@ export function lstm(
   const cx_list = unbind_int.call(hx[1], 0) as Tensor[];
   const hiddens: LSTMHidden[] = hx_list.map((h, i) => [h, cx_list[i]]);
   const r = _rnn_impl(LSTMCell, input, params, hiddens, num_layers, dropout_p, train, bidirectional);
-  const output = batch_first ? (transpose_int.call(r.output, 0, 1) as Tensor) : r.output;
-  return [output, stack_default.call(r.final.map((h) => h[0]), 0) as Tensor, stack_default.call(r.final.map((h) => h[1]), 0) as Tensor];
+  const hy = stack_default.call(r.final.map((h) => h[0]), 0) as Tensor;
+  const cy = stack_default.call(r.final.map((h) => h[1]), 0) as Tensor;
+  return [batch_first ? (transpose_int.call(r.output, 0, 1) as Tensor) : r.output, hy, cy];
 }
 
 function check_rnn_cell_forward_input(input: Tensor, input_size: number): void {
