@@ -62,6 +62,23 @@ describe("aten RNN ops vs PyTorch 1.13", () => {
     });
   }
 
+  it("on device meta: the sizes, strides and dtype of the CPU results", () => {
+    const meta = (...s: number[]) => torch.empty(s, { device: "meta" });
+    const cpu = (...s: number[]) => torch.zeros(...s);
+    const run = (mk: (...s: number[]) => any) => {
+      const w = (inp: number) => [mk(16, inp), mk(16, 4), mk(16), mk(16)];
+      // 2 layers, bidirectional, batch_first: layer 1 reads both directions (8 features)
+      const lstm = T.lstm(mk(2, 5, 3), [mk(4, 2, 4), mk(4, 2, 4)], [...w(3), ...w(3), ...w(8), ...w(8)], true, 2, 0, false, true, true);
+      const gru = T.gru(mk(5, 2, 3), mk(1, 5, 4), [mk(12, 3), mk(12, 4), mk(12), mk(12)], true, 1, 0, false, false, true);
+      const cell = T.rnn_tanh_cell(mk(2, 3), mk(2, 4), mk(4, 3), mk(4, 4));
+      return [...lstm, ...gru, cell].map((t: any) => ({ device: t.device.type, shape: t.shape, stride: t.stride(), dtype: t.dtype }));
+    };
+    const m = run(meta);
+    const c = run(cpu);
+    expect(m.map((r) => r.device)).toEqual(m.map(() => "meta"));
+    expect(m.map(({ shape, stride, dtype }) => ({ shape, stride, dtype }))).toEqual(c.map(({ shape, stride, dtype }) => ({ shape, stride, dtype })));
+  });
+
   it("lstm expects two hidden states", () => {
     const x = torch.zeros(2, 1, 3);
     expect(() => T.lstm(x, [torch.zeros(1, 1, 4)], [], true, 1, 0, false, false, false)).toThrow("lstm expects two hidden states");
