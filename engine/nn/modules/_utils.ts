@@ -16,13 +16,22 @@ export function pyFloat(x: number): string {
   return s.includes(".") ? s : s + ".0";
 }
 
-/** repr of a Python value as extra_repr's format() shows it: bools True/False, None, tuples (a, b). */
+/**
+ * repr of a Python value as extra_repr's format() shows it: bools True/False, None, and a JavaScript array as
+ * a Python list ([2, 3]) — what the user passed is shown as given; sizes PyTorch normalises to tuples
+ * (_pair, tuple(normalized_shape)) print through pyTuple.
+ */
 export function pyRepr(v: unknown): string {
   if (v === null || v === undefined) return "None";
   if (typeof v === "boolean") return v ? "True" : "False";
   if (typeof v === "string") return `'${v}'`;
-  if (Array.isArray(v)) return v.length === 1 ? `(${pyRepr(v[0])},)` : `(${v.map(pyRepr).join(", ")})`;
+  if (Array.isArray(v)) return `[${v.map(pyRepr).join(", ")}]`;
   return String(v);
+}
+
+/** repr of a tuple: (3,) or (3, 3). */
+export function pyTuple(v: readonly unknown[]): string {
+  return v.length === 1 ? `(${pyRepr(v[0])},)` : `(${v.map(pyRepr).join(", ")})`;
 }
 
 /** str(v) in format(): strings bare, the rest as pyRepr. */

@@ -15,7 +15,7 @@
 
 import { Tensor } from "../../aten/core/Tensor.js";
 import { AttributeError, KeyError, RuntimeError, TypeError_, ValueError } from "../../c10/Errors.js";
-import type { dtype } from "../../c10/ScalarType.js";
+import { bfloat16, float16, float32, float64, type dtype } from "../../c10/ScalarType.js";
 import { AutoGradMode, GradMode } from "../../c10/GradMode.js";
 import { RemovableHandle } from "../../autograd/function.js";
 import { Function as AutogradFunction, type FunctionCtx } from "../../autograd/custom_function.js";
@@ -259,7 +259,7 @@ export class Module {
     const params = this._parameters;
     if (value instanceof Parameter) {
       if (params === undefined) throw new AttributeError("cannot assign parameters before Module.__init__() call");
-      this._dropOwn(name);
+      this._forget(name);
       removeFrom(this._buffers, this._modules, this._non_persistent_buffers_set);
       this.register_parameter(name, value);
     } else if (params !== undefined && name in params) {
@@ -270,7 +270,7 @@ export class Module {
     } else if (value instanceof Module) {
       const modules = this._modules;
       if (modules === undefined) throw new AttributeError("cannot assign module before Module.__init__() call");
-      this._dropOwn(name);
+      this._forget(name);
       removeFrom(this._parameters, this._buffers, this._non_persistent_buffers_set);
       modules[name] = value;
       this._defineAttr(name);
@@ -304,25 +304,24 @@ export class Module {
     Reflect.deleteProperty(target, name);
   }
 
-  private _target(): any {
+  _target(): any {
     // the proxied function itself: Reflect on the proxy would re-enter the traps
     return targetOf.get(this) ?? this;
   }
 
-  private _dropOwn(name: string): void {
-    const t = this._target();
-    const d = Object.getOwnPropertyDescriptor(t, name);
-    if (d && "value" in d) Reflect.deleteProperty(t, name);
+  /** remove_from(self.__dict__, ...): the plain attribute or the accessor of another registry goes. */
+  _forget(name: string): void {
+    Reflect.deleteProperty(this._target(), name);
   }
 
-  private _defineAttr(name: string): void {
+  _defineAttr(name: string): void {
     const t = this._target();
     const d = Object.getOwnPropertyDescriptor(t, name);
     if (!d || "value" in d) Reflect.defineProperty(t, name, attrAccessor(name, t));
   }
 
   /** hasattr(self, name) as register_* checks it. */
-  private _hasattr(name: string): boolean {
+  _hasattr(name: string): boolean {
     return name in this._target();
   }
 
@@ -400,7 +399,7 @@ export class Module {
   // ---- iteration ----
 
   /** _named_members: (name, value) pairs of every module's members, each value once. */
-  private *_named_members(get: (m: Module) => Iterable<[string, any]>, prefix = "", recurse = true, remove_duplicate = true): Generator<[string, any]> {
+  *_named_members(get: (m: Module) => Iterable<[string, any]>, prefix = "", recurse = true, remove_duplicate = true): Generator<[string, any]> {
     const memo = new Set<unknown>();
     const modules: Iterable<[string, Module]> = recurse ? this.named_modules({ prefix, remove_duplicate }) : [[prefix, this]];
     for (const [module_prefix, module] of modules) {
@@ -558,23 +557,23 @@ export class Module {
   }
 
   float(): this {
-    return this._apply((t) => (t.is_floating_point() ? ((t as any).float() as Tensor) : t));
+    return this._apply((t) => (t.is_floating_point() ? ((t as any).to(float32) as Tensor) : t));
   }
 
   double(): this {
-    return this._apply((t) => (t.is_floating_point() ? ((t as any).double() as Tensor) : t));
+    return this._apply((t) => (t.is_floating_point() ? ((t as any).to(float64) as Tensor) : t));
   }
 
   half(): this {
-    return this._apply((t) => (t.is_floating_point() ? ((t as any).half() as Tensor) : t));
+    return this._apply((t) => (t.is_floating_point() ? ((t as any).to(float16) as Tensor) : t));
   }
 
   bfloat16(): this {
-    return this._apply((t) => (t.is_floating_point() ? ((t as any).bfloat16() as Tensor) : t));
+    return this._apply((t) => (t.is_floating_point() ? ((t as any).to(bfloat16) as Tensor) : t));
   }
 
   cpu(): this {
-    return this._apply((t) => (t as any).cpu() as Tensor);
+    return this._apply((t) => (t as any).to("cpu") as Tensor);
   }
 
   // ---- hooks and __call__ ----
