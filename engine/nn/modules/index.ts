@@ -19,3 +19,4 @@ export { LayerNorm, GroupNorm } from "./normalization.js";
 export { L1Loss, MSELoss, NLLLoss, CrossEntropyLoss, BCELoss, BCEWithLogitsLoss, HuberLoss, SmoothL1Loss, KLDivLoss } from "./loss.js";
 export { RNNBase, RNN, LSTM, GRU, RNNCellBase, RNNCell, LSTMCell, GRUCell } from "./rnn.js";
 export { MultiheadAttention, NonDynamicallyQuantizableLinear } from "./multihead_attention.js";
+export { Transformer, TransformerEncoder, TransformerDecoder, TransformerEncoderLayer, TransformerDecoderLayer } from "./transformer.js";
