@@ -43,4 +43,25 @@ describe("nn.Transformer family vs PyTorch 1.13", () => {
     expect(w0.data_ptr()).not.toBe(w1.data_ptr());
     expect(w0.data_ptr()).not.toBe(layer.linear1.weight.data_ptr());
   });
+
+  it("activation as a callable: F.gelu is the 'gelu' layer; any other function is called as is", () => {
+    const F = nn.functional;
+    const x = torch.randn(4, 2, 8);
+    const make = (activation: unknown) => {
+      torch.manual_seed(0);
+      return new nn.TransformerEncoderLayer(8, 2, { dim_feedforward: 16, dropout: 0.0, activation });
+    };
+    const byName = make("gelu");
+    const byFn = make(F.gelu);
+    expect([byName.activation_relu_or_gelu, byFn.activation_relu_or_gelu, make(F.relu).activation_relu_or_gelu]).toEqual([2, 2, 1]);
+    expect(byFn(x).tolist()).toEqual(byName(x).tolist());
+    let calls = 0;
+    const custom = make((t: any) => {
+      calls++;
+      return F.gelu(t);
+    });
+    expect(custom.activation_relu_or_gelu).toBe(0);
+    expect(custom(x).tolist()).toEqual(byName(x).tolist());
+    expect(calls).toBe(1);
+  });
 });
