@@ -96,3 +96,12 @@ export class KeyboardInterrupt extends Error {
     init(this, "KeyboardInterrupt", opts);
   }
 }
+
+/** Python's AssertionError: what a failed `assert` in torch/nn/functional.py raises (multi_head_attention_forward's checks). */
+export class AssertionError extends Error {
+  op?: string;
+  constructor(message = "", opts?: TorchErrorOptions) {
+    super(message);
+    init(this, "AssertionError", opts);
+  }
+}

@@ -27,4 +27,5 @@ export * from "./norms/index.js";
 export * from "./attention/index.js";
 export * from "./autograd/index.js";
 export * from "./random/index.js";
+export * from "./rnn/index.js";
 import "./cpu_native/index.js"; // the native CPU backend registers its kernels into the stubs above, when its addon loads

@@ -19,3 +19,4 @@ export { max_pool1d, max_pool2d, avg_pool1d, avg_pool2d, adaptive_avg_pool2d, ad
 export { batch_norm, instance_norm, layer_norm, group_norm } from "./normalization.js";
 export { interpolate, pixel_shuffle, pixel_unshuffle, unfold, fold } from "./vision.js";
 export { _scaled_dot_product_attention, scaled_dot_product_attention } from "./attention.js";
+export { multi_head_attention_forward, type MhaOptions } from "./multi_head_attention.js";

@@ -17,3 +17,6 @@ export { BatchNorm1d, BatchNorm2d } from "./batchnorm.js";
 export { InstanceNorm1d, InstanceNorm2d } from "./instancenorm.js";
 export { LayerNorm, GroupNorm } from "./normalization.js";
 export { L1Loss, MSELoss, NLLLoss, CrossEntropyLoss, BCELoss, BCEWithLogitsLoss, HuberLoss, SmoothL1Loss, KLDivLoss } from "./loss.js";
+export { RNNBase, RNN, LSTM, GRU, RNNCellBase, RNNCell, LSTMCell, GRUCell } from "./rnn.js";
+export { MultiheadAttention, NonDynamicallyQuantizableLinear } from "./multihead_attention.js";
+export { Transformer, TransformerEncoder, TransformerDecoder, TransformerEncoderLayer, TransformerDecoderLayer } from "./transformer.js";
