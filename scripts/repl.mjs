@@ -1,5 +1,5 @@
-// `npm start`: a Node REPL with `torch` loaded, for trying the engine by hand.
-// (The VS Code workshop environment replaces this once the extension lands.)
+// `npm run repl`: a Node REPL with `torch` loaded, for trying the engine by hand.
+// (`npm start` serves VS Code with the extension instead.)
 import repl from "node:repl";
 import * as torch from "../dist/engine/index.js";
 
