@@ -49,6 +49,16 @@ export const entryPoints = [
     define: { "import.meta.url": "__glasstorch_import_meta_url" },
     banner: { js: importMetaUrlShim },
   },
+  // The Backward Graph webview's script (elkjs's worker-free build bundled in) and the views' stylesheet.
+  {
+    ...common,
+    entryPoints: ["webview/graph/index.ts"],
+    outfile: path.join(outdir, "graph.js"),
+    platform: "browser",
+    format: "iife",
+    target: "es2022",
+  },
+  { ...common, entryPoints: ["webview/views.css"], outfile: path.join(outdir, "views.css") },
   // The notebook renderer, loaded as an ES module into VS Code's output webview.
   {
     ...common,
@@ -72,6 +82,9 @@ mkdirSync(path.join(tsDir, "lib"), { recursive: true });
 copyFileSync(tsMain, path.join(tsDir, "lib", "typescript.js"));
 copyFileSync(path.join(path.dirname(path.dirname(tsMain)), "LICENSE.txt"), path.join(tsDir, "LICENSE.txt"));
 writeFileSync(path.join(tsDir, "package.json"), JSON.stringify({ name: "typescript", version: require("typescript/package.json").version, main: "lib/typescript.js" }) + "\n");
+
+// The view container's icon.
+copyFileSync(path.join(here, "webview", "glasstorch.svg"), path.join(outdir, "glasstorch.svg"));
 
 const started = Date.now();
 await Promise.all(entryPoints.map((options) => build(options)));

@@ -7,6 +7,7 @@
 // "N Nodes" box, so ELK and the canvas see a few hundred boxes instead of thousands.
 
 import ELK from "elkjs/lib/elk.bundled.js";
+import type { ElkNode } from "elkjs/lib/elk-api.js";
 import type { GraphEdge, GraphGetResult, GraphNode } from "../../host/protocol.js";
 
 export type BoxKind = "leaf" | "op" | "root" | "collapsed";
@@ -158,7 +159,7 @@ export async function layoutGraph(graph: GraphGetResult, options: LayoutOptions 
       };
   const ids = new Set(groups.map((g) => g.id));
   if (groups.length > (options.elkLimit ?? ELK_LIMIT)) return fastLayered(groups, edges.filter((e) => ids.has(e.from) && ids.has(e.to)), graph.root);
-  const elkGraph = {
+  const elkGraph: ElkNode = {
     id: "root",
     layoutOptions: {
       "elk.algorithm": "layered",
