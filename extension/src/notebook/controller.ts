@@ -240,6 +240,7 @@ export class GlasstorchController implements vscode.Disposable {
         (id) => {
           runId = id;
           session.runCells.set(id, cell);
+          if (session.runCells.size > 1000) session.runCells.delete(session.runCells.keys().next().value!);
           session.sinks.set(id, { execution, bars: new Map() });
         },
       );
