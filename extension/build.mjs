@@ -1,91 +1,99 @@
-// Bundles the extension with esbuild: one entry per process it runs in. Called at the end of the
-// root `npm run build` (so tests can spawn the bundles) and, with --minify, by `npm run package:extension`.
-//   node extension/build.mjs [--minify] [--outdir=DIR]
+// Bundles the extension with esbuild, one bundle per place it runs (root `npm run build` calls
+// this last, so tests can spawn the bundles):
+//   dist/host.js       the engine host process (host/main.ts), with the engine bundled from source:
+//                      a cell's `import * as torch from "glasstorch"` gets that one instance, the
+//                      same the host inspects
+//   dist/extension.js  VS Code's extension host: activation, notebook, status bar (src/extension.ts)
+//   dist/renderer.js   the notebook renderer, an ES module in VS Code's output webview
+//   dist/graph.js      the Backward Graph webview's script (elkjs's worker-free build bundled in)
+//   dist/views.css     the Dispatch Table and Backward Graph webviews' stylesheet
+// Node bundles are CommonJS with external source maps, so stacks and the engine's call sites can
+// name the original TypeScript.
+//   node extension/build.mjs [--minify] [--outdir=DIR] [--watch]
+// --minify and --outdir are for packaging (scripts/package-extension.mjs): minified, no maps, into
+// a staging folder.
 
-import { build } from "esbuild";
+import * as esbuild from "esbuild";
 import { copyFileSync, mkdirSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import * as path from "node:path";
 
-const here = path.dirname(fileURLToPath(import.meta.url));
+const here = dirname(fileURLToPath(import.meta.url));
 const minify = process.argv.includes("--minify");
-// --outdir=DIR: where the bundles go (packaging builds into a staging folder); default extension/dist.
-const outdir = path.resolve(process.argv.find((a) => a.startsWith("--outdir="))?.slice("--outdir=".length) ?? path.join(here, "dist"));
-
-const common = { bundle: true, minify, sourcemap: minify ? false : "linked", logLevel: "warning", absWorkingDir: here };
+const outdir = resolve(process.argv.find((a) => a.startsWith("--outdir="))?.slice("--outdir=".length) ?? join(here, "dist"));
 
 /** The engine uses import.meta.url (its own location, for call sites and registration sites); in a
  * CommonJS bundle that is the bundle's own URL. */
 const importMetaUrlShim = 'const __glasstorch_import_meta_url = require("node:url").pathToFileURL(__filename).href;';
 
-export const entryPoints = [
-  // VS Code's extension host: activation, notebook serializer and controller, status bar.
+const common = {
+  bundle: true,
+  outdir,
+  minify,
+  sourcemap: minify ? false : "linked",
+  sourcesContent: false, // the maps point at the sources (engine/, extension/); keeps them small
+  logLevel: "warning",
+};
+const node = { ...common, platform: "node", format: "cjs", target: "node20" };
+
+/** The bundles: add an entry here for each new process or view script. */
+export const bundles = [
   {
-    ...common,
-    entryPoints: ["src/extension.ts"],
-    outfile: path.join(outdir, "extension.js"),
-    platform: "node",
-    format: "cjs",
-    target: "node20",
-    external: ["vscode"],
-    // Activation time counts loading this bundle (first line to last) plus activate() (src/extension.ts).
-    banner: { js: "\"use strict\"; var __glasstorchLoad = { start: performance.now(), end: 0 };" },
-    footer: { js: "__glasstorchLoad.end = performance.now();" },
-  },
-  // The engine host process (host/main.ts), bundling the engine from source: a cell's
-  // `import * as torch from "glasstorch"` gets that one instance, the same the host inspects.
-  {
-    ...common,
-    entryPoints: ["host/main.ts"],
-    outfile: path.join(outdir, "host.js"),
-    platform: "node",
-    format: "cjs",
-    target: "node20",
-    sourcesContent: false, // the maps point at the sources (engine/, extension/host/); keeps them small
-    // The TypeScript compiler (cells are transpiled with it) is not bundled: one 9 MB file that would make
-    // the bundle's source map huge. A copy sits in dist/node_modules/typescript (below).
+    ...node,
+    entryPoints: { host: join(here, "host", "main.ts") },
+    // The TypeScript compiler (cells are transpiled with it) is not bundled: it is one 9 MB file that
+    // would make the bundle's source map huge (slow to load when the first stack is mapped). A copy
+    // sits in dist/node_modules/typescript, so the bundles need nothing outside dist/.
     external: ["vscode", "typescript"],
     define: { "import.meta.url": "__glasstorch_import_meta_url" },
     banner: { js: importMetaUrlShim },
   },
-  // The Backward Graph webview's script (elkjs's worker-free build bundled in) and the views' stylesheet.
   {
-    ...common,
-    entryPoints: ["webview/graph/index.ts"],
-    outfile: path.join(outdir, "graph.js"),
-    platform: "browser",
-    format: "iife",
-    target: "es2022",
+    ...node,
+    entryPoints: { extension: join(here, "src", "extension.ts") },
+    external: ["vscode"],
+    // Activation time counts loading this bundle (first line to last) plus activate() (src/extension.ts).
+    banner: { js: '"use strict"; var __glasstorchLoad = { start: performance.now(), end: 0 };' },
+    footer: { js: "__glasstorchLoad.end = performance.now();" },
   },
-  { ...common, entryPoints: ["webview/views.css"], outfile: path.join(outdir, "views.css") },
-  // The notebook renderer, loaded as an ES module into VS Code's output webview.
   {
     ...common,
-    entryPoints: ["webview/renderer/index.ts"],
-    outfile: path.join(outdir, "renderer.js"),
+    entryPoints: { renderer: join(here, "webview", "renderer", "index.ts") },
     platform: "browser",
     format: "esm",
     target: "es2022",
   },
+  {
+    ...common,
+    entryPoints: { graph: join(here, "webview", "graph", "index.ts") },
+    platform: "browser",
+    format: "iife",
+    target: "es2022",
+  },
+  { ...common, entryPoints: { views: join(here, "webview", "views.css") } },
 ];
 
 // The bundles are CommonJS; the repository's package.json says "type": "module", so dist/ says otherwise.
 mkdirSync(outdir, { recursive: true });
-writeFileSync(path.join(outdir, "package.json"), '{ "type": "commonjs" }\n');
+writeFileSync(join(outdir, "package.json"), '{ "type": "commonjs" }\n');
+
+// The view container's icon.
+copyFileSync(join(here, "webview", "glasstorch.svg"), join(outdir, "glasstorch.svg"));
 
 // dist/node_modules/typescript: the compiler file and a package.json pointing at it.
 const require = createRequire(import.meta.url);
 const tsMain = require.resolve("typescript");
-const tsDir = path.join(outdir, "node_modules", "typescript");
-mkdirSync(path.join(tsDir, "lib"), { recursive: true });
-copyFileSync(tsMain, path.join(tsDir, "lib", "typescript.js"));
-copyFileSync(path.join(path.dirname(path.dirname(tsMain)), "LICENSE.txt"), path.join(tsDir, "LICENSE.txt"));
-writeFileSync(path.join(tsDir, "package.json"), JSON.stringify({ name: "typescript", version: require("typescript/package.json").version, main: "lib/typescript.js" }) + "\n");
+const tsDir = join(outdir, "node_modules", "typescript");
+mkdirSync(join(tsDir, "lib"), { recursive: true });
+copyFileSync(tsMain, join(tsDir, "lib", "typescript.js"));
+copyFileSync(join(dirname(dirname(tsMain)), "LICENSE.txt"), join(tsDir, "LICENSE.txt"));
+writeFileSync(join(tsDir, "package.json"), JSON.stringify({ name: "typescript", version: require("typescript/package.json").version, main: "lib/typescript.js" }) + "\n");
 
-// The view container's icon.
-copyFileSync(path.join(here, "webview", "glasstorch.svg"), path.join(outdir, "glasstorch.svg"));
-
-const started = Date.now();
-await Promise.all(entryPoints.map((options) => build(options)));
-console.log(`extension: ${entryPoints.length} bundles in ${Date.now() - started} ms${minify ? " (minified)" : ""}`);
+if (process.argv.includes("--watch")) {
+  for (const options of bundles) await (await esbuild.context(options)).watch();
+} else {
+  const started = Date.now();
+  await Promise.all(bundles.map((options) => esbuild.build(options)));
+  console.log(`extension: ${bundles.length} bundles in ${Date.now() - started} ms${minify ? " (minified)" : ""}`);
+}
