@@ -47,6 +47,9 @@ export * as _C from "./aten/_C.js";
 export * as linalg from "./aten/linalg_namespace.js";
 export * as special from "./aten/special_namespace.js";
 export * as nn from "./nn/index.js";
+export * as optim from "./optim/index.js";
+export { save, load } from "./serialization/index.js"; // torch.save / torch.load (weights-only)
+export * as serialization from "./serialization/index.js";
 // t.get(...) / t.set(...) (Python's t[...]), torch.indexing, and the hand-written nonzero binding
 import "./aten/indexing/python_variable_indexing.js";
 export * as indexing from "./aten/indexing/namespace.js";

@@ -16,4 +16,18 @@ describe("package exports", () => {
     );
     expect(out.trim()).toBe("torch.Size([2, 3]) torch.float32");
   });
+
+  it("resolves `glasstorch/safetensors` (safetensors.torch's API) and torch.save/torch.load on the root", () => {
+    const out = execFileSync(
+      process.execPath,
+      [
+        "--input-type=module",
+        "-e",
+        'import * as torch from "glasstorch"; import { save, load } from "glasstorch/safetensors"; ' +
+          'const t = load(save({ w: torch.ones(2) })).w; console.log(String(t), String(torch.load(torch.save(t))))',
+      ],
+      { cwd: root, encoding: "utf8" },
+    );
+    expect(out.trim()).toBe("tensor([1., 1.]) tensor([1., 1.])");
+  }, 30_000);
 });

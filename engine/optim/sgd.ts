@@ -1,0 +1,107 @@
+// torch.optim.SGD (torch/optim/sgd.py, 1.13): momentum, dampening, Nesterov, L2 weight decay, maximize.
+// The update is _single_tensor_sgd's for-loop, op for op.
+
+import type { Tensor } from "../aten/core/Tensor.js";
+import * as T from "../generated/torch_functions.js";
+import { ValueError } from "../c10/Errors.js";
+import { Optimizer, required, runClosure, withGradFor, checkForeach, type Params } from "./optimizer.js";
+import { pyRepr } from "./_utils.js";
+
+export interface SGDOptions {
+  lr?: number;
+  momentum?: number;
+  dampening?: number;
+  weight_decay?: number;
+  nesterov?: boolean;
+  maximize?: boolean;
+  foreach?: boolean | null;
+  differentiable?: boolean;
+}
+
+export class SGD extends Optimizer {
+  constructor(params: Params, options: SGDOptions = {}) {
+    const { lr = required as any, momentum = 0, dampening = 0, weight_decay = 0, nesterov = false, maximize = false, foreach = null, differentiable = false } = options;
+    if (lr !== required && lr < 0.0) throw new ValueError(`Invalid learning rate: ${pyRepr(lr)}`);
+    if (momentum < 0.0) throw new ValueError(`Invalid momentum value: ${pyRepr(momentum)}`);
+    if (weight_decay < 0.0) throw new ValueError(`Invalid weight_decay value: ${pyRepr(weight_decay)}`);
+    const defaults = { lr, momentum, dampening, weight_decay, nesterov, maximize, foreach, differentiable };
+    if (nesterov && (momentum <= 0 || dampening !== 0)) throw new ValueError("Nesterov momentum requires a momentum and zero dampening");
+    super(params, defaults);
+  }
+
+  override __setstate__(state: Parameters<Optimizer["__setstate__"]>[0]): void {
+    super.__setstate__(state);
+    for (const group of this.param_groups) {
+      group.nesterov ??= false;
+      group.maximize ??= false;
+      if (!("foreach" in group)) group.foreach = null;
+      group.differentiable ??= false;
+    }
+  }
+
+  override step(closure?: (() => any) | null): any {
+    return withGradFor(this.defaults.differentiable, () => {
+      const loss = runClosure(closure);
+      for (const group of this.param_groups) {
+        checkForeach(group);
+        const params_with_grad: Tensor[] = [];
+        const d_p_list: Tensor[] = [];
+        const momentum_buffer_list: (Tensor | null)[] = [];
+        for (const p of group.params) {
+          if (p.grad === null) continue;
+          params_with_grad.push(p);
+          d_p_list.push(p.grad);
+          const state = this.state.get(p);
+          momentum_buffer_list.push("momentum_buffer" in state ? state.momentum_buffer : null);
+        }
+        sgd(params_with_grad, d_p_list, momentum_buffer_list, {
+          weight_decay: group.weight_decay,
+          momentum: group.momentum,
+          lr: group.lr,
+          dampening: group.dampening,
+          nesterov: group.nesterov,
+          maximize: group.maximize,
+        });
+        // update momentum_buffers in state (None where momentum is 0, as PyTorch stores it)
+        params_with_grad.forEach((p, i) => {
+          this.state.get(p).momentum_buffer = momentum_buffer_list[i];
+        });
+      }
+      return loss;
+    });
+  }
+}
+
+/** torch.optim._functional.sgd: the update of a list of parameters (momentum_buffer_list filled in place). */
+export function sgd(
+  params: Tensor[],
+  d_p_list: Tensor[],
+  momentum_buffer_list: (Tensor | null)[],
+  o: { weight_decay: number; momentum: number; lr: number; dampening: number; nesterov: boolean; maximize: boolean },
+): void {
+  _single_tensor_sgd(params, d_p_list, momentum_buffer_list, o);
+}
+
+function _single_tensor_sgd(
+  params: Tensor[],
+  d_p_list: Tensor[],
+  momentum_buffer_list: (Tensor | null)[],
+  { weight_decay, momentum, lr, dampening, nesterov, maximize }: { weight_decay: number; momentum: number; lr: number; dampening: number; nesterov: boolean; maximize: boolean },
+): void {
+  params.forEach((param: any, i) => {
+    let d_p: any = !maximize ? d_p_list[i] : (d_p_list[i] as any).neg();
+    if (weight_decay !== 0) d_p = d_p.add(param, { alpha: weight_decay });
+    if (momentum !== 0) {
+      let buf: any = momentum_buffer_list[i];
+      if (buf === null) {
+        buf = (T.clone(d_p) as any).detach();
+        momentum_buffer_list[i] = buf;
+      } else {
+        buf.mul_(momentum).add_(d_p, { alpha: 1 - dampening });
+      }
+      if (nesterov) d_p = d_p.add(buf, { alpha: momentum });
+      else d_p = buf;
+    }
+    param.add_(d_p, { alpha: -lr });
+  });
+}

@@ -1,0 +1,36 @@
+// The pickle opcodes torch.save (protocol 2) and the weights-only unpickler use (CPython Lib/pickle.py names).
+
+export const PROTO = 0x80;
+export const STOP = 0x2e; // .
+export const MARK = 0x28; // (
+export const EMPTY_DICT = 0x7d; // }
+export const EMPTY_LIST = 0x5d; // ]
+export const EMPTY_TUPLE = 0x29; // )
+export const EMPTY_SET = 0x8f;
+export const TUPLE = 0x74; // t
+export const TUPLE1 = 0x85;
+export const TUPLE2 = 0x86;
+export const TUPLE3 = 0x87;
+export const BINPUT = 0x71; // q
+export const LONG_BINPUT = 0x72; // r
+export const BINGET = 0x68; // h
+export const LONG_BINGET = 0x6a; // j
+export const BINUNICODE = 0x58; // X
+export const SHORT_BINSTRING = 0x55; // U
+export const GLOBAL = 0x63; // c
+export const BINPERSID = 0x51; // Q
+export const BININT = 0x4a; // J
+export const BININT1 = 0x4b; // K
+export const BININT2 = 0x4d; // M
+export const LONG1 = 0x8a;
+export const BINFLOAT = 0x47; // G
+export const NEWTRUE = 0x88;
+export const NEWFALSE = 0x89;
+export const NONE = 0x4e; // N
+export const REDUCE = 0x52; // R
+export const BUILD = 0x62; // b
+export const NEWOBJ = 0x81;
+export const SETITEM = 0x73; // s
+export const SETITEMS = 0x75; // u
+export const APPEND = 0x61; // a
+export const APPENDS = 0x65; // e
