@@ -82,6 +82,7 @@ export async function viewChecks({ page, wb, check }) {
   });
 
   await check("views: the Dispatch Table webview shows the AutogradCPU row", async () => {
+    await wb.closeAllEditors();
     await wb.command("Glasstorch: Show Dispatch Table…");
     await pickExactly(page, "aten::mul.Tensor");
     const text = await wb.waitForFrameText((t) => t.includes("computed (dispatch table)") && /AutogradCPU\s+—?\s*VariableType::mul_Tensor \[autograd kernel\]/.test(t), {
@@ -89,6 +90,17 @@ export async function viewChecks({ page, wb, check }) {
       what: "the AutogradCPU row of aten::mul.Tensor's table",
     });
     return text.split("\n").find((l) => l.startsWith("AutogradCPU"))?.replace(/\s+/g, " ");
+  });
+
+  await check("views: the Dispatch Table's link opens the operator's generated code", async () => {
+    let link;
+    for (const frame of page.frames()) {
+      const candidate = frame.locator("a", { hasText: "Open its generated code" });
+      if (await candidate.count().catch(() => 0)) link = candidate.first();
+    }
+    if (!link) throw new Error("no frame shows the generated-code link");
+    await link.click();
+    await page.locator(".tab", { hasText: "mul.Tensor" }).first().waitFor({ timeout: 20_000 });
   });
 
   await check("views: the Backward Graph webview draws the Nodes of (a*b).sum()", async () => {

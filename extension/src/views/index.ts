@@ -23,6 +23,8 @@ export function registerViews(context: vscode.ExtensionContext, controller: Glas
   const graph = new BackwardGraphPanel(context.extensionUri, host, opener, controller);
   const command = (id: string, fn: (...args: never[]) => unknown) => vscode.commands.registerCommand(id, fn);
   const isNode = (n: unknown): n is TraceNode => typeof n === "object" && n !== null && "id" in n && "kind" in n;
+  // Arguments from command: links (the dispatch table page) are checked, not trusted.
+  const isOpName = (op: unknown): op is string => typeof op === "string" && /^[A-Za-z_][\w]*(::[\w.]+)?$/.test(op);
 
   context.subscriptions.push(
     opener,
@@ -50,12 +52,12 @@ export function registerViews(context: vscode.ExtensionContext, controller: Glas
       return table.showTable(n.op, key);
     }),
     command("glasstorch.openGeneratedCode", async (op?: string) => {
-      const name = typeof op === "string" ? op : await catalog.pick("Operator whose generated code to open");
+      const name = isOpName(op) ? op : await catalog.pick("Operator whose generated code to open");
       if (name) await openGenerated(name);
     }),
     command("glasstorch.showDispatchTable", async (op?: string, key?: string) => {
-      const name = typeof op === "string" ? op : await catalog.pick("Operator whose dispatch table to show");
-      if (name) await table.showTable(name, typeof key === "string" ? key : undefined);
+      const name = isOpName(op) ? op : await catalog.pick("Operator whose dispatch table to show");
+      if (name) await table.showTable(name, isOpName(key) ? key : undefined);
     }),
     command("glasstorch.showCoverage", async () => {
       try {

@@ -51,6 +51,9 @@ describe("dispatch table HTML", () => {
     expect(html.match(/class="won"/g)).toHaveLength(1);
     expect(html).toContain("aten::mul.Tensor(Tensor self, Tensor other) -&gt; Tensor");
     expect(dispatchTableBody(table)).not.toContain('class="won"');
+    // The one link: a command URI opening the operator's generated code.
+    expect(html.match(/href="/g)).toHaveLength(1);
+    expect(html).toContain('<a href="command:glasstorch.openGeneratedCode?%5B%22aten%3A%3Amul.Tensor%22%5D">');
   });
 
   it("escapes operator data", () => {
@@ -69,8 +72,8 @@ describe("dispatch table HTML", () => {
     };
     const html = coverageBody(list);
     expect(html).toContain("2 operators; with a kernel — CPU: 2, Meta: 1.");
-    expect(html).toContain('<tr><th scope="row"><code>aten::mul.Tensor</code></th><td class="yes" title="aten::mul.Tensor @ CPU">●</td><td class="yes" title="aten::mul.Tensor @ Meta">●</td><td class="yes">●</td></tr>');
-    expect(html).toContain('<tr><th scope="row"><code>aten::_foo</code></th><td class="yes" title="aten::_foo @ CPU">●</td><td class="no"></td><td class="no"></td></tr>');
+    expect(html).toContain('<tr><th scope="row"><a href="command:glasstorch.showDispatchTable?%5B%22aten%3A%3Amul.Tensor%22%5D"><code>aten::mul.Tensor</code></a></th><td class="yes" title="aten::mul.Tensor @ CPU">●</td><td class="yes" title="aten::mul.Tensor @ Meta">●</td><td class="yes">●</td></tr>');
+    expect(html).toContain('<code>aten::_foo</code></a></th><td class="yes" title="aten::_foo @ CPU">●</td><td class="no"></td><td class="no"></td></tr>');
     expect(coverageBody(list, "mul")).toContain("1 operators matching “mul”");
   });
 });

@@ -1,7 +1,16 @@
 // The Dispatch Table webview's content: for one operator, every runtime key with the kernel
 // registered at it and the kernel the table computed for it (with provenance), the key that won
 // for the selected trace call highlighted; and the ops x backends coverage matrix. Rendered as
-// static HTML (no script in the page: nothing to message, nothing to validate).
+// static HTML (no script in the page: nothing to message, nothing to validate). Its only links are
+// command: URIs for the two commands the panel allows (enableCommandUris lists exactly those).
+
+/** The commands the page may link to. */
+export const TABLE_COMMANDS = ["glasstorch.openGeneratedCode", "glasstorch.showDispatchTable"] as const;
+
+/** A command: URI with JSON arguments, as VS Code parses them. */
+export function commandHref(command: (typeof TABLE_COMMANDS)[number], args: string[]): string {
+  return `command:${command}?${encodeURIComponent(JSON.stringify(args))}`;
+}
 
 import type { DispatchTableResult, OpListResult } from "../../../host/protocol.js";
 import { escapeHtml as h } from "../webview_html.js";
@@ -17,6 +26,7 @@ export function dispatchTableBody(t: DispatchTableResult, highlightKey?: string)
     .join("\n");
   return [
     `<h1>${h(t.op)}</h1>`,
+    `<p><a href="${h(commandHref("glasstorch.openGeneratedCode", [t.op]))}">Open its generated code</a></p>`,
     `<p class="schema"><code>${h(t.schema)}</code></p>`,
     highlightKey ? `<p>The selected call dispatched to <strong>${h(highlightKey)}</strong>.</p>` : "",
     `<table class="dispatch"><thead><tr><th>key</th><th>registered kernel</th><th>computed (dispatch table)</th></tr></thead><tbody>`,
@@ -35,7 +45,7 @@ export function coverageBody(list: OpListResult, filter = "", maxRows = 2000): s
     .map((o) => {
       const name = o.overload ? `${o.name}.${o.overload}` : o.name;
       const cells = list.backends.map((b) => (o.backends.includes(b) ? `<td class="yes" title="${h(`${name} @ ${b}`)}">●</td>` : `<td class="no"></td>`)).join("");
-      return `<tr><th scope="row"><code>${h(name)}</code></th>${cells}<td class="${o.hasAutograd ? "yes" : "no"}">${o.hasAutograd ? "●" : ""}</td></tr>`;
+      return `<tr><th scope="row"><a href="${h(commandHref("glasstorch.showDispatchTable", [name]))}"><code>${h(name)}</code></a></th>${cells}<td class="${o.hasAutograd ? "yes" : "no"}">${o.hasAutograd ? "●" : ""}</td></tr>`;
     })
     .join("\n");
   const counts = list.backends.map((b) => `${h(b)}: ${ops.filter((o) => o.backends.includes(b)).length}`).join(", ");

@@ -2,13 +2,14 @@
 // key that won for the selected trace call highlighted) or the ops x backends coverage matrix.
 // Why a webview and not a tree: a table reads across (key | registered | computed), and the matrix
 // is a grid; the page is static HTML without scripts (enableScripts off), so it has no message
-// channel at all, and it is re-rendered when the selection changes.
+// channel at all, and it is re-rendered when the selection changes. Its links run two commands
+// (enableCommandUris lists them), whose arguments are checked as operator names.
 
 import * as vscode from "vscode";
 import { DispatchTable, OpList, type OpListResult } from "../../../host/protocol.js";
 import type { HostAccess } from "../host_access.js";
 import { escapeHtml, page } from "../webview_html.js";
-import { coverageBody, dispatchTableBody } from "./table_html.js";
+import { coverageBody, dispatchTableBody, TABLE_COMMANDS } from "./table_html.js";
 
 export class DispatchTablePanel implements vscode.Disposable {
   private panel?: vscode.WebviewPanel;
@@ -22,7 +23,8 @@ export class DispatchTablePanel implements vscode.Disposable {
     if (!this.panel) {
       this.panel = vscode.window.createWebviewPanel("glasstorch.dispatchTable", title, { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, {
         enableScripts: false,
-        enableCommandUris: false,
+        // Links to the operator's generated code / another operator's table, and nothing else.
+        enableCommandUris: TABLE_COMMANDS,
         localResourceRoots: [vscode.Uri.joinPath(this.extensionUri, "dist")],
       });
       this.panel.onDidDispose(() => (this.panel = undefined));
