@@ -40,6 +40,7 @@ export function registerViews(context: vscode.ExtensionContext, controller: Glas
     command("glasstorch.trace.clear", () => trace.clear()),
     command("glasstorch.trace.exportJsonl", () => trace.export("jsonl")),
     command("glasstorch.trace.exportMarkdown", () => trace.export("markdown")),
+    command("glasstorch.trace.exportChrome", () => trace.export("chrome")),
     command("glasstorch.trace.openGeneratedCode", (node?: TraceNode) => {
       const n = isNode(node) ? node : trace.view.selection[0];
       return n?.op ? openGenerated(n.op) : undefined;

@@ -8,7 +8,7 @@ import type { DispatchTableResult, GeneratedCodeResult, OpListResult } from "../
 import type { TraceEvent } from "../../../engine/trace/events.js";
 import { opToPath, pathToOp, renderGenerated } from "../../../extension/src/views/generated/gen_document.js";
 import { coverageBody, dispatchTableBody } from "../../../extension/src/views/table/table_html.js";
-import { toJsonLines, toMarkdown } from "../../../extension/src/views/trace/trace_export.js";
+import { toChromeTrace, toJsonLines, toMarkdown } from "../../../extension/src/views/trace/trace_export.js";
 import { buildRunTree } from "../../../extension/src/views/trace/trace_model.js";
 
 const load = <T>(name: string) => JSON.parse(readFileSync(resolve(import.meta.dirname, "fixtures", name), "utf8")) as T;
@@ -84,6 +84,22 @@ describe("trace exports", () => {
     const lines = text.trimEnd().split("\n").map((l) => JSON.parse(l));
     expect(lines[0]).toEqual({ type: "header", schemaVersion: 1, engine: "glasstorch", timeOrigin: 5, createdAt: "2026-01-01T00:00:00.000Z", capacity: 100, dropped: 0 });
     expect(lines.slice(1)).toEqual(trace.events);
+  });
+
+  it("writes a Chrome trace: calls, steps, kernels and backward Nodes as complete events nested by time", () => {
+    const { traceEvents } = toChromeTrace(trace.events);
+    const calls = traceEvents.filter((e) => e.cat === "op");
+    expect(calls).toHaveLength(11);
+    const mul = calls[0];
+    expect(mul.name).toBe("aten::mul.Tensor");
+    const ret = trace.events.find((e) => e.type === "return" && e.call === 0) as { dur: number };
+    expect(mul.dur).toBe(ret.dur);
+    const inside = (x: { ts: number; dur?: number }) => x.ts >= mul.ts && x.ts + (x.dur ?? 0) <= mul.ts + mul.dur!;
+    const mulSteps = traceEvents.filter((e) => e.cat === "dispatch" && inside(e)).map((e) => e.name);
+    expect(mulSteps).toEqual(["AutogradCPU: VariableType::mul_Tensor", "CPU: native.mul_out"]);
+    expect(traceEvents.filter((e) => e.cat === "kernel").map((e) => e.name)).toEqual(["mul_stub (ts DEFAULT)", "mul_stub (ts DEFAULT)", "mul_stub (ts DEFAULT)"]);
+    expect(traceEvents.filter((e) => e.cat === "autograd" && e.ph === "X").map((e) => e.name)).toEqual(["SumBackward0", "MulBackward0", "AccumulateGrad", "AccumulateGrad"]);
+    for (const e of traceEvents) if (e.ph === "X") expect(e.dur).toBeGreaterThanOrEqual(0);
   });
 
   it("writes the tree as nested Markdown", () => {

@@ -7,7 +7,7 @@ import type { TraceEvent } from "../../../../engine/trace/events.js";
 import type { GlasstorchController, RunTraceEvents } from "../../notebook/controller.js";
 import { opToPath, GEN_SCHEME } from "../generated/gen_document.js";
 import type { SourceOpener } from "../open_source.js";
-import { toJsonLines, toMarkdown } from "./trace_export.js";
+import { toChromeTrace, toJsonLines, toMarkdown } from "./trace_export.js";
 import { buildRunTree, flattenSteps, stepFrom, type TraceNode } from "./trace_model.js";
 
 export const TRACE_VIEW_ID = "glasstorch.dispatchTrace";
@@ -184,14 +184,15 @@ export class TraceView implements vscode.TreeDataProvider<TraceNode>, vscode.Dis
     return [...this.runs.values()].flatMap((r) => r.events);
   }
 
-  async export(format: "jsonl" | "markdown"): Promise<void> {
+  async export(format: "jsonl" | "markdown" | "chrome"): Promise<void> {
     if (this.runs.size === 0) {
       void vscode.window.showInformationMessage("Glasstorch: no trace yet — run a cell with tracing on.");
       return;
     }
     this.rebuild();
-    const content = format === "jsonl" ? toJsonLines(this.allEvents(), undefined) : toMarkdown(this.roots);
-    const doc = await vscode.workspace.openTextDocument({ content, language: format === "jsonl" ? "jsonl" : "markdown" });
+    const content =
+      format === "jsonl" ? toJsonLines(this.allEvents(), undefined) : format === "chrome" ? JSON.stringify(toChromeTrace(this.allEvents())) : toMarkdown(this.roots);
+    const doc = await vscode.workspace.openTextDocument({ content, language: format === "markdown" ? "markdown" : format === "jsonl" ? "jsonl" : "json" });
     await vscode.window.showTextDocument(doc);
   }
 
