@@ -7,6 +7,9 @@ export type SourceRef =
   | { kind: "cell"; uri: string; line: number; column: number }
   /** A file under the engine root, 1-based line. */
   | { kind: "engine"; file: string; line: number; endLine?: number; symbol?: string }
+  /** The first line holding `needle` in the engine's TypeScript files under `dir` (a DispatchStub's
+   * kernel registration, found when the row is opened). */
+  | { kind: "search"; dir: string; needle: string; line: number }
   /** An absolute file path (a call site in a plain .ts file). */
   | { kind: "file"; path: string; line: number; column: number };
 

@@ -1,7 +1,7 @@
 // Opens what a trace row, a generated-code link or a graph node points at, and highlights it:
 // a line of a notebook cell, or a file of the engine sources (under the host's engineRoot).
 
-import { existsSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import * as path from "node:path";
 import * as vscode from "vscode";
 import { lineOfSymbol, type SourceRef } from "./locations.js";
@@ -34,11 +34,54 @@ export class SourceOpener implements vscode.Disposable {
         return vscode.Uri.file(ref.path);
       case "engine":
         return vscode.Uri.file(path.isAbsolute(ref.file) ? ref.file : path.join(this.root(), ref.file));
+      case "search":
+        return vscode.Uri.file(path.join(this.root(), ref.dir));
     }
+  }
+
+  private readonly found = new Map<string, SourceRef | undefined>();
+
+  /** A search ref -> the engine file and line that hold its needle (cached), or undefined. */
+  resolveSearch(ref: Extract<SourceRef, { kind: "search" }>): SourceRef | undefined {
+    const key = `${this.root()}|${ref.dir}|${ref.needle}`;
+    if (this.found.has(key)) return this.found.get(key);
+    let hit: SourceRef | undefined;
+    const walk = (rel: string): boolean => {
+      let entries;
+      try {
+        entries = readdirSync(path.join(this.root(), rel), { withFileTypes: true });
+      } catch {
+        return false;
+      }
+      for (const e of entries) {
+        const child = path.posix.join(rel, e.name);
+        if (e.isDirectory() ? walk(child) : e.name.endsWith(".ts") && this.searchFile(child, ref.needle, (r) => (hit = r))) return true;
+      }
+      return false;
+    };
+    walk(ref.dir);
+    this.found.set(key, hit);
+    return hit;
+  }
+
+  private searchFile(rel: string, needle: string, onHit: (ref: SourceRef) => void): boolean {
+    const text = readFileSync(path.join(this.root(), rel), "utf8");
+    const at = text.indexOf(needle);
+    if (at < 0) return false;
+    onHit({ kind: "engine", file: rel, line: text.slice(0, at).split("\n").length });
+    return true;
   }
 
   /** Opens the ref beside nothing (in the active group), selects and highlights its line(s). */
   async open(ref: SourceRef, options: { preserveFocus?: boolean } = {}): Promise<vscode.TextEditor | undefined> {
+    if (ref.kind === "search") {
+      const found = this.resolveSearch(ref);
+      if (!found) {
+        void vscode.window.showWarningMessage(`Glasstorch: no ${ref.needle} under ${ref.dir}.`);
+        return undefined;
+      }
+      ref = found;
+    }
     const uri = this.uriOf(ref);
     let document: vscode.TextDocument;
     if (ref.kind === "cell") {
@@ -68,7 +111,7 @@ export class SourceOpener implements vscode.Disposable {
     }
     const last = Math.min(document.lineCount, endLine) - 1;
     const first = Math.min(document.lineCount, line) - 1;
-    const column = ref.kind === "engine" ? 0 : Math.max(0, ref.column - 1);
+    const column = ref.kind === "cell" || ref.kind === "file" ? Math.max(0, ref.column - 1) : 0;
     const range = new vscode.Range(first, column, last, document.lineAt(last).text.length);
     const editor = await vscode.window.showTextDocument(document, {
       preview: true,

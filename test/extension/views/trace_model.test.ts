@@ -1,7 +1,7 @@
 // The Dispatch Trace view's tree, built from a trace the engine host recorded
 // (fixtures/trace_mul_sum_backward.json: (a.mul(b)).sum() then y.backward(); record_fixtures.ts).
 
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { TraceEvent } from "../../../engine/trace/events.js";
@@ -58,6 +58,16 @@ describe("trace -> tree", () => {
     expect(cpu.description).toBe("redispatch · kernel · BinaryOps.cpp");
     expect(labels(cpu)).toEqual(["key set: CPU", "mul_stub -> ts DEFAULT"]);
     expect(cpu.children[1].pytorchRef).toBe("aten/src/ATen/native/cpu/BinaryOpsKernel.cpp");
+    // The stub's row opens the kernel the engine registered for it.
+    expect(cpu.children[1].source).toEqual({ kind: "search", dir: "engine/aten/native", needle: 'mul_stub.register("ts"', line: 1 });
+  });
+
+  it("points every DispatchStub row at a registration that exists in the engine's kernels", () => {
+    const files = readdirSync(resolve(import.meta.dirname, "../../../engine/aten/native"), { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".ts"));
+    const sources = files.map((f) => readFileSync(resolve(import.meta.dirname, "../../../engine/aten/native", f), "utf8")).join("\n");
+    const stubs = find(tree, (n) => n.kind === "stub");
+    expect(stubs.length).toBe(3);
+    for (const s of stubs) expect(sources).toContain((s.source as { needle: string }).needle);
   });
 
   it("nests a composite's calls under the step whose kernel made them", () => {

@@ -347,6 +347,8 @@ function stubNode(e: KernelEvent, id: (seq: number, suffix?: string) => string):
     description: joinParts(e.forced ? "forced by setting" : undefined, formatDuration(e.dur), e.pytorchRef ? baseName(e.pytorchRef) : undefined),
     tooltip: tooltipLines([`DispatchStub ${e.stub} chose the ${e.impl} kernel (${e.capability})`, e.pytorchRef && `PyTorch: ${e.pytorchRef}`]),
     pytorchRef: e.pytorchRef ?? undefined,
+    // The kernel the stub ran: where the engine registers it (`mul_stub.register("ts", ...)`).
+    source: { kind: "search", dir: "engine/aten/native", needle: `${e.stub}.register("${e.impl}"`, line: 1 },
     children: [],
   };
 }
