@@ -107,6 +107,41 @@ describe("trace -> tree", () => {
   });
 });
 
+describe("big traces", () => {
+  // The recorded run repeated, with seq, ids and times shifted.
+  const repeated = (times: number) => {
+    const n = fixture.events.length;
+    const span = fixture.events.at(-1)!.ts - fixture.events[0].ts + 100;
+    const events: TraceEvent[] = [];
+    for (let k = 0; k < times; k++) {
+      for (const e of fixture.events) {
+        const copy = JSON.parse(JSON.stringify(e)) as Record<string, unknown>;
+        copy.seq = e.seq + k * n;
+        copy.ts = e.ts + k * span;
+        for (const f of ["id", "call", "step", "parent", "parentStep"]) if (typeof copy[f] === "number") copy[f] = (copy[f] as number) + k * n;
+        events.push(copy as unknown as TraceEvent);
+      }
+    }
+    return events;
+  };
+
+  for (const [times, boundMs] of [
+    [160, 1500],
+    [1600, 20000],
+  ] as const) {
+    it(`builds the tree of a ${times * 60}-event run in time linear in its size`, () => {
+      const events = repeated(times);
+      const t0 = performance.now();
+      const tree = buildRunTree(run, events);
+      const ms = performance.now() - t0;
+      console.log(`trace timing: ${events.length} events -> ${flattenSteps([tree]).length} rows in ${ms.toFixed(0)} ms`);
+      expect(tree.children.filter((c) => c.kind === "autograd.exec")).toHaveLength(4 * times);
+      expect(tree.children.filter((c) => c.label === "backward: MulBackward0").every((c) => c.children.length === 2)).toBe(true);
+      expect(ms).toBeLessThan(boundMs);
+    }, 60_000);
+  }
+});
+
 describe("stepping", () => {
   const tree = buildRunTree(run, fixture.events);
   const order = flattenSteps([tree]);

@@ -195,28 +195,23 @@ export function buildRunTree(run: RunInfo, events: readonly TraceEvent[]): Trace
   }
 
   // Calls a backward Node's formula made are top-level in the dispatcher's eyes (no parent call),
-  // but ran inside the Node: put each under the innermost exec whose time span holds it.
+  // but ran inside the Node: put each under the innermost exec whose time span holds it. One sweep
+  // by start time with a stack of open spans (Node executions nest; they never overlap partially).
   const roots: TraceNode[] = [];
   const ordered = [...topLevel].sort((a, b) => a.ts - b.ts);
+  const execOf = new Map(execs.map((x) => [x.node, x]));
   const childOfExec = new Set<TraceNode>();
-  for (const item of ordered) {
-    if (item.node.kind === "autograd.exec") continue;
-    let best: (typeof execs)[number] | undefined;
-    for (const x of execs) {
-      if (x.node !== item.node && x.ts <= item.ts && item.ts <= x.end && (!best || x.end - x.ts < best.end - best.ts)) best = x;
-    }
-    if (best) {
-      best.node.children.push(item.node);
+  const open: (typeof execs)[number][] = [];
+  const sweep = [...ordered].sort((a, b) => a.ts - b.ts || (execOf.has(b.node) ? 1 : 0) - (execOf.has(a.node) ? 1 : 0));
+  for (const item of sweep) {
+    while (open.length && open[open.length - 1].end < item.ts) open.pop();
+    const x = execOf.get(item.node);
+    const parent = open.length ? open[open.length - 1] : undefined;
+    if (parent && (!x || x.end <= parent.end)) {
+      parent.node.children.push(item.node);
       childOfExec.add(item.node);
     }
-  }
-  for (const x of execs) {
-    // A nested backward (a Node running inside another's span) goes under the enclosing one.
-    const outer = execs.filter((o) => o !== x && o.ts <= x.ts && x.end <= o.end).sort((a, b) => a.end - a.ts - (b.end - b.ts))[0];
-    if (outer) {
-      outer.node.children.push(x.node);
-      childOfExec.add(x.node);
-    }
+    if (x) open.push(x);
   }
   for (const x of execs) x.node.children.sort((a, b) => seqOf(a) - seqOf(b));
   for (const item of ordered) if (!childOfExec.has(item.node)) roots.push(item.node);
