@@ -114,6 +114,8 @@ export class SourceOpener implements vscode.Disposable {
     const column = ref.kind === "cell" || ref.kind === "file" ? Math.max(0, ref.column - 1) : 0;
     const range = new vscode.Range(first, column, last, document.lineAt(last).text.length);
     const editor = await vscode.window.showTextDocument(document, {
+      // Beside a notebook, never in its place: a preview editor would replace (and close) it.
+      viewColumn: ref.kind === "cell" ? undefined : besideNotebook(),
       preview: true,
       preserveFocus: options.preserveFocus,
       selection: new vscode.Range(first, column, first, column),
@@ -126,6 +128,12 @@ export class SourceOpener implements vscode.Disposable {
   dispose(): void {
     highlight.dispose();
   }
+}
+
+/** The column for a source opened from a view: beside the notebook when one is in front. */
+export function besideNotebook(): vscode.ViewColumn | undefined {
+  const nb = vscode.window.activeNotebookEditor;
+  return nb && nb.viewColumn === vscode.window.tabGroups.activeTabGroup.viewColumn ? vscode.ViewColumn.Beside : undefined;
 }
 
 function findCell(uri: string): vscode.NotebookCell | undefined {

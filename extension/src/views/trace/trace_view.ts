@@ -6,7 +6,7 @@ import * as vscode from "vscode";
 import type { TraceEvent } from "../../../../engine/trace/events.js";
 import type { GlasstorchController, RunTraceEvents } from "../../notebook/controller.js";
 import { opToPath, GEN_SCHEME } from "../generated/gen_document.js";
-import type { SourceOpener } from "../open_source.js";
+import { besideNotebook, type SourceOpener } from "../open_source.js";
 import { toChromeTrace, toJsonLines, toMarkdown } from "./trace_export.js";
 import { buildRunTree, flattenSteps, stepFrom, type TraceNode } from "./trace_model.js";
 
@@ -223,5 +223,5 @@ export async function openGenerated(op: string, preserveFocus = false): Promise<
   if (!p) return;
   const uri = vscode.Uri.from({ scheme: GEN_SCHEME, path: p });
   const doc = await vscode.workspace.openTextDocument(uri);
-  await vscode.window.showTextDocument(doc, { preview: true, preserveFocus });
+  await vscode.window.showTextDocument(doc, { preview: true, preserveFocus, viewColumn: besideNotebook() });
 }
