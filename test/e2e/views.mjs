@@ -84,7 +84,9 @@ export async function viewChecks({ page, wb, check }) {
   await check("views: the Dispatch Table webview shows the AutogradCPU row", async () => {
     // Close the generated-code document (the link check below opens it again); the notebook stays
     // open: its engine host answers the views.
-    await wb.command("View: Close Editor");
+    const tab = page.locator(".tab", { hasText: "mul.Tensor" }).first();
+    await tab.hover();
+    await tab.locator(".codicon-close").first().click({ force: true });
     await page.locator(".tab", { hasText: "mul.Tensor" }).first().waitFor({ state: "detached", timeout: 10_000 });
     await wb.command("Glasstorch: Show Dispatch Table…");
     await pickExactly(page, "aten::mul.Tensor");
