@@ -109,7 +109,10 @@ export async function viewChecks({ page, wb, check }) {
   });
 
   await check("views: the Backward Graph webview draws the Nodes of (a*b).sum()", async () => {
+    // Focus the notebook first (its last value is the graph shown), then open the panel.
+    await page.locator(".tab", { hasText: "views.nb.ts" }).first().click();
     await wb.command("Glasstorch: Show Backward Graph");
+    await page.locator(".tab", { hasText: "Backward Graph" }).first().waitFor({ timeout: 15_000 });
     const text = await wb.waitForFrameText((t) => /4 nodes, 4 boxes drawn/.test(t), { timeout: 30_000, what: "the graph's status line" });
     const info = await wb.waitForCanvas("#graph-canvas canvas");
     if (!(info.opaque > 0)) throw new Error(`the graph canvas is blank ${JSON.stringify(info)}`);
