@@ -5,6 +5,8 @@
 //                      same the host inspects
 //   dist/extension.js  VS Code's extension host: activation, notebook, status bar (src/extension.ts)
 //   dist/renderer.js   the notebook renderer, an ES module in VS Code's output webview
+//   dist/graph.js      the Backward Graph webview's script (elkjs's worker-free build bundled in)
+//   dist/views.css     the Dispatch Table and Backward Graph webviews' stylesheet
 // Node bundles are CommonJS with external source maps, so stacks and the engine's call sites can
 // name the original TypeScript.
 //   node extension/build.mjs [--minify] [--outdir=DIR] [--watch]
@@ -62,11 +64,22 @@ export const bundles = [
     format: "esm",
     target: "es2022",
   },
+  {
+    ...common,
+    entryPoints: { graph: join(here, "webview", "graph", "index.ts") },
+    platform: "browser",
+    format: "iife",
+    target: "es2022",
+  },
+  { ...common, entryPoints: { views: join(here, "webview", "views.css") } },
 ];
 
 // The bundles are CommonJS; the repository's package.json says "type": "module", so dist/ says otherwise.
 mkdirSync(outdir, { recursive: true });
 writeFileSync(join(outdir, "package.json"), '{ "type": "commonjs" }\n');
+
+// The view container's icon.
+copyFileSync(join(here, "webview", "glasstorch.svg"), join(outdir, "glasstorch.svg"));
 
 // dist/node_modules/typescript: the compiler file and a package.json pointing at it.
 const require = createRequire(import.meta.url);

@@ -7,6 +7,7 @@ import { GlasstorchController } from "./notebook/controller.js";
 import { NbTsSerializer, NOTEBOOK_TYPE } from "./notebook/serializer.js";
 import { SECTION } from "./settings.js";
 import { selectCpuKernels, statusBarItem } from "./status_bar.js";
+import { registerViews } from "./views/index.js";
 
 // Set by the bundle's first and last lines (extension/build.mjs): how long loading the code took.
 declare const __glasstorchLoad: { start: number; end: number } | undefined;
@@ -49,6 +50,7 @@ export function activate(context: vscode.ExtensionContext): { activationMs: numb
     }),
     statusBarItem(controller),
   );
+  registerViews(context, controller);
 
   const activateMs = performance.now() - started;
   activationMs = loadMs + activateMs;

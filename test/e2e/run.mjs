@@ -13,6 +13,7 @@ import * as path from "node:path";
 import { chromium } from "playwright-core";
 import { ensureCodeServer, freePort, installVsix, repoRoot, startCodeServer, writeProfile } from "../../scripts/code-server.mjs";
 import { CRASH, INTERRUPT, MAIN, MM_ERROR, RANDN_2_3_REPR, SAVE } from "./notebooks.mjs";
+import { viewChecks, VIEWS } from "./views.mjs";
 import { Workbench } from "./workbench.mjs";
 
 const t0 = Date.now();
@@ -79,7 +80,7 @@ async function main() {
     installVsix(bin, { userDataDir, extensionsDir, vsix });
     const ws = path.join(work, "ws");
     mkdirSync(ws);
-    for (const [name, text] of Object.entries({ "main.nb.ts": MAIN, "interrupt.nb.ts": INTERRUPT, "crash.nb.ts": CRASH, "save.nb.ts": SAVE })) {
+    for (const [name, text] of Object.entries({ "main.nb.ts": MAIN, "interrupt.nb.ts": INTERRUPT, "crash.nb.ts": CRASH, "save.nb.ts": SAVE, "views.nb.ts": VIEWS })) {
       writeFileSync(path.join(ws, name), text);
     }
     const port = await freePort();
@@ -149,6 +150,10 @@ async function main() {
     }
     return `${labels.length} choices`;
   });
+  await wb.closeAllEditors();
+
+  console.log(`[${elapsed()}] views.nb.ts: trace, generated code, dispatch table, backward graph`);
+  await viewChecks({ page, wb, check: c });
   await wb.closeAllEditors();
 
   console.log(`[${elapsed()}] interrupt.nb.ts: interrupt an endless loop`);

@@ -3,7 +3,8 @@
 
 import * as path from "node:path";
 import * as vscode from "vscode";
-import type { InitializeResult, OutputNotification, ProgressNotification } from "../../host/protocol.js";
+import type { RequestType } from "vscode-jsonrpc";
+import type { InitializeResult, OutputNotification, ProgressNotification, RunResult, TraceEventsNotification } from "../../host/protocol.js";
 import { HostClient, HostDiedError } from "../host_client.js";
 import { hostMemoryMB, hostSettings } from "../settings.js";
 import { errorOutput, outputsFor, progressItem } from "./outputs.js";
@@ -27,6 +28,8 @@ class NotebookSession implements vscode.Disposable {
   /** Cells run one at a time, in the order they were asked for. */
   queue: Promise<void> = Promise.resolve();
   readonly sinks = new Map<number, RunSink>();
+  /** Which cell each run ran (trace events can arrive after the run's sink is gone). */
+  readonly runCells = new Map<number, vscode.NotebookCell>();
 
   constructor(notebook: vscode.NotebookDocument, hostScript: string, private readonly events: SessionEvents) {
     const cwd = notebook.uri.scheme === "file" ? path.dirname(notebook.uri.fsPath) : (vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? process.cwd());
@@ -37,6 +40,7 @@ class NotebookSession implements vscode.Disposable {
       settings: hostSettings(),
       onOutput: (n) => this.onOutput(n),
       onProgress: (n) => this.onProgress(n),
+      onTraceEvents: (n) => events.trace(this, n),
       onStderr: (text) => events.log(text),
       onDeath: (death) => {
         this.info = undefined;
@@ -107,6 +111,7 @@ class NotebookSession implements vscode.Disposable {
 
 interface SessionEvents {
   changed(session: NotebookSession): void;
+  trace(session: NotebookSession, n: TraceEventsNotification): void;
   log(text: string): void;
 }
 
@@ -117,6 +122,12 @@ export class GlasstorchController implements vscode.Disposable {
   private readonly changeEmitter = new vscode.EventEmitter<vscode.NotebookDocument | undefined>();
   /** Fires when a notebook's host starts, stops or restarts (the status bar listens). */
   readonly onDidChangeSession = this.changeEmitter.event;
+  private readonly traceEmitter = new vscode.EventEmitter<RunTraceEvents>();
+  /** A batch of a run's trace events (the Dispatch Trace view listens). */
+  readonly onDidReceiveTrace = this.traceEmitter.event;
+  private readonly runEndEmitter = new vscode.EventEmitter<RunEnded>();
+  /** A cell's run ended (the Backward Graph re-asks for its graph). */
+  readonly onDidEndRun = this.runEndEmitter.event;
 
   constructor(private readonly hostScript: string, private readonly log: vscode.OutputChannel) {
     this.controller = vscode.notebooks.createNotebookController("glasstorch-kernel", NOTEBOOK_TYPE, "Glasstorch");
@@ -128,6 +139,8 @@ export class GlasstorchController implements vscode.Disposable {
     this.disposables.push(
       this.controller,
       this.changeEmitter,
+      this.traceEmitter,
+      this.runEndEmitter,
       vscode.workspace.onDidCloseNotebookDocument((notebook) => {
         this.sessions.get(notebook.uri.toString())?.dispose();
         this.sessions.delete(notebook.uri.toString());
@@ -138,6 +151,19 @@ export class GlasstorchController implements vscode.Disposable {
   /** The InitializeResult of the notebook's running host, if one runs. */
   hostInfo(notebook: vscode.NotebookDocument): InitializeResult | undefined {
     return this.sessions.get(notebook.uri.toString())?.info;
+  }
+
+  /** A view's question to the notebook's engine host (started if need be); refused in an untrusted workspace. */
+  request<P, R>(notebook: vscode.NotebookDocument, type: RequestType<P, R, void>, params: P): Promise<R> {
+    if (!vscode.workspace.isTrusted) return Promise.reject(new Error("Glasstorch starts no engine host in an untrusted workspace."));
+    const session = this.session(notebook);
+    return session.client.request(type, params).then(async (r) => {
+      if (!session.info) {
+        session.info = await session.client.start();
+        this.changeEmitter.fire(notebook);
+      }
+      return r;
+    });
   }
 
   interrupt(notebook: vscode.NotebookDocument): void {
@@ -164,6 +190,10 @@ export class GlasstorchController implements vscode.Disposable {
     if (!session) {
       session = new NotebookSession(notebook, this.hostScript, {
         changed: () => this.changeEmitter.fire(notebook),
+        trace: (s, n) => {
+          const cell = s.runCells.get(n.runId);
+          this.traceEmitter.fire({ notebook, cell, ...n });
+        },
         log: (text) => this.log.append(text),
       });
       this.sessions.set(key, session);
@@ -209,6 +239,8 @@ export class GlasstorchController implements vscode.Disposable {
         { cellUri: cell.document.uri.toString(), cellIndex: cell.index, code: cell.document.getText() },
         (id) => {
           runId = id;
+          session.runCells.set(id, cell);
+          if (session.runCells.size > 1000) session.runCells.delete(session.runCells.keys().next().value!);
           session.sinks.set(id, { execution, bars: new Map() });
         },
       );
@@ -216,6 +248,7 @@ export class GlasstorchController implements vscode.Disposable {
       if (result.value) await execution.appendOutput(outputsFor(result.value));
       if (result.error) await execution.appendOutput(errorOutput(result.error, cell.index));
       execution.end(result.status === "ok", Date.now());
+      this.runEndEmitter.fire({ notebook: cell.notebook, cell, result });
       return result.status === "ok";
     } catch (err) {
       if (err instanceof HostDiedError) {
@@ -257,4 +290,16 @@ export class GlasstorchController implements vscode.Disposable {
     this.sessions.clear();
     for (const d of this.disposables) d.dispose();
   }
+}
+
+export interface RunTraceEvents extends TraceEventsNotification {
+  notebook: vscode.NotebookDocument;
+  /** The cell the run ran, when known. */
+  cell?: vscode.NotebookCell;
+}
+
+export interface RunEnded {
+  notebook: vscode.NotebookDocument;
+  cell: vscode.NotebookCell;
+  result: RunResult;
 }

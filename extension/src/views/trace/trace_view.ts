@@ -1,0 +1,227 @@
+// The Dispatch Trace view: the latest run of each executed cell as a tree (trace_model.ts), fed by
+// the controller's trace events. Selecting a row opens the source it names; Step Forward/Back
+// walk the rows in order with the editor following.
+
+import * as vscode from "vscode";
+import type { TraceEvent } from "../../../../engine/trace/events.js";
+import type { GlasstorchController, RunTraceEvents } from "../../notebook/controller.js";
+import { opToPath, GEN_SCHEME } from "../generated/gen_document.js";
+import { besideNotebook, type SourceOpener } from "../open_source.js";
+import { toChromeTrace, toJsonLines, toMarkdown } from "./trace_export.js";
+import { buildRunTree, flattenSteps, stepFrom, type TraceNode } from "./trace_model.js";
+
+export const TRACE_VIEW_ID = "glasstorch.dispatchTrace";
+/** Cells' runs kept (latest per cell); older cells' runs go first. */
+const MAX_RUNS = 50;
+
+interface StoredRun {
+  notebook: string;
+  cellUri: string;
+  cellIndex: number;
+  firstLine: string;
+  runId: number;
+  events: TraceEvent[];
+  dropped: number;
+  tree?: TraceNode;
+}
+
+const ICONS: Partial<Record<TraceNode["kind"], string>> = {
+  run: "notebook",
+  call: "symbol-method",
+  line: "go-to-file",
+  binding: "symbol-interface",
+  keys: "key",
+  step: "arrow-small-right",
+  stub: "chip",
+  return: "reply",
+  "autograd.node": "type-hierarchy-sub",
+  "autograd.exec": "debug-step-back",
+  "autograd.accumulate": "add",
+  "autograd.hook": "debug-breakpoint-function",
+  dropped: "warning",
+};
+
+export class TraceView implements vscode.TreeDataProvider<TraceNode>, vscode.Disposable {
+  private readonly runs = new Map<string, StoredRun>(); // by cell URI
+  private readonly changed = new vscode.EventEmitter<TraceNode | undefined>();
+  readonly onDidChangeTreeData = this.changed.event;
+  private parents = new Map<string, TraceNode | undefined>();
+  private roots: TraceNode[] = [];
+  private refreshTimer?: NodeJS.Timeout;
+  private current?: string;
+  readonly view: vscode.TreeView<TraceNode>;
+  private readonly disposables: vscode.Disposable[] = [];
+
+  constructor(
+    controller: GlasstorchController,
+    private readonly opener: SourceOpener,
+  ) {
+    this.view = vscode.window.createTreeView(TRACE_VIEW_ID, { treeDataProvider: this, showCollapseAll: true });
+    this.disposables.push(
+      this.view,
+      this.changed,
+      controller.onDidReceiveTrace((n) => this.add(n)),
+      this.view.onDidChangeSelection((e) => {
+        const node = e.selection[0];
+        if (node) this.current = node.id;
+      }),
+    );
+    this.setContext();
+  }
+
+  private add(n: RunTraceEvents): void {
+    const cellUri = n.cell?.document.uri.toString() ?? `run:${n.runId}`;
+    let run = this.runs.get(cellUri);
+    if (!run || run.runId !== n.runId) {
+      // A cell's new run replaces its last one.
+      this.runs.delete(cellUri);
+      run = {
+        notebook: n.notebook.uri.toString(),
+        cellUri,
+        cellIndex: n.cell?.index ?? -1,
+        firstLine: firstCodeLine(n.cell?.document.getText() ?? ""),
+        runId: n.runId,
+        events: [],
+        dropped: 0,
+      };
+      this.runs.set(cellUri, run);
+      while (this.runs.size > MAX_RUNS) this.runs.delete(this.runs.keys().next().value!);
+    }
+    for (const e of n.events) run.events.push(e);
+    run.dropped = Math.max(run.dropped, n.dropped);
+    run.tree = undefined;
+    this.scheduleRefresh();
+  }
+
+  private scheduleRefresh(): void {
+    // A big run streams in many batches and its tree takes ~50 ms per 1,000 events to build
+    // (trace_model.test.ts): redraw less often the bigger it gets.
+    let size = 0;
+    for (const r of this.runs.values()) if (!r.tree) size += r.events.length;
+    this.refreshTimer ??= setTimeout(() => {
+      this.refreshTimer = undefined;
+      this.rebuild();
+      this.changed.fire(undefined);
+      this.setContext();
+    }, Math.min(2000, 100 + size / 50));
+  }
+
+  private rebuild(): void {
+    const runs = [...this.runs.values()].sort((a, b) => a.notebook.localeCompare(b.notebook) || a.cellIndex - b.cellIndex);
+    this.roots = runs.map((r) => {
+      r.tree ??= buildRunTree(
+        {
+          key: `${r.cellUri}#${r.runId}`,
+          title: r.cellIndex >= 0 ? `Cell ${r.cellIndex + 1}` : `Run ${r.runId}`,
+          cellUri: r.cellUri.startsWith("run:") ? undefined : r.cellUri,
+          dropped: r.dropped,
+        },
+        r.events,
+      );
+      if (r.firstLine) r.tree.description = `${r.firstLine} · ${r.tree.description}`;
+      return r.tree;
+    });
+    this.parents = new Map();
+    const walk = (n: TraceNode, parent: TraceNode | undefined) => {
+      this.parents.set(n.id, parent);
+      for (const c of n.children) walk(c, n);
+    };
+    for (const r of this.roots) walk(r, undefined);
+  }
+
+  private setContext(): void {
+    void vscode.commands.executeCommand("setContext", "glasstorch.traceHasRuns", this.runs.size > 0);
+  }
+
+  getChildren(node?: TraceNode): TraceNode[] {
+    return node ? node.children : this.roots;
+  }
+
+  getParent(node: TraceNode): TraceNode | undefined {
+    return this.parents.get(node.id);
+  }
+
+  getTreeItem(node: TraceNode): vscode.TreeItem {
+    const collapsed = node.children.length === 0 ? vscode.TreeItemCollapsibleState.None : node.kind === "run" ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed;
+    const item = new vscode.TreeItem(node.label, collapsed);
+    item.id = node.id;
+    item.description = node.description;
+    const tooltip = [node.tooltip, node.pytorchRef && !node.tooltip?.includes(node.pytorchRef) ? `PyTorch: ${node.pytorchRef}` : undefined].filter((t) => t).join("\n");
+    if (tooltip) item.tooltip = tooltip;
+    const icon = node.error ? "error" : ICONS[node.kind];
+    if (icon) item.iconPath = new vscode.ThemeIcon(icon);
+    item.contextValue = `trace.${node.kind}${node.op ? ".op" : ""}`;
+    if (node.source || node.kind === "binding") item.command = { command: "glasstorch.trace.open", title: "Open", arguments: [node] };
+    return item;
+  }
+
+  /** Opens what a row names: its source, or (a binding) the operator's generated code. */
+  async openNode(node: TraceNode, preserveFocus = false): Promise<void> {
+    this.current = node.id;
+    if (node.kind === "binding" && node.op) {
+      await openGenerated(node.op, preserveFocus);
+      return;
+    }
+    if (node.source) await this.opener.open(node.source, { preserveFocus });
+  }
+
+  async step(delta: 1 | -1): Promise<void> {
+    if (this.refreshTimer) {
+      clearTimeout(this.refreshTimer);
+      this.refreshTimer = undefined;
+      this.rebuild();
+      this.changed.fire(undefined);
+    }
+    const order = flattenSteps(this.roots);
+    const selected = this.view.selection[0]?.id ?? this.current;
+    const next = stepFrom(order, selected, delta);
+    if (!next) {
+      void vscode.window.setStatusBarMessage(delta > 0 ? "Glasstorch: last step of the trace" : "Glasstorch: first step of the trace", 2000);
+      return;
+    }
+    this.current = next.id;
+    await this.view.reveal(next, { select: true, focus: false, expand: false });
+    await this.openNode(next, true);
+  }
+
+  allEvents(): TraceEvent[] {
+    return [...this.runs.values()].flatMap((r) => r.events);
+  }
+
+  async export(format: "jsonl" | "markdown" | "chrome"): Promise<void> {
+    if (this.runs.size === 0) {
+      void vscode.window.showInformationMessage("Glasstorch: no trace yet — run a cell with tracing on.");
+      return;
+    }
+    this.rebuild();
+    const content =
+      format === "jsonl" ? toJsonLines(this.allEvents(), undefined) : format === "chrome" ? JSON.stringify(toChromeTrace(this.allEvents())) : toMarkdown(this.roots);
+    const doc = await vscode.workspace.openTextDocument({ content, language: format === "markdown" ? "markdown" : format === "jsonl" ? "jsonl" : "json" });
+    await vscode.window.showTextDocument(doc);
+  }
+
+  clear(): void {
+    this.runs.clear();
+    this.rebuild();
+    this.changed.fire(undefined);
+    this.setContext();
+  }
+
+  dispose(): void {
+    clearTimeout(this.refreshTimer);
+    for (const d of this.disposables) d.dispose();
+  }
+}
+
+function firstCodeLine(code: string): string {
+  const line = code.split("\n").find((l) => l.trim() && !l.trim().startsWith("//") && !l.startsWith("import ")) ?? "";
+  return line.trim().length > 40 ? `${line.trim().slice(0, 39)}…` : line.trim();
+}
+
+export async function openGenerated(op: string, preserveFocus = false): Promise<void> {
+  const p = opToPath(op.includes("::") ? op : `aten::${op}`);
+  if (!p) return;
+  const uri = vscode.Uri.from({ scheme: GEN_SCHEME, path: p });
+  const doc = await vscode.workspace.openTextDocument(uri);
+  await vscode.window.showTextDocument(doc, { preview: true, preserveFocus, viewColumn: besideNotebook() });
+}

@@ -1,0 +1,121 @@
+// e2e checks of the views (issue #6 items 4–7), called by run.mjs with its page and helpers:
+// the Dispatch Trace shows a cell's op, the Generated Code document opens for aten::mul.Tensor,
+// the Dispatch Table webview shows the AutogradCPU row, the Backward Graph draws (a*b).sum().
+
+/** The notebook these checks run, as written to disk. */
+export const VIEWS = [
+  "// %% graph",
+  'import * as torch from "glasstorch";',
+  "const a = torch.tensor([1.5, 2, 3], { requires_grad: true });",
+  "const b = torch.tensor([4.5, 5, 6], { requires_grad: true });",
+  "(a.mul(b)).sum()",
+  "",
+].join("\n");
+
+/** Picks `label` exactly in the open quick pick (typing it first). */
+async function pickExactly(page, label) {
+  const input = page.locator(".quick-input-widget input");
+  await input.waitFor({ state: "visible", timeout: 60_000 });
+  await page.locator(".quick-input-list .monaco-list-row").first().waitFor({ timeout: 60_000 });
+  await input.fill(label);
+  const exact = new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`);
+  const row = page.locator(".quick-input-list .monaco-list-row").filter({ has: page.locator(".label-name", { hasText: exact }) }).first();
+  await row.waitFor({ timeout: 10_000 });
+  await row.click();
+}
+
+/** The text of the active text editor (what monaco renders). */
+async function activeEditorText(page) {
+  // Monaco renders spaces as no-break spaces.
+  return (await page.locator(".editor-group-container.active .monaco-editor .view-lines").first().innerText()).replace(/\u00a0/g, " ");
+}
+
+export async function viewChecks({ page, wb, check }) {
+  await check("views: the notebook's cell runs and shows (a*b).sum()", async () => {
+    await wb.openNotebook("views.nb.ts");
+    await wb.runAll();
+    await wb.waitForFrameText("tensor(", { timeout: 60_000, what: "the sum's repr" });
+  });
+
+  await check("views: the Dispatch Trace view shows rows for the cell's ops", async () => {
+    await wb.command("Glasstorch: Focus on Dispatch Trace View");
+    const view = page.locator(".pane", { has: page.locator(".pane-header", { hasText: "Dispatch Trace" }) }).first();
+    const call = view.locator(".monaco-list-row", { hasText: "aten::mul.Tensor" }).first();
+    await call.waitFor({ timeout: 20_000 });
+    await view.locator(".monaco-list-row", { hasText: "aten::sum" }).first().waitFor({ timeout: 5_000 });
+    // Expanding the call shows its dispatch steps.
+    await call.locator(".monaco-tl-twistie").click();
+    await view.locator(".monaco-list-row", { hasText: "AutogradCPU -> VariableType::mul_Tensor" }).first().waitFor({ timeout: 10_000 });
+    await view.locator(".monaco-list-row", { hasText: "CPU -> native.mul_out" }).first().waitFor({ timeout: 10_000 });
+    const rows = await view.locator(".monaco-list-row").count();
+    return `${rows} rows visible`;
+  });
+
+  await check("views: selecting a step opens its generated kernel; Step Forward moves to the next step's source", async () => {
+    const view = page.locator(".pane", { has: page.locator(".pane-header", { hasText: "Dispatch Trace" }) }).first();
+    await view.locator(".monaco-list-row", { hasText: "AutogradCPU -> VariableType::mul_Tensor" }).first().click();
+    await page.locator(".tab", { hasText: "VariableType.ts" }).first().waitFor({ timeout: 20_000 });
+    await wb.command("Glasstorch: Step Forward");
+    // The next row with a source: the CPU redispatch, whose kernel registration is in generated/mul.ts.
+    await page.locator(".tab.active", { hasText: "mul.ts" }).first().waitFor({ timeout: 20_000 });
+    const selected = await view.locator(".monaco-list-row.selected").first().innerText();
+    if (!selected.includes("CPU -> native.mul_out")) throw new Error(`the selected row is ${JSON.stringify(selected)}`);
+    return "VariableType.ts, then mul.ts";
+  });
+
+  await check("views: the Generated Code document opens for aten::mul.Tensor", async () => {
+    await wb.command("Glasstorch: Open Generated Code…");
+    await pickExactly(page, "aten::mul.Tensor");
+    await page.locator(".tab", { hasText: "mul.Tensor" }).first().waitFor({ timeout: 20_000 });
+    const deadline = Date.now() + 20_000;
+    let text = "";
+    while (Date.now() < deadline) {
+      text = await activeEditorText(page).catch(() => "");
+      if (text.includes("structured_delegate: mul.out")) break;
+      await page.waitForTimeout(200);
+    }
+    if (!text.includes("structured_delegate: mul.out") || !text.includes("engine/ops/native_functions.yaml:45")) {
+      throw new Error(`the document shows:\n${text.slice(0, 800)}`);
+    }
+    // The links are real document links (underlined on hover with Ctrl); count them.
+    return "yaml section and link present";
+  });
+
+  await check("views: the Dispatch Table webview shows the AutogradCPU row", async () => {
+    // Close the generated-code document (the link check below opens it again); the notebook stays
+    // open: its engine host answers the views.
+    const tab = page.locator(".tab", { hasText: "mul.Tensor" }).first();
+    await tab.hover();
+    await tab.locator(".codicon-close").first().click({ force: true });
+    await page.locator(".tab", { hasText: "mul.Tensor" }).first().waitFor({ state: "detached", timeout: 10_000 });
+    await wb.command("Glasstorch: Show Dispatch Table…");
+    await pickExactly(page, "aten::mul.Tensor");
+    const text = await wb.waitForFrameText((t) => t.includes("computed (dispatch table)") && /AutogradCPU\s+—?\s*VariableType::mul_Tensor \[autograd kernel\]/.test(t), {
+      timeout: 30_000,
+      what: "the AutogradCPU row of aten::mul.Tensor's table",
+    });
+    return text.split("\n").find((l) => l.startsWith("AutogradCPU"))?.replace(/\s+/g, " ");
+  });
+
+  await check("views: the Dispatch Table's link opens the operator's generated code", async () => {
+    let link;
+    for (const frame of page.frames()) {
+      const candidate = frame.locator("a", { hasText: "Open its generated code" });
+      if (await candidate.count().catch(() => 0)) link = candidate.first();
+    }
+    if (!link) throw new Error("no frame shows the generated-code link");
+    await link.click();
+    await page.locator(".tab", { hasText: "mul.Tensor" }).first().waitFor({ timeout: 20_000 });
+  });
+
+  await check("views: the Backward Graph webview draws the Nodes of (a*b).sum()", async () => {
+    // Focus the notebook first (its last value is the graph shown), then open the panel.
+    await page.locator(".tab", { hasText: "views.nb.ts" }).first().click();
+    await wb.command("Glasstorch: Show Backward Graph");
+    await page.locator(".tab", { hasText: "Backward Graph" }).first().waitFor({ timeout: 15_000 });
+    const text = await wb.waitForFrameText((t) => /4 nodes, 4 boxes drawn/.test(t), { timeout: 30_000, what: "the graph's status line" });
+    const info = await wb.waitForCanvas("#graph-canvas canvas");
+    if (!(info.opaque > 0)) throw new Error(`the graph canvas is blank ${JSON.stringify(info)}`);
+    return text.split("\n").find((l) => l.includes("nodes"));
+  });
+}
