@@ -7,7 +7,7 @@
 //   node scripts/package-extension.mjs [OUT.vsix]
 
 import { execFileSync } from "node:child_process";
-import { cpSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -24,6 +24,9 @@ try {
     recursive: true,
     filter: (src) => !/\.(map|tsbuildinfo)$/.test(src),
   });
+  // The native CPU addon, where `npm install` built it: the host finds it next to its bundle (native/build/Release).
+  const addon = path.join("native", "build", "Release", "glasstorch_cpu.node");
+  if (existsSync(path.join(root, addon))) cpSync(path.join(root, addon), path.join(stage, addon));
   writeFileSync(path.join(stage, ".vscodeignore"), "**/*.map\n");
   execFileSync(process.execPath, [path.join(root, "node_modules", "@vscode", "vsce", "vsce"), "package", "--no-dependencies", "--out", out], {
     cwd: stage,
