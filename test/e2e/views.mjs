@@ -2,6 +2,8 @@
 // the Dispatch Trace shows a cell's op, the Generated Code document opens for aten::mul.Tensor,
 // the Dispatch Table webview shows the AutogradCPU row, the Backward Graph draws (a*b).sum().
 
+import { readFileSync } from "node:fs";
+
 /** The notebook these checks run, as written to disk. */
 export const VIEWS = [
   "// %% graph",
@@ -74,7 +76,10 @@ export async function viewChecks({ page, wb, check }) {
       if (text.includes("structured_delegate: mul.out")) break;
       await page.waitForTimeout(200);
     }
-    if (!text.includes("structured_delegate: mul.out") || !text.includes("engine/ops/native_functions.yaml:45")) {
+    // the section names the yaml line that declares the op (read from the yaml, which grows as ops are added)
+    const yamlLine = readFileSync(new URL("../../engine/ops/native_functions.yaml", import.meta.url), "utf8")
+      .split("\n").findIndex((l) => l.startsWith("- func: mul.Tensor(")) + 1;
+    if (!text.includes("structured_delegate: mul.out") || !text.includes(`engine/ops/native_functions.yaml:${yamlLine}`)) {
       throw new Error(`the document shows:\n${text.slice(0, 800)}`);
     }
     // The links are real document links (underlined on hover with Ctrl); count them.
