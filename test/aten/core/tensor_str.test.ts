@@ -118,25 +118,24 @@ describe("printing a large tensor", () => {
       isMeta: false,
       requiresGrad: false,
     };
-    const start = performance.now();
     expect(tensorRepr(t, { defaultDtype: "float32" })).toBe(repr);
-    expect(performance.now() - start).toBeLessThan(200);
     // 6 elements for the formatter, 6 more to print them.
     expect(reads).toBe(12);
   });
 
-  it("prints a summarized 1000x1000 matrix quickly", () => {
+  it("prints a summarized 1000x1000 matrix reading only the elements it shows", () => {
+    let reads = 0;
     const t: ReprInput = {
       sizes: [1000, 1000],
       dtype: "float32",
-      get: (i) => Math.fround(Math.sin(i)),
+      get: (i) => (reads++, Math.fround(Math.sin(i))),
       device: "cpu",
       isMeta: false,
       requiresGrad: false,
     };
-    const start = performance.now();
     const s = tensorRepr(t, { defaultDtype: "float32" });
-    expect(performance.now() - start).toBeLessThan(200);
     expect(s.split("\n")).toHaveLength(7);
+    // the 6x6 corner values, read once to size the columns and once to print them
+    expect(reads).toBeLessThanOrEqual(2 * 36);
   });
 });

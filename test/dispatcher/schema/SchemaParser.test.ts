@@ -60,12 +60,6 @@ describe("native_functions.yaml corpus", () => {
     expect(corpus.schemas.length).toBe(corpus.count);
     expect(corpus.jit_failures).toEqual([]);
   });
-
-  it("parses all of it in under a second (about 0.1-0.2 s cold, 15 ms warm)", () => {
-    const t0 = performance.now();
-    for (const e of corpus.schemas) parseSchema(e.func);
-    expect(performance.now() - t0).toBeLessThan(1000);
-  });
 });
 
 describe("round trip: parse(s).toString() === torchgen's str(FunctionSchema.parse(s))", () => {

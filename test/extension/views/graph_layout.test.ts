@@ -130,15 +130,15 @@ describe("backward graph layout", () => {
     }
   });
 
-  // Bounds: 1 s for the big graphs (the fast layering: ~50–120 ms measured here); ELK, used only for
-  // small graphs, measured 0.1–0.8 s on this shared 2-core machine, so its bound is 2 s.
-  for (const [name, graph, options, boundMs] of [
-    ["a 2,000-node chain (folded)", chain(1999), {}, 1000],
-    ["a 2,000-node chain, not folded", chain(1999), { collapseAbove: Infinity }, 1000],
-    ["a 2,047-node tree", tree(1024), {}, 1000],
-    ["a 31-node tree by ELK", tree(16), {}, 2000],
+  // The times are printed for reading (the fast layering measured ~50–120 ms for 2,000 nodes here; ELK,
+  // used only for small graphs, 0.1–0.8 s), not asserted: speed belongs in bench/, not in a timed test.
+  for (const [name, graph, options] of [
+    ["a 2,000-node chain (folded)", chain(1999), {}],
+    ["a 2,000-node chain, not folded", chain(1999), { collapseAbove: Infinity }],
+    ["a 2,047-node tree", tree(1024), {}],
+    ["a 31-node tree by ELK", tree(16), {}],
   ] as const) {
-    it(`lays out and draws ${name} within ${boundMs} ms`, async () => {
+    it(`lays out and draws ${name}`, async () => {
       const t0 = performance.now();
       const layout = await layoutGraph(graph, options);
       const t1 = performance.now();
@@ -149,7 +149,6 @@ describe("backward graph layout", () => {
       console.log(`graph timing: ${name}: ${graph.nodes.length} nodes -> ${layout.boxes.length} boxes; layout ${(t1 - t0).toFixed(0)} ms, draw ${(t2 - t1).toFixed(1)} ms (${drawn} boxes drawn)`);
       expect(drawn).toBe(layout.boxes.length);
       expect(layout.boxes.reduce((n, b) => n + b.nodes.length, 0)).toBe(graph.nodes.length);
-      expect(t2 - t0).toBeLessThan(boundMs);
     }, 20_000);
   }
 });

@@ -125,11 +125,9 @@ describe("big traces", () => {
     return events;
   };
 
-  for (const [times, boundMs] of [
-    [160, 1500],
-    [1600, 20000],
-  ] as const) {
-    it(`builds the tree of a ${times * 60}-event run in time linear in its size`, () => {
+  // The time is printed for reading, not asserted: speed belongs in bench/, not in a timed test.
+  for (const times of [160, 1600]) {
+    it(`builds the tree of a ${times * 60}-event run`, () => {
       const events = repeated(times);
       const t0 = performance.now();
       const tree = buildRunTree(run, events);
@@ -137,7 +135,6 @@ describe("big traces", () => {
       console.log(`trace timing: ${events.length} events -> ${flattenSteps([tree]).length} rows in ${ms.toFixed(0)} ms`);
       expect(tree.children.filter((c) => c.kind === "autograd.exec")).toHaveLength(4 * times);
       expect(tree.children.filter((c) => c.label === "backward: MulBackward0").every((c) => c.children.length === 2)).toBe(true);
-      expect(ms).toBeLessThan(boundMs);
     }, 60_000);
   }
 });
