@@ -186,6 +186,15 @@ export class _LRScheduler {
 export type LrLambda = ((epoch: number) => number) | { __call__(epoch: number): number; [k: string]: any };
 const callLambda = (f: LrLambda, epoch: number) => (typeof f === "function" ? f(epoch) : f.__call__(epoch));
 
+/** One lr_lambda per param group: a single one is shared, a list must have one per group. */
+function perGroupLambdas(optimizer: Optimizer, lr_lambda: LrLambda | LrLambda[]): LrLambda[] {
+  if (!Array.isArray(lr_lambda)) return optimizer.param_groups.map(() => lr_lambda);
+  if (lr_lambda.length !== optimizer.param_groups.length) {
+    throw new ValueError(`Expected ${optimizer.param_groups.length} lr_lambdas, but got ${lr_lambda.length}`);
+  }
+  return [...lr_lambda];
+}
+
 /** lr = initial lr times lr_lambda(epoch), per group. */
 export class LambdaLR extends _LRScheduler {
   declare lr_lambdas: LrLambda[];
@@ -194,14 +203,7 @@ export class LambdaLR extends _LRScheduler {
     super();
     const a = bind("__init__", ["lr_lambda", "last_epoch", "verbose"], { last_epoch: -1, verbose: false }, args);
     checkOptimizer(optimizer);
-    if (!Array.isArray(a.lr_lambda)) {
-      this.lr_lambdas = optimizer.param_groups.map(() => a.lr_lambda);
-    } else {
-      if (a.lr_lambda.length !== optimizer.param_groups.length) {
-        throw new ValueError(`Expected ${optimizer.param_groups.length} lr_lambdas, but got ${a.lr_lambda.length}`);
-      }
-      this.lr_lambdas = [...a.lr_lambda];
-    }
+    this.lr_lambdas = perGroupLambdas(optimizer, a.lr_lambda);
     this._init(optimizer, a.last_epoch, a.verbose);
   }
 
@@ -234,14 +236,7 @@ export class MultiplicativeLR extends _LRScheduler {
     super();
     const a = bind("__init__", ["lr_lambda", "last_epoch", "verbose"], { last_epoch: -1, verbose: false }, args);
     checkOptimizer(optimizer);
-    if (!Array.isArray(a.lr_lambda)) {
-      this.lr_lambdas = optimizer.param_groups.map(() => a.lr_lambda);
-    } else {
-      if (a.lr_lambda.length !== optimizer.param_groups.length) {
-        throw new ValueError(`Expected ${optimizer.param_groups.length} lr_lambdas, but got ${a.lr_lambda.length}`);
-      }
-      this.lr_lambdas = [...a.lr_lambda];
-    }
+    this.lr_lambdas = perGroupLambdas(optimizer, a.lr_lambda);
     this._init(optimizer, a.last_epoch, a.verbose);
   }
 
