@@ -1,0 +1,51 @@
+// The sampling rules every side of the benchmark follows (bench/torch_side.py repeats them in Python,
+// line for line, so PyTorch's medians are taken the same way):
+//  1. one first call (warm-up: JIT, caches, allocator pools);
+//  2. a call that takes more than half the cell budget (`maxCellMs`) is not repeated: its first call
+//     is the one sample, flagged (TS kernels and tfjs-cpu on a 2048 matmul);
+//  3. otherwise up to two more warm-up calls (the last one's time is the call's typical time); when
+//     that is under 1 ms calls are batched so that one sample lasts >= 1 ms
+//     (timer resolution and per-sample overhead stay small for µs-scale ops);
+//  4. samples until at least `minSamples` (5) are taken and `budgetMs` has passed, at most 50; fewer
+//     than `minSamples` only when `minSamples` of them would exceed `maxCellMs` (flagged);
+//  5. the median of the samples, in ms per call.
+
+/**
+ * @param {() => unknown} fn
+ * @param {{budgetMs?: number, minSamples?: number, maxCellMs?: number}} opts
+ * @returns {{ms: number, samples: number, batch: number, flagged: boolean}}
+ */
+export function timeIt(fn, { budgetMs = 1000, minSamples = 5, maxCellMs = 60_000 } = {}) {
+  const now = () => performance.now();
+  let t0 = now();
+  fn();
+  const first = now() - t0;
+  if (first > maxCellMs / 2) return { ms: first, samples: 1, batch: 1, flagged: true };
+  let typical = first; // a call's time once warm: the last warm-up call's
+  for (let i = 0; i < 2 && (i + 2) * first < maxCellMs / 4; i++) {
+    t0 = now();
+    fn();
+    typical = now() - t0;
+  }
+  let batch = 1;
+  if (typical < 1) {
+    for (;;) {
+      t0 = now();
+      for (let i = 0; i < batch; i++) fn();
+      if (now() - t0 >= 1 || batch >= 1 << 20) break;
+      batch *= 2;
+    }
+  }
+  const want = Math.max(1, Math.min(minSamples, Math.floor(maxCellMs / Math.max(typical * batch, 1e-9))));
+  const times = [];
+  const start = now();
+  while (times.length < want || (now() - start < budgetMs && times.length < 50)) {
+    t0 = now();
+    for (let i = 0; i < batch; i++) fn();
+    times.push((now() - t0) / batch);
+  }
+  times.sort((a, b) => a - b);
+  const m = times.length;
+  const ms = m % 2 ? times[(m - 1) / 2] : (times[m / 2 - 1] + times[m / 2]) / 2;
+  return { ms, samples: m, batch, flagged: m < minSamples };
+}

@@ -1,0 +1,187 @@
+"""The PyTorch side of `npm run bench` (bench/run.mjs): reads {threads, timing, workloads} as JSON on
+stdin, runs each workload with Debian's python3-torch and prints one JSON line: the environment
+(torch version, threads, which BLAS library the process mapped) and a median per workload id.
+The workloads mirror bench/workloads.mjs kind by kind; the sampling rules mirror bench/lib/timing.mjs."""
+import json
+import os
+import platform
+import statistics
+import sys
+import time
+import traceback
+
+import torch
+import torch.nn.functional as F
+
+spec = json.load(sys.stdin)
+torch.set_num_threads(int(spec["threads"]))
+
+
+def time_it(fn, budget_ms=1000.0, min_samples=5, max_cell_ms=60000.0):
+    """bench/lib/timing.mjs's timeIt, the same steps."""
+    now = lambda: time.perf_counter() * 1000.0
+    t0 = now()
+    fn()
+    first = now() - t0
+    if first > max_cell_ms / 2:
+        return {"ms": first, "samples": 1, "batch": 1, "flagged": True}
+    typical = first  # a call's time once warm: the last warm-up call's
+    for i in range(2):
+        if (i + 2) * first < max_cell_ms / 4:
+            t0 = now()
+            fn()
+            typical = now() - t0
+    batch = 1
+    if typical < 1:
+        while True:
+            t0 = now()
+            for _ in range(batch):
+                fn()
+            if now() - t0 >= 1 or batch >= 1 << 20:
+                break
+            batch *= 2
+    want = max(1, min(min_samples, int(max_cell_ms // max(typical * batch, 1e-9))))
+    times = []
+    start = now()
+    while len(times) < want or (now() - start < budget_ms and len(times) < 50):
+        t0 = now()
+        for _ in range(batch):
+            fn()
+        times.append((now() - t0) / batch)
+    return {"ms": statistics.median(times), "samples": len(times), "batch": batch, "flagged": len(times) < min_samples}
+
+
+# One builder per workload kind: (params) -> a zero-argument function doing one unit of work.
+def b_matmul(p):
+    n = p["n"]
+    a, b = torch.rand(n, n), torch.rand(n, n)
+    return lambda: torch.mm(a, b)
+
+
+def b_binary(p):
+    n, op = p["n"], getattr(torch, p["op"])
+    a, b = torch.rand(n), torch.rand(n)
+    if p.get("out"):
+        o = torch.empty(n)
+        return lambda: op(a, b, out=o)
+    return lambda: op(a, b)
+
+
+def b_unary(p):
+    n, op = p["n"], getattr(torch, p["op"])
+    a = torch.rand(n)
+    if p.get("out"):
+        o = torch.empty(n)
+        return lambda: op(a, out=o)
+    return lambda: op(a)
+
+
+def b_sum(p):
+    a = torch.rand(p["n"])
+    return lambda: torch.sum(a)
+
+
+def b_softmax(p):
+    x = torch.rand(*p["shape"])
+    return lambda: torch.softmax(x, -1)
+
+
+def b_copy(p):
+    x, y = torch.empty(p["n"]), torch.rand(p["n"])
+    return lambda: x.copy_(y)
+
+
+def b_conv2d(p):
+    x = torch.rand(*p["input"])
+    w = torch.rand(*p["weight"])
+    return lambda: F.conv2d(x, w, None, p["stride"], p["padding"])
+
+
+def b_overhead(p):
+    a = torch.ones(1, requires_grad=p["requires_grad"])
+    b = torch.ones(1, requires_grad=p["requires_grad"])
+    return lambda: torch.add(a, b)
+
+
+def b_mlp(p):
+    model = torch.nn.Sequential(torch.nn.Linear(p["inp"], p["hidden"]), torch.nn.ReLU(), torch.nn.Linear(p["hidden"], p["classes"]))
+    opt = torch.optim.SGD(model.parameters(), lr=p["lr"])
+    x = torch.randn(p["batch"], p["inp"])
+    y = torch.randint(0, p["classes"], (p["batch"],))
+
+    def step():
+        opt.zero_grad()
+        loss = F.cross_entropy(model(x), y)
+        loss.backward()
+        opt.step()
+        return loss
+
+    return step
+
+
+def b_transformer(p):
+    layer = torch.nn.TransformerEncoderLayer(p["d_model"], p["nhead"], p["dim_feedforward"], dropout=p["dropout"], batch_first=True)
+    src = torch.randn(p["batch"], p["seq"], p["d_model"])
+
+    def step():
+        layer.zero_grad()
+        layer(src).sum().backward()
+
+    return step
+
+
+def b_expr(p):
+    g = {"torch": torch}
+    exec(p.get("setup") or "pass", g)
+    return eval("lambda: " + p["expr"], g)
+
+
+BUILDERS = {
+    "matmul": b_matmul, "binary": b_binary, "unary": b_unary, "sum": b_sum, "softmax": b_softmax, "copy": b_copy,
+    "conv2d": b_conv2d, "overhead": b_overhead, "mlp": b_mlp, "transformer": b_transformer, "expr": b_expr,
+}
+
+
+def blas_libraries():
+    """Which BLAS this process runs: the shared objects mapped after a matmul has run (libblas.so.3 is
+    whatever update-alternatives selected: netlib's reference BLAS or OpenBLAS)."""
+    a = torch.rand(8, 8)
+    a @ a
+    libs = []
+    with open("/proc/self/maps") as f:
+        for line in f:
+            path = line.split()[-1] if len(line.split()) >= 6 else ""
+            base = os.path.basename(path)
+            if any(k in base for k in ("blas", "lapack", "mkl", "blis")) and path not in libs:
+                libs.append(path)
+    real = sorted({os.path.realpath(x) for x in libs})
+    kind = "OpenBLAS" if any("openblas" in x for x in real) else "MKL" if any("mkl" in x for x in real) else \
+        "BLIS" if any("blis" in x for x in real) else "netlib reference BLAS" if real else "none mapped"
+    return {"kind": kind, "libraries": real}
+
+
+timing = spec.get("timing", {})
+results = {}
+for w in spec["workloads"]:
+    try:
+        torch.manual_seed(0)
+        fn = BUILDERS[w["kind"]](w["params"])
+        results[w["id"]] = time_it(fn, timing.get("budgetMs", 1000), timing.get("minSamples", 5), timing.get("maxCellMs", 60000))
+    except Exception as e:  # a workload PyTorch cannot run is reported, not fatal
+        results[w["id"]] = {"error": f"{type(e).__name__}: {e}"}
+        traceback.print_exc(file=sys.stderr)
+    print(f"  pytorch  {w['id']}: {results[w['id']].get('ms', results[w['id']].get('error'))}", file=sys.stderr, flush=True)
+
+config = torch.__config__.show()
+env = {
+    "torch": torch.__version__,
+    "python": platform.python_version(),
+    "num_threads": torch.get_num_threads(),
+    "num_interop_threads": torch.get_num_interop_threads(),
+    "OPENBLAS_NUM_THREADS": os.environ.get("OPENBLAS_NUM_THREADS"),
+    "blas": blas_libraries(),
+    "blas_info": next((s.split("=")[1] for s in config.replace(",", "\n").split("\n") if "BLAS_INFO" in s and "LAPACK" not in s), None),
+    "cpu_capability": next((l.split(":")[1].strip() for l in config.split("\n") if "CPU capability usage" in l), None),
+    "parallel_backend": next((l.split(":")[1].strip() for l in torch.__config__.parallel_info().split("\n") if "parallel backend" in l), None),
+}
+print(json.dumps({"env": env, "results": results}))
