@@ -6,14 +6,15 @@
 //
 // Usage: npm run bench [-- options]      (or: node bench/run.mjs [options] after npm run build)
 //   --quick               smoke run: small sizes, short sampling (results file gets a -quick suffix)
-//   --group G             kernels | creation | all (default all; creation = bench/cases.mjs)
+//   --group G             kernels | creation | dataloader | all (default all; creation = bench/cases.mjs,
+//                         dataloader = bench/dataloader_workers.mjs, issue #7's num_workers 0/1/2 epochs)
 //   --filter S            only workloads whose id contains S (repeatable: any of them)
 //   --sides a,b           of native,ts,pytorch,wasm,cpu (default all)
 //   --threads N           Glasstorch's set_num_threads(N) and PyTorch's torch.set_num_threads(N)
 //                         (default: Glasstorch's get_num_threads())
 //   --budget-ms B         sampling time per cell once 5 samples are in (default 1000; --quick 100)
 //   --max-cell-s S        a cell's time cap: slower calls get fewer samples, flagged * (default 60; --quick 10)
-//   --out PATH            results file (default bench/results/<date>-<host>[-quick].json); --no-save: none
+//   --out PATH            results file (--json PATH: the same) (default bench/results/<date>-<host>[-quick].json); --no-save: none
 //   --install-openblas    when OpenBLAS is missing, install it with apt-get (root only)
 import { spawnSync } from "node:child_process";
 import { mkdirSync, writeFileSync, readFileSync } from "node:fs";
@@ -24,6 +25,7 @@ import { describeMachine, glasstorchBlas, systemBlas, installOpenBlas, OPENBLAS_
 import { gtKinds, tfKinds, kernelWorkloads } from "./workloads.mjs";
 import { cases } from "./cases.mjs";
 import { loadTf, useBackend } from "./lib/tfjs.mjs";
+import { runDataloaderBench, formatDataloader } from "./dataloader_workers.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const PY = "/usr/bin/python3";
@@ -72,7 +74,7 @@ const creation = cases.map((c) => ({
   },
   tf: c.tf ? (tf) => { const data = c.setup ? c.setup() : undefined, tx = c.tfSetup ? c.tfSetup(tf) : undefined; return () => c.tf(tf, data, tx); } : null,
 }));
-let workloads = [...(group === "creation" ? [] : kernelWorkloads(quick)), ...(group === "kernels" ? [] : creation)];
+let workloads = [...(group === "all" || group === "kernels" ? kernelWorkloads(quick) : []), ...(group === "all" || group === "creation" ? creation : [])];
 if (filters.length) workloads = workloads.filter((w) => filters.some((f) => w.id.includes(f)));
 for (const w of workloads) w.key = `${w.group}: ${w.id}`;
 const results = new Map(workloads.map((w) => [w.key, {}]));
@@ -90,8 +92,8 @@ function record(side, w, run) {
 
 // ---- PyTorch, in one subprocess
 let torchEnv = null;
-const hasTorch = sides.has("pytorch") && spawnSync(PY, ["-c", "import torch"], { stdio: "ignore" }).status === 0;
-if (sides.has("pytorch") && !hasTorch) log(`PyTorch side skipped: ${PY} cannot import torch (Debian: apt-get install python3-torch)`);
+const hasTorch = sides.has("pytorch") && workloads.some((w) => w.params) && spawnSync(PY, ["-c", "import torch"], { stdio: "ignore" }).status === 0;
+if (sides.has("pytorch") && workloads.some((w) => w.params) && !hasTorch) log(`PyTorch side skipped: ${PY} cannot import torch (Debian: apt-get install python3-torch)`);
 if (hasTorch) {
   log(`PyTorch (${PY}, ${threads} threads)`);
   const spec = { threads, timing, workloads: workloads.filter((w) => w.params).map(({ key, kind, params }) => ({ id: key, kind, params })) };
@@ -126,7 +128,7 @@ for (const w of workloads) {
 
 // ---- TensorFlow.js: wasm backend, then the pure-JS cpu backend
 const tfInfo = {};
-if (sides.has("wasm") || sides.has("cpu")) {
+if (workloads.length && (sides.has("wasm") || sides.has("cpu"))) {
   let tf = null, wasm = null;
   try {
     ({ tf, wasm, versions: tfInfo.versions } = await loadTf());
@@ -157,6 +159,13 @@ if (sides.has("wasm") || sides.has("cpu")) {
       });
     }
   }
+}
+
+// ---- DataLoader workers (issue #7)
+let dataloader = null;
+if ((group === "all" && !filters.length) || group === "dataloader") {
+  log("DataLoader epochs, num_workers 0/1/2");
+  try { dataloader = await runDataloaderBench({ quick, log }); } catch (e) { log(`DataLoader bench failed: ${e.message}`); dataloader = { error: String(e.message) }; }
 }
 
 // ---- derived numbers: rates, ratios, peaks
@@ -208,31 +217,34 @@ const cell = (r, s) => { const v = r.results[s]; return v?.error ? "err" : v?.ms
 const rt = (v) => (v == null ? "—" : v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v.toFixed(2));
 const pct = (v) => (v == null ? "—" : `${(100 * v).toFixed(v < 0.1 ? 1 : 0)}%`);
 const out = [];
-const cols = [["workload", 44], ["native", 9], ["ts", 9], ["pytorch", 9], ["wasm", 9], ["tfjs-cpu", 9], ["vs pt", 7], ["vs wasm", 7], ["vs cpu", 7], ["ts→nat", 7], ["rate", 15], ["pt rate", 7], ["%peak", 6]];
-const line = (vals) => vals.map((v, i) => (i === 0 ? String(v).padEnd(cols[i][1]) : String(v).padStart(cols[i][1]))).join(" ");
-out.push("");
-out.push(`Glasstorch ${status.loaded ? `native (${status.addon.capability})` : "(no addon)"} and TS kernels, ${threads} threads | PyTorch ${torchEnv ? `${torchEnv.torch}, ${torchEnv.num_threads} threads, BLAS: ${torchEnv.blas.kind}` : "not run"} | tfjs-wasm ${tfInfo["tfjs-backend-wasm"] ? `${tfInfo["tfjs-backend-wasm"].threads} thread${tfInfo["tfjs-backend-wasm"].simd ? ", SIMD" : ""}` : "not run"} | tfjs-cpu ${tfInfo["tfjs-backend-cpu"] ? "1 thread" : "not run"}`);
-out.push(`${machine.cpu.model}, ${machine.cpu.logical_cores} cores, ${cpu.flags.avx512f ? "AVX-512" : cpu.flags.avx2 ? "AVX2" : "SSE"}, ${cpu.clock_ghz?.toFixed(2)} GHz (${cpu.clock_source}); Node ${machine.node}; load at start ${machine.loadavg_at_start.join(" ")}`);
-out.push(`Glasstorch GEMM: ${gtBlas.kind}`);
-out.push(`median ms per call (* = fewer than 5 samples: a call slower than the cell cap); "vs X" = X's time / Glasstorch native's (> 1: Glasstorch faster); ts→nat = TS time / native time`);
-out.push(`rate = Glasstorch native (GFLOP/s for matmul/conv, GB/s = bytes read+written for elementwise); %peak = native rate / f32 peak ${peakGflops ? peakGflops.toFixed(0) + " GFLOP/s" : "?"} (${peakCores} cores x 2 FMA x ${lanes} lanes x 2 x ${cpu.clock_ghz?.toFixed(2)} GHz) or / measured copy bandwidth ${bandwidth ? bandwidth.toFixed(1) + " GB/s" : "?"}`);
-for (const g of ["kernels", "creation"]) {
-  const rs = rows.filter((r) => r.group === g);
-  if (!rs.length) continue;
+if (rows.length) {
+  const cols = [["workload", 48], ["native", 9], ["ts", 9], ["pytorch", 9], ["wasm", 9], ["tfjs-cpu", 9], ["vs pt", 7], ["vs wasm", 7], ["vs cpu", 7], ["ts→nat", 7], ["rate", 15], ["pt rate", 7], ["%peak", 6]];
+  const line = (vals) => vals.map((v, i) => (i === 0 ? String(v).padEnd(cols[i][1]) : String(v).padStart(cols[i][1]))).join(" ");
   out.push("");
-  out.push(line(cols.map(([c], i) => (i === 0 ? `${g === "kernels" ? "workloads" : "creation ops, repr (bench/cases.mjs)"}` : c))));
-  for (const r of rs) {
-    out.push(line([r.id.slice(0, 44), cell(r, "native"), cell(r, "ts"), cell(r, "pytorch"), cell(r, "wasm"), cell(r, "cpu"),
-      x(r.ratios.native_vs_pytorch), x(r.ratios.native_vs_tfjs_wasm), x(r.ratios.native_vs_tfjs_cpu), x(r.ratios.native_vs_ts),
-      r.unit ? `${rt(r.rates.native)} ${r.unit}` : "", rt(r.rates.pytorch), pct(r.peak_fraction.native)]));
+  out.push(`Glasstorch ${status.loaded ? `native (${status.addon.capability})` : "(no addon)"} and TS kernels, ${threads} threads | PyTorch ${torchEnv ? `${torchEnv.torch}, ${torchEnv.num_threads} threads, BLAS: ${torchEnv.blas.kind}` : "not run"} | tfjs-wasm ${tfInfo["tfjs-backend-wasm"] ? `${tfInfo["tfjs-backend-wasm"].threads} thread${tfInfo["tfjs-backend-wasm"].simd ? ", SIMD" : ""}` : "not run"} | tfjs-cpu ${tfInfo["tfjs-backend-cpu"] ? "1 thread" : "not run"}`);
+  out.push(`${machine.cpu.model}, ${machine.cpu.logical_cores} cores, ${cpu.flags.avx512f ? "AVX-512" : cpu.flags.avx2 ? "AVX2" : "SSE"}, ${cpu.clock_ghz?.toFixed(2)} GHz (${cpu.clock_source}); Node ${machine.node}; load at start ${machine.loadavg_at_start.join(" ")}`);
+  out.push(`Glasstorch GEMM: ${gtBlas.kind}`);
+  out.push(`median ms per call (* = fewer than 5 samples: a call slower than the cell cap); "vs X" = X's time / Glasstorch native's (> 1: Glasstorch faster); ts→nat = TS time / native time`);
+  out.push(`rate = Glasstorch native (GFLOP/s for matmul/conv, GB/s = bytes read+written for elementwise); %peak = native rate / f32 peak ${peakGflops ? peakGflops.toFixed(0) + " GFLOP/s" : "?"} (${peakCores} cores x 2 FMA x ${lanes} lanes x 2 x ${cpu.clock_ghz?.toFixed(2)} GHz) or / measured copy bandwidth ${bandwidth ? bandwidth.toFixed(1) + " GB/s" : "?"}`);
+  for (const g of ["kernels", "creation"]) {
+    const rs = rows.filter((r) => r.group === g);
+    if (!rs.length) continue;
+    out.push("");
+    out.push(line(cols.map(([c], i) => (i === 0 ? `${g === "kernels" ? "workloads" : "creation ops, repr (bench/cases.mjs)"}` : c))));
+    for (const r of rs) {
+      out.push(line([r.id.slice(0, 48), cell(r, "native"), cell(r, "ts"), cell(r, "pytorch"), cell(r, "wasm"), cell(r, "cpu"),
+        x(r.ratios.native_vs_pytorch), x(r.ratios.native_vs_tfjs_wasm), x(r.ratios.native_vs_tfjs_cpu), x(r.ratios.native_vs_ts),
+        r.unit ? `${rt(r.rates.native)} ${r.unit}` : "", rt(r.rates.pytorch), pct(r.peak_fraction.native)]));
+    }
+  }
+  out.push("");
+  out.push("Goals (issue #8 item 6), Glasstorch native kernels:");
+  for (const g of goals) {
+    const f = g.failing.length ? `; failing: ${g.failing.map((f) => `${f.id} (${f.value})`).join(", ")}` : "";
+    out.push(`  [${g.checked === 0 ? "n/a " : g.pass ? "PASS" : "FAIL"}] ${g.goal}: ${g.checked - g.failing.length}/${g.checked}${f}`);
   }
 }
-out.push("");
-out.push("Goals (issue #8 item 6), Glasstorch native kernels:");
-for (const g of goals) {
-  const f = g.failing.length ? `; failing: ${g.failing.map((f) => `${f.id} (${f.value})`).join(", ")}` : "";
-  out.push(`  [${g.checked === 0 ? "n/a " : g.pass ? "PASS" : "FAIL"}] ${g.goal}: ${g.checked - g.failing.length}/${g.checked}${f}`);
-}
+if (dataloader && !dataloader.error) out.push("", formatDataloader(dataloader));
 console.log(out.join("\n"));
 
 // ---- results file
@@ -242,11 +254,11 @@ const doc = {
   glasstorch: { version: JSON.parse(readFileSync(join(here, "..", "package.json"), "utf8")).version, native: status, blas: gtBlas },
   pytorch: torchEnv, system_blas: sysBlas, tfjs: tfInfo,
   peak: { f32_gflops: peakGflops, formula: `${peakCores} cores x 2 FMA x ${lanes} lanes x 2 flops x ${cpu.clock_ghz} GHz`, copy_bandwidth_gbs: bandwidth, copy_bandwidth_by_side: { native: bwOf("native"), pytorch: bwOf("pytorch") } },
-  workloads: rows, goals,
+  workloads: rows, goals, dataloader,
 };
 if (!argv.includes("--no-save")) {
   const day = doc.date.slice(0, 10);
-  const path = opt("--out", join(here, "results", `${day}-${machine.host}${quick ? "-quick" : ""}.json`));
+  const path = opt("--out", opt("--json") ?? join(here, "results", `${day}-${machine.host}${quick ? "-quick" : ""}.json`));
   mkdirSync(dirname(path), { recursive: true });
   writeFileSync(path, JSON.stringify(doc, null, 2) + "\n");
   console.log(`\nresults: ${path}`);
