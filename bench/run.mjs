@@ -52,6 +52,9 @@ if (!sysBlas.openblas_installed) {
   if (argv.includes("--install-openblas")) {
     if (installOpenBlas(log)) Object.assign(sysBlas, systemBlas());
   } else log(`  to install it: sudo ${OPENBLAS_APT}   (or rerun with --install-openblas as root)`);
+} else if (sysBlas.libblas_so_3 && !/openblas/i.test(sysBlas.libblas_so_3)) {
+  log(`OpenBLAS is installed but libblas.so.3 selects ${sysBlas.libblas_so_3}: PyTorch runs that one.`);
+  log(`  to select OpenBLAS: sudo update-alternatives --set libblas.so.3-x86_64-linux-gnu ${sysBlas.openblas_dirs[0]}/libblas.so.3`);
 }
 
 // ---- Glasstorch
