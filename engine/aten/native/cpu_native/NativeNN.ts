@@ -1,0 +1,144 @@
+// The native NN kernels (native/cpu/NN.cc, nn_kernels.inc), registered into the DispatchStubs of the
+// TypeScript kernels they mirror: softmax and log_softmax (forward and backward, last dim and inner
+// dim), layer norm, batch norm's statistics and affine step, 2-d max / average / adaptive-average
+// pooling. Each takes float32 and float64 on contiguous operands (the layout PyTorch's kernels
+// themselves run on after .contiguous()); anything else — another dtype, a strided or channels-last
+// operand — returns false and the TypeScript kernel runs.
+
+import { ScalarType } from "../../../c10/ScalarType.js";
+import { typedView, type TypedView } from "../../../c10/ElementAccess.js";
+import type { Tensor } from "../../core/Tensor.js";
+import * as SM from "../activation/SoftMaxKernel.js";
+import { LayerNormKernel, batch_norm_cpu_collect_stats_stub, batch_norm_cpu_stub } from "../normalization/NormKernels.js";
+import { max_pool2d_kernel, avg_pool2d_kernel, adaptive_avg_pool2d_kernel, type Window2d } from "../pooling/PoolKernels.js";
+import type { NativeAddon } from "./NativeBackend.js";
+
+/** The addon's NN functions (native/cpu/NN.cc); offsets and sizes count elements. */
+export interface NativeNNAddon {
+  nn_softmax(kind: number, dtype: number, input: TypedView, inOffset: number, output: TypedView, outOffset: number, outer: number, dim: number, inner: number): boolean;
+  nn_softmax_backward(
+    kind: number, dtype: number, grad: TypedView, gradOffset: number, output: TypedView, outputOffset: number,
+    gradInput: TypedView, gradInputOffset: number, outer: number, dim: number, inner: number,
+  ): boolean;
+  nn_layer_norm(
+    dtype: number, x: TypedView, xOffset: number, gamma: TypedView | null, gammaOffset: number, beta: TypedView | null, betaOffset: number,
+    M: number, N: number, eps: number, y: TypedView, yOffset: number, mean: Float64Array, rstd: Float64Array,
+  ): boolean;
+  nn_batch_norm_stats(dtype: number, x: TypedView, xOffset: number, N: number, C: number, image: number, mean: Float64Array, varSum: Float64Array): boolean;
+  nn_batch_norm_apply(dtype: number, x: TypedView, xOffset: number, y: TypedView, yOffset: number, N: number, C: number, image: number, alpha: Float64Array, beta: Float64Array): boolean;
+  nn_max_pool2d(
+    dtype: number, x: TypedView, xOffset: number, y: TypedView, yOffset: number, indices: TypedView, indOffset: number,
+    P: number, H: number, W: number, OH: number, OW: number, window: Float64Array,
+  ): boolean;
+  nn_avg_pool2d(dtype: number, x: TypedView, xOffset: number, y: TypedView, yOffset: number, P: number, H: number, W: number, OH: number, OW: number, window: Float64Array | null): boolean;
+}
+
+// NativeAddon (NativeBackend.ts) gains these functions by declaration merging
+declare module "./NativeBackend.js" {
+  interface NativeAddon extends NativeNNAddon {}
+}
+
+const isFloat = (t: ScalarType): boolean => t === ScalarType.Float || t === ScalarType.Double;
+
+/** A contiguous tensor's storage view and offset, or null (another dtype, or not contiguous). */
+function dense(t: Tensor, st: ScalarType): [TypedView, number] | null {
+  const impl = t._impl;
+  if (impl.dtype.scalarType !== st || !impl.is_contiguous()) return null;
+  return [typedView(impl.storage, impl.dtype), impl.storage_offset()];
+}
+
+// the kinds of NN.cc's softmax: bit 0 log_softmax, bit 1 the inner-dim kernel
+const LOG = 1, INNER_DIM = 2;
+
+function softmax(addon: NativeNNAddon, kind: number, a: SM.SoftmaxArgs): boolean {
+  if (!isFloat(a.dtype)) return false;
+  const x = dense(a.input, a.dtype), y = dense(a.output, a.dtype);
+  if (x === null || y === null) return false;
+  return addon.nn_softmax(kind, a.dtype, x[0], x[1], y[0], y[1], a.outer, a.dimSize, a.inner);
+}
+
+function softmaxBackward(addon: NativeNNAddon, kind: number, a: SM.SoftmaxBackwardArgs): boolean {
+  if (!isFloat(a.dtype)) return false;
+  const g = dense(a.grad, a.dtype), o = dense(a.output, a.dtype), gi = dense(a.gradInput, a.dtype);
+  if (g === null || o === null || gi === null) return false;
+  return addon.nn_softmax_backward(kind, a.dtype, g[0], g[1], o[0], o[1], gi[0], gi[1], a.outer, a.dimSize, a.inner);
+}
+
+/** [planes, H, W] of a pooling operand (batch and channels folded). */
+function planes(t: Tensor): [number, number, number] {
+  const s = t.shape;
+  const n = s.length;
+  return [s.slice(0, n - 2).reduce((a, b) => a * b, 1), s[n - 2], s[n - 1]];
+}
+
+const windowArray = new Float64Array(8);
+function windowOf(w: Window2d, a6: number, a7: number): Float64Array {
+  windowArray.set([w.kH, w.kW, w.dH, w.dW, w.padH, w.padW, a6, a7]);
+  return windowArray;
+}
+
+export function registerNNKernels(addon: NativeAddon): void {
+  SM.softmax_lastdim_kernel.register("native", (a) => softmax(addon, 0, a));
+  SM.log_softmax_lastdim_kernel.register("native", (a) => softmax(addon, LOG, a));
+  SM.softmax_kernel.register("native", (a) => softmax(addon, INNER_DIM, a));
+  SM.log_softmax_kernel.register("native", (a) => softmax(addon, INNER_DIM | LOG, a));
+  SM.softmax_backward_lastdim_kernel.register("native", (a) => softmaxBackward(addon, 0, a));
+  SM.log_softmax_backward_lastdim_kernel.register("native", (a) => softmaxBackward(addon, LOG, a));
+  SM.softmax_backward_kernel.register("native", (a) => softmaxBackward(addon, INNER_DIM, a));
+  SM.log_softmax_backward_kernel.register("native", (a) => softmaxBackward(addon, INNER_DIM | LOG, a));
+
+  LayerNormKernel.register("native", (input, gamma, beta, M, N, eps, Y, mean, rstd) => {
+    const st = input.dtype.scalarType;
+    if (!isFloat(st)) return false;
+    const x = dense(input, st), y = dense(Y, st);
+    const g = gamma ? dense(gamma, st) : null, b = beta ? dense(beta, st) : null;
+    if (x === null || y === null || (gamma && g === null) || (beta && b === null)) return false;
+    return addon.nn_layer_norm(st, x[0], x[1], g ? g[0] : null, g ? g[1] : 0, b ? b[0] : null, b ? b[1] : 0, M, N, eps, y[0], y[1], mean, rstd);
+  });
+
+  batch_norm_cpu_collect_stats_stub.register("native", (out, input) => {
+    const st = input.dtype.scalarType;
+    const x = isFloat(st) ? dense(input, st) : null;
+    if (x === null) return false;
+    const [N, C] = input.shape;
+    const image = input.numel() / Math.max(N * C, 1);
+    return addon.nn_batch_norm_stats(st, x[0], x[1], N, C, image, out.mean, out.varSum);
+  });
+  batch_norm_cpu_stub.register("native", (output, input, alpha, beta) => {
+    const st = input.dtype.scalarType;
+    if (!isFloat(st)) return false;
+    const x = dense(input, st), y = dense(output, st);
+    if (x === null || y === null) return false;
+    const [N, C] = input.shape;
+    const image = input.numel() / Math.max(N * C, 1);
+    return addon.nn_batch_norm_apply(st, x[0], x[1], y[0], y[1], N, C, image, alpha, beta);
+  });
+
+  max_pool2d_kernel.register("native", (output, indices, input, w) => {
+    const st = input.dtype.scalarType;
+    if (!isFloat(st)) return false;
+    const x = dense(input, st), y = dense(output, st), ind = dense(indices, ScalarType.Long);
+    if (x === null || y === null || ind === null) return false;
+    const [P, H, W] = planes(input);
+    const [, OH, OW] = planes(output);
+    return addon.nn_max_pool2d(st, x[0], x[1], y[0], y[1], ind[0], ind[1], P, H, W, OH, OW, windowOf(w, w.dilationH, w.dilationW));
+  });
+  avg_pool2d_kernel.register("native", (output, input, w, countIncludePad, divisorOverride) => {
+    const st = input.dtype.scalarType;
+    if (!isFloat(st) || divisorOverride === 0) return false;
+    const x = dense(input, st), y = dense(output, st);
+    if (x === null || y === null) return false;
+    const [P, H, W] = planes(input);
+    const [, OH, OW] = planes(output);
+    return addon.nn_avg_pool2d(st, x[0], x[1], y[0], y[1], P, H, W, OH, OW, windowOf(w, countIncludePad ? 1 : 0, divisorOverride ?? 0));
+  });
+  adaptive_avg_pool2d_kernel.register("native", (output, input) => {
+    const st = input.dtype.scalarType;
+    if (!isFloat(st)) return false;
+    const x = dense(input, st), y = dense(output, st);
+    if (x === null || y === null) return false;
+    const [P, H, W] = planes(input);
+    const [, OH, OW] = planes(output);
+    return addon.nn_avg_pool2d(st, x[0], x[1], y[0], y[1], P, H, W, OH, OW, null);
+  });
+}
