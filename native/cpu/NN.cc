@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cstring>
 #include <string>
+#include <vector>
 
 #include "ThreadPool.h"
 #include "cpu_features.h"
@@ -67,7 +68,19 @@ struct Args {
     }
     return static_cast<T*>(data) + offset;
   }
+  // ptr, or null when the argument is null
+  template <typename T>
+  T* opt(size_t k, int64_t offset, int64_t count) { return is_null(k) ? nullptr : ptr<T>(k, offset, count); }
 };
+
+// Runs f(T(), table) for float32 / float64; false for another dtype.
+template <typename F>
+Napi::Value by_dtype(Args& a, int64_t dtype, F&& f) {
+  if (dtype == kFloat) f(float(), nn().f32);
+  else if (dtype == kDouble) f(double(), nn().f64);
+  else return Napi::Boolean::New(a.info.Env(), false);
+  return a.ok ? Napi::Value(Napi::Boolean::New(a.info.Env(), true)) : a.info.Env().Undefined();
+}
 
 inline int64_t at_least_1(int64_t v) { return v < 1 ? 1 : v; }
 
@@ -288,6 +301,181 @@ Napi::Value AvgPool2d(const Napi::CallbackInfo& info) {
   return a.ok ? Napi::Value(Napi::Boolean::New(info.Env(), true)) : info.Env().Undefined();
 }
 
+
+// ---- backward kernels: the TypeScript kernels' loops (NormBackward.ts, PoolBackward.ts) in the same
+// order, so the results are theirs bit for bit; the split over threads never divides a sum. ----
+
+// layer_norm_backward(dtype, dY, dyOffset, X, xOffset, mean: F64, rstd: F64, gamma: F64|null, M, N,
+//                     dX|null, dxOffset, dgamma|null, dgOffset, dbeta|null, dbOffset)
+// per row: ds = sum(dy * g * x), db = sum(dy * g) in double; dx = a * dy * g + b * x + c;
+// dgamma[j] = sum_i dy * (x - mean_i) * rstd_i, dbeta[j] = sum_i dy (in row order)
+Napi::Value LayerNormBackward(const Napi::CallbackInfo& info) {
+  Args a(info);
+  const int64_t dtype = a.i64(0), M = a.i64(8), N = a.i64(9);
+  if (!a.ok) return info.Env().Undefined();
+  return by_dtype(a, dtype, [&](auto tag, const auto&) {
+    using T = decltype(tag);
+    const T* dy = a.ptr<T>(1, a.i64(2), M * N);
+    const T* x = a.ptr<T>(3, a.i64(4), M * N);
+    const double* mean = a.ptr<double>(5, 0, M);
+    const double* rstd = a.ptr<double>(6, 0, M);
+    const double* gamma = a.opt<double>(7, 0, N);
+    T* dx = a.opt<T>(10, a.is_null(10) ? 0 : a.i64(11), M * N);
+    T* dg = a.opt<T>(12, a.is_null(12) ? 0 : a.i64(13), N);
+    T* db = a.opt<T>(14, a.is_null(14) ? 0 : a.i64(15), N);
+    if (!a.ok) return;
+    if (dx) {
+      parallel_for(0, M, at_least_1(GRAIN_SIZE / at_least_1(N)), [&](int64_t b0, int64_t e0) {
+        for (int64_t i = b0; i < e0; ++i) {
+          const T* dyr = dy + i * N;
+          const T* xr = x + i * N;
+          double ds = 0, dbs = 0;
+          for (int64_t j = 0; j < N; ++j) {
+            const double gj = gamma ? gamma[j] : 1.0;
+            ds += static_cast<double>(dyr[j]) * gj * static_cast<double>(xr[j]);
+            dbs += static_cast<double>(dyr[j]) * gj;
+          }
+          const double ai = rstd[i];
+          const double bi = ((dbs * mean[i] - ds) * ai * ai * ai) / static_cast<double>(N);
+          const double ci = -bi * mean[i] - (dbs * ai) / static_cast<double>(N);
+          T* dxr = dx + i * N;
+          for (int64_t j = 0; j < N; ++j) {
+            dxr[j] = static_cast<T>(ai * static_cast<double>(dyr[j]) * (gamma ? gamma[j] : 1.0) + bi * static_cast<double>(xr[j]) + ci);
+          }
+        }
+      });
+    }
+    if (dg || db) {
+      parallel_for(0, N, at_least_1(GRAIN_SIZE / at_least_1(M)), [&](int64_t j0, int64_t j1) {
+        std::vector<double> g(j1 - j0, 0.0), bsum(j1 - j0, 0.0);
+        for (int64_t i = 0; i < M; ++i) {
+          const T* dyr = dy + i * N;
+          const T* xr = x + i * N;
+          for (int64_t j = j0; j < j1; ++j) {
+            g[j - j0] += static_cast<double>(dyr[j]) * (static_cast<double>(xr[j]) - mean[i]) * rstd[i];
+            bsum[j - j0] += static_cast<double>(dyr[j]);
+          }
+        }
+        for (int64_t j = j0; j < j1; ++j) {
+          if (dg) dg[j] = static_cast<T>(g[j - j0]);
+          if (db) db[j] = static_cast<T>(bsum[j - j0]);
+        }
+      });
+    }
+  });
+}
+
+// batch_norm_backward(dtype, dY, dyOffset, X, xOffset, N, C, image, weight: F64|null, mean: F64, invstd: F64, train,
+//                     gi|null, giOffset, gw|null, gwOffset, gb|null, gbOffset): per channel, in double
+Napi::Value BatchNormBackward(const Napi::CallbackInfo& info) {
+  Args a(info);
+  const int64_t dtype = a.i64(0), N = a.i64(5), C = a.i64(6), image = a.i64(7);
+  const bool train = info[11].ToBoolean().Value();
+  if (!a.ok) return info.Env().Undefined();
+  return by_dtype(a, dtype, [&](auto tag, const auto&) {
+    using T = decltype(tag);
+    const int64_t total = N * C * image;
+    const T* dy = a.ptr<T>(1, a.i64(2), total);
+    const T* x = a.ptr<T>(3, a.i64(4), total);
+    const double* w = a.opt<double>(8, 0, C);
+    const double* mean = a.ptr<double>(9, 0, C);
+    const double* invstd = a.ptr<double>(10, 0, C);
+    T* gi = a.opt<T>(12, a.is_null(12) ? 0 : a.i64(13), total);
+    T* gw = a.opt<T>(14, a.is_null(14) ? 0 : a.i64(15), C);
+    T* gb = a.opt<T>(16, a.is_null(16) ? 0 : a.i64(17), C);
+    if (!a.ok) return;
+    const double n = static_cast<double>(N * image);
+    parallel_for(0, C, at_least_1(GRAIN_SIZE / at_least_1(N * image)), [&](int64_t c0, int64_t c1) {
+      for (int64_t c = c0; c < c1; ++c) {
+        double sum = 0, dotp = 0;
+        for (int64_t k = 0; k < N; ++k) {
+          const int64_t base = (k * C + c) * image;
+          for (int64_t i = 0; i < image; ++i) {
+            sum += static_cast<double>(dy[base + i]);
+            dotp += (static_cast<double>(x[base + i]) - mean[c]) * static_cast<double>(dy[base + i]);
+          }
+        }
+        if (gi) {
+          const double wc = w ? w[c] : 1.0;
+          const double kc = (dotp * invstd[c] * invstd[c]) / n;
+          const double grad_mean = sum / n;
+          for (int64_t b = 0; b < N; ++b) {
+            const int64_t base = (b * C + c) * image;
+            for (int64_t i = 0; i < image; ++i) {
+              const int64_t e = base + i;
+              const double d = static_cast<double>(dy[e]);
+              gi[e] = static_cast<T>(train ? (d - grad_mean - (static_cast<double>(x[e]) - mean[c]) * kc) * invstd[c] * wc : d * invstd[c] * wc);
+            }
+          }
+        }
+        if (gw) gw[c] = static_cast<T>(dotp * invstd[c]);
+        if (gb) gb[c] = static_cast<T>(sum);
+      }
+    });
+  });
+}
+
+// pool2d_backward(kind: 0 max / 1 avg / 2 adaptive avg, dtype, gradInput, giOffset, gradOutput, goOffset,
+//                 indices|null, indOffset, P, H, W, OH, OW, window: F64(8)|null)
+// grad_input is zeroed, then each output's gradient is added (in T, in output order) to its element
+// (max: the index; false, before anything is written, if an index is outside its plane) or window.
+Napi::Value Pool2dBackward(const Napi::CallbackInfo& info) {
+  Args a(info);
+  const int64_t kind = a.i64(0), dtype = a.i64(1), P = a.i64(8), H = a.i64(9), W = a.i64(10), OH = a.i64(11), OW = a.i64(12);
+  if (!a.ok) return info.Env().Undefined();
+  int64_t win[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+  if (kind == 1) {
+    const double* wd = a.ptr<double>(13, 0, 8);
+    if (!a.ok) return info.Env().Undefined();
+    for (int i = 0; i < 8; ++i) win[i] = static_cast<int64_t>(wd[i]);
+  }
+  const int64_t* ind = kind == 0 ? a.ptr<int64_t>(6, a.i64(7), P * OH * OW) : nullptr;
+  if (!a.ok) return info.Env().Undefined();
+  if (ind) {
+    for (int64_t k = 0; k < P * OH * OW; ++k)
+      if (ind[k] < 0 || ind[k] >= H * W) return Napi::Boolean::New(info.Env(), false);
+  }
+  return by_dtype(a, dtype, [&](auto tag, const auto&) {
+    using T = decltype(tag);
+    T* gi = a.ptr<T>(2, a.i64(3), P * H * W);
+    const T* go = a.ptr<T>(4, a.i64(5), P * OH * OW);
+    if (!a.ok) return;
+    parallel_for(0, P, at_least_1(GRAIN_SIZE / at_least_1(H * W + OH * OW)), [&](int64_t p0, int64_t p1) {
+      for (int64_t p = p0; p < p1; ++p) {
+        T* g = gi + p * H * W;
+        const T* o = go + p * OH * OW;
+        std::fill(g, g + H * W, T(0));
+        if (kind == 0) {
+          const int64_t* id = ind + p * OH * OW;
+          for (int64_t k = 0; k < OH * OW; ++k) g[id[k]] += o[k];
+          continue;
+        }
+        for (int64_t oh = 0; oh < OH; ++oh) {
+          for (int64_t ow = 0; ow < OW; ++ow) {
+            int64_t ih0, ih1, iw0, iw1;
+            T delta;
+            if (kind == 2) {
+              ih0 = (oh * H) / OH, ih1 = ((oh + 1) * H + OH - 1) / OH;
+              iw0 = (ow * W) / OW, iw1 = ((ow + 1) * W + OW - 1) / OW;
+              delta = o[oh * OW + ow] / static_cast<T>(ih1 - ih0) / static_cast<T>(iw1 - iw0);
+            } else {
+              const int64_t kH = win[0], kW = win[1], dH = win[2], dW = win[3], padH = win[4], padW = win[5];
+              ih0 = oh * dH - padH, iw0 = ow * dW - padW;
+              ih1 = std::min(ih0 + kH, H + padH), iw1 = std::min(iw0 + kW, W + padW);
+              const int64_t pool_size = (ih1 - ih0) * (iw1 - iw0);
+              ih0 = std::max<int64_t>(ih0, 0), iw0 = std::max<int64_t>(iw0, 0);
+              ih1 = std::min(ih1, H), iw1 = std::min(iw1, W);
+              const int64_t divide = win[7] != 0 ? win[7] : win[6] != 0 ? pool_size : (ih1 - ih0) * (iw1 - iw0);
+              delta = o[oh * OW + ow] / static_cast<T>(divide);
+            }
+            for (int64_t ih = ih0; ih < ih1; ++ih)
+              for (int64_t iw = iw0; iw < iw1; ++iw) g[ih * W + iw] += delta;
+          }
+        }
+      }
+    });
+  });
+}
 }  // namespace
 
 void InitNN(Napi::Env env, Napi::Object exports) {
@@ -298,6 +486,9 @@ void InitNN(Napi::Env env, Napi::Object exports) {
   exports.Set("nn_batch_norm_apply", Napi::Function::New(env, BatchNormApply));
   exports.Set("nn_max_pool2d", Napi::Function::New(env, MaxPool2d));
   exports.Set("nn_avg_pool2d", Napi::Function::New(env, AvgPool2d));
+  exports.Set("nn_layer_norm_backward", Napi::Function::New(env, LayerNormBackward));
+  exports.Set("nn_batch_norm_backward", Napi::Function::New(env, BatchNormBackward));
+  exports.Set("nn_pool2d_backward", Napi::Function::New(env, Pool2dBackward));
 }
 
 }  // namespace glasstorch

@@ -1,7 +1,7 @@
 // The native NN kernels (native/cpu/NN.cc, nn_kernels.inc; engine/aten/native/cpu_native/NativeNN.ts)
 // against the TypeScript reference kernels: softmax / log_softmax forward and backward on the last and
 // an inner dim, layer norm, batch norm (train and eval), 2-d max / average / adaptive-average pooling.
-// Each case runs on every instruction-set unit the CPU has and with 1 and 2 threads, checks from the
+// Each case runs on every instruction-set unit the CPU has (2 threads; the best unit on 1 thread too), checks from the
 // trace that the native kernel ran (or declined, for layouts it does not take), and compares values:
 //  - exactly where the native loop keeps the TypeScript kernel's operation order (pooling, batch norm's
 //    affine step, float64 softmax's arithmetic apart from exp),
@@ -13,6 +13,11 @@ import { set_cpu_capability } from "../../../engine/aten/native/DispatchStub.js"
 import { _set_native_isa } from "../../../engine/aten/native/cpu_native/NativeBackend.js";
 import { _log_softmax_backward_data_default } from "../../../engine/generated/_log_softmax_backward_data.js";
 import { _softmax_backward_data_default } from "../../../engine/generated/_softmax_backward_data.js";
+import { native_layer_norm_backward_default } from "../../../engine/generated/native_layer_norm_backward.js";
+import { native_batch_norm_backward_default } from "../../../engine/generated/native_batch_norm_backward.js";
+import { max_pool2d_with_indices_backward_default } from "../../../engine/generated/max_pool2d_with_indices_backward.js";
+import { avg_pool2d_backward_default } from "../../../engine/generated/avg_pool2d_backward.js";
+import { _adaptive_avg_pool2d_backward_default } from "../../../engine/generated/_adaptive_avg_pool2d_backward.js";
 
 const status = torch._C._native_status();
 const native = status.loaded ? describe : describe.skip;
@@ -76,9 +81,11 @@ function expectClose(a: number[], b: number[], rtol: number, atol: number, what:
  */
 function compare(f: () => torch.Tensor[], stubs: string[], tol: { rtol: number; atol: number }, ran: "native" | "ts" = "native"): void {
   const ref = underTs(f);
+  const best = status.addon!.best_capability;
   for (const unit of UNITS) {
     if (!_set_native_isa(unit)) continue;
-    for (const threads of [1, 2]) {
+    // every unit on 2 threads, the best one on 1 thread too (the split never changes a result)
+    for (const threads of unit === best ? [1, 2] : [2]) {
       torch.set_num_threads(threads);
       const { values, impls } = underNative(f, stubs);
       expect(impls.length, `${unit}: the stubs ${stubs} ran`).toBeGreaterThan(0);
@@ -189,6 +196,24 @@ native("layer norm", () => {
       });
     }
   }
+  for (const dt of [torch.float32, torch.float64]) {
+    for (const [shape, ns] of cases) {
+      it(`backward ${dt} ${JSON.stringify(shape)} normalized ${JSON.stringify(ns)}: every output mask, with and without weight`, () => {
+        const x = randn(shape, dt, 3 + shape[0]);
+        const dy = randn(shape, dt, 4 + shape[0], 1);
+        const w = randn(ns, dt, 5, 1), b = randn(ns, dt, 6, 1);
+        const [, mean, rstd] = underTsTensors(() => torch.native_layer_norm(x, ns, w, b, 1e-5) as torch.Tensor[]);
+        // the TypeScript kernel's loops in its order, in double: the same bits
+        for (const weight of [w, null]) {
+          // (a weight gradient needs a weight)
+          for (const mask of weight ? [[true, true, true], [true, false, false], [false, true, true]] : [[true, false, true], [true, false, false]]) {
+            const f = () => (native_layer_norm_backward_default.call(dy, x, ns, mean, rstd, weight, b, mask) as (torch.Tensor | null)[]).filter((t): t is torch.Tensor => t !== null);
+            compare(f, ["LayerNormBackwardKernel"], EXACT);
+          }
+        }
+      });
+    }
+  }
   it("a strided input is made contiguous first and still runs natively", () => {
     const x = randn([8, 6], torch.float32, 9).t();
     compare(() => (torch.native_layer_norm(x, [8], null, null, 1e-5) as torch.Tensor[]).slice(0, 1), ["LayerNormKernel"], { rtol: 3e-7, atol: 1e-7 });
@@ -215,6 +240,26 @@ native("batch norm", () => {
       });
     }
   }
+  for (const dt of [torch.float32, torch.float64]) {
+    for (const shape of shapes) {
+      it(`backward ${dt} ${JSON.stringify(shape)}: train and eval, every output mask`, () => {
+        const C = shape[1];
+        const x = randn(shape, dt, 20 + C, 2);
+        const dy = randn(shape, dt, 21 + C, 1);
+        const w = randn([C], dt, 1, 1);
+        const rm = randn([C], dt, 2, 0.5), rv = torch.add(torch.rand([C], { dtype: dt }), 0.5);
+        const [, sm, si] = underTsTensors(() => torch.native_batch_norm(x, w, null, null, null, true, 0.1, 1e-5) as torch.Tensor[]);
+        for (const train of [true, false]) {
+          for (const mask of [[true, true, true], [true, false, false], [false, true, true]]) {
+            for (const weight of [w, null]) {
+              const f = () => (native_batch_norm_backward_default.call(dy, x, weight, rm, rv, sm, si, train, 1e-5, mask) as (torch.Tensor | null)[]).filter((t): t is torch.Tensor => t !== null);
+              compare(f, ["batch_norm_cpu_backward_stub"], EXACT);
+            }
+          }
+        }
+      });
+    }
+  }
   it("a strided input declines to the TypeScript kernels", () => {
     const x = randn([2, 5, 3, 4], torch.float32, 4).transpose(1, 3);
     const f = () => [(torch.native_batch_norm(x, null, null, torch.zeros([4]), torch.ones([4]), false, 0.1, 1e-5) as torch.Tensor[])[0]];
@@ -236,9 +281,16 @@ native("pooling", () => {
       it(`max_pool2d_with_indices, avg_pool2d ${dt} ${JSON.stringify(c)}`, () => {
         const x = randn(c.shape, dt, c.shape.reduce((a, b) => a * b));
         compare(() => [...(F.max_pool2d(x, c.k, { stride: c.s, padding: c.p, dilation: c.d, ceil_mode: c.ceil, return_indices: true }) as torch.Tensor[])], ["max_pool2d_kernel"], EXACT);
+        // backward: overlapping windows add several gradients into one element (in output order)
+        const [out, idx] = F.max_pool2d(x, c.k, { stride: c.s, padding: c.p, dilation: c.d, ceil_mode: c.ceil, return_indices: true }) as torch.Tensor[];
+        const go = randn(out.shape, dt, 5, 1);
+        compare(() => [max_pool2d_with_indices_backward_default.call(go, x, c.k, c.s, c.p, c.d, c.ceil, idx) as torch.Tensor], ["max_pool2d_backward_kernel"], EXACT);
+        const pad = [Math.min(c.p[0], Math.floor(c.k[0] / 2)), Math.min(c.p[1], Math.floor(c.k[1] / 2))];
         for (const count_include_pad of [true, false]) {
           for (const divisor_override of [null, 3]) {
-            compare(() => [F.avg_pool2d(x, c.k, { stride: c.s, padding: [Math.min(c.p[0], Math.floor(c.k[0] / 2)), Math.min(c.p[1], Math.floor(c.k[1] / 2))], ceil_mode: c.ceil, count_include_pad, divisor_override })], ["avg_pool2d_kernel"], EXACT);
+            compare(() => [F.avg_pool2d(x, c.k, { stride: c.s, padding: pad, ceil_mode: c.ceil, count_include_pad, divisor_override })], ["avg_pool2d_kernel"], EXACT);
+            const ago = randn((F.avg_pool2d(x, c.k, { stride: c.s, padding: pad, ceil_mode: c.ceil }) as torch.Tensor).shape, dt, 6, 1);
+            compare(() => [avg_pool2d_backward_default.call(ago, x, c.k, c.s, pad, c.ceil, count_include_pad, divisor_override) as torch.Tensor], ["avg_pool2d_backward_kernel"], EXACT);
           }
         }
       });
@@ -248,12 +300,20 @@ native("pooling", () => {
       // (an output of 1 x 1 is a mean in adaptive_avg_pool2d, not this kernel)
       for (const size of [[2, 1], [3, 4], [10, 7], [13, 9], [4, 1]]) {
         compare(() => [F.adaptive_avg_pool2d(x, size)], ["adaptive_avg_pool2d_kernel"], EXACT);
+        const go = randn([2, 3, ...size], dt, 9, 1);
+        compare(() => [_adaptive_avg_pool2d_backward_default.call(go, x) as torch.Tensor], ["adaptive_avg_pool2d_backward_kernel"], EXACT);
       }
     });
   }
   it("NaN wins a max window, and its index is recorded", () => {
     const x = torch.tensor([[[[1, NaN, 3, 4], [5, 6, 7, NaN], [9, 10, -Infinity, 12], [13, 14, 15, 16]]]]);
     compare(() => [...(F.max_pool2d(x, [2, 2], { return_indices: true }) as torch.Tensor[])], ["max_pool2d_kernel"], EXACT);
+  });
+  it("max pooling's backward with an index outside its plane declines to the TypeScript kernel", () => {
+    const x = randn([1, 2, 4, 4], torch.float32, 3);
+    const go = randn([1, 2, 2, 2], torch.float32, 4, 1);
+    const idx = torch.tensor([[[[0, 3], [9, 15]], [[1, 2], [16, 5]]]]);
+    compare(() => [max_pool2d_with_indices_backward_default.call(go, x, [2, 2], [2, 2], [0, 0], [1, 1], false, idx) as torch.Tensor], ["max_pool2d_backward_kernel"], EXACT, "ts");
   });
   it("a strided input declines to the TypeScript kernel", () => {
     const x = randn([2, 6, 3, 6], torch.float32, 3).transpose(1, 2);

@@ -1,7 +1,7 @@
 // The native NN kernels (native/cpu/NN.cc, nn_kernels.inc), registered into the DispatchStubs of the
 // TypeScript kernels they mirror: softmax and log_softmax (forward and backward, last dim and inner
-// dim), layer norm, batch norm's statistics and affine step, 2-d max / average / adaptive-average
-// pooling. Each takes float32 and float64 on contiguous operands (the layout PyTorch's kernels
+// dim), layer norm (forward and backward), batch norm (statistics, affine step, backward), 2-d max /
+// average / adaptive-average pooling (forward and backward). Each takes float32 and float64 on contiguous operands (the layout PyTorch's kernels
 // themselves run on after .contiguous()); anything else — another dtype, a strided or channels-last
 // operand — returns false and the TypeScript kernel runs.
 
@@ -11,6 +11,8 @@ import type { Tensor } from "../../core/Tensor.js";
 import * as SM from "../activation/SoftMaxKernel.js";
 import { LayerNormKernel, batch_norm_cpu_collect_stats_stub, batch_norm_cpu_stub } from "../normalization/NormKernels.js";
 import { max_pool2d_kernel, avg_pool2d_kernel, adaptive_avg_pool2d_kernel, type Window2d } from "../pooling/PoolKernels.js";
+import { LayerNormBackwardKernel, batch_norm_cpu_backward_stub } from "../normalization/NormBackward.js";
+import { max_pool2d_backward_kernel, avg_pool2d_backward_kernel, adaptive_avg_pool2d_backward_kernel } from "../pooling/PoolBackward.js";
 import type { NativeAddon } from "./NativeBackend.js";
 
 /** The addon's NN functions (native/cpu/NN.cc); offsets and sizes count elements. */
@@ -31,6 +33,20 @@ export interface NativeNNAddon {
     P: number, H: number, W: number, OH: number, OW: number, window: Float64Array,
   ): boolean;
   nn_avg_pool2d(dtype: number, x: TypedView, xOffset: number, y: TypedView, yOffset: number, P: number, H: number, W: number, OH: number, OW: number, window: Float64Array | null): boolean;
+  nn_layer_norm_backward(
+    dtype: number, dY: TypedView, dyOffset: number, X: TypedView, xOffset: number, mean: Float64Array, rstd: Float64Array, gamma: Float64Array | null,
+    M: number, N: number, dX: TypedView | null, dxOffset: number, dgamma: TypedView | null, dgOffset: number, dbeta: TypedView | null, dbOffset: number,
+  ): boolean;
+  nn_batch_norm_backward(
+    dtype: number, dY: TypedView, dyOffset: number, X: TypedView, xOffset: number, N: number, C: number, image: number,
+    weight: Float64Array | null, mean: Float64Array, invstd: Float64Array, train: boolean,
+    gi: TypedView | null, giOffset: number, gw: TypedView | null, gwOffset: number, gb: TypedView | null, gbOffset: number,
+  ): boolean;
+  /** kind: 0 max (indices), 1 avg (window), 2 adaptive avg; false for an index outside its plane. */
+  nn_pool2d_backward(
+    kind: number, dtype: number, gradInput: TypedView, giOffset: number, gradOutput: TypedView, goOffset: number, indices: TypedView | null, indOffset: number,
+    P: number, H: number, W: number, OH: number, OW: number, window: Float64Array | null,
+  ): boolean;
 }
 
 // NativeAddon (NativeBackend.ts) gains these functions by declaration merging
@@ -62,6 +78,13 @@ function softmaxBackward(addon: NativeNNAddon, kind: number, a: SM.SoftmaxBackwa
   const g = dense(a.grad, a.dtype), o = dense(a.output, a.dtype), gi = dense(a.gradInput, a.dtype);
   if (g === null || o === null || gi === null) return false;
   return addon.nn_softmax_backward(kind, a.dtype, g[0], g[1], o[0], o[1], gi[0], gi[1], a.outer, a.dimSize, a.inner);
+}
+
+type Dense = [TypedView, number];
+/** Optional outputs: [view, offset] for a contiguous tensor of dtype st, [null, 0] for none, false to decline. */
+function optionalDense(t: Tensor | null, st: ScalarType): Dense | [null, number] | false {
+  if (t === null) return [null, 0];
+  return dense(t, st) ?? false;
 }
 
 /** [planes, H, W] of a pooling operand (batch and channels folded). */
@@ -141,4 +164,39 @@ export function registerNNKernels(addon: NativeAddon): void {
     const [, OH, OW] = planes(output);
     return addon.nn_avg_pool2d(st, x[0], x[1], y[0], y[1], P, H, W, OH, OW, null);
   });
+
+  LayerNormBackwardKernel.register("native", (dX, dgamma, dbeta, dY, X, mean, rstd, gamma, M, N) => {
+    const st = X.dtype.scalarType;
+    if (!isFloat(st)) return false;
+    const dy = dense(dY, st), x = dense(X, st);
+    const dx = optionalDense(dX, st), dg = optionalDense(dgamma, st), db = optionalDense(dbeta, st);
+    if (dy === null || x === null || dx === false || dg === false || db === false) return false;
+    return addon.nn_layer_norm_backward(st, dy[0], dy[1], x[0], x[1], mean, rstd, gamma, M, N, dx[0], dx[1], dg[0], dg[1], db[0], db[1]);
+  });
+  batch_norm_cpu_backward_stub.register("native", (gi, gw, gb, dY, X, w, mean, invstd, train) => {
+    const st = X.dtype.scalarType;
+    if (!isFloat(st)) return false;
+    const dy = dense(dY, st), x = dense(X, st);
+    const gin = optionalDense(gi, st), gwe = optionalDense(gw, st), gbi = optionalDense(gb, st);
+    if (dy === null || x === null || gin === false || gwe === false || gbi === false) return false;
+    const [N, C] = X.shape;
+    const image = X.numel() / Math.max(N * C, 1);
+    return addon.nn_batch_norm_backward(st, dy[0], dy[1], x[0], x[1], N, C, image, w, mean, invstd, train, gin[0], gin[1], gwe[0], gwe[1], gbi[0], gbi[1]);
+  });
+
+  const poolBackward = (kind: number, gradInput: Tensor, gradOutput: Tensor, indices: Tensor | null, window: Float64Array | null): boolean => {
+    const st = gradInput.dtype.scalarType;
+    if (!isFloat(st)) return false;
+    const gi = dense(gradInput, st), go = dense(gradOutput, st);
+    const ind = indices ? dense(indices, ScalarType.Long) : null;
+    if (gi === null || go === null || (indices && ind === null)) return false;
+    const [P, H, W] = planes(gradInput);
+    const [P2, OH, OW] = planes(gradOutput);
+    if (P2 !== P) return false;
+    return addon.nn_pool2d_backward(kind, st, gi[0], gi[1], go[0], go[1], ind ? ind[0] : null, ind ? ind[1] : 0, P, H, W, OH, OW, window);
+  };
+  max_pool2d_backward_kernel.register("native", (gi, go, idx) => poolBackward(0, gi, go, idx, null));
+  avg_pool2d_backward_kernel.register("native", (gi, go, w, countIncludePad, divisorOverride) =>
+    divisorOverride !== 0 && poolBackward(1, gi, go, null, windowOf(w, countIncludePad ? 1 : 0, divisorOverride ?? 0)));
+  adaptive_avg_pool2d_backward_kernel.register("native", (gi, go) => poolBackward(2, gi, go, null, null));
 }
