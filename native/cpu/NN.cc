@@ -1,6 +1,6 @@
 // The NN kernels' N-API surface: softmax and log_softmax (forward and backward), layer norm, batch
-// norm's statistics and affine step, 2-d max/average/adaptive-average pooling, and the index kernels
-// (index_select / embedding rows, gather, scatter / scatter_add, index_add / embedding backward).
+// norm's statistics and affine step, 2-d max/average/adaptive-average pooling, and the backward
+// kernels of all of these (the index kernels are in NNIndex.cc).
 // The TypeScript side (engine/aten/native/cpu_native/NativeNN.ts) passes contiguous storages' typed
 // arrays with element offsets and sizes; every function checks each array's type and extent, splits
 // the work over the thread pool (parallel_for, GRAIN_SIZE as at::parallel_for) into pieces whose
@@ -489,6 +489,7 @@ void InitNN(Napi::Env env, Napi::Object exports) {
   exports.Set("nn_layer_norm_backward", Napi::Function::New(env, LayerNormBackward));
   exports.Set("nn_batch_norm_backward", Napi::Function::New(env, BatchNormBackward));
   exports.Set("nn_pool2d_backward", Napi::Function::New(env, Pool2dBackward));
+  InitNNIndex(env, exports);
 }
 
 }  // namespace glasstorch

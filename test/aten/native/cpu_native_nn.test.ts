@@ -18,6 +18,7 @@ import { native_batch_norm_backward_default } from "../../../engine/generated/na
 import { max_pool2d_with_indices_backward_default } from "../../../engine/generated/max_pool2d_with_indices_backward.js";
 import { avg_pool2d_backward_default } from "../../../engine/generated/avg_pool2d_backward.js";
 import { _adaptive_avg_pool2d_backward_default } from "../../../engine/generated/_adaptive_avg_pool2d_backward.js";
+import { embedding_dense_backward_default } from "../../../engine/generated/embedding_dense_backward.js";
 
 const status = torch._C._native_status();
 const native = status.loaded ? describe : describe.skip;
@@ -320,4 +321,88 @@ native("pooling", () => {
     compare(() => [F.max_pool2d(x, [2, 2]) as torch.Tensor], ["max_pool2d_kernel"], EXACT, "ts");
     compare(() => [F.avg_pool2d(x, [2, 2]) as torch.Tensor], ["avg_pool2d_kernel"], EXACT, "ts");
   });
+});
+
+native("index kernels", () => {
+  /** Values of any dtype, as numbers (int64 through BigInt) for the comparisons. */
+  const typed = (shape: number[], dt: torch.dtype, seed: number): torch.Tensor => {
+    const x = randn(shape, torch.float64, seed, 5);
+    return dt === torch.bool ? torch.gt(x, 0) : dt.is_floating_point ? x.to(dt) : torch.trunc(x).to(dt);
+  };
+  const randIndex = (shape: number[], bound: number, seed: number): torch.Tensor => {
+    torch.manual_seed(seed);
+    return torch.randint(0, bound, shape);
+  };
+  const DTYPES = [torch.float32, torch.float64, torch.int64, torch.int32, torch.bool];
+
+  for (const dt of DTYPES) {
+    it(`index_select and embedding ${dt}: every dim, repeated and edge indices, an empty index`, () => {
+      const x = typed([4, 5, 6], dt, 1);
+      for (const dim of [0, 1, 2, -1]) {
+        const size = x.shape[dim < 0 ? dim + 3 : dim];
+        const idx = torch.tensor([size - 1, 0, 0, 1, size - 1]);
+        compare(() => [torch.index_select(x, dim, idx)], ["index_select"], EXACT);
+      }
+      const one = typed([7], dt, 2);
+      compare(() => [torch.index_select(one, 0, torch.tensor([6, 6, 0]))], ["index_select"], EXACT);
+      expect(torch.index_select(x, 1, torch.tensor([], { dtype: torch.int64 })).shape).toEqual([4, 0, 6]);
+      if (dt.is_floating_point) {
+        const w = typed([10, 3], dt, 3);
+        compare(() => [torch.nn.functional.embedding(torch.tensor([[1, 9, 9], [0, 4, 1]]), w)], ["index_select"], EXACT);
+      }
+    });
+    it(`gather, scatter and scatter_add ${dt}: contiguous and strided operands, duplicates along dim`, () => {
+      const self = typed([4, 6, 5], dt, 4);
+      for (const dim of [0, 1, 2]) {
+        const ishape = [3, 4, 5];
+        ishape[dim] = 7; // longer than self along dim: indices repeat
+        const index = randIndex(ishape, self.shape[dim], 5 + dim);
+        const src = typed([7, 7, 7], dt, 6);
+        compare(() => [torch.gather(self, dim, index)], ["gather_stub"], EXACT);
+        compare(() => [torch.scatter(self, dim, index, src)], ["scatter_stub"], EXACT);
+        if (dt !== torch.bool) compare(() => [torch.scatter_add(self, dim, index, src)], ["scatter_stub"], EXACT);
+        // strided: a transposed self and src, an index read through a step
+        const selfT = typed([5, 6, 4], dt, 7).permute([2, 1, 0]);
+        const idxS = randIndex([ishape[0] * 2, ishape[1], ishape[2]], self.shape[dim], 8).slice(0, 0, null, 2);
+        const srcT = typed([7, 7, 7], dt, 9).transpose(0, 2);
+        compare(() => [torch.gather(selfT, dim, idxS)], ["gather_stub"], EXACT);
+        if (dt !== torch.bool) compare(() => [torch.scatter_add(selfT, dim, idxS, srcT)], ["scatter_stub"], EXACT);
+      }
+      if (dt === torch.float32 || dt === torch.float64 || dt === torch.int64) {
+        const index = randIndex([3, 6, 5], 4, 10);
+        compare(() => [torch.scatter(self, 0, index, 2.75)], ["scatter_stub"], EXACT);
+      }
+    });
+  }
+  it("scatter_reduce sum and mean run natively; prod, amax and amin stay in TypeScript", () => {
+    const self = randn([4, 5], torch.float32, 1), src = randn([6, 5], torch.float32, 2);
+    const index = randIndex([6, 5], 4, 3);
+    for (const reduce of ["sum", "mean"]) {
+      for (const include_self of [true, false]) compare(() => [torch.scatter_reduce(self, 0, index, src, reduce, { include_self })], ["scatter_stub"], EXACT);
+    }
+    compare(() => [torch.scatter_reduce(self, 0, index, src, "amax")], ["scatter_stub"], EXACT, "ts");
+  });
+  it("an index out of range raises the TypeScript kernel's PyTorch error, and nothing is written", () => {
+    const x = randn([3, 4], torch.float32, 1);
+    const bad = torch.tensor([[0, 1, 2, 3]]);
+    expect(() => torch.gather(x, 0, bad)).toThrow("index 3 is out of bounds for dimension 0 with size 3");
+    const target = torch.zeros([3, 4]);
+    expect(() => target.scatter_(0, torch.tensor([[0, 1, 2, -1]]), x)).toThrow("index -1 is out of bounds for dimension 0 with size 3");
+    expect(() => torch.index_select(x, 1, torch.tensor([4]))).toThrow("index out of range in self");
+  });
+  for (const dt of [torch.float32, torch.float64]) {
+    it(`embedding_dense_backward ${dt}: repeated indices, padding_idx, scale_grad_by_freq`, () => {
+      const idx = torch.tensor([[1, 3, 3, 7], [0, 3, 1, 9]]);
+      const grad = randn([2, 4, 6], dt, 4, 1);
+      for (const padding of [-1, 3, 0]) {
+        for (const scale of [false, true]) {
+          compare(() => [embedding_dense_backward_default.call(grad, idx, 10, padding, scale) as torch.Tensor], ["embedding_dense_backward_cpu"], EXACT);
+        }
+      }
+      // many rows: split between the threads
+      const big = randIndex([3000], 700, 5);
+      const g2 = randn([3000, 16], dt, 6, 1);
+      compare(() => [embedding_dense_backward_default.call(g2, big, 700, 5, true) as torch.Tensor], ["embedding_dense_backward_cpu"], EXACT);
+    });
+  }
 });

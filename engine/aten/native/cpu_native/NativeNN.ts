@@ -1,9 +1,13 @@
-// The native NN kernels (native/cpu/NN.cc, nn_kernels.inc), registered into the DispatchStubs of the
-// TypeScript kernels they mirror: softmax and log_softmax (forward and backward, last dim and inner
-// dim), layer norm (forward and backward), batch norm (statistics, affine step, backward), 2-d max /
-// average / adaptive-average pooling (forward and backward). Each takes float32 and float64 on contiguous operands (the layout PyTorch's kernels
-// themselves run on after .contiguous()); anything else — another dtype, a strided or channels-last
-// operand — returns false and the TypeScript kernel runs.
+// The native NN kernels (native/cpu/NN.cc, nn_kernels.inc, NNIndex.cc), registered into the
+// DispatchStubs of the TypeScript kernels they mirror: softmax and log_softmax (forward and backward,
+// last dim and inner dim), layer norm (forward and backward), batch norm (statistics, affine step,
+// backward), 2-d max / average / adaptive-average pooling (forward and backward), and the index
+// kernels: index_select (embedding's rows), gather, scatter / scatter_add / scatter_reduce's sum and
+// mean, embedding_dense_backward. The NN kernels take float32 and float64 on contiguous operands (the
+// layout PyTorch's kernels themselves run on after .contiguous()); index_select, gather and scatter
+// copy elements of any dtype (adds: float32, float64, int32, int64), gather and scatter on any strides.
+// Anything else (another dtype, a strided or channels-last operand, an index out of range, whose
+// error the TypeScript kernel raises) returns false and the TypeScript kernel runs.
 
 import { ScalarType } from "../../../c10/ScalarType.js";
 import { typedView, type TypedView } from "../../../c10/ElementAccess.js";
@@ -13,6 +17,9 @@ import { LayerNormKernel, batch_norm_cpu_collect_stats_stub, batch_norm_cpu_stub
 import { max_pool2d_kernel, avg_pool2d_kernel, adaptive_avg_pool2d_kernel, type Window2d } from "../pooling/PoolKernels.js";
 import { LayerNormBackwardKernel, batch_norm_cpu_backward_stub } from "../normalization/NormBackward.js";
 import { max_pool2d_backward_kernel, avg_pool2d_backward_kernel, adaptive_avg_pool2d_backward_kernel } from "../pooling/PoolBackward.js";
+import { index_select_stub } from "../index/IndexSelect.js";
+import { gather_stub, scatter_stub } from "../index/ScatterGather.js";
+import { embedding_dense_backward_stub } from "../index/EmbeddingBackward.js";
 import type { NativeAddon } from "./NativeBackend.js";
 
 /** The addon's NN functions (native/cpu/NN.cc); offsets and sizes count elements. */
@@ -46,6 +53,14 @@ export interface NativeNNAddon {
   nn_pool2d_backward(
     kind: number, dtype: number, gradInput: TypedView, giOffset: number, gradOutput: TypedView, goOffset: number, indices: TypedView | null, indOffset: number,
     P: number, H: number, W: number, OH: number, OW: number, window: Float64Array | null,
+  ): boolean;
+  /** Copies rows of any dtype (itemsize bytes per element); offsets in elements; false for an index out of range. */
+  nn_index_select(itemsize: number, dst: Uint8Array, dstOffset: number, src: Uint8Array, srcOffset: number, outer: number, dimSize: number, inner: number, index: Float64Array): boolean;
+  /** mode 0 gather, 1 scatter, 2 scatter_add; meta = [ndim, sizes, (offset, strides) of index, self, other, self's size along dim]. */
+  nn_gather_scatter(mode: number, dtype: number, itemsize: number, meta: Float64Array, dim: number, index: TypedView, self: Uint8Array, other: ArrayBufferView): boolean;
+  nn_embedding_dense_backward(
+    dtype: number, gradWeight: TypedView, gwOffset: number, grad: TypedView, gradOffset: number, index: Float64Array,
+    numWeights: number, D: number, paddingIdx: number, scale: boolean,
   ): boolean;
 }
 
@@ -85,6 +100,41 @@ type Dense = [TypedView, number];
 function optionalDense(t: Tensor | null, st: ScalarType): Dense | [null, number] | false {
   if (t === null) return [null, 0];
   return dense(t, st) ?? false;
+}
+
+/** The bytes of a tensor's storage (the index kernels copy elements of any dtype). */
+const bytesOf = (t: Tensor): Uint8Array => new Uint8Array(t._impl.storage.buffer());
+const prod = (xs: readonly number[]): number => xs.reduce((a, b) => a * b, 1);
+
+/** gather / scatter: the walk over index's shape with index's, self's and the other operand's strides. */
+function gatherScatter(addon: NativeNNAddon, mode: number, self: Tensor, dim: number, index: Tensor, other: Tensor | null, value: ArrayBufferView | null): boolean {
+  const nd = index.dim();
+  if (nd === 0 || self.dim() !== nd || index.dtype.scalarType !== ScalarType.Long || (other && (other.dim() !== nd || other.dtype !== self.dtype))) return false;
+  const meta = new Float64Array(2 + nd + 3 * (1 + nd));
+  meta[0] = nd;
+  index._impl.sizes().forEach((v, d) => (meta[1 + d] = v));
+  let at = 1 + nd;
+  for (const t of [index, self, other]) {
+    if (t) {
+      meta[at] = t._impl.storage_offset();
+      t._impl.strides().forEach((v, d) => (meta[at + 1 + d] = v));
+    }
+    at += 1 + nd;
+  }
+  meta[at] = self.size(dim);
+  const st = self.dtype.scalarType;
+  const ix = typedView(index._impl.storage, index.dtype);
+  return addon.nn_gather_scatter(mode, st, self.dtype.itemsize, meta, dim, ix, bytesOf(self), other ? bytesOf(other) : value!);
+}
+
+/** A scatter's Scalar value as one element of self's dtype, converted as the TypeScript kernel converts it; null to decline. */
+function scalarValue(st: ScalarType, v: unknown): ArrayBufferView | null {
+  if (typeof v === "bigint") return st === ScalarType.Long ? new BigInt64Array([BigInt.asIntN(64, v)]) : null;
+  if (typeof v !== "number") return null;
+  if (st === ScalarType.Float) return new Float32Array([v]);
+  if (st === ScalarType.Double) return new Float64Array([v]);
+  if (st === ScalarType.Long && Number.isFinite(v)) return new BigInt64Array([BigInt(Math.trunc(v))]);
+  return null;
 }
 
 /** [planes, H, W] of a pooling operand (batch and channels folded). */
@@ -199,4 +249,28 @@ export function registerNNKernels(addon: NativeAddon): void {
   avg_pool2d_backward_kernel.register("native", (gi, go, w, countIncludePad, divisorOverride) =>
     divisorOverride !== 0 && poolBackward(1, gi, go, null, windowOf(w, countIncludePad ? 1 : 0, divisorOverride ?? 0)));
   adaptive_avg_pool2d_backward_kernel.register("native", (gi, go) => poolBackward(2, gi, go, null, null));
+
+  index_select_stub.register("native", (result, self, dim, index) => {
+    if (self.dim() === 0 || result.dtype !== self.dtype || !self._impl.is_contiguous() || !result._impl.is_contiguous()) return false;
+    const sizes = self._impl.sizes();
+    return addon.nn_index_select(
+      self.dtype.itemsize, bytesOf(result), result._impl.storage_offset(), bytesOf(self), self._impl.storage_offset(),
+      prod(sizes.slice(0, dim)), sizes[dim], prod(sizes.slice(dim + 1)), Float64Array.from(index),
+    );
+  });
+  gather_stub.register("native", (result, self, dim, index) => result.dtype === self.dtype && gatherScatter(addon, 0, self, dim, index, result, null));
+  scatter_stub.register("native", (self, dim, index, src, op) => {
+    const mode = op === null ? 1 : op === "sum" || op === "mean" ? 2 : -1;
+    if (mode < 0) return false;
+    if (typeof src === "object" && src !== null) return gatherScatter(addon, mode, self, dim, index, src as Tensor, null);
+    const value = scalarValue(self.dtype.scalarType, src);
+    return value !== null && gatherScatter(addon, mode, self, dim, index, null, value);
+  });
+  embedding_dense_backward_stub.register("native", (gw, grad, idx, paddingIdx, scale) => {
+    const st = gw.dtype.scalarType;
+    if (!isFloat(st)) return false;
+    const w = dense(gw, st), g = dense(grad, st);
+    if (w === null || g === null || gw.dim() !== 2 || grad.numel() !== idx.length * gw.shape[1]) return false;
+    return addon.nn_embedding_dense_backward(st, w[0], w[1], g[0], g[1], Float64Array.from(idx), gw.shape[0], gw.shape[1], paddingIdx, scale);
+  });
 }
