@@ -1,5 +1,5 @@
 // The index kernels: index_select (embedding's rows), gather, scatter / scatter_add (scatter_reduce's
-// sum and mean), embedding_dense_backward. Copies move raw elements of any dtype (1 to 16 bytes);
+// sum and mean), embedding_dense_backward, and nll_loss forward / backward (a gather of the targets). Copies move raw elements of any dtype (1 to 16 bytes);
 // the adds take float32, float64, int32 and int64. Work is split so that no two threads touch one
 // element and each element sees its updates in the TypeScript kernel's order (the same results, for
 // any thread count). Index values are checked before anything is written: a kernel returns false on
@@ -251,12 +251,155 @@ Napi::Value EmbeddingDenseBackward(const Napi::CallbackInfo& info) {
   return Napi::Boolean::New(info.Env(), true);
 }
 
+
+// ---- nll_loss (LossNLL.cpp nll_loss_out_frame / nll_loss_backward_out_frame) ----
+
+// utils::CeilLog2: 1 for x <= 2
+int64_t ceil_log2(int64_t x) {
+  if (x <= 2) return 1;
+  int64_t bits = 0;
+  for (uint64_t v = static_cast<uint64_t>(x - 1); v != 0; v >>= 1) ++bits;
+  return bits;
+}
+
+// The cascaded sums of the TypeScript kernel (NLLKernel.ts cascadeSum), in T.
+template <typename T>
+void nll_forward(const T* x, const int64_t* tg, const T* w, int64_t N, int64_t C, int64_t ignore, int64_t reduction, bool per_sample, T* out, T* tw) {
+  if (per_sample) {
+    parallel_for(0, N, GRAIN_SIZE, [&](int64_t b, int64_t e) {
+      for (int64_t i = b; i < e; ++i) {
+        const int64_t cur = tg[i];
+        out[i] = cur == ignore ? T(0) : static_cast<T>(-x[i * C + cur] * (w ? w[cur] : T(1)));
+      }
+    });
+    return;
+  }
+  constexpr int kLevels = 8;
+  const int64_t level_power = std::max<int64_t>(4, ceil_log2(N) / kLevels);
+  const int64_t level_mask = (int64_t(1) << level_power) - 1;
+  T weight_sums[kLevels] = {}, loss_sums[kLevels] = {};
+  int64_t ignored = 0;
+  for (int64_t b = 0; b < N; ++b) {
+    const int64_t cur = tg[b];
+    if (cur == ignore) {
+      ++ignored;
+      continue;
+    }
+    const T data = x[b * C + cur];
+    if (w) {
+      loss_sums[0] = loss_sums[0] - static_cast<T>(data * w[cur]);
+      weight_sums[0] = weight_sums[0] + w[cur];
+    } else {
+      loss_sums[0] = loss_sums[0] - data;
+    }
+    for (int j = 0; j + 1 < kLevels; ++j) {
+      if (((b >> (j * level_power)) & level_mask) != 0) break;
+      weight_sums[j + 1] = weight_sums[j + 1] + weight_sums[j];
+      loss_sums[j + 1] = loss_sums[j + 1] + loss_sums[j];
+      weight_sums[j] = 0;
+      loss_sums[j] = 0;
+    }
+  }
+  T total_weight = 0, output = 0;
+  if (w) for (int j = 0; j < kLevels; ++j) total_weight = total_weight + weight_sums[j];
+  else total_weight = static_cast<T>(N - ignored);
+  for (int j = 0; j < kLevels; ++j) output = output + loss_sums[j];
+  if (reduction == 1) output = output / total_weight;  // Reduction::Mean
+  *out = output;
+  *tw = total_weight;
+}
+
+// nll_loss_forward(dtype, self, selfOffset, target: BigInt64Array, targetOffset, weight|null, weightOffset, N, C,
+//                  ignore_index, reduction, perSample, out, outOffset, totalWeight, twOffset)
+// false (nothing written) if a target other than ignore_index is outside [0, C)
+Napi::Value NllLossForward(const Napi::CallbackInfo& info) {
+  const int dtype = info[0].As<Napi::Number>().Int32Value();
+  if (dtype != kFloat && dtype != kDouble) return Napi::Boolean::New(info.Env(), false);
+  const int64_t x_off = info[2].As<Napi::Number>().Int64Value(), t_off = info[4].As<Napi::Number>().Int64Value();
+  const bool has_w = !(info[5].IsNull() || info[5].IsUndefined());
+  const int64_t w_off = info[6].As<Napi::Number>().Int64Value(), N = info[7].As<Napi::Number>().Int64Value(), C = info[8].As<Napi::Number>().Int64Value();
+  const int64_t ignore = info[9].As<Napi::Number>().Int64Value(), reduction = info[10].As<Napi::Number>().Int64Value();
+  const bool per_sample = info[11].ToBoolean().Value();
+  const int64_t out_off = info[13].As<Napi::Number>().Int64Value(), tw_off = info[15].As<Napi::Number>().Int64Value();
+  Buf x, t, w, out, tw;
+  if (!get_buf(info.Env(), info[1], x) || !get_buf(info.Env(), info[3], t) || (has_w && !get_buf(info.Env(), info[5], w)) ||
+      !get_buf(info.Env(), info[12], out) || !get_buf(info.Env(), info[14], tw)) {
+    return fail(info, "nll_loss: typed arrays expected");
+  }
+  const int64_t item = dtype == kFloat ? 4 : 8;
+  if (x_off < 0 || t_off < 0 || w_off < 0 || out_off < 0 || tw_off < 0 || static_cast<uint64_t>((x_off + N * C) * item) > x.bytes || static_cast<uint64_t>((t_off + N) * 8) > t.bytes ||
+      (has_w && static_cast<uint64_t>((w_off + C) * item) > w.bytes) || static_cast<uint64_t>((out_off + (per_sample ? N : 1)) * item) > out.bytes ||
+      static_cast<uint64_t>((tw_off + 1) * item) > tw.bytes) {
+    return fail(info, "nll_loss: arrays too short for the sizes");
+  }
+  const int64_t* tg = reinterpret_cast<const int64_t*>(t.data) + t_off;
+  for (int64_t i = 0; i < N; ++i)
+    if (tg[i] != ignore && (tg[i] < 0 || tg[i] >= C)) return Napi::Boolean::New(info.Env(), false);
+  if (dtype == kFloat) {
+    nll_forward(reinterpret_cast<const float*>(x.data) + x_off, tg, has_w ? reinterpret_cast<const float*>(w.data) + w_off : nullptr, N, C, ignore, reduction, per_sample,
+                reinterpret_cast<float*>(out.data) + out_off, reinterpret_cast<float*>(tw.data) + tw_off);
+  } else {
+    nll_forward(reinterpret_cast<const double*>(x.data) + x_off, tg, has_w ? reinterpret_cast<const double*>(w.data) + w_off : nullptr, N, C, ignore, reduction, per_sample,
+                reinterpret_cast<double*>(out.data) + out_off, reinterpret_cast<double*>(tw.data) + tw_off);
+  }
+  return Napi::Boolean::New(info.Env(), true);
+}
+
+template <typename T>
+void nll_backward(T* gi, const int64_t* tg, const T* w, int64_t N, int64_t C, int64_t ignore, int64_t reduction, bool per_sample, const T* go, T g, T tw) {
+  const T grad = -(reduction == 1 ? static_cast<T>(g / tw) : g);
+  parallel_for(0, N, at_least_1(GRAIN_SIZE / at_least_1(C)), [&](int64_t b, int64_t e) {
+    std::fill(gi + b * C, gi + e * C, T(0));
+    for (int64_t i = b; i < e; ++i) {
+      const int64_t cur = tg[i];
+      if (cur == ignore) continue;
+      if (per_sample) gi[i * C + cur] = static_cast<T>(-(w ? w[cur] : T(1)) * go[i]);
+      else gi[i * C + cur] = w ? static_cast<T>(w[cur] * grad) : grad;
+    }
+  });
+}
+
+// nll_loss_backward(dtype, gradInput, giOffset, target, targetOffset, weight|null, weightOffset, N, C, ignore_index,
+//                   reduction, perSample, gradOutput (perSample: N values; else null), goOffset, grad_output value, total_weight value)
+Napi::Value NllLossBackward(const Napi::CallbackInfo& info) {
+  const int dtype = info[0].As<Napi::Number>().Int32Value();
+  if (dtype != kFloat && dtype != kDouble) return Napi::Boolean::New(info.Env(), false);
+  const int64_t gi_off = info[2].As<Napi::Number>().Int64Value(), t_off = info[4].As<Napi::Number>().Int64Value();
+  const bool has_w = !(info[5].IsNull() || info[5].IsUndefined());
+  const int64_t w_off = info[6].As<Napi::Number>().Int64Value(), N = info[7].As<Napi::Number>().Int64Value(), C = info[8].As<Napi::Number>().Int64Value();
+  const int64_t ignore = info[9].As<Napi::Number>().Int64Value(), reduction = info[10].As<Napi::Number>().Int64Value();
+  const bool per_sample = info[11].ToBoolean().Value();
+  const int64_t go_off = info[13].As<Napi::Number>().Int64Value();
+  const double g = info[14].As<Napi::Number>().DoubleValue(), tw = info[15].As<Napi::Number>().DoubleValue();
+  Buf gi, t, w, go;
+  if (!get_buf(info.Env(), info[1], gi) || !get_buf(info.Env(), info[3], t) || (has_w && !get_buf(info.Env(), info[5], w)) || (per_sample && !get_buf(info.Env(), info[12], go))) {
+    return fail(info, "nll_loss_backward: typed arrays expected");
+  }
+  const int64_t item = dtype == kFloat ? 4 : 8;
+  if (gi_off < 0 || t_off < 0 || w_off < 0 || go_off < 0 || static_cast<uint64_t>((gi_off + N * C) * item) > gi.bytes || static_cast<uint64_t>((t_off + N) * 8) > t.bytes ||
+      (has_w && static_cast<uint64_t>((w_off + C) * item) > w.bytes) || (per_sample && static_cast<uint64_t>((go_off + N) * item) > go.bytes)) {
+    return fail(info, "nll_loss_backward: arrays too short for the sizes");
+  }
+  const int64_t* tg = reinterpret_cast<const int64_t*>(t.data) + t_off;
+  for (int64_t i = 0; i < N; ++i)
+    if (tg[i] != ignore && (tg[i] < 0 || tg[i] >= C)) return Napi::Boolean::New(info.Env(), false);
+  if (dtype == kFloat) {
+    nll_backward(reinterpret_cast<float*>(gi.data) + gi_off, tg, has_w ? reinterpret_cast<const float*>(w.data) + w_off : nullptr, N, C, ignore, reduction, per_sample,
+                 per_sample ? reinterpret_cast<const float*>(go.data) + go_off : nullptr, static_cast<float>(g), static_cast<float>(tw));
+  } else {
+    nll_backward(reinterpret_cast<double*>(gi.data) + gi_off, tg, has_w ? reinterpret_cast<const double*>(w.data) + w_off : nullptr, N, C, ignore, reduction, per_sample,
+                 per_sample ? reinterpret_cast<const double*>(go.data) + go_off : nullptr, g, tw);
+  }
+  return Napi::Boolean::New(info.Env(), true);
+}
 }  // namespace
 
 void InitNNIndex(Napi::Env env, Napi::Object exports) {
   exports.Set("nn_index_select", Napi::Function::New(env, IndexSelect));
   exports.Set("nn_gather_scatter", Napi::Function::New(env, GatherScatter));
   exports.Set("nn_embedding_dense_backward", Napi::Function::New(env, EmbeddingDenseBackward));
+  exports.Set("nn_nll_loss_forward", Napi::Function::New(env, NllLossForward));
+  exports.Set("nn_nll_loss_backward", Napi::Function::New(env, NllLossBackward));
 }
 
 }  // namespace glasstorch

@@ -406,3 +406,38 @@ native("index kernels", () => {
     });
   }
 });
+
+native("nll_loss", () => {
+  const F = torch.nn.functional;
+  for (const dt of [torch.float32, torch.float64]) {
+    it(`forward and backward ${dt}: every reduction, weights, ignore_index, batch sizes across the cascade's levels`, () => {
+      for (const [N, C, ignore_index] of [[1, 3, -100], [40, 10, 1], [1000, 4, 2]]) {
+        const x = randn([N, C], dt, N + C);
+        torch.manual_seed(N);
+        const target = torch.randint(0, C, [N]);
+        const weight = torch.add(torch.rand([C], { dtype: dt }), 0.5);
+        for (const reduction of ["none", "mean", "sum"]) {
+          for (const w of [null, weight]) {
+            {
+              compare(() => [F.nll_loss(x, target, { weight: w, reduction, ignore_index })], ["nll_loss_out_frame"], EXACT);
+              if (reduction === "sum") continue;
+              // the backward through autograd: cross_entropy = log_softmax + nll_loss
+              const f = () => {
+                const xs = x.detach().requires_grad_(true);
+                const loss = F.nll_loss(xs, target, { weight: w, reduction, ignore_index });
+                (reduction === "none" ? torch.sum(torch.mul(loss, torch.arange(N, { dtype: dt }))) : loss).backward();
+                return [xs.grad!];
+              };
+              compare(f, ["nll_loss_backward_out_frame"], EXACT);
+            }
+          }
+        }
+      }
+    }, 30_000);
+  }
+  it("a 1-d input with a 0-d target, and a target out of range (the TypeScript kernel's error)", () => {
+    const x = randn([5], torch.float32, 1);
+    compare(() => [F.nll_loss(x, torch.tensor(3))], ["nll_loss_out_frame"], EXACT);
+    expect(() => F.nll_loss(randn([2, 5], torch.float32, 2), torch.tensor([1, 5]))).toThrow("Target 5 is out of bounds.");
+  });
+});

@@ -3,7 +3,7 @@
 // last dim and inner dim), layer norm (forward and backward), batch norm (statistics, affine step,
 // backward), 2-d max / average / adaptive-average pooling (forward and backward), and the index
 // kernels: index_select (embedding's rows), gather, scatter / scatter_add / scatter_reduce's sum and
-// mean, embedding_dense_backward. The NN kernels take float32 and float64 on contiguous operands (the
+// mean, embedding_dense_backward, and nll_loss forward / backward (cross_entropy's last step). The NN kernels take float32 and float64 on contiguous operands (the
 // layout PyTorch's kernels themselves run on after .contiguous()); index_select, gather and scatter
 // copy elements of any dtype (adds: float32, float64, int32, int64), gather and scatter on any strides.
 // Anything else (another dtype, a strided or channels-last operand, an index out of range, whose
@@ -20,6 +20,8 @@ import { max_pool2d_backward_kernel, avg_pool2d_backward_kernel, adaptive_avg_po
 import { index_select_stub } from "../index/IndexSelect.js";
 import { gather_stub, scatter_stub } from "../index/ScatterGather.js";
 import { embedding_dense_backward_stub } from "../index/EmbeddingBackward.js";
+import { nll_loss_forward_stub } from "../loss/LossNLL.js";
+import { nll_loss_backward_stub } from "../loss/LossNLLBackward.js";
 import type { NativeAddon } from "./NativeBackend.js";
 
 /** The addon's NN functions (native/cpu/NN.cc); offsets and sizes count elements. */
@@ -61,6 +63,15 @@ export interface NativeNNAddon {
   nn_embedding_dense_backward(
     dtype: number, gradWeight: TypedView, gwOffset: number, grad: TypedView, gradOffset: number, index: Float64Array,
     numWeights: number, D: number, paddingIdx: number, scale: boolean,
+  ): boolean;
+  /** false (nothing written) for a target outside [0, C) that is not ignore_index. */
+  nn_nll_loss_forward(
+    dtype: number, self: TypedView, selfOffset: number, target: TypedView, targetOffset: number, weight: TypedView | null, weightOffset: number,
+    N: number, C: number, ignoreIndex: number, reduction: number, perSample: boolean, out: TypedView, outOffset: number, totalWeight: TypedView, twOffset: number,
+  ): boolean;
+  nn_nll_loss_backward(
+    dtype: number, gradInput: TypedView, giOffset: number, target: TypedView, targetOffset: number, weight: TypedView | null, weightOffset: number,
+    N: number, C: number, ignoreIndex: number, reduction: number, perSample: boolean, gradOutput: TypedView | null, goOffset: number, gradOutputValue: number, totalWeightValue: number,
   ): boolean;
 }
 
@@ -272,5 +283,29 @@ export function registerNNKernels(addon: NativeAddon): void {
     const w = dense(gw, st), g = dense(grad, st);
     if (w === null || g === null || gw.dim() !== 2 || grad.numel() !== idx.length * gw.shape[1]) return false;
     return addon.nn_embedding_dense_backward(st, w[0], w[1], g[0], g[1], Float64Array.from(idx), gw.shape[0], gw.shape[1], paddingIdx, scale);
+  });
+
+  // nll_loss: targets must fit a double exactly (ignore_index is passed as a number)
+  const nllOperands = (self: Tensor, target: Tensor, weight: Tensor | null, ignore: number) => {
+    const st = self.dtype.scalarType;
+    if (!isFloat(st) || !Number.isSafeInteger(ignore)) return null;
+    const x = dense(self, st), t = dense(target, ScalarType.Long), w = weight ? dense(weight, st) : null;
+    if (x === null || t === null || (weight && w === null)) return null;
+    return { st, x, t, w, N: self.dim() === 1 ? 1 : self.size(0), C: self.size(-1) };
+  };
+  nll_loss_forward_stub.register("native", (out, tw, self, target, weight, reduction, ignore, perSample) => {
+    const o = nllOperands(self, target, weight, ignore);
+    const y = dense(out, self.dtype.scalarType), z = dense(tw, self.dtype.scalarType);
+    if (o === null || y === null || z === null) return false;
+    return addon.nn_nll_loss_forward(o.st, o.x[0], o.x[1], o.t[0], o.t[1], o.w ? o.w[0] : null, o.w ? o.w[1] : 0, o.N, o.C, ignore, reduction, perSample, y[0], y[1], z[0], z[1]);
+  });
+  nll_loss_backward_stub.register("native", (gradInput, self, target, weight, gradOutput, totalWeight, reduction, ignore, perSample) => {
+    const o = nllOperands(self, target, weight, ignore);
+    const gi = dense(gradInput, self.dtype.scalarType);
+    if (o === null || gi === null || gradOutput.dtype !== self.dtype || totalWeight.dtype !== self.dtype) return false;
+    const go = perSample ? dense(gradOutput, o.st) : null;
+    if (perSample && go === null) return false;
+    const g = perSample ? 0 : gradOutput._flatNumbers()[0], tw = totalWeight._flatNumbers()[0];
+    return addon.nn_nll_loss_backward(o.st, gi[0], gi[1], o.t[0], o.t[1], o.w ? o.w[0] : null, o.w ? o.w[1] : 0, o.N, o.C, ignore, reduction, perSample, go ? go[0] : null, go ? go[1] : 0, g, tw);
   });
 }
