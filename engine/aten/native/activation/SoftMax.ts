@@ -13,7 +13,6 @@ import type { DispatchStub } from "../DispatchStub.js";
 import { resize_output } from "../Resize.js";
 import { typeMetaName } from "../binary/TypeMeta.js";
 import type { StructuredMode } from "../unary/UnaryIterator.js";
-import { writeAll } from "../reduce/ReduceUtils.js";
 import { below_ADInplaceOrView } from "../unary/Nested.js";
 import { to_dtype_layout } from "../../../generated/to.js";
 import { empty_memory_format } from "../../../generated/empty.js";
@@ -48,9 +47,7 @@ function softmaxImpl(input: Tensor, dim: number, half_to_float: boolean, out: Te
   const kernel: Kernel = log ? (last ? K.log_softmax_lastdim_kernel : K.log_softmax_kernel) : last ? K.softmax_lastdim_kernel : K.softmax_kernel;
   const outer = sizes.slice(0, d).reduce((a, b) => a * b, 1);
   const inner = sizes.slice(d + 1).reduce((a, b) => a * b, 1);
-  const values = new Float64Array(input.numel());
-  kernel.call(input.device.type, { input: input._flatNumbers(), output: values, dtype: input.dtype.scalarType, outer, dimSize: sizes[d], inner });
-  writeAll(output, Array.from(values));
+  kernel.call(input.device.type, { input, output, dtype: input.dtype.scalarType, outer, dimSize: sizes[d], inner });
   return output;
 }
 
@@ -140,11 +137,7 @@ function softmaxBackwardImpl(grad: Tensor, output: Tensor, dim: number, input_dt
   const kernel = log ? (last ? K.log_softmax_backward_lastdim_kernel : K.log_softmax_backward_kernel) : last ? K.softmax_backward_lastdim_kernel : K.softmax_backward_kernel;
   const outer = sizes.slice(0, d).reduce((a, b) => a * b, 1);
   const inner = sizes.slice(d + 1).reduce((a, b) => a * b, 1);
-  const values = new Float64Array(grad.numel());
-  kernel.call(grad.device.type, {
-    grad: grad._flatNumbers(), output: output._flatNumbers(), gradInput: values, dtype: grad.dtype.scalarType, outer, dimSize: sizes[d], inner,
-  });
-  writeAll(grad_input, Array.from(values));
+  kernel.call(grad.device.type, { grad, output, gradInput: grad_input, dtype: grad.dtype.scalarType, outer, dimSize: sizes[d], inner });
   return grad_input;
 }
 

@@ -7,14 +7,29 @@
 // correctly rounded here and SLEEF's u10 versions there, so results agree within a few ulp.
 
 import { ScalarType } from "../../../c10/ScalarType.js";
+import type { Tensor } from "../../core/Tensor.js";
 import { DispatchStub } from "../DispatchStub.js";
+import { writeAll } from "../reduce/ReduceUtils.js";
 import { roundToScalarType } from "../../cpu/ScalarArithmetic.js";
 import { AT_DISPATCH, FLOATING_TYPES_AND_BFLOAT16 } from "../unary/Dispatch.js";
 
 const REF = "aten/src/ATen/native/cpu/SoftMaxKernel.cpp";
 
-/** The data a softmax kernel reads and writes: row-major values, the (outer, dim, inner) split. */
+/**
+ * What a softmax stub receives: the input (any layout), the contiguous output, and the
+ * (outer, dim, inner) split of the input's row-major order. A native kernel reads the storages.
+ */
 export interface SoftmaxArgs {
+  input: Tensor;
+  output: Tensor;
+  dtype: ScalarType;
+  outer: number;
+  dimSize: number;
+  inner: number;
+}
+
+/** What the TypeScript kernels compute on: the input's row-major values as doubles, and the output's. */
+interface SoftmaxValues {
   input: Float64Array;
   output: Float64Array;
   dtype: ScalarType;
@@ -23,7 +38,7 @@ export interface SoftmaxArgs {
   inner: number;
 }
 
-type Kernel = (a: SoftmaxArgs) => void;
+type Kernel = (a: SoftmaxValues) => void;
 const step = (t: ScalarType) => (t === ScalarType.Double ? (x: number) => x : Math.fround);
 /** Vectorized<scalar_t>::size() on AVX2: 8 floats (bfloat16 is computed as float), 4 doubles. */
 const lanes = (t: ScalarType) => (t === ScalarType.Double ? 4 : 8);
@@ -97,11 +112,13 @@ function innerdim(log: boolean): Kernel {
   };
 }
 
-function kernelStub(name: string, dispatchName: string, k: Kernel): DispatchStub<Kernel> {
-  const s = new DispatchStub<Kernel>(name, REF);
+function kernelStub(name: string, dispatchName: string, k: Kernel): DispatchStub<(a: SoftmaxArgs) => void> {
+  const s = new DispatchStub<(a: SoftmaxArgs) => void>(name, REF);
   s.register("ts", (a) => {
     AT_DISPATCH(dispatchName, a.dtype, FLOATING_TYPES_AND_BFLOAT16);
-    k(a);
+    const values = new Float64Array(a.outer * a.dimSize * a.inner);
+    k({ ...a, input: a.input._flatNumbers(), output: values });
+    writeAll(a.output, Array.from(values));
   });
   return s;
 }
@@ -114,8 +131,18 @@ export const log_softmax_kernel = kernelStub("log_softmax_kernel", "softmax_kern
 
 // ---- the backward kernels (softmax_backward_lastdim_kernel, softmax_backward_kernel, and the log forms) ----
 
-/** The data a softmax backward kernel reads and writes: grad and output (row-major, contiguous), grad_input. */
+/** What a softmax backward stub receives: grad and output (any layout), the contiguous grad_input. */
 export interface SoftmaxBackwardArgs {
+  grad: Tensor;
+  output: Tensor;
+  gradInput: Tensor;
+  dtype: ScalarType;
+  outer: number;
+  dimSize: number;
+  inner: number;
+}
+/** The backward kernels' values: grad and output in row-major order as doubles, and grad_input's. */
+interface SoftmaxBackwardValues {
   grad: Float64Array;
   output: Float64Array;
   gradInput: Float64Array;
@@ -124,7 +151,7 @@ export interface SoftmaxBackwardArgs {
   dimSize: number;
   inner: number;
 }
-type BackwardKernel = (a: SoftmaxBackwardArgs) => void;
+type BackwardKernel = (a: SoftmaxBackwardValues) => void;
 
 /**
  * _vec_softmax_backward / _vec_log_softmax_backward on each row of the last dim: softmax's
@@ -168,11 +195,13 @@ function backwardInnerdim(log: boolean): BackwardKernel {
   };
 }
 
-function backwardStub(name: string, dispatchName: string, k: BackwardKernel): DispatchStub<BackwardKernel> {
-  const s = new DispatchStub<BackwardKernel>(name, REF);
+function backwardStub(name: string, dispatchName: string, k: BackwardKernel): DispatchStub<(a: SoftmaxBackwardArgs) => void> {
+  const s = new DispatchStub<(a: SoftmaxBackwardArgs) => void>(name, REF);
   s.register("ts", (a) => {
     AT_DISPATCH(dispatchName, a.dtype, FLOATING_TYPES_AND_BFLOAT16);
-    k(a);
+    const values = new Float64Array(a.outer * a.dimSize * a.inner);
+    k({ ...a, grad: a.grad._flatNumbers(), output: a.output._flatNumbers(), gradInput: values });
+    writeAll(a.gradInput, Array.from(values));
   });
   return s;
 }

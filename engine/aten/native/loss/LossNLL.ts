@@ -21,6 +21,7 @@ import { view_default } from "../../../generated/view.js";
 import { empty_memory_format } from "../../../generated/empty.js";
 import { cascadeSum, outOfBounds } from "./NLLKernel.js";
 import { Reduction } from "./Reduction.js";
+import { DispatchStub } from "../DispatchStub.js";
 
 const list = (s: readonly number[]) => `[${s.join(", ")}]`;
 type Pair = [Tensor, Tensor] & { output: Tensor; total_weight: Tensor };
@@ -76,8 +77,25 @@ export function nll_loss_forward_out_cpu(
   AT_DISPATCH("nll_loss_out_frame", t, FLOATING_TYPES_AND_BFLOAT16);
   writeScalar(tw, 0);
   if (weight !== null) expectDtype(weight, t);
-  const w = weight === null ? null : values(weight);
   if (target.dtype.scalarType !== ScalarType.Byte) expectDtype(target, ScalarType.Long);
+  if (!perSample && target.numel() === 0) {
+    writeScalar(out, reduction === Reduction.Mean ? NaN : 0);
+    return pair(out, tw);
+  }
+  nll_loss_forward_stub.call(self.device.type, out, tw, self, target, weight, reduction, ignore_index, perSample);
+  return pair(out, tw);
+}
+
+/**
+ * nll_loss_out_frame's loop: per sample (reduction 'none' on a batch) -input[i][target[i]] * weight,
+ * or the cascaded sum of those (and of the weights) for 'sum' / 'mean'. Targets outside [0, C) raise
+ * "Target t is out of bounds." (ignore_index is skipped first).
+ */
+type NllForwardFn = (out: Tensor, tw: Tensor, self: Tensor, target: Tensor, weight: Tensor | null, reduction: number, ignore_index: number, perSample: boolean) => void;
+export const nll_loss_forward_stub = new DispatchStub<NllForwardFn>("nll_loss_out_frame", "aten/src/ATen/native/LossNLL.cpp");
+nll_loss_forward_stub.register("ts", (out, tw, self, target, weight, reduction, ignore_index, perSample) => {
+  const nClasses = self.size(-1);
+  const w = weight === null ? null : values(weight);
   const x = values(self), tg = values(target);
   if (perSample) {
     const results = new Float64Array(self.size(0));
@@ -88,18 +106,13 @@ export function nll_loss_forward_out_cpu(
       results[i] = -x[i * nClasses + cur] * (w ? w[cur] : 1);
     }
     results.forEach((v, i) => writeAt(out, i, v));
-    return pair(out, tw);
-  }
-  if (target.numel() === 0) {
-    writeScalar(out, reduction === Reduction.Mean ? NaN : 0);
-    return pair(out, tw);
+    return;
   }
   const batch = self.dim() === 1 ? 1 : self.size(0);
-  const r = cascadeSum(batch, nClasses, ignore_index, w, t, reduction, (b) => ({ target: tg[b], value: () => x[b * nClasses + tg[b]] }));
+  const r = cascadeSum(batch, nClasses, ignore_index, w, self.dtype.scalarType, reduction, (b) => ({ target: tg[b], value: () => x[b * nClasses + tg[b]] }));
   writeScalar(out, r.output);
   writeScalar(tw, r.totalWeight);
-  return pair(out, tw);
-}
+});
 
 function writeAt(t: Tensor, i: number, v: number): void {
   const view = typedView(t._impl.storage, t.dtype) as unknown as (number | bigint)[];

@@ -13,6 +13,7 @@ import type { StructuredMode } from "../unary/UnaryIterator.js";
 import { AT_DISPATCH, FLOATING_TYPES_AND_BFLOAT16 } from "../unary/Dispatch.js";
 import { outOfBounds } from "./NLLKernel.js";
 import { Reduction } from "./Reduction.js";
+import { DispatchStub } from "../DispatchStub.js";
 
 const list = (s: readonly number[]) => `[${s.join(", ")}]`;
 
@@ -75,6 +76,21 @@ export function nll_loss_backward_out_cpu(
   // nll_loss_backward_out_frame
   const t = self.dtype.scalarType;
   AT_DISPATCH("nll_loss_backward_out_frame", t, FLOATING_TYPES_AND_BFLOAT16);
+  nll_loss_backward_stub.call(self.device.type, out, self, target, weight, grad_output, total_weight, reduction, ignore_index, perSample);
+  return out;
+}
+
+/**
+ * nll_loss_backward_out_frame's loop: grad_input is zero but at each sample's target, which gets
+ * -weight * grad_output[i] (reduction 'none' on a batch), or weight * -(grad_output [/ total_weight]).
+ */
+type NllBackwardFn = (
+  gradInput: Tensor, self: Tensor, target: Tensor, weight: Tensor | null, grad_output: Tensor, total_weight: Tensor, reduction: number, ignore_index: number, perSample: boolean,
+) => void;
+export const nll_loss_backward_stub = new DispatchStub<NllBackwardFn>("nll_loss_backward_out_frame", "aten/src/ATen/native/LossNLL.cpp");
+nll_loss_backward_stub.register("ts", (out, self, target, weight, grad_output, total_weight, reduction, ignore_index, perSample) => {
+  const t = self.dtype.scalarType;
+  const nClasses = self.size(-1);
   const r = t === ScalarType.Double ? (x: number) => x : Math.fround;
   const w = weight === null ? null : weight._flatNumbers();
   const tg = target._flatNumbers();
@@ -98,8 +114,7 @@ export function nll_loss_backward_out_cpu(
     }
   }
   writeAll(out, gi);
-  return out;
-}
+});
 
 // ---- nll_loss2d_backward (CPU only, not structured) ----
 

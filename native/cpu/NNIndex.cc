@@ -1,0 +1,405 @@
+// The index kernels: index_select (embedding's rows), gather, scatter / scatter_add (scatter_reduce's
+// sum and mean), embedding_dense_backward, and nll_loss forward / backward (a gather of the targets). Copies move raw elements of any dtype (1 to 16 bytes);
+// the adds take float32, float64, int32 and int64. Work is split so that no two threads touch one
+// element and each element sees its updates in the TypeScript kernel's order (the same results, for
+// any thread count). Index values are checked before anything is written: a kernel returns false on
+// an out-of-range index, and the TypeScript kernel raises PyTorch's error.
+#include <algorithm>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "NN.h"
+#include "ThreadPool.h"
+#include "kernels.h"
+
+namespace glasstorch {
+namespace {
+
+constexpr int kMaxIndexDims = 25;
+
+struct Buf {
+  char* data = nullptr;  // the typed array's first byte
+  size_t bytes = 0;      // its length in bytes
+};
+
+bool get_buf(napi_env env, napi_value v, Buf& b) {
+  napi_typedarray_type type;
+  size_t length, byte_offset;
+  void* data = nullptr;
+  napi_value ab;
+  if (napi_get_typedarray_info(env, v, &type, &length, &data, &ab, &byte_offset) != napi_ok) return false;
+  size_t item = 1;
+  switch (type) {
+    case napi_int16_array: case napi_uint16_array: item = 2; break;
+    case napi_int32_array: case napi_uint32_array: case napi_float32_array: item = 4; break;
+    case napi_float64_array: case napi_bigint64_array: case napi_biguint64_array: item = 8; break;
+    default: item = 1;
+  }
+  b.data = static_cast<char*>(data);
+  b.bytes = length * item;
+  return true;
+}
+
+Napi::Value fail(const Napi::CallbackInfo& info, const std::string& what) {
+  Napi::TypeError::New(info.Env(), "glasstorch native: " + what).ThrowAsJavaScriptException();
+  return info.Env().Undefined();
+}
+
+inline int64_t at_least_1(int64_t v) { return v < 1 ? 1 : v; }
+
+void copy_item(char* dst, const char* src, int64_t item) {
+  switch (item) {
+    case 1: *dst = *src; break;
+    case 2: std::memcpy(dst, src, 2); break;
+    case 4: std::memcpy(dst, src, 4); break;
+    case 8: std::memcpy(dst, src, 8); break;
+    default: std::memcpy(dst, src, item);
+  }
+}
+
+// index_select(itemsize, dst, dstOffset, src, srcOffset, outer, srcDimSize, inner, index: Float64Array)
+// contiguous src (outer, srcDimSize, inner) -> dst (outer, n, inner); offsets in elements; indices valid
+Napi::Value IndexSelect(const Napi::CallbackInfo& info) {
+  const int64_t item = info[0].As<Napi::Number>().Int64Value();
+  const int64_t dst_off = info[2].As<Napi::Number>().Int64Value(), src_off = info[4].As<Napi::Number>().Int64Value();
+  const int64_t outer = info[5].As<Napi::Number>().Int64Value(), dim = info[6].As<Napi::Number>().Int64Value(), inner = info[7].As<Napi::Number>().Int64Value();
+  Buf dst, src, ix;
+  if (!get_buf(info.Env(), info[1], dst) || !get_buf(info.Env(), info[3], src) || !get_buf(info.Env(), info[8], ix)) return fail(info, "index_select: typed arrays expected");
+  const int64_t n = static_cast<int64_t>(ix.bytes / 8);
+  const double* index = reinterpret_cast<const double*>(ix.data);
+  if (item <= 0 || dst_off < 0 || src_off < 0 || static_cast<uint64_t>((dst_off + outer * n * inner) * item) > dst.bytes ||
+      static_cast<uint64_t>((src_off + outer * dim * inner) * item) > src.bytes) {
+    return fail(info, "index_select: arrays too short for the sizes");
+  }
+  for (int64_t i = 0; i < n; ++i)
+    if (!(index[i] >= 0 && index[i] < dim)) return Napi::Boolean::New(info.Env(), false);
+  const int64_t row = inner * item;
+  char* d = dst.data + dst_off * item;
+  const char* s = src.data + src_off * item;
+  parallel_for(0, outer * n, at_least_1(GRAIN_SIZE / at_least_1(inner)), [&](int64_t b, int64_t e) {
+    for (int64_t t = b; t < e; ++t) {
+      const int64_t o = t / n, i = t % n;
+      std::memcpy(d + t * row, s + (o * dim + static_cast<int64_t>(index[i])) * row, row);
+    }
+  });
+  return Napi::Boolean::New(info.Env(), true);
+}
+
+// gather_scatter(mode, dtype, itemsize, meta, dim, index: BigInt64Array, self, other)
+//   mode 0 gather:      other[p] = self[p with p[dim] = index[p]]     (other is the result)
+//   mode 1 scatter:     self[p with p[dim] = index[p]] = other[p]      (other: src, or one value with strides 0)
+//   mode 2 scatter_add: self[...] += other[p]
+// meta = [ndim, index sizes..., then index, self, other: offset, strides... (elements)], then self's size along dim.
+// Each thread takes whole lines along dim and walks them in order, as the TypeScript kernel walks them.
+template <typename T>
+void add_into(char* dst, const char* src) {
+  T a, b;
+  std::memcpy(&a, dst, sizeof(T));
+  std::memcpy(&b, src, sizeof(T));
+  a = static_cast<T>(a + b);
+  std::memcpy(dst, &a, sizeof(T));
+}
+template <>
+void add_into<int64_t>(char* dst, const char* src) {  // wraps, as the TypeScript kernel's BigInt.asIntN
+  uint64_t a, b;
+  std::memcpy(&a, dst, 8);
+  std::memcpy(&b, src, 8);
+  a += b;
+  std::memcpy(dst, &a, 8);
+}
+template <>
+void add_into<int32_t>(char* dst, const char* src) {
+  uint32_t a, b;
+  std::memcpy(&a, dst, 4);
+  std::memcpy(&b, src, 4);
+  a += b;
+  std::memcpy(dst, &a, 4);
+}
+
+Napi::Value GatherScatter(const Napi::CallbackInfo& info) {
+  const int mode = info[0].As<Napi::Number>().Int32Value();
+  const int dtype = info[1].As<Napi::Number>().Int32Value();
+  const int64_t item = info[2].As<Napi::Number>().Int64Value();
+  const int64_t dim = info[4].As<Napi::Number>().Int64Value();
+  void (*add)(char*, const char*) = nullptr;
+  if (mode == 2) {
+    if (dtype == kFloat) add = add_into<float>;
+    else if (dtype == kDouble) add = add_into<double>;
+    else if (dtype == kInt) add = add_into<int32_t>;
+    else if (dtype == kLong) add = add_into<int64_t>;
+    else return Napi::Boolean::New(info.Env(), false);
+  }
+  Buf meta_b, ix, self, other;
+  if (!get_buf(info.Env(), info[3], meta_b) || !get_buf(info.Env(), info[5], ix) || !get_buf(info.Env(), info[6], self) || !get_buf(info.Env(), info[7], other)) {
+    return fail(info, "gather/scatter: typed arrays expected");
+  }
+  const double* m = reinterpret_cast<const double*>(meta_b.data);
+  const int nd = static_cast<int>(m[0]);
+  if (nd < 1 || nd > kMaxIndexDims || dim < 0 || dim >= nd || meta_b.bytes / 8 < static_cast<size_t>(2 + nd + 3 * (1 + nd))) return fail(info, "gather/scatter: bad meta");
+  int64_t shape[kMaxIndexDims], st[3][kMaxIndexDims], off[3];
+  for (int d = 0; d < nd; ++d) shape[d] = static_cast<int64_t>(m[1 + d]);
+  const double* q = m + 1 + nd;
+  for (int k = 0; k < 3; ++k) {
+    off[k] = static_cast<int64_t>(*q++);
+    for (int d = 0; d < nd; ++d) st[k][d] = static_cast<int64_t>(*q++);
+  }
+  const int64_t bound = static_cast<int64_t>(*q);
+  // the extent each operand's walk reaches must lie inside its array
+  const Buf* bufs[3] = {&ix, &self, &other};
+  const int64_t items[3] = {8, item, item};
+  for (int k = 0; k < 3; ++k) {
+    int64_t lo = off[k], hi = off[k];
+    for (int d = 0; d < nd; ++d) {
+      if (shape[d] == 0) { lo = hi = off[k]; break; }
+      const int64_t span = (k == 1 && d == dim ? bound - 1 : shape[d] - 1) * st[k][d];
+      if (span < 0) lo += span; else hi += span;
+    }
+    if (lo < 0 || static_cast<uint64_t>((hi + 1) * items[k]) > bufs[k]->bytes) return fail(info, "gather/scatter: arrays too short for the sizes");
+  }
+  // the lines along dim: the other dims' positions, row-major
+  int64_t outer = 1;
+  for (int d = 0; d < nd; ++d) if (d != dim) outer *= shape[d];
+  const int64_t len = shape[dim];
+  if (outer == 0 || len == 0) return Napi::Boolean::New(info.Env(), true);
+  const int64_t* index = reinterpret_cast<const int64_t*>(ix.data);
+  auto line_offsets = [&](int64_t t, int64_t o[3]) {
+    o[0] = off[0], o[1] = off[1], o[2] = off[2];
+    for (int d = nd - 1; d >= 0; --d) {
+      if (d == dim) continue;
+      const int64_t c = t % shape[d];
+      t /= shape[d];
+      for (int k = 0; k < 3; ++k) o[k] += c * st[k][d];
+    }
+  };
+  // every index first: nothing is written if one is out of range
+  bool in_range = true;
+  for (int64_t t = 0; t < outer && in_range; ++t) {
+    int64_t o[3];
+    line_offsets(t, o);
+    for (int64_t i = 0; i < len; ++i) {
+      const int64_t v = index[o[0] + i * st[0][dim]];
+      if (v < 0 || v >= bound) { in_range = false; break; }
+    }
+  }
+  if (!in_range) return Napi::Boolean::New(info.Env(), false);
+  parallel_for(0, outer, at_least_1(GRAIN_SIZE / at_least_1(len)), [&](int64_t b, int64_t e) {
+    for (int64_t t = b; t < e; ++t) {
+      int64_t o[3];
+      line_offsets(t, o);
+      for (int64_t i = 0; i < len; ++i) {
+        const int64_t v = index[o[0] + i * st[0][dim]];
+        char* s = self.data + (o[1] + v * st[1][dim]) * item;
+        char* x = other.data + (o[2] + i * st[2][dim]) * item;
+        if (mode == 0) copy_item(x, s, item);
+        else if (mode == 1) copy_item(s, x, item);
+        else add(s, x);
+      }
+    }
+  });
+  return Napi::Boolean::New(info.Env(), true);
+}
+
+// embedding_dense_backward(dtype, gradWeight, gwOffset, grad, gradOffset, index: Float64Array, numWeights, D, paddingIdx, scale)
+// gradWeight (zeros, contiguous (numWeights, D)) += grad row i (scaled by 1 / count) into row index[i], in index
+// order; rows are split between threads (each scans every index and takes its own rows).
+template <typename T>
+void embedding_backward(T* gw, const T* g, const double* idx, int64_t n, int64_t num_weights, int64_t D, int64_t padding_idx, bool scale) {
+  std::vector<int64_t> counts;
+  if (scale) {
+    counts.assign(num_weights, 0);
+    for (int64_t i = 0; i < n; ++i) ++counts[static_cast<int64_t>(idx[i])];
+  }
+  parallel_for(0, num_weights, at_least_1(GRAIN_SIZE / at_least_1(D * (n / at_least_1(num_weights) + 1))), [&](int64_t k0, int64_t k1) {
+    for (int64_t i = 0; i < n; ++i) {
+      const int64_t k = static_cast<int64_t>(idx[i]);
+      if (k < k0 || k >= k1 || k == padding_idx) continue;
+      T* row = gw + k * D;
+      const T* src = g + i * D;
+      if (scale && counts[k] != 1) {
+        const T alpha = static_cast<T>(1.0 / static_cast<double>(counts[k]));
+        for (int64_t j = 0; j < D; ++j) row[j] = row[j] + static_cast<T>(alpha * src[j]);
+      } else {
+        for (int64_t j = 0; j < D; ++j) row[j] = row[j] + src[j];
+      }
+    }
+  });
+}
+
+Napi::Value EmbeddingDenseBackward(const Napi::CallbackInfo& info) {
+  const int dtype = info[0].As<Napi::Number>().Int32Value();
+  const int64_t gw_off = info[2].As<Napi::Number>().Int64Value(), g_off = info[4].As<Napi::Number>().Int64Value();
+  const int64_t num_weights = info[6].As<Napi::Number>().Int64Value(), D = info[7].As<Napi::Number>().Int64Value();
+  const int64_t padding_idx = info[8].As<Napi::Number>().Int64Value();
+  const bool scale = info[9].ToBoolean().Value();
+  if (dtype != kFloat && dtype != kDouble) return Napi::Boolean::New(info.Env(), false);
+  Buf gw, g, ix;
+  if (!get_buf(info.Env(), info[1], gw) || !get_buf(info.Env(), info[3], g) || !get_buf(info.Env(), info[5], ix)) return fail(info, "embedding_dense_backward: typed arrays expected");
+  const int64_t item = dtype == kFloat ? 4 : 8;
+  const int64_t n = static_cast<int64_t>(ix.bytes / 8);
+  const double* idx = reinterpret_cast<const double*>(ix.data);
+  if (gw_off < 0 || g_off < 0 || static_cast<uint64_t>((gw_off + num_weights * D) * item) > gw.bytes || static_cast<uint64_t>((g_off + n * D) * item) > g.bytes) {
+    return fail(info, "embedding_dense_backward: arrays too short for the sizes");
+  }
+  for (int64_t i = 0; i < n; ++i)
+    if (!(idx[i] >= 0 && idx[i] < num_weights)) return Napi::Boolean::New(info.Env(), false);
+  if (dtype == kFloat) {
+    embedding_backward(reinterpret_cast<float*>(gw.data) + gw_off, reinterpret_cast<const float*>(g.data) + g_off, idx, n, num_weights, D, padding_idx, scale);
+  } else {
+    embedding_backward(reinterpret_cast<double*>(gw.data) + gw_off, reinterpret_cast<const double*>(g.data) + g_off, idx, n, num_weights, D, padding_idx, scale);
+  }
+  return Napi::Boolean::New(info.Env(), true);
+}
+
+
+// ---- nll_loss (LossNLL.cpp nll_loss_out_frame / nll_loss_backward_out_frame) ----
+
+// utils::CeilLog2: 1 for x <= 2
+int64_t ceil_log2(int64_t x) {
+  if (x <= 2) return 1;
+  int64_t bits = 0;
+  for (uint64_t v = static_cast<uint64_t>(x - 1); v != 0; v >>= 1) ++bits;
+  return bits;
+}
+
+// The cascaded sums of the TypeScript kernel (NLLKernel.ts cascadeSum), in T.
+template <typename T>
+void nll_forward(const T* x, const int64_t* tg, const T* w, int64_t N, int64_t C, int64_t ignore, int64_t reduction, bool per_sample, T* out, T* tw) {
+  if (per_sample) {
+    parallel_for(0, N, GRAIN_SIZE, [&](int64_t b, int64_t e) {
+      for (int64_t i = b; i < e; ++i) {
+        const int64_t cur = tg[i];
+        out[i] = cur == ignore ? T(0) : static_cast<T>(-x[i * C + cur] * (w ? w[cur] : T(1)));
+      }
+    });
+    return;
+  }
+  constexpr int kLevels = 8;
+  const int64_t level_power = std::max<int64_t>(4, ceil_log2(N) / kLevels);
+  const int64_t level_mask = (int64_t(1) << level_power) - 1;
+  T weight_sums[kLevels] = {}, loss_sums[kLevels] = {};
+  int64_t ignored = 0;
+  for (int64_t b = 0; b < N; ++b) {
+    const int64_t cur = tg[b];
+    if (cur == ignore) {
+      ++ignored;
+      continue;
+    }
+    const T data = x[b * C + cur];
+    if (w) {
+      loss_sums[0] = loss_sums[0] - static_cast<T>(data * w[cur]);
+      weight_sums[0] = weight_sums[0] + w[cur];
+    } else {
+      loss_sums[0] = loss_sums[0] - data;
+    }
+    for (int j = 0; j + 1 < kLevels; ++j) {
+      if (((b >> (j * level_power)) & level_mask) != 0) break;
+      weight_sums[j + 1] = weight_sums[j + 1] + weight_sums[j];
+      loss_sums[j + 1] = loss_sums[j + 1] + loss_sums[j];
+      weight_sums[j] = 0;
+      loss_sums[j] = 0;
+    }
+  }
+  T total_weight = 0, output = 0;
+  if (w) for (int j = 0; j < kLevels; ++j) total_weight = total_weight + weight_sums[j];
+  else total_weight = static_cast<T>(N - ignored);
+  for (int j = 0; j < kLevels; ++j) output = output + loss_sums[j];
+  if (reduction == 1) output = output / total_weight;  // Reduction::Mean
+  *out = output;
+  *tw = total_weight;
+}
+
+// nll_loss_forward(dtype, self, selfOffset, target: BigInt64Array, targetOffset, weight|null, weightOffset, N, C,
+//                  ignore_index, reduction, perSample, out, outOffset, totalWeight, twOffset)
+// false (nothing written) if a target other than ignore_index is outside [0, C)
+Napi::Value NllLossForward(const Napi::CallbackInfo& info) {
+  const int dtype = info[0].As<Napi::Number>().Int32Value();
+  if (dtype != kFloat && dtype != kDouble) return Napi::Boolean::New(info.Env(), false);
+  const int64_t x_off = info[2].As<Napi::Number>().Int64Value(), t_off = info[4].As<Napi::Number>().Int64Value();
+  const bool has_w = !(info[5].IsNull() || info[5].IsUndefined());
+  const int64_t w_off = info[6].As<Napi::Number>().Int64Value(), N = info[7].As<Napi::Number>().Int64Value(), C = info[8].As<Napi::Number>().Int64Value();
+  const int64_t ignore = info[9].As<Napi::Number>().Int64Value(), reduction = info[10].As<Napi::Number>().Int64Value();
+  const bool per_sample = info[11].ToBoolean().Value();
+  const int64_t out_off = info[13].As<Napi::Number>().Int64Value(), tw_off = info[15].As<Napi::Number>().Int64Value();
+  Buf x, t, w, out, tw;
+  if (!get_buf(info.Env(), info[1], x) || !get_buf(info.Env(), info[3], t) || (has_w && !get_buf(info.Env(), info[5], w)) ||
+      !get_buf(info.Env(), info[12], out) || !get_buf(info.Env(), info[14], tw)) {
+    return fail(info, "nll_loss: typed arrays expected");
+  }
+  const int64_t item = dtype == kFloat ? 4 : 8;
+  if (x_off < 0 || t_off < 0 || w_off < 0 || out_off < 0 || tw_off < 0 || static_cast<uint64_t>((x_off + N * C) * item) > x.bytes || static_cast<uint64_t>((t_off + N) * 8) > t.bytes ||
+      (has_w && static_cast<uint64_t>((w_off + C) * item) > w.bytes) || static_cast<uint64_t>((out_off + (per_sample ? N : 1)) * item) > out.bytes ||
+      static_cast<uint64_t>((tw_off + 1) * item) > tw.bytes) {
+    return fail(info, "nll_loss: arrays too short for the sizes");
+  }
+  const int64_t* tg = reinterpret_cast<const int64_t*>(t.data) + t_off;
+  for (int64_t i = 0; i < N; ++i)
+    if (tg[i] != ignore && (tg[i] < 0 || tg[i] >= C)) return Napi::Boolean::New(info.Env(), false);
+  if (dtype == kFloat) {
+    nll_forward(reinterpret_cast<const float*>(x.data) + x_off, tg, has_w ? reinterpret_cast<const float*>(w.data) + w_off : nullptr, N, C, ignore, reduction, per_sample,
+                reinterpret_cast<float*>(out.data) + out_off, reinterpret_cast<float*>(tw.data) + tw_off);
+  } else {
+    nll_forward(reinterpret_cast<const double*>(x.data) + x_off, tg, has_w ? reinterpret_cast<const double*>(w.data) + w_off : nullptr, N, C, ignore, reduction, per_sample,
+                reinterpret_cast<double*>(out.data) + out_off, reinterpret_cast<double*>(tw.data) + tw_off);
+  }
+  return Napi::Boolean::New(info.Env(), true);
+}
+
+template <typename T>
+void nll_backward(T* gi, const int64_t* tg, const T* w, int64_t N, int64_t C, int64_t ignore, int64_t reduction, bool per_sample, const T* go, T g, T tw) {
+  const T grad = -(reduction == 1 ? static_cast<T>(g / tw) : g);
+  parallel_for(0, N, at_least_1(GRAIN_SIZE / at_least_1(C)), [&](int64_t b, int64_t e) {
+    std::fill(gi + b * C, gi + e * C, T(0));
+    for (int64_t i = b; i < e; ++i) {
+      const int64_t cur = tg[i];
+      if (cur == ignore) continue;
+      if (per_sample) gi[i * C + cur] = static_cast<T>(-(w ? w[cur] : T(1)) * go[i]);
+      else gi[i * C + cur] = w ? static_cast<T>(w[cur] * grad) : grad;
+    }
+  });
+}
+
+// nll_loss_backward(dtype, gradInput, giOffset, target, targetOffset, weight|null, weightOffset, N, C, ignore_index,
+//                   reduction, perSample, gradOutput (perSample: N values; else null), goOffset, grad_output value, total_weight value)
+Napi::Value NllLossBackward(const Napi::CallbackInfo& info) {
+  const int dtype = info[0].As<Napi::Number>().Int32Value();
+  if (dtype != kFloat && dtype != kDouble) return Napi::Boolean::New(info.Env(), false);
+  const int64_t gi_off = info[2].As<Napi::Number>().Int64Value(), t_off = info[4].As<Napi::Number>().Int64Value();
+  const bool has_w = !(info[5].IsNull() || info[5].IsUndefined());
+  const int64_t w_off = info[6].As<Napi::Number>().Int64Value(), N = info[7].As<Napi::Number>().Int64Value(), C = info[8].As<Napi::Number>().Int64Value();
+  const int64_t ignore = info[9].As<Napi::Number>().Int64Value(), reduction = info[10].As<Napi::Number>().Int64Value();
+  const bool per_sample = info[11].ToBoolean().Value();
+  const int64_t go_off = info[13].As<Napi::Number>().Int64Value();
+  const double g = info[14].As<Napi::Number>().DoubleValue(), tw = info[15].As<Napi::Number>().DoubleValue();
+  Buf gi, t, w, go;
+  if (!get_buf(info.Env(), info[1], gi) || !get_buf(info.Env(), info[3], t) || (has_w && !get_buf(info.Env(), info[5], w)) || (per_sample && !get_buf(info.Env(), info[12], go))) {
+    return fail(info, "nll_loss_backward: typed arrays expected");
+  }
+  const int64_t item = dtype == kFloat ? 4 : 8;
+  if (gi_off < 0 || t_off < 0 || w_off < 0 || go_off < 0 || static_cast<uint64_t>((gi_off + N * C) * item) > gi.bytes || static_cast<uint64_t>((t_off + N) * 8) > t.bytes ||
+      (has_w && static_cast<uint64_t>((w_off + C) * item) > w.bytes) || (per_sample && static_cast<uint64_t>((go_off + N) * item) > go.bytes)) {
+    return fail(info, "nll_loss_backward: arrays too short for the sizes");
+  }
+  const int64_t* tg = reinterpret_cast<const int64_t*>(t.data) + t_off;
+  for (int64_t i = 0; i < N; ++i)
+    if (tg[i] != ignore && (tg[i] < 0 || tg[i] >= C)) return Napi::Boolean::New(info.Env(), false);
+  if (dtype == kFloat) {
+    nll_backward(reinterpret_cast<float*>(gi.data) + gi_off, tg, has_w ? reinterpret_cast<const float*>(w.data) + w_off : nullptr, N, C, ignore, reduction, per_sample,
+                 per_sample ? reinterpret_cast<const float*>(go.data) + go_off : nullptr, static_cast<float>(g), static_cast<float>(tw));
+  } else {
+    nll_backward(reinterpret_cast<double*>(gi.data) + gi_off, tg, has_w ? reinterpret_cast<const double*>(w.data) + w_off : nullptr, N, C, ignore, reduction, per_sample,
+                 per_sample ? reinterpret_cast<const double*>(go.data) + go_off : nullptr, g, tw);
+  }
+  return Napi::Boolean::New(info.Env(), true);
+}
+}  // namespace
+
+void InitNNIndex(Napi::Env env, Napi::Object exports) {
+  exports.Set("nn_index_select", Napi::Function::New(env, IndexSelect));
+  exports.Set("nn_gather_scatter", Napi::Function::New(env, GatherScatter));
+  exports.Set("nn_embedding_dense_backward", Napi::Function::New(env, EmbeddingDenseBackward));
+  exports.Set("nn_nll_loss_forward", Napi::Function::New(env, NllLossForward));
+  exports.Set("nn_nll_loss_backward", Napi::Function::New(env, NllLossBackward));
+}
+
+}  // namespace glasstorch

@@ -1,0 +1,41 @@
+// The NN kernel table (softmax, layer/batch norm, pooling) each instruction-set unit fills:
+// nn_kernels.inc compiled three times (nn_kernels_{default,avx2,avx512}.cc, with the flags of the
+// pointwise units). NN.cc picks the table matching the capability cpu_features.cc selected, and
+// splits the work over the thread pool; a table entry handles one contiguous slice of that work.
+#pragma once
+#include <cstdint>
+
+namespace glasstorch {
+
+template <typename T>
+struct NNKernelsOf {
+  // rows [0, rows) of a contiguous (rows, dim) input; log selects log_softmax
+  void (*softmax_lastdim)(const T* in, T* out, int64_t rows, int64_t dim, bool log);
+  // one outer slice of a contiguous (dim, inner) input, columns [k0, k1)
+  void (*softmax_inner)(const T* in, T* out, int64_t dim, int64_t inner, int64_t k0, int64_t k1, bool log);
+  void (*softmax_backward_lastdim)(const T* grad, const T* out, T* gin, int64_t rows, int64_t dim, bool log);
+  void (*softmax_backward_inner)(const T* grad, const T* out, T* gin, int64_t dim, int64_t inner, int64_t k0, int64_t k1, bool log);
+  // rows [0, rows) of (rows, N): mean and rstd (in T, stored as double) per row
+  void (*layer_norm)(const T* x, const T* gamma, const T* beta, T* y, int64_t rows, int64_t N, double eps, double* mean, double* rstd);
+  // one channel's statistics over `batches` slices of `image` elements spaced `stride` apart
+  void (*batch_norm_stats)(const T* x, int64_t batches, int64_t stride, int64_t image, double* mean, double* var_sum);
+  // y = x * alpha + beta (one rounding: an fma) over n contiguous elements
+  void (*batch_norm_apply)(const T* x, T* y, int64_t n, double alpha, double beta);
+  // one plane of max pooling: output values and int64 indices within the plane
+  void (*max_pool2d)(const T* x, T* y, int64_t* ind, int64_t H, int64_t W, int64_t OH, int64_t OW, const int64_t* win);
+  // one plane of average pooling; win = kH, kW, dH, dW, padH, padW, count_include_pad, divisor (0: none)
+  void (*avg_pool2d)(const T* x, T* y, int64_t H, int64_t W, int64_t OH, int64_t OW, const int64_t* win);
+  void (*adaptive_avg_pool2d)(const T* x, T* y, int64_t H, int64_t W, int64_t OH, int64_t OW);
+};
+
+struct NNKernelTable {
+  const char* name;  // "DEFAULT", "AVX2", "AVX512"
+  NNKernelsOf<float> f32;
+  NNKernelsOf<double> f64;
+};
+
+extern const NNKernelTable kNNKernelsDefault;
+extern const NNKernelTable kNNKernelsAVX2;
+extern const NNKernelTable kNNKernelsAVX512;
+
+}  // namespace glasstorch
