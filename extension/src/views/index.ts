@@ -9,6 +9,7 @@ import { GeneratedCodeProvider, registerGeneratedCode } from "./generated/gen_pr
 import { BackwardGraphPanel } from "./graph/graph_panel.js";
 import { HostAccess } from "./host_access.js";
 import { SourceOpener } from "./open_source.js";
+import { openPyTorchFile } from "./open_pytorch.js";
 import { DispatchTablePanel, OpCatalog } from "./table/table_panel.js";
 import type { TraceNode } from "./trace/trace_model.js";
 import { openGenerated, TraceView } from "./trace/trace_view.js";
@@ -38,6 +39,11 @@ export function registerViews(context: vscode.ExtensionContext, controller: Glas
     command("glasstorch.trace.stepForward", () => trace.step(1)),
     command("glasstorch.trace.stepBack", () => trace.step(-1)),
     command("glasstorch.trace.clear", () => trace.clear()),
+    command("glasstorch.trace.openPyTorchSource", (node?: TraceNode) => {
+      const n = isNode(node) ? node : trace.view.selection[0];
+      return n?.pytorchRef ? openPyTorchFile(n.pytorchRef) : undefined;
+    }),
+    command("glasstorch.openPyTorchFile", (file?: string) => openPyTorchFile(file)),
     command("glasstorch.trace.exportJsonl", () => trace.export("jsonl")),
     command("glasstorch.trace.exportMarkdown", () => trace.export("markdown")),
     command("glasstorch.trace.exportChrome", () => trace.export("chrome")),

@@ -25,6 +25,7 @@ import type {
   ValueSummary,
 } from "../../../../engine/trace/events.js";
 import { baseName, callSiteRef, parseFileLine, type SourceRef } from "../locations.js";
+import { bindingFile, PYTORCH_FILES } from "../pytorch_links.js";
 
 export type TraceNodeKind =
   | "run"
@@ -53,8 +54,11 @@ export interface TraceNode {
   tooltip?: string;
   /** What selecting the row opens. */
   source?: SourceRef;
-  /** The PyTorch source file of the same step (shown as the description's tail and in the tooltip). */
+  /** The PyTorch source file of the same step (shown as the description's tail and in the tooltip;
+   * the row's inline action opens it on GitHub, pytorch_links.ts). */
   pytorchRef?: string;
+  /** Further PyTorch files of the step (a DispatchStub row: DispatchStub.h besides the kernel's file). */
+  morePytorchRefs?: string[];
   /** The operator this row belongs to ("aten::mul.Tensor"): context actions open its generated code / table. */
   op?: string;
   /** For a step: the runtime key that won (the dispatch table highlights it). */
@@ -118,7 +122,7 @@ export function buildRunTree(run: RunInfo, events: readonly TraceEvent[]): Trace
         const step = steps.get(e.step);
         if (step && e.error) {
           step.error = true;
-          step.children.push({ id: id(e.seq), kind: "return", label: `threw ${errorText(e.error)}`, error: true, children: [] });
+          step.children.push({ id: id(e.seq), kind: "return", label: `threw ${errorText(e.error)}`, error: true, pytorchRef: PYTORCH_FILES.dispatcher, children: [] });
         }
         break;
       }
@@ -128,9 +132,9 @@ export function buildRunTree(run: RunInfo, events: readonly TraceEvent[]): Trace
         call.description = joinParts(call.description, formatDuration(e.dur));
         if (e.error) {
           call.error = true;
-          call.children.push({ id: id(e.seq), kind: "return", label: `threw ${errorText(e.error)}`, tooltip: e.error.message, error: true, op: call.op, children: [] });
+          call.children.push({ id: id(e.seq), kind: "return", label: `threw ${errorText(e.error)}`, tooltip: e.error.message, error: true, op: call.op, pytorchRef: PYTORCH_FILES.dispatcher, children: [] });
         } else if (e.result) {
-          call.children.push({ id: id(e.seq), kind: "return", label: `returned ${formatValue(e.result)}`, op: call.op, children: [] });
+          call.children.push({ id: id(e.seq), kind: "return", label: `returned ${formatValue(e.result)}`, op: call.op, pytorchRef: PYTORCH_FILES.dispatcher, children: [] });
         }
         break;
       }
@@ -257,6 +261,7 @@ function callNode(e: CallEvent, id: (seq: number, suffix?: string) => string): T
       label: `binding ${e.apiBinding}`,
       description: "python_arg_parser -> " + e.name,
       tooltip: `The API binding ${e.apiBinding} parsed the arguments and called ${e.schema}`,
+      pytorchRef: bindingFile(e.apiBinding),
       op: e.name,
       children: [],
     });
@@ -268,6 +273,8 @@ function callNode(e: CallEvent, id: (seq: number, suffix?: string) => string): T
     description: joinParts(e.apiBinding ?? undefined, e.depth === 0 && e.callSite ? `line ${e.callSite.line}` : undefined),
     tooltip: tooltipLines([e.schema, `args: ${e.args.map(formatArg).join(", ")}`]),
     source: site,
+    // Dispatcher::call: the call entered the dispatcher.
+    pytorchRef: PYTORCH_FILES.dispatcher,
     op: e.name,
     children,
   };
@@ -278,16 +285,25 @@ function keySetNode(step: DispatchStepEvent, call: CallEvent | undefined, id: (s
   const children: TraceNode[] = [];
   const tensors = (call?.args ?? []).flatMap((a, i) => tensorsOf(a, i));
   for (const t of tensors) {
-    children.push({ id: id(step.seq, `.keys.${t.name}`), kind: "keys.tensor", label: `${t.name}: ${t.keys.join(", ") || "(no keys)"}`, description: t.summary, children: [] });
+    children.push({
+      id: id(step.seq, `.keys.${t.name}`),
+      kind: "keys.tensor",
+      label: `${t.name}: ${t.keys.join(", ") || "(no keys)"}`,
+      description: t.summary,
+      pytorchRef: PYTORCH_FILES.tensorKeySet, // TensorImpl::key_set_
+      children: [],
+    });
   }
-  children.push({ id: id(step.seq, ".tls.in"), kind: "keys.tls", label: `TLS include: ${step.tlsIncluded.join(", ") || "(empty)"}`, children: [] });
-  children.push({ id: id(step.seq, ".tls.ex"), kind: "keys.tls", label: `TLS exclude: ${step.tlsExcluded.join(", ") || "(empty)"}`, children: [] });
+  const tls = PYTORCH_FILES.localKeySet;
+  children.push({ id: id(step.seq, ".tls.in"), kind: "keys.tls", label: `TLS include: ${step.tlsIncluded.join(", ") || "(empty)"}`, pytorchRef: tls, children: [] });
+  children.push({ id: id(step.seq, ".tls.ex"), kind: "keys.tls", label: `TLS exclude: ${step.tlsExcluded.join(", ") || "(empty)"}`, pytorchRef: tls, children: [] });
   children.push({
     id: id(step.seq, ".keys.result"),
     kind: "keys.result",
     label: `key set: ${step.keySet.join(", ")}`,
     description: `highest: ${step.key}`,
     tooltip: "(OR of the tensors' key sets | TLS include) - TLS exclude, masked by the operator's non-fallthrough keys",
+    pytorchRef: PYTORCH_FILES.keySet,
     children: [],
   });
   return {
@@ -297,6 +313,7 @@ function keySetNode(step: DispatchStepEvent, call: CallEvent | undefined, id: (s
     description: step.keySet.join(", "),
     // The dispatcher's key extraction (Dispatcher::call -> DispatchKeyExtractor::getDispatchKeySetBoxed).
     source: { kind: "engine", file: "engine/dispatcher/DispatchKeyExtractor.ts", line: 1, symbol: "getDispatchKeySetRepr(" },
+    pytorchRef: PYTORCH_FILES.keyExtractor,
     op: step.op,
     children,
   };
@@ -311,6 +328,7 @@ function stepNode(e: DispatchStepEvent, id: (seq: number, suffix?: string) => st
       kind: "keys.result",
       label: `key set: ${e.keySet.join(", ")}`,
       description: e.mask ? `mask ${e.mask.join(", ")}` : "passed down by the kernel above",
+      pytorchRef: PYTORCH_FILES.keySet,
       children: [],
     });
   }
@@ -327,7 +345,8 @@ function stepNode(e: DispatchStepEvent, id: (seq: number, suffix?: string) => st
       call && e.op !== call.name ? `(call ${call.name})` : undefined,
     ]),
     source: parseFileLine(k.generatedAt) ?? parseFileLine(k.registeredAt),
-    pytorchRef: k.pytorchRef ?? undefined,
+    // A kernel outside PyTorch (a torch.library op of the user's): the step is still Dispatcher::call/redispatch.
+    pytorchRef: k.pytorchRef ?? PYTORCH_FILES.dispatcher,
     op: e.op,
     key: e.key,
     children,
@@ -341,7 +360,8 @@ function stubNode(e: KernelEvent, id: (seq: number, suffix?: string) => string):
     label: `${e.stub} -> ${e.impl} ${e.capability}`,
     description: joinParts(e.forced ? "forced by setting" : undefined, formatDuration(e.dur), e.pytorchRef ? baseName(e.pytorchRef) : undefined),
     tooltip: tooltipLines([`DispatchStub ${e.stub} chose the ${e.impl} kernel (${e.capability})`, e.pytorchRef && `PyTorch: ${e.pytorchRef}`]),
-    pytorchRef: e.pytorchRef ?? undefined,
+    pytorchRef: e.pytorchRef ?? PYTORCH_FILES.dispatchStub,
+    ...(e.pytorchRef ? { morePytorchRefs: [PYTORCH_FILES.dispatchStub] } : {}),
     // The kernel the stub ran: where the engine registers it (`mul_stub.register("ts", ...)`).
     source: { kind: "search", dir: "engine/aten/native", needle: `${e.stub}.register("${e.impl}"`, line: 1 },
     children: [],

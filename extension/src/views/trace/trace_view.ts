@@ -7,6 +7,7 @@ import type { TraceEvent } from "../../../../engine/trace/events.js";
 import type { GlasstorchController, RunTraceEvents } from "../../notebook/controller.js";
 import { opToPath, GEN_SCHEME } from "../generated/gen_document.js";
 import { besideNotebook, type SourceOpener } from "../open_source.js";
+import { pytorchTooltip } from "../open_pytorch.js";
 import { toChromeTrace, toJsonLines, toMarkdown } from "./trace_export.js";
 import { buildRunTree, flattenSteps, stepFrom, type TraceNode } from "./trace_model.js";
 
@@ -146,11 +147,15 @@ export class TraceView implements vscode.TreeDataProvider<TraceNode>, vscode.Dis
     const item = new vscode.TreeItem(node.label, collapsed);
     item.id = node.id;
     item.description = node.description;
-    const tooltip = [node.tooltip, node.pytorchRef && !node.tooltip?.includes(node.pytorchRef) ? `PyTorch: ${node.pytorchRef}` : undefined].filter((t) => t).join("\n");
-    if (tooltip) item.tooltip = tooltip;
+    const pytorch = node.pytorchRef ? [node.pytorchRef, ...(node.morePytorchRefs ?? [])] : [];
+    if (pytorch.length) {
+      // The tooltip's own "PyTorch: <file>" line becomes a link (with the other files of the step).
+      const text = node.tooltip?.split("\n").filter((l) => !l.startsWith("PyTorch: ")).join("\n");
+      item.tooltip = pytorchTooltip(text, pytorch);
+    } else if (node.tooltip) item.tooltip = node.tooltip;
     const icon = node.error ? "error" : ICONS[node.kind];
     if (icon) item.iconPath = new vscode.ThemeIcon(icon);
-    item.contextValue = `trace.${node.kind}${node.op ? ".op" : ""}`;
+    item.contextValue = `trace.${node.kind}${node.pytorchRef ? ".pt" : ""}${node.op ? ".op" : ""}`;
     if (node.source || node.kind === "binding") item.command = { command: "glasstorch.trace.open", title: "Open", arguments: [node] };
     return item;
   }
