@@ -21,11 +21,13 @@ import type { Tensor } from "../../engine/aten/core/Tensor.js";
 import { GradMode } from "../../engine/c10/GradMode.js";
 import { raw_local_dispatch_key_set } from "../../engine/c10/impl/LocalDispatchKeySet.js";
 import { set_cpu_capability } from "../../engine/aten/native/DispatchStub.js";
+import { _native_status } from "../../engine/aten/native/cpu_native/NativeBackend.js";
 import { startRecording, subscribe } from "../../engine/trace/session.js";
 import { TRACE_SCHEMA_VERSION, type TraceHeader } from "../../engine/trace/events.js";
 import { setProgressSink } from "../../engine/utils/progress.js";
 import pkg from "../../package.json" with { type: "json" };
 import {
+  BackendChanged,
   DispatchTable,
   GeneratedCode,
   GraphGet,
@@ -97,19 +99,28 @@ setProgressSink((u) => void connection.sendNotification(Progress, { runId: runId
 
 // ---- settings ----
 
-function backendInfo(): BackendInfo {
-  const info: BackendInfo = { cpuKernels: "typescript", devices: ["cpu", "meta"] };
-  if (settings.cpuKernels !== "typescript") {
-    info.nativeUnavailableReason =
-      "the native CPU addon is not built in this version (native/ has no kernels yet); every CPU kernel runs in TypeScript";
+/** Applies glasstorch.cpuKernels to the DispatchStubs and says what is in effect, and why. */
+function applyCpuKernels(asked: HostSettings["cpuKernels"]): BackendInfo {
+  const status = _native_status();
+  const devices = ["cpu", "meta"];
+  if (asked === "typescript") {
+    set_cpu_capability("ts");
+    return { cpuKernels: "typescript", devices };
   }
-  return info;
+  if (!status.loaded) {
+    // "native" cannot be honoured without the addon: the TypeScript kernels run, and the status bar says why.
+    set_cpu_capability(null);
+    return { cpuKernels: "typescript", nativeUnavailableReason: status.reason ?? "the native CPU addon did not load", devices };
+  }
+  set_cpu_capability(asked === "native" ? "native" : null);
+  return { cpuKernels: "native", ...(status.addon ? { capability: status.addon.capability } : {}), devices };
 }
+
+let backend: BackendInfo = { cpuKernels: "typescript", devices: ["cpu", "meta"] };
 
 function applySettings(s: HostSettings): void {
   settings = { ...s, traceLimit: Math.max(0, Math.floor(s.traceLimit)) };
-  // Only the TypeScript kernels exist: "native" cannot be honoured (backendInfo says why).
-  set_cpu_capability(settings.cpuKernels === "auto" ? null : "ts");
+  backend = applyCpuKernels(settings.cpuKernels);
 }
 
 connection.onRequest(Initialize, (p) => {
@@ -136,13 +147,16 @@ connection.onRequest(Initialize, (p) => {
     protocolVersion: HOST_PROTOCOL_VERSION,
     engineVersion: pkg.version,
     pid: process.pid,
-    backend: backendInfo(),
+    backend,
     traceHeader,
     ...(sources.root ? { engineRoot: sources.root } : {}),
   };
 });
 
-connection.onNotification(UpdateSettings, (s) => applySettings(s));
+connection.onNotification(UpdateSettings, (s) => {
+  applySettings(s);
+  void connection.sendNotification(BackendChanged, backend);
+});
 
 // ---- running cells (one at a time, in the order they were asked for) ----
 

@@ -7,6 +7,7 @@ import { fork, type ChildProcess } from "node:child_process";
 import type { RequestType } from "vscode-jsonrpc";
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from "vscode-jsonrpc/node";
 import {
+  BackendChanged,
   HOST_PROTOCOL_VERSION,
   Initialize,
   Interrupt,
@@ -15,6 +16,7 @@ import {
   Run,
   TraceEvents,
   UpdateSettings,
+  type BackendInfo,
   type HostSettings,
   type InitializeResult,
   type OutputNotification,
@@ -41,6 +43,8 @@ export interface HostClientOptions {
   onOutput?(n: OutputNotification): void;
   onProgress?(n: ProgressNotification): void;
   onTraceEvents?(n: TraceEventsNotification): void;
+  /** The host applied new settings; this is the backend now in effect. */
+  onBackendChanged?(backend: BackendInfo): void;
   /** The host stopped without being asked to (crash, kill, OOM, or killed after an interrupt). */
   onDeath?(death: HostDeath): void;
   /** Everything the host writes to stderr, for the output channel. */
@@ -205,6 +209,7 @@ export class HostClient {
     connection.onNotification(Output, (n) => this.options.onOutput?.(n));
     connection.onNotification(Progress, (n) => this.options.onProgress?.(n));
     connection.onNotification(TraceEvents, (n) => this.options.onTraceEvents?.(n));
+    connection.onNotification(BackendChanged, (b) => this.options.onBackendChanged?.(b));
     connection.onError(() => undefined);
     connection.listen();
 

@@ -41,6 +41,12 @@ class NotebookSession implements vscode.Disposable {
       onOutput: (n) => this.onOutput(n),
       onProgress: (n) => this.onProgress(n),
       onTraceEvents: (n) => events.trace(this, n),
+      onBackendChanged: (backend) => {
+        // The status bar follows glasstorch.cpuKernels once the host has applied it.
+        if (!this.info) return;
+        this.info = { ...this.info, backend };
+        events.changed(this);
+      },
       onStderr: (text) => events.log(text),
       onDeath: (death) => {
         this.info = undefined;
