@@ -63,6 +63,7 @@ import { buildGraph } from "./views/graph.js";
 import { dispatchTable, opList } from "./views/dispatch_table.js";
 import { GeneratedCode as GeneratedCodeView } from "./views/generated_code.js";
 import { inspectTensor } from "./views/tensor_inspect.js";
+import { NodeSites } from "./node_sites.js";
 
 /** After an interrupt, how long a run's async code gets to reach its next op before the run is reported interrupted anyway. */
 const ABANDON_MS = 400;
@@ -94,6 +95,7 @@ session.define("display", (...values: unknown[]) => {
 const sources = new EngineSources(findEngineRoot(process.argv, process.env, bundleFile));
 const formulas = new DerivativeFormulas(sources);
 const generated = new GeneratedCodeView(sources, formulas);
+const nodeSites = new NodeSites();
 
 setProgressSink((u) => void connection.sendNotification(Progress, { runId: runIdNow(), ...u }));
 
@@ -197,7 +199,13 @@ async function runCell(p: RunParams): Promise<RunResult> {
   if (settings.tracing && settings.traceLimit > 0) {
     const stream = new TraceStream(p.runId, settings.traceLimit, (n) => void connection.sendNotification(TraceEvents, n));
     const rec = startRecording({ capacity: settings.traceLimit, clear: true, skipFrame: (f) => f === bundleFile });
-    const unsubscribe = subscribe(stream.push);
+    nodeSites.startRun();
+    const unsubscribeStream = subscribe(stream.push);
+    const unsubscribeSites = subscribe(nodeSites.observe);
+    const unsubscribe = () => {
+      unsubscribeStream();
+      unsubscribeSites();
+    };
     trace = stream;
     stopTrace = () => {
       unsubscribe();
@@ -299,7 +307,7 @@ function tensorOf(handle: number): Tensor {
 }
 
 connection.onRequest(TensorInspect, ({ handle }) => inspectTensor(tensorOf(handle), tensors));
-connection.onRequest(GraphGet, ({ handle, maxNodes }) => buildGraph(tensorOf(handle), maxNodes, tensors, formulas));
+connection.onRequest(GraphGet, ({ handle, maxNodes }) => buildGraph(tensorOf(handle), maxNodes, tensors, formulas, nodeSites));
 connection.onRequest(DispatchTable, ({ op }) => asInvalidParams(() => dispatchTable(op)));
 connection.onRequest(OpList, () => opList());
 connection.onRequest(GeneratedCode, ({ op }) => asInvalidParams(() => generated.get(op)));
