@@ -12,6 +12,9 @@ import { SourceOpener } from "./open_source.js";
 import { openPyTorchFile } from "./open_pytorch.js";
 import { DispatchTablePanel, OpCatalog } from "./table/table_panel.js";
 import type { TraceNode } from "./trace/trace_model.js";
+import { parseRendererMessage, RENDERER_ID } from "../../webview/renderer/messages.js";
+import { NOTEBOOK_TYPE } from "../notebook/serializer.js";
+import { TENSOR_MIME } from "../notebook/outputs.js";
 import { openGenerated, TraceView } from "./trace/trace_view.js";
 
 export function registerViews(context: vscode.ExtensionContext, controller: GlasstorchController): void {
@@ -75,5 +78,29 @@ export function registerViews(context: vscode.ExtensionContext, controller: Glas
     }),
     command("glasstorch.showBackwardGraph", (handle?: number) => graph.show(typeof handle === "number" ? handle : undefined)),
     controller.onDidChangeSession(() => generated.refresh()),
+    // "Backward Graph" on a tensor output (the renderer's button): that tensor's graph.
+    vscode.notebooks.createRendererMessaging(RENDERER_ID).onDidReceiveMessage(({ editor, message }) => {
+      const msg = parseRendererMessage(message);
+      if (!msg || editor.notebook.notebookType !== NOTEBOOK_TYPE) return;
+      void graph.show(msg.handle, editor.notebook, outputLabel(editor.notebook, msg.handle));
+    }),
   );
+}
+
+/** "Cell 3's output (grad_fn MulBackward0)": the cell whose tensor output carries `handle`. */
+function outputLabel(notebook: vscode.NotebookDocument, handle: number): string {
+  for (const cell of notebook.getCells()) {
+    for (const output of cell.outputs) {
+      for (const item of output.items) {
+        if (item.mime !== TENSOR_MIME) continue;
+        try {
+          const data = JSON.parse(new TextDecoder().decode(item.data)) as { handle?: unknown; grad_fn?: unknown };
+          if (data.handle === handle) return `Cell ${cell.index + 1}'s output${typeof data.grad_fn === "string" ? ` (grad_fn ${data.grad_fn})` : ""}`;
+        } catch {
+          // not ours to read
+        }
+      }
+    }
+  }
+  return `tensor #${handle}`;
 }

@@ -54,14 +54,13 @@ export class BackwardGraphPanel implements vscode.Disposable {
   }
 
   /** Shows the graph of `handle`, or of the notebook's last tensor value (followed as cells run). */
-  async show(handle?: number): Promise<void> {
-    const notebook = this.host.notebook();
+  async show(handle?: number, notebook = this.host.notebook(), label?: string): Promise<void> {
     if (!notebook) {
       void vscode.window.showInformationMessage("Glasstorch: open a *.nb.ts notebook and run a cell that ends with a tensor.");
       return;
     }
     const last = this.lastTensor.get(notebook.uri.toString());
-    if (handle !== undefined) this.target = { notebook, handle, follow: false, label: `tensor #${handle}` };
+    if (handle !== undefined) this.target = { notebook, handle, follow: false, label: label ?? `tensor #${handle}` };
     else if (last) this.target = { notebook, handle: last.handle, follow: true, label: last.label };
     else this.target = undefined;
     this.openPanel();
