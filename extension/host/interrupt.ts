@@ -21,6 +21,8 @@ import { setPendingInterrupt } from "../../engine/c10/Interrupt.js";
 
 export class RunContext {
   interrupted = false;
+  /** performance.now() when the interrupt reached this process. */
+  interruptedAt?: number;
   private onInterrupt: (() => void)[] = [];
   constructor(readonly runId: number) {}
 
@@ -32,6 +34,7 @@ export class RunContext {
   markInterrupted(): void {
     if (this.interrupted) return;
     this.interrupted = true;
+    this.interruptedAt = performance.now();
     for (const f of this.onInterrupt.splice(0)) f();
   }
 }

@@ -225,8 +225,12 @@ async function runCell(p: RunParams): Promise<RunResult> {
     const abandoned = ctx.whenInterrupted().then(() => new Promise<Outcome>((r) => setTimeout(() => r({ kind: "abandoned" }), ABANDON_MS)));
     outcome = await Promise.race([settled, abandoned]);
   } catch (error) {
-    // Synchronous: a syntax error, or SIGINT stopped the script (breakOnSigint).
-    if (isScriptInterrupted(error)) restoreEngine();
+    // Synchronous: a syntax error, or SIGINT stopped the script (breakOnSigint) — at once: V8 stops
+    // it when the signal arrives, before our SIGINT handler runs, so "now" is when the interrupt came.
+    if (isScriptInterrupted(error)) {
+      ctx.markInterrupted();
+      restoreEngine();
+    }
     outcome = { kind: "error", error };
   }
   stopTrace();
@@ -266,6 +270,7 @@ async function runCell(p: RunParams): Promise<RunResult> {
     ...(error ? { error } : {}),
     durationMs: performance.now() - t0,
     traceEvents: trace?.recorded ?? 0,
+    ...(ctx.interruptedAt !== undefined ? { interruptMs: performance.now() - ctx.interruptedAt } : {}),
   };
 }
 

@@ -80,6 +80,8 @@ export interface RunResult {
   durationMs: number;
   /** Trace events recorded for this run (delivered by `trace/events`); 0 when tracing is off. */
   traceEvents: number;
+  /** For an interrupted run: ms from the interrupt reaching the host to this reply. */
+  interruptMs?: number;
 }
 
 export interface RunError {

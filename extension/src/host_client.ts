@@ -60,6 +60,12 @@ export interface HostDeath {
   stderrTail: string;
 }
 
+/** A run's result, with what the client measured. */
+export interface ClientRunResult extends RunResult {
+  /** For a run that was interrupted: ms from the interrupt request (interrupt()) to the result. */
+  interruptLatencyMs?: number;
+}
+
 /** A run that ended because the host died; the session's variables are gone with it. */
 export class HostDiedError extends Error {
   constructor(readonly death: HostDeath) {
@@ -83,6 +89,7 @@ export class HostClient {
   private nextRunId = 1;
   private activeRunId?: number;
   private interruptTimer?: NodeJS.Timeout;
+  private interruptRequested?: { runId: number; at: number };
   private settings: HostSettings;
   private disposed = false;
 
@@ -106,17 +113,19 @@ export class HostClient {
   }
 
   /** Runs one cell; rejects with HostDiedError when the host dies during the run. */
-  async run(params: Omit<RunParams, "runId">, onRunId?: (runId: number) => void): Promise<RunResult> {
+  async run(params: Omit<RunParams, "runId">, onRunId?: (runId: number) => void): Promise<ClientRunResult> {
     await this.start();
     const host = this.host!;
     const runId = this.nextRunId++;
     onRunId?.(runId);
     this.activeRunId = runId;
     try {
-      return await Promise.race([
+      const result: ClientRunResult = await Promise.race([
         host.connection.sendRequest(Run, { ...params, runId }).catch((err) => rethrowAsDeath(host, err)),
         host.died.then((death) => Promise.reject(new HostDiedError(death))),
       ]);
+      if (this.interruptRequested?.runId === runId) result.interruptLatencyMs = performance.now() - this.interruptRequested.at;
+      return result;
     } finally {
       if (this.activeRunId === runId) this.activeRunId = undefined;
       clearTimeout(this.interruptTimer);
@@ -140,6 +149,7 @@ export class HostClient {
     const host = this.host;
     const runId = this.activeRunId;
     if (!host || runId === undefined || this.interruptTimer) return;
+    this.interruptRequested = { runId, at: performance.now() };
     void host.connection.sendNotification(Interrupt, { runId }).catch(() => undefined);
     host.proc.kill("SIGINT");
     this.interruptTimer = setTimeout(() => {

@@ -47,6 +47,14 @@ export function registerViews(context: vscode.ExtensionContext, controller: Glas
       return n?.pytorchRef ? openPyTorchFile(n.pytorchRef) : undefined;
     }),
     command("glasstorch.openPyTorchFile", (file?: string) => openPyTorchFile(file)),
+    command("glasstorch.trace.showTiming", () => {
+      const t = trace.lastRefresh;
+      const text = t
+        ? `Glasstorch: the Dispatch Trace tree of ${t.events} events (${t.rows} rows) was built in ${t.buildMs.toFixed(1)} ms (refresh at ${t.startedAt})`
+        : "Glasstorch: the Dispatch Trace is empty.";
+      void vscode.window.showInformationMessage(text);
+      return t;
+    }),
     command("glasstorch.trace.exportJsonl", () => trace.export("jsonl")),
     command("glasstorch.trace.exportMarkdown", () => trace.export("markdown")),
     command("glasstorch.trace.exportChrome", () => trace.export("chrome")),

@@ -42,6 +42,18 @@ const ICONS: Partial<Record<TraceNode["kind"], string>> = {
   dropped: "warning",
 };
 
+/** One refresh of the tree that changed what it shows (for "Show Dispatch Trace Timing"). */
+export interface TraceRefresh {
+  /** Trace events the tree holds after the refresh. */
+  events: number;
+  /** Rows built (every level, expanded or not). */
+  rows: number;
+  /** Building the trees of the runs that changed, ms. */
+  buildMs: number;
+  /** When the refresh started (Date.now(), comparable with the workbench page's clock on one machine). */
+  startedAt: number;
+}
+
 export class TraceView implements vscode.TreeDataProvider<TraceNode>, vscode.Disposable {
   private readonly runs = new Map<string, StoredRun>(); // by cell URI
   private readonly changed = new vscode.EventEmitter<TraceNode | undefined>();
@@ -50,6 +62,8 @@ export class TraceView implements vscode.TreeDataProvider<TraceNode>, vscode.Dis
   private roots: TraceNode[] = [];
   private refreshTimer?: NodeJS.Timeout;
   private current?: string;
+  /** The first refresh that showed the current number of events. */
+  lastRefresh?: TraceRefresh;
   readonly view: vscode.TreeView<TraceNode>;
   private readonly disposables: vscode.Disposable[] = [];
 
@@ -62,6 +76,8 @@ export class TraceView implements vscode.TreeDataProvider<TraceNode>, vscode.Dis
       this.view,
       this.changed,
       controller.onDidReceiveTrace((n) => this.add(n)),
+      // The run's events are all in when it ends (the host sends them before its reply): show them now.
+      controller.onDidEndRun(() => this.refreshNow()),
       this.view.onDidChangeSelection((e) => {
         const node = e.selection[0];
         if (node) this.current = node.id;
@@ -99,12 +115,21 @@ export class TraceView implements vscode.TreeDataProvider<TraceNode>, vscode.Dis
     // (trace_model.test.ts): redraw less often the bigger it gets.
     let size = 0;
     for (const r of this.runs.values()) if (!r.tree) size += r.events.length;
-    this.refreshTimer ??= setTimeout(() => {
-      this.refreshTimer = undefined;
-      this.rebuild();
-      this.changed.fire(undefined);
-      this.setContext();
-    }, Math.min(2000, 100 + size / 50));
+    this.refreshTimer ??= setTimeout(() => this.refreshNow(), Math.min(2000, 100 + size / 50));
+  }
+
+  private refreshNow(): void {
+    clearTimeout(this.refreshTimer);
+    this.refreshTimer = undefined;
+    if (![...this.runs.values()].some((r) => !r.tree)) return; // nothing new
+    const startedAt = Date.now();
+    const t0 = performance.now();
+    this.rebuild();
+    const buildMs = performance.now() - t0;
+    this.changed.fire(undefined);
+    this.setContext();
+    const events = [...this.runs.values()].reduce((n, r) => n + r.events.length, 0);
+    if (events !== this.lastRefresh?.events) this.lastRefresh = { events, rows: this.parents.size, buildMs, startedAt };
   }
 
   private rebuild(): void {
@@ -171,12 +196,7 @@ export class TraceView implements vscode.TreeDataProvider<TraceNode>, vscode.Dis
   }
 
   async step(delta: 1 | -1): Promise<void> {
-    if (this.refreshTimer) {
-      clearTimeout(this.refreshTimer);
-      this.refreshTimer = undefined;
-      this.rebuild();
-      this.changed.fire(undefined);
-    }
+    if (this.refreshTimer) this.refreshNow();
     const order = flattenSteps(this.roots);
     const selected = this.view.selection[0]?.id ?? this.current;
     const next = stepFrom(order, selected, delta);
