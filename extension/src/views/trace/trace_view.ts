@@ -9,11 +9,13 @@ import { opToPath, GEN_SCHEME } from "../generated/gen_document.js";
 import { besideNotebook, type SourceOpener } from "../open_source.js";
 import { pytorchTooltip } from "../open_pytorch.js";
 import { toChromeTrace, toJsonLines, toMarkdown } from "./trace_export.js";
-import { buildRunTree, flattenSteps, stepFrom, type TraceNode } from "./trace_model.js";
+import { flattenSteps, RunTreeBuilder, stepFrom, type TraceNode } from "./trace_model.js";
 
 export const TRACE_VIEW_ID = "glasstorch.dispatchTrace";
 /** Cells' runs kept (latest per cell); older cells' runs go first. */
 const MAX_RUNS = 50;
+/** How often a growing trace is redrawn while its run goes on. */
+const REFRESH_MS = 250;
 
 interface StoredRun {
   notebook: string;
@@ -23,6 +25,12 @@ interface StoredRun {
   runId: number;
   events: TraceEvent[];
   dropped: number;
+  /** Rows are made as events arrive; a refresh only orders the top level (trace_model.ts). */
+  builder: RunTreeBuilder;
+  /** Events arrived since the tree was last taken from the builder. */
+  dirty: boolean;
+  /** Time spent making rows as the batches arrived, ms. */
+  addMs: number;
   tree?: TraceNode;
 }
 
@@ -48,8 +56,10 @@ export interface TraceRefresh {
   events: number;
   /** Rows built (every level, expanded or not). */
   rows: number;
-  /** Building the trees of the runs that changed, ms. */
+  /** Ordering the rows of the runs that changed at this refresh, ms. */
   buildMs: number;
+  /** Making the rows as the events arrived (before this refresh), ms, all runs shown. */
+  addMs: number;
   /** When the refresh started (Date.now(), comparable with the workbench page's clock on one machine). */
   startedAt: number;
 }
@@ -58,7 +68,8 @@ export class TraceView implements vscode.TreeDataProvider<TraceNode>, vscode.Dis
   private readonly runs = new Map<string, StoredRun>(); // by cell URI
   private readonly changed = new vscode.EventEmitter<TraceNode | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
-  private parents = new Map<string, TraceNode | undefined>();
+  /** Each row's parent, for reveal: computed when first needed after a refresh. */
+  private parents?: Map<string, TraceNode | undefined>;
   private roots: TraceNode[] = [];
   private refreshTimer?: NodeJS.Timeout;
   private current?: string;
@@ -92,36 +103,44 @@ export class TraceView implements vscode.TreeDataProvider<TraceNode>, vscode.Dis
     if (!run || run.runId !== n.runId) {
       // A cell's new run replaces its last one.
       this.runs.delete(cellUri);
+      const cellIndex = n.cell?.index ?? -1;
       run = {
         notebook: n.notebook.uri.toString(),
         cellUri,
-        cellIndex: n.cell?.index ?? -1,
+        cellIndex,
         firstLine: firstCodeLine(n.cell?.document.getText() ?? ""),
         runId: n.runId,
         events: [],
         dropped: 0,
+        builder: new RunTreeBuilder({
+          key: `${cellUri}#${n.runId}`,
+          title: cellIndex >= 0 ? `Cell ${cellIndex + 1}` : `Run ${n.runId}`,
+          cellUri: cellUri.startsWith("run:") ? undefined : cellUri,
+        }),
+        dirty: true,
+        addMs: 0,
       };
       this.runs.set(cellUri, run);
       while (this.runs.size > MAX_RUNS) this.runs.delete(this.runs.keys().next().value!);
     }
     for (const e of n.events) run.events.push(e);
+    const t0 = performance.now();
+    run.builder.add(n.events);
+    run.addMs += performance.now() - t0;
     run.dropped = Math.max(run.dropped, n.dropped);
-    run.tree = undefined;
+    run.dirty = true;
     this.scheduleRefresh();
   }
 
   private scheduleRefresh(): void {
-    // A big run streams in many batches and its tree takes ~50 ms per 1,000 events to build
-    // (trace_model.test.ts): redraw less often the bigger it gets.
-    let size = 0;
-    for (const r of this.runs.values()) if (!r.tree) size += r.events.length;
-    this.refreshTimer ??= setTimeout(() => this.refreshNow(), Math.min(2000, 100 + size / 50));
+    // A long run streams many batches: its tree is redrawn as it grows, at most a few times a second.
+    this.refreshTimer ??= setTimeout(() => this.refreshNow(), REFRESH_MS);
   }
 
   private refreshNow(): void {
     clearTimeout(this.refreshTimer);
     this.refreshTimer = undefined;
-    if (![...this.runs.values()].some((r) => !r.tree)) return; // nothing new
+    if (![...this.runs.values()].some((r) => r.dirty)) return; // nothing new
     const startedAt = Date.now();
     const t0 = performance.now();
     this.rebuild();
@@ -129,30 +148,32 @@ export class TraceView implements vscode.TreeDataProvider<TraceNode>, vscode.Dis
     this.changed.fire(undefined);
     this.setContext();
     const events = [...this.runs.values()].reduce((n, r) => n + r.events.length, 0);
-    if (events !== this.lastRefresh?.events) this.lastRefresh = { events, rows: this.parents.size, buildMs, startedAt };
+    const addMs = [...this.runs.values()].reduce((n, r) => n + r.addMs, 0);
+    if (events !== this.lastRefresh?.events) this.lastRefresh = { events, rows: this.parentMap().size, buildMs, addMs, startedAt };
   }
 
   private rebuild(): void {
     const runs = [...this.runs.values()].sort((a, b) => a.notebook.localeCompare(b.notebook) || a.cellIndex - b.cellIndex);
     this.roots = runs.map((r) => {
-      r.tree ??= buildRunTree(
-        {
-          key: `${r.cellUri}#${r.runId}`,
-          title: r.cellIndex >= 0 ? `Cell ${r.cellIndex + 1}` : `Run ${r.runId}`,
-          cellUri: r.cellUri.startsWith("run:") ? undefined : r.cellUri,
-          dropped: r.dropped,
-        },
-        r.events,
-      );
-      if (r.firstLine) r.tree.description = `${r.firstLine} · ${r.tree.description}`;
+      if (r.dirty || !r.tree) {
+        r.tree = r.builder.tree(r.dropped);
+        if (r.firstLine) r.tree.description = `${r.firstLine} · ${r.tree.description}`;
+        r.dirty = false;
+      }
       return r.tree;
     });
-    this.parents = new Map();
+    this.parents = undefined;
+  }
+
+  private parentMap(): Map<string, TraceNode | undefined> {
+    if (this.parents) return this.parents;
+    const parents = new Map<string, TraceNode | undefined>();
     const walk = (n: TraceNode, parent: TraceNode | undefined) => {
-      this.parents.set(n.id, parent);
+      parents.set(n.id, parent);
       for (const c of n.children) walk(c, n);
     };
     for (const r of this.roots) walk(r, undefined);
+    return (this.parents = parents);
   }
 
   private setContext(): void {
@@ -164,7 +185,7 @@ export class TraceView implements vscode.TreeDataProvider<TraceNode>, vscode.Dis
   }
 
   getParent(node: TraceNode): TraceNode | undefined {
-    return this.parents.get(node.id);
+    return this.parentMap().get(node.id);
   }
 
   getTreeItem(node: TraceNode): vscode.TreeItem {
