@@ -74,6 +74,38 @@ async function watchTraceRows(page) {
   });
 }
 
+/** Collapses the Dispatch Trace row holding `text`, then expands it: ms from the click to its first child row. */
+async function expandTimed(page, text) {
+  const pane = page.locator(".pane", { has: page.locator(".pane-header", { hasText: "Dispatch Trace" }) }).first();
+  const twistie = pane.locator(".monaco-list-row", { hasText: text }).first().locator(".monaco-tl-twistie");
+  const childRows = () => page.evaluate(() => {
+    const p = [...document.querySelectorAll(".pane")].find((x) => x.querySelector(".pane-header")?.textContent?.includes("Dispatch Trace"));
+    return [...(p?.querySelectorAll(".monaco-list-row") ?? [])].filter((r) => r.textContent?.includes("aten::")).length;
+  });
+  await twistie.click();
+  await page.waitForFunction(() => {
+    const p = [...document.querySelectorAll(".pane")].find((x) => x.querySelector(".pane-header")?.textContent?.includes("Dispatch Trace"));
+    return ![...(p?.querySelectorAll(".monaco-list-row") ?? [])].some((r) => r.textContent?.includes("aten::"));
+  }, undefined, { timeout: 20_000 });
+  await page.evaluate(() => {
+    window.__glasstorchExpanded = undefined;
+    const observer = new MutationObserver(() => {
+      const p = [...document.querySelectorAll(".pane")].find((x) => x.querySelector(".pane-header")?.textContent?.includes("Dispatch Trace"));
+      if ([...(p?.querySelectorAll(".monaco-list-row") ?? [])].some((r) => r.textContent?.includes("aten::"))) {
+        window.__glasstorchExpanded = Date.now();
+        observer.disconnect();
+      }
+    });
+    observer.observe(document.body, { subtree: true, childList: true, characterData: true });
+  });
+  const t0 = Date.now();
+  await twistie.click();
+  await page.waitForFunction(() => window.__glasstorchExpanded !== undefined, undefined, { timeout: 60_000 });
+  const ms = (await page.evaluate(() => window.__glasstorchExpanded)) - t0;
+  if (!(await childRows())) throw new Error("the expanded run shows no calls");
+  return ms;
+}
+
 export async function bigChecks({ page, wb, check }) {
   await check("evidence: a 10,000-event trace renders in the Dispatch Trace tree (timed in the page)", async () => {
     await wb.openNotebook("big.nb.ts");
@@ -101,12 +133,21 @@ export async function bigChecks({ page, wb, check }) {
     const seenAt = await page.evaluate((n) => window.__glasstorchTraceSeen[n], timing.events);
     if (seenAt === undefined) throw new Error(`the page never showed a row with ${timing.events} events`);
     const renderMs = seenAt - timing.refreshAt;
-    record("traceTree10k", { ...timing, renderMs, what: "renderMs: from the extension starting the tree refresh to the run row with that count in the page's DOM (build + VS Code's tree RPC + DOM); buildMs: ordering the rows at that refresh; addMs: making the rows as the event batches arrived during the run" });
     await page.evaluate(() => window.__glasstorchTraceObserver?.disconnect());
     await screenshot(page, "trace-tree-10k");
-    // Recorded, not asserted: speed belongs in bench/. A generous bound only catches a broken refresh.
-    if (renderMs > 5_000) throw new Error(`the tree took ${renderMs} ms to show the run`);
-    return `${timing.events} events, ${timing.rows} rows: built in ${timing.buildMs} ms, in the DOM ${renderMs} ms after the refresh started`;
+    // The same rows drawn again by VS Code alone (no run going on): collapse the run and expand it.
+    const expandMs = await expandTimed(page, `${timing.events} events`);
+    record("traceTree10k", {
+      ...timing,
+      renderMs,
+      expandMs,
+      what:
+        "renderMs: from the extension starting the tree refresh at the run's end to the run row with that count in the page's DOM (VS Code's tree RPC and DOM, behind any redraws queued while the run streamed); " +
+        "expandMs: from clicking the collapsed run row's twistie to its first child row in the DOM; buildMs: ordering the rows at that refresh; addMs: making the rows as the event batches arrived during the run",
+    });
+    // Recorded, not asserted: speed belongs in bench/. A generous bound (30 s) only catches a refresh that never comes.
+    if (renderMs > 30_000) throw new Error(`the tree took ${renderMs} ms to show the run`);
+    return `${timing.events} events, ${timing.rows} rows: refresh ${timing.buildMs} ms, in the DOM ${renderMs} ms after the refresh started; expanding the run ${expandMs} ms`;
   });
 
   await check("evidence: a 2,001-Node backward graph draws without freezing", async () => {

@@ -97,8 +97,18 @@ export class RunTreeBuilder {
   private readonly execs: { ts: number; end: number; node: TraceNode; nodeId: number; own: TraceNode[] }[] = [];
   private readonly pendingAccumulate = new Map<number, TraceNode[]>();
   private eventCount = 0;
+  /** The run's row: one object for the run's life, so a view can refresh just this row. */
+  private readonly root: TraceNode;
 
-  constructor(private readonly run: RunInfo) {}
+  constructor(private readonly run: RunInfo) {
+    this.root = {
+      id: run.key,
+      kind: "run",
+      label: run.title,
+      source: run.cellUri ? { kind: "cell", uri: run.cellUri, line: 1, column: 1 } : undefined,
+      children: [],
+    };
+  }
 
   add(events: readonly TraceEvent[]): this {
     const { run, calls, steps, callEvents, topLevel, execs, pendingAccumulate } = this;
@@ -252,14 +262,9 @@ export class RunTreeBuilder {
     if (dropped) roots.unshift({ id: `${run.key}/dropped`, kind: "dropped", label: `${dropped} earlier events dropped (trace limit)`, children: [] });
 
     const callCount = this.calls.size;
-    return {
-      id: run.key,
-      kind: "run",
-      label: run.title,
-      description: `${callCount} call${callCount === 1 ? "" : "s"}, ${this.eventCount} events`,
-      source: run.cellUri ? { kind: "cell", uri: run.cellUri, line: 1, column: 1 } : undefined,
-      children: roots,
-    };
+    this.root.description = `${callCount} call${callCount === 1 ? "" : "s"}, ${this.eventCount} events`;
+    this.root.children = roots;
+    return this.root;
   }
 }
 

@@ -15,7 +15,7 @@ export const TRACE_VIEW_ID = "glasstorch.dispatchTrace";
 /** Cells' runs kept (latest per cell); older cells' runs go first. */
 const MAX_RUNS = 50;
 /** How often a growing trace is redrawn while its run goes on. */
-const REFRESH_MS = 250;
+const REFRESH_MS = 1000;
 
 interface StoredRun {
   notebook: string;
@@ -66,7 +66,7 @@ export interface TraceRefresh {
 
 export class TraceView implements vscode.TreeDataProvider<TraceNode>, vscode.Disposable {
   private readonly runs = new Map<string, StoredRun>(); // by cell URI
-  private readonly changed = new vscode.EventEmitter<TraceNode | undefined>();
+  private readonly changed = new vscode.EventEmitter<TraceNode | TraceNode[] | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
   /** Each row's parent, for reveal: computed when first needed after a refresh. */
   private parents?: Map<string, TraceNode | undefined>;
@@ -133,19 +133,24 @@ export class TraceView implements vscode.TreeDataProvider<TraceNode>, vscode.Dis
   }
 
   private scheduleRefresh(): void {
-    // A long run streams many batches: its tree is redrawn as it grows, at most a few times a second.
+    // A long run streams many batches: its tree is redrawn as it grows, at most once a second (each
+    // redraw makes VS Code fetch the run's rows again; more often, a big run's redraws queue up).
     this.refreshTimer ??= setTimeout(() => this.refreshNow(), REFRESH_MS);
   }
 
   private refreshNow(): void {
     clearTimeout(this.refreshTimer);
     this.refreshTimer = undefined;
-    if (![...this.runs.values()].some((r) => r.dirty)) return; // nothing new
+    const dirty = [...this.runs.values()].filter((r) => r.dirty);
+    if (dirty.length === 0) return; // nothing new
+    const shown = new Set(this.roots);
     const startedAt = Date.now();
     const t0 = performance.now();
     this.rebuild();
     const buildMs = performance.now() - t0;
-    this.changed.fire(undefined);
+    // Only the runs that changed, when the list of runs is the same; else the whole view.
+    const sameRuns = this.roots.length === shown.size && this.roots.every((r) => shown.has(r));
+    this.changed.fire(sameRuns ? dirty.map((r) => r.tree!) : undefined);
     this.setContext();
     const events = [...this.runs.values()].reduce((n, r) => n + r.events.length, 0);
     const addMs = [...this.runs.values()].reduce((n, r) => n + r.addMs, 0);
