@@ -189,7 +189,7 @@ type Outcome = { kind: "value"; value: unknown } | { kind: "error"; error: unkno
 async function runCell(p: RunParams): Promise<RunResult> {
   const t0 = performance.now();
   const ctx = new RunContext(p.runId);
-  interrupter.current = ctx;
+  interrupter.starting(ctx);
   lastRunId = p.runId;
   output.resetLimit();
   const restoreEngine = snapshotEngineState();
@@ -216,6 +216,13 @@ async function runCell(p: RunParams): Promise<RunResult> {
   let outcome: Outcome;
   try {
     const cell = session.compile(p.code, p.cellUri);
+    interrupter.poll();
+    // Interrupted before it started, or while it compiled (a signal outside the script only marks
+    // the run): none of its code runs — a synchronous loop started now could not be stopped.
+    if (ctx.interrupted) {
+      interrupter.settled(ctx);
+      throw Object.assign(new Error(""), { name: "KeyboardInterrupt" });
+    }
     const running = runStorage.run(ctx, () => session.start(cell));
     const settled: Promise<Outcome> = running.then(
       (value) => ({ kind: "value", value }),

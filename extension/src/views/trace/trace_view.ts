@@ -133,10 +133,18 @@ export class TraceView implements vscode.TreeDataProvider<TraceNode>, vscode.Dis
   }
 
   private scheduleRefresh(): void {
-    // A long run streams many batches: its tree is redrawn as it grows, at most once a second (each
-    // redraw makes VS Code fetch the run's rows again; more often, a big run's redraws queue up).
-    this.refreshTimer ??= setTimeout(() => this.refreshNow(), REFRESH_MS);
+    // A long run streams many batches: its tree is redrawn as it grows, at most once a second, and
+    // never before VS Code has fetched the last redraw (each makes it fetch the run's rows again;
+    // faster than it fetches, redraws queue up and the run's final tree shows late).
+    if (this.fetch.awaited) {
+      this.fetch.pending = true;
+      return;
+    }
+    this.refreshTimer ??= setTimeout(() => this.refreshNow(), Math.max(REFRESH_MS, 2 * this.fetch.lagMs));
   }
+
+  /** Whether VS Code has asked for the rows since the last redraw, and how long it took to ask. */
+  private readonly fetch = { awaited: false, pending: false, firedAt: 0, lagMs: 0 };
 
   private refreshNow(): void {
     clearTimeout(this.refreshTimer);
@@ -151,6 +159,8 @@ export class TraceView implements vscode.TreeDataProvider<TraceNode>, vscode.Dis
     // Only the runs that changed, when the list of runs is the same; else the whole view.
     const sameRuns = this.roots.length === shown.size && this.roots.every((r) => shown.has(r));
     this.changed.fire(sameRuns ? dirty.map((r) => r.tree!) : undefined);
+    this.fetch.awaited = true;
+    this.fetch.firedAt = performance.now();
     this.setContext();
     const events = [...this.runs.values()].reduce((n, r) => n + r.events.length, 0);
     const addMs = [...this.runs.values()].reduce((n, r) => n + r.addMs, 0);
@@ -186,6 +196,14 @@ export class TraceView implements vscode.TreeDataProvider<TraceNode>, vscode.Dis
   }
 
   getChildren(node?: TraceNode): TraceNode[] {
+    if (this.fetch.awaited) {
+      this.fetch.awaited = false;
+      this.fetch.lagMs = performance.now() - this.fetch.firedAt;
+      if (this.fetch.pending) {
+        this.fetch.pending = false;
+        this.scheduleRefresh();
+      }
+    }
     return node ? node.children : this.roots;
   }
 
