@@ -19,6 +19,12 @@ function ref(fn: Node | null): NodeRef | null {
   return { id, name: fn.name() };
 }
 
+/** The id trace events give `fn` (NodeRef.id), if a recording has named it: lets a tool join a
+ * live Node with the events about it (the extension's Backward Graph finds a Node's call site so). */
+export function traced_node_id(fn: Node): number | undefined {
+  return ids.get(fn);
+}
+
 const summarize = (g: Grad): ValueSummary => recorder.summaries.value(g);
 
 /** The `_saved_<name>` getters a generated Node has, read as the formula names them. */

@@ -21,6 +21,8 @@ import { setPendingInterrupt } from "../../engine/c10/Interrupt.js";
 
 export class RunContext {
   interrupted = false;
+  /** performance.now() when the interrupt reached this process. */
+  interruptedAt?: number;
   private onInterrupt: (() => void)[] = [];
   constructor(readonly runId: number) {}
 
@@ -32,6 +34,7 @@ export class RunContext {
   markInterrupted(): void {
     if (this.interrupted) return;
     this.interrupted = true;
+    this.interruptedAt = performance.now();
     for (const f of this.onInterrupt.splice(0)) f();
   }
 }
@@ -59,16 +62,41 @@ export class Interrupter {
   }
 
   private readonly check = (): boolean => {
+    this.poll();
+    return this.live.size > 0 && runStorage.getStore()?.interrupted === true;
+  };
+
+  /** Takes an Interrupt notification the stdin thread has flagged but the event loop not yet delivered. */
+  poll(): void {
     const f = this.flag;
     if (f !== null && Atomics.load(f, 0) !== 0) {
       Atomics.store(f, 0, 0);
       this.interrupt(Atomics.load(f, 1));
     }
-    return this.live.size > 0 && runStorage.getStore()?.interrupted === true;
-  };
+  }
+
+  /** An interrupt for a run that has not started yet (it came while the run was queued or read). */
+  private early: number | null = null;
+  /** The latest run that started, so an interrupt for an older one is not kept for later. */
+  private lastStarted = 0;
+
+  /** A run starts: true when its interrupt came first, before any of its code ran. */
+  starting(ctx: RunContext): boolean {
+    this.current = ctx;
+    this.lastStarted = ctx.runId;
+    const early = this.early === ctx.runId;
+    this.early = null;
+    if (early) ctx.markInterrupted();
+    return early;
+  }
 
   interrupt(runId?: number): void {
     const ctx = this.current;
+    if (runId !== undefined && runId > this.lastStarted && ctx?.runId !== runId) {
+      // Its Run request is still queued (or being read): stop it as soon as it starts.
+      this.early = runId;
+      return;
+    }
     if (!ctx || (runId !== undefined && ctx.runId !== runId)) return;
     ctx.markInterrupted();
     this.live.add(ctx);

@@ -21,11 +21,13 @@ import type { Tensor } from "../../engine/aten/core/Tensor.js";
 import { GradMode } from "../../engine/c10/GradMode.js";
 import { raw_local_dispatch_key_set } from "../../engine/c10/impl/LocalDispatchKeySet.js";
 import { set_cpu_capability } from "../../engine/aten/native/DispatchStub.js";
+import { _native_status } from "../../engine/aten/native/cpu_native/NativeBackend.js";
 import { startRecording, subscribe } from "../../engine/trace/session.js";
 import { TRACE_SCHEMA_VERSION, type TraceHeader } from "../../engine/trace/events.js";
 import { setProgressSink } from "../../engine/utils/progress.js";
 import pkg from "../../package.json" with { type: "json" };
 import {
+  BackendChanged,
   DispatchTable,
   GeneratedCode,
   GraphGet,
@@ -61,6 +63,7 @@ import { buildGraph } from "./views/graph.js";
 import { dispatchTable, opList } from "./views/dispatch_table.js";
 import { GeneratedCode as GeneratedCodeView } from "./views/generated_code.js";
 import { inspectTensor } from "./views/tensor_inspect.js";
+import { NodeSites } from "./node_sites.js";
 
 /** After an interrupt, how long a run's async code gets to reach its next op before the run is reported interrupted anyway. */
 const ABANDON_MS = 400;
@@ -92,24 +95,34 @@ session.define("display", (...values: unknown[]) => {
 const sources = new EngineSources(findEngineRoot(process.argv, process.env, bundleFile));
 const formulas = new DerivativeFormulas(sources);
 const generated = new GeneratedCodeView(sources, formulas);
+const nodeSites = new NodeSites();
 
 setProgressSink((u) => void connection.sendNotification(Progress, { runId: runIdNow(), ...u }));
 
 // ---- settings ----
 
-function backendInfo(): BackendInfo {
-  const info: BackendInfo = { cpuKernels: "typescript", devices: ["cpu", "meta"] };
-  if (settings.cpuKernels !== "typescript") {
-    info.nativeUnavailableReason =
-      "the native CPU addon is not built in this version (native/ has no kernels yet); every CPU kernel runs in TypeScript";
+/** Applies glasstorch.cpuKernels to the DispatchStubs and says what is in effect, and why. */
+function applyCpuKernels(asked: HostSettings["cpuKernels"]): BackendInfo {
+  const status = _native_status();
+  const devices = ["cpu", "meta"];
+  if (asked === "typescript") {
+    set_cpu_capability("ts");
+    return { cpuKernels: "typescript", devices };
   }
-  return info;
+  if (!status.loaded) {
+    // "native" cannot be honoured without the addon: the TypeScript kernels run, and the status bar says why.
+    set_cpu_capability(null);
+    return { cpuKernels: "typescript", nativeUnavailableReason: status.reason ?? "the native CPU addon did not load", devices };
+  }
+  set_cpu_capability(asked === "native" ? "native" : null);
+  return { cpuKernels: "native", ...(status.addon ? { capability: status.addon.capability } : {}), devices };
 }
+
+let backend: BackendInfo = { cpuKernels: "typescript", devices: ["cpu", "meta"] };
 
 function applySettings(s: HostSettings): void {
   settings = { ...s, traceLimit: Math.max(0, Math.floor(s.traceLimit)) };
-  // Only the TypeScript kernels exist: "native" cannot be honoured (backendInfo says why).
-  set_cpu_capability(settings.cpuKernels === "auto" ? null : "ts");
+  backend = applyCpuKernels(settings.cpuKernels);
 }
 
 connection.onRequest(Initialize, (p) => {
@@ -136,13 +149,16 @@ connection.onRequest(Initialize, (p) => {
     protocolVersion: HOST_PROTOCOL_VERSION,
     engineVersion: pkg.version,
     pid: process.pid,
-    backend: backendInfo(),
+    backend,
     traceHeader,
     ...(sources.root ? { engineRoot: sources.root } : {}),
   };
 });
 
-connection.onNotification(UpdateSettings, (s) => applySettings(s));
+connection.onNotification(UpdateSettings, (s) => {
+  applySettings(s);
+  void connection.sendNotification(BackendChanged, backend);
+});
 
 // ---- running cells (one at a time, in the order they were asked for) ----
 
@@ -173,7 +189,7 @@ type Outcome = { kind: "value"; value: unknown } | { kind: "error"; error: unkno
 async function runCell(p: RunParams): Promise<RunResult> {
   const t0 = performance.now();
   const ctx = new RunContext(p.runId);
-  interrupter.current = ctx;
+  interrupter.starting(ctx);
   lastRunId = p.runId;
   output.resetLimit();
   const restoreEngine = snapshotEngineState();
@@ -183,7 +199,13 @@ async function runCell(p: RunParams): Promise<RunResult> {
   if (settings.tracing && settings.traceLimit > 0) {
     const stream = new TraceStream(p.runId, settings.traceLimit, (n) => void connection.sendNotification(TraceEvents, n));
     const rec = startRecording({ capacity: settings.traceLimit, clear: true, skipFrame: (f) => f === bundleFile });
-    const unsubscribe = subscribe(stream.push);
+    nodeSites.startRun();
+    const unsubscribeStream = subscribe(stream.push);
+    const unsubscribeSites = subscribe(nodeSites.observe);
+    const unsubscribe = () => {
+      unsubscribeStream();
+      unsubscribeSites();
+    };
     trace = stream;
     stopTrace = () => {
       unsubscribe();
@@ -194,6 +216,13 @@ async function runCell(p: RunParams): Promise<RunResult> {
   let outcome: Outcome;
   try {
     const cell = session.compile(p.code, p.cellUri);
+    interrupter.poll();
+    // Interrupted before it started, or while it compiled (a signal outside the script only marks
+    // the run): none of its code runs — a synchronous loop started now could not be stopped.
+    if (ctx.interrupted) {
+      interrupter.settled(ctx);
+      throw Object.assign(new Error(""), { name: "KeyboardInterrupt" });
+    }
     const running = runStorage.run(ctx, () => session.start(cell));
     const settled: Promise<Outcome> = running.then(
       (value) => ({ kind: "value", value }),
@@ -203,8 +232,12 @@ async function runCell(p: RunParams): Promise<RunResult> {
     const abandoned = ctx.whenInterrupted().then(() => new Promise<Outcome>((r) => setTimeout(() => r({ kind: "abandoned" }), ABANDON_MS)));
     outcome = await Promise.race([settled, abandoned]);
   } catch (error) {
-    // Synchronous: a syntax error, or SIGINT stopped the script (breakOnSigint).
-    if (isScriptInterrupted(error)) restoreEngine();
+    // Synchronous: a syntax error, or SIGINT stopped the script (breakOnSigint) — at once: V8 stops
+    // it when the signal arrives, before our SIGINT handler runs, so "now" is when the interrupt came.
+    if (isScriptInterrupted(error)) {
+      ctx.markInterrupted();
+      restoreEngine();
+    }
     outcome = { kind: "error", error };
   }
   stopTrace();
@@ -244,6 +277,7 @@ async function runCell(p: RunParams): Promise<RunResult> {
     ...(error ? { error } : {}),
     durationMs: performance.now() - t0,
     traceEvents: trace?.recorded ?? 0,
+    ...(ctx.interruptedAt !== undefined ? { interruptMs: performance.now() - ctx.interruptedAt } : {}),
   };
 }
 
@@ -285,7 +319,7 @@ function tensorOf(handle: number): Tensor {
 }
 
 connection.onRequest(TensorInspect, ({ handle }) => inspectTensor(tensorOf(handle), tensors));
-connection.onRequest(GraphGet, ({ handle, maxNodes }) => buildGraph(tensorOf(handle), maxNodes, tensors, formulas));
+connection.onRequest(GraphGet, ({ handle, maxNodes }) => buildGraph(tensorOf(handle), maxNodes, tensors, formulas, nodeSites));
 connection.onRequest(DispatchTable, ({ op }) => asInvalidParams(() => dispatchTable(op)));
 connection.onRequest(OpList, () => opList());
 connection.onRequest(GeneratedCode, ({ op }) => asInvalidParams(() => generated.get(op)));

@@ -49,6 +49,8 @@ export interface BackendInfo {
   cpuKernels: "typescript" | "native";
   /** Why the native path is not used, when it was asked for or "auto" found no addon. */
   nativeUnavailableReason?: string;
+  /** The native kernels' instruction set ("AVX2", "AVX512"), when they are in use. */
+  capability?: string;
   devices: string[];
 }
 
@@ -78,6 +80,8 @@ export interface RunResult {
   durationMs: number;
   /** Trace events recorded for this run (delivered by `trace/events`); 0 when tracing is off. */
   traceEvents: number;
+  /** For an interrupted run: ms from the interrupt reaching the host to this reply. */
+  interruptMs?: number;
 }
 
 export interface RunError {
@@ -268,6 +272,8 @@ export const Run = new RequestType<RunParams, RunResult, void>("glasstorch/run")
 /** Interrupt the run. Sent with SIGINT as well: a cell in a synchronous loop cannot read messages. */
 export const Interrupt = new NotificationType<{ runId: number }>("glasstorch/interrupt");
 export const UpdateSettings = new NotificationType<HostSettings>("glasstorch/updateSettings");
+/** Host -> extension, after UpdateSettings was applied: the backend now in effect (the status bar shows it). */
+export const BackendChanged = new NotificationType<BackendInfo>("glasstorch/backendChanged");
 
 export const Output = new NotificationType<OutputNotification>("glasstorch/output");
 export const Progress = new NotificationType<ProgressNotification>("glasstorch/progress");

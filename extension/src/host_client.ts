@@ -7,6 +7,7 @@ import { fork, type ChildProcess } from "node:child_process";
 import type { RequestType } from "vscode-jsonrpc";
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from "vscode-jsonrpc/node";
 import {
+  BackendChanged,
   HOST_PROTOCOL_VERSION,
   Initialize,
   Interrupt,
@@ -15,6 +16,7 @@ import {
   Run,
   TraceEvents,
   UpdateSettings,
+  type BackendInfo,
   type HostSettings,
   type InitializeResult,
   type OutputNotification,
@@ -41,6 +43,8 @@ export interface HostClientOptions {
   onOutput?(n: OutputNotification): void;
   onProgress?(n: ProgressNotification): void;
   onTraceEvents?(n: TraceEventsNotification): void;
+  /** The host applied new settings; this is the backend now in effect. */
+  onBackendChanged?(backend: BackendInfo): void;
   /** The host stopped without being asked to (crash, kill, OOM, or killed after an interrupt). */
   onDeath?(death: HostDeath): void;
   /** Everything the host writes to stderr, for the output channel. */
@@ -54,6 +58,12 @@ export interface HostDeath {
   reason: string;
   /** The host's last stderr output. */
   stderrTail: string;
+}
+
+/** A run's result, with what the client measured. */
+export interface ClientRunResult extends RunResult {
+  /** For a run that was interrupted: ms from the interrupt request (interrupt()) to the result. */
+  interruptLatencyMs?: number;
 }
 
 /** A run that ended because the host died; the session's variables are gone with it. */
@@ -79,6 +89,7 @@ export class HostClient {
   private nextRunId = 1;
   private activeRunId?: number;
   private interruptTimer?: NodeJS.Timeout;
+  private interruptRequested?: { runId: number; at: number };
   private settings: HostSettings;
   private disposed = false;
 
@@ -102,17 +113,19 @@ export class HostClient {
   }
 
   /** Runs one cell; rejects with HostDiedError when the host dies during the run. */
-  async run(params: Omit<RunParams, "runId">, onRunId?: (runId: number) => void): Promise<RunResult> {
+  async run(params: Omit<RunParams, "runId">, onRunId?: (runId: number) => void): Promise<ClientRunResult> {
     await this.start();
     const host = this.host!;
     const runId = this.nextRunId++;
     onRunId?.(runId);
     this.activeRunId = runId;
     try {
-      return await Promise.race([
+      const result: ClientRunResult = await Promise.race([
         host.connection.sendRequest(Run, { ...params, runId }).catch((err) => rethrowAsDeath(host, err)),
         host.died.then((death) => Promise.reject(new HostDiedError(death))),
       ]);
+      if (this.interruptRequested?.runId === runId) result.interruptLatencyMs = performance.now() - this.interruptRequested.at;
+      return result;
     } finally {
       if (this.activeRunId === runId) this.activeRunId = undefined;
       clearTimeout(this.interruptTimer);
@@ -136,6 +149,7 @@ export class HostClient {
     const host = this.host;
     const runId = this.activeRunId;
     if (!host || runId === undefined || this.interruptTimer) return;
+    this.interruptRequested = { runId, at: performance.now() };
     void host.connection.sendNotification(Interrupt, { runId }).catch(() => undefined);
     host.proc.kill("SIGINT");
     this.interruptTimer = setTimeout(() => {
@@ -205,6 +219,7 @@ export class HostClient {
     connection.onNotification(Output, (n) => this.options.onOutput?.(n));
     connection.onNotification(Progress, (n) => this.options.onProgress?.(n));
     connection.onNotification(TraceEvents, (n) => this.options.onTraceEvents?.(n));
+    connection.onNotification(BackendChanged, (b) => this.options.onBackendChanged?.(b));
     connection.onError(() => undefined);
     connection.listen();
 

@@ -16,7 +16,8 @@ export function statusBarItem(controller: GlasstorchController): vscode.Disposab
     if (!notebook || notebook.notebookType !== NOTEBOOK_TYPE) return item.hide();
     const info = controller.hostInfo(notebook);
     if (info) {
-      item.text = `$(pulse) Glasstorch: ${info.backend.cpuKernels} · ${info.backend.devices.join(", ")}`;
+      const kernels = info.backend.capability ? `${info.backend.cpuKernels} (${info.backend.capability})` : info.backend.cpuKernels;
+      item.text = `$(pulse) Glasstorch: ${kernels} · ${info.backend.devices.join(", ")}`;
       item.tooltip = [
         `Glasstorch ${info.engineVersion}, engine host pid ${info.pid}`,
         `CPU kernels: ${info.backend.cpuKernels} (setting: ${hostSettings().cpuKernels})`,

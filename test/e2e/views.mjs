@@ -3,6 +3,7 @@
 // the Dispatch Table webview shows the AutogradCPU row, the Backward Graph draws (a*b).sum().
 
 import { readFileSync } from "node:fs";
+import { screenshot } from "./artifacts.mjs";
 
 /** The notebook these checks run, as written to disk. */
 export const VIEWS = [
@@ -32,6 +33,45 @@ async function activeEditorText(page) {
   return (await page.locator(".editor-group-container.active .monaco-editor .view-lines").first().innerText()).replace(/\u00a0/g, " ");
 }
 
+const tracePane = (page) => page.locator(".pane", { has: page.locator(".pane-header", { hasText: "Dispatch Trace" }) }).first();
+
+/** The first frame (a webview) holding `selector`. */
+async function frameWith(page, selector, timeout = 15_000) {
+  const deadline = Date.now() + timeout;
+  while (Date.now() < deadline) {
+    for (const frame of page.frames()) {
+      if (await frame.locator(selector).count().catch(() => 0)) return frame;
+    }
+    await page.waitForTimeout(200);
+  }
+  throw new Error(`no webview shows ${selector}`);
+}
+
+/**
+ * Runs `trigger`, which makes the extension call vscode.env.openExternal, and returns the URL VS
+ * Code opened: a new browser tab (github.com is answered locally: the machine may be offline), or
+ * the link-protection dialog for a domain not trusted, which names the URL and is cancelled.
+ */
+async function externalOpen(page, trigger) {
+  await page.context().route("https://github.com/**", (route) => route.fulfill({ status: 200, contentType: "text/html", body: "<title>github stub</title>" }));
+  const popup = page.context().waitForEvent("page", { timeout: 20_000 }).then((p) => ({ kind: "popup", page: p }));
+  const box = page.locator(".monaco-dialog-box", { hasText: "external website" }).first();
+  const dialog = box.waitFor({ timeout: 20_000 }).then(() => ({ kind: "dialog" }));
+  popup.catch(() => undefined);
+  dialog.catch(() => undefined);
+  await trigger();
+  const first = await Promise.race([popup, dialog]);
+  if (first.kind === "dialog") {
+    const text = await box.innerText();
+    await box.locator(".monaco-button", { hasText: "Cancel" }).first().click();
+    return { how: "link-protection dialog", url: /https:\/\/[^\s"]+/.exec(text)?.[0] };
+  }
+  await first.page.waitForURL(/^https:/, { timeout: 10_000 }).catch(() => undefined);
+  const url = first.page.url();
+  await first.page.close();
+  return { how: "new tab", url };
+}
+
 export async function viewChecks({ page, wb, check }) {
   await check("views: the notebook's cell runs and shows (a*b).sum()", async () => {
     await wb.openNotebook("views.nb.ts");
@@ -50,6 +90,7 @@ export async function viewChecks({ page, wb, check }) {
     await view.locator(".monaco-list-row", { hasText: "AutogradCPU -> VariableType::mul_Tensor" }).first().waitFor({ timeout: 10_000 });
     await view.locator(".monaco-list-row", { hasText: "CPU -> native.mul_out" }).first().waitFor({ timeout: 10_000 });
     const rows = await view.locator(".monaco-list-row").count();
+    await screenshot(page, "trace-tree");
     return `${rows} rows visible`;
   });
 
@@ -63,6 +104,17 @@ export async function viewChecks({ page, wb, check }) {
     const selected = await view.locator(".monaco-list-row.selected").first().innerText();
     if (!selected.includes("CPU -> native.mul_out")) throw new Error(`the selected row is ${JSON.stringify(selected)}`);
     return "VariableType.ts, then mul.ts";
+  });
+
+  await check("views: a trace step's inline action opens its PyTorch file on GitHub at v1.13.1", async () => {
+    const row = tracePane(page).locator(".monaco-list-row", { hasText: "CPU -> native.mul_out" }).first();
+    await row.hover();
+    const action = row.locator(".action-label.codicon-github").first();
+    await action.waitFor({ timeout: 10_000 });
+    const opened = await externalOpen(page, () => action.click());
+    const expected = "https://github.com/pytorch/pytorch/blob/v1.13.1/aten/src/ATen/native/BinaryOps.cpp";
+    if (opened.url !== expected) throw new Error(`opened ${JSON.stringify(opened)}, expected ${expected}`);
+    return `${opened.how}: ${opened.url}`;
   });
 
   await check("views: the Generated Code document opens for aten::mul.Tensor", async () => {
@@ -82,7 +134,7 @@ export async function viewChecks({ page, wb, check }) {
     if (!text.includes("structured_delegate: mul.out") || !text.includes(`engine/ops/native_functions.yaml:${yamlLine}`)) {
       throw new Error(`the document shows:\n${text.slice(0, 800)}`);
     }
-    // The links are real document links (underlined on hover with Ctrl); count them.
+    await screenshot(page, "generated-code");
     return "yaml section and link present";
   });
 
@@ -99,6 +151,7 @@ export async function viewChecks({ page, wb, check }) {
       timeout: 30_000,
       what: "the AutogradCPU row of aten::mul.Tensor's table",
     });
+    await screenshot(page, "dispatch-table");
     return text.split("\n").find((l) => l.startsWith("AutogradCPU"))?.replace(/\s+/g, " ");
   });
 
@@ -122,5 +175,34 @@ export async function viewChecks({ page, wb, check }) {
     const info = await wb.waitForCanvas("#graph-canvas canvas");
     if (!(info.opaque > 0)) throw new Error(`the graph canvas is blank ${JSON.stringify(info)}`);
     return text.split("\n").find((l) => l.includes("nodes"));
+  });
+
+  await check("views: a graph node's details name the cell line of the call that created it", async () => {
+    const frame = await frameWith(page, "#graph-find option");
+    const mul = await frame.locator("#graph-find option").evaluateAll((options) => options.find((o) => o.textContent.startsWith("MulBackward0"))?.value);
+    if (!mul) throw new Error("the graph has no MulBackward0 to pick");
+    await frame.locator("#graph-find").selectOption(mul);
+    const details = await frame.locator("#graph-details").innerText();
+    if (!/created at cell 1, line 4 \(views\.nb\.ts\)/.test(details)) throw new Error(`the details say:\n${details}`);
+    await screenshot(page, "backward-graph");
+    return details.split("\n").find((l) => l.startsWith("created at"));
+  });
+
+  await check("views: the Backward Graph button on a tensor output opens that tensor's graph", async () => {
+    await page.locator(".tab", { hasText: "views.nb.ts" }).first().click();
+    const frame = await frameWith(page, "button.glasstorch-graph-button", 20_000);
+    const button = frame.locator("button.glasstorch-graph-button").first();
+    const label = await button.innerText();
+    await button.click();
+    // The panel now names the output it came from (the command names the cell's value instead).
+    await wb.waitForFrameText((t) => t.includes("Cell 1's output (grad_fn SumBackward0)") && /4 nodes, 4 boxes drawn/.test(t), { timeout: 20_000, what: "the graph of the output's tensor" });
+    return `"${label}" -> Cell 1's output`;
+  });
+
+  await check("views: the coverage matrix lists the operators with their backends", async () => {
+    await wb.command("Glasstorch: Show Operator Coverage");
+    const text = await wb.waitForFrameText((t) => t.includes("Operator coverage") && /\d+ operators; with a kernel — .*CPU: \d+/.test(t), { timeout: 30_000, what: "the coverage matrix" });
+    await screenshot(page, "coverage-matrix");
+    return text.split("\n").find((l) => l.includes("operators;"));
   });
 }

@@ -57,6 +57,11 @@ describe("HostClient", () => {
     const result = await running;
     expect(Date.now() - t0).toBeLessThan(1000);
     expect(result.status).toBe("interrupted");
+    // Measured from the interrupt request; the host's share is measured from the moment it got the signal.
+    expect(result.interruptLatencyMs).toBeGreaterThan(0);
+    expect(result.interruptLatencyMs).toBeLessThan(Date.now() - t0 + 1);
+    expect(result.interruptMs).toBeGreaterThanOrEqual(0);
+    expect(result.interruptMs).toBeLessThanOrEqual(result.interruptLatencyMs!);
     expect((await c.run(cell("kept", 2))).value).toMatchObject({ kind: "value", text: "7" });
   }, 60_000);
 
@@ -86,6 +91,21 @@ describe("HostClient", () => {
     const again = await c.run(cell("typeof gone", 2));
     expect(again.value).toMatchObject({ kind: "value", text: "'undefined'" });
     expect(c.pid).not.toBe(firstPid);
+  }, 60_000);
+
+  it("reports a cell's process.exit(3) and process.abort() with their reasons, restarting after each", async () => {
+    const c = client();
+    await c.run(cell("const before = 1;"));
+    const exited = await c.run(cell("process.exit(3)", 1)).catch((e) => e);
+    expect(exited).toBeInstanceOf(HostDiedError);
+    expect(exited.death).toMatchObject({ code: 3, signal: null });
+    expect(exited.message).toMatch(/exited with code 3/);
+    expect((await c.run(cell("typeof before", 2))).value).toMatchObject({ text: "'undefined'" });
+    const aborted = await c.run(cell("process.abort()", 3)).catch((e) => e);
+    expect(aborted).toBeInstanceOf(HostDiedError);
+    expect(aborted.death).toMatchObject({ signal: "SIGABRT" });
+    expect(aborted.message).toMatch(/killed by SIGABRT/);
+    expect((await c.run(cell("1 + 1", 4))).value).toMatchObject({ text: "2" });
   }, 60_000);
 
   it("names an out-of-memory death and the setting that limits it", async () => {

@@ -58,3 +58,14 @@ describe("number and progress formatting", () => {
     expect(progressBarText({ runId: 1, barId: 0, current: 1, total: 16, done: false })).toBe("  6%|█▌                      | 1/16");
   });
 });
+
+describe("renderer -> extension messages", () => {
+  it("accepts a Backward Graph request for a positive integer handle and nothing else", async () => {
+    const { parseRendererMessage } = await import("../../extension/webview/renderer/messages.js");
+    expect(parseRendererMessage({ type: "showBackwardGraph", handle: 7 })).toEqual({ type: "showBackwardGraph", handle: 7 });
+    expect(parseRendererMessage({ type: "showBackwardGraph", handle: 7, extra: "<script>" })).toEqual({ type: "showBackwardGraph", handle: 7 });
+    for (const bad of [null, "showBackwardGraph", { type: "showBackwardGraph" }, { type: "showBackwardGraph", handle: "7" }, { type: "showBackwardGraph", handle: 1.5 }, { type: "showBackwardGraph", handle: 0 }, { type: "run", handle: 1 }]) {
+      expect(parseRendererMessage(bad), JSON.stringify(bad)).toBeUndefined();
+    }
+  });
+});

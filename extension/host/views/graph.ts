@@ -9,6 +9,7 @@ import { AccumulateGrad } from "../../../engine/autograd/functions/accumulate_gr
 import type { GraphEdge, GraphGetResult, GraphNode } from "../protocol.js";
 import type { HandleRegistry } from "../handles.js";
 import type { DerivativeFormulas } from "./derivative_formulas.js";
+import type { NodeSites } from "../node_sites.js";
 
 const nodeIds = new WeakMap<Node, number>();
 let nextNodeId = 1;
@@ -48,7 +49,7 @@ function savedTensors(n: Node): GraphNode["saved"] {
   return out;
 }
 
-export function buildGraph(root: Tensor, maxNodes: number, tensors: HandleRegistry<Tensor>, formulas: DerivativeFormulas): GraphGetResult {
+export function buildGraph(root: Tensor, maxNodes: number, tensors: HandleRegistry<Tensor>, formulas: DerivativeFormulas, sites?: NodeSites): GraphGetResult {
   const start = root.grad_fn;
   if (!start) return { root: null, nodes: [], edges: [], truncated: false };
   const nodes: GraphNode[] = [];
@@ -65,6 +66,8 @@ export function buildGraph(root: Tensor, maxNodes: number, tensors: HandleRegist
     const g: GraphNode = { id: idOf(n), name: n.name(), sequence_nr: n.sequence_nr, saved: savedTensors(n) };
     const formula = formulas.forNode(g.name);
     if (formula) g.formula = formula;
+    const site = sites?.of(n);
+    if (site) g.callSite = site;
     if (n instanceof AccumulateGrad) {
       const v = n.variable;
       g.variable = { handle: tensors.handleOf(v), shape: [...v.shape], dtype: String(v.dtype) };

@@ -41,6 +41,12 @@ class NotebookSession implements vscode.Disposable {
       onOutput: (n) => this.onOutput(n),
       onProgress: (n) => this.onProgress(n),
       onTraceEvents: (n) => events.trace(this, n),
+      onBackendChanged: (backend) => {
+        // The status bar follows glasstorch.cpuKernels once the host has applied it.
+        if (!this.info) return;
+        this.info = { ...this.info, backend };
+        events.changed(this);
+      },
       onStderr: (text) => events.log(text),
       onDeath: (death) => {
         this.info = undefined;
@@ -246,7 +252,13 @@ export class GlasstorchController implements vscode.Disposable {
       );
       session.flushProgress(result.runId);
       if (result.value) await execution.appendOutput(outputsFor(result.value));
-      if (result.error) await execution.appendOutput(errorOutput(result.error, cell.index));
+      if (result.error) {
+        // An interrupt says how long it took to stop, and how much of that the engine host took.
+        const error = result.status === "interrupted" && result.interruptLatencyMs !== undefined && !result.error.message
+          ? { ...result.error, message: interruptNote(result.interruptLatencyMs, result.interruptMs) }
+          : result.error;
+        await execution.appendOutput(errorOutput(error, cell.index));
+      }
       execution.end(result.status === "ok", Date.now());
       this.runEndEmitter.fire({ notebook: cell.notebook, cell, result });
       return result.status === "ok";
@@ -302,4 +314,10 @@ export interface RunEnded {
   notebook: vscode.NotebookDocument;
   cell: vscode.NotebookCell;
   result: RunResult;
+}
+
+/** "stopped 85 ms after the interrupt was requested (in the engine host: 3 ms)". */
+export function interruptNote(latencyMs: number, hostMs: number | undefined): string {
+  const host = hostMs !== undefined ? ` (in the engine host: ${Math.round(hostMs)} ms)` : "";
+  return `stopped ${Math.round(latencyMs)} ms after the interrupt was requested${host}`;
 }

@@ -18,7 +18,8 @@ export function outputsFor(output: CellOutput): vscode.NotebookCellOutput[] {
       return [new vscode.NotebookCellOutput([vscode.NotebookCellOutputItem.text(output.text)])];
     case "tensor": {
       const outputs = [new vscode.NotebookCellOutput([vscode.NotebookCellOutputItem.text(output.repr)])];
-      if (output.rich) {
+      // The rich view: heat map / histogram, and for a tensor with a grad_fn its Backward Graph button.
+      if (output.rich || output.grad_fn) {
         const { repr: _repr, ...data } = output;
         outputs.push(new vscode.NotebookCellOutput([vscode.NotebookCellOutputItem.json(data, TENSOR_MIME)]));
       }

@@ -9,8 +9,12 @@ import { GeneratedCodeProvider, registerGeneratedCode } from "./generated/gen_pr
 import { BackwardGraphPanel } from "./graph/graph_panel.js";
 import { HostAccess } from "./host_access.js";
 import { SourceOpener } from "./open_source.js";
+import { openPyTorchFile } from "./open_pytorch.js";
 import { DispatchTablePanel, OpCatalog } from "./table/table_panel.js";
 import type { TraceNode } from "./trace/trace_model.js";
+import { parseRendererMessage, RENDERER_ID } from "../../webview/renderer/messages.js";
+import { NOTEBOOK_TYPE } from "../notebook/serializer.js";
+import { TENSOR_MIME } from "../notebook/outputs.js";
 import { openGenerated, TraceView } from "./trace/trace_view.js";
 
 export function registerViews(context: vscode.ExtensionContext, controller: GlasstorchController): void {
@@ -38,6 +42,19 @@ export function registerViews(context: vscode.ExtensionContext, controller: Glas
     command("glasstorch.trace.stepForward", () => trace.step(1)),
     command("glasstorch.trace.stepBack", () => trace.step(-1)),
     command("glasstorch.trace.clear", () => trace.clear()),
+    command("glasstorch.trace.openPyTorchSource", (node?: TraceNode) => {
+      const n = isNode(node) ? node : trace.view.selection[0];
+      return n?.pytorchRef ? openPyTorchFile(n.pytorchRef) : undefined;
+    }),
+    command("glasstorch.openPyTorchFile", (file?: string) => openPyTorchFile(file)),
+    command("glasstorch.trace.showTiming", () => {
+      const t = trace.lastRefresh;
+      const text = t
+        ? `Glasstorch: the Dispatch Trace tree of ${t.events} events (${t.rows} rows) was built in ${t.buildMs.toFixed(1)} ms (rows made as events arrived: ${t.addMs.toFixed(1)} ms) (refresh at ${t.startedAt})`
+        : "Glasstorch: the Dispatch Trace is empty.";
+      void vscode.window.showInformationMessage(text);
+      return t;
+    }),
     command("glasstorch.trace.exportJsonl", () => trace.export("jsonl")),
     command("glasstorch.trace.exportMarkdown", () => trace.export("markdown")),
     command("glasstorch.trace.exportChrome", () => trace.export("chrome")),
@@ -69,5 +86,29 @@ export function registerViews(context: vscode.ExtensionContext, controller: Glas
     }),
     command("glasstorch.showBackwardGraph", (handle?: number) => graph.show(typeof handle === "number" ? handle : undefined)),
     controller.onDidChangeSession(() => generated.refresh()),
+    // "Backward Graph" on a tensor output (the renderer's button): that tensor's graph.
+    vscode.notebooks.createRendererMessaging(RENDERER_ID).onDidReceiveMessage(({ editor, message }) => {
+      const msg = parseRendererMessage(message);
+      if (!msg || editor.notebook.notebookType !== NOTEBOOK_TYPE) return;
+      void graph.show(msg.handle, editor.notebook, outputLabel(editor.notebook, msg.handle));
+    }),
   );
+}
+
+/** "Cell 3's output (grad_fn MulBackward0)": the cell whose tensor output carries `handle`. */
+function outputLabel(notebook: vscode.NotebookDocument, handle: number): string {
+  for (const cell of notebook.getCells()) {
+    for (const output of cell.outputs) {
+      for (const item of output.items) {
+        if (item.mime !== TENSOR_MIME) continue;
+        try {
+          const data = JSON.parse(new TextDecoder().decode(item.data)) as { handle?: unknown; grad_fn?: unknown };
+          if (data.handle === handle) return `Cell ${cell.index + 1}'s output${typeof data.grad_fn === "string" ? ` (grad_fn ${data.grad_fn})` : ""}`;
+        } catch {
+          // not ours to read
+        }
+      }
+    }
+  }
+  return `tensor #${handle}`;
 }

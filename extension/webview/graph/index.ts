@@ -16,6 +16,9 @@ const canvasHost = document.getElementById("graph-canvas")!;
 const details = document.getElementById("graph-details")!;
 const status = document.getElementById("graph-status")!;
 const title = document.getElementById("graph-title")!;
+// "Go to a node": the boxes by name, for finding one in a big graph without a mouse hunt.
+const finder = document.getElementById("graph-find") as HTMLSelectElement;
+const MAX_FINDER_ENTRIES = 2000;
 const canvas = document.createElement("canvas");
 canvasHost.appendChild(canvas);
 const ctx = canvas.getContext("2d")!;
@@ -57,6 +60,7 @@ function redraw(): number {
 function describe(node: GraphNode, g: GraphGetResult): string {
   const byId = new Map(g.nodes.map((n) => [n.id, n]));
   const lines = [node.name, `sequence_nr: ${node.sequence_nr}`];
+  if (node.callSite) lines.push(`created at ${node.callSite}`);
   if (node.variable) {
     lines.push(`leaf: shape (${node.variable.shape.join(", ")}), ${node.variable.dtype}`);
     lines.push(node.variable.grad ? `.grad:\n${node.variable.grad.repr}` : ".grad: None");
@@ -68,7 +72,6 @@ function describe(node: GraphNode, g: GraphGetResult): string {
   if (node.formula) lines.push(`formula:\n${node.formula.replace(/^/gm, "  ")}`);
   const next = g.edges.filter((e) => e.from === node.id).sort((a, b) => a.input_nr - b.input_nr);
   if (next.length) lines.push(`next_functions:\n${next.map((e) => `  (${byId.get(e.to)?.name ?? "?"}, ${e.input_nr})`).join("\n")}`);
-  if (node.callSite) lines.push(`created at ${node.callSite}`);
   return lines.join("\n");
 }
 
@@ -93,7 +96,33 @@ async function show(g: GraphGetResult, name: string): Promise<void> {
     `${g.nodes.length} nodes${g.truncated ? " (truncated)" : ""}, ${drawn} boxes drawn` +
     `${laid.collapsedNodes ? `, ${laid.collapsedNodes} folded into chains` : ""}; layout ${Math.round(t1 - t0)} ms, draw ${Math.round(t2 - t1)} ms`;
   details.textContent = view.selected !== undefined ? describe(g.nodes.find((n) => n.id === view.selected)!, g) : "Click a node for its details.";
+  fillFinder(laid);
 }
+
+function fillFinder(laid: Layout): void {
+  const options = [new Option(`Go to a node (${laid.boxes.length})…`, "")];
+  for (const box of laid.boxes.slice(0, MAX_FINDER_ENTRIES)) options.push(new Option(`${box.lines[0]} #${box.id}`, String(box.id)));
+  finder.replaceChildren(...options);
+}
+
+/** Selects a box: its details, the extension told (it opens the Node's call site), the view centred on it. */
+function selectBox(box: Layout["boxes"][number], centre: boolean): void {
+  if (!graph || !layout) return;
+  view.selected = box.id;
+  const node = graph.nodes.find((n) => n.id === box.id)!;
+  details.textContent = box.nodes.length > 1 ? `${box.nodes.length} Nodes folded into a chain:\n${box.lines[1]}\n\n${describe(node, graph)}` : describe(node, graph);
+  vscode.postMessage({ type: "select", node: box.id });
+  if (centre) {
+    view.x = box.x + box.width / 2 - canvasHost.clientWidth / 2 / view.scale;
+    view.y = box.y + box.height / 2 - canvasHost.clientHeight / 2 / view.scale;
+  }
+  redraw();
+}
+
+finder.addEventListener("change", () => {
+  const box = layout?.boxes.find((b) => String(b.id) === finder.value);
+  if (box) selectBox(box, true);
+});
 
 window.addEventListener("message", (event) => {
   const msg = parseToGraphView(event.data);
@@ -105,6 +134,7 @@ window.addEventListener("message", (event) => {
     title.textContent = "";
     status.textContent = msg.message;
     details.textContent = "";
+    finder.replaceChildren();
     canvas.dataset.nodes = "0";
     redraw();
     return;
@@ -119,13 +149,11 @@ window.addEventListener("mouseup", (e) => {
   if (drag && !drag.moved && layout && graph) {
     const rect = canvas.getBoundingClientRect();
     const box = boxAt(layout, view.x + (e.clientX - rect.left) / view.scale, view.y + (e.clientY - rect.top) / view.scale);
-    view.selected = box?.id;
-    if (box) {
-      const node = graph.nodes.find((n) => n.id === box.id)!;
-      details.textContent = box.nodes.length > 1 ? `${box.nodes.length} Nodes folded into a chain:\n${box.lines[1]}\n\n${describe(node, graph)}` : describe(node, graph);
-      vscode.postMessage({ type: "select", node: box.id });
+    if (box) selectBox(box, false);
+    else {
+      view.selected = undefined;
+      redraw();
     }
-    redraw();
   }
   drag = undefined;
 });

@@ -8,5 +8,6 @@ export const STYLE = `
 .glasstorch-colourbar { display: flex; gap: 4px; }
 .glasstorch-colourbar-labels { display: flex; flex-direction: column; justify-content: space-between; }
 .glasstorch-axis { display: flex; justify-content: space-between; opacity: 0.8; }
+.glasstorch-graph-button { background: var(--vscode-button-secondaryBackground); color: var(--vscode-button-secondaryForeground); border: none; padding: 2px 8px; margin-bottom: 4px; cursor: pointer; font: inherit; }
 .glasstorch-hover { margin-top: 4px; min-height: 1.4em; }
 `;

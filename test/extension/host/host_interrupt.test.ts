@@ -34,6 +34,17 @@ describe("engine host: interrupt", () => {
     expect(after).toMatchObject({ status: "ok", value: { text: "[ true, 4 ]" } });
   });
 
+  it("stops a cell interrupted before it started (queued, or compiling): none of its code runs", async () => {
+    // Sent together: the interrupt reaches the host while the Run request is read or the cell compiles.
+    const run = host.run("(globalThis as { ranEarly?: boolean }).ranEarly = true;\nwhile (true) {}", 9);
+    host.interrupt(run.runId);
+    const result = await run;
+    expect(result).toMatchObject({ status: "interrupted", error: { name: "KeyboardInterrupt" } });
+    expect((await host.run("typeof (globalThis as { ranEarly?: boolean }).ranEarly", 10)).value).toMatchObject({ text: "'undefined'" }); // its first line never ran
+    // The next cell is not affected by the interrupt of the one before.
+    expect((await host.run("1 + 1", 11)).value).toMatchObject({ text: "2" });
+  });
+
   it("stops an async loop of tensor ops at its next op within a second, with the cell line", async () => {
     const code = 'for (let i = 0; ; i++) {\n  await new Promise((r) => setTimeout(r, 1));\n  w.add(1);\n  if (i === 5) console.log("started");\n}';
     const { result, ms } = await interruptAfter(code, 3, "started");

@@ -88,6 +88,26 @@ describe("engine host: views", () => {
     expect(cut.nodes.length).toBe(1);
   });
 
+  it("gives each graph Node the cell line of the forward call that made it (tracing on, or anomaly mode)", async () => {
+    void host.connection.sendNotification(UpdateSettings, { ...defaultSettings, tracing: true });
+    const code = "const u = torch.ones(3, { requires_grad: true });\nconst v = u.mul(2);\n\nconst w = v.exp().sum();\nw";
+    const r = await host.run(code, 20);
+    const g = await host.connection.sendRequest(GraphGet, { handle: handleOf(r.value), maxNodes: 100 });
+    const site = (name: string) => g.nodes.find((n) => n.name === name)?.callSite;
+    expect(site("SumBackward0")).toMatch(new RegExp(`^${cellUri(20).replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}:4:\\d+$`));
+    expect(site("ExpBackward0")).toMatch(/:4:\d+$/);
+    expect(site("MulBackward0")).toMatch(/:2:\d+$/);
+    expect(site("AccumulateGrad")).toBeUndefined(); // a leaf's accumulator is made by backward, not by a call
+    // Tracing off: only anomaly mode records where a Node was made.
+    void host.connection.sendNotification(UpdateSettings, { ...defaultSettings, tracing: false });
+    const off = await host.run("u.mul(3)", 21);
+    expect((await host.connection.sendRequest(GraphGet, { handle: handleOf(off.value), maxNodes: 10 })).nodes[0].callSite).toBeUndefined();
+    const anomaly = await host.run("torch.autograd.set_detect_anomaly(true);\nconst q = u.mul(4);\ntorch.autograd.set_detect_anomaly(false);\nq", 22);
+    const n = (await host.connection.sendRequest(GraphGet, { handle: handleOf(anomaly.value), maxNodes: 10 })).nodes[0];
+    expect(n.name).toBe("MulBackward0");
+    expect(n.callSite).toMatch(/:2:\d+$/);
+  });
+
   it("inspects a view: strides, offset, shared storage, version and its base", async () => {
     const r = await host.run("const base = torch.zeros(3, 4);\nconst v = base.t().narrow(0, 1, 2);\nbase.add_(1);\nv", 5);
     const info = await host.connection.sendRequest(TensorInspect, { handle: handleOf(r.value) });

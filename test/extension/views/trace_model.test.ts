@@ -5,7 +5,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { TraceEvent } from "../../../engine/trace/events.js";
-import { buildRunTree, flattenSteps, pathTo, stepFrom, type TraceNode } from "../../../extension/src/views/trace/trace_model.js";
+import { buildRunTree, flattenSteps, pathTo, RunTreeBuilder, stepFrom, type TraceNode } from "../../../extension/src/views/trace/trace_model.js";
 
 const fixture = JSON.parse(readFileSync(resolve(import.meta.dirname, "fixtures/trace_mul_sum_backward.json"), "utf8")) as { events: TraceEvent[] };
 const run = { key: "r1", title: "Cell 1", cellUri: "vscode-notebook-cell:/work/scratch.nb.ts#W0" };
@@ -104,6 +104,20 @@ describe("trace -> tree", () => {
     expect(cut.children[0].label).toBe("12 earlier events dropped (trace limit)");
     const ids = flattenSteps([cut]).map((n) => n.id);
     expect(new Set(ids).size).toBe(ids.length);
+  });
+});
+
+describe("a tree built as batches arrive", () => {
+  it("is the one-shot tree once every batch is in, however often it was redrawn in between", () => {
+    const shape = (n: TraceNode): unknown => [n.id, n.label, n.description, n.children.map(shape)];
+    const builder = new RunTreeBuilder(run);
+    const partial: number[] = [];
+    for (let i = 0; i < fixture.events.length; i += 7) {
+      builder.add(fixture.events.slice(i, i + 7));
+      partial.push(builder.tree().children.length); // a redraw mid-run
+    }
+    expect(shape(builder.tree())).toEqual(shape(buildRunTree(run, fixture.events)));
+    expect(partial.at(-1)).toBe(7);
   });
 });
 

@@ -27,6 +27,8 @@ export class BackwardGraphPanel implements vscode.Disposable {
   private target?: Target;
   private ready = false;
   private lastMessage?: ToGraphView;
+  /** The shown graph's call sites as the host gave them (the webview gets readable ones). */
+  private callSites = new Map<number, string>();
   /** The last tensor value of a run, per notebook: what the command shows by default. */
   private readonly lastTensor = new Map<string, { handle: number; label: string }>();
   private readonly disposables: vscode.Disposable[] = [];
@@ -52,14 +54,13 @@ export class BackwardGraphPanel implements vscode.Disposable {
   }
 
   /** Shows the graph of `handle`, or of the notebook's last tensor value (followed as cells run). */
-  async show(handle?: number): Promise<void> {
-    const notebook = this.host.notebook();
+  async show(handle?: number, notebook = this.host.notebook(), label?: string): Promise<void> {
     if (!notebook) {
       void vscode.window.showInformationMessage("Glasstorch: open a *.nb.ts notebook and run a cell that ends with a tensor.");
       return;
     }
     const last = this.lastTensor.get(notebook.uri.toString());
-    if (handle !== undefined) this.target = { notebook, handle, follow: false, label: `tensor #${handle}` };
+    if (handle !== undefined) this.target = { notebook, handle, follow: false, label: label ?? `tensor #${handle}` };
     else if (last) this.target = { notebook, handle: last.handle, follow: true, label: last.label };
     else this.target = undefined;
     this.openPanel();
@@ -90,7 +91,7 @@ export class BackwardGraphPanel implements vscode.Disposable {
       body: [
         '<div id="graph-root">',
         '<div id="graph-bar"><strong id="graph-title"></strong><span id="graph-status">waiting for a graph…</span>',
-        '<span style="flex:1"></span><button id="graph-fit" type="button">Fit</button><button id="graph-svg" type="button">Export SVG</button></div>',
+        '<span style="flex:1"></span><select id="graph-find" title="Go to a node"></select><button id="graph-fit" type="button">Fit</button><button id="graph-svg" type="button">Export SVG</button></div>',
         '<div id="graph-main"><div id="graph-canvas"></div><div id="graph-details"></div></div>',
         "</div>",
       ].join("\n"),
@@ -114,9 +115,8 @@ export class BackwardGraphPanel implements vscode.Disposable {
         break;
       case "select": {
         // A Node with a known creation site opens it (the forward call that made the Node).
-        const node = this.lastMessage?.type === "graph" ? this.lastMessage.graph.nodes.find((n) => n.id === msg.node) : undefined;
-        const m = node?.callSite ? /^(.*):(\d+)(?::(\d+))?$/.exec(node.callSite) : null;
-        const ref = m ? callSiteRef({ file: m[1], line: Number(m[2]), column: Number(m[3] ?? 1) }) : undefined;
+        const site = parseCallSite(this.callSites.get(msg.node));
+        const ref = site ? callSiteRef(site) : undefined;
         if (ref) await this.opener.open(ref, { preserveFocus: true });
         break;
       }
@@ -137,9 +137,11 @@ export class BackwardGraphPanel implements vscode.Disposable {
     } else {
       try {
         const graph = await this.host.request(GraphGet, { handle: t.handle, maxNodes: MAX_NODES });
+        this.callSites = new Map(graph.nodes.flatMap((n) => (n.callSite ? [[n.id, n.callSite] as const] : [])));
+        const nodes = graph.nodes.map((n) => (n.callSite ? { ...n, callSite: describeCallSite(n.callSite, t.notebook) } : n));
         message = graph.root === null
           ? { type: "empty", message: `${t.label} has no grad_fn (a leaf, or made without grad).` }
-          : { type: "graph", title: t.label, graph, readOnly: !vscode.workspace.isTrusted };
+          : { type: "graph", title: t.label, graph: { ...graph, nodes }, readOnly: !vscode.workspace.isTrusted };
       } catch (err) {
         message = { type: "empty", message: `${t.label}: ${String((err as Error)?.message ?? err)}` };
       }
@@ -152,4 +154,19 @@ export class BackwardGraphPanel implements vscode.Disposable {
     this.panel?.dispose();
     for (const d of this.disposables) d.dispose();
   }
+}
+
+/** "vscode-notebook-cell:...#W1:4:12" -> file, line and column. */
+function parseCallSite(site: string | undefined): { file: string; line: number; column: number } | undefined {
+  const m = site ? /^(.*):(\d+):(\d+)$/.exec(site) : null;
+  return m ? { file: m[1], line: Number(m[2]), column: Number(m[3]) } : undefined;
+}
+
+/** What the node details say: "cell 2, line 4 (views.nb.ts)" for a cell of the notebook, else file:line. */
+export function describeCallSite(site: string, notebook: vscode.NotebookDocument): string {
+  const at = parseCallSite(site);
+  if (!at) return site;
+  const cell = notebook.getCells().find((c) => c.document.uri.toString() === at.file);
+  if (cell) return `cell ${cell.index + 1}, line ${at.line} (${notebook.uri.path.split("/").pop()})`;
+  return `${at.file}:${at.line}`;
 }

@@ -25,6 +25,7 @@ import type {
   ValueSummary,
 } from "../../../../engine/trace/events.js";
 import { baseName, callSiteRef, parseFileLine, type SourceRef } from "../locations.js";
+import { bindingFile, PYTORCH_FILES } from "../pytorch_links.js";
 
 export type TraceNodeKind =
   | "run"
@@ -53,8 +54,11 @@ export interface TraceNode {
   tooltip?: string;
   /** What selecting the row opens. */
   source?: SourceRef;
-  /** The PyTorch source file of the same step (shown as the description's tail and in the tooltip). */
+  /** The PyTorch source file of the same step (shown as the description's tail and in the tooltip;
+   * the row's inline action opens it on GitHub, pytorch_links.ts). */
   pytorchRef?: string;
+  /** Further PyTorch files of the step (a DispatchStub row: DispatchStub.h besides the kernel's file). */
+  morePytorchRefs?: string[];
   /** The operator this row belongs to ("aten::mul.Tensor"): context actions open its generated code / table. */
   op?: string;
   /** For a step: the runtime key that won (the dispatch table highlights it). */
@@ -74,167 +78,204 @@ export interface RunInfo {
 
 /** Builds one run's tree from its events (in seq order; they may arrive in several batches). */
 export function buildRunTree(run: RunInfo, events: readonly TraceEvent[]): TraceNode {
-  const id = (seq: number, suffix = "") => `${run.key}/${seq}${suffix}`;
-  const calls = new Map<number, TraceNode>();
-  const steps = new Map<number, TraceNode>();
-  const callEvents = new Map<number, CallEvent>();
-  const topLevel: { ts: number; node: TraceNode; call?: CallEvent }[] = [];
-  const execs: { ts: number; end: number; node: TraceNode; nodeId: number }[] = [];
-  const pendingAccumulate = new Map<number, TraceNode[]>();
+  return new RunTreeBuilder(run).add(events).tree();
+}
 
-  for (const e of events) {
-    switch (e.type) {
-      case "call": {
-        callEvents.set(e.id, e);
-        const node = callNode(e, id);
-        calls.set(e.id, node);
-        const parentStep = e.parentStep !== null ? steps.get(e.parentStep) : undefined;
-        const parentCall = e.parent !== null ? calls.get(e.parent) : undefined;
-        if (parentStep) parentStep.children.push(node);
-        else if (parentCall) parentCall.children.push(node);
-        else topLevel.push({ ts: e.ts, node, call: e });
-        break;
-      }
-      case "dispatch": {
-        const call = calls.get(e.call);
-        const node = stepNode(e, id, callEvents.get(e.call));
-        steps.set(e.id, node);
-        if (!call) {
+/** A node's event seq, for ordering rows (ids carry it too, but parsing them in a sort is slow). */
+const seqs = new WeakMap<TraceNode, number>();
+
+/**
+ * The tree of one run, built as its events arrive: each batch is added once (add), and tree() puts
+ * the top-level rows in order — cheap, so a long run's tree can be redrawn as it grows.
+ */
+export class RunTreeBuilder {
+  private readonly calls = new Map<number, TraceNode>();
+  private readonly steps = new Map<number, TraceNode>();
+  private readonly callEvents = new Map<number, CallEvent>();
+  private readonly topLevel: { ts: number; node: TraceNode; call?: CallEvent }[] = [];
+  /** Backward Node executions; `own` are the AccumulateGrad rows of the Node itself. */
+  private readonly execs: { ts: number; end: number; node: TraceNode; nodeId: number; own: TraceNode[] }[] = [];
+  private readonly pendingAccumulate = new Map<number, TraceNode[]>();
+  private eventCount = 0;
+  /** The run's row: one object for the run's life, so a view can refresh just this row. */
+  private readonly root: TraceNode;
+
+  constructor(private readonly run: RunInfo) {
+    this.root = {
+      id: run.key,
+      kind: "run",
+      label: run.title,
+      source: run.cellUri ? { kind: "cell", uri: run.cellUri, line: 1, column: 1 } : undefined,
+      children: [],
+    };
+  }
+
+  add(events: readonly TraceEvent[]): this {
+    const { run, calls, steps, callEvents, topLevel, execs, pendingAccumulate } = this;
+    const id = (seq: number, suffix = "") => `${run.key}/${seq}${suffix}`;
+    this.eventCount += events.length;
+    for (const e of events) {
+      switch (e.type) {
+        case "call": {
+          callEvents.set(e.id, e);
+          const node = callNode(e, id);
+          calls.set(e.id, node);
+          const parentStep = e.parentStep !== null ? steps.get(e.parentStep) : undefined;
+          const parentCall = e.parent !== null ? calls.get(e.parent) : undefined;
+          if (parentStep) parentStep.children.push(node);
+          else if (parentCall) parentCall.children.push(node);
+          else topLevel.push({ ts: e.ts, node, call: e });
+          break;
+        }
+        case "dispatch": {
+          const call = calls.get(e.call);
+          const node = stepNode(e, id, callEvents.get(e.call));
+          steps.set(e.id, node);
+          if (!call) {
+            topLevel.push({ ts: e.ts, node });
+            break;
+          }
+          if (!e.redispatch) call.children.push(keySetNode(e, callEvents.get(e.call), id));
+          call.children.push(node);
+          break;
+        }
+        case "kernel": {
+          const node = stubNode(e, id);
+          const owner = (e.step !== null && steps.get(e.step)) || (e.call !== null && calls.get(e.call)) || undefined;
+          if (owner) owner.children.push(node);
+          else topLevel.push({ ts: e.ts, node });
+          break;
+        }
+        case "step_end": {
+          const step = steps.get(e.step);
+          if (step && e.error) {
+            step.error = true;
+            step.children.push({ id: id(e.seq), kind: "return", label: `threw ${errorText(e.error)}`, error: true, pytorchRef: PYTORCH_FILES.dispatcher, children: [] });
+          }
+          break;
+        }
+        case "return": {
+          const call = calls.get(e.call);
+          if (!call) break;
+          call.description = joinParts(call.description, formatDuration(e.dur));
+          if (e.error) {
+            call.error = true;
+            call.children.push({ id: id(e.seq), kind: "return", label: `threw ${errorText(e.error)}`, tooltip: e.error.message, error: true, op: call.op, pytorchRef: PYTORCH_FILES.dispatcher, children: [] });
+          } else if (e.result) {
+            call.children.push({ id: id(e.seq), kind: "return", label: `returned ${formatValue(e.result)}`, op: call.op, pytorchRef: PYTORCH_FILES.dispatcher, children: [] });
+          }
+          break;
+        }
+        case "autograd.node": {
+          const node = nodeCreatedNode(e, id);
+          const owner = (e.step !== null && steps.get(e.step)) || (e.call !== null && calls.get(e.call)) || undefined;
+          if (owner) owner.children.push(node);
+          else topLevel.push({ ts: e.ts, node });
+          break;
+        }
+        case "autograd.accumulate": {
+          const node: TraceNode = {
+            id: id(e.seq),
+            kind: "autograd.accumulate",
+            label: `${e.accumulated ? "accumulated into" : "set"} .grad`,
+            description: joinParts(`${formatValue(e.variable)} += ${formatValue(e.grad)}`, e.pytorchRef ? baseName(e.pytorchRef) : undefined),
+            tooltip: tooltipLines([`AccumulateGrad wrote the leaf's .grad`, e.pytorchRef && `PyTorch: ${e.pytorchRef}`]),
+            pytorchRef: e.pytorchRef ?? undefined,
+            children: [],
+          };
+          // The Node's exec event comes after (it is emitted when the Node ends): attach there.
+          const list = pendingAccumulate.get(e.node.id) ?? [];
+          list.push(node);
+          pendingAccumulate.set(e.node.id, list);
+          break;
+        }
+        case "autograd.exec": {
+          const node: TraceNode = {
+            id: id(e.seq),
+            kind: "autograd.exec",
+            label: `backward: ${e.node.name}`,
+            description: joinParts(`grads in ${e.gradsIn.map(formatValue).join(", ") || "-"}`, formatDuration(e.dur), e.pytorchRef ? baseName(e.pytorchRef) : undefined),
+            tooltip: tooltipLines([
+              `The autograd engine ran ${e.node.name} (evaluate_function)`,
+              `grads in: ${e.gradsIn.map(formatValue).join(", ") || "-"}`,
+              `grads out: ${e.gradsOut.map(formatValue).join(", ") || "-"}`,
+              e.pytorchRef && `PyTorch: ${e.pytorchRef}`,
+            ]),
+            pytorchRef: e.pytorchRef ?? undefined,
+            children: [],
+          };
+          const own = pendingAccumulate.get(e.node.id) ?? [];
+          pendingAccumulate.delete(e.node.id);
+          execs.push({ ts: e.ts, end: e.ts + e.dur, node, nodeId: e.node.id, own });
           topLevel.push({ ts: e.ts, node });
           break;
         }
-        if (!e.redispatch) call.children.push(keySetNode(e, callEvents.get(e.call), id));
-        call.children.push(node);
-        break;
-      }
-      case "kernel": {
-        const node = stubNode(e, id);
-        const owner = (e.step !== null && steps.get(e.step)) || (e.call !== null && calls.get(e.call)) || undefined;
-        if (owner) owner.children.push(node);
-        else topLevel.push({ ts: e.ts, node });
-        break;
-      }
-      case "step_end": {
-        const step = steps.get(e.step);
-        if (step && e.error) {
-          step.error = true;
-          step.children.push({ id: id(e.seq), kind: "return", label: `threw ${errorText(e.error)}`, error: true, children: [] });
+        case "autograd.hook": {
+          topLevel.push({
+            ts: e.ts,
+            node: {
+              id: id(e.seq),
+              kind: "autograd.hook",
+              label: `hook ${e.hook}${e.name ? ` ${e.name}` : ""}`,
+              description: e.node?.name,
+              pytorchRef: e.pytorchRef ?? undefined,
+              children: [],
+            },
+          });
+          break;
         }
-        break;
-      }
-      case "return": {
-        const call = calls.get(e.call);
-        if (!call) break;
-        call.description = joinParts(call.description, formatDuration(e.dur));
-        if (e.error) {
-          call.error = true;
-          call.children.push({ id: id(e.seq), kind: "return", label: `threw ${errorText(e.error)}`, tooltip: e.error.message, error: true, op: call.op, children: [] });
-        } else if (e.result) {
-          call.children.push({ id: id(e.seq), kind: "return", label: `returned ${formatValue(e.result)}`, op: call.op, children: [] });
-        }
-        break;
-      }
-      case "autograd.node": {
-        const node = nodeCreatedNode(e, id);
-        const owner = (e.step !== null && steps.get(e.step)) || (e.call !== null && calls.get(e.call)) || undefined;
-        if (owner) owner.children.push(node);
-        else topLevel.push({ ts: e.ts, node });
-        break;
-      }
-      case "autograd.accumulate": {
-        const node: TraceNode = {
-          id: id(e.seq),
-          kind: "autograd.accumulate",
-          label: `${e.accumulated ? "accumulated into" : "set"} .grad`,
-          description: joinParts(`${formatValue(e.variable)} += ${formatValue(e.grad)}`, e.pytorchRef ? baseName(e.pytorchRef) : undefined),
-          tooltip: tooltipLines([`AccumulateGrad wrote the leaf's .grad`, e.pytorchRef && `PyTorch: ${e.pytorchRef}`]),
-          pytorchRef: e.pytorchRef ?? undefined,
-          children: [],
-        };
-        // The Node's exec event comes after (it is emitted when the Node ends): attach there.
-        const list = pendingAccumulate.get(e.node.id) ?? [];
-        list.push(node);
-        pendingAccumulate.set(e.node.id, list);
-        break;
-      }
-      case "autograd.exec": {
-        const node: TraceNode = {
-          id: id(e.seq),
-          kind: "autograd.exec",
-          label: `backward: ${e.node.name}`,
-          description: joinParts(`grads in ${e.gradsIn.map(formatValue).join(", ") || "-"}`, formatDuration(e.dur), e.pytorchRef ? baseName(e.pytorchRef) : undefined),
-          tooltip: tooltipLines([
-            `The autograd engine ran ${e.node.name} (evaluate_function)`,
-            `grads in: ${e.gradsIn.map(formatValue).join(", ") || "-"}`,
-            `grads out: ${e.gradsOut.map(formatValue).join(", ") || "-"}`,
-            e.pytorchRef && `PyTorch: ${e.pytorchRef}`,
-          ]),
-          pytorchRef: e.pytorchRef ?? undefined,
-          children: pendingAccumulate.get(e.node.id) ?? [],
-        };
-        pendingAccumulate.delete(e.node.id);
-        execs.push({ ts: e.ts, end: e.ts + e.dur, node, nodeId: e.node.id });
-        topLevel.push({ ts: e.ts, node });
-        break;
-      }
-      case "autograd.hook": {
-        topLevel.push({
-          ts: e.ts,
-          node: {
-            id: id(e.seq),
-            kind: "autograd.hook",
-            label: `hook ${e.hook}${e.name ? ` ${e.name}` : ""}`,
-            description: e.node?.name,
-            pytorchRef: e.pytorchRef ?? undefined,
-            children: [],
-          },
-        });
-        break;
       }
     }
+    return this;
   }
 
-  // Calls a backward Node's formula made are top-level in the dispatcher's eyes (no parent call),
-  // but ran inside the Node: put each under the innermost exec whose time span holds it. One sweep
-  // by start time with a stack of open spans (Node executions nest; they never overlap partially).
-  const roots: TraceNode[] = [];
-  const ordered = [...topLevel].sort((a, b) => a.ts - b.ts);
-  const execOf = new Map(execs.map((x) => [x.node, x]));
-  const childOfExec = new Set<TraceNode>();
-  const open: (typeof execs)[number][] = [];
-  const sweep = [...ordered].sort((a, b) => a.ts - b.ts || (execOf.has(b.node) ? 1 : 0) - (execOf.has(a.node) ? 1 : 0));
-  for (const item of sweep) {
-    while (open.length && open[open.length - 1].end < item.ts) open.pop();
-    const x = execOf.get(item.node);
-    const parent = open.length ? open[open.length - 1] : undefined;
-    if (parent && (!x || x.end <= parent.end)) {
-      parent.node.children.push(item.node);
-      childOfExec.add(item.node);
+  /** The run's row with its children in order; `dropped`: events the limit dropped so far. */
+  tree(dropped = this.run.dropped ?? 0): TraceNode {
+    const { run, execs, topLevel, pendingAccumulate } = this;
+    // Calls a backward Node's formula made are top-level in the dispatcher's eyes (no parent call),
+    // but ran inside the Node: put each under the innermost exec whose time span holds it. One sweep
+    // by start time with a stack of open spans (Node executions nest; they never overlap partially).
+    // Recomputed on each call (the exec rows' children start again from their own rows).
+    const roots: TraceNode[] = [];
+    const ordered = [...topLevel].sort((a, b) => a.ts - b.ts);
+    const execOf = new Map(execs.map((x) => [x.node, x]));
+    for (const x of execs) x.node.children = [...x.own];
+    const childOfExec = new Set<TraceNode>();
+    const open: (typeof execs)[number][] = [];
+    const sweep = [...ordered].sort((a, b) => a.ts - b.ts || (execOf.has(b.node) ? 1 : 0) - (execOf.has(a.node) ? 1 : 0));
+    for (const item of sweep) {
+      while (open.length && open[open.length - 1].end < item.ts) open.pop();
+      const x = execOf.get(item.node);
+      const parent = open.length ? open[open.length - 1] : undefined;
+      if (parent && (!x || x.end <= parent.end)) {
+        parent.node.children.push(item.node);
+        childOfExec.add(item.node);
+      }
+      if (x) open.push(x);
     }
-    if (x) open.push(x);
+    for (const x of execs) x.node.children.sort((a, b) => seqOf(a) - seqOf(b));
+    for (const item of ordered) if (!childOfExec.has(item.node)) roots.push(item.node);
+    roots.sort((a, b) => seqOf(a) - seqOf(b));
+
+    // Rows for AccumulateGrad events whose exec has not arrived (yet, or ever: a trace cut by the limit).
+    for (const list of pendingAccumulate.values()) roots.push(...list);
+    if (dropped) roots.unshift({ id: `${run.key}/dropped`, kind: "dropped", label: `${dropped} earlier events dropped (trace limit)`, children: [] });
+
+    const callCount = this.calls.size;
+    this.root.description = `${callCount} call${callCount === 1 ? "" : "s"}, ${this.eventCount} events`;
+    this.root.children = roots;
+    return this.root;
   }
-  for (const x of execs) x.node.children.sort((a, b) => seqOf(a) - seqOf(b));
-  for (const item of ordered) if (!childOfExec.has(item.node)) roots.push(item.node);
-  roots.sort((a, b) => seqOf(a) - seqOf(b));
-
-  // Rows for AccumulateGrad events whose exec never arrived (a trace cut by the limit).
-  for (const list of pendingAccumulate.values()) roots.push(...list);
-  if (run.dropped) roots.unshift({ id: `${run.key}/dropped`, kind: "dropped", label: `${run.dropped} earlier events dropped (trace limit)`, children: [] });
-
-  const callCount = calls.size;
-  return {
-    id: run.key,
-    kind: "run",
-    label: run.title,
-    description: `${callCount} call${callCount === 1 ? "" : "s"}, ${events.length} events`,
-    source: run.cellUri ? { kind: "cell", uri: run.cellUri, line: 1, column: 1 } : undefined,
-    children: roots,
-  };
 }
 
 function seqOf(node: TraceNode): number {
-  const m = /\/(\d+)(?:[^/]*)$/.exec(node.id);
-  return m ? Number(m[1]) : Number.MAX_SAFE_INTEGER;
+  let seq = seqs.get(node);
+  if (seq === undefined) {
+    const m = /\/(\d+)(?:[^/]*)$/.exec(node.id);
+    seq = m ? Number(m[1]) : Number.MAX_SAFE_INTEGER;
+    seqs.set(node, seq);
+  }
+  return seq;
 }
 
 function callNode(e: CallEvent, id: (seq: number, suffix?: string) => string): TraceNode {
@@ -257,6 +298,7 @@ function callNode(e: CallEvent, id: (seq: number, suffix?: string) => string): T
       label: `binding ${e.apiBinding}`,
       description: "python_arg_parser -> " + e.name,
       tooltip: `The API binding ${e.apiBinding} parsed the arguments and called ${e.schema}`,
+      pytorchRef: bindingFile(e.apiBinding),
       op: e.name,
       children: [],
     });
@@ -268,6 +310,8 @@ function callNode(e: CallEvent, id: (seq: number, suffix?: string) => string): T
     description: joinParts(e.apiBinding ?? undefined, e.depth === 0 && e.callSite ? `line ${e.callSite.line}` : undefined),
     tooltip: tooltipLines([e.schema, `args: ${e.args.map(formatArg).join(", ")}`]),
     source: site,
+    // Dispatcher::call: the call entered the dispatcher.
+    pytorchRef: PYTORCH_FILES.dispatcher,
     op: e.name,
     children,
   };
@@ -278,16 +322,25 @@ function keySetNode(step: DispatchStepEvent, call: CallEvent | undefined, id: (s
   const children: TraceNode[] = [];
   const tensors = (call?.args ?? []).flatMap((a, i) => tensorsOf(a, i));
   for (const t of tensors) {
-    children.push({ id: id(step.seq, `.keys.${t.name}`), kind: "keys.tensor", label: `${t.name}: ${t.keys.join(", ") || "(no keys)"}`, description: t.summary, children: [] });
+    children.push({
+      id: id(step.seq, `.keys.${t.name}`),
+      kind: "keys.tensor",
+      label: `${t.name}: ${t.keys.join(", ") || "(no keys)"}`,
+      description: t.summary,
+      pytorchRef: PYTORCH_FILES.tensorKeySet, // TensorImpl::key_set_
+      children: [],
+    });
   }
-  children.push({ id: id(step.seq, ".tls.in"), kind: "keys.tls", label: `TLS include: ${step.tlsIncluded.join(", ") || "(empty)"}`, children: [] });
-  children.push({ id: id(step.seq, ".tls.ex"), kind: "keys.tls", label: `TLS exclude: ${step.tlsExcluded.join(", ") || "(empty)"}`, children: [] });
+  const tls = PYTORCH_FILES.localKeySet;
+  children.push({ id: id(step.seq, ".tls.in"), kind: "keys.tls", label: `TLS include: ${step.tlsIncluded.join(", ") || "(empty)"}`, pytorchRef: tls, children: [] });
+  children.push({ id: id(step.seq, ".tls.ex"), kind: "keys.tls", label: `TLS exclude: ${step.tlsExcluded.join(", ") || "(empty)"}`, pytorchRef: tls, children: [] });
   children.push({
     id: id(step.seq, ".keys.result"),
     kind: "keys.result",
     label: `key set: ${step.keySet.join(", ")}`,
     description: `highest: ${step.key}`,
     tooltip: "(OR of the tensors' key sets | TLS include) - TLS exclude, masked by the operator's non-fallthrough keys",
+    pytorchRef: PYTORCH_FILES.keySet,
     children: [],
   });
   return {
@@ -297,6 +350,7 @@ function keySetNode(step: DispatchStepEvent, call: CallEvent | undefined, id: (s
     description: step.keySet.join(", "),
     // The dispatcher's key extraction (Dispatcher::call -> DispatchKeyExtractor::getDispatchKeySetBoxed).
     source: { kind: "engine", file: "engine/dispatcher/DispatchKeyExtractor.ts", line: 1, symbol: "getDispatchKeySetRepr(" },
+    pytorchRef: PYTORCH_FILES.keyExtractor,
     op: step.op,
     children,
   };
@@ -311,6 +365,7 @@ function stepNode(e: DispatchStepEvent, id: (seq: number, suffix?: string) => st
       kind: "keys.result",
       label: `key set: ${e.keySet.join(", ")}`,
       description: e.mask ? `mask ${e.mask.join(", ")}` : "passed down by the kernel above",
+      pytorchRef: PYTORCH_FILES.keySet,
       children: [],
     });
   }
@@ -327,7 +382,8 @@ function stepNode(e: DispatchStepEvent, id: (seq: number, suffix?: string) => st
       call && e.op !== call.name ? `(call ${call.name})` : undefined,
     ]),
     source: parseFileLine(k.generatedAt) ?? parseFileLine(k.registeredAt),
-    pytorchRef: k.pytorchRef ?? undefined,
+    // A kernel outside PyTorch (a torch.library op of the user's): the step is still Dispatcher::call/redispatch.
+    pytorchRef: k.pytorchRef ?? PYTORCH_FILES.dispatcher,
     op: e.op,
     key: e.key,
     children,
@@ -341,7 +397,8 @@ function stubNode(e: KernelEvent, id: (seq: number, suffix?: string) => string):
     label: `${e.stub} -> ${e.impl} ${e.capability}`,
     description: joinParts(e.forced ? "forced by setting" : undefined, formatDuration(e.dur), e.pytorchRef ? baseName(e.pytorchRef) : undefined),
     tooltip: tooltipLines([`DispatchStub ${e.stub} chose the ${e.impl} kernel (${e.capability})`, e.pytorchRef && `PyTorch: ${e.pytorchRef}`]),
-    pytorchRef: e.pytorchRef ?? undefined,
+    pytorchRef: e.pytorchRef ?? PYTORCH_FILES.dispatchStub,
+    ...(e.pytorchRef ? { morePytorchRefs: [PYTORCH_FILES.dispatchStub] } : {}),
     // The kernel the stub ran: where the engine registers it (`mul_stub.register("ts", ...)`).
     source: { kind: "search", dir: "engine/aten/native", needle: `${e.stub}.register("${e.impl}"`, line: 1 },
     children: [],

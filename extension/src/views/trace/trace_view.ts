@@ -7,12 +7,15 @@ import type { TraceEvent } from "../../../../engine/trace/events.js";
 import type { GlasstorchController, RunTraceEvents } from "../../notebook/controller.js";
 import { opToPath, GEN_SCHEME } from "../generated/gen_document.js";
 import { besideNotebook, type SourceOpener } from "../open_source.js";
+import { pytorchTooltip } from "../open_pytorch.js";
 import { toChromeTrace, toJsonLines, toMarkdown } from "./trace_export.js";
-import { buildRunTree, flattenSteps, stepFrom, type TraceNode } from "./trace_model.js";
+import { flattenSteps, RunTreeBuilder, stepFrom, type TraceNode } from "./trace_model.js";
 
 export const TRACE_VIEW_ID = "glasstorch.dispatchTrace";
 /** Cells' runs kept (latest per cell); older cells' runs go first. */
 const MAX_RUNS = 50;
+/** How often a growing trace is redrawn while its run goes on. */
+const REFRESH_MS = 1000;
 
 interface StoredRun {
   notebook: string;
@@ -22,6 +25,12 @@ interface StoredRun {
   runId: number;
   events: TraceEvent[];
   dropped: number;
+  /** Rows are made as events arrive; a refresh only orders the top level (trace_model.ts). */
+  builder: RunTreeBuilder;
+  /** Events arrived since the tree was last taken from the builder. */
+  dirty: boolean;
+  /** Time spent making rows as the batches arrived, ms. */
+  addMs: number;
   tree?: TraceNode;
 }
 
@@ -41,14 +50,31 @@ const ICONS: Partial<Record<TraceNode["kind"], string>> = {
   dropped: "warning",
 };
 
+/** One refresh of the tree that changed what it shows (for "Show Dispatch Trace Timing"). */
+export interface TraceRefresh {
+  /** Trace events the tree holds after the refresh. */
+  events: number;
+  /** Rows built (every level, expanded or not). */
+  rows: number;
+  /** Ordering the rows of the runs that changed at this refresh, ms. */
+  buildMs: number;
+  /** Making the rows as the events arrived (before this refresh), ms, all runs shown. */
+  addMs: number;
+  /** When the refresh started (Date.now(), comparable with the workbench page's clock on one machine). */
+  startedAt: number;
+}
+
 export class TraceView implements vscode.TreeDataProvider<TraceNode>, vscode.Disposable {
   private readonly runs = new Map<string, StoredRun>(); // by cell URI
-  private readonly changed = new vscode.EventEmitter<TraceNode | undefined>();
+  private readonly changed = new vscode.EventEmitter<TraceNode | TraceNode[] | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
-  private parents = new Map<string, TraceNode | undefined>();
+  /** Each row's parent, for reveal: computed when first needed after a refresh. */
+  private parents?: Map<string, TraceNode | undefined>;
   private roots: TraceNode[] = [];
   private refreshTimer?: NodeJS.Timeout;
   private current?: string;
+  /** The first refresh that showed the current number of events. */
+  lastRefresh?: TraceRefresh;
   readonly view: vscode.TreeView<TraceNode>;
   private readonly disposables: vscode.Disposable[] = [];
 
@@ -61,6 +87,8 @@ export class TraceView implements vscode.TreeDataProvider<TraceNode>, vscode.Dis
       this.view,
       this.changed,
       controller.onDidReceiveTrace((n) => this.add(n)),
+      // The run's events are all in when it ends (the host sends them before its reply): show them now.
+      controller.onDidEndRun(() => this.refreshNow()),
       this.view.onDidChangeSelection((e) => {
         const node = e.selection[0];
         if (node) this.current = node.id;
@@ -75,58 +103,92 @@ export class TraceView implements vscode.TreeDataProvider<TraceNode>, vscode.Dis
     if (!run || run.runId !== n.runId) {
       // A cell's new run replaces its last one.
       this.runs.delete(cellUri);
+      const cellIndex = n.cell?.index ?? -1;
       run = {
         notebook: n.notebook.uri.toString(),
         cellUri,
-        cellIndex: n.cell?.index ?? -1,
+        cellIndex,
         firstLine: firstCodeLine(n.cell?.document.getText() ?? ""),
         runId: n.runId,
         events: [],
         dropped: 0,
+        builder: new RunTreeBuilder({
+          key: `${cellUri}#${n.runId}`,
+          title: cellIndex >= 0 ? `Cell ${cellIndex + 1}` : `Run ${n.runId}`,
+          cellUri: cellUri.startsWith("run:") ? undefined : cellUri,
+        }),
+        dirty: true,
+        addMs: 0,
       };
       this.runs.set(cellUri, run);
       while (this.runs.size > MAX_RUNS) this.runs.delete(this.runs.keys().next().value!);
     }
     for (const e of n.events) run.events.push(e);
+    const t0 = performance.now();
+    run.builder.add(n.events);
+    run.addMs += performance.now() - t0;
     run.dropped = Math.max(run.dropped, n.dropped);
-    run.tree = undefined;
+    run.dirty = true;
     this.scheduleRefresh();
   }
 
   private scheduleRefresh(): void {
-    // A big run streams in many batches and its tree takes ~50 ms per 1,000 events to build
-    // (trace_model.test.ts): redraw less often the bigger it gets.
-    let size = 0;
-    for (const r of this.runs.values()) if (!r.tree) size += r.events.length;
-    this.refreshTimer ??= setTimeout(() => {
-      this.refreshTimer = undefined;
-      this.rebuild();
-      this.changed.fire(undefined);
-      this.setContext();
-    }, Math.min(2000, 100 + size / 50));
+    // A long run streams many batches: its tree is redrawn as it grows, at most once a second, and
+    // never before VS Code has fetched the last redraw (each makes it fetch the run's rows again;
+    // faster than it fetches, redraws queue up and the run's final tree shows late).
+    if (this.fetch.awaited) {
+      this.fetch.pending = true;
+      return;
+    }
+    this.refreshTimer ??= setTimeout(() => this.refreshNow(), Math.max(REFRESH_MS, 2 * this.fetch.lagMs));
+  }
+
+  /** Whether VS Code has asked for the rows since the last redraw, and how long it took to ask. */
+  private readonly fetch = { awaited: false, pending: false, firedAt: 0, lagMs: 0 };
+
+  private refreshNow(): void {
+    clearTimeout(this.refreshTimer);
+    this.refreshTimer = undefined;
+    const dirty = [...this.runs.values()].filter((r) => r.dirty);
+    if (dirty.length === 0) return; // nothing new
+    const shown = new Set(this.roots);
+    const startedAt = Date.now();
+    const t0 = performance.now();
+    this.rebuild();
+    const buildMs = performance.now() - t0;
+    // Only the runs that changed, when the list of runs is the same; else the whole view.
+    const sameRuns = this.roots.length === shown.size && this.roots.every((r) => shown.has(r));
+    this.changed.fire(sameRuns ? dirty.map((r) => r.tree!) : undefined);
+    this.fetch.awaited = true;
+    this.fetch.firedAt = performance.now();
+    this.setContext();
+    const events = [...this.runs.values()].reduce((n, r) => n + r.events.length, 0);
+    const addMs = [...this.runs.values()].reduce((n, r) => n + r.addMs, 0);
+    if (events !== this.lastRefresh?.events) this.lastRefresh = { events, rows: this.parentMap().size, buildMs, addMs, startedAt };
   }
 
   private rebuild(): void {
     const runs = [...this.runs.values()].sort((a, b) => a.notebook.localeCompare(b.notebook) || a.cellIndex - b.cellIndex);
     this.roots = runs.map((r) => {
-      r.tree ??= buildRunTree(
-        {
-          key: `${r.cellUri}#${r.runId}`,
-          title: r.cellIndex >= 0 ? `Cell ${r.cellIndex + 1}` : `Run ${r.runId}`,
-          cellUri: r.cellUri.startsWith("run:") ? undefined : r.cellUri,
-          dropped: r.dropped,
-        },
-        r.events,
-      );
-      if (r.firstLine) r.tree.description = `${r.firstLine} · ${r.tree.description}`;
+      if (r.dirty || !r.tree) {
+        r.tree = r.builder.tree(r.dropped);
+        if (r.firstLine) r.tree.description = `${r.firstLine} · ${r.tree.description}`;
+        r.dirty = false;
+      }
       return r.tree;
     });
-    this.parents = new Map();
+    this.parents = undefined;
+  }
+
+  private parentMap(): Map<string, TraceNode | undefined> {
+    if (this.parents) return this.parents;
+    const parents = new Map<string, TraceNode | undefined>();
     const walk = (n: TraceNode, parent: TraceNode | undefined) => {
-      this.parents.set(n.id, parent);
+      parents.set(n.id, parent);
       for (const c of n.children) walk(c, n);
     };
     for (const r of this.roots) walk(r, undefined);
+    return (this.parents = parents);
   }
 
   private setContext(): void {
@@ -134,11 +196,19 @@ export class TraceView implements vscode.TreeDataProvider<TraceNode>, vscode.Dis
   }
 
   getChildren(node?: TraceNode): TraceNode[] {
+    if (this.fetch.awaited) {
+      this.fetch.awaited = false;
+      this.fetch.lagMs = performance.now() - this.fetch.firedAt;
+      if (this.fetch.pending) {
+        this.fetch.pending = false;
+        this.scheduleRefresh();
+      }
+    }
     return node ? node.children : this.roots;
   }
 
   getParent(node: TraceNode): TraceNode | undefined {
-    return this.parents.get(node.id);
+    return this.parentMap().get(node.id);
   }
 
   getTreeItem(node: TraceNode): vscode.TreeItem {
@@ -146,11 +216,15 @@ export class TraceView implements vscode.TreeDataProvider<TraceNode>, vscode.Dis
     const item = new vscode.TreeItem(node.label, collapsed);
     item.id = node.id;
     item.description = node.description;
-    const tooltip = [node.tooltip, node.pytorchRef && !node.tooltip?.includes(node.pytorchRef) ? `PyTorch: ${node.pytorchRef}` : undefined].filter((t) => t).join("\n");
-    if (tooltip) item.tooltip = tooltip;
+    const pytorch = node.pytorchRef ? [node.pytorchRef, ...(node.morePytorchRefs ?? [])] : [];
+    if (pytorch.length) {
+      // The tooltip's own "PyTorch: <file>" line becomes a link (with the other files of the step).
+      const text = node.tooltip?.split("\n").filter((l) => !l.startsWith("PyTorch: ")).join("\n");
+      item.tooltip = pytorchTooltip(text, pytorch);
+    } else if (node.tooltip) item.tooltip = node.tooltip;
     const icon = node.error ? "error" : ICONS[node.kind];
     if (icon) item.iconPath = new vscode.ThemeIcon(icon);
-    item.contextValue = `trace.${node.kind}${node.op ? ".op" : ""}`;
+    item.contextValue = `trace.${node.kind}${node.pytorchRef ? ".pt" : ""}${node.op ? ".op" : ""}`;
     if (node.source || node.kind === "binding") item.command = { command: "glasstorch.trace.open", title: "Open", arguments: [node] };
     return item;
   }
@@ -166,12 +240,7 @@ export class TraceView implements vscode.TreeDataProvider<TraceNode>, vscode.Dis
   }
 
   async step(delta: 1 | -1): Promise<void> {
-    if (this.refreshTimer) {
-      clearTimeout(this.refreshTimer);
-      this.refreshTimer = undefined;
-      this.rebuild();
-      this.changed.fire(undefined);
-    }
+    if (this.refreshTimer) this.refreshNow();
     const order = flattenSteps(this.roots);
     const selected = this.view.selection[0]?.id ?? this.current;
     const next = stepFrom(order, selected, delta);
