@@ -11,6 +11,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "GemmAddon.h"
 #include "Loops.h"
 #include "Reduce.h"
 #include "ThreadPool.h"
@@ -262,6 +263,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   exports.Set("status", Napi::Function::New(env, Status));
   exports.Set("set_report_external", Napi::Function::New(env, SetReportExternal));
   exports.Set("address_mod_4096", Napi::Function::New(env, Address));
+  InitGemm(env, exports);
   return exports;
 }
 
