@@ -245,6 +245,7 @@ void InitGemm(Napi::Env env, Napi::Object exports) {
   exports.Set("gemm", Napi::Function::New(env, GemmJs));
   exports.Set("set_blas", Napi::Function::New(env, SetBlas));
   exports.Set("blas_info", Napi::Function::New(env, BlasInfo));
+  InitConv(env, exports);
   // status() says which BLAS runs (called after addon.cc has set status)
   Napi::Value status = exports.Get("status");
   if (status.IsFunction()) {

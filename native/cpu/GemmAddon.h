@@ -4,6 +4,7 @@
 
 namespace glasstorch {
 
-void InitGemm(Napi::Env env, Napi::Object exports);
+void InitGemm(Napi::Env env, Napi::Object exports);  // also calls InitConv
+void InitConv(Napi::Env env, Napi::Object exports);
 
 }  // namespace glasstorch

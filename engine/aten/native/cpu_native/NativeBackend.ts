@@ -35,7 +35,7 @@ export interface NativeAddon {
   blas_info(): NativeBlasInfo;
   // native/cpu/Conv.cc
   conv2d(dtype: number, meta: Float64Array, out: ArrayBufferView, input: ArrayBufferView, weight: ArrayBufferView, bias: ArrayBufferView | null): boolean;
-  conv2d_backward(dtype: number, meta: Float64Array, gradInput: ArrayBufferView | null, gradWeight: ArrayBufferView | null, gradOutput: ArrayBufferView, input: ArrayBufferView, weight: ArrayBufferView): boolean;
+  conv2d_backward(dtype: number, meta: Float64Array, gradInput: ArrayBufferView | null, gradWeight: ArrayBufferView | null, gradBias: ArrayBufferView | null, gradOutput: ArrayBufferView, input: ArrayBufferView, weight: ArrayBufferView): boolean;
 }
 
 /** Which GEMM the addon runs (Gemm.cc): CBLAS when linked and chosen, else the own blocked GEMM. */

@@ -11,6 +11,7 @@
 import { ScalarType } from "../../../c10/ScalarType.js";
 import { gemm_stub, type GemmParams, type GemmOperand } from "../linalg/Gemm.js";
 import type { NativeAddon } from "./NativeBackend.js";
+import { registerConvKernels } from "./NativeConv.js";
 
 /** m * n * k below which the TypeScript kernel runs (measured: bench/native_gemm.mjs --small). */
 export const SMALL_GEMM_FLOPS = 64;
@@ -44,6 +45,8 @@ function gemm(addon: NativeAddon, p: GemmParams): boolean {
   return addon.gemm(t, meta, p.a.data as ArrayBufferView, p.b.data as ArrayBufferView, p.c.data as ArrayBufferView);
 }
 
+/** The GEMM and the convolutions built on it (NativeConv.ts). */
 export function registerGemmKernels(addon: NativeAddon): void {
   gemm_stub.register("native", (p) => gemm(addon, p));
+  registerConvKernels(addon);
 }
