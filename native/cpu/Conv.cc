@@ -1,7 +1,8 @@
 // Native 2-d convolution, forward and backward, for the slow CPU paths (aten/src/ATen/native/
 // ConvolutionMM2d.cpp, NaiveDilatedConvolution.cpp): per image, unfold the input (im2col) and
 // multiply by the weight with the own GEMM (Gemm.h); the backward folds W^T @ grad_output back
-// (col2im) and accumulates grad_output @ columns^T into grad_weight image by image. float32 and
+// (col2im) and accumulates grad_output @ columns^T into grad_weight image by image. Images are
+// unfolded a band of output rows at a time, so the columns stay in L2. float32 and
 // float64, any stride/padding/dilation, operands of any strides (groups arrive as channel slices).
 //
 // Threads: images are independent in the forward pass and for grad_input, so with at least as many
@@ -55,10 +56,11 @@ View4<S> view_of(S* base, const double* m) {
   return v;
 }
 
-// columns[(c*KH + i)*KW + j][y*OW + x] = input[n, c, y*sh - ph + i*dh, x*sw - pw + j*dw] (0 outside)
+// columns[(c*KH + i)*KW + j][(y - y0)*OW + x] = input[n, c, y*sh - ph + i*dh, x*sw - pw + j*dw] (0
+// outside) for the output rows y in [y0, y1)
 template <class S>
-void im2col(const Geometry& g, const View4<S>& in, int64_t n, S* col) {
-  const int64_t L = g.OH * g.OW;
+void im2col(const Geometry& g, const View4<S>& in, int64_t n, int64_t y0, int64_t y1, S* col) {
+  const int64_t L = (y1 - y0) * g.OW;
   for (int64_t c = 0; c < g.C; ++c)
     for (int64_t i = 0; i < g.KH; ++i)
       for (int64_t j = 0; j < g.KW; ++j) {
@@ -67,28 +69,34 @@ void im2col(const Geometry& g, const View4<S>& in, int64_t n, S* col) {
         // output columns whose input column x*sw + shift lies in [0, W)
         const int64_t lo = std::min<int64_t>(g.OW, std::max<int64_t>(0, (-shift + g.sw - 1) / g.sw));
         const int64_t hi = std::max<int64_t>(lo, std::min<int64_t>(g.OW, shift >= g.W ? 0 : (g.W - 1 - shift) / g.sw + 1));
-        for (int64_t y = 0; y < g.OH; ++y) {
-          S* r = row + y * g.OW;
+        // short rows: plain loops (the compiler vectorizes them), not a memcpy call per row
+        const int64_t s3 = in.s[3];
+        const bool unit = g.sw == 1 && s3 == 1;
+        for (int64_t y = y0; y < y1; ++y) {
+          S* __restrict r = row + (y - y0) * g.OW;
           const int64_t iy = y * g.sh - g.ph + i * g.dh;
           if (iy < 0 || iy >= g.H) {
-            std::fill(r, r + g.OW, S(0));
+            for (int64_t x = 0; x < g.OW; ++x) r[x] = S(0);
             continue;
           }
-          std::fill(r, r + lo, S(0));
-          const S* src = in.at(n, c, iy, 0);
-          const int64_t s3 = in.s[3];
-          if (g.sw == 1 && s3 == 1) std::memcpy(r + lo, src + lo + shift, size_t(hi - lo) * sizeof(S));
-          else
+          for (int64_t x = 0; x < lo; ++x) r[x] = S(0);
+          const S* __restrict src = in.at(n, c, iy, 0);
+          if (unit) {
+            const S* __restrict s = src + shift;
+            for (int64_t x = lo; x < hi; ++x) r[x] = s[x];
+          } else {
             for (int64_t x = lo; x < hi; ++x) r[x] = src[(x * g.sw + shift) * s3];
-          std::fill(r + hi, r + g.OW, S(0));
+          }
+          for (int64_t x = hi; x < g.OW; ++x) r[x] = S(0);
         }
       }
 }
 
-// image[c, y*sh - ph + i*dh, x*sw - pw + j*dw] += columns[(c*KH + i)*KW + j][y*OW + x] (image: C x H x W, contiguous)
+// image[c, y*sh - ph + i*dh, x*sw - pw + j*dw] += columns[(c*KH + i)*KW + j][(y - y0)*OW + x] for the
+// output rows y in [y0, y1) (image: C x H x W, contiguous)
 template <class S>
-void col2im(const Geometry& g, const S* col, S* img) {
-  const int64_t L = g.OH * g.OW;
+void col2im(const Geometry& g, const S* col, int64_t y0, int64_t y1, S* img) {
+  const int64_t L = (y1 - y0) * g.OW;
   for (int64_t c = 0; c < g.C; ++c)
     for (int64_t i = 0; i < g.KH; ++i)
       for (int64_t j = 0; j < g.KW; ++j) {
@@ -96,11 +104,11 @@ void col2im(const Geometry& g, const S* col, S* img) {
         const int64_t shift = j * g.dw - g.pw;
         const int64_t lo = std::min<int64_t>(g.OW, std::max<int64_t>(0, (-shift + g.sw - 1) / g.sw));
         const int64_t hi = std::max<int64_t>(lo, std::min<int64_t>(g.OW, shift >= g.W ? 0 : (g.W - 1 - shift) / g.sw + 1));
-        for (int64_t y = 0; y < g.OH; ++y) {
+        for (int64_t y = y0; y < y1; ++y) {
           const int64_t iy = y * g.sh - g.ph + i * g.dh;
           if (iy < 0 || iy >= g.H) continue;
           S* dst = img + (c * g.H + iy) * g.W + shift;
-          const S* r = row + y * g.OW;
+          const S* r = row + (y - y0) * g.OW;
           for (int64_t x = lo; x < hi; ++x) dst[x * g.sw] += r[x];
         }
       }
@@ -147,6 +155,16 @@ Scratch<S>& tl_img() {
   return s;
 }
 
+// Output rows per im2col chunk: the columns of a chunk (K x rows*OW) stay within ~256 KiB, so they
+// and the GEMM's packed copy of them stay in L2 (PyTorch unfolds whole images; this is the same
+// arithmetic in pieces).
+template <class S>
+int64_t rows_per_chunk(const Geometry& g) {
+  const int64_t K = std::max<int64_t>(1, g.C * g.KH * g.KW);
+  const int64_t cols = std::max<int64_t>(1, (int64_t(256) * 1024 / int64_t(sizeof(S))) / K);
+  return std::max<int64_t>(1, std::min<int64_t>(g.OH, cols / std::max<int64_t>(1, g.OW)));
+}
+
 // Runs body(n, gemm_threads) for every image: whole images per thread when there are enough of them.
 template <class F>
 void for_images(int64_t N, F&& body) {
@@ -167,29 +185,34 @@ void conv2d_forward(const Geometry& g, View4<S> out, View4<S> in, View4<S> w, co
   const GemmOperand<S> wm = weight_matrix(g, w, wstore);
   const bool direct = direct_columns(g, in);
   const bool out_collapses = g.OH == 1 || out.s[2] == g.OW * out.s[3];
+  const int64_t rows = direct ? g.OH : rows_per_chunk<S>(g);
   for_images(g.N, [&](int64_t n, int threads) {
-    GemmOperand<S> b;
-    if (direct) {
-      b = GemmOperand<S>{in.at(n, 0, 0, 0), in.s[1], in.s[3]};
-    } else {
-      S* col = tl_col<S>().get(size_t(K * L));
-      im2col(g, in, n, col);
-      b = GemmOperand<S>{col, L, 1};
-    }
-    GemmOperand<S> c;
-    S* tmp = nullptr;
-    if (out_collapses) c = GemmOperand<S>{out.at(n, 0, 0, 0), out.s[1], out.s[3]};
-    else {
-      tmp = tl_img<S>().get(size_t(g.O * L));
-      c = GemmOperand<S>{tmp, L, 1};
-    }
+    S* tmp = out_collapses ? nullptr : tl_img<S>().get(size_t(g.O * L));
+    // C = the image's output, O x L (or a contiguous copy when its spatial dims do not collapse)
+    const GemmOperand<S> c = out_collapses ? GemmOperand<S>{out.at(n, 0, 0, 0), out.s[1], out.s[3]} : GemmOperand<S>{tmp, L, 1};
     // the output starts as the bias (slow_conv2d_forward: output.copy_(bias), then gemm with beta 1)
     if (bias != nullptr)
       for (int64_t o = 0; o < g.O; ++o) {
         const S v = bias[o * bias_stride];
-        for (int64_t e = 0; e < L; ++e) c.data[o * c.rs + e * c.cs] = v;
+        S* row = c.data + o * c.rs;
+        if (c.cs == 1)
+          for (int64_t e = 0; e < L; ++e) row[e] = v;
+        else
+          for (int64_t e = 0; e < L; ++e) row[e * c.cs] = v;
       }
-    own_gemm(GemmProblem<S>{g.O, L, K, S(1), bias != nullptr ? S(1) : S(0), wm, b, c}, threads);
+    for (int64_t y0 = 0; y0 < g.OH; y0 += rows) {
+      const int64_t y1 = std::min(g.OH, y0 + rows), Lc = (y1 - y0) * g.OW;
+      GemmOperand<S> b;
+      if (direct) {
+        b = GemmOperand<S>{in.at(n, 0, 0, 0), in.s[1], in.s[3]};
+      } else {
+        S* col = tl_col<S>().get(size_t(K * Lc));
+        im2col(g, in, n, y0, y1, col);
+        b = GemmOperand<S>{col, Lc, 1};
+      }
+      const GemmOperand<S> cc{c.data + y0 * g.OW * c.cs, c.rs, c.cs};
+      own_gemm(GemmProblem<S>{g.O, Lc, K, S(1), bias != nullptr ? S(1) : S(0), wm, b, cc}, threads);
+    }
     if (tmp != nullptr)
       for (int64_t o = 0; o < g.O; ++o)
         for (int64_t y = 0; y < g.OH; ++y)
@@ -223,11 +246,16 @@ void conv2d_backward(const Geometry& g, View4<S>* gi, View4<S>* gw, S* gb, int64
         own_gemm(GemmProblem<S>{g.C, L, g.O, S(1), S(0), wt, gom, GemmOperand<S>{gi->at(n, 0, 0, 0), gi->s[1], gi->s[3]}}, threads);
         return;
       }
-      S* col = tl_col<S>().get(size_t(K * L));
-      own_gemm(GemmProblem<S>{K, L, g.O, S(1), S(0), wt, gom, GemmOperand<S>{col, L, 1}}, threads);
       S* img = tl_img<S>().get(size_t(g.C * g.H * g.W));
       std::fill(img, img + g.C * g.H * g.W, S(0));
-      col2im(g, col, img);
+      const int64_t rows = rows_per_chunk<S>(g);
+      for (int64_t y0 = 0; y0 < g.OH; y0 += rows) {
+        const int64_t y1 = std::min(g.OH, y0 + rows), Lc = (y1 - y0) * g.OW;
+        S* col = tl_col<S>().get(size_t(K * Lc));
+        const GemmOperand<S> goc{gom.data + y0 * g.OW * gom.cs, gom.rs, gom.cs};
+        own_gemm(GemmProblem<S>{K, Lc, g.O, S(1), S(0), wt, goc, GemmOperand<S>{col, Lc, 1}}, threads);
+        col2im(g, col, y0, y1, img);
+      }
       for (int64_t c = 0; c < g.C; ++c)
         for (int64_t y = 0; y < g.H; ++y) {
           const S* src = img + (c * g.H + y) * g.W;
@@ -243,15 +271,21 @@ void conv2d_backward(const Geometry& g, View4<S>* gi, View4<S>* gw, S* gb, int64
     std::vector<S> go_tmp(go_collapses ? 0 : size_t(g.O * L));
     const int nt = get_num_threads();
     const bool direct = direct_columns(g, in);
+    const int64_t rows = direct ? g.OH : rows_per_chunk<S>(g);
     for (int64_t n = 0; n < g.N; ++n) {
-      GemmOperand<S> colT;
-      if (direct) colT = GemmOperand<S>{in.at(n, 0, 0, 0), in.s[3], in.s[1]};  // (C x HW)^T
-      else {
-        S* col = tl_col<S>().get(size_t(K * L));
-        im2col(g, in, n, col);
-        colT = GemmOperand<S>{col, 1, L};
+      const GemmOperand<S> gom = go_matrix(n, go_tmp.data());
+      for (int64_t y0 = 0; y0 < g.OH; y0 += rows) {
+        const int64_t y1 = std::min(g.OH, y0 + rows), Lc = (y1 - y0) * g.OW;
+        GemmOperand<S> colT;
+        if (direct) colT = GemmOperand<S>{in.at(n, 0, 0, 0), in.s[3], in.s[1]};  // (C x HW)^T
+        else {
+          S* col = tl_col<S>().get(size_t(K * Lc));
+          im2col(g, in, n, y0, y1, col);
+          colT = GemmOperand<S>{col, 1, Lc};
+        }
+        const GemmOperand<S> goc{gom.data + y0 * g.OW * gom.cs, gom.rs, gom.cs};
+        own_gemm(GemmProblem<S>{g.O, K, Lc, S(1), S(1), goc, colT, GemmOperand<S>{acc.data(), K, 1}}, nt);
       }
-      own_gemm(GemmProblem<S>{g.O, K, L, S(1), S(1), go_matrix(n, go_tmp.data()), colT, GemmOperand<S>{acc.data(), K, 1}}, nt);
     }
     for (int64_t o = 0; o < g.O; ++o)
       for (int64_t c = 0; c < g.C; ++c)

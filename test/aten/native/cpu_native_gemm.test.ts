@@ -320,27 +320,31 @@ describe("conv2d forward and backward: the native im2col + GEMM kernels agree wi
     ["depthwise groups 3", [1, 3, 6, 6], [3, 1, 3, 3], { groups: 3 }],
     ["kernel as large as the image", [1, 2, 4, 5], [3, 2, 4, 5], {}],
     ["batch of 1, 1 channel", [1, 1, 5, 5], [1, 1, 2, 2], { stride: 3 }],
+    // C*KH*KW = 576: the image is unfolded in bands of output rows (2 bands in float32, 4 in float64)
+    ["64 channels, unfolded in bands", [1, 64, 12, 16], [4, 64, 3, 3], { padding: 1 }],
+    ["64 channels, stride (1, 2), dilation 2, bands", [1, 64, 9, 20], [2, 64, 3, 3], { stride: [1, 2], dilation: 2, padding: 2 }],
   ];
   const kernels = (f: () => unknown) => torch.trace.record(f).events.filter((e: any) => e.type === "kernel" && /conv/.test(e.stub)).map((e: any) => `${e.stub}:${e.impl}`);
 
   for (const [name, xs, ws, opts] of cases) {
     native(name, () => {
       for (const dtype of [torch.float32, torch.float64]) {
+        const run = () => {
+          torch.manual_seed(11);
+          // a non-contiguous input: a channels-last-strided copy
+          const x = torch.randn([xs[0], xs[2], xs[3], xs[1]], { dtype }).permute(0, 3, 1, 2).requires_grad_(true);
+          const w = torch.randn(ws, { dtype, requires_grad: true });
+          const b = torch.randn([ws[0]], { dtype, requires_grad: true });
+          const y = F.conv2d(x, w, b, opts);
+          y.mul(torch.randn(y.shape, { dtype })).sum().backward();
+          return [y, x.grad!, w.grad!, b.grad!];
+        };
+        const ts = underTs(run);
         for (const threads of [1, 2]) {
           for (const isa of ISAS) {
             _set_native_isa(isa as any);
             torch.set_num_threads(threads);
-            const run = () => {
-              torch.manual_seed(11);
-              // a non-contiguous input: a channels-last-strided copy
-              const x = torch.randn([xs[0], xs[2], xs[3], xs[1]], { dtype }).permute(0, 3, 1, 2).requires_grad_(true);
-              const w = torch.randn(ws, { dtype, requires_grad: true });
-              const b = torch.randn([ws[0]], { dtype, requires_grad: true });
-              const y = F.conv2d(x, w, b, opts);
-              y.mul(torch.randn(y.shape, { dtype })).sum().backward();
-              return [y, x.grad!, w.grad!, b.grad!];
-            };
-            const nat = run(), ts = underTs(run);
+            const nat = run();
             const k = ws[1] * ws[2] * ws[3];
             const what = `${name} ${dtype} ${threads}t ${isa}`;
             closeTo(nat[0], ts[0], k, `${what} output`);
