@@ -206,8 +206,9 @@ Napi::Value SetBlas(const Napi::CallbackInfo& info) {
   return Napi::Boolean::New(info.Env(), true);
 }
 
-// The addon's status() with "blas" (which GEMM runs: "cblas" or "own") and "gemm" (blas_info()).
-Napi::FunctionReference g_base_status;
+// The addon's status() with "blas" (which GEMM runs: "cblas" or "own") and "gemm" (blas_info()). The
+// original status function is held per environment (the main thread and each worker thread load the
+// addon), in the wrapper's data, and released by the environment's cleanup hook.
 Napi::Value StatusWithBlas(const Napi::CallbackInfo& info);
 
 Napi::Value BlasInfo(const Napi::CallbackInfo& info) {
@@ -227,7 +228,7 @@ Napi::Value BlasInfo(const Napi::CallbackInfo& info) {
 }
 
 Napi::Value StatusWithBlas(const Napi::CallbackInfo& info) {
-  Napi::Value base = g_base_status.Call({});
+  Napi::Value base = static_cast<Napi::FunctionReference*>(info.Data())->Call({});
   if (!base.IsObject()) return base;
   Napi::Object o = base.As<Napi::Object>();
   o.Set("blas", blas_in_use());
@@ -249,8 +250,9 @@ void InitGemm(Napi::Env env, Napi::Object exports) {
   // status() says which BLAS runs (called after addon.cc has set status)
   Napi::Value status = exports.Get("status");
   if (status.IsFunction()) {
-    g_base_status = Napi::Persistent(status.As<Napi::Function>());
-    exports.Set("status", Napi::Function::New(env, StatusWithBlas));
+    auto* base = new Napi::FunctionReference(Napi::Persistent(status.As<Napi::Function>()));
+    napi_add_env_cleanup_hook(env, [](void* p) { delete static_cast<Napi::FunctionReference*>(p); }, base);
+    exports.Set("status", Napi::Function::New(env, StatusWithBlas, "status", base));
   }
 }
 
