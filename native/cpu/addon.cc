@@ -11,6 +11,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "GemmAddon.h"
 #include "Loops.h"
 #include "NN.h"
 #include "Reduce.h"
@@ -264,6 +265,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   exports.Set("set_report_external", Napi::Function::New(env, SetReportExternal));
   exports.Set("address_mod_4096", Napi::Function::New(env, Address));
   InitNN(env, exports);
+  InitGemm(env, exports);
   return exports;
 }
 

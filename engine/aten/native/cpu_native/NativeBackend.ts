@@ -29,6 +29,22 @@ export interface NativeAddon {
   set_capability(name: string): boolean;
   status(): NativeAddonStatus;
   address_mod_4096(buffer: ArrayBuffer): number;
+  // native/cpu/Gemm.cc
+  gemm(dtype: number, meta: Float64Array, a: ArrayBufferView, b: ArrayBufferView, c: ArrayBufferView): boolean;
+  set_blas(name: "own" | "cblas"): boolean;
+  blas_info(): NativeBlasInfo;
+  // native/cpu/Conv.cc
+  conv2d(dtype: number, meta: Float64Array, out: ArrayBufferView, input: ArrayBufferView, weight: ArrayBufferView, bias: ArrayBufferView | null): boolean;
+  conv2d_backward(dtype: number, meta: Float64Array, gradInput: ArrayBufferView | null, gradWeight: ArrayBufferView | null, gradBias: ArrayBufferView | null, gradOutput: ArrayBufferView, input: ArrayBufferView, weight: ArrayBufferView): boolean;
+}
+
+/** Which GEMM the addon runs (Gemm.cc): CBLAS when linked and chosen, else the own blocked GEMM. */
+export interface NativeBlasInfo {
+  blas: "cblas" | "own";
+  cblas_linked: boolean;
+  cblas_library: "openblas" | "cblas" | null;
+  /** the own GEMM's instruction-set unit (follows the capability) */
+  own_gemm: string;
 }
 
 export interface NativeAddonStatus {
@@ -42,6 +58,9 @@ export interface NativeAddonStatus {
   external_allocations: number;
   fallback_allocations: number;
   alignment: number;
+  /** "cblas" or "own": the GEMM behind mm/bmm/conv (Gemm.cc) */
+  blas: "cblas" | "own";
+  gemm: NativeBlasInfo;
 }
 
 /** torch._C._native_status(): whether the addon loaded, and if not, why. */
@@ -150,6 +169,11 @@ export function get_num_threads(): number {
  */
 export function get_cpu_capability(): string {
   return nativeAddon ? nativeAddon.status().capability : "DEFAULT";
+}
+
+/** Selects the GEMM: "cblas" (the linked system CBLAS) or "own"; false if no CBLAS was linked. */
+export function _set_native_blas(name: "own" | "cblas"): boolean {
+  return nativeAddon ? nativeAddon.set_blas(name) : false;
 }
 
 /** Selects a lower instruction-set unit (tests compare them); false if the CPU cannot run it. */

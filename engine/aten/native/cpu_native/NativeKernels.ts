@@ -19,6 +19,7 @@ import { neg_stub, abs_stub, sqrt_stub, exp_stub, log_stub, tanh_stub, sigmoid_s
 import { sum_stub } from "../ReduceOps.js";
 import { nativeAddon, type NativeAddon } from "./NativeBackend.js";
 import { registerNNKernels } from "./NativeNN.js";
+import { registerGemmKernels } from "./NativeGemm.js";
 
 // codes of native/cpu/kernels.h
 const BinaryOp = { add: 0, mul: 1, div: 2 } as const;
@@ -157,6 +158,7 @@ export function registerNativeKernels(addon: NativeAddon): void {
   sigmoid_stub.register("native", floatOnly(UnaryOp.sigmoid));
   sum_stub.register("native", (self, mask, out) => sum(addon, self, mask, out));
   registerNNKernels(addon);
+  registerGemmKernels(addon);
 }
 
 if (nativeAddon) registerNativeKernels(nativeAddon);

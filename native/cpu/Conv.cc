@@ -1,0 +1,442 @@
+// Native 2-d convolution, forward and backward, for the slow CPU paths (aten/src/ATen/native/
+// ConvolutionMM2d.cpp, NaiveDilatedConvolution.cpp): per image, unfold the input (im2col) and
+// multiply by the weight with the own GEMM (Gemm.h); the backward folds W^T @ grad_output back
+// (col2im) and accumulates grad_output @ columns^T into grad_weight image by image. Images are
+// unfolded a band of output rows at a time, so the columns stay in L2. float32 and
+// float64, any stride/padding/dilation, operands of any strides (groups arrive as channel slices).
+//
+// Threads: images are independent in the forward pass and for grad_input, so with at least as many
+// images as threads each thread takes whole images (its GEMMs then run on one thread); otherwise
+// the images run one after another with the GEMM threaded. grad_weight sums over images in image
+// order, as PyTorch's backward does, with the GEMM threaded. The own GEMM never splits the sum over
+// k, so no result depends on the thread count. The convolution always uses the own GEMM (CBLAS is
+// not entered from inside a parallel region, and one GEMM for every batch size keeps results equal).
+#include <napi.h>
+
+#include <algorithm>
+#include <cstring>
+#include <vector>
+
+#include "Gemm.h"
+#include "GemmAddon.h"
+#include "ThreadPool.h"
+#include "cpu_features.h"
+#include "kernels.h"
+
+namespace glasstorch {
+namespace {
+
+const GemmUnit& own_unit() {
+  const char* name = kernels().name;
+  if (std::strcmp(name, "AVX512") == 0) return kGemmAVX512;
+  if (std::strcmp(name, "AVX2") == 0) return kGemmAVX2;
+  return kGemmDefault;
+}
+
+void own_gemm(const GemmProblem<float>& p, int threads) { own_unit().sgemm(p, threads); }
+void own_gemm(const GemmProblem<double>& p, int threads) { own_unit().dgemm(p, threads); }
+
+struct Geometry {
+  int64_t N, C, H, W, O, KH, KW, OH, OW, sh, sw, ph, pw, dh, dw;
+};
+
+// A 4-d (or 1-d) strided view: element at data[off + sum idx * s].
+template <class S>
+struct View4 {
+  S* data;
+  int64_t s[4];
+  S* at(int64_t a, int64_t b, int64_t c, int64_t d) const { return data + a * s[0] + b * s[1] + c * s[2] + d * s[3]; }
+};
+
+template <class S>
+View4<S> view_of(S* base, const double* m) {
+  View4<S> v;
+  v.data = base + int64_t(m[0]);
+  for (int i = 0; i < 4; ++i) v.s[i] = int64_t(m[1 + i]);
+  return v;
+}
+
+// columns[(c*KH + i)*KW + j][(y - y0)*OW + x] = input[n, c, y*sh - ph + i*dh, x*sw - pw + j*dw] (0
+// outside) for the output rows y in [y0, y1)
+template <class S>
+void im2col(const Geometry& g, const View4<S>& in, int64_t n, int64_t y0, int64_t y1, S* col) {
+  const int64_t L = (y1 - y0) * g.OW;
+  for (int64_t c = 0; c < g.C; ++c)
+    for (int64_t i = 0; i < g.KH; ++i)
+      for (int64_t j = 0; j < g.KW; ++j) {
+        S* row = col + ((c * g.KH + i) * g.KW + j) * L;
+        const int64_t shift = j * g.dw - g.pw;
+        // output columns whose input column x*sw + shift lies in [0, W)
+        const int64_t lo = std::min<int64_t>(g.OW, std::max<int64_t>(0, (-shift + g.sw - 1) / g.sw));
+        const int64_t hi = std::max<int64_t>(lo, std::min<int64_t>(g.OW, shift >= g.W ? 0 : (g.W - 1 - shift) / g.sw + 1));
+        // short rows: plain loops (the compiler vectorizes them), not a memcpy call per row
+        const int64_t s3 = in.s[3];
+        const bool unit = g.sw == 1 && s3 == 1;
+        for (int64_t y = y0; y < y1; ++y) {
+          S* __restrict r = row + (y - y0) * g.OW;
+          const int64_t iy = y * g.sh - g.ph + i * g.dh;
+          if (iy < 0 || iy >= g.H) {
+            for (int64_t x = 0; x < g.OW; ++x) r[x] = S(0);
+            continue;
+          }
+          for (int64_t x = 0; x < lo; ++x) r[x] = S(0);
+          const S* __restrict src = in.at(n, c, iy, 0);
+          if (unit) {
+            const S* __restrict s = src + shift;
+            for (int64_t x = lo; x < hi; ++x) r[x] = s[x];
+          } else {
+            for (int64_t x = lo; x < hi; ++x) r[x] = src[(x * g.sw + shift) * s3];
+          }
+          for (int64_t x = hi; x < g.OW; ++x) r[x] = S(0);
+        }
+      }
+}
+
+// image[c, y*sh - ph + i*dh, x*sw - pw + j*dw] += columns[(c*KH + i)*KW + j][(y - y0)*OW + x] for the
+// output rows y in [y0, y1) (image: C x H x W, contiguous)
+template <class S>
+void col2im(const Geometry& g, const S* col, int64_t y0, int64_t y1, S* img) {
+  const int64_t L = (y1 - y0) * g.OW;
+  for (int64_t c = 0; c < g.C; ++c)
+    for (int64_t i = 0; i < g.KH; ++i)
+      for (int64_t j = 0; j < g.KW; ++j) {
+        const S* row = col + ((c * g.KH + i) * g.KW + j) * L;
+        const int64_t shift = j * g.dw - g.pw;
+        const int64_t lo = std::min<int64_t>(g.OW, std::max<int64_t>(0, (-shift + g.sw - 1) / g.sw));
+        const int64_t hi = std::max<int64_t>(lo, std::min<int64_t>(g.OW, shift >= g.W ? 0 : (g.W - 1 - shift) / g.sw + 1));
+        for (int64_t y = y0; y < y1; ++y) {
+          const int64_t iy = y * g.sh - g.ph + i * g.dh;
+          if (iy < 0 || iy >= g.H) continue;
+          S* dst = img + (c * g.H + iy) * g.W + shift;
+          const S* r = row + (y - y0) * g.OW;
+          for (int64_t x = lo; x < hi; ++x) dst[x * g.sw] += r[x];
+        }
+      }
+}
+
+// The weight as an O x (C*KH*KW) matrix: the tensor itself when its last three dims collapse,
+// else a contiguous copy (kept in `store`).
+template <class S>
+GemmOperand<S> weight_matrix(const Geometry& g, const View4<S>& w, std::vector<S>& store) {
+  if (w.s[2] == g.KW * w.s[3] && w.s[1] == g.KH * w.s[2]) return GemmOperand<S>{w.data, w.s[0], w.s[3]};
+  if (g.KH == 1 && g.KW == 1) return GemmOperand<S>{w.data, w.s[0], w.s[1]};
+  const int64_t K = g.C * g.KH * g.KW;
+  store.resize(size_t(g.O * K));
+  for (int64_t o = 0; o < g.O; ++o)
+    for (int64_t c = 0; c < g.C; ++c)
+      for (int64_t i = 0; i < g.KH; ++i)
+        for (int64_t j = 0; j < g.KW; ++j) store[size_t(o * K + (c * g.KH + i) * g.KW + j)] = *w.at(o, c, i, j);
+  return GemmOperand<S>{store.data(), K, 1};
+}
+
+// A 1x1, stride-1, unpadded convolution reads the image itself as the columns (C x H*W), when its
+// spatial dims collapse.
+template <class S>
+bool direct_columns(const Geometry& g, const View4<S>& in) {
+  return g.KH == 1 && g.KW == 1 && g.sh == 1 && g.sw == 1 && g.ph == 0 && g.pw == 0 && (g.H == 1 || in.s[2] == g.W * in.s[3]);
+}
+
+template <class S>
+struct Scratch {
+  std::vector<S> v;
+  S* get(size_t n) {
+    if (v.size() < n) v.resize(n);
+    return v.data();
+  }
+};
+template <class S>
+Scratch<S>& tl_col() {
+  thread_local Scratch<S> s;
+  return s;
+}
+template <class S>
+Scratch<S>& tl_img() {
+  thread_local Scratch<S> s;
+  return s;
+}
+
+// Output rows per im2col chunk: the columns of a chunk (K x rows*OW) stay within ~256 KiB, so they
+// and the GEMM's packed copy of them stay in L2 (PyTorch unfolds whole images; this is the same
+// arithmetic in pieces).
+template <class S>
+int64_t rows_per_chunk(const Geometry& g) {
+  const int64_t K = std::max<int64_t>(1, g.C * g.KH * g.KW);
+  const int64_t cols = std::max<int64_t>(1, (int64_t(256) * 1024 / int64_t(sizeof(S))) / K);
+  return std::max<int64_t>(1, std::min<int64_t>(g.OH, cols / std::max<int64_t>(1, g.OW)));
+}
+
+// Runs body(n, gemm_threads) for every image: whole images per thread when there are enough of them.
+template <class F>
+void for_images(int64_t N, F&& body) {
+  const int nt = get_num_threads();
+  if (nt > 1 && N >= nt && !in_parallel_region()) {
+    parallel_for(0, N, 1, [&](int64_t b, int64_t e) {
+      for (int64_t n = b; n < e; ++n) body(n, 1);
+    });
+  } else {
+    for (int64_t n = 0; n < N; ++n) body(n, nt);
+  }
+}
+
+template <class S>
+void conv2d_forward(const Geometry& g, View4<S> out, View4<S> in, View4<S> w, const S* bias, int64_t bias_stride) {
+  const int64_t K = g.C * g.KH * g.KW, L = g.OH * g.OW;
+  std::vector<S> wstore;
+  const GemmOperand<S> wm = weight_matrix(g, w, wstore);
+  const bool direct = direct_columns(g, in);
+  const bool out_collapses = g.OH == 1 || out.s[2] == g.OW * out.s[3];
+  const int64_t rows = direct ? g.OH : rows_per_chunk<S>(g);
+  for_images(g.N, [&](int64_t n, int threads) {
+    S* tmp = out_collapses ? nullptr : tl_img<S>().get(size_t(g.O * L));
+    // C = the image's output, O x L (or a contiguous copy when its spatial dims do not collapse)
+    const GemmOperand<S> c = out_collapses ? GemmOperand<S>{out.at(n, 0, 0, 0), out.s[1], out.s[3]} : GemmOperand<S>{tmp, L, 1};
+    // the output starts as the bias (slow_conv2d_forward: output.copy_(bias), then gemm with beta 1)
+    if (bias != nullptr)
+      for (int64_t o = 0; o < g.O; ++o) {
+        const S v = bias[o * bias_stride];
+        S* row = c.data + o * c.rs;
+        if (c.cs == 1)
+          for (int64_t e = 0; e < L; ++e) row[e] = v;
+        else
+          for (int64_t e = 0; e < L; ++e) row[e * c.cs] = v;
+      }
+    for (int64_t y0 = 0; y0 < g.OH; y0 += rows) {
+      const int64_t y1 = std::min(g.OH, y0 + rows), Lc = (y1 - y0) * g.OW;
+      GemmOperand<S> b;
+      if (direct) {
+        b = GemmOperand<S>{in.at(n, 0, 0, 0), in.s[1], in.s[3]};
+      } else {
+        S* col = tl_col<S>().get(size_t(K * Lc));
+        im2col(g, in, n, y0, y1, col);
+        b = GemmOperand<S>{col, Lc, 1};
+      }
+      const GemmOperand<S> cc{c.data + y0 * g.OW * c.cs, c.rs, c.cs};
+      own_gemm(GemmProblem<S>{g.O, Lc, K, S(1), bias != nullptr ? S(1) : S(0), wm, b, cc}, threads);
+    }
+    if (tmp != nullptr)
+      for (int64_t o = 0; o < g.O; ++o)
+        for (int64_t y = 0; y < g.OH; ++y)
+          for (int64_t x = 0; x < g.OW; ++x) *out.at(n, o, y, x) = tmp[o * L + y * g.OW + x];
+  });
+}
+
+template <class S>
+void conv2d_backward(const Geometry& g, View4<S>* gi, View4<S>* gw, S* gb, int64_t gb_stride, View4<S> go, View4<S> in, View4<S> w) {
+  const int64_t K = g.C * g.KH * g.KW, L = g.OH * g.OW;
+  // grad_output[n] as an O x L matrix (contiguous from the caller in practice; strided works if it collapses)
+  const bool go_collapses = g.OH == 1 || go.s[2] == g.OW * go.s[3];
+  auto go_matrix = [&](int64_t n, S* scratch) -> GemmOperand<S> {
+    if (go_collapses) return GemmOperand<S>{go.at(n, 0, 0, 0), go.s[1], go.s[3]};
+    for (int64_t o = 0; o < g.O; ++o)
+      for (int64_t y = 0; y < g.OH; ++y)
+        for (int64_t x = 0; x < g.OW; ++x) scratch[o * L + y * g.OW + x] = *go.at(n, o, y, x);
+    return GemmOperand<S>{scratch, L, 1};
+  };
+  if (gi != nullptr) {
+    std::vector<S> wstore;
+    const GemmOperand<S> wm = weight_matrix(g, w, wstore);
+    const GemmOperand<S> wt{wm.data, wm.cs, wm.rs};  // W^T: K x O
+    const bool direct = direct_columns(g, *gi) && g.H * g.W == L;
+    for_images(g.N, [&](int64_t n, int threads) {
+      thread_local std::vector<S> go_tmp;
+      if (!go_collapses) go_tmp.resize(size_t(g.O * L));
+      const GemmOperand<S> gom = go_matrix(n, go_tmp.data());
+      if (direct) {
+        // 1x1, stride 1, no padding: grad_input[n] (C x HW) = W^T @ grad_output[n]
+        own_gemm(GemmProblem<S>{g.C, L, g.O, S(1), S(0), wt, gom, GemmOperand<S>{gi->at(n, 0, 0, 0), gi->s[1], gi->s[3]}}, threads);
+        return;
+      }
+      S* img = tl_img<S>().get(size_t(g.C * g.H * g.W));
+      std::fill(img, img + g.C * g.H * g.W, S(0));
+      const int64_t rows = rows_per_chunk<S>(g);
+      for (int64_t y0 = 0; y0 < g.OH; y0 += rows) {
+        const int64_t y1 = std::min(g.OH, y0 + rows), Lc = (y1 - y0) * g.OW;
+        S* col = tl_col<S>().get(size_t(K * Lc));
+        const GemmOperand<S> goc{gom.data + y0 * g.OW * gom.cs, gom.rs, gom.cs};
+        own_gemm(GemmProblem<S>{K, Lc, g.O, S(1), S(0), wt, goc, GemmOperand<S>{col, Lc, 1}}, threads);
+        col2im(g, col, y0, y1, img);
+      }
+      for (int64_t c = 0; c < g.C; ++c)
+        for (int64_t y = 0; y < g.H; ++y) {
+          const S* src = img + (c * g.H + y) * g.W;
+          if (gi->s[3] == 1) std::memcpy(gi->at(n, c, y, 0), src, size_t(g.W) * sizeof(S));
+          else
+            for (int64_t x = 0; x < g.W; ++x) *gi->at(n, c, y, x) = src[x];
+        }
+    });
+  }
+  if (gw != nullptr) {
+    // grad_weight (O x K) = sum over images, in order, of grad_output[n] @ columns[n]^T
+    std::vector<S> acc(size_t(g.O * K), S(0));
+    std::vector<S> go_tmp(go_collapses ? 0 : size_t(g.O * L));
+    const int nt = get_num_threads();
+    const bool direct = direct_columns(g, in);
+    const int64_t rows = direct ? g.OH : rows_per_chunk<S>(g);
+    for (int64_t n = 0; n < g.N; ++n) {
+      const GemmOperand<S> gom = go_matrix(n, go_tmp.data());
+      for (int64_t y0 = 0; y0 < g.OH; y0 += rows) {
+        const int64_t y1 = std::min(g.OH, y0 + rows), Lc = (y1 - y0) * g.OW;
+        GemmOperand<S> colT;
+        if (direct) colT = GemmOperand<S>{in.at(n, 0, 0, 0), in.s[3], in.s[1]};  // (C x HW)^T
+        else {
+          S* col = tl_col<S>().get(size_t(K * Lc));
+          im2col(g, in, n, y0, y1, col);
+          colT = GemmOperand<S>{col, 1, Lc};
+        }
+        const GemmOperand<S> goc{gom.data + y0 * g.OW * gom.cs, gom.rs, gom.cs};
+        own_gemm(GemmProblem<S>{g.O, K, Lc, S(1), S(1), goc, colT, GemmOperand<S>{acc.data(), K, 1}}, nt);
+      }
+    }
+    for (int64_t o = 0; o < g.O; ++o)
+      for (int64_t c = 0; c < g.C; ++c)
+        for (int64_t i = 0; i < g.KH; ++i)
+          for (int64_t j = 0; j < g.KW; ++j) *gw->at(o, c, i, j) = acc[size_t(o * K + (c * g.KH + i) * g.KW + j)];
+  }
+  if (gb != nullptr) {
+    // grad_bias[o] = sum of grad_output[:, o], in double, rounded once (as the TypeScript kernel)
+    for (int64_t o = 0; o < g.O; ++o) {
+      double s = 0;
+      for (int64_t n = 0; n < g.N; ++n)
+        for (int64_t y = 0; y < g.OH; ++y)
+          for (int64_t x = 0; x < g.OW; ++x) s += double(*go.at(n, o, y, x));
+      gb[o * gb_stride] = S(s);
+    }
+  }
+}
+
+// ---- N-API ----
+
+bool array_of(napi_env env, napi_value v, napi_typedarray_type want, void** data, int64_t* length) {
+  napi_typedarray_type type;
+  size_t len, byte_offset;
+  napi_value ab;
+  if (napi_get_typedarray_info(env, v, &type, &len, data, &ab, &byte_offset) != napi_ok || type != want) return false;
+  *length = int64_t(len);
+  return true;
+}
+
+// The largest element a 4-d view of `sizes` reaches is inside the array.
+bool fits(const double* m, const int64_t* sizes, int nd, int64_t length) {
+  int64_t hi = int64_t(m[0]);
+  if (hi < 0) return false;
+  for (int d = 0; d < nd; ++d) {
+    if (sizes[d] == 0) return true;
+    const int64_t s = int64_t(m[1 + d]);
+    if (s < 0) return false;
+    hi += (sizes[d] - 1) * s;
+  }
+  return hi < length;
+}
+
+Geometry geometry_of(const double* m) {
+  Geometry g;
+  int64_t* f = &g.N;
+  for (int i = 0; i < 15; ++i) f[i] = int64_t(m[i]);
+  return g;
+}
+
+constexpr int kGeo = 15;
+
+// conv2d(dtype, meta, out, input, weight, bias | null) -> bool
+// meta = [N, C, H, W, O, KH, KW, OH, OW, sh, sw, ph, pw, dh, dw, then offset + 4 strides of input,
+// weight, output, then bias offset and stride]
+template <class S>
+bool conv2d_js(const Napi::CallbackInfo& info, napi_typedarray_type tt, const double* m) {
+  Napi::Env env = info.Env();
+  const Geometry g = geometry_of(m);
+  void* d[4] = {nullptr, nullptr, nullptr, nullptr};
+  int64_t len[4] = {0, 0, 0, 0};
+  for (int i = 0; i < 3; ++i)
+    if (!array_of(env, info[2 + i], tt, &d[i], &len[i])) return false;
+  const bool has_bias = !info[5].IsNull() && !info[5].IsUndefined();
+  if (has_bias && !array_of(env, info[5], tt, &d[3], &len[3])) return false;
+  const int64_t out_sz[4] = {g.N, g.O, g.OH, g.OW}, in_sz[4] = {g.N, g.C, g.H, g.W}, w_sz[4] = {g.O, g.C, g.KH, g.KW}, b_sz[1] = {g.O};
+  if (!fits(m + kGeo, in_sz, 4, len[1]) || !fits(m + kGeo + 5, w_sz, 4, len[2]) || !fits(m + kGeo + 10, out_sz, 4, len[0]) ||
+      (has_bias && !fits(m + kGeo + 15, b_sz, 1, len[3]))) {
+    Napi::RangeError::New(env, "glasstorch native conv2d: operand out of bounds").ThrowAsJavaScriptException();
+    return false;
+  }
+  S* base[4] = {static_cast<S*>(d[0]), static_cast<S*>(d[1]), static_cast<S*>(d[2]), static_cast<S*>(d[3])};
+  const View4<S> in = view_of(base[1], m + kGeo), w = view_of(base[2], m + kGeo + 5), out = view_of(base[0], m + kGeo + 10);
+  const S* bias = has_bias ? base[3] + int64_t(m[kGeo + 15]) : nullptr;
+  conv2d_forward<S>(g, out, in, w, bias, int64_t(m[kGeo + 16]));
+  return true;
+}
+
+// conv2d_backward(dtype, meta, grad_input | null, grad_weight | null, grad_bias | null, grad_output, input, weight) -> bool
+// meta = [geometry (15), then offset + 4 strides of input, weight, grad_output, grad_input, grad_weight, then grad_bias offset, stride]
+template <class S>
+bool conv2d_backward_js(const Napi::CallbackInfo& info, napi_typedarray_type tt, const double* m) {
+  Napi::Env env = info.Env();
+  const Geometry g = geometry_of(m);
+  void* d[6] = {};
+  int64_t len[6] = {};
+  bool has[3];
+  for (int i = 0; i < 3; ++i) {
+    has[i] = !info[2 + i].IsNull() && !info[2 + i].IsUndefined();
+    if (has[i] && !array_of(env, info[2 + i], tt, &d[i], &len[i])) return false;
+  }
+  for (int i = 3; i < 6; ++i)
+    if (!array_of(env, info[2 + i], tt, &d[i], &len[i])) return false;
+  const int64_t in_sz[4] = {g.N, g.C, g.H, g.W}, w_sz[4] = {g.O, g.C, g.KH, g.KW}, go_sz[4] = {g.N, g.O, g.OH, g.OW}, b_sz[1] = {g.O};
+  const bool ok = fits(m + kGeo, in_sz, 4, len[4]) && fits(m + kGeo + 5, w_sz, 4, len[5]) && fits(m + kGeo + 10, go_sz, 4, len[3]) &&
+                  (!has[0] || fits(m + kGeo + 15, in_sz, 4, len[0])) && (!has[1] || fits(m + kGeo + 20, w_sz, 4, len[1])) &&
+                  (!has[2] || fits(m + kGeo + 25, b_sz, 1, len[2]));
+  if (!ok) {
+    Napi::RangeError::New(env, "glasstorch native conv2d_backward: operand out of bounds").ThrowAsJavaScriptException();
+    return false;
+  }
+  auto ptr = [&](int i) { return static_cast<S*>(d[i]); };
+  View4<S> in = view_of(ptr(4), m + kGeo), w = view_of(ptr(5), m + kGeo + 5), go = view_of(ptr(3), m + kGeo + 10);
+  View4<S> gi, gw;
+  if (has[0]) gi = view_of(ptr(0), m + kGeo + 15);
+  if (has[1]) gw = view_of(ptr(1), m + kGeo + 20);
+  S* gb = has[2] ? ptr(2) + int64_t(m[kGeo + 25]) : nullptr;
+  conv2d_backward<S>(g, has[0] ? &gi : nullptr, has[1] ? &gw : nullptr, gb, int64_t(m[kGeo + 26]), go, in, w);
+  return true;
+}
+
+const double* meta_of(Napi::Env env, napi_value v, size_t need) {
+  napi_typedarray_type t;
+  size_t len, off;
+  void* data = nullptr;
+  napi_value ab;
+  if (napi_get_typedarray_info(env, v, &t, &len, &data, &ab, &off) != napi_ok || t != napi_float64_array || len < need) {
+    Napi::TypeError::New(env, "glasstorch native conv2d: bad meta").ThrowAsJavaScriptException();
+    return nullptr;
+  }
+  return static_cast<const double*>(data);
+}
+
+Napi::Value Conv2dJs(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  const int dtype = info[0].As<Napi::Number>().Int32Value();
+  const double* m = meta_of(env, info[1], kGeo + 17);
+  if (m == nullptr) return env.Undefined();
+  bool ok = false;
+  if (dtype == kFloat) ok = conv2d_js<float>(info, napi_float32_array, m);
+  else if (dtype == kDouble) ok = conv2d_js<double>(info, napi_float64_array, m);
+  if (env.IsExceptionPending()) return env.Undefined();
+  return Napi::Boolean::New(env, ok);
+}
+
+Napi::Value Conv2dBackwardJs(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  const int dtype = info[0].As<Napi::Number>().Int32Value();
+  const double* m = meta_of(env, info[1], kGeo + 27);
+  if (m == nullptr) return env.Undefined();
+  bool ok = false;
+  if (dtype == kFloat) ok = conv2d_backward_js<float>(info, napi_float32_array, m);
+  else if (dtype == kDouble) ok = conv2d_backward_js<double>(info, napi_float64_array, m);
+  if (env.IsExceptionPending()) return env.Undefined();
+  return Napi::Boolean::New(env, ok);
+}
+
+}  // namespace
+
+void InitConv(Napi::Env env, Napi::Object exports) {
+  exports.Set("conv2d", Napi::Function::New(env, Conv2dJs));
+  exports.Set("conv2d_backward", Napi::Function::New(env, Conv2dBackwardJs));
+}
+
+}  // namespace glasstorch

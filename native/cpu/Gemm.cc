@@ -1,0 +1,259 @@
+// The GEMM dispatcher and its N-API surface (see Gemm.h): the own blocked GEMM of the current
+// instruction-set unit, or CBLAS (OpenBLAS) when it was linked at build time and GLASSTORCH_BLAS
+// does not say "own".
+#include "Gemm.h"
+#include "GemmAddon.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+#include "ThreadPool.h"
+#include "cpu_features.h"
+#include "kernels.h"
+
+#ifdef GT_HAVE_CBLAS
+#include <cblas.h>
+#ifdef GT_HAVE_OPENBLAS
+extern "C" void openblas_set_num_threads(int num_threads);
+#endif
+#endif
+
+namespace glasstorch {
+namespace {
+
+#ifdef GT_HAVE_CBLAS
+constexpr bool kCblasLinked = true;
+#else
+constexpr bool kCblasLinked = false;
+#endif
+
+// GLASSTORCH_BLAS=own|cblas (default: cblas when linked)
+bool initial_use_cblas() {
+  const char* env = std::getenv("GLASSTORCH_BLAS");
+  if (env != nullptr && std::strcmp(env, "own") == 0) return false;
+  return kCblasLinked;
+}
+bool g_use_cblas = initial_use_cblas();
+
+const GemmUnit& own_unit() {
+  const char* name = kernels().name;
+  if (std::strcmp(name, "AVX512") == 0) return kGemmAVX512;
+  if (std::strcmp(name, "AVX2") == 0) return kGemmAVX2;
+  return kGemmDefault;
+}
+
+#ifdef GT_HAVE_CBLAS
+// A rows x cols operand as BLAS sees it: one unit stride (after ignoring the strides of size-1
+// dims), the other the leading dimension, at least the unit-stride side's length.
+bool blas_layout(int64_t rows, int64_t cols, int64_t rs, int64_t cs, bool* trans, int64_t* ld) {
+  const int64_t r1 = std::max<int64_t>(rows, 1), c1 = std::max<int64_t>(cols, 1);
+  // row-major (NoTrans): unit column stride, leading dimension rs
+  if (cs == 1 || cols == 1) {
+    const int64_t l = rows == 1 ? c1 : rs;
+    if (l >= c1) { *trans = false; *ld = l; return true; }
+  }
+  // column-major (Trans): unit row stride, leading dimension cs
+  if (rs == 1 || rows == 1) {
+    const int64_t l = cols == 1 ? r1 : cs;
+    if (l >= r1) { *trans = true; *ld = l; return true; }
+  }
+  return false;
+}
+
+int g_blas_threads = -1;
+void sync_blas_threads() {
+#ifdef GT_HAVE_OPENBLAS
+  const int n = in_parallel_region() ? 1 : get_num_threads();
+  if (n != g_blas_threads) {
+    openblas_set_num_threads(n);
+    g_blas_threads = n;
+  }
+#endif
+}
+
+void call_cblas(const GemmProblem<float>& p, CBLAS_TRANSPOSE ta, CBLAS_TRANSPOSE tb, int64_t lda, int64_t ldb, int64_t ldc) {
+  cblas_sgemm(CblasRowMajor, ta, tb, int(p.m), int(p.n), int(p.k), p.alpha, p.a.data, int(lda), p.b.data, int(ldb), p.beta, p.c.data, int(ldc));
+}
+void call_cblas(const GemmProblem<double>& p, CBLAS_TRANSPOSE ta, CBLAS_TRANSPOSE tb, int64_t lda, int64_t ldb, int64_t ldc) {
+  cblas_dgemm(CblasRowMajor, ta, tb, int(p.m), int(p.n), int(p.k), p.alpha, p.a.data, int(lda), p.b.data, int(ldb), p.beta, p.c.data, int(ldc));
+}
+
+// Runs p through CBLAS when its operands have a BLAS layout (C row-major, or C^T = B^T A^T with C
+// column-major); false otherwise. From inside a parallel region BLAS is not entered (OpenBLAS's own
+// threads would nest): the own GEMM runs there.
+template <class S>
+bool try_cblas(const GemmProblem<S>& p0) {
+  if (in_parallel_region() || p0.k <= 0) return false;
+  constexpr int64_t kIntMax = 0x7fffffff;
+  if (p0.m > kIntMax || p0.n > kIntMax || p0.k > kIntMax) return false;
+  GemmProblem<S> p = p0;
+  bool tc;
+  int64_t ldc;
+  if (!blas_layout(p.m, p.n, p.c.rs, p.c.cs, &tc, &ldc)) return false;
+  if (tc) {
+    // C column-major: compute C^T (n x m, row-major) = B^T @ A^T
+    p.m = p0.n;
+    p.n = p0.m;
+    p.a = GemmOperand<S>{p0.b.data, p0.b.cs, p0.b.rs};
+    p.b = GemmOperand<S>{p0.a.data, p0.a.cs, p0.a.rs};
+    p.c = GemmOperand<S>{p0.c.data, p0.c.cs, p0.c.rs};
+  }
+  bool ta, tb;
+  int64_t lda, ldb;
+  if (!blas_layout(p.m, p.k, p.a.rs, p.a.cs, &ta, &lda) || !blas_layout(p.k, p.n, p.b.rs, p.b.cs, &tb, &ldb)) return false;
+  if (lda > kIntMax || ldb > kIntMax || ldc > kIntMax) return false;
+  sync_blas_threads();
+  call_cblas(p, ta ? CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans, lda, ldb, ldc);
+  return true;
+}
+#endif
+
+template <class S>
+void run_gemm(const GemmProblem<S>& p, void (*own)(const GemmProblem<S>&, int)) {
+#ifdef GT_HAVE_CBLAS
+  if (g_use_cblas && try_cblas(p)) return;
+#endif
+  own(p, get_num_threads());
+}
+
+// ---- N-API ----
+
+// The typed array's data and length in elements; false when v is not a typed array of `want`.
+template <class S>
+bool typed_data(napi_env env, napi_value v, napi_typedarray_type want, S** data, int64_t* length) {
+  napi_typedarray_type type;
+  size_t len, byte_offset;
+  void* d = nullptr;
+  napi_value ab;
+  if (napi_get_typedarray_info(env, v, &type, &len, &d, &ab, &byte_offset) != napi_ok || type != want) return false;
+  *data = static_cast<S*>(d);
+  *length = static_cast<int64_t>(len);
+  return true;
+}
+
+// The largest element index a rows x cols operand at offset touches is inside the array.
+bool in_bounds(int64_t off, int64_t rows, int64_t cols, int64_t rs, int64_t cs, int64_t length) {
+  if (rows == 0 || cols == 0) return true;
+  if (off < 0 || rs < 0 || cs < 0) return false;
+  return off + (rows - 1) * rs + (cols - 1) * cs < length;
+}
+
+template <class S>
+bool gemm_from_js(const Napi::CallbackInfo& info, napi_typedarray_type tt, const double* meta, bool own_only) {
+  Napi::Env env = info.Env();
+  GemmProblem<S> p;
+  p.m = int64_t(meta[0]);
+  p.n = int64_t(meta[1]);
+  p.k = int64_t(meta[2]);
+  p.alpha = S(meta[3]);
+  p.beta = S(meta[4]);
+  S* base[3];
+  int64_t len[3];
+  for (int i = 0; i < 3; ++i) {
+    if (!typed_data<S>(env, info[2 + i], tt, &base[i], &len[i])) return false;
+  }
+  const int64_t rows[3] = {p.m, p.k, p.m}, cols[3] = {p.k, p.n, p.n};
+  GemmOperand<S>* ops[3] = {&p.a, &p.b, &p.c};
+  for (int i = 0; i < 3; ++i) {
+    const int64_t off = int64_t(meta[5 + 3 * i]), rs = int64_t(meta[6 + 3 * i]), cs = int64_t(meta[7 + 3 * i]);
+    if (!in_bounds(off, rows[i], cols[i], rs, cs, len[i])) {
+      Napi::RangeError::New(env, "glasstorch native gemm: operand out of bounds").ThrowAsJavaScriptException();
+      return false;
+    }
+    *ops[i] = GemmOperand<S>{base[i] == nullptr ? nullptr : base[i] + off, rs, cs};
+  }
+  if (p.m == 0 || p.n == 0) return true;
+  const GemmUnit& unit = own_unit();
+  if constexpr (sizeof(S) == 4) {
+    if (own_only) unit.sgemm(p, get_num_threads());
+    else run_gemm<float>(p, unit.sgemm);
+  } else {
+    if (own_only) unit.dgemm(p, get_num_threads());
+    else run_gemm<double>(p, unit.dgemm);
+  }
+  return true;
+}
+
+// gemm(dtype, meta, a, b, c) -> bool; meta = [m, n, k, alpha, beta, a offset, rs, cs, b ..., c ...]
+// (element offsets and strides). false: a dtype or array type it does not take.
+Napi::Value GemmJs(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  const int dtype = info[0].As<Napi::Number>().Int32Value();
+  napi_typedarray_type mt;
+  size_t mlen, mo;
+  void* md = nullptr;
+  napi_value mab;
+  if (napi_get_typedarray_info(env, info[1], &mt, &mlen, &md, &mab, &mo) != napi_ok || mt != napi_float64_array || mlen < 14) {
+    Napi::TypeError::New(env, "glasstorch native gemm: meta must be a Float64Array of 14").ThrowAsJavaScriptException();
+    return env.Undefined();
+  }
+  const double* meta = static_cast<const double*>(md);
+  bool ok = false;
+  if (dtype == kFloat) ok = gemm_from_js<float>(info, napi_float32_array, meta, false);
+  else if (dtype == kDouble) ok = gemm_from_js<double>(info, napi_float64_array, meta, false);
+  if (env.IsExceptionPending()) return env.Undefined();
+  return Napi::Boolean::New(env, ok);
+}
+
+// set_blas("own" | "cblas") -> bool (false: CBLAS is not linked into this build)
+Napi::Value SetBlas(const Napi::CallbackInfo& info) {
+  const std::string want = info[0].As<Napi::String>().Utf8Value();
+  if (want == "own") g_use_cblas = false;
+  else if (want == "cblas" && kCblasLinked) g_use_cblas = true;
+  else return Napi::Boolean::New(info.Env(), false);
+  return Napi::Boolean::New(info.Env(), true);
+}
+
+// The addon's status() with "blas" (which GEMM runs: "cblas" or "own") and "gemm" (blas_info()). The
+// original status function is held per environment (the main thread and each worker thread load the
+// addon), in the wrapper's data, and released by the environment's cleanup hook.
+Napi::Value StatusWithBlas(const Napi::CallbackInfo& info);
+
+Napi::Value BlasInfo(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  Napi::Object o = Napi::Object::New(env);
+  o.Set("blas", blas_in_use());
+  o.Set("cblas_linked", kCblasLinked);
+#ifdef GT_HAVE_OPENBLAS
+  o.Set("cblas_library", "openblas");
+#elif defined(GT_HAVE_CBLAS)
+  o.Set("cblas_library", "cblas");
+#else
+  o.Set("cblas_library", env.Null());
+#endif
+  o.Set("own_gemm", own_unit().name);
+  return o;
+}
+
+Napi::Value StatusWithBlas(const Napi::CallbackInfo& info) {
+  Napi::Value base = static_cast<Napi::FunctionReference*>(info.Data())->Call({});
+  if (!base.IsObject()) return base;
+  Napi::Object o = base.As<Napi::Object>();
+  o.Set("blas", blas_in_use());
+  o.Set("gemm", BlasInfo(info));
+  return o;
+}
+
+}  // namespace
+
+void gemm(const GemmProblem<float>& p) { run_gemm<float>(p, own_unit().sgemm); }
+void gemm(const GemmProblem<double>& p) { run_gemm<double>(p, own_unit().dgemm); }
+const char* blas_in_use() { return g_use_cblas ? "cblas" : "own"; }
+
+void InitGemm(Napi::Env env, Napi::Object exports) {
+  exports.Set("gemm", Napi::Function::New(env, GemmJs));
+  exports.Set("set_blas", Napi::Function::New(env, SetBlas));
+  exports.Set("blas_info", Napi::Function::New(env, BlasInfo));
+  InitConv(env, exports);
+  // status() says which BLAS runs (called after addon.cc has set status)
+  Napi::Value status = exports.Get("status");
+  if (status.IsFunction()) {
+    auto* base = new Napi::FunctionReference(Napi::Persistent(status.As<Napi::Function>()));
+    napi_add_env_cleanup_hook(env, [](void* p) { delete static_cast<Napi::FunctionReference*>(p); }, base);
+    exports.Set("status", Napi::Function::New(env, StatusWithBlas, "status", base));
+  }
+}
+
+}  // namespace glasstorch

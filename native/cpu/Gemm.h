@@ -1,0 +1,45 @@
+// The native GEMM (issue #8): C = beta * C + alpha * (A @ B) on strided float32/float64 operands, as
+// PyTorch's cpublas::gemm (aten/src/ATen/native/CPUBlas.cpp). Two implementations:
+//   - the project's own blocked GEMM (gemm_kernels.inc, compiled per instruction set as
+//     gemm_{default,avx2,avx512}.cc): Goto/BLIS-style packing of A and B panels, MC/KC/NC cache
+//     blocking and a register-blocked FMA micro-kernel, threads over the pool; always built;
+//   - cblas_sgemm/dgemm from a system CBLAS (OpenBLAS) when one was found at build time
+//     (GT_HAVE_CBLAS, scripts/detect-cblas.mjs) — used for the operand layouts BLAS can express.
+// GLASSTORCH_BLAS=own|cblas picks one (default: cblas when linked); set_blas() switches at run time.
+#pragma once
+#include <cstdint>
+
+namespace glasstorch {
+
+// A strided matrix: element (i, j) at data[i * rs + j * cs] (strides in elements).
+template <class S>
+struct GemmOperand {
+  S* data;
+  int64_t rs, cs;
+};
+
+template <class S>
+struct GemmProblem {
+  int64_t m, n, k;
+  S alpha, beta;
+  GemmOperand<S> a, b, c;  // m x k, k x n, m x n
+};
+
+// The own GEMM of one instruction-set unit, single- or multi-threaded (max_threads caps the pool's).
+struct GemmUnit {
+  const char* name;
+  void (*sgemm)(const GemmProblem<float>& p, int max_threads);
+  void (*dgemm)(const GemmProblem<double>& p, int max_threads);
+};
+extern const GemmUnit kGemmDefault;
+extern const GemmUnit kGemmAVX2;
+extern const GemmUnit kGemmAVX512;
+
+// The GEMM the dispatcher picks (CBLAS when enabled and the layout fits, else the own one of the
+// current capability). Called from the JS thread or from inside a parallel region (then 1 thread).
+void gemm(const GemmProblem<float>& p);
+void gemm(const GemmProblem<double>& p);
+// "cblas" or "own": which one gemm() uses for layouts CBLAS takes.
+const char* blas_in_use();
+
+}  // namespace glasstorch

@@ -1,0 +1,380 @@
+// The native GEMM (native/cpu/Gemm.cc, gemm_kernels.inc) and the native convolution (Conv.cc) against
+// the TypeScript kernels and a float64 reference: both GEMMs (the own blocked one and the linked
+// CBLAS), each instruction-set unit, 1 and 2 threads; sizes 0 and 1, odd tails, transposed, strided,
+// sliced and broadcast operands, strided outputs, alpha/beta; every op built on gemm_stub; conv2d with
+// stride, padding, dilation, groups and strided inputs, forward and backward. (The PyTorch values of
+// these ops are checked on both paths by linalg.test.ts and conv.test.ts: vitest.config.ts's ts-kernels
+// project runs them on the TypeScript kernels.)
+//
+// Tolerance: a float32 GEMM sums in another order than the TypeScript kernel (vector lanes, K blocks,
+// FMA), so each element is checked against the float64 product within the classic bound
+// |C - C64| <= (k + 2) * u * (|A| @ |B| + |beta| |C0|) with u = 2^-24 (float32) or 2^-53 (float64): a
+// wrong element, index or stride is off by the size of the values, far beyond it.
+import { describe, it, expect, afterEach } from "vitest";
+import * as torch from "../../../engine/index.js";
+import type { Tensor } from "../../../engine/aten/core/Tensor.js";
+import { set_cpu_capability } from "../../../engine/aten/native/DispatchStub.js";
+import { gemm_stub } from "../../../engine/aten/native/linalg/Gemm.js";
+import { ScalarType } from "../../../engine/c10/ScalarType.js";
+import { _set_native_isa, _set_native_blas } from "../../../engine/aten/native/cpu_native/NativeBackend.js";
+import { SMALL_GEMM_FLOPS } from "../../../engine/aten/native/cpu_native/NativeGemm.js";
+
+const status = torch._C._native_status();
+const native = status.loaded ? it : it.skip;
+const defaultThreads = torch.get_num_threads();
+const best = status.loaded ? status.addon!.best_capability : "DEFAULT";
+const cblasLinked = status.loaded && status.addon!.gemm.cblas_linked;
+const defaultBlas = status.loaded ? status.addon!.blas : "own";
+
+afterEach(() => {
+  set_cpu_capability(null);
+  torch.set_num_threads(defaultThreads);
+  if (status.loaded) {
+    _set_native_isa(best as any);
+    _set_native_blas(defaultBlas);
+  }
+});
+
+const ISAS = (["DEFAULT", "AVX2", "AVX512"] as const).filter((isa) => !status.loaded || isa === "DEFAULT" || (isa === "AVX2" ? best !== "DEFAULT" : best === "AVX512"));
+const BLASES = cblasLinked ? (["own", "cblas"] as const) : (["own"] as const);
+
+/** Every (blas, isa, threads) configuration; the CBLAS one does not depend on the ISA unit, so it runs once per thread count. */
+function configs(): { blas: "own" | "cblas"; isa: string; threads: number }[] {
+  const out: { blas: "own" | "cblas"; isa: string; threads: number }[] = [];
+  for (const blas of BLASES) for (const threads of [1, 2]) for (const isa of blas === "cblas" ? [best] : ISAS) out.push({ blas, isa, threads });
+  return out;
+}
+function use(c: { blas: "own" | "cblas"; isa: string; threads: number }): void {
+  expect(_set_native_blas(c.blas)).toBe(true);
+  expect(_set_native_isa(c.isa as any)).toBe(true);
+  torch.set_num_threads(c.threads);
+  set_cpu_capability("native");
+}
+const label = (c: { blas: string; isa: string; threads: number }) => `${c.blas}/${c.isa}/${c.threads}t`;
+
+// ---- the kernel itself: gemm_stub on raw arrays with arbitrary strides ----
+
+/** A pseudo-random array (fixed seed: failures reproduce). */
+function values(n: number, seed: number): number[] {
+  let s = seed >>> 0 || 1;
+  const out: number[] = [];
+  for (let i = 0; i < n; i++) {
+    s ^= s << 13; s >>>= 0; s ^= s >>> 17; s ^= s << 5; s >>>= 0;
+    out.push((s / 4294967296) * 2 - 1);
+  }
+  return out;
+}
+
+interface Layout { rs: number; cs: number; offset: number; length: number }
+/** rows x cols stored row-major, column-major, or with gaps (a slice of a larger matrix), at an offset. */
+function layout(rows: number, cols: number, kind: "row" | "col" | "gap" | "bcast"): Layout {
+  const offset = 3;
+  if (kind === "row") return { rs: cols, cs: 1, offset, length: offset + rows * cols };
+  if (kind === "col") return { rs: 1, cs: rows, offset, length: offset + rows * cols };
+  if (kind === "bcast") return { rs: 0, cs: 1, offset, length: offset + cols }; // every row the same (expand)
+  return { rs: 2 * cols + 5, cs: 2, offset, length: offset + rows * (2 * cols + 5) + 1 };
+}
+
+interface Case { m: number; n: number; k: number; alpha: number; beta: number; la: string; lb: string; lc: string }
+
+function runStub(dtype: "f32" | "f64", c: Case, impl: "native" | "ts") {
+  const { m, n, k } = c;
+  const Arr = dtype === "f32" ? Float32Array : Float64Array;
+  const LA = layout(m, k, c.la as any), LB = layout(k, n, c.lb as any), LC = layout(m, n, c.lc as any);
+  const A = Arr.from(values(LA.length, 11 + m)), B = Arr.from(values(LB.length, 23 + n)), C = Arr.from(values(LC.length, 37 + k));
+  const C0 = Float64Array.from(C);
+  set_cpu_capability(impl);
+  gemm_stub.call("cpu", {
+    dtype: dtype === "f32" ? ScalarType.Float : ScalarType.Double, m, n, k, alpha: c.alpha, beta: c.beta,
+    a: { data: A, offset: LA.offset, rs: LA.rs, cs: LA.cs }, b: { data: B, offset: LB.offset, rs: LB.rs, cs: LB.cs }, c: { data: C, offset: LC.offset, rs: LC.rs, cs: LC.cs },
+  });
+  set_cpu_capability(null);
+  return { A, B, C, C0, LA, LB, LC };
+}
+
+/** The float64 product and the error bound of each element of C for a case (computed once per case). */
+const references = new Map<string, { offsets: Int32Array; want: Float64Array; bound: Float64Array }>();
+function reference(dtype: "f32" | "f64", c: Case, r: ReturnType<typeof runStub>) {
+  const key = `${dtype} ${JSON.stringify(c)}`;
+  let ref = references.get(key);
+  if (ref) return ref;
+  const u = dtype === "f32" ? 2 ** -24 : 2 ** -53;
+  const { A, B, C0, LA, LB, LC } = r;
+  ref = { offsets: new Int32Array(c.m * c.n), want: new Float64Array(c.m * c.n), bound: new Float64Array(c.m * c.n) };
+  for (let i = 0, e = 0; i < c.m; i++) {
+    for (let j = 0; j < c.n; j++, e++) {
+      let s = 0, abs = 0;
+      for (let q = 0; q < c.k; q++) {
+        const p = A[LA.offset + i * LA.rs + q * LA.cs] * B[LB.offset + q * LB.rs + j * LB.cs];
+        s += p;
+        abs += Math.abs(p);
+      }
+      const o = LC.offset + i * LC.rs + j * LC.cs;
+      ref.offsets[e] = o;
+      ref.want[e] = c.alpha * s + (c.beta === 0 ? 0 : c.beta * C0[o]);
+      ref.bound[e] = (c.k + 2) * u * (Math.abs(c.alpha) * abs + Math.abs(c.beta * C0[o])) + (dtype === "f32" ? 1e-30 : 0);
+    }
+  }
+  references.set(key, ref);
+  return ref;
+}
+
+/** Checks C against the float64 product within the stated bound; elements outside C's view must be untouched. */
+function checkAgainstReference(dtype: "f32" | "f64", c: Case, r: ReturnType<typeof runStub>, what: string): void {
+  const { C, C0 } = r;
+  const ref = reference(dtype, c, r);
+  const touched = new Uint8Array(C.length);
+  for (let e = 0; e < ref.want.length; e++) {
+    const o = ref.offsets[e];
+    touched[o] = 1;
+    if (!(Math.abs(C[o] - ref.want[e]) <= ref.bound[e])) {
+      throw new Error(`${what}: C[${Math.floor(e / c.n)}, ${e % c.n}] = ${C[o]}, float64 product ${ref.want[e]}, bound ${ref.bound[e]} (${JSON.stringify(c)})`);
+    }
+  }
+  for (let o = 0; o < C.length; o++) if (!touched[o] && C[o] !== C0[o]) throw new Error(`${what}: wrote outside C at ${o}`);
+}
+
+const SIZES: [number, number, number][] = [
+  [0, 5, 3], [4, 0, 3], [1, 1, 1], [1, 1, 0], [3, 2, 0], [1, 70, 9], [70, 1, 9], [1, 1, 300], [5, 7, 1],
+  [17, 33, 65], [13, 32, 16], [12, 32, 257], [40, 3, 100], [257, 129, 300],
+];
+
+describe("gemm_stub: the native GEMM against a float64 reference (any strides, alpha/beta)", () => {
+  native("every size and layout, on each GEMM, instruction-set unit and thread count, float32 and float64", () => {
+    const layouts: [string, string, string][] = [["row", "row", "row"], ["col", "col", "col"], ["gap", "col", "gap"], ["row", "gap", "col"], ["bcast", "row", "row"]];
+    const scal: [number, number][] = [[1, 0], [0.5, 1], [-2, 0.25]];
+    for (const cfg of configs()) {
+      use(cfg);
+      for (const dtype of ["f32", "f64"] as const) {
+        for (const [m, n, k] of SIZES) {
+          for (const [la, lb, lc] of layouts) {
+            if (lc === "bcast") continue;
+            for (const [alpha, beta] of scal) {
+              // the large case on fewer combinations, to keep the file quick
+              if (m * n * k > 1e6 && (alpha !== 1 || la === "bcast" || dtype === "f64")) continue;
+              const c: Case = { m, n, k, alpha, beta, la, lb, lc };
+              checkAgainstReference(dtype, c, runStub(dtype, c, "native"), label(cfg));
+            }
+          }
+        }
+      }
+    }
+  }, 60_000);
+
+  native("beta == 0 does not read C: NaN and inf there do not reach the result (as BLAS)", () => {
+    for (const cfg of configs()) {
+      use(cfg);
+      const m = 20, n = 40, k = 30;
+      const A = Float32Array.from(values(m * k, 1)), B = Float32Array.from(values(k * n, 2));
+      const C = new Float32Array(m * n).fill(NaN);
+      C[5] = Infinity;
+      gemm_stub.call("cpu", { dtype: ScalarType.Float, m, n, k, alpha: 1, beta: 0, a: { data: A, offset: 0, rs: k, cs: 1 }, b: { data: B, offset: 0, rs: n, cs: 1 }, c: { data: C, offset: 0, rs: n, cs: 1 } });
+      expect(C.every(Number.isFinite), label(cfg)).toBe(true);
+    }
+  });
+
+  native("NaN in A reaches the result; a zero product of inf does not hide it (no shortcut for zeros)", () => {
+    for (const cfg of configs()) {
+      use(cfg);
+      const m = 16, n = 48, k = 24;
+      const A = Float64Array.from(values(m * k, 3)), B = Float64Array.from(values(k * n, 4));
+      A[2 * k + 5] = NaN;
+      const C = new Float64Array(m * n);
+      gemm_stub.call("cpu", { dtype: ScalarType.Double, m, n, k, alpha: 1, beta: 0, a: { data: A, offset: 0, rs: k, cs: 1 }, b: { data: B, offset: 0, rs: n, cs: 1 }, c: { data: C, offset: 0, rs: n, cs: 1 } });
+      for (let j = 0; j < n; j++) expect(Number.isNaN(C[2 * n + j]), label(cfg)).toBe(true);
+      expect(Number.isNaN(C[3 * n])).toBe(false);
+    }
+  });
+
+  native("the own GEMM gives the same bits on 1 and 2 threads (threads split C, never the sum)", () => {
+    for (const isa of ISAS) {
+      const results: Float32Array[] = [];
+      for (const threads of [1, 2]) {
+        use({ blas: "own", isa, threads });
+        const c: Case = { m: 257, n: 129, k: 300, alpha: 1, beta: 0, la: "row", lb: "col", lc: "row" };
+        results.push(runStub("f32", c, "native").C);
+      }
+      expect(Array.from(results[1]), isa).toEqual(Array.from(results[0]));
+    }
+  });
+
+  native("the TypeScript kernel agrees with the same reference (so native and TS agree within the bound)", () => {
+    for (const [m, n, k] of [[17, 33, 65], [1, 1, 1], [40, 3, 100]] as [number, number, number][]) {
+      const c: Case = { m, n, k, alpha: 0.5, beta: 1, la: "gap", lb: "col", lc: "row" };
+      checkAgainstReference("f32", c, runStub("f32", c, "ts"), "ts");
+    }
+  });
+});
+
+// ---- the ops on gemm_stub: native vs TypeScript ----
+
+function underTs<T>(f: () => T): T {
+  set_cpu_capability("ts");
+  try {
+    return f();
+  } finally {
+    set_cpu_capability(null);
+  }
+}
+function flat(t: Tensor): number[] {
+  return (t.contiguous().reshape(-1).tolist() as number[]);
+}
+/** native and TypeScript results of f agree within the float32 GEMM bound (relative to the values' scale). */
+function closeTo(nat: Tensor, ts: Tensor, k: number, what: string): void {
+  expect(nat.shape, what).toEqual(ts.shape);
+  expect(nat.dtype, what).toBe(ts.dtype);
+  const a = flat(nat), b = flat(ts);
+  const u = nat.dtype === torch.float32 ? 2 ** -24 : 2 ** -53;
+  const scale = Math.max(1, ...b.map(Math.abs));
+  for (let i = 0; i < a.length; i++) {
+    if (!(Math.abs(a[i] - b[i]) <= 2 * (k + 2) * u * scale * Math.sqrt(k + 1))) throw new Error(`${what}: element ${i}: native ${a[i]}, ts ${b[i]}`);
+  }
+}
+
+const kernelsRun = (f: () => unknown) =>
+  torch.trace.record(f).events.filter((e: any) => e.type === "kernel" && e.stub === "gemm_stub").map((e: any) => e.impl);
+
+describe("the ops built on gemm_stub run natively and agree with the TypeScript kernel", () => {
+  const g = (...s: number[]) => torch.randn(s);
+  const ops: [string, number, () => Tensor][] = [
+    ["mm", 65, () => torch.mm(g(17, 65), g(65, 33))],
+    ["mm transposed operands", 40, () => torch.mm(g(40, 17).t(), g(9, 40).t())],
+    ["mm sliced operands", 20, () => torch.mm(g(30, 50).narrow(0, 3, 21).as_strided([21, 20], [50, 2], 7), g(20, 44).narrow(1, 5, 31))],
+    ["addmm alpha/beta", 65, () => torch.addmm(g(17, 33), g(17, 65), g(65, 33), { beta: 0.5, alpha: -2 })],
+    ["addmm broadcast self", 65, () => torch.addmm(g(33), g(17, 65), g(65, 33))],
+    ["bmm", 30, () => torch.bmm(g(5, 13, 30), g(5, 30, 7))],
+    ["bmm transposed batches", 30, () => torch.bmm(g(5, 30, 13).transpose(1, 2), g(5, 7, 30).transpose(1, 2))],
+    ["baddbmm", 30, () => torch.baddbmm(g(4, 9, 11), g(4, 9, 30), g(4, 30, 11), { beta: 2, alpha: 0.5 })],
+    ["addbmm", 30, () => torch.addbmm(g(9, 11), g(4, 9, 30), g(4, 30, 11))],
+    ["mv", 100, () => torch.mv(g(70, 100), g(100))],
+    ["mv transposed", 100, () => torch.mv(g(100, 70).t(), g(100))],
+    ["addmv", 100, () => torch.addmv(g(70), g(70, 100), g(100), { beta: 0.5, alpha: 3 })],
+    ["dot", 300, () => torch.dot(g(300), g(300))],
+    ["matmul 3-d @ 2-d", 40, () => torch.matmul(g(3, 7, 40), g(40, 9))],
+    ["matmul broadcast batch", 24, () => torch.matmul(g(2, 1, 6, 24), g(3, 24, 5))],
+    ["linear", 64, () => torch.nn.functional.linear(g(8, 64), g(48, 64), g(48))],
+    ["mm float64", 65, () => torch.mm(torch.randn(17, 65, { dtype: torch.float64 }), torch.randn(65, 33, { dtype: torch.float64 }))],
+    ["mm empty k", 0, () => torch.mm(g(5, 0), g(0, 6))],
+    ["mm 1x1x1", 1, () => torch.mm(g(1, 1), g(1, 1))],
+  ];
+  for (const [name, k, make] of ops) {
+    native(name, () => {
+      for (const cfg of configs().filter((c) => c.isa === best)) {
+        use(cfg);
+        torch.manual_seed(7);
+        set_cpu_capability(null);
+        const nat = make();
+        torch.manual_seed(7);
+        const ts = underTs(make);
+        closeTo(nat, ts, k, `${name} ${label(cfg)}`);
+      }
+    });
+  }
+
+  native("float32 products above the small-product cut run natively, smaller ones and integer dtypes in TypeScript", () => {
+    expect(kernelsRun(() => torch.mm(torch.randn(8, 8), torch.randn(8, 8)))).toEqual(["native"]);
+    const side = Math.floor(Math.cbrt(SMALL_GEMM_FLOPS - 1));
+    expect(kernelsRun(() => torch.mm(torch.randn(side, side), torch.randn(side, side)))).toEqual(["ts"]);
+    expect(kernelsRun(() => torch.mm(torch.ones(8, 8, { dtype: torch.int64 }), torch.ones(8, 8, { dtype: torch.int64 })))).toEqual(["ts"]);
+    expect(kernelsRun(() => torch.mm(torch.ones(8, 8, { dtype: torch.bfloat16 }), torch.ones(8, 8, { dtype: torch.bfloat16 })))).toEqual(["ts"]);
+  });
+
+  native("the backward of matmul and linear (mm calls) runs natively and agrees with TypeScript", () => {
+    const grads = () => {
+      torch.manual_seed(3);
+      const x = torch.randn(6, 40, { requires_grad: true }), w = torch.randn(30, 40, { requires_grad: true }), y = torch.randn(4, 40, 9, { requires_grad: true });
+      torch.nn.functional.linear(x, w).sum().backward();
+      torch.matmul(x, y).pow(2).sum().backward();
+      return [x.grad!, w.grad!, y.grad!];
+    };
+    const nat = grads(), ts = underTs(grads);
+    for (let i = 0; i < 3; i++) closeTo(nat[i], ts[i], 80, `grad ${i}`);
+  });
+
+  native("an output sharing storage with an operand goes to TypeScript", () => {
+    const a = torch.randn(20, 20);
+    const kinds = kernelsRun(() => a.addmm_(a, a));
+    expect(kinds).toEqual(["ts"]);
+  });
+
+  native("torch._C._native_status() says which BLAS runs", () => {
+    const s = torch._C._native_status().addon!;
+    expect(["own", "cblas"]).toContain(s.blas);
+    expect(s.gemm.own_gemm).toBe(s.capability);
+    _set_native_blas("own");
+    expect(torch._C._native_status().addon!.blas).toBe("own");
+    expect(_set_native_blas("cblas")).toBe(cblasLinked);
+  });
+});
+
+// ---- conv2d: native vs TypeScript ----
+
+describe("conv2d forward and backward: the native im2col + GEMM kernels agree with the TypeScript loops", () => {
+  const F = torch.nn.functional as any;
+  const cases: [string, number[], number[], Record<string, unknown>][] = [
+    ["3x3 pad 1", [2, 3, 9, 8], [4, 3, 3, 3], { padding: 1 }],
+    ["stride 2, pad (1, 2)", [3, 2, 11, 7], [5, 2, 3, 2], { stride: 2, padding: [1, 2] }],
+    ["stride (2, 1), dilation 2", [2, 3, 10, 12], [4, 3, 3, 3], { stride: [2, 1], dilation: 2, padding: 1 }],
+    ["1x1", [2, 6, 5, 7], [3, 6, 1, 1], {}],
+    ["groups 2", [2, 4, 7, 6], [6, 2, 3, 3], { groups: 2, padding: 1 }],
+    ["depthwise groups 3", [1, 3, 6, 6], [3, 1, 3, 3], { groups: 3 }],
+    ["kernel as large as the image", [1, 2, 4, 5], [3, 2, 4, 5], {}],
+    ["batch of 1, 1 channel", [1, 1, 5, 5], [1, 1, 2, 2], { stride: 3 }],
+    // C*KH*KW = 576: the image is unfolded in bands of output rows (2 bands in float32, 4 in float64)
+    ["64 channels, unfolded in bands", [1, 64, 12, 16], [4, 64, 3, 3], { padding: 1 }],
+    ["64 channels, stride (1, 2), dilation 2, bands", [1, 64, 9, 20], [2, 64, 3, 3], { stride: [1, 2], dilation: 2, padding: 2 }],
+  ];
+  const kernels = (f: () => unknown) => torch.trace.record(f).events.filter((e: any) => e.type === "kernel" && /conv/.test(e.stub)).map((e: any) => `${e.stub}:${e.impl}`);
+
+  for (const [name, xs, ws, opts] of cases) {
+    native(name, () => {
+      for (const dtype of [torch.float32, torch.float64]) {
+        const run = () => {
+          torch.manual_seed(11);
+          // a non-contiguous input: a channels-last-strided copy
+          const x = torch.randn([xs[0], xs[2], xs[3], xs[1]], { dtype }).permute(0, 3, 1, 2).requires_grad_(true);
+          const w = torch.randn(ws, { dtype, requires_grad: true });
+          const b = torch.randn([ws[0]], { dtype, requires_grad: true });
+          const y = F.conv2d(x, w, b, opts);
+          y.mul(torch.randn(y.shape, { dtype })).sum().backward();
+          return [y, x.grad!, w.grad!, b.grad!];
+        };
+        const ts = underTs(run);
+        for (const threads of [1, 2]) {
+          for (const isa of ISAS) {
+            _set_native_isa(isa as any);
+            torch.set_num_threads(threads);
+            const nat = run();
+            const k = ws[1] * ws[2] * ws[3];
+            const what = `${name} ${dtype} ${threads}t ${isa}`;
+            closeTo(nat[0], ts[0], k, `${what} output`);
+            closeTo(nat[1], ts[1], ws[0] * ws[2] * ws[3], `${what} grad_input`);
+            closeTo(nat[2], ts[2], xs[0] * nat[0].shape[2] * nat[0].shape[3], `${what} grad_weight`);
+            closeTo(nat[3], ts[3], xs[0] * nat[0].shape[2] * nat[0].shape[3], `${what} grad_bias`);
+          }
+        }
+      }
+    });
+  }
+
+  native("the native kernels run for float32/float64 (forward, backward, dilated); other dtypes decline to TypeScript", () => {
+    const x = torch.randn(1, 2, 5, 5, { requires_grad: true }), w = torch.randn(3, 2, 3, 3, { requires_grad: true });
+    expect(kernels(() => F.conv2d(x, w).sum().backward())).toEqual(["slow_conv2d_stub:native", "slow_conv2d_backward_stub:native", "slow_conv2d_backward_stub:native"]);
+    expect(kernels(() => F.conv2d(x, w, null, { dilation: 2 }))).toEqual(["slow_conv_dilated2d_stub:native"]);
+    const xl = torch.ones(1, 2, 5, 5, { dtype: torch.int64 }), wl = torch.ones(3, 2, 3, 3, { dtype: torch.int64 });
+    expect(kernels(() => F.conv2d(xl, wl))).toEqual(["slow_conv2d_stub:ts"]);
+    expect(kernels(() => F.conv_transpose2d(x, torch.randn(2, 3, 3, 3)))).toEqual(["slow_conv_transpose2d_stub:ts"]);
+  });
+
+  native("results do not depend on the thread count (whole images per thread; the GEMM never splits a sum)", () => {
+    const run = (threads: number) => {
+      torch.set_num_threads(threads);
+      torch.manual_seed(5);
+      const x = torch.randn(4, 3, 12, 12, { requires_grad: true }), w = torch.randn(8, 3, 3, 3, { requires_grad: true });
+      const y = F.conv2d(x, w, null, { padding: 1 });
+      y.sum().backward();
+      return [flat(y), flat(x.grad!), flat(w.grad!)];
+    };
+    expect(run(2)).toEqual(run(1));
+  });
+});
