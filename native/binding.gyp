@@ -10,19 +10,19 @@
     {
       "target_name": "gt_kernels_avx2",
       "type": "static_library",
-      "sources": ["cpu/kernels_avx2.cc"],
+      "sources": ["cpu/kernels_avx2.cc", "cpu/pointwise_avx2.cc"],
       "cflags_cc": ["<@(gt_common_cflags)", "-mavx2", "-mfma"],
       "cflags_cc!": ["-fno-exceptions"],
     },
     {
       "target_name": "gt_kernels_avx512",
       "type": "static_library",
-      "sources": ["cpu/kernels_avx512.cc"],
+      "sources": ["cpu/kernels_avx512.cc", "cpu/pointwise_avx512.cc"],
       "cflags_cc": ["<@(gt_common_cflags)", "-mavx2", "-mfma", "-mavx512f", "-mavx512dq", "-mavx512vl", "-mavx512bw", "-mprefer-vector-width=512"],
     },
     {
       "target_name": "glasstorch_cpu",
-      "sources": ["cpu/addon.cc", "cpu/ThreadPool.cc", "cpu/cpu_features.cc", "cpu/kernels_default.cc", "cpu/Loops.cc", "cpu/Reduce.cc"],
+      "sources": ["cpu/addon.cc", "cpu/ThreadPool.cc", "cpu/cpu_features.cc", "cpu/kernels_default.cc", "cpu/Loops.cc", "cpu/Reduce.cc", "cpu/Pointwise.cc", "cpu/pointwise_default.cc"],
       "dependencies": ["gt_kernels_avx2", "gt_kernels_avx512"],
       "include_dirs": ["<!(node -p \"require('node-addon-api').include_dir\")"],
       "defines": ["NAPI_VERSION=8", "NAPI_DISABLE_CPP_EXCEPTIONS", "NODE_ADDON_API_DISABLE_CPP_EXCEPTIONS"],

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "Loops.h"
+#include "Pointwise.h"
 #include "Reduce.h"
 #include "ThreadPool.h"
 #include "cpu_features.h"
@@ -262,6 +263,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   exports.Set("status", Napi::Function::New(env, Status));
   exports.Set("set_report_external", Napi::Function::New(env, SetReportExternal));
   exports.Set("address_mod_4096", Napi::Function::New(env, Address));
+  InitPointwise(env, exports);
   return exports;
 }
 

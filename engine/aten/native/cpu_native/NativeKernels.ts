@@ -18,6 +18,7 @@ import { div_true_stub } from "../binary/Div.js";
 import { neg_stub, abs_stub, sqrt_stub, exp_stub, log_stub, tanh_stub, sigmoid_stub } from "../unary/UnaryOpsKernel.js";
 import { sum_stub } from "../ReduceOps.js";
 import { nativeAddon, type NativeAddon } from "./NativeBackend.js";
+import { registerPointwiseKernels } from "./NativePointwise.js";
 
 // codes of native/cpu/kernels.h
 const BinaryOp = { add: 0, mul: 1, div: 2 } as const;
@@ -155,6 +156,7 @@ export function registerNativeKernels(addon: NativeAddon): void {
   tanh_stub.register("native", floatOnly(UnaryOp.tanh));
   sigmoid_stub.register("native", floatOnly(UnaryOp.sigmoid));
   sum_stub.register("native", (self, mask, out) => sum(addon, self, mask, out));
+  registerPointwiseKernels(addon);
 }
 
 if (nativeAddon) registerNativeKernels(nativeAddon);
