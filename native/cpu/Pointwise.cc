@@ -189,9 +189,12 @@ Napi::Value PwCast(const Napi::CallbackInfo& info) {
 
 
 
+void InitReductions(Napi::Env env, Napi::Object exports);  // Reductions.cc
+
 void InitPointwise(Napi::Env env, Napi::Object exports) {
   exports.Set("pw_op", Napi::Function::New(env, pw::PwOp));
   exports.Set("pw_cast", Napi::Function::New(env, pw::PwCast));
+  InitReductions(env, exports);
 }
 
 }  // namespace glasstorch

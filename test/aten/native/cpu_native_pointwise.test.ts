@@ -360,3 +360,114 @@ describe("copy_: casts, contiguous(), broadcast", () => {
     expect(kernels(() => y.get("5:").copy_(y.get(":5")))).toEqual(["copy_stub:ts"]);
   });
 });
+
+describe("reductions: native vs TS", () => {
+  /** float results within tol relative to max(1, |want|) (sums accumulate in double in another order); others exact */
+  function close(got: torch.Tensor, want: torch.Tensor, what: string, tol: number): void {
+    expect(got.dtype, what).toBe(want.dtype);
+    expect(got.shape, what).toEqual(want.shape);
+    const g = flat(got), w = flat(want);
+    if (!got.dtype.is_floating_point) return void expect(g, what).toEqual(w);
+    const bad = g.findIndex((v, i) => !(v === w[i] || (Number.isNaN(w[i] as number) ? Number.isNaN(v as number) : Math.abs((v as number) - (w[i] as number)) <= tol * Math.max(1, Math.abs(w[i] as number)))));
+    expect(bad === -1 ? null : { at: bad, got: g[bad], want: w[bad] }, what).toBeNull();
+  }
+  function checkClose(what: string, f: () => torch.Tensor, stub: string, tol: number): void {
+    const want = underTs(f);
+    for (const isa of ISAS) {
+      _set_native_isa(isa);
+      expect(kernels(f), `${what} [${isa}]`).toContain(`${stub}:native`);
+      close(f(), want, `${what} [${isa}]`, tol);
+    }
+  }
+  const tolOf = (dtype: torch.dtype) => (dtype === torch.float32 ? 1.2e-7 : dtype === torch.float64 ? 1e-13 : 0);
+  const shapes: [string, (t: torch.Tensor) => torch.Tensor][] = [
+    ["contiguous", (t) => t],
+    ["transposed", (t) => t.transpose(0, 2)],
+    ["strided", (t) => t.get(":", "::2")],
+  ];
+  const dimsList: (number[] | null)[] = [null, [0], [1], [2], [0, 2], [1, 2], [0, 1]];
+
+  for (const dtype of ALL_DTYPES) {
+    native(`${dtype}: sum over dims (rows, columns), keepdim, out=`, () => {
+      const base = data(6 * 10 * 37, dtype).reshape(6, 10, 37);
+      for (const [lname, lay] of shapes) {
+        const x = lay(base);
+        for (const dims of dimsList) {
+          checkClose(`sum ${lname} ${dims}`, () => (dims === null ? torch.sum(x) : torch.sum(x, dims)), "sum_stub", tolOf(dtype));
+          if (dims !== null) checkClose(`sum keepdim ${lname} ${dims}`, () => torch.sum(x, dims, true), "sum_stub", tolOf(dtype));
+          if (dtype.is_floating_point && dims !== null) checkClose(`mean ${lname} ${dims}`, () => torch.mean(x, dims), "sum_stub", tolOf(dtype));
+        }
+      }
+      const out = torch.zeros(37, 12, { dtype: dtype.is_floating_point ? dtype : torch.int64 }).get(":", "::2").t();
+      checkClose("sum out= strided", () => torch.sum(base, 1, false, { out }), "sum_stub", tolOf(dtype));
+    }, 60_000);
+  }
+  native("float32 sum: large rows and columns, blocks, NaN/inf, and no dependence on the thread count", () => {
+    const x = data(70_000 * 3, torch.float32).reshape(3, 70_000);
+    const y = data(3 * 5000, torch.float32).reshape(5000, 3);
+    const runs: [string, () => torch.Tensor][] = [
+      ["rows", () => torch.sum(x, 1)], ["all", () => torch.sum(x)], ["columns", () => torch.sum(y, 0)], ["mean", () => torch.mean(y, 0)],
+      ["sum to float64", () => torch.sum(x, 1, false, { dtype: torch.float64 })],
+    ];
+    for (const [name, f] of runs) {
+      checkClose(name, f, "sum_stub", 1.2e-7);
+      const bits = [1, 2, 3].map((n) => {
+        torch.set_num_threads(n);
+        return flat(f());
+      });
+      torch.set_num_threads(2);
+      expect(bits[1], name).toEqual(bits[0]);
+      expect(bits[2], name).toEqual(bits[0]);
+    }
+    expect(flat(torch.sum(torch.tensor([1, NaN, 2])))[0]).toBeNaN();
+    expect(flat(torch.sum(torch.tensor([Infinity, 1, -Infinity])))[0]).toBeNaN();
+    expect(flat(torch.sum(torch.tensor([Infinity, 1]), 0))[0]).toBe(Infinity);
+  });
+
+  for (const dtype of ALL_DTYPES) {
+    native(`${dtype}: amax, amin, max(), min(), max.dim, min.dim, argmax, argmin`, () => {
+      const base = data(5 * 8 * 19, dtype).reshape(5, 8, 19);
+      for (const [lname, lay] of shapes) {
+        const x = lay(base);
+        check(`amax ${lname}`, () => torch.amax(x, [0, 2]), "max_values_stub");
+        check(`amin ${lname}`, () => torch.amin(x, [1], true), "min_values_stub");
+        check(`max() ${lname}`, () => torch.max(x), "max_all_stub");
+        check(`min() ${lname}`, () => torch.min(x), "min_all_stub");
+        for (const d of [0, 1, 2]) {
+          check(`max.dim ${d} ${lname} values`, () => torch.max(x, d)[0], "max_stub");
+          check(`max.dim ${d} ${lname} indices`, () => torch.max(x, d, true)[1], "max_stub");
+          check(`min.dim ${d} ${lname} indices`, () => torch.min(x, d)[1], "min_stub");
+          check(`argmax ${d} ${lname}`, () => torch.argmax(x, d), "argmax_stub");
+          check(`argmin ${d} ${lname}`, () => torch.argmin(x, d, true), "argmin_stub");
+        }
+        check(`argmax all ${lname}`, () => torch.argmax(x), "argmax_stub");
+      }
+    }, 60_000);
+  }
+  native("max/min: NaN wins (the first one), ties give the first index, -0 and +0 keep their order", () => {
+    const x = torch.tensor([[1, NaN, 3, NaN], [0, -0, 5, 5], [-0, 0, -1, -1], [-Infinity, -Infinity, -Infinity, -Infinity]]);
+    const cases: [() => torch.Tensor, string][] = [
+      [() => torch.max(x, 1)[0], "max_stub"], [() => torch.max(x, 1)[1], "max_stub"], [() => torch.min(x, 1)[1], "min_stub"],
+      [() => torch.min(x, 1)[0], "min_stub"], [() => torch.amax(x, 0), "max_values_stub"], [() => torch.argmax(x), "argmax_stub"],
+      [() => torch.argmin(x.t(), 1), "argmin_stub"], [() => torch.max(x.get("1:")), "max_all_stub"],
+    ];
+    for (const [f, stub] of cases) check(`edge ${stub}`, f, stub);
+  });
+  for (const dtype of FLOAT_DTYPES) {
+    native(`${dtype}: var, std, var_mean, std_mean (correction 0, 1, 2)`, () => {
+      const base = data(6 * 10 * 37, dtype).reshape(6, 10, 37).remainder(50);
+      for (const [lname, lay] of shapes) {
+        const x = lay(base);
+        for (const dims of [null, [2], [0], [0, 2]]) {
+          for (const correction of [0, 1, 2]) {
+            checkClose(`var ${lname} ${dims} ${correction}`, () => torch.var(x, dims, { correction }), "std_var_stub", tolOf(dtype) * 4);
+            checkClose(`std ${lname} ${dims} ${correction}`, () => torch.std(x, dims, { correction, keepdim: true }), "std_var_stub", tolOf(dtype) * 4);
+          }
+          checkClose(`var_mean ${lname} ${dims} mean`, () => torch.var_mean(x, dims)[1], "std_var_stub", tolOf(dtype) * 4);
+          checkClose(`std_mean ${lname} ${dims} std`, () => torch.std_mean(x, dims)[0], "std_var_stub", tolOf(dtype) * 4);
+        }
+      }
+      checkClose("var of one element (correction 1: nan)", () => torch.var(base.get(0, 0, "0:1")), "std_var_stub", 0);
+    }, 60_000);
+  }
+});

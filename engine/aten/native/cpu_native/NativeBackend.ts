@@ -33,6 +33,8 @@ export interface NativeAddon {
   pw_op(op: number, dtype: number, meta: Float64Array, scalars: Float64Array, out: ArrayBufferView, a: ArrayBufferView, b?: ArrayBufferView, c?: ArrayBufferView): boolean;
   /** dst = static_cast<to>(src) elementwise (copy_). */
   pw_cast(from: number, to: number, meta: Float64Array, out: ArrayBufferView, a: ArrayBufferView): boolean;
+  /** native/cpu/Reductions.cc: sum/mean/var/std/max/min over the flagged dims (NativeReductions.ts). */
+  pw_reduce(kind: number, inDtype: number, outDtype: number, meta: Float64Array, input: ArrayBufferView, out: ArrayBufferView | null, out2: ArrayBufferView | null, scalars: Float64Array): boolean;
 }
 
 export interface NativeAddonStatus {

@@ -38,6 +38,7 @@ import { scalar_to } from "../unary/ScalarConvert.js";
 import { silu_stub, GeluKernel, threshold_stub } from "../activation/ActivationKernel.js";
 import { copy_stub } from "../shape/CopyKernel.js";
 import type { NativeAddon } from "./NativeBackend.js";
+import { registerReductionKernels } from "./NativeReductions.js";
 
 /** The op codes of native/cpu/pointwise_kernels.h. */
 export const PwOp = {
@@ -145,6 +146,7 @@ function arityOf(op: number): number {
 }
 
 export function registerPointwiseKernels(addon: NativeAddon): void {
+  registerReductionKernels(addon);
   /** op over the iterator's output and its first `arity` inputs; out in outType (default: the common dtype). */
   const run = (op: number, iter: TensorIterator, sc: Float64Array, outType?: ScalarType): boolean => {
     const t = iter.commonDtype.scalarType;
