@@ -237,15 +237,48 @@ inline bool beats(T a, T b, bool is_max) {
 }
 
 template <typename T>
+constexpr int code_of() {
+  if constexpr (std::is_same_v<T, uint8_t>) return kByte;
+  else if constexpr (std::is_same_v<T, int8_t>) return kChar;
+  else if constexpr (std::is_same_v<T, int16_t>) return kShort;
+  else if constexpr (std::is_same_v<T, int32_t>) return kInt;
+  else if constexpr (std::is_same_v<T, int64_t>) return kLong;
+  else if constexpr (std::is_same_v<T, float>) return kFloat;
+  else if constexpr (std::is_same_v<T, double>) return kDouble;
+  else return kBool;
+}
+
+template <typename T>
 void maxmin_impl(const Problem& p, bool is_max) {
   const int64_t nout = p.kept.numel, nred = p.red.numel;
   if (nout == 0 || nred == 0) return;
   T* values = reinterpret_cast<T*>(p.out);
   int64_t* indices = reinterpret_cast<int64_t*>(p.out2);
+  // values only over one contiguous run (amax, max()): the unit's vectorized min/max row, for the
+  // dtypes a double holds exactly; a zero result takes the first zero's sign, as the scan would
+  constexpr bool exact_in_double = !std::is_same_v<T, int64_t> && !std::is_same_v<T, bool>;
+  const pw::MinMaxRow row = pw::table().minmax[code_of<T>()];
+  const bool vectorized = exact_in_double && indices == nullptr && p.red.n == 1 && p.red.in_stride[0] == 1;
   parallel_for(0, nout, std::max<int64_t>(1, GRAIN_SIZE / nred), [&](int64_t b, int64_t e) {
     for (int64_t o = b; o < e; ++o) {
       int64_t oo, oo2;
       const T* ip = in_at<T>(p, o, &oo, &oo2);
+      if (vectorized) {
+        double r[2];
+        row(ip, nred, r);
+        T best = static_cast<T>(is_max ? r[1] : r[0]);
+        if constexpr (std::is_floating_point_v<T>) {
+          if (best == 0) {
+            for (int64_t j = 0; j < nred; ++j)
+              if (ip[j] == 0) {
+                best = ip[j];
+                break;
+              }
+          }
+        }
+        values[oo] = best;
+        continue;
+      }
       T best = *ip;
       int64_t at = 0;
       for_runs(p.red, ip, 0, nred, [&](const T* q, int64_t n, int64_t st, int64_t first) {

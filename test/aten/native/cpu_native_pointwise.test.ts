@@ -460,6 +460,10 @@ describe("reductions: native vs TS", () => {
       [() => torch.max(x, 1)[0], "max_stub"], [() => torch.max(x, 1)[1], "max_stub"], [() => torch.min(x, 1)[1], "min_stub"],
       [() => torch.min(x, 1)[0], "min_stub"], [() => torch.amax(x, 0), "max_values_stub"], [() => torch.argmax(x), "argmax_stub"],
       [() => torch.argmin(x.t(), 1), "argmin_stub"], [() => torch.max(x.get("1:")), "max_all_stub"],
+      // contiguous rows take the vectorized path: NaN, and the first zero's sign
+      [() => torch.amax(x, 1), "max_values_stub"], [() => torch.amin(x, 1), "min_values_stub"], [() => torch.amax(x.get("1:3", "0:2"), 1), "max_values_stub"],
+      [() => torch.amin(torch.tensor([0, -0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, -0]), 0), "min_values_stub"],
+      [() => torch.amax(torch.tensor([-0, 0, 0, -1, -2, -3, -4, -5, -6, -7, -8, -9, -10, -11, -12, -13, -14, -15, -16, 0]), 0), "max_values_stub"],
     ];
     for (const [f, stub] of cases) check(`edge ${stub}`, f, stub);
   });
