@@ -14,6 +14,7 @@
 #include "GemmAddon.h"
 #include "Loops.h"
 #include "NN.h"
+#include "Pointwise.h"
 #include "Reduce.h"
 #include "ThreadPool.h"
 #include "cpu_features.h"
@@ -266,6 +267,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   exports.Set("address_mod_4096", Napi::Function::New(env, Address));
   InitNN(env, exports);
   InitGemm(env, exports);
+  InitPointwise(env, exports);
   return exports;
 }
 

@@ -29,6 +29,12 @@ export interface NativeAddon {
   set_capability(name: string): boolean;
   status(): NativeAddonStatus;
   address_mod_4096(buffer: ArrayBuffer): number;
+  /** native/cpu/Pointwise.cc: an elementwise op (NativePointwise.ts PwOp) over out and its inputs; false if none. */
+  pw_op(op: number, dtype: number, meta: Float64Array, scalars: Float64Array, out: ArrayBufferView, a: ArrayBufferView, b?: ArrayBufferView, c?: ArrayBufferView): boolean;
+  /** dst = static_cast<to>(src) elementwise (copy_). */
+  pw_cast(from: number, to: number, meta: Float64Array, out: ArrayBufferView, a: ArrayBufferView): boolean;
+  /** native/cpu/Reductions.cc: sum/mean/var/std/max/min over the flagged dims (NativeReductions.ts). */
+  pw_reduce(kind: number, inDtype: number, outDtype: number, meta: Float64Array, input: ArrayBufferView, out: ArrayBufferView | null, out2: ArrayBufferView | null, scalars: Float64Array): boolean;
   // native/cpu/Gemm.cc
   gemm(dtype: number, meta: Float64Array, a: ArrayBufferView, b: ArrayBufferView, c: ArrayBufferView): boolean;
   set_blas(name: "own" | "cblas"): boolean;

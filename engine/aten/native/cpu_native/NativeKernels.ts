@@ -20,6 +20,7 @@ import { sum_stub } from "../ReduceOps.js";
 import { nativeAddon, type NativeAddon } from "./NativeBackend.js";
 import { registerNNKernels } from "./NativeNN.js";
 import { registerGemmKernels } from "./NativeGemm.js";
+import { registerPointwiseKernels } from "./NativePointwise.js";
 
 // codes of native/cpu/kernels.h
 const BinaryOp = { add: 0, mul: 1, div: 2 } as const;
@@ -159,6 +160,7 @@ export function registerNativeKernels(addon: NativeAddon): void {
   sum_stub.register("native", (self, mask, out) => sum(addon, self, mask, out));
   registerNNKernels(addon);
   registerGemmKernels(addon);
+  registerPointwiseKernels(addon);
 }
 
 if (nativeAddon) registerNativeKernels(nativeAddon);

@@ -15,6 +15,7 @@ import type { Tensor } from "../../core/Tensor.js";
 import { mean_dim } from "../../../generated/mean.js";
 import { typedView, readNumber, toRaw, offsetOf } from "../../../c10/ElementAccess.js";
 import { sum_stub } from "../ReduceOps.js";
+import { DispatchStub } from "../DispatchStub.js";
 import {
   dimMask, reducedShape, structuredOutput, hasData, gather, writeAll, roundTo, isNaNValue,
   type StructuredMode, type Value,
@@ -142,6 +143,34 @@ function best(g: readonly Value[], isMax: boolean): [Value, number] {
   return [v, at];
 }
 
+/**
+ * The max/min kernels behind DispatchStubs (a native kernel may take them): each writes, per output
+ * element, the winning value into `values` and/or its first index into `indices` (either may be null).
+ */
+type MaxMinKernel = (self: Tensor, mask: readonly boolean[], values: Tensor | null, indices: Tensor | null) => void;
+function maxMinStub(name: string, ref: string, isMax: boolean): DispatchStub<MaxMinKernel> {
+  const stub = new DispatchStub<MaxMinKernel>(name, ref);
+  stub.register("ts", (self, mask, values, indices) => {
+    const bests = gather(self, mask).map((g) => best(g, isMax));
+    if (values) writeAll(values, bests.map((b) => b[0]));
+    if (indices) writeAll(indices, bests.map((b) => BigInt(b[1])));
+  });
+  return stub;
+}
+const REF_COMPARE = "aten/src/ATen/native/cpu/TensorCompareKernel.cpp", REF_REDUCE = "aten/src/ATen/native/cpu/ReduceOpsKernel.cpp";
+/** amax / amin */
+export const max_values_stub = maxMinStub("max_values_stub", REF_REDUCE, true);
+export const min_values_stub = maxMinStub("min_values_stub", REF_REDUCE, false);
+/** max() / min() over every element */
+export const max_all_stub = maxMinStub("max_all_stub", "aten/src/ATen/native/cpu/ReduceAllOpsKernel.cpp", true);
+export const min_all_stub = maxMinStub("min_all_stub", "aten/src/ATen/native/cpu/ReduceAllOpsKernel.cpp", false);
+/** max.dim / min.dim: values and indices */
+export const max_stub = maxMinStub("max_stub", REF_COMPARE, true);
+export const min_stub = maxMinStub("min_stub", REF_COMPARE, false);
+/** argmax / argmin */
+export const argmax_stub = maxMinStub("argmax_stub", REF_REDUCE, true);
+export const argmin_stub = maxMinStub("argmin_stub", REF_REDUCE, false);
+
 /** amax.out / amin.out (TORCH_META_FUNC(amax)): the max over several dims, no indices. */
 function amaxmin(self: Tensor, dim: readonly number[], keepdim: boolean, out: Tensor | null, mode: StructuredMode, isMax: boolean): Tensor {
   const name = isMax ? "amax" : "amin";
@@ -152,7 +181,7 @@ function amaxmin(self: Tensor, dim: readonly number[], keepdim: boolean, out: Te
   const sizes = self._impl.sizes();
   const mask = dimMask(dim, sizes.length);
   const result = structuredOutput(self, reducedShape(sizes, mask, keepdim), self.dtype, out, mode);
-  if (hasData(result)) writeAll(result, gather(self, mask).map((g) => best(g, isMax)[0]));
+  if (hasData(result)) (isMax ? max_values_stub : min_values_stub).call(self.device.type, self, mask, result, null);
   return result;
 }
 
@@ -174,7 +203,7 @@ function maxminAll(self: Tensor, isMax: boolean): Tensor {
     throw new RuntimeError(`${name}(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction dim with the 'dim' argument.`);
   }
   const result = structuredOutput(self, [], self.dtype, null, "functional");
-  if (hasData(result)) writeAll(result, [best(gather(self, dimMask(null, self.dim()))[0], isMax)[0]]);
+  if (hasData(result)) (isMax ? max_all_stub : min_all_stub).call(self.device.type, self, dimMask(null, self.dim()), result, null);
   return result;
 }
 export const max = (self: Tensor): Tensor => maxminAll(self, true);
@@ -193,11 +222,7 @@ function maxminDim(self: Tensor, dim: number, keepdim: boolean, values: Tensor |
   const shape = reducedShape(sizes, mask, keepdim);
   const v = structuredOutput(self, shape, self.dtype, values, mode);
   const i = structuredOutput(self, shape, int64, indices, mode);
-  if (hasData(v)) {
-    const bests = gather(self, mask).map((g) => best(g, isMax));
-    writeAll(v, bests.map((b) => b[0]));
-    writeAll(i, bests.map((b) => BigInt(b[1])));
-  }
+  if (hasData(v)) (isMax ? max_stub : min_stub).call(self.device.type, self, mask, v, i);
   return [v, i];
 }
 
@@ -246,7 +271,7 @@ function argmaxmin(self: Tensor, dim: number | null, keepdim: boolean, out: Tens
     shape = keepdim ? sizes.map(() => 1) : [];
   }
   const result = structuredOutput(self, shape, int64, out, mode);
-  if (hasData(result)) writeAll(result, gather(self, mask).map((g) => BigInt(best(g, isMax)[1])));
+  if (hasData(result)) (isMax ? argmax_stub : argmin_stub).call(self.device.type, self, mask, null, result);
   return result;
 }
 

@@ -21,6 +21,8 @@ import { std_mean_correction } from "../../../generated/std_mean.js";
 import { count_nonzero_dim_IntList } from "../../../generated/count_nonzero.js";
 import { dimMask, reducedShape, structuredOutput, hasData, gather, writeAll, roundTo, type Value } from "./ReduceUtils.js";
 
+import { DispatchStub } from "../DispatchStub.js";
+
 const asDouble = (v: Value): number => (typeof v === "bigint" ? Number(v) : v);
 
 /** [variance, mean] of a group in double; var = M2 / max(0, N - correction). */
@@ -34,6 +36,19 @@ function moments(g: readonly Value[], correction: number): [number, number] {
   if (n === 0) m2 = NaN;
   return [m2 / Math.max(0, n - correction), mean];
 }
+
+/**
+ * std_var_stub (aten/src/ATen/native/cpu/ReduceOpsKernel.cpp): per output element, the variance (or
+ * its square root) of the group into `result` and its mean into `mean` (when not null).
+ */
+export const std_var_stub = new DispatchStub<(self: Tensor, mask: readonly boolean[], correction: number, isStd: boolean, result: Tensor, mean: Tensor | null) => void>(
+  "std_var_stub", "aten/src/ATen/native/cpu/ReduceOpsKernel.cpp");
+std_var_stub.register("ts", (self, mask, corr, isStd, result, mean) => {
+  const rdt = result.dtype;
+  const ms = gather(self, mask).map((g) => moments(g, corr));
+  writeAll(result, ms.map(([v]) => roundTo(rdt, isStd ? Math.sqrt(v) : v)));
+  if (mean) writeAll(mean, ms.map(([, m]) => roundTo(rdt, m)));
+});
 
 /** std_var_all / std_var_out's checks and result: returns [result(var or std), mean?]. */
 function stdVar(fname: string, self: Tensor, dim: readonly number[] | null, correction: number | null, keepdim: boolean,
@@ -49,10 +64,7 @@ function stdVar(fname: string, self: Tensor, dim: readonly number[] | null, corr
   const result = structuredOutput(self, shape, self.dtype, out, out === null ? "functional" : "out");
   const mean = withMean ? structuredOutput(self, shape, self.dtype, meanOut, meanOut === null ? "functional" : "out") : null;
   if (!hasData(result)) return [result, mean];
-  const rdt = result.dtype;
-  const ms = gather(self, mask).map((g) => moments(g, corr));
-  writeAll(result, ms.map(([v]) => roundTo(rdt, isStd ? Math.sqrt(v) : v)));
-  if (mean) writeAll(mean, ms.map(([, m]) => roundTo(rdt, m)));
+  std_var_stub.call(self.device.type, self, mask, corr, isStd, result, mean);
   return [result, mean];
 }
 

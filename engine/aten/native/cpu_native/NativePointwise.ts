@@ -1,0 +1,251 @@
+// The native pointwise kernels (issue #8 item 4; native/cpu/Pointwise.cc, pointwise_kernels.inc),
+// registered into the DispatchStubs they cover. Each hands the addon the operands' typed arrays with
+// sizes, element strides and storage offsets (the TensorIterator's view), plus the op's Scalars
+// converted as the TypeScript kernel converts them (scalar_to, fround), and the addon works in place.
+//
+// Covered (every layout: contiguous, strided, broadcast; any operand not in the op's dtype, other
+// than a 0-d input, declines to the TypeScript kernel):
+//   add (alpha), mul, maximum/minimum (both stubs), eq/ne/lt/le/gt/ge (bool out), threshold
+//     (relu backward), neg, abs, clamp/clamp_min/clamp_max with Scalar bounds (relu):
+//     uint8, int8, int16, int32, int64, float32, float64 (bool for add/mul/maximum/minimum/compare)
+//   div, sqrt, rsqrt, reciprocal, exp, log, tanh, sigmoid, silu, sin, cos, erf, pow(Tensor, Scalar)
+//     for exponents 2, 3, 0.5, -0.5, -1, -2, addcmul, addcdiv, lerp: float32, float64
+//   gelu (both approximations): float32
+//   copy_ (contiguous(), .to()): every pair of those dtypes and bool, when source and destination
+//     do not share a storage (an overlapping copy's order is the TS kernel's business)
+// float16 and bfloat16 stay in TypeScript.
+
+import { ScalarType } from "../../../c10/ScalarType.js";
+import { typedView, readNumber, type TypedView } from "../../../c10/ElementAccess.js";
+import type { TensorImpl } from "../../../c10/TensorImpl.js";
+import type { Scalar, Tensor } from "../../core/Tensor.js";
+import type { TensorIterator } from "../TensorIterator.js";
+import { toCommon } from "../Loops.js";
+import { add_stub, mul_stub } from "../BinaryOps.js";
+import { div_true_stub } from "../binary/Div.js";
+import { maximum_stub, minimum_stub } from "../binary/MaxMin.js";
+import { eq_stub, ne_stub, lt_stub, le_stub, gt_stub, ge_stub } from "../binary/Compare.js";
+import { addcmul_stub, addcdiv_stub } from "../binary/PointwiseOps.js";
+import { lerp_kernel_scalar_weight, lerp_kernel_tensor_weight } from "../binary/Lerp.js";
+import { pow_tensor_scalar_stub } from "../binary/Pow.js";
+import {
+  neg_stub, abs_stub, sqrt_stub, rsqrt_stub, reciprocal_stub, exp_stub, log_stub, tanh_stub, sigmoid_stub, sin_stub, cos_stub, erf_stub,
+} from "../unary/UnaryOpsKernel.js";
+import {
+  clamp_scalar_stub, clamp_min_scalar_stub, clamp_max_scalar_stub, maximum_stub as clamp_maximum_stub, minimum_stub as clamp_minimum_stub,
+} from "../unary/Clamp.js";
+import { scalar_to } from "../unary/ScalarConvert.js";
+import { silu_stub, GeluKernel, threshold_stub } from "../activation/ActivationKernel.js";
+import { copy_stub } from "../shape/CopyKernel.js";
+import type { NativeAddon } from "./NativeBackend.js";
+import { registerReductionKernels } from "./NativeReductions.js";
+
+/** The op codes of native/cpu/pointwise_kernels.h. */
+export const PwOp = {
+  add: 0, mul: 1, div: 2, maximum: 3, minimum: 4, maximumTie2: 5, minimumTie2: 6,
+  eq: 7, ne: 8, lt: 9, le: 10, gt: 11, ge: 12, threshold: 13,
+  neg: 14, abs: 15, sqrt: 16, rsqrt: 17, reciprocal: 18, exp: 19, log: 20, tanh: 21, sigmoid: 22, silu: 23, sin: 24, cos: 25, erf: 26,
+  geluErfVec: 27, geluErf: 28, geluTanh: 29, clamp: 30, clampMin: 31, clampMax: 32, powScalar: 33,
+  lerpScalar: 34, addcmul: 35, addcdiv: 36, lerpTensor: 37,
+} as const;
+
+const { Byte, Char, Short, Int, Long, Float, Double, Bool } = ScalarType;
+/** The dtypes the pointwise table has loops for. */
+const NATIVE_DTYPES = new Set<ScalarType>([Byte, Char, Short, Int, Long, Float, Double, Bool]);
+const FLOATING = new Set<ScalarType>([Float, Double]);
+
+/** Strides of t seen in the iterator's shape: 0 along the dims it is broadcast over. */
+function broadcastStrides(impl: TensorImpl, shape: readonly number[], into: Float64Array, at: number): void {
+  const sizes = impl.sizes();
+  const strides = impl.strides();
+  const lead = shape.length - sizes.length;
+  for (let d = 0; d < shape.length; d++) {
+    const i = d - lead;
+    into[at + d] = i < 0 || (sizes[i] === 1 && shape[d] !== 1) ? 0 : strides[i];
+  }
+}
+
+/** One element of dtype t holding a 0-d input of another dtype, converted as the TS loops convert it. */
+function scalarOperand(impl: TensorImpl, t: ScalarType): TypedView {
+  const view = typedView(impl.storage, impl.dtype);
+  const off = impl.storage_offset();
+  if (t === Long) {
+    const v = impl.dtype.scalarType === Long ? (view[off] as bigint) : BigInt(Math.trunc(readNumber(view, impl.dtype.scalarType, off)));
+    return new BigInt64Array([v]);
+  }
+  const v = toCommon(t, readNumber(view, impl.dtype.scalarType, off));
+  switch (t) {
+    case Float: return new Float32Array([v]);
+    case Double: return new Float64Array([v]);
+    case Int: return new Int32Array([v]);
+    case Short: return new Int16Array([v]);
+    case Char: return new Int8Array([v]);
+    default: return new Uint8Array([v]); // uint8, bool
+  }
+}
+
+const metaCache = new Map<number, Float64Array>();
+function metaArray(n: number): Float64Array {
+  let m = metaCache.get(n);
+  if (!m) metaCache.set(n, (m = new Float64Array(n)));
+  return m;
+}
+
+/**
+ * meta = [ndim, shape..., then per operand: offset, strides...] and the typed arrays, for operands
+ * [out, ...inputs] each in its expected dtype; null when one is not (a 0-d input is converted).
+ */
+function marshal(shape: readonly number[], out: TensorImpl, inputs: readonly TensorImpl[], outType: ScalarType, inType: ScalarType): { meta: Float64Array; arrays: TypedView[] } | null {
+  if (out.dtype.scalarType !== outType) return null;
+  const nd = shape.length;
+  const meta = metaArray(1 + nd + (1 + inputs.length) * (1 + nd));
+  meta[0] = nd;
+  for (let d = 0; d < nd; d++) meta[1 + d] = shape[d];
+  const arrays: TypedView[] = [typedView(out.storage, out.dtype)];
+  let at = 1 + nd;
+  meta[at] = out.storage_offset();
+  broadcastStrides(out, shape, meta, at + 1);
+  at += 1 + nd;
+  for (const t of inputs) {
+    if (t.dtype.scalarType === inType) {
+      arrays.push(typedView(t.storage, t.dtype));
+      meta[at] = t.storage_offset();
+      broadcastStrides(t, shape, meta, at + 1);
+    } else if (t.dim() === 0) {
+      arrays.push(scalarOperand(t, inType));
+      meta[at] = 0;
+      meta.fill(0, at + 1, at + 1 + nd);
+    } else {
+      return null;
+    }
+    at += 1 + nd;
+  }
+  return { meta, arrays };
+}
+
+const scalarsCache = [new Float64Array(2)];
+function scalars(a = 0, b = 0): Float64Array {
+  const s = scalarsCache[0];
+  s[0] = a;
+  s[1] = b;
+  return s;
+}
+
+/** scalar_to(s, t) as a double the addon can take exactly; null for an int64 beyond 2^53. */
+function scalarAs(s: Scalar, t: ScalarType): number | null {
+  const v = scalar_to(s, t);
+  if (typeof v === "bigint") return v >= -(2n ** 53n) && v <= 2n ** 53n ? Number(v) : null;
+  return v;
+}
+
+/** How many inputs each op reads (Pointwise.cc's arity, less the output). */
+function arityOf(op: number): number {
+  if (op <= PwOp.threshold || op === PwOp.lerpScalar) return 2;
+  if (op >= PwOp.addcmul) return 3;
+  return 1;
+}
+
+export function registerPointwiseKernels(addon: NativeAddon): void {
+  registerReductionKernels(addon);
+  /** op over the iterator's output and its first `arity` inputs; out in outType (default: the common dtype). */
+  const run = (op: number, iter: TensorIterator, sc: Float64Array, outType?: ScalarType): boolean => {
+    const t = iter.commonDtype.scalarType;
+    if (!NATIVE_DTYPES.has(t)) return false;
+    const arity = arityOf(op);
+    if (iter.inputs.length < arity) return false;
+    const inputs = iter.inputs.slice(0, arity).map((u) => u._impl);
+    const m = marshal(iter.shape, iter.output._impl, inputs, outType ?? t, t);
+    if (m === null) return false;
+    const a = m.arrays;
+    return addon.pw_op(op, t, m.meta, sc, a[0], a[1], a[2], a[3]);
+  };
+  const simple = (op: number) => (iter: TensorIterator) => run(op, iter, scalars());
+  const floating = (op: number) => (iter: TensorIterator) => FLOATING.has(iter.commonDtype.scalarType) && run(op, iter, scalars());
+
+  // ---- binary ----
+  add_stub.register("native", (iter, alpha) => {
+    const a = typeof alpha === "boolean" ? Number(alpha) : typeof alpha === "number" ? alpha : null;
+    if (a === null || (iter.commonDtype.scalarType === Long && !Number.isSafeInteger(a))) return false;
+    return run(PwOp.add, iter, scalars(a));
+  });
+  mul_stub.register("native", simple(PwOp.mul));
+  div_true_stub.register("native", floating(PwOp.div));
+  maximum_stub.register("native", simple(PwOp.maximum));
+  minimum_stub.register("native", simple(PwOp.minimum));
+  clamp_maximum_stub.register("native", simple(PwOp.maximumTie2));
+  clamp_minimum_stub.register("native", simple(PwOp.minimumTie2));
+  const compare = (op: number) => (iter: TensorIterator) => run(op, iter, scalars(), Bool);
+  eq_stub.register("native", compare(PwOp.eq));
+  ne_stub.register("native", compare(PwOp.ne));
+  lt_stub.register("native", compare(PwOp.lt));
+  le_stub.register("native", compare(PwOp.le));
+  gt_stub.register("native", compare(PwOp.gt));
+  ge_stub.register("native", compare(PwOp.ge));
+  threshold_stub.register("native", (iter, threshold, value) => {
+    const t = iter.commonDtype.scalarType;
+    if (!NATIVE_DTYPES.has(t) || t === Bool) return false;
+    const th = scalarAs(threshold, t), v = scalarAs(value, t);
+    return th !== null && v !== null && run(PwOp.threshold, iter, scalars(th, v));
+  });
+
+  // ---- unary ----
+  neg_stub.register("native", (iter) => iter.commonDtype.scalarType !== Bool && run(PwOp.neg, iter, scalars()));
+  abs_stub.register("native", (iter) => iter.commonDtype.scalarType !== Bool && run(PwOp.abs, iter, scalars()));
+  sqrt_stub.register("native", floating(PwOp.sqrt));
+  rsqrt_stub.register("native", floating(PwOp.rsqrt));
+  reciprocal_stub.register("native", floating(PwOp.reciprocal));
+  exp_stub.register("native", floating(PwOp.exp));
+  log_stub.register("native", floating(PwOp.log));
+  tanh_stub.register("native", floating(PwOp.tanh));
+  sigmoid_stub.register("native", floating(PwOp.sigmoid));
+  silu_stub.register("native", floating(PwOp.silu));
+  sin_stub.register("native", floating(PwOp.sin));
+  cos_stub.register("native", floating(PwOp.cos));
+  erf_stub.register("native", floating(PwOp.erf));
+  GeluKernel.register("native", (iter, approximate) => {
+    if (iter.commonDtype.scalarType !== Float) return false;
+    if (approximate === "tanh") return run(PwOp.geluTanh, iter, scalars());
+    // the TS kernel's (and PyTorch's) choice: the vectorized erf when every operand is contiguous
+    const vectorized = iter.output.is_contiguous() && iter.inputs.every((u) => u.is_contiguous());
+    return run(vectorized ? PwOp.geluErfVec : PwOp.geluErf, iter, scalars());
+  });
+  /** clamp with Scalar bounds computes in the output's dtype. */
+  const clampScalar = (op: number) => (iter: TensorIterator, lo: Scalar, hi?: Scalar): boolean => {
+    const t = iter.output.dtype.scalarType;
+    if (!NATIVE_DTYPES.has(t) || t === Bool || iter.commonDtype.scalarType !== t) return false;
+    const a = scalarAs(lo, t), b = hi === undefined ? a : scalarAs(hi, t);
+    return a !== null && b !== null && run(op, iter, scalars(a, b));
+  };
+  clamp_scalar_stub.register("native", clampScalar(PwOp.clamp));
+  clamp_min_scalar_stub.register("native", clampScalar(PwOp.clampMin));
+  clamp_max_scalar_stub.register("native", clampScalar(PwOp.clampMax));
+  pow_tensor_scalar_stub.register("native", (iter, exp) => {
+    if (!FLOATING.has(iter.commonDtype.scalarType) || typeof exp !== "number") return false;
+    if (exp !== 2 && exp !== 3 && exp !== 0.5 && exp !== -0.5 && exp !== -1 && exp !== -2) return false;
+    return run(PwOp.powScalar, iter, scalars(exp)); // reads the base only (the iterator's second input is the wrapped exponent)
+  });
+
+  // ---- optimizers: addcmul_, addcdiv_, lerp_ ----
+  /** value.to<opmath_t>(): float32 rounds the Scalar. */
+  const opmath = (s: Scalar, t: ScalarType) => (t === Float ? Math.fround(Number(s)) : Number(s));
+  addcmul_stub.register("native", (iter, value) => FLOATING.has(iter.commonDtype.scalarType) && run(PwOp.addcmul, iter, scalars(opmath(value, iter.commonDtype.scalarType))));
+  addcdiv_stub.register("native", (iter, value) => FLOATING.has(iter.commonDtype.scalarType) && run(PwOp.addcdiv, iter, scalars(opmath(value, iter.commonDtype.scalarType))));
+  lerp_kernel_scalar_weight.register("native", (iter, weight) => FLOATING.has(iter.commonDtype.scalarType) && run(PwOp.lerpScalar, iter, scalars(opmath(weight, iter.commonDtype.scalarType))));
+  lerp_kernel_tensor_weight.register("native", floating(PwOp.lerpTensor));
+
+  // ---- copy_: dst[i] = static_cast<dst_t>(src[i]) ----
+  copy_stub.register("native", (dst, src) => {
+    const from = src.dtype.scalarType, to = dst.dtype.scalarType;
+    if (!NATIVE_DTYPES.has(from) || !NATIVE_DTYPES.has(to) || dst.storage === src.storage) return false;
+    const shape = dst.sizes();
+    const nd = shape.length;
+    const meta = metaArray(1 + nd + 2 * (1 + nd));
+    meta[0] = nd;
+    for (let d = 0; d < nd; d++) meta[1 + d] = shape[d];
+    meta[1 + nd] = dst.storage_offset();
+    broadcastStrides(dst, shape, meta, 2 + nd);
+    meta[2 + 2 * nd] = src.storage_offset();
+    broadcastStrides(src, shape, meta, 3 + 2 * nd);
+    return addon.pw_cast(from, to, meta, typedView(dst.storage, dst.dtype), typedView(src.storage, src.dtype));
+  });
+}

@@ -1,0 +1,200 @@
+// The pointwise driver (aten/src/ATen/native/cpu/Loops.h + TensorIteratorBase::for_each) for
+// operands of different element sizes (comparisons write bool, casts read one dtype and write
+// another): coalesces the iterator's dims, splits the elements over the thread pool by GRAIN_SIZE and
+// hands each row to the selected unit's row loop with byte strides. The N-API surface:
+//   pw_op(op, dtype, meta, scalars, out, a[, b[, c]]) -> bool   (false: no native kernel for op/dtype)
+//   pw_cast(from, to, meta, out, a) -> bool
+// meta = [ndim, shape..., then per operand: offset, strides...] in elements of that operand's dtype;
+// element sizes come from the typed arrays themselves.
+#include "Pointwise.h"
+
+#include <algorithm>
+#include <cstring>
+#include <string>
+#include "Loops.h"
+#include "ThreadPool.h"
+#include "cpu_features.h"
+#include "pointwise_kernels.h"
+
+namespace glasstorch {
+namespace pw {
+
+const Table& table() {
+  const char* name = kernels().name;
+  if (std::strcmp(name, "AVX512") == 0) return kTableAVX512;
+  if (std::strcmp(name, "AVX2") == 0) return kTableAVX2;
+  return kTableDefault;
+}
+
+namespace {
+
+constexpr int kMaxOps = 4;
+
+struct Plan {
+  int ndim = 0;
+  int nops = 0;
+  int64_t shape[kMaxDims];
+  int64_t strides[kMaxOps][kMaxDims];  // bytes, innermost dim first
+  char* base[kMaxOps];
+  int64_t numel = 1;
+};
+
+// TensorIterator::coalesce_dimensions on the given order (innermost = last dim): size-1 dims
+// dropped, a dim merged into the next inner one when every operand steps through both as one.
+void coalesce(Plan& p, int ndim, const int64_t* shape, const int64_t (*strides)[kMaxDims]) {
+  for (int d = ndim - 1; d >= 0; --d) {
+    const int64_t s = shape[d];
+    p.numel *= s;
+    if (s == 1) continue;
+    if (p.ndim > 0) {
+      const int i = p.ndim - 1;
+      bool merge = true;
+      for (int k = 0; k < p.nops; ++k) merge = merge && strides[k][d] == p.strides[k][i] * p.shape[i];
+      if (merge) {
+        p.shape[i] *= s;
+        continue;
+      }
+    }
+    p.shape[p.ndim] = s;
+    for (int k = 0; k < p.nops; ++k) p.strides[k][p.ndim] = strides[k][d];
+    ++p.ndim;
+  }
+  if (p.ndim == 0) {
+    p.ndim = 1;
+    p.shape[0] = p.numel;
+    for (int k = 0; k < p.nops; ++k) p.strides[k][0] = 0;
+  }
+}
+
+// Runs loop over [begin, end) of the plan's linear index, row by row.
+void run_range(const Plan& p, Loop loop, const double* sc, int64_t begin, int64_t end) {
+  int64_t idx[kMaxDims];
+  char* ptr[kMaxOps];
+  int64_t rem = begin;
+  for (int k = 0; k < p.nops; ++k) ptr[k] = p.base[k];
+  for (int d = 0; d < p.ndim; ++d) {
+    idx[d] = rem % p.shape[d];
+    rem /= p.shape[d];
+    for (int k = 0; k < p.nops; ++k) ptr[k] += idx[d] * p.strides[k][d];
+  }
+  int64_t inner[kMaxOps];
+  for (int k = 0; k < p.nops; ++k) inner[k] = p.strides[k][0];
+  for (int64_t i = begin; i < end;) {
+    const int64_t n = std::min(p.shape[0] - idx[0], end - i);
+    loop(ptr, inner, n, sc);
+    i += n;
+    for (int k = 0; k < p.nops; ++k) ptr[k] += n * p.strides[k][0];
+    idx[0] += n;
+    for (int d = 0; d < p.ndim - 1 && idx[d] == p.shape[d]; ++d) {
+      for (int k = 0; k < p.nops; ++k) ptr[k] += p.strides[k][d + 1] - p.shape[d] * p.strides[k][d];
+      idx[d] = 0;
+      ++idx[d + 1];
+    }
+  }
+}
+
+void run(const Plan& p, Loop loop, const double* sc) {
+  if (p.numel == 0) return;
+  parallel_for(0, p.numel, GRAIN_SIZE, [&](int64_t b, int64_t e) { run_range(p, loop, sc, b, e); });
+}
+
+// ---- arguments ----
+
+bool typed(napi_env env, napi_value v, char** data, int* itemsize) {
+  napi_typedarray_type type;
+  size_t length, byte_offset;
+  void* raw = nullptr;
+  napi_value ab;
+  if (napi_get_typedarray_info(env, v, &type, &length, &raw, &ab, &byte_offset) != napi_ok) return false;
+  *data = static_cast<char*>(raw);
+  switch (type) {
+    case napi_int8_array: case napi_uint8_array: case napi_uint8_clamped_array: *itemsize = 1; break;
+    case napi_int16_array: case napi_uint16_array: *itemsize = 2; break;
+    case napi_int32_array: case napi_uint32_array: case napi_float32_array: *itemsize = 4; break;
+    default: *itemsize = 8; break;
+  }
+  return true;
+}
+
+bool fail(Napi::Env env, const char* what) {
+  Napi::TypeError::New(env, std::string("glasstorch native pointwise: ") + what).ThrowAsJavaScriptException();
+  return false;
+}
+
+// Reads meta for nops operands info[first..first+nops) into a plan.
+bool make_plan(const Napi::CallbackInfo& info, napi_value meta, int first, int nops, Plan& p) {
+  Napi::Env env = info.Env();
+  char* raw;
+  int isz;
+  if (!typed(env, meta, &raw, &isz)) return fail(env, "meta must be a Float64Array");
+  const double* m = reinterpret_cast<const double*>(raw);
+  const int ndim = static_cast<int>(m[0]);
+  if (ndim < 0 || ndim > kMaxDims) return fail(env, "too many dims");
+  int64_t shape[kMaxDims];
+  int64_t strides[kMaxOps][kMaxDims];
+  for (int d = 0; d < ndim; ++d) shape[d] = static_cast<int64_t>(m[1 + d]);
+  const double* q = m + 1 + ndim;
+  p.nops = nops;
+  for (int k = 0; k < nops; ++k) {
+    char* data;
+    int itemsize;
+    if (!typed(env, info[first + k], &data, &itemsize)) return fail(env, "operands must be typed arrays");
+    p.base[k] = data + static_cast<int64_t>(*q++) * itemsize;
+    for (int d = 0; d < ndim; ++d) strides[k][d] = static_cast<int64_t>(*q++) * itemsize;
+  }
+  coalesce(p, ndim, shape, strides);
+  return true;
+}
+
+int arity(int op) {
+  if (op <= kThreshold || op == kLerpScalar) return 3;
+  if (op >= kAddcmul) return 4;
+  return 2;
+}
+
+// pw_op(op, dtype, meta, scalars, out, a[, b])
+Napi::Value PwOp(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  const int op = info[0].As<Napi::Number>().Int32Value();
+  const int dtype = info[1].As<Napi::Number>().Int32Value();
+  if (op < 0 || op >= kNumOps || dtype < 0 || dtype >= kNumDTypes) return Napi::Boolean::New(env, false);
+  const Loop loop = table().op[op][dtype];
+  if (loop == nullptr) return Napi::Boolean::New(env, false);
+  char* sraw;
+  int isz;
+  if (!typed(env, info[3], &sraw, &isz)) return (fail(env, "scalars must be a Float64Array"), env.Undefined());
+  Plan p;
+  if (!make_plan(info, info[2], 4, arity(op), p)) return env.Undefined();
+  run(p, loop, reinterpret_cast<const double*>(sraw));
+  return Napi::Boolean::New(env, true);
+}
+
+// pw_cast(from, to, meta, out, a)
+Napi::Value PwCast(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  const int from = info[0].As<Napi::Number>().Int32Value();
+  const int to = info[1].As<Napi::Number>().Int32Value();
+  if (from < 0 || from >= kNumDTypes || to < 0 || to >= kNumDTypes) return Napi::Boolean::New(env, false);
+  const Loop loop = table().cast[from][to];
+  if (loop == nullptr) return Napi::Boolean::New(env, false);
+  Plan p;
+  if (!make_plan(info, info[2], 3, 2, p)) return env.Undefined();
+  const double none = 0;
+  run(p, loop, &none);
+  return Napi::Boolean::New(env, true);
+}
+
+}  // namespace
+}  // namespace pw
+
+
+
+void InitReductions(Napi::Env env, Napi::Object exports);  // Reductions.cc
+
+void InitPointwise(Napi::Env env, Napi::Object exports) {
+  exports.Set("pw_op", Napi::Function::New(env, pw::PwOp));
+  exports.Set("pw_cast", Napi::Function::New(env, pw::PwCast));
+  InitReductions(env, exports);
+}
+
+}  // namespace glasstorch

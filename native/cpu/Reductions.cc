@@ -1,0 +1,401 @@
+// Native reductions (issue #8 item 4): sum/mean with every dtype's accumulation, var/std (+ mean),
+// and max/min values and indices (amax/amin, max()/min(), max.dim/min.dim, argmax/argmin).
+//   pw_reduce(kind, inDtype, outDtype, meta, in, out, out2, scalars) -> bool
+// meta = [ndim, shape..., inOffset, inStrides..., outOffset, outStrides..., out2Offset, out2Strides...,
+// reduce flags...]: outStrides give the output's stride for each kept input dim (0 for reduced ones).
+//
+// Results do not depend on the thread count: the pool splits the outputs (and, for sums with few
+// outputs, fixed blocks of kBlock reduced elements whose partial sums are added in block order),
+// never the order in which one output's elements are combined. sum: float inputs accumulate in
+// double (16 lanes over contiguous rows, combined pairwise; column sums vectorized across the kept
+// dim), rounded once to the output dtype, as the TS kernel's double sum; integers and bool sum
+// exactly in int64 (wrapping). var/std: two passes in double (mean, then the centred squares), as the
+// TS kernel. max/min: NaN wins, the first of equal values (and of NaNs) is the one reported.
+#include <napi.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <string>
+#include <vector>
+#include "Loops.h"
+#include "ThreadPool.h"
+#include "pointwise_kernels.h"
+
+namespace glasstorch {
+namespace {
+
+enum Kind : int { kSum = 0, kMean = 1, kVar = 2, kStd = 3, kMax = 4, kMin = 5 };
+constexpr int64_t kBlock = 32768;
+
+struct Dims {
+  int n = 0;
+  int64_t shape[kMaxDims];
+  int64_t in_stride[kMaxDims];  // elements
+  int64_t out_stride[kMaxDims];
+  int64_t out2_stride[kMaxDims];
+  int64_t numel = 1;
+};
+
+// innermost first; size-1 dims dropped; a dim merged into the inner one when the input (and, for kept
+// dims, both outputs) step through them as one
+void add_dim(Dims& d, int64_t size, int64_t is, int64_t os, int64_t os2, bool kept) {
+  d.numel *= size;
+  if (size == 1) return;
+  if (d.n > 0) {
+    const int i = d.n - 1;
+    if (is == d.in_stride[i] * d.shape[i] && (!kept || (os == d.out_stride[i] * d.shape[i] && os2 == d.out2_stride[i] * d.shape[i]))) {
+      d.shape[i] *= size;
+      return;
+    }
+  }
+  d.shape[d.n] = size;
+  d.in_stride[d.n] = is;
+  d.out_stride[d.n] = os;
+  d.out2_stride[d.n] = os2;
+  ++d.n;
+}
+
+// Visits the reduced elements [begin, end) of one output in row-major order of the reduced dims,
+// a contiguous-or-strided run at a time: run(ptr, n, stride, firstIndex).
+template <typename T, typename Run>
+void for_runs(const Dims& r, const T* base, int64_t begin, int64_t end, Run run) {
+  if (begin >= end) return;
+  if (r.n == 0) return run(base, int64_t(1), int64_t(1), int64_t(0));
+  int64_t idx[kMaxDims];
+  int64_t rem = begin;
+  const T* p = base;
+  for (int d = 0; d < r.n; ++d) {
+    idx[d] = rem % r.shape[d];
+    rem /= r.shape[d];
+    p += idx[d] * r.in_stride[d];
+  }
+  const int64_t st = r.in_stride[0];
+  for (int64_t i = begin; i < end;) {
+    const int64_t n = std::min(r.shape[0] - idx[0], end - i);
+    run(p, n, st, i);
+    i += n;
+    p += n * st;
+    idx[0] += n;
+    for (int d = 0; d < r.n - 1 && idx[d] == r.shape[d]; ++d) {
+      p += r.in_stride[d + 1] - r.shape[d] * r.in_stride[d];
+      idx[d] = 0;
+      ++idx[d + 1];
+    }
+  }
+}
+
+struct Problem {
+  Dims kept, red;
+  const char* in;
+  char* out;
+  char* out2;
+};
+
+template <typename T>
+const T* in_at(const Problem& p, int64_t o, int64_t* out_off, int64_t* out2_off) {
+  const T* ip = reinterpret_cast<const T*>(p.in);
+  int64_t oo = 0, oo2 = 0;
+  for (int d = 0; d < p.kept.n; ++d) {
+    const int64_t c = o % p.kept.shape[d];
+    o /= p.kept.shape[d];
+    ip += c * p.kept.in_stride[d];
+    oo += c * p.kept.out_stride[d];
+    oo2 += c * p.kept.out2_stride[d];
+  }
+  *out_off = oo;
+  *out2_off = oo2;
+  return ip;
+}
+
+// ---- sum / mean ----
+
+template <typename T, typename Acc>
+Acc sum_range(const Problem& p, const T* base, int64_t b, int64_t e, pw::SumRow row) {
+  Acc s = 0;
+  for_runs(p.red, base, b, e, [&](const T* q, int64_t n, int64_t st, int64_t) {
+    if constexpr (std::is_floating_point_v<Acc>) {
+      if (st == 1) {
+        s += row(q, n);
+        return;
+      }
+      for (int64_t j = 0; j < n; ++j) s += static_cast<double>(q[j * st]);
+    } else {
+      uint64_t u = static_cast<uint64_t>(s);
+      for (int64_t j = 0; j < n; ++j) u += static_cast<uint64_t>(static_cast<int64_t>(q[j * st]));
+      s = static_cast<Acc>(u);
+    }
+  });
+  return s;
+}
+
+template <typename T, typename O>
+void sum_impl(const Problem& p, bool mean) {
+  using Acc = std::conditional_t<std::is_floating_point_v<O>, double, int64_t>;
+  const int64_t nout = p.kept.numel, nred = p.red.numel;
+  if (nout == 0) return;
+  O* out = reinterpret_cast<O*>(p.out);
+  const pw::Table& tbl = pw::table();
+  int code;
+  if constexpr (std::is_same_v<T, float>) code = kFloat;
+  else if constexpr (std::is_same_v<T, double>) code = kDouble;
+  else code = kByte;  // unused for integers
+  const pw::SumRow contig = tbl.sum[code];
+  auto finish = [&](Acc s) -> O {
+    if constexpr (std::is_floating_point_v<O>) return static_cast<O>(mean ? s / static_cast<double>(nred) : s);
+    else return static_cast<O>(s);
+  };
+  // column sums: the kept dim innermost in memory, the reduced ones outside: vectorized across outputs
+  const bool columns = std::is_floating_point_v<T> && p.kept.n > 0 && p.kept.in_stride[0] == 1 && p.red.n > 0 && p.red.in_stride[0] != 1 &&
+                       p.kept.out_stride[0] == 1;
+  if (columns) {
+    constexpr int64_t kCols = 512;
+    const int64_t inner = p.kept.shape[0], groups_per_row = (inner + kCols - 1) / kCols, rows = nout / inner;
+    parallel_for(0, rows * groups_per_row, std::max<int64_t>(1, GRAIN_SIZE / std::max<int64_t>(1, nred * kCols)), [&](int64_t b, int64_t e) {
+      double acc[kCols];
+      for (int64_t g = b; g < e; ++g) {
+        const int64_t r = g / groups_per_row, j0 = (g % groups_per_row) * kCols, m = std::min(kCols, inner - j0);
+        int64_t oo, oo2;
+        const T* ip = in_at<T>(p, r * inner + j0, &oo, &oo2);
+        std::fill(acc, acc + m, 0.0);
+        for_runs(p.red, ip, 0, nred, [&](const T* q, int64_t n, int64_t st, int64_t) { tbl.sum_cols[code](q, n, st, m, acc); });
+        for (int64_t j = 0; j < m; ++j) out[oo + j] = finish(acc[j]);
+      }
+    });
+    return;
+  }
+  const int64_t nblocks = nred == 0 ? 1 : (nred + kBlock - 1) / kBlock;
+  std::vector<Acc> partial(nblocks > 1 ? nout * nblocks : 0);
+  const int64_t work = std::max<int64_t>(1, std::min(nred, kBlock));
+  parallel_for(0, nout * nblocks, std::max<int64_t>(1, GRAIN_SIZE / work), [&](int64_t b, int64_t e) {
+    for (int64_t t = b; t < e; ++t) {
+      const int64_t o = t / nblocks, blk = t % nblocks;
+      int64_t oo, oo2;
+      const T* ip = in_at<T>(p, o, &oo, &oo2);
+      const Acc s = sum_range<T, Acc>(p, ip, blk * kBlock, std::min(nred, (blk + 1) * kBlock), contig);
+      if (nblocks == 1) out[oo] = finish(s);
+      else partial[t] = s;
+    }
+  });
+  if (nblocks == 1) return;
+  for (int64_t o = 0; o < nout; ++o) {
+    Acc s = 0;
+    for (int64_t blk = 0; blk < nblocks; ++blk) {
+      if constexpr (std::is_floating_point_v<Acc>) s += partial[o * nblocks + blk];
+      else s = static_cast<Acc>(static_cast<uint64_t>(s) + static_cast<uint64_t>(partial[o * nblocks + blk]));
+    }
+    int64_t oo, oo2;
+    in_at<T>(p, o, &oo, &oo2);
+    out[oo] = finish(s);
+  }
+}
+
+// ---- var / std (+ mean): two passes in double ----
+
+template <typename T>
+void moments_impl(const Problem& p, bool is_std, double correction) {
+  const int64_t nout = p.kept.numel, nred = p.red.numel;
+  if (nout == 0) return;
+  T* out = reinterpret_cast<T*>(p.out);
+  T* mean_out = reinterpret_cast<T*>(p.out2);
+  const pw::SumRow contig = pw::table().sum[std::is_same_v<T, float> ? kFloat : kDouble];
+  parallel_for(0, nout, std::max<int64_t>(1, GRAIN_SIZE / std::max<int64_t>(1, 2 * nred)), [&](int64_t b, int64_t e) {
+    for (int64_t o = b; o < e; ++o) {
+      int64_t oo, oo2;
+      const T* ip = in_at<T>(p, o, &oo, &oo2);
+      double s = 0;
+      for_runs(p.red, ip, 0, nred, [&](const T* q, int64_t n, int64_t st, int64_t) {
+        if (st == 1) s += contig(q, n);
+        else for (int64_t j = 0; j < n; ++j) s += static_cast<double>(q[j * st]);
+      });
+      const double mean = nred == 0 ? std::numeric_limits<double>::quiet_NaN() : s / static_cast<double>(nred);
+      double m2 = 0;
+      for_runs(p.red, ip, 0, nred, [&](const T* q, int64_t n, int64_t st, int64_t) {
+        for (int64_t j = 0; j < n; ++j) {
+          const double d = static_cast<double>(q[j * st]) - mean;
+          m2 += d * d;
+        }
+      });
+      if (nred == 0) m2 = std::numeric_limits<double>::quiet_NaN();
+      const double var = m2 / std::max(0.0, static_cast<double>(nred) - correction);
+      out[oo] = static_cast<T>(is_std ? std::sqrt(var) : var);
+      if (mean_out) mean_out[oo2] = static_cast<T>(mean);
+    }
+  });
+}
+
+// ---- max / min with the first index ----
+
+template <typename T>
+inline bool beats(T a, T b, bool is_max) {
+  if constexpr (std::is_floating_point_v<T>) {
+    if (b != b) return false;
+    if (a != a) return true;
+  }
+  return is_max ? a > b : a < b;
+}
+
+template <typename T>
+constexpr int code_of() {
+  if constexpr (std::is_same_v<T, uint8_t>) return kByte;
+  else if constexpr (std::is_same_v<T, int8_t>) return kChar;
+  else if constexpr (std::is_same_v<T, int16_t>) return kShort;
+  else if constexpr (std::is_same_v<T, int32_t>) return kInt;
+  else if constexpr (std::is_same_v<T, int64_t>) return kLong;
+  else if constexpr (std::is_same_v<T, float>) return kFloat;
+  else if constexpr (std::is_same_v<T, double>) return kDouble;
+  else return kBool;
+}
+
+template <typename T>
+void maxmin_impl(const Problem& p, bool is_max) {
+  const int64_t nout = p.kept.numel, nred = p.red.numel;
+  if (nout == 0 || nred == 0) return;
+  T* values = reinterpret_cast<T*>(p.out);
+  int64_t* indices = reinterpret_cast<int64_t*>(p.out2);
+  // values only over one contiguous run (amax, max()): the unit's vectorized min/max row, for the
+  // dtypes a double holds exactly; a zero result takes the first zero's sign, as the scan would
+  constexpr bool exact_in_double = !std::is_same_v<T, int64_t> && !std::is_same_v<T, bool>;
+  const pw::MinMaxRow row = pw::table().minmax[code_of<T>()];
+  const bool vectorized = exact_in_double && indices == nullptr && p.red.n == 1 && p.red.in_stride[0] == 1;
+  parallel_for(0, nout, std::max<int64_t>(1, GRAIN_SIZE / nred), [&](int64_t b, int64_t e) {
+    for (int64_t o = b; o < e; ++o) {
+      int64_t oo, oo2;
+      const T* ip = in_at<T>(p, o, &oo, &oo2);
+      if (vectorized) {
+        double r[2];
+        row(ip, nred, r);
+        T best = static_cast<T>(is_max ? r[1] : r[0]);
+        if constexpr (std::is_floating_point_v<T>) {
+          if (best == 0) {
+            for (int64_t j = 0; j < nred; ++j)
+              if (ip[j] == 0) {
+                best = ip[j];
+                break;
+              }
+          }
+        }
+        values[oo] = best;
+        continue;
+      }
+      T best = *ip;
+      int64_t at = 0;
+      for_runs(p.red, ip, 0, nred, [&](const T* q, int64_t n, int64_t st, int64_t first) {
+        for (int64_t j = 0; j < n; ++j) {
+          const T v = q[j * st];
+          if (beats(v, best, is_max)) {
+            best = v;
+            at = first + j;
+          }
+        }
+      });
+      if (values) values[oo] = best;
+      if (indices) indices[oo2] = at;
+    }
+  });
+}
+
+// ---- N-API ----
+
+bool typed(napi_env env, napi_value v, char** data) {
+  napi_typedarray_type type;
+  size_t length, byte_offset;
+  void* raw = nullptr;
+  napi_value ab;
+  if (napi_get_typedarray_info(env, v, &type, &length, &raw, &ab, &byte_offset) != napi_ok) return false;
+  *data = static_cast<char*>(raw);
+  return true;
+}
+
+int itemsize(int dtype) {
+  switch (dtype) {
+    case kDouble: case kLong: return 8;
+    case kFloat: case kInt: return 4;
+    case kShort: return 2;
+    default: return 1;
+  }
+}
+
+template <typename T>
+bool sum_dispatch_out(int out_dtype, const Problem& p, bool mean) {
+  if constexpr (std::is_floating_point_v<T>) {
+    if (out_dtype == kFloat) return sum_impl<T, float>(p, mean), true;
+    if (out_dtype == kDouble) return sum_impl<T, double>(p, mean), true;
+    return false;
+  } else {
+    if (out_dtype == kLong && !mean) return sum_impl<T, int64_t>(p, false), true;
+    return false;
+  }
+}
+
+template <typename F>
+bool by_dtype(int dtype, F f) {
+  switch (dtype) {
+    case kByte: return f(uint8_t{});
+    case kChar: return f(int8_t{});
+    case kShort: return f(int16_t{});
+    case kInt: return f(int32_t{});
+    case kLong: return f(int64_t{});
+    case kFloat: return f(float{});
+    case kDouble: return f(double{});
+    case kBool: return f(bool{});
+    default: return false;
+  }
+}
+
+// pw_reduce(kind, inDtype, outDtype, meta, in, out, out2, scalars)
+Napi::Value PwReduce(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  const int kind = info[0].As<Napi::Number>().Int32Value();
+  const int in_dtype = info[1].As<Napi::Number>().Int32Value();
+  const int out_dtype = info[2].As<Napi::Number>().Int32Value();
+  char* raw;
+  char *in = nullptr, *out = nullptr, *out2 = nullptr, *sraw = nullptr;
+  if (!typed(env, info[3], &raw) || !typed(env, info[4], &in) || !typed(env, info[7], &sraw)) {
+    Napi::TypeError::New(env, "glasstorch native reduce: bad arguments").ThrowAsJavaScriptException();
+    return env.Undefined();
+  }
+  if (!info[5].IsNull() && !typed(env, info[5], &out)) return env.Undefined();
+  if (!info[6].IsNull() && !typed(env, info[6], &out2)) return env.Undefined();
+  const double* m = reinterpret_cast<const double*>(raw);
+  const double* sc = reinterpret_cast<const double*>(sraw);
+  const int ndim = static_cast<int>(m[0]);
+  if (ndim < 0 || ndim > kMaxDims) return Napi::Boolean::New(env, false);
+  const double* shape = m + 1;
+  const double* ins = shape + ndim;       // offset, strides
+  const double* outs = ins + 1 + ndim;
+  const double* out2s = outs + 1 + ndim;
+  const double* flags = out2s + 1 + ndim;
+  const int out2_dtype = (kind == kMax || kind == kMin) ? kLong : out_dtype;
+  Problem p;
+  p.in = in + static_cast<int64_t>(ins[0]) * itemsize(in_dtype);
+  p.out = out ? out + static_cast<int64_t>(outs[0]) * itemsize(out_dtype) : nullptr;
+  p.out2 = out2 ? out2 + static_cast<int64_t>(out2s[0]) * itemsize(out2_dtype) : nullptr;
+  for (int d = ndim - 1; d >= 0; --d) {
+    const int64_t size = static_cast<int64_t>(shape[d]);
+    const int64_t is = static_cast<int64_t>(ins[1 + d]);
+    if (flags[d] != 0) add_dim(p.red, size, is, 0, 0, false);
+    else add_dim(p.kept, size, is, static_cast<int64_t>(outs[1 + d]), static_cast<int64_t>(out2s[1 + d]), true);
+  }
+  bool ok = false;
+  switch (kind) {
+    case kSum: case kMean:
+      ok = by_dtype(in_dtype, [&](auto t) { return sum_dispatch_out<decltype(t)>(out_dtype, p, kind == kMean); });
+      break;
+    case kVar: case kStd:
+      if (in_dtype == out_dtype && in_dtype == kFloat) ok = (moments_impl<float>(p, kind == kStd, sc[0]), true);
+      else if (in_dtype == out_dtype && in_dtype == kDouble) ok = (moments_impl<double>(p, kind == kStd, sc[0]), true);
+      break;
+    case kMax: case kMin:
+      if (in_dtype == out_dtype || !out) ok = by_dtype(in_dtype, [&](auto t) { return maxmin_impl<decltype(t)>(p, kind == kMax), true; });
+      break;
+  }
+  return Napi::Boolean::New(env, ok);
+}
+
+}  // namespace
+
+void InitReductions(Napi::Env env, Napi::Object exports) { exports.Set("pw_reduce", Napi::Function::New(env, PwReduce)); }
+
+}  // namespace glasstorch

@@ -1,0 +1,61 @@
+// The pointwise-op kernel table (issue #8 item 4: elementwise unary/binary ops, casts and the
+// reductions' inner loops). pointwise_kernels.inc is compiled three times (pointwise_{default,avx2,
+// avx512}.cc) with each unit's flags; Pointwise.cc picks the table matching the capability the
+// rest of the addon runs (cpu_features.cc), so _set_native_isa switches these kernels too.
+#pragma once
+#include <cstdint>
+#include "kernels.h"
+
+namespace glasstorch {
+namespace pw {
+
+// Op codes; engine/aten/native/cpu_native/NativePointwise.ts has the same numbers.
+enum Op : int {
+  // (out, a, b), s[0] = alpha for add
+  kAdd = 0, kMul, kDiv, kMaximum, kMinimum,
+  kMaximumTie2, kMinimumTie2,  // unary/Clamp.ts's maximum/minimum: equal values give b (_mm256_max_ps)
+  kEq, kNe, kLt, kLe, kGt, kGe,  // out is bool
+  kThreshold,                    // (out, x, other): x <= s[0] ? s[1] : other
+  // (out, a)
+  kNeg, kAbs, kSqrt, kRsqrt, kReciprocal, kExp, kLog, kTanh, kSigmoid, kSilu, kSin, kCos, kErf,
+  kGeluErfVec,   // gelu(approximate='none') with Vectorized<float>::erf (contiguous operands)
+  kGeluErf,      // gelu(approximate='none') with erf (strided operands)
+  kGeluTanh,     // gelu(approximate='tanh')
+  kClamp,        // s[0] = min, s[1] = max (std::min(std::max(a, lo), hi))
+  kClampMin,     // std::max(a, s[0]) (relu: s[0] = 0)
+  kClampMax,     // std::min(a, s[0])
+  kPowScalar,    // pow(a, s[0]) for s[0] in {2, 3, 0.5, -0.5, -1, -2}: pow_tensor_scalar_kernel's special cases
+  // (out, self, end): s[0] = weight
+  kLerpScalar,
+  // (out, self, t1, t2): s[0] = value; (out, self, end, weight)
+  kAddcmul, kAddcdiv, kLerpTensor,
+  kNumOps
+};
+
+// One row: n elements; strides in bytes per operand (0 = broadcast). s: the op's scalars.
+using Loop = void (*)(char** data, const int64_t* strides, int64_t n, const double* s);
+
+// Reduction inner loops over n contiguous elements (the reduced dim innermost).
+using SumRow = double (*)(const void* a, int64_t n);          // double accumulation, fixed lane order
+using SumCols = void (*)(const void* a, int64_t n, int64_t stride, int64_t m, double* acc);  // acc[j] += a[i*stride + j], j < m
+using MinMaxRow = void (*)(const void* a, int64_t n, double* out);  // out[0] = min, out[1] = max (NaN propagates)
+
+struct Table {
+  const char* name;
+  Loop op[kNumOps][kNumDTypes];
+  Loop cast[kNumDTypes][kNumDTypes];  // [from][to]: (out, a)
+  SumRow sum[kNumDTypes];
+  SumRow sumsq[kNumDTypes];           // sum of squares in double (norm)
+  SumCols sum_cols[kNumDTypes];
+  MinMaxRow minmax[kNumDTypes];
+};
+
+extern const Table kTableDefault;
+extern const Table kTableAVX2;
+extern const Table kTableAVX512;
+
+// The table for the capability kernels() runs.
+const Table& table();
+
+}  // namespace pw
+}  // namespace glasstorch

@@ -1,0 +1,487 @@
+// The native pointwise kernels (native/cpu/Pointwise.cc, pointwise_kernels.inc; registered by
+// engine/aten/native/cpu_native/NativePointwise.ts) against the TypeScript reference kernels: every
+// op on every dtype it claims, contiguous / strided / broadcast / 0-d / out= operands, edge sizes
+// (0, 1, odd tails, more than one vector, more than one thread's grain), NaN / inf / -0 / subnormal
+// inputs, and each instruction-set unit (DEFAULT, AVX2, AVX512 where the CPU has them). The trace
+// checks that the native kernel ran (a kernel that silently declined would compare TS with TS).
+//
+// Tolerances: bit-exact everywhere (dtype, shape, strides and every bit, -0 included) except the
+// transcendental functions: float32 exp/log/tanh/sigmoid/silu/gelu/sin/cos/erf within 1 ulp of the TS
+// kernels' correctly rounded values (in practice all but ~1e-8 of inputs are equal: the scan test
+// counts), float64 exp/log/tanh/sigmoid/silu/sin/cos/erf within 2 ulp (glibc's vs V8's last bit).
+import { describe, it, expect, afterEach } from "vitest";
+import * as torch from "../../../engine/index.js";
+import { set_cpu_capability } from "../../../engine/aten/native/DispatchStub.js";
+import { _set_native_isa } from "../../../engine/aten/native/cpu_native/NativeBackend.js";
+
+const status = torch._C._native_status();
+const native = status.loaded ? it : it.skip;
+const best = status.loaded ? status.addon!.best_capability : "DEFAULT";
+/** The units this CPU can run (a unit it cannot run is refused by _set_native_isa). */
+const ISAS = status.loaded ? (["DEFAULT", "AVX2", "AVX512"] as const).filter((isa) => _set_native_isa(isa)) : [];
+if (status.loaded) _set_native_isa(best as any);
+
+afterEach(() => {
+  set_cpu_capability(null);
+  if (status.loaded) _set_native_isa(best as any);
+});
+
+function underTs<T>(f: () => T): T {
+  set_cpu_capability("ts");
+  try {
+    return f();
+  } finally {
+    set_cpu_capability(null);
+  }
+}
+
+/** The kernels a call ran: "stub:impl". */
+function kernels(f: () => unknown): string[] {
+  return torch.trace.record(f).events.filter((e: any) => e.type === "kernel").map((e: any) => `${e.stub}:${e.impl}`);
+}
+
+function flat(t: torch.Tensor): (number | bigint | boolean)[] {
+  return (Array.from([t.contiguous().tolist()] as any) as any[]).flat(Infinity);
+}
+
+const f32bits = new Int32Array(1), f32view = new Float32Array(f32bits.buffer);
+const f64bits = new BigInt64Array(1), f64view = new Float64Array(f64bits.buffer);
+/** Distance in ulps (monotone integer order of the bit patterns); 0 for equal values incl. NaN/NaN. */
+function ulps(a: number, b: number, dtype: torch.dtype): number {
+  if (Number.isNaN(a) || Number.isNaN(b)) return Number.isNaN(a) && Number.isNaN(b) ? 0 : Infinity;
+  if (Object.is(a, b)) return 0;
+  if (dtype === torch.float32) {
+    const key = (x: number) => {
+      f32view[0] = x;
+      const i = f32bits[0];
+      return i < 0 ? -2147483648 - i : i;
+    };
+    return Math.abs(key(a) - key(b));
+  }
+  const key = (x: number) => {
+    f64view[0] = x;
+    const i = f64bits[0];
+    return i < 0n ? -9223372036854775808n - i : i;
+  };
+  const d = key(a) - key(b);
+  return Number(d < 0n ? -d : d);
+}
+
+/** got and want agree: dtype, shape, strides, values within maxUlps (0: the same bits, -0 too). */
+function expectSame(got: torch.Tensor, want: torch.Tensor, what: string, maxUlps = 0): void {
+  expect(got.dtype, what).toBe(want.dtype);
+  expect(got.shape, what).toEqual(want.shape);
+  expect(got.stride(), what).toEqual(want.stride());
+  const g = flat(got), w = flat(want);
+  expect(g.length, what).toBe(w.length);
+  if (got.dtype === torch.float32 || got.dtype === torch.float64) {
+    let worst = 0, at = -1;
+    for (let i = 0; i < g.length; i++) {
+      const u = ulps(g[i] as number, w[i] as number, got.dtype);
+      if (u > worst) [worst, at] = [u, i];
+    }
+    expect(worst <= maxUlps ? null : { at, got: g[at], want: w[at], ulps: worst }, what).toBeNull();
+  } else {
+    expect(g, what).toEqual(w);
+  }
+}
+
+/**
+ * Runs f natively on every unit and on the TS kernels: each unit's result equals the TS one within
+ * maxUlps and every unit gives the same bits; `stub` must have run natively.
+ */
+function check(what: string, f: () => torch.Tensor, stub: string, maxUlps = 0): void {
+  const want = underTs(f);
+  let first: (number | bigint | boolean)[] | null = null;
+  for (const isa of ISAS) {
+    _set_native_isa(isa);
+    let got: torch.Tensor;
+    if (first === null) {
+      // once: the native kernel ran (the kernel choice does not depend on the unit)
+      const r = torch.trace.record(f);
+      got = r.result;
+      const ran = r.events.filter((e: any) => e.type === "kernel").map((e: any) => `${e.stub}:${e.impl}`);
+      if (got.numel() > 0) expect(ran, `${what} [${isa}]`).toContain(`${stub}:native`); // (an empty op runs no kernel)
+    } else {
+      got = f();
+    }
+    expectSame(got, want, `${what} [${isa}]`, maxUlps);
+    // every unit gives the same bits
+    const bits = flat(got);
+    if (first === null) first = bits;
+    else expect(bits.map((v) => (typeof v === "number" && v === 0 ? (Object.is(v, -0) ? "-0" : "0") : v)), `${what} [${isa} vs ${ISAS[0]}]`).toEqual(
+      first.map((v) => (typeof v === "number" && v === 0 ? (Object.is(v, -0) ? "-0" : "0") : v)));
+  }
+}
+
+// ---- data: random values, the edge values each op cares about, in every dtype ----
+
+const SPECIAL = [0, -0, 1, -1, 0.5, -0.5, 2, -2.5, 3, 1e-30, -1e-30, 1e-40, -1e-42, 1e-8, -1e-8, 0.549, 0.551, 1.1, 9.01, -9.01, 20, -20, 30,
+  88.72, 88.73, 89, -87.3, -103.9, -104, -150, 200, 3.4e38, -3.4e38, Infinity, -Infinity, NaN, 127, -128, 255, 1000.5];
+const FLOAT_DTYPES = [torch.float32, torch.float64];
+const INT_DTYPES = [torch.uint8, torch.int8, torch.int16, torch.int32, torch.int64];
+const ALL_DTYPES = [...FLOAT_DTYPES, ...INT_DTYPES, torch.bool];
+
+let seed = 1;
+function rand(): number {
+  seed = (seed * 1103515245 + 12345) % 2147483648;
+  return seed / 2147483648;
+}
+
+/** n values: the specials first (floats), then random ones of a few magnitudes, in `dtype` (the same for the same arguments). */
+function data(n: number, dtype: torch.dtype, offset = 0): torch.Tensor {
+  seed = 1 + n * 31 + offset * 7;
+  const vals: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const k = i + offset;
+    if (dtype.is_floating_point) {
+      vals.push(k < SPECIAL.length && offset === 0 ? SPECIAL[k] : (rand() - 0.5) * [2, 10, 200][k % 3]);
+    } else if (dtype === torch.bool) {
+      vals.push(rand() < 0.5 ? 1 : 0);
+    } else {
+      const lim = dtype === torch.uint8 ? 255 : dtype === torch.int8 ? 127 : 3000;
+      vals.push(dtype === torch.uint8 ? Math.floor(rand() * 256) : Math.round((rand() - 0.5) * 2 * lim));
+    }
+  }
+  if (dtype === torch.bool) return torch.tensor(vals.map((v) => v !== 0), { dtype });
+  // float64 values rounded into the dtype by .to(), so every dtype sees the same edge cases
+  return dtype.is_floating_point ? torch.tensor(vals, { dtype: torch.float64 }).to(dtype) : torch.tensor(vals, { dtype });
+}
+
+/** Positive values (log, sqrt, the divisors' dtype-safe range) */
+const positive = (t: torch.Tensor) => torch.abs(t).add(t.dtype.is_floating_point ? 1e-3 : 1);
+
+/** The layouts each binary op is checked on: [name, a, b] over a 2-D base of `rows` x `cols`. */
+function binaryLayouts(dtype: torch.dtype, rows: number, cols: number): [string, torch.Tensor, torch.Tensor | number][] {
+  const a = data(rows * cols, dtype).reshape(rows, cols);
+  const b = data(rows * cols, dtype, 7).reshape(rows, cols);
+  const scalar = dtype === torch.bool ? true : dtype.is_floating_point ? 1.5 : 3;
+  return [
+    ["contiguous", a, b],
+    ["broadcast row", a, b.get(0)],
+    ["broadcast column", a, b.get(":", "0:1")],
+    ["0-d tensor", a, b.get(0, 0)],
+    ["python scalar", a, scalar as any],
+    ["transposed", a.t(), b.t()],
+    ["strided", a.get("::2", "::3"), b.get("1::2", "::3")],
+    ["mixed", a.t().contiguous().t(), b],
+  ];
+}
+
+const SIZES = [0, 1, 7, 16, 17, 33, 257];
+
+describe("binary ops: native vs TS, every dtype and layout", () => {
+  const arith: [string, (a: torch.Tensor, b: any) => torch.Tensor, string][] = [
+    ["add", (a, b) => torch.add(a, b), "add_stub"],
+    ["mul", (a, b) => torch.mul(a, b), "mul_stub"],
+    ["maximum", (a, b) => torch.maximum(a, typeof b === "object" ? b : torch.tensor(b, { dtype: a.dtype })), "maximum_stub"],
+    ["minimum", (a, b) => torch.minimum(a, typeof b === "object" ? b : torch.tensor(b, { dtype: a.dtype })), "minimum_stub"],
+    ["eq", (a, b) => torch.eq(a, b), "eq_stub"],
+    ["ne", (a, b) => torch.ne(a, b), "ne_stub"],
+    ["lt", (a, b) => torch.lt(a, b), "lt_stub"],
+    ["le", (a, b) => torch.le(a, b), "le_stub"],
+    ["gt", (a, b) => torch.gt(a, b), "gt_stub"],
+    ["ge", (a, b) => torch.ge(a, b), "ge_stub"],
+  ];
+  for (const dtype of ALL_DTYPES) {
+    native(`${dtype}: add, sub (alpha), mul, div, maximum, minimum, comparisons`, () => {
+      for (const [lname, a, b] of binaryLayouts(dtype, 10, 35)) {
+        for (const [name, f, stub] of arith) check(`${name} ${lname}`, () => f(a, b), stub);
+        if (dtype !== torch.bool) {
+          check(`sub ${lname}`, () => torch.sub(a, b), "add_stub");
+          check(`add alpha ${lname}`, () => torch.add(a, b, { alpha: dtype.is_floating_point ? 2.5 : -3 }), "add_stub");
+        } else {
+          check(`add alpha=False ${lname}`, () => torch.add(a, b, { alpha: false }), "add_stub");
+        }
+        if (dtype.is_floating_point) check(`div ${lname}`, () => torch.div(a, b), "div_true_stub");
+      }
+    }, 60_000);
+  }
+  native("edge sizes, out= (strided), in-place, and the multi-threaded range", () => {
+    for (const dtype of [torch.float32, torch.int64, torch.uint8]) {
+      for (const n of dtype === torch.float32 ? [...SIZES, 40_000] : SIZES) {
+        const a = data(n, dtype), b = data(n, dtype, 3);
+        check(`add n=${n} ${dtype}`, () => torch.add(a, b, { alpha: 2 }), "add_stub");
+        check(`lt n=${n} ${dtype}`, () => torch.lt(a, b), "lt_stub");
+      }
+      const a = data(6 * 10, dtype).reshape(6, 10), b = data(10, dtype, 5);
+      check(`mul out= strided ${dtype}`, () => {
+        const out = torch.zeros(10, 12, { dtype }).get(":", "1:7").t();
+        torch.mul(a, b, { out });
+        return out;
+      }, "mul_stub");
+      check(`add_ in place ${dtype}`, () => a.clone().add_(b), "add_stub");
+      check(`lt out= bool ${dtype}`, () => torch.lt(a, b, { out: torch.empty(0, { dtype: torch.bool }) }), "lt_stub");
+    }
+  }, 60_000);
+  native("operands of another dtype than the computation's decline to the TS kernel", () => {
+    const a = data(50, torch.float32), b = data(50, torch.int32);
+    expect(kernels(() => torch.add(a, b))).toEqual(["add_stub:ts"]);
+    expect(kernels(() => torch.lt(a, b))).toEqual(["lt_stub:ts"]);
+    expect(kernels(() => torch.add(torch.ones(3, { dtype: torch.float16 }), 1))).toEqual(["add_stub:ts"]);
+    // a 0-d operand of another dtype is converted once and still runs natively
+    expect(kernels(() => torch.add(a, torch.tensor(2, { dtype: torch.int64 })))).toEqual(["add_stub:native"]);
+  });
+});
+
+describe("unary ops and activations: native vs TS", () => {
+  const exact: [string, (x: torch.Tensor) => torch.Tensor, string, torch.dtype[]][] = [
+    ["neg", (x) => torch.neg(x), "neg_stub", [...FLOAT_DTYPES, ...INT_DTYPES.filter((t) => t !== torch.uint8)]],
+    ["abs", (x) => torch.abs(x), "abs_stub", [...FLOAT_DTYPES, ...INT_DTYPES]],
+    ["relu", (x) => torch.relu(x), "clamp_min_scalar_stub", [...FLOAT_DTYPES, ...INT_DTYPES]],
+    ["clamp", (x) => torch.clamp(x, -2, 3), "clamp_scalar_stub", [...FLOAT_DTYPES, ...INT_DTYPES]],
+    ["clamp_max", (x) => torch.clamp(x, { max: 2 }), "clamp_max_scalar_stub", [...FLOAT_DTYPES, ...INT_DTYPES]],
+    ["threshold", (x) => torch.nn.functional.threshold(x, 1, -5), "threshold_stub", [...FLOAT_DTYPES, ...INT_DTYPES.filter((t) => t !== torch.uint8)]],
+    ["sqrt", (x) => torch.sqrt(positive(x)), "sqrt_stub", FLOAT_DTYPES],
+    ["rsqrt", (x) => torch.rsqrt(x), "rsqrt_stub", FLOAT_DTYPES],
+    ["reciprocal", (x) => torch.reciprocal(x), "reciprocal_stub", FLOAT_DTYPES],
+    ["pow 2", (x) => torch.pow(x, 2), "pow_tensor_scalar_stub", FLOAT_DTYPES],
+    ["pow 3", (x) => torch.pow(x, 3), "pow_tensor_scalar_stub", FLOAT_DTYPES],
+    ["pow 0.5", (x) => torch.pow(x, 0.5), "pow_tensor_scalar_stub", FLOAT_DTYPES],
+    ["pow -0.5", (x) => torch.pow(x, -0.5), "pow_tensor_scalar_stub", FLOAT_DTYPES],
+    ["pow -1", (x) => torch.pow(x, -1), "pow_tensor_scalar_stub", FLOAT_DTYPES],
+    ["pow -2", (x) => torch.pow(x, -2), "pow_tensor_scalar_stub", FLOAT_DTYPES],
+  ];
+  const transcendental: [string, (x: torch.Tensor) => torch.Tensor, string, torch.dtype[]][] = [
+    ["exp", (x) => torch.exp(x), "exp_stub", FLOAT_DTYPES],
+    ["log", (x) => torch.log(x), "log_stub", FLOAT_DTYPES],
+    ["tanh", (x) => torch.tanh(x), "tanh_stub", FLOAT_DTYPES],
+    ["sigmoid", (x) => torch.sigmoid(x), "sigmoid_stub", FLOAT_DTYPES],
+    ["silu", (x) => torch.nn.functional.silu(x), "silu_stub", FLOAT_DTYPES],
+    ["sin", (x) => torch.sin(x), "sin_stub", FLOAT_DTYPES],
+    ["cos", (x) => torch.cos(x), "cos_stub", FLOAT_DTYPES],
+    ["erf", (x) => torch.erf(x), "erf_stub", FLOAT_DTYPES],
+    ["gelu", (x) => torch.nn.functional.gelu(x), "GeluKernel", [torch.float32]],
+    ["gelu tanh", (x) => torch.nn.functional.gelu(x, { approximate: "tanh" }), "GeluKernel", [torch.float32]],
+  ];
+  const layouts = (x: torch.Tensor): [string, torch.Tensor][] => [
+    ["contiguous", x],
+    ["transposed", x.reshape(9, -1).t()],
+    ["strided", x.get("1::3")],
+    ["broadcast", x.get(5).expand(4, 6)],
+    ["0-d", x.get(3)],
+  ];
+  for (const [group, list] of [["exact", exact], ["transcendental", transcendental]] as const) {
+    native(`${group}: ${list.map((c) => c[0]).join(", ")}`, () => {
+      for (const [name, f, stub, dtypes] of list) {
+        for (const dtype of dtypes) {
+          const maxUlps = group === "exact" ? 0 : dtype === torch.float32 ? 1 : 2;
+          for (const n of SIZES) check(`${name} ${dtype} n=${n}`, () => f(data(n, dtype)), stub, maxUlps);
+          for (const [lname, x] of layouts(data(9 * 40, dtype))) check(`${name} ${dtype} ${lname}`, () => f(x), stub, maxUlps);
+        }
+      }
+    }, 60_000);
+  }
+  native("relu backward (threshold_backward), sigmoid/tanh backward through autograd", () => {
+    for (const dtype of FLOAT_DTYPES) {
+      const x = data(300, dtype), g = data(300, dtype, 11);
+      check(`threshold_backward ${dtype}`, () => {
+        const w = x.clone().requires_grad_();
+        torch.relu(w).backward(g);
+        return w.grad!;
+      }, "threshold_stub");
+      const step = () => {
+        const w = data(300, dtype).requires_grad_();
+        torch.sigmoid(w).mul(torch.tanh(w)).sum().backward();
+        return w.grad!;
+      };
+      expectSame(step(), underTs(step), `sigmoid/tanh backward ${dtype}`, dtype === torch.float32 ? 1 : 4);
+    }
+  });
+  native("float32 exp/log/tanh/sigmoid: a scan of 1e5 inputs per range agrees with the correctly rounded result", () => {
+    // every float from wide ranges: native vs TS (double libm rounded once); 1 ulp at most, and the
+    // share of inputs off by that ulp stays below 1e-5 (in practice 0)
+    const n = 100_000;
+    const xs = torch.linspace(-110, 90, n);
+    const small = torch.linspace(-1, 1, n).mul(torch.linspace(1e-6, 1, n));
+    for (const [name, f, input] of [
+      ["exp", torch.exp, xs], ["tanh", torch.tanh, small], ["tanh large", torch.tanh, xs], ["sigmoid", torch.sigmoid, xs],
+      ["log", torch.log, torch.abs(xs).add(1e-30)], ["log near 1", torch.log, small.add(1)],
+    ] as const) {
+      const got = flat((f as any)(input)) as number[], want = flat(underTs(() => (f as any)(input))) as number[];
+      let off = 0, worst = 0;
+      for (let i = 0; i < n; i++) {
+        const u = ulps(got[i], want[i], torch.float32);
+        if (u > worst) worst = u;
+        if (u) off++;
+      }
+      expect(worst, name).toBeLessThanOrEqual(1);
+      expect(off / n, name).toBeLessThan(1e-5);
+    }
+  }, 60_000);
+});
+
+describe("optimizer ops: addcmul_, addcdiv_, lerp_", () => {
+  for (const dtype of FLOAT_DTYPES) {
+    native(`${dtype}: contiguous, broadcast, strided, in place`, () => {
+      const p = data(8 * 33, dtype).reshape(8, 33), a = data(8 * 33, dtype, 2).reshape(8, 33), b = positive(data(33, dtype, 9));
+      check(`addcmul`, () => torch.addcmul(p, a, b, { value: -0.3 }), "addcmul_stub");
+      check(`addcmul_ strided`, () => p.clone().t().addcmul_(a.t(), a.t(), { value: 0.001 }), "addcmul_stub");
+      check(`addcdiv`, () => torch.addcdiv(p, a, b, { value: 0.7 }), "addcdiv_stub");
+      check(`addcdiv_ broadcast`, () => p.clone().addcdiv_(a, b.sqrt().add(1e-8), { value: -0.01 }), "addcdiv_stub");
+      check(`lerp scalar`, () => torch.lerp(p, a, 0.1), "lerp_kernel_scalar_weight");
+      check(`lerp_ scalar 0.9`, () => p.clone().lerp_(a, 0.9), "lerp_kernel_scalar_weight");
+      const wgt = data(33, dtype, 4).abs().remainder(1);
+      check(`lerp tensor`, () => torch.lerp(p, a, wgt), "lerp_kernel_tensor_weight");
+    });
+  }
+  native("an Adam step runs natively and matches the TS kernels", () => {
+    const step = () => {
+      torch.manual_seed(3);
+      const w = torch.randn(64, 33, { requires_grad: true });
+      const opt = new torch.optim.Adam([w], { lr: 0.01, weight_decay: 0.01 });
+      for (let i = 0; i < 3; i++) {
+        opt.zero_grad();
+        torch.nn.functional.gelu(w.mul(w)).sum().backward();
+        opt.step();
+      }
+      return w.detach();
+    };
+    expectSame(step(), underTs(step), "adam", 2);
+  });
+});
+
+describe("copy_: casts, contiguous(), broadcast", () => {
+  native("every dtype pair, contiguous and strided sources", () => {
+    for (const from of ALL_DTYPES) {
+      const base = from.is_floating_point ? data(7 * 41, torch.float64).mul(1e3).to(from) : data(7 * 41, from);
+      const src = base.reshape(7, 41);
+      for (const to of ALL_DTYPES) {
+        if (from !== to) check(`${from} -> ${to}`, () => src.to(to), "copy_stub");
+        check(`${from} -> ${to} transposed`, () => torch.empty(41, 7, { dtype: to }).copy_(src.t()), "copy_stub");
+      }
+    }
+  }, 60_000);
+  native("float -> int edge values follow x86 (cvttss2si), as the TS kernel says", () => {
+    const x = torch.tensor([NaN, Infinity, -Infinity, 3e9, -3e9, 1e19, -1e19, 2.9, -2.9, 255.5, 256, -1, 70000, -40000]);
+    for (const to of INT_DTYPES) check(`float32 -> ${to}`, () => x.to(to), "copy_stub");
+    // int64 values no double holds exactly (2^62 + 1, ...): the TS kernel converts through a double
+    const big = torch.tensor([2 ** 62, -(2 ** 60), 2 ** 53, 2 ** 31, -1], { dtype: torch.int64 }).add(torch.tensor([1, -3, 1, 5, 0], { dtype: torch.int64 }));
+    for (const to of ALL_DTYPES) if (to !== torch.int64) check(`int64 -> ${to}`, () => big.to(to), "copy_stub");
+  });
+  native("contiguous() of permuted views, expand, and edge sizes", () => {
+    const x = data(4 * 5 * 6, torch.float32).reshape(4, 5, 6);
+    check("permute", () => x.permute(2, 0, 1).contiguous(), "copy_stub");
+    check("slice step", () => x.get("::2", ":", "1::2").contiguous(), "copy_stub");
+    check("expand", () => x.get(0, 0).expand(3, 6).contiguous(), "copy_stub");
+    for (const n of [...SIZES, 40_000]) check(`n=${n}`, () => data(n, torch.float64).to(torch.float32), "copy_stub");
+    // a copy within one storage stays in TypeScript (where views overlap, its order decides the result)
+    const y = torch.arange(10, { dtype: torch.float32 });
+    expect(kernels(() => y.get("5:").copy_(y.get(":5")))).toEqual(["copy_stub:ts"]);
+  });
+});
+
+describe("reductions: native vs TS", () => {
+  /** float results within tol relative to max(1, |want|) (sums accumulate in double in another order); others exact */
+  function close(got: torch.Tensor, want: torch.Tensor, what: string, tol: number): void {
+    expect(got.dtype, what).toBe(want.dtype);
+    expect(got.shape, what).toEqual(want.shape);
+    const g = flat(got), w = flat(want);
+    if (!got.dtype.is_floating_point) return void expect(g, what).toEqual(w);
+    const bad = g.findIndex((v, i) => !(v === w[i] || (Number.isNaN(w[i] as number) ? Number.isNaN(v as number) : Math.abs((v as number) - (w[i] as number)) <= tol * Math.max(1, Math.abs(w[i] as number)))));
+    expect(bad === -1 ? null : { at: bad, got: g[bad], want: w[bad] }, what).toBeNull();
+  }
+  function checkClose(what: string, f: () => torch.Tensor, stub: string, tol: number): void {
+    const want = underTs(f);
+    for (const isa of ISAS) {
+      _set_native_isa(isa);
+      expect(kernels(f), `${what} [${isa}]`).toContain(`${stub}:native`);
+      close(f(), want, `${what} [${isa}]`, tol);
+    }
+  }
+  const tolOf = (dtype: torch.dtype) => (dtype === torch.float32 ? 1.2e-7 : dtype === torch.float64 ? 1e-13 : 0);
+  const shapes: [string, (t: torch.Tensor) => torch.Tensor][] = [
+    ["contiguous", (t) => t],
+    ["transposed", (t) => t.transpose(0, 2)],
+    ["strided", (t) => t.get(":", "::2")],
+  ];
+  const dimsList: (number[] | null)[] = [null, [0], [1], [2], [0, 2], [1, 2], [0, 1]];
+
+  for (const dtype of ALL_DTYPES) {
+    native(`${dtype}: sum over dims (rows, columns), keepdim, out=`, () => {
+      const base = data(6 * 10 * 37, dtype).reshape(6, 10, 37);
+      for (const [lname, lay] of shapes) {
+        const x = lay(base);
+        for (const dims of dimsList) {
+          checkClose(`sum ${lname} ${dims}`, () => (dims === null ? torch.sum(x) : torch.sum(x, dims)), "sum_stub", tolOf(dtype));
+          if (dims !== null) checkClose(`sum keepdim ${lname} ${dims}`, () => torch.sum(x, dims, true), "sum_stub", tolOf(dtype));
+          if (dtype.is_floating_point && dims !== null) checkClose(`mean ${lname} ${dims}`, () => torch.mean(x, dims), "sum_stub", tolOf(dtype));
+        }
+      }
+      const out = torch.zeros(37, 12, { dtype: dtype.is_floating_point ? dtype : torch.int64 }).get(":", "::2").t();
+      checkClose("sum out= strided", () => torch.sum(base, 1, false, { out }), "sum_stub", tolOf(dtype));
+    }, 60_000);
+  }
+  native("float32 sum: large rows and columns, blocks, NaN/inf, and no dependence on the thread count", () => {
+    const x = data(70_000 * 3, torch.float32).reshape(3, 70_000);
+    const y = data(3 * 5000, torch.float32).reshape(5000, 3);
+    const runs: [string, () => torch.Tensor][] = [
+      ["rows", () => torch.sum(x, 1)], ["all", () => torch.sum(x)], ["columns", () => torch.sum(y, 0)], ["mean", () => torch.mean(y, 0)],
+      ["sum to float64", () => torch.sum(x, 1, false, { dtype: torch.float64 })],
+    ];
+    for (const [name, f] of runs) {
+      checkClose(name, f, "sum_stub", 1.2e-7);
+      const bits = [1, 2, 3].map((n) => {
+        torch.set_num_threads(n);
+        return flat(f());
+      });
+      torch.set_num_threads(2);
+      expect(bits[1], name).toEqual(bits[0]);
+      expect(bits[2], name).toEqual(bits[0]);
+    }
+    expect(flat(torch.sum(torch.tensor([1, NaN, 2])))[0]).toBeNaN();
+    expect(flat(torch.sum(torch.tensor([Infinity, 1, -Infinity])))[0]).toBeNaN();
+    expect(flat(torch.sum(torch.tensor([Infinity, 1]), 0))[0]).toBe(Infinity);
+  });
+
+  for (const dtype of ALL_DTYPES) {
+    native(`${dtype}: amax, amin, max(), min(), max.dim, min.dim, argmax, argmin`, () => {
+      const base = data(5 * 8 * 19, dtype).reshape(5, 8, 19);
+      for (const [lname, lay] of shapes) {
+        const x = lay(base);
+        check(`amax ${lname}`, () => torch.amax(x, [0, 2]), "max_values_stub");
+        check(`amin ${lname}`, () => torch.amin(x, [1], true), "min_values_stub");
+        check(`max() ${lname}`, () => torch.max(x), "max_all_stub");
+        check(`min() ${lname}`, () => torch.min(x), "min_all_stub");
+        for (const d of [0, 1, 2]) {
+          check(`max.dim ${d} ${lname} values`, () => torch.max(x, d)[0], "max_stub");
+          check(`max.dim ${d} ${lname} indices`, () => torch.max(x, d, true)[1], "max_stub");
+          check(`min.dim ${d} ${lname} indices`, () => torch.min(x, d)[1], "min_stub");
+          check(`argmax ${d} ${lname}`, () => torch.argmax(x, d), "argmax_stub");
+          check(`argmin ${d} ${lname}`, () => torch.argmin(x, d, true), "argmin_stub");
+        }
+        check(`argmax all ${lname}`, () => torch.argmax(x), "argmax_stub");
+      }
+    }, 60_000);
+  }
+  native("max/min: NaN wins (the first one), ties give the first index, -0 and +0 keep their order", () => {
+    const x = torch.tensor([[1, NaN, 3, NaN], [0, -0, 5, 5], [-0, 0, -1, -1], [-Infinity, -Infinity, -Infinity, -Infinity]]);
+    const cases: [() => torch.Tensor, string][] = [
+      [() => torch.max(x, 1)[0], "max_stub"], [() => torch.max(x, 1)[1], "max_stub"], [() => torch.min(x, 1)[1], "min_stub"],
+      [() => torch.min(x, 1)[0], "min_stub"], [() => torch.amax(x, 0), "max_values_stub"], [() => torch.argmax(x), "argmax_stub"],
+      [() => torch.argmin(x.t(), 1), "argmin_stub"], [() => torch.max(x.get("1:")), "max_all_stub"],
+      // contiguous rows take the vectorized path: NaN, and the first zero's sign
+      [() => torch.amax(x, 1), "max_values_stub"], [() => torch.amin(x, 1), "min_values_stub"], [() => torch.amax(x.get("1:3", "0:2"), 1), "max_values_stub"],
+      [() => torch.amin(torch.tensor([0, -0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, -0]), 0), "min_values_stub"],
+      [() => torch.amax(torch.tensor([-0, 0, 0, -1, -2, -3, -4, -5, -6, -7, -8, -9, -10, -11, -12, -13, -14, -15, -16, 0]), 0), "max_values_stub"],
+    ];
+    for (const [f, stub] of cases) check(`edge ${stub}`, f, stub);
+  });
+  for (const dtype of FLOAT_DTYPES) {
+    native(`${dtype}: var, std, var_mean, std_mean (correction 0, 1, 2)`, () => {
+      const base = data(6 * 10 * 37, dtype).reshape(6, 10, 37).remainder(50);
+      for (const [lname, lay] of shapes) {
+        const x = lay(base);
+        for (const dims of [null, [2], [0], [0, 2]]) {
+          for (const correction of [0, 1, 2]) {
+            checkClose(`var ${lname} ${dims} ${correction}`, () => torch.var(x, dims, { correction }), "std_var_stub", tolOf(dtype) * 4);
+            checkClose(`std ${lname} ${dims} ${correction}`, () => torch.std(x, dims, { correction, keepdim: true }), "std_var_stub", tolOf(dtype) * 4);
+          }
+          checkClose(`var_mean ${lname} ${dims} mean`, () => torch.var_mean(x, dims)[1], "std_var_stub", tolOf(dtype) * 4);
+          checkClose(`std_mean ${lname} ${dims} std`, () => torch.std_mean(x, dims)[0], "std_var_stub", tolOf(dtype) * 4);
+        }
+      }
+      checkClose("var of one element (correction 1: nan)", () => torch.var(base.get(0, 0, "0:1")), "std_var_stub", 0);
+    }, 60_000);
+  }
+});
