@@ -22,7 +22,7 @@
     },
     {
       "target_name": "glasstorch_cpu",
-      "sources": ["cpu/addon.cc", "cpu/ThreadPool.cc", "cpu/cpu_features.cc", "cpu/kernels_default.cc", "cpu/Loops.cc", "cpu/Reduce.cc"],
+      "sources": ["cpu/addon.cc", "cpu/Allocator.cc", "cpu/ThreadPool.cc", "cpu/cpu_features.cc", "cpu/kernels_default.cc", "cpu/Loops.cc", "cpu/Reduce.cc"],
       "dependencies": ["gt_kernels_avx2", "gt_kernels_avx512"],
       "include_dirs": ["<!(node -p \"require('node-addon-api').include_dir\")"],
       "defines": ["NAPI_VERSION=8", "NAPI_DISABLE_CPP_EXCEPTIONS", "NODE_ADDON_API_DISABLE_CPP_EXCEPTIONS"],
