@@ -6,6 +6,7 @@
 //   GLASSTORCH_NATIVE_ADDON=path   load the addon from another file (tests point it at a missing one)
 //   GLASSTORCH_REQUIRE_NATIVE=1    a failed load is an error (CI, where a compiler is present)
 //   GLASSTORCH_NATIVE_ALLOCATOR=0  keep V8's ArrayBuffers for CPU storage (the kernels still run natively)
+//   GLASSTORCH_EAGER_FREE=0        no eager freeing of backward's intermediates (engine/autograd/grad_ownership.ts)
 //   GLASSTORCH_NATIVE_ISA=avx2     cap the kernels' instruction set (PyTorch's ATEN_CPU_CAPABILITY)
 //   GLASSTORCH_CPU_CAPABILITY=ts   run the TypeScript kernels even when the addon is loaded (DispatchStub.ts)
 
