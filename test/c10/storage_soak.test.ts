@@ -1,8 +1,8 @@
 // A short soak (issue #8, item 2): 1,000 steps of a small MLP with SGD on the native allocator; after
 // warm-up the native allocator's live bytes and the process's RSS stay bounded, and backward frees
 // its intermediates every step. (bench/soak_rss.mjs runs the 10,000-step MLP 784-256-10 version.)
-// The bounds are loose next to what a leak would add: each step allocates ~0.1 MiB of storages, so
-// 800 leaked steps would be ~80 MiB.
+// The bounds are loose next to what a leak would add: every step allocates its activations and
+// gradients afresh (W1's gradient alone is 16 KiB), so 800 leaked steps would exceed them.
 import { describe, it, expect } from "vitest";
 import * as torch from "../../engine/index.js";
 import { nativeAddon } from "../../engine/aten/native/cpu_native/NativeBackend.js";
