@@ -50,6 +50,10 @@ export class FunctionCtx extends Node {
     return `${this.cls.name}Backward`;
   }
 
+  override runs_user_code(): boolean {
+    return true;
+  }
+
   save_for_backward(...tensors: (Tensor | null)[]): void {
     this.pendingSave = tensors;
   }

@@ -21,6 +21,13 @@ import { is_expandable_to, sum_to } from "./sum_to.js";
 import { AnomalyMode, warnErrorDetected } from "./anomaly_mode.js";
 import { stdHeapPop, stdHeapPush } from "../c10/util/StdAlgorithms.js";
 import { engineObserver } from "./engine_observer.js";
+import { GradOwnership, expose } from "./grad_ownership.js";
+import { _set_storage_birth_scope, type Storage } from "../c10/Storage.js";
+import { tls_is_dispatch_key_included } from "../c10/impl/LocalDispatchKeySet.js";
+import { DispatchKey } from "../c10/DispatchKey.js";
+import { get_autograd_meta } from "./variable.js";
+import { add__Tensor } from "../generated/add.js";
+import { is_non_overlapping_and_dense } from "../aten/native/shape/MemoryLayout.js";
 
 export interface ExecuteOptions {
   keep_graph: boolean;
@@ -85,8 +92,18 @@ export function validate_outputs(edges: readonly Edge[], grads: Grad[], formatEr
   });
 }
 
+/** Whether user code sees this Node's gradients: hooks on it, or a custom Function's backward. */
+function exposes_gradients(fn: Node): boolean {
+  if (fn.tensor_pre_hooks.size || fn.retains_grad_hooks.size || fn.pre_hooks.length || fn.post_hooks.length || fn.runs_user_code()) return true;
+  if (fn instanceof AccumulateGrad) {
+    const meta = get_autograd_meta(fn.variable);
+    return !!meta && (meta.hooks_.length > 0 || meta.post_acc_grad_hooks_.length > 0);
+  }
+  return false;
+}
+
 /** The gradients each Node sees, then runs: tensor pre-hooks, Node pre-hooks, apply, post-hooks. */
-function call_function(fn: Node, inputs: Grad[], stealable: (t: Tensor) => boolean): Grad[] {
+function call_function(fn: Node, inputs: Grad[], stealable: (t: Tensor) => boolean, own: GradOwnership, made: Storage[] | null): Grad[] {
   // call_tensor_pre_hooks: a slot's hooks run even when its gradient is undefined (an unused output of a
   // multi-output Node): they see null, as PyTorch 1.13's hooks see None; retain_grad's hook runs after them
   let grads = inputs.map((g, slot) => {
@@ -106,9 +123,19 @@ function call_function(fn: Node, inputs: Grad[], stealable: (t: Tensor) => boole
     const r = hook(grads);
     if (r) grads = [...r];
   }
-  let outputs =
-    fn instanceof AccumulateGrad ? fn.apply(grads, grads[0] !== null && grads[0] === inputs[0] && stealable(grads[0])) : fn.apply([...grads]);
-  validate_outputs(fn.next_edges, outputs, (msg) => `Function ${fn.name()} returned an ${msg}`);
+  // the formula's storages are recorded (made) so the engine can free its temporaries
+  const outer = made ? _set_storage_birth_scope(made) : null;
+  let outputs: Grad[], raw: Grad[] | null;
+  try {
+    outputs =
+      fn instanceof AccumulateGrad ? fn.apply(grads, grads[0] !== null && grads[0] === inputs[0] && stealable(grads[0])) : fn.apply([...grads]);
+    raw = own.active ? outputs.slice() : null;
+    validate_outputs(fn.next_edges, outputs, (msg) => `Function ${fn.name()} returned an ${msg}`);
+  } finally {
+    if (made) _set_storage_birth_scope(outer);
+  }
+  // a gradient summed down to the input's shape or cast is a temporary the engine made and dropped
+  if (raw) raw.forEach((g, i) => g !== outputs[i] && own.discard(g));
   for (const hook of [...fn.post_hooks]) {
     engineObserver?.onHook(fn, "post", hook.name || null);
     const r = hook(outputs, grads);
@@ -190,6 +217,9 @@ export function execute(roots: Edge[], inputs: Grad[], opts: ExecuteOptions): Gr
     if (g !== null) holders.set(g, (holders.get(g) ?? 0) + d);
   };
   const stealable = (g: Tensor) => !userGrads.has(g) && (holders.get(g) ?? 0) <= 0;
+  // eager freeing of intermediate gradients (grad_ownership.ts): not when they become a graph, nor
+  // when the trace keeps them
+  const own = new GradOwnership(!opts.create_graph && !engineObserver?.keepsGradients() && !tls_is_dispatch_key_included(DispatchKey.Python));
 
   queue.push({ fn: root, buffer: rootBuffer });
   using _mode = new AutoGradMode(opts.create_graph);
@@ -198,15 +228,26 @@ export function execute(roots: Edge[], inputs: Grad[], opts: ExecuteOptions): Gr
     const { fn, buffer } = task;
     const inputsOf = buffer.buffer;
     inputsOf.forEach((g) => hold(g, -1));
+    inputsOf.forEach((g) => own.drop(g));
     if (execInfo) {
       const i = execInfo.get(fn);
-      for (const c of i?.captures ?? []) captured[c.outputIdx] = inputsOf[c.inputIdx];
-      if (!i?.needed) continue;
+      for (const c of i?.captures ?? []) {
+        captured[c.outputIdx] = inputsOf[c.inputIdx];
+        expose(inputsOf[c.inputIdx]);
+      }
+      if (!i?.needed) {
+        own.flush();
+        continue;
+      }
     }
+    // user code will see these gradients (hooks, a custom backward): never free them early
+    const exposing = own.active && exposes_gradients(fn);
+    if (exposing) inputsOf.forEach(expose);
     engineObserver?.onNodeStart(fn, inputsOf);
     let outputs: Grad[];
+    const made: Storage[] | null = own.active && !exposing && !(fn instanceof AccumulateGrad) ? [] : null;
     try {
-      outputs = call_function(fn, inputsOf, stealable);
+      outputs = call_function(fn, inputsOf, stealable, own, made);
       if (AnomalyMode.is_enabled()) checkNan(fn, outputs);
     } catch (err) {
       // anomaly mode names the forward call that made the failing Node, then the error goes on
@@ -215,9 +256,16 @@ export function execute(roots: Edge[], inputs: Grad[], opts: ExecuteOptions): Gr
     }
     engineObserver?.onNodeEnd(fn, outputs);
     if (!opts.keep_graph) fn.release_variables();
+    if (exposing) outputs.forEach(expose);
+    // AccumulateGrad's .grad (the gradient itself when stolen, or a fresh copy) belongs to the user
+    if (own.active && fn instanceof AccumulateGrad) expose(get_autograd_meta(fn.variable)?.grad_ ?? null);
+    if (made) own.discardStorages(made);
     outputs.forEach((output, i) => {
       const next = fn.next_edges[i];
-      if (!next?.is_valid()) return;
+      if (!next?.is_valid()) {
+        own.discard(output);
+        return;
+      }
       const nextFn = next.function_!;
       const remaining = (deps.get(nextFn) ?? 0) - 1;
       if (remaining < 0) throw new RuntimeError(`dependency not found for ${nextFn.name()}`);
@@ -226,22 +274,55 @@ export function execute(roots: Edge[], inputs: Grad[], opts: ExecuteOptions): Gr
       if (!buf) {
         if (execInfo) {
           const ni = execInfo.get(nextFn);
-          if (!ni || (!ni.needed && ni.captures.length === 0)) return;
+          if (!ni || (!ni.needed && ni.captures.length === 0)) {
+            own.discard(output);
+            return;
+          }
         }
         buf = new InputBuffer(nextFn.num_inputs());
         notReady.set(nextFn, buf);
       }
-      buf.add(next.input_nr, output);
-      hold(buf.buffer[next.input_nr], 1);
+      const old = buf.buffer[next.input_nr];
+      if (old !== null && output !== null && canAccumulateInPlace(own, old, output)) {
+        // the slot's first gradient is the engine's alone: sum into it (InputBuffer::accumulate's steal)
+        add__Tensor.call(old, output, 1);
+        own.discard(output);
+      } else {
+        buf.add(next.input_nr, output);
+        const summed = buf.buffer[next.input_nr];
+        if (old !== null && summed !== old) {
+          hold(old, -1);
+          own.drop(old);
+          own.discard(output);
+        }
+        if (summed !== old) {
+          hold(summed, 1);
+          own.hold(summed);
+        }
+      }
       if (remaining === 0) {
         deps.delete(nextFn);
         notReady.delete(nextFn);
         queue.push({ fn: nextFn, buffer: buf });
       }
     });
+    own.flush();
   }
   engineObserver?.onBackwardEnd(root);
   return captured;
+}
+
+/**
+ * Whether the slot's gradient `old` can take `grad` in place: the engine owns it and holds it in this
+ * slot only, and it is laid out without overlap, with the sum's shape and dtype (no broadcasting, no
+ * type promotion), so old.add_(grad) gives exactly old + grad.
+ */
+function canAccumulateInPlace(own: GradOwnership, old: Tensor, grad: Tensor): boolean {
+  if (!own.owns(old) || own.holders(old) !== 1 || old.dtype !== grad.dtype || !old.device.equals(grad.device)) return false;
+  if (old._impl.storage === grad._impl.storage) return false;
+  const a = old._impl.sizes(), b = grad._impl.sizes();
+  if (a.length !== b.length || a.some((s, k) => s !== b[k])) return false;
+  return is_non_overlapping_and_dense(old._impl);
 }
 
 /** Anomaly mode: a backward output with NaN names the Node that produced it. */

@@ -13,6 +13,8 @@ export interface EngineObserver {
   onAccumulate(fn: Node, variable: Tensor, grad: Tensor, accumulated: boolean): void;
   /** A hook ran: on a gradient slot, retain_grad, a Node pre/post hook, or after accumulation. */
   onHook(fn: Node | null, hook: "tensor_pre" | "retain_grad" | "pre" | "post" | "post_accumulate", name: string | null): void;
+  /** Whether it may keep the gradients it is shown (a recording is on): the engine then frees none early. */
+  keepsGradients(): boolean;
 }
 
 export let engineObserver: EngineObserver | null = null;

@@ -67,6 +67,10 @@ export abstract class Node {
   abstract apply(grads: Grad[]): Grad[];
   /** Drop saved tensors once backward has run (unless retain_graph). */
   release_variables(): void {}
+  /** Whether apply runs user code that sees the gradients (a custom Function's backward): the engine then never frees them early. */
+  runs_user_code(): boolean {
+    return false;
+  }
 
   num_inputs(): number {
     return this.input_metadata.length;

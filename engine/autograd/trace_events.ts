@@ -62,6 +62,7 @@ export function note_node_created(fn: Node): void {
 const started = new Map<Node, { ts: number; gradsIn: ValueSummary[] }>();
 
 setEngineObserver({
+  keepsGradients: () => isTracing(),
   onBackwardStart() {},
   onBackwardEnd() {
     started.clear();

@@ -15,6 +15,12 @@ export interface DataPtr {
 
 export interface Allocator {
   allocate(nbytes: number): DataPtr;
+  /**
+   * Gives the memory back now, not at the next garbage collection (Storage.release, when the engine
+   * holds the last reference). The buffer is detached where the runtime allows it, so a stale view
+   * reads nothing instead of reused memory. Allocators without it leave the buffer to the collector.
+   */
+  free?(dataPtr: DataPtr): void;
 }
 
 const alignment = 64; // c10's gAlignment

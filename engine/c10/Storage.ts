@@ -6,9 +6,38 @@ import type { device } from "./Device.js";
 import { RuntimeError } from "./Errors.js";
 import type { TypedView } from "./ElementAccess.js";
 
+/** Storages made so far: each Storage's serial number (the autograd engine's "born during this backward"). */
+let storagesAllocated = 0;
+
+export function storage_serial_now(): number {
+  return storagesAllocated;
+}
+
+/** Where new storages are recorded while a backward Node runs (the engine frees its formula's temporaries). */
+let birthScope: Storage[] | null = null;
+
+/** Starts (or ends, with null) recording every Storage created; returns the previous recorder. */
+export function _set_storage_birth_scope(scope: Storage[] | null): Storage[] | null {
+  const old = birthScope;
+  birthScope = scope;
+  return old;
+}
+
+const STORAGE_RELEASED =
+  "glasstorch: this tensor's storage was freed by the engine (it held the last reference); reading it is a use after free, please report it";
+
 export class Storage {
   private dataPtr_: DataPtr;
   private nbytes_: number;
+  private released_ = false;
+  /** The order of creation: larger is younger (see storage_serial_now). */
+  readonly serial: number;
+  /**
+   * Set once user code may hold this memory through a path the engine cannot see (a hook saw it, it
+   * became a .grad, autograd.grad returned it, a custom Function's backward got it): the engine then
+   * never frees it early, whatever its own references say.
+   */
+  exposed = false;
   /** The last typed view made of these bytes (ElementAccess.typedView), so kernels do not rebuild it. */
   viewCache: { type: number; view: TypedView } | null = null;
 
@@ -20,6 +49,8 @@ export class Storage {
   ) {
     this.nbytes_ = nbytes;
     this.dataPtr_ = allocator.allocate(nbytes);
+    this.serial = ++storagesAllocated;
+    if (birthScope !== null) birthScope.push(this);
   }
 
   nbytes(): number {
@@ -29,12 +60,35 @@ export class Storage {
   /** The raw bytes; throws for meta storage, which has none. */
   buffer(): ArrayBuffer {
     const b = this.dataPtr_.buffer;
+    if (this.released_) throw new RuntimeError(STORAGE_RELEASED);
     if (b === null) throw new RuntimeError(`Cannot access data pointer of Tensor that doesn't have storage`);
     return b;
   }
 
   hasData(): boolean {
-    return this.dataPtr_.buffer !== null;
+    // a released storage had data: kernels must reach buffer() and throw, not take it for meta
+    return this.dataPtr_.buffer !== null || this.released_;
+  }
+
+  /**
+   * Frees the memory now (StorageImpl's last reference going away in PyTorch). Only for a storage the
+   * caller provably owns alone: every tensor over it becomes unusable (buffer() throws), and the native
+   * allocator detaches the ArrayBuffer, so a stale typed array sees length 0, never reused memory.
+   * Returns false when there was nothing to free (meta, or already released).
+   */
+  release(): boolean {
+    if (this.released_ || this.dataPtr_.buffer === null) return false;
+    const dataPtr = this.dataPtr_;
+    this.released_ = true;
+    this.viewCache = null;
+    this.dataPtr_ = { buffer: null, address: dataPtr.address };
+    this.allocator.free?.(dataPtr);
+    return true;
+  }
+
+  /** Whether release() freed this storage. */
+  is_released(): boolean {
+    return this.released_;
   }
 
   /** Whether the allocation started zeroed (valid until the first write). */
@@ -49,6 +103,7 @@ export class Storage {
 
   /** Grows the storage in place (resize_), keeping its bytes; every view sees the new memory. */
   resize(nbytes: number): void {
+    if (this.released_) throw new RuntimeError(STORAGE_RELEASED);
     if (!this.resizable) throw new RuntimeError("Trying to resize storage that is not resizable");
     if (nbytes === this.nbytes_) return;
     const fresh = this.allocator.allocate(nbytes);

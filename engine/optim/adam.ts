@@ -12,6 +12,7 @@ import { preserve_format } from "../c10/MemoryFormat.js";
 import { RuntimeError, ValueError } from "../c10/Errors.js";
 import { Optimizer, runClosure, withGradFor, checkForeach, type Params } from "./optimizer.js";
 import { pyPow, pyRepr } from "./_utils.js";
+import { release_temporary } from "../autograd/grad_ownership.js";
 
 export interface AdamOptions {
   lr?: number;
@@ -155,13 +156,16 @@ function _single_tensor_adam(
   { amsgrad, beta1, beta2, lr, weight_decay, eps, maximize, differentiable = false }: AdamArgs,
 ): void {
   params.forEach((param: any, i) => {
-    let grad: any = !maximize ? grads[i] : (grads[i] as any).neg();
+    // the step's temporaries (-grad, grad + wd * param, sqrt(v), denom) are freed once used (issue #8)
+    const temps: Tensor[] = [];
+    const temp = (t: Tensor): any => (temps.push(t), t);
+    let grad: any = !maximize ? grads[i] : temp((grads[i] as any).neg());
     const exp_avg: any = exp_avgs[i];
     const exp_avg_sq: any = exp_avg_sqs[i];
     const step_t: any = state_steps[i];
     // update step
     step_t.add_(1);
-    if (weight_decay !== 0) grad = grad.add(param, { alpha: weight_decay });
+    if (weight_decay !== 0) grad = temp(grad.add(param, { alpha: weight_decay }));
     // decay the first and second moment running average coefficient
     exp_avg.mul_(beta1).add_(grad, { alpha: 1 - beta1 });
     // grad.conj(): the tensor itself for real dtypes (Tensor::conj returns *this without dispatching)
@@ -196,10 +200,11 @@ function _single_tensor_adam(
     if (amsgrad) {
       // the maximum of all 2nd moment running averages so far normalizes the running average of the gradient
       T.maximum(max_exp_avg_sqs[i], exp_avg_sq, { out: max_exp_avg_sqs[i] });
-      denom = (max_exp_avg_sqs[i] as any).sqrt().div(bias_correction2_sqrt).add_(eps);
+      denom = temp(temp((max_exp_avg_sqs[i] as any).sqrt()).div(bias_correction2_sqrt)).add_(eps);
     } else {
-      denom = exp_avg_sq.sqrt().div(bias_correction2_sqrt).add_(eps);
+      denom = temp(temp(exp_avg_sq.sqrt()).div(bias_correction2_sqrt)).add_(eps);
     }
     param.addcdiv_(exp_avg, denom, { value: -step_size });
+    for (const t of temps) release_temporary(t, param, grads[i], exp_avg, exp_avg_sq, max_exp_avg_sqs[i] ?? null);
   });
 }

@@ -6,6 +6,7 @@ import * as T from "../generated/torch_functions.js";
 import { ValueError } from "../c10/Errors.js";
 import { Optimizer, required, runClosure, withGradFor, checkForeach, type Params } from "./optimizer.js";
 import { pyRepr } from "./_utils.js";
+import { release_temporary } from "../autograd/grad_ownership.js";
 
 export interface SGDOptions {
   lr?: number;
@@ -89,8 +90,11 @@ function _single_tensor_sgd(
   { weight_decay, momentum, lr, dampening, nesterov, maximize }: { weight_decay: number; momentum: number; lr: number; dampening: number; nesterov: boolean; maximize: boolean },
 ): void {
   params.forEach((param: any, i) => {
-    let d_p: any = !maximize ? d_p_list[i] : (d_p_list[i] as any).neg();
-    if (weight_decay !== 0) d_p = d_p.add(param, { alpha: weight_decay });
+    // the step's temporaries (-grad, grad + wd * param, the nesterov sum) are freed once used (issue #8)
+    const temps: Tensor[] = [];
+    const temp = (t: Tensor): any => (temps.push(t), t);
+    let d_p: any = !maximize ? d_p_list[i] : temp((d_p_list[i] as any).neg());
+    if (weight_decay !== 0) d_p = temp(d_p.add(param, { alpha: weight_decay }));
     if (momentum !== 0) {
       let buf: any = momentum_buffer_list[i];
       if (buf === null) {
@@ -99,9 +103,10 @@ function _single_tensor_sgd(
       } else {
         buf.mul_(momentum).add_(d_p, { alpha: 1 - dampening });
       }
-      if (nesterov) d_p = d_p.add(buf, { alpha: momentum });
+      if (nesterov) d_p = temp(d_p.add(buf, { alpha: momentum }));
       else d_p = buf;
     }
     param.add_(d_p, { alpha: -lr });
+    for (const t of temps) release_temporary(t, param, d_p_list[i], momentum_buffer_list[i]);
   });
 }

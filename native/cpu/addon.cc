@@ -1,5 +1,5 @@
 // The native CPU backend's N-API surface (node-addon-api). The TypeScript side
-// (engine/aten/native/cpu_native/) loads this, installs `alloc` as the CPU allocator and registers
+// (engine/aten/native/cpu_native/) loads this, installs `alloc` (Allocator.cc) as the CPU allocator and registers
 // the kernels into the DispatchStubs. Kernels read and write the tensors' ArrayBuffers in place
 // (zero-copy): every call passes the storages' typed arrays plus a Float64Array of sizes, element
 // strides and offsets (the TensorIterator's view of the operands).
@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "GemmAddon.h"
+#include "Allocator.h"
 #include "Loops.h"
 #include "NN.h"
 #include "Pointwise.h"
@@ -23,86 +24,6 @@
 using namespace glasstorch;
 
 namespace {
-
-// ---- the allocator: 64-byte aligned, zeroed, owned by native code, reported to V8 ----
-
-constexpr size_t kAlignment = 64;  // c10's gAlignment
-int64_t g_external_bytes = 0;       // live external allocations (finalizers run on the JS thread)
-int64_t g_external_count = 0;
-int64_t g_fallback_count = 0;       // allocations that had to be V8-owned (external buffers refused)
-bool g_report_external = true;      // napi_adjust_external_memory on alloc/free (a switch for the benchmark)
-
-struct Block {
-  void* raw;
-  size_t bytes;
-  bool reported;
-};
-
-// Freed blocks kept for reuse, by exact size, up to kCacheLimit bytes (a training loop allocates the
-// same sizes every step): fresh pages cost a page fault each on first touch, a cached block only a
-// memset. Everything here runs on the JS thread (allocations and GC finalizers).
-constexpr size_t kCacheLimit = size_t(256) << 20;
-size_t g_cached_bytes = 0;
-std::unordered_map<size_t, std::vector<void*>> g_cache;
-
-void finalize_block(napi_env env, void*, void* hint) {
-  Block* b = static_cast<Block*>(hint);
-  int64_t adjusted;
-  if (b->reported) napi_adjust_external_memory(env, -static_cast<int64_t>(b->bytes), &adjusted);
-  g_external_bytes -= static_cast<int64_t>(b->bytes);
-  --g_external_count;
-  if (g_cached_bytes + b->bytes <= kCacheLimit) {
-    g_cache[b->bytes].push_back(b->raw);
-    g_cached_bytes += b->bytes;
-  } else {
-    std::free(b->raw);
-  }
-  delete b;
-}
-
-// A zeroed block of bytes + kAlignment: from the cache, or calloc's (fresh pages are already zero).
-void* take_block(size_t bytes) {
-  auto it = g_cache.find(bytes);
-  if (it != g_cache.end() && !it->second.empty()) {
-    void* raw = it->second.back();
-    it->second.pop_back();
-    g_cached_bytes -= bytes;
-    std::memset(raw, 0, bytes + kAlignment);
-    return raw;
-  }
-  return std::calloc(bytes + kAlignment, 1);
-}
-
-// alloc(nbytes) -> ArrayBuffer. calloc gives zeroed memory (fresh pages for large blocks, so zeroing
-// costs nothing up front); the pointer is rounded up to 64 bytes. Where the runtime refuses external
-// buffers (Electron's V8 sandbox: napi_no_external_buffers_allowed) the bytes go into a V8-owned buffer.
-Napi::Value Alloc(const Napi::CallbackInfo& info) {
-  Napi::Env env = info.Env();
-  const size_t bytes = static_cast<size_t>(info[0].As<Napi::Number>().Int64Value());
-  napi_value ab;
-  if (bytes > 0) {
-    void* raw = take_block(bytes);
-    if (raw == nullptr) {
-      Napi::Error::New(env, "DefaultCPUAllocator: not enough memory: you tried to allocate " + std::to_string(bytes) + " bytes.").ThrowAsJavaScriptException();
-      return env.Undefined();
-    }
-    void* aligned = reinterpret_cast<void*>((reinterpret_cast<uintptr_t>(raw) + kAlignment - 1) & ~(uintptr_t)(kAlignment - 1));
-    Block* b = new Block{raw, bytes, g_report_external};
-    if (napi_create_external_arraybuffer(env, aligned, bytes, finalize_block, b, &ab) == napi_ok) {
-      int64_t adjusted;
-      if (g_report_external) napi_adjust_external_memory(env, static_cast<int64_t>(bytes), &adjusted);
-      g_external_bytes += static_cast<int64_t>(bytes);
-      ++g_external_count;
-      return Napi::Value(env, ab);
-    }
-    delete b;
-    std::free(raw);
-    ++g_fallback_count;
-  }
-  void* data;
-  napi_create_arraybuffer(env, bytes, &data, &ab);
-  return Napi::Value(env, ab);
-}
 
 // ---- argument helpers ----
 
@@ -233,29 +154,12 @@ Napi::Value Status(const Napi::CallbackInfo& info) {
   o.Set("num_threads", get_num_threads());
   o.Set("default_num_threads", default_num_threads());
   o.Set("grain_size", static_cast<double>(GRAIN_SIZE));
-  o.Set("external_bytes", static_cast<double>(g_external_bytes));
-  o.Set("external_allocations", static_cast<double>(g_external_count));
-  o.Set("fallback_allocations", static_cast<double>(g_fallback_count));
-  o.Set("cached_bytes", static_cast<double>(g_cached_bytes));
-  o.Set("alignment", static_cast<double>(kAlignment));
+  AllocatorStatus(o);
   return o;
 }
 
-Napi::Value SetReportExternal(const Napi::CallbackInfo& info) {
-  g_report_external = info[0].As<Napi::Boolean>().Value();
-  return info.Env().Undefined();
-}
-
-// The address of a buffer's first byte (for the alignment test).
-Napi::Value Address(const Napi::CallbackInfo& info) {
-  void* data;
-  size_t len;
-  napi_get_arraybuffer_info(info.Env(), info[0], &data, &len);
-  return Napi::Number::New(info.Env(), static_cast<double>(reinterpret_cast<uintptr_t>(data) % 4096));
-}
-
 Napi::Object Init(Napi::Env env, Napi::Object exports) {
-  exports.Set("alloc", Napi::Function::New(env, Alloc));
+  InitAllocator(env, exports);
   exports.Set("binary", Napi::Function::New(env, Binary));
   exports.Set("unary", Napi::Function::New(env, Unary));
   exports.Set("sum", Napi::Function::New(env, Sum));
@@ -263,8 +167,6 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   exports.Set("get_num_threads", Napi::Function::New(env, GetNumThreads));
   exports.Set("set_capability", Napi::Function::New(env, SetCapability));
   exports.Set("status", Napi::Function::New(env, Status));
-  exports.Set("set_report_external", Napi::Function::New(env, SetReportExternal));
-  exports.Set("address_mod_4096", Napi::Function::New(env, Address));
   InitNN(env, exports);
   InitGemm(env, exports);
   InitPointwise(env, exports);

@@ -107,6 +107,10 @@ export class CopySlices extends Node {
   override release_variables(): void {
     this.fn?.release_variables();
   }
+
+  override runs_user_code(): boolean {
+    return this.fn?.runs_user_code() ?? false;
+  }
 }
 
 /**

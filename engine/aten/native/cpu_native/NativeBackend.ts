@@ -6,6 +6,7 @@
 //   GLASSTORCH_NATIVE_ADDON=path   load the addon from another file (tests point it at a missing one)
 //   GLASSTORCH_REQUIRE_NATIVE=1    a failed load is an error (CI, where a compiler is present)
 //   GLASSTORCH_NATIVE_ALLOCATOR=0  keep V8's ArrayBuffers for CPU storage (the kernels still run natively)
+//   GLASSTORCH_EAGER_FREE=0        no eager freeing of backward's intermediates (engine/autograd/grad_ownership.ts)
 //   GLASSTORCH_NATIVE_ISA=avx2     cap the kernels' instruction set (PyTorch's ATEN_CPU_CAPABILITY)
 //   GLASSTORCH_CPU_CAPABILITY=ts   run the TypeScript kernels even when the addon is loaded (DispatchStub.ts)
 
@@ -21,6 +22,12 @@ import { set_native_backend } from "../DispatchStub.js";
 /** The addon's exports (native/cpu/addon.cc). */
 export interface NativeAddon {
   alloc(nbytes: number): ArrayBuffer;
+  /** Detaches the buffer now; a block of alloc's goes back to the cache (native/cpu/Allocator.cc). */
+  free(buffer: ArrayBuffer): boolean;
+  /** [live bytes, live blocks, cached bytes, eager frees, total allocations, cache hits, peak live bytes] */
+  allocator_stats(): number[];
+  empty_cache(): void;
+  set_allocator_cache(on: boolean): void;
   binary(op: number, dtype: number, meta: Float64Array, out: ArrayBufferView, a: ArrayBufferView, b: ArrayBufferView, alpha: number): boolean;
   unary(op: number, dtype: number, meta: Float64Array, out: ArrayBufferView, a: ArrayBufferView): boolean;
   sum(dtype: number, meta: Float64Array, input: ArrayBufferView, out: ArrayBufferView): boolean;
@@ -60,9 +67,16 @@ export interface NativeAddonStatus {
   num_threads: number;
   default_num_threads: number;
   grain_size: number;
+  /** Bytes of alloc's blocks that JavaScript can still reach (freed by free() or garbage collection). */
   external_bytes: number;
   external_allocations: number;
+  peak_external_bytes: number;
   fallback_allocations: number;
+  /** Freed blocks kept for reuse. */
+  cached_bytes: number;
+  freed_eagerly: number;
+  total_allocations: number;
+  cache_hits: number;
   alignment: number;
   /** "cblas" or "own": the GEMM behind mm/bmm/conv (Gemm.cc) */
   blas: "cblas" | "own";
@@ -126,10 +140,12 @@ const loaded = load();
 export const nativeAddon: NativeAddon | null = loaded.addon;
 
 /**
- * The CPU allocator on native memory (c10's DefaultCPUAllocator): 64-byte aligned, zeroed, owned by
- * the addon and freed by the ArrayBuffer's finalizer, with V8 told of its size
- * (napi_adjust_external_memory) so garbage collection sees it. Small blocks stay V8 ArrayBuffers:
- * for them an external buffer costs more than it saves (see bench/native_alloc.mjs).
+ * The CPU allocator on native memory (c10's DefaultCPUAllocator, native/cpu/Allocator.cc): 64-byte
+ * aligned, zeroed, from a cache of freed blocks; V8 counts them as external memory, so garbage
+ * collection sees them, and a block comes back either when the collector drops its ArrayBuffer or at
+ * once through free() (Storage.release, where the engine holds the last reference). Small blocks stay
+ * V8 ArrayBuffers: below 4 KiB crossing into the addon costs more than it saves (bench/native_alloc.mjs);
+ * free() detaches those too, which frees them at once.
  */
 const SMALL_ALLOCATION = 4096;
 let nextAddress = 0x7f0000000000 / 1024;
@@ -141,6 +157,9 @@ class NativeCPUAllocator implements Allocator {
     nextAddress += Math.ceil(Math.max(nbytes, 1) / 64) * 64;
     const buffer = nbytes < SMALL_ALLOCATION ? new ArrayBuffer(nbytes) : this.addon.alloc(nbytes);
     return { buffer, address, zeroed: true };
+  }
+  free(dataPtr: DataPtr): void {
+    if (dataPtr.buffer !== null) this.addon.free(dataPtr.buffer);
   }
 }
 
