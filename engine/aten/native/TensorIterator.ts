@@ -135,6 +135,14 @@ export class TensorIterator {
     const operands = [this.output, ...this.inputs];
     const k = operands.length;
     const offsets = operands.map((t) => t._impl.storage_offset());
+    if (allContiguousOver(operands, this.shape)) {
+      // every operand is a contiguous block of the iterator's shape: element i is at offset + i
+      for (let i = 0; i < n; i++) {
+        fn(offsets);
+        for (let j = 0; j < k; j++) offsets[j]++;
+      }
+      return;
+    }
     // coalesce_dimensions: merge neighbouring dims every operand walks as one (all contiguous -> one dim)
     const { shape, strides } = coalesce(this.shape, operands.map((t) => broadcastStrides(t, this.shape)));
     const dims = shape.length;
@@ -158,6 +166,15 @@ export class TensorIterator {
         counter[d] = 0;
       }
     }
+  }
+
+  /**
+   * The operands' (output first) storage offsets when each is a contiguous block of the iterator's
+   * shape, so element i of every operand is at offset + i; null when some operand is strided or broadcast.
+   */
+  flatOffsets(): number[] | null {
+    const operands = [this.output, ...this.inputs];
+    return allContiguousOver(operands, this.shape) ? operands.map((t) => t._impl.storage_offset()) : null;
   }
 
   /** The binary case of forEachOffsets, kept for the existing kernels: fn(out, a, b). */
@@ -206,6 +223,18 @@ function fastSetup(
     return { shape: sizes.slice(), common, out };
   }
   return { shape: sizes.slice(), common, out: wrap(empty_impl(sizes, resultDtype, dev)) };
+}
+
+/** Each operand contiguous with exactly the iterator's shape (no broadcasting): one flat walk serves all. */
+function allContiguousOver(operands: readonly Tensor[], shape: readonly number[]): boolean {
+  for (let i = 0; i < operands.length; i++) {
+    const t = operands[i]._impl;
+    if (!t.is_contiguous()) return false;
+    const s = t.sizes();
+    if (s.length !== shape.length) return false;
+    for (let d = 0; d < s.length; d++) if (s[d] !== shape[d]) return false;
+  }
+  return true;
 }
 
 /**
