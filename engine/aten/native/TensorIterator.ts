@@ -197,7 +197,7 @@ function fastSetup(
   outputDtype: dtype | undefined,
   promoteIntegerInputsToFloat: boolean,
 ): { shape: number[]; common: dtype; out: Tensor } | null {
-  if (inputs.length === 0 || (out !== null && !(isInplace && out === inputs[0]))) return null;
+  if (inputs.length === 0) return null;
   const first = inputs[0]._impl;
   const dt = first.dtype;
   const dev = first.device;
@@ -217,9 +217,15 @@ function fastSetup(
   if (promoteIntegerInputsToFloat && isIntegralType(common.scalarType, true)) common = get_default_dtype();
   const resultDtype = outputDtype ?? common;
   if (out !== null) {
-    // in place on a contiguous self of the common shape: only the dtype and overlap checks remain
+    // in place, or an out= already of the common shape, contiguous, on the same device: nothing is
+    // resized, a contiguous tensor cannot overlap itself; only the dtype and overlap checks remain
+    const o = out._impl;
+    if (!o.is_contiguous() || (o.device !== dev && (o.device.type !== dev.type || o.device.index !== dev.index))) return null;
+    const s = o.sizes();
+    if (s.length !== sizes.length) return null;
+    for (let j = 0; j < s.length; j++) if (s[j] !== sizes[j]) return null;
     if (!canCast(resultDtype.scalarType, out.dtype.scalarType)) return null; // the general path raises
-    for (let i = 1; i < inputs.length; i++) if (inputs[i] !== out) assert_no_partial_overlap(out, inputs[i]);
+    for (let i = 0; i < inputs.length; i++) if (inputs[i] !== out) assert_no_partial_overlap(out, inputs[i]);
     return { shape: sizes.slice(), common, out };
   }
   return { shape: sizes.slice(), common, out: wrap(empty_impl(sizes, resultDtype, dev)) };
@@ -297,12 +303,12 @@ function deviceOf(inputs: readonly Tensor[]) {
 
 /** All tensors on one device, except CPU zero-dim tensors (wrapped numbers), which go anywhere. */
 function checkSameDevice(tensors: (Tensor | null)[]): void {
-  let first: string | undefined;
+  let first: Tensor["device"] | undefined;
   for (const t of tensors) {
     if (!t || (t.device.type === "cpu" && t.dim() === 0)) continue;
-    const d = String(t.device);
+    const d = t.device;
     if (first === undefined) first = d;
-    else if (d !== first) {
+    else if (d !== first && (d.type !== first.type || d.index !== first.index)) {
       throw new RuntimeError(`Expected all tensors to be on the same device, but found at least two devices, ${first} and ${d}!`);
     }
   }
