@@ -150,7 +150,9 @@ export class FunctionSignature {
    */
   parse(args: readonly unknown[], kwargs: Record<string, unknown>, dst: unknown[], raise: boolean, allowNumbersAsTensors: boolean): boolean {
     const nargs = args.length;
-    let remainingKwargs = Object.keys(kwargs).length;
+    // most calls pass no options object: then no parameter is looked up by name
+    let remainingKwargs = kwargs === NO_KWARGS ? 0 : Object.keys(kwargs).length;
+    const hasKwargs = remainingKwargs > 0;
     let argPos = 0;
     // A single positional int-list parameter takes varargs: view(2, 3) means view([2, 3])
     const allowVarargsIntlist = this.maxPosArgs === 1 && (this.params[0].type === "int[]" || this.params[0].type === "SymInt[]");
@@ -170,7 +172,7 @@ export class FunctionSignature {
         }
         v = args[argPos];
         present = true;
-      } else if (Object.prototype.hasOwnProperty.call(kwargs, p.name)) {
+      } else if (hasKwargs && Object.prototype.hasOwnProperty.call(kwargs, p.name)) {
         v = kwargs[p.name];
         present = v !== undefined; // {alpha: undefined} is the same as leaving it out
         isKwd = true;
@@ -270,6 +272,9 @@ function parseDefault(text: string | undefined): unknown {
   return text.replace(/^["']|["']$/g, "");
 }
 
+/** The kwargs of a call without an options object (never written: parse only reads kwargs). */
+const NO_KWARGS: Record<string, unknown> = Object.freeze({}) as Record<string, unknown>;
+
 export interface ParsedArgs {
   /** Which signature matched (index into the parser's list). */
   index: number;
@@ -293,7 +298,12 @@ export class PythonArgParser {
   }
 
   parse(callArgs: readonly unknown[]): ParsedArgs {
-    const { args, kwargs } = PythonArgParser.split(callArgs);
+    // split() without copying: the binding's own rest array is read in place when there are no kwargs
+    const n = callArgs.length;
+    const last = n > 0 ? callArgs[n - 1] : undefined;
+    const withKwargs = last !== undefined && !(last instanceof Tensor) && isOptionsObject(last);
+    const args = withKwargs ? callArgs.slice(0, -1) : (callArgs as unknown[]);
+    const kwargs = withKwargs ? (last as Record<string, unknown>) : NO_KWARGS;
     const values: unknown[] = [];
     if (this.signatures.length === 1) {
       this.signatures[0].parse(args, kwargs, values, true, this.allowNumbersAsTensors);

@@ -24,15 +24,33 @@ function flatten(args: MaybeTensors): (Tensor | null)[] {
   return args.flatMap((a) => (Array.isArray(a) ? a : [a ?? null])) as (Tensor | null)[];
 }
 
-/** GradMode is on and some input requires grad. */
+/** GradMode is on and some input requires grad. Every op's Autograd kernel asks, so no arrays are built. */
 export function compute_requires_grad(...args: MaybeTensors): boolean {
   if (!GradMode.is_enabled()) return false;
-  return flatten(args).some((t) => t !== null && t.requires_grad);
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (a === null || a === undefined) continue;
+    if (Array.isArray(a)) {
+      for (let j = 0; j < a.length; j++) if (a[j] != null && (a[j] as Tensor).requires_grad) return true;
+    } else if ((a as Tensor).requires_grad) {
+      return true;
+    }
+  }
+  return false;
 }
 
 /** One edge per input (lists flattened), invalid for inputs that need no gradient. */
 export function collect_next_edges(...args: MaybeTensors): Edge[] {
-  return flatten(args).map((t) => (t === null ? new Edge(null, 0) : gradient_edge(t)));
+  const edges: Edge[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (Array.isArray(a)) {
+      for (let j = 0; j < a.length; j++) edges.push(a[j] == null ? new Edge(null, 0) : gradient_edge(a[j] as Tensor));
+    } else {
+      edges.push(a == null ? new Edge(null, 0) : gradient_edge(a as Tensor));
+    }
+  }
+  return edges;
 }
 
 /** Outputs become outputs of grad_fn, in order: their output_nr is their slot. */

@@ -16,7 +16,7 @@ export function contiguousStrides(sizes: readonly number[]): number[] {
  * Size-1 dims may have any stride; a tensor with a zero-size dim is contiguous.
  */
 export function computeContiguous(sizes: readonly number[], strides: readonly number[]): boolean {
-  if (sizes.some((s) => s === 0)) return true;
+  for (let i = 0; i < sizes.length; i++) if (sizes[i] === 0) return true;
   let expected = 1;
   for (let i = sizes.length - 1; i >= 0; i--) {
     if (sizes[i] === 1) continue;
@@ -34,7 +34,7 @@ export function computeNumel(sizes: readonly number[]): number {
 
 /** How many storage elements a (sizes, strides, offset) view reaches: offset + 1 + sum((size-1)*stride). */
 export function computeStorageNumelNeeded(sizes: readonly number[], strides: readonly number[], offset: number): number {
-  if (sizes.some((s) => s === 0)) return 0;
+  for (let i = 0; i < sizes.length; i++) if (sizes[i] === 0) return 0;
   let last = offset;
   for (let i = 0; i < sizes.length; i++) last += (sizes[i] - 1) * strides[i];
   return last + 1;

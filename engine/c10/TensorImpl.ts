@@ -82,10 +82,11 @@ export class TensorImpl {
   ) {
     // a fresh tensor made in inference mode is an inference tensor; a view shares its base's counter (and kind)
     this.version_counter = versionCounter ?? new VariableVersion(!InferenceMode.is_enabled());
-    this.sizes_ = [...sizes];
-    this.strides_ = strides ? [...strides] : contiguousStrides(sizes);
+    this.sizes_ = sizes.slice();
+    this.strides_ = strides ? strides.slice() : contiguousStrides(sizes);
     this.numel_ = computeNumel(this.sizes_);
-    this.isContiguous_ = computeContiguous(this.sizes_, this.strides_);
+    // row-major strides are contiguous by construction
+    this.isContiguous_ = strides ? computeContiguous(this.sizes_, this.strides_) : true;
     const ks = keySet ?? tensorKeySetFor(backendComponentFor(storage.device));
     this.key_set = this.version_counter.enabled ? ks : ks.minus(autograd_dispatch_keyset_with_ADInplaceOrView);
   }

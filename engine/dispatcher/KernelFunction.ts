@@ -96,7 +96,19 @@ export class KernelFunction {
   /** Calls the kernel with positional args; a boxed kernel gets them as one array. */
   call(op: OperatorHandle, ks: DispatchKeySet, args: unknown[]): unknown {
     const unboxed = this.unboxed;
-    if (unboxed !== null) return unboxed(ks, ...args);
+    if (unboxed !== null) {
+      // a call with a fixed argument count, not a spread: the engine's hot path (at most 6 is most ops)
+      switch (args.length) {
+        case 0: return unboxed(ks);
+        case 1: return unboxed(ks, args[0]);
+        case 2: return unboxed(ks, args[0], args[1]);
+        case 3: return unboxed(ks, args[0], args[1], args[2]);
+        case 4: return unboxed(ks, args[0], args[1], args[2], args[3]);
+        case 5: return unboxed(ks, args[0], args[1], args[2], args[3], args[4]);
+        case 6: return unboxed(ks, args[0], args[1], args[2], args[3], args[4], args[5]);
+        default: return unboxed(ks, ...args);
+      }
+    }
     return this.boxed!(op, ks, args);
   }
 

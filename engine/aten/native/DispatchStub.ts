@@ -58,7 +58,13 @@ export class DispatchStub<F extends (...args: any[]) => void> {
    */
   register(impl: StubImpl, fn: Impl<F>): void {
     this.impls.set(impl, fn);
+    if (impl === "ts") this.tsImpl = fn;
+    else if (impl === "native") this.nativeImpl = fn;
   }
+
+  /** The two CPU implementations, read by call() without a map lookup. */
+  private tsImpl: Impl<F> | null = null;
+  private nativeImpl: Impl<F> | null = null;
 
   has(impl: StubImpl): boolean {
     return this.impls.has(impl);
@@ -66,6 +72,17 @@ export class DispatchStub<F extends (...args: any[]) => void> {
 
   /** Picks the implementation for the device and runs it. */
   call(deviceType: string, ...args: Parameters<F>): void {
+    // the common case first: a CPU call, nothing forced, no trace — native if registered and it accepts, else TypeScript
+    if (forcedCpu === null && deviceType === "cpu" && !isTracing()) {
+      const native = this.nativeImpl, ts = this.tsImpl;
+      if (native !== null) {
+        if (native(...args) !== false) return;
+      }
+      if (ts !== null) {
+        ts(...args);
+        return;
+      }
+    }
     let impl: StubImpl;
     if (deviceType === "cuda") impl = "cuda";
     else if (forcedCpu === "ts") impl = "ts";

@@ -29,14 +29,35 @@ export function toCommon(t: ScalarType, v: number): number {
   }
 }
 
+/**
+ * float32 and float64 operands already in the common dtype: reading converts nothing and the store
+ * rounds as roundToScalarType would, so the element loop can index the typed arrays directly.
+ */
+function isPlainFloat(common: ScalarType, ...types: ScalarType[]): boolean {
+  if (common !== ScalarType.Float && common !== ScalarType.Double) return false;
+  for (const t of types) if (t !== common) return false;
+  return true;
+}
+
 export function cpu_kernel_binary(iter: TensorIterator, op: BinaryScalarOp): void {
   const out = iter.output._impl;
   if (!out.storage.hasData()) return; // meta: shapes and dtypes only
-  const [a, b] = iter.inputs.map((t) => t._impl);
+  const a = iter.inputs[0]._impl, b = iter.inputs[1]._impl;
   const common = iter.commonDtype.scalarType;
   const outView = typedView(out.storage, out.dtype) as unknown as (number | bigint)[];
   const aView = typedView(a.storage, a.dtype), bView = typedView(b.storage, b.dtype);
-  const [at, bt, ot] = [a.dtype.scalarType, b.dtype.scalarType, out.dtype.scalarType];
+  const at = a.dtype.scalarType, bt = b.dtype.scalarType, ot = out.dtype.scalarType;
+  if (isPlainFloat(common, at, bt, ot)) {
+    const o = outView as unknown as Float64Array, x = aView as Float64Array, y = bView as Float64Array;
+    const flat = iter.flatOffsets();
+    if (flat !== null) {
+      const n = iter.numel(), [oo, xo, yo] = flat;
+      for (let i = 0; i < n; i++) o[oo + i] = op.number(x[xo + i], y[yo + i]);
+    } else {
+      iter.forEach((oi, xi, yi) => { o[oi] = op.number(x[xi], y[yi]); });
+    }
+    return;
+  }
   if (common === ScalarType.Long) {
     const big = (view: typeof aView, t: ScalarType, off: number) => (t === ScalarType.Long ? (view[off] as bigint) : BigInt(Math.trunc(readNumber(view, t, off))));
     iter.forEach((o, x, y) => {
@@ -66,6 +87,17 @@ export function cpu_kernel_unary(iter: TensorIterator, op: UnaryScalarOp): void 
   const outView = typedView(out.storage, out.dtype) as unknown as (number | bigint)[];
   const aView = typedView(a.storage, a.dtype);
   const at = a.dtype.scalarType, ot = out.dtype.scalarType;
+  if (isPlainFloat(common, at, ot)) {
+    const o = outView as unknown as Float64Array, x = aView as Float64Array;
+    const flat = iter.flatOffsets();
+    if (flat !== null) {
+      const n = iter.numel(), oo = flat[0], xo = flat[1];
+      for (let i = 0; i < n; i++) o[oo + i] = op.number(x[xo + i]);
+    } else {
+      iter.forEachOffsets((offs) => { o[offs[0]] = op.number(x[offs[1]]); });
+    }
+    return;
+  }
   if (common === ScalarType.Long && op.bigint) {
     const big = op.bigint;
     iter.forEachOffsets((o) => {

@@ -13,7 +13,7 @@ import { get_default_dtype } from "../../c10/DefaultDtype.js";
 import { infer_size } from "../ExpandUtils.js";
 import { resultTypeOf } from "../TypeProperties.js";
 import { Tensor } from "../core/Tensor.js";
-import { empty_strided_impl, wrap } from "../core/empty.js";
+import { empty_impl, empty_strided_impl, wrap } from "../core/empty.js";
 import { iterator_output_strides } from "./OutputLayout.js";
 import { resize_output } from "./Resize.js";
 import { assert_no_internal_overlap, assert_no_partial_overlap } from "./MemoryOverlap.js";
@@ -45,6 +45,27 @@ export class TensorIterator {
   ) {}
 
   static build(config: TensorIteratorConfig): TensorIterator {
+    return TensorIterator.setup(config.out, config.isInplace, config.inputs, config.outputDtype, config.promoteIntegerInputsToFloat === true, true);
+  }
+
+  /**
+   * build() with the configuration as arguments, so the hot binary/unary builders make no config
+   * objects. `copyInputs`: the caller's array may change later (build's), or was made for this call.
+   */
+  private static setup(
+    out: Tensor | null,
+    isInplace: boolean,
+    inputs: readonly Tensor[],
+    outputDtype: dtype | undefined,
+    promoteIntegerInputsToFloat: boolean,
+    copyInputs: boolean,
+  ): TensorIterator {
+    const fast = fastSetup(out, isInplace, inputs, outputDtype, promoteIntegerInputsToFloat);
+    if (fast !== null) return new TensorIterator(fast.shape, fast.common, fast.out, copyInputs ? [...inputs] : inputs);
+    return TensorIterator.buildGeneral({ out, isInplace, inputs, outputDtype, promoteIntegerInputsToFloat });
+  }
+
+  private static buildGeneral(config: TensorIteratorConfig): TensorIterator {
     const { inputs, isInplace } = config;
     checkSameDevice([config.out, ...inputs]);
     let shape: number[] = [];
@@ -75,27 +96,27 @@ export class TensorIterator {
 
   /** build_borrowing_binary_op: out = op(a, b) with broadcasting and type promotion. */
   static binary_op(a: Tensor, b: Tensor, config: BinaryOpConfig): TensorIterator {
-    return TensorIterator.build({ ...config, inputs: [a, b] });
+    return TensorIterator.setup(config.out, config.isInplace, [a, b], config.outputDtype, false, false);
   }
 
   /** build_borrowing_binary_float_op: true division and friends (int / int -> float). */
   static binary_float_op(a: Tensor, b: Tensor, config: BinaryOpConfig): TensorIterator {
-    return TensorIterator.build({ ...config, inputs: [a, b], promoteIntegerInputsToFloat: true });
+    return TensorIterator.setup(config.out, config.isInplace, [a, b], config.outputDtype, true, false);
   }
 
   /** build_borrowing_comparison_op: compute in the common dtype, return bool (or the out= dtype). */
   static comparison_op(a: Tensor, b: Tensor, config: BinaryOpConfig): TensorIterator {
-    return TensorIterator.build({ ...config, inputs: [a, b], outputDtype: config.out?.dtype ?? bool });
+    return TensorIterator.setup(config.out, config.isInplace, [a, b], config.out?.dtype ?? bool, false, false);
   }
 
   /** build_borrowing_unary_op: out = op(a) in a's dtype. */
   static unary_op(a: Tensor, config: BinaryOpConfig): TensorIterator {
-    return TensorIterator.build({ ...config, inputs: [a] });
+    return TensorIterator.setup(config.out, config.isInplace, [a], config.outputDtype, false, false);
   }
 
   /** build_borrowing_unary_float_op: exp, sqrt, sin...: integer inputs give the default float dtype. */
   static unary_float_op(a: Tensor, config: BinaryOpConfig): TensorIterator {
-    return TensorIterator.build({ ...config, inputs: [a], promoteIntegerInputsToFloat: true });
+    return TensorIterator.setup(config.out, config.isInplace, [a], config.outputDtype, true, false);
   }
 
   numel(): number {
@@ -113,26 +134,149 @@ export class TensorIterator {
     if (n === 0) return;
     const operands = [this.output, ...this.inputs];
     const k = operands.length;
-    const dims = this.shape.length;
-    const strides = operands.map((t) => broadcastStrides(t, this.shape));
     const offsets = operands.map((t) => t._impl.storage_offset());
+    if (allContiguousOver(operands, this.shape)) {
+      // every operand is a contiguous block of the iterator's shape: element i is at offset + i
+      for (let i = 0; i < n; i++) {
+        fn(offsets);
+        for (let j = 0; j < k; j++) offsets[j]++;
+      }
+      return;
+    }
+    // coalesce_dimensions: merge neighbouring dims every operand walks as one (all contiguous -> one dim)
+    const { shape, strides } = coalesce(this.shape, operands.map((t) => broadcastStrides(t, this.shape)));
+    const dims = shape.length;
+    if (dims <= 1) {
+      // one dim: the offsets step by each operand's stride (1 when contiguous, 0 when broadcast)
+      const step = strides.map((s) => (dims === 0 ? 0 : s[0]));
+      for (let i = 0; i < n; i++) {
+        fn(offsets);
+        for (let j = 0; j < k; j++) offsets[j] += step[j];
+      }
+      return;
+    }
     const counter = new Array<number>(dims).fill(0);
     for (let i = 0; i < n; i++) {
       fn(offsets);
       for (let d = dims - 1; d >= 0; d--) {
         counter[d]++;
         for (let j = 0; j < k; j++) offsets[j] += strides[j][d];
-        if (counter[d] < this.shape[d]) break;
-        for (let j = 0; j < k; j++) offsets[j] -= strides[j][d] * this.shape[d];
+        if (counter[d] < shape[d]) break;
+        for (let j = 0; j < k; j++) offsets[j] -= strides[j][d] * shape[d];
         counter[d] = 0;
       }
     }
+  }
+
+  /**
+   * The operands' (output first) storage offsets when each is a contiguous block of the iterator's
+   * shape, so element i of every operand is at offset + i; null when some operand is strided or broadcast.
+   */
+  flatOffsets(): number[] | null {
+    const operands = [this.output, ...this.inputs];
+    return allContiguousOver(operands, this.shape) ? operands.map((t) => t._impl.storage_offset()) : null;
   }
 
   /** The binary case of forEachOffsets, kept for the existing kernels: fn(out, a, b). */
   forEach(fn: (outOffset: number, aOffset: number, bOffset: number) => void): void {
     this.forEachOffsets((o) => fn(o[0], o[1], o[2]));
   }
+}
+
+/**
+ * TensorIteratorBase::fast_set_up, the CONTIGUOUS case: a fresh (or in-place) result whose inputs all
+ * have one shape, one dtype and one device and are contiguous needs no broadcasting, no type
+ * promotion and no stride computation: the output is a contiguous tensor of that shape and dtype.
+ * null for anything else (the general build below handles it). Wrapped numbers are left out: type
+ * promotion treats them apart (a wrapped float stands for the default dtype).
+ */
+function fastSetup(
+  out: Tensor | null,
+  isInplace: boolean,
+  inputs: readonly Tensor[],
+  outputDtype: dtype | undefined,
+  promoteIntegerInputsToFloat: boolean,
+): { shape: number[]; common: dtype; out: Tensor } | null {
+  if (inputs.length === 0) return null;
+  const first = inputs[0]._impl;
+  const dt = first.dtype;
+  const dev = first.device;
+  const sizes = first.sizes();
+  for (let i = 0; i < inputs.length; i++) {
+    const t = inputs[i]._impl;
+    if (t.dtype !== dt || !t.is_contiguous() || t.is_wrapped_number) return null;
+    if (i > 0) {
+      const d = t.device;
+      if (d !== dev && (d.type !== dev.type || d.index !== dev.index)) return null;
+      const s = t.sizes();
+      if (s.length !== sizes.length) return null;
+      for (let j = 0; j < s.length; j++) if (s[j] !== sizes[j]) return null;
+    }
+  }
+  let common = dt;
+  if (promoteIntegerInputsToFloat && isIntegralType(common.scalarType, true)) common = get_default_dtype();
+  const resultDtype = outputDtype ?? common;
+  if (out !== null) {
+    // in place, or an out= already of the common shape, contiguous, on the same device: nothing is
+    // resized, a contiguous tensor cannot overlap itself; only the dtype and overlap checks remain
+    const o = out._impl;
+    if (!o.is_contiguous() || (o.device !== dev && (o.device.type !== dev.type || o.device.index !== dev.index))) return null;
+    const s = o.sizes();
+    if (s.length !== sizes.length) return null;
+    for (let j = 0; j < s.length; j++) if (s[j] !== sizes[j]) return null;
+    if (!canCast(resultDtype.scalarType, out.dtype.scalarType)) return null; // the general path raises
+    for (let i = 0; i < inputs.length; i++) if (inputs[i] !== out) assert_no_partial_overlap(out, inputs[i]);
+    return { shape: sizes.slice(), common, out };
+  }
+  return { shape: sizes.slice(), common, out: wrap(empty_impl(sizes, resultDtype, dev)) };
+}
+
+/** Each operand contiguous with exactly the iterator's shape (no broadcasting): one flat walk serves all. */
+function allContiguousOver(operands: readonly Tensor[], shape: readonly number[]): boolean {
+  for (let i = 0; i < operands.length; i++) {
+    const t = operands[i]._impl;
+    if (!t.is_contiguous()) return false;
+    const s = t.sizes();
+    if (s.length !== shape.length) return false;
+    for (let d = 0; d < s.length; d++) if (s[d] !== shape[d]) return false;
+  }
+  return true;
+}
+
+/**
+ * coalesce_dimensions (TensorIterator.cpp): dims d-1 and d merge when, for every operand, stepping
+ * along d-1 equals walking all of d (stride[d-1] == shape[d] * stride[d]), or one of them has size 1.
+ */
+function coalesce(shape: readonly number[], strides: number[][]): { shape: number[]; strides: number[][] } {
+  const dims = shape.length;
+  if (dims <= 1) return { shape: [...shape], strides };
+  const outShape: number[] = [shape[dims - 1]];
+  const outStrides = strides.map((s) => [s[dims - 1]]);
+  for (let d = dims - 2; d >= 0; d--) {
+    const inner = outShape.length - 1; // the current innermost merged dim, being grown outward
+    const size = shape[d];
+    let canMerge = size === 1 || outShape[inner] === 1;
+    if (!canMerge) {
+      canMerge = true;
+      for (let j = 0; j < strides.length; j++) {
+        if (strides[j][d] !== outShape[inner] * outStrides[j][inner]) {
+          canMerge = false;
+          break;
+        }
+      }
+    }
+    if (canMerge) {
+      if (outShape[inner] === 1) for (let j = 0; j < strides.length; j++) outStrides[j][inner] = strides[j][d];
+      outShape[inner] *= size;
+      // a size-1 outer dim changes nothing; otherwise the merged dim keeps the inner stride
+    } else {
+      outShape.push(size);
+      for (let j = 0; j < strides.length; j++) outStrides[j].push(strides[j][d]);
+    }
+  }
+  outShape.reverse();
+  for (const s of outStrides) s.reverse();
+  return { shape: outShape, strides: outStrides };
 }
 
 /** Strides of t seen in the broadcast shape: 0 along dims it is stretched over. */
@@ -159,12 +303,12 @@ function deviceOf(inputs: readonly Tensor[]) {
 
 /** All tensors on one device, except CPU zero-dim tensors (wrapped numbers), which go anywhere. */
 function checkSameDevice(tensors: (Tensor | null)[]): void {
-  let first: string | undefined;
+  let first: Tensor["device"] | undefined;
   for (const t of tensors) {
     if (!t || (t.device.type === "cpu" && t.dim() === 0)) continue;
-    const d = String(t.device);
+    const d = t.device;
     if (first === undefined) first = d;
-    else if (d !== first) {
+    else if (d !== first && (d.type !== first.type || d.index !== first.index)) {
       throw new RuntimeError(`Expected all tensors to be on the same device, but found at least two devices, ${first} and ${d}!`);
     }
   }

@@ -9,6 +9,7 @@ import {
   autocast_dispatch_keyset,
   autograd_dispatch_keyset,
   autograd_dispatch_keyset_with_ADInplaceOrView,
+  full_backend_mask,
 } from "../DispatchKeySet.js";
 
 // `using` needs Symbol.dispose; Node 20 may lack it. This is the one place that polyfills it, and it runs
@@ -134,13 +135,24 @@ export function withIncluded<T>(ks: DispatchKeySet | DispatchKey, fn: () => T): 
   }
 }
 
-/** Runs fn with keys added to the exclude set (the callback form of ExcludeDispatchKeyGuard). */
+/**
+ * Runs fn with keys added to the exclude set (the callback form of ExcludeDispatchKeyGuard). Every
+ * autograd kernel runs its op through here, so it does the guard's set arithmetic on the raw bits
+ * without allocating: add the keys not yet excluded, and afterwards remove only those (as dispose() does).
+ */
 export function withExcluded<T>(ks: DispatchKeySet | DispatchKey, fn: () => T): T {
-  const guard = new ExcludeDispatchKeyGuard(ks);
+  const want = ks instanceof DispatchKeySet ? ks.repr : DispatchKeySet.of(ks).repr;
+  const current = raw_local_dispatch_key_set.excluded_ ^ default_excluded_repr;
+  // exclude_ = ks.minus(excluded()): set difference keeps ks's backend bits
+  const added = want & ~(current & ~full_backend_mask);
+  if (added === 0) return fn();
+  raw_local_dispatch_key_set.excluded_ = ((current | added) ^ default_excluded_repr) >>> 0;
   try {
     return fn();
   } finally {
-    guard.dispose();
+    // excluded().minus(exclude_): a backend bit, once added, stays (as in the guard)
+    const now = raw_local_dispatch_key_set.excluded_ ^ default_excluded_repr;
+    raw_local_dispatch_key_set.excluded_ = ((now & ~(added & ~full_backend_mask)) ^ default_excluded_repr) >>> 0;
   }
 }
 

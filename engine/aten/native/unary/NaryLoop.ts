@@ -39,6 +39,25 @@ export function cpu_kernel_nary(iter: TensorIterator, compute: ScalarType, op: N
     });
     return;
   }
+  if ((compute === ScalarType.Float || compute === ScalarType.Double) && ot === compute && types.every((t) => t === compute)) {
+    // float32/float64 all through: reads convert nothing and the store rounds, so index the arrays directly
+    const o = outView as unknown as Float64Array, v = views as Float64Array[];
+    const flat = iter.flatOffsets();
+    if (flat !== null && k >= 1 && k <= 3) {
+      const n = iter.numel(), oo = flat[0];
+      const x = v[0], xo = flat[1], y = v[1] ?? x, yo = flat[2] ?? 0, z = v[2] ?? x, zo = flat[3] ?? 0;
+      if (k === 1) for (let i = 0; i < n; i++) o[oo + i] = op.number(x[xo + i]);
+      else if (k === 2) for (let i = 0; i < n; i++) o[oo + i] = op.number(x[xo + i], y[yo + i]);
+      else for (let i = 0; i < n; i++) o[oo + i] = op.number(x[xo + i], y[yo + i], z[zo + i]);
+      return;
+    }
+    const xs = new Array<number>(k);
+    iter.forEachOffsets((offs) => {
+      for (let j = 0; j < k; j++) xs[j] = v[j][offs[j + 1]];
+      o[offs[0]] = op.number(...xs);
+    });
+    return;
+  }
   const xs = new Array<number>(k);
   iter.forEachOffsets((o) => {
     for (let j = 0; j < k; j++) xs[j] = toCommon(compute, readNumber(views[j], types[j], o[j + 1]));

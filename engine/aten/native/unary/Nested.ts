@@ -5,13 +5,10 @@
 // ADInplaceOrView: it records no history and bumps no version counter a second time. The generated
 // Autograd kernels here redispatch without that guard, so the composite kernels set it themselves.
 
-import { AutoDispatchBelowADInplaceOrView } from "../../../c10/impl/LocalDispatchKeySet.js";
+import { withExcluded } from "../../../c10/impl/LocalDispatchKeySet.js";
+import { autograd_dispatch_keyset_with_ADInplaceOrView } from "../../../c10/DispatchKeySet.js";
 
+/** AutoDispatchBelowADInplaceOrView for the length of fn. */
 export function below_ADInplaceOrView<T>(fn: () => T): T {
-  const guard = new AutoDispatchBelowADInplaceOrView();
-  try {
-    return fn();
-  } finally {
-    guard.dispose();
-  }
+  return withExcluded(autograd_dispatch_keyset_with_ADInplaceOrView, fn);
 }

@@ -16,7 +16,7 @@ import { bool, dtypeOf, isIntegralType, scalarTypeName, type dtype } from "../..
 import { get_default_dtype } from "../../../c10/DefaultDtype.js";
 import { infer_size } from "../../ExpandUtils.js";
 import { resultTypeOf } from "../../TypeProperties.js";
-import { empty_strided_impl, wrap } from "../../core/empty.js";
+import { empty_impl, empty_strided_impl, wrap } from "../../core/empty.js";
 import type { Tensor } from "../../core/Tensor.js";
 import { TensorIterator } from "../TensorIterator.js";
 import { resize_output } from "../Resize.js";
@@ -49,16 +49,18 @@ export interface UnaryBuild {
 
 /** The result dtype each configuration computes. */
 function resultDtype(b: UnaryBuild): dtype {
-  const common = dtypeOf(resultTypeOf(b.inputs));
+  const common = () => dtypeOf(resultTypeOf(b.inputs));
   switch (b.config) {
     case "unary_op":
       return b.dtype ?? b.inputs[0].dtype;
-    case "unary_float_op":
-      return isIntegralType(common.scalarType, true) ? get_default_dtype() : common;
+    case "unary_float_op": {
+      const c = common();
+      return isIntegralType(c.scalarType, true) ? get_default_dtype() : c;
+    }
     case "force_boolean":
       return bool;
     case "promoting":
-      return common;
+      return common();
     case "out_dtype":
       return b.out && b.mode !== "functional" ? b.out.dtype : b.mode === "inplace" ? b.inputs[0].dtype : bool;
   }
@@ -79,9 +81,31 @@ function checkSameDevice(tensors: readonly (Tensor | null)[]): void {
 
 const sameShape = (a: readonly number[], b: readonly number[]) => a.length === b.length && a.every((v, i) => v === b[i]);
 
+/**
+ * fast_set_up's CONTIGUOUS case for a functional call: every input contiguous with one shape on one
+ * device gives a contiguous output of that shape, and nothing to broadcast or lay out.
+ */
+function contiguousSameShape(inputs: readonly Tensor[]): boolean {
+  const first = inputs[0]._impl;
+  if (!first.is_contiguous()) return false;
+  const sizes = first.sizes(), dev = first.device;
+  for (let i = 1; i < inputs.length; i++) {
+    const t = inputs[i]._impl;
+    if (!t.is_contiguous() || t.device.type !== dev.type || t.device.index !== dev.index) return false;
+    const s = t.sizes();
+    if (s.length !== sizes.length) return false;
+    for (let d = 0; d < s.length; d++) if (s[d] !== sizes[d]) return false;
+  }
+  return true;
+}
+
 /** Builds the iterator of one structured call; the output is iter.output. */
 export function build_unary(b: UnaryBuild): TensorIterator {
   const self = b.inputs[0];
+  if (b.mode === "functional" && contiguousSameShape(b.inputs)) {
+    const output = wrap(empty_impl(self._impl.sizes(), resultDtype(b), self.device));
+    return TensorIterator.build({ out: output, isInplace: false, inputs: b.inputs, outputDtype: output.dtype, promoteIntegerInputsToFloat: b.config === "unary_float_op" });
+  }
   const out = b.mode === "functional" ? null : b.mode === "inplace" ? self : b.out;
   checkSameDevice([out, ...b.inputs]);
   let shape: number[] = [];
