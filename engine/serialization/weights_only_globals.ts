@@ -157,8 +157,9 @@ function buildAllowed(): Map<string, unknown> {
       throw new UnpicklingError(`_rebuild_from_type_v2: Glasstorch builds torch.Tensor and Parameter only, not ${newType instanceof PyCallable ? newType.repr() : pyTypeName(newType)}`);
     }
     if (!Array.isArray(args)) throw new UnpicklingError("_rebuild_from_type_v2: args must be a tuple");
-    let t = func.call(args);
-    if (!(t instanceof Tensor)) throw new UnpicklingError("_rebuild_from_type_v2: the rebuild function did not return a tensor");
+    const built = func.call(args);
+    if (!(built instanceof Tensor)) throw new UnpicklingError("_rebuild_from_type_v2: the rebuild function did not return a tensor");
+    let t: Tensor = built;
     // `if type(ret) is not new_type: ret = ret.as_subclass(new_type)`
     if (newType === parameterClass && !(t instanceof Parameter)) t = makeParameter(t, t.requires_grad);
     setObjState(t, state);
