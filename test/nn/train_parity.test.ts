@@ -3,11 +3,11 @@
 // the same programs here, from the same torch.manual_seed, must give PyTorch's loss at EVERY step:
 //   mlp          Linear/ReLU MLP, DataLoader(shuffle=True), SGD momentum 0.9 + weight_decay, CrossEntropyLoss
 //   cnn          Conv2d(bias=False)/BatchNorm2d/ReLU/MaxPool2d/Flatten/Linear, DataLoader(shuffle=True), Adam
-//   transformer  Embedding + positions + 2-layer TransformerEncoder (batch_first, dropout 0) + Linear on
+//   transformer  Embedding + positions + 2-layer TransformerEncoder (batch_first, dropout 0.1) + Linear on
 //                sequence reversal, DataLoader(shuffle=True), AdamW, clip_grad_norm_
 // Nothing is loaded from PyTorch but the expected numbers: the data (randn/randint), the initial weights
-// (default init) and the batch order (RandomSampler drawing its seed from the default generator each epoch)
-// all come from the seed, so this checks the RNG streams, the forward and backward numerics and the
+// (default init), the batch order (RandomSampler drawing its seed from the default generator each epoch) and
+// the Transformer's dropout masks (bernoulli_ on the default generator, in PyTorch's order) all come from the seed, so this checks the RNG streams, the forward and backward numerics and the
 // optimizers together. Tolerance: 1e-5 relative on every step's loss (float32; PyTorch's and Glasstorch's
 // matmul/conv/reduction summation orders differ in the last bits, and training amplifies that slowly).
 // The final parameters' sums (float64 sums of float32 tensors, some of them near zero after cancellation)
@@ -95,7 +95,7 @@ const programs: Record<string, () => { model: any; losses: number[]; eval_accura
         super();
         this.embed = new nn.Embedding(vocab, d_model);
         this.pos = new nn.Parameter(T.randn(length, d_model).mul(0.1));
-        const layer = new nn.TransformerEncoderLayer(d_model, 2, { dim_feedforward: 32, dropout: 0.0, batch_first: true });
+        const layer = new nn.TransformerEncoderLayer(d_model, 2, { dim_feedforward: 32, dropout: 0.1, batch_first: true });
         this.encoder = new nn.TransformerEncoder(layer, 2);
         this.head = new nn.Linear(d_model, vocab);
       }
