@@ -7,7 +7,12 @@ import { defineConfig } from "vitest/config";
 // wherever they cover an op, and the op families they cover run a second time on the TypeScript
 // reference kernels (GLASSTORCH_CPU_CAPABILITY=ts), so both paths are checked against the PyTorch fixtures.
 const hasCompiler = spawnSync("c++", ["--version"], { stdio: "ignore" }).status === 0;
-const nativeFamilies = ["binary", "unary", "reduce", "ops", "activation", "normalization", "pooling", "index", "layers_backward", "loss", "linalg", "conv", "reduce2", "reduce3"].map((f) => `test/aten/native/${f}.test.ts`);
+const nativeFamilies = [
+  ...["binary", "unary", "reduce", "reduce2", "reduce3", "ops", "activation", "normalization", "pooling", "index", "layers_backward", "loss", "linalg", "conv"].map(
+    (f) => `test/aten/native/${f}.test.ts`,
+  ),
+  "test/nn/train_parity.test.ts", // 100-step training parity: holds on the native and the TypeScript kernels
+];
 
 export default defineConfig({
   test: {

@@ -50,6 +50,7 @@ export * as linalg from "./aten/linalg_namespace.js";
 export * as special from "./aten/special_namespace.js";
 export * as nn from "./nn/index.js";
 export * as optim from "./optim/index.js";
+export * as copy from "./nn/copy_namespace.js"; // Python's copy.deepcopy for modules, parameters and tensors
 export { save, load } from "./serialization/index.js"; // torch.save / torch.load (weights-only)
 export * as serialization from "./serialization/index.js";
 export * as torchvision from "./data/torchvision.js"; // datasets.FashionMNIST, transforms (torchvision has no JS package)

@@ -1017,6 +1017,7 @@ import { elu_backward_default } from "../generated/elu_backward.js";
 import { gelu_backward_default } from "../generated/gelu_backward.js";
 import { softplus_backward_default } from "../generated/softplus_backward.js";
 import { hardswish_backward_default } from "../generated/hardswish_backward.js";
+import { prelu_backward_default } from "../generated/prelu_backward.js";
 import { silu_backward_default } from "../generated/silu_backward.js";
 import { mish_backward_default } from "../generated/mish_backward.js";
 import { log_sigmoid_backward_default } from "../generated/log_sigmoid_backward.js";
@@ -1056,6 +1057,7 @@ export const gelu_backward = (grad: Tensor, self: Tensor, approximate: string): 
 export const softplus_backward = (grad: Tensor, self: Tensor, beta: number, threshold: number): Tensor =>
   softplus_backward_default.call(grad, self, beta, threshold) as Tensor;
 export const hardswish_backward = (grad: Tensor, self: Tensor): Tensor => hardswish_backward_default.call(grad, self) as Tensor;
+export const prelu_backward = (grad: Tensor, self: Tensor, weight: Tensor): [Tensor, Tensor] => prelu_backward_default.call(grad, self, weight) as [Tensor, Tensor];
 export const silu_backward = (grad: Tensor, self: Tensor): Tensor => silu_backward_default.call(grad, self) as Tensor;
 export const mish_backward = (grad: Tensor, self: Tensor): Tensor => mish_backward_default.call(grad, self) as Tensor;
 export const log_sigmoid_backward = (grad: Tensor, self: Tensor, buffer: Tensor): Tensor => log_sigmoid_backward_default.call(grad, self, buffer) as Tensor;

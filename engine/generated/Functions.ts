@@ -6,7 +6,7 @@ import type { Tensor } from "../aten/core/Tensor.js";
 import { Node, type Grad } from "../autograd/function.js";
 import { SavedVariable } from "../autograd/saved_variable.js";
 import * as torch from "./torch_functions.js";
-import { GradMode_is_enabled, _adaptive_avg_pool2d, _adaptive_avg_pool2d_backward, _convolution_double_backward, _log_softmax_backward_data, _slow_conv2d_backward, _softmax_backward_data, _to_copy_backward, _trilinear_backward, _unique_unsorted, adaptive_max_pool2d_backward, as_strided_backward, atan2_backward, avg_pool2d, avg_pool2d_backward, batchnorm_double_backward, binary_cross_entropy_backward, binary_cross_entropy_double_backward, binary_cross_entropy_double_backward_grad_output, binary_cross_entropy_double_backward_target, binary_cross_entropy_target_backward, binary_cross_entropy_with_logits_backward, binary_cross_entropy_with_logits_target_backward, cat_tensors_backward, cholesky_backward, clamp_backward, clamp_backward_min_max, col2im, constant_pad_nd_backward, convolution_backward, copysign_tensor_self_backward, cummaxmin_backward, cumprod_backward, cumsum_backward, diagonal_backward, div_tensor_other_backward, div_tensor_self_backward, elu_backward, elu_double_backward, embedding_backward, embedding_dense_double_backward, evenly_distribute_backward, gather_backward, gelu_backward, gelu_double_backward, handle_r_to_c, hardsigmoid_backward, hardswish_backward, hardtanh_backward, huber_loss_backward, huber_loss_double_backward, huber_loss_double_backward_grad_output, im2col, index_Tensor, index_backward, index_select_backward, infinitely_differentiable_logit_backward, infinitely_differentiable_mish_backward, infinitely_differentiable_native_group_norm_backward, infinitely_differentiable_silu_backward, layer_norm_double_backward, leaky_relu_backward, linalg_det_backward, linalg_qr_backward, linalg_solve_backward, linalg_vector_norm_backward, log1p_backward, log_sigmoid_backward, log_sigmoid_double_backward, logcumsumexp_backward, logsumexp_backward, lu_factor_ex_backward, masked_fill_backward, masked_select_backward, max_pool2d_with_indices_backward, max_pool_double_backward, maybe_multiply, mean_backward, mish_backward, mm_mat1_backward, mm_mat2_backward, mse_loss_backward, mse_loss_double_backward, mul_tensor_backward, native_batch_norm_backward, native_group_norm_backward, native_layer_norm_backward, nll_loss, nll_loss2d, nll_loss2d_backward, nll_loss_backward, norm_backward, not_implemented, permute_backwards, pixel_shuffle, pixel_unshuffle, pow_backward, pow_backward_exponent, pow_backward_self, prod_backward, reflection_pad1d, reflection_pad1d_backward, reflection_pad2d, reflection_pad2d_backward, reflection_pad3d, reflection_pad3d_backward, repeat_backward, replication_pad1d, replication_pad1d_backward, replication_pad2d, replication_pad2d_backward, replication_pad3d, replication_pad3d_backward, restore_reduced_dims, roll_backward, scale_grad_by_count, scatter_reduce_backward, select_backward, sgn_backward, sigmoid_backward, silu_backward, slice_backward_wrapper, slogdet_backward, smooth_l1_loss_backward, smooth_l1_loss_double_backward, softmax_double_backward, softplus_backward, softplus_double_backward, split_backward, split_with_sizes_backward, stack_tensors_backward, std_backward, std_mean_backward, sum_backward, sum_to, svd_backward, take_backward, tanh_backward, threshold_backward, unbind_backward, unfold_backward, unsqueeze_to, upsample_bilinear2d, upsample_bilinear2d_backward, upsample_bilinear2d_backward_vec, upsample_bilinear2d_vec, upsample_nearest1d, upsample_nearest1d_backward, upsample_nearest1d_backward_vec, upsample_nearest1d_vec, upsample_nearest2d, upsample_nearest2d_backward, upsample_nearest2d_backward_vec, upsample_nearest2d_vec, value_selecting_reduction_backward, var_backward, var_mean_backward, xlogy, xlogy_self_zero_other_nonpositive, zeros_like } from "../autograd/FunctionsManual.js";
+import { GradMode_is_enabled, _adaptive_avg_pool2d, _adaptive_avg_pool2d_backward, _convolution_double_backward, _log_softmax_backward_data, _slow_conv2d_backward, _softmax_backward_data, _to_copy_backward, _trilinear_backward, _unique_unsorted, adaptive_max_pool2d_backward, as_strided_backward, atan2_backward, avg_pool2d, avg_pool2d_backward, batchnorm_double_backward, binary_cross_entropy_backward, binary_cross_entropy_double_backward, binary_cross_entropy_double_backward_grad_output, binary_cross_entropy_double_backward_target, binary_cross_entropy_target_backward, binary_cross_entropy_with_logits_backward, binary_cross_entropy_with_logits_target_backward, cat_tensors_backward, cholesky_backward, clamp_backward, clamp_backward_min_max, col2im, constant_pad_nd_backward, convolution_backward, copysign_tensor_self_backward, cummaxmin_backward, cumprod_backward, cumsum_backward, diagonal_backward, div_tensor_other_backward, div_tensor_self_backward, elu_backward, elu_double_backward, embedding_backward, embedding_dense_double_backward, evenly_distribute_backward, gather_backward, gelu_backward, gelu_double_backward, handle_r_to_c, hardsigmoid_backward, hardswish_backward, hardtanh_backward, huber_loss_backward, huber_loss_double_backward, huber_loss_double_backward_grad_output, im2col, index_Tensor, index_backward, index_select_backward, infinitely_differentiable_logit_backward, infinitely_differentiable_mish_backward, infinitely_differentiable_native_group_norm_backward, infinitely_differentiable_silu_backward, layer_norm_double_backward, leaky_relu_backward, linalg_det_backward, linalg_qr_backward, linalg_solve_backward, linalg_vector_norm_backward, log1p_backward, log_sigmoid_backward, log_sigmoid_double_backward, logcumsumexp_backward, logsumexp_backward, lu_factor_ex_backward, masked_fill_backward, masked_select_backward, max_pool2d_with_indices_backward, max_pool_double_backward, maybe_multiply, mean_backward, mish_backward, mm_mat1_backward, mm_mat2_backward, mse_loss_backward, mse_loss_double_backward, mul_tensor_backward, native_batch_norm_backward, native_group_norm_backward, native_layer_norm_backward, nll_loss, nll_loss2d, nll_loss2d_backward, nll_loss_backward, norm_backward, not_implemented, permute_backwards, pixel_shuffle, pixel_unshuffle, pow_backward, pow_backward_exponent, pow_backward_self, prelu_backward, prod_backward, reflection_pad1d, reflection_pad1d_backward, reflection_pad2d, reflection_pad2d_backward, reflection_pad3d, reflection_pad3d_backward, repeat_backward, replication_pad1d, replication_pad1d_backward, replication_pad2d, replication_pad2d_backward, replication_pad3d, replication_pad3d_backward, restore_reduced_dims, roll_backward, scale_grad_by_count, scatter_reduce_backward, select_backward, sgn_backward, sigmoid_backward, silu_backward, slice_backward_wrapper, slogdet_backward, smooth_l1_loss_backward, smooth_l1_loss_double_backward, softmax_double_backward, softplus_backward, softplus_double_backward, split_backward, split_with_sizes_backward, stack_tensors_backward, std_backward, std_mean_backward, sum_backward, sum_to, svd_backward, take_backward, tanh_backward, threshold_backward, unbind_backward, unfold_backward, unsqueeze_to, upsample_bilinear2d, upsample_bilinear2d_backward, upsample_bilinear2d_backward_vec, upsample_bilinear2d_vec, upsample_nearest1d, upsample_nearest1d_backward, upsample_nearest1d_backward_vec, upsample_nearest1d_vec, upsample_nearest2d, upsample_nearest2d_backward, upsample_nearest2d_backward_vec, upsample_nearest2d_vec, value_selecting_reduction_backward, var_backward, var_mean_backward, xlogy, xlogy_self_zero_other_nonpositive, zeros_like } from "../autograd/FunctionsManual.js";
 void torch;
 
 // ---- AddBackward0: add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor (engine/ops/derivatives.yaml:70) ----
@@ -6260,7 +6260,62 @@ export class HardsigmoidBackward0 extends Node {
   }
 }
 
-// ---- HardswishBackward0: hardswish(Tensor self) -> Tensor (engine/ops/derivatives.yaml:1077) ----
+// ---- PreluBackward0: prelu(Tensor self, Tensor weight) -> Tensor (engine/ops/derivatives.yaml:1077) ----
+export class PreluBackward0 extends Node {
+  self_: SavedVariable = new SavedVariable(null, false);
+  weight_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "PreluBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(2).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self: any = this.self_.unpack();
+    const weight: any = this.weight_.unpack();
+    const grad_input_mask = [this.should_compute_output(0), this.should_compute_output(1)];
+    if (grad_input_mask.some(Boolean) && any_grad_defined) {
+      const r: any = prelu_backward(grad, self, weight);
+      if (grad_input_mask[0]) grad_inputs[0] = r[0];
+      if (grad_input_mask[1]) grad_inputs[1] = r[1];
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.self_.reset_data();
+    this.weight_.reset_data();
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
+  }
+  get _saved_weight(): unknown {
+    return this.weight_.unpack();
+  }
+}
+
+// ---- PreluBackwardBackward0: prelu_backward(Tensor grad_output, Tensor self, Tensor weight) -> (Tensor, Tensor) (engine/ops/derivatives.yaml:1080) ----
+export class PreluBackwardBackward0 extends Node {
+  name(): string {
+    return "PreluBackwardBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(3).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (not_implemented("prelu_backward's derivative (prelu_double_backward)")) : null;
+    }
+    if (this.should_compute_output(1)) {
+      grad_inputs[1] = any_grad_defined ? (not_implemented("prelu_backward's derivative (prelu_double_backward)")) : null;
+    }
+    if (this.should_compute_output(2)) {
+      grad_inputs[2] = any_grad_defined ? (not_implemented("prelu_backward's derivative (prelu_double_backward)")) : null;
+    }
+    return grad_inputs;
+  }
+}
+
+// ---- HardswishBackward0: hardswish(Tensor self) -> Tensor (engine/ops/derivatives.yaml:1085) ----
 export class HardswishBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -6284,7 +6339,7 @@ export class HardswishBackward0 extends Node {
   }
 }
 
-// ---- HardswishBackwardBackward0: hardswish_backward(Tensor grad_output, Tensor self) -> Tensor (engine/ops/derivatives.yaml:1080) ----
+// ---- HardswishBackwardBackward0: hardswish_backward(Tensor grad_output, Tensor self) -> Tensor (engine/ops/derivatives.yaml:1088) ----
 export class HardswishBackwardBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   grad_output_: SavedVariable = new SavedVariable(null, false);
@@ -6317,7 +6372,7 @@ export class HardswishBackwardBackward0 extends Node {
   }
 }
 
-// ---- EluBackward0: elu(Tensor self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1) -> Tensor (engine/ops/derivatives.yaml:1084) ----
+// ---- EluBackward0: elu(Tensor self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1) -> Tensor (engine/ops/derivatives.yaml:1092) ----
 export class EluBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   alpha: any;
@@ -6356,7 +6411,7 @@ export class EluBackward0 extends Node {
   }
 }
 
-// ---- EluBackward1: elu_(Tensor(a!) self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1) -> Tensor(a!) (engine/ops/derivatives.yaml:1087) ----
+// ---- EluBackward1: elu_(Tensor(a!) self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1) -> Tensor(a!) (engine/ops/derivatives.yaml:1095) ----
 export class EluBackward1 extends Node {
   alpha: any;
   scale: any;
@@ -6395,7 +6450,7 @@ export class EluBackward1 extends Node {
   }
 }
 
-// ---- CeluBackward0: celu(Tensor self, Scalar alpha=1.0) -> Tensor (engine/ops/derivatives.yaml:1090) ----
+// ---- CeluBackward0: celu(Tensor self, Scalar alpha=1.0) -> Tensor (engine/ops/derivatives.yaml:1098) ----
 export class CeluBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   alpha: any;
@@ -6424,7 +6479,7 @@ export class CeluBackward0 extends Node {
   }
 }
 
-// ---- CeluBackward1: celu_(Tensor(a!) self, Scalar alpha=1.0) -> Tensor(a!) (engine/ops/derivatives.yaml:1093) ----
+// ---- CeluBackward1: celu_(Tensor(a!) self, Scalar alpha=1.0) -> Tensor(a!) (engine/ops/derivatives.yaml:1101) ----
 export class CeluBackward1 extends Node {
   alpha: any;
   result_: SavedVariable = new SavedVariable(null, false);
@@ -6453,7 +6508,7 @@ export class CeluBackward1 extends Node {
   }
 }
 
-// ---- EluBackwardBackward0: elu_backward(Tensor grad_output, Scalar alpha, Scalar scale, Scalar input_scale, bool is_result, Tensor self_or_result) -> Tensor (engine/ops/derivatives.yaml:1096) ----
+// ---- EluBackwardBackward0: elu_backward(Tensor grad_output, Scalar alpha, Scalar scale, Scalar input_scale, bool is_result, Tensor self_or_result) -> Tensor (engine/ops/derivatives.yaml:1104) ----
 export class EluBackwardBackward0 extends Node {
   alpha: any;
   scale: any;
@@ -6506,7 +6561,7 @@ export class EluBackwardBackward0 extends Node {
   }
 }
 
-// ---- GeluBackward0: gelu(Tensor self, *, str approximate='none') -> Tensor (engine/ops/derivatives.yaml:1100) ----
+// ---- GeluBackward0: gelu(Tensor self, *, str approximate='none') -> Tensor (engine/ops/derivatives.yaml:1108) ----
 export class GeluBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   approximate: any;
@@ -6535,7 +6590,7 @@ export class GeluBackward0 extends Node {
   }
 }
 
-// ---- GeluBackwardBackward0: gelu_backward(Tensor grad_output, Tensor self, *, str approximate='none') -> Tensor (engine/ops/derivatives.yaml:1103) ----
+// ---- GeluBackwardBackward0: gelu_backward(Tensor grad_output, Tensor self, *, str approximate='none') -> Tensor (engine/ops/derivatives.yaml:1111) ----
 export class GeluBackwardBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   approximate: any;
@@ -6573,7 +6628,7 @@ export class GeluBackwardBackward0 extends Node {
   }
 }
 
-// ---- SiluBackward0: silu(Tensor self) -> Tensor (engine/ops/derivatives.yaml:1107) ----
+// ---- SiluBackward0: silu(Tensor self) -> Tensor (engine/ops/derivatives.yaml:1115) ----
 export class SiluBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -6597,7 +6652,7 @@ export class SiluBackward0 extends Node {
   }
 }
 
-// ---- MishBackward0: mish(Tensor self) -> Tensor (engine/ops/derivatives.yaml:1110) ----
+// ---- MishBackward0: mish(Tensor self) -> Tensor (engine/ops/derivatives.yaml:1118) ----
 export class MishBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -6621,7 +6676,7 @@ export class MishBackward0 extends Node {
   }
 }
 
-// ---- SoftplusBackward0: softplus(Tensor self, Scalar beta=1, Scalar threshold=20) -> Tensor (engine/ops/derivatives.yaml:1113) ----
+// ---- SoftplusBackward0: softplus(Tensor self, Scalar beta=1, Scalar threshold=20) -> Tensor (engine/ops/derivatives.yaml:1121) ----
 export class SoftplusBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   beta: any;
@@ -6655,7 +6710,7 @@ export class SoftplusBackward0 extends Node {
   }
 }
 
-// ---- SoftplusBackwardBackward0: softplus_backward(Tensor grad_output, Tensor self, Scalar beta, Scalar threshold) -> Tensor (engine/ops/derivatives.yaml:1116) ----
+// ---- SoftplusBackwardBackward0: softplus_backward(Tensor grad_output, Tensor self, Scalar beta, Scalar threshold) -> Tensor (engine/ops/derivatives.yaml:1124) ----
 export class SoftplusBackwardBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   beta: any;
@@ -6698,7 +6753,7 @@ export class SoftplusBackwardBackward0 extends Node {
   }
 }
 
-// ---- LogSigmoidBackward0: log_sigmoid_forward(Tensor self) -> (Tensor output, Tensor buffer) (engine/ops/derivatives.yaml:1120) ----
+// ---- LogSigmoidBackward0: log_sigmoid_forward(Tensor self) -> (Tensor output, Tensor buffer) (engine/ops/derivatives.yaml:1128) ----
 export class LogSigmoidBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   buffer_: SavedVariable = new SavedVariable(null, false);
@@ -6728,7 +6783,7 @@ export class LogSigmoidBackward0 extends Node {
   }
 }
 
-// ---- LogSigmoidBackwardBackward0: log_sigmoid_backward(Tensor grad_output, Tensor self, Tensor buffer) -> Tensor (engine/ops/derivatives.yaml:1124) ----
+// ---- LogSigmoidBackwardBackward0: log_sigmoid_backward(Tensor grad_output, Tensor self, Tensor buffer) -> Tensor (engine/ops/derivatives.yaml:1132) ----
 export class LogSigmoidBackwardBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   buffer_: SavedVariable = new SavedVariable(null, false);
@@ -6767,7 +6822,7 @@ export class LogSigmoidBackwardBackward0 extends Node {
   }
 }
 
-// ---- SoftmaxBackward0: _softmax(Tensor self, int dim, bool half_to_float) -> Tensor (engine/ops/derivatives.yaml:1128) ----
+// ---- SoftmaxBackward0: _softmax(Tensor self, int dim, bool half_to_float) -> Tensor (engine/ops/derivatives.yaml:1136) ----
 export class SoftmaxBackward0 extends Node {
   self_scalar_type: any;
   dim: any;
@@ -6801,7 +6856,7 @@ export class SoftmaxBackward0 extends Node {
   }
 }
 
-// ---- SoftmaxBackwardDataBackward0: _softmax_backward_data(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype) -> Tensor (engine/ops/derivatives.yaml:1131) ----
+// ---- SoftmaxBackwardDataBackward0: _softmax_backward_data(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype) -> Tensor (engine/ops/derivatives.yaml:1139) ----
 export class SoftmaxBackwardDataBackward0 extends Node {
   output_: SavedVariable = new SavedVariable(null, false);
   dim: any;
@@ -6844,7 +6899,7 @@ export class SoftmaxBackwardDataBackward0 extends Node {
   }
 }
 
-// ---- LogSoftmaxBackward0: _log_softmax(Tensor self, int dim, bool half_to_float) -> Tensor (engine/ops/derivatives.yaml:1135) ----
+// ---- LogSoftmaxBackward0: _log_softmax(Tensor self, int dim, bool half_to_float) -> Tensor (engine/ops/derivatives.yaml:1143) ----
 export class LogSoftmaxBackward0 extends Node {
   self_scalar_type: any;
   dim: any;
@@ -6878,7 +6933,7 @@ export class LogSoftmaxBackward0 extends Node {
   }
 }
 
-// ---- LogSoftmaxBackwardDataBackward0: _log_softmax_backward_data(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype) -> Tensor (engine/ops/derivatives.yaml:1138) ----
+// ---- LogSoftmaxBackwardDataBackward0: _log_softmax_backward_data(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype) -> Tensor (engine/ops/derivatives.yaml:1146) ----
 export class LogSoftmaxBackwardDataBackward0 extends Node {
   output_: SavedVariable = new SavedVariable(null, false);
   dim: any;
@@ -6916,7 +6971,7 @@ export class LogSoftmaxBackwardDataBackward0 extends Node {
   }
 }
 
-// ---- MseLossBackward0: mse_loss(Tensor self, Tensor target, int reduction=Mean) -> Tensor (engine/ops/derivatives.yaml:1142) ----
+// ---- MseLossBackward0: mse_loss(Tensor self, Tensor target, int reduction=Mean) -> Tensor (engine/ops/derivatives.yaml:1150) ----
 export class MseLossBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   target_: SavedVariable = new SavedVariable(null, false);
@@ -6954,7 +7009,7 @@ export class MseLossBackward0 extends Node {
   }
 }
 
-// ---- MseLossBackwardBackward0: mse_loss_backward(Tensor grad_output, Tensor self, Tensor target, int reduction) -> Tensor (engine/ops/derivatives.yaml:1146) ----
+// ---- MseLossBackwardBackward0: mse_loss_backward(Tensor grad_output, Tensor self, Tensor target, int reduction) -> Tensor (engine/ops/derivatives.yaml:1154) ----
 export class MseLossBackwardBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   target_: SavedVariable = new SavedVariable(null, false);
@@ -7001,7 +7056,7 @@ export class MseLossBackwardBackward0 extends Node {
   }
 }
 
-// ---- SmoothL1LossBackward0: smooth_l1_loss(Tensor self, Tensor target, int reduction=Mean, float beta=1.0) -> Tensor (engine/ops/derivatives.yaml:1151) ----
+// ---- SmoothL1LossBackward0: smooth_l1_loss(Tensor self, Tensor target, int reduction=Mean, float beta=1.0) -> Tensor (engine/ops/derivatives.yaml:1159) ----
 export class SmoothL1LossBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   target_: SavedVariable = new SavedVariable(null, false);
@@ -7044,7 +7099,7 @@ export class SmoothL1LossBackward0 extends Node {
   }
 }
 
-// ---- SmoothL1LossBackwardBackward0: smooth_l1_loss_backward(Tensor grad_output, Tensor self, Tensor target, int reduction, float beta) -> Tensor (engine/ops/derivatives.yaml:1155) ----
+// ---- SmoothL1LossBackwardBackward0: smooth_l1_loss_backward(Tensor grad_output, Tensor self, Tensor target, int reduction, float beta) -> Tensor (engine/ops/derivatives.yaml:1163) ----
 export class SmoothL1LossBackwardBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   target_: SavedVariable = new SavedVariable(null, false);
@@ -7096,7 +7151,7 @@ export class SmoothL1LossBackwardBackward0 extends Node {
   }
 }
 
-// ---- HuberLossBackward0: huber_loss(Tensor self, Tensor target, int reduction=Mean, float delta=1.0) -> Tensor (engine/ops/derivatives.yaml:1160) ----
+// ---- HuberLossBackward0: huber_loss(Tensor self, Tensor target, int reduction=Mean, float delta=1.0) -> Tensor (engine/ops/derivatives.yaml:1168) ----
 export class HuberLossBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   target_: SavedVariable = new SavedVariable(null, false);
@@ -7139,7 +7194,7 @@ export class HuberLossBackward0 extends Node {
   }
 }
 
-// ---- HuberLossBackwardBackward0: huber_loss_backward(Tensor grad_output, Tensor self, Tensor target, int reduction, float delta) -> Tensor (engine/ops/derivatives.yaml:1164) ----
+// ---- HuberLossBackwardBackward0: huber_loss_backward(Tensor grad_output, Tensor self, Tensor target, int reduction, float delta) -> Tensor (engine/ops/derivatives.yaml:1172) ----
 export class HuberLossBackwardBackward0 extends Node {
   grad_output_: SavedVariable = new SavedVariable(null, false);
   self_: SavedVariable = new SavedVariable(null, false);
@@ -7191,7 +7246,7 @@ export class HuberLossBackwardBackward0 extends Node {
   }
 }
 
-// ---- BinaryCrossEntropyBackward0: binary_cross_entropy(Tensor self, Tensor target, Tensor? weight=None, int reduction=Mean) -> Tensor (engine/ops/derivatives.yaml:1169) ----
+// ---- BinaryCrossEntropyBackward0: binary_cross_entropy(Tensor self, Tensor target, Tensor? weight=None, int reduction=Mean) -> Tensor (engine/ops/derivatives.yaml:1177) ----
 export class BinaryCrossEntropyBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   target_: SavedVariable = new SavedVariable(null, false);
@@ -7235,7 +7290,7 @@ export class BinaryCrossEntropyBackward0 extends Node {
   }
 }
 
-// ---- BinaryCrossEntropyBackwardBackward0: binary_cross_entropy_backward(Tensor grad_output, Tensor self, Tensor target, Tensor? weight=None, int reduction=Mean) -> Tensor (engine/ops/derivatives.yaml:1173) ----
+// ---- BinaryCrossEntropyBackwardBackward0: binary_cross_entropy_backward(Tensor grad_output, Tensor self, Tensor target, Tensor? weight=None, int reduction=Mean) -> Tensor (engine/ops/derivatives.yaml:1181) ----
 export class BinaryCrossEntropyBackwardBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   target_: SavedVariable = new SavedVariable(null, false);
@@ -7288,7 +7343,7 @@ export class BinaryCrossEntropyBackwardBackward0 extends Node {
   }
 }
 
-// ---- BinaryCrossEntropyWithLogitsBackward0: binary_cross_entropy_with_logits(Tensor self, Tensor target, Tensor? weight=None, Tensor? pos_weight=None, int reduction=Mean) -> Tensor (engine/ops/derivatives.yaml:1178) ----
+// ---- BinaryCrossEntropyWithLogitsBackward0: binary_cross_entropy_with_logits(Tensor self, Tensor target, Tensor? weight=None, Tensor? pos_weight=None, int reduction=Mean) -> Tensor (engine/ops/derivatives.yaml:1186) ----
 export class BinaryCrossEntropyWithLogitsBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   target_: SavedVariable = new SavedVariable(null, false);
@@ -7338,7 +7393,7 @@ export class BinaryCrossEntropyWithLogitsBackward0 extends Node {
   }
 }
 
-// ---- NllLossBackward0: nll_loss_forward(Tensor self, Tensor target, Tensor? weight, int reduction, int ignore_index) -> (Tensor output, Tensor total_weight) (engine/ops/derivatives.yaml:1183) ----
+// ---- NllLossBackward0: nll_loss_forward(Tensor self, Tensor target, Tensor? weight, int reduction, int ignore_index) -> (Tensor output, Tensor total_weight) (engine/ops/derivatives.yaml:1191) ----
 export class NllLossBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   target_: SavedVariable = new SavedVariable(null, false);
@@ -7390,7 +7445,7 @@ export class NllLossBackward0 extends Node {
   }
 }
 
-// ---- NllLossBackwardBackward0: nll_loss_backward(Tensor grad_output, Tensor self, Tensor target, Tensor? weight, int reduction, int ignore_index, Tensor total_weight) -> Tensor (engine/ops/derivatives.yaml:1188) ----
+// ---- NllLossBackwardBackward0: nll_loss_backward(Tensor grad_output, Tensor self, Tensor target, Tensor? weight, int reduction, int ignore_index, Tensor total_weight) -> Tensor (engine/ops/derivatives.yaml:1196) ----
 export class NllLossBackwardBackward0 extends Node {
   target_: SavedVariable = new SavedVariable(null, false);
   weight_: SavedVariable = new SavedVariable(null, false);
@@ -7433,7 +7488,7 @@ export class NllLossBackwardBackward0 extends Node {
   }
 }
 
-// ---- NllLoss2DBackward0: nll_loss2d_forward(Tensor self, Tensor target, Tensor? weight, int reduction, int ignore_index) -> (Tensor output, Tensor total_weight) (engine/ops/derivatives.yaml:1193) ----
+// ---- NllLoss2DBackward0: nll_loss2d_forward(Tensor self, Tensor target, Tensor? weight, int reduction, int ignore_index) -> (Tensor output, Tensor total_weight) (engine/ops/derivatives.yaml:1201) ----
 export class NllLoss2DBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   target_: SavedVariable = new SavedVariable(null, false);
@@ -7485,7 +7540,7 @@ export class NllLoss2DBackward0 extends Node {
   }
 }
 
-// ---- NllLoss2DBackwardBackward0: nll_loss2d_backward(Tensor grad_output, Tensor self, Tensor target, Tensor? weight, int reduction, int ignore_index, Tensor total_weight) -> Tensor (engine/ops/derivatives.yaml:1198) ----
+// ---- NllLoss2DBackwardBackward0: nll_loss2d_backward(Tensor grad_output, Tensor self, Tensor target, Tensor? weight, int reduction, int ignore_index, Tensor total_weight) -> Tensor (engine/ops/derivatives.yaml:1206) ----
 export class NllLoss2DBackwardBackward0 extends Node {
   target_: SavedVariable = new SavedVariable(null, false);
   weight_: SavedVariable = new SavedVariable(null, false);
@@ -7528,7 +7583,7 @@ export class NllLoss2DBackwardBackward0 extends Node {
   }
 }
 
-// ---- MulBackward1: mul.Scalar(Tensor self, Scalar other) -> Tensor (engine/ops/derivatives.yaml:1206) ----
+// ---- MulBackward1: mul.Scalar(Tensor self, Scalar other) -> Tensor (engine/ops/derivatives.yaml:1214) ----
 export class MulBackward1 extends Node {
   self_scalar_type: any;
   other: any;
@@ -7554,7 +7609,7 @@ export class MulBackward1 extends Node {
   }
 }
 
-// ---- XlogyBackward0: xlogy.Tensor(Tensor self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:1210) ----
+// ---- XlogyBackward0: xlogy.Tensor(Tensor self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:1218) ----
 export class XlogyBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   other_: SavedVariable = new SavedVariable(null, false);
@@ -7587,7 +7642,7 @@ export class XlogyBackward0 extends Node {
   }
 }
 
-// ---- XlogyBackward1: xlogy.Scalar_Self(Scalar self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:1214) ----
+// ---- XlogyBackward1: xlogy.Scalar_Self(Scalar self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:1222) ----
 export class XlogyBackward1 extends Node {
   self: any;
   other_: SavedVariable = new SavedVariable(null, false);
@@ -7616,7 +7671,7 @@ export class XlogyBackward1 extends Node {
   }
 }
 
-// ---- XlogyBackward2: xlogy.Scalar_Other(Tensor self, Scalar other) -> Tensor (engine/ops/derivatives.yaml:1217) ----
+// ---- XlogyBackward2: xlogy.Scalar_Other(Tensor self, Scalar other) -> Tensor (engine/ops/derivatives.yaml:1225) ----
 export class XlogyBackward2 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   other: any;
@@ -7645,7 +7700,7 @@ export class XlogyBackward2 extends Node {
   }
 }
 
-// ---- ConvolutionBackward0: convolution(Tensor input, Tensor weight, Tensor? bias, int[] stride, int[] padding, int[] dilation, bool transposed, int[] output_padding, int groups) -> Tensor (engine/ops/derivatives.yaml:1225) ----
+// ---- ConvolutionBackward0: convolution(Tensor input, Tensor weight, Tensor? bias, int[] stride, int[] padding, int[] dilation, bool transposed, int[] output_padding, int groups) -> Tensor (engine/ops/derivatives.yaml:1233) ----
 export class ConvolutionBackward0 extends Node {
   input_: SavedVariable = new SavedVariable(null, false);
   weight_: SavedVariable = new SavedVariable(null, false);
@@ -7714,7 +7769,7 @@ export class ConvolutionBackward0 extends Node {
   }
 }
 
-// ---- NativeBatchNormBackward0: native_batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool training, float momentum, float eps) -> (Tensor, Tensor, Tensor) (engine/ops/derivatives.yaml:1228) ----
+// ---- NativeBatchNormBackward0: native_batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool training, float momentum, float eps) -> (Tensor, Tensor, Tensor) (engine/ops/derivatives.yaml:1236) ----
 export class NativeBatchNormBackward0 extends Node {
   input_: SavedVariable = new SavedVariable(null, false);
   weight_: SavedVariable = new SavedVariable(null, false);
@@ -7782,7 +7837,7 @@ export class NativeBatchNormBackward0 extends Node {
   }
 }
 
-// ---- NativeLayerNormBackward0: native_layer_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight, Tensor? bias, float eps) -> (Tensor, Tensor, Tensor) (engine/ops/derivatives.yaml:1232) ----
+// ---- NativeLayerNormBackward0: native_layer_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight, Tensor? bias, float eps) -> (Tensor, Tensor, Tensor) (engine/ops/derivatives.yaml:1240) ----
 export class NativeLayerNormBackward0 extends Node {
   input_: SavedVariable = new SavedVariable(null, false);
   normalized_shape: any;
@@ -7839,7 +7894,7 @@ export class NativeLayerNormBackward0 extends Node {
   }
 }
 
-// ---- NativeGroupNormBackward0: native_group_norm(Tensor input, Tensor? weight, Tensor? bias, SymInt N, SymInt C, SymInt HxW, int group, float eps) -> (Tensor, Tensor, Tensor) (engine/ops/derivatives.yaml:1236) ----
+// ---- NativeGroupNormBackward0: native_group_norm(Tensor input, Tensor? weight, Tensor? bias, SymInt N, SymInt C, SymInt HxW, int group, float eps) -> (Tensor, Tensor, Tensor) (engine/ops/derivatives.yaml:1244) ----
 export class NativeGroupNormBackward0 extends Node {
   input_: SavedVariable = new SavedVariable(null, false);
   weight_: SavedVariable = new SavedVariable(null, false);
@@ -7910,7 +7965,7 @@ export class NativeGroupNormBackward0 extends Node {
   }
 }
 
-// ---- EmbeddingBackward0: embedding(Tensor weight, Tensor indices, int padding_idx=-1, bool scale_grad_by_freq=False, bool sparse=False) -> Tensor (engine/ops/derivatives.yaml:1240) ----
+// ---- EmbeddingBackward0: embedding(Tensor weight, Tensor indices, int padding_idx=-1, bool scale_grad_by_freq=False, bool sparse=False) -> Tensor (engine/ops/derivatives.yaml:1248) ----
 export class EmbeddingBackward0 extends Node {
   weight_sym_sizes: any;
   indices_: SavedVariable = new SavedVariable(null, false);
@@ -7954,7 +8009,7 @@ export class EmbeddingBackward0 extends Node {
   }
 }
 
-// ---- MaxPool2DWithIndicesBackward0: max_pool2d_with_indices(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, int[2] dilation=1, bool ceil_mode=False) -> (Tensor, Tensor) (engine/ops/derivatives.yaml:1245) ----
+// ---- MaxPool2DWithIndicesBackward0: max_pool2d_with_indices(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, int[2] dilation=1, bool ceil_mode=False) -> (Tensor, Tensor) (engine/ops/derivatives.yaml:1253) ----
 export class MaxPool2DWithIndicesBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   kernel_size: any;
@@ -8009,7 +8064,7 @@ export class MaxPool2DWithIndicesBackward0 extends Node {
   }
 }
 
-// ---- MaxPool2DWithIndicesBackwardBackward0: max_pool2d_with_indices_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, int[2] dilation, bool ceil_mode, Tensor indices) -> Tensor (engine/ops/derivatives.yaml:1249) ----
+// ---- MaxPool2DWithIndicesBackwardBackward0: max_pool2d_with_indices_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, int[2] dilation, bool ceil_mode, Tensor indices) -> Tensor (engine/ops/derivatives.yaml:1257) ----
 export class MaxPool2DWithIndicesBackwardBackward0 extends Node {
   indices_: SavedVariable = new SavedVariable(null, false);
   self_: SavedVariable = new SavedVariable(null, false);
@@ -8042,7 +8097,7 @@ export class MaxPool2DWithIndicesBackwardBackward0 extends Node {
   }
 }
 
-// ---- AvgPool2DBackward0: avg_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None) -> Tensor (engine/ops/derivatives.yaml:1254) ----
+// ---- AvgPool2DBackward0: avg_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None) -> Tensor (engine/ops/derivatives.yaml:1262) ----
 export class AvgPool2DBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   kernel_size: any;
@@ -8096,7 +8151,7 @@ export class AvgPool2DBackward0 extends Node {
   }
 }
 
-// ---- AvgPool2DBackwardBackward0: avg_pool2d_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, bool ceil_mode, bool count_include_pad, int? divisor_override) -> Tensor (engine/ops/derivatives.yaml:1257) ----
+// ---- AvgPool2DBackwardBackward0: avg_pool2d_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, bool ceil_mode, bool count_include_pad, int? divisor_override) -> Tensor (engine/ops/derivatives.yaml:1265) ----
 export class AvgPool2DBackwardBackward0 extends Node {
   kernel_size: any;
   stride: any;
@@ -8153,7 +8208,7 @@ export class AvgPool2DBackwardBackward0 extends Node {
   }
 }
 
-// ---- ConstantPadNdBackward0: constant_pad_nd(Tensor self, int[] pad, Scalar value=0) -> Tensor (engine/ops/derivatives.yaml:1262) ----
+// ---- ConstantPadNdBackward0: constant_pad_nd(Tensor self, int[] pad, Scalar value=0) -> Tensor (engine/ops/derivatives.yaml:1270) ----
 export class ConstantPadNdBackward0 extends Node {
   pad: any;
   name(): string {
@@ -8174,7 +8229,7 @@ export class ConstantPadNdBackward0 extends Node {
   }
 }
 
-// ---- PixelShuffleBackward0: pixel_shuffle(Tensor self, int upscale_factor) -> Tensor (engine/ops/derivatives.yaml:1265) ----
+// ---- PixelShuffleBackward0: pixel_shuffle(Tensor self, int upscale_factor) -> Tensor (engine/ops/derivatives.yaml:1273) ----
 export class PixelShuffleBackward0 extends Node {
   upscale_factor: any;
   name(): string {
@@ -8195,7 +8250,7 @@ export class PixelShuffleBackward0 extends Node {
   }
 }
 
-// ---- PixelUnshuffleBackward0: pixel_unshuffle(Tensor self, int downscale_factor) -> Tensor (engine/ops/derivatives.yaml:1268) ----
+// ---- PixelUnshuffleBackward0: pixel_unshuffle(Tensor self, int downscale_factor) -> Tensor (engine/ops/derivatives.yaml:1276) ----
 export class PixelUnshuffleBackward0 extends Node {
   downscale_factor: any;
   name(): string {
@@ -8216,7 +8271,7 @@ export class PixelUnshuffleBackward0 extends Node {
   }
 }
 
-// ---- Im2ColBackward0: im2col(Tensor self, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride) -> Tensor (engine/ops/derivatives.yaml:1271) ----
+// ---- Im2ColBackward0: im2col(Tensor self, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride) -> Tensor (engine/ops/derivatives.yaml:1279) ----
 export class Im2ColBackward0 extends Node {
   self_sym_sizes: any;
   self_dim: any;
@@ -8262,7 +8317,7 @@ export class Im2ColBackward0 extends Node {
   }
 }
 
-// ---- Col2ImBackward0: col2im(Tensor self, SymInt[2] output_size, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride) -> Tensor (engine/ops/derivatives.yaml:1274) ----
+// ---- Col2ImBackward0: col2im(Tensor self, SymInt[2] output_size, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride) -> Tensor (engine/ops/derivatives.yaml:1282) ----
 export class Col2ImBackward0 extends Node {
   kernel_size: any;
   dilation: any;
@@ -8298,7 +8353,7 @@ export class Col2ImBackward0 extends Node {
   }
 }
 
-// ---- AdaptiveAvgPool2DBackward0: _adaptive_avg_pool2d(Tensor self, SymInt[2] output_size) -> Tensor (engine/ops/derivatives.yaml:1278) ----
+// ---- AdaptiveAvgPool2DBackward0: _adaptive_avg_pool2d(Tensor self, SymInt[2] output_size) -> Tensor (engine/ops/derivatives.yaml:1286) ----
 export class AdaptiveAvgPool2DBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -8322,7 +8377,7 @@ export class AdaptiveAvgPool2DBackward0 extends Node {
   }
 }
 
-// ---- AdaptiveAvgPool2DBackwardBackward0: _adaptive_avg_pool2d_backward(Tensor grad_output, Tensor self) -> Tensor (engine/ops/derivatives.yaml:1281) ----
+// ---- AdaptiveAvgPool2DBackwardBackward0: _adaptive_avg_pool2d_backward(Tensor grad_output, Tensor self) -> Tensor (engine/ops/derivatives.yaml:1289) ----
 export class AdaptiveAvgPool2DBackwardBackward0 extends Node {
   grad_output_sym_sizes: any;
   grad_output_dim: any;
@@ -8359,7 +8414,7 @@ export class AdaptiveAvgPool2DBackwardBackward0 extends Node {
   }
 }
 
-// ---- AdaptiveMaxPool2DBackward0: adaptive_max_pool2d(Tensor self, int[2] output_size) -> (Tensor, Tensor) (engine/ops/derivatives.yaml:1285) ----
+// ---- AdaptiveMaxPool2DBackward0: adaptive_max_pool2d(Tensor self, int[2] output_size) -> (Tensor, Tensor) (engine/ops/derivatives.yaml:1293) ----
 export class AdaptiveMaxPool2DBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   result1_: SavedVariable = new SavedVariable(null, false);
@@ -8389,7 +8444,7 @@ export class AdaptiveMaxPool2DBackward0 extends Node {
   }
 }
 
-// ---- AdaptiveMaxPool2DBackwardBackward0: adaptive_max_pool2d_backward(Tensor grad_output, Tensor self, Tensor indices) -> Tensor (engine/ops/derivatives.yaml:1289) ----
+// ---- AdaptiveMaxPool2DBackwardBackward0: adaptive_max_pool2d_backward(Tensor grad_output, Tensor self, Tensor indices) -> Tensor (engine/ops/derivatives.yaml:1297) ----
 export class AdaptiveMaxPool2DBackwardBackward0 extends Node {
   indices_: SavedVariable = new SavedVariable(null, false);
   self_: SavedVariable = new SavedVariable(null, false);
@@ -8422,7 +8477,7 @@ export class AdaptiveMaxPool2DBackwardBackward0 extends Node {
   }
 }
 
-// ---- ConvolutionBackwardBackward0: convolution_backward(Tensor grad_output, Tensor input, Tensor weight, SymInt[]? bias_sizes, int[] stride, int[] padding, int[] dilation, bool transposed, int[] output_padding, int groups, bool[3] output_mask) -> (Tensor, Tensor, Tensor) (engine/ops/derivatives.yaml:1297) ----
+// ---- ConvolutionBackwardBackward0: convolution_backward(Tensor grad_output, Tensor input, Tensor weight, SymInt[]? bias_sizes, int[] stride, int[] padding, int[] dilation, bool transposed, int[] output_padding, int groups, bool[3] output_mask) -> (Tensor, Tensor, Tensor) (engine/ops/derivatives.yaml:1305) ----
 export class ConvolutionBackwardBackward0 extends Node {
   grad_output_: SavedVariable = new SavedVariable(null, false);
   input_: SavedVariable = new SavedVariable(null, false);
@@ -8492,7 +8547,7 @@ export class ConvolutionBackwardBackward0 extends Node {
   }
 }
 
-// ---- NativeBatchNormBackwardBackward0: native_batch_norm_backward(Tensor grad_out, Tensor input, Tensor? weight, Tensor? running_mean, Tensor? running_var, Tensor? save_mean, Tensor? save_invstd, bool train, float eps, bool[3] output_mask) -> (Tensor, Tensor, Tensor) (engine/ops/derivatives.yaml:1300) ----
+// ---- NativeBatchNormBackwardBackward0: native_batch_norm_backward(Tensor grad_out, Tensor input, Tensor? weight, Tensor? running_mean, Tensor? running_var, Tensor? save_mean, Tensor? save_invstd, bool train, float eps, bool[3] output_mask) -> (Tensor, Tensor, Tensor) (engine/ops/derivatives.yaml:1308) ----
 export class NativeBatchNormBackwardBackward0 extends Node {
   grad_out_: SavedVariable = new SavedVariable(null, false);
   input_: SavedVariable = new SavedVariable(null, false);
@@ -8572,7 +8627,7 @@ export class NativeBatchNormBackwardBackward0 extends Node {
   }
 }
 
-// ---- NativeLayerNormBackwardBackward0: native_layer_norm_backward(Tensor grad_out, Tensor input, SymInt[] normalized_shape, Tensor mean, Tensor rstd, Tensor? weight, Tensor? bias, bool[3] output_mask) -> (Tensor, Tensor, Tensor) (engine/ops/derivatives.yaml:1305) ----
+// ---- NativeLayerNormBackwardBackward0: native_layer_norm_backward(Tensor grad_out, Tensor input, SymInt[] normalized_shape, Tensor mean, Tensor rstd, Tensor? weight, Tensor? bias, bool[3] output_mask) -> (Tensor, Tensor, Tensor) (engine/ops/derivatives.yaml:1313) ----
 export class NativeLayerNormBackwardBackward0 extends Node {
   grad_out_: SavedVariable = new SavedVariable(null, false);
   input_: SavedVariable = new SavedVariable(null, false);
@@ -8638,7 +8693,7 @@ export class NativeLayerNormBackwardBackward0 extends Node {
   }
 }
 
-// ---- NativeGroupNormBackwardBackward0: native_group_norm_backward(Tensor grad_out, Tensor input, Tensor mean, Tensor rstd, Tensor? weight, SymInt N, SymInt C, SymInt HxW, int group, bool[3] output_mask) -> (Tensor, Tensor, Tensor) (engine/ops/derivatives.yaml:1312) ----
+// ---- NativeGroupNormBackwardBackward0: native_group_norm_backward(Tensor grad_out, Tensor input, Tensor mean, Tensor rstd, Tensor? weight, SymInt N, SymInt C, SymInt HxW, int group, bool[3] output_mask) -> (Tensor, Tensor, Tensor) (engine/ops/derivatives.yaml:1320) ----
 export class NativeGroupNormBackwardBackward0 extends Node {
   name(): string {
     return "NativeGroupNormBackwardBackward0";
@@ -8660,7 +8715,7 @@ export class NativeGroupNormBackwardBackward0 extends Node {
   }
 }
 
-// ---- EmbeddingDenseBackwardBackward0: embedding_dense_backward(Tensor grad_output, Tensor indices, SymInt num_weights, int padding_idx, bool scale_grad_by_freq) -> Tensor (engine/ops/derivatives.yaml:1317) ----
+// ---- EmbeddingDenseBackwardBackward0: embedding_dense_backward(Tensor grad_output, Tensor indices, SymInt num_weights, int padding_idx, bool scale_grad_by_freq) -> Tensor (engine/ops/derivatives.yaml:1325) ----
 export class EmbeddingDenseBackwardBackward0 extends Node {
   indices_: SavedVariable = new SavedVariable(null, false);
   padding_idx: any;
@@ -8689,7 +8744,7 @@ export class EmbeddingDenseBackwardBackward0 extends Node {
   }
 }
 
-// ---- UpsampleNearest1DBackward0: upsample_nearest1d(Tensor self, SymInt[1] output_size, float? scales=None) -> Tensor (engine/ops/derivatives.yaml:1322) ----
+// ---- UpsampleNearest1DBackward0: upsample_nearest1d(Tensor self, SymInt[1] output_size, float? scales=None) -> Tensor (engine/ops/derivatives.yaml:1330) ----
 export class UpsampleNearest1DBackward0 extends Node {
   self_sym_sizes: any;
   output_size: any;
@@ -8720,7 +8775,7 @@ export class UpsampleNearest1DBackward0 extends Node {
   }
 }
 
-// ---- UpsampleNearest1DBackward1: upsample_nearest1d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor (engine/ops/derivatives.yaml:1326) ----
+// ---- UpsampleNearest1DBackward1: upsample_nearest1d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor (engine/ops/derivatives.yaml:1334) ----
 export class UpsampleNearest1DBackward1 extends Node {
   input_sym_sizes: any;
   output_size: any;
@@ -8751,7 +8806,7 @@ export class UpsampleNearest1DBackward1 extends Node {
   }
 }
 
-// ---- UpsampleNearest2DBackward0: upsample_nearest2d(Tensor self, SymInt[2] output_size, float? scales_h=None, float? scales_w=None) -> Tensor (engine/ops/derivatives.yaml:1330) ----
+// ---- UpsampleNearest2DBackward0: upsample_nearest2d(Tensor self, SymInt[2] output_size, float? scales_h=None, float? scales_w=None) -> Tensor (engine/ops/derivatives.yaml:1338) ----
 export class UpsampleNearest2DBackward0 extends Node {
   self_sym_sizes: any;
   output_size: any;
@@ -8787,7 +8842,7 @@ export class UpsampleNearest2DBackward0 extends Node {
   }
 }
 
-// ---- UpsampleNearest2DBackward1: upsample_nearest2d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor (engine/ops/derivatives.yaml:1334) ----
+// ---- UpsampleNearest2DBackward1: upsample_nearest2d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor (engine/ops/derivatives.yaml:1342) ----
 export class UpsampleNearest2DBackward1 extends Node {
   input_sym_sizes: any;
   output_size: any;
@@ -8818,7 +8873,7 @@ export class UpsampleNearest2DBackward1 extends Node {
   }
 }
 
-// ---- UpsampleBilinear2DBackward0: upsample_bilinear2d(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor (engine/ops/derivatives.yaml:1338) ----
+// ---- UpsampleBilinear2DBackward0: upsample_bilinear2d(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor (engine/ops/derivatives.yaml:1346) ----
 export class UpsampleBilinear2DBackward0 extends Node {
   self_sym_sizes: any;
   output_size: any;
@@ -8859,7 +8914,7 @@ export class UpsampleBilinear2DBackward0 extends Node {
   }
 }
 
-// ---- UpsampleBilinear2DBackward1: upsample_bilinear2d.vec(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) -> Tensor (engine/ops/derivatives.yaml:1342) ----
+// ---- UpsampleBilinear2DBackward1: upsample_bilinear2d.vec(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) -> Tensor (engine/ops/derivatives.yaml:1350) ----
 export class UpsampleBilinear2DBackward1 extends Node {
   input_sym_sizes: any;
   output_size: any;
@@ -8895,7 +8950,7 @@ export class UpsampleBilinear2DBackward1 extends Node {
   }
 }
 
-// ---- UpsampleNearest1DBackwardBackward0: upsample_nearest1d_backward(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, float? scales=None) -> Tensor (engine/ops/derivatives.yaml:1346) ----
+// ---- UpsampleNearest1DBackwardBackward0: upsample_nearest1d_backward(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, float? scales=None) -> Tensor (engine/ops/derivatives.yaml:1354) ----
 export class UpsampleNearest1DBackwardBackward0 extends Node {
   output_size: any;
   scales: any;
@@ -8921,7 +8976,7 @@ export class UpsampleNearest1DBackwardBackward0 extends Node {
   }
 }
 
-// ---- UpsampleNearest1DBackwardBackward1: upsample_nearest1d_backward.vec(Tensor grad_output, SymInt[]? output_size, SymInt[] input_size, float[]? scale_factors) -> Tensor (engine/ops/derivatives.yaml:1350) ----
+// ---- UpsampleNearest1DBackwardBackward1: upsample_nearest1d_backward.vec(Tensor grad_output, SymInt[]? output_size, SymInt[] input_size, float[]? scale_factors) -> Tensor (engine/ops/derivatives.yaml:1358) ----
 export class UpsampleNearest1DBackwardBackward1 extends Node {
   output_size: any;
   scale_factors: any;
@@ -8947,7 +9002,7 @@ export class UpsampleNearest1DBackwardBackward1 extends Node {
   }
 }
 
-// ---- UpsampleNearest2DBackwardBackward0: upsample_nearest2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, float? scales_h=None, float? scales_w=None) -> Tensor (engine/ops/derivatives.yaml:1354) ----
+// ---- UpsampleNearest2DBackwardBackward0: upsample_nearest2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, float? scales_h=None, float? scales_w=None) -> Tensor (engine/ops/derivatives.yaml:1362) ----
 export class UpsampleNearest2DBackwardBackward0 extends Node {
   output_size: any;
   scales_h: any;
@@ -8978,7 +9033,7 @@ export class UpsampleNearest2DBackwardBackward0 extends Node {
   }
 }
 
-// ---- UpsampleNearest2DBackwardBackward1: upsample_nearest2d_backward.vec(Tensor grad_output, SymInt[]? output_size, SymInt[] input_size, float[]? scale_factors) -> Tensor (engine/ops/derivatives.yaml:1358) ----
+// ---- UpsampleNearest2DBackwardBackward1: upsample_nearest2d_backward.vec(Tensor grad_output, SymInt[]? output_size, SymInt[] input_size, float[]? scale_factors) -> Tensor (engine/ops/derivatives.yaml:1366) ----
 export class UpsampleNearest2DBackwardBackward1 extends Node {
   output_size: any;
   scale_factors: any;
@@ -9004,7 +9059,7 @@ export class UpsampleNearest2DBackwardBackward1 extends Node {
   }
 }
 
-// ---- UpsampleBilinear2DBackwardBackward0: upsample_bilinear2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor (engine/ops/derivatives.yaml:1362) ----
+// ---- UpsampleBilinear2DBackwardBackward0: upsample_bilinear2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor (engine/ops/derivatives.yaml:1370) ----
 export class UpsampleBilinear2DBackwardBackward0 extends Node {
   output_size: any;
   align_corners: any;
@@ -9040,7 +9095,7 @@ export class UpsampleBilinear2DBackwardBackward0 extends Node {
   }
 }
 
-// ---- UpsampleBilinear2DBackwardBackward1: upsample_bilinear2d_backward.vec(Tensor grad_output, SymInt[]? output_size, SymInt[] input_size, bool align_corners, float[]? scale_factors) -> Tensor (engine/ops/derivatives.yaml:1366) ----
+// ---- UpsampleBilinear2DBackwardBackward1: upsample_bilinear2d_backward.vec(Tensor grad_output, SymInt[]? output_size, SymInt[] input_size, bool align_corners, float[]? scale_factors) -> Tensor (engine/ops/derivatives.yaml:1374) ----
 export class UpsampleBilinear2DBackwardBackward1 extends Node {
   output_size: any;
   align_corners: any;
@@ -9071,7 +9126,7 @@ export class UpsampleBilinear2DBackwardBackward1 extends Node {
   }
 }
 
-// ---- ReflectionPad1DBackward0: reflection_pad1d(Tensor self, int[2] padding) -> Tensor (engine/ops/derivatives.yaml:1371) ----
+// ---- ReflectionPad1DBackward0: reflection_pad1d(Tensor self, int[2] padding) -> Tensor (engine/ops/derivatives.yaml:1379) ----
 export class ReflectionPad1DBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   padding: any;
@@ -9100,7 +9155,7 @@ export class ReflectionPad1DBackward0 extends Node {
   }
 }
 
-// ---- ReflectionPad2DBackward0: reflection_pad2d(Tensor self, int[4] padding) -> Tensor (engine/ops/derivatives.yaml:1375) ----
+// ---- ReflectionPad2DBackward0: reflection_pad2d(Tensor self, int[4] padding) -> Tensor (engine/ops/derivatives.yaml:1383) ----
 export class ReflectionPad2DBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   padding: any;
@@ -9129,7 +9184,7 @@ export class ReflectionPad2DBackward0 extends Node {
   }
 }
 
-// ---- ReflectionPad3DBackward0: reflection_pad3d(Tensor self, int[6] padding) -> Tensor (engine/ops/derivatives.yaml:1379) ----
+// ---- ReflectionPad3DBackward0: reflection_pad3d(Tensor self, int[6] padding) -> Tensor (engine/ops/derivatives.yaml:1387) ----
 export class ReflectionPad3DBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   padding: any;
@@ -9158,7 +9213,7 @@ export class ReflectionPad3DBackward0 extends Node {
   }
 }
 
-// ---- ReplicationPad1DBackward0: replication_pad1d(Tensor self, int[2] padding) -> Tensor (engine/ops/derivatives.yaml:1383) ----
+// ---- ReplicationPad1DBackward0: replication_pad1d(Tensor self, int[2] padding) -> Tensor (engine/ops/derivatives.yaml:1391) ----
 export class ReplicationPad1DBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   padding: any;
@@ -9187,7 +9242,7 @@ export class ReplicationPad1DBackward0 extends Node {
   }
 }
 
-// ---- ReplicationPad2DBackward0: replication_pad2d(Tensor self, int[4] padding) -> Tensor (engine/ops/derivatives.yaml:1387) ----
+// ---- ReplicationPad2DBackward0: replication_pad2d(Tensor self, int[4] padding) -> Tensor (engine/ops/derivatives.yaml:1395) ----
 export class ReplicationPad2DBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   padding: any;
@@ -9216,7 +9271,7 @@ export class ReplicationPad2DBackward0 extends Node {
   }
 }
 
-// ---- ReplicationPad3DBackward0: replication_pad3d(Tensor self, int[6] padding) -> Tensor (engine/ops/derivatives.yaml:1391) ----
+// ---- ReplicationPad3DBackward0: replication_pad3d(Tensor self, int[6] padding) -> Tensor (engine/ops/derivatives.yaml:1399) ----
 export class ReplicationPad3DBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   padding: any;
@@ -9245,7 +9300,7 @@ export class ReplicationPad3DBackward0 extends Node {
   }
 }
 
-// ---- ReflectionPad1DBackwardBackward0: reflection_pad1d_backward(Tensor grad_output, Tensor self, int[2] padding) -> Tensor (engine/ops/derivatives.yaml:1395) ----
+// ---- ReflectionPad1DBackwardBackward0: reflection_pad1d_backward(Tensor grad_output, Tensor self, int[2] padding) -> Tensor (engine/ops/derivatives.yaml:1403) ----
 export class ReflectionPad1DBackwardBackward0 extends Node {
   padding: any;
   self_: SavedVariable = new SavedVariable(null, false);
@@ -9277,7 +9332,7 @@ export class ReflectionPad1DBackwardBackward0 extends Node {
   }
 }
 
-// ---- ReflectionPad2DBackwardBackward0: reflection_pad2d_backward(Tensor grad_output, Tensor self, int[4] padding) -> Tensor (engine/ops/derivatives.yaml:1399) ----
+// ---- ReflectionPad2DBackwardBackward0: reflection_pad2d_backward(Tensor grad_output, Tensor self, int[4] padding) -> Tensor (engine/ops/derivatives.yaml:1407) ----
 export class ReflectionPad2DBackwardBackward0 extends Node {
   padding: any;
   self_: SavedVariable = new SavedVariable(null, false);
@@ -9309,7 +9364,7 @@ export class ReflectionPad2DBackwardBackward0 extends Node {
   }
 }
 
-// ---- ReflectionPad3DBackwardBackward0: reflection_pad3d_backward(Tensor grad_output, Tensor self, int[6] padding) -> Tensor (engine/ops/derivatives.yaml:1403) ----
+// ---- ReflectionPad3DBackwardBackward0: reflection_pad3d_backward(Tensor grad_output, Tensor self, int[6] padding) -> Tensor (engine/ops/derivatives.yaml:1411) ----
 export class ReflectionPad3DBackwardBackward0 extends Node {
   padding: any;
   self_: SavedVariable = new SavedVariable(null, false);
@@ -9341,7 +9396,7 @@ export class ReflectionPad3DBackwardBackward0 extends Node {
   }
 }
 
-// ---- ReplicationPad1DBackwardBackward0: replication_pad1d_backward(Tensor grad_output, Tensor self, int[2] padding) -> Tensor (engine/ops/derivatives.yaml:1407) ----
+// ---- ReplicationPad1DBackwardBackward0: replication_pad1d_backward(Tensor grad_output, Tensor self, int[2] padding) -> Tensor (engine/ops/derivatives.yaml:1415) ----
 export class ReplicationPad1DBackwardBackward0 extends Node {
   padding: any;
   self_: SavedVariable = new SavedVariable(null, false);
@@ -9373,7 +9428,7 @@ export class ReplicationPad1DBackwardBackward0 extends Node {
   }
 }
 
-// ---- ReplicationPad2DBackwardBackward0: replication_pad2d_backward(Tensor grad_output, Tensor self, int[4] padding) -> Tensor (engine/ops/derivatives.yaml:1411) ----
+// ---- ReplicationPad2DBackwardBackward0: replication_pad2d_backward(Tensor grad_output, Tensor self, int[4] padding) -> Tensor (engine/ops/derivatives.yaml:1419) ----
 export class ReplicationPad2DBackwardBackward0 extends Node {
   padding: any;
   self_: SavedVariable = new SavedVariable(null, false);
@@ -9405,7 +9460,7 @@ export class ReplicationPad2DBackwardBackward0 extends Node {
   }
 }
 
-// ---- ReplicationPad3DBackwardBackward0: replication_pad3d_backward(Tensor grad_output, Tensor self, int[6] padding) -> Tensor (engine/ops/derivatives.yaml:1415) ----
+// ---- ReplicationPad3DBackwardBackward0: replication_pad3d_backward(Tensor grad_output, Tensor self, int[6] padding) -> Tensor (engine/ops/derivatives.yaml:1423) ----
 export class ReplicationPad3DBackwardBackward0 extends Node {
   padding: any;
   self_: SavedVariable = new SavedVariable(null, false);
@@ -9437,7 +9492,7 @@ export class ReplicationPad3DBackwardBackward0 extends Node {
   }
 }
 
-// ---- LiftFreshBackward0: lift_fresh(Tensor(a) self) -> Tensor(a) (engine/ops/derivatives.yaml:1421) ----
+// ---- LiftFreshBackward0: lift_fresh(Tensor(a) self) -> Tensor(a) (engine/ops/derivatives.yaml:1429) ----
 export class LiftFreshBackward0 extends Node {
   name(): string {
     return "LiftFreshBackward0";
@@ -9453,7 +9508,7 @@ export class LiftFreshBackward0 extends Node {
   }
 }
 
-// ---- EmbeddingRenormBackward0: embedding_renorm_(Tensor(a!) self, Tensor indices, float max_norm, float norm_type) -> Tensor(a!) (engine/ops/derivatives.yaml:1424) ----
+// ---- EmbeddingRenormBackward0: embedding_renorm_(Tensor(a!) self, Tensor indices, float max_norm, float norm_type) -> Tensor(a!) (engine/ops/derivatives.yaml:1432) ----
 export class EmbeddingRenormBackward0 extends Node {
   name(): string {
     return "EmbeddingRenormBackward0";
@@ -9469,7 +9524,7 @@ export class EmbeddingRenormBackward0 extends Node {
   }
 }
 
-// ---- LinalgLuFactorExBackward0: linalg_lu_factor_ex(Tensor A, *, bool pivot=True, bool check_errors=False) -> (Tensor LU, Tensor pivots, Tensor info) (engine/ops/derivatives.yaml:1430) ----
+// ---- LinalgLuFactorExBackward0: linalg_lu_factor_ex(Tensor A, *, bool pivot=True, bool check_errors=False) -> (Tensor LU, Tensor pivots, Tensor info) (engine/ops/derivatives.yaml:1438) ----
 export class LinalgLuFactorExBackward0 extends Node {
   pivot: any;
   LU_: SavedVariable = new SavedVariable(null, false);
@@ -9504,7 +9559,7 @@ export class LinalgLuFactorExBackward0 extends Node {
   }
 }
 
-// ---- BernoulliBackward0: bernoulli(Tensor self, *, Generator? generator=None) -> Tensor (engine/ops/derivatives.yaml:1435) ----
+// ---- BernoulliBackward0: bernoulli(Tensor self, *, Generator? generator=None) -> Tensor (engine/ops/derivatives.yaml:1443) ----
 export class BernoulliBackward0 extends Node {
   name(): string {
     return "BernoulliBackward0";
@@ -9520,7 +9575,7 @@ export class BernoulliBackward0 extends Node {
   }
 }
 
-// ---- BernoulliBackward1: bernoulli_.Tensor(Tensor(a!) self, Tensor p, *, Generator? generator=None) -> Tensor(a!) (engine/ops/derivatives.yaml:1438) ----
+// ---- BernoulliBackward1: bernoulli_.Tensor(Tensor(a!) self, Tensor p, *, Generator? generator=None) -> Tensor(a!) (engine/ops/derivatives.yaml:1446) ----
 export class BernoulliBackward1 extends Node {
   p_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -9547,7 +9602,7 @@ export class BernoulliBackward1 extends Node {
   }
 }
 
-// ---- BernoulliBackward2: bernoulli_.float(Tensor(a!) self, float p=0.5, *, Generator? generator=None) -> Tensor(a!) (engine/ops/derivatives.yaml:1442) ----
+// ---- BernoulliBackward2: bernoulli_.float(Tensor(a!) self, float p=0.5, *, Generator? generator=None) -> Tensor(a!) (engine/ops/derivatives.yaml:1450) ----
 export class BernoulliBackward2 extends Node {
   name(): string {
     return "BernoulliBackward2";
@@ -9563,7 +9618,7 @@ export class BernoulliBackward2 extends Node {
   }
 }
 
-// ---- ConvolutionBackward1: _convolution(Tensor input, Tensor weight, Tensor? bias, int[] stride, int[] padding, int[] dilation, bool transposed, int[] output_padding, int groups, bool benchmark, bool deterministic, bool cudnn_enabled, bool allow_tf32) -> Tensor (engine/ops/derivatives.yaml:1448) ----
+// ---- ConvolutionBackward1: _convolution(Tensor input, Tensor weight, Tensor? bias, int[] stride, int[] padding, int[] dilation, bool transposed, int[] output_padding, int groups, bool benchmark, bool deterministic, bool cudnn_enabled, bool allow_tf32) -> Tensor (engine/ops/derivatives.yaml:1456) ----
 export class ConvolutionBackward1 extends Node {
   input_: SavedVariable = new SavedVariable(null, false);
   weight_: SavedVariable = new SavedVariable(null, false);
@@ -9632,7 +9687,7 @@ export class ConvolutionBackward1 extends Node {
   }
 }
 
-// ---- SlowConv2DBackward0: _slow_conv2d_forward(Tensor self, Tensor weight, int[2] kernel_size, Tensor? bias, int[2] stride, int[2] padding) -> Tensor (engine/ops/derivatives.yaml:1451) ----
+// ---- SlowConv2DBackward0: _slow_conv2d_forward(Tensor self, Tensor weight, int[2] kernel_size, Tensor? bias, int[2] stride, int[2] padding) -> Tensor (engine/ops/derivatives.yaml:1459) ----
 export class SlowConv2DBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   weight_: SavedVariable = new SavedVariable(null, false);
@@ -9681,7 +9736,7 @@ export class SlowConv2DBackward0 extends Node {
   }
 }
 
-// ---- SlowConvDilated2DBackward0: slow_conv_dilated2d(Tensor self, Tensor weight, int[2] kernel_size, Tensor? bias=None, int[2] stride=1, int[2] padding=0, int[2] dilation=1) -> Tensor (engine/ops/derivatives.yaml:1454) ----
+// ---- SlowConvDilated2DBackward0: slow_conv_dilated2d(Tensor self, Tensor weight, int[2] kernel_size, Tensor? bias=None, int[2] stride=1, int[2] padding=0, int[2] dilation=1) -> Tensor (engine/ops/derivatives.yaml:1462) ----
 export class SlowConvDilated2DBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   weight_: SavedVariable = new SavedVariable(null, false);
@@ -9735,7 +9790,7 @@ export class SlowConvDilated2DBackward0 extends Node {
   }
 }
 
-// ---- SlowConvTranspose2DBackward0: slow_conv_transpose2d(Tensor self, Tensor weight, int[2] kernel_size, Tensor? bias=None, int[2] stride=1, int[2] padding=0, int[2] output_padding=0, int[2] dilation=1) -> Tensor (engine/ops/derivatives.yaml:1457) ----
+// ---- SlowConvTranspose2DBackward0: slow_conv_transpose2d(Tensor self, Tensor weight, int[2] kernel_size, Tensor? bias=None, int[2] stride=1, int[2] padding=0, int[2] output_padding=0, int[2] dilation=1) -> Tensor (engine/ops/derivatives.yaml:1465) ----
 export class SlowConvTranspose2DBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   weight_: SavedVariable = new SavedVariable(null, false);
@@ -9794,7 +9849,7 @@ export class SlowConvTranspose2DBackward0 extends Node {
   }
 }
 
-// ---- SlowConv2DBackwardBackward0: _slow_conv2d_backward.output_mask(Tensor grad_output, Tensor self, Tensor weight, int[2] kernel_size, int[2] stride, int[2] padding, bool[3] output_mask) -> (Tensor grad_input, Tensor grad_weight, Tensor grad_bias) (engine/ops/derivatives.yaml:1461) ----
+// ---- SlowConv2DBackwardBackward0: _slow_conv2d_backward.output_mask(Tensor grad_output, Tensor self, Tensor weight, int[2] kernel_size, int[2] stride, int[2] padding, bool[3] output_mask) -> (Tensor grad_input, Tensor grad_weight, Tensor grad_bias) (engine/ops/derivatives.yaml:1469) ----
 export class SlowConv2DBackwardBackward0 extends Node {
   grad_output_: SavedVariable = new SavedVariable(null, false);
   self_: SavedVariable = new SavedVariable(null, false);

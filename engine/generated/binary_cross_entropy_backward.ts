@@ -9,19 +9,19 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- binary_cross_entropy_backward (engine/ops/native_functions/loss.yaml:181) ----
-export const binary_cross_entropy_backward_default = defineOp("aten::binary_cross_entropy_backward(Tensor grad_output, Tensor self, Tensor target, Tensor? weight=None, int reduction=Mean) -> Tensor", "engine/ops/native_functions/loss.yaml:181");
-registerKernel(binary_cross_entropy_backward_default, "CPU", (ks, grad_output, self, target, weight, reduction) => native.binary_cross_entropy_backward_cpu(grad_output, self, target, weight, reduction), "native.binary_cross_entropy_backward_cpu", "engine/ops/native_functions/loss.yaml:181", "engine/generated/binary_cross_entropy_backward.ts:14");
-registerKernel(binary_cross_entropy_backward_default, "Meta", (ks, grad_output, self, target, weight, reduction) => native.binary_cross_entropy_backward_cpu(grad_output, self, target, weight, reduction), "native.binary_cross_entropy_backward_cpu", "engine/ops/native_functions/loss.yaml:181", "engine/generated/binary_cross_entropy_backward.ts:15");
+// ---- binary_cross_entropy_backward (engine/ops/native_functions/loss.yaml:190) ----
+export const binary_cross_entropy_backward_default = defineOp("aten::binary_cross_entropy_backward(Tensor grad_output, Tensor self, Tensor target, Tensor? weight=None, int reduction=Mean) -> Tensor", "engine/ops/native_functions/loss.yaml:190");
+registerKernel(binary_cross_entropy_backward_default, "CPU", (ks, grad_output, self, target, weight, reduction) => native.binary_cross_entropy_backward_cpu(grad_output, self, target, weight, reduction), "native.binary_cross_entropy_backward_cpu", "engine/ops/native_functions/loss.yaml:190", "engine/generated/binary_cross_entropy_backward.ts:14");
+registerKernel(binary_cross_entropy_backward_default, "Meta", (ks, grad_output, self, target, weight, reduction) => native.binary_cross_entropy_backward_cpu(grad_output, self, target, weight, reduction), "native.binary_cross_entropy_backward_cpu", "engine/ops/native_functions/loss.yaml:190", "engine/generated/binary_cross_entropy_backward.ts:15");
 
-// ---- binary_cross_entropy_backward.grad_input (engine/ops/native_functions/loss.yaml:187) ----
-export const binary_cross_entropy_backward_grad_input = defineOp("aten::binary_cross_entropy_backward.grad_input(Tensor grad_output, Tensor self, Tensor target, Tensor? weight=None, int reduction=Mean, *, Tensor(a!) grad_input) -> Tensor(a!)", "engine/ops/native_functions/loss.yaml:187");
-registerKernel(binary_cross_entropy_backward_grad_input, "CPU", (ks, grad_output, self, target, weight, reduction, grad_input) => native.binary_cross_entropy_backward_out_cpu(grad_output, self, target, weight, reduction, grad_input), "native.binary_cross_entropy_backward_out_cpu", "engine/ops/native_functions/loss.yaml:187", "engine/generated/binary_cross_entropy_backward.ts:19");
-registerKernel(binary_cross_entropy_backward_grad_input, "Meta", (ks, grad_output, self, target, weight, reduction, grad_input) => native.binary_cross_entropy_backward_out_cpu(grad_output, self, target, weight, reduction, grad_input), "native.binary_cross_entropy_backward_out_cpu", "engine/ops/native_functions/loss.yaml:187", "engine/generated/binary_cross_entropy_backward.ts:20");
+// ---- binary_cross_entropy_backward.grad_input (engine/ops/native_functions/loss.yaml:196) ----
+export const binary_cross_entropy_backward_grad_input = defineOp("aten::binary_cross_entropy_backward.grad_input(Tensor grad_output, Tensor self, Tensor target, Tensor? weight=None, int reduction=Mean, *, Tensor(a!) grad_input) -> Tensor(a!)", "engine/ops/native_functions/loss.yaml:196");
+registerKernel(binary_cross_entropy_backward_grad_input, "CPU", (ks, grad_output, self, target, weight, reduction, grad_input) => native.binary_cross_entropy_backward_out_cpu(grad_output, self, target, weight, reduction, grad_input), "native.binary_cross_entropy_backward_out_cpu", "engine/ops/native_functions/loss.yaml:196", "engine/generated/binary_cross_entropy_backward.ts:19");
+registerKernel(binary_cross_entropy_backward_grad_input, "Meta", (ks, grad_output, self, target, weight, reduction, grad_input) => native.binary_cross_entropy_backward_out_cpu(grad_output, self, target, weight, reduction, grad_input), "native.binary_cross_entropy_backward_out_cpu", "engine/ops/native_functions/loss.yaml:196", "engine/generated/binary_cross_entropy_backward.ts:20");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(binary_cross_entropy_backward_grad_input, "ADInplaceOrView", (ks, grad_output, self, target, weight, reduction, grad_input) => {
   const result = binary_cross_entropy_backward_grad_input.redispatch(ks.and(after_ADInplaceOrView_keyset), grad_output, self, target, weight, reduction, grad_input);
   increment_version(grad_input);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/loss.yaml:187", "engine/generated/binary_cross_entropy_backward.ts:22");
+}, "ADInplaceOrView", "engine/ops/native_functions/loss.yaml:196", "engine/generated/binary_cross_entropy_backward.ts:22");
 

@@ -9,9 +9,9 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- cross_entropy_loss (engine/ops/native_functions/loss.yaml:36) ----
-export const cross_entropy_loss_default = defineOp("aten::cross_entropy_loss(Tensor self, Tensor target, Tensor? weight=None, int reduction=Mean, int ignore_index=-100, float label_smoothing=0.0) -> Tensor", "engine/ops/native_functions/loss.yaml:36");
-registerKernel(cross_entropy_loss_default, "CompositeImplicitAutograd", (ks, self, target, weight, reduction, ignore_index, label_smoothing) => native.cross_entropy_loss(self, target, weight, reduction, ignore_index, label_smoothing), "native.cross_entropy_loss", "engine/ops/native_functions/loss.yaml:36", "engine/generated/cross_entropy_loss.ts:14");
+// ---- cross_entropy_loss (engine/ops/native_functions/loss.yaml:45) ----
+export const cross_entropy_loss_default = defineOp("aten::cross_entropy_loss(Tensor self, Tensor target, Tensor? weight=None, int reduction=Mean, int ignore_index=-100, float label_smoothing=0.0) -> Tensor", "engine/ops/native_functions/loss.yaml:45");
+registerKernel(cross_entropy_loss_default, "CompositeImplicitAutograd", (ks, self, target, weight, reduction, ignore_index, label_smoothing) => native.cross_entropy_loss(self, target, weight, reduction, ignore_index, label_smoothing), "native.cross_entropy_loss", "engine/ops/native_functions/loss.yaml:45", "engine/generated/cross_entropy_loss.ts:14");
 
 // torch.cross_entropy_loss: cross_entropy_loss
 const cross_entropy_loss_parser = new PythonArgParser(["cross_entropy_loss(Tensor input, Tensor target, Tensor? weight=None, int reduction=Mean, int ignore_index=-100, float label_smoothing=0.0)"]);

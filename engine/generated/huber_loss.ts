@@ -9,21 +9,21 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- huber_loss.out (engine/ops/native_functions/loss.yaml:117) ----
-export const huber_loss_out = defineOp("aten::huber_loss.out(Tensor self, Tensor target, int reduction=Mean, float delta=1.0, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/loss.yaml:117");
-registerKernel(huber_loss_out, "CPU", (ks, self, target, reduction, delta, out) => native.huber_loss_out(self, target, reduction, delta, out), "native.huber_loss_out", "engine/ops/native_functions/loss.yaml:117", "engine/generated/huber_loss.ts:14");
-registerKernel(huber_loss_out, "Meta", (ks, self, target, reduction, delta, out) => native.huber_loss_out(self, target, reduction, delta, out), "native.huber_loss_out", "engine/ops/native_functions/loss.yaml:117", "engine/generated/huber_loss.ts:15");
+// ---- huber_loss.out (engine/ops/native_functions/loss.yaml:126) ----
+export const huber_loss_out = defineOp("aten::huber_loss.out(Tensor self, Tensor target, int reduction=Mean, float delta=1.0, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/loss.yaml:126");
+registerKernel(huber_loss_out, "CPU", (ks, self, target, reduction, delta, out) => native.huber_loss_out(self, target, reduction, delta, out), "native.huber_loss_out", "engine/ops/native_functions/loss.yaml:126", "engine/generated/huber_loss.ts:14");
+registerKernel(huber_loss_out, "Meta", (ks, self, target, reduction, delta, out) => native.huber_loss_out(self, target, reduction, delta, out), "native.huber_loss_out", "engine/ops/native_functions/loss.yaml:126", "engine/generated/huber_loss.ts:15");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(huber_loss_out, "ADInplaceOrView", (ks, self, target, reduction, delta, out) => {
   const result = huber_loss_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, target, reduction, delta, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/loss.yaml:117", "engine/generated/huber_loss.ts:17");
+}, "ADInplaceOrView", "engine/ops/native_functions/loss.yaml:126", "engine/generated/huber_loss.ts:17");
 
-// ---- huber_loss (engine/ops/native_functions/loss.yaml:122) ----
-export const huber_loss_default = defineOp("aten::huber_loss(Tensor self, Tensor target, int reduction=Mean, float delta=1.0) -> Tensor", "engine/ops/native_functions/loss.yaml:122");
-registerKernel(huber_loss_default, "CPU", (ks, self, target, reduction, delta) => native.huber_loss(self, target, reduction, delta), "native.huber_loss", "engine/ops/native_functions/loss.yaml:122", "engine/generated/huber_loss.ts:25");
-registerKernel(huber_loss_default, "Meta", (ks, self, target, reduction, delta) => native.huber_loss(self, target, reduction, delta), "native.huber_loss", "engine/ops/native_functions/loss.yaml:122", "engine/generated/huber_loss.ts:26");
+// ---- huber_loss (engine/ops/native_functions/loss.yaml:131) ----
+export const huber_loss_default = defineOp("aten::huber_loss(Tensor self, Tensor target, int reduction=Mean, float delta=1.0) -> Tensor", "engine/ops/native_functions/loss.yaml:131");
+registerKernel(huber_loss_default, "CPU", (ks, self, target, reduction, delta) => native.huber_loss(self, target, reduction, delta), "native.huber_loss", "engine/ops/native_functions/loss.yaml:131", "engine/generated/huber_loss.ts:25");
+registerKernel(huber_loss_default, "Meta", (ks, self, target, reduction, delta) => native.huber_loss(self, target, reduction, delta), "native.huber_loss", "engine/ops/native_functions/loss.yaml:131", "engine/generated/huber_loss.ts:26");
 
 // torch.huber_loss: huber_loss / huber_loss.out
 const huber_loss_parser = new PythonArgParser(["huber_loss(Tensor input, Tensor target, int reduction=Mean, float delta=1.0, *, Tensor? out=None)"]);

@@ -9,18 +9,18 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- huber_loss_backward.out (engine/ops/native_functions/loss.yaml:171) ----
-export const huber_loss_backward_out = defineOp("aten::huber_loss_backward.out(Tensor grad_output, Tensor self, Tensor target, int reduction, float delta, *, Tensor(a!) grad_input) -> Tensor(a!)", "engine/ops/native_functions/loss.yaml:171");
-registerKernel(huber_loss_backward_out, "CPU", (ks, grad_output, self, target, reduction, delta, grad_input) => native.huber_loss_backward_out(grad_output, self, target, reduction, delta, grad_input), "native.huber_loss_backward_out", "engine/ops/native_functions/loss.yaml:171", "engine/generated/huber_loss_backward.ts:14");
-registerKernel(huber_loss_backward_out, "Meta", (ks, grad_output, self, target, reduction, delta, grad_input) => native.huber_loss_backward_out(grad_output, self, target, reduction, delta, grad_input), "native.huber_loss_backward_out", "engine/ops/native_functions/loss.yaml:171", "engine/generated/huber_loss_backward.ts:15");
+// ---- huber_loss_backward.out (engine/ops/native_functions/loss.yaml:180) ----
+export const huber_loss_backward_out = defineOp("aten::huber_loss_backward.out(Tensor grad_output, Tensor self, Tensor target, int reduction, float delta, *, Tensor(a!) grad_input) -> Tensor(a!)", "engine/ops/native_functions/loss.yaml:180");
+registerKernel(huber_loss_backward_out, "CPU", (ks, grad_output, self, target, reduction, delta, grad_input) => native.huber_loss_backward_out(grad_output, self, target, reduction, delta, grad_input), "native.huber_loss_backward_out", "engine/ops/native_functions/loss.yaml:180", "engine/generated/huber_loss_backward.ts:14");
+registerKernel(huber_loss_backward_out, "Meta", (ks, grad_output, self, target, reduction, delta, grad_input) => native.huber_loss_backward_out(grad_output, self, target, reduction, delta, grad_input), "native.huber_loss_backward_out", "engine/ops/native_functions/loss.yaml:180", "engine/generated/huber_loss_backward.ts:15");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(huber_loss_backward_out, "ADInplaceOrView", (ks, grad_output, self, target, reduction, delta, grad_input) => {
   const result = huber_loss_backward_out.redispatch(ks.and(after_ADInplaceOrView_keyset), grad_output, self, target, reduction, delta, grad_input);
   increment_version(grad_input);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/loss.yaml:171", "engine/generated/huber_loss_backward.ts:17");
+}, "ADInplaceOrView", "engine/ops/native_functions/loss.yaml:180", "engine/generated/huber_loss_backward.ts:17");
 
-// ---- huber_loss_backward (engine/ops/native_functions/loss.yaml:176) ----
-export const huber_loss_backward_default = defineOp("aten::huber_loss_backward(Tensor grad_output, Tensor self, Tensor target, int reduction, float delta) -> Tensor", "engine/ops/native_functions/loss.yaml:176");
-registerKernel(huber_loss_backward_default, "CompositeExplicitAutograd", (ks, grad_output, self, target, reduction, delta) => native.huber_loss_backward(grad_output, self, target, reduction, delta), "native.huber_loss_backward", "engine/ops/native_functions/loss.yaml:176", "engine/generated/huber_loss_backward.ts:25");
+// ---- huber_loss_backward (engine/ops/native_functions/loss.yaml:185) ----
+export const huber_loss_backward_default = defineOp("aten::huber_loss_backward(Tensor grad_output, Tensor self, Tensor target, int reduction, float delta) -> Tensor", "engine/ops/native_functions/loss.yaml:185");
+registerKernel(huber_loss_backward_default, "CompositeExplicitAutograd", (ks, grad_output, self, target, reduction, delta) => native.huber_loss_backward(grad_output, self, target, reduction, delta), "native.huber_loss_backward", "engine/ops/native_functions/loss.yaml:185", "engine/generated/huber_loss_backward.ts:25");
 

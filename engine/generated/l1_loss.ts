@@ -9,9 +9,9 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- l1_loss (engine/ops/native_functions/loss.yaml:54) ----
-export const l1_loss_default = defineOp("aten::l1_loss(Tensor self, Tensor target, int reduction=Mean) -> Tensor", "engine/ops/native_functions/loss.yaml:54");
-registerKernel(l1_loss_default, "CompositeImplicitAutograd", (ks, self, target, reduction) => native.l1_loss(self, target, reduction), "native.l1_loss", "engine/ops/native_functions/loss.yaml:54", "engine/generated/l1_loss.ts:14");
+// ---- l1_loss (engine/ops/native_functions/loss.yaml:63) ----
+export const l1_loss_default = defineOp("aten::l1_loss(Tensor self, Tensor target, int reduction=Mean) -> Tensor", "engine/ops/native_functions/loss.yaml:63");
+registerKernel(l1_loss_default, "CompositeImplicitAutograd", (ks, self, target, reduction) => native.l1_loss(self, target, reduction), "native.l1_loss", "engine/ops/native_functions/loss.yaml:63", "engine/generated/l1_loss.ts:14");
 
 // torch.l1_loss: l1_loss
 const l1_loss_parser = new PythonArgParser(["l1_loss(Tensor input, Tensor target, int reduction=Mean)"]);

@@ -9,22 +9,22 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- mse_loss.out (engine/ops/native_functions/loss.yaml:42) ----
-export const mse_loss_out = defineOp("aten::mse_loss.out(Tensor self, Tensor target, int reduction=Mean, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/loss.yaml:42");
-registerKernel(mse_loss_out, "CPU", (ks, self, target, reduction, out) => native.mse_loss_out(self, target, reduction, out, "out"), "native.mse_loss_out", "engine/ops/native_functions/loss.yaml:42", "engine/generated/mse_loss.ts:14");
-registerKernel(mse_loss_out, "Meta", (ks, self, target, reduction, out) => native.mse_loss_out(self, target, reduction, out, "out"), "native.mse_loss_out", "engine/ops/native_functions/loss.yaml:42", "engine/generated/mse_loss.ts:15");
+// ---- mse_loss.out (engine/ops/native_functions/loss.yaml:51) ----
+export const mse_loss_out = defineOp("aten::mse_loss.out(Tensor self, Tensor target, int reduction=Mean, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/loss.yaml:51");
+registerKernel(mse_loss_out, "CPU", (ks, self, target, reduction, out) => native.mse_loss_out(self, target, reduction, out, "out"), "native.mse_loss_out", "engine/ops/native_functions/loss.yaml:51", "engine/generated/mse_loss.ts:14");
+registerKernel(mse_loss_out, "Meta", (ks, self, target, reduction, out) => native.mse_loss_out(self, target, reduction, out, "out"), "native.mse_loss_out", "engine/ops/native_functions/loss.yaml:51", "engine/generated/mse_loss.ts:15");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(mse_loss_out, "ADInplaceOrView", (ks, self, target, reduction, out) => {
   const result = mse_loss_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, target, reduction, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/loss.yaml:42", "engine/generated/mse_loss.ts:17");
+}, "ADInplaceOrView", "engine/ops/native_functions/loss.yaml:51", "engine/generated/mse_loss.ts:17");
 
-// ---- mse_loss (engine/ops/native_functions/loss.yaml:49) ----
-export const mse_loss_default = defineOp("aten::mse_loss(Tensor self, Tensor target, int reduction=Mean) -> Tensor", "engine/ops/native_functions/loss.yaml:49");
-registerKernel(mse_loss_default, "CPU", (ks, self, target, reduction) => native.mse_loss_out(self, target, reduction, null, "functional"), "native.mse_loss_out", "engine/ops/native_functions/loss.yaml:42", "engine/generated/mse_loss.ts:25"); // (structured_delegate: mse_loss.out)
-registerKernel(mse_loss_default, "Meta", (ks, self, target, reduction) => native.mse_loss_out(self, target, reduction, null, "functional"), "native.mse_loss_out", "engine/ops/native_functions/loss.yaml:42", "engine/generated/mse_loss.ts:26"); // (structured_delegate: mse_loss.out)
-registerKernel(mse_loss_default, "CompositeExplicitAutogradNonFunctional", (ks, self, target, reduction) => native.mse_loss_out(self, target, reduction, null, "functional"), "native.mse_loss_out", "engine/ops/native_functions/loss.yaml:42", "engine/generated/mse_loss.ts:27"); // (structured_delegate: mse_loss.out)
+// ---- mse_loss (engine/ops/native_functions/loss.yaml:58) ----
+export const mse_loss_default = defineOp("aten::mse_loss(Tensor self, Tensor target, int reduction=Mean) -> Tensor", "engine/ops/native_functions/loss.yaml:58");
+registerKernel(mse_loss_default, "CPU", (ks, self, target, reduction) => native.mse_loss_out(self, target, reduction, null, "functional"), "native.mse_loss_out", "engine/ops/native_functions/loss.yaml:51", "engine/generated/mse_loss.ts:25"); // (structured_delegate: mse_loss.out)
+registerKernel(mse_loss_default, "Meta", (ks, self, target, reduction) => native.mse_loss_out(self, target, reduction, null, "functional"), "native.mse_loss_out", "engine/ops/native_functions/loss.yaml:51", "engine/generated/mse_loss.ts:26"); // (structured_delegate: mse_loss.out)
+registerKernel(mse_loss_default, "CompositeExplicitAutogradNonFunctional", (ks, self, target, reduction) => native.mse_loss_out(self, target, reduction, null, "functional"), "native.mse_loss_out", "engine/ops/native_functions/loss.yaml:51", "engine/generated/mse_loss.ts:27"); // (structured_delegate: mse_loss.out)
 
 // torch.mse_loss: mse_loss / mse_loss.out
 const mse_loss_parser = new PythonArgParser(["mse_loss(Tensor input, Tensor target, int reduction=Mean, *, Tensor? out=None)"]);

@@ -9,19 +9,19 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- mse_loss_backward.grad_input (engine/ops/native_functions/loss.yaml:151) ----
-export const mse_loss_backward_grad_input = defineOp("aten::mse_loss_backward.grad_input(Tensor grad_output, Tensor self, Tensor target, int reduction, *, Tensor(a!) grad_input) -> Tensor(a!)", "engine/ops/native_functions/loss.yaml:151");
-registerKernel(mse_loss_backward_grad_input, "CPU", (ks, grad_output, self, target, reduction, grad_input) => native.mse_loss_backward_out(grad_output, self, target, reduction, grad_input), "native.mse_loss_backward_out", "engine/ops/native_functions/loss.yaml:151", "engine/generated/mse_loss_backward.ts:14");
-registerKernel(mse_loss_backward_grad_input, "Meta", (ks, grad_output, self, target, reduction, grad_input) => native.mse_loss_backward_out(grad_output, self, target, reduction, grad_input), "native.mse_loss_backward_out", "engine/ops/native_functions/loss.yaml:151", "engine/generated/mse_loss_backward.ts:15");
+// ---- mse_loss_backward.grad_input (engine/ops/native_functions/loss.yaml:160) ----
+export const mse_loss_backward_grad_input = defineOp("aten::mse_loss_backward.grad_input(Tensor grad_output, Tensor self, Tensor target, int reduction, *, Tensor(a!) grad_input) -> Tensor(a!)", "engine/ops/native_functions/loss.yaml:160");
+registerKernel(mse_loss_backward_grad_input, "CPU", (ks, grad_output, self, target, reduction, grad_input) => native.mse_loss_backward_out(grad_output, self, target, reduction, grad_input), "native.mse_loss_backward_out", "engine/ops/native_functions/loss.yaml:160", "engine/generated/mse_loss_backward.ts:14");
+registerKernel(mse_loss_backward_grad_input, "Meta", (ks, grad_output, self, target, reduction, grad_input) => native.mse_loss_backward_out(grad_output, self, target, reduction, grad_input), "native.mse_loss_backward_out", "engine/ops/native_functions/loss.yaml:160", "engine/generated/mse_loss_backward.ts:15");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(mse_loss_backward_grad_input, "ADInplaceOrView", (ks, grad_output, self, target, reduction, grad_input) => {
   const result = mse_loss_backward_grad_input.redispatch(ks.and(after_ADInplaceOrView_keyset), grad_output, self, target, reduction, grad_input);
   increment_version(grad_input);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/loss.yaml:151", "engine/generated/mse_loss_backward.ts:17");
+}, "ADInplaceOrView", "engine/ops/native_functions/loss.yaml:160", "engine/generated/mse_loss_backward.ts:17");
 
-// ---- mse_loss_backward (engine/ops/native_functions/loss.yaml:156) ----
-export const mse_loss_backward_default = defineOp("aten::mse_loss_backward(Tensor grad_output, Tensor self, Tensor target, int reduction) -> Tensor", "engine/ops/native_functions/loss.yaml:156");
-registerKernel(mse_loss_backward_default, "CPU", (ks, grad_output, self, target, reduction) => native.mse_loss_backward(grad_output, self, target, reduction), "native.mse_loss_backward", "engine/ops/native_functions/loss.yaml:156", "engine/generated/mse_loss_backward.ts:25");
-registerKernel(mse_loss_backward_default, "Meta", (ks, grad_output, self, target, reduction) => native.mse_loss_backward(grad_output, self, target, reduction), "native.mse_loss_backward", "engine/ops/native_functions/loss.yaml:156", "engine/generated/mse_loss_backward.ts:26");
+// ---- mse_loss_backward (engine/ops/native_functions/loss.yaml:165) ----
+export const mse_loss_backward_default = defineOp("aten::mse_loss_backward(Tensor grad_output, Tensor self, Tensor target, int reduction) -> Tensor", "engine/ops/native_functions/loss.yaml:165");
+registerKernel(mse_loss_backward_default, "CPU", (ks, grad_output, self, target, reduction) => native.mse_loss_backward(grad_output, self, target, reduction), "native.mse_loss_backward", "engine/ops/native_functions/loss.yaml:165", "engine/generated/mse_loss_backward.ts:25");
+registerKernel(mse_loss_backward_default, "Meta", (ks, grad_output, self, target, reduction) => native.mse_loss_backward(grad_output, self, target, reduction), "native.mse_loss_backward", "engine/ops/native_functions/loss.yaml:165", "engine/generated/mse_loss_backward.ts:26");
 

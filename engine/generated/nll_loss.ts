@@ -9,19 +9,19 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- nll_loss.out (engine/ops/native_functions/loss.yaml:60) ----
-export const nll_loss_out = defineOp("aten::nll_loss.out(Tensor self, Tensor target, Tensor? weight=None, int reduction=Mean, int ignore_index=-100, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/loss.yaml:60");
-registerKernel(nll_loss_out, "CompositeImplicitAutograd", (ks, self, target, weight, reduction, ignore_index, out) => native.nll_loss_out(self, target, weight, reduction, ignore_index, out), "native.nll_loss_out", "engine/ops/native_functions/loss.yaml:60", "engine/generated/nll_loss.ts:14");
+// ---- nll_loss.out (engine/ops/native_functions/loss.yaml:69) ----
+export const nll_loss_out = defineOp("aten::nll_loss.out(Tensor self, Tensor target, Tensor? weight=None, int reduction=Mean, int ignore_index=-100, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/loss.yaml:69");
+registerKernel(nll_loss_out, "CompositeImplicitAutograd", (ks, self, target, weight, reduction, ignore_index, out) => native.nll_loss_out(self, target, weight, reduction, ignore_index, out), "native.nll_loss_out", "engine/ops/native_functions/loss.yaml:69", "engine/generated/nll_loss.ts:14");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(nll_loss_out, "ADInplaceOrView", (ks, self, target, weight, reduction, ignore_index, out) => {
   const result = nll_loss_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, target, weight, reduction, ignore_index, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/loss.yaml:60", "engine/generated/nll_loss.ts:16");
+}, "ADInplaceOrView", "engine/ops/native_functions/loss.yaml:69", "engine/generated/nll_loss.ts:16");
 
-// ---- nll_loss (engine/ops/native_functions/loss.yaml:70) ----
-export const nll_loss_default = defineOp("aten::nll_loss(Tensor self, Tensor target, Tensor? weight=None, int reduction=Mean, int ignore_index=-100) -> Tensor", "engine/ops/native_functions/loss.yaml:70");
-registerKernel(nll_loss_default, "CompositeImplicitAutograd", (ks, self, target, weight, reduction, ignore_index) => native.nll_loss(self, target, weight, reduction, ignore_index), "native.nll_loss", "engine/ops/native_functions/loss.yaml:70", "engine/generated/nll_loss.ts:24");
+// ---- nll_loss (engine/ops/native_functions/loss.yaml:79) ----
+export const nll_loss_default = defineOp("aten::nll_loss(Tensor self, Tensor target, Tensor? weight=None, int reduction=Mean, int ignore_index=-100) -> Tensor", "engine/ops/native_functions/loss.yaml:79");
+registerKernel(nll_loss_default, "CompositeImplicitAutograd", (ks, self, target, weight, reduction, ignore_index) => native.nll_loss(self, target, weight, reduction, ignore_index), "native.nll_loss", "engine/ops/native_functions/loss.yaml:79", "engine/generated/nll_loss.ts:24");
 
 // torch.nll_loss: nll_loss / nll_loss.out
 const nll_loss_parser = new PythonArgParser(["nll_loss(Tensor input, Tensor target, Tensor? weight=None, int reduction=Mean, int ignore_index=-100, *, Tensor? out=None)"]);

@@ -9,19 +9,19 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- nll_loss2d.out (engine/ops/native_functions/loss.yaml:85) ----
-export const nll_loss2d_out = defineOp("aten::nll_loss2d.out(Tensor self, Tensor target, Tensor? weight=None, int reduction=Mean, int ignore_index=-100, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/loss.yaml:85");
-registerKernel(nll_loss2d_out, "CompositeImplicitAutograd", (ks, self, target, weight, reduction, ignore_index, out) => native.nll_loss2d_out(self, target, weight, reduction, ignore_index, out), "native.nll_loss2d_out", "engine/ops/native_functions/loss.yaml:85", "engine/generated/nll_loss2d.ts:14");
+// ---- nll_loss2d.out (engine/ops/native_functions/loss.yaml:94) ----
+export const nll_loss2d_out = defineOp("aten::nll_loss2d.out(Tensor self, Tensor target, Tensor? weight=None, int reduction=Mean, int ignore_index=-100, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/loss.yaml:94");
+registerKernel(nll_loss2d_out, "CompositeImplicitAutograd", (ks, self, target, weight, reduction, ignore_index, out) => native.nll_loss2d_out(self, target, weight, reduction, ignore_index, out), "native.nll_loss2d_out", "engine/ops/native_functions/loss.yaml:94", "engine/generated/nll_loss2d.ts:14");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(nll_loss2d_out, "ADInplaceOrView", (ks, self, target, weight, reduction, ignore_index, out) => {
   const result = nll_loss2d_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, target, weight, reduction, ignore_index, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/loss.yaml:85", "engine/generated/nll_loss2d.ts:16");
+}, "ADInplaceOrView", "engine/ops/native_functions/loss.yaml:94", "engine/generated/nll_loss2d.ts:16");
 
-// ---- nll_loss2d (engine/ops/native_functions/loss.yaml:90) ----
-export const nll_loss2d_default = defineOp("aten::nll_loss2d(Tensor self, Tensor target, Tensor? weight=None, int reduction=Mean, int ignore_index=-100) -> Tensor", "engine/ops/native_functions/loss.yaml:90");
-registerKernel(nll_loss2d_default, "CompositeImplicitAutograd", (ks, self, target, weight, reduction, ignore_index) => native.nll_loss2d(self, target, weight, reduction, ignore_index), "native.nll_loss2d", "engine/ops/native_functions/loss.yaml:90", "engine/generated/nll_loss2d.ts:24");
+// ---- nll_loss2d (engine/ops/native_functions/loss.yaml:99) ----
+export const nll_loss2d_default = defineOp("aten::nll_loss2d(Tensor self, Tensor target, Tensor? weight=None, int reduction=Mean, int ignore_index=-100) -> Tensor", "engine/ops/native_functions/loss.yaml:99");
+registerKernel(nll_loss2d_default, "CompositeImplicitAutograd", (ks, self, target, weight, reduction, ignore_index) => native.nll_loss2d(self, target, weight, reduction, ignore_index), "native.nll_loss2d", "engine/ops/native_functions/loss.yaml:99", "engine/generated/nll_loss2d.ts:24");
 
 // torch.nll_loss2d: nll_loss2d / nll_loss2d.out
 const nll_loss2d_parser = new PythonArgParser(["nll_loss2d(Tensor input, Tensor target, Tensor? weight=None, int reduction=Mean, int ignore_index=-100, *, Tensor? out=None)"]);

@@ -9,19 +9,19 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- nll_loss2d_backward.grad_input (engine/ops/native_functions/loss.yaml:140) ----
-export const nll_loss2d_backward_grad_input = defineOp("aten::nll_loss2d_backward.grad_input(Tensor grad_output, Tensor self, Tensor target, Tensor? weight, int reduction, int ignore_index, Tensor total_weight, *, Tensor(a!) grad_input) -> Tensor(a!)", "engine/ops/native_functions/loss.yaml:140");
-registerKernel(nll_loss2d_backward_grad_input, "CPU", (ks, grad_output, self, target, weight, reduction, ignore_index, total_weight, grad_input) => native.nll_loss2d_backward_out_cpu(grad_output, self, target, weight, reduction, ignore_index, total_weight, grad_input), "native.nll_loss2d_backward_out_cpu", "engine/ops/native_functions/loss.yaml:140", "engine/generated/nll_loss2d_backward.ts:14");
-registerKernel(nll_loss2d_backward_grad_input, "Meta", (ks, grad_output, self, target, weight, reduction, ignore_index, total_weight, grad_input) => native.nll_loss2d_backward_out_cpu(grad_output, self, target, weight, reduction, ignore_index, total_weight, grad_input), "native.nll_loss2d_backward_out_cpu", "engine/ops/native_functions/loss.yaml:140", "engine/generated/nll_loss2d_backward.ts:15");
+// ---- nll_loss2d_backward.grad_input (engine/ops/native_functions/loss.yaml:149) ----
+export const nll_loss2d_backward_grad_input = defineOp("aten::nll_loss2d_backward.grad_input(Tensor grad_output, Tensor self, Tensor target, Tensor? weight, int reduction, int ignore_index, Tensor total_weight, *, Tensor(a!) grad_input) -> Tensor(a!)", "engine/ops/native_functions/loss.yaml:149");
+registerKernel(nll_loss2d_backward_grad_input, "CPU", (ks, grad_output, self, target, weight, reduction, ignore_index, total_weight, grad_input) => native.nll_loss2d_backward_out_cpu(grad_output, self, target, weight, reduction, ignore_index, total_weight, grad_input), "native.nll_loss2d_backward_out_cpu", "engine/ops/native_functions/loss.yaml:149", "engine/generated/nll_loss2d_backward.ts:14");
+registerKernel(nll_loss2d_backward_grad_input, "Meta", (ks, grad_output, self, target, weight, reduction, ignore_index, total_weight, grad_input) => native.nll_loss2d_backward_out_cpu(grad_output, self, target, weight, reduction, ignore_index, total_weight, grad_input), "native.nll_loss2d_backward_out_cpu", "engine/ops/native_functions/loss.yaml:149", "engine/generated/nll_loss2d_backward.ts:15");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(nll_loss2d_backward_grad_input, "ADInplaceOrView", (ks, grad_output, self, target, weight, reduction, ignore_index, total_weight, grad_input) => {
   const result = nll_loss2d_backward_grad_input.redispatch(ks.and(after_ADInplaceOrView_keyset), grad_output, self, target, weight, reduction, ignore_index, total_weight, grad_input);
   increment_version(grad_input);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/loss.yaml:140", "engine/generated/nll_loss2d_backward.ts:17");
+}, "ADInplaceOrView", "engine/ops/native_functions/loss.yaml:149", "engine/generated/nll_loss2d_backward.ts:17");
 
-// ---- nll_loss2d_backward (engine/ops/native_functions/loss.yaml:145) ----
-export const nll_loss2d_backward_default = defineOp("aten::nll_loss2d_backward(Tensor grad_output, Tensor self, Tensor target, Tensor? weight, int reduction, int ignore_index, Tensor total_weight) -> Tensor", "engine/ops/native_functions/loss.yaml:145");
-registerKernel(nll_loss2d_backward_default, "CPU", (ks, grad_output, self, target, weight, reduction, ignore_index, total_weight) => native.nll_loss2d_backward_cpu(grad_output, self, target, weight, reduction, ignore_index, total_weight), "native.nll_loss2d_backward_cpu", "engine/ops/native_functions/loss.yaml:145", "engine/generated/nll_loss2d_backward.ts:25");
-registerKernel(nll_loss2d_backward_default, "Meta", (ks, grad_output, self, target, weight, reduction, ignore_index, total_weight) => native.nll_loss2d_backward_cpu(grad_output, self, target, weight, reduction, ignore_index, total_weight), "native.nll_loss2d_backward_cpu", "engine/ops/native_functions/loss.yaml:145", "engine/generated/nll_loss2d_backward.ts:26");
+// ---- nll_loss2d_backward (engine/ops/native_functions/loss.yaml:154) ----
+export const nll_loss2d_backward_default = defineOp("aten::nll_loss2d_backward(Tensor grad_output, Tensor self, Tensor target, Tensor? weight, int reduction, int ignore_index, Tensor total_weight) -> Tensor", "engine/ops/native_functions/loss.yaml:154");
+registerKernel(nll_loss2d_backward_default, "CPU", (ks, grad_output, self, target, weight, reduction, ignore_index, total_weight) => native.nll_loss2d_backward_cpu(grad_output, self, target, weight, reduction, ignore_index, total_weight), "native.nll_loss2d_backward_cpu", "engine/ops/native_functions/loss.yaml:154", "engine/generated/nll_loss2d_backward.ts:25");
+registerKernel(nll_loss2d_backward_default, "Meta", (ks, grad_output, self, target, weight, reduction, ignore_index, total_weight) => native.nll_loss2d_backward_cpu(grad_output, self, target, weight, reduction, ignore_index, total_weight), "native.nll_loss2d_backward_cpu", "engine/ops/native_functions/loss.yaml:154", "engine/generated/nll_loss2d_backward.ts:26");
 

@@ -9,18 +9,18 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- nll_loss2d_forward.output (engine/ops/native_functions/loss.yaml:95) ----
-export const nll_loss2d_forward_output = defineOp("aten::nll_loss2d_forward.output(Tensor self, Tensor target, Tensor? weight, int reduction, int ignore_index, *, Tensor(a!) output, Tensor(b!) total_weight) -> (Tensor(a!), Tensor(b!))", "engine/ops/native_functions/loss.yaml:95");
-registerKernel(nll_loss2d_forward_output, "CPU", (ks, self, target, weight, reduction, ignore_index, output, total_weight) => native.nll_loss2d_forward_out_cpu(self, target, weight, reduction, ignore_index, output, total_weight), "native.nll_loss2d_forward_out_cpu", "engine/ops/native_functions/loss.yaml:95", "engine/generated/nll_loss2d_forward.ts:14");
+// ---- nll_loss2d_forward.output (engine/ops/native_functions/loss.yaml:104) ----
+export const nll_loss2d_forward_output = defineOp("aten::nll_loss2d_forward.output(Tensor self, Tensor target, Tensor? weight, int reduction, int ignore_index, *, Tensor(a!) output, Tensor(b!) total_weight) -> (Tensor(a!), Tensor(b!))", "engine/ops/native_functions/loss.yaml:104");
+registerKernel(nll_loss2d_forward_output, "CPU", (ks, self, target, weight, reduction, ignore_index, output, total_weight) => native.nll_loss2d_forward_out_cpu(self, target, weight, reduction, ignore_index, output, total_weight), "native.nll_loss2d_forward_out_cpu", "engine/ops/native_functions/loss.yaml:104", "engine/generated/nll_loss2d_forward.ts:14");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(nll_loss2d_forward_output, "ADInplaceOrView", (ks, self, target, weight, reduction, ignore_index, output, total_weight) => {
   const result = nll_loss2d_forward_output.redispatch(ks.and(after_ADInplaceOrView_keyset), self, target, weight, reduction, ignore_index, output, total_weight);
   increment_version(output);
   increment_version(total_weight);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/loss.yaml:95", "engine/generated/nll_loss2d_forward.ts:16");
+}, "ADInplaceOrView", "engine/ops/native_functions/loss.yaml:104", "engine/generated/nll_loss2d_forward.ts:16");
 
-// ---- nll_loss2d_forward (engine/ops/native_functions/loss.yaml:100) ----
-export const nll_loss2d_forward_default = defineOp("aten::nll_loss2d_forward(Tensor self, Tensor target, Tensor? weight, int reduction, int ignore_index) -> (Tensor output, Tensor total_weight)", "engine/ops/native_functions/loss.yaml:100");
-registerKernel(nll_loss2d_forward_default, "CPU", (ks, self, target, weight, reduction, ignore_index) => native.nll_loss2d_forward_cpu(self, target, weight, reduction, ignore_index), "native.nll_loss2d_forward_cpu", "engine/ops/native_functions/loss.yaml:100", "engine/generated/nll_loss2d_forward.ts:25");
+// ---- nll_loss2d_forward (engine/ops/native_functions/loss.yaml:109) ----
+export const nll_loss2d_forward_default = defineOp("aten::nll_loss2d_forward(Tensor self, Tensor target, Tensor? weight, int reduction, int ignore_index) -> (Tensor output, Tensor total_weight)", "engine/ops/native_functions/loss.yaml:109");
+registerKernel(nll_loss2d_forward_default, "CPU", (ks, self, target, weight, reduction, ignore_index) => native.nll_loss2d_forward_cpu(self, target, weight, reduction, ignore_index), "native.nll_loss2d_forward_cpu", "engine/ops/native_functions/loss.yaml:109", "engine/generated/nll_loss2d_forward.ts:25");
 

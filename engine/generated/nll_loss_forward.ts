@@ -9,21 +9,21 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- nll_loss_forward.output (engine/ops/native_functions/loss.yaml:75) ----
-export const nll_loss_forward_output = defineOp("aten::nll_loss_forward.output(Tensor self, Tensor target, Tensor? weight, int reduction, int ignore_index, *, Tensor(a!) output, Tensor(b!) total_weight) -> (Tensor(a!), Tensor(b!))", "engine/ops/native_functions/loss.yaml:75");
-registerKernel(nll_loss_forward_output, "CPU", (ks, self, target, weight, reduction, ignore_index, output, total_weight) => native.nll_loss_forward_out_cpu(self, target, weight, reduction, ignore_index, output, total_weight, "out"), "native.nll_loss_forward_out_cpu", "engine/ops/native_functions/loss.yaml:75", "engine/generated/nll_loss_forward.ts:14");
-registerKernel(nll_loss_forward_output, "Meta", (ks, self, target, weight, reduction, ignore_index, output, total_weight) => native.nll_loss_forward_out_cpu(self, target, weight, reduction, ignore_index, output, total_weight, "out"), "native.nll_loss_forward_out_cpu", "engine/ops/native_functions/loss.yaml:75", "engine/generated/nll_loss_forward.ts:15");
+// ---- nll_loss_forward.output (engine/ops/native_functions/loss.yaml:84) ----
+export const nll_loss_forward_output = defineOp("aten::nll_loss_forward.output(Tensor self, Tensor target, Tensor? weight, int reduction, int ignore_index, *, Tensor(a!) output, Tensor(b!) total_weight) -> (Tensor(a!), Tensor(b!))", "engine/ops/native_functions/loss.yaml:84");
+registerKernel(nll_loss_forward_output, "CPU", (ks, self, target, weight, reduction, ignore_index, output, total_weight) => native.nll_loss_forward_out_cpu(self, target, weight, reduction, ignore_index, output, total_weight, "out"), "native.nll_loss_forward_out_cpu", "engine/ops/native_functions/loss.yaml:84", "engine/generated/nll_loss_forward.ts:14");
+registerKernel(nll_loss_forward_output, "Meta", (ks, self, target, weight, reduction, ignore_index, output, total_weight) => native.nll_loss_forward_out_cpu(self, target, weight, reduction, ignore_index, output, total_weight, "out"), "native.nll_loss_forward_out_cpu", "engine/ops/native_functions/loss.yaml:84", "engine/generated/nll_loss_forward.ts:15");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(nll_loss_forward_output, "ADInplaceOrView", (ks, self, target, weight, reduction, ignore_index, output, total_weight) => {
   const result = nll_loss_forward_output.redispatch(ks.and(after_ADInplaceOrView_keyset), self, target, weight, reduction, ignore_index, output, total_weight);
   increment_version(output);
   increment_version(total_weight);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/loss.yaml:75", "engine/generated/nll_loss_forward.ts:17");
+}, "ADInplaceOrView", "engine/ops/native_functions/loss.yaml:84", "engine/generated/nll_loss_forward.ts:17");
 
-// ---- nll_loss_forward (engine/ops/native_functions/loss.yaml:81) ----
-export const nll_loss_forward_default = defineOp("aten::nll_loss_forward(Tensor self, Tensor target, Tensor? weight, int reduction, int ignore_index) -> (Tensor output, Tensor total_weight)", "engine/ops/native_functions/loss.yaml:81");
-registerKernel(nll_loss_forward_default, "CPU", (ks, self, target, weight, reduction, ignore_index) => native.nll_loss_forward_out_cpu(self, target, weight, reduction, ignore_index, null, null, "functional"), "native.nll_loss_forward_out_cpu", "engine/ops/native_functions/loss.yaml:75", "engine/generated/nll_loss_forward.ts:26"); // (structured_delegate: nll_loss_forward.output)
-registerKernel(nll_loss_forward_default, "Meta", (ks, self, target, weight, reduction, ignore_index) => native.nll_loss_forward_out_cpu(self, target, weight, reduction, ignore_index, null, null, "functional"), "native.nll_loss_forward_out_cpu", "engine/ops/native_functions/loss.yaml:75", "engine/generated/nll_loss_forward.ts:27"); // (structured_delegate: nll_loss_forward.output)
-registerKernel(nll_loss_forward_default, "CompositeExplicitAutogradNonFunctional", (ks, self, target, weight, reduction, ignore_index) => native.nll_loss_forward_out_cpu(self, target, weight, reduction, ignore_index, null, null, "functional"), "native.nll_loss_forward_out_cpu", "engine/ops/native_functions/loss.yaml:75", "engine/generated/nll_loss_forward.ts:28"); // (structured_delegate: nll_loss_forward.output)
+// ---- nll_loss_forward (engine/ops/native_functions/loss.yaml:90) ----
+export const nll_loss_forward_default = defineOp("aten::nll_loss_forward(Tensor self, Tensor target, Tensor? weight, int reduction, int ignore_index) -> (Tensor output, Tensor total_weight)", "engine/ops/native_functions/loss.yaml:90");
+registerKernel(nll_loss_forward_default, "CPU", (ks, self, target, weight, reduction, ignore_index) => native.nll_loss_forward_out_cpu(self, target, weight, reduction, ignore_index, null, null, "functional"), "native.nll_loss_forward_out_cpu", "engine/ops/native_functions/loss.yaml:84", "engine/generated/nll_loss_forward.ts:26"); // (structured_delegate: nll_loss_forward.output)
+registerKernel(nll_loss_forward_default, "Meta", (ks, self, target, weight, reduction, ignore_index) => native.nll_loss_forward_out_cpu(self, target, weight, reduction, ignore_index, null, null, "functional"), "native.nll_loss_forward_out_cpu", "engine/ops/native_functions/loss.yaml:84", "engine/generated/nll_loss_forward.ts:27"); // (structured_delegate: nll_loss_forward.output)
+registerKernel(nll_loss_forward_default, "CompositeExplicitAutogradNonFunctional", (ks, self, target, weight, reduction, ignore_index) => native.nll_loss_forward_out_cpu(self, target, weight, reduction, ignore_index, null, null, "functional"), "native.nll_loss_forward_out_cpu", "engine/ops/native_functions/loss.yaml:84", "engine/generated/nll_loss_forward.ts:28"); // (structured_delegate: nll_loss_forward.output)
 

@@ -9,9 +9,9 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- nll_loss_nd (engine/ops/native_functions/loss.yaml:65) ----
-export const nll_loss_nd_default = defineOp("aten::nll_loss_nd(Tensor self, Tensor target, Tensor? weight=None, int reduction=Mean, int ignore_index=-100) -> Tensor", "engine/ops/native_functions/loss.yaml:65");
-registerKernel(nll_loss_nd_default, "CompositeImplicitAutograd", (ks, self, target, weight, reduction, ignore_index) => native.nll_loss_nd(self, target, weight, reduction, ignore_index), "native.nll_loss_nd", "engine/ops/native_functions/loss.yaml:65", "engine/generated/nll_loss_nd.ts:14");
+// ---- nll_loss_nd (engine/ops/native_functions/loss.yaml:74) ----
+export const nll_loss_nd_default = defineOp("aten::nll_loss_nd(Tensor self, Tensor target, Tensor? weight=None, int reduction=Mean, int ignore_index=-100) -> Tensor", "engine/ops/native_functions/loss.yaml:74");
+registerKernel(nll_loss_nd_default, "CompositeImplicitAutograd", (ks, self, target, weight, reduction, ignore_index) => native.nll_loss_nd(self, target, weight, reduction, ignore_index), "native.nll_loss_nd", "engine/ops/native_functions/loss.yaml:74", "engine/generated/nll_loss_nd.ts:14");
 
 // torch.nll_loss_nd: nll_loss_nd
 const nll_loss_nd_parser = new PythonArgParser(["nll_loss_nd(Tensor input, Tensor target, Tensor? weight=None, int reduction=Mean, int ignore_index=-100)"]);

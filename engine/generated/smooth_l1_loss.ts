@@ -9,22 +9,22 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- smooth_l1_loss.out (engine/ops/native_functions/loss.yaml:106) ----
-export const smooth_l1_loss_out = defineOp("aten::smooth_l1_loss.out(Tensor self, Tensor target, int reduction=Mean, float beta=1.0, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/loss.yaml:106");
-registerKernel(smooth_l1_loss_out, "CPU", (ks, self, target, reduction, beta, out) => native.smooth_l1_loss_out(self, target, reduction, beta, out, "out"), "native.smooth_l1_loss_out", "engine/ops/native_functions/loss.yaml:106", "engine/generated/smooth_l1_loss.ts:14");
-registerKernel(smooth_l1_loss_out, "Meta", (ks, self, target, reduction, beta, out) => native.smooth_l1_loss_out(self, target, reduction, beta, out, "out"), "native.smooth_l1_loss_out", "engine/ops/native_functions/loss.yaml:106", "engine/generated/smooth_l1_loss.ts:15");
+// ---- smooth_l1_loss.out (engine/ops/native_functions/loss.yaml:115) ----
+export const smooth_l1_loss_out = defineOp("aten::smooth_l1_loss.out(Tensor self, Tensor target, int reduction=Mean, float beta=1.0, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/loss.yaml:115");
+registerKernel(smooth_l1_loss_out, "CPU", (ks, self, target, reduction, beta, out) => native.smooth_l1_loss_out(self, target, reduction, beta, out, "out"), "native.smooth_l1_loss_out", "engine/ops/native_functions/loss.yaml:115", "engine/generated/smooth_l1_loss.ts:14");
+registerKernel(smooth_l1_loss_out, "Meta", (ks, self, target, reduction, beta, out) => native.smooth_l1_loss_out(self, target, reduction, beta, out, "out"), "native.smooth_l1_loss_out", "engine/ops/native_functions/loss.yaml:115", "engine/generated/smooth_l1_loss.ts:15");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(smooth_l1_loss_out, "ADInplaceOrView", (ks, self, target, reduction, beta, out) => {
   const result = smooth_l1_loss_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, target, reduction, beta, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/loss.yaml:106", "engine/generated/smooth_l1_loss.ts:17");
+}, "ADInplaceOrView", "engine/ops/native_functions/loss.yaml:115", "engine/generated/smooth_l1_loss.ts:17");
 
-// ---- smooth_l1_loss (engine/ops/native_functions/loss.yaml:113) ----
-export const smooth_l1_loss_default = defineOp("aten::smooth_l1_loss(Tensor self, Tensor target, int reduction=Mean, float beta=1.0) -> Tensor", "engine/ops/native_functions/loss.yaml:113");
-registerKernel(smooth_l1_loss_default, "CPU", (ks, self, target, reduction, beta) => native.smooth_l1_loss_out(self, target, reduction, beta, null, "functional"), "native.smooth_l1_loss_out", "engine/ops/native_functions/loss.yaml:106", "engine/generated/smooth_l1_loss.ts:25"); // (structured_delegate: smooth_l1_loss.out)
-registerKernel(smooth_l1_loss_default, "Meta", (ks, self, target, reduction, beta) => native.smooth_l1_loss_out(self, target, reduction, beta, null, "functional"), "native.smooth_l1_loss_out", "engine/ops/native_functions/loss.yaml:106", "engine/generated/smooth_l1_loss.ts:26"); // (structured_delegate: smooth_l1_loss.out)
-registerKernel(smooth_l1_loss_default, "CompositeExplicitAutogradNonFunctional", (ks, self, target, reduction, beta) => native.smooth_l1_loss_out(self, target, reduction, beta, null, "functional"), "native.smooth_l1_loss_out", "engine/ops/native_functions/loss.yaml:106", "engine/generated/smooth_l1_loss.ts:27"); // (structured_delegate: smooth_l1_loss.out)
+// ---- smooth_l1_loss (engine/ops/native_functions/loss.yaml:122) ----
+export const smooth_l1_loss_default = defineOp("aten::smooth_l1_loss(Tensor self, Tensor target, int reduction=Mean, float beta=1.0) -> Tensor", "engine/ops/native_functions/loss.yaml:122");
+registerKernel(smooth_l1_loss_default, "CPU", (ks, self, target, reduction, beta) => native.smooth_l1_loss_out(self, target, reduction, beta, null, "functional"), "native.smooth_l1_loss_out", "engine/ops/native_functions/loss.yaml:115", "engine/generated/smooth_l1_loss.ts:25"); // (structured_delegate: smooth_l1_loss.out)
+registerKernel(smooth_l1_loss_default, "Meta", (ks, self, target, reduction, beta) => native.smooth_l1_loss_out(self, target, reduction, beta, null, "functional"), "native.smooth_l1_loss_out", "engine/ops/native_functions/loss.yaml:115", "engine/generated/smooth_l1_loss.ts:26"); // (structured_delegate: smooth_l1_loss.out)
+registerKernel(smooth_l1_loss_default, "CompositeExplicitAutogradNonFunctional", (ks, self, target, reduction, beta) => native.smooth_l1_loss_out(self, target, reduction, beta, null, "functional"), "native.smooth_l1_loss_out", "engine/ops/native_functions/loss.yaml:115", "engine/generated/smooth_l1_loss.ts:27"); // (structured_delegate: smooth_l1_loss.out)
 
 // torch.smooth_l1_loss: smooth_l1_loss / smooth_l1_loss.out
 const smooth_l1_loss_parser = new PythonArgParser(["smooth_l1_loss(Tensor input, Tensor target, int reduction=Mean, float beta=1.0, *, Tensor? out=None)"]);

@@ -9,18 +9,18 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- smooth_l1_loss_backward.grad_input (engine/ops/native_functions/loss.yaml:161) ----
-export const smooth_l1_loss_backward_grad_input = defineOp("aten::smooth_l1_loss_backward.grad_input(Tensor grad_output, Tensor self, Tensor target, int reduction, float beta, *, Tensor(a!) grad_input) -> Tensor(a!)", "engine/ops/native_functions/loss.yaml:161");
-registerKernel(smooth_l1_loss_backward_grad_input, "CPU", (ks, grad_output, self, target, reduction, beta, grad_input) => native.smooth_l1_loss_backward_out(grad_output, self, target, reduction, beta, grad_input), "native.smooth_l1_loss_backward_out", "engine/ops/native_functions/loss.yaml:161", "engine/generated/smooth_l1_loss_backward.ts:14");
-registerKernel(smooth_l1_loss_backward_grad_input, "Meta", (ks, grad_output, self, target, reduction, beta, grad_input) => native.smooth_l1_loss_backward_out(grad_output, self, target, reduction, beta, grad_input), "native.smooth_l1_loss_backward_out", "engine/ops/native_functions/loss.yaml:161", "engine/generated/smooth_l1_loss_backward.ts:15");
+// ---- smooth_l1_loss_backward.grad_input (engine/ops/native_functions/loss.yaml:170) ----
+export const smooth_l1_loss_backward_grad_input = defineOp("aten::smooth_l1_loss_backward.grad_input(Tensor grad_output, Tensor self, Tensor target, int reduction, float beta, *, Tensor(a!) grad_input) -> Tensor(a!)", "engine/ops/native_functions/loss.yaml:170");
+registerKernel(smooth_l1_loss_backward_grad_input, "CPU", (ks, grad_output, self, target, reduction, beta, grad_input) => native.smooth_l1_loss_backward_out(grad_output, self, target, reduction, beta, grad_input), "native.smooth_l1_loss_backward_out", "engine/ops/native_functions/loss.yaml:170", "engine/generated/smooth_l1_loss_backward.ts:14");
+registerKernel(smooth_l1_loss_backward_grad_input, "Meta", (ks, grad_output, self, target, reduction, beta, grad_input) => native.smooth_l1_loss_backward_out(grad_output, self, target, reduction, beta, grad_input), "native.smooth_l1_loss_backward_out", "engine/ops/native_functions/loss.yaml:170", "engine/generated/smooth_l1_loss_backward.ts:15");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(smooth_l1_loss_backward_grad_input, "ADInplaceOrView", (ks, grad_output, self, target, reduction, beta, grad_input) => {
   const result = smooth_l1_loss_backward_grad_input.redispatch(ks.and(after_ADInplaceOrView_keyset), grad_output, self, target, reduction, beta, grad_input);
   increment_version(grad_input);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/loss.yaml:161", "engine/generated/smooth_l1_loss_backward.ts:17");
+}, "ADInplaceOrView", "engine/ops/native_functions/loss.yaml:170", "engine/generated/smooth_l1_loss_backward.ts:17");
 
-// ---- smooth_l1_loss_backward (engine/ops/native_functions/loss.yaml:166) ----
-export const smooth_l1_loss_backward_default = defineOp("aten::smooth_l1_loss_backward(Tensor grad_output, Tensor self, Tensor target, int reduction, float beta) -> Tensor", "engine/ops/native_functions/loss.yaml:166");
-registerKernel(smooth_l1_loss_backward_default, "CompositeExplicitAutograd", (ks, grad_output, self, target, reduction, beta) => native.smooth_l1_loss_backward(grad_output, self, target, reduction, beta), "native.smooth_l1_loss_backward", "engine/ops/native_functions/loss.yaml:166", "engine/generated/smooth_l1_loss_backward.ts:25");
+// ---- smooth_l1_loss_backward (engine/ops/native_functions/loss.yaml:175) ----
+export const smooth_l1_loss_backward_default = defineOp("aten::smooth_l1_loss_backward(Tensor grad_output, Tensor self, Tensor target, int reduction, float beta) -> Tensor", "engine/ops/native_functions/loss.yaml:175");
+registerKernel(smooth_l1_loss_backward_default, "CompositeExplicitAutograd", (ks, grad_output, self, target, reduction, beta) => native.smooth_l1_loss_backward(grad_output, self, target, reduction, beta), "native.smooth_l1_loss_backward", "engine/ops/native_functions/loss.yaml:175", "engine/generated/smooth_l1_loss_backward.ts:25");
 

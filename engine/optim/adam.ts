@@ -10,7 +10,8 @@ import { lift_fresh_default } from "../generated/lift_fresh.js";
 import { get_default_dtype } from "../c10/DefaultDtype.js";
 import { preserve_format } from "../c10/MemoryFormat.js";
 import { RuntimeError, ValueError } from "../c10/Errors.js";
-import { Optimizer, runClosure, withGradFor, checkForeach, type Params } from "./optimizer.js";
+import { Optimizer, runClosure, withGradFor, type Params } from "./optimizer.js";
+import { _foreach_add, _foreach_add_, _foreach_addcdiv_, _foreach_addcmul_, _foreach_div_, _foreach_maximum_, _foreach_mul_, _foreach_neg, _foreach_sqrt } from "./_foreach.js";
 import { pyPow, pyRepr } from "./_utils.js";
 import { release_temporary } from "../autograd/grad_ownership.js";
 
@@ -81,13 +82,12 @@ export class Adam extends Optimizer {
     return withGradFor(this.defaults.differentiable, () => {
       const loss = runClosure(closure);
       for (const group of this.param_groups) {
-        checkForeach(group);
         const lists = collectAdamState(this, group, "Adam does not support sparse gradients, please consider SparseAdam instead");
         if (group.capturable && lists.params_with_grad.length) throw assertion("If capturable=True, params and state_steps must be CUDA tensors.");
         const [beta1, beta2] = group.betas;
         adam(lists.params_with_grad, lists.grads, lists.exp_avgs, lists.exp_avg_sqs, lists.max_exp_avg_sqs, lists.state_steps, {
           amsgrad: group.amsgrad, beta1, beta2, lr: group.lr, weight_decay: group.weight_decay, eps: group.eps, maximize: group.maximize,
-          differentiable: group.differentiable,
+          differentiable: group.differentiable, foreach: group.foreach,
         });
       }
       return loss;
@@ -139,6 +139,8 @@ export interface AdamArgs {
   maximize: boolean;
   /** Adam's differentiable=True: the tensor form of the bias corrections (torch.pow on the step tensor). */
   differentiable?: boolean;
+  /** foreach=True: the _multi_tensor_* implementation (None means False in 1.13). */
+  foreach?: boolean | null;
 }
 
 /** torch.optim._functional.adam. */
@@ -148,7 +150,57 @@ export function adam(
   if (!state_steps.every((t) => t instanceof Tensor)) {
     throw new RuntimeError("API has changed, `state_steps` argument must contain a list of singleton tensors");
   }
-  _single_tensor_adam(params, grads, exp_avgs, exp_avg_sqs, max_exp_avg_sqs, state_steps, o);
+  if (o.foreach) _multi_tensor_adam(params, grads, exp_avgs, exp_avg_sqs, max_exp_avg_sqs, state_steps, o);
+  else _single_tensor_adam(params, grads, exp_avgs, exp_avg_sqs, max_exp_avg_sqs, state_steps, o);
+}
+
+/**
+ * _multi_tensor_adam and _multi_tensor_adamw (non-capturable): each phase over the whole list (_foreach_*),
+ * with Python-float bias corrections per parameter (torch/optim/adam.py, adamw.py). AdamW decays the
+ * parameters instead of adding weight_decay * param to the gradients.
+ */
+export function _multi_tensor_adam_family(
+  params: Tensor[], gradsIn: Tensor[], exp_avgs: Tensor[], exp_avg_sqs: Tensor[], max_exp_avg_sqs: Tensor[], state_steps: Tensor[],
+  { amsgrad, beta1, beta2, lr, weight_decay, eps, maximize, differentiable = false }: AdamArgs, decoupled: boolean,
+): void {
+  if (differentiable) throw assertion("_foreach ops don't support autograd");
+  if (params.length === 0) return;
+  let grads = gradsIn;
+  if (maximize) grads = _foreach_neg(grads);
+  // update steps
+  _foreach_add_(state_steps, 1);
+  if (decoupled) _foreach_mul_(params, 1 - lr * weight_decay);
+  // 1.13's Adam adds the weight decay into the gradients in place (into the .grad tensors themselves
+  // unless maximize made new ones), unlike its single-tensor loop and SGD's foreach path
+  else if (weight_decay !== 0) _foreach_add_(grads, params, weight_decay);
+  // decay the first and second moment running average coefficient
+  _foreach_mul_(exp_avgs, beta1);
+  _foreach_add_(exp_avgs, grads, 1 - beta1);
+  _foreach_mul_(exp_avg_sqs, beta2);
+  _foreach_addcmul_(exp_avg_sqs, grads, grads, 1 - beta2);
+  const steps = state_steps.map((t) => item(t));
+  const bias_correction1 = steps.map((step) => 1 - pyPow(beta1, step));
+  const bias_correction2 = steps.map((step) => 1 - pyPow(beta2, step));
+  const step_size = bias_correction1.map((bc) => (lr / bc) * -1);
+  const bias_correction2_sqrt = bias_correction2.map((bc) => Math.sqrt(bc));
+  let denom: Tensor[];
+  if (amsgrad) {
+    _foreach_maximum_(max_exp_avg_sqs, exp_avg_sqs);
+    const max_exp_avg_sq_sqrt = _foreach_sqrt(max_exp_avg_sqs);
+    _foreach_div_(max_exp_avg_sq_sqrt, bias_correction2_sqrt);
+    denom = _foreach_add(max_exp_avg_sq_sqrt, eps);
+  } else {
+    const exp_avg_sq_sqrt = _foreach_sqrt(exp_avg_sqs);
+    _foreach_div_(exp_avg_sq_sqrt, bias_correction2_sqrt);
+    denom = _foreach_add(exp_avg_sq_sqrt, eps);
+  }
+  _foreach_addcdiv_(params, exp_avgs, denom, step_size);
+}
+
+function _multi_tensor_adam(
+  params: Tensor[], grads: Tensor[], exp_avgs: Tensor[], exp_avg_sqs: Tensor[], max_exp_avg_sqs: Tensor[], state_steps: Tensor[], o: AdamArgs,
+): void {
+  _multi_tensor_adam_family(params, grads, exp_avgs, exp_avg_sqs, max_exp_avg_sqs, state_steps, o, false);
 }
 
 function _single_tensor_adam(

@@ -7,8 +7,8 @@ import * as T from "../generated/torch_functions.js";
 import { RuntimeError } from "../c10/Errors.js";
 import { no_grad } from "../autograd/grad_mode.js";
 import { pyPow } from "./_utils.js";
-import { Optimizer, runClosure, checkForeach, type Params } from "./optimizer.js";
-import { assertion, checkAdamArgs, item, collectAdamState, stepsToTensors, type AdamArgs } from "./adam.js";
+import { Optimizer, runClosure, type Params } from "./optimizer.js";
+import { assertion, checkAdamArgs, item, collectAdamState, stepsToTensors, _multi_tensor_adam_family, type AdamArgs } from "./adam.js";
 
 export interface AdamWOptions {
   lr?: number;
@@ -43,12 +43,12 @@ export class AdamW extends Optimizer {
     return no_grad(() => {
       const loss = runClosure(closure);
       for (const group of this.param_groups) {
-        checkForeach(group);
         const l = collectAdamState(this, group, "AdamW does not support sparse gradients");
         if (group.capturable && l.params_with_grad.length) throw assertion("If capturable=True, params and state_steps must be CUDA tensors.");
         const [beta1, beta2] = group.betas;
         adamw(l.params_with_grad, l.grads, l.exp_avgs, l.exp_avg_sqs, l.max_exp_avg_sqs, l.state_steps, {
           amsgrad: group.amsgrad, beta1, beta2, lr: group.lr, weight_decay: group.weight_decay, eps: group.eps, maximize: group.maximize,
+          foreach: group.foreach,
         });
       }
       return loss;
@@ -63,7 +63,8 @@ export function adamw(
   if (!state_steps.every((t) => t instanceof Tensor)) {
     throw new RuntimeError("API has changed, `state_steps` argument must contain a list of singleton tensors");
   }
-  _single_tensor_adamw(params, grads, exp_avgs, exp_avg_sqs, max_exp_avg_sqs, state_steps, o);
+  if (o.foreach) _multi_tensor_adam_family(params, grads, exp_avgs, exp_avg_sqs, max_exp_avg_sqs, state_steps, o, true);
+  else _single_tensor_adamw(params, grads, exp_avgs, exp_avg_sqs, max_exp_avg_sqs, state_steps, o);
 }
 
 function _single_tensor_adamw(

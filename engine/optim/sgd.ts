@@ -1,10 +1,12 @@
 // torch.optim.SGD (torch/optim/sgd.py, 1.13): momentum, dampening, Nesterov, L2 weight decay, maximize.
-// The update is _single_tensor_sgd's for-loop, op for op.
+// The update is _single_tensor_sgd's for-loop, op for op; foreach=True runs _multi_tensor_sgd over the
+// _foreach_* ops (_foreach.ts: PyTorch's CPU fallback, the same per-tensor arithmetic).
 
 import type { Tensor } from "../aten/core/Tensor.js";
 import * as T from "../generated/torch_functions.js";
 import { ValueError } from "../c10/Errors.js";
-import { Optimizer, required, runClosure, withGradFor, checkForeach, type Params } from "./optimizer.js";
+import { Optimizer, required, runClosure, withGradFor, type Params } from "./optimizer.js";
+import { _foreach_add, _foreach_add_, _foreach_mul_, _foreach_neg } from "./_foreach.js";
 import { pyRepr } from "./_utils.js";
 import { release_temporary } from "../autograd/grad_ownership.js";
 
@@ -44,7 +46,6 @@ export class SGD extends Optimizer {
     return withGradFor(this.defaults.differentiable, () => {
       const loss = runClosure(closure);
       for (const group of this.param_groups) {
-        checkForeach(group);
         const params_with_grad: Tensor[] = [];
         const d_p_list: Tensor[] = [];
         const momentum_buffer_list: (Tensor | null)[] = [];
@@ -62,6 +63,7 @@ export class SGD extends Optimizer {
           dampening: group.dampening,
           nesterov: group.nesterov,
           maximize: group.maximize,
+          foreach: group.foreach,
         });
         // update momentum_buffers in state (None where momentum is 0, as PyTorch stores it)
         params_with_grad.forEach((p, i) => {
@@ -78,9 +80,47 @@ export function sgd(
   params: Tensor[],
   d_p_list: Tensor[],
   momentum_buffer_list: (Tensor | null)[],
-  o: { weight_decay: number; momentum: number; lr: number; dampening: number; nesterov: boolean; maximize: boolean },
+  o: { weight_decay: number; momentum: number; lr: number; dampening: number; nesterov: boolean; maximize: boolean; foreach?: boolean | null },
 ): void {
-  _single_tensor_sgd(params, d_p_list, momentum_buffer_list, o);
+  // foreach=None means False in 1.13
+  if (o.foreach) _multi_tensor_sgd(params, d_p_list, momentum_buffer_list, o);
+  else _single_tensor_sgd(params, d_p_list, momentum_buffer_list, o);
+}
+
+function _multi_tensor_sgd(
+  params: Tensor[],
+  gradsIn: Tensor[],
+  momentum_buffer_list: (Tensor | null)[],
+  { weight_decay, momentum, lr, dampening, nesterov, maximize }: { weight_decay: number; momentum: number; lr: number; dampening: number; nesterov: boolean; maximize: boolean },
+): void {
+  if (params.length === 0) return;
+  let grads = gradsIn;
+  if (maximize) grads = _foreach_neg(grads);
+  if (weight_decay !== 0) grads = _foreach_add(grads, params, weight_decay);
+  if (momentum !== 0) {
+    let bufs: Tensor[] = [];
+    const all_states_with_momentum_buffer = momentum_buffer_list.every((b) => b !== null);
+    if (all_states_with_momentum_buffer) {
+      bufs = momentum_buffer_list as Tensor[];
+      _foreach_mul_(bufs, momentum);
+      _foreach_add_(bufs, grads, 1 - dampening);
+    } else {
+      for (let i = 0; i < momentum_buffer_list.length; i++) {
+        let buf: any = momentum_buffer_list[i];
+        if (buf === null) {
+          buf = momentum_buffer_list[i] = (T.clone(grads[i]) as any).detach();
+        } else {
+          buf.mul_(momentum).add_(grads[i], { alpha: 1 - dampening });
+        }
+        bufs.push(buf);
+      }
+    }
+    // as in PyTorch, Nesterov's update adds into `grads` in place (the .grad tensors themselves when no
+    // maximize/weight decay made new ones)
+    if (nesterov) _foreach_add_(grads, bufs, momentum);
+    else grads = bufs;
+  }
+  _foreach_add_(params, grads, -lr);
 }
 
 function _single_tensor_sgd(

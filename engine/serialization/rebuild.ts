@@ -9,6 +9,7 @@ import { computeNumel, contiguousStrides } from "../c10/Contiguity.js";
 import type { dtype } from "../c10/ScalarType.js";
 import { device } from "../c10/Device.js";
 import { Tensor } from "../aten/core/Tensor.js";
+import { Parameter } from "../nn/parameter.js";
 import { PyDict, UnpicklingError, pyTypeName } from "./unpickler.js";
 import { TypedStorageRef } from "./storage_types.js";
 
@@ -101,14 +102,12 @@ export function _rebuild_meta_tensor_no_storage(args: unknown[], asDtype: (v: un
   return t;
 }
 
-/**
- * nn.Parameter(data, requires_grad). nn.Parameter is not in Glasstorch yet (the nn modules land separately):
- * until it is, a loaded parameter is the data tensor itself with requires_grad set, as Parameter.data would be.
- */
-export function makeParameter(data: unknown, requiresGrad: unknown): Tensor {
+/** nn.Parameter(data, requires_grad), as torch._utils._rebuild_parameter makes it: an nn.Parameter over data's storage. */
+export function makeParameter(data: unknown, requiresGrad: unknown): Parameter {
   if (!(data instanceof Tensor)) throw new UnpicklingError(`Parameter data must be a Tensor, not ${pyTypeName(data)}`);
-  setRequiresGrad(data, requiresGrad === undefined ? true : requiresGrad);
-  return data;
+  const rg = requiresGrad === undefined ? true : requiresGrad;
+  if (typeof rg !== "boolean") throw new UnpicklingError(`requires_grad must be bool, not ${pyTypeName(rg)}`);
+  return new Parameter(data, rg);
 }
 
 /** _rebuild_parameter(data, requires_grad, backward_hooks). */

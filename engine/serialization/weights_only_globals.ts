@@ -6,6 +6,7 @@ import { allDtypes, type dtype } from "../c10/ScalarType.js";
 import { device } from "../c10/Device.js";
 import { Size } from "../aten/core/Size.js";
 import { Tensor } from "../aten/core/Tensor.js";
+import { Parameter } from "../nn/parameter.js";
 import { PyCallable, PyDict, PySet, UnpicklingError, pyTypeName } from "./unpickler.js";
 import { StorageType, storageClassDtypes, unsupportedStorageClasses } from "./storage_types.js";
 import {
@@ -156,9 +157,11 @@ function buildAllowed(): Map<string, unknown> {
       throw new UnpicklingError(`_rebuild_from_type_v2: Glasstorch builds torch.Tensor and Parameter only, not ${newType instanceof PyCallable ? newType.repr() : pyTypeName(newType)}`);
     }
     if (!Array.isArray(args)) throw new UnpicklingError("_rebuild_from_type_v2: args must be a tuple");
-    const t = func.call(args);
-    if (!(t instanceof Tensor)) throw new UnpicklingError("_rebuild_from_type_v2: the rebuild function did not return a tensor");
-    if (newType === parameterClass) makeParameter(t, t.requires_grad);
+    const built = func.call(args);
+    if (!(built instanceof Tensor)) throw new UnpicklingError("_rebuild_from_type_v2: the rebuild function did not return a tensor");
+    let t: Tensor = built;
+    // `if type(ret) is not new_type: ret = ret.as_subclass(new_type)`
+    if (newType === parameterClass && !(t instanceof Parameter)) t = makeParameter(t, t.requires_grad);
     setObjState(t, state);
     return t;
   }));

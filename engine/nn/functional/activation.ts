@@ -146,3 +146,8 @@ export function tanh(input: Tensor): Tensor {
   warn("nn.functional.tanh is deprecated. Use torch.tanh instead.");
   return (input as any).tanh();
 }
+
+/** prelu(input, weight): torch.prelu. */
+export function prelu(input: Tensor, weight: Tensor): Tensor {
+  return T.prelu(input, weight);
+}

@@ -8,10 +8,12 @@ export * from "./distance.js";
 export {
   threshold, threshold_, relu, relu_, relu6, hardtanh, hardtanh_, elu, elu_, selu, celu, leaky_relu, leaky_relu_, gelu, softplus,
   silu, mish, hardsigmoid, hardswish, softmax, log_softmax, softmin, _get_softmax_dim, logsigmoid, softsign, tanhshrink, sigmoid, tanh,
+  prelu,
 } from "./activation.js";
 export { dropout, dropout1d, dropout2d, dropout3d, alpha_dropout, feature_alpha_dropout } from "./dropout.js";
 export {
   nll_loss, cross_entropy, mse_loss, l1_loss, smooth_l1_loss, huber_loss, binary_cross_entropy, binary_cross_entropy_with_logits, kl_div,
+  cosine_embedding_loss, margin_ranking_loss,
 } from "./loss.js";
 export { embedding, one_hot } from "./sparse.js";
 export { conv1d, conv2d, conv_transpose1d, conv_transpose2d } from "./conv.js";

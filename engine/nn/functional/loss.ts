@@ -4,7 +4,7 @@
 // Python-level checks and broadcasts PyTorch makes before calling torch._C._nn / torch.*.
 
 import type { Tensor } from "../../aten/core/Tensor.js";
-import { ValueError } from "../../c10/Errors.js";
+import { RuntimeError, ValueError } from "../../c10/Errors.js";
 import { infer_size } from "../../aten/ExpandUtils.js";
 import * as T from "../../generated/torch_functions.js";
 import * as nn from "../../generated/torch_nn_functions.js";
@@ -160,4 +160,27 @@ export function kl_div(...args: unknown[]): Tensor {
   const reduced = T.kl_div(input, target, r, { log_target });
   if (reduction === "batchmean" && input.dim() !== 0) return T.div(reduced, input.size(0));
   return reduced;
+}
+
+// ---- cosine_embedding_loss, margin_ranking_loss ----
+
+const pCos = signature("cosine_embedding_loss(Tensor input1, Tensor input2, Tensor target, float margin=0, bool? size_average=None, bool? reduce=None, str reduction=\"mean\")");
+export function cosine_embedding_loss(input1: Tensor, input2: Tensor, target: Tensor, options?: { margin?: number } & LegacyOpts): Tensor;
+export function cosine_embedding_loss(...args: unknown[]): Tensor {
+  const [input1, input2, target, margin, size_average, reduce, reduction] = pCos(args);
+  return T.cosine_embedding_loss(input1, input2, target, margin, reductionOf(size_average, reduce, reduction));
+}
+
+const pRank = signature("margin_ranking_loss(Tensor input1, Tensor input2, Tensor target, float margin=0, bool? size_average=None, bool? reduce=None, str reduction=\"mean\")");
+export function margin_ranking_loss(input1: Tensor, input2: Tensor, target: Tensor, options?: { margin?: number } & LegacyOpts): Tensor;
+export function margin_ranking_loss(...args: unknown[]): Tensor {
+  const [input1, input2, target, margin, size_average, reduce, reduction] = pRank(args) as [Tensor, Tensor, Tensor, number, boolean | null, boolean | null, string];
+  const r = reductionOf(size_average, reduce, reduction);
+  if (input1.dim() !== input2.dim() || input1.dim() !== target.dim()) {
+    const sz = (t: Tensor) => `torch.Size([${t.shape.join(", ")}])`;
+    throw new RuntimeError(
+      `margin_ranking_loss : All input tensors should have same dimension but got sizes: input1: ${sz(input1)}, input2: ${sz(input2)}, target: ${sz(target)} `,
+    );
+  }
+  return T.margin_ranking_loss(input1, input2, target, margin, r);
 }

@@ -8,7 +8,8 @@ import * as Fn from "../functional/index.js";
 const F = Fn as any;
 import { bindArgs } from "../_bind.js";
 import { Module } from "./module.js";
-import { pyFloat, pyRepr } from "./_utils.js";
+import { factoryEmpty, pyFloat, pyRepr } from "./_utils.js";
+import { Parameter } from "../parameter.js";
 
 const inplaceOnly = (inplace: boolean) => (inplace ? "inplace=True" : "");
 const inplaceTail = (inplace: boolean) => (inplace ? ", inplace=True" : "");
@@ -182,3 +183,21 @@ function softmaxModule(name: string, fn: (x: Tensor, dim: number | null) => Tens
 export const Softmax = named(softmaxModule("Softmax", (x, d) => F.softmax(x, d, { _stacklevel: 5 } as any)), "Softmax");
 export const LogSoftmax = named(softmaxModule("LogSoftmax", (x, d) => F.log_softmax(x, d, { _stacklevel: 5 } as any)), "LogSoftmax");
 export const Softmin = named(softmaxModule("Softmin", (x, d) => F.softmin(x, d, { _stacklevel: 5 } as any)), "Softmin");
+
+/** PReLU(num_parameters=1, init=0.25): a learnable slope per channel (or one shared), filled with `init`. */
+export class PReLU extends Module {
+  declare num_parameters: number;
+  declare weight: Tensor;
+  constructor(...args: unknown[]) {
+    const a = bindArgs("PReLU.__init__", args, [["num_parameters", 1], ["init", 0.25], ["device", null], ["dtype", null]]);
+    super();
+    this.num_parameters = a.num_parameters;
+    this.weight = new Parameter((factoryEmpty([a.num_parameters], a) as any).fill_(a.init));
+  }
+  override forward(input: Tensor): Tensor {
+    return F.prelu(input, this.weight);
+  }
+  override extra_repr(): string {
+    return `num_parameters=${this.num_parameters}`;
+  }
+}

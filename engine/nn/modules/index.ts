@@ -6,7 +6,7 @@ export { Identity, Linear, Bilinear } from "./linear.js";
 export { Sequential, ModuleList, ModuleDict, ParameterList, ParameterDict } from "./container.js";
 export {
   ReLU, ReLU6, SELU, CELU, ELU, LeakyReLU, GELU, SiLU, Mish, Sigmoid, Tanh, LogSigmoid, Softsign, Tanhshrink, Threshold, Hardtanh,
-  Hardswish, Hardsigmoid, Softplus, Softmax, LogSoftmax, Softmin,
+  Hardswish, Hardsigmoid, Softplus, Softmax, LogSoftmax, Softmin, PReLU,
 } from "./activation.js";
 export { Dropout, Dropout1d, Dropout2d, Dropout3d, AlphaDropout, FeatureAlphaDropout } from "./dropout.js";
 export { Flatten, Unflatten } from "./flatten.js";
@@ -16,7 +16,7 @@ export { MaxPool1d, MaxPool2d, AvgPool1d, AvgPool2d, AdaptiveAvgPool2d } from ".
 export { BatchNorm1d, BatchNorm2d } from "./batchnorm.js";
 export { InstanceNorm1d, InstanceNorm2d } from "./instancenorm.js";
 export { LayerNorm, GroupNorm } from "./normalization.js";
-export { L1Loss, MSELoss, NLLLoss, CrossEntropyLoss, BCELoss, BCEWithLogitsLoss, HuberLoss, SmoothL1Loss, KLDivLoss } from "./loss.js";
+export { L1Loss, MSELoss, NLLLoss, CrossEntropyLoss, BCELoss, BCEWithLogitsLoss, HuberLoss, SmoothL1Loss, KLDivLoss, CosineEmbeddingLoss, MarginRankingLoss } from "./loss.js";
 export { RNNBase, RNN, LSTM, GRU, RNNCellBase, RNNCell, LSTMCell, GRUCell } from "./rnn.js";
 export { MultiheadAttention, NonDynamicallyQuantizableLinear } from "./multihead_attention.js";
 export { Transformer, TransformerEncoder, TransformerDecoder, TransformerEncoderLayer, TransformerDecoderLayer } from "./transformer.js";

@@ -133,3 +133,25 @@ export class KLDivLoss extends _Loss {
     return F.kl_div(input, target, { reduction: this.reduction, log_target: this.log_target });
   }
 }
+
+export class CosineEmbeddingLoss extends _Loss {
+  declare margin: number;
+  constructor(...args: unknown[]) {
+    super();
+    this.margin = this._bindLoss("CosineEmbeddingLoss", args, [["margin", 0.0], ...LEGACY]).margin;
+  }
+  override forward(input1: Tensor, input2: Tensor, target: Tensor): Tensor {
+    return F.cosine_embedding_loss(input1, input2, target, { margin: this.margin, reduction: this.reduction });
+  }
+}
+
+export class MarginRankingLoss extends _Loss {
+  declare margin: number;
+  constructor(...args: unknown[]) {
+    super();
+    this.margin = this._bindLoss("MarginRankingLoss", args, [["margin", 0.0], ...LEGACY]).margin;
+  }
+  override forward(input1: Tensor, input2: Tensor, target: Tensor): Tensor {
+    return F.margin_ranking_loss(input1, input2, target, { margin: this.margin, reduction: this.reduction });
+  }
+}

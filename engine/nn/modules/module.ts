@@ -20,6 +20,7 @@ import { AutoGradMode, GradMode } from "../../c10/GradMode.js";
 import { RemovableHandle } from "../../autograd/function.js";
 import { Function as AutogradFunction, type FunctionCtx } from "../../autograd/custom_function.js";
 import { Parameter, typename } from "../parameter.js";
+import { deepcopy } from "../copy.js";
 
 export type StateDict = Record<string, Tensor> & { _metadata?: Record<string, { version: number }> };
 export interface IncompatibleKeys {
@@ -244,6 +245,28 @@ export class Module {
 
   forward(..._args: any[]): any {
     throw new Error(`Module [${this._get_name()}] is missing the required "forward" function`);
+  }
+
+  /**
+   * copy.deepcopy(module) (torch.copy.deepcopy): what Python's default deepcopy does to a Module — a new
+   * instance of the class, no __init__ run, its __dict__ deep-copied with the shared memo: _parameters
+   * (Parameter.__deepcopy__: cloned data, same requires_grad, no grad), _buffers (Tensor.__deepcopy__),
+   * _modules (recursively), the hook dicts (the same hook functions), training and every other attribute.
+   * Objects shared inside the module stay shared in the copy (tied weights); nothing is drawn from the RNG.
+   */
+  __deepcopy__(memo: Map<unknown, unknown> = new Map()): this {
+    const src = targetOf.get(this) ?? this;
+    const dst: any = new Module();
+    Object.setPrototypeOf(dst, Object.getPrototypeOf(this));
+    memo.set(this, dst);
+    const t = targetOf.get(dst);
+    for (const key of Object.keys(src)) {
+      const d = Object.getOwnPropertyDescriptor(src, key);
+      if (!d || d.get || d.set) continue; // a registered name's accessor: re-made below over the copied dicts
+      t[key] = deepcopy(d.value, memo);
+    }
+    for (const dict of [t._parameters, t._buffers, t._modules]) for (const name of Object.keys(dict)) Object.defineProperty(t, name, attrAccessor(name, t));
+    return dst;
   }
 
   // ---- attribute routing (__setattr__ / __delattr__) ----

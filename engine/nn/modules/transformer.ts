@@ -3,17 +3,16 @@
 // Their forward is 1.13's regular path. 1.13 also has inference-only fast paths (the encoder layer's
 // torch._transformer_encoder_layer_fwd and the encoder's nested-tensor conversion, taken in eval mode
 // with no grad); they are optimisations and are not implemented: Glasstorch always runs the regular path.
-// copy.deepcopy (which _get_clones uses) is _deepcopy below.
+// _get_clones uses copy.deepcopy (../copy.ts, Module.prototype.__deepcopy__).
 
 import type { Tensor } from "../../aten/core/Tensor.js";
 import { AssertionError, RuntimeError } from "../../c10/Errors.js";
-import { AutoGradMode } from "../../c10/GradMode.js";
 import * as T from "../../generated/torch_functions.js";
 import * as F from "../functional/index.js";
 import * as init from "../init.js";
 import { bindArgs } from "../_bind.js";
-import { Parameter } from "../parameter.js";
 import { Module } from "./module.js";
+import { deepcopy } from "../copy.js";
 import { ModuleList } from "./container.js";
 import { Dropout } from "./dropout.js";
 import { Linear } from "./linear.js";
@@ -22,47 +21,8 @@ import { MultiheadAttention } from "./multihead_attention.js";
 
 type Activation = string | ((x: Tensor) => Tensor);
 
-const INTERNAL = new Set([
-  "_parameters", "_buffers", "_modules", "_non_persistent_buffers_set", "_forward_hooks", "_forward_pre_hooks", "_backward_hooks",
-  "_is_full_backward_hook", "_state_dict_hooks", "_load_state_dict_pre_hooks", "_load_state_dict_post_hooks",
-]);
-
-function copyValue(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(copyValue);
-  return v; // numbers, strings, booleans, functions (deepcopy keeps functions), dtypes, devices
-}
-
-/**
- * copy.deepcopy(module): a module of the same class with copies of its parameters (same values and
- * requires_grad, new storage), buffers and plain attributes, and deep copies of its children. Nothing is
- * drawn from the generator. Hooks are not copied (PyTorch deep-copies their dicts; a copied layer here
- * starts with none).
- */
-export function _deepcopy<M extends Module>(module: M): M {
-  const src = module as any;
-  const dst = new Module() as any;
-  Object.setPrototypeOf(dst, Object.getPrototypeOf(src));
-  using _g = new AutoGradMode(false);
-  for (const key of Object.keys(src)) {
-    if (INTERNAL.has(key)) continue;
-    const d = Object.getOwnPropertyDescriptor(src, key);
-    if (!d || d.get || d.set) continue; // registered names: copied from the dicts below
-    dst[key] = copyValue(d.value);
-  }
-  for (const [name, p] of Object.entries<Parameter | null>(src._parameters)) {
-    if (p === null) dst.register_parameter(name, null);
-    else dst.register_parameter(name, new Parameter((p as any).detach().clone(), p.requires_grad));
-  }
-  for (const [name, b] of Object.entries<Tensor | null>(src._buffers)) {
-    dst.register_buffer(name, b === null ? null : (b as any).clone(), { persistent: !src._non_persistent_buffers_set.has(name) });
-  }
-  for (const [name, m] of Object.entries<Module | null>(src._modules)) dst.add_module(name, m === null ? null : _deepcopy(m));
-  dst.training = src.training;
-  return dst as M;
-}
-
 function _get_clones(module: Module, N: number): ModuleList {
-  return new ModuleList(Array.from({ length: N }, () => _deepcopy(module)));
+  return new ModuleList(Array.from({ length: N }, () => deepcopy(module)));
 }
 
 function _get_activation_fn(activation: string): (x: Tensor) => Tensor {

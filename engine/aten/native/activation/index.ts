@@ -14,3 +14,4 @@ export {
   threshold_backward_out, leaky_relu_backward_out, hardtanh_backward, hardtanh_backward_out, hardsigmoid_backward_out, elu_backward_out,
   gelu_backward_out_cpu, softplus_backward_out, silu_backward_out, hardswish_backward, mish_backward,
 } from "./ActivationBackward.js";
+export { prelu_cpu, prelu_backward_cpu } from "./PReLU.js";

@@ -1,7 +1,8 @@
 // The pointwise losses (aten/src/ATen/native/Loss.cpp): mse_loss and smooth_l1_loss (structured over
 // a binary TensorIterator, then mean_out / sum_out into a 0-dim result), huber_loss, l1_loss
 // (CompositeImplicitAutograd), binary_cross_entropy (a CPU loop with PyTorch's log clamp at -100),
-// binary_cross_entropy_with_logits (CompositeExplicitAutograd, the log-sum-exp form) and kl_div.
+// binary_cross_entropy_with_logits (CompositeExplicitAutograd, the log-sum-exp form), kl_div,
+// cosine_embedding_loss and margin_ranking_loss (CompositeImplicitAutograd).
 
 import { RuntimeError } from "../../../c10/Errors.js";
 import { ScalarType, isIntegralType, scalarTypeName } from "../../../c10/ScalarType.js";
@@ -29,6 +30,13 @@ import { fill__Scalar } from "../../../generated/fill.js";
 import { mul_Tensor, mul__Tensor } from "../../../generated/mul.js";
 import { add__Tensor } from "../../../generated/add.js";
 import { squeeze_default } from "../../../generated/squeeze.js";
+import { sum_dim_IntList } from "../../../generated/sum.js";
+import { sqrt__default } from "../../../generated/sqrt.js";
+import { div_Tensor } from "../../../generated/div.js";
+import { zeros_like_default } from "../../../generated/zeros_like.js";
+import { where_self } from "../../../generated/where.js";
+import { eq_Scalar } from "../../../generated/eq.js";
+import { add_Tensor } from "../../../generated/add.js";
 import { copy__default } from "../../../generated/copy.js";
 import { empty_like_default } from "../../../generated/empty_like.js";
 import * as K from "./LossKernel.js";
@@ -225,5 +233,46 @@ export function kl_div(self: Tensor, target: Tensor, reduction: number, log_targ
     const prod = mul_Tensor.call(target, self) as Tensor;
     output = sub_Tensor.call(xlogy_Tensor.call(target, target) as Tensor, prod, 1) as Tensor;
   }
+  return apply_loss_reduction(output, reduction);
+}
+
+// ---- cosine_embedding_loss, margin_ranking_loss ----
+
+const EPSILON = 1e-12;
+const sizesText = (t: Tensor) => `[${t.shape.join(", ")}]`;
+
+/**
+ * cosine_embedding_loss (CompositeImplicitAutograd): the cosine along the last dim (squared magnitudes each
+ * + 1e-12), then 1 - cos where target == 1 and max(cos - margin, 0) where target == -1 (0 elsewhere).
+ */
+export function cosine_embedding_loss(input1: Tensor, input2: Tensor, target: Tensor, margin: number, reduction: number): Tensor {
+  const targ_dim = target.dim();
+  if (!(targ_dim === 1 || targ_dim === 0)) throw new RuntimeError("0D or 1D target tensor expected, multi-target not supported");
+  if (targ_dim === 1) {
+    if (!(input1.dim() === 2 && input2.dim() === 2)) {
+      throw new RuntimeError(`1D target tensor expects 2D input tensors, but found inputs with sizes ${sizesText(input1)} and ${sizesText(input2)}.`);
+    }
+  } else if (!(input1.dim() === 1 && input2.dim() === 1)) {
+    throw new RuntimeError(`0D target tensor expects 1D input tensors, but found inputs with sizes ${sizesText(input1)} and ${sizesText(input2)}.`);
+  }
+  const sumDim = (t: Tensor) => sum_dim_IntList.call(t, [targ_dim], false, null) as Tensor;
+  const prod_sum = sumDim(mul_Tensor.call(input1, input2) as Tensor);
+  const mag_square1 = add_Tensor.call(sumDim(mul_Tensor.call(input1, input1) as Tensor), wrapScalar(EPSILON), 1) as Tensor;
+  const mag_square2 = add_Tensor.call(sumDim(mul_Tensor.call(input2, input2) as Tensor), wrapScalar(EPSILON), 1) as Tensor;
+  const denom = sqrt__default.call(mul_Tensor.call(mag_square1, mag_square2) as Tensor) as Tensor;
+  const cos = div_Tensor.call(prod_sum, denom) as Tensor;
+  const zeros = zeros_like_default.call(cos, null, null, null, null, "contiguous_format") as Tensor;
+  const pos = rsubScalar(1, cos);
+  const neg = clamp_min__default.call(sub_Tensor.call(cos, wrapScalar(margin), 1) as Tensor, 0) as Tensor;
+  const output_pos = where_self.call(eq_Scalar.call(target, 1) as Tensor, pos, zeros) as Tensor;
+  const output_neg = where_self.call(eq_Scalar.call(target, -1) as Tensor, neg, zeros) as Tensor;
+  return apply_loss_reduction(add_Tensor.call(output_pos, output_neg, 1) as Tensor, reduction);
+}
+
+/** margin_ranking_loss (CompositeImplicitAutograd): max(-target * (input1 - input2) + margin, 0). */
+export function margin_ranking_loss(input1: Tensor, input2: Tensor, target: Tensor, margin: number, reduction: number): Tensor {
+  const diff = sub_Tensor.call(input1, input2, 1) as Tensor;
+  const scaled = mul_Tensor.call(neg_default.call(target) as Tensor, diff) as Tensor;
+  const output = clamp_min__default.call(add_Tensor.call(scaled, wrapScalar(margin), 1) as Tensor, 0) as Tensor;
   return apply_loss_reduction(output, reduction);
 }

@@ -3,7 +3,7 @@
 
 export {
   mse_loss_out, smooth_l1_loss_out, huber_loss, huber_loss_out, l1_loss, binary_cross_entropy_cpu, binary_cross_entropy_out_cpu,
-  binary_cross_entropy_with_logits, kl_div,
+  binary_cross_entropy_with_logits, kl_div, cosine_embedding_loss, margin_ranking_loss,
 } from "./Loss.js";
 export {
   nll_loss_forward_out_cpu, nll_loss2d_forward_cpu, nll_loss2d_forward_out_cpu, nll_loss, nll_loss2d, nll_loss_out, nll_loss2d_out, nll_loss_nd,
