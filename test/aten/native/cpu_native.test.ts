@@ -7,7 +7,10 @@ import { spawnSync } from "node:child_process";
 import { readFileSync, existsSync } from "node:fs";
 import * as torch from "../../../engine/index.js";
 import { set_cpu_capability } from "../../../engine/aten/native/DispatchStub.js";
-import { nativeAddon, _set_native_isa } from "../../../engine/aten/native/cpu_native/NativeBackend.js";
+import { nativeAddon, _set_native_isa, nativeSizePolicy } from "../../../engine/aten/native/cpu_native/NativeBackend.js";
+
+// these tests check the native kernels themselves, on tiny operands too: no size cut-over to TypeScript
+nativeSizePolicy.minNumel = 0;
 
 const status = torch._C._native_status();
 const native = status.loaded ? it : it.skip;

@@ -37,7 +37,7 @@ import {
 import { scalar_to } from "../unary/ScalarConvert.js";
 import { silu_stub, GeluKernel, threshold_stub } from "../activation/ActivationKernel.js";
 import { copy_stub } from "../shape/CopyKernel.js";
-import type { NativeAddon } from "./NativeBackend.js";
+import { nativeSizePolicy, type NativeAddon } from "./NativeBackend.js";
 import { registerReductionKernels } from "./NativeReductions.js";
 
 /** The op codes of native/cpu/pointwise_kernels.h. */
@@ -150,7 +150,7 @@ export function registerPointwiseKernels(addon: NativeAddon): void {
   /** op over the iterator's output and its first `arity` inputs; out in outType (default: the common dtype). */
   const run = (op: number, iter: TensorIterator, sc: Float64Array, outType?: ScalarType): boolean => {
     const t = iter.commonDtype.scalarType;
-    if (!NATIVE_DTYPES.has(t)) return false;
+    if (!NATIVE_DTYPES.has(t) || iter.numel() < nativeSizePolicy.minNumel) return false;
     const arity = arityOf(op);
     if (iter.inputs.length < arity) return false;
     const inputs = iter.inputs.slice(0, arity).map((u) => u._impl);
@@ -236,7 +236,7 @@ export function registerPointwiseKernels(addon: NativeAddon): void {
   // ---- copy_: dst[i] = static_cast<dst_t>(src[i]) ----
   copy_stub.register("native", (dst, src) => {
     const from = src.dtype.scalarType, to = dst.dtype.scalarType;
-    if (!NATIVE_DTYPES.has(from) || !NATIVE_DTYPES.has(to) || dst.storage === src.storage) return false;
+    if (!NATIVE_DTYPES.has(from) || !NATIVE_DTYPES.has(to) || dst.storage === src.storage || dst.numel() < nativeSizePolicy.minNumel) return false;
     const shape = dst.sizes();
     const nd = shape.length;
     const meta = metaArray(1 + nd + 2 * (1 + nd));

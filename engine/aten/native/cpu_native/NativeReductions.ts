@@ -13,7 +13,7 @@ import {
   max_values_stub, min_values_stub, max_all_stub, min_all_stub, max_stub, min_stub, argmax_stub, argmin_stub,
 } from "../reduce/ReduceOps.js";
 import { std_var_stub } from "../reduce/Statistics.js";
-import type { NativeAddon } from "./NativeBackend.js";
+import { nativeSizePolicy, type NativeAddon } from "./NativeBackend.js";
 
 const { Byte, Char, Short, Int, Long, Float, Double, Bool } = ScalarType;
 const NATIVE_DTYPES = new Set<ScalarType>([Byte, Char, Short, Int, Long, Float, Double, Bool]);
@@ -51,6 +51,7 @@ function reduce(addon: NativeAddon, kind: number, self: Tensor, mask: readonly b
   const st = self.dtype.scalarType;
   if (!NATIVE_DTYPES.has(st)) return false;
   const impl = self._impl;
+  if (impl.numel() < nativeSizePolicy.minNumel) return false;
   const sizes = impl.sizes(), strides = impl.strides();
   const nd = sizes.length;
   const len = 1 + nd + 3 * (1 + nd) + nd;
