@@ -17,7 +17,7 @@ spec = json.load(sys.stdin)
 torch.set_num_threads(int(spec["threads"]))
 
 
-def time_it(fn, budget_ms=1000.0, min_samples=5, max_cell_ms=60000.0):
+def time_it(fn, budget_ms=1000.0, min_samples=5, max_cell_ms=60000.0, warm_ms=200.0):
     """bench/lib/timing.mjs's timeIt, the same steps."""
     now = lambda: time.perf_counter() * 1000.0
     t0 = now()
@@ -40,6 +40,10 @@ def time_it(fn, budget_ms=1000.0, min_samples=5, max_cell_ms=60000.0):
             if now() - t0 >= 1 or batch >= 1 << 20:
                 break
             batch *= 2
+        warm_start = now()
+        while now() - warm_start < warm_ms:
+            for _ in range(batch):
+                fn()
     want = max(1, min(min_samples, int(max_cell_ms // max(typical * batch, 1e-9))))
     times = []
     start = now()

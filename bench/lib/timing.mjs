@@ -6,6 +6,9 @@
 //  3. otherwise up to two more warm-up calls (the last one's time is the call's typical time); when
 //     that is under 1 ms calls are batched so that one sample lasts >= 1 ms
 //     (timer resolution and per-sample overhead stay small for µs-scale ops);
+//     then fast calls (< 1 ms) keep running for `warmMs` (200 ms) before sampling, so V8 has tiered
+//     the whole call path up to optimized code (Sparkplug → Maglev → TurboFan takes thousands of
+//     calls; without this the first side measured paid for it: 4 µs vs 1 µs on a 1-element add);
 //  4. samples until at least `minSamples` (5) are taken and `budgetMs` has passed, at most 50; fewer
 //     than `minSamples` only when `minSamples` of them would exceed `maxCellMs` (flagged);
 //  5. the median of the samples, in ms per call.
@@ -15,7 +18,7 @@
  * @param {{budgetMs?: number, minSamples?: number, maxCellMs?: number}} opts
  * @returns {{ms: number, samples: number, batch: number, flagged: boolean}}
  */
-export function timeIt(fn, { budgetMs = 1000, minSamples = 5, maxCellMs = 60_000 } = {}) {
+export function timeIt(fn, { budgetMs = 1000, minSamples = 5, maxCellMs = 60_000, warmMs = 200 } = {}) {
   const now = () => performance.now();
   let t0 = now();
   fn();
@@ -35,6 +38,8 @@ export function timeIt(fn, { budgetMs = 1000, minSamples = 5, maxCellMs = 60_000
       if (now() - t0 >= 1 || batch >= 1 << 20) break;
       batch *= 2;
     }
+    const warmStart = now();
+    while (now() - warmStart < warmMs) for (let i = 0; i < batch; i++) fn();
   }
   const want = Math.max(1, Math.min(minSamples, Math.floor(maxCellMs / Math.max(typical * batch, 1e-9))));
   const times = [];
