@@ -113,7 +113,6 @@ describe("pages of rows", () => {
     const chain: string[] = [];
     for (let n: TraceNode | undefined = step4; n; n = pager.parent(n)) chain.unshift(n.label);
     expect(chain).toEqual(["Cell 1", "calls 10–18", "calls 13–15", "op13", "rows 4–5", "step4"]);
-    expect(pager.firstRow(pager.children(r)[1])).toBe(r.children[9]);
   });
 });
 
@@ -154,6 +153,30 @@ describe("a big run, paged", () => {
     expect(top(lastStep)).toBe("rows 1–200");
     expect(top(next)).toBe("rows 201–400");
     expect(stepFrom(order, next.id, -1)).toBe(lastStep);
+    // The same through the pager, from rows and from the id of the current one.
+    expect(pager.step(order, lastStep, 1)).toBe(next);
+    expect(pager.step(order, next.id, -1)).toBe(lastStep);
+  });
+
+  it("steps from a selected page into it (forward) or to the step before it (back)", () => {
+    const order = flattenSteps([tree]);
+    const second = pager.children(tree)[1];
+    const first = tree.children[200];
+    expect(first.kind).toBe("call");
+    expect(first.source).toBeDefined();
+    expect(pager.step(order, second, 1)).toBe(first);
+    const back = pager.step(order, second, -1)!;
+    expect(order.indexOf(back)).toBeLessThan(order.indexOf(first));
+    expect(stepFrom(order, back.id, 1)).toBe(first);
+    // A page whose first row opens nothing: forward goes to the first step after that row.
+    const small = new TracePager(2);
+    const r = runOf(4);
+    const plain = r.children[2];
+    plain.children = [{ id: "r/2.line", kind: "line", label: "line 3", source: { kind: "cell", uri: "c", line: 3, column: 1 }, children: [] }];
+    small.setRoots([r]);
+    const smallOrder = flattenSteps([r]);
+    expect(small.step(smallOrder, small.children(r)[1], 1)).toBe(plain.children[0]);
+    expect(small.step(smallOrder, small.children(r)[1], -1)).toBeUndefined();
   });
 
   it("pages a run as its batches stream in, keeping the pages shown so far", () => {

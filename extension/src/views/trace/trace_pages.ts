@@ -7,7 +7,7 @@
 // kept for the life of its owner's list (VS Code keys rows by id, and reveal walks getParent), and only
 // its end moves while a run streams.
 
-import type { TraceNode } from "./trace_model.js";
+import { stepFrom, type TraceNode } from "./trace_model.js";
 
 export const PAGE_SIZE = 200;
 
@@ -66,10 +66,17 @@ export class TracePager {
     }
   }
 
-  /** The first model row a page holds (stepping from a selected page starts there). */
-  firstRow(node: TraceNode): TraceNode | undefined {
-    const page = this.info.get(node);
-    return page ? page.owner.children[page.start] : node;
+  /**
+   * Step Forward (1) / Back (-1) from the selected row (or the id of the current one) through `order`
+   * (flattenSteps of the roots). From a selected page: forward to its first row when that is a step,
+   * else the step after it; back to the step before its first row.
+   */
+  step(order: readonly TraceNode[], selected: TraceNode | string | undefined, delta: 1 | -1): TraceNode | undefined {
+    const page = typeof selected === "object" ? this.info.get(selected) : undefined;
+    if (!page) return stepFrom(order, typeof selected === "object" ? selected.id : selected, delta);
+    const first = page.owner.children[page.start];
+    if (delta > 0 && stepFrom([first], undefined, 1) === first) return first;
+    return stepFrom(order, first.id, delta);
   }
 
   private range(owner: TraceNode, shownUnder: TraceNode, start: number, end: number): TraceNode[] {

@@ -9,7 +9,7 @@ import { opToPath, GEN_SCHEME } from "../generated/gen_document.js";
 import { besideNotebook, type SourceOpener } from "../open_source.js";
 import { pytorchTooltip } from "../open_pytorch.js";
 import { toChromeTrace, toJsonLines, toMarkdown } from "./trace_export.js";
-import { flattenSteps, RunTreeBuilder, stepFrom, type TraceNode } from "./trace_model.js";
+import { flattenSteps, RunTreeBuilder, type TraceNode } from "./trace_model.js";
 import { TracePager } from "./trace_pages.js";
 
 export const TRACE_VIEW_ID = "glasstorch.dispatchTrace";
@@ -97,7 +97,8 @@ export class TraceView implements vscode.TreeDataProvider<TraceNode>, vscode.Dis
       controller.onDidEndRun(() => {
         this.runEndedAt = Date.now();
         this.refreshNow();
-      }),
+        // Also when a refresh while the run streamed had shown its last events already.
+          }),
       this.view.onDidChangeSelection((e) => {
         const node = e.selection[0];
         if (node) this.current = node.id;
@@ -174,7 +175,6 @@ export class TraceView implements vscode.TreeDataProvider<TraceNode>, vscode.Dis
     const events = [...this.runs.values()].reduce((n, r) => n + r.events.length, 0);
     const addMs = [...this.runs.values()].reduce((n, r) => n + r.addMs, 0);
     if (events !== this.lastRefresh?.events) this.lastRefresh = { events, rows: countRows(this.roots), buildMs, addMs, startedAt };
-    if (this.lastRefresh) this.lastRefresh.runEndedAt = this.runEndedAt;
   }
 
   private rebuild(): void {
@@ -244,11 +244,7 @@ export class TraceView implements vscode.TreeDataProvider<TraceNode>, vscode.Dis
   async step(delta: 1 | -1): Promise<void> {
     if (this.refreshTimer) this.refreshNow();
     const order = flattenSteps(this.roots);
-    const picked = this.view.selection[0];
-    // From a selected page: forward goes to its first row (when that is a step), back to the step before it.
-    const first = picked && this.pager.isPage(picked) ? this.pager.firstRow(picked) : undefined;
-    const selected = first?.id ?? picked?.id ?? this.current;
-    const next = first && delta > 0 && stepFrom([first], undefined, 1) ? first : stepFrom(order, selected, delta);
+    const next = this.pager.step(order, this.view.selection[0] ?? this.current, delta);
     if (!next) {
       void vscode.window.setStatusBarMessage(delta > 0 ? "Glasstorch: last step of the trace" : "Glasstorch: first step of the trace", 2000);
       return;
