@@ -80,6 +80,13 @@ function traceRowShown(source) {
   return [...(p?.querySelectorAll(".monaco-list-row") ?? [])].some((r) => new RegExp(source).test(r.textContent ?? ""));
 }
 
+/** Whether the Dispatch Trace pane's selected row matches `pattern` at tree level `minLevel` or deeper (run in the page). */
+function selectedTraceRow(pattern, minLevel) {
+  const p = [...document.querySelectorAll(".pane")].find((x) => x.querySelector(".pane-header")?.textContent?.includes("Dispatch Trace"));
+  const r = p?.querySelector(".monaco-list-row.selected");
+  return !!r && pattern.test(r.textContent ?? "") && Number(r.getAttribute("aria-level")) >= minLevel;
+}
+
 /**
  * Expands the Dispatch Trace row holding `text` (a string or RegExp; collapsing it first if it is open): ms from the click on its
  * twistie to the first row matching `child` (a RegExp source) in the DOM.
@@ -122,7 +129,10 @@ export async function bigChecks({ page, wb, check }) {
       const shown = await page.evaluate(() => Object.keys(window.__glasstorchTraceSeen).map(Number));
       if (shown.some((n) => n >= 10_000)) {
         await wb.command("Glasstorch: Show Dispatch Trace Timing");
-        const note = await wb.notificationText("Dispatch Trace tree of");
+        // Only once the run has ended does the note say when (the last events can show before that).
+        const notes = page.locator(".notifications-toasts .notification-list-item-message", { hasText: "run ended at" });
+        await notes.first().waitFor({ timeout: 3_000 }).catch(() => undefined);
+        const note = (await notes.allInnerTexts()).find((t) => /tree of \d{5,} events/.test(t)) ?? "";
         const m = /tree of (\d+) events \((\d+) rows\) was built in ([\d.]+) ms \(rows made as events arrived: ([\d.]+) ms\) \(refresh at (\d+)\) \(run ended at (\d+)\)/.exec(note);
         if (m && Number(m[1]) >= 10_000) {
           timing = { events: Number(m[1]), rows: Number(m[2]), buildMs: Number(m[3]), addMs: Number(m[4]), refreshAt: Number(m[5]), runEndedAt: Number(m[6]) };
@@ -162,6 +172,26 @@ export async function bigChecks({ page, wb, check }) {
     // Recorded, not asserted: speed belongs in bench/. A generous bound (30 s) only catches a refresh that never comes.
     if (renderMs > 30_000) throw new Error(`the tree took ${renderMs} ms to show the run`);
     return `${timing.events} events, ${timing.rows} rows: refresh ${timing.buildMs} ms; run end to the run row in the DOM ${runEndToRowMs} ms (${renderMs} ms after the refresh started); expanding the run to its first page ${expandMs} ms, a page to its first call ${pageExpandMs} ms (again: ${pageReexpandMs} ms)`;
+  });
+
+  await check("evidence: Step Forward/Back cross a page boundary of the 10,000-event trace, revealing the rows", async () => {
+    const pane = page.locator(".pane", { has: page.locator(".pane-header", { hasText: "Dispatch Trace" }) }).first();
+    const pageRow = (n) => pane.locator(".monaco-list-row", { hasText: new RegExp(`^(calls|rows) ${n}–`) }).first();
+    const selected = pane.locator(".monaco-list-row.selected").first();
+    // Page 1 collapsed: stepping back into it must open it.
+    if ((await pageRow(1).getAttribute("aria-expanded")) === "true") await pageRow(1).locator(".monaco-tl-twistie").click();
+    await pageRow(201).click();
+    await wb.command("Glasstorch: Step Forward");
+    // The page's first row: a top-level call (level 3: run, page, call; its row names the cell line).
+    await page.waitForFunction(`(${selectedTraceRow})(/aten::.*line \\d+/, 3)`, undefined, { timeout: 20_000 });
+    const forward = await selected.innerText();
+    if ((await pageRow(201).getAttribute("aria-expanded")) !== "true") throw new Error("page 201– is not expanded");
+    await wb.command("Glasstorch: Step Back");
+    // The last step of call 200, inside page 1, which the reveal opened.
+    await page.waitForFunction(`(${selectedTraceRow})(/./, 4)`, undefined, { timeout: 20_000 });
+    const back = await selected.innerText();
+    if ((await pageRow(1).getAttribute("aria-expanded")) !== "true") throw new Error(`stepping back selected ${JSON.stringify(back)} but page 1– is not expanded`);
+    return `${JSON.stringify(forward.split("\n")[0])} under page 201–, then back to ${JSON.stringify(back.split("\n")[0])} under page 1–`;
   });
 
   await check("evidence: a 2,001-Node backward graph draws without freezing", async () => {

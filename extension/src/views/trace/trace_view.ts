@@ -113,6 +113,7 @@ export class TraceView implements vscode.TreeDataProvider<TraceNode>, vscode.Dis
     if (!run || run.runId !== n.runId) {
       // A cell's new run replaces its last one.
       this.runs.delete(cellUri);
+      this.runEndedAt = undefined;
       const cellIndex = n.cell?.index ?? -1;
       run = {
         notebook: n.notebook.uri.toString(),
@@ -272,6 +273,7 @@ export class TraceView implements vscode.TreeDataProvider<TraceNode>, vscode.Dis
 
   clear(): void {
     this.runs.clear();
+    this.runEndedAt = undefined;
     this.rebuild();
     this.changed.fire(undefined);
     this.setContext();
