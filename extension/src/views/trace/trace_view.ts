@@ -151,7 +151,9 @@ export class TraceView implements vscode.TreeDataProvider<TraceNode>, vscode.Dis
       this.fetch.pending = true;
       return;
     }
-    this.refreshTimer ??= setTimeout(() => this.refreshNow(), Math.max(REFRESH_MS, 2 * this.fetch.lagMs));
+    // Events that arrive after their run ended (they can) are its last: no reason to wait then.
+    const delay = this.runEndedAt !== undefined ? 0 : Math.max(REFRESH_MS, 2 * this.fetch.lagMs);
+    this.refreshTimer ??= setTimeout(() => this.refreshNow(), delay);
   }
 
   /** Whether VS Code has asked for the rows since the last redraw, and how long it took to ask. */
@@ -175,7 +177,7 @@ export class TraceView implements vscode.TreeDataProvider<TraceNode>, vscode.Dis
     this.setContext();
     const events = [...this.runs.values()].reduce((n, r) => n + r.events.length, 0);
     const addMs = [...this.runs.values()].reduce((n, r) => n + r.addMs, 0);
-    if (events !== this.lastRefresh?.events) this.lastRefresh = { events, rows: countRows(this.roots), buildMs, addMs, startedAt };
+    if (events !== this.lastRefresh?.events) this.lastRefresh = { events, rows: countRows(this.roots), buildMs, addMs, startedAt, runEndedAt: this.runEndedAt };
   }
 
   private rebuild(): void {
