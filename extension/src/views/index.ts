@@ -50,7 +50,7 @@ export function registerViews(context: vscode.ExtensionContext, controller: Glas
     command("glasstorch.trace.showTiming", () => {
       const t = trace.lastRefresh;
       const text = t
-        ? `Glasstorch: the Dispatch Trace tree of ${t.events} events (${t.rows} rows) was built in ${t.buildMs.toFixed(1)} ms (rows made as events arrived: ${t.addMs.toFixed(1)} ms) (refresh at ${t.startedAt})`
+        ? `Glasstorch: the Dispatch Trace tree of ${t.events} events (${t.rows} rows) was built in ${t.buildMs.toFixed(1)} ms (rows made as events arrived: ${t.addMs.toFixed(1)} ms) (refresh at ${t.startedAt})${t.runEndedAt ? ` (run ended at ${t.runEndedAt})` : ""}`
         : "Glasstorch: the Dispatch Trace is empty.";
       void vscode.window.showInformationMessage(text);
       return t;

@@ -9,7 +9,8 @@ import { opToPath, GEN_SCHEME } from "../generated/gen_document.js";
 import { besideNotebook, type SourceOpener } from "../open_source.js";
 import { pytorchTooltip } from "../open_pytorch.js";
 import { toChromeTrace, toJsonLines, toMarkdown } from "./trace_export.js";
-import { flattenSteps, RunTreeBuilder, stepFrom, type TraceNode } from "./trace_model.js";
+import { flattenSteps, RunTreeBuilder, type TraceNode } from "./trace_model.js";
+import { TracePager } from "./trace_pages.js";
 
 export const TRACE_VIEW_ID = "glasstorch.dispatchTrace";
 /** Cells' runs kept (latest per cell); older cells' runs go first. */
@@ -48,6 +49,7 @@ const ICONS: Partial<Record<TraceNode["kind"], string>> = {
   "autograd.accumulate": "add",
   "autograd.hook": "debug-breakpoint-function",
   dropped: "warning",
+  page: "list-unordered",
 };
 
 /** One refresh of the tree that changed what it shows (for "Show Dispatch Trace Timing"). */
@@ -62,17 +64,21 @@ export interface TraceRefresh {
   addMs: number;
   /** When the refresh started (Date.now(), comparable with the workbench page's clock on one machine). */
   startedAt: number;
+  /** When the last run ended (Date.now()): its events are all in then, and the tree is refreshed at once. */
+  runEndedAt?: number;
 }
 
 export class TraceView implements vscode.TreeDataProvider<TraceNode>, vscode.Disposable {
   private readonly runs = new Map<string, StoredRun>(); // by cell URI
   private readonly changed = new vscode.EventEmitter<TraceNode | TraceNode[] | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
-  /** Each row's parent, for reveal: computed when first needed after a refresh. */
-  private parents?: Map<string, TraceNode | undefined>;
+  /** Long child lists shown as pages of rows; also each shown row's parent, for reveal. */
+  private readonly pager = new TracePager();
   private roots: TraceNode[] = [];
   private refreshTimer?: NodeJS.Timeout;
   private current?: string;
+  /** When the last run ended (Date.now()), for "Show Dispatch Trace Timing". */
+  private runEndedAt?: number;
   /** The first refresh that showed the current number of events. */
   lastRefresh?: TraceRefresh;
   readonly view: vscode.TreeView<TraceNode>;
@@ -88,7 +94,11 @@ export class TraceView implements vscode.TreeDataProvider<TraceNode>, vscode.Dis
       this.changed,
       controller.onDidReceiveTrace((n) => this.add(n)),
       // The run's events are all in when it ends (the host sends them before its reply): show them now.
-      controller.onDidEndRun(() => this.refreshNow()),
+      controller.onDidEndRun(() => {
+        this.runEndedAt = Date.now();
+        this.refreshNow();
+        // Also when a refresh while the run streamed had shown its last events already.
+          }),
       this.view.onDidChangeSelection((e) => {
         const node = e.selection[0];
         if (node) this.current = node.id;
@@ -103,6 +113,7 @@ export class TraceView implements vscode.TreeDataProvider<TraceNode>, vscode.Dis
     if (!run || run.runId !== n.runId) {
       // A cell's new run replaces its last one.
       this.runs.delete(cellUri);
+      this.runEndedAt = undefined;
       const cellIndex = n.cell?.index ?? -1;
       run = {
         notebook: n.notebook.uri.toString(),
@@ -140,7 +151,9 @@ export class TraceView implements vscode.TreeDataProvider<TraceNode>, vscode.Dis
       this.fetch.pending = true;
       return;
     }
-    this.refreshTimer ??= setTimeout(() => this.refreshNow(), Math.max(REFRESH_MS, 2 * this.fetch.lagMs));
+    // Events that arrive after their run ended (they can) are its last: no reason to wait then.
+    const delay = this.runEndedAt !== undefined ? 0 : Math.max(REFRESH_MS, 2 * this.fetch.lagMs);
+    this.refreshTimer ??= setTimeout(() => this.refreshNow(), delay);
   }
 
   /** Whether VS Code has asked for the rows since the last redraw, and how long it took to ask. */
@@ -164,7 +177,7 @@ export class TraceView implements vscode.TreeDataProvider<TraceNode>, vscode.Dis
     this.setContext();
     const events = [...this.runs.values()].reduce((n, r) => n + r.events.length, 0);
     const addMs = [...this.runs.values()].reduce((n, r) => n + r.addMs, 0);
-    if (events !== this.lastRefresh?.events) this.lastRefresh = { events, rows: this.parentMap().size, buildMs, addMs, startedAt };
+    if (events !== this.lastRefresh?.events) this.lastRefresh = { events, rows: countRows(this.roots), buildMs, addMs, startedAt, runEndedAt: this.runEndedAt };
   }
 
   private rebuild(): void {
@@ -177,18 +190,7 @@ export class TraceView implements vscode.TreeDataProvider<TraceNode>, vscode.Dis
       }
       return r.tree;
     });
-    this.parents = undefined;
-  }
-
-  private parentMap(): Map<string, TraceNode | undefined> {
-    if (this.parents) return this.parents;
-    const parents = new Map<string, TraceNode | undefined>();
-    const walk = (n: TraceNode, parent: TraceNode | undefined) => {
-      parents.set(n.id, parent);
-      for (const c of n.children) walk(c, n);
-    };
-    for (const r of this.roots) walk(r, undefined);
-    return (this.parents = parents);
+    this.pager.setRoots(this.roots);
   }
 
   private setContext(): void {
@@ -204,15 +206,18 @@ export class TraceView implements vscode.TreeDataProvider<TraceNode>, vscode.Dis
         this.scheduleRefresh();
       }
     }
-    return node ? node.children : this.roots;
+    // Only the level asked for: a long list comes as pages of rows (trace_pages.ts).
+    return node ? this.pager.children(node) : this.roots;
   }
 
   getParent(node: TraceNode): TraceNode | undefined {
-    return this.parentMap().get(node.id);
+    return this.pager.parent(node);
   }
 
   getTreeItem(node: TraceNode): vscode.TreeItem {
-    const collapsed = node.children.length === 0 ? vscode.TreeItemCollapsibleState.None : node.kind === "run" ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed;
+    const { None, Collapsed, Expanded } = vscode.TreeItemCollapsibleState;
+    // A page's own children list is empty: its rows are its owner's (trace_pages.ts).
+    const collapsed = node.kind === "page" ? Collapsed : node.children.length === 0 ? None : node.kind === "run" ? Expanded : Collapsed;
     const item = new vscode.TreeItem(node.label, collapsed);
     item.id = node.id;
     item.description = node.description;
@@ -242,8 +247,7 @@ export class TraceView implements vscode.TreeDataProvider<TraceNode>, vscode.Dis
   async step(delta: 1 | -1): Promise<void> {
     if (this.refreshTimer) this.refreshNow();
     const order = flattenSteps(this.roots);
-    const selected = this.view.selection[0]?.id ?? this.current;
-    const next = stepFrom(order, selected, delta);
+    const next = this.pager.step(order, this.view.selection[0] ?? this.current, delta);
     if (!next) {
       void vscode.window.setStatusBarMessage(delta > 0 ? "Glasstorch: last step of the trace" : "Glasstorch: first step of the trace", 2000);
       return;
@@ -271,6 +275,7 @@ export class TraceView implements vscode.TreeDataProvider<TraceNode>, vscode.Dis
 
   clear(): void {
     this.runs.clear();
+    this.runEndedAt = undefined;
     this.rebuild();
     this.changed.fire(undefined);
     this.setContext();
@@ -280,6 +285,16 @@ export class TraceView implements vscode.TreeDataProvider<TraceNode>, vscode.Dis
     clearTimeout(this.refreshTimer);
     for (const d of this.disposables) d.dispose();
   }
+}
+
+function countRows(roots: readonly TraceNode[]): number {
+  let rows = 0;
+  const stack = [...roots];
+  while (stack.length) {
+    rows++;
+    for (const c of stack.pop()!.children) stack.push(c);
+  }
+  return rows;
 }
 
 function firstCodeLine(code: string): string {
