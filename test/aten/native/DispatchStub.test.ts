@@ -9,12 +9,17 @@ const status = torch._C._native_status();
 
 describe("DispatchStub", () => {
   it("runs the native kernel when the addon is loaded, the TypeScript one otherwise, and the trace says which", () => {
-    const a = torch.ones(2);
+    const a = torch.ones(64);
     const { events } = torch.trace.record(() => a.add(a));
     const k = events.find((e: any) => e.type === "kernel") as any;
     if (status.loaded) expect(k).toMatchObject({ stub: "add_stub", impl: "native", capability: status.addon!.capability, forced: false });
     else expect(k).toMatchObject({ stub: "add_stub", impl: "ts", capability: "DEFAULT", forced: false });
     expect(k.pytorchRef).toBe("aten/src/ATen/native/cpu/BinaryOpsKernel.cpp");
+  });
+  it("chooses by size: an operand under nativeSizePolicy.minNumel elements runs the TypeScript kernel, unforced", () => {
+    const a = torch.ones(2);
+    const { events } = torch.trace.record(() => a.add(a));
+    expect(events.find((e: any) => e.type === "kernel")).toMatchObject({ stub: "add_stub", impl: "ts", forced: false });
   });
   it("a forced TypeScript capability runs the TypeScript kernel, marked forced", () => {
     set_cpu_capability("ts");
