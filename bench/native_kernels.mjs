@@ -5,6 +5,7 @@
 import * as torch from "../dist/engine/index.js";
 import { set_cpu_capability } from "../dist/engine/aten/native/DispatchStub.js";
 import { nativeAddon } from "../dist/engine/aten/native/cpu_native/NativeBackend.js";
+import { timeIt as sampleTime } from "./lib/timing.mjs";
 
 const quick = process.argv.includes("--quick");
 const status = torch._C._native_status();
@@ -13,26 +14,8 @@ if (!status.loaded) {
   process.exit(1);
 }
 
-/** Median ms per call; batches of calls so each sample is >= 2 ms. */
-function timeIt(fn, budgetMs = quick ? 150 : 400) {
-  for (let i = 0; i < 2; i++) fn();
-  let batch = 1;
-  for (;;) {
-    const t0 = performance.now();
-    for (let i = 0; i < batch; i++) fn();
-    if (performance.now() - t0 >= 2 || batch >= 1 << 16) break;
-    batch *= 2;
-  }
-  const times = [];
-  const start = performance.now();
-  while (times.length < 3 || (performance.now() - start < budgetMs && times.length < 25)) {
-    const t0 = performance.now();
-    for (let i = 0; i < batch; i++) fn();
-    times.push((performance.now() - t0) / batch);
-  }
-  times.sort((a, b) => a - b);
-  return times[Math.floor(times.length / 2)];
-}
+/** Median ms per call, sampled by the suite's rules (bench/lib/timing.mjs) within a shorter budget. */
+const timeIt = (fn, budgetMs = quick ? 150 : 400) => sampleTime(fn, { budgetMs, minSamples: 3 }).ms;
 
 const cores = status.addon.default_num_threads;
 const sizes = quick ? [1e3, 1e6] : [1e3, 1e5, 1e6, 1e7];
