@@ -5,6 +5,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { TraceEvent } from "../../../engine/trace/events.js";
+import { repeatedTrace } from "./repeated_trace.js";
 import { buildRunTree, flattenSteps, pathTo, RunTreeBuilder, stepFrom, type TraceNode } from "../../../extension/src/views/trace/trace_model.js";
 
 const fixture = JSON.parse(readFileSync(resolve(import.meta.dirname, "fixtures/trace_mul_sum_backward.json"), "utf8")) as { events: TraceEvent[] };
@@ -122,22 +123,7 @@ describe("a tree built as batches arrive", () => {
 });
 
 describe("big traces", () => {
-  // The recorded run repeated, with seq, ids and times shifted.
-  const repeated = (times: number) => {
-    const n = fixture.events.length;
-    const span = fixture.events.at(-1)!.ts - fixture.events[0].ts + 100;
-    const events: TraceEvent[] = [];
-    for (let k = 0; k < times; k++) {
-      for (const e of fixture.events) {
-        const copy = JSON.parse(JSON.stringify(e)) as Record<string, unknown>;
-        copy.seq = e.seq + k * n;
-        copy.ts = e.ts + k * span;
-        for (const f of ["id", "call", "step", "parent", "parentStep"]) if (typeof copy[f] === "number") copy[f] = (copy[f] as number) + k * n;
-        events.push(copy as unknown as TraceEvent);
-      }
-    }
-    return events;
-  };
+  const repeated = (times: number) => repeatedTrace(fixture.events, times);
 
   // The time is printed for reading, not asserted: speed belongs in bench/, not in a timed test.
   for (const times of [160, 1600]) {

@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import type { TraceEvent } from "../../../engine/trace/events.js";
 import { buildRunTree, flattenSteps, RunTreeBuilder, stepFrom, type TraceNode } from "../../../extension/src/views/trace/trace_model.js";
 import { PAGE_SIZE, TracePager } from "../../../extension/src/views/trace/trace_pages.js";
+import { repeatedTrace } from "./repeated_trace.js";
 
 const fixture = JSON.parse(readFileSync(resolve(import.meta.dirname, "fixtures/trace_mul_sum_backward.json"), "utf8")) as { events: TraceEvent[] };
 const run = { key: "r1", title: "Cell 1", cellUri: "vscode-notebook-cell:/work/scratch.nb.ts#W0" };
@@ -21,22 +22,7 @@ function shownRows(pager: TracePager, node: TraceNode, limit: number): TraceNode
   return kids.flatMap((k) => (pager.isPage(k) ? shownRows(pager, k, limit) : [k]));
 }
 
-/** The recorded run repeated, with seq, ids and times shifted (as trace_model.test.ts does). */
-function repeated(times: number): TraceEvent[] {
-  const n = fixture.events.length;
-  const span = fixture.events.at(-1)!.ts - fixture.events[0].ts + 100;
-  const events: TraceEvent[] = [];
-  for (let k = 0; k < times; k++) {
-    for (const e of fixture.events) {
-      const copy = JSON.parse(JSON.stringify(e)) as Record<string, unknown>;
-      copy.seq = e.seq + k * n;
-      copy.ts = e.ts + k * span;
-      for (const f of ["id", "call", "step", "parent", "parentStep"]) if (typeof copy[f] === "number") copy[f] = (copy[f] as number) + k * n;
-      events.push(copy as unknown as TraceEvent);
-    }
-  }
-  return events;
-}
+const repeated = (times: number) => repeatedTrace(fixture.events, times);
 
 describe("pages of rows", () => {
   it("leaves a row with up to PAGE_SIZE children as it is", () => {
