@@ -1372,6 +1372,12 @@ export function adaptive_max_pool2d_backward(grad: Tensor, self: Tensor, indices
   return adaptive_max_pool2d_backward_default.call(grad, self, indices) as Tensor;
 }
 
+// at::_pack_padded_sequence_backward (packed.yaml), PackPaddedSequenceBackward0's formula
+import { _pack_padded_sequence_backward_default } from "../generated/_pack_padded_sequence_backward.js";
+export function _pack_padded_sequence_backward(grad: Tensor, input_size: readonly number[], batch_sizes: Tensor, batch_first: boolean): Tensor {
+  return _pack_padded_sequence_backward_default.call(grad, input_size, batch_sizes, batch_first) as Tensor;
+}
+
 // ---- layers backward ----
 // at::native_batch_norm_backward, at::native_layer_norm_backward, at::native_group_norm_backward,
 // at::embedding_backward, the upsampling and padding ops and their backward ops (normalization.yaml,

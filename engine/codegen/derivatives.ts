@@ -148,6 +148,7 @@ export const HELPERS: Readonly<Record<string, { readonly args: readonly [number,
   _adaptive_avg_pool2d: { args: [2, 2], pytorch: "at::_adaptive_avg_pool2d (pooling.yaml)" },
   _adaptive_avg_pool2d_backward: { args: [2, 2], pytorch: "at::_adaptive_avg_pool2d_backward (pooling.yaml)" },
   adaptive_max_pool2d_backward: { args: [3, 3], pytorch: "at::adaptive_max_pool2d_backward (pooling.yaml)" },
+  _pack_padded_sequence_backward: { args: [4, 4], pytorch: "at::_pack_padded_sequence_backward (packed.yaml)" },
   // ---- layers backward ----
   native_batch_norm_backward: { args: [10, 10], pytorch: "at::native_batch_norm_backward (normalization.yaml)" },
   native_layer_norm_backward: { args: [8, 8], pytorch: "at::native_layer_norm_backward (normalization.yaml)" },

@@ -9,13 +9,18 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- gru.input (engine/ops/native_functions/rnn.yaml:15) ----
-export const gru_input = defineOp("aten::gru.input(Tensor input, Tensor hx, Tensor[] params, bool has_biases, int num_layers, float dropout, bool train, bool bidirectional, bool batch_first) -> (Tensor, Tensor)", "engine/ops/native_functions/rnn.yaml:15");
-registerKernel(gru_input, "CompositeImplicitAutograd", (ks, input, hx, params, has_biases, num_layers, dropout, train, bidirectional, batch_first) => native.gru(input, hx, params, has_biases, num_layers, dropout, train, bidirectional, batch_first), "native.gru", "engine/ops/native_functions/rnn.yaml:15", "engine/generated/gru.ts:14");
+// ---- gru.input (engine/ops/native_functions/rnn.yaml:21) ----
+export const gru_input = defineOp("aten::gru.input(Tensor input, Tensor hx, Tensor[] params, bool has_biases, int num_layers, float dropout, bool train, bool bidirectional, bool batch_first) -> (Tensor, Tensor)", "engine/ops/native_functions/rnn.yaml:21");
+registerKernel(gru_input, "CompositeImplicitAutograd", (ks, input, hx, params, has_biases, num_layers, dropout, train, bidirectional, batch_first) => native.gru(input, hx, params, has_biases, num_layers, dropout, train, bidirectional, batch_first), "native.gru", "engine/ops/native_functions/rnn.yaml:21", "engine/generated/gru.ts:14");
 
-// torch.gru: gru.input
-const gru_parser = new PythonArgParser(["gru(Tensor input, Tensor hx, Tensor[] params, bool has_biases, int num_layers, float dropout, bool train, bool bidirectional, bool batch_first)"]);
+// ---- gru.data (engine/ops/native_functions/rnn.yaml:25) ----
+export const gru_data = defineOp("aten::gru.data(Tensor data, Tensor batch_sizes, Tensor hx, Tensor[] params, bool has_biases, int num_layers, float dropout, bool train, bool bidirectional) -> (Tensor, Tensor)", "engine/ops/native_functions/rnn.yaml:25");
+registerKernel(gru_data, "CompositeImplicitAutograd", (ks, data, batch_sizes, hx, params, has_biases, num_layers, dropout, train, bidirectional) => native.gru_data(data, batch_sizes, hx, params, has_biases, num_layers, dropout, train, bidirectional), "native.gru_data", "engine/ops/native_functions/rnn.yaml:25", "engine/generated/gru.ts:18");
+
+// torch.gru: gru.input, gru.data
+const gru_parser = new PythonArgParser(["gru(Tensor input, Tensor hx, Tensor[] params, bool has_biases, int num_layers, float dropout, bool train, bool bidirectional, bool batch_first)", "gru(Tensor data, Tensor batch_sizes, Tensor hx, Tensor[] params, bool has_biases, int num_layers, float dropout, bool train, bool bidirectional)"]);
 export function gru(input: Tensor, hx: Tensor, params: Tensor[], has_biases: boolean, num_layers: number, dropout: number, train: boolean, bidirectional: boolean, batch_first: boolean): Tensor;
+export function gru(data: Tensor, batch_sizes: Tensor, hx: Tensor, params: Tensor[], has_biases: boolean, num_layers: number, dropout: number, train: boolean, bidirectional: boolean): Tensor;
 export function gru(...args: unknown[]): any {
   if (isTracing()) noteApiBinding("torch.gru");
   const r = gru_parser.parse(args);
@@ -23,6 +28,10 @@ export function gru(...args: unknown[]): any {
     case 0: {
       const [_input, _hx, _params, _has_biases, _num_layers, _dropout, _train, _bidirectional, _batch_first] = r.values as any[];
       return gru_input.call(_input, _hx, _params, _has_biases, _num_layers, _dropout, _train, _bidirectional, _batch_first);
+    }
+    case 1: {
+      const [_data, _batch_sizes, _hx, _params, _has_biases, _num_layers, _dropout, _train, _bidirectional] = r.values as any[];
+      return gru_data.call(_data, _batch_sizes, _hx, _params, _has_biases, _num_layers, _dropout, _train, _bidirectional);
     }
   }
 }

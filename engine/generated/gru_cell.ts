@@ -9,9 +9,9 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- gru_cell (engine/ops/native_functions/rnn.yaml:31) ----
-export const gru_cell_default = defineOp("aten::gru_cell(Tensor input, Tensor hx, Tensor w_ih, Tensor w_hh, Tensor? b_ih=None, Tensor? b_hh=None) -> Tensor", "engine/ops/native_functions/rnn.yaml:31");
-registerKernel(gru_cell_default, "CompositeImplicitAutograd", (ks, input, hx, w_ih, w_hh, b_ih, b_hh) => native.gru_cell(input, hx, w_ih, w_hh, b_ih, b_hh), "native.gru_cell", "engine/ops/native_functions/rnn.yaml:31", "engine/generated/gru_cell.ts:14");
+// ---- gru_cell (engine/ops/native_functions/rnn.yaml:49) ----
+export const gru_cell_default = defineOp("aten::gru_cell(Tensor input, Tensor hx, Tensor w_ih, Tensor w_hh, Tensor? b_ih=None, Tensor? b_hh=None) -> Tensor", "engine/ops/native_functions/rnn.yaml:49");
+registerKernel(gru_cell_default, "CompositeImplicitAutograd", (ks, input, hx, w_ih, w_hh, b_ih, b_hh) => native.gru_cell(input, hx, w_ih, w_hh, b_ih, b_hh), "native.gru_cell", "engine/ops/native_functions/rnn.yaml:49", "engine/generated/gru_cell.ts:14");
 
 // torch.gru_cell: gru_cell
 const gru_cell_parser = new PythonArgParser(["gru_cell(Tensor input, Tensor hx, Tensor w_ih, Tensor w_hh, Tensor? b_ih=None, Tensor? b_hh=None)"]);

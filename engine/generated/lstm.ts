@@ -9,13 +9,18 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- lstm.input (engine/ops/native_functions/rnn.yaml:11) ----
-export const lstm_input = defineOp("aten::lstm.input(Tensor input, Tensor[] hx, Tensor[] params, bool has_biases, int num_layers, float dropout, bool train, bool bidirectional, bool batch_first) -> (Tensor, Tensor, Tensor)", "engine/ops/native_functions/rnn.yaml:11");
-registerKernel(lstm_input, "CompositeImplicitAutograd", (ks, input, hx, params, has_biases, num_layers, dropout, train, bidirectional, batch_first) => native.lstm(input, hx, params, has_biases, num_layers, dropout, train, bidirectional, batch_first), "native.lstm", "engine/ops/native_functions/rnn.yaml:11", "engine/generated/lstm.ts:14");
+// ---- lstm.input (engine/ops/native_functions/rnn.yaml:13) ----
+export const lstm_input = defineOp("aten::lstm.input(Tensor input, Tensor[] hx, Tensor[] params, bool has_biases, int num_layers, float dropout, bool train, bool bidirectional, bool batch_first) -> (Tensor, Tensor, Tensor)", "engine/ops/native_functions/rnn.yaml:13");
+registerKernel(lstm_input, "CompositeImplicitAutograd", (ks, input, hx, params, has_biases, num_layers, dropout, train, bidirectional, batch_first) => native.lstm(input, hx, params, has_biases, num_layers, dropout, train, bidirectional, batch_first), "native.lstm", "engine/ops/native_functions/rnn.yaml:13", "engine/generated/lstm.ts:14");
 
-// torch.lstm: lstm.input
-const lstm_parser = new PythonArgParser(["lstm(Tensor input, Tensor[] hx, Tensor[] params, bool has_biases, int num_layers, float dropout, bool train, bool bidirectional, bool batch_first)"]);
+// ---- lstm.data (engine/ops/native_functions/rnn.yaml:17) ----
+export const lstm_data = defineOp("aten::lstm.data(Tensor data, Tensor batch_sizes, Tensor[] hx, Tensor[] params, bool has_biases, int num_layers, float dropout, bool train, bool bidirectional) -> (Tensor, Tensor, Tensor)", "engine/ops/native_functions/rnn.yaml:17");
+registerKernel(lstm_data, "CompositeImplicitAutograd", (ks, data, batch_sizes, hx, params, has_biases, num_layers, dropout, train, bidirectional) => native.lstm_data(data, batch_sizes, hx, params, has_biases, num_layers, dropout, train, bidirectional), "native.lstm_data", "engine/ops/native_functions/rnn.yaml:17", "engine/generated/lstm.ts:18");
+
+// torch.lstm: lstm.input, lstm.data
+const lstm_parser = new PythonArgParser(["lstm(Tensor input, Tensor[] hx, Tensor[] params, bool has_biases, int num_layers, float dropout, bool train, bool bidirectional, bool batch_first)", "lstm(Tensor data, Tensor batch_sizes, Tensor[] hx, Tensor[] params, bool has_biases, int num_layers, float dropout, bool train, bool bidirectional)"]);
 export function lstm(input: Tensor, hx: Tensor[], params: Tensor[], has_biases: boolean, num_layers: number, dropout: number, train: boolean, bidirectional: boolean, batch_first: boolean): Tensor;
+export function lstm(data: Tensor, batch_sizes: Tensor, hx: Tensor[], params: Tensor[], has_biases: boolean, num_layers: number, dropout: number, train: boolean, bidirectional: boolean): Tensor;
 export function lstm(...args: unknown[]): any {
   if (isTracing()) noteApiBinding("torch.lstm");
   const r = lstm_parser.parse(args);
@@ -23,6 +28,10 @@ export function lstm(...args: unknown[]): any {
     case 0: {
       const [_input, _hx, _params, _has_biases, _num_layers, _dropout, _train, _bidirectional, _batch_first] = r.values as any[];
       return lstm_input.call(_input, _hx, _params, _has_biases, _num_layers, _dropout, _train, _bidirectional, _batch_first);
+    }
+    case 1: {
+      const [_data, _batch_sizes, _hx, _params, _has_biases, _num_layers, _dropout, _train, _bidirectional] = r.values as any[];
+      return lstm_data.call(_data, _batch_sizes, _hx, _params, _has_biases, _num_layers, _dropout, _train, _bidirectional);
     }
   }
 }

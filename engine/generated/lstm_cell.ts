@@ -9,9 +9,9 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- lstm_cell (engine/ops/native_functions/rnn.yaml:27) ----
-export const lstm_cell_default = defineOp("aten::lstm_cell(Tensor input, Tensor[] hx, Tensor w_ih, Tensor w_hh, Tensor? b_ih=None, Tensor? b_hh=None) -> (Tensor, Tensor)", "engine/ops/native_functions/rnn.yaml:27");
-registerKernel(lstm_cell_default, "CompositeImplicitAutograd", (ks, input, hx, w_ih, w_hh, b_ih, b_hh) => native.lstm_cell(input, hx, w_ih, w_hh, b_ih, b_hh), "native.lstm_cell", "engine/ops/native_functions/rnn.yaml:27", "engine/generated/lstm_cell.ts:14");
+// ---- lstm_cell (engine/ops/native_functions/rnn.yaml:45) ----
+export const lstm_cell_default = defineOp("aten::lstm_cell(Tensor input, Tensor[] hx, Tensor w_ih, Tensor w_hh, Tensor? b_ih=None, Tensor? b_hh=None) -> (Tensor, Tensor)", "engine/ops/native_functions/rnn.yaml:45");
+registerKernel(lstm_cell_default, "CompositeImplicitAutograd", (ks, input, hx, w_ih, w_hh, b_ih, b_hh) => native.lstm_cell(input, hx, w_ih, w_hh, b_ih, b_hh), "native.lstm_cell", "engine/ops/native_functions/rnn.yaml:45", "engine/generated/lstm_cell.ts:14");
 
 // torch.lstm_cell: lstm_cell
 const lstm_cell_parser = new PythonArgParser(["lstm_cell(Tensor input, Tensor[] hx, Tensor w_ih, Tensor w_hh, Tensor? b_ih=None, Tensor? b_hh=None)"]);

@@ -9,13 +9,18 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- rnn_relu.input (engine/ops/native_functions/rnn.yaml:23) ----
-export const rnn_relu_input = defineOp("aten::rnn_relu.input(Tensor input, Tensor hx, Tensor[] params, bool has_biases, int num_layers, float dropout, bool train, bool bidirectional, bool batch_first) -> (Tensor, Tensor)", "engine/ops/native_functions/rnn.yaml:23");
-registerKernel(rnn_relu_input, "CompositeImplicitAutograd", (ks, input, hx, params, has_biases, num_layers, dropout, train, bidirectional, batch_first) => native.rnn_relu(input, hx, params, has_biases, num_layers, dropout, train, bidirectional, batch_first), "native.rnn_relu", "engine/ops/native_functions/rnn.yaml:23", "engine/generated/rnn_relu.ts:14");
+// ---- rnn_relu.input (engine/ops/native_functions/rnn.yaml:37) ----
+export const rnn_relu_input = defineOp("aten::rnn_relu.input(Tensor input, Tensor hx, Tensor[] params, bool has_biases, int num_layers, float dropout, bool train, bool bidirectional, bool batch_first) -> (Tensor, Tensor)", "engine/ops/native_functions/rnn.yaml:37");
+registerKernel(rnn_relu_input, "CompositeImplicitAutograd", (ks, input, hx, params, has_biases, num_layers, dropout, train, bidirectional, batch_first) => native.rnn_relu(input, hx, params, has_biases, num_layers, dropout, train, bidirectional, batch_first), "native.rnn_relu", "engine/ops/native_functions/rnn.yaml:37", "engine/generated/rnn_relu.ts:14");
 
-// torch.rnn_relu: rnn_relu.input
-const rnn_relu_parser = new PythonArgParser(["rnn_relu(Tensor input, Tensor hx, Tensor[] params, bool has_biases, int num_layers, float dropout, bool train, bool bidirectional, bool batch_first)"]);
+// ---- rnn_relu.data (engine/ops/native_functions/rnn.yaml:41) ----
+export const rnn_relu_data = defineOp("aten::rnn_relu.data(Tensor data, Tensor batch_sizes, Tensor hx, Tensor[] params, bool has_biases, int num_layers, float dropout, bool train, bool bidirectional) -> (Tensor, Tensor)", "engine/ops/native_functions/rnn.yaml:41");
+registerKernel(rnn_relu_data, "CompositeImplicitAutograd", (ks, data, batch_sizes, hx, params, has_biases, num_layers, dropout, train, bidirectional) => native.rnn_relu_data(data, batch_sizes, hx, params, has_biases, num_layers, dropout, train, bidirectional), "native.rnn_relu_data", "engine/ops/native_functions/rnn.yaml:41", "engine/generated/rnn_relu.ts:18");
+
+// torch.rnn_relu: rnn_relu.input, rnn_relu.data
+const rnn_relu_parser = new PythonArgParser(["rnn_relu(Tensor input, Tensor hx, Tensor[] params, bool has_biases, int num_layers, float dropout, bool train, bool bidirectional, bool batch_first)", "rnn_relu(Tensor data, Tensor batch_sizes, Tensor hx, Tensor[] params, bool has_biases, int num_layers, float dropout, bool train, bool bidirectional)"]);
 export function rnn_relu(input: Tensor, hx: Tensor, params: Tensor[], has_biases: boolean, num_layers: number, dropout: number, train: boolean, bidirectional: boolean, batch_first: boolean): Tensor;
+export function rnn_relu(data: Tensor, batch_sizes: Tensor, hx: Tensor, params: Tensor[], has_biases: boolean, num_layers: number, dropout: number, train: boolean, bidirectional: boolean): Tensor;
 export function rnn_relu(...args: unknown[]): any {
   if (isTracing()) noteApiBinding("torch.rnn_relu");
   const r = rnn_relu_parser.parse(args);
@@ -23,6 +28,10 @@ export function rnn_relu(...args: unknown[]): any {
     case 0: {
       const [_input, _hx, _params, _has_biases, _num_layers, _dropout, _train, _bidirectional, _batch_first] = r.values as any[];
       return rnn_relu_input.call(_input, _hx, _params, _has_biases, _num_layers, _dropout, _train, _bidirectional, _batch_first);
+    }
+    case 1: {
+      const [_data, _batch_sizes, _hx, _params, _has_biases, _num_layers, _dropout, _train, _bidirectional] = r.values as any[];
+      return rnn_relu_data.call(_data, _batch_sizes, _hx, _params, _has_biases, _num_layers, _dropout, _train, _bidirectional);
     }
   }
 }

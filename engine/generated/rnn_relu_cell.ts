@@ -9,9 +9,9 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- rnn_relu_cell (engine/ops/native_functions/rnn.yaml:39) ----
-export const rnn_relu_cell_default = defineOp("aten::rnn_relu_cell(Tensor input, Tensor hx, Tensor w_ih, Tensor w_hh, Tensor? b_ih=None, Tensor? b_hh=None) -> Tensor", "engine/ops/native_functions/rnn.yaml:39");
-registerKernel(rnn_relu_cell_default, "CompositeImplicitAutograd", (ks, input, hx, w_ih, w_hh, b_ih, b_hh) => native.rnn_relu_cell(input, hx, w_ih, w_hh, b_ih, b_hh), "native.rnn_relu_cell", "engine/ops/native_functions/rnn.yaml:39", "engine/generated/rnn_relu_cell.ts:14");
+// ---- rnn_relu_cell (engine/ops/native_functions/rnn.yaml:57) ----
+export const rnn_relu_cell_default = defineOp("aten::rnn_relu_cell(Tensor input, Tensor hx, Tensor w_ih, Tensor w_hh, Tensor? b_ih=None, Tensor? b_hh=None) -> Tensor", "engine/ops/native_functions/rnn.yaml:57");
+registerKernel(rnn_relu_cell_default, "CompositeImplicitAutograd", (ks, input, hx, w_ih, w_hh, b_ih, b_hh) => native.rnn_relu_cell(input, hx, w_ih, w_hh, b_ih, b_hh), "native.rnn_relu_cell", "engine/ops/native_functions/rnn.yaml:57", "engine/generated/rnn_relu_cell.ts:14");
 
 // torch.rnn_relu_cell: rnn_relu_cell
 const rnn_relu_cell_parser = new PythonArgParser(["rnn_relu_cell(Tensor input, Tensor hx, Tensor w_ih, Tensor w_hh, Tensor? b_ih=None, Tensor? b_hh=None)"]);

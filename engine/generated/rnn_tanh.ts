@@ -9,13 +9,18 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- rnn_tanh.input (engine/ops/native_functions/rnn.yaml:19) ----
-export const rnn_tanh_input = defineOp("aten::rnn_tanh.input(Tensor input, Tensor hx, Tensor[] params, bool has_biases, int num_layers, float dropout, bool train, bool bidirectional, bool batch_first) -> (Tensor, Tensor)", "engine/ops/native_functions/rnn.yaml:19");
-registerKernel(rnn_tanh_input, "CompositeImplicitAutograd", (ks, input, hx, params, has_biases, num_layers, dropout, train, bidirectional, batch_first) => native.rnn_tanh(input, hx, params, has_biases, num_layers, dropout, train, bidirectional, batch_first), "native.rnn_tanh", "engine/ops/native_functions/rnn.yaml:19", "engine/generated/rnn_tanh.ts:14");
+// ---- rnn_tanh.input (engine/ops/native_functions/rnn.yaml:29) ----
+export const rnn_tanh_input = defineOp("aten::rnn_tanh.input(Tensor input, Tensor hx, Tensor[] params, bool has_biases, int num_layers, float dropout, bool train, bool bidirectional, bool batch_first) -> (Tensor, Tensor)", "engine/ops/native_functions/rnn.yaml:29");
+registerKernel(rnn_tanh_input, "CompositeImplicitAutograd", (ks, input, hx, params, has_biases, num_layers, dropout, train, bidirectional, batch_first) => native.rnn_tanh(input, hx, params, has_biases, num_layers, dropout, train, bidirectional, batch_first), "native.rnn_tanh", "engine/ops/native_functions/rnn.yaml:29", "engine/generated/rnn_tanh.ts:14");
 
-// torch.rnn_tanh: rnn_tanh.input
-const rnn_tanh_parser = new PythonArgParser(["rnn_tanh(Tensor input, Tensor hx, Tensor[] params, bool has_biases, int num_layers, float dropout, bool train, bool bidirectional, bool batch_first)"]);
+// ---- rnn_tanh.data (engine/ops/native_functions/rnn.yaml:33) ----
+export const rnn_tanh_data = defineOp("aten::rnn_tanh.data(Tensor data, Tensor batch_sizes, Tensor hx, Tensor[] params, bool has_biases, int num_layers, float dropout, bool train, bool bidirectional) -> (Tensor, Tensor)", "engine/ops/native_functions/rnn.yaml:33");
+registerKernel(rnn_tanh_data, "CompositeImplicitAutograd", (ks, data, batch_sizes, hx, params, has_biases, num_layers, dropout, train, bidirectional) => native.rnn_tanh_data(data, batch_sizes, hx, params, has_biases, num_layers, dropout, train, bidirectional), "native.rnn_tanh_data", "engine/ops/native_functions/rnn.yaml:33", "engine/generated/rnn_tanh.ts:18");
+
+// torch.rnn_tanh: rnn_tanh.input, rnn_tanh.data
+const rnn_tanh_parser = new PythonArgParser(["rnn_tanh(Tensor input, Tensor hx, Tensor[] params, bool has_biases, int num_layers, float dropout, bool train, bool bidirectional, bool batch_first)", "rnn_tanh(Tensor data, Tensor batch_sizes, Tensor hx, Tensor[] params, bool has_biases, int num_layers, float dropout, bool train, bool bidirectional)"]);
 export function rnn_tanh(input: Tensor, hx: Tensor, params: Tensor[], has_biases: boolean, num_layers: number, dropout: number, train: boolean, bidirectional: boolean, batch_first: boolean): Tensor;
+export function rnn_tanh(data: Tensor, batch_sizes: Tensor, hx: Tensor, params: Tensor[], has_biases: boolean, num_layers: number, dropout: number, train: boolean, bidirectional: boolean): Tensor;
 export function rnn_tanh(...args: unknown[]): any {
   if (isTracing()) noteApiBinding("torch.rnn_tanh");
   const r = rnn_tanh_parser.parse(args);
@@ -23,6 +28,10 @@ export function rnn_tanh(...args: unknown[]): any {
     case 0: {
       const [_input, _hx, _params, _has_biases, _num_layers, _dropout, _train, _bidirectional, _batch_first] = r.values as any[];
       return rnn_tanh_input.call(_input, _hx, _params, _has_biases, _num_layers, _dropout, _train, _bidirectional, _batch_first);
+    }
+    case 1: {
+      const [_data, _batch_sizes, _hx, _params, _has_biases, _num_layers, _dropout, _train, _bidirectional] = r.values as any[];
+      return rnn_tanh_data.call(_data, _batch_sizes, _hx, _params, _has_biases, _num_layers, _dropout, _train, _bidirectional);
     }
   }
 }

@@ -9,9 +9,9 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- rnn_tanh_cell (engine/ops/native_functions/rnn.yaml:35) ----
-export const rnn_tanh_cell_default = defineOp("aten::rnn_tanh_cell(Tensor input, Tensor hx, Tensor w_ih, Tensor w_hh, Tensor? b_ih=None, Tensor? b_hh=None) -> Tensor", "engine/ops/native_functions/rnn.yaml:35");
-registerKernel(rnn_tanh_cell_default, "CompositeImplicitAutograd", (ks, input, hx, w_ih, w_hh, b_ih, b_hh) => native.rnn_tanh_cell(input, hx, w_ih, w_hh, b_ih, b_hh), "native.rnn_tanh_cell", "engine/ops/native_functions/rnn.yaml:35", "engine/generated/rnn_tanh_cell.ts:14");
+// ---- rnn_tanh_cell (engine/ops/native_functions/rnn.yaml:53) ----
+export const rnn_tanh_cell_default = defineOp("aten::rnn_tanh_cell(Tensor input, Tensor hx, Tensor w_ih, Tensor w_hh, Tensor? b_ih=None, Tensor? b_hh=None) -> Tensor", "engine/ops/native_functions/rnn.yaml:53");
+registerKernel(rnn_tanh_cell_default, "CompositeImplicitAutograd", (ks, input, hx, w_ih, w_hh, b_ih, b_hh) => native.rnn_tanh_cell(input, hx, w_ih, w_hh, b_ih, b_hh), "native.rnn_tanh_cell", "engine/ops/native_functions/rnn.yaml:53", "engine/generated/rnn_tanh_cell.ts:14");
 
 // torch.rnn_tanh_cell: rnn_tanh_cell
 const rnn_tanh_cell_parser = new PythonArgParser(["rnn_tanh_cell(Tensor input, Tensor hx, Tensor w_ih, Tensor w_hh, Tensor? b_ih=None, Tensor? b_hh=None)"]);

@@ -38,6 +38,7 @@ export { nll_loss } from "./nll_loss.js";
 export { nll_loss2d } from "./nll_loss2d.js";
 export { smooth_l1_loss } from "./smooth_l1_loss.js";
 export { huber_loss } from "./huber_loss.js";
+export { pad_sequence } from "./pad_sequence.js";
 export { reflection_pad1d } from "./reflection_pad1d.js";
 export { reflection_pad2d } from "./reflection_pad2d.js";
 export { reflection_pad3d } from "./reflection_pad3d.js";

@@ -28,4 +28,5 @@ export * from "./attention/index.js";
 export * from "./autograd/index.js";
 export * from "./random/index.js";
 export * from "./rnn/index.js";
+export * from "./packed/index.js";
 import "./cpu_native/index.js"; // the native CPU backend registers its kernels into the stubs above, when its addon loads

@@ -1,8 +1,9 @@
 // torch/nn/modules/rnn.py (PyTorch 1.13): RNNBase, RNN (tanh/relu), LSTM (optional proj_size), GRU, and
 // the cells RNNCellBase, RNNCell, LSTMCell, GRUCell.
 // The layers call aten::rnn_tanh / rnn_relu / lstm / gru (engine/ops/native_functions/rnn.yaml), as
-// PyTorch's call torch._VF. PackedSequence inputs are not supported (there is no
-// torch.nn.utils.rnn.PackedSequence in Glasstorch yet); the cuDNN-only flatten_parameters is a no-op here.
+// PyTorch's call torch._VF; a torch.nn.utils.rnn.PackedSequence input goes to their .data overloads
+// (lstm.data, ...) and comes back packed, h_n / c_n in the caller's batch order (permute_hidden).
+// The cuDNN-only flatten_parameters is a no-op here.
 
 import type { Tensor } from "../../aten/core/Tensor.js";
 import { AssertionError, RuntimeError, ValueError } from "../../c10/Errors.js";
@@ -13,12 +14,17 @@ import { bindArgs } from "../_bind.js";
 import { Parameter } from "../parameter.js";
 import { Module } from "./module.js";
 import { factoryEmpty, pyFloat, pyRepr } from "./_utils.js";
+import { PackedSequence } from "../utils/rnn.js";
 
 function warn(message: string): void {
   process.emitWarning(message, "UserWarning");
 }
 
 const pyTuple = (xs: readonly number[]) => `(${xs.join(", ")})`;
+/** _apply_permutation: the batch dim (1) of a hidden state reordered. */
+const applyPermutation = (t: Tensor, permutation: Tensor, dim = 1): Tensor => (t as any).index_select(dim, permutation) as Tensor;
+/** int(batch_sizes[0]): the largest batch of a packed sequence (select + item, as Python runs it). */
+const firstBatch = (batch_sizes: Tensor): number => Number((batch_sizes as any).get(0).item());
 const sameSize = (a: readonly number[], b: readonly number[]) => a.length === b.length && a.every((s, i) => s === b[i]);
 
 const RNN_PARAMS = [
@@ -127,8 +133,8 @@ export class RNNBase extends Module {
     }
   }
 
-  get_expected_hidden_size(input: Tensor, _batch_sizes: Tensor | null): number[] {
-    const mini_batch = this.batch_first ? input.size(0) : input.size(1);
+  get_expected_hidden_size(input: Tensor, batch_sizes: Tensor | null): number[] {
+    const mini_batch = batch_sizes !== null ? firstBatch(batch_sizes) : this.batch_first ? input.size(0) : input.size(1);
     const num_directions = this.bidirectional ? 2 : 1;
     return [this.num_layers * num_directions, mini_batch, this.proj_size > 0 ? this.proj_size : this.hidden_size];
   }
@@ -156,31 +162,58 @@ export class RNNBase extends Module {
     return s;
   }
 
-  /** The shared prologue of RNN.forward and GRU.forward: unbatched inputs, hx checks, zeros for hx. */
-  protected _prepare(input: Tensor, hx: Tensor | null): { input: Tensor; hx: Tensor; is_batched: boolean; batch_dim: number } {
-    const is_batched = input.dim() === 3;
-    const batch_dim = this.batch_first ? 0 : 1;
-    if (!is_batched) {
-      input = (input as any).unsqueeze(batch_dim);
-      if (hx !== null) {
-        if (hx.dim() !== 2) throw new RuntimeError(`For unbatched 2-D input, hx should also be 2-D but got ${hx.dim()}-D tensor`);
-        hx = (hx as any).unsqueeze(1);
-      }
-    } else if (hx !== null && hx.dim() !== 3) {
-      throw new RuntimeError(`For batched 3-D input, hx should also be 3-D but got ${hx.dim()}-D tensor`);
-    }
-    const max_batch_size = this.batch_first ? input.size(0) : input.size(1);
-    if (hx === null) {
-      const num_directions = this.bidirectional ? 2 : 1;
-      hx = T.zeros([this.num_layers * num_directions, max_batch_size, this.hidden_size], { dtype: input.dtype, device: input.device }) as Tensor;
-    }
-    this.check_forward_args(input, hx, null);
-    return { input, hx, is_batched, batch_dim };
+  permute_hidden(hx: Tensor, permutation: Tensor | null): Tensor {
+    return permutation === null ? hx : applyPermutation(hx, permutation);
   }
 
-  protected _finish(output: Tensor, hidden: Tensor, is_batched: boolean, batch_dim: number): [Tensor, Tensor] {
-    if (!is_batched) return [(output as any).squeeze(batch_dim), (hidden as any).squeeze(1)];
-    return [output, hidden];
+  /** RNN.forward and GRU.forward (the same Python in both): padded or packed input, hx checks, zeros for hx,
+   * `f` (the .input overload) or `fData` (the .data overload for a PackedSequence). */
+  protected _forwardOneHidden(input: Tensor | PackedSequence, hx: Tensor | null, f: any, fData: any): [Tensor | PackedSequence, Tensor] {
+    const orig_input = input;
+    let batch_sizes: Tensor | null = null;
+    let sorted_indices: Tensor | null = null;
+    let unsorted_indices: Tensor | null = null;
+    let x: Tensor;
+    let max_batch_size: number;
+    let is_batched = true;
+    const batch_dim = this.batch_first ? 0 : 1;
+    if (orig_input instanceof PackedSequence) {
+      [x, batch_sizes, sorted_indices, unsorted_indices] = [orig_input.data, orig_input.batch_sizes, orig_input.sorted_indices, orig_input.unsorted_indices];
+      max_batch_size = firstBatch(batch_sizes);
+    } else {
+      x = orig_input;
+      is_batched = x.dim() === 3;
+      if (!is_batched) {
+        x = (x as any).unsqueeze(batch_dim);
+        if (hx !== null) {
+          if (hx.dim() !== 2) throw new RuntimeError(`For unbatched 2-D input, hx should also be 2-D but got ${hx.dim()}-D tensor`);
+          hx = (hx as any).unsqueeze(1);
+        }
+      } else if (hx !== null && hx.dim() !== 3) {
+        throw new RuntimeError(`For batched 3-D input, hx should also be 3-D but got ${hx.dim()}-D tensor`);
+      }
+      max_batch_size = this.batch_first ? x.size(0) : x.size(1);
+    }
+    if (hx === null) {
+      const num_directions = this.bidirectional ? 2 : 1;
+      hx = T.zeros([this.num_layers * num_directions, max_batch_size, this.hidden_size], { dtype: x.dtype, device: x.device }) as Tensor;
+    } else {
+      // each batch of the hidden state should match the input sequence the user believes they are passing in
+      hx = this.permute_hidden(hx, sorted_indices);
+    }
+    this.check_forward_args(x, hx, batch_sizes);
+    const result = (batch_sizes === null
+      ? f(x, hx, this._flat_weights, this.bias, this.num_layers, this.dropout, this.training, this.bidirectional, this.batch_first)
+      : fData(x, batch_sizes, hx, this._flat_weights, this.bias, this.num_layers, this.dropout, this.training, this.bidirectional)) as [Tensor, Tensor];
+    let [output, hidden] = result;
+    if (orig_input instanceof PackedSequence) {
+      return [new PackedSequence(output, batch_sizes, sorted_indices, unsorted_indices), this.permute_hidden(hidden, unsorted_indices)];
+    }
+    if (!is_batched) {
+      output = (output as any).squeeze(batch_dim);
+      hidden = (hidden as any).squeeze(1);
+    }
+    return [output, this.permute_hidden(hidden, unsorted_indices)];
   }
 }
 
@@ -201,11 +234,9 @@ export class RNN extends RNNBase {
     this.nonlinearity = nonlinearity;
   }
 
-  override forward(input: Tensor, hx: Tensor | null = null): [Tensor, Tensor] {
-    const p = this._prepare(input, hx);
+  override forward(input: Tensor | PackedSequence, hx: Tensor | null = null): [Tensor | PackedSequence, Tensor] {
     const f = this.mode === "RNN_TANH" ? T.rnn_tanh : T.rnn_relu;
-    const [output, hidden] = (f as any)(p.input, p.hx, this._flat_weights, this.bias, this.num_layers, this.dropout, this.training, this.bidirectional, this.batch_first) as [Tensor, Tensor];
-    return this._finish(output, hidden, p.is_batched, p.batch_dim);
+    return this._forwardOneHidden(input, hx, f, f); // the binding picks rnn_*.input or rnn_*.data by the arguments
   }
 }
 
@@ -222,10 +253,8 @@ export class GRU extends RNNBase {
     super("GRU", ...args);
   }
 
-  override forward(input: Tensor, hx: Tensor | null = null): [Tensor, Tensor] {
-    const p = this._prepare(input, hx);
-    const [output, hidden] = (T.gru as any)(p.input, p.hx, this._flat_weights, this.bias, this.num_layers, this.dropout, this.training, this.bidirectional, this.batch_first) as [Tensor, Tensor];
-    return this._finish(output, hidden, p.is_batched, p.batch_dim);
+  override forward(input: Tensor | PackedSequence, hx: Tensor | null = null): [Tensor | PackedSequence, Tensor] {
+    return this._forwardOneHidden(input, hx, T.gru, T.gru); // the binding picks gru.input or gru.data by the arguments
   }
 }
 
@@ -234,8 +263,8 @@ export class LSTM extends RNNBase {
     super("LSTM", ...args);
   }
 
-  get_expected_cell_size(input: Tensor, _batch_sizes: Tensor | null): number[] {
-    const mini_batch = this.batch_first ? input.size(0) : input.size(1);
+  get_expected_cell_size(input: Tensor, batch_sizes: Tensor | null): number[] {
+    const mini_batch = batch_sizes !== null ? firstBatch(batch_sizes) : this.batch_first ? input.size(0) : input.size(1);
     const num_directions = this.bidirectional ? 2 : 1;
     return [this.num_layers * num_directions, mini_batch, this.hidden_size];
   }
@@ -246,35 +275,67 @@ export class LSTM extends RNNBase {
     this.check_hidden_size(hidden[1], this.get_expected_cell_size(input, batch_sizes), "Expected hidden[1] size {}, got {}");
   }
 
-  override forward(input: Tensor, hx: [Tensor, Tensor] | null = null): [Tensor, [Tensor, Tensor]] {
-    const is_batched = input.dim() === 3;
+  override permute_hidden(hx: any, permutation: Tensor | null): any {
+    if (permutation === null) return hx;
+    return [applyPermutation(hx[0], permutation), applyPermutation(hx[1], permutation)];
+  }
+
+  override forward(input: Tensor | PackedSequence, hx: [Tensor, Tensor] | null = null): [Tensor | PackedSequence, [Tensor, Tensor]] {
+    const orig_input = input;
+    let batch_sizes: Tensor | null = null;
+    let sorted_indices: Tensor | null = null;
+    let unsorted_indices: Tensor | null = null;
+    let x: Tensor;
+    let max_batch_size: number;
+    let is_batched = true;
     const batch_dim = this.batch_first ? 0 : 1;
-    if (!is_batched) input = (input as any).unsqueeze(batch_dim);
-    const max_batch_size = this.batch_first ? input.size(0) : input.size(1);
+    if (orig_input instanceof PackedSequence) {
+      [x, batch_sizes, sorted_indices, unsorted_indices] = [orig_input.data, orig_input.batch_sizes, orig_input.sorted_indices, orig_input.unsorted_indices];
+      max_batch_size = firstBatch(batch_sizes);
+    } else {
+      x = orig_input;
+      is_batched = x.dim() === 3;
+      if (!is_batched) x = (x as any).unsqueeze(batch_dim);
+      max_batch_size = this.batch_first ? x.size(0) : x.size(1);
+    }
     let h: [Tensor, Tensor];
     if (hx === null) {
       const num_directions = this.bidirectional ? 2 : 1;
       const real_hidden_size = this.proj_size > 0 ? this.proj_size : this.hidden_size;
-      const opts = { dtype: input.dtype, device: input.device };
+      const opts = { dtype: x.dtype, device: x.device };
       h = [
         T.zeros([this.num_layers * num_directions, max_batch_size, real_hidden_size], opts) as Tensor,
         T.zeros([this.num_layers * num_directions, max_batch_size, this.hidden_size], opts) as Tensor,
       ];
-    } else if (is_batched) {
-      if (hx[0].dim() !== 3 || hx[1].dim() !== 3) {
-        throw new RuntimeError(`For batched 3-D input, hx and cx should also be 3-D but got (${hx[0].dim()}-D, ${hx[1].dim()}-D) tensors`);
-      }
-      h = [hx[0], hx[1]];
     } else {
-      if (hx[0].dim() !== 2 || hx[1].dim() !== 2) {
-        throw new RuntimeError(`For unbatched 2-D input, hx and cx should also be 2-D but got (${hx[0].dim()}-D, ${hx[1].dim()}-D) tensors`);
+      h = [hx[0], hx[1]];
+      if (batch_sizes === null) {
+        if (is_batched) {
+          if (hx[0].dim() !== 3 || hx[1].dim() !== 3) {
+            throw new RuntimeError(`For batched 3-D input, hx and cx should also be 3-D but got (${hx[0].dim()}-D, ${hx[1].dim()}-D) tensors`);
+          }
+        } else {
+          if (hx[0].dim() !== 2 || hx[1].dim() !== 2) {
+            throw new RuntimeError(`For unbatched 2-D input, hx and cx should also be 2-D but got (${hx[0].dim()}-D, ${hx[1].dim()}-D) tensors`);
+          }
+          h = [(hx[0] as any).unsqueeze(1), (hx[1] as any).unsqueeze(1)];
+        }
       }
-      h = [(hx[0] as any).unsqueeze(1), (hx[1] as any).unsqueeze(1)];
+      // each batch of the hidden state should match the input sequence the user believes they are passing in
+      h = this.permute_hidden(h, sorted_indices);
     }
-    this.check_forward_args(input, h, null);
-    const [output, hy, cy] = (T.lstm as any)(input, h, this._flat_weights, this.bias, this.num_layers, this.dropout, this.training, this.bidirectional, this.batch_first) as [Tensor, Tensor, Tensor];
-    if (!is_batched) return [(output as any).squeeze(batch_dim), [(hy as any).squeeze(1), (cy as any).squeeze(1)]];
-    return [output, [hy, cy]];
+    this.check_forward_args(x, h, batch_sizes);
+    const result = (batch_sizes === null
+      ? (T.lstm as any)(x, h, this._flat_weights, this.bias, this.num_layers, this.dropout, this.training, this.bidirectional, this.batch_first)
+      : (T.lstm as any)(x, batch_sizes, h, this._flat_weights, this.bias, this.num_layers, this.dropout, this.training, this.bidirectional)) as [Tensor, Tensor, Tensor];
+    const output = result[0];
+    let hidden: [Tensor, Tensor] = [result[1], result[2]];
+    if (orig_input instanceof PackedSequence) {
+      return [new PackedSequence(output, batch_sizes, sorted_indices, unsorted_indices), this.permute_hidden(hidden, unsorted_indices)];
+    }
+    if (!is_batched) return [(output as any).squeeze(batch_dim), [(hidden[0] as any).squeeze(1), (hidden[1] as any).squeeze(1)]];
+    hidden = this.permute_hidden(hidden, unsorted_indices);
+    return [output, hidden];
   }
 }
 

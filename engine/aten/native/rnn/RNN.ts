@@ -4,6 +4,10 @@
 //     the cell on each step with pre_compute_input (FullLayer / FullBidirectionalLayer);
 //   - the cells are LSTMCell / GRUCell / SimpleCell;
 //   - layers stack with at::dropout(output, p, train=true) between them when training (apply_layer_stack).
+//   - the .data overloads (a PackedSequence's data and batch_sizes) run PackedLayer (steps of batch_sizes[t]
+//     leading rows; the hidden rows of sequences that ended are narrowed off and kept, then concatenated
+//     back as the final hidden), ReversedPackedLayer (from the last step, hidden rows narrowed in as
+//     sequences start) and PackedBidirectionalLayer (both, data concatenated on the last dim).
 // One difference from PyTorch: the cells split their gates with aten::chunk and apply the gate
 // nonlinearities out of place (sigmoid, tanh, add), where PyTorch uses unsafe_chunk and sigmoid_/tanh_/add_
 // on the chunks; Glasstorch has no unsafe_chunk/unsafe_split yet, and in-place ops on chunk's views would
@@ -26,6 +30,8 @@ import { stack_default } from "../../../generated/stack.js";
 import { cat_default } from "../../../generated/cat.js";
 import { transpose_int } from "../../../generated/transpose.js";
 import { dropout_default } from "../../../generated/dropout.js";
+import { narrow_default } from "../../../generated/narrow.js";
+import { indexValues } from "../index/common.js";
 
 /** CellParams: one direction of one layer; b_* and w_hr may be undefined (null). */
 interface CellParams {
@@ -125,28 +131,133 @@ function gather_params(params: readonly Tensor[], has_biases: boolean, has_proje
   return out;
 }
 
+/** A layer: one direction (H) or both ([H, H]) of one layer, over a padded sequence or a packed one (IO). */
+type Layer<IO, H, P> = (input: IO, hidden: H, params: P) => { output: IO; final: H };
+
 /** _rnn_impl + apply_layer_stack: hiddens/params per (layer, direction); dropout between layers when training. */
-function _rnn_impl<H>(
-  cell: Cell<H>, input: Tensor, params: CellParams[], hiddens: H[], num_layers: number, dropout_p: number, train: boolean, bidirectional: boolean,
-): { output: Tensor; final: H[] } {
+function _rnn_impl<IO, H>(
+  layer: Layer<IO, H, CellParams>, bidirLayer: Layer<IO, [H, H], [CellParams, CellParams]>, dropout: (x: IO, p: number) => IO,
+  input: IO, params: CellParams[], hiddens: H[], num_layers: number, dropout_p: number, train: boolean, bidirectional: boolean,
+): { output: IO; final: H[] } {
   const dirs = bidirectional ? 2 : 1;
   if (num_layers * dirs !== hiddens.length) throw new RuntimeError("Expected more hidden states in stacked_rnn");
   let layer_input = input;
   const finals: H[] = [];
   for (let l = 0; l < num_layers; l++) {
     if (bidirectional) {
-      const r = fullBidirectionalLayer(cell, layer_input, [hiddens[2 * l], hiddens[2 * l + 1]], [params[2 * l], params[2 * l + 1]]);
+      const r = bidirLayer(layer_input, [hiddens[2 * l], hiddens[2 * l + 1]], [params[2 * l], params[2 * l + 1]]);
       finals.push(r.final[0], r.final[1]);
       layer_input = r.output;
     } else {
-      const r = fullLayer(cell, layer_input, hiddens[l], params[l]);
+      const r = layer(layer_input, hiddens[l], params[l]);
       finals.push(r.final);
       layer_input = r.output;
     }
-    if (dropout_p !== 0 && train && l < num_layers - 1) layer_input = dropout_default.call(layer_input, dropout_p, true) as Tensor;
+    if (dropout_p !== 0 && train && l < num_layers - 1) layer_input = dropout(layer_input, dropout_p);
   }
   return { output: layer_input, final: finals };
 }
+
+const dropoutTensor = (x: Tensor, p: number): Tensor => dropout_default.call(x, p, true) as Tensor;
+
+/** _rnn_impl<FullLayer, FullBidirectionalLayer>: a padded (T, B, *) input. */
+function _rnn_impl_full<H>(cell: Cell<H>, input: Tensor, params: CellParams[], hiddens: H[], num_layers: number, dropout_p: number, train: boolean, bidirectional: boolean) {
+  return _rnn_impl<Tensor, H>(
+    (x, h, p) => fullLayer(cell, x, h, p), (x, h, p) => fullBidirectionalLayer(cell, x, h, p), dropoutTensor,
+    input, params, hiddens, num_layers, dropout_p, train, bidirectional,
+  );
+}
+
+// ---- packed sequences (PackedLayer, ReversedPackedLayer, PackedBidirectionalLayer) ----
+
+/** RNN.cpp's PackedSequence: the packed data (sum(batch_sizes), *) and its CPU int64 batch_sizes, read once. */
+interface Packed {
+  data: Tensor;
+  batch_sizes: Tensor;
+  sizes: number[];
+}
+
+/** hidden_slice: rows [start, end) of a hidden state (both h and c of an LSTM's). */
+function hidden_slice<H>(h: H, start: number, end: number): H {
+  const narrow = (t: Tensor) => narrow_default.call(t, 0, start, end - start) as Tensor;
+  return (Array.isArray(h) ? [narrow(h[0]), narrow(h[1])] : narrow(h as unknown as Tensor)) as H;
+}
+
+/** hidden_concat: the hidden states' rows concatenated (h and c separately for an LSTM). */
+function hidden_concat<H>(hs: H[]): H {
+  if (Array.isArray(hs[0])) {
+    const pairs = hs as unknown as Tensor[][];
+    return [cat_default.call(pairs.map((p) => p[0]), 0), cat_default.call(pairs.map((p) => p[1]), 0)] as H;
+  }
+  return cat_default.call(hs as unknown as Tensor[], 0) as H;
+}
+
+/** PackedLayer: step t takes the next batch_sizes[t] rows; rows of sequences that ended are put aside. */
+function packedLayer<H>(cell: Cell<H>, input: Packed, input_hidden: H, p: CellParams): { output: Packed; final: H } {
+  const step_outputs: Tensor[] = [];
+  const hiddens: H[] = [];
+  const batch_sizes = input.sizes;
+  let input_offset = 0;
+  let last_batch_size = batch_sizes[0];
+  const input_w = linear_ih(p, input.data); // CPU: the input projection of all steps at once (pre_compute_input)
+  let hidden = input_hidden;
+  for (const batch_size of batch_sizes) {
+    const step_input = narrow_default.call(input_w, 0, input_offset, batch_size) as Tensor;
+    input_offset += batch_size;
+    const dec = last_batch_size - batch_size;
+    if (dec > 0) {
+      hiddens.push(hidden_slice(hidden, last_batch_size - dec, last_batch_size));
+      hidden = hidden_slice(hidden, 0, last_batch_size - dec);
+    }
+    last_batch_size = batch_size;
+    hidden = cell(step_input, hidden, p, true);
+    step_outputs.push(hiddenAsOutput(hidden));
+  }
+  hiddens.push(hidden);
+  hiddens.reverse();
+  return { output: { ...input, data: cat_default.call(step_outputs, 0) as Tensor }, final: hidden_concat(hiddens) };
+}
+
+/** ReversedPackedLayer: from the last step back; the hidden rows of sequences are taken in as they start. */
+function reversedPackedLayer<H>(cell: Cell<H>, input: Packed, input_hidden: H, p: CellParams): { output: Packed; final: H } {
+  const step_outputs: Tensor[] = [];
+  const batch_sizes = input.sizes;
+  const num_steps = batch_sizes.length;
+  let input_offset = input.data.size(0);
+  let last_batch_size = batch_sizes[num_steps - 1];
+  const input_w = linear_ih(p, input.data);
+  let hidden = hidden_slice(input_hidden, 0, batch_sizes[num_steps - 1]);
+  for (let i = num_steps - 1; i >= 0; i--) {
+    const batch_size = batch_sizes[i];
+    const inc = batch_size - last_batch_size;
+    if (inc > 0) hidden = hidden_concat([hidden, hidden_slice(input_hidden, last_batch_size, batch_size)]);
+    const step_input = narrow_default.call(input_w, 0, input_offset - batch_size, batch_size) as Tensor;
+    input_offset -= batch_size;
+    last_batch_size = batch_size;
+    hidden = cell(step_input, hidden, p, true);
+    step_outputs.push(hiddenAsOutput(hidden));
+  }
+  step_outputs.reverse();
+  return { output: { ...input, data: cat_default.call(step_outputs, 0) as Tensor }, final: hidden };
+}
+
+/** PackedBidirectionalLayer: the forward and the reversed packed layer, their data concatenated on the last dim. */
+function packedBidirectionalLayer<H>(cell: Cell<H>, input: Packed, hidden: [H, H], p: [CellParams, CellParams]): { output: Packed; final: [H, H] } {
+  const fw = packedLayer(cell, input, hidden[0], p[0]);
+  const rev = reversedPackedLayer(cell, input, hidden[1], p[1]);
+  return { output: { ...input, data: cat_default.call([fw.output.data, rev.output.data], -1) as Tensor }, final: [fw.final, rev.final] };
+}
+
+/** _rnn_impl<PackedLayer, PackedBidirectionalLayer>: dropout between layers applies to the packed data. */
+function _rnn_impl_packed<H>(cell: Cell<H>, input: Packed, params: CellParams[], hiddens: H[], num_layers: number, dropout_p: number, train: boolean, bidirectional: boolean) {
+  return _rnn_impl<Packed, H>(
+    (x, h, p) => packedLayer(cell, x, h, p), (x, h, p) => packedBidirectionalLayer(cell, x, h, p),
+    (x, dp) => ({ ...x, data: dropoutTensor(x.data, dp) }),
+    input, params, hiddens, num_layers, dropout_p, train, bidirectional,
+  );
+}
+
+const packed = (data: Tensor, batch_sizes: Tensor): Packed => ({ data, batch_sizes, sizes: indexValues(batch_sizes) });
 
 function simpleRnn(cell: Cell<Tensor>) {
   return (
@@ -155,7 +266,7 @@ function simpleRnn(cell: Cell<Tensor>) {
   ): [Tensor, Tensor] => {
     const input = batch_first ? (transpose_int.call(_input, 0, 1) as Tensor) : _input;
     const params = gather_params(_params, has_biases);
-    const r = _rnn_impl(cell, input, params, unbind_int.call(hx, 0) as Tensor[], num_layers, dropout_p, train, bidirectional);
+    const r = _rnn_impl_full(cell, input, params, unbind_int.call(hx, 0) as Tensor[], num_layers, dropout_p, train, bidirectional);
     const hy = stack_default.call(r.final, 0) as Tensor; // _rnn_impl_with_concat stacks before the caller transposes
     return [batch_first ? (transpose_int.call(r.output, 0, 1) as Tensor) : r.output, hy];
   };
@@ -164,6 +275,23 @@ function simpleRnn(cell: Cell<Tensor>) {
 export const gru = simpleRnn(GRUCell);
 export const rnn_tanh = simpleRnn(RNNTanhCell);
 export const rnn_relu = simpleRnn(RNNReluCell);
+
+/** The .data overloads of gru / rnn_tanh / rnn_relu: (data, batch_sizes) in, (output data, h_n) out. */
+function simpleRnnData(cell: Cell<Tensor>) {
+  return (
+    data: Tensor, batch_sizes: Tensor, hx: Tensor, _params: readonly Tensor[], has_biases: boolean, num_layers: number, dropout_p: number,
+    train: boolean, bidirectional: boolean,
+  ): [Tensor, Tensor] => {
+    const input = packed(data, batch_sizes);
+    const params = gather_params(_params, has_biases);
+    const r = _rnn_impl_packed(cell, input, params, unbind_int.call(hx, 0) as Tensor[], num_layers, dropout_p, train, bidirectional);
+    return [r.output.data, stack_default.call(r.final, 0) as Tensor];
+  };
+}
+
+export const gru_data = simpleRnnData(GRUCell);
+export const rnn_tanh_data = simpleRnnData(RNNTanhCell);
+export const rnn_relu_data = simpleRnnData(RNNReluCell);
 
 export function lstm(
   _input: Tensor, hx: readonly Tensor[], _params: readonly Tensor[], has_biases: boolean, num_layers: number, dropout_p: number, train: boolean,
@@ -176,10 +304,28 @@ export function lstm(
   const hx_list = unbind_int.call(hx[0], 0) as Tensor[];
   const cx_list = unbind_int.call(hx[1], 0) as Tensor[];
   const hiddens: LSTMHidden[] = hx_list.map((h, i) => [h, cx_list[i]]);
-  const r = _rnn_impl(LSTMCell, input, params, hiddens, num_layers, dropout_p, train, bidirectional);
+  const r = _rnn_impl_full(LSTMCell, input, params, hiddens, num_layers, dropout_p, train, bidirectional);
   const hy = stack_default.call(r.final.map((h) => h[0]), 0) as Tensor;
   const cy = stack_default.call(r.final.map((h) => h[1]), 0) as Tensor;
   return [batch_first ? (transpose_int.call(r.output, 0, 1) as Tensor) : r.output, hy, cy];
+}
+
+/** lstm.data: the packed overload; hx is (h_0, c_0), projections when their last sizes differ. */
+export function lstm_data(
+  data: Tensor, batch_sizes: Tensor, hx: readonly Tensor[], _params: readonly Tensor[], has_biases: boolean, num_layers: number, dropout_p: number,
+  train: boolean, bidirectional: boolean,
+): [Tensor, Tensor, Tensor] {
+  if (hx.length !== 2) throw new RuntimeError("lstm expects two hidden states");
+  const input = packed(data, batch_sizes);
+  const has_projections = hx[0].size(2) !== hx[1].size(2);
+  const params = gather_params(_params, has_biases, has_projections);
+  const hx_list = unbind_int.call(hx[0], 0) as Tensor[];
+  const cx_list = unbind_int.call(hx[1], 0) as Tensor[];
+  const hiddens: LSTMHidden[] = hx_list.map((h, i) => [h, cx_list[i]]);
+  const r = _rnn_impl_packed(LSTMCell, input, params, hiddens, num_layers, dropout_p, train, bidirectional);
+  const hy = stack_default.call(r.final.map((h) => h[0]), 0) as Tensor;
+  const cy = stack_default.call(r.final.map((h) => h[1]), 0) as Tensor;
+  return [r.output.data, hy, cy];
 }
 
 function check_rnn_cell_forward_input(input: Tensor, input_size: number): void {
